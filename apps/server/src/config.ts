@@ -1,0 +1,50 @@
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
+
+export interface Config {
+  nodeEnv: string;
+  port: number;
+  host: string;
+  /** External PostgreSQL; unset means the embedded one under dataDir. */
+  databaseUrl?: string;
+  dataDir: string;
+  embeddedPgPort: number;
+  /** At least 32 characters; unset means one kept in the database (shared by every instance). */
+  sessionSecret?: string;
+  /** Where people reach the app (links in emails, QR codes). */
+  publicUrl: string;
+  /** The built web app (apps/web/dist); served when it exists. */
+  webDist: string;
+  trustProxy: boolean;
+  logLevel: string;
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const port = intFrom(env.PORT, 3000, 'PORT');
+  const dataDir = path.resolve(repoRoot, env.DATA_DIR || './.data');
+  if (env.SESSION_SECRET && env.SESSION_SECRET.length < 32) {
+    throw new Error('SESSION_SECRET must be at least 32 characters long');
+  }
+  return {
+    nodeEnv: env.NODE_ENV || 'development',
+    port,
+    host: env.HOST || '0.0.0.0',
+    databaseUrl: env.DATABASE_URL || undefined,
+    dataDir,
+    embeddedPgPort: intFrom(env.EMBEDDED_PG_PORT, 54329, 'EMBEDDED_PG_PORT'),
+    sessionSecret: env.SESSION_SECRET || undefined,
+    publicUrl: (env.PUBLIC_URL || `http://localhost:${port}`).replace(/\/$/, ''),
+    webDist: path.resolve(repoRoot, env.WEB_DIST || 'apps/web/dist'),
+    trustProxy: env.TRUST_PROXY === 'true' || env.TRUST_PROXY === '1',
+    logLevel: env.LOG_LEVEL || (env.NODE_ENV === 'test' ? 'silent' : 'info'),
+  };
+}
+
+function intFrom(value: string | undefined, fallback: number, name: string): number {
+  if (value === undefined || value === '') return fallback;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 0 || n > 65535) throw new Error(`${name} must be a port number, got '${value}'`);
+  return n;
+}

@@ -1,0 +1,45 @@
+import { connectDatabase } from '@lampstand/db';
+import { loadConfig } from './config.js';
+import { createServer } from './server.js';
+
+async function main(): Promise<void> {
+  const config = loadConfig();
+  const log = (line: string) => console.log(line);
+  if (!config.databaseUrl) log(`[lampstand] No DATABASE_URL: starting embedded PostgreSQL (data in ${config.dataDir})`);
+  const database = await connectDatabase({
+    databaseUrl: config.databaseUrl,
+    dataDir: config.dataDir,
+    embeddedPort: config.embeddedPgPort,
+    log: process.env.LOG_LEVEL === 'debug' ? (l) => console.log(`[postgres] ${l}`) : undefined,
+  });
+  const server = await createServer(config, database.db);
+  await server.start();
+  console.log(`[lampstand] Open ${config.publicUrl}`);
+
+  let stopping = false;
+  const shutdown = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    console.log(`[lampstand] ${signal}: finishing requests and shutting down`);
+    const force = setTimeout(() => {
+      console.error('[lampstand] shutdown took too long; exiting');
+      process.exit(1);
+    }, 15_000);
+    force.unref();
+    try {
+      await server.stop();
+      await database.close();
+      process.exit(0);
+    } catch (err) {
+      console.error('[lampstand] error during shutdown', err);
+      process.exit(1);
+    }
+  };
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+}
+
+main().catch((err) => {
+  console.error('[lampstand] failed to start:', err instanceof Error ? err.message : err);
+  process.exit(1);
+});

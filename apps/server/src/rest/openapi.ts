@@ -1,0 +1,91 @@
+import { z } from 'zod';
+import { restRoutes, type RestRoute } from './routes.js';
+import { inputSchema, outputSchema } from './procedures.js';
+
+const errorSchema = {
+  type: 'object',
+  required: ['message', 'code'],
+  properties: {
+    message: { type: 'string' },
+    code: { type: 'string' },
+    issues: {
+      type: 'array',
+      items: { type: 'object', properties: { path: { type: 'string' }, message: { type: 'string' } } },
+    },
+  },
+};
+
+function jsonSchema(schema: z.ZodType, io: 'input' | 'output'): Record<string, unknown> {
+  const out = z.toJSONSchema(schema, { target: 'draft-2020-12', io, unrepresentable: 'any' }) as Record<string, unknown>;
+  delete out.$schema;
+  return out;
+}
+
+function pathParams(route: RestRoute): string[] {
+  return [...route.path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]!);
+}
+
+/** The OpenAPI 3.1 document, built from the route table and the procedures' zod schemas. */
+export function buildOpenApiDocument(serverUrl: string): Record<string, unknown> {
+  const paths: Record<string, Record<string, unknown>> = {};
+  for (const route of restRoutes) {
+    const params = pathParams(route);
+    const input = inputSchema(route.procedure);
+    const output = outputSchema(route.procedure);
+    const operation: Record<string, unknown> = {
+      operationId: route.procedure.replace(/\.(\w)/g, (_, c: string) => c.toUpperCase()),
+      summary: route.summary,
+      tags: [route.tag],
+      security: route.access === 'public' ? [] : [{ sessionCookie: [] }],
+      parameters: params.map((name) => ({ name, in: 'path', required: true, schema: { type: 'integer' } })),
+      responses: {
+        [String(route.status ?? 200)]: {
+          description: 'Success',
+          content: output ? { 'application/json': { schema: jsonSchema(output, 'output') } } : undefined,
+        },
+        '400': { description: 'Invalid input', content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } },
+        ...(route.access !== 'public'
+          ? { '401': { description: 'Not signed in', content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } } }
+          : {}),
+        ...(route.access === 'admin'
+          ? { '403': { description: 'Not an administrator', content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } } }
+          : {}),
+      },
+    };
+    if (input && route.method !== 'GET' && route.method !== 'DELETE') {
+      const body = jsonSchema(input, 'input');
+      const props = body.properties as Record<string, unknown> | undefined;
+      for (const p of params) delete props?.[p];
+      if (Array.isArray(body.required)) body.required = (body.required as string[]).filter((r) => !params.includes(r));
+      if (props && Object.keys(props).length > 0) {
+        operation.requestBody = { required: true, content: { 'application/json': { schema: body } } };
+      }
+    } else if (input && route.method === 'GET') {
+      const q = jsonSchema(input, 'input');
+      const props = (q.properties ?? {}) as Record<string, Record<string, unknown>>;
+      const required = new Set((q.required as string[] | undefined) ?? []);
+      for (const [name, schema] of Object.entries(props)) {
+        if (params.includes(name)) continue;
+        (operation.parameters as unknown[]).push({ name, in: 'query', required: required.has(name), schema });
+      }
+    }
+    paths[route.path] ??= {};
+    paths[route.path]![route.method.toLowerCase()] = operation;
+  }
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'Lampstand API',
+      version: '1.0.0',
+      description:
+        'REST API for integrators. Every path calls the same procedure the web app uses over tRPC at /trpc. ' +
+        'Sign in with POST /api/login; the session cookie authenticates later calls. Errors are { message, code, issues? }.',
+    },
+    servers: [{ url: serverUrl }],
+    components: {
+      securitySchemes: { sessionCookie: { type: 'apiKey', in: 'cookie', name: 'lampstand.sid' } },
+      schemas: { Error: errorSchema },
+    },
+    paths,
+  };
+}

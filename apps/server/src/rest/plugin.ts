@@ -1,0 +1,46 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { Db } from '@lampstand/db';
+import { createCaller } from '@lampstand/api/server';
+import { createContext } from '../context.js';
+import { restRoutes, type RestRoute } from './routes.js';
+import { procedureDef } from './procedures.js';
+import { buildOpenApiDocument } from './openapi.js';
+import { toErrorResponse } from './errors.js';
+
+function defaultInput(route: RestRoute, req: FastifyRequest): unknown {
+  const params = (req.params ?? {}) as Record<string, string>;
+  const hasParams = Object.keys(params).length > 0;
+  const source = route.method === 'GET' || route.method === 'DELETE' ? req.query : req.body;
+  if (source === undefined || source === null) return hasParams ? { ...params } : undefined;
+  if (typeof source !== 'object' || Array.isArray(source)) return source;
+  return hasParams ? { ...(source as object), ...params } : source;
+}
+
+/** Call a procedure by its dotted path with a caller bound to this request's context. */
+async function callProcedure(caller: unknown, path: string, input: unknown): Promise<unknown> {
+  let target: unknown = caller;
+  for (const key of path.split('.')) target = (target as Record<string, unknown>)[key];
+  return (target as (i: unknown) => Promise<unknown>)(input);
+}
+
+export async function restPlugin(app: FastifyInstance, opts: { db: Db; publicUrl: string }): Promise<void> {
+  for (const route of restRoutes) {
+    procedureDef(route.procedure); // fail at start, not at the first call, if the table is wrong
+    app.route({
+      method: route.method,
+      url: route.path.replace(/\{(\w+)\}/g, ':$1'),
+      handler: async (req, reply) => {
+        const ctx = await createContext(opts.db, req);
+        const caller = createCaller(ctx);
+        const input = route.input ? route.input(req) : defaultInput(route, req);
+        const result = await callProcedure(caller, route.procedure, input);
+        return reply.code(route.status ?? 200).send(result ?? null);
+      },
+    });
+  }
+
+  app.get('/api/openapi.json', async () => buildOpenApiDocument(opts.publicUrl));
+
+  // Unknown /api/... paths answer JSON, never the web app's index.html.
+  app.all('/api/*', async (_req, reply) => reply.code(404).send({ message: 'Not found', code: 'NOT_FOUND' }));
+}

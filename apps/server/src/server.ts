@@ -1,0 +1,106 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import Fastify, { type FastifyInstance } from 'fastify';
+import fastifyCookie from '@fastify/cookie';
+import fastifySession from '@fastify/session';
+import fastifyStatic from '@fastify/static';
+import { fastifyTRPCPlugin, type FastifyTRPCPluginOptions } from '@trpc/server/adapters/fastify';
+import { appRouter } from '@lampstand/api/server';
+import type { AppRouter } from '@lampstand/api';
+import { getOrCreateSetting, randomSecret, sql, type Db } from '@lampstand/db';
+import type { Config } from './config.js';
+import { createContext } from './context.js';
+import { PgSessionStore } from './session-store.js';
+import { restPlugin } from './rest/plugin.js';
+import { toErrorResponse } from './rest/errors.js';
+
+export const SESSION_COOKIE = 'lampstand.sid';
+const SESSION_MAX_AGE_MS = 1000 * 60 * 60 * 24 * 14;
+
+export interface ServerHandle {
+  app: FastifyInstance;
+  /** Listen on config.port (0 = a free one); resolves to the base URL. */
+  start(): Promise<string>;
+  /** Stop taking connections and finish the requests under way. */
+  stop(): Promise<void>;
+}
+
+export async function createServer(config: Config, db: Db): Promise<ServerHandle> {
+  const app = Fastify({
+    logger: config.logLevel === 'silent' ? false : { level: config.logLevel },
+    trustProxy: config.trustProxy,
+  });
+
+  const secret = config.sessionSecret ?? (await getOrCreateSetting(db, 'session_secret', () => randomSecret()));
+  await app.register(fastifyCookie);
+  await app.register(fastifySession, {
+    secret,
+    cookieName: SESSION_COOKIE,
+    store: new PgSessionStore(db),
+    saveUninitialized: false,
+    cookie: {
+      path: '/',
+      httpOnly: true,
+      sameSite: 'lax',
+      secure: config.nodeEnv === 'production',
+      maxAge: SESSION_MAX_AGE_MS,
+    },
+  });
+
+  app.setErrorHandler((err, req, reply) => {
+    const { status, body } = toErrorResponse(err);
+    if (status >= 500) req.log.error({ err }, 'request failed');
+    return reply.code(status).send(body);
+  });
+
+  await app.register(fastifyTRPCPlugin, {
+    prefix: '/trpc',
+    trpcOptions: {
+      router: appRouter,
+      createContext: ({ req }) => createContext(db, req),
+      onError: ({ error, path: procPath }) => {
+        if (error.code === 'INTERNAL_SERVER_ERROR') app.log.error({ err: error, procedure: procPath }, 'procedure failed');
+      },
+    } satisfies FastifyTRPCPluginOptions<AppRouter>['trpcOptions'],
+  });
+
+  await app.register(restPlugin, { db, publicUrl: config.publicUrl });
+
+  app.get('/healthz', async (_req, reply) => {
+    try {
+      await sql`select 1`.execute(db);
+      return { status: 'ok', database: 'up' };
+    } catch {
+      return reply.code(503).send({ status: 'error', database: 'down' });
+    }
+  });
+
+  const indexHtml = path.join(config.webDist, 'index.html');
+  const hasWeb = fs.existsSync(indexHtml);
+  if (hasWeb) {
+    await app.register(fastifyStatic, { root: config.webDist, wildcard: false, index: false });
+  } else {
+    app.log.warn(`No built web app at ${config.webDist}; run 'pnpm build' to serve it.`);
+  }
+  app.setNotFoundHandler((req, reply) => {
+    const url = req.url.split('?')[0] ?? '';
+    if (hasWeb && (req.method === 'GET' || req.method === 'HEAD') && !url.startsWith('/api/') && !url.startsWith('/trpc/')) {
+      // An app route (e.g. /contacts): the web app's router takes it from here.
+      return reply.type('text/html').header('cache-control', 'no-cache').sendFile('index.html');
+    }
+    return reply.code(404).send({ message: 'Not found', code: 'NOT_FOUND' });
+  });
+
+  return {
+    app,
+    async start() {
+      const address = await app.listen({ port: config.port, host: config.host });
+      const port = (app.server.address() as { port: number }).port;
+      app.log.info(`Lampstand is listening on ${address}`);
+      return `http://127.0.0.1:${port}`;
+    },
+    async stop() {
+      await app.close();
+    },
+  };
+}

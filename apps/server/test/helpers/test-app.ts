@@ -1,0 +1,97 @@
+import { afterAll } from 'vitest';
+import { createFreshDatabase } from '@lampstand/db/test/fresh-db';
+import type { Db } from '@lampstand/db';
+import { loadConfig, type Config } from '../../src/config.js';
+import { createServer, type ServerHandle } from '../../src/server.js';
+
+export interface TestApp {
+  url: string;
+  db: Db;
+  server: ServerHandle;
+  stop(): Promise<void>;
+}
+
+/** The real server on a free port over a fresh database (stopped when the file's tests end). */
+export async function startTestApp(overrides: Partial<Config> = {}): Promise<TestApp> {
+  const tdb = await createFreshDatabase();
+  return startAppOn(tdb, overrides, true);
+}
+
+export async function startAppOn(
+  tdb: { db: Db; url: string; drop(): Promise<void> },
+  overrides: Partial<Config> = {},
+  registerAfterAll = false,
+): Promise<TestApp> {
+  const config: Config = { ...loadConfig({ NODE_ENV: 'test' }), port: 0, host: '127.0.0.1', databaseUrl: tdb.url, logLevel: 'silent', ...overrides };
+  const server = await createServer(config, tdb.db);
+  const url = await server.start();
+  let stopped = false;
+  const stop = async () => {
+    if (stopped) return;
+    stopped = true;
+    await server.stop();
+    await tdb.drop();
+  };
+  if (registerAfterAll) afterAll(stop);
+  return { url, db: tdb.db, server, stop };
+}
+
+/** A fetch that keeps cookies, like one browser. */
+export class HttpClient {
+  cookies = new Map<string, string>();
+  constructor(readonly baseUrl: string, readonly headers: Record<string, string> = {}) {}
+
+  async request(method: string, path: string, body?: unknown, extraHeaders: Record<string, string> = {}) {
+    const headers: Record<string, string> = { ...this.headers, ...extraHeaders };
+    if (body !== undefined) headers['content-type'] = 'application/json';
+    if (this.cookies.size) headers.cookie = [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
+    const res = await fetch(this.baseUrl + path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+    for (const c of res.headers.getSetCookie()) {
+      const [pair] = c.split(';');
+      const eq = pair!.indexOf('=');
+      const name = pair!.slice(0, eq);
+      const value = pair!.slice(eq + 1);
+      if (/expires=Thu, 01 Jan 1970/i.test(c) || value === '') this.cookies.delete(name);
+      else this.cookies.set(name, value);
+    }
+    const text = await res.text();
+    let json: any = undefined;
+    try {
+      json = text ? JSON.parse(text) : undefined;
+    } catch {
+      json = undefined;
+    }
+    return { status: res.status, body: json, text, headers: res.headers };
+  }
+  get(path: string) {
+    return this.request('GET', path);
+  }
+  post(path: string, body?: unknown) {
+    return this.request('POST', path, body);
+  }
+  put(path: string, body?: unknown) {
+    return this.request('PUT', path, body);
+  }
+  patch(path: string, body?: unknown) {
+    return this.request('PATCH', path, body);
+  }
+  delete(path: string) {
+    return this.request('DELETE', path);
+  }
+}
+
+let counter = 0;
+/** Register a church account (or the first admin on an empty database) and stay signed in. */
+export async function registerChurch(baseUrl: string, name?: string) {
+  const n = `${Date.now().toString(36)}${(counter++).toString(36)}`;
+  const client = new HttpClient(baseUrl);
+  const payload = {
+    username: `user_${n}`,
+    password: 'correct-horse',
+    churchName: name ?? `Church ${n}`,
+    email: `office_${n}@example.org`,
+  };
+  const res = await client.post('/api/register', payload);
+  if (res.status !== 201) throw new Error(`register failed: ${res.status} ${res.text}`);
+  return { client, user: res.body as { id: number; username: string; churchName: string; role: string; email: string }, password: payload.password };
+}

@@ -1,0 +1,35 @@
+import type { Db } from '@lampstand/db';
+import type { SessionUser } from './schemas/auth.js';
+
+/** What a session remembers between requests. */
+export interface SessionData {
+  userId?: number;
+  /** Set while an admin (userId) acts as this church. */
+  impersonatingUserId?: number;
+}
+
+/** The HTTP session, as the procedures need it; the server backs it with @fastify/session. */
+export interface SessionControl {
+  data(): SessionData;
+  /** Sign in: a new session id (no fixation), then remember the user. */
+  signIn(userId: number): Promise<void>;
+  /** Sign out: the session is destroyed on the server, so the old cookie stops working. */
+  signOut(): Promise<void>;
+  setImpersonating(targetUserId: number | undefined): Promise<void>;
+}
+
+export interface AppServices {
+  /** Clock, replaceable in tests. */
+  now(): Date;
+}
+
+export interface Context {
+  db: Db;
+  session: SessionControl;
+  ip: string;
+  /** The account that signed in (the admin, while impersonating). */
+  user: SessionUser | null;
+  /** Who every action acts as: the impersonated church while impersonating, else `user`. */
+  effectiveUser: SessionUser | null;
+  services: AppServices;
+}

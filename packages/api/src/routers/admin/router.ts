@@ -1,0 +1,32 @@
+import { z } from 'zod';
+import { adminUserSchema, impersonateSchema, impersonationResultSchema } from '../../schemas/admin.js';
+import { badRequest, forbidden } from '../../errors.js';
+import { listUsers } from '../../services/admin/users.js';
+import { recordImpersonationStop, startImpersonation } from '../../services/admin/impersonation.js';
+import { adminProcedure, protectedProcedure, router } from '../../trpc.js';
+
+export const adminRouter = router({
+  users: adminProcedure.output(z.array(adminUserSchema)).query(({ ctx }) => listUsers(ctx.db)),
+
+  impersonate: adminProcedure
+    .input(impersonateSchema)
+    .output(impersonationResultSchema)
+    .mutation(async ({ ctx, input }) => {
+      const target = await startImpersonation(ctx.db, ctx.user, input.id);
+      await ctx.session.setImpersonating(target.id);
+      return {
+        message: `You are now impersonating ${target.churchName}`,
+        user: { ...target, _impersonatedBy: { id: ctx.user.id, username: ctx.user.username } },
+      };
+    }),
+
+  /** Allowed while impersonating: it is the signed-in admin, not the church, who stops. */
+  stopImpersonating: protectedProcedure.output(impersonationResultSchema).mutation(async ({ ctx }) => {
+    if (ctx.user.role !== 'admin') throw forbidden('Administrator access required');
+    const targetId = ctx.session.data().impersonatingUserId;
+    if (!targetId) throw badRequest('You are not impersonating anyone');
+    await ctx.session.setImpersonating(undefined);
+    await recordImpersonationStop(ctx.db, ctx.user.id, targetId);
+    return { message: 'Impersonation ended', user: ctx.user };
+  }),
+});

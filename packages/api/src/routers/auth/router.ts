@@ -1,0 +1,32 @@
+import { loginSchema, okSchema, registerSchema, sessionUserSchema } from '../../schemas/auth.js';
+import { login } from '../../services/auth/login.js';
+import { registerUser } from '../../services/auth/register-user.js';
+import { protectedProcedure, publicProcedure, router } from '../../trpc.js';
+
+export const authRouter = router({
+  /** The signed-in user (the impersonated church, with `_impersonatedBy`, while impersonating). */
+  me: protectedProcedure.output(sessionUserSchema).query(({ ctx }) => ctx.effectiveUser),
+
+  register: publicProcedure
+    .input(registerSchema)
+    .output(sessionUserSchema)
+    .mutation(async ({ ctx, input }) => {
+      const user = await registerUser(ctx.db, input);
+      await ctx.session.signIn(user.id);
+      return user;
+    }),
+
+  login: publicProcedure
+    .input(loginSchema)
+    .output(sessionUserSchema)
+    .mutation(async ({ ctx, input }) => {
+      const user = await login(ctx.db, { ...input, ip: ctx.ip });
+      await ctx.session.signIn(user.id);
+      return user;
+    }),
+
+  logout: publicProcedure.output(okSchema).mutation(async ({ ctx }) => {
+    await ctx.session.signOut();
+    return { ok: true as const, message: 'Logged out' };
+  }),
+});

@@ -1,0 +1,7 @@
+// Server-side entry: the router, the context types and the services jobs and tests call.
+export { appRouter, createCaller } from './root.js';
+export type { Context, SessionControl, SessionData, AppServices } from './context.js';
+export { zodIssues, type FieldIssue } from './trpc.js';
+export { resolveSessionUsers } from './services/auth/session-users.js';
+export { registerUser } from './services/auth/register-user.js';
+export { hashPassword } from './services/auth/password.js';

@@ -1,0 +1,51 @@
+import { sql, type Db } from '@lampstand/db';
+import type { RegisterInput, SessionUser } from '../../schemas/auth.js';
+import { conflict, isUniqueViolation } from '../../errors.js';
+import { hashPassword } from './password.js';
+import { toSessionUser } from './users.js';
+
+export const USERNAME_TAKEN = 'Username already exists';
+export const EMAIL_TAKEN = 'An account with this email already exists';
+
+/**
+ * Create a church account. The first account on an empty database becomes the platform
+ * administrator; every later one is a church, whatever the payload's `role` says (nobody can
+ * self-register as an admin). `pnpm admin:create` makes further admins.
+ */
+export async function registerUser(db: Db, input: RegisterInput, opts: { role?: 'admin' | 'church' } = {}): Promise<SessionUser> {
+  const passwordHash = await hashPassword(input.password);
+  try {
+    return await db.transaction().execute(async (trx) => {
+      // One registration at a time decides "first account": no two first admins.
+      await sql`select pg_advisory_xact_lock(hashtext('lampstand:register'))`.execute(trx);
+      const clash = await trx
+        .selectFrom('users')
+        .select(['username', 'email'])
+        .where((eb) =>
+          eb.or([
+            eb(eb.fn('lower', ['username']), '=', input.username.toLowerCase()),
+            eb(eb.fn('lower', ['email']), '=', input.email.toLowerCase()),
+          ]),
+        )
+        .executeTakeFirst();
+      if (clash) {
+        throw conflict(clash.username.toLowerCase() === input.username.toLowerCase() ? USERNAME_TAKEN : EMAIL_TAKEN);
+      }
+      let role = opts.role;
+      if (!role) {
+        const any = await trx.selectFrom('users').select('id').limit(1).executeTakeFirst();
+        role = any ? 'church' : 'admin';
+      }
+      const user = await trx
+        .insertInto('users')
+        .values({ username: input.username, passwordHash, churchName: input.churchName, email: input.email, role })
+        .returning(['id', 'username', 'churchName', 'email', 'role'])
+        .executeTakeFirstOrThrow();
+      return toSessionUser(user);
+    });
+  } catch (err) {
+    if (isUniqueViolation(err, 'users_username_key')) throw conflict(USERNAME_TAKEN);
+    if (isUniqueViolation(err, 'users_email_key')) throw conflict(EMAIL_TAKEN);
+    throw err;
+  }
+}

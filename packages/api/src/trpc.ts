@@ -1,0 +1,47 @@
+import { initTRPC, TRPCError } from '@trpc/server';
+import { ZodError } from 'zod';
+import type { Context } from './context.js';
+
+export interface FieldIssue {
+  path: string;
+  message: string;
+}
+
+export function zodIssues(err: ZodError): FieldIssue[] {
+  return err.issues.map((i) => ({ path: i.path.map(String).join('.'), message: i.message }));
+}
+
+const t = initTRPC.context<Context>().create({
+  errorFormatter({ shape, error }) {
+    const zodError = error.cause instanceof ZodError ? error.cause : null;
+    const issues = zodError ? zodIssues(zodError) : undefined;
+    return {
+      ...shape,
+      // A validation error reads as its first field's message, e.g. 'Username is required'.
+      message: issues?.[0]?.message ?? (error.code === 'INTERNAL_SERVER_ERROR' ? 'Internal server error' : shape.message),
+      data: { code: shape.data.code, httpStatus: shape.data.httpStatus, issues },
+    };
+  },
+});
+
+export const router = t.router;
+export const createCallerFactory = t.createCallerFactory;
+export const middleware = t.middleware;
+
+export const publicProcedure = t.procedure;
+
+/** Signed in. `ctx.tenantId` is the church every query is scoped to. */
+export const protectedProcedure = t.procedure.use(({ ctx, next }) => {
+  if (!ctx.user || !ctx.effectiveUser) {
+    throw new TRPCError({ code: 'UNAUTHORIZED', message: 'Not authenticated' });
+  }
+  return next({ ctx: { ...ctx, user: ctx.user, effectiveUser: ctx.effectiveUser, tenantId: ctx.effectiveUser.id } });
+});
+
+/** A platform administrator acting as themself (while impersonating, they act as the church). */
+export const adminProcedure = protectedProcedure.use(({ ctx, next }) => {
+  if (ctx.effectiveUser.role !== 'admin') {
+    throw new TRPCError({ code: 'FORBIDDEN', message: 'Administrator access required' });
+  }
+  return next();
+});

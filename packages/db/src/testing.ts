@@ -1,0 +1,111 @@
+import os from 'node:os';
+import path from 'node:path';
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import pg from 'pg';
+import { createDb, type Db } from './client.js';
+import { startEmbeddedPostgres, type EmbeddedDatabase } from './embedded.js';
+import { migrateToLatest } from './migrate.js';
+import { migrations } from './migrations/index.js';
+
+/**
+ * Test databases on a real PostgreSQL: TEST_DATABASE_URL's server when set, else an embedded one
+ * started once per test run. The migrations run once into a template database; each test file
+ * gets its own copy (CREATE DATABASE ... TEMPLATE), so files run in parallel without sharing rows.
+ */
+
+export interface TestServer {
+  /** Connection string of a maintenance database on the server. */
+  serverUrl: string;
+  templateName: string;
+  stop(): Promise<void>;
+}
+
+function withDatabase(url: string, name: string): string {
+  const u = new URL(url);
+  u.pathname = `/${name}`;
+  return u.toString();
+}
+
+function templateNameFor(): string {
+  const h = crypto.createHash('sha1').update(Object.keys(migrations).join(',')).digest('hex').slice(0, 10);
+  return `lampstand_tmpl_${h}`;
+}
+
+/** Start (or reach) the server and make the migrated template. For vitest's globalSetup. */
+export async function startTestServer(log?: (l: string) => void): Promise<TestServer> {
+  let embedded: EmbeddedDatabase | undefined;
+  let serverUrl = process.env.TEST_DATABASE_URL;
+  if (!serverUrl) {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'lampstand-test-pg-'));
+    fs.chmodSync(dir, 0o777);
+    embedded = await startEmbeddedPostgres({ dataDir: path.join(dir, 'data'), port: 0, persistent: false, log });
+    serverUrl = embedded.url;
+  }
+  const templateName = templateNameFor();
+  const admin = new pg.Client({ connectionString: serverUrl });
+  await admin.connect();
+  try {
+    // One run at a time builds the template (several packages' test runs may start together).
+    await admin.query(`select pg_advisory_lock(hashtext('lampstand:test-template'))`);
+    const { rowCount } = await admin.query('select 1 from pg_database where datname = $1', [templateName]);
+    if (!rowCount) {
+      const building = `${templateName}_build_${process.pid}`;
+      await admin.query(`drop database if exists ${building}`);
+      await admin.query(`create database ${building}`);
+      const db = createDb(withDatabase(serverUrl, building), { max: 2 });
+      try {
+        await migrateToLatest(db);
+      } finally {
+        await db.destroy();
+      }
+      await admin.query(`alter database ${building} rename to ${templateName}`);
+    }
+    await admin.query(`select pg_advisory_unlock(hashtext('lampstand:test-template'))`);
+  } finally {
+    await admin.end();
+  }
+  return {
+    serverUrl,
+    templateName,
+    async stop() {
+      await embedded?.stop();
+    },
+  };
+}
+
+export interface TestDatabase {
+  db: Db;
+  url: string;
+  name: string;
+  drop(): Promise<void>;
+}
+
+/** A fresh, migrated database of its own. */
+export async function createTestDatabase(serverUrl: string, templateName: string): Promise<TestDatabase> {
+  const name = `lampstand_t_${crypto.randomBytes(6).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: serverUrl });
+  await admin.connect();
+  try {
+    await admin.query(`create database ${name} template ${templateName}`);
+  } finally {
+    await admin.end();
+  }
+  const url = withDatabase(serverUrl, name);
+  const db = createDb(url, { max: 5 });
+  return {
+    db,
+    url,
+    name,
+    async drop() {
+      await db.destroy();
+      const c = new pg.Client({ connectionString: serverUrl });
+      await c.connect();
+      try {
+        await c.query(`drop database if exists ${name} with (force)`);
+      } finally {
+        await c.end();
+      }
+    },
+  };
+}
