@@ -19,6 +19,8 @@ export interface Config {
   webDist: string;
   trustProxy: boolean;
   logLevel: string;
+  /** Run background workers inside the web process (default true; `pnpm worker` runs them alone). */
+  runWorkers: boolean;
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -39,6 +41,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     webDist: path.resolve(repoRoot, env.WEB_DIST || 'apps/web/dist'),
     trustProxy: env.TRUST_PROXY === 'true' || env.TRUST_PROXY === '1',
     logLevel: env.LOG_LEVEL || (env.NODE_ENV === 'test' ? 'silent' : 'info'),
+    runWorkers: env.RUN_WORKERS !== 'false' && env.RUN_WORKERS !== '0',
   };
 }
 

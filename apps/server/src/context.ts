@@ -1,6 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import type { Db } from '@lampstand/db';
-import { resolveSessionUsers, type Context, type SessionControl, type SessionData } from '@lampstand/api/server';
+import { resolveSessionUsers, type Context, type JobQueue, type SessionControl, type SessionData } from '@lampstand/api/server';
 
 declare module 'fastify' {
   interface Session extends SessionData {}
@@ -25,8 +25,13 @@ export function sessionControl(req: FastifyRequest): SessionControl {
   };
 }
 
-export async function createContext(db: Db, req: FastifyRequest): Promise<Context> {
+export interface ContextDeps {
+  db: Db;
+  jobs: JobQueue;
+}
+
+export async function createContext(deps: ContextDeps, req: FastifyRequest): Promise<Context> {
   const session = sessionControl(req);
-  const { user, effectiveUser } = await resolveSessionUsers(db, session.data());
-  return { db, session, ip: req.ip, user, effectiveUser, services: { now: () => new Date() } };
+  const { user, effectiveUser } = await resolveSessionUsers(deps.db, session.data());
+  return { db: deps.db, session, ip: req.ip, user, effectiveUser, services: { now: () => new Date(), jobs: deps.jobs } };
 }

@@ -1,6 +1,7 @@
 import { connectDatabase } from '@lampstand/db';
 import { loadConfig } from './config.js';
 import { createServer } from './server.js';
+import { startJobs } from './jobs/queue.js';
 
 async function main(): Promise<void> {
   const config = loadConfig();
@@ -12,7 +13,13 @@ async function main(): Promise<void> {
     embeddedPort: config.embeddedPgPort,
     log: process.env.LOG_LEVEL === 'debug' ? (l) => console.log(`[postgres] ${l}`) : undefined,
   });
-  const server = await createServer(config, database.db);
+  const jobs = await startJobs({
+    connectionString: database.url,
+    db: database.db,
+    work: config.runWorkers,
+    log: (msg, err) => console.error(msg, err instanceof Error ? err.message : (err ?? '')),
+  });
+  const server = await createServer(config, database.db, jobs.queue);
   await server.start();
   console.log(`[lampstand] Open ${config.publicUrl}`);
 
@@ -28,6 +35,7 @@ async function main(): Promise<void> {
     force.unref();
     try {
       await server.stop();
+      await jobs.stop();
       await database.close();
       process.exit(0);
     } catch (err) {

@@ -5,7 +5,7 @@ import fastifyCookie from '@fastify/cookie';
 import fastifySession from '@fastify/session';
 import fastifyStatic from '@fastify/static';
 import { fastifyTRPCPlugin, type FastifyTRPCPluginOptions } from '@trpc/server/adapters/fastify';
-import { appRouter } from '@lampstand/api/server';
+import { appRouter, type JobQueue } from '@lampstand/api/server';
 import type { AppRouter } from '@lampstand/api';
 import { getOrCreateSetting, randomSecret, sql, type Db } from '@lampstand/db';
 import type { Config } from './config.js';
@@ -25,10 +25,13 @@ export interface ServerHandle {
   stop(): Promise<void>;
 }
 
-export async function createServer(config: Config, db: Db): Promise<ServerHandle> {
+export async function createServer(config: Config, db: Db, jobs: JobQueue): Promise<ServerHandle> {
+  const deps = { db, jobs };
   const app = Fastify({
     logger: config.logLevel === 'silent' ? false : { level: config.logLevel },
     trustProxy: config.trustProxy,
+    // CSV imports arrive as JSON of up to 20 MiB.
+    bodyLimit: 25 * 1024 * 1024,
   });
 
   const secret = config.sessionSecret ?? (await getOrCreateSetting(db, 'session_secret', () => randomSecret()));
@@ -57,14 +60,14 @@ export async function createServer(config: Config, db: Db): Promise<ServerHandle
     prefix: '/trpc',
     trpcOptions: {
       router: appRouter,
-      createContext: ({ req }) => createContext(db, req),
+      createContext: ({ req }) => createContext(deps, req),
       onError: ({ error, path: procPath }) => {
         if (error.code === 'INTERNAL_SERVER_ERROR') app.log.error({ err: error, procedure: procPath }, 'procedure failed');
       },
     } satisfies FastifyTRPCPluginOptions<AppRouter>['trpcOptions'],
   });
 
-  await app.register(restPlugin, { db, publicUrl: config.publicUrl });
+  await app.register(restPlugin, { deps, publicUrl: config.publicUrl });
 
   app.get('/healthz', async (_req, reply) => {
     try {

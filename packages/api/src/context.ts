@@ -1,5 +1,6 @@
 import type { Db } from '@lampstand/db';
 import type { SessionUser } from './schemas/auth.js';
+import type { JobQueue } from './jobs.js';
 
 /** What a session remembers between requests. */
 export interface SessionData {
@@ -21,6 +22,7 @@ export interface SessionControl {
 export interface AppServices {
   /** Clock, replaceable in tests. */
   now(): Date;
+  jobs: JobQueue;
 }
 
 export interface Context {

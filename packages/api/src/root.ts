@@ -1,10 +1,22 @@
 import { adminRouter } from './routers/admin/router.js';
 import { authRouter } from './routers/auth/router.js';
+import { childGroupsRouter } from './routers/child-groups/router.js';
+import { childrenRouter } from './routers/children/router.js';
+import { contactImportsRouter } from './routers/contact-imports/router.js';
+import { contactListsRouter } from './routers/contact-lists/router.js';
+import { contactsRouter } from './routers/contacts/router.js';
+import { familyRouter } from './routers/family/router.js';
 import { createCallerFactory, router } from './trpc.js';
 
 export const appRouter = router({
   auth: authRouter,
   admin: adminRouter,
+  contacts: contactsRouter,
+  contactLists: contactListsRouter,
+  family: familyRouter,
+  children: childrenRouter,
+  childGroups: childGroupsRouter,
+  contactImports: contactImportsRouter,
 });
 
 export type AppRouterType = typeof appRouter;

@@ -5,3 +5,6 @@ export { zodIssues, type FieldIssue } from './trpc.js';
 export { resolveSessionUsers } from './services/auth/session-users.js';
 export { registerUser } from './services/auth/register-user.js';
 export { hashPassword } from './services/auth/password.js';
+export type { JobQueue, JobName, JobPayloads } from './jobs.js';
+export { JOB_NAMES } from './jobs.js';
+export { runContactImport } from './services/contacts/import.js';

@@ -1,7 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { Db } from '@lampstand/db';
 import { createCaller } from '@lampstand/api/server';
-import { createContext } from '../context.js';
+import { createContext, type ContextDeps } from '../context.js';
 import { restRoutes, type RestRoute } from './routes.js';
 import { procedureDef } from './procedures.js';
 import { buildOpenApiDocument } from './openapi.js';
@@ -23,17 +22,25 @@ async function callProcedure(caller: unknown, path: string, input: unknown): Pro
   return (target as (i: unknown) => Promise<unknown>)(input);
 }
 
-export async function restPlugin(app: FastifyInstance, opts: { db: Db; publicUrl: string }): Promise<void> {
+export async function restPlugin(app: FastifyInstance, opts: { deps: ContextDeps; publicUrl: string }): Promise<void> {
   for (const route of restRoutes) {
     procedureDef(route.procedure); // fail at start, not at the first call, if the table is wrong
     app.route({
       method: route.method,
       url: route.path.replace(/\{(\w+)\}/g, ':$1'),
       handler: async (req, reply) => {
-        const ctx = await createContext(opts.db, req);
+        const ctx = await createContext(opts.deps, req);
         const caller = createCaller(ctx);
         const input = route.input ? route.input(req) : defaultInput(route, req);
         const result = await callProcedure(caller, route.procedure, input);
+        if (route.format === 'csv') {
+          const file = result as { fileName: string; csv: string };
+          return reply
+            .code(200)
+            .type('text/csv; charset=utf-8')
+            .header('content-disposition', `attachment; filename="${file.fileName.replace(/"/g, '')}"`)
+            .send(file.csv);
+        }
         return reply.code(route.status ?? 200).send(result ?? null);
       },
     });

@@ -16,7 +16,12 @@ export interface RestRoute {
   input?: (req: FastifyRequest) => unknown;
   /** Status on success (default 200). */
   status?: number;
+  /** 'csv': the procedure returns { fileName, csv }, sent as a CSV download. */
+  format?: 'json' | 'csv';
 }
+
+const q = (req: FastifyRequest) => (req.query ?? {}) as Record<string, string | undefined>;
+const p = (req: FastifyRequest) => (req.params ?? {}) as Record<string, string>;
 
 /**
  * The ONE table of the REST API for integrators. Each row becomes a Fastify route that calls the
@@ -34,4 +39,72 @@ export const restRoutes: RestRoute[] = [
   { method: 'GET', path: '/api/admin/users', procedure: 'admin.users', summary: 'All church accounts', tag: 'Admin', access: 'admin' },
   { method: 'POST', path: '/api/admin/impersonate/{id}', procedure: 'admin.impersonate', summary: 'Act as a church account', tag: 'Admin', access: 'admin' },
   { method: 'POST', path: '/api/admin/stop-impersonating', procedure: 'admin.stopImpersonating', summary: 'Return to the administrator account', tag: 'Admin', access: 'signed-in' },
+
+  // Contacts
+  { method: 'GET', path: '/api/contacts', procedure: 'contacts.list', summary: 'Every contact of the church, by name', tag: 'Contacts', access: 'signed-in' },
+  { method: 'GET', path: '/api/contacts/search', procedure: 'contacts.find', summary: 'A page of contacts: search (name, email, phone), tab (all, members, staff), listId, page, pageSize', tag: 'Contacts', access: 'signed-in' },
+  { method: 'GET', path: '/api/contacts/export', procedure: 'contactImports.export', summary: 'All contacts, or one list (listId), as CSV', tag: 'Contacts', access: 'signed-in', format: 'csv' },
+  { method: 'POST', path: '/api/contacts', procedure: 'contacts.create', summary: 'Create a contact', tag: 'Contacts', access: 'signed-in', status: 201 },
+  { method: 'GET', path: '/api/contacts/{id}', procedure: 'contacts.get', summary: 'One contact', tag: 'Contacts', access: 'signed-in' },
+  { method: 'PATCH', path: '/api/contacts/{id}', procedure: 'contacts.update', summary: 'Update a contact', tag: 'Contacts', access: 'signed-in' },
+  { method: 'DELETE', path: '/api/contacts/{id}', procedure: 'contacts.delete', summary: 'Delete a contact with its list memberships, family links and children', tag: 'Contacts', access: 'signed-in' },
+  { method: 'PUT', path: '/api/contacts/{id}/consent', procedure: 'contacts.updateConsent', summary: "Set a contact's email or SMS consent", tag: 'Contacts', access: 'signed-in' },
+  { method: 'GET', path: '/api/contacts/{id}/consent', procedure: 'contacts.consentHistory', summary: "A contact's consent changes, newest first", tag: 'Contacts', access: 'signed-in' },
+  { method: 'GET', path: '/api/contacts/{id}/lists', procedure: 'contactLists.ofContact', summary: 'Lists a contact is in', tag: 'Contact lists', access: 'signed-in' },
+
+  // Contact imports
+  { method: 'POST', path: '/api/contacts/import', procedure: 'contactImports.upload', summary: 'Upload a CSV (fileName, csv): columns, preview and suggested mapping', tag: 'Contacts', access: 'signed-in', status: 201 },
+  { method: 'POST', path: '/api/contacts/import/{id}/start', procedure: 'contactImports.start', summary: 'Confirm the column mapping (and optional listId) and import in the background', tag: 'Contacts', access: 'signed-in' },
+  { method: 'GET', path: '/api/contacts/import/{id}', procedure: 'contactImports.get', summary: 'Progress and report of an import', tag: 'Contacts', access: 'signed-in' },
+
+  // Family
+  { method: 'GET', path: '/api/contacts/{id}/family', procedure: 'family.list', summary: "A contact's family links (link, contact, relationship, isInverse)", tag: 'Family', access: 'signed-in' },
+  { method: 'POST', path: '/api/contacts/{id}/family', procedure: 'family.add', summary: 'Link a family member (relatedContactId, relationship)', tag: 'Family', access: 'signed-in', status: 201 },
+  { method: 'DELETE', path: '/api/contacts/family/{linkId}', procedure: 'family.remove', summary: 'Remove a family link', tag: 'Family', access: 'signed-in' },
+
+  // Children
+  { method: 'GET', path: '/api/contacts/{id}/children', procedure: 'children.list', summary: "A contact's children", tag: 'Children', access: 'signed-in' },
+  { method: 'POST', path: '/api/contacts/{id}/children', procedure: 'children.add', summary: 'Add a child', tag: 'Children', access: 'signed-in', status: 201 },
+  { method: 'PATCH', path: '/api/contacts/children/{childId}', procedure: 'children.update', summary: 'Update a child', tag: 'Children', access: 'signed-in' },
+  { method: 'DELETE', path: '/api/contacts/children/{childId}', procedure: 'children.remove', summary: 'Remove a child', tag: 'Children', access: 'signed-in' },
+  { method: 'POST', path: '/api/contacts/children/{childId}/lists/{listId}', procedure: 'children.addToList', summary: 'Add a child to a list of type sms or both', tag: 'Children', access: 'signed-in' },
+
+  // Child groups
+  { method: 'GET', path: '/api/child-groups', procedure: 'childGroups.list', summary: 'Child groups', tag: 'Children', access: 'signed-in' },
+  { method: 'POST', path: '/api/child-groups', procedure: 'childGroups.create', summary: 'Create a child group', tag: 'Children', access: 'signed-in', status: 201 },
+  { method: 'PUT', path: '/api/child-groups/{id}', procedure: 'childGroups.update', summary: 'Rename or change a child group', tag: 'Children', access: 'signed-in' },
+  { method: 'DELETE', path: '/api/child-groups/{id}', procedure: 'childGroups.delete', summary: 'Delete a child group (its children stay, without a group)', tag: 'Children', access: 'signed-in' },
+
+  // Contact lists
+  {
+    method: 'GET',
+    path: '/api/contact-lists',
+    procedure: 'contactLists.list',
+    summary: 'Contact lists; include_counts=true adds contactCount',
+    tag: 'Contact lists',
+    access: 'signed-in',
+    input: (req) => ({ includeCounts: q(req).include_counts === 'true' }),
+  },
+  { method: 'POST', path: '/api/contact-lists', procedure: 'contactLists.create', summary: 'Create a list', tag: 'Contact lists', access: 'signed-in', status: 201 },
+  { method: 'PUT', path: '/api/contact-lists/{id}', procedure: 'contactLists.update', summary: 'Update a list', tag: 'Contact lists', access: 'signed-in' },
+  { method: 'DELETE', path: '/api/contact-lists/{id}', procedure: 'contactLists.delete', summary: 'Delete a list (its contacts stay)', tag: 'Contact lists', access: 'signed-in' },
+  { method: 'GET', path: '/api/contact-lists/{id}/contacts', procedure: 'contactLists.contacts', summary: 'Contacts in a list', tag: 'Contact lists', access: 'signed-in' },
+  {
+    method: 'POST',
+    path: '/api/contact-lists/{listId}/contacts/{contactId}',
+    procedure: 'contactLists.addContact',
+    summary: 'Add a contact to a list',
+    tag: 'Contact lists',
+    access: 'signed-in',
+    input: (req) => p(req),
+  },
+  {
+    method: 'DELETE',
+    path: '/api/contact-lists/{listId}/contacts/{contactId}',
+    procedure: 'contactLists.removeContact',
+    summary: 'Remove a contact from a list',
+    tag: 'Contact lists',
+    access: 'signed-in',
+    input: (req) => p(req),
+  },
 ];

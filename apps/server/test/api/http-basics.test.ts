@@ -23,7 +23,7 @@ describe('HTTP basics', () => {
   it('malformed JSON is a 400 in the one error shape, without a stack trace', async () => {
     const res = await fetch(`${app.url}/api/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"username":' });
     expect(res.status).toBe(400);
-    const body = await res.json();
+    const body = (await res.json()) as any;
     expect(body.code).toBe('BAD_REQUEST');
     expect(typeof body.message).toBe('string');
     expect(JSON.stringify(body)).not.toMatch(/at .*\.(ts|js):\d+/);
@@ -39,7 +39,7 @@ describe('HTTP basics', () => {
   it('tRPC answers at /trpc with the same messages', async () => {
     const res = await fetch(`${app.url}/trpc/auth.login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ password: 'x' }) });
     expect(res.status).toBe(400);
-    const body = await res.json();
+    const body = (await res.json()) as any;
     expect(body.error.message).toBe('Username is required');
     expect(body.error.data.issues).toEqual([{ path: 'username', message: 'Username is required' }]);
     expect(JSON.stringify(body)).not.toContain('stack');

@@ -3,11 +3,13 @@ import { createFreshDatabase } from '@lampstand/db/test/fresh-db';
 import type { Db } from '@lampstand/db';
 import { loadConfig, type Config } from '../../src/config.js';
 import { createServer, type ServerHandle } from '../../src/server.js';
+import { startJobs, type JobRunner } from '../../src/jobs/queue.js';
 
 export interface TestApp {
   url: string;
   db: Db;
   server: ServerHandle;
+  jobs: JobRunner;
   stop(): Promise<void>;
 }
 
@@ -23,17 +25,19 @@ export async function startAppOn(
   registerAfterAll = false,
 ): Promise<TestApp> {
   const config: Config = { ...loadConfig({ NODE_ENV: 'test' }), port: 0, host: '127.0.0.1', databaseUrl: tdb.url, logLevel: 'silent', ...overrides };
-  const server = await createServer(config, tdb.db);
+  const jobs = await startJobs({ connectionString: tdb.url, db: tdb.db, work: config.runWorkers, pollingIntervalSeconds: 0.5 });
+  const server = await createServer(config, tdb.db, jobs.queue);
   const url = await server.start();
   let stopped = false;
   const stop = async () => {
     if (stopped) return;
     stopped = true;
     await server.stop();
+    await jobs.stop();
     await tdb.drop();
   };
   if (registerAfterAll) afterAll(stop);
-  return { url, db: tdb.db, server, stop };
+  return { url, db: tdb.db, server, jobs, stop };
 }
 
 /** A fetch that keeps cookies, like one browser. */

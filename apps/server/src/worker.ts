@@ -1,0 +1,31 @@
+import { connectDatabase } from '@lampstand/db';
+import { loadConfig } from './config.js';
+import { startJobs } from './jobs/queue.js';
+
+/** Background workers alone, no HTTP: run as many as you like, on any machine that reaches the database. */
+async function main(): Promise<void> {
+  const config = loadConfig();
+  if (!config.databaseUrl) {
+    throw new Error('pnpm worker needs DATABASE_URL (the embedded database belongs to the app process)');
+  }
+  const database = await connectDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  const jobs = await startJobs({
+    connectionString: database.url,
+    db: database.db,
+    work: true,
+    log: (msg, err) => console.error(msg, err instanceof Error ? err.message : (err ?? '')),
+  });
+  console.log('[lampstand] worker started');
+  const shutdown = async () => {
+    await jobs.stop();
+    await database.close();
+    process.exit(0);
+  };
+  process.on('SIGTERM', () => void shutdown());
+  process.on('SIGINT', () => void shutdown());
+}
+
+main().catch((err) => {
+  console.error('[lampstand] worker failed to start:', err instanceof Error ? err.message : err);
+  process.exit(1);
+});

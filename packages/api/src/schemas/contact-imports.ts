@@ -1,0 +1,83 @@
+import { z } from 'zod';
+import { idSchema } from './contacts.js';
+
+/** Contact fields a CSV column can be mapped to, with the labels the mapping screen shows. */
+export const IMPORT_FIELDS = [
+  { value: 'firstName', label: 'First Name' },
+  { value: 'lastName', label: 'Last Name' },
+  { value: 'email', label: 'Email' },
+  { value: 'phone', label: 'Phone Number' },
+  { value: 'countryCode', label: 'Country Code' },
+  { value: 'dateOfBirth', label: 'Date of Birth' },
+  { value: 'tags', label: 'Tags' },
+  { value: 'notes', label: 'Notes' },
+  { value: 'isChurchMember', label: 'Church Member' },
+  { value: 'isBaptised', label: 'Baptised' },
+  { value: 'isSeeker', label: 'Seeker' },
+  { value: 'isServiceStaff', label: 'Service Staff' },
+  { value: 'staffRole', label: 'Staff Role' },
+  { value: 'wwccNumber', label: 'WWCC Number' },
+  { value: 'website', label: 'Website' },
+  { value: 'address', label: 'Address' },
+  { value: 'city', label: 'City' },
+  { value: 'state', label: 'State' },
+  { value: 'country', label: 'Country' },
+  { value: 'postalCode', label: 'Postal Code' },
+  { value: 'emailConsent', label: 'Email Consent' },
+  { value: 'smsConsent', label: 'SMS Consent' },
+] as const;
+export type ImportField = (typeof IMPORT_FIELDS)[number]['value'];
+export const importFieldSchema = z.enum(IMPORT_FIELDS.map((f) => f.value) as [ImportField, ...ImportField[]]);
+
+/** 20 MiB of CSV: about 150,000 typical rows. */
+export const MAX_IMPORT_BYTES = 20 * 1024 * 1024;
+
+export const uploadImportSchema = z.object({
+  fileName: z.string().trim().min(1, 'Please choose a CSV file').max(255),
+  csv: z.string({ error: 'Please choose a CSV file' }).min(1, 'The file is empty').max(MAX_IMPORT_BYTES, 'The file is larger than 20 MB'),
+});
+
+/** Column header → field (columns not named are ignored). */
+export const importMappingSchema = z
+  .record(z.string(), importFieldSchema.or(z.literal('')))
+  .transform((m) => Object.fromEntries(Object.entries(m).filter(([, v]) => v !== '')) as Record<string, ImportField>)
+  .refine((m) => Object.values(m).includes('firstName') && Object.values(m).includes('lastName'), {
+    message: 'Map a column to First Name and one to Last Name',
+  })
+  .refine((m) => Object.values(m).includes('email') || Object.values(m).includes('phone'), {
+    message: 'Map a column to Email or Phone Number',
+  })
+  .refine((m) => new Set(Object.values(m)).size === Object.values(m).length, { message: 'Each field can be mapped from one column only' });
+
+export const startImportSchema = z.object({
+  id: idSchema('Import ID'),
+  mapping: importMappingSchema,
+  listId: z.preprocess((v) => (v === '' || v === null ? undefined : v), idSchema('List ID').optional()),
+});
+
+export const importIdSchema = z.object({ id: idSchema('Import ID') });
+
+export const importStatusSchema = z.enum(['uploaded', 'queued', 'running', 'completed', 'failed']);
+export const contactImportSchema = z.object({
+  id: z.number().int(),
+  fileName: z.string(),
+  status: importStatusSchema,
+  headers: z.array(z.string()),
+  /** The first rows, as parsed, for the preview. */
+  preview: z.array(z.array(z.string())),
+  suggestedMapping: z.record(z.string(), z.string()),
+  mapping: z.record(z.string(), z.string()).nullable(),
+  listId: z.number().int().nullable(),
+  totalRows: z.number().int(),
+  processedRows: z.number().int(),
+  createdCount: z.number().int(),
+  updatedCount: z.number().int(),
+  skipped: z.array(z.object({ line: z.number().int(), reason: z.string() })),
+  error: z.string().nullable(),
+  createdAt: z.string(),
+  finishedAt: z.string().nullable(),
+});
+export type ContactImport = z.infer<typeof contactImportSchema>;
+
+export const exportContactsSchema = z.object({ listId: z.preprocess((v) => (v === '' ? undefined : v), idSchema('List ID').optional()) });
+export const csvFileSchema = z.object({ fileName: z.string(), csv: z.string() });

@@ -1,0 +1,303 @@
+import { z } from 'zod';
+
+// Zod only: the contact form in the browser validates with these same schemas.
+
+export const COUNTRY_CODES = [
+  { value: '+61', label: '+61 Australia' },
+  { value: '+1', label: '+1 USA' },
+  { value: '+44', label: '+44 UK' },
+  { value: '+64', label: '+64 New Zealand' },
+] as const;
+export const countryCodeSchema = z.enum(['+61', '+1', '+44', '+64'], { error: 'Please choose a country code' });
+
+export const STAFF_ROLES = [
+  { value: 'pastor', label: 'Pastor' },
+  { value: 'worship_leader', label: 'Worship Leader' },
+  { value: 'youth_minister', label: 'Youth Minister' },
+  { value: 'childrens_minister', label: "Children's Minister" },
+  { value: 'admin', label: 'Administrative Staff' },
+  { value: 'elder', label: 'Elder' },
+  { value: 'deacon', label: 'Deacon' },
+  { value: 'volunteer', label: 'Volunteer' },
+  { value: 'other', label: 'Other' },
+] as const;
+export const staffRoleSchema = z.enum(['pastor', 'worship_leader', 'youth_minister', 'childrens_minister', 'admin', 'elder', 'deacon', 'volunteer', 'other'], {
+  error: 'Please choose a staff role',
+});
+
+export const idSchema = (label = 'ID') =>
+  z.coerce.number({ error: `${label} must be a number` }).int(`${label} must be a number`).positive(`${label} must be a number`);
+
+/** Optional text: '' and null both mean "none". */
+const optionalText = (max = 2000) =>
+  z
+    .string()
+    .trim()
+    .max(max, `Must be at most ${max} characters`)
+    .nullish()
+    .transform((v) => (v ? v : null));
+
+const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
+export function isValidIsoDate(value: string): boolean {
+  const m = ISO_DATE.exec(value);
+  if (!m) return false;
+  const d = new Date(Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3])));
+  return d.getUTCFullYear() === Number(m[1]) && d.getUTCMonth() === Number(m[2]) - 1 && d.getUTCDate() === Number(m[3]);
+}
+
+/** 'YYYY-MM-DD', or empty for none. */
+export const isoDateSchema = z
+  .string()
+  .trim()
+  .nullish()
+  .transform((v) => (v ? v : null))
+  .refine((v) => v === null || isValidIsoDate(v), { message: 'Please enter a valid date (YYYY-MM-DD)' });
+
+/** DD/MM/YYYY (as typed on screen) to YYYY-MM-DD; null when it cannot be parsed (the spec drops such a value). */
+export function dmyToIso(value: string | null | undefined): string | null {
+  if (!value) return null;
+  const m = /^\s*(\d{1,2})[/.-](\d{1,2})[/.-](\d{4})\s*$/.exec(value);
+  if (!m) return null;
+  const iso = `${m[3]}-${m[2]!.padStart(2, '0')}-${m[1]!.padStart(2, '0')}`;
+  return isValidIsoDate(iso) ? iso : null;
+}
+/** YYYY-MM-DD to DD/MM/YYYY for display and editing. */
+export function isoToDmy(value: string | null | undefined): string {
+  if (!value) return '';
+  const m = ISO_DATE.exec(value);
+  return m ? `${m[3]}/${m[2]}/${m[1]}` : '';
+}
+
+export const contactMetadataSchema = z.object({
+  countryCode: countryCodeSchema.default('+61'),
+  dateOfBirth: isoDateSchema.optional(),
+  notes: optionalText(10000).optional(),
+  isChurchMember: z.boolean().default(false),
+  isBaptised: z.boolean().default(false),
+  isSeeker: z.boolean().default(false),
+  isServiceStaff: z.boolean().default(false),
+  staffRole: z
+    .union([staffRoleSchema, z.literal(''), z.null()])
+    .optional()
+    .transform((v) => (v ? v : null)),
+  wwccNumber: optionalText(100).optional(),
+  website: optionalText(500).optional(),
+  address: optionalText(500).optional(),
+  city: optionalText(200).optional(),
+  state: optionalText(200).optional(),
+  country: optionalText(200).optional(),
+  postalCode: optionalText(50).optional(),
+});
+export type ContactMetadataInput = z.input<typeof contactMetadataSchema>;
+
+export const contactFieldsSchema = z.object({
+  /** Accepted for the spec's payload; the church always comes from the session. */
+  userId: z.unknown().optional(),
+  firstName: z.string({ error: 'First name is required' }).trim().min(1, 'First name is required').max(200, 'First name must be at most 200 characters'),
+  lastName: z.string({ error: 'Last name is required' }).trim().min(1, 'Last name is required').max(200, 'Last name must be at most 200 characters'),
+  email: z.string({ error: 'Please enter a valid email address' }).trim().pipe(z.email('Please enter a valid email address').max(320)),
+  phone: z.string({ error: 'Please enter a valid phone number' }).trim().min(4, 'Please enter a valid phone number').max(40, 'Please enter a valid phone number'),
+  tags: z.array(z.string().trim().min(1).max(100)).max(100).optional(),
+  metadata: contactMetadataSchema.optional(),
+});
+export const createContactSchema = contactFieldsSchema;
+export type CreateContactInput = z.input<typeof createContactSchema>;
+export const updateContactSchema = contactFieldsSchema.extend({ id: idSchema('Contact ID') });
+export type UpdateContactInput = z.input<typeof updateContactSchema>;
+
+export const consentStatusSchema = z.enum(['subscribed', 'unsubscribed']);
+export const consentChannelSchema = z.enum(['email', 'sms']);
+const consentStateSchema = z.object({
+  status: consentStatusSchema,
+  changedAt: z.string().nullable().describe('ISO 8601'),
+  source: z.string().nullable(),
+});
+
+export const contactSchema = z.object({
+  id: z.number().int(),
+  userId: z.number().int(),
+  firstName: z.string(),
+  lastName: z.string(),
+  email: z.string().nullable(),
+  phone: z.string().nullable(),
+  /** The phone in E.164 (from countryCode), or null when it is not a possible number. */
+  phoneE164: z.string().nullable(),
+  tags: z.array(z.string()),
+  metadata: z.object({
+    countryCode: z.string(),
+    dateOfBirth: z.string().nullable(),
+    notes: z.string().nullable(),
+    isChurchMember: z.boolean(),
+    isBaptised: z.boolean(),
+    isSeeker: z.boolean(),
+    isServiceStaff: z.boolean(),
+    staffRole: z.string().nullable(),
+    wwccNumber: z.string().nullable(),
+    website: z.string().nullable(),
+    address: z.string().nullable(),
+    city: z.string().nullable(),
+    state: z.string().nullable(),
+    country: z.string().nullable(),
+    postalCode: z.string().nullable(),
+  }),
+  consent: z.object({ email: consentStateSchema, sms: consentStateSchema }),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
+export type Contact = z.infer<typeof contactSchema>;
+
+export const contactTabSchema = z.enum(['all', 'members', 'staff']);
+export type ContactTab = z.infer<typeof contactTabSchema>;
+
+export const findContactsSchema = z.object({
+  search: z.string().trim().max(200).optional(),
+  tab: contactTabSchema.default('all'),
+  listId: idSchema('List ID').optional(),
+  page: z.coerce.number().int().min(1).default(1),
+  pageSize: z.coerce.number().int().min(1).max(200).default(25),
+});
+export const contactPageSchema = z.object({
+  items: z.array(contactSchema),
+  total: z.number().int(),
+  page: z.number().int(),
+  pageSize: z.number().int(),
+});
+
+export const contactIdSchema = z.object({ id: idSchema('Contact ID') });
+
+export const updateConsentSchema = z.object({
+  id: idSchema('Contact ID'),
+  channel: consentChannelSchema,
+  status: consentStatusSchema,
+  note: z.string().trim().max(500).optional(),
+});
+export const consentEventSchema = z.object({
+  id: z.number().int(),
+  channel: consentChannelSchema,
+  status: consentStatusSchema,
+  source: z.string(),
+  note: z.string().nullable(),
+  at: z.string(),
+});
+
+// Contact lists
+
+export const contactListTypeSchema = z.enum(['email', 'sms', 'both'], { error: 'Please select a contact list type' });
+export const contactListFieldsSchema = z.object({
+  name: z.string({ error: 'List name is required' }).trim().min(1, 'List name is required').max(200, 'List name must be at most 200 characters'),
+  description: optionalText(2000).optional(),
+  type: contactListTypeSchema.default('both'),
+});
+export const createContactListSchema = contactListFieldsSchema;
+export const updateContactListSchema = contactListFieldsSchema.extend({ id: idSchema('List ID') });
+export const contactListSchema = z.object({
+  id: z.number().int(),
+  userId: z.number().int(),
+  name: z.string(),
+  description: z.string().nullable(),
+  type: z.enum(['email', 'sms', 'both']),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+  contactCount: z.number().int().optional(),
+  /** Same number, under the name part 2 of the spec reads. */
+  contactsCount: z.number().int().optional(),
+});
+export type ContactList = z.infer<typeof contactListSchema>;
+export const listContactListsSchema = z.object({ includeCounts: z.boolean().default(false) }).default({ includeCounts: false });
+export const listIdSchema = z.object({ id: idSchema('List ID') });
+export const listMembershipSchema = z.object({ listId: idSchema('List ID'), contactId: idSchema('Contact ID') });
+
+// Family
+
+export const RELATIONSHIPS = [
+  { value: 'spouse', label: 'Spouse' },
+  { value: 'parent', label: 'Parent' },
+  { value: 'child', label: 'Child' },
+  { value: 'sibling', label: 'Sibling' },
+  { value: 'other', label: 'Other Family' },
+] as const;
+export const relationshipSchema = z.enum(['spouse', 'parent', 'child', 'sibling', 'other'], { error: 'Please select a contact and relationship type.' });
+/** How a relationship reads from the other contact's side (parent ↔ child). */
+export function inverseRelationship(r: z.infer<typeof relationshipSchema>): z.infer<typeof relationshipSchema> {
+  return r === 'parent' ? 'child' : r === 'child' ? 'parent' : r;
+}
+export const addFamilyLinkSchema = z.object({
+  id: idSchema('Contact ID'),
+  relatedContactId: idSchema('Related contact ID'),
+  relationship: relationshipSchema,
+});
+export const familyLinkIdSchema = z.object({ linkId: idSchema('Link ID') });
+export const familyItemSchema = z.object({
+  link: z.object({ id: z.number().int(), contact1Id: z.number().int(), contact2Id: z.number().int(), relationship: relationshipSchema, createdAt: z.string() }),
+  contact: contactSchema,
+  relationship: relationshipSchema,
+  /** True when this contact is contact2 of the link: a stored 'parent' reads as Child from here. */
+  isInverse: z.boolean(),
+});
+
+// Children and child groups
+
+const nullableInt = (label: string, min: number, max: number) =>
+  z.preprocess(
+    (v) => (v === '' || v === undefined ? null : v),
+    z.coerce.number({ error: `${label} must be a number` }).int(`${label} must be a whole number`).min(min, `${label} must be at least ${min}`).max(max, `${label} must be at most ${max}`).nullable(),
+  );
+
+export const childFieldsSchema = z.object({
+  name: z.string({ error: "Child's name is required" }).trim().min(1, "Child's name is required").max(200),
+  dateOfBirth: isoDateSchema.optional(),
+  age: nullableInt('Age', 0, 30).optional(),
+  groupId: z.preprocess((v) => (v === '' || v === undefined ? null : v), idSchema('Group').nullable()).optional(),
+  notes: optionalText(5000).optional(),
+});
+export const addChildSchema = childFieldsSchema.extend({ id: idSchema('Contact ID') });
+export const updateChildSchema = childFieldsSchema.extend({ childId: idSchema('Child ID') });
+export const childIdSchema = z.object({ childId: idSchema('Child ID') });
+export const childToListSchema = z.object({
+  childId: idSchema('Child ID'),
+  listId: z.preprocess((v) => (v === '' ? undefined : v), idSchema('List').optional()).refine((v) => v !== undefined, { message: 'Please select a contact list.' }),
+});
+export const childSchema = z.object({
+  id: z.number().int(),
+  parentContactId: z.number().int(),
+  name: z.string(),
+  dateOfBirth: z.string().nullable(),
+  age: z.number().int().nullable(),
+  groupId: z.number().int().nullable(),
+  group: z.object({ id: z.number().int(), name: z.string(), ageMin: z.number().int().nullable(), ageMax: z.number().int().nullable() }).nullable(),
+  notes: z.string().nullable(),
+  listIds: z.array(z.number().int()),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
+export type Child = z.infer<typeof childSchema>;
+
+export const childGroupFieldsSchema = z
+  .object({
+    name: z.string({ error: 'Group name is required' }).trim().min(1, 'Group name is required').max(200),
+    description: optionalText(2000).optional(),
+    ageMin: nullableInt('Minimum age', 0, 30).optional(),
+    ageMax: nullableInt('Maximum age', 0, 30).optional(),
+  })
+  .refine((g) => g.ageMin == null || g.ageMax == null || g.ageMin <= g.ageMax, {
+    message: 'Maximum age must not be less than minimum age',
+    path: ['ageMax'],
+  });
+export const createChildGroupSchema = childGroupFieldsSchema;
+export const updateChildGroupSchema = z.intersection(childGroupFieldsSchema, z.object({ id: idSchema('Group ID') }));
+export const childGroupIdSchema = z.object({ id: idSchema('Group ID') });
+export const childGroupSchema = z.object({
+  id: z.number().int(),
+  userId: z.number().int(),
+  name: z.string(),
+  description: z.string().nullable(),
+  ageMin: z.number().int().nullable(),
+  ageMax: z.number().int().nullable(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
+/** '(min-max years)' as the spec shows a group's ages. */
+export function formatAgeRange(g: { ageMin: number | null; ageMax: number | null }): string {
+  if (g.ageMin == null && g.ageMax == null) return '';
+  return `(${g.ageMin ?? 0}-${g.ageMax ?? '+'} years)`;
+}

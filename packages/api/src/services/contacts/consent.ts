@@ -1,0 +1,52 @@
+import type { ConsentStatus, Db } from '@lampstand/db';
+import { notFound } from '../../errors.js';
+import { toContact } from './map.js';
+import type { Contact } from '../../schemas/contacts.js';
+
+export type ConsentChannel = 'email' | 'sms';
+
+export interface ConsentChange {
+  channel: ConsentChannel;
+  status: ConsentStatus;
+  /** How it changed: 'staff', 'import', 'unsubscribe-link', 'sms-keyword', ... */
+  source: string;
+  note?: string | null;
+}
+
+/**
+ * Set a contact's consent for one channel and record the change in its history, in one
+ * transaction. Setting the status it already has records nothing.
+ */
+export async function setConsent(db: Db, tenantId: number, contactId: number, change: ConsentChange): Promise<Contact> {
+  return db.transaction().execute(async (trx) => {
+    const row = await trx.selectFrom('contacts').selectAll().where('id', '=', contactId).where('userId', '=', tenantId).forUpdate().executeTakeFirst();
+    if (!row) throw notFound('Contact not found');
+    const current = change.channel === 'email' ? row.emailConsent : row.smsConsent;
+    if (current === change.status) return toContact(row);
+    const now = new Date();
+    const set =
+      change.channel === 'email'
+        ? { emailConsent: change.status, emailConsentAt: now, emailConsentSource: change.source }
+        : { smsConsent: change.status, smsConsentAt: now, smsConsentSource: change.source };
+    const updated = await trx.updateTable('contacts').set({ ...set, updatedAt: now }).where('id', '=', contactId).returningAll().executeTakeFirstOrThrow();
+    await trx
+      .insertInto('contactConsentEvents')
+      .values({ userId: tenantId, contactId, channel: change.channel, status: change.status, source: change.source, note: change.note ?? null, at: now })
+      .execute();
+    return toContact(updated);
+  });
+}
+
+export async function consentHistory(db: Db, tenantId: number, contactId: number) {
+  const exists = await db.selectFrom('contacts').select('id').where('id', '=', contactId).where('userId', '=', tenantId).executeTakeFirst();
+  if (!exists) throw notFound('Contact not found');
+  const rows = await db
+    .selectFrom('contactConsentEvents')
+    .select(['id', 'channel', 'status', 'source', 'note', 'at'])
+    .where('contactId', '=', contactId)
+    .where('userId', '=', tenantId)
+    .orderBy('at', 'desc')
+    .orderBy('id', 'desc')
+    .execute();
+  return rows.map((r) => ({ ...r, at: r.at.toISOString() }));
+}

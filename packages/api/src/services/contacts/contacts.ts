@@ -1,0 +1,147 @@
+import { sql, type ContactMetadata, type Db } from '@lampstand/db';
+import type { z } from 'zod';
+import {
+  contactFieldsSchema,
+  contactMetadataSchema,
+  type Contact,
+  type ContactTab,
+} from '../../schemas/contacts.js';
+import { notFound } from '../../errors.js';
+import { toContact, type ContactRow } from './map.js';
+import { toE164 } from './phone.js';
+
+type ContactFields = z.output<typeof contactFieldsSchema>;
+type Metadata = z.output<typeof contactMetadataSchema>;
+
+/** Split the API's metadata into the jsonb document and the date column. */
+export function storedMetadata(input: Metadata | undefined): { metadata: ContactMetadata; dateOfBirth: string | null } {
+  const m = input ?? contactMetadataSchema.parse({});
+  const { dateOfBirth, ...rest } = m;
+  const metadata: ContactMetadata = {
+    ...rest,
+    staffRole: rest.isServiceStaff ? rest.staffRole ?? null : null,
+    wwccNumber: rest.isServiceStaff ? rest.wwccNumber ?? null : null,
+  };
+  return { metadata, dateOfBirth: dateOfBirth ?? null };
+}
+
+function columns(input: ContactFields) {
+  const { metadata, dateOfBirth } = storedMetadata(input.metadata);
+  return {
+    firstName: input.firstName,
+    lastName: input.lastName,
+    email: input.email || null,
+    phone: input.phone || null,
+    phoneE164: toE164(input.phone, metadata.countryCode),
+    tags: input.tags ?? [],
+    metadata: JSON.stringify(metadata),
+    dateOfBirth,
+  };
+}
+
+export async function createContact(db: Db, tenantId: number, input: ContactFields): Promise<Contact> {
+  const row = await db
+    .insertInto('contacts')
+    .values({ userId: tenantId, ...columns(input) })
+    .returningAll()
+    .executeTakeFirstOrThrow();
+  return toContact(row);
+}
+
+export async function updateContact(db: Db, tenantId: number, id: number, input: ContactFields): Promise<Contact> {
+  const values = columns(input);
+  const row = await db
+    .updateTable('contacts')
+    .set({ ...values, tags: input.tags ?? sql<string[]>`tags`, updatedAt: new Date() })
+    .where('id', '=', id)
+    .where('userId', '=', tenantId)
+    .returningAll()
+    .executeTakeFirst();
+  if (!row) throw notFound('Contact not found');
+  return toContact(row);
+}
+
+export async function getContactRow(db: Db, tenantId: number, id: number): Promise<ContactRow> {
+  const row = await db.selectFrom('contacts').selectAll().where('id', '=', id).where('userId', '=', tenantId).executeTakeFirst();
+  if (!row) throw notFound('Contact not found');
+  return row;
+}
+
+export async function getContact(db: Db, tenantId: number, id: number): Promise<Contact> {
+  return toContact(await getContactRow(db, tenantId, id));
+}
+
+/** Every contact of the church, by name (the spec's array answer for integrators). */
+export async function listContacts(db: Db, tenantId: number): Promise<Contact[]> {
+  const rows = await db
+    .selectFrom('contacts')
+    .selectAll()
+    .where('userId', '=', tenantId)
+    .orderBy(sql`lower(last_name)`)
+    .orderBy(sql`lower(first_name)`)
+    .orderBy('id')
+    .execute();
+  return rows.map(toContact);
+}
+
+export interface FindContactsInput {
+  search?: string;
+  tab: ContactTab;
+  listId?: number;
+  page: number;
+  pageSize: number;
+}
+
+const SEARCH_DOC = sql<string>`lower(first_name || ' ' || last_name || ' ' || coalesce(email, '') || ' ' || coalesce(phone, '') || ' ' || coalesce(phone_e164, ''))`;
+
+function escapeLike(s: string): string {
+  return s.replace(/[\\%_]/g, (c) => `\\${c}`);
+}
+
+/** A page of contacts: case-insensitive search over name, email and phone; tab filter; by name. */
+export async function findContacts(db: Db, tenantId: number, input: FindContactsInput) {
+  let q = db.selectFrom('contacts').where('contacts.userId', '=', tenantId);
+  if (input.tab === 'members') q = q.where(sql<boolean>`(metadata->>'isChurchMember') = 'true'`);
+  if (input.tab === 'staff') q = q.where(sql<boolean>`(metadata->>'isServiceStaff') = 'true'`);
+  if (input.listId) {
+    q = q.where('contacts.id', 'in', (eb) =>
+      eb.selectFrom('contactsInLists').select('contactId').where('listId', '=', input.listId!).where('userId', '=', tenantId),
+    );
+  }
+  const term = input.search?.trim().toLowerCase();
+  if (term) {
+    // Every word must appear somewhere (so 'mary smith' finds Mary Smith); the trigram index serves it.
+    for (const word of term.split(/\s+/).slice(0, 5)) {
+      q = q.where(sql<boolean>`${SEARCH_DOC} like ${'%' + escapeLike(word) + '%'}`);
+    }
+  }
+  const [rows, count] = await Promise.all([
+    q
+      .selectAll('contacts')
+      .orderBy(sql`lower(last_name)`)
+      .orderBy(sql`lower(first_name)`)
+      .orderBy('contacts.id')
+      .limit(input.pageSize)
+      .offset((input.page - 1) * input.pageSize)
+      .execute(),
+    q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+  ]);
+  return { items: rows.map(toContact), total: Number(count.n), page: input.page, pageSize: input.pageSize };
+}
+
+/** Delete a contact with its list memberships, family links and children, in one transaction. */
+export async function deleteContact(db: Db, tenantId: number, id: number): Promise<{ id: number }> {
+  return db.transaction().execute(async (trx) => {
+    const exists = await trx.selectFrom('contacts').select('id').where('id', '=', id).where('userId', '=', tenantId).forUpdate().executeTakeFirst();
+    if (!exists) throw notFound('Contact not found');
+    await trx.deleteFrom('contactsInLists').where('contactId', '=', id).where('userId', '=', tenantId).execute();
+    await trx
+      .deleteFrom('contactFamilyLinks')
+      .where('userId', '=', tenantId)
+      .where((eb) => eb.or([eb('contact1Id', '=', id), eb('contact2Id', '=', id)]))
+      .execute();
+    await trx.deleteFrom('contactChildren').where('parentContactId', '=', id).where('userId', '=', tenantId).execute();
+    await trx.deleteFrom('contacts').where('id', '=', id).where('userId', '=', tenantId).execute();
+    return { id };
+  });
+}

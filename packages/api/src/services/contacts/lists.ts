@@ -1,0 +1,133 @@
+import { sql, type ContactListType, type Db } from '@lampstand/db';
+import type { Selectable } from 'kysely';
+import type { ContactListsTable } from '@lampstand/db';
+import type { Contact, ContactList } from '../../schemas/contacts.js';
+import { notFound } from '../../errors.js';
+import { toContact } from './map.js';
+
+function toList(r: Selectable<ContactListsTable>, count?: number): ContactList {
+  return {
+    id: r.id,
+    userId: r.userId,
+    name: r.name,
+    description: r.description,
+    type: r.type,
+    createdAt: r.createdAt.toISOString(),
+    updatedAt: r.updatedAt.toISOString(),
+    ...(count === undefined ? {} : { contactCount: count, contactsCount: count }),
+  };
+}
+
+export interface ListFields {
+  name: string;
+  description?: string | null;
+  type: ContactListType;
+}
+
+export async function listContactLists(db: Db, tenantId: number, opts: { includeCounts: boolean }): Promise<ContactList[]> {
+  if (!opts.includeCounts) {
+    const rows = await db.selectFrom('contactLists').selectAll().where('userId', '=', tenantId).orderBy('name').orderBy('id').execute();
+    return rows.map((r) => toList(r));
+  }
+  const rows = await db
+    .selectFrom('contactLists as l')
+    .selectAll('l')
+    .select((eb) =>
+      eb
+        .selectFrom('contactsInLists as m')
+        .select(eb.fn.countAll<number>().as('n'))
+        .whereRef('m.listId', '=', 'l.id')
+        .as('contactCount'),
+    )
+    .where('l.userId', '=', tenantId)
+    .orderBy('l.name')
+    .orderBy('l.id')
+    .execute();
+  return rows.map((r) => toList(r, Number(r.contactCount ?? 0)));
+}
+
+export async function getContactList(db: Db, tenantId: number, id: number): Promise<ContactList> {
+  const row = await db.selectFrom('contactLists').selectAll().where('id', '=', id).where('userId', '=', tenantId).executeTakeFirst();
+  if (!row) throw notFound('List not found');
+  return toList(row);
+}
+
+export async function createContactList(db: Db, tenantId: number, input: ListFields): Promise<ContactList> {
+  const row = await db
+    .insertInto('contactLists')
+    .values({ userId: tenantId, name: input.name, description: input.description ?? null, type: input.type })
+    .returningAll()
+    .executeTakeFirstOrThrow();
+  return toList(row, 0);
+}
+
+export async function updateContactList(db: Db, tenantId: number, id: number, input: ListFields): Promise<ContactList> {
+  const row = await db
+    .updateTable('contactLists')
+    .set({ name: input.name, description: input.description ?? null, type: input.type, updatedAt: new Date() })
+    .where('id', '=', id)
+    .where('userId', '=', tenantId)
+    .returningAll()
+    .executeTakeFirst();
+  if (!row) throw notFound('List not found');
+  return toList(row);
+}
+
+/** Deletes the list and its memberships (the contacts stay). */
+export async function deleteContactList(db: Db, tenantId: number, id: number): Promise<{ id: number }> {
+  const row = await db.deleteFrom('contactLists').where('id', '=', id).where('userId', '=', tenantId).returning('id').executeTakeFirst();
+  if (!row) throw notFound('List not found');
+  return { id };
+}
+
+export async function contactsOfList(db: Db, tenantId: number, listId: number): Promise<Contact[]> {
+  await getContactList(db, tenantId, listId);
+  const rows = await db
+    .selectFrom('contacts')
+    .innerJoin('contactsInLists as m', 'm.contactId', 'contacts.id')
+    .selectAll('contacts')
+    .where('m.listId', '=', listId)
+    .where('m.userId', '=', tenantId)
+    .orderBy(sql`lower(contacts.last_name)`)
+    .orderBy(sql`lower(contacts.first_name)`)
+    .orderBy('contacts.id')
+    .execute();
+  return rows.map(toContact);
+}
+
+async function assertContact(db: Db, tenantId: number, contactId: number) {
+  const c = await db.selectFrom('contacts').select('id').where('id', '=', contactId).where('userId', '=', tenantId).executeTakeFirst();
+  if (!c) throw notFound('Contact not found');
+}
+
+/** Add a contact to a list; adding one already there changes nothing. */
+export async function addContactToList(db: Db, tenantId: number, listId: number, contactId: number) {
+  await getContactList(db, tenantId, listId);
+  await assertContact(db, tenantId, contactId);
+  await db
+    .insertInto('contactsInLists')
+    .values({ userId: tenantId, listId, contactId })
+    .onConflict((oc) => oc.columns(['listId', 'contactId']).doNothing())
+    .execute();
+  return { listId, contactId };
+}
+
+export async function removeContactFromList(db: Db, tenantId: number, listId: number, contactId: number) {
+  await getContactList(db, tenantId, listId);
+  await assertContact(db, tenantId, contactId);
+  await db.deleteFrom('contactsInLists').where('listId', '=', listId).where('contactId', '=', contactId).where('userId', '=', tenantId).execute();
+  return { listId, contactId };
+}
+
+export async function listsOfContact(db: Db, tenantId: number, contactId: number): Promise<ContactList[]> {
+  await assertContact(db, tenantId, contactId);
+  const rows = await db
+    .selectFrom('contactLists as l')
+    .innerJoin('contactsInLists as m', 'm.listId', 'l.id')
+    .selectAll('l')
+    .where('m.contactId', '=', contactId)
+    .where('l.userId', '=', tenantId)
+    .orderBy('l.name')
+    .execute();
+  return rows.map((r) => toList(r));
+}
