@@ -19,14 +19,17 @@ interface ParsedCsv {
 export function parseCsv(csv: string): ParsedCsv {
   let records: { record: string[]; info: { lines: number } }[];
   try {
-    records = parse(csv, { bom: true, relax_column_count: true, skip_empty_lines: true, info: true, trim: false }) as never;
+    // Line endings normalised first, so a quoted field's CRLF counts as one line break.
+    records = parse(csv.replace(/\r\n?/g, '\n'), { bom: true, relax_column_count: true, skip_empty_lines: true, info: true, trim: false }) as never;
   } catch (err) {
     throw badRequest(`This file could not be read as CSV: ${err instanceof Error ? err.message : String(err)}`);
   }
   const [head, ...rest] = records;
   if (!head) throw badRequest('The file is empty');
   const headers = head.record.map((h, i) => h.trim() || `Column ${i + 1}`);
-  return { headers, rows: rest.map((r) => ({ line: r.info.lines, cells: r.record })) };
+  // info.lines is where a record ends; a quoted field with line breaks starts that many lines earlier.
+  const startLine = (r: { record: string[]; info: { lines: number } }) => r.info.lines - r.record.reduce((n, c) => n + (c.match(/\n/g)?.length ?? 0), 0);
+  return { headers, rows: rest.map((r) => ({ line: startLine(r), cells: r.record })) };
 }
 
 const norm = (s: string) => s.toLowerCase().replace(/[^a-z0-9]/g, '');

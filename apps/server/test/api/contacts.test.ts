@@ -1,0 +1,188 @@
+import { describe, expect, it } from 'vitest';
+import { HttpClient, registerChurch, startTestApp } from '../helpers/test-app.js';
+
+const app = await startTestApp();
+await registerChurch(app.url, 'Platform'); // the first account is the admin
+const grace = await registerChurch(app.url, 'Grace Church');
+const hope = await registerChurch(app.url, 'Hope Chapel');
+
+let n = 0;
+export function contactPayload(overrides: Record<string, unknown> = {}) {
+  n++;
+  return { userId: 999, firstName: `Mary${n}`, lastName: 'Smith', email: `mary${n}@example.org`, phone: '412 345 678', metadata: { countryCode: '+61' }, ...overrides };
+}
+
+describe('POST /api/contacts', () => {
+  it('creates a contact in the signed-in church with defaults, E.164 phone and subscribed consent', async () => {
+    const res = await grace.client.post('/api/contacts', contactPayload({ firstName: ' Ruth ', lastName: 'Naomi', metadata: { countryCode: '+61', dateOfBirth: '1990-12-31', isServiceStaff: true, staffRole: 'pastor', wwccNumber: 'WWC123' } }));
+    expect(res.status).toBe(201);
+    expect(res.body).toMatchObject({
+      userId: grace.user.id,
+      firstName: 'Ruth',
+      lastName: 'Naomi',
+      phone: '412 345 678',
+      phoneE164: '+61412345678',
+      tags: [],
+      metadata: { countryCode: '+61', dateOfBirth: '1990-12-31', isChurchMember: false, isBaptised: false, isSeeker: false, isServiceStaff: true, staffRole: 'pastor', wwccNumber: 'WWC123', notes: null },
+      consent: { email: { status: 'subscribed' }, sms: { status: 'subscribed' } },
+    });
+    const row = await app.db.selectFrom('contacts').select(['dateOfBirth', 'userId']).where('id', '=', res.body.id).executeTakeFirstOrThrow();
+    expect(row).toEqual({ dateOfBirth: '1990-12-31', userId: grace.user.id });
+  });
+
+  it('reads the phone in the chosen country', async () => {
+    const us = await grace.client.post('/api/contacts', contactPayload({ phone: '(202) 555-0143', metadata: { countryCode: '+1' } }));
+    expect(us.body.phoneE164).toBe('+12025550143');
+    const uk = await grace.client.post('/api/contacts', contactPayload({ phone: '7911 123456', metadata: { countryCode: '+44' } }));
+    expect(uk.body.phoneE164).toBe('+447911123456');
+  });
+
+  it('drops staffRole and wwccNumber unless the contact is service staff', async () => {
+    const res = await grace.client.post('/api/contacts', contactPayload({ metadata: { isServiceStaff: false, staffRole: 'elder', wwccNumber: 'X' } }));
+    expect(res.body.metadata.staffRole).toBeNull();
+    expect(res.body.metadata.wwccNumber).toBeNull();
+  });
+
+  it.each([
+    [{ firstName: '' }, 'firstName', 'First name is required'],
+    [{ firstName: undefined }, 'firstName', 'First name is required'],
+    [{ lastName: '  ' }, 'lastName', 'Last name is required'],
+    [{ email: 'nope' }, 'email', 'Please enter a valid email address'],
+    [{ phone: '123' }, 'phone', 'Please enter a valid phone number'],
+    [{ metadata: { countryCode: '+99' } }, 'metadata.countryCode', 'Please choose a country code'],
+    [{ metadata: { dateOfBirth: '31/12/1990' } }, 'metadata.dateOfBirth', 'Please enter a valid date (YYYY-MM-DD)'],
+    [{ metadata: { isServiceStaff: true, staffRole: 'bishop' } }, 'metadata.staffRole', undefined],
+  ])('rejects %j with 400 naming %s', async (override, field, message) => {
+    const res = await grace.client.post('/api/contacts', contactPayload(override));
+    expect(res.status).toBe(400);
+    expect(res.body.issues.map((i: { path: string }) => i.path)).toContain(field);
+    if (message) expect(res.body.message).toBe(message);
+  });
+
+  it('needs a session', async () => {
+    expect((await new HttpClient(app.url).post('/api/contacts', contactPayload())).status).toBe(401);
+  });
+});
+
+describe('GET /api/contacts and /api/contacts/{id}', () => {
+  it("lists only the church's own contacts", async () => {
+    await hope.client.post('/api/contacts', contactPayload({ firstName: 'HopeOnly' }));
+    const res = await grace.client.get('/api/contacts');
+    expect(res.status).toBe(200);
+    expect(Array.isArray(res.body)).toBe(true);
+    expect(res.body.length).toBeGreaterThan(0);
+    expect(res.body.every((c: { userId: number }) => c.userId === grace.user.id)).toBe(true);
+    expect(res.body.some((c: { firstName: string }) => c.firstName === 'HopeOnly')).toBe(false);
+  });
+
+  it("another church's contact is a 404 for read, update and delete", async () => {
+    const theirs = (await hope.client.post('/api/contacts', contactPayload())).body;
+    expect((await grace.client.get(`/api/contacts/${theirs.id}`)).status).toBe(404);
+    expect((await grace.client.patch(`/api/contacts/${theirs.id}`, contactPayload())).status).toBe(404);
+    expect((await grace.client.delete(`/api/contacts/${theirs.id}`)).status).toBe(404);
+    expect((await grace.client.get(`/api/contacts/${theirs.id}/lists`)).status).toBe(404);
+    expect((await grace.client.put(`/api/contacts/${theirs.id}/consent`, { channel: 'email', status: 'unsubscribed' })).status).toBe(404);
+    expect((await hope.client.get(`/api/contacts/${theirs.id}`)).status).toBe(200);
+  });
+});
+
+describe('GET /api/contacts/search', () => {
+  it('searches name, email and phone case-insensitively, filters tabs and pages', async () => {
+    const church = await registerChurch(app.url, 'Search Church');
+    const mk = (o: Record<string, unknown>) => church.client.post('/api/contacts', contactPayload(o));
+    await mk({ firstName: 'Abigail', lastName: 'Zephyr', email: 'abi@river.org', metadata: { isChurchMember: true } });
+    await mk({ firstName: 'Boaz', lastName: 'Young', email: 'boaz@field.org', phone: '0499 888 777', metadata: { isServiceStaff: true, staffRole: 'elder' } });
+    await mk({ firstName: 'Cara', lastName: 'Xu', email: 'cara@RIVER.org', metadata: { isChurchMember: true, isServiceStaff: true } });
+
+    const byName = await church.client.get('/api/contacts/search?search=zEPH');
+    expect(byName.body.items.map((c: { firstName: string }) => c.firstName)).toEqual(['Abigail']);
+    const byEmail = await church.client.get('/api/contacts/search?search=river.ORG');
+    expect(byEmail.body.items.map((c: { firstName: string }) => c.firstName)).toEqual(['Cara', 'Abigail']);
+    const byPhone = await church.client.get('/api/contacts/search?search=888%20777');
+    expect(byPhone.body.items.map((c: { firstName: string }) => c.firstName)).toEqual(['Boaz']);
+    const twoWords = await church.client.get('/api/contacts/search?search=boaz%20young');
+    expect(twoWords.body.total).toBe(1);
+    const literalPercent = await church.client.get('/api/contacts/search?search=%25');
+    expect(literalPercent.body.total).toBe(0);
+
+    const members = await church.client.get('/api/contacts/search?tab=members');
+    expect(members.body.items.map((c: { firstName: string }) => c.firstName)).toEqual(['Cara', 'Abigail']);
+    const staff = await church.client.get('/api/contacts/search?tab=staff');
+    expect(staff.body.items.map((c: { firstName: string }) => c.firstName)).toEqual(['Cara', 'Boaz']);
+
+    const page = await church.client.get('/api/contacts/search?pageSize=2&page=2');
+    expect(page.body).toMatchObject({ total: 3, page: 2, pageSize: 2 });
+    expect(page.body.items.map((c: { lastName: string }) => c.lastName)).toEqual(['Zephyr']);
+
+    expect((await church.client.get('/api/contacts/search?tab=everyone')).status).toBe(400);
+  });
+});
+
+describe('PATCH /api/contacts/{id}', () => {
+  it('updates the contact and recomputes the E.164 phone', async () => {
+    const c = (await grace.client.post('/api/contacts', contactPayload())).body;
+    const res = await grace.client.patch(`/api/contacts/${c.id}`, contactPayload({ firstName: 'Changed', phone: '0400 111 222', metadata: { countryCode: '+61', isChurchMember: true, notes: 'Leads the choir' } }));
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ id: c.id, firstName: 'Changed', phoneE164: '+61400111222', metadata: { isChurchMember: true, notes: 'Leads the choir' } });
+    expect(new Date(res.body.updatedAt).getTime()).toBeGreaterThanOrEqual(new Date(c.updatedAt).getTime());
+  });
+
+  it('validates like create', async () => {
+    const c = (await grace.client.post('/api/contacts', contactPayload())).body;
+    const res = await grace.client.patch(`/api/contacts/${c.id}`, contactPayload({ lastName: '' }));
+    expect(res.status).toBe(400);
+    expect(res.body.message).toBe('Last name is required');
+    expect((await grace.client.patch('/api/contacts/abc', contactPayload())).status).toBe(400);
+  });
+});
+
+describe('DELETE /api/contacts/{id}', () => {
+  it('removes the contact with its memberships, family links and children', async () => {
+    const a = (await grace.client.post('/api/contacts', contactPayload())).body;
+    const b = (await grace.client.post('/api/contacts', contactPayload())).body;
+    const list = (await grace.client.post('/api/contact-lists', { name: 'Choir', type: 'both' })).body;
+    await grace.client.post(`/api/contact-lists/${list.id}/contacts/${a.id}`);
+    await grace.client.post(`/api/contacts/${a.id}/family`, { relatedContactId: b.id, relationship: 'spouse' });
+    await grace.client.post(`/api/contacts/${a.id}/children`, { name: 'Sam' });
+
+    const res = await grace.client.delete(`/api/contacts/${a.id}`);
+    expect(res.status).toBe(200);
+    expect((await grace.client.get(`/api/contacts/${a.id}`)).status).toBe(404);
+    expect((await grace.client.get(`/api/contact-lists/${list.id}/contacts`)).body).toEqual([]);
+    expect((await grace.client.get(`/api/contacts/${b.id}/family`)).body).toEqual([]);
+    expect(await app.db.selectFrom('contactChildren').select('id').where('parentContactId', '=', a.id).execute()).toEqual([]);
+    expect((await grace.client.delete(`/api/contacts/${a.id}`)).status).toBe(404);
+  });
+});
+
+describe('consent', () => {
+  it('is changed by staff, recorded with when and how, and shown on the contact', async () => {
+    const c = (await grace.client.post('/api/contacts', contactPayload())).body;
+    const res = await grace.client.put(`/api/contacts/${c.id}/consent`, { channel: 'email', status: 'unsubscribed', note: 'Asked at the door' });
+    expect(res.status).toBe(200);
+    expect(res.body.consent.email).toMatchObject({ status: 'unsubscribed', source: 'staff' });
+    expect(res.body.consent.email.changedAt).toBeTruthy();
+    expect(res.body.consent.sms.status).toBe('subscribed');
+
+    // Same status again records nothing new.
+    await grace.client.put(`/api/contacts/${c.id}/consent`, { channel: 'email', status: 'unsubscribed' });
+    await grace.client.put(`/api/contacts/${c.id}/consent`, { channel: 'sms', status: 'unsubscribed' });
+    const history = await grace.client.get(`/api/contacts/${c.id}/consent`);
+    expect(history.body.map((e: { channel: string; status: string; source: string }) => [e.channel, e.status, e.source])).toEqual([
+      ['sms', 'unsubscribed', 'staff'],
+      ['email', 'unsubscribed', 'staff'],
+    ]);
+    expect(history.body[1].note).toBe('Asked at the door');
+
+    // Editing the contact keeps consent.
+    const edited = await grace.client.patch(`/api/contacts/${c.id}`, contactPayload());
+    expect(edited.body.consent.email.status).toBe('unsubscribed');
+  });
+
+  it('rejects an unknown channel or status', async () => {
+    const c = (await grace.client.post('/api/contacts', contactPayload())).body;
+    const res = await grace.client.put(`/api/contacts/${c.id}/consent`, { channel: 'fax', status: 'maybe' });
+    expect(res.status).toBe(400);
+    expect(res.body.issues.map((i: { path: string }) => i.path).sort()).toEqual(['channel', 'status']);
+  });
+});
