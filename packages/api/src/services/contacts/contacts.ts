@@ -108,22 +108,33 @@ export async function findContacts(db: Db, tenantId: number, input: FindContacts
       eb.selectFrom('contactsInLists').select('contactId').where('listId', '=', input.listId!).where('userId', '=', tenantId),
     );
   }
-  const term = input.search?.trim().toLowerCase();
-  if (term) {
-    // Every word must appear somewhere (so 'mary smith' finds Mary Smith); the trigram index serves it.
-    for (const word of term.split(/\s+/).slice(0, 5)) {
-      q = q.where(sql<boolean>`${SEARCH_DOC} like ${'%' + escapeLike(word) + '%'}`);
-    }
-  }
+  const words = (input.search?.trim().toLowerCase() ?? '').split(/\s+/).filter(Boolean).slice(0, 5);
+  // Every word must appear somewhere (so 'mary smith' finds Mary Smith).
+  for (const word of words) q = q.where(sql<boolean>`${SEARCH_DOC} like ${'%' + escapeLike(word) + '%'}`);
+
+  const offset = (input.page - 1) * input.pageSize;
+  // Words of 3+ letters can use the trigram index. Fence the filter (OFFSET 0) so PostgreSQL finds
+  // the matches through that index and sorts them, instead of walking the name index and
+  // discarding non-matches (slow when the matches sort late, e.g. 'smi').
+  const rowsQuery =
+    words.length > 0 && words.every((w) => w.length >= 3)
+      ? db
+          .selectFrom(q.selectAll('contacts').offset(0).as('c'))
+          .selectAll()
+          .orderBy(sql`lower(last_name)`)
+          .orderBy(sql`lower(first_name)`)
+          .orderBy('id')
+          .limit(input.pageSize)
+          .offset(offset)
+      : q
+          .selectAll('contacts')
+          .orderBy(sql`lower(last_name)`)
+          .orderBy(sql`lower(first_name)`)
+          .orderBy('contacts.id')
+          .limit(input.pageSize)
+          .offset(offset);
   const [rows, count] = await Promise.all([
-    q
-      .selectAll('contacts')
-      .orderBy(sql`lower(last_name)`)
-      .orderBy(sql`lower(first_name)`)
-      .orderBy('contacts.id')
-      .limit(input.pageSize)
-      .offset((input.page - 1) * input.pageSize)
-      .execute(),
+    rowsQuery.execute(),
     q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
   ]);
   return { items: rows.map(toContact), total: Number(count.n), page: input.page, pageSize: input.pageSize };
