@@ -36,8 +36,10 @@ function templateNameFor(): string {
 export async function startTestServer(log?: (l: string) => void): Promise<TestServer> {
   let embedded: EmbeddedDatabase | undefined;
   let serverUrl = process.env.TEST_DATABASE_URL;
+  let tmpDir: string | undefined;
   if (!serverUrl) {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'lampstand-test-pg-'));
+    tmpDir = dir;
     fs.chmodSync(dir, 0o777);
     embedded = await startEmbeddedPostgres({ dataDir: path.join(dir, 'data'), port: 0, persistent: false, log });
     serverUrl = embedded.url;
@@ -70,6 +72,7 @@ export async function startTestServer(log?: (l: string) => void): Promise<TestSe
     templateName,
     async stop() {
       await embedded?.stop();
+      if (tmpDir) fs.rmSync(tmpDir, { recursive: true, force: true });
     },
   };
 }
