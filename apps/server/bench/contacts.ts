@@ -9,7 +9,7 @@ import { createTestDatabase, startTestServer } from '@lampstand/db/testing';
 import { sql } from '@lampstand/db';
 import { loadConfig } from '../src/config.js';
 import { createServer } from '../src/server.js';
-import { startJobs } from '../src/jobs/queue.js';
+import { startRuntime } from '../src/app-deps.js';
 import { HttpClient } from '../test/helpers/test-app.js';
 
 const CONTACTS = Number(process.env.BENCH_CONTACTS ?? 50_000);
@@ -42,8 +42,8 @@ async function main() {
   const pgServer = await startTestServer();
   const tdb = await createTestDatabase(pgServer.serverUrl, pgServer.templateName);
   const config = { ...loadConfig({ NODE_ENV: 'test' }), port: 0, host: '127.0.0.1', databaseUrl: tdb.url, logLevel: 'silent' };
-  const jobs = await startJobs({ connectionString: tdb.url, db: tdb.db, work: true, pollingIntervalSeconds: 0.5 });
-  const server = await createServer(config, tdb.db, jobs.queue);
+  const runtime = await startRuntime(config, tdb.db, tdb.url, { work: true, pollingIntervalSeconds: 0.5 });
+  const server = await createServer(config, runtime.deps);
   const url = await server.start();
   try {
     const client = new HttpClient(url);
@@ -110,7 +110,7 @@ async function main() {
     void staff;
   } finally {
     await server.stop();
-    await jobs.stop();
+    await runtime.close();
     if (process.env.BENCH_KEEP) console.log(`kept database ${tdb.url}`);
     else await tdb.drop();
     await pgServer.stop();

@@ -21,6 +21,11 @@ export interface Config {
   logLevel: string;
   /** Run background workers inside the web process (default true; `pnpm worker` runs them alone). */
   runWorkers: boolean;
+  /** SMTP server for campaign email; unset: messages go to the local outbox in the database. */
+  emailSmtpUrl?: string;
+  emailFrom: string;
+  emailRatePerSecond?: number;
+  emailConcurrency: number;
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -42,6 +47,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     trustProxy: env.TRUST_PROXY === 'true' || env.TRUST_PROXY === '1',
     logLevel: env.LOG_LEVEL || (env.NODE_ENV === 'test' ? 'silent' : 'info'),
     runWorkers: env.RUN_WORKERS !== 'false' && env.RUN_WORKERS !== '0',
+    emailSmtpUrl: env.EMAIL_SMTP_URL || undefined,
+    emailFrom: env.EMAIL_FROM || 'Lampstand <no-reply@localhost>',
+    emailRatePerSecond: positiveOrUndefined(env.EMAIL_RATE_PER_SECOND, 'EMAIL_RATE_PER_SECOND'),
+    emailConcurrency: positiveOrUndefined(env.EMAIL_CONCURRENCY, 'EMAIL_CONCURRENCY') ?? 8,
   };
 }
 
@@ -49,5 +58,12 @@ function intFrom(value: string | undefined, fallback: number, name: string): num
   if (value === undefined || value === '') return fallback;
   const n = Number(value);
   if (!Number.isInteger(n) || n < 0 || n > 65535) throw new Error(`${name} must be a port number, got '${value}'`);
+  return n;
+}
+
+function positiveOrUndefined(value: string | undefined, name: string): number | undefined {
+  if (value === undefined || value === '' || value === '0' || value === 'off') return undefined;
+  const n = Number(value);
+  if (!Number.isFinite(n) || n <= 0) throw new Error(`${name} must be a positive number, got '${value}'`);
   return n;
 }

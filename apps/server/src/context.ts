@@ -1,6 +1,6 @@
 import type { FastifyRequest } from 'fastify';
-import type { Db } from '@lampstand/db';
-import { resolveSessionUsers, type Context, type JobQueue, type SessionControl, type SessionData } from '@lampstand/api/server';
+import { resolveSessionUsers, type Context, type SessionControl, type SessionData } from '@lampstand/api/server';
+import type { AppDeps } from './app-deps.js';
 
 declare module 'fastify' {
   interface Session extends SessionData {}
@@ -25,13 +25,17 @@ export function sessionControl(req: FastifyRequest): SessionControl {
   };
 }
 
-export interface ContextDeps {
-  db: Db;
-  jobs: JobQueue;
-}
+export type ContextDeps = AppDeps;
 
-export async function createContext(deps: ContextDeps, req: FastifyRequest): Promise<Context> {
+export async function createContext(deps: AppDeps, req: FastifyRequest): Promise<Context> {
   const session = sessionControl(req);
   const { user, effectiveUser } = await resolveSessionUsers(deps.db, session.data());
-  return { db: deps.db, session, ip: req.ip, user, effectiveUser, services: { now: () => new Date(), jobs: deps.jobs } };
+  return {
+    db: deps.db,
+    session,
+    ip: req.ip,
+    user,
+    effectiveUser,
+    services: { now: () => new Date(), jobs: deps.jobs, email: deps.email, delivery: deps.delivery },
+  };
 }

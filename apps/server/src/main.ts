@@ -1,7 +1,7 @@
 import { connectDatabase } from '@lampstand/db';
 import { loadConfig } from './config.js';
 import { createServer } from './server.js';
-import { startJobs } from './jobs/queue.js';
+import { startRuntime } from './app-deps.js';
 
 async function main(): Promise<void> {
   const config = loadConfig();
@@ -13,13 +13,11 @@ async function main(): Promise<void> {
     embeddedPort: config.embeddedPgPort,
     log: process.env.LOG_LEVEL === 'debug' ? (l) => console.log(`[postgres] ${l}`) : undefined,
   });
-  const jobs = await startJobs({
-    connectionString: database.url,
-    db: database.db,
-    work: config.runWorkers,
+  const runtime = await startRuntime(config, database.db, database.url, {
     log: (msg, err) => console.error(msg, err instanceof Error ? err.message : (err ?? '')),
   });
-  const server = await createServer(config, database.db, jobs.queue);
+  if (config.runWorkers) await runtime.runner.sweep();
+  const server = await createServer(config, runtime.deps);
   await server.start();
   console.log(`[lampstand] Open ${config.publicUrl}`);
 
@@ -35,7 +33,7 @@ async function main(): Promise<void> {
     force.unref();
     try {
       await server.stop();
-      await jobs.stop();
+      await runtime.close();
       await database.close();
       process.exit(0);
     } catch (err) {

@@ -5,9 +5,11 @@ import fastifyCookie from '@fastify/cookie';
 import fastifySession from '@fastify/session';
 import fastifyStatic from '@fastify/static';
 import { fastifyTRPCPlugin, type FastifyTRPCPluginOptions } from '@trpc/server/adapters/fastify';
-import { appRouter, type JobQueue } from '@lampstand/api/server';
+import { appRouter } from '@lampstand/api/server';
+import type { AppDeps } from './app-deps.js';
+import { publicRoutes } from './public-routes.js';
 import type { AppRouter } from '@lampstand/api';
-import { getOrCreateSetting, randomSecret, sql, type Db } from '@lampstand/db';
+import { getOrCreateSetting, randomSecret, sql } from '@lampstand/db';
 import type { Config } from './config.js';
 import { createContext } from './context.js';
 import { PgSessionStore } from './session-store.js';
@@ -25,8 +27,8 @@ export interface ServerHandle {
   stop(): Promise<void>;
 }
 
-export async function createServer(config: Config, db: Db, jobs: JobQueue): Promise<ServerHandle> {
-  const deps = { db, jobs };
+export async function createServer(config: Config, deps: AppDeps): Promise<ServerHandle> {
+  const { db } = deps;
   const app = Fastify({
     logger: config.logLevel === 'silent' ? false : { level: config.logLevel },
     trustProxy: config.trustProxy,
@@ -68,6 +70,7 @@ export async function createServer(config: Config, db: Db, jobs: JobQueue): Prom
   });
 
   await app.register(restPlugin, { deps, publicUrl: config.publicUrl });
+  await app.register(publicRoutes, { deps });
 
   app.get('/healthz', async (_req, reply) => {
     try {

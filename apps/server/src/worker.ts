@@ -1,6 +1,6 @@
 import { connectDatabase } from '@lampstand/db';
 import { loadConfig } from './config.js';
-import { startJobs } from './jobs/queue.js';
+import { startRuntime } from './app-deps.js';
 
 /** Background workers alone, no HTTP: run as many as you like, on any machine that reaches the database. */
 async function main(): Promise<void> {
@@ -9,15 +9,14 @@ async function main(): Promise<void> {
     throw new Error('pnpm worker needs DATABASE_URL (the embedded database belongs to the app process)');
   }
   const database = await connectDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
-  const jobs = await startJobs({
-    connectionString: database.url,
-    db: database.db,
+  const runtime = await startRuntime(config, database.db, database.url, {
     work: true,
     log: (msg, err) => console.error(msg, err instanceof Error ? err.message : (err ?? '')),
   });
+  await runtime.runner.sweep();
   console.log('[lampstand] worker started');
   const shutdown = async () => {
-    await jobs.stop();
+    await runtime.close();
     await database.close();
     process.exit(0);
   };

@@ -1,6 +1,8 @@
 import type { Db } from '@lampstand/db';
 import type { SessionUser } from './schemas/auth.js';
 import type { JobQueue } from './jobs.js';
+import type { EmailTransport } from './providers/email.js';
+import type { DeliveryConfig } from './services/delivery/config.js';
 
 /** What a session remembers between requests. */
 export interface SessionData {
@@ -23,6 +25,8 @@ export interface AppServices {
   /** Clock, replaceable in tests. */
   now(): Date;
   jobs: JobQueue;
+  email: EmailTransport;
+  delivery: DeliveryConfig;
 }
 
 export interface Context {

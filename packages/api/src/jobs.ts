@@ -1,11 +1,17 @@
 /** Background jobs the services can ask for; the server backs this with pg-boss on the same PostgreSQL. */
-export const JOB_NAMES = ['contact-import'] as const;
+export const JOB_NAMES = ['contact-import', 'campaign-start', 'campaign-deliver', 'campaign-sweep'] as const;
 export type JobName = (typeof JOB_NAMES)[number];
 
 export interface JobPayloads {
   'contact-import': { importId: number };
+  /** A scheduled campaign's time has come (ignored if it was rescheduled or sent meanwhile). */
+  'campaign-start': { channel: 'email' | 'sms'; campaignId: number; scheduledFor: string };
+  /** Send a campaign's pending deliveries; several may run at once for one campaign. */
+  'campaign-deliver': { channel: 'email' | 'sms'; campaignId: number };
+  /** Every minute: resume campaigns left sending by a dead worker, start overdue scheduled ones. */
+  'campaign-sweep': Record<string, never>;
 }
 
 export interface JobQueue {
-  send<N extends JobName>(name: N, data: JobPayloads[N], options?: { startAfter?: Date; singletonKey?: string }): Promise<string | null>;
+  send<N extends JobName>(name: N, data: JobPayloads[N], options?: { startAfter?: Date; singletonKey?: string; singletonSeconds?: number }): Promise<string | null>;
 }

@@ -6,6 +6,9 @@ import { contactImportsRouter } from './routers/contact-imports/router.js';
 import { contactListsRouter } from './routers/contact-lists/router.js';
 import { contactsRouter } from './routers/contacts/router.js';
 import { familyRouter } from './routers/family/router.js';
+import { emailCampaignsRouter } from './routers/email-campaigns/router.js';
+import { outboxRouter } from './routers/outbox/router.js';
+import { settingsRouter } from './routers/settings/router.js';
 import { createCallerFactory, router } from './trpc.js';
 
 export const appRouter = router({
@@ -17,6 +20,9 @@ export const appRouter = router({
   children: childrenRouter,
   childGroups: childGroupsRouter,
   contactImports: contactImportsRouter,
+  emailCampaigns: emailCampaignsRouter,
+  outbox: outboxRouter,
+  settings: settingsRouter,
 });
 
 export type AppRouterType = typeof appRouter;

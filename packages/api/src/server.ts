@@ -8,3 +8,8 @@ export { hashPassword } from './services/auth/password.js';
 export type { JobQueue, JobName, JobPayloads } from './jobs.js';
 export { JOB_NAMES } from './jobs.js';
 export { runContactImport } from './services/contacts/import.js';
+export type { EmailTransport, EmailMessage } from './providers/email.js';
+export { createSmtpTransport, createOutboxTransport } from './providers/email.js';
+export { type DeliveryConfig, defaultDeliveryConfig } from './services/delivery/config.js';
+export { deliverEmailCampaign, startScheduledEmailCampaign, sweepEmailCampaigns } from './services/email-campaigns/deliver.js';
+export { recordOpen, recordClick, describeUnsubscribe, unsubscribeByToken } from './services/email-campaigns/tracking.js';

@@ -178,6 +178,87 @@ export interface ContactImportsTable {
   finishedAt: Date | null;
 }
 
+export interface ChurchSettingsTable {
+  userId: number;
+  postalAddress: string | null;
+  updatedAt: Generated<Date>;
+}
+
+export type EmailCampaignStatus = 'draft' | 'scheduled' | 'sending' | 'sent' | 'failed';
+
+export interface EmailCampaignsTable {
+  id: Generated<number>;
+  userId: number;
+  name: string;
+  subject: ColumnType<string, string | undefined, string>;
+  content: ColumnType<string, string | undefined, string>;
+  status: ColumnType<EmailCampaignStatus, EmailCampaignStatus | undefined, EmailCampaignStatus>;
+  listIds: ColumnType<number[], number[] | undefined, number[]>;
+  scheduledFor: Date | null;
+  startedAt: Date | null;
+  sentAt: Date | null;
+  recipientCount: Generated<number>;
+  error: string | null;
+  createdAt: Generated<Date>;
+  updatedAt: Generated<Date>;
+}
+
+export type Channel = 'email' | 'sms';
+export type DeliveryStatus = 'pending' | 'sending' | 'sent' | 'failed' | 'delivered' | 'undelivered';
+
+export interface DeliveriesTable {
+  id: Generated<number>;
+  userId: number;
+  channel: Channel;
+  campaignId: number;
+  contactId: number | null;
+  address: string;
+  firstName: ColumnType<string, string | undefined, string>;
+  lastName: ColumnType<string, string | undefined, string>;
+  token: string;
+  status: ColumnType<DeliveryStatus, DeliveryStatus | undefined, DeliveryStatus>;
+  attempts: Generated<number>;
+  nextAttemptAt: Date | null;
+  claimedAt: Date | null;
+  lastError: string | null;
+  providerMessageId: string | null;
+  sentAt: Date | null;
+  createdAt: Generated<Date>;
+  updatedAt: Generated<Date>;
+}
+
+export type DeliveryEventType = 'open' | 'click' | 'unsubscribe' | 'bounce' | 'delivered' | 'undelivered' | 'failed';
+
+export interface DeliveryEventsTable {
+  id: Generated<number>;
+  deliveryId: number;
+  type: DeliveryEventType;
+  url: string | null;
+  at: Generated<Date>;
+}
+
+export interface OutboxMessagesTable {
+  id: Generated<number>;
+  userId: number | null;
+  channel: Channel;
+  campaignId: number | null;
+  deliveryId: number | null;
+  toAddress: string;
+  fromAddress: string;
+  subject: string | null;
+  html: string | null;
+  text: string | null;
+  headers: ColumnType<Record<string, string>, string | undefined, string>;
+  messageId: string;
+  createdAt: Generated<Date>;
+}
+
+export interface RateSlotsTable {
+  bucket: string;
+  second: number;
+  used: Generated<number>;
+}
+
 export interface Database {
   users: UsersTable;
   appSettings: AppSettingsTable;
@@ -193,6 +274,12 @@ export interface Database {
   contactChildren: ContactChildrenTable;
   childrenInLists: ChildrenInListsTable;
   contactImports: ContactImportsTable;
+  churchSettings: ChurchSettingsTable;
+  emailCampaigns: EmailCampaignsTable;
+  deliveries: DeliveriesTable;
+  deliveryEvents: DeliveryEventsTable;
+  outboxMessages: OutboxMessagesTable;
+  rateSlots: RateSlotsTable;
 }
 
 export type User = Selectable<UsersTable>;
@@ -230,4 +317,20 @@ export const schemaColumns: Columns = {
     totalRows: true, processedRows: true, createdCount: true, updatedCount: true, skipped: true, error: true,
     createdAt: true, finishedAt: true,
   },
+  churchSettings: { userId: true, postalAddress: true, updatedAt: true },
+  emailCampaigns: {
+    id: true, userId: true, name: true, subject: true, content: true, status: true, listIds: true, scheduledFor: true,
+    startedAt: true, sentAt: true, recipientCount: true, error: true, createdAt: true, updatedAt: true,
+  },
+  deliveries: {
+    id: true, userId: true, channel: true, campaignId: true, contactId: true, address: true, firstName: true, lastName: true,
+    token: true, status: true, attempts: true, nextAttemptAt: true, claimedAt: true, lastError: true, providerMessageId: true,
+    sentAt: true, createdAt: true, updatedAt: true,
+  },
+  deliveryEvents: { id: true, deliveryId: true, type: true, url: true, at: true },
+  outboxMessages: {
+    id: true, userId: true, channel: true, campaignId: true, deliveryId: true, toAddress: true, fromAddress: true, subject: true,
+    html: true, text: true, headers: true, messageId: true, createdAt: true,
+  },
+  rateSlots: { bucket: true, second: true, used: true },
 };

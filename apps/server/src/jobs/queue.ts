@@ -1,29 +1,61 @@
 import PgBoss from 'pg-boss';
 import type { Db } from '@lampstand/db';
-import { JOB_NAMES, runContactImport, type JobName, type JobPayloads, type JobQueue } from '@lampstand/api/server';
+import {
+  JOB_NAMES,
+  deliverEmailCampaign,
+  runContactImport,
+  startScheduledEmailCampaign,
+  sweepEmailCampaigns,
+  type DeliveryConfig,
+  type EmailTransport,
+  type JobName,
+  type JobPayloads,
+  type JobQueue,
+} from '@lampstand/api/server';
 
 type Handler<N extends JobName> = (data: JobPayloads[N]) => Promise<void>;
 
+export interface JobDeps {
+  db: Db;
+  email: EmailTransport;
+  delivery: DeliveryConfig;
+}
+
 /** What each job does; the logic lives in the api package's services. */
-function handlers(db: Db): { [N in JobName]: Handler<N> } {
+function handlers(d: JobDeps, queue: JobQueue): { [N in JobName]: Handler<N> } {
+  const emailDeps = { db: d.db, email: d.email, jobs: queue, config: d.delivery };
   return {
-    'contact-import': ({ importId }) => runContactImport(db, importId),
+    'contact-import': ({ importId }) => runContactImport(d.db, importId),
+    'campaign-start': async ({ channel, campaignId, scheduledFor }) => {
+      if (channel === 'email') await startScheduledEmailCampaign(emailDeps, campaignId, scheduledFor);
+    },
+    'campaign-deliver': async ({ channel, campaignId }) => {
+      if (channel === 'email') await deliverEmailCampaign(emailDeps, campaignId);
+    },
+    'campaign-sweep': async () => {
+      await sweepEmailCampaigns(emailDeps);
+    },
   };
 }
 
 export interface JobRunner {
   queue: JobQueue;
+  /** Run the sweep now (at start: resume what a stopped process left). */
+  sweep(): Promise<void>;
   stop(): Promise<void>;
 }
 
 export interface StartJobsOptions {
   connectionString: string;
-  db: Db;
+  deps: JobDeps;
   /** Run workers in this process (the web process by default; `pnpm worker` alone for scaling out). */
   work: boolean;
   pollingIntervalSeconds?: number;
   log?: (msg: string, err?: unknown) => void;
 }
+
+/** How many jobs of each kind one process works on at once. */
+const CONCURRENCY: Record<JobName, number> = { 'contact-import': 1, 'campaign-start': 2, 'campaign-deliver': 4, 'campaign-sweep': 1 };
 
 /**
  * pg-boss on the same PostgreSQL: jobs survive restarts, and any number of processes on any
@@ -31,45 +63,53 @@ export interface StartJobsOptions {
  */
 export async function startJobs(opts: StartJobsOptions): Promise<JobRunner> {
   const log = opts.log ?? (() => {});
-  const boss = new PgBoss({ connectionString: opts.connectionString, max: 4, schema: 'pgboss', application_name: 'lampstand-jobs' });
+  const boss = new PgBoss({ connectionString: opts.connectionString, max: 6, schema: 'pgboss', application_name: 'lampstand-jobs' });
   boss.on('error', (err) => log('[jobs] error', err));
   await boss.start();
   for (const name of JOB_NAMES) {
     await boss.createQueue(name, { name, retryLimit: 3, retryDelay: 5, retryBackoff: true, expireInMinutes: 60 });
   }
-  const workerIds = new Map<JobName, string>();
+  const workerIds = new Map<JobName, string[]>();
+  const queue: JobQueue = {
+    async send(name, data, options) {
+      const id = await boss.send(name, data as object, {
+        ...(options?.startAfter ? { startAfter: options.startAfter } : {}),
+        ...(options?.singletonKey ? { singletonKey: options.singletonKey } : {}),
+        ...(options?.singletonSeconds ? { singletonSeconds: options.singletonSeconds } : {}),
+      });
+      // A worker in this process picks it up now instead of at its next poll.
+      if (!options?.startAfter || options.startAfter.getTime() <= Date.now()) {
+        for (const w of workerIds.get(name) ?? []) boss.notifyWorker(w);
+      }
+      return id;
+    },
+  };
+  const h = handlers(opts.deps, queue);
   if (opts.work) {
-    const h = handlers(opts.db);
     for (const name of JOB_NAMES) {
-      const id = await boss.work<JobPayloads[typeof name]>(
-        name,
-        { batchSize: 1, pollingIntervalSeconds: opts.pollingIntervalSeconds ?? 2 },
-        async (jobs) => {
-          for (const job of jobs) {
-            try {
-              await h[name](job.data);
-            } catch (err) {
-              log(`[jobs] ${name} ${job.id} failed`, err);
-              throw err;
+      const ids: string[] = [];
+      for (let i = 0; i < CONCURRENCY[name]; i++) {
+        ids.push(
+          await boss.work<JobPayloads[typeof name]>(name, { batchSize: 1, pollingIntervalSeconds: opts.pollingIntervalSeconds ?? 2 }, async (jobs) => {
+            for (const job of jobs) {
+              try {
+                await (h[name] as Handler<typeof name>)(job.data);
+              } catch (err) {
+                log(`[jobs] ${name} ${job.id} failed`, err);
+                throw err;
+              }
             }
-          }
-        },
-      );
-      workerIds.set(name, id);
+          }),
+        );
+      }
+      workerIds.set(name, ids);
     }
+    await boss.schedule('campaign-sweep', '* * * * *', {}, { singletonKey: 'sweep' });
   }
   return {
-    queue: {
-      async send(name, data, options) {
-        const id = await boss.send(name, data as object, {
-          ...(options?.startAfter ? { startAfter: options.startAfter } : {}),
-          ...(options?.singletonKey ? { singletonKey: options.singletonKey } : {}),
-        });
-        // A worker in this process picks it up now instead of at its next poll.
-        const local = workerIds.get(name);
-        if (local && !options?.startAfter) boss.notifyWorker(local);
-        return id;
-      },
+    queue,
+    async sweep() {
+      await h['campaign-sweep']({});
     },
     async stop() {
       await boss.stop({ graceful: true, wait: true, timeout: 20_000 });

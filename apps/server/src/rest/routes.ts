@@ -75,6 +75,34 @@ export const restRoutes: RestRoute[] = [
   { method: 'PUT', path: '/api/child-groups/{id}', procedure: 'childGroups.update', summary: 'Rename or change a child group', tag: 'Children', access: 'signed-in' },
   { method: 'DELETE', path: '/api/child-groups/{id}', procedure: 'childGroups.delete', summary: 'Delete a child group (its children stay, without a group)', tag: 'Children', access: 'signed-in' },
 
+  // Email campaigns
+  {
+    method: 'GET',
+    path: '/api/email-campaigns',
+    procedure: 'emailCampaigns.list',
+    summary: 'Email campaigns, newest first; ?status=draft|scheduled|sent filters',
+    tag: 'Email campaigns',
+    access: 'signed-in',
+    input: (req) => ({ status: q(req).status ?? 'all' }),
+  },
+  { method: 'POST', path: '/api/email-campaigns', procedure: 'emailCampaigns.create', summary: 'Create an email campaign (draft, or scheduled with scheduledFor)', tag: 'Email campaigns', access: 'signed-in', status: 201 },
+  { method: 'POST', path: '/api/email-campaigns/test', procedure: 'emailCampaigns.sendTest', summary: 'Send a test email of the given subject and content to testEmail', tag: 'Email campaigns', access: 'signed-in' },
+  { method: 'GET', path: '/api/email-campaigns/{id}', procedure: 'emailCampaigns.get', summary: 'One email campaign, with sending progress', tag: 'Email campaigns', access: 'signed-in' },
+  { method: 'PUT', path: '/api/email-campaigns/{id}', procedure: 'emailCampaigns.update', summary: 'Update a draft or scheduled campaign (409 once sending or sent)', tag: 'Email campaigns', access: 'signed-in' },
+  { method: 'DELETE', path: '/api/email-campaigns/{id}', procedure: 'emailCampaigns.delete', summary: 'Delete a campaign', tag: 'Email campaigns', access: 'signed-in' },
+  { method: 'POST', path: '/api/email-campaigns/{id}/send', procedure: 'emailCampaigns.send', summary: 'Send now: snapshot the recipients and deliver in the background (409 if already sent)', tag: 'Email campaigns', access: 'signed-in' },
+  { method: 'GET', path: '/api/email/campaigns/{id}/stats', procedure: 'emailCampaigns.stats', summary: 'Sent, opened, clicked, bounced and unsubscribed counts', tag: 'Email campaigns', access: 'signed-in' },
+  {
+    method: 'GET',
+    path: '/api/outbox',
+    procedure: 'outbox.list',
+    summary: 'Messages kept in the local outbox (no SMTP or SMS provider configured); ?channel=email|sms&campaignId=',
+    tag: 'Email campaigns',
+    access: 'signed-in',
+  },
+  { method: 'GET', path: '/api/settings', procedure: 'settings.get', summary: "The church's settings (postal address for campaign footers)", tag: 'Settings', access: 'signed-in' },
+  { method: 'PUT', path: '/api/settings', procedure: 'settings.update', summary: "Update the church's settings", tag: 'Settings', access: 'signed-in' },
+
   // Contact lists
   {
     method: 'GET',

@@ -149,8 +149,7 @@ describe('POST /api/login', () => {
     const tdbUrl = app.db; // same database, a second instance configured for production
     const prod = await createServer(
       { ...loadConfig({ NODE_ENV: 'production' }), port: 0, host: '127.0.0.1', logLevel: 'silent', sessionSecret: 'x'.repeat(40) },
-      tdbUrl,
-      app.jobs.queue,
+      { ...app.deps, db: tdbUrl },
     );
     const url = await prod.start();
     try {
@@ -194,7 +193,7 @@ describe('GET /api/user and POST /api/logout', () => {
     const { client, user } = await registerChurch(app.url);
     const secret = await app.db.selectFrom('appSettings').select('value').where('key', '=', 'session_secret').executeTakeFirstOrThrow();
     expect(secret.value.length).toBeGreaterThanOrEqual(32);
-    const other = await createServer({ ...loadConfig({ NODE_ENV: 'test' }), port: 0, host: '127.0.0.1', logLevel: 'silent' }, app.db, app.jobs.queue);
+    const other = await createServer({ ...loadConfig({ NODE_ENV: 'test' }), port: 0, host: '127.0.0.1', logLevel: 'silent' }, app.deps);
     const url = await other.start();
     try {
       const second = new HttpClient(url);

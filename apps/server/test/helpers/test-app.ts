@@ -3,41 +3,44 @@ import { createFreshDatabase } from '@lampstand/db/test/fresh-db';
 import type { Db } from '@lampstand/db';
 import { loadConfig, type Config } from '../../src/config.js';
 import { createServer, type ServerHandle } from '../../src/server.js';
-import { startJobs, type JobRunner } from '../../src/jobs/queue.js';
+import { startRuntime, type AppDeps, type AppRuntime } from '../../src/app-deps.js';
+import type { DeliveryConfig } from '@lampstand/api/server';
 
 export interface TestApp {
   url: string;
   db: Db;
   server: ServerHandle;
-  jobs: JobRunner;
+  runtime: AppRuntime;
+  deps: AppDeps;
   stop(): Promise<void>;
 }
 
 /** The real server on a free port over a fresh database (stopped when the file's tests end). */
-export async function startTestApp(overrides: Partial<Config> = {}): Promise<TestApp> {
+export async function startTestApp(overrides: Partial<Config> = {}, deliveryOverrides: Partial<DeliveryConfig> = {}): Promise<TestApp> {
   const tdb = await createFreshDatabase();
-  return startAppOn(tdb, overrides, true);
+  return startAppOn(tdb, overrides, true, deliveryOverrides);
 }
 
 export async function startAppOn(
   tdb: { db: Db; url: string; drop(): Promise<void> },
   overrides: Partial<Config> = {},
   registerAfterAll = false,
+  deliveryOverrides: Partial<DeliveryConfig> = {},
 ): Promise<TestApp> {
   const config: Config = { ...loadConfig({ NODE_ENV: 'test' }), port: 0, host: '127.0.0.1', databaseUrl: tdb.url, logLevel: 'silent', ...overrides };
-  const jobs = await startJobs({ connectionString: tdb.url, db: tdb.db, work: config.runWorkers, pollingIntervalSeconds: 0.5 });
-  const server = await createServer(config, tdb.db, jobs.queue);
+  const runtime = await startRuntime(config, tdb.db, tdb.url, { pollingIntervalSeconds: 0.5, delivery: deliveryOverrides });
+  const server = await createServer(config, runtime.deps);
   const url = await server.start();
   let stopped = false;
   const stop = async () => {
     if (stopped) return;
     stopped = true;
     await server.stop();
-    await jobs.stop();
+    await runtime.close();
     await tdb.drop();
   };
   if (registerAfterAll) afterAll(stop);
-  return { url, db: tdb.db, server, jobs, stop };
+  return { url, db: tdb.db, server, runtime, deps: runtime.deps, stop };
 }
 
 /** A fetch that keeps cookies, like one browser. */

@@ -1,0 +1,67 @@
+import {
+  createOutboxTransport,
+  createSmtpTransport,
+  defaultDeliveryConfig,
+  type DeliveryConfig,
+  type EmailTransport,
+  type JobQueue,
+} from '@lampstand/api/server';
+import { getOrCreateSetting, randomSecret, type Db } from '@lampstand/db';
+import type { Config } from './config.js';
+import { startJobs, type JobRunner } from './jobs/queue.js';
+
+/** Everything the procedures and jobs use, chosen by configuration. */
+export interface AppDeps {
+  db: Db;
+  jobs: JobQueue;
+  email: EmailTransport;
+  delivery: DeliveryConfig;
+}
+
+export interface AppRuntime {
+  deps: AppDeps;
+  runner: JobRunner;
+  close(): Promise<void>;
+}
+
+export async function deliveryConfigFor(config: Config, db: Db, overrides: Partial<DeliveryConfig> = {}): Promise<DeliveryConfig> {
+  return {
+    ...defaultDeliveryConfig,
+    publicUrl: config.publicUrl,
+    trackingSecret: await getOrCreateSetting(db, 'tracking_secret', () => randomSecret()),
+    emailFrom: config.emailFrom,
+    emailRatePerSecond: config.emailRatePerSecond,
+    emailConcurrency: config.emailConcurrency,
+    ...overrides,
+  };
+}
+
+/** The email transport: SMTP when EMAIL_SMTP_URL is set, else the local outbox. */
+export function emailTransportFor(config: Config, db: Db): EmailTransport {
+  return config.emailSmtpUrl ? createSmtpTransport(config.emailSmtpUrl, { maxConnections: Math.min(10, config.emailConcurrency) }) : createOutboxTransport(db);
+}
+
+export async function startRuntime(
+  config: Config,
+  db: Db,
+  databaseUrl: string,
+  opts: { work?: boolean; pollingIntervalSeconds?: number; delivery?: Partial<DeliveryConfig>; log?: (msg: string, err?: unknown) => void } = {},
+): Promise<AppRuntime> {
+  const email = emailTransportFor(config, db);
+  const delivery = await deliveryConfigFor(config, db, opts.delivery);
+  const runner = await startJobs({
+    connectionString: databaseUrl,
+    deps: { db, email, delivery },
+    work: opts.work ?? config.runWorkers,
+    pollingIntervalSeconds: opts.pollingIntervalSeconds,
+    log: opts.log,
+  });
+  return {
+    deps: { db, jobs: runner.queue, email, delivery },
+    runner,
+    async close() {
+      await runner.stop();
+      await email.close();
+    },
+  };
+}

@@ -1,0 +1,69 @@
+import type { FastifyInstance } from 'fastify';
+import { describeUnsubscribe, recordClick, recordOpen, unsubscribeByToken } from '@lampstand/api/server';
+import type { AppDeps } from './app-deps.js';
+
+// A transparent 1×1 GIF.
+const PIXEL = Buffer.from('R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7', 'base64');
+
+const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+
+function page(title: string, body: string): string {
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
+<title>${escapeHtml(title)}</title>
+<style>body{font-family:-apple-system,Segoe UI,Roboto,Helvetica,Arial,sans-serif;background:#f8f9fa;color:#1f2937;margin:0;display:flex;min-height:100vh;align-items:center;justify-content:center}
+main{background:#fff;border-radius:12px;box-shadow:0 1px 3px rgba(0,0,0,.1);padding:32px;max-width:440px;margin:16px}
+h1{font-size:22px;margin:0 0 12px}p{line-height:1.6}button{background:#4c6ef5;color:#fff;border:0;border-radius:8px;padding:10px 18px;font-size:16px;cursor:pointer}
+button:focus-visible{outline:3px solid #364fc7;outline-offset:2px}</style></head><body><main>${body}</main></body></html>`;
+}
+
+/**
+ * Public endpoints reached from campaign messages (no login): the open pixel, tracked links and
+ * unsubscribing. Tokens are 256-bit random values; tracked links also carry an HMAC of the
+ * destination, so this is no open redirect.
+ */
+export async function publicRoutes(app: FastifyInstance, opts: { deps: AppDeps }): Promise<void> {
+  const { db, delivery } = opts.deps;
+
+  // RFC 8058 one-click unsubscribe posts application/x-www-form-urlencoded.
+  app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_req, body, done) => {
+    done(null, Object.fromEntries(new URLSearchParams(String(body))));
+  });
+
+  app.get<{ Params: { file: string } }>('/t/o/:file', async (req, reply) => {
+    const token = req.params.file.replace(/\.gif$/, '');
+    await recordOpen(db, token).catch((err) => req.log.warn({ err }, 'open not recorded'));
+    return reply.type('image/gif').header('cache-control', 'no-store, max-age=0').send(PIXEL);
+  });
+
+  app.get<{ Params: { token: string }; Querystring: { u?: string; s?: string } }>('/t/c/:token', async (req, reply) => {
+    const url = await recordClick(db, delivery.trackingSecret, req.params.token, req.query.u ?? '', req.query.s ?? '');
+    if (!url) return reply.code(404).type('text/html').send(page('Link not found', '<h1>Link not found</h1><p>This link is not valid.</p>'));
+    return reply.redirect(url, 302);
+  });
+
+  app.get<{ Params: { token: string } }>('/u/:token', async (req, reply) => {
+    const target = await describeUnsubscribe(db, req.params.token);
+    reply.type('text/html').header('cache-control', 'no-store');
+    if (!target) return reply.code(404).send(page('Link not found', '<h1>Link not found</h1><p>This unsubscribe link is not valid.</p>'));
+    if (target.alreadyUnsubscribed) {
+      return page('Unsubscribed', `<h1>You are unsubscribed</h1><p>${escapeHtml(target.email)} will no longer receive emails from ${escapeHtml(target.churchName)}.</p>`);
+    }
+    // A button, not an automatic unsubscribe: mail scanners open links, people press buttons.
+    return page(
+      'Unsubscribe',
+      `<h1>Unsubscribe</h1><p>Stop emails from ${escapeHtml(target.churchName)} to ${escapeHtml(target.email)}?</p>` +
+        `<form method="post"><button type="submit">Unsubscribe</button></form>`,
+    );
+  });
+
+  app.post<{ Params: { token: string } }>('/u/:token', async (req, reply) => {
+    const body = (req.body ?? {}) as Record<string, string>;
+    const oneClick = body['List-Unsubscribe'] === 'One-Click';
+    const target = await unsubscribeByToken(db, req.params.token, oneClick ? 'one-click' : 'link');
+    if (!target) return reply.code(404).type('text/html').send(page('Link not found', '<h1>Link not found</h1><p>This unsubscribe link is not valid.</p>'));
+    if (oneClick) return reply.code(200).send({ ok: true });
+    return reply
+      .type('text/html')
+      .send(page('Unsubscribed', `<h1>You are unsubscribed</h1><p>${escapeHtml(target.email)} will no longer receive emails from ${escapeHtml(target.churchName)}.</p>`));
+  });
+}

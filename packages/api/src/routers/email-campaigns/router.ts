@@ -1,0 +1,44 @@
+import { z } from 'zod';
+import {
+  createEmailCampaignSchema,
+  emailCampaignIdSchema,
+  emailCampaignSchema,
+  emailStatsSchema,
+  listEmailCampaignsSchema,
+  testEmailSchema,
+  updateEmailCampaignSchema,
+} from '../../schemas/email-campaigns.js';
+import {
+  createEmailCampaign,
+  deleteEmailCampaign,
+  emailCampaignStats,
+  getEmailCampaign,
+  listEmailCampaigns,
+  startEmailCampaign,
+  updateEmailCampaign,
+} from '../../services/email-campaigns/campaigns.js';
+import { sendTestEmail } from '../../services/email-campaigns/test-email.js';
+import { protectedProcedure, router } from '../../trpc.js';
+
+export const emailCampaignsRouter = router({
+  list: protectedProcedure.input(listEmailCampaignsSchema).output(z.array(emailCampaignSchema)).query(({ ctx, input }) => listEmailCampaigns(ctx.db, ctx.tenantId, input)),
+  get: protectedProcedure.input(emailCampaignIdSchema).output(emailCampaignSchema).query(({ ctx, input }) => getEmailCampaign(ctx.db, ctx.tenantId, input.id)),
+  create: protectedProcedure
+    .input(createEmailCampaignSchema)
+    .output(emailCampaignSchema)
+    .mutation(({ ctx, input }) => createEmailCampaign(ctx.db, ctx.services.jobs, ctx.tenantId, input)),
+  update: protectedProcedure
+    .input(updateEmailCampaignSchema)
+    .output(emailCampaignSchema)
+    .mutation(({ ctx, input: { id, ...fields } }) => updateEmailCampaign(ctx.db, ctx.services.jobs, ctx.tenantId, id, fields)),
+  delete: protectedProcedure.input(emailCampaignIdSchema).output(z.object({ id: z.number().int() })).mutation(({ ctx, input }) => deleteEmailCampaign(ctx.db, ctx.tenantId, input.id)),
+  send: protectedProcedure
+    .input(emailCampaignIdSchema)
+    .output(emailCampaignSchema)
+    .mutation(({ ctx, input }) => startEmailCampaign(ctx.db, ctx.services.jobs, ctx.tenantId, input.id)),
+  stats: protectedProcedure.input(emailCampaignIdSchema).output(emailStatsSchema).query(({ ctx, input }) => emailCampaignStats(ctx.db, ctx.tenantId, input.id)),
+  sendTest: protectedProcedure
+    .input(testEmailSchema)
+    .output(z.object({ ok: z.literal(true), to: z.string(), message: z.string() }))
+    .mutation(({ ctx, input }) => sendTestEmail({ db: ctx.db, email: ctx.services.email, config: ctx.services.delivery }, ctx.tenantId, input)),
+});

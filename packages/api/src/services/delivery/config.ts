@@ -1,0 +1,31 @@
+/** Settings of the sending engine, from the server's configuration. */
+export interface DeliveryConfig {
+  /** Where recipients reach the app: tracking, unsubscribe links. */
+  publicUrl: string;
+  /** Signs click-tracking links (no open redirects). */
+  trackingSecret: string;
+  emailFrom: string;
+  /** Messages per second across every worker; undefined = no limit. */
+  emailRatePerSecond?: number;
+  /** Messages in flight at once per worker. */
+  emailConcurrency: number;
+  smsRatePerSecond?: number;
+  smsConcurrency: number;
+  /** Deliveries claimed per round. */
+  batchSize: number;
+  /** A claim older than this is taken to belong to a dead worker and is retried. */
+  claimLeaseSeconds: number;
+  /** Tries before a delivery is marked failed. */
+  maxAttempts: number;
+  /** First retry after this many seconds, doubling each time. */
+  retryBaseSeconds: number;
+}
+
+export const defaultDeliveryConfig: Omit<DeliveryConfig, 'publicUrl' | 'trackingSecret' | 'emailFrom'> = {
+  emailConcurrency: 8,
+  smsConcurrency: 4,
+  batchSize: 200,
+  claimLeaseSeconds: 120,
+  maxAttempts: 4,
+  retryBaseSeconds: 30,
+};

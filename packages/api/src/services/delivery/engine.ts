@@ -1,0 +1,138 @@
+import { sql, type Channel, type DeliveriesTable, type Db } from '@lampstand/db';
+import type { Selectable } from 'kysely';
+import type { DeliveryConfig } from './config.js';
+import { takeRateSlot } from './rate-limit.js';
+
+export type Delivery = Selectable<DeliveriesTable>;
+
+/** What differs between email and SMS: how one message is made and handed to the provider. */
+export interface ChannelDriver<C> {
+  channel: Channel;
+  /** The campaign and what every message of it needs; null when it no longer exists. */
+  load(campaignId: number): Promise<C | null>;
+  send(campaign: C, delivery: Delivery): Promise<{ providerMessageId: string }>;
+  ratePerSecond?: number;
+  concurrency: number;
+  /** Mark the campaign sent (or failed when nothing could be delivered). */
+  finish(campaignId: number, outcome: 'sent' | 'failed'): Promise<void>;
+}
+
+export interface RunResult {
+  sent: number;
+  failed: number;
+  /** Everything is sent or failed; the campaign was finished. */
+  finished: boolean;
+  /** When retries are waiting: the earliest time to run again. */
+  retryAt?: Date;
+}
+
+/**
+ * Claim deliveries in batches (FOR UPDATE SKIP LOCKED, so any number of workers share a campaign)
+ * and send them. A delivery is marked sent only after the provider accepted it; a failure is
+ * retried with backoff, then marked failed with the reason. A claim left by a worker that died is
+ * taken over once its lease runs out.
+ */
+export async function runDeliveries<C>(db: Db, driver: ChannelDriver<C>, campaignId: number, config: DeliveryConfig): Promise<RunResult> {
+  const result: RunResult = { sent: 0, failed: 0, finished: false };
+  const campaign = await driver.load(campaignId);
+  if (!campaign) return { ...result, finished: true };
+
+  for (;;) {
+    const batch = await claimBatch(db, driver.channel, campaignId, config);
+    if (batch.length === 0) break;
+    let next = 0;
+    const workers = Array.from({ length: Math.min(driver.concurrency, batch.length) }, async () => {
+      while (next < batch.length) {
+        const delivery = batch[next++]!;
+        if (driver.ratePerSecond) await takeRateSlot(db, `${driver.channel}`, driver.ratePerSecond);
+        try {
+          const { providerMessageId } = await driver.send(campaign, delivery);
+          await db
+            .updateTable('deliveries')
+            .set({ status: 'sent', sentAt: new Date(), providerMessageId, lastError: null, updatedAt: new Date() })
+            .where('id', '=', delivery.id)
+            .execute();
+          result.sent++;
+        } catch (err) {
+          const reason = err instanceof Error ? err.message : String(err);
+          const giveUp = delivery.attempts >= config.maxAttempts || isPermanent(err);
+          await db
+            .updateTable('deliveries')
+            .set(
+              giveUp
+                ? { status: 'failed', lastError: reason, claimedAt: null, updatedAt: new Date() }
+                : {
+                    status: 'pending',
+                    lastError: reason,
+                    claimedAt: null,
+                    nextAttemptAt: new Date(Date.now() + config.retryBaseSeconds * 1000 * 2 ** (delivery.attempts - 1)),
+                    updatedAt: new Date(),
+                  },
+            )
+            .where('id', '=', delivery.id)
+            .execute();
+          if (giveUp) {
+            result.failed++;
+            await db.insertInto('deliveryEvents').values({ deliveryId: delivery.id, type: 'failed', url: null }).execute();
+          }
+        }
+      }
+    });
+    await Promise.all(workers);
+  }
+
+  const open = await db
+    .selectFrom('deliveries')
+    .select([
+      sql<number>`count(*) filter (where status = 'sending')`.as('sending'),
+      sql<number>`count(*) filter (where status = 'pending')`.as('pending'),
+      sql<Date | null>`min(coalesce(next_attempt_at, now())) filter (where status = 'pending')`.as('nextAt'),
+      sql<Date | null>`min(claimed_at) filter (where status = 'sending')`.as('oldestClaim'),
+      sql<number>`count(*) filter (where status in ('sent', 'delivered', 'undelivered'))`.as('ok'),
+    ])
+    .where('channel', '=', driver.channel)
+    .where('campaignId', '=', campaignId)
+    .executeTakeFirstOrThrow();
+  if (Number(open.sending) === 0 && Number(open.pending) === 0) {
+    await driver.finish(campaignId, Number(open.ok) > 0 ? 'sent' : 'failed');
+    result.finished = true;
+  } else if (Number(open.pending) > 0 && open.nextAt) {
+    result.retryAt = new Date(open.nextAt);
+  } else if (open.oldestClaim) {
+    // Another worker holds claims: look again when its lease would run out.
+    result.retryAt = new Date(new Date(open.oldestClaim).getTime() + config.claimLeaseSeconds * 1000 + 500);
+  }
+  return result;
+}
+
+async function claimBatch(db: Db, channel: Channel, campaignId: number, config: DeliveryConfig): Promise<Delivery[]> {
+  const rows = await sql<Delivery>`
+    update deliveries d
+    set status = 'sending', claimed_at = now(), attempts = d.attempts + 1, updated_at = now()
+    where d.id in (
+      select id from deliveries
+      where channel = ${channel} and campaign_id = ${campaignId}
+        and (
+          (status = 'pending' and (next_attempt_at is null or next_attempt_at <= now()))
+          or (status = 'sending' and claimed_at < now() - make_interval(secs => ${config.claimLeaseSeconds}))
+        )
+      order by id
+      limit ${config.batchSize}
+      for update skip locked
+    )
+    returning d.*`.execute(db);
+  // Raw SQL bypasses the camelCase plugin's result mapping for `returning d.*`; map by hand.
+  return rows.rows.map((r) => camelRow(r as unknown as Record<string, unknown>) as unknown as Delivery);
+}
+
+function camelRow(r: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(r)) out[k.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase())] = v;
+  return out;
+}
+
+/** Errors that will not go away by trying again (a 5xx SMTP reply, an invalid number). */
+function isPermanent(err: unknown): boolean {
+  const e = err as { responseCode?: number; permanent?: boolean } | null;
+  return !!e && (e.permanent === true || (typeof e.responseCode === 'number' && e.responseCode >= 500 && e.responseCode < 600));
+}

@@ -1,0 +1,99 @@
+import crypto from 'node:crypto';
+import { htmlToText } from './sanitize.js';
+
+export interface MergeValues {
+  firstName: string;
+  lastName: string;
+  churchName: string;
+}
+
+const escapeHtml = (s: string) =>
+  s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+
+/** Fill {{firstName}}, {{lastName}} and {{churchName}} (spaces inside the braces allowed). */
+export function fillMergeTags(template: string, values: MergeValues, opts: { html: boolean }): string {
+  return template.replace(/\{\{\s*(firstName|lastName|churchName)\s*\}\}/g, (_, key: keyof MergeValues) => {
+    const v = values[key] ?? '';
+    return opts.html ? escapeHtml(v) : v;
+  });
+}
+
+export function signLink(secret: string, token: string, url: string): string {
+  return crypto.createHmac('sha256', secret).update(`${token}\n${url}`).digest('base64url').slice(0, 32);
+}
+
+export function verifyLink(secret: string, token: string, url: string, signature: string): boolean {
+  const expected = Buffer.from(signLink(secret, token, url));
+  const given = Buffer.from(signature);
+  return expected.length === given.length && crypto.timingSafeEqual(expected, given);
+}
+
+export interface TrackingLinks {
+  publicUrl: string;
+  secret: string;
+  token: string;
+}
+
+export const unsubscribeUrl = (t: { publicUrl: string; token: string }) => `${t.publicUrl}/u/${t.token}`;
+export const openPixelUrl = (t: { publicUrl: string; token: string }) => `${t.publicUrl}/t/o/${t.token}.gif`;
+export function clickUrl(t: TrackingLinks, url: string): string {
+  return `${t.publicUrl}/t/c/${t.token}?u=${encodeURIComponent(url)}&s=${signLink(t.secret, t.token, url)}`;
+}
+
+function decodeEntities(s: string): string {
+  return s.replace(/&amp;/g, '&').replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&lt;/g, '<').replace(/&gt;/g, '>');
+}
+
+export interface RenderInput {
+  subject: string;
+  html: string;
+  churchName: string;
+  postalAddress: string | null;
+  recipient: { firstName: string; lastName: string };
+  /** Omit for a test email: no tracking, a sample unsubscribe link. */
+  tracking?: TrackingLinks;
+  publicUrl: string;
+}
+
+/**
+ * One recipient's message: merge tags filled, http(s) links routed through the signed click
+ * tracker, an open pixel, and a footer with the church's postal address and an unsubscribe link;
+ * RFC 8058 one-click unsubscribe headers.
+ */
+export function renderEmail(input: RenderInput): { subject: string; html: string; text: string; headers: Record<string, string> } {
+  const values: MergeValues = { firstName: input.recipient.firstName, lastName: input.recipient.lastName, churchName: input.churchName };
+  let body = fillMergeTags(input.html, values, { html: true });
+  const t = input.tracking;
+  if (t) {
+    body = body.replace(/(<a\b[^>]*?\bhref=")(https?:\/\/[^"]+)(")/gi, (_, pre: string, href: string, post: string) => {
+      return `${pre}${escapeAttr(clickUrl(t, decodeEntities(href)))}${post}`;
+    });
+  }
+  const unsub = t ? unsubscribeUrl(t) : `${input.publicUrl}/u/preview`;
+  const address = input.postalAddress?.trim();
+  const footer =
+    `<div style="margin-top:32px;padding-top:16px;border-top:1px solid #e5e7eb;color:#6b7280;font-size:12px;line-height:1.5">` +
+    `<div>${escapeHtml(input.churchName)}</div>` +
+    (address ? `<div>${escapeHtml(address).replace(/\n/g, '<br>')}</div>` : '') +
+    `<div style="margin-top:8px">You are receiving this because you are in the contacts of ${escapeHtml(input.churchName)}. ` +
+    `<a href="${escapeAttr(unsub)}" style="color:#6b7280">Unsubscribe</a></div></div>`;
+  const pixel = t ? `<img src="${escapeAttr(openPixelUrl(t))}" width="1" height="1" alt="" style="display:block;border:0;width:1px;height:1px">` : '';
+  const html =
+    `<!doctype html><html><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"></head>` +
+    `<body style="margin:0;padding:0;background:#f9fafb"><div style="max-width:640px;margin:0 auto;padding:24px;background:#ffffff;font-family:-apple-system,Segoe UI,Roboto,Helvetica,Arial,sans-serif;font-size:16px;line-height:1.6;color:#111827">` +
+    `${body}${footer}${pixel}</div></body></html>`;
+  const text =
+    `${htmlToText(fillMergeTags(input.html, values, { html: true }))}\n\n--\n${input.churchName}` +
+    (address ? `\n${address}` : '') +
+    `\nUnsubscribe: ${unsub}\n`;
+  return {
+    subject: fillMergeTags(input.subject, values, { html: false }),
+    html,
+    text,
+    headers: t ? { 'List-Unsubscribe': `<${unsub}>`, 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' } : {},
+  };
+}
+
+function escapeAttr(s: string): string {
+  return s.replace(/&/g, '&amp;').replace(/"/g, '&quot;');
+}

@@ -1,0 +1,59 @@
+import type { Db } from '@lampstand/db';
+import { setConsent } from '../contacts/consent.js';
+import { verifyLink } from './render.js';
+
+async function findDelivery(db: Db, token: string) {
+  if (!/^[a-f0-9]{64}$/.test(token)) return undefined;
+  return db.selectFrom('deliveries').select(['id', 'userId', 'contactId', 'channel', 'campaignId']).where('token', '=', token).executeTakeFirst();
+}
+
+/** The open pixel was loaded. */
+export async function recordOpen(db: Db, token: string): Promise<void> {
+  const d = await findDelivery(db, token);
+  if (d) await db.insertInto('deliveryEvents').values({ deliveryId: d.id, type: 'open', url: null }).execute();
+}
+
+/** A tracked link: the destination when the signature matches, else null (no open redirect). */
+export async function recordClick(db: Db, secret: string, token: string, url: string, signature: string): Promise<string | null> {
+  if (!/^https?:\/\//i.test(url) || !verifyLink(secret, token, url, signature)) return null;
+  const d = await findDelivery(db, token);
+  if (d) await db.insertInto('deliveryEvents').values({ deliveryId: d.id, type: 'click', url }).execute();
+  return url;
+}
+
+export interface UnsubscribeTarget {
+  churchName: string;
+  email: string;
+  alreadyUnsubscribed: boolean;
+}
+
+export async function describeUnsubscribe(db: Db, token: string): Promise<UnsubscribeTarget | null> {
+  const d = await findDelivery(db, token);
+  if (!d) return null;
+  const row = await db
+    .selectFrom('deliveries as d')
+    .innerJoin('users as u', 'u.id', 'd.userId')
+    .leftJoin('contacts as c', 'c.id', 'd.contactId')
+    .select(['u.churchName', 'd.address', 'c.emailConsent'])
+    .where('d.id', '=', d.id)
+    .executeTakeFirstOrThrow();
+  return { churchName: row.churchName, email: row.address, alreadyUnsubscribed: row.emailConsent === 'unsubscribed' };
+}
+
+/** Link or RFC 8058 one-click POST: the contact's email consent becomes unsubscribed; no login. */
+export async function unsubscribeByToken(db: Db, token: string, how: 'link' | 'one-click'): Promise<UnsubscribeTarget | null> {
+  const d = await findDelivery(db, token);
+  if (!d) return null;
+  const target = await describeUnsubscribe(db, token);
+  if (d.contactId) {
+    await setConsent(db, d.userId, d.contactId, {
+      channel: 'email',
+      status: 'unsubscribed',
+      source: how === 'one-click' ? 'one-click unsubscribe' : 'unsubscribe link',
+      note: `Email campaign ${d.campaignId}`,
+    });
+  }
+  const seen = await db.selectFrom('deliveryEvents').select('id').where('deliveryId', '=', d.id).where('type', '=', 'unsubscribe').executeTakeFirst();
+  if (!seen) await db.insertInto('deliveryEvents').values({ deliveryId: d.id, type: 'unsubscribe', url: null }).execute();
+  return target ? { ...target, alreadyUnsubscribed: true } : null;
+}
