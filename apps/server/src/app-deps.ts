@@ -32,6 +32,8 @@ export async function deliveryConfigFor(config: Config, db: Db, overrides: Parti
     emailFrom: config.emailFrom,
     emailRatePerSecond: config.emailRatePerSecond,
     emailConcurrency: config.emailConcurrency,
+    ...(config.deliveryClaimLeaseSeconds ? { claimLeaseSeconds: config.deliveryClaimLeaseSeconds } : {}),
+    ...(config.deliveryRetryBaseSeconds ? { retryBaseSeconds: config.deliveryRetryBaseSeconds } : {}),
     ...overrides,
   };
 }

@@ -40,7 +40,7 @@ function handlers(d: JobDeps, queue: JobQueue): { [N in JobName]: Handler<N> } {
 
 export interface JobRunner {
   queue: JobQueue;
-  /** Run the sweep now (at start: resume what a stopped process left). */
+  /** Resume every sending campaign and start overdue scheduled ones (at start: what a stopped process left). */
   sweep(): Promise<void>;
   stop(): Promise<void>;
 }
@@ -109,7 +109,7 @@ export async function startJobs(opts: StartJobsOptions): Promise<JobRunner> {
   return {
     queue,
     async sweep() {
-      await h['campaign-sweep']({});
+      await sweepEmailCampaigns({ db: opts.deps.db, email: opts.deps.email, jobs: queue, config: opts.deps.delivery }, { force: true });
     },
     async stop() {
       await boss.stop({ graceful: true, wait: true, timeout: 20_000 });

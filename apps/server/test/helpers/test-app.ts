@@ -8,6 +8,7 @@ import type { DeliveryConfig } from '@lampstand/api/server';
 
 export interface TestApp {
   url: string;
+  databaseUrl: string;
   db: Db;
   server: ServerHandle;
   runtime: AppRuntime;
@@ -40,7 +41,7 @@ export async function startAppOn(
     await tdb.drop();
   };
   if (registerAfterAll) afterAll(stop);
-  return { url, db: tdb.db, server, runtime, deps: runtime.deps, stop };
+  return { url, databaseUrl: tdb.url, db: tdb.db, server, runtime, deps: runtime.deps, stop };
 }
 
 /** A fetch that keeps cookies, like one browser. */

@@ -37,19 +37,27 @@ export async function runDeliveries<C>(db: Db, driver: ChannelDriver<C>, campaig
   const campaign = await driver.load(campaignId);
   if (!campaign) return { ...result, finished: true };
 
+  // Small batches: a claim is renewed just before each send, and the lease must outlast one send.
+  const batchSize = Math.max(1, Math.min(config.batchSize, driver.concurrency * 4));
   for (;;) {
-    const batch = await claimBatch(db, driver.channel, campaignId, config);
+    const batch = await claimBatch(db, driver.channel, campaignId, config, batchSize);
     if (batch.length === 0) break;
     let next = 0;
     const workers = Array.from({ length: Math.min(driver.concurrency, batch.length) }, async () => {
       while (next < batch.length) {
         const delivery = batch[next++]!;
         if (driver.ratePerSecond) await takeRateSlot(db, `${driver.channel}`, driver.ratePerSecond);
+        // Fencing: renew our claim, or skip the delivery if another worker took it over meanwhile.
+        const renewed = await sql<{ claimedAt: Date }>`
+          update deliveries set claimed_at = date_trunc('milliseconds', clock_timestamp())
+          where id = ${delivery.id} and status = 'sending' and claimed_at = ${delivery.claimedAt}
+          returning claimed_at`.execute(db);
+        if (renewed.rows.length === 0) continue;
         try {
           const { providerMessageId } = await driver.send(campaign, delivery);
           await db
             .updateTable('deliveries')
-            .set({ status: 'sent', sentAt: new Date(), providerMessageId, lastError: null, updatedAt: new Date() })
+            .set({ status: 'sent', sentAt: new Date(), providerMessageId, lastError: null, claimedAt: null, updatedAt: new Date() })
             .where('id', '=', delivery.id)
             .execute();
           result.sent++;
@@ -105,10 +113,10 @@ export async function runDeliveries<C>(db: Db, driver: ChannelDriver<C>, campaig
   return result;
 }
 
-async function claimBatch(db: Db, channel: Channel, campaignId: number, config: DeliveryConfig): Promise<Delivery[]> {
+async function claimBatch(db: Db, channel: Channel, campaignId: number, config: DeliveryConfig, limit: number): Promise<Delivery[]> {
   const rows = await sql<Delivery>`
     update deliveries d
-    set status = 'sending', claimed_at = now(), attempts = d.attempts + 1, updated_at = now()
+    set status = 'sending', claimed_at = date_trunc('milliseconds', clock_timestamp()), attempts = d.attempts + 1, updated_at = now()
     where d.id in (
       select id from deliveries
       where channel = ${channel} and campaign_id = ${campaignId}
@@ -117,7 +125,7 @@ async function claimBatch(db: Db, channel: Channel, campaignId: number, config: 
           or (status = 'sending' and claimed_at < now() - make_interval(secs => ${config.claimLeaseSeconds}))
         )
       order by id
-      limit ${config.batchSize}
+      limit ${limit}
       for update skip locked
     )
     returning d.*`.execute(db);

@@ -184,6 +184,11 @@ export async function startEmailCampaign(
           and m.list_id = any(${c.listIds}::int[])
           and c.email is not null and c.email <> ''
           and c.email_consent = 'subscribed'
+          -- the address's owner unsubscribed through any of the church's contacts with it
+          and not exists (
+            select 1 from contacts u
+            where u.user_id = c.user_id and lower(u.email) = lower(c.email) and u.email_consent = 'unsubscribed'
+          )
         order by lower(c.email), c.id
       ), ins as (
         insert into deliveries (user_id, channel, campaign_id, contact_id, address, first_name, last_name, token)

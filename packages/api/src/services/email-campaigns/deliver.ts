@@ -1,4 +1,4 @@
-import { type Db } from '@lampstand/db';
+import { sql, type Db } from '@lampstand/db';
 import type { EmailTransport } from '../../providers/email.js';
 import type { JobQueue } from '../../jobs.js';
 import type { DeliveryConfig } from '../delivery/config.js';
@@ -84,11 +84,8 @@ export function formatFrom(churchName: string, emailFrom: string): string {
 export async function deliverEmailCampaign(deps: EmailDeliveryDeps, campaignId: number): Promise<RunResult> {
   const result = await runDeliveries(deps.db, emailDriver(deps), campaignId, deps.config);
   if (!result.finished && result.retryAt) {
-    await deps.jobs.send(
-      'campaign-deliver',
-      { channel: 'email', campaignId },
-      { startAfter: result.retryAt, singletonKey: `retry-email-${campaignId}`, singletonSeconds: 5 },
-    );
+    // Each run schedules at most one follow-up, so the number of runs per campaign stays bounded.
+    await deps.jobs.send('campaign-deliver', { channel: 'email', campaignId }, { startAfter: result.retryAt });
   }
   return result;
 }
@@ -110,11 +107,30 @@ export async function startScheduledEmailCampaign(deps: EmailDeliveryDeps, campa
   }
 }
 
-/** The 'campaign-sweep' job: resume sending campaigns (a worker may have died) and start overdue scheduled ones. */
-export async function sweepEmailCampaigns(deps: EmailDeliveryDeps): Promise<void> {
-  const sending = await deps.db.selectFrom('emailCampaigns').select('id').where('status', '=', 'sending').execute();
+/**
+ * The 'campaign-sweep' job (every minute, and once when a process starts with `force`): resume
+ * campaigns whose workers died, and start overdue scheduled ones. Without `force`, only a campaign
+ * that looks stuck is resumed: work is claimable now, yet nothing has moved for 30 seconds.
+ */
+export async function sweepEmailCampaigns(deps: EmailDeliveryDeps, opts: { force?: boolean } = {}): Promise<void> {
+  const lease = deps.config.claimLeaseSeconds;
+  const sending = opts.force
+    ? await deps.db.selectFrom('emailCampaigns').select('id').where('status', '=', 'sending').execute()
+    : await deps.db
+        .selectFrom('emailCampaigns as c')
+        .select('c.id')
+        .where('c.status', '=', 'sending')
+        .where(
+          sql<boolean>`coalesce((
+            select count(*) filter (where (d.status = 'pending' and coalesce(d.next_attempt_at, now()) <= now())
+                                       or (d.status = 'sending' and d.claimed_at < now() - make_interval(secs => ${lease}))) > 0
+                   and max(d.updated_at) < now() - interval '30 seconds'
+            from deliveries d where d.channel = 'email' and d.campaign_id = c.id and d.status in ('pending', 'sending')
+          ), true)`,
+        )
+        .execute();
   for (const c of sending) {
-    await deps.jobs.send('campaign-deliver', { channel: 'email', campaignId: c.id }, { singletonKey: `sweep-email-${c.id}`, singletonSeconds: 30 });
+    await deps.jobs.send('campaign-deliver', { channel: 'email', campaignId: c.id });
   }
   const overdue = await deps.db
     .selectFrom('emailCampaigns')

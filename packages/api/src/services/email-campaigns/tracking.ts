@@ -45,8 +45,15 @@ export async function unsubscribeByToken(db: Db, token: string, how: 'link' | 'o
   const d = await findDelivery(db, token);
   if (!d) return null;
   const target = await describeUnsubscribe(db, token);
-  if (d.contactId) {
-    await setConsent(db, d.userId, d.contactId, {
+  // Every contact of the church with this address: the person behind it asked to stop.
+  const sameAddress = await db
+    .selectFrom('contacts')
+    .select('id')
+    .where('userId', '=', d.userId)
+    .where((eb) => eb.or([eb('id', '=', d.contactId ?? -1), eb(eb.fn('lower', ['email']), '=', (target?.email ?? '').toLowerCase())]))
+    .execute();
+  for (const c of sameAddress) {
+    await setConsent(db, d.userId, c.id, {
       channel: 'email',
       status: 'unsubscribed',
       source: how === 'one-click' ? 'one-click unsubscribe' : 'unsubscribe link',

@@ -1,0 +1,110 @@
+import { SMTPServer } from 'smtp-server';
+import { simpleParser, type ParsedMail } from 'mailparser';
+
+export interface ReceivedMail {
+  envelopeTo: string[];
+  envelopeFrom: string;
+  raw: string;
+  parsed: ParsedMail;
+  header(name: string): string | undefined;
+}
+
+export interface SmtpSink {
+  url: string;
+  port: number;
+  messages: ReceivedMail[];
+  /** Recipients (lower-case) by how many messages each received. */
+  counts(): Map<string, number>;
+  waitFor(n: number, timeoutMs?: number): Promise<void>;
+  /** Hold every reply to DATA from now on (messages stay unaccepted) until resume(). */
+  pause(): void;
+  resume(): void;
+  close(): Promise<void>;
+}
+
+/**
+ * A real SMTP server on loopback (the `smtp-server` package). A message counts as received only
+ * when the server answers 250; if the client is gone before that (killed mid-transaction), the
+ * message is discarded, as a real server would not have accepted it.
+ */
+export async function startSmtpSink(
+  opts: { replyDelayMs?: number; pauseAfter?: number; rejectTo?: (to: string) => { code: number; message: string } | undefined } = {},
+): Promise<SmtpSink> {
+  const messages: ReceivedMail[] = [];
+  let gate: Promise<void> | null = null;
+  let openGate: () => void = () => {};
+  const pause = () => {
+    if (!gate) gate = new Promise<void>((r) => (openGate = r));
+  };
+  const closed = new Set<string>();
+  const server = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ['STARTTLS'],
+    logger: false,
+    size: 10 * 1024 * 1024,
+    onRcptTo(address, _session, callback) {
+      const reject = opts.rejectTo?.(address.address);
+      if (reject) {
+        const err = new Error(reject.message) as Error & { responseCode: number };
+        err.responseCode = reject.code;
+        return callback(err);
+      }
+      callback();
+    },
+    onClose(session) {
+      closed.add(session.id);
+    },
+    onData(stream, session, callback) {
+      const chunks: Buffer[] = [];
+      stream.on('data', (c: Buffer) => chunks.push(c));
+      stream.on('end', async () => {
+        const raw = Buffer.concat(chunks).toString('utf8');
+        const parsed = await simpleParser(raw);
+        if (opts.replyDelayMs) await new Promise((r) => setTimeout(r, opts.replyDelayMs));
+        while (gate) await gate;
+        // From here to callback() nothing awaits: accepting is one step.
+        if (closed.has(session.id)) return callback(new Error('client went away'));
+        messages.push({
+          envelopeTo: session.envelope.rcptTo.map((r) => r.address.toLowerCase()),
+          envelopeFrom: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
+          raw,
+          parsed,
+          // The header as sent (mailparser turns some, like List-*, into objects).
+          header: (name) => {
+            const line = parsed.headerLines.find((h) => h.key === name.toLowerCase())?.line;
+            return line === undefined ? undefined : line.slice(line.indexOf(':') + 1).replace(/\r?\n\s+/g, ' ').trim();
+          },
+        });
+        callback();
+        if (opts.pauseAfter && messages.length === opts.pauseAfter) pause();
+      });
+    },
+  });
+  server.on('error', () => {}); // a client killed mid-transaction resets its connection
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
+  const port = (server.server.address() as { port: number }).port;
+  return {
+    url: `smtp://127.0.0.1:${port}?tls=off`,
+    port,
+    messages,
+    counts() {
+      const m = new Map<string, number>();
+      for (const msg of messages) for (const to of msg.envelopeTo) m.set(to, (m.get(to) ?? 0) + 1);
+      return m;
+    },
+    async waitFor(n, timeoutMs = 20_000) {
+      const start = Date.now();
+      while (messages.length < n) {
+        if (Date.now() - start > timeoutMs) throw new Error(`expected ${n} messages, got ${messages.length}`);
+        await new Promise((r) => setTimeout(r, 25));
+      }
+    },
+    pause,
+    resume() {
+      const g = gate;
+      gate = null;
+      if (g) openGate();
+    },
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
