@@ -1,0 +1,64 @@
+import { describe, expect, it } from 'vitest';
+import { registerChurch } from '@lampstand/server/testing';
+import { browserDescribe, expectAccessible, loginViaUi, screenshot, startE2E } from './helpers';
+
+browserDescribe(describe)('administration and impersonation', async () => {
+  const e2e = await startE2E();
+  const admin = await registerChurch(e2e.app.url, 'Lampstand Platform'); // first account: admin
+  const grace = await registerChurch(e2e.app.url, 'Grace Church');
+  await registerChurch(e2e.app.url, 'Hope Chapel');
+
+  it('a church user opening /admin/users sees Access Denied and no Admin menu', async () => {
+    const { page, context } = await e2e.newPage();
+    await loginViaUi(page, grace.user.username, grace.password);
+    await page.getByText('Welcome back, Grace Church!').first().waitFor();
+    expect(await page.getByRole('navigation', { name: 'Admin' }).count()).toBe(0);
+    await page.goto('/admin/users');
+    await page.getByRole('heading', { name: 'Access Denied' }).waitFor();
+    await page.getByText("You don't have permission to access this page.").waitFor();
+    await page.getByRole('link', { name: 'Return to Dashboard' }).click();
+    await page.getByRole('heading', { name: 'Welcome back, Grace Church!' }).waitFor();
+    await context.close();
+  });
+
+  it('an admin impersonates a church from /admin/users, sees the banner, and stops', async () => {
+    const { page, context } = await e2e.newPage();
+    await loginViaUi(page, admin.user.username, admin.password);
+    await page.getByText('Welcome back, Lampstand Platform!').first().waitFor();
+    await page.getByRole('navigation', { name: 'Admin' }).getByRole('link', { name: 'User Management' }).click();
+    await page.getByRole('heading', { name: 'User Management' }).waitFor();
+    await page.getByText('3 of 3 row(s)').waitFor();
+    await page.getByText('Page 1 of 1').waitFor();
+    expect(await page.getByRole('button', { name: 'Add User' }).isDisabled()).toBe(true);
+    expect(await page.getByRole('button', { name: 'Bulk Actions' }).isDisabled()).toBe(true);
+    expect(await page.getByRole('button', { name: 'Impersonate Lampstand Platform' }).isDisabled()).toBe(true);
+    await expectAccessible(page);
+
+    await page.getByLabel('Search by church name').fill('zzz');
+    await page.getByText('No results found.').waitFor();
+    await page.getByLabel('Search by church name').fill('grace');
+    await page.getByText('1 of 3 row(s)').waitFor();
+
+    await page.getByRole('button', { name: 'Impersonate Grace Church' }).click();
+    await page
+      .getByText(
+        'You are about to impersonate Grace Church. While impersonating, you will see the application as they do, and any actions you take will appear to come from their account.',
+      )
+      .waitFor();
+    await page.waitForTimeout(400); // let the dialog finish opening
+    await screenshot(page, 'admin-users-confirm');
+    await page.getByRole('button', { name: 'Start Impersonating' }).click();
+
+    await page.getByText('You are currently impersonating Grace Church').waitFor();
+    await page.getByText('Impersonation started').waitFor();
+    await page.getByRole('heading', { name: 'Welcome back, Grace Church!' }).waitFor();
+    expect(await page.getByRole('navigation', { name: 'Admin' }).count()).toBe(0);
+    await screenshot(page, 'impersonation-banner');
+
+    await page.getByRole('button', { name: 'Stop Impersonating' }).click();
+    await page.getByText('Impersonation ended').waitFor();
+    await page.getByRole('heading', { name: 'User Management' }).waitFor();
+    expect(await page.getByText('You are currently impersonating').count()).toBe(0);
+    await context.close();
+  });
+});

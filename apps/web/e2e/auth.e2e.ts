@@ -1,0 +1,70 @@
+import { describe, expect, it } from 'vitest';
+import { browserDescribe, expectAccessible, loginViaUi, registerViaUi, screenshot, startE2E, uniqueName } from './helpers';
+
+browserDescribe(describe)('sign-in and registration', async () => {
+  const e2e = await startE2E();
+
+  it('register → dashboard → logout → login → dashboard', async () => {
+    const { page, context } = await e2e.newPage();
+    const username = uniqueName('grace');
+    await page.goto('/');
+    await expect.poll(() => page.url()).toMatch(/\/auth$/); // visitors are sent to sign in
+    await page.getByText('Church marketing simplified').waitFor();
+    await page.getByText('Contact management with tags and lists').waitFor();
+    await screenshot(page, 'auth-login');
+    await expectAccessible(page);
+
+    await registerViaUi(page, { church: 'Grace Community Church', username, password: 'correct-horse', email: `${username}@example.org` });
+    await page.getByText('Registration successful').waitFor();
+    await page.getByText("Let's grow your congregation with powerful marketing tools.").waitFor();
+    await expect(page.getByTestId('sidebar-church-name').textContent()).resolves.toBe('Grace Community Church');
+    await screenshot(page, 'dashboard-shell');
+    await expectAccessible(page);
+
+    // A signed-in user opening /auth goes to the dashboard.
+    await page.goto('/auth');
+    await page.getByRole('heading', { name: 'Welcome back, Grace Community Church!' }).waitFor();
+
+    await page.getByRole('button', { name: 'Logout' }).click();
+    await page.getByText('You have been successfully logged out.').waitFor();
+    await expect.poll(() => page.url()).toMatch(/\/auth$/);
+
+    await loginViaUi(page, username, 'correct-horse');
+    await page.getByText('Login successful').waitFor();
+    await page.getByText('Welcome back, Grace Community Church!').first().waitFor();
+    await context.close();
+  });
+
+  it('shows the spec validation messages', async () => {
+    const { page, context } = await e2e.newPage();
+    await page.goto('/auth');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByText('Username is required').waitFor();
+    await page.getByText('Password is required').waitFor();
+    await page.getByRole('tab', { name: 'Register' }).click();
+    await page.getByLabel('Password', { exact: true }).fill('secret12');
+    await page.getByLabel('Confirm Password').fill('secret13');
+    await page.getByRole('button', { name: 'Create account' }).click();
+    await page.getByText('Passwords do not match').waitFor();
+    await screenshot(page, 'auth-register-errors');
+    await context.close();
+  });
+
+  it('a wrong password shows the Login failed toast', async () => {
+    const { page, context } = await e2e.newPage();
+    await loginViaUi(page, 'nobody-at-all', 'wrong-password');
+    await page.getByText('Login failed').waitFor();
+    await page.getByText('401: Invalid username or password').waitFor();
+    await screenshot(page, 'auth-login-failed');
+    expect(page.url()).toMatch(/\/auth$/);
+    await context.close();
+  });
+
+  it('an unknown path shows the 404 screen', async () => {
+    const { page, context } = await e2e.newPage();
+    await page.goto('/no/such/page');
+    await page.getByRole('heading', { name: '404 Page Not Found' }).waitFor();
+    await page.getByText('Did you forget to add the page to the router?').waitFor();
+    await context.close();
+  });
+});

@@ -1,0 +1,89 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, expect, type TestAPI } from 'vitest';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import AxeBuilder from '@axe-core/playwright';
+import { startTestApp, type TestApp } from '@lampstand/server/testing';
+
+const webDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+export const screenshotsDir = path.join(webDir, 'e2e', 'screenshots');
+export const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
+export const hasBrowser = fs.existsSync(CHROMIUM);
+
+if (!hasBrowser) {
+  const msg = `No Chromium at ${CHROMIUM}: browser tests skipped (apt-get install chromium, or set CHROMIUM_PATH).`;
+  if (process.env.REQUIRE_BROWSER === '1') throw new Error(msg);
+  console.warn(msg);
+}
+
+/** `describe` that skips (with the message above) where no browser is installed. */
+export function browserDescribe(d: TestAPI['describe'] | typeof import('vitest').describe) {
+  return hasBrowser ? d : d.skip;
+}
+
+export interface E2E {
+  app: TestApp;
+  browser: Browser;
+  newPage(): Promise<{ context: BrowserContext; page: Page }>;
+}
+
+/** The real server on a fresh database, serving the built web app, and headless Chromium. */
+export async function startE2E(): Promise<E2E> {
+  const app = await startTestApp({ webDist: path.join(webDir, 'dist') });
+  const browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+  });
+  afterAll(async () => {
+    await browser.close();
+  });
+  return {
+    app,
+    browser,
+    async newPage() {
+      const context = await browser.newContext({ baseURL: app.url, viewport: { width: 1280, height: 800 } });
+      const page = await context.newPage();
+      return { context, page };
+    },
+  };
+}
+
+export async function screenshot(page: Page, name: string): Promise<void> {
+  fs.mkdirSync(screenshotsDir, { recursive: true });
+  await page.screenshot({ path: path.join(screenshotsDir, `${name}.png`), fullPage: true });
+}
+
+/** No serious or critical accessibility violations (axe). */
+export async function expectAccessible(page: Page): Promise<void> {
+  // Toasts are left out: axe measures them mid-animation (partly transparent), not as people read them.
+  const results = await new AxeBuilder({ page }).exclude('.mantine-Notifications-root').analyze();
+  const bad = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+  expect(bad.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(', ')})`)).toEqual([]);
+}
+
+let n = 0;
+export function uniqueName(prefix: string): string {
+  n++;
+  return `${prefix}${Date.now().toString(36)}${n}`;
+}
+
+/** Register through the UI; leaves the page on the dashboard. */
+export async function registerViaUi(page: Page, o: { church: string; username: string; password: string; email: string }) {
+  await page.goto('/auth');
+  await page.getByRole('tab', { name: 'Register' }).click();
+  await page.getByLabel('Church Name').fill(o.church);
+  await page.getByLabel('Email').fill(o.email);
+  await page.getByLabel('Username').fill(o.username);
+  await page.getByLabel('Password', { exact: true }).fill(o.password);
+  await page.getByLabel('Confirm Password').fill(o.password);
+  await page.getByRole('button', { name: 'Create account' }).click();
+  await page.getByRole('heading', { name: `Welcome back, ${o.church}!` }).waitFor();
+}
+
+export async function loginViaUi(page: Page, username: string, password: string) {
+  await page.goto('/auth');
+  await page.getByLabel('Username').fill(username);
+  await page.getByLabel('Password', { exact: true }).fill(password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+}

@@ -1,0 +1,84 @@
+import { MantineProvider } from '@mantine/core';
+import { ModalsProvider } from '@mantine/modals';
+import { Notifications } from '@mantine/notifications';
+import { QueryClientProvider } from '@tanstack/react-query';
+import { useState } from 'react';
+import { BrowserRouter, Outlet, Route, Routes } from 'react-router-dom';
+import { createQueryClient, createTrpcClient, trpc } from './lib/trpc';
+import { cssVariablesResolver, theme } from './ui/theme';
+import { AppLayout } from './shell/app-layout';
+import { RequireAdmin, RequireUser } from './shell/guards';
+import { AuthPage } from './features/auth/auth-page';
+import { DashboardPage } from './features/dashboard/dashboard-page';
+import { UsersPage } from './features/admin/users-page';
+import { SettingsPage } from './features/settings/settings-page';
+import { ComingSoonPage, NotFoundPage, PlaceholderPage } from './features/misc/pages';
+
+/** Routes that later releases fill in: their title and one line, nothing invented. */
+const placeholders: { path: string; title: string; description: string }[] = [
+  { path: '/contacts', title: 'Contacts', description: 'Members, staff, families, children and contact lists.' },
+  { path: '/contacts/detail/:id', title: 'Contact Details', description: 'Everything about one contact.' },
+  { path: '/email-campaigns', title: 'Email Campaigns', description: 'Create, schedule and send email campaigns.' },
+  { path: '/email-campaigns/new', title: 'New Email Campaign', description: 'Create an email campaign.' },
+  { path: '/email-campaigns/:id', title: 'Email Campaign', description: 'Statistics of one campaign.' },
+  { path: '/email-campaigns/:id/edit', title: 'Edit Email Campaign', description: 'Change a campaign before it is sent.' },
+  { path: '/sms-campaigns', title: 'SMS Campaigns', description: 'Text message campaigns to your lists.' },
+  { path: '/landing-pages', title: 'Landing Pages', description: 'Pages for events and ministries, with AI-written copy.' },
+  { path: '/qr-codes', title: 'QR Codes', description: 'QR codes and short links for print and screens.' },
+  { path: '/templates', title: 'Templates', description: 'Marketing templates and packages assigned to your church.' },
+  { path: '/service-planner', title: 'Service Planner', description: 'Service plans, songs and team members.' },
+  { path: '/social-blast', title: 'Social Blast', description: 'Plan social media posts on a calendar.' },
+  { path: '/show-up', title: 'Show Up', description: 'Crowdfunding for church projects.' },
+  { path: '/show-up/new', title: 'List a Project', description: 'Create a Show Up project.' },
+  { path: '/show-up/donation-success', title: 'Thank you', description: 'Your donation.' },
+  { path: '/show-up/:id', title: 'Project', description: 'A Show Up project.' },
+  { path: '/show-up/:id/edit', title: 'Edit Project', description: 'Change a Show Up project.' },
+  { path: '/show-up/:id/update/new', title: 'Post an Update', description: 'Tell supporters what is happening.' },
+];
+
+export function App() {
+  const [queryClient] = useState(createQueryClient);
+  const [trpcClient] = useState(createTrpcClient);
+  return (
+    <trpc.Provider client={trpcClient} queryClient={queryClient}>
+      <QueryClientProvider client={queryClient}>
+        <MantineProvider theme={theme} defaultColorScheme="light" cssVariablesResolver={cssVariablesResolver}>
+          <ModalsProvider>
+            <Notifications limit={1} autoClose={5000} position="top-right" />
+            <BrowserRouter>
+              <Routes>
+                <Route path="/auth" element={<AuthPage />} />
+                <Route
+                  element={
+                    <RequireUser>
+                      <AppLayout />
+                    </RequireUser>
+                  }
+                >
+                  <Route index element={<DashboardPage />} />
+                  <Route path="/settings" element={<SettingsPage />} />
+                  <Route path="/news-builder" element={<ComingSoonPage title="News Builder" description="Build newsletters and announcements." />} />
+                  <Route path="/scheduling" element={<ComingSoonPage title="Scheduling" description="Plan and automate your campaigns." />} />
+                  {placeholders.map((p) => (
+                    <Route key={p.path} path={p.path} element={<PlaceholderPage title={p.title} description={p.description} />} />
+                  ))}
+                  <Route
+                    element={
+                      <RequireAdmin>
+                        <Outlet />
+                      </RequireAdmin>
+                    }
+                  >
+                    <Route path="/admin/users" element={<UsersPage />} />
+                    <Route path="/admin/templates" element={<PlaceholderPage title="Marketing Templates & Packages" description="Templates and packages for churches." />} />
+                  </Route>
+                </Route>
+                <Route path="*" element={<NotFoundPage />} />
+              </Routes>
+            </BrowserRouter>
+          </ModalsProvider>
+        </MantineProvider>
+      </QueryClientProvider>
+    </trpc.Provider>
+  );
+}

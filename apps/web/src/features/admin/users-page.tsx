@@ -1,0 +1,197 @@
+import { Badge, Button, Group, Modal, Paper, Table, Text, TextInput, UnstyledButton } from '@mantine/core';
+import { IconChevronDown, IconChevronUp, IconSearch, IconSelector, IconUserPlus, IconUserShare } from '@tabler/icons-react';
+import { useQueryClient } from '@tanstack/react-query';
+import { useMemo, useState } from 'react';
+import { useNavigate } from 'react-router-dom';
+import type { AdminUser } from '@lampstand/api';
+import { trpc } from '../../lib/trpc';
+import { errorText } from '../../lib/errors';
+import { notifyError, notifySuccess } from '../../ui/notify';
+import { PageHeader } from '../../ui/page-header';
+
+const PAGE_SIZE = 10;
+type SortKey = 'id' | 'churchName' | 'username' | 'email' | 'role';
+const COLUMNS: { key: SortKey; label: string }[] = [
+  { key: 'id', label: 'ID' },
+  { key: 'churchName', label: 'Church Name' },
+  { key: 'username', label: 'Username' },
+  { key: 'email', label: 'Email' },
+  { key: 'role', label: 'Role' },
+];
+
+function SortHeader({ label, active, dir, onClick }: { label: string; active: boolean; dir: 'asc' | 'desc'; onClick: () => void }) {
+  const Icon = active ? (dir === 'asc' ? IconChevronUp : IconChevronDown) : IconSelector;
+  return (
+    <Table.Th aria-sort={active ? (dir === 'asc' ? 'ascending' : 'descending') : 'none'}>
+      <UnstyledButton onClick={onClick} style={{ display: 'flex', alignItems: 'center', gap: 4, fontWeight: 600 }}>
+        {label}
+        <Icon size={14} aria-hidden />
+      </UnstyledButton>
+    </Table.Th>
+  );
+}
+
+export function UsersPage() {
+  const users = trpc.admin.users.useQuery();
+  const queryClient = useQueryClient();
+  const navigate = useNavigate();
+  const [search, setSearch] = useState('');
+  const [sort, setSort] = useState<{ key: SortKey; dir: 'asc' | 'desc' }>({ key: 'id', dir: 'asc' });
+  const [page, setPage] = useState(1);
+  const [target, setTarget] = useState<AdminUser | null>(null);
+
+  const impersonate = trpc.admin.impersonate.useMutation({
+    onSuccess: (res) => {
+      queryClient.clear();
+      notifySuccess('Impersonation started', `You are now impersonating ${res.user.churchName}`);
+      setTarget(null);
+      navigate('/');
+    },
+    onError: (err) => notifyError('Error starting impersonation', err.message || errorText(err)),
+  });
+
+  const all = users.data ?? [];
+  const filtered = useMemo(() => {
+    const term = search.trim().toLowerCase();
+    const rows = term ? all.filter((u) => u.churchName.toLowerCase().includes(term)) : [...all];
+    rows.sort((a, b) => {
+      const av = a[sort.key];
+      const bv = b[sort.key];
+      const cmp = typeof av === 'number' && typeof bv === 'number' ? av - bv : String(av).localeCompare(String(bv), undefined, { sensitivity: 'base' });
+      return sort.dir === 'asc' ? cmp : -cmp;
+    });
+    return rows;
+  }, [all, search, sort]);
+  const pageCount = Math.max(1, Math.ceil(filtered.length / PAGE_SIZE));
+  const current = Math.min(page, pageCount);
+  const rows = filtered.slice((current - 1) * PAGE_SIZE, current * PAGE_SIZE);
+
+  const toggleSort = (key: SortKey) => setSort((s) => ({ key, dir: s.key === key && s.dir === 'asc' ? 'desc' : 'asc' }));
+
+  return (
+    <>
+      <PageHeader
+        title="User Management"
+        description="Every church account on the platform. Impersonate a church to see Lampstand as they do."
+        action={
+          <Group gap="xs">
+            <Button variant="default" disabled>
+              Bulk Actions
+            </Button>
+            <Button leftSection={<IconUserPlus size={18} />} disabled>
+              Add User
+            </Button>
+          </Group>
+        }
+      />
+      <Paper withBorder p="md">
+        <TextInput
+          placeholder="Search by church name..."
+          aria-label="Search by church name"
+          leftSection={<IconSearch size={16} />}
+          value={search}
+          onChange={(e) => {
+            setSearch(e.currentTarget.value);
+            setPage(1);
+          }}
+          maw={360}
+          mb="md"
+        />
+        <Table.ScrollContainer minWidth={720}>
+          <Table striped highlightOnHover stickyHeader verticalSpacing="sm">
+            <Table.Thead>
+              <Table.Tr>
+                {COLUMNS.map((c) => (
+                  <SortHeader key={c.key} label={c.label} active={sort.key === c.key} dir={sort.dir} onClick={() => toggleSort(c.key)} />
+                ))}
+                <Table.Th>
+                  <Text span size="sm" fw={600}>
+                    Actions
+                  </Text>
+                </Table.Th>
+              </Table.Tr>
+            </Table.Thead>
+            <Table.Tbody>
+              {users.isLoading ? (
+                <Table.Tr>
+                  <Table.Td colSpan={6} ta="center" py="xl">
+                    Loading...
+                  </Table.Td>
+                </Table.Tr>
+              ) : users.error ? (
+                <Table.Tr>
+                  <Table.Td colSpan={6} ta="center" py="xl" c="red">
+                    {errorText(users.error)}
+                  </Table.Td>
+                </Table.Tr>
+              ) : rows.length === 0 ? (
+                <Table.Tr>
+                  <Table.Td colSpan={6} ta="center" py="xl">
+                    No results found.
+                  </Table.Td>
+                </Table.Tr>
+              ) : (
+                rows.map((u) => (
+                  <Table.Tr key={u.id}>
+                    <Table.Td>{u.id}</Table.Td>
+                    <Table.Td fw={500}>{u.churchName}</Table.Td>
+                    <Table.Td>{u.username}</Table.Td>
+                    <Table.Td>{u.email}</Table.Td>
+                    <Table.Td>
+                      <Badge color={u.role === 'admin' ? 'red' : 'indigo'} variant={u.role === 'admin' ? 'filled' : 'light'}>
+                        {u.role}
+                      </Badge>
+                    </Table.Td>
+                    <Table.Td>
+                      <Button
+                        size="xs"
+                        variant="light"
+                        leftSection={<IconUserShare size={16} />}
+                        disabled={u.role === 'admin'}
+                        onClick={() => setTarget(u)}
+                        aria-label={`Impersonate ${u.churchName}`}
+                      >
+                        Impersonate
+                      </Button>
+                    </Table.Td>
+                  </Table.Tr>
+                ))
+              )}
+            </Table.Tbody>
+          </Table>
+        </Table.ScrollContainer>
+        <Group justify="space-between" mt="md" wrap="wrap">
+          <Text size="sm" c="dimmed">
+            {filtered.length} of {all.length} row(s)
+          </Text>
+          <Group gap="xs">
+            <Button variant="default" size="xs" disabled={current <= 1} onClick={() => setPage(current - 1)}>
+              Previous
+            </Button>
+            <Text size="sm">
+              Page {current} of {pageCount}
+            </Text>
+            <Button variant="default" size="xs" disabled={current >= pageCount} onClick={() => setPage(current + 1)}>
+              Next
+            </Button>
+          </Group>
+        </Group>
+      </Paper>
+
+      <Modal opened={!!target} onClose={() => setTarget(null)} title="Impersonate church" centered>
+        <Text size="sm">
+          You are about to impersonate {target?.churchName}. While impersonating, you will see the application as they do, and any actions you take will
+          appear to come from their account.
+        </Text>
+        <Group justify="flex-end" mt="lg">
+          <Button variant="default" onClick={() => setTarget(null)}>
+            Cancel
+          </Button>
+          <Button color="yellow" c="dark" loading={impersonate.isPending} onClick={() => target && impersonate.mutate({ id: target.id })}>
+            Start Impersonating
+          </Button>
+        </Group>
+      </Modal>
+    </>
+  );
+}

@@ -1,0 +1,162 @@
+import {
+  ActionIcon,
+  AppShell,
+  Avatar,
+  Box,
+  Burger,
+  Button,
+  Group,
+  Menu,
+  NavLink,
+  Overlay,
+  ScrollArea,
+  Stack,
+  Text,
+  TextInput,
+  UnstyledButton,
+} from '@mantine/core';
+import { useDisclosure, useMediaQuery } from '@mantine/hooks';
+import { IconBell, IconHelpCircle, IconLogout, IconSearch, IconSettings, IconUser } from '@tabler/icons-react';
+import { Link, Outlet, useLocation } from 'react-router-dom';
+import { ICON_SIZE } from '../ui/theme';
+import { adminNav, marketingNav, type NavItem } from './nav';
+import { useLogout, useSession, useStopImpersonating } from './session';
+import classes from './app-layout.module.css';
+
+function NavGroup({ title, items, path, onNavigate }: { title: string; items: NavItem[]; path: string; onNavigate: () => void }) {
+  return (
+    <Box component="nav" aria-label={title} mb="md">
+      <Text size="xs" fw={700} c="dimmed" tt="uppercase" px="sm" mb={4}>
+        {title}
+      </Text>
+      {items.map((item) => (
+        <NavLink
+          key={item.to}
+          component={Link}
+          to={item.to}
+          label={item.label}
+          leftSection={<item.icon size={ICON_SIZE} stroke={1.6} />}
+          active={item.isActive(path)}
+          onClick={onNavigate}
+          variant="filled"
+          className={classes.navLink}
+        />
+      ))}
+    </Box>
+  );
+}
+
+export function AppLayout() {
+  const [opened, { toggle, close }] = useDisclosure(false);
+  const { user } = useSession();
+  const logout = useLogout();
+  const stop = useStopImpersonating();
+  const location = useLocation();
+  const isMobile = useMediaQuery('(max-width: 48em)');
+  if (!user) return null;
+  const impersonating = !!user._impersonatedBy;
+  const initial = user.churchName.trim().charAt(0).toUpperCase() || '?';
+  const roleLabel = user.role === 'admin' ? 'Administrator' : 'Church';
+
+  return (
+    <AppShell header={{ height: 60 }} navbar={{ width: 260, breakpoint: 'sm', collapsed: { mobile: !opened } }} padding="lg">
+      <AppShell.Header>
+        <Group h="100%" px="md" justify="space-between" wrap="nowrap">
+          <Group gap="sm" wrap="nowrap">
+            <Burger opened={opened} onClick={toggle} hiddenFrom="sm" size="sm" aria-label={opened ? 'Close navigation' : 'Open navigation'} />
+            {!impersonating ? (
+              <Text fw={800} size="lg" c="indigo" className={classes.logo}>
+                Lampstand
+              </Text>
+            ) : null}
+          </Group>
+          <TextInput
+            className={classes.search}
+            placeholder="Search..."
+            aria-label="Search"
+            leftSection={<IconSearch size={16} />}
+            visibleFrom="xs"
+          />
+          <Group gap="xs" wrap="nowrap">
+            <ActionIcon variant="subtle" color="gray" size="lg" aria-label="Notifications">
+              <IconBell size={ICON_SIZE} />
+            </ActionIcon>
+            <ActionIcon variant="subtle" color="gray" size="lg" aria-label="Help">
+              <IconHelpCircle size={ICON_SIZE} />
+            </ActionIcon>
+            <Menu position="bottom-end" width={200} shadow="md">
+              <Menu.Target>
+                <UnstyledButton aria-label="Account menu" className={classes.accountButton}>
+                  <Avatar color="indigo" radius="xl" size={34}>
+                    {initial}
+                  </Avatar>
+                </UnstyledButton>
+              </Menu.Target>
+              <Menu.Dropdown>
+                <Menu.Label>{user.churchName}</Menu.Label>
+                <Menu.Item leftSection={<IconUser size={16} />}>Account</Menu.Item>
+                <Menu.Item leftSection={<IconSettings size={16} />} component={Link} to="/settings">
+                  Settings
+                </Menu.Item>
+                <Menu.Divider />
+                <Menu.Item leftSection={<IconLogout size={16} />} color="red" onClick={() => logout.mutate()}>
+                  Logout
+                </Menu.Item>
+              </Menu.Dropdown>
+            </Menu>
+          </Group>
+        </Group>
+      </AppShell.Header>
+
+      <AppShell.Navbar p="sm" aria-label="Main navigation">
+        <AppShell.Section>
+          <Group gap="sm" p="xs" mb="sm" wrap="nowrap">
+            <Avatar color="indigo" radius="md" size={40} aria-hidden>
+              {initial}
+            </Avatar>
+            <Stack gap={0} style={{ minWidth: 0 }}>
+              <Text fw={700} truncate="end" data-testid="sidebar-church-name">
+                {user.churchName}
+              </Text>
+              <Text size="xs" c="dimmed">
+                {roleLabel}
+              </Text>
+            </Stack>
+          </Group>
+        </AppShell.Section>
+        <AppShell.Section grow component={ScrollArea} type="scroll">
+          <NavGroup title="Marketing" items={marketingNav} path={location.pathname} onNavigate={close} />
+          {user.role === 'admin' ? <NavGroup title="Admin" items={adminNav} path={location.pathname} onNavigate={close} /> : null}
+        </AppShell.Section>
+        <AppShell.Section>
+          <Button
+            fullWidth
+            variant="light"
+            color="gray"
+            leftSection={<IconLogout size={ICON_SIZE} />}
+            onClick={() => logout.mutate()}
+            disabled={logout.isPending}
+          >
+            {logout.isPending ? 'Logging out...' : 'Logout'}
+          </Button>
+        </AppShell.Section>
+      </AppShell.Navbar>
+
+      {opened && isMobile ? <Overlay fixed zIndex={99} backgroundOpacity={0.4} onClick={close} data-testid="nav-backdrop" /> : null}
+
+      <AppShell.Main>
+          {impersonating ? (
+            <Group className={classes.banner} justify="center" gap="md" px="md" role="status">
+              <Text size="sm" fw={600}>
+                You are currently impersonating {user.churchName}
+              </Text>
+              <Button size="compact-sm" color="dark" variant="white" loading={stop.isPending} onClick={() => stop.mutate()}>
+                Stop Impersonating
+              </Button>
+            </Group>
+          ) : null}
+        <Outlet />
+      </AppShell.Main>
+    </AppShell>
+  );
+}

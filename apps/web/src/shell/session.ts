@@ -1,0 +1,48 @@
+import { useQueryClient } from '@tanstack/react-query';
+import { useNavigate } from 'react-router-dom';
+import { trpc } from '../lib/trpc';
+import { errorText, httpStatus } from '../lib/errors';
+import { notifyError, notifySuccess } from '../ui/notify';
+import type { SessionUser } from '@lampstand/api';
+
+/** The signed-in user (null when not signed in), as GET /api/user answers. */
+export function useSession(): { user: SessionUser | null; isLoading: boolean } {
+  const me = trpc.auth.me.useQuery(undefined, { retry: false });
+  if (me.isLoading) return { user: null, isLoading: true };
+  if (me.error) {
+    // 401 means "not signed in"; anything else also leaves the visitor at the sign-in page.
+    void httpStatus(me.error);
+    return { user: null, isLoading: false };
+  }
+  return { user: me.data ?? null, isLoading: false };
+}
+
+export function useLogout() {
+  const utils = trpc.useUtils();
+  const queryClient = useQueryClient();
+  const navigate = useNavigate();
+  return trpc.auth.logout.useMutation({
+    onSuccess: async () => {
+      // Nothing of the previous account may linger in the cache.
+      queryClient.clear();
+      utils.auth.me.setData(undefined, undefined);
+      await utils.auth.me.invalidate();
+      notifySuccess('Logged out', 'You have been successfully logged out.');
+      navigate('/auth', { replace: true });
+    },
+    onError: (err) => notifyError('Logout failed', errorText(err)),
+  });
+}
+
+export function useStopImpersonating() {
+  const queryClient = useQueryClient();
+  const navigate = useNavigate();
+  return trpc.admin.stopImpersonating.useMutation({
+    onSuccess: async () => {
+      queryClient.clear();
+      notifySuccess('Impersonation ended');
+      navigate('/admin/users');
+    },
+    onError: (err) => notifyError('Error ending impersonation', err.message),
+  });
+}

@@ -1,0 +1,19 @@
+import { Group, Stack, Text, Title } from '@mantine/core';
+import type { ReactNode } from 'react';
+
+/** Every page starts the same way: title, one line of description, the primary action on the right. */
+export function PageHeader({ title, description, action }: { title: ReactNode; description?: ReactNode; action?: ReactNode }) {
+  return (
+    <Group justify="space-between" align="flex-start" mb="lg" wrap="wrap" gap="md">
+      <Stack gap={4}>
+        <Title order={2}>{title}</Title>
+        {description ? (
+          <Text c="dimmed" size="sm">
+            {description}
+          </Text>
+        ) : null}
+      </Stack>
+      {action}
+    </Group>
+  );
+}

@@ -1,0 +1,31 @@
+import { createTheme, type CSSVariablesResolver } from '@mantine/core';
+
+export const theme = createTheme({
+  primaryColor: 'indigo',
+  // Shade 8 keeps white button text and links above WCAG AA contrast (4.5:1).
+  primaryShade: { light: 8, dark: 6 },
+  defaultRadius: 'md',
+  fontFamily: 'Inter, -apple-system, BlinkMacSystemFont, "Segoe UI", Roboto, Helvetica, Arial, sans-serif',
+  headings: { fontFamily: 'Inter, -apple-system, BlinkMacSystemFont, "Segoe UI", Roboto, Helvetica, Arial, sans-serif' },
+  colors: {},
+});
+
+/** The warm accent, only for the impersonation banner and highlights. */
+export const ACCENT = 'yellow';
+export const ICON_SIZE = 18;
+
+/** Dimmed text dark enough for AA contrast on white. */
+export const cssVariablesResolver: CSSVariablesResolver = () => ({
+  variables: {},
+  light: {
+    '--mantine-color-dimmed': 'var(--mantine-color-gray-7)',
+    // Text of 'light' variants (badges, active nav links, light buttons) one step darker for AA contrast.
+    ...Object.fromEntries(
+      ['indigo', 'red', 'green', 'blue', 'teal', 'orange', 'grape', 'cyan', 'violet', 'pink', 'lime'].map((c) => [`--mantine-color-${c}-light-color`, `var(--mantine-color-${c}-9)`]),
+    ),
+    '--mantine-color-yellow-light-color': 'var(--mantine-color-yellow-9)',
+    '--mantine-primary-color-light-color': 'var(--mantine-color-indigo-9)',
+    '--mantine-color-gray-light-color': 'var(--mantine-color-gray-8)',
+  },
+  dark: {},
+});
