@@ -12,12 +12,12 @@ import { AuthPage } from './features/auth/auth-page';
 import { DashboardPage } from './features/dashboard/dashboard-page';
 import { UsersPage } from './features/admin/users-page';
 import { SettingsPage } from './features/settings/settings-page';
+import { ContactsPage } from './features/contacts/contacts-page';
+import { ContactDetailPage } from './features/contacts/contact-detail-page';
 import { ComingSoonPage, NotFoundPage, PlaceholderPage } from './features/misc/pages';
 
 /** Routes that later releases fill in: their title and one line, nothing invented. */
 const placeholders: { path: string; title: string; description: string }[] = [
-  { path: '/contacts', title: 'Contacts', description: 'Members, staff, families, children and contact lists.' },
-  { path: '/contacts/detail/:id', title: 'Contact Details', description: 'Everything about one contact.' },
   { path: '/email-campaigns', title: 'Email Campaigns', description: 'Create, schedule and send email campaigns.' },
   { path: '/email-campaigns/new', title: 'New Email Campaign', description: 'Create an email campaign.' },
   { path: '/email-campaigns/:id', title: 'Email Campaign', description: 'Statistics of one campaign.' },
@@ -57,6 +57,9 @@ export function App() {
                 >
                   <Route index element={<DashboardPage />} />
                   <Route path="/settings" element={<SettingsPage />} />
+                  <Route path="/contacts" element={<ContactsPage />} />
+                  <Route path="/contacts/new" element={<ContactsPage />} />
+                  <Route path="/contacts/detail/:id" element={<ContactDetailPage />} />
                   <Route path="/news-builder" element={<ComingSoonPage title="News Builder" description="Build newsletters and announcements." />} />
                   <Route path="/scheduling" element={<ComingSoonPage title="Scheduling" description="Plan and automate your campaigns." />} />
                   {placeholders.map((p) => (

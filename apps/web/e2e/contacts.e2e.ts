@@ -1,0 +1,148 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { registerChurch } from '@lampstand/server/testing';
+import { browserDescribe, expectAccessible, loginViaUi, screenshot, startE2E } from './helpers';
+
+async function fillContact(page: Page, o: { first: string; last: string; email: string; phone: string }) {
+  const sheet = page.getByRole('dialog', { name: 'Add Contact' });
+  await sheet.getByLabel('First Name').fill(o.first);
+  await sheet.getByLabel('Last Name').fill(o.last);
+  await sheet.getByLabel('Email').fill(o.email);
+  await sheet.getByLabel('Phone Number').fill(o.phone);
+  return sheet;
+}
+
+browserDescribe(describe)('contacts', async () => {
+  const e2e = await startE2E();
+  await registerChurch(e2e.app.url, 'Platform');
+  const church = await registerChurch(e2e.app.url, 'Grace Church');
+  // A group for the child, made over the API as an integrator would.
+  await church.client.post('/api/child-groups', { name: 'Little Lambs', ageMin: 2, ageMax: 4 });
+
+  it('creates a contact through all four tabs, views it, links family (inverse label), adds a child with a group, lists, search, import', async () => {
+    const { page, context } = await e2e.newPage();
+    await loginViaUi(page, church.user.username, church.password);
+    await page.getByRole('navigation', { name: 'Marketing' }).getByRole('link', { name: 'Contacts' }).click();
+    await page.getByText('No contacts yet').waitFor();
+    await expectAccessible(page);
+
+    // Create: Basic Info → Church Info → Address → Dependants.
+    await page.getByRole('button', { name: 'Add Contact' }).first().click();
+    const sheet = await fillContact(page, { first: 'Martha', last: 'Bethany', email: 'martha@example.org', phone: '412 345 678' });
+    await sheet.getByLabel('Date of Birth').fill('31/12/1980');
+    await sheet.getByRole('button', { name: 'Next' }).click();
+    await sheet.getByLabel('Church member').check();
+    await sheet.getByLabel('Service staff').check();
+    await sheet.getByLabel('WWCC Number').fill('WWC0001');
+    await sheet.getByLabel('Notes').fill('Hospitality team leader');
+    await sheet.getByRole('button', { name: 'Next' }).click();
+    await sheet.getByLabel('City').fill('Bethany');
+    await sheet.getByRole('button', { name: 'Next' }).click();
+    await sheet.getByText('Save the contact first').waitFor();
+    await sheet.getByText('You need to save the contact before you can add family members and children.').waitFor();
+    await screenshot(page, 'contact-form-dependants');
+    await sheet.getByRole('button', { name: 'Save Contact' }).click();
+    await page.getByText('Contact created successfully').waitFor();
+
+    // A second contact, and a validation message on the way.
+    await page.getByRole('button', { name: 'Add Contact' }).first().click();
+    const second = await fillContact(page, { first: 'Lazarus', last: 'Bethany', email: 'not-an-email', phone: '412 000 111' });
+    await second.getByRole('button', { name: 'Save Contact' }).click();
+    await second.getByText('Please enter a valid email address').waitFor();
+    await second.getByLabel('Email').fill('lazarus@example.org');
+    await second.getByRole('button', { name: 'Save Contact' }).click();
+    await page.getByText('Contact created successfully').waitFor();
+    await page.getByRole('cell', { name: 'Lazarus Bethany', exact: true }).waitFor();
+    await screenshot(page, 'contacts-list');
+
+    // View Martha; Staff Info tab shows for service staff.
+    await page.getByRole('button', { name: 'View Martha Bethany' }).click();
+    const details = page.getByRole('dialog', { name: 'Contact Details' });
+    await details.getByRole('heading', { name: 'Martha Bethany' }).waitFor();
+    await details.getByRole('tab', { name: 'Staff Info' }).click();
+    await details.getByText('WWC0001').waitFor();
+    await details.getByRole('tab', { name: 'Notes' }).click();
+    await details.getByText('Hospitality team leader').waitFor();
+
+    // Family: Lazarus is Martha's sibling... and a parent link to see the inverse label.
+    await details.getByRole('tab', { name: 'Family', exact: true }).click();
+    await details.getByText('No family relationships').waitFor();
+    await details.getByRole('button', { name: 'Add Family Member' }).click();
+    await page.getByText('Please select a contact and relationship type.').waitFor();
+    await details.getByRole('combobox', { name: 'Family member' }).click();
+    await page.getByRole('option', { name: /Lazarus Bethany/ }).click();
+    await details.getByRole('combobox', { name: 'Relationship' }).click();
+    await page.getByRole('option', { name: 'Child', exact: true }).click();
+    await details.getByRole('button', { name: 'Add Family Member' }).click();
+    await page.getByText('Family member added').waitFor();
+    await details.getByRole('link', { name: 'Lazarus Bethany' }).waitFor();
+    await details.locator('.mantine-Badge-root', { hasText: /^Child$/ }).waitFor();
+
+    // Children: add a child with a group.
+    await details.getByRole('tab', { name: 'Children' }).first().click();
+    await details.getByText('No children').waitFor();
+    await details.getByRole('button', { name: 'Add Child' }).click();
+    await details.getByLabel("Child's name").fill('Little Tim');
+    await details.getByRole('combobox', { name: 'Group' }).click();
+    await page.getByRole('option', { name: 'Little Lambs (2-4 years)' }).click();
+    await details.getByRole('button', { name: 'Add Child' }).click();
+    await page.getByText('Child added').waitFor();
+    await details.getByText('Little Lambs (2-4 years)').waitFor();
+    await screenshot(page, 'contact-details-children');
+    await page.keyboard.press('Escape');
+
+    // The other side of the link reads Parent (isInverse).
+    const martha = (await church.client.get('/api/contacts/search?search=martha')).body.items[0];
+    const lazarus = (await church.client.get('/api/contacts/search?search=lazarus')).body.items[0];
+    await page.goto(`/contacts/detail/${lazarus.id}`);
+    await page.getByRole('tab', { name: 'Family', exact: true }).click();
+    await page.getByRole('link', { name: 'Martha Bethany' }).waitFor();
+    await page.locator('.mantine-Badge-root', { hasText: /^Parent$/ }).waitFor();
+    await page.goto(`/contacts/detail/${martha.id}?tab=children&action=add`);
+    await page.getByText('Little Tim').waitFor();
+    await page.getByLabel("Child's name").waitFor();
+
+    // Lists: create one, add Martha, see the count.
+    await page.goto('/contacts?tab=lists');
+    await page.getByRole('button', { name: 'Create List' }).first().click();
+    await page.getByRole('button', { name: 'Create List' }).last().click();
+    await page.getByText('List name is required').waitFor();
+    await page.getByLabel('List name').fill('Hospitality');
+    await page.getByRole('button', { name: 'Create List' }).last().click();
+    await page.getByText('List created').waitFor();
+    await page.getByRole('button', { name: 'Add Contacts' }).click();
+    await page.getByRole('checkbox', { name: /Martha Bethany/ }).check();
+    await page.getByRole('button', { name: 'Add to List' }).click();
+    await page.getByText('1 contact', { exact: true }).waitFor();
+    await page.getByRole('link', { name: 'Email', exact: true }).waitFor();
+    expect(await page.getByRole('link', { name: 'SMS', exact: true }).getAttribute('href')).toMatch(/^\/sms-campaigns\?listId=\d+$/);
+    await screenshot(page, 'contact-lists');
+    await expectAccessible(page);
+
+    // Search.
+    await page.getByRole('tab', { name: 'All Contacts' }).click();
+    await page.getByLabel('Search contacts').fill('LAZ');
+    await page.getByRole('cell', { name: 'Lazarus Bethany', exact: true }).waitFor();
+    await expect.poll(() => page.getByRole('cell', { name: 'Martha Bethany', exact: true }).count()).toBe(0);
+    await page.getByLabel('Search contacts').fill('nobody-like-this');
+    await page.getByText('No matching contacts found').waitFor();
+
+    // Import a small CSV with one bad row.
+    const file = path.join(os.tmpdir(), `import-${Date.now()}.csv`);
+    fs.writeFileSync(file, 'First Name,Last Name,Email,Phone\nMary,Magdala,mary@example.org,0400111222\nNo,Email,not-an-email,\nMartha,Bethany,martha@example.org,\n');
+    await page.getByRole('button', { name: 'Import CSV' }).click();
+    await page.getByRole('dialog', { name: 'Import contacts from CSV' }).locator('input[type=file]').setInputFiles(file);
+    await page.getByRole('button', { name: 'Import 3 rows' }).click();
+    await page.getByText('Import complete.').waitFor();
+    await page.getByText("Line 3: Please enter a valid email address: 'not-an-email'").waitFor();
+    await page.getByText(/1 created · 1 updated · 1 skipped/).waitFor();
+    await screenshot(page, 'contact-import-report');
+    await page.getByRole('button', { name: 'Done' }).click();
+    await page.getByLabel('Search contacts').fill('magdala');
+    await page.getByRole('cell', { name: 'Mary Magdala', exact: true }).waitFor();
+    await context.close();
+  });
+});

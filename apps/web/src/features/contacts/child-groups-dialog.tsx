@@ -1,0 +1,142 @@
+import { ActionIcon, Button, Group, Modal, NumberInput, Paper, Stack, Text, TextInput } from '@mantine/core';
+import { useForm } from '@mantine/form';
+import { modals } from '@mantine/modals';
+import { IconPencil, IconTrash } from '@tabler/icons-react';
+import { useState } from 'react';
+import { createChildGroupSchema, formatAgeRange } from '@lampstand/api/schemas/contacts';
+import type { RouterOutputs } from '@lampstand/api';
+import { trpc } from '../../lib/trpc';
+import { errorMessage } from '../../lib/errors';
+import { notifyError, notifySuccess } from '../../ui/notify';
+import { zodValidate } from '../../ui/zod-form';
+
+type Group_ = RouterOutputs['childGroups']['list'][number];
+
+function GroupForm({ group, onDone }: { group?: Group_; onDone: () => void }) {
+  const utils = trpc.useUtils();
+  const form = useForm<{ name: string; description: string; ageMin: number | string; ageMax: number | string }>({
+    mode: 'controlled',
+    initialValues: { name: group?.name ?? '', description: group?.description ?? '', ageMin: group?.ageMin ?? '', ageMax: group?.ageMax ?? '' },
+    validate: zodValidate(createChildGroupSchema),
+  });
+  const done = async () => {
+    await utils.childGroups.list.invalidate();
+    await utils.children.list.invalidate();
+    form.reset();
+    onDone();
+  };
+  const create = trpc.childGroups.create.useMutation({
+    onSuccess: async () => {
+      notifySuccess('Group created');
+      await done();
+    },
+    onError: (err) => notifyError('Error creating group', errorMessage(err)),
+  });
+  const update = trpc.childGroups.update.useMutation({
+    onSuccess: async () => {
+      notifySuccess('Group updated');
+      await done();
+    },
+    onError: (err) => notifyError('Error updating group', errorMessage(err)),
+  });
+  return (
+    <form
+      noValidate
+      onSubmit={form.onSubmit((v) => {
+        const payload = { name: v.name, description: v.description, ageMin: v.ageMin === '' ? null : Number(v.ageMin), ageMax: v.ageMax === '' ? null : Number(v.ageMax) };
+        if (group) update.mutate({ id: group.id, ...payload });
+        else create.mutate(payload);
+      })}
+    >
+      <Stack gap="xs">
+        <TextInput label="Group name" withAsterisk {...form.getInputProps('name')} />
+        <TextInput label="Description" {...form.getInputProps('description')} />
+        <Group grow>
+          <NumberInput label="Minimum age" min={0} max={30} {...form.getInputProps('ageMin')} />
+          <NumberInput label="Maximum age" min={0} max={30} {...form.getInputProps('ageMax')} />
+        </Group>
+        <Group justify="flex-end">
+          {group ? (
+            <Button variant="default" size="sm" onClick={onDone}>
+              Cancel
+            </Button>
+          ) : null}
+          <Button type="submit" size="sm" loading={create.isPending || update.isPending}>
+            {group ? 'Save Group' : 'Add Group'}
+          </Button>
+        </Group>
+      </Stack>
+    </form>
+  );
+}
+
+/** Child groups (e.g. 'Little Lambs (2-4 years)'): create, rename and delete. */
+export function ChildGroupsDialog({ opened, onClose }: { opened: boolean; onClose: () => void }) {
+  const utils = trpc.useUtils();
+  const groups = trpc.childGroups.list.useQuery(undefined, { enabled: opened });
+  const [editing, setEditing] = useState<number | null>(null);
+  const del = trpc.childGroups.delete.useMutation({
+    onSuccess: async () => {
+      notifySuccess('Group deleted');
+      await Promise.all([utils.childGroups.list.invalidate(), utils.children.list.invalidate()]);
+    },
+    onError: (err) => notifyError('Error deleting group', errorMessage(err)),
+  });
+  return (
+    <Modal opened={opened} onClose={onClose} title="Child Groups" size="lg" centered>
+      <Stack>
+        {(groups.data ?? []).length === 0 ? (
+          <Text c="dimmed" size="sm">
+            No child groups yet
+          </Text>
+        ) : (
+          groups.data!.map((g) =>
+            editing === g.id ? (
+              <Paper key={g.id} withBorder p="sm">
+                <GroupForm group={g} onDone={() => setEditing(null)} />
+              </Paper>
+            ) : (
+              <Paper key={g.id} withBorder p="sm">
+                <Group justify="space-between" wrap="nowrap">
+                  <Stack gap={0}>
+                    <Text fw={600}>
+                      {g.name} <Text span c="dimmed" size="sm">{formatAgeRange(g)}</Text>
+                    </Text>
+                    {g.description ? <Text size="sm">{g.description}</Text> : null}
+                  </Stack>
+                  <Group gap={4}>
+                    <ActionIcon variant="subtle" aria-label={`Edit ${g.name}`} onClick={() => setEditing(g.id)}>
+                      <IconPencil size={16} />
+                    </ActionIcon>
+                    <ActionIcon
+                      variant="subtle"
+                      color="red"
+                      aria-label={`Delete ${g.name}`}
+                      onClick={() =>
+                        modals.openConfirmModal({
+                          title: `Delete ${g.name}?`,
+                          children: <Text size="sm">Children in this group stay, without a group.</Text>,
+                          labels: { confirm: 'Delete', cancel: 'Cancel' },
+                          confirmProps: { color: 'red' },
+                          onConfirm: () => del.mutate({ id: g.id }),
+                        })
+                      }
+                    >
+                      <IconTrash size={16} />
+                    </ActionIcon>
+                  </Group>
+                </Group>
+              </Paper>
+            ),
+          )
+        )}
+        <Paper withBorder p="sm" bg="gray.0">
+          <Text fw={600} size="sm" mb="xs">
+            New group
+          </Text>
+          <GroupForm onDone={() => undefined} />
+        </Paper>
+      </Stack>
+    </Modal>
+  );
+}

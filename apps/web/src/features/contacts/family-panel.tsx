@@ -1,0 +1,336 @@
+import { ActionIcon, Alert, Anchor, Badge, Button, Group, Loader, Paper, Select, Stack, Tabs, Text, Textarea, TextInput, Tooltip } from '@mantine/core';
+import { useForm } from '@mantine/form';
+import { IconLink, IconListCheck, IconPencil, IconPlus, IconTrash } from '@tabler/icons-react';
+import { useEffect, useState } from 'react';
+import { Link, useSearchParams } from 'react-router-dom';
+import { RELATIONSHIPS, childFieldsSchema, dmyToIso, formatAgeRange, isoToDmy } from '@lampstand/api/schemas/contacts';
+import { trpc } from '../../lib/trpc';
+import { errorMessage } from '../../lib/errors';
+import { notifyError, notifySuccess } from '../../ui/notify';
+import { fullName, relationshipLabel, type Child, type Contact } from './labels';
+
+function FamilyRelationships({ contact }: { contact: Contact }) {
+  const utils = trpc.useUtils();
+  const family = trpc.family.list.useQuery({ id: contact.id });
+  const [search, setSearch] = useState('');
+  const candidates = trpc.contacts.find.useQuery({ search, tab: 'all', page: 1, pageSize: 50 });
+  const [relatedId, setRelatedId] = useState<string | null>(null);
+  const [relationship, setRelationship] = useState<string | null>(null);
+  const refresh = () => utils.family.list.invalidate();
+  const add = trpc.family.add.useMutation({
+    onSuccess: async () => {
+      notifySuccess('Family member added');
+      setRelatedId(null);
+      setRelationship(null);
+      await refresh();
+    },
+    onError: (err) => notifyError('Error adding family member', errorMessage(err)),
+  });
+  const remove = trpc.family.remove.useMutation({
+    onSuccess: async () => {
+      notifySuccess('Family member removed');
+      await refresh();
+    },
+    onError: (err) => notifyError('Error removing family member', errorMessage(err)),
+  });
+
+  const linked = new Set((family.data ?? []).map((f) => f.contact.id));
+  const options = (candidates.data?.items ?? []).filter((c) => c.id !== contact.id && !linked.has(c.id)).map((c) => ({ value: String(c.id), label: `${fullName(c)}${c.email ? ` (${c.email})` : ''}` }));
+
+  const submit = () => {
+    if (!relatedId || !relationship) {
+      notifyError('Missing information', 'Please select a contact and relationship type.');
+      return;
+    }
+    add.mutate({ id: contact.id, relatedContactId: Number(relatedId), relationship: relationship as 'spouse' });
+  };
+
+  return (
+    <Stack>
+      {family.isLoading ? (
+        <Loader size="sm" aria-label="Loading family" />
+      ) : family.error ? (
+        <Alert color="red" title="Error loading family relationships">
+          {errorMessage(family.error)}
+        </Alert>
+      ) : family.data && family.data.length > 0 ? (
+        <Stack gap="xs">
+          {family.data.map((f) => (
+            <Paper key={f.link.id} withBorder p="sm">
+              <Group justify="space-between" wrap="nowrap">
+                <Group gap="sm" wrap="nowrap">
+                  <Badge variant="light">{relationshipLabel(f)}</Badge>
+                  <Anchor component={Link} to={`/contacts/detail/${f.contact.id}`} target="_blank" rel="noopener">
+                    {fullName(f.contact)}
+                  </Anchor>
+                </Group>
+                <Tooltip label="Remove">
+                  <ActionIcon variant="subtle" color="red" aria-label={`Remove ${fullName(f.contact)}`} loading={remove.isPending} onClick={() => remove.mutate({ linkId: f.link.id })}>
+                    <IconTrash size={16} />
+                  </ActionIcon>
+                </Tooltip>
+              </Group>
+            </Paper>
+          ))}
+        </Stack>
+      ) : (
+        <Text c="dimmed" size="sm">
+          No family relationships
+        </Text>
+      )}
+
+      <Paper withBorder p="sm" bg="gray.0">
+        <Text fw={600} size="sm" mb="xs">
+          Add family member
+        </Text>
+        <Stack gap="xs">
+          <Select
+            label="Family member"
+            placeholder="Search contacts"
+            searchable
+            onSearchChange={setSearch}
+            searchValue={search}
+            data={options}
+            value={relatedId}
+            onChange={setRelatedId}
+            nothingFoundMessage="No available contacts"
+            filter={({ options: o }) => o}
+          />
+          <Select label="Relationship" placeholder="Choose" data={RELATIONSHIPS.map((r) => ({ value: r.value, label: r.label }))} value={relationship} onChange={setRelationship} />
+          <Group justify="flex-end">
+            <Button size="sm" leftSection={<IconLink size={16} />} onClick={submit} loading={add.isPending}>
+              Add Family Member
+            </Button>
+          </Group>
+        </Stack>
+      </Paper>
+    </Stack>
+  );
+}
+
+function ChildForm({ contact, child, onDone }: { contact: Contact; child?: Child; onDone: () => void }) {
+  const utils = trpc.useUtils();
+  const groups = trpc.childGroups.list.useQuery();
+  const form = useForm({
+    mode: 'controlled',
+    initialValues: {
+      name: child?.name ?? '',
+      dateOfBirth: isoToDmy(child?.dateOfBirth),
+      age: child?.age != null ? String(child.age) : '',
+      groupId: child?.groupId != null ? String(child.groupId) : '',
+      notes: child?.notes ?? '',
+    },
+    validate: (v) => {
+      const r = childFieldsSchema.safeParse({ ...v, dateOfBirth: dmyToIso(v.dateOfBirth) ?? '' });
+      const errors: Record<string, string> = {};
+      if (!r.success) for (const i of r.error.issues) errors[String(i.path[0])] ??= i.message;
+      return errors;
+    },
+  });
+  const done = async () => {
+    await utils.children.list.invalidate({ id: contact.id });
+    onDone();
+  };
+  const add = trpc.children.add.useMutation({
+    onSuccess: async () => {
+      notifySuccess('Child added');
+      await done();
+    },
+    onError: (err) => notifyError('Error adding child', errorMessage(err)),
+  });
+  const update = trpc.children.update.useMutation({
+    onSuccess: async () => {
+      notifySuccess('Child updated');
+      await done();
+    },
+    onError: (err) => notifyError('Error updating child', errorMessage(err)),
+  });
+  const submit = form.onSubmit((v) => {
+    const payload = {
+      name: v.name,
+      dateOfBirth: dmyToIso(v.dateOfBirth) ?? '',
+      age: v.age === '' ? null : Number(v.age),
+      groupId: v.groupId === '' ? null : Number(v.groupId),
+      notes: v.notes,
+    };
+    if (child) update.mutate({ childId: child.id, ...payload });
+    else add.mutate({ id: contact.id, ...payload });
+  });
+  return (
+    <Paper withBorder p="sm" bg="gray.0">
+      <form onSubmit={submit} noValidate>
+        <Stack gap="xs">
+          <TextInput label="Child's name" withAsterisk {...form.getInputProps('name')} />
+          <Group grow align="flex-start">
+            <TextInput label="Date of Birth" placeholder="DD/MM/YYYY" {...form.getInputProps('dateOfBirth')} />
+            <TextInput label="Age" inputMode="numeric" {...form.getInputProps('age')} />
+          </Group>
+          <Select
+            label="Group"
+            placeholder={groups.data && groups.data.length === 0 ? 'No groups yet' : 'Choose a group'}
+            clearable
+            data={(groups.data ?? []).map((g) => ({ value: String(g.id), label: `${g.name} ${formatAgeRange(g)}`.trim() }))}
+            {...form.getInputProps('groupId')}
+          />
+          <Textarea label="Notes" autosize minRows={2} {...form.getInputProps('notes')} />
+          <Group justify="flex-end">
+            <Button variant="default" size="sm" onClick={onDone}>
+              Cancel
+            </Button>
+            <Button type="submit" size="sm" loading={add.isPending || update.isPending}>
+              {child ? 'Update Child' : 'Add Child'}
+            </Button>
+          </Group>
+        </Stack>
+      </form>
+    </Paper>
+  );
+}
+
+function AddChildToList({ child }: { child: Child }) {
+  const utils = trpc.useUtils();
+  const lists = trpc.contactLists.list.useQuery({ includeCounts: false });
+  const [listId, setListId] = useState<string | null>(null);
+  const smsLists = (lists.data ?? []).filter((l) => l.type === 'sms' || l.type === 'both');
+  const add = trpc.children.addToList.useMutation({
+    onSuccess: async () => {
+      notifySuccess('Child added to list');
+      setListId(null);
+      await utils.children.list.invalidate();
+    },
+    onError: (err) => notifyError('Error adding child to list', errorMessage(err)),
+  });
+  if (lists.isSuccess && smsLists.length === 0) {
+    return (
+      <Text size="xs" c="dimmed">
+        No SMS-compatible lists available
+      </Text>
+    );
+  }
+  return (
+    <Group gap="xs" align="flex-end" wrap="nowrap">
+      <Select
+        size="xs"
+        label="Add to list"
+        placeholder="Choose a list"
+        data={smsLists.map((l) => ({ value: String(l.id), label: child.listIds.includes(l.id) ? `${l.name} (added)` : l.name, disabled: child.listIds.includes(l.id) }))}
+        value={listId}
+        onChange={setListId}
+      />
+      <Button
+        size="xs"
+        variant="light"
+        leftSection={<IconListCheck size={14} />}
+        loading={add.isPending}
+        onClick={() => {
+          if (!listId) return notifyError('Error adding child to list', 'Please select a contact list.');
+          add.mutate({ childId: child.id, listId: Number(listId) });
+        }}
+      >
+        Add
+      </Button>
+    </Group>
+  );
+}
+
+export function ChildrenPanel({ contact }: { contact: Contact }) {
+  const children = trpc.children.list.useQuery({ id: contact.id });
+  const utils = trpc.useUtils();
+  const [params, setParams] = useSearchParams();
+  const [adding, setAdding] = useState(false);
+  const [editing, setEditing] = useState<number | null>(null);
+  useEffect(() => {
+    if (params.get('action') === 'add') setAdding(true);
+  }, [params]);
+  const stopAdding = () => {
+    setAdding(false);
+    if (params.get('action')) {
+      params.delete('action');
+      setParams(params, { replace: true });
+    }
+  };
+  const remove = trpc.children.remove.useMutation({
+    onSuccess: async () => {
+      notifySuccess('Child removed');
+      await utils.children.list.invalidate({ id: contact.id });
+    },
+    onError: (err) => notifyError('Error removing child', errorMessage(err)),
+  });
+  return (
+    <Stack>
+      {children.isLoading ? (
+        <Loader size="sm" aria-label="Loading children" />
+      ) : children.error ? (
+        <Alert color="red" title="Error loading children">
+          {errorMessage(children.error)}
+        </Alert>
+      ) : children.data && children.data.length > 0 ? (
+        children.data.map((c) =>
+          editing === c.id ? (
+            <ChildForm key={c.id} contact={contact} child={c} onDone={() => setEditing(null)} />
+          ) : (
+            <Paper key={c.id} withBorder p="sm">
+              <Group justify="space-between" align="flex-start" wrap="nowrap">
+                <Stack gap={2}>
+                  <Text fw={600}>{c.name}</Text>
+                  <Text size="sm" c="dimmed">
+                    {[c.dateOfBirth ? `Born ${isoToDmy(c.dateOfBirth)}` : null, c.age != null ? `Age ${c.age}` : null].filter(Boolean).join(' · ') || 'No date of birth'}
+                  </Text>
+                  {c.group ? (
+                    <Text size="sm">
+                      {c.group.name} {formatAgeRange(c.group)}
+                    </Text>
+                  ) : null}
+                  {c.notes ? <Text size="sm">{c.notes}</Text> : null}
+                  <AddChildToList child={c} />
+                </Stack>
+                <Group gap={4} wrap="nowrap">
+                  <ActionIcon variant="subtle" aria-label={`Edit ${c.name}`} onClick={() => setEditing(c.id)}>
+                    <IconPencil size={16} />
+                  </ActionIcon>
+                  <ActionIcon variant="subtle" color="red" aria-label={`Remove ${c.name}`} onClick={() => remove.mutate({ childId: c.id })}>
+                    <IconTrash size={16} />
+                  </ActionIcon>
+                </Group>
+              </Group>
+            </Paper>
+          ),
+        )
+      ) : (
+        <Text c="dimmed" size="sm">
+          No children
+        </Text>
+      )}
+      {adding ? (
+        <ChildForm contact={contact} onDone={stopAdding} />
+      ) : (
+        <Group>
+          <Button size="sm" variant="light" leftSection={<IconPlus size={16} />} onClick={() => setAdding(true)}>
+            Add Child
+          </Button>
+          <Anchor component={Link} to={`/contacts/detail/${contact.id}?tab=children&action=add`} size="sm">
+            Open on its own page
+          </Anchor>
+        </Group>
+      )}
+    </Stack>
+  );
+}
+
+/** The spec's family panel: 'Family Relationships' and 'Children'. */
+export function FamilyPanel({ contact, initialTab = 'family' }: { contact: Contact; initialTab?: 'family' | 'children' }) {
+  return (
+    <Tabs defaultValue={initialTab} keepMounted={false}>
+      <Tabs.List mb="sm">
+        <Tabs.Tab value="family">Family Relationships</Tabs.Tab>
+        <Tabs.Tab value="children">Children</Tabs.Tab>
+      </Tabs.List>
+      <Tabs.Panel value="family">
+        <FamilyRelationships contact={contact} />
+      </Tabs.Panel>
+      <Tabs.Panel value="children">
+        <ChildrenPanel contact={contact} />
+      </Tabs.Panel>
+    </Tabs>
+  );
+}

@@ -1,0 +1,332 @@
+import { ActionIcon, Alert, Badge, Button, Card, Checkbox, Group, Loader, Menu, Modal, ScrollArea, Select, SimpleGrid, Stack, Text, Textarea, TextInput } from '@mantine/core';
+import { useForm } from '@mantine/form';
+import { modals } from '@mantine/modals';
+import { IconDots, IconDownload, IconMail, IconMessage, IconPencil, IconPlus, IconSearch, IconTrash, IconUsersPlus, IconList } from '@tabler/icons-react';
+import { useState } from 'react';
+import { Link } from 'react-router-dom';
+import { contactListFieldsSchema } from '@lampstand/api/schemas/contacts';
+import { trpc } from '../../lib/trpc';
+import { errorMessage, httpStatus } from '../../lib/errors';
+import { formatNumber } from '../../ui/format';
+import { notifyError, notifySuccess } from '../../ui/notify';
+import { EmptyState } from '../../ui/empty-state';
+import { zodValidate } from '../../ui/zod-form';
+import { LIST_TYPE_LABELS, fullName, type ContactList } from './labels';
+
+function ListFormModal({ list, opened, onClose }: { list?: ContactList; opened: boolean; onClose: () => void }) {
+  const utils = trpc.useUtils();
+  const form = useForm({
+    mode: 'controlled',
+    initialValues: {
+      name: list?.name ?? '',
+      description: list?.description ?? '',
+      // A list of another type falls back to both in the form.
+      type: list && ['email', 'sms', 'both'].includes(list.type) ? list.type : 'both',
+    },
+    validate: zodValidate(contactListFieldsSchema),
+  });
+  const done = async () => {
+    await utils.contactLists.list.invalidate();
+    form.reset();
+    onClose();
+  };
+  const create = trpc.contactLists.create.useMutation({
+    onSuccess: async () => {
+      notifySuccess('List created');
+      await done();
+    },
+    onError: (err) => notifyError('Error', `Failed to create list: ${errorMessage(err)}`),
+  });
+  const update = trpc.contactLists.update.useMutation({
+    onSuccess: async () => {
+      notifySuccess('List updated');
+      await done();
+    },
+    onError: (err) => notifyError('Error', `Failed to update list: ${errorMessage(err)}`),
+  });
+  return (
+    <Modal opened={opened} onClose={onClose} title={list ? 'Edit List' : 'Create List'} centered>
+      <form
+        noValidate
+        onSubmit={form.onSubmit((v) => (list ? update.mutate({ id: list.id, ...v, type: v.type as 'both' }) : create.mutate({ ...v, type: v.type as 'both' })))}
+      >
+        <Stack>
+          <TextInput label="List name" withAsterisk {...form.getInputProps('name')} />
+          <Textarea label="Description" autosize minRows={2} {...form.getInputProps('description')} />
+          <Select
+            label="List type"
+            allowDeselect={false}
+            data={[
+              { value: 'both', label: 'Email & SMS' },
+              { value: 'email', label: 'Email only' },
+              { value: 'sms', label: 'SMS only' },
+            ]}
+            {...form.getInputProps('type')}
+          />
+          <Group justify="flex-end">
+            <Button variant="default" onClick={onClose}>
+              Cancel
+            </Button>
+            <Button type="submit" loading={create.isPending || update.isPending}>
+              {list ? 'Update List' : 'Create List'}
+            </Button>
+          </Group>
+        </Stack>
+      </form>
+    </Modal>
+  );
+}
+
+function AddContactsModal({ list, onClose }: { list: ContactList; onClose: () => void }) {
+  const utils = trpc.useUtils();
+  const [search, setSearch] = useState('');
+  const candidates = trpc.contacts.find.useQuery({ search, tab: 'all', page: 1, pageSize: 100 });
+  const members = trpc.contactLists.contacts.useQuery({ id: list.id });
+  const [selected, setSelected] = useState<number[]>([]);
+  const add = trpc.contactLists.addContact.useMutation();
+  const [saving, setSaving] = useState(false);
+  const inList = new Set((members.data ?? []).map((c) => c.id));
+  const available = (candidates.data?.items ?? []).filter((c) => !inList.has(c.id));
+  const save = async () => {
+    setSaving(true);
+    try {
+      for (const contactId of selected) await add.mutateAsync({ listId: list.id, contactId });
+      notifySuccess('Contact added to list', `${selected.length} added to ${list.name}.`);
+      await Promise.all([utils.contactLists.list.invalidate(), utils.contactLists.contacts.invalidate({ id: list.id }), utils.contactLists.ofContact.invalidate()]);
+      onClose();
+    } catch (err) {
+      notifyError('Error', `Failed to add contact to list: ${errorMessage(err)}`);
+    } finally {
+      setSaving(false);
+    }
+  };
+  return (
+    <Modal opened onClose={onClose} title={`Add Contacts to ${list.name}`} size="lg" centered>
+      <Stack>
+        <TextInput placeholder="Search contacts..." aria-label="Search contacts" leftSection={<IconSearch size={16} />} value={search} onChange={(e) => setSearch(e.currentTarget.value)} />
+        <ScrollArea.Autosize mah={400} type="auto">
+          {candidates.isLoading || members.isLoading ? (
+            <Loader size="sm" aria-label="Loading contacts" />
+          ) : candidates.error ? (
+            <Alert color="red" title="Error loading contacts">
+              {errorMessage(candidates.error)}
+            </Alert>
+          ) : available.length === 0 ? (
+            <Text c="dimmed" size="sm" py="md" ta="center">
+              No available contacts
+            </Text>
+          ) : (
+            <Stack gap={6}>
+              {available.map((c) => (
+                <Checkbox
+                  key={c.id}
+                  label={`${fullName(c)}${c.email ? ` · ${c.email}` : ''}`}
+                  checked={selected.includes(c.id)}
+                  onChange={(e) => {
+                    const checked = e.currentTarget.checked;
+                    setSelected((s) => (checked ? [...s, c.id] : s.filter((x) => x !== c.id)));
+                  }}
+                />
+              ))}
+            </Stack>
+          )}
+        </ScrollArea.Autosize>
+        <Group justify="space-between">
+          <Text size="sm" c="dimmed">
+            {selected.length} selected
+          </Text>
+          <Group>
+            <Button variant="default" onClick={onClose}>
+              Cancel
+            </Button>
+            <Button disabled={selected.length === 0} loading={saving} onClick={save}>
+              Add to List
+            </Button>
+          </Group>
+        </Group>
+      </Stack>
+    </Modal>
+  );
+}
+
+function MembersModal({ list, onClose }: { list: ContactList; onClose: () => void }) {
+  const utils = trpc.useUtils();
+  const members = trpc.contactLists.contacts.useQuery({ id: list.id });
+  const remove = trpc.contactLists.removeContact.useMutation({
+    onSuccess: async () => {
+      notifySuccess('Contact removed from list');
+      await Promise.all([members.refetch(), utils.contactLists.list.invalidate(), utils.contactLists.ofContact.invalidate()]);
+    },
+    onError: (err) => notifyError('Error', `Failed to remove contact from list: ${errorMessage(err)}`),
+  });
+  return (
+    <Modal opened onClose={onClose} title={list.name} size="lg" centered>
+      <ScrollArea.Autosize mah={400} type="auto">
+        {members.isLoading ? (
+          <Loader size="sm" aria-label="Loading contacts" />
+        ) : members.error ? (
+          <Alert color="red" title="Error loading contacts">
+            {errorMessage(members.error)}
+          </Alert>
+        ) : (members.data ?? []).length === 0 ? (
+          <Text c="dimmed" size="sm">
+            No contacts in this list yet
+          </Text>
+        ) : (
+          <Stack gap={6}>
+            {members.data!.map((c) => (
+              <Group key={c.id} justify="space-between" wrap="nowrap">
+                <Text size="sm">
+                  {fullName(c)} <Text span c="dimmed">{c.email}</Text>
+                </Text>
+                <ActionIcon
+                  variant="subtle"
+                  color="red"
+                  aria-label={`Remove ${fullName(c)}`}
+                  onClick={() =>
+                    modals.openConfirmModal({
+                      title: 'Remove from list?',
+                      children: <Text size="sm">{fullName(c)} will no longer receive communications sent to {list.name}.</Text>,
+                      labels: { confirm: 'Remove', cancel: 'Cancel' },
+                      confirmProps: { color: 'red' },
+                      onConfirm: () => remove.mutate({ listId: list.id, contactId: c.id }),
+                    })
+                  }
+                >
+                  <IconTrash size={16} />
+                </ActionIcon>
+              </Group>
+            ))}
+          </Stack>
+        )}
+      </ScrollArea.Autosize>
+    </Modal>
+  );
+}
+
+export function ListsTab() {
+  const utils = trpc.useUtils();
+  const lists = trpc.contactLists.list.useQuery({ includeCounts: true });
+  const [creating, setCreating] = useState(false);
+  const [editing, setEditing] = useState<ContactList | null>(null);
+  const [adding, setAdding] = useState<ContactList | null>(null);
+  const [viewing, setViewing] = useState<ContactList | null>(null);
+  const del = trpc.contactLists.delete.useMutation({
+    onSuccess: async () => {
+      notifySuccess('List deleted');
+      await utils.contactLists.list.invalidate();
+    },
+    onError: (err) => notifyError('Error', `Failed to delete list: ${errorMessage(err)}`),
+  });
+
+  if (lists.isLoading) return <Loader aria-label="Loading lists" />;
+  if (lists.error) {
+    return (
+      <Alert color="red" title="Error loading contact lists">
+        <Text size="sm">Please try again later</Text>
+        <Text size="xs" c="dimmed">
+          {httpStatus(lists.error) === 401 ? 'Not authenticated' : 'Failed to fetch contact lists'}
+        </Text>
+      </Alert>
+    );
+  }
+  const data = lists.data ?? [];
+  return (
+    <Stack>
+      <Group justify="flex-end">
+        <Button leftSection={<IconPlus size={18} />} onClick={() => setCreating(true)}>
+          Create List
+        </Button>
+      </Group>
+      {data.length === 0 ? (
+        <EmptyState
+          icon={<IconList size={24} />}
+          title="No contact lists yet"
+          description="Lists group contacts for email and SMS campaigns."
+          action={
+            <Button variant="light" onClick={() => setCreating(true)}>
+              Create List
+            </Button>
+          }
+        />
+      ) : (
+        <SimpleGrid cols={{ base: 1, sm: 2, lg: 3 }}>
+          {data.map((l) => (
+            <Card key={l.id} withBorder padding="md" data-testid={`list-card-${l.id}`}>
+              <Group justify="space-between" align="flex-start" wrap="nowrap">
+                <Stack gap={2} style={{ minWidth: 0 }}>
+                  <Text fw={600} truncate="end">
+                    {l.name}
+                  </Text>
+                  <Group gap={6}>
+                    <Badge variant="light" size="sm">
+                      {LIST_TYPE_LABELS[l.type]}
+                    </Badge>
+                    <Text size="sm" c="dimmed">
+                      {formatNumber(l.contactCount ?? 0)} {l.contactCount === 1 ? 'contact' : 'contacts'}
+                    </Text>
+                  </Group>
+                </Stack>
+                <Menu position="bottom-end" shadow="md">
+                  <Menu.Target>
+                    <ActionIcon variant="subtle" color="gray" aria-label={`Actions for ${l.name}`}>
+                      <IconDots size={18} />
+                    </ActionIcon>
+                  </Menu.Target>
+                  <Menu.Dropdown>
+                    <Menu.Item leftSection={<IconPencil size={16} />} onClick={() => setEditing(l)}>
+                      Edit
+                    </Menu.Item>
+                    <Menu.Item leftSection={<IconDownload size={16} />} component="a" href={`/api/contacts/export?listId=${l.id}`}>
+                      Export CSV
+                    </Menu.Item>
+                    <Menu.Item
+                      leftSection={<IconTrash size={16} />}
+                      color="red"
+                      onClick={() =>
+                        modals.openConfirmModal({
+                          title: `Delete ${l.name}?`,
+                          children: <Text size="sm">This permanently deletes the list. This action cannot be undone. Its contacts stay in your database.</Text>,
+                          labels: { confirm: 'Delete', cancel: 'Cancel' },
+                          confirmProps: { color: 'red' },
+                          onConfirm: () => del.mutate({ id: l.id }),
+                        })
+                      }
+                    >
+                      Delete
+                    </Menu.Item>
+                  </Menu.Dropdown>
+                </Menu>
+              </Group>
+              <Text size="sm" c="dimmed" mt="xs" lineClamp={2} mih={40}>
+                {l.description || 'No description'}
+              </Text>
+              <Group mt="md" gap="xs">
+                <Button size="xs" variant="light" leftSection={<IconUsersPlus size={14} />} onClick={() => setAdding(l)}>
+                  Add Contacts
+                </Button>
+                <Button size="xs" variant="default" onClick={() => setViewing(l)}>
+                  View
+                </Button>
+                {l.type === 'sms' || l.type === 'both' ? (
+                  <Button size="xs" variant="default" leftSection={<IconMessage size={14} />} component={Link} to={`/sms-campaigns?listId=${l.id}`}>
+                    SMS
+                  </Button>
+                ) : null}
+                {l.type === 'email' || l.type === 'both' ? (
+                  <Button size="xs" variant="default" leftSection={<IconMail size={14} />} component={Link} to={`/email-campaigns?listId=${l.id}`}>
+                    Email
+                  </Button>
+                ) : null}
+              </Group>
+            </Card>
+          ))}
+        </SimpleGrid>
+      )}
+      {creating ? <ListFormModal opened onClose={() => setCreating(false)} /> : null}
+      {editing ? <ListFormModal opened list={editing} onClose={() => setEditing(null)} /> : null}
+      {adding ? <AddContactsModal list={adding} onClose={() => setAdding(null)} /> : null}
+      {viewing ? <MembersModal list={viewing} onClose={() => setViewing(null)} /> : null}
+    </Stack>
+  );
+}
