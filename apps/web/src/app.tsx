@@ -14,14 +14,13 @@ import { UsersPage } from './features/admin/users-page';
 import { SettingsPage } from './features/settings/settings-page';
 import { ContactsPage } from './features/contacts/contacts-page';
 import { ContactDetailPage } from './features/contacts/contact-detail-page';
+import { EmailCampaignsPage } from './features/email-campaigns/list-page';
+import { EditEmailCampaignPage, NewEmailCampaignPage } from './features/email-campaigns/wizard';
+import { EmailCampaignViewPage } from './features/email-campaigns/view-page';
 import { ComingSoonPage, NotFoundPage, PlaceholderPage } from './features/misc/pages';
 
 /** Routes that later releases fill in: their title and one line, nothing invented. */
 const placeholders: { path: string; title: string; description: string }[] = [
-  { path: '/email-campaigns', title: 'Email Campaigns', description: 'Create, schedule and send email campaigns.' },
-  { path: '/email-campaigns/new', title: 'New Email Campaign', description: 'Create an email campaign.' },
-  { path: '/email-campaigns/:id', title: 'Email Campaign', description: 'Statistics of one campaign.' },
-  { path: '/email-campaigns/:id/edit', title: 'Edit Email Campaign', description: 'Change a campaign before it is sent.' },
   { path: '/sms-campaigns', title: 'SMS Campaigns', description: 'Text message campaigns to your lists.' },
   { path: '/landing-pages', title: 'Landing Pages', description: 'Pages for events and ministries, with AI-written copy.' },
   { path: '/qr-codes', title: 'QR Codes', description: 'QR codes and short links for print and screens.' },
@@ -60,6 +59,10 @@ export function App() {
                   <Route path="/contacts" element={<ContactsPage />} />
                   <Route path="/contacts/new" element={<ContactsPage />} />
                   <Route path="/contacts/detail/:id" element={<ContactDetailPage />} />
+                  <Route path="/email-campaigns" element={<EmailCampaignsPage />} />
+                  <Route path="/email-campaigns/new" element={<NewEmailCampaignPage />} />
+                  <Route path="/email-campaigns/:id" element={<EmailCampaignViewPage />} />
+                  <Route path="/email-campaigns/:id/edit" element={<EditEmailCampaignPage />} />
                   <Route path="/news-builder" element={<ComingSoonPage title="News Builder" description="Build newsletters and announcements." />} />
                   <Route path="/scheduling" element={<ComingSoonPage title="Scheduling" description="Plan and automate your campaigns." />} />
                   {placeholders.map((p) => (

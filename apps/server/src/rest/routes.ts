@@ -86,6 +86,7 @@ export const restRoutes: RestRoute[] = [
     input: (req) => ({ status: q(req).status ?? 'all' }),
   },
   { method: 'POST', path: '/api/email-campaigns', procedure: 'emailCampaigns.create', summary: 'Create an email campaign (draft, or scheduled with scheduledFor)', tag: 'Email campaigns', access: 'signed-in', status: 201 },
+  { method: 'POST', path: '/api/email-campaigns/preview', procedure: 'emailCampaigns.preview', summary: 'The message as a recipient sees it (subject, content, optional listId for the sample contact)', tag: 'Email campaigns', access: 'signed-in' },
   { method: 'POST', path: '/api/email-campaigns/test', procedure: 'emailCampaigns.sendTest', summary: 'Send a test email of the given subject and content to testEmail', tag: 'Email campaigns', access: 'signed-in' },
   { method: 'GET', path: '/api/email-campaigns/{id}', procedure: 'emailCampaigns.get', summary: 'One email campaign, with sending progress', tag: 'Email campaigns', access: 'signed-in' },
   { method: 'PUT', path: '/api/email-campaigns/{id}', procedure: 'emailCampaigns.update', summary: 'Update a draft or scheduled campaign (409 once sending or sent)', tag: 'Email campaigns', access: 'signed-in' },

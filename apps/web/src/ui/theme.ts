@@ -21,8 +21,13 @@ export const cssVariablesResolver: CSSVariablesResolver = () => ({
     '--mantine-color-dimmed': 'var(--mantine-color-gray-7)',
     // Text of 'light' variants (badges, active nav links, light buttons) one step darker for AA contrast.
     ...Object.fromEntries(
-      ['indigo', 'red', 'green', 'blue', 'teal', 'orange', 'grape', 'cyan', 'violet', 'pink', 'lime'].map((c) => [`--mantine-color-${c}-light-color`, `var(--mantine-color-${c}-9)`]),
+      ['indigo', 'red', 'green', 'blue', 'teal', 'orange', 'grape', 'cyan', 'violet', 'pink', 'lime'].flatMap((c) => [
+        [`--mantine-color-${c}-light-color`, `var(--mantine-color-${c}-9)`],
+        // and their hover background light enough to keep that contrast
+        [`--mantine-color-${c}-light-hover`, `var(--mantine-color-${c}-1)`],
+      ]),
     ),
+    '--mantine-primary-color-light-hover': 'var(--mantine-color-indigo-1)',
     '--mantine-color-yellow-light-color': 'var(--mantine-color-yellow-9)',
     '--mantine-primary-color-light-color': 'var(--mantine-color-indigo-9)',
     '--mantine-color-gray-light-color': 'var(--mantine-color-gray-8)',

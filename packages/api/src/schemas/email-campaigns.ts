@@ -82,6 +82,17 @@ export const testEmailSchema = z.object({
   content: z.string({ error: 'Email content is required' }).trim().min(1, 'Email content is required').max(500_000),
 });
 
+export const previewEmailSchema = z.object({
+  subject: z.string().trim().max(300).default(''),
+  content: z.string().max(500_000).default(''),
+  listId: idSchema('List ID').optional(),
+});
+export const previewEmailResultSchema = z.object({
+  subject: z.string(),
+  html: z.string(),
+  sample: z.object({ firstName: z.string(), lastName: z.string() }),
+});
+
 export const outboxQuerySchema = z.object({
   channel: z.enum(['email', 'sms']).default('email'),
   campaignId: idSchema('Campaign ID').optional(),

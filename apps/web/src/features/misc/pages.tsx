@@ -14,7 +14,7 @@ export function ComingSoonPage({ title, description }: { title: string; descript
           </ThemeIcon>
           <Title order={3}>Coming soon</Title>
           <Text c="dimmed" maw={460}>
-            {title} is on its way. We are building it now and it will appear here when it is ready.
+            {title} is coming soon. We are building it now and it will appear here when it is ready.
           </Text>
         </Stack>
       </Paper>

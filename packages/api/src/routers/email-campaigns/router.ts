@@ -5,6 +5,8 @@ import {
   emailCampaignSchema,
   emailStatsSchema,
   listEmailCampaignsSchema,
+  previewEmailResultSchema,
+  previewEmailSchema,
   testEmailSchema,
   updateEmailCampaignSchema,
 } from '../../schemas/email-campaigns.js';
@@ -17,7 +19,7 @@ import {
   startEmailCampaign,
   updateEmailCampaign,
 } from '../../services/email-campaigns/campaigns.js';
-import { sendTestEmail } from '../../services/email-campaigns/test-email.js';
+import { previewEmail, sendTestEmail } from '../../services/email-campaigns/test-email.js';
 import { protectedProcedure, router } from '../../trpc.js';
 
 export const emailCampaignsRouter = router({
@@ -37,6 +39,10 @@ export const emailCampaignsRouter = router({
     .output(emailCampaignSchema)
     .mutation(({ ctx, input }) => startEmailCampaign(ctx.db, ctx.services.jobs, ctx.tenantId, input.id)),
   stats: protectedProcedure.input(emailCampaignIdSchema).output(emailStatsSchema).query(({ ctx, input }) => emailCampaignStats(ctx.db, ctx.tenantId, input.id)),
+  preview: protectedProcedure
+    .input(previewEmailSchema)
+    .output(previewEmailResultSchema)
+    .mutation(({ ctx, input }) => previewEmail({ db: ctx.db, config: ctx.services.delivery }, ctx.tenantId, input)),
   sendTest: protectedProcedure
     .input(testEmailSchema)
     .output(z.object({ ok: z.literal(true), to: z.string(), message: z.string() }))

@@ -7,6 +7,32 @@ import { formatFrom } from './deliver.js';
 import { renderEmail } from './render.js';
 import { sanitizeEmailHtml } from './sanitize.js';
 
+/** A contact to fill merge tags in previews and tests: the first of the list, else of the church. */
+async function sampleContact(db: Db, tenantId: number, listId?: number) {
+  let q = db.selectFrom('contacts').select(['contacts.firstName', 'contacts.lastName']).where('contacts.userId', '=', tenantId);
+  if (listId) q = q.innerJoin('contactsInLists as m', 'm.contactId', 'contacts.id').where('m.listId', '=', listId);
+  return (await q.orderBy('contacts.id').limit(1).executeTakeFirst()) ?? { firstName: 'Friend', lastName: '' };
+}
+
+/** Exactly what a recipient would see (no tracking), merge tags filled from a sample contact. */
+export async function previewEmail(
+  deps: { db: Db; config: DeliveryConfig },
+  tenantId: number,
+  input: { subject: string; content: string; listId?: number },
+): Promise<{ subject: string; html: string; sample: { firstName: string; lastName: string } }> {
+  const settings = await getChurchSettings(deps.db, tenantId);
+  const sample = await sampleContact(deps.db, tenantId, input.listId);
+  const message = renderEmail({
+    subject: input.subject,
+    html: sanitizeEmailHtml(input.content),
+    churchName: settings.churchName,
+    postalAddress: settings.postalAddress,
+    recipient: sample,
+    publicUrl: deps.config.publicUrl,
+  });
+  return { subject: message.subject, html: message.html, sample };
+}
+
 /** Really send the campaign as it stands to one address, merge tags filled from a sample contact. */
 export async function sendTestEmail(
   deps: { db: Db; email: EmailTransport; config: DeliveryConfig },
@@ -14,19 +40,13 @@ export async function sendTestEmail(
   input: { testEmail: string; subject: string; content: string },
 ): Promise<{ ok: true; to: string; message: string }> {
   const settings = await getChurchSettings(deps.db, tenantId);
-  const sample = await deps.db
-    .selectFrom('contacts')
-    .select(['firstName', 'lastName'])
-    .where('userId', '=', tenantId)
-    .orderBy('id')
-    .limit(1)
-    .executeTakeFirst();
+  const sample = await sampleContact(deps.db, tenantId);
   const message = renderEmail({
     subject: `[Test] ${input.subject || '(no subject)'}`,
     html: sanitizeEmailHtml(input.content),
     churchName: settings.churchName,
     postalAddress: settings.postalAddress,
-    recipient: sample ?? { firstName: 'Friend', lastName: '' },
+    recipient: sample,
     publicUrl: deps.config.publicUrl,
   });
   const host = new URL(deps.config.publicUrl).hostname || 'lampstand.local';

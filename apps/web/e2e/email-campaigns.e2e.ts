@@ -1,0 +1,94 @@
+import { describe, expect, it } from 'vitest';
+import { registerChurch } from '@lampstand/server/testing';
+import { browserDescribe, expectAccessible, loginViaUi, screenshot, startE2E } from './helpers';
+
+browserDescribe(describe)('email campaigns', async () => {
+  const e2e = await startE2E();
+  await registerChurch(e2e.app.url, 'Platform');
+  const church = await registerChurch(e2e.app.url, 'Grace Church');
+  const list = (await church.client.post('/api/contact-lists', { name: 'Newsletter', type: 'email' })).body;
+  for (const [first, email] of [['Ann', 'ann@example.org'], ['Ben', 'ben@example.org']]) {
+    const c = (await church.client.post('/api/contacts', { firstName: first, lastName: 'Reader', email, phone: '0412345678' })).body;
+    await church.client.post(`/api/contact-lists/${list.id}/contacts/${c.id}`);
+  }
+
+  it('wizard for a list → test email → send → outbox → view page with stats', async () => {
+    const { page, context } = await e2e.newPage();
+    await loginViaUi(page, church.user.username, church.password);
+    await page.getByText('Welcome back, Grace Church!').first().waitFor();
+
+    // From the contact list's Email button.
+    await page.goto('/contacts?tab=lists');
+    await page.getByRole('link', { name: 'Email', exact: true }).click();
+    await page.getByRole('link', { name: 'New Campaign for Newsletter' }).click();
+
+    // Basics (Next Step is locked until name, subject and list are there).
+    await page.getByRole('heading', { name: 'New Email Campaign' }).waitFor();
+    expect(await page.getByRole('button', { name: 'Next Step' }).isDisabled()).toBe(true);
+    await page.getByLabel('Campaign Name').fill('Harvest Festival');
+    await page.getByLabel('Subject Line').fill('Come to the harvest, {{firstName}}');
+    await page.getByRole('button', { name: 'Next Step' }).click();
+
+    // Design: the rich-text editor starts from the welcome paragraph.
+    await page.getByText('Welcome to {{churchName}}!').waitFor();
+    await page.locator('.ProseMirror').click();
+    await page.keyboard.press('Control+End');
+    await page.keyboard.type(' See you on Sunday.');
+    await screenshot(page, 'email-wizard-design');
+    await page.getByRole('button', { name: 'Next Step' }).click();
+
+    // Schedule: immediately.
+    await page.getByLabel('Send immediately after saving').waitFor();
+    await page.getByRole('button', { name: 'Next Step' }).click();
+
+    // Preview: merge tags filled from a contact of the list; a real test email.
+    const frame = page.frameLocator('iframe[title="Email preview"]');
+    await frame.getByText('Hello Ann,').waitFor();
+    await frame.getByText('Welcome to Grace Church!').waitFor();
+    await page.getByText('Come to the harvest, Ann').waitFor();
+    await page.getByRole('button', { name: 'Send Test' }).click();
+    await page.getByText('Please enter a valid email address').waitFor();
+    await page.getByLabel('Test email address').fill('pastor@example.org');
+    await page.getByRole('button', { name: 'Send Test' }).click();
+    await page.getByText('Test Email Sent').waitFor();
+    await page.getByRole('radio', { name: 'Mobile' }).dispatchEvent('click');
+    await screenshot(page, 'email-wizard-preview');
+    await expectAccessible(page);
+    await page.getByRole('button', { name: 'Save and Send' }).click();
+    await page.getByText(/Campaign (created|sent successfully)/).first().waitFor();
+
+    // Back on the list; open the campaign.
+    await page.getByRole('link', { name: 'Harvest Festival', exact: true }).click();
+    await page.getByRole('heading', { name: 'Harvest Festival' }).waitFor();
+    await page.getByText('Outbox').waitFor();
+    await expect.poll(async () => page.getByRole('cell', { name: /@example\.org/ }).count(), { timeout: 20_000 }).toBe(2);
+    await page.locator('.mantine-Badge-root', { hasText: /^Sent$/ }).waitFor({ timeout: 20_000 });
+
+    // Someone opens it: the pixel in the delivered message counts.
+    const messages = (await church.client.get(`/api/outbox?channel=email&campaignId=${(await church.client.get('/api/email-campaigns')).body[0].id}`)).body;
+    const html: string = messages.find((m: { toAddress: string }) => m.toAddress === 'ann@example.org').html;
+    expect(html).toContain('See you on Sunday.');
+    const pixel = /<img src="([^"]+\/t\/o\/[^"]+)"/.exec(html)![1]!.replace(/^https?:\/\/[^/]+/, e2e.app.url);
+    expect((await fetch(pixel)).status).toBe(200);
+    await page.reload();
+    const opened = page.locator('.mantine-Card-root', { hasText: 'Opened' });
+    await opened.getByText('50.0%').waitFor();
+    await page.locator('.mantine-Card-root', { hasText: 'Sent' }).first().getByText('2', { exact: true }).waitFor();
+    await screenshot(page, 'email-campaign-view');
+    await context.close();
+  });
+
+  it('a draft shows "Campaign not sent yet" and a missing one the not-found text', async () => {
+    const draft = (await church.client.post('/api/email-campaigns', { name: 'Draft one', subject: 'S', content: '<p>Hello there friends</p>', listIds: [list.id] })).body;
+    const { page, context } = await e2e.newPage();
+    await loginViaUi(page, church.user.username, church.password);
+    await page.getByText('Welcome back, Grace Church!').first().waitFor();
+    await page.goto(`/email-campaigns/${draft.id}`);
+    await page.getByText('Campaign not sent yet').waitFor();
+    await page.goto('/email-campaigns/999999');
+    await page.getByText("Campaign not found or you don't have permission to view it.").waitFor();
+    await page.goto('/email-campaigns?tab=draft');
+    await page.getByRole('link', { name: 'Draft one', exact: true }).waitFor();
+    await context.close();
+  });
+});

@@ -1,0 +1,192 @@
+import { ActionIcon, Alert, Anchor, Button, Group, Menu, Paper, Skeleton, Table, Tabs, Text } from '@mantine/core';
+import { modals } from '@mantine/modals';
+import { IconDots, IconEye, IconMail, IconPencil, IconPlus, IconSend, IconTrash } from '@tabler/icons-react';
+import { Link, useSearchParams } from 'react-router-dom';
+import { trpc } from '../../lib/trpc';
+import { errorMessage } from '../../lib/errors';
+import { formatDate, formatNumber, formatTime } from '../../ui/format';
+import { notifyError, notifySuccess } from '../../ui/notify';
+import { EmptyState } from '../../ui/empty-state';
+import { PageHeader } from '../../ui/page-header';
+import { StatusBadge } from './status';
+
+type Tab = 'all' | 'draft' | 'scheduled' | 'sent';
+
+export function EmailCampaignsPage() {
+  const [params, setParams] = useSearchParams();
+  const listId = params.get('listId');
+  const tab = (['all', 'draft', 'scheduled', 'sent'].includes(params.get('tab') ?? '') ? params.get('tab') : 'all') as Tab;
+  const utils = trpc.useUtils();
+  const campaigns = trpc.emailCampaigns.list.useQuery({ status: tab }, { refetchInterval: (q) => (q.state.data?.some((c) => c.status === 'sending') ? 2000 : false) });
+  const lists = trpc.contactLists.list.useQuery({ includeCounts: false }, { enabled: !!listId });
+  const list = lists.data?.find((l) => String(l.id) === listId);
+  const newHref = listId ? `/email-campaigns/new?listId=${listId}` : '/email-campaigns/new';
+
+  const refresh = () => utils.emailCampaigns.list.invalidate();
+  const send = trpc.emailCampaigns.send.useMutation({
+    onSuccess: async () => {
+      notifySuccess('Campaign sent successfully', 'Messages are on their way; the numbers update as they go out.');
+      await refresh();
+    },
+    onError: (err) => notifyError('Failed to send campaign', errorMessage(err)),
+  });
+  const del = trpc.emailCampaigns.delete.useMutation({
+    onSuccess: async () => {
+      notifySuccess('Campaign deleted');
+      await refresh();
+    },
+    onError: (err) => notifyError('Error', `Failed to delete campaign: ${errorMessage(err)}`),
+  });
+
+  const setTab = (v: string | null) => {
+    const next = new URLSearchParams(params);
+    if (!v || v === 'all') next.delete('tab');
+    else next.set('tab', v);
+    setParams(next, { replace: true });
+  };
+
+  const body = campaigns.isLoading ? (
+    <Skeleton h={200} />
+  ) : campaigns.error ? (
+    <Alert color="red" title="Failed to load campaigns">
+      {errorMessage(campaigns.error)}
+    </Alert>
+  ) : (campaigns.data ?? []).length === 0 ? (
+    <EmptyState
+      icon={<IconMail size={24} />}
+      title={tab === 'all' ? 'No email campaigns yet' : `No ${tab} campaigns`}
+      description="Write a campaign, choose a list, and send it now or later."
+      action={
+        <Button component={Link} to={newHref} variant="light" leftSection={<IconPlus size={16} />}>
+          New Campaign
+        </Button>
+      }
+    />
+  ) : (
+    <Table.ScrollContainer minWidth={720}>
+      <Table highlightOnHover verticalSpacing="sm">
+        <Table.Thead>
+          <Table.Tr>
+            <Table.Th>Name</Table.Th>
+            <Table.Th>Status</Table.Th>
+            <Table.Th>Recipients</Table.Th>
+            <Table.Th>When</Table.Th>
+            <Table.Th w={150}>
+              <Text span size="sm" fw={600}>
+                Actions
+              </Text>
+            </Table.Th>
+          </Table.Tr>
+        </Table.Thead>
+        <Table.Tbody>
+          {campaigns.data!.map((c) => {
+            const when = c.status === 'scheduled' ? c.scheduledFor : c.sentAt ?? c.startedAt;
+            return (
+              <Table.Tr key={c.id}>
+                <Table.Td>
+                  <Anchor component={Link} to={`/email-campaigns/${c.id}`} fw={500}>
+                    {c.name}
+                  </Anchor>
+                  <Text size="xs" c="dimmed" lineClamp={1}>
+                    {c.subject || 'No subject yet'}
+                  </Text>
+                </Table.Td>
+                <Table.Td>
+                  <StatusBadge status={c.status} />
+                </Table.Td>
+                <Table.Td>
+                  {c.status === 'sending' ? `${formatNumber(c.progress.sent)} of ${formatNumber(c.progress.total)}` : c.recipientCount ? formatNumber(c.recipientCount) : '—'}
+                </Table.Td>
+                <Table.Td>{when ? `${formatDate(when)} ${formatTime(when)}` : '—'}</Table.Td>
+                <Table.Td>
+                  <Group gap={4} wrap="nowrap">
+                    <ActionIcon variant="subtle" component={Link} to={`/email-campaigns/${c.id}`} aria-label={`View ${c.name}`}>
+                      <IconEye size={18} />
+                    </ActionIcon>
+                    {c.status === 'draft' || c.status === 'scheduled' ? (
+                      <ActionIcon variant="subtle" component={Link} to={`/email-campaigns/${c.id}/edit`} aria-label={`Edit ${c.name}`}>
+                        <IconPencil size={18} />
+                      </ActionIcon>
+                    ) : null}
+                    {c.status === 'draft' ? (
+                      <Button
+                        size="compact-sm"
+                        variant="light"
+                        leftSection={<IconSend size={14} />}
+                        loading={send.isPending && send.variables?.id === c.id}
+                        onClick={() => send.mutate({ id: c.id })}
+                        aria-label={`Send ${c.name}`}
+                      >
+                        Send
+                      </Button>
+                    ) : null}
+                    <Menu position="bottom-end">
+                      <Menu.Target>
+                        <ActionIcon variant="subtle" color="gray" aria-label={`More actions for ${c.name}`}>
+                          <IconDots size={18} />
+                        </ActionIcon>
+                      </Menu.Target>
+                      <Menu.Dropdown>
+                        <Menu.Item
+                          color="red"
+                          leftSection={<IconTrash size={16} />}
+                          disabled={c.status === 'sending'}
+                          onClick={() =>
+                            modals.openConfirmModal({
+                              title: `Delete ${c.name}?`,
+                              children: <Text size="sm">This permanently deletes the campaign and its statistics. This action cannot be undone.</Text>,
+                              labels: { confirm: 'Delete', cancel: 'Cancel' },
+                              confirmProps: { color: 'red' },
+                              onConfirm: () => del.mutate({ id: c.id }),
+                            })
+                          }
+                        >
+                          Delete
+                        </Menu.Item>
+                      </Menu.Dropdown>
+                    </Menu>
+                  </Group>
+                </Table.Td>
+              </Table.Tr>
+            );
+          })}
+        </Table.Tbody>
+      </Table>
+    </Table.ScrollContainer>
+  );
+
+  return (
+    <>
+      <PageHeader
+        title="Email Campaigns"
+        description="Create, schedule and send email to your contact lists."
+        action={
+          <Button component={Link} to={newHref} leftSection={<IconPlus size={18} />}>
+            New Campaign
+          </Button>
+        }
+      />
+      {listId && list ? (
+        <Alert color="indigo" mb="md" title={`Email ${list.name}`}>
+          <Group justify="space-between">
+            <Text size="sm">Start a campaign to this list.</Text>
+            <Button size="xs" component={Link} to={newHref}>
+              New Campaign for {list.name}
+            </Button>
+          </Group>
+        </Alert>
+      ) : null}
+      <Tabs value={tab} onChange={setTab}>
+        <Tabs.List mb="md">
+          <Tabs.Tab value="all">All Campaigns</Tabs.Tab>
+          <Tabs.Tab value="draft">Drafts</Tabs.Tab>
+          <Tabs.Tab value="scheduled">Scheduled</Tabs.Tab>
+          <Tabs.Tab value="sent">Sent</Tabs.Tab>
+        </Tabs.List>
+      </Tabs>
+      <Paper withBorder p="md">
+        {body}
+      </Paper>
+    </>
+  );
+}
