@@ -12,6 +12,7 @@ const usage = `Create a platform administrator, or promote an existing account.
 Uses DATABASE_URL, or the embedded database under DATA_DIR (stop the app first).`;
 
 const { values } = parseArgs({
+  allowPositionals: true,
   options: {
     username: { type: 'string' },
     password: { type: 'string' },
