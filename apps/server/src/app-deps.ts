@@ -1,6 +1,9 @@
 import {
   createOutboxTransport,
+  createSmsOutboxTransport,
   createSmtpTransport,
+  createTwilioTransport,
+  type SmsTransport,
   defaultDeliveryConfig,
   type DeliveryConfig,
   type EmailTransport,
@@ -15,6 +18,7 @@ export interface AppDeps {
   db: Db;
   jobs: JobQueue;
   email: EmailTransport;
+  sms: SmsTransport;
   delivery: DeliveryConfig;
 }
 
@@ -32,6 +36,10 @@ export async function deliveryConfigFor(config: Config, db: Db, overrides: Parti
     emailFrom: config.emailFrom,
     emailRatePerSecond: config.emailRatePerSecond,
     emailConcurrency: config.emailConcurrency,
+    smsFromNumber: config.twilioFromNumber,
+    smsRatePerSecond: config.smsRatePerSecond,
+    smsConcurrency: config.smsConcurrency,
+    twilioAuthToken: config.twilioAccountSid ? config.twilioAuthToken : undefined,
     ...(config.deliveryClaimLeaseSeconds ? { claimLeaseSeconds: config.deliveryClaimLeaseSeconds } : {}),
     ...(config.deliveryRetryBaseSeconds ? { retryBaseSeconds: config.deliveryRetryBaseSeconds } : {}),
     ...overrides,
@@ -43,6 +51,13 @@ export function emailTransportFor(config: Config, db: Db): EmailTransport {
   return config.emailSmtpUrl ? createSmtpTransport(config.emailSmtpUrl, { maxConnections: Math.min(10, config.emailConcurrency) }) : createOutboxTransport(db);
 }
 
+/** Twilio when TWILIO_ACCOUNT_SID and TWILIO_AUTH_TOKEN are set, else the local outbox. */
+export function smsTransportFor(config: Config, db: Db): SmsTransport {
+  return config.twilioAccountSid && config.twilioAuthToken
+    ? createTwilioTransport({ accountSid: config.twilioAccountSid, authToken: config.twilioAuthToken, apiBaseUrl: config.twilioApiBaseUrl })
+    : createSmsOutboxTransport(db);
+}
+
 export async function startRuntime(
   config: Config,
   db: Db,
@@ -50,16 +65,17 @@ export async function startRuntime(
   opts: { work?: boolean; pollingIntervalSeconds?: number; delivery?: Partial<DeliveryConfig>; log?: (msg: string, err?: unknown) => void } = {},
 ): Promise<AppRuntime> {
   const email = emailTransportFor(config, db);
+  const sms = smsTransportFor(config, db);
   const delivery = await deliveryConfigFor(config, db, opts.delivery);
   const runner = await startJobs({
     connectionString: databaseUrl,
-    deps: { db, email, delivery },
+    deps: { db, email, sms, delivery },
     work: opts.work ?? config.runWorkers,
     pollingIntervalSeconds: opts.pollingIntervalSeconds,
     log: opts.log,
   });
   return {
-    deps: { db, jobs: runner.queue, email, delivery },
+    deps: { db, jobs: runner.queue, email, sms, delivery },
     runner,
     async close() {
       await runner.stop();

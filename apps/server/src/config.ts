@@ -26,6 +26,12 @@ export interface Config {
   emailFrom: string;
   emailRatePerSecond?: number;
   emailConcurrency: number;
+  twilioAccountSid?: string;
+  twilioAuthToken?: string;
+  twilioFromNumber: string;
+  twilioApiBaseUrl: string;
+  smsRatePerSecond?: number;
+  smsConcurrency: number;
   /** Seconds before a dead worker's claimed deliveries are retried (default 120). */
   deliveryClaimLeaseSeconds?: number;
   /** First retry delay in seconds, doubling (default 30). */
@@ -55,6 +61,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     emailFrom: env.EMAIL_FROM || 'Lampstand <no-reply@localhost>',
     emailRatePerSecond: positiveOrUndefined(env.EMAIL_RATE_PER_SECOND, 'EMAIL_RATE_PER_SECOND'),
     emailConcurrency: positiveOrUndefined(env.EMAIL_CONCURRENCY, 'EMAIL_CONCURRENCY') ?? 8,
+    twilioAccountSid: env.TWILIO_ACCOUNT_SID || undefined,
+    twilioAuthToken: env.TWILIO_AUTH_TOKEN || undefined,
+    twilioFromNumber: env.TWILIO_FROM_NUMBER || '+15005550006',
+    twilioApiBaseUrl: env.TWILIO_API_BASE_URL || 'https://api.twilio.com',
+    smsRatePerSecond: positiveOrUndefined(env.SMS_RATE_PER_SECOND, 'SMS_RATE_PER_SECOND'),
+    smsConcurrency: positiveOrUndefined(env.SMS_CONCURRENCY, 'SMS_CONCURRENCY') ?? 4,
     deliveryClaimLeaseSeconds: positiveOrUndefined(env.DELIVERY_CLAIM_LEASE_SECONDS, 'DELIVERY_CLAIM_LEASE_SECONDS'),
     deliveryRetryBaseSeconds: positiveOrUndefined(env.DELIVERY_RETRY_BASE_SECONDS, 'DELIVERY_RETRY_BASE_SECONDS'),
   };

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { describeUnsubscribe, recordClick, recordOpen, unsubscribeByToken } from '@lampstand/api/server';
+import { applySmsStatus, describeUnsubscribe, handleInboundSms, recordClick, recordOpen, unsubscribeByToken, validTwilioSignature } from '@lampstand/api/server';
 import type { AppDeps } from './app-deps.js';
 
 // A transparent 1×1 GIF.
@@ -23,6 +23,31 @@ button:focus-visible{outline:3px solid #364fc7;outline-offset:2px}</style></head
  */
 export async function publicRoutes(app: FastifyInstance, opts: { deps: AppDeps }): Promise<void> {
   const { db, delivery } = opts.deps;
+
+  /** Twilio webhooks: form-encoded, signed with the auth token over PUBLIC_URL + path + params. */
+  function twilioParams(req: { body: unknown; url: string; headers: Record<string, string | string[] | undefined> }) {
+    const params = Object.fromEntries(Object.entries((req.body ?? {}) as Record<string, unknown>).map(([k, v]) => [k, String(v)]));
+    const signature = req.headers['x-twilio-signature'];
+    const ok =
+      !!delivery.twilioAuthToken &&
+      validTwilioSignature(delivery.twilioAuthToken, `${delivery.publicUrl}${req.url}`, params, Array.isArray(signature) ? signature[0] : signature);
+    return { params, ok };
+  }
+
+  app.post('/api/sms/status', async (req, reply) => {
+    const { params, ok } = twilioParams(req);
+    if (!ok) return reply.code(403).send({ message: 'Invalid Twilio signature', code: 'FORBIDDEN' });
+    await applySmsStatus(db, params);
+    return reply.code(204).send();
+  });
+
+  app.post('/api/sms/inbound', async (req, reply) => {
+    const { params, ok } = twilioParams(req);
+    if (!ok) return reply.code(403).send({ message: 'Invalid Twilio signature', code: 'FORBIDDEN' });
+    const result = await handleInboundSms(db, params, delivery.smsFromNumber);
+    const twiml = result.reply ? `<Response><Message>${escapeHtml(result.reply)}</Message></Response>` : '<Response></Response>';
+    return reply.type('text/xml').send(`<?xml version="1.0" encoding="UTF-8"?>${twiml}`);
+  });
 
   // RFC 8058 one-click unsubscribe posts application/x-www-form-urlencoded.
   app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_req, body, done) => {

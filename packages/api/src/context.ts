@@ -2,6 +2,7 @@ import type { Db } from '@lampstand/db';
 import type { SessionUser } from './schemas/auth.js';
 import type { JobQueue } from './jobs.js';
 import type { EmailTransport } from './providers/email.js';
+import type { SmsTransport } from './providers/sms.js';
 import type { DeliveryConfig } from './services/delivery/config.js';
 
 /** What a session remembers between requests. */
@@ -26,6 +27,7 @@ export interface AppServices {
   now(): Date;
   jobs: JobQueue;
   email: EmailTransport;
+  sms: SmsTransport;
   delivery: DeliveryConfig;
 }
 

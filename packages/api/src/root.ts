@@ -9,6 +9,7 @@ import { familyRouter } from './routers/family/router.js';
 import { emailCampaignsRouter } from './routers/email-campaigns/router.js';
 import { outboxRouter } from './routers/outbox/router.js';
 import { settingsRouter } from './routers/settings/router.js';
+import { smsCampaignsRouter } from './routers/sms-campaigns/router.js';
 import { createCallerFactory, router } from './trpc.js';
 
 export const appRouter = router({
@@ -23,6 +24,7 @@ export const appRouter = router({
   emailCampaigns: emailCampaignsRouter,
   outbox: outboxRouter,
   settings: settingsRouter,
+  smsCampaigns: smsCampaignsRouter,
 });
 
 export type AppRouterType = typeof appRouter;

@@ -181,6 +181,7 @@ export interface ContactImportsTable {
 export interface ChurchSettingsTable {
   userId: number;
   postalAddress: string | null;
+  smsFromNumber: string | null;
   updatedAt: Generated<Date>;
 }
 
@@ -259,6 +260,34 @@ export interface RateSlotsTable {
   used: Generated<number>;
 }
 
+export type SmsCampaignStatus = 'draft' | 'scheduled' | 'ready' | 'sending' | 'sent' | 'failed';
+
+export interface SmsCampaignsTable {
+  id: Generated<number>;
+  userId: number;
+  name: string;
+  content: ColumnType<string, string | undefined, string>;
+  status: ColumnType<SmsCampaignStatus, SmsCampaignStatus | undefined, SmsCampaignStatus>;
+  listIds: ColumnType<number[], number[] | undefined, number[]>;
+  scheduledFor: Date | null;
+  startedAt: Date | null;
+  sentAt: Date | null;
+  recipientCount: Generated<number>;
+  error: string | null;
+  createdAt: Generated<Date>;
+  updatedAt: Generated<Date>;
+}
+
+export interface SmsInboundMessagesTable {
+  id: Generated<number>;
+  messageSid: string;
+  fromNumber: string;
+  toNumber: string;
+  body: string;
+  keyword: string | null;
+  createdAt: Generated<Date>;
+}
+
 export interface Database {
   users: UsersTable;
   appSettings: AppSettingsTable;
@@ -280,6 +309,8 @@ export interface Database {
   deliveryEvents: DeliveryEventsTable;
   outboxMessages: OutboxMessagesTable;
   rateSlots: RateSlotsTable;
+  smsCampaigns: SmsCampaignsTable;
+  smsInboundMessages: SmsInboundMessagesTable;
 }
 
 export type User = Selectable<UsersTable>;
@@ -317,7 +348,7 @@ export const schemaColumns: Columns = {
     totalRows: true, processedRows: true, createdCount: true, updatedCount: true, skipped: true, error: true,
     createdAt: true, finishedAt: true,
   },
-  churchSettings: { userId: true, postalAddress: true, updatedAt: true },
+  churchSettings: { userId: true, postalAddress: true, smsFromNumber: true, updatedAt: true },
   emailCampaigns: {
     id: true, userId: true, name: true, subject: true, content: true, status: true, listIds: true, scheduledFor: true,
     startedAt: true, sentAt: true, recipientCount: true, error: true, createdAt: true, updatedAt: true,
@@ -333,4 +364,9 @@ export const schemaColumns: Columns = {
     html: true, text: true, headers: true, messageId: true, createdAt: true,
   },
   rateSlots: { bucket: true, second: true, used: true },
+  smsCampaigns: {
+    id: true, userId: true, name: true, content: true, status: true, listIds: true, scheduledFor: true, startedAt: true,
+    sentAt: true, recipientCount: true, error: true, createdAt: true, updatedAt: true,
+  },
+  smsInboundMessages: { id: true, messageSid: true, fromNumber: true, toNumber: true, body: true, keyword: true, createdAt: true },
 };

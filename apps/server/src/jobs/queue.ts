@@ -3,9 +3,13 @@ import type { Db } from '@lampstand/db';
 import {
   JOB_NAMES,
   deliverEmailCampaign,
+  deliverSmsCampaign,
   runContactImport,
   startScheduledEmailCampaign,
+  startScheduledSmsCampaign,
   sweepEmailCampaigns,
+  sweepSmsCampaigns,
+  type SmsTransport,
   type DeliveryConfig,
   type EmailTransport,
   type JobName,
@@ -18,22 +22,27 @@ type Handler<N extends JobName> = (data: JobPayloads[N]) => Promise<void>;
 export interface JobDeps {
   db: Db;
   email: EmailTransport;
+  sms: SmsTransport;
   delivery: DeliveryConfig;
 }
 
 /** What each job does; the logic lives in the api package's services. */
 function handlers(d: JobDeps, queue: JobQueue): { [N in JobName]: Handler<N> } {
   const emailDeps = { db: d.db, email: d.email, jobs: queue, config: d.delivery };
+  const smsDeps = { db: d.db, sms: d.sms, jobs: queue, config: d.delivery };
   return {
     'contact-import': ({ importId }) => runContactImport(d.db, importId),
     'campaign-start': async ({ channel, campaignId, scheduledFor }) => {
       if (channel === 'email') await startScheduledEmailCampaign(emailDeps, campaignId, scheduledFor);
+      else await startScheduledSmsCampaign(smsDeps, campaignId, scheduledFor);
     },
     'campaign-deliver': async ({ channel, campaignId }) => {
       if (channel === 'email') await deliverEmailCampaign(emailDeps, campaignId);
+      else await deliverSmsCampaign(smsDeps, campaignId);
     },
     'campaign-sweep': async () => {
       await sweepEmailCampaigns(emailDeps);
+      await sweepSmsCampaigns(smsDeps);
     },
   };
 }
@@ -110,6 +119,7 @@ export async function startJobs(opts: StartJobsOptions): Promise<JobRunner> {
     queue,
     async sweep() {
       await sweepEmailCampaigns({ db: opts.deps.db, email: opts.deps.email, jobs: queue, config: opts.deps.delivery }, { force: true });
+      await sweepSmsCampaigns({ db: opts.deps.db, sms: opts.deps.sms, jobs: queue, config: opts.deps.delivery }, { force: true });
     },
     async stop() {
       await boss.stop({ graceful: true, wait: true, timeout: 20_000 });

@@ -104,6 +104,14 @@ export const restRoutes: RestRoute[] = [
   { method: 'GET', path: '/api/settings', procedure: 'settings.get', summary: "The church's settings (postal address for campaign footers)", tag: 'Settings', access: 'signed-in' },
   { method: 'PUT', path: '/api/settings', procedure: 'settings.update', summary: "Update the church's settings", tag: 'Settings', access: 'signed-in' },
 
+  // SMS campaigns
+  { method: 'GET', path: '/api/sms-campaigns', procedure: 'smsCampaigns.list', summary: 'SMS campaigns, newest first', tag: 'SMS campaigns', access: 'signed-in' },
+  { method: 'POST', path: '/api/sms-campaigns', procedure: 'smsCampaigns.create', summary: 'Create an SMS campaign (draft, scheduled with scheduledFor, or ready)', tag: 'SMS campaigns', access: 'signed-in', status: 201 },
+  { method: 'GET', path: '/api/sms-campaigns/{id}', procedure: 'smsCampaigns.get', summary: 'One SMS campaign, with delivery progress', tag: 'SMS campaigns', access: 'signed-in' },
+  { method: 'PUT', path: '/api/sms-campaigns/{id}', procedure: 'smsCampaigns.update', summary: 'Update a campaign that has not been sent (409 after)', tag: 'SMS campaigns', access: 'signed-in' },
+  { method: 'DELETE', path: '/api/sms-campaigns/{id}', procedure: 'smsCampaigns.delete', summary: 'Delete an SMS campaign', tag: 'SMS campaigns', access: 'signed-in' },
+  { method: 'POST', path: '/api/sms-campaigns/{id}/send', procedure: 'smsCampaigns.send', summary: 'Send now: snapshot the recipients and deliver in the background', tag: 'SMS campaigns', access: 'signed-in' },
+
   // Contact lists
   {
     method: 'GET',

@@ -11,6 +11,10 @@ export interface DeliveryConfig {
   emailConcurrency: number;
   smsRatePerSecond?: number;
   smsConcurrency: number;
+  /** The platform's sending number (E.164); a church may have its own in church_settings. */
+  smsFromNumber: string;
+  /** Validates Twilio's webhook signatures; undefined when Twilio is not configured. */
+  twilioAuthToken?: string;
   /** Deliveries claimed per round. */
   batchSize: number;
   /** A claim older than this is taken to belong to a dead worker and is retried. */
@@ -21,7 +25,7 @@ export interface DeliveryConfig {
   retryBaseSeconds: number;
 }
 
-export const defaultDeliveryConfig: Omit<DeliveryConfig, 'publicUrl' | 'trackingSecret' | 'emailFrom'> = {
+export const defaultDeliveryConfig: Omit<DeliveryConfig, 'publicUrl' | 'trackingSecret' | 'emailFrom' | 'smsFromNumber'> = {
   emailConcurrency: 8,
   smsConcurrency: 4,
   batchSize: 200,

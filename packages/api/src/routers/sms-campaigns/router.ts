@@ -1,0 +1,26 @@
+import { z } from 'zod';
+import { createSmsCampaignSchema, smsCampaignIdSchema, smsCampaignSchema, updateSmsCampaignSchema } from '../../schemas/sms-campaigns.js';
+import {
+  createSmsCampaign,
+  deleteSmsCampaign,
+  getSmsCampaign,
+  listSmsCampaigns,
+  startSmsCampaign,
+  updateSmsCampaign,
+} from '../../services/sms-campaigns/campaigns.js';
+import { protectedProcedure, router } from '../../trpc.js';
+
+export const smsCampaignsRouter = router({
+  list: protectedProcedure.output(z.array(smsCampaignSchema)).query(({ ctx }) => listSmsCampaigns(ctx.db, ctx.tenantId)),
+  get: protectedProcedure.input(smsCampaignIdSchema).output(smsCampaignSchema).query(({ ctx, input }) => getSmsCampaign(ctx.db, ctx.tenantId, input.id)),
+  create: protectedProcedure
+    .input(createSmsCampaignSchema)
+    .output(smsCampaignSchema)
+    .mutation(({ ctx, input }) => createSmsCampaign(ctx.db, ctx.services.jobs, ctx.tenantId, input)),
+  update: protectedProcedure
+    .input(updateSmsCampaignSchema)
+    .output(smsCampaignSchema)
+    .mutation(({ ctx, input: { id, ...fields } }) => updateSmsCampaign(ctx.db, ctx.services.jobs, ctx.tenantId, id, fields)),
+  delete: protectedProcedure.input(smsCampaignIdSchema).output(z.object({ id: z.number().int() })).mutation(({ ctx, input }) => deleteSmsCampaign(ctx.db, ctx.tenantId, input.id)),
+  send: protectedProcedure.input(smsCampaignIdSchema).output(smsCampaignSchema).mutation(({ ctx, input }) => startSmsCampaign(ctx.db, ctx.services.jobs, ctx.tenantId, input.id)),
+});

@@ -1,0 +1,34 @@
+import { describe, expect, it } from 'vitest';
+import { smsKeyword, smsSegments } from './sms-campaigns.js';
+
+describe('smsSegments', () => {
+  it('GSM-7: 160 in one segment, then 153 per segment; minimum 1', () => {
+    expect(smsSegments('')).toMatchObject({ segments: 1, encoding: 'GSM-7', characters: 0 });
+    expect(smsSegments('a'.repeat(160))).toMatchObject({ segments: 1, encoding: 'GSM-7', units: 160 });
+    expect(smsSegments('a'.repeat(161))).toMatchObject({ segments: 2, perSegment: 153 });
+    expect(smsSegments('a'.repeat(306))).toMatchObject({ segments: 2 });
+    expect(smsSegments('a'.repeat(307))).toMatchObject({ segments: 3 });
+  });
+
+  it('extension characters take two septets', () => {
+    expect(smsSegments('€'.repeat(80))).toMatchObject({ encoding: 'GSM-7', units: 160, segments: 1 });
+    expect(smsSegments('€'.repeat(81))).toMatchObject({ units: 162, segments: 2 });
+    expect(smsSegments('Ünïcode café')).toMatchObject({ encoding: 'UCS-2' }); // ï is not GSM-7
+    expect(smsSegments('Übung café')).toMatchObject({ encoding: 'GSM-7' }); // Ü and é are
+  });
+
+  it('anything else makes it UCS-2: 70, then 67 per segment; an emoji counts two units', () => {
+    expect(smsSegments('Hi 🙏')).toMatchObject({ encoding: 'UCS-2', characters: 4, units: 5, segments: 1 });
+    expect(smsSegments('ж'.repeat(70))).toMatchObject({ encoding: 'UCS-2', segments: 1 });
+    expect(smsSegments('ж'.repeat(71))).toMatchObject({ segments: 2, perSegment: 67 });
+    expect(smsSegments('ж'.repeat(135))).toMatchObject({ segments: 3 });
+  });
+});
+
+describe('smsKeyword', () => {
+  it.each(['STOP', 'stop', '  Stop ', 'STOPALL', 'unsubscribe', 'Cancel', 'END', 'quit', 'REVOKE', 'OPTOUT', 'opt out', 'OPT  OUT'])('%j opts out', (w) => {
+    expect(smsKeyword(w)).toBe('stop');
+  });
+  it.each(['START', ' unstop '])('%j opts in', (w) => expect(smsKeyword(w)).toBe('start'));
+  it.each(['stop it please', 'hello', 'STOPPED'])('%j is not a keyword', (w) => expect(smsKeyword(w)).toBeNull());
+});

@@ -1,0 +1,138 @@
+import { z } from 'zod';
+import { idSchema } from './contacts.js';
+
+// Zod and pure functions only: the SMS form counts segments with this same code.
+
+/** GSM 03.38 basic character set (one septet each). */
+const GSM7_BASIC =
+  '@£$¥èéùìòÇ\nØø\rÅåΔ_ΦΓΛΩΠΨΣΘΞÆæßÉ !"#¤%&\'()*+,-./0123456789:;<=>?¡ABCDEFGHIJKLMNOPQRSTUVWXYZÄÖÑÜ§¿abcdefghijklmnopqrstuvwxyzäöñüà';
+/** The extension table: an escape plus the character, two septets each. */
+const GSM7_EXTENDED = '^{}\\[~]|€\f';
+const BASIC = new Set(Array.from(GSM7_BASIC));
+const EXTENDED = new Set(Array.from(GSM7_EXTENDED));
+
+export interface SmsSegments {
+  /** Characters as the person typed them. */
+  characters: number;
+  encoding: 'GSM-7' | 'UCS-2';
+  /** Units that count against the limit: septets for GSM-7, UTF-16 code units for UCS-2. */
+  units: number;
+  segments: number;
+  /** Units per segment at this length: 160/153 (GSM-7) or 70/67 (UCS-2). */
+  perSegment: number;
+}
+
+/**
+ * How many SMS segments a text takes. GSM-7 text is one segment up to 160 septets, then 153 per
+ * segment (the rest carries the concatenation header); extension characters (€ [ ] { } ~ ^ \ |)
+ * take two. Any character outside GSM-7 (an emoji, most accents) makes the whole text UCS-2:
+ * 70 UTF-16 units in one segment, then 67 per segment. Never fewer than 1.
+ */
+export function smsSegments(text: string): SmsSegments {
+  const chars = Array.from(text);
+  let septets = 0;
+  let gsm = true;
+  for (const ch of chars) {
+    if (BASIC.has(ch)) septets += 1;
+    else if (EXTENDED.has(ch)) septets += 2;
+    else {
+      gsm = false;
+      break;
+    }
+  }
+  if (gsm) {
+    const segments = septets <= 160 ? 1 : Math.ceil(septets / 153);
+    return { characters: chars.length, encoding: 'GSM-7', units: septets, segments, perSegment: segments === 1 ? 160 : 153 };
+  }
+  const units = text.length; // UTF-16 code units: an emoji outside the BMP takes two
+  const segments = units <= 70 ? 1 : Math.ceil(units / 67);
+  return { characters: chars.length, encoding: 'UCS-2', units, segments, perSegment: segments === 1 ? 70 : 67 };
+}
+
+export const SMS_STATUS_LABELS: Record<string, string> = {
+  draft: 'Draft',
+  scheduled: 'Scheduled',
+  ready: 'Ready to Send',
+  sending: 'Sending',
+  sent: 'Sent',
+  failed: 'Failed',
+};
+
+const listIdsSchema = z
+  .array(z.union([z.string(), z.number()]))
+  .max(20)
+  .default([])
+  .transform((ids, ctx) => {
+    const out: number[] = [];
+    for (const id of ids) {
+      const n = Number(id);
+      if (!Number.isInteger(n) || n <= 0) {
+        ctx.addIssue({ code: 'custom', message: 'List ID must be a number' });
+        return z.NEVER;
+      }
+      if (!out.includes(n)) out.push(n);
+    }
+    return out;
+  })
+  .describe('Contact list ids (numbers or numeric strings)');
+
+export const smsCampaignFieldsSchema = z
+  .object({
+    name: z.string({ error: 'Campaign name is required' }).trim().min(1, 'Campaign name is required').max(200, 'Campaign name must be at most 200 characters'),
+    content: z.string({ error: 'SMS content is required' }).trim().min(1, 'SMS content is required').max(1600, 'SMS content must be at most 1600 characters'),
+    /** draft (Save as draft), scheduled (Schedule for later), ready (Ready to Send, sent manually). */
+    status: z.enum(['draft', 'scheduled', 'ready'], { error: 'Status must be draft, scheduled or ready' }).default('draft'),
+    listIds: listIdsSchema,
+    scheduledFor: z
+      .union([z.iso.datetime({ offset: true, error: 'Please choose a valid date and time' }), z.null()])
+      .optional(),
+  })
+  .superRefine((v, ctx) => {
+    if (v.status === 'scheduled') {
+      if (!v.scheduledFor) ctx.addIssue({ code: 'custom', path: ['scheduledFor'], message: 'Please choose a date and time for a scheduled campaign' });
+      else if (new Date(v.scheduledFor).getTime() < Date.now() - 60_000) ctx.addIssue({ code: 'custom', path: ['scheduledFor'], message: 'Please choose a date and time in the future' });
+    }
+    if ((v.status === 'scheduled' || v.status === 'ready') && v.listIds.length === 0) {
+      ctx.addIssue({ code: 'custom', path: ['listIds'], message: 'Please select a contact list' });
+    }
+  });
+export const createSmsCampaignSchema = smsCampaignFieldsSchema;
+export const updateSmsCampaignSchema = z.intersection(smsCampaignFieldsSchema, z.object({ id: idSchema('Campaign ID') }));
+export const smsCampaignIdSchema = z.object({ id: idSchema('Campaign ID') });
+
+export const smsCampaignSchema = z.object({
+  id: z.number().int(),
+  userId: z.number().int(),
+  name: z.string(),
+  content: z.string(),
+  status: z.enum(['draft', 'scheduled', 'ready', 'sending', 'sent', 'failed']),
+  listIds: z.array(z.string()).describe('String ids, as the spec reads them'),
+  scheduledFor: z.string().nullable(),
+  startedAt: z.string().nullable(),
+  sentAt: z.string().nullable(),
+  recipientCount: z.number().int(),
+  error: z.string().nullable(),
+  segments: z.number().int(),
+  encoding: z.enum(['GSM-7', 'UCS-2']),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+  progress: z.object({
+    total: z.number().int(),
+    sent: z.number().int(),
+    delivered: z.number().int(),
+    undelivered: z.number().int(),
+    failed: z.number().int(),
+    pending: z.number().int(),
+  }),
+});
+export type SmsCampaign = z.infer<typeof smsCampaignSchema>;
+
+/** Words that opt a number out (any case, surrounding spaces), and back in. */
+export const SMS_STOP_WORDS = ['STOP', 'STOPALL', 'UNSUBSCRIBE', 'CANCEL', 'END', 'QUIT', 'REVOKE', 'OPTOUT', 'OPT OUT'];
+export const SMS_START_WORDS = ['START', 'UNSTOP'];
+export function smsKeyword(body: string): 'stop' | 'start' | null {
+  const word = body.trim().toUpperCase().replace(/\s+/g, ' ');
+  if (SMS_STOP_WORDS.includes(word)) return 'stop';
+  if (SMS_START_WORDS.includes(word)) return 'start';
+  return null;
+}
