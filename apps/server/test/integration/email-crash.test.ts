@@ -50,7 +50,12 @@ describe('exactly once across a crash', () => {
 
     const first = startWorker();
     await sink.waitFor(20, 30_000);
-    await new Promise((r) => setTimeout(r, 300)); // the worker has read every 250 it was sent
+    // Kill only once the worker has recorded every message the server accepted (all 250s read).
+    for (let i = 0; i < 300; i++) {
+      const sent = await app.db.selectFrom('deliveries').select((eb) => eb.fn.countAll<number>().as('n')).where('status', '=', 'sent').executeTakeFirstOrThrow();
+      if (Number(sent.n) === 20) break;
+      await new Promise((r) => setTimeout(r, 20));
+    }
     first.kill('SIGKILL');
     await new Promise((r) => first.once('exit', r));
     expect(sink.messages.length).toBe(20);
