@@ -17,11 +17,11 @@ import { ContactDetailPage } from './features/contacts/contact-detail-page';
 import { EmailCampaignsPage } from './features/email-campaigns/list-page';
 import { EditEmailCampaignPage, NewEmailCampaignPage } from './features/email-campaigns/wizard';
 import { EmailCampaignViewPage } from './features/email-campaigns/view-page';
+import { SmsCampaignsPage } from './features/sms-campaigns/sms-page';
 import { ComingSoonPage, NotFoundPage, PlaceholderPage } from './features/misc/pages';
 
 /** Routes that later releases fill in: their title and one line, nothing invented. */
 const placeholders: { path: string; title: string; description: string }[] = [
-  { path: '/sms-campaigns', title: 'SMS Campaigns', description: 'Text message campaigns to your lists.' },
   { path: '/landing-pages', title: 'Landing Pages', description: 'Pages for events and ministries, with AI-written copy.' },
   { path: '/qr-codes', title: 'QR Codes', description: 'QR codes and short links for print and screens.' },
   { path: '/templates', title: 'Templates', description: 'Marketing templates and packages assigned to your church.' },
@@ -59,6 +59,8 @@ export function App() {
                   <Route path="/contacts" element={<ContactsPage />} />
                   <Route path="/contacts/new" element={<ContactsPage />} />
                   <Route path="/contacts/detail/:id" element={<ContactDetailPage />} />
+                  <Route path="/sms-campaigns" element={<SmsCampaignsPage />} />
+                  <Route path="/sms-campaigns/new" element={<SmsCampaignsPage />} />
                   <Route path="/email-campaigns" element={<EmailCampaignsPage />} />
                   <Route path="/email-campaigns/new" element={<NewEmailCampaignPage />} />
                   <Route path="/email-campaigns/:id" element={<EmailCampaignViewPage />} />
