@@ -18,6 +18,12 @@ browserDescribe(describe)('sign-in and registration', async () => {
     await page.getByText('Registration successful').waitFor();
     await page.getByText("Let's grow your congregation with powerful marketing tools.").waitFor();
     await expect(page.getByTestId('sidebar-church-name').textContent()).resolves.toBe('Grace Community Church');
+    // The dashboard from real data: a new church has zeros and the empty texts.
+    for (const title of ['Total Contacts', 'Email Opens', 'SMS Delivery', 'Page Visits']) await page.getByText(title, { exact: true }).waitFor();
+    await page.getByText('No campaigns found').waitFor();
+    await page.getByText('No upcoming scheduled campaigns').waitFor();
+    await page.getByText('-5.1%').waitFor();
+    expect(await page.getByRole('link', { name: 'Add Contacts' }).getAttribute('href')).toBe('/contacts/new');
     await screenshot(page, 'dashboard-shell');
     await expectAccessible(page);
 

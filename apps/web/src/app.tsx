@@ -23,6 +23,8 @@ import { ComingSoonPage, NotFoundPage, PlaceholderPage } from './features/misc/p
 /** Routes that later releases fill in: their title and one line, nothing invented. */
 const placeholders: { path: string; title: string; description: string }[] = [
   { path: '/landing-pages', title: 'Landing Pages', description: 'Pages for events and ministries, with AI-written copy.' },
+  { path: '/landing-pages/new', title: 'New Landing Page', description: 'Create a landing page.' },
+  { path: '/qr-codes/new', title: 'New QR Code', description: 'Create a QR code.' },
   { path: '/qr-codes', title: 'QR Codes', description: 'QR codes and short links for print and screens.' },
   { path: '/templates', title: 'Templates', description: 'Marketing templates and packages assigned to your church.' },
   { path: '/service-planner', title: 'Service Planner', description: 'Service plans, songs and team members.' },
@@ -67,6 +69,7 @@ export function App() {
                   <Route path="/email-campaigns/:id/edit" element={<EditEmailCampaignPage />} />
                   <Route path="/news-builder" element={<ComingSoonPage title="News Builder" description="Build newsletters and announcements." />} />
                   <Route path="/scheduling" element={<ComingSoonPage title="Scheduling" description="Plan and automate your campaigns." />} />
+                  <Route path="/scheduling/new" element={<ComingSoonPage title="Scheduling" description="Plan and automate your campaigns." />} />
                   {placeholders.map((p) => (
                     <Route key={p.path} path={p.path} element={<PlaceholderPage title={p.title} description={p.description} />} />
                   ))}

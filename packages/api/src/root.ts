@@ -10,6 +10,7 @@ import { emailCampaignsRouter } from './routers/email-campaigns/router.js';
 import { outboxRouter } from './routers/outbox/router.js';
 import { settingsRouter } from './routers/settings/router.js';
 import { smsCampaignsRouter } from './routers/sms-campaigns/router.js';
+import { dashboardRouter } from './routers/dashboard/router.js';
 import { createCallerFactory, router } from './trpc.js';
 
 export const appRouter = router({
@@ -25,6 +26,7 @@ export const appRouter = router({
   outbox: outboxRouter,
   settings: settingsRouter,
   smsCampaigns: smsCampaignsRouter,
+  dashboard: dashboardRouter,
 });
 
 export type AppRouterType = typeof appRouter;

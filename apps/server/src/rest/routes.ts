@@ -40,6 +40,9 @@ export const restRoutes: RestRoute[] = [
   { method: 'POST', path: '/api/admin/impersonate/{id}', procedure: 'admin.impersonate', summary: 'Act as a church account', tag: 'Admin', access: 'admin' },
   { method: 'POST', path: '/api/admin/stop-impersonating', procedure: 'admin.stopImpersonating', summary: 'Return to the administrator account', tag: 'Admin', access: 'signed-in' },
 
+  // Dashboard
+  { method: 'GET', path: '/api/dashboard/stats', procedure: 'dashboard.stats', summary: 'Contacts, email open rate, SMS delivery rate, page visits, recent and upcoming campaigns', tag: 'Dashboard', access: 'signed-in' },
+
   // Contacts
   { method: 'GET', path: '/api/contacts', procedure: 'contacts.list', summary: 'Every contact of the church, by name', tag: 'Contacts', access: 'signed-in' },
   { method: 'GET', path: '/api/contacts/search', procedure: 'contacts.find', summary: 'A page of contacts: search (name, email, phone), tab (all, members, staff), listId, page, pageSize', tag: 'Contacts', access: 'signed-in' },

@@ -1,14 +1,222 @@
-import { Text, Title } from '@mantine/core';
+import { Alert, Badge, Button, Card, Center, Grid, Group, Loader, Paper, SimpleGrid, Stack, Table, Text, ThemeIcon, Title } from '@mantine/core';
+import {
+  IconArrowDownRight,
+  IconArrowUpRight,
+  IconCalendarPlus,
+  IconMail,
+  IconMailOpened,
+  IconMessage,
+  IconMessageCheck,
+  IconQrcode,
+  IconUserPlus,
+  IconUsers,
+  IconWorldWww,
+  IconEye,
+} from '@tabler/icons-react';
+import dayjs from 'dayjs';
+import { Link } from 'react-router-dom';
+import { trpc } from '../../lib/trpc';
 import { useSession } from '../../shell/session';
+import { formatDate, formatNumber, formatPercent, formatTime } from '../../ui/format';
+
+const STAT_CARDS = [
+  { key: 'contacts', title: 'Total Contacts', icon: IconUsers, change: '+12%', note: 'vs last month', up: true },
+  { key: 'email', title: 'Email Opens', icon: IconMailOpened, change: '+3.2%', note: 'vs last campaign', up: true },
+  { key: 'sms', title: 'SMS Delivery', icon: IconMessageCheck, change: '+1.8%', note: 'vs last week', up: true },
+  { key: 'visits', title: 'Page Visits', icon: IconEye, change: '-5.1%', note: 'vs last week', up: false },
+] as const;
+
+const QUICK_ACTIONS = [
+  { label: 'New Email Campaign', to: '/email-campaigns/new', icon: IconMail },
+  { label: 'New SMS Campaign', to: '/sms-campaigns/new', icon: IconMessage },
+  { label: 'Create Landing Page', to: '/landing-pages/new', icon: IconWorldWww },
+  { label: 'Generate QR Code', to: '/qr-codes/new', icon: IconQrcode },
+  { label: 'Add Contacts', to: '/contacts/new', icon: IconUserPlus },
+  { label: 'Schedule Campaign', to: '/scheduling/new', icon: IconCalendarPlus },
+];
+
+function statusColor(status: string): string {
+  const s = status.toLowerCase();
+  if (s === 'completed' || s === 'sent') return 'green';
+  if (s === 'active' || s === 'sending' || s === 'scheduled') return 'blue';
+  if (s === 'draft') return 'gray';
+  if (s === 'failed') return 'red';
+  return 'gray';
+}
 
 export function DashboardPage() {
   const { user } = useSession();
+  const stats = trpc.dashboard.stats.useQuery();
+  const values: Record<string, string> = stats.data
+    ? {
+        contacts: formatNumber(stats.data.contactsCount),
+        email: formatPercent(stats.data.emailOpenRate),
+        sms: formatPercent(stats.data.smsDeliveryRate),
+        visits: formatNumber(stats.data.pageVisits),
+      }
+    : {};
   return (
-    <>
-      <Title order={2}>Welcome back, {user?.churchName}!</Title>
-      <Text c="dimmed" mt={4}>
-        Let's grow your congregation with powerful marketing tools.
-      </Text>
-    </>
+    <Stack gap="lg">
+      <div>
+        <Title order={2}>Welcome back, {user?.churchName}!</Title>
+        <Text c="dimmed" mt={4}>
+          Let's grow your congregation with powerful marketing tools.
+        </Text>
+      </div>
+
+      {stats.isLoading ? (
+        <Center py="xl">
+          <Loader aria-label="Loading dashboard" />
+        </Center>
+      ) : stats.error || !stats.data ? (
+        <Alert color="red" title="Error">
+          Failed to load dashboard data. Please try again later.
+        </Alert>
+      ) : (
+        <>
+          <SimpleGrid cols={{ base: 1, xs: 2, lg: 4 }}>
+            {STAT_CARDS.map((c) => (
+              <Card key={c.key} withBorder padding="lg">
+                <Group justify="space-between" align="flex-start">
+                  <Text size="sm" c="dimmed" fw={500}>
+                    {c.title}
+                  </Text>
+                  <ThemeIcon variant="light" radius="md">
+                    <c.icon size={18} />
+                  </ThemeIcon>
+                </Group>
+                <Text fw={700} fz={28} mt="xs">
+                  {values[c.key]}
+                </Text>
+                <Group gap={4} mt={4}>
+                  <Text size="sm" c={c.up ? '#1f6f31' : 'red.9'} fw={600} style={{ display: 'inline-flex', alignItems: 'center', gap: 2 }}>
+                    {c.up ? <IconArrowUpRight size={14} aria-hidden /> : <IconArrowDownRight size={14} aria-hidden />}
+                    {c.change}
+                  </Text>
+                  <Text size="sm" c="dimmed">
+                    {c.note}
+                  </Text>
+                </Group>
+              </Card>
+            ))}
+          </SimpleGrid>
+
+          <Grid>
+            <Grid.Col span={{ base: 12, md: 7 }}>
+              <Paper withBorder p="md" h="100%">
+                <Group justify="space-between" mb="sm">
+                  <Title order={4}>Recent Campaigns</Title>
+                  <Button variant="subtle" size="xs">
+                    View All
+                  </Button>
+                </Group>
+                {stats.data.recentCampaigns.length === 0 ? (
+                  <Text c="dimmed" size="sm" ta="center" py="lg">
+                    No campaigns found
+                  </Text>
+                ) : (
+                  <Table.ScrollContainer minWidth={480}>
+                    <Table verticalSpacing="xs">
+                      <Table.Thead>
+                        <Table.Tr>
+                          <Table.Th>Name</Table.Th>
+                          <Table.Th>Type</Table.Th>
+                          <Table.Th>Sent</Table.Th>
+                          <Table.Th>Opens</Table.Th>
+                          <Table.Th>Status</Table.Th>
+                        </Table.Tr>
+                      </Table.Thead>
+                      <Table.Tbody>
+                        {stats.data.recentCampaigns.map((c) => (
+                          <Table.Tr key={`${c.type}-${c.id}`}>
+                            <Table.Td>
+                              <Text fw={500} size="sm">
+                                {c.name}
+                              </Text>
+                              <Text size="xs" c="dimmed">
+                                {c.sentAt ? formatDate(c.sentAt) : 'Not sent yet'}
+                              </Text>
+                            </Table.Td>
+                            <Table.Td>
+                              <Text size="sm" tt="uppercase">
+                                {c.type}
+                              </Text>
+                            </Table.Td>
+                            <Table.Td>{formatNumber(c.sent)}</Table.Td>
+                            <Table.Td>{c.type === 'sms' ? '—' : formatNumber(c.opens)}</Table.Td>
+                            <Table.Td>
+                              <Badge color={statusColor(c.status)} variant="light">
+                                {c.status}
+                              </Badge>
+                            </Table.Td>
+                          </Table.Tr>
+                        ))}
+                      </Table.Tbody>
+                    </Table>
+                  </Table.ScrollContainer>
+                )}
+              </Paper>
+            </Grid.Col>
+            <Grid.Col span={{ base: 12, md: 5 }}>
+              <Paper withBorder p="md" h="100%">
+                <Group justify="space-between" mb="sm">
+                  <Title order={4}>Upcoming Scheduled</Title>
+                  <Button variant="subtle" size="xs">
+                    View All
+                  </Button>
+                </Group>
+                {stats.data.upcomingScheduled.length === 0 ? (
+                  <Text c="dimmed" size="sm" ta="center" py="lg">
+                    No upcoming scheduled campaigns
+                  </Text>
+                ) : (
+                  <Stack gap="sm">
+                    {stats.data.upcomingScheduled.map((s) => (
+                      <Group key={`${s.type}-${s.id}`} wrap="nowrap" align="flex-start">
+                        <Paper withBorder p={6} w={52} ta="center" bg="indigo.0">
+                          <Text size="xs" fw={700} c="indigo.9" tt="uppercase">
+                            {s.scheduledFor ? dayjs(s.scheduledFor).format('MMM') : 'TBD'}
+                          </Text>
+                          <Text fw={700}>{s.scheduledFor ? dayjs(s.scheduledFor).format('D') : '--'}</Text>
+                        </Paper>
+                        <Stack gap={2} style={{ flex: 1 }}>
+                          <Text fw={500} size="sm">
+                            {s.name}
+                          </Text>
+                          <Text size="xs" c="dimmed">
+                            Scheduled to send at {s.scheduledFor ? formatTime(s.scheduledFor) : '--'}
+                          </Text>
+                          <Group gap="xs">
+                            <Badge size="sm" variant="light">
+                              {s.type}
+                            </Badge>
+                            <Text size="xs" c="dimmed">
+                              {formatNumber(s.recipients)} recipients
+                            </Text>
+                          </Group>
+                        </Stack>
+                      </Group>
+                    ))}
+                  </Stack>
+                )}
+              </Paper>
+            </Grid.Col>
+          </Grid>
+
+          <Paper withBorder p="md">
+            <Title order={4} mb="sm">
+              Quick Actions
+            </Title>
+            <SimpleGrid cols={{ base: 2, sm: 3, lg: 6 }}>
+              {QUICK_ACTIONS.map((a) => (
+                <Button key={a.to} component={Link} to={a.to} variant="light" h={72} leftSection={<a.icon size={18} />}>
+                  {a.label}
+                </Button>
+              ))}
+            </SimpleGrid>
+          </Paper>
+        </>
+      )}
+    </Stack>
   );
 }
