@@ -11,6 +11,7 @@ import { outboxRouter } from './routers/outbox/router.js';
 import { settingsRouter } from './routers/settings/router.js';
 import { smsCampaignsRouter } from './routers/sms-campaigns/router.js';
 import { dashboardRouter } from './routers/dashboard/router.js';
+import { adminTemplatesRouter, templatesRouter } from './routers/templates/router.js';
 import { createCallerFactory, router } from './trpc.js';
 
 export const appRouter = router({
@@ -27,6 +28,8 @@ export const appRouter = router({
   settings: settingsRouter,
   smsCampaigns: smsCampaignsRouter,
   dashboard: dashboardRouter,
+  adminTemplates: adminTemplatesRouter,
+  templates: templatesRouter,
 });
 
 export type AppRouterType = typeof appRouter;

@@ -288,6 +288,44 @@ export interface SmsInboundMessagesTable {
   createdAt: Generated<Date>;
 }
 
+export type TemplateType = 'email' | 'sms' | 'print' | 'landing-page';
+
+export interface MarketingTemplatesTable {
+  id: Generated<number>;
+  name: string;
+  description: string | null;
+  category: string;
+  type: TemplateType;
+  thumbnail: string | null;
+  content: ColumnType<Record<string, unknown>, string | undefined, string>;
+  isActive: ColumnType<boolean, boolean | undefined, boolean>;
+  createdAt: Generated<Date>;
+  updatedAt: Generated<Date>;
+}
+
+export interface MarketingPackagesTable {
+  id: Generated<number>;
+  name: string;
+  description: string | null;
+  category: string;
+  thumbnail: string | null;
+  emailTemplateId: number | null;
+  smsTemplateId: number | null;
+  printTemplateId: number | null;
+  landingPageTemplateId: number | null;
+  isActive: ColumnType<boolean, boolean | undefined, boolean>;
+  createdAt: Generated<Date>;
+  updatedAt: Generated<Date>;
+}
+
+export interface UserTemplatesTable {
+  id: Generated<number>;
+  userId: number;
+  templateId: number | null;
+  packageId: number | null;
+  assignedAt: Generated<Date>;
+}
+
 export interface Database {
   users: UsersTable;
   appSettings: AppSettingsTable;
@@ -311,6 +349,9 @@ export interface Database {
   rateSlots: RateSlotsTable;
   smsCampaigns: SmsCampaignsTable;
   smsInboundMessages: SmsInboundMessagesTable;
+  marketingTemplates: MarketingTemplatesTable;
+  marketingPackages: MarketingPackagesTable;
+  userTemplates: UserTemplatesTable;
 }
 
 export type User = Selectable<UsersTable>;
@@ -369,4 +410,13 @@ export const schemaColumns: Columns = {
     sentAt: true, recipientCount: true, error: true, createdAt: true, updatedAt: true,
   },
   smsInboundMessages: { id: true, messageSid: true, fromNumber: true, toNumber: true, body: true, keyword: true, createdAt: true },
+  marketingTemplates: {
+    id: true, name: true, description: true, category: true, type: true, thumbnail: true, content: true, isActive: true,
+    createdAt: true, updatedAt: true,
+  },
+  marketingPackages: {
+    id: true, name: true, description: true, category: true, thumbnail: true, emailTemplateId: true, smsTemplateId: true,
+    printTemplateId: true, landingPageTemplateId: true, isActive: true, createdAt: true, updatedAt: true,
+  },
+  userTemplates: { id: true, userId: true, templateId: true, packageId: true, assignedAt: true },
 };

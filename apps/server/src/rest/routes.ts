@@ -40,6 +40,24 @@ export const restRoutes: RestRoute[] = [
   { method: 'POST', path: '/api/admin/impersonate/{id}', procedure: 'admin.impersonate', summary: 'Act as a church account', tag: 'Admin', access: 'admin' },
   { method: 'POST', path: '/api/admin/stop-impersonating', procedure: 'admin.stopImpersonating', summary: 'Return to the administrator account', tag: 'Admin', access: 'signed-in' },
 
+  // Marketing templates and packages (platform administration)
+  { method: 'GET', path: '/api/admin/marketing-templates', procedure: 'adminTemplates.templates', summary: 'All marketing templates', tag: 'Admin', access: 'admin' },
+  { method: 'POST', path: '/api/admin/marketing-templates', procedure: 'adminTemplates.createTemplate', summary: 'Create a template (content kept as given for its type)', tag: 'Admin', access: 'admin', status: 201 },
+  { method: 'PUT', path: '/api/admin/marketing-templates/{id}', procedure: 'adminTemplates.updateTemplate', summary: 'Update a template', tag: 'Admin', access: 'admin' },
+  { method: 'DELETE', path: '/api/admin/marketing-templates/{id}', procedure: 'adminTemplates.deleteTemplate', summary: 'Delete a template', tag: 'Admin', access: 'admin' },
+  { method: 'GET', path: '/api/admin/marketing-packages', procedure: 'adminTemplates.packages', summary: 'All marketing packages', tag: 'Admin', access: 'admin' },
+  { method: 'POST', path: '/api/admin/marketing-packages', procedure: 'adminTemplates.createPackage', summary: 'Create a package (links only to templates of the matching type)', tag: 'Admin', access: 'admin', status: 201 },
+  { method: 'PUT', path: '/api/admin/marketing-packages/{id}', procedure: 'adminTemplates.updatePackage', summary: 'Update a package', tag: 'Admin', access: 'admin' },
+  { method: 'DELETE', path: '/api/admin/marketing-packages/{id}', procedure: 'adminTemplates.deletePackage', summary: 'Delete a package', tag: 'Admin', access: 'admin' },
+  { method: 'GET', path: '/api/admin/assignments', procedure: 'adminTemplates.assignments', summary: "A church's assigned templates and packages (?userId=)", tag: 'Admin', access: 'admin' },
+  { method: 'POST', path: '/api/admin/assignments', procedure: 'adminTemplates.assign', summary: 'Assign a template or a package (userId with templateId or packageId)', tag: 'Admin', access: 'admin', status: 201 },
+  { method: 'DELETE', path: '/api/admin/assignments/{id}', procedure: 'adminTemplates.unassign', summary: 'Unassign', tag: 'Admin', access: 'admin' },
+
+  // Templates for churches
+  { method: 'GET', path: '/api/templates', procedure: 'templates.list', summary: 'Active templates assigned to this church (directly or by package)', tag: 'Templates', access: 'signed-in' },
+  { method: 'GET', path: '/api/packages', procedure: 'templates.packages', summary: 'Active packages assigned to this church, with their templates', tag: 'Templates', access: 'signed-in' },
+  { method: 'POST', path: '/api/templates/{id}/use', procedure: 'templates.use', summary: 'Start a draft from a template in the matching tool', tag: 'Templates', access: 'signed-in' },
+
   // Dashboard
   { method: 'GET', path: '/api/dashboard/stats', procedure: 'dashboard.stats', summary: 'Contacts, email open rate, SMS delivery rate, page visits, recent and upcoming campaigns', tag: 'Dashboard', access: 'signed-in' },
 
