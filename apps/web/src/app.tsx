@@ -18,6 +18,8 @@ import { EmailCampaignsPage } from './features/email-campaigns/list-page';
 import { EditEmailCampaignPage, NewEmailCampaignPage } from './features/email-campaigns/wizard';
 import { EmailCampaignViewPage } from './features/email-campaigns/view-page';
 import { SmsCampaignsPage } from './features/sms-campaigns/sms-page';
+import { AdminTemplatesPage } from './features/templates/admin-templates-page';
+import { ChurchTemplatesPage, PrintTemplatePage } from './features/templates/church-templates-page';
 import { ComingSoonPage, NotFoundPage, PlaceholderPage } from './features/misc/pages';
 
 /** Routes that later releases fill in: their title and one line, nothing invented. */
@@ -26,7 +28,6 @@ const placeholders: { path: string; title: string; description: string }[] = [
   { path: '/landing-pages/new', title: 'New Landing Page', description: 'Create a landing page.' },
   { path: '/qr-codes/new', title: 'New QR Code', description: 'Create a QR code.' },
   { path: '/qr-codes', title: 'QR Codes', description: 'QR codes and short links for print and screens.' },
-  { path: '/templates', title: 'Templates', description: 'Marketing templates and packages assigned to your church.' },
   { path: '/service-planner', title: 'Service Planner', description: 'Service plans, songs and team members.' },
   { path: '/social-blast', title: 'Social Blast', description: 'Plan social media posts on a calendar.' },
   { path: '/show-up', title: 'Show Up', description: 'Crowdfunding for church projects.' },
@@ -61,6 +62,8 @@ export function App() {
                   <Route path="/contacts" element={<ContactsPage />} />
                   <Route path="/contacts/new" element={<ContactsPage />} />
                   <Route path="/contacts/detail/:id" element={<ContactDetailPage />} />
+                  <Route path="/templates" element={<ChurchTemplatesPage />} />
+                  <Route path="/templates/:id/print" element={<PrintTemplatePage />} />
                   <Route path="/sms-campaigns" element={<SmsCampaignsPage />} />
                   <Route path="/sms-campaigns/new" element={<SmsCampaignsPage />} />
                   <Route path="/email-campaigns" element={<EmailCampaignsPage />} />
@@ -81,7 +84,7 @@ export function App() {
                     }
                   >
                     <Route path="/admin/users" element={<UsersPage />} />
-                    <Route path="/admin/templates" element={<PlaceholderPage title="Marketing Templates & Packages" description="Templates and packages for churches." />} />
+                    <Route path="/admin/templates" element={<AdminTemplatesPage />} />
                   </Route>
                 </Route>
                 <Route path="*" element={<NotFoundPage />} />

@@ -28,6 +28,9 @@ export const cssVariablesResolver: CSSVariablesResolver = () => ({
       ]),
     ),
     '--mantine-primary-color-light-hover': 'var(--mantine-color-indigo-1)',
+    // Mantine's darkest green and orange are still under 4.5:1 on their light backgrounds.
+    '--mantine-color-green-light-color': '#1b5e2a',
+    '--mantine-color-orange-light-color': '#a33b05',
     '--mantine-color-yellow-light-color': 'var(--mantine-color-yellow-9)',
     '--mantine-primary-color-light-color': 'var(--mantine-color-indigo-9)',
     '--mantine-color-gray-light-color': 'var(--mantine-color-gray-8)',

@@ -1,5 +1,6 @@
 import { Badge, Button, Group, Modal, Paper, Table, Text, TextInput, UnstyledButton } from '@mantine/core';
-import { IconChevronDown, IconChevronUp, IconSearch, IconSelector, IconUserPlus, IconUserShare } from '@tabler/icons-react';
+import { IconChevronDown, IconChevronUp, IconSearch, IconSelector, IconTemplate, IconUserPlus, IconUserShare } from '@tabler/icons-react';
+import { ChurchTemplatesDialog } from '../templates/assign-dialog';
 import { useQueryClient } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
 import { useNavigate } from 'react-router-dom';
@@ -39,6 +40,7 @@ export function UsersPage() {
   const [sort, setSort] = useState<{ key: SortKey; dir: 'asc' | 'desc' }>({ key: 'id', dir: 'asc' });
   const [page, setPage] = useState(1);
   const [target, setTarget] = useState<AdminUser | null>(null);
+  const [templatesFor, setTemplatesFor] = useState<AdminUser | null>(null);
 
   const impersonate = trpc.admin.impersonate.useMutation({
     onSuccess: (res) => {
@@ -143,6 +145,7 @@ export function UsersPage() {
                       </Badge>
                     </Table.Td>
                     <Table.Td>
+                      <Group gap="xs" wrap="nowrap">
                       <Button
                         size="xs"
                         variant="light"
@@ -153,6 +156,12 @@ export function UsersPage() {
                       >
                         Impersonate
                       </Button>
+                      {u.role !== 'admin' ? (
+                        <Button size="xs" variant="default" leftSection={<IconTemplate size={16} />} onClick={() => setTemplatesFor(u)} aria-label={`Templates for ${u.churchName}`}>
+                          Templates
+                        </Button>
+                      ) : null}
+                      </Group>
                     </Table.Td>
                   </Table.Tr>
                 ))
@@ -178,6 +187,7 @@ export function UsersPage() {
         </Group>
       </Paper>
 
+      {templatesFor ? <ChurchTemplatesDialog userId={templatesFor.id} churchName={templatesFor.churchName} onClose={() => setTemplatesFor(null)} /> : null}
       <Modal opened={!!target} onClose={() => setTarget(null)} title="Impersonate church" centered>
         <Text size="sm">
           You are about to impersonate {target?.churchName}. While impersonating, you will see the application as they do, and any actions you take will

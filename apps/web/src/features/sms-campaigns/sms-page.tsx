@@ -4,7 +4,7 @@ import { useForm } from '@mantine/form';
 import { modals } from '@mantine/modals';
 import { IconMessage, IconPencil, IconPlus, IconSearch, IconSend, IconTrash } from '@tabler/icons-react';
 import dayjs from 'dayjs';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { Link, useLocation, useSearchParams } from 'react-router-dom';
 import { smsCampaignFieldsSchema, smsSegments } from '@lampstand/api/schemas/sms-campaigns';
 import type { RouterOutputs } from '@lampstand/api';
@@ -250,6 +250,16 @@ export function SmsCampaignsPage() {
       setParams(params, { replace: true });
     }
   };
+  // A template's 'Use' lands here with ?edit={id}: open that draft.
+  const editParam = params.get('edit');
+  useEffect(() => {
+    if (!editParam || !campaigns.data) return;
+    const c = campaigns.data.find((x) => String(x.id) === editParam);
+    if (c) setEditing(c);
+    params.delete('edit');
+    setParams(params, { replace: true });
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [editParam, campaigns.data]);
   const listName = (id: string) => lists.data?.find((l) => String(l.id) === id)?.name ?? `List ${id}`;
   const rows = (campaigns.data ?? []).filter((c) => c.name.toLowerCase().includes(search.trim().toLowerCase()));
 

@@ -1,0 +1,101 @@
+import { Button, Group, Modal, Select, Stack, Switch, Textarea, TextInput } from '@mantine/core';
+import { useForm } from '@mantine/form';
+import { packageFieldsSchema } from '@lampstand/api/schemas/templates';
+import type { RouterOutputs } from '@lampstand/api';
+import { trpc } from '../../lib/trpc';
+import { errorMessage } from '../../lib/errors';
+import { notifyError, notifySuccess } from '../../ui/notify';
+import { zodValidate } from '../../ui/zod-form';
+import { CATEGORY_OPTIONS, type Template } from './template-form';
+
+export type Package = RouterOutputs['adminTemplates']['packages'][number];
+
+const LINKS = [
+  { field: 'emailTemplateId', type: 'email', label: 'Email template' },
+  { field: 'smsTemplateId', type: 'sms', label: 'SMS template' },
+  { field: 'printTemplateId', type: 'print', label: 'Print template' },
+  { field: 'landingPageTemplateId', type: 'landing-page', label: 'Landing page template' },
+] as const;
+
+interface Values {
+  name: string;
+  category: string;
+  description: string;
+  thumbnail: string;
+  emailTemplateId: string;
+  smsTemplateId: string;
+  printTemplateId: string;
+  landingPageTemplateId: string;
+  isActive: boolean;
+}
+
+export function PackageDialog({ pkg, templates, onClose }: { pkg?: Package; templates: Template[]; onClose: () => void }) {
+  const utils = trpc.useUtils();
+  const form = useForm<Values>({
+    mode: 'controlled',
+    initialValues: {
+      name: pkg?.name ?? '',
+      category: pkg?.category ?? '',
+      description: pkg?.description ?? '',
+      thumbnail: pkg?.thumbnail ?? '',
+      emailTemplateId: pkg?.emailTemplateId ? String(pkg.emailTemplateId) : 'none',
+      smsTemplateId: pkg?.smsTemplateId ? String(pkg.smsTemplateId) : 'none',
+      printTemplateId: pkg?.printTemplateId ? String(pkg.printTemplateId) : 'none',
+      landingPageTemplateId: pkg?.landingPageTemplateId ? String(pkg.landingPageTemplateId) : 'none',
+      isActive: pkg?.isActive ?? true,
+    },
+    validate: (v: Values): Record<string, string> => zodValidate(packageFieldsSchema)(toPayload(v) as never),
+  });
+  function toPayload(v: Values) {
+    const link = (x: string) => (x === 'none' ? null : Number(x));
+    return {
+      name: v.name,
+      category: v.category as 'general',
+      description: v.description,
+      thumbnail: v.thumbnail,
+      emailTemplateId: link(v.emailTemplateId),
+      smsTemplateId: link(v.smsTemplateId),
+      printTemplateId: link(v.printTemplateId),
+      landingPageTemplateId: link(v.landingPageTemplateId),
+      isActive: v.isActive,
+    };
+  }
+  const done = async (msg: string) => {
+    notifySuccess('Success', msg);
+    await utils.adminTemplates.packages.invalidate();
+    form.reset();
+    onClose();
+  };
+  const create = trpc.adminTemplates.createPackage.useMutation({ onSuccess: () => done('Package created successfully.'), onError: (e) => notifyError('Error', `Failed to create package: ${errorMessage(e)}`) });
+  const update = trpc.adminTemplates.updatePackage.useMutation({ onSuccess: () => done('Package updated successfully.'), onError: (e) => notifyError('Error', `Failed to update package: ${errorMessage(e)}`) });
+  return (
+    <Modal opened onClose={onClose} title={pkg ? 'Edit Package' : 'New Package'} size={600} centered>
+      <form noValidate onSubmit={form.onSubmit((v) => (pkg ? update.mutate({ id: pkg.id, ...toPayload(v) }) : create.mutate(toPayload(v))))}>
+        <Stack>
+          <TextInput label="Name" withAsterisk {...form.getInputProps('name')} />
+          <Select label="Category" withAsterisk data={CATEGORY_OPTIONS} {...form.getInputProps('category')} />
+          <Textarea label="Description" autosize minRows={2} {...form.getInputProps('description')} />
+          <TextInput label="Thumbnail URL" placeholder="https://" {...form.getInputProps('thumbnail')} />
+          {LINKS.map((l) => (
+            <Select
+              key={l.field}
+              label={l.label}
+              allowDeselect={false}
+              data={[{ value: 'none', label: 'None' }, ...templates.filter((t) => t.type === l.type).map((t) => ({ value: String(t.id), label: t.name }))]}
+              {...form.getInputProps(l.field)}
+            />
+          ))}
+          <Switch label="Active" {...form.getInputProps('isActive', { type: 'checkbox' })} />
+          <Group justify="flex-end">
+            <Button variant="default" onClick={onClose}>
+              Cancel
+            </Button>
+            <Button type="submit" loading={create.isPending || update.isPending}>
+              {pkg ? 'Update Package' : 'Create Package'}
+            </Button>
+          </Group>
+        </Stack>
+      </form>
+    </Modal>
+  );
+}
