@@ -1,11 +1,11 @@
 import { ActionIcon, Button, Group, Modal, NumberInput, Paper, Stack, Text, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
-import { modals } from '@mantine/modals';
 import { IconPencil, IconTrash } from '@tabler/icons-react';
 import { useState } from 'react';
 import { createChildGroupSchema, formatAgeRange } from '@lampstand/api/schemas/contacts';
 import type { RouterOutputs } from '@lampstand/api';
 import { trpc } from '../../lib/trpc';
+import { confirmDestructive } from '../../ui/confirm';
 import { errorMessage } from '../../lib/errors';
 import { notifyError, notifySuccess } from '../../ui/notify';
 import { zodValidate } from '../../ui/zod-form';
@@ -113,13 +113,7 @@ export function ChildGroupsDialog({ opened, onClose }: { opened: boolean; onClos
                       color="red"
                       aria-label={`Delete ${g.name}`}
                       onClick={() =>
-                        modals.openConfirmModal({
-                          title: `Delete ${g.name}?`,
-                          children: <Text size="sm">Children in this group stay, without a group.</Text>,
-                          labels: { confirm: 'Delete', cancel: 'Cancel' },
-                          confirmProps: { color: 'red' },
-                          onConfirm: () => del.mutate({ id: g.id }),
-                        })
+                        confirmDestructive({ title: `Delete ${g.name}?`, text: <>Children in this group stay, without a group.</>, confirm: 'Delete', onConfirm: () => del.mutate({ id: g.id }) })
                       }
                     >
                       <IconTrash size={16} />

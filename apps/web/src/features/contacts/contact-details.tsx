@@ -1,9 +1,9 @@
 import { ActionIcon, Alert, Badge, Button, Group, Loader, Paper, Select, SimpleGrid, Stack, Switch, Tabs, Text, Title, Tooltip } from '@mantine/core';
-import { modals } from '@mantine/modals';
 import { IconMail, IconPhone, IconPlus, IconTrash } from '@tabler/icons-react';
 import { useState } from 'react';
 import { isoToDmy } from '@lampstand/api/schemas/contacts';
 import { trpc } from '../../lib/trpc';
+import { confirmDestructive } from '../../ui/confirm';
 import { errorMessage } from '../../lib/errors';
 import { formatDate, formatTime } from '../../ui/format';
 import { notifyError, notifySuccess } from '../../ui/notify';
@@ -65,17 +65,7 @@ function ListMemberships({ contact }: { contact: Contact }) {
                   color="red"
                   aria-label={`Remove from ${l.name}`}
                   onClick={() =>
-                    modals.openConfirmModal({
-                      title: 'Remove from list?',
-                      children: (
-                        <Text size="sm">
-                          {fullName(contact)} will no longer receive communications sent to {l.name}.
-                        </Text>
-                      ),
-                      labels: { confirm: 'Remove', cancel: 'Cancel' },
-                      confirmProps: { color: 'red' },
-                      onConfirm: () => remove.mutate({ listId: l.id, contactId: contact.id }),
-                    })
+                    confirmDestructive({ title: 'Remove from list?', text: <>{fullName(contact)} will no longer receive communications sent to {l.name}.</>, confirm: 'Remove', onConfirm: () => remove.mutate({ listId: l.id, contactId: contact.id }) })
                   }
                 >
                   <IconTrash size={16} />

@@ -1,10 +1,10 @@
 import { ActionIcon, Alert, Badge, Button, Drawer, Group, Menu, Pagination, Paper, Skeleton, Table, Tabs, Text, TextInput } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
-import { modals } from '@mantine/modals';
 import { IconBabyCarriage, IconDots, IconDownload, IconEye, IconPencil, IconPlus, IconSearch, IconTrash, IconUpload, IconUsers } from '@tabler/icons-react';
 import { useState } from 'react';
 import { useLocation, useSearchParams } from 'react-router-dom';
 import { trpc } from '../../lib/trpc';
+import { confirmDestructive } from '../../ui/confirm';
 import { errorMessage } from '../../lib/errors';
 import { formatNumber } from '../../ui/format';
 import { notifyError, notifySuccess } from '../../ui/notify';
@@ -35,13 +35,7 @@ function ContactsTable({ tab, onView, onEdit, onAdd }: { tab: 'all' | 'members' 
     onError: (err) => notifyError('Error deleting contact', errorMessage(err)),
   });
   const confirmDelete = (c: Contact) =>
-    modals.openConfirmModal({
-      title: `Delete ${fullName(c)}?`,
-      children: <Text size="sm">This permanently deletes the contact with their list memberships, family links and children. This action cannot be undone.</Text>,
-      labels: { confirm: 'Delete', cancel: 'Cancel' },
-      confirmProps: { color: 'red' },
-      onConfirm: () => del.mutate({ id: c.id }),
-    });
+    confirmDestructive({ title: `Delete ${fullName(c)}?`, text: <>This permanently deletes the contact with their list memberships, family links and children. This action cannot be undone.</>, confirm: 'Delete', onConfirm: () => del.mutate({ id: c.id }) });
 
   const total = q.data?.total ?? 0;
   const pages = Math.max(1, Math.ceil(total / PAGE_SIZE));

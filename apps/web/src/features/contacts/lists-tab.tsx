@@ -1,11 +1,11 @@
 import { ActionIcon, Alert, Badge, Button, Card, Checkbox, Group, Loader, Menu, Modal, ScrollArea, Select, SimpleGrid, Stack, Text, Textarea, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
-import { modals } from '@mantine/modals';
 import { IconDots, IconDownload, IconMail, IconMessage, IconPencil, IconPlus, IconSearch, IconTrash, IconUsersPlus, IconList } from '@tabler/icons-react';
 import { useState } from 'react';
 import { Link } from 'react-router-dom';
 import { contactListFieldsSchema } from '@lampstand/api/schemas/contacts';
 import { trpc } from '../../lib/trpc';
+import { confirmDestructive } from '../../ui/confirm';
 import { errorMessage, httpStatus } from '../../lib/errors';
 import { formatNumber } from '../../ui/format';
 import { notifyError, notifySuccess } from '../../ui/notify';
@@ -184,13 +184,7 @@ function MembersModal({ list, onClose }: { list: ContactList; onClose: () => voi
                   color="red"
                   aria-label={`Remove ${fullName(c)}`}
                   onClick={() =>
-                    modals.openConfirmModal({
-                      title: 'Remove from list?',
-                      children: <Text size="sm">{fullName(c)} will no longer receive communications sent to {list.name}.</Text>,
-                      labels: { confirm: 'Remove', cancel: 'Cancel' },
-                      confirmProps: { color: 'red' },
-                      onConfirm: () => remove.mutate({ listId: list.id, contactId: c.id }),
-                    })
+                    confirmDestructive({ title: 'Remove from list?', text: <>{fullName(c)} will no longer receive communications sent to {list.name}.</>, confirm: 'Remove', onConfirm: () => remove.mutate({ listId: list.id, contactId: c.id }) })
                   }
                 >
                   <IconTrash size={16} />
@@ -284,13 +278,7 @@ export function ListsTab() {
                       leftSection={<IconTrash size={16} />}
                       color="red"
                       onClick={() =>
-                        modals.openConfirmModal({
-                          title: `Delete ${l.name}?`,
-                          children: <Text size="sm">This permanently deletes the list. This action cannot be undone. Its contacts stay in your database.</Text>,
-                          labels: { confirm: 'Delete', cancel: 'Cancel' },
-                          confirmProps: { color: 'red' },
-                          onConfirm: () => del.mutate({ id: l.id }),
-                        })
+                        confirmDestructive({ title: `Delete ${l.name}?`, text: <>This permanently deletes the list. This action cannot be undone. Its contacts stay in your database.</>, confirm: 'Delete', onConfirm: () => del.mutate({ id: l.id }) })
                       }
                     >
                       Delete

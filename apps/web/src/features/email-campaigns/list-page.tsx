@@ -1,8 +1,8 @@
 import { ActionIcon, Alert, Anchor, Button, Group, Menu, Paper, Skeleton, Table, Tabs, Text } from '@mantine/core';
-import { modals } from '@mantine/modals';
 import { IconDots, IconEye, IconMail, IconPencil, IconPlus, IconSend, IconTrash } from '@tabler/icons-react';
 import { Link, useSearchParams } from 'react-router-dom';
 import { trpc } from '../../lib/trpc';
+import { confirmDestructive } from '../../ui/confirm';
 import { errorMessage } from '../../lib/errors';
 import { formatDate, formatNumber, formatTime } from '../../ui/format';
 import { notifyError, notifySuccess } from '../../ui/notify';
@@ -132,13 +132,7 @@ export function EmailCampaignsPage() {
                           leftSection={<IconTrash size={16} />}
                           disabled={c.status === 'sending'}
                           onClick={() =>
-                            modals.openConfirmModal({
-                              title: `Delete ${c.name}?`,
-                              children: <Text size="sm">This permanently deletes the campaign and its statistics. This action cannot be undone.</Text>,
-                              labels: { confirm: 'Delete', cancel: 'Cancel' },
-                              confirmProps: { color: 'red' },
-                              onConfirm: () => del.mutate({ id: c.id }),
-                            })
+                            confirmDestructive({ title: `Delete ${c.name}?`, text: <>This permanently deletes the campaign and its statistics. This action cannot be undone.</>, confirm: 'Delete', onConfirm: () => del.mutate({ id: c.id }) })
                           }
                         >
                           Delete

@@ -1,7 +1,6 @@
 import { ActionIcon, Alert, Anchor, Badge, Button, Group, Paper, Radio, Skeleton, Stack, Table, Tabs, Text, Textarea, TextInput, Title } from '@mantine/core';
 import { DateTimePicker } from '@mantine/dates';
 import { useForm } from '@mantine/form';
-import { modals } from '@mantine/modals';
 import { IconMessage, IconPencil, IconPlus, IconSearch, IconSend, IconTrash } from '@tabler/icons-react';
 import dayjs from 'dayjs';
 import { useEffect, useState } from 'react';
@@ -9,6 +8,7 @@ import { Link, useLocation, useSearchParams } from 'react-router-dom';
 import { smsCampaignFieldsSchema, smsSegments } from '@lampstand/api/schemas/sms-campaigns';
 import type { RouterOutputs } from '@lampstand/api';
 import { trpc } from '../../lib/trpc';
+import { confirmDestructive } from '../../ui/confirm';
 import { errorMessage } from '../../lib/errors';
 import { formatDate, formatNumber, formatTime } from '../../ui/format';
 import { notifyError, notifySuccess } from '../../ui/notify';
@@ -344,13 +344,7 @@ export function SmsCampaignsPage() {
                             aria-label={`Delete ${c.name}`}
                             disabled={c.status === 'sending'}
                             onClick={() =>
-                              modals.openConfirmModal({
-                                title: `Delete ${c.name}?`,
-                                children: <Text size="sm">This permanently deletes the campaign. This action cannot be undone.</Text>,
-                                labels: { confirm: 'Delete', cancel: 'Cancel' },
-                                confirmProps: { color: 'red' },
-                                onConfirm: () => del.mutate({ id: c.id }),
-                              })
+                              confirmDestructive({ title: `Delete ${c.name}?`, text: <>This permanently deletes the campaign. This action cannot be undone.</>, confirm: 'Delete', onConfirm: () => del.mutate({ id: c.id }) })
                             }
                           >
                             <IconTrash size={18} />

@@ -1,8 +1,9 @@
-import { sql, type Db } from '@lampstand/db';
+import type { Db } from '@lampstand/db';
 import type { EmailTransport } from '../../providers/email.js';
 import type { JobQueue } from '../../jobs.js';
 import type { DeliveryConfig } from '../delivery/config.js';
 import { runDeliveries, type ChannelDriver, type RunResult } from '../delivery/engine.js';
+import { sweepCampaigns } from '../delivery/sweep.js';
 import { renderEmail } from './render.js';
 import { startEmailCampaign } from './campaigns.js';
 
@@ -107,38 +108,7 @@ export async function startScheduledEmailCampaign(deps: EmailDeliveryDeps, campa
   }
 }
 
-/**
- * The 'campaign-sweep' job (every minute, and once when a process starts with `force`): resume
- * campaigns whose workers died, and start overdue scheduled ones. Without `force`, only a campaign
- * that looks stuck is resumed: work is claimable now, yet nothing has moved for 30 seconds.
- */
+/** The 'campaign-sweep' job for email (see sweepCampaigns). */
 export async function sweepEmailCampaigns(deps: EmailDeliveryDeps, opts: { force?: boolean } = {}): Promise<void> {
-  const lease = deps.config.claimLeaseSeconds;
-  const sending = opts.force
-    ? await deps.db.selectFrom('emailCampaigns').select('id').where('status', '=', 'sending').execute()
-    : await deps.db
-        .selectFrom('emailCampaigns as c')
-        .select('c.id')
-        .where('c.status', '=', 'sending')
-        .where(
-          sql<boolean>`coalesce((
-            select count(*) filter (where (d.status = 'pending' and coalesce(d.next_attempt_at, now()) <= now())
-                                       or (d.status = 'sending' and d.claimed_at < now() - make_interval(secs => ${lease}))) > 0
-                   and max(d.updated_at) < now() - interval '30 seconds'
-            from deliveries d where d.channel = 'email' and d.campaign_id = c.id and d.status in ('pending', 'sending')
-          ), true)`,
-        )
-        .execute();
-  for (const c of sending) {
-    await deps.jobs.send('campaign-deliver', { channel: 'email', campaignId: c.id });
-  }
-  const overdue = await deps.db
-    .selectFrom('emailCampaigns')
-    .select(['id', 'scheduledFor'])
-    .where('status', '=', 'scheduled')
-    .where('scheduledFor', '<=', new Date())
-    .execute();
-  for (const c of overdue) {
-    if (c.scheduledFor) await startScheduledEmailCampaign(deps, c.id, c.scheduledFor.toISOString());
-  }
+  await sweepCampaigns({ db: deps.db, jobs: deps.jobs, claimLeaseSeconds: deps.config.claimLeaseSeconds }, 'email', (id, at) => startScheduledEmailCampaign(deps, id, at), opts);
 }

@@ -1,8 +1,9 @@
-import { sql, type Db } from '@lampstand/db';
+import type { Db } from '@lampstand/db';
 import type { SmsTransport } from '../../providers/sms.js';
 import type { JobQueue } from '../../jobs.js';
 import type { DeliveryConfig } from '../delivery/config.js';
 import { runDeliveries, type ChannelDriver, type RunResult } from '../delivery/engine.js';
+import { sweepCampaigns } from '../delivery/sweep.js';
 import { fillMergeTags } from '../email-campaigns/render.js';
 import { startSmsCampaign } from './campaigns.js';
 
@@ -79,21 +80,7 @@ export async function startScheduledSmsCampaign(deps: SmsDeliveryDeps, campaignI
   }
 }
 
-/** Resume sending SMS campaigns and start overdue scheduled ones (see sweepEmailCampaigns). */
+/** The 'campaign-sweep' job for SMS (see sweepCampaigns). */
 export async function sweepSmsCampaigns(deps: SmsDeliveryDeps, opts: { force?: boolean } = {}): Promise<void> {
-  const lease = deps.config.claimLeaseSeconds;
-  let q = deps.db.selectFrom('smsCampaigns as c').select('c.id').where('c.status', '=', 'sending');
-  if (!opts.force) {
-    q = q.where(
-      sql<boolean>`coalesce((
-        select count(*) filter (where (d.status = 'pending' and coalesce(d.next_attempt_at, now()) <= now())
-                                   or (d.status = 'sending' and d.claimed_at < now() - make_interval(secs => ${lease}))) > 0
-               and max(d.updated_at) < now() - interval '30 seconds'
-        from deliveries d where d.channel = 'sms' and d.campaign_id = c.id and d.status in ('pending', 'sending')
-      ), true)`,
-    );
-  }
-  for (const c of await q.execute()) await deps.jobs.send('campaign-deliver', { channel: 'sms', campaignId: c.id });
-  const overdue = await deps.db.selectFrom('smsCampaigns').select(['id', 'scheduledFor']).where('status', '=', 'scheduled').where('scheduledFor', '<=', new Date()).execute();
-  for (const c of overdue) if (c.scheduledFor) await startScheduledSmsCampaign(deps, c.id, c.scheduledFor.toISOString());
+  await sweepCampaigns({ db: deps.db, jobs: deps.jobs, claimLeaseSeconds: deps.config.claimLeaseSeconds }, 'sms', (id, at) => startScheduledSmsCampaign(deps, id, at), opts);
 }
