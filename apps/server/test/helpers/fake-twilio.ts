@@ -14,12 +14,23 @@ export interface TwilioRequest {
  * account SID and token, form-encoded POST .../Accounts/{Sid}/Messages.json, 201 with a message SID;
  * a refused number answers 400 with Twilio's error shape.
  */
-export async function startFakeTwilio(opts: { accountSid: string; authToken: string; refuse?: (to: string) => { code: number; message: string } | undefined }) {
+export async function startFakeTwilio(opts: {
+  accountSid: string;
+  authToken: string;
+  refuse?: (to: string) => { code: number; message: string } | undefined;
+  /** After this many accepted messages, hold every further request unanswered until resume(). */
+  pauseAfter?: number;
+}) {
   const requests: TwilioRequest[] = [];
+  let gate: Promise<void> | null = null;
+  let openGate = () => {};
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
+    req.on('end', async () => {
+      while (gate) await gate;
+      // A client that gave up (or was killed) meanwhile gets nothing: the message was not accepted.
+      if (req.socket.destroyed) return;
       const expectedAuth = `Basic ${Buffer.from(`${opts.accountSid}:${opts.authToken}`).toString('base64')}`;
       const json = (status: number, body: unknown) => {
         res.writeHead(status, { 'content-type': 'application/json' });
@@ -32,10 +43,24 @@ export async function startFakeTwilio(opts: { accountSid: string; authToken: str
       if (refused) return json(400, { code: refused.code, message: refused.message, status: 400 });
       const sid = `SM${crypto.randomBytes(16).toString('hex')}`;
       requests.push({ To: form.To!, From: form.From!, Body: form.Body!, StatusCallback: form.StatusCallback, sid });
+      if (opts.pauseAfter && requests.length === opts.pauseAfter && !gate) gate = new Promise<void>((r) => (openGate = r));
       json(201, { sid, status: 'queued', to: form.To, from: form.From, body: form.Body, account_sid: opts.accountSid });
     });
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
   const port = (server.address() as { port: number }).port;
-  return { url: `http://127.0.0.1:${port}`, requests, close: () => new Promise<void>((r) => server.close(() => r())) };
+  return {
+    url: `http://127.0.0.1:${port}`,
+    requests,
+    resume() {
+      if (gate) {
+        gate = null;
+        openGate();
+      }
+    },
+    close: () => {
+      server.closeAllConnections();
+      return new Promise<void>((r) => server.close(() => r()));
+    },
+  };
 }
