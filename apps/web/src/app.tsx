@@ -2,7 +2,8 @@ import { MantineProvider } from '@mantine/core';
 import { ModalsProvider } from '@mantine/modals';
 import { Notifications } from '@mantine/notifications';
 import { QueryClientProvider } from '@tanstack/react-query';
-import { useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
+import { Center, Loader } from '@mantine/core';
 import { BrowserRouter, Outlet, Route, Routes } from 'react-router-dom';
 import { createQueryClient, createTrpcClient, trpc } from './lib/trpc';
 import { cssVariablesResolver, theme } from './ui/theme';
@@ -10,17 +11,21 @@ import { AppLayout } from './shell/app-layout';
 import { RequireAdmin, RequireUser } from './shell/guards';
 import { AuthPage } from './features/auth/auth-page';
 import { DashboardPage } from './features/dashboard/dashboard-page';
-import { UsersPage } from './features/admin/users-page';
-import { SettingsPage } from './features/settings/settings-page';
-import { ContactsPage } from './features/contacts/contacts-page';
-import { ContactDetailPage } from './features/contacts/contact-detail-page';
-import { EmailCampaignsPage } from './features/email-campaigns/list-page';
-import { EditEmailCampaignPage, NewEmailCampaignPage } from './features/email-campaigns/wizard';
-import { EmailCampaignViewPage } from './features/email-campaigns/view-page';
-import { SmsCampaignsPage } from './features/sms-campaigns/sms-page';
-import { AdminTemplatesPage } from './features/templates/admin-templates-page';
-import { ChurchTemplatesPage, PrintTemplatePage } from './features/templates/church-templates-page';
 import { ComingSoonPage, NotFoundPage, PlaceholderPage } from './features/misc/pages';
+
+// Feature screens load on first visit: the first paint carries only the shell and sign-in.
+const UsersPage = lazy(() => import('./features/admin/users-page').then((m) => ({ default: m.UsersPage })));
+const SettingsPage = lazy(() => import('./features/settings/settings-page').then((m) => ({ default: m.SettingsPage })));
+const ContactsPage = lazy(() => import('./features/contacts/contacts-page').then((m) => ({ default: m.ContactsPage })));
+const ContactDetailPage = lazy(() => import('./features/contacts/contact-detail-page').then((m) => ({ default: m.ContactDetailPage })));
+const EmailCampaignsPage = lazy(() => import('./features/email-campaigns/list-page').then((m) => ({ default: m.EmailCampaignsPage })));
+const EmailCampaignViewPage = lazy(() => import('./features/email-campaigns/view-page').then((m) => ({ default: m.EmailCampaignViewPage })));
+const SmsCampaignsPage = lazy(() => import('./features/sms-campaigns/sms-page').then((m) => ({ default: m.SmsCampaignsPage })));
+const AdminTemplatesPage = lazy(() => import('./features/templates/admin-templates-page').then((m) => ({ default: m.AdminTemplatesPage })));
+const EditEmailCampaignPage = lazy(() => import('./features/email-campaigns/wizard').then((m) => ({ default: m.EditEmailCampaignPage })));
+const NewEmailCampaignPage = lazy(() => import('./features/email-campaigns/wizard').then((m) => ({ default: m.NewEmailCampaignPage })));
+const ChurchTemplatesPage = lazy(() => import('./features/templates/church-templates-page').then((m) => ({ default: m.ChurchTemplatesPage })));
+const PrintTemplatePage = lazy(() => import('./features/templates/church-templates-page').then((m) => ({ default: m.PrintTemplatePage })));
 
 /** Routes that later releases fill in: their title and one line, nothing invented. */
 const placeholders: { path: string; title: string; description: string }[] = [
@@ -48,6 +53,13 @@ export function App() {
           <ModalsProvider>
             <Notifications limit={1} autoClose={5000} position="top-right" />
             <BrowserRouter>
+              <Suspense
+                fallback={
+                  <Center py="xl">
+                    <Loader aria-label="Loading" />
+                  </Center>
+                }
+              >
               <Routes>
                 <Route path="/auth" element={<AuthPage />} />
                 <Route
@@ -89,6 +101,7 @@ export function App() {
                 </Route>
                 <Route path="*" element={<NotFoundPage />} />
               </Routes>
+              </Suspense>
             </BrowserRouter>
           </ModalsProvider>
         </MantineProvider>
