@@ -47,6 +47,7 @@ export async function startEmbeddedPostgres(options: StartEmbeddedOptions): Prom
   const isRoot = os.userInfo().uid === 0;
   const log = options.log ?? (() => {});
   fs.mkdirSync(path.dirname(dataDir), { recursive: true });
+  if (isRoot) assertReachableByOthers(path.dirname(dataDir));
 
   const pgServer = new EmbeddedPostgres({
     databaseDir: dataDir,
@@ -89,6 +90,26 @@ export async function startEmbeddedPostgres(options: StartEmbeddedOptions): Prom
       await pgServer.stop();
     },
   };
+}
+
+/**
+ * As root, PostgreSQL runs as the `postgres` user, who must be able to pass through every folder
+ * above the data folder. Say so plainly instead of letting initdb fail with "permission denied".
+ */
+function assertReachableByOthers(dir: string): void {
+  let current = path.resolve(dir);
+  for (;;) {
+    const st = fs.statSync(current);
+    if ((st.mode & 0o001) === 0) {
+      throw new Error(
+        `Running as root, the embedded PostgreSQL runs as the 'postgres' user, which cannot enter ${current}. ` +
+          `Set DATA_DIR to a folder it can reach (for example /var/lib/lampstand), allow it in (chmod o+x ${current}), or run as a normal user.`,
+      );
+    }
+    const parent = path.dirname(current);
+    if (parent === current) return;
+    current = parent;
+  }
 }
 
 function isAlive(pid: number): boolean {
