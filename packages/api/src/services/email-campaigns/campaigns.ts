@@ -4,6 +4,7 @@ import type { EmailCampaign, EmailStats } from '../../schemas/email-campaigns.js
 import { badRequest, conflict, notFound } from '../../errors.js';
 import type { JobQueue } from '../../jobs.js';
 import { sanitizeEmailHtml } from './sanitize.js';
+import { assertTenantLists, deleteCampaign, deliveryProgress, lockEditableCampaign, scheduleCampaignStart } from '../delivery/campaign-common.js';
 
 type Row = Selectable<EmailCampaignsTable>;
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
@@ -18,21 +19,8 @@ export interface EmailCampaignFields {
 }
 
 async function progressOf(db: Db, ids: number[]) {
-  if (ids.length === 0) return new Map<number, EmailCampaign['progress']>();
-  const rows = await db
-    .selectFrom('deliveries')
-    .select([
-      'campaignId',
-      sql<number>`count(*)`.as('total'),
-      sql<number>`count(*) filter (where status in ('sent', 'delivered', 'undelivered'))`.as('sent'),
-      sql<number>`count(*) filter (where status = 'failed')`.as('failed'),
-      sql<number>`count(*) filter (where status in ('pending', 'sending'))`.as('pending'),
-    ])
-    .where('channel', '=', 'email')
-    .where('campaignId', 'in', ids)
-    .groupBy('campaignId')
-    .execute();
-  return new Map(rows.map((r) => [r.campaignId, { total: Number(r.total), sent: Number(r.sent), failed: Number(r.failed), pending: Number(r.pending) }]));
+  const all = await deliveryProgress(db, 'email', ids);
+  return new Map([...all].map(([id, p]) => [id, { total: p.total, sent: p.sent, failed: p.failed, pending: p.pending }]));
 }
 
 function toCampaign(r: Row, progress?: EmailCampaign['progress']): EmailCampaign {
@@ -76,24 +64,8 @@ export async function getEmailCampaign(db: Db, tenantId: number, id: number): Pr
   return toCampaign(row, (await progressOf(db, [id])).get(id));
 }
 
-async function assertLists(db: Db, tenantId: number, listIds: number[]) {
-  if (listIds.length === 0) return;
-  const found = await db.selectFrom('contactLists').select('id').where('userId', '=', tenantId).where('id', 'in', listIds).execute();
-  if (found.length !== listIds.length) throw notFound('List not found');
-}
-
-async function scheduleStart(jobs: JobQueue, row: Row) {
-  if (row.status === 'scheduled' && row.scheduledFor) {
-    await jobs.send(
-      'campaign-start',
-      { channel: 'email', campaignId: row.id, scheduledFor: row.scheduledFor.toISOString() },
-      { startAfter: row.scheduledFor, singletonKey: `start-email-${row.id}-${row.scheduledFor.getTime()}` },
-    );
-  }
-}
-
 export async function createEmailCampaign(db: Db, jobs: JobQueue, tenantId: number, input: EmailCampaignFields): Promise<EmailCampaign> {
-  await assertLists(db, tenantId, input.listIds);
+  await assertTenantLists(db, tenantId, input.listIds);
   const row = await db
     .insertInto('emailCampaigns')
     .values({
@@ -107,18 +79,14 @@ export async function createEmailCampaign(db: Db, jobs: JobQueue, tenantId: numb
     })
     .returningAll()
     .executeTakeFirstOrThrow();
-  await scheduleStart(jobs, row);
+  await scheduleCampaignStart(jobs, 'email', row);
   return toCampaign(row);
 }
 
 export async function updateEmailCampaign(db: Db, jobs: JobQueue, tenantId: number, id: number, input: EmailCampaignFields): Promise<EmailCampaign> {
-  await assertLists(db, tenantId, input.listIds);
+  await assertTenantLists(db, tenantId, input.listIds);
   const row = await db.transaction().execute(async (trx) => {
-    const current = await trx.selectFrom('emailCampaigns').select('status').where('id', '=', id).where('userId', '=', tenantId).forUpdate().executeTakeFirst();
-    if (!current) throw notFound('Campaign not found');
-    if (current.status === 'sending' || current.status === 'sent' || current.status === 'failed') {
-      throw conflict('This campaign has already been sent and can no longer be edited');
-    }
+    await lockEditableCampaign(trx, 'email', tenantId, id);
     return trx
       .updateTable('emailCampaigns')
       .set({
@@ -134,20 +102,13 @@ export async function updateEmailCampaign(db: Db, jobs: JobQueue, tenantId: numb
       .returningAll()
       .executeTakeFirstOrThrow();
   });
-  await scheduleStart(jobs, row);
+  await scheduleCampaignStart(jobs, 'email', row);
   return toCampaign(row);
 }
 
 /** Deleting a campaign removes its deliveries and their tracking events. One that is sending must finish first. */
-export async function deleteEmailCampaign(db: Db, tenantId: number, id: number) {
-  return db.transaction().execute(async (trx) => {
-    const current = await trx.selectFrom('emailCampaigns').select('status').where('id', '=', id).where('userId', '=', tenantId).forUpdate().executeTakeFirst();
-    if (!current) throw notFound('Campaign not found');
-    if (current.status === 'sending') throw conflict('This campaign is sending; delete it when it has finished');
-    await trx.deleteFrom('deliveries').where('channel', '=', 'email').where('campaignId', '=', id).where('userId', '=', tenantId).execute();
-    await trx.deleteFrom('emailCampaigns').where('id', '=', id).where('userId', '=', tenantId).execute();
-    return { id };
-  });
+export function deleteEmailCampaign(db: Db, tenantId: number, id: number) {
+  return deleteCampaign(db, 'email', tenantId, id);
 }
 
 export const NO_RECIPIENTS = 'Nobody to send to: the list has no subscribed contacts with an email address';

@@ -3,6 +3,7 @@ import type { Selectable } from 'kysely';
 import { smsSegments, type SmsCampaign } from '../../schemas/sms-campaigns.js';
 import { badRequest, conflict, notFound } from '../../errors.js';
 import type { JobQueue } from '../../jobs.js';
+import { assertTenantLists, deleteCampaign, deliveryProgress, lockEditableCampaign, scheduleCampaignStart } from '../delivery/campaign-common.js';
 
 type Row = Selectable<SmsCampaignsTable>;
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
@@ -15,30 +16,7 @@ export interface SmsCampaignFields {
   scheduledFor?: string | null;
 }
 
-async function progressOf(db: Db, ids: number[]) {
-  if (ids.length === 0) return new Map<number, SmsCampaign['progress']>();
-  const rows = await db
-    .selectFrom('deliveries')
-    .select([
-      'campaignId',
-      sql<number>`count(*)`.as('total'),
-      sql<number>`count(*) filter (where status in ('sent', 'delivered', 'undelivered'))`.as('sent'),
-      sql<number>`count(*) filter (where status = 'delivered')`.as('delivered'),
-      sql<number>`count(*) filter (where status = 'undelivered')`.as('undelivered'),
-      sql<number>`count(*) filter (where status = 'failed')`.as('failed'),
-      sql<number>`count(*) filter (where status in ('pending', 'sending'))`.as('pending'),
-    ])
-    .where('channel', '=', 'sms')
-    .where('campaignId', 'in', ids)
-    .groupBy('campaignId')
-    .execute();
-  return new Map(
-    rows.map((r) => [
-      r.campaignId,
-      { total: Number(r.total), sent: Number(r.sent), delivered: Number(r.delivered), undelivered: Number(r.undelivered), failed: Number(r.failed), pending: Number(r.pending) },
-    ]),
-  );
-}
+const progressOf = (db: Db, ids: number[]) => deliveryProgress(db, 'sms', ids);
 
 function toCampaign(r: Row, progress?: SmsCampaign['progress']): SmsCampaign {
   const seg = smsSegments(r.content);
@@ -74,22 +52,6 @@ export async function getSmsCampaign(db: Db, tenantId: number, id: number): Prom
   return toCampaign(row, (await progressOf(db, [id])).get(id));
 }
 
-async function assertLists(db: Db, tenantId: number, listIds: number[]) {
-  if (listIds.length === 0) return;
-  const found = await db.selectFrom('contactLists').select('id').where('userId', '=', tenantId).where('id', 'in', listIds).execute();
-  if (found.length !== listIds.length) throw notFound('List not found');
-}
-
-async function scheduleStart(jobs: JobQueue, row: Row) {
-  if (row.status === 'scheduled' && row.scheduledFor) {
-    await jobs.send(
-      'campaign-start',
-      { channel: 'sms', campaignId: row.id, scheduledFor: row.scheduledFor.toISOString() },
-      { startAfter: row.scheduledFor, singletonKey: `start-sms-${row.id}-${row.scheduledFor.getTime()}` },
-    );
-  }
-}
-
 const values = (input: SmsCampaignFields) => ({
   name: input.name,
   content: input.content,
@@ -99,33 +61,24 @@ const values = (input: SmsCampaignFields) => ({
 });
 
 export async function createSmsCampaign(db: Db, jobs: JobQueue, tenantId: number, input: SmsCampaignFields): Promise<SmsCampaign> {
-  await assertLists(db, tenantId, input.listIds);
+  await assertTenantLists(db, tenantId, input.listIds);
   const row = await db.insertInto('smsCampaigns').values({ userId: tenantId, ...values(input) }).returningAll().executeTakeFirstOrThrow();
-  await scheduleStart(jobs, row);
+  await scheduleCampaignStart(jobs, 'sms', row);
   return toCampaign(row);
 }
 
 export async function updateSmsCampaign(db: Db, jobs: JobQueue, tenantId: number, id: number, input: SmsCampaignFields): Promise<SmsCampaign> {
-  await assertLists(db, tenantId, input.listIds);
+  await assertTenantLists(db, tenantId, input.listIds);
   const row = await db.transaction().execute(async (trx) => {
-    const current = await trx.selectFrom('smsCampaigns').select('status').where('id', '=', id).where('userId', '=', tenantId).forUpdate().executeTakeFirst();
-    if (!current) throw notFound('Campaign not found');
-    if (['sending', 'sent', 'failed'].includes(current.status)) throw conflict('This campaign has already been sent and can no longer be edited');
+    await lockEditableCampaign(trx, 'sms', tenantId, id);
     return trx.updateTable('smsCampaigns').set({ ...values(input), updatedAt: new Date() }).where('id', '=', id).returningAll().executeTakeFirstOrThrow();
   });
-  await scheduleStart(jobs, row);
+  await scheduleCampaignStart(jobs, 'sms', row);
   return toCampaign(row);
 }
 
-export async function deleteSmsCampaign(db: Db, tenantId: number, id: number) {
-  return db.transaction().execute(async (trx) => {
-    const current = await trx.selectFrom('smsCampaigns').select('status').where('id', '=', id).where('userId', '=', tenantId).forUpdate().executeTakeFirst();
-    if (!current) throw notFound('Campaign not found');
-    if (current.status === 'sending') throw conflict('This campaign is sending; delete it when it has finished');
-    await trx.deleteFrom('deliveries').where('channel', '=', 'sms').where('campaignId', '=', id).where('userId', '=', tenantId).execute();
-    await trx.deleteFrom('smsCampaigns').where('id', '=', id).where('userId', '=', tenantId).execute();
-    return { id };
-  });
+export function deleteSmsCampaign(db: Db, tenantId: number, id: number) {
+  return deleteCampaign(db, 'sms', tenantId, id);
 }
 
 export const NO_SMS_RECIPIENTS = 'Nobody to send to: the list has no subscribed contacts with a mobile number';
