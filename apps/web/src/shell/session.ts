@@ -1,7 +1,7 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from 'react-router-dom';
 import { trpc } from '../lib/trpc';
-import { errorText, httpStatus } from '../lib/errors';
+import { errorText } from '../lib/errors';
 import { notifyError, notifySuccess } from '../ui/notify';
 import type { SessionUser } from '@lampstand/api';
 
@@ -9,11 +9,8 @@ import type { SessionUser } from '@lampstand/api';
 export function useSession(): { user: SessionUser | null; isLoading: boolean } {
   const me = trpc.auth.me.useQuery(undefined, { retry: false });
   if (me.isLoading) return { user: null, isLoading: true };
-  if (me.error) {
-    // 401 means "not signed in"; anything else also leaves the visitor at the sign-in page.
-    void httpStatus(me.error);
-    return { user: null, isLoading: false };
-  }
+  // 401 means "not signed in"; any other failure also leaves the visitor at the sign-in page.
+  if (me.error) return { user: null, isLoading: false };
   return { user: me.data ?? null, isLoading: false };
 }
 
