@@ -15,8 +15,76 @@ import { HttpClient } from '../test/helpers/test-app.js';
 const CONTACTS = Number(process.env.BENCH_CONTACTS ?? 50_000);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 200);
 
-const FIRST = ['Mary', 'John', 'Grace', 'David', 'Sarah', 'Peter', 'Ruth', 'Samuel', 'Hannah', 'James', 'Esther', 'Paul', 'Lydia', 'Mark', 'Naomi', 'Luke', 'Martha', 'Andrew', 'Joanna', 'Philip', 'Priscilla', 'Timothy', 'Abigail', 'Daniel', 'Deborah', 'Joseph', 'Miriam', 'Caleb', 'Phoebe', 'Nathan'];
-const LAST = ['Smith', 'Jones', 'Williams', 'Brown', 'Wilson', 'Taylor', 'Johnson', 'White', 'Martin', 'Anderson', 'Thompson', 'Nguyen', 'Thomas', 'Walker', 'Harris', 'Lee', 'Ryan', 'Robinson', 'Kelly', 'King', 'Davis', 'Wright', 'Evans', 'Roberts', 'Green', 'Hall', 'Wood', 'Jackson', 'Clarke', 'Patel', 'Campbell', 'Mitchell', 'Young', 'Allen', 'Scott', 'Baker'];
+const FIRST = [
+  'Mary',
+  'John',
+  'Grace',
+  'David',
+  'Sarah',
+  'Peter',
+  'Ruth',
+  'Samuel',
+  'Hannah',
+  'James',
+  'Esther',
+  'Paul',
+  'Lydia',
+  'Mark',
+  'Naomi',
+  'Luke',
+  'Martha',
+  'Andrew',
+  'Joanna',
+  'Philip',
+  'Priscilla',
+  'Timothy',
+  'Abigail',
+  'Daniel',
+  'Deborah',
+  'Joseph',
+  'Miriam',
+  'Caleb',
+  'Phoebe',
+  'Nathan',
+];
+const LAST = [
+  'Smith',
+  'Jones',
+  'Williams',
+  'Brown',
+  'Wilson',
+  'Taylor',
+  'Johnson',
+  'White',
+  'Martin',
+  'Anderson',
+  'Thompson',
+  'Nguyen',
+  'Thomas',
+  'Walker',
+  'Harris',
+  'Lee',
+  'Ryan',
+  'Robinson',
+  'Kelly',
+  'King',
+  'Davis',
+  'Wright',
+  'Evans',
+  'Roberts',
+  'Green',
+  'Hall',
+  'Wood',
+  'Jackson',
+  'Clarke',
+  'Patel',
+  'Campbell',
+  'Mitchell',
+  'Young',
+  'Allen',
+  'Scott',
+  'Baker',
+];
 const pick = <T>(a: readonly T[], i: number) => a[i % a.length]!;
 
 function percentile(sorted: number[], p: number): number {
@@ -33,23 +101,46 @@ async function measure(label: string, fn: (i: number) => Promise<{ status: numbe
     if (res.status !== 200) throw new Error(`${label}: HTTP ${res.status}`);
   }
   times.sort((a, b) => a - b);
-  const row = { label, p50: percentile(times, 50).toFixed(1), p95: percentile(times, 95).toFixed(1), max: times[times.length - 1]!.toFixed(1) };
-  console.log(`${label.padEnd(44)} p50 ${row.p50.padStart(6)} ms   p95 ${row.p95.padStart(6)} ms   max ${row.max.padStart(6)} ms   (${ROUNDS} requests)`);
+  const row = {
+    label,
+    p50: percentile(times, 50).toFixed(1),
+    p95: percentile(times, 95).toFixed(1),
+    max: times[times.length - 1]!.toFixed(1),
+  };
+  console.log(
+    `${label.padEnd(44)} p50 ${row.p50.padStart(6)} ms   p95 ${row.p95.padStart(6)} ms   max ${row.max.padStart(6)} ms   (${ROUNDS} requests)`,
+  );
   return row;
 }
 
 async function main() {
   const pgServer = await startTestServer();
   const tdb = await createTestDatabase(pgServer.serverUrl, pgServer.templateName);
-  const config = { ...loadConfig({ NODE_ENV: 'test' }), port: 0, host: '127.0.0.1', databaseUrl: tdb.url, logLevel: 'silent' };
+  const config = {
+    ...loadConfig({ NODE_ENV: 'test' }),
+    port: 0,
+    host: '127.0.0.1',
+    databaseUrl: tdb.url,
+    logLevel: 'silent',
+  };
   const runtime = await startRuntime(config, tdb.db, tdb.url, { work: true, pollingIntervalSeconds: 0.5 });
   const server = await createServer(config, runtime.deps);
   const url = await server.start();
   try {
     const client = new HttpClient(url);
-    await client.post('/api/register', { username: 'platform', password: 'bench-pass', churchName: 'Platform', email: 'p@example.org' });
+    await client.post('/api/register', {
+      username: 'platform',
+      password: 'bench-pass',
+      churchName: 'Platform',
+      email: 'p@example.org',
+    });
     const church = new HttpClient(url);
-    const reg = await church.post('/api/register', { username: 'bench', password: 'bench-pass', churchName: 'Bench Church', email: 'bench@example.org' });
+    const reg = await church.post('/api/register', {
+      username: 'bench',
+      password: 'bench-pass',
+      churchName: 'Bench Church',
+      email: 'bench@example.org',
+    });
     const tenantId = reg.body.id as number;
 
     let t = performance.now();
@@ -63,35 +154,54 @@ async function main() {
           email: `person${i}@example.org`,
           phone: `04${String(10000000 + i).slice(-8)}`,
           phoneE164: `+614${String(10000000 + i).slice(-8)}`,
-          metadata: JSON.stringify({ countryCode: '+61', isChurchMember: i % 3 === 0, isServiceStaff: i % 20 === 0, isBaptised: false, isSeeker: false }),
+          metadata: JSON.stringify({
+            countryCode: '+61',
+            isChurchMember: i % 3 === 0,
+            isServiceStaff: i % 20 === 0,
+            isBaptised: false,
+            isSeeker: false,
+          }),
         };
       });
       await tdb.db.insertInto('contacts').values(rows).execute();
     }
     await sql`analyze contacts`.execute(tdb.db);
-    console.log(`seeded ${CONTACTS.toLocaleString('en-US')} contacts in ${((performance.now() - t) / 1000).toFixed(1)} s\n`);
+    console.log(
+      `seeded ${CONTACTS.toLocaleString('en-US')} contacts in ${((performance.now() - t) / 1000).toFixed(1)} s\n`,
+    );
 
-    const page = await measure('first page (GET /api/contacts/search)', () => church.get('/api/contacts/search?page=1&pageSize=25'));
+    const page = await measure('first page (GET /api/contacts/search)', () =>
+      church.get('/api/contacts/search?page=1&pageSize=25'),
+    );
     const partials = ['smi', 'grac', 'nguy', 'han', 'patel', 'tim', 'wrig', 'mir'];
-    const search = await measure('search by partial name (?search=smi …)', (i) => church.get(`/api/contacts/search?search=${pick(partials, i)}&page=1&pageSize=25`));
+    const search = await measure('search by partial name (?search=smi …)', (i) =>
+      church.get(`/api/contacts/search?search=${pick(partials, i)}&page=1&pageSize=25`),
+    );
     if (process.env.BENCH_VERBOSE) {
-      for (const term of partials) await measure(`  search=${term}`, () => church.get(`/api/contacts/search?search=${term}&page=1&pageSize=25`));
+      for (const term of partials)
+        await measure(`  search=${term}`, () => church.get(`/api/contacts/search?search=${term}&page=1&pageSize=25`));
     }
     await measure('tab filter (?tab=members)', () => church.get('/api/contacts/search?tab=members&page=1&pageSize=25'));
-    await measure('tab filter (?tab=staff), page 10', () => church.get('/api/contacts/search?tab=staff&page=10&pageSize=25'));
+    await measure('tab filter (?tab=staff), page 10', () =>
+      church.get('/api/contacts/search?tab=staff&page=10&pageSize=25'),
+    );
 
     // Import a 50,000-row CSV: half new people, half matching existing ones by email.
     const lines = ['First Name,Last Name,Email,Phone,Church Member'];
     for (let i = 0; i < CONTACTS; i++) {
       const existing = i % 2 === 0;
       const n = existing ? i : CONTACTS + i;
-      lines.push(`${pick(FIRST, n)},${pick(LAST, n + 3)},person${n}@example.org,04${String(20000000 + i).slice(-8)},${i % 4 === 0 ? 'yes' : 'no'}`);
+      lines.push(
+        `${pick(FIRST, n)},${pick(LAST, n + 3)},person${n}@example.org,04${String(20000000 + i).slice(-8)},${i % 4 === 0 ? 'yes' : 'no'}`,
+      );
     }
     const csv = lines.join('\n');
     t = performance.now();
     const upload = await church.post('/api/contacts/import', { fileName: 'bench.csv', csv });
     if (upload.status !== 201) throw new Error(`upload: ${upload.status} ${upload.text}`);
-    const started = await church.post(`/api/contacts/import/${upload.body.id}/start`, { mapping: upload.body.suggestedMapping });
+    const started = await church.post(`/api/contacts/import/${upload.body.id}/start`, {
+      mapping: upload.body.suggestedMapping,
+    });
     if (started.status !== 200) throw new Error(`start: ${started.status} ${started.text}`);
     let status = started.body;
     while (status.status !== 'completed' && status.status !== 'failed') {

@@ -35,7 +35,11 @@ async function startSink() {
   server.on('error', () => undefined);
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
   const port = (server.server.address() as { port: number }).port;
-  return { url: `smtp://127.0.0.1:${port}?tls=off`, acceptedAt, close: () => new Promise<void>((r) => server.close(() => r())) };
+  return {
+    url: `smtp://127.0.0.1:${port}?tls=off`,
+    acceptedAt,
+    close: () => new Promise<void>((r) => server.close(() => r())),
+  };
 }
 
 async function runCampaign(label: string, recipients: number, rate: number | undefined, concurrency: number) {
@@ -56,9 +60,21 @@ async function runCampaign(label: string, recipients: number, rate: number | und
   const server = await createServer(config, runtime.deps);
   const url = await server.start();
   try {
-    await new HttpClient(url).post('/api/register', { username: 'platform', password: 'bench-pass', churchName: 'Platform', email: 'p@example.org' });
+    await new HttpClient(url).post('/api/register', {
+      username: 'platform',
+      password: 'bench-pass',
+      churchName: 'Platform',
+      email: 'p@example.org',
+    });
     const church = new HttpClient(url);
-    const tenantId = (await church.post('/api/register', { username: 'bench', password: 'bench-pass', churchName: 'Bench Church', email: 'b@example.org' })).body.id as number;
+    const tenantId = (
+      await church.post('/api/register', {
+        username: 'bench',
+        password: 'bench-pass',
+        churchName: 'Bench Church',
+        email: 'b@example.org',
+      })
+    ).body.id as number;
     const list = (await church.post('/api/contact-lists', { name: 'Everyone', type: 'email' })).body;
     for (let start = 0; start < recipients; start += 5000) {
       const n = Math.min(5000, recipients - start);
@@ -69,13 +85,16 @@ async function runCampaign(label: string, recipients: number, rate: number | und
           from generate_series(${start}::int, ${start + n - 1}::int) g
           returning id
         )
-        insert into contacts_in_lists (user_id, contact_id, list_id) select ${tenantId}, id, ${list.id} from c`.execute(tdb.db);
+        insert into contacts_in_lists (user_id, contact_id, list_id) select ${tenantId}, id, ${list.id} from c`.execute(
+        tdb.db,
+      );
     }
     const campaign = (
       await church.post('/api/email-campaigns', {
         name: 'Bench',
         subject: 'Hello {{firstName}}',
-        content: '<p>Hello {{firstName}},</p><p>A short note from {{churchName}} with <a href="https://example.org/news">a link</a>.</p>',
+        content:
+          '<p>Hello {{firstName}},</p><p>A short note from {{churchName}} with <a href="https://example.org/news">a link</a>.</p>',
         listIds: [list.id],
       })
     ).body;
@@ -89,13 +108,15 @@ async function runCampaign(label: string, recipients: number, rate: number | und
     }
     const seconds = (performance.now() - t0) / 1000;
     const perSecond = new Map<number, number>();
-    for (const t of sink.acceptedAt) perSecond.set(Math.floor(t / 1000), (perSecond.get(Math.floor(t / 1000)) ?? 0) + 1);
+    for (const t of sink.acceptedAt)
+      perSecond.set(Math.floor(t / 1000), (perSecond.get(Math.floor(t / 1000)) ?? 0) + 1);
     const peak = Math.max(...perSecond.values());
     console.log(
       `${label.padEnd(36)} ${sink.acceptedAt.length.toLocaleString('en-US')} messages in ${seconds.toFixed(1)} s = ${(sink.acceptedAt.length / seconds).toFixed(0)} msg/s; ` +
         `highest in any one second: ${peak}`,
     );
-    if (sink.acceptedAt.length !== recipients) throw new Error(`sink received ${sink.acceptedAt.length}, expected ${recipients}`);
+    if (sink.acceptedAt.length !== recipients)
+      throw new Error(`sink received ${sink.acceptedAt.length}, expected ${recipients}`);
     return { rate: sink.acceptedAt.length / seconds, peak };
   } finally {
     await server.stop();
@@ -109,7 +130,12 @@ async function runCampaign(label: string, recipients: number, rate: number | und
 async function main() {
   const concurrency = Number(process.env.EMAIL_CONCURRENCY ?? 8);
   const free = await runCampaign(`no rate limit (${RECIPIENTS} recipients)`, RECIPIENTS, undefined, concurrency);
-  const limited = await runCampaign(`EMAIL_RATE_PER_SECOND=${LIMIT} (${LIMITED_RECIPIENTS})`, LIMITED_RECIPIENTS, LIMIT, concurrency);
+  const limited = await runCampaign(
+    `EMAIL_RATE_PER_SECOND=${LIMIT} (${LIMITED_RECIPIENTS})`,
+    LIMITED_RECIPIENTS,
+    LIMIT,
+    concurrency,
+  );
   console.log(`\ntargets: at least 500 msg/s without a limit; never more than ${LIMIT} in one second with the limit`);
   console.log(free.rate >= 500 && limited.peak <= LIMIT ? 'all targets met' : 'TARGET MISSED');
 }

@@ -28,7 +28,11 @@ export interface AppRuntime {
   close(): Promise<void>;
 }
 
-export async function deliveryConfigFor(config: Config, db: Db, overrides: Partial<DeliveryConfig> = {}): Promise<DeliveryConfig> {
+export async function deliveryConfigFor(
+  config: Config,
+  db: Db,
+  overrides: Partial<DeliveryConfig> = {},
+): Promise<DeliveryConfig> {
   return {
     ...defaultDeliveryConfig,
     publicUrl: config.publicUrl,
@@ -48,13 +52,19 @@ export async function deliveryConfigFor(config: Config, db: Db, overrides: Parti
 
 /** The email transport: SMTP when EMAIL_SMTP_URL is set, else the local outbox. */
 export function emailTransportFor(config: Config, db: Db): EmailTransport {
-  return config.emailSmtpUrl ? createSmtpTransport(config.emailSmtpUrl, { maxConnections: Math.min(10, config.emailConcurrency) }) : createOutboxTransport(db);
+  return config.emailSmtpUrl
+    ? createSmtpTransport(config.emailSmtpUrl, { maxConnections: Math.min(10, config.emailConcurrency) })
+    : createOutboxTransport(db);
 }
 
 /** Twilio when TWILIO_ACCOUNT_SID and TWILIO_AUTH_TOKEN are set, else the local outbox. */
 export function smsTransportFor(config: Config, db: Db): SmsTransport {
   return config.twilioAccountSid && config.twilioAuthToken
-    ? createTwilioTransport({ accountSid: config.twilioAccountSid, authToken: config.twilioAuthToken, apiBaseUrl: config.twilioApiBaseUrl })
+    ? createTwilioTransport({
+        accountSid: config.twilioAccountSid,
+        authToken: config.twilioAuthToken,
+        apiBaseUrl: config.twilioApiBaseUrl,
+      })
     : createSmsOutboxTransport(db);
 }
 
@@ -62,7 +72,12 @@ export async function startRuntime(
   config: Config,
   db: Db,
   databaseUrl: string,
-  opts: { work?: boolean; pollingIntervalSeconds?: number; delivery?: Partial<DeliveryConfig>; log?: (msg: string, err?: unknown) => void } = {},
+  opts: {
+    work?: boolean;
+    pollingIntervalSeconds?: number;
+    delivery?: Partial<DeliveryConfig>;
+    log?: (msg: string, err?: unknown) => void;
+  } = {},
 ): Promise<AppRuntime> {
   const email = emailTransportFor(config, db);
   const sms = smsTransportFor(config, db);

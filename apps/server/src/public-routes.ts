@@ -1,11 +1,20 @@
 import type { FastifyInstance } from 'fastify';
-import { applySmsStatus, describeUnsubscribe, handleInboundSms, recordClick, recordOpen, unsubscribeByToken, validTwilioSignature } from '@lampstand/api/server';
+import {
+  applySmsStatus,
+  describeUnsubscribe,
+  handleInboundSms,
+  recordClick,
+  recordOpen,
+  unsubscribeByToken,
+  validTwilioSignature,
+} from '@lampstand/api/server';
 import type { AppDeps } from './app-deps.js';
 
 // A transparent 1×1 GIF.
 const PIXEL = Buffer.from('R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7', 'base64');
 
-const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+const escapeHtml = (s: string) =>
+  s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
 function page(title: string, body: string): string {
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
@@ -26,11 +35,18 @@ export async function publicRoutes(app: FastifyInstance, opts: { deps: AppDeps }
 
   /** Twilio webhooks: form-encoded, signed with the auth token over PUBLIC_URL + path + params. */
   function twilioParams(req: { body: unknown; url: string; headers: Record<string, string | string[] | undefined> }) {
-    const params = Object.fromEntries(Object.entries((req.body ?? {}) as Record<string, unknown>).map(([k, v]) => [k, String(v)]));
+    const params = Object.fromEntries(
+      Object.entries((req.body ?? {}) as Record<string, unknown>).map(([k, v]) => [k, String(v)]),
+    );
     const signature = req.headers['x-twilio-signature'];
     const ok =
       !!delivery.twilioAuthToken &&
-      validTwilioSignature(delivery.twilioAuthToken, `${delivery.publicUrl}${req.url}`, params, Array.isArray(signature) ? signature[0] : signature);
+      validTwilioSignature(
+        delivery.twilioAuthToken,
+        `${delivery.publicUrl}${req.url}`,
+        params,
+        Array.isArray(signature) ? signature[0] : signature,
+      );
     return { params, ok };
   }
 
@@ -45,7 +61,9 @@ export async function publicRoutes(app: FastifyInstance, opts: { deps: AppDeps }
     const { params, ok } = twilioParams(req);
     if (!ok) return reply.code(403).send({ message: 'Invalid Twilio signature', code: 'FORBIDDEN' });
     const result = await handleInboundSms(db, params, delivery.smsFromNumber);
-    const twiml = result.reply ? `<Response><Message>${escapeHtml(result.reply)}</Message></Response>` : '<Response></Response>';
+    const twiml = result.reply
+      ? `<Response><Message>${escapeHtml(result.reply)}</Message></Response>`
+      : '<Response></Response>';
     return reply.type('text/xml').send(`<?xml version="1.0" encoding="UTF-8"?>${twiml}`);
   });
 
@@ -62,16 +80,26 @@ export async function publicRoutes(app: FastifyInstance, opts: { deps: AppDeps }
 
   app.get<{ Params: { token: string }; Querystring: { u?: string; s?: string } }>('/t/c/:token', async (req, reply) => {
     const url = await recordClick(db, delivery.trackingSecret, req.params.token, req.query.u ?? '', req.query.s ?? '');
-    if (!url) return reply.code(404).type('text/html').send(page('Link not found', '<h1>Link not found</h1><p>This link is not valid.</p>'));
+    if (!url)
+      return reply
+        .code(404)
+        .type('text/html')
+        .send(page('Link not found', '<h1>Link not found</h1><p>This link is not valid.</p>'));
     return reply.redirect(url, 302);
   });
 
   app.get<{ Params: { token: string } }>('/u/:token', async (req, reply) => {
     const target = await describeUnsubscribe(db, req.params.token);
     reply.type('text/html').header('cache-control', 'no-store');
-    if (!target) return reply.code(404).send(page('Link not found', '<h1>Link not found</h1><p>This unsubscribe link is not valid.</p>'));
+    if (!target)
+      return reply
+        .code(404)
+        .send(page('Link not found', '<h1>Link not found</h1><p>This unsubscribe link is not valid.</p>'));
     if (target.alreadyUnsubscribed) {
-      return page('Unsubscribed', `<h1>You are unsubscribed</h1><p>${escapeHtml(target.email)} will no longer receive emails from ${escapeHtml(target.churchName)}.</p>`);
+      return page(
+        'Unsubscribed',
+        `<h1>You are unsubscribed</h1><p>${escapeHtml(target.email)} will no longer receive emails from ${escapeHtml(target.churchName)}.</p>`,
+      );
     }
     // A button, not an automatic unsubscribe: mail scanners open links, people press buttons.
     return page(
@@ -85,10 +113,19 @@ export async function publicRoutes(app: FastifyInstance, opts: { deps: AppDeps }
     const body = (req.body ?? {}) as Record<string, string>;
     const oneClick = body['List-Unsubscribe'] === 'One-Click';
     const target = await unsubscribeByToken(db, req.params.token, oneClick ? 'one-click' : 'link');
-    if (!target) return reply.code(404).type('text/html').send(page('Link not found', '<h1>Link not found</h1><p>This unsubscribe link is not valid.</p>'));
+    if (!target)
+      return reply
+        .code(404)
+        .type('text/html')
+        .send(page('Link not found', '<h1>Link not found</h1><p>This unsubscribe link is not valid.</p>'));
     if (oneClick) return reply.code(200).send({ ok: true });
     return reply
       .type('text/html')
-      .send(page('Unsubscribed', `<h1>You are unsubscribed</h1><p>${escapeHtml(target.email)} will no longer receive emails from ${escapeHtml(target.churchName)}.</p>`));
+      .send(
+        page(
+          'Unsubscribed',
+          `<h1>You are unsubscribed</h1><p>${escapeHtml(target.email)} will no longer receive emails from ${escapeHtml(target.churchName)}.</p>`,
+        ),
+      );
   });
 }

@@ -64,7 +64,8 @@ export async function createServer(config: Config, deps: AppDeps): Promise<Serve
       router: appRouter,
       createContext: ({ req }) => createContext(deps, req),
       onError: ({ error, path: procPath }) => {
-        if (error.code === 'INTERNAL_SERVER_ERROR') app.log.error({ err: error, procedure: procPath }, 'procedure failed');
+        if (error.code === 'INTERNAL_SERVER_ERROR')
+          app.log.error({ err: error, procedure: procPath }, 'procedure failed');
       },
     } satisfies FastifyTRPCPluginOptions<AppRouter>['trpcOptions'],
   });
@@ -90,7 +91,12 @@ export async function createServer(config: Config, deps: AppDeps): Promise<Serve
   }
   app.setNotFoundHandler((req, reply) => {
     const url = req.url.split('?')[0] ?? '';
-    if (hasWeb && (req.method === 'GET' || req.method === 'HEAD') && !url.startsWith('/api/') && !url.startsWith('/trpc/')) {
+    if (
+      hasWeb &&
+      (req.method === 'GET' || req.method === 'HEAD') &&
+      !url.startsWith('/api/') &&
+      !url.startsWith('/trpc/')
+    ) {
       // An app route (e.g. /contacts): the web app's router takes it from here.
       return reply.type('text/html').header('cache-control', 'no-cache').sendFile('index.html');
     }

@@ -19,7 +19,10 @@ export class PgSessionStore implements SessionStore {
       .where('sid', '=', sid)
       .where('expiresAt', '>', sql<Date>`now()`)
       .executeTakeFirst()
-      .then((row) => callback(null, row ? (row.sess as unknown as Session) : null), (err) => callback(err));
+      .then(
+        (row) => callback(null, row ? (row.sess as unknown as Session) : null),
+        (err) => callback(err),
+      );
   }
 
   set(sid: string, session: Session, callback: (err?: unknown) => void): void {
@@ -31,7 +34,10 @@ export class PgSessionStore implements SessionStore {
       .onConflict((oc) => oc.column('sid').doUpdateSet({ sess, expiresAt: expires }))
       .execute()
       .then(() => this.maybeSweep())
-      .then(() => callback(), (err) => callback(err));
+      .then(
+        () => callback(),
+        (err) => callback(err),
+      );
   }
 
   destroy(sid: string, callback: (err?: unknown) => void): void {
@@ -39,13 +45,19 @@ export class PgSessionStore implements SessionStore {
       .deleteFrom('sessions')
       .where('sid', '=', sid)
       .execute()
-      .then(() => callback(), (err) => callback(err));
+      .then(
+        () => callback(),
+        (err) => callback(err),
+      );
   }
 
   private async maybeSweep(): Promise<void> {
     const now = Date.now();
     if (now - this.lastSweep < 60 * 60 * 1000) return;
     this.lastSweep = now;
-    await this.db.deleteFrom('sessions').where('expiresAt', '<', sql<Date>`now()`).execute();
+    await this.db
+      .deleteFrom('sessions')
+      .where('expiresAt', '<', sql<Date>`now()`)
+      .execute();
   }
 }

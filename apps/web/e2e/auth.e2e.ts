@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { browserDescribe, expectAccessible, loginViaUi, registerViaUi, screenshot, startE2E, uniqueName } from './helpers';
+import {
+  browserDescribe,
+  expectAccessible,
+  loginViaUi,
+  registerViaUi,
+  screenshot,
+  startE2E,
+  uniqueName,
+} from './helpers';
 
 browserDescribe(describe)('sign-in and registration', async () => {
   const e2e = await startE2E();
@@ -14,12 +22,18 @@ browserDescribe(describe)('sign-in and registration', async () => {
     await screenshot(page, 'auth-login');
     await expectAccessible(page);
 
-    await registerViaUi(page, { church: 'Grace Community Church', username, password: 'correct-horse', email: `${username}@example.org` });
+    await registerViaUi(page, {
+      church: 'Grace Community Church',
+      username,
+      password: 'correct-horse',
+      email: `${username}@example.org`,
+    });
     await page.getByText('Registration successful').waitFor();
     await page.getByText("Let's grow your congregation with powerful marketing tools.").waitFor();
     await expect(page.getByTestId('sidebar-church-name').textContent()).resolves.toBe('Grace Community Church');
     // The dashboard from real data: a new church has zeros and the empty texts.
-    for (const title of ['Total Contacts', 'Email Opens', 'SMS Delivery', 'Page Visits']) await page.getByText(title, { exact: true }).waitFor();
+    for (const title of ['Total Contacts', 'Email Opens', 'SMS Delivery', 'Page Visits'])
+      await page.getByText(title, { exact: true }).waitFor();
     await page.getByText('No campaigns found').waitFor();
     await page.getByText('No upcoming scheduled campaigns').waitFor();
     await page.getByText('-5.1%').waitFor();

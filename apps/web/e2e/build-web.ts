@@ -19,5 +19,9 @@ export default function setup() {
   const index = path.join(webDir, 'dist', 'index.html');
   const sources = Math.max(newest(path.join(webDir, 'src')), fs.statSync(path.join(webDir, 'index.html')).mtimeMs);
   if (fs.existsSync(index) && fs.statSync(index).mtimeMs >= sources) return;
-  execFileSync(process.execPath, [path.join(webDir, 'node_modules', 'vite', 'bin', 'vite.js'), 'build', '--logLevel', 'warn'], { cwd: webDir, stdio: 'inherit' });
+  execFileSync(
+    process.execPath,
+    [path.join(webDir, 'node_modules', 'vite', 'bin', 'vite.js'), 'build', '--logLevel', 'warn'],
+    { cwd: webDir, stdio: 'inherit' },
+  );
 }

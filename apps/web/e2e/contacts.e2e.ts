@@ -31,7 +31,12 @@ browserDescribe(describe)('contacts', async () => {
 
     // Create: Basic Info → Church Info → Address → Dependants.
     await page.getByRole('button', { name: 'Add Contact' }).first().click();
-    const sheet = await fillContact(page, { first: 'Martha', last: 'Bethany', email: 'martha@example.org', phone: '412 345 678' });
+    const sheet = await fillContact(page, {
+      first: 'Martha',
+      last: 'Bethany',
+      email: 'martha@example.org',
+      phone: '412 345 678',
+    });
     await sheet.getByLabel('Date of Birth').fill('31/12/1980');
     await sheet.getByRole('button', { name: 'Next' }).click();
     await sheet.getByLabel('Church member').check();
@@ -49,7 +54,12 @@ browserDescribe(describe)('contacts', async () => {
 
     // A second contact, and a validation message on the way.
     await page.getByRole('button', { name: 'Add Contact' }).first().click();
-    const second = await fillContact(page, { first: 'Lazarus', last: 'Bethany', email: 'not-an-email', phone: '412 000 111' });
+    const second = await fillContact(page, {
+      first: 'Lazarus',
+      last: 'Bethany',
+      email: 'not-an-email',
+      phone: '412 000 111',
+    });
     await second.getByRole('button', { name: 'Save Contact' }).click();
     await second.getByText('Please enter a valid email address').waitFor();
     await second.getByLabel('Email').fill('lazarus@example.org');
@@ -118,7 +128,9 @@ browserDescribe(describe)('contacts', async () => {
     await page.getByRole('button', { name: 'Add to List' }).click();
     await page.getByText('1 contact', { exact: true }).waitFor();
     await page.getByRole('link', { name: 'Email', exact: true }).waitFor();
-    expect(await page.getByRole('link', { name: 'SMS', exact: true }).getAttribute('href')).toMatch(/^\/sms-campaigns\?listId=\d+$/);
+    expect(await page.getByRole('link', { name: 'SMS', exact: true }).getAttribute('href')).toMatch(
+      /^\/sms-campaigns\?listId=\d+$/,
+    );
     await screenshot(page, 'contact-lists');
     await expectAccessible(page);
 
@@ -132,9 +144,15 @@ browserDescribe(describe)('contacts', async () => {
 
     // Import a small CSV with one bad row.
     const file = path.join(os.tmpdir(), `import-${Date.now()}.csv`);
-    fs.writeFileSync(file, 'First Name,Last Name,Email,Phone\nMary,Magdala,mary@example.org,0400111222\nNo,Email,not-an-email,\nMartha,Bethany,martha@example.org,\n');
+    fs.writeFileSync(
+      file,
+      'First Name,Last Name,Email,Phone\nMary,Magdala,mary@example.org,0400111222\nNo,Email,not-an-email,\nMartha,Bethany,martha@example.org,\n',
+    );
     await page.getByRole('button', { name: 'Import CSV' }).click();
-    await page.getByRole('dialog', { name: 'Import contacts from CSV' }).locator('input[type=file]').setInputFiles(file);
+    await page
+      .getByRole('dialog', { name: 'Import contacts from CSV' })
+      .locator('input[type=file]')
+      .setInputFiles(file);
     await page.getByRole('button', { name: 'Import 3 rows' }).click();
     await page.getByText('Import complete.').waitFor();
     await page.getByText("Line 3: Please enter a valid email address: 'not-an-email'").waitFor();

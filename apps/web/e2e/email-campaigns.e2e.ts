@@ -7,8 +7,13 @@ browserDescribe(describe)('email campaigns', async () => {
   await registerChurch(e2e.app.url, 'Platform');
   const church = await registerChurch(e2e.app.url, 'Grace Church');
   const list = (await church.client.post('/api/contact-lists', { name: 'Newsletter', type: 'email' })).body;
-  for (const [first, email] of [['Ann', 'ann@example.org'], ['Ben', 'ben@example.org']]) {
-    const c = (await church.client.post('/api/contacts', { firstName: first, lastName: 'Reader', email, phone: '0412345678' })).body;
+  for (const [first, email] of [
+    ['Ann', 'ann@example.org'],
+    ['Ben', 'ben@example.org'],
+  ]) {
+    const c = (
+      await church.client.post('/api/contacts', { firstName: first, lastName: 'Reader', email, phone: '0412345678' })
+    ).body;
     await church.client.post(`/api/contact-lists/${list.id}/contacts/${c.id}`);
   }
 
@@ -55,17 +60,26 @@ browserDescribe(describe)('email campaigns', async () => {
     await screenshot(page, 'email-wizard-preview');
     await expectAccessible(page);
     await page.getByRole('button', { name: 'Save and Send' }).click();
-    await page.getByText(/Campaign (created|sent successfully)/).first().waitFor();
+    await page
+      .getByText(/Campaign (created|sent successfully)/)
+      .first()
+      .waitFor();
 
     // Back on the list; open the campaign.
     await page.getByRole('link', { name: 'Harvest Festival', exact: true }).click();
     await page.getByRole('heading', { name: 'Harvest Festival' }).waitFor();
     await page.getByText('Outbox').waitFor();
-    await expect.poll(async () => page.getByRole('cell', { name: /@example\.org/ }).count(), { timeout: 20_000 }).toBe(2);
+    await expect
+      .poll(async () => page.getByRole('cell', { name: /@example\.org/ }).count(), { timeout: 20_000 })
+      .toBe(2);
     await page.locator('.mantine-Badge-root', { hasText: /^Sent$/ }).waitFor({ timeout: 20_000 });
 
     // Someone opens it: the pixel in the delivered message counts.
-    const messages = (await church.client.get(`/api/outbox?channel=email&campaignId=${(await church.client.get('/api/email-campaigns')).body[0].id}`)).body;
+    const messages = (
+      await church.client.get(
+        `/api/outbox?channel=email&campaignId=${(await church.client.get('/api/email-campaigns')).body[0].id}`,
+      )
+    ).body;
     const html: string = messages.find((m: { toAddress: string }) => m.toAddress === 'ann@example.org').html;
     expect(html).toContain('See you on Sunday.');
     const pixel = /<img src="([^"]+\/t\/o\/[^"]+)"/.exec(html)![1]!.replace(/^https?:\/\/[^/]+/, e2e.app.url);
@@ -79,7 +93,14 @@ browserDescribe(describe)('email campaigns', async () => {
   });
 
   it('a draft shows "Campaign not sent yet" and a missing one the not-found text', async () => {
-    const draft = (await church.client.post('/api/email-campaigns', { name: 'Draft one', subject: 'S', content: '<p>Hello there friends</p>', listIds: [list.id] })).body;
+    const draft = (
+      await church.client.post('/api/email-campaigns', {
+        name: 'Draft one',
+        subject: 'S',
+        content: '<p>Hello there friends</p>',
+        listIds: [list.id],
+      })
+    ).body;
     const { page, context } = await e2e.newPage();
     await loginViaUi(page, church.user.username, church.password);
     await page.getByText('Welcome back, Grace Church!').first().waitFor();

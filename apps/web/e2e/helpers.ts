@@ -33,7 +33,15 @@ export async function startE2E(): Promise<E2E> {
   const app = await startTestApp({ webDist: path.join(webDir, 'dist') });
   const browser = await chromium.launch({
     executablePath: CHROMIUM,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
+    ],
   });
   afterAll(async () => {
     await browser.close();
@@ -69,7 +77,15 @@ export async function expectAccessible(page: Page): Promise<void> {
   // Toasts are left out: axe measures them mid-animation (partly transparent), not as people read them.
   const results = await new AxeBuilder({ page }).exclude('.mantine-Notifications-root').analyze();
   const bad = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-  expect(bad.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => `${n.target.join(' ')} ${n.failureSummary ?? ''}`).slice(0, 3).join(', ')})`)).toEqual([]);
+  expect(
+    bad.map(
+      (v) =>
+        `${v.id}: ${v.help} (${v.nodes
+          .map((n) => `${n.target.join(' ')} ${n.failureSummary ?? ''}`)
+          .slice(0, 3)
+          .join(', ')})`,
+    ),
+  ).toEqual([]);
 }
 
 let n = 0;
@@ -79,7 +95,10 @@ export function uniqueName(prefix: string): string {
 }
 
 /** Register through the UI; leaves the page on the dashboard. */
-export async function registerViaUi(page: Page, o: { church: string; username: string; password: string; email: string }) {
+export async function registerViaUi(
+  page: Page,
+  o: { church: string; username: string; password: string; email: string },
+) {
   await page.goto('/auth');
   await page.getByRole('tab', { name: 'Register' }).click();
   await page.getByLabel('Church Name').fill(o.church);

@@ -7,8 +7,18 @@ browserDescribe(describe)('SMS campaigns', async () => {
   await registerChurch(e2e.app.url, 'Platform');
   const church = await registerChurch(e2e.app.url, 'Grace Church');
   const list = (await church.client.post('/api/contact-lists', { name: 'Youth Parents', type: 'sms' })).body;
-  for (const [first, phone] of [['Ann', '0412 000 001'], ['Ben', '0412 000 002']]) {
-    const c = (await church.client.post('/api/contacts', { firstName: first, lastName: 'Parent', email: `${first}@example.org`, phone })).body;
+  for (const [first, phone] of [
+    ['Ann', '0412 000 001'],
+    ['Ben', '0412 000 002'],
+  ]) {
+    const c = (
+      await church.client.post('/api/contacts', {
+        firstName: first,
+        lastName: 'Parent',
+        email: `${first}@example.org`,
+        phone,
+      })
+    ).body;
     await church.client.post(`/api/contact-lists/${list.id}/contacts/${c.id}`);
   }
 
@@ -21,12 +31,21 @@ browserDescribe(describe)('SMS campaigns', async () => {
 
     // The form is open with the list chosen.
     await page.getByRole('heading', { name: 'New SMS Campaign' }).waitFor();
-    await page.getByRole('button', { name: 'Create Campaign' }).waitFor({ state: 'detached' }).catch(() => undefined);
+    await page
+      .getByRole('button', { name: 'Create Campaign' })
+      .waitFor({ state: 'detached' })
+      .catch(() => undefined);
     await page.getByLabel('Campaign Name').fill('Youth night');
     await page.getByLabel('Message').fill('Hi {{firstName}}, youth night at {{churchName}} is on tonight');
-    await page.getByTestId('sms-counter').getByText(/· GSM-7 · 1 segment/).waitFor();
+    await page
+      .getByTestId('sms-counter')
+      .getByText(/· GSM-7 · 1 segment/)
+      .waitFor();
     await page.getByLabel('Message').fill('Hi {{firstName}}, youth night tonight 🙏');
-    await page.getByTestId('sms-counter').getByText(/· UCS-2 · 1 segment/).waitFor();
+    await page
+      .getByTestId('sms-counter')
+      .getByText(/· UCS-2 · 1 segment/)
+      .waitFor();
     await page.getByRole('button', { name: 'Next' }).click();
     expect(await page.getByRole('radio', { name: /Youth Parents/ }).isChecked()).toBe(true);
     await page.getByRole('button', { name: 'Next' }).click();

@@ -49,7 +49,9 @@ browserDescribe(describe)('marketing templates', async () => {
     await page.getByRole('menuitem', { name: 'Assign to churches' }).click();
     await page.getByRole('checkbox', { name: 'Grace Church' }).click();
     await expect.poll(() => page.getByRole('checkbox', { name: 'Grace Church' }).isChecked()).toBe(true);
-    await expect.poll(async () => (await admin.client.get(`/api/admin/assignments?userId=${church.user.id}`)).body.length).toBe(1);
+    await expect
+      .poll(async () => (await admin.client.get(`/api/admin/assignments?userId=${church.user.id}`)).body.length)
+      .toBe(1);
     await context.close();
 
     // The church sees it and uses it.

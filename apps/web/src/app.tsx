@@ -17,19 +17,41 @@ import { ComingSoonPage, NotFoundPage, PlaceholderPage } from './features/misc/p
 const UsersPage = lazy(() => import('./features/admin/users-page').then((m) => ({ default: m.UsersPage })));
 const SettingsPage = lazy(() => import('./features/settings/settings-page').then((m) => ({ default: m.SettingsPage })));
 const ContactsPage = lazy(() => import('./features/contacts/contacts-page').then((m) => ({ default: m.ContactsPage })));
-const ContactDetailPage = lazy(() => import('./features/contacts/contact-detail-page').then((m) => ({ default: m.ContactDetailPage })));
-const EmailCampaignsPage = lazy(() => import('./features/email-campaigns/list-page').then((m) => ({ default: m.EmailCampaignsPage })));
-const EmailCampaignViewPage = lazy(() => import('./features/email-campaigns/view-page').then((m) => ({ default: m.EmailCampaignViewPage })));
-const SmsCampaignsPage = lazy(() => import('./features/sms-campaigns/sms-page').then((m) => ({ default: m.SmsCampaignsPage })));
-const AdminTemplatesPage = lazy(() => import('./features/templates/admin-templates-page').then((m) => ({ default: m.AdminTemplatesPage })));
-const EditEmailCampaignPage = lazy(() => import('./features/email-campaigns/wizard').then((m) => ({ default: m.EditEmailCampaignPage })));
-const NewEmailCampaignPage = lazy(() => import('./features/email-campaigns/wizard').then((m) => ({ default: m.NewEmailCampaignPage })));
-const ChurchTemplatesPage = lazy(() => import('./features/templates/church-templates-page').then((m) => ({ default: m.ChurchTemplatesPage })));
-const PrintTemplatePage = lazy(() => import('./features/templates/church-templates-page').then((m) => ({ default: m.PrintTemplatePage })));
+const ContactDetailPage = lazy(() =>
+  import('./features/contacts/contact-detail-page').then((m) => ({ default: m.ContactDetailPage })),
+);
+const EmailCampaignsPage = lazy(() =>
+  import('./features/email-campaigns/list-page').then((m) => ({ default: m.EmailCampaignsPage })),
+);
+const EmailCampaignViewPage = lazy(() =>
+  import('./features/email-campaigns/view-page').then((m) => ({ default: m.EmailCampaignViewPage })),
+);
+const SmsCampaignsPage = lazy(() =>
+  import('./features/sms-campaigns/sms-page').then((m) => ({ default: m.SmsCampaignsPage })),
+);
+const AdminTemplatesPage = lazy(() =>
+  import('./features/templates/admin-templates-page').then((m) => ({ default: m.AdminTemplatesPage })),
+);
+const EditEmailCampaignPage = lazy(() =>
+  import('./features/email-campaigns/wizard').then((m) => ({ default: m.EditEmailCampaignPage })),
+);
+const NewEmailCampaignPage = lazy(() =>
+  import('./features/email-campaigns/wizard').then((m) => ({ default: m.NewEmailCampaignPage })),
+);
+const ChurchTemplatesPage = lazy(() =>
+  import('./features/templates/church-templates-page').then((m) => ({ default: m.ChurchTemplatesPage })),
+);
+const PrintTemplatePage = lazy(() =>
+  import('./features/templates/church-templates-page').then((m) => ({ default: m.PrintTemplatePage })),
+);
 
 /** Routes that later releases fill in: their title and one line, nothing invented. */
 const placeholders: { path: string; title: string; description: string }[] = [
-  { path: '/landing-pages', title: 'Landing Pages', description: 'Pages for events and ministries, with AI-written copy.' },
+  {
+    path: '/landing-pages',
+    title: 'Landing Pages',
+    description: 'Pages for events and ministries, with AI-written copy.',
+  },
   { path: '/landing-pages/new', title: 'New Landing Page', description: 'Create a landing page.' },
   { path: '/qr-codes/new', title: 'New QR Code', description: 'Create a QR code.' },
   { path: '/qr-codes', title: 'QR Codes', description: 'QR codes and short links for print and screens.' },
@@ -60,47 +82,62 @@ export function App() {
                   </Center>
                 }
               >
-              <Routes>
-                <Route path="/auth" element={<AuthPage />} />
-                <Route
-                  element={
-                    <RequireUser>
-                      <AppLayout />
-                    </RequireUser>
-                  }
-                >
-                  <Route index element={<DashboardPage />} />
-                  <Route path="/settings" element={<SettingsPage />} />
-                  <Route path="/contacts" element={<ContactsPage />} />
-                  <Route path="/contacts/new" element={<ContactsPage />} />
-                  <Route path="/contacts/detail/:id" element={<ContactDetailPage />} />
-                  <Route path="/templates" element={<ChurchTemplatesPage />} />
-                  <Route path="/templates/:id/print" element={<PrintTemplatePage />} />
-                  <Route path="/sms-campaigns" element={<SmsCampaignsPage />} />
-                  <Route path="/sms-campaigns/new" element={<SmsCampaignsPage />} />
-                  <Route path="/email-campaigns" element={<EmailCampaignsPage />} />
-                  <Route path="/email-campaigns/new" element={<NewEmailCampaignPage />} />
-                  <Route path="/email-campaigns/:id" element={<EmailCampaignViewPage />} />
-                  <Route path="/email-campaigns/:id/edit" element={<EditEmailCampaignPage />} />
-                  <Route path="/news-builder" element={<ComingSoonPage title="News Builder" description="Build newsletters and announcements." />} />
-                  <Route path="/scheduling" element={<ComingSoonPage title="Scheduling" description="Plan and automate your campaigns." />} />
-                  <Route path="/scheduling/new" element={<ComingSoonPage title="Scheduling" description="Plan and automate your campaigns." />} />
-                  {placeholders.map((p) => (
-                    <Route key={p.path} path={p.path} element={<PlaceholderPage title={p.title} description={p.description} />} />
-                  ))}
+                <Routes>
+                  <Route path="/auth" element={<AuthPage />} />
                   <Route
                     element={
-                      <RequireAdmin>
-                        <Outlet />
-                      </RequireAdmin>
+                      <RequireUser>
+                        <AppLayout />
+                      </RequireUser>
                     }
                   >
-                    <Route path="/admin/users" element={<UsersPage />} />
-                    <Route path="/admin/templates" element={<AdminTemplatesPage />} />
+                    <Route index element={<DashboardPage />} />
+                    <Route path="/settings" element={<SettingsPage />} />
+                    <Route path="/contacts" element={<ContactsPage />} />
+                    <Route path="/contacts/new" element={<ContactsPage />} />
+                    <Route path="/contacts/detail/:id" element={<ContactDetailPage />} />
+                    <Route path="/templates" element={<ChurchTemplatesPage />} />
+                    <Route path="/templates/:id/print" element={<PrintTemplatePage />} />
+                    <Route path="/sms-campaigns" element={<SmsCampaignsPage />} />
+                    <Route path="/sms-campaigns/new" element={<SmsCampaignsPage />} />
+                    <Route path="/email-campaigns" element={<EmailCampaignsPage />} />
+                    <Route path="/email-campaigns/new" element={<NewEmailCampaignPage />} />
+                    <Route path="/email-campaigns/:id" element={<EmailCampaignViewPage />} />
+                    <Route path="/email-campaigns/:id/edit" element={<EditEmailCampaignPage />} />
+                    <Route
+                      path="/news-builder"
+                      element={
+                        <ComingSoonPage title="News Builder" description="Build newsletters and announcements." />
+                      }
+                    />
+                    <Route
+                      path="/scheduling"
+                      element={<ComingSoonPage title="Scheduling" description="Plan and automate your campaigns." />}
+                    />
+                    <Route
+                      path="/scheduling/new"
+                      element={<ComingSoonPage title="Scheduling" description="Plan and automate your campaigns." />}
+                    />
+                    {placeholders.map((p) => (
+                      <Route
+                        key={p.path}
+                        path={p.path}
+                        element={<PlaceholderPage title={p.title} description={p.description} />}
+                      />
+                    ))}
+                    <Route
+                      element={
+                        <RequireAdmin>
+                          <Outlet />
+                        </RequireAdmin>
+                      }
+                    >
+                      <Route path="/admin/users" element={<UsersPage />} />
+                      <Route path="/admin/templates" element={<AdminTemplatesPage />} />
+                    </Route>
                   </Route>
-                </Route>
-                <Route path="*" element={<NotFoundPage />} />
-              </Routes>
+                  <Route path="*" element={<NotFoundPage />} />
+                </Routes>
               </Suspense>
             </BrowserRouter>
           </ModalsProvider>

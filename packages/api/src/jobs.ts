@@ -13,5 +13,9 @@ export interface JobPayloads {
 }
 
 export interface JobQueue {
-  send<N extends JobName>(name: N, data: JobPayloads[N], options?: { startAfter?: Date; singletonKey?: string; singletonSeconds?: number }): Promise<string | null>;
+  send<N extends JobName>(
+    name: N,
+    data: JobPayloads[N],
+    options?: { startAfter?: Date; singletonKey?: string; singletonSeconds?: number },
+  ): Promise<string | null>;
 }

@@ -11,9 +11,23 @@ export { runContactImport } from './services/contacts/import.js';
 export type { EmailTransport, EmailMessage } from './providers/email.js';
 export { createSmtpTransport, createOutboxTransport } from './providers/email.js';
 export { type DeliveryConfig, defaultDeliveryConfig } from './services/delivery/config.js';
-export { deliverEmailCampaign, startScheduledEmailCampaign, sweepEmailCampaigns } from './services/email-campaigns/deliver.js';
-export { recordOpen, recordClick, describeUnsubscribe, unsubscribeByToken } from './services/email-campaigns/tracking.js';
+export {
+  deliverEmailCampaign,
+  startScheduledEmailCampaign,
+  sweepEmailCampaigns,
+} from './services/email-campaigns/deliver.js';
+export {
+  recordOpen,
+  recordClick,
+  describeUnsubscribe,
+  unsubscribeByToken,
+} from './services/email-campaigns/tracking.js';
 export type { SmsTransport, SmsMessage } from './providers/sms.js';
-export { createTwilioTransport, createSmsOutboxTransport, twilioSignature, validTwilioSignature } from './providers/sms.js';
+export {
+  createTwilioTransport,
+  createSmsOutboxTransport,
+  twilioSignature,
+  validTwilioSignature,
+} from './providers/sms.js';
 export { deliverSmsCampaign, startScheduledSmsCampaign, sweepSmsCampaigns } from './services/sms-campaigns/deliver.js';
 export { applySmsStatus, handleInboundSms } from './services/sms-campaigns/webhooks.js';

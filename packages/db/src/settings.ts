@@ -6,7 +6,11 @@ import type { Db } from './client.js';
  * comes first; every instance then reads the same one (e.g. the session-signing secret).
  */
 export async function getOrCreateSetting(db: Db, key: string, make: () => string): Promise<string> {
-  await db.insertInto('appSettings').values({ key, value: make() }).onConflict((oc) => oc.column('key').doNothing()).execute();
+  await db
+    .insertInto('appSettings')
+    .values({ key, value: make() })
+    .onConflict((oc) => oc.column('key').doNothing())
+    .execute();
   const row = await db.selectFrom('appSettings').select('value').where('key', '=', key).executeTakeFirstOrThrow();
   return row.value;
 }

@@ -29,7 +29,9 @@ function withDatabase(url: string, name: string): string {
 
 function templateNameFor(): string {
   // Names and code: an edited (not yet landed) migration gets a new template.
-  const source = Object.entries(migrations).map(([name, m]) => `${name}\n${m.up.toString()}`).join('\n');
+  const source = Object.entries(migrations)
+    .map(([name, m]) => `${name}\n${m.up.toString()}`)
+    .join('\n');
   const h = crypto.createHash('sha1').update(source).digest('hex').slice(0, 10);
   return `lampstand_tmpl_${h}`;
 }

@@ -29,7 +29,11 @@ if (values.help || (!values.promote && !values.username)) {
 }
 
 const config = loadConfig();
-const database = await connectDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, embeddedPort: config.embeddedPgPort });
+const database = await connectDatabase({
+  databaseUrl: config.databaseUrl,
+  dataDir: config.dataDir,
+  embeddedPort: config.embeddedPgPort,
+});
 let code = 0;
 try {
   if (values.promote) {

@@ -2,7 +2,12 @@ import { connectDatabase } from '@lampstand/db';
 import { loadConfig } from '../config.js';
 
 const config = loadConfig();
-const database = await connectDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, embeddedPort: config.embeddedPgPort, migrate: false });
+const database = await connectDatabase({
+  databaseUrl: config.databaseUrl,
+  dataDir: config.dataDir,
+  embeddedPort: config.embeddedPgPort,
+  migrate: false,
+});
 try {
   const { migrateToLatest } = await import('@lampstand/db');
   const result = await migrateToLatest(database.db);

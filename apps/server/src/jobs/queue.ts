@@ -64,7 +64,12 @@ export interface StartJobsOptions {
 }
 
 /** How many jobs of each kind one process works on at once. */
-const CONCURRENCY: Record<JobName, number> = { 'contact-import': 1, 'campaign-start': 2, 'campaign-deliver': 4, 'campaign-sweep': 1 };
+const CONCURRENCY: Record<JobName, number> = {
+  'contact-import': 1,
+  'campaign-start': 2,
+  'campaign-deliver': 4,
+  'campaign-sweep': 1,
+};
 
 /**
  * pg-boss on the same PostgreSQL: jobs survive restarts, and any number of processes on any
@@ -72,7 +77,12 @@ const CONCURRENCY: Record<JobName, number> = { 'contact-import': 1, 'campaign-st
  */
 export async function startJobs(opts: StartJobsOptions): Promise<JobRunner> {
   const log = opts.log ?? (() => {});
-  const boss = new PgBoss({ connectionString: opts.connectionString, max: 6, schema: 'pgboss', application_name: 'lampstand-jobs' });
+  const boss = new PgBoss({
+    connectionString: opts.connectionString,
+    max: 6,
+    schema: 'pgboss',
+    application_name: 'lampstand-jobs',
+  });
   boss.on('error', (err) => log('[jobs] error', err));
   await boss.start();
   for (const name of JOB_NAMES) {
@@ -99,16 +109,20 @@ export async function startJobs(opts: StartJobsOptions): Promise<JobRunner> {
       const ids: string[] = [];
       for (let i = 0; i < CONCURRENCY[name]; i++) {
         ids.push(
-          await boss.work<JobPayloads[typeof name]>(name, { batchSize: 1, pollingIntervalSeconds: opts.pollingIntervalSeconds ?? 2 }, async (jobs) => {
-            for (const job of jobs) {
-              try {
-                await (h[name] as Handler<typeof name>)(job.data);
-              } catch (err) {
-                log(`[jobs] ${name} ${job.id} failed`, err);
-                throw err;
+          await boss.work<JobPayloads[typeof name]>(
+            name,
+            { batchSize: 1, pollingIntervalSeconds: opts.pollingIntervalSeconds ?? 2 },
+            async (jobs) => {
+              for (const job of jobs) {
+                try {
+                  await (h[name] as Handler<typeof name>)(job.data);
+                } catch (err) {
+                  log(`[jobs] ${name} ${job.id} failed`, err);
+                  throw err;
+                }
               }
-            }
-          }),
+            },
+          ),
         );
       }
       workerIds.set(name, ids);
@@ -118,8 +132,14 @@ export async function startJobs(opts: StartJobsOptions): Promise<JobRunner> {
   return {
     queue,
     async sweep() {
-      await sweepEmailCampaigns({ db: opts.deps.db, email: opts.deps.email, jobs: queue, config: opts.deps.delivery }, { force: true });
-      await sweepSmsCampaigns({ db: opts.deps.db, sms: opts.deps.sms, jobs: queue, config: opts.deps.delivery }, { force: true });
+      await sweepEmailCampaigns(
+        { db: opts.deps.db, email: opts.deps.email, jobs: queue, config: opts.deps.delivery },
+        { force: true },
+      );
+      await sweepSmsCampaigns(
+        { db: opts.deps.db, sms: opts.deps.sms, jobs: queue, config: opts.deps.delivery },
+        { force: true },
+      );
     },
     async stop() {
       await boss.stop({ graceful: true, wait: true, timeout: 20_000 });

@@ -16,7 +16,10 @@ const errorSchema = {
 };
 
 function jsonSchema(schema: z.ZodType, io: 'input' | 'output'): Record<string, unknown> {
-  const out = z.toJSONSchema(schema, { target: 'draft-2020-12', io, unrepresentable: 'any' }) as Record<string, unknown>;
+  const out = z.toJSONSchema(schema, { target: 'draft-2020-12', io, unrepresentable: 'any' }) as Record<
+    string,
+    unknown
+  >;
   delete out.$schema;
   return out;
 }
@@ -43,12 +46,25 @@ export function buildOpenApiDocument(serverUrl: string): Record<string, unknown>
           description: 'Success',
           content: output ? { 'application/json': { schema: jsonSchema(output, 'output') } } : undefined,
         },
-        '400': { description: 'Invalid input', content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } },
+        '400': {
+          description: 'Invalid input',
+          content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
+        },
         ...(route.access !== 'public'
-          ? { '401': { description: 'Not signed in', content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } } }
+          ? {
+              '401': {
+                description: 'Not signed in',
+                content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
+              },
+            }
           : {}),
         ...(route.access === 'admin'
-          ? { '403': { description: 'Not an administrator', content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } } }
+          ? {
+              '403': {
+                description: 'Not an administrator',
+                content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
+              },
+            }
           : {}),
       },
     };

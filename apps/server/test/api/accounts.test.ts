@@ -25,7 +25,12 @@ describe('POST /api/register', () => {
       role: 'admin',
     });
     expect(res.status).toBe(201);
-    expect(res.body).toMatchObject({ username: 'sneaky', churchName: 'Sneaky Chapel', email: 'sneaky@example.org', role: 'church' });
+    expect(res.body).toMatchObject({
+      username: 'sneaky',
+      churchName: 'Sneaky Chapel',
+      email: 'sneaky@example.org',
+      role: 'church',
+    });
     expect(res.body.id).toBeTypeOf('number');
     noSecrets(res.body);
     // Registration signs in.
@@ -36,7 +41,11 @@ describe('POST /api/register', () => {
 
   it('stores an Argon2id hash with at least 19 MiB, 2 passes and 1 lane, never the password', async () => {
     const { user, password } = await registerChurch(app.url);
-    const row = await app.db.selectFrom('users').select('passwordHash').where('id', '=', user.id).executeTakeFirstOrThrow();
+    const row = await app.db
+      .selectFrom('users')
+      .select('passwordHash')
+      .where('id', '=', user.id)
+      .executeTakeFirstOrThrow();
     expect(row.passwordHash).not.toContain(password);
     const m = /^\$argon2id\$v=19\$m=(\d+),t=(\d+),p=(\d+)\$/.exec(row.passwordHash);
     expect(m).not.toBeNull();
@@ -49,10 +58,22 @@ describe('POST /api/register', () => {
     [{ password: 'secret12', churchName: 'A', email: 'a@b.org' }, 'username', 'Username is required'],
     [{ username: '  ', password: 'secret12', churchName: 'A', email: 'a@b.org' }, 'username', 'Username is required'],
     [{ username: 'abc', churchName: 'A', email: 'a@b.org' }, 'password', 'Password is required'],
-    [{ username: 'abc', password: '123', churchName: 'A', email: 'a@b.org' }, 'password', 'Password must be at least 6 characters'],
+    [
+      { username: 'abc', password: '123', churchName: 'A', email: 'a@b.org' },
+      'password',
+      'Password must be at least 6 characters',
+    ],
     [{ username: 'abc', password: 'secret12', email: 'a@b.org' }, 'churchName', 'Church name is required'],
-    [{ username: 'abc', password: 'secret12', churchName: 'A', email: 'not-an-email' }, 'email', 'Please enter a valid email address'],
-    [{ username: 'abc', password: 'secret12', churchName: 'A', email: 'a@b.org', role: 'superuser' }, 'role', undefined],
+    [
+      { username: 'abc', password: 'secret12', churchName: 'A', email: 'not-an-email' },
+      'email',
+      'Please enter a valid email address',
+    ],
+    [
+      { username: 'abc', password: 'secret12', churchName: 'A', email: 'a@b.org', role: 'superuser' },
+      'role',
+      undefined,
+    ],
   ])('rejects %j with 400 naming %s', async (payload, field, message) => {
     const res = await new HttpClient(app.url).post('/api/register', payload);
     expect(res.status).toBe(400);
@@ -84,7 +105,10 @@ describe('POST /api/register', () => {
 
   it('lets only one of two simultaneous registrations of the same name through', async () => {
     const payload = { username: 'racer', password: 'secret12', churchName: 'Race', email: 'race@example.org' };
-    const results = await Promise.all([new HttpClient(app.url).post('/api/register', payload), new HttpClient(app.url).post('/api/register', payload)]);
+    const results = await Promise.all([
+      new HttpClient(app.url).post('/api/register', payload),
+      new HttpClient(app.url).post('/api/register', payload),
+    ]);
     expect(results.map((r) => r.status).sort()).toEqual([201, 409]);
   });
 });
@@ -95,7 +119,13 @@ describe('POST /api/login', () => {
     const client = new HttpClient(app.url);
     const res = await client.post('/api/login', { username: user.username, password });
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ id: user.id, username: user.username, churchName: user.churchName, email: user.email, role: 'church' });
+    expect(res.body).toEqual({
+      id: user.id,
+      username: user.username,
+      churchName: user.churchName,
+      email: user.email,
+      role: 'church',
+    });
     const cookie = res.headers.getSetCookie().find((c) => c.startsWith(`${SESSION_COOKIE}=`))!;
     expect(cookie).toMatch(/HttpOnly/i);
     expect(cookie).toMatch(/SameSite=Lax/i);
@@ -148,7 +178,13 @@ describe('POST /api/login', () => {
   it('sets the Secure flag on the cookie in production', async () => {
     const tdbUrl = app.db; // same database, a second instance configured for production
     const prod = await createServer(
-      { ...loadConfig({ NODE_ENV: 'production' }), port: 0, host: '127.0.0.1', logLevel: 'silent', sessionSecret: 'x'.repeat(40) },
+      {
+        ...loadConfig({ NODE_ENV: 'production' }),
+        port: 0,
+        host: '127.0.0.1',
+        logLevel: 'silent',
+        sessionSecret: 'x'.repeat(40),
+      },
       { ...app.deps, db: tdbUrl },
     );
     const url = await prod.start();
@@ -191,9 +227,16 @@ describe('GET /api/user and POST /api/logout', () => {
 
   it('shares sessions between server instances on the same database', async () => {
     const { client, user } = await registerChurch(app.url);
-    const secret = await app.db.selectFrom('appSettings').select('value').where('key', '=', 'session_secret').executeTakeFirstOrThrow();
+    const secret = await app.db
+      .selectFrom('appSettings')
+      .select('value')
+      .where('key', '=', 'session_secret')
+      .executeTakeFirstOrThrow();
     expect(secret.value.length).toBeGreaterThanOrEqual(32);
-    const other = await createServer({ ...loadConfig({ NODE_ENV: 'test' }), port: 0, host: '127.0.0.1', logLevel: 'silent' }, app.deps);
+    const other = await createServer(
+      { ...loadConfig({ NODE_ENV: 'test' }), port: 0, host: '127.0.0.1', logLevel: 'silent' },
+      app.deps,
+    );
     const url = await other.start();
     try {
       const second = new HttpClient(url);

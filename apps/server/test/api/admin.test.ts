@@ -10,7 +10,11 @@ describe('GET /api/admin/users', () => {
   it('lists every account with id, churchName, username, email and role, and no secrets', async () => {
     const res = await admin.client.get('/api/admin/users');
     expect(res.status).toBe(200);
-    expect(res.body.map((u: { churchName: string }) => u.churchName)).toEqual(['Platform Team', 'Grace Church', 'Hope Chapel']);
+    expect(res.body.map((u: { churchName: string }) => u.churchName)).toEqual([
+      'Platform Team',
+      'Grace Church',
+      'Hope Chapel',
+    ]);
     for (const u of res.body) {
       expect(Object.keys(u).sort()).toEqual(['churchName', 'createdAt', 'email', 'id', 'role', 'username']);
     }
@@ -57,7 +61,11 @@ describe('impersonation', () => {
     expect(back.body.id).toBe(admin.user.id);
     expect(back.body._impersonatedBy).toBeUndefined();
 
-    const audit = await app.db.selectFrom('impersonationAudit').select(['adminId', 'targetId', 'action', 'at']).orderBy('id').execute();
+    const audit = await app.db
+      .selectFrom('impersonationAudit')
+      .select(['adminId', 'targetId', 'action', 'at'])
+      .orderBy('id')
+      .execute();
     expect(audit.map((a) => [a.adminId, a.targetId, a.action])).toEqual([
       [admin.user.id, grace.user.id, 'start'],
       [admin.user.id, grace.user.id, 'stop'],

@@ -9,12 +9,24 @@ const hope = await registerChurch(app.url, 'Hope Chapel');
 let n = 0;
 async function contact(church = grace) {
   n++;
-  return (await church.client.post('/api/contacts', { firstName: `Parent${n}`, lastName: 'P', email: `c${n}@example.org`, phone: '0412345678' })).body;
+  return (
+    await church.client.post('/api/contacts', {
+      firstName: `Parent${n}`,
+      lastName: 'P',
+      email: `c${n}@example.org`,
+      phone: '0412345678',
+    })
+  ).body;
 }
 
 describe('child groups', () => {
   it('creates, lists, renames and deletes groups; deleting keeps its children', async () => {
-    const g = await grace.client.post('/api/child-groups', { name: 'Little Lambs', description: 'Toddlers', ageMin: 2, ageMax: 4 });
+    const g = await grace.client.post('/api/child-groups', {
+      name: 'Little Lambs',
+      description: 'Toddlers',
+      ageMin: 2,
+      ageMax: 4,
+    });
     expect(g.status).toBe(201);
     expect(g.body).toMatchObject({ name: 'Little Lambs', ageMin: 2, ageMax: 4, userId: grace.user.id });
     const renamed = await grace.client.put(`/api/child-groups/${g.body.id}`, { name: 'Lambs', ageMin: 2, ageMax: 5 });
@@ -23,7 +35,8 @@ describe('child groups', () => {
     expect((await hope.client.get('/api/child-groups')).body).toEqual([]);
 
     const parent = await contact();
-    const child = (await grace.client.post(`/api/contacts/${parent.id}/children`, { name: 'Tim', groupId: g.body.id })).body;
+    const child = (await grace.client.post(`/api/contacts/${parent.id}/children`, { name: 'Tim', groupId: g.body.id }))
+      .body;
     expect(child.group).toMatchObject({ name: 'Lambs' });
     expect((await grace.client.delete(`/api/child-groups/${g.body.id}`)).status).toBe(200);
     const after = (await grace.client.get(`/api/contacts/${parent.id}/children`)).body;
@@ -35,7 +48,10 @@ describe('child groups', () => {
     expect(noName.body.message).toBe('Group name is required');
     const backwards = await grace.client.post('/api/child-groups', { name: 'X', ageMin: 9, ageMax: 3 });
     expect(backwards.status).toBe(400);
-    expect(backwards.body.issues[0]).toEqual({ path: 'ageMax', message: 'Maximum age must not be less than minimum age' });
+    expect(backwards.body.issues[0]).toEqual({
+      path: 'ageMax',
+      message: 'Maximum age must not be less than minimum age',
+    });
   });
 
   it("another church's group is a 404", async () => {
@@ -43,7 +59,9 @@ describe('child groups', () => {
     expect((await grace.client.put(`/api/child-groups/${theirs.id}`, { name: 'X' })).status).toBe(404);
     expect((await grace.client.delete(`/api/child-groups/${theirs.id}`)).status).toBe(404);
     const parent = await contact();
-    expect((await grace.client.post(`/api/contacts/${parent.id}/children`, { name: 'Kid', groupId: theirs.id })).status).toBe(404);
+    expect(
+      (await grace.client.post(`/api/contacts/${parent.id}/children`, { name: 'Kid', groupId: theirs.id })).status,
+    ).toBe(404);
   });
 });
 
@@ -51,11 +69,30 @@ describe('children', () => {
   it('adds, updates and removes a child, with numbers or null for age and group', async () => {
     const parent = await contact();
     const group = (await grace.client.post('/api/child-groups', { name: 'Juniors', ageMin: 6, ageMax: 9 })).body;
-    const added = await grace.client.post(`/api/contacts/${parent.id}/children`, { name: 'Lily', dateOfBirth: '2018-03-04', age: '7', groupId: String(group.id), notes: 'Peanut allergy' });
+    const added = await grace.client.post(`/api/contacts/${parent.id}/children`, {
+      name: 'Lily',
+      dateOfBirth: '2018-03-04',
+      age: '7',
+      groupId: String(group.id),
+      notes: 'Peanut allergy',
+    });
     expect(added.status).toBe(201);
-    expect(added.body).toMatchObject({ name: 'Lily', dateOfBirth: '2018-03-04', age: 7, groupId: group.id, notes: 'Peanut allergy', parentContactId: parent.id, listIds: [] });
+    expect(added.body).toMatchObject({
+      name: 'Lily',
+      dateOfBirth: '2018-03-04',
+      age: 7,
+      groupId: group.id,
+      notes: 'Peanut allergy',
+      parentContactId: parent.id,
+      listIds: [],
+    });
 
-    const updated = await grace.client.patch(`/api/contacts/children/${added.body.id}`, { name: 'Lily Rose', age: '', groupId: '', notes: '' });
+    const updated = await grace.client.patch(`/api/contacts/children/${added.body.id}`, {
+      name: 'Lily Rose',
+      age: '',
+      groupId: '',
+      notes: '',
+    });
     expect(updated.status).toBe(200);
     expect(updated.body).toMatchObject({ name: 'Lily Rose', age: null, groupId: null, notes: null, dateOfBirth: null });
 
@@ -98,7 +135,9 @@ describe('children', () => {
     expect((await grace.client.post(`/api/contacts/${theirParent.id}/children`, { name: 'X' })).status).toBe(404);
     expect((await grace.client.patch(`/api/contacts/children/${theirChild.id}`, { name: 'X' })).status).toBe(404);
     expect((await grace.client.delete(`/api/contacts/children/${theirChild.id}`)).status).toBe(404);
-    expect((await grace.client.post(`/api/contacts/children/${myChild.id}/lists/${theirList.id}`, {})).status).toBe(404);
+    expect((await grace.client.post(`/api/contacts/children/${myChild.id}/lists/${theirList.id}`, {})).status).toBe(
+      404,
+    );
     expect((await new HttpClient(app.url).get(`/api/contacts/${myParent.id}/children`)).status).toBe(401);
   });
 });

@@ -18,12 +18,40 @@ async function waitForImport(client: HttpClient, id: number) {
 describe('CSV import', () => {
   it('previews, suggests a mapping, imports in the background, matches by email then phone, reports skipped lines', async () => {
     // Already here: one by email, one by phone, one who unsubscribed from email.
-    const byEmail = (await grace.client.post('/api/contacts', { firstName: 'Old', lastName: 'Name', email: 'anna@example.org', phone: '0400000001' })).body;
-    const byPhone = (await grace.client.post('/api/contacts', { firstName: 'Phil', lastName: 'Phone', email: 'phil@old.org', phone: '0400 000 002' })).body;
-    const unsub = (await grace.client.post('/api/contacts', { firstName: 'Una', lastName: 'Sub', email: 'una@example.org', phone: '0400000003' })).body;
+    const byEmail = (
+      await grace.client.post('/api/contacts', {
+        firstName: 'Old',
+        lastName: 'Name',
+        email: 'anna@example.org',
+        phone: '0400000001',
+      })
+    ).body;
+    const byPhone = (
+      await grace.client.post('/api/contacts', {
+        firstName: 'Phil',
+        lastName: 'Phone',
+        email: 'phil@old.org',
+        phone: '0400 000 002',
+      })
+    ).body;
+    const unsub = (
+      await grace.client.post('/api/contacts', {
+        firstName: 'Una',
+        lastName: 'Sub',
+        email: 'una@example.org',
+        phone: '0400000003',
+      })
+    ).body;
     await grace.client.put(`/api/contacts/${unsub.id}/consent`, { channel: 'email', status: 'unsubscribed' });
     // Another church's contact with the same email must not be touched.
-    const other = (await hope.client.post('/api/contacts', { firstName: 'Hope', lastName: 'Anna', email: 'anna@example.org', phone: '0400000001' })).body;
+    const other = (
+      await hope.client.post('/api/contacts', {
+        firstName: 'Hope',
+        lastName: 'Anna',
+        email: 'anna@example.org',
+        phone: '0400000001',
+      })
+    ).body;
     const list = (await grace.client.post('/api/contact-lists', { name: 'Imported', type: 'both' })).body;
 
     const csv = [
@@ -44,14 +72,31 @@ describe('CSV import', () => {
       status: 'uploaded',
       totalRows: 8,
       headers: ['First Name', 'Surname', 'E-mail', 'Mobile', 'Member', 'Email Consent', 'Notes'],
-      suggestedMapping: { 'First Name': 'firstName', Surname: 'lastName', 'E-mail': 'email', Mobile: 'phone', Member: 'isChurchMember', 'Email Consent': 'emailConsent', Notes: 'notes' },
+      suggestedMapping: {
+        'First Name': 'firstName',
+        Surname: 'lastName',
+        'E-mail': 'email',
+        Mobile: 'phone',
+        Member: 'isChurchMember',
+        'Email Consent': 'emailConsent',
+        Notes: 'notes',
+      },
     });
     expect(upload.body.preview[0]).toEqual(['Anna', 'New', 'ANNA@example.org', '', 'yes', '', 'Sings, loudly']);
 
-    const started = await grace.client.post(`/api/contacts/import/${upload.body.id}/start`, { mapping: upload.body.suggestedMapping, listId: list.id });
+    const started = await grace.client.post(`/api/contacts/import/${upload.body.id}/start`, {
+      mapping: upload.body.suggestedMapping,
+      listId: list.id,
+    });
     expect(started.status).toBe(200);
     expect(started.body.status).toBe('queued');
-    expect((await grace.client.post(`/api/contacts/import/${upload.body.id}/start`, { mapping: upload.body.suggestedMapping })).status).toBe(409);
+    expect(
+      (
+        await grace.client.post(`/api/contacts/import/${upload.body.id}/start`, {
+          mapping: upload.body.suggestedMapping,
+        })
+      ).status,
+    ).toBe(409);
 
     const done = await waitForImport(grace.client, upload.body.id);
     expect(done).toMatchObject({ status: 'completed', processedRows: 8, createdCount: 1, updatedCount: 3 });
@@ -63,44 +108,84 @@ describe('CSV import', () => {
     ]);
 
     const anna = (await grace.client.get(`/api/contacts/${byEmail.id}`)).body;
-    expect(anna).toMatchObject({ firstName: 'Anna', lastName: 'New', phone: '0400000001', metadata: { isChurchMember: true, notes: 'Sings, loudly' } });
+    expect(anna).toMatchObject({
+      firstName: 'Anna',
+      lastName: 'New',
+      phone: '0400000001',
+      metadata: { isChurchMember: true, notes: 'Sings, loudly' },
+    });
     const phil = (await grace.client.get(`/api/contacts/${byPhone.id}`)).body;
     expect(phil).toMatchObject({ firstName: 'Philip', email: 'phil@old.org', phoneE164: '+61400000002' });
     const una = (await grace.client.get(`/api/contacts/${unsub.id}`)).body;
     expect(una.consent.email.status).toBe('unsubscribed'); // never re-subscribed
     const zed = (await grace.client.get('/api/contacts/search?search=zed')).body.items;
     expect(zed).toHaveLength(1);
-    expect(zed[0]).toMatchObject({ lastName: 'Brand', consent: { email: { status: 'unsubscribed', source: 'import' } }, metadata: { notes: 'line one\nline two' } });
+    expect(zed[0]).toMatchObject({
+      lastName: 'Brand',
+      consent: { email: { status: 'unsubscribed', source: 'import' } },
+      metadata: { notes: 'line one\nline two' },
+    });
     const zedHistory = (await grace.client.get(`/api/contacts/${zed[0].id}/consent`)).body;
-    expect(zedHistory).toMatchObject([{ channel: 'email', status: 'unsubscribed', source: 'import', note: 'members.csv' }]);
+    expect(zedHistory).toMatchObject([
+      { channel: 'email', status: 'unsubscribed', source: 'import', note: 'members.csv' },
+    ]);
 
-    const members = (await grace.client.get(`/api/contact-lists/${list.id}/contacts`)).body.map((c: { id: number }) => c.id).sort();
+    const members = (await grace.client.get(`/api/contact-lists/${list.id}/contacts`)).body
+      .map((c: { id: number }) => c.id)
+      .sort();
     expect(members).toEqual([byEmail.id, byPhone.id, unsub.id, zed[0].id].sort());
-    expect((await hope.client.get(`/api/contacts/${other.id}`)).body).toMatchObject({ firstName: 'Hope', lastName: 'Anna' });
+    expect((await hope.client.get(`/api/contacts/${other.id}`)).body).toMatchObject({
+      firstName: 'Hope',
+      lastName: 'Anna',
+    });
   });
 
   it('validates the mapping', async () => {
-    const upload = (await grace.client.post('/api/contacts/import', { fileName: 'a.csv', csv: 'Name,Email\nA,a@b.org\n' })).body;
-    const res = await grace.client.post(`/api/contacts/import/${upload.id}/start`, { mapping: { Name: 'firstName', Email: 'email' } });
+    const upload = (
+      await grace.client.post('/api/contacts/import', { fileName: 'a.csv', csv: 'Name,Email\nA,a@b.org\n' })
+    ).body;
+    const res = await grace.client.post(`/api/contacts/import/${upload.id}/start`, {
+      mapping: { Name: 'firstName', Email: 'email' },
+    });
     expect(res.status).toBe(400);
     expect(res.body.message).toBe('Map a column to First Name and one to Last Name');
-    const unknownColumn = await grace.client.post(`/api/contacts/import/${upload.id}/start`, { mapping: { Name: 'firstName', Nope: 'lastName', Email: 'email' } });
+    const unknownColumn = await grace.client.post(`/api/contacts/import/${upload.id}/start`, {
+      mapping: { Name: 'firstName', Nope: 'lastName', Email: 'email' },
+    });
     expect(unknownColumn.status).toBe(400);
     expect(unknownColumn.body.message).toBe("The file has no column named 'Nope'");
   });
 
   it('rejects an empty file, one with only a header, and a missing file', async () => {
-    expect((await grace.client.post('/api/contacts/import', { fileName: 'a.csv', csv: '' })).body.message).toBe('The file is empty');
-    expect((await grace.client.post('/api/contacts/import', { fileName: 'a.csv', csv: 'First Name,Last Name\n' })).body.message).toBe('The file has a header row but no contacts');
-    expect((await grace.client.post('/api/contacts/import', { fileName: 'a.csv' })).body.message).toBe('Please choose a CSV file');
+    expect((await grace.client.post('/api/contacts/import', { fileName: 'a.csv', csv: '' })).body.message).toBe(
+      'The file is empty',
+    );
+    expect(
+      (await grace.client.post('/api/contacts/import', { fileName: 'a.csv', csv: 'First Name,Last Name\n' })).body
+        .message,
+    ).toBe('The file has a header row but no contacts');
+    expect((await grace.client.post('/api/contacts/import', { fileName: 'a.csv' })).body.message).toBe(
+      'Please choose a CSV file',
+    );
   });
 
   it("another church's import is a 404, and its list cannot be the target", async () => {
-    const upload = (await grace.client.post('/api/contacts/import', { fileName: 'a.csv', csv: 'First,Last,Email\nA,B,a@b.org\n' })).body;
+    const upload = (
+      await grace.client.post('/api/contacts/import', { fileName: 'a.csv', csv: 'First,Last,Email\nA,B,a@b.org\n' })
+    ).body;
     expect((await hope.client.get(`/api/contacts/import/${upload.id}`)).status).toBe(404);
-    expect((await hope.client.post(`/api/contacts/import/${upload.id}/start`, { mapping: { First: 'firstName', Last: 'lastName', Email: 'email' } })).status).toBe(404);
+    expect(
+      (
+        await hope.client.post(`/api/contacts/import/${upload.id}/start`, {
+          mapping: { First: 'firstName', Last: 'lastName', Email: 'email' },
+        })
+      ).status,
+    ).toBe(404);
     const theirList = (await hope.client.post('/api/contact-lists', { name: 'Theirs' })).body;
-    const res = await grace.client.post(`/api/contacts/import/${upload.id}/start`, { mapping: { First: 'firstName', Last: 'lastName', Email: 'email' }, listId: theirList.id });
+    const res = await grace.client.post(`/api/contacts/import/${upload.id}/start`, {
+      mapping: { First: 'firstName', Last: 'lastName', Email: 'email' },
+      listId: theirList.id,
+    });
     expect(res.status).toBe(404);
   });
 });
@@ -108,8 +193,22 @@ describe('CSV import', () => {
 describe('CSV export', () => {
   it('exports all contacts or one list, and the file imports again with every column mapped', async () => {
     const church = await registerChurch(app.url, 'Export Church');
-    const a = (await church.client.post('/api/contacts', { firstName: 'Amy', lastName: 'Adams', email: 'amy@example.org', phone: '0412 000 111', tags: ['choir'], metadata: { isChurchMember: true, dateOfBirth: '1985-05-06', notes: '=HYPERLINK("x")' } })).body;
-    await church.client.post('/api/contacts', { firstName: 'Bob', lastName: 'Brown', email: 'bob@example.org', phone: '0412 000 222' });
+    const a = (
+      await church.client.post('/api/contacts', {
+        firstName: 'Amy',
+        lastName: 'Adams',
+        email: 'amy@example.org',
+        phone: '0412 000 111',
+        tags: ['choir'],
+        metadata: { isChurchMember: true, dateOfBirth: '1985-05-06', notes: '=HYPERLINK("x")' },
+      })
+    ).body;
+    await church.client.post('/api/contacts', {
+      firstName: 'Bob',
+      lastName: 'Brown',
+      email: 'bob@example.org',
+      phone: '0412 000 222',
+    });
     const list = (await church.client.post('/api/contact-lists', { name: 'Choir Members' })).body;
     await church.client.post(`/api/contact-lists/${list.id}/contacts/${a.id}`);
 
@@ -118,7 +217,9 @@ describe('CSV export', () => {
     expect(all.headers.get('content-type')).toMatch(/text\/csv/);
     expect(all.headers.get('content-disposition')).toMatch(/attachment; filename="contacts-\d{4}-\d{2}-\d{2}\.csv"/);
     const lines = all.text.trim().split('\n');
-    expect(lines[0]).toMatch(/^First Name,Last Name,Email,Phone Number,Country Code,Date of Birth,Tags,Notes,Church Member/);
+    expect(lines[0]).toMatch(
+      /^First Name,Last Name,Email,Phone Number,Country Code,Date of Birth,Tags,Notes,Church Member/,
+    );
     expect(lines).toHaveLength(3);
     expect(lines[1]).toContain('Amy,Adams,amy@example.org,0412 000 111,+61,1985-05-06,choir');
     expect(lines[1]).toContain(`"'=HYPERLINK(""x"")"`); // no formula runs in a spreadsheet

@@ -9,15 +9,31 @@ const hope = await registerChurch(app.url, 'Hope Chapel');
 let n = 0;
 async function contact(church = grace) {
   n++;
-  return (await church.client.post('/api/contacts', { firstName: `P${n}`, lastName: 'L', email: `p${n}@example.org`, phone: '0412345678' })).body;
+  return (
+    await church.client.post('/api/contacts', {
+      firstName: `P${n}`,
+      lastName: 'L',
+      email: `p${n}@example.org`,
+      phone: '0412345678',
+    })
+  ).body;
 }
 
 describe('contact lists', () => {
   it('creates (default type both), updates and deletes a list', async () => {
     const created = await grace.client.post('/api/contact-lists', { name: ' Youth ', description: 'Parents of youth' });
     expect(created.status).toBe(201);
-    expect(created.body).toMatchObject({ name: 'Youth', description: 'Parents of youth', type: 'both', userId: grace.user.id });
-    const updated = await grace.client.put(`/api/contact-lists/${created.body.id}`, { name: 'Youth SMS', type: 'sms', description: '' });
+    expect(created.body).toMatchObject({
+      name: 'Youth',
+      description: 'Parents of youth',
+      type: 'both',
+      userId: grace.user.id,
+    });
+    const updated = await grace.client.put(`/api/contact-lists/${created.body.id}`, {
+      name: 'Youth SMS',
+      type: 'sms',
+      description: '',
+    });
     expect(updated.status).toBe(200);
     expect(updated.body).toMatchObject({ name: 'Youth SMS', type: 'sms', description: null });
     expect((await grace.client.delete(`/api/contact-lists/${created.body.id}`)).status).toBe(200);
@@ -44,7 +60,10 @@ describe('contact lists', () => {
     await grace.client.post(`/api/contact-lists/${list.id}/contacts/${b.id}`);
 
     const withCounts = await grace.client.get('/api/contact-lists?include_counts=true');
-    expect(withCounts.body.find((l: { id: number }) => l.id === list.id)).toMatchObject({ contactCount: 2, contactsCount: 2 });
+    expect(withCounts.body.find((l: { id: number }) => l.id === list.id)).toMatchObject({
+      contactCount: 2,
+      contactsCount: 2,
+    });
     const without = await grace.client.get('/api/contact-lists');
     expect(without.body.find((l: { id: number }) => l.id === list.id).contactCount).toBeUndefined();
 
@@ -54,7 +73,9 @@ describe('contact lists', () => {
     expect(listsOfA.body.map((l: { name: string }) => l.name)).toEqual(['Choir']);
 
     expect((await grace.client.delete(`/api/contact-lists/${list.id}/contacts/${a.id}`)).status).toBe(200);
-    expect((await grace.client.get(`/api/contact-lists/${list.id}/contacts`)).body.map((c: { id: number }) => c.id)).toEqual([b.id]);
+    expect(
+      (await grace.client.get(`/api/contact-lists/${list.id}/contacts`)).body.map((c: { id: number }) => c.id),
+    ).toEqual([b.id]);
 
     // Deleting the list keeps its contacts.
     await grace.client.delete(`/api/contact-lists/${list.id}`);
@@ -71,10 +92,15 @@ describe('contact lists', () => {
     expect((await grace.client.put(`/api/contact-lists/${theirs.id}`, { name: 'Hacked' })).status).toBe(404);
     expect((await grace.client.delete(`/api/contact-lists/${theirs.id}`)).status).toBe(404);
     expect((await grace.client.get(`/api/contact-lists/${theirs.id}/contacts`)).status).toBe(404);
-    expect((await grace.client.get('/api/contact-lists')).body.map((l: { name: string }) => l.name)).not.toContain('Theirs');
+    expect((await grace.client.get('/api/contact-lists')).body.map((l: { name: string }) => l.name)).not.toContain(
+      'Theirs',
+    );
     // Even a direct insert cannot mix churches: the composite foreign key refuses it.
     await expect(
-      app.db.insertInto('contactsInLists').values({ userId: grace.user.id, listId: mine.id, contactId: theirContact.id }).execute(),
+      app.db
+        .insertInto('contactsInLists')
+        .values({ userId: grace.user.id, listId: mine.id, contactId: theirContact.id })
+        .execute(),
     ).rejects.toThrow(/foreign key/);
   });
 

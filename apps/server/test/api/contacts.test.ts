@@ -9,12 +9,33 @@ const hope = await registerChurch(app.url, 'Hope Chapel');
 let n = 0;
 export function contactPayload(overrides: Record<string, unknown> = {}) {
   n++;
-  return { userId: 999, firstName: `Mary${n}`, lastName: 'Smith', email: `mary${n}@example.org`, phone: '412 345 678', metadata: { countryCode: '+61' }, ...overrides };
+  return {
+    userId: 999,
+    firstName: `Mary${n}`,
+    lastName: 'Smith',
+    email: `mary${n}@example.org`,
+    phone: '412 345 678',
+    metadata: { countryCode: '+61' },
+    ...overrides,
+  };
 }
 
 describe('POST /api/contacts', () => {
   it('creates a contact in the signed-in church with defaults, E.164 phone and subscribed consent', async () => {
-    const res = await grace.client.post('/api/contacts', contactPayload({ firstName: ' Ruth ', lastName: 'Naomi', metadata: { countryCode: '+61', dateOfBirth: '1990-12-31', isServiceStaff: true, staffRole: 'pastor', wwccNumber: 'WWC123' } }));
+    const res = await grace.client.post(
+      '/api/contacts',
+      contactPayload({
+        firstName: ' Ruth ',
+        lastName: 'Naomi',
+        metadata: {
+          countryCode: '+61',
+          dateOfBirth: '1990-12-31',
+          isServiceStaff: true,
+          staffRole: 'pastor',
+          wwccNumber: 'WWC123',
+        },
+      }),
+    );
     expect(res.status).toBe(201);
     expect(res.body).toMatchObject({
       userId: grace.user.id,
@@ -23,22 +44,45 @@ describe('POST /api/contacts', () => {
       phone: '412 345 678',
       phoneE164: '+61412345678',
       tags: [],
-      metadata: { countryCode: '+61', dateOfBirth: '1990-12-31', isChurchMember: false, isBaptised: false, isSeeker: false, isServiceStaff: true, staffRole: 'pastor', wwccNumber: 'WWC123', notes: null },
+      metadata: {
+        countryCode: '+61',
+        dateOfBirth: '1990-12-31',
+        isChurchMember: false,
+        isBaptised: false,
+        isSeeker: false,
+        isServiceStaff: true,
+        staffRole: 'pastor',
+        wwccNumber: 'WWC123',
+        notes: null,
+      },
       consent: { email: { status: 'subscribed' }, sms: { status: 'subscribed' } },
     });
-    const row = await app.db.selectFrom('contacts').select(['dateOfBirth', 'userId']).where('id', '=', res.body.id).executeTakeFirstOrThrow();
+    const row = await app.db
+      .selectFrom('contacts')
+      .select(['dateOfBirth', 'userId'])
+      .where('id', '=', res.body.id)
+      .executeTakeFirstOrThrow();
     expect(row).toEqual({ dateOfBirth: '1990-12-31', userId: grace.user.id });
   });
 
   it('reads the phone in the chosen country', async () => {
-    const us = await grace.client.post('/api/contacts', contactPayload({ phone: '(202) 555-0143', metadata: { countryCode: '+1' } }));
+    const us = await grace.client.post(
+      '/api/contacts',
+      contactPayload({ phone: '(202) 555-0143', metadata: { countryCode: '+1' } }),
+    );
     expect(us.body.phoneE164).toBe('+12025550143');
-    const uk = await grace.client.post('/api/contacts', contactPayload({ phone: '7911 123456', metadata: { countryCode: '+44' } }));
+    const uk = await grace.client.post(
+      '/api/contacts',
+      contactPayload({ phone: '7911 123456', metadata: { countryCode: '+44' } }),
+    );
     expect(uk.body.phoneE164).toBe('+447911123456');
   });
 
   it('drops staffRole and wwccNumber unless the contact is service staff', async () => {
-    const res = await grace.client.post('/api/contacts', contactPayload({ metadata: { isServiceStaff: false, staffRole: 'elder', wwccNumber: 'X' } }));
+    const res = await grace.client.post(
+      '/api/contacts',
+      contactPayload({ metadata: { isServiceStaff: false, staffRole: 'elder', wwccNumber: 'X' } }),
+    );
     expect(res.body.metadata.staffRole).toBeNull();
     expect(res.body.metadata.wwccNumber).toBeNull();
   });
@@ -81,7 +125,10 @@ describe('GET /api/contacts and /api/contacts/{id}', () => {
     expect((await grace.client.patch(`/api/contacts/${theirs.id}`, contactPayload())).status).toBe(404);
     expect((await grace.client.delete(`/api/contacts/${theirs.id}`)).status).toBe(404);
     expect((await grace.client.get(`/api/contacts/${theirs.id}/lists`)).status).toBe(404);
-    expect((await grace.client.put(`/api/contacts/${theirs.id}/consent`, { channel: 'email', status: 'unsubscribed' })).status).toBe(404);
+    expect(
+      (await grace.client.put(`/api/contacts/${theirs.id}/consent`, { channel: 'email', status: 'unsubscribed' }))
+        .status,
+    ).toBe(404);
     expect((await hope.client.get(`/api/contacts/${theirs.id}`)).status).toBe(200);
   });
 });
@@ -91,8 +138,19 @@ describe('GET /api/contacts/search', () => {
     const church = await registerChurch(app.url, 'Search Church');
     const mk = (o: Record<string, unknown>) => church.client.post('/api/contacts', contactPayload(o));
     await mk({ firstName: 'Abigail', lastName: 'Zephyr', email: 'abi@river.org', metadata: { isChurchMember: true } });
-    await mk({ firstName: 'Boaz', lastName: 'Young', email: 'boaz@field.org', phone: '0499 888 777', metadata: { isServiceStaff: true, staffRole: 'elder' } });
-    await mk({ firstName: 'Cara', lastName: 'Xu', email: 'cara@RIVER.org', metadata: { isChurchMember: true, isServiceStaff: true } });
+    await mk({
+      firstName: 'Boaz',
+      lastName: 'Young',
+      email: 'boaz@field.org',
+      phone: '0499 888 777',
+      metadata: { isServiceStaff: true, staffRole: 'elder' },
+    });
+    await mk({
+      firstName: 'Cara',
+      lastName: 'Xu',
+      email: 'cara@RIVER.org',
+      metadata: { isChurchMember: true, isServiceStaff: true },
+    });
 
     const byName = await church.client.get('/api/contacts/search?search=zEPH');
     expect(byName.body.items.map((c: { firstName: string }) => c.firstName)).toEqual(['Abigail']);
@@ -121,9 +179,21 @@ describe('GET /api/contacts/search', () => {
 describe('PATCH /api/contacts/{id}', () => {
   it('updates the contact and recomputes the E.164 phone', async () => {
     const c = (await grace.client.post('/api/contacts', contactPayload())).body;
-    const res = await grace.client.patch(`/api/contacts/${c.id}`, contactPayload({ firstName: 'Changed', phone: '0400 111 222', metadata: { countryCode: '+61', isChurchMember: true, notes: 'Leads the choir' } }));
+    const res = await grace.client.patch(
+      `/api/contacts/${c.id}`,
+      contactPayload({
+        firstName: 'Changed',
+        phone: '0400 111 222',
+        metadata: { countryCode: '+61', isChurchMember: true, notes: 'Leads the choir' },
+      }),
+    );
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ id: c.id, firstName: 'Changed', phoneE164: '+61400111222', metadata: { isChurchMember: true, notes: 'Leads the choir' } });
+    expect(res.body).toMatchObject({
+      id: c.id,
+      firstName: 'Changed',
+      phoneE164: '+61400111222',
+      metadata: { isChurchMember: true, notes: 'Leads the choir' },
+    });
     expect(new Date(res.body.updatedAt).getTime()).toBeGreaterThanOrEqual(new Date(c.updatedAt).getTime());
   });
 
@@ -150,7 +220,9 @@ describe('DELETE /api/contacts/{id}', () => {
     expect((await grace.client.get(`/api/contacts/${a.id}`)).status).toBe(404);
     expect((await grace.client.get(`/api/contact-lists/${list.id}/contacts`)).body).toEqual([]);
     expect((await grace.client.get(`/api/contacts/${b.id}/family`)).body).toEqual([]);
-    expect(await app.db.selectFrom('contactChildren').select('id').where('parentContactId', '=', a.id).execute()).toEqual([]);
+    expect(
+      await app.db.selectFrom('contactChildren').select('id').where('parentContactId', '=', a.id).execute(),
+    ).toEqual([]);
     expect((await grace.client.delete(`/api/contacts/${a.id}`)).status).toBe(404);
   });
 });
@@ -158,7 +230,11 @@ describe('DELETE /api/contacts/{id}', () => {
 describe('consent', () => {
   it('is changed by staff, recorded with when and how, and shown on the contact', async () => {
     const c = (await grace.client.post('/api/contacts', contactPayload())).body;
-    const res = await grace.client.put(`/api/contacts/${c.id}/consent`, { channel: 'email', status: 'unsubscribed', note: 'Asked at the door' });
+    const res = await grace.client.put(`/api/contacts/${c.id}/consent`, {
+      channel: 'email',
+      status: 'unsubscribed',
+      note: 'Asked at the door',
+    });
     expect(res.status).toBe(200);
     expect(res.body.consent.email).toMatchObject({ status: 'unsubscribed', source: 'staff' });
     expect(res.body.consent.email.changedAt).toBeTruthy();
@@ -168,7 +244,9 @@ describe('consent', () => {
     await grace.client.put(`/api/contacts/${c.id}/consent`, { channel: 'email', status: 'unsubscribed' });
     await grace.client.put(`/api/contacts/${c.id}/consent`, { channel: 'sms', status: 'unsubscribed' });
     const history = await grace.client.get(`/api/contacts/${c.id}/consent`);
-    expect(history.body.map((e: { channel: string; status: string; source: string }) => [e.channel, e.status, e.source])).toEqual([
+    expect(
+      history.body.map((e: { channel: string; status: string; source: string }) => [e.channel, e.status, e.source]),
+    ).toEqual([
       ['sms', 'unsubscribed', 'staff'],
       ['email', 'unsubscribed', 'staff'],
     ]);

@@ -4,7 +4,10 @@ import { startSmtpSink } from '../helpers/smtp-sink.js';
 
 const sink = await startSmtpSink();
 afterAll(() => sink.close());
-const app = await startTestApp({ emailSmtpUrl: sink.url, emailFrom: 'Lampstand <news@lampstand.test>', publicUrl: 'http://lampstand.test' }, { retryBaseSeconds: 1 });
+const app = await startTestApp(
+  { emailSmtpUrl: sink.url, emailFrom: 'Lampstand <news@lampstand.test>', publicUrl: 'http://lampstand.test' },
+  { retryBaseSeconds: 1 },
+);
 await registerChurch(app.url, 'Platform');
 const grace = await registerChurch(app.url, 'Grace Church');
 const hope = await registerChurch(app.url, 'Hope Chapel');
@@ -13,7 +16,15 @@ await grace.client.put('/api/settings', { postalAddress: '1 Church St\nSpringfie
 let n = 0;
 async function person(church: typeof grace, o: Record<string, unknown> = {}) {
   n++;
-  return (await church.client.post('/api/contacts', { firstName: `First${n}`, lastName: `Last${n}`, email: `person${n}@example.org`, phone: '0412345678', ...o })).body;
+  return (
+    await church.client.post('/api/contacts', {
+      firstName: `First${n}`,
+      lastName: `Last${n}`,
+      email: `person${n}@example.org`,
+      phone: '0412345678',
+      ...o,
+    })
+  ).body;
 }
 async function listWith(church: typeof grace, contacts: { id: number }[], type = 'both') {
   const list = (await church.client.post('/api/contact-lists', { name: `List ${++n}`, type })).body;
@@ -32,7 +43,8 @@ async function waitForStatus(client: HttpClient, id: number, status: string, tim
 const campaign = (o: Record<string, unknown> = {}) => ({
   name: 'Easter Sunday',
   subject: 'Join us this Easter, {{firstName}}',
-  content: '<p>Hi {{firstName}} {{lastName}},</p><p>{{churchName}} invites you. <a href="https://example.org/easter?x=1&amp;y=2">Details</a></p><script>alert(1)</script>',
+  content:
+    '<p>Hi {{firstName}} {{lastName}},</p><p>{{churchName}} invites you. <a href="https://example.org/easter?x=1&amp;y=2">Details</a></p><script>alert(1)</script>',
   status: 'draft',
   listIds: [],
   ...o,
@@ -43,15 +55,26 @@ describe('email campaign API', () => {
     const list = await listWith(grace, []);
     const created = await grace.client.post('/api/email-campaigns', campaign({ listIds: [list.id] }));
     expect(created.status).toBe(201);
-    expect(created.body).toMatchObject({ status: 'draft', listIds: [list.id], scheduledFor: null, sentAt: null, userId: grace.user.id });
+    expect(created.body).toMatchObject({
+      status: 'draft',
+      listIds: [list.id],
+      scheduledFor: null,
+      sentAt: null,
+      userId: grace.user.id,
+    });
     expect(created.body.content).not.toContain('<script>');
     expect(created.body.content).toContain('href="https://example.org/easter?x=1&amp;y=2"');
 
     const drafts = await grace.client.get('/api/email-campaigns?status=draft');
     expect(drafts.body.map((c: { id: number }) => c.id)).toContain(created.body.id);
-    expect((await grace.client.get('/api/email-campaigns?status=sent')).body.map((c: { id: number }) => c.id)).not.toContain(created.body.id);
+    expect(
+      (await grace.client.get('/api/email-campaigns?status=sent')).body.map((c: { id: number }) => c.id),
+    ).not.toContain(created.body.id);
 
-    const updated = await grace.client.put(`/api/email-campaigns/${created.body.id}`, campaign({ name: 'Renamed', listIds: [list.id] }));
+    const updated = await grace.client.put(
+      `/api/email-campaigns/${created.body.id}`,
+      campaign({ name: 'Renamed', listIds: [list.id] }),
+    );
     expect(updated.body.name).toBe('Renamed');
     expect((await grace.client.delete(`/api/email-campaigns/${created.body.id}`)).status).toBe(200);
     expect((await grace.client.get(`/api/email-campaigns/${created.body.id}`)).status).toBe(404);
@@ -63,12 +86,26 @@ describe('email campaign API', () => {
     expect(noContent.body.message).toBe('Email content is required');
     const noName = await grace.client.post('/api/email-campaigns', campaign({ name: '' }));
     expect(noName.body.message).toBe('Campaign name is required');
-    const past = await grace.client.post('/api/email-campaigns', campaign({ status: 'scheduled', scheduledFor: '2020-01-01T10:00:00Z', listIds: [(await listWith(grace, [])).id] }));
+    const past = await grace.client.post(
+      '/api/email-campaigns',
+      campaign({
+        status: 'scheduled',
+        scheduledFor: '2020-01-01T10:00:00Z',
+        listIds: [(await listWith(grace, [])).id],
+      }),
+    );
     expect(past.status).toBe(400);
-    expect(past.body.issues[0]).toEqual({ path: 'scheduledFor', message: 'Please choose a date and time in the future' });
+    expect(past.body.issues[0]).toEqual({
+      path: 'scheduledFor',
+      message: 'Please choose a date and time in the future',
+    });
     const sentStatus = await grace.client.post('/api/email-campaigns', campaign({ status: 'sent' }));
     expect(sentStatus.status).toBe(400);
-    const badTest = await grace.client.post('/api/email-campaigns/test', { testEmail: '', subject: 'x', content: '<p>x</p>' });
+    const badTest = await grace.client.post('/api/email-campaigns/test', {
+      testEmail: '',
+      subject: 'x',
+      content: '<p>x</p>',
+    });
     expect(badTest.body.message).toBe('Please enter a valid email address');
   });
 
@@ -86,7 +123,11 @@ describe('email campaign API', () => {
 
   it('really sends a test email', async () => {
     const before = sink.messages.length;
-    const res = await grace.client.post('/api/email-campaigns/test', { testEmail: 'pastor@example.org', subject: 'Hello {{firstName}}', content: '<p>Test for {{churchName}}</p>' });
+    const res = await grace.client.post('/api/email-campaigns/test', {
+      testEmail: 'pastor@example.org',
+      subject: 'Hello {{firstName}}',
+      content: '<p>Test for {{churchName}}</p>',
+    });
     expect(res.status).toBe(200);
     await sink.waitFor(before + 1);
     const msg = sink.messages[before]!;
@@ -139,12 +180,18 @@ describe('sending over SMTP', () => {
     const click = await fetch(local(link), { redirect: 'manual' });
     expect(click.status).toBe(302);
     expect(click.headers.get('location')).toBe('https://example.org/easter?x=1&y=2');
-    const forged = await fetch(local(link).replace(/u=[^&]+/, `u=${encodeURIComponent('https://evil.example')}`), { redirect: 'manual' });
+    const forged = await fetch(local(link).replace(/u=[^&]+/, `u=${encodeURIComponent('https://evil.example')}`), {
+      redirect: 'manual',
+    });
     expect(forged.status).toBe(404);
 
     // One-click unsubscribe (RFC 8058), no login.
     const unsubUrl = local(/<([^>]+)>/.exec(listUnsub)![1]!);
-    const post = await fetch(unsubUrl, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'List-Unsubscribe=One-Click' });
+    const post = await fetch(unsubUrl, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'List-Unsubscribe=One-Click',
+    });
     expect(post.status).toBe(200);
     const annNow = (await grace.client.get(`/api/contacts/${ann.id}`)).body;
     expect(annNow.consent.email).toMatchObject({ status: 'unsubscribed', source: 'one-click unsubscribe' });
@@ -171,13 +218,18 @@ describe('sending over SMTP', () => {
     const before = sink.messages.length;
     await grace.client.post(`/api/email-campaigns/${c.id}/send`);
     await sink.waitFor(before + 1);
-    const url = /Unsubscribe: (\S+)/.exec(sink.messages[before]!.parsed.text!)![1]!.replace('http://lampstand.test', app.url);
+    const url = /Unsubscribe: (\S+)/
+      .exec(sink.messages[before]!.parsed.text!)![1]!
+      .replace('http://lampstand.test', app.url);
     const page = await fetch(url);
     expect(await page.text()).toContain('<button type="submit">Unsubscribe</button>');
     expect((await grace.client.get(`/api/contacts/${zoe.id}`)).body.consent.email.status).toBe('subscribed');
     const confirm = await fetch(url, { method: 'POST' });
     expect(await confirm.text()).toContain('You are unsubscribed');
-    expect((await grace.client.get(`/api/contacts/${zoe.id}`)).body.consent.email).toMatchObject({ status: 'unsubscribed', source: 'unsubscribe link' });
+    expect((await grace.client.get(`/api/contacts/${zoe.id}`)).body.consent.email).toMatchObject({
+      status: 'unsubscribed',
+      source: 'unsubscribe link',
+    });
   });
 
   it('refuses to send to nobody', async () => {
@@ -193,9 +245,16 @@ describe('sending over SMTP', () => {
     const sam = await person(grace, { firstName: 'Sam', email: 'sam@example.org' });
     const list = await listWith(grace, [sam]);
     const at = new Date(Date.now() + 2500).toISOString();
-    const c = (await grace.client.post('/api/email-campaigns', campaign({ status: 'scheduled', scheduledFor: at, listIds: [list.id] }))).body;
+    const c = (
+      await grace.client.post(
+        '/api/email-campaigns',
+        campaign({ status: 'scheduled', scheduledFor: at, listIds: [list.id] }),
+      )
+    ).body;
     expect(c).toMatchObject({ status: 'scheduled', scheduledFor: at });
-    expect((await grace.client.get('/api/email-campaigns?status=scheduled')).body.map((x: { id: number }) => x.id)).toContain(c.id);
+    expect(
+      (await grace.client.get('/api/email-campaigns?status=scheduled')).body.map((x: { id: number }) => x.id),
+    ).toContain(c.id);
     await new Promise((r) => setTimeout(r, 1000));
     expect((await grace.client.get(`/api/email-campaigns/${c.id}`)).body.status).toBe('scheduled');
     const done = await waitForStatus(grace.client, c.id, 'sent', 15_000);

@@ -9,7 +9,14 @@ const hope = await registerChurch(app.url, 'Hope Chapel');
 let n = 0;
 async function contact(church = grace, firstName?: string) {
   n++;
-  return (await church.client.post('/api/contacts', { firstName: firstName ?? `P${n}`, lastName: 'Family', email: `f${n}@example.org`, phone: '0412345678' })).body;
+  return (
+    await church.client.post('/api/contacts', {
+      firstName: firstName ?? `P${n}`,
+      lastName: 'Family',
+      email: `f${n}@example.org`,
+      phone: '0412345678',
+    })
+  ).body;
 }
 
 describe('family links', () => {
@@ -17,16 +24,28 @@ describe('family links', () => {
     const mum = await contact(grace, 'Mum');
     const son = await contact(grace, 'Son');
     // "Son is the child of Mum", added on Mum's page.
-    const added = await grace.client.post(`/api/contacts/${mum.id}/family`, { relatedContactId: son.id, relationship: 'child' });
+    const added = await grace.client.post(`/api/contacts/${mum.id}/family`, {
+      relatedContactId: son.id,
+      relationship: 'child',
+    });
     expect(added.status).toBe(201);
     expect(added.body).toMatchObject({ contact1Id: mum.id, contact2Id: son.id, relationship: 'child' });
 
     const fromMum = await grace.client.get(`/api/contacts/${mum.id}/family`);
     expect(fromMum.body).toHaveLength(1);
-    expect(fromMum.body[0]).toMatchObject({ relationship: 'child', isInverse: false, contact: { id: son.id, firstName: 'Son' }, link: { id: added.body.id } });
+    expect(fromMum.body[0]).toMatchObject({
+      relationship: 'child',
+      isInverse: false,
+      contact: { id: son.id, firstName: 'Son' },
+      link: { id: added.body.id },
+    });
 
     const fromSon = await grace.client.get(`/api/contacts/${son.id}/family`);
-    expect(fromSon.body[0]).toMatchObject({ relationship: 'child', isInverse: true, contact: { id: mum.id, firstName: 'Mum' } });
+    expect(fromSon.body[0]).toMatchObject({
+      relationship: 'child',
+      isInverse: true,
+      contact: { id: mum.id, firstName: 'Mum' },
+    });
 
     expect((await grace.client.delete(`/api/contacts/family/${added.body.id}`)).status).toBe(200);
     expect((await grace.client.get(`/api/contacts/${son.id}/family`)).body).toEqual([]);
@@ -37,7 +56,10 @@ describe('family links', () => {
     const a = await contact();
     const b = await contact();
     await grace.client.post(`/api/contacts/${a.id}/family`, { relatedContactId: b.id, relationship: 'spouse' });
-    const again = await grace.client.post(`/api/contacts/${b.id}/family`, { relatedContactId: a.id, relationship: 'spouse' });
+    const again = await grace.client.post(`/api/contacts/${b.id}/family`, {
+      relatedContactId: a.id,
+      relationship: 'spouse',
+    });
     expect(again.status).toBe(409);
   });
 
@@ -47,12 +69,18 @@ describe('family links', () => {
     const noRel = await grace.client.post(`/api/contacts/${a.id}/family`, { relatedContactId: b.id });
     expect(noRel.status).toBe(400);
     expect(noRel.body.message).toBe('Please select a contact and relationship type.');
-    const badRel = await grace.client.post(`/api/contacts/${a.id}/family`, { relatedContactId: b.id, relationship: 'cousin' });
+    const badRel = await grace.client.post(`/api/contacts/${a.id}/family`, {
+      relatedContactId: b.id,
+      relationship: 'cousin',
+    });
     expect(badRel.status).toBe(400);
     const noContact = await grace.client.post(`/api/contacts/${a.id}/family`, { relationship: 'spouse' });
     expect(noContact.status).toBe(400);
     expect(noContact.body.issues[0].path).toBe('relatedContactId');
-    const self = await grace.client.post(`/api/contacts/${a.id}/family`, { relatedContactId: a.id, relationship: 'spouse' });
+    const self = await grace.client.post(`/api/contacts/${a.id}/family`, {
+      relatedContactId: a.id,
+      relationship: 'spouse',
+    });
     expect(self.status).toBe(400);
   });
 
@@ -60,9 +88,28 @@ describe('family links', () => {
     const mine = await contact(grace);
     const theirA = await contact(hope);
     const theirB = await contact(hope);
-    expect((await grace.client.post(`/api/contacts/${mine.id}/family`, { relatedContactId: theirA.id, relationship: 'sibling' })).status).toBe(404);
-    expect((await grace.client.post(`/api/contacts/${theirA.id}/family`, { relatedContactId: mine.id, relationship: 'sibling' })).status).toBe(404);
-    const link = (await hope.client.post(`/api/contacts/${theirA.id}/family`, { relatedContactId: theirB.id, relationship: 'sibling' })).body;
+    expect(
+      (
+        await grace.client.post(`/api/contacts/${mine.id}/family`, {
+          relatedContactId: theirA.id,
+          relationship: 'sibling',
+        })
+      ).status,
+    ).toBe(404);
+    expect(
+      (
+        await grace.client.post(`/api/contacts/${theirA.id}/family`, {
+          relatedContactId: mine.id,
+          relationship: 'sibling',
+        })
+      ).status,
+    ).toBe(404);
+    const link = (
+      await hope.client.post(`/api/contacts/${theirA.id}/family`, {
+        relatedContactId: theirB.id,
+        relationship: 'sibling',
+      })
+    ).body;
     expect((await grace.client.get(`/api/contacts/${theirA.id}/family`)).status).toBe(404);
     expect((await grace.client.delete(`/api/contacts/family/${link.id}`)).status).toBe(404);
     expect((await hope.client.get(`/api/contacts/${theirA.id}/family`)).body).toHaveLength(1);

@@ -21,7 +21,11 @@ describe('HTTP basics', () => {
   });
 
   it('malformed JSON is a 400 in the one error shape, without a stack trace', async () => {
-    const res = await fetch(`${app.url}/api/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"username":' });
+    const res = await fetch(`${app.url}/api/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{"username":',
+    });
     expect(res.status).toBe(400);
     const body = (await res.json()) as any;
     expect(body.code).toBe('BAD_REQUEST');
@@ -37,7 +41,11 @@ describe('HTTP basics', () => {
   });
 
   it('tRPC answers at /trpc with the same messages', async () => {
-    const res = await fetch(`${app.url}/trpc/auth.login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ password: 'x' }) });
+    const res = await fetch(`${app.url}/trpc/auth.login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ password: 'x' }),
+    });
     expect(res.status).toBe(400);
     const body = (await res.json()) as any;
     expect(body.error.message).toBe('Username is required');
@@ -56,7 +64,9 @@ describe('GET /api/openapi.json', () => {
       expect(doc.paths[r.path]?.[r.method.toLowerCase()], `${r.method} ${r.path}`).toBeDefined();
     }
     const register = doc.paths['/api/register'].post;
-    expect(register.requestBody.content['application/json'].schema.required).toEqual(expect.arrayContaining(['username', 'password', 'churchName', 'email']));
+    expect(register.requestBody.content['application/json'].schema.required).toEqual(
+      expect.arrayContaining(['username', 'password', 'churchName', 'email']),
+    );
     expect(register.responses['201'].content['application/json'].schema.properties).toHaveProperty('churchName');
     expect(JSON.stringify(register.responses)).not.toContain('passwordHash');
     const impersonate = doc.paths['/api/admin/impersonate/{id}'].post;

@@ -17,7 +17,10 @@ describe('login throttling', () => {
     }
     const eleventh = await from('10.0.1.1').post('/api/login', { username: user.username, password });
     expect(eleventh.status).toBe(429);
-    expect(eleventh.body).toEqual({ message: 'Too many failed login attempts. Please try again in 15 minutes.', code: 'TOO_MANY_REQUESTS' });
+    expect(eleventh.body).toEqual({
+      message: 'Too many failed login attempts. Please try again in 15 minutes.',
+      code: 'TOO_MANY_REQUESTS',
+    });
   });
 
   it('refuses the 11th failure from one IP across usernames', async () => {
@@ -47,9 +50,11 @@ describe('login throttling', () => {
 
   it('a successful login clears the count for that username', async () => {
     const { user, password } = await registerChurch(app.url);
-    for (let i = 1; i <= 9; i++) await from(`10.8.0.${i}`).post('/api/login', { username: user.username, password: 'wrong' });
+    for (let i = 1; i <= 9; i++)
+      await from(`10.8.0.${i}`).post('/api/login', { username: user.username, password: 'wrong' });
     expect((await from('10.8.1.1').post('/api/login', { username: user.username, password })).status).toBe(200);
-    for (let i = 1; i <= 9; i++) await from(`10.8.2.${i}`).post('/api/login', { username: user.username, password: 'wrong' });
+    for (let i = 1; i <= 9; i++)
+      await from(`10.8.2.${i}`).post('/api/login', { username: user.username, password: 'wrong' });
     expect((await from('10.8.3.1').post('/api/login', { username: user.username, password })).status).toBe(200);
   });
 });

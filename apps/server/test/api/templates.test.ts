@@ -11,7 +11,10 @@ const emailTemplate = {
   type: 'email',
   category: 'christmas',
   description: 'Carols night',
-  content: { subject: 'Carols at {{churchName}}', html: '<p>Hi {{firstName}}, join us for carols.</p><script>x()</script>' },
+  content: {
+    subject: 'Carols at {{churchName}}',
+    html: '<p>Hi {{firstName}}, join us for carols.</p><script>x()</script>',
+  },
 };
 
 describe('admin: marketing templates and packages', () => {
@@ -30,8 +33,15 @@ describe('admin: marketing templates and packages', () => {
       ['DELETE', '/api/admin/assignments/1'],
     ];
     for (const [method, path] of paths) {
-      expect((await a.client.request(method, path, method === 'GET' || method === 'DELETE' ? undefined : {})).status, `${method} ${path}`).toBe(403);
-      expect((await new HttpClient(app.url).request(method, path, method === 'GET' || method === 'DELETE' ? undefined : {})).status, `${method} ${path}`).toBe(401);
+      expect(
+        (await a.client.request(method, path, method === 'GET' || method === 'DELETE' ? undefined : {})).status,
+        `${method} ${path}`,
+      ).toBe(403);
+      expect(
+        (await new HttpClient(app.url).request(method, path, method === 'GET' || method === 'DELETE' ? undefined : {}))
+          .status,
+        `${method} ${path}`,
+      ).toBe(401);
     }
   });
 
@@ -39,30 +49,74 @@ describe('admin: marketing templates and packages', () => {
     const bad = await admin.client.post('/api/admin/marketing-templates', { type: 'email', category: 'general' });
     expect(bad.status).toBe(400);
     expect(bad.body.message).toBe('Name is required');
-    expect((await admin.client.post('/api/admin/marketing-templates', { name: 'x', category: 'general' })).body.message).toBe('Type is required');
-    expect((await admin.client.post('/api/admin/marketing-templates', { name: 'x', type: 'sms' })).body.message).toBe('Category is required');
+    expect(
+      (await admin.client.post('/api/admin/marketing-templates', { name: 'x', category: 'general' })).body.message,
+    ).toBe('Type is required');
+    expect((await admin.client.post('/api/admin/marketing-templates', { name: 'x', type: 'sms' })).body.message).toBe(
+      'Category is required',
+    );
 
     const created = await admin.client.post('/api/admin/marketing-templates', emailTemplate);
     expect(created.status).toBe(201);
-    expect(created.body).toMatchObject({ name: 'Christmas invite', type: 'email', isActive: true, content: { subject: 'Carols at {{churchName}}' } });
+    expect(created.body).toMatchObject({
+      name: 'Christmas invite',
+      type: 'email',
+      isActive: true,
+      content: { subject: 'Carols at {{churchName}}' },
+    });
     expect(created.body.content.html).not.toContain('<script>');
-    const edited = await admin.client.put(`/api/admin/marketing-templates/${created.body.id}`, { ...emailTemplate, name: 'Christmas invite 2', isActive: false, content: { ...emailTemplate.content, subject: 'New subject' } });
-    expect(edited.body).toMatchObject({ name: 'Christmas invite 2', isActive: false, content: { subject: 'New subject', html: '<p>Hi {{firstName}}, join us for carols.</p>' } });
+    const edited = await admin.client.put(`/api/admin/marketing-templates/${created.body.id}`, {
+      ...emailTemplate,
+      name: 'Christmas invite 2',
+      isActive: false,
+      content: { ...emailTemplate.content, subject: 'New subject' },
+    });
+    expect(edited.body).toMatchObject({
+      name: 'Christmas invite 2',
+      isActive: false,
+      content: { subject: 'New subject', html: '<p>Hi {{firstName}}, join us for carols.</p>' },
+    });
     // An edit that does not touch content keeps it (no placeholder overwrite).
-    const again = await admin.client.put(`/api/admin/marketing-templates/${created.body.id}`, { ...emailTemplate, content: edited.body.content });
+    const again = await admin.client.put(`/api/admin/marketing-templates/${created.body.id}`, {
+      ...emailTemplate,
+      content: edited.body.content,
+    });
     expect(again.body.content).toEqual(edited.body.content);
   });
 
   it('packages link only templates of the matching type; None clears a link', async () => {
     const email = (await admin.client.post('/api/admin/marketing-templates', emailTemplate)).body;
-    const sms = (await admin.client.post('/api/admin/marketing-templates', { name: 'Text', type: 'sms', category: 'christmas', content: { text: 'Carols tonight!' } })).body;
-    const wrong = await admin.client.post('/api/admin/marketing-packages', { name: 'P', category: 'christmas', emailTemplateId: sms.id });
+    const sms = (
+      await admin.client.post('/api/admin/marketing-templates', {
+        name: 'Text',
+        type: 'sms',
+        category: 'christmas',
+        content: { text: 'Carols tonight!' },
+      })
+    ).body;
+    const wrong = await admin.client.post('/api/admin/marketing-packages', {
+      name: 'P',
+      category: 'christmas',
+      emailTemplateId: sms.id,
+    });
     expect(wrong.status).toBe(400);
-    const pkg = await admin.client.post('/api/admin/marketing-packages', { name: 'Christmas pack', category: 'christmas', emailTemplateId: email.id, smsTemplateId: sms.id });
+    const pkg = await admin.client.post('/api/admin/marketing-packages', {
+      name: 'Christmas pack',
+      category: 'christmas',
+      emailTemplateId: email.id,
+      smsTemplateId: sms.id,
+    });
     expect(pkg.status).toBe(201);
-    const cleared = await admin.client.put(`/api/admin/marketing-packages/${pkg.body.id}`, { name: 'Christmas pack', category: 'christmas', emailTemplateId: email.id, smsTemplateId: null });
+    const cleared = await admin.client.put(`/api/admin/marketing-packages/${pkg.body.id}`, {
+      name: 'Christmas pack',
+      category: 'christmas',
+      emailTemplateId: email.id,
+      smsTemplateId: null,
+    });
     expect(cleared.body).toMatchObject({ emailTemplateId: email.id, smsTemplateId: null });
-    expect((await admin.client.post('/api/admin/marketing-packages', { category: 'christmas' })).body.message).toBe('Name is required');
+    expect((await admin.client.post('/api/admin/marketing-packages', { category: 'christmas' })).body.message).toBe(
+      'Name is required',
+    );
   });
 });
 
@@ -70,27 +124,52 @@ describe('assignment and what churches see', () => {
   it('church A sees what was assigned to A (directly or by active package), not B; Use starts a draft', async () => {
     const t1 = (await admin.client.post('/api/admin/marketing-templates', { ...emailTemplate, name: 'For A' })).body;
     const t2 = (await admin.client.post('/api/admin/marketing-templates', { ...emailTemplate, name: 'For B' })).body;
-    const inPkg = (await admin.client.post('/api/admin/marketing-templates', { name: 'Pkg SMS', type: 'sms', category: 'easter', content: { text: 'He is risen, {{firstName}}!' } })).body;
-    const inactive = (await admin.client.post('/api/admin/marketing-templates', { ...emailTemplate, name: 'Inactive', isActive: false })).body;
-    const pkg = (await admin.client.post('/api/admin/marketing-packages', { name: 'Easter pack', category: 'easter', smsTemplateId: inPkg.id })).body;
+    const inPkg = (
+      await admin.client.post('/api/admin/marketing-templates', {
+        name: 'Pkg SMS',
+        type: 'sms',
+        category: 'easter',
+        content: { text: 'He is risen, {{firstName}}!' },
+      })
+    ).body;
+    const inactive = (
+      await admin.client.post('/api/admin/marketing-templates', { ...emailTemplate, name: 'Inactive', isActive: false })
+    ).body;
+    const pkg = (
+      await admin.client.post('/api/admin/marketing-packages', {
+        name: 'Easter pack',
+        category: 'easter',
+        smsTemplateId: inPkg.id,
+      })
+    ).body;
 
     const assignA = await admin.client.post('/api/admin/assignments', { userId: a.user.id, templateId: t1.id });
     expect(assignA.status).toBe(201);
     await admin.client.post('/api/admin/assignments', { userId: a.user.id, packageId: pkg.id });
     await admin.client.post('/api/admin/assignments', { userId: a.user.id, templateId: inactive.id });
     await admin.client.post('/api/admin/assignments', { userId: b.user.id, templateId: t2.id });
-    expect((await admin.client.post('/api/admin/assignments', { userId: a.user.id, templateId: t1.id })).status).toBe(409);
-    expect((await admin.client.post('/api/admin/assignments', { userId: a.user.id, templateId: t1.id, packageId: pkg.id })).status).toBe(400);
+    expect((await admin.client.post('/api/admin/assignments', { userId: a.user.id, templateId: t1.id })).status).toBe(
+      409,
+    );
+    expect(
+      (await admin.client.post('/api/admin/assignments', { userId: a.user.id, templateId: t1.id, packageId: pkg.id }))
+        .status,
+    ).toBe(400);
 
     const seenByA = (await a.client.get('/api/templates')).body.map((t: { name: string }) => t.name).sort();
     expect(seenByA).toEqual(['For A', 'Pkg SMS']);
     expect((await b.client.get('/api/templates')).body.map((t: { name: string }) => t.name)).toEqual(['For B']);
     const packagesA = (await a.client.get('/api/packages')).body;
-    expect(packagesA.map((p: { name: string; templates: { name: string }[] }) => [p.name, p.templates.map((t) => t.name)])).toEqual([['Easter pack', ['Pkg SMS']]]);
+    expect(
+      packagesA.map((p: { name: string; templates: { name: string }[] }) => [p.name, p.templates.map((t) => t.name)]),
+    ).toEqual([['Easter pack', ['Pkg SMS']]]);
     expect((await b.client.get('/api/packages')).body).toEqual([]);
 
     const used = await a.client.post(`/api/templates/${t1.id}/use`);
-    expect(used.body).toMatchObject({ kind: 'email-campaign', path: expect.stringMatching(/^\/email-campaigns\/\d+\/edit$/) });
+    expect(used.body).toMatchObject({
+      kind: 'email-campaign',
+      path: expect.stringMatching(/^\/email-campaigns\/\d+\/edit$/),
+    });
     const draft = (await a.client.get(`/api/email-campaigns/${used.body.id}`)).body;
     expect(draft).toMatchObject({ name: 'For A', subject: 'Carols at {{churchName}}', status: 'draft' });
     expect(draft.content).toContain('join us for carols');
@@ -103,7 +182,12 @@ describe('assignment and what churches see', () => {
     expect((await admin.client.delete(`/api/admin/assignments/${assignA.body.id}`)).status).toBe(200);
     expect((await a.client.get('/api/templates')).body.map((t: { name: string }) => t.name)).toEqual(['Pkg SMS']);
     // Deactivating the package hides its templates.
-    await admin.client.put(`/api/admin/marketing-packages/${pkg.id}`, { name: 'Easter pack', category: 'easter', smsTemplateId: inPkg.id, isActive: false });
+    await admin.client.put(`/api/admin/marketing-packages/${pkg.id}`, {
+      name: 'Easter pack',
+      category: 'easter',
+      smsTemplateId: inPkg.id,
+      isActive: false,
+    });
     expect((await a.client.get('/api/templates')).body).toEqual([]);
   });
 });

@@ -28,7 +28,11 @@ export interface SmtpSink {
  * message is discarded, as a real server would not have accepted it.
  */
 export async function startSmtpSink(
-  opts: { replyDelayMs?: number; pauseAfter?: number; rejectTo?: (to: string) => { code: number; message: string } | undefined } = {},
+  opts: {
+    replyDelayMs?: number;
+    pauseAfter?: number;
+    rejectTo?: (to: string) => { code: number; message: string } | undefined;
+  } = {},
 ): Promise<SmtpSink> {
   const messages: ReceivedMail[] = [];
   let gate: Promise<void> | null = null;
@@ -72,7 +76,12 @@ export async function startSmtpSink(
           // The header as sent (mailparser turns some, like List-*, into objects).
           header: (name) => {
             const line = parsed.headerLines.find((h) => h.key === name.toLowerCase())?.line;
-            return line === undefined ? undefined : line.slice(line.indexOf(':') + 1).replace(/\r?\n\s+/g, ' ').trim();
+            return line === undefined
+              ? undefined
+              : line
+                  .slice(line.indexOf(':') + 1)
+                  .replace(/\r?\n\s+/g, ' ')
+                  .trim();
           },
         });
         callback();

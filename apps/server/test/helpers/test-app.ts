@@ -17,7 +17,10 @@ export interface TestApp {
 }
 
 /** The real server on a free port over a fresh database (stopped when the file's tests end). */
-export async function startTestApp(overrides: Partial<Config> = {}, deliveryOverrides: Partial<DeliveryConfig> = {}): Promise<TestApp> {
+export async function startTestApp(
+  overrides: Partial<Config> = {},
+  deliveryOverrides: Partial<DeliveryConfig> = {},
+): Promise<TestApp> {
   const tdb = await createFreshDatabase();
   return startAppOn(tdb, overrides, true, deliveryOverrides);
 }
@@ -28,8 +31,18 @@ export async function startAppOn(
   registerAfterAll = false,
   deliveryOverrides: Partial<DeliveryConfig> = {},
 ): Promise<TestApp> {
-  const config: Config = { ...loadConfig({ NODE_ENV: 'test' }), port: 0, host: '127.0.0.1', databaseUrl: tdb.url, logLevel: 'silent', ...overrides };
-  const runtime = await startRuntime(config, tdb.db, tdb.url, { pollingIntervalSeconds: 0.5, delivery: deliveryOverrides });
+  const config: Config = {
+    ...loadConfig({ NODE_ENV: 'test' }),
+    port: 0,
+    host: '127.0.0.1',
+    databaseUrl: tdb.url,
+    logLevel: 'silent',
+    ...overrides,
+  };
+  const runtime = await startRuntime(config, tdb.db, tdb.url, {
+    pollingIntervalSeconds: 0.5,
+    delivery: deliveryOverrides,
+  });
   const server = await createServer(config, runtime.deps);
   const url = await server.start();
   let stopped = false;
@@ -47,13 +60,20 @@ export async function startAppOn(
 /** A fetch that keeps cookies, like one browser. */
 export class HttpClient {
   cookies = new Map<string, string>();
-  constructor(readonly baseUrl: string, readonly headers: Record<string, string> = {}) {}
+  constructor(
+    readonly baseUrl: string,
+    readonly headers: Record<string, string> = {},
+  ) {}
 
   async request(method: string, path: string, body?: unknown, extraHeaders: Record<string, string> = {}) {
     const headers: Record<string, string> = { ...this.headers, ...extraHeaders };
     if (body !== undefined) headers['content-type'] = 'application/json';
     if (this.cookies.size) headers.cookie = [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
-    const res = await fetch(this.baseUrl + path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+    const res = await fetch(this.baseUrl + path, {
+      method,
+      headers,
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
     for (const c of res.headers.getSetCookie()) {
       const [pair] = c.split(';');
       const eq = pair!.indexOf('=');
@@ -101,5 +121,9 @@ export async function registerChurch(baseUrl: string, name?: string) {
   };
   const res = await client.post('/api/register', payload);
   if (res.status !== 201) throw new Error(`register failed: ${res.status} ${res.text}`);
-  return { client, user: res.body as { id: number; username: string; churchName: string; role: string; email: string }, password: payload.password };
+  return {
+    client,
+    user: res.body as { id: number; username: string; churchName: string; role: string; email: string },
+    password: payload.password,
+  };
 }

@@ -42,17 +42,35 @@ describe('exactly once across a crash', () => {
     const list = (await church.client.post('/api/contact-lists', { name: 'Everyone' })).body;
     const RECIPIENTS = 80;
     for (let i = 0; i < RECIPIENTS; i++) {
-      const c = (await church.client.post('/api/contacts', { firstName: `P${i}`, lastName: 'X', email: `p${i}@example.org`, phone: '0412345678' })).body;
+      const c = (
+        await church.client.post('/api/contacts', {
+          firstName: `P${i}`,
+          lastName: 'X',
+          email: `p${i}@example.org`,
+          phone: '0412345678',
+        })
+      ).body;
       await church.client.post(`/api/contact-lists/${list.id}/contacts/${c.id}`);
     }
-    const campaign = (await church.client.post('/api/email-campaigns', { name: 'Crash test', subject: 'Hi {{firstName}}', content: '<p>Hello</p>', listIds: [list.id] })).body;
+    const campaign = (
+      await church.client.post('/api/email-campaigns', {
+        name: 'Crash test',
+        subject: 'Hi {{firstName}}',
+        content: '<p>Hello</p>',
+        listIds: [list.id],
+      })
+    ).body;
     expect((await church.client.post(`/api/email-campaigns/${campaign.id}/send`)).status).toBe(200);
 
     const first = startWorker();
     await sink.waitFor(20, 30_000);
     // Kill only once the worker has recorded every message the server accepted (all 250s read).
     for (let i = 0; i < 300; i++) {
-      const sent = await app.db.selectFrom('deliveries').select((eb) => eb.fn.countAll<number>().as('n')).where('status', '=', 'sent').executeTakeFirstOrThrow();
+      const sent = await app.db
+        .selectFrom('deliveries')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .where('status', '=', 'sent')
+        .executeTakeFirstOrThrow();
       if (Number(sent.n) === 20) break;
       await new Promise((r) => setTimeout(r, 20));
     }

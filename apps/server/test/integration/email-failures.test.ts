@@ -23,10 +23,19 @@ describe('delivery failures', () => {
     const church = await registerChurch(app.url, 'Grace');
     const list = (await church.client.post('/api/contact-lists', { name: 'All' })).body;
     for (const email of ['good@example.org', 'bad@example.org', 'flaky@example.org']) {
-      const c = (await church.client.post('/api/contacts', { firstName: 'P', lastName: email, email, phone: '0412345678' })).body;
+      const c = (
+        await church.client.post('/api/contacts', { firstName: 'P', lastName: email, email, phone: '0412345678' })
+      ).body;
       await church.client.post(`/api/contact-lists/${list.id}/contacts/${c.id}`);
     }
-    const campaign = (await church.client.post('/api/email-campaigns', { name: 'F', subject: 'S', content: '<p>Hello there</p>', listIds: [list.id] })).body;
+    const campaign = (
+      await church.client.post('/api/email-campaigns', {
+        name: 'F',
+        subject: 'S',
+        content: '<p>Hello there</p>',
+        listIds: [list.id],
+      })
+    ).body;
     await church.client.post(`/api/email-campaigns/${campaign.id}/send`);
     const start = Date.now();
     let c;
@@ -37,7 +46,11 @@ describe('delivery failures', () => {
     }
     expect(c.status).toBe('sent');
     expect(c.progress).toEqual({ total: 3, sent: 2, failed: 1, pending: 0 });
-    const rows = await app.db.selectFrom('deliveries').select(['address', 'status', 'attempts', 'lastError']).orderBy('address').execute();
+    const rows = await app.db
+      .selectFrom('deliveries')
+      .select(['address', 'status', 'attempts', 'lastError'])
+      .orderBy('address')
+      .execute();
     expect(rows.map((r) => [r.address, r.status, r.attempts])).toEqual([
       ['bad@example.org', 'failed', 1],
       ['flaky@example.org', 'sent', 2],
@@ -52,9 +65,20 @@ describe('delivery failures', () => {
   it('preview renders what a recipient sees, merge tags from a contact of the list', async () => {
     const church = await registerChurch(app.url, 'Preview Church');
     const list = (await church.client.post('/api/contact-lists', { name: 'L' })).body;
-    const c = (await church.client.post('/api/contacts', { firstName: 'Priscilla', lastName: 'Aquila', email: 'pa@example.org', phone: '0412345678' })).body;
+    const c = (
+      await church.client.post('/api/contacts', {
+        firstName: 'Priscilla',
+        lastName: 'Aquila',
+        email: 'pa@example.org',
+        phone: '0412345678',
+      })
+    ).body;
     await church.client.post(`/api/contact-lists/${list.id}/contacts/${c.id}`);
-    const res = await church.client.post('/api/email-campaigns/preview', { subject: 'Hi {{firstName}}', content: '<p>{{churchName}} says hi</p><img src=x onerror=alert(1)>', listId: list.id });
+    const res = await church.client.post('/api/email-campaigns/preview', {
+      subject: 'Hi {{firstName}}',
+      content: '<p>{{churchName}} says hi</p><img src=x onerror=alert(1)>',
+      listId: list.id,
+    });
     expect(res.status).toBe(200);
     expect(res.body.subject).toBe('Hi Priscilla');
     expect(res.body.html).toContain('Preview Church says hi');

@@ -44,17 +44,35 @@ describe('SMS: exactly once across a crash', () => {
     const list = (await church.client.post('/api/contact-lists', { name: 'Everyone', type: 'sms' })).body;
     const N = 40;
     for (let i = 0; i < N; i++) {
-      const c = (await church.client.post('/api/contacts', { firstName: `P${i}`, lastName: 'X', email: `p${i}@example.org`, phone: `0412 ${String(100000 + i)}` })).body;
+      const c = (
+        await church.client.post('/api/contacts', {
+          firstName: `P${i}`,
+          lastName: 'X',
+          email: `p${i}@example.org`,
+          phone: `0412 ${String(100000 + i)}`,
+        })
+      ).body;
       await church.client.post(`/api/contact-lists/${list.id}/contacts/${c.id}`);
     }
-    const campaign = (await church.client.post('/api/sms-campaigns', { name: 'Crash', content: 'Hi {{firstName}}', status: 'ready', listIds: [list.id] })).body;
+    const campaign = (
+      await church.client.post('/api/sms-campaigns', {
+        name: 'Crash',
+        content: 'Hi {{firstName}}',
+        status: 'ready',
+        listIds: [list.id],
+      })
+    ).body;
     expect((await church.client.post(`/api/sms-campaigns/${campaign.id}/send`)).status).toBe(200);
 
     const first = startWorker();
     for (let i = 0; i < 600 && twilio.requests.length < 15; i++) await new Promise((r) => setTimeout(r, 50));
     // Kill once the worker has recorded every text Twilio accepted.
     for (let i = 0; i < 300; i++) {
-      const sent = await app.db.selectFrom('deliveries').select((eb) => eb.fn.countAll<number>().as('n')).where('status', '=', 'sent').executeTakeFirstOrThrow();
+      const sent = await app.db
+        .selectFrom('deliveries')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .where('status', '=', 'sent')
+        .executeTakeFirstOrThrow();
       if (Number(sent.n) === 15) break;
       await new Promise((r) => setTimeout(r, 20));
     }

@@ -23,7 +23,17 @@ import { adminNav, marketingNav, type NavItem } from './nav';
 import { useLogout, useSession, useStopImpersonating } from './session';
 import classes from './app-layout.module.css';
 
-function NavGroup({ title, items, path, onNavigate }: { title: string; items: NavItem[]; path: string; onNavigate: () => void }) {
+function NavGroup({
+  title,
+  items,
+  path,
+  onNavigate,
+}: {
+  title: string;
+  items: NavItem[];
+  path: string;
+  onNavigate: () => void;
+}) {
   return (
     <Box component="nav" aria-label={title} mb="md">
       <Text size="xs" fw={700} c="dimmed" tt="uppercase" px="sm" mb={4}>
@@ -59,11 +69,21 @@ export function AppLayout() {
   const roleLabel = user.role === 'admin' ? 'Administrator' : 'Church';
 
   return (
-    <AppShell header={{ height: 60 }} navbar={{ width: 260, breakpoint: 'sm', collapsed: { mobile: !opened } }} padding="lg">
+    <AppShell
+      header={{ height: 60 }}
+      navbar={{ width: 260, breakpoint: 'sm', collapsed: { mobile: !opened } }}
+      padding="lg"
+    >
       <AppShell.Header>
         <Group h="100%" px="md" justify="space-between" wrap="nowrap">
           <Group gap="sm" wrap="nowrap">
-            <Burger opened={opened} onClick={toggle} hiddenFrom="sm" size="sm" aria-label={opened ? 'Close navigation' : 'Open navigation'} />
+            <Burger
+              opened={opened}
+              onClick={toggle}
+              hiddenFrom="sm"
+              size="sm"
+              aria-label={opened ? 'Close navigation' : 'Open navigation'}
+            />
             {!impersonating ? (
               <Text fw={800} size="lg" c="indigo" className={classes.logo}>
                 Lampstand
@@ -126,7 +146,9 @@ export function AppLayout() {
         </AppShell.Section>
         <AppShell.Section grow component={ScrollArea} type="scroll">
           <NavGroup title="Marketing" items={marketingNav} path={location.pathname} onNavigate={close} />
-          {user.role === 'admin' ? <NavGroup title="Admin" items={adminNav} path={location.pathname} onNavigate={close} /> : null}
+          {user.role === 'admin' ? (
+            <NavGroup title="Admin" items={adminNav} path={location.pathname} onNavigate={close} />
+          ) : null}
         </AppShell.Section>
         <AppShell.Section>
           <Button
@@ -142,19 +164,27 @@ export function AppLayout() {
         </AppShell.Section>
       </AppShell.Navbar>
 
-      {opened && isMobile ? <Overlay fixed zIndex={99} backgroundOpacity={0.4} onClick={close} data-testid="nav-backdrop" /> : null}
+      {opened && isMobile ? (
+        <Overlay fixed zIndex={99} backgroundOpacity={0.4} onClick={close} data-testid="nav-backdrop" />
+      ) : null}
 
       <AppShell.Main>
-          {impersonating ? (
-            <Group className={classes.banner} justify="center" gap="md" px="md" role="status">
-              <Text size="sm" fw={600}>
-                You are currently impersonating {user.churchName}
-              </Text>
-              <Button size="compact-sm" color="dark" variant="white" loading={stop.isPending} onClick={() => stop.mutate()}>
-                Stop Impersonating
-              </Button>
-            </Group>
-          ) : null}
+        {impersonating ? (
+          <Group className={classes.banner} justify="center" gap="md" px="md" role="status">
+            <Text size="sm" fw={600}>
+              You are currently impersonating {user.churchName}
+            </Text>
+            <Button
+              size="compact-sm"
+              color="dark"
+              variant="white"
+              loading={stop.isPending}
+              onClick={() => stop.mutate()}
+            >
+              Stop Impersonating
+            </Button>
+          </Group>
+        ) : null}
         <Outlet />
       </AppShell.Main>
     </AppShell>

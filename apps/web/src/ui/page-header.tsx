@@ -2,7 +2,15 @@ import { Group, Stack, Text, Title } from '@mantine/core';
 import type { ReactNode } from 'react';
 
 /** Every page starts the same way: title, one line of description, the primary action on the right. */
-export function PageHeader({ title, description, action }: { title: ReactNode; description?: ReactNode; action?: ReactNode }) {
+export function PageHeader({
+  title,
+  description,
+  action,
+}: {
+  title: ReactNode;
+  description?: ReactNode;
+  action?: ReactNode;
+}) {
   return (
     <Group justify="space-between" align="flex-start" mb="lg" wrap="wrap" gap="md">
       <Stack gap={4}>

@@ -44,7 +44,11 @@ export function createTwilioTransport(settings: TwilioSettings): SmsTransport {
       if (m.statusCallback) form.set('StatusCallback', m.statusCallback);
       let res: Response;
       try {
-        res = await fetch(url, { method: 'POST', headers: { authorization: auth, 'content-type': 'application/x-www-form-urlencoded' }, body: form });
+        res = await fetch(url, {
+          method: 'POST',
+          headers: { authorization: auth, 'content-type': 'application/x-www-form-urlencoded' },
+          body: form,
+        });
       } catch (err) {
         throw new SmsProviderError(`Twilio unreachable: ${err instanceof Error ? err.message : String(err)}`, false);
       }
@@ -52,7 +56,11 @@ export function createTwilioTransport(settings: TwilioSettings): SmsTransport {
       if (!res.ok || !body.sid) {
         // 4xx (bad number, opted-out recipient, ...) will not succeed on retry; 429 and 5xx may.
         const permanent = res.status >= 400 && res.status < 500 && res.status !== 429;
-        throw new SmsProviderError(`Twilio ${res.status}${body.code ? ` (${body.code})` : ''}: ${body.message ?? res.statusText}`, permanent, body.code);
+        throw new SmsProviderError(
+          `Twilio ${res.status}${body.code ? ` (${body.code})` : ''}: ${body.message ?? res.statusText}`,
+          permanent,
+          body.code,
+        );
       }
       return { providerMessageId: body.sid };
     },
@@ -91,11 +99,21 @@ export function createSmsOutboxTransport(db: Db): SmsTransport {
  * POST parameter, sorted by name, as name+value; base64. Compared in constant time.
  */
 export function twilioSignature(authToken: string, url: string, params: Record<string, string>): string {
-  const data = url + Object.keys(params).sort().map((k) => k + params[k]).join('');
+  const data =
+    url +
+    Object.keys(params)
+      .sort()
+      .map((k) => k + params[k])
+      .join('');
   return crypto.createHmac('sha1', authToken).update(data, 'utf8').digest('base64');
 }
 
-export function validTwilioSignature(authToken: string, url: string, params: Record<string, string>, signature: string | undefined): boolean {
+export function validTwilioSignature(
+  authToken: string,
+  url: string,
+  params: Record<string, string>,
+  signature: string | undefined,
+): boolean {
   if (!signature) return false;
   const expected = Buffer.from(twilioSignature(authToken, url, params));
   const given = Buffer.from(signature);

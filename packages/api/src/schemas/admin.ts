@@ -12,7 +12,10 @@ export const adminUserSchema = z.object({
 export type AdminUser = z.infer<typeof adminUserSchema>;
 
 export const impersonateSchema = z.object({
-  id: z.coerce.number({ error: 'User id must be a number' }).int('User id must be a number').positive('User id must be a number'),
+  id: z.coerce
+    .number({ error: 'User id must be a number' })
+    .int('User id must be a number')
+    .positive('User id must be a number'),
 });
 
 export const impersonationResultSchema = z.object({

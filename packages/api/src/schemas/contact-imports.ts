@@ -34,7 +34,10 @@ export const MAX_IMPORT_BYTES = 20 * 1024 * 1024;
 
 export const uploadImportSchema = z.object({
   fileName: z.string().trim().min(1, 'Please choose a CSV file').max(255),
-  csv: z.string({ error: 'Please choose a CSV file' }).min(1, 'The file is empty').max(MAX_IMPORT_BYTES, 'The file is larger than 20 MB'),
+  csv: z
+    .string({ error: 'Please choose a CSV file' })
+    .min(1, 'The file is empty')
+    .max(MAX_IMPORT_BYTES, 'The file is larger than 20 MB'),
 });
 
 /** Column header → field (columns not named are ignored). */
@@ -47,7 +50,9 @@ export const importMappingSchema = z
   .refine((m) => Object.values(m).includes('email') || Object.values(m).includes('phone'), {
     message: 'Map a column to Email or Phone Number',
   })
-  .refine((m) => new Set(Object.values(m)).size === Object.values(m).length, { message: 'Each field can be mapped from one column only' });
+  .refine((m) => new Set(Object.values(m)).size === Object.values(m).length, {
+    message: 'Each field can be mapped from one column only',
+  });
 
 export const startImportSchema = z.object({
   id: idSchema('Import ID'),
@@ -79,5 +84,7 @@ export const contactImportSchema = z.object({
 });
 export type ContactImport = z.infer<typeof contactImportSchema>;
 
-export const exportContactsSchema = z.object({ listId: z.preprocess((v) => (v === '' ? undefined : v), idSchema('List ID').optional()) });
+export const exportContactsSchema = z.object({
+  listId: z.preprocess((v) => (v === '' ? undefined : v), idSchema('List ID').optional()),
+});
 export const csvFileSchema = z.object({ fileName: z.string(), csv: z.string() });

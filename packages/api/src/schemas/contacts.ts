@@ -21,12 +21,28 @@ export const STAFF_ROLES = [
   { value: 'volunteer', label: 'Volunteer' },
   { value: 'other', label: 'Other' },
 ] as const;
-export const staffRoleSchema = z.enum(['pastor', 'worship_leader', 'youth_minister', 'childrens_minister', 'admin', 'elder', 'deacon', 'volunteer', 'other'], {
-  error: 'Please choose a staff role',
-});
+export const staffRoleSchema = z.enum(
+  [
+    'pastor',
+    'worship_leader',
+    'youth_minister',
+    'childrens_minister',
+    'admin',
+    'elder',
+    'deacon',
+    'volunteer',
+    'other',
+  ],
+  {
+    error: 'Please choose a staff role',
+  },
+);
 
 export const idSchema = (label = 'ID') =>
-  z.coerce.number({ error: `${label} must be a number` }).int(`${label} must be a number`).positive(`${label} must be a number`);
+  z.coerce
+    .number({ error: `${label} must be a number` })
+    .int(`${label} must be a number`)
+    .positive(`${label} must be a number`);
 
 /** Optional text: '' and null both mean "none". */
 const optionalText = (max = 2000) =>
@@ -93,10 +109,25 @@ export type ContactMetadataInput = z.input<typeof contactMetadataSchema>;
 export const contactFieldsSchema = z.object({
   /** Accepted for the spec's payload; the church always comes from the session. */
   userId: z.unknown().optional(),
-  firstName: z.string({ error: 'First name is required' }).trim().min(1, 'First name is required').max(200, 'First name must be at most 200 characters'),
-  lastName: z.string({ error: 'Last name is required' }).trim().min(1, 'Last name is required').max(200, 'Last name must be at most 200 characters'),
-  email: z.string({ error: 'Please enter a valid email address' }).trim().pipe(z.email('Please enter a valid email address').max(320)),
-  phone: z.string({ error: 'Please enter a valid phone number' }).trim().min(4, 'Please enter a valid phone number').max(40, 'Please enter a valid phone number'),
+  firstName: z
+    .string({ error: 'First name is required' })
+    .trim()
+    .min(1, 'First name is required')
+    .max(200, 'First name must be at most 200 characters'),
+  lastName: z
+    .string({ error: 'Last name is required' })
+    .trim()
+    .min(1, 'Last name is required')
+    .max(200, 'Last name must be at most 200 characters'),
+  email: z
+    .string({ error: 'Please enter a valid email address' })
+    .trim()
+    .pipe(z.email('Please enter a valid email address').max(320)),
+  phone: z
+    .string({ error: 'Please enter a valid phone number' })
+    .trim()
+    .min(4, 'Please enter a valid phone number')
+    .max(40, 'Please enter a valid phone number'),
   tags: z.array(z.string().trim().min(1).max(100)).max(100).optional(),
   metadata: contactMetadataSchema.optional(),
 });
@@ -184,7 +215,11 @@ export const consentEventSchema = z.object({
 
 export const contactListTypeSchema = z.enum(['email', 'sms', 'both'], { error: 'Please select a contact list type' });
 export const contactListFieldsSchema = z.object({
-  name: z.string({ error: 'List name is required' }).trim().min(1, 'List name is required').max(200, 'List name must be at most 200 characters'),
+  name: z
+    .string({ error: 'List name is required' })
+    .trim()
+    .min(1, 'List name is required')
+    .max(200, 'List name must be at most 200 characters'),
   description: optionalText(2000).optional(),
   type: contactListTypeSchema.default('both'),
 });
@@ -203,7 +238,9 @@ export const contactListSchema = z.object({
   contactsCount: z.number().int().optional(),
 });
 export type ContactList = z.infer<typeof contactListSchema>;
-export const listContactListsSchema = z.object({ includeCounts: z.boolean().default(false) }).default({ includeCounts: false });
+export const listContactListsSchema = z
+  .object({ includeCounts: z.boolean().default(false) })
+  .default({ includeCounts: false });
 export const listIdSchema = z.object({ id: idSchema('List ID') });
 export const listMembershipSchema = z.object({ listId: idSchema('List ID'), contactId: idSchema('Contact ID') });
 
@@ -216,7 +253,9 @@ export const RELATIONSHIPS = [
   { value: 'sibling', label: 'Sibling' },
   { value: 'other', label: 'Other Family' },
 ] as const;
-export const relationshipSchema = z.enum(['spouse', 'parent', 'child', 'sibling', 'other'], { error: 'Please select a contact and relationship type.' });
+export const relationshipSchema = z.enum(['spouse', 'parent', 'child', 'sibling', 'other'], {
+  error: 'Please select a contact and relationship type.',
+});
 /** How a relationship reads from the other contact's side (parent ↔ child). */
 export function inverseRelationship(r: z.infer<typeof relationshipSchema>): z.infer<typeof relationshipSchema> {
   return r === 'parent' ? 'child' : r === 'child' ? 'parent' : r;
@@ -228,7 +267,13 @@ export const addFamilyLinkSchema = z.object({
 });
 export const familyLinkIdSchema = z.object({ linkId: idSchema('Link ID') });
 export const familyItemSchema = z.object({
-  link: z.object({ id: z.number().int(), contact1Id: z.number().int(), contact2Id: z.number().int(), relationship: relationshipSchema, createdAt: z.string() }),
+  link: z.object({
+    id: z.number().int(),
+    contact1Id: z.number().int(),
+    contact2Id: z.number().int(),
+    relationship: relationshipSchema,
+    createdAt: z.string(),
+  }),
   contact: contactSchema,
   relationship: relationshipSchema,
   /** True when this contact is contact2 of the link: a stored 'parent' reads as Child from here. */
@@ -240,7 +285,12 @@ export const familyItemSchema = z.object({
 const nullableInt = (label: string, min: number, max: number) =>
   z.preprocess(
     (v) => (v === '' || v === undefined ? null : v),
-    z.coerce.number({ error: `${label} must be a number` }).int(`${label} must be a whole number`).min(min, `${label} must be at least ${min}`).max(max, `${label} must be at most ${max}`).nullable(),
+    z.coerce
+      .number({ error: `${label} must be a number` })
+      .int(`${label} must be a whole number`)
+      .min(min, `${label} must be at least ${min}`)
+      .max(max, `${label} must be at most ${max}`)
+      .nullable(),
   );
 
 export const childFieldsSchema = z.object({
@@ -255,7 +305,9 @@ export const updateChildSchema = childFieldsSchema.extend({ childId: idSchema('C
 export const childIdSchema = z.object({ childId: idSchema('Child ID') });
 export const childToListSchema = z.object({
   childId: idSchema('Child ID'),
-  listId: z.preprocess((v) => (v === '' ? undefined : v), idSchema('List').optional()).refine((v) => v !== undefined, { message: 'Please select a contact list.' }),
+  listId: z
+    .preprocess((v) => (v === '' ? undefined : v), idSchema('List').optional())
+    .refine((v) => v !== undefined, { message: 'Please select a contact list.' }),
 });
 export const childSchema = z.object({
   id: z.number().int(),
@@ -264,7 +316,14 @@ export const childSchema = z.object({
   dateOfBirth: z.string().nullable(),
   age: z.number().int().nullable(),
   groupId: z.number().int().nullable(),
-  group: z.object({ id: z.number().int(), name: z.string(), ageMin: z.number().int().nullable(), ageMax: z.number().int().nullable() }).nullable(),
+  group: z
+    .object({
+      id: z.number().int(),
+      name: z.string(),
+      ageMin: z.number().int().nullable(),
+      ageMax: z.number().int().nullable(),
+    })
+    .nullable(),
   notes: z.string().nullable(),
   listIds: z.array(z.number().int()),
   createdAt: z.string(),

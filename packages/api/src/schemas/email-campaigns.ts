@@ -22,9 +22,17 @@ const scheduledForSchema = z
 
 export const emailCampaignFieldsSchema = z
   .object({
-    name: z.string({ error: 'Campaign name is required' }).trim().min(1, 'Campaign name is required').max(200, 'Campaign name must be at most 200 characters'),
+    name: z
+      .string({ error: 'Campaign name is required' })
+      .trim()
+      .min(1, 'Campaign name is required')
+      .max(200, 'Campaign name must be at most 200 characters'),
     subject: z.string().trim().max(300, 'Subject must be at most 300 characters').default(''),
-    content: z.string({ error: 'Email content is required' }).trim().min(1, 'Email content is required').max(500_000, 'Email content is too long'),
+    content: z
+      .string({ error: 'Email content is required' })
+      .trim()
+      .min(1, 'Email content is required')
+      .max(500_000, 'Email content is too long'),
     /** Only draft or scheduled can be set; the engine moves a campaign to sending, sent or failed. */
     status: z.enum(['draft', 'scheduled'], { error: 'Status must be draft or scheduled' }).default('draft'),
     listIds: listIdsSchema,
@@ -32,19 +40,34 @@ export const emailCampaignFieldsSchema = z
   })
   .superRefine((v, ctx) => {
     if (v.status === 'scheduled') {
-      if (!v.scheduledFor) ctx.addIssue({ code: 'custom', path: ['scheduledFor'], message: 'Please choose a date and time for a scheduled campaign' });
+      if (!v.scheduledFor)
+        ctx.addIssue({
+          code: 'custom',
+          path: ['scheduledFor'],
+          message: 'Please choose a date and time for a scheduled campaign',
+        });
       else if (new Date(v.scheduledFor).getTime() < Date.now() - 60_000) {
-        ctx.addIssue({ code: 'custom', path: ['scheduledFor'], message: 'Please choose a date and time in the future' });
+        ctx.addIssue({
+          code: 'custom',
+          path: ['scheduledFor'],
+          message: 'Please choose a date and time in the future',
+        });
       }
       if (!v.subject) ctx.addIssue({ code: 'custom', path: ['subject'], message: 'Subject is required' });
-      if (v.listIds.length === 0) ctx.addIssue({ code: 'custom', path: ['listIds'], message: 'Please select a contact list' });
+      if (v.listIds.length === 0)
+        ctx.addIssue({ code: 'custom', path: ['listIds'], message: 'Please select a contact list' });
     }
   });
 export const createEmailCampaignSchema = emailCampaignFieldsSchema;
-export const updateEmailCampaignSchema = z.intersection(emailCampaignFieldsSchema, z.object({ id: idSchema('Campaign ID') }));
+export const updateEmailCampaignSchema = z.intersection(
+  emailCampaignFieldsSchema,
+  z.object({ id: idSchema('Campaign ID') }),
+);
 export const emailCampaignIdSchema = z.object({ id: idSchema('Campaign ID') });
 export const listEmailCampaignsSchema = z
-  .object({ status: z.enum(['all', 'draft', 'scheduled', 'sent']).default('all').describe("'sent' includes sending and failed") })
+  .object({
+    status: z.enum(['all', 'draft', 'scheduled', 'sent']).default('all').describe("'sent' includes sending and failed"),
+  })
   .default({ status: 'all' });
 
 export const emailCampaignSchema = z.object({
@@ -62,7 +85,12 @@ export const emailCampaignSchema = z.object({
   error: z.string().nullable(),
   createdAt: z.string(),
   updatedAt: z.string(),
-  progress: z.object({ total: z.number().int(), sent: z.number().int(), failed: z.number().int(), pending: z.number().int() }),
+  progress: z.object({
+    total: z.number().int(),
+    sent: z.number().int(),
+    failed: z.number().int(),
+    pending: z.number().int(),
+  }),
 });
 export type EmailCampaign = z.infer<typeof emailCampaignSchema>;
 
@@ -77,7 +105,10 @@ export const emailStatsSchema = z.object({
 export type EmailStats = z.infer<typeof emailStatsSchema>;
 
 export const testEmailSchema = z.object({
-  testEmail: z.string({ error: 'Please enter a valid email address' }).trim().pipe(z.email('Please enter a valid email address')),
+  testEmail: z
+    .string({ error: 'Please enter a valid email address' })
+    .trim()
+    .pipe(z.email('Please enter a valid email address')),
   subject: z.string().trim().max(300).default(''),
   content: z.string({ error: 'Email content is required' }).trim().min(1, 'Email content is required').max(500_000),
 });
@@ -116,5 +147,10 @@ export const churchSettingsSchema = z.object({
   postalAddress: z.string().nullable(),
 });
 export const updateChurchSettingsSchema = z.object({
-  postalAddress: z.string().trim().max(500, 'Postal address must be at most 500 characters').nullish().transform((v) => (v ? v : null)),
+  postalAddress: z
+    .string()
+    .trim()
+    .max(500, 'Postal address must be at most 500 characters')
+    .nullish()
+    .transform((v) => (v ? v : null)),
 });

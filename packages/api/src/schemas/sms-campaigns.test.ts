@@ -26,7 +26,20 @@ describe('smsSegments', () => {
 });
 
 describe('smsKeyword', () => {
-  it.each(['STOP', 'stop', '  Stop ', 'STOPALL', 'unsubscribe', 'Cancel', 'END', 'quit', 'REVOKE', 'OPTOUT', 'opt out', 'OPT  OUT'])('%j opts out', (w) => {
+  it.each([
+    'STOP',
+    'stop',
+    '  Stop ',
+    'STOPALL',
+    'unsubscribe',
+    'Cancel',
+    'END',
+    'quit',
+    'REVOKE',
+    'OPTOUT',
+    'opt out',
+    'OPT  OUT',
+  ])('%j opts out', (w) => {
     expect(smsKeyword(w)).toBe('stop');
   });
   it.each(['START', ' unstop '])('%j opts in', (w) => expect(smsKeyword(w)).toBe('start'));

@@ -42,7 +42,13 @@ export function smsSegments(text: string): SmsSegments {
   }
   if (gsm) {
     const segments = septets <= 160 ? 1 : Math.ceil(septets / 153);
-    return { characters: chars.length, encoding: 'GSM-7', units: septets, segments, perSegment: segments === 1 ? 160 : 153 };
+    return {
+      characters: chars.length,
+      encoding: 'GSM-7',
+      units: septets,
+      segments,
+      perSegment: segments === 1 ? 160 : 153,
+    };
   }
   const units = text.length; // UTF-16 code units: an emoji outside the BMP takes two
   const segments = units <= 70 ? 1 : Math.ceil(units / 67);
@@ -78,10 +84,20 @@ const listIdsSchema = z
 
 export const smsCampaignFieldsSchema = z
   .object({
-    name: z.string({ error: 'Campaign name is required' }).trim().min(1, 'Campaign name is required').max(200, 'Campaign name must be at most 200 characters'),
-    content: z.string({ error: 'SMS content is required' }).trim().min(1, 'SMS content is required').max(1600, 'SMS content must be at most 1600 characters'),
+    name: z
+      .string({ error: 'Campaign name is required' })
+      .trim()
+      .min(1, 'Campaign name is required')
+      .max(200, 'Campaign name must be at most 200 characters'),
+    content: z
+      .string({ error: 'SMS content is required' })
+      .trim()
+      .min(1, 'SMS content is required')
+      .max(1600, 'SMS content must be at most 1600 characters'),
     /** draft (Save as draft), scheduled (Schedule for later), ready (Ready to Send, sent manually). */
-    status: z.enum(['draft', 'scheduled', 'ready'], { error: 'Status must be draft, scheduled or ready' }).default('draft'),
+    status: z
+      .enum(['draft', 'scheduled', 'ready'], { error: 'Status must be draft, scheduled or ready' })
+      .default('draft'),
     listIds: listIdsSchema,
     scheduledFor: z
       .union([z.iso.datetime({ offset: true, error: 'Please choose a valid date and time' }), z.null()])
@@ -89,15 +105,28 @@ export const smsCampaignFieldsSchema = z
   })
   .superRefine((v, ctx) => {
     if (v.status === 'scheduled') {
-      if (!v.scheduledFor) ctx.addIssue({ code: 'custom', path: ['scheduledFor'], message: 'Please choose a date and time for a scheduled campaign' });
-      else if (new Date(v.scheduledFor).getTime() < Date.now() - 60_000) ctx.addIssue({ code: 'custom', path: ['scheduledFor'], message: 'Please choose a date and time in the future' });
+      if (!v.scheduledFor)
+        ctx.addIssue({
+          code: 'custom',
+          path: ['scheduledFor'],
+          message: 'Please choose a date and time for a scheduled campaign',
+        });
+      else if (new Date(v.scheduledFor).getTime() < Date.now() - 60_000)
+        ctx.addIssue({
+          code: 'custom',
+          path: ['scheduledFor'],
+          message: 'Please choose a date and time in the future',
+        });
     }
     if ((v.status === 'scheduled' || v.status === 'ready') && v.listIds.length === 0) {
       ctx.addIssue({ code: 'custom', path: ['listIds'], message: 'Please select a contact list' });
     }
   });
 export const createSmsCampaignSchema = smsCampaignFieldsSchema;
-export const updateSmsCampaignSchema = z.intersection(smsCampaignFieldsSchema, z.object({ id: idSchema('Campaign ID') }));
+export const updateSmsCampaignSchema = z.intersection(
+  smsCampaignFieldsSchema,
+  z.object({ id: idSchema('Campaign ID') }),
+);
 export const smsCampaignIdSchema = z.object({ id: idSchema('Campaign ID') });
 
 export const smsCampaignSchema = z.object({
@@ -128,7 +157,17 @@ export const smsCampaignSchema = z.object({
 export type SmsCampaign = z.infer<typeof smsCampaignSchema>;
 
 /** Words that opt a number out (any case, surrounding spaces), and back in. */
-export const SMS_STOP_WORDS = ['STOP', 'STOPALL', 'UNSUBSCRIBE', 'CANCEL', 'END', 'QUIT', 'REVOKE', 'OPTOUT', 'OPT OUT'];
+export const SMS_STOP_WORDS = [
+  'STOP',
+  'STOPALL',
+  'UNSUBSCRIBE',
+  'CANCEL',
+  'END',
+  'QUIT',
+  'REVOKE',
+  'OPTOUT',
+  'OPT OUT',
+];
 export const SMS_START_WORDS = ['START', 'UNSTOP'];
 export function smsKeyword(body: string): 'stop' | 'start' | null {
   const word = body.trim().toUpperCase().replace(/\s+/g, ' ');

@@ -1,7 +1,15 @@
 import { z } from 'zod';
 import { idSchema } from './contacts.js';
 
-export const TEMPLATE_CATEGORIES = ['christmas', 'easter', 'general', 'welcome', 'events', 'sermons', 'giving'] as const;
+export const TEMPLATE_CATEGORIES = [
+  'christmas',
+  'easter',
+  'general',
+  'welcome',
+  'events',
+  'sermons',
+  'giving',
+] as const;
 export const TEMPLATE_TYPES = [
   { value: 'email', label: 'Email' },
   { value: 'sms', label: 'SMS' },
@@ -44,7 +52,12 @@ export const templateFieldsSchema = z.object({
   name: z.string({ error: 'Name is required' }).trim().min(1, 'Name is required').max(200),
   type: z.enum(['email', 'sms', 'print', 'landing-page'], { error: 'Type is required' }),
   category: z.enum(TEMPLATE_CATEGORIES, { error: 'Category is required' }),
-  description: z.string().trim().max(2000).nullish().transform((v) => (v ? v : null)),
+  description: z
+    .string()
+    .trim()
+    .max(2000)
+    .nullish()
+    .transform((v) => (v ? v : null)),
   thumbnail: optionalUrl,
   content: templateContentSchema,
   isActive: z.boolean().default(true),
@@ -66,12 +79,19 @@ export const templateSchema = z.object({
 });
 export type MarketingTemplate = z.infer<typeof templateSchema>;
 
-const linkId = z.preprocess((v) => (v === '' || v === undefined ? null : v), idSchema('Template ID').nullable()).optional();
+const linkId = z
+  .preprocess((v) => (v === '' || v === undefined ? null : v), idSchema('Template ID').nullable())
+  .optional();
 
 export const packageFieldsSchema = z.object({
   name: z.string({ error: 'Name is required' }).trim().min(1, 'Name is required').max(200),
   category: z.enum(TEMPLATE_CATEGORIES, { error: 'Category is required' }),
-  description: z.string().trim().max(2000).nullish().transform((v) => (v ? v : null)),
+  description: z
+    .string()
+    .trim()
+    .max(2000)
+    .nullish()
+    .transform((v) => (v ? v : null)),
   thumbnail: optionalUrl,
   emailTemplateId: linkId,
   smsTemplateId: linkId,
@@ -100,8 +120,15 @@ export type MarketingPackage = z.infer<typeof packageSchema>;
 
 export const assignmentQuerySchema = z.object({ userId: idSchema('User ID') });
 export const createAssignmentSchema = z
-  .object({ userId: idSchema('User ID'), templateId: idSchema('Template ID').optional(), packageId: idSchema('Package ID').optional() })
-  .refine((v) => (v.templateId === undefined) !== (v.packageId === undefined), { message: 'Give either templateId or packageId', path: ['templateId'] });
+  .object({
+    userId: idSchema('User ID'),
+    templateId: idSchema('Template ID').optional(),
+    packageId: idSchema('Package ID').optional(),
+  })
+  .refine((v) => (v.templateId === undefined) !== (v.packageId === undefined), {
+    message: 'Give either templateId or packageId',
+    path: ['templateId'],
+  });
 export const assignmentIdSchema = z.object({ id: idSchema('Assignment ID') });
 export const assignmentSchema = z.object({
   id: z.number().int(),

@@ -9,7 +9,12 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('password_hash', 'text', (c) => c.notNull())
     .addColumn('church_name', 'text', (c) => c.notNull())
     .addColumn('email', 'text', (c) => c.notNull())
-    .addColumn('role', 'text', (c) => c.notNull().defaultTo('church').check(sql`role in ('admin', 'church')`))
+    .addColumn('role', 'text', (c) =>
+      c
+        .notNull()
+        .defaultTo('church')
+        .check(sql`role in ('admin', 'church')`),
+    )
     .addColumn('created_at', 'timestamptz', (c) => c.notNull().defaultTo(sql`now()`))
     .execute();
   await sql`create unique index users_username_key on users (lower(username))`.execute(db);
@@ -48,7 +53,11 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('action', 'text', (c) => c.notNull().check(sql`action in ('start', 'stop')`))
     .addColumn('at', 'timestamptz', (c) => c.notNull().defaultTo(sql`now()`))
     .execute();
-  await db.schema.createIndex('impersonation_audit_admin_idx').on('impersonation_audit').columns(['admin_id', 'at']).execute();
+  await db.schema
+    .createIndex('impersonation_audit_admin_idx')
+    .on('impersonation_audit')
+    .columns(['admin_id', 'at'])
+    .execute();
 }
 
 export async function down(db: Kysely<any>): Promise<void> {

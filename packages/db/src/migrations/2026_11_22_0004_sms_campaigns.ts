@@ -8,7 +8,12 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('user_id', 'integer', (c) => c.notNull().references('users.id').onDelete('cascade'))
     .addColumn('name', 'text', (c) => c.notNull())
     .addColumn('content', 'text', (c) => c.notNull().defaultTo(''))
-    .addColumn('status', 'text', (c) => c.notNull().defaultTo('draft').check(sql`status in ('draft', 'scheduled', 'ready', 'sending', 'sent', 'failed')`))
+    .addColumn('status', 'text', (c) =>
+      c
+        .notNull()
+        .defaultTo('draft')
+        .check(sql`status in ('draft', 'scheduled', 'ready', 'sending', 'sent', 'failed')`),
+    )
     .addColumn('list_ids', sql`integer[]`, (c) => c.notNull().defaultTo(sql`'{}'::integer[]`))
     .addColumn('scheduled_for', 'timestamptz')
     .addColumn('started_at', 'timestamptz')
@@ -19,7 +24,11 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('updated_at', 'timestamptz', (c) => c.notNull().defaultTo(sql`now()`))
     .addUniqueConstraint('sms_campaigns_id_user_key', ['id', 'user_id'])
     .execute();
-  await db.schema.createIndex('sms_campaigns_user_idx').on('sms_campaigns').columns(['user_id', 'created_at']).execute();
+  await db.schema
+    .createIndex('sms_campaigns_user_idx')
+    .on('sms_campaigns')
+    .columns(['user_id', 'created_at'])
+    .execute();
 
   // A church may send from its own number; unset, the platform's TWILIO_FROM_NUMBER.
   await db.schema.alterTable('church_settings').addColumn('sms_from_number', 'text').execute();

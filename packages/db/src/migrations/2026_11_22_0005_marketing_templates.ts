@@ -27,7 +27,9 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('email_template_id', 'integer', (c) => c.references('marketing_templates.id').onDelete('set null'))
     .addColumn('sms_template_id', 'integer', (c) => c.references('marketing_templates.id').onDelete('set null'))
     .addColumn('print_template_id', 'integer', (c) => c.references('marketing_templates.id').onDelete('set null'))
-    .addColumn('landing_page_template_id', 'integer', (c) => c.references('marketing_templates.id').onDelete('set null'))
+    .addColumn('landing_page_template_id', 'integer', (c) =>
+      c.references('marketing_templates.id').onDelete('set null'),
+    )
     .addColumn('is_active', 'boolean', (c) => c.notNull().defaultTo(true))
     .addColumn('created_at', 'timestamptz', (c) => c.notNull().defaultTo(sql`now()`))
     .addColumn('updated_at', 'timestamptz', (c) => c.notNull().defaultTo(sql`now()`))
@@ -43,8 +45,12 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('assigned_at', 'timestamptz', (c) => c.notNull().defaultTo(sql`now()`))
     .addCheckConstraint('user_templates_one_target', sql`(template_id is null) <> (package_id is null)`)
     .execute();
-  await sql`create unique index user_templates_template_key on user_templates (user_id, template_id) where template_id is not null`.execute(db);
-  await sql`create unique index user_templates_package_key on user_templates (user_id, package_id) where package_id is not null`.execute(db);
+  await sql`create unique index user_templates_template_key on user_templates (user_id, template_id) where template_id is not null`.execute(
+    db,
+  );
+  await sql`create unique index user_templates_package_key on user_templates (user_id, package_id) where package_id is not null`.execute(
+    db,
+  );
 }
 
 export async function down(db: Kysely<any>): Promise<void> {

@@ -1,5 +1,13 @@
 import { Badge, Button, Group, Modal, Paper, Table, Text, TextInput, UnstyledButton } from '@mantine/core';
-import { IconChevronDown, IconChevronUp, IconSearch, IconSelector, IconTemplate, IconUserPlus, IconUserShare } from '@tabler/icons-react';
+import {
+  IconChevronDown,
+  IconChevronUp,
+  IconSearch,
+  IconSelector,
+  IconTemplate,
+  IconUserPlus,
+  IconUserShare,
+} from '@tabler/icons-react';
 import { ChurchTemplatesDialog } from '../templates/assign-dialog';
 import { useQueryClient } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
@@ -20,7 +28,17 @@ const COLUMNS: { key: SortKey; label: string }[] = [
   { key: 'role', label: 'Role' },
 ];
 
-function SortHeader({ label, active, dir, onClick }: { label: string; active: boolean; dir: 'asc' | 'desc'; onClick: () => void }) {
+function SortHeader({
+  label,
+  active,
+  dir,
+  onClick,
+}: {
+  label: string;
+  active: boolean;
+  dir: 'asc' | 'desc';
+  onClick: () => void;
+}) {
   const Icon = active ? (dir === 'asc' ? IconChevronUp : IconChevronDown) : IconSelector;
   return (
     <Table.Th aria-sort={active ? (dir === 'asc' ? 'ascending' : 'descending') : 'none'}>
@@ -59,7 +77,10 @@ export function UsersPage() {
     rows.sort((a, b) => {
       const av = a[sort.key];
       const bv = b[sort.key];
-      const cmp = typeof av === 'number' && typeof bv === 'number' ? av - bv : String(av).localeCompare(String(bv), undefined, { sensitivity: 'base' });
+      const cmp =
+        typeof av === 'number' && typeof bv === 'number'
+          ? av - bv
+          : String(av).localeCompare(String(bv), undefined, { sensitivity: 'base' });
       return sort.dir === 'asc' ? cmp : -cmp;
     });
     return rows;
@@ -68,7 +89,8 @@ export function UsersPage() {
   const current = Math.min(page, pageCount);
   const rows = filtered.slice((current - 1) * PAGE_SIZE, current * PAGE_SIZE);
 
-  const toggleSort = (key: SortKey) => setSort((s) => ({ key, dir: s.key === key && s.dir === 'asc' ? 'desc' : 'asc' }));
+  const toggleSort = (key: SortKey) =>
+    setSort((s) => ({ key, dir: s.key === key && s.dir === 'asc' ? 'desc' : 'asc' }));
 
   return (
     <>
@@ -104,7 +126,13 @@ export function UsersPage() {
             <Table.Thead>
               <Table.Tr>
                 {COLUMNS.map((c) => (
-                  <SortHeader key={c.key} label={c.label} active={sort.key === c.key} dir={sort.dir} onClick={() => toggleSort(c.key)} />
+                  <SortHeader
+                    key={c.key}
+                    label={c.label}
+                    active={sort.key === c.key}
+                    dir={sort.dir}
+                    onClick={() => toggleSort(c.key)}
+                  />
                 ))}
                 <Table.Th>
                   <Text span size="sm" fw={600}>
@@ -140,27 +168,36 @@ export function UsersPage() {
                     <Table.Td>{u.username}</Table.Td>
                     <Table.Td>{u.email}</Table.Td>
                     <Table.Td>
-                      <Badge color={u.role === 'admin' ? 'red' : 'indigo'} variant={u.role === 'admin' ? 'filled' : 'light'}>
+                      <Badge
+                        color={u.role === 'admin' ? 'red' : 'indigo'}
+                        variant={u.role === 'admin' ? 'filled' : 'light'}
+                      >
                         {u.role}
                       </Badge>
                     </Table.Td>
                     <Table.Td>
                       <Group gap="xs" wrap="nowrap">
-                      <Button
-                        size="xs"
-                        variant="light"
-                        leftSection={<IconUserShare size={16} />}
-                        disabled={u.role === 'admin'}
-                        onClick={() => setTarget(u)}
-                        aria-label={`Impersonate ${u.churchName}`}
-                      >
-                        Impersonate
-                      </Button>
-                      {u.role !== 'admin' ? (
-                        <Button size="xs" variant="default" leftSection={<IconTemplate size={16} />} onClick={() => setTemplatesFor(u)} aria-label={`Templates for ${u.churchName}`}>
-                          Templates
+                        <Button
+                          size="xs"
+                          variant="light"
+                          leftSection={<IconUserShare size={16} />}
+                          disabled={u.role === 'admin'}
+                          onClick={() => setTarget(u)}
+                          aria-label={`Impersonate ${u.churchName}`}
+                        >
+                          Impersonate
                         </Button>
-                      ) : null}
+                        {u.role !== 'admin' ? (
+                          <Button
+                            size="xs"
+                            variant="default"
+                            leftSection={<IconTemplate size={16} />}
+                            onClick={() => setTemplatesFor(u)}
+                            aria-label={`Templates for ${u.churchName}`}
+                          >
+                            Templates
+                          </Button>
+                        ) : null}
                       </Group>
                     </Table.Td>
                   </Table.Tr>
@@ -187,17 +224,28 @@ export function UsersPage() {
         </Group>
       </Paper>
 
-      {templatesFor ? <ChurchTemplatesDialog userId={templatesFor.id} churchName={templatesFor.churchName} onClose={() => setTemplatesFor(null)} /> : null}
+      {templatesFor ? (
+        <ChurchTemplatesDialog
+          userId={templatesFor.id}
+          churchName={templatesFor.churchName}
+          onClose={() => setTemplatesFor(null)}
+        />
+      ) : null}
       <Modal opened={!!target} onClose={() => setTarget(null)} title="Impersonate church" centered>
         <Text size="sm">
-          You are about to impersonate {target?.churchName}. While impersonating, you will see the application as they do, and any actions you take will
-          appear to come from their account.
+          You are about to impersonate {target?.churchName}. While impersonating, you will see the application as they
+          do, and any actions you take will appear to come from their account.
         </Text>
         <Group justify="flex-end" mt="lg">
           <Button variant="default" onClick={() => setTarget(null)}>
             Cancel
           </Button>
-          <Button color="yellow" c="dark" loading={impersonate.isPending} onClick={() => target && impersonate.mutate({ id: target.id })}>
+          <Button
+            color="yellow"
+            c="dark"
+            loading={impersonate.isPending}
+            onClick={() => target && impersonate.mutate({ id: target.id })}
+          >
             Start Impersonating
           </Button>
         </Group>

@@ -1,4 +1,19 @@
-import { Anchor, Box, Button, Center, Grid, List, Paper, PasswordInput, Stack, Tabs, Text, TextInput, ThemeIcon, Title } from '@mantine/core';
+import {
+  Anchor,
+  Box,
+  Button,
+  Center,
+  Grid,
+  List,
+  Paper,
+  PasswordInput,
+  Stack,
+  Tabs,
+  Text,
+  TextInput,
+  ThemeIcon,
+  Title,
+} from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { IconCalendarTime, IconMail, IconQrcode, IconUsers, IconWorldWww } from '@tabler/icons-react';
 import { useState } from 'react';
@@ -21,7 +36,11 @@ const BENEFITS = [
 function LoginForm({ onSwitch }: { onSwitch: () => void }) {
   const utils = trpc.useUtils();
   const navigate = useNavigate();
-  const form = useForm({ mode: 'controlled', initialValues: { username: '', password: '' }, validate: zodValidate(loginSchema) });
+  const form = useForm({
+    mode: 'controlled',
+    initialValues: { username: '', password: '' },
+    validate: zodValidate(loginSchema),
+  });
   const login = trpc.auth.login.useMutation({
     onSuccess: (user) => {
       utils.auth.me.setData(undefined, user);
@@ -65,16 +84,17 @@ function RegisterForm({ onSwitch }: { onSwitch: () => void }) {
     onError: (err) => notifyError('Registration failed', errorText(err)),
   });
   return (
-    <form
-      onSubmit={form.onSubmit(({ confirmPassword: _confirm, ...values }) => register.mutate(values))}
-      noValidate
-    >
+    <form onSubmit={form.onSubmit(({ confirmPassword: _confirm, ...values }) => register.mutate(values))} noValidate>
       <Stack>
         <TextInput label="Church Name" autoComplete="organization" {...form.getInputProps('churchName')} />
         <TextInput label="Email" type="email" autoComplete="email" {...form.getInputProps('email')} />
         <TextInput label="Username" autoComplete="username" {...form.getInputProps('username')} />
         <PasswordInput label="Password" autoComplete="new-password" {...form.getInputProps('password')} />
-        <PasswordInput label="Confirm Password" autoComplete="new-password" {...form.getInputProps('confirmPassword')} />
+        <PasswordInput
+          label="Confirm Password"
+          autoComplete="new-password"
+          {...form.getInputProps('confirmPassword')}
+        />
         <Button type="submit" fullWidth disabled={register.isPending}>
           {register.isPending ? 'Creating account...' : 'Create account'}
         </Button>

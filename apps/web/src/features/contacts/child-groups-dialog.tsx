@@ -16,7 +16,12 @@ function GroupForm({ group, onDone }: { group?: Group_; onDone: () => void }) {
   const utils = trpc.useUtils();
   const form = useForm<{ name: string; description: string; ageMin: number | string; ageMax: number | string }>({
     mode: 'controlled',
-    initialValues: { name: group?.name ?? '', description: group?.description ?? '', ageMin: group?.ageMin ?? '', ageMax: group?.ageMax ?? '' },
+    initialValues: {
+      name: group?.name ?? '',
+      description: group?.description ?? '',
+      ageMin: group?.ageMin ?? '',
+      ageMax: group?.ageMax ?? '',
+    },
     validate: zodValidate(createChildGroupSchema),
   });
   const done = async () => {
@@ -43,7 +48,12 @@ function GroupForm({ group, onDone }: { group?: Group_; onDone: () => void }) {
     <form
       noValidate
       onSubmit={form.onSubmit((v) => {
-        const payload = { name: v.name, description: v.description, ageMin: v.ageMin === '' ? null : Number(v.ageMin), ageMax: v.ageMax === '' ? null : Number(v.ageMax) };
+        const payload = {
+          name: v.name,
+          description: v.description,
+          ageMin: v.ageMin === '' ? null : Number(v.ageMin),
+          ageMax: v.ageMax === '' ? null : Number(v.ageMax),
+        };
         if (group) update.mutate({ id: group.id, ...payload });
         else create.mutate(payload);
       })}
@@ -100,7 +110,10 @@ export function ChildGroupsDialog({ opened, onClose }: { opened: boolean; onClos
                 <Group justify="space-between" wrap="nowrap">
                   <Stack gap={0}>
                     <Text fw={600}>
-                      {g.name} <Text span c="dimmed" size="sm">{formatAgeRange(g)}</Text>
+                      {g.name}{' '}
+                      <Text span c="dimmed" size="sm">
+                        {formatAgeRange(g)}
+                      </Text>
                     </Text>
                     {g.description ? <Text size="sm">{g.description}</Text> : null}
                   </Stack>
@@ -113,7 +126,12 @@ export function ChildGroupsDialog({ opened, onClose }: { opened: boolean; onClos
                       color="red"
                       aria-label={`Delete ${g.name}`}
                       onClick={() =>
-                        confirmDestructive({ title: `Delete ${g.name}?`, text: <>Children in this group stay, without a group.</>, confirm: 'Delete', onConfirm: () => del.mutate({ id: g.id }) })
+                        confirmDestructive({
+                          title: `Delete ${g.name}?`,
+                          text: <>Children in this group stay, without a group.</>,
+                          confirm: 'Delete',
+                          onConfirm: () => del.mutate({ id: g.id }),
+                        })
                       }
                     >
                       <IconTrash size={16} />

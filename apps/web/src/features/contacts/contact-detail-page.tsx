@@ -11,12 +11,22 @@ export function ContactDetailPage() {
   const contactId = Number(id);
   return (
     <>
-      <Anchor component={Link} to="/contacts" size="sm" mb="sm" style={{ display: 'inline-flex', alignItems: 'center', gap: 4 }}>
+      <Anchor
+        component={Link}
+        to="/contacts"
+        size="sm"
+        mb="sm"
+        style={{ display: 'inline-flex', alignItems: 'center', gap: 4 }}
+      >
         <IconArrowLeft size={14} /> Back to Contacts
       </Anchor>
       <PageHeader title="Contact Details" />
       <Paper withBorder p="lg" maw={900}>
-        {Number.isInteger(contactId) && contactId > 0 ? <ContactDetails key={contactId} contactId={contactId} initialTab={params.get('tab')} /> : 'Contact not found'}
+        {Number.isInteger(contactId) && contactId > 0 ? (
+          <ContactDetails key={contactId} contactId={contactId} initialTab={params.get('tab')} />
+        ) : (
+          'Contact not found'
+        )}
       </Paper>
     </>
   );

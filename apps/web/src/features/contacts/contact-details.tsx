@@ -1,4 +1,20 @@
-import { ActionIcon, Alert, Badge, Button, Group, Loader, Paper, Select, SimpleGrid, Stack, Switch, Tabs, Text, Title, Tooltip } from '@mantine/core';
+import {
+  ActionIcon,
+  Alert,
+  Badge,
+  Button,
+  Group,
+  Loader,
+  Paper,
+  Select,
+  SimpleGrid,
+  Stack,
+  Switch,
+  Tabs,
+  Text,
+  Title,
+  Tooltip,
+} from '@mantine/core';
 import { IconMail, IconPhone, IconPlus, IconTrash } from '@tabler/icons-react';
 import { useState } from 'react';
 import { isoToDmy } from '@lampstand/api/schemas/contacts';
@@ -15,7 +31,12 @@ function ListMemberships({ contact }: { contact: Contact }) {
   const memberships = trpc.contactLists.ofContact.useQuery({ id: contact.id });
   const all = trpc.contactLists.list.useQuery({ includeCounts: false });
   const [listId, setListId] = useState<string | null>(null);
-  const refresh = () => Promise.all([utils.contactLists.ofContact.invalidate({ id: contact.id }), utils.contactLists.list.invalidate(), utils.contactLists.contacts.invalidate()]);
+  const refresh = () =>
+    Promise.all([
+      utils.contactLists.ofContact.invalidate({ id: contact.id }),
+      utils.contactLists.list.invalidate(),
+      utils.contactLists.contacts.invalidate(),
+    ]);
   const add = trpc.contactLists.addContact.useMutation({
     onSuccess: async () => {
       notifySuccess('Contact added to list');
@@ -65,7 +86,16 @@ function ListMemberships({ contact }: { contact: Contact }) {
                   color="red"
                   aria-label={`Remove from ${l.name}`}
                   onClick={() =>
-                    confirmDestructive({ title: 'Remove from list?', text: <>{fullName(contact)} will no longer receive communications sent to {l.name}.</>, confirm: 'Remove', onConfirm: () => remove.mutate({ listId: l.id, contactId: contact.id }) })
+                    confirmDestructive({
+                      title: 'Remove from list?',
+                      text: (
+                        <>
+                          {fullName(contact)} will no longer receive communications sent to {l.name}.
+                        </>
+                      ),
+                      confirm: 'Remove',
+                      onConfirm: () => remove.mutate({ listId: l.id, contactId: contact.id }),
+                    })
                   }
                 >
                   <IconTrash size={16} />
@@ -81,7 +111,13 @@ function ListMemberships({ contact }: { contact: Contact }) {
         </Text>
       ) : (
         <Group align="flex-end" gap="xs">
-          <Select label="Add to a list" placeholder="Choose a list" data={available.map((l) => ({ value: String(l.id), label: l.name }))} value={listId} onChange={setListId} />
+          <Select
+            label="Add to a list"
+            placeholder="Choose a list"
+            data={available.map((l) => ({ value: String(l.id), label: l.name }))}
+            value={listId}
+            onChange={setListId}
+          />
           <Button
             leftSection={<IconPlus size={16} />}
             variant="light"
@@ -119,7 +155,13 @@ function Consent({ contact }: { contact: Contact }) {
             label={`${label}: ${state.status === 'subscribed' ? 'Subscribed' : 'Unsubscribed'}`}
             checked={state.status === 'subscribed'}
             disabled={update.isPending}
-            onChange={(e) => update.mutate({ id: contact.id, channel, status: e.currentTarget.checked ? 'subscribed' : 'unsubscribed' })}
+            onChange={(e) =>
+              update.mutate({
+                id: contact.id,
+                channel,
+                status: e.currentTarget.checked ? 'subscribed' : 'unsubscribed',
+              })
+            }
           />
           {state.changedAt ? (
             <Text size="xs" c="dimmed" ml={52}>
@@ -167,9 +209,21 @@ export function ContactDetails({ contactId, initialTab }: { contactId: number; i
         <Title order={3}>{fullName(c)}</Title>
         <Group gap="xs">
           {m.isChurchMember ? <Badge variant="light">Member</Badge> : null}
-          {m.isBaptised ? <Badge variant="light" color="teal">Baptised</Badge> : null}
-          {m.isSeeker ? <Badge variant="light" color="orange">Seeker</Badge> : null}
-          {m.isServiceStaff ? <Badge variant="light" color="grape">Staff</Badge> : null}
+          {m.isBaptised ? (
+            <Badge variant="light" color="teal">
+              Baptised
+            </Badge>
+          ) : null}
+          {m.isSeeker ? (
+            <Badge variant="light" color="orange">
+              Seeker
+            </Badge>
+          ) : null}
+          {m.isServiceStaff ? (
+            <Badge variant="light" color="grape">
+              Staff
+            </Badge>
+          ) : null}
         </Group>
       </Stack>
       <SimpleGrid cols={{ base: 1, xs: 2 }} spacing="xs">
@@ -179,12 +233,12 @@ export function ContactDetails({ contactId, initialTab }: { contactId: number; i
         </Group>
         <Group gap={6} wrap="nowrap">
           <IconPhone size={16} aria-hidden />
-          <Text size="sm">
-            {c.phone ? `${m.countryCode} ${c.phone}` : '—'}
-          </Text>
+          <Text size="sm">{c.phone ? `${m.countryCode} ${c.phone}` : '—'}</Text>
         </Group>
         {m.dateOfBirth ? <Text size="sm">Born {isoToDmy(m.dateOfBirth)}</Text> : null}
-        {m.address || m.city ? <Text size="sm">{[m.address, m.city, m.state, m.postalCode, m.country].filter(Boolean).join(', ')}</Text> : null}
+        {m.address || m.city ? (
+          <Text size="sm">{[m.address, m.city, m.state, m.postalCode, m.country].filter(Boolean).join(', ')}</Text>
+        ) : null}
       </SimpleGrid>
       <Consent contact={c} />
       <Tabs value={tab} onChange={(v) => setTab(v ?? 'lists')} keepMounted={false}>

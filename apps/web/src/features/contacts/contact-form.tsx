@@ -113,7 +113,11 @@ export function ContactForm({ contact, onSaved }: { contact?: Contact; onSaved?:
   const isEdit = !!saved;
 
   const refresh = async () => {
-    await Promise.all([utils.contacts.find.invalidate(), utils.contacts.list.invalidate(), utils.contactLists.list.invalidate()]);
+    await Promise.all([
+      utils.contacts.find.invalidate(),
+      utils.contacts.list.invalidate(),
+      utils.contactLists.list.invalidate(),
+    ]);
   };
   const create = trpc.contacts.create.useMutation({
     onSuccess: async (c) => {
@@ -179,9 +183,20 @@ export function ContactForm({ contact, onSaved }: { contact?: Contact; onSaved?:
                 maw={170}
                 {...form.getInputProps('countryCode')}
               />
-              <TextInput label="Phone Number" withAsterisk description="Enter number without leading zeros" inputMode="tel" {...form.getInputProps('phone')} />
+              <TextInput
+                label="Phone Number"
+                withAsterisk
+                description="Enter number without leading zeros"
+                inputMode="tel"
+                {...form.getInputProps('phone')}
+              />
             </Group>
-            <TextInput label="Date of Birth" placeholder="DD/MM/YYYY" description="Enter in format: day/month/year (e.g., 31/12/1990)" {...form.getInputProps('dateOfBirth')} />
+            <TextInput
+              label="Date of Birth"
+              placeholder="DD/MM/YYYY"
+              description="Enter in format: day/month/year (e.g., 31/12/1990)"
+              {...form.getInputProps('dateOfBirth')}
+            />
           </Stack>
         </Tabs.Panel>
 
@@ -193,11 +208,27 @@ export function ContactForm({ contact, onSaved }: { contact?: Contact; onSaved?:
             <Checkbox label="Service staff" {...form.getInputProps('isServiceStaff', { type: 'checkbox' })} />
             {form.values.isServiceStaff ? (
               <SimpleGrid cols={{ base: 1, xs: 2 }}>
-                <Select label="Staff Role" placeholder="Choose a role" data={STAFF_ROLES.map((r) => ({ value: r.value, label: r.label }))} clearable {...form.getInputProps('staffRole')} />
-                <TextInput label="WWCC Number" description="Working With Children Check" {...form.getInputProps('wwccNumber')} />
+                <Select
+                  label="Staff Role"
+                  placeholder="Choose a role"
+                  data={STAFF_ROLES.map((r) => ({ value: r.value, label: r.label }))}
+                  clearable
+                  {...form.getInputProps('staffRole')}
+                />
+                <TextInput
+                  label="WWCC Number"
+                  description="Working With Children Check"
+                  {...form.getInputProps('wwccNumber')}
+                />
               </SimpleGrid>
             ) : null}
-            <Textarea label="Notes" autosize minRows={4} styles={{ input: { minHeight: 100 } }} {...form.getInputProps('notes')} />
+            <Textarea
+              label="Notes"
+              autosize
+              minRows={4}
+              styles={{ input: { minHeight: 100 } }}
+              {...form.getInputProps('notes')}
+            />
           </Stack>
         </Tabs.Panel>
 
@@ -236,7 +267,13 @@ export function ContactForm({ contact, onSaved }: { contact?: Contact; onSaved?:
             </Button>
           ) : null}
           <Button type="submit" disabled={pending}>
-            {isEdit ? (update.isPending ? 'Updating...' : 'Update Contact') : create.isPending ? 'Saving...' : 'Save Contact'}
+            {isEdit
+              ? update.isPending
+                ? 'Updating...'
+                : 'Update Contact'
+              : create.isPending
+                ? 'Saving...'
+                : 'Save Contact'}
           </Button>
         </Group>
       </Group>

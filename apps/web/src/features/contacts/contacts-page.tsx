@@ -1,6 +1,32 @@
-import { ActionIcon, Alert, Badge, Button, Drawer, Group, Menu, Pagination, Paper, Skeleton, Table, Tabs, Text, TextInput } from '@mantine/core';
+import {
+  ActionIcon,
+  Alert,
+  Badge,
+  Button,
+  Drawer,
+  Group,
+  Menu,
+  Pagination,
+  Paper,
+  Skeleton,
+  Table,
+  Tabs,
+  Text,
+  TextInput,
+} from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
-import { IconBabyCarriage, IconDots, IconDownload, IconEye, IconPencil, IconPlus, IconSearch, IconTrash, IconUpload, IconUsers } from '@tabler/icons-react';
+import {
+  IconBabyCarriage,
+  IconDots,
+  IconDownload,
+  IconEye,
+  IconPencil,
+  IconPlus,
+  IconSearch,
+  IconTrash,
+  IconUpload,
+  IconUsers,
+} from '@tabler/icons-react';
 import { useState } from 'react';
 import { useLocation, useSearchParams } from 'react-router-dom';
 import { trpc } from '../../lib/trpc';
@@ -19,14 +45,31 @@ import { fullName, type Contact } from './labels';
 
 const PAGE_SIZE = 25;
 type TabValue = 'all' | 'members' | 'staff' | 'lists';
-const EMPTY: Record<Exclude<TabValue, 'lists'>, string> = { all: 'No contacts yet', members: 'No church members yet', staff: 'No staff members yet' };
+const EMPTY: Record<Exclude<TabValue, 'lists'>, string> = {
+  all: 'No contacts yet',
+  members: 'No church members yet',
+  staff: 'No staff members yet',
+};
 
-function ContactsTable({ tab, onView, onEdit, onAdd }: { tab: 'all' | 'members' | 'staff'; onView: (c: Contact) => void; onEdit: (c: Contact) => void; onAdd: () => void }) {
+function ContactsTable({
+  tab,
+  onView,
+  onEdit,
+  onAdd,
+}: {
+  tab: 'all' | 'members' | 'staff';
+  onView: (c: Contact) => void;
+  onEdit: (c: Contact) => void;
+  onAdd: () => void;
+}) {
   const utils = trpc.useUtils();
   const [search, setSearch] = useState('');
   const [debounced] = useDebouncedValue(search, 250);
   const [page, setPage] = useState(1);
-  const q = trpc.contacts.find.useQuery({ search: debounced || undefined, tab, page, pageSize: PAGE_SIZE }, { placeholderData: (prev) => prev });
+  const q = trpc.contacts.find.useQuery(
+    { search: debounced || undefined, tab, page, pageSize: PAGE_SIZE },
+    { placeholderData: (prev) => prev },
+  );
   const del = trpc.contacts.delete.useMutation({
     onSuccess: async () => {
       notifySuccess('Contact deleted', 'The contact, their list memberships, family links and children were removed.');
@@ -35,7 +78,17 @@ function ContactsTable({ tab, onView, onEdit, onAdd }: { tab: 'all' | 'members' 
     onError: (err) => notifyError('Error deleting contact', errorMessage(err)),
   });
   const confirmDelete = (c: Contact) =>
-    confirmDestructive({ title: `Delete ${fullName(c)}?`, text: <>This permanently deletes the contact with their list memberships, family links and children. This action cannot be undone.</>, confirm: 'Delete', onConfirm: () => del.mutate({ id: c.id }) });
+    confirmDestructive({
+      title: `Delete ${fullName(c)}?`,
+      text: (
+        <>
+          This permanently deletes the contact with their list memberships, family links and children. This action
+          cannot be undone.
+        </>
+      ),
+      confirm: 'Delete',
+      onConfirm: () => del.mutate({ id: c.id }),
+    });
 
   const total = q.data?.total ?? 0;
   const pages = Math.max(1, Math.ceil(total / PAGE_SIZE));
@@ -67,7 +120,11 @@ function ContactsTable({ tab, onView, onEdit, onAdd }: { tab: 'all' | 'members' 
         </Alert>
       ) : total === 0 ? (
         debounced ? (
-          <EmptyState icon={<IconSearch size={24} />} title="No matching contacts found" description="Try another name, email or phone number." />
+          <EmptyState
+            icon={<IconSearch size={24} />}
+            title="No matching contacts found"
+            description="Try another name, email or phone number."
+          />
         ) : (
           <EmptyState
             icon={<IconUsers size={24} />}
@@ -104,10 +161,26 @@ function ContactsTable({ tab, onView, onEdit, onAdd }: { tab: 'all' | 'members' 
                     <Table.Td>{c.phone ? `${c.metadata.countryCode} ${c.phone}` : ''}</Table.Td>
                     <Table.Td>
                       <Group gap={4}>
-                        {c.metadata.isChurchMember ? <Badge size="sm" variant="light">Member</Badge> : null}
-                        {c.metadata.isServiceStaff ? <Badge size="sm" variant="light" color="grape">Staff</Badge> : null}
-                        {c.consent.email.status === 'unsubscribed' ? <Badge size="sm" variant="light" color="gray">No email</Badge> : null}
-                        {c.consent.sms.status === 'unsubscribed' ? <Badge size="sm" variant="light" color="gray">No SMS</Badge> : null}
+                        {c.metadata.isChurchMember ? (
+                          <Badge size="sm" variant="light">
+                            Member
+                          </Badge>
+                        ) : null}
+                        {c.metadata.isServiceStaff ? (
+                          <Badge size="sm" variant="light" color="grape">
+                            Staff
+                          </Badge>
+                        ) : null}
+                        {c.consent.email.status === 'unsubscribed' ? (
+                          <Badge size="sm" variant="light" color="gray">
+                            No email
+                          </Badge>
+                        ) : null}
+                        {c.consent.sms.status === 'unsubscribed' ? (
+                          <Badge size="sm" variant="light" color="gray">
+                            No SMS
+                          </Badge>
+                        ) : null}
                       </Group>
                     </Table.Td>
                     <Table.Td>
@@ -125,7 +198,11 @@ function ContactsTable({ tab, onView, onEdit, onAdd }: { tab: 'all' | 'members' 
                             </ActionIcon>
                           </Menu.Target>
                           <Menu.Dropdown>
-                            <Menu.Item color="red" leftSection={<IconTrash size={16} />} onClick={() => confirmDelete(c)}>
+                            <Menu.Item
+                              color="red"
+                              leftSection={<IconTrash size={16} />}
+                              onClick={() => confirmDelete(c)}
+                            >
                               Delete
                             </Menu.Item>
                           </Menu.Dropdown>
@@ -150,12 +227,14 @@ function ContactsTable({ tab, onView, onEdit, onAdd }: { tab: 'all' | 'members' 
 
 export function ContactsPage() {
   const [params, setParams] = useSearchParams();
-  const tab = (['all', 'members', 'staff', 'lists'].includes(params.get('tab') ?? '') ? params.get('tab') : 'all') as TabValue;
+  const tab = (
+    ['all', 'members', 'staff', 'lists'].includes(params.get('tab') ?? '') ? params.get('tab') : 'all'
+  ) as TabValue;
   const location = useLocation();
   // The dashboard's 'Add Contacts' quick action opens /contacts/new.
-  const [sheet, setSheet] = useState<{ mode: 'add' } | { mode: 'edit'; contact: Contact } | { mode: 'view'; contact: Contact } | null>(
-    location.pathname === '/contacts/new' ? { mode: 'add' } : null,
-  );
+  const [sheet, setSheet] = useState<
+    { mode: 'add' } | { mode: 'edit'; contact: Contact } | { mode: 'view'; contact: Contact } | null
+  >(location.pathname === '/contacts/new' ? { mode: 'add' } : null);
   const [importing, setImporting] = useState(false);
   const [groups, setGroups] = useState(false);
   const setTab = (v: string | null) => {
@@ -165,7 +244,12 @@ export function ContactsPage() {
     setParams(next, { replace: true });
   };
   const table = (t: 'all' | 'members' | 'staff') => (
-    <ContactsTable tab={t} onAdd={() => setSheet({ mode: 'add' })} onView={(c) => setSheet({ mode: 'view', contact: c })} onEdit={(c) => setSheet({ mode: 'edit', contact: c })} />
+    <ContactsTable
+      tab={t}
+      onAdd={() => setSheet({ mode: 'add' })}
+      onView={(c) => setSheet({ mode: 'view', contact: c })}
+      onEdit={(c) => setSheet({ mode: 'edit', contact: c })}
+    />
   );
   return (
     <>
@@ -180,7 +264,12 @@ export function ContactsPage() {
             <Button variant="default" leftSection={<IconUpload size={18} />} onClick={() => setImporting(true)}>
               Import CSV
             </Button>
-            <Button variant="default" leftSection={<IconDownload size={18} />} component="a" href="/api/contacts/export">
+            <Button
+              variant="default"
+              leftSection={<IconDownload size={18} />}
+              component="a"
+              href="/api/contacts/export"
+            >
               Export CSV
             </Button>
             <Button leftSection={<IconPlus size={18} />} onClick={() => setSheet({ mode: 'add' })}>

@@ -1,4 +1,20 @@
-import { ActionIcon, Alert, Anchor, Badge, Button, Group, Loader, Paper, Select, Stack, Tabs, Text, Textarea, TextInput, Tooltip } from '@mantine/core';
+import {
+  ActionIcon,
+  Alert,
+  Anchor,
+  Badge,
+  Button,
+  Group,
+  Loader,
+  Paper,
+  Select,
+  Stack,
+  Tabs,
+  Text,
+  Textarea,
+  TextInput,
+  Tooltip,
+} from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { IconLink, IconListCheck, IconPencil, IconPlus, IconTrash } from '@tabler/icons-react';
 import { useEffect, useState } from 'react';
@@ -35,7 +51,9 @@ function FamilyRelationships({ contact }: { contact: Contact }) {
   });
 
   const linked = new Set((family.data ?? []).map((f) => f.contact.id));
-  const options = (candidates.data?.items ?? []).filter((c) => c.id !== contact.id && !linked.has(c.id)).map((c) => ({ value: String(c.id), label: `${fullName(c)}${c.email ? ` (${c.email})` : ''}` }));
+  const options = (candidates.data?.items ?? [])
+    .filter((c) => c.id !== contact.id && !linked.has(c.id))
+    .map((c) => ({ value: String(c.id), label: `${fullName(c)}${c.email ? ` (${c.email})` : ''}` }));
 
   const submit = () => {
     if (!relatedId || !relationship) {
@@ -65,7 +83,13 @@ function FamilyRelationships({ contact }: { contact: Contact }) {
                   </Anchor>
                 </Group>
                 <Tooltip label="Remove">
-                  <ActionIcon variant="subtle" color="red" aria-label={`Remove ${fullName(f.contact)}`} loading={remove.isPending} onClick={() => remove.mutate({ linkId: f.link.id })}>
+                  <ActionIcon
+                    variant="subtle"
+                    color="red"
+                    aria-label={`Remove ${fullName(f.contact)}`}
+                    loading={remove.isPending}
+                    onClick={() => remove.mutate({ linkId: f.link.id })}
+                  >
                     <IconTrash size={16} />
                   </ActionIcon>
                 </Tooltip>
@@ -96,7 +120,13 @@ function FamilyRelationships({ contact }: { contact: Contact }) {
             nothingFoundMessage="No available contacts"
             filter={({ options: o }) => o}
           />
-          <Select label="Relationship" placeholder="Choose" data={RELATIONSHIPS.map((r) => ({ value: r.value, label: r.label }))} value={relationship} onChange={setRelationship} />
+          <Select
+            label="Relationship"
+            placeholder="Choose"
+            data={RELATIONSHIPS.map((r) => ({ value: r.value, label: r.label }))}
+            value={relationship}
+            onChange={setRelationship}
+          />
           <Group justify="flex-end">
             <Button size="sm" leftSection={<IconLink size={16} />} onClick={submit} loading={add.isPending}>
               Add Family Member
@@ -169,7 +199,10 @@ function ChildForm({ contact, child, onDone }: { contact: Contact; child?: Child
             label="Group"
             placeholder={groups.data && groups.data.length === 0 ? 'No groups yet' : 'Choose a group'}
             clearable
-            data={(groups.data ?? []).map((g) => ({ value: String(g.id), label: `${g.name} ${formatAgeRange(g)}`.trim() }))}
+            data={(groups.data ?? []).map((g) => ({
+              value: String(g.id),
+              label: `${g.name} ${formatAgeRange(g)}`.trim(),
+            }))}
             {...form.getInputProps('groupId')}
           />
           <Textarea label="Notes" autosize minRows={2} {...form.getInputProps('notes')} />
@@ -213,7 +246,11 @@ function AddChildToList({ child }: { child: Child }) {
         size="xs"
         label="Add to list"
         placeholder="Choose a list"
-        data={smsLists.map((l) => ({ value: String(l.id), label: child.listIds.includes(l.id) ? `${l.name} (added)` : l.name, disabled: child.listIds.includes(l.id) }))}
+        data={smsLists.map((l) => ({
+          value: String(l.id),
+          label: child.listIds.includes(l.id) ? `${l.name} (added)` : l.name,
+          disabled: child.listIds.includes(l.id),
+        }))}
         value={listId}
         onChange={setListId}
       />
@@ -274,7 +311,9 @@ export function ChildrenPanel({ contact }: { contact: Contact }) {
                 <Stack gap={2}>
                   <Text fw={600}>{c.name}</Text>
                   <Text size="sm" c="dimmed">
-                    {[c.dateOfBirth ? `Born ${isoToDmy(c.dateOfBirth)}` : null, c.age != null ? `Age ${c.age}` : null].filter(Boolean).join(' · ') || 'No date of birth'}
+                    {[c.dateOfBirth ? `Born ${isoToDmy(c.dateOfBirth)}` : null, c.age != null ? `Age ${c.age}` : null]
+                      .filter(Boolean)
+                      .join(' · ') || 'No date of birth'}
                   </Text>
                   {c.group ? (
                     <Text size="sm">
@@ -288,7 +327,12 @@ export function ChildrenPanel({ contact }: { contact: Contact }) {
                   <ActionIcon variant="subtle" aria-label={`Edit ${c.name}`} onClick={() => setEditing(c.id)}>
                     <IconPencil size={16} />
                   </ActionIcon>
-                  <ActionIcon variant="subtle" color="red" aria-label={`Remove ${c.name}`} onClick={() => remove.mutate({ childId: c.id })}>
+                  <ActionIcon
+                    variant="subtle"
+                    color="red"
+                    aria-label={`Remove ${c.name}`}
+                    onClick={() => remove.mutate({ childId: c.id })}
+                  >
                     <IconTrash size={16} />
                   </ActionIcon>
                 </Group>
@@ -318,7 +362,13 @@ export function ChildrenPanel({ contact }: { contact: Contact }) {
 }
 
 /** The spec's family panel: 'Family Relationships' and 'Children'. */
-export function FamilyPanel({ contact, initialTab = 'family' }: { contact: Contact; initialTab?: 'family' | 'children' }) {
+export function FamilyPanel({
+  contact,
+  initialTab = 'family',
+}: {
+  contact: Contact;
+  initialTab?: 'family' | 'children';
+}) {
   return (
     <Tabs defaultValue={initialTab} keepMounted={false}>
       <Tabs.List mb="sm">

@@ -1,4 +1,17 @@
-import { Alert, Button, FileInput, Group, List, Modal, Progress, ScrollArea, Select, Stack, Table, Text } from '@mantine/core';
+import {
+  Alert,
+  Button,
+  FileInput,
+  Group,
+  List,
+  Modal,
+  Progress,
+  ScrollArea,
+  Select,
+  Stack,
+  Table,
+  Text,
+} from '@mantine/core';
 import { IconFileTypeCsv } from '@tabler/icons-react';
 import { useState } from 'react';
 import { IMPORT_FIELDS, importMappingSchema } from '@lampstand/api/schemas/contact-imports';
@@ -27,7 +40,8 @@ export function ImportDialog({ opened, onClose }: { opened: boolean; onClose: ()
     { id: importId ?? 0 },
     {
       enabled: importId !== null,
-      refetchInterval: (q) => (q.state.data && (q.state.data.status === 'queued' || q.state.data.status === 'running') ? 500 : false),
+      refetchInterval: (q) =>
+        q.state.data && (q.state.data.status === 'queued' || q.state.data.status === 'running') ? 500 : false,
     },
   );
   const start = trpc.contactImports.start.useMutation({
@@ -48,8 +62,16 @@ export function ImportDialog({ opened, onClose }: { opened: boolean; onClose: ()
   };
   const close = async () => {
     if (finished) {
-      await Promise.all([utils.contacts.find.invalidate(), utils.contacts.list.invalidate(), utils.contactLists.list.invalidate()]);
-      if (imp?.status === 'completed') notifySuccess('Import complete', `${imp.createdCount} created, ${imp.updatedCount} updated, ${imp.skipped.length} skipped.`);
+      await Promise.all([
+        utils.contacts.find.invalidate(),
+        utils.contacts.list.invalidate(),
+        utils.contactLists.list.invalidate(),
+      ]);
+      if (imp?.status === 'completed')
+        notifySuccess(
+          'Import complete',
+          `${imp.createdCount} created, ${imp.updatedCount} updated, ${imp.skipped.length} skipped.`,
+        );
     }
     reset();
     onClose();
@@ -72,15 +94,18 @@ export function ImportDialog({ opened, onClose }: { opened: boolean; onClose: ()
     start.mutate({ id: importId!, mapping: parsed.data, listId: listId ? Number(listId) : undefined });
   };
 
-  const fieldOptions = [{ value: '', label: 'Skip this column' }, ...IMPORT_FIELDS.map((f) => ({ value: f.value, label: f.label }))];
+  const fieldOptions = [
+    { value: '', label: 'Skip this column' },
+    ...IMPORT_FIELDS.map((f) => ({ value: f.value, label: f.label })),
+  ];
 
   return (
     <Modal opened={opened} onClose={close} title="Import contacts from CSV" size="xl" centered>
       {!imp ? (
         <Stack>
           <Text size="sm">
-            Choose a CSV file with a header row. People are matched by email, then by phone: a match is updated (never re-subscribing someone who unsubscribed), anyone else
-            is added.
+            Choose a CSV file with a header row. People are matched by email, then by phone: a match is updated (never
+            re-subscribing someone who unsubscribed), anyone else is added.
           </Text>
           <FileInput
             label="CSV file"
@@ -169,12 +194,21 @@ export function ImportDialog({ opened, onClose }: { opened: boolean; onClose: ()
       ) : (
         <Stack>
           <Text size="sm">
-            {finished ? (imp.status === 'completed' ? 'Import complete.' : 'The import stopped.') : 'Importing in the background. You can close this window; it carries on.'}
+            {finished
+              ? imp.status === 'completed'
+                ? 'Import complete.'
+                : 'The import stopped.'
+              : 'Importing in the background. You can close this window; it carries on.'}
           </Text>
-          <Progress value={imp.totalRows ? (100 * imp.processedRows) / imp.totalRows : 0} animated={!finished} size="lg" aria-label="Import progress" />
+          <Progress
+            value={imp.totalRows ? (100 * imp.processedRows) / imp.totalRows : 0}
+            animated={!finished}
+            size="lg"
+            aria-label="Import progress"
+          />
           <Text size="sm">
-            {formatNumber(imp.processedRows)} of {formatNumber(imp.totalRows)} rows · {formatNumber(imp.createdCount)} created · {formatNumber(imp.updatedCount)} updated ·{' '}
-            {formatNumber(imp.skipped.length)} skipped
+            {formatNumber(imp.processedRows)} of {formatNumber(imp.totalRows)} rows · {formatNumber(imp.createdCount)}{' '}
+            created · {formatNumber(imp.updatedCount)} updated · {formatNumber(imp.skipped.length)} skipped
           </Text>
           {imp.error ? <Alert color="red">{imp.error}</Alert> : null}
           {imp.skipped.length > 0 ? (

@@ -1,6 +1,35 @@
-import { ActionIcon, Alert, Badge, Button, Card, Checkbox, Group, Loader, Menu, Modal, ScrollArea, Select, SimpleGrid, Stack, Text, Textarea, TextInput } from '@mantine/core';
+import {
+  ActionIcon,
+  Alert,
+  Badge,
+  Button,
+  Card,
+  Checkbox,
+  Group,
+  Loader,
+  Menu,
+  Modal,
+  ScrollArea,
+  Select,
+  SimpleGrid,
+  Stack,
+  Text,
+  Textarea,
+  TextInput,
+} from '@mantine/core';
 import { useForm } from '@mantine/form';
-import { IconDots, IconDownload, IconMail, IconMessage, IconPencil, IconPlus, IconSearch, IconTrash, IconUsersPlus, IconList } from '@tabler/icons-react';
+import {
+  IconDots,
+  IconDownload,
+  IconMail,
+  IconMessage,
+  IconPencil,
+  IconPlus,
+  IconSearch,
+  IconTrash,
+  IconUsersPlus,
+  IconList,
+} from '@tabler/icons-react';
 import { useState } from 'react';
 import { Link } from 'react-router-dom';
 import { contactListFieldsSchema } from '@lampstand/api/schemas/contacts';
@@ -48,7 +77,11 @@ function ListFormModal({ list, opened, onClose }: { list?: ContactList; opened: 
     <Modal opened={opened} onClose={onClose} title={list ? 'Edit List' : 'Create List'} centered>
       <form
         noValidate
-        onSubmit={form.onSubmit((v) => (list ? update.mutate({ id: list.id, ...v, type: v.type as 'both' }) : create.mutate({ ...v, type: v.type as 'both' })))}
+        onSubmit={form.onSubmit((v) =>
+          list
+            ? update.mutate({ id: list.id, ...v, type: v.type as 'both' })
+            : create.mutate({ ...v, type: v.type as 'both' }),
+        )}
       >
         <Stack>
           <TextInput label="List name" withAsterisk {...form.getInputProps('name')} />
@@ -92,7 +125,11 @@ function AddContactsModal({ list, onClose }: { list: ContactList; onClose: () =>
     try {
       for (const contactId of selected) await add.mutateAsync({ listId: list.id, contactId });
       notifySuccess('Contact added to list', `${selected.length} added to ${list.name}.`);
-      await Promise.all([utils.contactLists.list.invalidate(), utils.contactLists.contacts.invalidate({ id: list.id }), utils.contactLists.ofContact.invalidate()]);
+      await Promise.all([
+        utils.contactLists.list.invalidate(),
+        utils.contactLists.contacts.invalidate({ id: list.id }),
+        utils.contactLists.ofContact.invalidate(),
+      ]);
       onClose();
     } catch (err) {
       notifyError('Error', `Failed to add contact to list: ${errorMessage(err)}`);
@@ -103,7 +140,13 @@ function AddContactsModal({ list, onClose }: { list: ContactList; onClose: () =>
   return (
     <Modal opened onClose={onClose} title={`Add Contacts to ${list.name}`} size="lg" centered>
       <Stack>
-        <TextInput placeholder="Search contacts..." aria-label="Search contacts" leftSection={<IconSearch size={16} />} value={search} onChange={(e) => setSearch(e.currentTarget.value)} />
+        <TextInput
+          placeholder="Search contacts..."
+          aria-label="Search contacts"
+          leftSection={<IconSearch size={16} />}
+          value={search}
+          onChange={(e) => setSearch(e.currentTarget.value)}
+        />
         <ScrollArea.Autosize mah={400} type="auto">
           {candidates.isLoading || members.isLoading ? (
             <Loader size="sm" aria-label="Loading contacts" />
@@ -155,7 +198,11 @@ function MembersModal({ list, onClose }: { list: ContactList; onClose: () => voi
   const remove = trpc.contactLists.removeContact.useMutation({
     onSuccess: async () => {
       notifySuccess('Contact removed from list');
-      await Promise.all([members.refetch(), utils.contactLists.list.invalidate(), utils.contactLists.ofContact.invalidate()]);
+      await Promise.all([
+        members.refetch(),
+        utils.contactLists.list.invalidate(),
+        utils.contactLists.ofContact.invalidate(),
+      ]);
     },
     onError: (err) => notifyError('Error', `Failed to remove contact from list: ${errorMessage(err)}`),
   });
@@ -177,14 +224,26 @@ function MembersModal({ list, onClose }: { list: ContactList; onClose: () => voi
             {members.data!.map((c) => (
               <Group key={c.id} justify="space-between" wrap="nowrap">
                 <Text size="sm">
-                  {fullName(c)} <Text span c="dimmed">{c.email}</Text>
+                  {fullName(c)}{' '}
+                  <Text span c="dimmed">
+                    {c.email}
+                  </Text>
                 </Text>
                 <ActionIcon
                   variant="subtle"
                   color="red"
                   aria-label={`Remove ${fullName(c)}`}
                   onClick={() =>
-                    confirmDestructive({ title: 'Remove from list?', text: <>{fullName(c)} will no longer receive communications sent to {list.name}.</>, confirm: 'Remove', onConfirm: () => remove.mutate({ listId: list.id, contactId: c.id }) })
+                    confirmDestructive({
+                      title: 'Remove from list?',
+                      text: (
+                        <>
+                          {fullName(c)} will no longer receive communications sent to {list.name}.
+                        </>
+                      ),
+                      confirm: 'Remove',
+                      onConfirm: () => remove.mutate({ listId: list.id, contactId: c.id }),
+                    })
                   }
                 >
                   <IconTrash size={16} />
@@ -271,14 +330,28 @@ export function ListsTab() {
                     <Menu.Item leftSection={<IconPencil size={16} />} onClick={() => setEditing(l)}>
                       Edit
                     </Menu.Item>
-                    <Menu.Item leftSection={<IconDownload size={16} />} component="a" href={`/api/contacts/export?listId=${l.id}`}>
+                    <Menu.Item
+                      leftSection={<IconDownload size={16} />}
+                      component="a"
+                      href={`/api/contacts/export?listId=${l.id}`}
+                    >
                       Export CSV
                     </Menu.Item>
                     <Menu.Item
                       leftSection={<IconTrash size={16} />}
                       color="red"
                       onClick={() =>
-                        confirmDestructive({ title: `Delete ${l.name}?`, text: <>This permanently deletes the list. This action cannot be undone. Its contacts stay in your database.</>, confirm: 'Delete', onConfirm: () => del.mutate({ id: l.id }) })
+                        confirmDestructive({
+                          title: `Delete ${l.name}?`,
+                          text: (
+                            <>
+                              This permanently deletes the list. This action cannot be undone. Its contacts stay in your
+                              database.
+                            </>
+                          ),
+                          confirm: 'Delete',
+                          onConfirm: () => del.mutate({ id: l.id }),
+                        })
                       }
                     >
                       Delete
@@ -290,19 +363,36 @@ export function ListsTab() {
                 {l.description || 'No description'}
               </Text>
               <Group mt="md" gap="xs">
-                <Button size="xs" variant="light" leftSection={<IconUsersPlus size={14} />} onClick={() => setAdding(l)}>
+                <Button
+                  size="xs"
+                  variant="light"
+                  leftSection={<IconUsersPlus size={14} />}
+                  onClick={() => setAdding(l)}
+                >
                   Add Contacts
                 </Button>
                 <Button size="xs" variant="default" onClick={() => setViewing(l)}>
                   View
                 </Button>
                 {l.type === 'sms' || l.type === 'both' ? (
-                  <Button size="xs" variant="default" leftSection={<IconMessage size={14} />} component={Link} to={`/sms-campaigns?listId=${l.id}`}>
+                  <Button
+                    size="xs"
+                    variant="default"
+                    leftSection={<IconMessage size={14} />}
+                    component={Link}
+                    to={`/sms-campaigns?listId=${l.id}`}
+                  >
                     SMS
                   </Button>
                 ) : null}
                 {l.type === 'email' || l.type === 'both' ? (
-                  <Button size="xs" variant="default" leftSection={<IconMail size={14} />} component={Link} to={`/email-campaigns?listId=${l.id}`}>
+                  <Button
+                    size="xs"
+                    variant="default"
+                    leftSection={<IconMail size={14} />}
+                    component={Link}
+                    to={`/email-campaigns?listId=${l.id}`}
+                  >
                     Email
                   </Button>
                 ) : null}

@@ -1,4 +1,20 @@
-import { Alert, Badge, Button, Card, Center, Grid, Group, Loader, Paper, SimpleGrid, Stack, Table, Text, ThemeIcon, Title } from '@mantine/core';
+import {
+  Alert,
+  Badge,
+  Button,
+  Card,
+  Center,
+  Grid,
+  Group,
+  Loader,
+  Paper,
+  SimpleGrid,
+  Stack,
+  Table,
+  Text,
+  ThemeIcon,
+  Title,
+} from '@mantine/core';
 import {
   IconArrowDownRight,
   IconArrowUpRight,
@@ -89,7 +105,12 @@ export function DashboardPage() {
                   {values[c.key]}
                 </Text>
                 <Group gap={4} mt={4}>
-                  <Text size="sm" c={c.up ? '#1f6f31' : 'red.9'} fw={600} style={{ display: 'inline-flex', alignItems: 'center', gap: 2 }}>
+                  <Text
+                    size="sm"
+                    c={c.up ? '#1f6f31' : 'red.9'}
+                    fw={600}
+                    style={{ display: 'inline-flex', alignItems: 'center', gap: 2 }}
+                  >
                     {c.up ? <IconArrowUpRight size={14} aria-hidden /> : <IconArrowDownRight size={14} aria-hidden />}
                     {c.change}
                   </Text>

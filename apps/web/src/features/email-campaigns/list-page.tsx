@@ -15,9 +15,14 @@ type Tab = 'all' | 'draft' | 'scheduled' | 'sent';
 export function EmailCampaignsPage() {
   const [params, setParams] = useSearchParams();
   const listId = params.get('listId');
-  const tab = (['all', 'draft', 'scheduled', 'sent'].includes(params.get('tab') ?? '') ? params.get('tab') : 'all') as Tab;
+  const tab = (
+    ['all', 'draft', 'scheduled', 'sent'].includes(params.get('tab') ?? '') ? params.get('tab') : 'all'
+  ) as Tab;
   const utils = trpc.useUtils();
-  const campaigns = trpc.emailCampaigns.list.useQuery({ status: tab }, { refetchInterval: (q) => (q.state.data?.some((c) => c.status === 'sending') ? 2000 : false) });
+  const campaigns = trpc.emailCampaigns.list.useQuery(
+    { status: tab },
+    { refetchInterval: (q) => (q.state.data?.some((c) => c.status === 'sending') ? 2000 : false) },
+  );
   const lists = trpc.contactLists.list.useQuery({ includeCounts: false }, { enabled: !!listId });
   const list = lists.data?.find((l) => String(l.id) === listId);
   const newHref = listId ? `/email-campaigns/new?listId=${listId}` : '/email-campaigns/new';
@@ -80,7 +85,7 @@ export function EmailCampaignsPage() {
         </Table.Thead>
         <Table.Tbody>
           {campaigns.data!.map((c) => {
-            const when = c.status === 'scheduled' ? c.scheduledFor : c.sentAt ?? c.startedAt;
+            const when = c.status === 'scheduled' ? c.scheduledFor : (c.sentAt ?? c.startedAt);
             return (
               <Table.Tr key={c.id}>
                 <Table.Td>
@@ -95,16 +100,30 @@ export function EmailCampaignsPage() {
                   <StatusBadge status={c.status} />
                 </Table.Td>
                 <Table.Td>
-                  {c.status === 'sending' ? `${formatNumber(c.progress.sent)} of ${formatNumber(c.progress.total)}` : c.recipientCount ? formatNumber(c.recipientCount) : '—'}
+                  {c.status === 'sending'
+                    ? `${formatNumber(c.progress.sent)} of ${formatNumber(c.progress.total)}`
+                    : c.recipientCount
+                      ? formatNumber(c.recipientCount)
+                      : '—'}
                 </Table.Td>
                 <Table.Td>{when ? `${formatDate(when)} ${formatTime(when)}` : '—'}</Table.Td>
                 <Table.Td>
                   <Group gap={4} wrap="nowrap">
-                    <ActionIcon variant="subtle" component={Link} to={`/email-campaigns/${c.id}`} aria-label={`View ${c.name}`}>
+                    <ActionIcon
+                      variant="subtle"
+                      component={Link}
+                      to={`/email-campaigns/${c.id}`}
+                      aria-label={`View ${c.name}`}
+                    >
                       <IconEye size={18} />
                     </ActionIcon>
                     {c.status === 'draft' || c.status === 'scheduled' ? (
-                      <ActionIcon variant="subtle" component={Link} to={`/email-campaigns/${c.id}/edit`} aria-label={`Edit ${c.name}`}>
+                      <ActionIcon
+                        variant="subtle"
+                        component={Link}
+                        to={`/email-campaigns/${c.id}/edit`}
+                        aria-label={`Edit ${c.name}`}
+                      >
                         <IconPencil size={18} />
                       </ActionIcon>
                     ) : null}
@@ -132,7 +151,17 @@ export function EmailCampaignsPage() {
                           leftSection={<IconTrash size={16} />}
                           disabled={c.status === 'sending'}
                           onClick={() =>
-                            confirmDestructive({ title: `Delete ${c.name}?`, text: <>This permanently deletes the campaign and its statistics. This action cannot be undone.</>, confirm: 'Delete', onConfirm: () => del.mutate({ id: c.id }) })
+                            confirmDestructive({
+                              title: `Delete ${c.name}?`,
+                              text: (
+                                <>
+                                  This permanently deletes the campaign and its statistics. This action cannot be
+                                  undone.
+                                </>
+                              ),
+                              confirm: 'Delete',
+                              onConfirm: () => del.mutate({ id: c.id }),
+                            })
                           }
                         >
                           Delete

@@ -1,4 +1,19 @@
-import { Alert, Anchor, Button, Card, Group, Loader, Modal, Paper, Progress, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
+import {
+  Alert,
+  Anchor,
+  Button,
+  Card,
+  Group,
+  Loader,
+  Modal,
+  Paper,
+  Progress,
+  SimpleGrid,
+  Stack,
+  Table,
+  Text,
+  Title,
+} from '@mantine/core';
 import { IconArrowLeft, IconPencil } from '@tabler/icons-react';
 import { useState } from 'react';
 import { Link, useParams } from 'react-router-dom';
@@ -20,7 +35,8 @@ function Outbox({ campaignId }: { campaignId: number }) {
         Outbox
       </Title>
       <Text size="sm" c="dimmed" mb="sm">
-        No SMTP server is configured, so messages were kept here instead of being sent. Showing the latest {outbox.data.length}.
+        No SMTP server is configured, so messages were kept here instead of being sent. Showing the latest{' '}
+        {outbox.data.length}.
       </Text>
       <Table highlightOnHover>
         <Table.Thead>
@@ -47,7 +63,9 @@ function Outbox({ campaignId }: { campaignId: number }) {
         </Table.Tbody>
       </Table>
       <Modal opened={!!open} onClose={() => setOpen(null)} title={open?.subject ?? 'Message'} size="xl">
-        {open?.html ? <iframe title="Message" sandbox="" srcDoc={open.html} style={{ width: '100%', height: 560, border: 0 }} /> : null}
+        {open?.html ? (
+          <iframe title="Message" sandbox="" srcDoc={open.html} style={{ width: '100%', height: 560, border: 0 }} />
+        ) : null}
       </Modal>
     </Paper>
   );
@@ -58,10 +76,17 @@ export function EmailCampaignViewPage() {
   const campaignId = Number(id);
   const campaign = trpc.emailCampaigns.get.useQuery(
     { id: campaignId },
-    { enabled: campaignId > 0, refetchInterval: (q) => (q.state.data?.status === 'sending' || q.state.data?.status === 'scheduled' ? 1500 : false) },
+    {
+      enabled: campaignId > 0,
+      refetchInterval: (q) =>
+        q.state.data?.status === 'sending' || q.state.data?.status === 'scheduled' ? 1500 : false,
+    },
   );
   const sent = campaign.data?.status === 'sent';
-  const stats = trpc.emailCampaigns.stats.useQuery({ id: campaignId }, { enabled: sent, refetchInterval: sent ? 10_000 : false });
+  const stats = trpc.emailCampaigns.stats.useQuery(
+    { id: campaignId },
+    { enabled: sent, refetchInterval: sent ? 10_000 : false },
+  );
 
   if (campaign.isLoading) return <Loader aria-label="Loading campaign" />;
   if (!campaign.data) {
@@ -84,7 +109,12 @@ export function EmailCampaignViewPage() {
     : [];
   return (
     <Stack>
-      <Anchor component={Link} to="/email-campaigns" size="sm" style={{ display: 'inline-flex', alignItems: 'center', gap: 4 }}>
+      <Anchor
+        component={Link}
+        to="/email-campaigns"
+        size="sm"
+        style={{ display: 'inline-flex', alignItems: 'center', gap: 4 }}
+      >
         <IconArrowLeft size={14} /> Back to Email Campaigns
       </Anchor>
       <Group justify="space-between" align="flex-start">
@@ -95,11 +125,19 @@ export function EmailCampaignViewPage() {
           </Group>
           <Text c="dimmed">{c.subject}</Text>
           <Text size="sm" c="dimmed">
-            {c.status === 'scheduled' && c.scheduledFor ? `Scheduled for ${formatDate(c.scheduledFor)} at ${formatTime(c.scheduledFor)}` : null}
+            {c.status === 'scheduled' && c.scheduledFor
+              ? `Scheduled for ${formatDate(c.scheduledFor)} at ${formatTime(c.scheduledFor)}`
+              : null}
             {c.sentAt ? `Sent ${formatDate(c.sentAt)} at ${formatTime(c.sentAt)}` : null}
           </Text>
         </Stack>
-        <Button component={Link} to={`/email-campaigns/${c.id}/edit`} leftSection={<IconPencil size={16} />} variant="light" disabled={c.status !== 'draft' && c.status !== 'scheduled'}>
+        <Button
+          component={Link}
+          to={`/email-campaigns/${c.id}/edit`}
+          leftSection={<IconPencil size={16} />}
+          variant="light"
+          disabled={c.status !== 'draft' && c.status !== 'scheduled'}
+        >
           Edit Campaign
         </Button>
       </Group>
@@ -109,7 +147,12 @@ export function EmailCampaignViewPage() {
           <Text fw={600} mb="xs">
             Sending: {formatNumber(c.progress.sent)} of {formatNumber(c.progress.total)}
           </Text>
-          <Progress value={c.progress.total ? (100 * (c.progress.sent + c.progress.failed)) / c.progress.total : 0} animated size="lg" aria-label="Sending progress" />
+          <Progress
+            value={c.progress.total ? (100 * (c.progress.sent + c.progress.failed)) / c.progress.total : 0}
+            animated
+            size="lg"
+            aria-label="Sending progress"
+          />
         </Paper>
       ) : null}
 
@@ -137,7 +180,9 @@ export function EmailCampaignViewPage() {
         )
       ) : c.status !== 'sending' ? (
         <Alert color="gray" title="Campaign not sent yet">
-          {c.status === 'failed' ? c.error ?? 'Sending failed.' : 'Statistics appear here once the campaign has been sent.'}
+          {c.status === 'failed'
+            ? (c.error ?? 'Sending failed.')
+            : 'Statistics appear here once the campaign has been sent.'}
         </Alert>
       ) : null}
 

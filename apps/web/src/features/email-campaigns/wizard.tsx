@@ -1,4 +1,17 @@
-import { Alert, Button, Group, Loader, Paper, Radio, SegmentedControl, Select, Stack, Stepper, Text, TextInput } from '@mantine/core';
+import {
+  Alert,
+  Button,
+  Group,
+  Loader,
+  Paper,
+  Radio,
+  SegmentedControl,
+  Select,
+  Stack,
+  Stepper,
+  Text,
+  TextInput,
+} from '@mantine/core';
 import { DateTimePicker } from '@mantine/dates';
 import { useForm } from '@mantine/form';
 import { Link as LinkExtension, RichTextEditor } from '@mantine/tiptap';
@@ -68,7 +81,12 @@ function ContentEditor({ value, onChange }: { value: string; onChange: (html: st
           Insert:
         </Text>
         {MERGE_TAGS.map((tag) => (
-          <Button key={tag} size="compact-xs" variant="default" onClick={() => editor?.chain().focus().insertContent(tag).run()}>
+          <Button
+            key={tag}
+            size="compact-xs"
+            variant="default"
+            onClick={() => editor?.chain().focus().insertContent(tag).run()}
+          >
             {tag}
           </Button>
         ))}
@@ -122,13 +140,38 @@ function Preview({ subject, content, listId }: { subject: string; content: strin
           value={device}
           onChange={(v) => setDevice(v as 'desktop')}
           data={[
-            { value: "desktop", label: (<Group gap={4} wrap="nowrap"><IconDeviceDesktop size={16} />Desktop</Group>) },
-            { value: "mobile", label: (<Group gap={4} wrap="nowrap"><IconDeviceMobile size={16} />Mobile</Group>) },
+            {
+              value: 'desktop',
+              label: (
+                <Group gap={4} wrap="nowrap">
+                  <IconDeviceDesktop size={16} />
+                  Desktop
+                </Group>
+              ),
+            },
+            {
+              value: 'mobile',
+              label: (
+                <Group gap={4} wrap="nowrap">
+                  <IconDeviceMobile size={16} />
+                  Mobile
+                </Group>
+              ),
+            },
           ]}
           aria-label="Preview width"
         />
       </Group>
-      <Paper withBorder p={0} style={{ overflow: 'hidden', display: 'flex', justifyContent: 'center', background: 'var(--mantine-color-gray-1)' }}>
+      <Paper
+        withBorder
+        p={0}
+        style={{
+          overflow: 'hidden',
+          display: 'flex',
+          justifyContent: 'center',
+          background: 'var(--mantine-color-gray-1)',
+        }}
+      >
         {preview.data ? (
           <iframe
             title="Email preview"
@@ -156,7 +199,13 @@ function Preview({ subject, content, listId }: { subject: string; content: strin
             error={testError}
             style={{ flex: 1 }}
           />
-          <Button mt={25} leftSection={<IconSend size={16} />} loading={testState === 'sending'} onClick={test} variant="light">
+          <Button
+            mt={25}
+            leftSection={<IconSend size={16} />}
+            loading={testState === 'sending'}
+            onClick={test}
+            variant="light"
+          >
             {testState === 'sent' ? 'Sent' : 'Send Test'}
           </Button>
         </Group>
@@ -201,7 +250,10 @@ function WizardForm({ campaign }: { campaign?: Campaign }) {
 
   const save = async () => {
     if (v.when === 'later' && !v.scheduledFor) {
-      notifyError(campaign ? 'Failed to update campaign' : 'Failed to create campaign', 'Please choose a date and time for a scheduled campaign');
+      notifyError(
+        campaign ? 'Failed to update campaign' : 'Failed to create campaign',
+        'Please choose a date and time for a scheduled campaign',
+      );
       setActive(2);
       return;
     }
@@ -219,7 +271,10 @@ function WizardForm({ campaign }: { campaign?: Campaign }) {
       saved = campaign ? await update.mutateAsync({ id: campaign.id, ...payload }) : await create.mutateAsync(payload);
       notifySuccess(campaign ? 'Campaign updated' : 'Campaign created');
     } catch (err) {
-      notifyError('Error', `${campaign ? 'Failed to update campaign' : 'Failed to create campaign'}: ${errorMessage(err)}`);
+      notifyError(
+        'Error',
+        `${campaign ? 'Failed to update campaign' : 'Failed to create campaign'}: ${errorMessage(err)}`,
+      );
       setSaving(false);
       return;
     }
@@ -245,12 +300,24 @@ function WizardForm({ campaign }: { campaign?: Campaign }) {
       <Stepper active={active} onStepClick={(i) => unlocked[i] && setActive(i)} allowNextStepsSelect={false} mb="xl">
         <Stepper.Step label="Basics" description="Name, subject, list" allowStepSelect={unlocked[0]}>
           <Stack maw={720}>
-            <TextInput label="Campaign Name" withAsterisk placeholder="Easter Sunday invitation" {...form.getInputProps('name')} />
-            <TextInput label="Subject Line" withAsterisk placeholder="Join us this Easter, {{firstName}}" {...form.getInputProps('subject')} />
+            <TextInput
+              label="Campaign Name"
+              withAsterisk
+              placeholder="Easter Sunday invitation"
+              {...form.getInputProps('name')}
+            />
+            <TextInput
+              label="Subject Line"
+              withAsterisk
+              placeholder="Join us this Easter, {{firstName}}"
+              {...form.getInputProps('subject')}
+            />
             <Select
               label="Contact List"
               withAsterisk
-              placeholder={lists.isLoading ? 'Loading lists...' : listOptions.length ? 'Choose a list' : 'No email lists yet'}
+              placeholder={
+                lists.isLoading ? 'Loading lists...' : listOptions.length ? 'Choose a list' : 'No email lists yet'
+              }
               data={listOptions}
               {...form.getInputProps('listId')}
             />

@@ -11,7 +11,11 @@ import { zodValidate } from '../../ui/zod-form';
 export function SettingsPage() {
   const settings = trpc.settings.get.useQuery();
   const utils = trpc.useUtils();
-  const form = useForm({ mode: 'controlled', initialValues: { postalAddress: '' }, validate: zodValidate(updateChurchSettingsSchema) });
+  const form = useForm({
+    mode: 'controlled',
+    initialValues: { postalAddress: '' },
+    validate: zodValidate(updateChurchSettingsSchema),
+  });
   useEffect(() => {
     if (settings.data) form.setValues({ postalAddress: settings.data.postalAddress ?? '' });
     // eslint-disable-next-line react-hooks/exhaustive-deps

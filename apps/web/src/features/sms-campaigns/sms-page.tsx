@@ -1,4 +1,21 @@
-import { ActionIcon, Alert, Anchor, Badge, Button, Group, Paper, Radio, Skeleton, Stack, Table, Tabs, Text, Textarea, TextInput, Title } from '@mantine/core';
+import {
+  ActionIcon,
+  Alert,
+  Anchor,
+  Badge,
+  Button,
+  Group,
+  Paper,
+  Radio,
+  Skeleton,
+  Stack,
+  Table,
+  Tabs,
+  Text,
+  Textarea,
+  TextInput,
+  Title,
+} from '@mantine/core';
 import { DateTimePicker } from '@mantine/dates';
 import { useForm } from '@mantine/form';
 import { IconMessage, IconPencil, IconPlus, IconSearch, IconSend, IconTrash } from '@tabler/icons-react';
@@ -35,7 +52,15 @@ function toPayload(v: Values) {
   };
 }
 
-function CampaignForm({ campaign, initialListId, onDone }: { campaign?: Campaign; initialListId?: string; onDone: () => void }) {
+function CampaignForm({
+  campaign,
+  initialListId,
+  onDone,
+}: {
+  campaign?: Campaign;
+  initialListId?: string;
+  onDone: () => void;
+}) {
   const utils = trpc.useUtils();
   const lists = trpc.contactLists.list.useQuery({ includeCounts: true });
   const [tab, setTab] = useState<string>('details');
@@ -45,13 +70,17 @@ function CampaignForm({ campaign, initialListId, onDone }: { campaign?: Campaign
       name: campaign?.name ?? '',
       content: campaign?.content ?? '',
       listId: campaign?.listIds[0] ?? initialListId ?? '',
-      status: campaign && ['draft', 'scheduled', 'ready'].includes(campaign.status) ? (campaign.status as Values['status']) : 'draft',
+      status:
+        campaign && ['draft', 'scheduled', 'ready'].includes(campaign.status)
+          ? (campaign.status as Values['status'])
+          : 'draft',
       scheduledFor: campaign?.scheduledFor ? dayjs(campaign.scheduledFor).format('YYYY-MM-DD HH:mm:ss') : null,
     },
     validate: (v) => {
       const r = smsCampaignFieldsSchema.safeParse(toPayload(v));
       const errors: Record<string, string> = {};
-      if (!r.success) for (const i of r.error.issues) errors[i.path[0] === 'listIds' ? 'listId' : String(i.path[0])] ??= i.message;
+      if (!r.success)
+        for (const i of r.error.issues) errors[i.path[0] === 'listIds' ? 'listId' : String(i.path[0])] ??= i.message;
       return errors;
     },
   });
@@ -103,7 +132,8 @@ function CampaignForm({ campaign, initialListId, onDone }: { campaign?: Campaign
                 {...form.getInputProps('content')}
               />
               <Text size="sm" c="dimmed" data-testid="sms-counter">
-                {seg.characters} characters · {seg.encoding} · {seg.segments} {seg.segments === 1 ? 'segment' : 'segments'} ({seg.perSegment} per segment)
+                {seg.characters} characters · {seg.encoding} · {seg.segments}{' '}
+                {seg.segments === 1 ? 'segment' : 'segments'} ({seg.perSegment} per segment)
               </Text>
               <Group justify="flex-end">
                 <Button onClick={() => setTab('audience')}>Next</Button>
@@ -123,7 +153,11 @@ function CampaignForm({ campaign, initialListId, onDone }: { campaign?: Campaign
                 <Radio.Group label="Send to" withAsterisk {...form.getInputProps('listId')}>
                   <Stack mt="xs" gap="xs">
                     {smsLists.map((l) => (
-                      <Radio key={l.id} value={String(l.id)} label={`${l.name} (${formatNumber(l.contactCount ?? 0)} contacts)`} />
+                      <Radio
+                        key={l.id}
+                        value={String(l.id)}
+                        label={`${l.name} (${formatNumber(l.contactCount ?? 0)} contacts)`}
+                      />
                     ))}
                   </Stack>
                 </Radio.Group>
@@ -159,7 +193,8 @@ function CampaignForm({ campaign, initialListId, onDone }: { campaign?: Campaign
               ) : null}
               <Paper withBorder p="sm" bg="gray.0">
                 <Text size="sm">
-                  <b>{form.values.name || 'Untitled'}</b> to <b>{chosen?.name ?? 'no list chosen'}</b>: {seg.segments} {seg.segments === 1 ? 'segment' : 'segments'} per message.
+                  <b>{form.values.name || 'Untitled'}</b> to <b>{chosen?.name ?? 'no list chosen'}</b>: {seg.segments}{' '}
+                  {seg.segments === 1 ? 'segment' : 'segments'} per message.
                 </Text>
                 <Text size="sm" c="dimmed" style={{ whiteSpace: 'pre-wrap' }}>
                   {form.values.content || 'No message yet'}
@@ -224,10 +259,15 @@ export function SmsCampaignsPage() {
   const listIdParam = params.get('listId') ?? undefined;
   const location = useLocation();
   // A list's SMS button (?listId=) and the dashboard's quick action (/sms-campaigns/new) open the form.
-  const [editing, setEditing] = useState<Campaign | 'new' | null>(listIdParam || location.pathname.endsWith('/new') ? 'new' : null);
+  const [editing, setEditing] = useState<Campaign | 'new' | null>(
+    listIdParam || location.pathname.endsWith('/new') ? 'new' : null,
+  );
   const [search, setSearch] = useState('');
   const utils = trpc.useUtils();
-  const campaigns = trpc.smsCampaigns.list.useQuery(undefined, { refetchInterval: (q) => (q.state.data?.some((c) => c.status === 'sending' || c.status === 'scheduled') ? 2000 : false) });
+  const campaigns = trpc.smsCampaigns.list.useQuery(undefined, {
+    refetchInterval: (q) =>
+      q.state.data?.some((c) => c.status === 'sending' || c.status === 'scheduled') ? 2000 : false,
+  });
   const lists = trpc.contactLists.list.useQuery({ includeCounts: false });
   const send = trpc.smsCampaigns.send.useMutation({
     onSuccess: async () => {
@@ -275,14 +315,31 @@ export function SmsCampaignsPage() {
         }
       />
       {editing ? (
-        <CampaignForm key={editing === 'new' ? 'new' : editing.id} campaign={editing === 'new' ? undefined : editing} initialListId={listIdParam} onDone={closeForm} />
+        <CampaignForm
+          key={editing === 'new' ? 'new' : editing.id}
+          campaign={editing === 'new' ? undefined : editing}
+          initialListId={listIdParam}
+          onDone={closeForm}
+        />
       ) : null}
       <Paper withBorder p="md">
-        <TextInput placeholder="Search campaigns..." aria-label="Search campaigns" leftSection={<IconSearch size={16} />} value={search} onChange={(e) => setSearch(e.currentTarget.value)} maw={360} mb="md" />
+        <TextInput
+          placeholder="Search campaigns..."
+          aria-label="Search campaigns"
+          leftSection={<IconSearch size={16} />}
+          value={search}
+          onChange={(e) => setSearch(e.currentTarget.value)}
+          maw={360}
+          mb="md"
+        />
         {campaigns.isLoading ? (
           <Skeleton h={160} />
         ) : rows.length === 0 ? (
-          <EmptyState icon={<IconMessage size={24} />} title={search ? 'No matching campaigns' : 'No SMS campaigns yet'} description="Write a text, choose a list, and send it now or later." />
+          <EmptyState
+            icon={<IconMessage size={24} />}
+            title={search ? 'No matching campaigns' : 'No SMS campaigns yet'}
+            description="Write a text, choose a list, and send it now or later."
+          />
         ) : (
           <Table.ScrollContainer minWidth={760}>
             <Table highlightOnHover verticalSpacing="sm">
@@ -334,7 +391,13 @@ export function SmsCampaignsPage() {
                             </ActionIcon>
                           ) : null}
                           {c.status === 'draft' || c.status === 'ready' ? (
-                            <Button size="compact-sm" variant="light" leftSection={<IconSend size={14} />} onClick={() => send.mutate({ id: c.id })} aria-label={`Send ${c.name}`}>
+                            <Button
+                              size="compact-sm"
+                              variant="light"
+                              leftSection={<IconSend size={14} />}
+                              onClick={() => send.mutate({ id: c.id })}
+                              aria-label={`Send ${c.name}`}
+                            >
                               Send
                             </Button>
                           ) : null}
@@ -344,7 +407,12 @@ export function SmsCampaignsPage() {
                             aria-label={`Delete ${c.name}`}
                             disabled={c.status === 'sending'}
                             onClick={() =>
-                              confirmDestructive({ title: `Delete ${c.name}?`, text: <>This permanently deletes the campaign. This action cannot be undone.</>, confirm: 'Delete', onConfirm: () => del.mutate({ id: c.id }) })
+                              confirmDestructive({
+                                title: `Delete ${c.name}?`,
+                                text: <>This permanently deletes the campaign. This action cannot be undone.</>,
+                                confirm: 'Delete',
+                                onConfirm: () => del.mutate({ id: c.id }),
+                              })
                             }
                           >
                             <IconTrash size={18} />

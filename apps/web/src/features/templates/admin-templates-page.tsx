@@ -1,4 +1,17 @@
-import { ActionIcon, Badge, Button, Card, Group, Image, Menu, SimpleGrid, Stack, Tabs, Text, Title } from '@mantine/core';
+import {
+  ActionIcon,
+  Badge,
+  Button,
+  Card,
+  Group,
+  Image,
+  Menu,
+  SimpleGrid,
+  Stack,
+  Tabs,
+  Text,
+  Title,
+} from '@mantine/core';
 import { IconDots, IconPencil, IconPlus, IconTrash, IconUsersGroup } from '@tabler/icons-react';
 import { useState } from 'react';
 import { TEMPLATE_TYPES } from '@lampstand/api/schemas/templates';
@@ -105,7 +118,10 @@ export function AdminTemplatesPage() {
   const nameOf = (id: number | null) => all.find((t) => t.id === id)?.name;
   return (
     <>
-      <PageHeader title="Marketing Templates & Packages" description="Templates and packages that administrators assign to churches." />
+      <PageHeader
+        title="Marketing Templates & Packages"
+        description="Templates and packages that administrators assign to churches."
+      />
       <Tabs value={tab} onChange={(v) => setTab(v ?? 'templates')}>
         <Tabs.List mb="md">
           <Tabs.Tab value="templates">Templates</Tabs.Tab>
@@ -138,7 +154,8 @@ export function AdminTemplatesPage() {
                           onEdit={() => setEditingTemplate(t)}
                           onAssign={() => setAssigning({ kind: 'template', id: t.id, name: t.name })}
                           onDelete={() => {
-                            if (window.confirm('Are you sure you want to delete this template?')) delTemplate.mutate({ id: t.id });
+                            if (window.confirm('Are you sure you want to delete this template?'))
+                              delTemplate.mutate({ id: t.id });
                           }}
                         />
                       ))}
@@ -173,7 +190,12 @@ export function AdminTemplatesPage() {
                         ['Print', p.printTemplateId],
                         ['Landing Page', p.landingPageTemplateId],
                       ].map(([label, id]) => (
-                        <Badge key={String(label)} variant={id ? 'light' : 'outline'} color={id ? 'indigo' : 'gray'} title={id ? nameOf(id as number) : 'None'}>
+                        <Badge
+                          key={String(label)}
+                          variant={id ? 'light' : 'outline'}
+                          color={id ? 'indigo' : 'gray'}
+                          title={id ? nameOf(id as number) : 'None'}
+                        >
                           {label}
                           {id ? ' ✓' : ''}
                         </Badge>
@@ -183,7 +205,8 @@ export function AdminTemplatesPage() {
                   onEdit={() => setEditingPackage(p)}
                   onAssign={() => setAssigning({ kind: 'package', id: p.id, name: p.name })}
                   onDelete={() => {
-                    if (window.confirm('Are you sure you want to delete this package?')) delPackage.mutate({ id: p.id });
+                    if (window.confirm('Are you sure you want to delete this package?'))
+                      delPackage.mutate({ id: p.id });
                   }}
                 />
               ))}
@@ -191,8 +214,19 @@ export function AdminTemplatesPage() {
           )}
         </Tabs.Panel>
       </Tabs>
-      {editingTemplate ? <TemplateDialog template={editingTemplate === 'new' ? undefined : editingTemplate} onClose={() => setEditingTemplate(null)} /> : null}
-      {editingPackage ? <PackageDialog pkg={editingPackage === 'new' ? undefined : editingPackage} templates={all} onClose={() => setEditingPackage(null)} /> : null}
+      {editingTemplate ? (
+        <TemplateDialog
+          template={editingTemplate === 'new' ? undefined : editingTemplate}
+          onClose={() => setEditingTemplate(null)}
+        />
+      ) : null}
+      {editingPackage ? (
+        <PackageDialog
+          pkg={editingPackage === 'new' ? undefined : editingPackage}
+          templates={all}
+          onClose={() => setEditingPackage(null)}
+        />
+      ) : null}
       {assigning ? <AssignToChurchesDialog target={assigning} onClose={() => setAssigning(null)} /> : null}
     </>
   );

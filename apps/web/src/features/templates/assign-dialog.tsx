@@ -31,10 +31,18 @@ export function AssignToChurchesDialog({ target, onClose }: { target: Target; on
 function ChurchRow({ userId, churchName, target }: { userId: number; churchName: string; target: Target }) {
   const utils = trpc.useUtils();
   const assignments = trpc.adminTemplates.assignments.useQuery({ userId });
-  const current = assignments.data?.find((a) => (target.kind === 'template' ? a.templateId === target.id : a.packageId === target.id));
+  const current = assignments.data?.find((a) =>
+    target.kind === 'template' ? a.templateId === target.id : a.packageId === target.id,
+  );
   const onError = (e: unknown) => notifyError('Error', errorMessage(e));
-  const assign = trpc.adminTemplates.assign.useMutation({ onSuccess: () => utils.adminTemplates.assignments.invalidate({ userId }), onError });
-  const unassign = trpc.adminTemplates.unassign.useMutation({ onSuccess: () => utils.adminTemplates.assignments.invalidate({ userId }), onError });
+  const assign = trpc.adminTemplates.assign.useMutation({
+    onSuccess: () => utils.adminTemplates.assignments.invalidate({ userId }),
+    onError,
+  });
+  const unassign = trpc.adminTemplates.unassign.useMutation({
+    onSuccess: () => utils.adminTemplates.assignments.invalidate({ userId }),
+    onError,
+  });
   return (
     <Checkbox
       label={churchName}
@@ -42,7 +50,10 @@ function ChurchRow({ userId, churchName, target }: { userId: number; churchName:
       disabled={assignments.isLoading || assign.isPending || unassign.isPending}
       onChange={(e) => {
         const checked = e.currentTarget.checked;
-        if (checked) assign.mutate(target.kind === 'template' ? { userId, templateId: target.id } : { userId, packageId: target.id });
+        if (checked)
+          assign.mutate(
+            target.kind === 'template' ? { userId, templateId: target.id } : { userId, packageId: target.id },
+          );
         else if (current) unassign.mutate({ id: current.id });
       }}
     />
@@ -50,7 +61,15 @@ function ChurchRow({ userId, churchName, target }: { userId: number; churchName:
 }
 
 /** From the users table: every template and package, checked where assigned to this church. */
-export function ChurchTemplatesDialog({ userId, churchName, onClose }: { userId: number; churchName: string; onClose: () => void }) {
+export function ChurchTemplatesDialog({
+  userId,
+  churchName,
+  onClose,
+}: {
+  userId: number;
+  churchName: string;
+  onClose: () => void;
+}) {
   const templates = trpc.adminTemplates.templates.useQuery();
   const packages = trpc.adminTemplates.packages.useQuery();
   return (
@@ -60,15 +79,29 @@ export function ChurchTemplatesDialog({ userId, churchName, onClose }: { userId:
           <Text fw={600} size="sm">
             Packages
           </Text>
-          {(packages.data ?? []).length === 0 ? <Text c="dimmed" size="sm">No marketing packages found.</Text> : null}
+          {(packages.data ?? []).length === 0 ? (
+            <Text c="dimmed" size="sm">
+              No marketing packages found.
+            </Text>
+          ) : null}
           {(packages.data ?? []).map((p) => (
-            <ChurchRow key={`p${p.id}`} userId={userId} churchName={p.name} target={{ kind: 'package', id: p.id, name: p.name }} />
+            <ChurchRow
+              key={`p${p.id}`}
+              userId={userId}
+              churchName={p.name}
+              target={{ kind: 'package', id: p.id, name: p.name }}
+            />
           ))}
           <Text fw={600} size="sm" mt="sm">
             Templates
           </Text>
           {(templates.data ?? []).map((t) => (
-            <ChurchRow key={`t${t.id}`} userId={userId} churchName={`${t.name} (${t.type})`} target={{ kind: 'template', id: t.id, name: t.name }} />
+            <ChurchRow
+              key={`t${t.id}`}
+              userId={userId}
+              churchName={`${t.name} (${t.type})`}
+              target={{ kind: 'template', id: t.id, name: t.name }}
+            />
           ))}
         </Stack>
       </ScrollArea.Autosize>

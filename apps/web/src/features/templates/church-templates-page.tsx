@@ -1,4 +1,18 @@
-import { Alert, Badge, Button, Card, Group, Loader, Paper, Select, SimpleGrid, Stack, Tabs, Text, Title } from '@mantine/core';
+import {
+  Alert,
+  Badge,
+  Button,
+  Card,
+  Group,
+  Loader,
+  Paper,
+  Select,
+  SimpleGrid,
+  Stack,
+  Tabs,
+  Text,
+  Title,
+} from '@mantine/core';
 import { useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router-dom';
 import { TEMPLATE_TYPES } from '@lampstand/api/schemas/templates';
@@ -25,7 +39,12 @@ function UseButton({ template }: { template: ChurchTemplate }) {
     );
   }
   return (
-    <Button size="xs" loading={use.isPending} onClick={() => use.mutate({ id: template.id })} aria-label={`Use ${template.name}`}>
+    <Button
+      size="xs"
+      loading={use.isPending}
+      onClick={() => use.mutate({ id: template.id })}
+      aria-label={`Use ${template.name}`}
+    >
       Use
     </Button>
   );
@@ -60,8 +79,20 @@ export function ChurchTemplatesPage() {
   const shown = (templates.data ?? []).filter((t) => !category || t.category === category);
   return (
     <>
-      <PageHeader title="Templates" description="Ready-made campaigns your administrator has shared with your church." />
-      <Select label="Category" placeholder="All categories" clearable data={CATEGORY_OPTIONS} value={category} onChange={setCategory} maw={260} mb="md" />
+      <PageHeader
+        title="Templates"
+        description="Ready-made campaigns your administrator has shared with your church."
+      />
+      <Select
+        label="Category"
+        placeholder="All categories"
+        clearable
+        data={CATEGORY_OPTIONS}
+        value={category}
+        onChange={setCategory}
+        maw={260}
+        mb="md"
+      />
       <Tabs defaultValue="templates">
         <Tabs.List mb="md">
           <Tabs.Tab value="templates">Templates</Tabs.Tab>
@@ -105,8 +136,8 @@ export function ChurchTemplatesPage() {
             </Text>
           ) : (
             <Stack>
-              {packages.data!
-                .filter((p) => !category || p.category === category)
+              {packages
+                .data!.filter((p) => !category || p.category === category)
                 .map((p) => (
                   <Paper key={p.id} withBorder p="md">
                     <Text fw={600}>{p.name}</Text>

@@ -29,7 +29,15 @@ interface Values {
   isActive: boolean;
 }
 
-export function PackageDialog({ pkg, templates, onClose }: { pkg?: Package; templates: Template[]; onClose: () => void }) {
+export function PackageDialog({
+  pkg,
+  templates,
+  onClose,
+}: {
+  pkg?: Package;
+  templates: Template[];
+  onClose: () => void;
+}) {
   const utils = trpc.useUtils();
   const form = useForm<Values>({
     mode: 'controlled',
@@ -66,11 +74,22 @@ export function PackageDialog({ pkg, templates, onClose }: { pkg?: Package; temp
     form.reset();
     onClose();
   };
-  const create = trpc.adminTemplates.createPackage.useMutation({ onSuccess: () => done('Package created successfully.'), onError: (e) => notifyError('Error', `Failed to create package: ${errorMessage(e)}`) });
-  const update = trpc.adminTemplates.updatePackage.useMutation({ onSuccess: () => done('Package updated successfully.'), onError: (e) => notifyError('Error', `Failed to update package: ${errorMessage(e)}`) });
+  const create = trpc.adminTemplates.createPackage.useMutation({
+    onSuccess: () => done('Package created successfully.'),
+    onError: (e) => notifyError('Error', `Failed to create package: ${errorMessage(e)}`),
+  });
+  const update = trpc.adminTemplates.updatePackage.useMutation({
+    onSuccess: () => done('Package updated successfully.'),
+    onError: (e) => notifyError('Error', `Failed to update package: ${errorMessage(e)}`),
+  });
   return (
     <Modal opened onClose={onClose} title={pkg ? 'Edit Package' : 'New Package'} size={600} centered>
-      <form noValidate onSubmit={form.onSubmit((v) => (pkg ? update.mutate({ id: pkg.id, ...toPayload(v) }) : create.mutate(toPayload(v))))}>
+      <form
+        noValidate
+        onSubmit={form.onSubmit((v) =>
+          pkg ? update.mutate({ id: pkg.id, ...toPayload(v) }) : create.mutate(toPayload(v)),
+        )}
+      >
         <Stack>
           <TextInput label="Name" withAsterisk {...form.getInputProps('name')} />
           <Select label="Category" withAsterisk data={CATEGORY_OPTIONS} {...form.getInputProps('category')} />
@@ -81,7 +100,10 @@ export function PackageDialog({ pkg, templates, onClose }: { pkg?: Package; temp
               key={l.field}
               label={l.label}
               allowDeselect={false}
-              data={[{ value: 'none', label: 'None' }, ...templates.filter((t) => t.type === l.type).map((t) => ({ value: String(t.id), label: t.name }))]}
+              data={[
+                { value: 'none', label: 'None' },
+                ...templates.filter((t) => t.type === l.type).map((t) => ({ value: String(t.id), label: t.name })),
+              ]}
               {...form.getInputProps(l.field)}
             />
           ))}

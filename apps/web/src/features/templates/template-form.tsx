@@ -15,7 +15,12 @@ export type Template = RouterOutputs['adminTemplates']['templates'][number];
 export const CATEGORY_OPTIONS = TEMPLATE_CATEGORIES.map((c) => ({ value: c, label: c[0]!.toUpperCase() + c.slice(1) }));
 
 function HtmlEditor({ value, onChange, label }: { value: string; onChange: (v: string) => void; label: string }) {
-  const editor = useEditor({ extensions: [StarterKit.configure({ link: false }), LinkExtension], content: value, onUpdate: ({ editor: e }) => onChange(e.getHTML()), immediatelyRender: true });
+  const editor = useEditor({
+    extensions: [StarterKit.configure({ link: false }), LinkExtension],
+    content: value,
+    onUpdate: ({ editor: e }) => onChange(e.getHTML()),
+    immediatelyRender: true,
+  });
   return (
     <Stack gap={4}>
       <Text size="sm" fw={500}>
@@ -44,7 +49,16 @@ interface Values {
   description: string;
   thumbnail: string;
   isActive: boolean;
-  content: { subject: string; html: string; text: string; headline: string; subheading: string; mainContent: string; callToAction: string; keyPoints: string };
+  content: {
+    subject: string;
+    html: string;
+    text: string;
+    headline: string;
+    subheading: string;
+    mainContent: string;
+    callToAction: string;
+    keyPoints: string;
+  };
 }
 
 export function TemplateDialog({ template, onClose }: { template?: Template; onClose: () => void }) {
@@ -80,7 +94,13 @@ export function TemplateDialog({ template, onClose }: { template?: Template; onC
       description: v.description,
       thumbnail: v.thumbnail,
       isActive: v.isActive,
-      content: { ...v.content, keyPoints: v.content.keyPoints.split('\n').map((k) => k.trim()).filter(Boolean) },
+      content: {
+        ...v.content,
+        keyPoints: v.content.keyPoints
+          .split('\n')
+          .map((k) => k.trim())
+          .filter(Boolean),
+      },
     };
   }
   const done = async (msg: string) => {
@@ -89,17 +109,33 @@ export function TemplateDialog({ template, onClose }: { template?: Template; onC
     form.reset();
     onClose();
   };
-  const create = trpc.adminTemplates.createTemplate.useMutation({ onSuccess: () => done('Template created successfully.'), onError: (e) => notifyError('Error', `Failed to create template: ${errorMessage(e)}`) });
-  const update = trpc.adminTemplates.updateTemplate.useMutation({ onSuccess: () => done('Template updated successfully.'), onError: (e) => notifyError('Error', `Failed to update template: ${errorMessage(e)}`) });
+  const create = trpc.adminTemplates.createTemplate.useMutation({
+    onSuccess: () => done('Template created successfully.'),
+    onError: (e) => notifyError('Error', `Failed to create template: ${errorMessage(e)}`),
+  });
+  const update = trpc.adminTemplates.updateTemplate.useMutation({
+    onSuccess: () => done('Template updated successfully.'),
+    onError: (e) => notifyError('Error', `Failed to update template: ${errorMessage(e)}`),
+  });
   const v = form.values;
   const seg = smsSegments(v.content.text);
   return (
     <Modal opened onClose={onClose} title={template ? 'Edit Template' : 'New Template'} size={600} centered>
-      <form noValidate onSubmit={form.onSubmit((vals) => (template ? update.mutate({ id: template.id, ...payload(vals) }) : create.mutate(payload(vals))))}>
+      <form
+        noValidate
+        onSubmit={form.onSubmit((vals) =>
+          template ? update.mutate({ id: template.id, ...payload(vals) }) : create.mutate(payload(vals)),
+        )}
+      >
         <Stack>
           <TextInput label="Name" withAsterisk {...form.getInputProps('name')} />
           <Group grow align="flex-start">
-            <Select label="Type" withAsterisk data={TEMPLATE_TYPES.map((t) => ({ value: t.value, label: t.label }))} {...form.getInputProps('type')} />
+            <Select
+              label="Type"
+              withAsterisk
+              data={TEMPLATE_TYPES.map((t) => ({ value: t.value, label: t.label }))}
+              {...form.getInputProps('type')}
+            />
             <Select label="Category" withAsterisk data={CATEGORY_OPTIONS} {...form.getInputProps('category')} />
           </Group>
           <Textarea label="Description" autosize minRows={2} {...form.getInputProps('description')} />
@@ -107,14 +143,19 @@ export function TemplateDialog({ template, onClose }: { template?: Template; onC
           {v.type === 'email' ? (
             <>
               <TextInput label="Email subject" {...form.getInputProps('content.subject')} />
-              <HtmlEditor label="Email body" value={v.content.html} onChange={(h) => form.setFieldValue('content.html', h)} />
+              <HtmlEditor
+                label="Email body"
+                value={v.content.html}
+                onChange={(h) => form.setFieldValue('content.html', h)}
+              />
             </>
           ) : null}
           {v.type === 'sms' ? (
             <>
               <Textarea label="SMS text" autosize minRows={3} {...form.getInputProps('content.text')} />
               <Text size="sm" c="dimmed">
-                {seg.characters} characters · {seg.encoding} · {seg.segments} {seg.segments === 1 ? 'segment' : 'segments'}
+                {seg.characters} characters · {seg.encoding} · {seg.segments}{' '}
+                {seg.segments === 1 ? 'segment' : 'segments'}
               </Text>
             </>
           ) : null}
@@ -124,10 +165,17 @@ export function TemplateDialog({ template, onClose }: { template?: Template; onC
               <TextInput label="Subheading" {...form.getInputProps('content.subheading')} />
               <Textarea label="Main content" autosize minRows={3} {...form.getInputProps('content.mainContent')} />
               <TextInput label="Call to action" {...form.getInputProps('content.callToAction')} />
-              <Textarea label="Key points (one per line)" autosize minRows={2} {...form.getInputProps('content.keyPoints')} />
+              <Textarea
+                label="Key points (one per line)"
+                autosize
+                minRows={2}
+                {...form.getInputProps('content.keyPoints')}
+              />
             </>
           ) : null}
-          {v.type === 'print' ? <HtmlEditor label="Flyer" value={v.content.html} onChange={(h) => form.setFieldValue('content.html', h)} /> : null}
+          {v.type === 'print' ? (
+            <HtmlEditor label="Flyer" value={v.content.html} onChange={(h) => form.setFieldValue('content.html', h)} />
+          ) : null}
           <Switch label="Active" {...form.getInputProps('isActive', { type: 'checkbox' })} />
           <Group justify="flex-end">
             <Button variant="default" onClick={onClose}>

@@ -24,14 +24,26 @@ import { protectedProcedure, router } from '../../trpc.js';
 const membership = z.object({ listId: z.number().int(), contactId: z.number().int() });
 
 export const contactListsRouter = router({
-  list: protectedProcedure.input(listContactListsSchema).output(z.array(contactListSchema)).query(({ ctx, input }) => listContactLists(ctx.db, ctx.tenantId, input)),
-  create: protectedProcedure.input(createContactListSchema).output(contactListSchema).mutation(({ ctx, input }) => createContactList(ctx.db, ctx.tenantId, input)),
+  list: protectedProcedure
+    .input(listContactListsSchema)
+    .output(z.array(contactListSchema))
+    .query(({ ctx, input }) => listContactLists(ctx.db, ctx.tenantId, input)),
+  create: protectedProcedure
+    .input(createContactListSchema)
+    .output(contactListSchema)
+    .mutation(({ ctx, input }) => createContactList(ctx.db, ctx.tenantId, input)),
   update: protectedProcedure
     .input(updateContactListSchema)
     .output(contactListSchema)
     .mutation(({ ctx, input: { id, ...fields } }) => updateContactList(ctx.db, ctx.tenantId, id, fields)),
-  delete: protectedProcedure.input(listIdSchema).output(z.object({ id: z.number().int() })).mutation(({ ctx, input }) => deleteContactList(ctx.db, ctx.tenantId, input.id)),
-  contacts: protectedProcedure.input(listIdSchema).output(z.array(contactSchema)).query(({ ctx, input }) => contactsOfList(ctx.db, ctx.tenantId, input.id)),
+  delete: protectedProcedure
+    .input(listIdSchema)
+    .output(z.object({ id: z.number().int() }))
+    .mutation(({ ctx, input }) => deleteContactList(ctx.db, ctx.tenantId, input.id)),
+  contacts: protectedProcedure
+    .input(listIdSchema)
+    .output(z.array(contactSchema))
+    .query(({ ctx, input }) => contactsOfList(ctx.db, ctx.tenantId, input.id)),
   addContact: protectedProcedure
     .input(listMembershipSchema)
     .output(membership)
@@ -40,5 +52,8 @@ export const contactListsRouter = router({
     .input(listMembershipSchema)
     .output(membership)
     .mutation(({ ctx, input }) => removeContactFromList(ctx.db, ctx.tenantId, input.listId, input.contactId)),
-  ofContact: protectedProcedure.input(contactIdSchema).output(z.array(contactListSchema)).query(({ ctx, input }) => listsOfContact(ctx.db, ctx.tenantId, input.id)),
+  ofContact: protectedProcedure
+    .input(contactIdSchema)
+    .output(z.array(contactListSchema))
+    .query(({ ctx, input }) => listsOfContact(ctx.db, ctx.tenantId, input.id)),
 });

@@ -23,8 +23,14 @@ import { previewEmail, sendTestEmail } from '../../services/email-campaigns/test
 import { protectedProcedure, router } from '../../trpc.js';
 
 export const emailCampaignsRouter = router({
-  list: protectedProcedure.input(listEmailCampaignsSchema).output(z.array(emailCampaignSchema)).query(({ ctx, input }) => listEmailCampaigns(ctx.db, ctx.tenantId, input)),
-  get: protectedProcedure.input(emailCampaignIdSchema).output(emailCampaignSchema).query(({ ctx, input }) => getEmailCampaign(ctx.db, ctx.tenantId, input.id)),
+  list: protectedProcedure
+    .input(listEmailCampaignsSchema)
+    .output(z.array(emailCampaignSchema))
+    .query(({ ctx, input }) => listEmailCampaigns(ctx.db, ctx.tenantId, input)),
+  get: protectedProcedure
+    .input(emailCampaignIdSchema)
+    .output(emailCampaignSchema)
+    .query(({ ctx, input }) => getEmailCampaign(ctx.db, ctx.tenantId, input.id)),
   create: protectedProcedure
     .input(createEmailCampaignSchema)
     .output(emailCampaignSchema)
@@ -32,13 +38,21 @@ export const emailCampaignsRouter = router({
   update: protectedProcedure
     .input(updateEmailCampaignSchema)
     .output(emailCampaignSchema)
-    .mutation(({ ctx, input: { id, ...fields } }) => updateEmailCampaign(ctx.db, ctx.services.jobs, ctx.tenantId, id, fields)),
-  delete: protectedProcedure.input(emailCampaignIdSchema).output(z.object({ id: z.number().int() })).mutation(({ ctx, input }) => deleteEmailCampaign(ctx.db, ctx.tenantId, input.id)),
+    .mutation(({ ctx, input: { id, ...fields } }) =>
+      updateEmailCampaign(ctx.db, ctx.services.jobs, ctx.tenantId, id, fields),
+    ),
+  delete: protectedProcedure
+    .input(emailCampaignIdSchema)
+    .output(z.object({ id: z.number().int() }))
+    .mutation(({ ctx, input }) => deleteEmailCampaign(ctx.db, ctx.tenantId, input.id)),
   send: protectedProcedure
     .input(emailCampaignIdSchema)
     .output(emailCampaignSchema)
     .mutation(({ ctx, input }) => startEmailCampaign(ctx.db, ctx.services.jobs, ctx.tenantId, input.id)),
-  stats: protectedProcedure.input(emailCampaignIdSchema).output(emailStatsSchema).query(({ ctx, input }) => emailCampaignStats(ctx.db, ctx.tenantId, input.id)),
+  stats: protectedProcedure
+    .input(emailCampaignIdSchema)
+    .output(emailStatsSchema)
+    .query(({ ctx, input }) => emailCampaignStats(ctx.db, ctx.tenantId, input.id)),
   preview: protectedProcedure
     .input(previewEmailSchema)
     .output(previewEmailResultSchema)
@@ -46,5 +60,7 @@ export const emailCampaignsRouter = router({
   sendTest: protectedProcedure
     .input(testEmailSchema)
     .output(z.object({ ok: z.literal(true), to: z.string(), message: z.string() }))
-    .mutation(({ ctx, input }) => sendTestEmail({ db: ctx.db, email: ctx.services.email, config: ctx.services.delivery }, ctx.tenantId, input)),
+    .mutation(({ ctx, input }) =>
+      sendTestEmail({ db: ctx.db, email: ctx.services.email, config: ctx.services.delivery }, ctx.tenantId, input),
+    ),
 });

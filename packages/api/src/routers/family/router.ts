@@ -4,10 +4,16 @@ import { addFamilyLink, listFamily, removeFamilyLink } from '../../services/cont
 import { protectedProcedure, router } from '../../trpc.js';
 
 export const familyRouter = router({
-  list: protectedProcedure.input(contactIdSchema).output(z.array(familyItemSchema)).query(({ ctx, input }) => listFamily(ctx.db, ctx.tenantId, input.id)),
+  list: protectedProcedure
+    .input(contactIdSchema)
+    .output(z.array(familyItemSchema))
+    .query(({ ctx, input }) => listFamily(ctx.db, ctx.tenantId, input.id)),
   add: protectedProcedure
     .input(addFamilyLinkSchema)
     .output(familyItemSchema.shape.link)
     .mutation(({ ctx, input }) => addFamilyLink(ctx.db, ctx.tenantId, input.id, input)),
-  remove: protectedProcedure.input(familyLinkIdSchema).output(z.object({ id: z.number().int() })).mutation(({ ctx, input }) => removeFamilyLink(ctx.db, ctx.tenantId, input.linkId)),
+  remove: protectedProcedure
+    .input(familyLinkIdSchema)
+    .output(z.object({ id: z.number().int() }))
+    .mutation(({ ctx, input }) => removeFamilyLink(ctx.db, ctx.tenantId, input.linkId)),
 });

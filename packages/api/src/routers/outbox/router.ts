@@ -4,5 +4,8 @@ import { listOutbox } from '../../services/email-campaigns/outbox.js';
 import { protectedProcedure, router } from '../../trpc.js';
 
 export const outboxRouter = router({
-  list: protectedProcedure.input(outboxQuerySchema).output(z.array(outboxMessageSchema)).query(({ ctx, input }) => listOutbox(ctx.db, ctx.tenantId, input)),
+  list: protectedProcedure
+    .input(outboxQuerySchema)
+    .output(z.array(outboxMessageSchema))
+    .query(({ ctx, input }) => listOutbox(ctx.db, ctx.tenantId, input)),
 });

@@ -1,5 +1,10 @@
 import { z } from 'zod';
-import { createSmsCampaignSchema, smsCampaignIdSchema, smsCampaignSchema, updateSmsCampaignSchema } from '../../schemas/sms-campaigns.js';
+import {
+  createSmsCampaignSchema,
+  smsCampaignIdSchema,
+  smsCampaignSchema,
+  updateSmsCampaignSchema,
+} from '../../schemas/sms-campaigns.js';
 import {
   createSmsCampaign,
   deleteSmsCampaign,
@@ -11,8 +16,13 @@ import {
 import { protectedProcedure, router } from '../../trpc.js';
 
 export const smsCampaignsRouter = router({
-  list: protectedProcedure.output(z.array(smsCampaignSchema)).query(({ ctx }) => listSmsCampaigns(ctx.db, ctx.tenantId)),
-  get: protectedProcedure.input(smsCampaignIdSchema).output(smsCampaignSchema).query(({ ctx, input }) => getSmsCampaign(ctx.db, ctx.tenantId, input.id)),
+  list: protectedProcedure
+    .output(z.array(smsCampaignSchema))
+    .query(({ ctx }) => listSmsCampaigns(ctx.db, ctx.tenantId)),
+  get: protectedProcedure
+    .input(smsCampaignIdSchema)
+    .output(smsCampaignSchema)
+    .query(({ ctx, input }) => getSmsCampaign(ctx.db, ctx.tenantId, input.id)),
   create: protectedProcedure
     .input(createSmsCampaignSchema)
     .output(smsCampaignSchema)
@@ -20,7 +30,15 @@ export const smsCampaignsRouter = router({
   update: protectedProcedure
     .input(updateSmsCampaignSchema)
     .output(smsCampaignSchema)
-    .mutation(({ ctx, input: { id, ...fields } }) => updateSmsCampaign(ctx.db, ctx.services.jobs, ctx.tenantId, id, fields)),
-  delete: protectedProcedure.input(smsCampaignIdSchema).output(z.object({ id: z.number().int() })).mutation(({ ctx, input }) => deleteSmsCampaign(ctx.db, ctx.tenantId, input.id)),
-  send: protectedProcedure.input(smsCampaignIdSchema).output(smsCampaignSchema).mutation(({ ctx, input }) => startSmsCampaign(ctx.db, ctx.services.jobs, ctx.tenantId, input.id)),
+    .mutation(({ ctx, input: { id, ...fields } }) =>
+      updateSmsCampaign(ctx.db, ctx.services.jobs, ctx.tenantId, id, fields),
+    ),
+  delete: protectedProcedure
+    .input(smsCampaignIdSchema)
+    .output(z.object({ id: z.number().int() }))
+    .mutation(({ ctx, input }) => deleteSmsCampaign(ctx.db, ctx.tenantId, input.id)),
+  send: protectedProcedure
+    .input(smsCampaignIdSchema)
+    .output(smsCampaignSchema)
+    .mutation(({ ctx, input }) => startSmsCampaign(ctx.db, ctx.services.jobs, ctx.tenantId, input.id)),
 });

@@ -23,21 +23,55 @@ const idOut = z.object({ id: z.number().int() });
 /** Platform administration of templates, packages and their assignment to churches. */
 export const adminTemplatesRouter = router({
   templates: adminProcedure.output(z.array(templateSchema)).query(({ ctx }) => svc.listTemplates(ctx.db)),
-  createTemplate: adminProcedure.input(templateFieldsSchema).output(templateSchema).mutation(({ ctx, input }) => svc.createTemplate(ctx.db, input)),
-  updateTemplate: adminProcedure.input(updateTemplateSchema).output(templateSchema).mutation(({ ctx, input: { id, ...f } }) => svc.updateTemplate(ctx.db, id, f)),
-  deleteTemplate: adminProcedure.input(templateIdSchema).output(idOut).mutation(({ ctx, input }) => svc.deleteTemplate(ctx.db, input.id)),
+  createTemplate: adminProcedure
+    .input(templateFieldsSchema)
+    .output(templateSchema)
+    .mutation(({ ctx, input }) => svc.createTemplate(ctx.db, input)),
+  updateTemplate: adminProcedure
+    .input(updateTemplateSchema)
+    .output(templateSchema)
+    .mutation(({ ctx, input: { id, ...f } }) => svc.updateTemplate(ctx.db, id, f)),
+  deleteTemplate: adminProcedure
+    .input(templateIdSchema)
+    .output(idOut)
+    .mutation(({ ctx, input }) => svc.deleteTemplate(ctx.db, input.id)),
   packages: adminProcedure.output(z.array(packageSchema)).query(({ ctx }) => svc.listPackages(ctx.db)),
-  createPackage: adminProcedure.input(packageFieldsSchema).output(packageSchema).mutation(({ ctx, input }) => svc.createPackage(ctx.db, input)),
-  updatePackage: adminProcedure.input(updatePackageSchema).output(packageSchema).mutation(({ ctx, input: { id, ...f } }) => svc.updatePackage(ctx.db, id, f)),
-  deletePackage: adminProcedure.input(packageIdSchema).output(idOut).mutation(({ ctx, input }) => svc.deletePackage(ctx.db, input.id)),
-  assignments: adminProcedure.input(assignmentQuerySchema).output(z.array(assignmentSchema)).query(({ ctx, input }) => svc.listAssignments(ctx.db, input.userId)),
-  assign: adminProcedure.input(createAssignmentSchema).output(assignmentSchema).mutation(({ ctx, input }) => svc.createAssignment(ctx.db, input)),
-  unassign: adminProcedure.input(assignmentIdSchema).output(idOut).mutation(({ ctx, input }) => svc.deleteAssignment(ctx.db, input.id)),
+  createPackage: adminProcedure
+    .input(packageFieldsSchema)
+    .output(packageSchema)
+    .mutation(({ ctx, input }) => svc.createPackage(ctx.db, input)),
+  updatePackage: adminProcedure
+    .input(updatePackageSchema)
+    .output(packageSchema)
+    .mutation(({ ctx, input: { id, ...f } }) => svc.updatePackage(ctx.db, id, f)),
+  deletePackage: adminProcedure
+    .input(packageIdSchema)
+    .output(idOut)
+    .mutation(({ ctx, input }) => svc.deletePackage(ctx.db, input.id)),
+  assignments: adminProcedure
+    .input(assignmentQuerySchema)
+    .output(z.array(assignmentSchema))
+    .query(({ ctx, input }) => svc.listAssignments(ctx.db, input.userId)),
+  assign: adminProcedure
+    .input(createAssignmentSchema)
+    .output(assignmentSchema)
+    .mutation(({ ctx, input }) => svc.createAssignment(ctx.db, input)),
+  unassign: adminProcedure
+    .input(assignmentIdSchema)
+    .output(idOut)
+    .mutation(({ ctx, input }) => svc.deleteAssignment(ctx.db, input.id)),
 });
 
 /** What a church sees: only active templates and packages assigned to it. */
 export const templatesRouter = router({
-  list: protectedProcedure.output(z.array(templateSchema)).query(({ ctx }) => svc.churchTemplates(ctx.db, ctx.tenantId)),
-  packages: protectedProcedure.output(z.array(churchPackageSchema)).query(({ ctx }) => svc.churchPackages(ctx.db, ctx.tenantId)),
-  use: protectedProcedure.input(templateIdSchema).output(useTemplateResultSchema).mutation(({ ctx, input }) => svc.useTemplate(ctx.db, ctx.services.jobs, ctx.tenantId, input.id)),
+  list: protectedProcedure
+    .output(z.array(templateSchema))
+    .query(({ ctx }) => svc.churchTemplates(ctx.db, ctx.tenantId)),
+  packages: protectedProcedure
+    .output(z.array(churchPackageSchema))
+    .query(({ ctx }) => svc.churchPackages(ctx.db, ctx.tenantId)),
+  use: protectedProcedure
+    .input(templateIdSchema)
+    .output(useTemplateResultSchema)
+    .mutation(({ ctx, input }) => svc.useTemplate(ctx.db, ctx.services.jobs, ctx.tenantId, input.id)),
 });

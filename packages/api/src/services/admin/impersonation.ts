@@ -8,7 +8,10 @@ export async function startImpersonation(db: Db, admin: SessionUser, targetId: n
   const [target] = await getUsersByIds(db, [targetId]);
   if (!target) throw notFound('User not found');
   if (target.role === 'admin') throw badRequest('Administrators cannot be impersonated');
-  await db.insertInto('impersonationAudit').values({ adminId: admin.id, targetId: target.id, action: 'start' }).execute();
+  await db
+    .insertInto('impersonationAudit')
+    .values({ adminId: admin.id, targetId: target.id, action: 'start' })
+    .execute();
   return target;
 }
 

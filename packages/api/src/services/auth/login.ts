@@ -31,10 +31,15 @@ export async function login(db: Db, input: LoginInput & { ip: string }): Promise
   }
 
   const user = await findUserByUsername(db, input.username);
-  const ok = user ? await verifyPassword(user.passwordHash, input.password) : (await verifyAgainstDummy(input.password), false);
+  const ok = user
+    ? await verifyPassword(user.passwordHash, input.password)
+    : (await verifyAgainstDummy(input.password), false);
   if (!user || !ok) {
     await db.insertInto('loginFailures').values({ username, ip: input.ip }).execute();
-    await db.deleteFrom('loginFailures').where('at', '<', sql<Date>`now() - interval '1 day'`).execute();
+    await db
+      .deleteFrom('loginFailures')
+      .where('at', '<', sql<Date>`now() - interval '1 day'`)
+      .execute();
     throw unauthorized(INVALID_CREDENTIALS);
   }
   await db.deleteFrom('loginFailures').where('username', '=', username).execute();

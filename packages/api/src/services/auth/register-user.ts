@@ -12,7 +12,11 @@ export const EMAIL_TAKEN = 'An account with this email already exists';
  * administrator; every later one is a church, whatever the payload's `role` says (nobody can
  * self-register as an admin). `pnpm admin:create` makes further admins.
  */
-export async function registerUser(db: Db, input: RegisterInput, opts: { role?: 'admin' | 'church' } = {}): Promise<SessionUser> {
+export async function registerUser(
+  db: Db,
+  input: RegisterInput,
+  opts: { role?: 'admin' | 'church' } = {},
+): Promise<SessionUser> {
   const passwordHash = await hashPassword(input.password);
   try {
     return await db.transaction().execute(async (trx) => {

@@ -6,9 +6,25 @@ import { resolveSessionUsers } from './session-users.js';
 const { db } = await freshDatabase();
 
 describe('resolveSessionUsers', async () => {
-  const admin = await registerUser(db, { username: 'root', password: 'secret12', churchName: 'Platform', email: 'root@example.org' });
-  const church = await registerUser(db, { username: 'grace', password: 'secret12', churchName: 'Grace', email: 'grace@example.org', role: 'admin' });
-  const other = await registerUser(db, { username: 'hope', password: 'secret12', churchName: 'Hope', email: 'hope@example.org' });
+  const admin = await registerUser(db, {
+    username: 'root',
+    password: 'secret12',
+    churchName: 'Platform',
+    email: 'root@example.org',
+  });
+  const church = await registerUser(db, {
+    username: 'grace',
+    password: 'secret12',
+    churchName: 'Grace',
+    email: 'grace@example.org',
+    role: 'admin',
+  });
+  const other = await registerUser(db, {
+    username: 'hope',
+    password: 'secret12',
+    churchName: 'Hope',
+    email: 'hope@example.org',
+  });
 
   it('first account is admin, later ones church whatever they ask for', () => {
     expect(admin.role).toBe('admin');

@@ -8,21 +8,42 @@ export interface ChildGroupFields {
   ageMax?: number | null;
 }
 
-const out = (g: { id: number; userId: number; name: string; description: string | null; ageMin: number | null; ageMax: number | null; createdAt: Date; updatedAt: Date }) => ({
+const out = (g: {
+  id: number;
+  userId: number;
+  name: string;
+  description: string | null;
+  ageMin: number | null;
+  ageMax: number | null;
+  createdAt: Date;
+  updatedAt: Date;
+}) => ({
   ...g,
   createdAt: g.createdAt.toISOString(),
   updatedAt: g.updatedAt.toISOString(),
 });
 
 export async function listChildGroups(db: Db, tenantId: number) {
-  const rows = await db.selectFrom('childGroups').selectAll().where('userId', '=', tenantId).orderBy('ageMin').orderBy('name').execute();
+  const rows = await db
+    .selectFrom('childGroups')
+    .selectAll()
+    .where('userId', '=', tenantId)
+    .orderBy('ageMin')
+    .orderBy('name')
+    .execute();
   return rows.map(out);
 }
 
 export async function createChildGroup(db: Db, tenantId: number, input: ChildGroupFields) {
   const row = await db
     .insertInto('childGroups')
-    .values({ userId: tenantId, name: input.name, description: input.description ?? null, ageMin: input.ageMin ?? null, ageMax: input.ageMax ?? null })
+    .values({
+      userId: tenantId,
+      name: input.name,
+      description: input.description ?? null,
+      ageMin: input.ageMin ?? null,
+      ageMax: input.ageMax ?? null,
+    })
     .returningAll()
     .executeTakeFirstOrThrow();
   return out(row);
@@ -31,7 +52,13 @@ export async function createChildGroup(db: Db, tenantId: number, input: ChildGro
 export async function updateChildGroup(db: Db, tenantId: number, id: number, input: ChildGroupFields) {
   const row = await db
     .updateTable('childGroups')
-    .set({ name: input.name, description: input.description ?? null, ageMin: input.ageMin ?? null, ageMax: input.ageMax ?? null, updatedAt: new Date() })
+    .set({
+      name: input.name,
+      description: input.description ?? null,
+      ageMin: input.ageMin ?? null,
+      ageMax: input.ageMax ?? null,
+      updatedAt: new Date(),
+    })
     .where('id', '=', id)
     .where('userId', '=', tenantId)
     .returningAll()
@@ -42,7 +69,12 @@ export async function updateChildGroup(db: Db, tenantId: number, id: number, inp
 
 /** Children in the group stay, without a group. */
 export async function deleteChildGroup(db: Db, tenantId: number, id: number) {
-  const row = await db.deleteFrom('childGroups').where('id', '=', id).where('userId', '=', tenantId).returning('id').executeTakeFirst();
+  const row = await db
+    .deleteFrom('childGroups')
+    .where('id', '=', id)
+    .where('userId', '=', tenantId)
+    .returning('id')
+    .executeTakeFirst();
   if (!row) throw notFound('Child group not found');
   return { id };
 }

@@ -12,19 +12,44 @@ export interface ChildFields {
 
 async function assertGroup(db: Db, tenantId: number, groupId: number | null | undefined) {
   if (!groupId) return;
-  const g = await db.selectFrom('childGroups').select('id').where('id', '=', groupId).where('userId', '=', tenantId).executeTakeFirst();
+  const g = await db
+    .selectFrom('childGroups')
+    .select('id')
+    .where('id', '=', groupId)
+    .where('userId', '=', tenantId)
+    .executeTakeFirst();
   if (!g) throw notFound('Child group not found');
 }
 
-async function loadChildren(db: Db, tenantId: number, where: { parentContactId?: number; childId?: number }): Promise<Child[]> {
+async function loadChildren(
+  db: Db,
+  tenantId: number,
+  where: { parentContactId?: number; childId?: number },
+): Promise<Child[]> {
   let q = db
     .selectFrom('contactChildren as c')
     .leftJoin('childGroups as g', (j) => j.onRef('g.id', '=', 'c.groupId').onRef('g.userId', '=', 'c.userId'))
     .select([
-      'c.id', 'c.parentContactId', 'c.name', 'c.dateOfBirth', 'c.age', 'c.groupId', 'c.notes', 'c.createdAt', 'c.updatedAt',
-      'g.name as groupName', 'g.ageMin as groupAgeMin', 'g.ageMax as groupAgeMax',
+      'c.id',
+      'c.parentContactId',
+      'c.name',
+      'c.dateOfBirth',
+      'c.age',
+      'c.groupId',
+      'c.notes',
+      'c.createdAt',
+      'c.updatedAt',
+      'g.name as groupName',
+      'g.ageMin as groupAgeMin',
+      'g.ageMax as groupAgeMax',
     ])
-    .select(sql<number[]>`coalesce((select array_agg(cl.list_id order by cl.list_id) from children_in_lists cl where cl.child_id = c.id), '{}')`.as('listIds'))
+    .select(
+      sql<
+        number[]
+      >`coalesce((select array_agg(cl.list_id order by cl.list_id) from children_in_lists cl where cl.child_id = c.id), '{}')`.as(
+        'listIds',
+      ),
+    )
     .where('c.userId', '=', tenantId);
   if (where.parentContactId) q = q.where('c.parentContactId', '=', where.parentContactId);
   if (where.childId) q = q.where('c.id', '=', where.childId);
@@ -36,7 +61,10 @@ async function loadChildren(db: Db, tenantId: number, where: { parentContactId?:
     dateOfBirth: r.dateOfBirth,
     age: r.age,
     groupId: r.groupId,
-    group: r.groupId && r.groupName ? { id: r.groupId, name: r.groupName, ageMin: r.groupAgeMin, ageMax: r.groupAgeMax } : null,
+    group:
+      r.groupId && r.groupName
+        ? { id: r.groupId, name: r.groupName, ageMin: r.groupAgeMin, ageMax: r.groupAgeMax }
+        : null,
     notes: r.notes,
     listIds: (r.listIds ?? []).map(Number),
     createdAt: r.createdAt.toISOString(),
@@ -45,7 +73,12 @@ async function loadChildren(db: Db, tenantId: number, where: { parentContactId?:
 }
 
 export async function listChildren(db: Db, tenantId: number, parentContactId: number): Promise<Child[]> {
-  const parent = await db.selectFrom('contacts').select('id').where('id', '=', parentContactId).where('userId', '=', tenantId).executeTakeFirst();
+  const parent = await db
+    .selectFrom('contacts')
+    .select('id')
+    .where('id', '=', parentContactId)
+    .where('userId', '=', tenantId)
+    .executeTakeFirst();
   if (!parent) throw notFound('Contact not found');
   return loadChildren(db, tenantId, { parentContactId });
 }
@@ -57,7 +90,12 @@ export async function getChild(db: Db, tenantId: number, childId: number): Promi
 }
 
 export async function addChild(db: Db, tenantId: number, parentContactId: number, input: ChildFields): Promise<Child> {
-  const parent = await db.selectFrom('contacts').select('id').where('id', '=', parentContactId).where('userId', '=', tenantId).executeTakeFirst();
+  const parent = await db
+    .selectFrom('contacts')
+    .select('id')
+    .where('id', '=', parentContactId)
+    .where('userId', '=', tenantId)
+    .executeTakeFirst();
   if (!parent) throw notFound('Contact not found');
   await assertGroup(db, tenantId, input.groupId);
   const row = await db
@@ -97,7 +135,12 @@ export async function updateChild(db: Db, tenantId: number, childId: number, inp
 }
 
 export async function removeChild(db: Db, tenantId: number, childId: number) {
-  const row = await db.deleteFrom('contactChildren').where('id', '=', childId).where('userId', '=', tenantId).returning('id').executeTakeFirst();
+  const row = await db
+    .deleteFrom('contactChildren')
+    .where('id', '=', childId)
+    .where('userId', '=', tenantId)
+    .returning('id')
+    .executeTakeFirst();
   if (!row) throw notFound('Child not found');
   return { id: childId };
 }
@@ -107,9 +150,19 @@ export async function removeChild(db: Db, tenantId: number, childId: number) {
  * child through their parent contact's phone.
  */
 export async function addChildToList(db: Db, tenantId: number, childId: number, listId: number) {
-  const child = await db.selectFrom('contactChildren').select('id').where('id', '=', childId).where('userId', '=', tenantId).executeTakeFirst();
+  const child = await db
+    .selectFrom('contactChildren')
+    .select('id')
+    .where('id', '=', childId)
+    .where('userId', '=', tenantId)
+    .executeTakeFirst();
   if (!child) throw notFound('Child not found');
-  const list = await db.selectFrom('contactLists').select(['id', 'type']).where('id', '=', listId).where('userId', '=', tenantId).executeTakeFirst();
+  const list = await db
+    .selectFrom('contactLists')
+    .select(['id', 'type'])
+    .where('id', '=', listId)
+    .where('userId', '=', tenantId)
+    .executeTakeFirst();
   if (!list) throw notFound('List not found');
   if (list.type === 'email') throw badRequest('Children can only be added to lists of type SMS or both');
   await db

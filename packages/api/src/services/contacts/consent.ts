@@ -19,7 +19,13 @@ export interface ConsentChange {
  */
 export async function setConsent(db: Db, tenantId: number, contactId: number, change: ConsentChange): Promise<Contact> {
   return db.transaction().execute(async (trx) => {
-    const row = await trx.selectFrom('contacts').selectAll().where('id', '=', contactId).where('userId', '=', tenantId).forUpdate().executeTakeFirst();
+    const row = await trx
+      .selectFrom('contacts')
+      .selectAll()
+      .where('id', '=', contactId)
+      .where('userId', '=', tenantId)
+      .forUpdate()
+      .executeTakeFirst();
     if (!row) throw notFound('Contact not found');
     const current = change.channel === 'email' ? row.emailConsent : row.smsConsent;
     if (current === change.status) return toContact(row);
@@ -28,17 +34,35 @@ export async function setConsent(db: Db, tenantId: number, contactId: number, ch
       change.channel === 'email'
         ? { emailConsent: change.status, emailConsentAt: now, emailConsentSource: change.source }
         : { smsConsent: change.status, smsConsentAt: now, smsConsentSource: change.source };
-    const updated = await trx.updateTable('contacts').set({ ...set, updatedAt: now }).where('id', '=', contactId).returningAll().executeTakeFirstOrThrow();
+    const updated = await trx
+      .updateTable('contacts')
+      .set({ ...set, updatedAt: now })
+      .where('id', '=', contactId)
+      .returningAll()
+      .executeTakeFirstOrThrow();
     await trx
       .insertInto('contactConsentEvents')
-      .values({ userId: tenantId, contactId, channel: change.channel, status: change.status, source: change.source, note: change.note ?? null, at: now })
+      .values({
+        userId: tenantId,
+        contactId,
+        channel: change.channel,
+        status: change.status,
+        source: change.source,
+        note: change.note ?? null,
+        at: now,
+      })
       .execute();
     return toContact(updated);
   });
 }
 
 export async function consentHistory(db: Db, tenantId: number, contactId: number) {
-  const exists = await db.selectFrom('contacts').select('id').where('id', '=', contactId).where('userId', '=', tenantId).executeTakeFirst();
+  const exists = await db
+    .selectFrom('contacts')
+    .select('id')
+    .where('id', '=', contactId)
+    .where('userId', '=', tenantId)
+    .executeTakeFirst();
   if (!exists) throw notFound('Contact not found');
   const rows = await db
     .selectFrom('contactConsentEvents')

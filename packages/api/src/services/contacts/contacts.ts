@@ -1,11 +1,6 @@
 import { sql, type ContactMetadata, type Db } from '@lampstand/db';
 import type { z } from 'zod';
-import {
-  contactFieldsSchema,
-  contactMetadataSchema,
-  type Contact,
-  type ContactTab,
-} from '../../schemas/contacts.js';
+import { contactFieldsSchema, contactMetadataSchema, type Contact, type ContactTab } from '../../schemas/contacts.js';
 import { notFound } from '../../errors.js';
 import { toContact, type ContactRow } from './map.js';
 import { toE164 } from './phone.js';
@@ -19,8 +14,8 @@ export function storedMetadata(input: Metadata | undefined): { metadata: Contact
   const { dateOfBirth, ...rest } = m;
   const metadata: ContactMetadata = {
     ...rest,
-    staffRole: rest.isServiceStaff ? rest.staffRole ?? null : null,
-    wwccNumber: rest.isServiceStaff ? rest.wwccNumber ?? null : null,
+    staffRole: rest.isServiceStaff ? (rest.staffRole ?? null) : null,
+    wwccNumber: rest.isServiceStaff ? (rest.wwccNumber ?? null) : null,
   };
   return { metadata, dateOfBirth: dateOfBirth ?? null };
 }
@@ -62,7 +57,12 @@ export async function updateContact(db: Db, tenantId: number, id: number, input:
 }
 
 export async function getContactRow(db: Db, tenantId: number, id: number): Promise<ContactRow> {
-  const row = await db.selectFrom('contacts').selectAll().where('id', '=', id).where('userId', '=', tenantId).executeTakeFirst();
+  const row = await db
+    .selectFrom('contacts')
+    .selectAll()
+    .where('id', '=', id)
+    .where('userId', '=', tenantId)
+    .executeTakeFirst();
   if (!row) throw notFound('Contact not found');
   return row;
 }
@@ -105,7 +105,11 @@ export async function findContacts(db: Db, tenantId: number, input: FindContacts
   if (input.tab === 'staff') q = q.where(sql<boolean>`(metadata->>'isServiceStaff') = 'true'`);
   if (input.listId) {
     q = q.where('contacts.id', 'in', (eb) =>
-      eb.selectFrom('contactsInLists').select('contactId').where('listId', '=', input.listId!).where('userId', '=', tenantId),
+      eb
+        .selectFrom('contactsInLists')
+        .select('contactId')
+        .where('listId', '=', input.listId!)
+        .where('userId', '=', tenantId),
     );
   }
   const words = (input.search?.trim().toLowerCase() ?? '').split(/\s+/).filter(Boolean).slice(0, 5);
@@ -143,7 +147,13 @@ export async function findContacts(db: Db, tenantId: number, input: FindContacts
 /** Delete a contact with its list memberships, family links and children, in one transaction. */
 export async function deleteContact(db: Db, tenantId: number, id: number): Promise<{ id: number }> {
   return db.transaction().execute(async (trx) => {
-    const exists = await trx.selectFrom('contacts').select('id').where('id', '=', id).where('userId', '=', tenantId).forUpdate().executeTakeFirst();
+    const exists = await trx
+      .selectFrom('contacts')
+      .select('id')
+      .where('id', '=', id)
+      .where('userId', '=', tenantId)
+      .forUpdate()
+      .executeTakeFirst();
     if (!exists) throw notFound('Contact not found');
     await trx.deleteFrom('contactsInLists').where('contactId', '=', id).where('userId', '=', tenantId).execute();
     await trx

@@ -45,10 +45,19 @@ function cells(c: Contact): string[] {
  * All contacts, or one list's, as CSV. The header uses the import screen's labels, so an
  * exported file imports again with every column mapped.
  */
-export async function exportContactsCsv(db: Db, tenantId: number, opts: { listId?: number }): Promise<{ fileName: string; csv: string }> {
+export async function exportContactsCsv(
+  db: Db,
+  tenantId: number,
+  opts: { listId?: number },
+): Promise<{ fileName: string; csv: string }> {
   let listName: string | undefined;
   if (opts.listId) {
-    const list = await db.selectFrom('contactLists').select('name').where('id', '=', opts.listId).where('userId', '=', tenantId).executeTakeFirst();
+    const list = await db
+      .selectFrom('contactLists')
+      .select('name')
+      .where('id', '=', opts.listId)
+      .where('userId', '=', tenantId)
+      .executeTakeFirst();
     if (!list) throw notFound('List not found');
     listName = list.name;
   }
@@ -56,8 +65,16 @@ export async function exportContactsCsv(db: Db, tenantId: number, opts: { listId
   if (opts.listId) {
     q = q.innerJoin('contactsInLists as m', 'm.contactId', 'contacts.id').where('m.listId', '=', opts.listId);
   }
-  const rows = await q.orderBy(sql`lower(contacts.last_name)`).orderBy(sql`lower(contacts.first_name)`).orderBy('contacts.id').execute();
+  const rows = await q
+    .orderBy(sql`lower(contacts.last_name)`)
+    .orderBy(sql`lower(contacts.first_name)`)
+    .orderBy('contacts.id')
+    .execute();
   const csv = stringify([IMPORT_FIELDS.map((f) => f.label), ...rows.map((r) => cells(toContact(r)))]);
-  const slug = (listName ?? 'contacts').toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '') || 'contacts';
+  const slug =
+    (listName ?? 'contacts')
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, '-')
+      .replace(/^-|-$/g, '') || 'contacts';
   return { fileName: `${slug}-${new Date().toISOString().slice(0, 10)}.csv`, csv };
 }

@@ -7,7 +7,12 @@ import { toContact } from './map.js';
  * isInverse when this contact is the link's contact2 (then a stored 'parent' reads as Child).
  */
 export async function listFamily(db: Db, tenantId: number, contactId: number) {
-  const me = await db.selectFrom('contacts').select('id').where('id', '=', contactId).where('userId', '=', tenantId).executeTakeFirst();
+  const me = await db
+    .selectFrom('contacts')
+    .select('id')
+    .where('id', '=', contactId)
+    .where('userId', '=', tenantId)
+    .executeTakeFirst();
   if (!me) throw notFound('Contact not found');
   const links = await db
     .selectFrom('contactFamilyLinks')
@@ -19,7 +24,12 @@ export async function listFamily(db: Db, tenantId: number, contactId: number) {
     .execute();
   if (links.length === 0) return [];
   const otherIds = links.map((l) => (l.contact1Id === contactId ? l.contact2Id : l.contact1Id));
-  const others = await db.selectFrom('contacts').selectAll().where('userId', '=', tenantId).where('id', 'in', otherIds).execute();
+  const others = await db
+    .selectFrom('contacts')
+    .selectAll()
+    .where('userId', '=', tenantId)
+    .where('id', 'in', otherIds)
+    .execute();
   const byId = new Map(others.map((c) => [c.id, c]));
   return links.flatMap((l) => {
     const isInverse = l.contact2Id === contactId;
@@ -27,7 +37,13 @@ export async function listFamily(db: Db, tenantId: number, contactId: number) {
     if (!other) return [];
     return [
       {
-        link: { id: l.id, contact1Id: l.contact1Id, contact2Id: l.contact2Id, relationship: l.relationship, createdAt: l.createdAt.toISOString() },
+        link: {
+          id: l.id,
+          contact1Id: l.contact1Id,
+          contact2Id: l.contact2Id,
+          relationship: l.relationship,
+          createdAt: l.createdAt.toISOString(),
+        },
         contact: toContact(other),
         relationship: l.relationship,
         isInverse,
@@ -37,7 +53,12 @@ export async function listFamily(db: Db, tenantId: number, contactId: number) {
 }
 
 /** Link two contacts of the same church: `relatedContactId` is `relationship` of `contactId`. */
-export async function addFamilyLink(db: Db, tenantId: number, contactId: number, input: { relatedContactId: number; relationship: FamilyRelationship }) {
+export async function addFamilyLink(
+  db: Db,
+  tenantId: number,
+  contactId: number,
+  input: { relatedContactId: number; relationship: FamilyRelationship },
+) {
   if (input.relatedContactId === contactId) throw badRequest('A contact cannot be linked to themself');
   const found = await db
     .selectFrom('contacts')
@@ -50,10 +71,21 @@ export async function addFamilyLink(db: Db, tenantId: number, contactId: number,
   try {
     const link = await db
       .insertInto('contactFamilyLinks')
-      .values({ userId: tenantId, contact1Id: contactId, contact2Id: input.relatedContactId, relationship: input.relationship })
+      .values({
+        userId: tenantId,
+        contact1Id: contactId,
+        contact2Id: input.relatedContactId,
+        relationship: input.relationship,
+      })
       .returningAll()
       .executeTakeFirstOrThrow();
-    return { id: link.id, contact1Id: link.contact1Id, contact2Id: link.contact2Id, relationship: link.relationship, createdAt: link.createdAt.toISOString() };
+    return {
+      id: link.id,
+      contact1Id: link.contact1Id,
+      contact2Id: link.contact2Id,
+      relationship: link.relationship,
+      createdAt: link.createdAt.toISOString(),
+    };
   } catch (err) {
     if (isUniqueViolation(err)) throw conflict('These contacts are already linked');
     throw err;
@@ -61,7 +93,12 @@ export async function addFamilyLink(db: Db, tenantId: number, contactId: number,
 }
 
 export async function removeFamilyLink(db: Db, tenantId: number, linkId: number) {
-  const row = await db.deleteFrom('contactFamilyLinks').where('id', '=', linkId).where('userId', '=', tenantId).returning('id').executeTakeFirst();
+  const row = await db
+    .deleteFrom('contactFamilyLinks')
+    .where('id', '=', linkId)
+    .where('userId', '=', tenantId)
+    .returning('id')
+    .executeTakeFirst();
   if (!row) throw notFound('Family link not found');
   return { id: linkId };
 }

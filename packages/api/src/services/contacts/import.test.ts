@@ -4,7 +4,12 @@ import { registerUser } from '../auth/register-user.js';
 import { parseCsv, rowToCandidate, runContactImport, suggestMapping, uploadImport } from './import.js';
 
 const { db } = await freshDatabase();
-const church = await registerUser(db, { username: 'grace', password: 'secret12', churchName: 'Grace', email: 'g@example.org' });
+const church = await registerUser(db, {
+  username: 'grace',
+  password: 'secret12',
+  churchName: 'Grace',
+  email: 'g@example.org',
+});
 
 describe('CSV parsing', () => {
   it('reports the line a record starts on, with CRLF and quoted line breaks', () => {
@@ -15,7 +20,9 @@ describe('CSV parsing', () => {
   });
 
   it('suggests a mapping from common header names', () => {
-    expect(suggestMapping(['Given Name', 'Family Name', 'Email Address', 'Cell Phone', 'DOB', 'Postcode', 'Whatever'])).toEqual({
+    expect(
+      suggestMapping(['Given Name', 'Family Name', 'Email Address', 'Cell Phone', 'DOB', 'Postcode', 'Whatever']),
+    ).toEqual({
       'Given Name': 'firstName',
       'Family Name': 'lastName',
       'Email Address': 'email',
@@ -27,9 +34,19 @@ describe('CSV parsing', () => {
 
   it('reads dates as DD/MM/YYYY or YYYY-MM-DD, booleans and staff roles', () => {
     const headers = ['f', 'l', 'e', 'd', 's', 'r'];
-    const mapping = { f: 'firstName', l: 'lastName', e: 'email', d: 'dateOfBirth', s: 'isServiceStaff', r: 'staffRole' } as const;
+    const mapping = {
+      f: 'firstName',
+      l: 'lastName',
+      e: 'email',
+      d: 'dateOfBirth',
+      s: 'isServiceStaff',
+      r: 'staffRole',
+    } as const;
     const c = rowToCandidate(2, ['A', 'B', 'a@b.org', '31/12/1990', 'Yes', "Children's Minister"], headers, mapping);
-    expect(c).toMatchObject({ dateOfBirth: '1990-12-31', metadata: { isServiceStaff: true, staffRole: 'childrens_minister' } });
+    expect(c).toMatchObject({
+      dateOfBirth: '1990-12-31',
+      metadata: { isServiceStaff: true, staffRole: 'childrens_minister' },
+    });
     const d = rowToCandidate(3, ['A', 'B', 'a@b.org', '1990-02-30', 'no', 'Administrative Staff'], headers, mapping);
     expect(d).toMatchObject({ dateOfBirth: null, metadata: { isServiceStaff: false, staffRole: 'admin' } });
   });
@@ -38,10 +55,15 @@ describe('CSV parsing', () => {
 describe('runContactImport', () => {
   it('resumes after a crash from the last committed batch, creating no one twice', async () => {
     const rows = Array.from({ length: 2500 }, (_, i) => `P${i},Person,p${i}@example.org`);
-    const imp = await uploadImport(db, church.id, { fileName: 'big.csv', csv: ['First,Last,Email', ...rows].join('\n') });
+    const imp = await uploadImport(db, church.id, {
+      fileName: 'big.csv',
+      csv: ['First,Last,Email', ...rows].join('\n'),
+    });
     const mapping = { First: 'firstName', Last: 'lastName', Email: 'email' };
     // As if a worker committed the first batch of 1000 and died.
-    const firstBatch = rows.slice(0, 1000).map((_, i) => ({ userId: church.id, firstName: `P${i}`, lastName: 'Person', email: `p${i}@example.org` }));
+    const firstBatch = rows
+      .slice(0, 1000)
+      .map((_, i) => ({ userId: church.id, firstName: `P${i}`, lastName: 'Person', email: `p${i}@example.org` }));
     await db.insertInto('contacts').values(firstBatch).execute();
     await db
       .updateTable('contactImports')
@@ -53,7 +75,11 @@ describe('runContactImport', () => {
 
     const done = await db.selectFrom('contactImports').selectAll().where('id', '=', imp.id).executeTakeFirstOrThrow();
     expect(done).toMatchObject({ status: 'completed', processedRows: 2500, createdCount: 2500, updatedCount: 0 });
-    const count = await db.selectFrom('contacts').select((eb) => eb.fn.countAll<number>().as('n')).where('userId', '=', church.id).executeTakeFirstOrThrow();
+    const count = await db
+      .selectFrom('contacts')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('userId', '=', church.id)
+      .executeTakeFirstOrThrow();
     expect(Number(count.n)).toBe(2500);
   });
 });

@@ -3,7 +3,13 @@ import { sql, type ContactMetadata, type Db, type ImportSkip } from '@lampstand/
 import type { Selectable } from 'kysely';
 import type { ContactImportsTable } from '@lampstand/db';
 import { IMPORT_FIELDS, type ContactImport, type ImportField } from '../../schemas/contact-imports.js';
-import { contactFieldsSchema, countryCodeSchema, dmyToIso, isValidIsoDate, staffRoleSchema } from '../../schemas/contacts.js';
+import {
+  contactFieldsSchema,
+  countryCodeSchema,
+  dmyToIso,
+  isValidIsoDate,
+  staffRoleSchema,
+} from '../../schemas/contacts.js';
 import { badRequest, conflict, notFound } from '../../errors.js';
 import type { JobQueue } from '../../jobs.js';
 import { toE164 } from './phone.js';
@@ -20,7 +26,13 @@ export function parseCsv(csv: string): ParsedCsv {
   let records: { record: string[]; info: { lines: number } }[];
   try {
     // Line endings normalised first, so a quoted field's CRLF counts as one line break.
-    records = parse(csv.replace(/\r\n?/g, '\n'), { bom: true, relax_column_count: true, skip_empty_lines: true, info: true, trim: false }) as never;
+    records = parse(csv.replace(/\r\n?/g, '\n'), {
+      bom: true,
+      relax_column_count: true,
+      skip_empty_lines: true,
+      info: true,
+      trim: false,
+    }) as never;
   } catch (err) {
     throw badRequest(`This file could not be read as CSV: ${err instanceof Error ? err.message : String(err)}`);
   }
@@ -28,23 +40,71 @@ export function parseCsv(csv: string): ParsedCsv {
   if (!head) throw badRequest('The file is empty');
   const headers = head.record.map((h, i) => h.trim() || `Column ${i + 1}`);
   // info.lines is where a record ends; a quoted field with line breaks starts that many lines earlier.
-  const startLine = (r: { record: string[]; info: { lines: number } }) => r.info.lines - r.record.reduce((n, c) => n + (c.match(/\n/g)?.length ?? 0), 0);
+  const startLine = (r: { record: string[]; info: { lines: number } }) =>
+    r.info.lines - r.record.reduce((n, c) => n + (c.match(/\n/g)?.length ?? 0), 0);
   return { headers, rows: rest.map((r) => ({ line: startLine(r), cells: r.record })) };
 }
 
 const norm = (s: string) => s.toLowerCase().replace(/[^a-z0-9]/g, '');
 const SYNONYMS: Record<string, ImportField> = {
-  first: 'firstName', firstname: 'firstName', givenname: 'firstName', fname: 'firstName', forename: 'firstName',
-  last: 'lastName', lastname: 'lastName', surname: 'lastName', familyname: 'lastName', lname: 'lastName',
-  email: 'email', emailaddress: 'email', mail: 'email',
-  phone: 'phone', phonenumber: 'phone', mobile: 'phone', mobilephone: 'phone', cell: 'phone', cellphone: 'phone', telephone: 'phone', mobilenumber: 'phone',
-  countrycode: 'countryCode', dob: 'dateOfBirth', dateofbirth: 'dateOfBirth', birthday: 'dateOfBirth', birthdate: 'dateOfBirth',
-  tags: 'tags', notes: 'notes', note: 'notes', member: 'isChurchMember', churchmember: 'isChurchMember', ischurchmember: 'isChurchMember',
-  baptised: 'isBaptised', baptized: 'isBaptised', seeker: 'isSeeker', servicestaff: 'isServiceStaff', staff: 'isServiceStaff',
-  staffrole: 'staffRole', role: 'staffRole', wwcc: 'wwccNumber', wwccnumber: 'wwccNumber', website: 'website', url: 'website',
-  address: 'address', street: 'address', streetaddress: 'address', city: 'city', suburb: 'city', town: 'city', state: 'state', region: 'state',
-  country: 'country', postcode: 'postalCode', postalcode: 'postalCode', zip: 'postalCode', zipcode: 'postalCode',
-  emailconsent: 'emailConsent', smsconsent: 'smsConsent',
+  first: 'firstName',
+  firstname: 'firstName',
+  givenname: 'firstName',
+  fname: 'firstName',
+  forename: 'firstName',
+  last: 'lastName',
+  lastname: 'lastName',
+  surname: 'lastName',
+  familyname: 'lastName',
+  lname: 'lastName',
+  email: 'email',
+  emailaddress: 'email',
+  mail: 'email',
+  phone: 'phone',
+  phonenumber: 'phone',
+  mobile: 'phone',
+  mobilephone: 'phone',
+  cell: 'phone',
+  cellphone: 'phone',
+  telephone: 'phone',
+  mobilenumber: 'phone',
+  countrycode: 'countryCode',
+  dob: 'dateOfBirth',
+  dateofbirth: 'dateOfBirth',
+  birthday: 'dateOfBirth',
+  birthdate: 'dateOfBirth',
+  tags: 'tags',
+  notes: 'notes',
+  note: 'notes',
+  member: 'isChurchMember',
+  churchmember: 'isChurchMember',
+  ischurchmember: 'isChurchMember',
+  baptised: 'isBaptised',
+  baptized: 'isBaptised',
+  seeker: 'isSeeker',
+  servicestaff: 'isServiceStaff',
+  staff: 'isServiceStaff',
+  staffrole: 'staffRole',
+  role: 'staffRole',
+  wwcc: 'wwccNumber',
+  wwccnumber: 'wwccNumber',
+  website: 'website',
+  url: 'website',
+  address: 'address',
+  street: 'address',
+  streetaddress: 'address',
+  city: 'city',
+  suburb: 'city',
+  town: 'city',
+  state: 'state',
+  region: 'state',
+  country: 'country',
+  postcode: 'postalCode',
+  postalcode: 'postalCode',
+  zip: 'postalCode',
+  zipcode: 'postalCode',
+  emailconsent: 'emailConsent',
+  smsconsent: 'smsConsent',
 };
 for (const f of IMPORT_FIELDS) SYNONYMS[norm(f.label)] = f.value;
 
@@ -85,32 +145,67 @@ function toImport(r: ImportRow, parsed?: ParsedCsv): ContactImport {
 }
 
 /** Keep the file, and answer with its columns, a preview and a suggested mapping. */
-export async function uploadImport(db: Db, tenantId: number, input: { fileName: string; csv: string }): Promise<ContactImport> {
+export async function uploadImport(
+  db: Db,
+  tenantId: number,
+  input: { fileName: string; csv: string },
+): Promise<ContactImport> {
   const parsed = parseCsv(input.csv);
   if (parsed.rows.length === 0) throw badRequest('The file has a header row but no contacts');
   const row = await db
     .insertInto('contactImports')
-    .values({ userId: tenantId, fileName: input.fileName, csv: input.csv, headers: JSON.stringify(parsed.headers), totalRows: parsed.rows.length })
+    .values({
+      userId: tenantId,
+      fileName: input.fileName,
+      csv: input.csv,
+      headers: JSON.stringify(parsed.headers),
+      totalRows: parsed.rows.length,
+    })
     .returningAll()
     .executeTakeFirstOrThrow();
   return toImport(row, parsed);
 }
 
-export async function getImport(db: Db, tenantId: number, id: number, opts: { preview?: boolean } = {}): Promise<ContactImport> {
-  const row = await db.selectFrom('contactImports').selectAll().where('id', '=', id).where('userId', '=', tenantId).executeTakeFirst();
+export async function getImport(
+  db: Db,
+  tenantId: number,
+  id: number,
+  opts: { preview?: boolean } = {},
+): Promise<ContactImport> {
+  const row = await db
+    .selectFrom('contactImports')
+    .selectAll()
+    .where('id', '=', id)
+    .where('userId', '=', tenantId)
+    .executeTakeFirst();
   if (!row) throw notFound('Import not found');
   return toImport(row, opts.preview && row.status === 'uploaded' ? parseCsv(row.csv) : undefined);
 }
 
 /** Confirm the mapping and queue the import; the work happens in the background. */
-export async function startImport(db: Db, jobs: JobQueue, tenantId: number, input: { id: number; mapping: Record<string, ImportField>; listId?: number }): Promise<ContactImport> {
-  const imp = await db.selectFrom('contactImports').select(['id', 'status', 'headers']).where('id', '=', input.id).where('userId', '=', tenantId).executeTakeFirst();
+export async function startImport(
+  db: Db,
+  jobs: JobQueue,
+  tenantId: number,
+  input: { id: number; mapping: Record<string, ImportField>; listId?: number },
+): Promise<ContactImport> {
+  const imp = await db
+    .selectFrom('contactImports')
+    .select(['id', 'status', 'headers'])
+    .where('id', '=', input.id)
+    .where('userId', '=', tenantId)
+    .executeTakeFirst();
   if (!imp) throw notFound('Import not found');
   if (imp.status !== 'uploaded') throw conflict('This import has already been started');
   const unknown = Object.keys(input.mapping).filter((h) => !imp.headers.includes(h));
   if (unknown.length) throw badRequest(`The file has no column named '${unknown[0]}'`);
   if (input.listId) {
-    const list = await db.selectFrom('contactLists').select('id').where('id', '=', input.listId).where('userId', '=', tenantId).executeTakeFirst();
+    const list = await db
+      .selectFrom('contactLists')
+      .select('id')
+      .where('id', '=', input.listId)
+      .where('userId', '=', tenantId)
+      .executeTakeFirst();
     if (!list) throw notFound('List not found');
   }
   const row = await db
@@ -127,7 +222,17 @@ export async function startImport(db: Db, jobs: JobQueue, tenantId: number, inpu
 
 const TRUE = new Set(['yes', 'y', 'true', '1', 'x', 'member', 'baptised', 'baptized']);
 const FALSE = new Set(['no', 'n', 'false', '0', '']);
-const UNSUBSCRIBED = new Set(['unsubscribed', 'no', 'n', 'false', '0', 'opted out', 'opt out', 'optout', 'unsubscribe']);
+const UNSUBSCRIBED = new Set([
+  'unsubscribed',
+  'no',
+  'n',
+  'false',
+  '0',
+  'opted out',
+  'opt out',
+  'optout',
+  'unsubscribe',
+]);
 const emailSchema = contactFieldsSchema.shape.email;
 
 interface Candidate {
@@ -145,7 +250,12 @@ interface Candidate {
 }
 
 /** One CSV row to a contact, or the reason it is skipped (the spec's messages). */
-export function rowToCandidate(line: number, cells: string[], headers: string[], mapping: Record<string, ImportField>): Candidate | ImportSkip {
+export function rowToCandidate(
+  line: number,
+  cells: string[],
+  headers: string[],
+  mapping: Record<string, ImportField>,
+): Candidate | ImportSkip {
   const v: Partial<Record<ImportField, string>> = {};
   headers.forEach((h, i) => {
     const f = mapping[h];
@@ -156,7 +266,8 @@ export function rowToCandidate(line: number, cells: string[], headers: string[],
   if (!firstName) return { line, reason: 'First name is required' };
   if (!lastName) return { line, reason: 'Last name is required' };
   const email = v.email ? v.email : null;
-  if (email && !emailSchema.safeParse(email).success) return { line, reason: `Please enter a valid email address: '${email}'` };
+  if (email && !emailSchema.safeParse(email).success)
+    return { line, reason: `Please enter a valid email address: '${email}'` };
   const phone = v.phone ? v.phone : null;
   if (phone && phone.length < 4) return { line, reason: `Please enter a valid phone number: '${phone}'` };
   if (!email && !phone) return { line, reason: 'No email address or phone number' };
@@ -164,7 +275,8 @@ export function rowToCandidate(line: number, cells: string[], headers: string[],
   const countryCode = cc && countryCodeSchema.safeParse(cc).success ? cc : undefined;
   const metadata: Partial<ContactMetadata> = {};
   if (countryCode) metadata.countryCode = countryCode;
-  const bool = (x: string | undefined) => (x === undefined ? undefined : TRUE.has(x.toLowerCase()) ? true : FALSE.has(x.toLowerCase()) ? false : undefined);
+  const bool = (x: string | undefined) =>
+    x === undefined ? undefined : TRUE.has(x.toLowerCase()) ? true : FALSE.has(x.toLowerCase()) ? false : undefined;
   for (const key of ['isChurchMember', 'isBaptised', 'isSeeker', 'isServiceStaff'] as const) {
     const b = bool(v[key]);
     if (b !== undefined) metadata[key] = b;
@@ -173,13 +285,21 @@ export function rowToCandidate(line: number, cells: string[], headers: string[],
     if (v[key]) metadata[key] = v[key]!;
   }
   if (v.staffRole) {
-    const role = v.staffRole.toLowerCase().replace(/[\s-]+/g, '_').replace(/'/g, '');
+    const role = v.staffRole
+      .toLowerCase()
+      .replace(/[\s-]+/g, '_')
+      .replace(/'/g, '');
     const parsed = staffRoleSchema.safeParse(role === 'administrative_staff' ? 'admin' : role);
     if (parsed.success) metadata.staffRole = parsed.data;
   }
   let dateOfBirth: string | null = null;
   if (v.dateOfBirth) dateOfBirth = isValidIsoDate(v.dateOfBirth) ? v.dateOfBirth : dmyToIso(v.dateOfBirth);
-  const tags = v.tags ? v.tags.split(/[;,|]/).map((t) => t.trim()).filter(Boolean) : null;
+  const tags = v.tags
+    ? v.tags
+        .split(/[;,|]/)
+        .map((t) => t.trim())
+        .filter(Boolean)
+    : null;
   return {
     line,
     firstName,
@@ -210,7 +330,11 @@ export async function runContactImport(db: Db, importId: number): Promise<void> 
   try {
     const { headers, rows } = parseCsv(imp.csv);
     // Who is already here, by email and phone (the church's whole address book, read once).
-    const existing = await db.selectFrom('contacts').select(['id', 'email', 'phoneE164']).where('userId', '=', tenantId).execute();
+    const existing = await db
+      .selectFrom('contacts')
+      .select(['id', 'email', 'phoneE164'])
+      .where('userId', '=', tenantId)
+      .execute();
     const byEmail = new Map<string, number>();
     const byPhone = new Map<string, number>();
     for (const c of existing) {
@@ -231,10 +355,15 @@ export async function runContactImport(db: Db, importId: number): Promise<void> 
             skipped.push(c);
             continue;
           }
-          const match = (c.email && byEmail.get(c.email.toLowerCase())) || (c.phoneE164 && byPhone.get(c.phoneE164)) || undefined;
+          const match =
+            (c.email && byEmail.get(c.email.toLowerCase())) || (c.phoneE164 && byPhone.get(c.phoneE164)) || undefined;
           if (match) toUpdate.push({ id: match, c });
           else {
-            const dup = toCreate.find((x) => (c.email && x.email?.toLowerCase() === c.email.toLowerCase()) || (c.phoneE164 && x.phoneE164 === c.phoneE164));
+            const dup = toCreate.find(
+              (x) =>
+                (c.email && x.email?.toLowerCase() === c.email.toLowerCase()) ||
+                (c.phoneE164 && x.phoneE164 === c.phoneE164),
+            );
             if (dup) skipped.push({ line: c.line, reason: `Same person as line ${dup.line}` });
             else toCreate.push(c);
           }
@@ -252,7 +381,14 @@ export async function runContactImport(db: Db, importId: number): Promise<void> 
                 phone: c.phone,
                 phoneE164: c.phoneE164,
                 tags: c.tags ?? [],
-                metadata: JSON.stringify({ countryCode: '+61', isChurchMember: false, isBaptised: false, isSeeker: false, isServiceStaff: false, ...c.metadata }),
+                metadata: JSON.stringify({
+                  countryCode: '+61',
+                  isChurchMember: false,
+                  isBaptised: false,
+                  isSeeker: false,
+                  isServiceStaff: false,
+                  ...c.metadata,
+                }),
                 dateOfBirth: c.dateOfBirth,
                 emailConsent: c.emailUnsubscribed ? ('unsubscribed' as const) : ('subscribed' as const),
                 emailConsentAt: c.emailUnsubscribed ? new Date() : null,
@@ -265,8 +401,30 @@ export async function runContactImport(db: Db, importId: number): Promise<void> 
             .returning(['id', 'email', 'phoneE164', 'emailConsent', 'smsConsent'])
             .execute();
           const events = created.flatMap((row) => [
-            ...(row.emailConsent === 'unsubscribed' ? [{ userId: tenantId, contactId: row.id, channel: 'email' as const, status: 'unsubscribed' as const, source: 'import', note: imp.fileName }] : []),
-            ...(row.smsConsent === 'unsubscribed' ? [{ userId: tenantId, contactId: row.id, channel: 'sms' as const, status: 'unsubscribed' as const, source: 'import', note: imp.fileName }] : []),
+            ...(row.emailConsent === 'unsubscribed'
+              ? [
+                  {
+                    userId: tenantId,
+                    contactId: row.id,
+                    channel: 'email' as const,
+                    status: 'unsubscribed' as const,
+                    source: 'import',
+                    note: imp.fileName,
+                  },
+                ]
+              : []),
+            ...(row.smsConsent === 'unsubscribed'
+              ? [
+                  {
+                    userId: tenantId,
+                    contactId: row.id,
+                    channel: 'sms' as const,
+                    status: 'unsubscribed' as const,
+                    source: 'import',
+                    note: imp.fileName,
+                  },
+                ]
+              : []),
           ]);
           if (events.length) await trx.insertInto('contactConsentEvents').values(events).execute();
           for (const row of created) {
@@ -299,15 +457,45 @@ export async function runContactImport(db: Db, importId: number): Promise<void> 
             set.smsConsentAt = sql`case when sms_consent = 'unsubscribed' then sms_consent_at else ${now} end`;
             set.smsConsentSource = sql`case when sms_consent = 'unsubscribed' then sms_consent_source else 'import' end`;
           }
-          const before = c.emailUnsubscribed || c.smsUnsubscribed
-            ? await trx.selectFrom('contacts').select(['emailConsent', 'smsConsent']).where('id', '=', id).executeTakeFirst()
-            : undefined;
-          await trx.updateTable('contacts').set(set as never).where('id', '=', id).where('userId', '=', tenantId).execute();
+          const before =
+            c.emailUnsubscribed || c.smsUnsubscribed
+              ? await trx
+                  .selectFrom('contacts')
+                  .select(['emailConsent', 'smsConsent'])
+                  .where('id', '=', id)
+                  .executeTakeFirst()
+              : undefined;
+          await trx
+            .updateTable('contacts')
+            .set(set as never)
+            .where('id', '=', id)
+            .where('userId', '=', tenantId)
+            .execute();
           if (before && c.emailUnsubscribed && before.emailConsent !== 'unsubscribed') {
-            await trx.insertInto('contactConsentEvents').values({ userId: tenantId, contactId: id, channel: 'email', status: 'unsubscribed', source: 'import', note: imp.fileName }).execute();
+            await trx
+              .insertInto('contactConsentEvents')
+              .values({
+                userId: tenantId,
+                contactId: id,
+                channel: 'email',
+                status: 'unsubscribed',
+                source: 'import',
+                note: imp.fileName,
+              })
+              .execute();
           }
           if (before && c.smsUnsubscribed && before.smsConsent !== 'unsubscribed') {
-            await trx.insertInto('contactConsentEvents').values({ userId: tenantId, contactId: id, channel: 'sms', status: 'unsubscribed', source: 'import', note: imp.fileName }).execute();
+            await trx
+              .insertInto('contactConsentEvents')
+              .values({
+                userId: tenantId,
+                contactId: id,
+                channel: 'sms',
+                status: 'unsubscribed',
+                source: 'import',
+                note: imp.fileName,
+              })
+              .execute();
           }
         }
 
@@ -331,11 +519,18 @@ export async function runContactImport(db: Db, importId: number): Promise<void> 
           .execute();
       });
     }
-    await db.updateTable('contactImports').set({ status: 'completed', finishedAt: new Date() }).where('id', '=', importId).execute();
+    await db
+      .updateTable('contactImports')
+      .set({ status: 'completed', finishedAt: new Date() })
+      .where('id', '=', importId)
+      .execute();
   } catch (err) {
     const message = err instanceof Error ? err.message : String(err);
-    await db.updateTable('contactImports').set({ status: 'failed', error: message, finishedAt: new Date() }).where('id', '=', importId).execute();
+    await db
+      .updateTable('contactImports')
+      .set({ status: 'failed', error: message, finishedAt: new Date() })
+      .where('id', '=', importId)
+      .execute();
     throw err;
   }
 }
-

@@ -24,9 +24,19 @@ export interface ListFields {
   type: ContactListType;
 }
 
-export async function listContactLists(db: Db, tenantId: number, opts: { includeCounts: boolean }): Promise<ContactList[]> {
+export async function listContactLists(
+  db: Db,
+  tenantId: number,
+  opts: { includeCounts: boolean },
+): Promise<ContactList[]> {
   if (!opts.includeCounts) {
-    const rows = await db.selectFrom('contactLists').selectAll().where('userId', '=', tenantId).orderBy('name').orderBy('id').execute();
+    const rows = await db
+      .selectFrom('contactLists')
+      .selectAll()
+      .where('userId', '=', tenantId)
+      .orderBy('name')
+      .orderBy('id')
+      .execute();
     return rows.map((r) => toList(r));
   }
   const rows = await db
@@ -47,7 +57,12 @@ export async function listContactLists(db: Db, tenantId: number, opts: { include
 }
 
 export async function getContactList(db: Db, tenantId: number, id: number): Promise<ContactList> {
-  const row = await db.selectFrom('contactLists').selectAll().where('id', '=', id).where('userId', '=', tenantId).executeTakeFirst();
+  const row = await db
+    .selectFrom('contactLists')
+    .selectAll()
+    .where('id', '=', id)
+    .where('userId', '=', tenantId)
+    .executeTakeFirst();
   if (!row) throw notFound('List not found');
   return toList(row);
 }
@@ -75,7 +90,12 @@ export async function updateContactList(db: Db, tenantId: number, id: number, in
 
 /** Deletes the list and its memberships (the contacts stay). */
 export async function deleteContactList(db: Db, tenantId: number, id: number): Promise<{ id: number }> {
-  const row = await db.deleteFrom('contactLists').where('id', '=', id).where('userId', '=', tenantId).returning('id').executeTakeFirst();
+  const row = await db
+    .deleteFrom('contactLists')
+    .where('id', '=', id)
+    .where('userId', '=', tenantId)
+    .returning('id')
+    .executeTakeFirst();
   if (!row) throw notFound('List not found');
   return { id };
 }
@@ -96,7 +116,12 @@ export async function contactsOfList(db: Db, tenantId: number, listId: number): 
 }
 
 async function assertContact(db: Db, tenantId: number, contactId: number) {
-  const c = await db.selectFrom('contacts').select('id').where('id', '=', contactId).where('userId', '=', tenantId).executeTakeFirst();
+  const c = await db
+    .selectFrom('contacts')
+    .select('id')
+    .where('id', '=', contactId)
+    .where('userId', '=', tenantId)
+    .executeTakeFirst();
   if (!c) throw notFound('Contact not found');
 }
 
@@ -115,7 +140,12 @@ export async function addContactToList(db: Db, tenantId: number, listId: number,
 export async function removeContactFromList(db: Db, tenantId: number, listId: number, contactId: number) {
   await getContactList(db, tenantId, listId);
   await assertContact(db, tenantId, contactId);
-  await db.deleteFrom('contactsInLists').where('listId', '=', listId).where('contactId', '=', contactId).where('userId', '=', tenantId).execute();
+  await db
+    .deleteFrom('contactsInLists')
+    .where('listId', '=', listId)
+    .where('contactId', '=', contactId)
+    .where('userId', '=', tenantId)
+    .execute();
   return { listId, contactId };
 }
 

@@ -15,8 +15,19 @@ export async function dashboardStats(db: Db, tenantId: number): Promise<Dashboar
           where d.channel = 'email' and d.user_id = ${tenantId} and c.status = 'sent' and d.status in ('sent', 'delivered')
             and exists (select 1 from delivery_events e where e.delivery_id = d.id and e.type in ('open', 'click')))::int as email_opened,
         (select count(*) from deliveries where channel = 'sms' and user_id = ${tenantId} and status in ('sent', 'delivered', 'undelivered'))::int as sms_sent,
-        (select count(*) from deliveries where channel = 'sms' and user_id = ${tenantId} and status = 'delivered')::int as sms_delivered`.execute(db),
-    sql<{ id: number; name: string; type: 'email' | 'sms'; sentAt: Date | null; status: string; sent: number; opens: number; createdAt: Date }>`
+        (select count(*) from deliveries where channel = 'sms' and user_id = ${tenantId} and status = 'delivered')::int as sms_delivered`.execute(
+      db,
+    ),
+    sql<{
+      id: number;
+      name: string;
+      type: 'email' | 'sms';
+      sentAt: Date | null;
+      status: string;
+      sent: number;
+      opens: number;
+      createdAt: Date;
+    }>`
       select * from (
         select c.id, c.name, 'email' as type, c.sent_at, c.status, c.created_at,
           (select count(*) from deliveries d where d.channel = 'email' and d.campaign_id = c.id and d.status in ('sent', 'delivered', 'undelivered'))::int as sent,

@@ -9,12 +9,21 @@ const tableOf = (channel: Channel) => sql.table(channel === 'email' ? 'email_cam
 /** Every list must be the church's own (another church's id is simply not found). */
 export async function assertTenantLists(db: Db, tenantId: number, listIds: number[]): Promise<void> {
   if (listIds.length === 0) return;
-  const found = await db.selectFrom('contactLists').select('id').where('userId', '=', tenantId).where('id', 'in', listIds).execute();
+  const found = await db
+    .selectFrom('contactLists')
+    .select('id')
+    .where('userId', '=', tenantId)
+    .where('id', 'in', listIds)
+    .execute();
   if (found.length !== listIds.length) throw notFound('List not found');
 }
 
 /** Queue the start of a scheduled campaign at its time (once per campaign and time). */
-export async function scheduleCampaignStart(jobs: JobQueue, channel: Channel, row: { id: number; status: string; scheduledFor: Date | null }): Promise<void> {
+export async function scheduleCampaignStart(
+  jobs: JobQueue,
+  channel: Channel,
+  row: { id: number; status: string; scheduledFor: Date | null },
+): Promise<void> {
   if (row.status !== 'scheduled' || !row.scheduledFor) return;
   await jobs.send(
     'campaign-start',
@@ -25,18 +34,28 @@ export async function scheduleCampaignStart(jobs: JobQueue, channel: Channel, ro
 
 /** Lock a campaign for an edit in `trx`; one that is sending or sent cannot change (409). */
 export async function lockEditableCampaign(trx: Db, channel: Channel, tenantId: number, id: number): Promise<void> {
-  const { rows } = await sql<{ status: string }>`select status from ${tableOf(channel)} where id = ${id} and user_id = ${tenantId} for update`.execute(trx);
+  const { rows } = await sql<{
+    status: string;
+  }>`select status from ${tableOf(channel)} where id = ${id} and user_id = ${tenantId} for update`.execute(trx);
   if (!rows[0]) throw notFound('Campaign not found');
-  if (['sending', 'sent', 'failed'].includes(rows[0].status)) throw conflict('This campaign has already been sent and can no longer be edited');
+  if (['sending', 'sent', 'failed'].includes(rows[0].status))
+    throw conflict('This campaign has already been sent and can no longer be edited');
 }
 
 /** Delete a campaign with its deliveries (and their events); one that is sending must finish first. */
 export async function deleteCampaign(db: Db, channel: Channel, tenantId: number, id: number): Promise<{ id: number }> {
   return db.transaction().execute(async (trx) => {
-    const { rows } = await sql<{ status: string }>`select status from ${tableOf(channel)} where id = ${id} and user_id = ${tenantId} for update`.execute(trx);
+    const { rows } = await sql<{
+      status: string;
+    }>`select status from ${tableOf(channel)} where id = ${id} and user_id = ${tenantId} for update`.execute(trx);
     if (!rows[0]) throw notFound('Campaign not found');
     if (rows[0].status === 'sending') throw conflict('This campaign is sending; delete it when it has finished');
-    await trx.deleteFrom('deliveries').where('channel', '=', channel).where('campaignId', '=', id).where('userId', '=', tenantId).execute();
+    await trx
+      .deleteFrom('deliveries')
+      .where('channel', '=', channel)
+      .where('campaignId', '=', id)
+      .where('userId', '=', tenantId)
+      .execute();
     await sql`delete from ${tableOf(channel)} where id = ${id} and user_id = ${tenantId}`.execute(trx);
     return { id };
   });
@@ -52,7 +71,11 @@ export interface DeliveryProgress {
 }
 
 /** Delivery counts per campaign: sent includes delivered and undelivered (accepted by the provider). */
-export async function deliveryProgress(db: Db, channel: Channel, ids: number[]): Promise<Map<number, DeliveryProgress>> {
+export async function deliveryProgress(
+  db: Db,
+  channel: Channel,
+  ids: number[],
+): Promise<Map<number, DeliveryProgress>> {
   if (ids.length === 0) return new Map();
   const rows = await db
     .selectFrom('deliveries')
@@ -72,7 +95,14 @@ export async function deliveryProgress(db: Db, channel: Channel, ids: number[]):
   return new Map(
     rows.map((r) => [
       r.campaignId,
-      { total: Number(r.total), sent: Number(r.sent), delivered: Number(r.delivered), undelivered: Number(r.undelivered), failed: Number(r.failed), pending: Number(r.pending) },
+      {
+        total: Number(r.total),
+        sent: Number(r.sent),
+        delivered: Number(r.delivered),
+        undelivered: Number(r.undelivered),
+        failed: Number(r.failed),
+        pending: Number(r.pending),
+      },
     ]),
   );
 }

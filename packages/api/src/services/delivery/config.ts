@@ -25,7 +25,10 @@ export interface DeliveryConfig {
   retryBaseSeconds: number;
 }
 
-export const defaultDeliveryConfig: Omit<DeliveryConfig, 'publicUrl' | 'trackingSecret' | 'emailFrom' | 'smsFromNumber'> = {
+export const defaultDeliveryConfig: Omit<
+  DeliveryConfig,
+  'publicUrl' | 'trackingSecret' | 'emailFrom' | 'smsFromNumber'
+> = {
   emailConcurrency: 8,
   smsConcurrency: 4,
   batchSize: 200,

@@ -32,7 +32,12 @@ export interface RunResult {
  * retried with backoff, then marked failed with the reason. A claim left by a worker that died is
  * taken over once its lease runs out.
  */
-export async function runDeliveries<C>(db: Db, driver: ChannelDriver<C>, campaignId: number, config: DeliveryConfig): Promise<RunResult> {
+export async function runDeliveries<C>(
+  db: Db,
+  driver: ChannelDriver<C>,
+  campaignId: number,
+  config: DeliveryConfig,
+): Promise<RunResult> {
   const result: RunResult = { sent: 0, failed: 0, finished: false };
   const campaign = await driver.load(campaignId);
   if (!campaign) return { ...result, finished: true };
@@ -57,7 +62,14 @@ export async function runDeliveries<C>(db: Db, driver: ChannelDriver<C>, campaig
           const { providerMessageId } = await driver.send(campaign, delivery);
           await db
             .updateTable('deliveries')
-            .set({ status: 'sent', sentAt: new Date(), providerMessageId, lastError: null, claimedAt: null, updatedAt: new Date() })
+            .set({
+              status: 'sent',
+              sentAt: new Date(),
+              providerMessageId,
+              lastError: null,
+              claimedAt: null,
+              updatedAt: new Date(),
+            })
             .where('id', '=', delivery.id)
             .execute();
           result.sent++;
@@ -81,7 +93,10 @@ export async function runDeliveries<C>(db: Db, driver: ChannelDriver<C>, campaig
             .execute();
           if (giveUp) {
             result.failed++;
-            await db.insertInto('deliveryEvents').values({ deliveryId: delivery.id, type: 'failed', url: null }).execute();
+            await db
+              .insertInto('deliveryEvents')
+              .values({ deliveryId: delivery.id, type: 'failed', url: null })
+              .execute();
           }
         }
       }
@@ -113,7 +128,13 @@ export async function runDeliveries<C>(db: Db, driver: ChannelDriver<C>, campaig
   return result;
 }
 
-async function claimBatch(db: Db, channel: Channel, campaignId: number, config: DeliveryConfig, limit: number): Promise<Delivery[]> {
+async function claimBatch(
+  db: Db,
+  channel: Channel,
+  campaignId: number,
+  config: DeliveryConfig,
+  limit: number,
+): Promise<Delivery[]> {
   const rows = await sql<Delivery>`
     update deliveries d
     set status = 'sending', claimed_at = date_trunc('milliseconds', clock_timestamp()), attempts = d.attempts + 1, updated_at = now()
@@ -142,5 +163,8 @@ function camelRow(r: Record<string, unknown>): Record<string, unknown> {
 /** Errors that will not go away by trying again (a 5xx SMTP reply, an invalid number). */
 function isPermanent(err: unknown): boolean {
   const e = err as { responseCode?: number; permanent?: boolean } | null;
-  return !!e && (e.permanent === true || (typeof e.responseCode === 'number' && e.responseCode >= 500 && e.responseCode < 600));
+  return (
+    !!e &&
+    (e.permanent === true || (typeof e.responseCode === 'number' && e.responseCode >= 500 && e.responseCode < 600))
+  );
 }

@@ -15,7 +15,11 @@ export async function takeRateSlot(db: Db, bucket: string, perSecond: number): P
       returning used`.execute(db);
     if (row.rows.length > 0) {
       if (Math.random() < 0.01) {
-        await db.deleteFrom('rateSlots').where('bucket', '=', bucket).where('second', '<', second - 60).execute();
+        await db
+          .deleteFrom('rateSlots')
+          .where('bucket', '=', bucket)
+          .where('second', '<', second - 60)
+          .execute();
       }
       return;
     }

@@ -5,7 +5,12 @@ import type { JobQueue } from '../../jobs.js';
 import { sweepCampaigns } from './sweep.js';
 
 const { db } = await freshDatabase();
-const church = await registerUser(db, { username: 'grace', password: 'secret12', churchName: 'Grace', email: 'g@example.org' });
+const church = await registerUser(db, {
+  username: 'grace',
+  password: 'secret12',
+  churchName: 'Grace',
+  email: 'g@example.org',
+});
 
 function recordingQueue() {
   const sent: unknown[] = [];
@@ -14,7 +19,11 @@ function recordingQueue() {
 }
 
 async function campaignWith(claimedSecondsAgo: number, updatedSecondsAgo: number) {
-  const c = await db.insertInto('emailCampaigns').values({ userId: church.id, name: 'C', subject: 'S', content: 'x', status: 'sending' }).returning('id').executeTakeFirstOrThrow();
+  const c = await db
+    .insertInto('emailCampaigns')
+    .values({ userId: church.id, name: 'C', subject: 'S', content: 'x', status: 'sending' })
+    .returning('id')
+    .executeTakeFirstOrThrow();
   await db
     .insertInto('deliveries')
     .values({
@@ -37,7 +46,14 @@ describe('sweepCampaigns', () => {
     const busy = await campaignWith(1, 1); // a live worker holds it
     const overdue = await db
       .insertInto('emailCampaigns')
-      .values({ userId: church.id, name: 'S', subject: 'S', content: 'x', status: 'scheduled', scheduledFor: new Date(Date.now() - 5000) })
+      .values({
+        userId: church.id,
+        name: 'S',
+        subject: 'S',
+        content: 'x',
+        status: 'scheduled',
+        scheduledFor: new Date(Date.now() - 5000),
+      })
       .returning('id')
       .executeTakeFirstOrThrow();
 
@@ -48,7 +64,11 @@ describe('sweepCampaigns', () => {
     expect(started).toEqual([overdue.id]);
 
     const forced = recordingQueue();
-    await sweepCampaigns({ db, jobs: forced.jobs, claimLeaseSeconds: 120 }, 'email', async () => undefined, { force: true });
-    expect(forced.sent.map((s) => (s as { data: { campaignId: number } }).data.campaignId).sort()).toEqual([stuck, busy].sort());
+    await sweepCampaigns({ db, jobs: forced.jobs, claimLeaseSeconds: 120 }, 'email', async () => undefined, {
+      force: true,
+    });
+    expect(forced.sent.map((s) => (s as { data: { campaignId: number } }).data.campaignId).sort()).toEqual(
+      [stuck, busy].sort(),
+    );
   });
 });

@@ -21,7 +21,9 @@ export async function sweepCampaigns(
                and max(d.updated_at) < now() - interval '30 seconds'
         from deliveries d where d.channel = ${channel} and d.campaign_id = c.id and d.status in ('pending', 'sending')
       ), true)`;
-  const sending = await sql<{ id: number }>`select c.id from ${table} c where c.status = 'sending' and ${stuck}`.execute(deps.db);
+  const sending = await sql<{
+    id: number;
+  }>`select c.id from ${table} c where c.status = 'sending' and ${stuck}`.execute(deps.db);
   for (const c of sending.rows) await deps.jobs.send('campaign-deliver', { channel, campaignId: c.id });
   const overdue = await sql<{ id: number; scheduledFor: Date }>`
     select id, scheduled_for from ${table} where status = 'scheduled' and scheduled_for <= now()`.execute(deps.db);

@@ -4,7 +4,13 @@ import type { EmailCampaign, EmailStats } from '../../schemas/email-campaigns.js
 import { badRequest, conflict, notFound } from '../../errors.js';
 import type { JobQueue } from '../../jobs.js';
 import { sanitizeEmailHtml } from './sanitize.js';
-import { assertTenantLists, deleteCampaign, deliveryProgress, lockEditableCampaign, scheduleCampaignStart } from '../delivery/campaign-common.js';
+import {
+  assertTenantLists,
+  deleteCampaign,
+  deliveryProgress,
+  lockEditableCampaign,
+  scheduleCampaignStart,
+} from '../delivery/campaign-common.js';
 
 type Row = Selectable<EmailCampaignsTable>;
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
@@ -20,7 +26,9 @@ export interface EmailCampaignFields {
 
 async function progressOf(db: Db, ids: number[]) {
   const all = await deliveryProgress(db, 'email', ids);
-  return new Map([...all].map(([id, p]) => [id, { total: p.total, sent: p.sent, failed: p.failed, pending: p.pending }]));
+  return new Map(
+    [...all].map(([id, p]) => [id, { total: p.total, sent: p.sent, failed: p.failed, pending: p.pending }]),
+  );
 }
 
 function toCampaign(r: Row, progress?: EmailCampaign['progress']): EmailCampaign {
@@ -43,18 +51,30 @@ function toCampaign(r: Row, progress?: EmailCampaign['progress']): EmailCampaign
   };
 }
 
-export async function listEmailCampaigns(db: Db, tenantId: number, opts: { status: 'all' | 'draft' | 'scheduled' | 'sent' }) {
+export async function listEmailCampaigns(
+  db: Db,
+  tenantId: number,
+  opts: { status: 'all' | 'draft' | 'scheduled' | 'sent' },
+) {
   let q = db.selectFrom('emailCampaigns').selectAll().where('userId', '=', tenantId);
   if (opts.status === 'draft') q = q.where('status', '=', 'draft');
   if (opts.status === 'scheduled') q = q.where('status', '=', 'scheduled');
   if (opts.status === 'sent') q = q.where('status', 'in', ['sending', 'sent', 'failed']);
   const rows = await q.orderBy('createdAt', 'desc').orderBy('id', 'desc').execute();
-  const progress = await progressOf(db, rows.filter((r) => r.status !== 'draft' && r.status !== 'scheduled').map((r) => r.id));
+  const progress = await progressOf(
+    db,
+    rows.filter((r) => r.status !== 'draft' && r.status !== 'scheduled').map((r) => r.id),
+  );
   return rows.map((r) => toCampaign(r, progress.get(r.id)));
 }
 
 async function getRow(db: Db, tenantId: number, id: number): Promise<Row> {
-  const row = await db.selectFrom('emailCampaigns').selectAll().where('id', '=', id).where('userId', '=', tenantId).executeTakeFirst();
+  const row = await db
+    .selectFrom('emailCampaigns')
+    .selectAll()
+    .where('id', '=', id)
+    .where('userId', '=', tenantId)
+    .executeTakeFirst();
   if (!row) throw notFound('Campaign not found');
   return row;
 }
@@ -64,7 +84,12 @@ export async function getEmailCampaign(db: Db, tenantId: number, id: number): Pr
   return toCampaign(row, (await progressOf(db, [id])).get(id));
 }
 
-export async function createEmailCampaign(db: Db, jobs: JobQueue, tenantId: number, input: EmailCampaignFields): Promise<EmailCampaign> {
+export async function createEmailCampaign(
+  db: Db,
+  jobs: JobQueue,
+  tenantId: number,
+  input: EmailCampaignFields,
+): Promise<EmailCampaign> {
   await assertTenantLists(db, tenantId, input.listIds);
   const row = await db
     .insertInto('emailCampaigns')
@@ -83,7 +108,13 @@ export async function createEmailCampaign(db: Db, jobs: JobQueue, tenantId: numb
   return toCampaign(row);
 }
 
-export async function updateEmailCampaign(db: Db, jobs: JobQueue, tenantId: number, id: number, input: EmailCampaignFields): Promise<EmailCampaign> {
+export async function updateEmailCampaign(
+  db: Db,
+  jobs: JobQueue,
+  tenantId: number,
+  id: number,
+  input: EmailCampaignFields,
+): Promise<EmailCampaign> {
   await assertTenantLists(db, tenantId, input.listIds);
   const row = await db.transaction().execute(async (trx) => {
     await lockEditableCampaign(trx, 'email', tenantId, id);
@@ -126,9 +157,18 @@ export async function startEmailCampaign(
   opts: { concurrency?: number; onlyIfScheduledFor?: Date } = {},
 ): Promise<EmailCampaign> {
   const row = await db.transaction().execute(async (trx) => {
-    const c = await trx.selectFrom('emailCampaigns').selectAll().where('id', '=', id).where('userId', '=', tenantId).forUpdate().executeTakeFirst();
+    const c = await trx
+      .selectFrom('emailCampaigns')
+      .selectAll()
+      .where('id', '=', id)
+      .where('userId', '=', tenantId)
+      .forUpdate()
+      .executeTakeFirst();
     if (!c) throw notFound('Campaign not found');
-    if (opts.onlyIfScheduledFor && (c.status !== 'scheduled' || c.scheduledFor?.getTime() !== opts.onlyIfScheduledFor.getTime())) {
+    if (
+      opts.onlyIfScheduledFor &&
+      (c.status !== 'scheduled' || c.scheduledFor?.getTime() !== opts.onlyIfScheduledFor.getTime())
+    ) {
       return null; // rescheduled, sent or back to draft meanwhile
     }
     if (c.status !== 'draft' && c.status !== 'scheduled') throw conflict('This campaign has already been sent');
@@ -182,10 +222,18 @@ export async function emailCampaignStats(db: Db, tenantId: number, id: number): 
     .select([
       sql<number>`count(*)`.as('recipients'),
       sql<number>`count(*) filter (where d.status in ('sent', 'delivered', 'undelivered'))`.as('sent'),
-      sql<number>`count(*) filter (where d.status = 'failed' or exists (select 1 from delivery_events e where e.delivery_id = d.id and e.type = 'bounce'))`.as('bounced'),
-      sql<number>`count(*) filter (where exists (select 1 from delivery_events e where e.delivery_id = d.id and e.type in ('open', 'click')))`.as('opened'),
-      sql<number>`count(*) filter (where exists (select 1 from delivery_events e where e.delivery_id = d.id and e.type = 'click'))`.as('clicked'),
-      sql<number>`count(*) filter (where exists (select 1 from delivery_events e where e.delivery_id = d.id and e.type = 'unsubscribe'))`.as('unsubscribed'),
+      sql<number>`count(*) filter (where d.status = 'failed' or exists (select 1 from delivery_events e where e.delivery_id = d.id and e.type = 'bounce'))`.as(
+        'bounced',
+      ),
+      sql<number>`count(*) filter (where exists (select 1 from delivery_events e where e.delivery_id = d.id and e.type in ('open', 'click')))`.as(
+        'opened',
+      ),
+      sql<number>`count(*) filter (where exists (select 1 from delivery_events e where e.delivery_id = d.id and e.type = 'click'))`.as(
+        'clicked',
+      ),
+      sql<number>`count(*) filter (where exists (select 1 from delivery_events e where e.delivery_id = d.id and e.type = 'unsubscribe'))`.as(
+        'unsubscribed',
+      ),
     ])
     .where('d.channel', '=', 'email')
     .where('d.campaignId', '=', id)

@@ -38,7 +38,14 @@ export function emailDriver(deps: EmailDeliveryDeps): ChannelDriver<LoadedCampai
         .where('c.id', '=', campaignId)
         .executeTakeFirst();
       if (!c || c.status !== 'sending') return null;
-      return { id: c.id, userId: c.userId, subject: c.subject, content: c.content, churchName: c.churchName, postalAddress: c.postalAddress ?? null };
+      return {
+        id: c.id,
+        userId: c.userId,
+        subject: c.subject,
+        content: c.content,
+        churchName: c.churchName,
+        postalAddress: c.postalAddress ?? null,
+      };
     },
     async send(c, d) {
       const message = renderEmail({
@@ -92,8 +99,16 @@ export async function deliverEmailCampaign(deps: EmailDeliveryDeps, campaignId: 
 }
 
 /** The 'campaign-start' job, at a scheduled campaign's time. */
-export async function startScheduledEmailCampaign(deps: EmailDeliveryDeps, campaignId: number, scheduledFor: string): Promise<void> {
-  const c = await deps.db.selectFrom('emailCampaigns').select(['userId']).where('id', '=', campaignId).executeTakeFirst();
+export async function startScheduledEmailCampaign(
+  deps: EmailDeliveryDeps,
+  campaignId: number,
+  scheduledFor: string,
+): Promise<void> {
+  const c = await deps.db
+    .selectFrom('emailCampaigns')
+    .select(['userId'])
+    .where('id', '=', campaignId)
+    .executeTakeFirst();
   if (!c) return;
   try {
     await startEmailCampaign(deps.db, deps.jobs, c.userId, campaignId, { onlyIfScheduledFor: new Date(scheduledFor) });
@@ -110,5 +125,10 @@ export async function startScheduledEmailCampaign(deps: EmailDeliveryDeps, campa
 
 /** The 'campaign-sweep' job for email (see sweepCampaigns). */
 export async function sweepEmailCampaigns(deps: EmailDeliveryDeps, opts: { force?: boolean } = {}): Promise<void> {
-  await sweepCampaigns({ db: deps.db, jobs: deps.jobs, claimLeaseSeconds: deps.config.claimLeaseSeconds }, 'email', (id, at) => startScheduledEmailCampaign(deps, id, at), opts);
+  await sweepCampaigns(
+    { db: deps.db, jobs: deps.jobs, claimLeaseSeconds: deps.config.claimLeaseSeconds },
+    'email',
+    (id, at) => startScheduledEmailCampaign(deps, id, at),
+    opts,
+  );
 }

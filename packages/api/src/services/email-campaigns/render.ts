@@ -41,7 +41,12 @@ export function clickUrl(t: TrackingLinks, url: string): string {
 }
 
 function decodeEntities(s: string): string {
-  return s.replace(/&amp;/g, '&').replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&lt;/g, '<').replace(/&gt;/g, '>');
+  return s
+    .replace(/&amp;/g, '&')
+    .replace(/&quot;/g, '"')
+    .replace(/&#39;/g, "'")
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>');
 }
 
 export interface RenderInput {
@@ -60,8 +65,17 @@ export interface RenderInput {
  * tracker, an open pixel, and a footer with the church's postal address and an unsubscribe link;
  * RFC 8058 one-click unsubscribe headers.
  */
-export function renderEmail(input: RenderInput): { subject: string; html: string; text: string; headers: Record<string, string> } {
-  const values: MergeValues = { firstName: input.recipient.firstName, lastName: input.recipient.lastName, churchName: input.churchName };
+export function renderEmail(input: RenderInput): {
+  subject: string;
+  html: string;
+  text: string;
+  headers: Record<string, string>;
+} {
+  const values: MergeValues = {
+    firstName: input.recipient.firstName,
+    lastName: input.recipient.lastName,
+    churchName: input.churchName,
+  };
   let body = fillMergeTags(input.html, values, { html: true });
   const t = input.tracking;
   if (t) {
@@ -77,7 +91,9 @@ export function renderEmail(input: RenderInput): { subject: string; html: string
     (address ? `<div>${escapeHtml(address).replace(/\n/g, '<br>')}</div>` : '') +
     `<div style="margin-top:8px">You are receiving this because you are in the contacts of ${escapeHtml(input.churchName)}. ` +
     `<a href="${escapeAttr(unsub)}" style="color:#6b7280">Unsubscribe</a></div></div>`;
-  const pixel = t ? `<img src="${escapeAttr(openPixelUrl(t))}" width="1" height="1" alt="" style="display:block;border:0;width:1px;height:1px">` : '';
+  const pixel = t
+    ? `<img src="${escapeAttr(openPixelUrl(t))}" width="1" height="1" alt="" style="display:block;border:0;width:1px;height:1px">`
+    : '';
   const html =
     `<!doctype html><html><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"></head>` +
     `<body style="margin:0;padding:0;background:#f9fafb"><div style="max-width:640px;margin:0 auto;padding:24px;background:#ffffff;font-family:-apple-system,Segoe UI,Roboto,Helvetica,Arial,sans-serif;font-size:16px;line-height:1.6;color:#111827">` +

@@ -9,7 +9,10 @@ import { sanitizeEmailHtml } from './sanitize.js';
 
 /** A contact to fill merge tags in previews and tests: the first of the list, else of the church. */
 async function sampleContact(db: Db, tenantId: number, listId?: number) {
-  let q = db.selectFrom('contacts').select(['contacts.firstName', 'contacts.lastName']).where('contacts.userId', '=', tenantId);
+  let q = db
+    .selectFrom('contacts')
+    .select(['contacts.firstName', 'contacts.lastName'])
+    .where('contacts.userId', '=', tenantId);
   if (listId) q = q.innerJoin('contactsInLists as m', 'm.contactId', 'contacts.id').where('m.listId', '=', listId);
   return (await q.orderBy('contacts.id').limit(1).executeTakeFirst()) ?? { firstName: 'Friend', lastName: '' };
 }
@@ -57,5 +60,9 @@ export async function sendTestEmail(
     messageId: `test-${crypto.randomUUID()}@${host}`,
     meta: { userId: tenantId },
   });
-  return { ok: true, to: input.testEmail, message: deps.email.kind === 'outbox' ? 'Saved to your outbox (no SMTP server is configured)' : 'Sent' };
+  return {
+    ok: true,
+    to: input.testEmail,
+    message: deps.email.kind === 'outbox' ? 'Saved to your outbox (no SMTP server is configured)' : 'Sent',
+  };
 }

@@ -4,7 +4,11 @@ import { verifyLink } from './render.js';
 
 async function findDelivery(db: Db, token: string) {
   if (!/^[a-f0-9]{64}$/.test(token)) return undefined;
-  return db.selectFrom('deliveries').select(['id', 'userId', 'contactId', 'channel', 'campaignId']).where('token', '=', token).executeTakeFirst();
+  return db
+    .selectFrom('deliveries')
+    .select(['id', 'userId', 'contactId', 'channel', 'campaignId'])
+    .where('token', '=', token)
+    .executeTakeFirst();
 }
 
 /** The open pixel was loaded. */
@@ -14,7 +18,13 @@ export async function recordOpen(db: Db, token: string): Promise<void> {
 }
 
 /** A tracked link: the destination when the signature matches, else null (no open redirect). */
-export async function recordClick(db: Db, secret: string, token: string, url: string, signature: string): Promise<string | null> {
+export async function recordClick(
+  db: Db,
+  secret: string,
+  token: string,
+  url: string,
+  signature: string,
+): Promise<string | null> {
   if (!/^https?:\/\//i.test(url) || !verifyLink(secret, token, url, signature)) return null;
   const d = await findDelivery(db, token);
   if (d) await db.insertInto('deliveryEvents').values({ deliveryId: d.id, type: 'click', url }).execute();
@@ -41,7 +51,11 @@ export async function describeUnsubscribe(db: Db, token: string): Promise<Unsubs
 }
 
 /** Link or RFC 8058 one-click POST: the contact's email consent becomes unsubscribed; no login. */
-export async function unsubscribeByToken(db: Db, token: string, how: 'link' | 'one-click'): Promise<UnsubscribeTarget | null> {
+export async function unsubscribeByToken(
+  db: Db,
+  token: string,
+  how: 'link' | 'one-click',
+): Promise<UnsubscribeTarget | null> {
   const d = await findDelivery(db, token);
   if (!d) return null;
   const target = await describeUnsubscribe(db, token);
@@ -50,7 +64,12 @@ export async function unsubscribeByToken(db: Db, token: string, how: 'link' | 'o
     .selectFrom('contacts')
     .select('id')
     .where('userId', '=', d.userId)
-    .where((eb) => eb.or([eb('id', '=', d.contactId ?? -1), eb(eb.fn('lower', ['email']), '=', (target?.email ?? '').toLowerCase())]))
+    .where((eb) =>
+      eb.or([
+        eb('id', '=', d.contactId ?? -1),
+        eb(eb.fn('lower', ['email']), '=', (target?.email ?? '').toLowerCase()),
+      ]),
+    )
     .execute();
   for (const c of sameAddress) {
     await setConsent(db, d.userId, c.id, {
@@ -60,7 +79,13 @@ export async function unsubscribeByToken(db: Db, token: string, how: 'link' | 'o
       note: `Email campaign ${d.campaignId}`,
     });
   }
-  const seen = await db.selectFrom('deliveryEvents').select('id').where('deliveryId', '=', d.id).where('type', '=', 'unsubscribe').executeTakeFirst();
-  if (!seen) await db.insertInto('deliveryEvents').values({ deliveryId: d.id, type: 'unsubscribe', url: null }).execute();
+  const seen = await db
+    .selectFrom('deliveryEvents')
+    .select('id')
+    .where('deliveryId', '=', d.id)
+    .where('type', '=', 'unsubscribe')
+    .executeTakeFirst();
+  if (!seen)
+    await db.insertInto('deliveryEvents').values({ deliveryId: d.id, type: 'unsubscribe', url: null }).execute();
   return target ? { ...target, alreadyUnsubscribed: true } : null;
 }

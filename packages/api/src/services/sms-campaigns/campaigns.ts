@@ -3,7 +3,13 @@ import type { Selectable } from 'kysely';
 import { smsSegments, type SmsCampaign } from '../../schemas/sms-campaigns.js';
 import { badRequest, conflict, notFound } from '../../errors.js';
 import type { JobQueue } from '../../jobs.js';
-import { assertTenantLists, deleteCampaign, deliveryProgress, lockEditableCampaign, scheduleCampaignStart } from '../delivery/campaign-common.js';
+import {
+  assertTenantLists,
+  deleteCampaign,
+  deliveryProgress,
+  lockEditableCampaign,
+  scheduleCampaignStart,
+} from '../delivery/campaign-common.js';
 
 type Row = Selectable<SmsCampaignsTable>;
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
@@ -41,13 +47,27 @@ function toCampaign(r: Row, progress?: SmsCampaign['progress']): SmsCampaign {
 }
 
 export async function listSmsCampaigns(db: Db, tenantId: number): Promise<SmsCampaign[]> {
-  const rows = await db.selectFrom('smsCampaigns').selectAll().where('userId', '=', tenantId).orderBy('createdAt', 'desc').orderBy('id', 'desc').execute();
-  const progress = await progressOf(db, rows.filter((r) => ['sending', 'sent', 'failed'].includes(r.status)).map((r) => r.id));
+  const rows = await db
+    .selectFrom('smsCampaigns')
+    .selectAll()
+    .where('userId', '=', tenantId)
+    .orderBy('createdAt', 'desc')
+    .orderBy('id', 'desc')
+    .execute();
+  const progress = await progressOf(
+    db,
+    rows.filter((r) => ['sending', 'sent', 'failed'].includes(r.status)).map((r) => r.id),
+  );
   return rows.map((r) => toCampaign(r, progress.get(r.id)));
 }
 
 export async function getSmsCampaign(db: Db, tenantId: number, id: number): Promise<SmsCampaign> {
-  const row = await db.selectFrom('smsCampaigns').selectAll().where('id', '=', id).where('userId', '=', tenantId).executeTakeFirst();
+  const row = await db
+    .selectFrom('smsCampaigns')
+    .selectAll()
+    .where('id', '=', id)
+    .where('userId', '=', tenantId)
+    .executeTakeFirst();
   if (!row) throw notFound('Campaign not found');
   return toCampaign(row, (await progressOf(db, [id])).get(id));
 }
@@ -60,18 +80,38 @@ const values = (input: SmsCampaignFields) => ({
   scheduledFor: input.status === 'scheduled' && input.scheduledFor ? new Date(input.scheduledFor) : null,
 });
 
-export async function createSmsCampaign(db: Db, jobs: JobQueue, tenantId: number, input: SmsCampaignFields): Promise<SmsCampaign> {
+export async function createSmsCampaign(
+  db: Db,
+  jobs: JobQueue,
+  tenantId: number,
+  input: SmsCampaignFields,
+): Promise<SmsCampaign> {
   await assertTenantLists(db, tenantId, input.listIds);
-  const row = await db.insertInto('smsCampaigns').values({ userId: tenantId, ...values(input) }).returningAll().executeTakeFirstOrThrow();
+  const row = await db
+    .insertInto('smsCampaigns')
+    .values({ userId: tenantId, ...values(input) })
+    .returningAll()
+    .executeTakeFirstOrThrow();
   await scheduleCampaignStart(jobs, 'sms', row);
   return toCampaign(row);
 }
 
-export async function updateSmsCampaign(db: Db, jobs: JobQueue, tenantId: number, id: number, input: SmsCampaignFields): Promise<SmsCampaign> {
+export async function updateSmsCampaign(
+  db: Db,
+  jobs: JobQueue,
+  tenantId: number,
+  id: number,
+  input: SmsCampaignFields,
+): Promise<SmsCampaign> {
   await assertTenantLists(db, tenantId, input.listIds);
   const row = await db.transaction().execute(async (trx) => {
     await lockEditableCampaign(trx, 'sms', tenantId, id);
-    return trx.updateTable('smsCampaigns').set({ ...values(input), updatedAt: new Date() }).where('id', '=', id).returningAll().executeTakeFirstOrThrow();
+    return trx
+      .updateTable('smsCampaigns')
+      .set({ ...values(input), updatedAt: new Date() })
+      .where('id', '=', id)
+      .returningAll()
+      .executeTakeFirstOrThrow();
   });
   await scheduleCampaignStart(jobs, 'sms', row);
   return toCampaign(row);
@@ -96,9 +136,19 @@ export async function startSmsCampaign(
   opts: { concurrency?: number; onlyIfScheduledFor?: Date } = {},
 ): Promise<SmsCampaign> {
   const row = await db.transaction().execute(async (trx) => {
-    const c = await trx.selectFrom('smsCampaigns').selectAll().where('id', '=', id).where('userId', '=', tenantId).forUpdate().executeTakeFirst();
+    const c = await trx
+      .selectFrom('smsCampaigns')
+      .selectAll()
+      .where('id', '=', id)
+      .where('userId', '=', tenantId)
+      .forUpdate()
+      .executeTakeFirst();
     if (!c) throw notFound('Campaign not found');
-    if (opts.onlyIfScheduledFor && (c.status !== 'scheduled' || c.scheduledFor?.getTime() !== opts.onlyIfScheduledFor.getTime())) return null;
+    if (
+      opts.onlyIfScheduledFor &&
+      (c.status !== 'scheduled' || c.scheduledFor?.getTime() !== opts.onlyIfScheduledFor.getTime())
+    )
+      return null;
     if (!['draft', 'scheduled', 'ready'].includes(c.status)) throw conflict('This campaign has already been sent');
     if (!c.content.trim()) throw badRequest('SMS content is required');
     if (c.listIds.length === 0) throw badRequest('Please select a contact list');
@@ -141,6 +191,14 @@ export async function startSmsCampaign(
       .executeTakeFirstOrThrow();
   });
   if (!row) return getSmsCampaign(db, tenantId, id);
-  for (let i = 0; i < Math.max(1, opts.concurrency ?? 2); i++) await jobs.send('campaign-deliver', { channel: 'sms', campaignId: id });
-  return toCampaign(row, { total: row.recipientCount, sent: 0, delivered: 0, undelivered: 0, failed: 0, pending: row.recipientCount });
+  for (let i = 0; i < Math.max(1, opts.concurrency ?? 2); i++)
+    await jobs.send('campaign-deliver', { channel: 'sms', campaignId: id });
+  return toCampaign(row, {
+    total: row.recipientCount,
+    sent: 0,
+    delivered: 0,
+    undelivered: 0,
+    failed: 0,
+    pending: row.recipientCount,
+  });
 }

@@ -37,13 +37,23 @@ export function smsDriver(deps: SmsDeliveryDeps): ChannelDriver<LoadedCampaign> 
         .where('c.id', '=', campaignId)
         .executeTakeFirst();
       if (!c || c.status !== 'sending') return null;
-      return { id: c.id, userId: c.userId, content: c.content, churchName: c.churchName, from: c.smsFromNumber || config.smsFromNumber };
+      return {
+        id: c.id,
+        userId: c.userId,
+        content: c.content,
+        churchName: c.churchName,
+        from: c.smsFromNumber || config.smsFromNumber,
+      };
     },
     async send(c, d) {
       return sms.send({
         to: d.address,
         from: c.from,
-        body: fillMergeTags(c.content, { firstName: d.firstName, lastName: d.lastName, churchName: c.churchName }, { html: false }),
+        body: fillMergeTags(
+          c.content,
+          { firstName: d.firstName, lastName: d.lastName, churchName: c.churchName },
+          { html: false },
+        ),
         statusCallback: `${config.publicUrl}/api/sms/status`,
         meta: { userId: c.userId, campaignId: c.id, deliveryId: d.id },
       });
@@ -51,7 +61,12 @@ export function smsDriver(deps: SmsDeliveryDeps): ChannelDriver<LoadedCampaign> 
     async finish(campaignId, outcome) {
       await db
         .updateTable('smsCampaigns')
-        .set({ status: outcome, sentAt: new Date(), error: outcome === 'failed' ? 'No message could be delivered' : null, updatedAt: new Date() })
+        .set({
+          status: outcome,
+          sentAt: new Date(),
+          error: outcome === 'failed' ? 'No message could be delivered' : null,
+          updatedAt: new Date(),
+        })
         .where('id', '=', campaignId)
         .where('status', '=', 'sending')
         .execute();
@@ -61,11 +76,16 @@ export function smsDriver(deps: SmsDeliveryDeps): ChannelDriver<LoadedCampaign> 
 
 export async function deliverSmsCampaign(deps: SmsDeliveryDeps, campaignId: number): Promise<RunResult> {
   const result = await runDeliveries(deps.db, smsDriver(deps), campaignId, deps.config);
-  if (!result.finished && result.retryAt) await deps.jobs.send('campaign-deliver', { channel: 'sms', campaignId }, { startAfter: result.retryAt });
+  if (!result.finished && result.retryAt)
+    await deps.jobs.send('campaign-deliver', { channel: 'sms', campaignId }, { startAfter: result.retryAt });
   return result;
 }
 
-export async function startScheduledSmsCampaign(deps: SmsDeliveryDeps, campaignId: number, scheduledFor: string): Promise<void> {
+export async function startScheduledSmsCampaign(
+  deps: SmsDeliveryDeps,
+  campaignId: number,
+  scheduledFor: string,
+): Promise<void> {
   const c = await deps.db.selectFrom('smsCampaigns').select('userId').where('id', '=', campaignId).executeTakeFirst();
   if (!c) return;
   try {
@@ -82,5 +102,10 @@ export async function startScheduledSmsCampaign(deps: SmsDeliveryDeps, campaignI
 
 /** The 'campaign-sweep' job for SMS (see sweepCampaigns). */
 export async function sweepSmsCampaigns(deps: SmsDeliveryDeps, opts: { force?: boolean } = {}): Promise<void> {
-  await sweepCampaigns({ db: deps.db, jobs: deps.jobs, claimLeaseSeconds: deps.config.claimLeaseSeconds }, 'sms', (id, at) => startScheduledSmsCampaign(deps, id, at), opts);
+  await sweepCampaigns(
+    { db: deps.db, jobs: deps.jobs, claimLeaseSeconds: deps.config.claimLeaseSeconds },
+    'sms',
+    (id, at) => startScheduledSmsCampaign(deps, id, at),
+    opts,
+  );
 }

@@ -39,7 +39,11 @@ export interface InboundResult {
  * contact. Each change goes on the contact's consent history. A webhook retried with the same
  * MessageSid changes nothing and sends no second reply.
  */
-export async function handleInboundSms(db: Db, params: Record<string, string>, platformNumber: string): Promise<InboundResult> {
+export async function handleInboundSms(
+  db: Db,
+  params: Record<string, string>,
+  platformNumber: string,
+): Promise<InboundResult> {
   const sid = params.MessageSid ?? params.SmsSid ?? '';
   const from = params.From ?? '';
   const to = params.To ?? '';
@@ -54,13 +58,27 @@ export async function handleInboundSms(db: Db, params: Record<string, string>, p
   if (!first || !keyword || !from) return { reply: null, changed: 0 };
 
   const owners = await db.selectFrom('churchSettings').select('userId').where('smsFromNumber', '=', to).execute();
-  let q = db.selectFrom('contacts').innerJoin('users as u', 'u.id', 'contacts.userId').select(['contacts.id', 'contacts.userId', 'u.churchName']).where('contacts.phoneE164', '=', from);
-  if (owners.length > 0) q = q.where('contacts.userId', 'in', owners.map((o) => o.userId));
+  let q = db
+    .selectFrom('contacts')
+    .innerJoin('users as u', 'u.id', 'contacts.userId')
+    .select(['contacts.id', 'contacts.userId', 'u.churchName'])
+    .where('contacts.phoneE164', '=', from);
+  if (owners.length > 0)
+    q = q.where(
+      'contacts.userId',
+      'in',
+      owners.map((o) => o.userId),
+    );
   else if (to !== platformNumber) return { reply: null, changed: 0 };
   const contacts = await q.execute();
   const status = keyword === 'stop' ? 'unsubscribed' : 'subscribed';
   for (const c of contacts) {
-    await setConsent(db, c.userId, c.id, { channel: 'sms', status, source: 'sms keyword', note: body.trim().toUpperCase() });
+    await setConsent(db, c.userId, c.id, {
+      channel: 'sms',
+      status,
+      source: 'sms keyword',
+      note: body.trim().toUpperCase(),
+    });
   }
   const churches = [...new Set(contacts.map((c) => c.churchName))].join(', ') || 'this number';
   const reply =

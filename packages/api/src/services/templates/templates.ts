@@ -1,7 +1,12 @@
 import { sql, type Db, type MarketingPackagesTable, type MarketingTemplatesTable } from '@lampstand/db';
 import type { Selectable } from 'kysely';
 import type { z } from 'zod';
-import type { MarketingPackage, MarketingTemplate, packageFieldsSchema, templateFieldsSchema } from '../../schemas/templates.js';
+import type {
+  MarketingPackage,
+  MarketingTemplate,
+  packageFieldsSchema,
+  templateFieldsSchema,
+} from '../../schemas/templates.js';
 import { badRequest, conflict, isUniqueViolation, notFound } from '../../errors.js';
 import type { JobQueue } from '../../jobs.js';
 import { sanitizeEmailHtml } from '../email-campaigns/sanitize.js';
@@ -33,18 +38,34 @@ function contentFor(input: TemplateFields): Record<string, unknown> {
     case 'print':
       return { html: sanitizeEmailHtml(c.html ?? '') };
     case 'landing-page':
-      return { headline: c.headline ?? '', subheading: c.subheading ?? '', mainContent: c.mainContent ?? '', callToAction: c.callToAction ?? '', keyPoints: c.keyPoints ?? [] };
+      return {
+        headline: c.headline ?? '',
+        subheading: c.subheading ?? '',
+        mainContent: c.mainContent ?? '',
+        callToAction: c.callToAction ?? '',
+        keyPoints: c.keyPoints ?? [],
+      };
   }
 }
 
 export async function listTemplates(db: Db): Promise<MarketingTemplate[]> {
-  return (await db.selectFrom('marketingTemplates').selectAll().orderBy('createdAt', 'desc').orderBy('id', 'desc').execute()).map(toTemplate);
+  return (
+    await db.selectFrom('marketingTemplates').selectAll().orderBy('createdAt', 'desc').orderBy('id', 'desc').execute()
+  ).map(toTemplate);
 }
 
 export async function createTemplate(db: Db, input: TemplateFields): Promise<MarketingTemplate> {
   const row = await db
     .insertInto('marketingTemplates')
-    .values({ name: input.name, description: input.description, category: input.category, type: input.type, thumbnail: input.thumbnail, content: JSON.stringify(contentFor(input)), isActive: input.isActive })
+    .values({
+      name: input.name,
+      description: input.description,
+      category: input.category,
+      type: input.type,
+      thumbnail: input.thumbnail,
+      content: JSON.stringify(contentFor(input)),
+      isActive: input.isActive,
+    })
     .returningAll()
     .executeTakeFirstOrThrow();
   return toTemplate(row);
@@ -52,19 +73,40 @@ export async function createTemplate(db: Db, input: TemplateFields): Promise<Mar
 
 export async function updateTemplate(db: Db, id: number, input: TemplateFields): Promise<MarketingTemplate> {
   return db.transaction().execute(async (trx) => {
-    const current = await trx.selectFrom('marketingTemplates').select('type').where('id', '=', id).forUpdate().executeTakeFirst();
+    const current = await trx
+      .selectFrom('marketingTemplates')
+      .select('type')
+      .where('id', '=', id)
+      .forUpdate()
+      .executeTakeFirst();
     if (!current) throw notFound('Template not found');
     if (current.type !== input.type) {
       const linked = await trx
         .selectFrom('marketingPackages')
         .select('id')
-        .where((eb) => eb.or([eb('emailTemplateId', '=', id), eb('smsTemplateId', '=', id), eb('printTemplateId', '=', id), eb('landingPageTemplateId', '=', id)]))
+        .where((eb) =>
+          eb.or([
+            eb('emailTemplateId', '=', id),
+            eb('smsTemplateId', '=', id),
+            eb('printTemplateId', '=', id),
+            eb('landingPageTemplateId', '=', id),
+          ]),
+        )
         .executeTakeFirst();
       if (linked) throw conflict('This template is linked from a package; unlink it before changing its type');
     }
     const row = await trx
       .updateTable('marketingTemplates')
-      .set({ name: input.name, description: input.description, category: input.category, type: input.type, thumbnail: input.thumbnail, content: JSON.stringify(contentFor(input)), isActive: input.isActive, updatedAt: new Date() })
+      .set({
+        name: input.name,
+        description: input.description,
+        category: input.category,
+        type: input.type,
+        thumbnail: input.thumbnail,
+        content: JSON.stringify(contentFor(input)),
+        isActive: input.isActive,
+        updatedAt: new Date(),
+      })
       .where('id', '=', id)
       .returningAll()
       .executeTakeFirstOrThrow();
@@ -109,17 +151,26 @@ const packageValues = (input: PackageFields) => ({
 });
 
 export async function listPackages(db: Db): Promise<MarketingPackage[]> {
-  return (await db.selectFrom('marketingPackages').selectAll().orderBy('createdAt', 'desc').orderBy('id', 'desc').execute()).map(toPackage);
+  return (
+    await db.selectFrom('marketingPackages').selectAll().orderBy('createdAt', 'desc').orderBy('id', 'desc').execute()
+  ).map(toPackage);
 }
 
 export async function createPackage(db: Db, input: PackageFields): Promise<MarketingPackage> {
   await checkLinks(db, input);
-  return toPackage(await db.insertInto('marketingPackages').values(packageValues(input)).returningAll().executeTakeFirstOrThrow());
+  return toPackage(
+    await db.insertInto('marketingPackages').values(packageValues(input)).returningAll().executeTakeFirstOrThrow(),
+  );
 }
 
 export async function updatePackage(db: Db, id: number, input: PackageFields): Promise<MarketingPackage> {
   await checkLinks(db, input);
-  const row = await db.updateTable('marketingPackages').set({ ...packageValues(input), updatedAt: new Date() }).where('id', '=', id).returningAll().executeTakeFirst();
+  const row = await db
+    .updateTable('marketingPackages')
+    .set({ ...packageValues(input), updatedAt: new Date() })
+    .where('id', '=', id)
+    .returningAll()
+    .executeTakeFirst();
   if (!row) throw notFound('Package not found');
   return toPackage(row);
 }
@@ -132,17 +183,33 @@ export async function deletePackage(db: Db, id: number) {
 
 // Assignments
 
-const toAssignment = (r: { id: number; userId: number; templateId: number | null; packageId: number | null; assignedAt: Date }) => ({ ...r, assignedAt: r.assignedAt.toISOString() });
+const toAssignment = (r: {
+  id: number;
+  userId: number;
+  templateId: number | null;
+  packageId: number | null;
+  assignedAt: Date;
+}) => ({ ...r, assignedAt: r.assignedAt.toISOString() });
 
 export async function listAssignments(db: Db, userId: number) {
-  return (await db.selectFrom('userTemplates').selectAll().where('userId', '=', userId).orderBy('assignedAt').execute()).map(toAssignment);
+  return (
+    await db.selectFrom('userTemplates').selectAll().where('userId', '=', userId).orderBy('assignedAt').execute()
+  ).map(toAssignment);
 }
 
 export async function createAssignment(db: Db, input: { userId: number; templateId?: number; packageId?: number }) {
   const user = await db.selectFrom('users').select('role').where('id', '=', input.userId).executeTakeFirst();
   if (!user) throw notFound('User not found');
-  if (input.templateId && !(await db.selectFrom('marketingTemplates').select('id').where('id', '=', input.templateId).executeTakeFirst())) throw notFound('Template not found');
-  if (input.packageId && !(await db.selectFrom('marketingPackages').select('id').where('id', '=', input.packageId).executeTakeFirst())) throw notFound('Package not found');
+  if (
+    input.templateId &&
+    !(await db.selectFrom('marketingTemplates').select('id').where('id', '=', input.templateId).executeTakeFirst())
+  )
+    throw notFound('Template not found');
+  if (
+    input.packageId &&
+    !(await db.selectFrom('marketingPackages').select('id').where('id', '=', input.packageId).executeTakeFirst())
+  )
+    throw notFound('Package not found');
   try {
     const row = await db
       .insertInto('userTemplates')
@@ -188,12 +255,23 @@ export async function churchPackages(db: Db, tenantId: number) {
     .where('p.isActive', '=', true)
     .orderBy('p.name')
     .execute();
-  const ids = packages.flatMap((p) => [p.emailTemplateId, p.smsTemplateId, p.printTemplateId, p.landingPageTemplateId]).filter((x): x is number => x != null);
-  const templates = ids.length ? await db.selectFrom('marketingTemplates').selectAll().where('id', 'in', ids).where('isActive', '=', true).execute() : [];
+  const ids = packages
+    .flatMap((p) => [p.emailTemplateId, p.smsTemplateId, p.printTemplateId, p.landingPageTemplateId])
+    .filter((x): x is number => x != null);
+  const templates = ids.length
+    ? await db
+        .selectFrom('marketingTemplates')
+        .selectAll()
+        .where('id', 'in', ids)
+        .where('isActive', '=', true)
+        .execute()
+    : [];
   const byId = new Map(templates.map((t) => [t.id, toTemplate(t)]));
   return packages.map((p) => ({
     ...toPackage(p),
-    templates: [p.emailTemplateId, p.smsTemplateId, p.printTemplateId, p.landingPageTemplateId].flatMap((id) => (id != null && byId.has(id) ? [byId.get(id)!] : [])),
+    templates: [p.emailTemplateId, p.smsTemplateId, p.printTemplateId, p.landingPageTemplateId].flatMap((id) =>
+      id != null && byId.has(id) ? [byId.get(id)!] : [],
+    ),
   }));
 }
 
@@ -204,11 +282,22 @@ export async function useTemplate(db: Db, jobs: JobQueue, tenantId: number, temp
   if (!t) throw notFound('Template not found');
   const c = t.content as Record<string, string>;
   if (t.type === 'email') {
-    const campaign = await createEmailCampaign(db, jobs, tenantId, { name: t.name, subject: c.subject ?? '', content: c.html || '<p></p>', status: 'draft', listIds: [] });
+    const campaign = await createEmailCampaign(db, jobs, tenantId, {
+      name: t.name,
+      subject: c.subject ?? '',
+      content: c.html || '<p></p>',
+      status: 'draft',
+      listIds: [],
+    });
     return { kind: 'email-campaign' as const, id: campaign.id, path: `/email-campaigns/${campaign.id}/edit` };
   }
   if (t.type === 'sms') {
-    const campaign = await createSmsCampaign(db, jobs, tenantId, { name: t.name, content: c.text || t.name, status: 'draft', listIds: [] });
+    const campaign = await createSmsCampaign(db, jobs, tenantId, {
+      name: t.name,
+      content: c.text || t.name,
+      status: 'draft',
+      listIds: [],
+    });
     return { kind: 'sms-campaign' as const, id: campaign.id, path: `/sms-campaigns?edit=${campaign.id}` };
   }
   if (t.type === 'print') return { kind: 'print' as const, id: t.id, path: `/templates/${t.id}/print` };
