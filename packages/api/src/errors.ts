@@ -1,22 +1,49 @@
-import { TRPCError } from '@trpc/server';
+/**
+ * Domain errors. Services throw an `AppError` with a code; the code is mapped to a status once:
+ * to a tRPC error in `trpc.ts` and to HTTP in the REST shim. Services never import tRPC.
+ */
+export type AppErrorCode =
+  'BAD_REQUEST' | 'UNAUTHORIZED' | 'FORBIDDEN' | 'NOT_FOUND' | 'CONFLICT' | 'PAYLOAD_TOO_LARGE' | 'TOO_MANY_REQUESTS';
 
-export function notFound(what = 'Not found'): TRPCError {
-  return new TRPCError({ code: 'NOT_FOUND', message: what });
+export class AppError extends Error {
+  override readonly name = 'AppError';
+  constructor(
+    readonly code: AppErrorCode,
+    message: string,
+    /** Optional field the message is about (shown on that field in forms). */
+    readonly field?: string,
+  ) {
+    super(message);
+  }
 }
-export function badRequest(message: string): TRPCError {
-  return new TRPCError({ code: 'BAD_REQUEST', message });
+
+export const APP_ERROR_STATUS: Record<AppErrorCode, number> = {
+  BAD_REQUEST: 400,
+  UNAUTHORIZED: 401,
+  FORBIDDEN: 403,
+  NOT_FOUND: 404,
+  CONFLICT: 409,
+  PAYLOAD_TOO_LARGE: 413,
+  TOO_MANY_REQUESTS: 429,
+};
+
+export function notFound(what = 'Not found'): AppError {
+  return new AppError('NOT_FOUND', what);
 }
-export function conflict(message: string): TRPCError {
-  return new TRPCError({ code: 'CONFLICT', message });
+export function badRequest(message: string, field?: string): AppError {
+  return new AppError('BAD_REQUEST', message, field);
 }
-export function unauthorized(message = 'Not authenticated'): TRPCError {
-  return new TRPCError({ code: 'UNAUTHORIZED', message });
+export function conflict(message: string, field?: string): AppError {
+  return new AppError('CONFLICT', message, field);
 }
-export function forbidden(message = 'You do not have permission to do this'): TRPCError {
-  return new TRPCError({ code: 'FORBIDDEN', message });
+export function unauthorized(message = 'Not authenticated'): AppError {
+  return new AppError('UNAUTHORIZED', message);
 }
-export function tooManyRequests(message: string): TRPCError {
-  return new TRPCError({ code: 'TOO_MANY_REQUESTS', message });
+export function forbidden(message = 'You do not have permission to do this'): AppError {
+  return new AppError('FORBIDDEN', message);
+}
+export function tooManyRequests(message: string): AppError {
+  return new AppError('TOO_MANY_REQUESTS', message);
 }
 
 /** PostgreSQL's unique_violation, for races that a prior check cannot close. */

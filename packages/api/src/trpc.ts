@@ -1,6 +1,7 @@
 import { initTRPC, TRPCError } from '@trpc/server';
 import { ZodError } from 'zod';
 import type { Context } from './context.js';
+import { AppError } from './errors.js';
 
 export interface FieldIssue {
   path: string;
@@ -14,7 +15,12 @@ export function zodIssues(err: ZodError): FieldIssue[] {
 const t = initTRPC.context<Context>().create({
   errorFormatter({ shape, error }) {
     const zodError = error.cause instanceof ZodError ? error.cause : null;
-    const issues = zodError ? zodIssues(zodError) : undefined;
+    const appError = error.cause instanceof AppError ? error.cause : null;
+    const issues = zodError
+      ? zodIssues(zodError)
+      : appError?.field
+        ? [{ path: appError.field, message: appError.message }]
+        : undefined;
     return {
       ...shape,
       // A validation error reads as its first field's message, e.g. 'Username is required'.
@@ -29,10 +35,20 @@ export const router = t.router;
 export const createCallerFactory = t.createCallerFactory;
 export const middleware = t.middleware;
 
-export const publicProcedure = t.procedure;
+/** A service's `AppError` becomes the tRPC error of the same code (and so the same HTTP status). */
+const mapAppErrors = t.middleware(async ({ next }) => {
+  const result = await next();
+  if (!result.ok && result.error.cause instanceof AppError) {
+    const cause = result.error.cause;
+    throw new TRPCError({ code: cause.code, message: cause.message, cause });
+  }
+  return result;
+});
+
+export const publicProcedure = t.procedure.use(mapAppErrors);
 
 /** Signed in. `ctx.tenantId` is the church every query is scoped to. */
-export const protectedProcedure = t.procedure.use(({ ctx, next }) => {
+export const protectedProcedure = publicProcedure.use(({ ctx, next }) => {
   if (!ctx.user || !ctx.effectiveUser) {
     throw new TRPCError({ code: 'UNAUTHORIZED', message: 'Not authenticated' });
   }

@@ -1,7 +1,7 @@
 import { TRPCError } from '@trpc/server';
 import { getHTTPStatusCodeFromError } from '@trpc/server/http';
 import { ZodError } from 'zod';
-import { zodIssues, type FieldIssue } from '@lampstand/api/server';
+import { AppError, APP_ERROR_STATUS, zodIssues, type FieldIssue } from '@lampstand/api/server';
 
 /** The one error shape of the API. */
 export interface ErrorBody {
@@ -10,7 +10,15 @@ export interface ErrorBody {
   issues?: FieldIssue[];
 }
 
+function fromAppError(e: AppError): { status: number; body: ErrorBody } {
+  const body: ErrorBody = { message: e.message, code: e.code };
+  if (e.field) body.issues = [{ path: e.field, message: e.message }];
+  return { status: APP_ERROR_STATUS[e.code], body };
+}
+
 export function toErrorResponse(err: unknown): { status: number; body: ErrorBody } {
+  if (err instanceof AppError) return fromAppError(err);
+  if (err instanceof TRPCError && err.cause instanceof AppError) return fromAppError(err.cause);
   if (err instanceof TRPCError) {
     const status = getHTTPStatusCodeFromError(err);
     if (err.cause instanceof ZodError) {

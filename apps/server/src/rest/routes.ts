@@ -1,34 +1,13 @@
 import type { FastifyRequest } from 'fastify';
+import type { RestRoute } from './route-types.js';
 
-export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
-
-export interface RestRoute {
-  method: HttpMethod;
-  /** OpenAPI-style path: `/api/admin/impersonate/{id}`. */
-  path: string;
-  /** Dotted tRPC procedure path: `admin.impersonate`. */
-  procedure: string;
-  summary: string;
-  tag: string;
-  /** Who may call it; documented in OpenAPI and enforced by the procedure's builder. */
-  access: 'public' | 'signed-in' | 'admin';
-  /** The procedure's input from the request; default: path params merged over the JSON body (or the query for GET). */
-  input?: (req: FastifyRequest) => unknown;
-  /** Status on success (default 200). */
-  status?: number;
-  /** 'csv': the procedure returns { fileName, csv }, sent as a CSV download. */
-  format?: 'json' | 'csv';
-}
+export type { RestRoute, HttpMethod } from './route-types.js';
 
 const q = (req: FastifyRequest) => (req.query ?? {}) as Record<string, string | undefined>;
 const p = (req: FastifyRequest) => (req.params ?? {}) as Record<string, string>;
 
-/**
- * The ONE table of the REST API for integrators. Each row becomes a Fastify route that calls the
- * tRPC procedure, and a path in the OpenAPI document at GET /api/openapi.json. Later features
- * add their rows here.
- */
-export const restRoutes: RestRoute[] = [
+/** Accounts, administration, templates, dashboard, contacts and campaigns. */
+const coreRoutes: RestRoute[] = [
   // Accounts
   {
     method: 'POST',
@@ -648,3 +627,10 @@ export const restRoutes: RestRoute[] = [
     input: (req) => p(req),
   },
 ];
+
+/**
+ * The ONE table of the REST API for integrators. Each row becomes a Fastify route that calls the
+ * tRPC procedure, and a path in the OpenAPI document at GET /api/openapi.json. A feature keeps its
+ * rows in `rest/routes/<feature>.ts` and is spread in here.
+ */
+export const restRoutes: RestRoute[] = [...coreRoutes];

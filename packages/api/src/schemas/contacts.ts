@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { idSchema } from './common.js';
 
 // Zod only: the contact form in the browser validates with these same schemas.
 
@@ -38,11 +39,7 @@ export const staffRoleSchema = z.enum(
   },
 );
 
-export const idSchema = (label = 'ID') =>
-  z.coerce
-    .number({ error: `${label} must be a number` })
-    .int(`${label} must be a number`)
-    .positive(`${label} must be a number`);
+export { idSchema } from './common.js';
 
 /** Optional text: '' and null both mean "none". */
 const optionalText = (max = 2000) =>

@@ -1,0 +1,76 @@
+import { z } from 'zod';
+
+// Bounded building blocks for every schema: ids that fit PostgreSQL's integer, text without
+// control characters or lone surrogates (PostgreSQL refuses NUL; JSON refuses lone surrogates),
+// and a maximum length. Bad input is a 400 naming the field, never a 500.
+
+export const MAX_ID = 2_147_483_647;
+
+/** A row id: a whole number from 1 to 2^31-1, from a number or a numeric string. */
+export const idSchema = (label = 'ID') =>
+  z.coerce
+    .number({ error: `${label} must be a number` })
+    .int(`${label} must be a number`)
+    .positive(`${label} must be a number`)
+    .max(MAX_ID, `${label} must be a number`);
+
+// C0 controls except tab, line feed and carriage return; DEL; lone surrogates.
+// eslint-disable-next-line no-control-regex
+const CONTROL = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F]/;
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+/** True when the text has no control characters (other than tab and line breaks) and no lone surrogates. */
+export function isCleanText(s: string): boolean {
+  return !CONTROL.test(s) && !LONE_SURROGATE.test(s);
+}
+
+/**
+ * Text of at most `max` characters with no control characters or lone surrogates.
+ * `label` names the field in the messages ('Name is too long').
+ */
+export const textSchema = (label: string, max = 2000) =>
+  z
+    .string({ error: `${label} must be text` })
+    .max(max, `${label} must be at most ${max} characters`)
+    .refine(isCleanText, `${label} contains characters that are not allowed`);
+
+/** Required text: trimmed, not empty ('{label} is required' unless `requiredMessage` is given). */
+export const requiredTextSchema = (label: string, max = 2000, requiredMessage = `${label} is required`) =>
+  z
+    .string({ error: requiredMessage })
+    .trim()
+    .min(1, requiredMessage)
+    .max(max, `${label} must be at most ${max} characters`)
+    .refine(isCleanText, `${label} contains characters that are not allowed`);
+
+/** Optional text: '' and null both mean "none" (null out). */
+export const optionalTextSchema = (label: string, max = 2000) =>
+  z.preprocess(
+    (v) => (v === '' || v === undefined ? null : typeof v === 'string' && v.trim() === '' ? null : v),
+    textSchema(label, max).nullable(),
+  );
+
+/** An http(s) URL. */
+export const urlSchema = (message = 'Please enter a valid URL', max = 2048) =>
+  z
+    .string({ error: message })
+    .trim()
+    .max(max, message)
+    .refine((v) => {
+      try {
+        const u = new URL(v);
+        return (u.protocol === 'http:' || u.protocol === 'https:') && isCleanText(v);
+      } catch {
+        return false;
+      }
+    }, message);
+
+/** A bounded array. */
+export const boundedArray = <T extends z.ZodType>(item: T, label: string, max = 1000) =>
+  z.array(item).max(max, `${label}: at most ${max} items`);
+
+/** A page of a list: page 1.., pageSize 1..200. */
+export const pagingSchema = z.object({
+  page: z.coerce.number().int().min(1).max(1_000_000).default(1),
+  pageSize: z.coerce.number().int().min(1).max(200).default(25),
+});
