@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { registerChurch } from '@lampstand/server/testing';
-import { browserDescribe, expectAccessible, loginViaUi, screenshot, startE2E } from './helpers';
+import { browserDescribe, expectAccessible, loginViaUi, screenshot, startE2E, toast } from './helpers';
 
 browserDescribe(describe)('administration and impersonation', async () => {
   const e2e = await startE2E();
@@ -11,7 +11,7 @@ browserDescribe(describe)('administration and impersonation', async () => {
   it('a church user opening /admin/users sees Access Denied and no Admin menu', async () => {
     const { page, context } = await e2e.newPage();
     await loginViaUi(page, grace.user.username, grace.password);
-    await page.getByText('Welcome back, Grace Church!').first().waitFor();
+    await page.getByRole('heading', { name: 'Welcome back, Grace Church!' }).waitFor();
     expect(await page.getByRole('navigation', { name: 'Admin' }).count()).toBe(0);
     await page.goto('/admin/users');
     await page.getByRole('heading', { name: 'Access Denied' }).waitFor();
@@ -24,7 +24,7 @@ browserDescribe(describe)('administration and impersonation', async () => {
   it('an admin impersonates a church from /admin/users, sees the banner, and stops', async () => {
     const { page, context } = await e2e.newPage();
     await loginViaUi(page, admin.user.username, admin.password);
-    await page.getByText('Welcome back, Lampstand Platform!').first().waitFor();
+    await page.getByRole('heading', { name: 'Welcome back, Lampstand Platform!' }).waitFor();
     await page.getByRole('navigation', { name: 'Admin' }).getByRole('link', { name: 'User Management' }).click();
     await page.getByRole('heading', { name: 'User Management' }).waitFor();
     await page.getByText('3 of 3 row(s)').waitFor();
@@ -50,13 +50,13 @@ browserDescribe(describe)('administration and impersonation', async () => {
     await page.getByRole('button', { name: 'Start Impersonating' }).click();
 
     await page.getByText('You are currently impersonating Grace Church').waitFor();
-    await page.getByText('Impersonation started').waitFor();
+    await toast(page, 'Impersonation started').waitFor();
     await page.getByRole('heading', { name: 'Welcome back, Grace Church!' }).waitFor();
     expect(await page.getByRole('navigation', { name: 'Admin' }).count()).toBe(0);
     await screenshot(page, 'impersonation-banner');
 
     await page.getByRole('button', { name: 'Stop Impersonating' }).click();
-    await page.getByText('Impersonation ended').waitFor();
+    await toast(page, 'Impersonation ended').waitFor();
     await page.getByRole('heading', { name: 'User Management' }).waitFor();
     expect(await page.getByText('You are currently impersonating').count()).toBe(0);
     await context.close();

@@ -7,6 +7,7 @@ import {
   screenshot,
   startE2E,
   uniqueName,
+  toast,
 } from './helpers';
 
 browserDescribe(describe)('sign-in and registration', async () => {
@@ -28,7 +29,7 @@ browserDescribe(describe)('sign-in and registration', async () => {
       password: 'correct-horse',
       email: `${username}@example.org`,
     });
-    await page.getByText('Registration successful').waitFor();
+    await toast(page, 'Registration successful').waitFor();
     await page.getByText("Let's grow your congregation with powerful marketing tools.").waitFor();
     await expect(page.getByTestId('sidebar-church-name').textContent()).resolves.toBe('Grace Community Church');
     // The dashboard from real data: a new church has zeros and the empty texts.
@@ -46,12 +47,12 @@ browserDescribe(describe)('sign-in and registration', async () => {
     await page.getByRole('heading', { name: 'Welcome back, Grace Community Church!' }).waitFor();
 
     await page.getByRole('button', { name: 'Logout' }).click();
-    await page.getByText('You have been successfully logged out.').waitFor();
+    await toast(page, 'You have been successfully logged out.').waitFor();
     await expect.poll(() => page.url()).toMatch(/\/auth$/);
 
     await loginViaUi(page, username, 'correct-horse');
-    await page.getByText('Login successful').waitFor();
-    await page.getByText('Welcome back, Grace Community Church!').first().waitFor();
+    await toast(page, 'Login successful').waitFor();
+    await page.getByRole('heading', { name: 'Welcome back, Grace Community Church!' }).waitFor();
     await context.close();
   });
 
@@ -73,8 +74,8 @@ browserDescribe(describe)('sign-in and registration', async () => {
   it('a wrong password shows the Login failed toast', async () => {
     const { page, context } = await e2e.newPage();
     await loginViaUi(page, 'nobody-at-all', 'wrong-password');
-    await page.getByText('Login failed').waitFor();
-    await page.getByText('401: Invalid username or password').waitFor();
+    await toast(page, 'Login failed').waitFor();
+    await toast(page, '401: Invalid username or password').waitFor();
     await screenshot(page, 'auth-login-failed');
     expect(page.url()).toMatch(/\/auth$/);
     await context.close();

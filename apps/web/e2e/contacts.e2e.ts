@@ -4,7 +4,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { registerChurch } from '@lampstand/server/testing';
-import { browserDescribe, expectAccessible, loginViaUi, screenshot, startE2E } from './helpers';
+import { browserDescribe, expectAccessible, loginViaUi, screenshot, startE2E, toast } from './helpers';
 
 async function fillContact(page: Page, o: { first: string; last: string; email: string; phone: string }) {
   const sheet = page.getByRole('dialog', { name: 'Add Contact' });
@@ -50,7 +50,7 @@ browserDescribe(describe)('contacts', async () => {
     await sheet.getByText('You need to save the contact before you can add family members and children.').waitFor();
     await screenshot(page, 'contact-form-dependants');
     await sheet.getByRole('button', { name: 'Save Contact' }).click();
-    await page.getByText('Contact created successfully').waitFor();
+    await toast(page, 'Contact created successfully').waitFor();
 
     // A second contact, and a validation message on the way.
     await page.getByRole('button', { name: 'Add Contact' }).first().click();
@@ -64,7 +64,7 @@ browserDescribe(describe)('contacts', async () => {
     await second.getByText('Please enter a valid email address').waitFor();
     await second.getByLabel('Email').fill('lazarus@example.org');
     await second.getByRole('button', { name: 'Save Contact' }).click();
-    await page.getByText('Contact created successfully').waitFor();
+    await toast(page, 'Contact created successfully').waitFor();
     await page.getByRole('cell', { name: 'Lazarus Bethany', exact: true }).waitFor();
     await screenshot(page, 'contacts-list');
 
@@ -81,13 +81,13 @@ browserDescribe(describe)('contacts', async () => {
     await details.getByRole('tab', { name: 'Family', exact: true }).click();
     await details.getByText('No family relationships').waitFor();
     await details.getByRole('button', { name: 'Add Family Member' }).click();
-    await page.getByText('Please select a contact and relationship type.').waitFor();
+    await toast(page, 'Please select a contact and relationship type.').waitFor();
     await details.getByRole('combobox', { name: 'Family member' }).click();
     await page.getByRole('option', { name: /Lazarus Bethany/ }).click();
     await details.getByRole('combobox', { name: 'Relationship' }).click();
     await page.getByRole('option', { name: 'Child', exact: true }).click();
     await details.getByRole('button', { name: 'Add Family Member' }).click();
-    await page.getByText('Family member added').waitFor();
+    await toast(page, 'Family member added').waitFor();
     await details.getByRole('link', { name: 'Lazarus Bethany' }).waitFor();
     await details.locator('.mantine-Badge-root', { hasText: /^Child$/ }).waitFor();
 
@@ -99,7 +99,7 @@ browserDescribe(describe)('contacts', async () => {
     await details.getByRole('combobox', { name: 'Group' }).click();
     await page.getByRole('option', { name: 'Little Lambs (2-4 years)' }).click();
     await details.getByRole('button', { name: 'Add Child' }).click();
-    await page.getByText('Child added').waitFor();
+    await toast(page, 'Child added').waitFor();
     await details.getByText('Little Lambs (2-4 years)').waitFor();
     await screenshot(page, 'contact-details-children');
     await page.keyboard.press('Escape');
@@ -122,7 +122,7 @@ browserDescribe(describe)('contacts', async () => {
     await page.getByText('List name is required').waitFor();
     await page.getByLabel('List name').fill('Hospitality');
     await page.getByRole('button', { name: 'Create List' }).last().click();
-    await page.getByText('List created').waitFor();
+    await toast(page, 'List created').waitFor();
     await page.getByRole('button', { name: 'Add Contacts' }).click();
     await page.getByRole('checkbox', { name: /Martha Bethany/ }).check();
     await page.getByRole('button', { name: 'Add to List' }).click();

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { registerChurch } from '@lampstand/server/testing';
-import { browserDescribe, expectAccessible, loginViaUi, screenshot, startE2E } from './helpers';
+import { browserDescribe, expectAccessible, loginViaUi, screenshot, startE2E, toast } from './helpers';
 
 browserDescribe(describe)('email campaigns', async () => {
   const e2e = await startE2E();
@@ -20,7 +20,7 @@ browserDescribe(describe)('email campaigns', async () => {
   it('wizard for a list → test email → send → outbox → view page with stats', async () => {
     const { page, context } = await e2e.newPage();
     await loginViaUi(page, church.user.username, church.password);
-    await page.getByText('Welcome back, Grace Church!').first().waitFor();
+    await page.getByRole('heading', { name: 'Welcome back, Grace Church!' }).waitFor();
 
     // From the contact list's Email button.
     await page.goto('/contacts?tab=lists');
@@ -55,20 +55,17 @@ browserDescribe(describe)('email campaigns', async () => {
     await page.getByText('Please enter a valid email address').waitFor();
     await page.getByLabel('Test email address').fill('pastor@example.org');
     await page.getByRole('button', { name: 'Send Test' }).click();
-    await page.getByText('Test Email Sent').waitFor();
+    await toast(page, 'Test Email Sent').waitFor();
     await page.getByRole('radio', { name: 'Mobile' }).dispatchEvent('click');
     await screenshot(page, 'email-wizard-preview');
     await expectAccessible(page);
     await page.getByRole('button', { name: 'Save and Send' }).click();
-    await page
-      .getByText(/Campaign (created|sent successfully)/)
-      .first()
-      .waitFor();
+    await toast(page, /Campaign (created|sent successfully)/).waitFor();
 
     // Back on the list; open the campaign.
     await page.getByRole('link', { name: 'Harvest Festival', exact: true }).click();
     await page.getByRole('heading', { name: 'Harvest Festival' }).waitFor();
-    await page.getByText('Outbox').waitFor();
+    await page.getByRole('heading', { name: 'Outbox' }).waitFor();
     await expect
       .poll(async () => page.getByRole('cell', { name: /@example\.org/ }).count(), { timeout: 20_000 })
       .toBe(2);
@@ -103,7 +100,7 @@ browserDescribe(describe)('email campaigns', async () => {
     ).body;
     const { page, context } = await e2e.newPage();
     await loginViaUi(page, church.user.username, church.password);
-    await page.getByText('Welcome back, Grace Church!').first().waitFor();
+    await page.getByRole('heading', { name: 'Welcome back, Grace Church!' }).waitFor();
     await page.goto(`/email-campaigns/${draft.id}`);
     await page.getByText('Campaign not sent yet').waitFor();
     await page.goto('/email-campaigns/999999');

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, expect, type TestAPI } from 'vitest';
+import { afterAll, type describe, expect, type TestAPI } from 'vitest';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import AxeBuilder from '@axe-core/playwright';
 import { startTestApp, type TestApp } from '@lampstand/server/testing';
@@ -18,7 +18,7 @@ if (!hasBrowser) {
 }
 
 /** `describe` that skips (with the message above) where no browser is installed. */
-export function browserDescribe(d: TestAPI['describe'] | typeof import('vitest').describe) {
+export function browserDescribe(d: TestAPI['describe'] | typeof describe) {
   return hasBrowser ? d : d.skip;
 }
 
@@ -115,4 +115,9 @@ export async function loginViaUi(page: Page, username: string, password: string)
   await page.getByLabel('Username').fill(username);
   await page.getByLabel('Password', { exact: true }).fill(password);
   await page.getByRole('button', { name: 'Sign in' }).click();
+}
+
+/** A toast (Mantine notification) with this text: never confused with the same words on the page. */
+export function toast(page: Page, text: string | RegExp) {
+  return page.locator('.mantine-Notifications-root').getByText(text);
 }

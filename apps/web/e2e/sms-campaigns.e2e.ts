@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { registerChurch } from '@lampstand/server/testing';
-import { browserDescribe, expectAccessible, loginViaUi, screenshot, startE2E } from './helpers';
+import { browserDescribe, expectAccessible, loginViaUi, screenshot, startE2E, toast } from './helpers';
 
 browserDescribe(describe)('SMS campaigns', async () => {
   const e2e = await startE2E();
@@ -25,7 +25,7 @@ browserDescribe(describe)('SMS campaigns', async () => {
   it("from a list's SMS button: write, count segments, schedule, and see it sent in the outbox", async () => {
     const { page, context } = await e2e.newPage();
     await loginViaUi(page, church.user.username, church.password);
-    await page.getByText('Welcome back, Grace Church!').first().waitFor();
+    await page.getByRole('heading', { name: 'Welcome back, Grace Church!' }).waitFor();
     await page.goto('/contacts?tab=lists');
     await page.getByRole('link', { name: 'SMS', exact: true }).click();
 
@@ -65,7 +65,7 @@ browserDescribe(describe)('SMS campaigns', async () => {
     await screenshot(page, 'sms-form-schedule');
     await expectAccessible(page);
     await page.getByRole('button', { name: 'Create Campaign' }).click();
-    await page.getByText('Campaign created').waitFor();
+    await toast(page, 'Campaign created').waitFor();
     await page.locator('.mantine-Badge-root', { hasText: /^Scheduled$/ }).waitFor();
 
     // At its time the workers send it; without Twilio the texts land in the outbox.

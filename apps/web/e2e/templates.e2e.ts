@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { registerChurch } from '@lampstand/server/testing';
-import { browserDescribe, expectAccessible, loginViaUi, screenshot, startE2E } from './helpers';
+import { browserDescribe, expectAccessible, loginViaUi, screenshot, startE2E, toast } from './helpers';
 
 browserDescribe(describe)('marketing templates', async () => {
   const e2e = await startE2E();
@@ -10,7 +10,7 @@ browserDescribe(describe)('marketing templates', async () => {
   it('admin creates an email template and a package, assigns it; the church uses it and lands in the wizard', async () => {
     const { page, context } = await e2e.newPage();
     await loginViaUi(page, admin.user.username, admin.password);
-    await page.getByText('Welcome back, Lampstand Platform!').first().waitFor();
+    await page.getByRole('heading', { name: 'Welcome back, Lampstand Platform!' }).waitFor();
     await page.goto('/admin/templates');
     await page.getByText('No email templates found.').waitFor();
     await page.getByText('No landing page templates found.').waitFor();
@@ -28,7 +28,7 @@ browserDescribe(describe)('marketing templates', async () => {
     await dialog.locator('.ProseMirror').click();
     await page.keyboard.type('Join us on Easter Sunday at 10am.');
     await dialog.getByRole('button', { name: 'Create Template' }).click();
-    await page.getByText('Template created successfully.').waitFor();
+    await toast(page, 'Template created successfully.').waitFor();
     await page.getByText('Easter invitation').waitFor();
     await expectAccessible(page);
 
@@ -42,7 +42,7 @@ browserDescribe(describe)('marketing templates', async () => {
     await pkg.getByRole('combobox', { name: 'Email template' }).click();
     await page.getByRole('option', { name: 'Easter invitation' }).click();
     await pkg.getByRole('button', { name: 'Create Package' }).click();
-    await page.getByText('Package created successfully.').waitFor();
+    await toast(page, 'Package created successfully.').waitFor();
     await screenshot(page, 'admin-packages');
 
     await page.getByRole('button', { name: 'Actions for Easter 2026' }).click();
@@ -57,7 +57,7 @@ browserDescribe(describe)('marketing templates', async () => {
     // The church sees it and uses it.
     const second = await e2e.newPage();
     await loginViaUi(second.page, church.user.username, church.password);
-    await second.page.getByText('Welcome back, Grace Church!').first().waitFor();
+    await second.page.getByRole('heading', { name: 'Welcome back, Grace Church!' }).waitFor();
     await second.page.getByRole('navigation', { name: 'Marketing' }).getByRole('link', { name: 'Templates' }).click();
     await second.page.getByText('Easter invitation').first().waitFor();
     await screenshot(second.page, 'church-templates');

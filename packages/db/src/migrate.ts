@@ -14,7 +14,7 @@ export async function migrateToLatest(db: Db): Promise<MigrationResultSet> {
   const result = await migrator.migrateToLatest();
   if (result.error) {
     const failed = result.results?.find((r) => r.status === 'Error');
-    const err = result.error instanceof Error ? result.error : new Error(String(result.error));
+    const err = result.error instanceof Error ? result.error : new Error(JSON.stringify(result.error));
     err.message = `Migration ${failed?.migrationName ?? ''} failed: ${err.message}`;
     throw err;
   }

@@ -35,41 +35,41 @@ export function buildOpenApiDocument(serverUrl: string): Record<string, unknown>
     const params = pathParams(route);
     const input = inputSchema(route.procedure);
     const output = outputSchema(route.procedure);
+    const inputJson = input ? jsonSchema(input, 'input') : undefined;
+    const inputProps = (inputJson?.properties ?? {}) as Record<string, Record<string, unknown>>;
+    const errorResponse = (description: string) => ({
+      description,
+      content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
+    });
+    const errors = new Set(route.errors ?? []);
+    if (params.length > 0) errors.add(404);
     const operation: Record<string, unknown> = {
       operationId: route.procedure.replace(/\.(\w)/g, (_, c: string) => c.toUpperCase()),
       summary: route.summary,
       tags: [route.tag],
       security: route.access === 'public' ? [] : [{ sessionCookie: [] }],
-      parameters: params.map((name) => ({ name, in: 'path', required: true, schema: { type: 'integer' } })),
+      parameters: params.map((name) => ({
+        name,
+        in: 'path',
+        required: true,
+        schema: inputProps[name] ?? { type: 'string' },
+      })),
       responses: {
         [String(route.status ?? 200)]: {
           description: 'Success',
           content: output ? { 'application/json': { schema: jsonSchema(output, 'output') } } : undefined,
         },
-        '400': {
-          description: 'Invalid input',
-          content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
-        },
-        ...(route.access !== 'public'
-          ? {
-              '401': {
-                description: 'Not signed in',
-                content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
-              },
-            }
-          : {}),
-        ...(route.access === 'admin'
-          ? {
-              '403': {
-                description: 'Not an administrator',
-                content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
-              },
-            }
-          : {}),
+        '400': errorResponse('Invalid input: the message names the field'),
+        ...(route.access !== 'public' ? { '401': errorResponse('Not signed in') } : {}),
+        ...(route.access === 'admin' ? { '403': errorResponse('Not an administrator') } : {}),
+        ...(errors.has(404) ? { '404': errorResponse("Not found (or another church's)") } : {}),
+        ...(errors.has(409) ? { '409': errorResponse('Conflict with existing data') } : {}),
+        ...(errors.has(413) ? { '413': errorResponse('Request body too large') } : {}),
+        ...(errors.has(429) ? { '429': errorResponse('Too many requests: try again later') } : {}),
       },
     };
     if (input && route.method !== 'GET' && route.method !== 'DELETE') {
-      const body = jsonSchema(input, 'input');
+      const body = structuredClone(inputJson!);
       const props = body.properties as Record<string, unknown> | undefined;
       for (const p of params) delete props?.[p];
       if (Array.isArray(body.required)) body.required = (body.required as string[]).filter((r) => !params.includes(r));
@@ -77,7 +77,7 @@ export function buildOpenApiDocument(serverUrl: string): Record<string, unknown>
         operation.requestBody = { required: true, content: { 'application/json': { schema: body } } };
       }
     } else if (input && route.method === 'GET') {
-      const q = jsonSchema(input, 'input');
+      const q = inputJson!;
       const props = (q.properties ?? {}) as Record<string, Record<string, unknown>>;
       const required = new Set((q.required as string[] | undefined) ?? []);
       for (const [name, schema] of Object.entries(props)) {

@@ -1,10 +1,8 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { createCaller } from '@lampstand/api/server';
 import { createContext, type ContextDeps } from '../context.js';
 import { restRoutes, type RestRoute } from './routes.js';
-import { procedureDef } from './procedures.js';
+import { callProcedure, procedureAt } from './procedures.js';
 import { buildOpenApiDocument } from './openapi.js';
-import { toErrorResponse } from './errors.js';
 
 function defaultInput(route: RestRoute, req: FastifyRequest): unknown {
   const params = (req.params ?? {}) as Record<string, string>;
@@ -12,27 +10,18 @@ function defaultInput(route: RestRoute, req: FastifyRequest): unknown {
   const source = route.method === 'GET' || route.method === 'DELETE' ? req.query : req.body;
   if (source === undefined || source === null) return hasParams ? { ...params } : undefined;
   if (typeof source !== 'object' || Array.isArray(source)) return source;
-  return hasParams ? { ...(source as object), ...params } : source;
-}
-
-/** Call a procedure by its dotted path with a caller bound to this request's context. */
-async function callProcedure(caller: unknown, path: string, input: unknown): Promise<unknown> {
-  let target: unknown = caller;
-  for (const key of path.split('.')) target = (target as Record<string, unknown>)[key];
-  return (target as (i: unknown) => Promise<unknown>)(input);
+  return hasParams ? { ...source, ...params } : source;
 }
 
 export async function restPlugin(app: FastifyInstance, opts: { deps: ContextDeps; publicUrl: string }): Promise<void> {
   for (const route of restRoutes) {
-    procedureDef(route.procedure); // fail at start, not at the first call, if the table is wrong
+    procedureAt(route.procedure); // fail at start, not at the first call, if the table is wrong
     app.route({
       method: route.method,
       url: route.path.replace(/\{(\w+)\}/g, ':$1'),
       handler: async (req, reply) => {
         const ctx = await createContext(opts.deps, req);
-        const caller = createCaller(ctx);
-        const input = route.input ? route.input(req) : defaultInput(route, req);
-        const result = await callProcedure(caller, route.procedure, input);
+        const result = await callProcedure(ctx, route.procedure, defaultInput(route, req));
         if (route.format === 'csv') {
           const file = result as { fileName: string; csv: string };
           return reply

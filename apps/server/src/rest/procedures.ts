@@ -1,25 +1,38 @@
+import type { AnyProcedure } from '@trpc/server';
 import type { z } from 'zod';
-import { appRouter } from '@lampstand/api/server';
+import type { ProcedurePath } from '@lampstand/api';
+import { appRouter, createCaller } from '@lampstand/api/server';
+import type { Context } from '@lampstand/api/server';
 
-interface ProcedureDef {
-  type: 'query' | 'mutation' | 'subscription';
-  inputs: unknown[];
-  output?: unknown;
+/** Follow a dotted path through a router or a caller ('contacts.get'); a caller is a proxy, so index it. */
+function walk(root: object, path: ProcedurePath): unknown {
+  let node: unknown = root;
+  for (const key of path.split('.')) {
+    if (node === null || (typeof node !== 'object' && typeof node !== 'function')) return undefined;
+    node = (node as Record<string, unknown>)[key];
+  }
+  return node;
 }
 
-/** A procedure's runtime definition (type and zod parsers), by dotted path. */
-export function procedureDef(path: string): ProcedureDef {
-  const procedures = appRouter._def.procedures as unknown as Record<string, { _def: ProcedureDef } | undefined>;
-  const proc = procedures[path];
-  if (!proc) throw new Error(`REST route names unknown procedure '${path}'`);
-  return proc._def;
+/** The procedure at a path of the app router (its type and zod parsers). */
+export function procedureAt(path: ProcedurePath): AnyProcedure {
+  const proc = walk(appRouter, path);
+  if (typeof proc !== 'function' || !('_def' in proc)) throw new Error(`REST route names unknown procedure '${path}'`);
+  return proc as AnyProcedure;
 }
 
-export function inputSchema(path: string): z.ZodType | undefined {
-  const [first] = procedureDef(path).inputs;
-  return first as z.ZodType | undefined;
+export function inputSchema(path: ProcedurePath): z.ZodType | undefined {
+  return procedureAt(path)._def.inputs[0] as z.ZodType | undefined;
 }
 
-export function outputSchema(path: string): z.ZodType | undefined {
-  return procedureDef(path).output as z.ZodType | undefined;
+export function outputSchema(path: ProcedurePath): z.ZodType | undefined {
+  const def = procedureAt(path)._def as { output?: unknown };
+  return def.output as z.ZodType | undefined;
+}
+
+/** Call a procedure by its path with the public caller API, as the web app would over /trpc. */
+export function callProcedure(ctx: Context, path: ProcedurePath, input: unknown): Promise<unknown> {
+  const fn = walk(createCaller(ctx), path);
+  if (typeof fn !== 'function') throw new Error(`REST route names unknown procedure '${path}'`);
+  return (fn as (input: unknown) => Promise<unknown>)(input);
 }

@@ -1,8 +1,15 @@
-import type { FastifyRequest } from 'fastify';
 import type { ProcedurePath } from '@lampstand/api';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
+/** Client errors a route can answer besides 400 (and 401/403, which follow from `access`). */
+export type RouteError = 404 | 409 | 413 | 429;
+
+/**
+ * One row of the REST table. The procedure's input is always the path params merged over the JSON
+ * body (or over the query for GET and DELETE): a different wire name is expressed in the zod
+ * schema, so the OpenAPI document and the handler read the same thing.
+ */
 export interface RestRoute {
   method: HttpMethod;
   /** OpenAPI-style path: `/api/admin/impersonate/{id}`. */
@@ -13,10 +20,10 @@ export interface RestRoute {
   tag: string;
   /** Who may call it; documented in OpenAPI and enforced by the procedure's builder. */
   access: 'public' | 'signed-in' | 'admin';
-  /** The procedure's input from the request; default: path params merged over the JSON body (or the query for GET). */
-  input?: (req: FastifyRequest) => unknown;
   /** Status on success (default 200). */
   status?: number;
   /** 'csv': the procedure returns { fileName, csv }, sent as a CSV download. */
   format?: 'json' | 'csv';
+  /** Documented error statuses besides 400/401/403; 404 is implied by a path parameter. */
+  errors?: RouteError[];
 }

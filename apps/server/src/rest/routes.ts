@@ -1,10 +1,6 @@
-import type { FastifyRequest } from 'fastify';
 import type { RestRoute } from './route-types.js';
 
 export type { RestRoute, HttpMethod } from './route-types.js';
-
-const q = (req: FastifyRequest) => (req.query ?? {}) as Record<string, string | undefined>;
-const p = (req: FastifyRequest) => (req.params ?? {}) as Record<string, string>;
 
 /** Accounts, administration, templates, dashboard, contacts and campaigns. */
 const coreRoutes: RestRoute[] = [
@@ -17,6 +13,7 @@ const coreRoutes: RestRoute[] = [
     tag: 'Accounts',
     access: 'public',
     status: 201,
+    errors: [409, 429],
   },
   {
     method: 'POST',
@@ -25,6 +22,7 @@ const coreRoutes: RestRoute[] = [
     summary: 'Sign in with username and password',
     tag: 'Accounts',
     access: 'public',
+    errors: [429],
   },
   {
     method: 'POST',
@@ -94,6 +92,7 @@ const coreRoutes: RestRoute[] = [
     summary: 'Update a template',
     tag: 'Admin',
     access: 'admin',
+    errors: [409],
   },
   {
     method: 'DELETE',
@@ -152,6 +151,7 @@ const coreRoutes: RestRoute[] = [
     tag: 'Admin',
     access: 'admin',
     status: 201,
+    errors: [409],
   },
   {
     method: 'DELETE',
@@ -299,6 +299,7 @@ const coreRoutes: RestRoute[] = [
     summary: 'Confirm the column mapping (and optional listId) and import in the background',
     tag: 'Contacts',
     access: 'signed-in',
+    errors: [409],
   },
   {
     method: 'GET',
@@ -326,6 +327,7 @@ const coreRoutes: RestRoute[] = [
     tag: 'Family',
     access: 'signed-in',
     status: 201,
+    errors: [409],
   },
   {
     method: 'DELETE',
@@ -422,7 +424,6 @@ const coreRoutes: RestRoute[] = [
     summary: 'Email campaigns, newest first; ?status=draft|scheduled|sent filters',
     tag: 'Email campaigns',
     access: 'signed-in',
-    input: (req) => ({ status: q(req).status ?? 'all' }),
   },
   {
     method: 'POST',
@@ -464,6 +465,7 @@ const coreRoutes: RestRoute[] = [
     summary: 'Update a draft or scheduled campaign (409 once sending or sent)',
     tag: 'Email campaigns',
     access: 'signed-in',
+    errors: [409],
   },
   {
     method: 'DELETE',
@@ -472,6 +474,7 @@ const coreRoutes: RestRoute[] = [
     summary: 'Delete a campaign',
     tag: 'Email campaigns',
     access: 'signed-in',
+    errors: [409],
   },
   {
     method: 'POST',
@@ -480,6 +483,7 @@ const coreRoutes: RestRoute[] = [
     summary: 'Send now: snapshot the recipients and deliver in the background (409 if already sent)',
     tag: 'Email campaigns',
     access: 'signed-in',
+    errors: [409],
   },
   {
     method: 'GET',
@@ -547,6 +551,7 @@ const coreRoutes: RestRoute[] = [
     summary: 'Update a campaign that has not been sent (409 after)',
     tag: 'SMS campaigns',
     access: 'signed-in',
+    errors: [409],
   },
   {
     method: 'DELETE',
@@ -555,6 +560,7 @@ const coreRoutes: RestRoute[] = [
     summary: 'Delete an SMS campaign',
     tag: 'SMS campaigns',
     access: 'signed-in',
+    errors: [409],
   },
   {
     method: 'POST',
@@ -563,6 +569,7 @@ const coreRoutes: RestRoute[] = [
     summary: 'Send now: snapshot the recipients and deliver in the background',
     tag: 'SMS campaigns',
     access: 'signed-in',
+    errors: [409],
   },
 
   // Contact lists
@@ -573,7 +580,6 @@ const coreRoutes: RestRoute[] = [
     summary: 'Contact lists; include_counts=true adds contactCount',
     tag: 'Contact lists',
     access: 'signed-in',
-    input: (req) => ({ includeCounts: q(req).include_counts === 'true' }),
   },
   {
     method: 'POST',
@@ -615,7 +621,6 @@ const coreRoutes: RestRoute[] = [
     summary: 'Add a contact to a list',
     tag: 'Contact lists',
     access: 'signed-in',
-    input: (req) => p(req),
   },
   {
     method: 'DELETE',
@@ -624,7 +629,6 @@ const coreRoutes: RestRoute[] = [
     summary: 'Remove a contact from a list',
     tag: 'Contact lists',
     access: 'signed-in',
-    input: (req) => p(req),
   },
 ];
 

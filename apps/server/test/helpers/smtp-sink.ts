@@ -61,32 +61,36 @@ export async function startSmtpSink(
     onData(stream, session, callback) {
       const chunks: Buffer[] = [];
       stream.on('data', (c: Buffer) => chunks.push(c));
-      stream.on('end', async () => {
-        const raw = Buffer.concat(chunks).toString('utf8');
-        const parsed = await simpleParser(raw);
-        if (opts.replyDelayMs) await new Promise((r) => setTimeout(r, opts.replyDelayMs));
-        while (gate) await gate;
-        // From here to callback() nothing awaits: accepting is one step.
-        if (closed.has(session.id)) return callback(new Error('client went away'));
-        messages.push({
-          envelopeTo: session.envelope.rcptTo.map((r) => r.address.toLowerCase()),
-          envelopeFrom: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
-          raw,
-          parsed,
-          // The header as sent (mailparser turns some, like List-*, into objects).
-          header: (name) => {
-            const line = parsed.headerLines.find((h) => h.key === name.toLowerCase())?.line;
-            return line === undefined
-              ? undefined
-              : line
-                  .slice(line.indexOf(':') + 1)
-                  .replace(/\r?\n\s+/g, ' ')
-                  .trim();
-          },
-        });
-        callback();
-        if (opts.pauseAfter && messages.length === opts.pauseAfter) pause();
-      });
+      stream.on(
+        'end',
+        () =>
+          void (async () => {
+            const raw = Buffer.concat(chunks).toString('utf8');
+            const parsed = await simpleParser(raw);
+            if (opts.replyDelayMs) await new Promise((r) => setTimeout(r, opts.replyDelayMs));
+            while (gate) await gate;
+            // From here to callback() nothing awaits: accepting is one step.
+            if (closed.has(session.id)) return callback(new Error('client went away'));
+            messages.push({
+              envelopeTo: session.envelope.rcptTo.map((r) => r.address.toLowerCase()),
+              envelopeFrom: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
+              raw,
+              parsed,
+              // The header as sent (mailparser turns some, like List-*, into objects).
+              header: (name) => {
+                const line = parsed.headerLines.find((h) => h.key === name.toLowerCase())?.line;
+                return line === undefined
+                  ? undefined
+                  : line
+                      .slice(line.indexOf(':') + 1)
+                      .replace(/\r?\n\s+/g, ' ')
+                      .trim();
+              },
+            });
+            callback();
+            if (opts.pauseAfter && messages.length === opts.pauseAfter) pause();
+          })(),
+      );
     },
   });
   server.on('error', () => {}); // a client killed mid-transaction resets its connection

@@ -25,7 +25,7 @@ export function useLogout() {
       utils.auth.me.setData(undefined, undefined);
       await utils.auth.me.invalidate();
       notifySuccess('Logged out', 'You have been successfully logged out.');
-      navigate('/auth', { replace: true });
+      void navigate('/auth', { replace: true });
     },
     onError: (err) => notifyError('Logout failed', errorText(err)),
   });
@@ -38,7 +38,7 @@ export function useStopImpersonating() {
     onSuccess: async () => {
       queryClient.clear();
       notifySuccess('Impersonation ended');
-      navigate('/admin/users');
+      void navigate('/admin/users');
     },
     onError: (err) => notifyError('Error ending impersonation', err.message),
   });

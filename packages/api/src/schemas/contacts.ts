@@ -235,9 +235,10 @@ export const contactListSchema = z.object({
   contactsCount: z.number().int().optional(),
 });
 export type ContactList = z.infer<typeof contactListSchema>;
+/** `include_counts`, as the spec's REST query names it; a boolean or 'true'/'false' text. */
 export const listContactListsSchema = z
-  .object({ includeCounts: z.boolean().default(false) })
-  .default({ includeCounts: false });
+  .object({ include_counts: z.union([z.boolean(), z.stringbool()]).default(false) })
+  .default({ include_counts: false });
 export const listIdSchema = z.object({ id: idSchema('List ID') });
 export const listMembershipSchema = z.object({ listId: idSchema('List ID'), contactId: idSchema('Contact ID') });
 

@@ -65,13 +65,13 @@ export function UsersPage() {
       queryClient.clear();
       notifySuccess('Impersonation started', `You are now impersonating ${res.user.churchName}`);
       setTarget(null);
-      navigate('/');
+      void navigate('/');
     },
     onError: (err) => notifyError('Error starting impersonation', err.message || errorText(err)),
   });
 
-  const all = users.data ?? [];
   const filtered = useMemo(() => {
+    const all = users.data ?? [];
     const term = search.trim().toLowerCase();
     const rows = term ? all.filter((u) => u.churchName.toLowerCase().includes(term)) : [...all];
     rows.sort((a, b) => {
@@ -84,7 +84,7 @@ export function UsersPage() {
       return sort.dir === 'asc' ? cmp : -cmp;
     });
     return rows;
-  }, [all, search, sort]);
+  }, [users.data, search, sort]);
   const pageCount = Math.max(1, Math.ceil(filtered.length / PAGE_SIZE));
   const current = Math.min(page, pageCount);
   const rows = filtered.slice((current - 1) * PAGE_SIZE, current * PAGE_SIZE);
@@ -208,7 +208,7 @@ export function UsersPage() {
         </Table.ScrollContainer>
         <Group justify="space-between" mt="md" wrap="wrap">
           <Text size="sm" c="dimmed">
-            {filtered.length} of {all.length} row(s)
+            {filtered.length} of {users.data?.length ?? 0} row(s)
           </Text>
           <Group gap="xs">
             <Button variant="default" size="xs" disabled={current <= 1} onClick={() => setPage(current - 1)}>

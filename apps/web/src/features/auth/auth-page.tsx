@@ -45,7 +45,7 @@ function LoginForm({ onSwitch }: { onSwitch: () => void }) {
     onSuccess: (user) => {
       utils.auth.me.setData(undefined, user);
       notifySuccess('Login successful', `Welcome back, ${user.churchName}!`);
-      navigate('/', { replace: true });
+      void navigate('/', { replace: true });
     },
     onError: (err) => notifyError('Login failed', errorText(err)),
   });
@@ -79,7 +79,7 @@ function RegisterForm({ onSwitch }: { onSwitch: () => void }) {
     onSuccess: (user) => {
       utils.auth.me.setData(undefined, user);
       notifySuccess('Registration successful', `Welcome to Lampstand, ${user.churchName}!`);
-      navigate('/', { replace: true });
+      void navigate('/', { replace: true });
     },
     onError: (err) => notifyError('Registration failed', errorText(err)),
   });

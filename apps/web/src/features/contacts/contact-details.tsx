@@ -29,7 +29,7 @@ import { LIST_TYPE_LABELS, fullName, staffRoleLabel, type Contact } from './labe
 function ListMemberships({ contact }: { contact: Contact }) {
   const utils = trpc.useUtils();
   const memberships = trpc.contactLists.ofContact.useQuery({ id: contact.id });
-  const all = trpc.contactLists.list.useQuery({ includeCounts: false });
+  const all = trpc.contactLists.list.useQuery({ include_counts: false });
   const [listId, setListId] = useState<string | null>(null);
   const refresh = () =>
     Promise.all([
@@ -56,7 +56,7 @@ function ListMemberships({ contact }: { contact: Contact }) {
   if (memberships.error) {
     return (
       <Alert color="red" title="Error loading lists. Please try again.">
-        <Button size="xs" variant="light" color="red" onClick={() => memberships.refetch()}>
+        <Button size="xs" variant="light" color="red" onClick={() => void memberships.refetch()}>
           Retry
         </Button>
       </Alert>

@@ -146,13 +146,16 @@ export function ContactForm({ contact, onSaved }: { contact?: Contact; onSaved?:
     (values) => {
       const payload = toPayload(values);
       if (isEdit) {
-        if (!saved?.id) return notifyError('Error updating contact', 'Contact ID is required for updates');
+        if (!saved?.id) {
+          notifyError('Error updating contact', 'Contact ID is required for updates');
+          return;
+        }
         update.mutate({ id: saved.id, ...payload });
       } else create.mutate(payload);
     },
     (errors) => {
       // Show the first tab with a problem.
-      const first = TABS.find((t) => TAB_FIELDS[t].some((f) => errors[f]));
+      const first = TABS.find((t) => TAB_FIELDS[t].some((f) => !!errors[f]));
       if (first) setTab(first);
     },
   );

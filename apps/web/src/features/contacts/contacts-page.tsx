@@ -114,7 +114,7 @@ function ContactsTable({
         <Skeleton h={240} />
       ) : q.error ? (
         <Alert color="red" title="Failed to load contacts. Please try again.">
-          <Button size="xs" variant="light" color="red" onClick={() => q.refetch()}>
+          <Button size="xs" variant="light" color="red" onClick={() => void q.refetch()}>
             Retry
           </Button>
         </Alert>

@@ -17,7 +17,7 @@ import {
 } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { IconLink, IconListCheck, IconPencil, IconPlus, IconTrash } from '@tabler/icons-react';
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { Link, useSearchParams } from 'react-router-dom';
 import { RELATIONSHIPS, childFieldsSchema, dmyToIso, formatAgeRange, isoToDmy } from '@lampstand/api/schemas/contacts';
 import { trpc } from '../../lib/trpc';
@@ -222,7 +222,7 @@ function ChildForm({ contact, child, onDone }: { contact: Contact; child?: Child
 
 function AddChildToList({ child }: { child: Child }) {
   const utils = trpc.useUtils();
-  const lists = trpc.contactLists.list.useQuery({ includeCounts: false });
+  const lists = trpc.contactLists.list.useQuery({ include_counts: false });
   const [listId, setListId] = useState<string | null>(null);
   const smsLists = (lists.data ?? []).filter((l) => l.type === 'sms' || l.type === 'both');
   const add = trpc.children.addToList.useMutation({
@@ -274,11 +274,15 @@ export function ChildrenPanel({ contact }: { contact: Contact }) {
   const children = trpc.children.list.useQuery({ id: contact.id });
   const utils = trpc.useUtils();
   const [params, setParams] = useSearchParams();
-  const [adding, setAdding] = useState(false);
+  // ?action=add (from a link elsewhere) opens the add form.
+  const wantsAdd = params.get('action') === 'add';
+  const [adding, setAdding] = useState(wantsAdd);
+  const [sawWantsAdd, setSawWantsAdd] = useState(wantsAdd);
+  if (wantsAdd !== sawWantsAdd) {
+    setSawWantsAdd(wantsAdd);
+    if (wantsAdd) setAdding(true);
+  }
   const [editing, setEditing] = useState<number | null>(null);
-  useEffect(() => {
-    if (params.get('action') === 'add') setAdding(true);
-  }, [params]);
   const stopAdding = () => {
     setAdding(false);
     if (params.get('action')) {

@@ -28,7 +28,7 @@ export function ImportDialog({ opened, onClose }: { opened: boolean; onClose: ()
   const [mapping, setMapping] = useState<Record<string, string>>({});
   const [listId, setListId] = useState<string | null>(null);
   const [mappingError, setMappingError] = useState<string | null>(null);
-  const lists = trpc.contactLists.list.useQuery({ includeCounts: false }, { enabled: opened });
+  const lists = trpc.contactLists.list.useQuery({ include_counts: false }, { enabled: opened });
   const upload = trpc.contactImports.upload.useMutation({
     onSuccess: (imp) => {
       setImportId(imp.id);
@@ -100,7 +100,7 @@ export function ImportDialog({ opened, onClose }: { opened: boolean; onClose: ()
   ];
 
   return (
-    <Modal opened={opened} onClose={close} title="Import contacts from CSV" size="xl" centered>
+    <Modal opened={opened} onClose={() => void close()} title="Import contacts from CSV" size="xl" centered>
       {!imp ? (
         <Stack>
           <Text size="sm">
@@ -113,7 +113,7 @@ export function ImportDialog({ opened, onClose }: { opened: boolean; onClose: ()
             accept=".csv,text/csv"
             leftSection={<IconFileTypeCsv size={18} />}
             value={file}
-            onChange={readAndUpload}
+            onChange={(f) => void readAndUpload(f)}
             disabled={upload.isPending}
           />
           {upload.isPending ? <Text size="sm">Reading the file...</Text> : null}
@@ -228,7 +228,7 @@ export function ImportDialog({ opened, onClose }: { opened: boolean; onClose: ()
             </>
           ) : null}
           <Group justify="flex-end">
-            <Button onClick={close}>{finished ? 'Done' : 'Close'}</Button>
+            <Button onClick={() => void close()}>{finished ? 'Done' : 'Close'}</Button>
           </Group>
         </Stack>
       )}

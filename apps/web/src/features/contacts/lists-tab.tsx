@@ -78,9 +78,7 @@ function ListFormModal({ list, opened, onClose }: { list?: ContactList; opened: 
       <form
         noValidate
         onSubmit={form.onSubmit((v) =>
-          list
-            ? update.mutate({ id: list.id, ...v, type: v.type as 'both' })
-            : create.mutate({ ...v, type: v.type as 'both' }),
+          list ? update.mutate({ id: list.id, ...v, type: v.type }) : create.mutate({ ...v, type: v.type }),
         )}
       >
         <Stack>
@@ -182,7 +180,7 @@ function AddContactsModal({ list, onClose }: { list: ContactList; onClose: () =>
             <Button variant="default" onClick={onClose}>
               Cancel
             </Button>
-            <Button disabled={selected.length === 0} loading={saving} onClick={save}>
+            <Button disabled={selected.length === 0} loading={saving} onClick={() => void save()}>
               Add to List
             </Button>
           </Group>
@@ -259,7 +257,7 @@ function MembersModal({ list, onClose }: { list: ContactList; onClose: () => voi
 
 export function ListsTab() {
   const utils = trpc.useUtils();
-  const lists = trpc.contactLists.list.useQuery({ includeCounts: true });
+  const lists = trpc.contactLists.list.useQuery({ include_counts: true });
   const [creating, setCreating] = useState(false);
   const [editing, setEditing] = useState<ContactList | null>(null);
   const [adding, setAdding] = useState<ContactList | null>(null);

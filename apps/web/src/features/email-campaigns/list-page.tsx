@@ -23,7 +23,7 @@ export function EmailCampaignsPage() {
     { status: tab },
     { refetchInterval: (q) => (q.state.data?.some((c) => c.status === 'sending') ? 2000 : false) },
   );
-  const lists = trpc.contactLists.list.useQuery({ includeCounts: false }, { enabled: !!listId });
+  const lists = trpc.contactLists.list.useQuery({ include_counts: false }, { enabled: !!listId });
   const list = lists.data?.find((l) => String(l.id) === listId);
   const newHref = listId ? `/email-campaigns/new?listId=${listId}` : '/email-campaigns/new';
 

@@ -138,7 +138,7 @@ function Preview({ subject, content, listId }: { subject: string; content: strin
         </Stack>
         <SegmentedControl
           value={device}
-          onChange={(v) => setDevice(v as 'desktop')}
+          onChange={(v) => setDevice(v)}
           data={[
             {
               value: 'desktop',
@@ -203,7 +203,7 @@ function Preview({ subject, content, listId }: { subject: string; content: strin
             mt={25}
             leftSection={<IconSend size={16} />}
             loading={testState === 'sending'}
-            onClick={test}
+            onClick={() => void test()}
             variant="light"
           >
             {testState === 'sent' ? 'Sent' : 'Send Test'}
@@ -223,7 +223,7 @@ function WizardForm({ campaign }: { campaign?: Campaign }) {
   const navigate = useNavigate();
   const utils = trpc.useUtils();
   const [params] = useSearchParams();
-  const lists = trpc.contactLists.list.useQuery({ includeCounts: true });
+  const lists = trpc.contactLists.list.useQuery({ include_counts: true });
   const [active, setActive] = useState(0);
   const form = useForm<Values>({
     mode: 'controlled',
@@ -288,7 +288,7 @@ function WizardForm({ campaign }: { campaign?: Campaign }) {
     }
     await utils.emailCampaigns.invalidate();
     setSaving(false);
-    navigate('/email-campaigns');
+    void navigate('/email-campaigns');
   };
 
   const listOptions = (lists.data ?? [])
@@ -359,7 +359,7 @@ function WizardForm({ campaign }: { campaign?: Campaign }) {
         </Stepper.Step>
       </Stepper>
       <Group justify="space-between">
-        <Button variant="default" onClick={() => navigate('/email-campaigns')}>
+        <Button variant="default" onClick={() => void navigate('/email-campaigns')}>
           Cancel
         </Button>
         <Group>
@@ -371,7 +371,7 @@ function WizardForm({ campaign }: { campaign?: Campaign }) {
               Next Step
             </Button>
           ) : (
-            <Button disabled={!previewDone} loading={saving} onClick={save}>
+            <Button disabled={!previewDone} loading={saving} onClick={() => void save()}>
               {v.when === 'now' ? 'Save and Send' : campaign ? 'Save Changes' : 'Save Campaign'}
             </Button>
           )}

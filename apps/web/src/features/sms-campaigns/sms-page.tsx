@@ -62,7 +62,7 @@ function CampaignForm({
   onDone: () => void;
 }) {
   const utils = trpc.useUtils();
-  const lists = trpc.contactLists.list.useQuery({ includeCounts: true });
+  const lists = trpc.contactLists.list.useQuery({ include_counts: true });
   const [tab, setTab] = useState<string>('details');
   const form = useForm<Values>({
     mode: 'controlled',
@@ -268,7 +268,7 @@ export function SmsCampaignsPage() {
     refetchInterval: (q) =>
       q.state.data?.some((c) => c.status === 'sending' || c.status === 'scheduled') ? 2000 : false,
   });
-  const lists = trpc.contactLists.list.useQuery({ includeCounts: false });
+  const lists = trpc.contactLists.list.useQuery({ include_counts: false });
   const send = trpc.smsCampaigns.send.useMutation({
     onSuccess: async () => {
       notifySuccess('Campaign sent successfully');
@@ -290,16 +290,21 @@ export function SmsCampaignsPage() {
       setParams(params, { replace: true });
     }
   };
-  // A template's 'Use' lands here with ?edit={id}: open that draft.
+  // A template's 'Use' lands here with ?edit={id}: open that draft (once the campaigns have loaded),
+  // then drop the parameter so a reload does not open it again.
   const editParam = params.get('edit');
-  useEffect(() => {
-    if (!editParam || !campaigns.data) return;
+  const [openedEdit, setOpenedEdit] = useState<string | null>(null);
+  if (editParam && campaigns.data && openedEdit !== editParam) {
+    setOpenedEdit(editParam);
     const c = campaigns.data.find((x) => String(x.id) === editParam);
     if (c) setEditing(c);
-    params.delete('edit');
-    setParams(params, { replace: true });
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [editParam, campaigns.data]);
+  }
+  useEffect(() => {
+    if (!editParam || openedEdit !== editParam) return;
+    const next = new URLSearchParams(params);
+    next.delete('edit');
+    setParams(next, { replace: true });
+  }, [editParam, openedEdit, params, setParams]);
   const listName = (id: string) => lists.data?.find((l) => String(l.id) === id)?.name ?? `List ${id}`;
   const rows = (campaigns.data ?? []).filter((c) => c.name.toLowerCase().includes(search.trim().toLowerCase()));
 

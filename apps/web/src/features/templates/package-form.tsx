@@ -52,7 +52,7 @@ export function PackageDialog({
       landingPageTemplateId: pkg?.landingPageTemplateId ? String(pkg.landingPageTemplateId) : 'none',
       isActive: pkg?.isActive ?? true,
     },
-    validate: (v: Values): Record<string, string> => zodValidate(packageFieldsSchema)(toPayload(v) as never),
+    validate: (v: Values): Record<string, string> => zodValidate(packageFieldsSchema)(toPayload(v)),
   });
   function toPayload(v: Values) {
     const link = (x: string) => (x === 'none' ? null : Number(x));

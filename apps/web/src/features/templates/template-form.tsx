@@ -61,9 +61,11 @@ interface Values {
   };
 }
 
+const text = (v: unknown): string => (typeof v === 'string' ? v : '');
+
 export function TemplateDialog({ template, onClose }: { template?: Template; onClose: () => void }) {
   const utils = trpc.useUtils();
-  const c = (template?.content ?? {}) as Record<string, unknown>;
+  const c = template?.content ?? {};
   const form = useForm<Values>({
     mode: 'controlled',
     initialValues: {
@@ -74,17 +76,17 @@ export function TemplateDialog({ template, onClose }: { template?: Template; onC
       thumbnail: template?.thumbnail ?? '',
       isActive: template?.isActive ?? true,
       content: {
-        subject: String(c.subject ?? ''),
-        html: String(c.html ?? ''),
-        text: String(c.text ?? ''),
-        headline: String(c.headline ?? ''),
-        subheading: String(c.subheading ?? ''),
-        mainContent: String(c.mainContent ?? ''),
-        callToAction: String(c.callToAction ?? ''),
+        subject: text(c.subject),
+        html: text(c.html),
+        text: text(c.text),
+        headline: text(c.headline),
+        subheading: text(c.subheading),
+        mainContent: text(c.mainContent),
+        callToAction: text(c.callToAction),
         keyPoints: Array.isArray(c.keyPoints) ? (c.keyPoints as string[]).join('\n') : '',
       },
     },
-    validate: (v) => zodValidate(templateFieldsSchema)(payload(v) as never),
+    validate: (v) => zodValidate(templateFieldsSchema)(payload(v)),
   });
   function payload(v: Values) {
     return {

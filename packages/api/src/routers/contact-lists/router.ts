@@ -27,7 +27,7 @@ export const contactListsRouter = router({
   list: protectedProcedure
     .input(listContactListsSchema)
     .output(z.array(contactListSchema))
-    .query(({ ctx, input }) => listContactLists(ctx.db, ctx.tenantId, input)),
+    .query(({ ctx, input }) => listContactLists(ctx.db, ctx.tenantId, { includeCounts: input.include_counts })),
   create: protectedProcedure
     .input(createContactListSchema)
     .output(contactListSchema)

@@ -1,6 +1,11 @@
 import { sql, type ContactMetadata, type Db } from '@lampstand/db';
 import type { z } from 'zod';
-import { contactFieldsSchema, contactMetadataSchema, type Contact, type ContactTab } from '../../schemas/contacts.js';
+import {
+  type contactFieldsSchema,
+  contactMetadataSchema,
+  type Contact,
+  type ContactTab,
+} from '../../schemas/contacts.js';
 import { notFound } from '../../errors.js';
 import { toContact, type ContactRow } from './map.js';
 import { toE164 } from './phone.js';

