@@ -1,3 +1,4 @@
+import type { JobLog } from './logger.js';
 import {
   createOutboxTransport,
   createSmsOutboxTransport,
@@ -76,7 +77,7 @@ export async function startRuntime(
     work?: boolean;
     pollingIntervalSeconds?: number;
     delivery?: Partial<DeliveryConfig>;
-    log?: (msg: string, err?: unknown) => void;
+    log?: JobLog;
   } = {},
 ): Promise<AppRuntime> {
   const email = emailTransportFor(config, db);

@@ -1,5 +1,6 @@
 import { connectDatabase } from '@lampstand/db';
 import { loadConfig } from './config.js';
+import { createLogger, jobLog } from './logger.js';
 import { createServer } from './server.js';
 import { startRuntime } from './app-deps.js';
 
@@ -14,7 +15,7 @@ async function main(): Promise<void> {
     log: process.env.LOG_LEVEL === 'debug' ? (l) => console.log(`[postgres] ${l}`) : undefined,
   });
   const runtime = await startRuntime(config, database.db, database.url, {
-    log: (msg, err) => console.error(msg, err instanceof Error ? err.message : (err ?? '')),
+    log: jobLog(createLogger(config.logLevel)),
   });
   if (config.runWorkers) await runtime.runner.sweep();
   const server = await createServer(config, runtime.deps);

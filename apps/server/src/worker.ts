@@ -1,5 +1,6 @@
 import { connectDatabase } from '@lampstand/db';
 import { loadConfig } from './config.js';
+import { createLogger, jobLog } from './logger.js';
 import { startRuntime } from './app-deps.js';
 
 /** Background workers alone, no HTTP: run as many as you like, on any machine that reaches the database. */
@@ -11,7 +12,7 @@ async function main(): Promise<void> {
   const database = await connectDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
   const runtime = await startRuntime(config, database.db, database.url, {
     work: true,
-    log: (msg, err) => console.error(msg, err instanceof Error ? err.message : (err ?? '')),
+    log: jobLog(createLogger(config.logLevel)),
   });
   await runtime.runner.sweep();
   console.log('[lampstand] worker started');

@@ -12,11 +12,9 @@ export { runContactImport } from './services/contacts/import.js';
 export type { EmailTransport, EmailMessage } from './providers/email.js';
 export { createSmtpTransport, createOutboxTransport } from './providers/email.js';
 export { type DeliveryConfig, defaultDeliveryConfig } from './services/delivery/config.js';
-export {
-  deliverEmailCampaign,
-  startScheduledEmailCampaign,
-  sweepEmailCampaigns,
-} from './services/email-campaigns/deliver.js';
+export { CHANNELS, deliverCampaign, startScheduledCampaign, sweepCampaigns } from './services/delivery/campaigns.js';
+export type { DeliveryDeps } from './services/delivery/channels.js';
+export { SENT_STATUSES } from './services/delivery/status.js';
 export {
   recordOpen,
   recordClick,
@@ -30,5 +28,4 @@ export {
   twilioSignature,
   validTwilioSignature,
 } from './providers/sms.js';
-export { deliverSmsCampaign, startScheduledSmsCampaign, sweepSmsCampaigns } from './services/sms-campaigns/deliver.js';
 export { applySmsStatus, handleInboundSms } from './services/sms-campaigns/webhooks.js';

@@ -1,14 +1,13 @@
 import PgBoss from 'pg-boss';
+import type { JobLog } from '../logger.js';
 import type { Db } from '@lampstand/db';
 import {
   JOB_NAMES,
-  deliverEmailCampaign,
-  deliverSmsCampaign,
+  deliverCampaign,
   runContactImport,
-  startScheduledEmailCampaign,
-  startScheduledSmsCampaign,
-  sweepEmailCampaigns,
-  sweepSmsCampaigns,
+  startScheduledCampaign,
+  sweepCampaigns,
+  type DeliveryDeps,
   type SmsTransport,
   type DeliveryConfig,
   type EmailTransport,
@@ -28,22 +27,15 @@ export interface JobDeps {
 
 /** What each job does; the logic lives in the api package's services. */
 function handlers(d: JobDeps, queue: JobQueue): { [N in JobName]: Handler<N> } {
-  const emailDeps = { db: d.db, email: d.email, jobs: queue, config: d.delivery };
-  const smsDeps = { db: d.db, sms: d.sms, jobs: queue, config: d.delivery };
+  const deps: DeliveryDeps = { db: d.db, email: d.email, sms: d.sms, jobs: queue, config: d.delivery };
   return {
     'contact-import': ({ importId }) => runContactImport(d.db, importId),
-    'campaign-start': async ({ channel, campaignId, scheduledFor }) => {
-      if (channel === 'email') await startScheduledEmailCampaign(emailDeps, campaignId, scheduledFor);
-      else await startScheduledSmsCampaign(smsDeps, campaignId, scheduledFor);
-    },
+    'campaign-start': ({ channel, campaignId, scheduledFor }) =>
+      startScheduledCampaign(deps, channel, campaignId, scheduledFor),
     'campaign-deliver': async ({ channel, campaignId }) => {
-      if (channel === 'email') await deliverEmailCampaign(emailDeps, campaignId);
-      else await deliverSmsCampaign(smsDeps, campaignId);
+      await deliverCampaign(deps, channel, campaignId);
     },
-    'campaign-sweep': async () => {
-      await sweepEmailCampaigns(emailDeps);
-      await sweepSmsCampaigns(smsDeps);
-    },
+    'campaign-sweep': () => sweepCampaigns(deps),
   };
 }
 
@@ -60,7 +52,7 @@ export interface StartJobsOptions {
   /** Run workers in this process (the web process by default; `pnpm worker` alone for scaling out). */
   work: boolean;
   pollingIntervalSeconds?: number;
-  log?: (msg: string, err?: unknown) => void;
+  log?: JobLog;
 }
 
 /** How many jobs of each kind one process works on at once. */
@@ -83,7 +75,7 @@ export async function startJobs(opts: StartJobsOptions): Promise<JobRunner> {
     schema: 'pgboss',
     application_name: 'lampstand-jobs',
   });
-  boss.on('error', (err) => log('[jobs] error', err));
+  boss.on('error', (err) => log('job queue error', { err }));
   await boss.start();
   for (const name of JOB_NAMES) {
     await boss.createQueue(name, { name, retryLimit: 3, retryDelay: 5, retryBackoff: true, expireInMinutes: 60 });
@@ -117,7 +109,7 @@ export async function startJobs(opts: StartJobsOptions): Promise<JobRunner> {
                 try {
                   await (h[name] as Handler<typeof name>)(job.data);
                 } catch (err) {
-                  log(`[jobs] ${name} ${job.id} failed`, err);
+                  log('job failed (pg-boss retries it)', { err, job: name, jobId: job.id });
                   throw err;
                 }
               }
@@ -132,14 +124,8 @@ export async function startJobs(opts: StartJobsOptions): Promise<JobRunner> {
   return {
     queue,
     async sweep() {
-      await sweepEmailCampaigns(
-        { db: opts.deps.db, email: opts.deps.email, jobs: queue, config: opts.deps.delivery },
-        { force: true },
-      );
-      await sweepSmsCampaigns(
-        { db: opts.deps.db, sms: opts.deps.sms, jobs: queue, config: opts.deps.delivery },
-        { force: true },
-      );
+      const d = opts.deps;
+      await sweepCampaigns({ db: d.db, email: d.email, sms: d.sms, jobs: queue, config: d.delivery }, { force: true });
     },
     async stop() {
       await boss.stop({ graceful: true, wait: true, timeout: 20_000 });

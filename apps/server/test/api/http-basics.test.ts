@@ -70,7 +70,9 @@ describe('GET /api/openapi.json', () => {
     expect(register.responses['201'].content['application/json'].schema.properties).toHaveProperty('churchName');
     expect(JSON.stringify(register.responses)).not.toContain('passwordHash');
     const impersonate = doc.paths['/api/admin/impersonate/{id}'].post;
-    expect(impersonate.parameters).toEqual([{ name: 'id', in: 'path', required: true, schema: { type: 'integer' } }]);
+    expect(impersonate.parameters).toEqual([
+      { name: 'id', in: 'path', required: true, schema: { type: 'integer', exclusiveMinimum: 0, maximum: 2147483647 } },
+    ]);
     expect(impersonate.responses['403']).toBeDefined();
   });
 });

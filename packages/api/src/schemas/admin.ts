@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { roleSchema, sessionUserSchema } from './auth.js';
+import { idSchema } from './common.js';
 
 export const adminUserSchema = z.object({
   id: z.number().int(),
@@ -12,10 +13,7 @@ export const adminUserSchema = z.object({
 export type AdminUser = z.infer<typeof adminUserSchema>;
 
 export const impersonateSchema = z.object({
-  id: z.coerce
-    .number({ error: 'User id must be a number' })
-    .int('User id must be a number')
-    .positive('User id must be a number'),
+  id: idSchema('User id'),
 });
 
 export const impersonationResultSchema = z.object({

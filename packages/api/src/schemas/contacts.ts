@@ -181,7 +181,7 @@ export const findContactsSchema = z.object({
   search: z.string().trim().max(200).optional(),
   tab: contactTabSchema.default('all'),
   listId: idSchema('List ID').optional(),
-  page: z.coerce.number().int().min(1).default(1),
+  page: z.coerce.number().int().min(1).max(1_000_000).default(1),
   pageSize: z.coerce.number().int().min(1).max(200).default(25),
 });
 export const contactPageSchema = z.object({

@@ -48,7 +48,7 @@ export const emailCampaignsRouter = router({
   send: protectedProcedure
     .input(emailCampaignIdSchema)
     .output(emailCampaignSchema)
-    .mutation(({ ctx, input }) => startEmailCampaign(ctx.db, ctx.services.jobs, ctx.tenantId, input.id)),
+    .mutation(({ ctx, input }) => startEmailCampaign(ctx.db, ctx.services.jobs, ctx.tenantId, { id: input.id })),
   stats: protectedProcedure
     .input(emailCampaignIdSchema)
     .output(emailStatsSchema)

@@ -40,5 +40,5 @@ export const smsCampaignsRouter = router({
   send: protectedProcedure
     .input(smsCampaignIdSchema)
     .output(smsCampaignSchema)
-    .mutation(({ ctx, input }) => startSmsCampaign(ctx.db, ctx.services.jobs, ctx.tenantId, input.id)),
+    .mutation(({ ctx, input }) => startSmsCampaign(ctx.db, ctx.services.jobs, ctx.tenantId, { id: input.id })),
 });

@@ -1,3 +1,4 @@
+import { sql } from '@lampstand/db';
 import { describe, expect, it } from 'vitest';
 import { freshDatabase } from '@lampstand/db/test/fresh-db';
 import { registerUser } from '../auth/register-user.js';
@@ -81,5 +82,53 @@ describe('runContactImport', () => {
       .where('userId', '=', church.id)
       .executeTakeFirstOrThrow();
     expect(Number(count.n)).toBe(2500);
+  });
+
+  it('a batch that fails mid-way fails the import; the retry resumes after the last committed batch', async () => {
+    const rows = Array.from({ length: 2500 }, (_, i) => `Q${i},Person,q${i}@example.org`);
+    const imp = await uploadImport(db, church.id, {
+      fileName: 'flaky.csv',
+      csv: ['First,Last,Email', ...rows].join('\n'),
+    });
+    await db
+      .updateTable('contactImports')
+      .set({ status: 'queued', mapping: JSON.stringify({ First: 'firstName', Last: 'lastName', Email: 'email' }) })
+      .where('id', '=', imp.id)
+      .execute();
+    // The second batch fails once, as a dropped connection would (a sequence is not rolled back).
+    await sql`create sequence import_fail_once`.execute(db);
+    await sql`create function import_fail_once() returns trigger language plpgsql as $$
+      begin
+        if new.first_name = 'Q1500' and nextval('import_fail_once') = 1 then
+          raise exception 'connection lost (simulated)';
+        end if;
+        return new;
+      end $$`.execute(db);
+    await sql`create trigger import_fail_once before insert on contacts for each row execute function import_fail_once()`.execute(
+      db,
+    );
+    try {
+      await expect(runContactImport(db, imp.id)).rejects.toThrow('connection lost (simulated)');
+      const failed = await db
+        .selectFrom('contactImports')
+        .selectAll()
+        .where('id', '=', imp.id)
+        .executeTakeFirstOrThrow();
+      expect(failed).toMatchObject({ status: 'failed', processedRows: 1000, error: 'connection lost (simulated)' });
+
+      await runContactImport(db, imp.id); // pg-boss's retry
+
+      const done = await db.selectFrom('contactImports').selectAll().where('id', '=', imp.id).executeTakeFirstOrThrow();
+      expect(done).toMatchObject({ status: 'completed', processedRows: 2500, createdCount: 2500, error: null });
+      const n = await db
+        .selectFrom('contacts')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .where('userId', '=', church.id)
+        .where('firstName', 'like', 'Q%')
+        .executeTakeFirstOrThrow();
+      expect(Number(n.n)).toBe(2500);
+    } finally {
+      await sql`drop trigger import_fail_once on contacts`.execute(db);
+    }
   });
 });

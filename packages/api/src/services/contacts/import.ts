@@ -10,7 +10,7 @@ import {
   isValidIsoDate,
   staffRoleSchema,
 } from '../../schemas/contacts.js';
-import { badRequest, conflict, notFound } from '../../errors.js';
+import { AppError, badRequest, conflict, notFound } from '../../errors.js';
 import type { JobQueue } from '../../jobs.js';
 import { toE164 } from './phone.js';
 
@@ -322,10 +322,15 @@ export function rowToCandidate(
  */
 export async function runContactImport(db: Db, importId: number): Promise<void> {
   const imp = await db.selectFrom('contactImports').selectAll().where('id', '=', importId).executeTakeFirst();
-  if (!imp || imp.status === 'completed' || imp.status === 'failed' || imp.status === 'uploaded') return;
+  // A failed import is picked up again by the job's retry and resumes after its last committed batch.
+  if (!imp || imp.status === 'completed' || imp.status === 'uploaded') return;
   const tenantId = imp.userId;
   const mapping = (imp.mapping ?? {}) as Record<string, ImportField>;
-  await db.updateTable('contactImports').set({ status: 'running' }).where('id', '=', importId).execute();
+  await db
+    .updateTable('contactImports')
+    .set({ status: 'running', error: null, finishedAt: null })
+    .where('id', '=', importId)
+    .execute();
 
   try {
     const { headers, rows } = parseCsv(imp.csv);
@@ -531,6 +536,9 @@ export async function runContactImport(db: Db, importId: number): Promise<void> 
       .set({ status: 'failed', error: message, finishedAt: new Date() })
       .where('id', '=', importId)
       .execute();
+    // A problem with the file itself will not go away; anything else (a lost connection, a
+    // deadlock) is rethrown so that pg-boss retries, and the retry resumes.
+    if (err instanceof AppError) return;
     throw err;
   }
 }

@@ -1,4 +1,5 @@
 import { sql, type Db } from '@lampstand/db';
+import { isSent } from '../delivery/status.js';
 import type { DashboardStats } from '../../schemas/dashboard.js';
 
 const pct = (n: number, of: number) => (of > 0 ? Math.round((1000 * n) / of) / 10 : 0);
@@ -10,11 +11,11 @@ export async function dashboardStats(db: Db, tenantId: number): Promise<Dashboar
       select
         (select count(*) from contacts where user_id = ${tenantId})::int as contacts,
         (select count(*) from deliveries d join email_campaigns c on c.id = d.campaign_id
-          where d.channel = 'email' and d.user_id = ${tenantId} and c.status = 'sent' and d.status in ('sent', 'delivered'))::int as email_delivered,
+          where d.channel = 'email' and d.user_id = ${tenantId} and c.status = 'sent' and ${isSent('d.status')})::int as email_delivered,
         (select count(*) from deliveries d join email_campaigns c on c.id = d.campaign_id
-          where d.channel = 'email' and d.user_id = ${tenantId} and c.status = 'sent' and d.status in ('sent', 'delivered')
+          where d.channel = 'email' and d.user_id = ${tenantId} and c.status = 'sent' and ${isSent('d.status')}
             and exists (select 1 from delivery_events e where e.delivery_id = d.id and e.type in ('open', 'click')))::int as email_opened,
-        (select count(*) from deliveries where channel = 'sms' and user_id = ${tenantId} and status in ('sent', 'delivered', 'undelivered'))::int as sms_sent,
+        (select count(*) from deliveries where channel = 'sms' and user_id = ${tenantId} and ${isSent()})::int as sms_sent,
         (select count(*) from deliveries where channel = 'sms' and user_id = ${tenantId} and status = 'delivered')::int as sms_delivered`.execute(
       db,
     ),
@@ -30,13 +31,13 @@ export async function dashboardStats(db: Db, tenantId: number): Promise<Dashboar
     }>`
       select * from (
         select c.id, c.name, 'email' as type, c.sent_at, c.status, c.created_at,
-          (select count(*) from deliveries d where d.channel = 'email' and d.campaign_id = c.id and d.status in ('sent', 'delivered', 'undelivered'))::int as sent,
+          (select count(*) from deliveries d where d.channel = 'email' and d.campaign_id = c.id and ${isSent('d.status')})::int as sent,
           (select count(*) from deliveries d where d.channel = 'email' and d.campaign_id = c.id
              and exists (select 1 from delivery_events e where e.delivery_id = d.id and e.type in ('open', 'click')))::int as opens
         from email_campaigns c where c.user_id = ${tenantId}
         union all
         select c.id, c.name, 'sms' as type, c.sent_at, c.status, c.created_at,
-          (select count(*) from deliveries d where d.channel = 'sms' and d.campaign_id = c.id and d.status in ('sent', 'delivered', 'undelivered'))::int as sent,
+          (select count(*) from deliveries d where d.channel = 'sms' and d.campaign_id = c.id and ${isSent('d.status')})::int as sent,
           0 as opens
         from sms_campaigns c where c.user_id = ${tenantId}
       ) x order by coalesce(sent_at, created_at) desc, id desc limit 5`.execute(db),

@@ -1,3 +1,4 @@
+import { isSent } from './status.js';
 import { sql, type Channel, type Db } from '@lampstand/db';
 import { conflict, notFound } from '../../errors.js';
 import type { JobQueue } from '../../jobs.js';
@@ -82,7 +83,7 @@ export async function deliveryProgress(
     .select([
       'campaignId',
       sql<number>`count(*)`.as('total'),
-      sql<number>`count(*) filter (where status in ('sent', 'delivered', 'undelivered'))`.as('sent'),
+      sql<number>`count(*) filter (where ${isSent()})`.as('sent'),
       sql<number>`count(*) filter (where status = 'delivered')`.as('delivered'),
       sql<number>`count(*) filter (where status = 'undelivered')`.as('undelivered'),
       sql<number>`count(*) filter (where status = 'failed')`.as('failed'),

@@ -1,3 +1,4 @@
+import { isSent } from './status.js';
 import { sql, type Channel, type DeliveriesTable, type Db } from '@lampstand/db';
 import type { Selectable } from 'kysely';
 import type { DeliveryConfig } from './config.js';
@@ -111,7 +112,7 @@ export async function runDeliveries<C>(
       sql<number>`count(*) filter (where status = 'pending')`.as('pending'),
       sql<Date | null>`min(coalesce(next_attempt_at, now())) filter (where status = 'pending')`.as('nextAt'),
       sql<Date | null>`min(claimed_at) filter (where status = 'sending')`.as('oldestClaim'),
-      sql<number>`count(*) filter (where status in ('sent', 'delivered', 'undelivered'))`.as('ok'),
+      sql<number>`count(*) filter (where ${isSent()})`.as('ok'),
     ])
     .where('channel', '=', driver.channel)
     .where('campaignId', '=', campaignId)
@@ -150,14 +151,7 @@ async function claimBatch(
       for update skip locked
     )
     returning d.*`.execute(db);
-  // Raw SQL bypasses the camelCase plugin's result mapping for `returning d.*`; map by hand.
-  return rows.rows.map((r) => camelRow(r as unknown as Record<string, unknown>) as unknown as Delivery);
-}
-
-function camelRow(r: Record<string, unknown>): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(r)) out[k.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase())] = v;
-  return out;
+  return rows.rows;
 }
 
 /** Errors that will not go away by trying again (a 5xx SMTP reply, an invalid number). */

@@ -1,7 +1,9 @@
+import { isSent } from '../delivery/status.js';
 import { sql, type Db, type EmailCampaignsTable } from '@lampstand/db';
 import type { Selectable } from 'kysely';
 import type { EmailCampaign, EmailStats } from '../../schemas/email-campaigns.js';
-import { badRequest, conflict, notFound } from '../../errors.js';
+import { notFound } from '../../errors.js';
+import { startCampaign } from '../delivery/campaigns.js';
 import type { JobQueue } from '../../jobs.js';
 import { sanitizeEmailHtml } from './sanitize.js';
 import {
@@ -142,77 +144,15 @@ export function deleteEmailCampaign(db: Db, tenantId: number, id: number) {
   return deleteCampaign(db, 'email', tenantId, id);
 }
 
-export const NO_RECIPIENTS = 'Nobody to send to: the list has no subscribed contacts with an email address';
-
-/**
- * Send = snapshot, then deliver. In one transaction: check the campaign can be sent, write one
- * delivery per recipient (members of its lists with an email address whose email consent is not
- * unsubscribed, one per address), and mark it sending. Then queue the workers.
- */
+/** Send now: snapshot the recipients and queue the workers (the one engine's `startCampaign`). */
 export async function startEmailCampaign(
   db: Db,
   jobs: JobQueue,
   tenantId: number,
-  id: number,
-  opts: { concurrency?: number; onlyIfScheduledFor?: Date } = {},
+  opts: { id: number; concurrency?: number },
 ): Promise<EmailCampaign> {
-  const row = await db.transaction().execute(async (trx) => {
-    const c = await trx
-      .selectFrom('emailCampaigns')
-      .selectAll()
-      .where('id', '=', id)
-      .where('userId', '=', tenantId)
-      .forUpdate()
-      .executeTakeFirst();
-    if (!c) throw notFound('Campaign not found');
-    if (
-      opts.onlyIfScheduledFor &&
-      (c.status !== 'scheduled' || c.scheduledFor?.getTime() !== opts.onlyIfScheduledFor.getTime())
-    ) {
-      return null; // rescheduled, sent or back to draft meanwhile
-    }
-    if (c.status !== 'draft' && c.status !== 'scheduled') throw conflict('This campaign has already been sent');
-    if (!c.subject.trim()) throw badRequest('Subject is required');
-    if (!c.content.trim()) throw badRequest('Email content is required');
-    if (c.listIds.length === 0) throw badRequest('Please select a contact list');
-
-    const inserted = await sql<{ n: number }>`
-      with recipients as (
-        select distinct on (lower(c.email)) c.id, c.email, c.first_name, c.last_name
-        from contacts c
-        join contacts_in_lists m on m.contact_id = c.id and m.user_id = c.user_id
-        where c.user_id = ${tenantId}
-          and m.list_id = any(${c.listIds}::int[])
-          and c.email is not null and c.email <> ''
-          and c.email_consent = 'subscribed'
-          -- the address's owner unsubscribed through any of the church's contacts with it
-          and not exists (
-            select 1 from contacts u
-            where u.user_id = c.user_id and lower(u.email) = lower(c.email) and u.email_consent = 'unsubscribed'
-          )
-        order by lower(c.email), c.id
-      ), ins as (
-        insert into deliveries (user_id, channel, campaign_id, contact_id, address, first_name, last_name, token)
-        select ${tenantId}, 'email', ${id}, r.id, r.email, r.first_name, r.last_name,
-               replace(gen_random_uuid()::text, '-', '') || replace(gen_random_uuid()::text, '-', '')
-        from recipients r
-        on conflict do nothing
-        returning 1
-      )
-      select count(*)::int as n from ins`.execute(trx);
-    const count = Number(inserted.rows[0]?.n ?? 0);
-    if (count === 0) throw badRequest(NO_RECIPIENTS);
-    return trx
-      .updateTable('emailCampaigns')
-      .set({ status: 'sending', startedAt: new Date(), recipientCount: count, error: null, updatedAt: new Date() })
-      .where('id', '=', id)
-      .returningAll()
-      .executeTakeFirstOrThrow();
-  });
-  if (!row) return getEmailCampaign(db, tenantId, id);
-  const workers = Math.max(1, opts.concurrency ?? 2);
-  for (let i = 0; i < workers; i++) await jobs.send('campaign-deliver', { channel: 'email', campaignId: id });
-  return toCampaign(row, { total: row.recipientCount, sent: 0, failed: 0, pending: row.recipientCount });
+  await startCampaign(db, jobs, 'email', tenantId, opts);
+  return getEmailCampaign(db, tenantId, opts.id);
 }
 
 export async function emailCampaignStats(db: Db, tenantId: number, id: number): Promise<EmailStats> {
@@ -221,7 +161,7 @@ export async function emailCampaignStats(db: Db, tenantId: number, id: number): 
     .selectFrom('deliveries as d')
     .select([
       sql<number>`count(*)`.as('recipients'),
-      sql<number>`count(*) filter (where d.status in ('sent', 'delivered', 'undelivered'))`.as('sent'),
+      sql<number>`count(*) filter (where ${isSent('d.status')})`.as('sent'),
       sql<number>`count(*) filter (where d.status = 'failed' or exists (select 1 from delivery_events e where e.delivery_id = d.id and e.type = 'bounce'))`.as(
         'bounced',
       ),

@@ -3,7 +3,7 @@ import type { Db } from '@lampstand/db';
 import type { EmailTransport } from '../../providers/email.js';
 import type { DeliveryConfig } from '../delivery/config.js';
 import { getChurchSettings } from '../settings/church-settings.js';
-import { formatFrom } from './deliver.js';
+import { formatFrom } from './channel.js';
 import { renderEmail } from './render.js';
 import { sanitizeEmailHtml } from './sanitize.js';
 

@@ -1,0 +1,124 @@
+import { sql, type Channel } from '@lampstand/db';
+import { AppError, badRequest, conflict, notFound } from '../../errors.js';
+import type { JobQueue } from '../../jobs.js';
+import type { Db } from '@lampstand/db';
+import type { CampaignChannel, CampaignRow, DeliveryDeps } from './channels.js';
+import { runDeliveries, type RunResult } from './engine.js';
+import { emailChannel } from '../email-campaigns/channel.js';
+import { smsChannel } from '../sms-campaigns/channel.js';
+
+/** The channel registry: a new channel is one entry here (and its own `channel.ts`). */
+export const CHANNELS: Record<Channel, CampaignChannel> = { email: emailChannel, sms: smsChannel };
+
+/**
+ * Send = snapshot, then deliver. In one transaction: lock the campaign, check it can be sent, write
+ * one delivery per recipient and mark it sending. Then queue `concurrency` delivery jobs.
+ * With `onlyIfScheduledFor` (the scheduled start), a campaign rescheduled, sent or returned to
+ * draft meanwhile is left alone; answers whether it started.
+ */
+export async function startCampaign(
+  db: Db,
+  jobs: JobQueue,
+  channel: Channel,
+  tenantId: number,
+  opts: { id: number; concurrency?: number; onlyIfScheduledFor?: Date },
+): Promise<boolean> {
+  const ch = CHANNELS[channel];
+  const table = sql.table(ch.table);
+  const started = await db.transaction().execute(async (trx) => {
+    const { rows } = await sql<Record<string, unknown>>`
+      select * from ${table} where id = ${opts.id} and user_id = ${tenantId} for update`.execute(trx);
+    const r = rows[0];
+    if (!r) throw notFound('Campaign not found');
+    const c: CampaignRow = {
+      id: r.id as number,
+      userId: r.userId as number,
+      status: r.status as string,
+      scheduledFor: (r.scheduledFor as Date | null) ?? null,
+      listIds: (r.listIds as number[] | null) ?? [],
+      fields: r,
+    };
+    const due = opts.onlyIfScheduledFor;
+    if (due && (c.status !== 'scheduled' || c.scheduledFor?.getTime() !== due.getTime())) return false;
+    if (!ch.startable.includes(c.status)) throw conflict('This campaign has already been sent');
+    ch.validate(c);
+    if (c.listIds.length === 0) throw badRequest('Please select a contact list');
+    const count = await ch.snapshot(trx, c);
+    if (count === 0) throw badRequest(ch.noRecipients);
+    await sql`
+      update ${table} set status = 'sending', started_at = now(), recipient_count = ${count}, error = null, updated_at = now()
+      where id = ${opts.id}`.execute(trx);
+    return true;
+  });
+  if (started) {
+    for (let i = 0; i < Math.max(1, opts.concurrency ?? 2); i++)
+      await jobs.send('campaign-deliver', { channel, campaignId: opts.id });
+  }
+  return started;
+}
+
+/** The 'campaign-deliver' job: send what is pending; come back later for retries. */
+export async function deliverCampaign(deps: DeliveryDeps, channel: Channel, campaignId: number): Promise<RunResult> {
+  const result = await runDeliveries(deps.db, CHANNELS[channel].driver(deps), campaignId, deps.config);
+  if (!result.finished && result.retryAt) {
+    // Each run schedules at most one follow-up, so the number of runs per campaign stays bounded.
+    await deps.jobs.send('campaign-deliver', { channel, campaignId }, { startAfter: result.retryAt });
+  }
+  return result;
+}
+
+/**
+ * The 'campaign-start' job, at a scheduled campaign's time. A campaign that cannot be sent (nobody
+ * to send to, content missing) fails with the reason instead of waiting forever; anything else (a
+ * deadlock, a dropped connection) is rethrown so that pg-boss tries again.
+ */
+export async function startScheduledCampaign(
+  deps: DeliveryDeps,
+  channel: Channel,
+  campaignId: number,
+  scheduledFor: string,
+): Promise<void> {
+  const table = sql.table(CHANNELS[channel].table);
+  const { rows } = await sql<{ userId: number }>`select user_id from ${table} where id = ${campaignId}`.execute(
+    deps.db,
+  );
+  if (!rows[0]) return;
+  try {
+    await startCampaign(deps.db, deps.jobs, channel, rows[0].userId, {
+      id: campaignId,
+      onlyIfScheduledFor: new Date(scheduledFor),
+    });
+  } catch (err) {
+    if (!(err instanceof AppError)) throw err;
+    if (err.code !== 'BAD_REQUEST') return; // deleted or already sent meanwhile: nothing to do
+    await sql`
+      update ${table} set status = 'failed', error = ${err.message}, updated_at = now()
+      where id = ${campaignId} and status = 'scheduled'`.execute(deps.db);
+  }
+}
+
+/**
+ * The sweep (every minute, and at start with `force`), for every channel: resume campaigns left
+ * sending by a worker that died, and start overdue scheduled ones. Without `force`, a sending
+ * campaign is resumed only when it looks stuck: work is claimable now, yet nothing moved for 30 s.
+ */
+export async function sweepCampaigns(deps: DeliveryDeps, opts: { force?: boolean } = {}): Promise<void> {
+  for (const ch of Object.values(CHANNELS)) {
+    const table = sql.table(ch.table);
+    const stuck = opts.force
+      ? sql<boolean>`true`
+      : sql<boolean>`coalesce((
+          select count(*) filter (where (d.status = 'pending' and coalesce(d.next_attempt_at, now()) <= now())
+                                     or (d.status = 'sending' and d.claimed_at < now() - make_interval(secs => ${deps.config.claimLeaseSeconds}))) > 0
+                 and max(d.updated_at) < now() - interval '30 seconds'
+          from deliveries d where d.channel = ${ch.channel} and d.campaign_id = c.id and d.status in ('pending', 'sending')
+        ), true)`;
+    const sending = await sql<{ id: number }>`
+      select c.id from ${table} c where c.status = 'sending' and ${stuck}`.execute(deps.db);
+    for (const c of sending.rows) await deps.jobs.send('campaign-deliver', { channel: ch.channel, campaignId: c.id });
+    const overdue = await sql<{ id: number; scheduledFor: Date }>`
+      select id, scheduled_for from ${table} where status = 'scheduled' and scheduled_for <= now()`.execute(deps.db);
+    for (const c of overdue.rows)
+      await startScheduledCampaign(deps, ch.channel, c.id, new Date(c.scheduledFor).toISOString());
+  }
+}

@@ -1,0 +1,67 @@
+import { sql, type Channel, type Db } from '@lampstand/db';
+import type { RawBuilder } from 'kysely';
+import type { EmailTransport } from '../../providers/email.js';
+import type { SmsTransport } from '../../providers/sms.js';
+import type { JobQueue } from '../../jobs.js';
+import type { DeliveryConfig } from './config.js';
+import type { ChannelDriver } from './engine.js';
+
+/** Everything the sending side of any channel may need. */
+export interface DeliveryDeps {
+  db: Db;
+  jobs: JobQueue;
+  config: DeliveryConfig;
+  email: EmailTransport;
+  sms: SmsTransport;
+}
+
+/** A campaign row as the generic start reads it (the channel's own columns are in `fields`). */
+export interface CampaignRow {
+  id: number;
+  userId: number;
+  status: string;
+  scheduledFor: Date | null;
+  listIds: number[];
+  /** The row as stored, for the channel's own checks (subject, content, ...). */
+  fields: Record<string, unknown>;
+}
+
+/**
+ * One entry per channel: what is different about email, SMS (and the channels to come) when a
+ * campaign is started and delivered. Everything else — locking, scheduling, snapshotting into
+ * `deliveries`, claiming, retries, the sweep — is the one engine's.
+ */
+export interface CampaignChannel {
+  channel: Channel;
+  /** The campaigns table (snake_case, for raw SQL). */
+  table: string;
+  /** Statuses a send may start from. */
+  startable: readonly string[];
+  /** Throws a bad-request AppError when the campaign lacks what a send needs. */
+  validate(c: CampaignRow): void;
+  /** Inside the start transaction: one delivery row per recipient; returns how many. */
+  snapshot(trx: Db, c: CampaignRow): Promise<number>;
+  /** The message when nobody can be reached. */
+  noRecipients: string;
+  /** How each message is made and handed to the provider. */
+  driver(deps: DeliveryDeps): ChannelDriver<unknown>;
+}
+
+/** Insert the recipients a channel's query selects (columns: id, address, first_name, last_name). */
+export async function insertDeliveries(
+  trx: Db,
+  c: { channel: Channel; tenantId: number; campaignId: number },
+  recipients: RawBuilder<unknown>,
+): Promise<number> {
+  const inserted = await sql<{ n: number }>`
+    with recipients as (${recipients}), ins as (
+      insert into deliveries (user_id, channel, campaign_id, contact_id, address, first_name, last_name, token)
+      select ${c.tenantId}, ${c.channel}, ${c.campaignId}, r.id, r.address, r.first_name, r.last_name,
+             replace(gen_random_uuid()::text, '-', '') || replace(gen_random_uuid()::text, '-', '')
+      from recipients r
+      on conflict do nothing
+      returning 1
+    )
+    select count(*)::int as n from ins`.execute(trx);
+  return Number(inserted.rows[0]?.n ?? 0);
+}

@@ -1,0 +1,110 @@
+import { sql } from '@lampstand/db';
+import { badRequest } from '../../errors.js';
+import { insertDeliveries, type CampaignChannel, type DeliveryDeps } from '../delivery/channels.js';
+import type { ChannelDriver } from '../delivery/engine.js';
+import { fillMergeTags } from '../email-campaigns/render.js';
+
+export const NO_SMS_RECIPIENTS = 'Nobody to send to: the list has no subscribed contacts with a mobile number';
+
+const text = (v: unknown): string => (typeof v === 'string' ? v : '');
+
+interface LoadedCampaign {
+  id: number;
+  userId: number;
+  content: string;
+  churchName: string;
+  from: string;
+}
+
+function smsDriver(deps: DeliveryDeps): ChannelDriver<LoadedCampaign> {
+  const { db, sms, config } = deps;
+  return {
+    channel: 'sms',
+    ratePerSecond: config.smsRatePerSecond,
+    concurrency: config.smsConcurrency,
+    async load(campaignId) {
+      const c = await db
+        .selectFrom('smsCampaigns as c')
+        .innerJoin('users as u', 'u.id', 'c.userId')
+        .leftJoin('churchSettings as s', 's.userId', 'c.userId')
+        .select(['c.id', 'c.userId', 'c.content', 'c.status', 'u.churchName', 's.smsFromNumber'])
+        .where('c.id', '=', campaignId)
+        .executeTakeFirst();
+      if (!c || c.status !== 'sending') return null;
+      return {
+        id: c.id,
+        userId: c.userId,
+        content: c.content,
+        churchName: c.churchName,
+        from: c.smsFromNumber || config.smsFromNumber,
+      };
+    },
+    async send(c, d) {
+      return sms.send({
+        to: d.address,
+        from: c.from,
+        body: fillMergeTags(
+          c.content,
+          { firstName: d.firstName, lastName: d.lastName, churchName: c.churchName },
+          { html: false },
+        ),
+        statusCallback: `${config.publicUrl}/api/sms/status`,
+        meta: { userId: c.userId, campaignId: c.id, deliveryId: d.id },
+      });
+    },
+    async finish(campaignId, outcome) {
+      await db
+        .updateTable('smsCampaigns')
+        .set({
+          status: outcome,
+          sentAt: new Date(),
+          error: outcome === 'failed' ? 'No message could be delivered' : null,
+          updatedAt: new Date(),
+        })
+        .where('id', '=', campaignId)
+        .where('status', '=', 'sending')
+        .execute();
+    },
+  };
+}
+
+/**
+ * SMS: recipients are members of the lists with an E.164 phone whose SMS consent is not
+ * unsubscribed, and children on the lists through their parent's phone; one message per number.
+ */
+export const smsChannel: CampaignChannel = {
+  channel: 'sms',
+  table: 'sms_campaigns',
+  startable: ['draft', 'scheduled', 'ready'],
+  noRecipients: NO_SMS_RECIPIENTS,
+  validate(c) {
+    if (!text(c.fields.content).trim()) throw badRequest('SMS content is required');
+  },
+  snapshot(trx, c) {
+    return insertDeliveries(
+      trx,
+      { channel: 'sms', tenantId: c.userId, campaignId: c.id },
+      sql`
+        with members as (
+          select c.id, c.phone_e164, c.first_name, c.last_name
+          from contacts c join contacts_in_lists m on m.contact_id = c.id and m.user_id = c.user_id
+          where c.user_id = ${c.userId} and m.list_id = any(${c.listIds}::int[])
+          union all
+          select p.id, p.phone_e164, p.first_name, p.last_name
+          from children_in_lists cl
+          join contact_children ch on ch.id = cl.child_id and ch.user_id = cl.user_id
+          join contacts p on p.id = ch.parent_contact_id and p.user_id = ch.user_id
+          where cl.user_id = ${c.userId} and cl.list_id = any(${c.listIds}::int[])
+        )
+        select distinct on (r.phone_e164) r.id, r.phone_e164 as address, r.first_name, r.last_name
+        from members r
+        join contacts c on c.id = r.id
+        where r.phone_e164 is not null and c.sms_consent = 'subscribed'
+          and not exists (
+            select 1 from contacts u where u.user_id = ${c.userId} and u.phone_e164 = r.phone_e164 and u.sms_consent = 'unsubscribed'
+          )
+        order by r.phone_e164, r.id`,
+    );
+  },
+  driver: smsDriver,
+};
