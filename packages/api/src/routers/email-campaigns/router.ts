@@ -1,3 +1,5 @@
+import { startCampaign } from '../../services/delivery/campaigns.js';
+import { deleteCampaign } from '../../services/delivery/campaign-common.js';
 import { z } from 'zod';
 import {
   createEmailCampaignSchema,
@@ -12,11 +14,9 @@ import {
 } from '../../schemas/email-campaigns.js';
 import {
   createEmailCampaign,
-  deleteEmailCampaign,
   emailCampaignStats,
   getEmailCampaign,
   listEmailCampaigns,
-  startEmailCampaign,
   updateEmailCampaign,
 } from '../../services/email-campaigns/campaigns.js';
 import { previewEmail, sendTestEmail } from '../../services/email-campaigns/test-email.js';
@@ -38,17 +38,19 @@ export const emailCampaignsRouter = router({
   update: protectedProcedure
     .input(updateEmailCampaignSchema)
     .output(emailCampaignSchema)
-    .mutation(({ ctx, input: { id, ...fields } }) =>
-      updateEmailCampaign(ctx.db, ctx.services.jobs, ctx.tenantId, id, fields),
-    ),
+    .mutation(({ ctx, input }) => updateEmailCampaign(ctx.db, ctx.services.jobs, ctx.tenantId, input)),
   delete: protectedProcedure
     .input(emailCampaignIdSchema)
     .output(z.object({ id: z.number().int() }))
-    .mutation(({ ctx, input }) => deleteEmailCampaign(ctx.db, ctx.tenantId, input.id)),
+    .mutation(({ ctx, input }) => deleteCampaign(ctx.db, 'email', ctx.tenantId, input.id)),
   send: protectedProcedure
     .input(emailCampaignIdSchema)
     .output(emailCampaignSchema)
-    .mutation(({ ctx, input }) => startEmailCampaign(ctx.db, ctx.services.jobs, ctx.tenantId, { id: input.id })),
+    .mutation(({ ctx, input }) =>
+      startCampaign(ctx.db, ctx.services.jobs, 'email', ctx.tenantId, { id: input.id }).then(() =>
+        getEmailCampaign(ctx.db, ctx.tenantId, input.id),
+      ),
+    ),
   stats: protectedProcedure
     .input(emailCampaignIdSchema)
     .output(emailStatsSchema)

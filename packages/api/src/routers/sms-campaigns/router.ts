@@ -1,3 +1,5 @@
+import { startCampaign } from '../../services/delivery/campaigns.js';
+import { deleteCampaign } from '../../services/delivery/campaign-common.js';
 import { z } from 'zod';
 import {
   createSmsCampaignSchema,
@@ -7,10 +9,8 @@ import {
 } from '../../schemas/sms-campaigns.js';
 import {
   createSmsCampaign,
-  deleteSmsCampaign,
   getSmsCampaign,
   listSmsCampaigns,
-  startSmsCampaign,
   updateSmsCampaign,
 } from '../../services/sms-campaigns/campaigns.js';
 import { protectedProcedure, router } from '../../trpc.js';
@@ -30,15 +30,17 @@ export const smsCampaignsRouter = router({
   update: protectedProcedure
     .input(updateSmsCampaignSchema)
     .output(smsCampaignSchema)
-    .mutation(({ ctx, input: { id, ...fields } }) =>
-      updateSmsCampaign(ctx.db, ctx.services.jobs, ctx.tenantId, id, fields),
-    ),
+    .mutation(({ ctx, input }) => updateSmsCampaign(ctx.db, ctx.services.jobs, ctx.tenantId, input)),
   delete: protectedProcedure
     .input(smsCampaignIdSchema)
     .output(z.object({ id: z.number().int() }))
-    .mutation(({ ctx, input }) => deleteSmsCampaign(ctx.db, ctx.tenantId, input.id)),
+    .mutation(({ ctx, input }) => deleteCampaign(ctx.db, 'sms', ctx.tenantId, input.id)),
   send: protectedProcedure
     .input(smsCampaignIdSchema)
     .output(smsCampaignSchema)
-    .mutation(({ ctx, input }) => startSmsCampaign(ctx.db, ctx.services.jobs, ctx.tenantId, { id: input.id })),
+    .mutation(({ ctx, input }) =>
+      startCampaign(ctx.db, ctx.services.jobs, 'sms', ctx.tenantId, { id: input.id }).then(() =>
+        getSmsCampaign(ctx.db, ctx.tenantId, input.id),
+      ),
+    ),
 });

@@ -33,6 +33,26 @@ export async function scheduleCampaignStart(
   );
 }
 
+/**
+ * Create or edit a campaign of either channel: its lists must be the church's, an edit locks the
+ * row first (409 once it is sending or sent), and a scheduled campaign gets its start job.
+ */
+export async function saveCampaign<R extends { id: number; status: string; scheduledFor: Date | null }>(
+  db: Db,
+  jobs: JobQueue,
+  channel: Channel,
+  tenantId: number,
+  opts: { id?: number; listIds: number[]; write: (trx: Db) => Promise<R> },
+): Promise<R> {
+  await assertTenantLists(db, tenantId, opts.listIds);
+  const row = await db.transaction().execute(async (trx) => {
+    if (opts.id !== undefined) await lockEditableCampaign(trx, channel, tenantId, opts.id);
+    return opts.write(trx);
+  });
+  await scheduleCampaignStart(jobs, channel, row);
+  return row;
+}
+
 /** Lock a campaign for an edit in `trx`; one that is sending or sent cannot change (409). */
 export async function lockEditableCampaign(trx: Db, channel: Channel, tenantId: number, id: number): Promise<void> {
   const { rows } = await sql<{

@@ -9,13 +9,13 @@ export type Delivery = Selectable<DeliveriesTable>;
 /** What differs between email and SMS: how one message is made and handed to the provider. */
 export interface ChannelDriver<C> {
   channel: Channel;
+  /** The campaigns table (snake_case), marked sent or failed when every delivery is done. */
+  table: string;
   /** The campaign and what every message of it needs; null when it no longer exists. */
   load(campaignId: number): Promise<C | null>;
   send(campaign: C, delivery: Delivery): Promise<{ providerMessageId: string }>;
   ratePerSecond?: number;
   concurrency: number;
-  /** Mark the campaign sent (or failed when nothing could be delivered). */
-  finish(campaignId: number, outcome: 'sent' | 'failed'): Promise<void>;
 }
 
 export interface RunResult {
@@ -118,7 +118,13 @@ export async function runDeliveries<C>(
     .where('campaignId', '=', campaignId)
     .executeTakeFirstOrThrow();
   if (Number(open.sending) === 0 && Number(open.pending) === 0) {
-    await driver.finish(campaignId, Number(open.ok) > 0 ? 'sent' : 'failed');
+    // Sent when anything reached someone; failed (with the reason) when nothing could be delivered.
+    const outcome = Number(open.ok) > 0 ? 'sent' : 'failed';
+    await sql`
+      update ${sql.table(driver.table)}
+      set status = ${outcome}, sent_at = now(), updated_at = now(),
+          error = ${outcome === 'failed' ? 'No message could be delivered' : null}
+      where id = ${campaignId} and status = 'sending'`.execute(db);
     result.finished = true;
   } else if (Number(open.pending) > 0 && open.nextAt) {
     result.retryAt = new Date(open.nextAt);

@@ -3,16 +3,9 @@ import { sql, type Db, type EmailCampaignsTable } from '@lampstand/db';
 import type { Selectable } from 'kysely';
 import type { EmailCampaign, EmailStats } from '../../schemas/email-campaigns.js';
 import { notFound } from '../../errors.js';
-import { startCampaign } from '../delivery/campaigns.js';
 import type { JobQueue } from '../../jobs.js';
 import { sanitizeEmailHtml } from './sanitize.js';
-import {
-  assertTenantLists,
-  deleteCampaign,
-  deliveryProgress,
-  lockEditableCampaign,
-  scheduleCampaignStart,
-} from '../delivery/campaign-common.js';
+import { deliveryProgress, saveCampaign } from '../delivery/campaign-common.js';
 
 type Row = Selectable<EmailCampaignsTable>;
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
@@ -86,27 +79,30 @@ export async function getEmailCampaign(db: Db, tenantId: number, id: number): Pr
   return toCampaign(row, (await progressOf(db, [id])).get(id));
 }
 
+const values = (input: EmailCampaignFields) => ({
+  name: input.name,
+  subject: input.subject,
+  content: sanitizeEmailHtml(input.content),
+  status: input.status,
+  listIds: input.listIds,
+  scheduledFor: input.status === 'scheduled' && input.scheduledFor ? new Date(input.scheduledFor) : null,
+});
+
 export async function createEmailCampaign(
   db: Db,
   jobs: JobQueue,
   tenantId: number,
   input: EmailCampaignFields,
 ): Promise<EmailCampaign> {
-  await assertTenantLists(db, tenantId, input.listIds);
-  const row = await db
-    .insertInto('emailCampaigns')
-    .values({
-      userId: tenantId,
-      name: input.name,
-      subject: input.subject,
-      content: sanitizeEmailHtml(input.content),
-      status: input.status,
-      listIds: input.listIds,
-      scheduledFor: input.status === 'scheduled' && input.scheduledFor ? new Date(input.scheduledFor) : null,
-    })
-    .returningAll()
-    .executeTakeFirstOrThrow();
-  await scheduleCampaignStart(jobs, 'email', row);
+  const row = await saveCampaign(db, jobs, 'email', tenantId, {
+    listIds: input.listIds,
+    write: (trx) =>
+      trx
+        .insertInto('emailCampaigns')
+        .values({ userId: tenantId, ...values(input) })
+        .returningAll()
+        .executeTakeFirstOrThrow(),
+  });
   return toCampaign(row);
 }
 
@@ -114,45 +110,20 @@ export async function updateEmailCampaign(
   db: Db,
   jobs: JobQueue,
   tenantId: number,
-  id: number,
-  input: EmailCampaignFields,
+  input: EmailCampaignFields & { id: number },
 ): Promise<EmailCampaign> {
-  await assertTenantLists(db, tenantId, input.listIds);
-  const row = await db.transaction().execute(async (trx) => {
-    await lockEditableCampaign(trx, 'email', tenantId, id);
-    return trx
-      .updateTable('emailCampaigns')
-      .set({
-        name: input.name,
-        subject: input.subject,
-        content: sanitizeEmailHtml(input.content),
-        status: input.status,
-        listIds: input.listIds,
-        scheduledFor: input.status === 'scheduled' && input.scheduledFor ? new Date(input.scheduledFor) : null,
-        updatedAt: new Date(),
-      })
-      .where('id', '=', id)
-      .returningAll()
-      .executeTakeFirstOrThrow();
+  const row = await saveCampaign(db, jobs, 'email', tenantId, {
+    id: input.id,
+    listIds: input.listIds,
+    write: (trx) =>
+      trx
+        .updateTable('emailCampaigns')
+        .set({ ...values(input), updatedAt: new Date() })
+        .where('id', '=', input.id)
+        .returningAll()
+        .executeTakeFirstOrThrow(),
   });
-  await scheduleCampaignStart(jobs, 'email', row);
   return toCampaign(row);
-}
-
-/** Deleting a campaign removes its deliveries and their tracking events. One that is sending must finish first. */
-export function deleteEmailCampaign(db: Db, tenantId: number, id: number) {
-  return deleteCampaign(db, 'email', tenantId, id);
-}
-
-/** Send now: snapshot the recipients and queue the workers (the one engine's `startCampaign`). */
-export async function startEmailCampaign(
-  db: Db,
-  jobs: JobQueue,
-  tenantId: number,
-  opts: { id: number; concurrency?: number },
-): Promise<EmailCampaign> {
-  await startCampaign(db, jobs, 'email', tenantId, opts);
-  return getEmailCampaign(db, tenantId, opts.id);
 }
 
 export async function emailCampaignStats(db: Db, tenantId: number, id: number): Promise<EmailStats> {

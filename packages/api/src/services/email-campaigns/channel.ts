@@ -27,6 +27,7 @@ function emailDriver(deps: DeliveryDeps): ChannelDriver<LoadedCampaign> {
   const { db, email, config } = deps;
   return {
     channel: 'email',
+    table: 'email_campaigns',
     ratePerSecond: config.emailRatePerSecond,
     concurrency: config.emailConcurrency,
     async load(campaignId) {
@@ -65,19 +66,6 @@ function emailDriver(deps: DeliveryDeps): ChannelDriver<LoadedCampaign> {
         messageId: `delivery-${d.id}.${d.token.slice(0, 12)}@${host}`,
         meta: { userId: c.userId, campaignId: c.id, deliveryId: d.id },
       });
-    },
-    async finish(campaignId, outcome) {
-      await db
-        .updateTable('emailCampaigns')
-        .set({
-          status: outcome,
-          sentAt: new Date(),
-          error: outcome === 'failed' ? 'No message could be delivered' : null,
-          updatedAt: new Date(),
-        })
-        .where('id', '=', campaignId)
-        .where('status', '=', 'sending')
-        .execute();
     },
   };
 }

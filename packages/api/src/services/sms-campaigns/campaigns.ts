@@ -2,15 +2,8 @@ import { type Db, type SmsCampaignsTable } from '@lampstand/db';
 import type { Selectable } from 'kysely';
 import { smsSegments, type SmsCampaign } from '../../schemas/sms-campaigns.js';
 import { notFound } from '../../errors.js';
-import { startCampaign } from '../delivery/campaigns.js';
 import type { JobQueue } from '../../jobs.js';
-import {
-  assertTenantLists,
-  deleteCampaign,
-  deliveryProgress,
-  lockEditableCampaign,
-  scheduleCampaignStart,
-} from '../delivery/campaign-common.js';
+import { deliveryProgress, saveCampaign } from '../delivery/campaign-common.js';
 
 type Row = Selectable<SmsCampaignsTable>;
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
@@ -87,13 +80,15 @@ export async function createSmsCampaign(
   tenantId: number,
   input: SmsCampaignFields,
 ): Promise<SmsCampaign> {
-  await assertTenantLists(db, tenantId, input.listIds);
-  const row = await db
-    .insertInto('smsCampaigns')
-    .values({ userId: tenantId, ...values(input) })
-    .returningAll()
-    .executeTakeFirstOrThrow();
-  await scheduleCampaignStart(jobs, 'sms', row);
+  const row = await saveCampaign(db, jobs, 'sms', tenantId, {
+    listIds: input.listIds,
+    write: (trx) =>
+      trx
+        .insertInto('smsCampaigns')
+        .values({ userId: tenantId, ...values(input) })
+        .returningAll()
+        .executeTakeFirstOrThrow(),
+  });
   return toCampaign(row);
 }
 
@@ -101,34 +96,18 @@ export async function updateSmsCampaign(
   db: Db,
   jobs: JobQueue,
   tenantId: number,
-  id: number,
-  input: SmsCampaignFields,
+  input: SmsCampaignFields & { id: number },
 ): Promise<SmsCampaign> {
-  await assertTenantLists(db, tenantId, input.listIds);
-  const row = await db.transaction().execute(async (trx) => {
-    await lockEditableCampaign(trx, 'sms', tenantId, id);
-    return trx
-      .updateTable('smsCampaigns')
-      .set({ ...values(input), updatedAt: new Date() })
-      .where('id', '=', id)
-      .returningAll()
-      .executeTakeFirstOrThrow();
+  const row = await saveCampaign(db, jobs, 'sms', tenantId, {
+    id: input.id,
+    listIds: input.listIds,
+    write: (trx) =>
+      trx
+        .updateTable('smsCampaigns')
+        .set({ ...values(input), updatedAt: new Date() })
+        .where('id', '=', input.id)
+        .returningAll()
+        .executeTakeFirstOrThrow(),
   });
-  await scheduleCampaignStart(jobs, 'sms', row);
   return toCampaign(row);
-}
-
-export function deleteSmsCampaign(db: Db, tenantId: number, id: number) {
-  return deleteCampaign(db, 'sms', tenantId, id);
-}
-
-/** Send now: snapshot the recipients and queue the workers (the one engine's `startCampaign`). */
-export async function startSmsCampaign(
-  db: Db,
-  jobs: JobQueue,
-  tenantId: number,
-  opts: { id: number; concurrency?: number },
-): Promise<SmsCampaign> {
-  await startCampaign(db, jobs, 'sms', tenantId, opts);
-  return getSmsCampaign(db, tenantId, opts.id);
 }

@@ -20,6 +20,7 @@ function smsDriver(deps: DeliveryDeps): ChannelDriver<LoadedCampaign> {
   const { db, sms, config } = deps;
   return {
     channel: 'sms',
+    table: 'sms_campaigns',
     ratePerSecond: config.smsRatePerSecond,
     concurrency: config.smsConcurrency,
     async load(campaignId) {
@@ -51,19 +52,6 @@ function smsDriver(deps: DeliveryDeps): ChannelDriver<LoadedCampaign> {
         statusCallback: `${config.publicUrl}/api/sms/status`,
         meta: { userId: c.userId, campaignId: c.id, deliveryId: d.id },
       });
-    },
-    async finish(campaignId, outcome) {
-      await db
-        .updateTable('smsCampaigns')
-        .set({
-          status: outcome,
-          sentAt: new Date(),
-          error: outcome === 'failed' ? 'No message could be delivered' : null,
-          updatedAt: new Date(),
-        })
-        .where('id', '=', campaignId)
-        .where('status', '=', 'sending')
-        .execute();
     },
   };
 }
