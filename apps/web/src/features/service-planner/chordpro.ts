@@ -7,9 +7,7 @@ export interface ChartSegment {
 }
 
 export type ChartLine =
-  | { kind: 'lyrics'; segments: ChartSegment[] }
-  | { kind: 'comment'; text: string }
-  | { kind: 'empty' };
+  { kind: 'lyrics'; segments: ChartSegment[] } | { kind: 'comment'; text: string } | { kind: 'empty' };
 
 export interface ChartSection {
   /** 'verse', 'chorus', 'bridge', 'tab' or 'none'. */
