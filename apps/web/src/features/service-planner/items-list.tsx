@@ -72,7 +72,7 @@ function ItemRow({
               {item.title}
             </Text>
             {item.type ? (
-              <Badge size="sm" variant="light" color={item.type.color}>
+              <Badge size="sm" variant="dot" color={item.type.color}>
                 {item.type.name}
               </Badge>
             ) : null}

@@ -123,7 +123,12 @@ function MemberModal({ member, onClose }: { member?: TeamMember; onClose: () => 
   });
   const save = async (values: MemberInput) => {
     try {
-      if (member) await update.mutateAsync({ id: member.id, ...values, name: typeof values.name === 'string' && values.name ? values.name : member.name });
+      if (member)
+        await update.mutateAsync({
+          id: member.id,
+          ...values,
+          name: typeof values.name === 'string' && values.name ? values.name : member.name,
+        });
       else await create.mutateAsync(values);
       await utils.servicePlanner.members.invalidate();
       notifySuccess(member ? 'Team member updated' : 'Team member added');
