@@ -207,7 +207,7 @@ browserDescribe(describe)('Service planner', async () => {
     await announce.getByText('An email campaign draft').waitFor();
     await expectAccessible(page);
     await announce.getByRole('button', { name: 'Create Drafts' }).click();
-    await announce.getByText('Drafts created').first().waitFor();
+    await announce.getByText('Drafts created').waitFor();
     await expectAccessible(page);
     await screenshot(page, 'planner-announce');
     await announce.getByRole('link', { name: /Open Email campaign draft/ }).click();

@@ -4,7 +4,7 @@ import { Link } from 'react-router-dom';
 import type { PlanDetail } from '@lampstand/api/schemas/service-planner';
 import { trpc } from '../../lib/trpc';
 import { errorMessage } from '../../lib/errors';
-import { notifyError, notifySuccess } from '../../ui/notify';
+import { notifyError } from '../../ui/notify';
 
 export const DRAFT_LABELS: Record<string, string> = {
   email: 'Email campaign',
@@ -23,7 +23,6 @@ export function AnnounceModal({ plan, onClose }: { plan: PlanDetail; onClose: ()
       const res = await announce.mutateAsync({ planId: plan.id, listId: listId ? Number(listId) : null });
       setMade(res.drafts);
       await utils.servicePlanner.plans.get.invalidate({ id: plan.id });
-      notifySuccess('Drafts created', 'Nothing has been sent.');
     } catch (err) {
       notifyError('Failed to create drafts', errorMessage(err));
     }

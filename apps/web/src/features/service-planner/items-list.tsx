@@ -1,4 +1,4 @@
-import { ActionIcon, Badge, Card, Group, Menu, Stack, Text } from '@mantine/core';
+import { ActionIcon, Badge, Box, Card, Group, Menu, Stack, Text } from '@mantine/core';
 import {
   DndContext,
   KeyboardSensor,
@@ -62,10 +62,17 @@ function ItemRow({
         >
           <IconGripVertical size={18} />
         </ActionIcon>
-        <Text size="sm" fw={600} w={72} style={{ flexShrink: 0 }} data-testid="item-start">
-          {timeLabel(startTime)}
-        </Text>
-        <ItemTypeIcon type={item.type} />
+        <Stack gap={0} w={72} style={{ flexShrink: 0 }}>
+          <Text size="sm" fw={600} data-testid="item-start">
+            {timeLabel(startTime)}
+          </Text>
+          <Text size="xs" c="dimmed" hiddenFrom="sm">
+            {minutesLabel(item.duration)}
+          </Text>
+        </Stack>
+        <Box visibleFrom="sm">
+          <ItemTypeIcon type={item.type} />
+        </Box>
         <Stack gap={0} style={{ flex: 1, minWidth: 0 }}>
           <Group gap={6} wrap="wrap">
             <Text size="sm" fw={600} data-testid="item-title">
@@ -95,7 +102,7 @@ function ItemRow({
             </Text>
           ) : null}
         </Stack>
-        <Text size="sm" style={{ flexShrink: 0 }}>
+        <Text size="sm" style={{ flexShrink: 0 }} visibleFrom="sm">
           {minutesLabel(item.duration)}
         </Text>
         <Menu position="bottom-end" withinPortal>
