@@ -79,6 +79,16 @@ browserDescribe(describe)('Service planner', async () => {
 
     // The plan, from scratch.
     await page.getByRole('tab', { name: 'Service Plans' }).click();
+    await page.getByRole('button', { name: 'Item Types' }).click();
+    const typesDialog = page.getByRole('dialog', { name: 'Item Types' });
+    await typesDialog.getByText('Benediction').waitFor();
+    await typesDialog.getByRole('button', { name: 'Add Item Type' }).click();
+    await typesDialog.getByText('Name is required').waitFor();
+    await expectAccessible(page);
+    await typesDialog.getByLabel('Name').fill('Baptism');
+    await typesDialog.getByRole('button', { name: 'Add Item Type' }).click();
+    await typesDialog.getByText('Baptism').waitFor();
+    await typesDialog.getByRole('button', { name: 'Close' }).click();
     await page.getByRole('button', { name: 'New Plan' }).first().click();
     const planDialog = page.getByRole('dialog', { name: 'New Service Plan' });
     await planDialog.getByRole('button', { name: 'Create Plan' }).click();
@@ -231,5 +241,5 @@ browserDescribe(describe)('Service planner', async () => {
       await screenshot(page, `planner-list-${width}`);
     }
     await context.close();
-  }, 180_000);
+  }, 300_000);
 });

@@ -13,7 +13,7 @@ import {
   VisuallyHidden,
 } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
-import { IconCalendarEvent, IconCopy, IconDots, IconEye, IconPlus, IconTrash } from '@tabler/icons-react';
+import { IconCalendarEvent, IconCategory, IconCopy, IconDots, IconEye, IconPlus, IconTrash } from '@tabler/icons-react';
 import { useState } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
 import type { PlanSummary } from '@lampstand/api/schemas/service-planner';
@@ -23,6 +23,7 @@ import { confirmDestructive } from '../../ui/confirm';
 import { EmptyState } from '../../ui/empty-state';
 import { notifyError, notifySuccess } from '../../ui/notify';
 import { DuplicatePlanModal } from './duplicate-modal';
+import { ItemTypesModal } from './item-types-modal';
 import { PlanFormModal } from './plan-form';
 import { PlanStatusBadge, dayLabel, timeLabel } from './bits';
 
@@ -36,6 +37,7 @@ export function PlansTab() {
   const [when, setWhen] = useState<'upcoming' | 'past'>('upcoming');
   const plans = trpc.servicePlanner.plans.list.useQuery({ when }, { staleTime: PLANNER_STALE_MS });
   const [creating, setCreating] = useState(false);
+  const [types, setTypes] = useState(false);
   const [duplicating, setDuplicating] = useState<PlanSummary | null>(null);
   const navigate = useNavigate();
   const utils = trpc.useUtils();
@@ -90,9 +92,14 @@ export function PlansTab() {
             { value: 'past', label: 'Past' },
           ]}
         />
-        <Button leftSection={<IconPlus size={18} />} onClick={() => setCreating(true)}>
-          New Plan
-        </Button>
+        <Group gap="xs">
+          <Button variant="default" leftSection={<IconCategory size={18} />} onClick={() => setTypes(true)}>
+            Item Types
+          </Button>
+          <Button leftSection={<IconPlus size={18} />} onClick={() => setCreating(true)}>
+            New Plan
+          </Button>
+        </Group>
       </Group>
       {plans.isError ? (
         <Alert color="red" title="Error">
@@ -204,6 +211,7 @@ export function PlansTab() {
           onSaved={(id) => void navigate(`/service-planner/plans/${id}`)}
         />
       ) : null}
+      {types ? <ItemTypesModal onClose={() => setTypes(false)} /> : null}
       {duplicating ? (
         <DuplicatePlanModal
           plan={duplicating}
