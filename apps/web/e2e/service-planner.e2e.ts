@@ -14,6 +14,11 @@ async function choose(page: Page, label: string, option: string) {
   await page.getByRole('option', { name: option, exact: true }).click();
 }
 
+/** After a resize the shell's navbar slides: wait until no animation or transition is running. */
+async function settled(page: Page) {
+  await page.waitForFunction(() => document.getAnimations().every((a) => a.playState !== 'running'));
+}
+
 async function itemTitles(page: Page) {
   return page.getByTestId('item-title').allTextContents();
 }
@@ -188,6 +193,7 @@ browserDescribe(describe)('Service planner', async () => {
     for (const width of [390, 1024, 1366]) {
       await page.setViewportSize({ width, height: 900 });
       await page.getByRole('heading', { name: 'Sunday Service' }).waitFor();
+      await settled(page);
       await screenshot(page, `planner-plan-${width}`);
     }
     await page.setViewportSize({ width: 1280, height: 800 });
@@ -238,6 +244,7 @@ browserDescribe(describe)('Service planner', async () => {
     await page.getByText('1 of 1 confirmed').first().waitFor();
     for (const width of [390, 1024, 1366]) {
       await page.setViewportSize({ width, height: 800 });
+      await settled(page);
       await screenshot(page, `planner-list-${width}`);
     }
     await context.close();

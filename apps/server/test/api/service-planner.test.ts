@@ -438,6 +438,12 @@ describe('team', () => {
     expect((await h.delete(`${BASE}/blockouts/${b.body.blockouts[0].id}`)).status).toBe(404);
     expect((await g.delete(`${BASE}/blockouts/${b.body.blockouts[0].id}`)).body.blockouts).toEqual([]);
 
+    const inactive = (await g.post(`${BASE}/members`, { name: 'Ann Retired', isActive: false })).body;
+    const names = async (q: string) => (await g.get(`${BASE}/members?${q}`)).body.map((x: { name: string }) => x.name);
+    expect(await names('search=ann&activeOnly=true')).toEqual(['Ann Lee']);
+    expect(await names('search=ann&activeOnly=false')).toEqual(['Ann Lee', 'Ann Retired']);
+    expect((await g.get(`${BASE}/members?activeOnly=maybe`)).status).toBe(400);
+    await g.delete(`${BASE}/members/${inactive.id}`);
     const listed = (await g.get(`${BASE}/members?search=ann`)).body;
     expect(listed.map((x: { name: string }) => x.name)).toEqual(['Ann Lee']);
     expect((await h.get(`${BASE}/members`)).body.map((x: { id: number }) => x.id)).not.toContain(m.body.id);

@@ -341,7 +341,15 @@ export const updateMemberSchema = z.object({
 });
 export const memberIdSchema = z.object({ id: idSchema('Member ID') });
 export const listMembersSchema = z
-  .object({ search: textSchema('Search', 200).optional(), activeOnly: z.coerce.boolean().optional() })
+  .object({
+    search: textSchema('Search', 200).optional(),
+    activeOnly: z
+      .preprocess(
+        (v) => (v === 'true' ? true : v === 'false' ? false : v),
+        z.boolean({ error: 'activeOnly must be true or false' }),
+      )
+      .optional(),
+  })
   .default({});
 
 export const blockoutFieldsSchema = z
