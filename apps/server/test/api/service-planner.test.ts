@@ -51,6 +51,42 @@ describe('access', () => {
       expect(doc.paths[p], p).toBeTruthy();
     }
   });
+  it('answers bad input with a 400, never a 500', async () => {
+    const p = await plan(g);
+    const item = (await g.post(`${BASE}/plans/${p.id}/items`, { title: 'X', duration: 1 })).body;
+    const junk: unknown[] = [
+      null,
+      'text',
+      42,
+      [],
+      { title: { nested: true } },
+      { title: 'x'.repeat(100_000) },
+      { date: 'nope' },
+    ];
+    const targets: [string, string][] = [
+      ['POST', `${BASE}/plans`],
+      ['PATCH', `${BASE}/plans/${p.id}`],
+      ['POST', `${BASE}/plans/${p.id}/items`],
+      ['PATCH', `${BASE}/items/${item.id}`],
+      ['PUT', `${BASE}/plans/${p.id}/items/order`],
+      ['POST', `${BASE}/songs`],
+      ['POST', `${BASE}/members`],
+      ['POST', `${BASE}/positions`],
+      ['POST', `${BASE}/item-types`],
+      ['POST', `${BASE}/plans/${p.id}/assignments`],
+      ['POST', `${BASE}/plans/${p.id}/duplicate`],
+      ['POST', `${BASE}/plans/${p.id}/announce`],
+    ];
+    for (const [method, path] of targets) {
+      for (const body of junk) {
+        const res = await g.request(method, path, body);
+        expect(res.status, `${method} ${path} ${JSON.stringify(body)?.slice(0, 40)}`).toBeLessThan(500);
+      }
+    }
+    for (const path of ['/plans/2147483648', '/plans/-1', '/songs/1.5', '/members/0', '/plans?when=past&when=upcoming']) {
+      expect((await g.get(`${BASE}${path}`)).status, path).toBe(400);
+    }
+  });
 });
 
 describe('item types', () => {

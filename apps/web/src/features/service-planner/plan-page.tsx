@@ -84,7 +84,7 @@ export function PlanPage() {
 
   const onReorder = (next: PlanItem[]) => {
     setOrder(next);
-    reorder
+    void reorder
       .mutateAsync({ planId: p.id, itemIds: next.map((i) => i.id) })
       .then(async () => {
         await utils.servicePlanner.plans.get.invalidate({ id: p.id });
