@@ -83,7 +83,13 @@ describe('access', () => {
         expect(res.status, `${method} ${path} ${JSON.stringify(body)?.slice(0, 40)}`).toBeLessThan(500);
       }
     }
-    for (const path of ['/plans/2147483648', '/plans/-1', '/songs/1.5', '/members/0', '/plans?when=past&when=upcoming']) {
+    for (const path of [
+      '/plans/2147483648',
+      '/plans/-1',
+      '/songs/1.5',
+      '/members/0',
+      '/plans?when=past&when=upcoming',
+    ]) {
       expect((await g.get(`${BASE}${path}`)).status, path).toBe(400);
     }
   });
@@ -269,6 +275,27 @@ describe('items', () => {
       ['One', '10:15'],
       ['Two', '10:20'],
     ]);
+    // The stored column follows too (for those who read the table).
+    const stored = await app.db
+      .selectFrom('serviceItems')
+      .select(['title', 'startTime'])
+      .where('servicePlanId', '=', p.id)
+      .orderBy('position')
+      .execute();
+    expect(stored.map((r) => [r.title, r.startTime])).toEqual([
+      ['Three', '10:00'],
+      ['One', '10:15'],
+      ['Two', '10:20'],
+    ]);
+    await g.patch(`${BASE}/plans/${p.id}`, { startTime: '23:50', endTime: null });
+    const moved = await app.db
+      .selectFrom('serviceItems')
+      .select('startTime')
+      .where('servicePlanId', '=', p.id)
+      .orderBy('position')
+      .execute();
+    expect(moved.map((r) => r.startTime)).toEqual(['23:50', '00:05', '00:10']);
+    await g.patch(`${BASE}/plans/${p.id}`, { startTime: '10:00', endTime: '11:00' });
     const bad = await g.put(`${BASE}/plans/${p.id}/items/order`, { itemIds: [ids[0], ids[1]] });
     expect(bad.status).toBe(400);
     expect(bad.body.message).toBe('The new order must list every item of the plan exactly once');

@@ -1,6 +1,7 @@
 import { sql, type Db } from '@lampstand/db';
 import { badRequest, notFound } from '../../errors.js';
 import type { PlanItem } from '../../schemas/service-planner.js';
+import { storeItemStartTimes } from './item-times.js';
 import { getPlan } from './plans.js';
 
 export interface ItemSongInput {
@@ -114,6 +115,7 @@ export async function createItem(db: Db, tenantId: number, input: ItemFields & {
 }
 
 async function touchPlan(db: Db, tenantId: number, planId: number) {
+  await storeItemStartTimes(db, tenantId, { planId });
   await db
     .updateTable('servicePlans')
     .set({ updatedAt: new Date() })
@@ -154,15 +156,17 @@ export async function updateItem(
 }
 
 export async function deleteItem(db: Db, tenantId: number, input: { id: number }): Promise<{ id: number }> {
-  const row = await db
-    .deleteFrom('serviceItems')
-    .where('id', '=', input.id)
-    .where('userId', '=', tenantId)
-    .returning(['id', 'servicePlanId'])
-    .executeTakeFirst();
-  if (!row) throw notFound('Item not found');
-  await touchPlan(db, tenantId, row.servicePlanId);
-  return { id: row.id };
+  return db.transaction().execute(async (trx) => {
+    const row = await trx
+      .deleteFrom('serviceItems')
+      .where('id', '=', input.id)
+      .where('userId', '=', tenantId)
+      .returning(['id', 'servicePlanId'])
+      .executeTakeFirst();
+    if (!row) throw notFound('Item not found');
+    await touchPlan(trx, tenantId, row.servicePlanId);
+    return { id: row.id };
+  });
 }
 
 /** The whole new order of a plan's items at once: every item of the plan exactly once. */

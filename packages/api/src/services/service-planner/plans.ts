@@ -4,6 +4,7 @@ import { computeItemTimes, type PlanDetail, type PlanItem, type PlanSummary } fr
 import { loadAnnouncements } from './announce.js';
 import { loadAssignments } from './assignments.js';
 import { ensureItemTypes } from './item-types.js';
+import { storeItemStartTimes } from './item-times.js';
 
 export interface PlanFields {
   title: string;
@@ -258,6 +259,7 @@ export async function updatePlan(
       .where('id', '=', id)
       .where('userId', '=', tenantId)
       .execute();
+    if (fields.startTime !== undefined) await storeItemStartTimes(trx, tenantId, { planId: id });
   });
   return getPlan(db, tenantId, { id });
 }
@@ -350,6 +352,7 @@ export async function duplicatePlan(
         )
         .execute();
     }
+    await storeItemStartTimes(trx, tenantId, { planId: plan.id });
     return plan.id;
   });
   return getPlan(db, tenantId, { id: newId });
