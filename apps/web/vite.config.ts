@@ -12,6 +12,7 @@ export default defineConfig({
       '/trpc': api,
       '/t/': api,
       '/u/': api,
+      '/serve/': api,
     },
   },
   build: {

@@ -44,6 +44,16 @@ const ChurchTemplatesPage = lazy(() =>
 const PrintTemplatePage = lazy(() =>
   import('./features/templates/church-templates-page').then((m) => ({ default: m.PrintTemplatePage })),
 );
+const ServicePlannerPage = lazy(() =>
+  import('./features/service-planner/service-planner-page').then((m) => ({ default: m.ServicePlannerPage })),
+);
+const PlanPage = lazy(() => import('./features/service-planner/plan-page').then((m) => ({ default: m.PlanPage })));
+const PlanPrintPage = lazy(() =>
+  import('./features/service-planner/print-page').then((m) => ({ default: m.PlanPrintPage })),
+);
+const SongPrintPage = lazy(() =>
+  import('./features/service-planner/print-page').then((m) => ({ default: m.SongPrintPage })),
+);
 
 /** Routes that later releases fill in: their title and one line, nothing invented. */
 const placeholders: { path: string; title: string; description: string }[] = [
@@ -55,7 +65,6 @@ const placeholders: { path: string; title: string; description: string }[] = [
   { path: '/landing-pages/new', title: 'New Landing Page', description: 'Create a landing page.' },
   { path: '/qr-codes/new', title: 'New QR Code', description: 'Create a QR code.' },
   { path: '/qr-codes', title: 'QR Codes', description: 'QR codes and short links for print and screens.' },
-  { path: '/service-planner', title: 'Service Planner', description: 'Service plans, songs and team members.' },
   { path: '/social-blast', title: 'Social Blast', description: 'Plan social media posts on a calendar.' },
   { path: '/show-up', title: 'Show Up', description: 'Crowdfunding for church projects.' },
   { path: '/show-up/new', title: 'List a Project', description: 'Create a Show Up project.' },
@@ -84,6 +93,17 @@ export function App() {
               >
                 <Routes>
                   <Route path="/auth" element={<AuthPage />} />
+                  {/* Print views: the sheet alone, without the app's navigation. */}
+                  <Route
+                    element={
+                      <RequireUser>
+                        <Outlet />
+                      </RequireUser>
+                    }
+                  >
+                    <Route path="/service-planner/plans/:id/print" element={<PlanPrintPage />} />
+                    <Route path="/service-planner/songs/:id/print" element={<SongPrintPage />} />
+                  </Route>
                   <Route
                     element={
                       <RequireUser>
@@ -104,6 +124,8 @@ export function App() {
                     <Route path="/email-campaigns/new" element={<NewEmailCampaignPage />} />
                     <Route path="/email-campaigns/:id" element={<EmailCampaignViewPage />} />
                     <Route path="/email-campaigns/:id/edit" element={<EditEmailCampaignPage />} />
+                    <Route path="/service-planner" element={<ServicePlannerPage />} />
+                    <Route path="/service-planner/plans/:id" element={<PlanPage />} />
                     <Route
                       path="/news-builder"
                       element={

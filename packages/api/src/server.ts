@@ -29,3 +29,4 @@ export {
   validTwilioSignature,
 } from './providers/sms.js';
 export { applySmsStatus, handleInboundSms } from './services/sms-campaigns/webhooks.js';
+export { getRequest, respondToRequest } from './services/service-planner/assignments.js';

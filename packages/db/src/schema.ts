@@ -326,6 +326,147 @@ export interface UserTemplatesTable {
   assignedAt: Generated<Date>;
 }
 
+export type ServicePlanStatus = 'draft' | 'published' | 'completed';
+export type AssignmentStatus = 'scheduled' | 'confirmed' | 'declined';
+
+export interface ServiceItemTypesTable {
+  id: Generated<number>;
+  userId: number;
+  name: string;
+  color: ColumnType<string, string | undefined, string>;
+  icon: ColumnType<string, string | undefined, string>;
+  description: string | null;
+  isDefault: ColumnType<boolean, boolean | undefined, boolean>;
+  createdAt: Generated<Date>;
+}
+
+export interface ServicePlansTable {
+  id: Generated<number>;
+  userId: number;
+  title: string;
+  /** 'YYYY-MM-DD' */
+  date: string;
+  /** 'HH:MM' */
+  startTime: string | null;
+  endTime: string | null;
+  location: string | null;
+  description: string | null;
+  status: ColumnType<ServicePlanStatus, ServicePlanStatus | undefined, ServicePlanStatus>;
+  theme: string | null;
+  notes: string | null;
+  createdAt: Generated<Date>;
+  updatedAt: Generated<Date>;
+}
+
+export interface ServiceItemsTable {
+  id: Generated<number>;
+  userId: number;
+  servicePlanId: number;
+  serviceItemTypeId: number | null;
+  title: string;
+  description: string | null;
+  duration: ColumnType<number, number | undefined, number>;
+  notes: string | null;
+  position: number;
+  content: ColumnType<Record<string, unknown>, string | undefined, string>;
+  startTime: string | null;
+  isRehearsalNeeded: ColumnType<boolean, boolean | undefined, boolean>;
+  createdAt: Generated<Date>;
+  updatedAt: Generated<Date>;
+}
+
+export interface SongsTable {
+  id: Generated<number>;
+  userId: number;
+  title: string;
+  artist: string | null;
+  lyrics: string | null;
+  chords: string | null;
+  keySignature: string | null;
+  tempo: number | null;
+  timeSignature: string | null;
+  ccliNumber: string | null;
+  notes: string | null;
+  tags: ColumnType<string[], string[] | undefined, string[]>;
+  audioUrl: string | null;
+  attachments: ColumnType<unknown[], string | undefined, string>;
+  createdAt: Generated<Date>;
+  updatedAt: Generated<Date>;
+}
+
+export interface ServicePlanSongsTable {
+  id: Generated<number>;
+  userId: number;
+  servicePlanId: number;
+  serviceItemId: number;
+  songId: number;
+  keySignature: string | null;
+  notes: string | null;
+  arrangement: string | null;
+}
+
+export interface TeamPositionsTable {
+  id: Generated<number>;
+  userId: number;
+  name: string;
+  description: string | null;
+  category: string | null;
+  createdAt: Generated<Date>;
+}
+
+export interface TeamMembersTable {
+  id: Generated<number>;
+  userId: number;
+  contactId: number | null;
+  name: string;
+  email: string | null;
+  phone: string | null;
+  notes: string | null;
+  isActive: ColumnType<boolean, boolean | undefined, boolean>;
+  createdAt: Generated<Date>;
+  updatedAt: Generated<Date>;
+}
+
+export interface TeamMemberPositionsTable {
+  teamMemberId: number;
+  positionId: number;
+}
+
+export interface TeamMemberBlockoutsTable {
+  id: Generated<number>;
+  userId: number;
+  teamMemberId: number;
+  /** 'YYYY-MM-DD' */
+  startsOn: string;
+  endsOn: string;
+  reason: string | null;
+}
+
+export interface ServicePlanAssignmentsTable {
+  id: Generated<number>;
+  userId: number;
+  servicePlanId: number;
+  serviceItemId: number | null;
+  positionId: number | null;
+  teamMemberId: number;
+  status: ColumnType<AssignmentStatus, AssignmentStatus | undefined, AssignmentStatus>;
+  notes: string | null;
+  token: string;
+  requestedAt: Date | null;
+  respondedAt: Date | null;
+  createdAt: Generated<Date>;
+  updatedAt: Generated<Date>;
+}
+
+export interface ServicePlanAnnouncementsTable {
+  id: Generated<number>;
+  userId: number;
+  servicePlanId: number;
+  kind: string;
+  targetId: number;
+  createdAt: Generated<Date>;
+}
+
 export interface Database {
   users: UsersTable;
   appSettings: AppSettingsTable;
@@ -352,6 +493,17 @@ export interface Database {
   marketingTemplates: MarketingTemplatesTable;
   marketingPackages: MarketingPackagesTable;
   userTemplates: UserTemplatesTable;
+  serviceItemTypes: ServiceItemTypesTable;
+  servicePlans: ServicePlansTable;
+  serviceItems: ServiceItemsTable;
+  songs: SongsTable;
+  servicePlanSongs: ServicePlanSongsTable;
+  teamPositions: TeamPositionsTable;
+  teamMembers: TeamMembersTable;
+  teamMemberPositions: TeamMemberPositionsTable;
+  teamMemberBlockouts: TeamMemberBlockoutsTable;
+  servicePlanAssignments: ServicePlanAssignmentsTable;
+  servicePlanAnnouncements: ServicePlanAnnouncementsTable;
 }
 
 export type User = Selectable<UsersTable>;
@@ -555,4 +707,111 @@ export const schemaColumns: Columns = {
     updatedAt: true,
   },
   userTemplates: { id: true, userId: true, templateId: true, packageId: true, assignedAt: true },
+  serviceItemTypes: {
+    id: true,
+    userId: true,
+    name: true,
+    color: true,
+    icon: true,
+    description: true,
+    isDefault: true,
+    createdAt: true,
+  },
+  servicePlans: {
+    id: true,
+    userId: true,
+    title: true,
+    date: true,
+    startTime: true,
+    endTime: true,
+    location: true,
+    description: true,
+    status: true,
+    theme: true,
+    notes: true,
+    createdAt: true,
+    updatedAt: true,
+  },
+  serviceItems: {
+    id: true,
+    userId: true,
+    servicePlanId: true,
+    serviceItemTypeId: true,
+    title: true,
+    description: true,
+    duration: true,
+    notes: true,
+    position: true,
+    content: true,
+    startTime: true,
+    isRehearsalNeeded: true,
+    createdAt: true,
+    updatedAt: true,
+  },
+  songs: {
+    id: true,
+    userId: true,
+    title: true,
+    artist: true,
+    lyrics: true,
+    chords: true,
+    keySignature: true,
+    tempo: true,
+    timeSignature: true,
+    ccliNumber: true,
+    notes: true,
+    tags: true,
+    audioUrl: true,
+    attachments: true,
+    createdAt: true,
+    updatedAt: true,
+  },
+  servicePlanSongs: {
+    id: true,
+    userId: true,
+    servicePlanId: true,
+    serviceItemId: true,
+    songId: true,
+    keySignature: true,
+    notes: true,
+    arrangement: true,
+  },
+  teamPositions: { id: true, userId: true, name: true, description: true, category: true, createdAt: true },
+  teamMembers: {
+    id: true,
+    userId: true,
+    contactId: true,
+    name: true,
+    email: true,
+    phone: true,
+    notes: true,
+    isActive: true,
+    createdAt: true,
+    updatedAt: true,
+  },
+  teamMemberPositions: { teamMemberId: true, positionId: true },
+  teamMemberBlockouts: { id: true, userId: true, teamMemberId: true, startsOn: true, endsOn: true, reason: true },
+  servicePlanAssignments: {
+    id: true,
+    userId: true,
+    servicePlanId: true,
+    serviceItemId: true,
+    positionId: true,
+    teamMemberId: true,
+    status: true,
+    notes: true,
+    token: true,
+    requestedAt: true,
+    respondedAt: true,
+    createdAt: true,
+    updatedAt: true,
+  },
+  servicePlanAnnouncements: {
+    id: true,
+    userId: true,
+    servicePlanId: true,
+    kind: true,
+    targetId: true,
+    createdAt: true,
+  },
 };

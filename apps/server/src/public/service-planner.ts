@@ -1,0 +1,91 @@
+import type { FastifyInstance } from 'fastify';
+import { AppError, getRequest, respondToRequest } from '@lampstand/api/server';
+import type { AppDeps } from '../app-deps.js';
+
+const escapeHtml = (s: string) =>
+  s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+
+function page(title: string, body: string): string {
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
+<meta name="robots" content="noindex"><title>${escapeHtml(title)}</title>
+<style>body{font-family:-apple-system,Segoe UI,Roboto,Helvetica,Arial,sans-serif;background:#f8f9fa;color:#1f2937;margin:0;display:flex;min-height:100vh;align-items:center;justify-content:center}
+main{background:#fff;border-radius:12px;box-shadow:0 1px 3px rgba(0,0,0,.1);padding:32px;max-width:460px;margin:16px}
+h1{font-size:22px;margin:0 0 12px}p,dd{line-height:1.6}dl{margin:0 0 20px}dt{font-weight:600;font-size:14px;color:#4b5563}dd{margin:0 0 8px}
+form{display:inline-block;margin:0 8px 8px 0}button{border:0;border-radius:8px;padding:10px 18px;font-size:16px;cursor:pointer}
+.accept{background:#364fc7;color:#fff}.decline{background:#fff;color:#c92a2a;border:1px solid #c92a2a}
+button:focus-visible{outline:3px solid #364fc7;outline-offset:2px}</style></head><body><main>${body}</main></body></html>`;
+}
+
+const NOT_FOUND = page('Link not found', '<h1>Link not found</h1><p>This scheduling link is not valid.</p>');
+
+function when(r: { date: string; startTime: string | null }): string {
+  const d = new Date(`${r.date}T12:00:00Z`).toLocaleDateString('en-US', {
+    weekday: 'long',
+    month: 'long',
+    day: 'numeric',
+    year: 'numeric',
+    timeZone: 'UTC',
+  });
+  if (!r.startTime) return d;
+  const [h, m] = r.startTime.split(':').map(Number);
+  return `${d} at ${((h! + 11) % 12) + 1}:${String(m).padStart(2, '0')} ${h! < 12 ? 'AM' : 'PM'}`;
+}
+
+/**
+ * The page a scheduling request's Accept and Decline links open. Opening it never answers (mail
+ * scanners follow links); the person presses a button, which POSTs the answer.
+ */
+export async function servicePlannerPublicRoutes(app: FastifyInstance, opts: { deps: AppDeps }): Promise<void> {
+  const { db } = opts.deps;
+
+  app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_req, body, done) => {
+    done(null, Object.fromEntries(new URLSearchParams(String(body))));
+  });
+
+  const validToken = (t: string) => /^[A-Za-z0-9_-]{20,100}$/.test(t);
+
+  app.get<{ Params: { token: string }; Querystring: { answer?: string } }>('/serve/:token', async (req, reply) => {
+    reply.type('text/html').header('cache-control', 'no-store');
+    const r = validToken(req.params.token) ? await getRequest(db, { token: req.params.token }).catch(() => null) : null;
+    if (!r) return reply.code(404).send(NOT_FOUND);
+    const status =
+      r.status === 'confirmed'
+        ? '<p><strong>You have accepted.</strong> You can still change your answer.</p>'
+        : r.status === 'declined'
+          ? '<p><strong>You have declined.</strong> You can still change your answer.</p>'
+          : '';
+    const acceptFirst = req.query.answer !== 'decline';
+    const accept = `<form method="post"><input type="hidden" name="answer" value="accept"><button class="accept" type="submit">Accept: I can serve</button></form>`;
+    const decline = `<form method="post"><input type="hidden" name="answer" value="decline"><button class="decline" type="submit">Decline: I can't serve</button></form>`;
+    return page(
+      'Can you serve?',
+      `<h1>Can you serve?</h1><p>Hi ${escapeHtml(r.memberName)}, ${escapeHtml(r.churchName)} has scheduled you:</p>` +
+        `<dl><dt>Service</dt><dd>${escapeHtml(r.planTitle)}</dd><dt>When</dt><dd>${escapeHtml(when(r))}</dd>` +
+        (r.location ? `<dt>Where</dt><dd>${escapeHtml(r.location)}</dd>` : '') +
+        (r.positionName ? `<dt>Position</dt><dd>${escapeHtml(r.positionName)}</dd>` : '') +
+        `</dl>${status}${acceptFirst ? accept + decline : decline + accept}`,
+    );
+  });
+
+  app.post<{ Params: { token: string } }>('/serve/:token', async (req, reply) => {
+    reply.type('text/html').header('cache-control', 'no-store');
+    const answer = ((req.body ?? {}) as Record<string, string>).answer;
+    if (answer !== 'accept' && answer !== 'decline')
+      return reply
+        .code(400)
+        .send(page('Choose an answer', '<h1>Choose an answer</h1><p>Please press Accept or Decline.</p>'));
+    if (!validToken(req.params.token)) return reply.code(404).send(NOT_FOUND);
+    try {
+      const r = await respondToRequest(db, { token: req.params.token, response: answer });
+      return page(
+        'Thank you',
+        answer === 'accept'
+          ? `<h1>Thank you!</h1><p>You are confirmed for ${escapeHtml(r.planTitle)} on ${escapeHtml(when(r))}. ${escapeHtml(r.churchName)} can see your answer.</p>`
+          : `<h1>Thanks for letting us know</h1><p>You have declined ${escapeHtml(r.planTitle)} on ${escapeHtml(when(r))}. ${escapeHtml(r.churchName)} can see your answer.</p>`,
+      );
+    } catch (err) {
+      if (err instanceof AppError && err.code === 'NOT_FOUND') return reply.code(404).send(NOT_FOUND);
+      throw err;
+    }
+  });
+}

@@ -1,0 +1,252 @@
+import { describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { registerChurch } from '@lampstand/server/testing';
+import { browserDescribe, expectAccessible, loginViaUi, screenshot, startE2E } from './helpers';
+
+const CHORDS = `{title: Amazing Grace}
+{key: G}
+[G]Amazing [G7]grace, how [C/G]sweet the [G]sound
+That [G]saved a [Em]wretch like [D/F#]me`;
+
+/** Pick an option in a Mantine Select (or MultiSelect) by its label. */
+async function choose(page: Page, label: string, option: string) {
+  await page.getByRole('combobox', { name: label, exact: true }).click();
+  await page.getByRole('option', { name: option, exact: true }).click();
+}
+
+/** After a resize the shell's navbar slides: wait until no animation or transition is running. */
+async function settled(page: Page) {
+  await page.waitForFunction(() => document.getAnimations().every((a) => a.playState !== 'running'));
+}
+
+async function itemTitles(page: Page) {
+  return page.getByTestId('item-title').allTextContents();
+}
+
+browserDescribe(describe)('Service planner', async () => {
+  const e2e = await startE2E();
+  await registerChurch(e2e.app.url, 'Platform');
+  const church = await registerChurch(e2e.app.url, 'Grace Church');
+  const date = new Date(Date.now() + 14 * 86_400_000).toISOString().slice(0, 10);
+
+  it('builds a plan with songs and a team, reorders by keyboard, gets an answer by email, prints and announces', async () => {
+    const { page, context } = await e2e.newPage();
+    await loginViaUi(page, church.user.username, church.password);
+    await page.getByText('Welcome back, Grace Church!').first().waitFor();
+    await page.goto('/service-planner');
+    await page.getByRole('heading', { name: 'Service Planner' }).waitFor();
+    await page.getByText('No upcoming service plans').waitFor();
+
+    // A song in G, viewed in A.
+    await page.getByRole('tab', { name: 'Song Library' }).click();
+    await page.getByRole('button', { name: 'Add Song' }).first().click();
+    await page.getByRole('dialog', { name: 'Add Song' }).waitFor();
+    await page.getByRole('dialog').getByRole('button', { name: 'Add Song' }).click();
+    await page.getByText('Title is required').waitFor();
+    await expectAccessible(page);
+    await page.getByLabel('Title').fill('Amazing Grace');
+    await page.getByLabel('Artist').fill('John Newton');
+    await choose(page, 'Key', 'G major');
+    await page.getByLabel('Tempo (BPM)').fill('72');
+    await page.getByLabel('Chords (ChordPro)').fill(CHORDS);
+    await page.getByRole('dialog').getByRole('button', { name: 'Add Song' }).click();
+    await page.getByRole('dialog', { name: 'Add Song' }).waitFor({ state: 'detached' });
+    await page.getByRole('cell', { name: 'Amazing Grace', exact: true }).waitFor();
+    await page.getByRole('button', { name: 'Actions for Amazing Grace' }).click();
+    await page.getByRole('menuitem', { name: 'View chart' }).click();
+    const chart = page.getByRole('dialog', { name: 'Amazing Grace' });
+    await chart.getByText('D/F#').waitFor();
+    await choose(page, 'Show in key', 'A major');
+    await chart.getByText('E/G#').waitFor();
+    expect(await chart.getByText('D/F#').count()).toBe(0);
+    await expectAccessible(page);
+    await screenshot(page, 'planner-song-chart');
+    await chart.getByRole('button', { name: 'Close' }).click();
+
+    // A position and a team member who can fill it.
+    await page.getByRole('tab', { name: 'Team Members' }).click();
+    await page.getByLabel('Position name').fill('Vocals');
+    await page.getByLabel('Category').fill('Band');
+    await page.getByRole('button', { name: 'Add Position' }).click();
+    await page.getByText('Position added').waitFor();
+    await page.getByRole('button', { name: 'Add Member' }).first().click();
+    const memberDialog = page.getByRole('dialog', { name: 'Add Team Member' });
+    await memberDialog.getByRole('button', { name: 'Add Member' }).click();
+    await memberDialog.getByText('Name is required').waitFor();
+    await expectAccessible(page);
+    await memberDialog.getByLabel('Name').fill('Fay Singer');
+    await memberDialog.getByLabel('Email').fill('fay@example.org');
+    await choose(page, 'Positions', 'Band: Vocals');
+    await page.keyboard.press('Escape');
+    await memberDialog.getByRole('button', { name: 'Add Member' }).click();
+    await memberDialog.waitFor({ state: 'detached' });
+    await page.getByRole('cell', { name: 'Fay Singer', exact: true }).waitFor();
+
+    // The plan, from scratch.
+    await page.getByRole('tab', { name: 'Service Plans' }).click();
+    await page.getByRole('button', { name: 'Item Types' }).click();
+    const typesDialog = page.getByRole('dialog', { name: 'Item Types' });
+    await typesDialog.getByText('Benediction').waitFor();
+    await typesDialog.getByRole('button', { name: 'Add Item Type' }).click();
+    await typesDialog.getByText('Name is required').waitFor();
+    await expectAccessible(page);
+    await typesDialog.getByLabel('Name').fill('Baptism');
+    await typesDialog.getByRole('button', { name: 'Add Item Type' }).click();
+    await typesDialog.getByText('Baptism').waitFor();
+    await typesDialog.getByRole('button', { name: 'Close' }).click();
+    await page.getByRole('button', { name: 'New Plan' }).first().click();
+    const planDialog = page.getByRole('dialog', { name: 'New Service Plan' });
+    await planDialog.getByRole('button', { name: 'Create Plan' }).click();
+    await planDialog.getByText('Title is required').waitFor();
+    await expectAccessible(page);
+    await planDialog.getByLabel('Title').fill('Sunday Service');
+    await planDialog.getByLabel('Date').fill(date);
+    await planDialog.getByLabel('Start time').fill('10:00');
+    await planDialog.getByLabel('End time').fill('10:30');
+    await planDialog.getByLabel('Location').fill('Main hall');
+    await planDialog.getByLabel('Theme').fill('Grace upon grace');
+    await planDialog.getByRole('button', { name: 'Create Plan' }).click();
+    await page.getByRole('heading', { name: 'Sunday Service' }).waitFor();
+
+    // Three items; the song in A for this service.
+    const addItem = async (type: string, minutes: string, song?: { title: string; key: string }) => {
+      await page.getByRole('button', { name: 'Add Item' }).click();
+      const dialog = page.getByRole('dialog', { name: 'Add Item' });
+      await choose(page, 'Type', type);
+      await dialog.getByLabel('Duration (minutes)').fill(minutes);
+      if (song) {
+        await choose(page, 'Song', song.title);
+        await page.getByRole('combobox', { name: 'Key for this service' }).fill('');
+        await choose(page, 'Key for this service', song.key);
+        await expectAccessible(page);
+      }
+      await dialog.getByRole('button', { name: 'Add Item' }).click();
+      await dialog.waitFor({ state: 'detached' });
+    };
+    await addItem('Welcome', '5');
+    await addItem('Song', '4', { title: 'Amazing Grace (John Newton)', key: 'A major' });
+    await addItem('Sermon', '30');
+    await page.getByText('Amazing Grace · Key of A').waitFor();
+    expect(await itemTitles(page)).toEqual(['Welcome', 'Amazing Grace', 'Sermon']);
+    expect(await page.getByTestId('item-start').allTextContents()).toEqual(['10:00 AM', '10:05 AM', '10:09 AM']);
+    await expect.poll(() => page.getByTestId('plan-length').textContent()).toContain('9 min over');
+
+    // Reorder by keyboard: the sermon before the song.
+    await page.getByRole('button', { name: 'Move Sermon' }).focus();
+    await page.keyboard.press('Space');
+    await page.getByText('Sermon is now at position 3.').waitFor({ state: 'attached' });
+    await page.keyboard.press('ArrowUp');
+    await page.getByText('Sermon is now at position 2.').waitFor({ state: 'attached' });
+    await page.keyboard.press('Space');
+    await expect.poll(() => itemTitles(page)).toEqual(['Welcome', 'Sermon', 'Amazing Grace']);
+    await expect
+      .poll(() => page.getByTestId('item-start').allTextContents())
+      .toEqual(['10:00 AM', '10:05 AM', '10:35 AM']);
+    await page
+      .getByRole('img', { name: 'Saving the order' })
+      .waitFor({ state: 'detached' })
+      .catch(() => undefined);
+    await page.reload();
+    await page.getByRole('heading', { name: 'Sunday Service' }).waitFor();
+    await expect.poll(() => itemTitles(page)).toEqual(['Welcome', 'Sermon', 'Amazing Grace']);
+
+    // Schedule Fay and ask her by email.
+    await page.getByRole('button', { name: 'Schedule Member' }).click();
+    const schedule = page.getByRole('dialog', { name: 'Schedule Member' });
+    await choose(page, 'Team member', 'Fay Singer');
+    await expect
+      .poll(() => schedule.getByRole('combobox', { name: 'Position', exact: true }).inputValue())
+      .toBe('Band: Vocals');
+    await expectAccessible(page);
+    await schedule.getByRole('button', { name: 'Schedule', exact: true }).click();
+    await schedule.waitFor({ state: 'detached' });
+    const row = page.getByTestId('assignment').filter({ hasText: 'Fay Singer' });
+    await row.getByText('Scheduled').waitFor();
+    await page.getByRole('button', { name: /Send Requests/ }).click();
+    await page.getByText('Requests sent to 1 person', { exact: false }).first().waitFor();
+
+    // Fay opens the link from her email (read from the outbox) and accepts on the page.
+    const mail = await e2e.app.db
+      .selectFrom('outboxMessages')
+      .select(['text', 'subject'])
+      .where('toAddress', '=', 'fay@example.org')
+      .executeTakeFirstOrThrow();
+    expect(mail.subject).toContain('Can you serve as Vocals');
+    const link = /https?:\/\/[^\s]+\/serve\/[A-Za-z0-9_-]+\?answer=accept/.exec(mail.text!)![0];
+    const fay = await e2e.browser.newContext({ baseURL: e2e.app.url });
+    const fayPage = await fay.newPage();
+    await fayPage.goto(new URL(link).pathname + new URL(link).search);
+    await fayPage.getByRole('heading', { name: 'Can you serve?' }).waitFor();
+    await fayPage.getByText('Sunday Service').waitFor();
+    await expectAccessible(fayPage);
+    await fayPage.setViewportSize({ width: 390, height: 800 });
+    await screenshot(fayPage, 'planner-request-390');
+    await fayPage.getByRole('button', { name: 'Accept: I can serve' }).click();
+    await fayPage.getByRole('heading', { name: 'Thank you!' }).waitFor();
+    await fay.close();
+
+    // The planner sees it on the plan without reloading.
+    await row.getByText('Confirmed').waitFor({ timeout: 20_000 });
+    await page.getByText('1 of 1 confirmed').waitFor();
+
+    // Screens at three widths.
+    for (const width of [390, 1024, 1366]) {
+      await page.setViewportSize({ width, height: 900 });
+      await page.getByRole('heading', { name: 'Sunday Service' }).waitFor();
+      await settled(page);
+      await screenshot(page, `planner-plan-${width}`);
+    }
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await expectAccessible(page);
+
+    // Print views.
+    await page.getByRole('button', { name: 'Print' }).click();
+    await page.getByRole('menuitem', { name: 'Run sheet' }).click();
+    await page.getByRole('heading', { name: 'Sunday Service: Run Sheet' }).waitFor();
+    await page.getByRole('cell', { name: /Amazing Grace, key of A/ }).waitFor();
+    await page.getByRole('cell', { name: '10:35 AM' }).waitFor();
+    await expectAccessible(page);
+    await page.emulateMedia({ media: 'print' });
+    expect(await page.getByRole('button', { name: 'Print' }).isVisible()).toBe(false);
+    await screenshot(page, 'planner-run-sheet-print');
+    await page.emulateMedia({ media: 'screen' });
+    await page.getByRole('link', { name: 'Lyrics and chords' }).click();
+    await page.getByRole('heading', { name: 'Sunday Service: Lyrics and Chords' }).waitFor();
+    await page.getByText('E/G#').waitFor();
+    await page.getByText('Key of A').waitFor();
+    await screenshot(page, 'planner-chords-print');
+    await page.getByRole('link', { name: 'Back to plan' }).click();
+
+    // Announce: an email draft and an SMS draft, linked back to the plan; nothing sent.
+    await page.getByRole('button', { name: 'Announce' }).click();
+    const announce = page.getByRole('dialog', { name: 'Announce this service' });
+    await announce.getByText('An email campaign draft').waitFor();
+    await expectAccessible(page);
+    await announce.getByRole('button', { name: 'Create Drafts' }).click();
+    await announce.getByText('Drafts created').waitFor();
+    await expectAccessible(page);
+    await screenshot(page, 'planner-announce');
+    await announce.getByRole('link', { name: /Open Email campaign draft/ }).click();
+    await page.waitForURL(/\/email-campaigns\/\d+\/edit/);
+    await expect.poll(() => page.getByLabel('Campaign Name').inputValue()).toMatch(/^Sunday Service – /);
+    await page.goBack();
+    await page.getByRole('heading', { name: 'Sunday Service' }).waitFor();
+    await page.getByRole('link', { name: /^SMS campaign: Sunday Service/ }).click();
+    await page.waitForURL(/\/sms-campaigns/);
+    await expect.poll(() => page.getByLabel('Campaign Name').inputValue()).toMatch(/^Sunday Service – /);
+    await expect.poll(() => page.getByLabel('Message').inputValue()).toContain('Grace Church: Sunday Service');
+    const sent = await e2e.app.db.selectFrom('outboxMessages').select('id').where('channel', '=', 'sms').execute();
+    expect(sent).toEqual([]);
+
+    // The list shows the team fill.
+    await page.goto('/service-planner');
+    await page.getByRole('link', { name: 'Sunday Service' }).first().waitFor();
+    await page.getByText('1 of 1 confirmed').first().waitFor();
+    for (const width of [390, 1024, 1366]) {
+      await page.setViewportSize({ width, height: 800 });
+      await settled(page);
+      await screenshot(page, `planner-list-${width}`);
+    }
+    await context.close();
+  }, 300_000);
+});

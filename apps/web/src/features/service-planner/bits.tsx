@@ -1,0 +1,155 @@
+import { Badge, Box, Group, Stack, Text, ThemeIcon } from '@mantine/core';
+import {
+  IconBook,
+  IconBuildingChurch,
+  IconCircle,
+  IconGift,
+  IconHandStop,
+  IconHeart,
+  IconMicrophone,
+  IconMusic,
+  IconSpeakerphone,
+  IconSun,
+  IconUsers,
+  IconVideo,
+} from '@tabler/icons-react';
+import dayjs from 'dayjs';
+import {
+  ASSIGNMENT_STATUS_LABELS,
+  PLAN_STATUS_LABELS,
+  type Assignment,
+  type ItemType,
+  type PlanSummary,
+} from '@lampstand/api/schemas/service-planner';
+import { KEYS } from '@lampstand/api/schemas/music';
+import { renderChordPro } from './chordpro';
+
+const ICONS = {
+  circle: IconCircle,
+  hand: IconHandStop,
+  music: IconMusic,
+  pray: IconBuildingChurch,
+  book: IconBook,
+  microphone: IconMicrophone,
+  gift: IconGift,
+  speakerphone: IconSpeakerphone,
+  sun: IconSun,
+  video: IconVideo,
+  users: IconUsers,
+  heart: IconHeart,
+} as const;
+
+export function ItemTypeIcon({
+  type,
+  size = 28,
+}: {
+  type: Pick<ItemType, 'icon' | 'color' | 'name'> | null;
+  size?: number;
+}) {
+  const Icon = ICONS[(type?.icon ?? 'circle') as keyof typeof ICONS] ?? IconCircle;
+  return (
+    <ThemeIcon color={type?.color ?? 'gray'} variant="light" size={size} radius="xl" aria-hidden>
+      <Icon size={Math.round(size * 0.6)} />
+    </ThemeIcon>
+  );
+}
+
+/** '9:30 AM' from 'HH:MM'. */
+export function timeLabel(hhmm: string | null | undefined): string {
+  if (!hhmm) return '';
+  const d = dayjs(`2000-01-01T${hhmm}`);
+  return d.isValid() ? d.format('h:mm A') : hhmm;
+}
+
+/** 'Sun, Jan 5, 2025' from 'YYYY-MM-DD'. */
+export function dayLabel(date: string): string {
+  const d = dayjs(date);
+  return d.isValid() ? d.format('ddd, MMM D, YYYY') : date;
+}
+
+export function minutesLabel(n: number): string {
+  if (n < 60) return `${n} min`;
+  const h = Math.floor(n / 60);
+  const m = n % 60;
+  return m ? `${h} h ${m} min` : `${h} h`;
+}
+
+const PLAN_COLORS = { draft: 'gray', published: 'blue', completed: 'green' } as const;
+export function PlanStatusBadge({ status }: { status: PlanSummary['status'] }) {
+  return (
+    <Badge color={PLAN_COLORS[status]} variant="light">
+      {PLAN_STATUS_LABELS[status]}
+    </Badge>
+  );
+}
+
+const ASSIGNMENT_COLORS = { scheduled: 'gray', confirmed: 'green', declined: 'red' } as const;
+export function AssignmentStatusBadge({ status }: { status: Assignment['status'] }) {
+  return (
+    <Badge color={ASSIGNMENT_COLORS[status]} variant="light">
+      {ASSIGNMENT_STATUS_LABELS[status]}
+    </Badge>
+  );
+}
+
+export const KEY_OPTIONS = KEYS.map((k) => ({
+  value: k,
+  label: k.endsWith('m') ? `${k.slice(0, -1)} minor` : `${k} major`,
+}));
+
+/** A ChordPro chart, chords over their words, in `toKey` when given. */
+export function ChordChart({
+  chords,
+  fromKey,
+  toKey,
+}: {
+  chords: string;
+  fromKey?: string | null;
+  toKey?: string | null;
+}) {
+  const chart = renderChordPro(chords, { fromKey, toKey });
+  return (
+    <Stack gap="md" className="chord-chart">
+      {chart.sections.map((section, si) => (
+        <Box
+          key={si}
+          pl={section.type === 'chorus' ? 'md' : 0}
+          style={section.type === 'chorus' ? { borderLeft: '3px solid var(--mantine-color-indigo-3)' } : undefined}
+        >
+          {section.lines.map((line, li) =>
+            line.kind === 'comment' ? (
+              <Text key={li} fw={700} size="sm" mt={4}>
+                {line.text}
+              </Text>
+            ) : line.kind === 'empty' ? null : (
+              <Group
+                key={li}
+                gap={0}
+                align="flex-end"
+                wrap="wrap"
+                style={{ fontFamily: 'var(--mantine-font-family-monospace)' }}
+              >
+                {line.segments.map((s, i) => (
+                  <Stack key={i} gap={0}>
+                    <Text
+                      component="span"
+                      size="sm"
+                      fw={700}
+                      c="indigo.9"
+                      style={{ whiteSpace: 'pre', minHeight: '1.3em' }}
+                    >
+                      {s.chord ? `${s.chord} ` : ' '}
+                    </Text>
+                    <Text component="span" size="sm" style={{ whiteSpace: 'pre' }}>
+                      {s.lyrics || ' '}
+                    </Text>
+                  </Stack>
+                ))}
+              </Group>
+            ),
+          )}
+        </Box>
+      ))}
+    </Stack>
+  );
+}

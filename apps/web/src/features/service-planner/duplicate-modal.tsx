@@ -1,0 +1,66 @@
+import { Button, Group, Modal, Stack, Text, TextInput } from '@mantine/core';
+import { useForm } from '@mantine/form';
+import dayjs from 'dayjs';
+import { duplicatePlanSchema, type PlanSummary } from '@lampstand/api/schemas/service-planner';
+import { trpc } from '../../lib/trpc';
+import { errorMessage } from '../../lib/errors';
+import { notifyError, notifySuccess } from '../../ui/notify';
+import { zodValidate } from '../../ui/zod-form';
+import { dayLabel } from './bits';
+
+/** 'Use last Sunday as a starting point': the plan's fields, items and songs on a new date. */
+export function DuplicatePlanModal({
+  plan,
+  onClose,
+  onSaved,
+}: {
+  plan: PlanSummary;
+  onClose: () => void;
+  onSaved: (id: number) => void;
+}) {
+  const utils = trpc.useUtils();
+  const dup = trpc.servicePlanner.plans.duplicate.useMutation();
+  const nextWeek = dayjs(plan.date).add(7, 'day');
+  const form = useForm({
+    mode: 'controlled',
+    initialValues: {
+      id: plan.id,
+      title: plan.title,
+      date: (nextWeek.isBefore(dayjs()) ? dayjs().day(7) : nextWeek).format('YYYY-MM-DD'),
+    },
+    validate: zodValidate(duplicatePlanSchema),
+  });
+  const save = async (values: typeof form.values) => {
+    try {
+      const made = await dup.mutateAsync(values);
+      await utils.servicePlanner.plans.invalidate();
+      notifySuccess('Plan duplicated');
+      onClose();
+      onSaved(made.id);
+    } catch (err) {
+      notifyError('Failed to duplicate plan', errorMessage(err));
+    }
+  };
+  return (
+    <Modal opened onClose={onClose} title="Duplicate Plan" closeButtonProps={{ 'aria-label': 'Close' }}>
+      <form onSubmit={form.onSubmit((v) => void save(v))} noValidate>
+        <Stack>
+          <Text size="sm">
+            A new draft from {plan.title} on {dayLabel(plan.date)}: its details, items and songs (with their keys). The
+            team is not copied.
+          </Text>
+          <TextInput label="Title" {...form.getInputProps('title')} />
+          <TextInput label="Date" type="date" withAsterisk {...form.getInputProps('date')} />
+          <Group justify="flex-end">
+            <Button variant="default" onClick={onClose}>
+              Cancel
+            </Button>
+            <Button type="submit" loading={dup.isPending}>
+              Duplicate
+            </Button>
+          </Group>
+        </Stack>
+      </form>
+    </Modal>
+  );
+}

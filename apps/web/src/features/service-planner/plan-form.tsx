@@ -1,0 +1,99 @@
+import { Button, Group, Modal, Select, SimpleGrid, Stack, Textarea, TextInput } from '@mantine/core';
+import { useForm } from '@mantine/form';
+import type { z } from 'zod';
+import {
+  createPlanSchema,
+  PLAN_STATUS_LABELS,
+  PLAN_STATUSES,
+  type PlanSummary,
+} from '@lampstand/api/schemas/service-planner';
+import { trpc } from '../../lib/trpc';
+import { errorMessage } from '../../lib/errors';
+import { notifyError, notifySuccess } from '../../ui/notify';
+import { zodValidate } from '../../ui/zod-form';
+
+type PlanInput = z.input<typeof createPlanSchema>;
+
+/** Create or edit a plan's fields (its items and team are on the plan page). */
+export function PlanFormModal({
+  plan,
+  opened,
+  onClose,
+  onSaved,
+}: {
+  plan?: PlanSummary;
+  opened: boolean;
+  onClose: () => void;
+  onSaved?: (id: number) => void;
+}) {
+  const utils = trpc.useUtils();
+  const form = useForm<PlanInput>({
+    mode: 'controlled',
+    initialValues: {
+      title: plan?.title ?? '',
+      date: plan?.date ?? '',
+      startTime: plan?.startTime ?? '',
+      endTime: plan?.endTime ?? '',
+      location: plan?.location ?? '',
+      theme: plan?.theme ?? '',
+      description: plan?.description ?? '',
+      notes: plan?.notes ?? '',
+      status: plan?.status ?? 'draft',
+    },
+    validate: zodValidate(createPlanSchema),
+  });
+  const create = trpc.servicePlanner.plans.create.useMutation();
+  const update = trpc.servicePlanner.plans.update.useMutation();
+  const save = async (values: PlanInput) => {
+    try {
+      const saved = plan ? await update.mutateAsync({ id: plan.id, ...values }) : await create.mutateAsync(values);
+      await utils.servicePlanner.plans.invalidate();
+      notifySuccess(plan ? 'Plan updated' : 'Plan created');
+      form.resetDirty();
+      onClose();
+      onSaved?.(saved.id);
+    } catch (err) {
+      notifyError(plan ? 'Failed to update plan' : 'Failed to create plan', errorMessage(err));
+    }
+  };
+  return (
+    <Modal
+      opened={opened}
+      onClose={onClose}
+      title={plan ? 'Edit Plan' : 'New Service Plan'}
+      size="lg"
+      closeButtonProps={{ 'aria-label': 'Close' }}
+    >
+      <form onSubmit={form.onSubmit((v) => void save(v))} noValidate>
+        <Stack>
+          <TextInput label="Title" withAsterisk {...form.getInputProps('title')} />
+          <SimpleGrid cols={{ base: 1, sm: 3 }}>
+            <TextInput label="Date" type="date" withAsterisk {...form.getInputProps('date')} />
+            <TextInput label="Start time" type="time" {...form.getInputProps('startTime')} />
+            <TextInput label="End time" type="time" {...form.getInputProps('endTime')} />
+          </SimpleGrid>
+          <SimpleGrid cols={{ base: 1, sm: 2 }}>
+            <TextInput label="Location" {...form.getInputProps('location')} />
+            <TextInput label="Theme" {...form.getInputProps('theme')} />
+          </SimpleGrid>
+          <Textarea label="Description" autosize minRows={2} {...form.getInputProps('description')} />
+          <Textarea label="Notes" autosize minRows={2} {...form.getInputProps('notes')} />
+          <Select
+            label="Status"
+            data={PLAN_STATUSES.map((s) => ({ value: s, label: PLAN_STATUS_LABELS[s] }))}
+            allowDeselect={false}
+            {...form.getInputProps('status')}
+          />
+          <Group justify="flex-end">
+            <Button variant="default" onClick={onClose}>
+              Cancel
+            </Button>
+            <Button type="submit" loading={create.isPending || update.isPending}>
+              {plan ? 'Save Plan' : 'Create Plan'}
+            </Button>
+          </Group>
+        </Stack>
+      </form>
+    </Modal>
+  );
+}

@@ -1,0 +1,224 @@
+import {
+  ActionIcon,
+  Alert,
+  Button,
+  Card,
+  Group,
+  Menu,
+  SegmentedControl,
+  Skeleton,
+  Stack,
+  Table,
+  Text,
+  VisuallyHidden,
+} from '@mantine/core';
+import { useMediaQuery } from '@mantine/hooks';
+import { IconCalendarEvent, IconCategory, IconCopy, IconDots, IconEye, IconPlus, IconTrash } from '@tabler/icons-react';
+import { useState } from 'react';
+import { Link, useNavigate } from 'react-router-dom';
+import type { PlanSummary } from '@lampstand/api/schemas/service-planner';
+import { trpc } from '../../lib/trpc';
+import { errorMessage } from '../../lib/errors';
+import { confirmDestructive } from '../../ui/confirm';
+import { EmptyState } from '../../ui/empty-state';
+import { notifyError, notifySuccess } from '../../ui/notify';
+import { DuplicatePlanModal } from './duplicate-modal';
+import { ItemTypesModal } from './item-types-modal';
+import { PlanFormModal } from './plan-form';
+import { PlanStatusBadge, dayLabel, timeLabel } from './bits';
+
+export const PLANNER_STALE_MS = 5 * 60_000;
+
+function teamFill(p: PlanSummary) {
+  return p.team.total ? `${p.team.confirmed} of ${p.team.total} confirmed` : 'No one scheduled';
+}
+
+export function PlansTab() {
+  const [when, setWhen] = useState<'upcoming' | 'past'>('upcoming');
+  const plans = trpc.servicePlanner.plans.list.useQuery({ when }, { staleTime: PLANNER_STALE_MS });
+  const [creating, setCreating] = useState(false);
+  const [types, setTypes] = useState(false);
+  const [duplicating, setDuplicating] = useState<PlanSummary | null>(null);
+  const navigate = useNavigate();
+  const utils = trpc.useUtils();
+  const del = trpc.servicePlanner.plans.delete.useMutation();
+  const phone = useMediaQuery('(max-width: 48em)');
+
+  const remove = (p: PlanSummary) =>
+    confirmDestructive({
+      title: 'Delete plan',
+      text: `Delete "${p.title}" on ${dayLabel(p.date)}? Its ${p.itemCount} items and ${p.team.total} team assignments are deleted too.`,
+      confirm: 'Delete',
+      onConfirm: () =>
+        void del
+          .mutateAsync({ id: p.id })
+          .then(async () => {
+            await utils.servicePlanner.plans.invalidate();
+            notifySuccess('Plan deleted');
+          })
+          .catch((err: unknown) => notifyError('Failed to delete plan', errorMessage(err))),
+    });
+
+  const actions = (p: PlanSummary) => (
+    <Menu position="bottom-end" withinPortal>
+      <Menu.Target>
+        <ActionIcon variant="subtle" color="gray" aria-label={`Actions for ${p.title} on ${dayLabel(p.date)}`}>
+          <IconDots size={18} />
+        </ActionIcon>
+      </Menu.Target>
+      <Menu.Dropdown>
+        <Menu.Item leftSection={<IconEye size={16} />} component={Link} to={`/service-planner/plans/${p.id}`}>
+          Open
+        </Menu.Item>
+        <Menu.Item leftSection={<IconCopy size={16} />} onClick={() => setDuplicating(p)}>
+          Duplicate
+        </Menu.Item>
+        <Menu.Item leftSection={<IconTrash size={16} />} color="red" onClick={() => remove(p)}>
+          Delete
+        </Menu.Item>
+      </Menu.Dropdown>
+    </Menu>
+  );
+
+  return (
+    <Stack>
+      <Group justify="space-between" wrap="wrap">
+        <SegmentedControl
+          aria-label="Which plans"
+          value={when}
+          onChange={(v) => setWhen(v)}
+          data={[
+            { value: 'upcoming', label: 'Upcoming' },
+            { value: 'past', label: 'Past' },
+          ]}
+        />
+        <Group gap="xs">
+          <Button variant="default" leftSection={<IconCategory size={18} />} onClick={() => setTypes(true)}>
+            Item Types
+          </Button>
+          <Button leftSection={<IconPlus size={18} />} onClick={() => setCreating(true)}>
+            New Plan
+          </Button>
+        </Group>
+      </Group>
+      {plans.isError ? (
+        <Alert color="red" title="Error">
+          <Stack gap="xs" align="flex-start">
+            <Text size="sm">Failed to load service plans. Please try again.</Text>
+            <Button size="xs" variant="light" color="red" onClick={() => void plans.refetch()}>
+              Retry
+            </Button>
+          </Stack>
+        </Alert>
+      ) : plans.isLoading ? (
+        <Stack>
+          {[1, 2, 3].map((i) => (
+            <Skeleton key={i} height={48} />
+          ))}
+        </Stack>
+      ) : !plans.data?.length ? (
+        <EmptyState
+          icon={<IconCalendarEvent size={24} />}
+          title={when === 'upcoming' ? 'No upcoming service plans' : 'No past service plans'}
+          description="Plan a service: its order, songs and team."
+          action={
+            when === 'upcoming' ? (
+              <Button leftSection={<IconPlus size={18} />} onClick={() => setCreating(true)}>
+                New Plan
+              </Button>
+            ) : undefined
+          }
+        />
+      ) : phone ? (
+        <Stack gap="sm">
+          {plans.data.map((p) => (
+            <Card key={p.id} withBorder padding="sm">
+              <Group justify="space-between" wrap="nowrap" align="flex-start">
+                <Stack gap={2}>
+                  <Text fw={600} component={Link} to={`/service-planner/plans/${p.id}`} c="indigo.9">
+                    {p.title}
+                  </Text>
+                  <Text size="sm">
+                    {dayLabel(p.date)}
+                    {p.startTime ? ` · ${timeLabel(p.startTime)}` : ''}
+                  </Text>
+                  {p.theme ? (
+                    <Text size="sm" c="dimmed">
+                      {p.theme}
+                    </Text>
+                  ) : null}
+                  <Group gap="xs">
+                    <PlanStatusBadge status={p.status} />
+                    <Text size="sm">{teamFill(p)}</Text>
+                  </Group>
+                </Stack>
+                {actions(p)}
+              </Group>
+            </Card>
+          ))}
+        </Stack>
+      ) : (
+        <Table.ScrollContainer minWidth={640}>
+          <Table stickyHeader highlightOnHover verticalSpacing="sm">
+            <Table.Thead>
+              <Table.Tr>
+                <Table.Th>Date</Table.Th>
+                <Table.Th>Title</Table.Th>
+                <Table.Th>Theme</Table.Th>
+                <Table.Th>Status</Table.Th>
+                <Table.Th>Team</Table.Th>
+                <Table.Th>
+                  <VisuallyHidden>Actions</VisuallyHidden>
+                </Table.Th>
+              </Table.Tr>
+            </Table.Thead>
+            <Table.Tbody>
+              {plans.data.map((p) => (
+                <Table.Tr key={p.id}>
+                  <Table.Td>
+                    <Text size="sm">{dayLabel(p.date)}</Text>
+                    {p.startTime ? (
+                      <Text size="xs" c="dimmed">
+                        {timeLabel(p.startTime)}
+                      </Text>
+                    ) : null}
+                  </Table.Td>
+                  <Table.Td>
+                    <Text size="sm" fw={600} component={Link} to={`/service-planner/plans/${p.id}`} c="indigo.9">
+                      {p.title}
+                    </Text>
+                  </Table.Td>
+                  <Table.Td>
+                    <Text size="sm">{p.theme ?? ''}</Text>
+                  </Table.Td>
+                  <Table.Td>
+                    <PlanStatusBadge status={p.status} />
+                  </Table.Td>
+                  <Table.Td>
+                    <Text size="sm">{teamFill(p)}</Text>
+                  </Table.Td>
+                  <Table.Td ta="right">{actions(p)}</Table.Td>
+                </Table.Tr>
+              ))}
+            </Table.Tbody>
+          </Table>
+        </Table.ScrollContainer>
+      )}
+      {creating ? (
+        <PlanFormModal
+          opened
+          onClose={() => setCreating(false)}
+          onSaved={(id) => void navigate(`/service-planner/plans/${id}`)}
+        />
+      ) : null}
+      {types ? <ItemTypesModal onClose={() => setTypes(false)} /> : null}
+      {duplicating ? (
+        <DuplicatePlanModal
+          plan={duplicating}
+          onClose={() => setDuplicating(null)}
+          onSaved={(id) => void navigate(`/service-planner/plans/${id}`)}
+        />
+      ) : null}
+    </Stack>
+  );
+}

@@ -1,0 +1,235 @@
+import {
+  ActionIcon,
+  Alert,
+  Button,
+  Card,
+  Group,
+  Menu,
+  Modal,
+  Select,
+  Stack,
+  Text,
+  TextInput,
+  Title,
+  Tooltip,
+} from '@mantine/core';
+import { IconAlertTriangle, IconCheck, IconDots, IconMail, IconTrash, IconUserPlus, IconX } from '@tabler/icons-react';
+import { useState } from 'react';
+import type { Assignment, PlanDetail } from '@lampstand/api/schemas/service-planner';
+import { trpc } from '../../lib/trpc';
+import { errorMessage, httpStatus } from '../../lib/errors';
+import { notifyError, notifySuccess } from '../../ui/notify';
+import { confirmDestructive } from '../../ui/confirm';
+import { AssignmentStatusBadge } from './bits';
+import { PLANNER_STALE_MS } from './plans-tab';
+
+function ScheduleModal({ plan, onClose }: { plan: PlanDetail; onClose: () => void }) {
+  const members = trpc.servicePlanner.members.list.useQuery({ activeOnly: true }, { staleTime: PLANNER_STALE_MS });
+  const positions = trpc.servicePlanner.positions.list.useQuery(undefined, { staleTime: PLANNER_STALE_MS });
+  const utils = trpc.useUtils();
+  const create = trpc.servicePlanner.assignments.create.useMutation();
+  const [memberId, setMemberId] = useState<string | null>(null);
+  const [positionId, setPositionId] = useState<string | null>(null);
+  const [itemId, setItemId] = useState<string | null>(null);
+  const [notes, setNotes] = useState('');
+  const [memberError, setMemberError] = useState<string | null>(null);
+  const [warning, setWarning] = useState<string | null>(null);
+  const member = members.data?.find((m) => String(m.id) === memberId);
+  const canFill = new Set(member?.positions.map((p) => p.id) ?? []);
+  const positionOptions = (positions.data ?? [])
+    .slice()
+    .sort((a, b) => Number(canFill.has(b.id)) - Number(canFill.has(a.id)))
+    .map((p) => ({
+      value: String(p.id),
+      label: `${p.category ? `${p.category}: ` : ''}${p.name}${member && !canFill.has(p.id) ? ' (not usually)' : ''}`,
+    }));
+
+  const save = async (force: boolean) => {
+    if (!memberId) {
+      setMemberError('Please choose a team member');
+      return;
+    }
+    try {
+      await create.mutateAsync({
+        planId: plan.id,
+        memberId: Number(memberId),
+        positionId: positionId ? Number(positionId) : null,
+        itemId: itemId ? Number(itemId) : null,
+        notes,
+        force,
+      });
+      await utils.servicePlanner.plans.invalidate();
+      notifySuccess('Member scheduled');
+      onClose();
+    } catch (err) {
+      if (httpStatus(err) === 409) setWarning(errorMessage(err));
+      else notifyError('Failed to schedule member', errorMessage(err));
+    }
+  };
+
+  return (
+    <Modal opened onClose={onClose} title="Schedule Member" closeButtonProps={{ 'aria-label': 'Close' }}>
+      <Stack>
+        <Select
+          label="Team member"
+          withAsterisk
+          searchable
+          placeholder="Choose a person"
+          nothingFoundMessage="No active team members"
+          data={(members.data ?? []).map((m) => ({ value: String(m.id), label: m.name }))}
+          value={memberId}
+          error={memberError}
+          onChange={(v) => {
+            setMemberId(v);
+            setMemberError(null);
+            setWarning(null);
+            const m = members.data?.find((x) => String(x.id) === v);
+            if (m?.positions.length === 1) setPositionId(String(m.positions[0]!.id));
+          }}
+        />
+        <Select label="Position" clearable data={positionOptions} value={positionId} onChange={setPositionId} />
+        <Select
+          label="Item (optional)"
+          clearable
+          data={plan.items.map((i) => ({ value: String(i.id), label: i.title }))}
+          value={itemId}
+          onChange={setItemId}
+        />
+        <TextInput label="Notes" value={notes} onChange={(e) => setNotes(e.currentTarget.value)} />
+        {warning ? (
+          <Alert color="orange" icon={<IconAlertTriangle size={18} />} title="Please check">
+            <Stack gap="xs" align="flex-start">
+              <Text size="sm">{warning}</Text>
+              <Button size="xs" color="orange" onClick={() => void save(true)} loading={create.isPending}>
+                Schedule anyway
+              </Button>
+            </Stack>
+          </Alert>
+        ) : null}
+        <Group justify="flex-end">
+          <Button variant="default" onClick={onClose}>
+            Cancel
+          </Button>
+          <Button onClick={() => void save(false)} loading={create.isPending && !warning}>
+            Schedule
+          </Button>
+        </Group>
+      </Stack>
+    </Modal>
+  );
+}
+
+/** Who serves: each person's position, answer (live: the plan refetches) and any warning. */
+export function TeamSection({ plan }: { plan: PlanDetail }) {
+  const [scheduling, setScheduling] = useState(false);
+  const utils = trpc.useUtils();
+  const update = trpc.servicePlanner.assignments.update.useMutation();
+  const del = trpc.servicePlanner.assignments.delete.useMutation();
+  const send = trpc.servicePlanner.plans.sendRequests.useMutation();
+  const unasked = plan.assignments.filter((a) => a.status === 'scheduled' && !a.requestedAt).length;
+
+  const setStatus = async (a: Assignment, status: Assignment['status']) => {
+    try {
+      await update.mutateAsync({ id: a.id, status });
+      await utils.servicePlanner.plans.invalidate();
+    } catch (err) {
+      notifyError('Failed to update assignment', errorMessage(err));
+    }
+  };
+  const remove = (a: Assignment) =>
+    confirmDestructive({
+      title: 'Remove from plan',
+      text: `Remove ${a.memberName}${a.positionName ? ` (${a.positionName})` : ''} from ${plan.title}?`,
+      confirm: 'Remove',
+      onConfirm: () =>
+        void del
+          .mutateAsync({ id: a.id })
+          .then(() => utils.servicePlanner.plans.invalidate())
+          .catch((err: unknown) => notifyError('Failed to remove assignment', errorMessage(err))),
+    });
+  const sendRequests = async () => {
+    try {
+      const res = await send.mutateAsync({ id: plan.id });
+      await utils.servicePlanner.plans.invalidate();
+      notifySuccess('Requests sent', res.message);
+    } catch (err) {
+      notifyError('Failed to send requests', errorMessage(err));
+    }
+  };
+
+  return (
+    <Card withBorder>
+      <Group justify="space-between" mb="sm" wrap="wrap">
+        <Stack gap={0}>
+          <Title order={3} size="h4">
+            Team
+          </Title>
+          <Text size="sm" c="dimmed">
+            {plan.team.total ? `${plan.team.confirmed} of ${plan.team.total} confirmed` : 'No one scheduled yet'}
+          </Text>
+        </Stack>
+        <Group gap="xs">
+          <Button
+            variant="light"
+            leftSection={<IconMail size={18} />}
+            onClick={() => void sendRequests()}
+            loading={send.isPending}
+            disabled={unasked === 0}
+          >
+            Send Requests{unasked ? ` (${unasked})` : ''}
+          </Button>
+          <Button leftSection={<IconUserPlus size={18} />} onClick={() => setScheduling(true)}>
+            Schedule Member
+          </Button>
+        </Group>
+      </Group>
+      <Stack gap="xs">
+        {plan.assignments.map((a) => (
+          <Group key={a.id} justify="space-between" wrap="nowrap" data-testid="assignment">
+            <Stack gap={0} style={{ minWidth: 0 }}>
+              <Group gap={6}>
+                <Text size="sm" fw={600}>
+                  {a.memberName}
+                </Text>
+                {a.warnings.length ? (
+                  <Tooltip label={a.warnings.join('. ')}>
+                    <IconAlertTriangle
+                      size={16}
+                      color="var(--mantine-color-orange-8)"
+                      aria-label={a.warnings.join('. ')}
+                    />
+                  </Tooltip>
+                ) : null}
+              </Group>
+              <Text size="xs" c="dimmed">
+                {[a.positionName, a.requestedAt ? 'asked' : 'not asked yet', a.notes].filter(Boolean).join(' · ')}
+              </Text>
+            </Stack>
+            <Group gap="xs" wrap="nowrap">
+              <AssignmentStatusBadge status={a.status} />
+              <Menu position="bottom-end" withinPortal>
+                <Menu.Target>
+                  <ActionIcon variant="subtle" color="gray" aria-label={`Actions for ${a.memberName}`}>
+                    <IconDots size={18} />
+                  </ActionIcon>
+                </Menu.Target>
+                <Menu.Dropdown>
+                  <Menu.Item leftSection={<IconCheck size={16} />} onClick={() => void setStatus(a, 'confirmed')}>
+                    Mark confirmed
+                  </Menu.Item>
+                  <Menu.Item leftSection={<IconX size={16} />} onClick={() => void setStatus(a, 'declined')}>
+                    Mark declined
+                  </Menu.Item>
+                  <Menu.Item color="red" leftSection={<IconTrash size={16} />} onClick={() => remove(a)}>
+                    Remove
+                  </Menu.Item>
+                </Menu.Dropdown>
+              </Menu>
+            </Group>
+          </Group>
+        ))}
+      </Stack>
+      {scheduling ? <ScheduleModal plan={plan} onClose={() => setScheduling(false)} /> : null}
+    </Card>
+  );
+}

@@ -1,0 +1,559 @@
+import { z } from 'zod';
+import { boundedArray, idSchema, optionalTextSchema, requiredTextSchema, textSchema, urlSchema } from './common.js';
+import { isValidKey } from './music.js';
+
+// Zod and pure functions only: the planner's forms and its live item times use this same code.
+
+export const PLAN_STATUSES = ['draft', 'published', 'completed'] as const;
+export const PLAN_STATUS_LABELS: Record<(typeof PLAN_STATUSES)[number], string> = {
+  draft: 'Draft',
+  published: 'Published',
+  completed: 'Completed',
+};
+export const ASSIGNMENT_STATUSES = ['scheduled', 'confirmed', 'declined'] as const;
+export const ASSIGNMENT_STATUS_LABELS: Record<(typeof ASSIGNMENT_STATUSES)[number], string> = {
+  scheduled: 'Scheduled',
+  confirmed: 'Confirmed',
+  declined: 'Declined',
+};
+
+/** The item types every church starts with (seeded on its first use of the planner). */
+export const DEFAULT_ITEM_TYPES = [
+  { name: 'Welcome', color: 'teal', icon: 'hand' },
+  { name: 'Song', color: 'indigo', icon: 'music' },
+  { name: 'Prayer', color: 'grape', icon: 'pray' },
+  { name: 'Scripture', color: 'orange', icon: 'book' },
+  { name: 'Sermon', color: 'blue', icon: 'microphone' },
+  { name: 'Offering', color: 'green', icon: 'gift' },
+  { name: 'Announcement', color: 'cyan', icon: 'speakerphone' },
+  { name: 'Benediction', color: 'violet', icon: 'sun' },
+] as const;
+export const ITEM_TYPE_COLORS = [
+  'gray',
+  'red',
+  'pink',
+  'grape',
+  'violet',
+  'indigo',
+  'blue',
+  'cyan',
+  'teal',
+  'green',
+  'lime',
+  'orange',
+] as const;
+export const ITEM_TYPE_ICONS = [
+  'circle',
+  'hand',
+  'music',
+  'pray',
+  'book',
+  'microphone',
+  'gift',
+  'speakerphone',
+  'sun',
+  'video',
+  'users',
+  'heart',
+] as const;
+
+// ---- Times ----
+
+const HHMM = /^([01]\d|2[0-3]):[0-5]\d$/;
+
+/** 'HH:MM' to minutes after midnight. */
+export function minutesOf(hhmm: string): number {
+  const [h, m] = hhmm.split(':').map(Number);
+  return h! * 60 + m!;
+}
+
+/** Minutes after midnight to 'HH:MM' (past midnight wraps round). */
+export function hhmmOf(minutes: number): string {
+  const m = ((minutes % 1440) + 1440) % 1440;
+  return `${String(Math.floor(m / 60)).padStart(2, '0')}:${String(m % 60).padStart(2, '0')}`;
+}
+
+export interface ItemTimes {
+  /** Each item's start, 'HH:MM' (null when the plan has no start time). */
+  starts: (string | null)[];
+  /** Sum of the durations, in minutes. */
+  totalMinutes: number;
+  /** When the last item ends ('HH:MM'), or null without a start time. */
+  endsAt: string | null;
+  /** Planned length from start to end time, or null when either is missing. */
+  plannedMinutes: number | null;
+  /** Minutes beyond the planned end (0 when it fits). */
+  overBy: number;
+}
+
+/** Start times of the items in order from the plan's start, and the total against the planned end. */
+export function computeItemTimes(
+  plan: { startTime: string | null; endTime: string | null },
+  items: { duration: number }[],
+): ItemTimes {
+  const start = plan.startTime && HHMM.test(plan.startTime) ? minutesOf(plan.startTime) : null;
+  let t = 0;
+  const starts = items.map((item) => {
+    const at = start === null ? null : hhmmOf(start + t);
+    t += item.duration;
+    return at;
+  });
+  const planned = start !== null && plan.endTime && HHMM.test(plan.endTime) ? minutesOf(plan.endTime) - start : null;
+  return {
+    starts,
+    totalMinutes: t,
+    endsAt: start === null ? null : hhmmOf(start + t),
+    plannedMinutes: planned,
+    overBy: planned === null ? 0 : Math.max(0, t - planned),
+  };
+}
+
+// ---- Field schemas ----
+
+const dateSchema = (label: string) =>
+  z
+    .string({ error: `${label} is required` })
+    .regex(/^\d{4}-\d{2}-\d{2}$/, `${label} must be a valid date`)
+    .refine(
+      (v) =>
+        !Number.isNaN(new Date(`${v}T00:00:00Z`).getTime()) && new Date(`${v}T00:00:00Z`).toISOString().startsWith(v),
+      `${label} must be a valid date`,
+    );
+
+const timeSchema = (label: string) =>
+  z.preprocess(
+    (v) => (v === '' || v === undefined ? null : v),
+    z
+      .string({ error: `${label} must be a time as HH:MM` })
+      .regex(HHMM, `${label} must be a time as HH:MM`)
+      .nullable(),
+  );
+
+export const keySchema = z.preprocess(
+  (v) => (v === '' || v === undefined ? null : v),
+  z
+    .string({ error: 'Key must be a valid key, e.g. G, Bb or F#m' })
+    .refine(isValidKey, 'Key must be a valid key, e.g. G, Bb or F#m')
+    .nullable(),
+);
+
+// ---- Plans ----
+
+const planFields = {
+  title: requiredTextSchema('Title', 200),
+  date: dateSchema('Date'),
+  startTime: timeSchema('Start time').optional(),
+  endTime: timeSchema('End time').optional(),
+  location: optionalTextSchema('Location', 300).optional(),
+  description: optionalTextSchema('Description', 5000).optional(),
+  theme: optionalTextSchema('Theme', 300).optional(),
+  notes: optionalTextSchema('Notes', 5000).optional(),
+  status: z.enum(PLAN_STATUSES, { error: 'Status must be draft, published or completed' }).optional(),
+};
+
+function endAfterStart(v: { startTime?: string | null; endTime?: string | null }, ctx: z.RefinementCtx) {
+  if (v.startTime && v.endTime && minutesOf(v.endTime) <= minutesOf(v.startTime)) {
+    ctx.addIssue({ code: 'custom', path: ['endTime'], message: 'End time must be after the start time' });
+  }
+}
+
+export const createPlanSchema = z.object(planFields).superRefine(endAfterStart);
+export const updatePlanSchema = z
+  .object({
+    id: idSchema('Plan ID'),
+    ...planFields,
+    title: planFields.title.optional(),
+    date: planFields.date.optional(),
+  })
+  .superRefine(endAfterStart);
+export const planIdSchema = z.object({ id: idSchema('Plan ID') });
+export const duplicatePlanSchema = z.object({
+  id: idSchema('Plan ID'),
+  date: dateSchema('Date'),
+  title: requiredTextSchema('Title', 200).optional(),
+});
+export const listPlansSchema = z
+  .object({ when: z.enum(['upcoming', 'past', 'all'], { error: 'When must be upcoming, past or all' }).default('all') })
+  .default({ when: 'all' });
+
+export const planSummarySchema = z.object({
+  id: z.number().int(),
+  title: z.string(),
+  date: z.string(),
+  startTime: z.string().nullable(),
+  endTime: z.string().nullable(),
+  location: z.string().nullable(),
+  description: z.string().nullable(),
+  status: z.enum(PLAN_STATUSES),
+  theme: z.string().nullable(),
+  notes: z.string().nullable(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+  itemCount: z.number().int(),
+  team: z.object({ confirmed: z.number().int(), total: z.number().int() }),
+});
+export type PlanSummary = z.infer<typeof planSummarySchema>;
+
+// ---- Item types ----
+
+export const itemTypeFieldsSchema = z.object({
+  name: requiredTextSchema('Name', 60),
+  color: z.enum(ITEM_TYPE_COLORS, { error: 'Colour must be one of the listed colours' }).default('gray'),
+  icon: z.enum(ITEM_TYPE_ICONS, { error: 'Icon must be one of the listed icons' }).default('circle'),
+  description: optionalTextSchema('Description', 500).optional(),
+});
+export const updateItemTypeSchema = itemTypeFieldsSchema.partial().extend({ id: idSchema('Item type ID') });
+export const itemTypeIdSchema = z.object({ id: idSchema('Item type ID') });
+export const itemTypeSchema = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  color: z.string(),
+  icon: z.string(),
+  description: z.string().nullable(),
+  isDefault: z.boolean(),
+});
+export type ItemType = z.infer<typeof itemTypeSchema>;
+
+// ---- Items ----
+
+const itemSongSchema = z
+  .object({
+    songId: idSchema('Song ID'),
+    keySignature: keySchema.optional(),
+    arrangement: optionalTextSchema('Arrangement', 300).optional(),
+    notes: optionalTextSchema('Song notes', 2000).optional(),
+  })
+  .nullable();
+
+const itemFields = {
+  title: requiredTextSchema('Title', 200),
+  serviceItemTypeId: idSchema('Item type ID').nullable().optional(),
+  description: optionalTextSchema('Description', 2000).optional(),
+  duration: z.coerce
+    .number({ error: 'Duration must be between 0 and 600 minutes' })
+    .int('Duration must be whole minutes')
+    .min(0, 'Duration must be between 0 and 600 minutes')
+    .max(600, 'Duration must be between 0 and 600 minutes')
+    .default(0),
+  notes: optionalTextSchema('Notes', 2000).optional(),
+  isRehearsalNeeded: z.boolean({ error: 'Rehearsal needed must be true or false' }).default(false),
+  song: itemSongSchema.optional(),
+};
+
+export const createItemSchema = z.object({ planId: idSchema('Plan ID'), ...itemFields });
+export const updateItemSchema = z.object({
+  id: idSchema('Item ID'),
+  title: itemFields.title.optional(),
+  serviceItemTypeId: itemFields.serviceItemTypeId,
+  description: itemFields.description,
+  duration: itemFields.duration.unwrap().optional(),
+  notes: itemFields.notes,
+  isRehearsalNeeded: z.boolean({ error: 'Rehearsal needed must be true or false' }).optional(),
+  song: itemFields.song,
+});
+export const itemIdSchema = z.object({ id: idSchema('Item ID') });
+export const reorderItemsSchema = z.object({
+  planId: idSchema('Plan ID'),
+  itemIds: boundedArray(idSchema('Item ID'), 'Items', 500).refine(
+    (ids) => new Set(ids).size === ids.length,
+    'Each item must appear once',
+  ),
+});
+
+export const planSongSchema = z.object({
+  songId: z.number().int(),
+  title: z.string(),
+  artist: z.string().nullable(),
+  /** The key chosen for this plan (null = the song's own key). */
+  keySignature: z.string().nullable(),
+  songKey: z.string().nullable(),
+  arrangement: z.string().nullable(),
+  notes: z.string().nullable(),
+  chords: z.string().nullable(),
+  lyrics: z.string().nullable(),
+});
+
+export const itemSchema = z.object({
+  id: z.number().int(),
+  planId: z.number().int(),
+  serviceItemTypeId: z.number().int().nullable(),
+  type: itemTypeSchema.nullable(),
+  title: z.string(),
+  description: z.string().nullable(),
+  duration: z.number().int(),
+  notes: z.string().nullable(),
+  position: z.number().int(),
+  /** Computed from the plan's start and the durations before it ('HH:MM'). */
+  startTime: z.string().nullable(),
+  isRehearsalNeeded: z.boolean(),
+  song: planSongSchema.nullable(),
+});
+export type PlanItem = z.infer<typeof itemSchema>;
+
+// ---- Team ----
+
+export const positionFieldsSchema = z.object({
+  name: requiredTextSchema('Name', 100),
+  category: optionalTextSchema('Category', 100).optional(),
+  description: optionalTextSchema('Description', 500).optional(),
+});
+export const updatePositionSchema = positionFieldsSchema.partial().extend({ id: idSchema('Position ID') });
+export const positionIdSchema = z.object({ id: idSchema('Position ID') });
+export const positionSchema = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  category: z.string().nullable(),
+  description: z.string().nullable(),
+});
+export type Position = z.infer<typeof positionSchema>;
+
+const emailSchema = z.preprocess(
+  (v) => (v === '' || v === undefined ? null : typeof v === 'string' ? v.trim() : v),
+  z.email({ error: 'Please enter a valid email address' }).max(254, 'Please enter a valid email address').nullable(),
+);
+
+export const memberFieldsSchema = z.object({
+  name: requiredTextSchema('Name', 200),
+  email: emailSchema.optional(),
+  phone: optionalTextSchema('Phone', 40).optional(),
+  notes: optionalTextSchema('Notes', 2000).optional(),
+  isActive: z.boolean({ error: 'Active must be true or false' }).default(true),
+  contactId: idSchema('Contact ID').nullable().optional(),
+  positionIds: boundedArray(idSchema('Position ID'), 'Positions', 100).default([]),
+});
+/** A member linked to a contact may leave the name empty: the contact's name fills it in. */
+export const createMemberSchema = memberFieldsSchema
+  .extend({
+    name: z.preprocess((v) => (v === undefined ? '' : v), textSchema('Name', 200)),
+  })
+  .superRefine((v, ctx) => {
+    if (!v.name.trim() && !v.contactId) ctx.addIssue({ code: 'custom', path: ['name'], message: 'Name is required' });
+  });
+export const updateMemberSchema = z.object({
+  id: idSchema('Member ID'),
+  name: memberFieldsSchema.shape.name.optional(),
+  email: memberFieldsSchema.shape.email,
+  phone: memberFieldsSchema.shape.phone,
+  notes: memberFieldsSchema.shape.notes,
+  isActive: z.boolean({ error: 'Active must be true or false' }).optional(),
+  contactId: memberFieldsSchema.shape.contactId,
+  positionIds: boundedArray(idSchema('Position ID'), 'Positions', 100).optional(),
+});
+export const memberIdSchema = z.object({ id: idSchema('Member ID') });
+export const listMembersSchema = z
+  .object({
+    search: textSchema('Search', 200).optional(),
+    activeOnly: z
+      .preprocess(
+        (v) => (v === 'true' ? true : v === 'false' ? false : v),
+        z.boolean({ error: 'activeOnly must be true or false' }),
+      )
+      .optional(),
+  })
+  .default({});
+
+export const blockoutFieldsSchema = z
+  .object({
+    memberId: idSchema('Member ID'),
+    startsOn: dateSchema('Start date'),
+    endsOn: dateSchema('End date'),
+    reason: optionalTextSchema('Reason', 300).optional(),
+  })
+  .superRefine((v, ctx) => {
+    if (v.endsOn < v.startsOn)
+      ctx.addIssue({ code: 'custom', path: ['endsOn'], message: 'End date must be on or after the start date' });
+  });
+export const blockoutIdSchema = z.object({ id: idSchema('Blockout ID') });
+export const blockoutSchema = z.object({
+  id: z.number().int(),
+  startsOn: z.string(),
+  endsOn: z.string(),
+  reason: z.string().nullable(),
+});
+
+export const memberSchema = z.object({
+  id: z.number().int(),
+  contactId: z.number().int().nullable(),
+  name: z.string(),
+  email: z.string().nullable(),
+  phone: z.string().nullable(),
+  notes: z.string().nullable(),
+  isActive: z.boolean(),
+  positions: z.array(positionSchema),
+  blockouts: z.array(blockoutSchema),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
+export type TeamMember = z.infer<typeof memberSchema>;
+
+// ---- Assignments ----
+
+export const createAssignmentSchema = z.object({
+  planId: idSchema('Plan ID'),
+  memberId: idSchema('Member ID'),
+  positionId: idSchema('Position ID').nullable().optional(),
+  itemId: idSchema('Item ID').nullable().optional(),
+  notes: optionalTextSchema('Notes', 1000).optional(),
+  /** Schedule even when the person is blocked out that day or already in this plan. */
+  force: z.boolean().default(false),
+});
+export const updateAssignmentSchema = z.object({
+  id: idSchema('Assignment ID'),
+  positionId: idSchema('Position ID').nullable().optional(),
+  itemId: idSchema('Item ID').nullable().optional(),
+  status: z.enum(ASSIGNMENT_STATUSES, { error: 'Status must be scheduled, confirmed or declined' }).optional(),
+  notes: optionalTextSchema('Notes', 1000).optional(),
+});
+export const assignmentIdSchema = z.object({ id: idSchema('Assignment ID') });
+export const assignmentSchema = z.object({
+  id: z.number().int(),
+  planId: z.number().int(),
+  memberId: z.number().int(),
+  memberName: z.string(),
+  memberEmail: z.string().nullable(),
+  positionId: z.number().int().nullable(),
+  positionName: z.string().nullable(),
+  itemId: z.number().int().nullable(),
+  status: z.enum(ASSIGNMENT_STATUSES),
+  notes: z.string().nullable(),
+  requestedAt: z.string().nullable(),
+  respondedAt: z.string().nullable(),
+  /** Why this may be a problem: blocked out that day, or more than once in this plan. */
+  warnings: z.array(z.string()),
+});
+export type Assignment = z.infer<typeof assignmentSchema>;
+
+export const sendRequestsResultSchema = z.object({
+  sent: z.number().int(),
+  skippedNoEmail: z.array(z.string()),
+  message: z.string(),
+});
+
+/** What the person sees on the confirmation page (no login: the token is the key). */
+export const requestTokenSchema = z.object({
+  token: z.string().regex(/^[A-Za-z0-9_-]{20,100}$/, 'This link is not valid'),
+});
+export const respondSchema = requestTokenSchema.extend({
+  response: z.enum(['accept', 'decline'], { error: 'Response must be accept or decline' }),
+});
+export const requestDetailsSchema = z.object({
+  churchName: z.string(),
+  memberName: z.string(),
+  planTitle: z.string(),
+  date: z.string(),
+  startTime: z.string().nullable(),
+  location: z.string().nullable(),
+  positionName: z.string().nullable(),
+  status: z.enum(ASSIGNMENT_STATUSES),
+});
+
+// ---- Plan detail ----
+
+export const announcementSchema = z.object({
+  kind: z.string(),
+  targetId: z.number().int(),
+  name: z.string(),
+  /** Where the draft opens in the app. */
+  path: z.string(),
+  createdAt: z.string(),
+});
+
+export const planDetailSchema = planSummarySchema.extend({
+  items: z.array(itemSchema),
+  assignments: z.array(assignmentSchema),
+  announcements: z.array(announcementSchema),
+  times: z.object({
+    totalMinutes: z.number().int(),
+    endsAt: z.string().nullable(),
+    plannedMinutes: z.number().int().nullable(),
+    overBy: z.number().int(),
+  }),
+});
+export type PlanDetail = z.infer<typeof planDetailSchema>;
+
+// ---- Songs ----
+
+const songFields = {
+  title: requiredTextSchema('Title', 200),
+  artist: optionalTextSchema('Artist', 200).optional(),
+  lyrics: optionalTextSchema('Lyrics', 20000).optional(),
+  chords: optionalTextSchema('Chords', 20000).optional(),
+  keySignature: keySchema.optional(),
+  tempo: z
+    .preprocess(
+      (v) => (v === '' || v === undefined ? null : v),
+      z.coerce
+        .number({ error: 'Tempo must be between 20 and 300' })
+        .int('Tempo must be a whole number')
+        .min(20, 'Tempo must be between 20 and 300')
+        .max(300, 'Tempo must be between 20 and 300')
+        .nullable(),
+    )
+    .optional(),
+  timeSignature: z
+    .preprocess(
+      (v) => (v === '' || v === undefined ? null : v),
+      z
+        .string()
+        .regex(/^(1[0-6]|[1-9])\/(1|2|4|8|16)$/, 'Time signature must look like 4/4 or 6/8')
+        .nullable(),
+    )
+    .optional(),
+  ccliNumber: z
+    .preprocess(
+      (v) => (v === '' || v === undefined ? null : typeof v === 'number' ? String(v) : v),
+      z
+        .string()
+        .regex(/^\d{1,10}$/, 'CCLI number must be digits only')
+        .nullable(),
+    )
+    .optional(),
+  notes: optionalTextSchema('Notes', 5000).optional(),
+  tags: boundedArray(requiredTextSchema('Tag', 40), 'Tags', 30).default([]),
+  audioUrl: z
+    .preprocess((v) => (v === '' || v === undefined ? null : v), urlSchema('Audio URL must be a valid URL').nullable())
+    .optional(),
+};
+export const createSongSchema = z.object(songFields);
+export const updateSongSchema = z.object({
+  id: idSchema('Song ID'),
+  ...songFields,
+  title: songFields.title.optional(),
+  tags: boundedArray(requiredTextSchema('Tag', 40), 'Tags', 30).optional(),
+});
+export const songIdSchema = z.object({ id: idSchema('Song ID') });
+export const listSongsSchema = z
+  .object({ search: textSchema('Search', 200).optional(), tag: textSchema('Tag', 40).optional() })
+  .default({});
+export const songSchema = z.object({
+  id: z.number().int(),
+  title: z.string(),
+  artist: z.string().nullable(),
+  lyrics: z.string().nullable(),
+  chords: z.string().nullable(),
+  keySignature: z.string().nullable(),
+  tempo: z.number().int().nullable(),
+  timeSignature: z.string().nullable(),
+  ccliNumber: z.string().nullable(),
+  notes: z.string().nullable(),
+  tags: z.array(z.string()),
+  audioUrl: z.string().nullable(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+  /** The date of the latest plan (up to today) that used it. */
+  lastUsed: z.string().nullable(),
+  /** Plans in the last 90 days that used it. */
+  usesLast90Days: z.number().int(),
+});
+export type Song = z.infer<typeof songSchema>;
+
+// ---- Announce ----
+
+export const announceSchema = z.object({
+  planId: idSchema('Plan ID'),
+  /** The contact list the drafts go to; none = drafts without recipients, chosen later. */
+  listId: idSchema('List ID').nullable().optional(),
+});
+export const announceResultSchema = z.object({ drafts: z.array(announcementSchema) });
+
+export const okIdSchema = z.object({ id: z.number().int() });
