@@ -46,6 +46,7 @@ export async function deliveryConfigFor(
     twilioAuthToken: config.twilioAccountSid ? config.twilioAuthToken : undefined,
     ...(config.deliveryClaimLeaseSeconds ? { claimLeaseSeconds: config.deliveryClaimLeaseSeconds } : {}),
     ...(config.deliveryRetryBaseSeconds ? { retryBaseSeconds: config.deliveryRetryBaseSeconds } : {}),
+    socialWebhookAllowPrivate: config.socialWebhookAllowPrivate,
     ...overrides,
   };
 }

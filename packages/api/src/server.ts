@@ -32,3 +32,7 @@ export {
 } from './providers/sms.js';
 export { deliverSmsCampaign, startScheduledSmsCampaign, sweepSmsCampaigns } from './services/sms-campaigns/deliver.js';
 export { applySmsStatus, handleInboundSms } from './services/sms-campaigns/webhooks.js';
+export type { SocialPublisher } from './providers/social-webhook.js';
+export { createWebhookPublisher, signSocialWebhook, verifySocialWebhook } from './providers/social-webhook.js';
+export { publishDueSocialPosts, sweepSocialPosts } from './services/social-posts/publish.js';
+export { socialPostsFeed } from './services/social-posts/feed.js';

@@ -352,6 +352,8 @@ export interface Database {
   marketingTemplates: MarketingTemplatesTable;
   marketingPackages: MarketingPackagesTable;
   userTemplates: UserTemplatesTable;
+  socialPosts: SocialPostsTable;
+  socialSettings: SocialSettingsTable;
 }
 
 export type User = Selectable<UsersTable>;
@@ -555,4 +557,62 @@ export const schemaColumns: Columns = {
     updatedAt: true,
   },
   userTemplates: { id: true, userId: true, templateId: true, packageId: true, assignedAt: true },
+  socialPosts: {
+    id: true,
+    userId: true,
+    content: true,
+    scheduledFor: true,
+    platforms: true,
+    status: true,
+    imageUrl: true,
+    linkUrl: true,
+    tags: true,
+    postedAt: true,
+    publishAttempts: true,
+    publishNextAttemptAt: true,
+    publishClaimedAt: true,
+    publishError: true,
+    publishResponseId: true,
+    createdAt: true,
+    updatedAt: true,
+  },
+  socialSettings: {
+    userId: true,
+    webhookUrl: true,
+    webhookSecret: true,
+    feedToken: true,
+    createdAt: true,
+    updatedAt: true,
+  },
 };
+
+export type SocialPostStatus = 'scheduled' | 'posted' | 'failed' | 'draft';
+
+export interface SocialPostsTable {
+  id: Generated<number>;
+  userId: number;
+  content: string;
+  scheduledFor: Date;
+  platforms: ColumnType<string[], string[] | undefined, string[]>;
+  status: ColumnType<SocialPostStatus, SocialPostStatus | undefined, SocialPostStatus>;
+  imageUrl: string | null;
+  linkUrl: string | null;
+  tags: ColumnType<string[], string[] | undefined, string[]>;
+  postedAt: Date | null;
+  publishAttempts: Generated<number>;
+  publishNextAttemptAt: Date | null;
+  publishClaimedAt: Date | null;
+  publishError: string | null;
+  publishResponseId: string | null;
+  createdAt: Generated<Date>;
+  updatedAt: Generated<Date>;
+}
+
+export interface SocialSettingsTable {
+  userId: number;
+  webhookUrl: string | null;
+  webhookSecret: string | null;
+  feedToken: string | null;
+  createdAt: Generated<Date>;
+  updatedAt: Generated<Date>;
+}

@@ -9,6 +9,9 @@ import {
   startScheduledSmsCampaign,
   sweepEmailCampaigns,
   sweepSmsCampaigns,
+  createWebhookPublisher,
+  publishDueSocialPosts,
+  sweepSocialPosts,
   type SmsTransport,
   type DeliveryConfig,
   type EmailTransport,
@@ -26,10 +29,19 @@ export interface JobDeps {
   delivery: DeliveryConfig;
 }
 
+/** What social publishing needs: the signed outgoing webhook as its publisher. */
+const socialDepsOf = (d: JobDeps, queue: JobQueue) => ({
+  db: d.db,
+  jobs: queue,
+  config: d.delivery,
+  publisher: createWebhookPublisher({ allowPrivateAddresses: d.delivery.socialWebhookAllowPrivate }),
+});
+
 /** What each job does; the logic lives in the api package's services. */
 function handlers(d: JobDeps, queue: JobQueue): { [N in JobName]: Handler<N> } {
   const emailDeps = { db: d.db, email: d.email, jobs: queue, config: d.delivery };
   const smsDeps = { db: d.db, sms: d.sms, jobs: queue, config: d.delivery };
+  const socialDeps = socialDepsOf(d, queue);
   return {
     'contact-import': ({ importId }) => runContactImport(d.db, importId),
     'campaign-start': async ({ channel, campaignId, scheduledFor }) => {
@@ -44,6 +56,10 @@ function handlers(d: JobDeps, queue: JobQueue): { [N in JobName]: Handler<N> } {
       await sweepEmailCampaigns(emailDeps);
       await sweepSmsCampaigns(smsDeps);
     },
+    'social-post-publish': async ({ postId }) => {
+      await publishDueSocialPosts(socialDeps, { postId });
+    },
+    'social-post-sweep': () => sweepSocialPosts(socialDeps),
   };
 }
 
@@ -69,6 +85,8 @@ const CONCURRENCY: Record<JobName, number> = {
   'campaign-start': 2,
   'campaign-deliver': 4,
   'campaign-sweep': 1,
+  'social-post-publish': 2,
+  'social-post-sweep': 1,
 };
 
 /**
@@ -128,6 +146,7 @@ export async function startJobs(opts: StartJobsOptions): Promise<JobRunner> {
       workerIds.set(name, ids);
     }
     await boss.schedule('campaign-sweep', '* * * * *', {}, { singletonKey: 'sweep' });
+    await boss.schedule('social-post-sweep', '* * * * *', {}, { singletonKey: 'social-sweep' });
   }
   return {
     queue,
@@ -140,6 +159,7 @@ export async function startJobs(opts: StartJobsOptions): Promise<JobRunner> {
         { db: opts.deps.db, sms: opts.deps.sms, jobs: queue, config: opts.deps.delivery },
         { force: true },
       );
+      await sweepSocialPosts(socialDepsOf(opts.deps, queue), { force: true });
     },
     async stop() {
       await boss.stop({ graceful: true, wait: true, timeout: 20_000 });
