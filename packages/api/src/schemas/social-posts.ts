@@ -53,18 +53,24 @@ const optionalUrl = (message: string) =>
   );
 
 /** An http(s) URL, or a path on this server (an uploaded image: '/uploads/…'). */
+export function isImageUrl(v: string): boolean {
+  if (!isCleanText(v)) return false;
+  if (/^\/(?!\/)[^\s\\]*$/.test(v)) return true;
+  try {
+    const u = new URL(v);
+    return u.protocol === 'http:' || u.protocol === 'https:';
+  } catch {
+    return false;
+  }
+}
+
 const imageUrlSchema = z.preprocess(
   (v) => (v === '' || v === undefined || (typeof v === 'string' && v.trim() === '') ? null : v),
   z
-    .union([
-      urlSchema('Image URL must be a valid URL'),
-      z
-        .string()
-        .trim()
-        .max(2048, 'Image URL must be a valid URL')
-        .regex(/^\/(?!\/)[^\s\\]*$/, 'Image URL must be a valid URL')
-        .refine(isCleanText, 'Image URL must be a valid URL'),
-    ])
+    .string({ error: 'Image URL must be a valid URL' })
+    .trim()
+    .max(2048, 'Image URL must be a valid URL')
+    .refine(isImageUrl, 'Image URL must be a valid URL')
     .nullable(),
 );
 
