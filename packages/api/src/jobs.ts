@@ -19,8 +19,8 @@ export interface JobPayloads {
   'campaign-sweep': Record<string, never>;
   /** Publish a social post whose time has come (nothing if it was moved, deleted or published). */
   'social-post-publish': { postId: number };
-  /** Every minute: queue due social posts that have no job coming (lost jobs, dead workers). */
-  'social-post-sweep': Record<string, never>;
+  /** Every minute: queue due social posts that have no job coming (lost jobs, dead workers); `force` takes every due one now. */
+  'social-post-sweep': { force?: boolean };
 }
 
 export interface JobQueue {

@@ -59,7 +59,7 @@ function handlers(d: JobDeps, queue: JobQueue): { [N in JobName]: Handler<N> } {
     'social-post-publish': async ({ postId }) => {
       await publishDueSocialPosts(socialDeps, { postId });
     },
-    'social-post-sweep': () => sweepSocialPosts(socialDeps),
+    'social-post-sweep': ({ force }) => sweepSocialPosts(socialDeps, { force }),
   };
 }
 

@@ -48,7 +48,7 @@ export async function updateSocialSettings(
     .where('userId', '=', tenantId)
     .returning(['webhookSecret'])
     .executeTakeFirstOrThrow();
-  if (input.webhookUrl) await deps.jobs.send('social-post-sweep', {}, { singletonKey: `social-sweep-${tenantId}` });
+  if (input.webhookUrl) await deps.jobs.send('social-post-sweep', { force: true });
   const settings = await getSocialSettings(deps.db, tenantId);
   return { ...settings, webhookSecret: row.webhookSecret === secret ? secret : null };
 }
