@@ -352,6 +352,7 @@ export interface Database {
   marketingTemplates: MarketingTemplatesTable;
   marketingPackages: MarketingPackagesTable;
   userTemplates: UserTemplatesTable;
+  uploads: UploadsTable;
 }
 
 export type User = Selectable<UsersTable>;
@@ -555,4 +556,32 @@ export const schemaColumns: Columns = {
     updatedAt: true,
   },
   userTemplates: { id: true, userId: true, templateId: true, packageId: true, assignedAt: true },
+  uploads: {
+    id: true,
+    userId: true,
+    storageKey: true,
+    thumbnailKey: true,
+    url: true,
+    thumbnailUrl: true,
+    contentType: true,
+    width: true,
+    height: true,
+    bytes: true,
+    createdAt: true,
+  },
 };
+
+/** An uploaded image (re-encoded to WebP): the large variant and its thumbnail. */
+export interface UploadsTable {
+  id: Generated<number>;
+  userId: number;
+  storageKey: string;
+  thumbnailKey: string;
+  url: string;
+  thumbnailUrl: string;
+  contentType: string;
+  width: number;
+  height: number;
+  bytes: number;
+  createdAt: Generated<Date>;
+}
