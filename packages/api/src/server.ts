@@ -32,6 +32,15 @@ export {
 } from './providers/sms.js';
 export { deliverSmsCampaign, startScheduledSmsCampaign, sweepSmsCampaigns } from './services/sms-campaigns/deliver.js';
 export { applySmsStatus, handleInboundSms } from './services/sms-campaigns/webhooks.js';
+export type { FileStorage, S3StorageOptions } from './providers/storage.js';
+export { createLocalStorage, createS3Storage } from './providers/storage.js';
+export {
+  createUpload,
+  getUpload,
+  MAX_UPLOAD_BYTES,
+  UPLOAD_TOO_LARGE_MESSAGE,
+  type Upload,
+} from './services/uploads/uploads.js';
 export type { SocialPublisher } from './providers/social-webhook.js';
 export { createWebhookPublisher, signSocialWebhook, verifySocialWebhook } from './providers/social-webhook.js';
 export { publishDueSocialPosts, sweepSocialPosts } from './services/social-posts/publish.js';

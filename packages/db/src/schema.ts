@@ -352,6 +352,7 @@ export interface Database {
   marketingTemplates: MarketingTemplatesTable;
   marketingPackages: MarketingPackagesTable;
   userTemplates: UserTemplatesTable;
+  uploads: UploadsTable;
   socialPosts: SocialPostsTable;
   socialSettings: SocialSettingsTable;
 }
@@ -557,6 +558,19 @@ export const schemaColumns: Columns = {
     updatedAt: true,
   },
   userTemplates: { id: true, userId: true, templateId: true, packageId: true, assignedAt: true },
+  uploads: {
+    id: true,
+    userId: true,
+    storageKey: true,
+    thumbnailKey: true,
+    url: true,
+    thumbnailUrl: true,
+    contentType: true,
+    width: true,
+    height: true,
+    bytes: true,
+    createdAt: true,
+  },
   socialPosts: {
     id: true,
     userId: true,
@@ -585,6 +599,21 @@ export const schemaColumns: Columns = {
     updatedAt: true,
   },
 };
+
+/** An uploaded image (re-encoded to WebP): the large variant and its thumbnail. */
+export interface UploadsTable {
+  id: Generated<number>;
+  userId: number;
+  storageKey: string;
+  thumbnailKey: string;
+  url: string;
+  thumbnailUrl: string;
+  contentType: string;
+  width: number;
+  height: number;
+  bytes: number;
+  createdAt: Generated<Date>;
+}
 
 export type SocialPostStatus = 'scheduled' | 'posted' | 'failed' | 'draft';
 
