@@ -2,7 +2,13 @@ import http from 'node:http';
 import { verifySocialWebhook } from '@lampstand/api/server';
 
 export interface ReceivedPublish {
-  body: { event: string; idempotencyKey: string; post: Record<string, unknown>; church: Record<string, unknown> };
+  body: {
+    event: string;
+    idempotencyKey: string;
+    post: Record<string, unknown>;
+    church: Record<string, unknown>;
+    attempt: number;
+  };
   headers: http.IncomingHttpHeaders;
   /** When it arrived (ms). */
   at: number;
