@@ -15,13 +15,22 @@ export function PlatformIcon({ platform, size = 16 }: { platform: SocialPlatform
 }
 
 /** The first two platform icons, then +N (the spec's calendar cell); the names for screen readers. */
-export function PlatformIcons({ platforms, size = 14 }: { platforms: SocialPlatform[]; size?: number }) {
+export function PlatformIcons({
+  platforms,
+  size = 14,
+  decorative = false,
+}: {
+  platforms: SocialPlatform[];
+  size?: number;
+  /** The names are said elsewhere (inside a button that reads them). */
+  decorative?: boolean;
+}) {
   const shown = platforms.slice(0, 2);
   const more = platforms.length - shown.length;
   const names = platforms.map((p) => SOCIAL_PLATFORM_LABELS[p]).join(', ');
   return (
     <Tooltip label={names} withArrow openDelay={300}>
-      <Group gap={2} wrap="nowrap" aria-label={names} role="img">
+      <Group gap={2} wrap="nowrap" {...(decorative ? { 'aria-hidden': true } : { 'aria-label': names, role: 'img' })}>
         {shown.map((p) => (
           <PlatformIcon key={p} platform={p} size={size} />
         ))}

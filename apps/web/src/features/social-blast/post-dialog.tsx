@@ -39,6 +39,7 @@ import { formatDate, formatNumber, formatTime } from '../../ui/format';
 import { ImageUpload } from '../../ui/image-upload';
 import { notifyError, notifySuccess } from '../../ui/notify';
 import { PlatformIcon } from './platforms';
+import classes from './social-blast.module.css';
 
 export type SocialPost = RouterOutputs['socialPosts']['list'][number];
 
@@ -153,7 +154,7 @@ export function PostDialog({
   return (
     <Modal opened={opened} onClose={onClose} title={title} size={600} closeButtonProps={{ 'aria-label': 'Close' }}>
       <form onSubmit={submit} noValidate>
-        <Stack>
+        <Stack className={classes.dialog}>
           {post?.status === 'failed' && post.error ? (
             <Alert color="red" icon={<IconAlertTriangle size={18} />} title="Publishing failed">
               {post.error}
@@ -204,7 +205,6 @@ export function PostDialog({
           <Group grow align="flex-start" wrap="wrap">
             <DatePickerInput
               label="Schedule Date"
-              placeholder="Pick a date"
               withAsterisk
               valueFormat="MMM D, YYYY"
               leftSection={<IconCalendar size={18} aria-hidden />}

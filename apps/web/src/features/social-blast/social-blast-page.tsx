@@ -14,6 +14,7 @@ import {
   Title,
   Tooltip,
   UnstyledButton,
+  VisuallyHidden,
 } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
 import {
@@ -28,7 +29,7 @@ import {
 import dayjs, { type Dayjs } from 'dayjs';
 import { useState } from 'react';
 import { Link } from 'react-router-dom';
-import { SOCIAL_STATUS_LABELS } from '@lampstand/api/schemas/social-posts';
+import { SOCIAL_PLATFORM_LABELS, SOCIAL_STATUS_LABELS } from '@lampstand/api/schemas/social-posts';
 import { trpc } from '../../lib/trpc';
 import { EmptyState } from '../../ui/empty-state';
 import { formatDate, formatTime } from '../../ui/format';
@@ -75,18 +76,19 @@ function PostChip({
   const text = snippet(post.content);
   return (
     <Group gap={2} wrap="nowrap" className={classes.post} data-status={post.status} data-testid={`post-${post.id}`}>
-      <UnstyledButton
-        className={classes.postButton}
-        onClick={() => onOpen(post)}
-        aria-label={`${text} at ${formatTime(post.scheduledFor)}, ${SOCIAL_STATUS_LABELS[post.status]}`}
-      >
+      <UnstyledButton className={classes.postButton} onClick={() => onOpen(post)}>
         <Group gap={4} wrap="nowrap">
-          <PlatformIcons platforms={post.platforms} />
+          <PlatformIcons platforms={post.platforms} decorative />
           {post.status === 'failed' ? (
             <IconAlertTriangle size={14} color="var(--mantine-color-red-8)" aria-hidden />
           ) : null}
           <Text size="xs" truncate>
             {text}
+            <VisuallyHidden>
+              {' '}
+              at {formatTime(post.scheduledFor)}, {SOCIAL_STATUS_LABELS[post.status]}, on{' '}
+              {post.platforms.map((p) => SOCIAL_PLATFORM_LABELS[p]).join(', ')}
+            </VisuallyHidden>
           </Text>
         </Group>
       </UnstyledButton>
@@ -289,7 +291,7 @@ export function SocialBlastPage() {
         }
       />
       {publishingOff ? (
-        <Alert color="yellow" icon={<IconAlertTriangle size={18} />} title="Publishing is not set up" mb="md">
+        <Alert color="orange" icon={<IconAlertTriangle size={18} />} title="Publishing is not set up" mb="md">
           Posts will not publish until a webhook is set in{' '}
           <Anchor component={Link} to="/settings#social">
             Settings → Social

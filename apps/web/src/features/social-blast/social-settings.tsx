@@ -100,7 +100,7 @@ export function SocialSettingsSection() {
             </Stack>
           </form>
           {secret ? (
-            <Alert color="yellow" icon={<IconKey size={18} />} title="Copy your signing secret now">
+            <Alert color="orange" icon={<IconKey size={18} />} title="Copy your signing secret now">
               <Stack gap="xs">
                 <Text size="sm">
                   It will not be shown again. Your service checks the <Code>X-Lampstand-Signature</Code> header

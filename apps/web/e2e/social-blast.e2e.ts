@@ -1,0 +1,163 @@
+import { describe, expect, it } from 'vitest';
+import type { Locator, Page } from 'playwright-core';
+import { registerChurch } from '@lampstand/server/testing';
+import { browserDescribe, expectAccessible, loginViaUi, screenshot, startE2E } from './helpers';
+
+/** A day of the current month, as the calendar names its cell and the date picker its button. */
+function dayOfThisMonth(n: number) {
+  const d = new Date();
+  d.setDate(n);
+  const month = d.toLocaleString('en-US', { month: 'long' });
+  return {
+    cell: `${d.toLocaleString('en-US', { weekday: 'long' })}, ${month} ${n}, ${d.getFullYear()}`,
+    short: `${d.toLocaleString('en-US', { month: 'short' })} ${n}, ${d.getFullYear()}`,
+    picker: `${n} ${month} ${d.getFullYear()}`,
+  };
+}
+
+const cell = (page: Page, name: string) => page.getByRole('group', { name, exact: true });
+/** A segmented control's option: its radio is visually hidden, people click the label. */
+const segment = (scope: Page | Locator, name: string) =>
+  scope.locator('.mantine-SegmentedControl-label', { hasText: new RegExp(`^${name}$`) });
+
+browserDescribe(describe)('Social Blast', async () => {
+  const e2e = await startE2E();
+  await registerChurch(e2e.app.url, 'Platform');
+  const church = await registerChurch(e2e.app.url, 'Grace Church');
+
+  it('create a post on a day, see it in the cell, edit it, move it, delete it', async () => {
+    const { page, context } = await e2e.newPage();
+    await loginViaUi(page, church.user.username, church.password);
+    await page.getByText('Welcome back, Grace Church!').first().waitFor();
+    await page.goto('/social-blast');
+    await page.getByRole('heading', { name: 'Social Blast' }).waitFor();
+    // No webhook yet: the calendar says so.
+    await page.getByText('Posts will not publish until a webhook is set in').waitFor();
+
+    const tenth = dayOfThisMonth(10);
+    const twelfth = dayOfThisMonth(12);
+    await page.getByRole('button', { name: `Add post on ${tenth.short}` }).click();
+    const dialog = page.getByRole('dialog', { name: 'Schedule New Social Post' });
+    await dialog.waitFor();
+    // Facebook is chosen and the status is Scheduled by default.
+    expect(await dialog.getByRole('checkbox', { name: 'Facebook' }).isChecked()).toBe(true);
+    expect(await dialog.getByLabel('Status', { exact: true }).inputValue()).toBe('Scheduled');
+
+    // The spec's messages, then axe with the dialog open and its errors showing.
+    await dialog.getByRole('checkbox', { name: 'Facebook' }).uncheck();
+    await dialog.getByRole('button', { name: 'Schedule Post' }).click();
+    await dialog.getByText('Post content is required').waitFor();
+    await dialog.getByText('Select at least one platform').waitFor();
+    await expectAccessible(page);
+    await screenshot(page, 'social-dialog-errors');
+
+    await dialog.getByLabel('Post Content').fill('Easter egg hunt after the 10am service, all kids welcome!');
+    await dialog.getByRole('checkbox', { name: 'Facebook' }).check();
+    await dialog.getByRole('checkbox', { name: 'X (Twitter)' }).check();
+    await dialog.getByRole('checkbox', { name: 'Instagram' }).check();
+    await dialog.getByTestId('length-counter').getByText('X (Twitter): 57 / 280').waitFor();
+    await segment(dialog, 'From a URL').click();
+    await dialog.getByLabel('Image URL').fill('not a link');
+    await dialog.getByLabel('Link URL').fill('grace.example');
+    await dialog.getByRole('button', { name: 'Schedule Post' }).click();
+    await dialog.getByText('Link must be a valid URL').waitFor();
+    await dialog.getByText('Image URL must be a valid URL').waitFor();
+    await dialog.getByLabel('Image URL').fill('');
+    await dialog.getByLabel('Link URL').fill('https://grace.example/easter');
+    await dialog.getByRole('button', { name: 'Schedule Post' }).click();
+    await page.getByText('Post scheduled successfully').waitFor();
+    await dialog.waitFor({ state: 'detached' });
+
+    // In the cell of its day: the first two platform icons then +1, and the first 20 characters.
+    const tenthCell = cell(page, tenth.cell);
+    const chip = tenthCell.getByRole('button', {
+      name: 'Easter egg hunt afte… at 9:00 AM, Scheduled, on Facebook, Instagram, X (Twitter)',
+    });
+    await chip.waitFor();
+    await tenthCell.getByText('+1').waitFor();
+
+    // Edit it: clicking the post opens 'Edit Social Post'; any status can be set.
+    await chip.click();
+    const edit = page.getByRole('dialog', { name: 'Edit Social Post' });
+    await edit.waitFor();
+    await expectAccessible(page);
+    await edit.getByLabel('Post Content').fill('Egg hunt moved indoors: bring a basket');
+    await edit.getByLabel('Status', { exact: true }).click();
+    await page.getByRole('option', { name: 'Draft' }).click();
+    await edit.getByRole('button', { name: 'Update Post' }).click();
+    await page.getByText('Post updated successfully').waitFor();
+    await tenthCell.getByRole('button', { name: /^Egg hunt moved indoo… at 9:00 AM, Draft, on / }).waitFor();
+
+    // Move it to the 12th.
+    await tenthCell.getByRole('button', { name: 'Edit post: Egg hunt moved indoo…' }).click();
+    await edit.waitFor();
+    await edit.getByLabel('Schedule Date').click();
+    await page.getByRole('button', { name: twelfth.picker, exact: true }).click();
+    await edit.getByLabel('Time').fill('18:30');
+    await edit.getByRole('button', { name: 'Update Post' }).click();
+    await page.getByText('Post updated successfully').waitFor();
+    const twelfthCell = cell(page, twelfth.cell);
+    await twelfthCell.getByRole('button', { name: /^Egg hunt moved indoo… at 6:30 PM, Draft, on / }).waitFor();
+    expect(await tenthCell.getByRole('button', { name: /^Egg hunt/ }).count()).toBe(0);
+
+    // A second post, to see the views and the phone layout with more than one.
+    await page.getByRole('button', { name: `Add post on ${twelfth.short}` }).click();
+    const second = page.getByRole('dialog', { name: 'Schedule New Social Post' });
+    await second.getByLabel('Post Content').fill('Youth night this Friday at 7pm');
+    await second.getByRole('checkbox', { name: 'LinkedIn' }).check();
+    await second.getByRole('button', { name: 'Schedule Post' }).click();
+    await page.getByText('Post scheduled successfully').waitFor();
+    await twelfthCell
+      .getByRole('button', { name: 'Youth night this Fri… at 9:00 AM, Scheduled, on Facebook, LinkedIn' })
+      .waitFor();
+
+    for (const width of [1366, 1024, 390]) {
+      await page.setViewportSize({ width, height: 900 });
+      await twelfthCell.getByRole('button', { name: /^Youth night/ }).waitFor();
+      await screenshot(page, `social-month-${width}`);
+    }
+    await expectAccessible(page);
+    await page.setViewportSize({ width: 1366, height: 900 });
+
+    await segment(page, 'Week').click();
+    await page.getByRole('button', { name: 'Next week' }).waitFor();
+    await segment(page, 'Next 30 days').click();
+    await page.getByRole('heading', { name: 'Next 30 days' }).waitFor();
+    await screenshot(page, 'social-list-1366');
+    await segment(page, 'Month').click();
+
+    // Delete it, after the spec's question.
+    await twelfthCell.getByRole('button', { name: 'Delete post: Egg hunt moved indoo…' }).click();
+    await page.getByText('Are you sure you want to delete this post?').waitFor();
+    await expectAccessible(page);
+    await page.getByRole('button', { name: 'Delete', exact: true }).click();
+    await page.getByText('Post deleted successfully').waitFor();
+    await twelfthCell.getByRole('button', { name: /^Egg hunt/ }).waitFor({ state: 'detached' });
+    await twelfthCell.getByRole('button', { name: /^Youth night/ }).waitFor();
+    await context.close();
+  }, 150_000);
+
+  it('Settings → Social: the webhook, its secret shown once, and the calendar feed address', async () => {
+    const { page, context } = await e2e.newPage();
+    await loginViaUi(page, church.user.username, church.password);
+    await page.getByText('Welcome back, Grace Church!').first().waitFor();
+    await page.goto('/settings');
+    await page.getByRole('heading', { name: 'Social' }).waitFor();
+    const feed = await page.getByLabel('Calendar feed (iCalendar)').inputValue();
+    expect(feed).toMatch(/\/api\/social-posts\.ics\?token=[A-Za-z0-9_-]{43}$/);
+    await page.getByLabel('Publishing webhook URL').fill('https://hooks.example.org/lampstand');
+    await page.getByRole('button', { name: 'Save webhook' }).click();
+    await page.getByText('Copy your signing secret now').waitFor();
+    expect(await page.getByRole('textbox', { name: 'Signing secret' }).inputValue()).toMatch(/^[0-9a-f]{64}$/);
+    await expectAccessible(page);
+    await screenshot(page, 'social-settings-1366');
+
+    // With a webhook set, the calendar no longer warns.
+    await page.goto('/social-blast');
+    await page.getByRole('heading', { name: 'Social Blast' }).waitFor();
+    await page.getByRole('button', { name: 'Create New Post' }).waitFor();
+    await page.waitForLoadState('networkidle');
+    expect(await page.getByText('Posts will not publish until a webhook is set in').count()).toBe(0);
+    await context.close();
+  }, 60_000);
+});
