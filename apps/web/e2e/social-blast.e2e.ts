@@ -24,6 +24,13 @@ browserDescribe(describe)('Social Blast', async () => {
   const e2e = await startE2E();
   await registerChurch(e2e.app.url, 'Platform');
   const church = await registerChurch(e2e.app.url, 'Grace Church');
+  const tomorrow = new Date(Date.now() + 86_400_000);
+  tomorrow.setHours(10, 0, 0, 0);
+  await church.client.post('/api/social-posts', {
+    content: 'Prayer breakfast tomorrow, 10am in the hall',
+    scheduledFor: tomorrow.toISOString(),
+    platforms: ['facebook', 'twitter'],
+  });
 
   it('create a post on a day, see it in the cell, edit it, move it, delete it', async () => {
     const { page, context } = await e2e.newPage();
@@ -123,6 +130,7 @@ browserDescribe(describe)('Social Blast', async () => {
     await page.getByRole('button', { name: 'Next week' }).waitFor();
     await segment(page, 'Next 30 days').click();
     await page.getByRole('heading', { name: 'Next 30 days' }).waitFor();
+    await page.getByText('Prayer breakfast tomorrow, 10am in the hall').waitFor();
     await screenshot(page, 'social-list-1366');
     await segment(page, 'Month').click();
 

@@ -212,8 +212,7 @@ export function PostDialog({
               {...form.getInputProps('date')}
             />
             <TimeInput
-              label="Time"
-              description={TIME_ZONE}
+              label={`Time (${TIME_ZONE})`}
               leftSection={<IconClock size={18} aria-hidden />}
               miw={140}
               {...form.getInputProps('time')}
@@ -269,7 +268,7 @@ export function PostDialog({
           <TagsInput
             label="Tags"
             description="Press Enter after each tag"
-            placeholder="easter, youth"
+            placeholder="Add a tag"
             maxTags={20}
             {...form.getInputProps('tags')}
           />

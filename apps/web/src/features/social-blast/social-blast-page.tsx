@@ -75,36 +75,38 @@ function PostChip({
 }) {
   const text = snippet(post.content);
   return (
-    <Group gap={2} wrap="nowrap" className={classes.post} data-status={post.status} data-testid={`post-${post.id}`}>
+    <div className={classes.post} data-status={post.status} data-testid={`post-${post.id}`}>
       <UnstyledButton className={classes.postButton} onClick={() => onOpen(post)}>
-        <Group gap={4} wrap="nowrap">
+        <Group gap={4} wrap="nowrap" className={classes.postMeta}>
           <PlatformIcons platforms={post.platforms} decorative />
           {post.status === 'failed' ? (
             <IconAlertTriangle size={14} color="var(--mantine-color-red-8)" aria-hidden />
           ) : null}
-          <Text size="xs" truncate>
-            {text}
-            <VisuallyHidden>
-              {' '}
-              at {formatTime(post.scheduledFor)}, {SOCIAL_STATUS_LABELS[post.status]}, on{' '}
-              {post.platforms.map((p) => SOCIAL_PLATFORM_LABELS[p]).join(', ')}
-            </VisuallyHidden>
-          </Text>
         </Group>
+        <Text size="xs" className={classes.postText}>
+          {text}
+          <VisuallyHidden>
+            {' '}
+            at {formatTime(post.scheduledFor)}, {SOCIAL_STATUS_LABELS[post.status]}, on{' '}
+            {post.platforms.map((p) => SOCIAL_PLATFORM_LABELS[p]).join(', ')}
+          </VisuallyHidden>
+        </Text>
       </UnstyledButton>
-      <ActionIcon size="sm" variant="subtle" aria-label={`Edit post: ${text}`} onClick={() => onOpen(post)}>
-        <IconPencil size={14} />
-      </ActionIcon>
-      <ActionIcon
-        size="sm"
-        variant="subtle"
-        color="red"
-        aria-label={`Delete post: ${text}`}
-        onClick={() => onDelete(post)}
-      >
-        <IconTrash size={14} />
-      </ActionIcon>
-    </Group>
+      <Group gap={0} wrap="nowrap" className={classes.postActions}>
+        <ActionIcon size="sm" variant="subtle" aria-label={`Edit post: ${text}`} onClick={() => onOpen(post)}>
+          <IconPencil size={14} />
+        </ActionIcon>
+        <ActionIcon
+          size="sm"
+          variant="subtle"
+          color="red"
+          aria-label={`Delete post: ${text}`}
+          onClick={() => onDelete(post)}
+        >
+          <IconTrash size={14} />
+        </ActionIcon>
+      </Group>
+    </div>
   );
 }
 
@@ -293,7 +295,7 @@ export function SocialBlastPage() {
       {publishingOff ? (
         <Alert color="orange" icon={<IconAlertTriangle size={18} />} title="Publishing is not set up" mb="md">
           Posts will not publish until a webhook is set in{' '}
-          <Anchor component={Link} to="/settings#social">
+          <Anchor component={Link} to="/settings#social" inherit>
             Settings → Social
           </Anchor>
           . Until then they stay scheduled.
