@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { signSocialWebhook, verifySocialWebhook } from '@lampstand/api/server';
+import { createWebhookPublisher, signSocialWebhook, verifySocialWebhook } from '@lampstand/api/server';
 import { registerChurch, startTestApp, type HttpClient } from '../helpers/test-app.js';
 import { startWebhookReceiver } from '../helpers/webhook-receiver.js';
 
@@ -214,6 +214,37 @@ describe('Publishing social posts through the signed webhook', () => {
   });
 });
 
+describe('A post being published', () => {
+  it('cannot be edited or deleted until the receiver has answered (409), then is posted', async () => {
+    const church = await churchWithWebhook('In Flight Church');
+    receiver.hold();
+    try {
+      const created = (
+        await church.client.post('/api/social-posts', {
+          content: 'In flight: harvest festival',
+          scheduledFor: inSeconds(0.2),
+          platforms: ['facebook'],
+        })
+      ).body;
+      const before = receiver.all.length;
+      await receiver.arrived(before + 1);
+      const edit = await church.client.put(`/api/social-posts/${created.id}`, {
+        content: 'In flight: changed',
+        scheduledFor: created.scheduledFor,
+        platforms: ['facebook'],
+      });
+      expect(edit.status).toBe(409);
+      expect(edit.body.message).toBe('This post is being published right now; try again in a moment');
+      expect((await church.client.delete(`/api/social-posts/${created.id}`)).status).toBe(409);
+      receiver.resume();
+      await waitForStatus(church.client, created.id, 'posted');
+      expect(receivedFor(created.id).map((r) => r.body.post.content)).toEqual(['In flight: harvest festival']);
+    } finally {
+      receiver.resume();
+    }
+  });
+});
+
 describe('Webhook signatures', () => {
   it('verify with the right secret only, and not when stale', () => {
     const body = '{"post":{"id":1}}';
@@ -223,5 +254,22 @@ describe('Webhook signatures', () => {
     expect(verifySocialWebhook('other', { signature, timestamp: String(ts) }, body)).toBe(false);
     expect(verifySocialWebhook('s3cret', { signature, timestamp: String(ts) }, `${body} `)).toBe(false);
     expect(verifySocialWebhook('s3cret', { signature, timestamp: String(ts - 600) }, body)).toBe(false);
+  });
+
+  it('refuse private and loopback addresses unless allowed (by IP and by name)', async () => {
+    const publisher = createWebhookPublisher();
+    const req = { secret: 'x', body: '{}', idempotencyKey: 'k' };
+    await expect(publisher.publish({ ...req, url: receiver.url })).rejects.toMatchObject({
+      message: 'Webhook address is on a private network',
+      permanent: true,
+    });
+    const byName = receiver.url.replace('127.0.0.1', 'localhost');
+    await expect(publisher.publish({ ...req, url: byName })).rejects.toMatchObject({
+      message: 'Webhook address is on a private network',
+      permanent: true,
+    });
+    await expect(publisher.publish({ ...req, url: 'http://169.254.169.254/latest/meta-data' })).rejects.toMatchObject({
+      permanent: true,
+    });
   });
 });
