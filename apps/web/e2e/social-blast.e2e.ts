@@ -1,7 +1,8 @@
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Locator, Page } from 'playwright-core';
 import { registerChurch } from '@lampstand/server/testing';
-import { browserDescribe, expectAccessible, loginViaUi, screenshot, startE2E } from './helpers';
+import { browserDescribe, expectAccessible, loginViaUi, screenshot, screenshotsDir, startE2E } from './helpers';
 
 /** A day of the current month, as the calendar names its cell and the date picker its button. */
 function dayOfThisMonth(n: number) {
@@ -15,6 +16,8 @@ function dayOfThisMonth(n: number) {
   };
 }
 
+// A 1×1 PNG.
+const PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==';
 const cell = (page: Page, name: string) => page.getByRole('group', { name, exact: true });
 /** A segmented control's option: its radio is visually hidden, people click the label. */
 const segment = (scope: Page | Locator, name: string) =>
@@ -71,6 +74,14 @@ browserDescribe(describe)('Social Blast', async () => {
     await dialog.getByText('Image URL must be a valid URL').waitFor();
     await dialog.getByLabel('Image URL').fill('');
     await dialog.getByLabel('Link URL').fill('https://grace.example/easter');
+    // An image by upload (the uploads service), with its preview.
+    await segment(dialog, 'Upload').click();
+    await dialog.locator('input[type="file"]').setInputFiles({
+      name: 'eggs.png',
+      mimeType: 'image/png',
+      buffer: Buffer.from(PNG, 'base64'),
+    });
+    await dialog.getByRole('img', { name: 'Image file preview' }).waitFor();
     await dialog.getByRole('button', { name: 'Schedule Post' }).click();
     await page.getByText('Post scheduled successfully').waitFor();
     await dialog.waitFor({ state: 'detached' });
@@ -87,7 +98,10 @@ browserDescribe(describe)('Social Blast', async () => {
     await chip.click();
     const edit = page.getByRole('dialog', { name: 'Edit Social Post' });
     await edit.waitFor();
+    await edit.getByRole('img', { name: 'Image file preview' }).waitFor();
     await expectAccessible(page);
+    const saved = (await church.client.get('/api/social-posts')).body as { content: string; imageUrl: string }[];
+    expect(saved.find((p) => p.content.startsWith('Easter egg hunt'))?.imageUrl).toMatch(/^\/uploads\//);
     await edit.getByLabel('Post Content').fill('Egg hunt moved indoors: bring a basket');
     await edit.getByLabel('Status', { exact: true }).click();
     await page.getByRole('option', { name: 'Draft' }).click();
@@ -124,6 +138,15 @@ browserDescribe(describe)('Social Blast', async () => {
       await screenshot(page, `social-month-${width}`);
     }
     await expectAccessible(page);
+    // The dialog on a phone.
+    await page.getByRole('button', { name: 'Create New Post' }).click();
+    const phoneDialog = page.getByRole('dialog', { name: 'Schedule New Social Post' });
+    await phoneDialog.getByLabel('Post Content').fill('x'.repeat(300));
+    await phoneDialog.getByRole('checkbox', { name: 'X (Twitter)' }).check();
+    await phoneDialog.getByText('Too long for X (Twitter)').waitFor();
+    await page.screenshot({ path: path.join(screenshotsDir, 'social-dialog-390.png') });
+    await phoneDialog.getByRole('button', { name: 'Close' }).click();
+    await phoneDialog.waitFor({ state: 'detached' });
     await page.setViewportSize({ width: 1366, height: 900 });
 
     await segment(page, 'Week').click();
