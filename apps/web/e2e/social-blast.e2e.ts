@@ -151,6 +151,7 @@ browserDescribe(describe)('Social Blast', async () => {
 
     await segment(page, 'Week').click();
     await page.getByRole('button', { name: 'Next week' }).waitFor();
+    await screenshot(page, 'social-week-1366');
     await segment(page, 'Next 30 days').click();
     await page.getByRole('heading', { name: 'Next 30 days' }).waitFor();
     await page.getByText('Prayer breakfast tomorrow, 10am in the hall').waitFor();
@@ -168,7 +169,7 @@ browserDescribe(describe)('Social Blast', async () => {
     await context.close();
   }, 150_000);
 
-  it('Settings → Social: the webhook, its secret shown once, and the calendar feed address', async () => {
+  it('Settings → Social: the webhook, its secret shown once, the feed address; a failed post shows why', async () => {
     const { page, context } = await e2e.newPage();
     await loginViaUi(page, church.user.username, church.password);
     await page.getByText('Welcome back, Grace Church!').first().waitFor();
@@ -183,12 +184,32 @@ browserDescribe(describe)('Social Blast', async () => {
     await expectAccessible(page);
     await screenshot(page, 'social-settings-1366');
 
-    // With a webhook set, the calendar no longer warns.
+    // With a webhook set, the calendar no longer warns. A post that failed shows why.
+    const failed = (
+      await church.client.post('/api/social-posts', {
+        content: 'Harvest supper on Saturday',
+        scheduledFor: new Date(new Date().setHours(12, 0, 0, 0)).toISOString(),
+        platforms: ['facebook'],
+        status: 'draft',
+      })
+    ).body;
+    await e2e.app.db
+      .updateTable('socialPosts')
+      .set({ status: 'failed', publishError: 'Webhook answered 500 Internal Server Error' })
+      .where('id', '=', failed.id)
+      .execute();
     await page.goto('/social-blast');
     await page.getByRole('heading', { name: 'Social Blast' }).waitFor();
-    await page.getByRole('button', { name: 'Create New Post' }).waitFor();
-    await page.waitForLoadState('networkidle');
+    await page
+      .getByRole('button', { name: /^Harvest supper on Sa… at .*\. Failed: Webhook answered 500/ })
+      .first()
+      .waitFor();
     expect(await page.getByText('Posts will not publish until a webhook is set in').count()).toBe(0);
+    await segment(page, 'Next 30 days').click();
+    await page.getByText('Failed: Webhook answered 500 Internal Server Error').waitFor();
+    await page.getByRole('button', { name: 'Edit post: Harvest supper on Sa…' }).click();
+    const edit = page.getByRole('dialog', { name: 'Edit Social Post' });
+    await edit.getByRole('alert', { name: 'Publishing failed' }).getByText('Webhook answered 500').waitFor();
     await context.close();
   }, 60_000);
 });

@@ -80,7 +80,9 @@ function PostChip({
         <Group gap={4} wrap="nowrap" className={classes.postMeta}>
           <PlatformIcons platforms={post.platforms} decorative />
           {post.status === 'failed' ? (
-            <IconAlertTriangle size={14} color="var(--mantine-color-red-8)" aria-hidden />
+            <Tooltip label={post.error ?? 'Publishing failed'} withArrow multiline maw={280}>
+              <IconAlertTriangle size={14} color="var(--mantine-color-red-8)" aria-hidden />
+            </Tooltip>
           ) : null}
         </Group>
         <Text size="xs" className={classes.postText}>
@@ -89,6 +91,7 @@ function PostChip({
             {' '}
             at {formatTime(post.scheduledFor)}, {SOCIAL_STATUS_LABELS[post.status]}, on{' '}
             {post.platforms.map((p) => SOCIAL_PLATFORM_LABELS[p]).join(', ')}
+            {post.status === 'failed' && post.error ? `. Failed: ${post.error}` : ''}
           </VisuallyHidden>
         </Text>
       </UnstyledButton>

@@ -70,6 +70,11 @@ export function SocialSettingsSection() {
     },
     onError: (err) => notifyError('Failed to make a new address', errorMessage(err)),
   });
+  // Arriving from the calendar's link (/settings#social): bring this section into view.
+  const loaded = settings.isSuccess;
+  useEffect(() => {
+    if (loaded && window.location.hash === '#social') document.getElementById('social')?.scrollIntoView();
+  }, [loaded]);
   const feedUrl = settings.data?.feedPath ? `${window.location.origin}${settings.data.feedPath}` : '';
 
   return (
