@@ -218,6 +218,13 @@ export function PostDialog({
               {...form.getInputProps('time')}
             />
           </Group>
+          {v.status === 'scheduled' &&
+          toPayload(v).scheduledFor &&
+          dayjs(toPayload(v).scheduledFor).isBefore(dayjs()) ? (
+            <Text size="sm" c="var(--mantine-color-orange-light-color)" role="status">
+              This time has passed: a scheduled post is published as soon as it is saved.
+            </Text>
+          ) : null}
           <Checkbox.Group label="Platforms" withAsterisk {...form.getInputProps('platforms')}>
             <Group mt="xs" gap="md">
               {SOCIAL_PLATFORMS.map((p: SocialPlatform) => (
