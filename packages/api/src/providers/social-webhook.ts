@@ -20,7 +20,7 @@ export interface SocialPublisher {
   publish(req: SocialPublishRequest): Promise<{ responseId: string | null }>;
 }
 
-export class SocialPublishError extends Error {
+class SocialPublishError extends Error {
   constructor(
     message: string,
     /** Trying again will not help (a 4xx answer, a refused address). */
@@ -30,8 +30,8 @@ export class SocialPublishError extends Error {
   }
 }
 
-export const SIGNATURE_HEADER = 'x-lampstand-signature';
-export const TIMESTAMP_HEADER = 'x-lampstand-timestamp';
+const SIGNATURE_HEADER = 'x-lampstand-signature';
+const TIMESTAMP_HEADER = 'x-lampstand-timestamp';
 
 /** `sha256=` + hex HMAC-SHA256 of `${timestamp}.${body}` with the church's secret (as Stripe and Slack do). */
 export function signSocialWebhook(secret: string, timestamp: number, body: string): string {
@@ -58,7 +58,7 @@ export function verifySocialWebhook(
 }
 
 /** Loopback, private, link-local (cloud metadata), unique-local and unspecified addresses. */
-export function isPrivateAddress(ip: string): boolean {
+function isPrivateAddress(ip: string): boolean {
   const v4 = net.isIPv4(ip) ? ip : ip.toLowerCase().startsWith('::ffff:') ? ip.slice(7) : null;
   if (v4 && net.isIPv4(v4)) {
     const [a, b] = v4.split('.').map(Number) as [number, number];

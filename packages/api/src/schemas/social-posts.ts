@@ -32,7 +32,7 @@ export const SOCIAL_STATUS_LABELS: Record<SocialPostStatus, string> = {
 };
 
 /** The longest post any platform takes (Facebook's). */
-export const SOCIAL_CONTENT_MAX = SOCIAL_PLATFORM_LIMITS.facebook;
+const SOCIAL_CONTENT_MAX = SOCIAL_PLATFORM_LIMITS.facebook;
 
 /** Content length as platforms count it: characters, an emoji as one. */
 export function socialLength(text: string): number {

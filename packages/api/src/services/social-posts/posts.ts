@@ -8,7 +8,7 @@ import { scheduleSocialPublish } from './publish.js';
 type Row = Selectable<SocialPostsTable>;
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
-export function toSocialPost(r: Row): SocialPost {
+function toSocialPost(r: Row): SocialPost {
   return {
     id: r.id,
     userId: r.userId,

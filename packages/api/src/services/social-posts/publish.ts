@@ -75,7 +75,7 @@ function toClaimed(raw: Record<string, unknown>): ClaimedPost {
 }
 
 /** The JSON a receiver gets (documented in the README): the post, absolute URLs, and the church. */
-export function socialWebhookBody(post: ClaimedPost, publicUrl: string): string {
+function socialWebhookBody(post: ClaimedPost, publicUrl: string): string {
   const absolute = (u: string | null) => (u && u.startsWith('/') ? `${publicUrl}${u}` : u);
   return JSON.stringify({
     event: 'social_post.publish',
