@@ -121,6 +121,12 @@ browserDescribe(describe)('Social Blast', async () => {
     await twelfthCell.getByRole('button', { name: /^Egg hunt moved indoo… at 6:30 PM, Draft, on / }).waitFor();
     expect(await tenthCell.getByRole('button', { name: /^Egg hunt/ }).count()).toBe(0);
 
+    // And back to the 10th by dragging it (same time of day).
+    await twelfthCell.getByRole('button', { name: /^Egg hunt moved indoo/ }).dragTo(tenthCell);
+    await tenthCell.getByRole('button', { name: /^Egg hunt moved indoo… at 6:30 PM, Draft, on / }).waitFor();
+    await tenthCell.getByRole('button', { name: /^Egg hunt moved indoo/ }).dragTo(twelfthCell);
+    await twelfthCell.getByRole('button', { name: /^Egg hunt moved indoo… at 6:30 PM, Draft, on / }).waitFor();
+
     // A second post, to see the views and the phone layout with more than one.
     await page.getByRole('button', { name: `Add post on ${twelfth.short}` }).click();
     const second = page.getByRole('dialog', { name: 'Schedule New Social Post' });
@@ -145,7 +151,10 @@ browserDescribe(describe)('Social Blast', async () => {
     await phoneDialog.getByRole('checkbox', { name: 'X (Twitter)' }).check();
     await phoneDialog.getByText('Too long for X (Twitter)').waitFor();
     await page.screenshot({ path: path.join(screenshotsDir, 'social-dialog-390.png') });
+    // Typed work is not thrown away silently.
     await phoneDialog.getByRole('button', { name: 'Close' }).click();
+    await page.getByText('This post has changes that are not saved.').waitFor();
+    await page.getByRole('button', { name: 'Discard' }).click();
     await phoneDialog.waitFor({ state: 'detached' });
     await page.setViewportSize({ width: 1366, height: 900 });
 

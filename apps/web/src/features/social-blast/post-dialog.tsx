@@ -15,6 +15,7 @@ import {
 } from '@mantine/core';
 import { DatePickerInput, TimeInput } from '@mantine/dates';
 import { useForm } from '@mantine/form';
+import { modals } from '@mantine/modals';
 import { IconAlertTriangle, IconCalendar, IconClock, IconTrash } from '@tabler/icons-react';
 import dayjs from 'dayjs';
 import { useState } from 'react';
@@ -138,6 +139,18 @@ export function PostDialog({
     onError: (err) => notifyError('Error', `Failed to update post: ${errorMessage(err)}`),
   });
   const saving = create.isPending || update.isPending;
+  // Typed work is never thrown away silently: closing a changed form asks first.
+  const close = () => {
+    if (!form.isDirty()) return onClose();
+    modals.openConfirmModal({
+      title: 'Discard changes?',
+      children: <Text size="sm">This post has changes that are not saved.</Text>,
+      labels: { confirm: 'Discard', cancel: 'Keep editing' },
+      confirmProps: { color: 'red' },
+      closeButtonProps: { 'aria-label': 'Close' },
+      onConfirm: onClose,
+    });
+  };
   const submit = form.onSubmit((v) => {
     const payload = socialPostFieldsSchema.parse(toPayload(v));
     if (post) update.mutate({ id: post.id, ...payload });
@@ -152,7 +165,7 @@ export function PostDialog({
   const title = post ? 'Edit Social Post' : 'Schedule New Social Post';
 
   return (
-    <Modal opened={opened} onClose={onClose} title={title} size={600} closeButtonProps={{ 'aria-label': 'Close' }}>
+    <Modal opened={opened} onClose={close} title={title} size={600} closeButtonProps={{ 'aria-label': 'Close' }}>
       <form onSubmit={submit} noValidate>
         <Stack className={classes.dialog}>
           {post?.status === 'failed' && post.error ? (
@@ -293,7 +306,7 @@ export function PostDialog({
               <span />
             )}
             <Group>
-              <Button variant="default" onClick={onClose}>
+              <Button variant="default" onClick={close}>
                 Cancel
               </Button>
               <Button type="submit" loading={saving}>

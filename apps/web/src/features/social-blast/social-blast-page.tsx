@@ -31,6 +31,8 @@ import { useState } from 'react';
 import { Link } from 'react-router-dom';
 import { SOCIAL_PLATFORM_LABELS, SOCIAL_STATUS_LABELS } from '@lampstand/api/schemas/social-posts';
 import { trpc } from '../../lib/trpc';
+import { errorMessage } from '../../lib/errors';
+import { notifyError, notifySuccess } from '../../ui/notify';
 import { EmptyState } from '../../ui/empty-state';
 import { formatDate, formatTime } from '../../ui/format';
 import { PageHeader } from '../../ui/page-header';
@@ -75,7 +77,16 @@ function PostChip({
 }) {
   const text = snippet(post.content);
   return (
-    <div className={classes.post} data-status={post.status} data-testid={`post-${post.id}`}>
+    <div
+      className={classes.post}
+      data-status={post.status}
+      data-testid={`post-${post.id}`}
+      draggable
+      onDragStart={(e) => {
+        e.dataTransfer.setData('application/x-social-post', String(post.id));
+        e.dataTransfer.effectAllowed = 'move';
+      }}
+    >
       <UnstyledButton className={classes.postButton} onClick={() => onOpen(post)}>
         <Group gap={4} wrap="nowrap" className={classes.postMeta}>
           <PlatformIcons platforms={post.platforms} decorative />
@@ -121,6 +132,7 @@ function DayCell({
   onAdd,
   onOpen,
   onDelete,
+  onDropPost,
 }: {
   day: Dayjs;
   posts: SocialPost[];
@@ -129,11 +141,29 @@ function DayCell({
   onAdd: (day: Dayjs) => void;
   onOpen: (p: SocialPost) => void;
   onDelete: (p: SocialPost) => void;
+  /** A post dragged here (by mouse; the edit dialog moves it by keyboard). */
+  onDropPost: (postId: number, day: Dayjs) => void;
 }) {
   const today = day.isSame(dayjs(), 'day');
   const label = day.format('dddd, MMMM D, YYYY');
+  const [over, setOver] = useState(false);
   return (
     <Box
+      onDragOver={(e) => {
+        if (!e.dataTransfer.types.includes('application/x-social-post')) return;
+        e.preventDefault();
+        e.dataTransfer.dropEffect = 'move';
+        setOver(true);
+      }}
+      onDragLeave={() => setOver(false)}
+      onDrop={(e) => {
+        setOver(false);
+        const id = Number(e.dataTransfer.getData('application/x-social-post'));
+        if (!id) return;
+        e.preventDefault();
+        onDropPost(id, day);
+      }}
+      data-drop={over || undefined}
       className={classes.cell}
       data-outside={outside || undefined}
       data-today={today || undefined}
@@ -263,6 +293,32 @@ export function SocialBlastPage() {
     },
   );
   const askDelete = useDeletePost(() => setDialog(null));
+  const utils = trpc.useUtils();
+  const moveTo = trpc.socialPosts.update.useMutation({
+    onSuccess: async () => {
+      notifySuccess('Post updated successfully');
+      await utils.socialPosts.list.invalidate();
+    },
+    onError: (err) => notifyError('Error', `Failed to update post: ${errorMessage(err)}`),
+  });
+  /** Same time of day, on the day it was dropped on. */
+  const dropPost = (postId: number, day: Dayjs) => {
+    const p = posts.data?.find((x) => x.id === postId);
+    if (!p) return;
+    const at = dayjs(p.scheduledFor);
+    const next = day.hour(at.hour()).minute(at.minute()).second(0).millisecond(0);
+    if (next.isSame(at)) return;
+    moveTo.mutate({
+      id: p.id,
+      content: p.content,
+      scheduledFor: next.toISOString(),
+      platforms: p.platforms,
+      status: p.status,
+      imageUrl: p.imageUrl,
+      linkUrl: p.linkUrl,
+      tags: p.tags,
+    });
+  };
   const open = (post: SocialPost | null, day: string | null = null) => setDialog({ post, day, key: Date.now() });
   const step = view === 'week' ? 'week' : 'month';
   const move = (n: number) => setAnchor((a) => a.add(n, step));
@@ -373,6 +429,7 @@ export function SocialBlastPage() {
                 onAdd={(day) => open(null, day.format('YYYY-MM-DD'))}
                 onOpen={(p) => open(p)}
                 onDelete={askDelete}
+                onDropPost={dropPost}
               />
             ))}
           </div>
