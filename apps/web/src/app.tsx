@@ -41,6 +41,9 @@ const NewEmailCampaignPage = lazy(() =>
 const ChurchTemplatesPage = lazy(() =>
   import('./features/templates/church-templates-page').then((m) => ({ default: m.ChurchTemplatesPage })),
 );
+const SocialBlastPage = lazy(() =>
+  import('./features/social-blast/social-blast-page').then((m) => ({ default: m.SocialBlastPage })),
+);
 const PrintTemplatePage = lazy(() =>
   import('./features/templates/church-templates-page').then((m) => ({ default: m.PrintTemplatePage })),
 );
@@ -65,7 +68,6 @@ const placeholders: { path: string; title: string; description: string }[] = [
   { path: '/landing-pages/new', title: 'New Landing Page', description: 'Create a landing page.' },
   { path: '/qr-codes/new', title: 'New QR Code', description: 'Create a QR code.' },
   { path: '/qr-codes', title: 'QR Codes', description: 'QR codes and short links for print and screens.' },
-  { path: '/social-blast', title: 'Social Blast', description: 'Plan social media posts on a calendar.' },
   { path: '/show-up', title: 'Show Up', description: 'Crowdfunding for church projects.' },
   { path: '/show-up/new', title: 'List a Project', description: 'Create a Show Up project.' },
   { path: '/show-up/donation-success', title: 'Thank you', description: 'Your donation.' },
@@ -118,6 +120,7 @@ export function App() {
                     <Route path="/contacts/detail/:id" element={<ContactDetailPage />} />
                     <Route path="/templates" element={<ChurchTemplatesPage />} />
                     <Route path="/templates/:id/print" element={<PrintTemplatePage />} />
+                    <Route path="/social-blast" element={<SocialBlastPage />} />
                     <Route path="/sms-campaigns" element={<SmsCampaignsPage />} />
                     <Route path="/sms-campaigns/new" element={<SmsCampaignsPage />} />
                     <Route path="/email-campaigns" element={<EmailCampaignsPage />} />

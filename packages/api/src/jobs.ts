@@ -1,5 +1,12 @@
 /** Background jobs the services can ask for; the server backs this with pg-boss on the same PostgreSQL. */
-export const JOB_NAMES = ['contact-import', 'campaign-start', 'campaign-deliver', 'campaign-sweep'] as const;
+export const JOB_NAMES = [
+  'contact-import',
+  'campaign-start',
+  'campaign-deliver',
+  'campaign-sweep',
+  'social-post-publish',
+  'social-post-sweep',
+] as const;
 export type JobName = (typeof JOB_NAMES)[number];
 
 export interface JobPayloads {
@@ -10,6 +17,10 @@ export interface JobPayloads {
   'campaign-deliver': { channel: 'email' | 'sms'; campaignId: number };
   /** Every minute: resume campaigns left sending by a dead worker, start overdue scheduled ones. */
   'campaign-sweep': Record<string, never>;
+  /** Publish a social post whose time has come (nothing if it was moved, deleted or published). */
+  'social-post-publish': { postId: number };
+  /** Every minute: queue due social posts that have no job coming (lost jobs, dead workers); `force` takes every due one now. */
+  'social-post-sweep': { force?: boolean };
 }
 
 export interface JobQueue {

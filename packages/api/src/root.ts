@@ -13,6 +13,7 @@ import { smsCampaignsRouter } from './routers/sms-campaigns/router.js';
 import { dashboardRouter } from './routers/dashboard/router.js';
 import { adminTemplatesRouter, templatesRouter } from './routers/templates/router.js';
 import { servicePlannerRouter } from './routers/service-planner/router.js';
+import { socialPostsRouter } from './routers/social-posts/router.js';
 import { createCallerFactory, router } from './trpc.js';
 
 export const appRouter = router({
@@ -32,6 +33,7 @@ export const appRouter = router({
   adminTemplates: adminTemplatesRouter,
   templates: templatesRouter,
   servicePlanner: servicePlannerRouter,
+  socialPosts: socialPostsRouter,
 });
 
 export type AppRouterType = typeof appRouter;

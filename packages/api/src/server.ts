@@ -30,3 +30,16 @@ export {
 } from './providers/sms.js';
 export { applySmsStatus, handleInboundSms } from './services/sms-campaigns/webhooks.js';
 export { getRequest, respondToRequest } from './services/service-planner/assignments.js';
+export type { FileStorage, S3StorageOptions } from './providers/storage.js';
+export { createLocalStorage, createS3Storage } from './providers/storage.js';
+export {
+  createUpload,
+  getUpload,
+  MAX_UPLOAD_BYTES,
+  UPLOAD_TOO_LARGE_MESSAGE,
+  type Upload,
+} from './services/uploads/uploads.js';
+export type { SocialPublisher } from './providers/social-webhook.js';
+export { createWebhookPublisher, signSocialWebhook, verifySocialWebhook } from './providers/social-webhook.js';
+export { publishDueSocialPosts, sweepSocialPosts } from './services/social-posts/publish.js';
+export { socialPostsFeed } from './services/social-posts/feed.js';

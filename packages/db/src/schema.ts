@@ -504,6 +504,9 @@ export interface Database {
   teamMemberBlockouts: TeamMemberBlockoutsTable;
   servicePlanAssignments: ServicePlanAssignmentsTable;
   servicePlanAnnouncements: ServicePlanAnnouncementsTable;
+  uploads: UploadsTable;
+  socialPosts: SocialPostsTable;
+  socialSettings: SocialSettingsTable;
 }
 
 export type User = Selectable<UsersTable>;
@@ -814,4 +817,90 @@ export const schemaColumns: Columns = {
     targetId: true,
     createdAt: true,
   },
+  uploads: {
+    id: true,
+    userId: true,
+    storageKey: true,
+    thumbnailKey: true,
+    url: true,
+    thumbnailUrl: true,
+    contentType: true,
+    width: true,
+    height: true,
+    bytes: true,
+    createdAt: true,
+  },
+  socialPosts: {
+    id: true,
+    userId: true,
+    content: true,
+    scheduledFor: true,
+    platforms: true,
+    status: true,
+    imageUrl: true,
+    linkUrl: true,
+    tags: true,
+    postedAt: true,
+    publishAttempts: true,
+    publishNextAttemptAt: true,
+    publishClaimedAt: true,
+    publishError: true,
+    publishResponseId: true,
+    createdAt: true,
+    updatedAt: true,
+  },
+  socialSettings: {
+    userId: true,
+    webhookUrl: true,
+    webhookSecret: true,
+    feedToken: true,
+    createdAt: true,
+    updatedAt: true,
+  },
 };
+
+/** An uploaded image (re-encoded to WebP): the large variant and its thumbnail. */
+export interface UploadsTable {
+  id: Generated<number>;
+  userId: number;
+  storageKey: string;
+  thumbnailKey: string;
+  url: string;
+  thumbnailUrl: string;
+  contentType: string;
+  width: number;
+  height: number;
+  bytes: number;
+  createdAt: Generated<Date>;
+}
+
+export type SocialPostStatus = 'scheduled' | 'posted' | 'failed' | 'draft';
+
+export interface SocialPostsTable {
+  id: Generated<number>;
+  userId: number;
+  content: string;
+  scheduledFor: Date;
+  platforms: ColumnType<string[], string[] | undefined, string[]>;
+  status: ColumnType<SocialPostStatus, SocialPostStatus | undefined, SocialPostStatus>;
+  imageUrl: string | null;
+  linkUrl: string | null;
+  tags: ColumnType<string[], string[] | undefined, string[]>;
+  postedAt: Date | null;
+  publishAttempts: Generated<number>;
+  publishNextAttemptAt: Date | null;
+  publishClaimedAt: Date | null;
+  publishError: string | null;
+  publishResponseId: string | null;
+  createdAt: Generated<Date>;
+  updatedAt: Generated<Date>;
+}
+
+export interface SocialSettingsTable {
+  userId: number;
+  webhookUrl: string | null;
+  webhookSecret: string | null;
+  feedToken: string | null;
+  createdAt: Generated<Date>;
+  updatedAt: Generated<Date>;
+}

@@ -8,6 +8,9 @@ import {
   startScheduledCampaign,
   sweepCampaigns,
   type DeliveryDeps,
+  createWebhookPublisher,
+  publishDueSocialPosts,
+  sweepSocialPosts,
   type SmsTransport,
   type DeliveryConfig,
   type EmailTransport,
@@ -25,9 +28,18 @@ export interface JobDeps {
   delivery: DeliveryConfig;
 }
 
+/** What social publishing needs: the signed outgoing webhook as its publisher. */
+const socialDepsOf = (d: JobDeps, queue: JobQueue) => ({
+  db: d.db,
+  jobs: queue,
+  config: d.delivery,
+  publisher: createWebhookPublisher({ allowPrivateAddresses: d.delivery.socialWebhookAllowPrivate }),
+});
+
 /** What each job does; the logic lives in the api package's services. */
 function handlers(d: JobDeps, queue: JobQueue): { [N in JobName]: Handler<N> } {
   const deps: DeliveryDeps = { db: d.db, email: d.email, sms: d.sms, jobs: queue, config: d.delivery };
+  const socialDeps = socialDepsOf(d, queue);
   return {
     'contact-import': ({ importId }) => runContactImport(d.db, importId),
     'campaign-start': ({ channel, campaignId, scheduledFor }) =>
@@ -36,6 +48,10 @@ function handlers(d: JobDeps, queue: JobQueue): { [N in JobName]: Handler<N> } {
       await deliverCampaign(deps, channel, campaignId);
     },
     'campaign-sweep': () => sweepCampaigns(deps),
+    'social-post-publish': async ({ postId }) => {
+      await publishDueSocialPosts(socialDeps, { postId });
+    },
+    'social-post-sweep': ({ force }) => sweepSocialPosts(socialDeps, { force }),
   };
 }
 
@@ -61,6 +77,8 @@ const CONCURRENCY: Record<JobName, number> = {
   'campaign-start': 2,
   'campaign-deliver': 4,
   'campaign-sweep': 1,
+  'social-post-publish': 2,
+  'social-post-sweep': 1,
 };
 
 /**
@@ -120,12 +138,14 @@ export async function startJobs(opts: StartJobsOptions): Promise<JobRunner> {
       workerIds.set(name, ids);
     }
     await boss.schedule('campaign-sweep', '* * * * *', {}, { singletonKey: 'sweep' });
+    await boss.schedule('social-post-sweep', '* * * * *', {}, { singletonKey: 'social-sweep' });
   }
   return {
     queue,
     async sweep() {
       const d = opts.deps;
       await sweepCampaigns({ db: d.db, email: d.email, sms: d.sms, jobs: queue, config: d.delivery }, { force: true });
+      await sweepSocialPosts(socialDepsOf(opts.deps, queue), { force: true });
     },
     async stop() {
       await boss.stop({ graceful: true, wait: true, timeout: 20_000 });

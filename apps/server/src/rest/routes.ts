@@ -1,5 +1,6 @@
 import type { RestRoute } from './route-types.js';
 import { servicePlannerRoutes } from './routes/service-planner.js';
+import { socialPostsRoutes } from './routes/social-posts.js';
 
 export type { RestRoute, HttpMethod } from './route-types.js';
 
@@ -638,4 +639,4 @@ const coreRoutes: RestRoute[] = [
  * tRPC procedure, and a path in the OpenAPI document at GET /api/openapi.json. A feature keeps its
  * rows in `rest/routes/<feature>.ts` and is spread in here.
  */
-export const restRoutes: RestRoute[] = [...coreRoutes, ...servicePlannerRoutes];
+export const restRoutes: RestRoute[] = [...coreRoutes, ...servicePlannerRoutes, ...socialPostsRoutes];

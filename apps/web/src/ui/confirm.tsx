@@ -9,6 +9,7 @@ export function confirmDestructive(o: { title: string; text: ReactNode; confirm:
     children: <Text size="sm">{o.text}</Text>,
     labels: { confirm: o.confirm, cancel: 'Cancel' },
     confirmProps: { color: 'red' },
+    closeButtonProps: { 'aria-label': 'Close' },
     onConfirm: o.onConfirm,
   });
 }

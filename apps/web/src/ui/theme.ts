@@ -36,8 +36,8 @@ export const cssVariablesResolver: CSSVariablesResolver = () => ({
     '--mantine-color-yellow-light-color': 'var(--mantine-color-yellow-9)',
     '--mantine-primary-color-light-color': 'var(--mantine-color-indigo-9)',
     '--mantine-color-gray-light-color': 'var(--mantine-color-gray-8)',
-    // Field error text (red 6 is 3.3:1 on white).
-    '--mantine-color-error': 'var(--mantine-color-red-8)',
+    // Field error messages (red-6 by default) at AA contrast on white.
+    '--mantine-color-error': 'var(--mantine-color-red-9)',
   },
   dark: {},
 });

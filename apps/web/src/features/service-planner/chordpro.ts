@@ -42,5 +42,5 @@ export function renderChordPro(text: string, o: { fromKey?: string | null; toKey
       return segments.length ? { kind: 'lyrics', segments } : { kind: 'empty' };
     }),
   }));
-  return { title: song.title ?? null, key: from && to ? to : (from ?? (song.key) ?? null), sections };
+  return { title: song.title ?? null, key: from && to ? to : (from ?? song.key ?? null), sections };
 }

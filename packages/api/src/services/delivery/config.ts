@@ -23,6 +23,8 @@ export interface DeliveryConfig {
   maxAttempts: number;
   /** First retry after this many seconds, doubling each time. */
   retryBaseSeconds: number;
+  /** Let social-post webhooks reach loopback and private addresses (local receivers, tests). */
+  socialWebhookAllowPrivate?: boolean;
 }
 
 export const defaultDeliveryConfig: Omit<

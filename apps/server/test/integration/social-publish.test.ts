@@ -1,0 +1,275 @@
+import { afterAll, describe, expect, it } from 'vitest';
+import { createWebhookPublisher, signSocialWebhook, verifySocialWebhook } from '@lampstand/api/server';
+import { registerChurch, startTestApp, type HttpClient } from '../helpers/test-app.js';
+import { startWebhookReceiver } from '../helpers/webhook-receiver.js';
+
+// Retries after 1 s, then 2 s; a post fails after its third try.
+const app = await startTestApp(
+  { publicUrl: 'http://lampstand.test' },
+  { retryBaseSeconds: 1, maxAttempts: 3, socialWebhookAllowPrivate: true },
+);
+await registerChurch(app.url, 'Platform');
+
+/** A receiver answering by the post's content: 'fail-once' 500 then 200, 'fail-always' 503, 'refuse' 422. */
+const tries = new Map<string, number>();
+const receiver = await startWebhookReceiver({
+  answer: (_n, body) => {
+    const content = String(body.post.content);
+    const n = (tries.get(content) ?? 0) + 1;
+    tries.set(content, n);
+    if (content.startsWith('fail-once')) return n === 1 ? 500 : 200;
+    if (content.startsWith('fail-always')) return 503;
+    if (content.startsWith('refuse')) return 422;
+    return 200;
+  },
+});
+afterAll(() => receiver.close());
+
+async function churchWithWebhook(name: string) {
+  const church = await registerChurch(app.url, name);
+  const res = await church.client.put('/api/social-settings', { webhookUrl: receiver.url });
+  receiver.trust(res.body.webhookSecret);
+  return church;
+}
+const inSeconds = (s: number) => new Date(Date.now() + s * 1000).toISOString();
+
+async function waitForStatus(client: HttpClient, id: number, status: string, ms = 30_000) {
+  const start = Date.now();
+  for (;;) {
+    const p = (await client.get(`/api/social-posts/${id}`)).body;
+    if (p.status === status) return p;
+    if (Date.now() - start > ms) throw new Error(`post ${id} is ${p.status} (${p.error})`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+const receivedFor = (id: number) => receiver.all.filter((r) => r.body.post.id === id);
+
+describe('Publishing social posts through the signed webhook', () => {
+  it('publishes at the scheduled time, signed, with the post, and records posted and postedAt', async () => {
+    const church = await churchWithWebhook('On Time Church');
+    const at = inSeconds(2);
+    const created = (
+      await church.client.post('/api/social-posts', {
+        content: 'Sunday service at 10am',
+        scheduledFor: at,
+        platforms: ['facebook', 'linkedin'],
+        imageUrl: '/uploads/sunday.jpg',
+        linkUrl: 'https://church.example/sunday',
+        tags: ['sunday'],
+      })
+    ).body;
+    const posted = await waitForStatus(church.client, created.id, 'posted');
+    expect(posted.postedAt).not.toBeNull();
+    expect(posted.error).toBeNull();
+    const [got, ...more] = receivedFor(created.id);
+    expect(more).toEqual([]);
+    expect(got!.at).toBeGreaterThanOrEqual(Date.parse(at));
+    expect(Date.parse(posted.postedAt)).toBeGreaterThanOrEqual(Date.parse(at));
+    expect(got!.body).toEqual({
+      event: 'social_post.publish',
+      idempotencyKey: `social-post-${created.id}-${Date.parse(at)}`,
+      post: {
+        id: created.id,
+        content: 'Sunday service at 10am',
+        platforms: ['facebook', 'linkedin'],
+        imageUrl: 'http://lampstand.test/uploads/sunday.jpg',
+        linkUrl: 'https://church.example/sunday',
+        tags: ['sunday'],
+        scheduledFor: at,
+      },
+      church: { id: church.user.id, name: 'On Time Church' },
+      attempt: 1,
+    });
+    expect(got!.headers['idempotency-key']).toBe(`social-post-${created.id}-${Date.parse(at)}`);
+    expect(got!.headers['x-lampstand-signature']).toMatch(/^sha256=[0-9a-f]{64}$/);
+    expect(receiver.badSignatures).toBe(0);
+  });
+
+  it('retries a failed call with backoff, then records it posted', async () => {
+    const church = await churchWithWebhook('Retry Church');
+    const created = (
+      await church.client.post('/api/social-posts', {
+        content: 'fail-once: youth night',
+        scheduledFor: inSeconds(0.5),
+        platforms: ['instagram'],
+      })
+    ).body;
+    const posted = await waitForStatus(church.client, created.id, 'posted');
+    expect(posted).toMatchObject({ attempts: 2, error: null });
+    const got = receivedFor(created.id);
+    expect(got.map((r) => r.status)).toEqual([500, 200]);
+    // The second try came after the backoff (1 s), not at once.
+    expect(got[1]!.at - got[0]!.at).toBeGreaterThanOrEqual(900);
+  });
+
+  it('fails with the reason after the last retry', async () => {
+    const church = await churchWithWebhook('Failing Church');
+    const created = (
+      await church.client.post('/api/social-posts', {
+        content: 'fail-always: bake sale',
+        scheduledFor: inSeconds(0.5),
+        platforms: ['facebook'],
+      })
+    ).body;
+    const failed = await waitForStatus(church.client, created.id, 'failed');
+    expect(failed.error).toBe('Webhook answered 503 Service Unavailable: {"error":"refused with 503"}');
+    expect(failed.postedAt).toBeNull();
+    expect(receivedFor(created.id)).toHaveLength(3);
+    // The calendar's list carries the reason too.
+    const listed = (await church.client.get('/api/social-posts')).body.find((p: { id: number }) => p.id === created.id);
+    expect(listed.error).toBe(failed.error);
+  });
+
+  it('fails at once when the receiver refuses the post (4xx)', async () => {
+    const church = await churchWithWebhook('Refused Church');
+    const created = (
+      await church.client.post('/api/social-posts', {
+        content: 'refuse: too long for the receiver',
+        scheduledFor: inSeconds(0.5),
+        platforms: ['twitter'],
+      })
+    ).body;
+    const failed = await waitForStatus(church.client, created.id, 'failed');
+    expect(failed.error).toMatch(/^Webhook answered 422/);
+    expect(receivedFor(created.id)).toHaveLength(1);
+  });
+
+  it('publishes a moved post once, at its new time', async () => {
+    const church = await churchWithWebhook('Moved Church');
+    const created = (
+      await church.client.post('/api/social-posts', {
+        content: 'Moved: picnic',
+        scheduledFor: inSeconds(2),
+        platforms: ['facebook'],
+      })
+    ).body;
+    const later = inSeconds(5);
+    const moved = await church.client.put(`/api/social-posts/${created.id}`, {
+      content: 'Moved: picnic (new time)',
+      scheduledFor: later,
+      platforms: ['facebook'],
+    });
+    expect(moved.status).toBe(200);
+    const posted = await waitForStatus(church.client, created.id, 'posted');
+    const got = receivedFor(created.id);
+    expect(got).toHaveLength(1);
+    expect(got[0]!.at).toBeGreaterThanOrEqual(Date.parse(later));
+    expect(got[0]!.body.post.content).toBe('Moved: picnic (new time)');
+    expect(Date.parse(posted.postedAt)).toBeGreaterThanOrEqual(Date.parse(later));
+  });
+
+  it('does not publish a post deleted before its time, nor a draft', async () => {
+    const church = await churchWithWebhook('Deleted Church');
+    const doomed = (
+      await church.client.post('/api/social-posts', {
+        content: 'Deleted: never goes out',
+        scheduledFor: inSeconds(1.5),
+        platforms: ['facebook'],
+      })
+    ).body;
+    const draft = (
+      await church.client.post('/api/social-posts', {
+        content: 'Draft: not yet',
+        scheduledFor: inSeconds(1.5),
+        platforms: ['facebook'],
+        status: 'draft',
+      })
+    ).body;
+    expect((await church.client.delete(`/api/social-posts/${doomed.id}`)).status).toBe(200);
+    // A later post of the same church going out shows the jobs ran past the deleted one's time.
+    const marker = (
+      await church.client.post('/api/social-posts', {
+        content: 'Marker after the deleted one',
+        scheduledFor: inSeconds(3),
+        platforms: ['facebook'],
+      })
+    ).body;
+    await waitForStatus(church.client, marker.id, 'posted');
+    await app.runtime.runner.sweep();
+    await new Promise((r) => setTimeout(r, 1000));
+    expect(receivedFor(doomed.id)).toEqual([]);
+    expect(receivedFor(draft.id)).toEqual([]);
+    expect((await church.client.get(`/api/social-posts/${draft.id}`)).body.status).toBe('draft');
+  });
+
+  it('leaves posts scheduled while no webhook is set, and publishes the due ones once it is', async () => {
+    const church = await registerChurch(app.url, 'No Hook Church');
+    const created = (
+      await church.client.post('/api/social-posts', {
+        content: 'Waiting for a webhook',
+        scheduledFor: inSeconds(0.5),
+        platforms: ['facebook'],
+      })
+    ).body;
+    await new Promise((r) => setTimeout(r, 1500));
+    await app.runtime.runner.sweep();
+    const waiting = (await church.client.get(`/api/social-posts/${created.id}`)).body;
+    expect(waiting).toMatchObject({ status: 'scheduled', attempts: 0, error: null });
+    expect(receivedFor(created.id)).toEqual([]);
+
+    const res = await church.client.put('/api/social-settings', { webhookUrl: receiver.url });
+    receiver.trust(res.body.webhookSecret);
+    await waitForStatus(church.client, created.id, 'posted');
+    expect(receivedFor(created.id)).toHaveLength(1);
+  });
+});
+
+describe('A post being published', () => {
+  it('cannot be edited or deleted until the receiver has answered (409), then is posted', async () => {
+    const church = await churchWithWebhook('In Flight Church');
+    receiver.hold();
+    try {
+      const created = (
+        await church.client.post('/api/social-posts', {
+          content: 'In flight: harvest festival',
+          scheduledFor: inSeconds(0.2),
+          platforms: ['facebook'],
+        })
+      ).body;
+      const before = receiver.all.length;
+      await receiver.arrived(before + 1);
+      const edit = await church.client.put(`/api/social-posts/${created.id}`, {
+        content: 'In flight: changed',
+        scheduledFor: created.scheduledFor,
+        platforms: ['facebook'],
+      });
+      expect(edit.status).toBe(409);
+      expect(edit.body.message).toBe('This post is being published right now; try again in a moment');
+      expect((await church.client.delete(`/api/social-posts/${created.id}`)).status).toBe(409);
+      receiver.resume();
+      await waitForStatus(church.client, created.id, 'posted');
+      expect(receivedFor(created.id).map((r) => r.body.post.content)).toEqual(['In flight: harvest festival']);
+    } finally {
+      receiver.resume();
+    }
+  });
+});
+
+describe('Webhook signatures', () => {
+  it('verify with the right secret only, and not when stale', () => {
+    const body = '{"post":{"id":1}}';
+    const ts = Math.floor(Date.now() / 1000);
+    const signature = signSocialWebhook('s3cret', ts, body);
+    expect(verifySocialWebhook('s3cret', { signature, timestamp: String(ts) }, body)).toBe(true);
+    expect(verifySocialWebhook('other', { signature, timestamp: String(ts) }, body)).toBe(false);
+    expect(verifySocialWebhook('s3cret', { signature, timestamp: String(ts) }, `${body} `)).toBe(false);
+    expect(verifySocialWebhook('s3cret', { signature, timestamp: String(ts - 600) }, body)).toBe(false);
+  });
+
+  it('refuse private and loopback addresses unless allowed (by IP and by name)', async () => {
+    const publisher = createWebhookPublisher();
+    const req = { secret: 'x', body: '{}', idempotencyKey: 'k' };
+    await expect(publisher.publish({ ...req, url: receiver.url })).rejects.toMatchObject({
+      message: 'Webhook address is on a private network',
+      permanent: true,
+    });
+    const byName = receiver.url.replace('127.0.0.1', 'localhost');
+    await expect(publisher.publish({ ...req, url: byName })).rejects.toMatchObject({
+      message: 'Webhook address is on a private network',
+      permanent: true,
+    });
+    await expect(publisher.publish({ ...req, url: 'http://169.254.169.254/latest/meta-data' })).rejects.toMatchObject({
+      permanent: true,
+    });
+  });
+});

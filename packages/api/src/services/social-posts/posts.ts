@@ -1,0 +1,159 @@
+import type { Db, SocialPostsTable } from '@lampstand/db';
+import type { Selectable } from 'kysely';
+import { conflict, notFound } from '../../errors.js';
+import type { JobQueue } from '../../jobs.js';
+import type { SocialPlatform, SocialPost, SocialPostFields } from '../../schemas/social-posts.js';
+import { scheduleSocialPublish } from './publish.js';
+
+type Row = Selectable<SocialPostsTable>;
+const iso = (d: Date | null) => (d ? d.toISOString() : null);
+
+function toSocialPost(r: Row): SocialPost {
+  return {
+    id: r.id,
+    userId: r.userId,
+    content: r.content,
+    scheduledFor: r.scheduledFor.toISOString(),
+    platforms: r.platforms as SocialPlatform[],
+    status: r.status,
+    imageUrl: r.imageUrl,
+    linkUrl: r.linkUrl,
+    tags: r.tags,
+    postedAt: iso(r.postedAt),
+    error: r.publishError,
+    attempts: r.publishAttempts,
+    createdAt: r.createdAt.toISOString(),
+    updatedAt: r.updatedAt.toISOString(),
+  };
+}
+
+/** At most this many posts in one answer (a year of a busy calendar). */
+const MAX_POSTS = 2000;
+
+/** The church's posts by time, optionally those scheduled from `from` (inclusive) to `to` (exclusive). */
+export async function listSocialPosts(
+  db: Db,
+  tenantId: number,
+  opts: { from?: string; to?: string } = {},
+): Promise<SocialPost[]> {
+  let q = db.selectFrom('socialPosts').selectAll().where('userId', '=', tenantId);
+  if (opts.from) q = q.where('scheduledFor', '>=', new Date(opts.from));
+  if (opts.to) q = q.where('scheduledFor', '<', new Date(opts.to));
+  const rows = await q.orderBy('scheduledFor').orderBy('id').limit(MAX_POSTS).execute();
+  return rows.map(toSocialPost);
+}
+
+export async function getSocialPost(db: Db, tenantId: number, id: number): Promise<SocialPost> {
+  const row = await db
+    .selectFrom('socialPosts')
+    .selectAll()
+    .where('id', '=', id)
+    .where('userId', '=', tenantId)
+    .executeTakeFirst();
+  if (!row) throw notFound('Post not found');
+  return toSocialPost(row);
+}
+
+const values = (input: SocialPostFields) => ({
+  content: input.content,
+  scheduledFor: new Date(input.scheduledFor),
+  platforms: input.platforms,
+  status: input.status,
+  imageUrl: input.imageUrl,
+  linkUrl: input.linkUrl,
+  tags: input.tags,
+});
+
+export async function createSocialPost(
+  deps: { db: Db; jobs: JobQueue },
+  tenantId: number,
+  input: SocialPostFields,
+): Promise<SocialPost> {
+  const row = await deps.db
+    .insertInto('socialPosts')
+    .values({
+      userId: tenantId,
+      ...values(input),
+      postedAt: input.status === 'posted' ? new Date() : null,
+    })
+    .returningAll()
+    .executeTakeFirstOrThrow();
+  await scheduleSocialPublish(deps.jobs, row);
+  return toSocialPost(row);
+}
+
+const BEING_PUBLISHED = 'This post is being published right now; try again in a moment';
+
+/**
+ * Replace a post's fields (PUT). A new time or status starts publishing afresh: tries, the
+ * retry time and the last error are cleared, and a job is queued for the new time (the old
+ * one finds the time moved and does nothing). A post whose publish is in flight cannot change (409).
+ */
+export async function updateSocialPost(
+  deps: { db: Db; jobs: JobQueue; claimLeaseSeconds: number },
+  tenantId: number,
+  opts: { id: number; fields: SocialPostFields },
+): Promise<SocialPost> {
+  const next = values(opts.fields);
+  const row = await deps.db.transaction().execute(async (trx) => {
+    const cur = await trx
+      .selectFrom('socialPosts')
+      .selectAll()
+      .where('id', '=', opts.id)
+      .where('userId', '=', tenantId)
+      .forUpdate()
+      .executeTakeFirst();
+    if (!cur) throw notFound('Post not found');
+    assertNotPublishing(cur, deps.claimLeaseSeconds);
+    const replanned = cur.status !== next.status || cur.scheduledFor.getTime() !== next.scheduledFor.getTime();
+    return trx
+      .updateTable('socialPosts')
+      .set({
+        ...next,
+        postedAt: next.status === 'posted' ? (cur.postedAt ?? new Date()) : null,
+        // A post saved at the same time and status keeps its last error (why it failed, or is retrying).
+        publishError: replanned ? null : cur.publishError,
+        ...(replanned ? { publishAttempts: 0, publishNextAttemptAt: null } : {}),
+        updatedAt: new Date(),
+      })
+      .where('id', '=', opts.id)
+      .where('userId', '=', tenantId)
+      .returningAll()
+      .executeTakeFirstOrThrow();
+  });
+  await scheduleSocialPublish(deps.jobs, row);
+  return toSocialPost(row);
+}
+
+/**
+ * Delete a post. Its queued publish job then finds nothing and does nothing; a post whose
+ * publish is in flight cannot be deleted (409) until the receiver has answered.
+ */
+export async function deleteSocialPost(
+  deps: { db: Db; claimLeaseSeconds: number },
+  tenantId: number,
+  id: number,
+): Promise<{ id: number }> {
+  return deps.db.transaction().execute(async (trx) => {
+    const cur = await trx
+      .selectFrom('socialPosts')
+      .selectAll()
+      .where('id', '=', id)
+      .where('userId', '=', tenantId)
+      .forUpdate()
+      .executeTakeFirst();
+    if (!cur) throw notFound('Post not found');
+    assertNotPublishing(cur, deps.claimLeaseSeconds);
+    await trx.deleteFrom('socialPosts').where('id', '=', id).where('userId', '=', tenantId).execute();
+    return { id };
+  });
+}
+
+function assertNotPublishing(row: Row, leaseSeconds: number): void {
+  if (
+    row.status === 'scheduled' &&
+    row.publishClaimedAt &&
+    row.publishClaimedAt.getTime() > Date.now() - leaseSeconds * 1000
+  )
+    throw conflict(BEING_PUBLISHED);
+}

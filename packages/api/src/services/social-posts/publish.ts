@@ -1,0 +1,313 @@
+import { sql, type Db } from '@lampstand/db';
+import type { JobQueue } from '../../jobs.js';
+import type { SocialPublisher } from '../../providers/social-webhook.js';
+import type { DeliveryConfig } from '../delivery/config.js';
+
+// Social posts as a channel of the delivery engine: the same guarantees as email and SMS
+// deliveries (claim with FOR UPDATE SKIP LOCKED, a lease renewed with fencing just before the
+// send, a record only after the receiver's 2xx, retries with backoff, then failed with the
+// reason), with the post itself as the one "delivery". The driver below says what to claim, how
+// to send and how to record; `publishDueSocialPosts` is the loop that runs it.
+
+export interface SocialPublishDeps {
+  db: Db;
+  jobs: JobQueue;
+  config: Pick<DeliveryConfig, 'publicUrl' | 'claimLeaseSeconds' | 'maxAttempts' | 'retryBaseSeconds'>;
+  publisher: SocialPublisher;
+}
+
+/** A post claimed for publishing, with what the send needs. */
+export interface ClaimedPost {
+  id: number;
+  userId: number;
+  content: string;
+  scheduledFor: Date;
+  platforms: string[];
+  imageUrl: string | null;
+  linkUrl: string | null;
+  tags: string[];
+  /** Tries including this one. */
+  attempts: number;
+  /** Our claim: the fencing token every later write checks. */
+  claimedAt: Date;
+  webhookUrl: string;
+  webhookSecret: string;
+  churchName: string;
+}
+
+/** What the engine needs from a channel whose unit of work is a row of its own table. */
+export interface RowChannelDriver<T> {
+  channel: 'social';
+  /** Claim due rows (optionally one): FOR UPDATE SKIP LOCKED, stamping a lease. */
+  claim(opts: { id?: number; limit: number }): Promise<T[]>;
+  /** Renew our lease just before the send; null when another worker took the row or it changed. */
+  renew(item: T): Promise<T | null>;
+  send(item: T): Promise<{ providerMessageId: string | null }>;
+  recordSuccess(item: T, result: { providerMessageId: string | null }): Promise<void>;
+  recordFailure(item: T, reason: string, outcome: { giveUp: boolean; retryAt: Date | null }): Promise<void>;
+  /** When rows of `id` may be claimable next (a retry time, or a dead worker's lease running out). */
+  nextCheck(id: number): Promise<Date | null>;
+}
+
+const claimedCols = sql`p.id, p.user_id, p.content, p.scheduled_for, p.platforms, p.image_url, p.link_url, p.tags,
+  p.publish_attempts as attempts, p.publish_claimed_at as claimed_at,
+  s.webhook_url, s.webhook_secret, u.church_name`;
+
+function toClaimed(raw: Record<string, unknown>): ClaimedPost {
+  // Keys as the camelCase plugin gives them, whether or not it mapped this raw query.
+  const r: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(raw)) r[k.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase())] = v;
+  return {
+    id: Number(r.id),
+    userId: Number(r.userId),
+    content: String(r.content),
+    scheduledFor: new Date(r.scheduledFor as Date),
+    platforms: (r.platforms as string[]) ?? [],
+    imageUrl: (r.imageUrl as string | null) ?? null,
+    linkUrl: (r.linkUrl as string | null) ?? null,
+    tags: (r.tags as string[]) ?? [],
+    attempts: Number(r.attempts),
+    claimedAt: new Date(r.claimedAt as Date),
+    webhookUrl: String(r.webhookUrl),
+    webhookSecret: String(r.webhookSecret),
+    churchName: String(r.churchName),
+  };
+}
+
+/** The JSON a receiver gets (documented in the README): the post, absolute URLs, and the church. */
+function socialWebhookBody(post: ClaimedPost, publicUrl: string): string {
+  const absolute = (u: string | null) => (u && u.startsWith('/') ? `${publicUrl}${u}` : u);
+  return JSON.stringify({
+    event: 'social_post.publish',
+    idempotencyKey: idempotencyKey(post),
+    post: {
+      id: post.id,
+      content: post.content,
+      platforms: post.platforms,
+      imageUrl: absolute(post.imageUrl),
+      linkUrl: post.linkUrl,
+      tags: post.tags,
+      scheduledFor: post.scheduledFor.toISOString(),
+    },
+    church: { id: post.userId, name: post.churchName },
+    attempt: post.attempts,
+  });
+}
+
+const idempotencyKey = (p: { id: number; scheduledFor: Date }) => `social-post-${p.id}-${p.scheduledFor.getTime()}`;
+
+export function socialDriver(deps: SocialPublishDeps): RowChannelDriver<ClaimedPost> {
+  const { db, config, publisher } = deps;
+  const lease = config.claimLeaseSeconds;
+  return {
+    channel: 'social',
+    async claim({ id, limit }) {
+      // A post is due when its time has come, its church has a webhook, no retry is waiting, and
+      // nobody holds a live lease on it. Raw SQL maps no names, so rows are read by hand.
+      const { rows } = await sql<Record<string, unknown>>`
+        with due as (
+          select p.id from social_posts p
+          join social_settings s on s.user_id = p.user_id
+          where p.status = 'scheduled' and p.scheduled_for <= now()
+            and s.webhook_url is not null and s.webhook_secret is not null
+            and (p.publish_next_attempt_at is null or p.publish_next_attempt_at <= now())
+            and (p.publish_claimed_at is null or p.publish_claimed_at < now() - make_interval(secs => ${lease}))
+            ${id === undefined ? sql`` : sql`and p.id = ${id}`}
+          order by p.scheduled_for, p.id
+          limit ${limit}
+          for update of p skip locked
+        ), claimed as (
+          update social_posts p
+          set publish_claimed_at = date_trunc('milliseconds', clock_timestamp()),
+              publish_attempts = p.publish_attempts + 1
+          from due where p.id = due.id
+          returning p.*
+        )
+        select ${claimedCols} from claimed p
+        join social_settings s on s.user_id = p.user_id
+        join users u on u.id = p.user_id`.execute(db);
+      return rows.map(toClaimed);
+    },
+    async renew(item) {
+      // Fencing: still ours, still scheduled for the time we claimed it at. Read the post again
+      // so an edit made since the claim is what goes out.
+      const { rows } = await sql<Record<string, unknown>>`
+        with renewed as (
+          update social_posts p set publish_claimed_at = date_trunc('milliseconds', clock_timestamp())
+          where p.id = ${item.id} and p.status = 'scheduled' and p.scheduled_for <= now()
+            and p.publish_claimed_at = ${item.claimedAt}
+          returning p.*
+        )
+        select ${claimedCols} from renewed p
+        join social_settings s on s.user_id = p.user_id
+        join users u on u.id = p.user_id
+        where s.webhook_url is not null and s.webhook_secret is not null`.execute(db);
+      if (rows[0]) return toClaimed(rows[0]);
+      // Not ours any more, or changed: let go of the claim if we still hold it.
+      await db
+        .updateTable('socialPosts')
+        .set({ publishClaimedAt: null })
+        .where('id', '=', item.id)
+        .where('publishClaimedAt', '=', item.claimedAt)
+        .execute();
+      return null;
+    },
+    async send(item) {
+      const { responseId } = await publisher.publish({
+        url: item.webhookUrl,
+        secret: item.webhookSecret,
+        body: socialWebhookBody(item, config.publicUrl),
+        idempotencyKey: idempotencyKey(item),
+      });
+      return { providerMessageId: responseId };
+    },
+    async recordSuccess(item, result) {
+      await db
+        .updateTable('socialPosts')
+        .set({
+          status: 'posted',
+          postedAt: new Date(),
+          publishResponseId: result.providerMessageId,
+          publishError: null,
+          publishClaimedAt: null,
+          publishNextAttemptAt: null,
+          updatedAt: new Date(),
+        })
+        .where('id', '=', item.id)
+        .execute();
+    },
+    async recordFailure(item, reason, { giveUp, retryAt }) {
+      await db
+        .updateTable('socialPosts')
+        .set(
+          giveUp
+            ? {
+                status: 'failed',
+                publishError: reason,
+                publishClaimedAt: null,
+                publishNextAttemptAt: null,
+                updatedAt: new Date(),
+              }
+            : { publishError: reason, publishClaimedAt: null, publishNextAttemptAt: retryAt, updatedAt: new Date() },
+        )
+        .where('id', '=', item.id)
+        .where('publishClaimedAt', '=', item.claimedAt)
+        .execute();
+    },
+    async nextCheck(id) {
+      const row = await db
+        .selectFrom('socialPosts')
+        .select(['status', 'scheduledFor', 'publishNextAttemptAt', 'publishClaimedAt'])
+        .where('id', '=', id)
+        .executeTakeFirst();
+      if (!row || row.status !== 'scheduled') return null;
+      if (row.publishClaimedAt) return new Date(row.publishClaimedAt.getTime() + lease * 1000 + 500);
+      if (row.publishNextAttemptAt && row.publishNextAttemptAt.getTime() > Date.now()) return row.publishNextAttemptAt;
+      return null;
+    },
+  };
+}
+
+export interface PublishResult {
+  posted: number;
+  failed: number;
+  retrying: number;
+}
+
+/**
+ * Publish due posts (one when `postId` is given): claim, renew, send, record. A failure is
+ * retried with backoff (retryBaseSeconds, doubling) up to maxAttempts, then the post is failed
+ * with the reason; 4xx answers fail at once. When the post is not claimable now because a retry
+ * is waiting or another worker holds it (perhaps a dead one), the job comes back at that time.
+ */
+export async function publishDueSocialPosts(
+  deps: SocialPublishDeps,
+  opts: { postId?: number } = {},
+): Promise<PublishResult> {
+  const driver = socialDriver(deps);
+  const result: PublishResult = { posted: 0, failed: 0, retrying: 0 };
+  for (;;) {
+    const batch = await driver.claim({ id: opts.postId, limit: 10 });
+    for (const claimed of batch) {
+      const item = await driver.renew(claimed);
+      if (!item) continue;
+      try {
+        const sent = await driver.send(item);
+        await driver.recordSuccess(item, sent);
+        result.posted++;
+      } catch (err) {
+        const reason = (err instanceof Error ? err.message : String(err)).slice(0, 500);
+        const giveUp = item.attempts >= deps.config.maxAttempts || (err as { permanent?: boolean }).permanent === true;
+        const retryAt = giveUp
+          ? null
+          : new Date(Date.now() + deps.config.retryBaseSeconds * 1000 * 2 ** (item.attempts - 1));
+        await driver.recordFailure(item, reason, { giveUp, retryAt });
+        if (giveUp) result.failed++;
+        else {
+          result.retrying++;
+          await deps.jobs.send(
+            'social-post-publish',
+            { postId: item.id },
+            { startAfter: retryAt!, singletonKey: `social-post-${item.id}-try-${item.attempts + 1}` },
+          );
+        }
+      }
+    }
+    if (opts.postId !== undefined || batch.length === 0) break;
+  }
+  if (opts.postId !== undefined && result.posted + result.failed + result.retrying === 0) {
+    const at = await driver.nextCheck(opts.postId);
+    if (at)
+      await deps.jobs.send(
+        'social-post-publish',
+        { postId: opts.postId },
+        { startAfter: at, singletonKey: `social-post-${opts.postId}-check-${at.getTime()}` },
+      );
+  }
+  return result;
+}
+
+/** Queue a scheduled post's publish at its time (once per post and time). */
+export async function scheduleSocialPublish(
+  jobs: JobQueue,
+  row: { id: number; status: string; scheduledFor: Date },
+): Promise<void> {
+  if (row.status !== 'scheduled') return;
+  await jobs.send(
+    'social-post-publish',
+    { postId: row.id },
+    {
+      startAfter: row.scheduledFor,
+      singletonKey: `social-post-${row.id}-at-${row.scheduledFor.getTime()}`,
+    },
+  );
+}
+
+/**
+ * Every minute (and at start with `force`): queue posts that are due but have no job coming (a
+ * lost job, a worker that died mid-publish, a webhook set after their time). A post another
+ * worker holds is looked at again when that lease runs out. Without `force`, only posts due for
+ * more than 30 s, so the sweep does not race each post's own job.
+ */
+export async function sweepSocialPosts(deps: SocialPublishDeps, opts: { force?: boolean } = {}): Promise<void> {
+  const grace = opts.force ? 0 : 30;
+  const lease = deps.config.claimLeaseSeconds;
+  const { rows } = await sql<{ id: number; claimedAt: Date | null }>`
+    select p.id, p.publish_claimed_at as claimed_at from social_posts p
+    join social_settings s on s.user_id = p.user_id
+    where p.status = 'scheduled' and p.scheduled_for <= now() - make_interval(secs => ${grace})
+      and s.webhook_url is not null and s.webhook_secret is not null
+      and (p.publish_next_attempt_at is null or p.publish_next_attempt_at <= now() - make_interval(secs => ${grace}))
+    order by p.scheduled_for
+    limit 1000`.execute(deps.db);
+  for (const r of rows) {
+    const leaseEnd = r.claimedAt ? new Date(r.claimedAt).getTime() + lease * 1000 + 500 : 0;
+    await deps.jobs.send(
+      'social-post-publish',
+      { postId: r.id },
+      leaseEnd > Date.now()
+        ? { startAfter: new Date(leaseEnd), singletonKey: `social-post-${r.id}-lease-${leaseEnd}` }
+        : { singletonKey: `social-post-${r.id}-sweep` },
+    );
+  }
+}
