@@ -12,6 +12,8 @@ import { settingsRouter } from './routers/settings/router.js';
 import { smsCampaignsRouter } from './routers/sms-campaigns/router.js';
 import { dashboardRouter } from './routers/dashboard/router.js';
 import { adminTemplatesRouter, templatesRouter } from './routers/templates/router.js';
+import { landingPagesRouter } from './routers/landing-pages/router.js';
+import { aiGeneratorRouter } from './routers/ai-generator/router.js';
 import { createCallerFactory, router } from './trpc.js';
 
 export const appRouter = router({
@@ -30,6 +32,8 @@ export const appRouter = router({
   dashboard: dashboardRouter,
   adminTemplates: adminTemplatesRouter,
   templates: templatesRouter,
+  landingPages: landingPagesRouter,
+  aiGenerator: aiGeneratorRouter,
 });
 
 export type AppRouterType = typeof appRouter;

@@ -41,3 +41,15 @@ export {
   UPLOAD_TOO_LARGE_MESSAGE,
   type Upload,
 } from './services/uploads/uploads.js';
+export type { AiProvider } from './providers/ai.js';
+export { aiProviderFor } from './providers/ai.js';
+export { getPublishedLandingPage } from './services/landing-pages/pages.js';
+export {
+  visitSource,
+  isCrawler,
+  VisitorHasher,
+  VisitRecorder,
+  countVisits,
+  type VisitSource,
+} from './services/landing-pages/visits.js';
+export { signUp, confirmSignup, describeSignupToken } from './services/landing-pages/signups.js';
