@@ -28,7 +28,7 @@ export function visitSource(
       .trim()
       .slice(0, 100);
   const utm = [str(query.utm_source), str(query.utm_medium), str(query.utm_campaign)].map(clean);
-  if (utm.some(Boolean)) return { kind: 'utm', value: utm.join(' / ') };
+  if (utm.some(Boolean)) return { kind: 'utm', value: utm.filter(Boolean).join(' / ') };
   if (referer) {
     try {
       const host = new URL(referer).hostname.toLowerCase();
