@@ -12,7 +12,13 @@ import {
   type VisitSource,
 } from '@lampstand/api/server';
 import type { AppDeps } from '../app-deps.js';
-import { esc, renderIcs, renderLandingPage, renderMessage, renderNotFound } from './landing-page-html.js';
+import {
+  esc,
+  renderIcs,
+  renderLandingPage,
+  renderMessage,
+  renderNotFound,
+} from '@lampstand/api/render/landing-page-html';
 
 const PAGE_CACHE_CONTROL = 'public, max-age=30';
 

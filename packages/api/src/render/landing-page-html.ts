@@ -1,4 +1,7 @@
-import type { Block, ImageRef, LandingPageContent } from '@lampstand/api/schemas/landing-pages';
+import type { Block, ImageRef, LandingPageContent } from '../schemas/landing-pages.js';
+
+// The public landing page as HTML: served by the server at /p/{slug} and shown by the builder's
+// preview (the same markup). Pure string building, no Node or browser APIs.
 
 export const esc = (s: string) =>
   s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
