@@ -121,7 +121,7 @@ export function AiGeneratorButton({ onGenerated }: { onGenerated: (c: Generated)
             <TextInput
               label="Topic"
               withAsterisk
-              placeholder="e.g. Easter Sunday service"
+              description="e.g. Easter Sunday service"
               {...form.getInputProps('topic')}
             />
             <Select

@@ -241,7 +241,7 @@ function Builder({ page }: { page: Page }) {
           <>
             Build the page from blocks; drag a block by its handle (or focus the handle and use Space and the arrow
             keys) to reorder. Public address:{' '}
-            <Anchor href={`/p/${page.slug}`} target="_blank">
+            <Anchor href={`/p/${page.slug}`} target="_blank" underline="always">
               /p/{page.slug}
             </Anchor>
           </>
@@ -397,7 +397,7 @@ export function LandingPageBuilderPage() {
         <PageHeader title="Landing page not found" />
         <Alert color="red">
           This landing page does not exist or belongs to another church.{' '}
-          <Anchor component={Link} to="/landing-pages">
+          <Anchor component={Link} to="/landing-pages" underline="always">
             Back to Landing Pages
           </Anchor>
         </Alert>

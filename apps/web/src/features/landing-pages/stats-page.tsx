@@ -56,7 +56,7 @@ export function LandingPageStatsPage() {
         <PageHeader title="Landing page not found" />
         <Alert color="red">
           This landing page does not exist or belongs to another church.{' '}
-          <Anchor component={Link} to="/landing-pages">
+          <Anchor component={Link} to="/landing-pages" underline="always">
             Back to Landing Pages
           </Anchor>
         </Alert>
@@ -71,7 +71,7 @@ export function LandingPageStatsPage() {
         description={
           <>
             The last 30 days of{' '}
-            <Anchor href={`/p/${page.data.slug}`} target="_blank">
+            <Anchor href={`/p/${page.data.slug}`} target="_blank" underline="always">
               /p/{page.data.slug}
             </Anchor>
             . Crawlers and link previews are not counted; no cookies are used.
