@@ -120,7 +120,9 @@ browserDescribe(describe)('Landing pages', async () => {
     await page.getByText('You have unsaved changes.').waitFor({ state: 'detached' });
     await page.getByRole('button', { name: 'Publish' }).click();
     await page.getByRole('button', { name: 'Unpublish' }).waitFor();
-    await page.getByRole('radio', { name: 'Phone' }).check({ force: true });
+    await page.evaluate(() => window.scrollTo(0, 0));
+    await page.locator('.mantine-SegmentedControl-root label', { hasText: 'Phone' }).click();
+    expect(await page.getByRole('radio', { name: 'Phone' }).isChecked()).toBe(true);
     await expectAccessible(page);
     await page.reload();
     await page.getByRole('heading', { name: 'Edit Easter Sunday 2027' }).waitFor();

@@ -100,6 +100,7 @@ function TextEditor({ block, onChange }: EditorProps<'text'>) {
   const editor = useEditor({
     extensions: [StarterKit.configure({ link: false }), LinkExtension],
     content: block.html,
+    editorProps: { attributes: { 'aria-labelledby': `${block.id}-label`, 'aria-multiline': 'true' } },
     onUpdate: ({ editor: e }) => onChange({ ...block, html: e.isEmpty ? '' : e.getHTML() }),
     immediatelyRender: true,
   });
@@ -134,7 +135,7 @@ function TextEditor({ block, onChange }: EditorProps<'text'>) {
             <RichTextEditor.Unlink />
           </RichTextEditor.ControlsGroup>
         </RichTextEditor.Toolbar>
-        <RichTextEditor.Content mih={140} aria-label="Main content" />
+        <RichTextEditor.Content mih={140} />
       </RichTextEditor>
     </Stack>
   );

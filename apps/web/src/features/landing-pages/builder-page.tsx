@@ -31,7 +31,7 @@ import {
   verticalListSortingStrategy,
 } from '@dnd-kit/sortable';
 import { CSS } from '@dnd-kit/utilities';
-import { IconDeviceDesktop, IconDeviceMobile, IconGripVertical, IconPlus, IconTrash } from '@tabler/icons-react';
+import { IconGripVertical, IconPlus, IconTrash } from '@tabler/icons-react';
 import { useEffect, useMemo, useState } from 'react';
 import { Link, useParams } from 'react-router-dom';
 import {
@@ -340,22 +340,8 @@ function Builder({ page }: { page: Page }) {
                 value={width}
                 onChange={(v) => setWidth(v as 'desktop' | 'phone')}
                 data={[
-                  {
-                    value: 'desktop',
-                    label: (
-                      <Group gap={4} wrap="nowrap">
-                        <IconDeviceDesktop size={18} aria-hidden /> Desktop
-                      </Group>
-                    ),
-                  },
-                  {
-                    value: 'phone',
-                    label: (
-                      <Group gap={4} wrap="nowrap">
-                        <IconDeviceMobile size={18} aria-hidden /> Phone
-                      </Group>
-                    ),
-                  },
+                  { value: 'desktop', label: 'Desktop' },
+                  { value: 'phone', label: 'Phone' },
                 ]}
               />
             </Group>
