@@ -9,7 +9,7 @@ export const esc = (s: string) =>
 const CSS = `*{box-sizing:border-box}html{scroll-behavior:smooth}body{margin:0;font-family:-apple-system,BlinkMacSystemFont,"Segoe UI",Roboto,Helvetica,Arial,sans-serif;color:#1f2937;background:#fff;line-height:1.6}
 a{color:#3b5bdb}header{position:sticky;top:0;z-index:10;display:flex;align-items:center;justify-content:space-between;gap:16px;padding:16px 24px;background:transparent;transition:background .2s,box-shadow .2s,padding .2s}
 header.scrolled{background:#fff;box-shadow:0 2px 8px rgba(0,0,0,.08);padding:10px 24px}header .brand{font-weight:700;color:#1f2937;text-decoration:none}
-main{display:block}section{padding:48px 24px}section>.in{max-width:760px;margin:0 auto}
+main{display:block}section{padding:32px 24px}section>.in{max-width:760px;margin:0 auto}
 .hero{position:relative;padding:96px 24px;background:linear-gradient(135deg,#edf2ff,#fff4e6);text-align:center;overflow:hidden}.hero h1,.hero .h{font-size:clamp(2rem,5vw,3.2rem);line-height:1.15;margin:0 0 16px}
 .hero p{font-size:1.2rem;color:#374151;margin:0}.hero.img{color:#fff}.hero.img p{color:#f1f3f5}.hero>img{position:absolute;inset:0;width:100%;height:100%;object-fit:cover;z-index:-2}
 .hero.img::before{content:"";position:absolute;inset:0;background:rgba(17,24,39,.55);z-index:-1}.hero .in{position:relative}

@@ -85,8 +85,8 @@ function PageCard({ page, onEdit }: { page: Page; onEdit: () => void }) {
             /p/{page.slug}
           </Anchor>
         </Stack>
-        <Group gap="xs" wrap="nowrap">
-          <Badge color={page.published ? 'green' : 'gray'} variant="light">
+        <Group gap="xs" wrap="nowrap" style={{ flexShrink: 0 }}>
+          <Badge color={page.published ? 'green' : 'gray'} variant="light" style={{ overflow: 'visible' }}>
             {page.published ? 'Published' : 'Draft'}
           </Badge>
           <Menu position="bottom-end" withinPortal>
