@@ -10,7 +10,7 @@ const CSS = `*{box-sizing:border-box}html{scroll-behavior:smooth}body{margin:0;f
 a{color:#3b5bdb}header{position:sticky;top:0;z-index:10;display:flex;align-items:center;justify-content:space-between;gap:16px;padding:16px 24px;background:transparent;transition:background .2s,box-shadow .2s,padding .2s}
 header.scrolled{background:#fff;box-shadow:0 2px 8px rgba(0,0,0,.08);padding:10px 24px}header .brand{font-weight:700;color:#1f2937;text-decoration:none}
 main{display:block}section{padding:32px 24px}section>.in{max-width:760px;margin:0 auto}
-.hero{position:relative;padding:96px 24px;background:linear-gradient(135deg,#edf2ff,#fff4e6);text-align:center;overflow:hidden}.hero h1,.hero .h{font-size:clamp(2rem,5vw,3.2rem);line-height:1.15;margin:0 0 16px}
+.hero{position:relative;isolation:isolate;padding:96px 24px;background:linear-gradient(135deg,#edf2ff,#fff4e6);text-align:center;overflow:hidden}.hero h1,.hero .h{font-size:clamp(2rem,5vw,3.2rem);line-height:1.15;margin:0 0 16px}
 .hero p{font-size:1.2rem;color:#374151;margin:0}.hero.img{color:#fff}.hero.img p{color:#f1f3f5}.hero>img{position:absolute;inset:0;width:100%;height:100%;object-fit:cover;z-index:-2}
 .hero.img::before{content:"";position:absolute;inset:0;background:rgba(17,24,39,.55);z-index:-1}.hero .in{position:relative}
 .btn{display:inline-block;background:#364fc7;color:#fff;text-decoration:none;font-weight:600;padding:14px 28px;border-radius:10px;border:0;font-size:1.05rem;cursor:pointer}.btn:hover{background:#2b3d9e}
@@ -30,7 +30,7 @@ document.querySelectorAll('form.su').forEach(function(f){f.addEventListener('sub
 var m=f.querySelector('.status'),b=f.querySelector('button');b.disabled=true;m.textContent='';fetch(f.action,{method:'POST',headers:{'content-type':'application/json',accept:'application/json'},body:JSON.stringify(d)})
 .then(function(r){return r.json().then(function(j){m.textContent=j.message;if(r.ok)f.reset()})}).catch(function(){m.textContent='Something went wrong. Please try again.'}).then(function(){b.disabled=false})})})})();`;
 
-function img(image: ImageRef, alt: string, opts: { eager?: boolean; sizes: string; absolute: (u: string) => string }) {
+function img(image: ImageRef, alt: string, opts: { eager?: boolean; sizes: string }) {
   const src = esc(image.url);
   const srcset = image.thumbnailUrl
     ? ` srcset="${esc(image.thumbnailUrl)} 400w, ${src} 1600w" sizes="${opts.sizes}"`
@@ -66,14 +66,11 @@ function fmtDate(date: string | null, start: string | null, end: string | null):
   return { date: dateText, time: [t(start), t(end)].filter(Boolean).join(' – ') };
 }
 
-function renderBlock(b: Block, ctx: RenderOptions & { firstHero: boolean; firstImage: boolean }): string {
-  const abs = (u: string) => (u.startsWith('/') ? ctx.publicUrl + u : u);
+function renderBlock(b: Block, ctx: RenderOptions & { firstHero: boolean }): string {
   switch (b.type) {
     case 'hero': {
       const tag = ctx.firstHero ? 'h1' : 'h2';
-      const bg = b.backgroundImage
-        ? img(b.backgroundImage, '', { eager: ctx.firstHero, sizes: '100vw', absolute: abs })
-        : '';
+      const bg = b.backgroundImage ? img(b.backgroundImage, '', { eager: ctx.firstHero, sizes: '100vw' }) : '';
       return `<section class="hero${bg ? ' img' : ''}" id="${esc(b.id)}">${bg}<div class="in"><${tag} class="h">${esc(b.headline)}</${tag}>${
         b.subheading ? `<p>${esc(b.subheading)}</p>` : ''
       }</div></section>`;
@@ -91,7 +88,6 @@ function renderBlock(b: Block, ctx: RenderOptions & { firstHero: boolean; firstI
         ? `<section id="${esc(b.id)}"><div class="in"><figure>${img(b.image, b.alt, {
             eager: false,
             sizes: '(max-width: 760px) 100vw, 760px',
-            absolute: abs,
           })}${b.caption ? `<figcaption>${esc(b.caption)}</figcaption>` : ''}</figure></div></section>`
         : '';
     case 'cta': {
@@ -192,7 +188,7 @@ export function renderLandingPage(opts: RenderOptions): string {
     .map((b) => {
       const firstHero = b.type === 'hero' && !heroSeen;
       if (b.type === 'hero') heroSeen = true;
-      return renderBlock(b, { ...opts, firstHero, firstImage: false });
+      return renderBlock(b, { ...opts, firstHero });
     })
     .join('');
   const year = opts.year ?? new Date().getFullYear();
