@@ -119,6 +119,9 @@ browserDescribe(describe)('Landing pages', async () => {
     await page.getByRole('button', { name: 'Save' }).click();
     await page.getByText('You have unsaved changes.').waitFor({ state: 'detached' });
     await page.getByRole('button', { name: 'Publish' }).click();
+    const confirm = page.getByRole('dialog', { name: 'Publish landing page' });
+    await confirm.getByText('Anyone with the link /p/easter-sunday-2027').waitFor();
+    await confirm.getByRole('button', { name: 'Publish' }).click();
     await page.getByRole('button', { name: 'Unpublish' }).waitFor();
     await page.evaluate(() => window.scrollTo(0, 0));
     await page.locator('.mantine-SegmentedControl-root label', { hasText: 'Phone' }).click();

@@ -50,6 +50,7 @@ import { notifyError, notifySuccess } from '../../ui/notify';
 import { PageHeader } from '../../ui/page-header';
 import { AiContext, AiDisabledNote, AiGeneratorButton } from './ai';
 import { BlockEditor } from './block-editors';
+import { confirmPublish } from './confirm-publish';
 
 type Page = RouterOutputs['landingPages']['get'];
 const label = (b: Block) => BLOCK_TYPES.find((t) => t.type === b.type)?.label ?? b.type;
@@ -254,7 +255,9 @@ function Builder({ page }: { page: Page }) {
             <Button
               variant="default"
               loading={publish.isPending}
-              onClick={() => publish.mutate({ id: page.id, published: !current.published })}
+              onClick={() =>
+                confirmPublish(current, () => publish.mutate({ id: page.id, published: !current.published }))
+              }
               disabled={dirty}
               title={dirty ? 'Save your changes first' : undefined}
             >

@@ -37,6 +37,7 @@ import { notifyError, notifySuccess } from '../../ui/notify';
 import { PageHeader } from '../../ui/page-header';
 import { PageDialog } from './page-dialog';
 import { relativeTime } from './relative-time';
+import { confirmPublish } from './confirm-publish';
 
 type Page = RouterOutputs['landingPages']['list'][number];
 
@@ -65,15 +66,7 @@ function PageCard({ page, onEdit }: { page: Page; onEdit: () => void }) {
     },
     onError: (err) => notifyError('Failed to delete landing page', errorMessage(err)),
   });
-  const askPublish = () =>
-    page.published
-      ? confirmDestructive({
-          title: 'Unpublish landing page',
-          text: `Unpublish ${page.name}? Visitors to /p/${page.slug} will see Page Not Found.`,
-          confirm: 'Unpublish',
-          onConfirm: () => publish.mutate({ id: page.id, published: false }),
-        })
-      : publish.mutate({ id: page.id, published: true });
+  const askPublish = () => confirmPublish(page, () => publish.mutate({ id: page.id, published: !page.published }));
   return (
     <Card withBorder padding="lg">
       <Group justify="space-between" align="flex-start" wrap="nowrap">
