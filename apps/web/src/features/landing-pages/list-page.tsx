@@ -69,77 +69,72 @@ function PageCard({ page, onEdit }: { page: Page; onEdit: () => void }) {
   const askPublish = () => confirmPublish(page, () => publish.mutate({ id: page.id, published: !page.published }));
   return (
     <Card withBorder padding="lg">
-      <Group justify="space-between" align="flex-start" wrap="nowrap">
-        <Stack gap={4} style={{ minWidth: 0 }}>
-          <Text fw={600} component="h2" size="lg" m={0} style={{ overflowWrap: 'anywhere' }}>
-            {page.name}
-          </Text>
-          <Anchor href={`/p/${page.slug}`} target="_blank" size="sm" style={{ overflowWrap: 'anywhere' }}>
-            /p/{page.slug}
-          </Anchor>
-        </Stack>
-        <Group gap="xs" wrap="nowrap" style={{ flexShrink: 0 }}>
-          <Badge color={page.published ? 'green' : 'gray'} variant="light" style={{ overflow: 'visible' }}>
-            {page.published ? 'Published' : 'Draft'}
-          </Badge>
-          <Menu position="bottom-end" withinPortal>
-            <Menu.Target>
-              <ActionIcon variant="subtle" aria-label={`Actions for ${page.name}`}>
-                <IconDots size={18} />
-              </ActionIcon>
-            </Menu.Target>
-            <Menu.Dropdown>
-              <Menu.Item
-                leftSection={<IconLayoutGrid size={16} />}
-                onClick={() => navigate(`/landing-pages/${page.id}`)}
-              >
-                Open builder
-              </Menu.Item>
-              <Menu.Item leftSection={<IconPencil size={16} />} onClick={onEdit}>
-                Edit name and slug
-              </Menu.Item>
-              <Menu.Item
-                leftSection={page.published ? <IconWorldOff size={16} /> : <IconWorld size={16} />}
-                onClick={askPublish}
-              >
-                {page.published ? 'Unpublish' : 'Publish'}
-              </Menu.Item>
-              <Menu.Item leftSection={<IconCopy size={16} />} onClick={() => duplicate.mutate({ id: page.id })}>
-                Duplicate
-              </Menu.Item>
-              <Menu.Item
-                leftSection={<IconChartBar size={16} />}
-                onClick={() => navigate(`/landing-pages/${page.id}/stats`)}
-              >
-                Visits and sign-ups
-              </Menu.Item>
-              <Menu.Item
-                leftSection={<IconExternalLink size={16} />}
-                component="a"
-                href={`/p/${page.slug}`}
-                target="_blank"
-              >
-                Open public page
-              </Menu.Item>
-              <Menu.Divider />
-              <Menu.Item
-                color="red"
-                leftSection={<IconTrash size={16} />}
-                onClick={() =>
-                  confirmDestructive({
-                    title: 'Delete landing page',
-                    text: `Delete ${page.name}? The page at /p/${page.slug}, its ${formatNumber(page.visits30d)} recent visits and its sign-up records are removed. Contacts who signed up stay.`,
-                    confirm: 'Delete',
-                    onConfirm: () => remove.mutate({ id: page.id }),
-                  })
-                }
-              >
-                Delete
-              </Menu.Item>
-            </Menu.Dropdown>
-          </Menu>
-        </Group>
+      <Group justify="space-between" align="center" wrap="nowrap">
+        <Badge color={page.published ? 'green' : 'gray'} variant="light" style={{ overflow: 'visible' }}>
+          {page.published ? 'Published' : 'Draft'}
+        </Badge>
+        <Menu position="bottom-end" withinPortal>
+          <Menu.Target>
+            <ActionIcon variant="subtle" aria-label={`Actions for ${page.name}`}>
+              <IconDots size={18} />
+            </ActionIcon>
+          </Menu.Target>
+          <Menu.Dropdown>
+            <Menu.Item leftSection={<IconLayoutGrid size={16} />} onClick={() => navigate(`/landing-pages/${page.id}`)}>
+              Open builder
+            </Menu.Item>
+            <Menu.Item leftSection={<IconPencil size={16} />} onClick={onEdit}>
+              Edit name and slug
+            </Menu.Item>
+            <Menu.Item
+              leftSection={page.published ? <IconWorldOff size={16} /> : <IconWorld size={16} />}
+              onClick={askPublish}
+            >
+              {page.published ? 'Unpublish' : 'Publish'}
+            </Menu.Item>
+            <Menu.Item leftSection={<IconCopy size={16} />} onClick={() => duplicate.mutate({ id: page.id })}>
+              Duplicate
+            </Menu.Item>
+            <Menu.Item
+              leftSection={<IconChartBar size={16} />}
+              onClick={() => navigate(`/landing-pages/${page.id}/stats`)}
+            >
+              Visits and sign-ups
+            </Menu.Item>
+            <Menu.Item
+              leftSection={<IconExternalLink size={16} />}
+              component="a"
+              href={`/p/${page.slug}`}
+              target="_blank"
+            >
+              Open public page
+            </Menu.Item>
+            <Menu.Divider />
+            <Menu.Item
+              color="red"
+              leftSection={<IconTrash size={16} />}
+              onClick={() =>
+                confirmDestructive({
+                  title: 'Delete landing page',
+                  text: `Delete ${page.name}? The page at /p/${page.slug}, its ${formatNumber(page.visits30d)} recent visits and its sign-up records are removed. Contacts who signed up stay.`,
+                  confirm: 'Delete',
+                  onConfirm: () => remove.mutate({ id: page.id }),
+                })
+              }
+            >
+              Delete
+            </Menu.Item>
+          </Menu.Dropdown>
+        </Menu>
       </Group>
+      <Stack gap={4} mt="xs">
+        <Text fw={600} component="h2" size="lg" m={0} style={{ overflowWrap: 'break-word' }}>
+          {page.name}
+        </Text>
+        <Anchor href={`/p/${page.slug}`} target="_blank" size="sm" style={{ overflowWrap: 'anywhere' }}>
+          /p/{page.slug}
+        </Anchor>
+      </Stack>
       <Text size="sm" c="dimmed" mt="sm">
         {page.published && page.publishedAt ? `Published ${relativeTime(page.publishedAt)}` : 'Not published yet'}
       </Text>
