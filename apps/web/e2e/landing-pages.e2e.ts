@@ -16,6 +16,8 @@ const PNG = Buffer.from(
 async function shots(page: Page, name: string) {
   for (const width of [390, 1024, 1366]) {
     await page.setViewportSize({ width, height: 900 });
+    // The shell's navbar slides when the width crosses its breakpoint: shoot once it has settled.
+    await page.waitForFunction(() => document.getAnimations().every((a) => a.playState !== 'running'));
     await screenshot(page, `${name}-${width}`);
   }
   await page.setViewportSize({ width: 1366, height: 900 });

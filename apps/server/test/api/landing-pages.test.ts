@@ -408,7 +408,7 @@ describe('sign-up forms', () => {
       .executeTakeFirstOrThrow();
     expect(mail.subject).toBe('Please confirm your sign-up: Easter Sunday');
     expect(mail.userId).toBe(c.user.id);
-    const link = /http:\/\/localhost:3000(\/p\/[^"\s]+\/confirm\/[A-Za-z0-9_-]+)/.exec(mail.text ?? "")![1]!;
+    const link = /http:\/\/localhost:3000(\/p\/[^"\s]+\/confirm\/[A-Za-z0-9_-]+)/.exec(mail.text ?? '')![1]!;
 
     const confirmPage = await fetch(app.url + link);
     expect(await confirmPage.text()).toContain('Confirm my sign-up');
