@@ -4,6 +4,10 @@ import {
   createLocalStorage,
   createS3Storage,
   type FileStorage,
+  type AiProvider,
+  aiProviderFor,
+  VisitorHasher,
+  VisitRecorder,
   createOutboxTransport,
   createSmsOutboxTransport,
   createSmtpTransport,
@@ -17,6 +21,7 @@ import {
 import { getOrCreateSetting, randomSecret, type Db } from '@lampstand/db';
 import type { Config } from './config.js';
 import { startJobs, type JobRunner } from './jobs/queue.js';
+import { PublicPageCache } from './public/page-cache.js';
 
 /** Everything the procedures and jobs use, chosen by configuration. */
 export interface AppDeps {
@@ -27,6 +32,11 @@ export interface AppDeps {
   delivery: DeliveryConfig;
   /** Uploaded files: S3_BUCKET when set, else DATA_DIR/uploads. */
   storage: FileStorage;
+  /** The model for AI copy; null without OPENAI_API_KEY / OPENAI_BASE_URL. */
+  ai: AiProvider | null;
+  aiGenerationsPerHour: number;
+  /** Public landing pages: rendered copies, visitor hashes and batched visit writes. */
+  pages: { cache: PublicPageCache; hasher: VisitorHasher; visits: VisitRecorder };
 }
 
 export interface AppRuntime {
@@ -104,6 +114,11 @@ export async function startRuntime(
   const email = emailTransportFor(config, db);
   const sms = smsTransportFor(config, db);
   const delivery = await deliveryConfigFor(config, db, opts.delivery);
+  const pages = {
+    cache: new PublicPageCache(),
+    hasher: new VisitorHasher(db),
+    visits: new VisitRecorder(db, { onError: (err) => opts.log?.('visits not recorded', { err }) }),
+  };
   const runner = await startJobs({
     connectionString: databaseUrl,
     deps: { db, email, sms, delivery },
@@ -112,9 +127,25 @@ export async function startRuntime(
     log: opts.log,
   });
   return {
-    deps: { db, jobs: runner.queue, email, sms, delivery, storage: fileStorageFor(config) },
+    deps: {
+      db,
+      jobs: runner.queue,
+      email,
+      sms,
+      delivery,
+      storage: fileStorageFor(config),
+      ai: aiProviderFor({
+        apiKey: config.openaiApiKey,
+        baseURL: config.openaiBaseUrl,
+        model: config.openaiModel,
+        timeoutMs: config.openaiTimeoutMs,
+      }),
+      aiGenerationsPerHour: config.aiGenerationsPerHour,
+      pages,
+    },
     runner,
     async close() {
+      await pages.visits.flush();
       await runner.stop();
       await email.close();
     },

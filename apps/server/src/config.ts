@@ -46,6 +46,14 @@ export interface Config {
   s3PublicUrl?: string;
   /** Social-post webhooks may call loopback and private-network addresses (default false). */
   socialWebhookAllowPrivate: boolean;
+  /** OpenAI (or any OpenAI-compatible server): unset key and base URL = AI copy disabled. */
+  openaiApiKey?: string;
+  openaiBaseUrl?: string;
+  openaiModel: string;
+  /** Per request to the model (default 30 s). */
+  openaiTimeoutMs: number;
+  /** AI generations per church per hour (default 30). */
+  aiGenerationsPerHour: number;
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -86,6 +94,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     s3SecretAccessKey: env.S3_SECRET_ACCESS_KEY || undefined,
     s3PublicUrl: env.S3_PUBLIC_URL || undefined,
     socialWebhookAllowPrivate: env.SOCIAL_WEBHOOK_ALLOW_PRIVATE === 'true' || env.SOCIAL_WEBHOOK_ALLOW_PRIVATE === '1',
+    openaiApiKey: env.OPENAI_API_KEY || undefined,
+    openaiBaseUrl: env.OPENAI_BASE_URL || undefined,
+    openaiModel: env.OPENAI_MODEL || 'gpt-4o-mini',
+    openaiTimeoutMs: positiveOrUndefined(env.OPENAI_TIMEOUT_MS, 'OPENAI_TIMEOUT_MS') ?? 30_000,
+    aiGenerationsPerHour: positiveOrUndefined(env.AI_GENERATIONS_PER_HOUR, 'AI_GENERATIONS_PER_HOUR') ?? 30,
   };
 }
 

@@ -11,6 +11,7 @@ import { publicRoutes } from './public-routes.js';
 import { servicePlannerPublicRoutes } from './public/service-planner.js';
 import { uploadRoutes } from './public/uploads.js';
 import { socialPostsPublicRoutes } from './public/social-posts.js';
+import { landingPageRoutes } from './public/landing-pages.js';
 import type { AppRouter } from '@lampstand/api';
 import { getOrCreateSetting, randomSecret, sql } from '@lampstand/db';
 import type { Config } from './config.js';
@@ -78,6 +79,7 @@ export async function createServer(config: Config, deps: AppDeps): Promise<Serve
   await app.register(servicePlannerPublicRoutes, { deps });
   await app.register(uploadRoutes, { deps });
   await app.register(socialPostsPublicRoutes, { deps });
+  await app.register(landingPageRoutes, { deps, publicUrl: config.publicUrl });
 
   app.get('/healthz', async (_req, reply) => {
     try {

@@ -57,15 +57,18 @@ const PlanPrintPage = lazy(() =>
 const SongPrintPage = lazy(() =>
   import('./features/service-planner/print-page').then((m) => ({ default: m.SongPrintPage })),
 );
+const LandingPagesPage = lazy(() =>
+  import('./features/landing-pages/list-page').then((m) => ({ default: m.LandingPagesPage })),
+);
+const LandingPageBuilderPage = lazy(() =>
+  import('./features/landing-pages/builder-page').then((m) => ({ default: m.LandingPageBuilderPage })),
+);
+const LandingPageStatsPage = lazy(() =>
+  import('./features/landing-pages/stats-page').then((m) => ({ default: m.LandingPageStatsPage })),
+);
 
 /** Routes that later releases fill in: their title and one line, nothing invented. */
 const placeholders: { path: string; title: string; description: string }[] = [
-  {
-    path: '/landing-pages',
-    title: 'Landing Pages',
-    description: 'Pages for events and ministries, with AI-written copy.',
-  },
-  { path: '/landing-pages/new', title: 'New Landing Page', description: 'Create a landing page.' },
   { path: '/qr-codes/new', title: 'New QR Code', description: 'Create a QR code.' },
   { path: '/qr-codes', title: 'QR Codes', description: 'QR codes and short links for print and screens.' },
   { path: '/show-up', title: 'Show Up', description: 'Crowdfunding for church projects.' },
@@ -143,6 +146,10 @@ export function App() {
                       path="/scheduling/new"
                       element={<ComingSoonPage title="Scheduling" description="Plan and automate your campaigns." />}
                     />
+                    <Route path="/landing-pages" element={<LandingPagesPage />} />
+                    <Route path="/landing-pages/new" element={<LandingPagesPage />} />
+                    <Route path="/landing-pages/:id" element={<LandingPageBuilderPage />} />
+                    <Route path="/landing-pages/:id/stats" element={<LandingPageStatsPage />} />
                     {placeholders.map((p) => (
                       <Route
                         key={p.path}

@@ -4,6 +4,7 @@ import type { JobQueue } from './jobs.js';
 import type { EmailTransport } from './providers/email.js';
 import type { SmsTransport } from './providers/sms.js';
 import type { DeliveryConfig } from './services/delivery/config.js';
+import type { AiProvider } from './providers/ai.js';
 
 /** What a session remembers between requests. */
 export interface SessionData {
@@ -29,6 +30,11 @@ export interface AppServices {
   email: EmailTransport;
   sms: SmsTransport;
   delivery: DeliveryConfig;
+  /** The AI model for landing-page copy; null when not configured (the generator is disabled). */
+  ai: AiProvider | null;
+  aiGenerationsPerHour: number;
+  /** Called with the slugs of a landing page that changed (drops cached public copies). */
+  landingPageChanged: (slugs: string[]) => void;
 }
 
 export interface Context {

@@ -3,7 +3,15 @@
  * to a tRPC error in `trpc.ts` and to HTTP in the REST shim. Services never import tRPC.
  */
 export type AppErrorCode =
-  'BAD_REQUEST' | 'UNAUTHORIZED' | 'FORBIDDEN' | 'NOT_FOUND' | 'CONFLICT' | 'PAYLOAD_TOO_LARGE' | 'TOO_MANY_REQUESTS';
+  | 'BAD_REQUEST'
+  | 'UNAUTHORIZED'
+  | 'FORBIDDEN'
+  | 'NOT_FOUND'
+  | 'CONFLICT'
+  | 'PAYLOAD_TOO_LARGE'
+  | 'TOO_MANY_REQUESTS'
+  | 'BAD_GATEWAY'
+  | 'SERVICE_UNAVAILABLE';
 
 export class AppError extends Error {
   override readonly name = 'AppError';
@@ -25,6 +33,10 @@ export const APP_ERROR_STATUS: Record<AppErrorCode, number> = {
   CONFLICT: 409,
   PAYLOAD_TOO_LARGE: 413,
   TOO_MANY_REQUESTS: 429,
+  /** An outside service (the AI model) answered wrongly or not at all. */
+  BAD_GATEWAY: 502,
+  /** A feature that needs configuration the server does not have (AI without a key). */
+  SERVICE_UNAVAILABLE: 503,
 };
 
 export function notFound(what = 'Not found'): AppError {

@@ -14,6 +14,8 @@ import { dashboardRouter } from './routers/dashboard/router.js';
 import { adminTemplatesRouter, templatesRouter } from './routers/templates/router.js';
 import { servicePlannerRouter } from './routers/service-planner/router.js';
 import { socialPostsRouter } from './routers/social-posts/router.js';
+import { landingPagesRouter } from './routers/landing-pages/router.js';
+import { aiGeneratorRouter } from './routers/ai-generator/router.js';
 import { createCallerFactory, router } from './trpc.js';
 
 export const appRouter = router({
@@ -34,6 +36,8 @@ export const appRouter = router({
   templates: templatesRouter,
   servicePlanner: servicePlannerRouter,
   socialPosts: socialPostsRouter,
+  landingPages: landingPagesRouter,
+  aiGenerator: aiGeneratorRouter,
 });
 
 export type AppRouterType = typeof appRouter;

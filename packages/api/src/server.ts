@@ -43,3 +43,15 @@ export type { SocialPublisher } from './providers/social-webhook.js';
 export { createWebhookPublisher, signSocialWebhook, verifySocialWebhook } from './providers/social-webhook.js';
 export { publishDueSocialPosts, sweepSocialPosts } from './services/social-posts/publish.js';
 export { socialPostsFeed } from './services/social-posts/feed.js';
+export type { AiProvider } from './providers/ai.js';
+export { aiProviderFor } from './providers/ai.js';
+export { getPublishedLandingPage } from './services/landing-pages/pages.js';
+export {
+  visitSource,
+  isCrawler,
+  VisitorHasher,
+  VisitRecorder,
+  countVisits,
+  type VisitSource,
+} from './services/landing-pages/visits.js';
+export { signUp, confirmSignup, describeSignupToken } from './services/landing-pages/signups.js';

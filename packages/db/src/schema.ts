@@ -507,6 +507,10 @@ export interface Database {
   uploads: UploadsTable;
   socialPosts: SocialPostsTable;
   socialSettings: SocialSettingsTable;
+  landingPages: LandingPagesTable;
+  landingPageVisits: LandingPageVisitsTable;
+  landingPageSignups: LandingPageSignupsTable;
+  aiGenerations: AiGenerationsTable;
 }
 
 export type User = Selectable<UsersTable>;
@@ -857,6 +861,54 @@ export const schemaColumns: Columns = {
     createdAt: true,
     updatedAt: true,
   },
+  landingPages: {
+    id: true,
+    userId: true,
+    name: true,
+    slug: true,
+    published: true,
+    publishedAt: true,
+    content: true,
+    createdAt: true,
+    updatedAt: true,
+  },
+  landingPageVisits: {
+    id: true,
+    userId: true,
+    pageId: true,
+    day: true,
+    visitorHash: true,
+    sourceKind: true,
+    sourceValue: true,
+    createdAt: true,
+  },
+  landingPageSignups: {
+    id: true,
+    userId: true,
+    pageId: true,
+    blockId: true,
+    contactId: true,
+    listId: true,
+    name: true,
+    email: true,
+    phone: true,
+    sourceKind: true,
+    sourceValue: true,
+    visitorHash: true,
+    confirmTokenHash: true,
+    confirmedAt: true,
+    createdAt: true,
+  },
+  aiGenerations: {
+    id: true,
+    userId: true,
+    kind: true,
+    model: true,
+    ok: true,
+    promptTokens: true,
+    completionTokens: true,
+    createdAt: true,
+  },
 };
 
 /** An uploaded image (re-encoded to WebP): the large variant and its thumbnail. */
@@ -896,6 +948,19 @@ export interface SocialPostsTable {
   updatedAt: Generated<Date>;
 }
 
+export interface LandingPagesTable {
+  id: Generated<number>;
+  userId: number;
+  name: string;
+  slug: string;
+  published: ColumnType<boolean, boolean | undefined, boolean>;
+  publishedAt: Date | null;
+  /** The spec's content object and the builder's blocks (validated by landingPageContentSchema). */
+  content: ColumnType<Record<string, unknown>, string | undefined, string>;
+  createdAt: Generated<Date>;
+  updatedAt: Generated<Date>;
+}
+
 export interface SocialSettingsTable {
   userId: number;
   webhookUrl: string | null;
@@ -903,4 +968,49 @@ export interface SocialSettingsTable {
   feedToken: string | null;
   createdAt: Generated<Date>;
   updatedAt: Generated<Date>;
+}
+
+/** Where a visit or a sign-up came from: our own `lsrc` (qr, link, email, sms), UTM, the referrer, or none. */
+export type VisitSourceKind = 'qr' | 'link' | 'email' | 'sms' | 'utm' | 'referrer' | 'direct';
+
+export interface LandingPageVisitsTable {
+  /** bigserial, parsed as a number. */
+  id: Generated<number>;
+  userId: number;
+  pageId: number;
+  /** 'YYYY-MM-DD' (UTC) */
+  day: ColumnType<string, string, string>;
+  visitorHash: string;
+  sourceKind: VisitSourceKind;
+  sourceValue: string | null;
+  createdAt: Generated<Date>;
+}
+
+export interface LandingPageSignupsTable {
+  id: Generated<number>;
+  userId: number;
+  pageId: number;
+  blockId: string;
+  contactId: number | null;
+  listId: number | null;
+  name: string;
+  email: string;
+  phone: string | null;
+  sourceKind: VisitSourceKind;
+  sourceValue: string | null;
+  visitorHash: string;
+  confirmTokenHash: string;
+  confirmedAt: Date | null;
+  createdAt: Generated<Date>;
+}
+
+export interface AiGenerationsTable {
+  id: Generated<number>;
+  userId: number;
+  kind: string;
+  model: string;
+  ok: boolean;
+  promptTokens: ColumnType<number, number | undefined, number>;
+  completionTokens: ColumnType<number, number | undefined, number>;
+  createdAt: Generated<Date>;
 }

@@ -1,4 +1,5 @@
 import type { RestRoute } from './route-types.js';
+import { landingPagesRoutes } from './routes/landing-pages.js';
 import { servicePlannerRoutes } from './routes/service-planner.js';
 import { socialPostsRoutes } from './routes/social-posts.js';
 
@@ -639,4 +640,9 @@ const coreRoutes: RestRoute[] = [
  * tRPC procedure, and a path in the OpenAPI document at GET /api/openapi.json. A feature keeps its
  * rows in `rest/routes/<feature>.ts` and is spread in here.
  */
-export const restRoutes: RestRoute[] = [...coreRoutes, ...servicePlannerRoutes, ...socialPostsRoutes];
+export const restRoutes: RestRoute[] = [
+  ...coreRoutes,
+  ...landingPagesRoutes,
+  ...servicePlannerRoutes,
+  ...socialPostsRoutes,
+];

@@ -24,7 +24,7 @@ export const dashboardStatsSchema = z.object({
   emailOpenRate: z.number(),
   /** Percent (one decimal): delivered / sent, over its SMS campaigns. */
   smsDeliveryRate: z.number(),
-  /** Landing page visits in the last 7 days (0 until landing pages record visits). */
+  /** Landing page visits in the last 7 days (crawlers not counted). */
   pageVisits: z.number().int(),
   recentCampaigns: z.array(campaignSummarySchema),
   upcomingScheduled: z.array(scheduledItemSchema),

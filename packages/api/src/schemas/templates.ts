@@ -140,7 +140,7 @@ export const assignmentSchema = z.object({
 
 export const churchPackageSchema = packageSchema.extend({ templates: z.array(templateSchema) });
 export const useTemplateResultSchema = z.object({
-  kind: z.enum(['email-campaign', 'sms-campaign', 'print']),
+  kind: z.enum(['email-campaign', 'sms-campaign', 'print', 'landing-page']),
   id: z.number().int(),
   /** Where the web app goes next. */
   path: z.string(),

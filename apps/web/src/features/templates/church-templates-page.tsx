@@ -31,13 +31,6 @@ function UseButton({ template }: { template: ChurchTemplate }) {
     onSuccess: (r) => navigate(r.path),
     onError: (e) => notifyError('Error', errorMessage(e)),
   });
-  if (template.type === 'landing-page') {
-    return (
-      <Button size="xs" variant="default" disabled title="Landing pages are coming soon">
-        Use (soon)
-      </Button>
-    );
-  }
   return (
     <Button
       size="xs"

@@ -7,7 +7,14 @@ const pct = (n: number, of: number) => (of > 0 ? Math.round((1000 * n) / of) / 1
 /** The dashboard in one round trip; every figure 0 (never NaN) for a new church. */
 export async function dashboardStats(db: Db, tenantId: number): Promise<DashboardStats> {
   const [counts, recent, upcoming] = await Promise.all([
-    sql<{ contacts: number; emailDelivered: number; emailOpened: number; smsSent: number; smsDelivered: number }>`
+    sql<{
+      contacts: number;
+      emailDelivered: number;
+      emailOpened: number;
+      smsSent: number;
+      smsDelivered: number;
+      pageVisits: number;
+    }>`
       select
         (select count(*) from contacts where user_id = ${tenantId})::int as contacts,
         (select count(*) from deliveries d join email_campaigns c on c.id = d.campaign_id
@@ -16,7 +23,8 @@ export async function dashboardStats(db: Db, tenantId: number): Promise<Dashboar
           where d.channel = 'email' and d.user_id = ${tenantId} and c.status = 'sent' and ${isSent('d.status')}
             and exists (select 1 from delivery_events e where e.delivery_id = d.id and e.type in ('open', 'click')))::int as email_opened,
         (select count(*) from deliveries where channel = 'sms' and user_id = ${tenantId} and ${isSent()})::int as sms_sent,
-        (select count(*) from deliveries where channel = 'sms' and user_id = ${tenantId} and status = 'delivered')::int as sms_delivered`.execute(
+        (select count(*) from deliveries where channel = 'sms' and user_id = ${tenantId} and status = 'delivered')::int as sms_delivered,
+        (select count(*) from landing_page_visits where user_id = ${tenantId} and day >= current_date - 6)::int as page_visits`.execute(
       db,
     ),
     sql<{
@@ -59,8 +67,7 @@ export async function dashboardStats(db: Db, tenantId: number): Promise<Dashboar
     contactsCount: Number(c.contacts),
     emailOpenRate: pct(Number(c.emailOpened), Number(c.emailDelivered)),
     smsDeliveryRate: pct(Number(c.smsDelivered), Number(c.smsSent)),
-    // Named now; landing pages will record visits (last 7 days) when they exist.
-    pageVisits: 0,
+    pageVisits: Number(c.pageVisits),
     recentCampaigns: recent.rows.map((r) => ({
       id: r.id,
       name: r.name,

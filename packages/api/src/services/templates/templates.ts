@@ -12,6 +12,7 @@ import type { JobQueue } from '../../jobs.js';
 import { sanitizeEmailHtml } from '../email-campaigns/sanitize.js';
 import { createEmailCampaign } from '../email-campaigns/campaigns.js';
 import { createSmsCampaign } from '../sms-campaigns/campaigns.js';
+import { createLandingPageFromTemplate } from '../landing-pages/pages.js';
 
 type TemplateFields = z.output<typeof templateFieldsSchema>;
 type PackageFields = z.output<typeof packageFieldsSchema>;
@@ -301,5 +302,9 @@ export async function useTemplate(db: Db, jobs: JobQueue, tenantId: number, temp
     return { kind: 'sms-campaign' as const, id: campaign.id, path: `/sms-campaigns?edit=${campaign.id}` };
   }
   if (t.type === 'print') return { kind: 'print' as const, id: t.id, path: `/templates/${t.id}/print` };
-  throw badRequest('Landing pages are coming soon: this template can be used once they arrive');
+  if (t.type === 'landing-page') {
+    const page = await createLandingPageFromTemplate(db, tenantId, { name: t.name, content: t.content });
+    return { kind: 'landing-page' as const, id: page.id, path: `/landing-pages/${page.id}` };
+  }
+  throw badRequest('This template cannot be used');
 }

@@ -1,0 +1,222 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { ZodError } from 'zod';
+import {
+  AppError,
+  confirmSignup,
+  describeSignupToken,
+  getPublishedLandingPage,
+  isCrawler,
+  signUp,
+  visitSource,
+  zodIssues,
+  type VisitSource,
+} from '@lampstand/api/server';
+import type { AppDeps } from '../app-deps.js';
+import {
+  esc,
+  renderIcs,
+  renderLandingPage,
+  renderMessage,
+  renderNotFound,
+} from '@lampstand/api/render/landing-page-html';
+
+const PAGE_CACHE_CONTROL = 'public, max-age=30';
+
+/**
+ * The public landing pages, rendered on the server: `/p/{slug}` (counting a visit with its
+ * source), sign-up forms (plain POST, or JSON from the page's small script), the double opt-in
+ * confirmation link and event calendar files.
+ */
+export async function landingPageRoutes(
+  app: FastifyInstance,
+  opts: { deps: AppDeps; publicUrl: string },
+): Promise<void> {
+  const { db, pages } = opts.deps;
+  const ownHost = new URL(opts.publicUrl).hostname;
+
+  app.addContentTypeParser(
+    'application/x-www-form-urlencoded',
+    { parseAs: 'string', bodyLimit: 16_384 },
+    (_req, body, done) => {
+      done(null, Object.fromEntries(new URLSearchParams(String(body))));
+    },
+  );
+
+  async function load(slug: string) {
+    const cached = pages.cache.get(slug);
+    if (cached) return cached;
+    try {
+      const page = await getPublishedLandingPage(db, { slug });
+      const html = renderLandingPage({
+        publicUrl: opts.publicUrl,
+        churchName: page.churchName,
+        name: page.name,
+        slug: page.slug,
+        content: page.content,
+      });
+      return pages.cache.set(slug, { id: page.id, userId: page.userId }, html);
+    } catch (err) {
+      if (err instanceof AppError && err.code === 'NOT_FOUND') return pages.cache.set(slug, null, renderNotFound());
+      throw err;
+    }
+  }
+
+  async function countVisit(req: FastifyRequest, page: { id: number; userId: number }) {
+    const ua = req.headers['user-agent'];
+    if (isCrawler(ua) || req.headers.purpose === 'prefetch' || req.headers['sec-purpose']?.includes('prefetch')) return;
+    const { day, hash } = await pages.hasher.hash(req.ip, ua);
+    const source = visitSource(req.query as Record<string, unknown>, req.headers.referer, ownHost);
+    pages.visits.add({
+      userId: page.userId,
+      pageId: page.id,
+      day,
+      visitorHash: hash,
+      sourceKind: source.kind,
+      sourceValue: source.value,
+    });
+  }
+
+  app.get<{ Params: { slug: string } }>('/p/:slug', async (req, reply) => {
+    const entry = await load(req.params.slug);
+    if (!entry.page)
+      return reply.code(404).type('text/html; charset=utf-8').header('cache-control', 'no-cache').send(entry.html);
+    await countVisit(req, entry.page).catch((err) => req.log.warn({ err }, 'visit not counted'));
+    reply
+      .header('cache-control', PAGE_CACHE_CONTROL)
+      .header('etag', entry.etag)
+      .header('x-content-type-options', 'nosniff')
+      .header('referrer-policy', 'strict-origin-when-cross-origin');
+    if (req.headers['if-none-match'] === entry.etag) return reply.code(304).send();
+    return reply.type('text/html; charset=utf-8').send(entry.html);
+  });
+
+  /** Where the sign-up came from: the page's own query and referrer (sent by its script), else the Referer. */
+  function signupSource(req: FastifyRequest, body: Record<string, unknown>): VisitSource {
+    if (typeof body.ref_q === 'string' || typeof body.ref_r === 'string') {
+      const q = Object.fromEntries(
+        new URLSearchParams(typeof body.ref_q === 'string' ? body.ref_q.slice(0, 2000) : ''),
+      );
+      return visitSource(q, typeof body.ref_r === 'string' ? body.ref_r.slice(0, 2000) : undefined, ownHost);
+    }
+    const referer = req.headers.referer;
+    if (referer) {
+      try {
+        const u = new URL(referer);
+        if (u.hostname === ownHost) return visitSource(Object.fromEntries(u.searchParams), undefined, ownHost);
+      } catch {
+        // fall through
+      }
+    }
+    return visitSource({}, referer, ownHost);
+  }
+
+  app.post<{ Params: { slug: string; blockId: string } }>('/p/:slug/signup/:blockId', async (req, reply) => {
+    const wantsJson = req.headers['content-type']?.startsWith('application/json') ?? false;
+    const body = (req.body && typeof req.body === 'object' ? req.body : {}) as Record<string, unknown>;
+    const back = `/p/${encodeURIComponent(req.params.slug)}`;
+    const answer = (status: number, title: string, message: string, issues?: { path: string; message: string }[]) =>
+      wantsJson
+        ? reply.code(status).send({ message, ...(issues ? { issues } : {}) })
+        : reply
+            .code(status)
+            .type('text/html; charset=utf-8')
+            .header('cache-control', 'no-store')
+            .send(renderMessage(title, `<p>${esc(message)}</p>`, { backHref: back }));
+    try {
+      const ua = req.headers['user-agent'];
+      const { hash } = await pages.hasher.hash(req.ip, ua);
+      const result = await signUp(
+        {
+          db,
+          email: opts.deps.email,
+          publicUrl: opts.publicUrl,
+          emailFrom: opts.deps.delivery.emailFrom,
+        },
+        {
+          slug: req.params.slug,
+          blockId: req.params.blockId,
+          form: body,
+          source: signupSource(req, body),
+          visitorHash: hash,
+        },
+      );
+      return answer(
+        200,
+        'Thank you for signing up',
+        `Thank you! Please check your email and confirm your address to hear from ${result.churchName}.`,
+      );
+    } catch (err) {
+      if (err instanceof ZodError) {
+        const issues = zodIssues(err);
+        return answer(400, 'Please check the form', issues[0]?.message ?? 'Please check the form', issues);
+      }
+      if (err instanceof AppError && err.code === 'NOT_FOUND') return answer(404, 'Page Not Found', err.message);
+      if (err instanceof AppError && err.code === 'TOO_MANY_REQUESTS') return answer(429, 'Please wait', err.message);
+      throw err;
+    }
+  });
+
+  app.get<{ Params: { slug: string; token: string } }>('/p/:slug/confirm/:token', async (req, reply) => {
+    const target = await describeSignupToken(db, req.params.token);
+    reply.type('text/html; charset=utf-8').header('cache-control', 'no-store').header('referrer-policy', 'no-referrer');
+    if (!target)
+      return reply.code(404).send(renderMessage('Link not found', '<p>This confirmation link is not valid.</p>'));
+    if (target.confirmedAt)
+      return renderMessage(
+        'Sign-up confirmed',
+        `<p>${esc(target.email)} is confirmed. You will hear from ${esc(target.churchName)}.</p>`,
+        { backHref: `/p/${encodeURIComponent(target.slug)}` },
+      );
+    // A button, not an automatic confirmation: mail scanners open links, people press buttons.
+    return renderMessage(
+      'Confirm your sign-up',
+      `<p>Confirm ${esc(target.email)} to hear from ${esc(target.churchName)} about “${esc(target.pageName)}”?</p>` +
+        `<form method="post"><button class="btn" type="submit">Confirm my sign-up</button></form>`,
+    );
+  });
+
+  app.post<{ Params: { slug: string; token: string } }>('/p/:slug/confirm/:token', async (req, reply) => {
+    const done = await confirmSignup(db, req.params.token);
+    reply.type('text/html; charset=utf-8').header('cache-control', 'no-store');
+    if (!done)
+      return reply.code(404).send(renderMessage('Link not found', '<p>This confirmation link is not valid.</p>'));
+    return renderMessage(
+      'Sign-up confirmed',
+      `<p>Thank you! ${esc(done.email)} is confirmed. You will hear from ${esc(done.churchName)}.</p>`,
+      { backHref: `/p/${encodeURIComponent(done.slug)}` },
+    );
+  });
+
+  app.get<{ Params: { slug: string; file: string } }>('/p/:slug/event/:file', async (req, reply) => {
+    const notFound = () => reply.code(404).type('text/html; charset=utf-8').send(renderNotFound());
+    const blockId = req.params.file.replace(/\.ics$/, '');
+    let page;
+    try {
+      page = await getPublishedLandingPage(db, { slug: req.params.slug });
+    } catch (err) {
+      if (err instanceof AppError && err.code === 'NOT_FOUND') return notFound();
+      throw err;
+    }
+    const block = page.content.blocks.find((b) => b.id === blockId && b.type === 'event');
+    if (!block || block.type !== 'event' || !block.date) return notFound();
+    const ics = renderIcs({
+      uid: `${page.id}-${block.id}@${ownHost || 'lampstand'}`,
+      title: block.title || page.name,
+      date: block.date,
+      startTime: block.startTime,
+      endTime: block.endTime,
+      location: [block.place, block.address].filter(Boolean).join(', '),
+      url: `${opts.publicUrl}/p/${encodeURIComponent(page.slug)}`,
+    });
+    return reply
+      .type('text/calendar; charset=utf-8')
+      .header('content-disposition', `attachment; filename="${page.slug}-${block.id}.ics"`)
+      .header('cache-control', 'no-cache')
+      .send(ics);
+  });
+
+  /** Unused methods on /p/… answer the 404 page rather than the web app. */
+  app.get('/p/', async (_req: FastifyRequest, reply: FastifyReply) =>
+    reply.code(404).type('text/html; charset=utf-8').send(renderNotFound()),
+  );
+}

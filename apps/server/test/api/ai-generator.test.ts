@@ -1,0 +1,143 @@
+import { afterAll, describe, expect, it } from 'vitest';
+import { registerChurch, startTestApp } from '../helpers/test-app.js';
+import { startFakeOpenAi } from '../helpers/fake-openai.js';
+
+const openai = await startFakeOpenAi({ apiKey: 'sk-test-key' });
+afterAll(() => openai.close());
+const app = await startTestApp({
+  openaiApiKey: 'sk-test-key',
+  openaiBaseUrl: openai.baseURL,
+  openaiModel: 'test-model',
+  openaiTimeoutMs: 1500,
+  aiGenerationsPerHour: 8,
+});
+
+const input = {
+  churchName: 'Grace Church',
+  purpose: 'event',
+  topic: 'Easter Sunday service',
+  targetAudience: 'families',
+  additionalInfo: 'Egg hunt at 9am',
+};
+const page = {
+  headline: 'Celebrate Easter with Us',
+  subheading: 'A joyful morning for the whole family.',
+  mainContent: 'Join us this Easter.\n\nThere is something for everyone.',
+  callToAction: 'Plan your visit',
+  keyPoints: ['Egg hunt at 9am', 'Family service', 'Coffee after'],
+};
+
+describe('AI copy through the openai SDK', () => {
+  it('validates the generator form with the spec messages', async () => {
+    const { client } = await registerChurch(app.url);
+    const cases: [Record<string, unknown>, string][] = [
+      [{ ...input, churchName: '' }, 'Church name is required'],
+      [{ ...input, purpose: '' }, 'Purpose is required'],
+      [{ ...input, topic: ' ' }, 'Topic is required'],
+      [{ ...input, targetAudience: undefined }, 'Target audience is required'],
+    ];
+    for (const [body, message] of cases) {
+      const res = await client.post('/api/ai-generator/landing-page', body);
+      expect(res.status).toBe(400);
+      expect(res.body.message).toBe(message);
+    }
+    const badSection = await client.post('/api/ai-generator/section', { churchName: 'G', section: 'footer' });
+    expect(badSection.status).toBe(400);
+    expect(openai.requests).toHaveLength(0);
+  });
+
+  it('returns the whole content object from a structured answer and records the token use', async () => {
+    const { client, user } = await registerChurch(app.url);
+    openai.reply({ kind: 'json', content: JSON.stringify(page), promptTokens: 321, completionTokens: 123 });
+    const res = await client.post('/api/ai-generator/landing-page', input);
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual(page);
+    const sent = openai.requests.at(-1)!;
+    expect(sent.model).toBe('test-model');
+    expect(sent.response_format?.type).toBe('json_schema');
+    expect(sent.response_format?.json_schema?.name).toBe('landing_page');
+    expect(sent.messages[1]!.content).toContain('Easter Sunday service');
+    expect(sent.messages[1]!.content).toContain('Egg hunt at 9am');
+    const rows = await app.db.selectFrom('aiGenerations').selectAll().where('userId', '=', user.id).execute();
+    expect(rows).toMatchObject([
+      { kind: 'landing-page', model: 'test-model', ok: true, promptTokens: 321, completionTokens: 123 },
+    ]);
+  });
+
+  it('regenerates one section', async () => {
+    const { client } = await registerChurch(app.url);
+    openai.reply({ kind: 'json', content: JSON.stringify({ content: 'A New Headline' }) });
+    const res = await client.post('/api/ai-generator/section', {
+      churchName: 'Grace Church',
+      section: 'keyPoint-2',
+      context: 'Easter page',
+    });
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ content: 'A New Headline' });
+    expect(openai.requests.at(-1)!.messages[1]!.content).toContain('one short key point');
+  });
+
+  it('asks once more after a malformed answer, then fails with the spec message', async () => {
+    const { client } = await registerChurch(app.url);
+    openai.reply(
+      { kind: 'json', content: 'Sure! Here is your page: {' },
+      { kind: 'json', content: JSON.stringify(page) },
+    );
+    const retried = await client.post('/api/ai-generator/landing-page', input);
+    expect(retried.status).toBe(200);
+    expect(retried.body.headline).toBe(page.headline);
+
+    openai.reply(
+      { kind: 'json', content: JSON.stringify({ headline: 'Only a headline' }) },
+      { kind: 'json', content: 'not json' },
+    );
+    const failed = await client.post('/api/ai-generator/landing-page', input);
+    expect(failed.status).toBe(502);
+    expect(failed.body.message).toBe('Failed to generate content');
+  });
+
+  it('fails with the spec message on a server error (after the SDK retry) and on a timeout', async () => {
+    const { client } = await registerChurch(app.url);
+    openai.reply({ kind: 'error', status: 500, message: 'boom' }, { kind: 'error', status: 500, message: 'boom' });
+    const before = openai.requests.length;
+    const res = await client.post('/api/ai-generator/section', { churchName: 'G', section: 'headline', context: '' });
+    expect(res.status).toBe(502);
+    expect(res.body.message).toBe('Failed to generate content');
+    expect(openai.requests.length - before).toBe(2); // the SDK retried once
+
+    openai.reply({ kind: 'hang' }, { kind: 'hang' });
+    const slow = await client.post('/api/ai-generator/section', { churchName: 'G', section: 'headline', context: '' });
+    expect(slow.status).toBe(502);
+    expect(slow.body.message).toBe('Failed to generate content');
+  });
+
+  it('limits each church per hour with a clear 429', async () => {
+    const { client } = await registerChurch(app.url);
+    for (let i = 0; i < 8; i++) openai.reply({ kind: 'json', content: JSON.stringify({ content: `Text ${i}` }) });
+    for (let i = 0; i < 8; i++)
+      expect((await client.post('/api/ai-generator/section', { churchName: 'G', section: 'subheading' })).status).toBe(
+        200,
+      );
+    const status = await client.get('/api/ai-generator/status');
+    expect(status.body).toEqual({ enabled: true, remaining: 0 });
+    const limited = await client.post('/api/ai-generator/section', { churchName: 'G', section: 'subheading' });
+    expect(limited.status).toBe(429);
+    expect(limited.body.message).toBe(
+      'Your church has used its 8 AI generations for this hour. Please try again later.',
+    );
+    // Another church is not affected.
+    const other = await registerChurch(app.url);
+    expect((await other.client.get('/api/ai-generator/status')).body.remaining).toBe(8);
+  });
+});
+
+describe('AI copy without a key or base URL', () => {
+  it('is reported disabled and refuses with what to set; nothing pretends to be AI', async () => {
+    const plain = await startTestApp();
+    const { client } = await registerChurch(plain.url);
+    expect((await client.get('/api/ai-generator/status')).body).toEqual({ enabled: false, remaining: 30 });
+    const res = await client.post('/api/ai-generator/landing-page', input);
+    expect(res.status).toBe(503);
+    expect(res.body.message).toContain('OPENAI_API_KEY');
+  });
+});

@@ -1,0 +1,179 @@
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, describe, expect, it } from 'vitest';
+import { chromium, type Page } from 'playwright-core';
+import { registerChurch, startTestApp } from '@lampstand/server/testing';
+import { startFakeOpenAi } from '../../server/test/helpers/fake-openai';
+import { browserDescribe, CHROMIUM, expectAccessible, loginViaUi, screenshot } from './helpers';
+
+const webDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+// A 1×1 PNG.
+const PNG = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==',
+  'base64',
+);
+
+async function shots(page: Page, name: string) {
+  for (const width of [390, 1024, 1366]) {
+    await page.setViewportSize({ width, height: 900 });
+    // The shell's navbar slides when the width crosses its breakpoint: shoot once it has settled.
+    await page.waitForFunction(() => document.getAnimations().every((a) => a.playState !== 'running'));
+    await screenshot(page, `${name}-${width}`);
+  }
+  await page.setViewportSize({ width: 1366, height: 900 });
+}
+
+browserDescribe(describe)('Landing pages', async () => {
+  const openai = await startFakeOpenAi({ apiKey: 'sk-e2e' });
+  const app = await startTestApp({
+    webDist: path.join(webDir, 'dist'),
+    openaiApiKey: 'sk-e2e',
+    openaiBaseUrl: openai.baseURL,
+    openaiModel: 'e2e-model',
+  });
+  const browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    args: ['--headless', '--no-sandbox', '--disable-gpu'],
+  });
+  afterAll(async () => {
+    await browser.close();
+    await openai.close();
+  });
+  await registerChurch(app.url, 'Platform');
+  const church = await registerChurch(app.url, 'Grace Church');
+  await church.client.post('/api/contact-lists', { name: 'Easter guests', type: 'email' });
+
+  it('builds a page from blocks with AI copy and an image, publishes it, and a visitor signs up', async () => {
+    const context = await browser.newContext({ baseURL: app.url, viewport: { width: 1366, height: 900 } });
+    const page = await context.newPage();
+    page.setDefaultTimeout(15_000);
+    await loginViaUi(page, church.user.username, church.password);
+    await page.getByRole('heading', { name: 'Welcome back, Grace Church!' }).waitFor();
+
+    await page.goto('/landing-pages');
+    await page.getByText('No landing pages yet').waitFor();
+    await page.getByRole('button', { name: 'Create Landing Page' }).first().click();
+    const dialog = page.getByRole('dialog', { name: 'Create Landing Page' });
+    await dialog.getByRole('button', { name: 'Create Landing Page' }).click();
+    await dialog.getByText('Name is required').waitFor();
+    await expectAccessible(page);
+    await dialog.getByLabel('Name').fill('Easter Sunday 2027');
+    expect(await dialog.getByLabel('Slug').inputValue()).toBe('easter-sunday-2027');
+    await dialog.getByRole('button', { name: 'Create Landing Page' }).click();
+    await page.getByRole('heading', { name: 'Edit Easter Sunday 2027' }).waitFor();
+
+    // The whole page from the generator.
+    openai.reply({
+      kind: 'json',
+      content: JSON.stringify({
+        headline: 'Celebrate Easter with Us',
+        subheading: 'A joyful morning for the whole family.',
+        mainContent: 'Join us this Easter.\n\nThere is something for everyone.',
+        callToAction: 'Plan your visit',
+        keyPoints: ['Egg hunt at 9am', 'Family service', 'Coffee after'],
+      }),
+    });
+    await page.getByRole('button', { name: 'Generate with AI' }).click();
+    const gen = page.getByRole('dialog', { name: 'Generate page content' });
+    await gen.getByRole('button', { name: 'Generate' }).click();
+    await gen.getByText('Purpose is required').waitFor();
+    await expectAccessible(page);
+    await gen.getByRole('combobox', { name: 'Purpose' }).click();
+    await page.getByRole('option', { name: 'Event' }).click();
+    await gen.getByLabel('Topic').fill('Easter Sunday service');
+    await gen.getByRole('combobox', { name: 'Target audience' }).click();
+    await page.getByRole('option', { name: 'Families' }).click();
+    await gen.getByRole('button', { name: 'Generate' }).click();
+    await gen.waitFor({ state: 'detached' });
+    expect(await page.getByRole('textbox', { name: 'Headline' }).inputValue()).toBe('Celebrate Easter with Us');
+    expect(await page.getByRole('textbox', { name: 'Key point 2' }).inputValue()).toBe('Family service');
+
+    // One block regenerated.
+    openai.reply({ kind: 'json', content: JSON.stringify({ content: 'Rise Up This Easter' }) });
+    await page.getByRole('button', { name: 'Regenerate headline' }).click();
+    await expect.poll(() => page.getByRole('textbox', { name: 'Headline' }).inputValue()).toBe('Rise Up This Easter');
+
+    // A sign-up form feeding a list, and an uploaded image.
+    await page.getByRole('button', { name: 'Add block' }).click();
+    await page.getByRole('menuitem', { name: 'Sign-up form' }).click();
+    await page.getByRole('combobox', { name: 'Add people to the list' }).click();
+    await page.getByRole('option', { name: 'Easter guests' }).click();
+    await page.getByRole('button', { name: 'Add block' }).click();
+    await page.getByRole('menuitem', { name: 'Image', exact: true }).click();
+    const imageBlock = page.getByRole('region', { name: '6. Image block' });
+    await imageBlock
+      .locator('input[type=file]')
+      .setInputFiles({ name: 'hall.png', mimeType: 'image/png', buffer: PNG });
+    await imageBlock.getByRole('img', { name: 'Image preview' }).waitFor();
+    await imageBlock.getByRole('textbox', { name: 'Image description' }).fill('Our church hall');
+
+    // Reorder by keyboard: the image moves above the sign-up form.
+    await page.getByRole('button', { name: 'Reorder 6. Image' }).focus();
+    await page.keyboard.press('Space');
+    // Picked up: the live region announces where the block is.
+    await page.getByText('Image block is over position 6.').waitFor({ state: 'attached' });
+    await page.keyboard.press('ArrowUp');
+    await page.getByText('Image block is over position 5.').waitFor({ state: 'attached' });
+    await page.keyboard.press('Space');
+    await page.getByRole('region', { name: '5. Image block' }).waitFor();
+    await page.getByRole('region', { name: '6. Sign-up form block' }).waitFor();
+
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.getByText('You have unsaved changes.').waitFor({ state: 'detached' });
+    await page.getByRole('button', { name: 'Publish' }).click();
+    const confirm = page.getByRole('dialog', { name: 'Publish landing page' });
+    await confirm.getByText('Anyone with the link /p/easter-sunday-2027').waitFor();
+    await confirm.getByRole('button', { name: 'Publish' }).click();
+    await page.getByRole('button', { name: 'Unpublish' }).waitFor();
+    await page.evaluate(() => window.scrollTo(0, 0));
+    await page.locator('.mantine-SegmentedControl-root label', { hasText: 'Phone' }).click();
+    expect(await page.getByRole('radio', { name: 'Phone' }).isChecked()).toBe(true);
+    await expectAccessible(page);
+    await page.reload();
+    await page.getByRole('heading', { name: 'Edit Easter Sunday 2027' }).waitFor();
+    await shots(page, 'landing-builder');
+
+    // The list shows it published.
+    await page.goto('/landing-pages');
+    await page.getByRole('heading', { name: 'Easter Sunday 2027' }).waitFor();
+    await page.getByText('Published', { exact: true }).waitFor();
+    await expectAccessible(page);
+    await shots(page, 'landing-list');
+
+    // A visitor, signed out, from a QR code.
+    const visitorContext = await browser.newContext({
+      baseURL: app.url,
+      viewport: { width: 390, height: 844 },
+      userAgent:
+        'Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 Mobile/15E148 Safari/604.1',
+    });
+    const visitor = await visitorContext.newPage();
+    await visitor.goto('/p/easter-sunday-2027?lsrc=qr.3');
+    await visitor.getByRole('heading', { level: 1, name: 'Rise Up This Easter' }).waitFor();
+    await visitor.getByRole('heading', { name: 'Key Highlights' }).waitFor();
+    expect(await visitor.getByRole('img', { name: 'Our church hall' }).getAttribute('loading')).toBe('lazy');
+    expect(await visitor.locator('script[src]').count()).toBe(0);
+    await expectAccessible(visitor);
+    await shots(visitor, 'landing-public');
+    await visitor.getByLabel('Name').fill('Ada Lovelace');
+    await visitor.getByLabel('Email').fill('ada@example.org');
+    await visitor.getByRole('button', { name: 'Sign up' }).click();
+    await visitor.getByText('Thank you! Please check your email').waitFor();
+    await visitorContext.close();
+
+    // Not found for a missing page.
+    const nf = await page.goto('/p/no-such-page');
+    expect(nf?.status()).toBe(404);
+    await page.getByRole('heading', { name: 'Page Not Found' }).waitFor();
+    await page.getByRole('link', { name: 'Go Back' }).waitFor();
+
+    // The church sees the new contact on the list and the visit on the dashboard.
+    await app.deps.pages.visits.flush();
+    await page.goto('/contacts');
+    await page.getByText('Ada Lovelace').first().waitFor();
+    await page.goto('/');
+    const visits = page.locator('.mantine-Card-root', { hasText: 'Page Visits' });
+    await visits.getByText('1', { exact: true }).waitFor();
+    await context.close();
+  }, 180_000);
+});

@@ -1,0 +1,106 @@
+import { Button, Group, Modal, Stack, TextInput } from '@mantine/core';
+import { useForm } from '@mantine/form';
+import { useState } from 'react';
+import { useNavigate } from 'react-router-dom';
+import { landingPageFieldsSchema, slugify } from '@lampstand/api/schemas/landing-pages';
+import type { RouterOutputs } from '@lampstand/api';
+import { trpc } from '../../lib/trpc';
+import { errorMessage } from '../../lib/errors';
+import { notifyError, notifySuccess } from '../../ui/notify';
+import { zodValidate } from '../../ui/zod-form';
+
+type Page = RouterOutputs['landingPages']['get'];
+interface Values {
+  name: string;
+  slug: string;
+}
+
+const nameSlugSchema = landingPageFieldsSchema.pick({ name: true, slug: true });
+
+/** The spec's create and edit dialog: name, and a slug suggested from the name (editable). */
+export function PageDialog({ opened, onClose, page }: { opened: boolean; onClose: () => void; page?: Page }) {
+  const utils = trpc.useUtils();
+  const navigate = useNavigate();
+  const [slugTouched, setSlugTouched] = useState(!!page);
+  const form = useForm<Values>({
+    mode: 'controlled',
+    initialValues: { name: page?.name ?? '', slug: page?.slug ?? '' },
+    validate: zodValidate(nameSlugSchema),
+  });
+  const fieldError = (err: unknown) => {
+    const issues = (err as { data?: { issues?: { path: string; message: string }[] } }).data?.issues;
+    for (const i of issues ?? []) if (i.path === 'slug' || i.path === 'name') form.setFieldError(i.path, i.message);
+  };
+  const create = trpc.landingPages.create.useMutation({
+    onSuccess: async (p) => {
+      notifySuccess('Landing page created');
+      await utils.landingPages.list.invalidate();
+      onClose();
+      void navigate(`/landing-pages/${p.id}`);
+    },
+    onError: (err) => {
+      fieldError(err);
+      notifyError('Failed to create landing page', errorMessage(err));
+    },
+  });
+  const update = trpc.landingPages.update.useMutation({
+    onSuccess: async (p) => {
+      notifySuccess('Landing page updated');
+      utils.landingPages.get.setData({ id: p.id }, p);
+      await utils.landingPages.list.invalidate();
+      onClose();
+    },
+    onError: (err) => {
+      fieldError(err);
+      notifyError('Failed to update landing page', errorMessage(err));
+    },
+  });
+  const submit = form.onSubmit((v) =>
+    page
+      ? update.mutate({ id: page.id, name: v.name, slug: v.slug, content: page.content, published: page.published })
+      : create.mutate({ name: v.name, slug: v.slug }),
+  );
+  return (
+    <Modal
+      opened={opened}
+      onClose={onClose}
+      title={page ? 'Edit Landing Page' : 'Create Landing Page'}
+      size={600}
+      closeButtonProps={{ 'aria-label': 'Close' }}
+    >
+      <form onSubmit={submit} noValidate>
+        <Stack>
+          <TextInput
+            label="Name"
+            withAsterisk
+            data-autofocus
+            {...form.getInputProps('name')}
+            onChange={(e) => {
+              const name = e.currentTarget.value;
+              form.setFieldValue('name', name);
+              if (!slugTouched) form.setFieldValue('slug', slugify(name));
+            }}
+          />
+          <TextInput
+            label="Slug"
+            description={`The page's address: /p/${form.values.slug || 'your-slug'}`}
+            withAsterisk
+            {...form.getInputProps('slug')}
+            onChange={(e) => {
+              setSlugTouched(true);
+              form.setFieldValue('slug', e.currentTarget.value);
+            }}
+          />
+          <Group justify="flex-end">
+            <Button variant="default" onClick={onClose}>
+              Cancel
+            </Button>
+            <Button type="submit" loading={create.isPending || update.isPending}>
+              {page ? 'Save Changes' : 'Create Landing Page'}
+            </Button>
+          </Group>
+        </Stack>
+      </form>
+    </Modal>
+  );
+}

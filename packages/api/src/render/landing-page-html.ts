@@ -1,0 +1,262 @@
+import type { Block, ImageRef, LandingPageContent } from '../schemas/landing-pages.js';
+
+// The public landing page as HTML: served by the server at /p/{slug} and shown by the builder's
+// preview (the same markup). Pure string building, no Node or browser APIs.
+
+export const esc = (s: string) =>
+  s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+
+const CSS = `*{box-sizing:border-box}html{scroll-behavior:smooth}body{margin:0;font-family:-apple-system,BlinkMacSystemFont,"Segoe UI",Roboto,Helvetica,Arial,sans-serif;color:#1f2937;background:#fff;line-height:1.6}
+a{color:#3b5bdb}header{position:sticky;top:0;z-index:10;display:flex;align-items:center;justify-content:space-between;gap:16px;padding:16px 24px;background:transparent;transition:background .2s,box-shadow .2s,padding .2s}
+header.scrolled{background:#fff;box-shadow:0 2px 8px rgba(0,0,0,.08);padding:10px 24px}header .brand{font-weight:700;color:#1f2937;text-decoration:none}
+main{display:block}section{padding:32px 24px}section>.in{max-width:760px;margin:0 auto}
+.hero{position:relative;isolation:isolate;padding:96px 24px;background:linear-gradient(135deg,#edf2ff,#fff4e6);text-align:center;overflow:hidden}.hero h1,.hero .h{font-size:clamp(2rem,5vw,3.2rem);line-height:1.15;margin:0 0 16px}
+.hero p{font-size:1.2rem;color:#374151;margin:0}.hero.img{color:#fff}.hero.img p{color:#f1f3f5}.hero>img{position:absolute;inset:0;width:100%;height:100%;object-fit:cover;z-index:-2}
+.hero.img::before{content:"";position:absolute;inset:0;background:rgba(17,24,39,.55);z-index:-1}.hero .in{position:relative}
+.btn{display:inline-block;background:#364fc7;color:#fff;text-decoration:none;font-weight:600;padding:14px 28px;border-radius:10px;border:0;font-size:1.05rem;cursor:pointer}.btn:hover{background:#2b3d9e}
+.btn:focus-visible,input:focus-visible{outline:3px solid #f59f00;outline-offset:2px}.cta{text-align:center;padding:24px}
+.rich h2,.rich h3{line-height:1.3}ol.kp{counter-reset:k;list-style:none;padding:0}ol.kp li{counter-increment:k;position:relative;padding:12px 0 12px 56px;border-bottom:1px solid #e5e7eb}
+ol.kp li::before{content:counter(k);position:absolute;left:0;top:10px;width:36px;height:36px;border-radius:50%;background:#364fc7;color:#fff;display:flex;align-items:center;justify-content:center;font-weight:700}
+figure{margin:0}figure img{width:100%;height:auto;border-radius:12px;display:block}figcaption{color:#4b5563;font-size:.95rem;margin-top:8px}
+.card{border:1px solid #e5e7eb;border-radius:12px;padding:24px;background:#f8f9fa}dl{display:grid;grid-template-columns:max-content 1fr;gap:8px 16px;margin:0 0 16px}dt{font-weight:600}dd{margin:0}
+form.su{display:grid;gap:14px}form.su label{display:grid;gap:4px;font-weight:600}form.su input{font:inherit;padding:10px 12px;border:1px solid #868e96;border-radius:8px}
+.hp{position:absolute;left:-10000px;width:1px;height:1px;overflow:hidden}.status{min-height:1.5em;font-weight:600}
+footer{padding:32px 24px;text-align:center;color:#4b5563;border-top:1px solid #e5e7eb;margin-top:48px}
+.nf{min-height:100vh;display:flex;align-items:center;justify-content:center;text-align:center;padding:24px}`;
+
+// Header style after 50 px of scroll, and sign-up forms sent without leaving the page.
+const JS = `(function(){var h=document.querySelector('header');function s(){h.classList.toggle('scrolled',window.scrollY>50)}addEventListener('scroll',s,{passive:true});s();
+document.querySelectorAll('form.su').forEach(function(f){f.addEventListener('submit',function(e){e.preventDefault();var d={};new FormData(f).forEach(function(v,k){d[k]=v});d.ref_q=location.search;d.ref_r=document.referrer;
+var m=f.querySelector('.status'),b=f.querySelector('button');b.disabled=true;m.textContent='';fetch(f.action,{method:'POST',headers:{'content-type':'application/json',accept:'application/json'},body:JSON.stringify(d)})
+.then(function(r){return r.json().then(function(j){m.textContent=j.message;if(r.ok)f.reset()})}).catch(function(){m.textContent='Something went wrong. Please try again.'}).then(function(){b.disabled=false})})})})();`;
+
+function img(image: ImageRef, alt: string, opts: { eager?: boolean; sizes: string }) {
+  const src = esc(image.url);
+  const srcset = image.thumbnailUrl
+    ? ` srcset="${esc(image.thumbnailUrl)} 400w, ${src} 1600w" sizes="${opts.sizes}"`
+    : '';
+  return `<img src="${src}"${srcset} alt="${esc(alt)}" ${opts.eager ? 'fetchpriority="high"' : 'loading="lazy"'} decoding="async">`;
+}
+
+export interface RenderOptions {
+  publicUrl: string;
+  churchName: string;
+  name: string;
+  slug: string;
+  content: LandingPageContent;
+  year?: number;
+}
+
+function fmtDate(date: string | null, start: string | null, end: string | null): { date: string; time: string } {
+  const d = date ? new Date(`${date}T12:00:00Z`) : null;
+  const dateText = d
+    ? d.toLocaleDateString('en-US', {
+        weekday: 'long',
+        month: 'long',
+        day: 'numeric',
+        year: 'numeric',
+        timeZone: 'UTC',
+      })
+    : '';
+  const t = (v: string | null) => {
+    if (!v) return '';
+    const [h, m] = v.split(':').map(Number) as [number, number];
+    return `${((h + 11) % 12) + 1}:${String(m).padStart(2, '0')} ${h < 12 ? 'AM' : 'PM'}`;
+  };
+  return { date: dateText, time: [t(start), t(end)].filter(Boolean).join(' – ') };
+}
+
+function renderBlock(b: Block, ctx: RenderOptions & { firstHero: boolean }): string {
+  switch (b.type) {
+    case 'hero': {
+      const tag = ctx.firstHero ? 'h1' : 'h2';
+      const bg = b.backgroundImage ? img(b.backgroundImage, '', { eager: ctx.firstHero, sizes: '100vw' }) : '';
+      return `<section class="hero${bg ? ' img' : ''}" id="${esc(b.id)}">${bg}<div class="in"><${tag} class="h">${esc(b.headline)}</${tag}>${
+        b.subheading ? `<p>${esc(b.subheading)}</p>` : ''
+      }</div></section>`;
+    }
+    case 'text':
+      return b.html ? `<section id="${esc(b.id)}"><div class="in rich">${b.html}</div></section>` : '';
+    case 'highlights':
+      return b.items.length
+        ? `<section id="${esc(b.id)}"><div class="in"><h2>${esc(b.title || 'Key Highlights')}</h2><ol class="kp">${b.items
+            .map((i) => `<li>${esc(i)}</li>`)
+            .join('')}</ol></div></section>`
+        : '';
+    case 'image':
+      return b.image
+        ? `<section id="${esc(b.id)}"><div class="in"><figure>${img(b.image, b.alt, {
+            eager: false,
+            sizes: '(max-width: 760px) 100vw, 760px',
+          })}${b.caption ? `<figcaption>${esc(b.caption)}</figcaption>` : ''}</figure></div></section>`
+        : '';
+    case 'cta': {
+      if (!b.text) return '';
+      const href =
+        b.link?.kind === 'url'
+          ? b.link.url
+          : b.link?.kind === 'signup'
+            ? `#${b.link.blockId}`
+            : b.link?.kind === 'showup'
+              ? `/show-up/${b.link.projectId}`
+              : ctx.content.blocks.find((x) => x.type === 'signup')
+                ? `#${ctx.content.blocks.find((x) => x.type === 'signup')!.id}`
+                : '';
+      return `<div class="cta" id="${esc(b.id)}">${
+        href ? `<a class="btn" href="${esc(href)}">${esc(b.text)}</a>` : `<span class="btn">${esc(b.text)}</span>`
+      }</div>`;
+    }
+    case 'event': {
+      const when = fmtDate(b.date, b.startTime, b.endTime);
+      const rows = [
+        when.date && `<dt>Date</dt><dd>${esc(when.date)}</dd>`,
+        when.time && `<dt>Time</dt><dd>${esc(when.time)}</dd>`,
+        b.place && `<dt>Place</dt><dd>${esc(b.place)}</dd>`,
+        b.address && `<dt>Address</dt><dd>${esc(b.address)}</dd>`,
+      ].filter(Boolean);
+      const links = [
+        b.mapUrl && `<a href="${esc(b.mapUrl)}" rel="noopener">Open map</a>`,
+        b.date && `<a href="/p/${esc(ctx.slug)}/event/${esc(b.id)}.ics" download>Add to calendar</a>`,
+      ].filter(Boolean);
+      return `<section id="${esc(b.id)}"><div class="in card"><h2>${esc(b.title || 'Event details')}</h2>${
+        rows.length ? `<dl>${rows.join('')}</dl>` : ''
+      }${links.length ? `<p>${links.join(' · ')}</p>` : ''}</div></section>`;
+    }
+    case 'showup':
+      return b.projectId
+        ? `<section id="${esc(b.id)}"><div class="in card"><h2>Support our Show Up project</h2><p>Help us reach our goal.</p><a class="btn" href="/show-up/${b.projectId}">See the project</a></div></section>`
+        : '';
+    case 'signup': {
+      const f = (name: string, label: string, type = 'text', auto = '', required = false) =>
+        `<label>${esc(label)}${required ? '' : ' (optional)'}<input name="${name}" type="${type}"${auto ? ` autocomplete="${auto}"` : ''}${required ? ' required' : ''}></label>`;
+      return `<section id="${esc(b.id)}"><div class="in card"><h2>${esc(b.title || 'Sign up')}</h2>${
+        b.description ? `<p>${esc(b.description)}</p>` : ''
+      }<form class="su" method="post" action="/p/${esc(ctx.slug)}/signup/${esc(b.id)}">${f('name', 'Name', 'text', 'name', true)}${f(
+        'email',
+        'Email',
+        'email',
+        'email',
+        true,
+      )}${b.fields.includes('phone') ? f('phone', 'Phone', 'tel', 'tel') : ''}${
+        b.fields.includes('city') ? f('city', 'City', 'text', 'address-level2') : ''
+      }${b.fields.includes('postalCode') ? f('postalCode', 'Postal code', 'text', 'postal-code') : ''}<div class="hp" aria-hidden="true"><label>Website<input name="website" tabindex="-1" autocomplete="off"></label></div><p>We will email you a link to confirm.</p><button class="btn" type="submit">${esc(
+        b.buttonText || 'Sign up',
+      )}</button><p class="status" role="status" aria-live="polite"></p></form></div></section>`;
+    }
+  }
+}
+
+function shell(opts: { title: string; head: string; body: string; churchName: string; year: number }): string {
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>${esc(
+    opts.title,
+  )}</title>${opts.head}<style>${CSS}</style></head><body>${opts.body}<script>${JS}</script></body></html>`;
+}
+
+/** The whole public page: blocks in order, header, footer, Open Graph and Twitter tags, canonical URL. */
+export function renderLandingPage(opts: RenderOptions): string {
+  const c = opts.content;
+  const abs = (u: string) => (u.startsWith('/') ? opts.publicUrl + u : u);
+  const canonical = `${opts.publicUrl}/p/${encodeURIComponent(opts.slug)}`;
+  const title = c.headline || opts.name;
+  const description = (
+    c.subheading ||
+    c.mainContent
+      .replace(/<[^>]+>/g, ' ')
+      .replace(/\s+/g, ' ')
+      .trim() ||
+    opts.name
+  ).slice(0, 200);
+  const firstImage =
+    c.blocks.map((b) => (b.type === 'hero' ? b.backgroundImage : b.type === 'image' ? b.image : null)).find(Boolean) ??
+    null;
+  const head = [
+    `<meta name="description" content="${esc(description)}">`,
+    `<link rel="canonical" href="${esc(canonical)}">`,
+    `<meta property="og:type" content="website">`,
+    `<meta property="og:title" content="${esc(title)}">`,
+    `<meta property="og:description" content="${esc(description)}">`,
+    `<meta property="og:url" content="${esc(canonical)}">`,
+    `<meta property="og:site_name" content="${esc(opts.churchName)}">`,
+    firstImage ? `<meta property="og:image" content="${esc(abs(firstImage.url))}">` : '',
+    `<meta name="twitter:card" content="${firstImage ? 'summary_large_image' : 'summary'}">`,
+    `<meta name="twitter:title" content="${esc(title)}">`,
+    `<meta name="twitter:description" content="${esc(description)}">`,
+    firstImage ? `<meta name="twitter:image" content="${esc(abs(firstImage.url))}">` : '',
+  ].join('');
+  let heroSeen = false;
+  const blocks = c.blocks
+    .map((b) => {
+      const firstHero = b.type === 'hero' && !heroSeen;
+      if (b.type === 'hero') heroSeen = true;
+      return renderBlock(b, { ...opts, firstHero });
+    })
+    .join('');
+  const year = opts.year ?? new Date().getFullYear();
+  const body =
+    `<header><a class="brand" href="${esc(canonical)}">${esc(opts.churchName)}</a></header>` +
+    `<main>${heroSeen ? '' : `<h1 class="hp">${esc(title)}</h1>`}${blocks}</main>` +
+    `<footer><p>© ${year} ${esc(opts.churchName)}. All rights reserved.</p></footer>`;
+  return shell({ title, head, body, churchName: opts.churchName, year });
+}
+
+export const NOT_FOUND_TEXT = "The landing page you're looking for doesn't exist or is not published yet.";
+
+/** The spec's Page Not Found (sent with status 404). */
+export function renderNotFound(): string {
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><meta name="robots" content="noindex"><title>Page Not Found</title><style>${CSS}</style></head><body><main class="nf"><div><h1>Page Not Found</h1><p>${esc(
+    NOT_FOUND_TEXT,
+  )}</p><a class="btn" href="/" onclick="if(history.length>1){history.back();return false}">Go Back</a></div></main></body></html>`;
+}
+
+/** A small page for sign-up answers and confirmation links (works without JavaScript). */
+export function renderMessage(title: string, html: string, status?: { backHref?: string }): string {
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><meta name="robots" content="noindex"><title>${esc(
+    title,
+  )}</title><style>${CSS}</style></head><body><main class="nf"><div class="card"><h1>${esc(title)}</h1>${html}${
+    status?.backHref ? `<p><a href="${esc(status.backHref)}">Back to the page</a></p>` : ''
+  }</div></main></body></html>`;
+}
+
+/** An iCalendar file for an event block (floating local time, as the church typed it). */
+export function renderIcs(opts: {
+  uid: string;
+  title: string;
+  date: string;
+  startTime: string | null;
+  endTime: string | null;
+  location: string;
+  url: string;
+}): string {
+  const d = opts.date.replace(/-/g, '');
+  const t = (v: string) => `${v.replace(':', '')}00`;
+  const icsText = (s: string) => s.replace(/[\\;,]/g, (m) => `\\${m}`).replace(/\r?\n/g, '\\n');
+  const start = opts.startTime ? `DTSTART:${d}T${t(opts.startTime)}` : `DTSTART;VALUE=DATE:${d}`;
+  const end = opts.startTime
+    ? opts.endTime
+      ? `DTEND:${d}T${t(opts.endTime)}`
+      : ''
+    : `DTEND;VALUE=DATE:${new Date(Date.parse(`${opts.date}T00:00:00Z`) + 86400_000).toISOString().slice(0, 10).replace(/-/g, '')}`;
+  const stamp = new Date()
+    .toISOString()
+    .replace(/[-:]/g, '')
+    .replace(/\.\d{3}/, '');
+  return [
+    'BEGIN:VCALENDAR',
+    'VERSION:2.0',
+    'PRODID:-//Lampstand//Landing pages//EN',
+    'BEGIN:VEVENT',
+    `UID:${opts.uid}`,
+    `DTSTAMP:${stamp}`,
+    start,
+    end,
+    `SUMMARY:${icsText(opts.title)}`,
+    opts.location ? `LOCATION:${icsText(opts.location)}` : '',
+    `URL:${opts.url}`,
+    'END:VEVENT',
+    'END:VCALENDAR',
+    '',
+  ]
+    .filter((l) => l !== '')
+    .join('\r\n')
+    .concat('\r\n');
+}

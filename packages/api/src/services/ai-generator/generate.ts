@@ -1,0 +1,155 @@
+import { sql, type Db } from '@lampstand/db';
+import { AppError, tooManyRequests } from '../../errors.js';
+import type { AiProvider } from '../../providers/ai.js';
+import { aiPageAnswerSchema, aiSectionAnswerSchema } from '../../schemas/landing-pages.js';
+import type { z } from 'zod';
+
+export const GENERATE_FAILED = 'Failed to generate content';
+export const AI_NOT_CONFIGURED =
+  'AI copy is not set up: the administrator sets OPENAI_API_KEY (or OPENAI_BASE_URL for a self-hosted model) on the server.';
+
+export interface AiDeps {
+  db: Db;
+  ai: AiProvider | null;
+  /** Generations per church per hour (AI_GENERATIONS_PER_HOUR, default 30). */
+  generationsPerHour: number;
+}
+
+const SYSTEM =
+  'You write warm, clear and honest copy for church landing pages. Plain language, no jargon, no invented facts ' +
+  '(dates, places, names or numbers that were not given). Answer only with JSON matching the given schema.';
+
+const PAGE_SCHEMA = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['headline', 'subheading', 'mainContent', 'callToAction', 'keyPoints'],
+  properties: {
+    headline: { type: 'string', description: 'At most 10 words' },
+    subheading: { type: 'string', description: 'One or two sentences' },
+    mainContent: { type: 'string', description: 'Two to four short paragraphs separated by blank lines' },
+    callToAction: { type: 'string', description: 'Button text, at most 5 words' },
+    keyPoints: { type: 'array', items: { type: 'string' }, description: '3 to 6 short key points' },
+  },
+};
+const SECTION_SCHEMA = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['content'],
+  properties: { content: { type: 'string' } },
+};
+
+const SECTION_GUIDE: Record<string, string> = {
+  headline: 'a headline of at most 10 words',
+  subheading: 'a subheading of one or two sentences',
+  mainContent: 'the main content: two to four short paragraphs separated by blank lines',
+  callToAction: 'the text of a call-to-action button, at most 5 words',
+};
+
+async function usedThisHour(db: Db, tenantId: number): Promise<number> {
+  const row = await db
+    .selectFrom('aiGenerations')
+    .select(sql<number>`count(*)::int`.as('n'))
+    .where('userId', '=', tenantId)
+    .where('createdAt', '>', sql<Date>`now() - interval '1 hour'`)
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+export async function aiStatus(deps: AiDeps, tenantId: number) {
+  const used = await usedThisHour(deps.db, tenantId);
+  return { enabled: deps.ai !== null, remaining: Math.max(0, deps.generationsPerHour - used) };
+}
+
+/**
+ * One structured answer: the model's JSON checked by `schema`; a malformed answer is asked for
+ * once more, then the generation fails. Every call is recorded (the limit, the token use).
+ */
+async function generate<T extends z.ZodType>(
+  deps: AiDeps,
+  tenantId: number,
+  req: { kind: string; user: string; schemaName: string; jsonSchema: Record<string, unknown>; schema: T },
+): Promise<z.infer<T>> {
+  if (!deps.ai) throw new AppError('SERVICE_UNAVAILABLE', AI_NOT_CONFIGURED);
+  if ((await usedThisHour(deps.db, tenantId)) >= deps.generationsPerHour)
+    throw tooManyRequests(
+      `Your church has used its ${deps.generationsPerHour} AI generations for this hour. Please try again later.`,
+    );
+  for (let attempt = 1; attempt <= 2; attempt++) {
+    let answer: Awaited<ReturnType<AiProvider['completeJson']>>;
+    try {
+      answer = await deps.ai.completeJson({
+        system: SYSTEM,
+        user: req.user,
+        schemaName: req.schemaName,
+        schema: req.jsonSchema,
+      });
+    } catch {
+      // Timeouts and server errors (after the SDK's own retries).
+      await record(deps, tenantId, req.kind, false, 0, 0);
+      throw new AppError('BAD_GATEWAY', GENERATE_FAILED);
+    }
+    let parsed: z.ZodSafeParseResult<z.infer<T>> | null = null;
+    try {
+      parsed = req.schema.safeParse(JSON.parse(answer.text));
+    } catch {
+      parsed = null;
+    }
+    await record(deps, tenantId, req.kind, !!parsed?.success, answer.promptTokens, answer.completionTokens);
+    if (parsed?.success) return parsed.data;
+  }
+  throw new AppError('BAD_GATEWAY', GENERATE_FAILED);
+}
+
+async function record(deps: AiDeps, tenantId: number, kind: string, ok: boolean, prompt: number, completion: number) {
+  await deps.db
+    .insertInto('aiGenerations')
+    .values({
+      userId: tenantId,
+      kind,
+      model: deps.ai?.model ?? '',
+      ok,
+      promptTokens: prompt,
+      completionTokens: completion,
+    })
+    .execute();
+}
+
+export async function generateLandingPage(
+  deps: AiDeps,
+  tenantId: number,
+  input: { churchName: string; purpose: string; topic: string; targetAudience: string; additionalInfo?: string },
+) {
+  const user =
+    `Write a landing page for ${input.churchName}.\nPurpose: ${input.purpose}\nTopic: ${input.topic}\n` +
+    `Audience: ${input.targetAudience}\n` +
+    (input.additionalInfo ? `Additional information: ${input.additionalInfo}\n` : '') +
+    'Give a headline, a subheading, the main content, a call-to-action button text and 3 to 6 key points.';
+  return generate(deps, tenantId, {
+    kind: 'landing-page',
+    user,
+    schemaName: 'landing_page',
+    jsonSchema: PAGE_SCHEMA,
+    schema: aiPageAnswerSchema,
+  });
+}
+
+export async function generateSection(
+  deps: AiDeps,
+  tenantId: number,
+  input: { churchName: string; section: string; context: string },
+): Promise<{ content: string }> {
+  const guide = input.section.startsWith('keyPoint-')
+    ? 'one short key point (one sentence)'
+    : (SECTION_GUIDE[input.section] ?? 'the text');
+  const user =
+    `Rewrite ${guide} for a landing page of ${input.churchName}.\n` +
+    (input.context ? `The page so far:\n${input.context}\n` : '') +
+    'Answer with the new text in "content".';
+  return generate(deps, tenantId, {
+    kind: `section:${input.section}`,
+    user,
+    schemaName: 'section',
+    jsonSchema: SECTION_SCHEMA,
+    schema: aiSectionAnswerSchema,
+  });
+}

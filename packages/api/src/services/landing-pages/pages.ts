@@ -1,0 +1,352 @@
+import type { Selectable } from 'kysely';
+import { sql, type Db, type LandingPagesTable } from '@lampstand/db';
+import { AppError, conflict, isUniqueViolation, notFound } from '../../errors.js';
+import {
+  landingPageContentSchema,
+  slugify,
+  type LandingPage,
+  type LandingPageContent,
+  type LandingPageListItem,
+  type LandingPageStats,
+} from '../../schemas/landing-pages.js';
+import { cleanContent } from './sanitize.js';
+
+const SLUG_TAKEN = 'Slug is already taken';
+
+/** Called after every change of a page, so cached public copies are dropped at once. */
+export type PageChanged = (slugs: string[]) => void;
+
+function toContent(raw: unknown): LandingPageContent {
+  const parsed = landingPageContentSchema.safeParse(raw ?? {});
+  return parsed.success ? parsed.data : landingPageContentSchema.parse({});
+}
+
+export function toLandingPage(row: Selectable<LandingPagesTable>): LandingPage {
+  return {
+    id: row.id,
+    userId: row.userId,
+    name: row.name,
+    slug: row.slug,
+    published: row.published,
+    publishedAt: row.publishedAt ? row.publishedAt.toISOString() : null,
+    content: toContent(row.content),
+    createdAt: row.createdAt.toISOString(),
+    updatedAt: row.updatedAt.toISOString(),
+  };
+}
+
+async function slugTaken<T>(work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (err) {
+    if (isUniqueViolation(err)) throw conflict(SLUG_TAKEN, 'slug');
+    throw err;
+  }
+}
+
+/** The church's pages, newest first, each with its visits of the last 30 days and its sign-ups. */
+export async function listLandingPages(db: Db, tenantId: number): Promise<LandingPageListItem[]> {
+  const rows = await db
+    .selectFrom('landingPages as p')
+    .selectAll('p')
+    .select((eb) => [
+      eb
+        .selectFrom('landingPageVisits as v')
+        .select(sql<number>`count(*)::int`.as('n'))
+        .whereRef('v.pageId', '=', 'p.id')
+        .where('v.userId', '=', tenantId)
+        .where('v.day', '>=', sql<string>`(current_date - 29)`)
+        .as('visits30d'),
+      eb
+        .selectFrom('landingPageSignups as s')
+        .select(sql<number>`count(*)::int`.as('n'))
+        .whereRef('s.pageId', '=', 'p.id')
+        .where('s.userId', '=', tenantId)
+        .as('signups'),
+    ])
+    .where('p.userId', '=', tenantId)
+    .orderBy('p.createdAt', 'desc')
+    .orderBy('p.id', 'desc')
+    .execute();
+  return rows.map((r) => ({
+    ...toLandingPage(r),
+    visits30d: Number(r.visits30d ?? 0),
+    signups: Number(r.signups ?? 0),
+  }));
+}
+
+export async function getLandingPage(db: Db, tenantId: number, input: { id: number }): Promise<LandingPage> {
+  const row = await db
+    .selectFrom('landingPages')
+    .selectAll()
+    .where('id', '=', input.id)
+    .where('userId', '=', tenantId)
+    .executeTakeFirst();
+  if (!row) throw notFound('Landing page not found');
+  return toLandingPage(row);
+}
+
+export interface LandingPageFields {
+  name: string;
+  slug: string;
+  content: LandingPageContent;
+  published: boolean;
+}
+
+export async function createLandingPage(
+  deps: { db: Db; onChange?: PageChanged },
+  tenantId: number,
+  input: LandingPageFields,
+): Promise<LandingPage> {
+  const content = cleanContent({
+    ...input.content,
+    headline: input.content.headline || (input.content.blocks.length ? '' : input.name),
+  });
+  const row = await slugTaken(() =>
+    deps.db
+      .insertInto('landingPages')
+      .values({
+        userId: tenantId,
+        name: input.name,
+        slug: input.slug,
+        published: input.published,
+        publishedAt: input.published ? new Date() : null,
+        content: JSON.stringify(content),
+      })
+      .returningAll()
+      .executeTakeFirstOrThrow(),
+  );
+  deps.onChange?.([row.slug]);
+  return toLandingPage(row);
+}
+
+/** PUT: replaces name, slug, content and the published flag (publishedAt set when it turns on). */
+export async function updateLandingPage(
+  deps: { db: Db; onChange?: PageChanged },
+  tenantId: number,
+  input: LandingPageFields & { id: number },
+): Promise<LandingPage> {
+  const content = cleanContent(input.content);
+  const { before, row } = await slugTaken(() =>
+    deps.db.transaction().execute(async (trx) => {
+      const before = await trx
+        .selectFrom('landingPages')
+        .select(['slug', 'published'])
+        .where('id', '=', input.id)
+        .where('userId', '=', tenantId)
+        .forUpdate()
+        .executeTakeFirst();
+      if (!before) throw notFound('Landing page not found');
+      const row = await trx
+        .updateTable('landingPages')
+        .set({
+          name: input.name,
+          slug: input.slug,
+          content: JSON.stringify(content),
+          published: input.published,
+          publishedAt: input.published ? (before.published ? sql<Date>`published_at` : new Date()) : null,
+          updatedAt: new Date(),
+        })
+        .where('id', '=', input.id)
+        .where('userId', '=', tenantId)
+        .returningAll()
+        .executeTakeFirstOrThrow();
+      return { before, row };
+    }),
+  );
+  deps.onChange?.([before.slug, row.slug]);
+  return toLandingPage(row);
+}
+
+export async function publishLandingPage(
+  deps: { db: Db; onChange?: PageChanged },
+  tenantId: number,
+  input: { id: number; published: boolean },
+): Promise<LandingPage> {
+  const row = await deps.db
+    .updateTable('landingPages')
+    .set({
+      published: input.published,
+      publishedAt: input.published ? sql<Date>`case when published then published_at else now() end` : null,
+      updatedAt: new Date(),
+    })
+    .where('id', '=', input.id)
+    .where('userId', '=', tenantId)
+    .returningAll()
+    .executeTakeFirst();
+  if (!row) throw notFound('Landing page not found');
+  deps.onChange?.([row.slug]);
+  return toLandingPage(row);
+}
+
+export async function deleteLandingPage(
+  deps: { db: Db; onChange?: PageChanged },
+  tenantId: number,
+  input: { id: number },
+): Promise<{ id: number }> {
+  const row = await deps.db
+    .deleteFrom('landingPages')
+    .where('id', '=', input.id)
+    .where('userId', '=', tenantId)
+    .returning(['id', 'slug'])
+    .executeTakeFirst();
+  if (!row) throw notFound('Landing page not found');
+  deps.onChange?.([row.slug]);
+  return { id: row.id };
+}
+
+/** A draft copy named '… (copy)' at the first free '<slug>-copy', '<slug>-copy-2', … */
+export async function duplicateLandingPage(
+  deps: { db: Db; onChange?: PageChanged },
+  tenantId: number,
+  input: { id: number },
+): Promise<LandingPage> {
+  const page = await getLandingPage(deps.db, tenantId, input);
+  const base = `${page.slug.slice(0, 90)}-copy`;
+  const taken = new Set(
+    (await deps.db.selectFrom('landingPages').select('slug').where('slug', 'like', `${base}%`).execute()).map(
+      (r) => r.slug,
+    ),
+  );
+  let slug = base;
+  for (let n = 2; taken.has(slug); n++) slug = `${base}-${n}`;
+  return createLandingPage(deps, tenantId, {
+    name: `${page.name} (copy)`.slice(0, 200),
+    slug,
+    content: page.content,
+    published: false,
+  });
+}
+
+/** A published page by its slug, for everyone (a draft or a missing page is not found). */
+export async function getPublishedLandingPage(db: Db, input: { slug: string }) {
+  const row = await db
+    .selectFrom('landingPages as p')
+    .innerJoin('users as u', 'u.id', 'p.userId')
+    .selectAll('p')
+    .select('u.churchName')
+    .where('p.slug', '=', input.slug)
+    .where('p.published', '=', true)
+    .executeTakeFirst();
+  if (!row) throw notFound("The landing page you're looking for doesn't exist or is not published yet.");
+  return { ...toLandingPage(row), churchName: row.churchName };
+}
+
+const pct = (n: number, of: number) => (of > 0 ? Math.round((1000 * n) / of) / 10 : 0);
+
+export async function landingPageStats(
+  db: Db,
+  tenantId: number,
+  input: { id: number; days: number },
+): Promise<LandingPageStats> {
+  await getLandingPage(db, tenantId, { id: input.id });
+  const since = sql<string>`(current_date - ${input.days - 1}::int)`;
+  const [totals, perDay, sources, signups, recent] = await Promise.all([
+    db
+      .selectFrom('landingPageVisits')
+      .select([
+        sql<number>`count(*)::int`.as('visits'),
+        sql<number>`count(distinct (day, visitor_hash))::int`.as('unique'),
+      ])
+      .where('pageId', '=', input.id)
+      .where('userId', '=', tenantId)
+      .where('day', '>=', since)
+      .executeTakeFirstOrThrow(),
+    db
+      .selectFrom('landingPageVisits')
+      .select([
+        sql<string>`to_char(day, 'YYYY-MM-DD')`.as('day'),
+        sql<number>`count(*)::int`.as('visits'),
+        sql<number>`count(distinct visitor_hash)::int`.as('unique'),
+      ])
+      .where('pageId', '=', input.id)
+      .where('userId', '=', tenantId)
+      .where('day', '>=', since)
+      .groupBy('day')
+      .orderBy('day')
+      .execute(),
+    db
+      .selectFrom('landingPageVisits')
+      .select(['sourceKind', 'sourceValue', sql<number>`count(*)::int`.as('visits')])
+      .where('pageId', '=', input.id)
+      .where('userId', '=', tenantId)
+      .where('day', '>=', since)
+      .groupBy(['sourceKind', 'sourceValue'])
+      .orderBy(sql`count(*)`, 'desc')
+      .limit(50)
+      .execute(),
+    db
+      .selectFrom('landingPageSignups')
+      .select([sql<number>`count(*)::int`.as('all'), sql<number>`count(confirmed_at)::int`.as('confirmed')])
+      .where('pageId', '=', input.id)
+      .where('userId', '=', tenantId)
+      .where(sql<boolean>`created_at >= ${since}::date`)
+      .executeTakeFirstOrThrow(),
+    db
+      .selectFrom('landingPageSignups')
+      .select(['id', 'name', 'email', 'contactId', 'confirmedAt', 'sourceKind', 'sourceValue', 'createdAt'])
+      .where('pageId', '=', input.id)
+      .where('userId', '=', tenantId)
+      .orderBy('createdAt', 'desc')
+      .orderBy('id', 'desc')
+      .limit(20)
+      .execute(),
+  ]);
+  return {
+    days: input.days,
+    visits: Number(totals.visits),
+    uniqueVisitors: Number(totals.unique),
+    signups: Number(signups.all),
+    confirmedSignups: Number(signups.confirmed),
+    conversionRate: pct(Number(signups.all), Number(totals.unique)),
+    perDay: perDay.map((r) => ({ day: r.day, visits: Number(r.visits), uniqueVisitors: Number(r.unique) })),
+    sources: sources.map((r) => ({ kind: r.sourceKind, value: r.sourceValue, visits: Number(r.visits) })),
+    recentSignups: recent.map((r) => ({
+      id: r.id,
+      name: r.name,
+      email: r.email,
+      contactId: r.contactId,
+      confirmed: r.confirmedAt !== null,
+      sourceKind: r.sourceKind,
+      sourceValue: r.sourceValue,
+      createdAt: r.createdAt.toISOString(),
+    })),
+  };
+}
+
+/** 'Use' on a landing-page template: a draft named after it at a free slug, its copy as the content. */
+export async function createLandingPageFromTemplate(
+  db: Db,
+  tenantId: number,
+  input: { name: string; content: Record<string, unknown> },
+): Promise<LandingPage> {
+  const c = input.content;
+  const str = (v: unknown) => (typeof v === 'string' ? v : '');
+  const content = landingPageContentSchema.parse({
+    headline: str(c.headline).slice(0, 200),
+    subheading: str(c.subheading).slice(0, 500),
+    mainContent: str(c.mainContent).slice(0, 20_000),
+    callToAction: str(c.callToAction).slice(0, 100),
+    keyPoints: Array.isArray(c.keyPoints)
+      ? c.keyPoints
+          .filter((k): k is string => typeof k === 'string')
+          .map((k) => k.slice(0, 300))
+          .slice(0, 12)
+      : [],
+  });
+  const base = slugify(input.name) || 'page';
+  for (let n = 1; ; n++) {
+    const slug = n === 1 ? base : `${base}-${n}`;
+    try {
+      return await createLandingPage({ db }, tenantId, {
+        name: input.name.slice(0, 200),
+        slug,
+        content,
+        published: false,
+      });
+    } catch (err) {
+      if (err instanceof AppError && err.code === 'CONFLICT' && n < 50) continue;
+      throw err;
+    }
+  }
+}

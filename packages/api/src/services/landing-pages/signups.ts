@@ -1,0 +1,240 @@
+import crypto from 'node:crypto';
+import { sql, type Db, type VisitSourceKind } from '@lampstand/db';
+import { notFound, tooManyRequests } from '../../errors.js';
+import type { EmailTransport } from '../../providers/email.js';
+import { signupFormSchema, type Block } from '../../schemas/landing-pages.js';
+import { setConsent } from '../contacts/consent.js';
+import { toE164 } from '../contacts/phone.js';
+import { formatFrom } from '../email-campaigns/channel.js';
+import { getPublishedLandingPage } from './pages.js';
+
+export const SIGNUP_RATE_MESSAGE = 'Too many sign-ups from here. Please try again later.';
+/** Per visitor (daily hash of address and agent) and per email address. */
+const PER_VISITOR_PER_10_MIN = 5;
+const PER_EMAIL_PER_HOUR = 3;
+
+const escapeHtml = (s: string) =>
+  s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+const tokenHash = (token: string) => crypto.createHash('sha256').update(token).digest('hex');
+
+export interface SignupDeps {
+  db: Db;
+  email: EmailTransport;
+  publicUrl: string;
+  emailFrom: string;
+}
+
+export interface SignupResult {
+  /** False for a bot caught by the honeypot (answered like a person, nothing stored). */
+  stored: boolean;
+  churchName: string;
+  pageName: string;
+}
+
+function splitName(name: string): { firstName: string; lastName: string } {
+  const parts = name.trim().split(/\s+/);
+  if (parts.length === 1) return { firstName: parts[0]!, lastName: '' };
+  return { firstName: parts.slice(0, -1).join(' '), lastName: parts[parts.length - 1]! };
+}
+
+/**
+ * A visitor signs up through a page's form: the church's contact is created (or updated), put on
+ * the form's list, and asked to confirm by email (double opt-in). Email consent becomes
+ * 'subscribed' only on confirmation, with the page as its source.
+ */
+export async function signUp(
+  deps: SignupDeps,
+  input: {
+    slug: string;
+    blockId: string;
+    form: unknown;
+    source: { kind: VisitSourceKind; value: string | null };
+    visitorHash: string;
+  },
+): Promise<SignupResult> {
+  const page = await getPublishedLandingPage(deps.db, { slug: input.slug });
+  const block = page.content.blocks.find(
+    (b): b is Extract<Block, { type: 'signup' }> => b.type === 'signup' && b.id === input.blockId,
+  );
+  if (!block) throw notFound('This sign-up form no longer exists.');
+  const result = { churchName: page.churchName, pageName: page.name };
+  const form = signupFormSchema.parse(input.form);
+  if (form.website) return { stored: false, ...result };
+
+  const email = form.email.toLowerCase();
+  const recent = await deps.db
+    .selectFrom('landingPageSignups')
+    .select([
+      sql<number>`count(*) filter (where visitor_hash = ${input.visitorHash} and created_at > now() - interval '10 minutes')::int`.as(
+        'byVisitor',
+      ),
+      sql<number>`count(*) filter (where lower(email) = ${email} and created_at > now() - interval '1 hour')::int`.as(
+        'byEmail',
+      ),
+    ])
+    .where((eb) => eb.or([eb('visitorHash', '=', input.visitorHash), eb(sql`lower(email)`, '=', email)]))
+    .where('createdAt', '>', sql<Date>`now() - interval '1 hour'`)
+    .executeTakeFirstOrThrow();
+  if (Number(recent.byVisitor) >= PER_VISITOR_PER_10_MIN || Number(recent.byEmail) >= PER_EMAIL_PER_HOUR)
+    throw tooManyRequests(SIGNUP_RATE_MESSAGE);
+
+  const token = crypto.randomBytes(32).toString('base64url');
+  const tenantId = page.userId;
+  const phone = block.fields.includes('phone') && form.phone ? form.phone : null;
+  const extra: Record<string, string> = {};
+  if (block.fields.includes('city') && form.city) extra.city = form.city;
+  if (block.fields.includes('postalCode') && form.postalCode) extra.postalCode = form.postalCode;
+
+  await deps.db.transaction().execute(async (trx) => {
+    const existing = await trx
+      .selectFrom('contacts')
+      .select(['id', 'phone', 'firstName', 'lastName'])
+      .where('userId', '=', tenantId)
+      .where(sql`lower(email)`, '=', email)
+      .orderBy('id')
+      .limit(1)
+      .forUpdate()
+      .executeTakeFirst();
+    let contactId: number;
+    if (existing) {
+      contactId = existing.id;
+      await trx
+        .updateTable('contacts')
+        .set({
+          ...(phone ? { phone, phoneE164: toE164(phone) } : {}),
+          ...(Object.keys(extra).length ? { metadata: sql<string>`metadata || ${JSON.stringify(extra)}::jsonb` } : {}),
+          tags: sql<
+            string[]
+          >`case when 'landing-page' = any(tags) then tags else array_append(tags, 'landing-page') end`,
+          updatedAt: new Date(),
+        })
+        .where('id', '=', contactId)
+        .where('userId', '=', tenantId)
+        .execute();
+    } else {
+      // Not subscribed until the visitor confirms: no email or text before consent is proven.
+      const row = await trx
+        .insertInto('contacts')
+        .values({
+          userId: tenantId,
+          ...splitName(form.name),
+          email,
+          phone,
+          phoneE164: toE164(phone),
+          tags: ['landing-page'],
+          metadata: JSON.stringify(extra),
+          emailConsent: 'unsubscribed',
+          emailConsentAt: new Date(),
+          emailConsentSource: `landing-page:${page.slug}:pending`,
+          smsConsent: 'unsubscribed',
+        })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      contactId = row.id;
+    }
+    let listId: number | null = null;
+    if (block.listId) {
+      const list = await trx
+        .selectFrom('contactLists')
+        .select('id')
+        .where('id', '=', block.listId)
+        .where('userId', '=', tenantId)
+        .executeTakeFirst();
+      if (list) {
+        listId = list.id;
+        await trx
+          .insertInto('contactsInLists')
+          .values({ userId: tenantId, listId, contactId })
+          .onConflict((oc) => oc.columns(['listId', 'contactId']).doNothing())
+          .execute();
+      }
+    }
+    await trx
+      .insertInto('landingPageSignups')
+      .values({
+        userId: tenantId,
+        pageId: page.id,
+        blockId: block.id,
+        contactId,
+        listId,
+        name: form.name,
+        email,
+        phone,
+        sourceKind: input.source.kind,
+        sourceValue: input.source.value,
+        visitorHash: input.visitorHash,
+        confirmTokenHash: tokenHash(token),
+      })
+      .execute();
+  });
+
+  const link = `${deps.publicUrl}/p/${encodeURIComponent(page.slug)}/confirm/${token}`;
+  const subject = `Please confirm your sign-up: ${page.name}`;
+  const host = new URL(deps.publicUrl).hostname || 'lampstand.local';
+  await deps.email.send({
+    from: formatFrom(page.churchName, deps.emailFrom),
+    to: email,
+    subject,
+    html:
+      `<p>Hello ${escapeHtml(form.name)},</p><p>Thank you for signing up on ${escapeHtml(page.churchName)}'s page ` +
+      `“${escapeHtml(page.name)}”. Please confirm your email address:</p>` +
+      `<p><a href="${escapeHtml(link)}">Confirm my sign-up</a></p>` +
+      `<p>If you did not sign up, ignore this email and you will not hear from us.</p>`,
+    text:
+      `Hello ${form.name},\n\nThank you for signing up on ${page.churchName}'s page "${page.name}". ` +
+      `Please confirm your email address:\n${link}\n\nIf you did not sign up, ignore this email and you will not hear from us.\n`,
+    headers: {},
+    messageId: `signup-${crypto.randomUUID()}@${host}`,
+    meta: { userId: tenantId },
+  });
+  return { stored: true, ...result };
+}
+
+/** What the confirmation link shows before and after the visitor presses Confirm. */
+export async function describeSignupToken(db: Db, token: string) {
+  const row = await db
+    .selectFrom('landingPageSignups as s')
+    .innerJoin('landingPages as p', 'p.id', 's.pageId')
+    .innerJoin('users as u', 'u.id', 's.userId')
+    .select(['s.id', 's.email', 's.confirmedAt', 'p.name as pageName', 'p.slug', 'u.churchName'])
+    .where('s.confirmTokenHash', '=', tokenHash(token))
+    .executeTakeFirst();
+  return row ?? null;
+}
+
+/** Double opt-in: the contact's email consent becomes 'subscribed', sourced to the page. */
+export async function confirmSignup(db: Db, token: string) {
+  const row = await db
+    .selectFrom('landingPageSignups as s')
+    .innerJoin('landingPages as p', 'p.id', 's.pageId')
+    .innerJoin('users as u', 'u.id', 's.userId')
+    .select([
+      's.id',
+      's.userId',
+      's.contactId',
+      's.email',
+      's.confirmedAt',
+      'p.slug',
+      'p.name as pageName',
+      'u.churchName',
+    ])
+    .where('s.confirmTokenHash', '=', tokenHash(token))
+    .executeTakeFirst();
+  if (!row) return null;
+  if (!row.confirmedAt) {
+    if (row.contactId)
+      await setConsent(db, row.userId, row.contactId, {
+        channel: 'email',
+        status: 'subscribed',
+        source: `landing-page:${row.slug}`,
+        note: 'Confirmed by double opt-in',
+      }).catch(() => undefined);
+    await db
+      .updateTable('landingPageSignups')
+      .set({ confirmedAt: new Date() })
+      .where('id', '=', row.id)
+      .where('confirmedAt', 'is', null)
+      .execute();
+  }
+  return { email: row.email, pageName: row.pageName, churchName: row.churchName, slug: row.slug };
+}
