@@ -8,6 +8,7 @@ import {
   type DeliveryConfig,
   type EmailTransport,
   type JobQueue,
+  type QrSettings,
 } from '@lampstand/api/server';
 import { getOrCreateSetting, randomSecret, type Db } from '@lampstand/db';
 import type { Config } from './config.js';
@@ -20,6 +21,16 @@ export interface AppDeps {
   email: EmailTransport;
   sms: SmsTransport;
   delivery: DeliveryConfig;
+  qr: QrSettings;
+}
+
+/** QR codes: the short-link domain and the logo fetch guard. */
+export function qrSettingsFor(config: Config): QrSettings {
+  return {
+    publicUrl: config.publicUrl,
+    shortUrlBase: config.shortUrlBase,
+    logo: { allowLoopback: config.qrLogoAllowLoopback },
+  };
 }
 
 export interface AppRuntime {
@@ -90,7 +101,7 @@ export async function startRuntime(
     log: opts.log,
   });
   return {
-    deps: { db, jobs: runner.queue, email, sms, delivery },
+    deps: { db, jobs: runner.queue, email, sms, delivery, qr: qrSettingsFor(config) },
     runner,
     async close() {
       await runner.stop();

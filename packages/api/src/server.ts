@@ -32,3 +32,11 @@ export {
 } from './providers/sms.js';
 export { deliverSmsCampaign, startScheduledSmsCampaign, sweepSmsCampaigns } from './services/sms-campaigns/deliver.js';
 export { applySmsStatus, handleInboundSms } from './services/sms-campaigns/webhooks.js';
+export type { QrSettings } from './services/qr-codes/qr-codes.js';
+export {
+  ScanRecorder,
+  deviceClass,
+  isCrawler,
+  referrerHost,
+  resolveShortLink,
+} from './services/qr-codes/short-links.js';

@@ -17,6 +17,10 @@ export interface RestRoute {
   input?: (req: FastifyRequest) => unknown;
   /** Status on success (default 200). */
   status?: number;
-  /** 'csv': the procedure returns { fileName, csv }, sent as a CSV download. */
-  format?: 'json' | 'csv';
+  /** 'csv': the procedure returns { fileName, csv }, sent as a CSV download. 'image': the procedure
+   * returns { contentType, base64, etag, fileName }, sent as the image's bytes with its ETag
+   * (If-None-Match answers 304). */
+  format?: 'json' | 'csv' | 'image';
+  /** For 'image': the Cache-Control header, and whether it is sent as an attachment. */
+  image?: { cacheControl: string; attachment?: boolean };
 }

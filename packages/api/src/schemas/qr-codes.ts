@@ -201,10 +201,18 @@ function refineColours(
   if (problem) ctx.addIssue({ code: 'custom', path: [problem.field], message: problem.message });
 }
 
+const SCHEDULE_NEEDS_SHORT_LINK = 'Scheduled destinations need a short link: turn on "Use short link"';
+
+function refineCode(v: z.output<typeof qrCodeFieldsObject>, ctx: z.RefinementCtx) {
+  refineColours(v, ctx);
+  if (v.schedule.length > 0 && !v.isShortUrl)
+    ctx.addIssue({ code: 'custom', path: ['schedule'], message: SCHEDULE_NEEDS_SHORT_LINK });
+}
+
 /** Create: the form plus an ignored userId (the server takes the church from the session). */
-export const createQrCodeSchema = qrCodeFieldsObject.superRefine(refineColours);
+export const createQrCodeSchema = qrCodeFieldsObject.superRefine(refineCode);
 /** PUT replaces every field. */
-export const updateQrCodeSchema = qrCodeFieldsObject.extend({ id: idSchema('QR code ID') }).superRefine(refineColours);
+export const updateQrCodeSchema = qrCodeFieldsObject.extend({ id: idSchema('QR code ID') }).superRefine(refineCode);
 export const qrCodeIdSchema = z.object({ id: idSchema('QR code ID') });
 export type QrCodeFormInput = z.input<typeof createQrCodeSchema>;
 export type QrCodeFields = z.output<typeof createQrCodeSchema>;

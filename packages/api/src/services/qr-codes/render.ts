@@ -147,3 +147,8 @@ export function buildQrSvg(o: QrRenderOptions): string {
 export function svgToPng(svg: string, size: number): Buffer {
   return new Resvg(svg, { fitTo: { mode: 'width', value: size }, font: { loadSystemFonts: false } }).render().asPng();
 }
+
+/** The smallest size in pixels at which this code draws (2 pixels a module, the margin included). */
+export function minimumQrSize(o: Pick<QrRenderOptions, 'data' | 'margin' | 'errorCorrection'> & { hasLogo: boolean }) {
+  return (qrMatrix(o.data, o.errorCorrection, o.hasLogo).size + 2 * o.margin) * MIN_MODULE_PIXELS;
+}
