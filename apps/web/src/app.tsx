@@ -41,6 +41,7 @@ const NewEmailCampaignPage = lazy(() =>
 const ChurchTemplatesPage = lazy(() =>
   import('./features/templates/church-templates-page').then((m) => ({ default: m.ChurchTemplatesPage })),
 );
+const QrCodesPage = lazy(() => import('./features/qr-codes/qr-codes-page').then((m) => ({ default: m.QrCodesPage })));
 const PrintTemplatePage = lazy(() =>
   import('./features/templates/church-templates-page').then((m) => ({ default: m.PrintTemplatePage })),
 );
@@ -53,8 +54,6 @@ const placeholders: { path: string; title: string; description: string }[] = [
     description: 'Pages for events and ministries, with AI-written copy.',
   },
   { path: '/landing-pages/new', title: 'New Landing Page', description: 'Create a landing page.' },
-  { path: '/qr-codes/new', title: 'New QR Code', description: 'Create a QR code.' },
-  { path: '/qr-codes', title: 'QR Codes', description: 'QR codes and short links for print and screens.' },
   { path: '/service-planner', title: 'Service Planner', description: 'Service plans, songs and team members.' },
   { path: '/social-blast', title: 'Social Blast', description: 'Plan social media posts on a calendar.' },
   { path: '/show-up', title: 'Show Up', description: 'Crowdfunding for church projects.' },
@@ -104,6 +103,8 @@ export function App() {
                     <Route path="/email-campaigns/new" element={<NewEmailCampaignPage />} />
                     <Route path="/email-campaigns/:id" element={<EmailCampaignViewPage />} />
                     <Route path="/email-campaigns/:id/edit" element={<EditEmailCampaignPage />} />
+                    <Route path="/qr-codes" element={<QrCodesPage />} />
+                    <Route path="/qr-codes/new" element={<QrCodesPage />} />
                     <Route
                       path="/news-builder"
                       element={
