@@ -193,7 +193,7 @@ function Preview({ values, code }: { values: Values; code?: QrCode }) {
             />
             {state.status === 'loading' ? (
               <Center pos="absolute" inset={0}>
-                <Loader size="sm" aria-label="Drawing the preview" />
+                <Loader size="sm" role="status" aria-label="Drawing the preview" />
               </Center>
             ) : null}
           </Box>
@@ -339,24 +339,40 @@ export function QrCodeDialog({ opened, code, onClose }: { opened: boolean; code?
               />
               <Grid gap="sm">
                 <Grid.Col span={{ base: 12, xs: 6 }}>
-                  <ColorInput label="Foreground color" format="hex" {...form.getInputProps('foregroundColor')} />
+                  <ColorInput
+                    label="Foreground color"
+                    eyeDropperButtonProps={{ 'aria-label': 'Pick the foreground color from the screen' }}
+                    format="hex"
+                    withPicker={false}
+                    {...form.getInputProps('foregroundColor')}
+                  />
                 </Grid.Col>
                 <Grid.Col span={{ base: 12, xs: 6 }}>
-                  <ColorInput label="Background color" format="hex" {...form.getInputProps('backgroundColor')} />
+                  <ColorInput
+                    label="Background color"
+                    eyeDropperButtonProps={{ 'aria-label': 'Pick the background color from the screen' }}
+                    format="hex"
+                    withPicker={false}
+                    {...form.getInputProps('backgroundColor')}
+                  />
                 </Grid.Col>
                 <Grid.Col span={{ base: 12, xs: 6 }}>
                   <ColorInput
                     label="Corner square color"
+                    eyeDropperButtonProps={{ 'aria-label': 'Pick the corner square color from the screen' }}
                     placeholder="Same as foreground"
                     format="hex"
+                    withPicker={false}
                     {...form.getInputProps('cornerSquareColor')}
                   />
                 </Grid.Col>
                 <Grid.Col span={{ base: 12, xs: 6 }}>
                   <ColorInput
                     label="Corner dot color"
+                    eyeDropperButtonProps={{ 'aria-label': 'Pick the corner dot color from the screen' }}
                     placeholder="Same as corner squares"
                     format="hex"
+                    withPicker={false}
                     {...form.getInputProps('cornerDotColor')}
                   />
                 </Grid.Col>

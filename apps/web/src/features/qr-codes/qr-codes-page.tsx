@@ -229,7 +229,7 @@ export function QrCodesPage() {
                       <Table.Td>
                         <UnstyledButton
                           onClick={() => setScansOf(c)}
-                          aria-label={`${formatNumber(c.scans)} scans of ${c.name}`}
+                          aria-label={`${formatNumber(c.scans)} ${c.scans === 1 ? 'scan' : 'scans'} of ${c.name}`}
                         >
                           <Text fw={600} c="indigo.8" data-testid={`scans-${c.id}`}>
                             {formatNumber(c.scans)}

@@ -34,7 +34,10 @@ export function ScansDialog({ code, onClose }: { code: QrCode | null; onClose: (
         </Alert>
       ) : (
         <Stack>
-          <Text size="sm">{formatNumber(stats.data?.total ?? 0)} scans in all. Last 30 days, by day (UTC):</Text>
+          <Text size="sm">
+            {formatNumber(stats.data?.total ?? 0)} {stats.data?.total === 1 ? 'scan' : 'scans'} in all. Last 30 days, by
+            day (UTC):
+          </Text>
           <BarChart
             h={220}
             data={days}
