@@ -110,13 +110,13 @@ browserDescribe(describe)('QR codes', async () => {
     expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(code.shortUrl);
 
     // Download the PNG (a new tab) and decode it.
-    await row.getByRole('button', { name: 'Download Easter banner' }).click();
+    await row.getByRole('button', { name: 'Actions for Easter banner' }).click();
     // The link opens a new tab that downloads the file (the download belongs to that tab).
     const downloaded = new Promise<Download>((resolve) => {
       page.once('download', resolve);
       context.once('page', (tab) => tab.once('download', resolve));
     });
-    await page.getByRole('menuitem', { name: 'PNG image' }).click();
+    await page.getByRole('menuitem', { name: 'Download PNG' }).click();
     const download = await downloaded;
     expect(download.suggestedFilename()).toBe('qr-easter-banner.png');
     const png = fs.readFileSync((await download.path())!);
@@ -151,14 +151,17 @@ browserDescribe(describe)('QR codes', async () => {
     // Edit: the dialog opens with the saved values; then the screens at three widths.
     await page
       .getByRole('row', { name: /Easter banner/ })
-      .getByRole('button', { name: 'Edit Easter banner' })
+      .getByRole('button', { name: 'Actions for Easter banner' })
       .click();
+    await page.getByRole('menuitem', { name: 'Edit' }).click();
     const edit = page.getByRole('dialog', { name: 'Edit QR Code' });
     await expect.poll(() => edit.getByLabel(/^Name/).inputValue()).toBe('Easter banner');
     await edit.getByRole('button', { name: 'Close' }).click();
     for (const width of [390, 1024, 1366]) {
       await page.setViewportSize({ width, height: 900 });
+      await page.reload();
       await page.getByRole('heading', { name: 'QR Codes' }).waitFor();
+      await page.getByRole('img', { name: 'QR code for Easter banner' }).first().waitFor();
       await screenshot(page, `qr-codes-${width}`);
     }
     await page.setViewportSize({ width: 390, height: 900 });
@@ -173,8 +176,9 @@ browserDescribe(describe)('QR codes', async () => {
     await page.setViewportSize({ width: 1366, height: 900 });
     await page
       .getByRole('row', { name: /Easter banner/ })
-      .getByRole('button', { name: 'Delete Easter banner' })
+      .getByRole('button', { name: 'Actions for Easter banner' })
       .click();
+    await page.getByRole('menuitem', { name: 'Delete' }).click();
     const confirm = page.getByRole('dialog', { name: 'Delete Easter banner?' });
     await confirm.getByText('its 1 recorded scan', { exact: false }).waitFor();
     await confirm.getByRole('button', { name: 'Delete' }).click();

@@ -16,7 +16,16 @@ import {
   Tooltip,
   UnstyledButton,
 } from '@mantine/core';
-import { IconChartBar, IconCopy, IconDownload, IconPencil, IconPlus, IconQrcode, IconTrash } from '@tabler/icons-react';
+import {
+  IconChartBar,
+  IconCopy,
+  IconDots,
+  IconDownload,
+  IconPencil,
+  IconPlus,
+  IconQrcode,
+  IconTrash,
+} from '@tabler/icons-react';
 import { useEffect, useState } from 'react';
 import { useLocation, useNavigate } from 'react-router-dom';
 import type { RouterOutputs } from '@lampstand/api';
@@ -47,7 +56,7 @@ async function copyLink(c: QrCode) {
 
 function Destination({ c }: { c: QrCode }) {
   return (
-    <Stack gap={2} maw={340}>
+    <Stack gap={2} maw={260}>
       <Anchor href={c.currentUrl} target="_blank" rel="noreferrer" size="sm" style={{ wordBreak: 'break-all' }}>
         {c.currentUrl}
       </Anchor>
@@ -85,28 +94,41 @@ function Actions({
       </Tooltip>
       <Menu position="bottom-end" withinPortal>
         <Menu.Target>
-          <ActionIcon variant="subtle" aria-label={`Download ${c.name}`}>
-            <IconDownload size={18} />
+          <ActionIcon variant="subtle" aria-label={`Actions for ${c.name}`}>
+            <IconDots size={18} />
           </ActionIcon>
         </Menu.Target>
         <Menu.Dropdown>
-          <Menu.Item component="a" href={c.downloadUrl} target="_blank" rel="noopener">
-            PNG image
+          <Menu.Item
+            component="a"
+            href={c.downloadUrl}
+            target="_blank"
+            rel="noopener"
+            leftSection={<IconDownload size={16} />}
+          >
+            Download PNG
           </Menu.Item>
-          <Menu.Item component="a" href={`${c.downloadUrl}?format=svg`} target="_blank" rel="noopener">
-            SVG for print shops
+          <Menu.Item
+            component="a"
+            href={`${c.downloadUrl}?format=svg`}
+            target="_blank"
+            rel="noopener"
+            leftSection={<IconDownload size={16} />}
+          >
+            Download SVG for print shops
+          </Menu.Item>
+          <Menu.Item leftSection={<IconChartBar size={16} />} onClick={onScans}>
+            Scans
+          </Menu.Item>
+          <Menu.Item leftSection={<IconPencil size={16} />} onClick={onEdit}>
+            Edit
+          </Menu.Item>
+          <Menu.Divider />
+          <Menu.Item color="red" leftSection={<IconTrash size={16} />} onClick={onDelete}>
+            Delete
           </Menu.Item>
         </Menu.Dropdown>
       </Menu>
-      <ActionIcon variant="subtle" aria-label={`Scans of ${c.name}`} onClick={onScans}>
-        <IconChartBar size={18} />
-      </ActionIcon>
-      <ActionIcon variant="subtle" aria-label={`Edit ${c.name}`} onClick={onEdit}>
-        <IconPencil size={18} />
-      </ActionIcon>
-      <ActionIcon variant="subtle" color="red" aria-label={`Delete ${c.name}`} onClick={onDelete}>
-        <IconTrash size={18} />
-      </ActionIcon>
     </Group>
   );
 }
@@ -195,7 +217,7 @@ export function QrCodesPage() {
           />
         ) : (
           <>
-            <Table.ScrollContainer minWidth={900} visibleFrom="sm">
+            <Table.ScrollContainer minWidth={700} visibleFrom="sm">
               <Table highlightOnHover verticalSpacing="sm" stickyHeader>
                 <Table.Thead>
                   <Table.Tr>
