@@ -37,6 +37,9 @@ export async function createServer(config: Config, deps: AppDeps): Promise<Serve
     bodyLimit: 25 * 1024 * 1024,
   });
 
+  // Before the cookie and session plugins: short-link redirects answer without a session.
+  await app.register(qrShortLinkRoutes, { deps, scanFlushMs: config.qrScanFlushMs });
+
   const secret = config.sessionSecret ?? (await getOrCreateSetting(db, 'session_secret', () => randomSecret()));
   await app.register(fastifyCookie);
   await app.register(fastifySession, {
@@ -73,7 +76,6 @@ export async function createServer(config: Config, deps: AppDeps): Promise<Serve
 
   await app.register(restPlugin, { deps, publicUrl: config.publicUrl });
   await app.register(publicRoutes, { deps });
-  await app.register(qrShortLinkRoutes, { deps, scanFlushMs: config.qrScanFlushMs });
 
   app.get('/healthz', async (_req, reply) => {
     try {

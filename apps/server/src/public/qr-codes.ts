@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { deviceClass, isCrawler, referrerHost, resolveShortLink, ScanRecorder } from '@lampstand/api/server';
 import type { AppDeps } from '../app-deps.js';
 
@@ -12,36 +12,47 @@ main{background:#fff;border-radius:12px;box-shadow:0 1px 3px rgba(0,0,0,.1);padd
  * UTM parameters and first-party attribution applied) and counts the scan after answering, in a
  * batch. `?src=qr` marks a scan of the printed code; without it, a click on the shared link.
  * Crawlers, link previews, prefetches and HEAD requests are not counted.
+ *
+ * The redirect answers from an `onRequest` hook registered at the root before the cookie and
+ * session plugins, so a scan never pays for a session (the session's hook alone halves the
+ * throughput); replying from a hook skips the hooks after it. The route is declared for routing.
  */
-export async function qrShortLinkRoutes(
-  app: FastifyInstance,
-  opts: { deps: AppDeps; scanFlushMs: number },
-): Promise<void> {
-  const { db, qr } = opts.deps;
-  const recorder = new ScanRecorder(db, {
-    flushMs: opts.scanFlushMs,
-    batchSize: 500,
-    onError: (err) => app.log.error({ err }, 'QR scans not recorded'),
-  });
-  app.addHook('onClose', async () => recorder.close());
+export const qrShortLinkRoutes = Object.assign(
+  async function qrShortLinkRoutes(app: FastifyInstance, opts: { deps: AppDeps; scanFlushMs: number }): Promise<void> {
+    const { db, qr } = opts.deps;
+    const recorder = new ScanRecorder(db, {
+      flushMs: opts.scanFlushMs,
+      batchSize: 500,
+      onError: (err) => app.log.error({ err }, 'QR scans not recorded'),
+    });
+    app.addHook('onClose', async () => recorder.close());
 
-  app.get<{ Params: { code: string }; Querystring: { src?: string } }>('/s/:code', async (req, reply) => {
-    const now = new Date();
-    const source = req.query.src === 'qr' ? 'qr' : 'link';
-    const link = await resolveShortLink(db, { code: req.params.code, source, now, publicUrl: qr.publicUrl });
-    reply.header('cache-control', 'no-store').header('referrer-policy', 'no-referrer-when-downgrade');
-    if (!link) return reply.code(404).type('text/html').send(NOT_FOUND_PAGE);
-    const ua = req.headers['user-agent'];
-    if (req.method === 'GET' && !isCrawler(ua, req.headers)) {
-      recorder.record({
-        qrCodeId: link.qrCodeId,
-        userId: link.userId,
-        at: now,
-        source,
-        device: deviceClass(ua),
-        referrerHost: referrerHost(req.headers.referer),
-      });
+    async function redirect(req: FastifyRequest, reply: FastifyReply) {
+      const now = new Date();
+      const { code } = req.params as { code: string };
+      const source = (req.query as { src?: string }).src === 'qr' ? 'qr' : 'link';
+      const link = await resolveShortLink(db, { code, source, now, publicUrl: qr.publicUrl });
+      reply.header('cache-control', 'no-store').header('referrer-policy', 'no-referrer-when-downgrade');
+      if (!link) return reply.code(404).type('text/html').send(NOT_FOUND_PAGE);
+      const ua = req.headers['user-agent'];
+      if (req.method === 'GET' && !isCrawler(ua, req.headers)) {
+        recorder.record({
+          qrCodeId: link.qrCodeId,
+          userId: link.userId,
+          at: now,
+          source,
+          device: deviceClass(ua),
+          referrerHost: referrerHost(req.headers.referer),
+        });
+      }
+      return reply.redirect(link.location, 302);
     }
-    return reply.redirect(link.location, 302);
-  });
-}
+
+    app.addHook('onRequest', async (req, reply) => {
+      if (req.routeOptions.url === '/s/:code') return redirect(req, reply);
+    });
+    app.get('/s/:code', redirect);
+  },
+  // Root level (no encapsulation), so the hook above also runs for the route, before the session's.
+  { [Symbol.for('skip-override')]: true },
+);

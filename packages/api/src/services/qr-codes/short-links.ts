@@ -1,5 +1,5 @@
 import { sql, type Db, type QrScheduleEntry } from '@lampstand/db';
-import { destinationAt } from '../../schemas/qr-codes.js';
+import { destinationAt, nextDestinationChange } from '../../schemas/qr-codes.js';
 import { decorateDestination, SHORT_CODE_PATTERN } from './qr-codes.js';
 
 /** What a redirect needs, cached a few seconds per instance (edits here drop it at once). */
@@ -15,26 +15,33 @@ interface ShortLink {
 
 const TTL_MS = 5_000;
 const MAX = 10_000;
-const links = new Map<string, { at: number; link: ShortLink | null }>();
+interface CachedLink {
+  at: number;
+  link: ShortLink | null;
+  /** Decorated locations by source, valid until `until` (the entry's end or the next scheduled change). */
+  locations: { qr?: string; link?: string; until: number };
+}
+const links = new Map<string, CachedLink>();
 
 /** Drop a cached short link (after an edit or a delete in this process; others expire in 5 s). */
 export function invalidateShortLink(code: string): void {
   links.delete(code);
 }
 
-async function findShortLink(db: Db, code: string, now: number): Promise<ShortLink | null> {
+async function findShortLink(db: Db, code: string, now: number): Promise<CachedLink | null> {
   if (!SHORT_CODE_PATTERN.test(code)) return null;
   const hit = links.get(code);
-  if (hit && now - hit.at < TTL_MS) return hit.link;
+  if (hit && now - hit.at < TTL_MS) return hit;
   const row = await db
     .selectFrom('qrCodes')
     .select(['id', 'userId', 'url', 'schedule', 'utmSource', 'utmMedium', 'utmCampaign'])
     .where('shortCode', '=', code)
     .executeTakeFirst();
   const link = row ? { ...row, schedule: row.schedule ?? [] } : null;
-  links.set(code, { at: now, link });
+  const entry: CachedLink = { at: now, link, locations: { until: 0 } };
+  links.set(code, entry);
   while (links.size > MAX) links.delete(links.keys().next().value!);
-  return link;
+  return entry;
 }
 
 /**
@@ -45,14 +52,20 @@ export async function resolveShortLink(
   db: Db,
   { code, source, now, publicUrl }: { code: string; source: 'qr' | 'link'; now: Date; publicUrl: string },
 ): Promise<{ qrCodeId: number; userId: number; location: string } | null> {
-  const link = await findShortLink(db, code, now.getTime());
-  if (!link) return null;
-  const location = decorateDestination(destinationAt(link, now), {
+  const t = now.getTime();
+  const entry = await findShortLink(db, code, t);
+  const link = entry?.link;
+  if (!entry || !link) return null;
+  if (t >= entry.locations.until) {
+    const next = nextDestinationChange(link, now);
+    entry.locations = { until: Math.min(entry.at + TTL_MS, next ? new Date(next.at).getTime() : Infinity) };
+  }
+  const location = (entry.locations[source] ??= decorateDestination(destinationAt(link, now), {
     utm: link,
     publicUrl,
     qrCodeId: link.id,
     source,
-  });
+  }));
   return { qrCodeId: link.id, userId: link.userId, location };
 }
 
@@ -150,19 +163,17 @@ export class ScanRecorder {
       const ids = new Set(live.map((r) => r.id));
       const rows = batch.filter((s) => ids.has(s.qrCodeId));
       if (rows.length === 0) return;
-      await trx
-        .insertInto('qrCodeScans')
-        .values(
-          rows.map((s) => ({
-            userId: s.userId,
-            qrCodeId: s.qrCodeId,
-            scannedAt: s.at,
-            source: s.source,
-            device: s.device,
-            referrerHost: s.referrerHost,
-          })),
-        )
-        .execute();
+      // One statement of six array parameters, however many scans wait.
+      await sql`
+        insert into qr_code_scans (user_id, qr_code_id, scanned_at, source, device, referrer_host)
+        select * from unnest(
+          ${rows.map((s) => s.userId)}::int[],
+          ${rows.map((s) => s.qrCodeId)}::int[],
+          ${rows.map((s) => s.at.toISOString())}::timestamptz[],
+          ${rows.map((s) => s.source)}::text[],
+          ${rows.map((s) => s.device)}::text[],
+          ${rows.map((s) => s.referrerHost)}::text[]
+        )`.execute(trx);
     });
   }
 
