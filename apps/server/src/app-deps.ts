@@ -1,4 +1,8 @@
+import path from 'node:path';
 import {
+  createLocalStorage,
+  createS3Storage,
+  type FileStorage,
   createOutboxTransport,
   createSmsOutboxTransport,
   createSmtpTransport,
@@ -22,6 +26,8 @@ export interface AppDeps {
   sms: SmsTransport;
   delivery: DeliveryConfig;
   qr: QrSettings;
+  /** Uploaded files: S3_BUCKET when set, else DATA_DIR/uploads. */
+  storage: FileStorage;
 }
 
 /** QR codes: the short-link domain and the logo fetch guard. */
@@ -79,6 +85,20 @@ export function smsTransportFor(config: Config, db: Db): SmsTransport {
     : createSmsOutboxTransport(db);
 }
 
+/** An S3-compatible bucket when S3_BUCKET is set, else a folder under DATA_DIR served at /uploads/. */
+export function fileStorageFor(config: Config): FileStorage {
+  return config.s3Bucket
+    ? createS3Storage({
+        bucket: config.s3Bucket,
+        endpoint: config.s3Endpoint,
+        region: config.s3Region,
+        accessKeyId: config.s3AccessKeyId,
+        secretAccessKey: config.s3SecretAccessKey,
+        publicUrl: config.s3PublicUrl,
+      })
+    : createLocalStorage(path.join(config.dataDir, 'uploads'));
+}
+
 export async function startRuntime(
   config: Config,
   db: Db,
@@ -101,7 +121,7 @@ export async function startRuntime(
     log: opts.log,
   });
   return {
-    deps: { db, jobs: runner.queue, email, sms, delivery, qr: qrSettingsFor(config) },
+    deps: { db, jobs: runner.queue, email, sms, delivery, storage: fileStorageFor(config), qr: qrSettingsFor(config) },
     runner,
     async close() {
       await runner.stop();

@@ -42,6 +42,14 @@ export interface Config {
   qrLogoAllowLoopback: boolean;
   /** Milliseconds a short-link scan waits before it is written in a batch (default 1000). */
   qrScanFlushMs: number;
+  /** Uploaded images go to this S3-compatible bucket when set; else a folder under dataDir. */
+  s3Bucket?: string;
+  s3Endpoint?: string;
+  s3Region?: string;
+  s3AccessKeyId?: string;
+  s3SecretAccessKey?: string;
+  /** Where browsers read the bucket (CDN or public bucket URL); unset: the app serves /uploads/. */
+  s3PublicUrl?: string;
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -78,6 +86,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     shortUrlBase: (env.SHORT_URL_BASE || env.PUBLIC_URL || `http://localhost:${port}`).replace(/\/$/, ''),
     qrLogoAllowLoopback: env.QR_LOGO_ALLOW_LOOPBACK === 'true' || env.QR_LOGO_ALLOW_LOOPBACK === '1',
     qrScanFlushMs: positiveOrUndefined(env.QR_SCAN_FLUSH_MS, 'QR_SCAN_FLUSH_MS') ?? 1000,
+    s3Bucket: env.S3_BUCKET || undefined,
+    s3Endpoint: env.S3_ENDPOINT || undefined,
+    s3Region: env.S3_REGION || undefined,
+    s3AccessKeyId: env.S3_ACCESS_KEY_ID || undefined,
+    s3SecretAccessKey: env.S3_SECRET_ACCESS_KEY || undefined,
+    s3PublicUrl: env.S3_PUBLIC_URL || undefined,
   };
 }
 

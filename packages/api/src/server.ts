@@ -40,3 +40,12 @@ export {
   referrerHost,
   resolveShortLink,
 } from './services/qr-codes/short-links.js';
+export type { FileStorage, S3StorageOptions } from './providers/storage.js';
+export { createLocalStorage, createS3Storage } from './providers/storage.js';
+export {
+  createUpload,
+  getUpload,
+  MAX_UPLOAD_BYTES,
+  UPLOAD_TOO_LARGE_MESSAGE,
+  type Upload,
+} from './services/uploads/uploads.js';

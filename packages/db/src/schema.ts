@@ -398,6 +398,7 @@ export interface Database {
   marketingTemplates: MarketingTemplatesTable;
   marketingPackages: MarketingPackagesTable;
   userTemplates: UserTemplatesTable;
+  uploads: UploadsTable;
   qrCodes: QrCodesTable;
   qrCodeScans: QrCodeScansTable;
 }
@@ -603,6 +604,18 @@ export const schemaColumns: Columns = {
     updatedAt: true,
   },
   userTemplates: { id: true, userId: true, templateId: true, packageId: true, assignedAt: true },
+  uploads: {
+    id: true,
+    userId: true,
+    storageKey: true,
+    thumbnailKey: true,
+    url: true,
+    thumbnailUrl: true,
+    contentType: true,
+    width: true,
+    height: true,
+    bytes: true,
+    createdAt: true,
   qrCodes: {
     id: true,
     userId: true,
@@ -639,3 +652,18 @@ export const schemaColumns: Columns = {
     referrerHost: true,
   },
 };
+
+/** An uploaded image (re-encoded to WebP): the large variant and its thumbnail. */
+export interface UploadsTable {
+  id: Generated<number>;
+  userId: number;
+  storageKey: string;
+  thumbnailKey: string;
+  url: string;
+  thumbnailUrl: string;
+  contentType: string;
+  width: number;
+  height: number;
+  bytes: number;
+  createdAt: Generated<Date>;
+}
