@@ -616,6 +616,7 @@ export const schemaColumns: Columns = {
     height: true,
     bytes: true,
     createdAt: true,
+  },
   qrCodes: {
     id: true,
     userId: true,
