@@ -43,6 +43,7 @@ export async function createContext(deps: AppDeps, req: FastifyRequest): Promise
       sms: deps.sms,
       delivery: deps.delivery,
       qr: deps.qr,
+      storage: deps.storage,
     },
   };
 }

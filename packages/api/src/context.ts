@@ -5,6 +5,7 @@ import type { EmailTransport } from './providers/email.js';
 import type { SmsTransport } from './providers/sms.js';
 import type { DeliveryConfig } from './services/delivery/config.js';
 import type { QrSettings } from './services/qr-codes/qr-codes.js';
+import type { FileStorage } from './providers/storage.js';
 
 /** What a session remembers between requests. */
 export interface SessionData {
@@ -32,6 +33,8 @@ export interface AppServices {
   delivery: DeliveryConfig;
   /** Short-link domain and the logo fetch guard. */
   qr: QrSettings;
+  /** Uploaded files (QR logos read their bytes here). */
+  storage: FileStorage;
 }
 
 export interface Context {

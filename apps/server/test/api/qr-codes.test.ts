@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, describe, expect, it } from 'vitest';
 import jsQR from 'jsqr';
 import { PNG } from 'pngjs';
+import sharp from 'sharp';
 import { HttpClient, registerChurch, startTestApp } from '../helpers/test-app.js';
 
 const PUBLIC_URL = 'http://lampstand.test';
@@ -372,6 +373,49 @@ describe('QR images', () => {
       const preview = await grace.client.get(`/api/qr-codes/preview?data=x&logoUrl=${encodeURIComponent(logoUrl)}`);
       expect(preview.status).toBe(400);
     }
+  });
+});
+
+describe('logos by upload', () => {
+  it("draws an uploaded logo (WebP in storage) and refuses another church's upload", async () => {
+    const logo = await sharp({ create: { width: 64, height: 64, channels: 3, background: { r: 200, g: 30, b: 30 } } })
+      .png()
+      .toBuffer();
+    const form = new FormData();
+    form.append('file', new Blob([new Uint8Array(logo)], { type: 'image/png' }), 'logo.png');
+    const cookie = [...grace.client.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
+    const up = await fetch(`${app.url}/api/uploads`, { method: 'POST', headers: { cookie }, body: form });
+    expect(up.status).toBe(201);
+    const uploaded = (await up.json()) as { id: number; url: string; thumbnailUrl: string };
+
+    const res = await grace.client.post('/api/qr-codes', {
+      name: 'Uploaded logo',
+      url: 'https://example.org/uploaded',
+      logoUploadId: uploaded.id,
+    });
+    expect(res.status).toBe(201);
+    expect(res.body.logoUpload).toEqual({ id: uploaded.id, url: uploaded.url, thumbnailUrl: uploaded.thumbnailUrl });
+    const svg = (await raw(grace.client, `/api/qr-codes/${res.body.id}/download?format=svg`)).body.toString();
+    expect(svg).toContain('xlink:href="data:image/png;base64,');
+    const png = await raw(grace.client, `/api/qr-codes/${res.body.id}/download`);
+    expect(decodePng(png.body)).toBe('https://example.org/uploaded');
+    // The logo's red shows in the middle of the code.
+    const img = PNG.sync.read(png.body);
+    const mid = (Math.floor(img.height / 2) * img.width + Math.floor(img.width / 2)) * 4;
+    // (WebP is lossy: within a few levels.)
+    for (const [i, want] of [200, 30, 30].entries()) expect(Math.abs(img.data[mid + i]! - want)).toBeLessThan(4);
+
+    const preview = await raw(grace.client, `/api/qr-codes/preview?data=x&logoUploadId=${uploaded.id}`);
+    expect(preview.status).toBe(200);
+
+    const theirs = await hope.client.post('/api/qr-codes', {
+      name: 'Not mine',
+      url: 'https://example.org',
+      logoUploadId: uploaded.id,
+    });
+    expect(theirs.status).toBe(400);
+    expect(theirs.body.message).toBe('That logo upload was not found');
+    expect((await hope.client.get(`/api/qr-codes/preview?data=x&logoUploadId=${uploaded.id}`)).status).toBe(400);
   });
 });
 

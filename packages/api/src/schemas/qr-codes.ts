@@ -277,6 +277,10 @@ export const qrCodeSchema = z.object({
   margin: z.number().int(),
   logoUrl: z.string().nullable(),
   logoUploadId: z.number().int().nullable(),
+  logoUpload: z
+    .object({ id: z.number().int(), url: z.string(), thumbnailUrl: z.string() })
+    .nullable()
+    .describe('The uploaded logo (logoUploadId), used before logoUrl'),
   lightOnDarkConfirmed: z.boolean(),
   design: z.record(z.string(), z.unknown()),
   utmSource: z.string().nullable(),

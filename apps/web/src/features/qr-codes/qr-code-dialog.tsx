@@ -41,6 +41,7 @@ import { trpc } from '../../lib/trpc';
 import { errorMessage } from '../../lib/errors';
 import { notifyError, notifySuccess } from '../../ui/notify';
 import { zodValidate } from '../../ui/zod-form';
+import { ImageUpload, type UploadedImage } from '../../ui/image-upload';
 import { DestinationPicker } from './destination-picker';
 
 type QrCode = RouterOutputs['qrCodes']['list'][number];
@@ -63,6 +64,7 @@ interface Values {
   errorCorrection: QrErrorCorrectionLevel;
   margin: number;
   logoUrl: string;
+  logoUpload: UploadedImage | null;
   lightOnDarkConfirmed: boolean;
   utmSource: string;
   utmMedium: string;
@@ -73,9 +75,10 @@ interface Values {
 const PICKER_FORMAT = 'YYYY-MM-DD HH:mm:ss';
 const toIso = (v: string | null) => (v ? dayjs(v).toISOString() : null);
 
-function toPayload(v: Values) {
+function toPayload({ logoUpload, ...v }: Values) {
   return {
     ...v,
+    logoUploadId: logoUpload?.id ?? null,
     schedule: v.schedule.map((s) => ({ url: s.url, startsAt: toIso(s.startsAt), endsAt: toIso(s.endsAt) })),
   };
 }
@@ -93,6 +96,7 @@ function initialValues(code?: QrCode): Values {
     errorCorrection: code?.errorCorrection ?? 'M',
     margin: code?.margin ?? QR_MARGIN.default,
     logoUrl: code?.logoUrl ?? '',
+    logoUpload: code?.logoUpload ?? null,
     lightOnDarkConfirmed: code?.lightOnDarkConfirmed ?? false,
     utmSource: code?.utmSource ?? '',
     utmMedium: code?.utmMedium ?? '',
@@ -125,7 +129,8 @@ function previewUrl(v: Values, code?: QrCode): string {
   });
   if (v.cornerSquareColor) p.set('cornerSquareColor', hex(v.cornerSquareColor));
   if (v.cornerDotColor) p.set('cornerDotColor', hex(v.cornerDotColor));
-  if (v.logoUrl.trim()) p.set('logoUrl', v.logoUrl.trim());
+  if (v.logoUpload?.id) p.set('logoUploadId', String(v.logoUpload.id));
+  else if (v.logoUrl.trim()) p.set('logoUrl', v.logoUrl.trim());
   if (v.lightOnDarkConfirmed) p.set('lightOnDarkConfirmed', 'true');
   return `/api/qr-codes/preview?${p.toString()}`;
 }
@@ -201,7 +206,7 @@ function Preview({ values, code }: { values: Values; code?: QrCode }) {
       </Box>
       <Text size="xs" c="dimmed" ta="center">
         {values.size} × {values.size} px
-        {values.logoUrl ? ' · error correction H (30%) with a logo' : ''}
+        {values.logoUrl || values.logoUpload ? ' · error correction H (30%) with a logo' : ''}
       </Text>
     </Stack>
   );
@@ -384,10 +389,21 @@ export function QrCodeDialog({ opened, code, onClose }: { opened: boolean; code?
                   {...form.getInputProps('lightOnDarkConfirmed', { type: 'checkbox' })}
                 />
               ) : null}
+              <ImageUpload
+                label="Logo"
+                description="A JPEG, PNG or WebP image, placed in the middle on a clear plate (error correction rises to H)"
+                value={v.logoUpload}
+                onChange={(img) => form.setFieldValue('logoUpload', img)}
+              />
               <TextInput
                 label="Logo URL"
                 placeholder="https://example.org/logo.png"
-                description="A PNG, JPEG, GIF or SVG image, placed in the middle on a clear plate (error correction rises to H)"
+                description={
+                  v.logoUpload
+                    ? 'The uploaded logo is used; remove it to use a URL'
+                    : 'Or the address of a PNG, JPEG, GIF or SVG image'
+                }
+                disabled={!!v.logoUpload}
                 {...form.getInputProps('logoUrl')}
               />
               <Accordion variant="contained" multiple>

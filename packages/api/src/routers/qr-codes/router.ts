@@ -25,6 +25,7 @@ import { protectedProcedure, router } from '../../trpc.js';
 const qrDeps = (ctx: Pick<Context, 'db' | 'services'>) => ({
   db: ctx.db,
   settings: ctx.services.qr,
+  storage: ctx.services.storage,
   now: ctx.services.now,
 });
 

@@ -1,5 +1,7 @@
 import { createHash } from 'node:crypto';
+import sharp from 'sharp';
 import type { Db } from '@lampstand/db';
+import type { FileStorage } from '../../providers/storage.js';
 import { badRequest } from '../../errors.js';
 import type { QrErrorCorrectionLevel, QrImageOutput } from '../../schemas/qr-codes.js';
 import { cachedLogo } from './logo.js';
@@ -23,10 +25,38 @@ export interface QrDrawRequest {
 interface ImageDeps {
   db: Db;
   settings: QrSettings;
+  storage: FileStorage;
 }
 
-async function resolveLogo(deps: ImageDeps, _tenantId: number, req: QrDrawRequest): Promise<QrLogo | null> {
-  if (req.logoUploadId) throw badRequest('That logo upload was not found', 'logoUploadId');
+const uploadLogos = new Map<string, Promise<QrLogo>>();
+
+/**
+ * A logo from the church's uploads (stored as WebP, which the renderer does not read): its bytes
+ * from storage, as PNG. Cached by church and upload (an upload never changes).
+ */
+function uploadLogo(deps: ImageDeps, tenantId: number, id: number): Promise<QrLogo> {
+  const key = `${tenantId}:${id}`;
+  const hit = uploadLogos.get(key);
+  if (hit) return hit;
+  const logo = (async () => {
+    const row = await deps.db
+      .selectFrom('uploads')
+      .select(['storageKey'])
+      .where('id', '=', id)
+      .where('userId', '=', tenantId)
+      .executeTakeFirst();
+    const stored = row ? await deps.storage.get(row.storageKey) : null;
+    if (!stored) throw badRequest('That logo upload was not found', 'logoUploadId');
+    return { contentType: 'image/png', data: await sharp(stored.body).png().toBuffer() };
+  })();
+  uploadLogos.set(key, logo);
+  void logo.catch(() => uploadLogos.delete(key));
+  while (uploadLogos.size > 200) uploadLogos.delete(uploadLogos.keys().next().value!);
+  return logo;
+}
+
+async function resolveLogo(deps: ImageDeps, tenantId: number, req: QrDrawRequest): Promise<QrLogo | null> {
+  if (req.logoUploadId) return uploadLogo(deps, tenantId, req.logoUploadId);
   if (req.logoUrl) return cachedLogo(req.logoUrl, deps.settings.logo);
   return null;
 }

@@ -10,6 +10,7 @@ import {
   type QrScanStats,
 } from '../../schemas/qr-codes.js';
 import type { LogoFetchOptions } from './logo.js';
+import type { FileStorage } from '../../providers/storage.js';
 import { invalidateShortLink } from './short-links.js';
 import { checkRenderable } from './images.js';
 
@@ -82,7 +83,22 @@ export function encodedUrlOf(
   return decorateDestination(row.url, { utm: row, publicUrl: settings.publicUrl, qrCodeId: row.id, source: 'qr' });
 }
 
-function toQrCode(r: Row, settings: QrSettings, now: Date): QrCode {
+type LogoUploads = Map<number, { id: number; url: string; thumbnailUrl: string }>;
+
+/** The uploaded logos of these codes (the church's own uploads only). */
+async function logoUploadsOf(db: Db, tenantId: number, rows: Row[]): Promise<LogoUploads> {
+  const ids = [...new Set(rows.map((r) => r.logoUploadId).filter((id): id is number => id !== null))];
+  if (ids.length === 0) return new Map();
+  const uploads = await db
+    .selectFrom('uploads')
+    .select(['id', 'url', 'thumbnailUrl'])
+    .where('userId', '=', tenantId)
+    .where('id', 'in', ids)
+    .execute();
+  return new Map(uploads.map((u) => [u.id, u]));
+}
+
+function toQrCode(r: Row, settings: QrSettings, now: Date, uploads: LogoUploads): QrCode {
   const schedule = r.schedule ?? [];
   const code = { url: r.url, schedule };
   return {
@@ -105,6 +121,7 @@ function toQrCode(r: Row, settings: QrSettings, now: Date): QrCode {
     margin: r.margin,
     logoUrl: r.logoUrl,
     logoUploadId: r.logoUploadId,
+    logoUpload: (r.logoUploadId && uploads.get(r.logoUploadId)) || null,
     lightOnDarkConfirmed: r.lightOnDarkConfirmed,
     design: r.design ?? {},
     utmSource: r.utmSource,
@@ -122,6 +139,7 @@ function toQrCode(r: Row, settings: QrSettings, now: Date): QrCode {
 export interface QrDeps {
   db: Db;
   settings: QrSettings;
+  storage: FileStorage;
   now: () => Date;
 }
 
@@ -134,7 +152,8 @@ export async function listQrCodes(deps: QrDeps, tenantId: number): Promise<QrCod
     .orderBy('id', 'desc')
     .execute();
   const now = deps.now();
-  return rows.map((r) => toQrCode(r, deps.settings, now));
+  const uploads = await logoUploadsOf(deps.db, tenantId, rows);
+  return rows.map((r) => toQrCode(r, deps.settings, now, uploads));
 }
 
 export async function findQrCodeRow(db: Db, tenantId: number, { id }: { id: number }): Promise<Row> {
@@ -149,7 +168,8 @@ export async function findQrCodeRow(db: Db, tenantId: number, { id }: { id: numb
 }
 
 export async function getQrCode(deps: QrDeps, tenantId: number, { id }: { id: number }): Promise<QrCode> {
-  return toQrCode(await findQrCodeRow(deps.db, tenantId, { id }), deps.settings, deps.now());
+  const row = await findQrCodeRow(deps.db, tenantId, { id });
+  return toQrCode(row, deps.settings, deps.now(), await logoUploadsOf(deps.db, tenantId, [row]));
 }
 
 function values(input: QrCodeFields) {
@@ -221,7 +241,7 @@ export async function createQrCode(
         .values({ userId: tenantId, ...v, shortCode: input.isShortUrl ? newShortCode() : null })
         .returningAll()
         .executeTakeFirstOrThrow();
-      return toQrCode(row, deps.settings, deps.now());
+      return toQrCode(row, deps.settings, deps.now(), await logoUploadsOf(deps.db, tenantId, [row]));
     } catch (err) {
       if (attempt < 5 && isUniqueViolation(err)) continue;
       throw err;
@@ -253,7 +273,7 @@ export async function updateQrCode(
         .executeTakeFirst();
       if (!row) throw notFound('QR code not found');
       if (row.shortCode) invalidateShortLink(row.shortCode);
-      return toQrCode(row, deps.settings, deps.now());
+      return toQrCode(row, deps.settings, deps.now(), await logoUploadsOf(deps.db, tenantId, [row]));
     } catch (err) {
       if (attempt < 5 && isUniqueViolation(err)) continue;
       throw err;
