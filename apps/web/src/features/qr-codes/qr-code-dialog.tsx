@@ -43,6 +43,7 @@ import { notifyError, notifySuccess } from '../../ui/notify';
 import { zodValidate } from '../../ui/zod-form';
 import { ImageUpload, type UploadedImage } from '../../ui/image-upload';
 import { DestinationPicker } from './destination-picker';
+import classes from './qr-codes.module.css';
 
 type QrCode = RouterOutputs['qrCodes']['list'][number];
 
@@ -389,12 +390,14 @@ export function QrCodeDialog({ opened, code, onClose }: { opened: boolean; code?
                   {...form.getInputProps('lightOnDarkConfirmed', { type: 'checkbox' })}
                 />
               ) : null}
-              <ImageUpload
-                label="Logo"
-                description="A JPEG, PNG or WebP image, placed in the middle on a clear plate (error correction rises to H)"
-                value={v.logoUpload}
-                onChange={(img) => form.setFieldValue('logoUpload', img)}
-              />
+              <Box className={classes.logo}>
+                <ImageUpload
+                  label="Logo"
+                  description="A JPEG, PNG or WebP image, placed in the middle on a clear plate (error correction rises to H)"
+                  value={v.logoUpload}
+                  onChange={(img) => form.setFieldValue('logoUpload', img)}
+                />
+              </Box>
               <TextInput
                 label="Logo URL"
                 placeholder="https://example.org/logo.png"

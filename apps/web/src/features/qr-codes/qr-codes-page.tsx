@@ -242,8 +242,8 @@ export function QrCodesPage() {
                       <Table.Td>
                         <Destination c={c} />
                       </Table.Td>
-                      <Table.Td>
-                        <Badge variant="light" color={c.isShortUrl ? 'indigo' : 'gray'}>
+                      <Table.Td miw={110}>
+                        <Badge variant="light" color={c.isShortUrl ? 'indigo' : 'gray'} style={{ overflow: 'visible' }}>
                           {c.isShortUrl ? 'Short link' : 'Direct'}
                         </Badge>
                       </Table.Td>
