@@ -184,5 +184,5 @@ browserDescribe(describe)('QR codes', async () => {
     await confirm.getByRole('button', { name: 'Delete' }).click();
     await page.getByText('QR code deleted successfully').waitFor();
     await page.getByText('No QR codes yet').waitFor();
-  }, 180_000);
+  }, 240_000);
 });

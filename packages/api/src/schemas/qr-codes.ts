@@ -32,7 +32,7 @@ function channel(c: number): number {
 }
 
 /** WCAG relative luminance of '#RRGGBB' (0 black .. 1 white). */
-export function relativeLuminance(hex: string): number {
+function relativeLuminance(hex: string): number {
   const h = normalizeHex(hex) ?? '#000000';
   const n = parseInt(h.slice(1), 16);
   return 0.2126 * channel((n >> 16) & 255) + 0.7152 * channel((n >> 8) & 255) + 0.0722 * channel(n & 255);
@@ -58,7 +58,7 @@ const LABELS = {
   cornerDotColor: 'corner dot',
 } as const;
 
-export const LIGHT_ON_DARK_MESSAGE =
+const LIGHT_ON_DARK_MESSAGE =
   'Light modules on a dark background do not scan on every phone. Tick "Use light on dark anyway" to keep these colors.';
 
 /**
@@ -140,7 +140,7 @@ const isoTime = (label: string) =>
     z.iso.datetime({ offset: true, error: `${label} must be a date and time` }).nullable(),
   );
 
-export const qrScheduleEntrySchema = z
+const qrScheduleEntrySchema = z
   .object({
     url: urlSchema('Please enter a valid URL'),
     startsAt: isoTime('Start'),
@@ -214,7 +214,6 @@ export const createQrCodeSchema = qrCodeFieldsObject.superRefine(refineCode);
 /** PUT replaces every field. */
 export const updateQrCodeSchema = qrCodeFieldsObject.extend({ id: idSchema('QR code ID') }).superRefine(refineCode);
 export const qrCodeIdSchema = z.object({ id: idSchema('QR code ID') });
-export type QrCodeFormInput = z.input<typeof createQrCodeSchema>;
 export type QrCodeFields = z.output<typeof createQrCodeSchema>;
 
 /** GET /api/qr-codes/preview: colours as hex without # (as the spec), or with. */

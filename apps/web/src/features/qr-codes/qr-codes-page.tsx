@@ -242,12 +242,16 @@ export function QrCodesPage() {
                       <Table.Td>
                         <Destination c={c} />
                       </Table.Td>
-                      <Table.Td miw={110}>
-                        <Badge variant="light" color={c.isShortUrl ? 'indigo' : 'gray'} style={{ overflow: 'visible' }}>
+                      <Table.Td style={{ whiteSpace: 'nowrap' }}>
+                        <Badge
+                          variant="light"
+                          color={c.isShortUrl ? 'indigo' : 'gray'}
+                          styles={{ root: { overflow: 'visible', maxWidth: 'none' }, label: { overflow: 'visible' } }}
+                        >
                           {c.isShortUrl ? 'Short link' : 'Direct'}
                         </Badge>
                       </Table.Td>
-                      <Table.Td>{formatDate(c.createdAt)}</Table.Td>
+                      <Table.Td style={{ whiteSpace: 'nowrap' }}>{formatDate(c.createdAt)}</Table.Td>
                       <Table.Td>
                         <UnstyledButton
                           onClick={() => setScansOf(c)}

@@ -13,8 +13,8 @@ export interface LogoFetchOptions {
   maxBytes?: number;
 }
 
-export const LOGO_TIMEOUT_MS = 5_000;
-export const LOGO_MAX_BYTES = 2 * 1024 * 1024;
+const LOGO_TIMEOUT_MS = 5_000;
+const LOGO_MAX_BYTES = 2 * 1024 * 1024;
 const MAX_REDIRECTS = 3;
 const CACHE_TTL_MS = 10 * 60_000;
 const CACHE_MAX = 100;
@@ -78,7 +78,7 @@ const RASTER: Record<string, (b: Buffer) => boolean> = {
   'image/jpeg': (b) => b.length > 3 && b[0] === 0xff && b[1] === 0xd8 && b[2] === 0xff,
   'image/gif': (b) => b.length > 6 && /^GIF8[79]a$/.test(b.subarray(0, 6).toString('latin1')),
 };
-export const LOGO_TYPES_MESSAGE = 'The logo must be a PNG, JPEG, GIF or SVG image';
+const LOGO_TYPES_MESSAGE = 'The logo must be a PNG, JPEG, GIF or SVG image';
 
 const SVG_TAGS = [
   'svg',
@@ -206,7 +206,7 @@ export function sanitizeSvgLogo(svg: string): Buffer {
 }
 
 /** Check the bytes of a logo against its declared type; SVGs come back sanitized. */
-export function acceptLogoBytes(contentType: string, data: Buffer): QrLogo {
+function acceptLogoBytes(contentType: string, data: Buffer): QrLogo {
   const type = contentType.split(';')[0]!.trim().toLowerCase();
   if (type === 'image/svg+xml') return { contentType: type, data: sanitizeSvgLogo(data.toString('utf8')) };
   const check = RASTER[type === 'image/jpg' ? 'image/jpeg' : type];

@@ -27,7 +27,7 @@ export interface QrSettings {
 
 /** An unambiguous alphabet: no 0/o, 1/l/i. */
 const SHORT_ALPHABET = '23456789abcdefghjkmnpqrstuvwxyz';
-export const SHORT_CODE_LENGTH = 7;
+const SHORT_CODE_LENGTH = 7;
 export const SHORT_CODE_PATTERN = /^[23456789abcdefghjkmnpqrstuvwxyz]{7,16}$/;
 
 function newShortCode(): string {
@@ -36,7 +36,7 @@ function newShortCode(): string {
   return s;
 }
 
-export interface Utm {
+interface Utm {
   utmSource: string | null;
   utmMedium: string | null;
   utmCampaign: string | null;
@@ -70,7 +70,7 @@ export function decorateDestination(
   return u.toString();
 }
 
-export function shortUrlOf(settings: QrSettings, code: string): string {
+function shortUrlOf(settings: QrSettings, code: string): string {
   return `${settings.shortUrlBase.replace(/\/$/, '')}/s/${code}`;
 }
 
