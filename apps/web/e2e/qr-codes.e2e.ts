@@ -156,7 +156,21 @@ browserDescribe(describe)('QR codes', async () => {
     await page.getByRole('menuitem', { name: 'Edit' }).click();
     const edit = page.getByRole('dialog', { name: 'Edit QR Code' });
     await expect.poll(() => edit.getByLabel(/^Name/).inputValue()).toBe('Easter banner');
-    await edit.getByRole('button', { name: 'Close' }).click();
+    // Swap the URL logo for an uploaded one.
+    const red = new PNG({ width: 32, height: 32 });
+    for (let i = 0; i < red.data.length; i += 4) red.data.set([200, 30, 30, 255], i);
+    await edit
+      .locator('input[type="file"]')
+      .setInputFiles({ name: 'logo.png', mimeType: 'image/png', buffer: PNG.sync.write(red) });
+    await edit.getByRole('img', { name: 'QR code preview' }).waitFor();
+    await expect
+      .poll(async () => (await edit.getByRole('img', { name: 'QR code preview' }).getAttribute('src')) ?? '')
+      .toContain('logoUploadId=');
+    await edit.getByRole('button', { name: 'Save changes' }).click();
+    await page.getByText('QR code updated successfully').waitFor();
+    const updated = (await church.client.get(`/api/qr-codes/${code.id}`)).body;
+    expect(updated.logoUpload).toMatchObject({ id: expect.any(Number) });
+    expect(updated.shortCode).toBe(code.shortCode);
     for (const width of [390, 1024, 1366]) {
       await page.setViewportSize({ width, height: 900 });
       await page.reload();
