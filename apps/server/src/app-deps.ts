@@ -17,6 +17,7 @@ import {
   type DeliveryConfig,
   type EmailTransport,
   type JobQueue,
+  type QrSettings,
 } from '@lampstand/api/server';
 import { getOrCreateSetting, randomSecret, type Db } from '@lampstand/db';
 import type { Config } from './config.js';
@@ -30,6 +31,7 @@ export interface AppDeps {
   email: EmailTransport;
   sms: SmsTransport;
   delivery: DeliveryConfig;
+  qr: QrSettings;
   /** Uploaded files: S3_BUCKET when set, else DATA_DIR/uploads. */
   storage: FileStorage;
   /** The model for AI copy; null without OPENAI_API_KEY / OPENAI_BASE_URL. */
@@ -37,6 +39,15 @@ export interface AppDeps {
   aiGenerationsPerHour: number;
   /** Public landing pages: rendered copies, visitor hashes and batched visit writes. */
   pages: { cache: PublicPageCache; hasher: VisitorHasher; visits: VisitRecorder };
+}
+
+/** QR codes: the short-link domain and the logo fetch guard. */
+export function qrSettingsFor(config: Config): QrSettings {
+  return {
+    publicUrl: config.publicUrl,
+    shortUrlBase: config.shortUrlBase,
+    logo: { allowLoopback: config.qrLogoAllowLoopback },
+  };
 }
 
 export interface AppRuntime {
@@ -142,6 +153,7 @@ export async function startRuntime(
       }),
       aiGenerationsPerHour: config.aiGenerationsPerHour,
       pages,
+      qr: qrSettingsFor(config),
     },
     runner,
     async close() {

@@ -36,6 +36,12 @@ export interface Config {
   deliveryClaimLeaseSeconds?: number;
   /** First retry delay in seconds, doubling (default 30). */
   deliveryRetryBaseSeconds?: number;
+  /** The branded short domain of QR short links `/s/{code}` (default PUBLIC_URL). */
+  shortUrlBase: string;
+  /** Let QR logo URLs reach loopback addresses (tests only; private ranges stay refused). */
+  qrLogoAllowLoopback: boolean;
+  /** Milliseconds a short-link scan waits before it is written in a batch (default 1000). */
+  qrScanFlushMs: number;
   /** Uploaded images go to this S3-compatible bucket when set; else a folder under dataDir. */
   s3Bucket?: string;
   s3Endpoint?: string;
@@ -87,6 +93,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     smsConcurrency: positiveOrUndefined(env.SMS_CONCURRENCY, 'SMS_CONCURRENCY') ?? 4,
     deliveryClaimLeaseSeconds: positiveOrUndefined(env.DELIVERY_CLAIM_LEASE_SECONDS, 'DELIVERY_CLAIM_LEASE_SECONDS'),
     deliveryRetryBaseSeconds: positiveOrUndefined(env.DELIVERY_RETRY_BASE_SECONDS, 'DELIVERY_RETRY_BASE_SECONDS'),
+    shortUrlBase: (env.SHORT_URL_BASE || env.PUBLIC_URL || `http://localhost:${port}`).replace(/\/$/, ''),
+    qrLogoAllowLoopback: env.QR_LOGO_ALLOW_LOOPBACK === 'true' || env.QR_LOGO_ALLOW_LOOPBACK === '1',
+    qrScanFlushMs: positiveOrUndefined(env.QR_SCAN_FLUSH_MS, 'QR_SCAN_FLUSH_MS') ?? 1000,
     s3Bucket: env.S3_BUCKET || undefined,
     s3Endpoint: env.S3_ENDPOINT || undefined,
     s3Region: env.S3_REGION || undefined,

@@ -45,6 +45,8 @@ export async function createContext(deps: AppDeps, req: FastifyRequest): Promise
       ai: deps.ai,
       aiGenerationsPerHour: deps.aiGenerationsPerHour,
       landingPageChanged: (slugs) => deps.pages.cache.invalidate(slugs),
+      qr: deps.qr,
+      storage: deps.storage,
     },
   };
 }

@@ -9,6 +9,7 @@ import { appRouter } from '@lampstand/api/server';
 import type { AppDeps } from './app-deps.js';
 import { publicRoutes } from './public-routes.js';
 import { servicePlannerPublicRoutes } from './public/service-planner.js';
+import { qrShortLinkRoutes } from './public/qr-codes.js';
 import { uploadRoutes } from './public/uploads.js';
 import { socialPostsPublicRoutes } from './public/social-posts.js';
 import { landingPageRoutes } from './public/landing-pages.js';
@@ -39,6 +40,9 @@ export async function createServer(config: Config, deps: AppDeps): Promise<Serve
     // CSV imports arrive as JSON of up to 20 MiB.
     bodyLimit: 25 * 1024 * 1024,
   });
+
+  // Before the cookie and session plugins: short-link redirects answer without a session.
+  await app.register(qrShortLinkRoutes, { deps, scanFlushMs: config.qrScanFlushMs });
 
   const secret = config.sessionSecret ?? (await getOrCreateSetting(db, 'session_secret', () => randomSecret()));
   await app.register(fastifyCookie);

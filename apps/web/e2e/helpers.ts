@@ -29,8 +29,8 @@ export interface E2E {
 }
 
 /** The real server on a fresh database, serving the built web app, and headless Chromium. */
-export async function startE2E(): Promise<E2E> {
-  const app = await startTestApp({ webDist: path.join(webDir, 'dist') });
+export async function startE2E(overrides: Parameters<typeof startTestApp>[0] = {}): Promise<E2E> {
+  const app = await startTestApp({ webDist: path.join(webDir, 'dist'), ...overrides });
   const browser = await chromium.launch({
     executablePath: CHROMIUM,
     args: [

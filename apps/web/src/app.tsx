@@ -44,6 +44,7 @@ const ChurchTemplatesPage = lazy(() =>
 const SocialBlastPage = lazy(() =>
   import('./features/social-blast/social-blast-page').then((m) => ({ default: m.SocialBlastPage })),
 );
+const QrCodesPage = lazy(() => import('./features/qr-codes/qr-codes-page').then((m) => ({ default: m.QrCodesPage })));
 const PrintTemplatePage = lazy(() =>
   import('./features/templates/church-templates-page').then((m) => ({ default: m.PrintTemplatePage })),
 );
@@ -71,6 +72,14 @@ const LandingPageStatsPage = lazy(() =>
 const placeholders: { path: string; title: string; description: string }[] = [
   { path: '/qr-codes/new', title: 'New QR Code', description: 'Create a QR code.' },
   { path: '/qr-codes', title: 'QR Codes', description: 'QR codes and short links for print and screens.' },
+  {
+    path: '/landing-pages',
+    title: 'Landing Pages',
+    description: 'Pages for events and ministries, with AI-written copy.',
+  },
+  { path: '/landing-pages/new', title: 'New Landing Page', description: 'Create a landing page.' },
+  { path: '/service-planner', title: 'Service Planner', description: 'Service plans, songs and team members.' },
+  { path: '/social-blast', title: 'Social Blast', description: 'Plan social media posts on a calendar.' },
   { path: '/show-up', title: 'Show Up', description: 'Crowdfunding for church projects.' },
   { path: '/show-up/new', title: 'List a Project', description: 'Create a Show Up project.' },
   { path: '/show-up/donation-success', title: 'Thank you', description: 'Your donation.' },
@@ -132,6 +141,8 @@ export function App() {
                     <Route path="/email-campaigns/:id/edit" element={<EditEmailCampaignPage />} />
                     <Route path="/service-planner" element={<ServicePlannerPage />} />
                     <Route path="/service-planner/plans/:id" element={<PlanPage />} />
+                    <Route path="/qr-codes" element={<QrCodesPage />} />
+                    <Route path="/qr-codes/new" element={<QrCodesPage />} />
                     <Route
                       path="/news-builder"
                       element={

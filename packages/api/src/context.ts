@@ -5,6 +5,8 @@ import type { EmailTransport } from './providers/email.js';
 import type { SmsTransport } from './providers/sms.js';
 import type { DeliveryConfig } from './services/delivery/config.js';
 import type { AiProvider } from './providers/ai.js';
+import type { QrSettings } from './services/qr-codes/qr-codes.js';
+import type { FileStorage } from './providers/storage.js';
 
 /** What a session remembers between requests. */
 export interface SessionData {
@@ -25,7 +27,7 @@ export interface SessionControl {
 
 export interface AppServices {
   /** Clock, replaceable in tests. */
-  now(): Date;
+  now: () => Date;
   jobs: JobQueue;
   email: EmailTransport;
   sms: SmsTransport;
@@ -35,6 +37,10 @@ export interface AppServices {
   aiGenerationsPerHour: number;
   /** Called with the slugs of a landing page that changed (drops cached public copies). */
   landingPageChanged: (slugs: string[]) => void;
+  /** Short-link domain and the logo fetch guard. */
+  qr: QrSettings;
+  /** Uploaded files (QR logos read their bytes here). */
+  storage: FileStorage;
 }
 
 export interface Context {

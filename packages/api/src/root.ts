@@ -16,6 +16,7 @@ import { servicePlannerRouter } from './routers/service-planner/router.js';
 import { socialPostsRouter } from './routers/social-posts/router.js';
 import { landingPagesRouter } from './routers/landing-pages/router.js';
 import { aiGeneratorRouter } from './routers/ai-generator/router.js';
+import { qrCodesRouter } from './routers/qr-codes/router.js';
 import { createCallerFactory, router } from './trpc.js';
 
 export const appRouter = router({
@@ -38,6 +39,7 @@ export const appRouter = router({
   socialPosts: socialPostsRouter,
   landingPages: landingPagesRouter,
   aiGenerator: aiGeneratorRouter,
+  qrCodes: qrCodesRouter,
 });
 
 export type AppRouterType = typeof appRouter;

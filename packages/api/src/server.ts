@@ -30,6 +30,14 @@ export {
 } from './providers/sms.js';
 export { applySmsStatus, handleInboundSms } from './services/sms-campaigns/webhooks.js';
 export { getRequest, respondToRequest } from './services/service-planner/assignments.js';
+export type { QrSettings } from './services/qr-codes/qr-codes.js';
+export {
+  ScanRecorder,
+  deviceClass,
+  isCrawler as isCrawlerScan,
+  referrerHost,
+  resolveShortLink,
+} from './services/qr-codes/short-links.js';
 export type { FileStorage, S3StorageOptions } from './providers/storage.js';
 export { createLocalStorage, createS3Storage } from './providers/storage.js';
 export {

@@ -358,6 +358,42 @@ export interface ServicePlansTable {
   updatedAt: Generated<Date>;
 }
 
+export type QrErrorCorrection = 'L' | 'M' | 'Q' | 'H';
+
+/** A dated destination of a QR code: ISO times, either end open. */
+export interface QrScheduleEntry {
+  url: string;
+  startsAt: string | null;
+  endsAt: string | null;
+}
+
+export interface QrCodesTable {
+  id: Generated<number>;
+  userId: number;
+  name: string;
+  url: string;
+  isShortUrl: ColumnType<boolean, boolean | undefined, boolean>;
+  shortCode: string | null;
+  foregroundColor: ColumnType<string, string | undefined, string>;
+  backgroundColor: ColumnType<string, string | undefined, string>;
+  cornerSquareColor: string | null;
+  cornerDotColor: string | null;
+  size: ColumnType<number, number | undefined, number>;
+  errorCorrection: ColumnType<QrErrorCorrection, QrErrorCorrection | undefined, QrErrorCorrection>;
+  margin: ColumnType<number, number | undefined, number>;
+  logoUrl: string | null;
+  logoUploadId: number | null;
+  lightOnDarkConfirmed: ColumnType<boolean, boolean | undefined, boolean>;
+  design: ColumnType<Record<string, unknown>, string | undefined, string>;
+  utmSource: string | null;
+  utmMedium: string | null;
+  utmCampaign: string | null;
+  schedule: ColumnType<QrScheduleEntry[], string | undefined, string>;
+  scans: Generated<number>;
+  createdAt: Generated<Date>;
+  updatedAt: Generated<Date>;
+}
+
 export interface ServiceItemsTable {
   id: Generated<number>;
   userId: number;
@@ -467,6 +503,16 @@ export interface ServicePlanAnnouncementsTable {
   createdAt: Generated<Date>;
 }
 
+export interface QrCodeScansTable {
+  id: Generated<number>;
+  userId: number;
+  qrCodeId: number;
+  scannedAt: ColumnType<Date, Date | string | undefined, Date | string>;
+  source: 'qr' | 'link';
+  device: 'mobile' | 'tablet' | 'desktop' | 'other';
+  referrerHost: string | null;
+}
+
 export interface Database {
   users: UsersTable;
   appSettings: AppSettingsTable;
@@ -511,6 +557,8 @@ export interface Database {
   landingPageVisits: LandingPageVisitsTable;
   landingPageSignups: LandingPageSignupsTable;
   aiGenerations: AiGenerationsTable;
+  qrCodes: QrCodesTable;
+  qrCodeScans: QrCodeScansTable;
 }
 
 export type User = Selectable<UsersTable>;
@@ -908,6 +956,41 @@ export const schemaColumns: Columns = {
     promptTokens: true,
     completionTokens: true,
     createdAt: true,
+  },
+  qrCodes: {
+    id: true,
+    userId: true,
+    name: true,
+    url: true,
+    isShortUrl: true,
+    shortCode: true,
+    foregroundColor: true,
+    backgroundColor: true,
+    cornerSquareColor: true,
+    cornerDotColor: true,
+    size: true,
+    errorCorrection: true,
+    margin: true,
+    logoUrl: true,
+    logoUploadId: true,
+    lightOnDarkConfirmed: true,
+    design: true,
+    utmSource: true,
+    utmMedium: true,
+    utmCampaign: true,
+    schedule: true,
+    scans: true,
+    createdAt: true,
+    updatedAt: true,
+  },
+  qrCodeScans: {
+    id: true,
+    userId: true,
+    qrCodeId: true,
+    scannedAt: true,
+    source: true,
+    device: true,
+    referrerHost: true,
   },
 };
 

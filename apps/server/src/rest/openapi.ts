@@ -57,7 +57,15 @@ export function buildOpenApiDocument(serverUrl: string): Record<string, unknown>
       responses: {
         [String(route.status ?? 200)]: {
           description: 'Success',
-          content: output ? { 'application/json': { schema: jsonSchema(output, 'output') } } : undefined,
+          content:
+            route.format === 'image'
+              ? {
+                  'image/png': { schema: { type: 'string', format: 'binary' } },
+                  'image/svg+xml': { schema: { type: 'string' } },
+                }
+              : output
+                ? { 'application/json': { schema: jsonSchema(output, 'output') } }
+                : undefined,
         },
         '400': errorResponse('Invalid input: the message names the field'),
         ...(route.access !== 'public' ? { '401': errorResponse('Not signed in') } : {}),

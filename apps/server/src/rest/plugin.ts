@@ -30,6 +30,20 @@ export async function restPlugin(app: FastifyInstance, opts: { deps: ContextDeps
             .header('content-disposition', `attachment; filename="${file.fileName.replace(/"/g, '')}"`)
             .send(file.csv);
         }
+        if (route.format === 'image') {
+          const image = result as { contentType: string; base64: string; etag: string; fileName: string };
+          reply
+            .header('etag', image.etag)
+            .header('cache-control', route.image?.cacheControl ?? 'private, no-cache')
+            .header('x-content-type-options', 'nosniff');
+          if (route.image?.attachment)
+            reply.header('content-disposition', `attachment; filename="${image.fileName.replace(/"/g, '')}"`);
+          if (image.contentType === 'image/svg+xml')
+            reply.header('content-security-policy', "default-src 'none'; img-src data:; style-src 'unsafe-inline'");
+          const match = req.headers['if-none-match'];
+          if (match && match.split(',').some((t) => t.trim() === image.etag)) return reply.code(304).send();
+          return reply.code(200).type(image.contentType).send(Buffer.from(image.base64, 'base64'));
+        }
         return reply.code(route.status ?? 200).send(result ?? null);
       },
     });

@@ -22,8 +22,12 @@ export interface RestRoute {
   access: 'public' | 'signed-in' | 'admin';
   /** Status on success (default 200). */
   status?: number;
-  /** 'csv': the procedure returns { fileName, csv }, sent as a CSV download. */
-  format?: 'json' | 'csv';
+  /** 'csv': the procedure returns { fileName, csv }, sent as a CSV download. 'image': the procedure
+   * returns { contentType, base64, etag, fileName }, sent as the image's bytes with its ETag
+   * (If-None-Match answers 304). */
+  format?: 'json' | 'csv' | 'image';
+  /** For 'image': the Cache-Control header, and whether it is sent as an attachment. */
+  image?: { cacheControl: string; attachment?: boolean };
   /** Documented error statuses besides 400/401/403; 404 is implied by a path parameter. */
   errors?: RouteError[];
 }

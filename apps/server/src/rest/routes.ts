@@ -2,6 +2,7 @@ import type { RestRoute } from './route-types.js';
 import { landingPagesRoutes } from './routes/landing-pages.js';
 import { servicePlannerRoutes } from './routes/service-planner.js';
 import { socialPostsRoutes } from './routes/social-posts.js';
+import { qrCodesRoutes } from './routes/qr-codes.js';
 
 export type { RestRoute, HttpMethod } from './route-types.js';
 
@@ -645,4 +646,5 @@ export const restRoutes: RestRoute[] = [
   ...landingPagesRoutes,
   ...servicePlannerRoutes,
   ...socialPostsRoutes,
+  ...qrCodesRoutes,
 ];

@@ -1,0 +1,316 @@
+import {
+  ActionIcon,
+  Alert,
+  Anchor,
+  Badge,
+  Button,
+  Card,
+  Group,
+  Image,
+  Menu,
+  Paper,
+  Skeleton,
+  Stack,
+  Table,
+  Text,
+  Tooltip,
+  UnstyledButton,
+} from '@mantine/core';
+import {
+  IconChartBar,
+  IconCopy,
+  IconDots,
+  IconDownload,
+  IconPencil,
+  IconPlus,
+  IconQrcode,
+  IconTrash,
+} from '@tabler/icons-react';
+import { useState } from 'react';
+import { useLocation, useNavigate } from 'react-router-dom';
+import type { RouterOutputs } from '@lampstand/api';
+import { trpc } from '../../lib/trpc';
+import { errorMessage } from '../../lib/errors';
+import { confirmDestructive } from '../../ui/confirm';
+import { EmptyState } from '../../ui/empty-state';
+import { formatDate, formatNumber, formatTime } from '../../ui/format';
+import { notifyError, notifySuccess } from '../../ui/notify';
+import { PageHeader } from '../../ui/page-header';
+import { QrCodeDialog } from './qr-code-dialog';
+import { ScansDialog } from './scans-chart';
+
+type QrCode = RouterOutputs['qrCodes']['list'][number];
+
+const thumb = (c: QrCode) => `/api/qr-codes/${c.id}/image?size=100&v=${encodeURIComponent(c.updatedAt)}`;
+
+async function copyLink(c: QrCode) {
+  const text = c.shortUrl ?? c.url;
+  try {
+    await navigator.clipboard.writeText(text);
+    if (c.shortUrl) notifySuccess('Link copied', text);
+    else notifySuccess('URL Copied', text);
+  } catch {
+    notifyError('Could not copy', text);
+  }
+}
+
+function Destination({ c }: { c: QrCode }) {
+  return (
+    <Stack gap={2} maw={260}>
+      <Anchor href={c.currentUrl} target="_blank" rel="noreferrer" size="sm" style={{ wordBreak: 'break-all' }}>
+        {c.currentUrl}
+      </Anchor>
+      {c.shortUrl ? (
+        <Text size="xs" c="dimmed" style={{ wordBreak: 'break-all' }}>
+          Short link: {c.shortUrl}
+        </Text>
+      ) : null}
+      {c.nextChange ? (
+        <Text size="xs" c="dimmed" style={{ wordBreak: 'break-all' }}>
+          From {formatDate(c.nextChange.at)} {formatTime(c.nextChange.at)}: {c.nextChange.url}
+        </Text>
+      ) : null}
+    </Stack>
+  );
+}
+
+function Actions({
+  c,
+  onEdit,
+  onDelete,
+  onScans,
+}: {
+  c: QrCode;
+  onEdit: () => void;
+  onDelete: () => void;
+  onScans: () => void;
+}) {
+  return (
+    <Group gap={4} wrap="nowrap">
+      <Tooltip label={c.shortUrl ? 'Copy link' : 'Copy URL'}>
+        <ActionIcon variant="subtle" aria-label={`Copy link for ${c.name}`} onClick={() => void copyLink(c)}>
+          <IconCopy size={18} />
+        </ActionIcon>
+      </Tooltip>
+      <Menu position="bottom-end" withinPortal>
+        <Menu.Target>
+          <ActionIcon variant="subtle" aria-label={`Actions for ${c.name}`}>
+            <IconDots size={18} />
+          </ActionIcon>
+        </Menu.Target>
+        <Menu.Dropdown>
+          <Menu.Item
+            component="a"
+            href={c.downloadUrl}
+            target="_blank"
+            rel="noopener"
+            leftSection={<IconDownload size={16} />}
+          >
+            Download PNG
+          </Menu.Item>
+          <Menu.Item
+            component="a"
+            href={`${c.downloadUrl}?format=svg`}
+            target="_blank"
+            rel="noopener"
+            leftSection={<IconDownload size={16} />}
+          >
+            Download SVG for print shops
+          </Menu.Item>
+          <Menu.Item leftSection={<IconChartBar size={16} />} onClick={onScans}>
+            Scans
+          </Menu.Item>
+          <Menu.Item leftSection={<IconPencil size={16} />} onClick={onEdit}>
+            Edit
+          </Menu.Item>
+          <Menu.Divider />
+          <Menu.Item color="red" leftSection={<IconTrash size={16} />} onClick={onDelete}>
+            Delete
+          </Menu.Item>
+        </Menu.Dropdown>
+      </Menu>
+    </Group>
+  );
+}
+
+export function QrCodesPage() {
+  const utils = trpc.useUtils();
+  const codes = trpc.qrCodes.list.useQuery();
+  const location = useLocation();
+  const navigate = useNavigate();
+  const [editing, setEditing] = useState<QrCode | 'new' | null>(null);
+  const [scansOf, setScansOf] = useState<QrCode | null>(null);
+  // /qr-codes/new opens the create dialog (state adjusted while rendering, not in an effect).
+  const onNewRoute = location.pathname === '/qr-codes/new';
+  const [sawNewRoute, setSawNewRoute] = useState(false);
+  if (onNewRoute !== sawNewRoute) {
+    setSawNewRoute(onNewRoute);
+    if (onNewRoute) setEditing('new');
+  }
+  const close = () => {
+    setEditing(null);
+    if (location.pathname !== '/qr-codes') void navigate('/qr-codes', { replace: true });
+  };
+  const del = trpc.qrCodes.delete.useMutation({
+    onSuccess: async () => {
+      notifySuccess('QR code deleted successfully');
+      await utils.qrCodes.list.invalidate();
+    },
+    onError: (err) => notifyError('Failed to delete QR code', errorMessage(err)),
+  });
+  const askDelete = (c: QrCode) =>
+    confirmDestructive({
+      title: `Delete ${c.name}?`,
+      text: (
+        <>
+          This deletes the QR code and its {formatNumber(c.scans)} recorded {c.scans === 1 ? 'scan' : 'scans'}.
+          {c.shortUrl ? ' Printed copies that use its short link will stop working.' : ''} This cannot be undone.
+        </>
+      ),
+      confirm: 'Delete',
+      onConfirm: () => del.mutate({ id: c.id }),
+    });
+  const rows = codes.data ?? [];
+
+  return (
+    <>
+      <PageHeader
+        title="QR Codes"
+        description="QR codes and short links for print and screens."
+        action={
+          <Button leftSection={<IconPlus size={18} />} onClick={() => setEditing('new')}>
+            Create QR Code
+          </Button>
+        }
+      />
+      {editing ? (
+        <QrCodeDialog
+          key={editing === 'new' ? 'new' : editing.id}
+          opened
+          code={editing === 'new' ? undefined : editing}
+          onClose={close}
+        />
+      ) : null}
+      <ScansDialog code={scansOf} onClose={() => setScansOf(null)} />
+      <Paper withBorder p="md">
+        {codes.isLoading ? (
+          <Stack>
+            <Skeleton h={60} />
+            <Skeleton h={60} />
+            <Skeleton h={60} />
+          </Stack>
+        ) : codes.isError ? (
+          <Alert color="red" title="Failed to fetch QR codes">
+            <Group>
+              <Text size="sm">{errorMessage(codes.error)}</Text>
+              <Button size="xs" variant="light" onClick={() => void codes.refetch()}>
+                Retry
+              </Button>
+            </Group>
+          </Alert>
+        ) : rows.length === 0 ? (
+          <EmptyState
+            icon={<IconQrcode size={24} />}
+            title="No QR codes yet"
+            description="Create a code for a bulletin, a banner or a screen, and see how often it is scanned."
+            action={
+              <Button leftSection={<IconPlus size={18} />} onClick={() => setEditing('new')}>
+                Create QR Code
+              </Button>
+            }
+          />
+        ) : (
+          <>
+            <Table.ScrollContainer minWidth={700} visibleFrom="sm">
+              <Table highlightOnHover verticalSpacing="sm" stickyHeader>
+                <Table.Thead>
+                  <Table.Tr>
+                    <Table.Th>Preview</Table.Th>
+                    <Table.Th>Name</Table.Th>
+                    <Table.Th>URL</Table.Th>
+                    <Table.Th>Type</Table.Th>
+                    <Table.Th>Created</Table.Th>
+                    <Table.Th>Scans</Table.Th>
+                    <Table.Th>Actions</Table.Th>
+                  </Table.Tr>
+                </Table.Thead>
+                <Table.Tbody>
+                  {rows.map((c) => (
+                    <Table.Tr key={c.id}>
+                      <Table.Td>
+                        <Image src={thumb(c)} alt={`QR code for ${c.name}`} w={56} h={56} fit="contain" />
+                      </Table.Td>
+                      <Table.Td>
+                        <Text fw={500}>{c.name}</Text>
+                      </Table.Td>
+                      <Table.Td>
+                        <Destination c={c} />
+                      </Table.Td>
+                      <Table.Td style={{ whiteSpace: 'nowrap' }}>
+                        <Badge
+                          variant="light"
+                          color={c.isShortUrl ? 'indigo' : 'gray'}
+                          styles={{ root: { overflow: 'visible', maxWidth: 'none' }, label: { overflow: 'visible' } }}
+                        >
+                          {c.isShortUrl ? 'Short link' : 'Direct'}
+                        </Badge>
+                      </Table.Td>
+                      <Table.Td style={{ whiteSpace: 'nowrap' }}>{formatDate(c.createdAt)}</Table.Td>
+                      <Table.Td>
+                        <UnstyledButton
+                          onClick={() => setScansOf(c)}
+                          aria-label={`${formatNumber(c.scans)} ${c.scans === 1 ? 'scan' : 'scans'} of ${c.name}`}
+                        >
+                          <Text fw={600} c="indigo.8" data-testid={`scans-${c.id}`}>
+                            {formatNumber(c.scans)}
+                          </Text>
+                        </UnstyledButton>
+                      </Table.Td>
+                      <Table.Td>
+                        <Actions
+                          c={c}
+                          onEdit={() => setEditing(c)}
+                          onDelete={() => askDelete(c)}
+                          onScans={() => setScansOf(c)}
+                        />
+                      </Table.Td>
+                    </Table.Tr>
+                  ))}
+                </Table.Tbody>
+              </Table>
+            </Table.ScrollContainer>
+            <Stack hiddenFrom="sm" gap="sm">
+              {rows.map((c) => (
+                <Card key={c.id} withBorder padding="sm">
+                  <Group align="flex-start" wrap="nowrap">
+                    <Image src={thumb(c)} alt={`QR code for ${c.name}`} w={64} h={64} fit="contain" />
+                    <Stack gap={4} style={{ minWidth: 0, flex: 1 }}>
+                      <Group gap="xs">
+                        <Text fw={600}>{c.name}</Text>
+                        <Badge variant="light" color={c.isShortUrl ? 'indigo' : 'gray'}>
+                          {c.isShortUrl ? 'Short link' : 'Direct'}
+                        </Badge>
+                      </Group>
+                      <Destination c={c} />
+                      <Text size="xs" c="dimmed">
+                        Created {formatDate(c.createdAt)} · {formatNumber(c.scans)} {c.scans === 1 ? 'scan' : 'scans'}
+                      </Text>
+                    </Stack>
+                  </Group>
+                  <Group justify="flex-end" mt="xs">
+                    <Actions
+                      c={c}
+                      onEdit={() => setEditing(c)}
+                      onDelete={() => askDelete(c)}
+                      onScans={() => setScansOf(c)}
+                    />
+                  </Group>
+                </Card>
+              ))}
+            </Stack>
+          </>
+        )}
+      </Paper>
+    </>
+  );
+}

@@ -1,0 +1,137 @@
+import { createHash } from 'node:crypto';
+import sharp from 'sharp';
+import type { Db } from '@lampstand/db';
+import type { FileStorage } from '../../providers/storage.js';
+import { badRequest } from '../../errors.js';
+import type { QrErrorCorrectionLevel, QrImageOutput } from '../../schemas/qr-codes.js';
+import { cachedLogo } from './logo.js';
+import { buildQrSvg, minimumQrSize, svgToPng, type QrLogo } from './render.js';
+import type { QrSettings } from './qr-codes.js';
+import { encodedUrlOf, findQrCodeRow } from './qr-codes.js';
+
+export interface QrDrawRequest {
+  data: string;
+  size: number;
+  margin: number;
+  errorCorrection: QrErrorCorrectionLevel;
+  foregroundColor: string;
+  backgroundColor: string;
+  cornerSquareColor: string | null;
+  cornerDotColor: string | null;
+  logoUrl: string | null;
+  logoUploadId: number | null;
+}
+
+interface ImageDeps {
+  db: Db;
+  settings: QrSettings;
+  storage: FileStorage;
+}
+
+const uploadLogos = new Map<string, Promise<QrLogo>>();
+
+/**
+ * A logo from the church's uploads (stored as WebP, which the renderer does not read): its bytes
+ * from storage, as PNG. Cached by church and upload (an upload never changes).
+ */
+function uploadLogo(deps: ImageDeps, tenantId: number, id: number): Promise<QrLogo> {
+  const key = `${tenantId}:${id}`;
+  const hit = uploadLogos.get(key);
+  if (hit) return hit;
+  const logo = (async () => {
+    const row = await deps.db
+      .selectFrom('uploads')
+      .select(['storageKey'])
+      .where('id', '=', id)
+      .where('userId', '=', tenantId)
+      .executeTakeFirst();
+    const stored = row ? await deps.storage.get(row.storageKey) : null;
+    if (!stored) throw badRequest('That logo upload was not found', 'logoUploadId');
+    return { contentType: 'image/png', data: await sharp(stored.body).png().toBuffer() };
+  })();
+  uploadLogos.set(key, logo);
+  void logo.catch(() => uploadLogos.delete(key));
+  while (uploadLogos.size > 200) uploadLogos.delete(uploadLogos.keys().next().value!);
+  return logo;
+}
+
+async function resolveLogo(deps: ImageDeps, tenantId: number, req: QrDrawRequest): Promise<QrLogo | null> {
+  if (req.logoUploadId) return uploadLogo(deps, tenantId, req.logoUploadId);
+  if (req.logoUrl) return cachedLogo(req.logoUrl, deps.settings.logo);
+  return null;
+}
+
+/** Draw once to check the size and the logo; throws the 400 the form shows. */
+export async function checkRenderable(deps: ImageDeps, tenantId: number, req: QrDrawRequest): Promise<void> {
+  const logo = await resolveLogo(deps, tenantId, req);
+  buildQrSvg({ ...req, logo });
+}
+
+const CACHE_MAX = 300;
+const cache = new Map<string, QrImageOutput>();
+
+/**
+ * A PNG or SVG of the code, from a cache keyed by every drawing parameter (an uploaded logo keys
+ * by church too). The ETag is a hash of the SVG the picture is drawn from.
+ */
+export async function drawQrImage(
+  deps: ImageDeps,
+  tenantId: number,
+  { request, format, fileName }: { request: QrDrawRequest; format: 'png' | 'svg'; fileName: string },
+): Promise<QrImageOutput> {
+  const key = JSON.stringify([request.logoUploadId ? tenantId : 0, request, format, fileName]);
+  const hit = cache.get(key);
+  if (hit) {
+    cache.delete(key);
+    cache.set(key, hit);
+    return hit;
+  }
+  const logo = await resolveLogo(deps, tenantId, request);
+  const svg = buildQrSvg({ ...request, logo });
+  const body = format === 'png' ? svgToPng(svg, request.size) : Buffer.from(svg, 'utf8');
+  const out: QrImageOutput = {
+    contentType: format === 'png' ? 'image/png' : 'image/svg+xml',
+    base64: body.toString('base64'),
+    etag: `"${createHash('sha256').update(format).update(svg).digest('base64url').slice(0, 27)}"`,
+    fileName: `${fileName}.${format}`,
+  };
+  cache.set(key, out);
+  while (cache.size > CACHE_MAX) cache.delete(cache.keys().next().value!);
+  return out;
+}
+
+const slug = (name: string) =>
+  name
+    .toLowerCase()
+    .normalize('NFKD')
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, 60) || 'qr-code';
+
+/**
+ * A saved code's image. `size` overrides the code's own (thumbnails); a size too small for the
+ * code's modules grows to the smallest that scans, so a thumbnail never breaks.
+ */
+export async function qrCodeImage(
+  deps: ImageDeps,
+  tenantId: number,
+  { id, size, format }: { id: number; size?: number; format: 'png' | 'svg' },
+): Promise<QrImageOutput> {
+  const row = await findQrCodeRow(deps.db, tenantId, { id });
+  const data = encodedUrlOf(row, deps.settings);
+  const hasLogo = !!(row.logoUrl || row.logoUploadId);
+  const wanted = size ?? row.size;
+  const request: QrDrawRequest = {
+    data,
+    size: Math.max(wanted, minimumQrSize({ data, margin: row.margin, errorCorrection: row.errorCorrection, hasLogo })),
+    margin: row.margin,
+    errorCorrection: row.errorCorrection,
+    foregroundColor: row.foregroundColor,
+    backgroundColor: row.backgroundColor,
+    cornerSquareColor: row.cornerSquareColor,
+    cornerDotColor: row.cornerDotColor,
+    logoUrl: row.logoUrl,
+    logoUploadId: row.logoUploadId,
+  };
+  return drawQrImage(deps, tenantId, { request, format, fileName: `qr-${slug(row.name)}` });
+}
