@@ -8,6 +8,7 @@ import { fastifyTRPCPlugin, type FastifyTRPCPluginOptions } from '@trpc/server/a
 import { appRouter } from '@lampstand/api/server';
 import type { AppDeps } from './app-deps.js';
 import { publicRoutes } from './public-routes.js';
+import { showUpPublic } from './public/show-up.js';
 import type { AppRouter } from '@lampstand/api';
 import { getOrCreateSetting, randomSecret, sql } from '@lampstand/db';
 import type { Config } from './config.js';
@@ -72,6 +73,7 @@ export async function createServer(config: Config, deps: AppDeps): Promise<Serve
 
   await app.register(restPlugin, { deps, publicUrl: config.publicUrl });
   await app.register(publicRoutes, { deps });
+  await app.register(showUpPublic, { deps, config });
 
   app.get('/healthz', async (_req, reply) => {
     try {

@@ -12,6 +12,7 @@ import { settingsRouter } from './routers/settings/router.js';
 import { smsCampaignsRouter } from './routers/sms-campaigns/router.js';
 import { dashboardRouter } from './routers/dashboard/router.js';
 import { adminTemplatesRouter, templatesRouter } from './routers/templates/router.js';
+import { showUpRouter } from './routers/show-up/router.js';
 import { createCallerFactory, router } from './trpc.js';
 
 export const appRouter = router({
@@ -30,6 +31,7 @@ export const appRouter = router({
   dashboard: dashboardRouter,
   adminTemplates: adminTemplatesRouter,
   templates: templatesRouter,
+  showUp: showUpRouter,
 });
 
 export type AppRouterType = typeof appRouter;

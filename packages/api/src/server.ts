@@ -32,3 +32,4 @@ export {
 } from './providers/sms.js';
 export { deliverSmsCampaign, startScheduledSmsCampaign, sweepSmsCampaigns } from './services/sms-campaigns/deliver.js';
 export { applySmsStatus, handleInboundSms } from './services/sms-campaigns/webhooks.js';
+export { publicProjectSummary } from './services/show-up/projects.js';

@@ -1,5 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import type { RestRoute } from './route-types.js';
+import { showUpRoutes } from './routes/show-up.js';
 
 export type { RestRoute, HttpMethod } from './route-types.js';
 
@@ -633,4 +634,4 @@ const coreRoutes: RestRoute[] = [
  * tRPC procedure, and a path in the OpenAPI document at GET /api/openapi.json. A feature keeps its
  * rows in `rest/routes/<feature>.ts` and is spread in here.
  */
-export const restRoutes: RestRoute[] = [...coreRoutes];
+export const restRoutes: RestRoute[] = [...coreRoutes, ...showUpRoutes];
