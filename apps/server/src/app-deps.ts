@@ -8,6 +8,12 @@ import {
   type DeliveryConfig,
   type EmailTransport,
   type JobQueue,
+  createDemoPayments,
+  createDisabledPayments,
+  createStripePayments,
+  DEFAULT_MAP_ATTRIBUTION,
+  DEFAULT_MAP_TILE_URL,
+  type ShowUpServices,
 } from '@lampstand/api/server';
 import { getOrCreateSetting, randomSecret, type Db } from '@lampstand/db';
 import type { Config } from './config.js';
@@ -20,6 +26,7 @@ export interface AppDeps {
   email: EmailTransport;
   sms: SmsTransport;
   delivery: DeliveryConfig;
+  showUp: ShowUpServices;
 }
 
 export interface AppRuntime {
@@ -68,6 +75,37 @@ export function smsTransportFor(config: Config, db: Db): SmsTransport {
     : createSmsOutboxTransport(db);
 }
 
+/** Stripe with both keys; demo mode without them (never in production, where giving is disabled). */
+export async function showUpServicesFor(config: Config, db: Db): Promise<ShowUpServices> {
+  const map = {
+    mapTileUrl: config.mapTileUrl ?? DEFAULT_MAP_TILE_URL,
+    mapAttribution: config.mapTileAttribution ?? DEFAULT_MAP_ATTRIBUTION,
+  };
+  if (config.stripeSecretKey && config.stripeWebhookSecret) {
+    return {
+      ...map,
+      payments: createStripePayments({
+        secretKey: config.stripeSecretKey,
+        webhookSecret: config.stripeWebhookSecret,
+        publishableKey: config.stripePublishableKey ?? null,
+        apiBaseUrl: config.stripeApiBaseUrl,
+        connect: config.stripeConnect,
+        platformFeePercent: config.platformFeePercent,
+      }),
+    };
+  }
+  if (config.nodeEnv === 'production') return { ...map, payments: createDisabledPayments() };
+  const webhookSecret = await getOrCreateSetting(db, 'stripe_demo_webhook_secret', () => `whsec_${randomSecret()}`);
+  return {
+    ...map,
+    payments: createDemoPayments({
+      webhookSecret,
+      connect: config.stripeConnect,
+      platformFeePercent: config.platformFeePercent,
+    }),
+  };
+}
+
 export async function startRuntime(
   config: Config,
   db: Db,
@@ -82,6 +120,7 @@ export async function startRuntime(
   const email = emailTransportFor(config, db);
   const sms = smsTransportFor(config, db);
   const delivery = await deliveryConfigFor(config, db, opts.delivery);
+  const showUp = await showUpServicesFor(config, db);
   const runner = await startJobs({
     connectionString: databaseUrl,
     deps: { db, email, sms, delivery },
@@ -90,7 +129,7 @@ export async function startRuntime(
     log: opts.log,
   });
   return {
-    deps: { db, jobs: runner.queue, email, sms, delivery },
+    deps: { db, jobs: runner.queue, email, sms, delivery, showUp },
     runner,
     async close() {
       await runner.stop();

@@ -36,6 +36,19 @@ export interface Config {
   deliveryClaimLeaseSeconds?: number;
   /** First retry delay in seconds, doubling (default 30). */
   deliveryRetryBaseSeconds?: number;
+  /** Stripe: both set means real card payments; neither (outside production) means demo mode. */
+  stripeSecretKey?: string;
+  stripePublishableKey?: string;
+  stripeWebhookSecret?: string;
+  /** Another Stripe API host (a local peer); unset: api.stripe.com. */
+  stripeApiBaseUrl?: string;
+  /** STRIPE_CONNECT=on: each church connects its own Stripe account and is paid there. */
+  stripeConnect: boolean;
+  /** The platform's fee on each Connect donation, in percent (default 0). */
+  platformFeePercent: number;
+  /** Leaflet tile URL template for the Show Up map. */
+  mapTileUrl?: string;
+  mapTileAttribution?: string;
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -69,6 +82,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     smsConcurrency: positiveOrUndefined(env.SMS_CONCURRENCY, 'SMS_CONCURRENCY') ?? 4,
     deliveryClaimLeaseSeconds: positiveOrUndefined(env.DELIVERY_CLAIM_LEASE_SECONDS, 'DELIVERY_CLAIM_LEASE_SECONDS'),
     deliveryRetryBaseSeconds: positiveOrUndefined(env.DELIVERY_RETRY_BASE_SECONDS, 'DELIVERY_RETRY_BASE_SECONDS'),
+    stripeSecretKey: env.STRIPE_SECRET_KEY || undefined,
+    stripePublishableKey: env.STRIPE_PUBLISHABLE_KEY || undefined,
+    stripeWebhookSecret: env.STRIPE_WEBHOOK_SECRET || undefined,
+    stripeApiBaseUrl: env.STRIPE_API_BASE_URL || undefined,
+    stripeConnect: env.STRIPE_CONNECT === 'on' || env.STRIPE_CONNECT === 'true' || env.STRIPE_CONNECT === '1',
+    platformFeePercent: percentFrom(env.PLATFORM_FEE_PERCENT),
+    mapTileUrl: env.MAP_TILE_URL || undefined,
+    mapTileAttribution: env.MAP_TILE_ATTRIBUTION || undefined,
   };
 }
 
@@ -83,5 +104,12 @@ function positiveOrUndefined(value: string | undefined, name: string): number | 
   if (value === undefined || value === '' || value === '0' || value === 'off') return undefined;
   const n = Number(value);
   if (!Number.isFinite(n) || n <= 0) throw new Error(`${name} must be a positive number, got '${value}'`);
+  return n;
+}
+
+function percentFrom(value: string | undefined): number {
+  if (value === undefined || value === '') return 0;
+  const n = Number(value);
+  if (!Number.isFinite(n) || n < 0 || n > 50) throw new Error(`PLATFORM_FEE_PERCENT must be 0 to 50, got '${value}'`);
   return n;
 }

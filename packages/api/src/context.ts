@@ -4,6 +4,7 @@ import type { JobQueue } from './jobs.js';
 import type { EmailTransport } from './providers/email.js';
 import type { SmsTransport } from './providers/sms.js';
 import type { DeliveryConfig } from './services/delivery/config.js';
+import type { ShowUpServices } from './services/show-up/config.js';
 
 /** What a session remembers between requests. */
 export interface SessionData {
@@ -29,6 +30,7 @@ export interface AppServices {
   email: EmailTransport;
   sms: SmsTransport;
   delivery: DeliveryConfig;
+  showUp: ShowUpServices;
 }
 
 export interface Context {

@@ -33,3 +33,8 @@ export {
 export { deliverSmsCampaign, startScheduledSmsCampaign, sweepSmsCampaigns } from './services/sms-campaigns/deliver.js';
 export { applySmsStatus, handleInboundSms } from './services/sms-campaigns/webhooks.js';
 export { publicProjectSummary } from './services/show-up/projects.js';
+export type { ShowUpServices } from './services/show-up/config.js';
+export { DEFAULT_MAP_ATTRIBUTION, DEFAULT_MAP_TILE_URL } from './services/show-up/config.js';
+export type { PaymentsProvider } from './providers/payments.js';
+export { createDemoPayments, createDisabledPayments, createStripePayments } from './providers/payments.js';
+export { receiveStripeWebhook, receiptFacts, receiptText } from './services/show-up/donations.js';

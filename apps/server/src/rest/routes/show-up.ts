@@ -64,4 +64,82 @@ export const showUpRoutes: RestRoute[] = [
     tag: 'Show Up',
     access: 'public',
   },
+
+  // Giving
+  {
+    method: 'GET',
+    path: '/api/show-up/config',
+    procedure: 'showUp.config',
+    summary:
+      'Map tiles, and whether Donate Now can take a gift (giving mode, publishable key; ?projectId for its church)',
+    tag: 'Show Up',
+    access: 'public',
+  },
+  {
+    method: 'POST',
+    path: '/api/show-up/donations/prepare',
+    procedure: 'showUp.prepareDonation',
+    summary:
+      'Start a gift: projectId, amount (USD), donorName, donorEmail, message, isAnonymous, source (lsrc), idempotencyKey; returns clientSecret',
+    tag: 'Show Up',
+    access: 'public',
+  },
+  {
+    method: 'POST',
+    path: '/api/show-up/donations/demo-complete',
+    procedure: 'showUp.completeDemoPayment',
+    summary:
+      'Demo mode only (no Stripe keys, not production): complete a prepared payment (paymentIntent, clientSecret)',
+    tag: 'Show Up',
+    access: 'public',
+  },
+  {
+    method: 'GET',
+    path: '/api/show-up/donations/by-payment/{paymentIntent}',
+    procedure: 'showUp.donationByPayment',
+    summary: 'What the thank-you page shows: amount, createdAt, donorName, isAnonymous, projectId, receiptUrl',
+    tag: 'Show Up',
+    access: 'public',
+  },
+  {
+    method: 'GET',
+    path: '/api/show-up/projects/{id}/donations/report',
+    procedure: 'showUp.ownerDonations',
+    summary: "The owner's Donations tab: every gift with status and source, summed by source",
+    tag: 'Show Up',
+    access: 'signed-in',
+  },
+  {
+    method: 'GET',
+    path: '/api/show-up/projects/{id}/donations/export',
+    procedure: 'showUp.exportDonations',
+    summary: "The owner's donations as CSV",
+    tag: 'Show Up',
+    access: 'signed-in',
+    format: 'csv',
+  },
+  {
+    method: 'GET',
+    path: '/api/giving',
+    procedure: 'showUp.givingStatus',
+    summary: "The church's Stripe account: not_connected, pending or ready",
+    tag: 'Show Up',
+    access: 'signed-in',
+  },
+  {
+    method: 'POST',
+    path: '/api/giving/connect',
+    procedure: 'showUp.givingConnect',
+    summary: "Connect the church's own Stripe account: an Express onboarding link",
+    tag: 'Show Up',
+    access: 'signed-in',
+  },
+  {
+    method: 'POST',
+    path: '/api/giving/refresh',
+    procedure: 'showUp.givingRefresh',
+    summary: "Ask Stripe for the church's account state now",
+    tag: 'Show Up',
+    access: 'signed-in',
+  },
 ];
