@@ -430,3 +430,14 @@ export const givingStatusSchema = z.object({
   accountId: z.string().nullable(),
   platformFeePercent: z.number(),
 });
+
+/** The spec's percent funded: raised / target, rounded, capped at 100, 0 when not a number. */
+export function progressPercent(raised: number, target: number): number {
+  const pct = Math.round((raised / target) * 100);
+  return Number.isFinite(pct) ? Math.min(100, Math.max(0, pct)) : 0;
+}
+
+/** A website as shown: without its protocol (and trailing slash). */
+export function websiteLabel(url: string): string {
+  return url.replace(/^[a-z][a-z0-9+.-]*:\/\//i, '').replace(/\/$/, '');
+}

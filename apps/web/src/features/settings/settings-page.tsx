@@ -7,6 +7,7 @@ import { errorMessage } from '../../lib/errors';
 import { notifyError, notifySuccess } from '../../ui/notify';
 import { PageHeader } from '../../ui/page-header';
 import { zodValidate } from '../../ui/zod-form';
+import { GivingSettings } from '../show-up/giving-settings';
 
 export function SettingsPage() {
   const settings = trpc.settings.get.useQuery();
@@ -56,6 +57,7 @@ export function SettingsPage() {
           </form>
         )}
       </Paper>
+      <GivingSettings />
     </>
   );
 }
