@@ -40,8 +40,8 @@ import { httpStatus } from '../../lib/errors';
 import { formatDate, formatNumber, formatUsd } from '../../ui/format';
 import { notifyError, notifySuccess } from '../../ui/notify';
 import { CATEGORY_COLOR, categoryLabel, SHOW_UP_STALE_MS } from './labels';
+import { DonateDialog } from './donate-dialog';
 
-const DonateDialog = lazy(() => import('./donate-dialog').then((m) => ({ default: m.DonateDialog })));
 const OwnerDonations = lazy(() => import('./donations-tab').then((m) => ({ default: m.OwnerDonations })));
 
 export function ProjectNotFound() {
@@ -414,16 +414,14 @@ export function ProjectDetailPage() {
         </Grid.Col>
       </Grid>
       {donating ? (
-        <Suspense fallback={null}>
-          <DonateDialog
-            project={p}
-            onClose={() => setDonating(false)}
-            onPaid={(pi) => {
-              setDonating(false);
-              setLastGift(pi);
-            }}
-          />
-        </Suspense>
+        <DonateDialog
+          project={p}
+          onClose={() => setDonating(false)}
+          onPaid={(pi) => {
+            setDonating(false);
+            setLastGift(pi);
+          }}
+        />
       ) : null}
     </>
   );

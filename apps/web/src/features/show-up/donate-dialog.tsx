@@ -16,7 +16,8 @@ import {
 import { useForm } from '@mantine/form';
 import { IconFlask, IconLock } from '@tabler/icons-react';
 import { Elements, PaymentElement, useElements, useStripe } from '@stripe/react-stripe-js';
-import { loadStripe, type Stripe as StripeJs } from '@stripe/stripe-js';
+import type { Stripe as StripeJs } from '@stripe/stripe-js';
+import { loadStripe } from '@stripe/stripe-js/pure';
 import { useRef, useState } from 'react';
 import {
   DEFAULT_DONATION,
@@ -27,13 +28,14 @@ import {
 } from '@lampstand/api/schemas/show-up';
 import { trpc } from '../../lib/trpc';
 import { errorMessage } from '../../lib/errors';
-import { useSession } from '../../shell/session';
 import { formatUsd } from '../../ui/format';
 import { notifyError, notifySuccess } from '../../ui/notify';
 import { zodValidate } from '../../ui/zod-form';
 import { rememberedSource } from './source';
 
 type Prepared = { paymentIntentId: string; clientSecret: string; amount: number; mode: 'stripe' | 'demo' | 'disabled' };
+
+const validateDonation = zodValidate(donationFormSchema);
 
 const stripeByKey = new Map<string, Promise<StripeJs | null>>();
 function stripeFor(key: string) {
@@ -147,7 +149,8 @@ export function DonateDialog({
   onClose: () => void;
   onPaid: (paymentIntentId: string) => void;
 }) {
-  const { user } = useSession();
+  // The cached session (never a new observer: for a visitor that would refetch the 401 and reload the page).
+  const user = trpc.useUtils().auth.me.getData() ?? null;
   const config = trpc.showUp.config.useQuery({ projectId: project.id });
   const [prepared, setPrepared] = useState<Prepared | null>(null);
   // One key per amount tried: a retry after a lost answer gets the same payment, not a second one.
@@ -161,7 +164,8 @@ export function DonateDialog({
       message: '',
       isAnonymous: false,
     },
-    validate: zodValidate(donationFormSchema),
+    // Hidden when anonymous, so never checked then (and never sent).
+    validate: (v) => validateDonation(v.isAnonymous ? { ...v, donorName: '', donorEmail: '' } : v),
   });
   const prepare = trpc.showUp.prepareDonation.useMutation({
     onSuccess: (data) => setPrepared(data),
@@ -169,7 +173,7 @@ export function DonateDialog({
       notifyError('Error preparing payment', 'There was a problem processing your donation request. Please try again.'),
   });
   const submit = form.onSubmit((values) => {
-    const parsed = donationFormSchema.parse(values);
+    const parsed = donationFormSchema.parse(values.isAnonymous ? { ...values, donorName: '', donorEmail: '' } : values);
     if (attempt.current?.amount !== parsed.amount)
       attempt.current = { amount: parsed.amount, key: crypto.randomUUID() };
     prepare.mutate({

@@ -1,5 +1,6 @@
 import { Anchor, AppShell, Box, Button, Center, Container, Group, Loader, Text } from '@mantine/core';
 import { IconHeartHandshake } from '@tabler/icons-react';
+import { useRef } from 'react';
 import { Link, Outlet, useLocation } from 'react-router-dom';
 import { AppLayout } from '../../shell/app-layout';
 import { useSession } from '../../shell/session';
@@ -10,10 +11,14 @@ import { useRememberSource } from './source';
  * and donors (who have no account).
  */
 export function ShowUpShell() {
-  const { user, isLoading } = useSession();
+  const session = useSession();
   const location = useLocation();
   useRememberSource();
-  if (isLoading) {
+  // Once known, a background re-check of the session never swaps the page for a spinner.
+  const settled = useRef<{ user: typeof session.user } | null>(null);
+  if (!session.isLoading) settled.current = { user: session.user };
+  const user = settled.current ? settled.current.user : null;
+  if (!settled.current) {
     return (
       <Center h="100vh" aria-busy="true">
         <Loader aria-label="Loading" />
