@@ -1,4 +1,8 @@
+import path from 'node:path';
 import {
+  createLocalStorage,
+  createS3Storage,
+  type FileStorage,
   createOutboxTransport,
   createSmsOutboxTransport,
   createSmtpTransport,
@@ -27,6 +31,8 @@ export interface AppDeps {
   sms: SmsTransport;
   delivery: DeliveryConfig;
   showUp: ShowUpServices;
+  /** Uploaded files: S3_BUCKET when set, else DATA_DIR/uploads. */
+  storage: FileStorage;
 }
 
 export interface AppRuntime {
@@ -73,6 +79,20 @@ export function smsTransportFor(config: Config, db: Db): SmsTransport {
         apiBaseUrl: config.twilioApiBaseUrl,
       })
     : createSmsOutboxTransport(db);
+}
+
+/** An S3-compatible bucket when S3_BUCKET is set, else a folder under DATA_DIR served at /uploads/. */
+export function fileStorageFor(config: Config): FileStorage {
+  return config.s3Bucket
+    ? createS3Storage({
+        bucket: config.s3Bucket,
+        endpoint: config.s3Endpoint,
+        region: config.s3Region,
+        accessKeyId: config.s3AccessKeyId,
+        secretAccessKey: config.s3SecretAccessKey,
+        publicUrl: config.s3PublicUrl,
+      })
+    : createLocalStorage(path.join(config.dataDir, 'uploads'));
 }
 
 /** Stripe with both keys; demo mode without them (never in production, where giving is disabled). */
@@ -129,7 +149,7 @@ export async function startRuntime(
     log: opts.log,
   });
   return {
-    deps: { db, jobs: runner.queue, email, sms, delivery, showUp },
+    deps: { db, jobs: runner.queue, email, sms, delivery, storage: fileStorageFor(config), showUp },
     runner,
     async close() {
       await runner.stop();

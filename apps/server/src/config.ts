@@ -49,6 +49,14 @@ export interface Config {
   /** Leaflet tile URL template for the Show Up map. */
   mapTileUrl?: string;
   mapTileAttribution?: string;
+  /** Uploaded images go to this S3-compatible bucket when set; else a folder under dataDir. */
+  s3Bucket?: string;
+  s3Endpoint?: string;
+  s3Region?: string;
+  s3AccessKeyId?: string;
+  s3SecretAccessKey?: string;
+  /** Where browsers read the bucket (CDN or public bucket URL); unset: the app serves /uploads/. */
+  s3PublicUrl?: string;
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -90,6 +98,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     platformFeePercent: percentFrom(env.PLATFORM_FEE_PERCENT),
     mapTileUrl: env.MAP_TILE_URL || undefined,
     mapTileAttribution: env.MAP_TILE_ATTRIBUTION || undefined,
+    s3Bucket: env.S3_BUCKET || undefined,
+    s3Endpoint: env.S3_ENDPOINT || undefined,
+    s3Region: env.S3_REGION || undefined,
+    s3AccessKeyId: env.S3_ACCESS_KEY_ID || undefined,
+    s3SecretAccessKey: env.S3_SECRET_ACCESS_KEY || undefined,
+    s3PublicUrl: env.S3_PUBLIC_URL || undefined,
   };
 }
 

@@ -9,6 +9,7 @@ import { appRouter } from '@lampstand/api/server';
 import type { AppDeps } from './app-deps.js';
 import { publicRoutes } from './public-routes.js';
 import { showUpPublic } from './public/show-up.js';
+import { uploadRoutes } from './public/uploads.js';
 import type { AppRouter } from '@lampstand/api';
 import { getOrCreateSetting, randomSecret, sql } from '@lampstand/db';
 import type { Config } from './config.js';
@@ -74,6 +75,7 @@ export async function createServer(config: Config, deps: AppDeps): Promise<Serve
   await app.register(restPlugin, { deps, publicUrl: config.publicUrl });
   await app.register(publicRoutes, { deps });
   await app.register(showUpPublic, { deps, config });
+  await app.register(uploadRoutes, { deps });
 
   app.get('/healthz', async (_req, reply) => {
     try {

@@ -1,9 +1,19 @@
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { registerChurch } from '@lampstand/server/testing';
 import { browserDescribe, expectAccessible, loginViaUi, screenshot, startE2E } from './helpers';
 
 const WIDTHS = [390, 1024, 1366] as const;
+const COVER = path.join(path.dirname(fileURLToPath(import.meta.url)), 'fixtures', 'cover.png');
+
+/** Pick a file through the image field's button, as a person would. */
+async function chooseImage(page: Page, label: string) {
+  const chooser = page.waitForEvent('filechooser');
+  await page.getByRole('button', { name: label }).click();
+  await (await chooser).setFiles(COVER);
+}
 
 async function shots(page: Page, name: string) {
   const original = page.viewportSize();
@@ -60,7 +70,9 @@ browserDescribe(describe)('Show Up', async () => {
     await page.getByLabel('Organization name').fill('Grace Church Food Bank');
     await page.getByLabel('Contact email').fill('foodbank@grace.example.org');
     await page.getByLabel('Website').fill('grace.example.org');
-    await page.getByLabel('Cover image').fill('/favicon.svg');
+    await chooseImage(page, 'Cover image');
+    await page.getByRole('alert').getByText('Image uploaded').waitFor();
+    await page.getByRole('img', { name: 'Cover image preview' }).waitFor();
     await page.getByRole('button', { name: 'Create Project' }).click();
     await page.getByRole('alert').getByText('Project created').waitFor();
 
@@ -103,14 +115,19 @@ browserDescribe(describe)('Show Up', async () => {
     await expectAccessible(page);
     await page.getByLabel('Title').fill('The freezer is ordered');
     await page.getByLabel('Content').fill('Thanks to your gifts we ordered the freezer today. It arrives next week.');
-    await page.getByLabel('Add an image').fill('/favicon.svg');
-    await page.getByRole('button', { name: 'Add image' }).click();
+    await chooseImage(page, 'Add an image');
     await page.getByRole('alert').getByText('Image added').waitFor();
+    await page.getByRole('img', { name: 'Update image 1' }).waitFor();
     await page.getByRole('button', { name: 'Post Update' }).click();
     await page.getByRole('alert').getByText('Update created').waitFor();
     await page.getByRole('heading', { level: 1, name: title }).waitFor();
     await page.getByRole('tab', { name: /Updates/ }).click();
     await page.getByRole('heading', { name: 'The freezer is ordered' }).waitFor();
+    await page.getByRole('img', { name: 'The freezer is ordered, image 1' }).waitFor();
+    // The detail page shows the large variant of the uploaded cover.
+    expect(await page.getByRole('img', { name: `Cover image of ${title}` }).getAttribute('src')).toMatch(
+      /^\/uploads\//,
+    );
     await shots(page, 'detail-owner');
     await context.close();
   });

@@ -38,3 +38,12 @@ export { DEFAULT_MAP_ATTRIBUTION, DEFAULT_MAP_TILE_URL } from './services/show-u
 export type { PaymentsProvider } from './providers/payments.js';
 export { createDemoPayments, createDisabledPayments, createStripePayments } from './providers/payments.js';
 export { receiveStripeWebhook, receiptFacts, receiptText } from './services/show-up/donations.js';
+export type { FileStorage, S3StorageOptions } from './providers/storage.js';
+export { createLocalStorage, createS3Storage } from './providers/storage.js';
+export {
+  createUpload,
+  getUpload,
+  MAX_UPLOAD_BYTES,
+  UPLOAD_TOO_LARGE_MESSAGE,
+  type Upload,
+} from './services/uploads/uploads.js';

@@ -352,6 +352,7 @@ export interface Database {
   marketingTemplates: MarketingTemplatesTable;
   marketingPackages: MarketingPackagesTable;
   userTemplates: UserTemplatesTable;
+  uploads: UploadsTable;
   showUpProjects: ShowUpProjectsTable;
   showUpUpdates: ShowUpUpdatesTable;
   showUpDonations: ShowUpDonationsTable;
@@ -560,6 +561,19 @@ export const schemaColumns: Columns = {
     updatedAt: true,
   },
   userTemplates: { id: true, userId: true, templateId: true, packageId: true, assignedAt: true },
+  uploads: {
+    id: true,
+    userId: true,
+    storageKey: true,
+    thumbnailKey: true,
+    url: true,
+    thumbnailUrl: true,
+    contentType: true,
+    width: true,
+    height: true,
+    bytes: true,
+    createdAt: true,
+  },
   showUpProjects: {
     id: true,
     userId: true,
@@ -629,6 +643,21 @@ export const schemaColumns: Columns = {
     updatedAt: true,
   },
 };
+
+/** An uploaded image (re-encoded to WebP): the large variant and its thumbnail. */
+export interface UploadsTable {
+  id: Generated<number>;
+  userId: number;
+  storageKey: string;
+  thumbnailKey: string;
+  url: string;
+  thumbnailUrl: string;
+  contentType: string;
+  width: number;
+  height: number;
+  bytes: number;
+  createdAt: Generated<Date>;
+}
 
 /** An image on a Show Up row: the uploads service's id when known, its large and thumbnail URLs. */
 export interface ShowUpImage {

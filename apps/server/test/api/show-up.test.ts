@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { HttpClient, registerChurch, startTestApp } from '../helpers/test-app.js';
-import { projectPayload } from '../helpers/show-up.js';
+import { projectPayload, uploadImage } from '../helpers/show-up.js';
 
 const app = await startTestApp();
 await registerChurch(app.url, 'Platform'); // the first account is the admin
@@ -30,7 +30,7 @@ describe('POST /api/show-up/projects', () => {
       latitude: 39.78,
       coverImage: '/uploads/7/large.jpg',
       coverThumbnailUrl: '/uploads/7/thumb.jpg',
-      coverUploadId: 7,
+      coverUploadId: null,
       images: [{ id: null, url: 'https://images.example.org/a.jpg', thumbnailUrl: null }],
       isOwner: true,
       updatesCount: 0,
@@ -83,6 +83,57 @@ describe('POST /api/show-up/projects', () => {
   it('needs sign-in (401)', async () => {
     const res = await visitor.post('/api/show-up/projects', projectPayload());
     expect(res.status).toBe(401);
+  });
+});
+
+describe('uploads attached to projects and updates', () => {
+  it("takes the cover, project images and update images from the church's uploads (thumbnails kept)", async () => {
+    const cover = await uploadImage(grace.client, app.url);
+    const extra = await uploadImage(grace.client, app.url);
+    const res = await grace.client.post(
+      '/api/show-up/projects',
+      projectPayload({
+        // The addresses come from the upload, not from the request.
+        coverImage: { id: cover.id, url: 'https://evil.example.org/x.jpg' },
+        images: [{ id: extra.id, url: extra.url }],
+      }),
+    );
+    expect(res.status, res.text).toBe(201);
+    expect(res.body).toMatchObject({
+      coverUploadId: cover.id,
+      coverImage: cover.url,
+      coverThumbnailUrl: cover.thumbnailUrl,
+      images: [{ id: extra.id, url: extra.url, thumbnailUrl: extra.thumbnailUrl }],
+    });
+    const list = await visitor.get(`/api/show-up/projects?search=${encodeURIComponent(res.body.title)}`);
+    expect(list.body.items[0].coverThumbnailUrl).toBe(cover.thumbnailUrl);
+    expect((await fetch(`${app.url}${cover.thumbnailUrl}`)).status).toBe(200);
+
+    const update = await grace.client.post(`/api/show-up/projects/${res.body.id}/updates`, {
+      title: 'New photos',
+      content: 'Here is how the work looks this week.',
+      images: [{ id: extra.id, url: extra.url }],
+    });
+    expect(update.status).toBe(201);
+    expect(update.body.images).toEqual([{ id: extra.id, url: extra.url, thumbnailUrl: extra.thumbnailUrl }]);
+  });
+
+  it("refuses another church's upload id with 400 naming the field", async () => {
+    const theirs = await uploadImage(hope.client, app.url);
+    const res = await grace.client.post(
+      '/api/show-up/projects',
+      projectPayload({ coverImage: { id: theirs.id, url: theirs.url } }),
+    );
+    expect(res.status).toBe(400);
+    expect(res.body.issues).toContainEqual({ path: 'coverImage', message: 'Image not found' });
+    const p = await createProject();
+    const upd = await grace.client.post(`/api/show-up/projects/${p.id}/updates`, {
+      title: 'Borrowed photo',
+      content: 'Trying to attach an image that is not ours.',
+      images: [{ id: theirs.id, url: theirs.url }],
+    });
+    expect(upd.status).toBe(400);
+    expect(upd.body.issues).toContainEqual({ path: 'images.0', message: 'Image not found' });
   });
 });
 
@@ -228,12 +279,12 @@ describe('updates', () => {
       projectId: 999, // the path wins
       title: 'Halfway there',
       content: 'We raised half of the money and ordered the sheeting.',
-      images: [{ id: 3, url: '/uploads/3/large.jpg', thumbnailUrl: '/uploads/3/thumb.jpg' }],
+      images: [{ url: '/uploads/3/large.jpg', thumbnailUrl: '/uploads/3/thumb.jpg' }],
     });
     expect(res.status).toBe(201);
     expect(res.body).toMatchObject({
       projectId: p.id,
-      images: [{ id: 3, url: '/uploads/3/large.jpg', thumbnailUrl: '/uploads/3/thumb.jpg' }],
+      images: [{ id: null, url: '/uploads/3/large.jpg', thumbnailUrl: '/uploads/3/thumb.jpg' }],
     });
     const list = await visitor.get(`/api/show-up/projects/${p.id}/updates`);
     expect(list.status).toBe(200);

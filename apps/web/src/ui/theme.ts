@@ -23,6 +23,8 @@ export const cssVariablesResolver: CSSVariablesResolver = () => ({
     '--mantine-color-dimmed': 'var(--mantine-color-gray-7)',
     // Field errors (12 px) at AA contrast: Mantine's default red-6 is 3.3:1 on white.
     '--mantine-color-error': 'var(--mantine-color-red-9)',
+    // Placeholders that are the visible text of a control (FileInput's 'Choose an image') at AA contrast.
+    '--mantine-color-placeholder': 'var(--mantine-color-gray-7)',
     // Text of 'light' variants (badges, active nav links, light buttons) one step darker for AA contrast.
     ...Object.fromEntries(
       ['indigo', 'red', 'green', 'blue', 'teal', 'orange', 'grape', 'cyan', 'violet', 'pink', 'lime'].flatMap((c) => [

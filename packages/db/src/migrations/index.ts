@@ -4,6 +4,7 @@ import * as m0002 from './2026_11_22_0002_contacts.js';
 import * as m0003 from './2026_11_22_0003_email_campaigns.js';
 import * as m0004 from './2026_11_22_0004_sms_campaigns.js';
 import * as m0005 from './2026_11_22_0005_marketing_templates.js';
+import * as m0006 from './2026_11_23_0006_uploads.js';
 import * as m0009 from './2026_11_23_0009_show_up.js';
 
 /** Every migration, by its frozen date-prefixed name. Add new ones at the end. */
@@ -13,5 +14,6 @@ export const migrations: Record<string, Migration> = {
   '2026_11_22_0003_email_campaigns': m0003,
   '2026_11_22_0004_sms_campaigns': m0004,
   '2026_11_22_0005_marketing_templates': m0005,
+  '2026_11_23_0006_uploads': m0006,
   '2026_11_23_0009_show_up': m0009,
 };

@@ -18,7 +18,6 @@ import { DateInput } from '@mantine/dates';
 import { useForm } from '@mantine/form';
 import { IconCurrentLocation, IconTrash } from '@tabler/icons-react';
 import dayjs from 'dayjs';
-import { useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router-dom';
 import {
   createProjectSchema,
@@ -33,7 +32,7 @@ import { notifyError, notifySuccess } from '../../ui/notify';
 import { PageHeader } from '../../ui/page-header';
 import { zodValidate } from '../../ui/zod-form';
 import { ProjectNotFound } from './detail-page';
-import { ImageUpload, type UploadedImage } from './image-field';
+import { ImageUpload, type UploadedImage } from '../../ui/image-upload';
 
 type Values = Omit<ProjectFormValues, 'tags' | 'coverImage' | 'images' | 'latitude' | 'longitude' | 'targetAmount'> & {
   tags: string;
@@ -77,7 +76,6 @@ function initialValues(project?: Project): Values {
 function ProjectForm({ project }: { project?: Project }) {
   const navigate = useNavigate();
   const utils = trpc.useUtils();
-  const [newImage, setNewImage] = useState<UploadedImage | null>(null);
   const form = useForm<Values>({
     mode: 'controlled',
     initialValues: initialValues(project),
@@ -127,11 +125,10 @@ function ProjectForm({ project }: { project?: Project }) {
       { timeout: 15_000 },
     );
   };
-  const addImage = () => {
-    if (!newImage) return;
-    form.insertListItem('images', newImage);
-    setNewImage(null);
-    notifySuccess('Image added');
+  const addImage = (img: UploadedImage | null) => {
+    if (!img) return;
+    form.insertListItem('images', img);
+    notifySuccess('Image added', 'It shows in the Project Images grid.');
   };
   const saving = create.isPending || update.isPending;
 
@@ -278,12 +275,7 @@ function ProjectForm({ project }: { project?: Project }) {
                 ))}
               </SimpleGrid>
             ) : null}
-            <ImageUpload label="Add a project image" value={newImage} onChange={setNewImage} />
-            <Group>
-              <Button variant="default" onClick={addImage} disabled={!newImage}>
-                Add image
-              </Button>
-            </Group>
+            <ImageUpload label="Add a project image" value={null} onChange={addImage} />
           </Stack>
         </Paper>
 

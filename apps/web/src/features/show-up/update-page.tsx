@@ -12,7 +12,6 @@ import {
 } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { IconTrash } from '@tabler/icons-react';
-import { useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router-dom';
 import { createUpdateSchema } from '@lampstand/api/schemas/show-up';
 import { trpc } from '../../lib/trpc';
@@ -22,7 +21,7 @@ import { notifyError, notifySuccess } from '../../ui/notify';
 import { PageHeader } from '../../ui/page-header';
 import { zodValidate } from '../../ui/zod-form';
 import { ProjectNotFound } from './detail-page';
-import { ImageUpload, type UploadedImage } from './image-field';
+import { ImageUpload, type UploadedImage } from '../../ui/image-upload';
 
 type Values = { projectId: number; title: string; content: string; images: UploadedImage[] };
 
@@ -33,7 +32,6 @@ export function NewUpdatePage() {
   const project = trpc.showUp.get.useQuery({ id: projectId }, { enabled: valid, staleTime: 0 });
   const navigate = useNavigate();
   const utils = trpc.useUtils();
-  const [newImage, setNewImage] = useState<UploadedImage | null>(null);
   const form = useForm<Values>({
     mode: 'controlled',
     initialValues: { projectId, title: '', content: '', images: [] },
@@ -86,21 +84,15 @@ export function NewUpdatePage() {
                 ))}
               </SimpleGrid>
             ) : null}
-            <ImageUpload label="Add an image" value={newImage} onChange={setNewImage} />
-            <Group>
-              <Button
-                variant="default"
-                disabled={!newImage}
-                onClick={() => {
-                  if (!newImage) return;
-                  form.insertListItem('images', newImage);
-                  setNewImage(null);
-                  notifySuccess('Image added');
-                }}
-              >
-                Add image
-              </Button>
-            </Group>
+            <ImageUpload
+              label="Add an image"
+              value={null}
+              onChange={(img) => {
+                if (!img) return;
+                form.insertListItem('images', img);
+                notifySuccess('Image added', 'It is posted with the update.');
+              }}
+            />
             <Group justify="flex-end">
               <Button component={Link} to={`/show-up/${projectId}`} variant="default">
                 Cancel

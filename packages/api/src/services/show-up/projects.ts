@@ -1,6 +1,7 @@
 import { sql, type Db, type ShowUpImage } from '@lampstand/db';
 import type { z } from 'zod';
-import { badRequest, forbidden, notFound } from '../../errors.js';
+import { AppError, badRequest, forbidden, notFound } from '../../errors.js';
+import { getUpload } from '../uploads/uploads.js';
 import {
   URGENT_DAYS,
   type createProjectSchema,
@@ -21,6 +22,35 @@ const iso = (d: Date | string) => (d instanceof Date ? d.toISOString() : new Dat
 /** The stored shape of an image; the upload's id is kept when known. */
 export function toStoredImage(image: ImageIn): ShowUpImage {
   return { id: image.id ?? null, url: image.url, thumbnailUrl: image.thumbnailUrl ?? null };
+}
+
+/**
+ * An image with an upload id must be one of this church's uploads; its addresses are taken from the
+ * upload, not from the request. An image given only by address is kept as given.
+ */
+export async function resolveImage(db: Db, tenantId: number, image: ImageIn, field: string): Promise<ImageIn> {
+  if (image.id == null) return image;
+  try {
+    const upload = await getUpload(db, tenantId, { id: image.id });
+    return { id: upload.id, url: upload.url, thumbnailUrl: upload.thumbnailUrl };
+  } catch (err) {
+    if (err instanceof AppError && err.code === 'NOT_FOUND') throw badRequest('Image not found', field);
+    throw err;
+  }
+}
+
+async function resolveFields<T extends { coverImage?: ImageIn | null; images?: ImageIn[] }>(
+  db: Db,
+  tenantId: number,
+  input: T,
+): Promise<T> {
+  return {
+    ...input,
+    ...(input.coverImage ? { coverImage: await resolveImage(db, tenantId, input.coverImage, 'coverImage') } : {}),
+    ...(input.images
+      ? { images: await Promise.all(input.images.map((img, i) => resolveImage(db, tenantId, img, `images.${i}`))) }
+      : {}),
+  };
 }
 
 const CARD_COLUMNS = [
@@ -194,7 +224,8 @@ function columns(input: EditFields) {
   };
 }
 
-export async function createProject(db: Db, tenantId: number, input: ProjectFields): Promise<Project> {
+export async function createProject(db: Db, tenantId: number, fields: ProjectFields): Promise<Project> {
+  const input = await resolveFields(db, tenantId, fields);
   const values = columns(input);
   const created = await db
     .insertInto('showUpProjects')
@@ -229,7 +260,8 @@ export async function ownedProject(db: Db, tenantId: number, projectId: number) 
 
 /** PATCH: only the fields sent change; the end date is checked against the merged record. */
 export async function updateProject(db: Db, tenantId: number, input: UpdateProjectInput): Promise<Project> {
-  const { id, ...fields } = input;
+  const { id, ...sent } = input;
+  const fields = await resolveFields(db, tenantId, sent);
   await db.transaction().execute(async (trx) => {
     const current = await trx
       .selectFrom('showUpProjects')

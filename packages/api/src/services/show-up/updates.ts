@@ -1,7 +1,7 @@
 import type { Db } from '@lampstand/db';
 import type { z } from 'zod';
 import type { createUpdateSchema, ProjectUpdate, Supporter } from '../../schemas/show-up.js';
-import { ownedProject, getProject, toStoredImage } from './projects.js';
+import { ownedProject, getProject, resolveImage, toStoredImage } from './projects.js';
 
 type CreateUpdate = z.output<typeof createUpdateSchema>;
 
@@ -24,6 +24,7 @@ export async function listUpdates(db: Db, viewerId: number | null, { id }: { id:
 /** Only the project's owner posts updates (403 for anyone else, nothing written). */
 export async function createUpdate(db: Db, tenantId: number, input: CreateUpdate): Promise<ProjectUpdate> {
   await ownedProject(db, tenantId, input.projectId);
+  const images = await Promise.all(input.images.map((img, i) => resolveImage(db, tenantId, img, `images.${i}`)));
   const row = await db
     .insertInto('showUpUpdates')
     .values({
@@ -31,7 +32,7 @@ export async function createUpdate(db: Db, tenantId: number, input: CreateUpdate
       projectId: input.projectId,
       title: input.title,
       content: input.content,
-      images: JSON.stringify(input.images.map(toStoredImage)),
+      images: JSON.stringify(images.map(toStoredImage)),
     })
     .returning(['id', 'projectId', 'title', 'content', 'images', 'createdAt'])
     .executeTakeFirstOrThrow();
