@@ -16,7 +16,7 @@ import {
   type ShowUpConfig,
 } from '../../schemas/show-up.js';
 import type { ShowUpServices } from './config.js';
-import { ownedProject } from './projects.js';
+import { invalidateShowUpLists, ownedProject } from './projects.js';
 
 type PrepareInput = z.output<typeof prepareDonationSchema>;
 
@@ -332,6 +332,7 @@ export async function handleStripeEvent(
     return finish('refunded', donation.id);
   });
 
+  if (result.outcome === 'completed' || result.outcome === 'refunded') invalidateShowUpLists(deps.db);
   if (result.outcome === 'completed' && result.donationId) await sendReceipt(deps, result.donationId);
   return result;
 }

@@ -76,12 +76,34 @@ const CARD_COLUMNS = [
 
 const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
 
+type ProjectPage = { items: ProjectCard[]; total: number; page: number; pageSize: number };
+
+/**
+ * The public list is read far more than it changes: pages are kept for the spec's 5 minutes in this
+ * process and dropped at once when this process changes a project or a total (another instance's
+ * change shows within those 5 minutes).
+ */
+const LIST_TTL_MS = 5 * 60 * 1000;
+const listCaches = new WeakMap<Db, Map<string, { at: number; value: ProjectPage }>>();
+export function invalidateShowUpLists(db: Db): void {
+  listCaches.get(db)?.clear();
+}
+
 /** Public list: active projects, searched and filtered on the server, one page at a time. */
-export async function findProjects(
-  db: Db,
-  viewerId: number | null,
-  input: FindProjects,
-): Promise<{ items: ProjectCard[]; total: number; page: number; pageSize: number }> {
+export async function findProjects(db: Db, viewerId: number | null, input: FindProjects): Promise<ProjectPage> {
+  if (input.ownedByMe) return queryProjects(db, viewerId, input);
+  const key = JSON.stringify(input);
+  let listCache = listCaches.get(db);
+  if (!listCache) listCaches.set(db, (listCache = new Map()));
+  const hit = listCache.get(key);
+  if (hit && Date.now() - hit.at < LIST_TTL_MS) return hit.value;
+  const value = await queryProjects(db, viewerId, input);
+  if (listCache.size >= 1000) listCache.clear();
+  listCache.set(key, { at: Date.now(), value });
+  return value;
+}
+
+async function queryProjects(db: Db, viewerId: number | null, input: FindProjects): Promise<ProjectPage> {
   const near = input.lat != null && input.lng != null ? { lat: input.lat, lng: input.lng } : null;
   // Kilometres on a sphere (haversine); null when the project has no coordinates.
   const distance = near
@@ -243,6 +265,7 @@ export async function createProject(db: Db, tenantId: number, fields: ProjectFie
     })
     .returning('id')
     .executeTakeFirstOrThrow();
+  invalidateShowUpLists(db);
   return getProject(db, tenantId, { id: created.id });
 }
 
@@ -283,6 +306,7 @@ export async function updateProject(db: Db, tenantId: number, input: UpdateProje
       .where('userId', '=', tenantId)
       .execute();
   });
+  invalidateShowUpLists(db);
   return getProject(db, tenantId, { id });
 }
 
