@@ -166,7 +166,7 @@ browserDescribe(describe)('Show Up', async () => {
     await dialog.getByRole('heading', { name: 'Demo mode — no card is charged' }).waitFor();
     await expectAccessible(page);
     await shots(page, 'donate-demo');
-    await dialog.getByRole('button', { name: 'Complete demo donation of $25.00' }).click();
+    await dialog.getByRole('button', { name: 'Donate $25.00 (demo)' }).click();
     await page.getByRole('alert').getByText('Donation Successful').waitFor();
     await dialog.waitFor({ state: 'detached' });
 

@@ -132,7 +132,7 @@ function DemoPayment({
           }
           disabled={complete.isPending}
         >
-          {complete.isPending ? 'Processing...' : `Complete demo donation of ${formatUsd(prepared.amount)}`}
+          {complete.isPending ? 'Processing...' : `Donate ${formatUsd(prepared.amount)} (demo)`}
         </Button>
       </Stack>
     </Paper>
