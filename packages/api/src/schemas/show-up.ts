@@ -14,7 +14,6 @@ export const PROJECT_CATEGORIES = [
   { value: 'other', label: 'Other' },
 ] as const;
 const CATEGORY_VALUES = PROJECT_CATEGORIES.map((c) => c.value) as [string, ...string[]];
-export type ProjectCategory = (typeof PROJECT_CATEGORIES)[number]['value'];
 
 /** Money of the spec: 2 decimals, below numeric(10, 2)'s 100,000,000. */
 export const MAX_MONEY = 99_999_999.99;
@@ -115,7 +114,6 @@ export const imageInputSchema = z.preprocess(
     thumbnailUrl: imageUrlSchema.nullish(),
   }),
 );
-export type ImageInput = z.input<typeof imageInputSchema>;
 
 const tagsSchema = z.preprocess(
   (v) =>
@@ -230,10 +228,8 @@ export const findProjectsSchema = z.object({
   page: z.coerce.number().int().min(1).max(1_000_000).default(1),
   pageSize: z.coerce.number().int().min(1).max(100).default(24),
 });
-export type FindProjectsInput = z.input<typeof findProjectsSchema>;
 
 const imageSchema = z.object({ id: z.number().int().nullable(), url: z.string(), thumbnailUrl: z.string().nullable() });
-export type ShowUpImageOutput = z.infer<typeof imageSchema>;
 
 export const projectCardSchema = z.object({
   id: z.number().int(),
@@ -287,7 +283,6 @@ export const createUpdateSchema = z.object({
   content: cleanText('Content', 20, 20_000, 'Content must be at least 20 characters'),
   images: boundedArray(imageInputSchema, 'Images', 20).default([]),
 });
-export type UpdateFormValues = z.input<typeof createUpdateSchema>;
 
 export const projectUpdateSchema = z.object({
   id: z.number().int(),

@@ -22,8 +22,8 @@ type PrepareInput = z.output<typeof prepareDonationSchema>;
 
 const iso = (d: Date) => d.toISOString();
 
-export const GIVING_NOT_SET_UP = 'Online giving is not set up yet for this church.';
-export const GIVING_DISABLED =
+const GIVING_NOT_SET_UP = 'Online giving is not set up yet for this church.';
+const GIVING_DISABLED =
   'Online giving is not available yet. The site administrator needs to set STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET.';
 
 /** Later states win: a late or repeated event never moves a donation backwards. */
@@ -400,7 +400,7 @@ const longDate = (d: Date) =>
 const escapeHtml = (s: string) =>
   s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
-export const NO_GOODS_STATEMENT = 'No goods or services were provided in exchange for this contribution.';
+const NO_GOODS_STATEMENT = 'No goods or services were provided in exchange for this contribution.';
 
 /** The receipt's facts: church name and postal address, amount, date, project. */
 export async function receiptFacts(db: Db, where: { token: string } | { donationId: number }) {
