@@ -98,6 +98,7 @@ browserDescribe(describe)('Show Up', async () => {
     await page.keyboard.press('ArrowRight');
     await page.getByRole('heading', { name: /Projects on the map|Nearest projects/ }).waitFor();
     await page.getByRole('region', { name: 'Map of projects' }).waitFor();
+    await expectAccessible(page);
     await shots(page, 'map');
     await page.getByRole('link', { name: title }).click();
 

@@ -38,7 +38,7 @@ export function DonationSuccessPage() {
             Thank you for your donation!
           </Title>
           {!valid || donation.isError ? (
-            <Alert color="yellow" title="Donation details unavailable" ta="left" w="100%">
+            <Alert color="orange" title="Donation details unavailable" ta="left" w="100%">
               We could not find the details of this donation. If you were charged, your receipt will arrive by email.
             </Alert>
           ) : donation.isLoading || !donation.data ? (

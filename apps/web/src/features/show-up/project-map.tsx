@@ -36,7 +36,7 @@ export function ProjectMap({
   return (
     <Stack gap="md">
       {tilesFailed ? (
-        <Alert color="yellow" icon={<IconMapOff size={18} />} title="The map could not load">
+        <Alert color="orange" icon={<IconMapOff size={18} />} title="The map could not load">
           Map tiles cannot be reached from here. The projects are listed below.
         </Alert>
       ) : null}
