@@ -70,6 +70,9 @@ async function showUpPublicRoutes(app: FastifyInstance, opts: { deps: AppDeps; c
           typeof req.body === 'string' ? req.body : '',
           Array.isArray(signature) ? signature[0] : signature,
         );
+        if (result.receiptError) {
+          req.log.error({ donationId: result.donationId, err: result.receiptError }, 'donation receipt not sent');
+        }
         if (result.outcome === 'amount_mismatch') {
           req.log.warn({ donationId: result.donationId }, 'Stripe event refused: amount or currency does not match');
         }

@@ -221,7 +221,7 @@ function paymentIntentOf(event: Stripe.Event): string | null {
 export async function handleStripeEvent(
   deps: StripeEventDeps,
   event: Stripe.Event,
-): Promise<{ outcome: WebhookOutcome; donationId?: number }> {
+): Promise<{ outcome: WebhookOutcome; donationId?: number; receiptError?: string }> {
   const paymentIntentId = paymentIntentOf(event);
   const result = await deps.db.transaction().execute(async (trx) => {
     const fresh = await trx
@@ -333,7 +333,15 @@ export async function handleStripeEvent(
   });
 
   if (result.outcome === 'completed' || result.outcome === 'refunded') invalidateShowUpLists(deps.db);
-  if (result.outcome === 'completed' && result.donationId) await sendReceipt(deps, result.donationId);
+  if (result.outcome === 'completed' && result.donationId) {
+    // The gift is counted whatever happens to the email: a failed send is reported, not retried by
+    // Stripe (the event is already recorded), and the receipt page still works.
+    try {
+      await sendReceipt(deps, result.donationId);
+    } catch (err) {
+      return { ...result, receiptError: (err as Error).message };
+    }
+  }
   return result;
 }
 
@@ -342,7 +350,7 @@ export async function receiveStripeWebhook(
   deps: StripeEventDeps & { payments: PaymentsProvider },
   rawBody: string,
   signature: string | undefined,
-): Promise<{ outcome: WebhookOutcome; donationId?: number }> {
+): Promise<{ outcome: WebhookOutcome; donationId?: number; receiptError?: string }> {
   if (deps.payments.mode === 'disabled') throw badRequest('Online giving is not configured');
   let event: Stripe.Event;
   try {
@@ -479,7 +487,7 @@ async function sendReceipt(deps: StripeEventDeps, donationId: number): Promise<v
       meta: { userId: f.userId },
     });
   } catch (err) {
-    // Not sent: release the claim so a later redelivery can try again, and let the caller log it.
+    // Not sent: release the claim (receipt_sent_at stays empty) and let the caller log it.
     await deps.db.updateTable('showUpDonations').set({ receiptSentAt: null }).where('id', '=', donationId).execute();
     throw err;
   }
