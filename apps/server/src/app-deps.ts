@@ -18,6 +18,12 @@ import {
   type EmailTransport,
   type JobQueue,
   type QrSettings,
+  createDemoPayments,
+  createDisabledPayments,
+  createStripePayments,
+  DEFAULT_MAP_ATTRIBUTION,
+  DEFAULT_MAP_TILE_URL,
+  type ShowUpServices,
 } from '@lampstand/api/server';
 import { getOrCreateSetting, randomSecret, type Db } from '@lampstand/db';
 import type { Config } from './config.js';
@@ -32,6 +38,7 @@ export interface AppDeps {
   sms: SmsTransport;
   delivery: DeliveryConfig;
   qr: QrSettings;
+  showUp: ShowUpServices;
   /** Uploaded files: S3_BUCKET when set, else DATA_DIR/uploads. */
   storage: FileStorage;
   /** The model for AI copy; null without OPENAI_API_KEY / OPENAI_BASE_URL. */
@@ -111,6 +118,37 @@ export function fileStorageFor(config: Config): FileStorage {
     : createLocalStorage(path.join(config.dataDir, 'uploads'));
 }
 
+/** Stripe with both keys; demo mode without them (never in production, where giving is disabled). */
+export async function showUpServicesFor(config: Config, db: Db): Promise<ShowUpServices> {
+  const map = {
+    mapTileUrl: config.mapTileUrl ?? DEFAULT_MAP_TILE_URL,
+    mapAttribution: config.mapTileAttribution ?? DEFAULT_MAP_ATTRIBUTION,
+  };
+  if (config.stripeSecretKey && config.stripeWebhookSecret) {
+    return {
+      ...map,
+      payments: createStripePayments({
+        secretKey: config.stripeSecretKey,
+        webhookSecret: config.stripeWebhookSecret,
+        publishableKey: config.stripePublishableKey ?? null,
+        apiBaseUrl: config.stripeApiBaseUrl,
+        connect: config.stripeConnect,
+        platformFeePercent: config.platformFeePercent,
+      }),
+    };
+  }
+  if (config.nodeEnv === 'production') return { ...map, payments: createDisabledPayments() };
+  const webhookSecret = await getOrCreateSetting(db, 'stripe_demo_webhook_secret', () => `whsec_${randomSecret()}`);
+  return {
+    ...map,
+    payments: createDemoPayments({
+      webhookSecret,
+      connect: config.stripeConnect,
+      platformFeePercent: config.platformFeePercent,
+    }),
+  };
+}
+
 export async function startRuntime(
   config: Config,
   db: Db,
@@ -130,6 +168,7 @@ export async function startRuntime(
     hasher: new VisitorHasher(db),
     visits: new VisitRecorder(db, { onError: (err) => opts.log?.('visits not recorded', { err }) }),
   };
+  const showUp = await showUpServicesFor(config, db);
   const runner = await startJobs({
     connectionString: databaseUrl,
     deps: { db, email, sms, delivery },
@@ -154,6 +193,7 @@ export async function startRuntime(
       aiGenerationsPerHour: config.aiGenerationsPerHour,
       pages,
       qr: qrSettingsFor(config),
+      showUp,
     },
     runner,
     async close() {

@@ -42,6 +42,19 @@ export interface Config {
   qrLogoAllowLoopback: boolean;
   /** Milliseconds a short-link scan waits before it is written in a batch (default 1000). */
   qrScanFlushMs: number;
+  /** Stripe: both set means real card payments; neither (outside production) means demo mode. */
+  stripeSecretKey?: string;
+  stripePublishableKey?: string;
+  stripeWebhookSecret?: string;
+  /** Another Stripe API host (a local peer); unset: api.stripe.com. */
+  stripeApiBaseUrl?: string;
+  /** STRIPE_CONNECT=on: each church connects its own Stripe account and is paid there. */
+  stripeConnect: boolean;
+  /** The platform's fee on each Connect donation, in percent (default 0). */
+  platformFeePercent: number;
+  /** Leaflet tile URL template for the Show Up map. */
+  mapTileUrl?: string;
+  mapTileAttribution?: string;
   /** Uploaded images go to this S3-compatible bucket when set; else a folder under dataDir. */
   s3Bucket?: string;
   s3Endpoint?: string;
@@ -96,6 +109,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     shortUrlBase: (env.SHORT_URL_BASE || env.PUBLIC_URL || `http://localhost:${port}`).replace(/\/$/, ''),
     qrLogoAllowLoopback: env.QR_LOGO_ALLOW_LOOPBACK === 'true' || env.QR_LOGO_ALLOW_LOOPBACK === '1',
     qrScanFlushMs: positiveOrUndefined(env.QR_SCAN_FLUSH_MS, 'QR_SCAN_FLUSH_MS') ?? 1000,
+    stripeSecretKey: env.STRIPE_SECRET_KEY || undefined,
+    stripePublishableKey: env.STRIPE_PUBLISHABLE_KEY || undefined,
+    stripeWebhookSecret: env.STRIPE_WEBHOOK_SECRET || undefined,
+    stripeApiBaseUrl: env.STRIPE_API_BASE_URL || undefined,
+    stripeConnect: env.STRIPE_CONNECT === 'on' || env.STRIPE_CONNECT === 'true' || env.STRIPE_CONNECT === '1',
+    platformFeePercent: percentFrom(env.PLATFORM_FEE_PERCENT),
+    mapTileUrl: env.MAP_TILE_URL || undefined,
+    mapTileAttribution: env.MAP_TILE_ATTRIBUTION || undefined,
     s3Bucket: env.S3_BUCKET || undefined,
     s3Endpoint: env.S3_ENDPOINT || undefined,
     s3Region: env.S3_REGION || undefined,
@@ -122,5 +143,12 @@ function positiveOrUndefined(value: string | undefined, name: string): number | 
   if (value === undefined || value === '' || value === '0' || value === 'off') return undefined;
   const n = Number(value);
   if (!Number.isFinite(n) || n <= 0) throw new Error(`${name} must be a positive number, got '${value}'`);
+  return n;
+}
+
+function percentFrom(value: string | undefined): number {
+  if (value === undefined || value === '') return 0;
+  const n = Number(value);
+  if (!Number.isFinite(n) || n < 0 || n > 50) throw new Error(`PLATFORM_FEE_PERCENT must be 0 to 50, got '${value}'`);
   return n;
 }

@@ -47,6 +47,7 @@ export async function createContext(deps: AppDeps, req: FastifyRequest): Promise
       landingPageChanged: (slugs) => deps.pages.cache.invalidate(slugs),
       qr: deps.qr,
       storage: deps.storage,
+      showUp: deps.showUp,
     },
   };
 }

@@ -10,6 +10,7 @@ import type { AppDeps } from './app-deps.js';
 import { publicRoutes } from './public-routes.js';
 import { servicePlannerPublicRoutes } from './public/service-planner.js';
 import { qrShortLinkRoutes } from './public/qr-codes.js';
+import { showUpPublic } from './public/show-up.js';
 import { uploadRoutes } from './public/uploads.js';
 import { socialPostsPublicRoutes } from './public/social-posts.js';
 import { landingPageRoutes } from './public/landing-pages.js';
@@ -81,6 +82,7 @@ export async function createServer(config: Config, deps: AppDeps): Promise<Serve
   await app.register(restPlugin, { deps, publicUrl: config.publicUrl });
   await app.register(publicRoutes, { deps });
   await app.register(servicePlannerPublicRoutes, { deps });
+  await app.register(showUpPublic, { deps, config });
   await app.register(uploadRoutes, { deps });
   await app.register(socialPostsPublicRoutes, { deps });
   await app.register(landingPageRoutes, { deps, publicUrl: config.publicUrl });

@@ -68,6 +68,22 @@ const LandingPageStatsPage = lazy(() =>
   import('./features/landing-pages/stats-page').then((m) => ({ default: m.LandingPageStatsPage })),
 );
 
+const ShowUpShell = lazy(() => import('./features/show-up/show-up-shell').then((m) => ({ default: m.ShowUpShell })));
+const ShowUpPage = lazy(() => import('./features/show-up/list-page').then((m) => ({ default: m.ShowUpPage })));
+const ProjectDetailPage = lazy(() =>
+  import('./features/show-up/detail-page').then((m) => ({ default: m.ProjectDetailPage })),
+);
+const DonationSuccessPage = lazy(() =>
+  import('./features/show-up/donation-success-page').then((m) => ({ default: m.DonationSuccessPage })),
+);
+const NewProjectPage = lazy(() =>
+  import('./features/show-up/project-form-page').then((m) => ({ default: m.NewProjectPage })),
+);
+const EditProjectPage = lazy(() =>
+  import('./features/show-up/project-form-page').then((m) => ({ default: m.EditProjectPage })),
+);
+const NewUpdatePage = lazy(() => import('./features/show-up/update-page').then((m) => ({ default: m.NewUpdatePage })));
+
 /** Routes that later releases fill in: their title and one line, nothing invented. */
 const placeholders: { path: string; title: string; description: string }[] = [
   { path: '/qr-codes/new', title: 'New QR Code', description: 'Create a QR code.' },
@@ -80,12 +96,6 @@ const placeholders: { path: string; title: string; description: string }[] = [
   { path: '/landing-pages/new', title: 'New Landing Page', description: 'Create a landing page.' },
   { path: '/service-planner', title: 'Service Planner', description: 'Service plans, songs and team members.' },
   { path: '/social-blast', title: 'Social Blast', description: 'Plan social media posts on a calendar.' },
-  { path: '/show-up', title: 'Show Up', description: 'Crowdfunding for church projects.' },
-  { path: '/show-up/new', title: 'List a Project', description: 'Create a Show Up project.' },
-  { path: '/show-up/donation-success', title: 'Thank you', description: 'Your donation.' },
-  { path: '/show-up/:id', title: 'Project', description: 'A Show Up project.' },
-  { path: '/show-up/:id/edit', title: 'Edit Project', description: 'Change a Show Up project.' },
-  { path: '/show-up/:id/update/new', title: 'Post an Update', description: 'Tell supporters what is happening.' },
 ];
 
 export function App() {
@@ -118,6 +128,12 @@ export function App() {
                     <Route path="/service-planner/plans/:id/print" element={<PlanPrintPage />} />
                     <Route path="/service-planner/songs/:id/print" element={<SongPrintPage />} />
                   </Route>
+                  {/* Show Up's public pages: visitors and donors are not signed in. */}
+                  <Route element={<ShowUpShell />}>
+                    <Route path="/show-up" element={<ShowUpPage />} />
+                    <Route path="/show-up/donation-success" element={<DonationSuccessPage />} />
+                    <Route path="/show-up/:id" element={<ProjectDetailPage />} />
+                  </Route>
                   <Route
                     element={
                       <RequireUser>
@@ -143,6 +159,9 @@ export function App() {
                     <Route path="/service-planner/plans/:id" element={<PlanPage />} />
                     <Route path="/qr-codes" element={<QrCodesPage />} />
                     <Route path="/qr-codes/new" element={<QrCodesPage />} />
+                    <Route path="/show-up/new" element={<NewProjectPage />} />
+                    <Route path="/show-up/:id/edit" element={<EditProjectPage />} />
+                    <Route path="/show-up/:id/update/new" element={<NewUpdatePage />} />
                     <Route
                       path="/news-builder"
                       element={

@@ -7,6 +7,7 @@ import type { DeliveryConfig } from './services/delivery/config.js';
 import type { AiProvider } from './providers/ai.js';
 import type { QrSettings } from './services/qr-codes/qr-codes.js';
 import type { FileStorage } from './providers/storage.js';
+import type { ShowUpServices } from './services/show-up/config.js';
 
 /** What a session remembers between requests. */
 export interface SessionData {
@@ -41,6 +42,7 @@ export interface AppServices {
   qr: QrSettings;
   /** Uploaded files (QR logos read their bytes here). */
   storage: FileStorage;
+  showUp: ShowUpServices;
 }
 
 export interface Context {

@@ -17,6 +17,7 @@ import { socialPostsRouter } from './routers/social-posts/router.js';
 import { landingPagesRouter } from './routers/landing-pages/router.js';
 import { aiGeneratorRouter } from './routers/ai-generator/router.js';
 import { qrCodesRouter } from './routers/qr-codes/router.js';
+import { showUpRouter } from './routers/show-up/router.js';
 import { createCallerFactory, router } from './trpc.js';
 
 export const appRouter = router({
@@ -40,6 +41,7 @@ export const appRouter = router({
   landingPages: landingPagesRouter,
   aiGenerator: aiGeneratorRouter,
   qrCodes: qrCodesRouter,
+  showUp: showUpRouter,
 });
 
 export type AppRouterType = typeof appRouter;

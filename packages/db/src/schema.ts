@@ -559,6 +559,11 @@ export interface Database {
   aiGenerations: AiGenerationsTable;
   qrCodes: QrCodesTable;
   qrCodeScans: QrCodeScansTable;
+  showUpProjects: ShowUpProjectsTable;
+  showUpUpdates: ShowUpUpdatesTable;
+  showUpDonations: ShowUpDonationsTable;
+  stripeWebhookEvents: StripeWebhookEventsTable;
+  churchStripeAccounts: ChurchStripeAccountsTable;
 }
 
 export type User = Selectable<UsersTable>;
@@ -992,6 +997,74 @@ export const schemaColumns: Columns = {
     device: true,
     referrerHost: true,
   },
+  showUpProjects: {
+    id: true,
+    userId: true,
+    title: true,
+    shortDescription: true,
+    description: true,
+    location: true,
+    latitude: true,
+    longitude: true,
+    targetAmount: true,
+    raisedAmount: true,
+    donationsCount: true,
+    status: true,
+    category: true,
+    tags: true,
+    coverImage: true,
+    coverThumbnailUrl: true,
+    coverUploadId: true,
+    images: true,
+    startDate: true,
+    endDate: true,
+    organizationName: true,
+    contactEmail: true,
+    contactPhone: true,
+    website: true,
+    createdAt: true,
+    updatedAt: true,
+  },
+  showUpUpdates: { id: true, userId: true, projectId: true, title: true, content: true, images: true, createdAt: true },
+  showUpDonations: {
+    id: true,
+    userId: true,
+    projectId: true,
+    amount: true,
+    amountCents: true,
+    currency: true,
+    donorName: true,
+    donorEmail: true,
+    isAnonymous: true,
+    message: true,
+    status: true,
+    failureReason: true,
+    stripePaymentId: true,
+    stripeClientSecret: true,
+    stripeCustomerId: true,
+    stripeAccountId: true,
+    platformFeeCents: true,
+    idempotencyKey: true,
+    isDemo: true,
+    sourceKind: true,
+    sourceId: true,
+    receiptToken: true,
+    receiptUrl: true,
+    receiptSentAt: true,
+    completedAt: true,
+    refundedAt: true,
+    createdAt: true,
+    updatedAt: true,
+  },
+  stripeWebhookEvents: { eventId: true, type: true, paymentIntentId: true, outcome: true, receivedAt: true },
+  churchStripeAccounts: {
+    userId: true,
+    stripeAccountId: true,
+    chargesEnabled: true,
+    detailsSubmitted: true,
+    createdAt: true,
+    updatedAt: true,
+  },
 };
 
 /** An uploaded image (re-encoded to WebP): the large variant and its thumbnail. */
@@ -1031,6 +1104,42 @@ export interface SocialPostsTable {
   updatedAt: Generated<Date>;
 }
 
+/** An image on a Show Up row: the uploads service's id when known, its large and thumbnail URLs. */
+export interface ShowUpImage {
+  id: number | null;
+  url: string;
+  thumbnailUrl: string | null;
+}
+
+export interface ShowUpProjectsTable {
+  id: Generated<number>;
+  userId: number;
+  title: string;
+  shortDescription: string;
+  description: string;
+  location: string;
+  latitude: number | null;
+  longitude: number | null;
+  targetAmount: number;
+  raisedAmount: Generated<number>;
+  donationsCount: Generated<number>;
+  status: Generated<string>;
+  category: Generated<string>;
+  tags: ColumnType<string[], string[] | undefined, string[]>;
+  coverImage: string | null;
+  coverThumbnailUrl: string | null;
+  coverUploadId: number | null;
+  images: ColumnType<ShowUpImage[], string | undefined, string>;
+  startDate: ColumnType<string, string | undefined, string>;
+  endDate: string | null;
+  organizationName: string;
+  contactEmail: string;
+  contactPhone: string | null;
+  website: string | null;
+  createdAt: Generated<Date>;
+  updatedAt: Generated<Date>;
+}
+
 export interface LandingPagesTable {
   id: Generated<number>;
   userId: number;
@@ -1040,6 +1149,50 @@ export interface LandingPagesTable {
   publishedAt: Date | null;
   /** The spec's content object and the builder's blocks (validated by landingPageContentSchema). */
   content: ColumnType<Record<string, unknown>, string | undefined, string>;
+  createdAt: Generated<Date>;
+  updatedAt: Generated<Date>;
+}
+
+export interface ShowUpUpdatesTable {
+  id: Generated<number>;
+  userId: number;
+  projectId: number;
+  title: string;
+  content: string;
+  images: ColumnType<ShowUpImage[], string | undefined, string>;
+  createdAt: Generated<Date>;
+}
+
+export type DonationStatus = 'pending' | 'completed' | 'failed' | 'refunded';
+export type DonationSourceKind = 'qr' | 'link' | 'email' | 'sms' | 'page';
+
+export interface ShowUpDonationsTable {
+  id: Generated<number>;
+  userId: number;
+  projectId: number;
+  amount: number;
+  amountCents: number;
+  currency: Generated<string>;
+  donorName: string | null;
+  donorEmail: string | null;
+  isAnonymous: Generated<boolean>;
+  message: string | null;
+  status: ColumnType<DonationStatus, DonationStatus | undefined, DonationStatus>;
+  failureReason: string | null;
+  stripePaymentId: string | null;
+  stripeClientSecret: string | null;
+  stripeCustomerId: string | null;
+  stripeAccountId: string | null;
+  platformFeeCents: Generated<number>;
+  idempotencyKey: string;
+  isDemo: Generated<boolean>;
+  sourceKind: DonationSourceKind | null;
+  sourceId: number | null;
+  receiptToken: string;
+  receiptUrl: string | null;
+  receiptSentAt: Date | null;
+  completedAt: Date | null;
+  refundedAt: Date | null;
   createdAt: Generated<Date>;
   updatedAt: Generated<Date>;
 }
@@ -1096,4 +1249,21 @@ export interface AiGenerationsTable {
   promptTokens: ColumnType<number, number | undefined, number>;
   completionTokens: ColumnType<number, number | undefined, number>;
   createdAt: Generated<Date>;
+}
+
+export interface StripeWebhookEventsTable {
+  eventId: string;
+  type: string;
+  paymentIntentId: string | null;
+  outcome: string;
+  receivedAt: Generated<Date>;
+}
+
+export interface ChurchStripeAccountsTable {
+  userId: number;
+  stripeAccountId: string;
+  chargesEnabled: Generated<boolean>;
+  detailsSubmitted: Generated<boolean>;
+  createdAt: Generated<Date>;
+  updatedAt: Generated<Date>;
 }

@@ -3,6 +3,7 @@ import { landingPagesRoutes } from './routes/landing-pages.js';
 import { servicePlannerRoutes } from './routes/service-planner.js';
 import { socialPostsRoutes } from './routes/social-posts.js';
 import { qrCodesRoutes } from './routes/qr-codes.js';
+import { showUpRoutes } from './routes/show-up.js';
 
 export type { RestRoute, HttpMethod } from './route-types.js';
 
@@ -647,4 +648,5 @@ export const restRoutes: RestRoute[] = [
   ...servicePlannerRoutes,
   ...socialPostsRoutes,
   ...qrCodesRoutes,
+  ...showUpRoutes,
 ];

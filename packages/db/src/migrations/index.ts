@@ -7,6 +7,7 @@ import * as m0005 from './2026_11_22_0005_marketing_templates.js';
 import * as m0006 from './2026_11_23_0006_uploads.js';
 import * as m0007 from './2026_11_23_0007_landing_pages.js';
 import * as m0008 from './2026_11_23_0008_qr_codes.js';
+import * as m0009 from './2026_11_23_0009_show_up.js';
 import * as m0010 from './2026_11_23_0010_social_posts.js';
 import * as m0011 from './2026_11_23_0011_service_planner.js';
 
@@ -20,6 +21,7 @@ export const migrations: Record<string, Migration> = {
   '2026_11_23_0006_uploads': m0006,
   '2026_11_23_0007_landing_pages': m0007,
   '2026_11_23_0008_qr_codes': m0008,
+  '2026_11_23_0009_show_up': m0009,
   '2026_11_23_0010_social_posts': m0010,
   '2026_11_23_0011_service_planner': m0011,
 };

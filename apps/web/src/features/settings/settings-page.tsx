@@ -8,6 +8,7 @@ import { notifyError, notifySuccess } from '../../ui/notify';
 import { PageHeader } from '../../ui/page-header';
 import { zodValidate } from '../../ui/zod-form';
 import { SocialSettingsSection } from '../social-blast/social-settings';
+import { GivingSettings } from '../show-up/giving-settings';
 
 export function SettingsPage() {
   const settings = trpc.settings.get.useQuery();
@@ -58,6 +59,7 @@ export function SettingsPage() {
         )}
       </Paper>
       <SocialSettingsSection />
+      <GivingSettings />
     </>
   );
 }

@@ -1,0 +1,155 @@
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { AppError, publicProjectSummary, receiptFacts, receiptText, receiveStripeWebhook } from '@lampstand/api/server';
+import type { AppDeps } from '../app-deps.js';
+import type { Config } from '../config.js';
+import { SESSION_COOKIE } from '../server.js';
+
+const escapeHtml = (s: string) =>
+  s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+
+/** Public Show Up reads: the spec's 5 minutes for visitors; a signed-in viewer revalidates every time. */
+const CACHEABLE = /^\/api\/show-up\/projects(\/\d+(\/(updates|donations))?)?(\?|$)/;
+
+function receiptPage(title: string, body: string): string {
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
+<title>${escapeHtml(title)}</title>
+<style>body{font-family:-apple-system,Segoe UI,Roboto,Helvetica,Arial,sans-serif;background:#f8f9fa;color:#1f2937;margin:0;display:flex;min-height:100vh;align-items:center;justify-content:center}
+main{background:#fff;border-radius:12px;box-shadow:0 1px 3px rgba(0,0,0,.1);padding:32px;max-width:520px;margin:16px}
+h1{font-size:22px;margin:0 0 12px}p{line-height:1.5;margin:6px 0}.addr{white-space:pre-line;color:#4b5563}
+a{color:#364fc7}button{margin-top:16px;background:#364fc7;color:#fff;border:0;border-radius:8px;padding:10px 18px;font-size:16px;cursor:pointer}
+@media print{button{display:none}body{background:#fff}main{box-shadow:none}}</style></head><body><main>${body}</main></body></html>`;
+}
+
+function absolute(publicUrl: string, url: string): string {
+  return url.startsWith('/') ? `${publicUrl}${url}` : url;
+}
+
+/**
+ * Show Up's non-tRPC HTTP: Open Graph tags on /show-up/{id} (so a shared link shows the project),
+ * cache headers on the public REST reads.
+ */
+async function showUpPublicRoutes(app: FastifyInstance, opts: { deps: AppDeps; config: Config }): Promise<void> {
+  const { db } = opts.deps;
+  const { publicUrl, webDist } = opts.config;
+
+  app.addHook('onSend', async (req: FastifyRequest, reply: FastifyReply, payload: unknown) => {
+    if (req.method !== 'GET' || reply.statusCode !== 200 || !CACHEABLE.test(req.url)) return payload;
+    const signedIn = !!req.cookies?.[SESSION_COOKIE];
+    reply.header('cache-control', signedIn ? 'private, no-cache' : 'public, max-age=300');
+    reply.header('vary', 'Cookie');
+    if (typeof payload === 'string') {
+      const etag = `W/"${crypto.createHash('sha1').update(payload).digest('base64url')}"`;
+      reply.header('etag', etag);
+      if (req.headers['if-none-match'] === etag) {
+        reply.code(304);
+        return '';
+      }
+    }
+    return payload;
+  });
+
+  // Stripe webhooks: the signature is over the raw body, so this scope keeps JSON as text.
+  await app.register(async (scoped) => {
+    scoped.addContentTypeParser('application/json', { parseAs: 'string', bodyLimit: 1024 * 1024 }, (_req, body, done) =>
+      done(null, body),
+    );
+    scoped.post('/api/stripe/webhook', async (req, reply) => {
+      const signature = req.headers['stripe-signature'];
+      try {
+        const result = await receiveStripeWebhook(
+          {
+            db,
+            email: opts.deps.email,
+            emailFrom: opts.deps.delivery.emailFrom,
+            publicUrl,
+            payments: opts.deps.showUp.payments,
+          },
+          typeof req.body === 'string' ? req.body : '',
+          Array.isArray(signature) ? signature[0] : signature,
+        );
+        if (result.receiptError) {
+          req.log.error({ donationId: result.donationId, err: result.receiptError }, 'donation receipt not sent');
+        }
+        if (result.outcome === 'amount_mismatch') {
+          req.log.warn({ donationId: result.donationId }, 'Stripe event refused: amount or currency does not match');
+        }
+        return reply.send({ received: true, outcome: result.outcome });
+      } catch (err) {
+        if (err instanceof AppError) return reply.code(400).send({ message: err.message, code: 'BAD_REQUEST' });
+        throw err;
+      }
+    });
+  });
+
+  // The receipt a donor's email and the thank-you page link to (the token is 192 random bits).
+  app.get<{ Params: { token: string } }>('/show-up/receipts/:token', async (req, reply) => {
+    const facts = /^[A-Za-z0-9_-]{20,64}$/.test(req.params.token)
+      ? await receiptFacts(db, { token: req.params.token })
+      : null;
+    reply.type('text/html').header('cache-control', 'private, no-store').header('x-robots-tag', 'noindex');
+    if (!facts) {
+      return reply
+        .code(404)
+        .send(receiptPage('Receipt not found', '<h1>Receipt not found</h1><p>This receipt link is not valid.</p>'));
+    }
+    const { lines } = receiptText(facts);
+    const [heading, address, , ...rest] = lines;
+    return receiptPage(
+      `Receipt ${facts.id}`,
+      `<h1>${escapeHtml(heading!)}</h1>${address ? `<p class="addr">${escapeHtml(address)}</p>` : ''}` +
+        (facts.status === 'refunded' ? '<p><strong>This donation was refunded.</strong></p>' : '') +
+        rest.map((l) => (l ? `<p>${escapeHtml(l)}</p>` : '')).join('') +
+        `<p><a href="/show-up/${facts.projectId}">Back to the project</a></p>` +
+        '<button type="button" onclick="window.print()">Print</button>',
+    );
+  });
+
+  let indexHtml: string | null | undefined;
+  const readIndex = () => {
+    if (indexHtml === undefined) {
+      const file = path.join(webDist, 'index.html');
+      indexHtml = fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : null;
+    }
+    return indexHtml;
+  };
+
+  app.get<{ Params: { id: string } }>('/show-up/:id', async (req, reply) => {
+    const html = readIndex();
+    const id = /^\d{1,10}$/.test(req.params.id) ? Number(req.params.id) : null;
+    const project = id && id <= 2_147_483_647 ? await publicProjectSummary(db, { id }) : null;
+    if (!html && !project) return reply.code(404).send({ message: 'Not found', code: 'NOT_FOUND' });
+    let page = html ?? '<!doctype html><html lang="en"><head><title>Lampstand</title></head><body></body></html>';
+    if (project) {
+      const url = `${publicUrl}/show-up/${project.id}`;
+      const tags = [
+        ['og:type', 'website'],
+        ['og:site_name', 'Lampstand'],
+        ['og:title', project.title],
+        ['og:description', project.shortDescription],
+        ['og:url', url],
+        ...(project.coverImage ? [['og:image', absolute(publicUrl, project.coverImage)]] : []),
+      ]
+        .map(([k, v]) => `<meta property="${k}" content="${escapeHtml(v!)}" />`)
+        .concat([
+          `<meta name="twitter:card" content="${project.coverImage ? 'summary_large_image' : 'summary'}" />`,
+          `<link rel="canonical" href="${escapeHtml(url)}" />`,
+        ])
+        .join('\n    ');
+      page = page
+        .replace(/<title>[^<]*<\/title>/, `<title>${escapeHtml(project.title)} | Show Up</title>`)
+        .replace(
+          /<meta name="description" content="[^"]*" \/>/,
+          `<meta name="description" content="${escapeHtml(project.shortDescription)}" />`,
+        )
+        .replace('</head>', `    ${tags}\n  </head>`);
+    }
+    return reply.type('text/html').header('cache-control', 'no-cache').send(page);
+  });
+}
+
+// Its onSend hook covers the REST rows registered by the REST plugin, so it is not encapsulated.
+(showUpPublicRoutes as unknown as Record<symbol, boolean>)[Symbol.for('skip-override')] = true;
+export const showUpPublic = showUpPublicRoutes;

@@ -1,0 +1,519 @@
+import crypto from 'node:crypto';
+import Stripe from 'stripe';
+import { afterAll, describe, expect, it } from 'vitest';
+import { HttpClient, registerChurch, startTestApp } from '../helpers/test-app.js';
+import { startFakeStripe } from '../helpers/fake-stripe.js';
+import { projectPayload } from '../helpers/show-up.js';
+
+const SECRET_KEY = 'sk_test_lampstand';
+const WEBHOOK_SECRET = 'whsec_test_lampstand';
+const stripeApi = await startFakeStripe({ secretKey: SECRET_KEY });
+afterAll(() => stripeApi.close());
+
+const app = await startTestApp({
+  stripeSecretKey: SECRET_KEY,
+  stripeWebhookSecret: WEBHOOK_SECRET,
+  stripePublishableKey: 'pk_test_lampstand',
+  stripeApiBaseUrl: stripeApi.url,
+});
+await registerChurch(app.url, 'Platform');
+const grace = await registerChurch(app.url, 'Grace Church');
+const hope = await registerChurch(app.url, 'Hope Chapel');
+const visitor = new HttpClient(app.url);
+const signer = new Stripe('sk_test_signer_only');
+
+async function newProject(client = grace.client, overrides: Record<string, unknown> = {}) {
+  const res = await client.post('/api/show-up/projects', projectPayload(overrides));
+  expect(res.status, res.text).toBe(201);
+  return res.body as { id: number; title: string };
+}
+
+function event(type: string, object: Record<string, unknown>, id = `evt_${crypto.randomBytes(10).toString('hex')}`) {
+  return { id, object: 'event', type, created: Math.floor(Date.now() / 1000), livemode: false, data: { object } };
+}
+const succeeded = (pi: string, amount: number, id?: string, currency = 'usd') =>
+  event(
+    'payment_intent.succeeded',
+    { id: pi, object: 'payment_intent', amount, currency, status: 'succeeded', customer: 'cus_123', metadata: {} },
+    id,
+  );
+const failed = (pi: string, amount: number) =>
+  event('payment_intent.payment_failed', {
+    id: pi,
+    object: 'payment_intent',
+    amount,
+    currency: 'usd',
+    status: 'requires_payment_method',
+    last_payment_error: { message: 'Your card was declined.' },
+  });
+const refunded = (pi: string, amount: number) =>
+  event('charge.refunded', {
+    id: `ch_${crypto.randomBytes(6).toString('hex')}`,
+    object: 'charge',
+    amount,
+    amount_refunded: amount,
+    refunded: true,
+    currency: 'usd',
+    payment_intent: pi,
+  });
+
+async function deliver(body: unknown, opts: { url?: string; secret?: string; signature?: string | null } = {}) {
+  const payload = JSON.stringify(body);
+  const signature =
+    opts.signature === undefined
+      ? signer.webhooks.generateTestHeaderString({ payload, secret: opts.secret ?? WEBHOOK_SECRET })
+      : opts.signature;
+  const res = await fetch(`${opts.url ?? app.url}/api/stripe/webhook`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...(signature === null ? {} : { 'stripe-signature': signature }) },
+    body: payload,
+  });
+  return { status: res.status, body: (await res.json()) as { outcome?: string; message?: string } };
+}
+
+async function prepare(projectId: number, overrides: Record<string, unknown> = {}, client = visitor) {
+  const res = await client.post('/api/show-up/donations/prepare', {
+    projectId,
+    amount: 25,
+    donorName: 'Ruth Moabite',
+    donorEmail: 'ruth@example.org',
+    message: 'For the roof',
+    isAnonymous: false,
+    ...overrides,
+  });
+  expect(res.status, res.text).toBe(200);
+  return res.body as {
+    donationId: number;
+    paymentIntentId: string;
+    clientSecret: string;
+    amount: number;
+    mode: string;
+  };
+}
+
+async function totals(projectId: number) {
+  const p = await visitor.get(`/api/show-up/projects/${projectId}`);
+  return { raised: p.body.raisedAmount as number, count: p.body.donationsCount as number };
+}
+
+describe('POST /api/show-up/donations/prepare', () => {
+  it('creates a pending donation and a USD PaymentIntent in whole cents with metadata and an idempotency key', async () => {
+    const p = await newProject();
+    const before = stripeApi.requests.length;
+    const d = await prepare(p.id, { amount: 19.99, source: 'qr.12' });
+    expect(d.clientSecret).toMatch(/^pi_\w+_secret_\w+$/);
+    expect(d).toMatchObject({ amount: 19.99, mode: 'stripe' });
+    const sent = stripeApi.requests.slice(before);
+    expect(sent).toHaveLength(1);
+    expect(sent[0]).toMatchObject({
+      method: 'POST',
+      path: '/v1/payment_intents',
+      idempotencyKey: `donation-${d.donationId}`,
+      form: {
+        amount: '1999',
+        currency: 'usd',
+        'automatic_payment_methods[enabled]': 'true',
+        'metadata[projectId]': String(p.id),
+        'metadata[donationId]': String(d.donationId),
+        receipt_email: 'ruth@example.org',
+      },
+    });
+    expect(sent[0]!.form).not.toHaveProperty('transfer_data[destination]');
+    const row = await app.db
+      .selectFrom('showUpDonations')
+      .selectAll()
+      .where('id', '=', d.donationId)
+      .executeTakeFirstOrThrow();
+    expect(row).toMatchObject({ status: 'pending', amountCents: 1999, sourceKind: 'qr', sourceId: 12 });
+  });
+
+  it('a retried prepare with the same key gives the same donation and PaymentIntent', async () => {
+    const p = await newProject();
+    const key = `retry-${crypto.randomUUID()}`;
+    const [a, b] = await Promise.all([prepare(p.id, { idempotencyKey: key }), prepare(p.id, { idempotencyKey: key })]);
+    const c = await prepare(p.id, { idempotencyKey: key });
+    expect(b.donationId).toBe(a.donationId);
+    expect(c.clientSecret).toBe(a.clientSecret);
+    const count = await app.db
+      .selectFrom('showUpDonations')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('idempotencyKey', '=', key)
+      .executeTakeFirstOrThrow();
+    expect(Number(count.n)).toBe(1);
+    // The same key with another amount is not the same gift.
+    const other = await visitor.post('/api/show-up/donations/prepare', {
+      projectId: p.id,
+      amount: 50,
+      idempotencyKey: key,
+    });
+    expect(other.status).toBe(409);
+  });
+
+  it('anonymous gifts store and send neither name nor email', async () => {
+    const p = await newProject();
+    const before = stripeApi.requests.length;
+    const d = await prepare(p.id, { isAnonymous: true });
+    expect(stripeApi.requests.slice(before)[0]!.form).not.toHaveProperty('receipt_email');
+    const row = await app.db
+      .selectFrom('showUpDonations')
+      .selectAll()
+      .where('id', '=', d.donationId)
+      .executeTakeFirstOrThrow();
+    expect(row).toMatchObject({ donorName: null, donorEmail: null, isAnonymous: true });
+  });
+
+  it.each([
+    [{ amount: undefined }, 'amount', 'Amount is required'],
+    [{ amount: '' }, 'amount', 'Amount is required'],
+    [{ amount: -5 }, 'amount', 'Amount must be a positive number'],
+    [{ amount: 0 }, 'amount', 'Amount must be a positive number'],
+    [{ amount: 'abc' }, 'amount', 'Amount must be a positive number'],
+    [{ amount: 0.25 }, 'amount', 'The minimum donation is $0.50'],
+    [{ amount: 10.123 }, 'amount', 'Amount can have at most 2 decimal places'],
+    [{ amount: 1_000_000 }, 'amount', 'Amount must be less than $1,000,000'],
+    [{ donorEmail: 'nope' }, 'donorEmail', 'Invalid email address'],
+    [{ projectId: 'x' }, 'projectId', 'Project ID must be a number'],
+  ])('refuses %j with 400 naming %s', async (overrides, field, message) => {
+    const p = await newProject();
+    const res = await visitor.post('/api/show-up/donations/prepare', {
+      projectId: p.id,
+      amount: 25,
+      ...overrides,
+    });
+    expect(res.status).toBe(400);
+    expect(res.body.issues).toContainEqual({ path: field, message });
+  });
+
+  it('ignores a malformed source instead of refusing the gift; 404 for an unknown project', async () => {
+    const p = await newProject();
+    const d = await prepare(p.id, { source: 'evil.<script>' });
+    const row = await app.db
+      .selectFrom('showUpDonations')
+      .select(['sourceKind'])
+      .where('id', '=', d.donationId)
+      .executeTakeFirstOrThrow();
+    expect(row.sourceKind).toBeNull();
+    expect((await visitor.post('/api/show-up/donations/prepare', { projectId: 999999, amount: 25 })).status).toBe(404);
+  });
+});
+
+describe('POST /api/stripe/webhook', () => {
+  it('refuses a bad or missing signature with 400 and changes nothing', async () => {
+    const p = await newProject();
+    const d = await prepare(p.id);
+    const e = succeeded(d.paymentIntentId, 2500);
+    expect((await deliver(e, { secret: 'whsec_wrong' })).status).toBe(400);
+    expect((await deliver(e, { signature: null })).status).toBe(400);
+    expect((await deliver(e, { signature: 't=1,v1=deadbeef' })).status).toBe(400);
+    expect(await totals(p.id)).toEqual({ raised: 0, count: 0 });
+    const seen = await app.db
+      .selectFrom('stripeWebhookEvents')
+      .select('eventId')
+      .where('eventId', '=', e.id)
+      .executeTakeFirst();
+    expect(seen).toBeUndefined();
+  });
+
+  it('payment_intent.succeeded completes the gift once, adds it to the totals and emails a receipt', async () => {
+    const p = await newProject();
+    const d = await prepare(p.id, { amount: 40.5 });
+    const res = await deliver(succeeded(d.paymentIntentId, 4050));
+    expect(res).toEqual({ status: 200, body: { received: true, outcome: 'completed' } });
+    expect(await totals(p.id)).toEqual({ raised: 40.5, count: 1 });
+
+    const info = await visitor.get(`/api/show-up/donations/by-payment/${d.paymentIntentId}`);
+    expect(info.status).toBe(200);
+    expect(info.body).toMatchObject({
+      amount: 40.5,
+      donorName: 'Ruth Moabite',
+      isAnonymous: false,
+      projectId: p.id,
+      status: 'completed',
+    });
+    expect(info.body.receiptUrl).toMatch(/\/show-up\/receipts\/[\w-]+$/);
+    expect(info.text).not.toContain('ruth@example.org');
+
+    const mail = await app.db
+      .selectFrom('outboxMessages')
+      .selectAll()
+      .where('toAddress', '=', 'ruth@example.org')
+      .where('subject', 'like', '%40.50%')
+      .execute();
+    expect(mail).toHaveLength(1);
+    expect(mail[0]!.text).toContain('Grace Church');
+    expect(mail[0]!.text).toContain('No goods or services were provided in exchange for this contribution.');
+    expect(mail[0]!.text).toContain(p.title);
+    expect(mail[0]!.text).toContain(info.body.receiptUrl);
+
+    const receipt = await fetch(info.body.receiptUrl.replace(/^https?:\/\/[^/]+/, app.url));
+    expect(receipt.status).toBe(200);
+    const html = await receipt.text();
+    expect(html).toContain('$40.50');
+    expect(html).toContain('No goods or services were provided in exchange for this contribution.');
+    expect((await fetch(`${app.url}/show-up/receipts/not-a-real-token-at-all`)).status).toBe(404);
+  });
+
+  it('the same event delivered 10 times at once, and a second event for the same payment, count once', async () => {
+    const p = await newProject();
+    const d = await prepare(p.id);
+    const e = succeeded(d.paymentIntentId, 2500);
+    const results = await Promise.all([
+      ...Array.from({ length: 10 }, () => deliver(e)),
+      ...Array.from({ length: 5 }, () => deliver(succeeded(d.paymentIntentId, 2500))),
+    ]);
+    expect(results.every((r) => r.status === 200)).toBe(true);
+    expect(results.filter((r) => r.body.outcome === 'completed')).toHaveLength(1);
+    expect(await totals(p.id)).toEqual({ raised: 25, count: 1 });
+    const mails = await app.db
+      .selectFrom('outboxMessages')
+      .select('id')
+      .where('subject', 'like', `%${p.title}`)
+      .execute();
+    expect(mails).toHaveLength(1);
+  });
+
+  it('a refund takes the gift off the total; events out of order never move a donation backwards', async () => {
+    const p = await newProject();
+    const d = await prepare(p.id, { amount: 100 });
+    await deliver(succeeded(d.paymentIntentId, 10000));
+    expect(await totals(p.id)).toEqual({ raised: 100, count: 1 });
+    expect((await deliver(failed(d.paymentIntentId, 10000))).body.outcome).toBe('stale');
+    expect((await deliver(refunded(d.paymentIntentId, 10000))).body.outcome).toBe('refunded');
+    expect(await totals(p.id)).toEqual({ raised: 0, count: 0 });
+    // A late succeeded (a different event id) after the refund changes nothing.
+    expect((await deliver(succeeded(d.paymentIntentId, 10000))).body.outcome).toBe('stale');
+    expect(await totals(p.id)).toEqual({ raised: 0, count: 0 });
+
+    // Refund first, then the success: never counted.
+    const d2 = await prepare(p.id, { amount: 30 });
+    expect((await deliver(refunded(d2.paymentIntentId, 3000))).body.outcome).toBe('refunded');
+    expect((await deliver(succeeded(d2.paymentIntentId, 3000))).body.outcome).toBe('stale');
+    expect(await totals(p.id)).toEqual({ raised: 0, count: 0 });
+  });
+
+  it('a failure records the reason; a later success still completes the gift', async () => {
+    const p = await newProject();
+    const d = await prepare(p.id);
+    expect((await deliver(failed(d.paymentIntentId, 2500))).body.outcome).toBe('failed');
+    const row = await app.db
+      .selectFrom('showUpDonations')
+      .select(['status', 'failureReason'])
+      .where('id', '=', d.donationId)
+      .executeTakeFirstOrThrow();
+    expect(row).toEqual({ status: 'failed', failureReason: 'Your card was declined.' });
+    expect((await deliver(succeeded(d.paymentIntentId, 2500))).body.outcome).toBe('completed');
+    expect(await totals(p.id)).toEqual({ raised: 25, count: 1 });
+  });
+
+  it('refuses an amount or currency that does not match the prepared donation', async () => {
+    const p = await newProject();
+    const d = await prepare(p.id);
+    expect((await deliver(succeeded(d.paymentIntentId, 99))).body.outcome).toBe('amount_mismatch');
+    expect((await deliver(succeeded(d.paymentIntentId, 2500, undefined, 'eur'))).body.outcome).toBe('amount_mismatch');
+    expect(await totals(p.id)).toEqual({ raised: 0, count: 0 });
+    const row = await app.db
+      .selectFrom('showUpDonations')
+      .select('status')
+      .where('id', '=', d.donationId)
+      .executeTakeFirstOrThrow();
+    expect(row.status).toBe('pending');
+  });
+
+  it('answers 200 to events it does not handle, and to payments it does not know', async () => {
+    expect((await deliver(event('customer.created', { id: 'cus_1', object: 'customer' }))).body.outcome).toBe(
+      'ignored',
+    );
+    expect((await deliver(succeeded('pi_unknown', 100))).body.outcome).toBe('unknown_payment');
+  });
+
+  it('demo completion is refused when Stripe keys are set', async () => {
+    const p = await newProject();
+    const d = await prepare(p.id);
+    const res = await visitor.post('/api/show-up/donations/demo-complete', {
+      paymentIntent: d.paymentIntentId,
+      clientSecret: d.clientSecret,
+    });
+    expect(res.status).toBe(403);
+  });
+});
+
+describe('GET /api/show-up/donations/by-payment/{paymentIntent}', () => {
+  it('hides the name of an anonymous gift and has no receipt before completion; 404 unknown; 400 malformed', async () => {
+    const p = await newProject();
+    const d = await prepare(p.id, { isAnonymous: true });
+    const res = await visitor.get(`/api/show-up/donations/by-payment/${d.paymentIntentId}`);
+    expect(res.body).toMatchObject({ donorName: null, isAnonymous: true, receiptUrl: null, status: 'pending' });
+    expect((await visitor.get('/api/show-up/donations/by-payment/pi_nothing')).status).toBe(404);
+    expect((await visitor.get('/api/show-up/donations/by-payment/xyz')).status).toBe(400);
+  });
+});
+
+describe("the owner's Donations tab", () => {
+  it('lists every gift with status and source, sums where gifts came from, exports CSV; others 403, visitors 401', async () => {
+    const p = await newProject();
+    const campaign = await app.db
+      .insertInto('emailCampaigns')
+      .values({ userId: grace.user.id, name: 'Advent appeal' })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    const a = await prepare(p.id, { amount: 50, source: 'qr.7' });
+    const b = await prepare(p.id, { amount: 20, source: 'qr.7' });
+    const c = await prepare(p.id, { amount: 15, source: `email.${campaign.id}`, isAnonymous: true });
+    await prepare(p.id, { amount: 99, source: 'qr.7' }); // never paid
+    for (const [d, cents] of [
+      [a, 5000],
+      [b, 2000],
+      [c, 1500],
+    ] as const)
+      await deliver(succeeded(d.paymentIntentId, cents));
+
+    const res = await grace.client.get(`/api/show-up/projects/${p.id}/donations/report`);
+    expect(res.status).toBe(200);
+    expect(res.body.donations).toHaveLength(4);
+    expect(res.body.totalCompleted).toBe(85);
+    expect(res.body.sources).toEqual([
+      { source: { kind: 'qr', id: 7, label: 'QR code #7' }, total: 70, count: 2 },
+      { source: { kind: 'email', id: campaign.id, label: 'Email: Advent appeal' }, total: 15, count: 1 },
+    ]);
+    const anon = res.body.donations.find((d: { id: number }) => d.id === c.donationId);
+    expect(anon).toMatchObject({ donorName: 'Anonymous', donorEmail: null, status: 'completed' });
+
+    const csv = await grace.client.get(`/api/show-up/projects/${p.id}/donations/export`);
+    expect(csv.status).toBe(200);
+    expect(csv.headers.get('content-type')).toContain('text/csv');
+    expect(csv.text.split('\n')[0]).toBe('Date,Amount (USD),Donor,Email,Status,Source,Message');
+    expect(csv.text).toContain('50.00,Ruth Moabite,ruth@example.org,completed,QR code #7');
+    expect(csv.text).toContain('Anonymous,,completed,Email: Advent appeal');
+
+    expect((await hope.client.get(`/api/show-up/projects/${p.id}/donations/report`)).status).toBe(403);
+    expect((await hope.client.get(`/api/show-up/projects/${p.id}/donations/export`)).status).toBe(403);
+    expect((await visitor.get(`/api/show-up/projects/${p.id}/donations/report`)).status).toBe(401);
+  });
+});
+
+describe('GET /api/show-up/config', () => {
+  it('serves the publishable key and the map tiles; never the secret key', async () => {
+    const res = await visitor.get('/api/show-up/config');
+    expect(res.body).toMatchObject({
+      giving: { mode: 'stripe', publishableKey: 'pk_test_lampstand', available: true, message: null },
+    });
+    expect(res.body.mapTileUrl).toContain('{z}');
+    expect(res.text).not.toContain(SECRET_KEY);
+    expect(res.text).not.toContain(WEBHOOK_SECRET);
+  });
+});
+
+describe('Stripe Connect (a Stripe account per church)', async () => {
+  const connectApp = await startTestApp({
+    stripeSecretKey: SECRET_KEY,
+    stripeWebhookSecret: WEBHOOK_SECRET,
+    stripeApiBaseUrl: stripeApi.url,
+    stripeConnect: true,
+    platformFeePercent: 2.5,
+  });
+  await registerChurch(connectApp.url, 'Platform');
+  const church = await registerChurch(connectApp.url, 'Connected Church');
+  const guest = new HttpClient(connectApp.url);
+
+  it('refuses gifts until the church is ready, then makes destination charges with the platform fee', async () => {
+    const created = await church.client.post('/api/show-up/projects', projectPayload());
+    const projectId = created.body.id as number;
+    let cfg = await guest.get(`/api/show-up/config?projectId=${projectId}`);
+    expect(cfg.body.giving).toMatchObject({
+      available: false,
+      message: 'Online giving is not set up yet for this church.',
+    });
+    const refused = await guest.post('/api/show-up/donations/prepare', { projectId, amount: 25 });
+    expect(refused.status).toBe(409);
+    expect(refused.body.message).toBe('Online giving is not set up yet for this church.');
+
+    expect((await church.client.get('/api/giving')).body).toMatchObject({ connect: true, status: 'not_connected' });
+    const link = await church.client.post('/api/giving/connect', {});
+    expect(link.status).toBe(200);
+    expect(link.body.url).toMatch(/^https:\/\/connect\.stripe\.test\/setup\/e\/acct_/);
+    const status = await church.client.get('/api/giving');
+    expect(status.body).toMatchObject({ status: 'pending' });
+    const again = await church.client.post('/api/giving/connect', {}); // resumes the same account
+    expect(again.body.url).toBe(link.body.url);
+
+    stripeApi.completeOnboarding(status.body.accountId);
+    expect((await church.client.post('/api/giving/refresh', {})).body.status).toBe('ready');
+    cfg = await guest.get(`/api/show-up/config?projectId=${projectId}`);
+    expect(cfg.body.giving.available).toBe(true);
+
+    const before = stripeApi.requests.length;
+    const res = await guest.post('/api/show-up/donations/prepare', { projectId, amount: 25 });
+    expect(res.status, res.text).toBe(200);
+    const pi = stripeApi.requests.slice(before).find((r) => r.path === '/v1/payment_intents')!;
+    expect(pi.form).toMatchObject({
+      amount: '2500',
+      'transfer_data[destination]': status.body.accountId,
+      application_fee_amount: '63',
+    });
+  });
+
+  it('account.updated events move the church to ready or back', async () => {
+    const other = await registerChurch(connectApp.url, 'Another Church');
+    await other.client.post('/api/giving/connect', {});
+    const { accountId } = (await other.client.get('/api/giving')).body;
+    const res = await deliver(
+      event('account.updated', { id: accountId, object: 'account', charges_enabled: true, details_submitted: true }),
+      { url: connectApp.url },
+    );
+    expect(res.body.outcome).toBe('account_updated');
+    expect((await other.client.get('/api/giving')).body.status).toBe('ready');
+  });
+
+  it('needs sign-in for the church side', async () => {
+    expect((await guest.get('/api/giving')).status).toBe(401);
+    expect((await guest.post('/api/giving/connect', {})).status).toBe(401);
+  });
+});
+
+describe('demo mode (no Stripe keys, not production)', async () => {
+  const demoApp = await startTestApp();
+  await registerChurch(demoApp.url, 'Platform');
+  const church = await registerChurch(demoApp.url, 'Demo Church');
+  const guest = new HttpClient(demoApp.url);
+
+  it('completes a gift through a locally signed event and the same webhook handler', async () => {
+    const created = await church.client.post('/api/show-up/projects', projectPayload());
+    const projectId = created.body.id as number;
+    const cfg = await guest.get(`/api/show-up/config?projectId=${projectId}`);
+    expect(cfg.body.giving).toMatchObject({ mode: 'demo', publishableKey: null, available: true });
+    const prep = await guest.post('/api/show-up/donations/prepare', { projectId, amount: 25, isAnonymous: true });
+    expect(prep.status).toBe(200);
+    expect(prep.body.mode).toBe('demo');
+    const wrong = await guest.post('/api/show-up/donations/demo-complete', {
+      paymentIntent: prep.body.paymentIntentId,
+      clientSecret: 'pi_wrong_secret_x',
+    });
+    expect(wrong.status).toBe(404);
+    const ok = await guest.post('/api/show-up/donations/demo-complete', {
+      paymentIntent: prep.body.paymentIntentId,
+      clientSecret: prep.body.clientSecret,
+    });
+    expect(ok.status, ok.text).toBe(200);
+    const project = await guest.get(`/api/show-up/projects/${projectId}`);
+    expect(project.body).toMatchObject({ raisedAmount: 25, donationsCount: 1 });
+    const supporters = await guest.get(`/api/show-up/projects/${projectId}/donations`);
+    expect(supporters.body).toMatchObject([{ donorName: 'Anonymous', amount: 25 }]);
+    const event = await demoApp.db.selectFrom('stripeWebhookEvents').selectAll().executeTakeFirstOrThrow();
+    expect(event).toMatchObject({ type: 'payment_intent.succeeded', outcome: 'completed' });
+    // An event signed with anything but the local secret is refused.
+    const forged = await deliver(succeeded(prep.body.paymentIntentId, 2500), { url: demoApp.url });
+    expect(forged.status).toBe(400);
+  });
+});
+
+describe('production without Stripe keys', async () => {
+  const prodApp = await startTestApp({ nodeEnv: 'production' });
+  const guest = new HttpClient(prodApp.url);
+
+  it('disables giving with a sentence for the administrator', async () => {
+    const cfg = await guest.get('/api/show-up/config');
+    expect(cfg.body.giving).toMatchObject({ mode: 'disabled', available: false });
+    expect(cfg.body.giving.message).toContain('STRIPE_SECRET_KEY');
+    expect((await deliver(succeeded('pi_x', 100), { url: prodApp.url })).status).toBe(400);
+  });
+});

@@ -1,0 +1,428 @@
+import {
+  Alert,
+  Anchor,
+  AspectRatio,
+  Badge,
+  Box,
+  Button,
+  Card,
+  Center,
+  Divider,
+  Grid,
+  Group,
+  Image,
+  Paper,
+  Progress,
+  SimpleGrid,
+  Skeleton,
+  Stack,
+  Tabs,
+  Text,
+  ThemeIcon,
+  Title,
+} from '@mantine/core';
+import {
+  IconArrowLeft,
+  IconCalendar,
+  IconEdit,
+  IconHeart,
+  IconMapPin,
+  IconMoodSad,
+  IconPencilPlus,
+  IconShare,
+  IconUsers,
+} from '@tabler/icons-react';
+import { lazy, Suspense, useState } from 'react';
+import { Link, useParams } from 'react-router-dom';
+import { progressPercent, websiteLabel, type Project } from '@lampstand/api/schemas/show-up';
+import { trpc } from '../../lib/trpc';
+import { httpStatus } from '../../lib/errors';
+import { formatDate, formatNumber, formatUsd } from '../../ui/format';
+import { notifyError, notifySuccess } from '../../ui/notify';
+import { CATEGORY_COLOR, categoryLabel, SHOW_UP_STALE_MS } from './labels';
+import { DonateDialog } from './donate-dialog';
+
+const OwnerDonations = lazy(() => import('./donations-tab').then((m) => ({ default: m.OwnerDonations })));
+
+export function ProjectNotFound() {
+  return (
+    <Center py={80}>
+      <Stack align="center" gap="sm" ta="center">
+        <ThemeIcon size={56} radius="xl" variant="light" color="gray">
+          <IconMoodSad size={28} />
+        </ThemeIcon>
+        <Title order={1} size="h2">
+          Project Not Found
+        </Title>
+        <Text c="dimmed">The project you're looking for doesn't exist or has been removed.</Text>
+        <Button component={Link} to="/show-up" variant="light" leftSection={<IconArrowLeft size={18} />}>
+          Back to Projects
+        </Button>
+      </Stack>
+    </Center>
+  );
+}
+
+async function share(project: Project) {
+  const url = `${window.location.origin}/show-up/${project.id}`;
+  if (typeof navigator.share === 'function') {
+    try {
+      await navigator.share({ title: project.title, text: project.shortDescription, url });
+      return;
+    } catch (err) {
+      if ((err as Error).name === 'AbortError') return;
+    }
+  }
+  try {
+    await navigator.clipboard.writeText(url);
+    notifySuccess('Link copied', 'The project link is on your clipboard.');
+  } catch {
+    notifyError('Link not copied', url);
+  }
+}
+
+function SideCard({ project, onDonate }: { project: Project; onDonate: () => void }) {
+  const pct = progressPercent(project.raisedAmount, project.targetAmount);
+  const config = trpc.showUp.config.useQuery({ projectId: project.id }, { staleTime: SHOW_UP_STALE_MS });
+  const giving = config.data?.giving;
+  return (
+    <Card withBorder padding="lg" radius="md">
+      <Stack gap="sm">
+        <Box>
+          <Text fz={28} fw={700} lh={1.2}>
+            {formatUsd(project.raisedAmount)}
+          </Text>
+          <Text size="sm" c="dimmed">
+            raised of {formatUsd(project.targetAmount)} goal
+          </Text>
+        </Box>
+        <Progress value={pct} size="lg" aria-label={`${pct}% funded`} />
+        <Group justify="space-between">
+          <Text size="sm" fw={600}>
+            {pct}% funded
+          </Text>
+          <Group gap={4}>
+            <IconUsers size={16} aria-hidden />
+            <Text size="sm">
+              {formatNumber(project.donationsCount)} {project.donationsCount === 1 ? 'supporter' : 'supporters'}
+            </Text>
+          </Group>
+        </Group>
+        <Group gap={6} c="dimmed">
+          <IconCalendar size={16} aria-hidden />
+          <Text size="sm" c="dimmed">
+            Started {formatDate(project.startDate)}
+            {project.endDate ? ` · ends ${formatDate(project.endDate)}` : ''}
+          </Text>
+        </Group>
+        <Button
+          size="md"
+          leftSection={<IconHeart size={18} />}
+          onClick={onDonate}
+          disabled={!giving?.available}
+          loading={config.isLoading}
+        >
+          Donate Now
+        </Button>
+        {giving && !giving.available && giving.message ? (
+          <Text size="sm" c="dimmed">
+            {giving.message}
+          </Text>
+        ) : null}
+        <Divider my="xs" />
+        <Title order={2} size="h5">
+          About the Organizer
+        </Title>
+        <Stack gap={4}>
+          <Text fw={600}>{project.organizationName}</Text>
+          <Anchor href={`mailto:${project.contactEmail}`} size="sm" style={{ overflowWrap: 'anywhere' }}>
+            {project.contactEmail}
+          </Anchor>
+          {project.contactPhone ? (
+            <Anchor href={`tel:${project.contactPhone}`} size="sm">
+              {project.contactPhone}
+            </Anchor>
+          ) : null}
+          {project.website ? (
+            <Anchor href={project.website} target="_blank" rel="noopener noreferrer" size="sm">
+              {websiteLabel(project.website)}
+            </Anchor>
+          ) : null}
+        </Stack>
+        {project.tags.length ? (
+          <>
+            <Divider my="xs" />
+            <Title order={2} size="h5">
+              Tags
+            </Title>
+            <Group gap={6}>
+              {project.tags.map((t) => (
+                <Badge key={t} variant="outline" color="gray">
+                  {t}
+                </Badge>
+              ))}
+            </Group>
+          </>
+        ) : null}
+      </Stack>
+    </Card>
+  );
+}
+
+function UpdatesTab({ projectId }: { projectId: number }) {
+  const updates = trpc.showUp.updates.useQuery({ id: projectId }, { staleTime: SHOW_UP_STALE_MS });
+  if (updates.isLoading) return <Skeleton height={120} />;
+  if (!updates.data?.length) return <Text c="dimmed">No updates yet.</Text>;
+  return (
+    <Stack>
+      {updates.data.map((u) => (
+        <Paper key={u.id} withBorder p="md">
+          <Title order={3} size="h4">
+            {u.title}
+          </Title>
+          <Text size="xs" c="dimmed" mb="xs">
+            {formatDate(u.createdAt)}
+          </Text>
+          <Text style={{ whiteSpace: 'pre-wrap' }}>{u.content}</Text>
+          {u.images.length ? (
+            <SimpleGrid cols={{ base: 2, sm: 3 }} mt="sm">
+              {u.images.map((img, i) => (
+                <Anchor key={`${img.url}-${i}`} href={img.url} target="_blank" rel="noopener noreferrer">
+                  <Image src={img.thumbnailUrl ?? img.url} alt={`${u.title}, image ${i + 1}`} radius="sm" />
+                </Anchor>
+              ))}
+            </SimpleGrid>
+          ) : null}
+        </Paper>
+      ))}
+    </Stack>
+  );
+}
+
+function SupportersTab({ projectId }: { projectId: number }) {
+  const supporters = trpc.showUp.supporters.useQuery({ id: projectId }, { staleTime: SHOW_UP_STALE_MS });
+  if (supporters.isLoading) return <Skeleton height={120} />;
+  if (!supporters.data?.length) return <Text c="dimmed">No supporters yet. Be the first to donate!</Text>;
+  return (
+    <Stack gap="xs" component="ul" p={0} style={{ listStyle: 'none' }} aria-label="Supporters">
+      {supporters.data.map((s) => (
+        <Paper key={s.id} withBorder p="sm" component="li">
+          <Group justify="space-between" wrap="nowrap" align="flex-start">
+            <Box>
+              <Text fw={600}>{s.isAnonymous ? 'Anonymous' : s.donorName}</Text>
+              {s.message ? (
+                <Text size="sm" c="dimmed" style={{ whiteSpace: 'pre-wrap' }}>
+                  {s.message}
+                </Text>
+              ) : null}
+            </Box>
+            <Stack gap={0} align="flex-end">
+              <Text fw={600}>{formatUsd(s.amount)}</Text>
+              <Text size="xs" c="dimmed">
+                {formatDate(s.createdAt)}
+              </Text>
+            </Stack>
+          </Group>
+        </Paper>
+      ))}
+    </Stack>
+  );
+}
+
+export function ProjectDetailPage() {
+  const { id } = useParams();
+  const projectId = Number(id);
+  const valid = Number.isInteger(projectId) && projectId > 0 && projectId < 2 ** 31;
+  const project = trpc.showUp.get.useQuery({ id: projectId }, { enabled: valid, staleTime: SHOW_UP_STALE_MS });
+  const supporters = trpc.showUp.supporters.useQuery(
+    { id: projectId },
+    { enabled: valid, staleTime: SHOW_UP_STALE_MS },
+  );
+  const [tab, setTab] = useState<string | null>('about');
+  const [donating, setDonating] = useState(false);
+  const [lastGift, setLastGift] = useState<string | null>(null);
+
+  if (!valid || (project.isError && [400, 404].includes(httpStatus(project.error) ?? 0))) return <ProjectNotFound />;
+  if (project.isError) {
+    return (
+      <Alert color="red" title="The project could not be loaded">
+        <Stack gap="xs" align="flex-start">
+          {project.error.message}
+          <Button size="xs" variant="light" color="red" onClick={() => void project.refetch()}>
+            Retry
+          </Button>
+        </Stack>
+      </Alert>
+    );
+  }
+  if (project.isLoading || !project.data) {
+    return (
+      <Stack aria-busy="true" aria-label="Loading project">
+        <Skeleton height={28} width="40%" />
+        <Skeleton height={320} />
+      </Stack>
+    );
+  }
+  const p = project.data;
+
+  return (
+    <>
+      <Anchor component={Link} to="/show-up" size="sm">
+        <Group gap={4} component="span">
+          <IconArrowLeft size={16} aria-hidden /> Back to Projects
+        </Group>
+      </Anchor>
+      <Group justify="space-between" align="flex-start" mt="sm" mb="md" wrap="wrap" gap="sm">
+        <Stack gap={6}>
+          <Title order={1} size="h2" style={{ overflowWrap: 'anywhere' }}>
+            {p.title}
+          </Title>
+          <Group gap="sm">
+            <Badge color={CATEGORY_COLOR[p.category] ?? 'gray'} variant="light">
+              {categoryLabel(p.category)}
+            </Badge>
+            <Group gap={4} c="dimmed">
+              <IconMapPin size={16} aria-hidden />
+              <Text size="sm" c="dimmed">
+                {p.location}
+              </Text>
+            </Group>
+          </Group>
+        </Stack>
+        <Group gap="xs">
+          <Button variant="default" leftSection={<IconShare size={18} />} onClick={() => void share(p)}>
+            Share
+          </Button>
+          {p.isOwner ? (
+            <>
+              <Button
+                component={Link}
+                to={`/show-up/${p.id}/edit`}
+                variant="light"
+                leftSection={<IconEdit size={18} />}
+              >
+                Edit Project
+              </Button>
+              <Button
+                component={Link}
+                to={`/show-up/${p.id}/update/new`}
+                variant="light"
+                leftSection={<IconPencilPlus size={18} />}
+              >
+                Post Update
+              </Button>
+            </>
+          ) : null}
+        </Group>
+      </Group>
+
+      {lastGift ? (
+        <Alert
+          color="green"
+          title="Thank you for your gift"
+          mb="md"
+          withCloseButton
+          closeButtonLabel="Close"
+          onClose={() => setLastGift(null)}
+        >
+          <Anchor component={Link} to={`/show-up/donation-success?payment_intent=${lastGift}&project_id=${p.id}`}>
+            See your donation and receipt
+          </Anchor>
+        </Alert>
+      ) : null}
+      <Grid gap="lg">
+        <Grid.Col span={{ base: 12, md: 8 }}>
+          <Card withBorder p={0} radius="md" mb="lg" style={{ overflow: 'hidden' }}>
+            <AspectRatio ratio={16 / 9}>
+              {p.coverImage ? (
+                <Image src={p.coverImage} alt={`Cover image of ${p.title}`} fit="cover" />
+              ) : (
+                <Center bg="indigo.0">
+                  <Text fz={28} fw={700} c="indigo.9" ta="center" px="md">
+                    {p.organizationName}
+                  </Text>
+                </Center>
+              )}
+            </AspectRatio>
+          </Card>
+          <Tabs value={tab} onChange={setTab} keepMounted={false}>
+            <Tabs.List mb="md">
+              <Tabs.Tab value="about">About</Tabs.Tab>
+              <Tabs.Tab
+                value="updates"
+                rightSection={
+                  <Badge size="sm" variant="light" circle aria-label={`${p.updatesCount} updates`}>
+                    {p.updatesCount}
+                  </Badge>
+                }
+              >
+                Updates
+              </Tabs.Tab>
+              <Tabs.Tab
+                value="supporters"
+                rightSection={
+                  <Badge size="sm" variant="light" circle aria-label={`${supporters.data?.length ?? 0} supporters`}>
+                    {supporters.data?.length ?? 0}
+                  </Badge>
+                }
+              >
+                Supporters
+              </Tabs.Tab>
+              {p.isOwner ? <Tabs.Tab value="donations">Donations</Tabs.Tab> : null}
+            </Tabs.List>
+            <Tabs.Panel value="about">
+              <Stack>
+                <Text fw={600} size="lg">
+                  {p.shortDescription}
+                </Text>
+                <Text style={{ whiteSpace: 'pre-wrap' }}>{p.description}</Text>
+                {p.images.length ? (
+                  <>
+                    <Title order={2} size="h4" mt="sm">
+                      Project Images
+                    </Title>
+                    <SimpleGrid cols={{ base: 2, sm: 3 }}>
+                      {p.images.map((img, i) => (
+                        <Anchor key={`${img.url}-${i}`} href={img.url} target="_blank" rel="noopener noreferrer">
+                          <AspectRatio ratio={4 / 3}>
+                            <Image src={img.url} alt={`${p.title}, image ${i + 1}`} radius="sm" fit="cover" />
+                          </AspectRatio>
+                        </Anchor>
+                      ))}
+                    </SimpleGrid>
+                  </>
+                ) : null}
+              </Stack>
+            </Tabs.Panel>
+            <Tabs.Panel value="updates">
+              <UpdatesTab projectId={p.id} />
+            </Tabs.Panel>
+            <Tabs.Panel value="supporters">
+              <SupportersTab projectId={p.id} />
+            </Tabs.Panel>
+            {p.isOwner ? (
+              <Tabs.Panel value="donations">
+                <Suspense fallback={<Skeleton height={160} />}>
+                  <OwnerDonations projectId={p.id} />
+                </Suspense>
+              </Tabs.Panel>
+            ) : null}
+          </Tabs>
+        </Grid.Col>
+        <Grid.Col span={{ base: 12, md: 4 }}>
+          <SideCard project={p} onDonate={() => setDonating(true)} />
+        </Grid.Col>
+      </Grid>
+      {donating ? (
+        <DonateDialog
+          project={p}
+          onClose={() => setDonating(false)}
+          onPaid={(pi) => {
+            setDonating(false);
+            setLastGift(pi);
+          }}
+        />
+      ) : null}
+    </>
+  );
+}

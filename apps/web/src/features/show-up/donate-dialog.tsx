@@ -1,0 +1,271 @@
+import {
+  Alert,
+  Button,
+  Checkbox,
+  Group,
+  Modal,
+  NumberInput,
+  Paper,
+  SimpleGrid,
+  Stack,
+  Text,
+  Textarea,
+  TextInput,
+  Title,
+} from '@mantine/core';
+import { useForm } from '@mantine/form';
+import { IconFlask, IconLock } from '@tabler/icons-react';
+import { Elements, PaymentElement, useElements, useStripe } from '@stripe/react-stripe-js';
+import type { Stripe as StripeJs } from '@stripe/stripe-js';
+import { loadStripe } from '@stripe/stripe-js/pure';
+import { useRef, useState } from 'react';
+import {
+  DEFAULT_DONATION,
+  donationFormSchema,
+  QUICK_AMOUNTS,
+  type DonationFormValues,
+  type Project,
+} from '@lampstand/api/schemas/show-up';
+import { trpc } from '../../lib/trpc';
+import { errorMessage } from '../../lib/errors';
+import { formatUsd } from '../../ui/format';
+import { notifyError, notifySuccess } from '../../ui/notify';
+import { zodValidate } from '../../ui/zod-form';
+import { rememberedSource } from './source';
+
+type Prepared = { paymentIntentId: string; clientSecret: string; amount: number; mode: 'stripe' | 'demo' | 'disabled' };
+
+const validateDonation = zodValidate(donationFormSchema);
+
+const stripeByKey = new Map<string, Promise<StripeJs | null>>();
+function stripeFor(key: string) {
+  if (!stripeByKey.has(key)) stripeByKey.set(key, loadStripe(key));
+  return stripeByKey.get(key)!;
+}
+
+function useAfterSuccess(project: Project, onPaid: (paymentIntentId: string) => void) {
+  const utils = trpc.useUtils();
+  return async (paymentIntentId: string) => {
+    notifySuccess('Donation Successful', 'Thank you for your generous support!');
+    onPaid(paymentIntentId);
+    await Promise.all([
+      utils.showUp.get.invalidate({ id: project.id }),
+      utils.showUp.supporters.invalidate({ id: project.id }),
+      utils.showUp.list.invalidate(),
+    ]);
+  };
+}
+
+/** Stripe's Payment Element; confirms without leaving the page when the card allows it. */
+function StripePayment({
+  project,
+  prepared,
+  onPaid,
+}: {
+  project: Project;
+  prepared: Prepared;
+  onPaid: (pi: string) => void;
+}) {
+  const stripe = useStripe();
+  const elements = useElements();
+  const [busy, setBusy] = useState(false);
+  const done = useAfterSuccess(project, onPaid);
+  const pay = async () => {
+    if (!stripe || !elements) return;
+    setBusy(true);
+    try {
+      const { error, paymentIntent } = await stripe.confirmPayment({
+        elements,
+        confirmParams: {
+          return_url: `${window.location.origin}/show-up/donation-success?project_id=${project.id}`,
+        },
+        redirect: 'if_required',
+      });
+      if (error) notifyError('Payment Failed', error.message ?? 'The payment did not go through.');
+      else if (paymentIntent?.status === 'succeeded') await done(paymentIntent.id);
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <Stack>
+      <PaymentElement />
+      <Button onClick={() => void pay()} disabled={!stripe || busy} size="md">
+        {busy ? 'Processing...' : `Donate ${formatUsd(prepared.amount)}`}
+      </Button>
+    </Stack>
+  );
+}
+
+/** No Stripe keys on this (non-production) machine: a clearly labelled demo that charges nothing. */
+function DemoPayment({
+  project,
+  prepared,
+  onPaid,
+}: {
+  project: Project;
+  prepared: Prepared;
+  onPaid: (pi: string) => void;
+}) {
+  const done = useAfterSuccess(project, onPaid);
+  const complete = trpc.showUp.completeDemoPayment.useMutation({
+    onSuccess: () => done(prepared.paymentIntentId),
+    onError: (err) => notifyError('Payment Failed', errorMessage(err)),
+  });
+  return (
+    <Paper withBorder p="md" bg="yellow.0">
+      <Stack gap="sm">
+        <Group gap="xs">
+          <IconFlask size={20} aria-hidden />
+          <Title order={3} size="h5">
+            Demo mode — no card is charged
+          </Title>
+        </Group>
+        <Text size="sm">
+          This server has no card payment keys, so this gift is completed as a demonstration through the same steps a
+          real payment takes. Nothing is charged.
+        </Text>
+        <Button
+          size="md"
+          onClick={() =>
+            complete.mutate({ paymentIntent: prepared.paymentIntentId, clientSecret: prepared.clientSecret })
+          }
+          disabled={complete.isPending}
+        >
+          {complete.isPending ? 'Processing...' : `Donate ${formatUsd(prepared.amount)} (demo)`}
+        </Button>
+      </Stack>
+    </Paper>
+  );
+}
+
+/** Donate Now: the amount and the donor, then the card (or the demo form). */
+export function DonateDialog({
+  project,
+  onClose,
+  onPaid,
+}: {
+  project: Project;
+  onClose: () => void;
+  onPaid: (paymentIntentId: string) => void;
+}) {
+  // The cached session (never a new observer: for a visitor that would refetch the 401 and reload the page).
+  const user = trpc.useUtils().auth.me.getData() ?? null;
+  const config = trpc.showUp.config.useQuery({ projectId: project.id });
+  const [prepared, setPrepared] = useState<Prepared | null>(null);
+  // One key per amount tried: a retry after a lost answer gets the same payment, not a second one.
+  const attempt = useRef<{ amount: number; key: string } | null>(null);
+  const form = useForm<DonationFormValues>({
+    mode: 'controlled',
+    initialValues: {
+      amount: DEFAULT_DONATION,
+      donorName: user?.churchName ?? '',
+      donorEmail: user?.email ?? '',
+      message: '',
+      isAnonymous: false,
+    },
+    // Hidden when anonymous, so never checked then (and never sent).
+    validate: (v) => validateDonation(v.isAnonymous ? { ...v, donorName: '', donorEmail: '' } : v),
+  });
+  const prepare = trpc.showUp.prepareDonation.useMutation({
+    onSuccess: (data) => setPrepared(data),
+    onError: () =>
+      notifyError('Error preparing payment', 'There was a problem processing your donation request. Please try again.'),
+  });
+  // The ref is read when the form is submitted (an event), not while rendering.
+  // eslint-disable-next-line react-hooks/refs
+  const submit = form.onSubmit((values) => {
+    const parsed = donationFormSchema.parse(values.isAnonymous ? { ...values, donorName: '', donorEmail: '' } : values);
+    if (attempt.current?.amount !== parsed.amount)
+      attempt.current = { amount: parsed.amount, key: crypto.randomUUID() };
+    prepare.mutate({
+      projectId: project.id,
+      amount: parsed.amount,
+      ...(parsed.isAnonymous ? {} : { donorName: parsed.donorName, donorEmail: parsed.donorEmail }),
+      message: parsed.message,
+      isAnonymous: parsed.isAnonymous,
+      source: rememberedSource(),
+      idempotencyKey: attempt.current.key,
+    });
+  });
+  const amount = form.values.amount;
+  const publishableKey = config.data?.giving.publishableKey;
+
+  return (
+    <Modal
+      opened
+      onClose={onClose}
+      title={<Text fw={700}>{project.title}</Text>}
+      size="lg"
+      closeButtonProps={{ 'aria-label': 'Close' }}
+    >
+      {!prepared ? (
+        <form onSubmit={submit} noValidate>
+          <Stack>
+            <div role="group" aria-labelledby="quick-amounts-label">
+              <Text id="quick-amounts-label" size="sm" fw={500} mb={6}>
+                Choose an amount
+              </Text>
+              <SimpleGrid cols={{ base: 3, sm: 6 }} spacing="xs">
+                {QUICK_AMOUNTS.map((a) => (
+                  <Button
+                    key={a}
+                    variant={amount === a ? 'filled' : 'default'}
+                    aria-pressed={amount === a}
+                    onClick={() => form.setFieldValue('amount', a)}
+                  >
+                    ${a}
+                  </Button>
+                ))}
+              </SimpleGrid>
+            </div>
+            <NumberInput
+              label="Amount (USD)"
+              prefix="$"
+              decimalScale={2}
+              min={0}
+              thousandSeparator=","
+              withAsterisk
+              {...form.getInputProps('amount')}
+              onChange={(v) => form.setFieldValue('amount', v === '' ? '' : Number(v))}
+            />
+            <Checkbox label="Give anonymously" {...form.getInputProps('isAnonymous', { type: 'checkbox' })} />
+            {!form.values.isAnonymous ? (
+              <>
+                <TextInput label="Name" autoComplete="name" {...form.getInputProps('donorName')} />
+                <TextInput
+                  label="Email"
+                  type="email"
+                  autoComplete="email"
+                  description="We send your receipt here."
+                  {...form.getInputProps('donorEmail')}
+                />
+              </>
+            ) : null}
+            <Textarea label="Message" autosize minRows={2} maxRows={5} {...form.getInputProps('message')} />
+            <Group gap={6} c="dimmed" wrap="nowrap" align="flex-start">
+              <IconLock size={16} aria-hidden style={{ flexShrink: 0, marginTop: 2 }} />
+              <Text size="sm" c="dimmed">
+                Payments are processed securely by our card payment provider, Stripe. Your card details never touch our
+                servers.
+              </Text>
+            </Group>
+            <Button type="submit" size="md" loading={prepare.isPending}>
+              Continue to payment
+            </Button>
+          </Stack>
+        </form>
+      ) : prepared.mode === 'stripe' && publishableKey ? (
+        <Elements stripe={stripeFor(publishableKey)} options={{ clientSecret: prepared.clientSecret }}>
+          <StripePayment project={project} prepared={prepared} onPaid={onPaid} />
+        </Elements>
+      ) : prepared.mode === 'demo' ? (
+        <DemoPayment project={project} prepared={prepared} onPaid={onPaid} />
+      ) : (
+        <Alert color="red" title="Online giving is not available">
+          {config.data?.giving.message ?? 'Please try again later.'}
+        </Alert>
+      )}
+    </Modal>
+  );
+}

@@ -1,0 +1,88 @@
+import { Badge, Button, Group, Paper, Skeleton, Stack, Text, Title } from '@mantine/core';
+import { IconExternalLink } from '@tabler/icons-react';
+import { useEffect } from 'react';
+import { useSearchParams } from 'react-router-dom';
+import { trpc } from '../../lib/trpc';
+import { errorMessage } from '../../lib/errors';
+import { notifyError } from '../../ui/notify';
+
+const STATUS = {
+  not_connected: { label: 'Not connected', color: 'gray' },
+  pending: { label: 'Pending', color: 'orange' },
+  ready: { label: 'Ready', color: 'green' },
+} as const;
+
+/** Settings → Giving: the church's own Stripe account (Stripe Connect), when the platform uses it. */
+export function GivingSettings() {
+  const status = trpc.showUp.givingStatus.useQuery();
+  const utils = trpc.useUtils();
+  const [params] = useSearchParams();
+  const connect = trpc.showUp.givingConnect.useMutation({
+    onSuccess: ({ url }) => window.location.assign(url),
+    onError: (err) => notifyError('Could not start Stripe onboarding', errorMessage(err)),
+  });
+  const refresh = trpc.showUp.givingRefresh.useMutation({
+    onSuccess: (data) => utils.showUp.givingStatus.setData(undefined, data),
+    onError: (err) => notifyError('Could not check the Stripe account', errorMessage(err)),
+  });
+  const back = params.get('giving');
+  const { mutate: refreshNow } = refresh;
+  useEffect(() => {
+    if (back === 'return' || back === 'refresh') refreshNow();
+  }, [back, refreshNow]);
+
+  return (
+    <Paper withBorder p="lg" maw={720} mt="lg">
+      <Title order={2} size="h4" mb="xs">
+        Giving
+      </Title>
+      {status.isLoading || !status.data ? (
+        <Skeleton h={60} />
+      ) : status.data.mode === 'disabled' ? (
+        <Text size="sm">
+          Online giving is off on this server: the administrator needs to set STRIPE_SECRET_KEY and
+          STRIPE_WEBHOOK_SECRET.
+        </Text>
+      ) : !status.data.connect ? (
+        <Text size="sm">
+          Donations to your Show Up projects are processed by the platform's Stripe account
+          {status.data.mode === 'demo' ? ' (demo mode: no card is charged)' : ''}.
+        </Text>
+      ) : (
+        <Stack gap="sm">
+          <Group gap="xs">
+            <Text size="sm" fw={600}>
+              Stripe account:
+            </Text>
+            <Badge color={STATUS[status.data.status].color} variant="light">
+              {STATUS[status.data.status].label}
+            </Badge>
+          </Group>
+          <Text size="sm" c="dimmed">
+            Donations to your projects are paid into your church's own Stripe account
+            {status.data.platformFeePercent > 0 ? `, less a ${status.data.platformFeePercent}% platform fee` : ''}.
+            {status.data.status !== 'ready'
+              ? ' Until it is ready, Donate Now says that online giving is not set up yet.'
+              : ''}
+          </Text>
+          <Group>
+            {status.data.status !== 'ready' ? (
+              <Button
+                onClick={() => connect.mutate()}
+                loading={connect.isPending}
+                rightSection={<IconExternalLink size={16} />}
+              >
+                {status.data.status === 'pending' ? 'Continue Stripe setup' : 'Connect Stripe account'}
+              </Button>
+            ) : null}
+            {status.data.status !== 'not_connected' ? (
+              <Button variant="default" onClick={() => refresh.mutate()} loading={refresh.isPending}>
+                Check status
+              </Button>
+            ) : null}
+          </Group>
+        </Stack>
+      )}
+    </Paper>
+  );
+}

@@ -1,0 +1,109 @@
+import {
+  ActionIcon,
+  Button,
+  Group,
+  Image,
+  Paper,
+  SimpleGrid,
+  Skeleton,
+  Stack,
+  Textarea,
+  TextInput,
+} from '@mantine/core';
+import { useForm } from '@mantine/form';
+import { IconTrash } from '@tabler/icons-react';
+import { Link, useNavigate, useParams } from 'react-router-dom';
+import { createUpdateSchema } from '@lampstand/api/schemas/show-up';
+import { trpc } from '../../lib/trpc';
+import { errorMessage, httpStatus } from '../../lib/errors';
+import { AccessDenied } from '../../shell/guards';
+import { notifyError, notifySuccess } from '../../ui/notify';
+import { PageHeader } from '../../ui/page-header';
+import { zodValidate } from '../../ui/zod-form';
+import { ProjectNotFound } from './detail-page';
+import { ImageUpload, type UploadedImage } from '../../ui/image-upload';
+
+type Values = { projectId: number; title: string; content: string; images: UploadedImage[] };
+
+export function NewUpdatePage() {
+  const { id } = useParams();
+  const projectId = Number(id);
+  const valid = Number.isInteger(projectId) && projectId > 0 && projectId < 2 ** 31;
+  const project = trpc.showUp.get.useQuery({ id: projectId }, { enabled: valid, staleTime: 0 });
+  const navigate = useNavigate();
+  const utils = trpc.useUtils();
+  const form = useForm<Values>({
+    mode: 'controlled',
+    initialValues: { projectId, title: '', content: '', images: [] },
+    validate: zodValidate(createUpdateSchema),
+  });
+  const create = trpc.showUp.createUpdate.useMutation({
+    onSuccess: async () => {
+      notifySuccess('Update created', 'Your supporters can read it on the project page.');
+      await Promise.all([
+        utils.showUp.updates.invalidate({ id: projectId }),
+        utils.showUp.get.invalidate({ id: projectId }),
+      ]);
+      void navigate(`/show-up/${projectId}`);
+    },
+    onError: (err) => notifyError('Error creating update', errorMessage(err)),
+  });
+
+  if (!valid || (project.isError && [400, 404].includes(httpStatus(project.error) ?? 0))) return <ProjectNotFound />;
+  if (project.isLoading || !project.data) return <Skeleton height={300} maw={720} />;
+  if (!project.data.isOwner) return <AccessDenied text="You don't have permission to post updates to this project." />;
+
+  return (
+    <>
+      <PageHeader title="Post an Update" description={project.data.title} />
+      <form onSubmit={form.onSubmit((v) => create.mutate(createUpdateSchema.parse(v)))} noValidate>
+        <Paper withBorder p="lg" maw={720}>
+          <Stack>
+            <TextInput label="Title" withAsterisk {...form.getInputProps('title')} />
+            <Textarea label="Content" withAsterisk autosize minRows={6} {...form.getInputProps('content')} />
+            {form.values.images.length ? (
+              <SimpleGrid cols={{ base: 2, sm: 4 }}>
+                {form.values.images.map((img, i) => (
+                  <Stack key={`${img.url}-${i}`} gap={4}>
+                    <Image
+                      src={img.thumbnailUrl ?? img.url}
+                      alt={`Update image ${i + 1}`}
+                      radius="sm"
+                      h={90}
+                      fit="cover"
+                    />
+                    <ActionIcon
+                      variant="light"
+                      color="red"
+                      aria-label={`Remove update image ${i + 1}`}
+                      onClick={() => form.removeListItem('images', i)}
+                    >
+                      <IconTrash size={16} />
+                    </ActionIcon>
+                  </Stack>
+                ))}
+              </SimpleGrid>
+            ) : null}
+            <ImageUpload
+              label="Add an image"
+              value={null}
+              onChange={(img) => {
+                if (!img) return;
+                form.insertListItem('images', img);
+                notifySuccess('Image added', 'It is posted with the update.');
+              }}
+            />
+            <Group justify="flex-end">
+              <Button component={Link} to={`/show-up/${projectId}`} variant="default">
+                Cancel
+              </Button>
+              <Button type="submit" loading={create.isPending}>
+                Post Update
+              </Button>
+            </Group>
+          </Stack>
+        </Paper>
+      </form>
+    </>
+  );
+}

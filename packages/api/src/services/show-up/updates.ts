@@ -1,0 +1,62 @@
+import type { Db } from '@lampstand/db';
+import type { z } from 'zod';
+import type { createUpdateSchema, ProjectUpdate, Supporter } from '../../schemas/show-up.js';
+import { ownedProject, getProject, resolveImage, toStoredImage } from './projects.js';
+
+type CreateUpdate = z.output<typeof createUpdateSchema>;
+
+const iso = (d: Date) => d.toISOString();
+
+/** Public: a project's updates, newest first. */
+export async function listUpdates(db: Db, viewerId: number | null, { id }: { id: number }): Promise<ProjectUpdate[]> {
+  await getProject(db, viewerId, { id });
+  const rows = await db
+    .selectFrom('showUpUpdates')
+    .select(['id', 'projectId', 'title', 'content', 'images', 'createdAt'])
+    .where('projectId', '=', id)
+    .orderBy('createdAt', 'desc')
+    .orderBy('id', 'desc')
+    .limit(500)
+    .execute();
+  return rows.map((r) => ({ ...r, createdAt: iso(r.createdAt) }));
+}
+
+/** Only the project's owner posts updates (403 for anyone else, nothing written). */
+export async function createUpdate(db: Db, tenantId: number, input: CreateUpdate): Promise<ProjectUpdate> {
+  await ownedProject(db, tenantId, input.projectId);
+  const images = await Promise.all(input.images.map((img, i) => resolveImage(db, tenantId, img, `images.${i}`)));
+  const row = await db
+    .insertInto('showUpUpdates')
+    .values({
+      userId: tenantId,
+      projectId: input.projectId,
+      title: input.title,
+      content: input.content,
+      images: JSON.stringify(images.map(toStoredImage)),
+    })
+    .returning(['id', 'projectId', 'title', 'content', 'images', 'createdAt'])
+    .executeTakeFirstOrThrow();
+  return { ...row, createdAt: iso(row.createdAt) };
+}
+
+/** Public: completed gifts, newest first. No email ever; anonymous gifts carry no name. */
+export async function listSupporters(db: Db, viewerId: number | null, { id }: { id: number }): Promise<Supporter[]> {
+  await getProject(db, viewerId, { id });
+  const rows = await db
+    .selectFrom('showUpDonations')
+    .select(['id', 'amount', 'donorName', 'isAnonymous', 'message', 'completedAt', 'createdAt'])
+    .where('projectId', '=', id)
+    .where('status', '=', 'completed')
+    .orderBy('completedAt', 'desc')
+    .orderBy('id', 'desc')
+    .limit(500)
+    .execute();
+  return rows.map((r) => ({
+    id: r.id,
+    amount: r.amount,
+    donorName: r.isAnonymous || !r.donorName ? 'Anonymous' : r.donorName,
+    isAnonymous: r.isAnonymous,
+    message: r.message,
+    createdAt: iso(r.completedAt ?? r.createdAt),
+  }));
+}
