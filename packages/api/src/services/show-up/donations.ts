@@ -273,7 +273,7 @@ export async function handleStripeEvent(
     const now = new Date();
     if (event.type === 'payment_intent.succeeded') {
       if (RANK[donation.status] >= RANK.completed) return finish('stale', donation.id);
-      const pi = event.data.object as Stripe.PaymentIntent;
+      const pi = event.data.object;
       await trx
         .updateTable('showUpDonations')
         .set({
@@ -298,7 +298,7 @@ export async function handleStripeEvent(
     }
     if (event.type === 'payment_intent.payment_failed') {
       if (RANK[donation.status] >= RANK.failed) return finish('stale', donation.id);
-      const pi = event.data.object as Stripe.PaymentIntent;
+      const pi = event.data.object;
       await trx
         .updateTable('showUpDonations')
         .set({

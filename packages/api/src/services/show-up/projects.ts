@@ -94,7 +94,7 @@ export async function findProjects(db: Db, viewerId: number | null, input: FindP
   if (input.ownedByMe) return queryProjects(db, viewerId, input);
   const key = JSON.stringify(input);
   let listCache = listCaches.get(db);
-  if (!listCache) listCaches.set(db, (listCache = new Map()));
+  if (!listCache) listCaches.set(db, (listCache = new Map<string, { at: number; value: ProjectPage }>()));
   const hit = listCache.get(key);
   if (hit && Date.now() - hit.at < LIST_TTL_MS) return hit.value;
   const value = await queryProjects(db, viewerId, input);
