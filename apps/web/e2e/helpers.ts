@@ -67,6 +67,13 @@ export async function screenshot(page: Page, name: string): Promise<void> {
  * by design run no scripts) are swapped for an empty box first: axe cannot run inside them.
  */
 export async function expectAccessible(page: Page): Promise<void> {
+  // Measure what people read, not a frame of a dialog fading in: wait for transitions to finish.
+  await page.waitForFunction(
+    () =>
+      document.getAnimations().every((a) => a.playState !== 'running' || a.effect?.getTiming().iterations === Infinity),
+    undefined,
+    { timeout: 5000 },
+  );
   await page.evaluate(() => {
     for (const f of Array.from(document.querySelectorAll('iframe[sandbox]'))) {
       const box = document.createElement('div');
