@@ -2,7 +2,7 @@
 export { appRouter, createCaller } from './root.js';
 export type { Context, SessionControl, SessionData, AppServices } from './context.js';
 export { zodIssues, type FieldIssue } from './trpc.js';
-export { AppError, APP_ERROR_STATUS, type AppErrorCode } from './errors.js';
+export { AppError, APP_ERROR_STATUS, isBadInputDbError, type AppErrorCode } from './errors.js';
 export { resolveSessionUsers } from './services/auth/session-users.js';
 export { registerUser } from './services/auth/register-user.js';
 export { hashPassword } from './services/auth/password.js';
