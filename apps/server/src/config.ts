@@ -36,6 +36,16 @@ export interface Config {
   deliveryClaimLeaseSeconds?: number;
   /** First retry delay in seconds, doubling (default 30). */
   deliveryRetryBaseSeconds?: number;
+  /** Milliseconds for a request body to arrive in full (default 30 s; then 408). */
+  bodyTimeoutMs: number;
+  /** Milliseconds for a whole request, headers and body (default 60 s). */
+  requestTimeoutMs: number;
+  /** Origins besides PUBLIC_URL's allowed to make cookie-authenticated writes (CSRF check). */
+  allowedOrigins: string[];
+  /** Leaflet tile URL template; its host is allowed in the Content-Security-Policy's img-src. */
+  mapTileUrl?: string;
+  /** Allow Stripe.js in the Content-Security-Policy (js.stripe.com, api.stripe.com, hooks.stripe.com). */
+  cspStripe: boolean;
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -69,6 +79,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     smsConcurrency: positiveOrUndefined(env.SMS_CONCURRENCY, 'SMS_CONCURRENCY') ?? 4,
     deliveryClaimLeaseSeconds: positiveOrUndefined(env.DELIVERY_CLAIM_LEASE_SECONDS, 'DELIVERY_CLAIM_LEASE_SECONDS'),
     deliveryRetryBaseSeconds: positiveOrUndefined(env.DELIVERY_RETRY_BASE_SECONDS, 'DELIVERY_RETRY_BASE_SECONDS'),
+    bodyTimeoutMs: positiveOrUndefined(env.BODY_TIMEOUT_MS, 'BODY_TIMEOUT_MS') ?? 30_000,
+    requestTimeoutMs: positiveOrUndefined(env.REQUEST_TIMEOUT_MS, 'REQUEST_TIMEOUT_MS') ?? 60_000,
+    allowedOrigins: (env.ALLOWED_ORIGINS ?? '')
+      .split(',')
+      .map((o) => o.trim().replace(/\/$/, ''))
+      .filter(Boolean),
+    mapTileUrl: env.MAP_TILE_URL || undefined,
+    cspStripe: env.CSP_STRIPE === 'true' || env.CSP_STRIPE === '1',
   };
 }
 

@@ -15,6 +15,8 @@ import { createContext } from './context.js';
 import { PgSessionStore } from './session-store.js';
 import { restPlugin } from './rest/plugin.js';
 import { toErrorResponse } from './rest/errors.js';
+import { registerSecurity } from './security/index.js';
+import { DEFAULT_BODY_LIMIT } from './security/body-limits.js';
 
 export const SESSION_COOKIE = 'lampstand.sid';
 const SESSION_MAX_AGE_MS = 1000 * 60 * 60 * 24 * 14;
@@ -32,9 +34,13 @@ export async function createServer(config: Config, deps: AppDeps): Promise<Serve
   const app = Fastify({
     logger: config.logLevel === 'silent' ? false : { level: config.logLevel },
     trustProxy: config.trustProxy,
-    // CSV imports arrive as JSON of up to 20 MiB.
-    bodyLimit: 25 * 1024 * 1024,
+    // 1 MiB unless a route sets more (the CSV import); see security/body-limits.ts.
+    bodyLimit: DEFAULT_BODY_LIMIT,
+    // Slow clients: the whole request within requestTimeoutMs, the body within bodyTimeoutMs.
+    requestTimeout: config.requestTimeoutMs,
+    connectionTimeout: config.requestTimeoutMs * 2,
   });
+  await registerSecurity(app, config, SESSION_COOKIE);
 
   const secret = config.sessionSecret ?? (await getOrCreateSetting(db, 'session_secret', () => randomSecret()));
   await app.register(fastifyCookie);

@@ -48,6 +48,7 @@ export function codeForStatus(status: number): string {
     403: 'FORBIDDEN',
     404: 'NOT_FOUND',
     405: 'METHOD_NOT_SUPPORTED',
+    408: 'TIMEOUT',
     409: 'CONFLICT',
     413: 'PAYLOAD_TOO_LARGE',
     415: 'UNSUPPORTED_MEDIA_TYPE',

@@ -24,6 +24,8 @@ export interface RestRoute {
   status?: number;
   /** 'csv': the procedure returns { fileName, csv }, sent as a CSV download. */
   format?: 'json' | 'csv';
+  /** Largest request body in bytes (default 1 MiB, see security/body-limits.ts). */
+  bodyLimit?: number;
   /** Documented error statuses besides 400/401/403; 404 is implied by a path parameter. */
   errors?: RouteError[];
 }

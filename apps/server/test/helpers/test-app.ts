@@ -67,6 +67,8 @@ export class HttpClient {
 
   async request(method: string, path: string, body?: unknown, extraHeaders: Record<string, string> = {}) {
     const headers: Record<string, string> = { ...this.headers, ...extraHeaders };
+    // As the web client does: a POST without a body still sends JSON `{}` (the CSRF check requires JSON).
+    if (body === undefined && method === 'POST') body = {};
     if (body !== undefined) headers['content-type'] = 'application/json';
     if (this.cookies.size) headers.cookie = [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
     const res = await fetch(this.baseUrl + path, {
