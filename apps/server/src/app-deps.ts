@@ -9,6 +9,7 @@ import {
   type DeliveryConfig,
   type EmailTransport,
   type JobQueue,
+  type AbuseLimits,
 } from '@lampstand/api/server';
 import { getOrCreateSetting, randomSecret, type Db } from '@lampstand/db';
 import type { Config } from './config.js';
@@ -21,6 +22,7 @@ export interface AppDeps {
   email: EmailTransport;
   sms: SmsTransport;
   delivery: DeliveryConfig;
+  limits: AbuseLimits;
 }
 
 export interface AppRuntime {
@@ -91,7 +93,14 @@ export async function startRuntime(
     log: opts.log,
   });
   return {
-    deps: { db, jobs: runner.queue, email, sms, delivery },
+    deps: {
+      db,
+      jobs: runner.queue,
+      email,
+      sms,
+      delivery,
+      limits: { registrationsPerHour: config.registrationsPerHour },
+    },
     runner,
     async close() {
       await runner.stop();

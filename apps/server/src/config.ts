@@ -46,6 +46,8 @@ export interface Config {
   mapTileUrl?: string;
   /** Allow Stripe.js in the Content-Security-Policy (js.stripe.com, api.stripe.com, hooks.stripe.com). */
   cspStripe: boolean;
+  /** Accounts one address may register in an hour (REGISTRATIONS_PER_HOUR, default 20). */
+  registrationsPerHour: number;
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -87,6 +89,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       .filter(Boolean),
     mapTileUrl: env.MAP_TILE_URL || undefined,
     cspStripe: env.CSP_STRIPE === 'true' || env.CSP_STRIPE === '1',
+    registrationsPerHour: positiveOrUndefined(env.REGISTRATIONS_PER_HOUR, 'REGISTRATIONS_PER_HOUR') ?? 20,
   };
 }
 

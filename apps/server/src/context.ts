@@ -36,6 +36,13 @@ export async function createContext(deps: AppDeps, req: FastifyRequest): Promise
     ip: req.ip,
     user,
     effectiveUser,
-    services: { now: () => new Date(), jobs: deps.jobs, email: deps.email, sms: deps.sms, delivery: deps.delivery },
+    services: {
+      now: () => new Date(),
+      jobs: deps.jobs,
+      email: deps.email,
+      sms: deps.sms,
+      delivery: deps.delivery,
+      limits: deps.limits,
+    },
   };
 }

@@ -29,6 +29,13 @@ export interface AppServices {
   email: EmailTransport;
   sms: SmsTransport;
   delivery: DeliveryConfig;
+  /** Abuse limits (throttling of public endpoints). */
+  limits: AbuseLimits;
+}
+
+export interface AbuseLimits {
+  /** Accounts one address may register in an hour (default 20). */
+  registrationsPerHour: number;
 }
 
 export interface Context {

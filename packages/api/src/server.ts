@@ -1,6 +1,6 @@
 // Server-side entry: the router, the context types and the services jobs and tests call.
 export { appRouter, createCaller } from './root.js';
-export type { Context, SessionControl, SessionData, AppServices } from './context.js';
+export type { Context, SessionControl, SessionData, AppServices, AbuseLimits } from './context.js';
 export { zodIssues, type FieldIssue } from './trpc.js';
 export { AppError, APP_ERROR_STATUS, isBadInputDbError, type AppErrorCode } from './errors.js';
 export { resolveSessionUsers } from './services/auth/session-users.js';

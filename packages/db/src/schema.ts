@@ -352,6 +352,7 @@ export interface Database {
   marketingTemplates: MarketingTemplatesTable;
   marketingPackages: MarketingPackagesTable;
   userTemplates: UserTemplatesTable;
+  rateLimitBuckets: RateLimitBucketsTable;
 }
 
 export type User = Selectable<UsersTable>;
@@ -555,4 +556,13 @@ export const schemaColumns: Columns = {
     updatedAt: true,
   },
   userTemplates: { id: true, userId: true, templateId: true, packageId: true, assignedAt: true },
+  rateLimitBuckets: { key: true, count: true, windowStart: true, nextAllowedAt: true },
 };
+
+/** A throttling counter (login, registration): one row per key. */
+export interface RateLimitBucketsTable {
+  key: string;
+  count: Generated<number>;
+  windowStart: Generated<Date>;
+  nextAllowedAt: Generated<Date>;
+}
