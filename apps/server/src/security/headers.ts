@@ -34,7 +34,8 @@ export function cspDirectives(opts: CspOptions): Record<string, string[] | null>
     'img-src': ["'self'", 'data:', 'blob:', ...(tiles ? [tiles] : []), ...(stripe ? ['https://*.stripe.com'] : [])],
     'font-src': ["'self'", 'data:'],
     'connect-src': ["'self'", ...(stripe ? ['https://api.stripe.com'] : [])],
-    'frame-src': stripe ? ['https://js.stripe.com', 'https://hooks.stripe.com'] : ["'none'"],
+    // Email previews are srcdoc frames of the app itself.
+    'frame-src': ["'self'", ...(stripe ? ['https://js.stripe.com', 'https://hooks.stripe.com'] : [])],
     'object-src': ["'none'"],
     'form-action': ["'self'", ...(stripe ? ['https://hooks.stripe.com'] : [])],
     'frame-ancestors': ["'none'"],

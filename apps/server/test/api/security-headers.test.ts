@@ -54,6 +54,6 @@ describe('configurable sources', () => {
     const d = cspDirectives({ publicUrl: 'http://x', stripe: true });
     expect(d['script-src']).toContain('https://js.stripe.com');
     expect(d['connect-src']).toContain('https://api.stripe.com');
-    expect(d['frame-src']).toEqual(['https://js.stripe.com', 'https://hooks.stripe.com']);
+    expect(d['frame-src']).toEqual(["'self'", 'https://js.stripe.com', 'https://hooks.stripe.com']);
   });
 });
