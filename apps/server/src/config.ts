@@ -17,7 +17,8 @@ export interface Config {
   publicUrl: string;
   /** The built web app (apps/web/dist); served when it exists. */
   webDist: string;
-  trustProxy: boolean;
+  /** TRUST_PROXY: how many proxy hops, or which proxy addresses/CIDRs, to trust; false: none. Never all. */
+  trustProxy: number | string[] | false;
   logLevel: string;
   /** Run background workers inside the web process (default true; `pnpm worker` runs them alone). */
   runWorkers: boolean;
@@ -66,7 +67,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     sessionSecret: env.SESSION_SECRET || undefined,
     publicUrl: (env.PUBLIC_URL || `http://localhost:${port}`).replace(/\/$/, ''),
     webDist: path.resolve(repoRoot, env.WEB_DIST || 'apps/web/dist'),
-    trustProxy: env.TRUST_PROXY === 'true' || env.TRUST_PROXY === '1',
+    trustProxy: trustProxyFrom(env.TRUST_PROXY),
     logLevel: env.LOG_LEVEL || (env.NODE_ENV === 'test' ? 'silent' : 'info'),
     runWorkers: env.RUN_WORKERS !== 'false' && env.RUN_WORKERS !== '0',
     emailSmtpUrl: env.EMAIL_SMTP_URL || undefined,
@@ -105,4 +106,23 @@ function positiveOrUndefined(value: string | undefined, name: string): number | 
   const n = Number(value);
   if (!Number.isFinite(n) || n <= 0) throw new Error(`${name} must be a positive number, got '${value}'`);
   return n;
+}
+
+/** A hop count ('1'; 'true' means one hop) or a list of proxy addresses/CIDRs; never trust-all. */
+function trustProxyFrom(value: string | undefined): number | string[] | false {
+  const v = (value ?? '').trim();
+  if (v === '' || v === 'false' || v === '0') return false;
+  if (v === 'true') return 1;
+  if (/^\d+$/.test(v)) return Number(v);
+  const list = v
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+  if (
+    list.some(
+      (a) => !/^[0-9a-f:.]+(\/\d{1,3})?$/i.test(a) && a !== 'loopback' && a !== 'uniquelocal' && a !== 'linklocal',
+    )
+  )
+    throw new Error(`TRUST_PROXY must be a hop count or proxy addresses, got '${v}'`);
+  return list;
 }

@@ -33,7 +33,14 @@ export async function createServer(config: Config, deps: AppDeps): Promise<Serve
   const { db } = deps;
   const app = Fastify({
     logger: config.logLevel === 'silent' ? false : { level: config.logLevel },
-    trustProxy: config.trustProxy,
+    // A hop count becomes "the nearest n hops"; never trust-all.
+    trustProxy:
+      typeof config.trustProxy === 'number'
+        ? (() => {
+            const hops = config.trustProxy;
+            return (_address: string, hop: number) => hop < hops;
+          })()
+        : config.trustProxy,
     // 1 MiB unless a route sets more (the CSV import); see security/body-limits.ts.
     bodyLimit: DEFAULT_BODY_LIMIT,
     // Slow clients: the whole request within requestTimeoutMs, the body within bodyTimeoutMs.
@@ -56,6 +63,18 @@ export async function createServer(config: Config, deps: AppDeps): Promise<Serve
       secure: config.nodeEnv === 'production',
       maxAge: SESSION_MAX_AGE_MS,
     },
+  });
+
+  // A destroyed session (logout) also clears the browser's cookie.
+  app.addHook('onSend', async (req, reply) => {
+    if (req.session === null && (req.headers.cookie ?? '').includes(`${SESSION_COOKIE}=`)) {
+      reply.clearCookie(SESSION_COOKIE, {
+        path: '/',
+        httpOnly: true,
+        sameSite: 'lax',
+        secure: config.nodeEnv === 'production',
+      });
+    }
   });
 
   app.setErrorHandler((err, req, reply) => {

@@ -10,6 +10,8 @@ export interface SessionData {
   userId?: number;
   /** Set while an admin (userId) acts as this church. */
   impersonatingUserId?: number;
+  /** When impersonation started (ms since the epoch); it ends after IMPERSONATION_MAX_MS. */
+  impersonationStartedAt?: number;
 }
 
 /** The HTTP session, as the procedures need it; the server backs it with @fastify/session. */

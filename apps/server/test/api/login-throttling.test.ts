@@ -3,7 +3,7 @@ import { HttpClient, registerChurch, startTestApp } from '../helpers/test-app.js
 
 // Own file (own database). Throttling per username + address (10 in 15 minutes) and per address
 // (100 an hour, growing delays after 20), counted before the password check in one locked step.
-const app = await startTestApp({ trustProxy: true });
+const app = await startTestApp({ trustProxy: 1 });
 
 function from(ip: string) {
   return new HttpClient(app.url, { 'x-forwarded-for': ip });
@@ -120,7 +120,7 @@ describe('windows', () => {
 
 describe('registration', () => {
   it('is limited per address', async () => {
-    const limited = await startTestApp({ trustProxy: true, registrationsPerHour: 3 });
+    const limited = await startTestApp({ trustProxy: 1, registrationsPerHour: 3 });
     const register = (ip: string, n: number) =>
       new HttpClient(limited.url, { 'x-forwarded-for': ip }).post('/api/register', {
         username: `reg_${ip.replace(/\./g, '_')}_${n}`,
