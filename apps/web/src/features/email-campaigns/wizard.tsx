@@ -190,6 +190,7 @@ function Preview({ subject, content, listId }: { subject: string; content: strin
         <Group align="flex-start" wrap="nowrap">
           <TextInput
             label="Test email address"
+            description="Your account email or one of your contacts (at most 20 an hour)"
             placeholder="you@example.org"
             value={testEmail}
             onChange={(e) => {
