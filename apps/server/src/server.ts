@@ -9,7 +9,7 @@ import { appRouter } from '@lampstand/api/server';
 import type { AppDeps } from './app-deps.js';
 import { publicRoutes } from './public-routes.js';
 import type { AppRouter } from '@lampstand/api';
-import { getOrCreateSetting, randomSecret, sql } from '@lampstand/db';
+import { getOrCreateSetting, pendingMigrations, randomSecret, sql } from '@lampstand/db';
 import type { Config } from './config.js';
 import { createContext } from './context.js';
 import { PgSessionStore } from './session-store.js';
@@ -107,6 +107,20 @@ export async function createServer(config: Config, deps: AppDeps): Promise<Serve
     }
   });
 
+  // Readiness (for a load balancer): the database answers, every migration is applied, and the
+  // server is not shutting down. /healthz stays the liveness check.
+  let stopping = false;
+  app.get('/readyz', async (_req, reply) => {
+    if (stopping) return reply.code(503).send({ status: 'stopping' });
+    try {
+      const pending = await pendingMigrations(db);
+      if (pending > 0) return reply.code(503).send({ status: 'migrating', pendingMigrations: pending });
+      return { status: 'ready' };
+    } catch {
+      return reply.code(503).send({ status: 'error', database: 'down' });
+    }
+  });
+
   const indexHtml = path.join(config.webDist, 'index.html');
   const hasWeb = fs.existsSync(indexHtml);
   if (hasWeb) {
@@ -137,6 +151,7 @@ export async function createServer(config: Config, deps: AppDeps): Promise<Serve
       return `http://127.0.0.1:${port}`;
     },
     async stop() {
+      stopping = true;
       await app.close();
     },
   };
