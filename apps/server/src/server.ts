@@ -1,3 +1,4 @@
+import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import Fastify, { type FastifyInstance } from 'fastify';
@@ -32,7 +33,31 @@ export interface ServerHandle {
 export async function createServer(config: Config, deps: AppDeps): Promise<ServerHandle> {
   const { db } = deps;
   const app = Fastify({
-    logger: config.logLevel === 'silent' ? false : { level: config.logLevel },
+    logger:
+      config.logLevel === 'silent'
+        ? false
+        : {
+            level: config.logLevel,
+            // JSON lines with the request id; never credentials, cookies or bodies.
+            redact: {
+              paths: [
+                'req.headers.authorization',
+                'req.headers.cookie',
+                'res.headers["set-cookie"]',
+                '*.password',
+                '*.passwordHash',
+                '*.token',
+              ],
+              censor: '[redacted]',
+            },
+          },
+    // A request id per request (a sane incoming X-Request-Id is kept), in every log line and
+    // echoed in the X-Request-Id response header.
+    requestIdHeader: false,
+    genReqId: (req) => {
+      const incoming = req.headers['x-request-id'];
+      return typeof incoming === 'string' && /^[\w.:-]{1,100}$/.test(incoming) ? incoming : crypto.randomUUID();
+    },
     // A hop count becomes "the nearest n hops"; never trust-all.
     trustProxy:
       typeof config.trustProxy === 'number'
@@ -48,6 +73,9 @@ export async function createServer(config: Config, deps: AppDeps): Promise<Serve
     connectionTimeout: config.requestTimeoutMs * 2,
   });
   await registerSecurity(app, config, SESSION_COOKIE);
+  app.addHook('onRequest', async (req, reply) => {
+    reply.header('x-request-id', req.id);
+  });
 
   const secret = config.sessionSecret ?? (await getOrCreateSetting(db, 'session_secret', () => randomSecret()));
   await app.register(fastifyCookie);

@@ -201,7 +201,7 @@ function Preview({ subject, content, listId }: { subject: string; content: strin
             style={{ flex: 1 }}
           />
           <Button
-            mt={25}
+            mt={45}
             leftSection={<IconSend size={16} />}
             loading={testState === 'sending'}
             onClick={() => void test()}
