@@ -9,7 +9,7 @@ import {
   type DeliveryConfig,
   type EmailTransport,
   type JobQueue,
-  type AbuseLimits,
+  type AccountPolicy,
 } from '@lampstand/api/server';
 import { getOrCreateSetting, randomSecret, type Db } from '@lampstand/db';
 import type { Config } from './config.js';
@@ -22,7 +22,7 @@ export interface AppDeps {
   email: EmailTransport;
   sms: SmsTransport;
   delivery: DeliveryConfig;
-  limits: AbuseLimits;
+  accounts: AccountPolicy;
 }
 
 export interface AppRuntime {
@@ -99,7 +99,7 @@ export async function startRuntime(
       email,
       sms,
       delivery,
-      limits: { registrationsPerHour: config.registrationsPerHour },
+      accounts: { registrationsPerHour: config.registrationsPerHour, firstAccountIsAdmin: config.firstAccountIsAdmin },
     },
     runner,
     async close() {

@@ -49,6 +49,8 @@ export interface Config {
   cspStripe: boolean;
   /** Accounts one address may register in an hour (REGISTRATIONS_PER_HOUR, default 20). */
   registrationsPerHour: number;
+  /** FIRST_ACCOUNT_ADMIN: the first registration becomes admin (default: only on the embedded database). */
+  firstAccountIsAdmin: boolean;
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -91,6 +93,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     mapTileUrl: env.MAP_TILE_URL || undefined,
     cspStripe: env.CSP_STRIPE === 'true' || env.CSP_STRIPE === '1',
     registrationsPerHour: positiveOrUndefined(env.REGISTRATIONS_PER_HOUR, 'REGISTRATIONS_PER_HOUR') ?? 20,
+    firstAccountIsAdmin: env.FIRST_ACCOUNT_ADMIN
+      ? env.FIRST_ACCOUNT_ADMIN === 'true' || env.FIRST_ACCOUNT_ADMIN === '1'
+      : !env.DATABASE_URL,
   };
 }
 

@@ -56,7 +56,7 @@ export async function createContext(deps: AppDeps, req: FastifyRequest): Promise
       email: deps.email,
       sms: deps.sms,
       delivery: deps.delivery,
-      limits: deps.limits,
+      accounts: deps.accounts,
     },
   };
 }

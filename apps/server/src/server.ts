@@ -11,6 +11,7 @@ import type { AppDeps } from './app-deps.js';
 import { publicRoutes } from './public-routes.js';
 import type { AppRouter } from '@lampstand/api';
 import { getOrCreateSetting, pendingMigrations, randomSecret, sql } from '@lampstand/db';
+import { issueSetupToken } from '@lampstand/api/server';
 import type { Config } from './config.js';
 import { createContext } from './context.js';
 import { PgSessionStore } from './session-store.js';
@@ -28,6 +29,8 @@ export interface ServerHandle {
   start(): Promise<string>;
   /** Stop taking connections and finish the requests under way. */
   stop(): Promise<void>;
+  /** The one-time setup token issued at start when there is no administrator yet (else null). */
+  setupToken: string | null;
 }
 
 export async function createServer(config: Config, deps: AppDeps): Promise<ServerHandle> {
@@ -170,8 +173,19 @@ export async function createServer(config: Config, deps: AppDeps): Promise<Serve
     return reply.code(404).send({ message: 'Not found', code: 'NOT_FOUND' });
   });
 
+  // Outside the embedded development database nobody becomes admin by registering first: a
+  // one-time setup token (printed here, kept hashed) makes the first administrator.
+  const setupToken = config.firstAccountIsAdmin ? null : await issueSetupToken(db);
+  if (setupToken) {
+    console.log(
+      `[lampstand] No administrator yet. Register the first one at ${config.publicUrl}/auth?setup=${setupToken} ` +
+        `(or POST /api/register with "setupToken"), or run pnpm admin:create. The token works once.`,
+    );
+  }
+
   return {
     app,
+    setupToken,
     async start() {
       const address = await app.listen({ port: config.port, host: config.host });
       const port = (app.server.address() as { port: number }).port;

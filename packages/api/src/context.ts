@@ -31,13 +31,19 @@ export interface AppServices {
   email: EmailTransport;
   sms: SmsTransport;
   delivery: DeliveryConfig;
-  /** Abuse limits (throttling of public endpoints). */
-  limits: AbuseLimits;
+  /** Who becomes an administrator, and registration limits. */
+  accounts: AccountPolicy;
 }
 
-export interface AbuseLimits {
+export interface AccountPolicy {
   /** Accounts one address may register in an hour (default 20). */
   registrationsPerHour: number;
+  /**
+   * The first account registered becomes the administrator: only on the embedded development
+   * database. Otherwise the first administrator comes from `pnpm admin:create` or the one-time
+   * setup token printed at first start (`setupToken` in the registration).
+   */
+  firstAccountIsAdmin: boolean;
 }
 
 export interface Context {

@@ -39,6 +39,8 @@ export async function startAppOn(
     logLevel: 'silent',
     // Test files register many churches from 127.0.0.1; the registration test sets its own limit.
     registrationsPerHour: 10_000,
+    // The tests' databases are external, yet most files rely on "first account: admin".
+    firstAccountIsAdmin: true,
     ...overrides,
   };
   const runtime = await startRuntime(config, tdb.db, tdb.url, {

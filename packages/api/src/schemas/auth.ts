@@ -44,6 +44,8 @@ export const registerSchema = z.object({
     .pipe(z.email('Please enter a valid email address')),
   /** Accepted for compatibility with the spec's payload; the server decides the role. */
   role: roleSchema.optional(),
+  /** The one-time token printed in the server log at first start: this account becomes the administrator. */
+  setupToken: z.string().max(200).optional(),
 });
 export type RegisterInput = z.infer<typeof registerSchema>;
 

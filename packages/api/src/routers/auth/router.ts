@@ -12,8 +12,10 @@ export const authRouter = router({
     .input(registerSchema)
     .output(sessionUserSchema)
     .mutation(async ({ ctx, input }) => {
-      await throttleRegistration(ctx.db, { ip: ctx.ip, perHour: ctx.services.limits.registrationsPerHour });
-      const user = await registerUser(ctx.db, input);
+      await throttleRegistration(ctx.db, { ip: ctx.ip, perHour: ctx.services.accounts.registrationsPerHour });
+      const user = await registerUser(ctx.db, input, {
+        firstAccountIsAdmin: ctx.services.accounts.firstAccountIsAdmin,
+      });
       await ctx.session.signIn(user.id);
       return user;
     }),
