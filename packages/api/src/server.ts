@@ -34,7 +34,7 @@ export type { QrSettings } from './services/qr-codes/qr-codes.js';
 export {
   ScanRecorder,
   deviceClass,
-  isCrawler as isCrawlerScan,
+  isCrawlerScan,
   referrerHost,
   resolveShortLink,
 } from './services/qr-codes/short-links.js';

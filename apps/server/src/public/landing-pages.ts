@@ -63,7 +63,7 @@ export async function landingPageRoutes(
 
   async function countVisit(req: FastifyRequest, page: { id: number; userId: number }) {
     const ua = req.headers['user-agent'];
-    if (isCrawler(ua) || req.headers.purpose === 'prefetch' || req.headers['sec-purpose']?.includes('prefetch')) return;
+    if (isCrawler(ua, req.headers)) return;
     const { day, hash } = await pages.hasher.hash(req.ip, ua);
     const source = visitSource(req.query as Record<string, unknown>, req.headers.referer, ownHost);
     pages.visits.add({

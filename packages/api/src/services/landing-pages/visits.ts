@@ -40,12 +40,7 @@ export function visitSource(
   return { kind: 'direct', value: null };
 }
 
-/** Crawlers, link-preview agents and monitors: their views are not visits. */
-const BOT =
-  /bot|crawl|spider|slurp|preview|facebookexternalhit|facebot|embedly|whatsapp|telegram|skype|discord|slack|linkedin|pinterest|vkshare|quora link|bitlybot|tumblr|outbrain|nuzzel|redditbot|applebot|yandex|baidu|duckduck|semrush|ahrefs|headless|lighthouse|pingdom|uptime|monitor|curl|wget|python-requests|go-http-client|okhttp|axios|node-fetch|undici|^$/i;
-export function isCrawler(userAgent: string | undefined): boolean {
-  return BOT.test((userAgent ?? '').trim());
-}
+export { isCrawler } from '../crawlers.js';
 
 const today = () => new Date().toISOString().slice(0, 10);
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { deviceClass, isCrawler, referrerHost } from './short-links.js';
+import { deviceClass, isCrawlerScan as isCrawler, referrerHost } from './short-links.js';
 import { decorateDestination } from './qr-codes.js';
 
 const IPHONE =

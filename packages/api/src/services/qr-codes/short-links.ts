@@ -1,3 +1,4 @@
+import { isCrawler } from '../crawlers.js';
 import { sql, type Db, type QrScheduleEntry } from '@lampstand/db';
 import { destinationAt, nextDestinationChange } from '../../schemas/qr-codes.js';
 import { decorateDestination, SHORT_CODE_PATTERN } from './qr-codes.js';
@@ -69,16 +70,12 @@ export async function resolveShortLink(
   return { qrCodeId: link.id, userId: link.userId, location };
 }
 
-// Crawlers, link unfurlers and previewers: they fetch the link, nobody scanned it.
-const CRAWLER =
-  /bot\b|bot\/|crawl|spider|slurp|facebookexternalhit|facebookcatalog|meta-externalagent|embedly|quora link preview|outbrain|pinterest|vkshare|w3c_validator|whatsapp|telegrambot|discordbot|slackbot|slack-imgproxy|skypeuripreview|linkedinbot|twitterbot|applebot|googlebot|bingbot|yandex|baiduspider|duckduckbot|ia_archiver|preview|headlesschrome|lighthouse|python-requests|go-http-client|wget|curl\//i;
-
-/** True when the request is a crawler, a link preview or a browser prefetch (not counted). */
-export function isCrawler(userAgent: string | undefined, headers: Record<string, string | string[] | undefined> = {}) {
-  const purpose = String(headers['purpose'] ?? headers['sec-purpose'] ?? headers['x-purpose'] ?? '');
-  if (/prefetch|preview/i.test(purpose)) return true;
-  if (!userAgent) return false;
-  return CRAWLER.test(userAgent);
+/** A crawler, a link preview or a browser prefetch is not a scan; a scan without a user agent counts. */
+export function isCrawlerScan(
+  userAgent: string | undefined,
+  headers: Record<string, string | string[] | undefined> = {},
+): boolean {
+  return isCrawler(userAgent, headers, { missingAgentIsCrawler: false });
 }
 
 /** mobile, tablet, desktop or other, from the user agent. */
