@@ -190,6 +190,7 @@ function Preview({ subject, content, listId }: { subject: string; content: strin
         <Group align="flex-start" wrap="nowrap">
           <TextInput
             label="Test email address"
+            description="Your account email or one of your contacts (at most 20 an hour)"
             placeholder="you@example.org"
             value={testEmail}
             onChange={(e) => {
@@ -200,7 +201,7 @@ function Preview({ subject, content, listId }: { subject: string; content: strin
             style={{ flex: 1 }}
           />
           <Button
-            mt={25}
+            mt={45}
             leftSection={<IconSend size={16} />}
             loading={testState === 'sending'}
             onClick={() => void test()}
