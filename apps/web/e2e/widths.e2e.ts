@@ -119,19 +119,21 @@ const SCREENS: Screen[] = [
 async function expectUncovered(control: Locator) {
   const coveredPoints = await control.evaluate((el) => {
     const r = el.getBoundingClientRect();
+    const [midX, midY] = [(r.left + r.right) / 2, (r.top + r.bottom) / 2];
+    // The centre and the middle of each edge (corners are rounded, so outside the button's shape).
     const points = [
-      [r.left + 2, r.top + 2],
-      [r.right - 2, r.top + 2],
-      [r.left + 2, r.bottom - 2],
-      [r.right - 2, r.bottom - 2],
-      [(r.left + r.right) / 2, (r.top + r.bottom) / 2],
+      [midX, midY],
+      [r.left + 4, midY],
+      [r.right - 4, midY],
+      [midX, r.top + 3],
+      [midX, r.bottom - 3],
     ] as const;
-    return points.filter(([x, y]) => {
-      const hit = document.elementFromPoint(x, y);
-      return !hit || !el.contains(hit);
-    }).length;
+    return points
+      .map(([x, y]) => ({ x, y, hit: document.elementFromPoint(x, y) }))
+      .filter(({ hit }) => !hit || !el.contains(hit))
+      .map(({ x, y, hit }) => `(${Math.round(x)},${Math.round(y)}) ${hit?.className ?? 'nothing'}`);
   });
-  expect(coveredPoints, `${String(control)} is covered`).toBe(0);
+  expect(coveredPoints, `${String(control)} is covered`).toEqual([]);
 }
 
 async function expectInsideWidth(page: Page, control: Locator, width: number) {

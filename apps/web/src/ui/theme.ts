@@ -17,6 +17,22 @@ export const theme = createTheme({
   components: {
     Modal: Modal.extend({ defaultProps: { closeButtonProps } }),
     Drawer: Drawer.extend({ defaultProps: { closeButtonProps } }),
+    // Date pickers: named previous/next arrows (the level buttons keep their visible text as name); no half-transparent days of other
+    // months and no red-6 weekends (both under 4.5:1 contrast).
+    Calendar: {
+      defaultProps: {
+        hideOutsideDates: true,
+        weekendDays: [],
+        ariaLabels: {
+          previousMonth: 'Previous month',
+          nextMonth: 'Next month',
+          previousYear: 'Previous year',
+          nextYear: 'Next year',
+          previousDecade: 'Previous decade',
+          nextDecade: 'Next decade',
+        },
+      },
+    },
     // The clear (×) button of date fields and selects.
     InputClearButton: { defaultProps: { 'aria-label': 'Clear' } },
     // Phones: the step list wraps without separator lines between the wrapped steps.
