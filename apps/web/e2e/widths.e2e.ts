@@ -183,97 +183,113 @@ browserDescribe(describe)('every main screen at 390, 1024 and 1366 px', async ()
   await c.post('/api/service-planner/plans', { title: 'Sunday Morning Worship', date: sunday });
 
   for (const width of WIDTHS) {
-    it(`at ${width} px the primary actions are on screen and the page does not scroll sideways`, async () => {
-      const context = await e2e.browser.newContext({ baseURL: e2e.app.url, viewport: { width, height: 800 } });
-      const page = await context.newPage();
-      const adminContext = await e2e.browser.newContext({ baseURL: e2e.app.url, viewport: { width, height: 800 } });
-      const adminPage = await adminContext.newPage();
-      await loginViaUi(page, church.user.username, church.password);
-      await page.getByRole('heading', { name: 'Welcome back, Grace Church!' }).waitFor();
-      await loginViaUi(adminPage, admin.user.username, admin.password);
-      await adminPage.getByRole('heading', { name: 'Welcome back, Lampstand Platform!' }).waitFor();
+    it(
+      `at ${width} px the primary actions are on screen and the page does not scroll sideways`,
+      async () => {
+        const context = await e2e.browser.newContext({ baseURL: e2e.app.url, viewport: { width, height: 800 } });
+        const page = await context.newPage();
+        const adminContext = await e2e.browser.newContext({ baseURL: e2e.app.url, viewport: { width, height: 800 } });
+        const adminPage = await adminContext.newPage();
+        await loginViaUi(page, church.user.username, church.password);
+        await page.getByRole('heading', { name: 'Welcome back, Grace Church!' }).waitFor();
+        await loginViaUi(adminPage, admin.user.username, admin.password);
+        await adminPage.getByRole('heading', { name: 'Welcome back, Lampstand Platform!' }).waitFor();
 
-      for (const s of SCREENS) {
-        const p = s.admin ? adminPage : page;
-        await p.goto(s.path);
-        await p.getByRole('heading', { level: 1, name: s.heading }).waitFor();
-        for (const control of s.actions(p)) await expectInsideWidth(p, control, width);
-        expect(await p.getByRole('heading', { level: 1 }).count(), `${s.name}: one level-1 heading`).toBe(1);
-        const cut = await p.evaluate(() =>
-          Array.from(document.querySelectorAll('.mantine-Button-label'))
-            .filter((e) => e.scrollWidth > e.clientWidth + 1)
-            .map((e) => e.textContent),
-        );
-        expect(cut, `${s.name}: button labels cut`).toEqual([]);
-        const overflow = await p.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
-        expect(overflow, `${s.name} scrolls sideways by ${overflow}px`).toBeLessThanOrEqual(0);
-        await p.evaluate(() => window.scrollTo(0, 0));
-        await screenshot(p, `width-${width}-${s.name}`);
-      }
-      await context.close();
-      await adminContext.close();
-    }, LONG);
+        for (const s of SCREENS) {
+          const p = s.admin ? adminPage : page;
+          await p.goto(s.path);
+          await p.getByRole('heading', { level: 1, name: s.heading }).waitFor();
+          for (const control of s.actions(p)) await expectInsideWidth(p, control, width);
+          expect(await p.getByRole('heading', { level: 1 }).count(), `${s.name}: one level-1 heading`).toBe(1);
+          const cut = await p.evaluate(() =>
+            Array.from(document.querySelectorAll('.mantine-Button-label'))
+              .filter((e) => e.scrollWidth > e.clientWidth + 1)
+              .map((e) => e.textContent),
+          );
+          expect(cut, `${s.name}: button labels cut`).toEqual([]);
+          const overflow = await p.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+          expect(overflow, `${s.name} scrolls sideways by ${overflow}px`).toBeLessThanOrEqual(0);
+          await p.evaluate(() => window.scrollTo(0, 0));
+          await screenshot(p, `width-${width}-${s.name}`);
+        }
+        await context.close();
+        await adminContext.close();
+      },
+      LONG,
+    );
   }
 
   for (const width of WIDTHS) {
-    it(`at ${width} px a toast covers neither Stop Impersonating nor a sheet's buttons`, async () => {
-      const context = await e2e.browser.newContext({ baseURL: e2e.app.url, viewport: { width, height: 800 } });
-      const page = await context.newPage();
-      await loginViaUi(page, admin.user.username, admin.password);
-      await page.getByRole('heading', { name: 'Welcome back, Lampstand Platform!' }).waitFor();
-      await page.goto('/admin/users');
-      await page.getByRole('button', { name: 'Impersonate Grace Church' }).click();
-      await page.getByRole('button', { name: 'Start Impersonating' }).click();
-      await toast(page, 'Impersonation started').waitFor();
-      const stop = page.getByRole('button', { name: 'Stop Impersonating' });
-      await expectUncovered(stop);
-      await expectUncovered(page.getByRole('button', { name: 'Account menu' }));
+    it(
+      `at ${width} px a toast covers neither Stop Impersonating nor a sheet's buttons`,
+      async () => {
+        const context = await e2e.browser.newContext({ baseURL: e2e.app.url, viewport: { width, height: 800 } });
+        const page = await context.newPage();
+        await loginViaUi(page, admin.user.username, admin.password);
+        await page.getByRole('heading', { name: 'Welcome back, Lampstand Platform!' }).waitFor();
+        await page.goto('/admin/users');
+        await page.getByRole('button', { name: 'Impersonate Grace Church' }).click();
+        await page.getByRole('button', { name: 'Start Impersonating' }).click();
+        await toast(page, 'Impersonation started').waitFor();
+        const stop = page.getByRole('button', { name: 'Stop Impersonating' });
+        await expectUncovered(stop);
+        await expectUncovered(page.getByRole('button', { name: 'Account menu' }));
 
-      await page.goto('/contacts');
-      await page.getByRole('button', { name: 'Edit Mary Magdalene' }).click();
-      const sheet = page.getByRole('dialog', { name: 'Edit Contact' });
-      await sheet.getByRole('button', { name: 'Update Contact' }).click();
-      await toast(page, 'Contact updated successfully').waitFor();
-      await page.waitForTimeout(400); // the toast slides in
-      await screenshot(page, `width-${width}-toast-over-sheet`);
-      await expectUncovered(sheet.getByRole('button', { name: 'Close', exact: true }));
-      await expectUncovered(sheet.getByRole('button', { name: 'Update Contact' }));
-      await sheet.getByRole('button', { name: 'Close', exact: true }).click();
-      await stop.click();
-      await toast(page, 'Impersonation ended').waitFor();
-      await context.close();
-    }, LONG);
+        await page.goto('/contacts');
+        await page.getByRole('button', { name: 'Edit Mary Magdalene' }).click();
+        const sheet = page.getByRole('dialog', { name: 'Edit Contact' });
+        await sheet.getByRole('button', { name: 'Update Contact' }).click();
+        await toast(page, 'Contact updated successfully').waitFor();
+        await page.waitForTimeout(400); // the toast slides in
+        await screenshot(page, `width-${width}-toast-over-sheet`);
+        await expectUncovered(sheet.getByRole('button', { name: 'Close', exact: true }));
+        await expectUncovered(sheet.getByRole('button', { name: 'Update Contact' }));
+        await sheet.getByRole('button', { name: 'Close', exact: true }).click();
+        await stop.click();
+        await toast(page, 'Impersonation ended').waitFor();
+        await context.close();
+      },
+      LONG,
+    );
   }
 
-  it('on a phone the navbar opens beside a backdrop that closes it', async () => {
-    const context = await e2e.browser.newContext({ baseURL: e2e.app.url, viewport: { width: 390, height: 800 } });
-    const page = await context.newPage();
-    await loginViaUi(page, church.user.username, church.password);
-    await page.getByRole('heading', { name: 'Welcome back, Grace Church!' }).waitFor();
-    await page.getByRole('button', { name: 'Open navigation' }).click();
-    const nav = page.getByRole('navigation', { name: 'Marketing' });
-    await nav.getByRole('link', { name: 'Contacts' }).waitFor();
-    await page.waitForTimeout(300); // the navbar slides in
-    const box = await page.locator('.mantine-AppShell-navbar').boundingBox();
-    expect(box!.width).toBeLessThan(390 - 40);
-    await screenshot(page, 'width-390-navbar-open');
-    await page.mouse.click(385, 400); // on the backdrop, beside the navbar
-    await page.getByRole('button', { name: 'Open navigation' }).waitFor();
-    await context.close();
-  }, LONG);
+  it(
+    'on a phone the navbar opens beside a backdrop that closes it',
+    async () => {
+      const context = await e2e.browser.newContext({ baseURL: e2e.app.url, viewport: { width: 390, height: 800 } });
+      const page = await context.newPage();
+      await loginViaUi(page, church.user.username, church.password);
+      await page.getByRole('heading', { name: 'Welcome back, Grace Church!' }).waitFor();
+      await page.getByRole('button', { name: 'Open navigation' }).click();
+      const nav = page.getByRole('navigation', { name: 'Marketing' });
+      await nav.getByRole('link', { name: 'Contacts' }).waitFor();
+      await page.waitForTimeout(300); // the navbar slides in
+      const box = await page.locator('.mantine-AppShell-navbar').boundingBox();
+      expect(box!.width).toBeLessThan(390 - 40);
+      await screenshot(page, 'width-390-navbar-open');
+      await page.mouse.click(385, 400); // on the backdrop, beside the navbar
+      await page.getByRole('button', { name: 'Open navigation' }).waitFor();
+      await context.close();
+    },
+    LONG,
+  );
 
-  it("on a phone the email wizard's step list has no stray separator lines", async () => {
-    const context = await e2e.browser.newContext({ baseURL: e2e.app.url, viewport: { width: 390, height: 800 } });
-    const page = await context.newPage();
-    await loginViaUi(page, church.user.username, church.password);
-    await page.getByRole('heading', { name: 'Welcome back, Grace Church!' }).waitFor();
-    await page.goto('/email-campaigns/new');
-    await page.getByRole('heading', { level: 1, name: 'New Email Campaign' }).waitFor();
-    const visibleSeparators = await page
-      .locator('.mantine-Stepper-separator')
-      .evaluateAll((els) => els.filter((e) => getComputedStyle(e).display !== 'none').length);
-    expect(visibleSeparators).toBe(0);
-    await screenshot(page, 'width-390-email-wizard');
-    await context.close();
-  }, LONG);
+  it(
+    "on a phone the email wizard's step list has no stray separator lines",
+    async () => {
+      const context = await e2e.browser.newContext({ baseURL: e2e.app.url, viewport: { width: 390, height: 800 } });
+      const page = await context.newPage();
+      await loginViaUi(page, church.user.username, church.password);
+      await page.getByRole('heading', { name: 'Welcome back, Grace Church!' }).waitFor();
+      await page.goto('/email-campaigns/new');
+      await page.getByRole('heading', { level: 1, name: 'New Email Campaign' }).waitFor();
+      const visibleSeparators = await page
+        .locator('.mantine-Stepper-separator')
+        .evaluateAll((els) => els.filter((e) => getComputedStyle(e).display !== 'none').length);
+      expect(visibleSeparators).toBe(0);
+      await screenshot(page, 'width-390-email-wizard');
+      await context.close();
+    },
+    LONG,
+  );
 });

@@ -55,7 +55,10 @@ export const cssVariablesResolver: CSSVariablesResolver = () => ({
     '--mantine-color-error': 'var(--mantine-color-red-9)',
     // Coloured text (`c="red"`, validation messages written as Text) at AA contrast: Mantine uses shade 8.
     ...Object.fromEntries(
-      ['red', 'green', 'teal', 'orange', 'blue', 'grape'].map((c) => [`--mantine-color-${c}-text`, `var(--mantine-color-${c}-9)`]),
+      ['red', 'green', 'teal', 'orange', 'blue', 'grape'].map((c) => [
+        `--mantine-color-${c}-text`,
+        `var(--mantine-color-${c}-9)`,
+      ]),
     ),
     // Placeholders that are the visible text of a control (FileInput's 'Choose an image') at AA contrast.
     '--mantine-color-placeholder': 'var(--mantine-color-gray-7)',

@@ -82,7 +82,8 @@ export function DashboardPage() {
     <Stack gap="lg">
       <div>
         <Title order={1} size="h2">
-          Welcome back, {user?.churchName}!</Title>
+          Welcome back, {user?.churchName}!
+        </Title>
         <Text c="dimmed" mt={4}>
           Let's grow your congregation with powerful marketing tools.
         </Text>
