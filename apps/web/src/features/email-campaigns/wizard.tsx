@@ -28,6 +28,7 @@ import { errorMessage } from '../../lib/errors';
 import { formatNumber } from '../../ui/format';
 import { notifyError, notifySuccess } from '../../ui/notify';
 import { PageHeader } from '../../ui/page-header';
+import { labelledEditorProps } from '../../ui/rich-text';
 
 type Campaign = RouterOutputs['emailCampaigns']['get'];
 const MERGE_TAGS = ['{{firstName}}', '{{lastName}}', '{{churchName}}'];
@@ -45,6 +46,7 @@ function ContentEditor({ value, onChange }: { value: string; onChange: (html: st
   const editor = useEditor({
     extensions: [StarterKit.configure({ link: false }), LinkExtension],
     content: value,
+    editorProps: labelledEditorProps('Email content'),
     onUpdate: ({ editor: e }) => onChange(e.getHTML()),
     immediatelyRender: true,
   });
