@@ -18,7 +18,7 @@ import type { AppRouter } from '@lampstand/api';
 import { getOrCreateSetting, randomSecret, sql } from '@lampstand/db';
 import type { Config } from './config.js';
 import { createContext } from './context.js';
-import { PgSessionStore } from './session-store.js';
+import { PgSessionStore, sessionRefreshHook } from './session-store.js';
 import { restPlugin } from './rest/plugin.js';
 import { toErrorResponse } from './rest/errors.js';
 
@@ -52,6 +52,8 @@ export async function createServer(config: Config, deps: AppDeps): Promise<Serve
     cookieName: SESSION_COOKIE,
     store: new PgSessionStore(db),
     saveUninitialized: false,
+    // Write only when the data changed; the expiry is pushed forward by sessionRefreshHook below.
+    rolling: false,
     cookie: {
       path: '/',
       httpOnly: true,
@@ -60,6 +62,8 @@ export async function createServer(config: Config, deps: AppDeps): Promise<Serve
       maxAge: SESSION_MAX_AGE_MS,
     },
   });
+
+  app.addHook('onRequest', sessionRefreshHook(SESSION_MAX_AGE_MS));
 
   app.setErrorHandler((err, req, reply) => {
     const { status, body } = toErrorResponse(err);
