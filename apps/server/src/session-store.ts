@@ -74,7 +74,8 @@ export const SESSION_REFRESH_MS = 5 * 60 * 1000;
  */
 export function sessionRefreshHook(maxAgeMs: number, refreshMs = SESSION_REFRESH_MS) {
   return async function refreshSessionExpiry(req: FastifyRequest): Promise<void> {
-    const session = req.session as Session | null | undefined;
+    // null after a destroy, `{}` on a path outside the cookie's.
+    const session = req.session as FastifyRequest['session'] | null | undefined;
     // Set by @fastify/session on a session restored from the store (its saved expiry); not in its types.
     const stored = (session?.cookie as { originalExpires?: Date } | undefined)?.originalExpires;
     if (!session || !stored) return; // no session, or a new one (not in the store)
