@@ -18,6 +18,7 @@ import type { AppRouter } from '@lampstand/api';
 import { getOrCreateSetting, randomSecret, sql } from '@lampstand/db';
 import type { Config } from './config.js';
 import { createContext } from './context.js';
+import { OneLineRequestLog } from './logger.js';
 import { PgSessionStore, sessionRefreshHook } from './session-store.js';
 import { restPlugin } from './rest/plugin.js';
 import { toErrorResponse } from './rest/errors.js';
@@ -37,13 +38,22 @@ export async function createServer(config: Config, deps: AppDeps): Promise<Serve
   const { db } = deps;
   const app = Fastify({
     logger: config.logLevel === 'silent' ? false : { level: config.logLevel },
+    logController: new OneLineRequestLog(),
     trustProxy: config.trustProxy,
     // CSV imports arrive as JSON of up to 20 MiB.
     bodyLimit: 25 * 1024 * 1024,
   });
 
-  // Before the cookie and session plugins: short-link redirects answer without a session.
+  app.setErrorHandler((err, req, reply) => {
+    const { status, body } = toErrorResponse(err);
+    if (status >= 500) req.log.error({ err }, 'request failed');
+    return reply.code(status).send(body);
+  });
+
+  // Before the cookie and session plugins: short-link redirects and public landing pages answer
+  // without a session (no cookie parsing, no session object built per request).
   await app.register(qrShortLinkRoutes, { deps, scanFlushMs: config.qrScanFlushMs });
+  await app.register(landingPageRoutes, { deps, publicUrl: config.publicUrl });
 
   const secret = config.sessionSecret ?? (await getOrCreateSetting(db, 'session_secret', () => randomSecret()));
   await app.register(fastifyCookie);
@@ -65,12 +75,6 @@ export async function createServer(config: Config, deps: AppDeps): Promise<Serve
 
   app.addHook('onRequest', sessionRefreshHook(SESSION_MAX_AGE_MS));
 
-  app.setErrorHandler((err, req, reply) => {
-    const { status, body } = toErrorResponse(err);
-    if (status >= 500) req.log.error({ err }, 'request failed');
-    return reply.code(status).send(body);
-  });
-
   await app.register(fastifyTRPCPlugin, {
     prefix: '/trpc',
     trpcOptions: {
@@ -89,7 +93,6 @@ export async function createServer(config: Config, deps: AppDeps): Promise<Serve
   await app.register(showUpPublic, { deps, config });
   await app.register(uploadRoutes, { deps });
   await app.register(socialPostsPublicRoutes, { deps });
-  await app.register(landingPageRoutes, { deps, publicUrl: config.publicUrl });
 
   app.get('/healthz', async (_req, reply) => {
     try {
