@@ -60,9 +60,10 @@ async function measure(url: string, e: Endpoint, church: Church) {
 
 /** Add church accounts straight in SQL (no password needed: they are never signed in). */
 async function addChurches(db: Db, count: number): Promise<number[]> {
+  const tag = `${Date.now().toString(36)}${count}`;
   const { rows } = await sql<{ id: number }>`
     insert into users (username, password_hash, church_name, email, role)
-    select 'growth_' || g || '_' || ${Date.now().toString(36)}, 'x', 'Growth Church ' || g, 'growth' || g || '@example.org', 'church'
+    select 'growth_' || g || '_' || ${tag}, 'x', 'Growth Church ' || g, 'growth' || g || '_' || ${tag} || '@example.org', 'church'
     from generate_series(1, ${count}) g returning id`.execute(db);
   return rows.map((r) => r.id);
 }
@@ -71,15 +72,24 @@ async function main() {
   const pgServer = await startTestServer();
   const tdb = await createTestDatabase(pgServer.serverUrl, pgServer.templateName);
   const db = tdb.db;
+  try {
+    await run(tdb.url, db);
+  } finally {
+    await tdb.drop();
+    await pgServer.stop();
+  }
+}
+
+async function run(databaseUrl: string, db: Db) {
   const config = {
     ...loadConfig({ NODE_ENV: 'test' }),
     port: 0,
     host: '127.0.0.1',
-    databaseUrl: tdb.url,
+    databaseUrl,
     logLevel: 'silent',
     sessionSecret: SESSION_SECRET,
   };
-  const runtime = await startRuntime(config, db, tdb.url, { work: false });
+  const runtime = await startRuntime(config, db, databaseUrl, { work: false });
   const server = await createServer(config, runtime.deps);
   const setupUrl = await server.start();
   await setUpChurch(setupUrl, 'Platform');
@@ -137,7 +147,7 @@ async function main() {
       await size.prepare();
       const { rows } = await sql<{ n: number }>`select count(*)::int as n from contacts`.execute(db);
       console.log(`${size.label}: seeded in ${fmt((performance.now() - t) / 1000, 1)} s (${rows[0]!.n} contact rows)`);
-      const app = await spawnApp(tdb.url, PORT);
+      const app = await spawnApp(databaseUrl, PORT);
       try {
         for (const e of endpointsFor(size.church)) table.push({ size, e, ...(await measure(app.url, e, size.church)) });
       } finally {
@@ -172,9 +182,7 @@ async function main() {
       );
     }
   }
-  if (slowest) await explain(tdb.url, slowest, statements.get(`${slowest.e.shim} ${slowest.e.name}`) ?? []);
-  await tdb.drop();
-  await pgServer.stop();
+  if (slowest) await explain(databaseUrl, slowest, statements.get(`${slowest.e.shim} ${slowest.e.name}`) ?? []);
   if (failed) {
     console.log('\nA target was missed.');
     process.exitCode = 1;
