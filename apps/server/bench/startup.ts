@@ -47,9 +47,11 @@ async function once(v: Variant, port: number): Promise<{ ms: number; rssMb: numb
     stdio: 'ignore',
     detached: true,
   });
-  const exited = new Promise((r) => child.once('exit', r));
+  let done = false;
+  const exited = new Promise((r) => child.once('exit', r)).then(() => (done = true));
   try {
     for (;;) {
+      if (done) throw new Error(`${v.name} exited before it was healthy`);
       try {
         const res = await fetch(`http://127.0.0.1:${port}/healthz`);
         if (res.ok) break;
@@ -63,7 +65,7 @@ async function once(v: Variant, port: number): Promise<{ ms: number; rssMb: numb
     await new Promise((r) => setTimeout(r, 1000)); // settle (workers started, first GC)
     return { ms, rssMb: serverRssMb(child.pid!) };
   } finally {
-    process.kill(-child.pid!, 'SIGTERM');
+    if (!done) process.kill(-child.pid!, 'SIGTERM');
     await exited;
     await new Promise((r) => setTimeout(r, 500)); // the embedded PostgreSQL finishes its shutdown
   }
@@ -71,8 +73,8 @@ async function once(v: Variant, port: number): Promise<{ ms: number; rssMb: numb
 
 /** RSS of the node process serving (the child itself, or the node under `pnpm serve`). */
 function serverRssMb(pid: number): number {
-  const cmd = fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8');
-  if (cmd.includes('main.js') || cmd.includes('main.ts')) return rssKb(pid) / 1024;
+  const [exe = '', ...args] = fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
+  if (path.basename(exe) === 'node' && args.some((a) => /main\.(js|ts)$/.test(a))) return rssKb(pid) / 1024;
   for (const child of fs
     .readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8')
     .trim()
@@ -89,6 +91,7 @@ const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.len
 const databaseUrl = await ensureDb();
 const repoRoot = path.resolve(serverDir, '../..');
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'lampstand-startup-'));
+fs.chmodSync(dataDir, 0o711); // the embedded PostgreSQL runs as 'postgres' when we are root
 const embeddedEnv = { DATABASE_URL: undefined, DATA_DIR: dataDir, EMBEDDED_PG_PORT: '54391' };
 const node = process.execPath;
 const variants: Variant[] = [

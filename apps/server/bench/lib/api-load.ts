@@ -253,13 +253,14 @@ export const fmt = (n: number, digits = 0) => n.toFixed(digits);
 export function statementRecorder() {
   const seen: RecordedStatement[] = [];
   let on = false;
-  const original = pg.Client.prototype.query;
-  pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
+  const proto = pg.Client.prototype as unknown as { query: (this: pg.Client, ...a: unknown[]) => unknown };
+  const original = proto.query;
+  proto.query = function (this: pg.Client, ...args: unknown[]) {
     if (on && typeof args[0] === 'string' && !/pgboss/i.test(args[0])) {
       seen.push({ text: args[0], values: (Array.isArray(args[1]) ? args[1] : []) as unknown[] });
     }
-    return (original as (...a: unknown[]) => unknown).apply(this, args);
-  } as typeof original;
+    return original.apply(this, args);
+  };
   return {
     async record(work: () => Promise<void>): Promise<RecordedStatement[]> {
       seen.length = 0;
@@ -272,7 +273,7 @@ export function statementRecorder() {
       return [...seen];
     },
     restore() {
-      pg.Client.prototype.query = original;
+      proto.query = original;
     },
   };
 }
