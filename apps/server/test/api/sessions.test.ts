@@ -26,7 +26,8 @@ async function writes(op: 'INSERT' | 'UPDATE'): Promise<number> {
 }
 
 describe('session writes', () => {
-  it('reads a signed-in session 100 times without rewriting it', async () => {
+  // 100 requests in a row: a generous timeout for a busy machine (nothing here is timed).
+  it('reads a signed-in session 100 times without rewriting it', { timeout: 180_000 }, async () => {
     const church = await registerChurch(app.url);
     const updatesBefore = await writes('UPDATE');
     for (let i = 0; i < 50; i++) {
