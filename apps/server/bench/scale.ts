@@ -52,6 +52,13 @@ interface Proc {
   exited: Promise<void>;
 }
 
+const children = new Set<ChildProcess>();
+for (const signal of ['SIGINT', 'SIGTERM'] as const)
+  process.once(signal, () => {
+    for (const c of children) c.kill('SIGKILL');
+    process.exit(130);
+  });
+
 function startProcess(name: string, entry: string, env: Record<string, string>): Proc {
   const out = fs.openSync(path.join(logDir, `${name}.log`), 'a');
   const child = spawn(process.execPath, ['--enable-source-maps', path.join(serverDir, 'dist', entry)], {
@@ -59,7 +66,8 @@ function startProcess(name: string, entry: string, env: Record<string, string>):
     env: { ...process.env, ...env },
     stdio: ['ignore', out, out],
   });
-  const exited = new Promise<void>((r) => child.once('exit', () => r()));
+  children.add(child);
+  const exited = new Promise<void>((r) => child.once('exit', () => (children.delete(child), r())));
   return { name, child, exited };
 }
 
