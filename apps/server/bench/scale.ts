@@ -107,14 +107,10 @@ async function startProxy(upstreams: string[]) {
     const i = next++ % upstreams.length;
     hits[i]!++;
     const target = new URL(req.url ?? '/', upstreams[i]);
-    const up = http.request(
-      target,
-      { method: req.method, headers: { ...req.headers, host: target.host } },
-      (r) => {
-        res.writeHead(r.statusCode ?? 502, r.headers);
-        r.pipe(res);
-      },
-    );
+    const up = http.request(target, { method: req.method, headers: { ...req.headers, host: target.host } }, (r) => {
+      res.writeHead(r.statusCode ?? 502, r.headers);
+      r.pipe(res);
+    });
     up.on('error', () => {
       res.writeHead(502);
       res.end();
@@ -210,7 +206,9 @@ async function seedContacts(db: Db, tenantId: number, listId: number, count: num
         from generate_series(${start}::int, ${start + n - 1}::int) g
         returning id
       )
-      insert into contacts_in_lists (user_id, contact_id, list_id) select ${tenantId}, id, ${listId} from c`.execute(db);
+      insert into contacts_in_lists (user_id, contact_id, list_id) select ${tenantId}, id, ${listId} from c`.execute(
+      db,
+    );
   }
 }
 
@@ -219,9 +217,11 @@ async function waitCampaign(client: HttpClient, path: string, deadlineS: number,
   for (;;) {
     const c = (await client.get(path)).body as { status: string; progress?: { sent?: number } };
     onProgress?.(Number(c.progress?.sent ?? 0));
-    if (c.status === 'sent' || c.status === 'failed') return { status: c.status, seconds: (performance.now() - t0) / 1000 };
+    if (c.status === 'sent' || c.status === 'failed')
+      return { status: c.status, seconds: (performance.now() - t0) / 1000 };
     if (performance.now() - t0 > deadlineS * 1000) return { status: `still ${c.status}`, seconds: deadlineS };
-    await sleep(250);
+    // Not faster: the campaign view counts its deliveries, a query that costs PostgreSQL real work at 100k.
+    await sleep(1000);
   }
 }
 
@@ -273,7 +273,9 @@ async function main() {
     for (const w of workers) await stopProcess(w);
   };
   const proxy = proxyPlaceholder;
-  console.log(`two API processes (ports ${apiPorts.join(', ')}) behind a round-robin proxy at ${proxy.url}; logs in ${logDir}`);
+  console.log(
+    `two API processes (ports ${apiPorts.join(', ')}) behind a round-robin proxy at ${proxy.url}; logs in ${logDir}`,
+  );
   try {
     for (const port of apiPorts) await waitHealthy(`http://127.0.0.1:${port}`);
     const origin = { origin: proxy.url };
@@ -324,8 +326,11 @@ async function main() {
     if (sent.status !== 200) throw new Error(`send: ${sent.status} ${sent.text}`);
     let killedAt = -1;
     const killAt = Math.floor(EMAIL_RECIPIENTS * 0.4);
+    const sendStarted = performance.now();
     const done = await waitCampaign(church, `/api/email-campaigns/${campaign.id}`, EMAIL_DEADLINE_S + 60, () => {
-      if (killedAt < 0 && smtp.received.length >= killAt) {
+      // Part-way: at 40% of the recipients, or after 45 s on a machine too busy to get there first.
+      const due = smtp.received.length >= killAt || performance.now() - sendStarted > 45_000;
+      if (killedAt < 0 && due) {
         killedAt = smtp.received.length;
         workers[0]!.child.kill('SIGKILL');
       }

@@ -64,7 +64,12 @@ async function main() {
       published: true,
       content: {
         blocks: [
-          { id: 'hero', type: 'hero', headline: 'Celebrate Easter with Us', subheading: 'A joyful morning for everyone.' },
+          {
+            id: 'hero',
+            type: 'hero',
+            headline: 'Celebrate Easter with Us',
+            subheading: 'A joyful morning for everyone.',
+          },
           { id: 'cta', type: 'cta', text: 'Plan your visit', link: { kind: 'signup', blockId: 'form' } },
           { id: 'main', type: 'text', html: '<p>Join us this Easter for music, hope and a warm welcome.</p>' },
           { id: 'kp', type: 'highlights', title: 'Key Highlights', items: ['Egg hunt at 9am', 'Family service'] },

@@ -126,7 +126,9 @@ export function DashboardPage() {
             <Grid.Col span={{ base: 12, md: 7 }}>
               <Paper withBorder p="md" h="100%">
                 <Group justify="space-between" mb="sm">
-                  <Title order={3} size="h4">Recent Campaigns</Title>
+                  <Title order={3} size="h4">
+                    Recent Campaigns
+                  </Title>
                   <Button variant="subtle" size="xs">
                     View All
                   </Button>
@@ -181,7 +183,9 @@ export function DashboardPage() {
             <Grid.Col span={{ base: 12, md: 5 }}>
               <Paper withBorder p="md" h="100%">
                 <Group justify="space-between" mb="sm">
-                  <Title order={3} size="h4">Upcoming Scheduled</Title>
+                  <Title order={3} size="h4">
+                    Upcoming Scheduled
+                  </Title>
                   <Button variant="subtle" size="xs">
                     View All
                   </Button>

@@ -64,14 +64,9 @@ function recordingDriver(opts: { gate?: Promise<void>; fail?: boolean; concurren
 }
 
 const statuses = async (campaignId: number) =>
-  (
-    await db
-      .selectFrom('deliveries')
-      .select('status')
-      .where('campaignId', '=', campaignId)
-      .orderBy('id')
-      .execute()
-  ).map((d) => d.status);
+  (await db.selectFrom('deliveries').select('status').where('campaignId', '=', campaignId).orderBy('id').execute()).map(
+    (d) => d.status,
+  );
 
 describe('runDeliveries across workers', () => {
   it('a worker whose lease ran out does not undo the worker that took over (no second send)', async () => {
