@@ -156,7 +156,7 @@ async function main() {
         `(target ≤ ${FIRST_LOAD_LIMIT_KB} KB: ${bundleOk ? 'met' : 'MISSED'})`,
     );
   } finally {
-    await chrome.kill();
+    chrome.kill();
     await app.stop();
     await pgServer.stop();
   }
