@@ -261,9 +261,20 @@ async function main() {
     DELIVERY_CLAIM_LEASE_SECONDS: String(LEASE_SECONDS),
     DELIVERY_RETRY_BASE_SECONDS: '1',
   };
-  const apis = apiPorts.map((port, i) =>
-    startProcess(`api-${i + 1}`, 'main.js', { ...common, PORT: String(port), HOST: '127.0.0.1', RUN_WORKERS: 'false' }),
-  );
+  // One after the other: two processes starting together on a fresh database hit "deadlock
+  // detected" in start-up (seen after the hardening merge; reported to the lead).
+  const apis: Proc[] = [];
+  for (const [i, port] of apiPorts.entries()) {
+    apis.push(
+      startProcess(`api-${i + 1}`, 'main.js', {
+        ...common,
+        PORT: String(port),
+        HOST: '127.0.0.1',
+        RUN_WORKERS: 'false',
+      }),
+    );
+    await waitHealthy(`http://127.0.0.1:${port}`);
+  }
   let workers: Proc[] = [];
   const startWorkers = async (env: Record<string, string> = {}) => {
     workers = [1, 2].map((i) => startProcess(`worker-${i}`, 'worker.js', { ...common, ...env }));
@@ -281,7 +292,10 @@ async function main() {
     const origin = { origin: proxy.url };
 
     // 1. A session made on one instance works on the other.
+    // The first administrator registers with the one-time setup token the server logs.
+    const setupToken = /setup=([\w-]+)/.exec(fs.readFileSync(path.join(logDir, 'api-1.log'), 'utf8'))?.[1];
     await new HttpClient(proxy.url, origin).post('/api/register', {
+      setupToken,
       username: 'platform',
       password: 'bench-pass',
       churchName: 'Platform',
