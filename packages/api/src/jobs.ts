@@ -32,4 +32,6 @@ export interface JobQueue {
     data: JobPayloads[N],
     options?: { startAfter?: Date; singletonKey?: string; singletonSeconds?: number; retryLimit?: number },
   ): Promise<string | null>;
+  /** Cancel a job that has not run yet (nothing happens if it already ran or is unknown). */
+  cancel(name: JobName, id: string): Promise<void>;
 }

@@ -903,6 +903,7 @@ export const schemaColumns: Columns = {
     publishClaimedAt: true,
     publishError: true,
     publishResponseId: true,
+    publishJobId: true,
     createdAt: true,
     updatedAt: true,
   },
@@ -1100,6 +1101,8 @@ export interface SocialPostsTable {
   publishClaimedAt: Date | null;
   publishError: string | null;
   publishResponseId: string | null;
+  /** The pg-boss job that publishes the post at its time (cancelled when it is moved or deleted). */
+  publishJobId: string | null;
   createdAt: Generated<Date>;
   updatedAt: Generated<Date>;
 }

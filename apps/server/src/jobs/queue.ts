@@ -117,6 +117,9 @@ export async function startJobs(opts: StartJobsOptions): Promise<JobRunner> {
       }
       return id;
     },
+    async cancel(name, id) {
+      await boss.cancel(name, id);
+    },
   };
   const h = handlers(opts.deps, queue);
   if (opts.work) {
