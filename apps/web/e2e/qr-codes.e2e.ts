@@ -199,4 +199,39 @@ browserDescribe(describe)('QR codes', async () => {
     await page.getByText('QR code deleted successfully').waitFor();
     await page.getByText('No QR codes yet').waitFor();
   }, 240_000);
+  it("points a code at one of the church's pages from the picker and picks colours from swatches", async () => {
+    await church.client.post('/api/landing-pages', { name: 'Christmas services', slug: 'christmas', published: true });
+    const { page, context } = await e2e.newPage();
+    await loginViaUi(page, church.user.username, church.password);
+    await page.goto('/qr-codes');
+    await page.getByRole('heading', { name: 'QR Codes' }).waitFor();
+    await page.getByRole('button', { name: 'Create QR Code' }).first().click();
+    const dialog = page.getByRole('dialog', { name: 'Create QR Code' });
+    await dialog.waitFor();
+    await dialog.getByLabel(/^Name/).fill('Christmas flyer');
+    await dialog.getByRole('textbox', { name: 'Choose one of your pages' }).click();
+    await page.getByRole('option', { name: 'Christmas services' }).click();
+    await expect.poll(() => dialog.getByLabel(/^URL/).inputValue()).toMatch(/\/p\/christmas$/);
+
+    // A real colour picker: its swatches fill the hex the spec stores.
+    await dialog.getByRole('textbox', { name: 'Foreground color', exact: true }).click();
+    await page.getByRole('button', { name: '#364FC7' }).first().waitFor();
+    await expectAccessible(page);
+    await screenshot(page, 'qr-colour-picker');
+    await page.getByRole('button', { name: '#364FC7' }).first().click();
+    await expect
+      .poll(() => dialog.getByRole('textbox', { name: 'Foreground color', exact: true }).inputValue())
+      .toBe('#364fc7');
+    await dialog.getByRole('button', { name: 'Create QR Code' }).click();
+    await page.getByRole('cell', { name: 'Christmas flyer' }).first().waitFor();
+    const codes = (await church.client.get('/api/qr-codes')).body as {
+      name: string;
+      url: string;
+      foregroundColor: string;
+    }[];
+    const made = codes.find((c) => c.name === 'Christmas flyer')!;
+    expect(made.url).toMatch(/\/p\/christmas$/);
+    expect(made.foregroundColor.toUpperCase()).toBe('#364FC7');
+    await context.close();
+  }, 120_000);
 });

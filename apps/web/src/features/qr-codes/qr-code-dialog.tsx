@@ -113,6 +113,9 @@ function initialValues(code?: QrCode): Values {
 const validatePayload = zodValidate(createQrCodeSchema);
 const hex = (v: string) => v.replace(/^#/, '');
 
+/** Colours offered under each picker (dark ones for modules, light ones for the background). */
+const QR_SWATCHES = ['#000000', '#1A1B1E', '#364FC7', '#2B8A3E', '#C92A2A', '#5F3DC4', '#FFFFFF', '#FFF9DB', '#E7F5FF'];
+
 /** What the preview encodes: the short link (marked as a scan) or the URL as typed. */
 function previewData(v: Values, code?: QrCode): string {
   if (v.isShortUrl) return code?.shortUrl ? `${code.shortUrl}?src=qr` : `${window.location.origin}/s/xxxxxxx?src=qr`;
@@ -350,7 +353,7 @@ export function QrCodeDialog({ opened, code, onClose }: { opened: boolean; code?
                     label="Foreground color"
                     eyeDropperButtonProps={{ 'aria-label': 'Pick the foreground color from the screen' }}
                     format="hex"
-                    withPicker={false}
+                    swatches={QR_SWATCHES}
                     {...form.getInputProps('foregroundColor')}
                   />
                 </Grid.Col>
@@ -359,7 +362,7 @@ export function QrCodeDialog({ opened, code, onClose }: { opened: boolean; code?
                     label="Background color"
                     eyeDropperButtonProps={{ 'aria-label': 'Pick the background color from the screen' }}
                     format="hex"
-                    withPicker={false}
+                    swatches={QR_SWATCHES}
                     {...form.getInputProps('backgroundColor')}
                   />
                 </Grid.Col>
@@ -369,7 +372,7 @@ export function QrCodeDialog({ opened, code, onClose }: { opened: boolean; code?
                     eyeDropperButtonProps={{ 'aria-label': 'Pick the corner square color from the screen' }}
                     placeholder="Same as foreground"
                     format="hex"
-                    withPicker={false}
+                    swatches={QR_SWATCHES}
                     {...form.getInputProps('cornerSquareColor')}
                   />
                 </Grid.Col>
@@ -379,7 +382,7 @@ export function QrCodeDialog({ opened, code, onClose }: { opened: boolean; code?
                     eyeDropperButtonProps={{ 'aria-label': 'Pick the corner dot color from the screen' }}
                     placeholder="Same as corner squares"
                     format="hex"
-                    withPicker={false}
+                    swatches={QR_SWATCHES}
                     {...form.getInputProps('cornerDotColor')}
                   />
                 </Grid.Col>
