@@ -203,7 +203,7 @@ browserDescribe(describe)('QR codes', async () => {
     await church.client.post('/api/landing-pages', { name: 'Christmas services', slug: 'christmas', published: true });
     const { page, context } = await e2e.newPage();
     await loginViaUi(page, church.user.username, church.password);
-    await page.goto('/qr-codes');
+    await page.getByRole('navigation', { name: 'Marketing' }).getByRole('link', { name: 'QR Codes' }).click();
     await page.getByRole('heading', { name: 'QR Codes' }).waitFor();
     await page.getByRole('button', { name: 'Create QR Code' }).first().click();
     const dialog = page.getByRole('dialog', { name: 'Create QR Code' });

@@ -69,3 +69,4 @@ export {
   type VisitSource,
 } from './services/landing-pages/visits.js';
 export { signUp, confirmSignup, describeSignupToken } from './services/landing-pages/signups.js';
+export { showUpCardsFor } from './services/show-up/projects.js';
