@@ -1,7 +1,7 @@
 import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { HttpClient, registerChurch, startTestApp } from '../helpers/test-app.js';
-import { projectPayload } from '../helpers/show-up.js';
+import { demoGift, projectPayload } from '../helpers/show-up.js';
 
 const app = await startTestApp();
 const admin = await registerChurch(app.url, 'Platform');
@@ -239,19 +239,7 @@ describe('the public page /p/{slug}', () => {
     const mine = (await a.client.post('/api/show-up/projects', projectPayload({ title: 'New hall roof' }))).body;
     const theirs = (await b.client.post('/api/show-up/projects', projectPayload({ title: 'Their organ' }))).body;
     // A gift of 1,250 in demo mode (no Stripe keys here), through the same webhook handler.
-    const gift = await visitor.post('/api/show-up/donations/prepare', {
-      projectId: mine.id,
-      amount: 1250,
-      donorName: 'Lydia',
-      donorEmail: 'lydia@example.org',
-      isAnonymous: false,
-    });
-    expect(gift.status, gift.text).toBe(200);
-    const done = await visitor.post('/api/show-up/donations/demo-complete', {
-      paymentIntent: gift.body.paymentIntentId,
-      clientSecret: gift.body.clientSecret,
-    });
-    expect(done.status, done.text).toBe(200);
+    await demoGift(visitor, { projectId: mine.id, amount: 1250, donorEmail: 'lydia@example.org' });
     const page = await createPage(a.client, {
       published: true,
       content: {

@@ -2,7 +2,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { sql } from '@lampstand/db';
 import { HttpClient, registerChurch, startTestApp } from '../helpers/test-app.js';
 import { startSmtpSink } from '../helpers/smtp-sink.js';
-import { projectPayload } from '../helpers/show-up.js';
+import { demoGift, projectPayload } from '../helpers/show-up.js';
 
 // The mail server refuses the first receipt to flaky@ for a while (451), then accepts it.
 let refusals = 0;
@@ -27,20 +27,8 @@ async function give(email: string) {
     id: number;
     title: string;
   };
-  const prepared = await visitor.post('/api/show-up/donations/prepare', {
-    projectId: project.id,
-    amount: 12,
-    donorName: 'Lydia',
-    donorEmail: email,
-    isAnonymous: false,
-  });
-  expect(prepared.status, prepared.text).toBe(200);
-  const done = await visitor.post('/api/show-up/donations/demo-complete', {
-    paymentIntent: prepared.body.paymentIntentId,
-    clientSecret: prepared.body.clientSecret,
-  });
-  expect(done.status, done.text).toBe(200);
-  return { projectId: project.id, title: project.title, donationId: prepared.body.donationId as number };
+  const { donationId } = await demoGift(visitor, { projectId: project.id, amount: 12, donorEmail: email });
+  return { projectId: project.id, title: project.title, donationId };
 }
 
 async function receiptJobs() {
