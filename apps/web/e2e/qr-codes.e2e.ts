@@ -200,7 +200,12 @@ browserDescribe(describe)('QR codes', async () => {
     await page.getByText('No QR codes yet').waitFor();
   }, 240_000);
   it("points a code at one of the church's pages from the picker and picks colours from swatches", async () => {
-    await church.client.post('/api/landing-pages', { name: 'Christmas services', slug: 'christmas', published: true });
+    const lp = await church.client.post('/api/landing-pages', {
+      name: 'Christmas services',
+      slug: 'christmas',
+      published: true,
+    });
+    expect(lp.status, lp.text).toBe(201);
     const { page, context } = await e2e.newPage();
     await loginViaUi(page, church.user.username, church.password);
     await page.getByRole('navigation', { name: 'Marketing' }).getByRole('link', { name: 'QR Codes' }).click();
@@ -209,11 +214,11 @@ browserDescribe(describe)('QR codes', async () => {
     const dialog = page.getByRole('dialog', { name: 'Create QR Code' });
     await dialog.waitFor();
     await dialog.getByLabel(/^Name/).fill('Christmas flyer');
-    await dialog.getByRole('textbox', { name: 'Choose one of your pages' }).click();
+    await dialog.getByLabel('Choose one of your pages').click();
     await page.getByRole('option', { name: 'Christmas services' }).click();
     await expect.poll(() => dialog.getByLabel(/^URL/).inputValue()).toMatch(/\/p\/christmas$/);
 
-    // A real colour picker: its swatches fill the hex the spec stores.
+    // A colour picker: its swatches (named by their hex) fill the hex the spec stores.
     await dialog.getByRole('textbox', { name: 'Foreground color', exact: true }).click();
     await page.getByRole('button', { name: '#364FC7' }).first().waitFor();
     await expectAccessible(page);

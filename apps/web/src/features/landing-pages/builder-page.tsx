@@ -287,7 +287,7 @@ function Builder({ page }: { page: Page }) {
             </Group>
             <AiDisabledNote />
             {dirty && (
-              <Text size="sm" c="orange.9" role="status">
+              <Text size="sm" fw={600} role="status">
                 You have unsaved changes.
               </Text>
             )}

@@ -116,13 +116,16 @@ const hex = (v: string) => v.replace(/^#/, '');
 /** Colours offered under each picker (dark ones for modules, light ones for the background). */
 const QR_SWATCHES = ['#000000', '#1A1B1E', '#364FC7', '#2B8A3E', '#C92A2A', '#5F3DC4', '#FFFFFF', '#FFF9DB', '#E7F5FF'];
 
-/** A colour field as the spec stores it (hex), with the picker's parts named for screen readers. */
+/**
+ * A colour field as the spec stores it (hex): typed, picked from the swatches (buttons named by
+ * their hex) or from the screen. Not Mantine's saturation/hue picker: ColorInput does not pass its
+ * sliders' labels on, so screen readers would meet two unnamed sliders (axe: aria-input-field-name).
+ */
 const colourInputProps = (label: string) => ({
   label,
   format: 'hex' as const,
+  withPicker: false,
   swatches: QR_SWATCHES,
-  saturationLabel: `${label}: saturation and brightness`,
-  hueLabel: `${label}: hue`,
   eyeDropperButtonProps: { 'aria-label': `Pick the ${label.toLowerCase()} from the screen` },
 });
 
