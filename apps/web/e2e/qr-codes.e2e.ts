@@ -225,8 +225,10 @@ browserDescribe(describe)('QR codes', async () => {
     await screenshot(page, 'qr-colour-picker');
     await page.getByRole('button', { name: '#364FC7' }).first().click();
     await expect
-      .poll(() => dialog.getByRole('textbox', { name: 'Foreground color', exact: true }).inputValue())
-      .toBe('#364fc7');
+      .poll(async () =>
+        (await dialog.getByRole('textbox', { name: 'Foreground color', exact: true }).inputValue()).toUpperCase(),
+      )
+      .toBe('#364FC7');
     await dialog.getByRole('button', { name: 'Create QR Code' }).click();
     await page.getByRole('cell', { name: 'Christmas flyer' }).first().waitFor();
     const codes = (await church.client.get('/api/qr-codes')).body as {
