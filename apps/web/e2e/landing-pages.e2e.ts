@@ -118,6 +118,16 @@ browserDescribe(describe)('Landing pages', async () => {
     await page.getByRole('region', { name: '5. Image block' }).waitFor();
     await page.getByRole('region', { name: '6. Sign-up form block' }).waitFor();
 
+    // Leaving with unsaved blocks asks first (in-app navigation is blocked until answered).
+    await page.getByRole('navigation', { name: 'Marketing' }).getByRole('link', { name: 'Landing Pages' }).click();
+    const leave = page.getByRole('dialog', { name: 'Leave without saving?' });
+    await leave.getByText('This landing page has changes that are not saved.').waitFor();
+    await expectAccessible(page);
+    await leave.getByRole('button', { name: 'Keep editing' }).click();
+    await leave.waitFor({ state: 'detached' });
+    expect(new URL(page.url()).pathname).toMatch(/^\/landing-pages\/\d+$/);
+    await page.getByRole('region', { name: '5. Image block' }).waitFor();
+
     await page.getByRole('button', { name: 'Save' }).click();
     await page.getByText('You have unsaved changes.').waitFor({ state: 'detached' });
     await page.getByRole('button', { name: 'Publish' }).click();

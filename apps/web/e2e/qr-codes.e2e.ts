@@ -199,4 +199,46 @@ browserDescribe(describe)('QR codes', async () => {
     await page.getByText('QR code deleted successfully').waitFor();
     await page.getByText('No QR codes yet').waitFor();
   }, 240_000);
+  it("points a code at one of the church's pages from the picker and picks colours from swatches", async () => {
+    const lp = await church.client.post('/api/landing-pages', {
+      name: 'Christmas services',
+      slug: 'christmas',
+      published: true,
+    });
+    expect(lp.status, lp.text).toBe(201);
+    const { page, context } = await e2e.newPage();
+    await loginViaUi(page, church.user.username, church.password);
+    await page.getByRole('navigation', { name: 'Marketing' }).getByRole('link', { name: 'QR Codes' }).click();
+    await page.getByRole('heading', { name: 'QR Codes' }).waitFor();
+    await page.getByRole('button', { name: 'Create QR Code' }).first().click();
+    const dialog = page.getByRole('dialog', { name: 'Create QR Code' });
+    await dialog.waitFor();
+    await dialog.getByLabel(/^Name/).fill('Christmas flyer');
+    await dialog.getByLabel('Choose one of your pages').click();
+    await page.getByRole('option', { name: 'Christmas services' }).click();
+    await expect.poll(() => dialog.getByLabel(/^URL/).inputValue()).toMatch(/\/p\/christmas$/);
+
+    // A colour picker: its swatches (named by their hex) fill the hex the spec stores.
+    await dialog.getByRole('textbox', { name: 'Foreground color', exact: true }).click();
+    await page.getByRole('button', { name: '#364FC7' }).first().waitFor();
+    await expectAccessible(page);
+    await screenshot(page, 'qr-colour-picker');
+    await page.getByRole('button', { name: '#364FC7' }).first().click();
+    await expect
+      .poll(async () =>
+        (await dialog.getByRole('textbox', { name: 'Foreground color', exact: true }).inputValue()).toUpperCase(),
+      )
+      .toBe('#364FC7');
+    await dialog.getByRole('button', { name: 'Create QR Code' }).click();
+    await page.getByRole('cell', { name: 'Christmas flyer' }).first().waitFor();
+    const codes = (await church.client.get('/api/qr-codes')).body as {
+      name: string;
+      url: string;
+      foregroundColor: string;
+    }[];
+    const made = codes.find((c) => c.name === 'Christmas flyer')!;
+    expect(made.url).toMatch(/\/p\/christmas$/);
+    expect(made.foregroundColor.toUpperCase()).toBe('#364FC7');
+    await context.close();
+  }, 120_000);
 });

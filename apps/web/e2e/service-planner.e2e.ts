@@ -217,10 +217,12 @@ browserDescribe(describe)('Service planner', async () => {
     await screenshot(page, 'planner-chords-print');
     await page.getByRole('link', { name: 'Back to plan' }).click();
 
-    // Announce: an email draft and an SMS draft, linked back to the plan; nothing sent.
+    // Announce: email, SMS, landing-page and social-post drafts, linked back to the plan; nothing sent.
     await page.getByRole('button', { name: 'Announce' }).click();
     const announce = page.getByRole('dialog', { name: 'Announce this service' });
     await announce.getByText('An email campaign draft').waitFor();
+    await announce.getByText('A social post draft linking to that page (not scheduled)').waitFor();
+    await announce.getByLabel('Social post: days before the service').fill('2');
     await expectAccessible(page);
     await announce.getByRole('button', { name: 'Create Drafts' }).click();
     await announce.getByText('Drafts created').waitFor();
@@ -235,6 +237,22 @@ browserDescribe(describe)('Service planner', async () => {
     await page.waitForURL(/\/sms-campaigns/);
     await expect.poll(() => page.getByLabel('Campaign Name').inputValue()).toMatch(/^Sunday Service – /);
     await expect.poll(() => page.getByLabel('Message').inputValue()).toContain('Grace Church: Sunday Service');
+    await page.goBack();
+    await page.getByRole('heading', { name: 'Sunday Service' }).waitFor();
+    await page.getByRole('link', { name: /^Social post: Sunday Service at Grace Church/ }).click();
+    await page.waitForURL(/\/social-blast\?post=\d+/);
+    const postDialog = page.getByRole('dialog', { name: 'Edit Social Post' });
+    await expect
+      .poll(() => postDialog.getByLabel('Post Content').inputValue())
+      .toContain('Sunday Service at Grace Church');
+    await expect.poll(() => postDialog.getByLabel('Link URL').inputValue()).toMatch(/\/p\/sunday-service-/);
+    await postDialog.getByRole('button', { name: 'Close' }).click();
+    await page.goBack();
+    await page.getByRole('heading', { name: 'Sunday Service' }).waitFor();
+    await page.getByRole('link', { name: /^Landing page: Sunday Service – / }).click();
+    await page.waitForURL(/\/landing-pages\/\d+$/);
+    await page.getByRole('heading', { name: /^Edit Sunday Service – / }).waitFor();
+    await page.getByRole('textbox', { name: 'Event title' }).first().waitFor();
     const sent = await e2e.app.db.selectFrom('outboxMessages').select('id').where('channel', '=', 'sms').execute();
     expect(sent).toEqual([]);
 

@@ -138,9 +138,12 @@ browserDescribe(describe)('Show Up', async () => {
     const html = await (await fetch(`${e2e.app.url}/show-up/${projectId}`)).text();
     expect(html).toContain(`<meta property="og:title" content="${title}" />`);
 
+    // The visitor scanned the lobby banner's code (its redirect carries lsrc=qr.<id>).
+    const qr = await church.client.post('/api/qr-codes', { name: 'Lobby banner', url: 'https://example.org/' });
+    expect(qr.status).toBe(201);
     const { page, context } = await e2e.newPage();
     page.on('pageerror', (err) => console.error('page error:', err.message));
-    await page.goto(`/show-up/${projectId}?lsrc=qr.5`);
+    await page.goto(`/show-up/${projectId}?lsrc=qr.${qr.body.id}`);
     await page.getByRole('heading', { level: 1, name: title }).waitFor();
     expect(await page.getByRole('link', { name: 'Edit Project' }).count()).toBe(0);
     await page.getByRole('link', { name: 'Sign in' }).waitFor();
@@ -203,7 +206,7 @@ browserDescribe(describe)('Show Up', async () => {
     await page.goto(`/show-up/${projectId}`);
     await page.getByRole('tab', { name: 'Donations' }).click();
     await page.getByRole('heading', { name: 'Where gifts came from' }).waitFor();
-    await page.getByText('QR code #5', { exact: true }).first().waitFor();
+    await page.getByText('QR code: Lobby banner', { exact: true }).first().waitFor();
     await page.getByText('$25.00 · 1 gift').waitFor();
     await expectAccessible(page);
     await shots(page, 'donations-tab');

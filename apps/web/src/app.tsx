@@ -4,12 +4,12 @@ import { Notifications } from '@mantine/notifications';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { lazy, Suspense, useState } from 'react';
 import { Center, Loader } from '@mantine/core';
-import { BrowserRouter, Outlet, Route, Routes } from 'react-router-dom';
+import { createBrowserRouter, createRoutesFromElements, Outlet, Route, RouterProvider } from 'react-router-dom';
 import { createQueryClient, createTrpcClient, trpc } from './lib/trpc';
 import { cssVariablesResolver, theme } from './ui/theme';
 import { AppLayout } from './shell/app-layout';
 import { RequireAdmin, RequireUser } from './shell/guards';
-import { ComingSoonPage, NotFoundPage, PlaceholderPage } from './features/misc/pages';
+import { ComingSoonPage, NotFoundPage } from './features/misc/pages';
 
 // Every screen loads on first visit, sign-in and the dashboard too: the first paint carries only
 // the providers, the router and the shell (zod and the form code come with the screens that use
@@ -88,23 +88,105 @@ const EditProjectPage = lazy(() =>
 );
 const NewUpdatePage = lazy(() => import('./features/show-up/update-page').then((m) => ({ default: m.NewUpdatePage })));
 
-/** Routes that later releases fill in: their title and one line, nothing invented. */
-const placeholders: { path: string; title: string; description: string }[] = [
-  { path: '/qr-codes/new', title: 'New QR Code', description: 'Create a QR code.' },
-  { path: '/qr-codes', title: 'QR Codes', description: 'QR codes and short links for print and screens.' },
-  {
-    path: '/landing-pages',
-    title: 'Landing Pages',
-    description: 'Pages for events and ministries, with AI-written copy.',
-  },
-  { path: '/landing-pages/new', title: 'New Landing Page', description: 'Create a landing page.' },
-  { path: '/service-planner', title: 'Service Planner', description: 'Service plans, songs and team members.' },
-  { path: '/social-blast', title: 'Social Blast', description: 'Plan social media posts on a calendar.' },
-];
+/**
+ * Every route, in a data router (createBrowserRouter): what lets a screen with unsaved work ask
+ * before in-app navigation (`useBlocker`). Lazy screens load inside the one Suspense.
+ */
+const routes = createRoutesFromElements(
+  <Route
+    element={
+      <Suspense
+        fallback={
+          <Center py="xl">
+            <Loader aria-label="Loading" />
+          </Center>
+        }
+      >
+        <Outlet />
+      </Suspense>
+    }
+  >
+    <Route path="/auth" element={<AuthPage />} />
+    {/* Print views: the sheet alone, without the app's navigation. */}
+    <Route
+      element={
+        <RequireUser>
+          <Outlet />
+        </RequireUser>
+      }
+    >
+      <Route path="/service-planner/plans/:id/print" element={<PlanPrintPage />} />
+      <Route path="/service-planner/songs/:id/print" element={<SongPrintPage />} />
+    </Route>
+    {/* Show Up's public pages: visitors and donors are not signed in. */}
+    <Route element={<ShowUpShell />}>
+      <Route path="/show-up" element={<ShowUpPage />} />
+      <Route path="/show-up/donation-success" element={<DonationSuccessPage />} />
+      <Route path="/show-up/:id" element={<ProjectDetailPage />} />
+    </Route>
+    <Route
+      element={
+        <RequireUser>
+          <AppLayout />
+        </RequireUser>
+      }
+    >
+      <Route index element={<DashboardPage />} />
+      <Route path="/settings" element={<SettingsPage />} />
+      <Route path="/contacts" element={<ContactsPage />} />
+      <Route path="/contacts/new" element={<ContactsPage />} />
+      <Route path="/contacts/detail/:id" element={<ContactDetailPage />} />
+      <Route path="/templates" element={<ChurchTemplatesPage />} />
+      <Route path="/templates/:id/print" element={<PrintTemplatePage />} />
+      <Route path="/social-blast" element={<SocialBlastPage />} />
+      <Route path="/sms-campaigns" element={<SmsCampaignsPage />} />
+      <Route path="/sms-campaigns/new" element={<SmsCampaignsPage />} />
+      <Route path="/email-campaigns" element={<EmailCampaignsPage />} />
+      <Route path="/email-campaigns/new" element={<NewEmailCampaignPage />} />
+      <Route path="/email-campaigns/:id" element={<EmailCampaignViewPage />} />
+      <Route path="/email-campaigns/:id/edit" element={<EditEmailCampaignPage />} />
+      <Route path="/service-planner" element={<ServicePlannerPage />} />
+      <Route path="/service-planner/plans/:id" element={<PlanPage />} />
+      <Route path="/qr-codes" element={<QrCodesPage />} />
+      <Route path="/qr-codes/new" element={<QrCodesPage />} />
+      <Route path="/show-up/new" element={<NewProjectPage />} />
+      <Route path="/show-up/:id/edit" element={<EditProjectPage />} />
+      <Route path="/show-up/:id/update/new" element={<NewUpdatePage />} />
+      <Route
+        path="/news-builder"
+        element={<ComingSoonPage title="News Builder" description="Build newsletters and announcements." />}
+      />
+      <Route
+        path="/scheduling"
+        element={<ComingSoonPage title="Scheduling" description="Plan and automate your campaigns." />}
+      />
+      <Route
+        path="/scheduling/new"
+        element={<ComingSoonPage title="Scheduling" description="Plan and automate your campaigns." />}
+      />
+      <Route path="/landing-pages" element={<LandingPagesPage />} />
+      <Route path="/landing-pages/new" element={<LandingPagesPage />} />
+      <Route path="/landing-pages/:id" element={<LandingPageBuilderPage />} />
+      <Route path="/landing-pages/:id/stats" element={<LandingPageStatsPage />} />
+      <Route
+        element={
+          <RequireAdmin>
+            <Outlet />
+          </RequireAdmin>
+        }
+      >
+        <Route path="/admin/users" element={<UsersPage />} />
+        <Route path="/admin/templates" element={<AdminTemplatesPage />} />
+      </Route>
+    </Route>
+    <Route path="*" element={<NotFoundPage />} />
+  </Route>,
+);
 
 export function App() {
   const [queryClient] = useState(createQueryClient);
   const [trpcClient] = useState(createTrpcClient);
+  const [router] = useState(() => createBrowserRouter(routes));
   return (
     <trpc.Provider client={trpcClient} queryClient={queryClient}>
       <QueryClientProvider client={queryClient}>
@@ -113,101 +195,7 @@ export function App() {
             {/* Bottom-right: clear of the header, the impersonation banner's Stop button, and the close
                 button and title of every sheet and dialog (all at the top). */}
             <Notifications limit={1} autoClose={5000} position="bottom-right" />
-            <BrowserRouter>
-              <Suspense
-                fallback={
-                  <Center py="xl">
-                    <Loader aria-label="Loading" />
-                  </Center>
-                }
-              >
-                <Routes>
-                  <Route path="/auth" element={<AuthPage />} />
-                  {/* Print views: the sheet alone, without the app's navigation. */}
-                  <Route
-                    element={
-                      <RequireUser>
-                        <Outlet />
-                      </RequireUser>
-                    }
-                  >
-                    <Route path="/service-planner/plans/:id/print" element={<PlanPrintPage />} />
-                    <Route path="/service-planner/songs/:id/print" element={<SongPrintPage />} />
-                  </Route>
-                  {/* Show Up's public pages: visitors and donors are not signed in. */}
-                  <Route element={<ShowUpShell />}>
-                    <Route path="/show-up" element={<ShowUpPage />} />
-                    <Route path="/show-up/donation-success" element={<DonationSuccessPage />} />
-                    <Route path="/show-up/:id" element={<ProjectDetailPage />} />
-                  </Route>
-                  <Route
-                    element={
-                      <RequireUser>
-                        <AppLayout />
-                      </RequireUser>
-                    }
-                  >
-                    <Route index element={<DashboardPage />} />
-                    <Route path="/settings" element={<SettingsPage />} />
-                    <Route path="/contacts" element={<ContactsPage />} />
-                    <Route path="/contacts/new" element={<ContactsPage />} />
-                    <Route path="/contacts/detail/:id" element={<ContactDetailPage />} />
-                    <Route path="/templates" element={<ChurchTemplatesPage />} />
-                    <Route path="/templates/:id/print" element={<PrintTemplatePage />} />
-                    <Route path="/social-blast" element={<SocialBlastPage />} />
-                    <Route path="/sms-campaigns" element={<SmsCampaignsPage />} />
-                    <Route path="/sms-campaigns/new" element={<SmsCampaignsPage />} />
-                    <Route path="/email-campaigns" element={<EmailCampaignsPage />} />
-                    <Route path="/email-campaigns/new" element={<NewEmailCampaignPage />} />
-                    <Route path="/email-campaigns/:id" element={<EmailCampaignViewPage />} />
-                    <Route path="/email-campaigns/:id/edit" element={<EditEmailCampaignPage />} />
-                    <Route path="/service-planner" element={<ServicePlannerPage />} />
-                    <Route path="/service-planner/plans/:id" element={<PlanPage />} />
-                    <Route path="/qr-codes" element={<QrCodesPage />} />
-                    <Route path="/qr-codes/new" element={<QrCodesPage />} />
-                    <Route path="/show-up/new" element={<NewProjectPage />} />
-                    <Route path="/show-up/:id/edit" element={<EditProjectPage />} />
-                    <Route path="/show-up/:id/update/new" element={<NewUpdatePage />} />
-                    <Route
-                      path="/news-builder"
-                      element={
-                        <ComingSoonPage title="News Builder" description="Build newsletters and announcements." />
-                      }
-                    />
-                    <Route
-                      path="/scheduling"
-                      element={<ComingSoonPage title="Scheduling" description="Plan and automate your campaigns." />}
-                    />
-                    <Route
-                      path="/scheduling/new"
-                      element={<ComingSoonPage title="Scheduling" description="Plan and automate your campaigns." />}
-                    />
-                    <Route path="/landing-pages" element={<LandingPagesPage />} />
-                    <Route path="/landing-pages/new" element={<LandingPagesPage />} />
-                    <Route path="/landing-pages/:id" element={<LandingPageBuilderPage />} />
-                    <Route path="/landing-pages/:id/stats" element={<LandingPageStatsPage />} />
-                    {placeholders.map((p) => (
-                      <Route
-                        key={p.path}
-                        path={p.path}
-                        element={<PlaceholderPage title={p.title} description={p.description} />}
-                      />
-                    ))}
-                    <Route
-                      element={
-                        <RequireAdmin>
-                          <Outlet />
-                        </RequireAdmin>
-                      }
-                    >
-                      <Route path="/admin/users" element={<UsersPage />} />
-                      <Route path="/admin/templates" element={<AdminTemplatesPage />} />
-                    </Route>
-                  </Route>
-                  <Route path="*" element={<NotFoundPage />} />
-                </Routes>
-              </Suspense>
-            </BrowserRouter>
+            <RouterProvider router={router} />
           </ModalsProvider>
         </MantineProvider>
       </QueryClientProvider>

@@ -6,6 +6,7 @@ export const JOB_NAMES = [
   'campaign-sweep',
   'social-post-publish',
   'social-post-sweep',
+  'donation-receipt',
 ] as const;
 export type JobName = (typeof JOB_NAMES)[number];
 
@@ -21,12 +22,16 @@ export interface JobPayloads {
   'social-post-publish': { postId: number };
   /** Every minute: queue due social posts that have no job coming (lost jobs, dead workers); `force` takes every due one now. */
   'social-post-sweep': { force?: boolean };
+  /** Email a completed gift's receipt (once; retried by pg-boss while the mail server refuses). */
+  'donation-receipt': { donationId: number };
 }
 
 export interface JobQueue {
   send<N extends JobName>(
     name: N,
     data: JobPayloads[N],
-    options?: { startAfter?: Date; singletonKey?: string; singletonSeconds?: number },
+    options?: { startAfter?: Date; singletonKey?: string; singletonSeconds?: number; retryLimit?: number },
   ): Promise<string | null>;
+  /** Cancel a job that has not run yet (nothing happens if it already ran or is unknown). */
+  cancel(name: JobName, id: string): Promise<void>;
 }

@@ -44,7 +44,7 @@ export type { ShowUpServices } from './services/show-up/config.js';
 export { DEFAULT_MAP_ATTRIBUTION, DEFAULT_MAP_TILE_URL } from './services/show-up/config.js';
 export type { PaymentsProvider } from './providers/payments.js';
 export { createDemoPayments, createDisabledPayments, createStripePayments } from './providers/payments.js';
-export { receiveStripeWebhook, receiptFacts, receiptText } from './services/show-up/donations.js';
+export { receiveStripeWebhook, receiptFacts, receiptText, sendDonationReceipt } from './services/show-up/donations.js';
 export type { FileStorage, S3StorageOptions } from './providers/storage.js';
 export { createLocalStorage, createS3Storage } from './providers/storage.js';
 export {
@@ -70,3 +70,4 @@ export {
   type VisitSource,
 } from './services/landing-pages/visits.js';
 export { signUp, confirmSignup, describeSignupToken } from './services/landing-pages/signups.js';
+export { showUpCardsFor } from './services/show-up/projects.js';

@@ -904,6 +904,7 @@ export const schemaColumns: Columns = {
     publishClaimedAt: true,
     publishError: true,
     publishResponseId: true,
+    publishJobId: true,
     createdAt: true,
     updatedAt: true,
   },
@@ -1102,6 +1103,8 @@ export interface SocialPostsTable {
   publishClaimedAt: Date | null;
   publishError: string | null;
   publishResponseId: string | null;
+  /** The pg-boss job that publishes the post at its time (cancelled when it is moved or deleted). */
+  publishJobId: string | null;
   createdAt: Generated<Date>;
   updatedAt: Generated<Date>;
 }

@@ -11,6 +11,7 @@ import {
   createWebhookPublisher,
   publishDueSocialPosts,
   sweepSocialPosts,
+  sendDonationReceipt,
   type SmsTransport,
   type DeliveryConfig,
   type EmailTransport,
@@ -52,6 +53,8 @@ function handlers(d: JobDeps, queue: JobQueue): { [N in JobName]: Handler<N> } {
       await publishDueSocialPosts(socialDeps, { postId });
     },
     'social-post-sweep': ({ force }) => sweepSocialPosts(socialDeps, { force }),
+    'donation-receipt': ({ donationId }) =>
+      sendDonationReceipt({ db: d.db, email: d.email, emailFrom: d.delivery.emailFrom }, donationId),
   };
 }
 
@@ -79,6 +82,7 @@ const CONCURRENCY: Record<JobName, number> = {
   'campaign-sweep': 1,
   'social-post-publish': 2,
   'social-post-sweep': 1,
+  'donation-receipt': 2,
 };
 
 /**
@@ -105,12 +109,16 @@ export async function startJobs(opts: StartJobsOptions): Promise<JobRunner> {
         ...(options?.startAfter ? { startAfter: options.startAfter } : {}),
         ...(options?.singletonKey ? { singletonKey: options.singletonKey } : {}),
         ...(options?.singletonSeconds ? { singletonSeconds: options.singletonSeconds } : {}),
+        ...(options?.retryLimit !== undefined ? { retryLimit: options.retryLimit } : {}),
       });
       // A worker in this process picks it up now instead of at its next poll.
       if (!options?.startAfter || options.startAfter.getTime() <= Date.now()) {
         for (const w of workerIds.get(name) ?? []) boss.notifyWorker(w);
       }
       return id;
+    },
+    async cancel(name, id) {
+      await boss.cancel(name, id);
     },
   };
   const h = handlers(opts.deps, queue);

@@ -10,6 +10,7 @@ import {
   visitSource,
   zodIssues,
   type VisitSource,
+  showUpCardsFor,
 } from '@lampstand/api/server';
 import type { AppDeps } from '../app-deps.js';
 import {
@@ -47,7 +48,12 @@ export async function landingPageRoutes(
     if (cached) return cached;
     try {
       const page = await getPublishedLandingPage(db, { slug });
+      // Live raised / target of the church's projects its Show Up blocks name (fresh within the cache's TTL).
+      const projects = await showUpCardsFor(db, page.userId, {
+        ids: page.content.blocks.flatMap((b) => (b.type === 'showup' && b.projectId ? [b.projectId] : [])),
+      });
       const html = renderLandingPage({
+        projects,
         publicUrl: opts.publicUrl,
         churchName: page.churchName,
         name: page.name,

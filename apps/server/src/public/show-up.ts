@@ -63,17 +63,13 @@ async function showUpPublicRoutes(app: FastifyInstance, opts: { deps: AppDeps; c
         const result = await receiveStripeWebhook(
           {
             db,
-            email: opts.deps.email,
-            emailFrom: opts.deps.delivery.emailFrom,
+            jobs: opts.deps.jobs,
             publicUrl,
             payments: opts.deps.showUp.payments,
           },
           typeof req.body === 'string' ? req.body : '',
           Array.isArray(signature) ? signature[0] : signature,
         );
-        if (result.receiptError) {
-          req.log.error({ donationId: result.donationId, err: result.receiptError }, 'donation receipt not sent');
-        }
         if (result.outcome === 'amount_mismatch') {
           req.log.warn({ donationId: result.donationId }, 'Stripe event refused: amount or currency does not match');
         }

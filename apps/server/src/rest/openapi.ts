@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { restRoutes, type RestRoute } from './routes.js';
 import { inputSchema, outputSchema } from './procedures.js';
+import { pluginRoutes } from './plugin-routes.js';
 
 const errorSchema = {
   type: 'object',
@@ -28,7 +29,15 @@ function pathParams(route: RestRoute): string[] {
   return [...route.path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]!);
 }
 
-/** The OpenAPI 3.1 document, built from the route table and the procedures' zod schemas. */
+const errorResponse = (description: string) => ({
+  description,
+  content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
+});
+
+/**
+ * The OpenAPI 3.1 document, built from the route table and the procedures' zod schemas, plus the
+ * plugin routes documented by hand (`plugin-routes.ts`: multipart uploads).
+ */
 export function buildOpenApiDocument(serverUrl: string): Record<string, unknown> {
   const paths: Record<string, Record<string, unknown>> = {};
   for (const route of restRoutes) {
@@ -37,10 +46,6 @@ export function buildOpenApiDocument(serverUrl: string): Record<string, unknown>
     const output = outputSchema(route.procedure);
     const inputJson = input ? jsonSchema(input, 'input') : undefined;
     const inputProps = (inputJson?.properties ?? {}) as Record<string, Record<string, unknown>>;
-    const errorResponse = (description: string) => ({
-      description,
-      content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
-    });
     const errors = new Set(route.errors ?? []);
     if (params.length > 0) errors.add(404);
     const operation: Record<string, unknown> = {
@@ -95,6 +100,23 @@ export function buildOpenApiDocument(serverUrl: string): Record<string, unknown>
     }
     paths[route.path] ??= {};
     paths[route.path]![route.method.toLowerCase()] = operation;
+  }
+  for (const route of pluginRoutes) {
+    paths[route.path] ??= {};
+    paths[route.path]![route.method.toLowerCase()] = {
+      operationId: route.path.replace(/^\/api\//, '').replace(/\W+(\w)/g, (_, c: string) => c.toUpperCase()),
+      summary: route.summary,
+      tags: [route.tag],
+      security: [{ sessionCookie: [] }],
+      parameters: [],
+      requestBody: route.requestBody,
+      responses: {
+        [String(route.status)]: { description: 'Success', content: { 'application/json': { schema: route.response } } },
+        '400': errorResponse('Invalid input: the message names the field'),
+        '401': errorResponse('Not signed in'),
+        ...(route.errors.includes(413) ? { '413': errorResponse('Request body too large') } : {}),
+      },
+    };
   }
   return {
     openapi: '3.1.0',

@@ -131,6 +131,71 @@ describe('AI copy through the openai SDK', () => {
   });
 });
 
+describe('AI copy for Announce (service planner)', () => {
+  const words = {
+    emailSubject: 'Come home for Harvest Sunday',
+    emailParagraphs: ['We are giving thanks together.', 'Bring a friend and a dish to share.'],
+    sms: 'Grace Church: Harvest Sunday this Sunday 10 AM, Town hall. Come give thanks with us!',
+    social: 'Harvest Sunday is coming! Give thanks with us at the Town hall.',
+    headline: 'Give Thanks Together',
+    subheading: 'Harvest Sunday at Grace Church',
+    mainContent: 'A morning of gratitude.\n\nFood, songs and friends.',
+    keyPoints: ['Family friendly', 'Shared lunch'],
+  };
+  async function planOf(client: Awaited<ReturnType<typeof registerChurch>>['client']) {
+    const res = await client.post('/api/service-planner/plans', {
+      title: 'Harvest Sunday',
+      date: '2030-05-05',
+      startTime: '10:00',
+      location: 'Town hall',
+      theme: 'Thankful hearts',
+    });
+    expect(res.status).toBe(201);
+    return res.body as { id: number };
+  }
+
+  it('writes every draft with the model words, from the plan facts only, and counts one generation', async () => {
+    const { client, user } = await registerChurch(app.url, 'Grace Church');
+    const p = await planOf(client);
+    openai.reply({ kind: 'json', content: JSON.stringify(words) });
+    const res = await client.post(`/api/service-planner/plans/${p.id}/announce`, {});
+    expect(res.status).toBe(201);
+    expect(res.body.copy).toBe('ai');
+    const sent = openai.requests.at(-1)!;
+    expect(sent.response_format?.json_schema?.name).toBe('announcement');
+    expect(sent.messages[0]!.content).toContain('never invent');
+    expect(sent.messages[1]!.content).toContain('Harvest Sunday');
+    expect(sent.messages[1]!.content).toContain('Town hall');
+    expect(sent.messages[1]!.content).toContain('Thankful hearts');
+
+    const [email, sms, landing, social] = res.body.drafts;
+    const ec = (await client.get(`/api/email-campaigns/${email.targetId}`)).body;
+    expect(ec.subject).toBe(words.emailSubject);
+    expect(ec.content).toContain('<p>Bring a friend and a dish to share.</p>');
+    expect((await client.get(`/api/sms-campaigns/${sms.targetId}`)).body.content).toBe(words.sms);
+    const lp = (await client.get(`/api/landing-pages/${landing.targetId}`)).body;
+    expect(lp.content.headline).toBe(words.headline);
+    expect(lp.content.keyPoints).toEqual(words.keyPoints);
+    expect(lp.content.blocks.find((b: { type: string }) => b.type === 'event').date).toBe('2030-05-05');
+    const post = (await client.get('/api/social-posts')).body.find((x: { id: number }) => x.id === social.targetId);
+    expect(post).toMatchObject({ content: words.social, status: 'draft' });
+    const used = await app.db.selectFrom('aiGenerations').selectAll().where('userId', '=', user.id).execute();
+    expect(used.map((u) => [u.kind, u.ok])).toEqual([['announce', true]]);
+  });
+
+  it('falls back to the plain templates when the model answers badly twice; the drafts are still made', async () => {
+    const { client } = await registerChurch(app.url, 'Grace Church');
+    const p = await planOf(client);
+    openai.reply({ kind: 'json', content: '{"emailSubject": 1}' }, { kind: 'json', content: 'not json' });
+    const res = await client.post(`/api/service-planner/plans/${p.id}/announce`, {});
+    expect(res.status).toBe(201);
+    expect(res.body.copy).toBe('template');
+    expect(res.body.drafts).toHaveLength(4);
+    const ec = (await client.get(`/api/email-campaigns/${res.body.drafts[0].targetId}`)).body;
+    expect(ec.subject).toBe('Harvest Sunday: Sunday, May 5, 2030 at 10:00 AM');
+  });
+});
+
 describe('AI copy without a key or base URL', () => {
   it('is reported disabled and refuses with what to set; nothing pretends to be AI', async () => {
     const plain = await startTestApp();

@@ -1,6 +1,7 @@
 import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { HttpClient, registerChurch, startTestApp } from '../helpers/test-app.js';
+import { demoGift, projectPayload } from '../helpers/show-up.js';
 
 const app = await startTestApp();
 const admin = await registerChurch(app.url, 'Platform');
@@ -234,6 +235,30 @@ describe('the public page /p/{slug}', () => {
     }
   });
 
+  it("shows a Show Up block's live raised / target and supporters; never another church's project", async () => {
+    const mine = (await a.client.post('/api/show-up/projects', projectPayload({ title: 'New hall roof' }))).body;
+    const theirs = (await b.client.post('/api/show-up/projects', projectPayload({ title: 'Their organ' }))).body;
+    // A gift of 1,250 in demo mode (no Stripe keys here), through the same webhook handler.
+    await demoGift(visitor, { projectId: mine.id, amount: 1250, donorEmail: 'lydia@example.org' });
+    const page = await createPage(a.client, {
+      published: true,
+      content: {
+        blocks: [
+          { id: 'mine', type: 'showup', projectId: mine.id },
+          { id: 'theirs', type: 'showup', projectId: theirs.id },
+        ],
+      },
+    });
+    const html = await (await fetch(`${app.url}/p/${page.slug}`)).text();
+    expect(html).toContain('<h2>New hall roof</h2>');
+    expect(html).toContain('<strong>$1,250</strong> raised of $5,000 goal');
+    expect(html).toContain('<progress max="100" value="25" aria-label="Raised so far">25%</progress>');
+    expect(html).toContain('25% · 1 supporter');
+    expect(html).toContain(`<a class="btn" href="/show-up/${mine.id}">Donate Now</a>`);
+    expect(html).not.toContain('Their organ');
+    expect(html).not.toContain(`/show-up/${theirs.id}"`);
+  });
+
   it('renders images lazily with srcset, events with a calendar file, and escapes text', async () => {
     const page = await createPage(a.client, {
       published: true,
@@ -271,7 +296,7 @@ describe('the public page /p/{slug}', () => {
     expect(html).toContain('<meta property="og:image" content="http://localhost:3000/uploads/u1/abc-large.webp">');
     expect(html).toContain('Sunday, March 28, 2027');
     expect(html).toContain('10:30 AM – 12:00 PM');
-    expect(html).toContain('href="/show-up/7"');
+    expect(html).not.toContain('/show-up/7'); // no such project of this church: the block is left out
     const ics = await fetch(`${app.url}/p/${page.slug}/event/ev.ics`);
     expect(ics.status).toBe(200);
     expect(ics.headers.get('content-type')).toBe('text/calendar; charset=utf-8');

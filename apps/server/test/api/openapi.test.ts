@@ -1,6 +1,7 @@
 import SwaggerParser from '@apidevtools/swagger-parser';
 import { describe, expect, it } from 'vitest';
 import { restRoutes } from '../../src/rest/routes.js';
+import { pluginRoutes } from '../../src/rest/plugin-routes.js';
 import { HttpClient, registerChurch, startTestApp } from '../helpers/test-app.js';
 
 // Generated from the ONE route table: a new row is covered without writing a test for it.
@@ -23,7 +24,7 @@ describe('GET /api/openapi.json', () => {
     const documented = Object.entries(doc.paths as Record<string, Record<string, unknown>>).flatMap(([p, ops]) =>
       Object.keys(ops).map((m) => `${m.toUpperCase()} ${p}`),
     );
-    expect(documented.sort()).toEqual(restRoutes.map((r) => `${r.method} ${r.path}`).sort());
+    expect(documented.sort()).toEqual([...restRoutes, ...pluginRoutes].map((r) => `${r.method} ${r.path}`).sort());
     for (const r of restRoutes) {
       const op = doc.paths[r.path][r.method.toLowerCase()];
       for (const param of op.parameters.filter((p: { in: string }) => p.in === 'path')) {
@@ -37,6 +38,31 @@ describe('GET /api/openapi.json', () => {
         expect(op.responses['404'], `${r.method} ${r.path} documents 404`).toBeDefined();
       }
     }
+  });
+
+  it('documents POST /api/uploads (a multipart plugin route) as it answers', async () => {
+    const doc = (await new HttpClient(app.url).get('/api/openapi.json')).body;
+    const op = doc.paths['/api/uploads'].post;
+    expect(Object.keys(op.requestBody.content)).toEqual(['multipart/form-data']);
+    expect(op.requestBody.content['multipart/form-data'].schema.required).toEqual(['file']);
+    expect(Object.keys(op.responses).sort()).toEqual(['201', '400', '401', '413']);
+    // What the document promises: 401 signed out, 400 for a JSON body, 201 with the documented fields.
+    expect((await new HttpClient(app.url).post('/api/uploads', {})).status).toBe(401);
+    const notMultipart = await church.client.post('/api/uploads', {});
+    expect(notMultipart.status).toBe(400);
+    expect(notMultipart.body.code).toBe('BAD_REQUEST');
+    const png = Buffer.from(
+      'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==',
+      'base64',
+    );
+    const form = new FormData();
+    form.append('file', new Blob([png], { type: 'image/png' }), 'dot.png');
+    const cookie = [...church.client.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
+    const res = await fetch(`${app.url}/api/uploads`, { method: 'POST', body: form, headers: { cookie } });
+    expect(res.status).toBe(201);
+    const body = (await res.json()) as Record<string, unknown>;
+    const schema = op.responses['201'].content['application/json'].schema;
+    expect(Object.keys(body).sort()).toEqual([...schema.required].sort());
   });
 
   it('reads include_counts on GET /api/contact-lists as the document names it', async () => {

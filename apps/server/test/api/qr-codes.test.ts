@@ -5,6 +5,7 @@ import jsQR from 'jsqr';
 import { PNG } from 'pngjs';
 import sharp from 'sharp';
 import { HttpClient, registerChurch, startTestApp } from '../helpers/test-app.js';
+import { projectPayload } from '../helpers/show-up.js';
 
 const PUBLIC_URL = 'http://lampstand.test';
 const SHORT = 'https://go.lampstand.test';
@@ -511,6 +512,49 @@ describe('short links and scans', () => {
     expect(c.encodedUrl).toBe(`${SHORT}/s/${c.shortCode}?src=qr`);
   });
 
+  it("offers the church's own landing pages and Show Up projects as destinations, with public URLs", async () => {
+    const church = await registerChurch(app.url, 'Destinations Church');
+    const other = await registerChurch(app.url, 'Other Church');
+    expect((await new HttpClient(app.url).get('/api/qr-codes/destinations')).status).toBe(401);
+    expect((await church.client.get('/api/qr-codes/destinations')).body).toEqual([
+      { group: 'Landing pages', options: [] },
+      { group: 'Show Up projects', options: [] },
+    ]);
+    await church.client.post('/api/landing-pages', { name: 'Christmas', slug: 'dest-christmas', published: true });
+    await church.client.post('/api/landing-pages', { name: 'Easter', slug: 'dest-easter' });
+    await other.client.post('/api/landing-pages', { name: 'Theirs', slug: 'dest-theirs', published: true });
+    const project = await church.client.post(
+      '/api/show-up/projects',
+      projectPayload({ title: 'New roof for the hall' }),
+    );
+    expect(project.status, project.text).toBe(201);
+    const res = await church.client.get('/api/qr-codes/destinations');
+    expect(res.status).toBe(200);
+    expect(res.body[0].group).toBe('Landing pages');
+    expect(res.body[0].options).toEqual(
+      expect.arrayContaining([
+        { label: 'Christmas', url: `${PUBLIC_URL}/p/dest-christmas` },
+        { label: 'Easter (draft, not published yet)', url: `${PUBLIC_URL}/p/dest-easter` },
+      ]),
+    );
+    expect(res.body[0].options).toHaveLength(2);
+    expect(res.body[1]).toEqual({
+      group: 'Show Up projects',
+      options: [{ label: 'New roof for the hall', url: `${PUBLIC_URL}/show-up/${project.body.id}` }],
+    });
+    // A code pointing at one of them is attributed to the code when scanned (our own origin).
+    const code = (
+      await church.client.post('/api/qr-codes', {
+        name: 'Roof flyer',
+        url: res.body[1].options[0].url,
+        isShortUrl: true,
+      })
+    ).body;
+    const scan = await fetch(`${app.url}/s/${code.shortCode}?src=qr`, { redirect: 'manual' });
+    expect(scan.status).toBe(302);
+    expect(scan.headers.get('location')).toBe(`${PUBLIC_URL}/show-up/${project.body.id}?lsrc=qr.${code.id}`);
+  });
+
   it('is in the OpenAPI document', async () => {
     const doc = (await new HttpClient(app.url).get('/api/openapi.json')).body;
     expect(Object.keys(doc.paths)).toEqual(
@@ -521,6 +565,7 @@ describe('short links and scans', () => {
         '/api/qr-codes/{id}/image',
         '/api/qr-codes/{id}/download',
         '/api/qr-codes/{id}/scans',
+        '/api/qr-codes/destinations',
       ]),
     );
     expect(doc.paths['/api/qr-codes/{id}/download'].get.responses['200'].content).toHaveProperty('image/png');

@@ -661,7 +661,7 @@ describe('assignments and scheduling requests', () => {
 });
 
 describe('announce', () => {
-  it('creates an email and an SMS campaign draft from the plan, linked back to it, nothing sent', async () => {
+  it('creates email, SMS, landing-page and social-post drafts from the plan, linked back to it, nothing sent', async () => {
     const p = await plan(g, {
       title: 'Harvest Sunday',
       date: '2030-05-05',
@@ -672,11 +672,35 @@ describe('announce', () => {
     const res = await g.post(`${BASE}/plans/${p.id}/announce`, {});
     expect(res.status).toBe(201);
     const kinds = res.body.drafts.map((d: { kind: string }) => d.kind);
-    expect(kinds).toEqual(['email', 'sms']);
-    const email = res.body.drafts[0];
-    const sms = res.body.drafts[1];
+    expect(kinds).toEqual(['email', 'sms', 'landing-page', 'social']);
+    expect(res.body.copy).toBe('template'); // no AI set up here: the plain templates
+    const [email, sms, landing, social] = res.body.drafts;
     expect(email.path).toBe(`/email-campaigns/${email.targetId}/edit`);
     expect(sms.path).toBe(`/sms-campaigns?edit=${sms.targetId}`);
+    expect(landing.path).toBe(`/landing-pages/${landing.targetId}`);
+    expect(social.path).toBe(`/social-blast?post=${social.targetId}`);
+
+    // The landing page: a draft with the service's event details; not public until published.
+    const lp = (await g.get(`/api/landing-pages/${landing.targetId}`)).body;
+    expect(lp).toMatchObject({ published: false, name: 'Harvest Sunday – Sunday, May 5, 2030' });
+    expect(lp.slug).toBe('harvest-sunday-sunday-may-5-2030');
+    const event = lp.content.blocks.find((b: { type: string }) => b.type === 'event');
+    expect(event).toMatchObject({
+      title: 'Harvest Sunday',
+      date: '2030-05-05',
+      startTime: '10:00',
+      place: 'Town hall',
+    });
+    expect(lp.content.headline).toBe('Harvest Sunday');
+    expect(JSON.stringify(lp.content.blocks)).toContain('Thankful hearts');
+    expect((await new HttpClient(app.url).get(`/p/${lp.slug}`)).status).toBe(404);
+
+    // The social post: a draft (never published by itself) 3 days before, linking the page.
+    const posts = (await g.get('/api/social-posts')).body;
+    const post = posts.find((x: { id: number }) => x.id === social.targetId);
+    expect(post).toMatchObject({ status: 'draft', platforms: ['facebook'], linkUrl: `${PUBLIC_URL}/p/${lp.slug}` });
+    expect(post.scheduledFor).toBe('2030-05-02T10:00:00.000Z');
+    expect(post.content).toContain('Harvest Sunday at Grace Church');
 
     const ec = (await g.get(`/api/email-campaigns/${email.targetId}`)).body;
     expect(ec).toMatchObject({ status: 'draft', listIds: [] });
@@ -696,7 +720,25 @@ describe('announce', () => {
     expect(sent).toEqual([]);
 
     const detail = (await g.get(`${BASE}/plans/${p.id}`)).body;
-    expect(detail.announcements.map((a: { kind: string }) => a.kind).sort()).toEqual(['email', 'sms']);
+    expect(detail.announcements.map((a: { kind: string }) => a.kind).sort()).toEqual([
+      'email',
+      'landing-page',
+      'sms',
+      'social',
+    ]);
+
+    // N days before is the planner's choice (0–60); a second Announce gets a free slug.
+    const again = await g.post(`${BASE}/plans/${p.id}/announce`, { socialDaysBefore: 7 });
+    expect(again.status).toBe(201);
+    const lp2 = (await g.get(`/api/landing-pages/${again.body.drafts[2].targetId}`)).body;
+    expect(lp2.slug).toBe('harvest-sunday-sunday-may-5-2030-2');
+    const post2 = (await g.get('/api/social-posts')).body.find(
+      (x: { id: number }) => x.id === again.body.drafts[3].targetId,
+    );
+    expect(post2.scheduledFor).toBe('2030-04-28T10:00:00.000Z');
+    const tooMany = await g.post(`${BASE}/plans/${p.id}/announce`, { socialDaysBefore: 61 });
+    expect(tooMany.status).toBe(400);
+    expect(tooMany.body.message).toBe('Days before must be between 0 and 60');
 
     // With a list chosen, the drafts go to it; another church's list is refused.
     const list = (await g.post('/api/contact-lists', { name: 'Members', type: 'both' })).body;

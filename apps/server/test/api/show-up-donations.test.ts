@@ -1,6 +1,7 @@
 import crypto from 'node:crypto';
 import Stripe from 'stripe';
 import { afterAll, describe, expect, it } from 'vitest';
+import { sql } from '@lampstand/db';
 import { HttpClient, registerChurch, startTestApp } from '../helpers/test-app.js';
 import { startFakeStripe } from '../helpers/fake-stripe.js';
 import { projectPayload } from '../helpers/show-up.js';
@@ -233,13 +234,16 @@ describe('POST /api/stripe/webhook', () => {
     expect(info.body.receiptUrl).toMatch(/\/show-up\/receipts\/[\w-]+$/);
     expect(info.text).not.toContain('ruth@example.org');
 
-    const mail = await app.db
-      .selectFrom('outboxMessages')
-      .selectAll()
-      .where('toAddress', '=', 'ruth@example.org')
-      .where('subject', 'like', '%40.50%')
-      .execute();
-    expect(mail).toHaveLength(1);
+    // The receipt is a job of its own: it arrives shortly after the webhook answered.
+    const receipts = () =>
+      app.db
+        .selectFrom('outboxMessages')
+        .selectAll()
+        .where('toAddress', '=', 'ruth@example.org')
+        .where('subject', 'like', '%40.50%')
+        .execute();
+    await expect.poll(async () => (await receipts()).length, { timeout: 20_000 }).toBe(1);
+    const mail = await receipts();
     expect(mail[0]!.text).toContain('Grace Church');
     expect(mail[0]!.text).toContain('No goods or services were provided in exchange for this contribution.');
     expect(mail[0]!.text).toContain(p.title);
@@ -264,12 +268,14 @@ describe('POST /api/stripe/webhook', () => {
     expect(results.every((r) => r.status === 200)).toBe(true);
     expect(results.filter((r) => r.body.outcome === 'completed')).toHaveLength(1);
     expect(await totals(p.id)).toEqual({ raised: 25, count: 1 });
-    const mails = await app.db
-      .selectFrom('outboxMessages')
-      .select('id')
-      .where('subject', 'like', `%${p.title}`)
-      .execute();
-    expect(mails).toHaveLength(1);
+    // One receipt job was queued (by the one completing transaction), so one receipt.
+    const mails = () =>
+      app.db.selectFrom('outboxMessages').select('id').where('subject', 'like', `%${p.title}`).execute();
+    await expect.poll(async () => (await mails()).length, { timeout: 20_000 }).toBe(1);
+    const { rows } = await sql<{ n: number }>`
+      select count(*)::int as n from pgboss.job
+      where name = 'donation-receipt' and data->>'donationId' = ${String(d.donationId)}`.execute(app.db);
+    expect(rows[0]!.n).toBe(1);
   });
 
   it('a refund takes the gift off the total; events out of order never move a donation backwards', async () => {
@@ -356,24 +362,44 @@ describe("the owner's Donations tab", () => {
       .values({ userId: grace.user.id, name: 'Advent appeal' })
       .returning('id')
       .executeTakeFirstOrThrow();
-    const a = await prepare(p.id, { amount: 50, source: 'qr.7' });
-    const b = await prepare(p.id, { amount: 20, source: 'qr.7' });
+    const qr = (await grace.client.post('/api/qr-codes', { name: 'Lobby banner', url: 'https://example.org/' })).body;
+    const link = (
+      await grace.client.post('/api/qr-codes', { name: 'Bulletin link', url: 'https://example.org/', isShortUrl: true })
+    ).body;
+    const page = (await grace.client.post('/api/landing-pages', { name: 'Harvest appeal', slug: `harvest-${p.id}` }))
+      .body;
+    const theirs = (await hope.client.post('/api/qr-codes', { name: 'Not yours', url: 'https://example.org/' })).body;
+    const a = await prepare(p.id, { amount: 50, source: `qr.${qr.id}` });
+    const b = await prepare(p.id, { amount: 20, source: `qr.${qr.id}` });
     const c = await prepare(p.id, { amount: 15, source: `email.${campaign.id}`, isAnonymous: true });
-    await prepare(p.id, { amount: 99, source: 'qr.7' }); // never paid
+    await prepare(p.id, { amount: 99, source: `qr.${qr.id}` }); // never paid
+    const e = await prepare(p.id, { amount: 5, source: `link.${link.id}` });
+    const f = await prepare(p.id, { amount: 4, source: `page.${page.id}` });
+    const g = await prepare(p.id, { amount: 3, source: `qr.${theirs.id}` }); // another church's code: never named here
     for (const [d, cents] of [
       [a, 5000],
       [b, 2000],
       [c, 1500],
+      [e, 500],
+      [f, 400],
+      [g, 300],
     ] as const)
       await deliver(succeeded(d.paymentIntentId, cents));
 
     const res = await grace.client.get(`/api/show-up/projects/${p.id}/donations/report`);
     expect(res.status).toBe(200);
-    expect(res.body.donations).toHaveLength(4);
-    expect(res.body.totalCompleted).toBe(85);
+    expect(res.body.donations).toHaveLength(7);
+    expect(res.body.totalCompleted).toBe(97);
     expect(res.body.sources).toEqual([
-      { source: { kind: 'qr', id: 7, label: 'QR code #7' }, total: 70, count: 2 },
+      { source: { kind: 'qr', id: qr.id, label: 'QR code: Lobby banner' }, total: 70, count: 2 },
       { source: { kind: 'email', id: campaign.id, label: 'Email: Advent appeal' }, total: 15, count: 1 },
+      {
+        source: { kind: 'link', id: link.id, label: `Short link: /s/${link.shortCode} (Bulletin link)` },
+        total: 5,
+        count: 1,
+      },
+      { source: { kind: 'page', id: page.id, label: 'Landing page: Harvest appeal' }, total: 4, count: 1 },
+      { source: { kind: 'qr', id: theirs.id, label: `QR code #${theirs.id} (deleted)` }, total: 3, count: 1 },
     ]);
     const anon = res.body.donations.find((d: { id: number }) => d.id === c.donationId);
     expect(anon).toMatchObject({ donorName: 'Anonymous', donorEmail: null, status: 'completed' });
@@ -382,7 +408,7 @@ describe("the owner's Donations tab", () => {
     expect(csv.status).toBe(200);
     expect(csv.headers.get('content-type')).toContain('text/csv');
     expect(csv.text.split('\n')[0]).toBe('Date,Amount (USD),Donor,Email,Status,Source,Message');
-    expect(csv.text).toContain('50.00,Ruth Moabite,ruth@example.org,completed,QR code #7');
+    expect(csv.text).toContain('50.00,Ruth Moabite,ruth@example.org,completed,QR code: Lobby banner');
     expect(csv.text).toContain('Anonymous,,completed,Email: Advent appeal');
 
     expect((await hope.client.get(`/api/show-up/projects/${p.id}/donations/report`)).status).toBe(403);

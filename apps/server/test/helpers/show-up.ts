@@ -41,3 +41,24 @@ export async function uploadImage(client: HttpClient, baseUrl: string) {
   if (res.status !== 201) throw new Error(`upload failed: ${res.status} ${await res.text()}`);
   return (await res.json()) as { id: number; url: string; thumbnailUrl: string };
 }
+
+/** A gift completed in demo mode (no Stripe keys): prepare, then the locally signed webhook. */
+export async function demoGift(
+  visitor: HttpClient,
+  o: { projectId: number; amount: number; donorEmail: string; donorName?: string },
+): Promise<{ donationId: number }> {
+  const prepared = await visitor.post('/api/show-up/donations/prepare', {
+    projectId: o.projectId,
+    amount: o.amount,
+    donorName: o.donorName ?? 'Lydia',
+    donorEmail: o.donorEmail,
+    isAnonymous: false,
+  });
+  if (prepared.status !== 200) throw new Error(`prepare failed: ${prepared.status} ${prepared.text}`);
+  const done = await visitor.post('/api/show-up/donations/demo-complete', {
+    paymentIntent: prepared.body.paymentIntentId,
+    clientSecret: prepared.body.clientSecret,
+  });
+  if (done.status !== 200) throw new Error(`demo payment failed: ${done.status} ${done.text}`);
+  return { donationId: prepared.body.donationId as number };
+}

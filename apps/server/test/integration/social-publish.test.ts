@@ -1,4 +1,5 @@
 import { afterAll, describe, expect, it } from 'vitest';
+import { sql } from '@lampstand/db';
 import { createWebhookPublisher, signSocialWebhook, verifySocialWebhook } from '@lampstand/api/server';
 import { registerChurch, startTestApp, type HttpClient } from '../helpers/test-app.js';
 import { startWebhookReceiver } from '../helpers/webhook-receiver.js';
@@ -41,6 +42,20 @@ async function waitForStatus(client: HttpClient, id: number, status: string, ms 
     if (Date.now() - start > ms) throw new Error(`post ${id} is ${p.status} (${p.error})`);
     await new Promise((r) => setTimeout(r, 100));
   }
+}
+/** The pg-boss job remembered on a post, and its state. */
+async function publishJob(postId: number) {
+  const post = await app.db
+    .selectFrom('socialPosts')
+    .select('publishJobId')
+    .where('id', '=', postId)
+    .executeTakeFirst();
+  const id = post?.publishJobId ?? null;
+  return id ? { id, state: await jobState(id) } : null;
+}
+async function jobState(id: string) {
+  const { rows } = await sql<{ state: string }>`select state from pgboss.job where id = ${id}::uuid`.execute(app.db);
+  return rows[0]?.state ?? null;
 }
 const receivedFor = (id: number) => receiver.all.filter((r) => r.body.post.id === id);
 
@@ -143,6 +158,8 @@ describe('Publishing social posts through the signed webhook', () => {
         platforms: ['facebook'],
       })
     ).body;
+    const first = await publishJob(created.id);
+    expect(first?.state).toBe('created');
     const later = inSeconds(5);
     const moved = await church.client.put(`/api/social-posts/${created.id}`, {
       content: 'Moved: picnic (new time)',
@@ -150,6 +167,11 @@ describe('Publishing social posts through the signed webhook', () => {
       platforms: ['facebook'],
     });
     expect(moved.status).toBe(200);
+    // The job for the old time is cancelled; a new one waits for the new time.
+    expect(await jobState(first!.id)).toBe('cancelled');
+    const second = await publishJob(created.id);
+    expect(second?.id).not.toBe(first!.id);
+    expect(second?.state).toBe('created');
     const posted = await waitForStatus(church.client, created.id, 'posted');
     const got = receivedFor(created.id);
     expect(got).toHaveLength(1);
@@ -175,7 +197,11 @@ describe('Publishing social posts through the signed webhook', () => {
         status: 'draft',
       })
     ).body;
+    expect(await publishJob(draft.id)).toBeNull(); // a draft has no job
+    const job = await publishJob(doomed.id);
+    expect(job?.state).toBe('created');
     expect((await church.client.delete(`/api/social-posts/${doomed.id}`)).status).toBe(200);
+    expect(await jobState(job!.id)).toBe('cancelled');
     // A later post of the same church going out shows the jobs ran past the deleted one's time.
     const marker = (
       await church.client.post('/api/social-posts', {

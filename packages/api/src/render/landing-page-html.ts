@@ -1,4 +1,5 @@
 import type { Block, ImageRef, LandingPageContent } from '../schemas/landing-pages.js';
+import { progressPercent } from '../schemas/show-up.js';
 
 // The public landing page as HTML: served by the server at /p/{slug} and shown by the builder's
 // preview (the same markup). Pure string building, no Node or browser APIs.
@@ -20,6 +21,7 @@ ol.kp li::before{content:counter(k);position:absolute;left:0;top:10px;width:36px
 figure{margin:0}figure img{width:100%;height:auto;border-radius:12px;display:block}figcaption{color:#4b5563;font-size:.95rem;margin-top:8px}
 .card{border:1px solid #e5e7eb;border-radius:12px;padding:24px;background:#f8f9fa}dl{display:grid;grid-template-columns:max-content 1fr;gap:8px 16px;margin:0 0 16px}dt{font-weight:600}dd{margin:0}
 form.su{display:grid;gap:14px}form.su label{display:grid;gap:4px;font-weight:600}form.su input{font:inherit;padding:10px 12px;border:1px solid #868e96;border-radius:8px}
+progress{width:100%;height:12px;accent-color:#364fc7}.raised{margin-bottom:4px}
 .hp{position:absolute;left:-10000px;width:1px;height:1px;overflow:hidden}.status{min-height:1.5em;font-weight:600}
 footer{padding:32px 24px;text-align:center;color:#4b5563;border-top:1px solid #e5e7eb;margin-top:48px}
 .nf{min-height:100vh;display:flex;align-items:center;justify-content:center;text-align:center;padding:24px}`;
@@ -38,13 +40,39 @@ function img(image: ImageRef, alt: string, opts: { eager?: boolean; sizes: strin
   return `<img src="${src}"${srcset} alt="${esc(alt)}" ${opts.eager ? 'fetchpriority="high"' : 'loading="lazy"'} decoding="async">`;
 }
 
+/** A Show Up project as its block shows it (live figures, read when the page is rendered). */
+export interface ShowUpCard {
+  id: number;
+  title: string;
+  shortDescription: string;
+  raisedAmount: number;
+  targetAmount: number;
+  donationsCount: number;
+}
+
 export interface RenderOptions {
   publicUrl: string;
   churchName: string;
   name: string;
   slug: string;
   content: LandingPageContent;
+  /**
+   * The church's projects its Show Up blocks name, by id (a block naming another is left out);
+   * absent in the builder's preview.
+   */
+  projects?: ReadonlyMap<number, ShowUpCard>;
   year?: number;
+}
+
+const usd = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD', maximumFractionDigits: 0 });
+const count = new Intl.NumberFormat('en-US');
+
+function showUpCard(id: string, p: ShowUpCard): string {
+  const pct = progressPercent(p.raisedAmount, p.targetAmount);
+  const supporters = `${count.format(p.donationsCount)} ${p.donationsCount === 1 ? 'supporter' : 'supporters'}`;
+  return `<section id="${esc(id)}"><div class="in card"><h2>${esc(p.title)}</h2>${
+    p.shortDescription ? `<p>${esc(p.shortDescription)}</p>` : ''
+  }<p class="raised"><strong>${usd.format(p.raisedAmount)}</strong> raised of ${usd.format(p.targetAmount)} goal</p><progress max="100" value="${pct}" aria-label="Raised so far">${pct}%</progress><p>${pct}% · ${supporters}</p><a class="btn" href="/show-up/${p.id}">Donate Now</a></div></section>`;
 }
 
 function fmtDate(date: string | null, start: string | null, end: string | null): { date: string; time: string } {
@@ -122,10 +150,14 @@ function renderBlock(b: Block, ctx: RenderOptions & { firstHero: boolean }): str
         rows.length ? `<dl>${rows.join('')}</dl>` : ''
       }${links.length ? `<p>${links.join(' · ')}</p>` : ''}</div></section>`;
     }
-    case 'showup':
-      return b.projectId
-        ? `<section id="${esc(b.id)}"><div class="in card"><h2>Support our Show Up project</h2><p>Help us reach our goal.</p><a class="btn" href="/show-up/${b.projectId}">See the project</a></div></section>`
-        : '';
+    case 'showup': {
+      if (!b.projectId) return '';
+      // The builder's preview has no figures: a placeholder says where they appear.
+      if (!ctx.projects)
+        return `<section id="${esc(b.id)}"><div class="in card"><h2>Show Up project #${b.projectId}</h2><p>The published page shows its title and live raised / target here.</p></div></section>`;
+      const project = ctx.projects.get(b.projectId);
+      return project ? showUpCard(b.id, project) : '';
+    }
     case 'signup': {
       const f = (name: string, label: string, type = 'text', auto = '', required = false) =>
         `<label>${esc(label)}${required ? '' : ' (optional)'}<input name="${name}" type="${type}"${auto ? ` autocomplete="${auto}"` : ''}${required ? ' required' : ''}></label>`;

@@ -340,3 +340,10 @@ export function nextDestinationChange(
   }
   return null;
 }
+
+/** One source of destinations the picker offers (the church's landing pages, its Show Up projects). */
+export const qrDestinationSourceSchema = z.object({
+  group: z.string(),
+  options: z.array(z.object({ label: z.string(), url: z.string() })),
+});
+export type QrDestinationSource = z.infer<typeof qrDestinationSourceSchema>;

@@ -32,6 +32,15 @@ export const qrCodesRoutes: RestRoute[] = [
   },
   {
     method: 'GET',
+    path: '/api/qr-codes/destinations',
+    procedure: 'qrCodes.destinations',
+    summary:
+      "The church's own pages a code can point at (landing pages, Show Up projects), by group, with their public URLs",
+    tag: 'QR codes',
+    access: 'signed-in',
+  },
+  {
+    method: 'GET',
     path: '/api/qr-codes/{id}',
     procedure: 'qrCodes.get',
     summary: 'One QR code',

@@ -1,24 +1,14 @@
 import { Select, Stack, TextInput } from '@mantine/core';
 import type { ReactNode } from 'react';
-
-/** A page of the church's own that a code can point at. */
-export interface DestinationOption {
-  label: string;
-  url: string;
-}
-
-/** One source of destinations (e.g. landing pages, Show Up projects): a group label and its pages. */
-export interface DestinationSource {
-  group: string;
-  options: DestinationOption[];
-}
+import type { QrDestinationSource } from '@lampstand/api/schemas/qr-codes';
+import { trpc } from '../../lib/trpc';
 
 /**
- * The church's own pages a code can point at, one entry per source. Each source is a hook
- * (landing pages and Show Up projects add theirs here); with no source, only the typed URL shows.
+ * The church's own pages a code can point at, one group per source (its landing pages and Show Up
+ * projects, with the public addresses the server knows); while loading, only the typed URL shows.
  */
-export function useDestinationSources(): DestinationSource[] {
-  return [];
+export function useDestinationSources(): QrDestinationSource[] {
+  return trpc.qrCodes.destinations.useQuery(undefined, { staleTime: 30_000 }).data ?? [];
 }
 
 /** Pick one of the church's pages, or type any URL; both fill the same `url` field. */

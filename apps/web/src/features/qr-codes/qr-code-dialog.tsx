@@ -114,6 +114,22 @@ function initialValues(code?: QrCode): Values {
 const validatePayload = zodValidate(createQrCodeSchema);
 const hex = (v: string) => v.replace(/^#/, '');
 
+/** Colours offered under each picker (dark ones for modules, light ones for the background). */
+const QR_SWATCHES = ['#000000', '#1A1B1E', '#364FC7', '#2B8A3E', '#C92A2A', '#5F3DC4', '#FFFFFF', '#FFF9DB', '#E7F5FF'];
+
+/**
+ * A colour field as the spec stores it (hex): typed, picked from the swatches (buttons named by
+ * their hex) or from the screen. Not Mantine's saturation/hue picker: ColorInput does not pass its
+ * sliders' labels on, so screen readers would meet two unnamed sliders (axe: aria-input-field-name).
+ */
+const colourInputProps = (label: string) => ({
+  label,
+  format: 'hex' as const,
+  withPicker: false,
+  swatches: QR_SWATCHES,
+  eyeDropperButtonProps: { 'aria-label': `Pick the ${label.toLowerCase()} from the screen` },
+});
+
 /** What the preview encodes: the short link (marked as a scan) or the URL as typed. */
 function previewData(v: Values, code?: QrCode): string {
   if (v.isShortUrl) return code?.shortUrl ? `${code.shortUrl}?src=qr` : `${window.location.origin}/s/xxxxxxx?src=qr`;
@@ -347,40 +363,22 @@ export function QrCodeDialog({ opened, code, onClose }: { opened: boolean; code?
               />
               <Grid gap="sm">
                 <Grid.Col span={{ base: 12, xs: 6 }}>
-                  <ColorInput
-                    label="Foreground color"
-                    eyeDropperButtonProps={{ 'aria-label': 'Pick the foreground color from the screen' }}
-                    format="hex"
-                    withPicker={false}
-                    {...form.getInputProps('foregroundColor')}
-                  />
+                  <ColorInput {...colourInputProps('Foreground color')} {...form.getInputProps('foregroundColor')} />
+                </Grid.Col>
+                <Grid.Col span={{ base: 12, xs: 6 }}>
+                  <ColorInput {...colourInputProps('Background color')} {...form.getInputProps('backgroundColor')} />
                 </Grid.Col>
                 <Grid.Col span={{ base: 12, xs: 6 }}>
                   <ColorInput
-                    label="Background color"
-                    eyeDropperButtonProps={{ 'aria-label': 'Pick the background color from the screen' }}
-                    format="hex"
-                    withPicker={false}
-                    {...form.getInputProps('backgroundColor')}
-                  />
-                </Grid.Col>
-                <Grid.Col span={{ base: 12, xs: 6 }}>
-                  <ColorInput
-                    label="Corner square color"
-                    eyeDropperButtonProps={{ 'aria-label': 'Pick the corner square color from the screen' }}
+                    {...colourInputProps('Corner square color')}
                     placeholder="Same as foreground"
-                    format="hex"
-                    withPicker={false}
                     {...form.getInputProps('cornerSquareColor')}
                   />
                 </Grid.Col>
                 <Grid.Col span={{ base: 12, xs: 6 }}>
                   <ColorInput
-                    label="Corner dot color"
-                    eyeDropperButtonProps={{ 'aria-label': 'Pick the corner dot color from the screen' }}
+                    {...colourInputProps('Corner dot color')}
                     placeholder="Same as corner squares"
-                    format="hex"
-                    withPicker={false}
                     {...form.getInputProps('cornerDotColor')}
                   />
                 </Grid.Col>

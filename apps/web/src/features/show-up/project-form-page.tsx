@@ -34,6 +34,7 @@ import { PageHeader } from '../../ui/page-header';
 import { zodValidate } from '../../ui/zod-form';
 import { ProjectNotFound } from './detail-page';
 import { ImageUpload, type UploadedImage } from '../../ui/image-upload';
+import { useUnsavedChangesGuard } from '../../ui/unsaved-changes';
 
 type Values = Omit<ProjectFormValues, 'tags' | 'coverImage' | 'images' | 'latitude' | 'longitude' | 'targetAmount'> & {
   tags: string;
@@ -82,6 +83,7 @@ function ProjectForm({ project }: { project?: Project }) {
     initialValues: initialValues(project),
     validate: zodValidate(createProjectSchema),
   });
+  const guard = useUnsavedChangesGuard(form.isDirty(), 'This project');
   const refresh = async (id?: number) => {
     await utils.showUp.list.invalidate();
     if (id) await utils.showUp.get.invalidate({ id });
@@ -90,6 +92,7 @@ function ProjectForm({ project }: { project?: Project }) {
     onSuccess: async () => {
       notifySuccess('Project created', 'Your project is now listed on Show Up.');
       await refresh();
+      guard.leaveWithoutAsking();
       void navigate('/show-up');
     },
     onError: (err) => notifyError('Error creating project', errorMessage(err)),
@@ -98,6 +101,7 @@ function ProjectForm({ project }: { project?: Project }) {
     onSuccess: async (p) => {
       notifySuccess('Project updated', 'Your changes are saved.');
       await refresh(p.id);
+      guard.leaveWithoutAsking();
       void navigate(`/show-up/${p.id}`);
     },
     onError: (err) => notifyError('Error updating project', errorMessage(err)),

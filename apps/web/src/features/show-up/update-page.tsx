@@ -22,6 +22,7 @@ import { PageHeader } from '../../ui/page-header';
 import { zodValidate } from '../../ui/zod-form';
 import { ProjectNotFound } from './detail-page';
 import { ImageUpload, type UploadedImage } from '../../ui/image-upload';
+import { useUnsavedChangesGuard } from '../../ui/unsaved-changes';
 
 type Values = { projectId: number; title: string; content: string; images: UploadedImage[] };
 
@@ -37,6 +38,7 @@ export function NewUpdatePage() {
     initialValues: { projectId, title: '', content: '', images: [] },
     validate: zodValidate(createUpdateSchema),
   });
+  const guard = useUnsavedChangesGuard(form.isDirty(), 'This update');
   const create = trpc.showUp.createUpdate.useMutation({
     onSuccess: async () => {
       notifySuccess('Update created', 'Your supporters can read it on the project page.');
@@ -44,6 +46,7 @@ export function NewUpdatePage() {
         utils.showUp.updates.invalidate({ id: projectId }),
         utils.showUp.get.invalidate({ id: projectId }),
       ]);
+      guard.leaveWithoutAsking();
       void navigate(`/show-up/${projectId}`);
     },
     onError: (err) => notifyError('Error creating update', errorMessage(err)),

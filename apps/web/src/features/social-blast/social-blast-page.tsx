@@ -28,7 +28,7 @@ import {
 } from '@tabler/icons-react';
 import dayjs, { type Dayjs } from 'dayjs';
 import { useState } from 'react';
-import { Link } from 'react-router-dom';
+import { Link, useSearchParams } from 'react-router-dom';
 import { SOCIAL_PLATFORM_LABELS, SOCIAL_STATUS_LABELS } from '@lampstand/api/schemas/social-posts';
 import { trpc } from '../../lib/trpc';
 import { errorMessage } from '../../lib/errors';
@@ -283,6 +283,16 @@ export function SocialBlastPage() {
   const [anchor, setAnchor] = useState(() => dayjs().startOf('day'));
   const [dialog, setDialog] = useState<{ post: SocialPost | null; day: string | null; key: number } | null>(null);
   const settings = trpc.socialPosts.settings.useQuery();
+  // `?post=<id>` (a draft made by the planner's Announce): open that post on its month.
+  const [params] = useSearchParams();
+  const linkedId = Number(params.get('post')) || null;
+  const linked = trpc.socialPosts.get.useQuery({ id: linkedId ?? 0 }, { enabled: linkedId !== null, retry: false });
+  const [openedLink, setOpenedLink] = useState<number | null>(null);
+  if (linked.data && openedLink !== linked.data.id) {
+    setOpenedLink(linked.data.id);
+    setAnchor(dayjs(linked.data.scheduledFor).startOf('day'));
+    setDialog({ post: linked.data, day: null, key: linked.data.id });
+  }
   const { start, end } = rangeOf(view, anchor);
   const posts = trpc.socialPosts.list.useQuery(
     { from: start.toISOString(), to: end.toISOString() },

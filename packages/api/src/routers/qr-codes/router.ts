@@ -7,6 +7,7 @@ import {
   qrImageOutputSchema,
   qrImageSchema,
   qrPreviewSchema,
+  qrDestinationSourceSchema,
   qrScanStatsSchema,
   updateQrCodeSchema,
 } from '../../schemas/qr-codes.js';
@@ -19,6 +20,7 @@ import {
   qrScanStats,
   updateQrCode,
 } from '../../services/qr-codes/qr-codes.js';
+import { listQrDestinations } from '../../services/qr-codes/destinations.js';
 import type { Context } from '../../context.js';
 import { protectedProcedure, router } from '../../trpc.js';
 
@@ -31,6 +33,9 @@ const qrDeps = (ctx: Pick<Context, 'db' | 'services'>) => ({
 
 export const qrCodesRouter = router({
   list: protectedProcedure.output(z.array(qrCodeSchema)).query(({ ctx }) => listQrCodes(qrDeps(ctx), ctx.tenantId)),
+  destinations: protectedProcedure
+    .output(z.array(qrDestinationSourceSchema))
+    .query(({ ctx }) => listQrDestinations(ctx.db, ctx.tenantId, { publicUrl: ctx.services.qr.publicUrl })),
   get: protectedProcedure
     .input(qrCodeIdSchema)
     .output(qrCodeSchema)

@@ -120,7 +120,20 @@ const plansRouter = router({
   announce: protectedProcedure
     .input(announceSchema)
     .output(announceResultSchema)
-    .mutation(({ ctx, input }) => announcePlan({ db: ctx.db, jobs: ctx.services.jobs }, ctx.tenantId, input)),
+    .mutation(({ ctx, input }) =>
+      announcePlan(
+        {
+          db: ctx.db,
+          jobs: ctx.services.jobs,
+          publicUrl: ctx.services.delivery.publicUrl,
+          ai: ctx.services.ai,
+          aiGenerationsPerHour: ctx.services.aiGenerationsPerHour,
+          landingPageChanged: ctx.services.landingPageChanged,
+        },
+        ctx.tenantId,
+        input,
+      ),
+    ),
 });
 
 const itemsRouter = router({

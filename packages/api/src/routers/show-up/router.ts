@@ -35,8 +35,7 @@ import { protectedProcedure, publicProcedure, router } from '../../trpc.js';
 
 const eventDeps = (ctx: Context) => ({
   db: ctx.db,
-  email: ctx.services.email,
-  emailFrom: ctx.services.delivery.emailFrom,
+  jobs: ctx.services.jobs,
   publicUrl: ctx.services.delivery.publicUrl,
   payments: ctx.services.showUp.payments,
 });

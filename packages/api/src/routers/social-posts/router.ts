@@ -52,7 +52,7 @@ export const socialPostsRouter = router({
     .output(z.object({ id: z.number().int() }))
     .mutation(({ ctx, input }) =>
       deleteSocialPost(
-        { db: ctx.db, claimLeaseSeconds: ctx.services.delivery.claimLeaseSeconds },
+        { db: ctx.db, jobs: ctx.services.jobs, claimLeaseSeconds: ctx.services.delivery.claimLeaseSeconds },
         ctx.tenantId,
         input.id,
       ),

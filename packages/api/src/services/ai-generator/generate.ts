@@ -2,6 +2,7 @@ import { sql, type Db } from '@lampstand/db';
 import { AppError, tooManyRequests } from '../../errors.js';
 import type { AiProvider } from '../../providers/ai.js';
 import { aiPageAnswerSchema, aiSectionAnswerSchema } from '../../schemas/landing-pages.js';
+import { aiAnnounceAnswerSchema, type AiAnnounceAnswer } from '../../schemas/service-planner.js';
 import type { z } from 'zod';
 
 export const GENERATE_FAILED = 'Failed to generate content';
@@ -67,7 +68,14 @@ export async function aiStatus(deps: AiDeps, tenantId: number) {
 async function generate<T extends z.ZodType>(
   deps: AiDeps,
   tenantId: number,
-  req: { kind: string; user: string; schemaName: string; jsonSchema: Record<string, unknown>; schema: T },
+  req: {
+    kind: string;
+    user: string;
+    schemaName: string;
+    jsonSchema: Record<string, unknown>;
+    schema: T;
+    system?: string;
+  },
 ): Promise<z.infer<T>> {
   if (!deps.ai) throw new AppError('SERVICE_UNAVAILABLE', AI_NOT_CONFIGURED);
   if ((await usedThisHour(deps.db, tenantId)) >= deps.generationsPerHour)
@@ -78,7 +86,7 @@ async function generate<T extends z.ZodType>(
     let answer: Awaited<ReturnType<AiProvider['completeJson']>>;
     try {
       answer = await deps.ai.completeJson({
-        system: SYSTEM,
+        system: req.system ?? SYSTEM,
         user: req.user,
         schemaName: req.schemaName,
         schema: req.jsonSchema,
@@ -151,5 +159,56 @@ export async function generateSection(
     schemaName: 'section',
     jsonSchema: SECTION_SCHEMA,
     schema: aiSectionAnswerSchema,
+  });
+}
+
+const ANNOUNCE_SYSTEM =
+  'You write warm, clear and honest announcements for a church service: an email, a text message, a social ' +
+  'media post and a landing page. Plain language, no jargon. Use only the facts given (title, date, time, ' +
+  'place, theme, church name); never invent speakers, times, places or numbers. Answer only with JSON ' +
+  'matching the given schema.';
+
+const ANNOUNCE_SCHEMA = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['emailSubject', 'emailParagraphs', 'sms', 'social', 'headline', 'subheading', 'mainContent', 'keyPoints'],
+  properties: {
+    emailSubject: { type: 'string', description: 'An email subject line, at most 80 characters' },
+    emailParagraphs: { type: 'array', items: { type: 'string' }, description: '2 to 4 short paragraphs' },
+    sms: { type: 'string', description: 'One text message of at most 160 characters, starting with the church name' },
+    social: { type: 'string', description: 'A social media post of at most 280 characters' },
+    headline: { type: 'string', description: 'A landing page headline of at most 10 words' },
+    subheading: { type: 'string', description: 'One or two sentences' },
+    mainContent: { type: 'string', description: 'Two or three short paragraphs separated by blank lines' },
+    keyPoints: { type: 'array', items: { type: 'string' }, description: '3 to 5 short key points' },
+  },
+};
+
+/** The words of Announce's drafts, from the facts of a service plan (one generation). */
+export async function generateAnnouncementCopy(
+  deps: AiDeps,
+  tenantId: number,
+  facts: {
+    churchName: string;
+    title: string;
+    when: string;
+    location: string | null;
+    theme: string | null;
+    description: string | null;
+  },
+): Promise<AiAnnounceAnswer> {
+  const user =
+    `Announce this service of ${facts.churchName}.\nTitle: ${facts.title}\nWhen: ${facts.when}\n` +
+    (facts.location ? `Where: ${facts.location}\n` : '') +
+    (facts.theme ? `Theme: ${facts.theme}\n` : '') +
+    (facts.description ? `About it: ${facts.description}\n` : '') +
+    'Write the email (subject and paragraphs), the text message, the social media post and the landing page.';
+  return generate(deps, tenantId, {
+    kind: 'announce',
+    user,
+    schemaName: 'announcement',
+    jsonSchema: ANNOUNCE_SCHEMA,
+    schema: aiAnnounceAnswerSchema,
+    system: ANNOUNCE_SYSTEM,
   });
 }

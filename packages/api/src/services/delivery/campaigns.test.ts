@@ -18,7 +18,7 @@ const church = await registerUser(db, {
 
 function recordingQueue() {
   const sent: unknown[] = [];
-  const jobs: JobQueue = { send: async (name, data) => (sent.push({ name, data }), 'id') };
+  const jobs: JobQueue = { send: async (name, data) => (sent.push({ name, data }), 'id'), cancel: async () => {} };
   const deps = {
     db,
     jobs,

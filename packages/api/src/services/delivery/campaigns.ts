@@ -7,7 +7,22 @@ import { runDeliveries, type RunResult } from './engine.js';
 import { emailChannel } from '../email-campaigns/channel.js';
 import { smsChannel } from '../sms-campaigns/channel.js';
 
-/** The channel registry: a new channel is one entry here (and its own `channel.ts`). */
+/**
+ * The channel registry: a new campaign channel is one entry here (and its own `channel.ts`).
+ *
+ * Social posts are not an entry, on purpose. An entry is a *campaign to many recipients*: it is
+ * started from `startable` statuses with `listIds`, snapshots one `deliveries` row per contact
+ * (the table's `channel` column, its unique (campaign, contact) key, open and click events), and
+ * is finished as `sent` when every delivery is done; the sweep resumes rows in status `sending`.
+ * A social post has no recipients and no list: its one unit of work is the post itself, sent once
+ * to the church's webhook, and its statuses are the spec's scheduled / posted / failed / draft
+ * (no `sending`). Forcing it in would mean a fake contact per post in `deliveries`, a `sending`
+ * status the spec does not have, and `startCampaign` checks (a list, recipients) that must not
+ * apply. What the two share is the part that is really the same: the retry policy
+ * (`retryOutcome` in engine.ts: tries, backoff, permanent errors), the delivery configuration
+ * (`DeliveryConfig`: lease, attempts, base delay), and the same claim / fenced renew / record
+ * protocol, written for a row of its own table (`RowChannelDriver` in social-posts/publish.ts).
+ */
 export const CHANNELS: Record<Channel, CampaignChannel> = { email: emailChannel, sms: smsChannel };
 
 /**

@@ -64,8 +64,7 @@ export async function runDeliveries<C>(
             where id = ${delivery.id} and ${asyncCommit}`.execute(db);
           result.sent++;
         } catch (err) {
-          const reason = err instanceof Error ? err.message : String(err);
-          const giveUp = delivery.attempts >= config.maxAttempts || isPermanent(err);
+          const { reason, giveUp, retryAt } = retryOutcome(err, delivery.attempts, config);
           const recorded = await db
             .updateTable('deliveries')
             .set(
@@ -75,7 +74,7 @@ export async function runDeliveries<C>(
                     status: 'pending',
                     lastError: reason,
                     claimedAt: null,
-                    nextAttemptAt: new Date(Date.now() + config.retryBaseSeconds * 1000 * 2 ** (delivery.attempts - 1)),
+                    nextAttemptAt: retryAt,
                     updatedAt: new Date(),
                   },
             )
@@ -177,7 +176,26 @@ async function claimBatch(
   return rows.rows;
 }
 
-/** Errors that will not go away by trying again (a 5xx SMTP reply, an invalid number). */
+/**
+ * The one retry policy of every channel (campaign deliveries and social posts alike): give up
+ * after `maxAttempts` tries or on an error that trying again cannot fix, else try again after
+ * retryBaseSeconds, doubling with each try.
+ */
+export function retryOutcome(
+  err: unknown,
+  attempts: number,
+  config: Pick<DeliveryConfig, 'maxAttempts' | 'retryBaseSeconds'>,
+): { reason: string; giveUp: boolean; retryAt: Date | null } {
+  const reason = (err instanceof Error ? err.message : String(err)).slice(0, 500);
+  const giveUp = attempts >= config.maxAttempts || isPermanent(err);
+  return {
+    reason,
+    giveUp,
+    retryAt: giveUp ? null : new Date(Date.now() + config.retryBaseSeconds * 1000 * 2 ** (attempts - 1)),
+  };
+}
+
+/** Errors that will not go away by trying again (a 5xx SMTP reply, an invalid number, a 4xx webhook answer). */
 function isPermanent(err: unknown): boolean {
   const e = err as { responseCode?: number; permanent?: boolean } | null;
   return (

@@ -334,14 +334,23 @@ export async function createLandingPageFromTemplate(
           .slice(0, 12)
       : [],
   });
+  return createDraftLandingPage({ db }, tenantId, { name: input.name, content });
+}
+
+/** A draft page at the first free slug made from its name ('<slug>', '<slug>-2', …). */
+export async function createDraftLandingPage(
+  deps: { db: Db; onChange?: PageChanged },
+  tenantId: number,
+  input: { name: string; content: LandingPageContent },
+): Promise<LandingPage> {
   const base = slugify(input.name) || 'page';
   for (let n = 1; ; n++) {
     const slug = n === 1 ? base : `${base}-${n}`;
     try {
-      return await createLandingPage({ db }, tenantId, {
+      return await createLandingPage(deps, tenantId, {
         name: input.name.slice(0, 200),
         slug,
-        content,
+        content: input.content,
         published: false,
       });
     } catch (err) {

@@ -4,6 +4,7 @@ import { sql, type Db, type DonationSourceKind, type DonationStatus } from '@lam
 import type Stripe from 'stripe';
 import type { z } from 'zod';
 import { AppError, badRequest, conflict, notFound } from '../../errors.js';
+import type { JobQueue } from '../../jobs.js';
 import type { EmailTransport } from '../../providers/email.js';
 import type { PaymentsProvider } from '../../providers/payments.js';
 import {
@@ -198,10 +199,20 @@ export type WebhookOutcome =
 
 export interface StripeEventDeps {
   db: Db;
-  email: EmailTransport;
-  emailFrom: string;
+  /** The receipt is a 'donation-receipt' job, queued in the transaction that completes the gift. */
+  jobs: JobQueue;
   publicUrl: string;
 }
+
+/** What sending a receipt needs: the email engine's transport and sender. */
+export interface ReceiptDeps {
+  db: Db;
+  email: EmailTransport;
+  emailFrom: string;
+}
+
+/** How often pg-boss tries a receipt again (with backoff) while the mail server refuses it. */
+const RECEIPT_RETRIES = 8;
 
 function paymentIntentOf(event: Stripe.Event): string | null {
   const obj = event.data.object as { object?: string; id?: string; payment_intent?: string | { id: string } | null };
@@ -221,7 +232,7 @@ function paymentIntentOf(event: Stripe.Event): string | null {
 export async function handleStripeEvent(
   deps: StripeEventDeps,
   event: Stripe.Event,
-): Promise<{ outcome: WebhookOutcome; donationId?: number; receiptError?: string }> {
+): Promise<{ outcome: WebhookOutcome; donationId?: number }> {
   const paymentIntentId = paymentIntentOf(event);
   const result = await deps.db.transaction().execute(async (trx) => {
     const fresh = await trx
@@ -294,6 +305,13 @@ export async function handleStripeEvent(
         })
         .where('id', '=', donation.projectId)
         .execute();
+      // Queued before the commit, so a gift is never completed without its receipt job; should the
+      // commit fail, the job finds the gift not completed and does nothing (Stripe sends the event again).
+      await deps.jobs.send(
+        'donation-receipt',
+        { donationId: donation.id },
+        { retryLimit: RECEIPT_RETRIES, startAfter: new Date(Date.now() + 1000) },
+      );
       return finish('completed', donation.id);
     }
     if (event.type === 'payment_intent.payment_failed') {
@@ -333,15 +351,6 @@ export async function handleStripeEvent(
   });
 
   if (result.outcome === 'completed' || result.outcome === 'refunded') invalidateShowUpLists(deps.db);
-  if (result.outcome === 'completed' && result.donationId) {
-    // The gift is counted whatever happens to the email: a failed send is reported, not retried by
-    // Stripe (the event is already recorded), and the receipt page still works.
-    try {
-      await sendReceipt(deps, result.donationId);
-    } catch (err) {
-      return { ...result, receiptError: (err as Error).message };
-    }
-  }
   return result;
 }
 
@@ -350,7 +359,7 @@ export async function receiveStripeWebhook(
   deps: StripeEventDeps & { payments: PaymentsProvider },
   rawBody: string,
   signature: string | undefined,
-): Promise<{ outcome: WebhookOutcome; donationId?: number; receiptError?: string }> {
+): Promise<{ outcome: WebhookOutcome; donationId?: number }> {
   if (deps.payments.mode === 'disabled') throw badRequest('Online giving is not configured');
   let event: Stripe.Event;
   try {
@@ -456,12 +465,24 @@ export function receiptText(f: NonNullable<Awaited<ReturnType<typeof receiptFact
   return { date, lines };
 }
 
-/** The donor's receipt through the email engine's transport, sent once (claimed before sending). */
-async function sendReceipt(deps: StripeEventDeps, donationId: number): Promise<void> {
+/**
+ * The 'donation-receipt' job: the donor's receipt through the email engine's transport, sent once
+ * (claimed before sending). A gift whose completing transaction has not committed yet, or a mail
+ * server that refuses, throws, so pg-boss tries again with backoff; the gift counts either way and
+ * the receipt page works meanwhile.
+ */
+export async function sendDonationReceipt(deps: ReceiptDeps, donationId: number): Promise<void> {
+  const donation = await deps.db
+    .selectFrom('showUpDonations')
+    .select('status')
+    .where('id', '=', donationId)
+    .executeTakeFirst();
+  if (donation?.status === 'pending') throw new Error(`Donation ${donationId} is not completed yet`);
   const claimed = await deps.db
     .updateTable('showUpDonations')
     .set({ receiptSentAt: new Date() })
     .where('id', '=', donationId)
+    .where('status', '=', 'completed')
     .where('receiptSentAt', 'is', null)
     .where('donorEmail', 'is not', null)
     .where('isAnonymous', '=', false)
@@ -487,7 +508,7 @@ async function sendReceipt(deps: StripeEventDeps, donationId: number): Promise<v
       meta: { userId: f.userId },
     });
   } catch (err) {
-    // Not sent: release the claim (receipt_sent_at stays empty) and let the caller log it.
+    // Not sent: release the claim (receipt_sent_at stays empty); pg-boss tries again.
     await deps.db.updateTable('showUpDonations').set({ receiptSentAt: null }).where('id', '=', donationId).execute();
     throw err;
   }
@@ -526,40 +547,54 @@ export async function donationByPayment(
   };
 }
 
-/** Names of the things gifts came from: campaigns by name, the rest by kind and id. */
+/** Where each kind of source is named: its table, and the label's prefix. */
+const SOURCE_NAMES = {
+  email: { table: 'emailCampaigns', prefix: 'Email' },
+  sms: { table: 'smsCampaigns', prefix: 'SMS' },
+  qr: { table: 'qrCodes', prefix: 'QR code' },
+  link: { table: 'qrCodes', prefix: 'Short link' },
+  page: { table: 'landingPages', prefix: 'Landing page' },
+} as const satisfies Record<DonationSourceKind, { table: string; prefix: string }>;
+
+/**
+ * Names of the things gifts came from, joined from their tables (the church's own rows only): the
+ * campaign, QR code or landing page name; a short link with its path. One deleted since reads
+ * e.g. 'QR code #5 (deleted)'.
+ */
 async function sourceLabels(db: Db, tenantId: number, refs: { kind: DonationSourceKind; id: number }[]) {
-  const ids = (kind: DonationSourceKind) => [...new Set(refs.filter((r) => r.kind === kind).map((r) => r.id))];
   const labels = new Map<string, string>();
-  const emailIds = ids('email');
-  const smsIds = ids('sms');
-  const [emails, sms] = await Promise.all([
-    emailIds.length
-      ? db
-          .selectFrom('emailCampaigns')
-          .select(['id', 'name'])
-          .where('userId', '=', tenantId)
-          .where('id', 'in', emailIds)
-          .execute()
-      : [],
-    smsIds.length
-      ? db
-          .selectFrom('smsCampaigns')
-          .select(['id', 'name'])
-          .where('userId', '=', tenantId)
-          .where('id', 'in', smsIds)
-          .execute()
-      : [],
-  ]);
-  for (const e of emails) labels.set(`email.${e.id}`, `Email: ${e.name}`);
-  for (const s of sms) labels.set(`sms.${s.id}`, `SMS: ${s.name}`);
-  const generic: Record<DonationSourceKind, string> = {
-    qr: 'QR code',
-    link: 'Short link',
-    page: 'Landing page',
-    email: 'Email campaign',
-    sms: 'SMS campaign',
-  };
-  return (kind: DonationSourceKind, id: number) => labels.get(`${kind}.${id}`) ?? `${generic[kind]} #${id}`;
+  const tables = [...new Set(Object.values(SOURCE_NAMES).map((n) => n.table))];
+  await Promise.all(
+    tables.map(async (table) => {
+      const kinds = (Object.keys(SOURCE_NAMES) as DonationSourceKind[]).filter((k) => SOURCE_NAMES[k].table === table);
+      const ids = [...new Set(refs.filter((r) => kinds.includes(r.kind)).map((r) => r.id))];
+      if (ids.length === 0) return;
+      const rows =
+        table === 'qrCodes'
+          ? await db
+              .selectFrom('qrCodes')
+              .select(['id', 'name', 'shortCode'])
+              .where('userId', '=', tenantId)
+              .where('id', 'in', ids)
+              .execute()
+          : await db
+              .selectFrom(table)
+              .select(['id', 'name', sql<string | null>`null`.as('shortCode')])
+              .where('userId', '=', tenantId)
+              .where('id', 'in', ids)
+              .execute();
+      for (const r of rows)
+        for (const kind of kinds)
+          labels.set(
+            `${kind}.${r.id}`,
+            kind === 'link' && r.shortCode
+              ? `${SOURCE_NAMES[kind].prefix}: /s/${r.shortCode} (${r.name})`
+              : `${SOURCE_NAMES[kind].prefix}: ${r.name}`,
+          );
+    }),
+  );
+  return (kind: DonationSourceKind, id: number) =>
+    labels.get(`${kind}.${id}`) ?? `${SOURCE_NAMES[kind].prefix} #${id} (deleted)`;
 }
 
 /** The owner's Donations tab: every gift with its status and source, and the sum by source. */

@@ -1,3 +1,4 @@
+import type { ShowUpCard } from '../../render/landing-page-html.js';
 import { sql, type Db, type ShowUpImage } from '@lampstand/db';
 import type { z } from 'zod';
 import { AppError, badRequest, forbidden, notFound } from '../../errors.js';
@@ -319,5 +320,34 @@ export async function publicProjectSummary(db: Db, { id }: { id: number }) {
       .where('id', '=', id)
       .where('status', '=', 'active')
       .executeTakeFirst()) ?? null
+  );
+}
+
+/** The live figures a landing page's Show Up blocks show: the page's church's own projects only. */
+export async function showUpCardsFor(
+  db: Db,
+  tenantId: number,
+  opts: { ids: number[] },
+): Promise<Map<number, ShowUpCard>> {
+  const ids = [...new Set(opts.ids)].filter((id) => id > 0 && id <= 2_147_483_647);
+  if (ids.length === 0) return new Map();
+  const rows = await db
+    .selectFrom('showUpProjects')
+    .select(['id', 'title', 'shortDescription', 'raisedAmount', 'targetAmount', 'donationsCount'])
+    .where('userId', '=', tenantId)
+    .where('id', 'in', ids)
+    .execute();
+  return new Map(
+    rows.map((r) => [
+      r.id,
+      {
+        id: r.id,
+        title: r.title,
+        shortDescription: r.shortDescription,
+        raisedAmount: Number(r.raisedAmount),
+        targetAmount: Number(r.targetAmount),
+        donationsCount: Number(r.donationsCount),
+      },
+    ]),
   );
 }

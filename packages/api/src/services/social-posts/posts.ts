@@ -3,7 +3,7 @@ import type { Selectable } from 'kysely';
 import { conflict, notFound } from '../../errors.js';
 import type { JobQueue } from '../../jobs.js';
 import type { SocialPlatform, SocialPost, SocialPostFields } from '../../schemas/social-posts.js';
-import { scheduleSocialPublish } from './publish.js';
+import { cancelSocialPublish, scheduleSocialPublish } from './publish.js';
 
 type Row = Selectable<SocialPostsTable>;
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
@@ -78,7 +78,7 @@ export async function createSocialPost(
     })
     .returningAll()
     .executeTakeFirstOrThrow();
-  await scheduleSocialPublish(deps.jobs, row);
+  await scheduleSocialPublish(deps, row);
   return toSocialPost(row);
 }
 
@@ -86,8 +86,8 @@ const BEING_PUBLISHED = 'This post is being published right now; try again in a 
 
 /**
  * Replace a post's fields (PUT). A new time or status starts publishing afresh: tries, the
- * retry time and the last error are cleared, and a job is queued for the new time (the old
- * one finds the time moved and does nothing). A post whose publish is in flight cannot change (409).
+ * retry time and the last error are cleared, the job queued for the old time is cancelled and
+ * one is queued for the new time. A post whose publish is in flight cannot change (409).
  */
 export async function updateSocialPost(
   deps: { db: Db; jobs: JobQueue; claimLeaseSeconds: number },
@@ -95,7 +95,7 @@ export async function updateSocialPost(
   opts: { id: number; fields: SocialPostFields },
 ): Promise<SocialPost> {
   const next = values(opts.fields);
-  const row = await deps.db.transaction().execute(async (trx) => {
+  const { row, replanned } = await deps.db.transaction().execute(async (trx) => {
     const cur = await trx
       .selectFrom('socialPosts')
       .selectAll()
@@ -106,7 +106,7 @@ export async function updateSocialPost(
     if (!cur) throw notFound('Post not found');
     assertNotPublishing(cur, deps.claimLeaseSeconds);
     const replanned = cur.status !== next.status || cur.scheduledFor.getTime() !== next.scheduledFor.getTime();
-    return trx
+    const updated = await trx
       .updateTable('socialPosts')
       .set({
         ...next,
@@ -120,21 +120,23 @@ export async function updateSocialPost(
       .where('userId', '=', tenantId)
       .returningAll()
       .executeTakeFirstOrThrow();
+    return { row: updated, replanned };
   });
-  await scheduleSocialPublish(deps.jobs, row);
+  await scheduleSocialPublish(deps, row, { replanned });
   return toSocialPost(row);
 }
 
 /**
- * Delete a post. Its queued publish job then finds nothing and does nothing; a post whose
- * publish is in flight cannot be deleted (409) until the receiver has answered.
+ * Delete a post and cancel its queued publish job; a post whose publish is in flight cannot be
+ * deleted (409) until the receiver has answered. (A retry or sweep job queued meanwhile finds
+ * nothing and does nothing.)
  */
 export async function deleteSocialPost(
-  deps: { db: Db; claimLeaseSeconds: number },
+  deps: { db: Db; jobs: JobQueue; claimLeaseSeconds: number },
   tenantId: number,
   id: number,
 ): Promise<{ id: number }> {
-  return deps.db.transaction().execute(async (trx) => {
+  const deleted = await deps.db.transaction().execute(async (trx) => {
     const cur = await trx
       .selectFrom('socialPosts')
       .selectAll()
@@ -145,8 +147,10 @@ export async function deleteSocialPost(
     if (!cur) throw notFound('Post not found');
     assertNotPublishing(cur, deps.claimLeaseSeconds);
     await trx.deleteFrom('socialPosts').where('id', '=', id).where('userId', '=', tenantId).execute();
-    return { id };
+    return cur;
   });
+  await cancelSocialPublish(deps.jobs, deleted);
+  return { id };
 }
 
 function assertNotPublishing(row: Row, leaseSeconds: number): void {

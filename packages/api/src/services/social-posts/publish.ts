@@ -2,12 +2,14 @@ import { sql, type Db } from '@lampstand/db';
 import type { JobQueue } from '../../jobs.js';
 import type { SocialPublisher } from '../../providers/social-webhook.js';
 import type { DeliveryConfig } from '../delivery/config.js';
+import { retryOutcome } from '../delivery/engine.js';
 
 // Social posts as a channel of the delivery engine: the same guarantees as email and SMS
 // deliveries (claim with FOR UPDATE SKIP LOCKED, a lease renewed with fencing just before the
-// send, a record only after the receiver's 2xx, retries with backoff, then failed with the
-// reason), with the post itself as the one "delivery". The driver below says what to claim, how
-// to send and how to record; `publishDueSocialPosts` is the loop that runs it.
+// send, a record only after the receiver's 2xx, the engine's one retry policy `retryOutcome`,
+// then failed with the reason), with the post itself as the one "delivery". The driver below
+// says what to claim, how to send and how to record; `publishDueSocialPosts` is the loop that
+// runs it. Why this is not an entry of the campaign registry `CHANNELS`: see delivery/campaigns.ts.
 
 export interface SocialPublishDeps {
   db: Db;
@@ -236,11 +238,7 @@ export async function publishDueSocialPosts(
         await driver.recordSuccess(item, sent);
         result.posted++;
       } catch (err) {
-        const reason = (err instanceof Error ? err.message : String(err)).slice(0, 500);
-        const giveUp = item.attempts >= deps.config.maxAttempts || (err as { permanent?: boolean }).permanent === true;
-        const retryAt = giveUp
-          ? null
-          : new Date(Date.now() + deps.config.retryBaseSeconds * 1000 * 2 ** (item.attempts - 1));
+        const { reason, giveUp, retryAt } = retryOutcome(err, item.attempts, deps.config);
         await driver.recordFailure(item, reason, { giveUp, retryAt });
         if (giveUp) result.failed++;
         else {
@@ -267,20 +265,32 @@ export async function publishDueSocialPosts(
   return result;
 }
 
-/** Queue a scheduled post's publish at its time (once per post and time). */
+/**
+ * Queue a scheduled post's publish at its time (once per post and time) and remember the job on
+ * the post; a job queued for an earlier time or status is cancelled. A post that is not
+ * scheduled (a draft, posted, failed) has no job.
+ */
 export async function scheduleSocialPublish(
-  jobs: JobQueue,
-  row: { id: number; status: string; scheduledFor: Date },
+  deps: { db: Db; jobs: JobQueue },
+  row: { id: number; status: string; scheduledFor: Date; publishJobId: string | null },
+  opts: { replanned: boolean } = { replanned: true },
 ): Promise<void> {
-  if (row.status !== 'scheduled') return;
-  await jobs.send(
-    'social-post-publish',
-    { postId: row.id },
-    {
-      startAfter: row.scheduledFor,
-      singletonKey: `social-post-${row.id}-at-${row.scheduledFor.getTime()}`,
-    },
-  );
+  if (!opts.replanned) return;
+  await cancelSocialPublish(deps.jobs, row);
+  const jobId =
+    row.status === 'scheduled'
+      ? await deps.jobs.send(
+          'social-post-publish',
+          { postId: row.id },
+          { startAfter: row.scheduledFor, singletonKey: `social-post-${row.id}-at-${row.scheduledFor.getTime()}` },
+        )
+      : null;
+  await deps.db.updateTable('socialPosts').set({ publishJobId: jobId }).where('id', '=', row.id).execute();
+}
+
+/** Cancel the job queued for a post's time, if any (a post deleted or moved before it). */
+export async function cancelSocialPublish(jobs: JobQueue, row: { publishJobId: string | null }): Promise<void> {
+  if (row.publishJobId) await jobs.cancel('social-post-publish', row.publishJobId);
 }
 
 /**

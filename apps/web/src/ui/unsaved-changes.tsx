@@ -1,0 +1,55 @@
+import { Text } from '@mantine/core';
+import { modals } from '@mantine/modals';
+import { useEffect, useRef } from 'react';
+import { useBlocker } from 'react-router-dom';
+
+/**
+ * Typed work is never thrown away silently: while `dirty`, leaving the screen inside the app
+ * (a link, the sidebar, Back) asks first in a dialog, and closing or reloading the tab asks
+ * through the browser's own prompt (`beforeunload`). Call `leaveWithoutAsking()` just before the
+ * screen itself navigates away after saving.
+ */
+export function useUnsavedChangesGuard(dirty: boolean, what = 'This page'): { leaveWithoutAsking: () => void } {
+  const saved = useRef(false);
+  const blocker = useBlocker(
+    ({ currentLocation, nextLocation }) =>
+      !saved.current &&
+      dirty &&
+      (currentLocation.pathname !== nextLocation.pathname || currentLocation.search !== nextLocation.search),
+  );
+
+  useEffect(() => {
+    if (blocker.state !== 'blocked') return;
+    // Exactly one answer per attempt: Leave proceeds; Keep editing, Escape or the close button stay.
+    let answered = false;
+    const answer = (leave: boolean) => {
+      if (answered) return;
+      answered = true;
+      if (leave) blocker.proceed();
+      else blocker.reset();
+    };
+    modals.openConfirmModal({
+      title: 'Leave without saving?',
+      children: <Text size="sm">{what} has changes that are not saved. They will be lost if you leave.</Text>,
+      labels: { confirm: 'Leave', cancel: 'Keep editing' },
+      confirmProps: { color: 'red' },
+      closeButtonProps: { 'aria-label': 'Close' },
+      onConfirm: () => answer(true),
+      onCancel: () => answer(false),
+      onClose: () => answer(false),
+    });
+  }, [blocker, what]);
+
+  useEffect(() => {
+    if (!dirty) return;
+    const warn = (e: BeforeUnloadEvent) => e.preventDefault();
+    window.addEventListener('beforeunload', warn);
+    return () => window.removeEventListener('beforeunload', warn);
+  }, [dirty]);
+
+  return {
+    leaveWithoutAsking: () => {
+      saved.current = true;
+    },
+  };
+}
