@@ -94,10 +94,21 @@ describe('children', () => {
       notes: '',
     });
     expect(updated.status).toBe(200);
-    expect(updated.body).toMatchObject({ name: 'Lily Rose', age: null, groupId: null, notes: null, dateOfBirth: null });
+    // Partial: the date of birth was not sent and stays.
+    expect(updated.body).toMatchObject({
+      name: 'Lily Rose',
+      age: null,
+      groupId: null,
+      notes: null,
+      dateOfBirth: '2018-03-04',
+    });
+    const renamed = await grace.client.patch(`/api/contacts/children/${added.body.id}`, { name: 'Lil' });
+    expect(renamed.body).toMatchObject({ name: 'Lil', dateOfBirth: '2018-03-04', parentContactId: parent.id });
+    const noDob = await grace.client.patch(`/api/contacts/children/${added.body.id}`, { dateOfBirth: '' });
+    expect(noDob.body).toMatchObject({ name: 'Lil', dateOfBirth: null });
 
     const list = (await grace.client.get(`/api/contacts/${parent.id}/children`)).body;
-    expect(list.map((c: { name: string }) => c.name)).toEqual(['Lily Rose']);
+    expect(list.map((c: { name: string }) => c.name)).toEqual(['Lil']);
     expect((await grace.client.delete(`/api/contacts/children/${added.body.id}`)).status).toBe(200);
     expect((await grace.client.get(`/api/contacts/${parent.id}/children`)).body).toEqual([]);
   });

@@ -197,12 +197,82 @@ describe('PATCH /api/contacts/{id}', () => {
     expect(new Date(res.body.updatedAt).getTime()).toBeGreaterThanOrEqual(new Date(c.updatedAt).getTime());
   });
 
-  it('validates like create', async () => {
+  it('validates the fields it is given', async () => {
     const c = (await grace.client.post('/api/contacts', contactPayload())).body;
     const res = await grace.client.patch(`/api/contacts/${c.id}`, contactPayload({ lastName: '' }));
     expect(res.status).toBe(400);
     expect(res.body.message).toBe('Last name is required');
+    expect((await grace.client.patch(`/api/contacts/${c.id}`, { email: 'nope' })).status).toBe(400);
+    expect((await grace.client.patch(`/api/contacts/${c.id}`, { metadata: { countryCode: '+99' } })).status).toBe(400);
     expect((await grace.client.patch('/api/contacts/abc', contactPayload())).status).toBe(400);
+  });
+
+  it('is partial: one field changes, every other field, flag, note and the staff role stay', async () => {
+    const c = (
+      await grace.client.post(
+        '/api/contacts',
+        contactPayload({
+          phone: '(202) 555-0143',
+          tags: ['choir'],
+          metadata: {
+            countryCode: '+1',
+            dateOfBirth: '1980-02-03',
+            notes: 'Brings flowers',
+            isChurchMember: true,
+            isBaptised: true,
+            isServiceStaff: true,
+            staffRole: 'elder',
+            wwccNumber: 'W-1',
+            city: 'Springfield',
+          },
+        }),
+      )
+    ).body;
+    expect(c.phoneE164).toBe('+12025550143');
+
+    const res = await grace.client.patch(`/api/contacts/${c.id}`, { lastName: 'Jones' });
+    expect(res.status).toBe(200);
+    const { lastName, updatedAt, ...rest } = res.body;
+    expect(lastName).toBe('Jones');
+    const { lastName: _l, updatedAt: _u, ...before } = c;
+    expect(rest).toEqual(before);
+
+    // The form's old payload shape (names, email and phone without metadata) keeps the metadata too.
+    const named = await grace.client.patch(`/api/contacts/${c.id}`, {
+      firstName: c.firstName,
+      lastName: 'Smith',
+      email: c.email,
+      phone: '(202) 555-0143',
+    });
+    expect(named.body.metadata).toEqual(c.metadata);
+    expect(named.body.phoneE164).toBe('+12025550143');
+  });
+
+  it('merges metadata key by key and recomputes E.164 from the merged country code', async () => {
+    const c = (
+      await grace.client.post(
+        '/api/contacts',
+        contactPayload({ phone: '7911 123456', metadata: { countryCode: '+61', isSeeker: true, notes: 'Met at café' } }),
+      )
+    ).body;
+    const moved = await grace.client.patch(`/api/contacts/${c.id}`, { metadata: { countryCode: '+44' } });
+    expect(moved.status).toBe(200);
+    expect(moved.body.phone).toBe('7911 123456');
+    expect(moved.body.phoneE164).toBe('+447911123456');
+    expect(moved.body.metadata).toMatchObject({ countryCode: '+44', isSeeker: true, notes: 'Met at café' });
+
+    const renumbered = await grace.client.patch(`/api/contacts/${c.id}`, { phone: '7700 900123' });
+    expect(renumbered.body.phoneE164).toBe('+447700900123');
+
+    const cleared = await grace.client.patch(`/api/contacts/${c.id}`, { metadata: { notes: null, isSeeker: false } });
+    expect(cleared.body.metadata).toMatchObject({ countryCode: '+44', notes: null, isSeeker: false });
+    expect((await grace.client.get(`/api/contacts/${c.id}`)).body.metadata.countryCode).toBe('+44');
+  });
+
+  it('keeps tags unless they are sent', async () => {
+    const c = (await grace.client.post('/api/contacts', contactPayload({ tags: ['a', 'b'] }))).body;
+    expect((await grace.client.patch(`/api/contacts/${c.id}`, { firstName: 'T' })).body.tags).toEqual(['a', 'b']);
+    expect((await grace.client.patch(`/api/contacts/${c.id}`, { tags: [] })).body.tags).toEqual([]);
   });
 });
 

@@ -81,10 +81,29 @@ export function isoToDmy(value: string | null | undefined): string {
   return m ? `${m[3]}/${m[2]}/${m[1]}` : '';
 }
 
+/** The metadata fields without defaults: a PATCH must not fill unsent fields with them. */
+const contactMetadataShape = {
+  countryCode: countryCodeSchema,
+  dateOfBirth: isoDateSchema,
+  notes: optionalText(10000),
+  isChurchMember: z.boolean(),
+  isBaptised: z.boolean(),
+  isSeeker: z.boolean(),
+  isServiceStaff: z.boolean(),
+  staffRole: z.union([staffRoleSchema, z.literal(''), z.null()]).transform((v) => (v ? v : null)),
+  wwccNumber: optionalText(100),
+  website: optionalText(500),
+  address: optionalText(500),
+  city: optionalText(200),
+  state: optionalText(200),
+  country: optionalText(200),
+  postalCode: optionalText(50),
+};
 export const contactMetadataSchema = z.object({
+  ...contactMetadataShape,
   countryCode: countryCodeSchema.default('+61'),
   dateOfBirth: isoDateSchema.optional(),
-  notes: optionalText(10000).optional(),
+  notes: contactMetadataShape.notes.optional(),
   isChurchMember: z.boolean().default(false),
   isBaptised: z.boolean().default(false),
   isSeeker: z.boolean().default(false),
@@ -93,14 +112,16 @@ export const contactMetadataSchema = z.object({
     .union([staffRoleSchema, z.literal(''), z.null()])
     .optional()
     .transform((v) => (v ? v : null)),
-  wwccNumber: optionalText(100).optional(),
-  website: optionalText(500).optional(),
-  address: optionalText(500).optional(),
-  city: optionalText(200).optional(),
-  state: optionalText(200).optional(),
-  country: optionalText(200).optional(),
-  postalCode: optionalText(50).optional(),
+  wwccNumber: contactMetadataShape.wwccNumber.optional(),
+  website: contactMetadataShape.website.optional(),
+  address: contactMetadataShape.address.optional(),
+  city: contactMetadataShape.city.optional(),
+  state: contactMetadataShape.state.optional(),
+  country: contactMetadataShape.country.optional(),
+  postalCode: contactMetadataShape.postalCode.optional(),
 });
+/** PATCH: only the metadata keys sent change; the rest keep their stored values. */
+export const contactMetadataPatchSchema = z.object(contactMetadataShape).partial();
 export type ContactMetadataInput = z.input<typeof contactMetadataSchema>;
 
 export const contactFieldsSchema = z.object({
@@ -130,7 +151,20 @@ export const contactFieldsSchema = z.object({
 });
 export const createContactSchema = contactFieldsSchema;
 export type CreateContactInput = z.input<typeof createContactSchema>;
-export const updateContactSchema = contactFieldsSchema.extend({ id: idSchema('Contact ID') });
+/**
+ * PATCH: every field is optional and an unsent one keeps its value; metadata is merged key by key
+ * and the E.164 phone is recomputed from the merged phone and country code.
+ */
+export const updateContactSchema = z.object({
+  id: idSchema('Contact ID'),
+  userId: contactFieldsSchema.shape.userId,
+  firstName: contactFieldsSchema.shape.firstName.optional(),
+  lastName: contactFieldsSchema.shape.lastName.optional(),
+  email: contactFieldsSchema.shape.email.optional(),
+  phone: contactFieldsSchema.shape.phone.optional(),
+  tags: contactFieldsSchema.shape.tags,
+  metadata: contactMetadataPatchSchema.optional(),
+});
 export type UpdateContactInput = z.input<typeof updateContactSchema>;
 
 export const consentStatusSchema = z.enum(['subscribed', 'unsubscribed']);
@@ -299,7 +333,8 @@ export const childFieldsSchema = z.object({
   notes: optionalText(5000).optional(),
 });
 export const addChildSchema = childFieldsSchema.extend({ id: idSchema('Contact ID') });
-export const updateChildSchema = childFieldsSchema.extend({ childId: idSchema('Child ID') });
+/** PATCH: only the fields sent change. */
+export const updateChildSchema = childFieldsSchema.partial().extend({ childId: idSchema('Child ID') });
 export const childIdSchema = z.object({ childId: idSchema('Child ID') });
 export const childToListSchema = z.object({
   childId: idSchema('Child ID'),

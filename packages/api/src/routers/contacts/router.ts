@@ -37,7 +37,7 @@ export const contactsRouter = router({
   update: protectedProcedure
     .input(updateContactSchema)
     .output(contactSchema)
-    .mutation(({ ctx, input: { id, ...fields } }) => updateContact(ctx.db, ctx.tenantId, id, fields)),
+    .mutation(({ ctx, input }) => updateContact(ctx.db, ctx.tenantId, input)),
   delete: protectedProcedure
     .input(contactIdSchema)
     .output(z.object({ id: z.number().int() }))
