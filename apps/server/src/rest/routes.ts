@@ -222,6 +222,14 @@ const coreRoutes: RestRoute[] = [
   },
   {
     method: 'GET',
+    path: '/api/contacts/duplicates',
+    procedure: 'contacts.duplicates',
+    summary: 'Contacts with this email (any case) or phone (compared in E.164 with countryCode); excludeId skips one',
+    tag: 'Contacts',
+    access: 'signed-in',
+  },
+  {
+    method: 'GET',
     path: '/api/contacts/export',
     procedure: 'contactImports.export',
     summary: 'All contacts, or one list (listId), as CSV',
@@ -259,6 +267,15 @@ const coreRoutes: RestRoute[] = [
     path: '/api/contacts/{id}',
     procedure: 'contacts.delete',
     summary: 'Delete a contact with its list memberships, family links and children',
+    tag: 'Contacts',
+    access: 'signed-in',
+  },
+  {
+    method: 'POST',
+    path: '/api/contacts/{id}/merge',
+    procedure: 'contacts.merge',
+    summary:
+      'Merge contact otherId into this one: lists, family, children, consent history move; otherId is deleted; logged',
     tag: 'Contacts',
     access: 'signed-in',
   },

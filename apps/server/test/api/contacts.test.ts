@@ -334,3 +334,50 @@ describe('consent', () => {
     expect(res.body.issues.map((i: { path: string }) => i.path).sort()).toEqual(['channel', 'status']);
   });
 });
+
+describe('GET /api/contacts/duplicates', () => {
+  it('names contacts with the same email or phone, in this church only', async () => {
+    const c = (await grace.client.post('/api/contacts', contactPayload({ email: 'Dup@Example.org' }))).body;
+    const res = await grace.client.get('/api/contacts/duplicates?email=dup%40example.org');
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual([
+      { id: c.id, firstName: c.firstName, lastName: 'Smith', email: 'Dup@Example.org', phone: c.phone, matchedOn: ['email'] },
+    ]);
+    expect((await grace.client.get(`/api/contacts/duplicates?email=dup%40example.org&excludeId=${c.id}`)).body).toEqual(
+      [],
+    );
+    expect((await hope.client.get('/api/contacts/duplicates?email=dup%40example.org')).body).toEqual([]);
+    expect((await grace.client.get('/api/contacts/duplicates?countryCode=%2B99')).status).toBe(400);
+  });
+});
+
+describe('POST /api/contacts/{id}/merge', () => {
+  it('keeps one contact with both lists and deletes the other', async () => {
+    const keep = (await grace.client.post('/api/contacts', contactPayload())).body;
+    const other = (await grace.client.post('/api/contacts', contactPayload({ metadata: { isChurchMember: true } }))).body;
+    const list = (await grace.client.post('/api/contact-lists', { name: 'Merge list', type: 'both' })).body;
+    await grace.client.post(`/api/contact-lists/${list.id}/contacts/${other.id}`);
+
+    const res = await grace.client.post(`/api/contacts/${keep.id}/merge`, { otherId: other.id });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ mergedContactId: other.id, contact: { id: keep.id }, moved: { lists: 1 } });
+    expect(res.body.contact.metadata.isChurchMember).toBe(true);
+    expect((await grace.client.get(`/api/contacts/${other.id}`)).status).toBe(404);
+    expect((await grace.client.get(`/api/contacts/${keep.id}/lists`)).body.map((l: { id: number }) => l.id)).toEqual([
+      list.id,
+    ]);
+  });
+
+  it("answers 400 for bad input or the same contact, 404 for another church's", async () => {
+    const mine = (await grace.client.post('/api/contacts', contactPayload())).body;
+    const theirs = (await hope.client.post('/api/contacts', contactPayload())).body;
+    expect((await grace.client.post(`/api/contacts/${mine.id}/merge`, {})).status).toBe(400);
+    expect((await grace.client.post(`/api/contacts/${mine.id}/merge`, { otherId: 'x' })).status).toBe(400);
+    const same = await grace.client.post(`/api/contacts/${mine.id}/merge`, { otherId: mine.id });
+    expect(same.status).toBe(400);
+    expect(same.body.message).toBe('Choose a different contact to merge with');
+    expect((await grace.client.post(`/api/contacts/${mine.id}/merge`, { otherId: theirs.id })).status).toBe(404);
+    expect((await grace.client.post(`/api/contacts/${theirs.id}/merge`, { otherId: mine.id })).status).toBe(404);
+    expect((await hope.client.get(`/api/contacts/${theirs.id}`)).status).toBe(200);
+  });
+});
