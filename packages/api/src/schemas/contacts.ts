@@ -74,6 +74,22 @@ export function dmyToIso(value: string | null | undefined): string | null {
   const iso = `${m[3]}-${m[2]!.padStart(2, '0')}-${m[1]!.padStart(2, '0')}`;
   return isValidIsoDate(iso) ? iso : null;
 }
+/** A date typed as DD/MM/YYYY in a form, read as YYYY-MM-DD (null when empty or unreadable). */
+export const dmyDateSchema = z
+  .string()
+  .nullish()
+  .transform((v) => dmyToIso(v));
+
+/** Whole years from a 'YYYY-MM-DD' date of birth to `today` (a child's age, never typed by hand). */
+export function ageFromDateOfBirth(iso: string, today: Date = new Date()): number | null {
+  if (!isValidIsoDate(iso)) return null;
+  const [y, m, d] = iso.split('-').map(Number) as [number, number, number];
+  const month = today.getMonth() + 1;
+  const beforeBirthday = month < m || (month === m && today.getDate() < d);
+  const age = today.getFullYear() - y - (beforeBirthday ? 1 : 0);
+  return age >= 0 ? age : null;
+}
+
 /** YYYY-MM-DD to DD/MM/YYYY for display and editing. */
 export function isoToDmy(value: string | null | undefined): string {
   if (!value) return '';
@@ -151,6 +167,16 @@ export const contactFieldsSchema = z.object({
 });
 export const createContactSchema = contactFieldsSchema;
 export type CreateContactInput = z.input<typeof createContactSchema>;
+
+/**
+ * The Add/Edit Contact form: the same fields and messages, with the date of birth typed as
+ * DD/MM/YYYY (one that cannot be read is dropped, as the spec says) and every metadata field
+ * present. Its output is a create payload, and a full PATCH.
+ */
+export const contactFormSchema = contactFieldsSchema.extend({
+  metadata: contactMetadataSchema.extend({ dateOfBirth: dmyDateSchema }),
+});
+export type ContactFormValues = z.input<typeof contactFormSchema>;
 /**
  * PATCH: every field is optional and an unsent one keeps its value; metadata is merged key by key
  * and the E.164 phone is recomputed from the merged phone and country code.
@@ -372,6 +398,9 @@ export const childFieldsSchema = z.object({
   notes: optionalText(5000).optional(),
 });
 export const addChildSchema = childFieldsSchema.extend({ id: idSchema('Contact ID') });
+/** The child form: the date of birth typed as DD/MM/YYYY. */
+export const childFormSchema = childFieldsSchema.extend({ dateOfBirth: dmyDateSchema });
+export type ChildFormValues = z.input<typeof childFormSchema>;
 /** PATCH: only the fields sent change. */
 export const updateChildSchema = childFieldsSchema.partial().extend({ childId: idSchema('Child ID') });
 export const childIdSchema = z.object({ childId: idSchema('Child ID') });
@@ -386,6 +415,7 @@ export const childSchema = z.object({
   parentContactId: z.number().int(),
   name: z.string(),
   dateOfBirth: z.string().nullable(),
+  /** Worked out from the date of birth when there is one; otherwise the age as entered. */
   age: z.number().int().nullable(),
   groupId: z.number().int().nullable(),
   group: z

@@ -1,5 +1,5 @@
 import { sql, type Db } from '@lampstand/db';
-import type { Child } from '../../schemas/contacts.js';
+import { ageFromDateOfBirth, type Child } from '../../schemas/contacts.js';
 import { badRequest, notFound } from '../../errors.js';
 import { sentFields } from './contacts.js';
 
@@ -60,7 +60,8 @@ async function loadChildren(
     parentContactId: r.parentContactId,
     name: r.name,
     dateOfBirth: r.dateOfBirth,
-    age: r.age,
+    // A typed age is wrong a year later: with a date of birth, the age is worked out today.
+    age: (r.dateOfBirth ? ageFromDateOfBirth(r.dateOfBirth) : null) ?? r.age,
     groupId: r.groupId,
     group:
       r.groupId && r.groupName
