@@ -252,7 +252,10 @@ describe('PATCH /api/contacts/{id}', () => {
     const c = (
       await grace.client.post(
         '/api/contacts',
-        contactPayload({ phone: '7911 123456', metadata: { countryCode: '+61', isSeeker: true, notes: 'Met at café' } }),
+        contactPayload({
+          phone: '7911 123456',
+          metadata: { countryCode: '+61', isSeeker: true, notes: 'Met at café' },
+        }),
       )
     ).body;
     const moved = await grace.client.patch(`/api/contacts/${c.id}`, { metadata: { countryCode: '+44' } });
@@ -341,7 +344,14 @@ describe('GET /api/contacts/duplicates', () => {
     const res = await grace.client.get('/api/contacts/duplicates?email=dup%40example.org');
     expect(res.status).toBe(200);
     expect(res.body).toEqual([
-      { id: c.id, firstName: c.firstName, lastName: 'Smith', email: 'Dup@Example.org', phone: c.phone, matchedOn: ['email'] },
+      {
+        id: c.id,
+        firstName: c.firstName,
+        lastName: 'Smith',
+        email: 'Dup@Example.org',
+        phone: c.phone,
+        matchedOn: ['email'],
+      },
     ]);
     expect((await grace.client.get(`/api/contacts/duplicates?email=dup%40example.org&excludeId=${c.id}`)).body).toEqual(
       [],
@@ -354,7 +364,8 @@ describe('GET /api/contacts/duplicates', () => {
 describe('POST /api/contacts/{id}/merge', () => {
   it('keeps one contact with both lists and deletes the other', async () => {
     const keep = (await grace.client.post('/api/contacts', contactPayload())).body;
-    const other = (await grace.client.post('/api/contacts', contactPayload({ metadata: { isChurchMember: true } }))).body;
+    const other = (await grace.client.post('/api/contacts', contactPayload({ metadata: { isChurchMember: true } })))
+      .body;
     const list = (await grace.client.post('/api/contact-lists', { name: 'Merge list', type: 'both' })).body;
     await grace.client.post(`/api/contact-lists/${list.id}/contacts/${other.id}`);
 

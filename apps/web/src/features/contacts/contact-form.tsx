@@ -87,7 +87,11 @@ const TAB_FIELDS: Record<Tab, string[]> = {
 /** 'A contact with this email already exists' (or phone, or both) for one match. */
 export function duplicateMessage(d: DuplicateContact): string {
   const what =
-    d.matchedOn.length === 2 ? 'this email and phone number' : d.matchedOn[0] === 'email' ? 'this email' : 'this phone number';
+    d.matchedOn.length === 2
+      ? 'this email and phone number'
+      : d.matchedOn[0] === 'email'
+        ? 'this email'
+        : 'this phone number';
   return `A contact with ${what} already exists`;
 }
 
@@ -122,7 +126,9 @@ function DuplicateWarning({ duplicates }: { duplicates: DuplicateContact[] }) {
             </Anchor>
           </Text>
         ))}
-        <Text size="xs">You can still save; to combine two contacts later, use Merge with… in the contact&apos;s details.</Text>
+        <Text size="xs">
+          You can still save; to combine two contacts later, use Merge with… in the contact&apos;s details.
+        </Text>
       </Stack>
     </Alert>
   );

@@ -118,12 +118,12 @@ describe('mergeContacts', () => {
   it("refuses the same contact twice and another church's contact, changing nothing", async () => {
     const mine = await contact(grace);
     const theirs = await contact(hope);
-    await expect(mergeContacts(db, grace, { id: mine.id, otherId: mine.id, mergedBy: 'staff' })).rejects.toMatchObject(
-      { code: 'BAD_REQUEST' },
-    );
-    await expect(mergeContacts(db, grace, { id: mine.id, otherId: theirs.id, mergedBy: 'staff' })).rejects.toMatchObject(
-      { code: 'NOT_FOUND' },
-    );
+    await expect(mergeContacts(db, grace, { id: mine.id, otherId: mine.id, mergedBy: 'staff' })).rejects.toMatchObject({
+      code: 'BAD_REQUEST',
+    });
+    await expect(
+      mergeContacts(db, grace, { id: mine.id, otherId: theirs.id, mergedBy: 'staff' }),
+    ).rejects.toMatchObject({ code: 'NOT_FOUND' });
     await expect(mergeContacts(db, hope, { id: mine.id, otherId: theirs.id, mergedBy: 'staff' })).rejects.toMatchObject(
       { code: 'NOT_FOUND' },
     );
