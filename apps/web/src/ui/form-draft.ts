@@ -40,12 +40,7 @@ export function useFormDraft<T>(key: string | null, values: T, dirty: boolean) {
     return () => window.clearTimeout(timer);
   }, [key, dirty, draft, serialized]);
 
-  useEffect(() => {
-    if (!dirty) return;
-    const warn = (e: BeforeUnloadEvent) => e.preventDefault();
-    window.addEventListener('beforeunload', warn);
-    return () => window.removeEventListener('beforeunload', warn);
-  }, [dirty]);
+  useUnloadWarning(dirty);
 
   return {
     /** A draft left from an earlier visit (null once restored or discarded). */
@@ -56,6 +51,16 @@ export function useFormDraft<T>(key: string | null, values: T, dirty: boolean) {
       setDraft(null);
     },
   };
+}
+
+/** While `dirty`, the browser asks before the tab is closed or reloaded. */
+export function useUnloadWarning(dirty: boolean) {
+  useEffect(() => {
+    if (!dirty) return;
+    const warn = (e: BeforeUnloadEvent) => e.preventDefault();
+    window.addEventListener('beforeunload', warn);
+    return () => window.removeEventListener('beforeunload', warn);
+  }, [dirty]);
 }
 
 /** Forget every draft in this browser (on sign-out, so the next person does not see them). */

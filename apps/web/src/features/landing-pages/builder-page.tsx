@@ -32,7 +32,7 @@ import {
 } from '@dnd-kit/sortable';
 import { CSS } from '@dnd-kit/utilities';
 import { IconGripVertical, IconPlus, IconTrash } from '@tabler/icons-react';
-import { useEffect, useMemo, useState } from 'react';
+import { useMemo, useState } from 'react';
 import { Link, useParams } from 'react-router-dom';
 import {
   BLOCK_TYPES,
@@ -48,6 +48,7 @@ import { errorMessage } from '../../lib/errors';
 import { useSession } from '../../shell/session';
 import { notifyError, notifySuccess } from '../../ui/notify';
 import { PageHeader } from '../../ui/page-header';
+import { useUnloadWarning } from '../../ui/form-draft';
 import { AiContext, AiDisabledNote, AiGeneratorButton } from './ai';
 import { BlockEditor } from './block-editors';
 import { confirmPublish } from './confirm-publish';
@@ -129,12 +130,7 @@ function Builder({ page }: { page: Page }) {
   const [width, setWidth] = useState<'desktop' | 'phone'>('desktop');
   const dirty = JSON.stringify(blocks) !== saved;
 
-  useEffect(() => {
-    if (!dirty) return;
-    const warn = (e: BeforeUnloadEvent) => e.preventDefault();
-    window.addEventListener('beforeunload', warn);
-    return () => window.removeEventListener('beforeunload', warn);
-  }, [dirty]);
+  useUnloadWarning(dirty);
 
   const sensors = useSensors(
     useSensor(PointerSensor, { activationConstraint: { distance: 4 } }),

@@ -118,15 +118,11 @@ describe('mergeContacts', () => {
   it("refuses the same contact twice and another church's contact, changing nothing", async () => {
     const mine = await contact(grace);
     const theirs = await contact(hope);
-    await expect(mergeContacts(db, grace, { id: mine.id, otherId: mine.id, mergedBy: 'staff' })).rejects.toMatchObject({
-      code: 'BAD_REQUEST',
-    });
-    await expect(
-      mergeContacts(db, grace, { id: mine.id, otherId: theirs.id, mergedBy: 'staff' }),
-    ).rejects.toMatchObject({ code: 'NOT_FOUND' });
-    await expect(mergeContacts(db, hope, { id: mine.id, otherId: theirs.id, mergedBy: 'staff' })).rejects.toMatchObject(
-      { code: 'NOT_FOUND' },
-    );
+    const attempt = (tenantId: number, id: number, otherId: number) =>
+      mergeContacts(db, tenantId, { id, otherId, mergedBy: 'staff' });
+    await expect(attempt(grace, mine.id, mine.id)).rejects.toMatchObject({ code: 'BAD_REQUEST' });
+    await expect(attempt(grace, mine.id, theirs.id)).rejects.toMatchObject({ code: 'NOT_FOUND' });
+    await expect(attempt(hope, mine.id, theirs.id)).rejects.toMatchObject({ code: 'NOT_FOUND' });
     expect((await getContact(db, hope, theirs.id)).id).toBe(theirs.id);
     expect((await getContact(db, grace, mine.id)).id).toBe(mine.id);
   });

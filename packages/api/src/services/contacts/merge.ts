@@ -125,49 +125,23 @@ export async function mergeContacts(
           where k.user_id = ${tenantId} and ${keepId} in (k.contact1_id, k.contact2_id)
             and (case when k.contact1_id = ${keepId} then k.contact2_id else k.contact1_id end)
               = (case when o.contact1_id = ${otherId} then o.contact2_id else o.contact1_id end))`.execute(trx);
-    const links1 = await trx
-      .updateTable('contactFamilyLinks')
-      .set({ contact1Id: keepId })
-      .where('userId', '=', tenantId)
-      .where('contact1Id', '=', otherId)
-      .executeTakeFirst();
-    const links2 = await trx
-      .updateTable('contactFamilyLinks')
-      .set({ contact2Id: keepId })
-      .where('userId', '=', tenantId)
-      .where('contact2Id', '=', otherId)
-      .executeTakeFirst();
-
-    const children = await trx
-      .updateTable('contactChildren')
-      .set({ parentContactId: keepId })
-      .where('userId', '=', tenantId)
-      .where('parentContactId', '=', otherId)
-      .executeTakeFirst();
-    const consentEvents = await trx
-      .updateTable('contactConsentEvents')
-      .set({ contactId: keepId })
-      .where('userId', '=', tenantId)
-      .where('contactId', '=', otherId)
-      .executeTakeFirst();
+    // Point a column of a table (tenant-scoped) from the other contact to the kept one.
+    const repoint = async (table: string, column: string) => {
+      const r = await sql`update ${sql.table(table)} set ${sql.ref(column)} = ${keepId}
+        where user_id = ${tenantId} and ${sql.ref(column)} = ${otherId}`.execute(trx);
+      return Number(r.numAffectedRows ?? 0);
+    };
+    const familyLinks = (await repoint('contact_family_links', 'contact1_id')) + (await repoint('contact_family_links', 'contact2_id'));
+    const children = await repoint('contact_children', 'parent_contact_id');
+    const consentEvents = await repoint('contact_consent_events', 'contact_id');
     // A campaign both received stays on the kept contact's delivery; the other's loses its contact.
     const deliveries = await sql`
       update deliveries d set contact_id = ${keepId}
       where d.user_id = ${tenantId} and d.contact_id = ${otherId}
         and not exists (select 1 from deliveries k where k.channel = d.channel
           and k.campaign_id = d.campaign_id and k.contact_id = ${keepId})`.execute(trx);
-    const signups = await trx
-      .updateTable('landingPageSignups')
-      .set({ contactId: keepId })
-      .where('userId', '=', tenantId)
-      .where('contactId', '=', otherId)
-      .executeTakeFirst();
-    const teamMembers = await trx
-      .updateTable('teamMembers')
-      .set({ contactId: keepId })
-      .where('userId', '=', tenantId)
-      .where('contactId', '=', otherId)
-      .executeTakeFirst();
+    const signups = await repoint('landing_page_signups', 'contact_id');
+    const teamMembers = await repoint('team_members', 'contact_id');
 
     const now = new Date();
     const unsubscribes = (['email', 'sms'] as const).filter((channel) =>
@@ -202,12 +176,12 @@ export async function mergeContacts(
 
     const moved = {
       lists: lists.rows.length,
-      familyLinks: Number(links1.numUpdatedRows) + Number(links2.numUpdatedRows),
-      children: Number(children.numUpdatedRows),
-      consentEvents: Number(consentEvents.numUpdatedRows),
+      familyLinks,
+      children,
+      consentEvents,
       deliveries: Number(deliveries.numAffectedRows ?? 0),
-      signups: Number(signups.numUpdatedRows),
-      teamMembers: Number(teamMembers.numUpdatedRows),
+      signups,
+      teamMembers,
     };
     await trx
       .insertInto('contactMerges')
