@@ -232,7 +232,7 @@ describe('PATCH /api/contacts/{id}', () => {
 
     const res = await grace.client.patch(`/api/contacts/${c.id}`, { lastName: 'Jones' });
     expect(res.status).toBe(200);
-    const { lastName, updatedAt, ...rest } = res.body;
+    const { lastName, updatedAt: _updatedAt, ...rest } = res.body;
     expect(lastName).toBe('Jones');
     const { lastName: _l, updatedAt: _u, ...before } = c;
     expect(rest).toEqual(before);

@@ -116,7 +116,7 @@ function useDuplicates(values: ContactFormValues, excludeId: number | undefined)
 function DuplicateWarning({ duplicates }: { duplicates: DuplicateContact[] }) {
   if (duplicates.length === 0) return null;
   return (
-    <Alert color="yellow" icon={<IconAlertTriangle size={18} />} title="Possible duplicate">
+    <Alert color="orange" icon={<IconAlertTriangle size={18} />} title="Possible duplicate">
       <Stack gap={4}>
         {duplicates.map((d) => (
           <Text size="sm" key={d.id}>

@@ -309,6 +309,7 @@ export function ContactsPage() {
       <Drawer
         opened={!!sheet}
         onClose={closeSheet}
+        closeButtonProps={{ 'aria-label': 'Close' }}
         position="right"
         size={600}
         title={sheet?.mode === 'add' ? 'Add Contact' : sheet?.mode === 'edit' ? 'Edit Contact' : 'Contact Details'}

@@ -84,7 +84,7 @@ export function MergeContactDialog({
           nothingFoundMessage={candidates.isLoading ? 'Loading…' : 'No other contacts found'}
         />
         {other ? (
-          <Alert color="yellow" title="This cannot be undone here">
+          <Alert color="orange" title="This cannot be undone here">
             {describe(other)} will be deleted after everything of theirs moves to {fullName(contact)}.
           </Alert>
         ) : null}
