@@ -131,7 +131,8 @@ export async function mergeContacts(
         where user_id = ${tenantId} and ${sql.ref(column)} = ${otherId}`.execute(trx);
       return Number(r.numAffectedRows ?? 0);
     };
-    const familyLinks = (await repoint('contact_family_links', 'contact1_id')) + (await repoint('contact_family_links', 'contact2_id'));
+    const familyLinks =
+      (await repoint('contact_family_links', 'contact1_id')) + (await repoint('contact_family_links', 'contact2_id'));
     const children = await repoint('contact_children', 'parent_contact_id');
     const consentEvents = await repoint('contact_consent_events', 'contact_id');
     // A campaign both received stays on the kept contact's delivery; the other's loses its contact.
