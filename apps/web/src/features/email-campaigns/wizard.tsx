@@ -28,6 +28,7 @@ import { errorMessage } from '../../lib/errors';
 import { formatNumber } from '../../ui/format';
 import { notifyError, notifySuccess } from '../../ui/notify';
 import { PageHeader } from '../../ui/page-header';
+import { labelledEditorProps } from '../../ui/rich-text';
 import { confirmDiscard } from '../../ui/confirm';
 import { DraftNotice } from '../../ui/draft-notice';
 import { useFormDraft } from '../../ui/form-draft';
@@ -49,6 +50,7 @@ function ContentEditor({ value, onChange }: { value: string; onChange: (html: st
   const editor = useEditor({
     extensions: [StarterKit.configure({ link: false }), LinkExtension],
     content: value,
+    editorProps: labelledEditorProps('Email content'),
     onUpdate: ({ editor: e }) => onChange(e.getHTML()),
     immediatelyRender: true,
   });
@@ -194,6 +196,7 @@ function Preview({ subject, content, listId }: { subject: string; content: strin
         <Group align="flex-start" wrap="nowrap">
           <TextInput
             label="Test email address"
+            description="Your account email or one of your contacts (at most 20 an hour)"
             placeholder="you@example.org"
             value={testEmail}
             onChange={(e) => {
@@ -204,7 +207,7 @@ function Preview({ subject, content, listId }: { subject: string; content: strin
             style={{ flex: 1 }}
           />
           <Button
-            mt={25}
+            mt={45}
             leftSection={<IconSend size={16} />}
             loading={testState === 'sending'}
             onClick={() => void test()}
