@@ -97,6 +97,18 @@ export interface ContactConsentEventsTable {
   at: Generated<Date>;
 }
 
+/** One merge of two contacts: the kept one, and a snapshot of the one merged into it (deleted). */
+export interface ContactMergesTable {
+  id: Generated<number>;
+  userId: number;
+  keptContactId: number | null;
+  mergedContactId: number;
+  mergedContact: ColumnType<Record<string, unknown>, string, string>;
+  moved: ColumnType<Record<string, number>, string, string>;
+  mergedBy: string;
+  createdAt: Generated<Date>;
+}
+
 export interface ContactListsTable {
   id: Generated<number>;
   userId: number;
@@ -521,6 +533,7 @@ export interface Database {
   impersonationAudit: ImpersonationAuditTable;
   contacts: ContactsTable;
   contactConsentEvents: ContactConsentEventsTable;
+  contactMerges: ContactMergesTable;
   contactLists: ContactListsTable;
   contactsInLists: ContactsInListsTable;
   contactFamilyLinks: ContactFamilyLinksTable;
@@ -611,6 +624,16 @@ export const schemaColumns: Columns = {
     source: true,
     note: true,
     at: true,
+  },
+  contactMerges: {
+    id: true,
+    userId: true,
+    keptContactId: true,
+    mergedContactId: true,
+    mergedContact: true,
+    moved: true,
+    mergedBy: true,
+    createdAt: true,
   },
   contactLists: { id: true, userId: true, name: true, description: true, type: true, createdAt: true, updatedAt: true },
   contactsInLists: { userId: true, contactId: true, listId: true, createdAt: true },

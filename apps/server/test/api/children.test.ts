@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { HttpClient, registerChurch, startTestApp } from '../helpers/test-app.js';
+import { ageFromDateOfBirth } from '@lampstand/api/schemas/contacts';
 
 const app = await startTestApp();
 await registerChurch(app.url, 'Platform');
@@ -80,7 +81,8 @@ describe('children', () => {
     expect(added.body).toMatchObject({
       name: 'Lily',
       dateOfBirth: '2018-03-04',
-      age: 7,
+      // With a date of birth the age is worked out, not the one typed.
+      age: ageFromDateOfBirth('2018-03-04'),
       groupId: group.id,
       notes: 'Peanut allergy',
       parentContactId: parent.id,
@@ -94,10 +96,23 @@ describe('children', () => {
       notes: '',
     });
     expect(updated.status).toBe(200);
-    expect(updated.body).toMatchObject({ name: 'Lily Rose', age: null, groupId: null, notes: null, dateOfBirth: null });
+    // Partial: the date of birth was not sent and stays.
+    expect(updated.body).toMatchObject({
+      name: 'Lily Rose',
+      age: ageFromDateOfBirth('2018-03-04'),
+      groupId: null,
+      notes: null,
+      dateOfBirth: '2018-03-04',
+    });
+    const renamed = await grace.client.patch(`/api/contacts/children/${added.body.id}`, { name: 'Lil' });
+    expect(renamed.body).toMatchObject({ name: 'Lil', dateOfBirth: '2018-03-04', parentContactId: parent.id });
+    const noDob = await grace.client.patch(`/api/contacts/children/${added.body.id}`, { dateOfBirth: '' });
+    expect(noDob.body).toMatchObject({ name: 'Lil', dateOfBirth: null, age: null });
+    const typedAge = await grace.client.patch(`/api/contacts/children/${added.body.id}`, { age: 6 });
+    expect(typedAge.body).toMatchObject({ dateOfBirth: null, age: 6 });
 
     const list = (await grace.client.get(`/api/contacts/${parent.id}/children`)).body;
-    expect(list.map((c: { name: string }) => c.name)).toEqual(['Lily Rose']);
+    expect(list.map((c: { name: string }) => c.name)).toEqual(['Lil']);
     expect((await grace.client.delete(`/api/contacts/children/${added.body.id}`)).status).toBe(200);
     expect((await grace.client.get(`/api/contacts/${parent.id}/children`)).body).toEqual([]);
   });

@@ -197,12 +197,85 @@ describe('PATCH /api/contacts/{id}', () => {
     expect(new Date(res.body.updatedAt).getTime()).toBeGreaterThanOrEqual(new Date(c.updatedAt).getTime());
   });
 
-  it('validates like create', async () => {
+  it('validates the fields it is given', async () => {
     const c = (await grace.client.post('/api/contacts', contactPayload())).body;
     const res = await grace.client.patch(`/api/contacts/${c.id}`, contactPayload({ lastName: '' }));
     expect(res.status).toBe(400);
     expect(res.body.message).toBe('Last name is required');
+    expect((await grace.client.patch(`/api/contacts/${c.id}`, { email: 'nope' })).status).toBe(400);
+    expect((await grace.client.patch(`/api/contacts/${c.id}`, { metadata: { countryCode: '+99' } })).status).toBe(400);
     expect((await grace.client.patch('/api/contacts/abc', contactPayload())).status).toBe(400);
+  });
+
+  it('is partial: one field changes, every other field, flag, note and the staff role stay', async () => {
+    const c = (
+      await grace.client.post(
+        '/api/contacts',
+        contactPayload({
+          phone: '(202) 555-0143',
+          tags: ['choir'],
+          metadata: {
+            countryCode: '+1',
+            dateOfBirth: '1980-02-03',
+            notes: 'Brings flowers',
+            isChurchMember: true,
+            isBaptised: true,
+            isServiceStaff: true,
+            staffRole: 'elder',
+            wwccNumber: 'W-1',
+            city: 'Springfield',
+          },
+        }),
+      )
+    ).body;
+    expect(c.phoneE164).toBe('+12025550143');
+
+    const res = await grace.client.patch(`/api/contacts/${c.id}`, { lastName: 'Jones' });
+    expect(res.status).toBe(200);
+    const { lastName, updatedAt: _updatedAt, ...rest } = res.body;
+    expect(lastName).toBe('Jones');
+    const { lastName: _l, updatedAt: _u, ...before } = c;
+    expect(rest).toEqual(before);
+
+    // The form's old payload shape (names, email and phone without metadata) keeps the metadata too.
+    const named = await grace.client.patch(`/api/contacts/${c.id}`, {
+      firstName: c.firstName,
+      lastName: 'Smith',
+      email: c.email,
+      phone: '(202) 555-0143',
+    });
+    expect(named.body.metadata).toEqual(c.metadata);
+    expect(named.body.phoneE164).toBe('+12025550143');
+  });
+
+  it('merges metadata key by key and recomputes E.164 from the merged country code', async () => {
+    const c = (
+      await grace.client.post(
+        '/api/contacts',
+        contactPayload({
+          phone: '7911 123456',
+          metadata: { countryCode: '+61', isSeeker: true, notes: 'Met at café' },
+        }),
+      )
+    ).body;
+    const moved = await grace.client.patch(`/api/contacts/${c.id}`, { metadata: { countryCode: '+44' } });
+    expect(moved.status).toBe(200);
+    expect(moved.body.phone).toBe('7911 123456');
+    expect(moved.body.phoneE164).toBe('+447911123456');
+    expect(moved.body.metadata).toMatchObject({ countryCode: '+44', isSeeker: true, notes: 'Met at café' });
+
+    const renumbered = await grace.client.patch(`/api/contacts/${c.id}`, { phone: '7700 900123' });
+    expect(renumbered.body.phoneE164).toBe('+447700900123');
+
+    const cleared = await grace.client.patch(`/api/contacts/${c.id}`, { metadata: { notes: null, isSeeker: false } });
+    expect(cleared.body.metadata).toMatchObject({ countryCode: '+44', notes: null, isSeeker: false });
+    expect((await grace.client.get(`/api/contacts/${c.id}`)).body.metadata.countryCode).toBe('+44');
+  });
+
+  it('keeps tags unless they are sent', async () => {
+    const c = (await grace.client.post('/api/contacts', contactPayload({ tags: ['a', 'b'] }))).body;
+    expect((await grace.client.patch(`/api/contacts/${c.id}`, { firstName: 'T' })).body.tags).toEqual(['a', 'b']);
+    expect((await grace.client.patch(`/api/contacts/${c.id}`, { tags: [] })).body.tags).toEqual([]);
   });
 });
 
@@ -262,5 +335,60 @@ describe('consent', () => {
     const res = await grace.client.put(`/api/contacts/${c.id}/consent`, { channel: 'fax', status: 'maybe' });
     expect(res.status).toBe(400);
     expect(res.body.issues.map((i: { path: string }) => i.path).sort()).toEqual(['channel', 'status']);
+  });
+});
+
+describe('GET /api/contacts/duplicates', () => {
+  it('names contacts with the same email or phone, in this church only', async () => {
+    const c = (await grace.client.post('/api/contacts', contactPayload({ email: 'Dup@Example.org' }))).body;
+    const res = await grace.client.get('/api/contacts/duplicates?email=dup%40example.org');
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual([
+      {
+        id: c.id,
+        firstName: c.firstName,
+        lastName: 'Smith',
+        email: 'Dup@Example.org',
+        phone: c.phone,
+        matchedOn: ['email'],
+      },
+    ]);
+    expect((await grace.client.get(`/api/contacts/duplicates?email=dup%40example.org&excludeId=${c.id}`)).body).toEqual(
+      [],
+    );
+    expect((await hope.client.get('/api/contacts/duplicates?email=dup%40example.org')).body).toEqual([]);
+    expect((await grace.client.get('/api/contacts/duplicates?countryCode=%2B99')).status).toBe(400);
+  });
+});
+
+describe('POST /api/contacts/{id}/merge', () => {
+  it('keeps one contact with both lists and deletes the other', async () => {
+    const keep = (await grace.client.post('/api/contacts', contactPayload())).body;
+    const other = (await grace.client.post('/api/contacts', contactPayload({ metadata: { isChurchMember: true } })))
+      .body;
+    const list = (await grace.client.post('/api/contact-lists', { name: 'Merge list', type: 'both' })).body;
+    await grace.client.post(`/api/contact-lists/${list.id}/contacts/${other.id}`);
+
+    const res = await grace.client.post(`/api/contacts/${keep.id}/merge`, { otherId: other.id });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ mergedContactId: other.id, contact: { id: keep.id }, moved: { lists: 1 } });
+    expect(res.body.contact.metadata.isChurchMember).toBe(true);
+    expect((await grace.client.get(`/api/contacts/${other.id}`)).status).toBe(404);
+    expect((await grace.client.get(`/api/contacts/${keep.id}/lists`)).body.map((l: { id: number }) => l.id)).toEqual([
+      list.id,
+    ]);
+  });
+
+  it("answers 400 for bad input or the same contact, 404 for another church's", async () => {
+    const mine = (await grace.client.post('/api/contacts', contactPayload())).body;
+    const theirs = (await hope.client.post('/api/contacts', contactPayload())).body;
+    expect((await grace.client.post(`/api/contacts/${mine.id}/merge`, {})).status).toBe(400);
+    expect((await grace.client.post(`/api/contacts/${mine.id}/merge`, { otherId: 'x' })).status).toBe(400);
+    const same = await grace.client.post(`/api/contacts/${mine.id}/merge`, { otherId: mine.id });
+    expect(same.status).toBe(400);
+    expect(same.body.message).toBe('Choose a different contact to merge with');
+    expect((await grace.client.post(`/api/contacts/${mine.id}/merge`, { otherId: theirs.id })).status).toBe(404);
+    expect((await grace.client.post(`/api/contacts/${theirs.id}/merge`, { otherId: mine.id })).status).toBe(404);
+    expect((await hope.client.get(`/api/contacts/${theirs.id}`)).status).toBe(200);
   });
 });

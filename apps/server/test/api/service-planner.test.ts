@@ -130,7 +130,10 @@ describe('item types', () => {
       'Colour must be one of the listed colours',
     );
     const updated = await g.patch(`${BASE}/item-types/${created.body.id}`, { color: 'green' });
-    expect(updated.body).toMatchObject({ name: 'Baptism', color: 'green' });
+    expect(updated.body).toMatchObject({ name: 'Baptism', color: 'green', icon: 'heart' });
+    // Partial: a new name alone keeps the colour and icon (no defaults fill unsent fields).
+    const renamed = await g.patch(`${BASE}/item-types/${created.body.id}`, { name: 'Baptisms' });
+    expect(renamed.body).toMatchObject({ name: 'Baptisms', color: 'green', icon: 'heart' });
     expect((await h.patch(`${BASE}/item-types/${created.body.id}`, { color: 'red' })).status).toBe(404);
     expect((await h.delete(`${BASE}/item-types/${created.body.id}`)).status).toBe(404);
     expect((await g.delete(`${BASE}/item-types/${created.body.id}`)).status).toBe(200);

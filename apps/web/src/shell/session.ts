@@ -3,6 +3,7 @@ import { useNavigate } from 'react-router-dom';
 import { trpc } from '../lib/trpc';
 import { errorText } from '../lib/errors';
 import { notifyError, notifySuccess } from '../ui/notify';
+import { clearFormDrafts } from '../ui/form-draft';
 import type { SessionUser } from '@lampstand/api';
 
 /** The signed-in user (null when not signed in), as GET /api/user answers. */
@@ -20,8 +21,9 @@ export function useLogout() {
   const navigate = useNavigate();
   return trpc.auth.logout.useMutation({
     onSuccess: async () => {
-      // Nothing of the previous account may linger in the cache.
+      // Nothing of the previous account may linger in the cache or in saved drafts.
       queryClient.clear();
+      clearFormDrafts();
       utils.auth.me.setData(undefined, undefined);
       await utils.auth.me.invalidate();
       notifySuccess('Logged out', 'You have been successfully logged out.');

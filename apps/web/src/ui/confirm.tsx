@@ -13,3 +13,18 @@ export function confirmDestructive(o: { title: string; text: ReactNode; confirm:
     onConfirm: o.onConfirm,
   });
 }
+
+/**
+ * Ask before throwing typed work away (closing a dirty sheet, Cancel in a wizard). `Keep editing`
+ * is the safe default; `Discard` is red.
+ */
+export function confirmDiscard(o: { what: string; onDiscard: () => void }) {
+  modals.openConfirmModal({
+    title: 'Discard unsaved changes?',
+    children: <Text size="sm">You have typed changes to {o.what} that are not saved. They will be lost.</Text>,
+    labels: { confirm: 'Discard', cancel: 'Keep editing' },
+    confirmProps: { color: 'red' },
+    closeButtonProps: { 'aria-label': 'Close' },
+    onConfirm: o.onDiscard,
+  });
+}

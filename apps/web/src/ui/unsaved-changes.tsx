@@ -2,6 +2,7 @@ import { Text } from '@mantine/core';
 import { modals } from '@mantine/modals';
 import { useEffect, useRef } from 'react';
 import { useBlocker } from 'react-router-dom';
+import { useUnloadWarning } from './form-draft';
 
 /**
  * Typed work is never thrown away silently: while `dirty`, leaving the screen inside the app
@@ -40,12 +41,7 @@ export function useUnsavedChangesGuard(dirty: boolean, what = 'This page'): { le
     });
   }, [blocker, what]);
 
-  useEffect(() => {
-    if (!dirty) return;
-    const warn = (e: BeforeUnloadEvent) => e.preventDefault();
-    window.addEventListener('beforeunload', warn);
-    return () => window.removeEventListener('beforeunload', warn);
-  }, [dirty]);
+  useUnloadWarning(dirty);
 
   return {
     leaveWithoutAsking: () => {

@@ -76,6 +76,22 @@ export function dmyToIso(value: string | null | undefined): string | null {
   const iso = `${m[3]}-${m[2]!.padStart(2, '0')}-${m[1]!.padStart(2, '0')}`;
   return isValidIsoDate(iso) ? iso : null;
 }
+/** A date typed as DD/MM/YYYY in a form, read as YYYY-MM-DD (null when empty or unreadable). */
+export const dmyDateSchema = z
+  .string()
+  .nullish()
+  .transform((v) => dmyToIso(v));
+
+/** Whole years from a 'YYYY-MM-DD' date of birth to `today` (a child's age, never typed by hand). */
+export function ageFromDateOfBirth(iso: string, today: Date = new Date()): number | null {
+  if (!isValidIsoDate(iso)) return null;
+  const [y, m, d] = iso.split('-').map(Number) as [number, number, number];
+  const month = today.getMonth() + 1;
+  const beforeBirthday = month < m || (month === m && today.getDate() < d);
+  const age = today.getFullYear() - y - (beforeBirthday ? 1 : 0);
+  return age >= 0 ? age : null;
+}
+
 /** YYYY-MM-DD to DD/MM/YYYY for display and editing. */
 export function isoToDmy(value: string | null | undefined): string {
   if (!value) return '';
@@ -83,10 +99,29 @@ export function isoToDmy(value: string | null | undefined): string {
   return m ? `${m[3]}/${m[2]}/${m[1]}` : '';
 }
 
+/** The metadata fields without defaults: a PATCH must not fill unsent fields with them. */
+const contactMetadataShape = {
+  countryCode: countryCodeSchema,
+  dateOfBirth: isoDateSchema,
+  notes: optionalText(10000),
+  isChurchMember: z.boolean(),
+  isBaptised: z.boolean(),
+  isSeeker: z.boolean(),
+  isServiceStaff: z.boolean(),
+  staffRole: z.union([staffRoleSchema, z.literal(''), z.null()]).transform((v) => (v ? v : null)),
+  wwccNumber: optionalText(100),
+  website: optionalText(500),
+  address: optionalText(500),
+  city: optionalText(200),
+  state: optionalText(200),
+  country: optionalText(200),
+  postalCode: optionalText(50),
+};
 export const contactMetadataSchema = z.object({
+  ...contactMetadataShape,
   countryCode: countryCodeSchema.default('+61'),
   dateOfBirth: isoDateSchema.optional(),
-  notes: optionalText(10000).optional(),
+  notes: contactMetadataShape.notes.optional(),
   isChurchMember: z.boolean().default(false),
   isBaptised: z.boolean().default(false),
   isSeeker: z.boolean().default(false),
@@ -95,14 +130,16 @@ export const contactMetadataSchema = z.object({
     .union([staffRoleSchema, z.literal(''), z.null()])
     .optional()
     .transform((v) => (v ? v : null)),
-  wwccNumber: optionalText(100).optional(),
-  website: optionalText(500).optional(),
-  address: optionalText(500).optional(),
-  city: optionalText(200).optional(),
-  state: optionalText(200).optional(),
-  country: optionalText(200).optional(),
-  postalCode: optionalText(50).optional(),
+  wwccNumber: contactMetadataShape.wwccNumber.optional(),
+  website: contactMetadataShape.website.optional(),
+  address: contactMetadataShape.address.optional(),
+  city: contactMetadataShape.city.optional(),
+  state: contactMetadataShape.state.optional(),
+  country: contactMetadataShape.country.optional(),
+  postalCode: contactMetadataShape.postalCode.optional(),
 });
+/** PATCH: only the metadata keys sent change; the rest keep their stored values. */
+export const contactMetadataPatchSchema = z.object(contactMetadataShape).partial();
 export type ContactMetadataInput = z.input<typeof contactMetadataSchema>;
 
 export const contactFieldsSchema = z.object({
@@ -139,7 +176,30 @@ export const contactFieldsSchema = z.object({
 });
 export const createContactSchema = contactFieldsSchema;
 export type CreateContactInput = z.input<typeof createContactSchema>;
-export const updateContactSchema = contactFieldsSchema.extend({ id: idSchema('Contact ID') });
+
+/**
+ * The Add/Edit Contact form: the same fields and messages, with the date of birth typed as
+ * DD/MM/YYYY (one that cannot be read is dropped, as the spec says) and every metadata field
+ * present. Its output is a create payload, and a full PATCH.
+ */
+export const contactFormSchema = contactFieldsSchema.extend({
+  metadata: contactMetadataSchema.extend({ dateOfBirth: dmyDateSchema }),
+});
+export type ContactFormValues = z.input<typeof contactFormSchema>;
+/**
+ * PATCH: every field is optional and an unsent one keeps its value; metadata is merged key by key
+ * and the E.164 phone is recomputed from the merged phone and country code.
+ */
+export const updateContactSchema = z.object({
+  id: idSchema('Contact ID'),
+  userId: contactFieldsSchema.shape.userId,
+  firstName: contactFieldsSchema.shape.firstName.optional(),
+  lastName: contactFieldsSchema.shape.lastName.optional(),
+  email: contactFieldsSchema.shape.email.optional(),
+  phone: contactFieldsSchema.shape.phone.optional(),
+  tags: contactFieldsSchema.shape.tags,
+  metadata: contactMetadataPatchSchema.optional(),
+});
 export type UpdateContactInput = z.input<typeof updateContactSchema>;
 
 export const consentStatusSchema = z.enum(['subscribed', 'unsubscribed']);
@@ -201,6 +261,45 @@ export const contactPageSchema = z.object({
 });
 
 export const contactIdSchema = z.object({ id: idSchema('Contact ID') });
+
+// Duplicates and merging
+
+/** What the contact form checks while typing: contacts with this email or phone. */
+export const findDuplicatesSchema = z.object({
+  email: z.string().trim().max(320).optional(),
+  phone: z.string().trim().max(40).optional(),
+  countryCode: countryCodeSchema.optional(),
+  /** The contact being edited, which is not its own duplicate. */
+  excludeId: idSchema('Contact ID').optional(),
+});
+export const duplicateContactSchema = z.object({
+  id: z.number().int(),
+  firstName: z.string(),
+  lastName: z.string(),
+  email: z.string().nullable(),
+  phone: z.string().nullable(),
+  matchedOn: z.array(z.enum(['email', 'phone'])),
+});
+export type DuplicateContact = z.infer<typeof duplicateContactSchema>;
+/** Keep contact `id`; move everything of `otherId` onto it and delete `otherId`. */
+export const mergeContactsSchema = z.object({
+  id: idSchema('Contact ID'),
+  otherId: idSchema('Other contact ID'),
+});
+export const contactMergeResultSchema = z.object({
+  contact: contactSchema,
+  mergedContactId: z.number().int(),
+  moved: z.object({
+    lists: z.number().int(),
+    familyLinks: z.number().int(),
+    children: z.number().int(),
+    consentEvents: z.number().int(),
+    deliveries: z.number().int(),
+    signups: z.number().int(),
+    teamMembers: z.number().int(),
+  }),
+});
+export type ContactMergeResult = z.infer<typeof contactMergeResultSchema>;
 
 export const updateConsentSchema = z.object({
   id: idSchema('Contact ID'),
@@ -314,7 +413,11 @@ export const childFieldsSchema = z.object({
   notes: optionalText(5000).optional(),
 });
 export const addChildSchema = childFieldsSchema.extend({ id: idSchema('Contact ID') });
-export const updateChildSchema = childFieldsSchema.extend({ childId: idSchema('Child ID') });
+/** The child form: the date of birth typed as DD/MM/YYYY. */
+export const childFormSchema = childFieldsSchema.extend({ dateOfBirth: dmyDateSchema });
+export type ChildFormValues = z.input<typeof childFormSchema>;
+/** PATCH: only the fields sent change. */
+export const updateChildSchema = childFieldsSchema.partial().extend({ childId: idSchema('Child ID') });
 export const childIdSchema = z.object({ childId: idSchema('Child ID') });
 export const childToListSchema = z.object({
   childId: idSchema('Child ID'),
@@ -327,6 +430,7 @@ export const childSchema = z.object({
   parentContactId: z.number().int(),
   name: z.string(),
   dateOfBirth: z.string().nullable(),
+  /** Worked out from the date of birth when there is one; otherwise the age as entered. */
   age: z.number().int().nullable(),
   groupId: z.number().int().nullable(),
   group: z

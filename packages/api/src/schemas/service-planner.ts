@@ -202,7 +202,14 @@ export const itemTypeFieldsSchema = z.object({
   icon: z.enum(ITEM_TYPE_ICONS, { error: 'Icon must be one of the listed icons' }).default('circle'),
   description: optionalTextSchema('Description', 500).optional(),
 });
-export const updateItemTypeSchema = itemTypeFieldsSchema.partial().extend({ id: idSchema('Item type ID') });
+/** PATCH: no defaults here (zod applies a default inside .partial(), which would reset unsent colours). */
+export const updateItemTypeSchema = z.object({
+  id: idSchema('Item type ID'),
+  name: itemTypeFieldsSchema.shape.name.optional(),
+  color: itemTypeFieldsSchema.shape.color.unwrap().optional(),
+  icon: itemTypeFieldsSchema.shape.icon.unwrap().optional(),
+  description: itemTypeFieldsSchema.shape.description,
+});
 export const itemTypeIdSchema = z.object({ id: idSchema('Item type ID') });
 export const itemTypeSchema = z.object({
   id: z.number().int(),

@@ -1,5 +1,5 @@
 import { ActionIcon, Button, Group, Modal, NumberInput, Paper, Stack, Text, TextInput } from '@mantine/core';
-import { useForm } from '@mantine/form';
+import { schemaResolver, useForm } from '@mantine/form';
 import { IconPencil, IconTrash } from '@tabler/icons-react';
 import { useState } from 'react';
 import { createChildGroupSchema, formatAgeRange } from '@lampstand/api/schemas/contacts';
@@ -8,7 +8,6 @@ import { trpc } from '../../lib/trpc';
 import { confirmDestructive } from '../../ui/confirm';
 import { errorMessage } from '../../lib/errors';
 import { notifyError, notifySuccess } from '../../ui/notify';
-import { zodValidate } from '../../ui/zod-form';
 
 type Group_ = RouterOutputs['childGroups']['list'][number];
 
@@ -22,7 +21,7 @@ function GroupForm({ group, onDone }: { group?: Group_; onDone: () => void }) {
       ageMin: group?.ageMin ?? '',
       ageMax: group?.ageMax ?? '',
     },
-    validate: zodValidate(createChildGroupSchema),
+    validate: schemaResolver(createChildGroupSchema, { sync: true }),
   });
   const done = async () => {
     await utils.childGroups.list.invalidate();

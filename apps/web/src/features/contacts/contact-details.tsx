@@ -15,7 +15,7 @@ import {
   Title,
   Tooltip,
 } from '@mantine/core';
-import { IconMail, IconPhone, IconPlus, IconTrash } from '@tabler/icons-react';
+import { IconArrowMerge, IconMail, IconPhone, IconPlus, IconTrash } from '@tabler/icons-react';
 import { useState } from 'react';
 import { isoToDmy } from '@lampstand/api/schemas/contacts';
 import { trpc } from '../../lib/trpc';
@@ -23,7 +23,8 @@ import { confirmDestructive } from '../../ui/confirm';
 import { errorMessage } from '../../lib/errors';
 import { formatDate, formatTime } from '../../ui/format';
 import { notifyError, notifySuccess } from '../../ui/notify';
-import { ChildrenPanel, FamilyPanel } from './family-panel';
+import { ChildrenPanel, FamilyRelationships } from './family-panel';
+import { MergeContactDialog } from './merge-dialog';
 import { LIST_TYPE_LABELS, fullName, staffRoleLabel, type Contact } from './labels';
 
 function ListMemberships({ contact }: { contact: Contact }) {
@@ -106,9 +107,12 @@ function ListMemberships({ contact }: { contact: Contact }) {
         ))
       )}
       {all.isSuccess && available.length === 0 ? (
-        <Text c="dimmed" size="sm">
-          This contact is already in all available lists.
-        </Text>
+        // With no lists at all, 'not in any lists yet' above says it all.
+        inLists.length > 0 ? (
+          <Text c="dimmed" size="sm">
+            This contact is already in all available lists.
+          </Text>
+        ) : null
       ) : (
         <Group align="flex-end" gap="xs">
           <Select
@@ -193,11 +197,20 @@ function Consent({ contact }: { contact: Contact }) {
 export function ContactDetails({ contactId, initialTab }: { contactId: number; initialTab?: string | null }) {
   const contact = trpc.contacts.get.useQuery({ id: contactId });
   const [tab, setTab] = useState<string>(initialTab ?? 'lists');
+  const [merging, setMerging] = useState(false);
   if (contact.isLoading) return <Loader aria-label="Loading contact" />;
-  if (contact.error || !contact.data) {
+  if (!contact.data && (!contact.error || contact.error.data?.code === 'NOT_FOUND')) {
+    return <Text>Contact not found</Text>;
+  }
+  if (!contact.data) {
     return (
-      <Alert color="red" title="Error loading contacts">
-        {errorMessage(contact.error, 'Contact not found')}
+      <Alert color="red" title="Error loading contact">
+        <Text size="sm" mb="xs">
+          {errorMessage(contact.error)}
+        </Text>
+        <Button size="xs" variant="light" color="red" onClick={() => void contact.refetch()}>
+          Retry
+        </Button>
       </Alert>
     );
   }
@@ -206,7 +219,17 @@ export function ContactDetails({ contactId, initialTab }: { contactId: number; i
   return (
     <Stack>
       <Stack gap={4}>
-        <Title order={3}>{fullName(c)}</Title>
+        <Group justify="space-between" wrap="wrap" gap="xs">
+          <Title order={3}>{fullName(c)}</Title>
+          <Button
+            size="xs"
+            variant="default"
+            leftSection={<IconArrowMerge size={16} />}
+            onClick={() => setMerging(true)}
+          >
+            Merge with…
+          </Button>
+        </Group>
         <Group gap="xs">
           {m.isChurchMember ? <Badge variant="light">Member</Badge> : null}
           {m.isBaptised ? (
@@ -253,7 +276,7 @@ export function ContactDetails({ contactId, initialTab }: { contactId: number; i
           <ListMemberships contact={c} />
         </Tabs.Panel>
         <Tabs.Panel value="family" pt="md">
-          <FamilyPanel contact={c} />
+          <FamilyRelationships contact={c} />
         </Tabs.Panel>
         <Tabs.Panel value="children" pt="md">
           <ChildrenPanel contact={c} />
@@ -276,6 +299,7 @@ export function ContactDetails({ contactId, initialTab }: { contactId: number; i
           </Tabs.Panel>
         ) : null}
       </Tabs>
+      <MergeContactDialog contact={c} opened={merging} onClose={() => setMerging(false)} />
     </Stack>
   );
 }

@@ -1,121 +1,167 @@
-import { Alert, Button, Checkbox, Group, Select, SimpleGrid, Stack, Tabs, Textarea, TextInput } from '@mantine/core';
-import { useForm } from '@mantine/form';
-import { IconInfoCircle } from '@tabler/icons-react';
-import { useState } from 'react';
-import { COUNTRY_CODES, STAFF_ROLES, createContactSchema, dmyToIso, isoToDmy } from '@lampstand/api/schemas/contacts';
+import {
+  Alert,
+  Anchor,
+  Button,
+  Checkbox,
+  Group,
+  Select,
+  SimpleGrid,
+  Stack,
+  Tabs,
+  Text,
+  Textarea,
+  TextInput,
+} from '@mantine/core';
+import { schemaResolver, useForm } from '@mantine/form';
+import { useDebouncedValue } from '@mantine/hooks';
+import { modals } from '@mantine/modals';
+import { IconAlertTriangle, IconInfoCircle } from '@tabler/icons-react';
+import { useEffect, useState } from 'react';
+import { Link } from 'react-router-dom';
+import {
+  COUNTRY_CODES,
+  STAFF_ROLES,
+  contactFormSchema,
+  isoToDmy,
+  type ContactFormValues,
+  type DuplicateContact,
+} from '@lampstand/api/schemas/contacts';
 import { trpc } from '../../lib/trpc';
 import { errorMessage } from '../../lib/errors';
 import { notifyError, notifySuccess } from '../../ui/notify';
 import { FamilyPanel } from './family-panel';
-import type { Contact } from './labels';
+import { fullName, type Contact } from './labels';
 
 const TABS = ['basic', 'church', 'address', 'dependants'] as const;
 type Tab = (typeof TABS)[number];
 
-interface FormValues {
-  firstName: string;
-  lastName: string;
-  email: string;
-  phone: string;
-  countryCode: string;
-  dateOfBirth: string;
-  notes: string;
-  isChurchMember: boolean;
-  isBaptised: boolean;
-  isSeeker: boolean;
-  isServiceStaff: boolean;
-  staffRole: string;
-  wwccNumber: string;
-  website: string;
-  address: string;
-  city: string;
-  state: string;
-  country: string;
-  postalCode: string;
-}
-
-function initialValues(c?: Contact): FormValues {
+function initialValues(c?: Contact): ContactFormValues {
   const m = c?.metadata;
   return {
     firstName: c?.firstName ?? '',
     lastName: c?.lastName ?? '',
     email: c?.email ?? '',
     phone: c?.phone ?? '',
-    countryCode: m?.countryCode ?? '+61',
-    dateOfBirth: isoToDmy(m?.dateOfBirth),
-    notes: m?.notes ?? '',
-    isChurchMember: m?.isChurchMember ?? false,
-    isBaptised: m?.isBaptised ?? false,
-    isSeeker: m?.isSeeker ?? false,
-    isServiceStaff: m?.isServiceStaff ?? false,
-    staffRole: m?.staffRole ?? '',
-    wwccNumber: m?.wwccNumber ?? '',
-    website: m?.website ?? '',
-    address: m?.address ?? '',
-    city: m?.city ?? '',
-    state: m?.state ?? '',
-    country: m?.country ?? '',
-    postalCode: m?.postalCode ?? '',
-  };
-}
-
-/** The API payload; null/undefined strings become empty strings, an unparseable date of birth is dropped. */
-export function toPayload(v: FormValues) {
-  return {
-    firstName: v.firstName ?? '',
-    lastName: v.lastName ?? '',
-    email: v.email ?? '',
-    phone: v.phone ?? '',
     metadata: {
-      countryCode: v.countryCode as '+61',
-      dateOfBirth: dmyToIso(v.dateOfBirth) ?? '',
-      notes: v.notes ?? '',
-      isChurchMember: v.isChurchMember,
-      isBaptised: v.isBaptised,
-      isSeeker: v.isSeeker,
-      isServiceStaff: v.isServiceStaff,
-      staffRole: v.isServiceStaff ? (v.staffRole as '') : '',
-      wwccNumber: v.isServiceStaff ? v.wwccNumber : '',
-      website: v.website ?? '',
-      address: v.address ?? '',
-      city: v.city ?? '',
-      state: v.state ?? '',
-      country: v.country ?? '',
-      postalCode: v.postalCode ?? '',
+      countryCode: (m?.countryCode ?? '+61') as '+61',
+      dateOfBirth: isoToDmy(m?.dateOfBirth),
+      notes: m?.notes ?? '',
+      isChurchMember: m?.isChurchMember ?? false,
+      isBaptised: m?.isBaptised ?? false,
+      isSeeker: m?.isSeeker ?? false,
+      isServiceStaff: m?.isServiceStaff ?? false,
+      staffRole: (m?.staffRole ?? null) as null,
+      wwccNumber: m?.wwccNumber ?? '',
+      website: m?.website ?? '',
+      address: m?.address ?? '',
+      city: m?.city ?? '',
+      state: m?.state ?? '',
+      country: m?.country ?? '',
+      postalCode: m?.postalCode ?? '',
     },
   };
 }
 
-/** Validate with the server's schema; metadata.x errors show on field x. */
-function validate(values: FormValues): Record<string, string> {
-  const r = createContactSchema.safeParse(toPayload(values));
-  if (r.success) return {};
-  const errors: Record<string, string> = {};
-  for (const issue of r.error.issues) {
-    const key = String(issue.path[issue.path.length - 1]);
-    errors[key] ??= issue.message;
-  }
-  return errors;
-}
-
-const TAB_FIELDS: Record<Tab, (keyof FormValues)[]> = {
-  basic: ['firstName', 'lastName', 'email', 'phone', 'countryCode', 'dateOfBirth'],
-  church: ['isChurchMember', 'isBaptised', 'isSeeker', 'isServiceStaff', 'staffRole', 'wwccNumber', 'notes'],
-  address: ['address', 'city', 'state', 'country', 'postalCode', 'website'],
+const TAB_FIELDS: Record<Tab, string[]> = {
+  basic: ['firstName', 'lastName', 'email', 'phone', 'metadata.countryCode', 'metadata.dateOfBirth'],
+  church: [
+    'metadata.isChurchMember',
+    'metadata.isBaptised',
+    'metadata.isSeeker',
+    'metadata.isServiceStaff',
+    'metadata.staffRole',
+    'metadata.wwccNumber',
+    'metadata.notes',
+  ],
+  address: [
+    'metadata.address',
+    'metadata.city',
+    'metadata.state',
+    'metadata.country',
+    'metadata.postalCode',
+    'metadata.website',
+  ],
   dependants: [],
 };
 
-export function ContactForm({ contact, onSaved }: { contact?: Contact; onSaved?: (c: Contact) => void }) {
+/** 'A contact with this email already exists' (or phone, or both) for one match. */
+export function duplicateMessage(d: DuplicateContact): string {
+  const what =
+    d.matchedOn.length === 2
+      ? 'this email and phone number'
+      : d.matchedOn[0] === 'email'
+        ? 'this email'
+        : 'this phone number';
+  return `A contact with ${what} already exists`;
+}
+
+/** Contacts with the typed email or phone (other than the one being edited), checked as the user types. */
+function useDuplicates(values: ContactFormValues, excludeId: number | undefined): DuplicateContact[] {
+  const email = values.email.trim();
+  const phone = values.phone.trim();
+  const [key] = useDebouncedValue(
+    JSON.stringify({
+      email: /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email) ? email : undefined,
+      phone: phone.replace(/\D/g, '').length >= 6 ? phone : undefined,
+      countryCode: values.metadata?.countryCode,
+      excludeId,
+    }),
+    400,
+  );
+  const input = JSON.parse(key) as { email?: string; phone?: string; countryCode?: '+61'; excludeId?: number };
+  const query = trpc.contacts.duplicates.useQuery(input, { enabled: !!(input.email || input.phone) });
+  return input.email || input.phone ? (query.data ?? []) : [];
+}
+
+function DuplicateWarning({ duplicates }: { duplicates: DuplicateContact[] }) {
+  if (duplicates.length === 0) return null;
+  return (
+    <Alert color="orange" icon={<IconAlertTriangle size={18} />} title="Possible duplicate">
+      <Stack gap={4}>
+        {duplicates.map((d) => (
+          <Text size="sm" key={d.id}>
+            {duplicateMessage(d)}:{' '}
+            <Anchor component={Link} to={`/contacts/detail/${d.id}`} target="_blank" rel="noopener" size="sm">
+              open {fullName(d)}
+            </Anchor>
+          </Text>
+        ))}
+        <Text size="xs">
+          You can still save; to combine two contacts later, use Merge with… in the contact&apos;s details.
+        </Text>
+      </Stack>
+    </Alert>
+  );
+}
+
+export function ContactForm({
+  contact,
+  onSaved,
+  onDirtyChange,
+}: {
+  contact?: Contact;
+  onSaved?: (c: Contact) => void;
+  /** Told whether the form holds typed, unsaved work (the sheet asks before closing then). */
+  onDirtyChange?: (dirty: boolean) => void;
+}) {
   const [tab, setTab] = useState<Tab>('basic');
   const [saved, setSaved] = useState<Contact | undefined>(contact);
   const utils = trpc.useUtils();
-  const form = useForm<FormValues>({ mode: 'controlled', initialValues: initialValues(contact), validate });
+  const form = useForm<ContactFormValues>({
+    mode: 'controlled',
+    initialValues: initialValues(contact),
+    validate: schemaResolver(contactFormSchema, { sync: true }),
+  });
   const isEdit = !!saved;
+  const dirty = form.isDirty();
+  useEffect(() => onDirtyChange?.(dirty), [dirty, onDirtyChange]);
+  const duplicates = useDuplicates(form.values, saved?.id);
 
   const refresh = async () => {
     await Promise.all([
       utils.contacts.find.invalidate(),
       utils.contacts.list.invalidate(),
+      utils.contacts.duplicates.invalidate(),
       utils.contactLists.list.invalidate(),
     ]);
   };
@@ -124,7 +170,7 @@ export function ContactForm({ contact, onSaved }: { contact?: Contact; onSaved?:
       notifySuccess('Contact created successfully', 'The contact has been added to your database.');
       await refresh();
       form.setValues(initialValues());
-      form.resetDirty();
+      form.resetDirty(initialValues());
       setTab('basic');
       onSaved?.(c);
     },
@@ -134,6 +180,7 @@ export function ContactForm({ contact, onSaved }: { contact?: Contact; onSaved?:
     onSuccess: async (c) => {
       notifySuccess('Contact updated successfully', 'The contact information has been updated.');
       setSaved(c);
+      form.resetDirty();
       utils.contacts.get.setData({ id: c.id }, c);
       await refresh();
       onSaved?.(c);
@@ -142,16 +189,32 @@ export function ContactForm({ contact, onSaved }: { contact?: Contact; onSaved?:
   });
   const pending = create.isPending || update.isPending;
 
+  const save = (values: ContactFormValues) => {
+    const payload = contactFormSchema.parse(values);
+    if (saved) update.mutate({ ...payload, id: saved.id });
+    else create.mutate(payload);
+  };
+
   const submit = form.onSubmit(
     (values) => {
-      const payload = toPayload(values);
-      if (isEdit) {
-        if (!saved?.id) {
-          notifyError('Error updating contact', 'Contact ID is required for updates');
-          return;
-        }
-        update.mutate({ id: saved.id, ...payload });
-      } else create.mutate(payload);
+      if (duplicates.length === 0) return save(values);
+      // Saving a second contact with the same email or phone is allowed, but only deliberately.
+      modals.openConfirmModal({
+        title: 'Save a possible duplicate?',
+        children: (
+          <Stack gap="xs">
+            {duplicates.map((d) => (
+              <Text size="sm" key={d.id}>
+                {duplicateMessage(d)}: {fullName(d)}.
+              </Text>
+            ))}
+            <Text size="sm">Save this contact anyway?</Text>
+          </Stack>
+        ),
+        labels: { confirm: 'Save anyway', cancel: 'Go back' },
+        closeButtonProps: { 'aria-label': 'Close' },
+        onConfirm: () => save(values),
+      });
     },
     (errors) => {
       // Show the first tab with a problem.
@@ -184,7 +247,7 @@ export function ContactForm({ contact, onSaved }: { contact?: Contact; onSaved?:
                 data={COUNTRY_CODES.map((c) => ({ value: c.value, label: c.label }))}
                 allowDeselect={false}
                 maw={170}
-                {...form.getInputProps('countryCode')}
+                {...form.getInputProps('metadata.countryCode')}
               />
               <TextInput
                 label="Phone Number"
@@ -194,34 +257,35 @@ export function ContactForm({ contact, onSaved }: { contact?: Contact; onSaved?:
                 {...form.getInputProps('phone')}
               />
             </Group>
+            <DuplicateWarning duplicates={duplicates} />
             <TextInput
               label="Date of Birth"
               placeholder="DD/MM/YYYY"
               description="Enter in format: day/month/year (e.g., 31/12/1990)"
-              {...form.getInputProps('dateOfBirth')}
+              {...form.getInputProps('metadata.dateOfBirth')}
             />
           </Stack>
         </Tabs.Panel>
 
         <Tabs.Panel value="church">
           <Stack>
-            <Checkbox label="Church member" {...form.getInputProps('isChurchMember', { type: 'checkbox' })} />
-            <Checkbox label="Baptised" {...form.getInputProps('isBaptised', { type: 'checkbox' })} />
-            <Checkbox label="Seeker" {...form.getInputProps('isSeeker', { type: 'checkbox' })} />
-            <Checkbox label="Service staff" {...form.getInputProps('isServiceStaff', { type: 'checkbox' })} />
-            {form.values.isServiceStaff ? (
+            <Checkbox label="Church member" {...form.getInputProps('metadata.isChurchMember', { type: 'checkbox' })} />
+            <Checkbox label="Baptised" {...form.getInputProps('metadata.isBaptised', { type: 'checkbox' })} />
+            <Checkbox label="Seeker" {...form.getInputProps('metadata.isSeeker', { type: 'checkbox' })} />
+            <Checkbox label="Service staff" {...form.getInputProps('metadata.isServiceStaff', { type: 'checkbox' })} />
+            {form.values.metadata?.isServiceStaff ? (
               <SimpleGrid cols={{ base: 1, xs: 2 }}>
                 <Select
                   label="Staff Role"
                   placeholder="Choose a role"
                   data={STAFF_ROLES.map((r) => ({ value: r.value, label: r.label }))}
                   clearable
-                  {...form.getInputProps('staffRole')}
+                  {...form.getInputProps('metadata.staffRole')}
                 />
                 <TextInput
                   label="WWCC Number"
                   description="Working With Children Check"
-                  {...form.getInputProps('wwccNumber')}
+                  {...form.getInputProps('metadata.wwccNumber')}
                 />
               </SimpleGrid>
             ) : null}
@@ -230,21 +294,21 @@ export function ContactForm({ contact, onSaved }: { contact?: Contact; onSaved?:
               autosize
               minRows={4}
               styles={{ input: { minHeight: 100 } }}
-              {...form.getInputProps('notes')}
+              {...form.getInputProps('metadata.notes')}
             />
           </Stack>
         </Tabs.Panel>
 
         <Tabs.Panel value="address">
           <Stack>
-            <TextInput label="Address" {...form.getInputProps('address')} />
+            <TextInput label="Address" {...form.getInputProps('metadata.address')} />
             <SimpleGrid cols={{ base: 1, xs: 2 }}>
-              <TextInput label="City" {...form.getInputProps('city')} />
-              <TextInput label="State" {...form.getInputProps('state')} />
-              <TextInput label="Country" {...form.getInputProps('country')} />
-              <TextInput label="Postal Code" {...form.getInputProps('postalCode')} />
+              <TextInput label="City" {...form.getInputProps('metadata.city')} />
+              <TextInput label="State" {...form.getInputProps('metadata.state')} />
+              <TextInput label="Country" {...form.getInputProps('metadata.country')} />
+              <TextInput label="Postal Code" {...form.getInputProps('metadata.postalCode')} />
             </SimpleGrid>
-            <TextInput label="Website" placeholder="https://" {...form.getInputProps('website')} />
+            <TextInput label="Website" placeholder="https://" {...form.getInputProps('metadata.website')} />
           </Stack>
         </Tabs.Panel>
 

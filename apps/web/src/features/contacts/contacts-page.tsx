@@ -27,10 +27,10 @@ import {
   IconUpload,
   IconUsers,
 } from '@tabler/icons-react';
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import { useLocation, useSearchParams } from 'react-router-dom';
 import { trpc } from '../../lib/trpc';
-import { confirmDestructive } from '../../ui/confirm';
+import { confirmDestructive, confirmDiscard } from '../../ui/confirm';
 import { errorMessage } from '../../lib/errors';
 import { formatNumber } from '../../ui/format';
 import { notifyError, notifySuccess } from '../../ui/notify';
@@ -235,6 +235,19 @@ export function ContactsPage() {
   const [sheet, setSheet] = useState<
     { mode: 'add' } | { mode: 'edit'; contact: Contact } | { mode: 'view'; contact: Contact } | null
   >(location.pathname === '/contacts/new' ? { mode: 'add' } : null);
+  // Typed, unsaved work in the Add/Edit sheet: closing it asks first.
+  const dirty = useRef(false);
+  const setDirty = (d: boolean) => {
+    dirty.current = d;
+  };
+  const closeSheet = () => {
+    const close = () => {
+      dirty.current = false;
+      setSheet(null);
+    };
+    if (dirty.current && sheet?.mode !== 'view') confirmDiscard({ what: 'this contact', onDiscard: close });
+    else close();
+  };
   const [importing, setImporting] = useState(false);
   const [groups, setGroups] = useState(false);
   const setTab = (v: string | null) => {
@@ -295,13 +308,16 @@ export function ContactsPage() {
 
       <Drawer
         opened={!!sheet}
-        onClose={() => setSheet(null)}
+        onClose={closeSheet}
+        closeButtonProps={{ 'aria-label': 'Close' }}
         position="right"
         size={600}
         title={sheet?.mode === 'add' ? 'Add Contact' : sheet?.mode === 'edit' ? 'Edit Contact' : 'Contact Details'}
       >
-        {sheet?.mode === 'add' ? <ContactForm onSaved={() => setSheet(null)} /> : null}
-        {sheet?.mode === 'edit' ? <ContactForm key={sheet.contact.id} contact={sheet.contact} /> : null}
+        {sheet?.mode === 'add' ? <ContactForm onSaved={() => setSheet(null)} onDirtyChange={setDirty} /> : null}
+        {sheet?.mode === 'edit' ? (
+          <ContactForm key={sheet.contact.id} contact={sheet.contact} onDirtyChange={setDirty} />
+        ) : null}
         {sheet?.mode === 'view' ? <ContactDetails contactId={sheet.contact.id} /> : null}
       </Drawer>
       <ImportDialog opened={importing} onClose={() => setImporting(false)} />

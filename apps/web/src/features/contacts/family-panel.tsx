@@ -2,7 +2,6 @@ import {
   ActionIcon,
   Alert,
   Anchor,
-  Badge,
   Button,
   Group,
   Loader,
@@ -15,17 +14,26 @@ import {
   TextInput,
   Tooltip,
 } from '@mantine/core';
-import { useForm } from '@mantine/form';
+import { schemaResolver, useForm } from '@mantine/form';
 import { IconLink, IconListCheck, IconPencil, IconPlus, IconTrash } from '@tabler/icons-react';
 import { useState } from 'react';
 import { Link, useSearchParams } from 'react-router-dom';
-import { RELATIONSHIPS, childFieldsSchema, dmyToIso, formatAgeRange, isoToDmy } from '@lampstand/api/schemas/contacts';
+import {
+  RELATIONSHIPS,
+  ageFromDateOfBirth,
+  childFormSchema,
+  dmyToIso,
+  formatAgeRange,
+  isoToDmy,
+  type ChildFormValues,
+} from '@lampstand/api/schemas/contacts';
 import { trpc } from '../../lib/trpc';
 import { errorMessage } from '../../lib/errors';
 import { notifyError, notifySuccess } from '../../ui/notify';
-import { fullName, relationshipLabel, type Child, type Contact } from './labels';
+import { fullName, relationshipSentence, type Child, type Contact } from './labels';
 
-function FamilyRelationships({ contact }: { contact: Contact }) {
+/** A contact's family links, each read with its direction ('Emma is Mary's child'), and the add form. */
+export function FamilyRelationships({ contact }: { contact: Contact }) {
   const utils = trpc.useUtils();
   const family = trpc.family.list.useQuery({ id: contact.id });
   const [search, setSearch] = useState('');
@@ -76,12 +84,12 @@ function FamilyRelationships({ contact }: { contact: Contact }) {
           {family.data.map((f) => (
             <Paper key={f.link.id} withBorder p="sm">
               <Group justify="space-between" wrap="nowrap">
-                <Group gap="sm" wrap="nowrap">
-                  <Badge variant="light">{relationshipLabel(f)}</Badge>
+                <Text size="sm">
                   <Anchor component={Link} to={`/contacts/detail/${f.contact.id}`} target="_blank" rel="noopener">
                     {fullName(f.contact)}
-                  </Anchor>
-                </Group>
+                  </Anchor>{' '}
+                  {relationshipSentence(f, contact)}
+                </Text>
                 <Tooltip label="Remove">
                   <ActionIcon
                     variant="subtle"
@@ -141,22 +149,20 @@ function FamilyRelationships({ contact }: { contact: Contact }) {
 function ChildForm({ contact, child, onDone }: { contact: Contact; child?: Child; onDone: () => void }) {
   const utils = trpc.useUtils();
   const groups = trpc.childGroups.list.useQuery();
-  const form = useForm({
+  const form = useForm<ChildFormValues>({
     mode: 'controlled',
     initialValues: {
       name: child?.name ?? '',
       dateOfBirth: isoToDmy(child?.dateOfBirth),
-      age: child?.age != null ? String(child.age) : '',
+      age: child?.age != null && !child.dateOfBirth ? String(child.age) : '',
       groupId: child?.groupId != null ? String(child.groupId) : '',
       notes: child?.notes ?? '',
     },
-    validate: (v) => {
-      const r = childFieldsSchema.safeParse({ ...v, dateOfBirth: dmyToIso(v.dateOfBirth) ?? '' });
-      const errors: Record<string, string> = {};
-      if (!r.success) for (const i of r.error.issues) errors[String(i.path[0])] ??= i.message;
-      return errors;
-    },
+    validate: schemaResolver(childFormSchema, { sync: true }),
   });
+  // With a date of birth the age is worked out (and never goes stale); without one it is typed.
+  const dob = dmyToIso(form.values.dateOfBirth);
+  const computedAge = dob ? ageFromDateOfBirth(dob) : null;
   const done = async () => {
     await utils.children.list.invalidate({ id: contact.id });
     onDone();
@@ -176,13 +182,8 @@ function ChildForm({ contact, child, onDone }: { contact: Contact; child?: Child
     onError: (err) => notifyError('Error updating child', errorMessage(err)),
   });
   const submit = form.onSubmit((v) => {
-    const payload = {
-      name: v.name,
-      dateOfBirth: dmyToIso(v.dateOfBirth) ?? '',
-      age: v.age === '' ? null : Number(v.age),
-      groupId: v.groupId === '' ? null : Number(v.groupId),
-      notes: v.notes,
-    };
+    const parsed = childFormSchema.parse(v);
+    const payload = { ...parsed, age: parsed.dateOfBirth ? null : parsed.age, notes: parsed.notes ?? '' };
     if (child) update.mutate({ childId: child.id, ...payload });
     else add.mutate({ id: contact.id, ...payload });
   });
@@ -193,7 +194,11 @@ function ChildForm({ contact, child, onDone }: { contact: Contact; child?: Child
           <TextInput label="Child's name" withAsterisk {...form.getInputProps('name')} />
           <Group grow align="flex-start">
             <TextInput label="Date of Birth" placeholder="DD/MM/YYYY" {...form.getInputProps('dateOfBirth')} />
-            <TextInput label="Age" inputMode="numeric" {...form.getInputProps('age')} />
+            {computedAge != null ? (
+              <TextInput label="Age" value={String(computedAge)} readOnly description="From the date of birth" />
+            ) : (
+              <TextInput label="Age" inputMode="numeric" {...form.getInputProps('age')} />
+            )}
           </Group>
           <Select
             label="Group"

@@ -1,4 +1,4 @@
-import { RELATIONSHIPS, STAFF_ROLES, inverseRelationship } from '@lampstand/api/schemas/contacts';
+import { STAFF_ROLES, inverseRelationship } from '@lampstand/api/schemas/contacts';
 import type { RouterOutputs } from '@lampstand/api';
 
 export type Contact = RouterOutputs['contacts']['get'];
@@ -14,10 +14,24 @@ export function staffRoleLabel(value: string | null | undefined): string {
   return STAFF_ROLES.find((r) => r.value === value)?.label ?? '';
 }
 
-/** How a family link reads on this contact's page: a stored 'parent' shows as Child when isInverse. */
-export function relationshipLabel(item: { relationship: FamilyItem['relationship']; isInverse: boolean }): string {
-  const r = item.isInverse ? inverseRelationship(item.relationship) : item.relationship;
-  return RELATIONSHIPS.find((x) => x.value === r)?.label ?? r;
-}
-
 export const LIST_TYPE_LABELS: Record<string, string> = { email: 'Email', sms: 'SMS', both: 'Email & SMS' };
+
+const RELATIONSHIP_NOUNS: Record<string, string> = {
+  spouse: 'spouse',
+  parent: 'parent',
+  child: 'child',
+  sibling: 'sibling',
+  other: 'relative',
+};
+
+/**
+ * The rest of the sentence after the related contact's name, with its direction:
+ * "is Mary's child" when the linked contact is this contact's child.
+ */
+export function relationshipSentence(
+  item: { relationship: FamilyItem['relationship']; isInverse: boolean },
+  of: { firstName: string },
+): string {
+  const r = item.isInverse ? inverseRelationship(item.relationship) : item.relationship;
+  return `is ${of.firstName}'s ${RELATIONSHIP_NOUNS[r] ?? r}`;
+}

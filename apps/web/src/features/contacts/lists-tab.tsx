@@ -17,7 +17,7 @@ import {
   Textarea,
   TextInput,
 } from '@mantine/core';
-import { useForm } from '@mantine/form';
+import { schemaResolver, useForm } from '@mantine/form';
 import {
   IconDots,
   IconDownload,
@@ -39,7 +39,6 @@ import { errorMessage, httpStatus } from '../../lib/errors';
 import { formatNumber } from '../../ui/format';
 import { notifyError, notifySuccess } from '../../ui/notify';
 import { EmptyState } from '../../ui/empty-state';
-import { zodValidate } from '../../ui/zod-form';
 import { LIST_TYPE_LABELS, fullName, type ContactList } from './labels';
 
 function ListFormModal({ list, opened, onClose }: { list?: ContactList; opened: boolean; onClose: () => void }) {
@@ -52,7 +51,7 @@ function ListFormModal({ list, opened, onClose }: { list?: ContactList; opened: 
       // A list of another type falls back to both in the form.
       type: list && ['email', 'sms', 'both'].includes(list.type) ? list.type : 'both',
     },
-    validate: zodValidate(contactListFieldsSchema),
+    validate: schemaResolver(contactListFieldsSchema, { sync: true }),
   });
   const done = async () => {
     await utils.contactLists.list.invalidate();

@@ -31,6 +31,10 @@ import { formatNumber } from '../../ui/format';
 import { notifyError, notifySuccess } from '../../ui/notify';
 import { PageHeader } from '../../ui/page-header';
 import { labelledEditorProps } from '../../ui/rich-text';
+import { confirmDiscard } from '../../ui/confirm';
+import { DraftNotice } from '../../ui/draft-notice';
+import { useFormDraft } from '../../ui/form-draft';
+import { useSession } from '../../shell/session';
 
 type Campaign = RouterOutputs['emailCampaigns']['get'];
 const MERGE_TAGS = ['{{firstName}}', '{{lastName}}', '{{churchName}}'];
@@ -241,6 +245,20 @@ function WizardForm({ campaign }: { campaign?: Campaign }) {
       scheduledFor: campaign?.scheduledFor ? dayjs(campaign.scheduledFor).format('YYYY-MM-DD HH:mm:ss') : null,
     },
   });
+  const { user } = useSession();
+  const autosave = useFormDraft<Values>(
+    user ? `email-campaign:${user.id}:${campaign?.id ?? 'new'}` : null,
+    form.values,
+    form.isDirty(),
+  );
+  const cancel = () => {
+    const leave = () => {
+      autosave.clear();
+      void navigate('/email-campaigns');
+    };
+    if (form.isDirty()) confirmDiscard({ what: 'this campaign', onDiscard: leave });
+    else leave();
+  };
   const v = form.values;
   const basicsDone = !!(v.name.trim() && v.subject.trim() && v.listId);
   const designDone = v.content.trim().length > 10;
@@ -275,6 +293,7 @@ function WizardForm({ campaign }: { campaign?: Campaign }) {
     try {
       saved = campaign ? await update.mutateAsync({ id: campaign.id, ...payload }) : await create.mutateAsync(payload);
       notifySuccess(campaign ? 'Campaign updated' : 'Campaign created');
+      autosave.clear();
     } catch (err) {
       notifyError(
         'Error',
@@ -302,6 +321,16 @@ function WizardForm({ campaign }: { campaign?: Campaign }) {
 
   return (
     <Paper withBorder p="lg" maw={960}>
+      {autosave.draft ? (
+        <DraftNotice
+          savedAt={autosave.draft.savedAt}
+          onRestore={() => {
+            form.setValues(autosave.draft!.values);
+            autosave.dismiss();
+          }}
+          onDiscard={autosave.clear}
+        />
+      ) : null}
       <Stepper active={active} onStepClick={(i) => unlocked[i] && setActive(i)} allowNextStepsSelect={false} mb="xl">
         <Stepper.Step label="Basics" description="Name, subject, list" allowStepSelect={unlocked[0]}>
           <Stack maw={720}>
@@ -364,7 +393,7 @@ function WizardForm({ campaign }: { campaign?: Campaign }) {
         </Stepper.Step>
       </Stepper>
       <Group justify="space-between">
-        <Button variant="default" onClick={() => void navigate('/email-campaigns')}>
+        <Button variant="default" onClick={cancel}>
           Cancel
         </Button>
         <Group>

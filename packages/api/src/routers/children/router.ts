@@ -22,7 +22,7 @@ export const childrenRouter = router({
   update: protectedProcedure
     .input(updateChildSchema)
     .output(childSchema)
-    .mutation(({ ctx, input: { childId, ...fields } }) => updateChild(ctx.db, ctx.tenantId, childId, fields)),
+    .mutation(({ ctx, input }) => updateChild(ctx.db, ctx.tenantId, input)),
   remove: protectedProcedure
     .input(childIdSchema)
     .output(z.object({ id: z.number().int() }))

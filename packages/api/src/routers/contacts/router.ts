@@ -2,10 +2,14 @@ import { z } from 'zod';
 import {
   consentEventSchema,
   contactIdSchema,
+  contactMergeResultSchema,
   contactPageSchema,
   contactSchema,
   createContactSchema,
+  duplicateContactSchema,
   findContactsSchema,
+  findDuplicatesSchema,
+  mergeContactsSchema,
   updateConsentSchema,
   updateContactSchema,
 } from '../../schemas/contacts.js';
@@ -18,7 +22,13 @@ import {
   updateContact,
 } from '../../services/contacts/contacts.js';
 import { consentHistory, setConsent } from '../../services/contacts/consent.js';
+import { findDuplicateContacts, mergeContacts } from '../../services/contacts/merge.js';
 import { protectedProcedure, router } from '../../trpc.js';
+
+/** Who made a change, for consent history and the merge log. */
+function staffSource(ctx: { effectiveUser: { _impersonatedBy?: { username: string } | null } }): string {
+  return ctx.effectiveUser._impersonatedBy ? `staff (admin ${ctx.effectiveUser._impersonatedBy.username})` : 'staff';
+}
 
 export const contactsRouter = router({
   list: protectedProcedure.output(z.array(contactSchema)).query(({ ctx }) => listContacts(ctx.db, ctx.tenantId)),
@@ -37,11 +47,19 @@ export const contactsRouter = router({
   update: protectedProcedure
     .input(updateContactSchema)
     .output(contactSchema)
-    .mutation(({ ctx, input: { id, ...fields } }) => updateContact(ctx.db, ctx.tenantId, id, fields)),
+    .mutation(({ ctx, input }) => updateContact(ctx.db, ctx.tenantId, input)),
   delete: protectedProcedure
     .input(contactIdSchema)
     .output(z.object({ id: z.number().int() }))
     .mutation(({ ctx, input }) => deleteContact(ctx.db, ctx.tenantId, input.id)),
+  duplicates: protectedProcedure
+    .input(findDuplicatesSchema)
+    .output(z.array(duplicateContactSchema))
+    .query(({ ctx, input }) => findDuplicateContacts(ctx.db, ctx.tenantId, input)),
+  merge: protectedProcedure
+    .input(mergeContactsSchema)
+    .output(contactMergeResultSchema)
+    .mutation(({ ctx, input }) => mergeContacts(ctx.db, ctx.tenantId, { ...input, mergedBy: staffSource(ctx) })),
   updateConsent: protectedProcedure
     .input(updateConsentSchema)
     .output(contactSchema)
@@ -49,9 +67,7 @@ export const contactsRouter = router({
       setConsent(ctx.db, ctx.tenantId, input.id, {
         channel: input.channel,
         status: input.status,
-        source: ctx.effectiveUser._impersonatedBy
-          ? `staff (admin ${ctx.effectiveUser._impersonatedBy.username})`
-          : 'staff',
+        source: staffSource(ctx),
         note: input.note,
       }),
     ),

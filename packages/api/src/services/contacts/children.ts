@@ -1,6 +1,7 @@
 import { sql, type Db } from '@lampstand/db';
-import type { Child } from '../../schemas/contacts.js';
+import { ageFromDateOfBirth, type Child } from '../../schemas/contacts.js';
 import { badRequest, notFound } from '../../errors.js';
+import { sentFields } from './contacts.js';
 
 export interface ChildFields {
   name: string;
@@ -59,7 +60,8 @@ async function loadChildren(
     parentContactId: r.parentContactId,
     name: r.name,
     dateOfBirth: r.dateOfBirth,
-    age: r.age,
+    // A typed age is wrong a year later: with a date of birth, the age is worked out today.
+    age: (r.dateOfBirth ? ageFromDateOfBirth(r.dateOfBirth) : null) ?? r.age,
     groupId: r.groupId,
     group:
       r.groupId && r.groupName
@@ -114,18 +116,17 @@ export async function addChild(db: Db, tenantId: number, parentContactId: number
   return getChild(db, tenantId, row.id);
 }
 
-export async function updateChild(db: Db, tenantId: number, childId: number, input: ChildFields): Promise<Child> {
-  await assertGroup(db, tenantId, input.groupId);
+/** PATCH a child: only the fields sent (not undefined) change. */
+export async function updateChild(
+  db: Db,
+  tenantId: number,
+  input: Partial<ChildFields> & { childId: number },
+): Promise<Child> {
+  const { childId, ...fields } = input;
+  await assertGroup(db, tenantId, fields.groupId);
   const row = await db
     .updateTable('contactChildren')
-    .set({
-      name: input.name,
-      dateOfBirth: input.dateOfBirth ?? null,
-      age: input.age ?? null,
-      groupId: input.groupId ?? null,
-      notes: input.notes ?? null,
-      updatedAt: new Date(),
-    })
+    .set({ ...sentFields(fields), updatedAt: new Date() })
     .where('id', '=', childId)
     .where('userId', '=', tenantId)
     .returning('id')

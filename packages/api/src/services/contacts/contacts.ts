@@ -5,6 +5,7 @@ import {
   contactMetadataSchema,
   type Contact,
   type ContactTab,
+  type updateContactSchema,
 } from '../../schemas/contacts.js';
 import { notFound } from '../../errors.js';
 import { toContact, type ContactRow } from './map.js';
@@ -12,6 +13,7 @@ import { toE164 } from './phone.js';
 
 type ContactFields = z.output<typeof contactFieldsSchema>;
 type Metadata = z.output<typeof contactMetadataSchema>;
+export type ContactPatch = z.output<typeof updateContactSchema>;
 
 /** Split the API's metadata into the jsonb document and the date column. */
 export function storedMetadata(input: Metadata | undefined): { metadata: ContactMetadata; dateOfBirth: string | null } {
@@ -48,17 +50,45 @@ export async function createContact(db: Db, tenantId: number, input: ContactFiel
   return toContact(row);
 }
 
-export async function updateContact(db: Db, tenantId: number, id: number, input: ContactFields): Promise<Contact> {
-  const values = columns(input);
-  const row = await db
-    .updateTable('contacts')
-    .set({ ...values, tags: input.tags ?? sql<string[]>`tags`, updatedAt: new Date() })
-    .where('id', '=', id)
-    .where('userId', '=', tenantId)
-    .returningAll()
-    .executeTakeFirst();
-  if (!row) throw notFound('Contact not found');
-  return toContact(row);
+/** The keys of `o` whose value is not undefined (a PATCH sends only what changes). */
+export function sentFields<T extends object>(o: T | undefined): Partial<T> {
+  return Object.fromEntries(Object.entries(o ?? {}).filter(([, v]) => v !== undefined)) as Partial<T>;
+}
+
+/**
+ * PATCH a contact: unsent fields keep their values, metadata is merged key by key, and the E.164
+ * phone is recomputed from the merged phone and country code (read and written under a row lock).
+ */
+export async function updateContact(db: Db, tenantId: number, input: ContactPatch): Promise<Contact> {
+  const { id, userId: _ignored, metadata: metadataPatch, tags, ...fields } = input;
+  return db.transaction().execute(async (trx) => {
+    const current = await trx
+      .selectFrom('contacts')
+      .selectAll()
+      .where('id', '=', id)
+      .where('userId', '=', tenantId)
+      .forUpdate()
+      .executeTakeFirst();
+    if (!current) throw notFound('Contact not found');
+    const before = toContact(current);
+    const merged = {
+      firstName: before.firstName,
+      lastName: before.lastName,
+      email: before.email ?? '',
+      phone: before.phone ?? '',
+      ...sentFields(fields),
+      tags: tags ?? before.tags,
+      metadata: { ...(before.metadata as Metadata), ...sentFields(metadataPatch) },
+    };
+    const row = await trx
+      .updateTable('contacts')
+      .set({ ...columns(merged), updatedAt: new Date() })
+      .where('id', '=', id)
+      .where('userId', '=', tenantId)
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    return toContact(row);
+  });
 }
 
 export async function getContactRow(db: Db, tenantId: number, id: number): Promise<ContactRow> {

@@ -1,0 +1,129 @@
+import { describe, expect, it } from 'vitest';
+import { freshDatabase } from '@lampstand/db/test/fresh-db';
+import { createContactSchema } from '../../schemas/contacts.js';
+import { registerUser } from '../auth/register-user.js';
+import { addChild, listChildren } from './children.js';
+import { setConsent, consentHistory } from './consent.js';
+import { createContact, getContact } from './contacts.js';
+import { addFamilyLink, listFamily } from './family.js';
+import { addContactToList, createContactList, listsOfContact } from './lists.js';
+import { findDuplicateContacts, mergeContacts } from './merge.js';
+
+const { db } = await freshDatabase();
+const register = (name: string) =>
+  registerUser(db, { username: name, password: 'secret12', churchName: name, email: `${name}@example.org` });
+const grace = (await register('grace')).id;
+const hope = (await register('hope')).id;
+
+let n = 0;
+async function contact(tenantId: number, overrides: Record<string, unknown> = {}) {
+  n++;
+  return createContact(
+    db,
+    tenantId,
+    createContactSchema.parse({
+      firstName: `Mary${n}`,
+      lastName: 'Smith',
+      email: `mary${n}@example.org`,
+      phone: `0412 000 ${String(n).padStart(3, '0')}`,
+      ...overrides,
+    }),
+  );
+}
+
+describe('findDuplicateContacts', () => {
+  it('finds the same email in any case and the same phone written another way, in this church only', async () => {
+    const a = await contact(grace, { email: 'Ruth@Example.org', phone: '0499 111 222' });
+    await contact(hope, { email: 'ruth@example.org', phone: '0499 111 222' });
+    const byEmail = await findDuplicateContacts(db, grace, { email: ' ruth@EXAMPLE.org ' });
+    expect(byEmail.map((d) => [d.id, d.matchedOn])).toEqual([[a.id, ['email']]]);
+    const byPhone = await findDuplicateContacts(db, grace, { phone: '+61 499 111 222', countryCode: '+61' });
+    expect(byPhone.map((d) => [d.id, d.matchedOn])).toEqual([[a.id, ['phone']]]);
+    expect(
+      (await findDuplicateContacts(db, grace, { email: 'ruth@example.org', phone: '499111222' }))[0]!.matchedOn,
+    ).toEqual(['email', 'phone']);
+    expect(await findDuplicateContacts(db, grace, { email: 'ruth@example.org', excludeId: a.id })).toEqual([]);
+    expect(await findDuplicateContacts(db, grace, { phone: '0499 111 222', countryCode: '+44' })).toEqual([]);
+    expect(await findDuplicateContacts(db, grace, {})).toEqual([]);
+  });
+});
+
+describe('mergeContacts', () => {
+  it('moves lists, family links, children and consent history onto the kept contact, and logs it', async () => {
+    const keep = await contact(grace, { metadata: { notes: 'Sings alto' } });
+    // Imported contacts may have no phone: the merge fills it from the other contact.
+    await db.updateTable('contacts').set({ phone: null, phoneE164: null }).where('id', '=', keep.id).execute();
+    const other = await contact(grace, {
+      phone: '(202) 555-0143',
+      tags: ['choir'],
+      metadata: {
+        countryCode: '+1',
+        isChurchMember: true,
+        isServiceStaff: true,
+        staffRole: 'elder',
+        notes: 'Prefers email',
+      },
+    });
+    const spouse = await contact(grace);
+    const sharedSibling = await contact(grace);
+    const choir = await createContactList(db, grace, { name: 'Choir', type: 'both' });
+    const youth = await createContactList(db, grace, { name: 'Youth', type: 'both' });
+    await addContactToList(db, grace, choir.id, keep.id);
+    await addContactToList(db, grace, choir.id, other.id);
+    await addContactToList(db, grace, youth.id, other.id);
+    await addFamilyLink(db, grace, other.id, { relatedContactId: spouse.id, relationship: 'spouse' });
+    await addFamilyLink(db, grace, other.id, { relatedContactId: keep.id, relationship: 'sibling' });
+    await addFamilyLink(db, grace, keep.id, { relatedContactId: sharedSibling.id, relationship: 'sibling' });
+    await addFamilyLink(db, grace, sharedSibling.id, { relatedContactId: other.id, relationship: 'sibling' });
+    await addChild(db, grace, other.id, { name: 'Sam' });
+    await setConsent(db, grace, other.id, { channel: 'sms', status: 'unsubscribed', source: 'sms-keyword' });
+
+    const result = await mergeContacts(db, grace, { id: keep.id, otherId: other.id, mergedBy: 'staff' });
+
+    expect(result.mergedContactId).toBe(other.id);
+    expect(result.moved).toMatchObject({ lists: 1, familyLinks: 1, children: 1, consentEvents: 1 });
+    await expect(getContact(db, grace, other.id)).rejects.toMatchObject({ code: 'NOT_FOUND' });
+    const kept = await getContact(db, grace, keep.id);
+    expect(kept).toMatchObject({
+      email: keep.email,
+      phone: '(202) 555-0143',
+      phoneE164: '+12025550143',
+      tags: ['choir'],
+      metadata: {
+        countryCode: '+1',
+        isChurchMember: true,
+        isServiceStaff: true,
+        staffRole: 'elder',
+        notes: 'Sings alto\n\nPrefers email',
+      },
+      consent: { email: { status: 'subscribed' }, sms: { status: 'unsubscribed', source: 'merge' } },
+    });
+    expect((await listsOfContact(db, grace, keep.id)).map((l) => l.name).sort()).toEqual(['Choir', 'Youth']);
+    const family = await listFamily(db, grace, keep.id);
+    expect(family.map((f) => f.contact.id).sort()).toEqual([spouse.id, sharedSibling.id].sort());
+    expect((await listChildren(db, grace, keep.id)).map((c) => c.name)).toEqual(['Sam']);
+    const history = await consentHistory(db, grace, keep.id);
+    expect(history.map((e) => [e.channel, e.status, e.source])).toEqual([
+      ['sms', 'unsubscribed', 'merge'],
+      ['sms', 'unsubscribed', 'sms-keyword'],
+    ]);
+
+    const log = await db.selectFrom('contactMerges').selectAll().where('keptContactId', '=', keep.id).execute();
+    expect(log).toHaveLength(1);
+    expect(log[0]).toMatchObject({ userId: grace, mergedContactId: other.id, mergedBy: 'staff' });
+    expect(log[0]!.mergedContact).toMatchObject({ id: other.id, email: other.email, firstName: other.firstName });
+    expect(log[0]!.moved).toEqual(result.moved);
+  });
+
+  it("refuses the same contact twice and another church's contact, changing nothing", async () => {
+    const mine = await contact(grace);
+    const theirs = await contact(hope);
+    const attempt = (tenantId: number, id: number, otherId: number) =>
+      mergeContacts(db, tenantId, { id, otherId, mergedBy: 'staff' });
+    await expect(attempt(grace, mine.id, mine.id)).rejects.toMatchObject({ code: 'BAD_REQUEST' });
+    await expect(attempt(grace, mine.id, theirs.id)).rejects.toMatchObject({ code: 'NOT_FOUND' });
+    await expect(attempt(hope, mine.id, theirs.id)).rejects.toMatchObject({ code: 'NOT_FOUND' });
+    expect((await getContact(db, hope, theirs.id)).id).toBe(theirs.id);
+    expect((await getContact(db, grace, mine.id)).id).toBe(mine.id);
+  });
+});

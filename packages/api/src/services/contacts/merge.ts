@@ -1,0 +1,208 @@
+import { sql, type ContactMetadata, type Db } from '@lampstand/db';
+import type { Contact, ContactMergeResult, DuplicateContact } from '../../schemas/contacts.js';
+import { badRequest, notFound } from '../../errors.js';
+import { toContact, type ContactRow } from './map.js';
+import { toE164 } from './phone.js';
+
+/**
+ * Contacts of the church with this email (any case) or this phone (compared in E.164, so
+ * '0412 345 678' and '+61 412 345 678' match): what the contact form warns about.
+ */
+export async function findDuplicateContacts(
+  db: Db,
+  tenantId: number,
+  input: { email?: string; phone?: string; countryCode?: string; excludeId?: number },
+): Promise<DuplicateContact[]> {
+  const email = input.email?.trim().toLowerCase() || null;
+  const e164 = toE164(input.phone, input.countryCode ?? '+61');
+  if (!email && !e164) return [];
+  const rows = await db
+    .selectFrom('contacts')
+    .select(['id', 'firstName', 'lastName', 'email', 'phone', 'phoneE164'])
+    .where('userId', '=', tenantId)
+    .where((eb) =>
+      eb.or([
+        ...(email ? [eb(sql<string>`lower(email)`, '=', email)] : []),
+        ...(e164 ? [eb('phoneE164', '=', e164)] : []),
+      ]),
+    )
+    .$if(!!input.excludeId, (q) => q.where('id', '<>', input.excludeId!))
+    .orderBy('id')
+    .limit(5)
+    .execute();
+  return rows.map((r) => ({
+    id: r.id,
+    firstName: r.firstName,
+    lastName: r.lastName,
+    email: r.email,
+    phone: r.phone,
+    matchedOn: [
+      ...(email && r.email?.toLowerCase() === email ? (['email'] as const) : []),
+      ...(e164 && r.phoneE164 === e164 ? (['phone'] as const) : []),
+    ],
+  }));
+}
+
+const fullName = (c: { firstName: string; lastName: string }) => `${c.firstName} ${c.lastName}`.trim();
+
+/** The kept contact's values, with its empty ones filled from the other; flags are kept if either has them. */
+function mergedColumns(keep: ContactRow, other: ContactRow) {
+  const a: ContactMetadata = keep.metadata ?? {};
+  const b: ContactMetadata = other.metadata ?? {};
+  const takePhone = !keep.phone && !!other.phone;
+  const metadata: ContactMetadata = { ...b, ...Object.fromEntries(Object.entries(a).filter(([, v]) => v != null)) };
+  metadata.countryCode = takePhone ? (b.countryCode ?? '+61') : (a.countryCode ?? '+61');
+  for (const flag of ['isChurchMember', 'isBaptised', 'isSeeker', 'isServiceStaff'] as const) {
+    metadata[flag] = !!a[flag] || !!b[flag];
+  }
+  if (metadata.isServiceStaff) {
+    metadata.staffRole = (a.isServiceStaff ? a.staffRole : null) ?? (b.isServiceStaff ? b.staffRole : null) ?? null;
+    metadata.wwccNumber = (a.isServiceStaff ? a.wwccNumber : null) ?? (b.isServiceStaff ? b.wwccNumber : null) ?? null;
+  }
+  metadata.notes = [a.notes, b.notes].filter((n, i, all) => n && all.indexOf(n) === i).join('\n\n') || null;
+  const phone = takePhone ? other.phone : keep.phone;
+  return {
+    email: keep.email || other.email,
+    phone,
+    phoneE164: toE164(phone, metadata.countryCode),
+    dateOfBirth: keep.dateOfBirth ?? other.dateOfBirth,
+    tags: [...new Set([...(keep.tags ?? []), ...(other.tags ?? [])])],
+    metadata: JSON.stringify(metadata),
+  };
+}
+
+/**
+ * Merge `otherId` into `id` in one transaction: the kept contact gains the other's list
+ * memberships, family links, children, consent history, campaign deliveries, sign-ups and team
+ * membership, and its empty fields are filled from the other. An unsubscribe on either contact
+ * wins (nobody who said stop is written to again). The other contact is deleted and the merge is
+ * logged in `contact_merges` with a snapshot of it.
+ */
+export async function mergeContacts(
+  db: Db,
+  tenantId: number,
+  input: { id: number; otherId: number; mergedBy: string },
+): Promise<ContactMergeResult> {
+  const { id: keepId, otherId } = input;
+  if (keepId === otherId) throw badRequest('Choose a different contact to merge with', 'otherId');
+  return db.transaction().execute(async (trx) => {
+    const rows = await trx
+      .selectFrom('contacts')
+      .selectAll()
+      .where('userId', '=', tenantId)
+      .where('id', 'in', [keepId, otherId])
+      .orderBy('id')
+      .forUpdate()
+      .execute();
+    const keep = rows.find((r) => r.id === keepId);
+    const other = rows.find((r) => r.id === otherId);
+    if (!keep || !other) throw notFound('Contact not found');
+    const tenant = { userId: tenantId };
+
+    const lists = await sql<{ listId: number }>`
+      insert into contacts_in_lists (user_id, contact_id, list_id, created_at)
+      select user_id, ${keepId}, list_id, created_at from contacts_in_lists
+      where user_id = ${tenantId} and contact_id = ${otherId}
+      on conflict do nothing returning list_id`.execute(trx);
+
+    // A link between the two would become a link to itself; a link both have to the same person
+    // is kept once (the kept contact's).
+    await trx
+      .deleteFrom('contactFamilyLinks')
+      .where('userId', '=', tenantId)
+      .where((eb) =>
+        eb.or([
+          eb.and([eb('contact1Id', '=', otherId), eb('contact2Id', '=', keepId)]),
+          eb.and([eb('contact1Id', '=', keepId), eb('contact2Id', '=', otherId)]),
+        ]),
+      )
+      .execute();
+    await sql`
+      delete from contact_family_links o
+      where o.user_id = ${tenantId} and ${otherId} in (o.contact1_id, o.contact2_id)
+        and exists (
+          select 1 from contact_family_links k
+          where k.user_id = ${tenantId} and ${keepId} in (k.contact1_id, k.contact2_id)
+            and (case when k.contact1_id = ${keepId} then k.contact2_id else k.contact1_id end)
+              = (case when o.contact1_id = ${otherId} then o.contact2_id else o.contact1_id end))`.execute(trx);
+    // Point a column of a table (tenant-scoped) from the other contact to the kept one.
+    const repoint = async (table: string, column: string) => {
+      const r = await sql`update ${sql.table(table)} set ${sql.ref(column)} = ${keepId}
+        where user_id = ${tenantId} and ${sql.ref(column)} = ${otherId}`.execute(trx);
+      return Number(r.numAffectedRows ?? 0);
+    };
+    const familyLinks =
+      (await repoint('contact_family_links', 'contact1_id')) + (await repoint('contact_family_links', 'contact2_id'));
+    const children = await repoint('contact_children', 'parent_contact_id');
+    const consentEvents = await repoint('contact_consent_events', 'contact_id');
+    // A campaign both received stays on the kept contact's delivery; the other's loses its contact.
+    const deliveries = await sql`
+      update deliveries d set contact_id = ${keepId}
+      where d.user_id = ${tenantId} and d.contact_id = ${otherId}
+        and not exists (select 1 from deliveries k where k.channel = d.channel
+          and k.campaign_id = d.campaign_id and k.contact_id = ${keepId})`.execute(trx);
+    const signups = await repoint('landing_page_signups', 'contact_id');
+    const teamMembers = await repoint('team_members', 'contact_id');
+
+    const now = new Date();
+    const unsubscribes = (['email', 'sms'] as const).filter((channel) =>
+      channel === 'email'
+        ? other.emailConsent === 'unsubscribed' && keep.emailConsent === 'subscribed'
+        : other.smsConsent === 'unsubscribed' && keep.smsConsent === 'subscribed',
+    );
+    const consent = {
+      ...(unsubscribes.includes('email')
+        ? { emailConsent: 'unsubscribed' as const, emailConsentAt: now, emailConsentSource: 'merge' }
+        : {}),
+      ...(unsubscribes.includes('sms')
+        ? { smsConsent: 'unsubscribed' as const, smsConsentAt: now, smsConsentSource: 'merge' }
+        : {}),
+    };
+    if (unsubscribes.length > 0) {
+      await trx
+        .insertInto('contactConsentEvents')
+        .values(
+          unsubscribes.map((channel) => ({
+            ...tenant,
+            contactId: keepId,
+            channel,
+            status: 'unsubscribed' as const,
+            source: 'merge',
+            note: `Unsubscribed as ${fullName(other)} (contact ${otherId}), merged into this contact`,
+            at: now,
+          })),
+        )
+        .execute();
+    }
+
+    const moved = {
+      lists: lists.rows.length,
+      familyLinks,
+      children,
+      consentEvents,
+      deliveries: Number(deliveries.numAffectedRows ?? 0),
+      signups,
+      teamMembers,
+    };
+    await trx
+      .insertInto('contactMerges')
+      .values({
+        ...tenant,
+        keptContactId: keepId,
+        mergedContactId: otherId,
+        mergedContact: JSON.stringify(toContact(other)),
+        moved: JSON.stringify(moved),
+        mergedBy: input.mergedBy,
+      })
+      .execute();
+    await trx.deleteFrom('contacts').where('id', '=', otherId).where('userId', '=', tenantId).execute();
+    const updated = await trx
+      .updateTable('contacts')
+      .set({ ...mergedColumns(keep, other), ...consent, updatedAt: now })
+      .where('id', '=', keepId)
+      .where('userId', '=', tenantId)
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    return { contact: toContact(updated) satisfies Contact, mergedContactId: otherId, moved };
+  });
+}
