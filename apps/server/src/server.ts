@@ -40,6 +40,10 @@ export async function createServer(config: Config, deps: AppDeps): Promise<Serve
     trustProxy: config.trustProxy,
     // CSV imports arrive as JSON of up to 20 MiB.
     bodyLimit: 25 * 1024 * 1024,
+    // A batched tRPC GET names its procedures in one path parameter (`/trpc/a,b,c?input=…`); Fastify's
+    // default of 100 characters answered 414 once the names passed it. The web client splits
+    // batches at 2,000 characters of URL; Node's 16 KiB header limit stays the outer bound.
+    routerOptions: { maxParamLength: 8 * 1024 },
   });
 
   // Before the cookie and session plugins: short-link redirects answer without a session.

@@ -47,11 +47,26 @@ browserDescribe(describe)('marketing templates', async () => {
 
     await page.getByRole('button', { name: 'Actions for Easter 2026' }).click();
     await page.getByRole('menuitem', { name: 'Assign to churches' }).click();
-    await page.getByRole('checkbox', { name: 'Grace Church' }).click();
-    await expect.poll(() => page.getByRole('checkbox', { name: 'Grace Church' }).isChecked()).toBe(true);
+    const grace = page.getByRole('dialog', { name: 'Assign Easter 2026' }).getByRole('checkbox', { name: 'Grace Church' });
+    await grace.click();
+    await toast(page, 'Easter 2026 is assigned to Grace Church.').waitFor();
+    await expect.poll(() => grace.isChecked()).toBe(true);
+    // Unticking unassigns; ticking again assigns (no 'Already assigned').
+    await grace.click();
+    await toast(page, 'Easter 2026 is no longer assigned to Grace Church.').waitFor();
+    await expect.poll(() => grace.isChecked()).toBe(false);
+    expect((await admin.client.get(`/api/admin/assignments?userId=${church.user.id}`)).body).toEqual([]);
+    await grace.click();
+    await toast(page, 'Easter 2026 is assigned to Grace Church.').waitFor();
     await expect
       .poll(async () => (await admin.client.get(`/api/admin/assignments?userId=${church.user.id}`)).body.length)
       .toBe(1);
+    // Reopened, the dialog shows the assignment from the server.
+    await page.keyboard.press('Escape');
+    await page.getByRole('button', { name: 'Actions for Easter 2026' }).click();
+    await page.getByRole('menuitem', { name: 'Assign to churches' }).click();
+    await expect.poll(() => grace.isChecked()).toBe(true);
+    await expectAccessible(page);
     await context.close();
 
     // The church sees it and uses it.

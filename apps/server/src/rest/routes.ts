@@ -149,6 +149,22 @@ const coreRoutes: RestRoute[] = [
     access: 'admin',
   },
   {
+    method: 'GET',
+    path: '/api/admin/marketing-templates/{id}/churches',
+    procedure: 'adminTemplates.templateChurches',
+    summary: 'The churches a template is assigned to (userId with the assignment id, to unassign)',
+    tag: 'Admin',
+    access: 'admin',
+  },
+  {
+    method: 'GET',
+    path: '/api/admin/marketing-packages/{id}/churches',
+    procedure: 'adminTemplates.packageChurches',
+    summary: 'The churches a package is assigned to (userId with the assignment id, to unassign)',
+    tag: 'Admin',
+    access: 'admin',
+  },
+  {
     method: 'POST',
     path: '/api/admin/assignments',
     procedure: 'adminTemplates.assign',
