@@ -10,6 +10,7 @@ declare module 'fastify' {
 export function sessionControl(req: FastifyRequest): SessionControl {
   return {
     data: () => ({ userId: req.session.get('userId'), impersonatingUserId: req.session.get('impersonatingUserId') }),
+    id: () => req.session.sessionId,
     async signIn(userId) {
       await req.session.regenerate();
       req.session.set('userId', userId);

@@ -45,6 +45,23 @@ const coreRoutes: RestRoute[] = [
     tag: 'Accounts',
     access: 'signed-in',
   },
+  {
+    method: 'PATCH',
+    path: '/api/account',
+    procedure: 'account.update',
+    summary: 'Change the church name and/or email (a new email needs currentPassword)',
+    tag: 'Accounts',
+    access: 'signed-in',
+    errors: [409],
+  },
+  {
+    method: 'POST',
+    path: '/api/account/password',
+    procedure: 'account.changePassword',
+    summary: "Change the password (currentPassword required); the account's other sessions are signed out",
+    tag: 'Accounts',
+    access: 'signed-in',
+  },
 
   // Platform administration
   {
