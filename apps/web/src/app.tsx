@@ -11,10 +11,13 @@ import { AppLayout } from './shell/app-layout';
 import { RequireAdmin, RequireUser } from './shell/guards';
 import { AuthPage } from './features/auth/auth-page';
 import { DashboardPage } from './features/dashboard/dashboard-page';
-import { ComingSoonPage, NotFoundPage, PlaceholderPage } from './features/misc/pages';
+import { ComingSoonPage } from './features/misc/coming-soon-page';
+import { NotFoundPage } from './features/misc/not-found-page';
+import { PlaceholderPage } from './features/misc/placeholder-page';
 
 // Feature screens load on first visit: the first paint carries only the shell and sign-in.
 const UsersPage = lazy(() => import('./features/admin/users-page').then((m) => ({ default: m.UsersPage })));
+const AccountPage = lazy(() => import('./features/account/account-page').then((m) => ({ default: m.AccountPage })));
 const SettingsPage = lazy(() => import('./features/settings/settings-page').then((m) => ({ default: m.SettingsPage })));
 const ContactsPage = lazy(() => import('./features/contacts/contacts-page').then((m) => ({ default: m.ContactsPage })));
 const ContactDetailPage = lazy(() =>
@@ -142,6 +145,7 @@ export function App() {
                     }
                   >
                     <Route index element={<DashboardPage />} />
+                    <Route path="/account" element={<AccountPage />} />
                     <Route path="/settings" element={<SettingsPage />} />
                     <Route path="/contacts" element={<ContactsPage />} />
                     <Route path="/contacts/new" element={<ContactsPage />} />
