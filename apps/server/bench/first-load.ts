@@ -63,8 +63,8 @@ try {
     for (const f of files) {
       const res = await get(f, encoding);
       const kind = f === '/' ? 'html' : f.endsWith('.css') ? 'css' : 'js';
-      sums[kind]! += res.bytes;
-      sums.all! += res.bytes;
+      sums[kind] += res.bytes;
+      sums.all += res.bytes;
     }
   }
   const kb = (n: number) => `${(n / 1024).toFixed(1)} KB`;

@@ -8,7 +8,11 @@ function countSessionChecks(page: Page): () => number {
   let n = 0;
   page.on('request', (req) => {
     const url = new URL(req.url());
-    if (url.pathname.startsWith('/trpc/')) n += url.pathname.slice(6).split(',').filter((p) => p === 'auth.me').length;
+    if (url.pathname.startsWith('/trpc/'))
+      n += url.pathname
+        .slice(6)
+        .split(',')
+        .filter((p) => p === 'auth.me').length;
   });
   return () => n;
 }

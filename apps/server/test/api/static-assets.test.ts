@@ -77,7 +77,7 @@ describe('API answers', () => {
     const big = await get('/api/openapi.json', 'br', { cookie });
     expect(big.status).toBe(200);
     expect(big.headers.get('content-encoding')).toBe('br');
-    expect((await big.json()).openapi).toBe('3.1.0');
+    expect(((await big.json()) as { openapi: string }).openapi).toBe('3.1.0');
     expect((await get('/api/openapi.json', 'gzip')).headers.get('content-encoding')).toBe('gzip');
 
     const small = await get('/api/user', 'br', { cookie });

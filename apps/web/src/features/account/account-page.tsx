@@ -64,9 +64,7 @@ function ChurchDetailsForm() {
   });
   return (
     <Paper withBorder p="lg">
-      <form
-        onSubmit={form.onSubmit((v) => save.mutate(toInput(v)))}
-      >
+      <form onSubmit={form.onSubmit((v) => save.mutate(toInput(v)))}>
         <Stack>
           <Title order={3} size="h4">
             Church details

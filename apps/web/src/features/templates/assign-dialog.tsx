@@ -21,15 +21,15 @@ function useAssignment(target: Target) {
   const unassign = trpc.adminTemplates.unassign.useMutation({ onError });
   return {
     pending: assign.isPending || unassign.isPending,
-    toggle(church: { userId: number; churchName: string }, assignmentId: number | undefined) {
+    toggle: (church: { userId: number; churchName: string }, assignmentId: number | undefined) => {
       if (assignmentId === undefined) {
         const ids = target.kind === 'template' ? { templateId: target.id } : { packageId: target.id };
         assign.mutate(
           { userId: church.userId, ...ids },
           {
-            onSuccess: async () => {
-              await refresh(church.userId);
+            onSuccess: () => {
               notifySuccess('Assigned', `${target.name} is assigned to ${church.churchName}.`);
+              void refresh(church.userId);
             },
           },
         );
@@ -37,9 +37,9 @@ function useAssignment(target: Target) {
         unassign.mutate(
           { id: assignmentId },
           {
-            onSuccess: async () => {
-              await refresh(church.userId);
+            onSuccess: () => {
               notifySuccess('Unassigned', `${target.name} is no longer assigned to ${church.churchName}.`);
+              void refresh(church.userId);
             },
           },
         );

@@ -12,7 +12,5 @@ export const accountRouter = router({
   changePassword: protectedProcedure
     .input(changePasswordSchema)
     .output(changePasswordResultSchema)
-    .mutation(({ ctx, input }) =>
-      changePassword(ctx.db, ctx.tenantId, { ...input, keepSessionId: ctx.session.id() }),
-    ),
+    .mutation(({ ctx, input }) => changePassword(ctx.db, ctx.tenantId, { ...input, keepSessionId: ctx.session.id() })),
 });
