@@ -24,7 +24,8 @@ browserDescribe(describe)('account', async () => {
 
     // A new email asks for the current password; a wrong one shows on the field.
     await page.getByLabel('Email').fill('office@grace.example.org');
-    const current = page.getByRole('textbox', { name: 'Current password' }).first();
+    const detailsForm = page.locator('form', { has: page.getByRole('heading', { name: 'Church details' }) });
+    const current = detailsForm.getByLabel('Current password');
     await current.fill('not-my-password');
     await page.getByRole('button', { name: 'Save details' }).click();
     await page.getByText('Current password is incorrect').waitFor();
