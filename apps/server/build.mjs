@@ -19,6 +19,8 @@ await build({
     worker: 'src/worker.ts',
     migrate: 'src/cli/migrate.ts',
     'admin-create': 'src/cli/admin-create.ts',
+    'db-backup': 'src/cli/db-backup.ts',
+    'db-restore': 'src/cli/db-restore.ts',
   },
   outdir: 'dist',
   bundle: true,

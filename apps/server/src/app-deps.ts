@@ -24,6 +24,7 @@ import {
   DEFAULT_MAP_ATTRIBUTION,
   DEFAULT_MAP_TILE_URL,
   type ShowUpServices,
+  type AccountPolicy,
 } from '@lampstand/api/server';
 import { getOrCreateSetting, randomSecret, type Db } from '@lampstand/db';
 import type { Config } from './config.js';
@@ -46,6 +47,8 @@ export interface AppDeps {
   aiGenerationsPerHour: number;
   /** Public landing pages: rendered copies, visitor hashes and batched visit writes. */
   pages: { cache: PublicPageCache; hasher: VisitorHasher; visits: VisitRecorder };
+  /** Who becomes an administrator, and registration limits. */
+  accounts: AccountPolicy;
 }
 
 /** QR codes: the short-link domain and the logo fetch guard. */
@@ -194,6 +197,7 @@ export async function startRuntime(
       pages,
       qr: qrSettingsFor(config),
       showUp,
+      accounts: { registrationsPerHour: config.registrationsPerHour, firstAccountIsAdmin: config.firstAccountIsAdmin },
     },
     runner,
     async close() {

@@ -17,7 +17,8 @@ export interface Config {
   publicUrl: string;
   /** The built web app (apps/web/dist); served when it exists. */
   webDist: string;
-  trustProxy: boolean;
+  /** TRUST_PROXY: how many proxy hops, or which proxy addresses/CIDRs, to trust; false: none. Never all. */
+  trustProxy: number | string[] | false;
   logLevel: string;
   /** Run background workers inside the web process (default true; `pnpm worker` runs them alone). */
   runWorkers: boolean;
@@ -73,6 +74,18 @@ export interface Config {
   openaiTimeoutMs: number;
   /** AI generations per church per hour (default 30). */
   aiGenerationsPerHour: number;
+  /** Milliseconds for a request body to arrive in full (default 30 s; then 408). */
+  bodyTimeoutMs: number;
+  /** Milliseconds for a whole request, headers and body (default 60 s). */
+  requestTimeoutMs: number;
+  /** Origins besides PUBLIC_URL's allowed to make cookie-authenticated writes (CSRF check). */
+  allowedOrigins: string[];
+  /** Allow Stripe.js in the Content-Security-Policy (js.stripe.com, api.stripe.com, hooks.stripe.com). */
+  cspStripe: boolean;
+  /** Accounts one address may register in an hour (REGISTRATIONS_PER_HOUR, default 20). */
+  registrationsPerHour: number;
+  /** FIRST_ACCOUNT_ADMIN: the first registration becomes admin (default: only on the embedded database). */
+  firstAccountIsAdmin: boolean;
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -91,7 +104,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     sessionSecret: env.SESSION_SECRET || undefined,
     publicUrl: (env.PUBLIC_URL || `http://localhost:${port}`).replace(/\/$/, ''),
     webDist: path.resolve(repoRoot, env.WEB_DIST || 'apps/web/dist'),
-    trustProxy: env.TRUST_PROXY === 'true' || env.TRUST_PROXY === '1',
+    trustProxy: trustProxyFrom(env.TRUST_PROXY),
     logLevel: env.LOG_LEVEL || (env.NODE_ENV === 'test' ? 'silent' : 'info'),
     runWorkers: env.RUN_WORKERS !== 'false' && env.RUN_WORKERS !== '0',
     emailSmtpUrl: env.EMAIL_SMTP_URL || undefined,
@@ -129,6 +142,17 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     openaiModel: env.OPENAI_MODEL || 'gpt-4o-mini',
     openaiTimeoutMs: positiveOrUndefined(env.OPENAI_TIMEOUT_MS, 'OPENAI_TIMEOUT_MS') ?? 30_000,
     aiGenerationsPerHour: positiveOrUndefined(env.AI_GENERATIONS_PER_HOUR, 'AI_GENERATIONS_PER_HOUR') ?? 30,
+    bodyTimeoutMs: positiveOrUndefined(env.BODY_TIMEOUT_MS, 'BODY_TIMEOUT_MS') ?? 30_000,
+    requestTimeoutMs: positiveOrUndefined(env.REQUEST_TIMEOUT_MS, 'REQUEST_TIMEOUT_MS') ?? 60_000,
+    allowedOrigins: (env.ALLOWED_ORIGINS ?? '')
+      .split(',')
+      .map((o) => o.trim().replace(/\/$/, ''))
+      .filter(Boolean),
+    cspStripe: env.CSP_STRIPE === 'true' || env.CSP_STRIPE === '1',
+    registrationsPerHour: positiveOrUndefined(env.REGISTRATIONS_PER_HOUR, 'REGISTRATIONS_PER_HOUR') ?? 20,
+    firstAccountIsAdmin: env.FIRST_ACCOUNT_ADMIN
+      ? env.FIRST_ACCOUNT_ADMIN === 'true' || env.FIRST_ACCOUNT_ADMIN === '1'
+      : !env.DATABASE_URL,
   };
 }
 
@@ -151,4 +175,23 @@ function percentFrom(value: string | undefined): number {
   const n = Number(value);
   if (!Number.isFinite(n) || n < 0 || n > 50) throw new Error(`PLATFORM_FEE_PERCENT must be 0 to 50, got '${value}'`);
   return n;
+}
+
+/** A hop count ('1'; 'true' means one hop) or a list of proxy addresses/CIDRs; never trust-all. */
+function trustProxyFrom(value: string | undefined): number | string[] | false {
+  const v = (value ?? '').trim();
+  if (v === '' || v === 'false' || v === '0') return false;
+  if (v === 'true') return 1;
+  if (/^\d+$/.test(v)) return Number(v);
+  const list = v
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+  if (
+    list.some(
+      (a) => !/^[0-9a-f:.]+(\/\d{1,3})?$/i.test(a) && a !== 'loopback' && a !== 'uniquelocal' && a !== 'linklocal',
+    )
+  )
+    throw new Error(`TRUST_PROXY must be a hop count or proxy addresses, got '${v}'`);
+  return list;
 }

@@ -9,7 +9,11 @@ declare module 'fastify' {
 /** The procedures' view of @fastify/session. */
 export function sessionControl(req: FastifyRequest): SessionControl {
   return {
-    data: () => ({ userId: req.session.get('userId'), impersonatingUserId: req.session.get('impersonatingUserId') }),
+    data: () => ({
+      userId: req.session.get('userId'),
+      impersonatingUserId: req.session.get('impersonatingUserId'),
+      impersonationStartedAt: req.session.get('impersonationStartedAt'),
+    }),
     id: () => req.session.sessionId,
     async signIn(userId) {
       await req.session.regenerate();
@@ -20,7 +24,17 @@ export function sessionControl(req: FastifyRequest): SessionControl {
       await req.session.destroy();
     },
     async setImpersonating(targetUserId) {
-      req.session.set('impersonatingUserId', targetUserId);
+      if (targetUserId !== undefined) {
+        // A new session id when the session gains a church's rights (as at sign-in).
+        const userId = req.session.get('userId');
+        await req.session.regenerate();
+        req.session.set('userId', userId);
+        req.session.set('impersonatingUserId', targetUserId);
+        req.session.set('impersonationStartedAt', Date.now());
+      } else {
+        req.session.set('impersonatingUserId', undefined);
+        req.session.set('impersonationStartedAt', undefined);
+      }
       await req.session.save();
     },
   };
@@ -49,6 +63,7 @@ export async function createContext(deps: AppDeps, req: FastifyRequest): Promise
       qr: deps.qr,
       storage: deps.storage,
       showUp: deps.showUp,
+      accounts: deps.accounts,
     },
   };
 }

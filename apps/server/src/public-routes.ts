@@ -50,14 +50,14 @@ export async function publicRoutes(app: FastifyInstance, opts: { deps: AppDeps }
     return { params, ok };
   }
 
-  app.post('/api/sms/status', async (req, reply) => {
+  app.post('/api/sms/status', { config: { publicNoCsrf: true } }, async (req, reply) => {
     const { params, ok } = twilioParams(req);
     if (!ok) return reply.code(403).send({ message: 'Invalid Twilio signature', code: 'FORBIDDEN' });
     await applySmsStatus(db, params);
     return reply.code(204).send();
   });
 
-  app.post('/api/sms/inbound', async (req, reply) => {
+  app.post('/api/sms/inbound', { config: { publicNoCsrf: true } }, async (req, reply) => {
     const { params, ok } = twilioParams(req);
     if (!ok) return reply.code(403).send({ message: 'Invalid Twilio signature', code: 'FORBIDDEN' });
     const result = await handleInboundSms(db, params, delivery.smsFromNumber);

@@ -1,3 +1,4 @@
+import crypto from 'node:crypto';
 import Fastify, { type FastifyInstance } from 'fastify';
 import fastifyCookie from '@fastify/cookie';
 import fastifySession from '@fastify/session';
@@ -13,13 +14,16 @@ import { uploadRoutes } from './public/uploads.js';
 import { socialPostsPublicRoutes } from './public/social-posts.js';
 import { landingPageRoutes } from './public/landing-pages.js';
 import type { AppRouter } from '@lampstand/api';
-import { getOrCreateSetting, randomSecret, sql } from '@lampstand/db';
+import { getOrCreateSetting, pendingMigrations, randomSecret, sql } from '@lampstand/db';
+import { issueSetupToken } from '@lampstand/api/server';
 import type { Config } from './config.js';
 import { createContext } from './context.js';
 import { PgSessionStore } from './session-store.js';
 import { restPlugin } from './rest/plugin.js';
 import { toErrorResponse } from './rest/errors.js';
 import { apiCompression, isAppRoute, serveWebApp } from './static.js';
+import { registerSecurity } from './security/index.js';
+import { DEFAULT_BODY_LIMIT } from './security/body-limits.js';
 
 export const SESSION_COOKIE = 'lampstand.sid';
 const SESSION_MAX_AGE_MS = 1000 * 60 * 60 * 24 * 14;
@@ -30,19 +34,59 @@ export interface ServerHandle {
   start(): Promise<string>;
   /** Stop taking connections and finish the requests under way. */
   stop(): Promise<void>;
+  /** The one-time setup token issued at start when there is no administrator yet (else null). */
+  setupToken: string | null;
 }
 
 export async function createServer(config: Config, deps: AppDeps): Promise<ServerHandle> {
   const { db } = deps;
   const app = Fastify({
-    logger: config.logLevel === 'silent' ? false : { level: config.logLevel },
-    trustProxy: config.trustProxy,
-    // CSV imports arrive as JSON of up to 20 MiB.
-    bodyLimit: 25 * 1024 * 1024,
+    logger:
+      config.logLevel === 'silent'
+        ? false
+        : {
+            level: config.logLevel,
+            // JSON lines with the request id; never credentials, cookies or bodies.
+            redact: {
+              paths: [
+                'req.headers.authorization',
+                'req.headers.cookie',
+                'res.headers["set-cookie"]',
+                '*.password',
+                '*.passwordHash',
+                '*.token',
+              ],
+              censor: '[redacted]',
+            },
+          },
+    // A request id per request (a sane incoming X-Request-Id is kept), in every log line and
+    // echoed in the X-Request-Id response header.
+    requestIdHeader: false,
+    genReqId: (req) => {
+      const incoming = req.headers['x-request-id'];
+      return typeof incoming === 'string' && /^[\w.:-]{1,100}$/.test(incoming) ? incoming : crypto.randomUUID();
+    },
+    // A hop count becomes "the nearest n hops"; never trust-all.
+    trustProxy:
+      typeof config.trustProxy === 'number'
+        ? (() => {
+            const hops = config.trustProxy;
+            return (_address: string, hop: number) => hop < hops;
+          })()
+        : config.trustProxy,
+    // 1 MiB unless a route sets more (the CSV import); see security/body-limits.ts.
+    bodyLimit: DEFAULT_BODY_LIMIT,
+    // Slow clients: the whole request within requestTimeoutMs, the body within bodyTimeoutMs.
+    requestTimeout: config.requestTimeoutMs,
+    connectionTimeout: config.requestTimeoutMs * 2,
     // A batched tRPC GET names its procedures in one path parameter (`/trpc/a,b,c?input=…`); Fastify's
     // default of 100 characters answered 414 once the names passed it. The web client splits
     // batches at 2,000 characters of URL; Node's 16 KiB header limit stays the outer bound.
     routerOptions: { maxParamLength: 8 * 1024 },
+  });
+  await registerSecurity(app, config, SESSION_COOKIE);
+  app.addHook('onRequest', async (req, reply) => {
+    reply.header('x-request-id', req.id);
   });
 
   // Before the cookie and session plugins: short-link redirects answer without a session.
@@ -62,6 +106,18 @@ export async function createServer(config: Config, deps: AppDeps): Promise<Serve
       secure: config.nodeEnv === 'production',
       maxAge: SESSION_MAX_AGE_MS,
     },
+  });
+
+  // A destroyed session (logout) also clears the browser's cookie.
+  app.addHook('onSend', async (req, reply) => {
+    if (req.session === null && (req.headers.cookie ?? '').includes(`${SESSION_COOKIE}=`)) {
+      reply.clearCookie(SESSION_COOKIE, {
+        path: '/',
+        httpOnly: true,
+        sameSite: 'lax',
+        secure: config.nodeEnv === 'production',
+      });
+    }
   });
 
   app.setErrorHandler((err, req, reply) => {
@@ -103,6 +159,20 @@ export async function createServer(config: Config, deps: AppDeps): Promise<Serve
     }
   });
 
+  // Readiness (for a load balancer): the database answers, every migration is applied, and the
+  // server is not shutting down. /healthz stays the liveness check.
+  let stopping = false;
+  app.get('/readyz', async (_req, reply) => {
+    if (stopping) return reply.code(503).send({ status: 'stopping' });
+    try {
+      const pending = await pendingMigrations(db);
+      if (pending > 0) return reply.code(503).send({ status: 'migrating', pendingMigrations: pending });
+      return { status: 'ready' };
+    } catch {
+      return reply.code(503).send({ status: 'error', database: 'down' });
+    }
+  });
+
   const hasWeb = await serveWebApp(app, config.webDist);
   if (!hasWeb) app.log.warn(`No built web app at ${config.webDist}; run 'pnpm build' to serve it.`);
   app.setNotFoundHandler((req, reply) => {
@@ -114,8 +184,19 @@ export async function createServer(config: Config, deps: AppDeps): Promise<Serve
     return reply.code(404).send({ message: 'Not found', code: 'NOT_FOUND' });
   });
 
+  // Outside the embedded development database nobody becomes admin by registering first: a
+  // one-time setup token (printed here, kept hashed) makes the first administrator.
+  const setupToken = config.firstAccountIsAdmin ? null : await issueSetupToken(db);
+  if (setupToken) {
+    console.log(
+      `[lampstand] No administrator yet. Register the first one at ${config.publicUrl}/auth?setup=${setupToken} ` +
+        `(or POST /api/register with "setupToken"), or run pnpm admin:create. The token works once.`,
+    );
+  }
+
   return {
     app,
+    setupToken,
     async start() {
       const address = await app.listen({ port: config.port, host: config.host });
       const port = (app.server.address() as { port: number }).port;
@@ -123,6 +204,7 @@ export async function createServer(config: Config, deps: AppDeps): Promise<Serve
       return `http://127.0.0.1:${port}`;
     },
     async stop() {
+      stopping = true;
       await app.close();
     },
   };

@@ -109,7 +109,9 @@ export function App() {
       <QueryClientProvider client={queryClient}>
         <MantineProvider theme={theme} defaultColorScheme="light" cssVariablesResolver={cssVariablesResolver}>
           <ModalsProvider>
-            <Notifications limit={1} autoClose={5000} position="top-right" />
+            {/* Bottom-right: clear of the header, the impersonation banner's Stop button, and the close
+                button and title of every sheet and dialog (all at the top). */}
+            <Notifications limit={1} autoClose={5000} position="bottom-right" />
             <BrowserRouter>
               <Suspense
                 fallback={

@@ -14,6 +14,8 @@ export interface SessionData {
   userId?: number;
   /** Set while an admin (userId) acts as this church. */
   impersonatingUserId?: number;
+  /** When impersonation started (ms since the epoch); it ends after IMPERSONATION_MAX_MS. */
+  impersonationStartedAt?: number;
 }
 
 /** The HTTP session, as the procedures need it; the server backs it with @fastify/session. */
@@ -45,6 +47,19 @@ export interface AppServices {
   /** Uploaded files (QR logos read their bytes here). */
   storage: FileStorage;
   showUp: ShowUpServices;
+  /** Who becomes an administrator, and registration limits. */
+  accounts: AccountPolicy;
+}
+
+export interface AccountPolicy {
+  /** Accounts one address may register in an hour (default 20). */
+  registrationsPerHour: number;
+  /**
+   * The first account registered becomes the administrator: only on the embedded development
+   * database. Otherwise the first administrator comes from `pnpm admin:create` or the one-time
+   * setup token printed at first start (`setupToken` in the registration).
+   */
+  firstAccountIsAdmin: boolean;
 }
 
 export interface Context {

@@ -63,3 +63,13 @@ export function isUniqueViolation(err: unknown, constraint?: string): boolean {
   const e = err as { code?: string; constraint?: string } | null;
   return !!e && e.code === '23505' && (!constraint || e.constraint === constraint);
 }
+
+/**
+ * PostgreSQL refusing a value (class 22 data exceptions such as a NUL byte, an integer out of
+ * range or text too long; 54000 an index row too large): bad input that got past a schema.
+ * The last line of defence: it answers 400, never 500. Schemas should refuse such input first.
+ */
+export function isBadInputDbError(err: unknown): boolean {
+  const e = err as { code?: unknown } | null;
+  return !!e && typeof e.code === 'string' && /^(22[0-9A-Z]{3}|54000)$/.test(e.code);
+}

@@ -1,10 +1,11 @@
 // Server-side entry: the router, the context types and the services jobs and tests call.
 export { appRouter, createCaller } from './root.js';
-export type { Context, SessionControl, SessionData, AppServices } from './context.js';
+export type { Context, SessionControl, SessionData, AppServices, AccountPolicy } from './context.js';
 export { zodIssues, type FieldIssue } from './trpc.js';
-export { AppError, APP_ERROR_STATUS, type AppErrorCode } from './errors.js';
+export { AppError, APP_ERROR_STATUS, isBadInputDbError, type AppErrorCode } from './errors.js';
 export { resolveSessionUsers } from './services/auth/session-users.js';
 export { registerUser } from './services/auth/register-user.js';
+export { issueSetupToken } from './services/auth/setup-token.js';
 export { hashPassword } from './services/auth/password.js';
 export type { JobQueue, JobName, JobPayloads } from './jobs.js';
 export { JOB_NAMES } from './jobs.js';

@@ -1,7 +1,7 @@
 import { initTRPC, TRPCError } from '@trpc/server';
 import { ZodError } from 'zod';
 import type { Context } from './context.js';
-import { AppError } from './errors.js';
+import { AppError, isBadInputDbError } from './errors.js';
 
 export interface FieldIssue {
   path: string;
@@ -41,6 +41,9 @@ const mapAppErrors = t.middleware(async ({ next }) => {
   if (!result.ok && result.error.cause instanceof AppError) {
     const cause = result.error.cause;
     throw new TRPCError({ code: cause.code, message: cause.message, cause });
+  }
+  if (!result.ok && isBadInputDbError(result.error.cause)) {
+    throw new TRPCError({ code: 'BAD_REQUEST', message: 'Invalid input', cause: result.error.cause });
   }
   return result;
 });

@@ -20,3 +20,10 @@ export async function migrateToLatest(db: Db): Promise<MigrationResultSet> {
   }
   return result;
 }
+
+/** Migrations this code knows that the database has not applied yet (0 when it is up to date). */
+export async function pendingMigrations(db: Db): Promise<number> {
+  const migrator = new Migrator({ db, provider: { getMigrations: async () => migrations } });
+  const all = await migrator.getMigrations();
+  return all.filter((m) => !m.executedAt).length;
+}

@@ -564,6 +564,7 @@ export interface Database {
   showUpDonations: ShowUpDonationsTable;
   stripeWebhookEvents: StripeWebhookEventsTable;
   churchStripeAccounts: ChurchStripeAccountsTable;
+  rateLimitBuckets: RateLimitBucketsTable;
 }
 
 export type User = Selectable<UsersTable>;
@@ -1065,6 +1066,7 @@ export const schemaColumns: Columns = {
     createdAt: true,
     updatedAt: true,
   },
+  rateLimitBuckets: { key: true, count: true, windowStart: true, nextAllowedAt: true },
 };
 
 /** An uploaded image (re-encoded to WebP): the large variant and its thumbnail. */
@@ -1266,4 +1268,12 @@ export interface ChurchStripeAccountsTable {
   detailsSubmitted: Generated<boolean>;
   createdAt: Generated<Date>;
   updatedAt: Generated<Date>;
+}
+
+/** A throttling counter (login, registration): one row per key. */
+export interface RateLimitBucketsTable {
+  key: string;
+  count: Generated<number>;
+  windowStart: Generated<Date>;
+  nextAllowedAt: Generated<Date>;
 }

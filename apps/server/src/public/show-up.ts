@@ -56,7 +56,8 @@ async function showUpPublicRoutes(app: FastifyInstance, opts: { deps: AppDeps; c
     scoped.addContentTypeParser('application/json', { parseAs: 'string', bodyLimit: 1024 * 1024 }, (_req, body, done) =>
       done(null, body),
     );
-    scoped.post('/api/stripe/webhook', async (req, reply) => {
+    // publicNoCsrf: Stripe signs the body; no session is used here.
+    scoped.post('/api/stripe/webhook', { config: { publicNoCsrf: true } }, async (req, reply) => {
       const signature = req.headers['stripe-signature'];
       try {
         const result = await receiveStripeWebhook(

@@ -24,34 +24,39 @@ export async function uploadRoutes(app: FastifyInstance, opts: { deps: AppDeps }
     limits: { fileSize: MAX_UPLOAD_BYTES, files: 1, fields: 5, parts: 6, fieldSize: 1024 },
   });
 
-  app.post('/api/uploads', async (req, reply) => {
-    const { effectiveUser } = await resolveSessionUsers(db, sessionControl(req).data());
-    if (!effectiveUser) throw new AppError('UNAUTHORIZED', 'Not authenticated');
-    if (!req.isMultipart())
-      throw new AppError('BAD_REQUEST', 'Send the image as multipart/form-data in the field "file".', 'file');
-    let data: Buffer | undefined;
-    try {
-      for await (const part of req.parts()) {
-        if (part.type === 'file') {
-          if (part.fieldname !== 'file' || data) {
-            await part.toBuffer().catch(() => undefined);
-            continue;
+  // multipart: let multipart/form-data past the global 415; still CSRF-checked (an allowed Origin).
+  app.post(
+    '/api/uploads',
+    { config: { multipart: true }, bodyLimit: MAX_UPLOAD_BYTES + 64 * 1024 },
+    async (req, reply) => {
+      const { effectiveUser } = await resolveSessionUsers(db, sessionControl(req).data());
+      if (!effectiveUser) throw new AppError('UNAUTHORIZED', 'Not authenticated');
+      if (!req.isMultipart())
+        throw new AppError('BAD_REQUEST', 'Send the image as multipart/form-data in the field "file".', 'file');
+      let data: Buffer | undefined;
+      try {
+        for await (const part of req.parts()) {
+          if (part.type === 'file') {
+            if (part.fieldname !== 'file' || data) {
+              await part.toBuffer().catch(() => undefined);
+              continue;
+            }
+            data = await part.toBuffer();
           }
-          data = await part.toBuffer();
         }
+      } catch (err) {
+        const e = err as { code?: string; statusCode?: number };
+        if (e.code === 'FST_REQ_FILE_TOO_LARGE')
+          throw new AppError('PAYLOAD_TOO_LARGE', UPLOAD_TOO_LARGE_MESSAGE, 'file');
+        if (typeof e.statusCode === 'number' && e.statusCode < 500)
+          throw new AppError('BAD_REQUEST', 'The upload could not be read. Please try again.', 'file');
+        throw err;
       }
-    } catch (err) {
-      const e = err as { code?: string; statusCode?: number };
-      if (e.code === 'FST_REQ_FILE_TOO_LARGE')
-        throw new AppError('PAYLOAD_TOO_LARGE', UPLOAD_TOO_LARGE_MESSAGE, 'file');
-      if (typeof e.statusCode === 'number' && e.statusCode < 500)
-        throw new AppError('BAD_REQUEST', 'The upload could not be read. Please try again.', 'file');
-      throw err;
-    }
-    if (!data) throw new AppError('BAD_REQUEST', 'Choose an image to upload.', 'file');
-    const upload = await createUpload({ db, storage }, effectiveUser.id, { data });
-    return reply.code(201).send(upload);
-  });
+      if (!data) throw new AppError('BAD_REQUEST', 'Choose an image to upload.', 'file');
+      const upload = await createUpload({ db, storage }, effectiveUser.id, { data });
+      return reply.code(201).send(upload);
+    },
+  );
 
   app.get<{ Params: { '*': string } }>('/uploads/*', async (req, reply) => {
     const object = await storage.get(req.params['*']);

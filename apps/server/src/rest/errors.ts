@@ -1,7 +1,7 @@
 import { TRPCError } from '@trpc/server';
 import { getHTTPStatusCodeFromError } from '@trpc/server/http';
 import { ZodError } from 'zod';
-import { AppError, APP_ERROR_STATUS, zodIssues, type FieldIssue } from '@lampstand/api/server';
+import { AppError, APP_ERROR_STATUS, isBadInputDbError, zodIssues, type FieldIssue } from '@lampstand/api/server';
 
 /** The one error shape of the API. */
 export interface ErrorBody {
@@ -32,6 +32,7 @@ export function toErrorResponse(err: unknown): { status: number; body: ErrorBody
     const issues = zodIssues(err);
     return { status: 400, body: { message: issues[0]?.message ?? 'Invalid input', code: 'BAD_REQUEST', issues } };
   }
+  if (isBadInputDbError(err)) return { status: 400, body: { message: 'Invalid input', code: 'BAD_REQUEST' } };
   const e = err as { statusCode?: number; message?: string; code?: string } | null;
   if (e && typeof e.statusCode === 'number' && e.statusCode >= 400 && e.statusCode < 500) {
     // Fastify's own client errors (malformed JSON, body too large, wrong content type).
@@ -47,6 +48,7 @@ export function codeForStatus(status: number): string {
     403: 'FORBIDDEN',
     404: 'NOT_FOUND',
     405: 'METHOD_NOT_SUPPORTED',
+    408: 'TIMEOUT',
     409: 'CONFLICT',
     413: 'PAYLOAD_TOO_LARGE',
     415: 'UNSUPPORTED_MEDIA_TYPE',

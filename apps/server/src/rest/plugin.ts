@@ -19,6 +19,7 @@ export async function restPlugin(app: FastifyInstance, opts: { deps: ContextDeps
     app.route({
       method: route.method,
       url: route.path.replace(/\{(\w+)\}/g, ':$1'),
+      ...(route.bodyLimit ? { bodyLimit: route.bodyLimit } : {}),
       handler: async (req, reply) => {
         const ctx = await createContext(opts.deps, req);
         const result = await callProcedure(ctx, route.procedure, defaultInput(route, req));

@@ -28,6 +28,8 @@ export interface RestRoute {
   format?: 'json' | 'csv' | 'image';
   /** For 'image': the Cache-Control header, and whether it is sent as an attachment. */
   image?: { cacheControl: string; attachment?: boolean };
+  /** Largest request body in bytes (default 1 MiB, see security/body-limits.ts). */
+  bodyLimit?: number;
   /** Documented error statuses besides 400/401/403; 404 is implied by a path parameter. */
   errors?: RouteError[];
 }

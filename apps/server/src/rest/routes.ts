@@ -329,6 +329,8 @@ const coreRoutes: RestRoute[] = [
     tag: 'Contacts',
     access: 'signed-in',
     status: 201,
+    bodyLimit: 25 * 1024 * 1024,
+    errors: [413],
   },
   {
     method: 'POST',

@@ -32,8 +32,9 @@ describe('GET /api/admin/users', () => {
 
 describe('impersonation', () => {
   it('acts as the church, marks the session user, audits start and stop, and returns to the admin', async () => {
+    // A session of its own: starting impersonation replaces the session id (the old one stops working).
     const client = new HttpClient(app.url);
-    client.cookies = new Map(admin.client.cookies);
+    await client.post('/api/login', { username: admin.user.username, password: admin.password });
 
     const start = await client.post(`/api/admin/impersonate/${grace.user.id}`);
     expect(start.status).toBe(200);

@@ -124,16 +124,43 @@ describe('email campaign API', () => {
   it('really sends a test email', async () => {
     const before = sink.messages.length;
     const res = await grace.client.post('/api/email-campaigns/test', {
-      testEmail: 'pastor@example.org',
+      testEmail: grace.user.email,
       subject: 'Hello {{firstName}}',
       content: '<p>Test for {{churchName}}</p>',
     });
     expect(res.status).toBe(200);
     await sink.waitFor(before + 1);
     const msg = sink.messages[before]!;
-    expect(msg.envelopeTo).toEqual(['pastor@example.org']);
+    expect(msg.envelopeTo).toEqual([grace.user.email]);
     expect(msg.parsed.subject).toMatch(/^\[Test\] Hello /);
     expect(msg.parsed.html).toContain('Test for Grace Church');
+  });
+});
+
+describe('test emails are no open relay', () => {
+  it('go only to the account email or a contact', async () => {
+    const outside = await grace.client.post('/api/email-campaigns/test', {
+      testEmail: 'victim@elsewhere.example',
+      subject: 'Buy now',
+      content: '<p>Spam</p>',
+    });
+    expect(outside.status).toBe(400);
+    expect(outside.body.message).toBe('Test emails go to your account email or to one of your contacts');
+    expect(outside.body.issues[0].path).toBe('testEmail');
+  });
+
+  it('at most 20 an hour per church', async () => {
+    const church = await registerChurch(app.url, 'Busy Church');
+    const send = () =>
+      church.client.post('/api/email-campaigns/test', {
+        testEmail: church.user.email,
+        subject: 's',
+        content: '<p>x</p>',
+      });
+    for (let i = 1; i <= 20; i++) expect((await send()).status, `test email ${i}`).toBe(200);
+    const next = await send();
+    expect(next.status).toBe(429);
+    expect(next.body.message).toBe('At most 20 test emails an hour. Please try again later.');
   });
 });
 
@@ -161,7 +188,8 @@ describe('sending over SMTP', () => {
     const toAnn = mine.find((m) => m.envelopeTo[0] === 'ann@example.org')!;
     expect(toAnn.parsed.subject).toBe('Join us this Easter, Ann');
     expect(toAnn.parsed.from?.text).toBe('"Grace Church" <news@lampstand.test>');
-    expect(toAnn.parsed.html).toContain('Hi Ann O&#39;Neil,');
+    // The final HTML is sanitized: the apostrophe is text again, still no markup from a name.
+    expect(toAnn.parsed.html).toContain("Hi Ann O'Neil,");
     expect(toAnn.parsed.html).toContain('Grace Church invites you.');
     expect(toAnn.parsed.html).toContain('1 Church St<br>Springfield NSW 2000');
     expect(toAnn.parsed.html).not.toContain('https://example.org/easter?x=1&amp;y=2"'); // rewritten through the tracker

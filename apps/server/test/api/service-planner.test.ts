@@ -434,6 +434,11 @@ describe('team', () => {
       category: 'Band',
       description: 'Piano or synth',
     });
+    // An empty PATCH changes nothing and answers the position (not a 500 from an empty SET).
+    const unchanged = await g.patch(`${BASE}/positions/${keys.body.id}`, {});
+    expect(unchanged.status).toBe(200);
+    expect(unchanged.body).toMatchObject({ name: 'Keys', description: 'Piano or synth' });
+    expect((await h.patch(`${BASE}/positions/${keys.body.id}`, {})).status).toBe(404);
     expect((await g.get(`${BASE}/positions`)).body.map((p: { name: string }) => p.name)).toContain('Keys');
     expect((await h.get(`${BASE}/positions`)).body).toEqual([]);
     expect((await h.patch(`${BASE}/positions/${keys.body.id}`, { name: 'x' })).status).toBe(404);

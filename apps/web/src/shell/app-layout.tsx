@@ -130,7 +130,7 @@ export function AppLayout() {
         </Group>
       </AppShell.Header>
 
-      <AppShell.Navbar p="sm" aria-label="Main navigation">
+      <AppShell.Navbar p="sm" aria-label="Main navigation" className={classes.navbar}>
         <AppShell.Section>
           <Group gap="sm" p="xs" mb="sm" wrap="nowrap">
             <Avatar color="indigo" radius="md" size={40} aria-hidden>

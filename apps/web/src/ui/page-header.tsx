@@ -1,7 +1,10 @@
 import { Group, Stack, Text, Title } from '@mantine/core';
 import type { ReactNode } from 'react';
 
-/** Every page starts the same way: title, one line of description, the primary action on the right. */
+/**
+ * Every page starts the same way: title (the page's one level-1 heading), one line of description, the
+ * primary action on the right.
+ */
 export function PageHeader({
   title,
   description,
@@ -14,7 +17,9 @@ export function PageHeader({
   return (
     <Group justify="space-between" align="flex-start" mb="lg" wrap="wrap" gap="md">
       <Stack gap={4}>
-        <Title order={2}>{title}</Title>
+        <Title order={1} size="h2">
+          {title}
+        </Title>
         {description ? (
           <Text c="dimmed" size="sm">
             {description}

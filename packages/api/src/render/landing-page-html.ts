@@ -25,7 +25,7 @@ footer{padding:32px 24px;text-align:center;color:#4b5563;border-top:1px solid #e
 .nf{min-height:100vh;display:flex;align-items:center;justify-content:center;text-align:center;padding:24px}`;
 
 // Header style after 50 px of scroll, and sign-up forms sent without leaving the page.
-const JS = `(function(){var h=document.querySelector('header');function s(){h.classList.toggle('scrolled',window.scrollY>50)}addEventListener('scroll',s,{passive:true});s();
+export const LANDING_PAGE_SCRIPT = `(function(){var h=document.querySelector('header');function s(){h.classList.toggle('scrolled',window.scrollY>50)}addEventListener('scroll',s,{passive:true});s();
 document.querySelectorAll('form.su').forEach(function(f){f.addEventListener('submit',function(e){e.preventDefault();var d={};new FormData(f).forEach(function(v,k){d[k]=v});d.ref_q=location.search;d.ref_r=document.referrer;
 var m=f.querySelector('.status'),b=f.querySelector('button');b.disabled=true;m.textContent='';fetch(f.action,{method:'POST',headers:{'content-type':'application/json',accept:'application/json'},body:JSON.stringify(d)})
 .then(function(r){return r.json().then(function(j){m.textContent=j.message;if(r.ok)f.reset()})}).catch(function(){m.textContent='Something went wrong. Please try again.'}).then(function(){b.disabled=false})})})})();`;
@@ -149,7 +149,7 @@ function renderBlock(b: Block, ctx: RenderOptions & { firstHero: boolean }): str
 function shell(opts: { title: string; head: string; body: string; churchName: string; year: number }): string {
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>${esc(
     opts.title,
-  )}</title>${opts.head}<style>${CSS}</style></head><body>${opts.body}<script>${JS}</script></body></html>`;
+  )}</title>${opts.head}<style>${CSS}</style></head><body>${opts.body}<script>${LANDING_PAGE_SCRIPT}</script></body></html>`;
 }
 
 /** The whole public page: blocks in order, header, footer, Open Graph and Twitter tags, canonical URL. */
@@ -201,11 +201,14 @@ export function renderLandingPage(opts: RenderOptions): string {
 
 export const NOT_FOUND_TEXT = "The landing page you're looking for doesn't exist or is not published yet.";
 
+// Go Back returns to the previous page when there is one (no inline handler: the CSP forbids them).
+export const NOT_FOUND_SCRIPT = `document.querySelector('a.btn').addEventListener('click',function(e){if(history.length>1){e.preventDefault();history.back()}});`;
+
 /** The spec's Page Not Found (sent with status 404). */
 export function renderNotFound(): string {
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><meta name="robots" content="noindex"><title>Page Not Found</title><style>${CSS}</style></head><body><main class="nf"><div><h1>Page Not Found</h1><p>${esc(
     NOT_FOUND_TEXT,
-  )}</p><a class="btn" href="/" onclick="if(history.length>1){history.back();return false}">Go Back</a></div></main></body></html>`;
+  )}</p><a class="btn" href="/">Go Back</a></div></main><script>${NOT_FOUND_SCRIPT}</script></body></html>`;
 }
 
 /** A small page for sign-up answers and confirmation links (works without JavaScript). */

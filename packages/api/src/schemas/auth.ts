@@ -1,10 +1,19 @@
 import { z } from 'zod';
+import { isCleanText, notAllowedMessage } from './common.js';
 
 // Zod only: the browser imports this file for its forms, so each message is written once.
 
 export const loginSchema = z.object({
-  username: z.string({ error: 'Username is required' }).trim().min(1, 'Username is required'),
-  password: z.string({ error: 'Password is required' }).min(1, 'Password is required'),
+  username: z
+    .string({ error: 'Username is required' })
+    .max(256, 'Username must be at most 256 characters')
+    .trim()
+    .min(1, 'Username is required')
+    .refine(isCleanText, notAllowedMessage('Username')),
+  password: z
+    .string({ error: 'Password is required' })
+    .min(1, 'Password is required')
+    .max(1024, 'Password must be at most 1024 characters'),
 });
 export type LoginInput = z.infer<typeof loginSchema>;
 
@@ -16,7 +25,8 @@ export const registerSchema = z.object({
     .string({ error: 'Username is required' })
     .trim()
     .min(1, 'Username is required')
-    .max(64, 'Username must be at most 64 characters'),
+    .max(64, 'Username must be at most 64 characters')
+    .refine(isCleanText, notAllowedMessage('Username')),
   password: z
     .string({ error: 'Password is required' })
     .min(6, 'Password must be at least 6 characters')
@@ -25,17 +35,24 @@ export const registerSchema = z.object({
     .string({ error: 'Church name is required' })
     .trim()
     .min(1, 'Church name is required')
-    .max(200, 'Church name must be at most 200 characters'),
-  email: z.string({ error: 'Email is required' }).trim().pipe(z.email('Please enter a valid email address')),
+    .max(200, 'Church name must be at most 200 characters')
+    .refine(isCleanText, notAllowedMessage('Church name')),
+  email: z
+    .string({ error: 'Email is required' })
+    .trim()
+    .max(320, 'Please enter a valid email address')
+    .pipe(z.email('Please enter a valid email address')),
   /** Accepted for compatibility with the spec's payload; the server decides the role. */
   role: roleSchema.optional(),
+  /** The one-time token printed in the server log at first start: this account becomes the administrator. */
+  setupToken: z.string().max(200).optional(),
 });
 export type RegisterInput = z.infer<typeof registerSchema>;
 
 /** The register form: the API's fields plus confirmPassword, which must match. */
 export const registerFormSchema = registerSchema
   .extend({
-    confirmPassword: z.string().min(6, 'Password must be at least 6 characters'),
+    confirmPassword: z.string().min(6, 'Password must be at least 6 characters').max(200),
   })
   .refine((v) => v.password === v.confirmPassword, {
     message: 'Passwords do not match',

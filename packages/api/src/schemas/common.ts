@@ -34,6 +34,9 @@ export const textSchema = (label: string, max = 2000) =>
     .max(max, `${label} must be at most ${max} characters`)
     .refine(isCleanText, `${label} contains characters that are not allowed`);
 
+/** The message for text with control characters or lone surrogates. */
+export const notAllowedMessage = (label: string) => `${label} contains characters that are not allowed`;
+
 /** Required text: trimmed, not empty ('{label} is required' unless `requiredMessage` is given). */
 export const requiredTextSchema = (label: string, max = 2000, requiredMessage = `${label} is required`) =>
   z

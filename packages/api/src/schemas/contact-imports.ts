@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { idSchema } from './contacts.js';
+import { isCleanText, notAllowedMessage } from './common.js';
 
 /** Contact fields a CSV column can be mapped to, with the labels the mapping screen shows. */
 export const IMPORT_FIELDS = [
@@ -33,16 +34,23 @@ export const importFieldSchema = z.enum(IMPORT_FIELDS.map((f) => f.value) as [Im
 export const MAX_IMPORT_BYTES = 20 * 1024 * 1024;
 
 export const uploadImportSchema = z.object({
-  fileName: z.string().trim().min(1, 'Please choose a CSV file').max(255),
+  fileName: z
+    .string()
+    .trim()
+    .min(1, 'Please choose a CSV file')
+    .max(255)
+    .refine(isCleanText, notAllowedMessage('File name')),
   csv: z
     .string({ error: 'Please choose a CSV file' })
     .min(1, 'The file is empty')
-    .max(MAX_IMPORT_BYTES, 'The file is larger than 20 MB'),
+    .max(MAX_IMPORT_BYTES, 'The file is larger than 20 MB')
+    .refine(isCleanText, notAllowedMessage('The file')),
 });
 
 /** Column header → field (columns not named are ignored). */
 export const importMappingSchema = z
-  .record(z.string(), importFieldSchema.or(z.literal('')))
+  .record(z.string().max(500).refine(isCleanText, notAllowedMessage('Column')), importFieldSchema.or(z.literal('')))
+  .refine((m) => Object.keys(m).length <= 500, { message: 'At most 500 columns' })
   .transform((m) => Object.fromEntries(Object.entries(m).filter(([, v]) => v !== '')) as Record<string, ImportField>)
   .refine((m) => Object.values(m).includes('firstName') && Object.values(m).includes('lastName'), {
     message: 'Map a column to First Name and one to Last Name',

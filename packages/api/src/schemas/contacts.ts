@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { idSchema } from './common.js';
+import { idSchema, isCleanText, notAllowedMessage } from './common.js';
 
 // Zod only: the contact form in the browser validates with these same schemas.
 
@@ -47,6 +47,7 @@ const optionalText = (max = 2000) =>
     .string()
     .trim()
     .max(max, `Must be at most ${max} characters`)
+    .refine(isCleanText, notAllowedMessage('Text'))
     .nullish()
     .transform((v) => (v ? v : null));
 
@@ -61,6 +62,7 @@ export function isValidIsoDate(value: string): boolean {
 /** 'YYYY-MM-DD', or empty for none. */
 export const isoDateSchema = z
   .string()
+  .max(40, 'Please enter a valid date (YYYY-MM-DD)')
   .trim()
   .nullish()
   .transform((v) => (v ? v : null))
@@ -110,22 +112,29 @@ export const contactFieldsSchema = z.object({
     .string({ error: 'First name is required' })
     .trim()
     .min(1, 'First name is required')
-    .max(200, 'First name must be at most 200 characters'),
+    .max(200, 'First name must be at most 200 characters')
+    .refine(isCleanText, notAllowedMessage('First name')),
   lastName: z
     .string({ error: 'Last name is required' })
     .trim()
     .min(1, 'Last name is required')
-    .max(200, 'Last name must be at most 200 characters'),
+    .max(200, 'Last name must be at most 200 characters')
+    .refine(isCleanText, notAllowedMessage('Last name')),
   email: z
     .string({ error: 'Please enter a valid email address' })
+    .max(1000, 'Please enter a valid email address')
     .trim()
     .pipe(z.email('Please enter a valid email address').max(320)),
   phone: z
     .string({ error: 'Please enter a valid phone number' })
     .trim()
     .min(4, 'Please enter a valid phone number')
-    .max(40, 'Please enter a valid phone number'),
-  tags: z.array(z.string().trim().min(1).max(100)).max(100).optional(),
+    .max(40, 'Please enter a valid phone number')
+    .refine(isCleanText, 'Please enter a valid phone number'),
+  tags: z
+    .array(z.string().trim().min(1).max(100).refine(isCleanText, notAllowedMessage('Tag')))
+    .max(100)
+    .optional(),
   metadata: contactMetadataSchema.optional(),
 });
 export const createContactSchema = contactFieldsSchema;
@@ -178,7 +187,7 @@ export const contactTabSchema = z.enum(['all', 'members', 'staff']);
 export type ContactTab = z.infer<typeof contactTabSchema>;
 
 export const findContactsSchema = z.object({
-  search: z.string().trim().max(200).optional(),
+  search: z.string().trim().max(200).refine(isCleanText, notAllowedMessage('Search')).optional(),
   tab: contactTabSchema.default('all'),
   listId: idSchema('List ID').optional(),
   page: z.coerce.number().int().min(1).max(1_000_000).default(1),
@@ -197,7 +206,7 @@ export const updateConsentSchema = z.object({
   id: idSchema('Contact ID'),
   channel: consentChannelSchema,
   status: consentStatusSchema,
-  note: z.string().trim().max(500).optional(),
+  note: z.string().trim().max(500).refine(isCleanText, notAllowedMessage('Note')).optional(),
 });
 export const consentEventSchema = z.object({
   id: z.number().int(),
@@ -216,7 +225,8 @@ export const contactListFieldsSchema = z.object({
     .string({ error: 'List name is required' })
     .trim()
     .min(1, 'List name is required')
-    .max(200, 'List name must be at most 200 characters'),
+    .max(200, 'List name must be at most 200 characters')
+    .refine(isCleanText, notAllowedMessage('List name')),
   description: optionalText(2000).optional(),
   type: contactListTypeSchema.default('both'),
 });
@@ -292,7 +302,12 @@ const nullableInt = (label: string, min: number, max: number) =>
   );
 
 export const childFieldsSchema = z.object({
-  name: z.string({ error: "Child's name is required" }).trim().min(1, "Child's name is required").max(200),
+  name: z
+    .string({ error: "Child's name is required" })
+    .trim()
+    .min(1, "Child's name is required")
+    .max(200)
+    .refine(isCleanText, notAllowedMessage("Child's name")),
   dateOfBirth: isoDateSchema.optional(),
   age: nullableInt('Age', 0, 30).optional(),
   groupId: z.preprocess((v) => (v === '' || v === undefined ? null : v), idSchema('Group').nullable()).optional(),
@@ -331,7 +346,12 @@ export type Child = z.infer<typeof childSchema>;
 
 export const childGroupFieldsSchema = z
   .object({
-    name: z.string({ error: 'Group name is required' }).trim().min(1, 'Group name is required').max(200),
+    name: z
+      .string({ error: 'Group name is required' })
+      .trim()
+      .min(1, 'Group name is required')
+      .max(200)
+      .refine(isCleanText, notAllowedMessage('Group name')),
     description: optionalText(2000).optional(),
     ageMin: nullableInt('Minimum age', 0, 30).optional(),
     ageMax: nullableInt('Maximum age', 0, 30).optional(),

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { idSchema } from './contacts.js';
+import { isCleanText, notAllowedMessage } from './common.js';
 
 // Zod only: the wizard validates with these same schemas.
 
@@ -26,13 +27,20 @@ export const emailCampaignFieldsSchema = z
       .string({ error: 'Campaign name is required' })
       .trim()
       .min(1, 'Campaign name is required')
-      .max(200, 'Campaign name must be at most 200 characters'),
-    subject: z.string().trim().max(300, 'Subject must be at most 300 characters').default(''),
+      .max(200, 'Campaign name must be at most 200 characters')
+      .refine(isCleanText, notAllowedMessage('Campaign name')),
+    subject: z
+      .string()
+      .trim()
+      .max(300, 'Subject must be at most 300 characters')
+      .refine(isCleanText, notAllowedMessage('Subject'))
+      .default(''),
     content: z
       .string({ error: 'Email content is required' })
       .trim()
       .min(1, 'Email content is required')
-      .max(500_000, 'Email content is too long'),
+      .max(500_000, 'Email content is too long')
+      .refine(isCleanText, notAllowedMessage('Email content')),
     /** Only draft or scheduled can be set; the engine moves a campaign to sending, sent or failed. */
     status: z.enum(['draft', 'scheduled'], { error: 'Status must be draft or scheduled' }).default('draft'),
     listIds: listIdsSchema,
@@ -107,15 +115,21 @@ export type EmailStats = z.infer<typeof emailStatsSchema>;
 export const testEmailSchema = z.object({
   testEmail: z
     .string({ error: 'Please enter a valid email address' })
+    .max(1000, 'Please enter a valid email address')
     .trim()
     .pipe(z.email('Please enter a valid email address')),
-  subject: z.string().trim().max(300).default(''),
-  content: z.string({ error: 'Email content is required' }).trim().min(1, 'Email content is required').max(500_000),
+  subject: z.string().trim().max(300).refine(isCleanText, notAllowedMessage('Subject')).default(''),
+  content: z
+    .string({ error: 'Email content is required' })
+    .trim()
+    .min(1, 'Email content is required')
+    .max(500_000)
+    .refine(isCleanText, notAllowedMessage('Email content')),
 });
 
 export const previewEmailSchema = z.object({
-  subject: z.string().trim().max(300).default(''),
-  content: z.string().max(500_000).default(''),
+  subject: z.string().trim().max(300).refine(isCleanText, notAllowedMessage('Subject')).default(''),
+  content: z.string().max(500_000).refine(isCleanText, notAllowedMessage('Email content')).default(''),
   listId: idSchema('List ID').optional(),
 });
 export const previewEmailResultSchema = z.object({
@@ -151,6 +165,7 @@ export const updateChurchSettingsSchema = z.object({
     .string()
     .trim()
     .max(500, 'Postal address must be at most 500 characters')
+    .refine(isCleanText, notAllowedMessage('Postal address'))
     .nullish()
     .transform((v) => (v ? v : null)),
 });

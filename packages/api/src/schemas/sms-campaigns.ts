@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { idSchema } from './contacts.js';
+import { isCleanText, MAX_ID, notAllowedMessage } from './common.js';
 
 // Zod and pure functions only: the SMS form counts segments with this same code.
 
@@ -65,14 +66,14 @@ export const SMS_STATUS_LABELS: Record<string, string> = {
 };
 
 const listIdsSchema = z
-  .array(z.union([z.string(), z.number()]))
+  .array(z.union([z.string().max(20), z.number()]))
   .max(20)
   .default([])
   .transform((ids, ctx) => {
     const out: number[] = [];
     for (const id of ids) {
       const n = Number(id);
-      if (!Number.isInteger(n) || n <= 0) {
+      if (!Number.isInteger(n) || n <= 0 || n > MAX_ID) {
         ctx.addIssue({ code: 'custom', message: 'List ID must be a number' });
         return z.NEVER;
       }
@@ -88,12 +89,14 @@ export const smsCampaignFieldsSchema = z
       .string({ error: 'Campaign name is required' })
       .trim()
       .min(1, 'Campaign name is required')
-      .max(200, 'Campaign name must be at most 200 characters'),
+      .max(200, 'Campaign name must be at most 200 characters')
+      .refine(isCleanText, notAllowedMessage('Campaign name')),
     content: z
       .string({ error: 'SMS content is required' })
       .trim()
       .min(1, 'SMS content is required')
-      .max(1600, 'SMS content must be at most 1600 characters'),
+      .max(1600, 'SMS content must be at most 1600 characters')
+      .refine(isCleanText, notAllowedMessage('SMS content')),
     /** draft (Save as draft), scheduled (Schedule for later), ready (Ready to Send, sent manually). */
     status: z
       .enum(['draft', 'scheduled', 'ready'], { error: 'Status must be draft, scheduled or ready' })

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { idSchema } from './contacts.js';
+import { isCleanText, notAllowedMessage } from './common.js';
 
 export const TEMPLATE_CATEGORIES = [
   'christmas',
@@ -18,7 +19,8 @@ export const TEMPLATE_TYPES = [
 ] as const;
 export type TemplateTypeValue = (typeof TEMPLATE_TYPES)[number]['value'];
 
-const text = (max: number) => z.string().max(max).optional().default('');
+const text = (max: number) =>
+  z.string().max(max).refine(isCleanText, notAllowedMessage('Content')).optional().default('');
 
 /**
  * Real, editable content per type (kept on edit; the spec's placeholder overwrite was a bug):
@@ -34,7 +36,11 @@ export const templateContentSchema = z
     subheading: text(500),
     mainContent: text(20_000),
     callToAction: text(200),
-    keyPoints: z.array(z.string().max(500)).max(20).optional().default([]),
+    keyPoints: z
+      .array(z.string().max(500).refine(isCleanText, notAllowedMessage('Key point')))
+      .max(20)
+      .optional()
+      .default([]),
   })
   .partial()
   .default({});
@@ -46,16 +52,24 @@ const optionalUrl = z
   .max(2000)
   .nullish()
   .transform((v) => (v ? v : null))
-  .refine((v) => v === null || /^https?:\/\/\S+$/i.test(v), { message: 'Please enter a valid URL' });
+  .refine((v) => v === null || (/^https?:\/\/\S+$/i.test(v) && isCleanText(v)), {
+    message: 'Please enter a valid URL',
+  });
 
 export const templateFieldsSchema = z.object({
-  name: z.string({ error: 'Name is required' }).trim().min(1, 'Name is required').max(200),
+  name: z
+    .string({ error: 'Name is required' })
+    .trim()
+    .min(1, 'Name is required')
+    .max(200)
+    .refine(isCleanText, notAllowedMessage('Name')),
   type: z.enum(['email', 'sms', 'print', 'landing-page'], { error: 'Type is required' }),
   category: z.enum(TEMPLATE_CATEGORIES, { error: 'Category is required' }),
   description: z
     .string()
     .trim()
     .max(2000)
+    .refine(isCleanText, notAllowedMessage('Description'))
     .nullish()
     .transform((v) => (v ? v : null)),
   thumbnail: optionalUrl,
@@ -84,12 +98,18 @@ const linkId = z
   .optional();
 
 export const packageFieldsSchema = z.object({
-  name: z.string({ error: 'Name is required' }).trim().min(1, 'Name is required').max(200),
+  name: z
+    .string({ error: 'Name is required' })
+    .trim()
+    .min(1, 'Name is required')
+    .max(200)
+    .refine(isCleanText, notAllowedMessage('Name')),
   category: z.enum(TEMPLATE_CATEGORIES, { error: 'Category is required' }),
   description: z
     .string()
     .trim()
     .max(2000)
+    .refine(isCleanText, notAllowedMessage('Description'))
     .nullish()
     .transform((v) => (v ? v : null)),
   thumbnail: optionalUrl,

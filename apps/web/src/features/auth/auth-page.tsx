@@ -17,7 +17,7 @@ import {
 import { useForm } from '@mantine/form';
 import { IconCalendarTime, IconMail, IconQrcode, IconUsers, IconWorldWww } from '@tabler/icons-react';
 import { useState } from 'react';
-import { Navigate, useNavigate } from 'react-router-dom';
+import { Navigate, useNavigate, useSearchParams } from 'react-router-dom';
 import { loginSchema, registerFormSchema, type RegisterFormValues } from '@lampstand/api/schemas/auth';
 import { trpc } from '../../lib/trpc';
 import { errorText } from '../../lib/errors';
@@ -75,6 +75,8 @@ function RegisterForm({ onSwitch }: { onSwitch: () => void }) {
     initialValues: { churchName: '', email: '', username: '', password: '', confirmPassword: '', role: 'admin' },
     validate: zodValidate(registerFormSchema),
   });
+  // /auth?setup=<token>: the one-time token from the server log makes this account the administrator.
+  const setupToken = useSearchParams()[0].get('setup');
   const register = trpc.auth.register.useMutation({
     onSuccess: (user) => {
       utils.auth.me.setData(undefined, user);
@@ -84,7 +86,12 @@ function RegisterForm({ onSwitch }: { onSwitch: () => void }) {
     onError: (err) => notifyError('Registration failed', errorText(err)),
   });
   return (
-    <form onSubmit={form.onSubmit(({ confirmPassword: _confirm, ...values }) => register.mutate(values))} noValidate>
+    <form
+      onSubmit={form.onSubmit(({ confirmPassword: _confirm, ...values }) =>
+        register.mutate({ ...values, ...(setupToken ? { setupToken } : {}) }),
+      )}
+      noValidate
+    >
       <Stack>
         <TextInput label="Church Name" autoComplete="organization" {...form.getInputProps('churchName')} />
         <TextInput label="Email" type="email" autoComplete="email" {...form.getInputProps('email')} />
@@ -110,7 +117,8 @@ function RegisterForm({ onSwitch }: { onSwitch: () => void }) {
 
 export function AuthPage() {
   const { user, isLoading } = useSession();
-  const [tab, setTab] = useState<string>('login');
+  const [params] = useSearchParams();
+  const [tab, setTab] = useState<string>(params.get('setup') ? 'register' : 'login');
   if (!isLoading && user) return <Navigate to="/" replace />;
   return (
     <Box mih="100vh" bg="gray.0">

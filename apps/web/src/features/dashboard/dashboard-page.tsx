@@ -51,6 +51,13 @@ const QUICK_ACTIONS = [
   { label: 'Schedule Campaign', to: '/scheduling/new', icon: IconCalendarPlus },
 ];
 
+/** Icon above the label, and the label wraps at any width instead of being cut ('New Email C'). */
+const QUICK_ACTION_STYLES = {
+  inner: { flexDirection: 'column', gap: 6 },
+  section: { margin: 0 },
+  label: { whiteSpace: 'normal', textAlign: 'center', lineHeight: 1.3, overflow: 'visible' },
+} as const;
+
 function statusColor(status: string): string {
   const s = status.toLowerCase();
   if (s === 'completed' || s === 'sent') return 'green';
@@ -74,7 +81,9 @@ export function DashboardPage() {
   return (
     <Stack gap="lg">
       <div>
-        <Title order={2}>Welcome back, {user?.churchName}!</Title>
+        <Title order={1} size="h2">
+          Welcome back, {user?.churchName}!
+        </Title>
         <Text c="dimmed" mt={4}>
           Let's grow your congregation with powerful marketing tools.
         </Text>
@@ -123,7 +132,8 @@ export function DashboardPage() {
           </SimpleGrid>
 
           <Grid>
-            <Grid.Col span={{ base: 12, md: 7 }}>
+            {/* Side by side only where the table keeps all its columns (Status included). */}
+            <Grid.Col span={{ base: 12, lg: 7 }}>
               <Paper withBorder p="md" h="100%">
                 <Group justify="space-between" mb="sm">
                   <Title order={4}>Recent Campaigns</Title>
@@ -178,7 +188,7 @@ export function DashboardPage() {
                 )}
               </Paper>
             </Grid.Col>
-            <Grid.Col span={{ base: 12, md: 5 }}>
+            <Grid.Col span={{ base: 12, lg: 5 }}>
               <Paper withBorder p="md" h="100%">
                 <Group justify="space-between" mb="sm">
                   <Title order={4}>Upcoming Scheduled</Title>
@@ -230,7 +240,17 @@ export function DashboardPage() {
             </Title>
             <SimpleGrid cols={{ base: 2, sm: 3, lg: 6 }}>
               {QUICK_ACTIONS.map((a) => (
-                <Button key={a.to} component={Link} to={a.to} variant="light" h={72} leftSection={<a.icon size={18} />}>
+                <Button
+                  key={a.to}
+                  component={Link}
+                  to={a.to}
+                  variant="light"
+                  h="auto"
+                  mih={72}
+                  py="sm"
+                  leftSection={<a.icon size={18} />}
+                  styles={QUICK_ACTION_STYLES}
+                >
                   {a.label}
                 </Button>
               ))}

@@ -120,7 +120,9 @@ export function EmailCampaignViewPage() {
       <Group justify="space-between" align="flex-start">
         <Stack gap={4}>
           <Group gap="sm">
-            <Title order={2}>{c.name}</Title>
+            <Title order={1} size="h2">
+              {c.name}
+            </Title>
             <StatusBadge status={c.status} />
           </Group>
           <Text c="dimmed">{c.subject}</Text>
@@ -131,15 +133,21 @@ export function EmailCampaignViewPage() {
             {c.sentAt ? `Sent ${formatDate(c.sentAt)} at ${formatTime(c.sentAt)}` : null}
           </Text>
         </Stack>
-        <Button
-          component={Link}
-          to={`/email-campaigns/${c.id}/edit`}
-          leftSection={<IconPencil size={16} />}
-          variant="light"
-          disabled={c.status !== 'draft' && c.status !== 'scheduled'}
-        >
-          Edit Campaign
-        </Button>
+        {c.status === 'draft' || c.status === 'scheduled' ? (
+          <Button
+            component={Link}
+            to={`/email-campaigns/${c.id}/edit`}
+            leftSection={<IconPencil size={16} />}
+            variant="light"
+          >
+            Edit Campaign
+          </Button>
+        ) : (
+          // A real disabled button (not a link that still follows Enter), announced as unavailable.
+          <Button leftSection={<IconPencil size={16} />} variant="light" disabled>
+            Edit Campaign
+          </Button>
+        )}
       </Group>
 
       {c.status === 'sending' ? (

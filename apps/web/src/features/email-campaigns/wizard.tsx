@@ -28,6 +28,7 @@ import { errorMessage } from '../../lib/errors';
 import { formatNumber } from '../../ui/format';
 import { notifyError, notifySuccess } from '../../ui/notify';
 import { PageHeader } from '../../ui/page-header';
+import { labelledEditorProps } from '../../ui/rich-text';
 
 type Campaign = RouterOutputs['emailCampaigns']['get'];
 const MERGE_TAGS = ['{{firstName}}', '{{lastName}}', '{{churchName}}'];
@@ -45,6 +46,7 @@ function ContentEditor({ value, onChange }: { value: string; onChange: (html: st
   const editor = useEditor({
     extensions: [StarterKit.configure({ link: false }), LinkExtension],
     content: value,
+    editorProps: labelledEditorProps('Email content'),
     onUpdate: ({ editor: e }) => onChange(e.getHTML()),
     immediatelyRender: true,
   });
@@ -190,6 +192,7 @@ function Preview({ subject, content, listId }: { subject: string; content: strin
         <Group align="flex-start" wrap="nowrap">
           <TextInput
             label="Test email address"
+            description="Your account email or one of your contacts (at most 20 an hour)"
             placeholder="you@example.org"
             value={testEmail}
             onChange={(e) => {
@@ -200,7 +203,7 @@ function Preview({ subject, content, listId }: { subject: string; content: strin
             style={{ flex: 1 }}
           />
           <Button
-            mt={25}
+            mt={45}
             leftSection={<IconSend size={16} />}
             loading={testState === 'sending'}
             onClick={() => void test()}

@@ -9,6 +9,7 @@ import type { RouterOutputs } from '@lampstand/api';
 import { trpc } from '../../lib/trpc';
 import { errorMessage } from '../../lib/errors';
 import { notifyError, notifySuccess } from '../../ui/notify';
+import { labelledEditorProps } from '../../ui/rich-text';
 import { zodValidate } from '../../ui/zod-form';
 
 export type Template = RouterOutputs['adminTemplates']['templates'][number];
@@ -18,6 +19,7 @@ function HtmlEditor({ value, onChange, label }: { value: string; onChange: (v: s
   const editor = useEditor({
     extensions: [StarterKit.configure({ link: false }), LinkExtension],
     content: value,
+    editorProps: labelledEditorProps(label),
     onUpdate: ({ editor: e }) => onChange(e.getHTML()),
     immediatelyRender: true,
   });

@@ -1,6 +1,7 @@
 import { loginSchema, okSchema, registerSchema, sessionUserSchema } from '../../schemas/auth.js';
 import { login } from '../../services/auth/login.js';
 import { registerUser } from '../../services/auth/register-user.js';
+import { throttleRegistration } from '../../services/auth/throttle-registration.js';
 import { protectedProcedure, publicProcedure, router } from '../../trpc.js';
 
 export const authRouter = router({
@@ -11,7 +12,10 @@ export const authRouter = router({
     .input(registerSchema)
     .output(sessionUserSchema)
     .mutation(async ({ ctx, input }) => {
-      const user = await registerUser(ctx.db, input);
+      await throttleRegistration(ctx.db, { ip: ctx.ip, perHour: ctx.services.accounts.registrationsPerHour });
+      const user = await registerUser(ctx.db, input, {
+        firstAccountIsAdmin: ctx.services.accounts.firstAccountIsAdmin,
+      });
       await ctx.session.signIn(user.id);
       return user;
     }),

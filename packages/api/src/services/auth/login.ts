@@ -1,32 +1,40 @@
-import { sql, type Db } from '@lampstand/db';
+import type { Db } from '@lampstand/db';
 import type { LoginInput, SessionUser } from '../../schemas/auth.js';
 import { tooManyRequests, unauthorized } from '../../errors.js';
+import { pruneBuckets, releaseAttempt, resetBucket, takeAttempt } from '../rate-limit/buckets.js';
 import { verifyAgainstDummy, verifyPassword } from './password.js';
-import { findUserByUsername, toSessionUser } from './users.js';
+import { findUserByUsername, normalizeUsername, toSessionUser } from './users.js';
 
 export const LOGIN_WINDOW_MINUTES = 15;
-/** Failures allowed in the window; the next attempt is refused with 429. */
+/** Attempts per username + address in the window; the next is refused with 429. */
 export const LOGIN_MAX_FAILURES = 10;
+/** Attempts per address an hour (offices behind one router), with growing delays after 20. */
+export const LOGIN_MAX_PER_ADDRESS = 100;
+export const LOGIN_DELAY_AFTER = 20;
 export const INVALID_CREDENTIALS = 'Invalid username or password';
 export const TOO_MANY_ATTEMPTS = `Too many failed login attempts. Please try again in ${LOGIN_WINDOW_MINUTES} minutes.`;
 
 /**
- * Check a username and password. Failures are counted in PostgreSQL, per username and per IP,
- * so every server instance sees the same count: after 10 failures within 15 minutes the next
- * attempt gets 429 whatever the password.
+ * Check a username and password. Each attempt (each call of a tRPC batch too) is counted in
+ * PostgreSQL BEFORE the password is checked, in one locked step, per username + address (10 in 15
+ * minutes) and per address (100 an hour, growing delays after 20). There is no per-username lock:
+ * failures from other addresses never block the right password from yours.
  */
 export async function login(db: Db, input: LoginInput & { ip: string }): Promise<SessionUser> {
-  const username = input.username.toLowerCase();
-  const counts = await db
-    .selectFrom('loginFailures')
-    .select([
-      sql<number>`count(*) filter (where username = ${username})`.as('byUser'),
-      sql<number>`count(*) filter (where ip = ${input.ip})`.as('byIp'),
-    ])
-    .where('at', '>', sql<Date>`now() - make_interval(mins => ${LOGIN_WINDOW_MINUTES})`)
-    .where((eb) => eb.or([eb('username', '=', username), eb('ip', '=', input.ip)]))
-    .executeTakeFirstOrThrow();
-  if (Number(counts.byUser) >= LOGIN_MAX_FAILURES || Number(counts.byIp) >= LOGIN_MAX_FAILURES) {
+  const userKey = `login:${normalizeUsername(input.username)}|${input.ip}`;
+  const addressKey = `login-address:${input.ip}`;
+  const byUser = await takeAttempt(db, userKey, {
+    limit: LOGIN_MAX_FAILURES,
+    windowSeconds: LOGIN_WINDOW_MINUTES * 60,
+  });
+  if (!byUser.allowed) throw tooManyRequests(TOO_MANY_ATTEMPTS);
+  const byAddress = await takeAttempt(db, addressKey, {
+    limit: LOGIN_MAX_PER_ADDRESS,
+    windowSeconds: 3600,
+    delayAfter: LOGIN_DELAY_AFTER,
+  });
+  if (!byAddress.allowed) {
+    await releaseAttempt(db, userKey);
     throw tooManyRequests(TOO_MANY_ATTEMPTS);
   }
 
@@ -35,13 +43,10 @@ export async function login(db: Db, input: LoginInput & { ip: string }): Promise
     ? await verifyPassword(user.passwordHash, input.password)
     : (await verifyAgainstDummy(input.password), false);
   if (!user || !ok) {
-    await db.insertInto('loginFailures').values({ username, ip: input.ip }).execute();
-    await db
-      .deleteFrom('loginFailures')
-      .where('at', '<', sql<Date>`now() - interval '1 day'`)
-      .execute();
+    if (Math.random() < 0.01) await pruneBuckets(db);
     throw unauthorized(INVALID_CREDENTIALS);
   }
-  await db.deleteFrom('loginFailures').where('username', '=', username).execute();
+  await resetBucket(db, userKey);
+  await releaseAttempt(db, addressKey);
   return toSessionUser(user);
 }

@@ -2,6 +2,7 @@ import { sql, type Db } from '@lampstand/db';
 import type { RegisterInput, SessionUser } from '../../schemas/auth.js';
 import { conflict, isUniqueViolation } from '../../errors.js';
 import { hashPassword } from './password.js';
+import { takeSetupToken } from './setup-token.js';
 import { toSessionUser } from './users.js';
 
 export const USERNAME_TAKEN = 'Username already exists';
@@ -15,8 +16,9 @@ export const EMAIL_TAKEN = 'An account with this email already exists';
 export async function registerUser(
   db: Db,
   input: RegisterInput,
-  opts: { role?: 'admin' | 'church' } = {},
+  opts: { role?: 'admin' | 'church'; firstAccountIsAdmin?: boolean } = {},
 ): Promise<SessionUser> {
+  const firstAccountIsAdmin = opts.firstAccountIsAdmin ?? true;
   const passwordHash = await hashPassword(input.password);
   try {
     return await db.transaction().execute(async (trx) => {
@@ -36,9 +38,10 @@ export async function registerUser(
         throw conflict(clash.username.toLowerCase() === input.username.toLowerCase() ? USERNAME_TAKEN : EMAIL_TAKEN);
       }
       let role = opts.role;
+      if (!role && input.setupToken) role = (await takeSetupToken(trx, input.setupToken)) ? 'admin' : undefined;
       if (!role) {
         const any = await trx.selectFrom('users').select('id').limit(1).executeTakeFirst();
-        role = any ? 'church' : 'admin';
+        role = !any && firstAccountIsAdmin ? 'admin' : 'church';
       }
       const user = await trx
         .insertInto('users')

@@ -36,13 +36,21 @@ describe('resolveSessionUsers', async () => {
   });
 
   it('an admin impersonating acts as the church, marked with _impersonatedBy', async () => {
-    const r = await resolveSessionUsers(db, { userId: admin.id, impersonatingUserId: church.id });
+    const r = await resolveSessionUsers(db, {
+      userId: admin.id,
+      impersonatingUserId: church.id,
+      impersonationStartedAt: Date.now(),
+    });
     expect(r.user?.id).toBe(admin.id);
     expect(r.effectiveUser).toEqual({ ...church, _impersonatedBy: { id: admin.id, username: 'root' } });
   });
 
   it('a church cannot impersonate through a forged session value', async () => {
-    const r = await resolveSessionUsers(db, { userId: church.id, impersonatingUserId: other.id });
+    const r = await resolveSessionUsers(db, {
+      userId: church.id,
+      impersonatingUserId: other.id,
+      impersonationStartedAt: Date.now(),
+    });
     expect(r.effectiveUser?.id).toBe(church.id);
     expect(r.effectiveUser?._impersonatedBy).toBeUndefined();
   });
@@ -50,5 +58,23 @@ describe('resolveSessionUsers', async () => {
   it('a deleted account signs the session out', async () => {
     await db.deleteFrom('users').where('id', '=', other.id).execute();
     expect(await resolveSessionUsers(db, { userId: other.id })).toEqual({ user: null, effectiveUser: null });
+  });
+
+  it('impersonation ends after an hour (and without a start time)', async () => {
+    const started = Date.now() - 61 * 60 * 1000;
+    const late = await resolveSessionUsers(db, {
+      userId: admin.id,
+      impersonatingUserId: church.id,
+      impersonationStartedAt: started,
+    });
+    expect(late.effectiveUser?.id).toBe(admin.id);
+    const noStart = await resolveSessionUsers(db, { userId: admin.id, impersonatingUserId: church.id });
+    expect(noStart.effectiveUser?.id).toBe(admin.id);
+    const inTime = await resolveSessionUsers(
+      db,
+      { userId: admin.id, impersonatingUserId: church.id, impersonationStartedAt: started },
+      { now: started + 59 * 60 * 1000 },
+    );
+    expect(inTime.effectiveUser?.id).toBe(church.id);
   });
 });

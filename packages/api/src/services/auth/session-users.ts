@@ -8,9 +8,22 @@ export interface ResolvedSession {
   effectiveUser: SessionUser | null;
 }
 
+/** Impersonation ends on its own after an hour. */
+export const IMPERSONATION_MAX_MS = 60 * 60 * 1000;
+
 /** Turn a session's ids into the signed-in user and the one actions act as, in one query. */
-export async function resolveSessionUsers(db: Db, data: SessionData): Promise<ResolvedSession> {
-  if (!data.userId) return { user: null, effectiveUser: null };
+export async function resolveSessionUsers(
+  db: Db,
+  session: SessionData,
+  { now = Date.now() }: { now?: number } = {},
+): Promise<ResolvedSession> {
+  if (!session.userId) return { user: null, effectiveUser: null };
+  const expired =
+    session.impersonatingUserId !== undefined &&
+    (session.impersonationStartedAt === undefined || now - session.impersonationStartedAt > IMPERSONATION_MAX_MS);
+  const data: SessionData & { userId: number } = expired
+    ? { userId: session.userId }
+    : { ...session, userId: session.userId };
   const ids = [data.userId, ...(data.impersonatingUserId ? [data.impersonatingUserId] : [])];
   const users = await getUsersByIds(db, ids);
   const user = users.find((u) => u.id === data.userId) ?? null;

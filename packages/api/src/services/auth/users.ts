@@ -5,6 +5,11 @@ export function toSessionUser(u: Pick<User, 'id' | 'username' | 'churchName' | '
   return { id: u.id, username: u.username, churchName: u.churchName, email: u.email, role: u.role };
 }
 
+/** A username as compared: NFKC (full-width and compatibility forms folded), lower case. */
+export function normalizeUsername(username: string): string {
+  return username.normalize('NFKC').toLowerCase();
+}
+
 export async function findUserByUsername(db: Db, username: string): Promise<User | undefined> {
   return db
     .selectFrom('users')

@@ -5,9 +5,13 @@ import { notFound } from '../../errors.js';
 import { toContact } from './map.js';
 import type { Contact } from '../../schemas/contacts.js';
 
-/** A spreadsheet opening the file must not run a cell as a formula (=, @, or +/- before non-digits). */
-function safeCell(value: string): string {
-  return /^[=@\t\r]/.test(value) || /^[+-][^\d\s(]/.test(value) ? `'${value}` : value;
+/**
+ * A spreadsheet opening the file must not run a cell as a formula: every cell that starts with
+ * =, +, -, @, tab or carriage return gets a leading apostrophe (a phone then reads '+61…; the
+ * importer drops that apostrophe again).
+ */
+export function safeCell(value: string): string {
+  return /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
 }
 
 const yesNo = (b: boolean) => (b ? 'yes' : 'no');

@@ -259,7 +259,7 @@ export function rowToCandidate(
   const v: Partial<Record<ImportField, string>> = {};
   headers.forEach((h, i) => {
     const f = mapping[h];
-    if (f) v[f] = (cells[i] ?? '').trim();
+    if (f) v[f] = unescapeCell((cells[i] ?? '').trim());
   });
   const firstName = v.firstName ?? '';
   const lastName = v.lastName ?? '';
@@ -541,4 +541,9 @@ export async function runContactImport(db: Db, importId: number): Promise<void> 
     if (err instanceof AppError) return;
     throw err;
   }
+}
+
+/** Undo the export's formula guard: an apostrophe before =, +, -, @ is dropped. */
+export function unescapeCell(value: string): string {
+  return /^'[=+\-@]/.test(value) ? value.slice(1) : value;
 }

@@ -1,5 +1,5 @@
 import crypto from 'node:crypto';
-import { htmlToText } from './sanitize.js';
+import { htmlToText, sanitizeEmailHtml } from './sanitize.js';
 
 export interface MergeValues {
   firstName: string;
@@ -10,12 +10,29 @@ export interface MergeValues {
 const escapeHtml = (s: string) =>
   s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
-/** Fill {{firstName}}, {{lastName}} and {{churchName}} (spaces inside the braces allowed). */
+const MERGE_TAG = /\{\{\s*(firstName|lastName|churchName)\s*\}\}/g;
+/** Attributes whose value is a URL. */
+const URL_ATTRIBUTE =
+  /(\s(?:href|src|action|formaction|background|poster|cite|xlink:href)\s*=\s*)("([^"]*)"|'([^']*)')/gi;
+const HAS_MERGE_TAG = new RegExp(MERGE_TAG.source);
+const SAFE_URL = /^(https?:\/\/|mailto:)/i;
+
+/**
+ * Fill {{firstName}}, {{lastName}} and {{churchName}} (spaces inside the braces allowed), escaped
+ * for where they stand: in plain text as they are; in HTML text and attributes HTML-escaped; inside
+ * a URL attribute (href, src, …) percent-encoded, and the attribute becomes "#" unless the filled
+ * URL is http(s) or mailto. A contact named `javascript:alert(1)//` cannot make a link.
+ */
 export function fillMergeTags(template: string, values: MergeValues, opts: { html: boolean }): string {
-  return template.replace(/\{\{\s*(firstName|lastName|churchName)\s*\}\}/g, (_, key: keyof MergeValues) => {
-    const v = values[key] ?? '';
-    return opts.html ? escapeHtml(v) : v;
+  const value = (key: string) => values[key as keyof MergeValues] ?? '';
+  if (!opts.html) return template.replace(MERGE_TAG, (_, key: string) => value(key));
+  const inUrls = template.replace(URL_ATTRIBUTE, (whole, pre: string, _q: string, dq?: string, sq?: string) => {
+    const url = dq ?? sq ?? '';
+    if (!HAS_MERGE_TAG.test(url)) return whole;
+    const filled = url.replace(MERGE_TAG, (_m, key: string) => encodeURIComponent(value(key)));
+    return `${pre}"${SAFE_URL.test(decodeEntities(filled).trim()) ? escapeAttr(decodeEntities(filled)) : '#'}"`;
   });
+  return inUrls.replace(MERGE_TAG, (_, key: string) => escapeHtml(value(key)));
 }
 
 export function signLink(secret: string, token: string, url: string): string {
@@ -76,7 +93,8 @@ export function renderEmail(input: RenderInput): {
     lastName: input.recipient.lastName,
     churchName: input.churchName,
   };
-  let body = fillMergeTags(input.html, values, { html: true });
+  // The final HTML of each message is sanitized again: nothing a merge value brings can run.
+  let body = sanitizeEmailHtml(fillMergeTags(input.html, values, { html: true }));
   const t = input.tracking;
   if (t) {
     body = body.replace(/(<a\b[^>]*?\bhref=")(https?:\/\/[^"]+)(")/gi, (_, pre: string, href: string, post: string) => {

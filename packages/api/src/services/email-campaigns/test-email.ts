@@ -6,6 +6,33 @@ import { getChurchSettings } from '../settings/church-settings.js';
 import { formatFrom } from './channel.js';
 import { renderEmail } from './render.js';
 import { sanitizeEmailHtml } from './sanitize.js';
+import { badRequest, tooManyRequests } from '../../errors.js';
+import { takeAttempt } from '../rate-limit/buckets.js';
+
+/** Test emails a church may send in an hour. */
+export const TEST_EMAILS_PER_HOUR = 20;
+export const TEST_EMAIL_RECIPIENT_MESSAGE = 'Test emails go to your account email or to one of your contacts';
+export const TOO_MANY_TEST_EMAILS = `At most ${TEST_EMAILS_PER_HOUR} test emails an hour. Please try again later.`;
+
+/** The account's own email address or one of the church's contacts: a test email is no open relay. */
+async function isOwnAddress(db: Db, tenantId: number, address: string): Promise<boolean> {
+  const email = address.trim().toLowerCase();
+  const own = await db
+    .selectFrom('users')
+    .select('id')
+    .where('id', '=', tenantId)
+    .where((eb) => eb(eb.fn('lower', ['email']), '=', email))
+    .executeTakeFirst();
+  if (own) return true;
+  const contact = await db
+    .selectFrom('contacts')
+    .select('id')
+    .where('userId', '=', tenantId)
+    .where((eb) => eb(eb.fn('lower', ['email']), '=', email))
+    .limit(1)
+    .executeTakeFirst();
+  return !!contact;
+}
 
 /** A contact to fill merge tags in previews and tests: the first of the list, else of the church. */
 async function sampleContact(db: Db, tenantId: number, listId?: number) {
@@ -42,6 +69,13 @@ export async function sendTestEmail(
   tenantId: number,
   input: { testEmail: string; subject: string; content: string },
 ): Promise<{ ok: true; to: string; message: string }> {
+  if (!(await isOwnAddress(deps.db, tenantId, input.testEmail)))
+    throw badRequest(TEST_EMAIL_RECIPIENT_MESSAGE, 'testEmail');
+  const quota = await takeAttempt(deps.db, `test-email:${tenantId}`, {
+    limit: TEST_EMAILS_PER_HOUR,
+    windowSeconds: 3600,
+  });
+  if (!quota.allowed) throw tooManyRequests(TOO_MANY_TEST_EMAILS);
   const settings = await getChurchSettings(deps.db, tenantId);
   const sample = await sampleContact(deps.db, tenantId);
   const message = renderEmail({

@@ -40,13 +40,22 @@ export async function updatePosition(
 ): Promise<Position> {
   const { id, ...fields } = input;
   const set = Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined));
-  const row = await db
-    .updateTable('teamPositions')
-    .set(set)
-    .where('id', '=', id)
-    .where('userId', '=', tenantId)
-    .returning(POSITION_COLUMNS)
-    .executeTakeFirst();
+  // Nothing to change (an empty PATCH) is not an UPDATE with an empty SET: answer the row as it is.
+  const row =
+    Object.keys(set).length === 0
+      ? await db
+          .selectFrom('teamPositions')
+          .select(POSITION_COLUMNS)
+          .where('id', '=', id)
+          .where('userId', '=', tenantId)
+          .executeTakeFirst()
+      : await db
+          .updateTable('teamPositions')
+          .set(set)
+          .where('id', '=', id)
+          .where('userId', '=', tenantId)
+          .returning(POSITION_COLUMNS)
+          .executeTakeFirst();
   if (!row) throw notFound('Position not found');
   return row;
 }

@@ -1,0 +1,68 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+export interface CsrfOptions {
+  /** The session cookie's name: only requests that carry it are checked. */
+  cookieName: string;
+  /** Origins allowed to make cookie-authenticated writes (PUBLIC_URL's and ALLOWED_ORIGINS). */
+  allowedOrigins: string[];
+}
+
+/** Why a request is refused, or null when it may proceed. Pure: unit-tested on its own. */
+export function csrfVerdict(
+  req: Pick<FastifyRequest, 'method' | 'url' | 'headers'> & { multipart?: boolean; publicNoCsrf?: boolean },
+  opts: CsrfOptions,
+): { status: 403 | 415; message: string } | null {
+  if (SAFE_METHODS.has(req.method)) return null;
+  const url = req.url.split('?')[0] ?? '';
+  if (!(url.startsWith('/api/') || url.startsWith('/trpc/')) || req.publicNoCsrf) return null;
+  // An API key (Authorization: Bearer) or no cookie at all: nothing a browser sends on its own.
+  const cookie = req.headers.cookie ?? '';
+  if (!cookie.split(';').some((c) => c.trim().startsWith(`${opts.cookieName}=`))) return null;
+
+  // POST is the one write a page can send cross-site without a CORS preflight: it must be JSON
+  // (a form or a no-cors fetch cannot send application/json). PUT, PATCH and DELETE always preflight.
+  const type = (req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
+  const jsonOk = type === 'application/json' || (req.multipart === true && type === 'multipart/form-data');
+  if (req.method === 'POST' && !jsonOk)
+    return { status: 415, message: 'Send the request as JSON (content-type: application/json)' };
+
+  const origin = req.headers.origin;
+  if (origin !== undefined) {
+    const host = req.headers.host;
+    const sameHost = !!host && (origin === `http://${host}` || origin === `https://${host}`);
+    if (!sameHost && !opts.allowedOrigins.includes(origin))
+      return { status: 403, message: 'Cross-site request refused' };
+    return null;
+  }
+  // No Origin: a script of an integrator (no Sec-Fetch-Site either), or a browser that says where
+  // the request comes from.
+  const site = req.headers['sec-fetch-site'];
+  if (site !== undefined && site !== 'same-origin') return { status: 403, message: 'Cross-site request refused' };
+  return null;
+}
+
+/**
+ * CSRF defence for cookie-authenticated state changes on /api and /trpc: JSON only (an HTML form
+ * cannot send it without CORS) and an allowed Origin (or Sec-Fetch-Site: same-origin). Runs on
+ * every route of the instance, including routes that plugins register later.
+ */
+export function registerCsrf(app: FastifyInstance, opts: CsrfOptions): void {
+  app.addHook('onRequest', async (req, reply) => {
+    const verdict = csrfVerdict(
+      {
+        method: req.method,
+        url: req.url,
+        headers: req.headers,
+        multipart: req.routeOptions.config.multipart,
+        publicNoCsrf: req.routeOptions.config.publicNoCsrf,
+      },
+      opts,
+    );
+    if (!verdict) return;
+    return reply
+      .code(verdict.status)
+      .send({ message: verdict.message, code: verdict.status === 403 ? 'FORBIDDEN' : 'UNSUPPORTED_MEDIA_TYPE' });
+  });
+}

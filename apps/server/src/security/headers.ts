@@ -1,0 +1,76 @@
+import helmet from '@fastify/helmet';
+import { createHash } from 'node:crypto';
+import type { FastifyInstance } from 'fastify';
+import { LANDING_PAGE_SCRIPT, NOT_FOUND_SCRIPT } from '@lampstand/api/render/landing-page-html';
+
+/** The public pages' inline scripts (landing pages: header on scroll, sign-up forms; Page Not Found: Go
+ * Back), allowed by their hashes. */
+export const INLINE_SCRIPT_HASHES = [LANDING_PAGE_SCRIPT, NOT_FOUND_SCRIPT].map(
+  (js) => `'sha256-${createHash('sha256').update(js).digest('base64')}'`,
+);
+
+export interface CspOptions {
+  /** PUBLIC_URL: HSTS and upgrade-insecure-requests when it is https. */
+  publicUrl: string;
+  /** MAP_TILE_URL (Leaflet tiles, e.g. https://{s}.tile.openstreetmap.org/{z}/{x}/{y}.png): its host in img-src. */
+  mapTileUrl?: string;
+  /** CSP_STRIPE: allow Stripe.js (js.stripe.com, api.stripe.com, hooks.stripe.com). */
+  stripe: boolean;
+}
+
+/** The img-src entry for a tile URL template: `{s}.tile.example.org` becomes `*.tile.example.org`. */
+export function tileSource(template: string): string | null {
+  const m = /^(https?):\/\/([^/]+)/i.exec(template.trim());
+  if (!m) return null;
+  const host = m[2]!.replace(/\{[a-z]+\}/gi, '*');
+  return `${m[1]!.toLowerCase()}://${host}`;
+}
+
+/** The Content-Security-Policy directives (helmet's format). */
+export function cspDirectives(opts: CspOptions): Record<string, string[] | null> {
+  const https = opts.publicUrl.startsWith('https:');
+  const tiles = opts.mapTileUrl ? tileSource(opts.mapTileUrl) : null;
+  const stripe = opts.stripe;
+  return {
+    'default-src': ["'self'"],
+    'base-uri': ["'self'"],
+    // The built app has no inline script; the landing pages' one is allowed by its hash.
+    'script-src': ["'self'", ...INLINE_SCRIPT_HASHES, ...(stripe ? ['https://js.stripe.com'] : [])],
+    'script-src-attr': ["'none'"],
+    // Mantine sets inline styles.
+    'style-src': ["'self'", "'unsafe-inline'"],
+    // Landing pages and Show Up projects may show images from any https address.
+    'img-src': [
+      "'self'",
+      'data:',
+      'blob:',
+      'https:',
+      ...(tiles ? [tiles] : []),
+      ...(stripe ? ['https://*.stripe.com'] : []),
+    ],
+    'font-src': ["'self'", 'data:'],
+    'connect-src': ["'self'", ...(stripe ? ['https://api.stripe.com'] : [])],
+    // Email previews are srcdoc frames of the app itself.
+    'frame-src': ["'self'", ...(stripe ? ['https://js.stripe.com', 'https://hooks.stripe.com'] : [])],
+    'object-src': ["'none'"],
+    'form-action': ["'self'", ...(stripe ? ['https://hooks.stripe.com'] : [])],
+    'frame-ancestors': ["'none'"],
+    'upgrade-insecure-requests': https ? [] : null,
+  };
+}
+
+/** Security headers on every answer (the app, /api, /trpc, tracking and unsubscribe pages). */
+export async function registerSecurityHeaders(app: FastifyInstance, opts: CspOptions): Promise<void> {
+  const https = opts.publicUrl.startsWith('https:');
+  await app.register(helmet, {
+    global: true,
+    contentSecurityPolicy: { useDefaults: false, directives: cspDirectives(opts) },
+    // Cross-origin isolation would break map tiles and Stripe's frames.
+    crossOriginEmbedderPolicy: false,
+    // Images (the open pixel, uploads) are embedded by mail clients on other sites.
+    crossOriginResourcePolicy: { policy: 'cross-origin' },
+    referrerPolicy: { policy: 'strict-origin-when-cross-origin' },
+    frameguard: { action: 'deny' },
+    hsts: https ? { maxAge: 31_536_000, includeSubDomains: true } : false,
+  });
+}

@@ -1,0 +1,20 @@
+// Per-route security switches, set in a route's `config` (Fastify route options).
+//
+//   app.post('/api/uploads', { config: { multipart: true }, bodyLimit: 10 * 1024 * 1024 }, handler)
+//   app.post('/api/stripe/webhook', { config: { publicNoCsrf: true } }, handler)
+//
+// See docs/security.md.
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** The route takes `multipart/form-data` (everywhere else it is refused with 415 before the body is read). */
+    multipart?: boolean;
+    /**
+     * A public route under /api or /trpc that is not a signed-in state change (webhooks, public
+     * forms): the CSRF check (JSON and an allowed Origin for cookie-authenticated writes) is skipped.
+     * Routes outside /api and /trpc are never checked.
+     */
+    publicNoCsrf?: boolean;
+  }
+}
+
+export {};

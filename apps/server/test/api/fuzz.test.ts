@@ -1,0 +1,248 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { HttpClient, registerChurch, startTestApp } from '../helpers/test-app.js';
+
+// Generated from /api/openapi.json: every documented operation gets random and hostile path
+// parameters, query strings and bodies, and must answer below 500, in the error shape, without a
+// stack trace. A new route is covered without writing anything. FUZZ_RUNS=500 for a long run.
+const RUNS = Number(process.env.FUZZ_RUNS ?? 20);
+
+const app = await startTestApp();
+const admin = await registerChurch(app.url, 'Platform Team');
+const church = await registerChurch(app.url, 'Grace Church');
+const doc = (await new HttpClient(app.url).get('/api/openapi.json')).body as {
+  paths: Record<string, Record<string, Operation>>;
+};
+
+interface Schema {
+  type?: string | string[];
+  format?: string;
+  minLength?: number;
+  required?: string[];
+  properties?: Record<string, Schema>;
+  items?: Schema;
+  enum?: unknown[];
+  anyOf?: Schema[];
+  oneOf?: Schema[];
+  allOf?: Schema[];
+}
+interface Operation {
+  security?: unknown[];
+  parameters?: { name: string; in: 'path' | 'query'; schema?: Schema }[];
+  requestBody?: { content: { 'application/json': { schema: Schema } } };
+  responses: Record<string, unknown>;
+}
+
+const hostileString = fc.oneof(
+  fc.string({ maxLength: 40 }),
+  fc.string({ unit: 'binary', maxLength: 40 }),
+  fc.constantFrom(
+    '',
+    ' ',
+    '\u0000',
+    'a\u0000b',
+    '\ud800',
+    'x\udc00y',
+    '%00',
+    '../../etc/passwd',
+    "'; drop table users; --",
+    '<script>alert(1)</script>',
+    '{{firstName}}',
+    'javascript:alert(1)',
+    '__proto__',
+    'constructor',
+    '1e309',
+    'NaN',
+    '-0',
+  ),
+  fc.nat(3).map((n) => 'a'.repeat([300, 2_100, 70_000, 600_000][n]!)),
+);
+const hostileNumber = fc.oneof(
+  fc.integer(),
+  fc.double(),
+  fc.constantFrom(0, -1, 2_147_483_647, 2_147_483_648, 2 ** 53, -(2 ** 63), 1e308, 0.5),
+);
+const anyJson: fc.Arbitrary<unknown> = fc.oneof(
+  hostileString,
+  hostileNumber,
+  fc.boolean(),
+  fc.constant(null),
+  fc.array(fc.oneof(hostileString, hostileNumber), { maxLength: 5 }),
+  fc.constant({ __proto__: { admin: true } }),
+  fc.dictionary(hostileString, fc.oneof(hostileString, hostileNumber), { maxKeys: 4 }),
+);
+
+/** A value that mostly fits the schema's shape, with hostile leaves, or anything at all. */
+function fromSchema(schema: Schema | undefined, depth = 0): fc.Arbitrary<unknown> {
+  if (!schema || depth > 4) return anyJson;
+  const variants = schema.anyOf ?? schema.oneOf;
+  if (variants?.length) return fc.oneof(...variants.map((s) => fromSchema(s, depth + 1)), anyJson);
+  if (schema.allOf?.length) return fromSchema(Object.assign({}, ...schema.allOf) as Schema, depth + 1);
+  if (schema.enum) return fc.oneof(fc.constantFrom(...schema.enum), hostileString);
+  const type = Array.isArray(schema.type) ? schema.type[0] : schema.type;
+  switch (type) {
+    case 'object': {
+      const props = Object.entries(schema.properties ?? {});
+      const shaped = fc.record(Object.fromEntries(props.map(([k, s]) => [k, fromSchema(s, depth + 1)])), {
+        requiredKeys: [],
+      });
+      return fc.oneof(
+        { weight: 4, arbitrary: shaped },
+        {
+          weight: 1,
+          arbitrary: shaped.map(
+            (o) =>
+              JSON.parse(`{"__proto__":{"polluted":1},${JSON.stringify(o).slice(1)}`.replace(/,}$/, '}')) as unknown,
+          ),
+        },
+        { weight: 1, arbitrary: anyJson },
+      );
+    }
+    case 'array':
+      return fc.oneof(fc.array(fromSchema(schema.items, depth + 1), { maxLength: 6 }), anyJson);
+    case 'integer':
+    case 'number':
+      return fc.oneof(hostileNumber, hostileString);
+    case 'boolean':
+      return fc.oneof(fc.boolean(), hostileString);
+    default:
+      return fc.oneof({ weight: 3, arbitrary: hostileString }, { weight: 1, arbitrary: anyJson });
+  }
+}
+
+/** Percent-encodes every byte (lone surrogates become U+FFFD; raw bad UTF-8 comes from the constants). */
+const encode = (s: string) => [...Buffer.from(s)].map((b) => `%${b.toString(16).padStart(2, '0')}`).join('');
+
+/** A plausible valid value for the schema, so one hostile leaf reaches the code behind validation. */
+function baseline(schema: Schema | undefined): unknown {
+  if (!schema) return 'Fuzz';
+  const variants = schema.anyOf ?? schema.oneOf;
+  if (variants?.length) return baseline(variants.find((v) => v.type !== 'null') ?? variants[0]);
+  if (schema.allOf?.length) return baseline(Object.assign({}, ...schema.allOf) as Schema);
+  if (schema.enum) return schema.enum.find((v) => v !== '') ?? schema.enum[0];
+  const type = Array.isArray(schema.type) ? schema.type.find((t) => t !== 'null') : schema.type;
+  switch (type) {
+    case 'object':
+      return Object.fromEntries(Object.entries(schema.properties ?? {}).map(([k, v]) => [k, baseline(v)]));
+    case 'array':
+      return [];
+    case 'integer':
+    case 'number':
+      return 1;
+    case 'boolean':
+      return false;
+    default:
+      if (schema.format === 'email') return 'fuzz@example.org';
+      if (schema.format === 'date-time') return new Date(Date.now() + 86_400_000).toISOString();
+      return 'Fuzz'.padEnd(schema.minLength ?? 1, 'z');
+  }
+}
+
+/** Paths to every leaf (and every array) of a JSON value. */
+function leafPaths(value: unknown, at: string[] = []): string[][] {
+  if (Array.isArray(value)) return [at];
+  if (value && typeof value === 'object') return Object.entries(value).flatMap(([k, v]) => leafPaths(v, [...at, k]));
+  return [at];
+}
+function withLeaf(value: unknown, path: string[], leaf: unknown): unknown {
+  if (path.length === 0) return leaf;
+  const copy = { ...(value as Record<string, unknown>) };
+  copy[path[0]!] = withLeaf(copy[path[0]!], path.slice(1), leaf);
+  return copy;
+}
+const hostileLeaf = fc.oneof(
+  {
+    weight: 3,
+    arbitrary: fc.constantFrom<unknown>(
+      'a\u0000b',
+      'x\ud800',
+      2_147_483_648,
+      -1,
+      1e308,
+      'a'.repeat(600_000),
+      [2_147_483_648],
+      ['\u0000'],
+      { __proto__: null, x: 1 },
+    ),
+  },
+  { weight: 2, arbitrary: anyJson },
+);
+/** The schema's baseline with one leaf replaced by a hostile value. */
+function oneHostileLeaf(schema: Schema | undefined): fc.Arbitrary<unknown> {
+  const base = baseline(schema);
+  const paths = leafPaths(base);
+  return fc.tuple(fc.constantFrom(...paths), hostileLeaf).map(([p, leaf]) => withLeaf(base, p, leaf));
+}
+
+const pathValue = fc.oneof(
+  hostileNumber.map(String),
+  hostileString.map((s) => encode(s.slice(0, 1000))),
+  fc.constantFrom('2147483648', '99999999999999999999999', '-1', '0', '1.5', '%00', '%ud800', '%E2%82'),
+);
+const queryValue = fc.oneof(
+  hostileString.map((s) => encode(s.slice(0, 1500))),
+  hostileNumber.map(String),
+  fc.constantFrom('%00', '%ED%A0%80', '[]', 'true', ''),
+);
+
+// Routes that end or change the session run on a client of their own.
+const SESSION_CHANGING = /logout|impersonat/;
+
+function clientFor(path: string, op: Operation): HttpClient {
+  if (SESSION_CHANGING.test(path)) return new HttpClient(app.url);
+  if (!op.security?.length) return new HttpClient(app.url);
+  return op.responses['403'] ? admin.client : church.client;
+}
+
+const operations = Object.entries(doc.paths).flatMap(([path, ops]) =>
+  Object.entries(ops).map(
+    ([method, op]) => [`${method.toUpperCase()} ${path}`, method.toUpperCase(), path, op] as const,
+  ),
+);
+
+describe('fuzz: every operation of /api/openapi.json', () => {
+  it('covers the whole document', () => {
+    expect(operations.length).toBeGreaterThan(50);
+  });
+
+  it.each(operations)('%s never answers 5xx', { timeout: 120_000 }, async (_name, method, path, op) => {
+    const pathParams = (op.parameters ?? []).filter((p) => p.in === 'path');
+    const queryParams = (op.parameters ?? []).filter((p) => p.in === 'query');
+    const bodySchema = op.requestBody?.content['application/json'].schema;
+    await fc.assert(
+      fc.asyncProperty(
+        fc.tuple(...pathParams.map(() => pathValue)),
+        fc.tuple(...queryParams.map(() => fc.option(queryValue, { nil: undefined }))),
+        fc.option(
+          fc.oneof(
+            { weight: 2, arbitrary: oneHostileLeaf(bodySchema) },
+            { weight: 1, arbitrary: fromSchema(bodySchema) },
+          ),
+          { nil: undefined, freq: 10 },
+        ),
+        async (pathValues, queryValues, body) => {
+          let url = path;
+          pathParams.forEach((p, i) => (url = url.replace(`{${p.name}}`, pathValues[i]!)));
+          const qs = queryParams
+            .map((p, i) => (queryValues[i] === undefined ? null : `${p.name}=${queryValues[i]}`))
+            .filter(Boolean)
+            .join('&');
+          if (qs) url += `?${qs}`;
+          const res = await clientFor(path, op).request(
+            method,
+            url,
+            method === 'GET' || method === 'DELETE' ? undefined : (body ?? {}),
+          );
+          const where = `${method} ${url} ${JSON.stringify(body)?.slice(0, 300)} → ${res.status} ${res.text.slice(0, 300)}`;
+          expect(res.status, where).toBeLessThan(500);
+          expect(res.text, where).not.toMatch(/\n\s+at .+:\d+:\d+/);
+          if (res.status >= 400) {
+            expect(typeof res.body?.message, where).toBe('string');
+            expect(typeof res.body?.code, where).toBe('string');
+          }
+        },
+      ),
+      { numRuns: RUNS },
+    );
+  });
+});

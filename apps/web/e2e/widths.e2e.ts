@@ -1,0 +1,295 @@
+import { describe, expect, it } from 'vitest';
+import type { Locator, Page } from 'playwright-core';
+import { registerChurch } from '@lampstand/server/testing';
+import { browserDescribe, loginViaUi, screenshot, startE2E, toast } from './helpers';
+
+const WIDTHS = [390, 1024, 1366] as const;
+
+interface Screen {
+  name: string;
+  path: string;
+  heading: string | RegExp;
+  /** Controls a person needs on this screen: each must be inside the viewport's width. */
+  actions: (page: Page) => Locator[];
+  admin?: boolean;
+}
+
+const SCREENS: Screen[] = [
+  {
+    name: 'dashboard',
+    path: '/',
+    heading: 'Welcome back, Grace Church!',
+    actions: (p) =>
+      ['New Email Campaign', 'New SMS Campaign', 'Create Landing Page', 'Generate QR Code', 'Add Contacts'].map((n) =>
+        p.getByRole('link', { name: n }),
+      ),
+  },
+  {
+    name: 'contacts',
+    path: '/contacts',
+    heading: 'Contacts',
+    actions: (p) => [
+      p.getByRole('button', { name: 'Add Contact' }).first(),
+      p.getByRole('button', { name: 'View Bartholomew Nathanael-Cana' }),
+      p.getByRole('button', { name: 'Edit Bartholomew Nathanael-Cana' }),
+    ],
+  },
+  {
+    name: 'email-campaigns',
+    path: '/email-campaigns',
+    heading: 'Email Campaigns',
+    actions: (p) => [
+      p.getByRole('link', { name: 'New Campaign' }),
+      p.getByRole('link', { name: 'View Harvest thanksgiving invitation' }),
+      p.getByRole('link', { name: 'Edit Harvest thanksgiving invitation' }),
+    ],
+  },
+  {
+    name: 'sms-campaigns',
+    path: '/sms-campaigns',
+    heading: 'SMS Campaigns',
+    actions: (p) => [
+      p.getByRole('button', { name: 'New Campaign' }),
+      p.getByRole('button', { name: 'Edit Youth night reminder' }),
+      p.getByRole('button', { name: 'Delete Youth night reminder' }),
+    ],
+  },
+  {
+    name: 'templates',
+    path: '/templates',
+    heading: 'Templates',
+    actions: (p) => [p.getByRole('combobox', { name: 'Category' }), p.getByRole('tab', { name: 'Packages' })],
+  },
+  {
+    name: 'landing-pages',
+    path: '/landing-pages',
+    heading: 'Landing Pages',
+    actions: (p) => [
+      p.getByRole('button', { name: 'Create Landing Page' }),
+      p.getByRole('button', { name: 'Actions for Easter Sunday at Grace' }),
+    ],
+  },
+  {
+    name: 'qr-codes',
+    path: '/qr-codes',
+    heading: 'QR Codes',
+    actions: (p) => [
+      p.getByRole('button', { name: 'Create QR Code' }),
+      p.getByRole('button', { name: 'Actions for Welcome card' }),
+    ],
+  },
+  {
+    name: 'show-up',
+    path: '/show-up',
+    heading: 'Show Up',
+    actions: (p) => [p.getByRole('link', { name: 'List a Project' }).first()],
+  },
+  {
+    name: 'service-planner',
+    path: '/service-planner',
+    heading: 'Service Planner',
+    actions: (p) => [
+      p.getByRole('button', { name: 'New Plan' }),
+      p.getByRole('button', { name: /^Actions for Sunday Morning Worship/ }),
+    ],
+  },
+  {
+    name: 'social-blast',
+    path: '/social-blast',
+    heading: 'Social Blast',
+    actions: (p) => [p.getByRole('button', { name: 'Create New Post' })],
+  },
+  {
+    name: 'admin-users',
+    path: '/admin/users',
+    heading: 'User Management',
+    admin: true,
+    actions: (p) => [p.getByRole('button', { name: 'Impersonate Grace Church' })],
+  },
+  {
+    name: 'admin-templates',
+    path: '/admin/templates',
+    heading: 'Marketing Templates & Packages',
+    admin: true,
+    actions: (p) => [p.getByRole('button', { name: 'New Template' })],
+  },
+];
+
+/** No other element lies over the control: a click on any part of it reaches it. */
+async function expectUncovered(control: Locator) {
+  const coveredPoints = await control.evaluate((el) => {
+    const r = el.getBoundingClientRect();
+    const [midX, midY] = [(r.left + r.right) / 2, (r.top + r.bottom) / 2];
+    // The centre and the middle of each edge (corners are rounded, so outside the button's shape).
+    const points = [
+      [midX, midY],
+      [r.left + 4, midY],
+      [r.right - 4, midY],
+      [midX, r.top + 3],
+      [midX, r.bottom - 3],
+    ] as const;
+    return points
+      .map(([x, y]) => ({ x, y, hit: document.elementFromPoint(x, y) }))
+      .filter(({ hit }) => !hit || !el.contains(hit))
+      .map(({ x, y, hit }) => `(${Math.round(x)},${Math.round(y)}) ${hit?.className ?? 'nothing'}`);
+  });
+  expect(coveredPoints, `${String(control)} is covered`).toEqual([]);
+}
+
+async function expectInsideWidth(page: Page, control: Locator, width: number) {
+  await control.waitFor();
+  await control.scrollIntoViewIfNeeded();
+  const box = await control.boundingBox();
+  expect(box, String(control)).not.toBeNull();
+  expect({ control: String(control), left: box!.x >= 0, right: box!.x + box!.width <= width }).toEqual({
+    control: String(control),
+    left: true,
+    right: true,
+  });
+}
+
+/** Long flows on a shared, busy machine: a generous limit, never a timing assertion. */
+const LONG = 180_000;
+
+browserDescribe(describe)('every main screen at 390, 1024 and 1366 px', async () => {
+  const e2e = await startE2E();
+  const admin = await registerChurch(e2e.app.url, 'Lampstand Platform');
+  const church = await registerChurch(e2e.app.url, 'Grace Church');
+  const c = church.client;
+  const list = (await c.post('/api/contact-lists', { name: 'Youth Parents', type: 'sms' })).body;
+  for (const [first, last, phone] of [
+    ['Bartholomew', 'Nathanael-Cana', '0412 000 001'],
+    ['Mary', 'Magdalene', '0412 000 002'],
+  ] as const) {
+    const contact = (
+      await c.post('/api/contacts', { firstName: first, lastName: last, email: `${first}@example.org`, phone })
+    ).body;
+    await c.post(`/api/contact-lists/${list.id}/contacts/${contact.id}`);
+  }
+  await c.post('/api/email-campaigns', {
+    name: 'Harvest thanksgiving invitation',
+    subject: 'Join us for harvest thanksgiving',
+    content: '<p>Hello friends</p>',
+    listIds: [list.id],
+  });
+  await c.post('/api/sms-campaigns', {
+    name: 'Youth night reminder',
+    content: 'Youth night is on tonight at 7',
+    listIds: [list.id],
+  });
+  await c.post('/api/landing-pages', { name: 'Easter Sunday at Grace', slug: 'easter-sunday-grace' });
+  await c.post('/api/qr-codes', { name: 'Welcome card', url: 'https://example.org/welcome' });
+  const sunday = new Date(Date.now() + 3 * 86_400_000).toISOString().slice(0, 10);
+  await c.post('/api/service-planner/plans', { title: 'Sunday Morning Worship', date: sunday });
+
+  for (const width of WIDTHS) {
+    it(
+      `at ${width} px the primary actions are on screen and the page does not scroll sideways`,
+      async () => {
+        const context = await e2e.browser.newContext({ baseURL: e2e.app.url, viewport: { width, height: 800 } });
+        const page = await context.newPage();
+        const adminContext = await e2e.browser.newContext({ baseURL: e2e.app.url, viewport: { width, height: 800 } });
+        const adminPage = await adminContext.newPage();
+        await loginViaUi(page, church.user.username, church.password);
+        await page.getByRole('heading', { name: 'Welcome back, Grace Church!' }).waitFor();
+        await loginViaUi(adminPage, admin.user.username, admin.password);
+        await adminPage.getByRole('heading', { name: 'Welcome back, Lampstand Platform!' }).waitFor();
+
+        for (const s of SCREENS) {
+          const p = s.admin ? adminPage : page;
+          await p.goto(s.path);
+          await p.getByRole('heading', { level: 1, name: s.heading }).waitFor();
+          for (const control of s.actions(p)) await expectInsideWidth(p, control, width);
+          expect(await p.getByRole('heading', { level: 1 }).count(), `${s.name}: one level-1 heading`).toBe(1);
+          const cut = await p.evaluate(() =>
+            Array.from(document.querySelectorAll('.mantine-Button-label'))
+              .filter((e) => e.scrollWidth > e.clientWidth + 1)
+              .map((e) => e.textContent),
+          );
+          expect(cut, `${s.name}: button labels cut`).toEqual([]);
+          const overflow = await p.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+          expect(overflow, `${s.name} scrolls sideways by ${overflow}px`).toBeLessThanOrEqual(0);
+          await p.evaluate(() => window.scrollTo(0, 0));
+          await screenshot(p, `width-${width}-${s.name}`);
+        }
+        await context.close();
+        await adminContext.close();
+      },
+      LONG,
+    );
+  }
+
+  for (const width of WIDTHS) {
+    it(
+      `at ${width} px a toast covers neither Stop Impersonating nor a sheet's buttons`,
+      async () => {
+        const context = await e2e.browser.newContext({ baseURL: e2e.app.url, viewport: { width, height: 800 } });
+        const page = await context.newPage();
+        await loginViaUi(page, admin.user.username, admin.password);
+        await page.getByRole('heading', { name: 'Welcome back, Lampstand Platform!' }).waitFor();
+        await page.goto('/admin/users');
+        await page.getByRole('button', { name: 'Impersonate Grace Church' }).click();
+        await page.getByRole('button', { name: 'Start Impersonating' }).click();
+        await toast(page, 'Impersonation started').waitFor();
+        const stop = page.getByRole('button', { name: 'Stop Impersonating' });
+        await expectUncovered(stop);
+        await expectUncovered(page.getByRole('button', { name: 'Account menu' }));
+
+        await page.goto('/contacts');
+        await page.getByRole('button', { name: 'Edit Mary Magdalene' }).click();
+        const sheet = page.getByRole('dialog', { name: 'Edit Contact' });
+        await sheet.getByRole('button', { name: 'Update Contact' }).click();
+        await toast(page, 'Contact updated successfully').waitFor();
+        await page.waitForTimeout(400); // the toast slides in
+        await screenshot(page, `width-${width}-toast-over-sheet`);
+        await expectUncovered(sheet.getByRole('button', { name: 'Close', exact: true }));
+        await expectUncovered(sheet.getByRole('button', { name: 'Update Contact' }));
+        await sheet.getByRole('button', { name: 'Close', exact: true }).click();
+        await stop.click();
+        await toast(page, 'Impersonation ended').waitFor();
+        await context.close();
+      },
+      LONG,
+    );
+  }
+
+  it(
+    'on a phone the navbar opens beside a backdrop that closes it',
+    async () => {
+      const context = await e2e.browser.newContext({ baseURL: e2e.app.url, viewport: { width: 390, height: 800 } });
+      const page = await context.newPage();
+      await loginViaUi(page, church.user.username, church.password);
+      await page.getByRole('heading', { name: 'Welcome back, Grace Church!' }).waitFor();
+      await page.getByRole('button', { name: 'Open navigation' }).click();
+      const nav = page.getByRole('navigation', { name: 'Marketing' });
+      await nav.getByRole('link', { name: 'Contacts' }).waitFor();
+      await page.waitForTimeout(300); // the navbar slides in
+      const box = await page.locator('.mantine-AppShell-navbar').boundingBox();
+      expect(box!.width).toBeLessThan(390 - 40);
+      await screenshot(page, 'width-390-navbar-open');
+      await page.mouse.click(385, 400); // on the backdrop, beside the navbar
+      await page.getByRole('button', { name: 'Open navigation' }).waitFor();
+      await context.close();
+    },
+    LONG,
+  );
+
+  it(
+    "on a phone the email wizard's step list has no stray separator lines",
+    async () => {
+      const context = await e2e.browser.newContext({ baseURL: e2e.app.url, viewport: { width: 390, height: 800 } });
+      const page = await context.newPage();
+      await loginViaUi(page, church.user.username, church.password);
+      await page.getByRole('heading', { name: 'Welcome back, Grace Church!' }).waitFor();
+      await page.goto('/email-campaigns/new');
+      await page.getByRole('heading', { level: 1, name: 'New Email Campaign' }).waitFor();
+      const visibleSeparators = await page
+        .locator('.mantine-Stepper-separator')
+        .evaluateAll((els) => els.filter((e) => getComputedStyle(e).display !== 'none').length);
+      expect(visibleSeparators).toBe(0);
+      await screenshot(page, 'width-390-email-wizard');
+      await context.close();
+    },
+    LONG,
+  );
+});

@@ -1,0 +1,51 @@
+import { describe, expect, it } from 'vitest';
+import { fillMergeTags, renderEmail } from './render.js';
+
+const evil = {
+  firstName: 'javascript:alert(document.domain)//',
+  lastName: '"><script>x()</script>',
+  churchName: 'Grace',
+};
+
+describe('merge tags by context', () => {
+  it('text: HTML-escaped', () => {
+    expect(fillMergeTags('<p>Hi {{lastName}}</p>', evil, { html: true })).toBe(
+      '<p>Hi &quot;&gt;&lt;script&gt;x()&lt;/script&gt;</p>',
+    );
+  });
+  it('a plain attribute: escaped, cannot close the quote', () => {
+    expect(fillMergeTags('<img alt="{{lastName}}">', evil, { html: true })).toBe(
+      '<img alt="&quot;&gt;&lt;script&gt;x()&lt;/script&gt;">',
+    );
+  });
+  it('a URL attribute made only of a tag becomes "#"', () => {
+    const out = fillMergeTags('<a href="{{firstName}}">x</a><img src="{{ firstName }}">', evil, { html: true });
+    expect(out).toBe('<a href="#">x</a><img src="#">');
+  });
+  it('a tag inside an http(s) URL is percent-encoded', () => {
+    const out = fillMergeTags('<a href="https://example.org/?n={{firstName}}">x</a>', evil, { html: true });
+    expect(out).toBe('<a href="https://example.org/?n=javascript%3Aalert(document.domain)%2F%2F">x</a>');
+  });
+  it('a mailto URL with a tag stays', () => {
+    const out = fillMergeTags("<a href='mailto:office@example.org?subject={{churchName}}'>x</a>", evil, { html: true });
+    expect(out).toBe('<a href="mailto:office@example.org?subject=Grace">x</a>');
+  });
+  it('plain text (subject, SMS): as is', () => {
+    expect(fillMergeTags('Hi {{firstName}}', evil, { html: false })).toBe(`Hi ${evil.firstName}`);
+  });
+});
+
+describe('the sent message', () => {
+  it('has no javascript: URL whatever the contact is named', () => {
+    const { html } = renderEmail({
+      subject: 's',
+      html: '<a href="{{firstName}}">x</a><img src="{{firstName}}"><a href="java{{lastName}}script:x">y</a>',
+      churchName: 'Grace',
+      postalAddress: null,
+      recipient: evil,
+      publicUrl: 'http://localhost',
+    });
+    expect(html).not.toMatch(/javascript:/i);
+    expect(html).not.toMatch(/<script/i);
+  });
+});
