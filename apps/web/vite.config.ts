@@ -1,10 +1,11 @@
 import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
+import { compressAssets } from './compress-assets.ts';
 
 const api = process.env.API_URL ?? 'http://localhost:3000';
 
 export default defineConfig({
-  plugins: [react()],
+  plugins: [react(), compressAssets()],
   server: {
     port: 5173,
     proxy: {
@@ -17,7 +18,8 @@ export default defineConfig({
   },
   build: {
     outDir: 'dist',
-    sourcemap: true,
+    // No source maps in the build: nothing to leak (the server refuses *.map as well).
+    sourcemap: false,
     // dist/.vite/manifest.json: scripts/bundle-report.mjs prints the JS each route loads from it.
     manifest: true,
     chunkSizeWarningLimit: 1500,

@@ -14,6 +14,7 @@ export function sessionControl(req: FastifyRequest): SessionControl {
       impersonatingUserId: req.session.get('impersonatingUserId'),
       impersonationStartedAt: req.session.get('impersonationStartedAt'),
     }),
+    id: () => req.session.sessionId,
     async signIn(userId) {
       await req.session.regenerate();
       req.session.set('userId', userId);

@@ -1,10 +1,8 @@
 import crypto from 'node:crypto';
-import fs from 'node:fs';
-import path from 'node:path';
 import Fastify, { type FastifyInstance } from 'fastify';
 import fastifyCookie from '@fastify/cookie';
 import fastifySession from '@fastify/session';
-import fastifyStatic from '@fastify/static';
+import fastifyCompress from '@fastify/compress';
 import { fastifyTRPCPlugin, type FastifyTRPCPluginOptions } from '@trpc/server/adapters/fastify';
 import { appRouter } from '@lampstand/api/server';
 import type { AppDeps } from './app-deps.js';
@@ -24,6 +22,7 @@ import { OneLineRequestLog } from './logger.js';
 import { PgSessionStore, sessionRefreshHook } from './session-store.js';
 import { restPlugin } from './rest/plugin.js';
 import { toErrorResponse } from './rest/errors.js';
+import { apiCompression, isAppRoute, serveWebApp } from './static.js';
 import { registerSecurity } from './security/index.js';
 import { DEFAULT_BODY_LIMIT } from './security/body-limits.js';
 
@@ -82,6 +81,10 @@ export async function createServer(config: Config, deps: AppDeps): Promise<Serve
     // Slow clients: the whole request within requestTimeoutMs, the body within bodyTimeoutMs.
     requestTimeout: config.requestTimeoutMs,
     connectionTimeout: config.requestTimeoutMs * 2,
+    // A batched tRPC GET names its procedures in one path parameter (`/trpc/a,b,c?input=…`); Fastify's
+    // default of 100 characters answered 414 once the names passed it. The web client splits
+    // batches at 2,000 characters of URL; Node's 16 KiB header limit stays the outer bound.
+    routerOptions: { maxParamLength: 8 * 1024 },
   });
   await registerSecurity(app, config, SESSION_COOKIE);
   app.addHook('onRequest', async (req, reply) => {
@@ -131,19 +134,23 @@ export async function createServer(config: Config, deps: AppDeps): Promise<Serve
 
   app.addHook('onRequest', sessionRefreshHook(SESSION_MAX_AGE_MS));
 
-  await app.register(fastifyTRPCPlugin, {
-    prefix: '/trpc',
-    trpcOptions: {
-      router: appRouter,
-      createContext: ({ req }) => createContext(deps, req),
-      onError: ({ error, path: procPath }) => {
-        if (error.code === 'INTERNAL_SERVER_ERROR')
-          app.log.error({ err: error, procedure: procPath }, 'procedure failed');
-      },
-    } satisfies FastifyTRPCPluginOptions<AppRouter>['trpcOptions'],
-  });
+  // /trpc and /api answer JSON: compressed above 1 KiB (their scope only; assets come pre-compressed).
+  await app.register(async (api) => {
+    await api.register(fastifyCompress, apiCompression);
+    await api.register(fastifyTRPCPlugin, {
+      prefix: '/trpc',
+      trpcOptions: {
+        router: appRouter,
+        createContext: ({ req }) => createContext(deps, req),
+        onError: ({ error, path: procPath }) => {
+          if (error.code === 'INTERNAL_SERVER_ERROR')
+            app.log.error({ err: error, procedure: procPath }, 'procedure failed');
+        },
+      } satisfies FastifyTRPCPluginOptions<AppRouter>['trpcOptions'],
+    });
 
-  await app.register(restPlugin, { deps, publicUrl: config.publicUrl });
+    await api.register(restPlugin, { deps, publicUrl: config.publicUrl });
+  });
   await app.register(publicRoutes, { deps });
   await app.register(servicePlannerPublicRoutes, { deps });
   await app.register(showUpPublic, { deps, config });
@@ -173,21 +180,11 @@ export async function createServer(config: Config, deps: AppDeps): Promise<Serve
     }
   });
 
-  const indexHtml = path.join(config.webDist, 'index.html');
-  const hasWeb = fs.existsSync(indexHtml);
-  if (hasWeb) {
-    await app.register(fastifyStatic, { root: config.webDist, wildcard: false, index: false });
-  } else {
-    app.log.warn(`No built web app at ${config.webDist}; run 'pnpm build' to serve it.`);
-  }
+  const hasWeb = await serveWebApp(app, config.webDist);
+  if (!hasWeb) app.log.warn(`No built web app at ${config.webDist}; run 'pnpm build' to serve it.`);
   app.setNotFoundHandler((req, reply) => {
     const url = req.url.split('?')[0] ?? '';
-    if (
-      hasWeb &&
-      (req.method === 'GET' || req.method === 'HEAD') &&
-      !url.startsWith('/api/') &&
-      !url.startsWith('/trpc/')
-    ) {
+    if (hasWeb && (req.method === 'GET' || req.method === 'HEAD') && isAppRoute(url)) {
       // An app route (e.g. /contacts): the web app's router takes it from here.
       return reply.type('text/html').header('cache-control', 'no-cache').sendFile('index.html');
     }

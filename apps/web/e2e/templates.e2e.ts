@@ -47,8 +47,20 @@ browserDescribe(describe)('marketing templates', async () => {
 
     await page.getByRole('button', { name: 'Actions for Easter 2026' }).click();
     await page.getByRole('menuitem', { name: 'Assign to churches' }).click();
-    await page.getByRole('checkbox', { name: 'Grace Church' }).click();
-    await expect.poll(() => page.getByRole('checkbox', { name: 'Grace Church' }).isChecked()).toBe(true);
+    const grace = page
+      .getByRole('dialog', { name: 'Assign Easter 2026' })
+      .getByRole('checkbox', { name: 'Grace Church' });
+    await grace.click();
+    await toast(page, 'Easter 2026 is assigned to Grace Church.').waitFor();
+    await expect.poll(() => grace.isChecked()).toBe(true);
+    // Unticking unassigns; ticking again assigns (no 'Already assigned').
+    await grace.click();
+    await expect.poll(() => grace.isChecked()).toBe(false);
+    await expect
+      .poll(async () => (await admin.client.get(`/api/admin/assignments?userId=${church.user.id}`)).body.length)
+      .toBe(0);
+    await grace.click();
+    await expect.poll(() => grace.isChecked()).toBe(true);
     await expect
       .poll(async () => (await admin.client.get(`/api/admin/assignments?userId=${church.user.id}`)).body.length)
       .toBe(1);

@@ -9,7 +9,8 @@ import { createQueryClient, createTrpcClient, trpc } from './lib/trpc';
 import { cssVariablesResolver, theme } from './ui/theme';
 import { AppLayout } from './shell/app-layout';
 import { RequireAdmin, RequireUser } from './shell/guards';
-import { ComingSoonPage, NotFoundPage } from './features/misc/pages';
+import { ComingSoonPage } from './features/misc/coming-soon-page';
+import { NotFoundPage } from './features/misc/not-found-page';
 
 // Every screen loads on first visit, sign-in and the dashboard too: the first paint carries only
 // the providers, the router and the shell (zod and the form code come with the screens that use
@@ -19,6 +20,7 @@ const DashboardPage = lazy(() =>
   import('./features/dashboard/dashboard-page').then((m) => ({ default: m.DashboardPage })),
 );
 const UsersPage = lazy(() => import('./features/admin/users-page').then((m) => ({ default: m.UsersPage })));
+const AccountPage = lazy(() => import('./features/account/account-page').then((m) => ({ default: m.AccountPage })));
 const SettingsPage = lazy(() => import('./features/settings/settings-page').then((m) => ({ default: m.SettingsPage })));
 const ContactsPage = lazy(() => import('./features/contacts/contacts-page').then((m) => ({ default: m.ContactsPage })));
 const ContactDetailPage = lazy(() =>
@@ -132,6 +134,7 @@ const routes = createRoutesFromElements(
       }
     >
       <Route index element={<DashboardPage />} />
+      <Route path="/account" element={<AccountPage />} />
       <Route path="/settings" element={<SettingsPage />} />
       <Route path="/contacts" element={<ContactsPage />} />
       <Route path="/contacts/new" element={<ContactsPage />} />

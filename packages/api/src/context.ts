@@ -21,6 +21,8 @@ export interface SessionData {
 /** The HTTP session, as the procedures need it; the server backs it with @fastify/session. */
 export interface SessionControl {
   data(): SessionData;
+  /** This session's id (undefined before it is saved). */
+  id(): string | undefined;
   /** Sign in: a new session id (no fixation), then remember the user. */
   signIn(userId: number): Promise<void>;
   /** Sign out: the session is destroyed on the server, so the old cookie stops working. */

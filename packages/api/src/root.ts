@@ -1,3 +1,4 @@
+import { accountRouter } from './routers/account/router.js';
 import { adminRouter } from './routers/admin/router.js';
 import { authRouter } from './routers/auth/router.js';
 import { childGroupsRouter } from './routers/child-groups/router.js';
@@ -22,6 +23,7 @@ import { createCallerFactory, router } from './trpc.js';
 
 export const appRouter = router({
   auth: authRouter,
+  account: accountRouter,
   admin: adminRouter,
   contacts: contactsRouter,
   contactLists: contactListsRouter,

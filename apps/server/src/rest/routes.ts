@@ -45,6 +45,23 @@ const coreRoutes: RestRoute[] = [
     tag: 'Accounts',
     access: 'signed-in',
   },
+  {
+    method: 'PATCH',
+    path: '/api/account',
+    procedure: 'account.update',
+    summary: 'Change the church name and/or email (a new email needs currentPassword)',
+    tag: 'Accounts',
+    access: 'signed-in',
+    errors: [409],
+  },
+  {
+    method: 'POST',
+    path: '/api/account/password',
+    procedure: 'account.changePassword',
+    summary: "Change the password (currentPassword required); the account's other sessions are signed out",
+    tag: 'Accounts',
+    access: 'signed-in',
+  },
 
   // Platform administration
   {
@@ -145,6 +162,22 @@ const coreRoutes: RestRoute[] = [
     path: '/api/admin/assignments',
     procedure: 'adminTemplates.assignments',
     summary: "A church's assigned templates and packages (?userId=)",
+    tag: 'Admin',
+    access: 'admin',
+  },
+  {
+    method: 'GET',
+    path: '/api/admin/marketing-templates/{id}/churches',
+    procedure: 'adminTemplates.templateChurches',
+    summary: 'The churches a template is assigned to (userId with the assignment id, to unassign)',
+    tag: 'Admin',
+    access: 'admin',
+  },
+  {
+    method: 'GET',
+    path: '/api/admin/marketing-packages/{id}/churches',
+    procedure: 'adminTemplates.packageChurches',
+    summary: 'The churches a package is assigned to (userId with the assignment id, to unassign)',
     tag: 'Admin',
     access: 'admin',
   },

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { HttpClient, registerChurch, startTestApp } from '../helpers/test-app.js';
 
 const app = await startTestApp();
@@ -31,6 +31,8 @@ describe('admin: marketing templates and packages', () => {
       ['GET', '/api/admin/assignments?userId=1'],
       ['POST', '/api/admin/assignments'],
       ['DELETE', '/api/admin/assignments/1'],
+      ['GET', '/api/admin/marketing-templates/1/churches'],
+      ['GET', '/api/admin/marketing-packages/1/churches'],
     ];
     for (const [method, path] of paths) {
       expect(
@@ -189,5 +191,71 @@ describe('assignment and what churches see', () => {
       isActive: false,
     });
     expect((await a.client.get('/api/templates')).body).toEqual([]);
+  });
+});
+
+describe('assigning to 200 churches', () => {
+  let churchIds: number[] = [];
+  // Churches written straight to the table: 200 registrations would spend most of the test hashing passwords.
+  beforeAll(async () => {
+    const { passwordHash } = await app.db.selectFrom('users').select('passwordHash').executeTakeFirstOrThrow();
+    churchIds = (
+      await app.db
+        .insertInto('users')
+        .values(
+          Array.from({ length: 200 }, (_, i) => ({
+            username: `many_${i}`,
+            email: `many_${i}@example.org`,
+            churchName: `Many Church ${i}`,
+            passwordHash,
+            role: 'church' as const,
+          })),
+        )
+        .returning('id')
+        .execute()
+    ).map((r) => r.id);
+  });
+
+  it('lists the churches of a template and of a package in one request, and unassigns', async () => {
+    const template = (await admin.client.post('/api/admin/marketing-templates', { ...emailTemplate, name: 'Wide' }))
+      .body;
+    const pkg = (await admin.client.post('/api/admin/marketing-packages', { name: 'Wide pack', category: 'easter' }))
+      .body;
+    const empty = await admin.client.get(`/api/admin/marketing-templates/${template.id}/churches`);
+    expect(empty.status).toBe(200);
+    expect(empty.body).toEqual([]);
+
+    for (const userId of churchIds) {
+      expect((await admin.client.post('/api/admin/assignments', { userId, templateId: template.id })).status).toBe(201);
+    }
+    await admin.client.post('/api/admin/assignments', { userId: churchIds[7], packageId: pkg.id });
+
+    const assigned = await admin.client.get(`/api/admin/marketing-templates/${template.id}/churches`);
+    expect(assigned.status).toBe(200);
+    expect(assigned.body.map((r: { userId: number }) => r.userId)).toEqual(churchIds);
+    const byPackage = (await admin.client.get(`/api/admin/marketing-packages/${pkg.id}/churches`)).body;
+    expect(byPackage).toEqual([{ assignmentId: expect.any(Number), userId: churchIds[7] }]);
+
+    const first = assigned.body[0] as { assignmentId: number; userId: number };
+    expect((await admin.client.delete(`/api/admin/assignments/${first.assignmentId}`)).status).toBe(200);
+    const after = (await admin.client.get(`/api/admin/marketing-templates/${template.id}/churches`)).body;
+    expect(after).toHaveLength(199);
+    expect(after.map((r: { userId: number }) => r.userId)).not.toContain(first.userId);
+
+    expect((await admin.client.get('/api/admin/marketing-templates/999999/churches')).status).toBe(404);
+    expect((await admin.client.get('/api/admin/marketing-packages/999999/churches')).body.message).toBe(
+      'Package not found',
+    );
+  });
+
+  it('answers a batched tRPC GET of 200 procedures (no 414)', async () => {
+    const procedures = churchIds.map(() => 'adminTemplates.assignments').join(',');
+    const input = Object.fromEntries(churchIds.map((userId, i) => [i, { userId }]));
+    const url = `/trpc/${procedures}?batch=1&input=${encodeURIComponent(JSON.stringify(input))}`;
+    expect(url.length).toBeGreaterThan(8000);
+    const res = await admin.client.get(url);
+    expect(res.status).toBe(200);
+    expect(res.body).toHaveLength(200);
+    expect(res.body[7].result.data.length).toBeGreaterThan(0);
   });
 });

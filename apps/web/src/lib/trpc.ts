@@ -20,6 +20,8 @@ export function createTrpcClient() {
     links: [
       httpBatchLink({
         url: '/trpc',
+        // Long batches become several requests rather than one URL a proxy might refuse.
+        maxURLLength: 2000,
         fetch: (url, options) => fetch(url, { ...(options as RequestInit), credentials: 'include' }),
       }),
     ],

@@ -114,7 +114,9 @@ export function AppLayout() {
               </Menu.Target>
               <Menu.Dropdown>
                 <Menu.Label>{user.churchName}</Menu.Label>
-                <Menu.Item leftSection={<IconUser size={16} />}>Account</Menu.Item>
+                <Menu.Item leftSection={<IconUser size={16} />} component={Link} to="/account">
+                  Account
+                </Menu.Item>
                 <Menu.Item leftSection={<IconSettings size={16} />} component={Link} to="/settings">
                   Settings
                 </Menu.Item>

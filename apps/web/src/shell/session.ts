@@ -8,7 +8,9 @@ import type { SessionUser } from '@lampstand/api';
 
 /** The signed-in user (null when not signed in), as GET /api/user answers. */
 export function useSession(): { user: SessionUser | null; isLoading: boolean } {
-  const me = trpc.auth.me.useQuery(undefined, { retry: false });
+  // A 401 is a final answer: without retryOnMount: false, the sign-in page mounting after the
+  // redirect asked again (react-query refetches a query in error when a new component uses it).
+  const me = trpc.auth.me.useQuery(undefined, { retry: false, retryOnMount: false });
   if (me.isLoading) return { user: null, isLoading: true };
   // 401 means "not signed in"; any other failure also leaves the visitor at the sign-in page.
   if (me.error) return { user: null, isLoading: false };

@@ -150,6 +150,9 @@ export const createAssignmentSchema = z
     path: ['templateId'],
   });
 export const assignmentIdSchema = z.object({ id: idSchema('Assignment ID') });
+/** A church a template or package is assigned to, with the assignment's id (to unassign it). */
+export const assignedChurchSchema = z.object({ assignmentId: z.number().int(), userId: z.number().int() });
+export type AssignedChurch = z.infer<typeof assignedChurchSchema>;
 export const assignmentSchema = z.object({
   id: z.number().int(),
   userId: z.number().int(),

@@ -13,6 +13,7 @@ import * as m0011 from './2026_11_23_0011_service_planner.js';
 import * as m0012 from './2026_11_23_0012_hardening.js';
 import * as m0037 from './2026_11_23_0037_social_post_jobs.js';
 import * as m0031 from './2026_11_23_0031_contact_merges.js';
+import * as m0033 from './2026_11_23_0033_sessions_by_user.js';
 
 /** Every migration, by its frozen date-prefixed name. Add new ones at the end. */
 export const migrations: Record<string, Migration> = {
@@ -30,4 +31,5 @@ export const migrations: Record<string, Migration> = {
   '2026_11_23_0012_hardening': m0012,
   '2026_11_23_0037_social_post_jobs': m0037,
   '2026_11_23_0031_contact_merges': m0031,
+  '2026_11_23_0033_sessions_by_user': m0033,
 };

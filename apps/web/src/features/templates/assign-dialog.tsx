@@ -1,25 +1,87 @@
 import { Checkbox, Loader, Modal, ScrollArea, Stack, Text } from '@mantine/core';
 import { trpc } from '../../lib/trpc';
 import { errorMessage } from '../../lib/errors';
-import { notifyError } from '../../ui/notify';
+import { notifyError, notifySuccess } from '../../ui/notify';
 
 type Target = { kind: 'template' | 'package'; id: number; name: string };
 
-/** Assign one template or package to churches (checkboxes; unchecking unassigns). */
+/** Assign and unassign a church, with a toast either way; refreshes both dialogs' queries. */
+function useAssignment(target: Target) {
+  const utils = trpc.useUtils();
+  const refresh = async (userId: number) => {
+    await Promise.all([
+      target.kind === 'template'
+        ? utils.adminTemplates.templateChurches.invalidate({ id: target.id })
+        : utils.adminTemplates.packageChurches.invalidate({ id: target.id }),
+      utils.adminTemplates.assignments.invalidate({ userId }),
+    ]);
+  };
+  const onError = (e: unknown) => notifyError('Error', errorMessage(e));
+  const assign = trpc.adminTemplates.assign.useMutation({ onError });
+  const unassign = trpc.adminTemplates.unassign.useMutation({ onError });
+  return {
+    pending: assign.isPending || unassign.isPending,
+    toggle: (church: { userId: number; churchName: string }, assignmentId: number | undefined) => {
+      if (assignmentId === undefined) {
+        const ids = target.kind === 'template' ? { templateId: target.id } : { packageId: target.id };
+        assign.mutate(
+          { userId: church.userId, ...ids },
+          {
+            onSuccess: () => {
+              notifySuccess('Assigned', `${target.name} is assigned to ${church.churchName}.`);
+              void refresh(church.userId);
+            },
+          },
+        );
+      } else {
+        unassign.mutate(
+          { id: assignmentId },
+          {
+            onSuccess: () => {
+              notifySuccess('Unassigned', `${target.name} is no longer assigned to ${church.churchName}.`);
+              void refresh(church.userId);
+            },
+          },
+        );
+      }
+    },
+  };
+}
+
+/** Assign one template or package to churches (checkboxes; unticking unassigns). Two queries in all. */
 export function AssignToChurchesDialog({ target, onClose }: { target: Target; onClose: () => void }) {
   const users = trpc.admin.users.useQuery();
+  const templateChurches = trpc.adminTemplates.templateChurches.useQuery(
+    { id: target.id },
+    { enabled: target.kind === 'template' },
+  );
+  const packageChurches = trpc.adminTemplates.packageChurches.useQuery(
+    { id: target.id },
+    { enabled: target.kind === 'package' },
+  );
+  const assigned = target.kind === 'template' ? templateChurches : packageChurches;
+  const assignmentIds = new Map((assigned.data ?? []).map((a) => [a.userId, a.assignmentId]));
+  const { toggle, pending } = useAssignment(target);
   const churches = (users.data ?? []).filter((u) => u.role === 'church');
   return (
     <Modal opened onClose={onClose} title={`Assign ${target.name}`} centered>
-      {users.isLoading ? (
+      {users.isLoading || assigned.isLoading ? (
         <Loader aria-label="Loading churches" />
+      ) : users.error || assigned.error ? (
+        <Text c="red.8">{errorMessage(users.error ?? assigned.error)}</Text>
       ) : churches.length === 0 ? (
         <Text c="dimmed">No church accounts yet</Text>
       ) : (
         <ScrollArea.Autosize mah={400}>
           <Stack gap="xs">
             {churches.map((u) => (
-              <ChurchRow key={u.id} userId={u.id} churchName={u.churchName} target={target} />
+              <Checkbox
+                key={u.id}
+                label={u.churchName}
+                checked={assignmentIds.has(u.id)}
+                disabled={pending || assigned.isFetching}
+                onChange={() => toggle({ userId: u.id, churchName: u.churchName }, assignmentIds.get(u.id))}
+              />
             ))}
           </Stack>
         </ScrollArea.Autosize>
@@ -28,34 +90,30 @@ export function AssignToChurchesDialog({ target, onClose }: { target: Target; on
   );
 }
 
-function ChurchRow({ userId, churchName, target }: { userId: number; churchName: string; target: Target }) {
-  const utils = trpc.useUtils();
+/** One row of the church's own dialog: this template or package, ticked when assigned to the church. */
+function ChurchRow({
+  userId,
+  churchName,
+  label,
+  target,
+}: {
+  userId: number;
+  churchName: string;
+  label: string;
+  target: Target;
+}) {
+  // Every row reads the same query (one request for the dialog).
   const assignments = trpc.adminTemplates.assignments.useQuery({ userId });
   const current = assignments.data?.find((a) =>
     target.kind === 'template' ? a.templateId === target.id : a.packageId === target.id,
   );
-  const onError = (e: unknown) => notifyError('Error', errorMessage(e));
-  const assign = trpc.adminTemplates.assign.useMutation({
-    onSuccess: () => utils.adminTemplates.assignments.invalidate({ userId }),
-    onError,
-  });
-  const unassign = trpc.adminTemplates.unassign.useMutation({
-    onSuccess: () => utils.adminTemplates.assignments.invalidate({ userId }),
-    onError,
-  });
+  const { toggle, pending } = useAssignment(target);
   return (
     <Checkbox
-      label={churchName}
+      label={label}
       checked={!!current}
-      disabled={assignments.isLoading || assign.isPending || unassign.isPending}
-      onChange={(e) => {
-        const checked = e.currentTarget.checked;
-        if (checked)
-          assign.mutate(
-            target.kind === 'template' ? { userId, templateId: target.id } : { userId, packageId: target.id },
-          );
-        else if (current) unassign.mutate({ id: current.id });
-      }}
+      disabled={assignments.isLoading || assignments.isFetching || pending}
+      onChange={() => toggle({ userId, churchName }, current?.id)}
     />
   );
 }
@@ -88,7 +146,8 @@ export function ChurchTemplatesDialog({
             <ChurchRow
               key={`p${p.id}`}
               userId={userId}
-              churchName={p.name}
+              churchName={churchName}
+              label={p.name}
               target={{ kind: 'package', id: p.id, name: p.name }}
             />
           ))}
@@ -99,7 +158,8 @@ export function ChurchTemplatesDialog({
             <ChurchRow
               key={`t${t.id}`}
               userId={userId}
-              churchName={`${t.name} (${t.type})`}
+              churchName={churchName}
+              label={`${t.name} (${t.type})`}
               target={{ kind: 'template', id: t.id, name: t.name }}
             />
           ))}

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import {
+  assignedChurchSchema,
   assignmentIdSchema,
   assignmentQuerySchema,
   assignmentSchema,
@@ -52,6 +53,15 @@ export const adminTemplatesRouter = router({
     .input(assignmentQuerySchema)
     .output(z.array(assignmentSchema))
     .query(({ ctx, input }) => svc.listAssignments(ctx.db, input.userId)),
+  /** The churches one template is assigned to (the Assign to churches dialog reads this once). */
+  templateChurches: adminProcedure
+    .input(templateIdSchema)
+    .output(z.array(assignedChurchSchema))
+    .query(({ ctx, input }) => svc.listAssignedChurches(ctx.db, { templateId: input.id })),
+  packageChurches: adminProcedure
+    .input(packageIdSchema)
+    .output(z.array(assignedChurchSchema))
+    .query(({ ctx, input }) => svc.listAssignedChurches(ctx.db, { packageId: input.id })),
   assign: adminProcedure
     .input(createAssignmentSchema)
     .output(assignmentSchema)

@@ -2,6 +2,7 @@ import { sql, type Db, type MarketingPackagesTable, type MarketingTemplatesTable
 import type { Selectable } from 'kysely';
 import type { z } from 'zod';
 import type {
+  AssignedChurch,
   MarketingPackage,
   MarketingTemplate,
   packageFieldsSchema,
@@ -196,6 +197,30 @@ export async function listAssignments(db: Db, userId: number) {
   return (
     await db.selectFrom('userTemplates').selectAll().where('userId', '=', userId).orderBy('assignedAt').execute()
   ).map(toAssignment);
+}
+
+/** Every church one template or package is assigned to (directly). */
+export async function listAssignedChurches(
+  db: Db,
+  target: { templateId: number } | { packageId: number },
+): Promise<AssignedChurch[]> {
+  const [column, id] =
+    'templateId' in target ? (['templateId', target.templateId] as const) : (['packageId', target.packageId] as const);
+  const rows = await db
+    .selectFrom('userTemplates')
+    .select(['id as assignmentId', 'userId'])
+    .where(column, '=', id)
+    .orderBy('userId')
+    .execute();
+  if (rows.length === 0) {
+    // Nothing assigned, or no such template or package (404).
+    const exists =
+      column === 'templateId'
+        ? await db.selectFrom('marketingTemplates').select('id').where('id', '=', id).executeTakeFirst()
+        : await db.selectFrom('marketingPackages').select('id').where('id', '=', id).executeTakeFirst();
+    if (!exists) throw notFound(column === 'templateId' ? 'Template not found' : 'Package not found');
+  }
+  return rows;
 }
 
 export async function createAssignment(db: Db, input: { userId: number; templateId?: number; packageId?: number }) {

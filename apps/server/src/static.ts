@@ -1,0 +1,45 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import zlib from 'node:zlib';
+import type { FastifyInstance } from 'fastify';
+import type { FastifyCompressOptions } from '@fastify/compress';
+import fastifyStatic from '@fastify/static';
+
+/** Vite's content-hashed output: a changed file gets a new name, so browsers may keep these for good. */
+const HASHED_DIR = '/assets/';
+export const IMMUTABLE = 'public, max-age=31536000, immutable';
+
+/** API answers (JSON) above 1 KiB go out as brotli or gzip; quick brotli, as they are made per request. */
+export const apiCompression: FastifyCompressOptions = {
+  threshold: 1024,
+  encodings: ['br', 'gzip'],
+  brotliOptions: { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 4 } },
+};
+
+/**
+ * Serve the built web app from `webDist`: the `.br` / `.gz` files the web build wrote beside each
+ * asset (by the request's Accept-Encoding), hashed assets cached for a year, everything else
+ * (index.html, favicon) revalidated on every load. Source maps are never served.
+ * Returns false (and serves nothing) when there is no build.
+ */
+export async function serveWebApp(app: FastifyInstance, webDist: string): Promise<boolean> {
+  if (!fs.existsSync(path.join(webDist, 'index.html'))) return false;
+  await app.register(fastifyStatic, {
+    root: webDist,
+    wildcard: false,
+    index: false,
+    preCompressed: true,
+    cacheControl: false,
+    allowedPath: (pathname) => !pathname.endsWith('.map'),
+    setHeaders: (reply, filePath) => {
+      const rel = `/${path.relative(webDist, filePath).split(path.sep).join('/')}`;
+      reply.header('cache-control', rel.startsWith(HASHED_DIR) ? IMMUTABLE : 'no-cache');
+    },
+  });
+  return true;
+}
+
+/** A GET the web app's router answers with index.html (an app route such as /contacts), not a missing file. */
+export function isAppRoute(url: string): boolean {
+  return !url.startsWith('/api/') && !url.startsWith('/trpc/') && !url.startsWith(HASHED_DIR) && !url.endsWith('.map');
+}

@@ -1,0 +1,46 @@
+import { describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { registerChurch } from '@lampstand/server/testing';
+import { browserDescribe, loginViaUi, startE2E } from './helpers';
+
+/** The session check (auth.me) requests a page makes, alone or inside a tRPC batch. */
+function countSessionChecks(page: Page): () => number {
+  let n = 0;
+  page.on('request', (req) => {
+    const url = new URL(req.url());
+    if (url.pathname.startsWith('/trpc/'))
+      n += url.pathname
+        .slice(6)
+        .split(',')
+        .filter((p) => p === 'auth.me').length;
+  });
+  return () => n;
+}
+
+browserDescribe(describe)('first load', async () => {
+  const e2e = await startE2E();
+  await registerChurch(e2e.app.url, 'Lampstand Platform');
+  const church = await registerChurch(e2e.app.url, 'Grace Church');
+
+  it('a visitor sent to the sign-in page checks the session once', async () => {
+    const { page, context } = await e2e.newPage();
+    const checks = countSessionChecks(page);
+    await page.goto('/contacts');
+    await page.getByRole('button', { name: 'Sign in' }).waitFor();
+    await page.waitForLoadState('networkidle');
+    expect(checks()).toBe(1);
+    await context.close();
+  });
+
+  it('a signed-in church opening the dashboard checks the session once', async () => {
+    const { page, context } = await e2e.newPage();
+    await loginViaUi(page, church.user.username, church.password);
+    await page.getByRole('heading', { name: 'Welcome back, Grace Church!' }).waitFor();
+    const checks = countSessionChecks(page);
+    await page.goto('/');
+    await page.getByRole('heading', { name: 'Welcome back, Grace Church!' }).waitFor();
+    await page.waitForLoadState('networkidle');
+    expect(checks()).toBe(1);
+    await context.close();
+  });
+});
