@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { timeZoneSchema } from './common.js';
 
 // Zod only: the browser imports this file for its forms, so each message is written once.
 
@@ -27,6 +28,8 @@ export const registerSchema = z.object({
     .min(1, 'Church name is required')
     .max(200, 'Church name must be at most 200 characters'),
   email: z.string({ error: 'Email is required' }).trim().pipe(z.email('Please enter a valid email address')),
+  /** The church's time zone (the browser's at registration); UTC when left out. */
+  timeZone: timeZoneSchema.optional(),
   /** Accepted for compatibility with the spec's payload; the server decides the role. */
   role: roleSchema.optional(),
 });

@@ -10,6 +10,7 @@ import * as m0008 from './2026_11_23_0008_qr_codes.js';
 import * as m0009 from './2026_11_23_0009_show_up.js';
 import * as m0010 from './2026_11_23_0010_social_posts.js';
 import * as m0011 from './2026_11_23_0011_service_planner.js';
+import * as m0032 from './2026_11_23_0032_church_time_zone.js';
 
 /** Every migration, by its frozen date-prefixed name. Add new ones at the end. */
 export const migrations: Record<string, Migration> = {
@@ -24,4 +25,5 @@ export const migrations: Record<string, Migration> = {
   '2026_11_23_0009_show_up': m0009,
   '2026_11_23_0010_social_posts': m0010,
   '2026_11_23_0011_service_planner': m0011,
+  '2026_11_23_0032_church_time_zone': m0032,
 };

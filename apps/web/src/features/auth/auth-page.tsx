@@ -20,6 +20,7 @@ import { useState } from 'react';
 import { Navigate, useNavigate } from 'react-router-dom';
 import { loginSchema, registerFormSchema, type RegisterFormValues } from '@lampstand/api/schemas/auth';
 import { trpc } from '../../lib/trpc';
+import { browserTimeZone } from '../../lib/time-zone';
 import { errorText } from '../../lib/errors';
 import { notifyError, notifySuccess } from '../../ui/notify';
 import { zodValidate } from '../../ui/zod-form';
@@ -84,7 +85,9 @@ function RegisterForm({ onSwitch }: { onSwitch: () => void }) {
     onError: (err) => notifyError('Registration failed', errorText(err)),
   });
   return (
-    <form onSubmit={form.onSubmit(({ confirmPassword: _confirm, ...values }) => register.mutate(values))} noValidate>
+    <form onSubmit={form.onSubmit(({ confirmPassword: _confirm, ...values }) =>
+        register.mutate({ ...values, timeZone: browserTimeZone() }),
+      )} noValidate>
       <Stack>
         <TextInput label="Church Name" autoComplete="organization" {...form.getInputProps('churchName')} />
         <TextInput label="Email" type="email" autoComplete="email" {...form.getInputProps('email')} />
