@@ -31,7 +31,12 @@ export function ZonedDateTimePicker({
       placeholder="Pick a date and time"
       minDate={toZonedWallTime(now, timeZone).slice(0, 10)}
       valueFormat="MMM D, YYYY h:mm A"
-      timePickerProps={{ format: '12h' }}
+      timePickerProps={{
+        format: '12h',
+        hoursInputLabel: 'Hour',
+        minutesInputLabel: 'Minute',
+        amPmInputLabel: 'AM or PM',
+      }}
       defaultTimeValue={defaultTime}
       value={value ? toZonedWallTime(new Date(value), timeZone) : null}
       onChange={(wall) => onChange(wall ? fromZonedWallTime(wall, timeZone).toISOString() : null)}

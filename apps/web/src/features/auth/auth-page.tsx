@@ -85,9 +85,12 @@ function RegisterForm({ onSwitch }: { onSwitch: () => void }) {
     onError: (err) => notifyError('Registration failed', errorText(err)),
   });
   return (
-    <form onSubmit={form.onSubmit(({ confirmPassword: _confirm, ...values }) =>
+    <form
+      onSubmit={form.onSubmit(({ confirmPassword: _confirm, ...values }) =>
         register.mutate({ ...values, timeZone: browserTimeZone() }),
-      )} noValidate>
+      )}
+      noValidate
+    >
       <Stack>
         <TextInput label="Church Name" autoComplete="organization" {...form.getInputProps('churchName')} />
         <TextInput label="Email" type="email" autoComplete="email" {...form.getInputProps('email')} />

@@ -71,16 +71,17 @@ export function useSendConfirmation(channel: CampaignChannel) {
           <Text size="sm" fw={600}>
             Send to {people(c.recipients)} on {lists}?
           </Text>
-          {channel === 'sms' ? (
-            <SmsTextCount content={o.content ?? ''} recipients={c.recipients} />
-          ) : null}
+          {channel === 'sms' ? <SmsTextCount content={o.content ?? ''} recipients={c.recipients} /> : null}
           <Text size="sm" c="dimmed">
             Only {WHO[channel]} are counted. Once sent, it cannot be called back.
           </Text>
         </Stack>
       ),
       labels: {
-        confirm: channel === 'sms' ? `Send ${formatNumber(texts)} ${texts === 1 ? 'text' : 'texts'}` : `Send to ${people(c.recipients)}`,
+        confirm:
+          channel === 'sms'
+            ? `Send ${formatNumber(texts)} ${texts === 1 ? 'text' : 'texts'}`
+            : `Send to ${people(c.recipients)}`,
         cancel: 'Cancel',
       },
       closeButtonProps: { 'aria-label': 'Close' },
@@ -97,8 +98,8 @@ export function useSendConfirmation(channel: CampaignChannel) {
       title: 'Nobody to send to yet',
       children: (
         <Text size="sm">
-          Nobody on {listNames(c)} can receive this campaign right now: only {WHO[channel]} are sent to. If nobody
-          is added before its time, it will fail. Schedule it anyway?
+          Nobody on {listNames(c)} can receive this campaign right now: only {WHO[channel]} are sent to. If nobody is
+          added before its time, it will fail. Schedule it anyway?
         </Text>
       ),
       labels: { confirm: 'Schedule anyway', cancel: 'Cancel' },

@@ -138,7 +138,11 @@ export function EmailCampaignsPage() {
                         leftSection={<IconSend size={14} />}
                         loading={send.isPending && send.variables?.id === c.id}
                         onClick={() =>
-                          void confirmSend({ name: c.name, listIds: c.listIds, onConfirm: () => send.mutate({ id: c.id }) })
+                          void confirmSend({
+                            name: c.name,
+                            listIds: c.listIds,
+                            onConfirm: () => send.mutate({ id: c.id }),
+                          })
                         }
                         aria-label={`Send ${c.name}`}
                       >

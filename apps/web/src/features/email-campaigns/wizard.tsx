@@ -309,8 +309,10 @@ function WizardForm({ campaign }: { campaign?: Campaign }) {
       setActive(2);
       return;
     }
-    if (v.when === 'now') await confirmSend({ name: v.name, listIds: v.listIds, onConfirm: () => void saveAndMaybeSend() });
-    else if (v.when === 'later') await confirmSchedule({ listIds: v.listIds, onConfirm: () => void saveAndMaybeSend() });
+    if (v.when === 'now')
+      await confirmSend({ name: v.name, listIds: v.listIds, onConfirm: () => void saveAndMaybeSend() });
+    else if (v.when === 'later')
+      await confirmSchedule({ listIds: v.listIds, onConfirm: () => void saveAndMaybeSend() });
     else await saveAndMaybeSend();
   };
 
@@ -371,7 +373,11 @@ function WizardForm({ campaign }: { campaign?: Campaign }) {
               }}
             >
               <Stack mt="xs">
-                <Radio value="draft" label="Save as draft" description="Nothing is sent; send it later from the list." />
+                <Radio
+                  value="draft"
+                  label="Save as draft"
+                  description="Nothing is sent; send it later from the list."
+                />
                 <Radio value="now" label="Send immediately after saving" />
                 <Radio value="later" label="Schedule for later" />
               </Stack>
