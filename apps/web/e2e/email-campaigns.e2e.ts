@@ -108,6 +108,17 @@ browserDescribe(describe)('email campaigns', async () => {
     await page.getByRole('button', { name: 'Next Step' }).click();
     await page.getByRole('button', { name: 'Next Step' }).click();
     await page.getByRole('radio', { name: 'Save as draft' }).waitFor();
+    // Schedule for later shows the church's zone (UTC: registered through the API) and the next whole hour.
+    await page.getByRole('radio', { name: 'Schedule for later' }).check();
+    await page.getByText('Time zone: UTC').waitFor();
+    const hour = new Date((Math.floor(Date.now() / 3_600_000) + 1) * 3_600_000);
+    const h12 = `${hour.getUTCHours() % 12 || 12}:00 ${hour.getUTCHours() < 12 ? 'AM' : 'PM'}`;
+    expect(await page.getByLabel('Send at').textContent()).toContain(h12);
+    for (const width of [390, 1024, 1366]) {
+      await page.setViewportSize({ width, height: 900 });
+      await screenshot(page, `email-wizard-schedule-${width}`);
+    }
+    await page.getByRole('radio', { name: 'Save as draft' }).check();
     await page.getByRole('button', { name: 'Next Step' }).click();
     await page.getByRole('button', { name: 'Save Draft' }).click();
     await toast(page, 'Campaign created').waitFor();
