@@ -36,7 +36,7 @@ export function toZonedWallTime(date: Date, zone: string): string {
 /** Milliseconds `zone` is ahead of UTC at an instant. */
 function offsetMs(zone: string, date: Date): number {
   const p = partsIn(zone, date);
-  const asUtc = Date.UTC(p.year!, p.month! - 1, p.day!, p.hour!, p.minute!, p.second!);
+  const asUtc = Date.UTC(p.year!, p.month! - 1, p.day, p.hour, p.minute, p.second);
   return asUtc - Math.floor(date.getTime() / 1000) * 1000;
 }
 

@@ -59,6 +59,7 @@ export function useSendConfirmation(channel: CampaignChannel) {
           </Text>
         ),
         labels: { confirm: 'OK', cancel: 'Cancel' },
+        cancelProps: { style: { display: 'none' } },
         closeButtonProps: { 'aria-label': 'Close' },
       });
       return;

@@ -367,7 +367,7 @@ function WizardForm({ campaign }: { campaign?: Campaign }) {
               label="When should it go out?"
               value={v.when}
               onChange={(when) => {
-                form.setFieldValue('when', when as Values['when']);
+                form.setFieldValue('when', when);
                 if (when === 'later' && !v.scheduledFor)
                   form.setFieldValue('scheduledFor', nextWholeHour(timeZone).toISOString());
               }}

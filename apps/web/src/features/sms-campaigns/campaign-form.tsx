@@ -170,7 +170,7 @@ export function CampaignForm({
                 label="Status"
                 value={v.status}
                 onChange={(status) => {
-                  form.setFieldValue('status', status as Values['status']);
+                  form.setFieldValue('status', status);
                   if (status === 'scheduled' && !v.scheduledFor)
                     form.setFieldValue('scheduledFor', nextWholeHour(timeZone).toISOString());
                 }}
