@@ -42,8 +42,9 @@ browserDescribe(describe)('email campaigns', async () => {
     await screenshot(page, 'email-wizard-design');
     await page.getByRole('button', { name: 'Next Step' }).click();
 
-    // Schedule: immediately.
-    await page.getByLabel('Send immediately after saving').waitFor();
+    // Schedule: a draft unless the person chooses otherwise; then immediately.
+    expect(await page.getByRole('radio', { name: 'Save as draft' }).isChecked()).toBe(true);
+    await page.getByRole('radio', { name: 'Send immediately after saving' }).check();
     await page.getByRole('button', { name: 'Next Step' }).click();
 
     // Preview: merge tags filled from a contact of the list; a real test email.
@@ -60,6 +61,14 @@ browserDescribe(describe)('email campaigns', async () => {
     await screenshot(page, 'email-wizard-preview');
     await expectAccessible(page);
     await page.getByRole('button', { name: 'Save and Send' }).click();
+
+    // Nothing goes out before the person confirms, in a dialog naming the list and the number of people.
+    const dialog = page.getByRole('dialog', { name: 'Send Harvest Festival?' });
+    await dialog.getByText('Send to 2 people on Newsletter?').waitFor();
+    expect((await church.client.get('/api/email-campaigns')).body).toHaveLength(0);
+    await expectAccessible(page);
+    await screenshot(page, 'email-send-confirmation');
+    await dialog.getByRole('button', { name: 'Send to 2 people' }).click();
     await toast(page, /Campaign (created|sent successfully)/).waitFor();
 
     // Back on the list; open the campaign.
@@ -86,6 +95,44 @@ browserDescribe(describe)('email campaigns', async () => {
     await opened.getByText('50.0%').waitFor();
     await page.locator('.mantine-Card-root', { hasText: 'Sent' }).first().getByText('2', { exact: true }).waitFor();
     await screenshot(page, 'email-campaign-view');
+    await context.close();
+  });
+
+  it('the wizard saves a draft by default; Send in the list asks first, naming the list and the count', async () => {
+    const { page, context } = await e2e.newPage();
+    await loginViaUi(page, church.user.username, church.password);
+    await page.getByRole('heading', { name: 'Welcome back, Grace Church!' }).waitFor();
+    await page.goto(`/email-campaigns/new?listId=${list.id}`);
+    await page.getByLabel('Campaign Name').fill('Carols by candlelight');
+    await page.getByLabel('Subject Line').fill('Carols, {{firstName}}');
+    await page.getByRole('button', { name: 'Next Step' }).click();
+    await page.getByRole('button', { name: 'Next Step' }).click();
+    await page.getByRole('radio', { name: 'Save as draft' }).waitFor();
+    // Schedule for later shows the church's zone (UTC: registered through the API) and the next whole hour.
+    await page.getByRole('radio', { name: 'Schedule for later' }).check();
+    await page.getByText('Time zone: UTC').waitFor();
+    const hour = new Date((Math.floor(Date.now() / 3_600_000) + 1) * 3_600_000);
+    const h12 = `${hour.getUTCHours() % 12 || 12}:00 ${hour.getUTCHours() < 12 ? 'AM' : 'PM'}`;
+    expect(await page.getByLabel('Send at').textContent()).toContain(h12);
+    for (const width of [390, 1024, 1366]) {
+      await page.setViewportSize({ width, height: 900 });
+      await screenshot(page, `email-wizard-schedule-${width}`);
+    }
+    await page.getByRole('radio', { name: 'Save as draft' }).check();
+    await page.getByRole('button', { name: 'Next Step' }).click();
+    await page.getByRole('button', { name: 'Save Draft' }).click();
+    await toast(page, 'Campaign created').waitFor();
+    const saved = (await church.client.get('/api/email-campaigns?status=draft')).body.find(
+      (c: { name: string }) => c.name === 'Carols by candlelight',
+    );
+    expect(saved).toMatchObject({ status: 'draft', recipientCount: 0 });
+
+    await page.getByRole('button', { name: 'Send Carols by candlelight' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Send Carols by candlelight?' });
+    await dialog.getByText('Send to 2 people on Newsletter?').waitFor();
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    await dialog.waitFor({ state: 'detached' });
+    expect((await church.client.get(`/api/email-campaigns/${saved.id}`)).body.status).toBe('draft');
     await context.close();
   });
 

@@ -194,6 +194,8 @@ export interface ChurchSettingsTable {
   userId: number;
   postalAddress: string | null;
   smsFromNumber: string | null;
+  /** IANA time zone ('America/Chicago'); campaign times are shown in it. */
+  timeZone: Generated<string>;
   updatedAt: Generated<Date>;
 }
 
@@ -686,7 +688,7 @@ export const schemaColumns: Columns = {
     createdAt: true,
     finishedAt: true,
   },
-  churchSettings: { userId: true, postalAddress: true, smsFromNumber: true, updatedAt: true },
+  churchSettings: { userId: true, postalAddress: true, smsFromNumber: true, timeZone: true, updatedAt: true },
   emailCampaigns: {
     id: true,
     userId: true,

@@ -493,6 +493,15 @@ const coreRoutes: RestRoute[] = [
   },
   {
     method: 'POST',
+    path: '/api/email-campaigns/recipient-count',
+    procedure: 'emailCampaigns.recipientCount',
+    summary: 'How many people a send to these lists reaches (subscribed, with an email address), and the lists',
+    tag: 'Email campaigns',
+    access: 'signed-in',
+    errors: [404],
+  },
+  {
+    method: 'POST',
     path: '/api/email-campaigns/preview',
     procedure: 'emailCampaigns.preview',
     summary: 'The message as a recipient sees it (subject, content, optional listId for the sample contact)',
@@ -592,6 +601,15 @@ const coreRoutes: RestRoute[] = [
     tag: 'SMS campaigns',
     access: 'signed-in',
     status: 201,
+  },
+  {
+    method: 'POST',
+    path: '/api/sms-campaigns/recipient-count',
+    procedure: 'smsCampaigns.recipientCount',
+    summary: 'How many people a send to these lists reaches (a mobile number, not opted out), and the lists',
+    tag: 'SMS campaigns',
+    access: 'signed-in',
+    errors: [404],
   },
   {
     method: 'GET',

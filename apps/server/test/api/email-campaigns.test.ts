@@ -174,6 +174,12 @@ describe('sending over SMTP', () => {
     const list = await listWith(grace, [ann, annAgain, ben, una]);
     const other = await listWith(grace, [ben]); // Ben is in both lists: still one message
 
+    // The confirmation's count is the send's own: the same people, counted before anything goes out.
+    const count = await grace.client.post('/api/email-campaigns/recipient-count', { listIds: [list.id, other.id] });
+    expect(count.status).toBe(200);
+    expect(count.body.recipients).toBe(2);
+    expect(count.body.lists.map((l: { id: number }) => l.id).sort()).toEqual([list.id, other.id].sort());
+
     const c = (await grace.client.post('/api/email-campaigns', campaign({ listIds: [list.id, other.id] }))).body;
     const before = sink.messages.length;
     const sent = await grace.client.post(`/api/email-campaigns/${c.id}/send`);
@@ -288,5 +294,36 @@ describe('sending over SMTP', () => {
     const done = await waitForStatus(grace.client, c.id, 'sent', 15_000);
     expect(new Date(done.startedAt).getTime()).toBeGreaterThanOrEqual(new Date(at).getTime() - 50);
     expect(sink.counts().get('sam@example.org')).toBe(1);
+  });
+});
+
+describe('POST /api/email-campaigns/recipient-count', () => {
+  it('counts subscribed contacts with an email once per address, names the lists, and sends nothing', async () => {
+    const withEmail = await person(grace, { email: 'count-a@example.org' });
+    const noEmail = await person(grace, { email: '' });
+    const gone = await person(grace, { email: 'count-b@example.org' });
+    await grace.client.put(`/api/contacts/${gone.id}/consent`, { channel: 'email', status: 'unsubscribed' });
+    const list = await listWith(grace, [withEmail, noEmail, gone]);
+    const empty = await listWith(grace, []);
+    const before = sink.messages.length;
+    const res = await grace.client.post('/api/email-campaigns/recipient-count', { listIds: [list.id] });
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ recipients: 1, lists: [{ id: list.id, name: list.name }] });
+    const none = await grace.client.post('/api/email-campaigns/recipient-count', { listIds: [empty.id] });
+    expect(none.body.recipients).toBe(0);
+    expect(sink.messages.length).toBe(before);
+  });
+
+  it("answers 404 for another church's list, 400 without lists, 401 signed out", async () => {
+    const theirs = await listWith(hope, []);
+    const mine = await listWith(grace, []);
+    const other = await grace.client.post('/api/email-campaigns/recipient-count', { listIds: [mine.id, theirs.id] });
+    expect(other.status).toBe(404);
+    const bad = await grace.client.post('/api/email-campaigns/recipient-count', { listIds: [] });
+    expect(bad.status).toBe(400);
+    expect(bad.body.message).toBe('Please select a contact list');
+    expect((await grace.client.post('/api/email-campaigns/recipient-count', { listIds: ['x'] })).status).toBe(400);
+    const anon = await new HttpClient(app.url).post('/api/email-campaigns/recipient-count', { listIds: [mine.id] });
+    expect(anon.status).toBe(401);
   });
 });

@@ -125,6 +125,9 @@ describe('sending through Twilio', () => {
         listIds: [list.id],
       })
     ).body;
+    // The confirmation's count is the send's own (children through their parent, one per number).
+    const count = await grace.client.post('/api/sms-campaigns/recipient-count', { listIds: [String(list.id)] });
+    expect(count.body).toEqual({ recipients: 4, lists: [{ id: list.id, name: list.name }] });
     const before = twilio.requests.length;
     const sent = await grace.client.post(`/api/sms-campaigns/${c.id}/send`);
     expect(sent.status).toBe(200);
@@ -228,5 +231,23 @@ describe('opt-out keywords', () => {
     });
     expect(chat.text).not.toContain('<Message>');
     expect((await grace.client.get(`/api/contacts/${g.id}`)).body.consent.sms.status).toBe('subscribed');
+  });
+});
+
+describe('POST /api/sms-campaigns/recipient-count', () => {
+  it('counts numbers that have not opted out, sends nothing, and keeps to the church', async () => {
+    const a = await person(grace, { phone: '0412 222 001' });
+    const gone = await person(grace, { phone: '0412 222 002' });
+    await grace.client.put(`/api/contacts/${gone.id}/consent`, { channel: 'sms', status: 'unsubscribed' });
+    const noPhone = await person(grace, { phone: '' });
+    const list = await listWith(grace, [a, gone, noPhone]);
+    const before = twilio.requests.length;
+    const res = await grace.client.post('/api/sms-campaigns/recipient-count', { listIds: [list.id] });
+    expect(res.status).toBe(200);
+    expect(res.body.recipients).toBe(1);
+    expect(twilio.requests.length).toBe(before);
+    const theirs = await listWith(hope, []);
+    expect((await grace.client.post('/api/sms-campaigns/recipient-count', { listIds: [theirs.id] })).status).toBe(404);
+    expect((await grace.client.post('/api/sms-campaigns/recipient-count', {})).status).toBe(400);
   });
 });

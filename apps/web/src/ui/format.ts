@@ -1,16 +1,23 @@
 import dayjs from 'dayjs';
+import { toZonedWallTime } from '../lib/time-zone';
 
-/** 'Jan 5, 2025' (the spec's 'MMM d, yyyy'). */
-export function formatDate(value: string | Date | null | undefined): string {
-  if (!value) return '';
+/** The value as dayjs, read in `zone` when given (otherwise in the browser's zone). */
+function inZone(value: string | Date, zone?: string) {
   const d = dayjs(value);
+  return zone && d.isValid() ? dayjs(toZonedWallTime(d.toDate(), zone)) : d;
+}
+
+/** 'Jan 5, 2025' (the spec's 'MMM d, yyyy'), in `zone` when given. */
+export function formatDate(value: string | Date | null | undefined, zone?: string): string {
+  if (!value) return '';
+  const d = inZone(value, zone);
   return d.isValid() ? d.format('MMM D, YYYY') : '';
 }
 
-/** '3:05 PM' (the spec's 'h:mm a'). */
-export function formatTime(value: string | Date | null | undefined): string {
+/** '3:05 PM' (the spec's 'h:mm a'), in `zone` when given. */
+export function formatTime(value: string | Date | null | undefined, zone?: string): string {
   if (!value) return '';
-  const d = dayjs(value);
+  const d = inZone(value, zone);
   return d.isValid() ? d.format('h:mm A') : '';
 }
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { isCleanText, notAllowedMessage } from './common.js';
+import { isCleanText, notAllowedMessage, timeZoneSchema } from './common.js';
 
 // Zod only: the browser imports this file for its forms, so each message is written once.
 
@@ -42,6 +42,8 @@ export const registerSchema = z.object({
     .trim()
     .max(320, 'Please enter a valid email address')
     .pipe(z.email('Please enter a valid email address')),
+  /** The church's time zone (the browser's at registration); UTC when left out. */
+  timeZone: timeZoneSchema.optional(),
   /** Accepted for compatibility with the spec's payload; the server decides the role. */
   role: roleSchema.optional(),
   /** The one-time token printed in the server log at first start: this account becomes the administrator. */

@@ -77,3 +77,26 @@ export const pagingSchema = z.object({
   page: z.coerce.number().int().min(1).max(1_000_000).default(1),
   pageSize: z.coerce.number().int().min(1).max(200).default(25),
 });
+
+/** An email address ('Please enter a valid email address'): trimmed, at most 320 characters. */
+export const emailAddressSchema = (message = 'Please enter a valid email address') =>
+  z.string({ error: message }).trim().pipe(z.email(message).max(320, message));
+
+/** True when `zone` is an IANA time zone name this runtime knows ('Europe/London', 'UTC'). */
+export function isTimeZone(zone: string): boolean {
+  if (!/^(?:UTC|[A-Za-z]+(?:\/[A-Za-z0-9_+-]+){1,2})$/.test(zone)) return false;
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone: zone });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** An IANA time zone ('America/Chicago'); offsets such as '+02:00' and abbreviations are refused. */
+export const timeZoneSchema = z
+  .string({ error: 'Please choose a valid time zone' })
+  .trim()
+  .max(64, 'Please choose a valid time zone')
+  .refine(isTimeZone, 'Please choose a valid time zone')
+  .describe("IANA time zone, e.g. 'America/Chicago'");

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { idSchema } from './contacts.js';
-import { isCleanText, notAllowedMessage } from './common.js';
+import { checkSchedule, scheduledForSchema, SELECT_LIST } from './campaigns.js';
+import { emailAddressSchema, idSchema, isCleanText, notAllowedMessage, timeZoneSchema } from './common.js';
 
 // Zod only: the wizard validates with these same schemas.
 
@@ -16,56 +16,62 @@ const listIdsSchema = z
   .default([])
   .transform((ids) => [...new Set(ids)]);
 
-const scheduledForSchema = z
-  .union([z.iso.datetime({ offset: true, error: 'Please choose a valid date and time' }), z.null()])
-  .optional()
-  .describe('ISO 8601 date-time; set with status scheduled');
+/** True when HTML shows something: text other than spaces, or an image (an empty editor gives '<p></p>'). */
+export function hasVisibleContent(html: string): boolean {
+  if (/<img\b/i.test(html)) return true;
+  return (
+    html
+      .replace(/<[^>]*>/g, '')
+      .replace(/&nbsp;|&#160;/g, ' ')
+      .trim().length > 0
+  );
+}
 
-export const emailCampaignFieldsSchema = z
-  .object({
-    name: z
-      .string({ error: 'Campaign name is required' })
-      .trim()
-      .min(1, 'Campaign name is required')
-      .max(200, 'Campaign name must be at most 200 characters')
-      .refine(isCleanText, notAllowedMessage('Campaign name')),
-    subject: z
-      .string()
-      .trim()
-      .max(300, 'Subject must be at most 300 characters')
-      .refine(isCleanText, notAllowedMessage('Subject'))
-      .default(''),
-    content: z
-      .string({ error: 'Email content is required' })
-      .trim()
-      .min(1, 'Email content is required')
-      .max(500_000, 'Email content is too long')
-      .refine(isCleanText, notAllowedMessage('Email content')),
-    /** Only draft or scheduled can be set; the engine moves a campaign to sending, sent or failed. */
-    status: z.enum(['draft', 'scheduled'], { error: 'Status must be draft or scheduled' }).default('draft'),
-    listIds: listIdsSchema,
-    scheduledFor: scheduledForSchema,
-  })
-  .superRefine((v, ctx) => {
-    if (v.status === 'scheduled') {
-      if (!v.scheduledFor)
-        ctx.addIssue({
-          code: 'custom',
-          path: ['scheduledFor'],
-          message: 'Please choose a date and time for a scheduled campaign',
-        });
-      else if (new Date(v.scheduledFor).getTime() < Date.now() - 60_000) {
-        ctx.addIssue({
-          code: 'custom',
-          path: ['scheduledFor'],
-          message: 'Please choose a date and time in the future',
-        });
-      }
-      if (!v.subject) ctx.addIssue({ code: 'custom', path: ['subject'], message: 'Subject is required' });
-      if (v.listIds.length === 0)
-        ctx.addIssue({ code: 'custom', path: ['listIds'], message: 'Please select a contact list' });
-    }
-  });
+const EMAIL_CONTENT_REQUIRED = 'Email content is required';
+const SUBJECT_REQUIRED = 'Subject is required';
+
+/** The fields without the cross-field rules, so that a form can `pick` the ones of one step. */
+export const emailCampaignObjectSchema = z.object({
+  name: z
+    .string({ error: 'Campaign name is required' })
+    .trim()
+    .min(1, 'Campaign name is required')
+    .max(200, 'Campaign name must be at most 200 characters')
+    .refine(isCleanText, notAllowedMessage('Campaign name')),
+  subject: z
+    .string()
+    .trim()
+    .max(300, 'Subject must be at most 300 characters')
+    .refine(isCleanText, notAllowedMessage('Subject'))
+    .default(''),
+  content: z
+    .string({ error: EMAIL_CONTENT_REQUIRED })
+    .trim()
+    .min(1, EMAIL_CONTENT_REQUIRED)
+    .max(500_000, 'Email content is too long')
+    .refine(isCleanText, notAllowedMessage('Email content'))
+    .refine(hasVisibleContent, EMAIL_CONTENT_REQUIRED),
+  /** Only draft or scheduled can be set; the engine moves a campaign to sending, sent or failed. */
+  status: z.enum(['draft', 'scheduled'], { error: 'Status must be draft or scheduled' }).default('draft'),
+  listIds: listIdsSchema,
+  scheduledFor: scheduledForSchema,
+});
+
+/** The wizard's Basics step is complete with a name, a subject and a list. */
+export const emailCampaignBasicsSchema = emailCampaignObjectSchema.pick({ name: true }).extend({
+  subject: emailCampaignObjectSchema.shape.subject.pipe(z.string().min(1, SUBJECT_REQUIRED)),
+  listIds: z.array(idSchema('List ID')).min(1, SELECT_LIST),
+});
+/** The wizard's Design step is complete with content. */
+export const emailCampaignDesignSchema = emailCampaignObjectSchema.pick({ content: true });
+
+export const emailCampaignFieldsSchema = emailCampaignObjectSchema.superRefine((v, ctx) => {
+  checkSchedule(v, ctx);
+  if (v.status === 'scheduled') {
+    if (!v.subject) ctx.addIssue({ code: 'custom', path: ['subject'], message: SUBJECT_REQUIRED });
+    if (v.listIds.length === 0) ctx.addIssue({ code: 'custom', path: ['listIds'], message: SELECT_LIST });
+  }
+});
 export const createEmailCampaignSchema = emailCampaignFieldsSchema;
 export const updateEmailCampaignSchema = z.intersection(
   emailCampaignFieldsSchema,
@@ -113,16 +119,12 @@ export const emailStatsSchema = z.object({
 export type EmailStats = z.infer<typeof emailStatsSchema>;
 
 export const testEmailSchema = z.object({
-  testEmail: z
-    .string({ error: 'Please enter a valid email address' })
-    .max(1000, 'Please enter a valid email address')
-    .trim()
-    .pipe(z.email('Please enter a valid email address')),
+  testEmail: emailAddressSchema(),
   subject: z.string().trim().max(300).refine(isCleanText, notAllowedMessage('Subject')).default(''),
   content: z
-    .string({ error: 'Email content is required' })
+    .string({ error: EMAIL_CONTENT_REQUIRED })
     .trim()
-    .min(1, 'Email content is required')
+    .min(1, EMAIL_CONTENT_REQUIRED)
     .max(500_000)
     .refine(isCleanText, notAllowedMessage('Email content')),
 });
@@ -159,7 +161,9 @@ export const outboxMessageSchema = z.object({
 export const churchSettingsSchema = z.object({
   churchName: z.string(),
   postalAddress: z.string().nullable(),
+  timeZone: z.string().describe('IANA time zone; campaign times are entered and shown in it'),
 });
+/** Partial: a field left out keeps its value. */
 export const updateChurchSettingsSchema = z.object({
   postalAddress: z
     .string()
@@ -167,5 +171,6 @@ export const updateChurchSettingsSchema = z.object({
     .max(500, 'Postal address must be at most 500 characters')
     .refine(isCleanText, notAllowedMessage('Postal address'))
     .nullish()
-    .transform((v) => (v ? v : null)),
+    .transform((v) => (v === undefined ? undefined : v || null)),
+  timeZone: timeZoneSchema.optional(),
 });

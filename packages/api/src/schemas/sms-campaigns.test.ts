@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { smsKeyword, smsSegments } from './sms-campaigns.js';
+import { smsKeyword, smsSegments, smsSegmentsOfMessage } from './sms-campaigns.js';
 
 describe('smsSegments', () => {
   it('GSM-7: 160 in one segment, then 153 per segment; minimum 1', () => {
@@ -22,6 +22,17 @@ describe('smsSegments', () => {
     expect(smsSegments('ж'.repeat(70))).toMatchObject({ encoding: 'UCS-2', segments: 1 });
     expect(smsSegments('ж'.repeat(71))).toMatchObject({ segments: 2, perSegment: 67 });
     expect(smsSegments('ж'.repeat(135))).toMatchObject({ segments: 3 });
+  });
+});
+
+describe('smsSegmentsOfMessage', () => {
+  it('counts merge tags at a typical length and the church name as it is', () => {
+    // 150 letters + ' ' + a 7-letter first name = 158: one text; the raw tag alone would be 164.
+    const text = `${'a'.repeat(150)} {{firstName}}`;
+    expect(smsSegments(text).segments).toBe(2);
+    expect(smsSegmentsOfMessage(text, 'Grace').segments).toBe(1);
+    expect(smsSegmentsOfMessage(`${'a'.repeat(150)} {{churchName}}`, 'St Bartholomew the Great').segments).toBe(2);
+    expect(smsSegmentsOfMessage('Hi {{ lastName }}', 'Grace').units).toBe('Hi Johnson'.length);
   });
 });
 

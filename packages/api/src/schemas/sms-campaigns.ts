@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { idSchema } from './contacts.js';
-import { isCleanText, MAX_ID, notAllowedMessage } from './common.js';
+import { checkSchedule, scheduledForSchema, SELECT_LIST } from './campaigns.js';
+import { idSchema, isCleanText, MAX_ID, notAllowedMessage } from './common.js';
 
 // Zod and pure functions only: the SMS form counts segments with this same code.
 
@@ -56,6 +56,21 @@ export function smsSegments(text: string): SmsSegments {
   return { characters: chars.length, encoding: 'UCS-2', units, segments, perSegment: segments === 1 ? 70 : 67 };
 }
 
+/** Merge tags are counted at a typical length: a first and a last name of 7 letters each. */
+export const TYPICAL_MERGE_VALUES = { firstName: 'Jessica', lastName: 'Johnson' } as const;
+
+/**
+ * The segments of a message as people receive it: merge tags filled at a typical length and
+ * {{churchName}} with the church's own name (as the sender fills them).
+ */
+export function smsSegmentsOfMessage(content: string, churchName: string): SmsSegments {
+  return smsSegments(
+    content.replace(/\{\{\s*(firstName|lastName|churchName)\s*\}\}/g, (_, key: string) =>
+      key === 'churchName' ? churchName : TYPICAL_MERGE_VALUES[key as 'firstName' | 'lastName'],
+    ),
+  );
+}
+
 export const SMS_STATUS_LABELS: Record<string, string> = {
   draft: 'Draft',
   scheduled: 'Scheduled',
@@ -102,27 +117,12 @@ export const smsCampaignFieldsSchema = z
       .enum(['draft', 'scheduled', 'ready'], { error: 'Status must be draft, scheduled or ready' })
       .default('draft'),
     listIds: listIdsSchema,
-    scheduledFor: z
-      .union([z.iso.datetime({ offset: true, error: 'Please choose a valid date and time' }), z.null()])
-      .optional(),
+    scheduledFor: scheduledForSchema,
   })
   .superRefine((v, ctx) => {
-    if (v.status === 'scheduled') {
-      if (!v.scheduledFor)
-        ctx.addIssue({
-          code: 'custom',
-          path: ['scheduledFor'],
-          message: 'Please choose a date and time for a scheduled campaign',
-        });
-      else if (new Date(v.scheduledFor).getTime() < Date.now() - 60_000)
-        ctx.addIssue({
-          code: 'custom',
-          path: ['scheduledFor'],
-          message: 'Please choose a date and time in the future',
-        });
-    }
+    checkSchedule(v, ctx);
     if ((v.status === 'scheduled' || v.status === 'ready') && v.listIds.length === 0) {
-      ctx.addIssue({ code: 'custom', path: ['listIds'], message: 'Please select a contact list' });
+      ctx.addIssue({ code: 'custom', path: ['listIds'], message: SELECT_LIST });
     }
   });
 export const createSmsCampaignSchema = smsCampaignFieldsSchema;

@@ -11,9 +11,10 @@ import * as m0009 from './2026_11_23_0009_show_up.js';
 import * as m0010 from './2026_11_23_0010_social_posts.js';
 import * as m0011 from './2026_11_23_0011_service_planner.js';
 import * as m0012 from './2026_11_23_0012_hardening.js';
-import * as m0037 from './2026_11_23_0037_social_post_jobs.js';
 import * as m0031 from './2026_11_23_0031_contact_merges.js';
+import * as m0032 from './2026_11_23_0032_church_time_zone.js';
 import * as m0033 from './2026_11_23_0033_sessions_by_user.js';
+import * as m0037 from './2026_11_23_0037_social_post_jobs.js';
 
 /** Every migration, by its frozen date-prefixed name. Add new ones at the end. */
 export const migrations: Record<string, Migration> = {
@@ -29,7 +30,8 @@ export const migrations: Record<string, Migration> = {
   '2026_11_23_0010_social_posts': m0010,
   '2026_11_23_0011_service_planner': m0011,
   '2026_11_23_0012_hardening': m0012,
-  '2026_11_23_0037_social_post_jobs': m0037,
   '2026_11_23_0031_contact_merges': m0031,
+  '2026_11_23_0032_church_time_zone': m0032,
   '2026_11_23_0033_sessions_by_user': m0033,
+  '2026_11_23_0037_social_post_jobs': m0037,
 };

@@ -20,6 +20,7 @@ import { useState } from 'react';
 import { Navigate, useNavigate, useSearchParams } from 'react-router-dom';
 import { loginSchema, registerFormSchema, type RegisterFormValues } from '@lampstand/api/schemas/auth';
 import { trpc } from '../../lib/trpc';
+import { browserTimeZone } from '../../lib/time-zone';
 import { errorText } from '../../lib/errors';
 import { notifyError, notifySuccess } from '../../ui/notify';
 import { zodValidate } from '../../ui/zod-form';
@@ -88,7 +89,7 @@ function RegisterForm({ onSwitch }: { onSwitch: () => void }) {
   return (
     <form
       onSubmit={form.onSubmit(({ confirmPassword: _confirm, ...values }) =>
-        register.mutate({ ...values, ...(setupToken ? { setupToken } : {}) }),
+        register.mutate({ ...values, timeZone: browserTimeZone(), ...(setupToken ? { setupToken } : {}) }),
       )}
       noValidate
     >

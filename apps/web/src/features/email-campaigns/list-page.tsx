@@ -9,6 +9,8 @@ import { notifyError, notifySuccess } from '../../ui/notify';
 import { EmptyState } from '../../ui/empty-state';
 import { PageHeader } from '../../ui/page-header';
 import { StatusBadge } from './status';
+import { useChurchTimeZone } from '../../lib/time-zone';
+import { useSendConfirmation } from '../campaigns/send-confirmation';
 
 type Tab = 'all' | 'draft' | 'scheduled' | 'sent';
 
@@ -27,6 +29,8 @@ export function EmailCampaignsPage() {
   const list = lists.data?.find((l) => String(l.id) === listId);
   const newHref = listId ? `/email-campaigns/new?listId=${listId}` : '/email-campaigns/new';
 
+  const timeZone = useChurchTimeZone();
+  const { confirmSend } = useSendConfirmation('email');
   const refresh = () => utils.emailCampaigns.list.invalidate();
   const send = trpc.emailCampaigns.send.useMutation({
     onSuccess: async () => {
@@ -106,7 +110,7 @@ export function EmailCampaignsPage() {
                       ? formatNumber(c.recipientCount)
                       : '—'}
                 </Table.Td>
-                <Table.Td>{when ? `${formatDate(when)} ${formatTime(when)}` : '—'}</Table.Td>
+                <Table.Td>{when ? `${formatDate(when, timeZone)} ${formatTime(when, timeZone)}` : '—'}</Table.Td>
                 <Table.Td>
                   <Group gap={4} wrap="nowrap">
                     <ActionIcon
@@ -133,7 +137,13 @@ export function EmailCampaignsPage() {
                         variant="light"
                         leftSection={<IconSend size={14} />}
                         loading={send.isPending && send.variables?.id === c.id}
-                        onClick={() => send.mutate({ id: c.id })}
+                        onClick={() =>
+                          void confirmSend({
+                            name: c.name,
+                            listIds: c.listIds,
+                            onConfirm: () => send.mutate({ id: c.id }),
+                          })
+                        }
                         aria-label={`Send ${c.name}`}
                       >
                         Send

@@ -19,6 +19,7 @@ import { useState } from 'react';
 import { Link, useParams } from 'react-router-dom';
 import { trpc } from '../../lib/trpc';
 import { formatDate, formatNumber, formatPercent, formatTime } from '../../ui/format';
+import { timeZoneLabel, useChurchTimeZone } from '../../lib/time-zone';
 import { StatusBadge } from './status';
 
 function rate(n: number, of: number): string {
@@ -82,6 +83,7 @@ export function EmailCampaignViewPage() {
         q.state.data?.status === 'sending' || q.state.data?.status === 'scheduled' ? 1500 : false,
     },
   );
+  const timeZone = useChurchTimeZone();
   const sent = campaign.data?.status === 'sent';
   const stats = trpc.emailCampaigns.stats.useQuery(
     { id: campaignId },
@@ -128,9 +130,9 @@ export function EmailCampaignViewPage() {
           <Text c="dimmed">{c.subject}</Text>
           <Text size="sm" c="dimmed">
             {c.status === 'scheduled' && c.scheduledFor
-              ? `Scheduled for ${formatDate(c.scheduledFor)} at ${formatTime(c.scheduledFor)}`
+              ? `Scheduled for ${formatDate(c.scheduledFor, timeZone)} at ${formatTime(c.scheduledFor, timeZone)} ${timeZoneLabel(timeZone)}`
               : null}
-            {c.sentAt ? `Sent ${formatDate(c.sentAt)} at ${formatTime(c.sentAt)}` : null}
+            {c.sentAt ? `Sent ${formatDate(c.sentAt, timeZone)} at ${formatTime(c.sentAt, timeZone)}` : null}
           </Text>
         </Stack>
         {c.status === 'draft' || c.status === 'scheduled' ? (

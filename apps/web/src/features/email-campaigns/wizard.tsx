@@ -14,16 +14,20 @@ import {
   Text,
   TextInput,
 } from '@mantine/core';
-import { DateTimePicker } from '@mantine/dates';
 import { useForm } from '@mantine/form';
 import { Link as LinkExtension, RichTextEditor } from '@mantine/tiptap';
 import { IconDeviceDesktop, IconDeviceMobile, IconSend } from '@tabler/icons-react';
 import { useEditor } from '@tiptap/react';
 import StarterKit from '@tiptap/starter-kit';
-import dayjs from 'dayjs';
 import { useEffect, useState } from 'react';
 import { useNavigate, useParams, useSearchParams } from 'react-router-dom';
-import { DEFAULT_EMAIL_CONTENT } from '@lampstand/api/schemas/email-campaigns';
+import {
+  DEFAULT_EMAIL_CONTENT,
+  emailCampaignBasicsSchema,
+  emailCampaignDesignSchema,
+  emailCampaignFieldsSchema,
+  testEmailSchema,
+} from '@lampstand/api/schemas/email-campaigns';
 import type { RouterOutputs } from '@lampstand/api';
 import { trpc } from '../../lib/trpc';
 import { errorMessage } from '../../lib/errors';
@@ -35,16 +39,21 @@ import { confirmDiscard } from '../../ui/confirm';
 import { DraftNotice } from '../../ui/draft-notice';
 import { useFormDraft } from '../../ui/form-draft';
 import { useSession } from '../../shell/session';
+import { ZonedDateTimePicker } from '../../ui/zoned-date-time-picker';
+import { nextWholeHour, useChurchTimeZone } from '../../lib/time-zone';
+import { useSendConfirmation } from '../campaigns/send-confirmation';
 
 type Campaign = RouterOutputs['emailCampaigns']['get'];
 const MERGE_TAGS = ['{{firstName}}', '{{lastName}}', '{{churchName}}'];
 
+/** The campaign's fields as the API takes them, plus what happens on saving. */
 interface Values {
   name: string;
   subject: string;
-  listId: string;
+  listIds: number[];
   content: string;
-  when: 'now' | 'later';
+  when: 'draft' | 'now' | 'later';
+  /** UTC instant (ISO), entered in the church's time zone. */
   scheduledFor: string | null;
 }
 
@@ -115,14 +124,15 @@ function Preview({ subject, content, listId }: { subject: string; content: strin
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [subject, content, listId]);
   const test = async () => {
-    if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(testEmail.trim())) {
-      setTestError('Please enter a valid email address');
+    const address = testEmailSchema.shape.testEmail.safeParse(testEmail);
+    if (!address.success) {
+      setTestError(address.error.issues[0]?.message ?? null);
       return;
     }
     setTestError(null);
     setTestState('sending');
     try {
-      const res = await sendTest.mutateAsync({ testEmail: testEmail.trim(), subject, content });
+      const res = await sendTest.mutateAsync({ testEmail: address.data, subject, content });
       setTestState('sent');
       notifySuccess('Test Email Sent', `Sent to ${res.to}. ${res.message}.`);
     } catch (err) {
@@ -233,16 +243,20 @@ function WizardForm({ campaign }: { campaign?: Campaign }) {
   const utils = trpc.useUtils();
   const [params] = useSearchParams();
   const lists = trpc.contactLists.list.useQuery({ include_counts: true });
+  const timeZone = useChurchTimeZone();
+  const { confirmSend, confirmSchedule } = useSendConfirmation('email');
   const [active, setActive] = useState(0);
+  const initialListId = campaign?.listIds[0] ?? (Number(params.get('listId')) || undefined);
   const form = useForm<Values>({
     mode: 'controlled',
     initialValues: {
       name: campaign?.name ?? '',
       subject: campaign?.subject ?? '',
-      listId: campaign?.listIds[0] ? String(campaign.listIds[0]) : (params.get('listId') ?? ''),
+      listIds: initialListId ? [initialListId] : [],
       content: campaign?.content ?? DEFAULT_EMAIL_CONTENT,
-      when: campaign?.status === 'scheduled' ? 'later' : 'now',
-      scheduledFor: campaign?.scheduledFor ? dayjs(campaign.scheduledFor).format('YYYY-MM-DD HH:mm:ss') : null,
+      // A campaign is saved as a draft unless the person chooses to send or schedule it.
+      when: campaign?.status === 'scheduled' ? 'later' : 'draft',
+      scheduledFor: campaign?.scheduledFor ?? null,
     },
   });
   const { user } = useSession();
@@ -260,8 +274,10 @@ function WizardForm({ campaign }: { campaign?: Campaign }) {
     else leave();
   };
   const v = form.values;
-  const basicsDone = !!(v.name.trim() && v.subject.trim() && v.listId);
-  const designDone = v.content.trim().length > 10;
+  // Steps unlock as the shared schema's picks of their fields pass.
+  const basicsDone = emailCampaignBasicsSchema.safeParse(v).success;
+  const design = emailCampaignDesignSchema.safeParse(v);
+  const designDone = design.success;
   const scheduleDone = true;
   const previewDone = basicsDone && designDone && scheduleDone;
   const unlocked = [true, basicsDone, basicsDone && designDone, basicsDone && designDone && scheduleDone];
@@ -271,27 +287,21 @@ function WizardForm({ campaign }: { campaign?: Campaign }) {
   const send = trpc.emailCampaigns.send.useMutation();
   const [saving, setSaving] = useState(false);
 
-  const save = async () => {
-    if (v.when === 'later' && !v.scheduledFor) {
-      notifyError(
-        campaign ? 'Failed to update campaign' : 'Failed to create campaign',
-        'Please choose a date and time for a scheduled campaign',
-      );
-      setActive(2);
-      return;
-    }
-    const payload = {
-      name: v.name,
-      subject: v.subject,
-      content: v.content,
-      listIds: [Number(v.listId)],
-      status: v.when === 'later' ? ('scheduled' as const) : ('draft' as const),
-      scheduledFor: v.when === 'later' && v.scheduledFor ? dayjs(v.scheduledFor).toISOString() : null,
-    };
+  const payload = () => ({
+    name: v.name,
+    subject: v.subject,
+    content: v.content,
+    listIds: v.listIds,
+    status: v.when === 'later' ? ('scheduled' as const) : ('draft' as const),
+    scheduledFor: v.when === 'later' ? v.scheduledFor : null,
+  });
+
+  const saveAndMaybeSend = async () => {
     setSaving(true);
     let saved: Campaign;
     try {
-      saved = campaign ? await update.mutateAsync({ id: campaign.id, ...payload }) : await create.mutateAsync(payload);
+      const body = payload();
+      saved = campaign ? await update.mutateAsync({ id: campaign.id, ...body }) : await create.mutateAsync(body);
       notifySuccess(campaign ? 'Campaign updated' : 'Campaign created');
       autosave.clear();
     } catch (err) {
@@ -313,6 +323,21 @@ function WizardForm({ campaign }: { campaign?: Campaign }) {
     await utils.emailCampaigns.invalidate();
     setSaving(false);
     void navigate('/email-campaigns');
+  };
+
+  const save = async () => {
+    const checked = emailCampaignFieldsSchema.safeParse(payload());
+    const scheduleIssue = checked.error?.issues.find((i) => i.path[0] === 'scheduledFor');
+    if (scheduleIssue) {
+      form.setFieldError('scheduledFor', scheduleIssue.message);
+      setActive(2);
+      return;
+    }
+    if (v.when === 'now')
+      await confirmSend({ name: v.name, listIds: v.listIds, onConfirm: () => void saveAndMaybeSend() });
+    else if (v.when === 'later')
+      await confirmSchedule({ listIds: v.listIds, onConfirm: () => void saveAndMaybeSend() });
+    else await saveAndMaybeSend();
   };
 
   const listOptions = (lists.data ?? [])
@@ -353,7 +378,9 @@ function WizardForm({ campaign }: { campaign?: Campaign }) {
                 lists.isLoading ? 'Loading lists...' : listOptions.length ? 'Choose a list' : 'No email lists yet'
               }
               data={listOptions}
-              {...form.getInputProps('listId')}
+              value={v.listIds[0] ? String(v.listIds[0]) : null}
+              onChange={(id) => form.setFieldValue('listIds', id ? [Number(id)] : [])}
+              error={form.errors.listIds}
             />
             {lists.isSuccess && listOptions.length === 0 ? (
               <Alert color="indigo">Create a contact list of type email or both on the Contacts page first.</Alert>
@@ -362,34 +389,40 @@ function WizardForm({ campaign }: { campaign?: Campaign }) {
         </Stepper.Step>
         <Stepper.Step label="Design" description="Write the message" allowStepSelect={unlocked[1]}>
           <ContentEditor value={v.content} onChange={(html) => form.setFieldValue('content', html)} />
-          {!designDone ? (
-            <Text size="sm" c="red" mt="xs">
-              Email content is required
+          {design.error ? (
+            <Text size="sm" c="red.8" mt="xs" role="alert">
+              {design.error.issues[0]?.message}
             </Text>
           ) : null}
         </Stepper.Step>
-        <Stepper.Step label="Schedule" description="Now or later" allowStepSelect={unlocked[2]}>
+        <Stepper.Step label="Schedule" description="Draft, now or later" allowStepSelect={unlocked[2]}>
           <Stack maw={720}>
-            <Radio.Group label="When should it go out?" {...form.getInputProps('when')}>
+            <Radio.Group
+              label="When should it go out?"
+              value={v.when}
+              onChange={(when) => {
+                form.setFieldValue('when', when);
+                if (when === 'later' && !v.scheduledFor)
+                  form.setFieldValue('scheduledFor', nextWholeHour(timeZone).toISOString());
+              }}
+            >
               <Stack mt="xs">
+                <Radio
+                  value="draft"
+                  label="Save as draft"
+                  description="Nothing is sent; send it later from the list."
+                />
                 <Radio value="now" label="Send immediately after saving" />
                 <Radio value="later" label="Schedule for later" />
               </Stack>
             </Radio.Group>
             {v.when === 'later' ? (
-              <DateTimePicker
-                label="Send at"
-                placeholder="Pick a date and time"
-                minDate={dayjs().format('YYYY-MM-DD')}
-                valueFormat="MMM D, YYYY h:mm A"
-                clearable
-                {...form.getInputProps('scheduledFor')}
-              />
+              <ZonedDateTimePicker timeZone={timeZone} withAsterisk {...form.getInputProps('scheduledFor')} />
             ) : null}
           </Stack>
         </Stepper.Step>
         <Stepper.Step label="Preview" description="Check and test" allowStepSelect={unlocked[3]}>
-          <Preview subject={v.subject} content={v.content} listId={v.listId} />
+          <Preview subject={v.subject} content={v.content} listId={v.listIds[0] ? String(v.listIds[0]) : ''} />
         </Stepper.Step>
       </Stepper>
       <Group justify="space-between">
@@ -406,7 +439,13 @@ function WizardForm({ campaign }: { campaign?: Campaign }) {
             </Button>
           ) : (
             <Button disabled={!previewDone} loading={saving} onClick={() => void save()}>
-              {v.when === 'now' ? 'Save and Send' : campaign ? 'Save Changes' : 'Save Campaign'}
+              {v.when === 'now'
+                ? 'Save and Send'
+                : v.when === 'later'
+                  ? 'Schedule Campaign'
+                  : campaign
+                    ? 'Save Changes'
+                    : 'Save Draft'}
             </Button>
           )}
         </Group>

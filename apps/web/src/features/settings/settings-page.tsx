@@ -1,31 +1,39 @@
-import { Button, Group, Paper, Skeleton, Stack, Text, Textarea } from '@mantine/core';
-import { useForm } from '@mantine/form';
-import { useEffect } from 'react';
+import { Button, Group, Paper, Select, Skeleton, Stack, Text, Textarea } from '@mantine/core';
+import { schemaResolver, useForm } from '@mantine/form';
+import { useEffect, useMemo } from 'react';
 import { updateChurchSettingsSchema } from '@lampstand/api/schemas/email-campaigns';
 import { trpc } from '../../lib/trpc';
 import { errorMessage } from '../../lib/errors';
 import { notifyError, notifySuccess } from '../../ui/notify';
 import { PageHeader } from '../../ui/page-header';
-import { zodValidate } from '../../ui/zod-form';
+import { timeZoneLabel } from '../../lib/time-zone';
 import { SocialSettingsSection } from '../social-blast/social-settings';
 import { GivingSettings } from '../show-up/giving-settings';
+
+/** Every IANA zone the browser knows (plus UTC and the current one), labelled with its abbreviation. */
+function timeZoneOptions(current: string): { value: string; label: string }[] {
+  const zones = new Set(['UTC', ...Intl.supportedValuesOf('timeZone'), current]);
+  return [...zones].map((z) => ({ value: z, label: timeZoneLabel(z) }));
+}
 
 export function SettingsPage() {
   const settings = trpc.settings.get.useQuery();
   const utils = trpc.useUtils();
   const form = useForm({
     mode: 'controlled',
-    initialValues: { postalAddress: '' },
-    validate: zodValidate(updateChurchSettingsSchema),
+    initialValues: { postalAddress: '', timeZone: 'UTC' },
+    validate: schemaResolver(updateChurchSettingsSchema, { sync: true }),
   });
   useEffect(() => {
-    if (settings.data) form.setValues({ postalAddress: settings.data.postalAddress ?? '' });
+    if (settings.data)
+      form.setValues({ postalAddress: settings.data.postalAddress ?? '', timeZone: settings.data.timeZone });
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [settings.data]);
+  const zones = useMemo(() => timeZoneOptions(form.values.timeZone), [form.values.timeZone]);
   const save = trpc.settings.update.useMutation({
     onSuccess: (data) => {
       utils.settings.get.setData(undefined, data);
-      notifySuccess('Settings saved', 'Your campaign footer now shows this address.');
+      notifySuccess('Settings saved', 'Your campaign footer and times now use these settings.');
     },
     onError: (err) => notifyError('Failed to save settings', errorMessage(err)),
   });
@@ -48,6 +56,14 @@ export function SettingsPage() {
                 minRows={3}
                 placeholder={'1 Church Street\nSpringfield NSW 2000'}
                 {...form.getInputProps('postalAddress')}
+              />
+              <Select
+                label="Time zone"
+                description="Campaign times are entered and shown in this time zone."
+                searchable
+                allowDeselect={false}
+                data={zones}
+                {...form.getInputProps('timeZone')}
               />
               <Group justify="flex-end">
                 <Button type="submit" loading={save.isPending}>

@@ -1,6 +1,8 @@
 import { startCampaign } from '../../services/delivery/campaigns.js';
 import { deleteCampaign } from '../../services/delivery/campaign-common.js';
 import { z } from 'zod';
+import { recipientCountInputSchema, recipientCountSchema } from '../../schemas/campaigns.js';
+import { countRecipients } from '../../services/delivery/recipients.js';
 import {
   createEmailCampaignSchema,
   emailCampaignIdSchema,
@@ -65,4 +67,8 @@ export const emailCampaignsRouter = router({
     .mutation(({ ctx, input }) =>
       sendTestEmail({ db: ctx.db, email: ctx.services.email, config: ctx.services.delivery }, ctx.tenantId, input),
     ),
+  recipientCount: protectedProcedure
+    .input(recipientCountInputSchema)
+    .output(recipientCountSchema)
+    .query(({ ctx, input }) => countRecipients(ctx.db, ctx.tenantId, { channel: 'email', listIds: input.listIds })),
 });

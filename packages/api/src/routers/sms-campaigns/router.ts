@@ -1,6 +1,8 @@
 import { startCampaign } from '../../services/delivery/campaigns.js';
 import { deleteCampaign } from '../../services/delivery/campaign-common.js';
 import { z } from 'zod';
+import { recipientCountInputSchema, recipientCountSchema } from '../../schemas/campaigns.js';
+import { countRecipients } from '../../services/delivery/recipients.js';
 import {
   createSmsCampaignSchema,
   smsCampaignIdSchema,
@@ -43,4 +45,8 @@ export const smsCampaignsRouter = router({
         getSmsCampaign(ctx.db, ctx.tenantId, input.id),
       ),
     ),
+  recipientCount: protectedProcedure
+    .input(recipientCountInputSchema)
+    .output(recipientCountSchema)
+    .query(({ ctx, input }) => countRecipients(ctx.db, ctx.tenantId, { channel: 'sms', listIds: input.listIds })),
 });

@@ -48,6 +48,8 @@ export async function registerUser(
         .values({ username: input.username, passwordHash, churchName: input.churchName, email: input.email, role })
         .returning(['id', 'username', 'churchName', 'email', 'role'])
         .executeTakeFirstOrThrow();
+      if (input.timeZone)
+        await trx.insertInto('churchSettings').values({ userId: user.id, timeZone: input.timeZone }).execute();
       return toSessionUser(user);
     });
   } catch (err) {

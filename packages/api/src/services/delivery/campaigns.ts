@@ -2,7 +2,7 @@ import { sql, type Channel } from '@lampstand/db';
 import { AppError, badRequest, conflict, notFound } from '../../errors.js';
 import type { JobQueue } from '../../jobs.js';
 import type { Db } from '@lampstand/db';
-import type { CampaignChannel, CampaignRow, DeliveryDeps } from './channels.js';
+import { insertDeliveries, type CampaignChannel, type CampaignRow, type DeliveryDeps } from './channels.js';
 import { runDeliveries, type RunResult } from './engine.js';
 import { emailChannel } from '../email-campaigns/channel.js';
 import { smsChannel } from '../sms-campaigns/channel.js';
@@ -66,7 +66,7 @@ export async function startCampaign(
     if (!ch.startable.includes(c.status)) throw conflict('This campaign has already been sent');
     ch.validate(c);
     if (c.listIds.length === 0) throw badRequest('Please select a contact list');
-    const count = await ch.snapshot(trx, c);
+    const count = await insertDeliveries(trx, ch, c);
     if (count === 0) throw badRequest(ch.noRecipients);
     await sql`
       update ${table} set status = 'sending', started_at = now(), recipient_count = ${count}, error = null, updated_at = now()

@@ -39,24 +39,24 @@ export interface CampaignChannel {
   startable: readonly string[];
   /** Throws a bad-request AppError when the campaign lacks what a send needs. */
   validate(c: CampaignRow): void;
-  /** Inside the start transaction: one delivery row per recipient; returns how many. */
-  snapshot(trx: Db, c: CampaignRow): Promise<number>;
+  /**
+   * Who a campaign to these lists reaches, one row per address (columns: id, address, first_name,
+   * last_name). The start snapshots exactly these; the confirmation before a send counts them.
+   */
+  recipients(tenantId: number, listIds: number[]): RawBuilder<unknown>;
   /** The message when nobody can be reached. */
   noRecipients: string;
   /** How each message is made and handed to the provider. */
   driver(deps: DeliveryDeps): ChannelDriver<unknown>;
 }
 
-/** Insert the recipients a channel's query selects (columns: id, address, first_name, last_name). */
-export async function insertDeliveries(
-  trx: Db,
-  c: { channel: Channel; tenantId: number; campaignId: number },
-  recipients: RawBuilder<unknown>,
-): Promise<number> {
+/** Inside the start transaction: one delivery row per recipient of the channel; returns how many. */
+export async function insertDeliveries(trx: Db, ch: CampaignChannel, c: CampaignRow): Promise<number> {
+  const recipients = ch.recipients(c.userId, c.listIds);
   const inserted = await sql<{ n: number }>`
     with recipients as (${recipients}), ins as (
       insert into deliveries (user_id, channel, campaign_id, contact_id, address, first_name, last_name, token)
-      select ${c.tenantId}, ${c.channel}, ${c.campaignId}, r.id, r.address, r.first_name, r.last_name,
+      select ${c.userId}, ${ch.channel}, ${c.id}, r.id, r.address, r.first_name, r.last_name,
              replace(gen_random_uuid()::text, '-', '') || replace(gen_random_uuid()::text, '-', '')
       from recipients r
       on conflict do nothing

@@ -1,6 +1,6 @@
 import { sql } from '@lampstand/db';
 import { badRequest } from '../../errors.js';
-import { insertDeliveries, type CampaignChannel, type DeliveryDeps } from '../delivery/channels.js';
+import { type CampaignChannel, type DeliveryDeps } from '../delivery/channels.js';
 import type { ChannelDriver } from '../delivery/engine.js';
 import { renderEmail } from './render.js';
 
@@ -83,24 +83,20 @@ export const emailChannel: CampaignChannel = {
     if (!text(c.fields.subject).trim()) throw badRequest('Subject is required');
     if (!text(c.fields.content).trim()) throw badRequest('Email content is required');
   },
-  snapshot(trx, c) {
-    return insertDeliveries(
-      trx,
-      { channel: 'email', tenantId: c.userId, campaignId: c.id },
-      sql`
+  recipients(tenantId, listIds) {
+    return sql`
         select distinct on (lower(c.email)) c.id, c.email as address, c.first_name, c.last_name
         from contacts c
         join contacts_in_lists m on m.contact_id = c.id and m.user_id = c.user_id
-        where c.user_id = ${c.userId}
-          and m.list_id = any(${c.listIds}::int[])
+        where c.user_id = ${tenantId}
+          and m.list_id = any(${listIds}::int[])
           and c.email is not null and c.email <> ''
           and c.email_consent = 'subscribed'
           and not exists (
             select 1 from contacts u
             where u.user_id = c.user_id and lower(u.email) = lower(c.email) and u.email_consent = 'unsubscribed'
           )
-        order by lower(c.email), c.id`,
-    );
+        order by lower(c.email), c.id`;
   },
   driver: emailDriver,
 };

@@ -1,6 +1,6 @@
 import { sql } from '@lampstand/db';
 import { badRequest } from '../../errors.js';
-import { insertDeliveries, type CampaignChannel, type DeliveryDeps } from '../delivery/channels.js';
+import { type CampaignChannel, type DeliveryDeps } from '../delivery/channels.js';
 import type { ChannelDriver } from '../delivery/engine.js';
 import { fillMergeTags } from '../email-campaigns/render.js';
 
@@ -68,31 +68,27 @@ export const smsChannel: CampaignChannel = {
   validate(c) {
     if (!text(c.fields.content).trim()) throw badRequest('SMS content is required');
   },
-  snapshot(trx, c) {
-    return insertDeliveries(
-      trx,
-      { channel: 'sms', tenantId: c.userId, campaignId: c.id },
-      sql`
+  recipients(tenantId, listIds) {
+    return sql`
         with members as (
           select c.id, c.phone_e164, c.first_name, c.last_name
           from contacts c join contacts_in_lists m on m.contact_id = c.id and m.user_id = c.user_id
-          where c.user_id = ${c.userId} and m.list_id = any(${c.listIds}::int[])
+          where c.user_id = ${tenantId} and m.list_id = any(${listIds}::int[])
           union all
           select p.id, p.phone_e164, p.first_name, p.last_name
           from children_in_lists cl
           join contact_children ch on ch.id = cl.child_id and ch.user_id = cl.user_id
           join contacts p on p.id = ch.parent_contact_id and p.user_id = ch.user_id
-          where cl.user_id = ${c.userId} and cl.list_id = any(${c.listIds}::int[])
+          where cl.user_id = ${tenantId} and cl.list_id = any(${listIds}::int[])
         )
         select distinct on (r.phone_e164) r.id, r.phone_e164 as address, r.first_name, r.last_name
         from members r
         join contacts c on c.id = r.id
         where r.phone_e164 is not null and c.sms_consent = 'subscribed'
           and not exists (
-            select 1 from contacts u where u.user_id = ${c.userId} and u.phone_e164 = r.phone_e164 and u.sms_consent = 'unsubscribed'
+            select 1 from contacts u where u.user_id = ${tenantId} and u.phone_e164 = r.phone_e164 and u.sms_consent = 'unsubscribed'
           )
-        order by r.phone_e164, r.id`,
-    );
+        order by r.phone_e164, r.id`;
   },
   driver: smsDriver,
 };

@@ -1,0 +1,64 @@
+import { describe, expect, it } from 'vitest';
+import { HttpClient, registerChurch, startTestApp } from '../helpers/test-app.js';
+
+const app = await startTestApp();
+await registerChurch(app.url, 'Platform');
+
+async function register(timeZone?: unknown) {
+  const client = new HttpClient(app.url);
+  const n = Math.random().toString(36).slice(2, 10);
+  const res = await client.post('/api/register', {
+    username: `tz_${n}`,
+    password: 'correct-horse',
+    churchName: `Church ${n}`,
+    email: `tz_${n}@example.org`,
+    ...(timeZone === undefined ? {} : { timeZone }),
+  });
+  return { client, res };
+}
+
+describe("a church's time zone", () => {
+  it("is the browser's at registration, and UTC when none was sent", async () => {
+    const chicago = await register('America/Chicago');
+    expect(chicago.res.status).toBe(201);
+    expect((await chicago.client.get('/api/settings')).body).toMatchObject({ timeZone: 'America/Chicago' });
+    const none = await register();
+    expect((await none.client.get('/api/settings')).body).toMatchObject({ timeZone: 'UTC', postalAddress: null });
+  });
+
+  it('refuses what is not an IANA zone, at registration and in settings', async () => {
+    for (const bad of ['Mars/Olympus_Mons', '+02:00', 'CST', '', 'America/../etc', 12]) {
+      const { res } = await register(bad);
+      expect(res.status, String(bad)).toBe(400);
+      expect(res.body.message).toBe('Please choose a valid time zone');
+    }
+    const { client } = await register('Europe/London');
+    const put = await client.put('/api/settings', { timeZone: 'Europe/Londn' });
+    expect(put.status).toBe(400);
+    expect(put.body.issues[0]).toMatchObject({ path: 'timeZone', message: 'Please choose a valid time zone' });
+    expect((await client.get('/api/settings')).body.timeZone).toBe('Europe/London');
+  });
+
+  it('changes on its own in settings: the postal address keeps its value, and the other way round', async () => {
+    const { client } = await register('Australia/Sydney');
+    await client.put('/api/settings', { postalAddress: '1 Church St' });
+    const tz = await client.put('/api/settings', { timeZone: 'Asia/Kolkata' });
+    expect(tz.status).toBe(200);
+    expect(tz.body).toMatchObject({ timeZone: 'Asia/Kolkata', postalAddress: '1 Church St' });
+    const addr = await client.put('/api/settings', { postalAddress: '2 Chapel Rd' });
+    expect(addr.body).toMatchObject({ timeZone: 'Asia/Kolkata', postalAddress: '2 Chapel Rd' });
+    // Campaign times are stored in UTC whatever the zone: the instant sent is the instant kept.
+    const at = new Date(Date.now() + 86_400_000).toISOString().replace(/\.\d+Z$/, '+05:30');
+    const list = (await client.post('/api/contact-lists', { name: 'Everyone', type: 'email' })).body;
+    const c = await client.post('/api/email-campaigns', {
+      name: 'Tomorrow',
+      subject: 'Hello',
+      content: '<p>Hello friends</p>',
+      status: 'scheduled',
+      listIds: [list.id],
+      scheduledFor: at,
+    });
+    expect(c.status).toBe(201);
+    expect(c.body.scheduledFor).toBe(new Date(at).toISOString());
+  });
+});
