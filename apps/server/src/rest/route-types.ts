@@ -18,8 +18,12 @@ export interface RestRoute {
   procedure: ProcedurePath;
   summary: string;
   tag: string;
-  /** Who may call it; documented in OpenAPI and enforced by the procedure's builder. */
-  access: 'public' | 'signed-in' | 'admin';
+  /**
+   * Who may call it; documented in OpenAPI and enforced by the procedure's builder. 'signed-in':
+   * the session cookie or a church's API key (`Authorization: Bearer`); 'session': the session
+   * cookie only (managing API keys); 'admin': an administrator's session, never an API key.
+   */
+  access: 'public' | 'signed-in' | 'session' | 'admin';
   /** Status on success (default 200). */
   status?: number;
   /** 'csv': the procedure returns { fileName, csv }, sent as a CSV download. 'image': the procedure

@@ -524,6 +524,31 @@ const coreRoutes: RestRoute[] = [
     tag: 'Settings',
     access: 'signed-in',
   },
+  {
+    method: 'GET',
+    path: '/api/api-keys',
+    procedure: 'apiKeys.list',
+    summary: "The church's API keys that still work (never their tokens)",
+    tag: 'Settings',
+    access: 'session',
+  },
+  {
+    method: 'POST',
+    path: '/api/api-keys',
+    procedure: 'apiKeys.create',
+    summary: 'Create a named API key; the answer holds its token, shown this once only',
+    tag: 'Settings',
+    access: 'session',
+    status: 201,
+  },
+  {
+    method: 'DELETE',
+    path: '/api/api-keys/{id}',
+    procedure: 'apiKeys.revoke',
+    summary: 'Revoke an API key: it stops working at once',
+    tag: 'Settings',
+    access: 'session',
+  },
 
   // SMS campaigns
   {

@@ -11,6 +11,7 @@ import * as m0009 from './2026_11_23_0009_show_up.js';
 import * as m0010 from './2026_11_23_0010_social_posts.js';
 import * as m0011 from './2026_11_23_0011_service_planner.js';
 import * as m0012 from './2026_11_23_0012_hardening.js';
+import * as m0038 from './2026_11_23_0038_api_keys.js';
 
 /** Every migration, by its frozen date-prefixed name. Add new ones at the end. */
 export const migrations: Record<string, Migration> = {
@@ -26,4 +27,5 @@ export const migrations: Record<string, Migration> = {
   '2026_11_23_0010_social_posts': m0010,
   '2026_11_23_0011_service_planner': m0011,
   '2026_11_23_0012_hardening': m0012,
+  '2026_11_23_0038_api_keys': m0038,
 };
