@@ -9,6 +9,7 @@ import { PageHeader } from '../../ui/page-header';
 import { zodValidate } from '../../ui/zod-form';
 import { SocialSettingsSection } from '../social-blast/social-settings';
 import { GivingSettings } from '../show-up/giving-settings';
+import { ApiKeysSection } from './api-keys-section';
 
 export function SettingsPage() {
   const settings = trpc.settings.get.useQuery();
@@ -60,6 +61,7 @@ export function SettingsPage() {
       </Paper>
       <SocialSettingsSection />
       <GivingSettings />
+      <ApiKeysSection />
     </>
   );
 }
