@@ -137,6 +137,13 @@ const NOT_CHURCH_SCOPED: Record<string, string> = {
   'POST /api/templates/{id}/use': "platform marketing templates (the administrator's), not a church's resource",
 };
 
+/** Probe bodies the schema alone cannot make valid (so the probe reaches the tenant check). */
+const PROBE_BODY: Record<string, Record<string, unknown>> = {
+  'POST /api/contacts/{id}/family': { relatedContactId: other.id },
+  'POST /api/contacts/import/{id}/start': { mapping: { First: 'firstName', Last: 'lastName', Email: 'email' } },
+  'PUT /api/landing-pages/{id}': { slug: 'church-b-probe' },
+};
+
 const paramKeys = (path: string) => [...path.matchAll(/([\w-]+)\/\{(\w+)\}/g)].map((m) => `${m[1]}/{${m[2]}}`);
 const name = (r: RestRoute) => `${r.method} ${r.path}`;
 const probed = restRoutes.filter(
@@ -179,7 +186,11 @@ describe('tenant isolation matrix (generated from the route table)', () => {
     const same = restRoutes.find((g) => g.method === 'GET' && g.path === r.path && g.access === 'signed-in');
     const read = async () => (same && (!same.format || same.format === 'json') ? (await a.client.get(url)).body : null);
     const was = await read();
-    const res = await b.client.request(r.method, url, r.method === 'GET' || r.method === 'DELETE' ? undefined : body(r.method, r.path));
+    const res = await b.client.request(
+      r.method,
+      url,
+      r.method === 'GET' || r.method === 'DELETE' ? undefined : body(r.method, r.path, PROBE_BODY[name(r)]),
+    );
     expect([403, 404], `${r.method} ${url} → ${res.status} ${res.text.slice(0, 200)}`).toContain(res.status);
     expect(await read()).toEqual(was);
   });
