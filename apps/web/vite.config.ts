@@ -18,6 +18,8 @@ export default defineConfig({
   build: {
     outDir: 'dist',
     sourcemap: true,
+    // dist/.vite/manifest.json: scripts/bundle-report.mjs prints the JS each route loads from it.
+    manifest: true,
     chunkSizeWarningLimit: 1500,
   },
 });

@@ -20,7 +20,8 @@ import { getOrCreateSetting, pendingMigrations, randomSecret, sql } from '@lamps
 import { issueSetupToken } from '@lampstand/api/server';
 import type { Config } from './config.js';
 import { createContext } from './context.js';
-import { PgSessionStore } from './session-store.js';
+import { OneLineRequestLog } from './logger.js';
+import { PgSessionStore, sessionRefreshHook } from './session-store.js';
 import { restPlugin } from './rest/plugin.js';
 import { toErrorResponse } from './rest/errors.js';
 import { registerSecurity } from './security/index.js';
@@ -75,6 +76,7 @@ export async function createServer(config: Config, deps: AppDeps): Promise<Serve
             return (_address: string, hop: number) => hop < hops;
           })()
         : config.trustProxy,
+    logController: new OneLineRequestLog(),
     // 1 MiB unless a route sets more (the CSV import); see security/body-limits.ts.
     bodyLimit: DEFAULT_BODY_LIMIT,
     // Slow clients: the whole request within requestTimeoutMs, the body within bodyTimeoutMs.
@@ -86,8 +88,16 @@ export async function createServer(config: Config, deps: AppDeps): Promise<Serve
     reply.header('x-request-id', req.id);
   });
 
-  // Before the cookie and session plugins: short-link redirects answer without a session.
+  app.setErrorHandler((err, req, reply) => {
+    const { status, body } = toErrorResponse(err);
+    if (status >= 500) req.log.error({ err }, 'request failed');
+    return reply.code(status).send(body);
+  });
+
+  // Before the cookie and session plugins: short-link redirects and public landing pages answer
+  // without a session (no cookie parsing, no session object built per request).
   await app.register(qrShortLinkRoutes, { deps, scanFlushMs: config.qrScanFlushMs });
+  await app.register(landingPageRoutes, { deps, publicUrl: config.publicUrl });
 
   const secret = config.sessionSecret ?? (await getOrCreateSetting(db, 'session_secret', () => randomSecret()));
   await app.register(fastifyCookie);
@@ -96,6 +106,8 @@ export async function createServer(config: Config, deps: AppDeps): Promise<Serve
     cookieName: SESSION_COOKIE,
     store: new PgSessionStore(db),
     saveUninitialized: false,
+    // Write only when the data changed; the expiry is pushed forward by sessionRefreshHook below.
+    rolling: false,
     cookie: {
       path: '/',
       httpOnly: true,
@@ -117,11 +129,7 @@ export async function createServer(config: Config, deps: AppDeps): Promise<Serve
     }
   });
 
-  app.setErrorHandler((err, req, reply) => {
-    const { status, body } = toErrorResponse(err);
-    if (status >= 500) req.log.error({ err }, 'request failed');
-    return reply.code(status).send(body);
-  });
+  app.addHook('onRequest', sessionRefreshHook(SESSION_MAX_AGE_MS));
 
   await app.register(fastifyTRPCPlugin, {
     prefix: '/trpc',
@@ -141,7 +149,6 @@ export async function createServer(config: Config, deps: AppDeps): Promise<Serve
   await app.register(showUpPublic, { deps, config });
   await app.register(uploadRoutes, { deps });
   await app.register(socialPostsPublicRoutes, { deps });
-  await app.register(landingPageRoutes, { deps, publicUrl: config.publicUrl });
 
   app.get('/healthz', async (_req, reply) => {
     try {

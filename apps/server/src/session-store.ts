@@ -1,4 +1,4 @@
-import type { Session } from 'fastify';
+import type { FastifyRequest, Session } from 'fastify';
 import type { SessionStore } from '@fastify/session';
 import { sql, type Db } from '@lampstand/db';
 
@@ -60,4 +60,26 @@ export class PgSessionStore implements SessionStore {
       .where('expiresAt', '<', sql<Date>`now()`)
       .execute();
   }
+}
+
+/** How often a signed-in session's expiry is pushed forward (one write per session per interval, not per request). */
+export const SESSION_REFRESH_MS = 5 * 60 * 1000;
+
+/**
+ * With `rolling: false`, @fastify/session writes a session only when its data changed; nothing would
+ * ever extend its expiry. This onRequest hook (registered after the session plugin) saves a restored
+ * session once its stored expiry is more than `refreshMs` behind a fresh one, so an active user stays
+ * signed in for `maxAgeMs` after their last visit at the cost of one UPDATE per `refreshMs`. The save
+ * marks the session saved, so the onSend hook sends the cookie with the new expiry too.
+ */
+export function sessionRefreshHook(maxAgeMs: number, refreshMs = SESSION_REFRESH_MS) {
+  return async function refreshSessionExpiry(req: FastifyRequest): Promise<void> {
+    // null after a destroy, `{}` on a path outside the cookie's.
+    const session = req.session as FastifyRequest['session'] | null | undefined;
+    // Set by @fastify/session on a session restored from the store (its saved expiry); not in its types.
+    const stored = (session?.cookie as { originalExpires?: Date } | undefined)?.originalExpires;
+    if (!session || !stored) return; // no session, or a new one (not in the store)
+    if (Date.now() + maxAgeMs - stored.getTime() < refreshMs) return;
+    await session.save();
+  };
 }

@@ -9,11 +9,15 @@ import { createQueryClient, createTrpcClient, trpc } from './lib/trpc';
 import { cssVariablesResolver, theme } from './ui/theme';
 import { AppLayout } from './shell/app-layout';
 import { RequireAdmin, RequireUser } from './shell/guards';
-import { AuthPage } from './features/auth/auth-page';
-import { DashboardPage } from './features/dashboard/dashboard-page';
 import { ComingSoonPage, NotFoundPage, PlaceholderPage } from './features/misc/pages';
 
-// Feature screens load on first visit: the first paint carries only the shell and sign-in.
+// Every screen loads on first visit, sign-in and the dashboard too: the first paint carries only
+// the providers, the router and the shell (zod and the form code come with the screens that use
+// them). `pnpm --filter @lampstand/web build` prints what each route adds.
+const AuthPage = lazy(() => import('./features/auth/auth-page').then((m) => ({ default: m.AuthPage })));
+const DashboardPage = lazy(() =>
+  import('./features/dashboard/dashboard-page').then((m) => ({ default: m.DashboardPage })),
+);
 const UsersPage = lazy(() => import('./features/admin/users-page').then((m) => ({ default: m.UsersPage })));
 const SettingsPage = lazy(() => import('./features/settings/settings-page').then((m) => ({ default: m.SettingsPage })));
 const ContactsPage = lazy(() => import('./features/contacts/contacts-page').then((m) => ({ default: m.ContactsPage })));

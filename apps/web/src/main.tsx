@@ -1,7 +1,6 @@
+// Styles of the date pickers and the rich-text editor come with the screens that use them.
 import '@mantine/core/styles.css';
 import '@mantine/notifications/styles.css';
-import '@mantine/dates/styles.css';
-import '@mantine/tiptap/styles.css';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './app';

@@ -136,7 +136,9 @@ export function DashboardPage() {
             <Grid.Col span={{ base: 12, lg: 7 }}>
               <Paper withBorder p="md" h="100%">
                 <Group justify="space-between" mb="sm">
-                  <Title order={4}>Recent Campaigns</Title>
+                  <Title order={3} size="h4">
+                    Recent Campaigns
+                  </Title>
                   <Button variant="subtle" size="xs">
                     View All
                   </Button>
@@ -191,7 +193,9 @@ export function DashboardPage() {
             <Grid.Col span={{ base: 12, lg: 5 }}>
               <Paper withBorder p="md" h="100%">
                 <Group justify="space-between" mb="sm">
-                  <Title order={4}>Upcoming Scheduled</Title>
+                  <Title order={3} size="h4">
+                    Upcoming Scheduled
+                  </Title>
                   <Button variant="subtle" size="xs">
                     View All
                   </Button>
@@ -235,7 +239,7 @@ export function DashboardPage() {
           </Grid>
 
           <Paper withBorder p="md">
-            <Title order={4} mb="sm">
+            <Title order={3} size="h4" mb="sm">
               Quick Actions
             </Title>
             <SimpleGrid cols={{ base: 2, sm: 3, lg: 6 }}>

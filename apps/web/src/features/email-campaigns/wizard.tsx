@@ -1,3 +1,5 @@
+import '@mantine/tiptap/styles.css';
+import '@mantine/dates/styles.css';
 import {
   Alert,
   Button,

@@ -1,3 +1,4 @@
+import '@mantine/tiptap/styles.css';
 import {
   Button,
   Checkbox,

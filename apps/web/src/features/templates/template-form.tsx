@@ -1,3 +1,4 @@
+import '@mantine/tiptap/styles.css';
 import { Button, Group, Modal, Select, Stack, Switch, Text, Textarea, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { Link as LinkExtension, RichTextEditor } from '@mantine/tiptap';

@@ -11,8 +11,16 @@ import { smsChannel } from '../sms-campaigns/channel.js';
 export const CHANNELS: Record<Channel, CampaignChannel> = { email: emailChannel, sms: smsChannel };
 
 /**
+ * Delivery jobs queued per campaign. A worker process runs up to 4 of them at once (see the
+ * server's jobs/queue.ts) and its pollers fetch together, so with only 2 one process would take
+ * both: 8 leaves work for a second process, and the survivors still hold jobs when one dies.
+ */
+export const DELIVERY_JOBS_PER_CAMPAIGN = 8;
+
+/**
  * Send = snapshot, then deliver. In one transaction: lock the campaign, check it can be sent, write
- * one delivery per recipient and mark it sending. Then queue `concurrency` delivery jobs.
+ * one delivery per recipient and mark it sending. Then queue `concurrency` delivery jobs
+ * (DELIVERY_JOBS_PER_CAMPAIGN by default).
  * With `onlyIfScheduledFor` (the scheduled start), a campaign rescheduled, sent or returned to
  * draft meanwhile is left alone; answers whether it started.
  */
@@ -51,7 +59,7 @@ export async function startCampaign(
     return true;
   });
   if (started) {
-    for (let i = 0; i < Math.max(1, opts.concurrency ?? 2); i++)
+    for (let i = 0; i < Math.max(1, opts.concurrency ?? DELIVERY_JOBS_PER_CAMPAIGN); i++)
       await jobs.send('campaign-deliver', { channel, campaignId: opts.id });
   }
   return started;

@@ -1,0 +1,279 @@
+/**
+ * Shared by bench:api and bench:growth: a database with a signed-in church, its contacts (seeded in SQL)
+ * and a published landing page; the endpoints both benchmarks drive; the server started as its own
+ * process the way `pnpm serve` starts it (compiled dist/main.js); RSS of a process.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import pg from 'pg';
+import { sql, type Db } from '@lampstand/db';
+import { HttpClient } from '../../test/helpers/test-app.js';
+import type { RecordedStatement } from '../api-bare.js';
+
+export const serverDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+export const SESSION_SECRET = 'bench-session-secret-0123456789abcdefghij';
+export const SESSION_COOKIE_NAME = 'lampstand.sid';
+
+export interface Endpoint {
+  /** Row label, e.g. 'contacts first page'. */
+  name: string;
+  shim: 'REST' | 'tRPC' | 'public';
+  method: 'GET' | 'PATCH' | 'POST';
+  path: string;
+  body?: string;
+  /** Sends the church's session cookie. */
+  auth: boolean;
+}
+
+export interface Church {
+  tenantId: number;
+  cookie: string;
+  contactId: number;
+  contactEmail: string;
+  slug: string;
+}
+
+/** The endpoints of the issue: contacts first page, a search, the dashboard, a public page, one update. */
+export function endpointsFor(church: Church): Endpoint[] {
+  const trpcGet = (proc: string, input: unknown) => `/trpc/${proc}?input=${encodeURIComponent(JSON.stringify(input))}`;
+  // The contact as created, with another last name (the update form sends every field).
+  const update = { firstName: 'Bench', lastName: 'Benchmark', email: church.contactEmail, phone: '0412345678' };
+  return [
+    {
+      name: 'contacts first page',
+      shim: 'REST',
+      method: 'GET',
+      path: '/api/contacts/search?page=1&pageSize=25',
+      auth: true,
+    },
+    {
+      name: 'contacts first page',
+      shim: 'tRPC',
+      method: 'GET',
+      path: trpcGet('contacts.find', { page: 1, pageSize: 25 }),
+      auth: true,
+    },
+    {
+      name: 'contacts search',
+      shim: 'REST',
+      method: 'GET',
+      path: '/api/contacts/search?search=smi&page=1',
+      auth: true,
+    },
+    {
+      name: 'contacts search',
+      shim: 'tRPC',
+      method: 'GET',
+      path: trpcGet('contacts.find', { search: 'smi', page: 1 }),
+      auth: true,
+    },
+    { name: 'dashboard stats', shim: 'REST', method: 'GET', path: '/api/dashboard/stats', auth: true },
+    { name: 'dashboard stats', shim: 'tRPC', method: 'GET', path: '/trpc/dashboard.stats', auth: true },
+    { name: 'landing page', shim: 'public', method: 'GET', path: `/p/${church.slug}`, auth: false },
+    {
+      name: 'update contact',
+      shim: 'REST',
+      method: 'PATCH',
+      path: `/api/contacts/${church.contactId}`,
+      body: JSON.stringify(update),
+      auth: true,
+    },
+    {
+      name: 'update contact',
+      shim: 'tRPC',
+      method: 'POST',
+      path: '/trpc/contacts.update',
+      body: JSON.stringify({ id: church.contactId, ...update }),
+      auth: true,
+    },
+  ];
+}
+
+/** Headers a browser on the app's own origin sends (cookie; JSON and same-origin on writes). */
+export function headersFor(e: Endpoint, church: Church, origin: string): Record<string, string> {
+  const h: Record<string, string> = {};
+  if (e.auth) h.cookie = church.cookie;
+  if (e.body !== undefined) {
+    h['content-type'] = 'application/json';
+    h.origin = origin;
+    h['sec-fetch-site'] = 'same-origin';
+  }
+  h['user-agent'] = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/130.0 Safari/537.36';
+  return h;
+}
+
+/**
+ * Contacts for `tenantIds`, `perChurch` each, in one INSERT … SELECT over generate_series per church
+ * batch (no round trip per row). Names cycle through lists, so a search for 'smi' matches about 1 in 36.
+ */
+export async function seedContacts(db: Db, tenantIds: number[], perChurch: number): Promise<void> {
+  const first = ['Mary', 'John', 'Grace', 'David', 'Sarah', 'Peter', 'Ruth', 'Samuel', 'Hannah', 'James', 'Esther'];
+  const last = ['Smith', 'Jones', 'Williams', 'Brown', 'Wilson', 'Taylor', 'Nguyen', 'Walker', 'Harris', 'Lee'];
+  const batch = Math.max(1, Math.floor(200_000 / perChurch));
+  for (let i = 0; i < tenantIds.length; i += batch) {
+    const ids = tenantIds.slice(i, i + batch);
+    await sql`
+      insert into contacts (user_id, first_name, last_name, email, phone, phone_e164, metadata)
+      select t.id, (${first}::text[])[1 + g % ${first.length}], (${last}::text[])[1 + (g / 7) % ${last.length}] || g,
+        'c' || t.id || '_' || g || '@example.org', '0412' || lpad((g % 1000000)::text, 6, '0'),
+        '+61412' || lpad((g % 1000000)::text, 6, '0'), '{}'::jsonb
+      from unnest(${ids}::int[]) as t(id), generate_series(1, ${perChurch}) as g`.execute(db);
+  }
+  await sql`analyze contacts`.execute(db);
+}
+
+/** Register a church through the API (signed in), publish a landing page, return what the benches need. */
+export async function setUpChurch(url: string, name: string): Promise<Church & { client: HttpClient }> {
+  const client = new HttpClient(url);
+  const n = `${name.toLowerCase().replace(/\W+/g, '')}${Date.now().toString(36)}`;
+  const reg = await client.post('/api/register', {
+    username: `bench_${n}`,
+    password: 'bench-pass-123',
+    churchName: name,
+    email: `${n}@example.org`,
+  });
+  if (reg.status !== 201) throw new Error(`register: ${reg.status} ${reg.text}`);
+  const page = await client.post('/api/landing-pages', {
+    name: 'Easter Sunday',
+    slug: `easter-${n}`,
+    content: {
+      headline: 'Easter at Grace',
+      subheading: 'Join us for a joyful morning.',
+      mainContent: 'We would love to see you.\n\nBring the whole family.',
+      callToAction: 'Plan your visit',
+      keyPoints: ['Kids programme', 'Coffee after', 'Free parking'],
+    },
+  });
+  if (page.status !== 201) throw new Error(`landing page: ${page.status} ${page.text}`);
+  const pub = await client.post(`/api/landing-pages/${page.body.id}/publish`, { published: true });
+  if (pub.status !== 200) throw new Error(`publish: ${pub.status} ${pub.text}`);
+  const contact = await client.post('/api/contacts', {
+    firstName: 'Bench',
+    lastName: 'Contact',
+    email: `bench-${n}@example.org`,
+    phone: '0412345678',
+  });
+  if (contact.status !== 201) throw new Error(`contact: ${contact.status} ${contact.text}`);
+  const cookie = [...client.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
+  return {
+    client,
+    tenantId: reg.body.id,
+    cookie,
+    contactId: contact.body.id,
+    contactEmail: contact.body.email,
+    slug: page.body.slug,
+  };
+}
+
+export interface Spawned {
+  child: ChildProcess;
+  url: string;
+  stop(): Promise<void>;
+}
+
+/** Start a node process and wait until `url + healthPath` answers 200. */
+export async function spawnServer(
+  args: string[],
+  env: Record<string, string>,
+  port: number,
+  healthPath = '/healthz',
+): Promise<Spawned> {
+  const child = spawn(process.execPath, args, {
+    cwd: serverDir,
+    env: { ...process.env, ...env, PORT: String(port) },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  const url = `http://127.0.0.1:${port}`;
+  const started = Date.now();
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`${args.join(' ')} exited with ${child.exitCode}`);
+    try {
+      if ((await fetch(url + healthPath)).ok) break;
+    } catch {
+      /* not listening yet */
+    }
+    if (Date.now() - started > 60_000) throw new Error(`${args.join(' ')} did not become healthy`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  return {
+    child,
+    url,
+    async stop() {
+      if (child.exitCode !== null) return;
+      child.kill('SIGTERM');
+      await new Promise((r) => child.once('exit', r));
+    },
+  };
+}
+
+/** The app as `pnpm serve` runs it (dist/main.js, production mode), on an existing database. */
+export function spawnApp(databaseUrl: string, port: number, extraArgs: string[] = []): Promise<Spawned> {
+  if (!fs.existsSync(path.join(serverDir, 'dist/main.js'))) throw new Error('No dist/main.js: run `pnpm build` first');
+  return spawnServer([...extraArgs, 'dist/main.js'], appEnv(databaseUrl, port), port);
+}
+
+export function appEnv(databaseUrl: string, port: number): Record<string, string> {
+  return {
+    NODE_ENV: 'production',
+    DATABASE_URL: databaseUrl,
+    SESSION_SECRET,
+    PUBLIC_URL: `http://127.0.0.1:${port}`,
+    RUN_WORKERS: 'false',
+    LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'info',
+  };
+}
+
+export function rssMb(pid: number): number {
+  const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
+  return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024;
+}
+
+/** Largest RSS of `pid` while `work` runs, sampled every 100 ms. */
+export async function peakRss<T>(pid: number, work: () => Promise<T>): Promise<{ result: T; peakMb: number }> {
+  let peakMb = rssMb(pid);
+  const timer = setInterval(() => {
+    try {
+      peakMb = Math.max(peakMb, rssMb(pid));
+    } catch {
+      /* exited */
+    }
+  }, 100);
+  try {
+    return { result: await work(), peakMb };
+  } finally {
+    clearInterval(timer);
+  }
+}
+
+export const fmt = (n: number, digits = 0) => n.toFixed(digits);
+
+/** Every statement a pg client sends while `on` is set (the app's pool and pg-boss's share pg.Client). */
+export function statementRecorder() {
+  const seen: RecordedStatement[] = [];
+  let on = false;
+  const proto = pg.Client.prototype as unknown as { query: (this: pg.Client, ...a: unknown[]) => unknown };
+  const original = proto.query;
+  proto.query = function (this: pg.Client, ...args: unknown[]) {
+    if (on && typeof args[0] === 'string' && !/pgboss/i.test(args[0])) {
+      seen.push({ text: args[0], values: (Array.isArray(args[1]) ? args[1] : []) as unknown[] });
+    }
+    return original.apply(this, args);
+  };
+  return {
+    async record(work: () => Promise<void>): Promise<RecordedStatement[]> {
+      seen.length = 0;
+      on = true;
+      try {
+        await work();
+      } finally {
+        on = false;
+      }
+      return [...seen];
+    },
+    restore() {
+      proto.query = original;
+    },
+  };
+}

@@ -1,0 +1,170 @@
+/**
+ * pnpm bench:web — Lighthouse (the `lighthouse` package, Debian's Chromium through chrome-launcher,
+ * `--headless --no-sandbox --disable-gpu`) against the real server serving the built web app, on
+ * a fresh database with one seeded church: the sign-in screen, the dashboard (signed in through
+ * the session cookie), a published landing page and a public Show Up project. Prints the
+ * performance and accessibility scores (median of LIGHTHOUSE_RUNS runs, 3 by default), plus the
+ * staff app's first-load JavaScript from the build's manifest. Lighthouse's desktop preset
+ * (simulated throttling) for every page. Exits non-zero when a target is missed:
+ * performance ≥ 90 on staff screens and ≥ 95 on public pages, accessibility ≥ 95 everywhere.
+ * Builds the web app first when dist/ is missing or older than its sources.
+ */
+import * as chromeLauncher from 'chrome-launcher';
+import lighthouse from 'lighthouse';
+import desktopConfig from 'lighthouse/core/config/desktop-config.js';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { createTestDatabase, startTestServer } from '@lampstand/db/testing';
+import { startAppOn, HttpClient } from '@lampstand/server/testing';
+import buildWeb from '../e2e/build-web.js';
+import { bundleReport, FIRST_LOAD_LIMIT_KB } from '../scripts/bundle-report.mjs';
+
+const webDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const RUNS = Number(process.env.LIGHTHOUSE_RUNS ?? 3);
+const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
+
+interface Target {
+  name: string;
+  path: string;
+  kind: 'staff' | 'public';
+  cookie?: string;
+}
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+
+async function main() {
+  buildWeb();
+  const pgServer = await startTestServer();
+  const tdb = await createTestDatabase(pgServer.serverUrl, pgServer.templateName);
+  const app = await startAppOn(tdb, { webDist: path.join(webDir, 'dist') });
+  const chrome = await chromeLauncher.launch({
+    chromePath: CHROMIUM,
+    chromeFlags: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'],
+  });
+  let failed = false;
+  try {
+    const origin = { origin: app.url };
+    await new HttpClient(app.url, origin).post('/api/register', {
+      username: 'platform',
+      password: 'bench-pass',
+      churchName: 'Platform',
+      email: 'p@example.org',
+    });
+    const church = new HttpClient(app.url, origin);
+    const reg = await church.post('/api/register', {
+      username: 'bench',
+      password: 'bench-pass',
+      churchName: 'Grace Community Church',
+      email: 'b@example.org',
+    });
+    const tenantId = reg.body.id as number;
+    const page = await church.post('/api/landing-pages', {
+      name: 'Easter Sunday',
+      slug: 'easter-sunday',
+      published: true,
+      content: {
+        blocks: [
+          {
+            id: 'hero',
+            type: 'hero',
+            headline: 'Celebrate Easter with Us',
+            subheading: 'A joyful morning for everyone.',
+          },
+          { id: 'cta', type: 'cta', text: 'Plan your visit', link: { kind: 'signup', blockId: 'form' } },
+          { id: 'main', type: 'text', html: '<p>Join us this Easter for music, hope and a warm welcome.</p>' },
+          { id: 'kp', type: 'highlights', title: 'Key Highlights', items: ['Egg hunt at 9am', 'Family service'] },
+          { id: 'form', type: 'signup', title: 'Stay in touch', fields: ['phone'] },
+        ],
+      },
+    });
+    if (page.status !== 201) throw new Error(`landing page: ${page.status} ${page.text}`);
+    const project = await app.db
+      .insertInto('showUpProjects')
+      .values({
+        userId: tenantId,
+        title: 'Food bank shelves',
+        shortDescription: 'Help us restock the community food bank before winter.',
+        description: 'The food bank serves 200 families a week. Your gift buys shelving and the first month of stock.',
+        location: 'Springfield, IL',
+        latitude: 39.78,
+        longitude: -89.65,
+        targetAmount: 5000,
+        raisedAmount: 1250,
+        donationsCount: 14,
+        category: 'Community',
+        tags: ['food'],
+        organizationName: 'Grace Community Church',
+        contactEmail: 'office@example.org',
+        startDate: '2026-11-01',
+        endDate: null,
+        images: '[]',
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    const cookie = [...church.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
+    const targets: Target[] = [
+      { name: 'sign-in (/auth)', path: '/auth', kind: 'staff' },
+      { name: 'dashboard (signed in)', path: '/', kind: 'staff', cookie },
+      { name: 'landing page (/p/easter-sunday)', path: '/p/easter-sunday', kind: 'public' },
+      { name: `Show Up project (/show-up/${project.id})`, path: `/show-up/${project.id}`, kind: 'public' },
+    ];
+
+    console.log(`\nLighthouse 12 desktop preset, median of ${RUNS} run(s), Chromium headless`);
+    console.log(`${'page'.padEnd(40)} ${'performance'.padStart(11)} ${'accessibility'.padStart(13)}  target`);
+    for (const t of targets) {
+      const perf: number[] = [];
+      const a11y: number[] = [];
+      for (let i = 0; i < RUNS; i++) {
+        const result = await lighthouse(
+          app.url + t.path,
+          {
+            port: chrome.port,
+            output: 'json',
+            logLevel: 'error',
+            onlyCategories: ['performance', 'accessibility'],
+            ...(t.cookie ? { extraHeaders: { Cookie: t.cookie } } : {}),
+          },
+          desktopConfig,
+        );
+        const lhr = result!.lhr;
+        if (lhr.runtimeError) throw new Error(`${t.path}: ${lhr.runtimeError.message}`);
+        if (t.cookie && new URL(lhr.finalDisplayedUrl).pathname !== t.path)
+          throw new Error(`${t.path} ended on ${lhr.finalDisplayedUrl}: not signed in`);
+        perf.push(Math.round((lhr.categories.performance!.score ?? 0) * 100));
+        a11y.push(Math.round((lhr.categories.accessibility!.score ?? 0) * 100));
+        if (i === RUNS - 1 && process.env.LIGHTHOUSE_VERBOSE) {
+          for (const a of Object.values(lhr.audits))
+            if (a.score !== null && a.score < 0.9 && a.scoreDisplayMode !== 'informative')
+              console.log(`    ${a.id}: ${a.displayValue ?? a.score}`);
+        }
+      }
+      const p = median(perf);
+      const a = median(a11y);
+      const perfTarget = t.kind === 'staff' ? 90 : 95;
+      const ok = p >= perfTarget && a >= 95;
+      if (!ok) failed = true;
+      console.log(
+        `${t.name.padEnd(40)} ${String(p).padStart(11)} ${String(a).padStart(13)}  ` +
+          `≥ ${perfTarget} / ≥ 95: ${ok ? 'met' : 'MISSED'}   (runs: ${perf.join(', ')} / ${a11y.join(', ')})`,
+      );
+    }
+    const bundle = bundleReport();
+    const bundleOk = bundle.firstLoadKb <= FIRST_LOAD_LIMIT_KB;
+    if (!bundleOk) failed = true;
+    console.log(
+      `\nstaff app first load (entry + dashboard), gzipped JS: ${bundle.firstLoadKb.toFixed(1)} KB ` +
+        `(target ≤ ${FIRST_LOAD_LIMIT_KB} KB: ${bundleOk ? 'met' : 'MISSED'})`,
+    );
+  } finally {
+    chrome.kill();
+    await app.stop();
+    await pgServer.stop();
+  }
+  console.log(failed ? 'TARGET MISSED' : 'all targets met');
+  if (failed) process.exit(1);
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});

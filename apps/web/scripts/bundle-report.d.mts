@@ -1,0 +1,7 @@
+export declare const FIRST_LOAD_LIMIT_KB: number;
+export declare function bundleReport(): {
+  entryKb: number;
+  entryFiles: number;
+  firstLoadKb: number;
+  routes: { route: string; kb: number }[];
+};

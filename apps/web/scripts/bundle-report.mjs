@@ -1,0 +1,54 @@
+// Prints the gzipped JavaScript each route loads, from Vite's manifest (dist/.vite/manifest.json):
+// the entry (index.html's script and its static imports, what every screen pays before the router
+// runs), then, per lazily loaded screen, what it adds on top. The staff app's first load is the
+// entry plus the dashboard (the screen after sign-in). Run after `vite build` (the build script
+// does); `--check` exits non-zero when that first load passes FIRST_LOAD_LIMIT_KB.
+import fs from 'node:fs';
+import path from 'node:path';
+import zlib from 'node:zlib';
+import { fileURLToPath } from 'node:url';
+
+export const FIRST_LOAD_LIMIT_KB = 250;
+const dist = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', 'dist');
+
+export function bundleReport() {
+  const manifest = JSON.parse(fs.readFileSync(path.join(dist, '.vite', 'manifest.json'), 'utf8'));
+  const gz = new Map();
+  const gzipped = (file) => {
+    if (!gz.has(file)) gz.set(file, zlib.gzipSync(fs.readFileSync(path.join(dist, file)), { level: 9 }).length);
+    return gz.get(file);
+  };
+  /** The JS files a manifest entry loads before it runs: itself and its static imports, transitively. */
+  const closure = (key, seen = new Set()) => {
+    const chunk = manifest[key];
+    if (!chunk || seen.has(chunk.file)) return seen;
+    seen.add(chunk.file);
+    for (const dep of chunk.imports ?? []) closure(dep, seen);
+    return seen;
+  };
+  const sum = (files) => [...files].filter((f) => f.endsWith('.js')).reduce((s, f) => s + gzipped(f), 0);
+  const entryKey = Object.keys(manifest).find((k) => manifest[k].isEntry);
+  const first = closure(entryKey);
+  const routes = Object.entries(manifest)
+    .filter(([, c]) => c.isDynamicEntry && c.src?.startsWith('src/features/'))
+    .map(([key, c]) => {
+      const own = [...closure(key)].filter((f) => !first.has(f));
+      return { route: c.src.replace(/^src\/features\//, '').replace(/\.tsx?$/, ''), kb: sum(own) / 1024 };
+    })
+    .sort((a, b) => b.kb - a.kb);
+  const dashboardKey = Object.keys(manifest).find((k) => k.endsWith('features/dashboard/dashboard-page.tsx'));
+  const staff = new Set([...first, ...closure(dashboardKey)]);
+  return { entryKb: sum(first) / 1024, entryFiles: first.size, firstLoadKb: sum(staff) / 1024, routes };
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  const r = bundleReport();
+  console.log(`\nJavaScript per route, gzipped (level 9)`);
+  const line = (label, kb) => console.log(label.padEnd(58) + `${kb.toFixed(1).padStart(7)} KB`);
+  line(`entry (index.html's script + static imports, ${r.entryFiles} files)`, r.entryKb);
+  for (const x of r.routes) line(`  + ${x.route}`, x.kb);
+  const ok = r.firstLoadKb <= FIRST_LOAD_LIMIT_KB;
+  line('staff app first load (entry + dashboard)', r.firstLoadKb);
+  console.log(`target ≤ ${FIRST_LOAD_LIMIT_KB} KB: ${ok ? 'met' : 'MISSED'}`);
+  if (process.argv.includes('--check') && !ok) process.exit(1);
+}

@@ -1,0 +1,119 @@
+import { describe, expect, it } from 'vitest';
+import { freshDatabase } from '@lampstand/db/test/fresh-db';
+import { registerUser } from '../auth/register-user.js';
+import { defaultDeliveryConfig, type DeliveryConfig } from './config.js';
+import { runDeliveries, type ChannelDriver, type Delivery } from './engine.js';
+
+const { db } = await freshDatabase();
+const church = await registerUser(db, {
+  username: 'grace',
+  password: 'secret12',
+  churchName: 'Grace',
+  email: 'g@example.org',
+});
+
+const config: DeliveryConfig = {
+  ...defaultDeliveryConfig,
+  claimLeaseSeconds: 1,
+  retryBaseSeconds: 1,
+  publicUrl: 'http://localhost',
+  trackingSecret: 'test-secret',
+  emailFrom: 'Lampstand <no-reply@localhost>',
+  smsFromNumber: '+15005550006',
+};
+
+async function campaignOf(recipients: number) {
+  const c = await db
+    .insertInto('emailCampaigns')
+    .values({ userId: church.id, name: 'C', subject: 'S', content: 'x', status: 'sending' })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  await db
+    .insertInto('deliveries')
+    .values(
+      Array.from({ length: recipients }, (_, i) => ({
+        userId: church.id,
+        channel: 'email' as const,
+        campaignId: c.id,
+        address: `p${i}.${c.id}@example.org`,
+        token: `${c.id}-${i}`.padStart(64, '0'),
+      })),
+    )
+    .execute();
+  return c.id;
+}
+
+/** A driver that records what it sent; `gate` holds every send until it resolves. */
+function recordingDriver(opts: { gate?: Promise<void>; fail?: boolean; concurrency?: number } = {}) {
+  const sent: string[] = [];
+  const started: string[] = [];
+  const driver: ChannelDriver<{ id: number }> = {
+    channel: 'email',
+    table: 'email_campaigns',
+    load: async (id) => ({ id }),
+    async send(_c, d: Delivery) {
+      started.push(d.address);
+      await opts.gate;
+      if (opts.fail) throw new Error('connection lost');
+      sent.push(d.address);
+      return { providerMessageId: `<${d.id}>` };
+    },
+    concurrency: opts.concurrency ?? 2,
+  };
+  return { driver, sent, started };
+}
+
+const statuses = async (campaignId: number) =>
+  (await db.selectFrom('deliveries').select('status').where('campaignId', '=', campaignId).orderBy('id').execute()).map(
+    (d) => d.status,
+  );
+
+describe('runDeliveries across workers', () => {
+  it('a worker whose lease ran out does not undo the worker that took over (no second send)', async () => {
+    const campaignId = await campaignOf(1);
+    let release = () => {};
+    const slow = recordingDriver({ gate: new Promise<void>((r) => (release = r)), fail: true });
+    const stalled = runDeliveries(db, slow.driver, campaignId, config);
+    while (slow.started.length === 0) await new Promise((r) => setTimeout(r, 20));
+    // The lease runs out while the first worker hangs; a second worker takes the delivery over.
+    await db
+      .updateTable('deliveries')
+      .set({ claimedAt: new Date(Date.now() - 60_000) })
+      .where('campaignId', '=', campaignId)
+      .execute();
+    const other = recordingDriver();
+    const second = await runDeliveries(db, other.driver, campaignId, config);
+    expect(other.sent).toHaveLength(1);
+    expect(second.finished).toBe(true);
+    // Now the first worker's send fails late: its retry must not put the sent delivery back.
+    release();
+    await stalled;
+    expect(await statuses(campaignId)).toEqual(['sent']);
+    const third = recordingDriver();
+    await runDeliveries(db, third.driver, campaignId, config);
+    expect(third.started).toEqual([]);
+  });
+
+  it('claims a dead worker left are sent once by another worker after the lease', async () => {
+    const campaignId = await campaignOf(30);
+    // The "dead" worker claimed a batch and never came back.
+    await db
+      .updateTable('deliveries')
+      .set({ status: 'sending', claimedAt: new Date(Date.now() - 5_000), attempts: 1 })
+      .where('campaignId', '=', campaignId)
+      .where('address', 'like', 'p1%')
+      .execute();
+    const survivor = recordingDriver({ concurrency: 4 });
+    const result = await runDeliveries(db, survivor.driver, campaignId, config);
+    expect(result.finished).toBe(true);
+    expect(new Set(survivor.sent).size).toBe(30);
+    expect(survivor.sent).toHaveLength(30);
+    expect(new Set(await statuses(campaignId))).toEqual(new Set(['sent']));
+    const c = await db
+      .selectFrom('emailCampaigns')
+      .select('status')
+      .where('id', '=', campaignId)
+      .executeTakeFirstOrThrow();
+    expect(c.status).toBe('sent');
+  });
+});
