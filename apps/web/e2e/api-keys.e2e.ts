@@ -18,7 +18,7 @@ browserDescribe(describe)('API keys', async () => {
     await page.getByText('Name is required').waitFor();
     await page.getByRole('textbox', { name: 'Key name' }).fill('Website sync');
     await page.getByRole('button', { name: 'Create key' }).click();
-    await toast(page, 'API key created');
+    await toast(page, 'API key created').waitFor();
     const token = await page.getByRole('textbox', { name: 'API key' }).inputValue();
     expect(token).toMatch(/^lsk_/);
     await page.getByRole('cell', { name: 'Website sync', exact: true }).waitFor();
@@ -34,7 +34,7 @@ browserDescribe(describe)('API keys', async () => {
 
     await page.getByRole('button', { name: 'Revoke Website sync' }).click();
     await page.getByRole('dialog').getByRole('button', { name: 'Revoke key' }).click();
-    await toast(page, 'API key revoked');
+    await toast(page, 'API key revoked').waitFor();
     await page.getByText('No API keys yet.').waitFor();
     expect((await script.get('/api/contacts')).status).toBe(401);
   });

@@ -8,7 +8,7 @@ import { baseline, type Schema } from '../helpers/openapi-values.js';
 // 404 (or 403), and everything church A can read is unchanged afterwards. A new row whose path
 // parameter has no seed below fails the test, so no route can skip the matrix.
 const app = await startTestApp();
-const admin = await registerChurch(app.url, 'Platform Team'); // first account: admin
+await registerChurch(app.url, 'Platform Team'); // first account: admin
 const a = await registerChurch(app.url, 'Church A');
 const b = await registerChurch(app.url, 'Church B');
 
@@ -34,7 +34,10 @@ function minimal(schema: Schema | undefined, key = ''): unknown {
         .map(([k, v]) => [k, minimal(v, k)]),
     );
   }
-  if (schema.type === 'array') return schema.minLength ? [minimal(schema.items)] : [minimal(schema.items)].filter((v) => v !== undefined).slice(0, 1);
+  if (schema.type === 'array')
+    return schema.minLength
+      ? [minimal(schema.items)]
+      : [minimal(schema.items)].filter((v) => v !== undefined).slice(0, 1);
   const value = baseline(schema);
   if (typeof value !== 'string' || schema.enum) return value;
   if (/url$|^website$/i.test(key)) return 'https://example.org/a.png';
@@ -61,7 +64,11 @@ async function create(
 }
 
 // One of every church-scoped resource, for church A.
-const person = (n: number) => ({ email: `p${n}@example.org`, phone: `412 345 67${n}`, metadata: { countryCode: '+61' } });
+const person = (n: number) => ({
+  email: `p${n}@example.org`,
+  phone: `412 345 67${n}`,
+  metadata: { countryCode: '+61' },
+});
 const contact = await create(a.client, '/api/contacts', {}, person(1));
 const other = await create(a.client, '/api/contacts', {}, person(2));
 const list = await create(a.client, '/api/contact-lists', {}, { name: 'Choir' });
@@ -69,7 +76,12 @@ await a.client.post(`/api/contact-lists/${list.id}/contacts`, { contactIds: [con
 const family = await create(a.client, '/api/contacts/{id}/family', { id: contact.id }, { relatedContactId: other.id });
 const group = await create(a.client, '/api/child-groups', {}, { name: 'Juniors' });
 const child = await create(a.client, '/api/contacts/{id}/children', { id: contact.id }, { name: 'Tim' });
-const upload = await create(a.client, '/api/contacts/import', {}, { fileName: 'a.csv', csv: 'Name,Email\nA,a@b.org\n' });
+const upload = await create(
+  a.client,
+  '/api/contacts/import',
+  {},
+  { fileName: 'a.csv', csv: 'Name,Email\nA,a@b.org\n' },
+);
 const email = await create(a.client, '/api/email-campaigns', {}, { listIds: [list.id] });
 const sms = await create(a.client, '/api/sms-campaigns', {}, { listIds: [list.id] });
 const page = await create(a.client, '/api/landing-pages', {}, { slug: 'church-a-easter' });
@@ -92,7 +104,12 @@ const assignment = await create(
   { planId: plan.id },
   { memberId: member.id, positionId: position.id },
 );
-const project = await create(a.client, '/api/show-up/projects', {}, { description: 'A food drive for the town. '.repeat(3) });
+const project = await create(
+  a.client,
+  '/api/show-up/projects',
+  {},
+  { description: 'A food drive for the town. '.repeat(3) },
+);
 const post = await create(a.client, '/api/social-posts');
 const apiKey = await create(a.client, '/api/api-keys');
 
@@ -170,7 +187,11 @@ describe('tenant isolation matrix (generated from the route table)', () => {
   });
 
   it('every path parameter of a church route has a seed of church A', () => {
-    const missing = probed.flatMap((r) => paramKeys(r.path).filter((k) => seeds[k] === undefined).map((k) => `${name(r)}: ${k}`));
+    const missing = probed.flatMap((r) =>
+      paramKeys(r.path)
+        .filter((k) => seeds[k] === undefined)
+        .map((k) => `${name(r)}: ${k}`),
+    );
     expect(missing, 'add a seed for these parameters (or a reason to NOT_CHURCH_SCOPED)').toEqual([]);
     expect(probed.length).toBeGreaterThan(60);
   });

@@ -36,4 +36,3 @@ export function baseline(schema: Schema | undefined): unknown {
       return 'Fuzz'.padEnd(schema.minLength ?? 1, 'z');
   }
 }
-

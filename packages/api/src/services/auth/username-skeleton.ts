@@ -52,7 +52,7 @@ const LOOK_ALIKES: Record<string, string> = {
 };
 
 /** Zero-width and other invisible characters that make two names differ without looking different. */
-const INVISIBLE = /[\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180b-\u180f\u200b-\u200f\u202a-\u202e\u2060-\u206f\ufe00-\ufe0f\ufeff]/g;
+const INVISIBLE = /[\u00ad\u061c\u115f\u1160\u180e\u200b-\u200f\u202a-\u202e\u2060-\u206f\ufeff]/g; // (marks such as variation selectors go with \p{Mn})
 
 /** The username as stored and compared for equality: NFKC, trimmed (case is kept for display). */
 export function normalizeUsernameInput(username: string): string {
@@ -61,6 +61,11 @@ export function normalizeUsernameInput(username: string): string {
 
 /** Two usernames with the same skeleton look alike. */
 export function usernameSkeleton(username: string): string {
-  const folded = username.normalize('NFKC').toLowerCase().normalize('NFD').replace(/\p{Mn}/gu, '').replace(INVISIBLE, '');
+  const folded = username
+    .normalize('NFKC')
+    .toLowerCase()
+    .normalize('NFD')
+    .replace(/\p{Mn}/gu, '')
+    .replace(INVISIBLE, '');
   return [...folded].map((c) => LOOK_ALIKES[c] ?? c).join('');
 }
