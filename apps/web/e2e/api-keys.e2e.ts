@@ -21,6 +21,7 @@ browserDescribe(describe)('API keys', async () => {
     await toast(page, 'API key created').waitFor();
     const token = await page.getByRole('textbox', { name: 'API key' }).inputValue();
     expect(token).toMatch(/^lsk_/);
+    expect(await page.getByRole('textbox', { name: 'Key name' }).inputValue()).toBe('');
     await page.getByRole('cell', { name: 'Website sync', exact: true }).waitFor();
     await expectAccessible(page);
     for (const width of [390, 1024, 1366]) {

@@ -36,7 +36,7 @@ export function ApiKeysSection() {
   const create = trpc.apiKeys.create.useMutation({
     onSuccess: async (data) => {
       setToken(data.token);
-      form.reset();
+      form.setFieldValue('name', '');
       notifySuccess('API key created', 'Copy it now: it will not be shown again.');
       await utils.apiKeys.list.invalidate();
     },
