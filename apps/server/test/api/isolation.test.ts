@@ -8,7 +8,7 @@ import { baseline, type Schema } from '../helpers/openapi-values.js';
 // 404 (or 403), and everything church A can read is unchanged afterwards. A new row whose path
 // parameter has no seed below fails the test, so no route can skip the matrix.
 const app = await startTestApp();
-await registerChurch(app.url, 'Platform Team'); // first account: admin
+const admin = await registerChurch(app.url, 'Platform Team'); // first account: admin
 const a = await registerChurch(app.url, 'Church A');
 const b = await registerChurch(app.url, 'Church B');
 
@@ -112,6 +112,9 @@ const project = await create(
 );
 const post = await create(a.client, '/api/social-posts');
 const apiKey = await create(a.client, '/api/api-keys');
+// A platform template assigned to church A only: church B may not use it.
+const template = await create(admin.client, '/api/admin/marketing-templates', {}, { type: 'email', isActive: true });
+await create(admin.client, '/api/admin/assignments', {}, { userId: a.user.id, templateId: template.id });
 
 /** `<segment before the parameter>/{parameter}` → church A's id (or slug) for it. */
 const seeds: Record<string, number | string> = {
@@ -144,15 +147,14 @@ const seeds: Record<string, number | string> = {
   'projects/{projectId}': project.id,
   'social-posts/{id}': post.id,
   'api-keys/{id}': apiKey.id,
+  'templates/{id}': template.id,
 };
 
 /**
  * Rows left out, each with its reason. Public rows (tokens, payment ids) and administration rows
  * are outside a church's tenancy; their access is proven by openapi.test.ts.
  */
-const NOT_CHURCH_SCOPED: Record<string, string> = {
-  'POST /api/templates/{id}/use': "platform marketing templates (the administrator's), not a church's resource",
-};
+const NOT_CHURCH_SCOPED: Record<string, string> = {};
 
 /** Probe bodies the schema alone cannot make valid (so the probe reaches the tenant check). */
 const PROBE_BODY: Record<string, Record<string, unknown>> = {
