@@ -1,5 +1,12 @@
 import type { FastifyRequest } from 'fastify';
-import { resolveSessionUsers, type Context, type SessionControl, type SessionData } from '@lampstand/api/server';
+import {
+  AppError,
+  resolveApiKeyUsers,
+  resolveSessionUsers,
+  type Context,
+  type SessionControl,
+  type SessionData,
+} from '@lampstand/api/server';
 import type { AppDeps } from './app-deps.js';
 
 declare module 'fastify' {
@@ -40,14 +47,35 @@ export function sessionControl(req: FastifyRequest): SessionControl {
   };
 }
 
+/** The integrator's token of `Authorization: Bearer <token>`, if the request sends one. */
+export function bearerToken(req: Pick<FastifyRequest, 'headers'>): string | undefined {
+  const header = req.headers.authorization;
+  if (typeof header !== 'string' || !/^Bearer\s/i.test(header)) return undefined;
+  return header.slice(7).trim(); // a malformed token is simply unknown: 401 where a user is needed
+}
+
+const noSessionWithKey = () => new AppError('FORBIDDEN', 'Not available with an API key');
+
+/** A request with an API key has no session: the cookie is ignored and nothing signs in or out. */
+const keySession: SessionControl = {
+  data: () => ({}),
+  id: () => undefined,
+  signIn: () => Promise.reject(noSessionWithKey()),
+  signOut: () => Promise.reject(noSessionWithKey()),
+  setImpersonating: () => Promise.reject(noSessionWithKey()),
+};
+
 export type ContextDeps = AppDeps;
 
 export async function createContext(deps: AppDeps, req: FastifyRequest): Promise<Context> {
-  const session = sessionControl(req);
-  const { user, effectiveUser } = await resolveSessionUsers(deps.db, session.data());
+  const token = bearerToken(req);
+  const session = token === undefined ? sessionControl(req) : keySession;
+  const { user, effectiveUser } =
+    token === undefined ? await resolveSessionUsers(deps.db, session.data()) : await resolveApiKeyUsers(deps.db, token);
   return {
     db: deps.db,
     session,
+    authMethod: token === undefined ? 'session' : 'apiKey',
     ip: req.ip,
     user,
     effectiveUser,

@@ -71,4 +71,9 @@ export interface Context {
   /** Who every action acts as: the impersonated church while impersonating, else `user`. */
   effectiveUser: SessionUser | null;
   services: AppServices;
+  /**
+   * How the request authenticated: 'apiKey' for `Authorization: Bearer` (an integrator's key acts
+   * as its church, never reaches admin procedures and never uses the session). Default 'session'.
+   */
+  authMethod?: 'session' | 'apiKey';
 }

@@ -1,5 +1,6 @@
 import { accountRouter } from './routers/account/router.js';
 import { adminRouter } from './routers/admin/router.js';
+import { apiKeysRouter } from './routers/api-keys/router.js';
 import { authRouter } from './routers/auth/router.js';
 import { childGroupsRouter } from './routers/child-groups/router.js';
 import { childrenRouter } from './routers/children/router.js';
@@ -34,6 +35,7 @@ export const appRouter = router({
   emailCampaigns: emailCampaignsRouter,
   outbox: outboxRouter,
   settings: settingsRouter,
+  apiKeys: apiKeysRouter,
   smsCampaigns: smsCampaignsRouter,
   dashboard: dashboardRouter,
   adminTemplates: adminTemplatesRouter,

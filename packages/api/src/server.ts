@@ -4,6 +4,7 @@ export type { Context, SessionControl, SessionData, AppServices, AccountPolicy }
 export { zodIssues, type FieldIssue } from './trpc.js';
 export { AppError, APP_ERROR_STATUS, isBadInputDbError, type AppErrorCode } from './errors.js';
 export { resolveSessionUsers } from './services/auth/session-users.js';
+export { resolveApiKeyUsers } from './services/api-keys/api-keys.js';
 export { registerUser } from './services/auth/register-user.js';
 export { issueSetupToken } from './services/auth/setup-token.js';
 export { hashPassword } from './services/auth/password.js';

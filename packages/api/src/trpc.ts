@@ -58,8 +58,22 @@ export const protectedProcedure = publicProcedure.use(({ ctx, next }) => {
   return next({ ctx: { ...ctx, user: ctx.user, effectiveUser: ctx.effectiveUser, tenantId: ctx.effectiveUser.id } });
 });
 
-/** A platform administrator acting as themself (while impersonating, they act as the church). */
+/** Signed in with the session cookie, not an API key (managing API keys, for one). */
+export const sessionProcedure = protectedProcedure.use(({ ctx, next }) => {
+  if (ctx.authMethod === 'apiKey') {
+    throw new TRPCError({ code: 'FORBIDDEN', message: 'Not available with an API key' });
+  }
+  return next();
+});
+
+/**
+ * A platform administrator acting as themself (while impersonating, they act as the church).
+ * Never with an API key, even an administrator's: keys act as their church only.
+ */
 export const adminProcedure = protectedProcedure.use(({ ctx, next }) => {
+  if (ctx.authMethod === 'apiKey') {
+    throw new TRPCError({ code: 'FORBIDDEN', message: 'Administrator access required' });
+  }
   if (ctx.effectiveUser.role !== 'admin') {
     throw new TRPCError({ code: 'FORBIDDEN', message: 'Administrator access required' });
   }

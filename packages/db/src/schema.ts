@@ -580,6 +580,7 @@ export interface Database {
   stripeWebhookEvents: StripeWebhookEventsTable;
   churchStripeAccounts: ChurchStripeAccountsTable;
   rateLimitBuckets: RateLimitBucketsTable;
+  apiKeys: ApiKeysTable;
 }
 
 export type User = Selectable<UsersTable>;
@@ -1093,6 +1094,16 @@ export const schemaColumns: Columns = {
     updatedAt: true,
   },
   rateLimitBuckets: { key: true, count: true, windowStart: true, nextAllowedAt: true },
+  apiKeys: {
+    id: true,
+    userId: true,
+    name: true,
+    tokenHash: true,
+    tokenPrefix: true,
+    createdAt: true,
+    lastUsedAt: true,
+    revokedAt: true,
+  },
 };
 
 /** An uploaded image (re-encoded to WebP): the large variant and its thumbnail. */
@@ -1304,4 +1315,17 @@ export interface RateLimitBucketsTable {
   count: Generated<number>;
   windowStart: Generated<Date>;
   nextAllowedAt: Generated<Date>;
+}
+
+/** An integrator's API key (issue 12 §9): the token itself is never stored, only its SHA-256. */
+export interface ApiKeysTable {
+  id: Generated<number>;
+  userId: number;
+  name: string;
+  tokenHash: string;
+  /** The first characters of the token, shown in Settings to tell keys apart. */
+  tokenPrefix: string;
+  createdAt: Generated<Date>;
+  lastUsedAt: Date | null;
+  revokedAt: Date | null;
 }

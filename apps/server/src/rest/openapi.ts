@@ -52,7 +52,12 @@ export function buildOpenApiDocument(serverUrl: string): Record<string, unknown>
       operationId: route.procedure.replace(/\.(\w)/g, (_, c: string) => c.toUpperCase()),
       summary: route.summary,
       tags: [route.tag],
-      security: route.access === 'public' ? [] : [{ sessionCookie: [] }],
+      security:
+        route.access === 'public'
+          ? []
+          : route.access === 'signed-in'
+            ? [{ sessionCookie: [] }, { apiKey: [] }]
+            : [{ sessionCookie: [] }],
       parameters: params.map((name) => ({
         name,
         in: 'path',
@@ -74,11 +79,15 @@ export function buildOpenApiDocument(serverUrl: string): Record<string, unknown>
         },
         '400': errorResponse('Invalid input: the message names the field'),
         ...(route.access !== 'public' ? { '401': errorResponse('Not signed in') } : {}),
-        ...(route.access === 'admin' ? { '403': errorResponse('Not an administrator') } : {}),
+        ...(route.access === 'admin' ? { '403': errorResponse('Not an administrator (API keys never are)') } : {}),
+        ...(route.access === 'session' ? { '403': errorResponse('Not available with an API key') } : {}),
         ...(errors.has(404) ? { '404': errorResponse("Not found (or another church's)") } : {}),
         ...(errors.has(409) ? { '409': errorResponse('Conflict with existing data') } : {}),
         ...(errors.has(413) ? { '413': errorResponse('Request body too large') } : {}),
         ...(errors.has(429) ? { '429': errorResponse('Too many requests: try again later') } : {}),
+        ...(errors.has(503)
+          ? { '503': errorResponse('Not configured on this server (the message says what to set)') }
+          : {}),
       },
     };
     if (input && route.method !== 'GET' && route.method !== 'DELETE') {
@@ -125,11 +134,20 @@ export function buildOpenApiDocument(serverUrl: string): Record<string, unknown>
       version: '1.0.0',
       description:
         'REST API for integrators. Every path calls the same procedure the web app uses over tRPC at /trpc. ' +
-        'Sign in with POST /api/login; the session cookie authenticates later calls. Errors are { message, code, issues? }.',
+        'Authenticate with an API key created in Settings, sent as `Authorization: Bearer <key>` (no cookie, no CSRF ' +
+        'check; the key acts as its church and never reaches administration routes), or sign in with POST /api/login ' +
+        'and send the session cookie. Errors are { message, code, issues? }.',
     },
     servers: [{ url: serverUrl }],
     components: {
-      securitySchemes: { sessionCookie: { type: 'apiKey', in: 'cookie', name: 'lampstand.sid' } },
+      securitySchemes: {
+        sessionCookie: { type: 'apiKey', in: 'cookie', name: 'lampstand.sid' },
+        apiKey: {
+          type: 'http',
+          scheme: 'bearer',
+          description: "A church's API key from Settings → API keys: `Authorization: Bearer lsk_…`",
+        },
+      },
       schemas: { Error: errorSchema },
     },
     paths,

@@ -3,7 +3,8 @@ import type { ProcedurePath } from '@lampstand/api';
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 /** Client errors a route can answer besides 400 (and 401/403, which follow from `access`). */
-export type RouteError = 404 | 409 | 413 | 429;
+/** 503: an outside service the route needs is not configured (the AI model). */
+export type RouteError = 404 | 409 | 413 | 429 | 503;
 
 /**
  * One row of the REST table. The procedure's input is always the path params merged over the JSON
@@ -18,8 +19,12 @@ export interface RestRoute {
   procedure: ProcedurePath;
   summary: string;
   tag: string;
-  /** Who may call it; documented in OpenAPI and enforced by the procedure's builder. */
-  access: 'public' | 'signed-in' | 'admin';
+  /**
+   * Who may call it; documented in OpenAPI and enforced by the procedure's builder. 'signed-in':
+   * the session cookie or a church's API key (`Authorization: Bearer`); 'session': the session
+   * cookie only (managing API keys); 'admin': an administrator's session, never an API key.
+   */
+  access: 'public' | 'signed-in' | 'session' | 'admin';
   /** Status on success (default 200). */
   status?: number;
   /** 'csv': the procedure returns { fileName, csv }, sent as a CSV download. 'image': the procedure

@@ -51,7 +51,7 @@ const coreRoutes: RestRoute[] = [
     procedure: 'account.update',
     summary: 'Change the church name and/or email (a new email needs currentPassword)',
     tag: 'Accounts',
-    access: 'signed-in',
+    access: 'session',
     errors: [409],
   },
   {
@@ -60,7 +60,7 @@ const coreRoutes: RestRoute[] = [
     procedure: 'account.changePassword',
     summary: "Change the password (currentPassword required); the account's other sessions are signed out",
     tag: 'Accounts',
-    access: 'signed-in',
+    access: 'session',
   },
 
   // Platform administration
@@ -582,6 +582,31 @@ const coreRoutes: RestRoute[] = [
     summary: "Replace the church's settings (PUT: unsent fields are cleared)",
     tag: 'Settings',
     access: 'signed-in',
+  },
+  {
+    method: 'GET',
+    path: '/api/api-keys',
+    procedure: 'apiKeys.list',
+    summary: "The church's API keys that still work (never their tokens)",
+    tag: 'Settings',
+    access: 'session',
+  },
+  {
+    method: 'POST',
+    path: '/api/api-keys',
+    procedure: 'apiKeys.create',
+    summary: 'Create a named API key; the answer holds its token, shown this once only',
+    tag: 'Settings',
+    access: 'session',
+    status: 201,
+  },
+  {
+    method: 'DELETE',
+    path: '/api/api-keys/{id}',
+    procedure: 'apiKeys.revoke',
+    summary: 'Revoke an API key: it stops working at once',
+    tag: 'Settings',
+    access: 'session',
   },
 
   // SMS campaigns

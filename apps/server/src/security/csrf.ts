@@ -17,7 +17,9 @@ export function csrfVerdict(
   if (SAFE_METHODS.has(req.method)) return null;
   const url = req.url.split('?')[0] ?? '';
   if (!(url.startsWith('/api/') || url.startsWith('/trpc/')) || req.publicNoCsrf) return null;
-  // An API key (Authorization: Bearer) or no cookie at all: nothing a browser sends on its own.
+  // An API key (Authorization: Bearer; the cookie is then ignored, see context.ts) or no cookie at
+  // all: nothing a browser sends on its own (a cross-site Authorization header needs a preflight).
+  if (/^Bearer\s/i.test(req.headers.authorization ?? '')) return null;
   const cookie = req.headers.cookie ?? '';
   if (!cookie.split(';').some((c) => c.trim().startsWith(`${opts.cookieName}=`))) return null;
 

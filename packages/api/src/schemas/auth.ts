@@ -30,7 +30,7 @@ export const registerSchema = z.object({
   password: z
     .string({ error: 'Password is required' })
     .min(6, 'Password must be at least 6 characters')
-    .max(200, 'Password must be at most 200 characters'),
+    .max(256, 'Password must be at most 256 characters'),
   churchName: z
     .string({ error: 'Church name is required' })
     .trim()
@@ -54,7 +54,7 @@ export type RegisterInput = z.infer<typeof registerSchema>;
 /** The register form: the API's fields plus confirmPassword, which must match. */
 export const registerFormSchema = registerSchema
   .extend({
-    confirmPassword: z.string().min(6, 'Password must be at least 6 characters').max(200),
+    confirmPassword: z.string().min(6, 'Password must be at least 6 characters').max(256),
   })
   .refine((v) => v.password === v.confirmPassword, {
     message: 'Passwords do not match',

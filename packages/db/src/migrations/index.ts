@@ -15,6 +15,7 @@ import * as m0031 from './2026_11_23_0031_contact_merges.js';
 import * as m0032 from './2026_11_23_0032_church_time_zone.js';
 import * as m0033 from './2026_11_23_0033_sessions_by_user.js';
 import * as m0037 from './2026_11_23_0037_social_post_jobs.js';
+import * as m0038 from './2026_11_23_0038_api_keys.js';
 
 /** Every migration, by its frozen date-prefixed name. Add new ones at the end. */
 export const migrations: Record<string, Migration> = {
@@ -34,4 +35,5 @@ export const migrations: Record<string, Migration> = {
   '2026_11_23_0032_church_time_zone': m0032,
   '2026_11_23_0033_sessions_by_user': m0033,
   '2026_11_23_0037_social_post_jobs': m0037,
+  '2026_11_23_0038_api_keys': m0038,
 };

@@ -91,6 +91,7 @@ export const landingPagesRoutes: RestRoute[] = [
     summary: 'Write a whole page (churchName, purpose, topic, targetAudience, additionalInfo)',
     tag: 'AI copy',
     access: 'signed-in',
+    errors: [429, 503],
   },
   {
     method: 'POST',
@@ -99,5 +100,6 @@ export const landingPagesRoutes: RestRoute[] = [
     summary: 'Rewrite one section (headline, subheading, mainContent, callToAction, keyPoint-{n})',
     tag: 'AI copy',
     access: 'signed-in',
+    errors: [429, 503],
   },
 ];

@@ -9,6 +9,7 @@ import { PageHeader } from '../../ui/page-header';
 import { timeZoneLabel } from '../../lib/time-zone';
 import { SocialSettingsSection } from '../social-blast/social-settings';
 import { GivingSettings } from '../show-up/giving-settings';
+import { ApiKeysSection } from './api-keys-section';
 
 /** Every IANA zone the browser knows (plus UTC and the current one), labelled with its abbreviation. */
 function timeZoneOptions(current: string): { value: string; label: string }[] {
@@ -76,6 +77,7 @@ export function SettingsPage() {
       </Paper>
       <SocialSettingsSection />
       <GivingSettings />
+      <ApiKeysSection />
     </>
   );
 }

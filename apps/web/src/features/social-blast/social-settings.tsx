@@ -9,7 +9,7 @@ import { confirmDestructive } from '../../ui/confirm';
 import { notifyError, notifySuccess } from '../../ui/notify';
 import { zodValidate } from '../../ui/zod-form';
 
-function CopyField({ label, value }: { label: string; value: string }) {
+export function CopyField({ label, value }: { label: string; value: string }) {
   return (
     <Group gap="xs" align="flex-end" wrap="nowrap">
       <TextInput label={label} value={value} readOnly style={{ flex: 1 }} onFocus={(e) => e.currentTarget.select()} />

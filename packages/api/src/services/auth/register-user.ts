@@ -4,9 +4,11 @@ import { conflict, isUniqueViolation } from '../../errors.js';
 import { hashPassword } from './password.js';
 import { takeSetupToken } from './setup-token.js';
 import { toSessionUser } from './users.js';
+import { normalizeUsernameInput, usernameSkeleton } from './username-skeleton.js';
 
 export const USERNAME_TAKEN = 'Username already exists';
 export const EMAIL_TAKEN = 'An account with this email already exists';
+export const USERNAME_LOOKALIKE = 'This username looks too much like an existing one: please choose another';
 
 /**
  * Create a church account. The first account on an empty database becomes the platform
@@ -19,6 +21,8 @@ export async function registerUser(
   opts: { role?: 'admin' | 'church'; firstAccountIsAdmin?: boolean } = {},
 ): Promise<SessionUser> {
   const firstAccountIsAdmin = opts.firstAccountIsAdmin ?? true;
+  // Stored NFKC ('ｒｏｏｔ' is 'root'); compared case-insensitively, and by look-alike skeleton.
+  input = { ...input, username: normalizeUsernameInput(input.username) };
   const passwordHash = await hashPassword(input.password);
   try {
     return await db.transaction().execute(async (trx) => {
@@ -37,6 +41,11 @@ export async function registerUser(
       if (clash) {
         throw conflict(clash.username.toLowerCase() === input.username.toLowerCase() ? USERNAME_TAKEN : EMAIL_TAKEN);
       }
+      // Look-alikes (Cyrillic 'о' for Latin 'o', …): compared in JS over every username, once per
+      // registration (registration is rate-limited; an indexed skeleton column would scale further).
+      const skeleton = usernameSkeleton(input.username);
+      const names = await trx.selectFrom('users').select('username').execute();
+      if (names.some((u) => usernameSkeleton(u.username) === skeleton)) throw conflict(USERNAME_LOOKALIKE, 'username');
       let role = opts.role;
       if (!role && input.setupToken) role = (await takeSetupToken(trx, input.setupToken)) ? 'admin' : undefined;
       if (!role) {

@@ -14,7 +14,7 @@ export async function findUserByUsername(db: Db, username: string): Promise<User
   return db
     .selectFrom('users')
     .selectAll()
-    .where((eb) => eb(eb.fn('lower', ['username']), '=', username.toLowerCase()))
+    .where((eb) => eb(eb.fn('lower', ['username']), '=', username.normalize('NFKC').toLowerCase()))
     .executeTakeFirst();
 }
 

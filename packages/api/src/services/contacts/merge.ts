@@ -84,7 +84,6 @@ export async function mergeContacts(
   input: { id: number; otherId: number; mergedBy: string },
 ): Promise<ContactMergeResult> {
   const { id: keepId, otherId } = input;
-  if (keepId === otherId) throw badRequest('Choose a different contact to merge with', 'otherId');
   return db.transaction().execute(async (trx) => {
     const rows = await trx
       .selectFrom('contacts')
@@ -97,6 +96,8 @@ export async function mergeContacts(
     const keep = rows.find((r) => r.id === keepId);
     const other = rows.find((r) => r.id === otherId);
     if (!keep || !other) throw notFound('Contact not found');
+    // After the tenant check: another church's contact is a 404 whatever the ids.
+    if (keepId === otherId) throw badRequest('Choose a different contact to merge with', 'otherId');
     const tenant = { userId: tenantId };
 
     const lists = await sql<{ listId: number }>`

@@ -1,0 +1,143 @@
+import { describe, expect, it } from 'vitest';
+import { restRoutes } from '../../src/rest/routes.js';
+import { HttpClient, registerChurch, startTestApp } from '../helpers/test-app.js';
+
+// Issue 12 §9: API keys for integrators, sent as `Authorization: Bearer …`.
+const app = await startTestApp();
+const admin = await registerChurch(app.url, 'Platform Team'); // first account: admin
+const church = await registerChurch(app.url, 'Grace Church');
+const other = await registerChurch(app.url, 'Hope Church');
+
+/** A script with a key and no cookie. */
+const withKey = (token: string, headers: Record<string, string> = {}) =>
+  new HttpClient(app.url, { authorization: `Bearer ${token}`, ...headers });
+
+async function newKey(client: HttpClient, name = 'Zapier') {
+  const res = await client.post('/api/api-keys', { name });
+  expect(res.status).toBe(201);
+  return res.body as { id: number; name: string; token: string; tokenPrefix: string; lastUsedAt: string | null };
+}
+
+describe('API keys', () => {
+  it('are created with a name, shown once and stored hashed; the list never holds the token', async () => {
+    const key = await newKey(church.client, 'Website sync');
+    expect(key.token).toMatch(/^lsk_[A-Za-z0-9_-]{43}$/);
+    expect(key.token.startsWith(key.tokenPrefix)).toBe(true);
+    const list = await church.client.get('/api/api-keys');
+    expect(list.status).toBe(200);
+    const row = list.body.find((k: { id: number }) => k.id === key.id);
+    expect(row).toMatchObject({ name: 'Website sync', lastUsedAt: null });
+    expect(row.token).toBeUndefined();
+    expect(JSON.stringify(list.body)).not.toContain(key.token);
+    const stored = await app.db.selectFrom('apiKeys').selectAll().where('id', '=', key.id).executeTakeFirstOrThrow();
+    expect(stored.tokenHash).toMatch(/^[0-9a-f]{64}$/);
+    expect(JSON.stringify(stored)).not.toContain(key.token);
+    // Another church never sees them.
+    expect((await other.client.get('/api/api-keys')).body).toEqual([]);
+  });
+
+  it('acts as its church on /api/contacts without a cookie, and records when it was last used', async () => {
+    const key = await newKey(church.client);
+    const created = await withKey(key.token).post('/api/contacts', {
+      firstName: 'Ada',
+      lastName: 'Lovelace',
+      email: 'ada@example.org',
+      phone: '412 345 678',
+      metadata: { countryCode: '+61' },
+    });
+    expect(created.status).toBe(201);
+    const listed = await withKey(key.token).get('/api/contacts');
+    expect(listed.status).toBe(200);
+    expect(listed.body.map((c: { firstName: string }) => c.firstName)).toContain('Ada');
+    expect((await other.client.get('/api/contacts')).body).toEqual([]);
+    const row = (await church.client.get('/api/api-keys')).body.find((k: { id: number }) => k.id === key.id);
+    expect(row.lastUsedAt).not.toBeNull();
+    // tRPC too.
+    const me = await withKey(key.token).get('/trpc/auth.me');
+    expect(me.status).toBe(200);
+    expect(me.body.result.data.id).toBe(church.user.id);
+  });
+
+  it('needs no CSRF check: a JSON write with a foreign Origin and Sec-Fetch-Site passes', async () => {
+    const key = await newKey(church.client);
+    const res = await withKey(key.token, { origin: 'http://evil.example', 'sec-fetch-site': 'cross-site' }).post(
+      '/api/contact-lists',
+      { name: 'From a script' },
+    );
+    expect(res.status).toBe(201);
+  });
+
+  it('with a key, the cookie is ignored: a revoked key is 401 even beside a valid session cookie', async () => {
+    const key = await newKey(church.client);
+    expect((await withKey(key.token).get('/api/contacts')).status).toBe(200);
+    const revoked = await church.client.delete(`/api/api-keys/${key.id}`);
+    expect(revoked.status).toBe(200);
+    const res = await withKey(key.token).get('/api/contacts');
+    expect(res.status).toBe(401);
+    expect(res.body.code).toBe('UNAUTHORIZED');
+    // The session cookie of the same church does not rescue a request that sends a key.
+    const both = new HttpClient(app.url, { authorization: `Bearer ${key.token}` });
+    both.cookies = church.client.cookies;
+    expect((await both.get('/api/contacts')).status).toBe(401);
+    expect((await church.client.get('/api/api-keys')).body.some((k: { id: number }) => k.id === key.id)).toBe(false);
+    // Revoking again, or another church's key → 404.
+    expect((await church.client.delete(`/api/api-keys/${key.id}`)).status).toBe(404);
+    const hers = await newKey(other.client);
+    expect((await church.client.delete(`/api/api-keys/${hers.id}`)).status).toBe(404);
+    expect((await withKey(hers.token).get('/api/contacts')).status).toBe(200);
+  });
+
+  it('an unknown or malformed token is 401', async () => {
+    expect((await withKey('lsk_nope').get('/api/contacts')).status).toBe(401);
+    expect((await withKey('').get('/api/contacts')).status).toBe(401);
+    expect((await withKey('x'.repeat(5000)).get('/api/contacts')).status).toBe(401);
+  });
+
+  const adminRows = restRoutes.filter((r) => r.access === 'admin');
+  it.each(adminRows.map((r) => [`${r.method} ${r.path}`, r] as const))(
+    "%s with an administrator's key → 403",
+    async (_, r) => {
+      const key = await newKey(admin.client, 'admin key');
+      const res = await withKey(key.token).request(
+        r.method,
+        r.path.replace(/\{\w+\}/g, String(church.user.id)),
+        r.method === 'GET' ? undefined : {},
+      );
+      expect(res.status).toBe(403);
+      expect(res.body.code).toBe('FORBIDDEN');
+    },
+  );
+
+  it("never starts impersonation nor signs in, and an administrator's key acts as that account only", async () => {
+    const key = await newKey(admin.client, 'admin key');
+    const res = await withKey(key.token).post(`/api/admin/impersonate/${church.user.id}`);
+    expect(res.status).toBe(403);
+    expect(res.headers.getSetCookie()).toEqual([]);
+    const login = await withKey(key.token).post('/api/login', { username: church.user.username, password: 'x' });
+    expect(login.status).not.toBe(200);
+    expect(login.headers.getSetCookie()).toEqual([]);
+    expect((await withKey(key.token).get('/api/user')).body.id).toBe(admin.user.id);
+  });
+
+  it('cannot list, create or revoke keys (only the signed-in session can)', async () => {
+    const key = await newKey(church.client);
+    expect((await withKey(key.token).get('/api/api-keys')).status).toBe(403);
+    expect((await withKey(key.token).post('/api/api-keys', { name: 'more' })).status).toBe(403);
+    expect((await withKey(key.token).delete(`/api/api-keys/${key.id}`)).status).toBe(403);
+  });
+
+  it('the name is required', async () => {
+    const res = await church.client.post('/api/api-keys', { name: '' });
+    expect(res.status).toBe(400);
+    expect(res.body.message).toBe('Name is required');
+  });
+
+  it('/api/openapi.json documents the bearer scheme on the rows a key may call', async () => {
+    const doc = (await new HttpClient(app.url).get('/api/openapi.json')).body;
+    expect(doc.components.securitySchemes.apiKey).toMatchObject({ type: 'http', scheme: 'bearer' });
+    expect(doc.paths['/api/contacts'].get.security).toEqual([{ sessionCookie: [] }, { apiKey: [] }]);
+    expect(doc.paths['/api/admin/users'].get.security).toEqual([{ sessionCookie: [] }]);
+    expect(doc.paths['/api/api-keys'].post.security).toEqual([{ sessionCookie: [] }]);
+    expect(doc.paths['/api/register'].post.security).toEqual([]);
+  });
+});

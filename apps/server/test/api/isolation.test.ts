@@ -1,0 +1,224 @@
+import { describe, expect, it } from 'vitest';
+import { restRoutes, type RestRoute } from '../../src/rest/routes.js';
+import { HttpClient, registerChurch, startTestApp } from '../helpers/test-app.js';
+import { baseline, type Schema } from '../helpers/openapi-values.js';
+
+// Issue 12 §15: tenant isolation proven for every route, generated from the ONE route table. For
+// every row with a path parameter, church B (signed in) calls it with church A's ids: the answer is
+// 404 (or 403), and everything church A can read is unchanged afterwards. A new row whose path
+// parameter has no seed below fails the test, so no route can skip the matrix.
+const app = await startTestApp();
+const admin = await registerChurch(app.url, 'Platform Team'); // first account: admin
+const a = await registerChurch(app.url, 'Church A');
+const b = await registerChurch(app.url, 'Church B');
+
+type Operation = { requestBody?: { content: { 'application/json': { schema: Schema } } } };
+const doc = (await new HttpClient(app.url).get('/api/openapi.json')).body as {
+  paths: Record<string, Record<string, Operation>>;
+};
+
+/** A valid body for a row: the required fields of its OpenAPI schema, with overrides. */
+function body(method: string, path: string, overrides: Record<string, unknown> = {}) {
+  const schema = doc.paths[path]?.[method.toLowerCase()]?.requestBody?.content['application/json']?.schema;
+  return { ...((minimal(schema) as Record<string, unknown> | undefined) ?? {}), ...overrides };
+}
+
+/** The smallest plausible value of a schema: required properties only, strings guessed by name. */
+function minimal(schema: Schema | undefined, key = ''): unknown {
+  if (!schema) return undefined;
+  if (schema.type === 'object' || schema.properties) {
+    const req = new Set(schema.required ?? []);
+    return Object.fromEntries(
+      Object.entries(schema.properties ?? {})
+        .filter(([k]) => req.has(k))
+        .map(([k, v]) => [k, minimal(v, k)]),
+    );
+  }
+  if (schema.type === 'array')
+    return schema.minLength
+      ? [minimal(schema.items)]
+      : [minimal(schema.items)].filter((v) => v !== undefined).slice(0, 1);
+  const value = baseline(schema);
+  if (typeof value !== 'string' || schema.enum) return value;
+  if (/url$|^website$/i.test(key)) return 'https://example.org/a.png';
+  if (/color$/i.test(key)) return '#112233';
+  if (/email$/i.test(key)) return 'seed@example.org';
+  if (/time$/i.test(key)) return '09:00';
+  if (/date|On$/i.test(key)) return '2030-01-05';
+  return value;
+}
+
+const seedFailures: string[] = [];
+
+/** Create as `client` through the row `POST path` (ids filled in), expecting 2xx; returns the body. */
+async function create(
+  client: HttpClient,
+  path: string,
+  ids: Record<string, number | string> = {},
+  overrides: Record<string, unknown> = {},
+) {
+  const url = path.replace(/\{(\w+)\}/g, (_, k: string) => String(ids[k]));
+  const res = await client.post(url, body('POST', path, overrides));
+  if (res.status >= 300) seedFailures.push(`POST ${url} → ${res.status} ${res.text}`);
+  return (res.status < 300 ? res.body : { id: 0 }) as { id: number } & Record<string, unknown>;
+}
+
+// One of every church-scoped resource, for church A.
+const person = (n: number) => ({
+  email: `p${n}@example.org`,
+  phone: `412 345 67${n}`,
+  metadata: { countryCode: '+61' },
+});
+const contact = await create(a.client, '/api/contacts', {}, person(1));
+const other = await create(a.client, '/api/contacts', {}, person(2));
+const list = await create(a.client, '/api/contact-lists', {}, { name: 'Choir' });
+await a.client.post(`/api/contact-lists/${list.id}/contacts`, { contactIds: [contact.id] });
+const family = await create(a.client, '/api/contacts/{id}/family', { id: contact.id }, { relatedContactId: other.id });
+const group = await create(a.client, '/api/child-groups', {}, { name: 'Juniors' });
+const child = await create(a.client, '/api/contacts/{id}/children', { id: contact.id }, { name: 'Tim' });
+const upload = await create(
+  a.client,
+  '/api/contacts/import',
+  {},
+  { fileName: 'a.csv', csv: 'Name,Email\nA,a@b.org\n' },
+);
+const email = await create(a.client, '/api/email-campaigns', {}, { listIds: [list.id] });
+const sms = await create(a.client, '/api/sms-campaigns', {}, { listIds: [list.id] });
+const page = await create(a.client, '/api/landing-pages', {}, { slug: 'church-a-easter' });
+const qr = await create(a.client, '/api/qr-codes', {}, { destinationUrl: 'https://example.org/' });
+const plan = await create(a.client, '/api/service-planner/plans');
+const itemType = await create(a.client, '/api/service-planner/item-types', {}, { name: 'Reading' });
+const item = await create(a.client, '/api/service-planner/plans/{planId}/items', { planId: plan.id });
+const song = await create(a.client, '/api/service-planner/songs');
+const position = await create(a.client, '/api/service-planner/positions', {}, { name: 'Drums' });
+const member = await create(a.client, '/api/service-planner/members', {}, { email: 'drummer@example.org' });
+const blockout = await create(
+  a.client,
+  '/api/service-planner/members/{memberId}/blockouts',
+  { memberId: member.id },
+  { startsOn: '2031-01-01', endsOn: '2031-01-02' },
+);
+const assignment = await create(
+  a.client,
+  '/api/service-planner/plans/{planId}/assignments',
+  { planId: plan.id },
+  { memberId: member.id, positionId: position.id },
+);
+const project = await create(
+  a.client,
+  '/api/show-up/projects',
+  {},
+  { description: 'A food drive for the town. '.repeat(3) },
+);
+const post = await create(a.client, '/api/social-posts');
+const apiKey = await create(a.client, '/api/api-keys');
+// A platform template assigned to church A only: church B may not use it.
+const template = await create(admin.client, '/api/admin/marketing-templates', {}, { type: 'email', isActive: true });
+await create(admin.client, '/api/admin/assignments', {}, { userId: a.user.id, templateId: template.id });
+
+/** `<segment before the parameter>/{parameter}` → church A's id (or slug) for it. */
+const seeds: Record<string, number | string> = {
+  'contacts/{id}': contact.id,
+  'contacts/{contactId}': contact.id,
+  'contact-lists/{id}': list.id,
+  'contact-lists/{listId}': list.id,
+  'lists/{listId}': list.id,
+  'family/{linkId}': family.id,
+  'children/{childId}': child.id,
+  'child-groups/{id}': group.id,
+  'import/{id}': upload.id,
+  'email-campaigns/{id}': email.id,
+  'campaigns/{id}': email.id,
+  'sms-campaigns/{id}': sms.id,
+  'landing-pages/{id}': page.id,
+  'slug/{slug}': 'church-a-easter',
+  'qr-codes/{id}': qr.id,
+  'plans/{id}': plan.id,
+  'plans/{planId}': plan.id,
+  'items/{id}': item.id,
+  'item-types/{id}': itemType.id,
+  'songs/{id}': song.id,
+  'members/{id}': member.id,
+  'members/{memberId}': member.id,
+  'blockouts/{id}': blockout.id,
+  'positions/{id}': position.id,
+  'assignments/{id}': assignment.id,
+  'projects/{id}': project.id,
+  'projects/{projectId}': project.id,
+  'social-posts/{id}': post.id,
+  'api-keys/{id}': apiKey.id,
+  'templates/{id}': template.id,
+};
+
+/**
+ * Rows left out, each with its reason. Public rows (tokens, payment ids) and administration rows
+ * are outside a church's tenancy; their access is proven by openapi.test.ts.
+ */
+const NOT_CHURCH_SCOPED: Record<string, string> = {};
+
+/** Probe bodies the schema alone cannot make valid (so the probe reaches the tenant check). */
+const PROBE_BODY: Record<string, Record<string, unknown>> = {
+  'POST /api/contacts/{id}/family': { relatedContactId: other.id },
+  'POST /api/contacts/import/{id}/start': { mapping: { First: 'firstName', Last: 'lastName', Email: 'email' } },
+  'PUT /api/landing-pages/{id}': { slug: 'church-b-probe' },
+};
+
+const paramKeys = (path: string) => [...path.matchAll(/([\w-]+)\/\{(\w+)\}/g)].map((m) => `${m[1]}/{${m[2]}}`);
+const name = (r: RestRoute) => `${r.method} ${r.path}`;
+const probed = restRoutes.filter(
+  (r) => r.path.includes('{') && r.access !== 'public' && r.access !== 'admin' && !NOT_CHURCH_SCOPED[name(r)],
+);
+const fill = (path: string) =>
+  path.replace(/([\w-]+)\/\{(\w+)\}/g, (_, seg: string, p: string) => `${seg}/${seeds[`${seg}/{${p}}`]}`);
+
+/** Everything church A reads through the table's GET rows (JSON ones), with A's ids filled in. */
+async function snapshotOfA(): Promise<Record<string, unknown>> {
+  const out: Record<string, unknown> = {};
+  for (const r of restRoutes) {
+    if (r.method !== 'GET' || r.access !== 'signed-in' || (r.format && r.format !== 'json')) continue;
+    if (paramKeys(r.path).some((k) => seeds[k] === undefined)) continue;
+    const res = await a.client.get(fill(r.path));
+    out[r.path] = { status: res.status, body: res.body };
+  }
+  return out;
+}
+
+describe('tenant isolation matrix (generated from the route table)', () => {
+  it('the seed of church A was created', () => {
+    expect(seedFailures).toEqual([]);
+  });
+
+  it('every path parameter of a church route has a seed of church A', () => {
+    const missing = probed.flatMap((r) =>
+      paramKeys(r.path)
+        .filter((k) => seeds[k] === undefined)
+        .map((k) => `${name(r)}: ${k}`),
+    );
+    expect(missing, 'add a seed for these parameters (or a reason to NOT_CHURCH_SCOPED)').toEqual([]);
+    expect(probed.length).toBeGreaterThan(60);
+  });
+
+  let before: Record<string, unknown>;
+  it("church A's data reads the same before and after the probes (taken before)", async () => {
+    before = await snapshotOfA();
+    expect(Object.keys(before).length).toBeGreaterThan(20);
+  });
+
+  it.each(probed.map((r) => [name(r), r] as const))("%s as church B with church A's ids → 404 or 403", async (_, r) => {
+    const url = fill(r.path);
+    const same = restRoutes.find((g) => g.method === 'GET' && g.path === r.path && g.access === 'signed-in');
+    const read = async () => (same && (!same.format || same.format === 'json') ? (await a.client.get(url)).body : null);
+    const was = await read();
+    const res = await b.client.request(
+      r.method,
+      url,
+      r.method === 'GET' || r.method === 'DELETE' ? undefined : body(r.method, r.path, PROBE_BODY[name(r)]),
+    );
+    expect([403, 404], `${r.method} ${url} → ${res.status} ${res.text.slice(0, 200)}`).toContain(res.status);
+    expect(await read()).toEqual(was);
+  });
+
+  it("church A's data reads the same after every probe", async () => {
+    expect(await snapshotOfA()).toEqual(before);
+  });
+});

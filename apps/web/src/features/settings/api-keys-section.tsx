@@ -1,0 +1,140 @@
+import {
+  Alert,
+  Button,
+  Code,
+  Group,
+  Paper,
+  Skeleton,
+  Stack,
+  Table,
+  Text,
+  TextInput,
+  Title,
+  VisuallyHidden,
+} from '@mantine/core';
+import { useForm } from '@mantine/form';
+import { IconKey } from '@tabler/icons-react';
+import { useState } from 'react';
+import { createApiKeySchema } from '@lampstand/api/schemas/api-keys';
+import { trpc } from '../../lib/trpc';
+import { errorMessage } from '../../lib/errors';
+import { confirmDestructive } from '../../ui/confirm';
+import { formatDate } from '../../ui/format';
+import { notifyError, notifySuccess } from '../../ui/notify';
+import { zodValidate } from '../../ui/zod-form';
+import { CopyField } from '../social-blast/social-settings';
+
+/**
+ * Settings → API keys: named keys for integrators' scripts (`Authorization: Bearer …`). A new key's
+ * token is shown once; the list shows each key's start, when it was made and last used.
+ */
+export function ApiKeysSection() {
+  const utils = trpc.useUtils();
+  const keys = trpc.apiKeys.list.useQuery();
+  const [token, setToken] = useState<string | null>(null);
+  const form = useForm({ mode: 'controlled', initialValues: { name: '' }, validate: zodValidate(createApiKeySchema) });
+  const create = trpc.apiKeys.create.useMutation({
+    onSuccess: async (data) => {
+      setToken(data.token);
+      form.setFieldValue('name', '');
+      notifySuccess('API key created', 'Copy it now: it will not be shown again.');
+      await utils.apiKeys.list.invalidate();
+    },
+    onError: (err) => notifyError('Failed to create API key', errorMessage(err)),
+  });
+  const revoke = trpc.apiKeys.revoke.useMutation({
+    onSuccess: async () => {
+      notifySuccess('API key revoked', 'Scripts using it can no longer sign in.');
+      await utils.apiKeys.list.invalidate();
+    },
+    onError: (err) => notifyError('Failed to revoke API key', errorMessage(err)),
+  });
+
+  return (
+    <Paper withBorder p="lg" maw={720} mt="lg" id="api-keys">
+      <Title order={3} size="h4" mb={4}>
+        API keys
+      </Title>
+      <Text size="sm" c="dimmed" mb="md">
+        Let your own scripts and services use the Lampstand API as your church. Send a key as{' '}
+        <Code>Authorization: Bearer …</Code>; see <Code>/api/openapi.json</Code> for the routes.
+      </Text>
+      <Stack>
+        <form onSubmit={form.onSubmit((v) => create.mutate(v))} noValidate>
+          <Group align="flex-start" wrap="wrap">
+            <TextInput
+              label="Key name"
+              placeholder="Website sync"
+              style={{ flex: 1, minWidth: 200 }}
+              {...form.getInputProps('name')}
+            />
+            <Button type="submit" mt={25} loading={create.isPending}>
+              Create key
+            </Button>
+          </Group>
+        </form>
+        {token ? (
+          <Alert color="orange" icon={<IconKey size={18} />} title="Copy your API key now">
+            <Stack gap="xs">
+              <Text size="sm">It will not be shown again. Keep it secret: it acts as your church.</Text>
+              <CopyField label="API key" value={token} />
+            </Stack>
+          </Alert>
+        ) : null}
+        {keys.isLoading ? (
+          <Skeleton h={80} />
+        ) : keys.data && keys.data.length > 0 ? (
+          <Table.ScrollContainer minWidth={480}>
+            <Table>
+              <Table.Thead>
+                <Table.Tr>
+                  <Table.Th>Name</Table.Th>
+                  <Table.Th>Key</Table.Th>
+                  <Table.Th>Created</Table.Th>
+                  <Table.Th>Last used</Table.Th>
+                  <Table.Th>
+                    <VisuallyHidden>Actions</VisuallyHidden>
+                  </Table.Th>
+                </Table.Tr>
+              </Table.Thead>
+              <Table.Tbody>
+                {keys.data.map((k) => (
+                  <Table.Tr key={k.id}>
+                    <Table.Td>{k.name}</Table.Td>
+                    <Table.Td>
+                      <Code>{k.tokenPrefix}…</Code>
+                    </Table.Td>
+                    <Table.Td>{formatDate(k.createdAt)}</Table.Td>
+                    <Table.Td>{k.lastUsedAt ? formatDate(k.lastUsedAt) : 'Never'}</Table.Td>
+                    <Table.Td>
+                      <Button
+                        variant="subtle"
+                        color="red"
+                        size="xs"
+                        aria-label={`Revoke ${k.name}`}
+                        onClick={() =>
+                          confirmDestructive({
+                            title: `Revoke ${k.name}?`,
+                            text: 'Scripts using this key stop working at once.',
+                            confirm: 'Revoke key',
+                            onConfirm: () => revoke.mutate({ id: k.id }),
+                          })
+                        }
+                      >
+                        Revoke
+                      </Button>
+                    </Table.Td>
+                  </Table.Tr>
+                ))}
+              </Table.Tbody>
+            </Table>
+          </Table.ScrollContainer>
+        ) : (
+          <Text size="sm" c="dimmed">
+            No API keys yet.
+          </Text>
+        )}
+      </Stack>
+    </Paper>
+  );
+}

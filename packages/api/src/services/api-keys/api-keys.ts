@@ -1,0 +1,80 @@
+import { createHash, randomBytes } from 'node:crypto';
+import type { Db } from '@lampstand/db';
+import { notFound } from '../../errors.js';
+import type { ResolvedSession } from '../auth/session-users.js';
+import { getUsersByIds } from '../auth/users.js';
+
+/** Tokens look like `lsk_` + 43 base64url characters (256 random bits). */
+export const API_KEY_PREFIX = 'lsk_';
+const PREFIX_SHOWN = API_KEY_PREFIX.length + 6;
+
+export const hashApiKey = (token: string) => createHash('sha256').update(token, 'utf8').digest('hex');
+
+const columns = ['id', 'name', 'tokenPrefix', 'createdAt', 'lastUsedAt'] as const;
+
+/** The church's keys that still work, newest first. */
+export function listApiKeys(db: Db, tenantId: number) {
+  return db
+    .selectFrom('apiKeys')
+    .select(columns)
+    .where('userId', '=', tenantId)
+    .where('revokedAt', 'is', null)
+    .orderBy('id', 'desc')
+    .execute();
+}
+
+/** A new key; the token is returned once and only its hash is kept. */
+export async function createApiKey(db: Db, tenantId: number, input: { name: string }) {
+  const token = API_KEY_PREFIX + randomBytes(32).toString('base64url');
+  const row = await db
+    .insertInto('apiKeys')
+    .values({
+      userId: tenantId,
+      name: input.name,
+      tokenHash: hashApiKey(token),
+      tokenPrefix: token.slice(0, PREFIX_SHOWN),
+    })
+    .returning(columns)
+    .executeTakeFirstOrThrow();
+  return { ...row, token };
+}
+
+export async function revokeApiKey(db: Db, tenantId: number, input: { id: number }) {
+  const res = await db
+    .updateTable('apiKeys')
+    .set({ revokedAt: new Date() })
+    .where('id', '=', input.id)
+    .where('userId', '=', tenantId)
+    .where('revokedAt', 'is', null)
+    .executeTakeFirst();
+  if (Number(res.numUpdatedRows) === 0) throw notFound('API key not found');
+  return { success: true as const };
+}
+
+/**
+ * The church a bearer token acts as, or null for an unknown or revoked token. Marks the key used
+ * in the same statement (at most once a minute, so a busy integrator does not write on every call).
+ */
+export async function churchForApiKey(db: Db, token: string): Promise<number | null> {
+  if (!token.startsWith(API_KEY_PREFIX) || token.length > 200) return null;
+  const hash = hashApiKey(token);
+  const row = await db
+    .selectFrom('apiKeys')
+    .select(['id', 'userId', 'lastUsedAt'])
+    .where('tokenHash', '=', hash)
+    .where('revokedAt', 'is', null)
+    .executeTakeFirst();
+  if (!row) return null;
+  if (!row.lastUsedAt || Date.now() - row.lastUsedAt.getTime() > 60_000) {
+    await db.updateTable('apiKeys').set({ lastUsedAt: new Date() }).where('id', '=', row.id).execute();
+  }
+  return row.userId;
+}
+
+/** The signed-in user and the one actions act as, for a request with a bearer token: its church. */
+export async function resolveApiKeyUsers(db: Db, token: string): Promise<ResolvedSession> {
+  const churchId = await churchForApiKey(db, token);
+  if (churchId === null) return { user: null, effectiveUser: null };
+  const [user] = await getUsersByIds(db, [churchId]);
+  return user ? { user, effectiveUser: user } : { user: null, effectiveUser: null };
+}
