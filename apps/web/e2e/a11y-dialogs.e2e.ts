@@ -179,7 +179,8 @@ browserDescribe(describe)('accessible with dialogs open and errors showing (axe:
       await expectAccessible(page);
 
       await page.goto('/landing-pages');
-      await page.getByRole('button', { name: 'Create Landing Page' }).click();
+      // The header's button (an empty list shows a second one).
+      await page.getByRole('button', { name: 'Create Landing Page' }).first().click();
       let dialog = await checkDialog(page, 'Create Landing Page');
       await dialog.getByRole('button', { name: 'Create Landing Page' }).click();
       await dialog.locator('.mantine-InputWrapper-error').first().waitFor();
@@ -187,7 +188,7 @@ browserDescribe(describe)('accessible with dialogs open and errors showing (axe:
       await closeDialog(dialog);
 
       await page.goto('/qr-codes');
-      await page.getByRole('button', { name: 'Create QR Code' }).click();
+      await page.getByRole('button', { name: 'Create QR Code' }).first().click();
       dialog = await checkDialog(page, 'Create QR Code');
       await dialog.getByRole('button', { name: 'Create QR Code' }).click();
       await dialog.locator('.mantine-InputWrapper-error').first().waitFor();
