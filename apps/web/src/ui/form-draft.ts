@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 
 const PREFIX = 'lampstand:draft:';
 
@@ -25,11 +25,16 @@ function read<T>(key: string): StoredDraft<T> | null {
 export function useFormDraft<T>(key: string | null, values: T, dirty: boolean) {
   const [draft, setDraft] = useState<StoredDraft<T> | null>(() => (key ? read<T>(key) : null));
   const serialized = JSON.stringify(values);
+  const timer = useRef<number | undefined>(undefined);
+  // The values at the last clear(): they are not written again (a discard followed by leaving the
+  // page must not leave the discarded draft behind); the next change autosaves as usual.
+  const clearedValues = useRef<string | null>(null);
 
   useEffect(() => {
     // While an earlier draft is offered, it is not overwritten until the user restores or discards it.
-    if (!key || !dirty || draft) return;
-    const timer = window.setTimeout(() => {
+    if (!key || !dirty || draft || clearedValues.current === serialized) return;
+    clearedValues.current = null;
+    timer.current = window.setTimeout(() => {
       try {
         const stored: StoredDraft<unknown> = { values: JSON.parse(serialized), savedAt: new Date().toISOString() };
         window.localStorage.setItem(PREFIX + key, JSON.stringify(stored));
@@ -37,7 +42,7 @@ export function useFormDraft<T>(key: string | null, values: T, dirty: boolean) {
         // Storage full or disabled: the unload prompt below still protects the work.
       }
     }, 1000);
-    return () => window.clearTimeout(timer);
+    return () => window.clearTimeout(timer.current);
   }, [key, dirty, draft, serialized]);
 
   useUnloadWarning(dirty);
@@ -47,6 +52,8 @@ export function useFormDraft<T>(key: string | null, values: T, dirty: boolean) {
     draft,
     dismiss: () => setDraft(null),
     clear: () => {
+      window.clearTimeout(timer.current);
+      clearedValues.current = serialized;
       if (key) window.localStorage.removeItem(PREFIX + key);
       setDraft(null);
     },
