@@ -10,17 +10,16 @@
  * (app ≥ 70% of bare req/s, app p99 ≤ 2× bare p99). Also prints the app's RSS idle and under this load.
  *
  * Env: BENCH_DURATION (s per run, default 5), BENCH_ROUNDS (default 2), BENCH_CONNECTIONS (10),
- * BENCH_CPU_PROF=dir (run the app under --cpu-prof, profile written to dir on exit).
+ * BENCH_CPU_PROF=dir (run the app under --cpu-prof, profile written to dir on exit),
+ * BENCH_ONLY=regex (drive only the rows whose label, e.g. 'tRPC contacts first page', matches; for profiling one).
  * Needs `pnpm build`. Uses TEST_DATABASE_URL's server when set, else an embedded PostgreSQL.
  */
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
+import type { Db } from '@lampstand/db';
 import { createTestDatabase, startTestServer } from '@lampstand/db/testing';
-import { loadConfig } from '../src/config.js';
-import { createServer } from '../src/server.js';
-import { startRuntime } from '../src/app-deps.js';
 import type { RecordedEndpoint } from './api-bare.js';
 import {
   SESSION_COOKIE_NAME,
@@ -28,6 +27,7 @@ import {
   endpointsFor,
   fmt,
   headersFor,
+  cpuMs,
   peakRss,
   rssMb,
   seedContacts,
@@ -37,6 +37,7 @@ import {
   statementRecorder,
   type Church,
   type Endpoint,
+  startSetupServer,
 } from './lib/api-load.js';
 
 const DURATION = Number(process.env.BENCH_DURATION ?? 5);
@@ -53,18 +54,9 @@ async function send(url: string, e: Endpoint, church: Church) {
   return text;
 }
 
-async function setUp(databaseUrl: string, db: Parameters<typeof startRuntime>[1]) {
-  const config = {
-    ...loadConfig({ NODE_ENV: 'test' }),
-    port: 0,
-    host: '127.0.0.1',
-    databaseUrl,
-    logLevel: 'silent',
-    sessionSecret: SESSION_SECRET,
-  };
-  const runtime = await startRuntime(config, db, databaseUrl, { work: false });
-  const server = await createServer(config, runtime.deps);
-  const url = await server.start();
+async function setUp(databaseUrl: string, db: Db) {
+  const server = await startSetupServer(databaseUrl, db);
+  const url = server.url;
   const recorder = statementRecorder();
   try {
     await setUpChurch(url, 'Platform'); // the first account is the platform administrator
@@ -86,7 +78,6 @@ async function setUp(databaseUrl: string, db: Parameters<typeof startRuntime>[1]
   } finally {
     recorder.restore();
     await server.stop();
-    await runtime.close();
   }
 }
 
@@ -94,9 +85,12 @@ interface Run {
   rps: number;
   p50: number;
   p99: number;
+  /** CPU time (user + system) the server process spent per request, in µs: robust to a loaded machine. */
+  cpuUs: number;
 }
 
-async function drive(url: string, e: Endpoint, church: Church): Promise<Run> {
+async function drive(url: string, pid: number, e: Endpoint, church: Church): Promise<Run> {
+  const cpuBefore = cpuMs(pid);
   const r = await autocannon({
     url: url + e.path,
     method: e.method,
@@ -107,7 +101,8 @@ async function drive(url: string, e: Endpoint, church: Church): Promise<Run> {
   });
   if (r.non2xx || r.errors || r.timeouts)
     throw new Error(`${url} ${e.shim} ${e.name}: ${r.non2xx} non-2xx, ${r.errors} errors, ${r.timeouts} timeouts`);
-  return { rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99 };
+  const cpuUs = ((cpuMs(pid) - cpuBefore) * 1000) / Math.max(1, r.requests.total);
+  return { rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, cpuUs };
 }
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
@@ -136,36 +131,41 @@ async function main() {
     const idleMb = rssMb(app.child.pid!);
     const runs = new Map<Endpoint, { app: Run[]; bare: Run[] }>();
     const { peakMb } = await peakRss(app.child.pid!, async () => {
-      for (const e of endpoints) {
+      const only = process.env.BENCH_ONLY ? new RegExp(process.env.BENCH_ONLY, 'i') : null;
+      for (const e of endpoints.filter((x) => !only || only.test(`${x.shim} ${x.name}`))) {
         // Warm both (JIT, pools, caches), then alternate app and bare.
         await send(app.url, e, church);
         await send(bare.url, e, church);
         const r = { app: [] as Run[], bare: [] as Run[] };
         for (let i = 0; i < ROUNDS; i++) {
-          r.app.push(await drive(app.url, e, church));
-          r.bare.push(await drive(bare.url, e, church));
+          r.app.push(await drive(app.url, app.child.pid!, e, church));
+          r.bare.push(await drive(bare.url, bare.child.pid!, e, church));
         }
         runs.set(e, r);
       }
     });
 
     console.log(
-      `\n${CONNECTIONS} connections, ${DURATION} s per run, ${ROUNDS} alternating rounds (req/s: mean; latency: median of rounds)`,
+      `\n${CONNECTIONS} connections, ${DURATION} s per run, ${ROUNDS} alternating rounds (req/s: mean; latency: median of rounds;` +
+        ` µs: the server process's CPU time per request, median of rounds)`,
     );
     console.log(
       `${'endpoint'.padEnd(28)}${'app req/s'.padStart(10)}${'bare req/s'.padStart(11)}${'ratio'.padStart(7)}` +
-        `${'app p50'.padStart(9)}${'bare p50'.padStart(9)}${'app p99'.padStart(9)}${'bare p99'.padStart(9)}${'p99 ×'.padStart(7)}`,
+        `${'app p50'.padStart(9)}${'bare p50'.padStart(9)}${'app p99'.padStart(9)}${'bare p99'.padStart(9)}${'p99 ×'.padStart(7)}` +
+        `${'app µs'.padStart(8)}${'bare µs'.padStart(8)}`,
     );
     for (const [e, r] of runs) {
       const a = {
         rps: mean(r.app.map((x) => x.rps)),
         p50: median(r.app.map((x) => x.p50)),
         p99: median(r.app.map((x) => x.p99)),
+        cpuUs: median(r.app.map((x) => x.cpuUs)),
       };
       const b = {
         rps: mean(r.bare.map((x) => x.rps)),
         p50: median(r.bare.map((x) => x.p50)),
         p99: median(r.bare.map((x) => x.p99)),
+        cpuUs: median(r.bare.map((x) => x.cpuUs)),
       };
       const ratio = a.rps / b.rps;
       const p99x = a.p99 / Math.max(b.p99, 1);
@@ -174,6 +174,7 @@ async function main() {
       console.log(
         `${`${e.shim} ${e.name}`.padEnd(28)}${fmt(a.rps).padStart(10)}${fmt(b.rps).padStart(11)}${`${fmt(ratio * 100)}%`.padStart(7)}` +
           `${fmt(a.p50).padStart(9)}${fmt(b.p50).padStart(9)}${fmt(a.p99).padStart(9)}${fmt(b.p99).padStart(9)}${fmt(p99x, 2).padStart(7)}` +
+          `${fmt(a.cpuUs).padStart(8)}${fmt(b.cpuUs).padStart(8)}` +
           `  ${ok ? 'ok' : 'MISSED (target ≥ 70%, p99 ≤ 2×)'}`,
       );
     }

@@ -75,6 +75,8 @@ async function runCampaign(label: string, recipients: number, rate: number | und
         email: 'b@example.org',
       })
     ).body.id as number;
+    // A verified account email: new churches reach only 100 people a day until then (issue 12 §13).
+    await sql`update users set email_verified_at = now() where id = ${tenantId}`.execute(tdb.db);
     const list = (await church.post('/api/contact-lists', { name: 'Everyone', type: 'email' })).body;
     for (let start = 0; start < recipients; start += 5000) {
       const n = Math.min(5000, recipients - start);
@@ -128,7 +130,7 @@ async function runCampaign(label: string, recipients: number, rate: number | und
 }
 
 async function main() {
-  const concurrency = Number(process.env.EMAIL_CONCURRENCY ?? 8);
+  const concurrency = Number(process.env.EMAIL_CONCURRENCY ?? 16);
   const free = await runCampaign(`no rate limit (${RECIPIENTS} recipients)`, RECIPIENTS, undefined, concurrency);
   const limited = await runCampaign(
     `EMAIL_RATE_PER_SECOND=${LIMIT} (${LIMITED_RECIPIENTS})`,

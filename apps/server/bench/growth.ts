@@ -15,11 +15,7 @@ import { performance } from 'node:perf_hooks';
 import pg from 'pg';
 import { createTestDatabase, startTestServer } from '@lampstand/db/testing';
 import { sql, type Db } from '@lampstand/db';
-import { loadConfig } from '../src/config.js';
-import { createServer } from '../src/server.js';
-import { startRuntime } from '../src/app-deps.js';
 import {
-  SESSION_SECRET,
   endpointsFor,
   fmt,
   headersFor,
@@ -29,6 +25,7 @@ import {
   statementRecorder,
   type Church,
   type Endpoint,
+  startSetupServer,
 } from './lib/api-load.js';
 import type { RecordedStatement } from './api-bare.js';
 
@@ -81,17 +78,8 @@ async function main() {
 }
 
 async function run(databaseUrl: string, db: Db) {
-  const config = {
-    ...loadConfig({ NODE_ENV: 'test' }),
-    port: 0,
-    host: '127.0.0.1',
-    databaseUrl,
-    logLevel: 'silent',
-    sessionSecret: SESSION_SECRET,
-  };
-  const runtime = await startRuntime(config, db, databaseUrl, { work: false });
-  const server = await createServer(config, runtime.deps);
-  const setupUrl = await server.start();
+  const server = await startSetupServer(databaseUrl, db);
+  const setupUrl = server.url;
   await setUpChurch(setupUrl, 'Platform');
   // The measured church grows in the first series; in the second it stays at 1,000 among many.
   const grown = await setUpChurch(setupUrl, 'Growing Church');
@@ -111,7 +99,6 @@ async function run(databaseUrl: string, db: Db) {
   }
   recorder.restore();
   await server.stop();
-  await runtime.close();
 
   type Size = { series: string; label: string; church: Church; prepare: () => Promise<void> };
   let grownCount = 1;

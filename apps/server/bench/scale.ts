@@ -61,7 +61,9 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const)
 
 function startProcess(name: string, entry: string, env: Record<string, string>): Proc {
   const out = fs.openSync(path.join(logDir, `${name}.log`), 'a');
-  const child = spawn(process.execPath, ['--enable-source-maps', path.join(serverDir, 'dist', entry)], {
+  // BENCH_CPU_PROF_DIR: every API and worker process writes a V8 CPU profile there when it exits.
+  const prof = process.env.BENCH_CPU_PROF_DIR ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF_DIR}`] : [];
+  const child = spawn(process.execPath, [...prof, '--enable-source-maps', path.join(serverDir, 'dist', entry)], {
     cwd: serverDir,
     env: { ...process.env, ...env },
     stdio: ['ignore', out, out],
@@ -177,10 +179,17 @@ async function startWebhookSink() {
   };
 }
 
-function peakPerSecond(times: number[]): number {
-  const perSecond = new Map<number, number>();
-  for (const t of times) perSecond.set(Math.floor(t / 1000), (perSecond.get(Math.floor(t / 1000)) ?? 0) + 1);
-  return Math.max(0, ...perSecond.values());
+/** Messages per calendar second, in order (seconds with none count 0). */
+function perSecondCounts(times: number[]): number[] {
+  if (times.length === 0) return [];
+  const first = Math.floor(Math.min(...times) / 1000);
+  const counts: number[] = [];
+  for (const t of times) {
+    const i = Math.floor(t / 1000) - first;
+    while (counts.length <= i) counts.push(0);
+    counts[i]!++;
+  }
+  return counts;
 }
 
 /** How many keys came more than once, and how many expected keys never came. */
@@ -309,6 +318,8 @@ async function main() {
       email: 'b@example.org',
     });
     const tenantId = reg.body.id as number;
+    // A verified account email: new churches reach only 100 people a day until then (issue 12 §13).
+    await sql`update users set email_verified_at = now() where id = ${tenantId}`.execute(tdb.db);
     const b = new HttpClient(`http://127.0.0.1:${apiPorts[1]}`, origin);
     b.cookies = a.cookies;
     const onB = await b.get('/api/contacts/search');
@@ -336,8 +347,11 @@ async function main() {
         listIds: [list.id],
       })
     ).body;
+    // Timed from the send request: it snapshots every recipient into `deliveries` before it answers.
+    const sendAt = performance.now();
     const sent = await church.post(`/api/email-campaigns/${campaign.id}/send`);
     if (sent.status !== 200) throw new Error(`send: ${sent.status} ${sent.text}`);
+    const snapshotS = (performance.now() - sendAt) / 1000;
     let killedAt = -1;
     const killAt = Math.floor(EMAIL_RECIPIENTS * 0.4);
     const sendStarted = performance.now();
@@ -359,10 +373,13 @@ async function main() {
       smtp.received.map((m) => m.messageId),
       [],
     );
-    const rate = smtp.received.length / done.seconds;
+    const totalS = snapshotS + done.seconds;
+    const rate = smtp.received.length / totalS;
     console.log(
       `\nemail, ${fmt(EMAIL_RECIPIENTS)} recipients, 2 workers, worker 1 SIGKILLed after ${fmt(killedAt)} accepted:\n` +
-        `  campaign ${done.status} in ${done.seconds.toFixed(1)} s (${rate.toFixed(0)} msg/s) — under ${EMAIL_DEADLINE_S} s: ${check(done.status === 'sent' && done.seconds < EMAIL_DEADLINE_S, 'email campaign under 2 minutes')}\n` +
+        `  campaign ${done.status} in ${totalS.toFixed(1)} s from the send request (of which the request itself, ` +
+        `snapshotting the deliveries: ${snapshotS.toFixed(1)} s), ${rate.toFixed(0)} msg/s — under ${EMAIL_DEADLINE_S} s: ` +
+        `${check(done.status === 'sent' && totalS < EMAIL_DEADLINE_S, 'email campaign under 2 minutes')}\n` +
         `  sink: ${fmt(smtp.received.length)} transactions, ${fmt(byRcpt.distinct)} distinct recipients, ` +
         `${fmt(byMessageId.distinct)} distinct Message-IDs\n` +
         `  duplicates (a recipient received twice): ${byRcpt.duplicates} — ${check(byRcpt.duplicates === 0, 'email duplicates')}\n` +
@@ -393,10 +410,12 @@ async function main() {
     await church.post(`/api/email-campaigns/${limited.id}/send`);
     const limitedDone = await waitCampaign(church, `/api/email-campaigns/${limited.id}`, 120);
     const limitedTimes = smtp.received.slice(before).map((m) => m.at);
-    const peak = peakPerSecond(limitedTimes);
+    const perSecond = perSecondCounts(limitedTimes);
+    const peak = Math.max(0, ...perSecond);
     console.log(
       `\nEMAIL_RATE_PER_SECOND=${RATE_LIMIT} on both workers, ${fmt(RATE_RECIPIENTS)} recipients: ${limitedTimes.length} in ` +
-        `${limitedDone.seconds.toFixed(1)} s; highest in any one second: ${peak} — ${check(limitedDone.status === 'sent' && limitedTimes.length === RATE_RECIPIENTS && peak <= RATE_LIMIT, 'rate limit across processes')}`,
+        `${limitedDone.seconds.toFixed(1)} s; highest in any one second: ${peak} — ${check(limitedDone.status === 'sent' && limitedTimes.length === RATE_RECIPIENTS && peak <= RATE_LIMIT, 'rate limit across processes')}\n` +
+        `  accepted by the sink per second: ${perSecond.join(' ')}`,
     );
     await stopWorkers();
 
@@ -424,7 +443,7 @@ async function main() {
       smsDeliveries.rows.map((r) => r.address),
     );
     console.log(
-      `\nSMS, ${fmt(smsDeliveries.rows.length)} recipients, 2 workers (SMS_CONCURRENCY 4 per job), local Twilio API: ` +
+      `\nSMS, ${fmt(smsDeliveries.rows.length)} recipients, 2 workers (SMS_CONCURRENCY 16 per worker), local Twilio API: ` +
         `${smsDone.status} in ${smsDone.seconds.toFixed(1)} s = ${(twilio.requests.length / smsDone.seconds).toFixed(0)} msg/s; ` +
         `duplicates ${smsTally.duplicates}, missed ${smsTally.missed} — ${check(smsDone.status === 'sent' && smsTally.duplicates === 0 && smsTally.missed === 0, 'sms')}`,
     );

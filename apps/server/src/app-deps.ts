@@ -25,6 +25,7 @@ import {
   DEFAULT_MAP_TILE_URL,
   type ShowUpServices,
   type AccountPolicy,
+  type PublicLimits,
 } from '@lampstand/api/server';
 import { getOrCreateSetting, randomSecret, type Db } from '@lampstand/db';
 import type { Config } from './config.js';
@@ -45,6 +46,7 @@ export interface AppDeps {
   /** The model for AI copy; null without OPENAI_API_KEY / OPENAI_BASE_URL. */
   ai: AiProvider | null;
   aiGenerationsPerHour: number;
+  limits: PublicLimits;
   /** Public landing pages: rendered copies, visitor hashes and batched visit writes. */
   pages: { cache: PublicPageCache; hasher: VisitorHasher; visits: VisitRecorder };
   /** Who becomes an administrator, and registration limits. */
@@ -85,14 +87,19 @@ export async function deliveryConfigFor(
     ...(config.deliveryClaimLeaseSeconds ? { claimLeaseSeconds: config.deliveryClaimLeaseSeconds } : {}),
     ...(config.deliveryRetryBaseSeconds ? { retryBaseSeconds: config.deliveryRetryBaseSeconds } : {}),
     socialWebhookAllowPrivate: config.socialWebhookAllowPrivate,
+    unverifiedDailyRecipients: config.unverifiedDailyRecipients,
     ...overrides,
   };
 }
 
-/** The email transport: SMTP when EMAIL_SMTP_URL is set, else the local outbox. */
+/**
+ * The email transport: SMTP when EMAIL_SMTP_URL is set, else the local outbox. One pooled
+ * connection per message in flight (EMAIL_CONCURRENCY, per process), so no message waits in
+ * nodemailer's queue after its rate slot was taken.
+ */
 export function emailTransportFor(config: Config, db: Db): EmailTransport {
   return config.emailSmtpUrl
-    ? createSmtpTransport(config.emailSmtpUrl, { maxConnections: Math.min(10, config.emailConcurrency) })
+    ? createSmtpTransport(config.emailSmtpUrl, { maxConnections: config.emailConcurrency })
     : createOutboxTransport(db);
 }
 
@@ -194,6 +201,10 @@ export async function startRuntime(
         timeoutMs: config.openaiTimeoutMs,
       }),
       aiGenerationsPerHour: config.aiGenerationsPerHour,
+      limits: {
+        aiGenerationsPerAddressPerHour: config.aiGenerationsPerAddressPerHour,
+        donationsPerAddressPerHour: config.donationsPerAddressPerHour,
+      },
       pages,
       qr: qrSettingsFor(config),
       showUp,

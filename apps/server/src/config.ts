@@ -22,6 +22,8 @@ export interface Config {
   logLevel: string;
   /** Run background workers inside the web process (default true; `pnpm worker` runs them alone). */
   runWorkers: boolean;
+  /** Row-level security (default on); `RLS=off` only in an emergency (docs/security.md). */
+  rls: boolean;
   /** SMTP server for campaign email; unset: messages go to the local outbox in the database. */
   emailSmtpUrl?: string;
   emailFrom: string;
@@ -74,6 +76,12 @@ export interface Config {
   openaiTimeoutMs: number;
   /** AI generations per church per hour (default 30). */
   aiGenerationsPerHour: number;
+  /** AI generations from one address an hour, whatever the church (default 100). */
+  aiGenerationsPerAddressPerHour: number;
+  /** Show Up gifts started (and demo payments completed) from one address an hour (default 30). */
+  donationsPerAddressPerHour: number;
+  /** People a day the campaigns of a church with an unverified email reach (default 100). */
+  unverifiedDailyRecipients: number;
   /** Milliseconds for a request body to arrive in full (default 30 s; then 408). */
   bodyTimeoutMs: number;
   /** Milliseconds for a whole request, headers and body (default 60 s). */
@@ -107,16 +115,17 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     trustProxy: trustProxyFrom(env.TRUST_PROXY),
     logLevel: env.LOG_LEVEL || (env.NODE_ENV === 'test' ? 'silent' : 'info'),
     runWorkers: env.RUN_WORKERS !== 'false' && env.RUN_WORKERS !== '0',
+    rls: env.RLS !== 'off',
     emailSmtpUrl: env.EMAIL_SMTP_URL || undefined,
     emailFrom: env.EMAIL_FROM || 'Lampstand <no-reply@localhost>',
     emailRatePerSecond: positiveOrUndefined(env.EMAIL_RATE_PER_SECOND, 'EMAIL_RATE_PER_SECOND'),
-    emailConcurrency: positiveOrUndefined(env.EMAIL_CONCURRENCY, 'EMAIL_CONCURRENCY') ?? 8,
+    emailConcurrency: positiveOrUndefined(env.EMAIL_CONCURRENCY, 'EMAIL_CONCURRENCY') ?? 16,
     twilioAccountSid: env.TWILIO_ACCOUNT_SID || undefined,
     twilioAuthToken: env.TWILIO_AUTH_TOKEN || undefined,
     twilioFromNumber: env.TWILIO_FROM_NUMBER || '+15005550006',
     twilioApiBaseUrl: env.TWILIO_API_BASE_URL || 'https://api.twilio.com',
     smsRatePerSecond: positiveOrUndefined(env.SMS_RATE_PER_SECOND, 'SMS_RATE_PER_SECOND'),
-    smsConcurrency: positiveOrUndefined(env.SMS_CONCURRENCY, 'SMS_CONCURRENCY') ?? 4,
+    smsConcurrency: positiveOrUndefined(env.SMS_CONCURRENCY, 'SMS_CONCURRENCY') ?? 16,
     deliveryClaimLeaseSeconds: positiveOrUndefined(env.DELIVERY_CLAIM_LEASE_SECONDS, 'DELIVERY_CLAIM_LEASE_SECONDS'),
     deliveryRetryBaseSeconds: positiveOrUndefined(env.DELIVERY_RETRY_BASE_SECONDS, 'DELIVERY_RETRY_BASE_SECONDS'),
     shortUrlBase: (env.SHORT_URL_BASE || env.PUBLIC_URL || `http://localhost:${port}`).replace(/\/$/, ''),
@@ -142,6 +151,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     openaiModel: env.OPENAI_MODEL || 'gpt-4o-mini',
     openaiTimeoutMs: positiveOrUndefined(env.OPENAI_TIMEOUT_MS, 'OPENAI_TIMEOUT_MS') ?? 30_000,
     aiGenerationsPerHour: positiveOrUndefined(env.AI_GENERATIONS_PER_HOUR, 'AI_GENERATIONS_PER_HOUR') ?? 30,
+    aiGenerationsPerAddressPerHour:
+      positiveOrUndefined(env.AI_GENERATIONS_PER_ADDRESS_PER_HOUR, 'AI_GENERATIONS_PER_ADDRESS_PER_HOUR') ?? 100,
+    donationsPerAddressPerHour:
+      positiveOrUndefined(env.DONATIONS_PER_ADDRESS_PER_HOUR, 'DONATIONS_PER_ADDRESS_PER_HOUR') ?? 30,
+    unverifiedDailyRecipients:
+      positiveOrUndefined(env.UNVERIFIED_DAILY_RECIPIENTS, 'UNVERIFIED_DAILY_RECIPIENTS') ?? 100,
     bodyTimeoutMs: positiveOrUndefined(env.BODY_TIMEOUT_MS, 'BODY_TIMEOUT_MS') ?? 30_000,
     requestTimeoutMs: positiveOrUndefined(env.REQUEST_TIMEOUT_MS, 'REQUEST_TIMEOUT_MS') ?? 60_000,
     allowedOrigins: (env.ALLOWED_ORIGINS ?? '')

@@ -1,4 +1,4 @@
-import { connectDatabase } from '@lampstand/db';
+import { connectDatabase, rlsStatus } from '@lampstand/db';
 import { loadConfig } from './config.js';
 import { createLogger, jobLog } from './logger.js';
 import { createServer } from './server.js';
@@ -12,8 +12,16 @@ async function main(): Promise<void> {
     databaseUrl: config.databaseUrl,
     dataDir: config.dataDir,
     embeddedPort: config.embeddedPgPort,
+    rls: config.rls,
     log: process.env.LOG_LEVEL === 'debug' ? (l) => console.log(`[postgres] ${l}`) : undefined,
   });
+  const rls = await rlsStatus(database.db);
+  if (rls === 'off')
+    log('[lampstand] Row-level security is OFF (RLS=off): churches are kept apart by the queries alone');
+  if (rls === 'no-role')
+    log(
+      '[lampstand] Row-level security does not apply: the database user may not create or become the role lampstand_app (see docs/security.md)',
+    );
   const runtime = await startRuntime(config, database.db, database.url, {
     log: jobLog(createLogger(config.logLevel)),
   });

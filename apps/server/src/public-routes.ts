@@ -2,11 +2,14 @@ import type { FastifyInstance } from 'fastify';
 import {
   applySmsStatus,
   describeUnsubscribe,
+  describeVerificationLink,
   handleInboundSms,
   recordClick,
   recordOpen,
   unsubscribeByToken,
   validTwilioSignature,
+  verifyEmailToken,
+  type VerificationOutcome,
 } from '@lampstand/api/server';
 import type { AppDeps } from './app-deps.js';
 
@@ -23,6 +26,53 @@ function page(title: string, body: string): string {
 main{background:#fff;border-radius:12px;box-shadow:0 1px 3px rgba(0,0,0,.1);padding:32px;max-width:440px;margin:16px}
 h1{font-size:22px;margin:0 0 12px}p{line-height:1.6}button{background:#4c6ef5;color:#fff;border:0;border-radius:8px;padding:10px 18px;font-size:16px;cursor:pointer}
 button:focus-visible{outline:3px solid #364fc7;outline-offset:2px}</style></head><body><main>${body}</main></body></html>`;
+}
+
+/** The page a verification link shows, by what the link did or would do; with its status code. */
+function verificationPage(o: VerificationOutcome, used: boolean): { status: number; html: string } {
+  const openApp = '<p><a href="/account">Open your account</a></p>';
+  if (o.status === 'verified' && used)
+    return {
+      status: 200,
+      html: page(
+        'Email verified',
+        `<h1>Your email is verified</h1><p>Thank you: ${escapeHtml(o.email)} is now verified for ${escapeHtml(o.churchName)}. ` +
+          `Your campaigns are no longer limited to a number of people a day.</p>${openApp}`,
+      ),
+    };
+  if (o.status === 'verified')
+    // A button, not an automatic verification: mail scanners open links, people press buttons.
+    return {
+      status: 200,
+      html: page(
+        'Verify your email',
+        `<h1>Verify your email</h1><p>Confirm that ${escapeHtml(o.email)} is the email address of ${escapeHtml(o.churchName)}?</p>` +
+          '<form method="post"><button type="submit">Verify my email</button></form>',
+      ),
+    };
+  if (o.status === 'used')
+    return {
+      status: 410,
+      html: page(
+        'Link already used',
+        `<h1>This link has already been used</h1><p>Each verification link works once. If your email is not verified yet, send a new link from the Account page.</p>${openApp}`,
+      ),
+    };
+  if (o.status === 'expired')
+    return {
+      status: 410,
+      html: page(
+        'Link expired',
+        `<h1>This link has expired</h1><p>Verification links work for 24 hours. Send a new link from the Account page.</p>${openApp}`,
+      ),
+    };
+  return {
+    status: 404,
+    html: page(
+      'Link not found',
+      '<h1>Link not found</h1><p>This verification link is not valid, or it was sent to an email address the account no longer uses.</p>',
+    ),
+  };
 }
 
 /**
@@ -86,6 +136,16 @@ export async function publicRoutes(app: FastifyInstance, opts: { deps: AppDeps }
         .type('text/html')
         .send(page('Link not found', '<h1>Link not found</h1><p>This link is not valid.</p>'));
     return reply.redirect(url, 302);
+  });
+
+  // Account email verification (issue 12 §13): GET shows what the link does, POST uses it.
+  app.get<{ Params: { token: string } }>('/verify-email/:token', async (req, reply) => {
+    const { status, html } = verificationPage(await describeVerificationLink(db, req.params.token), false);
+    return reply.code(status).type('text/html').header('cache-control', 'no-store').send(html);
+  });
+  app.post<{ Params: { token: string } }>('/verify-email/:token', async (req, reply) => {
+    const { status, html } = verificationPage(await verifyEmailToken(db, req.params.token), true);
+    return reply.code(status).type('text/html').header('cache-control', 'no-store').send(html);
   });
 
   app.get<{ Params: { token: string } }>('/u/:token', async (req, reply) => {

@@ -1,9 +1,10 @@
 import crypto from 'node:crypto';
 import Fastify, { type FastifyInstance } from 'fastify';
+import pino from 'pino';
 import fastifyCookie from '@fastify/cookie';
 import fastifySession from '@fastify/session';
 import fastifyCompress from '@fastify/compress';
-import { fastifyTRPCPlugin, type FastifyTRPCPluginOptions } from '@trpc/server/adapters/fastify';
+import type { FastifyTRPCPluginOptions } from '@trpc/server/adapters/fastify';
 import { appRouter } from '@lampstand/api/server';
 import type { AppDeps } from './app-deps.js';
 import { publicRoutes } from './public-routes.js';
@@ -15,9 +16,10 @@ import { socialPostsPublicRoutes } from './public/social-posts.js';
 import { landingPageRoutes } from './public/landing-pages.js';
 import type { AppRouter } from '@lampstand/api';
 import { getOrCreateSetting, pendingMigrations, randomSecret, sql } from '@lampstand/db';
-import { issueSetupToken } from '@lampstand/api/server';
+import { issueSetupToken, retryAfterOf } from '@lampstand/api/server';
 import type { Config } from './config.js';
 import { createContext } from './context.js';
+import { trpcPlugin } from './trpc-plugin.js';
 import { OneLineRequestLog } from './logger.js';
 import { PgSessionStore, sessionRefreshHook } from './session-store.js';
 import { restPlugin } from './rest/plugin.js';
@@ -59,6 +61,11 @@ export async function createServer(config: Config, deps: AppDeps): Promise<Serve
               ],
               censor: '[redacted]',
             },
+            // In production, lines go to stdout in writes of 4 KiB rather than one system call per
+            // request; pino writes what is left when the process exits.
+            ...(config.nodeEnv === 'production'
+              ? { stream: pino.destination({ dest: 1, sync: false, minLength: 4096 }) }
+              : {}),
           },
     // A request id per request (a sane incoming X-Request-Id is kept), in every log line and
     // echoed in the X-Request-Id response header.
@@ -85,78 +92,109 @@ export async function createServer(config: Config, deps: AppDeps): Promise<Serve
     // default of 100 characters answered 414 once the names passed it. The web client splits
     // batches at 2,000 characters of URL; Node's 16 KiB header limit stays the outer bound.
     routerOptions: { maxParamLength: 8 * 1024 },
+    // Requests Node's parser refuses (an address or headers past 16 KiB, malformed HTTP) answer in
+    // the app's error shape too, `{ message, code }`, not Fastify's `{ error, statusCode }`.
+    clientErrorHandler: (err: NodeJS.ErrnoException, socket) => {
+      if (err.code === 'ECONNRESET' || !socket.writable) return void socket.destroy();
+      const tooLarge = err.code === 'HPE_HEADER_OVERFLOW';
+      const body = JSON.stringify(
+        tooLarge
+          ? { message: 'The address or headers are too long', code: 'HEADERS_TOO_LARGE' }
+          : { message: 'Malformed request', code: 'BAD_REQUEST' },
+      );
+      socket.end(
+        `HTTP/1.1 ${tooLarge ? '431 Request Header Fields Too Large' : '400 Bad Request'}\r\n` +
+          `Content-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
+          `Connection: close\r\n\r\n${body}`,
+      );
+    },
   });
   await registerSecurity(app, config, SESSION_COOKIE);
-  app.addHook('onRequest', async (req, reply) => {
+  app.addHook('onRequest', (req, reply, done) => {
     reply.header('x-request-id', req.id);
+    done();
   });
 
   app.setErrorHandler((err, req, reply) => {
     const { status, body } = toErrorResponse(err);
     if (status >= 500) req.log.error({ err }, 'request failed');
+    const retryAfter = retryAfterOf(err);
+    if (status === 429 && retryAfter) reply.header('retry-after', String(retryAfter));
     return reply.code(status).send(body);
   });
 
-  // Before the cookie and session plugins: short-link redirects and public landing pages answer
-  // without a session (no cookie parsing, no session object built per request).
+  // Outside the cookie and session scope below: short-link redirects and public landing pages
+  // answer without a session (no cookie parsing, no session object built per request).
   await app.register(qrShortLinkRoutes, { deps, scanFlushMs: config.qrScanFlushMs });
   await app.register(landingPageRoutes, { deps, publicUrl: config.publicUrl });
 
   const secret = config.sessionSecret ?? (await getOrCreateSetting(db, 'session_secret', () => randomSecret()));
-  await app.register(fastifyCookie);
-  await app.register(fastifySession, {
-    secret,
-    cookieName: SESSION_COOKIE,
-    store: new PgSessionStore(db),
-    saveUninitialized: false,
-    // Write only when the data changed; the expiry is pushed forward by sessionRefreshHook below.
-    rolling: false,
-    cookie: {
-      path: '/',
-      httpOnly: true,
-      sameSite: 'lax',
-      secure: config.nodeEnv === 'production',
-      maxAge: SESSION_MAX_AGE_MS,
-    },
-  });
-
-  // A destroyed session (logout) also clears the browser's cookie.
-  app.addHook('onSend', async (req, reply) => {
-    if (req.session === null && (req.headers.cookie ?? '').includes(`${SESSION_COOKIE}=`)) {
-      reply.clearCookie(SESSION_COOKIE, {
+  // The routes that may read or write a session, in one scope: the cookie and session plugins hoist
+  // their hooks to the instance they are registered on, and here that is this scope, not the root.
+  await app.register(async (withSession) => {
+    await withSession.register(fastifyCookie);
+    await withSession.register(fastifySession, {
+      secret,
+      cookieName: SESSION_COOKIE,
+      store: new PgSessionStore(db),
+      saveUninitialized: false,
+      // Write only when the data changed; the expiry is pushed forward by sessionRefreshHook below.
+      rolling: false,
+      cookie: {
         path: '/',
         httpOnly: true,
         sameSite: 'lax',
         secure: config.nodeEnv === 'production',
-      });
-    }
-  });
-
-  app.addHook('onRequest', sessionRefreshHook(SESSION_MAX_AGE_MS));
-
-  // /trpc and /api answer JSON: compressed above 1 KiB (their scope only; assets come pre-compressed).
-  await app.register(async (api) => {
-    await api.register(fastifyCompress, apiCompression);
-    await api.register(fastifyTRPCPlugin, {
-      prefix: '/trpc',
-      trpcOptions: {
-        router: appRouter,
-        createContext: ({ req }) => createContext(deps, req),
-        onError: ({ error, path: procPath }) => {
-          if (error.code === 'INTERNAL_SERVER_ERROR')
-            app.log.error({ err: error, procedure: procPath }, 'procedure failed');
-        },
-      } satisfies FastifyTRPCPluginOptions<AppRouter>['trpcOptions'],
+        maxAge: SESSION_MAX_AGE_MS,
+      },
     });
 
-    await api.register(restPlugin, { deps, publicUrl: config.publicUrl });
-  });
-  await app.register(publicRoutes, { deps });
-  await app.register(servicePlannerPublicRoutes, { deps });
-  await app.register(showUpPublic, { deps, config });
-  await app.register(uploadRoutes, { deps });
-  await app.register(socialPostsPublicRoutes, { deps });
+    // A destroyed session (logout) also clears the browser's cookie.
+    withSession.addHook('onSend', (req, reply, payload, done) => {
+      if (req.session === null && (req.headers.cookie ?? '').includes(`${SESSION_COOKIE}=`)) {
+        reply.clearCookie(SESSION_COOKIE, {
+          path: '/',
+          httpOnly: true,
+          sameSite: 'lax',
+          secure: config.nodeEnv === 'production',
+        });
+      }
+      done(null, payload);
+    });
 
+    withSession.addHook('onRequest', sessionRefreshHook(SESSION_MAX_AGE_MS));
+
+    // /trpc and /api answer JSON: compressed above 1 KiB (their scope only; assets come pre-compressed).
+    await withSession.register(async (api) => {
+      await api.register(fastifyCompress, apiCompression);
+      await api.register(trpcPlugin, {
+        prefix: '/trpc',
+        trpcOptions: {
+          router: appRouter,
+          createContext: ({ req }) => createContext(deps, req),
+          // A throttled call answers `Retry-After` (the longest wait of a batch's refused calls).
+          responseMeta: ({ errors }) => {
+            const waits = errors.map((e) => retryAfterOf(e) ?? 0);
+            const wait = Math.max(0, ...waits);
+            return wait > 0 ? { headers: new Headers({ 'retry-after': String(wait) }) } : {};
+          },
+          onError: ({ error, path: procPath }) => {
+            if (error.code === 'INTERNAL_SERVER_ERROR')
+              app.log.error({ err: error, procedure: procPath }, 'procedure failed');
+          },
+        } satisfies FastifyTRPCPluginOptions<AppRouter>['trpcOptions'],
+      });
+
+      await api.register(restPlugin, { deps, publicUrl: config.publicUrl });
+    });
+    await withSession.register(publicRoutes, { deps });
+    await withSession.register(servicePlannerPublicRoutes, { deps });
+    await withSession.register(showUpPublic, { deps, config });
+    await withSession.register(uploadRoutes, { deps });
+    await withSession.register(socialPostsPublicRoutes, { deps });
+  });
+
+  // Health checks, the built web app and the 404 answer need no session either.
   app.get('/healthz', async (_req, reply) => {
     try {
       await sql`select 1`.execute(db);

@@ -26,7 +26,10 @@ export async function serveWebApp(app: FastifyInstance, webDist: string): Promis
   if (!fs.existsSync(path.join(webDist, 'index.html'))) return false;
   await app.register(fastifyStatic, {
     root: webDist,
-    wildcard: false,
+    // One `/*` route that looks the file up per request; `false` made a GET and a HEAD route per
+    // file at start (356 files in the web build: ~0.8 s of a loaded start-up). A missing file falls
+    // through to the not-found handler, which serves index.html for the app's routes.
+    wildcard: true,
     index: false,
     preCompressed: true,
     cacheControl: false,
@@ -36,6 +39,9 @@ export async function serveWebApp(app: FastifyInstance, webDist: string): Promis
       reply.header('cache-control', rel.startsWith(HASHED_DIR) ? IMMUTABLE : 'no-cache');
     },
   });
+  // `/` is the directory itself for the wildcard route (403 without a pre-compressed match, e.g. curl
+  // sending no Accept-Encoding): the app's index, as every other app route gets it.
+  app.get('/', (_req, reply) => reply.type('text/html').header('cache-control', 'no-cache').sendFile('index.html'));
   return true;
 }
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { HttpClient, registerChurch } from '@lampstand/server/testing';
-import { browserDescribe, expectAccessible, loginViaUi, screenshot, startE2E, toast } from './helpers';
+import { browserDescribe, expectAccessible, signIn, screenshot, startE2E, toast } from './helpers';
 
 browserDescribe(describe)('account', async () => {
   const e2e = await startE2E();
@@ -9,7 +9,7 @@ browserDescribe(describe)('account', async () => {
 
   it('opens from the header menu; changes the name, the email (with the password) and the password', async () => {
     const { page, context } = await e2e.newPage();
-    await loginViaUi(page, church.user.username, church.password);
+    await signIn(page, e2e.app.url, church.user.username, church.password);
     await page.getByRole('heading', { name: 'Welcome back, Grace Church!' }).waitFor();
     await page.getByRole('button', { name: 'Account menu' }).click();
     await page.getByRole('menuitem', { name: 'Account' }).click();
@@ -23,7 +23,7 @@ browserDescribe(describe)('account', async () => {
     await page.getByTestId('sidebar-church-name').getByText('Grace Community Church').waitFor();
 
     // A new email asks for the current password; a wrong one shows on the field.
-    await page.getByLabel('Email').fill('office@grace.example.org');
+    await page.getByRole('textbox', { name: 'Email', exact: true }).fill('office@grace.example.org');
     const detailsForm = page.locator('form', { has: page.getByRole('heading', { name: 'Church details' }) });
     const current = detailsForm.getByLabel('Current password');
     await current.fill('not-my-password');

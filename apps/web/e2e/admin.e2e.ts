@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { registerChurch } from '@lampstand/server/testing';
-import { browserDescribe, expectAccessible, loginViaUi, screenshot, startE2E, toast } from './helpers';
+import { animationsDone, browserDescribe, expectAccessible, signIn, screenshot, startE2E, toast } from './helpers';
 
 browserDescribe(describe)('administration and impersonation', async () => {
   const e2e = await startE2E();
@@ -10,7 +10,7 @@ browserDescribe(describe)('administration and impersonation', async () => {
 
   it('a church user opening /admin/users sees Access Denied and no Admin menu', async () => {
     const { page, context } = await e2e.newPage();
-    await loginViaUi(page, grace.user.username, grace.password);
+    await signIn(page, e2e.app.url, grace.user.username, grace.password);
     await page.getByRole('heading', { name: 'Welcome back, Grace Church!' }).waitFor();
     expect(await page.getByRole('navigation', { name: 'Admin' }).count()).toBe(0);
     await page.goto('/admin/users');
@@ -23,7 +23,7 @@ browserDescribe(describe)('administration and impersonation', async () => {
 
   it('an admin impersonates a church from /admin/users, sees the banner, and stops', async () => {
     const { page, context } = await e2e.newPage();
-    await loginViaUi(page, admin.user.username, admin.password);
+    await signIn(page, e2e.app.url, admin.user.username, admin.password);
     await page.getByRole('heading', { name: 'Welcome back, Lampstand Platform!' }).waitFor();
     await page.getByRole('navigation', { name: 'Admin' }).getByRole('link', { name: 'User Management' }).click();
     await page.getByRole('heading', { name: 'User Management' }).waitFor();
@@ -45,7 +45,7 @@ browserDescribe(describe)('administration and impersonation', async () => {
         'You are about to impersonate Grace Church. While impersonating, you will see the application as they do, and any actions you take will appear to come from their account.',
       )
       .waitFor();
-    await page.waitForTimeout(400); // let the dialog finish opening
+    await animationsDone(page); // let the dialog finish opening
     await screenshot(page, 'admin-users-confirm');
     await page.getByRole('button', { name: 'Start Impersonating' }).click();
 
@@ -59,6 +59,33 @@ browserDescribe(describe)('administration and impersonation', async () => {
     await toast(page, 'Impersonation ended').waitFor();
     await page.getByRole('heading', { name: 'User Management' }).waitFor();
     expect(await page.getByText('You are currently impersonating').count()).toBe(0);
+    await context.close();
+  });
+
+  it("an admin lifts a church's daily limit and returns it to the default", async () => {
+    const { page, context } = await e2e.newPage();
+    await signIn(page, e2e.app.url, admin.user.username, admin.password);
+    await page.getByRole('heading', { name: 'Welcome back, Lampstand Platform!' }).waitFor();
+    await page.goto('/admin/users');
+    await page.getByRole('heading', { name: 'User Management' }).waitFor();
+    const row = page.getByRole('row').filter({ hasText: 'Grace Church' });
+    await row.getByText('100 a day (email not verified)').waitFor();
+    await row.getByRole('button', { name: 'Daily limit for Grace Church' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Daily limit for Grace Church' });
+    await dialog.getByRole('radio', { name: 'A limit of my own' }).check();
+    await dialog.getByRole('textbox', { name: 'People a day' }).fill('2500');
+    await expectAccessible(page);
+    await dialog.getByRole('button', { name: 'Save limit' }).click();
+    await toast(page, 'Grace Church: 2,500 a day (set by an administrator)').waitFor();
+    await row.getByText('2,500 a day (set by an administrator)').waitFor();
+    await expect
+      .poll(async () => (await grace.client.get('/api/account/status')).body)
+      .toMatchObject({ limit: 2500, source: 'admin' });
+
+    await row.getByRole('button', { name: 'Daily limit for Grace Church' }).click();
+    await dialog.getByRole('radio', { name: /^Default/ }).check();
+    await dialog.getByRole('button', { name: 'Save limit' }).click();
+    await row.getByText('100 a day (email not verified)').waitFor();
     await context.close();
   });
 });

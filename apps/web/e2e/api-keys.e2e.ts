@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { HttpClient, registerChurch } from '@lampstand/server/testing';
-import { browserDescribe, expectAccessible, loginViaUi, screenshot, startE2E, toast } from './helpers';
+import { browserDescribe, expectAccessible, signIn, screenshot, startE2E, toast } from './helpers';
 
 // Settings → API keys (issue 12 §9): create a key (shown once), use it from a script, revoke it.
 browserDescribe(describe)('API keys', async () => {
@@ -10,7 +10,7 @@ browserDescribe(describe)('API keys', async () => {
 
   it('creates a key shown once, lists it, and revokes it', async () => {
     const { page } = await e2e.newPage();
-    await loginViaUi(page, church.user.username, church.password);
+    await signIn(page, e2e.app.url, church.user.username, church.password);
     await page.getByText('Welcome back, Grace Church!').first().waitFor();
     await page.goto('/settings');
     await page.getByRole('heading', { name: 'API keys' }).waitFor();

@@ -22,6 +22,8 @@ export default function setup() {
   execFileSync(
     process.execPath,
     [path.join(webDir, 'node_modules', 'vite', 'bin', 'vite.js'), 'build', '--logLevel', 'warn'],
-    { cwd: webDir, stdio: 'inherit' },
+    // NODE_ENV=production, as `pnpm build`: vitest sets 'test', with which Vite bundled React's development
+    // build (slower, and not what ships).
+    { cwd: webDir, stdio: 'inherit', env: { ...process.env, NODE_ENV: 'production' } },
   );
 }

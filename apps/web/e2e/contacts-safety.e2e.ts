@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { registerChurch } from '@lampstand/server/testing';
-import { browserDescribe, expectAccessible, loginViaUi, screenshot, startE2E, toast } from './helpers';
+import { browserDescribe, expectAccessible, signIn, screenshot, startE2E, toast } from './helpers';
 
 browserDescribe(describe)('contacts: duplicates, unsaved work, merge', async () => {
   const e2e = await startE2E();
@@ -22,7 +22,7 @@ browserDescribe(describe)('contacts: duplicates, unsaved work, merge', async () 
     'warns about a duplicate email with a link to the existing contact, and saves only when asked to',
     async () => {
       const { page, context } = await e2e.newPage();
-      await loginViaUi(page, church.user.username, church.password);
+      await signIn(page, e2e.app.url, church.user.username, church.password);
       await page.getByRole('navigation', { name: 'Marketing' }).getByRole('link', { name: 'Contacts' }).click();
       await page.getByRole('cell', { name: 'Ruth Moab', exact: true }).waitFor();
 
@@ -67,7 +67,7 @@ browserDescribe(describe)('contacts: duplicates, unsaved work, merge', async () 
     'asks before closing the contact sheet with typed work, and Keep editing keeps it',
     async () => {
       const { page, context } = await e2e.newPage();
-      await loginViaUi(page, church.user.username, church.password);
+      await signIn(page, e2e.app.url, church.user.username, church.password);
       await page.getByRole('navigation', { name: 'Marketing' }).getByRole('link', { name: 'Contacts' }).click();
       await page.getByRole('button', { name: 'Add Contact' }).first().click();
       const sheet = page.getByRole('dialog', { name: 'Add Contact' });
@@ -105,7 +105,7 @@ browserDescribe(describe)('contacts: duplicates, unsaved work, merge', async () 
       await church.client.post(`/api/contacts/${other.id}/children`, { name: 'Obed', dateOfBirth: '2020-01-15' });
 
       const { page, context } = await e2e.newPage();
-      await loginViaUi(page, church.user.username, church.password);
+      await signIn(page, e2e.app.url, church.user.username, church.password);
       await page.getByRole('heading', { name: 'Welcome back, Grace Church!' }).waitFor();
       await page.goto(`/contacts/detail/${ruth.id}`);
       await page.getByRole('heading', { name: 'Ruth Moab' }).waitFor();
@@ -141,7 +141,7 @@ browserDescribe(describe)('contacts: duplicates, unsaved work, merge', async () 
     'Cancel in the email wizard asks first, and a typed draft is offered again after a reload',
     async () => {
       const { page, context } = await e2e.newPage();
-      await loginViaUi(page, church.user.username, church.password);
+      await signIn(page, e2e.app.url, church.user.username, church.password);
       await page.getByRole('heading', { name: 'Welcome back, Grace Church!' }).waitFor();
       await page.goto('/email-campaigns/new');
       await page.getByLabel('Campaign Name').fill('Harvest supper');

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { registerChurch } from '@lampstand/server/testing';
-import { browserDescribe, expectAccessible, loginViaUi, screenshot, startE2E, toast } from './helpers';
+import { browserDescribe, expectAccessible, signIn, screenshot, startE2E, toast } from './helpers';
 
 browserDescribe(describe)('email campaigns', async () => {
   const e2e = await startE2E();
@@ -19,7 +19,7 @@ browserDescribe(describe)('email campaigns', async () => {
 
   it('wizard for a list → test email → send → outbox → view page with stats', async () => {
     const { page, context } = await e2e.newPage();
-    await loginViaUi(page, church.user.username, church.password);
+    await signIn(page, e2e.app.url, church.user.username, church.password);
     await page.getByRole('heading', { name: 'Welcome back, Grace Church!' }).waitFor();
 
     // From the contact list's Email button.
@@ -100,7 +100,7 @@ browserDescribe(describe)('email campaigns', async () => {
 
   it('the wizard saves a draft by default; Send in the list asks first, naming the list and the count', async () => {
     const { page, context } = await e2e.newPage();
-    await loginViaUi(page, church.user.username, church.password);
+    await signIn(page, e2e.app.url, church.user.username, church.password);
     await page.getByRole('heading', { name: 'Welcome back, Grace Church!' }).waitFor();
     await page.goto(`/email-campaigns/new?listId=${list.id}`);
     await page.getByLabel('Campaign Name').fill('Carols by candlelight');
@@ -146,7 +146,7 @@ browserDescribe(describe)('email campaigns', async () => {
       })
     ).body;
     const { page, context } = await e2e.newPage();
-    await loginViaUi(page, church.user.username, church.password);
+    await signIn(page, e2e.app.url, church.user.username, church.password);
     await page.getByRole('heading', { name: 'Welcome back, Grace Church!' }).waitFor();
     await page.goto(`/email-campaigns/${draft.id}`);
     await page.getByText('Campaign not sent yet').waitFor();

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { registerChurch } from '@lampstand/server/testing';
-import { browserDescribe, loginViaUi, startE2E } from './helpers';
+import { addSession, browserDescribe, startE2E } from './helpers';
 
 /** The session check (auth.me) requests a page makes, alone or inside a tRPC batch. */
 function countSessionChecks(page: Page): () => number {
@@ -34,8 +34,7 @@ browserDescribe(describe)('first load', async () => {
 
   it('a signed-in church opening the dashboard checks the session once', async () => {
     const { page, context } = await e2e.newPage();
-    await loginViaUi(page, church.user.username, church.password);
-    await page.getByRole('heading', { name: 'Welcome back, Grace Church!' }).waitFor();
+    await addSession(context, e2e.app.url, church.user.username, church.password);
     const checks = countSessionChecks(page);
     await page.goto('/');
     await page.getByRole('heading', { name: 'Welcome back, Grace Church!' }).waitFor();

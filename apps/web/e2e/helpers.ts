@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, type describe, expect, type TestAPI } from 'vitest';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import AxeBuilder from '@axe-core/playwright';
-import { startTestApp, type TestApp } from '@lampstand/server/testing';
+import { HttpClient, startTestApp, type TestApp } from '@lampstand/server/testing';
 
 const webDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 export const screenshotsDir = path.join(webDir, 'e2e', 'screenshots');
@@ -68,12 +68,7 @@ export async function screenshot(page: Page, name: string): Promise<void> {
  */
 export async function expectAccessible(page: Page): Promise<void> {
   // Measure what people read, not a frame of a dialog fading in: wait for transitions to finish.
-  await page.waitForFunction(
-    () =>
-      document.getAnimations().every((a) => a.playState !== 'running' || a.effect?.getTiming().iterations === Infinity),
-    undefined,
-    { timeout: 5000 },
-  );
+  await animationsDone(page);
   await page.evaluate(() => {
     for (const f of Array.from(document.querySelectorAll('iframe[sandbox]'))) {
       const box = document.createElement('div');
@@ -122,6 +117,42 @@ export async function loginViaUi(page: Page, username: string, password: string)
   await page.getByLabel('Username').fill(username);
   await page.getByLabel('Password', { exact: true }).fill(password);
   await page.getByRole('button', { name: 'Sign in' }).click();
+}
+
+/**
+ * Give `context` a session of its own, made through POST /api/login (the session cookie, as the
+ * server sets it): for tests whose subject is not the sign-in form, which auth.e2e.ts covers.
+ * Each call is a new session, as a sign-in through the form would be.
+ */
+export async function addSession(context: BrowserContext, baseUrl: string, username: string, password: string) {
+  const client = new HttpClient(baseUrl);
+  const res = await client.post('/api/login', { username, password });
+  if (res.status !== 200) throw new Error(`login failed: ${res.status} ${res.text}`);
+  await context.addCookies(
+    [...client.cookies].map(([name, value]) => ({
+      name,
+      value,
+      url: baseUrl,
+      httpOnly: true,
+      sameSite: 'Lax' as const,
+    })),
+  );
+}
+
+/** Signed in without the form (see addSession); leaves the page on the dashboard, as loginViaUi does. */
+export async function signIn(page: Page, baseUrl: string, username: string, password: string) {
+  await addSession(page.context(), baseUrl, username, password);
+  await page.goto('/');
+}
+
+/** Wait until no transition or animation is running (a dialog opening, a toast sliding in). */
+export async function animationsDone(page: Page) {
+  await page.waitForFunction(
+    () =>
+      document.getAnimations().every((a) => a.playState !== 'running' || a.effect?.getTiming().iterations === Infinity),
+    undefined,
+    { timeout: 5000 },
+  );
 }
 
 /** A toast (Mantine notification) with this text: never confused with the same words on the page. */

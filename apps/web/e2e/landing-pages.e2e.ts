@@ -4,7 +4,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { chromium, type Page } from 'playwright-core';
 import { registerChurch, startTestApp } from '@lampstand/server/testing';
 import { startFakeOpenAi } from '../../server/test/helpers/fake-openai';
-import { browserDescribe, CHROMIUM, expectAccessible, loginViaUi, screenshot } from './helpers';
+import { browserDescribe, CHROMIUM, expectAccessible, signIn, screenshot } from './helpers';
 
 const webDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 // A 1×1 PNG.
@@ -47,7 +47,7 @@ browserDescribe(describe)('Landing pages', async () => {
     const context = await browser.newContext({ baseURL: app.url, viewport: { width: 1366, height: 900 } });
     const page = await context.newPage();
     page.setDefaultTimeout(15_000);
-    await loginViaUi(page, church.user.username, church.password);
+    await signIn(page, app.url, church.user.username, church.password);
     await page.getByRole('heading', { name: 'Welcome back, Grace Church!' }).waitFor();
 
     await page.goto('/landing-pages');

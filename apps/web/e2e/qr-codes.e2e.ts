@@ -6,7 +6,7 @@ import jsQR from 'jsqr';
 import { PNG } from 'pngjs';
 import type { Download } from 'playwright-core';
 import { registerChurch } from '@lampstand/server/testing';
-import { browserDescribe, expectAccessible, loginViaUi, screenshot, startE2E } from './helpers';
+import { browserDescribe, expectAccessible, signIn, screenshot, startE2E } from './helpers';
 
 // A logo served on loopback (allowed for this test server by qrLogoAllowLoopback).
 const LOGO_SVG =
@@ -31,7 +31,7 @@ browserDescribe(describe)('QR codes', async () => {
   it('creates a styled code with a logo, follows the preview, downloads and decodes the PNG, counts a scan', async () => {
     const { page, context } = await e2e.newPage();
     await context.grantPermissions(['clipboard-read', 'clipboard-write']);
-    await loginViaUi(page, church.user.username, church.password);
+    await signIn(page, e2e.app.url, church.user.username, church.password);
     await page.getByRole('navigation', { name: 'Marketing' }).getByRole('link', { name: 'QR Codes' }).click();
     await page.getByRole('heading', { name: 'QR Codes' }).waitFor();
     await page.getByText('No QR codes yet').waitFor();
@@ -207,7 +207,7 @@ browserDescribe(describe)('QR codes', async () => {
     });
     expect(lp.status, lp.text).toBe(201);
     const { page, context } = await e2e.newPage();
-    await loginViaUi(page, church.user.username, church.password);
+    await signIn(page, e2e.app.url, church.user.username, church.password);
     await page.getByRole('navigation', { name: 'Marketing' }).getByRole('link', { name: 'QR Codes' }).click();
     await page.getByRole('heading', { name: 'QR Codes' }).waitFor();
     await page.getByRole('button', { name: 'Create QR Code' }).first().click();

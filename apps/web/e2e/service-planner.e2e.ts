@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { registerChurch } from '@lampstand/server/testing';
-import { browserDescribe, expectAccessible, loginViaUi, screenshot, startE2E } from './helpers';
+import { browserDescribe, expectAccessible, signIn, screenshot, startE2E } from './helpers';
 
 const CHORDS = `{title: Amazing Grace}
 {key: G}
@@ -31,7 +31,7 @@ browserDescribe(describe)('Service planner', async () => {
 
   it('builds a plan with songs and a team, reorders by keyboard, gets an answer by email, prints and announces', async () => {
     const { page, context } = await e2e.newPage();
-    await loginViaUi(page, church.user.username, church.password);
+    await signIn(page, e2e.app.url, church.user.username, church.password);
     await page.getByText('Welcome back, Grace Church!').first().waitFor();
     await page.goto('/service-planner');
     await page.getByRole('heading', { name: 'Service Planner' }).waitFor();

@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { registerChurch } from '@lampstand/server/testing';
-import { browserDescribe, expectAccessible, loginViaUi, screenshot, startE2E } from './helpers';
+import { browserDescribe, expectAccessible, signIn, screenshot, startE2E } from './helpers';
 
 const WIDTHS = [390, 1024, 1366] as const;
 const COVER = path.join(path.dirname(fileURLToPath(import.meta.url)), 'fixtures', 'cover.png');
@@ -33,7 +33,7 @@ browserDescribe(describe)('Show Up', async () => {
 
   it('the owner lists a project with a cover, sees it in the list and on the map, and posts an update', async () => {
     const { page, context } = await e2e.newPage();
-    await loginViaUi(page, church.user.username, church.password);
+    await signIn(page, e2e.app.url, church.user.username, church.password);
     await page.getByRole('heading', { name: 'Welcome back, Grace Church!' }).waitFor();
 
     await page.goto('/show-up');
@@ -201,7 +201,7 @@ browserDescribe(describe)('Show Up', async () => {
 
   it('the owner sees the gift in the Donations tab, summed by where it came from', async () => {
     const { page, context } = await e2e.newPage();
-    await loginViaUi(page, church.user.username, church.password);
+    await signIn(page, e2e.app.url, church.user.username, church.password);
     await page.getByRole('heading', { name: 'Welcome back, Grace Church!' }).waitFor();
     await page.goto(`/show-up/${projectId}`);
     await page.getByRole('tab', { name: 'Donations' }).click();

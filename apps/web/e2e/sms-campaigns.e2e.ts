@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { registerChurch } from '@lampstand/server/testing';
-import { browserDescribe, expectAccessible, loginViaUi, screenshot, startE2E, toast } from './helpers';
+import { browserDescribe, expectAccessible, signIn, screenshot, startE2E, toast } from './helpers';
 
 browserDescribe(describe)('SMS campaigns', async () => {
   const e2e = await startE2E();
@@ -26,7 +26,7 @@ browserDescribe(describe)('SMS campaigns', async () => {
 
   it("from a list's SMS button: write, count segments, schedule, and see it sent in the outbox", async () => {
     const { page, context } = await e2e.newPage();
-    await loginViaUi(page, church.user.username, church.password);
+    await signIn(page, e2e.app.url, church.user.username, church.password);
     await page.getByRole('heading', { name: 'Welcome back, Grace Church!' }).waitFor();
     await page.goto('/contacts?tab=lists');
     await page.getByRole('link', { name: 'SMS', exact: true }).click();
@@ -121,7 +121,7 @@ browserDescribe(describe)('SMS campaigns', async () => {
     ).body;
     expect(draft.status).toBe('draft');
     const { page, context } = await e2e.newPage();
-    await loginViaUi(page, church.user.username, church.password);
+    await signIn(page, e2e.app.url, church.user.username, church.password);
     await page.getByRole('heading', { name: 'Welcome back, Grace Church!' }).waitFor();
     await page.goto('/sms-campaigns');
     await page.getByRole('button', { name: 'Send Camp reminder' }).click();

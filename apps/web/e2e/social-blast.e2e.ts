@@ -2,7 +2,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Locator, Page } from 'playwright-core';
 import { registerChurch } from '@lampstand/server/testing';
-import { browserDescribe, expectAccessible, loginViaUi, screenshot, screenshotsDir, startE2E } from './helpers';
+import { browserDescribe, expectAccessible, signIn, screenshot, screenshotsDir, startE2E } from './helpers';
 
 /** A day of the current month, as the calendar names its cell and the date picker its button. */
 function dayOfThisMonth(n: number) {
@@ -37,7 +37,7 @@ browserDescribe(describe)('Social Blast', async () => {
 
   it('create a post on a day, see it in the cell, edit it, move it, delete it', async () => {
     const { page, context } = await e2e.newPage();
-    await loginViaUi(page, church.user.username, church.password);
+    await signIn(page, e2e.app.url, church.user.username, church.password);
     await page.getByText('Welcome back, Grace Church!').first().waitFor();
     await page.goto('/social-blast');
     await page.getByRole('heading', { name: 'Social Blast' }).waitFor();
@@ -180,7 +180,7 @@ browserDescribe(describe)('Social Blast', async () => {
 
   it('Settings → Social: the webhook, its secret shown once, the feed address; a failed post shows why', async () => {
     const { page, context } = await e2e.newPage();
-    await loginViaUi(page, church.user.username, church.password);
+    await signIn(page, e2e.app.url, church.user.username, church.password);
     await page.getByText('Welcome back, Grace Church!').first().waitFor();
     await page.goto('/settings');
     await page.getByRole('heading', { name: 'Social' }).waitFor();

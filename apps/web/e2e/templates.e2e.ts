@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { registerChurch } from '@lampstand/server/testing';
-import { browserDescribe, expectAccessible, loginViaUi, screenshot, startE2E, toast } from './helpers';
+import { browserDescribe, expectAccessible, signIn, screenshot, startE2E, toast } from './helpers';
 
 browserDescribe(describe)('marketing templates', async () => {
   const e2e = await startE2E();
@@ -9,7 +9,7 @@ browserDescribe(describe)('marketing templates', async () => {
 
   it('admin creates an email template and a package, assigns it; the church uses it and lands in the wizard', async () => {
     const { page, context } = await e2e.newPage();
-    await loginViaUi(page, admin.user.username, admin.password);
+    await signIn(page, e2e.app.url, admin.user.username, admin.password);
     await page.getByRole('heading', { name: 'Welcome back, Lampstand Platform!' }).waitFor();
     await page.goto('/admin/templates');
     await page.getByText('No email templates found.').waitFor();
@@ -68,7 +68,7 @@ browserDescribe(describe)('marketing templates', async () => {
 
     // The church sees it and uses it.
     const second = await e2e.newPage();
-    await loginViaUi(second.page, church.user.username, church.password);
+    await signIn(second.page, e2e.app.url, church.user.username, church.password);
     await second.page.getByRole('heading', { name: 'Welcome back, Grace Church!' }).waitFor();
     await second.page.getByRole('navigation', { name: 'Marketing' }).getByRole('link', { name: 'Templates' }).click();
     await second.page.getByText('Easter invitation').first().waitFor();

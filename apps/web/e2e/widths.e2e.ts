@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Locator, Page } from 'playwright-core';
 import { registerChurch } from '@lampstand/server/testing';
-import { browserDescribe, loginViaUi, screenshot, startE2E, toast } from './helpers';
+import { animationsDone, browserDescribe, signIn, screenshot, startE2E, toast } from './helpers';
 
 const WIDTHS = [390, 1024, 1366] as const;
 
@@ -190,9 +190,9 @@ browserDescribe(describe)('every main screen at 390, 1024 and 1366 px', async ()
         const page = await context.newPage();
         const adminContext = await e2e.browser.newContext({ baseURL: e2e.app.url, viewport: { width, height: 800 } });
         const adminPage = await adminContext.newPage();
-        await loginViaUi(page, church.user.username, church.password);
+        await signIn(page, e2e.app.url, church.user.username, church.password);
         await page.getByRole('heading', { name: 'Welcome back, Grace Church!' }).waitFor();
-        await loginViaUi(adminPage, admin.user.username, admin.password);
+        await signIn(adminPage, e2e.app.url, admin.user.username, admin.password);
         await adminPage.getByRole('heading', { name: 'Welcome back, Lampstand Platform!' }).waitFor();
 
         for (const s of SCREENS) {
@@ -225,7 +225,7 @@ browserDescribe(describe)('every main screen at 390, 1024 and 1366 px', async ()
       async () => {
         const context = await e2e.browser.newContext({ baseURL: e2e.app.url, viewport: { width, height: 800 } });
         const page = await context.newPage();
-        await loginViaUi(page, admin.user.username, admin.password);
+        await signIn(page, e2e.app.url, admin.user.username, admin.password);
         await page.getByRole('heading', { name: 'Welcome back, Lampstand Platform!' }).waitFor();
         await page.goto('/admin/users');
         await page.getByRole('button', { name: 'Impersonate Grace Church' }).click();
@@ -240,7 +240,7 @@ browserDescribe(describe)('every main screen at 390, 1024 and 1366 px', async ()
         const sheet = page.getByRole('dialog', { name: 'Edit Contact' });
         await sheet.getByRole('button', { name: 'Update Contact' }).click();
         await toast(page, 'Contact updated successfully').waitFor();
-        await page.waitForTimeout(400); // the toast slides in
+        await animationsDone(page); // the toast slides in
         await screenshot(page, `width-${width}-toast-over-sheet`);
         await expectUncovered(sheet.getByRole('button', { name: 'Close', exact: true }));
         await expectUncovered(sheet.getByRole('button', { name: 'Update Contact' }));
@@ -258,12 +258,12 @@ browserDescribe(describe)('every main screen at 390, 1024 and 1366 px', async ()
     async () => {
       const context = await e2e.browser.newContext({ baseURL: e2e.app.url, viewport: { width: 390, height: 800 } });
       const page = await context.newPage();
-      await loginViaUi(page, church.user.username, church.password);
+      await signIn(page, e2e.app.url, church.user.username, church.password);
       await page.getByRole('heading', { name: 'Welcome back, Grace Church!' }).waitFor();
       await page.getByRole('button', { name: 'Open navigation' }).click();
       const nav = page.getByRole('navigation', { name: 'Marketing' });
       await nav.getByRole('link', { name: 'Contacts' }).waitFor();
-      await page.waitForTimeout(300); // the navbar slides in
+      await animationsDone(page); // the navbar slides in
       const box = await page.locator('.mantine-AppShell-navbar').boundingBox();
       expect(box!.width).toBeLessThan(390 - 40);
       await screenshot(page, 'width-390-navbar-open');
@@ -279,7 +279,7 @@ browserDescribe(describe)('every main screen at 390, 1024 and 1366 px', async ()
     async () => {
       const context = await e2e.browser.newContext({ baseURL: e2e.app.url, viewport: { width: 390, height: 800 } });
       const page = await context.newPage();
-      await loginViaUi(page, church.user.username, church.password);
+      await signIn(page, e2e.app.url, church.user.username, church.password);
       await page.getByRole('heading', { name: 'Welcome back, Grace Church!' }).waitFor();
       await page.goto('/email-campaigns/new');
       await page.getByRole('heading', { level: 1, name: 'New Email Campaign' }).waitFor();

@@ -1,113 +1,87 @@
 import { MantineProvider } from '@mantine/core';
 import { ModalsProvider } from '@mantine/modals';
-import { Notifications } from '@mantine/notifications';
 import { QueryClientProvider } from '@tanstack/react-query';
-import { lazy, Suspense, useState } from 'react';
+import { Suspense, useState } from 'react';
 import { Center, Loader } from '@mantine/core';
 import { createBrowserRouter, createRoutesFromElements, Outlet, Route, RouterProvider } from 'react-router-dom';
 import { createQueryClient, createTrpcClient, trpc } from './lib/trpc';
 import { cssVariablesResolver, theme } from './ui/theme';
-import { AppLayout } from './shell/app-layout';
 import { RequireAdmin, RequireUser } from './shell/guards';
+import { useSession } from './shell/session';
+import { lazyScreen, preloadScreens } from './shell/lazy-screen';
 import { ComingSoonPage } from './features/misc/coming-soon-page';
 import { NotFoundPage } from './features/misc/not-found-page';
 
 // Every screen loads on first visit, sign-in and the dashboard too: the first paint carries only
 // the providers, the router and the shell (zod and the form code come with the screens that use
-// them). `pnpm --filter @lampstand/web build` prints what each route adds.
-const AuthPage = lazy(() => import('./features/auth/auth-page').then((m) => ({ default: m.AuthPage })));
-const DashboardPage = lazy(() =>
-  import('./features/dashboard/dashboard-page').then((m) => ({ default: m.DashboardPage })),
+// them). `pnpm --filter @lampstand/web build` prints what each route adds. The screens of the first
+// URL start loading when the app starts (preloadScreens), not once the session check has answered.
+const AppLayout = lazyScreen(() => import('./shell/app-layout'), 'AppLayout');
+const NotificationsHost = lazyScreen(() => import('./ui/notifications-host'), 'NotificationsHost');
+const AuthPage = lazyScreen(() => import('./features/auth/auth-page'), 'AuthPage');
+const DashboardPage = lazyScreen(() => import('./features/dashboard/dashboard-page'), 'DashboardPage');
+const UsersPage = lazyScreen(() => import('./features/admin/users-page'), 'UsersPage');
+const AccountPage = lazyScreen(() => import('./features/account/account-page'), 'AccountPage');
+const SettingsPage = lazyScreen(() => import('./features/settings/settings-page'), 'SettingsPage');
+const ContactsPage = lazyScreen(() => import('./features/contacts/contacts-page'), 'ContactsPage');
+const ContactDetailPage = lazyScreen(() => import('./features/contacts/contact-detail-page'), 'ContactDetailPage');
+const EmailCampaignsPage = lazyScreen(() => import('./features/email-campaigns/list-page'), 'EmailCampaignsPage');
+const EmailCampaignViewPage = lazyScreen(() => import('./features/email-campaigns/view-page'), 'EmailCampaignViewPage');
+const SmsCampaignsPage = lazyScreen(() => import('./features/sms-campaigns/sms-page'), 'SmsCampaignsPage');
+const AdminTemplatesPage = lazyScreen(() => import('./features/templates/admin-templates-page'), 'AdminTemplatesPage');
+const EditEmailCampaignPage = lazyScreen(() => import('./features/email-campaigns/wizard'), 'EditEmailCampaignPage');
+const NewEmailCampaignPage = lazyScreen(() => import('./features/email-campaigns/wizard'), 'NewEmailCampaignPage');
+const ChurchTemplatesPage = lazyScreen(
+  () => import('./features/templates/church-templates-page'),
+  'ChurchTemplatesPage',
 );
-const UsersPage = lazy(() => import('./features/admin/users-page').then((m) => ({ default: m.UsersPage })));
-const AccountPage = lazy(() => import('./features/account/account-page').then((m) => ({ default: m.AccountPage })));
-const SettingsPage = lazy(() => import('./features/settings/settings-page').then((m) => ({ default: m.SettingsPage })));
-const ContactsPage = lazy(() => import('./features/contacts/contacts-page').then((m) => ({ default: m.ContactsPage })));
-const ContactDetailPage = lazy(() =>
-  import('./features/contacts/contact-detail-page').then((m) => ({ default: m.ContactDetailPage })),
+const SocialBlastPage = lazyScreen(() => import('./features/social-blast/social-blast-page'), 'SocialBlastPage');
+const QrCodesPage = lazyScreen(() => import('./features/qr-codes/qr-codes-page'), 'QrCodesPage');
+const PrintTemplatePage = lazyScreen(() => import('./features/templates/church-templates-page'), 'PrintTemplatePage');
+const ServicePlannerPage = lazyScreen(
+  () => import('./features/service-planner/service-planner-page'),
+  'ServicePlannerPage',
 );
-const EmailCampaignsPage = lazy(() =>
-  import('./features/email-campaigns/list-page').then((m) => ({ default: m.EmailCampaignsPage })),
+const PlanPage = lazyScreen(() => import('./features/service-planner/plan-page'), 'PlanPage');
+const PlanPrintPage = lazyScreen(() => import('./features/service-planner/print-page'), 'PlanPrintPage');
+const SongPrintPage = lazyScreen(() => import('./features/service-planner/print-page'), 'SongPrintPage');
+const LandingPagesPage = lazyScreen(() => import('./features/landing-pages/list-page'), 'LandingPagesPage');
+const LandingPageBuilderPage = lazyScreen(
+  () => import('./features/landing-pages/builder-page'),
+  'LandingPageBuilderPage',
 );
-const EmailCampaignViewPage = lazy(() =>
-  import('./features/email-campaigns/view-page').then((m) => ({ default: m.EmailCampaignViewPage })),
-);
-const SmsCampaignsPage = lazy(() =>
-  import('./features/sms-campaigns/sms-page').then((m) => ({ default: m.SmsCampaignsPage })),
-);
-const AdminTemplatesPage = lazy(() =>
-  import('./features/templates/admin-templates-page').then((m) => ({ default: m.AdminTemplatesPage })),
-);
-const EditEmailCampaignPage = lazy(() =>
-  import('./features/email-campaigns/wizard').then((m) => ({ default: m.EditEmailCampaignPage })),
-);
-const NewEmailCampaignPage = lazy(() =>
-  import('./features/email-campaigns/wizard').then((m) => ({ default: m.NewEmailCampaignPage })),
-);
-const ChurchTemplatesPage = lazy(() =>
-  import('./features/templates/church-templates-page').then((m) => ({ default: m.ChurchTemplatesPage })),
-);
-const SocialBlastPage = lazy(() =>
-  import('./features/social-blast/social-blast-page').then((m) => ({ default: m.SocialBlastPage })),
-);
-const QrCodesPage = lazy(() => import('./features/qr-codes/qr-codes-page').then((m) => ({ default: m.QrCodesPage })));
-const PrintTemplatePage = lazy(() =>
-  import('./features/templates/church-templates-page').then((m) => ({ default: m.PrintTemplatePage })),
-);
-const ServicePlannerPage = lazy(() =>
-  import('./features/service-planner/service-planner-page').then((m) => ({ default: m.ServicePlannerPage })),
-);
-const PlanPage = lazy(() => import('./features/service-planner/plan-page').then((m) => ({ default: m.PlanPage })));
-const PlanPrintPage = lazy(() =>
-  import('./features/service-planner/print-page').then((m) => ({ default: m.PlanPrintPage })),
-);
-const SongPrintPage = lazy(() =>
-  import('./features/service-planner/print-page').then((m) => ({ default: m.SongPrintPage })),
-);
-const LandingPagesPage = lazy(() =>
-  import('./features/landing-pages/list-page').then((m) => ({ default: m.LandingPagesPage })),
-);
-const LandingPageBuilderPage = lazy(() =>
-  import('./features/landing-pages/builder-page').then((m) => ({ default: m.LandingPageBuilderPage })),
-);
-const LandingPageStatsPage = lazy(() =>
-  import('./features/landing-pages/stats-page').then((m) => ({ default: m.LandingPageStatsPage })),
-);
+const LandingPageStatsPage = lazyScreen(() => import('./features/landing-pages/stats-page'), 'LandingPageStatsPage');
 
-const ShowUpShell = lazy(() => import('./features/show-up/show-up-shell').then((m) => ({ default: m.ShowUpShell })));
-const ShowUpPage = lazy(() => import('./features/show-up/list-page').then((m) => ({ default: m.ShowUpPage })));
-const ProjectDetailPage = lazy(() =>
-  import('./features/show-up/detail-page').then((m) => ({ default: m.ProjectDetailPage })),
-);
-const DonationSuccessPage = lazy(() =>
-  import('./features/show-up/donation-success-page').then((m) => ({ default: m.DonationSuccessPage })),
-);
-const NewProjectPage = lazy(() =>
-  import('./features/show-up/project-form-page').then((m) => ({ default: m.NewProjectPage })),
-);
-const EditProjectPage = lazy(() =>
-  import('./features/show-up/project-form-page').then((m) => ({ default: m.EditProjectPage })),
-);
-const NewUpdatePage = lazy(() => import('./features/show-up/update-page').then((m) => ({ default: m.NewUpdatePage })));
+const ShowUpShell = lazyScreen(() => import('./features/show-up/show-up-shell'), 'ShowUpShell');
+const ShowUpPage = lazyScreen(() => import('./features/show-up/list-page'), 'ShowUpPage');
+const ProjectDetailPage = lazyScreen(() => import('./features/show-up/detail-page'), 'ProjectDetailPage');
+const DonationSuccessPage = lazyScreen(() => import('./features/show-up/donation-success-page'), 'DonationSuccessPage');
+const NewProjectPage = lazyScreen(() => import('./features/show-up/project-form-page'), 'NewProjectPage');
+const EditProjectPage = lazyScreen(() => import('./features/show-up/project-form-page'), 'EditProjectPage');
+const NewUpdatePage = lazyScreen(() => import('./features/show-up/update-page'), 'NewUpdatePage');
+
+/** Every route's frame: the session check starts here, while the lazy screens that read it load. */
+function Root() {
+  useSession();
+  return (
+    <Suspense
+      fallback={
+        <Center py="xl">
+          <Loader aria-label="Loading" />
+        </Center>
+      }
+    >
+      <Outlet />
+    </Suspense>
+  );
+}
 
 /**
  * Every route, in a data router (createBrowserRouter): what lets a screen with unsaved work ask
  * before in-app navigation (`useBlocker`). Lazy screens load inside the one Suspense.
  */
 const routes = createRoutesFromElements(
-  <Route
-    element={
-      <Suspense
-        fallback={
-          <Center py="xl">
-            <Loader aria-label="Loading" />
-          </Center>
-        }
-      >
-        <Outlet />
-      </Suspense>
-    }
-  >
+  <Route element={<Root />}>
     <Route path="/auth" element={<AuthPage />} />
     {/* Print views: the sheet alone, without the app's navigation. */}
     <Route
@@ -129,57 +103,60 @@ const routes = createRoutesFromElements(
     <Route
       element={
         <RequireUser>
-          <AppLayout />
+          <Outlet />
         </RequireUser>
       }
     >
-      <Route index element={<DashboardPage />} />
-      <Route path="/account" element={<AccountPage />} />
-      <Route path="/settings" element={<SettingsPage />} />
-      <Route path="/contacts" element={<ContactsPage />} />
-      <Route path="/contacts/new" element={<ContactsPage />} />
-      <Route path="/contacts/detail/:id" element={<ContactDetailPage />} />
-      <Route path="/templates" element={<ChurchTemplatesPage />} />
-      <Route path="/templates/:id/print" element={<PrintTemplatePage />} />
-      <Route path="/social-blast" element={<SocialBlastPage />} />
-      <Route path="/sms-campaigns" element={<SmsCampaignsPage />} />
-      <Route path="/sms-campaigns/new" element={<SmsCampaignsPage />} />
-      <Route path="/email-campaigns" element={<EmailCampaignsPage />} />
-      <Route path="/email-campaigns/new" element={<NewEmailCampaignPage />} />
-      <Route path="/email-campaigns/:id" element={<EmailCampaignViewPage />} />
-      <Route path="/email-campaigns/:id/edit" element={<EditEmailCampaignPage />} />
-      <Route path="/service-planner" element={<ServicePlannerPage />} />
-      <Route path="/service-planner/plans/:id" element={<PlanPage />} />
-      <Route path="/qr-codes" element={<QrCodesPage />} />
-      <Route path="/qr-codes/new" element={<QrCodesPage />} />
-      <Route path="/show-up/new" element={<NewProjectPage />} />
-      <Route path="/show-up/:id/edit" element={<EditProjectPage />} />
-      <Route path="/show-up/:id/update/new" element={<NewUpdatePage />} />
-      <Route
-        path="/news-builder"
-        element={<ComingSoonPage title="News Builder" description="Build newsletters and announcements." />}
-      />
-      <Route
-        path="/scheduling"
-        element={<ComingSoonPage title="Scheduling" description="Plan and automate your campaigns." />}
-      />
-      <Route
-        path="/scheduling/new"
-        element={<ComingSoonPage title="Scheduling" description="Plan and automate your campaigns." />}
-      />
-      <Route path="/landing-pages" element={<LandingPagesPage />} />
-      <Route path="/landing-pages/new" element={<LandingPagesPage />} />
-      <Route path="/landing-pages/:id" element={<LandingPageBuilderPage />} />
-      <Route path="/landing-pages/:id/stats" element={<LandingPageStatsPage />} />
-      <Route
-        element={
-          <RequireAdmin>
-            <Outlet />
-          </RequireAdmin>
-        }
-      >
-        <Route path="/admin/users" element={<UsersPage />} />
-        <Route path="/admin/templates" element={<AdminTemplatesPage />} />
+      {/* The shell is lazy too (sign-in and the public pages do without it); it loads beside the session check. */}
+      <Route element={<AppLayout />}>
+        <Route index element={<DashboardPage />} />
+        <Route path="/account" element={<AccountPage />} />
+        <Route path="/settings" element={<SettingsPage />} />
+        <Route path="/contacts" element={<ContactsPage />} />
+        <Route path="/contacts/new" element={<ContactsPage />} />
+        <Route path="/contacts/detail/:id" element={<ContactDetailPage />} />
+        <Route path="/templates" element={<ChurchTemplatesPage />} />
+        <Route path="/templates/:id/print" element={<PrintTemplatePage />} />
+        <Route path="/social-blast" element={<SocialBlastPage />} />
+        <Route path="/sms-campaigns" element={<SmsCampaignsPage />} />
+        <Route path="/sms-campaigns/new" element={<SmsCampaignsPage />} />
+        <Route path="/email-campaigns" element={<EmailCampaignsPage />} />
+        <Route path="/email-campaigns/new" element={<NewEmailCampaignPage />} />
+        <Route path="/email-campaigns/:id" element={<EmailCampaignViewPage />} />
+        <Route path="/email-campaigns/:id/edit" element={<EditEmailCampaignPage />} />
+        <Route path="/service-planner" element={<ServicePlannerPage />} />
+        <Route path="/service-planner/plans/:id" element={<PlanPage />} />
+        <Route path="/qr-codes" element={<QrCodesPage />} />
+        <Route path="/qr-codes/new" element={<QrCodesPage />} />
+        <Route path="/show-up/new" element={<NewProjectPage />} />
+        <Route path="/show-up/:id/edit" element={<EditProjectPage />} />
+        <Route path="/show-up/:id/update/new" element={<NewUpdatePage />} />
+        <Route
+          path="/news-builder"
+          element={<ComingSoonPage title="News Builder" description="Build newsletters and announcements." />}
+        />
+        <Route
+          path="/scheduling"
+          element={<ComingSoonPage title="Scheduling" description="Plan and automate your campaigns." />}
+        />
+        <Route
+          path="/scheduling/new"
+          element={<ComingSoonPage title="Scheduling" description="Plan and automate your campaigns." />}
+        />
+        <Route path="/landing-pages" element={<LandingPagesPage />} />
+        <Route path="/landing-pages/new" element={<LandingPagesPage />} />
+        <Route path="/landing-pages/:id" element={<LandingPageBuilderPage />} />
+        <Route path="/landing-pages/:id/stats" element={<LandingPageStatsPage />} />
+        <Route
+          element={
+            <RequireAdmin>
+              <Outlet />
+            </RequireAdmin>
+          }
+        >
+          <Route path="/admin/users" element={<UsersPage />} />
+          <Route path="/admin/templates" element={<AdminTemplatesPage />} />
+        </Route>
       </Route>
     </Route>
     <Route path="*" element={<NotFoundPage />} />
@@ -189,15 +166,18 @@ const routes = createRoutesFromElements(
 export function App() {
   const [queryClient] = useState(createQueryClient);
   const [trpcClient] = useState(createTrpcClient);
-  const [router] = useState(() => createBrowserRouter(routes));
+  const [router] = useState(() => {
+    preloadScreens(routes, window.location);
+    return createBrowserRouter(routes);
+  });
   return (
     <trpc.Provider client={trpcClient} queryClient={queryClient}>
       <QueryClientProvider client={queryClient}>
         <MantineProvider theme={theme} defaultColorScheme="light" cssVariablesResolver={cssVariablesResolver}>
           <ModalsProvider>
-            {/* Bottom-right: clear of the header, the impersonation banner's Stop button, and the close
-                button and title of every sheet and dialog (all at the top). */}
-            <Notifications limit={1} autoClose={5000} position="bottom-right" />
+            <Suspense fallback={null}>
+              <NotificationsHost />
+            </Suspense>
             <RouterProvider router={router} />
           </ModalsProvider>
         </MantineProvider>

@@ -1,6 +1,5 @@
-// Styles of the date pickers and the rich-text editor come with the screens that use them.
+// Styles of the toasts, the date pickers and the rich-text editor come with the code that uses them.
 import '@mantine/core/styles.css';
-import '@mantine/notifications/styles.css';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './app';

@@ -31,8 +31,6 @@ export interface SessionControl {
 }
 
 export interface AppServices {
-  /** Clock, replaceable in tests. */
-  now: () => Date;
   jobs: JobQueue;
   email: EmailTransport;
   sms: SmsTransport;
@@ -40,6 +38,8 @@ export interface AppServices {
   /** The AI model for landing-page copy; null when not configured (the generator is disabled). */
   ai: AiProvider | null;
   aiGenerationsPerHour: number;
+  /** Limits of the public and costly endpoints, counted in PostgreSQL (`rate_limit_buckets`). */
+  limits: PublicLimits;
   /** Called with the slugs of a landing page that changed (drops cached public copies). */
   landingPageChanged: (slugs: string[]) => void;
   /** Short-link domain and the logo fetch guard. */
@@ -49,6 +49,13 @@ export interface AppServices {
   showUp: ShowUpServices;
   /** Who becomes an administrator, and registration limits. */
   accounts: AccountPolicy;
+}
+
+export interface PublicLimits {
+  /** AI generations from one address an hour, whatever the church (default 100). */
+  aiGenerationsPerAddressPerHour: number;
+  /** Gifts started (and demo payments completed) from one address an hour (default 30). */
+  donationsPerAddressPerHour: number;
 }
 
 export interface AccountPolicy {

@@ -20,6 +20,8 @@ export class AppError extends Error {
     message: string,
     /** Optional field the message is about (shown on that field in forms). */
     readonly field?: string,
+    /** For TOO_MANY_REQUESTS: seconds until a retry can succeed (sent as `Retry-After`). */
+    readonly retryAfterSeconds?: number,
   ) {
     super(message);
   }
@@ -54,8 +56,14 @@ export function unauthorized(message = 'Not authenticated'): AppError {
 export function forbidden(message = 'You do not have permission to do this'): AppError {
   return new AppError('FORBIDDEN', message);
 }
-export function tooManyRequests(message: string): AppError {
-  return new AppError('TOO_MANY_REQUESTS', message);
+export function tooManyRequests(message: string, retryAfterSeconds?: number): AppError {
+  return new AppError('TOO_MANY_REQUESTS', message, undefined, retryAfterSeconds);
+}
+
+/** The `Retry-After` seconds an error carries (an AppError, or a tRPC error caused by one). */
+export function retryAfterOf(err: unknown): number | undefined {
+  const cause = err instanceof AppError ? err : (err as { cause?: unknown } | null)?.cause;
+  return cause instanceof AppError && cause.retryAfterSeconds ? Math.ceil(cause.retryAfterSeconds) : undefined;
 }
 
 /** PostgreSQL's unique_violation, for races that a prior check cannot close. */

@@ -1,16 +1,23 @@
 // Server-side entry: the router, the context types and the services jobs and tests call.
 export { appRouter, createCaller } from './root.js';
-export type { Context, SessionControl, SessionData, AppServices, AccountPolicy } from './context.js';
+export type { Context, SessionControl, SessionData, AppServices, AccountPolicy, PublicLimits } from './context.js';
 export { zodIssues, type FieldIssue } from './trpc.js';
-export { AppError, APP_ERROR_STATUS, isBadInputDbError, type AppErrorCode } from './errors.js';
+export { AppError, APP_ERROR_STATUS, isBadInputDbError, retryAfterOf, type AppErrorCode } from './errors.js';
 export { resolveSessionUsers } from './services/auth/session-users.js';
 export { resolveApiKeyUsers } from './services/api-keys/api-keys.js';
 export { registerUser } from './services/auth/register-user.js';
+export {
+  describeVerificationLink,
+  verifyEmailToken,
+  type VerificationOutcome,
+} from './services/account/email-verification.js';
 export { issueSetupToken } from './services/auth/setup-token.js';
 export { hashPassword } from './services/auth/password.js';
 export type { JobQueue, JobName, JobPayloads } from './jobs.js';
 export { JOB_NAMES } from './jobs.js';
 export { runContactImport } from './services/contacts/import.js';
+export { openContactsCsvExport, openContactsExport, type OpenExport } from './services/contacts/export.js';
+export { acquireExportSlot, CHURCH_LIMITS, EXPORT_BUSY, IMPORT_BUSY } from './services/contacts/church-limits.js';
 export type { EmailTransport, EmailMessage } from './providers/email.js';
 export { createSmtpTransport, createOutboxTransport } from './providers/email.js';
 export { type DeliveryConfig, defaultDeliveryConfig } from './services/delivery/config.js';

@@ -1,5 +1,6 @@
 import { initTRPC, TRPCError } from '@trpc/server';
 import { ZodError } from 'zod';
+import { bypassDb, tenantDb } from '@lampstand/db';
 import type { Context } from './context.js';
 import { AppError, isBadInputDbError } from './errors.js';
 
@@ -50,12 +51,19 @@ const mapAppErrors = t.middleware(async ({ next }) => {
 
 export const publicProcedure = t.procedure.use(mapAppErrors);
 
-/** Signed in. `ctx.tenantId` is the church every query is scoped to. */
+/**
+ * Signed in. `ctx.tenantId` is the church every query is scoped to, and `ctx.db` works as that
+ * church: row-level security hides and refuses other churches' rows even where a query forgets
+ * its `user_id` filter (docs/security.md).
+ */
 export const protectedProcedure = publicProcedure.use(({ ctx, next }) => {
   if (!ctx.user || !ctx.effectiveUser) {
     throw new TRPCError({ code: 'UNAUTHORIZED', message: 'Not authenticated' });
   }
-  return next({ ctx: { ...ctx, user: ctx.user, effectiveUser: ctx.effectiveUser, tenantId: ctx.effectiveUser.id } });
+  const tenantId = ctx.effectiveUser.id;
+  return next({
+    ctx: { ...ctx, user: ctx.user, effectiveUser: ctx.effectiveUser, tenantId, db: tenantDb(ctx.db, tenantId) },
+  });
 });
 
 /** Signed in with the session cookie, not an API key (managing API keys, for one). */
@@ -77,5 +85,6 @@ export const adminProcedure = protectedProcedure.use(({ ctx, next }) => {
   if (ctx.effectiveUser.role !== 'admin') {
     throw new TRPCError({ code: 'FORBIDDEN', message: 'Administrator access required' });
   }
-  return next();
+  // Row-level security bypass: administrators work across churches (docs/security.md).
+  return next({ ctx: { ...ctx, db: bypassDb(ctx.db) } });
 });

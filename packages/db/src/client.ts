@@ -1,8 +1,16 @@
-import { Kysely, PostgresDialect, CamelCasePlugin } from 'kysely';
+import { CamelCasePlugin, type Kysely } from 'kysely';
 import pg from 'pg';
+import Cursor from 'pg-cursor';
 import type { Database } from './schema.js';
+import { createScopedDb } from './tenancy.js';
 
-// Return timestamps, dates and bigints as JSON-native values the API hands out unchanged.
+// Type parsers, set once for the process:
+// - int8 (count(*), bigint ids) and numeric (amounts, coordinates) come back as JavaScript numbers,
+//   not strings;
+// - date (a calendar day) comes back as its 'YYYY-MM-DD' text, not a Date at local midnight.
+// timestamp and timestamptz keep pg's default: a JavaScript Date, not JSON-native. Services return
+// the Date; the procedures' output schemas turn it into ISO text (`isoTimestamp` in
+// @lampstand/api's schemas/common.ts), so tRPC and REST clients see the same string.
 pg.types.setTypeParser(pg.types.builtins.INT8, (v) => Number(v));
 pg.types.setTypeParser(pg.types.builtins.NUMERIC, (v) => Number(v));
 pg.types.setTypeParser(pg.types.builtins.DATE, (v) => v);
@@ -10,19 +18,36 @@ pg.types.setTypeParser(pg.types.builtins.DATE, (v) => v);
 export type Db = Kysely<Database>;
 
 export interface CreateDbOptions {
-  /** Largest number of pooled connections (default 10). */
+  /** Largest number of pooled connections, per pool (default 10). */
   max?: number;
+  /**
+   * Row-level security (default on). Off only for an emergency (`RLS=off`): the application then
+   * works as the connecting user, which owns the tables and is not subject to the policies.
+   */
+  rls?: boolean;
 }
 
-/** A kysely instance over a pg pool. Column names are snake_case in SQL, camelCase in TypeScript. */
-export function createDb(connectionString: string, options: CreateDbOptions = {}): Db {
-  const pool = new pg.Pool({ connectionString, max: options.max ?? 10 });
+function createPool(connectionString: string, max: number): pg.Pool {
+  const pool = new pg.Pool({ connectionString, max });
   pool.on('error', (err) => {
     // An idle client lost its connection (e.g. the server restarted); the pool replaces it.
     console.error('[db] idle client error:', err.message);
   });
-  return new Kysely<Database>({
-    dialect: new PostgresDialect({ pool }),
+  return pool;
+}
+
+/**
+ * A kysely instance over pg pools. Column names are snake_case in SQL, camelCase in TypeScript.
+ * It reads and writes every church's rows (the system handle: sign-in, public routes, jobs);
+ * `tenantDb(db, id)` is the same database as one church, `ownerDb(db)` as the tables' owner
+ * (tenancy.ts).
+ */
+export function createDb(connectionString: string, options: CreateDbOptions = {}): Db {
+  const max = options.max ?? 10;
+  return createScopedDb(createPool(connectionString, max), createPool(connectionString, max), {
+    rls: options.rls ?? true,
+    // `cursor`: a query's `.stream()` reads through a server-side cursor, a chunk of rows at a time.
+    cursor: Cursor,
     plugins: [new CamelCasePlugin()],
   });
 }

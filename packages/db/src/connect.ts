@@ -16,6 +16,8 @@ export interface ConnectOptions {
   dataDir: string;
   embeddedPort?: number;
   migrate?: boolean;
+  /** Row-level security (default on; see `CreateDbOptions.rls`). */
+  rls?: boolean;
   log?: (line: string) => void;
 }
 
@@ -34,7 +36,7 @@ export async function connectDatabase(options: ConnectOptions): Promise<Database
     });
     url = await ensureDatabase(embedded.url, 'lampstand');
   }
-  const db = createDb(url);
+  const db = createDb(url, { rls: options.rls });
   try {
     if (options.migrate !== false) await migrateToLatest(db);
   } catch (err) {

@@ -1,6 +1,9 @@
 export { createDb, type Db, type CreateDbOptions } from './client.js';
 export { startEmbeddedPostgres, freePort, type EmbeddedDatabase } from './embedded.js';
 export { migrateToLatest, pendingMigrations } from './migrate.js';
+export { withStartupLock } from './startup-lock.js';
+export { ensureAppRole } from './app-role.js';
+export { APP_ROLE, tenantDb, bypassDb, ownerDb, scopedDb, rlsStatus, databaseKey, type Scope } from './tenancy.js';
 export { connectDatabase, ensureDatabase, type DatabaseHandle, type ConnectOptions } from './connect.js';
 export * from './schema.js';
 export { sql } from 'kysely';

@@ -1,23 +1,34 @@
 import { Migrator, type MigrationResultSet } from 'kysely/migration';
 import type { Db } from './client.js';
 import { migrations } from './migrations/index.js';
+import { ensureAppRole } from './app-role.js';
+import { withStartupLock } from './startup-lock.js';
+import { forgetAppRole, ownerDb } from './tenancy.js';
 
 /**
- * Bring the database to the newest migration. Safe when several instances start at once:
- * kysely's Migrator holds a lock row while it works, so the others wait and then find nothing to do.
+ * Bring the database to the newest migration, as the tables' owner, then grant the application
+ * role (app-role.ts). Safe when several instances start at once: the start-up advisory lock (which
+ * also covers kysely creating its own migration tables, outside its migration lock, and the role's
+ * grants) makes the others wait, and they then find nothing to do.
  */
 export async function migrateToLatest(db: Db): Promise<MigrationResultSet> {
+  const owner = ownerDb(db);
   const migrator = new Migrator({
-    db,
+    db: owner,
     provider: { getMigrations: async () => migrations },
   });
-  const result = await migrator.migrateToLatest();
+  const result = await withStartupLock(db, async () => {
+    const r = await migrator.migrateToLatest();
+    if (!r.error) await ensureAppRole(owner);
+    return r;
+  });
   if (result.error) {
     const failed = result.results?.find((r) => r.status === 'Error');
     const err = result.error instanceof Error ? result.error : new Error(JSON.stringify(result.error));
     err.message = `Migration ${failed?.migrationName ?? ''} failed: ${err.message}`;
     throw err;
   }
+  forgetAppRole(db);
   return result;
 }
 

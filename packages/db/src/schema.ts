@@ -1,4 +1,4 @@
-import type { ColumnType, Generated, Insertable, Selectable, Updateable } from 'kysely';
+import type { ColumnType, Generated, Selectable } from 'kysely';
 
 /** Timestamps come back as Date from pg; written as Date or ISO string. */
 export type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
@@ -13,6 +13,10 @@ export interface UsersTable {
   email: string;
   role: ColumnType<UserRole, UserRole | undefined, UserRole>;
   createdAt: Generated<Date>;
+  /** When the account email was verified (null: not yet; changing the email resets it). */
+  emailVerifiedAt: ColumnType<Date | null, Date | null | undefined, Date | null>;
+  /** An administrator's daily recipient limit for this church; null: the default rule. */
+  dailyRecipientLimit: ColumnType<number | null, number | null | undefined, number | null>;
 }
 
 export interface SessionsTable {
@@ -188,6 +192,8 @@ export interface ContactImportsTable {
   error: string | null;
   createdAt: Generated<Date>;
   finishedAt: Date | null;
+  /** When it was queued or last committed a batch (a stale one no longer counts as running). */
+  progressAt: Date | null;
 }
 
 export interface ChurchSettingsTable {
@@ -581,11 +587,11 @@ export interface Database {
   churchStripeAccounts: ChurchStripeAccountsTable;
   rateLimitBuckets: RateLimitBucketsTable;
   apiKeys: ApiKeysTable;
+  emailVerificationTokens: EmailVerificationTokensTable;
+  campaignRecipientUsage: CampaignRecipientUsageTable;
 }
 
 export type User = Selectable<UsersTable>;
-export type NewUser = Insertable<UsersTable>;
-export type UserUpdate = Updateable<UsersTable>;
 
 /**
  * The columns of every table, checked against `Database` by the compiler (every key present,
@@ -593,7 +599,17 @@ export type UserUpdate = Updateable<UsersTable>;
  */
 type Columns = { [T in keyof Database]: { [C in keyof Database[T]]-?: true } };
 export const schemaColumns: Columns = {
-  users: { id: true, username: true, passwordHash: true, churchName: true, email: true, role: true, createdAt: true },
+  users: {
+    id: true,
+    username: true,
+    passwordHash: true,
+    churchName: true,
+    email: true,
+    role: true,
+    createdAt: true,
+    emailVerifiedAt: true,
+    dailyRecipientLimit: true,
+  },
   appSettings: { key: true, value: true, createdAt: true },
   sessions: { sid: true, sess: true, expiresAt: true },
   loginFailures: { id: true, username: true, ip: true, at: true },
@@ -688,6 +704,7 @@ export const schemaColumns: Columns = {
     error: true,
     createdAt: true,
     finishedAt: true,
+    progressAt: true,
   },
   churchSettings: { userId: true, postalAddress: true, smsFromNumber: true, timeZone: true, updatedAt: true },
   emailCampaigns: {
@@ -1104,6 +1121,23 @@ export const schemaColumns: Columns = {
     lastUsedAt: true,
     revokedAt: true,
   },
+  emailVerificationTokens: {
+    id: true,
+    userId: true,
+    email: true,
+    tokenHash: true,
+    expiresAt: true,
+    usedAt: true,
+    createdAt: true,
+  },
+  campaignRecipientUsage: {
+    id: true,
+    userId: true,
+    channel: true,
+    campaignId: true,
+    recipients: true,
+    createdAt: true,
+  },
 };
 
 /** An uploaded image (re-encoded to WebP): the large variant and its thumbnail. */
@@ -1328,4 +1362,26 @@ export interface ApiKeysTable {
   createdAt: Generated<Date>;
   lastUsedAt: Date | null;
   revokedAt: Date | null;
+}
+
+/** A link that verifies an account email (issue 12 §13): single use, stored as its SHA-256. */
+export interface EmailVerificationTokensTable {
+  id: Generated<number>;
+  userId: number;
+  /** The address the link was sent to: a link for a former address verifies nothing. */
+  email: string;
+  tokenHash: string;
+  expiresAt: Date;
+  usedAt: Date | null;
+  createdAt: Generated<Date>;
+}
+
+/** How many recipients each campaign start enqueued: the daily limit sums the last 24 hours. */
+export interface CampaignRecipientUsageTable {
+  id: Generated<number>;
+  userId: number;
+  channel: Channel;
+  campaignId: number;
+  recipients: number;
+  createdAt: Generated<Date>;
 }

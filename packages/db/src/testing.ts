@@ -7,6 +7,7 @@ import { createDb, type Db } from './client.js';
 import { startEmbeddedPostgres, type EmbeddedDatabase } from './embedded.js';
 import { migrateToLatest } from './migrate.js';
 import { migrations } from './migrations/index.js';
+import { ensureAppRole } from './app-role.js';
 
 /**
  * Test databases on a real PostgreSQL: TEST_DATABASE_URL's server when set, else an embedded one
@@ -28,9 +29,10 @@ function withDatabase(url: string, name: string): string {
 }
 
 function templateNameFor(): string {
-  // Names and code: an edited (not yet landed) migration gets a new template.
+  // Names and code: an edited (not yet landed) migration, or new grants, get a new template.
   const source = Object.entries(migrations)
     .map(([name, m]) => `${name}\n${m.up.toString()}`)
+    .concat(ensureAppRole.toString())
     .join('\n');
   const h = crypto.createHash('sha1').update(source).digest('hex').slice(0, 10);
   return `lampstand_tmpl_${h}`;

@@ -10,6 +10,9 @@ import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { sql, type Db } from '@lampstand/db';
 import { HttpClient } from '../../test/helpers/test-app.js';
+import { loadConfig } from '../../src/config.js';
+import { createServer } from '../../src/server.js';
+import { startRuntime } from '../../src/app-deps.js';
 import type { RecordedStatement } from '../api-bare.js';
 
 export const serverDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -230,6 +233,13 @@ export function rssMb(pid: number): number {
   return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024;
 }
 
+/** CPU time (user + system) `pid` has used so far, in ms (from /proc; clock ticks of 10 ms). */
+export function cpuMs(pid: number): number {
+  const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10; // utime, stime (fields 14 and 15)
+}
+
 /** Largest RSS of `pid` while `work` runs, sampled every 100 ms. */
 export async function peakRss<T>(pid: number, work: () => Promise<T>): Promise<{ result: T; peakMb: number }> {
   let peakMb = rssMb(pid);
@@ -274,6 +284,31 @@ export function statementRecorder() {
     },
     restore() {
       proto.query = original;
+    },
+  };
+}
+
+/**
+ * The app in this process (test config, workers off, the benches' session secret) for setting up
+ * churches before the measured server starts: sessions made here stay valid there.
+ */
+export async function startSetupServer(databaseUrl: string, db: Db): Promise<{ url: string; stop(): Promise<void> }> {
+  const config = {
+    ...loadConfig({ NODE_ENV: 'test' }),
+    port: 0,
+    host: '127.0.0.1',
+    databaseUrl,
+    logLevel: 'silent',
+    sessionSecret: SESSION_SECRET,
+  };
+  const runtime = await startRuntime(config, db, databaseUrl, { work: false });
+  const server = await createServer(config, runtime.deps);
+  const url = await server.start();
+  return {
+    url,
+    async stop() {
+      await server.stop();
+      await runtime.close();
     },
   };
 }

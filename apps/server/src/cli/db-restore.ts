@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { connectDatabase } from '@lampstand/db';
+import { connectDatabase, ensureAppRole } from '@lampstand/db';
 import { loadConfig } from '../config.js';
 import { restoreDatabase } from './backup.js';
 
@@ -19,6 +19,7 @@ const database = await connectDatabase({
 });
 try {
   await restoreDatabase(database.url, file);
+  await ensureAppRole(database.db); // the archive holds no grants (--no-privileges)
   console.log(`Restored ${file}`);
 } finally {
   await database.close();

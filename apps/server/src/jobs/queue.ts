@@ -1,6 +1,6 @@
 import PgBoss from 'pg-boss';
 import type { JobLog } from '../logger.js';
-import type { Db } from '@lampstand/db';
+import { withStartupLock, type Db } from '@lampstand/db';
 import {
   JOB_NAMES,
   deliverCampaign,
@@ -98,10 +98,13 @@ export async function startJobs(opts: StartJobsOptions): Promise<JobRunner> {
     application_name: 'lampstand-jobs',
   });
   boss.on('error', (err) => log('job queue error', { err }));
-  await boss.start();
-  for (const name of JOB_NAMES) {
-    await boss.createQueue(name, { name, retryLimit: 3, retryDelay: 5, retryBackoff: true, expireInMinutes: 60 });
-  }
+  // pg-boss creates its schema and the queues on first start: one process at a time (see withStartupLock).
+  await withStartupLock(opts.deps.db, async () => {
+    await boss.start();
+    for (const name of JOB_NAMES) {
+      await boss.createQueue(name, { name, retryLimit: 3, retryDelay: 5, retryBackoff: true, expireInMinutes: 60 });
+    }
+  });
   const workerIds = new Map<JobName, string[]>();
   const queue: JobQueue = {
     async send(name, data, options) {

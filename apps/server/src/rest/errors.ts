@@ -10,13 +10,24 @@ export interface ErrorBody {
   issues?: FieldIssue[];
 }
 
-function fromAppError(e: AppError): { status: number; body: ErrorBody } {
-  const body: ErrorBody = { message: e.message, code: e.code };
-  if (e.field) body.issues = [{ path: e.field, message: e.message }];
-  return { status: APP_ERROR_STATUS[e.code], body };
+export interface ErrorResponse {
+  status: number;
+  body: ErrorBody;
+  /** Seconds for the Retry-After header (a 429 that knows when to try again). */
+  retryAfter?: number;
 }
 
-export function toErrorResponse(err: unknown): { status: number; body: ErrorBody } {
+function fromAppError(e: AppError): ErrorResponse {
+  const body: ErrorBody = { message: e.message, code: e.code };
+  if (e.field) body.issues = [{ path: e.field, message: e.message }];
+  return {
+    status: APP_ERROR_STATUS[e.code],
+    body,
+    ...(e.retryAfterSeconds !== undefined ? { retryAfter: e.retryAfterSeconds } : {}),
+  };
+}
+
+export function toErrorResponse(err: unknown): ErrorResponse {
   if (err instanceof AppError) return fromAppError(err);
   if (err instanceof TRPCError && err.cause instanceof AppError) return fromAppError(err.cause);
   if (err instanceof TRPCError) {

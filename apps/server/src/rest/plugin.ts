@@ -1,7 +1,10 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { Readable } from 'node:stream';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { z } from 'zod';
+import { AppError } from '@lampstand/api/server';
 import { createContext, type ContextDeps } from '../context.js';
 import { restRoutes, type RestRoute } from './routes.js';
-import { callProcedure, procedureAt } from './procedures.js';
+import { callProcedure, inputSchema, outputSchema, procedureAt } from './procedures.js';
 import { buildOpenApiDocument } from './openapi.js';
 
 function defaultInput(route: RestRoute, req: FastifyRequest): unknown {
@@ -13,15 +16,84 @@ function defaultInput(route: RestRoute, req: FastifyRequest): unknown {
   return hasParams ? { ...source, ...params } : source;
 }
 
+/** Characters of JSON gathered before a chunk is written (a few dozen contacts). */
+const JSON_CHUNK = 16 * 1024;
+
+/** Items checked against `element` and written as one JSON array, in chunks of about JSON_CHUNK. */
+async function* jsonArray(items: AsyncIterable<unknown>, element: z.ZodType): AsyncGenerator<string> {
+  let chunk = '[';
+  let first = true;
+  for await (const item of items) {
+    chunk += (first ? '' : ',') + JSON.stringify(element.parse(item));
+    first = false;
+    if (chunk.length >= JSON_CHUNK) {
+      yield chunk;
+      chunk = '';
+    }
+  }
+  yield chunk + ']';
+}
+
+/** The element schema of a streamed JSON route's array output; checked when the routes are registered. */
+function arrayElement(route: RestRoute): z.ZodType {
+  const output = outputSchema(route.procedure);
+  if (!(output instanceof z.ZodArray)) throw new Error(`streamed route ${route.path} needs an array output`);
+  return output.element as z.ZodType;
+}
+
+/**
+ * A streamed route: signed in, the input checked by the procedure's schema, then the stream opened
+ * (it may answer 404 or 429 before anything is written) and sent with backpressure. The stream's
+ * slot is released when the answer ends or the client leaves.
+ */
+async function sendStream(
+  route: RestRoute & { stream: NonNullable<RestRoute['stream']> },
+  ctx: Awaited<ReturnType<typeof createContext>>,
+  req: FastifyRequest,
+  reply: FastifyReply,
+) {
+  if (!ctx.effectiveUser) throw new AppError('UNAUTHORIZED', 'Not authenticated');
+  const schema = inputSchema(route.procedure);
+  const input = schema ? schema.parse(defaultInput(route, req)) : undefined;
+  const type = route.format === 'csv' ? 'text/csv; charset=utf-8' : 'application/json; charset=utf-8';
+  // HEAD (Fastify answers it with the GET handler): the headers only, no cursor and no slot.
+  if (req.method === 'HEAD')
+    return reply
+      .code(route.status ?? 200)
+      .type(type)
+      .send();
+  const answer = await route.stream({ db: ctx.db, tenantId: ctx.effectiveUser.id }, input);
+  reply.raw.once('close', () => void answer.close());
+  async function* body() {
+    try {
+      yield* route.format === 'csv' ? answer.items : jsonArray(answer.items, arrayElement(route));
+    } finally {
+      await answer.close();
+    }
+  }
+  if (route.format === 'csv') {
+    const fileName = (answer.fileName ?? 'export.csv').replace(/"/g, '');
+    reply.header('content-disposition', `attachment; filename="${fileName}"`);
+  }
+  return reply
+    .code(route.status ?? 200)
+    .type(type)
+    .send(Readable.from(body(), { objectMode: false }));
+}
+
 export async function restPlugin(app: FastifyInstance, opts: { deps: ContextDeps; publicUrl: string }): Promise<void> {
   for (const route of restRoutes) {
     procedureAt(route.procedure); // fail at start, not at the first call, if the table is wrong
+    if (route.stream && (route.access !== 'signed-in' || (route.format !== 'csv' && !arrayElement(route)))) {
+      throw new Error(`streamed route ${route.path} must be signed-in`);
+    }
     app.route({
       method: route.method,
       url: route.path.replace(/\{(\w+)\}/g, ':$1'),
       ...(route.bodyLimit ? { bodyLimit: route.bodyLimit } : {}),
       handler: async (req, reply) => {
         const ctx = await createContext(opts.deps, req);
+        if (route.stream) return sendStream({ ...route, stream: route.stream }, ctx, req, reply);
         const result = await callProcedure(ctx, route.procedure, defaultInput(route, req));
         if (route.format === 'csv') {
           const file = result as { fileName: string; csv: string };

@@ -1,7 +1,7 @@
 import type { AnyProcedure } from '@trpc/server';
 import type { z } from 'zod';
 import type { ProcedurePath } from '@lampstand/api';
-import { appRouter, createCaller } from '@lampstand/api/server';
+import { appRouter } from '@lampstand/api/server';
 import type { Context } from '@lampstand/api/server';
 
 /** Follow a dotted path through a router or a caller ('contacts.get'); a caller is a proxy, so index it. */
@@ -30,9 +30,22 @@ export function outputSchema(path: ProcedurePath): z.ZodType | undefined {
   return def.output as z.ZodType | undefined;
 }
 
-/** Call a procedure by its path with the public caller API, as the web app would over /trpc. */
+const procedures = new Map<ProcedurePath, AnyProcedure>();
+
+/**
+ * Call a procedure by its path as the web app would over /trpc: what tRPC's `createCaller(ctx)`
+ * does for one call (the procedure with its middlewares, input and output parsers), with the
+ * procedure looked up once rather than through a new caller proxy per request.
+ */
 export function callProcedure(ctx: Context, path: ProcedurePath, input: unknown): Promise<unknown> {
-  const fn = walk(createCaller(ctx), path);
-  if (typeof fn !== 'function') throw new Error(`REST route names unknown procedure '${path}'`);
-  return (fn as (input: unknown) => Promise<unknown>)(input);
+  let proc = procedures.get(path);
+  if (!proc) procedures.set(path, (proc = procedureAt(path)));
+  return proc({
+    path,
+    getRawInput: () => Promise.resolve(input),
+    ctx,
+    type: proc._def.type,
+    signal: undefined,
+    batchIndex: 0,
+  }) as Promise<unknown>;
 }

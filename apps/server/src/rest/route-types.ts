@@ -1,4 +1,6 @@
 import type { ProcedurePath } from '@lampstand/api';
+import type { OpenExport } from '@lampstand/api/server';
+import type { Db } from '@lampstand/db';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
@@ -37,4 +39,20 @@ export interface RestRoute {
   bodyLimit?: number;
   /** Documented error statuses besides 400/401/403; 404 is implied by a path parameter. */
   errors?: RouteError[];
+  /**
+   * Answer with a stream instead of the procedure's value, for answers as large as a church's whole
+   * address book. The procedure still documents the route (its input and output schemas make the
+   * OpenAPI document) and answers over tRPC; the REST route checks the input with the procedure's
+   * input schema, then writes the items as they come, with backpressure: for 'json', each item is
+   * checked against the element of the procedure's array output and written into one JSON array;
+   * for 'csv', the items are chunks of the file named `fileName`. `close()` runs when the answer ends
+   * or the client leaves. Only for 'signed-in' routes.
+   */
+  stream?: (ctx: StreamContext, input: unknown) => Promise<OpenExport<unknown>>;
+}
+
+/** What a streamed route needs: the database and the signed-in church. */
+export interface StreamContext {
+  db: Db;
+  tenantId: number;
 }

@@ -1,3 +1,4 @@
+import { openContactsCsvExport, openContactsExport } from '@lampstand/api/server';
 import type { RestRoute } from './route-types.js';
 import { landingPagesRoutes } from './routes/landing-pages.js';
 import { servicePlannerRoutes } from './routes/service-planner.js';
@@ -62,6 +63,24 @@ const coreRoutes: RestRoute[] = [
     tag: 'Accounts',
     access: 'session',
   },
+  {
+    method: 'GET',
+    path: '/api/account/status',
+    procedure: 'account.status',
+    summary:
+      'Whether the account email is verified, and the daily recipient limit of campaigns (limit, source, usedLast24h, remaining)',
+    tag: 'Accounts',
+    access: 'signed-in',
+  },
+  {
+    method: 'POST',
+    path: '/api/account/verification-email',
+    procedure: 'account.sendVerificationEmail',
+    summary: 'Send a single-use link (24 hours) that verifies the account email; at most 5 an hour',
+    tag: 'Accounts',
+    access: 'session',
+    errors: [429],
+  },
 
   // Platform administration
   {
@@ -77,6 +96,15 @@ const coreRoutes: RestRoute[] = [
     path: '/api/admin/impersonate/{id}',
     procedure: 'admin.impersonate',
     summary: 'Act as a church account',
+    tag: 'Admin',
+    access: 'admin',
+  },
+  {
+    method: 'PUT',
+    path: '/api/admin/users/{id}/daily-limit',
+    procedure: 'admin.setDailyLimit',
+    summary:
+      "Lift or lower a church's daily recipient limit: dailyRecipientLimit (people a day) or null for the default rule",
     tag: 'Admin',
     access: 'admin',
   },
@@ -244,6 +272,8 @@ const coreRoutes: RestRoute[] = [
     summary: 'Every contact of the church, by name',
     tag: 'Contacts',
     access: 'signed-in',
+    errors: [429],
+    stream: ({ db, tenantId }) => openContactsExport(db, tenantId),
   },
   {
     method: 'GET',
@@ -264,11 +294,13 @@ const coreRoutes: RestRoute[] = [
   {
     method: 'GET',
     path: '/api/contacts/export',
-    procedure: 'contactImports.export',
+    procedure: 'contacts.export',
     summary: 'All contacts, or one list (listId), as CSV',
     tag: 'Contacts',
     access: 'signed-in',
     format: 'csv',
+    errors: [429],
+    stream: ({ db, tenantId }, input) => openContactsCsvExport(db, tenantId, input as { listId?: number }),
   },
   {
     method: 'POST',
@@ -356,7 +388,7 @@ const coreRoutes: RestRoute[] = [
     summary: 'Confirm the column mapping (and optional listId) and import in the background',
     tag: 'Contacts',
     access: 'signed-in',
-    errors: [409],
+    errors: [409, 429],
   },
   {
     method: 'GET',
@@ -546,10 +578,11 @@ const coreRoutes: RestRoute[] = [
     method: 'POST',
     path: '/api/email-campaigns/{id}/send',
     procedure: 'emailCampaigns.send',
-    summary: 'Send now: snapshot the recipients and deliver in the background (409 if already sent)',
+    summary:
+      "Send now: snapshot the recipients and deliver in the background (409 if already sent; 429 past the church's daily recipient limit)",
     tag: 'Email campaigns',
     access: 'signed-in',
-    errors: [409],
+    errors: [409, 429],
   },
   {
     method: 'GET',
@@ -666,10 +699,11 @@ const coreRoutes: RestRoute[] = [
     method: 'POST',
     path: '/api/sms-campaigns/{id}/send',
     procedure: 'smsCampaigns.send',
-    summary: 'Send now: snapshot the recipients and deliver in the background',
+    summary:
+      "Send now: snapshot the recipients and deliver in the background (429 past the church's daily recipient limit)",
     tag: 'SMS campaigns',
     access: 'signed-in',
-    errors: [409],
+    errors: [409, 429],
   },
 
   // Contact lists

@@ -1,5 +1,5 @@
 import { PassThrough } from 'node:stream';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest, RequestPayload } from 'fastify';
 
 /** Every body is at most 1 MiB unless its route sets a larger `bodyLimit`. */
 export const DEFAULT_BODY_LIMIT = 1024 * 1024;
@@ -34,62 +34,80 @@ export function registerBodyLimits(app: FastifyInstance, opts: { bodyTimeoutMs: 
     if (route.url.startsWith('/trpc')) route.bodyLimit = IMPORT_BODY_LIMIT;
   });
 
-  app.addHook('onRequest', async (req, reply) => {
-    const type = (req.headers['content-type'] ?? '').toLowerCase();
-    if (type.startsWith('multipart/') && !req.routeOptions.config.multipart) {
+  // Synchronous hooks (callback style): no promise per request on routes that have no body.
+  app.addHook('onRequest', (req, reply, done) => {
+    const type = req.headers['content-type'];
+    if (type !== undefined && type.toLowerCase().startsWith('multipart/') && !req.routeOptions.config.multipart) {
       reply.header('connection', 'close');
-      return reply
-        .code(415)
-        .send({ message: 'Uploads are not accepted here: send JSON', code: 'UNSUPPORTED_MEDIA_TYPE' });
+      reply.code(415).send({ message: 'Uploads are not accepted here: send JSON', code: 'UNSUPPORTED_MEDIA_TYPE' });
+      return;
     }
-    const declared = Number(req.headers['content-length'] ?? 0);
-    if (declared > limitFor(req)) {
+    const length = req.headers['content-length'];
+    if (length !== undefined && Number(length) > limitFor(req)) {
       reply.header('connection', 'close');
-      return reply.code(413).send({ message: 'Request body is too large', code: 'PAYLOAD_TOO_LARGE' });
+      reply.code(413).send({ message: 'Request body is too large', code: 'PAYLOAD_TOO_LARGE' });
+      return;
     }
+    done();
   });
 
-  app.addHook('preParsing', async (req, reply, payload) => {
-    if (
-      req.routeOptions.config.multipart &&
-      (req.headers['content-type'] ?? '').toLowerCase().startsWith('multipart/')
-    ) {
-      // @fastify/multipart reads the raw request itself (its own size limits apply); only the time
-      // limit is added here: a body still arriving after bodyTimeoutMs closes the connection.
-      const timer = setTimeout(() => req.raw.socket?.destroy(), opts.bodyTimeoutMs);
-      timer.unref();
-      req.raw.once('end', () => clearTimeout(timer));
-      req.raw.once('close', () => clearTimeout(timer));
-      return payload;
-    }
-    const limit = limitFor(req);
-    const out = new PassThrough() as PassThrough & { receivedEncodedLength: number };
-    out.receivedEncodedLength = 0;
-    const fail = (err: Error) => {
-      clearTimeout(timer);
-      payload.removeAllListeners('data');
-      payload.pause();
-      reply.header('connection', 'close');
-      // Once the error is answered, drop the connection rather than read the rest.
-      reply.raw.once('finish', () => req.raw.socket?.destroy());
-      out.destroy(err);
-    };
-    const timer = setTimeout(() => fail(httpError(408, 'Request body timed out')), opts.bodyTimeoutMs);
-    timer.unref();
-    payload.on('data', (chunk: Buffer) => {
-      out.receivedEncodedLength += chunk.length;
-      if (out.receivedEncodedLength > limit) return fail(httpError(413, 'Request body is too large'));
-      if (!out.write(chunk)) payload.pause();
-    });
-    out.on('drain', () => payload.resume());
-    payload.on('end', () => {
-      clearTimeout(timer);
-      out.end();
-    });
-    payload.on('error', (err) => {
-      clearTimeout(timer);
-      out.destroy(err);
-    });
-    return out;
+  app.addHook('preParsing', (req, reply, payload, done) => {
+    done(null, limitedBody(req, reply, payload, opts.bodyTimeoutMs));
   });
+}
+
+/** The request's body stream with the route's size and time limits (the payload itself when there is no body). */
+function limitedBody(
+  req: FastifyRequest,
+  reply: FastifyReply,
+  payload: RequestPayload,
+  bodyTimeoutMs: number,
+): RequestPayload {
+  if (req.routeOptions.config.multipart && (req.headers['content-type'] ?? '').toLowerCase().startsWith('multipart/')) {
+    // @fastify/multipart reads the raw request itself (its own size limits apply); only the time
+    // limit is added here: a body still arriving after bodyTimeoutMs closes the connection.
+    const timer = setTimeout(() => req.raw.socket?.destroy(), bodyTimeoutMs);
+    timer.unref();
+    req.raw.once('end', () => clearTimeout(timer));
+    req.raw.once('close', () => clearTimeout(timer));
+    return payload;
+  }
+  // No body (a GET, an empty POST): nothing to limit or time.
+  if (req.headers['content-length'] === undefined && req.headers['transfer-encoding'] === undefined) {
+    return payload;
+  }
+  const limit = limitFor(req);
+  const out = new PassThrough() as PassThrough & { receivedEncodedLength: number };
+  out.receivedEncodedLength = 0;
+  // Fastify listens for errors while it reads the body; once the client has gone (or the request
+  // was answered) nobody does, and an 'error' with no listener would crash the process.
+  out.on('error', () => {});
+  const fail = (err: Error) => {
+    clearTimeout(timer);
+    payload.removeAllListeners('data');
+    payload.pause();
+    reply.header('connection', 'close');
+    // Once the error is answered, drop the connection rather than read the rest.
+    reply.raw.once('finish', () => req.raw.socket?.destroy());
+    out.destroy(err);
+  };
+  const timer = setTimeout(() => fail(httpError(408, 'Request body timed out')), bodyTimeoutMs);
+  timer.unref();
+  payload.on('data', (chunk: Buffer) => {
+    out.receivedEncodedLength += chunk.length;
+    if (out.receivedEncodedLength > limit) return fail(httpError(413, 'Request body is too large'));
+    if (!out.write(chunk)) payload.pause();
+  });
+  out.on('drain', () => payload.resume());
+  payload.on('end', () => {
+    clearTimeout(timer);
+    out.end();
+  });
+  payload.on('error', (err) => {
+    clearTimeout(timer);
+    out.destroy(err);
+  });
+  // A client that disconnects mid-body: stop the timer, there is no one left to answer.
+  req.raw.once('close', () => clearTimeout(timer));
+  return out;
 }

@@ -51,7 +51,7 @@ export function csrfVerdict(
  * every route of the instance, including routes that plugins register later.
  */
 export function registerCsrf(app: FastifyInstance, opts: CsrfOptions): void {
-  app.addHook('onRequest', async (req, reply) => {
+  app.addHook('onRequest', (req, reply, done) => {
     const verdict = csrfVerdict(
       {
         method: req.method,
@@ -62,8 +62,8 @@ export function registerCsrf(app: FastifyInstance, opts: CsrfOptions): void {
       },
       opts,
     );
-    if (!verdict) return;
-    return reply
+    if (!verdict) return done();
+    reply
       .code(verdict.status)
       .send({ message: verdict.message, code: verdict.status === 403 ? 'FORBIDDEN' : 'UNSUPPORTED_MEDIA_TYPE' });
   });

@@ -1,5 +1,6 @@
-import helmet from '@fastify/helmet';
+import helmet, { type HelmetOptions } from 'helmet';
 import { createHash } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { FastifyInstance } from 'fastify';
 import { LANDING_PAGE_SCRIPT, NOT_FOUND_SCRIPT } from '@lampstand/api/render/landing-page-html';
 
@@ -59,11 +60,10 @@ export function cspDirectives(opts: CspOptions): Record<string, string[] | null>
   };
 }
 
-/** Security headers on every answer (the app, /api, /trpc, tracking and unsubscribe pages). */
-export async function registerSecurityHeaders(app: FastifyInstance, opts: CspOptions): Promise<void> {
+/** helmet's options for the app (every answer gets the same headers). */
+function helmetOptions(opts: CspOptions): HelmetOptions {
   const https = opts.publicUrl.startsWith('https:');
-  await app.register(helmet, {
-    global: true,
+  return {
     contentSecurityPolicy: { useDefaults: false, directives: cspDirectives(opts) },
     // Cross-origin isolation would break map tiles and Stripe's frames.
     crossOriginEmbedderPolicy: false,
@@ -72,5 +72,38 @@ export async function registerSecurityHeaders(app: FastifyInstance, opts: CspOpt
     referrerPolicy: { policy: 'strict-origin-when-cross-origin' },
     frameguard: { action: 'deny' },
     hsts: https ? { maxAge: 31_536_000, includeSubDomains: true } : false,
+  };
+}
+
+/**
+ * The security headers helmet sets, worked out once: helmet's middleware run against a response
+ * that only records them. They depend on the configuration alone (no per-request nonce).
+ */
+export function securityHeaders(opts: CspOptions): Record<string, string> {
+  const headers: Record<string, string> = {};
+  const recorder = {
+    setHeader(name: string, value: string | number | string[]) {
+      headers[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : String(value);
+    },
+    removeHeader(name: string) {
+      delete headers[name.toLowerCase()];
+    },
+  };
+  helmet(helmetOptions(opts))({} as IncomingMessage, recorder as unknown as ServerResponse, (err?: unknown) => {
+    if (err) throw err instanceof Error ? err : new Error('helmet failed');
+  });
+  return headers;
+}
+
+/**
+ * Security headers on every answer (the app, /api, /trpc, tracking and unsubscribe pages): one
+ * synchronous onRequest hook that copies headers computed at start (@fastify/helmet rebuilt helmet's
+ * middleware, CSP parsing included, on every request). A route may still override one with reply.header.
+ */
+export function registerSecurityHeaders(app: FastifyInstance, opts: CspOptions): void {
+  const headers = securityHeaders(opts);
+  app.addHook('onRequest', (_req, reply, done) => {
+    reply.headers(headers);
+    done();
   });
 }

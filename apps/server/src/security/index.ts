@@ -11,7 +11,7 @@ import type { Config } from '../config.js';
  * routes that feature plugins register later. Register before any route. See docs/security.md.
  */
 export async function registerSecurity(app: FastifyInstance, config: Config, cookieName: string): Promise<void> {
-  await registerSecurityHeaders(app, {
+  registerSecurityHeaders(app, {
     publicUrl: config.publicUrl,
     mapTileUrl: config.mapTileUrl ?? DEFAULT_MAP_TILE_URL,
     // Stripe.js is needed wherever card giving is configured.

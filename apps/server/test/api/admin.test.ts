@@ -7,7 +7,7 @@ const grace = await registerChurch(app.url, 'Grace Church');
 const hope = await registerChurch(app.url, 'Hope Chapel');
 
 describe('GET /api/admin/users', () => {
-  it('lists every account with id, churchName, username, email and role, and no secrets', async () => {
+  it('lists every account with id, churchName, username, email, role and sending trust, and no secrets', async () => {
     const res = await admin.client.get('/api/admin/users');
     expect(res.status).toBe(200);
     expect(res.body.map((u: { churchName: string }) => u.churchName)).toEqual([
@@ -16,7 +16,16 @@ describe('GET /api/admin/users', () => {
       'Hope Chapel',
     ]);
     for (const u of res.body) {
-      expect(Object.keys(u).sort()).toEqual(['churchName', 'createdAt', 'email', 'id', 'role', 'username']);
+      expect(Object.keys(u).sort()).toEqual([
+        'churchName',
+        'createdAt',
+        'dailyRecipientLimit',
+        'email',
+        'emailVerified',
+        'id',
+        'role',
+        'username',
+      ]);
     }
     expect(res.body[0].role).toBe('admin');
     expect(res.body[1].role).toBe('church');

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { IMPORT_BUSY } from '@lampstand/api/server';
 import { registerChurch, startTestApp, type HttpClient } from '../helpers/test-app.js';
 
 const app = await startTestApp();
@@ -187,6 +188,40 @@ describe('CSV import', () => {
       listId: theirList.id,
     });
     expect(res.status).toBe(404);
+  });
+});
+
+describe('imports at once per church', () => {
+  it('answers 429 with Retry-After while an import of the church runs (in any process); another church can start', async () => {
+    const church = await registerChurch(app.url, 'Busy Church');
+    const csv = 'First,Last,Email\nA,B,a@b.org\n';
+    const mapping = { First: 'firstName', Last: 'lastName', Email: 'email' };
+    const running = (await church.client.post('/api/contacts/import', { fileName: 'a.csv', csv })).body;
+    const next = (await church.client.post('/api/contacts/import', { fileName: 'b.csv', csv })).body;
+    // As a worker in another process would leave it: running, with recent progress.
+    await app.db
+      .updateTable('contactImports')
+      .set({ status: 'running', mapping: JSON.stringify(mapping), progressAt: new Date() })
+      .where('id', '=', running.id)
+      .execute();
+
+    const refused = await church.client.post(`/api/contacts/import/${next.id}/start`, { mapping });
+    expect(refused.status).toBe(429);
+    expect(refused.body).toEqual({ message: IMPORT_BUSY, code: 'TOO_MANY_REQUESTS' });
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect((await church.client.get(`/api/contacts/import/${next.id}`)).body.status).toBe('uploaded');
+
+    const theirs = (await hope.client.post('/api/contacts/import', { fileName: 'h.csv', csv })).body;
+    expect((await hope.client.post(`/api/contacts/import/${theirs.id}/start`, { mapping })).status).toBe(200);
+
+    // A worker that died long ago no longer holds the church up.
+    await app.db
+      .updateTable('contactImports')
+      .set({ progressAt: new Date(Date.now() - 11 * 60_000) })
+      .where('id', '=', running.id)
+      .execute();
+    expect((await church.client.post(`/api/contacts/import/${next.id}/start`, { mapping })).status).toBe(200);
+    expect(await waitForImport(church.client, next.id)).toMatchObject({ status: 'completed', createdCount: 1 });
   });
 });
 

@@ -184,7 +184,9 @@ describe('sending over SMTP', () => {
     const before = sink.messages.length;
     const sent = await grace.client.post(`/api/email-campaigns/${c.id}/send`);
     expect(sent.status).toBe(200);
-    expect(sent.body).toMatchObject({ status: 'sending', recipientCount: 2 });
+    // Two messages can be out before the answer is read back, so 'sent' is as right as 'sending'.
+    expect(sent.body.recipientCount).toBe(2);
+    expect(['sending', 'sent']).toContain(sent.body.status);
     const done = await waitForStatus(grace.client, c.id, 'sent');
     expect(done.progress).toEqual({ total: 2, sent: 2, failed: 0, pending: 0 });
     expect(done.sentAt).toBeTruthy();

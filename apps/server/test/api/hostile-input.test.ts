@@ -98,3 +98,11 @@ describe('messages the spec names are unchanged', () => {
     expect(res.body.message).toBe('List name is required');
   });
 });
+
+describe('an address past the 16 KiB header limit', () => {
+  it('→ 431 in the error shape (found by the fuzz test: Fastify answered { error, statusCode })', async () => {
+    const res = await church.client.request('GET', `/api/qr-codes/preview?size=${'%61'.repeat(6000)}`);
+    expect(res.status).toBe(431);
+    expect(res.body).toEqual({ message: 'The address or headers are too long', code: 'HEADERS_TOO_LARGE' });
+  });
+});

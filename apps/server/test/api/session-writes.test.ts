@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { sql } from '@lampstand/db';
+import { ownerDb, sql } from '@lampstand/db';
 import { registerChurch, startTestApp } from '../helpers/test-app.js';
 import { SESSION_COOKIE } from '../../src/server.js';
 import { SESSION_REFRESH_MS } from '../../src/session-store.js';
@@ -9,18 +9,20 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 
 beforeAll(async () => {
   // Count every write to `sessions` (a trigger sees each row written, whatever the statement).
-  await sql`create table session_writes (op text not null, sid text not null)`.execute(app.db);
+  // Made by the tables' owner; the function runs as its owner, not as the application's role.
+  const owner = ownerDb(app.db);
+  await sql`create table session_writes (op text not null, sid text not null)`.execute(owner);
   await sql`
-    create function count_session_write() returns trigger language plpgsql as $$
-    begin insert into session_writes values (tg_op, new.sid); return new; end $$`.execute(app.db);
+    create function count_session_write() returns trigger language plpgsql security definer as $$
+    begin insert into session_writes values (tg_op, new.sid); return new; end $$`.execute(owner);
   await sql`
     create trigger count_session_write after insert or update on sessions
-    for each row execute function count_session_write()`.execute(app.db);
+    for each row execute function count_session_write()`.execute(owner);
 });
 
 async function writes(op: 'INSERT' | 'UPDATE'): Promise<number> {
   const { rows } = await sql<{ n: number }>`select count(*)::int as n from session_writes where op = ${op}`.execute(
-    app.db,
+    ownerDb(app.db),
   );
   return rows[0]!.n;
 }

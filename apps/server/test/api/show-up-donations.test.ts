@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 import Stripe from 'stripe';
 import { afterAll, describe, expect, it } from 'vitest';
-import { sql } from '@lampstand/db';
+import { ownerDb, sql } from '@lampstand/db';
 import { HttpClient, registerChurch, startTestApp } from '../helpers/test-app.js';
 import { startFakeStripe } from '../helpers/fake-stripe.js';
 import { projectPayload } from '../helpers/show-up.js';
@@ -274,7 +274,7 @@ describe('POST /api/stripe/webhook', () => {
     await expect.poll(async () => (await mails()).length, { timeout: 20_000 }).toBe(1);
     const { rows } = await sql<{ n: number }>`
       select count(*)::int as n from pgboss.job
-      where name = 'donation-receipt' and data->>'donationId' = ${String(d.donationId)}`.execute(app.db);
+      where name = 'donation-receipt' and data->>'donationId' = ${String(d.donationId)}`.execute(ownerDb(app.db));
     expect(rows[0]!.n).toBe(1);
   });
 

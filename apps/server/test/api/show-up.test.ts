@@ -174,6 +174,17 @@ describe('GET /api/show-up/projects (public)', () => {
     expect(page2.body.items[0].id).not.toBe(res.body.items[0].id);
   });
 
+  it("a church's new or changed project shows in the public list at once (the list cache is cleared)", async () => {
+    const search = `/api/show-up/projects?search=${encodeURIComponent('Cache bell')}`;
+    expect((await visitor.get(search)).body.total).toBe(0); // cached empty
+    const p = await createProject(hope.client, { title: 'Cache bell tower' });
+    expect((await visitor.get(search)).body.items.map((i: { id: number }) => i.id)).toEqual([p.id]);
+    expect((await hope.client.patch(`/api/show-up/projects/${p.id}`, { title: 'Cache bell tower II' })).status).toBe(
+      200,
+    );
+    expect((await visitor.get(search)).body.items[0].title).toBe('Cache bell tower II');
+  });
+
   it('urgent means ending within 30 days, soonest first', async () => {
     const today = new Date();
     const inDays = (d: number) => new Date(today.getTime() + d * 86400000).toISOString().slice(0, 10);

@@ -59,6 +59,13 @@ describe('the built web app', () => {
       expect(await res.text(), p).toBe(html);
     }
     expect((await get('/favicon.svg', 'br')).headers.get('cache-control')).toBe('no-cache');
+    // Without Accept-Encoding (curl, a health probe): the plain file, for / too.
+    for (const p of ['/', '/contacts']) {
+      const plain = await get(p, 'identity');
+      expect(plain.status, p).toBe(200);
+      expect(plain.headers.get('content-encoding'), p).toBeNull();
+      expect(await plain.text(), p).toBe(html);
+    }
   });
 
   it('never serves source maps, and a missing asset is a 404 (not index.html)', async () => {

@@ -31,6 +31,8 @@ export async function startSmtpSink(
   opts: {
     replyDelayMs?: number;
     pauseAfter?: number;
+    /** Accepted but not recorded (e.g. /^office_/: the verification email each registered church gets). */
+    ignoreTo?: RegExp;
     rejectTo?: (to: string) => { code: number; message: string } | undefined;
   } = {},
 ): Promise<SmtpSink> {
@@ -66,6 +68,9 @@ export async function startSmtpSink(
         () =>
           void (async () => {
             const raw = Buffer.concat(chunks).toString('utf8');
+            if (opts.ignoreTo && session.envelope.rcptTo.some((r) => opts.ignoreTo!.test(r.address))) {
+              return callback();
+            }
             const parsed = await simpleParser(raw);
             if (opts.replyDelayMs) await new Promise((r) => setTimeout(r, opts.replyDelayMs));
             while (gate) await gate;

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createFreshDatabase } from '@lampstand/db/test/fresh-db';
-import { migrateToLatest, sql } from '@lampstand/db';
+import { ensureAppRole, migrateToLatest, sql } from '@lampstand/db';
 import { backupDatabase, restoreDatabase } from '../../src/cli/backup.js';
 
 // pnpm db:backup / db:restore: a custom-format pg_dump archive restores the data it holds.
@@ -21,6 +21,7 @@ describe('backup and restore', () => {
       expect(fs.readFileSync(file).subarray(0, 5).toString()).toBe('PGDMP');
       await tdb.db.deleteFrom('users').execute();
       await restoreDatabase(tdb.url, file);
+      await ensureAppRole(tdb.db); // as pnpm db:restore does: the archive holds no grants
       const rows = await sql<{ username: string }>`select username from users`.execute(tdb.db);
       expect(rows.rows.map((r) => r.username)).toEqual(['keep']);
     } finally {

@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { sql } from '@lampstand/db';
+import { ownerDb, sql } from '@lampstand/db';
 import { HttpClient, registerChurch, startTestApp } from '../helpers/test-app.js';
 import { startSmtpSink } from '../helpers/smtp-sink.js';
 import { demoGift, projectPayload } from '../helpers/show-up.js';
@@ -33,11 +33,13 @@ async function give(email: string) {
 
 async function receiptJobs() {
   const { rows } = await sql<{ state: string; retries: number }>`
-    select state, retry_count as retries from pgboss.job where name = 'donation-receipt'`.execute(app.db);
+    select state, retry_count as retries from pgboss.job where name = 'donation-receipt'`.execute(ownerDb(app.db));
   return rows;
 }
 async function jobState(id: string) {
-  const { rows } = await sql<{ state: string }>`select state from pgboss.job where id = ${id}::uuid`.execute(app.db);
+  const { rows } = await sql<{ state: string }>`select state from pgboss.job where id = ${id}::uuid`.execute(
+    ownerDb(app.db),
+  );
   return rows[0]?.state;
 }
 

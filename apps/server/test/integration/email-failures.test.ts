@@ -5,6 +5,7 @@ import { startSmtpSink } from '../helpers/smtp-sink.js';
 // bad@ is refused for good (550); flaky@ is refused once (451), then accepted.
 let flakyRefusals = 0;
 const sink = await startSmtpSink({
+  ignoreTo: /^office_/, // each registered church's verification email
   rejectTo: (to) => {
     if (to === 'bad@example.org') return { code: 550, message: 'No such user here' };
     if (to === 'flaky@example.org' && flakyRefusals < 1) {
@@ -49,6 +50,7 @@ describe('delivery failures', () => {
     const rows = await app.db
       .selectFrom('deliveries')
       .select(['address', 'status', 'attempts', 'lastError'])
+      .where('address', 'not like', 'office\\_%') // the churches' verification emails
       .orderBy('address')
       .execute();
     expect(rows.map((r) => [r.address, r.status, r.attempts])).toEqual([

@@ -1,36 +1,17 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { registerChurch, startTestApp, type HttpClient } from '../helpers/test-app.js';
 import { startWebhookReceiver } from '../helpers/webhook-receiver.js';
+import { countsBy, workerProcesses } from '../helpers/worker-crash.js';
 
-const serverDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const receiver = await startWebhookReceiver();
 // The web process queues jobs but works on none: only the worker processes below publish.
 const app = await startTestApp({ runWorkers: false });
-const children: ChildProcess[] = [];
-afterAll(async () => {
-  for (const c of children) c.kill('SIGKILL');
-  await receiver.close();
+const workers = workerProcesses(app.databaseUrl, {
+  DELIVERY_CLAIM_LEASE_SECONDS: '4',
+  DELIVERY_RETRY_BASE_SECONDS: '1',
+  SOCIAL_WEBHOOK_ALLOW_PRIVATE: 'true',
 });
-
-function startWorker(): ChildProcess {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/worker.ts'], {
-    cwd: serverDir,
-    env: {
-      ...process.env,
-      DATABASE_URL: app.databaseUrl,
-      DELIVERY_CLAIM_LEASE_SECONDS: '4',
-      DELIVERY_RETRY_BASE_SECONDS: '1',
-      SOCIAL_WEBHOOK_ALLOW_PRIVATE: 'true',
-      LOG_LEVEL: 'warn',
-    },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
-  children.push(child);
-  return child;
-}
+afterAll(() => receiver.close());
 
 async function waitForPosted(client: HttpClient, ids: number[]) {
   const start = Date.now();
@@ -58,16 +39,15 @@ describe('Social posts: published exactly once', () => {
     ).body;
     // The receiver holds the request: the worker dies while the publish is in flight.
     receiver.hold();
-    const first = startWorker();
+    const first = workers.start();
     await receiver.arrived(1);
-    first.kill('SIGKILL');
-    await new Promise((r) => first.once('exit', r));
+    await workers.kill(first);
     // Let the receiver see the dead worker's connection close before it answers: not accepted.
     await new Promise((r) => setTimeout(r, 500));
     receiver.resume();
     expect(receiver.accepted).toHaveLength(0);
 
-    startWorker();
+    workers.start();
     await waitForPosted(church.client, [created.id]);
     const mine = receiver.accepted.filter((r) => r.body.post.id === created.id);
     expect(mine).toHaveLength(1);
@@ -88,16 +68,15 @@ describe('Social posts: published exactly once', () => {
       });
       ids.push(p.body.id);
     }
-    startWorker();
-    startWorker();
+    workers.start();
+    workers.start();
     await waitForPosted(church.client, ids);
     // Give any duplicate a moment to land before counting.
     await new Promise((r) => setTimeout(r, 1000));
-    const counts = new Map<number, number>();
-    for (const r of receiver.accepted) {
-      const id = Number(r.body.post.id);
-      if (ids.includes(id)) counts.set(id, (counts.get(id) ?? 0) + 1);
-    }
+    const counts = countsBy(
+      receiver.accepted.filter((r) => ids.includes(Number(r.body.post.id))),
+      (r) => Number(r.body.post.id),
+    );
     expect(counts.size).toBe(20);
     expect([...counts.entries()].filter(([, n]) => n !== 1)).toEqual([]);
   }, 120_000);

@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { sql } from '@lampstand/db';
+import { ownerDb, sql } from '@lampstand/db';
 import { createWebhookPublisher, signSocialWebhook, verifySocialWebhook } from '@lampstand/api/server';
 import { registerChurch, startTestApp, type HttpClient } from '../helpers/test-app.js';
 import { startWebhookReceiver } from '../helpers/webhook-receiver.js';
@@ -54,7 +54,9 @@ async function publishJob(postId: number) {
   return id ? { id, state: await jobState(id) } : null;
 }
 async function jobState(id: string) {
-  const { rows } = await sql<{ state: string }>`select state from pgboss.job where id = ${id}::uuid`.execute(app.db);
+  const { rows } = await sql<{ state: string }>`select state from pgboss.job where id = ${id}::uuid`.execute(
+    ownerDb(app.db),
+  );
   return rows[0]?.state ?? null;
 }
 const receivedFor = (id: number) => receiver.all.filter((r) => r.body.post.id === id);

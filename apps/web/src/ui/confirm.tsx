@@ -9,7 +9,6 @@ export function confirmDestructive(o: { title: string; text: ReactNode; confirm:
     children: <Text size="sm">{o.text}</Text>,
     labels: { confirm: o.confirm, cancel: 'Cancel' },
     confirmProps: { color: 'red' },
-    closeButtonProps: { 'aria-label': 'Close' },
     onConfirm: o.onConfirm,
   });
 }
@@ -24,7 +23,6 @@ export function confirmDiscard(o: { what: string; onDiscard: () => void }) {
     children: <Text size="sm">You have typed changes to {o.what} that are not saved. They will be lost.</Text>,
     labels: { confirm: 'Discard', cancel: 'Keep editing' },
     confirmProps: { color: 'red' },
-    closeButtonProps: { 'aria-label': 'Close' },
     onConfirm: o.onDiscard,
   });
 }

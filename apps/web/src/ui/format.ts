@@ -7,18 +7,21 @@ function inZone(value: string | Date, zone?: string) {
   return zone && d.isValid() ? dayjs(toZonedWallTime(d.toDate(), zone)) : d;
 }
 
-/** 'Jan 5, 2025' (the spec's 'MMM d, yyyy'), in `zone` when given. */
-export function formatDate(value: string | Date | null | undefined, zone?: string): string {
+/** The value in a dayjs pattern ('MMM', 'D'), in `zone` when given; '' when it is not a date. */
+export function formatIn(value: string | Date | null | undefined, pattern: string, zone?: string): string {
   if (!value) return '';
   const d = inZone(value, zone);
-  return d.isValid() ? d.format('MMM D, YYYY') : '';
+  return d.isValid() ? d.format(pattern) : '';
+}
+
+/** 'Jan 5, 2025' (the spec's 'MMM d, yyyy'), in `zone` when given. */
+export function formatDate(value: string | Date | null | undefined, zone?: string): string {
+  return formatIn(value, 'MMM D, YYYY', zone);
 }
 
 /** '3:05 PM' (the spec's 'h:mm a'), in `zone` when given. */
 export function formatTime(value: string | Date | null | undefined, zone?: string): string {
-  if (!value) return '';
-  const d = inZone(value, zone);
-  return d.isValid() ? d.format('h:mm A') : '';
+  return formatIn(value, 'h:mm A', zone);
 }
 
 const numberFormat = new Intl.NumberFormat('en-US');

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Button, FileInput, Group, Image, Loader, Stack } from '@mantine/core';
+import { ActionIcon, Button, FileInput, Group, Image, Loader, SimpleGrid, Stack } from '@mantine/core';
 import { IconPhoto, IconTrash } from '@tabler/icons-react';
 import { notifyError, notifySuccess } from './notify';
 
@@ -97,5 +97,36 @@ export function ImageUpload({
         </Group>
       )}
     </Stack>
+  );
+}
+
+/** Images already added to a form, each with its remove button ('Remove project image 2'); nothing when empty. */
+export function ImageThumbnails({
+  images,
+  what,
+  onRemove,
+}: {
+  images: UploadedImage[];
+  /** 'Project image': the alt text and, in lower case, the remove button's name. */
+  what: string;
+  onRemove: (index: number) => void;
+}) {
+  if (!images.length) return null;
+  return (
+    <SimpleGrid cols={{ base: 2, sm: 4 }}>
+      {images.map((img, i) => (
+        <Stack key={`${img.url}-${i}`} gap={4}>
+          <Image src={img.thumbnailUrl ?? img.url} alt={`${what} ${i + 1}`} radius="sm" h={90} fit="cover" />
+          <ActionIcon
+            variant="light"
+            color="red"
+            aria-label={`Remove ${what.toLowerCase()} ${i + 1}`}
+            onClick={() => onRemove(i)}
+          >
+            <IconTrash size={16} />
+          </ActionIcon>
+        </Stack>
+      ))}
+    </SimpleGrid>
   );
 }

@@ -1,8 +1,19 @@
-import { createTheme, Drawer, Modal, Stepper, Table, type CSSVariablesResolver } from '@mantine/core';
+import {
+  createTheme,
+  type CSSVariablesResolver,
+  type DrawerFactory,
+  type ExtendComponent,
+  type ModalFactory,
+  type StepperFactory,
+  type TableFactory,
+} from '@mantine/core';
 import classes from './theme.module.css';
 
 /** Every dialog's and sheet's close button has a name (screen readers announce 'Close, button'). */
 const closeButtonProps = { 'aria-label': 'Close' };
+
+// Component defaults are written as the objects `Drawer.extend(...)` would return (it is the identity):
+// importing Drawer, Stepper and Table here put them into every screen's first load.
 
 export const theme = createTheme({
   primaryColor: 'indigo',
@@ -15,8 +26,8 @@ export const theme = createTheme({
   },
   colors: {},
   components: {
-    Modal: Modal.extend({ defaultProps: { closeButtonProps } }),
-    Drawer: Drawer.extend({ defaultProps: { closeButtonProps } }),
+    Modal: { defaultProps: { closeButtonProps } } satisfies ExtendComponent<ModalFactory>,
+    Drawer: { defaultProps: { closeButtonProps } } satisfies ExtendComponent<DrawerFactory>,
     // Date pickers: named previous/next arrows (the level buttons keep their visible text as name); no half-transparent days of other
     // months and no red-6 weekends (both under 4.5:1 contrast).
     Calendar: {
@@ -36,9 +47,11 @@ export const theme = createTheme({
     // The clear (×) button of date fields and selects.
     InputClearButton: { defaultProps: { 'aria-label': 'Clear' } },
     // Phones: the step list wraps without separator lines between the wrapped steps.
-    Stepper: Stepper.extend({ classNames: { steps: classes.stepperSteps, separator: classes.stepperSeparator } }),
+    Stepper: {
+      classNames: { steps: classes.stepperSteps, separator: classes.stepperSeparator },
+    } satisfies ExtendComponent<StepperFactory>,
     // Row actions (the last cell when it holds a button or link) stay in view when a table scrolls sideways.
-    Table: Table.extend({ classNames: { table: classes.table } }),
+    Table: { classNames: { table: classes.table } } satisfies ExtendComponent<TableFactory>,
   },
 });
 

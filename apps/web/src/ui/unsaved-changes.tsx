@@ -34,7 +34,6 @@ export function useUnsavedChangesGuard(dirty: boolean, what = 'This page'): { le
       children: <Text size="sm">{what} has changes that are not saved. They will be lost if you leave.</Text>,
       labels: { confirm: 'Leave', cancel: 'Keep editing' },
       confirmProps: { color: 'red' },
-      closeButtonProps: { 'aria-label': 'Close' },
       onConfirm: () => answer(true),
       onCancel: () => answer(false),
       onClose: () => answer(false),

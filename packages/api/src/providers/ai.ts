@@ -1,4 +1,4 @@
-import OpenAI from 'openai';
+import type OpenAI from 'openai';
 
 export interface AiCompletion {
   text: string;
@@ -30,17 +30,25 @@ export interface OpenAiOptions {
 
 /** The real adapter: the `openai` SDK's chat completions with a JSON schema response format. */
 export function createOpenAiProvider(opts: OpenAiOptions): AiProvider {
-  const client = new OpenAI({
-    // A self-hosted server may need no key; the SDK insists on one.
-    apiKey: opts.apiKey || 'not-needed',
-    baseURL: opts.baseURL,
-    timeout: opts.timeoutMs ?? 30_000,
-    maxRetries: opts.maxRetries ?? 1,
-  });
+  // The SDK (2.4 MB of the server bundle) is loaded on the first generation, not at every start.
+  let client: Promise<OpenAI> | undefined;
+  const sdk = () =>
+    (client ??= import('openai').then(
+      ({ default: OpenAI }) =>
+        new OpenAI({
+          // A self-hosted server may need no key; the SDK insists on one.
+          apiKey: opts.apiKey || 'not-needed',
+          baseURL: opts.baseURL,
+          timeout: opts.timeoutMs ?? 30_000,
+          maxRetries: opts.maxRetries ?? 1,
+        }),
+    ));
   return {
     model: opts.model,
     async completeJson(req) {
-      const res = await client.chat.completions.create({
+      const res = await (
+        await sdk()
+      ).chat.completions.create({
         model: opts.model,
         messages: [
           { role: 'system', content: req.system },

@@ -16,7 +16,7 @@ export interface SmsTransport {
   send(message: SmsMessage): Promise<{ providerMessageId: string }>;
 }
 
-export class SmsProviderError extends Error {
+class SmsProviderError extends Error {
   constructor(
     message: string,
     readonly permanent: boolean,

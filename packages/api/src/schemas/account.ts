@@ -36,3 +36,56 @@ export const changePasswordResultSchema = z.object({
   /** How many other sessions of this account were signed out. */
   signedOutSessions: z.number().int(),
 });
+
+/** A church's daily recipient limit for email and SMS campaigns (issue 12 §13). */
+export const sendingLimitSchema = z.object({
+  email: z.string(),
+  emailVerified: z.boolean(),
+  emailVerifiedAt: z.string().nullable().describe('ISO 8601'),
+  /** People a day; null: no limit. */
+  limit: z.number().int().nullable(),
+  /** Why: the account email is not verified yet, an administrator set it, or no limit. */
+  source: z.enum(['unverified', 'admin', 'none']),
+  /** Recipients that campaign starts enqueued in the last 24 hours (email and SMS together). */
+  usedLast24h: z.number().int(),
+  remaining: z.number().int().nullable(),
+});
+export type SendingLimit = z.infer<typeof sendingLimitSchema>;
+
+const count = (v: number) => new Intl.NumberFormat('en-US').format(v);
+const people = (v: number) => `${count(v)} ${v === 1 ? 'person' : 'people'}`;
+
+/** Why a church's campaigns are limited, in one sentence (the campaign screens and the refusal share it). */
+export function dailyLimitReason(l: SendingLimit): string {
+  return l.source === 'admin'
+    ? `Your church can send to at most ${people(l.limit ?? 0)} a day, a limit set by the platform administrator.`
+    : `Until your account email is verified, your church can send to at most ${people(l.limit ?? 0)} a day.`;
+}
+
+/** The refusal of a campaign that would pass the daily limit: the numbers, and how to lift it. */
+export function overDailyLimitMessage(l: SendingLimit, recipients: number): string {
+  const numbers = `${count(l.usedLast24h)} in the last 24 hours, ${count(l.remaining ?? 0)} left`;
+  return l.source === 'admin'
+    ? `This campaign would reach ${people(recipients)}, but your church can send to at most ${people(l.limit ?? 0)} ` +
+        `a day, a limit set by the platform administrator (${numbers}). Please contact the administrator to change it.`
+    : `This campaign would reach ${people(recipients)}, but until your account email is verified your church can ` +
+        `send to at most ${people(l.limit ?? 0)} a day (${numbers}). Verify your email on the Account page to lift ` +
+        'this limit.';
+}
+
+export const accountStatusSchema = sendingLimitSchema.extend({
+  /** No SMTP server is configured: emails are kept in the outbox. */
+  outbox: z.boolean(),
+  /** With the outbox: the latest verification email kept there. */
+  verificationEmail: z
+    .object({ to: z.string(), subject: z.string(), createdAt: z.string(), link: z.string() })
+    .nullable(),
+});
+export type AccountStatus = z.infer<typeof accountStatusSchema>;
+
+export const verificationSentSchema = z.object({
+  ok: z.literal(true),
+  to: z.string(),
+  outbox: z.boolean(),
+  message: z.string(),
+});

@@ -9,7 +9,6 @@ export const apiKeySchema = z.object({
   createdAt: z.date(),
   lastUsedAt: z.date().nullable(),
 });
-export type ApiKey = z.infer<typeof apiKeySchema>;
 
 export const createApiKeySchema = z.object({ name: requiredTextSchema('Name', 100) });
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { boundedArray, idSchema } from './common.js';
+import { boundedArray, idSchema, isCleanText, isoTimestamp, notAllowedMessage } from './common.js';
 
 // Zod only: what email and SMS campaigns share — scheduling rules, their messages, and the count of
 // people a send reaches — for the server and for the forms.
@@ -24,6 +24,43 @@ export function checkSchedule(
   else if (new Date(v.scheduledFor).getTime() < Date.now() - 60_000)
     ctx.addIssue({ code: 'custom', path: ['scheduledFor'], message: SCHEDULE_IN_FUTURE });
 }
+
+/** A campaign's name, on every channel. */
+export const campaignNameSchema = z
+  .string({ error: 'Campaign name is required' })
+  .trim()
+  .min(1, 'Campaign name is required')
+  .max(200, 'Campaign name must be at most 200 characters')
+  .refine(isCleanText, notAllowedMessage('Campaign name'));
+
+/** Which campaign (get, send, delete). */
+export const campaignIdSchema = z.object({ id: idSchema('Campaign ID') });
+
+/** An edit of a campaign: the channel's fields and the campaign's id. */
+export const withCampaignId = <T extends z.ZodType>(fields: T) => z.intersection(fields, campaignIdSchema);
+
+/** The columns every channel's campaign answers with (the channel adds its own). */
+export const campaignOutputShape = {
+  id: z.number().int(),
+  userId: z.number().int(),
+  name: z.string(),
+  content: z.string(),
+  scheduledFor: isoTimestamp.nullable(),
+  startedAt: isoTimestamp.nullable(),
+  sentAt: isoTimestamp.nullable(),
+  recipientCount: z.number().int(),
+  error: z.string().nullable(),
+  createdAt: isoTimestamp,
+  updatedAt: isoTimestamp,
+};
+
+/** Delivery counts of a campaign: sent includes what a later status report called (un)delivered. */
+export const campaignProgressShape = {
+  total: z.number().int(),
+  sent: z.number().int(),
+  failed: z.number().int(),
+  pending: z.number().int(),
+};
 
 /** Which lists a send would go to. */
 export const recipientCountInputSchema = z.object({

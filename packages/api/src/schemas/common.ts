@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { isTimeZone } from './time-zone.js';
 
 // Bounded building blocks for every schema: ids that fit PostgreSQL's integer, text without
 // control characters or lone surrogates (PostgreSQL refuses NUL; JSON refuses lone surrogates),
@@ -72,26 +73,9 @@ export const urlSchema = (message = 'Please enter a valid URL', max = 2048) =>
 export const boundedArray = <T extends z.ZodType>(item: T, label: string, max = 1000) =>
   z.array(item).max(max, `${label}: at most ${max} items`);
 
-/** A page of a list: page 1.., pageSize 1..200. */
-export const pagingSchema = z.object({
-  page: z.coerce.number().int().min(1).max(1_000_000).default(1),
-  pageSize: z.coerce.number().int().min(1).max(200).default(25),
-});
-
 /** An email address ('Please enter a valid email address'): trimmed, at most 320 characters. */
 export const emailAddressSchema = (message = 'Please enter a valid email address') =>
   z.string({ error: message }).trim().pipe(z.email(message).max(320, message));
-
-/** True when `zone` is an IANA time zone name this runtime knows ('Europe/London', 'UTC'). */
-export function isTimeZone(zone: string): boolean {
-  if (!/^(?:UTC|[A-Za-z]+(?:\/[A-Za-z0-9_+-]+){1,2})$/.test(zone)) return false;
-  try {
-    new Intl.DateTimeFormat('en-US', { timeZone: zone });
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 /** An IANA time zone ('America/Chicago'); offsets such as '+02:00' and abbreviations are refused. */
 export const timeZoneSchema = z
@@ -100,3 +84,14 @@ export const timeZoneSchema = z
   .max(64, 'Please choose a valid time zone')
   .refine(isTimeZone, 'Please choose a valid time zone')
   .describe("IANA time zone, e.g. 'America/Chicago'");
+
+/**
+ * A point in time in an output schema. Services hand over the `Date` that pg returns for a
+ * timestamptz column; the procedure's `.output()` turns it into ISO 8601 text
+ * ('2026-11-23T09:30:00.000Z'), so tRPC and REST clients receive the same string and no service
+ * calls `toISOString()` by hand. In the OpenAPI document it is a string.
+ */
+export const isoTimestamp = z.codec(z.date(), z.string(), {
+  decode: (date) => date.toISOString(),
+  encode: (text) => new Date(text),
+});

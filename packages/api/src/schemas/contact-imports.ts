@@ -91,8 +91,3 @@ export const contactImportSchema = z.object({
   finishedAt: z.string().nullable(),
 });
 export type ContactImport = z.infer<typeof contactImportSchema>;
-
-export const exportContactsSchema = z.object({
-  listId: z.preprocess((v) => (v === '' ? undefined : v), idSchema('List ID').optional()),
-});
-export const csvFileSchema = z.object({ fileName: z.string(), csv: z.string() });

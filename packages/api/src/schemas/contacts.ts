@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { idSchema, isCleanText, notAllowedMessage } from './common.js';
+import { idSchema, isCleanText, isoTimestamp, notAllowedMessage } from './common.js';
 
 // Zod only: the contact form in the browser validates with these same schemas.
 
@@ -140,7 +140,6 @@ export const contactMetadataSchema = z.object({
 });
 /** PATCH: only the metadata keys sent change; the rest keep their stored values. */
 export const contactMetadataPatchSchema = z.object(contactMetadataShape).partial();
-export type ContactMetadataInput = z.input<typeof contactMetadataSchema>;
 
 export const contactFieldsSchema = z.object({
   /** Accepted for the spec's payload; the church always comes from the session. */
@@ -175,7 +174,6 @@ export const contactFieldsSchema = z.object({
   metadata: contactMetadataSchema.optional(),
 });
 export const createContactSchema = contactFieldsSchema;
-export type CreateContactInput = z.input<typeof createContactSchema>;
 
 /**
  * The Add/Edit Contact form: the same fields and messages, with the date of birth typed as
@@ -200,13 +198,12 @@ export const updateContactSchema = z.object({
   tags: contactFieldsSchema.shape.tags,
   metadata: contactMetadataPatchSchema.optional(),
 });
-export type UpdateContactInput = z.input<typeof updateContactSchema>;
 
 export const consentStatusSchema = z.enum(['subscribed', 'unsubscribed']);
 export const consentChannelSchema = z.enum(['email', 'sms']);
 const consentStateSchema = z.object({
   status: consentStatusSchema,
-  changedAt: z.string().nullable().describe('ISO 8601'),
+  changedAt: isoTimestamp.nullable().describe('ISO 8601'),
   source: z.string().nullable(),
 });
 
@@ -238,8 +235,8 @@ export const contactSchema = z.object({
     postalCode: z.string().nullable(),
   }),
   consent: z.object({ email: consentStateSchema, sms: consentStateSchema }),
-  createdAt: z.string(),
-  updatedAt: z.string(),
+  createdAt: isoTimestamp,
+  updatedAt: isoTimestamp,
 });
 export type Contact = z.infer<typeof contactSchema>;
 
@@ -299,7 +296,6 @@ export const contactMergeResultSchema = z.object({
     teamMembers: z.number().int(),
   }),
 });
-export type ContactMergeResult = z.infer<typeof contactMergeResultSchema>;
 
 export const updateConsentSchema = z.object({
   id: idSchema('Contact ID'),
@@ -313,7 +309,7 @@ export const consentEventSchema = z.object({
   status: consentStatusSchema,
   source: z.string(),
   note: z.string().nullable(),
-  at: z.string(),
+  at: isoTimestamp,
 });
 
 // Contact lists
@@ -337,8 +333,8 @@ export const contactListSchema = z.object({
   name: z.string(),
   description: z.string().nullable(),
   type: z.enum(['email', 'sms', 'both']),
-  createdAt: z.string(),
-  updatedAt: z.string(),
+  createdAt: isoTimestamp,
+  updatedAt: isoTimestamp,
   contactCount: z.number().int().optional(),
   /** Same number, under the name part 2 of the spec reads. */
   contactsCount: z.number().int().optional(),
@@ -379,7 +375,7 @@ export const familyItemSchema = z.object({
     contact1Id: z.number().int(),
     contact2Id: z.number().int(),
     relationship: relationshipSchema,
-    createdAt: z.string(),
+    createdAt: isoTimestamp,
   }),
   contact: contactSchema,
   relationship: relationshipSchema,
@@ -443,8 +439,8 @@ export const childSchema = z.object({
     .nullable(),
   notes: z.string().nullable(),
   listIds: z.array(z.number().int()),
-  createdAt: z.string(),
-  updatedAt: z.string(),
+  createdAt: isoTimestamp,
+  updatedAt: isoTimestamp,
 });
 export type Child = z.infer<typeof childSchema>;
 
@@ -474,11 +470,16 @@ export const childGroupSchema = z.object({
   description: z.string().nullable(),
   ageMin: z.number().int().nullable(),
   ageMax: z.number().int().nullable(),
-  createdAt: z.string(),
-  updatedAt: z.string(),
+  createdAt: isoTimestamp,
+  updatedAt: isoTimestamp,
 });
 /** '(min-max years)' as the spec shows a group's ages. */
 export function formatAgeRange(g: { ageMin: number | null; ageMax: number | null }): string {
   if (g.ageMin == null && g.ageMax == null) return '';
   return `(${g.ageMin ?? 0}-${g.ageMax ?? '+'} years)`;
 }
+
+export const exportContactsSchema = z.object({
+  listId: z.preprocess((v) => (v === '' ? undefined : v), idSchema('List ID').optional()),
+});
+export const csvFileSchema = z.object({ fileName: z.string(), csv: z.string() });

@@ -1,10 +1,11 @@
 import { z } from 'zod';
+import { isoTimestamp } from './common.js';
 
 export const campaignSummarySchema = z.object({
   id: z.number().int(),
   name: z.string(),
   type: z.enum(['email', 'sms', 'landing-page', 'email+sms', 'other']),
-  sentAt: z.string().nullable(),
+  sentAt: isoTimestamp.nullable(),
   sent: z.number().int(),
   opens: z.number().int(),
   status: z.string(),
@@ -14,7 +15,7 @@ export const scheduledItemSchema = z.object({
   id: z.number().int(),
   name: z.string(),
   type: z.enum(['email', 'sms', 'email+sms', 'other']),
-  scheduledFor: z.string().nullable(),
+  scheduledFor: isoTimestamp.nullable(),
   recipients: z.number().int(),
 });
 
@@ -29,4 +30,3 @@ export const dashboardStatsSchema = z.object({
   recentCampaigns: z.array(campaignSummarySchema),
   upcomingScheduled: z.array(scheduledItemSchema),
 });
-export type DashboardStats = z.infer<typeof dashboardStatsSchema>;

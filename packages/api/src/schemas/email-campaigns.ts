@@ -1,6 +1,15 @@
 import { z } from 'zod';
-import { checkSchedule, scheduledForSchema, SELECT_LIST } from './campaigns.js';
-import { emailAddressSchema, idSchema, isCleanText, notAllowedMessage, timeZoneSchema } from './common.js';
+import {
+  campaignIdSchema,
+  campaignNameSchema,
+  campaignOutputShape,
+  campaignProgressShape,
+  checkSchedule,
+  scheduledForSchema,
+  SELECT_LIST,
+  withCampaignId,
+} from './campaigns.js';
+import { emailAddressSchema, idSchema, isCleanText, notAllowedMessage } from './common.js';
 
 // Zod only: the wizard validates with these same schemas.
 
@@ -32,12 +41,7 @@ const SUBJECT_REQUIRED = 'Subject is required';
 
 /** The fields without the cross-field rules, so that a form can `pick` the ones of one step. */
 export const emailCampaignObjectSchema = z.object({
-  name: z
-    .string({ error: 'Campaign name is required' })
-    .trim()
-    .min(1, 'Campaign name is required')
-    .max(200, 'Campaign name must be at most 200 characters')
-    .refine(isCleanText, notAllowedMessage('Campaign name')),
+  name: campaignNameSchema,
   subject: z
     .string()
     .trim()
@@ -73,11 +77,8 @@ export const emailCampaignFieldsSchema = emailCampaignObjectSchema.superRefine((
   }
 });
 export const createEmailCampaignSchema = emailCampaignFieldsSchema;
-export const updateEmailCampaignSchema = z.intersection(
-  emailCampaignFieldsSchema,
-  z.object({ id: idSchema('Campaign ID') }),
-);
-export const emailCampaignIdSchema = z.object({ id: idSchema('Campaign ID') });
+export const updateEmailCampaignSchema = withCampaignId(emailCampaignFieldsSchema);
+export const emailCampaignIdSchema = campaignIdSchema;
 export const listEmailCampaignsSchema = z
   .object({
     status: z.enum(['all', 'draft', 'scheduled', 'sent']).default('all').describe("'sent' includes sending and failed"),
@@ -85,28 +86,12 @@ export const listEmailCampaignsSchema = z
   .default({ status: 'all' });
 
 export const emailCampaignSchema = z.object({
-  id: z.number().int(),
-  userId: z.number().int(),
-  name: z.string(),
+  ...campaignOutputShape,
   subject: z.string(),
-  content: z.string(),
   status: emailCampaignStatusSchema,
   listIds: z.array(z.number().int()),
-  scheduledFor: z.string().nullable(),
-  startedAt: z.string().nullable(),
-  sentAt: z.string().nullable(),
-  recipientCount: z.number().int(),
-  error: z.string().nullable(),
-  createdAt: z.string(),
-  updatedAt: z.string(),
-  progress: z.object({
-    total: z.number().int(),
-    sent: z.number().int(),
-    failed: z.number().int(),
-    pending: z.number().int(),
-  }),
+  progress: z.object(campaignProgressShape),
 });
-export type EmailCampaign = z.infer<typeof emailCampaignSchema>;
 
 export const emailStatsSchema = z.object({
   sent: z.number().int(),
@@ -138,39 +123,4 @@ export const previewEmailResultSchema = z.object({
   subject: z.string(),
   html: z.string(),
   sample: z.object({ firstName: z.string(), lastName: z.string() }),
-});
-
-export const outboxQuerySchema = z.object({
-  channel: z.enum(['email', 'sms']).default('email'),
-  campaignId: idSchema('Campaign ID').optional(),
-  limit: z.coerce.number().int().min(1).max(200).default(50),
-});
-export const outboxMessageSchema = z.object({
-  id: z.number().int(),
-  channel: z.enum(['email', 'sms']),
-  campaignId: z.number().int().nullable(),
-  toAddress: z.string(),
-  fromAddress: z.string(),
-  subject: z.string().nullable(),
-  html: z.string().nullable(),
-  text: z.string().nullable(),
-  headers: z.record(z.string(), z.string()),
-  createdAt: z.string(),
-});
-
-export const churchSettingsSchema = z.object({
-  churchName: z.string(),
-  postalAddress: z.string().nullable(),
-  timeZone: z.string().describe('IANA time zone; campaign times are entered and shown in it'),
-});
-/** Partial: a field left out keeps its value. */
-export const updateChurchSettingsSchema = z.object({
-  postalAddress: z
-    .string()
-    .trim()
-    .max(500, 'Postal address must be at most 500 characters')
-    .refine(isCleanText, notAllowedMessage('Postal address'))
-    .nullish()
-    .transform((v) => (v === undefined ? undefined : v || null)),
-  timeZone: timeZoneSchema.optional(),
 });

@@ -1,5 +1,13 @@
 import { z } from 'zod';
-import { boundedArray, idSchema, isCleanText, requiredTextSchema, textSchema, urlSchema } from './common.js';
+import {
+  boundedArray,
+  idSchema,
+  isCleanText,
+  isoTimestamp,
+  requiredTextSchema,
+  textSchema,
+  urlSchema,
+} from './common.js';
 
 // ---------------------------------------------------------------------------------------------
 // Slugs and the page form
@@ -144,7 +152,6 @@ export const blockSchema = z.discriminatedUnion('type', [
   signupBlockSchema,
 ]);
 export type Block = z.infer<typeof blockSchema>;
-export type BlockInput = z.input<typeof blockSchema>;
 export type BlockType = Block['type'];
 
 export const BLOCK_TYPES: { type: BlockType; label: string }[] = [
@@ -201,7 +208,6 @@ export const landingPageContentSchema = z.object({
   blocks: boundedArray(blockSchema, 'Blocks', 40).default([]),
 });
 export type LandingPageContent = z.infer<typeof landingPageContentSchema>;
-export type LandingPageContentInput = z.input<typeof landingPageContentSchema>;
 
 /**
  * One truth for both views of a page: the blocks. A page saved with the spec's fields only (an
@@ -254,7 +260,6 @@ export const landingPageFieldsSchema = z.object({
   }),
   published: z.boolean().default(false),
 });
-export type LandingPageFieldsInput = z.input<typeof landingPageFieldsSchema>;
 export const updateLandingPageSchema = landingPageFieldsSchema.extend({ id: idSchema('Landing page ID') });
 export const landingPageIdSchema = z.object({ id: idSchema('Landing page ID') });
 export const publishLandingPageSchema = z.object({ id: idSchema('Landing page ID'), published: z.boolean() });
@@ -266,10 +271,10 @@ export const landingPageSchema = z.object({
   name: z.string(),
   slug: z.string(),
   published: z.boolean(),
-  publishedAt: z.string().nullable(),
+  publishedAt: isoTimestamp.nullable(),
   content: landingPageContentSchema,
-  createdAt: z.string(),
-  updatedAt: z.string(),
+  createdAt: isoTimestamp,
+  updatedAt: isoTimestamp,
 });
 export type LandingPage = z.infer<typeof landingPageSchema>;
 
@@ -284,7 +289,7 @@ export const publicLandingPageSchema = z.object({
   id: z.number().int(),
   name: z.string(),
   slug: z.string(),
-  publishedAt: z.string().nullable(),
+  publishedAt: isoTimestamp.nullable(),
   churchName: z.string(),
   content: landingPageContentSchema,
 });
@@ -316,11 +321,10 @@ export const landingPageStatsSchema = z.object({
       confirmed: z.boolean(),
       sourceKind: z.enum(VISIT_SOURCE_KINDS),
       sourceValue: z.string().nullable(),
-      createdAt: z.string(),
+      createdAt: isoTimestamp,
     }),
   ),
 });
-export type LandingPageStats = z.infer<typeof landingPageStatsSchema>;
 
 // ---------------------------------------------------------------------------------------------
 // AI copy
@@ -377,4 +381,3 @@ export const signupFormSchema = z.object({
   /** Honeypot: hidden from people; a bot that fills it is thanked and ignored. */
   website: z.string().max(2000).optional(),
 });
-export type SignupForm = z.input<typeof signupFormSchema>;

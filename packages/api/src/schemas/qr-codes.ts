@@ -1,5 +1,13 @@
 import { z } from 'zod';
-import { boundedArray, idSchema, isCleanText, optionalTextSchema, requiredTextSchema, urlSchema } from './common.js';
+import {
+  boundedArray,
+  idSchema,
+  isCleanText,
+  isoTimestamp,
+  optionalTextSchema,
+  requiredTextSchema,
+  urlSchema,
+} from './common.js';
 
 // Zod and pure functions only: the QR dialog validates and checks contrast with this same code.
 
@@ -289,8 +297,8 @@ export const qrCodeSchema = z.object({
   scans: z.number().int(),
   imageUrl: z.string(),
   downloadUrl: z.string(),
-  createdAt: z.string(),
-  updatedAt: z.string(),
+  createdAt: isoTimestamp,
+  updatedAt: isoTimestamp,
 });
 export type QrCode = z.infer<typeof qrCodeSchema>;
 

@@ -1,5 +1,13 @@
 import { z } from 'zod';
-import { boundedArray, idSchema, optionalTextSchema, requiredTextSchema, textSchema, urlSchema } from './common.js';
+import {
+  boundedArray,
+  idSchema,
+  isoTimestamp,
+  optionalTextSchema,
+  requiredTextSchema,
+  textSchema,
+  urlSchema,
+} from './common.js';
 import { isValidKey } from './music.js';
 
 // Zod and pure functions only: the planner's forms and its live item times use this same code.
@@ -187,8 +195,8 @@ export const planSummarySchema = z.object({
   status: z.enum(PLAN_STATUSES),
   theme: z.string().nullable(),
   notes: z.string().nullable(),
-  createdAt: z.string(),
-  updatedAt: z.string(),
+  createdAt: isoTimestamp,
+  updatedAt: isoTimestamp,
   itemCount: z.number().int(),
   team: z.object({ confirmed: z.number().int(), total: z.number().int() }),
 });
@@ -388,8 +396,8 @@ export const memberSchema = z.object({
   isActive: z.boolean(),
   positions: z.array(positionSchema),
   blockouts: z.array(blockoutSchema),
-  createdAt: z.string(),
-  updatedAt: z.string(),
+  createdAt: isoTimestamp,
+  updatedAt: isoTimestamp,
 });
 export type TeamMember = z.infer<typeof memberSchema>;
 
@@ -423,8 +431,8 @@ export const assignmentSchema = z.object({
   itemId: z.number().int().nullable(),
   status: z.enum(ASSIGNMENT_STATUSES),
   notes: z.string().nullable(),
-  requestedAt: z.string().nullable(),
-  respondedAt: z.string().nullable(),
+  requestedAt: isoTimestamp.nullable(),
+  respondedAt: isoTimestamp.nullable(),
   /** Why this may be a problem: blocked out that day, or more than once in this plan. */
   warnings: z.array(z.string()),
 });
@@ -462,7 +470,7 @@ export const announcementSchema = z.object({
   name: z.string(),
   /** Where the draft opens in the app. */
   path: z.string(),
-  createdAt: z.string(),
+  createdAt: isoTimestamp,
 });
 
 export const planDetailSchema = planSummarySchema.extend({
@@ -545,8 +553,8 @@ export const songSchema = z.object({
   notes: z.string().nullable(),
   tags: z.array(z.string()),
   audioUrl: z.string().nullable(),
-  createdAt: z.string(),
-  updatedAt: z.string(),
+  createdAt: isoTimestamp,
+  updatedAt: isoTimestamp,
   /** The date of the latest plan (up to today) that used it. */
   lastUsed: z.string().nullable(),
   /** Plans in the last 90 days that used it. */

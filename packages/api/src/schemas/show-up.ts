@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { boundedArray, idSchema, isCleanText, textSchema } from './common.js';
+import { boundedArray, idSchema, isCleanText, isoTimestamp, textSchema } from './common.js';
 
 // Zod only: the Show Up forms in the browser validate with these same schemas.
 
@@ -270,8 +270,8 @@ export const projectSchema = projectCardSchema.omit({ distanceKm: true }).extend
   contactPhone: z.string().nullable(),
   website: z.string().nullable(),
   updatesCount: z.number().int(),
-  createdAt: z.string(),
-  updatedAt: z.string(),
+  createdAt: isoTimestamp,
+  updatedAt: isoTimestamp,
   /** True for the signed-in owner (Edit Project, Post Update, Donations). */
   isOwner: z.boolean(),
 });
@@ -290,9 +290,8 @@ export const projectUpdateSchema = z.object({
   title: z.string(),
   content: z.string(),
   images: z.array(imageSchema),
-  createdAt: z.string(),
+  createdAt: isoTimestamp,
 });
-export type ProjectUpdate = z.infer<typeof projectUpdateSchema>;
 
 /** A public supporter: anonymous gifts carry no name; no email ever. */
 export const supporterSchema = z.object({
@@ -301,9 +300,8 @@ export const supporterSchema = z.object({
   donorName: z.string(),
   isAnonymous: z.boolean(),
   message: z.string().nullable(),
-  createdAt: z.string(),
+  createdAt: isoTimestamp,
 });
-export type Supporter = z.infer<typeof supporterSchema>;
 
 /** First-party attribution carried from our links (?lsrc=qr.12): kind and id. */
 export const LSRC_PATTERN = /^(qr|link|email|sms|page)\.([1-9]\d{0,9})$/;
@@ -361,7 +359,7 @@ export const donationByPaymentInputSchema = z.object({
 /** Only what the thank-you page shows. */
 export const donationReceiptInfoSchema = z.object({
   amount: z.number(),
-  createdAt: z.string(),
+  createdAt: isoTimestamp,
   donorName: z.string().nullable(),
   isAnonymous: z.boolean(),
   projectId: z.number().int(),
@@ -369,7 +367,6 @@ export const donationReceiptInfoSchema = z.object({
   status: z.enum(['pending', 'completed', 'failed', 'refunded']),
   receiptUrl: z.string().nullable(),
 });
-export type DonationReceiptInfo = z.infer<typeof donationReceiptInfoSchema>;
 
 export const demoCompleteSchema = z.object({
   paymentIntent: donationByPaymentInputSchema.shape.paymentIntent,
@@ -398,7 +395,7 @@ export const donationSourceSchema = z.object({
 
 export const ownerDonationSchema = z.object({
   id: z.number().int(),
-  createdAt: z.string(),
+  createdAt: isoTimestamp,
   amount: z.number(),
   donorName: z.string(),
   donorEmail: z.string().nullable(),

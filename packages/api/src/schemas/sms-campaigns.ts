@@ -1,6 +1,15 @@
 import { z } from 'zod';
-import { checkSchedule, scheduledForSchema, SELECT_LIST } from './campaigns.js';
-import { idSchema, isCleanText, MAX_ID, notAllowedMessage } from './common.js';
+import {
+  campaignIdSchema,
+  campaignNameSchema,
+  campaignOutputShape,
+  campaignProgressShape,
+  checkSchedule,
+  scheduledForSchema,
+  SELECT_LIST,
+  withCampaignId,
+} from './campaigns.js';
+import { isCleanText, MAX_ID, notAllowedMessage } from './common.js';
 
 // Zod and pure functions only: the SMS form counts segments with this same code.
 
@@ -71,15 +80,6 @@ export function smsSegmentsOfMessage(content: string, churchName: string): SmsSe
   );
 }
 
-export const SMS_STATUS_LABELS: Record<string, string> = {
-  draft: 'Draft',
-  scheduled: 'Scheduled',
-  ready: 'Ready to Send',
-  sending: 'Sending',
-  sent: 'Sent',
-  failed: 'Failed',
-};
-
 const listIdsSchema = z
   .array(z.union([z.string().max(20), z.number()]))
   .max(20)
@@ -100,12 +100,7 @@ const listIdsSchema = z
 
 export const smsCampaignFieldsSchema = z
   .object({
-    name: z
-      .string({ error: 'Campaign name is required' })
-      .trim()
-      .min(1, 'Campaign name is required')
-      .max(200, 'Campaign name must be at most 200 characters')
-      .refine(isCleanText, notAllowedMessage('Campaign name')),
+    name: campaignNameSchema,
     content: z
       .string({ error: 'SMS content is required' })
       .trim()
@@ -126,35 +121,19 @@ export const smsCampaignFieldsSchema = z
     }
   });
 export const createSmsCampaignSchema = smsCampaignFieldsSchema;
-export const updateSmsCampaignSchema = z.intersection(
-  smsCampaignFieldsSchema,
-  z.object({ id: idSchema('Campaign ID') }),
-);
-export const smsCampaignIdSchema = z.object({ id: idSchema('Campaign ID') });
+export const updateSmsCampaignSchema = withCampaignId(smsCampaignFieldsSchema);
+export const smsCampaignIdSchema = campaignIdSchema;
 
 export const smsCampaignSchema = z.object({
-  id: z.number().int(),
-  userId: z.number().int(),
-  name: z.string(),
-  content: z.string(),
+  ...campaignOutputShape,
   status: z.enum(['draft', 'scheduled', 'ready', 'sending', 'sent', 'failed']),
   listIds: z.array(z.string()).describe('String ids, as the spec reads them'),
-  scheduledFor: z.string().nullable(),
-  startedAt: z.string().nullable(),
-  sentAt: z.string().nullable(),
-  recipientCount: z.number().int(),
-  error: z.string().nullable(),
   segments: z.number().int(),
   encoding: z.enum(['GSM-7', 'UCS-2']),
-  createdAt: z.string(),
-  updatedAt: z.string(),
   progress: z.object({
-    total: z.number().int(),
-    sent: z.number().int(),
+    ...campaignProgressShape,
     delivered: z.number().int(),
     undelivered: z.number().int(),
-    failed: z.number().int(),
-    pending: z.number().int(),
   }),
 });
 export type SmsCampaign = z.infer<typeof smsCampaignSchema>;

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { idSchema, isCleanText, textSchema, urlSchema } from './common.js';
+import { idSchema, isCleanText, isoTimestamp, textSchema, urlSchema } from './common.js';
 
 // Zod and pure functions only: the calendar's dialogs validate with these same schemas.
 
@@ -129,19 +129,19 @@ export const socialPostSchema = z.object({
   id: z.number().int(),
   userId: z.number().int(),
   content: z.string(),
-  scheduledFor: z.string(),
+  scheduledFor: isoTimestamp,
   platforms: z.array(z.enum(SOCIAL_PLATFORMS)),
   status: z.enum(SOCIAL_POST_STATUSES),
   imageUrl: z.string().nullable(),
   linkUrl: z.string().nullable(),
   tags: z.array(z.string()),
-  postedAt: z.string().nullable(),
+  postedAt: isoTimestamp.nullable(),
   /** Why publishing failed (status failed), or the last retried error while it is still scheduled. */
   error: z.string().nullable(),
   /** Publishing tries so far for this schedule. */
   attempts: z.number().int(),
-  createdAt: z.string(),
-  updatedAt: z.string(),
+  createdAt: isoTimestamp,
+  updatedAt: isoTimestamp,
 });
 export type SocialPost = z.infer<typeof socialPostSchema>;
 

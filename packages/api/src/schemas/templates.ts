@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { idSchema } from './contacts.js';
-import { isCleanText, notAllowedMessage } from './common.js';
+import { isCleanText, isoTimestamp, notAllowedMessage } from './common.js';
 
 export const TEMPLATE_CATEGORIES = [
   'christmas',
@@ -22,28 +22,29 @@ export type TemplateTypeValue = (typeof TEMPLATE_TYPES)[number]['value'];
 const text = (max: number) =>
   z.string().max(max).refine(isCleanText, notAllowedMessage('Content')).optional().default('');
 
+const keyPointsSchema = z
+  .array(z.string().max(500).refine(isCleanText, notAllowedMessage('Key point')))
+  .max(20)
+  .optional()
+  .default([]);
+
 /**
  * Real, editable content per type (kept on edit; the spec's placeholder overwrite was a bug):
  * email (subject, HTML body), sms (text), landing page (headline, subheading, main content, call
  * to action, key points), print (an HTML flyer).
  */
-export const templateContentSchema = z
-  .object({
-    subject: text(300),
-    html: text(500_000),
-    text: text(1600),
-    headline: text(300),
-    subheading: text(500),
-    mainContent: text(20_000),
-    callToAction: text(200),
-    keyPoints: z
-      .array(z.string().max(500).refine(isCleanText, notAllowedMessage('Key point')))
-      .max(20)
-      .optional()
-      .default([]),
-  })
-  .partial()
-  .default({});
+const templateContentFields = z.object({
+  subject: text(300),
+  html: text(500_000),
+  text: text(1600),
+  headline: text(300),
+  subheading: text(500),
+  mainContent: text(20_000),
+  callToAction: text(200),
+  keyPoints: keyPointsSchema,
+});
+
+export const templateContentSchema = templateContentFields.partial().default({});
 export type TemplateContent = z.infer<typeof templateContentSchema>;
 
 const optionalUrl = z
@@ -76,6 +77,24 @@ export const templateFieldsSchema = z.object({
   content: templateContentSchema,
   isActive: z.boolean().default(true),
 });
+/** The template dialog: key points are typed one per line. */
+export const templateFormSchema = templateFieldsSchema.extend({
+  content: templateContentFields
+    .extend({
+      keyPoints: z.preprocess(
+        (v) =>
+          typeof v === 'string'
+            ? v
+                .split('\n')
+                .map((k) => k.trim())
+                .filter(Boolean)
+            : v,
+        keyPointsSchema,
+      ),
+    })
+    .partial()
+    .default({}),
+});
 export const updateTemplateSchema = templateFieldsSchema.extend({ id: idSchema('Template ID') });
 export const templateIdSchema = z.object({ id: idSchema('Template ID') });
 
@@ -88,10 +107,9 @@ export const templateSchema = z.object({
   thumbnail: z.string().nullable(),
   content: z.record(z.string(), z.unknown()),
   isActive: z.boolean(),
-  createdAt: z.string(),
-  updatedAt: z.string(),
+  createdAt: isoTimestamp,
+  updatedAt: isoTimestamp,
 });
-export type MarketingTemplate = z.infer<typeof templateSchema>;
 
 const linkId = z
   .preprocess((v) => (v === '' || v === undefined ? null : v), idSchema('Template ID').nullable())
@@ -119,6 +137,14 @@ export const packageFieldsSchema = z.object({
   landingPageTemplateId: linkId,
   isActive: z.boolean().default(true),
 });
+/** The package dialog: each link is a Select of template ids as text, 'none' for no template. */
+const linkChoice = z.preprocess((v) => (v === 'none' ? null : v), linkId);
+export const packageFormSchema = packageFieldsSchema.extend({
+  emailTemplateId: linkChoice,
+  smsTemplateId: linkChoice,
+  printTemplateId: linkChoice,
+  landingPageTemplateId: linkChoice,
+});
 export const updatePackageSchema = packageFieldsSchema.extend({ id: idSchema('Package ID') });
 export const packageIdSchema = z.object({ id: idSchema('Package ID') });
 
@@ -133,10 +159,9 @@ export const packageSchema = z.object({
   printTemplateId: z.number().int().nullable(),
   landingPageTemplateId: z.number().int().nullable(),
   isActive: z.boolean(),
-  createdAt: z.string(),
-  updatedAt: z.string(),
+  createdAt: isoTimestamp,
+  updatedAt: isoTimestamp,
 });
-export type MarketingPackage = z.infer<typeof packageSchema>;
 
 export const assignmentQuerySchema = z.object({ userId: idSchema('User ID') });
 export const createAssignmentSchema = z
@@ -158,7 +183,7 @@ export const assignmentSchema = z.object({
   userId: z.number().int(),
   templateId: z.number().int().nullable(),
   packageId: z.number().int().nullable(),
-  assignedAt: z.string(),
+  assignedAt: isoTimestamp,
 });
 
 export const churchPackageSchema = packageSchema.extend({ templates: z.array(templateSchema) });

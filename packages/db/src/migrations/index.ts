@@ -16,6 +16,10 @@ import * as m0032 from './2026_11_23_0032_church_time_zone.js';
 import * as m0033 from './2026_11_23_0033_sessions_by_user.js';
 import * as m0037 from './2026_11_23_0037_social_post_jobs.js';
 import * as m0038 from './2026_11_23_0038_api_keys.js';
+import * as m0039 from './2026_11_23_0039_email_verification.js';
+import * as m0045 from './2026_11_23_0045_contact_search_by_church.js';
+import * as m0047 from './2026_11_23_0047_contact_import_progress.js';
+import * as m0048 from './2026_11_23_0048_row_level_security.js';
 
 /** Every migration, by its frozen date-prefixed name. Add new ones at the end. */
 export const migrations: Record<string, Migration> = {
@@ -36,4 +40,8 @@ export const migrations: Record<string, Migration> = {
   '2026_11_23_0033_sessions_by_user': m0033,
   '2026_11_23_0037_social_post_jobs': m0037,
   '2026_11_23_0038_api_keys': m0038,
+  '2026_11_23_0039_email_verification': m0039,
+  '2026_11_23_0045_contact_search_by_church': m0045,
+  '2026_11_23_0047_contact_import_progress': m0047,
+  '2026_11_23_0048_row_level_security': m0048,
 };

@@ -79,6 +79,7 @@ export const showUpRoutes: RestRoute[] = [
       'Start a gift: projectId, amount (USD), donorName, donorEmail, message, isAnonymous, source (lsrc), idempotencyKey; returns clientSecret',
     tag: 'Show Up',
     access: 'public',
+    errors: [429],
   },
   {
     method: 'POST',
@@ -88,6 +89,7 @@ export const showUpRoutes: RestRoute[] = [
       'Demo mode only (no Stripe keys, not production): complete a prepared payment (paymentIntent, clientSecret)',
     tag: 'Show Up',
     access: 'public',
+    errors: [429],
   },
   {
     method: 'GET',
@@ -96,6 +98,7 @@ export const showUpRoutes: RestRoute[] = [
     summary: 'What the thank-you page shows: amount, createdAt, donorName, isAnonymous, projectId, receiptUrl',
     tag: 'Show Up',
     access: 'public',
+    errors: [429],
   },
   {
     method: 'GET',

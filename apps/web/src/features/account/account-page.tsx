@@ -1,5 +1,5 @@
-import { Button, Group, Paper, PasswordInput, Stack, TextInput, Title } from '@mantine/core';
-import { useForm, type UseFormReturnType } from '@mantine/form';
+import { Anchor, Badge, Button, Group, Paper, PasswordInput, Stack, Text, TextInput, Title } from '@mantine/core';
+import { schemaResolver, useForm, type UseFormReturnType } from '@mantine/form';
 import { useEffect } from 'react';
 import {
   changePasswordFormSchema,
@@ -10,8 +10,9 @@ import { trpc } from '../../lib/trpc';
 import { errorMessage } from '../../lib/errors';
 import { notifyError, notifySuccess } from '../../ui/notify';
 import { PageHeader } from '../../ui/page-header';
-import { zodValidate } from '../../ui/zod-form';
 import { useSession } from '../../shell/session';
+import { formatDate, formatNumber, formatTime } from '../../ui/format';
+import { dailyUsage, useSendVerificationEmail } from '../campaigns/sending-limit';
 
 /** Put the server's field messages (e.g. 'Current password is incorrect') on their inputs; true when any was. */
 function showFieldErrors<T>(form: UseFormReturnType<T>, err: unknown): boolean {
@@ -20,11 +21,15 @@ function showFieldErrors<T>(form: UseFormReturnType<T>, err: unknown): boolean {
   return issues.length > 0;
 }
 
+/** The PATCH schema checks the details as they will be sent (the password only when the email changes). */
+const validateAccount = schemaResolver(updateAccountSchema, { sync: true });
+
 export function AccountPage() {
   return (
     <>
       <PageHeader title="Account" description="Your church's name, the email we write to, and your password." />
       <Stack maw={720} gap="lg">
+        <EmailVerification />
         <ChurchDetailsForm />
         <PasswordForm />
       </Stack>
@@ -45,7 +50,7 @@ function ChurchDetailsForm() {
   const form = useForm({
     mode: 'controlled',
     initialValues: { churchName: user?.churchName ?? '', email: user?.email ?? '', currentPassword: '' },
-    validate: (v) => zodValidate(updateAccountSchema)(toInput(v)),
+    validate: (v) => validateAccount(toInput(v)),
   });
   useEffect(() => {
     if (user) form.setInitialValues({ churchName: user.churchName, email: user.email, currentPassword: '' });
@@ -54,6 +59,8 @@ function ChurchDetailsForm() {
   const save = trpc.account.update.useMutation({
     onSuccess: (updated) => {
       utils.auth.me.setData(undefined, (old) => (old ? { ...old, ...updated } : updated));
+      // A new email is not verified yet: the verification section and the daily limit change.
+      void utils.account.status.invalidate();
       form.setValues({ churchName: updated.churchName, email: updated.email, currentPassword: '' });
       form.resetDirty();
       notifySuccess('Account updated', 'Your church details are saved.');
@@ -90,11 +97,84 @@ function ChurchDetailsForm() {
   );
 }
 
+/**
+ * Whether the account email is verified, the daily limit of campaigns until it is, and the button
+ * that sends the link. Without SMTP the email is kept in the outbox, and shown here.
+ */
+function EmailVerification() {
+  const status = trpc.account.status.useQuery(undefined, { refetchOnWindowFocus: true });
+  const send = useSendVerificationEmail();
+  const s = status.data;
+  if (!s) return null;
+  return (
+    <Paper withBorder p="lg" component="section" aria-labelledby="email-verification-title">
+      <Stack gap="sm">
+        <Group justify="space-between">
+          <Title order={3} size="h4" id="email-verification-title">
+            Email verification
+          </Title>
+          <Badge
+            color={s.emailVerified ? 'green' : 'yellow'}
+            variant={s.emailVerified ? 'light' : 'filled'}
+            c={s.emailVerified ? undefined : 'dark'}
+          >
+            {s.emailVerified ? 'Verified' : 'Not verified'}
+          </Badge>
+        </Group>
+        {s.emailVerified ? (
+          <Text size="sm">
+            {s.email} was verified on {formatDate(s.emailVerifiedAt)}.{' '}
+            {s.limit === null
+              ? 'Your campaigns have no daily limit.'
+              : `The platform administrator set a daily limit of ${formatNumber(s.limit)} people for your campaigns (${dailyUsage(s)})`}
+          </Text>
+        ) : (
+          <>
+            <Text size="sm">
+              {s.source === 'admin'
+                ? `Your email ${s.email} is not verified yet. The platform administrator set a daily limit of ${formatNumber(s.limit ?? 0)} people for your campaigns.`
+                : `Until ${s.email} is verified, your email and SMS campaigns reach at most ${formatNumber(s.limit ?? 0)} people a day. New accounts start with this limit so that nobody can use Lampstand to send spam.`}{' '}
+              {dailyUsage(s)}
+            </Text>
+            <Text size="sm">
+              We email a link to {s.email}: open it and press Verify my email. The link works once, for 24 hours.
+            </Text>
+            <Group>
+              <Button variant="light" loading={send.isPending} onClick={() => send.mutate()}>
+                Send verification email
+              </Button>
+            </Group>
+            {s.outbox && s.verificationEmail ? (
+              <Paper withBorder p="sm" bg="gray.0">
+                <Stack gap={4}>
+                  <Text size="sm" fw={600}>
+                    Outbox
+                  </Text>
+                  <Text size="sm" c="dimmed">
+                    No SMTP server is configured, so the email was kept here instead of being sent.
+                  </Text>
+                  <Text size="sm">
+                    To {s.verificationEmail.to} · {s.verificationEmail.subject} ·{' '}
+                    {formatDate(s.verificationEmail.createdAt)} {formatTime(s.verificationEmail.createdAt)}
+                  </Text>
+                  <Anchor href={s.verificationEmail.link} size="sm">
+                    Open the verification link
+                  </Anchor>
+                </Stack>
+              </Paper>
+            ) : null}
+          </>
+        )}
+      </Stack>
+    </Paper>
+  );
+}
+
 function PasswordForm() {
   const form = useForm<ChangePasswordFormValues>({
     mode: 'controlled',
     initialValues: { currentPassword: '', newPassword: '', confirmPassword: '' },
-    validate: zodValidate(changePasswordFormSchema),
+    validate: schemaResolver(changePasswordFormSchema, { sync: true }),
   });
   const change = trpc.account.changePassword.useMutation({
     onSuccess: () => {

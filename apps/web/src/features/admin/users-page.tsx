@@ -2,6 +2,7 @@ import { Badge, Button, Group, Modal, Paper, Table, Text, TextInput, UnstyledBut
 import {
   IconChevronDown,
   IconChevronUp,
+  IconGauge,
   IconSearch,
   IconSelector,
   IconTemplate,
@@ -9,6 +10,7 @@ import {
   IconUserShare,
 } from '@tabler/icons-react';
 import { ChurchTemplatesDialog } from '../templates/assign-dialog';
+import { DailyLimitDialog, dailyLimitLabel } from './daily-limit-dialog';
 import { useQueryClient } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
 import { useNavigate } from 'react-router-dom';
@@ -59,6 +61,7 @@ export function UsersPage() {
   const [page, setPage] = useState(1);
   const [target, setTarget] = useState<AdminUser | null>(null);
   const [templatesFor, setTemplatesFor] = useState<AdminUser | null>(null);
+  const [limitFor, setLimitFor] = useState<AdminUser | null>(null);
 
   const impersonate = trpc.admin.impersonate.useMutation({
     onSuccess: (res) => {
@@ -166,7 +169,12 @@ export function UsersPage() {
                     <Table.Td>{u.id}</Table.Td>
                     <Table.Td fw={500}>{u.churchName}</Table.Td>
                     <Table.Td>{u.username}</Table.Td>
-                    <Table.Td>{u.email}</Table.Td>
+                    <Table.Td>
+                      {u.email}
+                      <Text size="xs" c="dimmed">
+                        {dailyLimitLabel(u)}
+                      </Text>
+                    </Table.Td>
                     <Table.Td>
                       <Badge
                         color={u.role === 'admin' ? 'red' : 'indigo'}
@@ -198,6 +206,17 @@ export function UsersPage() {
                             Templates
                           </Button>
                         ) : null}
+                        {u.role !== 'admin' ? (
+                          <Button
+                            size="xs"
+                            variant="default"
+                            leftSection={<IconGauge size={16} />}
+                            onClick={() => setLimitFor(u)}
+                            aria-label={`Daily limit for ${u.churchName}`}
+                          >
+                            Daily limit
+                          </Button>
+                        ) : null}
                       </Group>
                     </Table.Td>
                   </Table.Tr>
@@ -224,6 +243,7 @@ export function UsersPage() {
         </Group>
       </Paper>
 
+      {limitFor ? <DailyLimitDialog user={limitFor} onClose={() => setLimitFor(null)} /> : null}
       {templatesFor ? (
         <ChurchTemplatesDialog
           userId={templatesFor.id}

@@ -14,7 +14,7 @@ import {
   ThemeIcon,
   Title,
 } from '@mantine/core';
-import { useForm } from '@mantine/form';
+import { schemaResolver, useForm } from '@mantine/form';
 import { IconCalendarTime, IconMail, IconQrcode, IconUsers, IconWorldWww } from '@tabler/icons-react';
 import { useState } from 'react';
 import { Navigate, useNavigate, useSearchParams } from 'react-router-dom';
@@ -23,7 +23,6 @@ import { trpc } from '../../lib/trpc';
 import { browserTimeZone } from '../../lib/time-zone';
 import { errorText } from '../../lib/errors';
 import { notifyError, notifySuccess } from '../../ui/notify';
-import { zodValidate } from '../../ui/zod-form';
 import { useSession } from '../../shell/session';
 
 const BENEFITS = [
@@ -40,7 +39,7 @@ function LoginForm({ onSwitch }: { onSwitch: () => void }) {
   const form = useForm({
     mode: 'controlled',
     initialValues: { username: '', password: '' },
-    validate: zodValidate(loginSchema),
+    validate: schemaResolver(loginSchema, { sync: true }),
   });
   const login = trpc.auth.login.useMutation({
     onSuccess: (user) => {
@@ -74,7 +73,7 @@ function RegisterForm({ onSwitch }: { onSwitch: () => void }) {
   const form = useForm<RegisterFormValues>({
     mode: 'controlled',
     initialValues: { churchName: '', email: '', username: '', password: '', confirmPassword: '', role: 'admin' },
-    validate: zodValidate(registerFormSchema),
+    validate: schemaResolver(registerFormSchema, { sync: true }),
   });
   // /auth?setup=<token>: the one-time token from the server log makes this account the administrator.
   const setupToken = useSearchParams()[0].get('setup');

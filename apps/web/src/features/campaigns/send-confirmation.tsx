@@ -1,6 +1,7 @@
 import { Stack, Text } from '@mantine/core';
 import { modals } from '@mantine/modals';
 import type { RecipientCount } from '@lampstand/api/schemas/campaigns';
+import { dailyLimitReason, overDailyLimitMessage, type SendingLimit } from '@lampstand/api/schemas/account';
 import { smsSegmentsOfMessage } from '@lampstand/api/schemas/sms-campaigns';
 import { errorMessage } from '../../lib/errors';
 import { trpc } from '../../lib/trpc';
@@ -8,6 +9,7 @@ import { useSession } from '../../shell/session';
 import { formatNumber } from '../../ui/format';
 import { notifyError } from '../../ui/notify';
 import { SmsTextCount } from './sms-text-count';
+import { dailyUsage } from './sending-limit';
 
 export type CampaignChannel = 'email' | 'sms';
 
@@ -45,10 +47,30 @@ export function useSendConfirmation(channel: CampaignChannel) {
     }
   };
 
+  /** The church's daily limit (null when it cannot be read: the server still checks). */
+  const sendingLimit = async (): Promise<SendingLimit | null> => {
+    try {
+      return await utils.account.status.fetch(undefined, { staleTime: 0 });
+    } catch {
+      return null;
+    }
+  };
+
   /** Ask before sending `name` to its lists now; `onConfirm` sends. */
   const confirmSend = async (o: { name: string; listIds: number[]; content?: string; onConfirm: () => void }) => {
-    const c = await count(o.listIds);
+    const [c, limit] = await Promise.all([count(o.listIds), sendingLimit()]);
     if (!c) return;
+    const limited = limit && limit.limit !== null ? limit : null;
+    if (limited && c.recipients > (limited.remaining ?? 0)) {
+      modals.openConfirmModal({
+        title: 'Over the daily limit',
+        children: <Text size="sm">{overDailyLimitMessage(limited, c.recipients)}</Text>,
+        labels: { confirm: 'OK', cancel: 'Cancel' },
+        cancelProps: { style: { display: 'none' } },
+        closeButtonProps: { 'aria-label': 'Close' },
+      });
+      return;
+    }
     const lists = listNames(c);
     if (c.recipients === 0) {
       modals.openConfirmModal({
@@ -60,7 +82,6 @@ export function useSendConfirmation(channel: CampaignChannel) {
         ),
         labels: { confirm: 'OK', cancel: 'Cancel' },
         cancelProps: { style: { display: 'none' } },
-        closeButtonProps: { 'aria-label': 'Close' },
       });
       return;
     }
@@ -76,6 +97,11 @@ export function useSendConfirmation(channel: CampaignChannel) {
           <Text size="sm" c="dimmed">
             Only {WHO[channel]} are counted. Once sent, it cannot be called back.
           </Text>
+          {limited ? (
+            <Text size="sm">
+              {dailyLimitReason(limited)} {dailyUsage(limited)}
+            </Text>
+          ) : null}
         </Stack>
       ),
       labels: {
@@ -85,7 +111,6 @@ export function useSendConfirmation(channel: CampaignChannel) {
             : `Send to ${people(c.recipients)}`,
         cancel: 'Cancel',
       },
-      closeButtonProps: { 'aria-label': 'Close' },
       onConfirm: o.onConfirm,
     });
   };
@@ -104,7 +129,6 @@ export function useSendConfirmation(channel: CampaignChannel) {
         </Text>
       ),
       labels: { confirm: 'Schedule anyway', cancel: 'Cancel' },
-      closeButtonProps: { 'aria-label': 'Close' },
       onConfirm: o.onConfirm,
     });
   };

@@ -212,7 +212,6 @@ export function ContactForm({
           </Stack>
         ),
         labels: { confirm: 'Save anyway', cancel: 'Go back' },
-        closeButtonProps: { 'aria-label': 'Close' },
         onConfirm: () => save(values),
       });
     },

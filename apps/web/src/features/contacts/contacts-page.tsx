@@ -5,7 +5,6 @@ import {
   Button,
   Drawer,
   Group,
-  Menu,
   Pagination,
   Paper,
   Skeleton,
@@ -17,7 +16,6 @@ import {
 import { useDebouncedValue } from '@mantine/hooks';
 import {
   IconBabyCarriage,
-  IconDots,
   IconDownload,
   IconEye,
   IconPencil,
@@ -35,6 +33,7 @@ import { errorMessage } from '../../lib/errors';
 import { formatNumber } from '../../ui/format';
 import { notifyError, notifySuccess } from '../../ui/notify';
 import { EmptyState } from '../../ui/empty-state';
+import { DataTable, RowActionsMenu } from '../../ui/data-table';
 import { PageHeader } from '../../ui/page-header';
 import { ChildGroupsDialog } from './child-groups-dialog';
 import { ContactDetails } from './contact-details';
@@ -138,82 +137,60 @@ function ContactsTable({
         )
       ) : (
         <>
-          <Table.ScrollContainer minWidth={640}>
-            <Table highlightOnHover stickyHeader verticalSpacing="sm">
-              <Table.Thead>
-                <Table.Tr>
-                  <Table.Th>Name</Table.Th>
-                  <Table.Th>Email</Table.Th>
-                  <Table.Th>Phone</Table.Th>
-                  <Table.Th>Tags</Table.Th>
-                  <Table.Th w={140}>
-                    <Text span size="sm" fw={600}>
-                      Actions
-                    </Text>
-                  </Table.Th>
-                </Table.Tr>
-              </Table.Thead>
-              <Table.Tbody>
-                {q.data!.items.map((c) => (
-                  <Table.Tr key={c.id}>
-                    <Table.Td fw={500}>{fullName(c)}</Table.Td>
-                    <Table.Td>{c.email}</Table.Td>
-                    <Table.Td>{c.phone ? `${c.metadata.countryCode} ${c.phone}` : ''}</Table.Td>
-                    <Table.Td>
-                      <Group gap={4}>
-                        {c.metadata.isChurchMember ? (
-                          <Badge size="sm" variant="light">
-                            Member
-                          </Badge>
-                        ) : null}
-                        {c.metadata.isServiceStaff ? (
-                          <Badge size="sm" variant="light" color="grape">
-                            Staff
-                          </Badge>
-                        ) : null}
-                        {c.consent.email.status === 'unsubscribed' ? (
-                          <Badge size="sm" variant="light" color="gray">
-                            No email
-                          </Badge>
-                        ) : null}
-                        {c.consent.sms.status === 'unsubscribed' ? (
-                          <Badge size="sm" variant="light" color="gray">
-                            No SMS
-                          </Badge>
-                        ) : null}
-                      </Group>
-                    </Table.Td>
-                    <Table.Td>
-                      <Group gap={4} wrap="nowrap">
-                        <ActionIcon variant="subtle" aria-label={`View ${fullName(c)}`} onClick={() => onView(c)}>
-                          <IconEye size={18} />
-                        </ActionIcon>
-                        <ActionIcon variant="subtle" aria-label={`Edit ${fullName(c)}`} onClick={() => onEdit(c)}>
-                          <IconPencil size={18} />
-                        </ActionIcon>
-                        <Menu position="bottom-end">
-                          <Menu.Target>
-                            <ActionIcon variant="subtle" color="gray" aria-label={`More actions for ${fullName(c)}`}>
-                              <IconDots size={18} />
-                            </ActionIcon>
-                          </Menu.Target>
-                          <Menu.Dropdown>
-                            <Menu.Item
-                              color="red"
-                              leftSection={<IconTrash size={16} />}
-                              onClick={() => confirmDelete(c)}
-                            >
-                              Delete
-                            </Menu.Item>
-                          </Menu.Dropdown>
-                        </Menu>
-                      </Group>
-                    </Table.Td>
-                  </Table.Tr>
-                ))}
-              </Table.Tbody>
-            </Table>
-          </Table.ScrollContainer>
+          <DataTable minWidth={640} stickyHeader actionsWidth={140} headers={['Name', 'Email', 'Phone', 'Tags']}>
+            {q.data!.items.map((c) => (
+              <Table.Tr key={c.id}>
+                <Table.Td fw={500}>{fullName(c)}</Table.Td>
+                <Table.Td>{c.email}</Table.Td>
+                <Table.Td>{c.phone ? `${c.metadata.countryCode} ${c.phone}` : ''}</Table.Td>
+                <Table.Td>
+                  <Group gap={4}>
+                    {c.metadata.isChurchMember ? (
+                      <Badge size="sm" variant="light">
+                        Member
+                      </Badge>
+                    ) : null}
+                    {c.metadata.isServiceStaff ? (
+                      <Badge size="sm" variant="light" color="grape">
+                        Staff
+                      </Badge>
+                    ) : null}
+                    {c.consent.email.status === 'unsubscribed' ? (
+                      <Badge size="sm" variant="light" color="gray">
+                        No email
+                      </Badge>
+                    ) : null}
+                    {c.consent.sms.status === 'unsubscribed' ? (
+                      <Badge size="sm" variant="light" color="gray">
+                        No SMS
+                      </Badge>
+                    ) : null}
+                  </Group>
+                </Table.Td>
+                <Table.Td>
+                  <Group gap={4} wrap="nowrap">
+                    <ActionIcon variant="subtle" aria-label={`View ${fullName(c)}`} onClick={() => onView(c)}>
+                      <IconEye size={18} />
+                    </ActionIcon>
+                    <ActionIcon variant="subtle" aria-label={`Edit ${fullName(c)}`} onClick={() => onEdit(c)}>
+                      <IconPencil size={18} />
+                    </ActionIcon>
+                    <RowActionsMenu
+                      label={`More actions for ${fullName(c)}`}
+                      items={[
+                        {
+                          label: 'Delete',
+                          icon: <IconTrash size={16} />,
+                          color: 'red',
+                          onClick: () => confirmDelete(c),
+                        },
+                      ]}
+                    />
+                  </Group>
+                </Table.Td>
+              </Table.Tr>
+            ))}
+          </DataTable>
           {pages > 1 ? (
             <Group justify="center" mt="md">
               <Pagination total={pages} value={page} onChange={setPage} aria-label="Contact pages" />
@@ -309,7 +286,6 @@ export function ContactsPage() {
       <Drawer
         opened={!!sheet}
         onClose={closeSheet}
-        closeButtonProps={{ 'aria-label': 'Close' }}
         position="right"
         size={600}
         title={sheet?.mode === 'add' ? 'Add Contact' : sheet?.mode === 'edit' ? 'Edit Contact' : 'Contact Details'}

@@ -59,13 +59,7 @@ export function MergeContactDialog({
   }
 
   return (
-    <Modal
-      opened={opened}
-      onClose={close}
-      title="Merge with another contact"
-      size={560}
-      closeButtonProps={{ 'aria-label': 'Close' }}
-    >
+    <Modal opened={opened} onClose={close} title="Merge with another contact" size={560}>
       <Stack>
         <Text size="sm">
           Keep <b>{fullName(contact)}</b>. The contact you choose moves into it: list memberships, family links,

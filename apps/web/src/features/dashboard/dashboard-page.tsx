@@ -29,11 +29,11 @@ import {
   IconWorldWww,
   IconEye,
 } from '@tabler/icons-react';
-import dayjs from 'dayjs';
 import { Link } from 'react-router-dom';
 import { trpc } from '../../lib/trpc';
 import { useSession } from '../../shell/session';
-import { formatDate, formatNumber, formatPercent, formatTime } from '../../ui/format';
+import { formatDate, formatIn, formatNumber, formatPercent, formatTime } from '../../ui/format';
+import { timeZoneLabel, useChurchTimeZone } from '../../lib/time-zone';
 
 const STAT_CARDS = [
   { key: 'contacts', title: 'Total Contacts', icon: IconUsers, change: '+12%', note: 'vs last month', up: true },
@@ -70,6 +70,7 @@ function statusColor(status: string): string {
 export function DashboardPage() {
   const { user } = useSession();
   const stats = trpc.dashboard.stats.useQuery();
+  const timeZone = useChurchTimeZone();
   const values: Record<string, string> = stats.data
     ? {
         contacts: formatNumber(stats.data.contactsCount),
@@ -136,7 +137,7 @@ export function DashboardPage() {
             <Grid.Col span={{ base: 12, lg: 7 }}>
               <Paper withBorder p="md" h="100%">
                 <Group justify="space-between" mb="sm">
-                  <Title order={3} size="h4">
+                  <Title order={2} size="h4">
                     Recent Campaigns
                   </Title>
                   <Button variant="subtle" size="xs">
@@ -167,7 +168,7 @@ export function DashboardPage() {
                                 {c.name}
                               </Text>
                               <Text size="xs" c="dimmed">
-                                {c.sentAt ? formatDate(c.sentAt) : 'Not sent yet'}
+                                {c.sentAt ? formatDate(c.sentAt, timeZone) : 'Not sent yet'}
                               </Text>
                             </Table.Td>
                             <Table.Td>
@@ -193,7 +194,7 @@ export function DashboardPage() {
             <Grid.Col span={{ base: 12, lg: 5 }}>
               <Paper withBorder p="md" h="100%">
                 <Group justify="space-between" mb="sm">
-                  <Title order={3} size="h4">
+                  <Title order={2} size="h4">
                     Upcoming Scheduled
                   </Title>
                   <Button variant="subtle" size="xs">
@@ -210,16 +211,19 @@ export function DashboardPage() {
                       <Group key={`${s.type}-${s.id}`} wrap="nowrap" align="flex-start">
                         <Paper withBorder p={6} w={52} ta="center" bg="indigo.0">
                           <Text size="xs" fw={700} c="indigo.9" tt="uppercase">
-                            {s.scheduledFor ? dayjs(s.scheduledFor).format('MMM') : 'TBD'}
+                            {s.scheduledFor ? formatIn(s.scheduledFor, 'MMM', timeZone) : 'TBD'}
                           </Text>
-                          <Text fw={700}>{s.scheduledFor ? dayjs(s.scheduledFor).format('D') : '--'}</Text>
+                          <Text fw={700}>{s.scheduledFor ? formatIn(s.scheduledFor, 'D', timeZone) : '--'}</Text>
                         </Paper>
                         <Stack gap={2} style={{ flex: 1 }}>
                           <Text fw={500} size="sm">
                             {s.name}
                           </Text>
                           <Text size="xs" c="dimmed">
-                            Scheduled to send at {s.scheduledFor ? formatTime(s.scheduledFor) : '--'}
+                            Scheduled to send at{' '}
+                            {s.scheduledFor
+                              ? `${formatTime(s.scheduledFor, timeZone)} ${timeZoneLabel(timeZone, new Date(s.scheduledFor))}`
+                              : '--'}
                           </Text>
                           <Group gap="xs">
                             <Badge size="sm" variant="light">
@@ -239,7 +243,7 @@ export function DashboardPage() {
           </Grid>
 
           <Paper withBorder p="md">
-            <Title order={3} size="h4" mb="sm">
+            <Title order={2} size="h4" mb="sm">
               Quick Actions
             </Title>
             <SimpleGrid cols={{ base: 2, sm: 3, lg: 6 }}>

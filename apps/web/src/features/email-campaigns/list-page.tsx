@@ -1,16 +1,18 @@
-import { ActionIcon, Alert, Anchor, Button, Group, Menu, Paper, Skeleton, Table, Tabs, Text } from '@mantine/core';
-import { IconDots, IconEye, IconMail, IconPencil, IconPlus, IconSend, IconTrash } from '@tabler/icons-react';
+import { ActionIcon, Alert, Anchor, Button, Group, Paper, Skeleton, Table, Tabs, Text } from '@mantine/core';
+import { IconEye, IconMail, IconPencil, IconPlus, IconTrash } from '@tabler/icons-react';
 import { Link, useSearchParams } from 'react-router-dom';
 import { trpc } from '../../lib/trpc';
 import { confirmDestructive } from '../../ui/confirm';
 import { errorMessage } from '../../lib/errors';
-import { formatDate, formatNumber, formatTime } from '../../ui/format';
-import { notifyError, notifySuccess } from '../../ui/notify';
+import { formatNumber } from '../../ui/format';
 import { EmptyState } from '../../ui/empty-state';
 import { PageHeader } from '../../ui/page-header';
 import { StatusBadge } from './status';
 import { useChurchTimeZone } from '../../lib/time-zone';
 import { useSendConfirmation } from '../campaigns/send-confirmation';
+import { SendingLimitNotice } from '../campaigns/sending-limit';
+import { campaignRowToasts, campaignWhen, SendCampaignButton } from '../campaigns/campaign-table';
+import { DataTable, RowActionsMenu } from '../../ui/data-table';
 
 type Tab = 'all' | 'draft' | 'scheduled' | 'sent';
 
@@ -32,20 +34,9 @@ export function EmailCampaignsPage() {
   const timeZone = useChurchTimeZone();
   const { confirmSend } = useSendConfirmation('email');
   const refresh = () => utils.emailCampaigns.list.invalidate();
-  const send = trpc.emailCampaigns.send.useMutation({
-    onSuccess: async () => {
-      notifySuccess('Campaign sent successfully', 'Messages are on their way; the numbers update as they go out.');
-      await refresh();
-    },
-    onError: (err) => notifyError('Failed to send campaign', errorMessage(err)),
-  });
-  const del = trpc.emailCampaigns.delete.useMutation({
-    onSuccess: async () => {
-      notifySuccess('Campaign deleted');
-      await refresh();
-    },
-    onError: (err) => notifyError('Error', `Failed to delete campaign: ${errorMessage(err)}`),
-  });
+  const toasts = campaignRowToasts(refresh, 'Messages are on their way; the numbers update as they go out.');
+  const send = trpc.emailCampaigns.send.useMutation(toasts.send);
+  const del = trpc.emailCampaigns.delete.useMutation(toasts.delete);
 
   const setTab = (v: string | null) => {
     const next = new URLSearchParams(params);
@@ -72,120 +63,89 @@ export function EmailCampaignsPage() {
       }
     />
   ) : (
-    <Table.ScrollContainer minWidth={720}>
-      <Table highlightOnHover verticalSpacing="sm">
-        <Table.Thead>
-          <Table.Tr>
-            <Table.Th>Name</Table.Th>
-            <Table.Th>Status</Table.Th>
-            <Table.Th>Recipients</Table.Th>
-            <Table.Th>When</Table.Th>
-            <Table.Th w={150}>
-              <Text span size="sm" fw={600}>
-                Actions
+    <DataTable minWidth={720} actionsWidth={150} headers={['Name', 'Status', 'Recipients', 'When']}>
+      {campaigns.data!.map((c) => {
+        const when = c.status === 'scheduled' ? c.scheduledFor : (c.sentAt ?? c.startedAt);
+        return (
+          <Table.Tr key={c.id}>
+            <Table.Td>
+              <Anchor component={Link} to={`/email-campaigns/${c.id}`} fw={500}>
+                {c.name}
+              </Anchor>
+              <Text size="xs" c="dimmed" lineClamp={1}>
+                {c.subject || 'No subject yet'}
               </Text>
-            </Table.Th>
+            </Table.Td>
+            <Table.Td>
+              <StatusBadge status={c.status} />
+            </Table.Td>
+            <Table.Td>
+              {c.status === 'sending'
+                ? `${formatNumber(c.progress.sent)} of ${formatNumber(c.progress.total)}`
+                : c.recipientCount
+                  ? formatNumber(c.recipientCount)
+                  : '—'}
+            </Table.Td>
+            <Table.Td>{campaignWhen(when, timeZone)}</Table.Td>
+            <Table.Td>
+              <Group gap={4} wrap="nowrap">
+                <ActionIcon
+                  variant="subtle"
+                  component={Link}
+                  to={`/email-campaigns/${c.id}`}
+                  aria-label={`View ${c.name}`}
+                >
+                  <IconEye size={18} />
+                </ActionIcon>
+                {c.status === 'draft' || c.status === 'scheduled' ? (
+                  <ActionIcon
+                    variant="subtle"
+                    component={Link}
+                    to={`/email-campaigns/${c.id}/edit`}
+                    aria-label={`Edit ${c.name}`}
+                  >
+                    <IconPencil size={18} />
+                  </ActionIcon>
+                ) : null}
+                {c.status === 'draft' ? (
+                  <SendCampaignButton
+                    name={c.name}
+                    loading={send.isPending && send.variables?.id === c.id}
+                    onClick={() =>
+                      void confirmSend({
+                        name: c.name,
+                        listIds: c.listIds,
+                        onConfirm: () => send.mutate({ id: c.id }),
+                      })
+                    }
+                  />
+                ) : null}
+                <RowActionsMenu
+                  label={`More actions for ${c.name}`}
+                  items={[
+                    {
+                      label: 'Delete',
+                      icon: <IconTrash size={16} />,
+                      color: 'red',
+                      disabled: c.status === 'sending',
+                      onClick: () =>
+                        confirmDestructive({
+                          title: `Delete ${c.name}?`,
+                          text: (
+                            <>This permanently deletes the campaign and its statistics. This action cannot be undone.</>
+                          ),
+                          confirm: 'Delete',
+                          onConfirm: () => del.mutate({ id: c.id }),
+                        }),
+                    },
+                  ]}
+                />
+              </Group>
+            </Table.Td>
           </Table.Tr>
-        </Table.Thead>
-        <Table.Tbody>
-          {campaigns.data!.map((c) => {
-            const when = c.status === 'scheduled' ? c.scheduledFor : (c.sentAt ?? c.startedAt);
-            return (
-              <Table.Tr key={c.id}>
-                <Table.Td>
-                  <Anchor component={Link} to={`/email-campaigns/${c.id}`} fw={500}>
-                    {c.name}
-                  </Anchor>
-                  <Text size="xs" c="dimmed" lineClamp={1}>
-                    {c.subject || 'No subject yet'}
-                  </Text>
-                </Table.Td>
-                <Table.Td>
-                  <StatusBadge status={c.status} />
-                </Table.Td>
-                <Table.Td>
-                  {c.status === 'sending'
-                    ? `${formatNumber(c.progress.sent)} of ${formatNumber(c.progress.total)}`
-                    : c.recipientCount
-                      ? formatNumber(c.recipientCount)
-                      : '—'}
-                </Table.Td>
-                <Table.Td>{when ? `${formatDate(when, timeZone)} ${formatTime(when, timeZone)}` : '—'}</Table.Td>
-                <Table.Td>
-                  <Group gap={4} wrap="nowrap">
-                    <ActionIcon
-                      variant="subtle"
-                      component={Link}
-                      to={`/email-campaigns/${c.id}`}
-                      aria-label={`View ${c.name}`}
-                    >
-                      <IconEye size={18} />
-                    </ActionIcon>
-                    {c.status === 'draft' || c.status === 'scheduled' ? (
-                      <ActionIcon
-                        variant="subtle"
-                        component={Link}
-                        to={`/email-campaigns/${c.id}/edit`}
-                        aria-label={`Edit ${c.name}`}
-                      >
-                        <IconPencil size={18} />
-                      </ActionIcon>
-                    ) : null}
-                    {c.status === 'draft' ? (
-                      <Button
-                        size="compact-sm"
-                        variant="light"
-                        leftSection={<IconSend size={14} />}
-                        loading={send.isPending && send.variables?.id === c.id}
-                        onClick={() =>
-                          void confirmSend({
-                            name: c.name,
-                            listIds: c.listIds,
-                            onConfirm: () => send.mutate({ id: c.id }),
-                          })
-                        }
-                        aria-label={`Send ${c.name}`}
-                      >
-                        Send
-                      </Button>
-                    ) : null}
-                    <Menu position="bottom-end">
-                      <Menu.Target>
-                        <ActionIcon variant="subtle" color="gray" aria-label={`More actions for ${c.name}`}>
-                          <IconDots size={18} />
-                        </ActionIcon>
-                      </Menu.Target>
-                      <Menu.Dropdown>
-                        <Menu.Item
-                          color="red"
-                          leftSection={<IconTrash size={16} />}
-                          disabled={c.status === 'sending'}
-                          onClick={() =>
-                            confirmDestructive({
-                              title: `Delete ${c.name}?`,
-                              text: (
-                                <>
-                                  This permanently deletes the campaign and its statistics. This action cannot be
-                                  undone.
-                                </>
-                              ),
-                              confirm: 'Delete',
-                              onConfirm: () => del.mutate({ id: c.id }),
-                            })
-                          }
-                        >
-                          Delete
-                        </Menu.Item>
-                      </Menu.Dropdown>
-                    </Menu>
-                  </Group>
-                </Table.Td>
-              </Table.Tr>
-            );
-          })}
-        </Table.Tbody>
-      </Table>
-    </Table.ScrollContainer>
+        );
+      })}
+    </DataTable>
   );
 
   return (
@@ -199,6 +159,7 @@ export function EmailCampaignsPage() {
           </Button>
         }
       />
+      <SendingLimitNotice />
       {listId && list ? (
         <Alert color="indigo" mb="md" title={`Email ${list.name}`}>
           <Group justify="space-between">

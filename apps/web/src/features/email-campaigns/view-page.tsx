@@ -10,7 +10,6 @@ import {
   Progress,
   SimpleGrid,
   Stack,
-  Table,
   Text,
   Title,
 } from '@mantine/core';
@@ -21,6 +20,7 @@ import { trpc } from '../../lib/trpc';
 import { formatDate, formatNumber, formatPercent, formatTime } from '../../ui/format';
 import { timeZoneLabel, useChurchTimeZone } from '../../lib/time-zone';
 import { StatusBadge } from './status';
+import { OutboxPanel } from '../campaigns/outbox-panel';
 
 function rate(n: number, of: number): string {
   return formatPercent(of > 0 ? (100 * n) / of : 0);
@@ -31,44 +31,28 @@ function Outbox({ campaignId }: { campaignId: number }) {
   const [open, setOpen] = useState<{ subject: string | null; html: string | null } | null>(null);
   if (!outbox.data || outbox.data.length === 0) return null;
   return (
-    <Paper withBorder p="md">
-      <Title order={4} mb={4}>
-        Outbox
-      </Title>
-      <Text size="sm" c="dimmed" mb="sm">
-        No SMTP server is configured, so messages were kept here instead of being sent. Showing the latest{' '}
-        {outbox.data.length}.
-      </Text>
-      <Table highlightOnHover>
-        <Table.Thead>
-          <Table.Tr>
-            <Table.Th>To</Table.Th>
-            <Table.Th>Subject</Table.Th>
-            <Table.Th>Time</Table.Th>
-          </Table.Tr>
-        </Table.Thead>
-        <Table.Tbody>
-          {outbox.data.map((m) => (
-            <Table.Tr key={m.id}>
-              <Table.Td>{m.toAddress}</Table.Td>
-              <Table.Td>
-                <Anchor component="button" onClick={() => setOpen(m)}>
-                  {m.subject}
-                </Anchor>
-              </Table.Td>
-              <Table.Td>
-                {formatDate(m.createdAt)} {formatTime(m.createdAt)}
-              </Table.Td>
-            </Table.Tr>
-          ))}
-        </Table.Tbody>
-      </Table>
+    <>
+      <OutboxPanel
+        description={
+          <>
+            No SMTP server is configured, so messages were kept here instead of being sent. Showing the latest{' '}
+            {outbox.data.length}.
+          </>
+        }
+        messages={outbox.data}
+        messageHeader="Subject"
+        message={(m) => (
+          <Anchor component="button" onClick={() => setOpen(m)}>
+            {m.subject}
+          </Anchor>
+        )}
+      />
       <Modal opened={!!open} onClose={() => setOpen(null)} title={open?.subject ?? 'Message'} size="xl">
         {open?.html ? (
           <iframe title="Message" sandbox="" srcDoc={open.html} style={{ width: '100%', height: 560, border: 0 }} />
         ) : null}
       </Modal>
-    </Paper>
+    </>
   );
 }
 

@@ -42,6 +42,7 @@ import { useSession } from '../../shell/session';
 import { ZonedDateTimePicker } from '../../ui/zoned-date-time-picker';
 import { nextWholeHour, useChurchTimeZone } from '../../lib/time-zone';
 import { useSendConfirmation } from '../campaigns/send-confirmation';
+import { SendingLimitNotice } from '../campaigns/sending-limit';
 
 type Campaign = RouterOutputs['emailCampaigns']['get'];
 const MERGE_TAGS = ['{{firstName}}', '{{lastName}}', '{{churchName}}'];
@@ -458,6 +459,7 @@ export function NewEmailCampaignPage() {
   return (
     <>
       <PageHeader title="New Email Campaign" description="Basics, design, schedule, preview." />
+      <SendingLimitNotice />
       <WizardForm />
     </>
   );
@@ -474,6 +476,7 @@ export function EditEmailCampaignPage() {
   return (
     <>
       <PageHeader title="Edit Email Campaign" description={campaign.data.name} />
+      <SendingLimitNotice />
       <WizardForm campaign={campaign.data} />
     </>
   );

@@ -1,13 +1,17 @@
 import { ActionIcon, Alert, Button, Group, Modal, Select, Stack, Textarea, TextInput, Tooltip } from '@mantine/core';
-import { useForm } from '@mantine/form';
+import { schemaResolver, useForm } from '@mantine/form';
 import { IconRefresh, IconSparkles } from '@tabler/icons-react';
 import { createContext, useContext, useState } from 'react';
-import { AI_AUDIENCES, AI_PURPOSES, aiGeneratorInputSchema } from '@lampstand/api/schemas/landing-pages';
+import {
+  AI_AUDIENCES,
+  AI_PURPOSES,
+  aiGeneratorInputSchema,
+  type AiGeneratorInput,
+} from '@lampstand/api/schemas/landing-pages';
 import type { RouterOutputs } from '@lampstand/api';
 import { trpc } from '../../lib/trpc';
 import { errorMessage } from '../../lib/errors';
 import { notifyError, notifySuccess } from '../../ui/notify';
-import { zodValidate } from '../../ui/zod-form';
 
 export const AI_DISABLED_TEXT =
   'AI copy is not set up on this server: an administrator sets OPENAI_API_KEY (or OPENAI_BASE_URL for a self-hosted model) to turn it on.';
@@ -60,13 +64,7 @@ export function RegenerateButton({
 }
 
 type Generated = RouterOutputs['aiGenerator']['landingPage'];
-interface GeneratorValues {
-  churchName: string;
-  purpose: string;
-  topic: string;
-  targetAudience: string;
-  additionalInfo: string;
-}
+type GeneratorValues = Required<AiGeneratorInput>;
 
 /** The generator form (the spec's fields, purposes and audiences); the answer fills the page. */
 export function AiGeneratorButton({ onGenerated }: { onGenerated: (c: Generated) => void }) {
@@ -75,7 +73,7 @@ export function AiGeneratorButton({ onGenerated }: { onGenerated: (c: Generated)
   const form = useForm<GeneratorValues>({
     mode: 'controlled',
     initialValues: { churchName: ai.churchName, purpose: '', topic: '', targetAudience: '', additionalInfo: '' },
-    validate: zodValidate(aiGeneratorInputSchema),
+    validate: schemaResolver(aiGeneratorInputSchema, { sync: true }),
   });
   const generate = trpc.aiGenerator.landingPage.useMutation({
     onSuccess: (c) => {
@@ -99,13 +97,7 @@ export function AiGeneratorButton({ onGenerated }: { onGenerated: (c: Generated)
           </Button>
         </span>
       </Tooltip>
-      <Modal
-        opened={open}
-        onClose={() => setOpen(false)}
-        title="Generate page content"
-        size={600}
-        closeButtonProps={{ 'aria-label': 'Close' }}
-      >
+      <Modal opened={open} onClose={() => setOpen(false)} title="Generate page content" size={600}>
         <form
           noValidate
           onSubmit={form.onSubmit((v) => generate.mutate({ ...v, additionalInfo: v.additionalInfo || undefined }))}

@@ -1,21 +1,17 @@
 import { Button, Group, Modal, Stack, TextInput } from '@mantine/core';
-import { useForm } from '@mantine/form';
+import { schemaResolver, useForm } from '@mantine/form';
 import { useState } from 'react';
+import type { z } from 'zod';
 import { useNavigate } from 'react-router-dom';
 import { landingPageFieldsSchema, slugify } from '@lampstand/api/schemas/landing-pages';
 import type { RouterOutputs } from '@lampstand/api';
 import { trpc } from '../../lib/trpc';
 import { errorMessage } from '../../lib/errors';
 import { notifyError, notifySuccess } from '../../ui/notify';
-import { zodValidate } from '../../ui/zod-form';
 
 type Page = RouterOutputs['landingPages']['get'];
-interface Values {
-  name: string;
-  slug: string;
-}
-
 const nameSlugSchema = landingPageFieldsSchema.pick({ name: true, slug: true });
+type Values = z.input<typeof nameSlugSchema>;
 
 /** The spec's create and edit dialog: name, and a slug suggested from the name (editable). */
 export function PageDialog({ opened, onClose, page }: { opened: boolean; onClose: () => void; page?: Page }) {
@@ -25,7 +21,7 @@ export function PageDialog({ opened, onClose, page }: { opened: boolean; onClose
   const form = useForm<Values>({
     mode: 'controlled',
     initialValues: { name: page?.name ?? '', slug: page?.slug ?? '' },
-    validate: zodValidate(nameSlugSchema),
+    validate: schemaResolver(nameSlugSchema, { sync: true }),
   });
   const fieldError = (err: unknown) => {
     const issues = (err as { data?: { issues?: { path: string; message: string }[] } }).data?.issues;
@@ -61,13 +57,7 @@ export function PageDialog({ opened, onClose, page }: { opened: boolean; onClose
       : create.mutate({ name: v.name, slug: v.slug }),
   );
   return (
-    <Modal
-      opened={opened}
-      onClose={onClose}
-      title={page ? 'Edit Landing Page' : 'Create Landing Page'}
-      size={600}
-      closeButtonProps={{ 'aria-label': 'Close' }}
-    >
+    <Modal opened={opened} onClose={onClose} title={page ? 'Edit Landing Page' : 'Create Landing Page'} size={600}>
       <form onSubmit={submit} noValidate>
         <Stack>
           <TextInput

@@ -21,7 +21,7 @@ import {
   TextInput,
 } from '@mantine/core';
 import { DateTimePicker } from '@mantine/dates';
-import { useForm } from '@mantine/form';
+import { schemaResolver, useForm } from '@mantine/form';
 import { useDebouncedValue } from '@mantine/hooks';
 import { modals } from '@mantine/modals';
 import { IconPlus, IconTrash } from '@tabler/icons-react';
@@ -41,7 +41,6 @@ import {
 import { trpc } from '../../lib/trpc';
 import { errorMessage } from '../../lib/errors';
 import { notifyError, notifySuccess } from '../../ui/notify';
-import { zodValidate } from '../../ui/zod-form';
 import { ImageUpload, type UploadedImage } from '../../ui/image-upload';
 import { DestinationPicker } from './destination-picker';
 import classes from './qr-codes.module.css';
@@ -111,7 +110,7 @@ function initialValues(code?: QrCode): Values {
   };
 }
 
-const validatePayload = zodValidate(createQrCodeSchema);
+const validatePayload = schemaResolver(createQrCodeSchema, { sync: true });
 const hex = (v: string) => v.replace(/^#/, '');
 
 /** Colours offered under each picker (dark ones for modules, light ones for the background). */
@@ -297,7 +296,6 @@ export function QrCodeDialog({ opened, code, onClose }: { opened: boolean; code?
       onClose={requestClose}
       title={code ? 'Edit QR Code' : 'Create QR Code'}
       size="min(960px, 100vw)"
-      closeButtonProps={{ 'aria-label': 'Close' }}
     >
       <form onSubmit={submit} noValidate>
         <Grid gap="lg">

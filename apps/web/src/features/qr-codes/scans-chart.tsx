@@ -19,13 +19,7 @@ export function ScansDialog({ code, onClose }: { code: QrCode | null; onClose: (
     }),
   }));
   return (
-    <Modal
-      opened={!!code}
-      onClose={onClose}
-      title={code ? `Scans of ${code.name}` : 'Scans'}
-      size="lg"
-      closeButtonProps={{ 'aria-label': 'Close' }}
-    >
+    <Modal opened={!!code} onClose={onClose} title={code ? `Scans of ${code.name}` : 'Scans'} size="lg">
       {stats.isLoading ? (
         <Skeleton h={220} />
       ) : stats.isError ? (

@@ -36,13 +36,7 @@ export function AnnounceModal({ plan, onClose }: { plan: PlanDetail; onClose: ()
     }
   };
   return (
-    <Modal
-      opened
-      onClose={onClose}
-      title="Announce this service"
-      size="lg"
-      closeButtonProps={{ 'aria-label': 'Close' }}
-    >
+    <Modal opened onClose={onClose} title="Announce this service" size="lg">
       {made ? (
         <Stack>
           <Alert color="green" title="Drafts created">

@@ -1,11 +1,10 @@
 import { Button, Group, Modal, Stack, Text, TextInput } from '@mantine/core';
-import { useForm } from '@mantine/form';
+import { schemaResolver, useForm } from '@mantine/form';
 import dayjs from 'dayjs';
 import { duplicatePlanSchema, type PlanSummary } from '@lampstand/api/schemas/service-planner';
 import { trpc } from '../../lib/trpc';
 import { errorMessage } from '../../lib/errors';
 import { notifyError, notifySuccess } from '../../ui/notify';
-import { zodValidate } from '../../ui/zod-form';
 import { dayLabel } from './bits';
 
 /** 'Use last Sunday as a starting point': the plan's fields, items and songs on a new date. */
@@ -28,7 +27,7 @@ export function DuplicatePlanModal({
       title: plan.title,
       date: (nextWeek.isBefore(dayjs()) ? dayjs().day(7) : nextWeek).format('YYYY-MM-DD'),
     },
-    validate: zodValidate(duplicatePlanSchema),
+    validate: schemaResolver(duplicatePlanSchema, { sync: true }),
   });
   const save = async (values: typeof form.values) => {
     try {
@@ -42,7 +41,7 @@ export function DuplicatePlanModal({
     }
   };
   return (
-    <Modal opened onClose={onClose} title="Duplicate Plan" closeButtonProps={{ 'aria-label': 'Close' }}>
+    <Modal opened onClose={onClose} title="Duplicate Plan">
       <form onSubmit={form.onSubmit((v) => void save(v))} noValidate>
         <Stack>
           <Text size="sm">

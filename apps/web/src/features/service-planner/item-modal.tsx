@@ -96,13 +96,7 @@ export function ItemModal({ planId, item, onClose }: { planId: number; item?: Pl
   };
 
   return (
-    <Modal
-      opened
-      onClose={onClose}
-      title={item ? 'Edit Item' : 'Add Item'}
-      size="lg"
-      closeButtonProps={{ 'aria-label': 'Close' }}
-    >
+    <Modal opened onClose={onClose} title={item ? 'Edit Item' : 'Add Item'} size="lg">
       <form onSubmit={form.onSubmit((v) => void save(v))} noValidate>
         <Stack>
           <SimpleGrid cols={{ base: 1, sm: 2 }}>

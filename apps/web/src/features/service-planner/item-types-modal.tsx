@@ -1,5 +1,5 @@
 import { ActionIcon, Badge, Button, Group, Modal, Select, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
-import { useForm } from '@mantine/form';
+import { schemaResolver, useForm } from '@mantine/form';
 import { IconTrash } from '@tabler/icons-react';
 import {
   ITEM_TYPE_COLORS,
@@ -12,7 +12,6 @@ import { trpc } from '../../lib/trpc';
 import { errorMessage } from '../../lib/errors';
 import { confirmDestructive } from '../../ui/confirm';
 import { notifyError, notifySuccess } from '../../ui/notify';
-import { zodValidate } from '../../ui/zod-form';
 import { ItemTypeIcon } from './bits';
 import { PLANNER_STALE_MS } from './plans-tab';
 
@@ -29,7 +28,7 @@ export function ItemTypesModal({ onClose }: { onClose: () => void }) {
   const form = useForm<TypeInput>({
     mode: 'controlled',
     initialValues: { name: '', color: 'gray', icon: 'circle' },
-    validate: zodValidate(itemTypeFieldsSchema),
+    validate: schemaResolver(itemTypeFieldsSchema, { sync: true }),
   });
   const save = async (values: typeof form.values) => {
     try {
@@ -53,7 +52,7 @@ export function ItemTypesModal({ onClose }: { onClose: () => void }) {
           .catch((err: unknown) => notifyError('Failed to delete item type', errorMessage(err))),
     });
   return (
-    <Modal opened onClose={onClose} title="Item Types" size="lg" closeButtonProps={{ 'aria-label': 'Close' }}>
+    <Modal opened onClose={onClose} title="Item Types" size="lg">
       <Stack>
         <Stack gap="xs">
           {(types.data ?? []).map((t) => (

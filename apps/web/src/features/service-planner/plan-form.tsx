@@ -1,5 +1,5 @@
 import { Button, Group, Modal, Select, SimpleGrid, Stack, Textarea, TextInput } from '@mantine/core';
-import { useForm } from '@mantine/form';
+import { schemaResolver, useForm } from '@mantine/form';
 import type { z } from 'zod';
 import {
   createPlanSchema,
@@ -10,7 +10,6 @@ import {
 import { trpc } from '../../lib/trpc';
 import { errorMessage } from '../../lib/errors';
 import { notifyError, notifySuccess } from '../../ui/notify';
-import { zodValidate } from '../../ui/zod-form';
 
 type PlanInput = z.input<typeof createPlanSchema>;
 
@@ -40,7 +39,7 @@ export function PlanFormModal({
       notes: plan?.notes ?? '',
       status: plan?.status ?? 'draft',
     },
-    validate: zodValidate(createPlanSchema),
+    validate: schemaResolver(createPlanSchema, { sync: true }),
   });
   const create = trpc.servicePlanner.plans.create.useMutation();
   const update = trpc.servicePlanner.plans.update.useMutation();
@@ -57,13 +56,7 @@ export function PlanFormModal({
     }
   };
   return (
-    <Modal
-      opened={opened}
-      onClose={onClose}
-      title={plan ? 'Edit Plan' : 'New Service Plan'}
-      size="lg"
-      closeButtonProps={{ 'aria-label': 'Close' }}
-    >
+    <Modal opened={opened} onClose={onClose} title={plan ? 'Edit Plan' : 'New Service Plan'} size="lg">
       <form onSubmit={form.onSubmit((v) => void save(v))} noValidate>
         <Stack>
           <TextInput label="Title" withAsterisk {...form.getInputProps('title')} />

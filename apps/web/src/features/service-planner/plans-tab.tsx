@@ -1,19 +1,6 @@
-import {
-  ActionIcon,
-  Alert,
-  Button,
-  Card,
-  Group,
-  Menu,
-  SegmentedControl,
-  Skeleton,
-  Stack,
-  Table,
-  Text,
-  VisuallyHidden,
-} from '@mantine/core';
+import { Alert, Button, Group, SegmentedControl, Skeleton, Stack, Table, Text } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
-import { IconCalendarEvent, IconCategory, IconCopy, IconDots, IconEye, IconPlus, IconTrash } from '@tabler/icons-react';
+import { IconCalendarEvent, IconCategory, IconCopy, IconEye, IconPlus, IconTrash } from '@tabler/icons-react';
 import { useState } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
 import type { PlanSummary } from '@lampstand/api/schemas/service-planner';
@@ -21,6 +8,7 @@ import { trpc } from '../../lib/trpc';
 import { errorMessage } from '../../lib/errors';
 import { confirmDestructive } from '../../ui/confirm';
 import { EmptyState } from '../../ui/empty-state';
+import { CardList, DataTable, RowActionsMenu } from '../../ui/data-table';
 import { notifyError, notifySuccess } from '../../ui/notify';
 import { DuplicatePlanModal } from './duplicate-modal';
 import { ItemTypesModal } from './item-types-modal';
@@ -60,24 +48,14 @@ export function PlansTab() {
     });
 
   const actions = (p: PlanSummary) => (
-    <Menu position="bottom-end" withinPortal>
-      <Menu.Target>
-        <ActionIcon variant="subtle" color="gray" aria-label={`Actions for ${p.title} on ${dayLabel(p.date)}`}>
-          <IconDots size={18} />
-        </ActionIcon>
-      </Menu.Target>
-      <Menu.Dropdown>
-        <Menu.Item leftSection={<IconEye size={16} />} component={Link} to={`/service-planner/plans/${p.id}`}>
-          Open
-        </Menu.Item>
-        <Menu.Item leftSection={<IconCopy size={16} />} onClick={() => setDuplicating(p)}>
-          Duplicate
-        </Menu.Item>
-        <Menu.Item leftSection={<IconTrash size={16} />} color="red" onClick={() => remove(p)}>
-          Delete
-        </Menu.Item>
-      </Menu.Dropdown>
-    </Menu>
+    <RowActionsMenu
+      label={`Actions for ${p.title} on ${dayLabel(p.date)}`}
+      items={[
+        { label: 'Open', icon: <IconEye size={16} />, to: `/service-planner/plans/${p.id}` },
+        { label: 'Duplicate', icon: <IconCopy size={16} />, onClick: () => setDuplicating(p) },
+        { label: 'Delete', icon: <IconTrash size={16} />, color: 'red', onClick: () => remove(p) },
+      ]}
+    />
   );
 
   return (
@@ -130,79 +108,60 @@ export function PlansTab() {
           }
         />
       ) : phone ? (
-        <Stack gap="sm">
-          {plans.data.map((p) => (
-            <Card key={p.id} withBorder padding="sm">
-              <Group justify="space-between" wrap="nowrap" align="flex-start">
-                <Stack gap={2}>
-                  <Text fw={600} component={Link} to={`/service-planner/plans/${p.id}`} c="indigo.9">
-                    {p.title}
-                  </Text>
-                  <Text size="sm">
-                    {dayLabel(p.date)}
-                    {p.startTime ? ` · ${timeLabel(p.startTime)}` : ''}
-                  </Text>
-                  {p.theme ? (
-                    <Text size="sm" c="dimmed">
-                      {p.theme}
-                    </Text>
-                  ) : null}
-                  <Group gap="xs">
-                    <PlanStatusBadge status={p.status} />
-                    <Text size="sm">{teamFill(p)}</Text>
-                  </Group>
-                </Stack>
-                {actions(p)}
+        <CardList
+          rows={plans.data}
+          actions={actions}
+          card={(p) => (
+            <>
+              <Text fw={600} component={Link} to={`/service-planner/plans/${p.id}`} c="indigo.9">
+                {p.title}
+              </Text>
+              <Text size="sm">
+                {dayLabel(p.date)}
+                {p.startTime ? ` · ${timeLabel(p.startTime)}` : ''}
+              </Text>
+              {p.theme ? (
+                <Text size="sm" c="dimmed">
+                  {p.theme}
+                </Text>
+              ) : null}
+              <Group gap="xs">
+                <PlanStatusBadge status={p.status} />
+                <Text size="sm">{teamFill(p)}</Text>
               </Group>
-            </Card>
-          ))}
-        </Stack>
+            </>
+          )}
+        />
       ) : (
-        <Table.ScrollContainer minWidth={640}>
-          <Table stickyHeader highlightOnHover verticalSpacing="sm">
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th>Date</Table.Th>
-                <Table.Th>Title</Table.Th>
-                <Table.Th>Theme</Table.Th>
-                <Table.Th>Status</Table.Th>
-                <Table.Th>Team</Table.Th>
-                <Table.Th>
-                  <VisuallyHidden>Actions</VisuallyHidden>
-                </Table.Th>
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {plans.data.map((p) => (
-                <Table.Tr key={p.id}>
-                  <Table.Td>
-                    <Text size="sm">{dayLabel(p.date)}</Text>
-                    {p.startTime ? (
-                      <Text size="xs" c="dimmed">
-                        {timeLabel(p.startTime)}
-                      </Text>
-                    ) : null}
-                  </Table.Td>
-                  <Table.Td>
-                    <Text size="sm" fw={600} component={Link} to={`/service-planner/plans/${p.id}`} c="indigo.9">
-                      {p.title}
-                    </Text>
-                  </Table.Td>
-                  <Table.Td>
-                    <Text size="sm">{p.theme ?? ''}</Text>
-                  </Table.Td>
-                  <Table.Td>
-                    <PlanStatusBadge status={p.status} />
-                  </Table.Td>
-                  <Table.Td>
-                    <Text size="sm">{teamFill(p)}</Text>
-                  </Table.Td>
-                  <Table.Td ta="right">{actions(p)}</Table.Td>
-                </Table.Tr>
-              ))}
-            </Table.Tbody>
-          </Table>
-        </Table.ScrollContainer>
+        <DataTable minWidth={640} stickyHeader actions="hidden" headers={['Date', 'Title', 'Theme', 'Status', 'Team']}>
+          {plans.data.map((p) => (
+            <Table.Tr key={p.id}>
+              <Table.Td>
+                <Text size="sm">{dayLabel(p.date)}</Text>
+                {p.startTime ? (
+                  <Text size="xs" c="dimmed">
+                    {timeLabel(p.startTime)}
+                  </Text>
+                ) : null}
+              </Table.Td>
+              <Table.Td>
+                <Text size="sm" fw={600} component={Link} to={`/service-planner/plans/${p.id}`} c="indigo.9">
+                  {p.title}
+                </Text>
+              </Table.Td>
+              <Table.Td>
+                <Text size="sm">{p.theme ?? ''}</Text>
+              </Table.Td>
+              <Table.Td>
+                <PlanStatusBadge status={p.status} />
+              </Table.Td>
+              <Table.Td>
+                <Text size="sm">{teamFill(p)}</Text>
+              </Table.Td>
+              <Table.Td ta="right">{actions(p)}</Table.Td>
+            </Table.Tr>
+          ))}
+        </DataTable>
       )}
       {creating ? (
         <PlanFormModal

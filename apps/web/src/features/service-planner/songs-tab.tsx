@@ -1,10 +1,7 @@
 import {
-  ActionIcon,
   Badge,
   Button,
-  Card,
   Group,
-  Menu,
   Modal,
   NumberInput,
   Select,
@@ -16,20 +13,10 @@ import {
   Text,
   Textarea,
   TextInput,
-  VisuallyHidden,
 } from '@mantine/core';
-import { useForm } from '@mantine/form';
+import { schemaResolver, useForm } from '@mantine/form';
 import { useDebouncedValue, useMediaQuery } from '@mantine/hooks';
-import {
-  IconDots,
-  IconEye,
-  IconMusic,
-  IconPencil,
-  IconPlus,
-  IconPrinter,
-  IconSearch,
-  IconTrash,
-} from '@tabler/icons-react';
+import { IconEye, IconMusic, IconPencil, IconPlus, IconPrinter, IconSearch, IconTrash } from '@tabler/icons-react';
 import { useState } from 'react';
 import { Link } from 'react-router-dom';
 import type { z } from 'zod';
@@ -38,9 +25,9 @@ import { trpc } from '../../lib/trpc';
 import { errorMessage } from '../../lib/errors';
 import { confirmDestructive } from '../../ui/confirm';
 import { EmptyState } from '../../ui/empty-state';
+import { CardList, DataTable, RowActionsMenu } from '../../ui/data-table';
 import { formatDate } from '../../ui/format';
 import { notifyError, notifySuccess } from '../../ui/notify';
-import { zodValidate } from '../../ui/zod-form';
 import { ChordChart, KEY_OPTIONS } from './bits';
 import { PLANNER_STALE_MS } from './plans-tab';
 
@@ -65,7 +52,7 @@ function SongFormModal({ song, onClose }: { song?: Song; onClose: () => void }) 
       notes: song?.notes ?? '',
       audioUrl: song?.audioUrl ?? '',
     },
-    validate: zodValidate(createSongSchema),
+    validate: schemaResolver(createSongSchema, { sync: true }),
   });
   const save = async (values: SongInput) => {
     try {
@@ -79,13 +66,7 @@ function SongFormModal({ song, onClose }: { song?: Song; onClose: () => void }) 
     }
   };
   return (
-    <Modal
-      opened
-      onClose={onClose}
-      title={song ? 'Edit Song' : 'Add Song'}
-      size="xl"
-      closeButtonProps={{ 'aria-label': 'Close' }}
-    >
+    <Modal opened onClose={onClose} title={song ? 'Edit Song' : 'Add Song'} size="xl">
       <form onSubmit={form.onSubmit((v) => void save(v))} noValidate>
         <Stack>
           <SimpleGrid cols={{ base: 1, sm: 2 }}>
@@ -130,7 +111,7 @@ function SongFormModal({ song, onClose }: { song?: Song; onClose: () => void }) 
 function SongViewModal({ song, onClose }: { song: Song; onClose: () => void }) {
   const [key, setKey] = useState<string | null>(song.keySignature);
   return (
-    <Modal opened onClose={onClose} title={song.title} size="xl" closeButtonProps={{ 'aria-label': 'Close' }}>
+    <Modal opened onClose={onClose} title={song.title} size="xl">
       <Stack>
         <Group justify="space-between" align="flex-end" wrap="wrap">
           <Text size="sm" c="dimmed">
@@ -208,24 +189,14 @@ export function SongsTab() {
           .catch((err: unknown) => notifyError('Failed to delete song', errorMessage(err))),
     });
   const actions = (s: Song) => (
-    <Menu position="bottom-end" withinPortal>
-      <Menu.Target>
-        <ActionIcon variant="subtle" color="gray" aria-label={`Actions for ${s.title}`}>
-          <IconDots size={18} />
-        </ActionIcon>
-      </Menu.Target>
-      <Menu.Dropdown>
-        <Menu.Item leftSection={<IconEye size={16} />} onClick={() => setViewing(s)}>
-          View chart
-        </Menu.Item>
-        <Menu.Item leftSection={<IconPencil size={16} />} onClick={() => setEditing(s)}>
-          Edit
-        </Menu.Item>
-        <Menu.Item leftSection={<IconTrash size={16} />} color="red" onClick={() => remove(s)}>
-          Delete
-        </Menu.Item>
-      </Menu.Dropdown>
-    </Menu>
+    <RowActionsMenu
+      label={`Actions for ${s.title}`}
+      items={[
+        { label: 'View chart', icon: <IconEye size={16} />, onClick: () => setViewing(s) },
+        { label: 'Edit', icon: <IconPencil size={16} />, onClick: () => setEditing(s) },
+        { label: 'Delete', icon: <IconTrash size={16} />, color: 'red', onClick: () => remove(s) },
+      ]}
+    />
   );
   const usage = (s: Song) =>
     s.lastUsed ? `Last used ${formatDate(s.lastUsed)} · ${s.usesLast90Days} in 90 days` : 'Not used yet';
@@ -256,76 +227,61 @@ export function SongsTab() {
           description={search ? undefined : 'Add your songs with their chords to plan and print them in any key.'}
         />
       ) : phone ? (
-        <Stack gap="sm">
-          {songs.data.map((s) => (
-            <Card key={s.id} withBorder padding="sm">
-              <Group justify="space-between" wrap="nowrap" align="flex-start">
-                <Stack gap={2}>
-                  <Text fw={600}>{s.title}</Text>
-                  <Text size="sm">
-                    {[s.artist, s.keySignature ? `Key ${s.keySignature}` : null].filter(Boolean).join(' · ')}
-                  </Text>
-                  <Text size="xs" c="dimmed">
-                    {usage(s)}
-                  </Text>
-                </Stack>
-                {actions(s)}
-              </Group>
-            </Card>
-          ))}
-        </Stack>
+        <CardList
+          rows={songs.data}
+          actions={actions}
+          card={(s) => (
+            <>
+              <Text fw={600}>{s.title}</Text>
+              <Text size="sm">
+                {[s.artist, s.keySignature ? `Key ${s.keySignature}` : null].filter(Boolean).join(' · ')}
+              </Text>
+              <Text size="xs" c="dimmed">
+                {usage(s)}
+              </Text>
+            </>
+          )}
+        />
       ) : (
-        <Table.ScrollContainer minWidth={700}>
-          <Table stickyHeader highlightOnHover verticalSpacing="sm">
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th>Title</Table.Th>
-                <Table.Th>Artist</Table.Th>
-                <Table.Th>Key</Table.Th>
-                <Table.Th>Tempo</Table.Th>
-                <Table.Th>Tags</Table.Th>
-                <Table.Th>Used</Table.Th>
-                <Table.Th>
-                  <VisuallyHidden>Actions</VisuallyHidden>
-                </Table.Th>
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {songs.data.map((s) => (
-                <Table.Tr key={s.id}>
-                  <Table.Td>
-                    <Text size="sm" fw={600}>
-                      {s.title}
-                    </Text>
-                  </Table.Td>
-                  <Table.Td>{s.artist}</Table.Td>
-                  <Table.Td>{s.keySignature}</Table.Td>
-                  <Table.Td>{s.tempo ? `${s.tempo} BPM` : ''}</Table.Td>
-                  <Table.Td>
-                    <Group gap={4}>
-                      {s.tags.map((t) => (
-                        <Badge
-                          key={t}
-                          size="sm"
-                          variant="light"
-                          color="gray"
-                          style={{ cursor: 'pointer' }}
-                          onClick={() => setSearch(t)}
-                        >
-                          {t}
-                        </Badge>
-                      ))}
-                    </Group>
-                  </Table.Td>
-                  <Table.Td>
-                    <Text size="xs">{usage(s)}</Text>
-                  </Table.Td>
-                  <Table.Td ta="right">{actions(s)}</Table.Td>
-                </Table.Tr>
-              ))}
-            </Table.Tbody>
-          </Table>
-        </Table.ScrollContainer>
+        <DataTable
+          minWidth={700}
+          stickyHeader
+          actions="hidden"
+          headers={['Title', 'Artist', 'Key', 'Tempo', 'Tags', 'Used']}
+        >
+          {songs.data.map((s) => (
+            <Table.Tr key={s.id}>
+              <Table.Td>
+                <Text size="sm" fw={600}>
+                  {s.title}
+                </Text>
+              </Table.Td>
+              <Table.Td>{s.artist}</Table.Td>
+              <Table.Td>{s.keySignature}</Table.Td>
+              <Table.Td>{s.tempo ? `${s.tempo} BPM` : ''}</Table.Td>
+              <Table.Td>
+                <Group gap={4}>
+                  {s.tags.map((t) => (
+                    <Badge
+                      key={t}
+                      size="sm"
+                      variant="light"
+                      color="gray"
+                      style={{ cursor: 'pointer' }}
+                      onClick={() => setSearch(t)}
+                    >
+                      {t}
+                    </Badge>
+                  ))}
+                </Group>
+              </Table.Td>
+              <Table.Td>
+                <Text size="xs">{usage(s)}</Text>
+              </Table.Td>
+              <Table.Td ta="right">{actions(s)}</Table.Td>
+            </Table.Tr>
+          ))}
+        </DataTable>
       )}
       {editing ? (
         <SongFormModal song={editing === 'new' ? undefined : editing} onClose={() => setEditing(null)} />

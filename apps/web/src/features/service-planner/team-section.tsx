@@ -68,7 +68,7 @@ function ScheduleModal({ plan, onClose }: { plan: PlanDetail; onClose: () => voi
   };
 
   return (
-    <Modal opened onClose={onClose} title="Schedule Member" closeButtonProps={{ 'aria-label': 'Close' }}>
+    <Modal opened onClose={onClose} title="Schedule Member">
       <Stack>
         <Select
           label="Team member"

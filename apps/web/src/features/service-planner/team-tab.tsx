@@ -1,5 +1,4 @@
 import {
-  ActionIcon,
   Badge,
   Button,
   Card,
@@ -7,7 +6,6 @@ import {
   Divider,
   Grid,
   Group,
-  Menu,
   Modal,
   MultiSelect,
   Select,
@@ -20,11 +18,10 @@ import {
   Textarea,
   TextInput,
   Title,
-  VisuallyHidden,
 } from '@mantine/core';
-import { useForm } from '@mantine/form';
+import { schemaResolver, useForm } from '@mantine/form';
 import { useMediaQuery } from '@mantine/hooks';
-import { IconDots, IconPencil, IconPlus, IconTrash, IconUsers } from '@tabler/icons-react';
+import { IconPencil, IconPlus, IconTrash, IconUsers } from '@tabler/icons-react';
 import { useState } from 'react';
 import type { z } from 'zod';
 import { createMemberSchema, positionFieldsSchema, type TeamMember } from '@lampstand/api/schemas/service-planner';
@@ -32,9 +29,9 @@ import { trpc } from '../../lib/trpc';
 import { errorMessage } from '../../lib/errors';
 import { confirmDestructive } from '../../ui/confirm';
 import { EmptyState } from '../../ui/empty-state';
+import { CardList, DataTable, RowActionsMenu } from '../../ui/data-table';
 import { formatDate } from '../../ui/format';
 import { notifyError, notifySuccess } from '../../ui/notify';
-import { zodValidate } from '../../ui/zod-form';
 import { PLANNER_STALE_MS } from './plans-tab';
 
 type MemberInput = z.input<typeof createMemberSchema>;
@@ -119,7 +116,7 @@ function MemberModal({ member, onClose }: { member?: TeamMember; onClose: () => 
       contactId: member?.contactId ?? null,
       positionIds: member?.positions.map((p) => p.id) ?? [],
     },
-    validate: zodValidate(createMemberSchema),
+    validate: schemaResolver(createMemberSchema, { sync: true }),
   });
   const save = async (values: MemberInput) => {
     try {
@@ -138,13 +135,7 @@ function MemberModal({ member, onClose }: { member?: TeamMember; onClose: () => 
     }
   };
   return (
-    <Modal
-      opened
-      onClose={onClose}
-      title={member ? 'Edit Team Member' : 'Add Team Member'}
-      size="lg"
-      closeButtonProps={{ 'aria-label': 'Close' }}
-    >
+    <Modal opened onClose={onClose} title={member ? 'Edit Team Member' : 'Add Team Member'} size="lg">
       <form onSubmit={form.onSubmit((v) => void save(v))} noValidate>
         <Stack>
           {!member ? (
@@ -211,7 +202,7 @@ function PositionsCard() {
   const form = useForm({
     mode: 'controlled',
     initialValues: { name: '', category: '' },
-    validate: zodValidate(positionFieldsSchema),
+    validate: schemaResolver(positionFieldsSchema, { sync: true }),
   });
   const save = async (values: typeof form.values) => {
     try {
@@ -304,21 +295,13 @@ export function TeamTab() {
           .catch((err: unknown) => notifyError('Failed to delete team member', errorMessage(err))),
     });
   const actions = (m: TeamMember) => (
-    <Menu position="bottom-end" withinPortal>
-      <Menu.Target>
-        <ActionIcon variant="subtle" color="gray" aria-label={`Actions for ${m.name}`}>
-          <IconDots size={18} />
-        </ActionIcon>
-      </Menu.Target>
-      <Menu.Dropdown>
-        <Menu.Item leftSection={<IconPencil size={16} />} onClick={() => setEditing(m)}>
-          Edit
-        </Menu.Item>
-        <Menu.Item leftSection={<IconTrash size={16} />} color="red" onClick={() => remove(m)}>
-          Delete
-        </Menu.Item>
-      </Menu.Dropdown>
-    </Menu>
+    <RowActionsMenu
+      label={`Actions for ${m.name}`}
+      items={[
+        { label: 'Edit', icon: <IconPencil size={16} />, onClick: () => setEditing(m) },
+        { label: 'Delete', icon: <IconTrash size={16} />, color: 'red', onClick: () => remove(m) },
+      ]}
+    />
   );
   const positionsOf = (m: TeamMember) => (
     <Group gap={4}>
@@ -347,65 +330,51 @@ export function TeamTab() {
               description="Add the people who serve, and the positions they can fill."
             />
           ) : phone ? (
-            <Stack gap="sm">
-              {members.data.map((m) => (
-                <Card key={m.id} withBorder padding="sm">
-                  <Group justify="space-between" wrap="nowrap" align="flex-start">
-                    <Stack gap={2}>
-                      <Text fw={600}>
-                        {m.name}
-                        {m.isActive ? '' : ' (inactive)'}
-                      </Text>
-                      <Text size="sm">{[m.email, m.phone].filter(Boolean).join(' · ')}</Text>
-                      {positionsOf(m)}
-                    </Stack>
-                    {actions(m)}
-                  </Group>
-                </Card>
-              ))}
-            </Stack>
+            <CardList
+              rows={members.data}
+              actions={actions}
+              card={(m) => (
+                <>
+                  <Text fw={600}>
+                    {m.name}
+                    {m.isActive ? '' : ' (inactive)'}
+                  </Text>
+                  <Text size="sm">{[m.email, m.phone].filter(Boolean).join(' · ')}</Text>
+                  {positionsOf(m)}
+                </>
+              )}
+            />
           ) : (
-            <Table.ScrollContainer minWidth={600}>
-              <Table stickyHeader highlightOnHover verticalSpacing="sm">
-                <Table.Thead>
-                  <Table.Tr>
-                    <Table.Th>Name</Table.Th>
-                    <Table.Th>Email</Table.Th>
-                    <Table.Th>Phone</Table.Th>
-                    <Table.Th>Positions</Table.Th>
-                    <Table.Th>Status</Table.Th>
-                    <Table.Th>
-                      <VisuallyHidden>Actions</VisuallyHidden>
-                    </Table.Th>
-                  </Table.Tr>
-                </Table.Thead>
-                <Table.Tbody>
-                  {members.data.map((m) => (
-                    <Table.Tr key={m.id}>
-                      <Table.Td>
-                        <Text size="sm" fw={600}>
-                          {m.name}
-                        </Text>
-                        {m.blockouts.length ? (
-                          <Text size="xs" c="dimmed">
-                            {m.blockouts.length} blockout{m.blockouts.length === 1 ? '' : 's'}
-                          </Text>
-                        ) : null}
-                      </Table.Td>
-                      <Table.Td>{m.email}</Table.Td>
-                      <Table.Td>{m.phone}</Table.Td>
-                      <Table.Td>{positionsOf(m)}</Table.Td>
-                      <Table.Td>
-                        <Badge variant="light" color={m.isActive ? 'green' : 'gray'}>
-                          {m.isActive ? 'Active' : 'Inactive'}
-                        </Badge>
-                      </Table.Td>
-                      <Table.Td ta="right">{actions(m)}</Table.Td>
-                    </Table.Tr>
-                  ))}
-                </Table.Tbody>
-              </Table>
-            </Table.ScrollContainer>
+            <DataTable
+              minWidth={600}
+              stickyHeader
+              actions="hidden"
+              headers={['Name', 'Email', 'Phone', 'Positions', 'Status']}
+            >
+              {members.data.map((m) => (
+                <Table.Tr key={m.id}>
+                  <Table.Td>
+                    <Text size="sm" fw={600}>
+                      {m.name}
+                    </Text>
+                    {m.blockouts.length ? (
+                      <Text size="xs" c="dimmed">
+                        {m.blockouts.length} blockout{m.blockouts.length === 1 ? '' : 's'}
+                      </Text>
+                    ) : null}
+                  </Table.Td>
+                  <Table.Td>{m.email}</Table.Td>
+                  <Table.Td>{m.phone}</Table.Td>
+                  <Table.Td>{positionsOf(m)}</Table.Td>
+                  <Table.Td>
+                    <Badge variant="light" color={m.isActive ? 'green' : 'gray'}>
+                      {m.isActive ? 'Active' : 'Inactive'}
+                    </Badge>
+                  </Table.Td>
+                  <Table.Td ta="right">{actions(m)}</Table.Td>
+                </Table.Tr>
+              ))}
+            </DataTable>
           )}
         </Stack>
       </Grid.Col>

@@ -12,7 +12,7 @@ import {
   Title,
   VisuallyHidden,
 } from '@mantine/core';
-import { useForm } from '@mantine/form';
+import { schemaResolver, useForm } from '@mantine/form';
 import { IconKey } from '@tabler/icons-react';
 import { useState } from 'react';
 import { createApiKeySchema } from '@lampstand/api/schemas/api-keys';
@@ -21,7 +21,6 @@ import { errorMessage } from '../../lib/errors';
 import { confirmDestructive } from '../../ui/confirm';
 import { formatDate } from '../../ui/format';
 import { notifyError, notifySuccess } from '../../ui/notify';
-import { zodValidate } from '../../ui/zod-form';
 import { CopyField } from '../social-blast/social-settings';
 
 /**
@@ -32,7 +31,11 @@ export function ApiKeysSection() {
   const utils = trpc.useUtils();
   const keys = trpc.apiKeys.list.useQuery();
   const [token, setToken] = useState<string | null>(null);
-  const form = useForm({ mode: 'controlled', initialValues: { name: '' }, validate: zodValidate(createApiKeySchema) });
+  const form = useForm({
+    mode: 'controlled',
+    initialValues: { name: '' },
+    validate: schemaResolver(createApiKeySchema, { sync: true }),
+  });
   const create = trpc.apiKeys.create.useMutation({
     onSuccess: async (data) => {
       setToken(data.token);

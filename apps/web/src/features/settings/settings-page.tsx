@@ -1,7 +1,7 @@
 import { Button, Group, Paper, Select, Skeleton, Stack, Text, Textarea } from '@mantine/core';
 import { schemaResolver, useForm } from '@mantine/form';
 import { useEffect, useMemo } from 'react';
-import { updateChurchSettingsSchema } from '@lampstand/api/schemas/email-campaigns';
+import { updateChurchSettingsSchema } from '@lampstand/api/schemas/settings';
 import { trpc } from '../../lib/trpc';
 import { errorMessage } from '../../lib/errors';
 import { notifyError, notifySuccess } from '../../ui/notify';

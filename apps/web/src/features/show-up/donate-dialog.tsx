@@ -13,7 +13,7 @@ import {
   TextInput,
   Title,
 } from '@mantine/core';
-import { useForm } from '@mantine/form';
+import { schemaResolver, useForm } from '@mantine/form';
 import { IconFlask, IconLock } from '@tabler/icons-react';
 import { Elements, PaymentElement, useElements, useStripe } from '@stripe/react-stripe-js';
 import type { Stripe as StripeJs } from '@stripe/stripe-js';
@@ -30,12 +30,11 @@ import { trpc } from '../../lib/trpc';
 import { errorMessage } from '../../lib/errors';
 import { formatUsd } from '../../ui/format';
 import { notifyError, notifySuccess } from '../../ui/notify';
-import { zodValidate } from '../../ui/zod-form';
 import { rememberedSource } from './source';
 
 type Prepared = { paymentIntentId: string; clientSecret: string; amount: number; mode: 'stripe' | 'demo' | 'disabled' };
 
-const validateDonation = zodValidate(donationFormSchema);
+const validateDonation = schemaResolver(donationFormSchema, { sync: true });
 
 const stripeByKey = new Map<string, Promise<StripeJs | null>>();
 function stripeFor(key: string) {
@@ -192,13 +191,7 @@ export function DonateDialog({
   const publishableKey = config.data?.giving.publishableKey;
 
   return (
-    <Modal
-      opened
-      onClose={onClose}
-      title={<Text fw={700}>{project.title}</Text>}
-      size="lg"
-      closeButtonProps={{ 'aria-label': 'Close' }}
-    >
+    <Modal opened onClose={onClose} title={<Text fw={700}>{project.title}</Text>} size="lg">
       {!prepared ? (
         <form onSubmit={submit} noValidate>
           <Stack>

@@ -1,9 +1,7 @@
 import '@mantine/dates/styles.css';
 import {
-  ActionIcon,
   Button,
   Group,
-  Image,
   NumberInput,
   Paper,
   Select,
@@ -16,8 +14,8 @@ import {
   Title,
 } from '@mantine/core';
 import { DateInput } from '@mantine/dates';
-import { useForm } from '@mantine/form';
-import { IconCurrentLocation, IconTrash } from '@tabler/icons-react';
+import { schemaResolver, useForm } from '@mantine/form';
+import { IconCurrentLocation } from '@tabler/icons-react';
 import dayjs from 'dayjs';
 import { Link, useNavigate, useParams } from 'react-router-dom';
 import {
@@ -31,9 +29,8 @@ import { errorMessage, httpStatus } from '../../lib/errors';
 import { AccessDenied } from '../../shell/guards';
 import { notifyError, notifySuccess } from '../../ui/notify';
 import { PageHeader } from '../../ui/page-header';
-import { zodValidate } from '../../ui/zod-form';
 import { ProjectNotFound } from './detail-page';
-import { ImageUpload, type UploadedImage } from '../../ui/image-upload';
+import { ImageThumbnails, ImageUpload, type UploadedImage } from '../../ui/image-upload';
 import { useUnsavedChangesGuard } from '../../ui/unsaved-changes';
 
 type Values = Omit<ProjectFormValues, 'tags' | 'coverImage' | 'images' | 'latitude' | 'longitude' | 'targetAmount'> & {
@@ -81,7 +78,7 @@ function ProjectForm({ project }: { project?: Project }) {
   const form = useForm<Values>({
     mode: 'controlled',
     initialValues: initialValues(project),
-    validate: zodValidate(createProjectSchema),
+    validate: schemaResolver(createProjectSchema, { sync: true }),
   });
   const guard = useUnsavedChangesGuard(form.isDirty(), 'This project');
   const refresh = async (id?: number) => {
@@ -257,29 +254,11 @@ function ProjectForm({ project }: { project?: Project }) {
                 {form.errors['coverImage.url']}
               </Text>
             ) : null}
-            {form.values.images.length ? (
-              <SimpleGrid cols={{ base: 2, sm: 4 }}>
-                {form.values.images.map((img, i) => (
-                  <Stack key={`${img.url}-${i}`} gap={4}>
-                    <Image
-                      src={img.thumbnailUrl ?? img.url}
-                      alt={`Project image ${i + 1}`}
-                      radius="sm"
-                      h={90}
-                      fit="cover"
-                    />
-                    <ActionIcon
-                      variant="light"
-                      color="red"
-                      aria-label={`Remove project image ${i + 1}`}
-                      onClick={() => form.removeListItem('images', i)}
-                    >
-                      <IconTrash size={16} />
-                    </ActionIcon>
-                  </Stack>
-                ))}
-              </SimpleGrid>
-            ) : null}
+            <ImageThumbnails
+              images={form.values.images}
+              what="Project image"
+              onRemove={(i) => form.removeListItem('images', i)}
+            />
             <ImageUpload label="Add a project image" value={null} onChange={addImage} />
           </Stack>
         </Paper>

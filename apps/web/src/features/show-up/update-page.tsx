@@ -1,17 +1,5 @@
-import {
-  ActionIcon,
-  Button,
-  Group,
-  Image,
-  Paper,
-  SimpleGrid,
-  Skeleton,
-  Stack,
-  Textarea,
-  TextInput,
-} from '@mantine/core';
-import { useForm } from '@mantine/form';
-import { IconTrash } from '@tabler/icons-react';
+import { Button, Group, Paper, Skeleton, Stack, Textarea, TextInput } from '@mantine/core';
+import { schemaResolver, useForm } from '@mantine/form';
 import { Link, useNavigate, useParams } from 'react-router-dom';
 import { createUpdateSchema } from '@lampstand/api/schemas/show-up';
 import { trpc } from '../../lib/trpc';
@@ -19,9 +7,8 @@ import { errorMessage, httpStatus } from '../../lib/errors';
 import { AccessDenied } from '../../shell/guards';
 import { notifyError, notifySuccess } from '../../ui/notify';
 import { PageHeader } from '../../ui/page-header';
-import { zodValidate } from '../../ui/zod-form';
 import { ProjectNotFound } from './detail-page';
-import { ImageUpload, type UploadedImage } from '../../ui/image-upload';
+import { ImageThumbnails, ImageUpload, type UploadedImage } from '../../ui/image-upload';
 import { useUnsavedChangesGuard } from '../../ui/unsaved-changes';
 
 type Values = { projectId: number; title: string; content: string; images: UploadedImage[] };
@@ -36,7 +23,7 @@ export function NewUpdatePage() {
   const form = useForm<Values>({
     mode: 'controlled',
     initialValues: { projectId, title: '', content: '', images: [] },
-    validate: zodValidate(createUpdateSchema),
+    validate: schemaResolver(createUpdateSchema, { sync: true }),
   });
   const guard = useUnsavedChangesGuard(form.isDirty(), 'This update');
   const create = trpc.showUp.createUpdate.useMutation({
@@ -64,29 +51,11 @@ export function NewUpdatePage() {
           <Stack>
             <TextInput label="Title" withAsterisk {...form.getInputProps('title')} />
             <Textarea label="Content" withAsterisk autosize minRows={6} {...form.getInputProps('content')} />
-            {form.values.images.length ? (
-              <SimpleGrid cols={{ base: 2, sm: 4 }}>
-                {form.values.images.map((img, i) => (
-                  <Stack key={`${img.url}-${i}`} gap={4}>
-                    <Image
-                      src={img.thumbnailUrl ?? img.url}
-                      alt={`Update image ${i + 1}`}
-                      radius="sm"
-                      h={90}
-                      fit="cover"
-                    />
-                    <ActionIcon
-                      variant="light"
-                      color="red"
-                      aria-label={`Remove update image ${i + 1}`}
-                      onClick={() => form.removeListItem('images', i)}
-                    >
-                      <IconTrash size={16} />
-                    </ActionIcon>
-                  </Stack>
-                ))}
-              </SimpleGrid>
-            ) : null}
+            <ImageThumbnails
+              images={form.values.images}
+              what="Update image"
+              onRemove={(i) => form.removeListItem('images', i)}
+            />
             <ImageUpload
               label="Add an image"
               value={null}

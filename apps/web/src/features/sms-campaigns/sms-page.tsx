@@ -5,6 +5,7 @@ import { useLocation, useSearchParams } from 'react-router-dom';
 import { trpc } from '../../lib/trpc';
 import { EmptyState } from '../../ui/empty-state';
 import { PageHeader } from '../../ui/page-header';
+import { SendingLimitNotice } from '../campaigns/sending-limit';
 import { CampaignForm, type SmsCampaign } from './campaign-form';
 import { SmsCampaignsTable } from './campaigns-table';
 import { SmsOutbox } from './sms-outbox';
@@ -59,6 +60,7 @@ export function SmsCampaignsPage() {
           </Button>
         }
       />
+      <SendingLimitNotice />
       {editing ? (
         <CampaignForm
           key={editing === 'new' ? 'new' : editing.id}

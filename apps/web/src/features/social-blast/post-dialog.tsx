@@ -148,7 +148,6 @@ export function PostDialog({
       children: <Text size="sm">This post has changes that are not saved.</Text>,
       labels: { confirm: 'Discard', cancel: 'Keep editing' },
       confirmProps: { color: 'red' },
-      closeButtonProps: { 'aria-label': 'Close' },
       onConfirm: onClose,
     });
   };
@@ -166,7 +165,7 @@ export function PostDialog({
   const title = post ? 'Edit Social Post' : 'Schedule New Social Post';
 
   return (
-    <Modal opened={opened} onClose={close} title={title} size={600} closeButtonProps={{ 'aria-label': 'Close' }}>
+    <Modal opened={opened} onClose={close} title={title} size={600}>
       <form onSubmit={submit} noValidate>
         <Stack className={classes.dialog}>
           {post?.status === 'failed' && post.error ? (

@@ -1,5 +1,5 @@
 import { Alert, Button, Code, CopyButton, Group, Paper, Skeleton, Stack, Text, TextInput, Title } from '@mantine/core';
-import { useForm } from '@mantine/form';
+import { schemaResolver, useForm } from '@mantine/form';
 import { IconCheck, IconCopy, IconKey } from '@tabler/icons-react';
 import { useEffect, useState } from 'react';
 import { updateSocialSettingsSchema } from '@lampstand/api/schemas/social-posts';
@@ -7,7 +7,6 @@ import { trpc } from '../../lib/trpc';
 import { errorMessage } from '../../lib/errors';
 import { confirmDestructive } from '../../ui/confirm';
 import { notifyError, notifySuccess } from '../../ui/notify';
-import { zodValidate } from '../../ui/zod-form';
 
 export function CopyField({ label, value }: { label: string; value: string }) {
   return (
@@ -39,7 +38,7 @@ export function SocialSettingsSection() {
   const form = useForm({
     mode: 'controlled',
     initialValues: { webhookUrl: '' },
-    validate: zodValidate(updateSocialSettingsSchema),
+    validate: schemaResolver(updateSocialSettingsSchema, { sync: true }),
   });
   useEffect(() => {
     if (settings.data) form.setValues({ webhookUrl: settings.data.webhookUrl ?? '' });

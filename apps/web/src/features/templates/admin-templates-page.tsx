@@ -1,20 +1,7 @@
-import {
-  ActionIcon,
-  Badge,
-  Button,
-  Card,
-  Group,
-  Image,
-  Menu,
-  SimpleGrid,
-  Stack,
-  Tabs,
-  Text,
-  Title,
-} from '@mantine/core';
+import { ActionIcon, Badge, Button, Card, Group, Image, Menu, SimpleGrid, Stack, Tabs, Text } from '@mantine/core';
 import { IconDots, IconPencil, IconPlus, IconTrash, IconUsersGroup } from '@tabler/icons-react';
 import { useState } from 'react';
-import { TEMPLATE_TYPES } from '@lampstand/api/schemas/templates';
+import type { TemplateTypeValue } from '@lampstand/api/schemas/templates';
 import { trpc } from '../../lib/trpc';
 import { errorMessage } from '../../lib/errors';
 import { formatDate } from '../../ui/format';
@@ -23,8 +10,9 @@ import { PageHeader } from '../../ui/page-header';
 import { AssignToChurchesDialog } from './assign-dialog';
 import { PackageDialog, type Package } from './package-form';
 import { TemplateDialog, type Template } from './template-form';
+import { TemplatesByType } from './templates-by-type';
 
-const EMPTY: Record<string, string> = {
+const EMPTY: Record<TemplateTypeValue, string> = {
   email: 'No email templates found.',
   sms: 'No SMS templates found.',
   print: 'No print templates found.',
@@ -133,38 +121,22 @@ export function AdminTemplatesPage() {
               New Template
             </Button>
           </Group>
-          <Stack gap="xl">
-            {TEMPLATE_TYPES.map((type) => {
-              const items = all.filter((t) => t.type === type.value);
-              return (
-                <section key={type.value} aria-label={`${type.label} templates`}>
-                  <Title order={4} mb="sm">
-                    {type.label}
-                  </Title>
-                  {items.length === 0 ? (
-                    <Text c="dimmed" size="sm">
-                      {EMPTY[type.value]}
-                    </Text>
-                  ) : (
-                    <SimpleGrid cols={{ base: 1, sm: 2, lg: 3 }}>
-                      {items.map((t) => (
-                        <ItemCard
-                          key={t.id}
-                          {...t}
-                          onEdit={() => setEditingTemplate(t)}
-                          onAssign={() => setAssigning({ kind: 'template', id: t.id, name: t.name })}
-                          onDelete={() => {
-                            if (window.confirm('Are you sure you want to delete this template?'))
-                              delTemplate.mutate({ id: t.id });
-                          }}
-                        />
-                      ))}
-                    </SimpleGrid>
-                  )}
-                </section>
-              );
-            })}
-          </Stack>
+          <TemplatesByType
+            templates={all}
+            empty={(type) => EMPTY[type.value]}
+            card={(t) => (
+              <ItemCard
+                key={t.id}
+                {...t}
+                onEdit={() => setEditingTemplate(t)}
+                onAssign={() => setAssigning({ kind: 'template', id: t.id, name: t.name })}
+                onDelete={() => {
+                  if (window.confirm('Are you sure you want to delete this template?'))
+                    delTemplate.mutate({ id: t.id });
+                }}
+              />
+            )}
+          />
         </Tabs.Panel>
         <Tabs.Panel value="packages">
           <Group justify="flex-end" mb="md">

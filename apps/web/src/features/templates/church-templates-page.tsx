@@ -1,18 +1,4 @@
-import {
-  Alert,
-  Badge,
-  Button,
-  Card,
-  Group,
-  Loader,
-  Paper,
-  Select,
-  SimpleGrid,
-  Stack,
-  Tabs,
-  Text,
-  Title,
-} from '@mantine/core';
+import { Alert, Badge, Button, Card, Group, Loader, Paper, Select, SimpleGrid, Stack, Tabs, Text } from '@mantine/core';
 import { useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router-dom';
 import { TEMPLATE_TYPES } from '@lampstand/api/schemas/templates';
@@ -22,6 +8,7 @@ import { errorMessage } from '../../lib/errors';
 import { notifyError } from '../../ui/notify';
 import { PageHeader } from '../../ui/page-header';
 import { CATEGORY_OPTIONS } from './template-form';
+import { TemplatesByType } from './templates-by-type';
 
 type ChurchTemplate = RouterOutputs['templates']['list'][number];
 
@@ -97,29 +84,11 @@ export function ChurchTemplatesPage() {
           ) : templates.error ? (
             <Alert color="red">{errorMessage(templates.error)}</Alert>
           ) : (
-            <Stack gap="xl">
-              {TEMPLATE_TYPES.map((type) => {
-                const items = shown.filter((t) => t.type === type.value);
-                return (
-                  <section key={type.value} aria-label={`${type.label} templates`}>
-                    <Title order={4} mb="sm">
-                      {type.label}
-                    </Title>
-                    {items.length === 0 ? (
-                      <Text c="dimmed" size="sm">
-                        No {type.label.toLowerCase()} templates yet.
-                      </Text>
-                    ) : (
-                      <SimpleGrid cols={{ base: 1, sm: 2, lg: 3 }}>
-                        {items.map((t) => (
-                          <TemplateCard key={t.id} t={t} />
-                        ))}
-                      </SimpleGrid>
-                    )}
-                  </section>
-                );
-              })}
-            </Stack>
+            <TemplatesByType
+              templates={shown}
+              empty={(type) => `No ${type.label.toLowerCase()} templates yet.`}
+              card={(t) => <TemplateCard key={t.id} t={t} />}
+            />
           )}
         </Tabs.Panel>
         <Tabs.Panel value="packages">

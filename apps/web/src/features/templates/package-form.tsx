@@ -1,11 +1,10 @@
-import { Button, Group, Modal, Select, Stack, Switch, Textarea, TextInput } from '@mantine/core';
-import { useForm } from '@mantine/form';
-import { packageFieldsSchema } from '@lampstand/api/schemas/templates';
+import { Button, Group, Select, Switch, Textarea, TextInput } from '@mantine/core';
+import { schemaResolver, useForm } from '@mantine/form';
+import { packageFormSchema } from '@lampstand/api/schemas/templates';
 import type { RouterOutputs } from '@lampstand/api';
 import { trpc } from '../../lib/trpc';
-import { errorMessage } from '../../lib/errors';
-import { notifyError, notifySuccess } from '../../ui/notify';
-import { zodValidate } from '../../ui/zod-form';
+import { saveToasts } from './save-toasts';
+import { AdminDialog } from './admin-dialog';
 import { CATEGORY_OPTIONS, type Template } from './template-form';
 
 export type Package = RouterOutputs['adminTemplates']['packages'][number];
@@ -52,72 +51,48 @@ export function PackageDialog({
       landingPageTemplateId: pkg?.landingPageTemplateId ? String(pkg.landingPageTemplateId) : 'none',
       isActive: pkg?.isActive ?? true,
     },
-    validate: (v: Values): Record<string, string> => zodValidate(packageFieldsSchema)(toPayload(v)),
+    validate: schemaResolver(packageFormSchema, { sync: true }),
   });
-  function toPayload(v: Values) {
-    const link = (x: string) => (x === 'none' ? null : Number(x));
-    return {
-      name: v.name,
-      category: v.category as 'general',
-      description: v.description,
-      thumbnail: v.thumbnail,
-      emailTemplateId: link(v.emailTemplateId),
-      smsTemplateId: link(v.smsTemplateId),
-      printTemplateId: link(v.printTemplateId),
-      landingPageTemplateId: link(v.landingPageTemplateId),
-      isActive: v.isActive,
-    };
-  }
-  const done = async (msg: string) => {
-    notifySuccess('Success', msg);
-    await utils.adminTemplates.packages.invalidate();
-    form.reset();
-    onClose();
-  };
-  const create = trpc.adminTemplates.createPackage.useMutation({
-    onSuccess: () => done('Package created successfully.'),
-    onError: (e) => notifyError('Error', `Failed to create package: ${errorMessage(e)}`),
+  const toasts = saveToasts('package', {
+    refresh: () => utils.adminTemplates.packages.invalidate(),
+    reset: form.reset,
+    close: onClose,
   });
-  const update = trpc.adminTemplates.updatePackage.useMutation({
-    onSuccess: () => done('Package updated successfully.'),
-    onError: (e) => notifyError('Error', `Failed to update package: ${errorMessage(e)}`),
-  });
+  const create = trpc.adminTemplates.createPackage.useMutation(toasts.create);
+  const update = trpc.adminTemplates.updatePackage.useMutation(toasts.update);
   return (
-    <Modal opened onClose={onClose} title={pkg ? 'Edit Package' : 'New Package'} size={600} centered>
-      <form
-        noValidate
-        onSubmit={form.onSubmit((v) =>
-          pkg ? update.mutate({ id: pkg.id, ...toPayload(v) }) : create.mutate(toPayload(v)),
-        )}
-      >
-        <Stack>
-          <TextInput label="Name" withAsterisk {...form.getInputProps('name')} />
-          <Select label="Category" withAsterisk data={CATEGORY_OPTIONS} {...form.getInputProps('category')} />
-          <Textarea label="Description" autosize minRows={2} {...form.getInputProps('description')} />
-          <TextInput label="Thumbnail URL" placeholder="https://" {...form.getInputProps('thumbnail')} />
-          {LINKS.map((l) => (
-            <Select
-              key={l.field}
-              label={l.label}
-              allowDeselect={false}
-              data={[
-                { value: 'none', label: 'None' },
-                ...templates.filter((t) => t.type === l.type).map((t) => ({ value: String(t.id), label: t.name })),
-              ]}
-              {...form.getInputProps(l.field)}
-            />
-          ))}
-          <Switch label="Active" {...form.getInputProps('isActive', { type: 'checkbox' })} />
-          <Group justify="flex-end">
-            <Button variant="default" onClick={onClose}>
-              Cancel
-            </Button>
-            <Button type="submit" loading={create.isPending || update.isPending}>
-              {pkg ? 'Update Package' : 'Create Package'}
-            </Button>
-          </Group>
-        </Stack>
-      </form>
-    </Modal>
+    <AdminDialog
+      title={pkg ? 'Edit Package' : 'New Package'}
+      onClose={onClose}
+      onSubmit={form.onSubmit((v) =>
+        pkg ? update.mutate({ id: pkg.id, ...packageFormSchema.parse(v) }) : create.mutate(packageFormSchema.parse(v)),
+      )}
+    >
+      <TextInput label="Name" withAsterisk {...form.getInputProps('name')} />
+      <Select label="Category" withAsterisk data={CATEGORY_OPTIONS} {...form.getInputProps('category')} />
+      <Textarea label="Description" autosize minRows={2} {...form.getInputProps('description')} />
+      <TextInput label="Thumbnail URL" placeholder="https://" {...form.getInputProps('thumbnail')} />
+      {LINKS.map((l) => (
+        <Select
+          key={l.field}
+          label={l.label}
+          allowDeselect={false}
+          data={[
+            { value: 'none', label: 'None' },
+            ...templates.filter((t) => t.type === l.type).map((t) => ({ value: String(t.id), label: t.name })),
+          ]}
+          {...form.getInputProps(l.field)}
+        />
+      ))}
+      <Switch label="Active" {...form.getInputProps('isActive', { type: 'checkbox' })} />
+      <Group justify="flex-end">
+        <Button variant="default" onClick={onClose}>
+          Cancel
+        </Button>
+        <Button type="submit" loading={create.isPending || update.isPending}>
+          {pkg ? 'Update Package' : 'Create Package'}
+        </Button>
+      </Group>
+    </AdminDialog>
   );
 }

@@ -1,17 +1,16 @@
 import '@mantine/tiptap/styles.css';
-import { Button, Group, Modal, Select, Stack, Switch, Text, Textarea, TextInput } from '@mantine/core';
-import { useForm } from '@mantine/form';
+import { Button, Group, Select, Stack, Switch, Text, Textarea, TextInput } from '@mantine/core';
+import { schemaResolver, useForm } from '@mantine/form';
 import { Link as LinkExtension, RichTextEditor } from '@mantine/tiptap';
 import { useEditor } from '@tiptap/react';
 import StarterKit from '@tiptap/starter-kit';
-import { TEMPLATE_CATEGORIES, TEMPLATE_TYPES, templateFieldsSchema } from '@lampstand/api/schemas/templates';
+import { TEMPLATE_CATEGORIES, TEMPLATE_TYPES, templateFormSchema } from '@lampstand/api/schemas/templates';
 import { smsSegments } from '@lampstand/api/schemas/sms-campaigns';
 import type { RouterOutputs } from '@lampstand/api';
 import { trpc } from '../../lib/trpc';
-import { errorMessage } from '../../lib/errors';
-import { notifyError, notifySuccess } from '../../ui/notify';
+import { saveToasts } from './save-toasts';
+import { AdminDialog } from './admin-dialog';
 import { labelledEditorProps } from '../../ui/rich-text';
-import { zodValidate } from '../../ui/zod-form';
 
 export type Template = RouterOutputs['adminTemplates']['templates'][number];
 export const CATEGORY_OPTIONS = TEMPLATE_CATEGORIES.map((c) => ({ value: c, label: c[0]!.toUpperCase() + c.slice(1) }));
@@ -89,109 +88,83 @@ export function TemplateDialog({ template, onClose }: { template?: Template; onC
         keyPoints: Array.isArray(c.keyPoints) ? (c.keyPoints as string[]).join('\n') : '',
       },
     },
-    validate: (v) => zodValidate(templateFieldsSchema)(payload(v)),
+    validate: schemaResolver(templateFormSchema, { sync: true }),
   });
-  function payload(v: Values) {
-    return {
-      name: v.name,
-      type: v.type as 'email',
-      category: v.category as 'general',
-      description: v.description,
-      thumbnail: v.thumbnail,
-      isActive: v.isActive,
-      content: {
-        ...v.content,
-        keyPoints: v.content.keyPoints
-          .split('\n')
-          .map((k) => k.trim())
-          .filter(Boolean),
-      },
-    };
-  }
-  const done = async (msg: string) => {
-    notifySuccess('Success', msg);
-    await utils.adminTemplates.templates.invalidate();
-    form.reset();
-    onClose();
-  };
-  const create = trpc.adminTemplates.createTemplate.useMutation({
-    onSuccess: () => done('Template created successfully.'),
-    onError: (e) => notifyError('Error', `Failed to create template: ${errorMessage(e)}`),
+  const toasts = saveToasts('template', {
+    refresh: () => utils.adminTemplates.templates.invalidate(),
+    reset: form.reset,
+    close: onClose,
   });
-  const update = trpc.adminTemplates.updateTemplate.useMutation({
-    onSuccess: () => done('Template updated successfully.'),
-    onError: (e) => notifyError('Error', `Failed to update template: ${errorMessage(e)}`),
-  });
+  const create = trpc.adminTemplates.createTemplate.useMutation(toasts.create);
+  const update = trpc.adminTemplates.updateTemplate.useMutation(toasts.update);
   const v = form.values;
   const seg = smsSegments(v.content.text);
   return (
-    <Modal opened onClose={onClose} title={template ? 'Edit Template' : 'New Template'} size={600} centered>
-      <form
-        noValidate
-        onSubmit={form.onSubmit((vals) =>
-          template ? update.mutate({ id: template.id, ...payload(vals) }) : create.mutate(payload(vals)),
-        )}
-      >
-        <Stack>
-          <TextInput label="Name" withAsterisk {...form.getInputProps('name')} />
-          <Group grow align="flex-start">
-            <Select
-              label="Type"
-              withAsterisk
-              data={TEMPLATE_TYPES.map((t) => ({ value: t.value, label: t.label }))}
-              {...form.getInputProps('type')}
-            />
-            <Select label="Category" withAsterisk data={CATEGORY_OPTIONS} {...form.getInputProps('category')} />
-          </Group>
-          <Textarea label="Description" autosize minRows={2} {...form.getInputProps('description')} />
-          <TextInput label="Thumbnail URL" placeholder="https://" {...form.getInputProps('thumbnail')} />
-          {v.type === 'email' ? (
-            <>
-              <TextInput label="Email subject" {...form.getInputProps('content.subject')} />
-              <HtmlEditor
-                label="Email body"
-                value={v.content.html}
-                onChange={(h) => form.setFieldValue('content.html', h)}
-              />
-            </>
-          ) : null}
-          {v.type === 'sms' ? (
-            <>
-              <Textarea label="SMS text" autosize minRows={3} {...form.getInputProps('content.text')} />
-              <Text size="sm" c="dimmed">
-                {seg.characters} characters · {seg.encoding} · {seg.segments}{' '}
-                {seg.segments === 1 ? 'segment' : 'segments'}
-              </Text>
-            </>
-          ) : null}
-          {v.type === 'landing-page' ? (
-            <>
-              <TextInput label="Headline" {...form.getInputProps('content.headline')} />
-              <TextInput label="Subheading" {...form.getInputProps('content.subheading')} />
-              <Textarea label="Main content" autosize minRows={3} {...form.getInputProps('content.mainContent')} />
-              <TextInput label="Call to action" {...form.getInputProps('content.callToAction')} />
-              <Textarea
-                label="Key points (one per line)"
-                autosize
-                minRows={2}
-                {...form.getInputProps('content.keyPoints')}
-              />
-            </>
-          ) : null}
-          {v.type === 'print' ? (
-            <HtmlEditor label="Flyer" value={v.content.html} onChange={(h) => form.setFieldValue('content.html', h)} />
-          ) : null}
-          <Switch label="Active" {...form.getInputProps('isActive', { type: 'checkbox' })} />
-          <Group justify="flex-end">
-            <Button variant="default" onClick={onClose}>
-              Cancel
-            </Button>
-            <Button type="submit" loading={create.isPending || update.isPending}>
-              {template ? 'Update Template' : 'Create Template'}
-            </Button>
-          </Group>
-        </Stack>
-      </form>
-    </Modal>
+    <AdminDialog
+      title={template ? 'Edit Template' : 'New Template'}
+      onClose={onClose}
+      onSubmit={form.onSubmit((vals) =>
+        template
+          ? update.mutate({ id: template.id, ...templateFormSchema.parse(vals) })
+          : create.mutate(templateFormSchema.parse(vals)),
+      )}
+    >
+      <TextInput label="Name" withAsterisk {...form.getInputProps('name')} />
+      <Group grow align="flex-start">
+        <Select
+          label="Type"
+          withAsterisk
+          data={TEMPLATE_TYPES.map((t) => ({ value: t.value, label: t.label }))}
+          {...form.getInputProps('type')}
+        />
+        <Select label="Category" withAsterisk data={CATEGORY_OPTIONS} {...form.getInputProps('category')} />
+      </Group>
+      <Textarea label="Description" autosize minRows={2} {...form.getInputProps('description')} />
+      <TextInput label="Thumbnail URL" placeholder="https://" {...form.getInputProps('thumbnail')} />
+      {v.type === 'email' ? (
+        <>
+          <TextInput label="Email subject" {...form.getInputProps('content.subject')} />
+          <HtmlEditor
+            label="Email body"
+            value={v.content.html}
+            onChange={(h) => form.setFieldValue('content.html', h)}
+          />
+        </>
+      ) : null}
+      {v.type === 'sms' ? (
+        <>
+          <Textarea label="SMS text" autosize minRows={3} {...form.getInputProps('content.text')} />
+          <Text size="sm" c="dimmed">
+            {seg.characters} characters · {seg.encoding} · {seg.segments} {seg.segments === 1 ? 'segment' : 'segments'}
+          </Text>
+        </>
+      ) : null}
+      {v.type === 'landing-page' ? (
+        <>
+          <TextInput label="Headline" {...form.getInputProps('content.headline')} />
+          <TextInput label="Subheading" {...form.getInputProps('content.subheading')} />
+          <Textarea label="Main content" autosize minRows={3} {...form.getInputProps('content.mainContent')} />
+          <TextInput label="Call to action" {...form.getInputProps('content.callToAction')} />
+          <Textarea
+            label="Key points (one per line)"
+            autosize
+            minRows={2}
+            {...form.getInputProps('content.keyPoints')}
+          />
+        </>
+      ) : null}
+      {v.type === 'print' ? (
+        <HtmlEditor label="Flyer" value={v.content.html} onChange={(h) => form.setFieldValue('content.html', h)} />
+      ) : null}
+      <Switch label="Active" {...form.getInputProps('isActive', { type: 'checkbox' })} />
+      <Group justify="flex-end">
+        <Button variant="default" onClick={onClose}>
+          Cancel
+        </Button>
+        <Button type="submit" loading={create.isPending || update.isPending}>
+          {template ? 'Update Template' : 'Create Template'}
+        </Button>
+      </Group>
+    </AdminDialog>
   );
 }

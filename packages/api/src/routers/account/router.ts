@@ -1,16 +1,58 @@
-import { changePasswordResultSchema, changePasswordSchema, updateAccountSchema } from '../../schemas/account.js';
+import {
+  accountStatusSchema,
+  changePasswordResultSchema,
+  changePasswordSchema,
+  updateAccountSchema,
+  verificationSentSchema,
+} from '../../schemas/account.js';
 import { sessionUserSchema } from '../../schemas/auth.js';
 import { changePassword, updateAccount } from '../../services/account/account.js';
-import { router, sessionProcedure } from '../../trpc.js';
+import { getAccountStatus } from '../../services/account/account-status.js';
+import { sendVerificationEmail, type VerificationDeps } from '../../services/account/email-verification.js';
+import type { Context } from '../../context.js';
+import { protectedProcedure, router, sessionProcedure } from '../../trpc.js';
+
+export const verificationDeps = (ctx: Pick<Context, 'db' | 'services'>): VerificationDeps => ({
+  db: ctx.db,
+  email: ctx.services.email,
+  config: ctx.services.delivery,
+});
 
 /** The signed-in church's own account (the impersonated church while impersonating); never with an API key. */
 export const accountRouter = router({
   update: sessionProcedure
     .input(updateAccountSchema)
     .output(sessionUserSchema)
-    .mutation(({ ctx, input }) => updateAccount(ctx.db, ctx.tenantId, input)),
+    .mutation(async ({ ctx, input }) => {
+      const before = ctx.effectiveUser.email;
+      const updated = await updateAccount(ctx.db, ctx.tenantId, input);
+      // A new address gets its own link (not counted against a failure: the change is saved).
+      if (updated.email.toLowerCase() !== before.toLowerCase())
+        await sendVerificationEmail(verificationDeps(ctx), ctx.tenantId).catch(() => undefined);
+      return updated;
+    }),
   changePassword: sessionProcedure
     .input(changePasswordSchema)
     .output(changePasswordResultSchema)
     .mutation(({ ctx, input }) => changePassword(ctx.db, ctx.tenantId, { ...input, keepSessionId: ctx.session.id() })),
+  /** Whether the account email is verified, and the church's daily recipient limit. */
+  status: protectedProcedure.output(accountStatusSchema).query(({ ctx }) =>
+    getAccountStatus(
+      {
+        db: ctx.db,
+        email: ctx.services.email,
+        unverifiedDailyRecipients: ctx.services.delivery.unverifiedDailyRecipients,
+      },
+      ctx.tenantId,
+    ),
+  ),
+  sendVerificationEmail: sessionProcedure.output(verificationSentSchema).mutation(async ({ ctx }) => {
+    const sent = await sendVerificationEmail(verificationDeps(ctx), ctx.tenantId);
+    return {
+      ...sent,
+      message: sent.outbox
+        ? 'No SMTP server is configured: the email is in your outbox, shown on the Account page.'
+        : `We sent a link to ${sent.to}. It works once, for 24 hours.`,
+    };
+  }),
 });

@@ -1,12 +1,23 @@
 import { z } from 'zod';
-import { adminUserSchema, impersonateSchema, impersonationResultSchema } from '../../schemas/admin.js';
+import {
+  adminUserSchema,
+  impersonateSchema,
+  impersonationResultSchema,
+  setDailyLimitSchema,
+} from '../../schemas/admin.js';
 import { badRequest, forbidden } from '../../errors.js';
-import { listUsers } from '../../services/admin/users.js';
+import { listUsers, setDailyLimit } from '../../services/admin/users.js';
 import { recordImpersonationStop, startImpersonation } from '../../services/admin/impersonation.js';
 import { adminProcedure, protectedProcedure, router } from '../../trpc.js';
 
 export const adminRouter = router({
   users: adminProcedure.output(z.array(adminUserSchema)).query(({ ctx }) => listUsers(ctx.db)),
+
+  /** Lift or lower a church's daily recipient limit (null: the default rule). */
+  setDailyLimit: adminProcedure
+    .input(setDailyLimitSchema)
+    .output(adminUserSchema)
+    .mutation(({ ctx, input }) => setDailyLimit(ctx.db, input)),
 
   impersonate: adminProcedure
     .input(impersonateSchema)
@@ -26,7 +37,7 @@ export const adminRouter = router({
     const targetId = ctx.session.data().impersonatingUserId;
     if (!targetId) throw badRequest('You are not impersonating anyone');
     await ctx.session.setImpersonating(undefined);
-    await recordImpersonationStop(ctx.db, ctx.user.id, targetId);
+    await recordImpersonationStop(ctx.db, { adminId: ctx.user.id, targetId });
     return { message: 'Impersonation ended', user: ctx.user };
   }),
 });

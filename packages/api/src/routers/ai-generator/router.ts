@@ -9,10 +9,11 @@ import * as svc from '../../services/ai-generator/generate.js';
 import { protectedProcedure, router } from '../../trpc.js';
 import type { Context } from '../../context.js';
 
-const deps = (ctx: Pick<Context, 'db' | 'services'>) => ({
+const deps = (ctx: Pick<Context, 'db' | 'services' | 'ip'>) => ({
   db: ctx.db,
   ai: ctx.services.ai,
   generationsPerHour: ctx.services.aiGenerationsPerHour,
+  perAddress: { ip: ctx.ip, perHour: ctx.services.limits.aiGenerationsPerAddressPerHour },
 });
 
 export const aiGeneratorRouter = router({

@@ -2,7 +2,9 @@ import { loginSchema, okSchema, registerSchema, sessionUserSchema } from '../../
 import { login } from '../../services/auth/login.js';
 import { registerUser } from '../../services/auth/register-user.js';
 import { throttleRegistration } from '../../services/auth/throttle-registration.js';
+import { sendVerificationEmail } from '../../services/account/email-verification.js';
 import { protectedProcedure, publicProcedure, router } from '../../trpc.js';
+import { verificationDeps } from '../account/router.js';
 
 export const authRouter = router({
   /** The signed-in user (the impersonated church, with `_impersonatedBy`, while impersonating). */
@@ -17,6 +19,9 @@ export const authRouter = router({
         firstAccountIsAdmin: ctx.services.accounts.firstAccountIsAdmin,
       });
       await ctx.session.signIn(user.id);
+      // The link that lifts the new church's daily limit. An email that cannot be sent now does not
+      // undo the registration: the Account page sends another.
+      await sendVerificationEmail(verificationDeps(ctx), user.id).catch(() => undefined);
       return user;
     }),
 

@@ -22,7 +22,7 @@ export const childGroupsRouter = router({
   update: protectedProcedure
     .input(updateChildGroupSchema)
     .output(childGroupSchema)
-    .mutation(({ ctx, input: { id, ...fields } }) => updateChildGroup(ctx.db, ctx.tenantId, id, fields)),
+    .mutation(({ ctx, input }) => updateChildGroup(ctx.db, ctx.tenantId, input)),
   delete: protectedProcedure
     .input(childGroupIdSchema)
     .output(z.object({ id: z.number().int() }))

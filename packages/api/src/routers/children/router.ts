@@ -18,7 +18,9 @@ export const childrenRouter = router({
   add: protectedProcedure
     .input(addChildSchema)
     .output(childSchema)
-    .mutation(({ ctx, input: { id, ...fields } }) => addChild(ctx.db, ctx.tenantId, id, fields)),
+    .mutation(({ ctx, input: { id, ...fields } }) =>
+      addChild(ctx.db, ctx.tenantId, { ...fields, parentContactId: id }),
+    ),
   update: protectedProcedure
     .input(updateChildSchema)
     .output(childSchema)
@@ -30,5 +32,7 @@ export const childrenRouter = router({
   addToList: protectedProcedure
     .input(childToListSchema)
     .output(z.object({ childId: z.number().int(), listId: z.number().int() }))
-    .mutation(({ ctx, input }) => addChildToList(ctx.db, ctx.tenantId, input.childId, input.listId!)),
+    .mutation(({ ctx, input }) =>
+      addChildToList(ctx.db, ctx.tenantId, { childId: input.childId, listId: input.listId! }),
+    ),
 });

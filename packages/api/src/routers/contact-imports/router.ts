@@ -1,13 +1,10 @@
 import {
   contactImportSchema,
-  csvFileSchema,
-  exportContactsSchema,
   importIdSchema,
   startImportSchema,
   uploadImportSchema,
 } from '../../schemas/contact-imports.js';
 import { getImport, startImport, uploadImport } from '../../services/contacts/import.js';
-import { exportContactsCsv } from '../../services/contacts/export.js';
 import { protectedProcedure, router } from '../../trpc.js';
 
 export const contactImportsRouter = router({
@@ -23,8 +20,4 @@ export const contactImportsRouter = router({
     .input(importIdSchema)
     .output(contactImportSchema)
     .query(({ ctx, input }) => getImport(ctx.db, ctx.tenantId, input.id, { preview: true })),
-  export: protectedProcedure
-    .input(exportContactsSchema)
-    .output(csvFileSchema)
-    .query(({ ctx, input }) => exportContactsCsv(ctx.db, ctx.tenantId, input)),
 });

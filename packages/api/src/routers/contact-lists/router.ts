@@ -35,7 +35,7 @@ export const contactListsRouter = router({
   update: protectedProcedure
     .input(updateContactListSchema)
     .output(contactListSchema)
-    .mutation(({ ctx, input: { id, ...fields } }) => updateContactList(ctx.db, ctx.tenantId, id, fields)),
+    .mutation(({ ctx, input }) => updateContactList(ctx.db, ctx.tenantId, input)),
   delete: protectedProcedure
     .input(listIdSchema)
     .output(z.object({ id: z.number().int() }))
@@ -47,11 +47,11 @@ export const contactListsRouter = router({
   addContact: protectedProcedure
     .input(listMembershipSchema)
     .output(membership)
-    .mutation(({ ctx, input }) => addContactToList(ctx.db, ctx.tenantId, input.listId, input.contactId)),
+    .mutation(({ ctx, input }) => addContactToList(ctx.db, ctx.tenantId, input)),
   removeContact: protectedProcedure
     .input(listMembershipSchema)
     .output(membership)
-    .mutation(({ ctx, input }) => removeContactFromList(ctx.db, ctx.tenantId, input.listId, input.contactId)),
+    .mutation(({ ctx, input }) => removeContactFromList(ctx.db, ctx.tenantId, input)),
   ofContact: protectedProcedure
     .input(contactIdSchema)
     .output(z.array(contactListSchema))

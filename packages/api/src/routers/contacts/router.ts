@@ -6,7 +6,9 @@ import {
   contactPageSchema,
   contactSchema,
   createContactSchema,
+  csvFileSchema,
   duplicateContactSchema,
+  exportContactsSchema,
   findContactsSchema,
   findDuplicatesSchema,
   mergeContactsSchema,
@@ -22,6 +24,7 @@ import {
   updateContact,
 } from '../../services/contacts/contacts.js';
 import { consentHistory, setConsent } from '../../services/contacts/consent.js';
+import { exportContactsCsv } from '../../services/contacts/export.js';
 import { findDuplicateContacts, mergeContacts } from '../../services/contacts/merge.js';
 import { protectedProcedure, router } from '../../trpc.js';
 
@@ -32,6 +35,10 @@ function staffSource(ctx: { effectiveUser: { _impersonatedBy?: { username: strin
 
 export const contactsRouter = router({
   list: protectedProcedure.output(z.array(contactSchema)).query(({ ctx }) => listContacts(ctx.db, ctx.tenantId)),
+  export: protectedProcedure
+    .input(exportContactsSchema)
+    .output(csvFileSchema)
+    .query(({ ctx, input }) => exportContactsCsv(ctx.db, ctx.tenantId, input)),
   find: protectedProcedure
     .input(findContactsSchema)
     .output(contactPageSchema)
@@ -64,7 +71,8 @@ export const contactsRouter = router({
     .input(updateConsentSchema)
     .output(contactSchema)
     .mutation(({ ctx, input }) =>
-      setConsent(ctx.db, ctx.tenantId, input.id, {
+      setConsent(ctx.db, ctx.tenantId, {
+        contactId: input.id,
         channel: input.channel,
         status: input.status,
         source: staffSource(ctx),

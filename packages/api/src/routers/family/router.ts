@@ -11,7 +11,13 @@ export const familyRouter = router({
   add: protectedProcedure
     .input(addFamilyLinkSchema)
     .output(familyItemSchema.shape.link)
-    .mutation(({ ctx, input }) => addFamilyLink(ctx.db, ctx.tenantId, input.id, input)),
+    .mutation(({ ctx, input }) =>
+      addFamilyLink(ctx.db, ctx.tenantId, {
+        contactId: input.id,
+        relatedContactId: input.relatedContactId,
+        relationship: input.relationship,
+      }),
+    ),
   remove: protectedProcedure
     .input(familyLinkIdSchema)
     .output(z.object({ id: z.number().int() }))

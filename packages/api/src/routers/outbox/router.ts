@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { outboxMessageSchema, outboxQuerySchema } from '../../schemas/email-campaigns.js';
+import { outboxMessageSchema, outboxQuerySchema } from '../../schemas/outbox.js';
 import { listOutbox } from '../../services/email-campaigns/outbox.js';
 import { protectedProcedure, router } from '../../trpc.js';
 

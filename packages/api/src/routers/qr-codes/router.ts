@@ -28,7 +28,7 @@ const qrDeps = (ctx: Pick<Context, 'db' | 'services'>) => ({
   db: ctx.db,
   settings: ctx.services.qr,
   storage: ctx.services.storage,
-  now: ctx.services.now,
+  now: () => new Date(),
 });
 
 export const qrCodesRouter = router({

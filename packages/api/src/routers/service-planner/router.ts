@@ -128,6 +128,7 @@ const plansRouter = router({
           publicUrl: ctx.services.delivery.publicUrl,
           ai: ctx.services.ai,
           aiGenerationsPerHour: ctx.services.aiGenerationsPerHour,
+          aiPerAddress: { ip: ctx.ip, perHour: ctx.services.limits.aiGenerationsPerAddressPerHour },
           landingPageChanged: ctx.services.landingPageChanged,
         },
         ctx.tenantId,

@@ -1,4 +1,4 @@
-import { churchSettingsSchema, updateChurchSettingsSchema } from '../../schemas/email-campaigns.js';
+import { churchSettingsSchema, updateChurchSettingsSchema } from '../../schemas/settings.js';
 import { getChurchSettings, updateChurchSettings } from '../../services/settings/church-settings.js';
 import { protectedProcedure, router } from '../../trpc.js';
 

@@ -30,8 +30,12 @@ import {
   showUpConfig,
 } from '../../services/show-up/donations.js';
 import { connectGiving, givingStatus, refreshGiving } from '../../services/show-up/giving.js';
+import { throttleDonations as throttleByAddress } from '../../services/show-up/donation-limits.js';
 import type { Context } from '../../context.js';
 import { protectedProcedure, publicProcedure, router } from '../../trpc.js';
+
+const throttleDonations = (ctx: Context, kind: 'start' | 'lookup') =>
+  throttleByAddress(ctx.db, { ip: ctx.ip, perHour: ctx.services.limits.donationsPerAddressPerHour, kind });
 
 const eventDeps = (ctx: Context) => ({
   db: ctx.db,
@@ -78,15 +82,24 @@ export const showUpRouter = router({
   prepareDonation: publicProcedure
     .input(prepareDonationSchema)
     .output(preparedDonationSchema)
-    .mutation(({ ctx, input }) => prepareDonation(ctx.db, ctx.services.showUp.payments, input)),
+    .mutation(async ({ ctx, input }) => {
+      await throttleDonations(ctx, 'start');
+      return prepareDonation(ctx.db, ctx.services.showUp.payments, input);
+    }),
   completeDemoPayment: publicProcedure
     .input(demoCompleteSchema)
     .output(z.object({ status: z.literal('succeeded') }))
-    .mutation(({ ctx, input }) => completeDemoPayment(eventDeps(ctx), input)),
+    .mutation(async ({ ctx, input }) => {
+      await throttleDonations(ctx, 'start');
+      return completeDemoPayment(eventDeps(ctx), input);
+    }),
   donationByPayment: publicProcedure
     .input(donationByPaymentInputSchema)
     .output(donationReceiptInfoSchema)
-    .query(({ ctx, input }) => donationByPayment(ctx.db, input)),
+    .query(async ({ ctx, input }) => {
+      await throttleDonations(ctx, 'lookup');
+      return donationByPayment(ctx.db, input);
+    }),
   ownerDonations: protectedProcedure
     .input(projectIdSchema)
     .output(ownerDonationsSchema)

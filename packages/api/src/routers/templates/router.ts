@@ -31,7 +31,7 @@ export const adminTemplatesRouter = router({
   updateTemplate: adminProcedure
     .input(updateTemplateSchema)
     .output(templateSchema)
-    .mutation(({ ctx, input: { id, ...f } }) => svc.updateTemplate(ctx.db, id, f)),
+    .mutation(({ ctx, input }) => svc.updateTemplate(ctx.db, input)),
   deleteTemplate: adminProcedure
     .input(templateIdSchema)
     .output(idOut)
@@ -44,7 +44,7 @@ export const adminTemplatesRouter = router({
   updatePackage: adminProcedure
     .input(updatePackageSchema)
     .output(packageSchema)
-    .mutation(({ ctx, input: { id, ...f } }) => svc.updatePackage(ctx.db, id, f)),
+    .mutation(({ ctx, input }) => svc.updatePackage(ctx.db, input)),
   deletePackage: adminProcedure
     .input(packageIdSchema)
     .output(idOut)

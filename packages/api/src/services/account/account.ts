@@ -6,8 +6,8 @@ import { hashPassword, verifyPassword } from '../auth/password.js';
 import { EMAIL_TAKEN } from '../auth/register-user.js';
 import { toSessionUser } from '../auth/users.js';
 
-export const CURRENT_PASSWORD_WRONG = 'Current password is incorrect';
-export const CURRENT_PASSWORD_NEEDED = 'Enter your current password to change your email';
+const CURRENT_PASSWORD_WRONG = 'Current password is incorrect';
+const CURRENT_PASSWORD_NEEDED = 'Enter your current password to change your email';
 
 async function checkCurrentPassword(db: Db, userId: number, password: string | undefined, missing: string) {
   if (!password) throw badRequest(missing, 'currentPassword');
@@ -16,7 +16,10 @@ async function checkCurrentPassword(db: Db, userId: number, password: string | u
   if (!(await verifyPassword(row.passwordHash, password))) throw badRequest(CURRENT_PASSWORD_WRONG, 'currentPassword');
 }
 
-/** Change the church name and/or email (a partial update); a different email needs the current password. */
+/**
+ * Change the church name and/or email (a partial update); a different email needs the current
+ * password and resets the email's verification.
+ */
 export async function updateAccount(db: Db, userId: number, input: UpdateAccountInput): Promise<SessionUser> {
   const user = await db
     .selectFrom('users')
@@ -29,7 +32,12 @@ export async function updateAccount(db: Db, userId: number, input: UpdateAccount
   try {
     const updated = await db
       .updateTable('users')
-      .set({ churchName: input.churchName ?? user.churchName, email: input.email ?? user.email })
+      .set({
+        churchName: input.churchName ?? user.churchName,
+        email: input.email ?? user.email,
+        // A new address is not verified: its campaigns are limited again until it is.
+        ...(emailChanges ? { emailVerifiedAt: null } : {}),
+      })
       .where('id', '=', userId)
       .returning(['id', 'username', 'churchName', 'email', 'role'])
       .executeTakeFirstOrThrow();

@@ -15,6 +15,9 @@ export async function startImpersonation(db: Db, admin: SessionUser, targetId: n
   return target;
 }
 
-export async function recordImpersonationStop(db: Db, adminId: number, targetId: number): Promise<void> {
+export async function recordImpersonationStop(
+  db: Db,
+  { adminId, targetId }: { adminId: number; targetId: number },
+): Promise<void> {
   await db.insertInto('impersonationAudit').values({ adminId, targetId, action: 'stop' }).execute();
 }

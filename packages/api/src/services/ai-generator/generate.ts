@@ -1,12 +1,13 @@
-import { sql, type Db } from '@lampstand/db';
-import { AppError, tooManyRequests } from '../../errors.js';
+import type { Db } from '@lampstand/db';
+import { AppError } from '../../errors.js';
+import { attemptsLeft, throttle, type BucketRule } from '../rate-limit/buckets.js';
 import type { AiProvider } from '../../providers/ai.js';
 import { aiPageAnswerSchema, aiSectionAnswerSchema } from '../../schemas/landing-pages.js';
 import { aiAnnounceAnswerSchema, type AiAnnounceAnswer } from '../../schemas/service-planner.js';
 import type { z } from 'zod';
 
-export const GENERATE_FAILED = 'Failed to generate content';
-export const AI_NOT_CONFIGURED =
+const GENERATE_FAILED = 'Failed to generate content';
+const AI_NOT_CONFIGURED =
   'AI copy is not set up: the administrator sets OPENAI_API_KEY (or OPENAI_BASE_URL for a self-hosted model) on the server.';
 
 export interface AiDeps {
@@ -14,6 +15,32 @@ export interface AiDeps {
   ai: AiProvider | null;
   /** Generations per church per hour (AI_GENERATIONS_PER_HOUR, default 30). */
   generationsPerHour: number;
+  /** The caller's address and its generations an hour, whatever the church (AI_GENERATIONS_PER_ADDRESS_PER_HOUR). */
+  perAddress?: { ip: string; perHour: number };
+}
+
+export const TOO_MANY_AI_FROM_ADDRESS = 'Too many AI generations from this address. Please try again later.';
+
+const churchRule = (deps: AiDeps): BucketRule => ({ limit: deps.generationsPerHour, windowSeconds: 3600 });
+
+/**
+ * Count one generation before the model is called, in PostgreSQL (`rate_limit_buckets`, shared by
+ * every instance, one locked step, so a burst cannot slip past): per church and per address.
+ */
+async function takeGeneration(deps: AiDeps, tenantId: number): Promise<void> {
+  await throttle(
+    deps.db,
+    `ai:church:${tenantId}`,
+    churchRule(deps),
+    `Your church has used its ${deps.generationsPerHour} AI generations for this hour. Please try again later.`,
+  );
+  if (deps.perAddress)
+    await throttle(
+      deps.db,
+      `ai:address:${deps.perAddress.ip}`,
+      { limit: deps.perAddress.perHour, windowSeconds: 3600 },
+      TOO_MANY_AI_FROM_ADDRESS,
+    );
 }
 
 const SYSTEM =
@@ -46,19 +73,11 @@ const SECTION_GUIDE: Record<string, string> = {
   callToAction: 'the text of a call-to-action button, at most 5 words',
 };
 
-async function usedThisHour(db: Db, tenantId: number): Promise<number> {
-  const row = await db
-    .selectFrom('aiGenerations')
-    .select(sql<number>`count(*)::int`.as('n'))
-    .where('userId', '=', tenantId)
-    .where('createdAt', '>', sql<Date>`now() - interval '1 hour'`)
-    .executeTakeFirstOrThrow();
-  return Number(row.n);
-}
-
 export async function aiStatus(deps: AiDeps, tenantId: number) {
-  const used = await usedThisHour(deps.db, tenantId);
-  return { enabled: deps.ai !== null, remaining: Math.max(0, deps.generationsPerHour - used) };
+  return {
+    enabled: deps.ai !== null,
+    remaining: await attemptsLeft(deps.db, `ai:church:${tenantId}`, churchRule(deps)),
+  };
 }
 
 /**
@@ -78,10 +97,7 @@ async function generate<T extends z.ZodType>(
   },
 ): Promise<z.infer<T>> {
   if (!deps.ai) throw new AppError('SERVICE_UNAVAILABLE', AI_NOT_CONFIGURED);
-  if ((await usedThisHour(deps.db, tenantId)) >= deps.generationsPerHour)
-    throw tooManyRequests(
-      `Your church has used its ${deps.generationsPerHour} AI generations for this hour. Please try again later.`,
-    );
+  await takeGeneration(deps, tenantId);
   for (let attempt = 1; attempt <= 2; attempt++) {
     let answer: Awaited<ReturnType<AiProvider['completeJson']>>;
     try {

@@ -5,10 +5,10 @@ import type { ResolvedSession } from '../auth/session-users.js';
 import { getUsersByIds } from '../auth/users.js';
 
 /** Tokens look like `lsk_` + 43 base64url characters (256 random bits). */
-export const API_KEY_PREFIX = 'lsk_';
+const API_KEY_PREFIX = 'lsk_';
 const PREFIX_SHOWN = API_KEY_PREFIX.length + 6;
 
-export const hashApiKey = (token: string) => createHash('sha256').update(token, 'utf8').digest('hex');
+const hashApiKey = (token: string) => createHash('sha256').update(token, 'utf8').digest('hex');
 
 const columns = ['id', 'name', 'tokenPrefix', 'createdAt', 'lastUsedAt'] as const;
 
@@ -55,7 +55,7 @@ export async function revokeApiKey(db: Db, tenantId: number, input: { id: number
  * The church a bearer token acts as, or null for an unknown or revoked token. Marks the key used
  * in the same statement (at most once a minute, so a busy integrator does not write on every call).
  */
-export async function churchForApiKey(db: Db, token: string): Promise<number | null> {
+async function churchForApiKey(db: Db, token: string): Promise<number | null> {
   if (!token.startsWith(API_KEY_PREFIX) || token.length > 200) return null;
   const hash = hashApiKey(token);
   const row = await db

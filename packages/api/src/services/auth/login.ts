@@ -5,14 +5,14 @@ import { pruneBuckets, releaseAttempt, resetBucket, takeAttempt } from '../rate-
 import { verifyAgainstDummy, verifyPassword } from './password.js';
 import { findUserByUsername, normalizeUsername, toSessionUser } from './users.js';
 
-export const LOGIN_WINDOW_MINUTES = 15;
+const LOGIN_WINDOW_MINUTES = 15;
 /** Attempts per username + address in the window; the next is refused with 429. */
-export const LOGIN_MAX_FAILURES = 10;
+const LOGIN_MAX_FAILURES = 10;
 /** Attempts per address an hour (offices behind one router), with growing delays after 20. */
-export const LOGIN_MAX_PER_ADDRESS = 100;
-export const LOGIN_DELAY_AFTER = 20;
-export const INVALID_CREDENTIALS = 'Invalid username or password';
-export const TOO_MANY_ATTEMPTS = `Too many failed login attempts. Please try again in ${LOGIN_WINDOW_MINUTES} minutes.`;
+const LOGIN_MAX_PER_ADDRESS = 100;
+const LOGIN_DELAY_AFTER = 20;
+const INVALID_CREDENTIALS = 'Invalid username or password';
+const TOO_MANY_ATTEMPTS = `Too many failed login attempts. Please try again in ${LOGIN_WINDOW_MINUTES} minutes.`;
 
 /**
  * Check a username and password. Each attempt (each call of a tRPC batch too) is counted in
@@ -27,7 +27,7 @@ export async function login(db: Db, input: LoginInput & { ip: string }): Promise
     limit: LOGIN_MAX_FAILURES,
     windowSeconds: LOGIN_WINDOW_MINUTES * 60,
   });
-  if (!byUser.allowed) throw tooManyRequests(TOO_MANY_ATTEMPTS);
+  if (!byUser.allowed) throw tooManyRequests(TOO_MANY_ATTEMPTS, byUser.retryAfterSeconds);
   const byAddress = await takeAttempt(db, addressKey, {
     limit: LOGIN_MAX_PER_ADDRESS,
     windowSeconds: 3600,
@@ -35,7 +35,7 @@ export async function login(db: Db, input: LoginInput & { ip: string }): Promise
   });
   if (!byAddress.allowed) {
     await releaseAttempt(db, userKey);
-    throw tooManyRequests(TOO_MANY_ATTEMPTS);
+    throw tooManyRequests(TOO_MANY_ATTEMPTS, byAddress.retryAfterSeconds);
   }
 
   const user = await findUserByUsername(db, input.username);

@@ -6,9 +6,9 @@ import { takeSetupToken } from './setup-token.js';
 import { toSessionUser } from './users.js';
 import { normalizeUsernameInput, usernameSkeleton } from './username-skeleton.js';
 
-export const USERNAME_TAKEN = 'Username already exists';
+const USERNAME_TAKEN = 'Username already exists';
 export const EMAIL_TAKEN = 'An account with this email already exists';
-export const USERNAME_LOOKALIKE = 'This username looks too much like an existing one: please choose another';
+const USERNAME_LOOKALIKE = 'This username looks too much like an existing one: please choose another';
 
 /**
  * Create a church account. The first account on an empty database becomes the platform

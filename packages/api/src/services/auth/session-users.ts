@@ -9,7 +9,7 @@ export interface ResolvedSession {
 }
 
 /** Impersonation ends on its own after an hour. */
-export const IMPERSONATION_MAX_MS = 60 * 60 * 1000;
+const IMPERSONATION_MAX_MS = 60 * 60 * 1000;
 
 /** Turn a session's ids into the signed-in user and the one actions act as, in one query. */
 export async function resolveSessionUsers(

@@ -19,8 +19,8 @@ const out = (g: {
   updatedAt: Date;
 }) => ({
   ...g,
-  createdAt: g.createdAt.toISOString(),
-  updatedAt: g.updatedAt.toISOString(),
+  createdAt: g.createdAt,
+  updatedAt: g.updatedAt,
 });
 
 export async function listChildGroups(db: Db, tenantId: number) {
@@ -49,7 +49,7 @@ export async function createChildGroup(db: Db, tenantId: number, input: ChildGro
   return out(row);
 }
 
-export async function updateChildGroup(db: Db, tenantId: number, id: number, input: ChildGroupFields) {
+export async function updateChildGroup(db: Db, tenantId: number, { id, ...input }: ChildGroupFields & { id: number }) {
   const row = await db
     .updateTable('childGroups')
     .set({

@@ -1,5 +1,6 @@
 import { sql, type Db } from '@lampstand/db';
-import { ageFromDateOfBirth, type Child } from '../../schemas/contacts.js';
+import type { z } from 'zod';
+import { ageFromDateOfBirth, type childSchema } from '../../schemas/contacts.js';
 import { badRequest, notFound } from '../../errors.js';
 import { sentFields } from './contacts.js';
 
@@ -26,7 +27,7 @@ async function loadChildren(
   db: Db,
   tenantId: number,
   where: { parentContactId?: number; childId?: number },
-): Promise<Child[]> {
+): Promise<z.input<typeof childSchema>[]> {
   let q = db
     .selectFrom('contactChildren as c')
     .leftJoin('childGroups as g', (j) => j.onRef('g.id', '=', 'c.groupId').onRef('g.userId', '=', 'c.userId'))
@@ -69,12 +70,16 @@ async function loadChildren(
         : null,
     notes: r.notes,
     listIds: (r.listIds ?? []).map(Number),
-    createdAt: r.createdAt.toISOString(),
-    updatedAt: r.updatedAt.toISOString(),
+    createdAt: r.createdAt,
+    updatedAt: r.updatedAt,
   }));
 }
 
-export async function listChildren(db: Db, tenantId: number, parentContactId: number): Promise<Child[]> {
+export async function listChildren(
+  db: Db,
+  tenantId: number,
+  parentContactId: number,
+): Promise<z.input<typeof childSchema>[]> {
   const parent = await db
     .selectFrom('contacts')
     .select('id')
@@ -85,13 +90,17 @@ export async function listChildren(db: Db, tenantId: number, parentContactId: nu
   return loadChildren(db, tenantId, { parentContactId });
 }
 
-export async function getChild(db: Db, tenantId: number, childId: number): Promise<Child> {
+async function getChild(db: Db, tenantId: number, childId: number): Promise<z.input<typeof childSchema>> {
   const [child] = await loadChildren(db, tenantId, { childId });
   if (!child) throw notFound('Child not found');
   return child;
 }
 
-export async function addChild(db: Db, tenantId: number, parentContactId: number, input: ChildFields): Promise<Child> {
+export async function addChild(
+  db: Db,
+  tenantId: number,
+  { parentContactId, ...input }: ChildFields & { parentContactId: number },
+): Promise<z.input<typeof childSchema>> {
   const parent = await db
     .selectFrom('contacts')
     .select('id')
@@ -121,7 +130,7 @@ export async function updateChild(
   db: Db,
   tenantId: number,
   input: Partial<ChildFields> & { childId: number },
-): Promise<Child> {
+): Promise<z.input<typeof childSchema>> {
   const { childId, ...fields } = input;
   await assertGroup(db, tenantId, fields.groupId);
   const row = await db
@@ -150,7 +159,11 @@ export async function removeChild(db: Db, tenantId: number, childId: number) {
  * Put a child on an SMS-capable list (type sms or both). Messages sent to the list reach the
  * child through their parent contact's phone.
  */
-export async function addChildToList(db: Db, tenantId: number, childId: number, listId: number) {
+export async function addChildToList(
+  db: Db,
+  tenantId: number,
+  { childId, listId }: { childId: number; listId: number },
+) {
   const child = await db
     .selectFrom('contactChildren')
     .select('id')

@@ -1,24 +1,36 @@
 import type { ConsentStatus, Db } from '@lampstand/db';
+import type { z } from 'zod';
 import { notFound } from '../../errors.js';
 import { toContact } from './map.js';
-import type { Contact } from '../../schemas/contacts.js';
+import type { contactSchema } from '../../schemas/contacts.js';
 
 export type ConsentChannel = 'email' | 'sms';
 
 export interface ConsentChange {
   channel: ConsentChannel;
   status: ConsentStatus;
-  /** How it changed: 'staff', 'import', 'unsubscribe-link', 'sms-keyword', ... */
+  /**
+   * How it changed, free text stored in the contact's `*_consent_source` and the history. Written today:
+   * 'staff' (or 'staff (admin NAME)' while impersonating), 'import', 'merge', 'unsubscribe link',
+   * 'one-click unsubscribe', 'sms keyword' and 'landing-page:SLUG' (a confirmed sign-up; the contact
+   * shows 'landing-page:SLUG:pending' until then). Not every writer comes through here: merge writes the
+   * columns and the history itself.
+   */
   source: string;
   note?: string | null;
 }
 
 /**
  * Set a contact's consent for one channel and record the change in its history, in one
- * transaction. Setting the status it already has records nothing.
+ * transaction (the caller's, when `db` is one: the import). Setting the status it already has
+ * records nothing.
  */
-export async function setConsent(db: Db, tenantId: number, contactId: number, change: ConsentChange): Promise<Contact> {
-  return db.transaction().execute(async (trx) => {
+export async function setConsent(
+  db: Db,
+  tenantId: number,
+  { contactId, ...change }: ConsentChange & { contactId: number },
+): Promise<z.input<typeof contactSchema>> {
+  const run = async (trx: Db) => {
     const row = await trx
       .selectFrom('contacts')
       .selectAll()
@@ -53,7 +65,8 @@ export async function setConsent(db: Db, tenantId: number, contactId: number, ch
       })
       .execute();
     return toContact(updated);
-  });
+  };
+  return db.isTransaction ? run(db) : db.transaction().execute(run);
 }
 
 export async function consentHistory(db: Db, tenantId: number, contactId: number) {
@@ -72,5 +85,5 @@ export async function consentHistory(db: Db, tenantId: number, contactId: number
     .orderBy('at', 'desc')
     .orderBy('id', 'desc')
     .execute();
-  return rows.map((r) => ({ ...r, at: r.at.toISOString() }));
+  return rows;
 }

@@ -3,7 +3,7 @@ import type { z } from 'zod';
 import {
   type contactFieldsSchema,
   contactMetadataSchema,
-  type Contact,
+  type contactSchema,
   type ContactTab,
   type updateContactSchema,
 } from '../../schemas/contacts.js';
@@ -16,7 +16,7 @@ type Metadata = z.output<typeof contactMetadataSchema>;
 export type ContactPatch = z.output<typeof updateContactSchema>;
 
 /** Split the API's metadata into the jsonb document and the date column. */
-export function storedMetadata(input: Metadata | undefined): { metadata: ContactMetadata; dateOfBirth: string | null } {
+function storedMetadata(input: Metadata | undefined): { metadata: ContactMetadata; dateOfBirth: string | null } {
   const m = input ?? contactMetadataSchema.parse({});
   const { dateOfBirth, ...rest } = m;
   const metadata: ContactMetadata = {
@@ -41,7 +41,11 @@ function columns(input: ContactFields) {
   };
 }
 
-export async function createContact(db: Db, tenantId: number, input: ContactFields): Promise<Contact> {
+export async function createContact(
+  db: Db,
+  tenantId: number,
+  input: ContactFields,
+): Promise<z.input<typeof contactSchema>> {
   const row = await db
     .insertInto('contacts')
     .values({ userId: tenantId, ...columns(input) })
@@ -59,7 +63,11 @@ export function sentFields<T extends object>(o: T | undefined): Partial<T> {
  * PATCH a contact: unsent fields keep their values, metadata is merged key by key, and the E.164
  * phone is recomputed from the merged phone and country code (read and written under a row lock).
  */
-export async function updateContact(db: Db, tenantId: number, input: ContactPatch): Promise<Contact> {
+export async function updateContact(
+  db: Db,
+  tenantId: number,
+  input: ContactPatch,
+): Promise<z.input<typeof contactSchema>> {
   const { id, userId: _ignored, metadata: metadataPatch, tags, ...fields } = input;
   return db.transaction().execute(async (trx) => {
     const current = await trx
@@ -91,7 +99,7 @@ export async function updateContact(db: Db, tenantId: number, input: ContactPatc
   });
 }
 
-export async function getContactRow(db: Db, tenantId: number, id: number): Promise<ContactRow> {
+async function getContactRow(db: Db, tenantId: number, id: number): Promise<ContactRow> {
   const row = await db
     .selectFrom('contacts')
     .selectAll()
@@ -102,20 +110,24 @@ export async function getContactRow(db: Db, tenantId: number, id: number): Promi
   return row;
 }
 
-export async function getContact(db: Db, tenantId: number, id: number): Promise<Contact> {
+export async function getContact(db: Db, tenantId: number, id: number): Promise<z.input<typeof contactSchema>> {
   return toContact(await getContactRow(db, tenantId, id));
 }
 
-/** Every contact of the church, by name (the spec's array answer for integrators). */
-export async function listContacts(db: Db, tenantId: number): Promise<Contact[]> {
-  const rows = await db
-    .selectFrom('contacts')
-    .selectAll()
-    .where('userId', '=', tenantId)
-    .orderBy(sql`lower(last_name)`)
-    .orderBy(sql`lower(first_name)`)
-    .orderBy('id')
-    .execute();
+/** The church's contacts (or one list's) by name, the order of the list and the export. */
+export function contactsByName(db: Db, tenantId: number, opts: { listId?: number } = {}) {
+  let q = db.selectFrom('contacts').selectAll('contacts').where('contacts.userId', '=', tenantId);
+  if (opts.listId) {
+    q = q.innerJoin('contactsInLists as m', 'm.contactId', 'contacts.id').where('m.listId', '=', opts.listId);
+  }
+  return q
+    .orderBy(sql`lower(contacts.last_name)`)
+    .orderBy(sql`lower(contacts.first_name)`)
+    .orderBy('contacts.id');
+}
+
+export async function listContacts(db: Db, tenantId: number): Promise<z.input<typeof contactSchema>[]> {
+  const rows = await contactsByName(db, tenantId).execute();
   return rows.map(toContact);
 }
 
@@ -179,25 +191,17 @@ export async function findContacts(db: Db, tenantId: number, input: FindContacts
   return { items: rows.map(toContact), total: Number(count.n), page: input.page, pageSize: input.pageSize };
 }
 
-/** Delete a contact with its list memberships, family links and children, in one transaction. */
+/**
+ * Delete a contact. Its list memberships, family links, children (and their list memberships) and
+ * consent history go with it: their foreign keys are `on delete cascade` (migration 0002).
+ */
 export async function deleteContact(db: Db, tenantId: number, id: number): Promise<{ id: number }> {
-  return db.transaction().execute(async (trx) => {
-    const exists = await trx
-      .selectFrom('contacts')
-      .select('id')
-      .where('id', '=', id)
-      .where('userId', '=', tenantId)
-      .forUpdate()
-      .executeTakeFirst();
-    if (!exists) throw notFound('Contact not found');
-    await trx.deleteFrom('contactsInLists').where('contactId', '=', id).where('userId', '=', tenantId).execute();
-    await trx
-      .deleteFrom('contactFamilyLinks')
-      .where('userId', '=', tenantId)
-      .where((eb) => eb.or([eb('contact1Id', '=', id), eb('contact2Id', '=', id)]))
-      .execute();
-    await trx.deleteFrom('contactChildren').where('parentContactId', '=', id).where('userId', '=', tenantId).execute();
-    await trx.deleteFrom('contacts').where('id', '=', id).where('userId', '=', tenantId).execute();
-    return { id };
-  });
+  const row = await db
+    .deleteFrom('contacts')
+    .where('id', '=', id)
+    .where('userId', '=', tenantId)
+    .returning('id')
+    .executeTakeFirst();
+  if (!row) throw notFound('Contact not found');
+  return { id };
 }

@@ -1,9 +1,15 @@
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import { stringify } from 'csv-stringify/sync';
-import { sql, type Db } from '@lampstand/db';
+import type { Db } from '@lampstand/db';
 import { IMPORT_FIELDS } from '../../schemas/contact-imports.js';
 import { notFound } from '../../errors.js';
+import { acquireExportSlot } from './church-limits.js';
 import { toContact } from './map.js';
-import type { Contact } from '../../schemas/contacts.js';
+import { contactsByName } from './contacts.js';
+import type { z } from 'zod';
+import type { contactSchema } from '../../schemas/contacts.js';
+
+type ContactOut = z.input<typeof contactSchema>;
 
 /**
  * A spreadsheet opening the file must not run a cell as a formula: every cell that starts with
@@ -16,7 +22,7 @@ export function safeCell(value: string): string {
 
 const yesNo = (b: boolean) => (b ? 'yes' : 'no');
 
-function cells(c: Contact): string[] {
+function cells(c: ReturnType<typeof toContact>): string[] {
   const m = c.metadata;
   const byField: Record<string, string> = {
     firstName: c.firstName,
@@ -46,14 +52,37 @@ function cells(c: Contact): string[] {
 }
 
 /**
- * All contacts, or one list's, as CSV. The header uses the import screen's labels, so an
- * exported file imports again with every column mapped.
+ * Rows read per round trip of the export's cursor (and CSV rows per chunk written). Small, so that
+ * turning one chunk into JSON or CSV holds the event loop for a few milliseconds only.
  */
-export async function exportContactsCsv(
-  db: Db,
-  tenantId: number,
-  opts: { listId?: number },
-): Promise<{ fileName: string; csv: string }> {
+const CHUNK_ROWS = 100;
+
+/** The rows of `query` through a cursor; other requests get a turn of the event loop between chunks. */
+async function* cursorRows<T>(query: { stream(chunkSize: number): AsyncIterableIterator<T> }): AsyncGenerator<T> {
+  let n = 0;
+  for await (const row of query.stream(CHUNK_ROWS)) {
+    if (++n % CHUNK_ROWS === 0) await nextTurn();
+    yield row;
+  }
+}
+
+/** Every contact of the church, by name, read through a server-side cursor: memory stays flat. */
+export async function* streamContacts(db: Db, tenantId: number): AsyncGenerator<ContactOut> {
+  for await (const row of cursorRows(contactsByName(db, tenantId))) yield toContact(row);
+}
+
+export interface ContactsCsv {
+  fileName: string;
+  /** The file in chunks of CHUNK_ROWS rows, the header first, read through a cursor. */
+  chunks: AsyncGenerator<string>;
+}
+
+/**
+ * All contacts, or one list's, as CSV. The header uses the import screen's labels, so an
+ * exported file imports again with every column mapped. An unknown list answers 404 before the
+ * first chunk.
+ */
+export async function openContactsCsv(db: Db, tenantId: number, opts: { listId?: number }): Promise<ContactsCsv> {
   let listName: string | undefined;
   if (opts.listId) {
     const list = await db
@@ -65,20 +94,78 @@ export async function exportContactsCsv(
     if (!list) throw notFound('List not found');
     listName = list.name;
   }
-  let q = db.selectFrom('contacts').selectAll('contacts').where('contacts.userId', '=', tenantId);
-  if (opts.listId) {
-    q = q.innerJoin('contactsInLists as m', 'm.contactId', 'contacts.id').where('m.listId', '=', opts.listId);
-  }
-  const rows = await q
-    .orderBy(sql`lower(contacts.last_name)`)
-    .orderBy(sql`lower(contacts.first_name)`)
-    .orderBy('contacts.id')
-    .execute();
-  const csv = stringify([IMPORT_FIELDS.map((f) => f.label), ...rows.map((r) => cells(toContact(r)))]);
   const slug =
     (listName ?? 'contacts')
       .toLowerCase()
       .replace(/[^a-z0-9]+/g, '-')
       .replace(/^-|-$/g, '') || 'contacts';
-  return { fileName: `${slug}-${new Date().toISOString().slice(0, 10)}.csv`, csv };
+  async function* chunks(): AsyncGenerator<string> {
+    yield stringify([IMPORT_FIELDS.map((f) => f.label)]);
+    let batch: string[][] = [];
+    for await (const row of cursorRows(contactsByName(db, tenantId, opts))) {
+      batch.push(cells(toContact(row)));
+      if (batch.length === CHUNK_ROWS) {
+        yield stringify(batch);
+        batch = [];
+      }
+    }
+    if (batch.length) yield stringify(batch);
+  }
+  return { fileName: `${slug}-${new Date().toISOString().slice(0, 10)}.csv`, chunks: chunks() };
+}
+
+/** An export that holds one of the church's export slots until `close()` (see church-limits.ts). */
+export interface OpenExport<T> {
+  fileName?: string;
+  items: AsyncIterable<T>;
+  close(): Promise<void>;
+}
+
+/** Take an export slot (or 429), then open the export on the slot's connection. */
+async function inExportSlot<T>(
+  db: Db,
+  tenantId: number,
+  open: (conn: Db) => Promise<{ fileName?: string; items: AsyncIterable<T> }>,
+): Promise<OpenExport<T>> {
+  const slot = await acquireExportSlot(db, tenantId);
+  try {
+    const opened = await open(slot.db);
+    return { ...opened, close: () => slot.release() };
+  } catch (err) {
+    await slot.release();
+    throw err;
+  }
+}
+
+/** `GET /api/contacts` as a stream: every contact, within the church's export limit. */
+export function openContactsExport(db: Db, tenantId: number): Promise<OpenExport<ContactOut>> {
+  return inExportSlot(db, tenantId, async (conn) => ({ items: streamContacts(conn, tenantId) }));
+}
+
+/** The CSV export as a stream of chunks, within the church's export limit. */
+export function openContactsCsvExport(
+  db: Db,
+  tenantId: number,
+  opts: { listId?: number },
+): Promise<OpenExport<string>> {
+  return inExportSlot(db, tenantId, async (conn) => {
+    const csv = await openContactsCsv(conn, tenantId, opts);
+    return { fileName: csv.fileName, items: csv.chunks };
+  });
+}
+
+/** The CSV export in one piece, for tRPC callers (the REST route streams it). */
+export async function exportContactsCsv(
+  db: Db,
+  tenantId: number,
+  opts: { listId?: number },
+): Promise<{ fileName: string; csv: string }> {
+  const file = await openContactsCsvExport(db, tenantId, opts);
+  try {
+    let csv = '';
+    for await (const chunk of file.items) csv += chunk;
+    return { fileName: file.fileName!, csv };
+  } finally {
+    await file.close();
+  }
 }

@@ -42,7 +42,7 @@ export async function listFamily(db: Db, tenantId: number, contactId: number) {
           contact1Id: l.contact1Id,
           contact2Id: l.contact2Id,
           relationship: l.relationship,
-          createdAt: l.createdAt.toISOString(),
+          createdAt: l.createdAt,
         },
         contact: toContact(other),
         relationship: l.relationship,
@@ -56,8 +56,7 @@ export async function listFamily(db: Db, tenantId: number, contactId: number) {
 export async function addFamilyLink(
   db: Db,
   tenantId: number,
-  contactId: number,
-  input: { relatedContactId: number; relationship: FamilyRelationship },
+  { contactId, ...input }: { contactId: number; relatedContactId: number; relationship: FamilyRelationship },
 ) {
   if (input.relatedContactId === contactId) throw badRequest('A contact cannot be linked to themself');
   const found = await db
@@ -84,7 +83,7 @@ export async function addFamilyLink(
       contact1Id: link.contact1Id,
       contact2Id: link.contact2Id,
       relationship: link.relationship,
-      createdAt: link.createdAt.toISOString(),
+      createdAt: link.createdAt,
     };
   } catch (err) {
     if (isUniqueViolation(err)) throw conflict('These contacts are already linked');

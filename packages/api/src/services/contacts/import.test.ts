@@ -1,8 +1,16 @@
-import { sql } from '@lampstand/db';
+import { ownerDb, sql } from '@lampstand/db';
 import { describe, expect, it } from 'vitest';
 import { freshDatabase } from '@lampstand/db/test/fresh-db';
 import { registerUser } from '../auth/register-user.js';
-import { parseCsv, rowToCandidate, runContactImport, suggestMapping, uploadImport } from './import.js';
+import { openCsv, rowToCandidate, runContactImport, suggestMapping, uploadImport, type CsvRow } from './import.js';
+
+/** The whole file through the streaming parser. */
+async function parseCsv(csv: string) {
+  const { headers, rows: stream } = await openCsv(csv);
+  const rows: CsvRow[] = [];
+  for await (const r of stream) rows.push(r);
+  return { headers, rows };
+}
 
 const { db } = await freshDatabase();
 const church = await registerUser(db, {
@@ -13,11 +21,23 @@ const church = await registerUser(db, {
 });
 
 describe('CSV parsing', () => {
-  it('reports the line a record starts on, with CRLF and quoted line breaks', () => {
-    const { headers, rows } = parseCsv('\uFEFFa,b\r\n1,"x\r\ny"\r\n2,z\r\n');
+  it('reports the line a record starts on, with CRLF and quoted line breaks', async () => {
+    const { headers, rows } = await parseCsv('\uFEFFa,b\r\n1,"x\r\ny"\r\n2,z\r\n');
     expect(headers).toEqual(['a', 'b']);
     expect(rows.map((r) => r.line)).toEqual([2, 4]);
     expect(rows[0]!.cells).toEqual(['1', 'x\ny']);
+  });
+
+  it('reads a file larger than one parsing chunk, a CRLF split across two chunks counting as one line', async () => {
+    // The parser is fed 64 KiB at a time: this row's CR is the first chunk's last character.
+    const long = 'y'.repeat(64 * 1024 - 'a,b\r\nx,'.length - 1);
+    const { rows } = await parseCsv(`a,b\r\nx,${long}\r\n2,z\r\n`);
+    expect(rows.map((r) => r.line)).toEqual([2, 3]);
+    expect(rows[0]!.cells).toEqual(['x', long]);
+  });
+
+  it('names what is wrong with a file that is not CSV', async () => {
+    await expect(parseCsv('a,b\n"unclosed,1\n')).rejects.toThrow(/^This file could not be read as CSV: /);
   });
 
   it('suggests a mapping from common header names', () => {
@@ -96,16 +116,17 @@ describe('runContactImport', () => {
       .where('id', '=', imp.id)
       .execute();
     // The second batch fails once, as a dropped connection would (a sequence is not rolled back).
-    await sql`create sequence import_fail_once`.execute(db);
-    await sql`create function import_fail_once() returns trigger language plpgsql as $$
+    // Created as the tables' owner; the function runs as its owner (the app role may not use the sequence).
+    await sql`create sequence import_fail_once`.execute(ownerDb(db));
+    await sql`create function import_fail_once() returns trigger language plpgsql security definer as $$
       begin
         if new.first_name = 'Q1500' and nextval('import_fail_once') = 1 then
           raise exception 'connection lost (simulated)';
         end if;
         return new;
-      end $$`.execute(db);
+      end $$`.execute(ownerDb(db));
     await sql`create trigger import_fail_once before insert on contacts for each row execute function import_fail_once()`.execute(
-      db,
+      ownerDb(db),
     );
     try {
       await expect(runContactImport(db, imp.id)).rejects.toThrow('connection lost (simulated)');
@@ -128,7 +149,7 @@ describe('runContactImport', () => {
         .executeTakeFirstOrThrow();
       expect(Number(n.n)).toBe(2500);
     } finally {
-      await sql`drop trigger import_fail_once on contacts`.execute(db);
+      await sql`drop trigger import_fail_once on contacts`.execute(ownerDb(db));
     }
   });
 });

@@ -1,4 +1,6 @@
-import { parse } from 'csv-parse/sync';
+import { setImmediate as nextTurn } from 'node:timers/promises';
+import { Readable } from 'node:stream';
+import { parse } from 'csv-parse';
 import { sql, type ContactMetadata, type Db, type ImportSkip } from '@lampstand/db';
 import type { Selectable } from 'kysely';
 import type { ContactImportsTable } from '@lampstand/db';
@@ -13,36 +15,80 @@ import {
 import { AppError, badRequest, conflict, notFound } from '../../errors.js';
 import type { JobQueue } from '../../jobs.js';
 import { toE164 } from './phone.js';
+import { setConsent, type ConsentChannel } from './consent.js';
+import { checkImportSlot } from './church-limits.js';
 
 const PREVIEW_ROWS = 5;
 const BATCH = 1000;
+/** Characters of the file handed to the parser at a time; the event loop gets a turn between them. */
+const PARSE_CHUNK = 64 * 1024;
 
-interface ParsedCsv {
-  headers: string[];
-  rows: { line: number; cells: string[] }[];
+/** One CSV record: the line it starts on, and its cells. */
+export interface CsvRow {
+  line: number;
+  cells: string[];
 }
 
-export function parseCsv(csv: string): ParsedCsv {
-  let records: { record: string[]; info: { lines: number } }[];
-  try {
+export interface OpenCsv {
+  headers: string[];
+  /** The records after the header, parsed a chunk of the file at a time. */
+  rows: AsyncGenerator<CsvRow>;
+}
+
+/** The file in chunks, line endings normalised (a CR at a chunk's end waits for the next chunk). */
+async function* normalisedChunks(csv: string): AsyncGenerator<string> {
+  let carry = '';
+  for (let at = 0; at < csv.length; at += PARSE_CHUNK) {
+    await nextTurn(); // other requests run between chunks
+    let chunk = carry + csv.slice(at, at + PARSE_CHUNK);
+    carry = '';
+    if (chunk.endsWith('\r') && at + PARSE_CHUNK < csv.length) {
+      carry = '\r';
+      chunk = chunk.slice(0, -1);
+    }
     // Line endings normalised first, so a quoted field's CRLF counts as one line break.
-    records = parse(csv.replace(/\r\n?/g, '\n'), {
-      bom: true,
-      relax_column_count: true,
-      skip_empty_lines: true,
-      info: true,
-      trim: false,
-    }) as never;
+    yield chunk.replace(/\r\n?/g, '\n');
+  }
+  if (carry) yield '\n';
+}
+
+async function* csvRecords(csv: string): AsyncGenerator<CsvRow> {
+  const parser = Readable.from(normalisedChunks(csv)).pipe(
+    parse({ bom: true, relax_column_count: true, skip_empty_lines: true, info: true, trim: false }),
+  );
+  try {
+    for await (const r of parser as AsyncIterable<{ record: string[]; info: { lines: number } }>) {
+      // info.lines is where a record ends; a quoted field with line breaks starts that many lines earlier.
+      const breaks = r.record.reduce((n, c) => n + (c.match(/\n/g)?.length ?? 0), 0);
+      yield { line: r.info.lines - breaks, cells: r.record };
+    }
   } catch (err) {
     throw badRequest(`This file could not be read as CSV: ${err instanceof Error ? err.message : String(err)}`);
+  } finally {
+    parser.destroy();
   }
-  const [head, ...rest] = records;
-  if (!head) throw badRequest('The file is empty');
-  const headers = head.record.map((h, i) => h.trim() || `Column ${i + 1}`);
-  // info.lines is where a record ends; a quoted field with line breaks starts that many lines earlier.
-  const startLine = (r: { record: string[]; info: { lines: number } }) =>
-    r.info.lines - r.record.reduce((n, c) => n + (c.match(/\n/g)?.length ?? 0), 0);
-  return { headers, rows: rest.map((r) => ({ line: startLine(r), cells: r.record })) };
+}
+
+/** Read the header row; the rest of the file is parsed as `rows` is read. */
+export async function openCsv(csv: string): Promise<OpenCsv> {
+  const records = csvRecords(csv);
+  const head = await records.next();
+  if (head.done) throw badRequest('The file is empty');
+  const headers = head.value.cells.map((h, i) => h.trim() || `Column ${i + 1}`);
+  return { headers, rows: records };
+}
+
+/** The header, the first rows and (when `count`) how many rows there are; stops early otherwise. */
+async function csvSummary(csv: string, opts: { count: boolean }) {
+  const { headers, rows } = await openCsv(csv);
+  const preview: string[][] = [];
+  let totalRows = 0;
+  for await (const r of rows) {
+    if (preview.length < PREVIEW_ROWS) preview.push(r.cells);
+    totalRows++;
+    if (!opts.count && preview.length === PREVIEW_ROWS) break;
+  }
+  return { headers, preview, totalRows };
 }
 
 const norm = (s: string) => s.toLowerCase().replace(/[^a-z0-9]/g, '');
@@ -123,14 +169,14 @@ export function suggestMapping(headers: string[]): Record<string, ImportField> {
 
 type ImportRow = Selectable<ContactImportsTable>;
 
-function toImport(r: ImportRow, parsed?: ParsedCsv): ContactImport {
+function toImport(r: ImportRow, file?: { headers: string[]; preview: string[][] }): ContactImport {
   return {
     id: r.id,
     fileName: r.fileName,
     status: r.status,
     headers: r.headers,
-    preview: parsed ? parsed.rows.slice(0, PREVIEW_ROWS).map((x) => x.cells) : [],
-    suggestedMapping: parsed ? suggestMapping(parsed.headers) : {},
+    preview: file ? file.preview : [],
+    suggestedMapping: file ? suggestMapping(file.headers) : {},
     mapping: r.mapping,
     listId: r.listId,
     totalRows: r.totalRows,
@@ -150,20 +196,20 @@ export async function uploadImport(
   tenantId: number,
   input: { fileName: string; csv: string },
 ): Promise<ContactImport> {
-  const parsed = parseCsv(input.csv);
-  if (parsed.rows.length === 0) throw badRequest('The file has a header row but no contacts');
+  const file = await csvSummary(input.csv, { count: true });
+  if (file.totalRows === 0) throw badRequest('The file has a header row but no contacts');
   const row = await db
     .insertInto('contactImports')
     .values({
       userId: tenantId,
       fileName: input.fileName,
       csv: input.csv,
-      headers: JSON.stringify(parsed.headers),
-      totalRows: parsed.rows.length,
+      headers: JSON.stringify(file.headers),
+      totalRows: file.totalRows,
     })
     .returningAll()
     .executeTakeFirstOrThrow();
-  return toImport(row, parsed);
+  return toImport(row, file);
 }
 
 export async function getImport(
@@ -179,10 +225,14 @@ export async function getImport(
     .where('userId', '=', tenantId)
     .executeTakeFirst();
   if (!row) throw notFound('Import not found');
-  return toImport(row, opts.preview && row.status === 'uploaded' ? parseCsv(row.csv) : undefined);
+  const file = opts.preview && row.status === 'uploaded' ? await csvSummary(row.csv, { count: false }) : undefined;
+  return toImport(row, file);
 }
 
-/** Confirm the mapping and queue the import; the work happens in the background. */
+/**
+ * Confirm the mapping and queue the import; the work happens in the background. A church runs
+ * one import at a time (429 otherwise, see church-limits.ts).
+ */
 export async function startImport(
   db: Db,
   jobs: JobQueue,
@@ -208,13 +258,21 @@ export async function startImport(
       .executeTakeFirst();
     if (!list) throw notFound('List not found');
   }
-  const row = await db
-    .updateTable('contactImports')
-    .set({ status: 'queued', mapping: JSON.stringify(input.mapping), listId: input.listId ?? null })
-    .where('id', '=', input.id)
-    .where('status', '=', 'uploaded')
-    .returningAll()
-    .executeTakeFirst();
+  const row = await db.transaction().execute(async (trx) => {
+    await checkImportSlot(trx, tenantId);
+    return trx
+      .updateTable('contactImports')
+      .set({
+        status: 'queued',
+        mapping: JSON.stringify(input.mapping),
+        listId: input.listId ?? null,
+        progressAt: new Date(),
+      })
+      .where('id', '=', input.id)
+      .where('status', '=', 'uploaded')
+      .returningAll()
+      .executeTakeFirst();
+  });
   if (!row) throw conflict('This import has already been started');
   await jobs.send('contact-import', { importId: row.id }, { singletonKey: `contact-import-${row.id}` });
   return toImport(row);
@@ -315,227 +373,245 @@ export function rowToCandidate(
   };
 }
 
-/**
- * The background part: contacts are matched within the church by email, then by phone; a match
- * is updated with the row's non-empty values (never re-subscribing someone who unsubscribed), the
- * rest created. Each batch commits with the progress, so a retried job resumes where it stopped.
- */
-export async function runContactImport(db: Db, importId: number): Promise<void> {
+/** An import being worked on: what its steps need to know of it. */
+interface ImportJob {
+  id: number;
+  tenantId: number;
+  fileName: string;
+  csv: string;
+  mapping: Record<string, ImportField>;
+  listId: number | null;
+  processedRows: number;
+}
+
+/** What one batch of rows comes to. */
+interface BatchPlan {
+  skipped: ImportSkip[];
+  toCreate: Candidate[];
+  toUpdate: { id: number; c: Candidate }[];
+}
+
+/** Mark the import running; null when there is nothing to do (finished, or never started). */
+async function claimImport(db: Db, importId: number): Promise<ImportJob | null> {
   const imp = await db.selectFrom('contactImports').selectAll().where('id', '=', importId).executeTakeFirst();
   // A failed import is picked up again by the job's retry and resumes after its last committed batch.
-  if (!imp || imp.status === 'completed' || imp.status === 'uploaded') return;
-  const tenantId = imp.userId;
-  const mapping = (imp.mapping ?? {}) as Record<string, ImportField>;
+  if (!imp || imp.status === 'completed' || imp.status === 'uploaded') return null;
   await db
     .updateTable('contactImports')
-    .set({ status: 'running', error: null, finishedAt: null })
+    .set({ status: 'running', error: null, finishedAt: null, progressAt: new Date() })
     .where('id', '=', importId)
     .execute();
+  return {
+    id: imp.id,
+    tenantId: imp.userId,
+    fileName: imp.fileName,
+    csv: imp.csv,
+    mapping: (imp.mapping ?? {}) as Record<string, ImportField>,
+    listId: imp.listId,
+    processedRows: imp.processedRows,
+  };
+}
 
-  try {
-    const { headers, rows } = parseCsv(imp.csv);
-    // Who is already here, by email and phone (the church's whole address book, read once).
-    const existing = await db
+/** The rows after the first `skip` (those a previous run committed), `size` at a time. */
+async function* batchesOf(rows: AsyncIterable<CsvRow>, size: number, skip: number): AsyncGenerator<CsvRow[]> {
+  let seen = 0;
+  let batch: CsvRow[] = [];
+  for await (const r of rows) {
+    if (seen++ < skip) continue;
+    batch.push(r);
+    if (batch.length === size) {
+      yield batch;
+      batch = [];
+    }
+  }
+  if (batch.length) yield batch;
+}
+
+/**
+ * Each row becomes a skip, a new contact or an update of the church's contact with the same email
+ * (any case), else the same phone; a second new row for the same person is skipped.
+ */
+async function planBatch(trx: Db, job: ImportJob, headers: string[], batch: CsvRow[]): Promise<BatchPlan> {
+  const plan: BatchPlan = { skipped: [], toCreate: [], toUpdate: [] };
+  const candidates: Candidate[] = [];
+  for (const r of batch) {
+    const c = rowToCandidate(r.line, r.cells, headers, job.mapping);
+    if ('reason' in c) plan.skipped.push(c);
+    else candidates.push(c);
+  }
+  const emails = [...new Set(candidates.flatMap((c) => (c.email ? [c.email.toLowerCase()] : [])))];
+  const phones = [...new Set(candidates.flatMap((c) => (c.phoneE164 ? [c.phoneE164] : [])))];
+  const byEmail = new Map<string, number>();
+  const byPhone = new Map<string, number>();
+  if (emails.length || phones.length) {
+    const existing = await trx
       .selectFrom('contacts')
       .select(['id', 'email', 'phoneE164'])
-      .where('userId', '=', tenantId)
+      .where('userId', '=', job.tenantId)
+      .where((eb) =>
+        eb.or([
+          ...(emails.length ? [eb(sql<string>`lower(email)`, 'in', emails)] : []),
+          ...(phones.length ? [eb('phoneE164', 'in', phones)] : []),
+        ]),
+      )
+      .orderBy('id')
       .execute();
-    const byEmail = new Map<string, number>();
-    const byPhone = new Map<string, number>();
     for (const c of existing) {
       if (c.email) byEmail.set(c.email.toLowerCase(), c.id);
       if (c.phoneE164) byPhone.set(c.phoneE164, c.id);
     }
-
-    for (let start = imp.processedRows; start < rows.length; start += BATCH) {
-      const batch = rows.slice(start, start + BATCH);
-      await db.transaction().execute(async (trx) => {
-        const skipped: ImportSkip[] = [];
-        const toCreate: Candidate[] = [];
-        const toUpdate: { id: number; c: Candidate }[] = [];
-        const touched = new Set<number>();
-        for (const r of batch) {
-          const c = rowToCandidate(r.line, r.cells, headers, mapping);
-          if ('reason' in c) {
-            skipped.push(c);
-            continue;
-          }
-          const match =
-            (c.email && byEmail.get(c.email.toLowerCase())) || (c.phoneE164 && byPhone.get(c.phoneE164)) || undefined;
-          if (match) toUpdate.push({ id: match, c });
-          else {
-            const dup = toCreate.find(
-              (x) =>
-                (c.email && x.email?.toLowerCase() === c.email.toLowerCase()) ||
-                (c.phoneE164 && x.phoneE164 === c.phoneE164),
-            );
-            if (dup) skipped.push({ line: c.line, reason: `Same person as line ${dup.line}` });
-            else toCreate.push(c);
-          }
-        }
-
-        if (toCreate.length) {
-          const created = await trx
-            .insertInto('contacts')
-            .values(
-              toCreate.map((c) => ({
-                userId: tenantId,
-                firstName: c.firstName,
-                lastName: c.lastName,
-                email: c.email,
-                phone: c.phone,
-                phoneE164: c.phoneE164,
-                tags: c.tags ?? [],
-                metadata: JSON.stringify({
-                  countryCode: '+61',
-                  isChurchMember: false,
-                  isBaptised: false,
-                  isSeeker: false,
-                  isServiceStaff: false,
-                  ...c.metadata,
-                }),
-                dateOfBirth: c.dateOfBirth,
-                emailConsent: c.emailUnsubscribed ? ('unsubscribed' as const) : ('subscribed' as const),
-                emailConsentAt: c.emailUnsubscribed ? new Date() : null,
-                emailConsentSource: c.emailUnsubscribed ? 'import' : null,
-                smsConsent: c.smsUnsubscribed ? ('unsubscribed' as const) : ('subscribed' as const),
-                smsConsentAt: c.smsUnsubscribed ? new Date() : null,
-                smsConsentSource: c.smsUnsubscribed ? 'import' : null,
-              })),
-            )
-            .returning(['id', 'email', 'phoneE164', 'emailConsent', 'smsConsent'])
-            .execute();
-          const events = created.flatMap((row) => [
-            ...(row.emailConsent === 'unsubscribed'
-              ? [
-                  {
-                    userId: tenantId,
-                    contactId: row.id,
-                    channel: 'email' as const,
-                    status: 'unsubscribed' as const,
-                    source: 'import',
-                    note: imp.fileName,
-                  },
-                ]
-              : []),
-            ...(row.smsConsent === 'unsubscribed'
-              ? [
-                  {
-                    userId: tenantId,
-                    contactId: row.id,
-                    channel: 'sms' as const,
-                    status: 'unsubscribed' as const,
-                    source: 'import',
-                    note: imp.fileName,
-                  },
-                ]
-              : []),
-          ]);
-          if (events.length) await trx.insertInto('contactConsentEvents').values(events).execute();
-          for (const row of created) {
-            touched.add(row.id);
-            if (row.email) byEmail.set(row.email.toLowerCase(), row.id);
-            if (row.phoneE164) byPhone.set(row.phoneE164, row.id);
-          }
-        }
-
-        for (const { id, c } of toUpdate) {
-          touched.add(id);
-          const now = new Date();
-          const set: Record<string, unknown> = { firstName: c.firstName, lastName: c.lastName, updatedAt: now };
-          if (c.email) set.email = c.email;
-          if (c.phone) {
-            set.phone = c.phone;
-            set.phoneE164 = c.phoneE164;
-          }
-          if (c.dateOfBirth) set.dateOfBirth = c.dateOfBirth;
-          if (c.tags) set.tags = sql`(select array(select distinct unnest(tags || ${sql.val(c.tags)}::text[])))`;
-          if (Object.keys(c.metadata).length) set.metadata = sql`metadata || ${JSON.stringify(c.metadata)}::jsonb`;
-          // Unsubscribing is honoured; a 'subscribed' cell never re-subscribes anyone.
-          if (c.emailUnsubscribed) {
-            set.emailConsent = sql`'unsubscribed'`;
-            set.emailConsentAt = sql`case when email_consent = 'unsubscribed' then email_consent_at else ${now} end`;
-            set.emailConsentSource = sql`case when email_consent = 'unsubscribed' then email_consent_source else 'import' end`;
-          }
-          if (c.smsUnsubscribed) {
-            set.smsConsent = sql`'unsubscribed'`;
-            set.smsConsentAt = sql`case when sms_consent = 'unsubscribed' then sms_consent_at else ${now} end`;
-            set.smsConsentSource = sql`case when sms_consent = 'unsubscribed' then sms_consent_source else 'import' end`;
-          }
-          const before =
-            c.emailUnsubscribed || c.smsUnsubscribed
-              ? await trx
-                  .selectFrom('contacts')
-                  .select(['emailConsent', 'smsConsent'])
-                  .where('id', '=', id)
-                  .executeTakeFirst()
-              : undefined;
-          await trx
-            .updateTable('contacts')
-            .set(set as never)
-            .where('id', '=', id)
-            .where('userId', '=', tenantId)
-            .execute();
-          if (before && c.emailUnsubscribed && before.emailConsent !== 'unsubscribed') {
-            await trx
-              .insertInto('contactConsentEvents')
-              .values({
-                userId: tenantId,
-                contactId: id,
-                channel: 'email',
-                status: 'unsubscribed',
-                source: 'import',
-                note: imp.fileName,
-              })
-              .execute();
-          }
-          if (before && c.smsUnsubscribed && before.smsConsent !== 'unsubscribed') {
-            await trx
-              .insertInto('contactConsentEvents')
-              .values({
-                userId: tenantId,
-                contactId: id,
-                channel: 'sms',
-                status: 'unsubscribed',
-                source: 'import',
-                note: imp.fileName,
-              })
-              .execute();
-          }
-        }
-
-        if (imp.listId && touched.size) {
-          await trx
-            .insertInto('contactsInLists')
-            .values([...touched].map((contactId) => ({ userId: tenantId, listId: imp.listId!, contactId })))
-            .onConflict((oc) => oc.columns(['listId', 'contactId']).doNothing())
-            .execute();
-        }
-
-        await trx
-          .updateTable('contactImports')
-          .set({
-            processedRows: start + batch.length,
-            createdCount: sql`created_count + ${toCreate.length}`,
-            updatedCount: sql`updated_count + ${toUpdate.length}`,
-            skipped: sql`skipped || ${JSON.stringify(skipped)}::jsonb`,
-          })
-          .where('id', '=', importId)
-          .execute();
-      });
+  }
+  for (const c of candidates) {
+    const match =
+      (c.email && byEmail.get(c.email.toLowerCase())) || (c.phoneE164 && byPhone.get(c.phoneE164)) || undefined;
+    if (match) {
+      plan.toUpdate.push({ id: match, c });
+      continue;
     }
-    await db
-      .updateTable('contactImports')
-      .set({ status: 'completed', finishedAt: new Date() })
-      .where('id', '=', importId)
+    const dup = plan.toCreate.find(
+      (x) =>
+        (c.email && x.email?.toLowerCase() === c.email.toLowerCase()) || (c.phoneE164 && x.phoneE164 === c.phoneE164),
+    );
+    if (dup) plan.skipped.push({ line: c.line, reason: `Same person as line ${dup.line}` });
+    else plan.toCreate.push(c);
+  }
+  return plan;
+}
+
+/** Record an unsubscribe from the file in the contact's consent history (a no-op if already so). */
+async function applyUnsubscribes(trx: Db, job: ImportJob, contactId: number, c: Candidate): Promise<void> {
+  const channels: ConsentChannel[] = [
+    ...(c.emailUnsubscribed ? (['email'] as const) : []),
+    ...(c.smsUnsubscribed ? (['sms'] as const) : []),
+  ];
+  for (const channel of channels) {
+    await setConsent(trx, job.tenantId, {
+      contactId,
+      channel,
+      status: 'unsubscribed',
+      source: 'import',
+      note: job.fileName,
+    });
+  }
+}
+
+/** Insert the new contacts (subscribed, then the file's unsubscribes); answers their ids. */
+async function createContacts(trx: Db, job: ImportJob, toCreate: Candidate[]): Promise<number[]> {
+  if (!toCreate.length) return [];
+  const created = await trx
+    .insertInto('contacts')
+    .values(
+      toCreate.map((c) => ({
+        userId: job.tenantId,
+        firstName: c.firstName,
+        lastName: c.lastName,
+        email: c.email,
+        phone: c.phone,
+        phoneE164: c.phoneE164,
+        tags: c.tags ?? [],
+        metadata: JSON.stringify({
+          countryCode: '+61',
+          isChurchMember: false,
+          isBaptised: false,
+          isSeeker: false,
+          isServiceStaff: false,
+          ...c.metadata,
+        }),
+        dateOfBirth: c.dateOfBirth,
+      })),
+    )
+    .returning('id')
+    .execute();
+  // PostgreSQL returns the rows of an INSERT … VALUES in the order of its VALUES.
+  for (const [i, { id }] of created.entries()) await applyUnsubscribes(trx, job, id, toCreate[i]!);
+  return created.map((r) => r.id);
+}
+
+/**
+ * Update matched contacts with the row's non-empty values: tags added, metadata merged. An
+ * unsubscribe is honoured; a 'subscribed' cell never re-subscribes anyone.
+ */
+async function updateContacts(trx: Db, job: ImportJob, toUpdate: BatchPlan['toUpdate']): Promise<number[]> {
+  for (const { id, c } of toUpdate) {
+    await trx
+      .updateTable('contacts')
+      .set({
+        firstName: c.firstName,
+        lastName: c.lastName,
+        updatedAt: new Date(),
+        ...(c.email ? { email: c.email } : {}),
+        ...(c.phone ? { phone: c.phone, phoneE164: c.phoneE164 } : {}),
+        ...(c.dateOfBirth ? { dateOfBirth: c.dateOfBirth } : {}),
+        ...(c.tags
+          ? { tags: sql<string[]>`(select array(select distinct unnest(tags || ${sql.val(c.tags)}::text[])))` }
+          : {}),
+        ...(Object.keys(c.metadata).length
+          ? { metadata: sql<string>`metadata || ${JSON.stringify(c.metadata)}::jsonb` }
+          : {}),
+      })
+      .where('id', '=', id)
+      .where('userId', '=', job.tenantId)
       .execute();
+    await applyUnsubscribes(trx, job, id, c);
+  }
+  return toUpdate.map((u) => u.id);
+}
+
+async function addToList(trx: Db, job: ImportJob, contactIds: number[]): Promise<void> {
+  if (!job.listId || !contactIds.length) return;
+  const listId = job.listId;
+  await trx
+    .insertInto('contactsInLists')
+    .values([...new Set(contactIds)].map((contactId) => ({ userId: job.tenantId, listId, contactId })))
+    .onConflict((oc) => oc.columns(['listId', 'contactId']).doNothing())
+    .execute();
+}
+
+async function recordProgress(trx: Db, job: ImportJob, processedRows: number, plan: BatchPlan): Promise<void> {
+  await trx
+    .updateTable('contactImports')
+    .set({
+      processedRows,
+      createdCount: sql`created_count + ${plan.toCreate.length}`,
+      updatedCount: sql`updated_count + ${plan.toUpdate.length}`,
+      skipped: sql`skipped || ${JSON.stringify(plan.skipped)}::jsonb`,
+      progressAt: new Date(),
+    })
+    .where('id', '=', job.id)
+    .execute();
+}
+
+async function endImport(db: Db, importId: number, outcome: { error: string | null }): Promise<void> {
+  await db
+    .updateTable('contactImports')
+    .set({ status: outcome.error === null ? 'completed' : 'failed', error: outcome.error, finishedAt: new Date() })
+    .where('id', '=', importId)
+    .execute();
+}
+
+/**
+ * The background part: the file is parsed as it is read, a batch of rows at a time; each batch
+ * commits with the progress, so a retried job resumes where it stopped.
+ */
+export async function runContactImport(db: Db, importId: number): Promise<void> {
+  const job = await claimImport(db, importId);
+  if (!job) return;
+  try {
+    const { headers, rows } = await openCsv(job.csv);
+    let processed = job.processedRows;
+    for await (const batch of batchesOf(rows, BATCH, job.processedRows)) {
+      await db.transaction().execute(async (trx) => {
+        const plan = await planBatch(trx, job, headers, batch);
+        const created = await createContacts(trx, job, plan.toCreate);
+        const updated = await updateContacts(trx, job, plan.toUpdate);
+        await addToList(trx, job, [...created, ...updated]);
+        await recordProgress(trx, job, processed + batch.length, plan);
+      });
+      processed += batch.length;
+    }
+    await endImport(db, importId, { error: null });
   } catch (err) {
-    const message = err instanceof Error ? err.message : String(err);
-    await db
-      .updateTable('contactImports')
-      .set({ status: 'failed', error: message, finishedAt: new Date() })
-      .where('id', '=', importId)
-      .execute();
+    await endImport(db, importId, { error: err instanceof Error ? err.message : String(err) });
     // A problem with the file itself will not go away; anything else (a lost connection, a
     // deadlock) is rethrown so that pg-boss retries, and the retry resumes.
     if (err instanceof AppError) return;

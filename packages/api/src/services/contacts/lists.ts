@@ -1,19 +1,20 @@
 import { sql, type ContactListType, type Db } from '@lampstand/db';
+import type { z } from 'zod';
 import type { Selectable } from 'kysely';
 import type { ContactListsTable } from '@lampstand/db';
-import type { Contact, ContactList } from '../../schemas/contacts.js';
+import type { contactSchema, contactListSchema } from '../../schemas/contacts.js';
 import { notFound } from '../../errors.js';
 import { toContact } from './map.js';
 
-function toList(r: Selectable<ContactListsTable>, count?: number): ContactList {
+function toList(r: Selectable<ContactListsTable>, count?: number): z.input<typeof contactListSchema> {
   return {
     id: r.id,
     userId: r.userId,
     name: r.name,
     description: r.description,
     type: r.type,
-    createdAt: r.createdAt.toISOString(),
-    updatedAt: r.updatedAt.toISOString(),
+    createdAt: r.createdAt,
+    updatedAt: r.updatedAt,
     ...(count === undefined ? {} : { contactCount: count, contactsCount: count }),
   };
 }
@@ -28,7 +29,7 @@ export async function listContactLists(
   db: Db,
   tenantId: number,
   opts: { includeCounts: boolean },
-): Promise<ContactList[]> {
+): Promise<z.input<typeof contactListSchema>[]> {
   if (!opts.includeCounts) {
     const rows = await db
       .selectFrom('contactLists')
@@ -56,7 +57,7 @@ export async function listContactLists(
   return rows.map((r) => toList(r, Number(r.contactCount ?? 0)));
 }
 
-export async function getContactList(db: Db, tenantId: number, id: number): Promise<ContactList> {
+async function getContactList(db: Db, tenantId: number, id: number): Promise<z.input<typeof contactListSchema>> {
   const row = await db
     .selectFrom('contactLists')
     .selectAll()
@@ -67,7 +68,11 @@ export async function getContactList(db: Db, tenantId: number, id: number): Prom
   return toList(row);
 }
 
-export async function createContactList(db: Db, tenantId: number, input: ListFields): Promise<ContactList> {
+export async function createContactList(
+  db: Db,
+  tenantId: number,
+  input: ListFields,
+): Promise<z.input<typeof contactListSchema>> {
   const row = await db
     .insertInto('contactLists')
     .values({ userId: tenantId, name: input.name, description: input.description ?? null, type: input.type })
@@ -76,7 +81,11 @@ export async function createContactList(db: Db, tenantId: number, input: ListFie
   return toList(row, 0);
 }
 
-export async function updateContactList(db: Db, tenantId: number, id: number, input: ListFields): Promise<ContactList> {
+export async function updateContactList(
+  db: Db,
+  tenantId: number,
+  { id, ...input }: ListFields & { id: number },
+): Promise<z.input<typeof contactListSchema>> {
   const row = await db
     .updateTable('contactLists')
     .set({ name: input.name, description: input.description ?? null, type: input.type, updatedAt: new Date() })
@@ -100,7 +109,11 @@ export async function deleteContactList(db: Db, tenantId: number, id: number): P
   return { id };
 }
 
-export async function contactsOfList(db: Db, tenantId: number, listId: number): Promise<Contact[]> {
+export async function contactsOfList(
+  db: Db,
+  tenantId: number,
+  listId: number,
+): Promise<z.input<typeof contactSchema>[]> {
   await getContactList(db, tenantId, listId);
   const rows = await db
     .selectFrom('contacts')
@@ -126,7 +139,11 @@ async function assertContact(db: Db, tenantId: number, contactId: number) {
 }
 
 /** Add a contact to a list; adding one already there changes nothing. */
-export async function addContactToList(db: Db, tenantId: number, listId: number, contactId: number) {
+export async function addContactToList(
+  db: Db,
+  tenantId: number,
+  { listId, contactId }: { listId: number; contactId: number },
+) {
   await getContactList(db, tenantId, listId);
   await assertContact(db, tenantId, contactId);
   await db
@@ -137,7 +154,11 @@ export async function addContactToList(db: Db, tenantId: number, listId: number,
   return { listId, contactId };
 }
 
-export async function removeContactFromList(db: Db, tenantId: number, listId: number, contactId: number) {
+export async function removeContactFromList(
+  db: Db,
+  tenantId: number,
+  { listId, contactId }: { listId: number; contactId: number },
+) {
   await getContactList(db, tenantId, listId);
   await assertContact(db, tenantId, contactId);
   await db
@@ -149,7 +170,11 @@ export async function removeContactFromList(db: Db, tenantId: number, listId: nu
   return { listId, contactId };
 }
 
-export async function listsOfContact(db: Db, tenantId: number, contactId: number): Promise<ContactList[]> {
+export async function listsOfContact(
+  db: Db,
+  tenantId: number,
+  contactId: number,
+): Promise<z.input<typeof contactListSchema>[]> {
   await assertContact(db, tenantId, contactId);
   const rows = await db
     .selectFrom('contactLists as l')

@@ -1,12 +1,11 @@
 import type { ContactMetadata, ContactsTable } from '@lampstand/db';
+import type { z } from 'zod';
 import type { Selectable } from 'kysely';
-import type { Contact } from '../../schemas/contacts.js';
+import type { contactSchema } from '../../schemas/contacts.js';
 
 export type ContactRow = Selectable<ContactsTable>;
 
-const iso = (d: Date | null) => (d ? d.toISOString() : null);
-
-export function toContact(r: ContactRow): Contact {
+export function toContact(r: ContactRow): z.input<typeof contactSchema> {
   const m: ContactMetadata = r.metadata ?? {};
   return {
     id: r.id,
@@ -35,10 +34,10 @@ export function toContact(r: ContactRow): Contact {
       postalCode: m.postalCode ?? null,
     },
     consent: {
-      email: { status: r.emailConsent, changedAt: iso(r.emailConsentAt), source: r.emailConsentSource },
-      sms: { status: r.smsConsent, changedAt: iso(r.smsConsentAt), source: r.smsConsentSource },
+      email: { status: r.emailConsent, changedAt: r.emailConsentAt, source: r.emailConsentSource },
+      sms: { status: r.smsConsent, changedAt: r.smsConsentAt, source: r.smsConsentSource },
     },
-    createdAt: r.createdAt.toISOString(),
-    updatedAt: r.updatedAt.toISOString(),
+    createdAt: r.createdAt,
+    updatedAt: r.updatedAt,
   };
 }

@@ -68,15 +68,19 @@ describe('mergeContacts', () => {
     const sharedSibling = await contact(grace);
     const choir = await createContactList(db, grace, { name: 'Choir', type: 'both' });
     const youth = await createContactList(db, grace, { name: 'Youth', type: 'both' });
-    await addContactToList(db, grace, choir.id, keep.id);
-    await addContactToList(db, grace, choir.id, other.id);
-    await addContactToList(db, grace, youth.id, other.id);
-    await addFamilyLink(db, grace, other.id, { relatedContactId: spouse.id, relationship: 'spouse' });
-    await addFamilyLink(db, grace, other.id, { relatedContactId: keep.id, relationship: 'sibling' });
-    await addFamilyLink(db, grace, keep.id, { relatedContactId: sharedSibling.id, relationship: 'sibling' });
-    await addFamilyLink(db, grace, sharedSibling.id, { relatedContactId: other.id, relationship: 'sibling' });
-    await addChild(db, grace, other.id, { name: 'Sam' });
-    await setConsent(db, grace, other.id, { channel: 'sms', status: 'unsubscribed', source: 'sms-keyword' });
+    await addContactToList(db, grace, { listId: choir.id, contactId: keep.id });
+    await addContactToList(db, grace, { listId: choir.id, contactId: other.id });
+    await addContactToList(db, grace, { listId: youth.id, contactId: other.id });
+    await addFamilyLink(db, grace, { contactId: other.id, relatedContactId: spouse.id, relationship: 'spouse' });
+    await addFamilyLink(db, grace, { contactId: other.id, relatedContactId: keep.id, relationship: 'sibling' });
+    await addFamilyLink(db, grace, { contactId: keep.id, relatedContactId: sharedSibling.id, relationship: 'sibling' });
+    await addFamilyLink(db, grace, {
+      contactId: sharedSibling.id,
+      relatedContactId: other.id,
+      relationship: 'sibling',
+    });
+    await addChild(db, grace, { parentContactId: other.id, name: 'Sam' });
+    await setConsent(db, grace, { contactId: other.id, channel: 'sms', status: 'unsubscribed', source: 'sms-keyword' });
 
     const result = await mergeContacts(db, grace, { id: keep.id, otherId: other.id, mergedBy: 'staff' });
 

@@ -1,5 +1,6 @@
 import { sql, type ContactMetadata, type Db } from '@lampstand/db';
-import type { Contact, ContactMergeResult, DuplicateContact } from '../../schemas/contacts.js';
+import type { z } from 'zod';
+import type { contactSchema, contactMergeResultSchema, DuplicateContact } from '../../schemas/contacts.js';
 import { badRequest, notFound } from '../../errors.js';
 import { toContact, type ContactRow } from './map.js';
 import { toE164 } from './phone.js';
@@ -82,7 +83,7 @@ export async function mergeContacts(
   db: Db,
   tenantId: number,
   input: { id: number; otherId: number; mergedBy: string },
-): Promise<ContactMergeResult> {
+): Promise<z.input<typeof contactMergeResultSchema>> {
   const { id: keepId, otherId } = input;
   return db.transaction().execute(async (trx) => {
     const rows = await trx
@@ -204,6 +205,6 @@ export async function mergeContacts(
       .where('userId', '=', tenantId)
       .returningAll()
       .executeTakeFirstOrThrow();
-    return { contact: toContact(updated) satisfies Contact, mergedContactId: otherId, moved };
+    return { contact: toContact(updated) satisfies z.input<typeof contactSchema>, mergedContactId: otherId, moved };
   });
 }

@@ -1,11 +1,12 @@
 import { sql, type Db } from '@lampstand/db';
+import type { z } from 'zod';
 import { isSent } from '../delivery/status.js';
-import type { DashboardStats } from '../../schemas/dashboard.js';
+import type { dashboardStatsSchema } from '../../schemas/dashboard.js';
 
 const pct = (n: number, of: number) => (of > 0 ? Math.round((1000 * n) / of) / 10 : 0);
 
 /** The dashboard in one round trip; every figure 0 (never NaN) for a new church. */
-export async function dashboardStats(db: Db, tenantId: number): Promise<DashboardStats> {
+export async function dashboardStats(db: Db, tenantId: number): Promise<z.input<typeof dashboardStatsSchema>> {
   const [counts, recent, upcoming] = await Promise.all([
     sql<{
       contacts: number;
@@ -72,7 +73,7 @@ export async function dashboardStats(db: Db, tenantId: number): Promise<Dashboar
       id: r.id,
       name: r.name,
       type: r.type,
-      sentAt: r.sentAt ? new Date(r.sentAt).toISOString() : null,
+      sentAt: r.sentAt,
       sent: Number(r.sent),
       opens: Number(r.opens),
       status: r.status,
@@ -81,7 +82,7 @@ export async function dashboardStats(db: Db, tenantId: number): Promise<Dashboar
       id: r.id,
       name: r.name,
       type: r.type,
-      scheduledFor: r.scheduledFor ? new Date(r.scheduledFor).toISOString() : null,
+      scheduledFor: r.scheduledFor,
       recipients: Number(r.recipients),
     })),
   };

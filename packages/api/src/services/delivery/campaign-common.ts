@@ -1,5 +1,6 @@
 import { isSent } from './status.js';
-import { sql, type Channel, type Db } from '@lampstand/db';
+import type { Insertable, Selectable } from 'kysely';
+import { sql, type Channel, type Database, type Db } from '@lampstand/db';
 import { conflict, notFound } from '../../errors.js';
 import type { JobQueue } from '../../jobs.js';
 
@@ -33,24 +34,67 @@ export async function scheduleCampaignStart(
   );
 }
 
+/** The campaign tables by channel, as kysely names them. */
+interface CampaignTables {
+  email: 'emailCampaigns';
+  sms: 'smsCampaigns';
+}
+const KYSELY_TABLE: { [C in Channel]: CampaignTables[C] } = { email: 'emailCampaigns', sms: 'smsCampaigns' };
+
+/** What a create or edit writes: the channel table's own columns, checked against that table. */
+export type CampaignValues<C extends Channel> = Omit<
+  Insertable<Database[CampaignTables[C]]>,
+  'id' | 'userId' | 'createdAt' | 'updatedAt'
+> & { listIds: number[] };
+
+/** The columns every channel's form sets the same way (a schedule only while it is scheduled). */
+export function commonCampaignValues<S extends string>(input: {
+  name: string;
+  status: S;
+  listIds: number[];
+  scheduledFor?: string | null;
+}) {
+  return {
+    name: input.name,
+    status: input.status,
+    listIds: input.listIds,
+    scheduledFor: input.status === 'scheduled' && input.scheduledFor ? new Date(input.scheduledFor) : null,
+  };
+}
+
 /**
- * Create or edit a campaign of either channel: its lists must be the church's, an edit locks the
- * row first (409 once it is sending or sent), and a scheduled campaign gets its start job.
+ * Create (no `id`) or edit a campaign of either channel: its lists must be the church's, an edit
+ * locks the row first (409 once it is sending or sent), and a scheduled campaign gets its start job.
  */
-export async function saveCampaign<R extends { id: number; status: string; scheduledFor: Date | null }>(
+export async function saveCampaign<C extends Channel>(
   db: Db,
   jobs: JobQueue,
-  channel: Channel,
+  channel: C,
   tenantId: number,
-  opts: { id?: number; listIds: number[]; write: (trx: Db) => Promise<R> },
-): Promise<R> {
-  await assertTenantLists(db, tenantId, opts.listIds);
+  values: CampaignValues<C>,
+  id?: number,
+): Promise<Selectable<Database[CampaignTables[C]]>> {
+  await assertTenantLists(db, tenantId, values.listIds);
+  // One statement for both tables: `values` was checked against the channel's columns above, the
+  // casts only tell kysely which of the two tables it is.
+  const table = KYSELY_TABLE[channel] as 'emailCampaigns';
   const row = await db.transaction().execute(async (trx) => {
-    if (opts.id !== undefined) await lockEditableCampaign(trx, channel, tenantId, opts.id);
-    return opts.write(trx);
+    if (id === undefined)
+      return trx
+        .insertInto(table)
+        .values({ userId: tenantId, ...(values as CampaignValues<'email'>) })
+        .returningAll()
+        .executeTakeFirstOrThrow();
+    await lockEditableCampaign(trx, channel, tenantId, id);
+    return trx
+      .updateTable(table)
+      .set({ ...(values as CampaignValues<'email'>), updatedAt: new Date() })
+      .where('id', '=', id)
+      .returningAll()
+      .executeTakeFirstOrThrow();
   });
   await scheduleCampaignStart(jobs, channel, row);
-  return row;
+  return row as Selectable<Database[CampaignTables[C]]>;
 }
 
 /** Lock a campaign for an edit in `trx`; one that is sending or sent cannot change (409). */

@@ -1,4 +1,4 @@
-import { sql } from '@lampstand/db';
+import { ownerDb, sql } from '@lampstand/db';
 import { describe, expect, it } from 'vitest';
 import { freshDatabase } from '@lampstand/db/test/fresh-db';
 import { registerUser } from '../auth/register-user.js';
@@ -122,14 +122,15 @@ describe('sweepCampaigns', () => {
       })
       .returning('id')
       .executeTakeFirstOrThrow();
-    await sql`create sequence start_fail_once`.execute(db);
-    await sql`create function start_fail_once() returns trigger language plpgsql as $$
+    // Created as the tables' owner; the function runs as its owner (the app role may not use the sequence).
+    await sql`create sequence start_fail_once`.execute(ownerDb(db));
+    await sql`create function start_fail_once() returns trigger language plpgsql security definer as $$
       begin
         if nextval('start_fail_once') = 1 then raise exception 'deadlock detected (simulated)'; end if;
         return new;
-      end $$`.execute(db);
+      end $$`.execute(ownerDb(db));
     await sql`create trigger start_fail_once before insert on deliveries for each row execute function start_fail_once()`.execute(
-      db,
+      ownerDb(db),
     );
     try {
       const q = recordingQueue();
@@ -143,7 +144,7 @@ describe('sweepCampaigns', () => {
       expect(await row()).toEqual({ status: 'sending', error: null });
       expect(q.sent).toContainEqual({ name: 'campaign-deliver', data: { channel: 'email', campaignId: c.id } });
     } finally {
-      await sql`drop trigger start_fail_once on deliveries`.execute(db);
+      await sql`drop trigger start_fail_once on deliveries`.execute(ownerDb(db));
     }
   });
 });

@@ -2,8 +2,15 @@ import { sql, type Channel } from '@lampstand/db';
 import { AppError, badRequest, conflict, notFound } from '../../errors.js';
 import type { JobQueue } from '../../jobs.js';
 import type { Db } from '@lampstand/db';
-import { insertDeliveries, type CampaignChannel, type CampaignRow, type DeliveryDeps } from './channels.js';
+import {
+  channelDriver,
+  insertDeliveries,
+  type CampaignChannel,
+  type CampaignRow,
+  type DeliveryDeps,
+} from './channels.js';
 import { runDeliveries, type RunResult } from './engine.js';
+import { takeDailyAllowance } from './daily-limit.js';
 import { emailChannel } from '../email-campaigns/channel.js';
 import { smsChannel } from '../sms-campaigns/channel.js';
 
@@ -34,7 +41,8 @@ export const DELIVERY_JOBS_PER_CAMPAIGN = 8;
 
 /**
  * Send = snapshot, then deliver. In one transaction: lock the campaign, check it can be sent, write
- * one delivery per recipient and mark it sending. Then queue `concurrency` delivery jobs
+ * one delivery per recipient, check and record them against the church's daily limit
+ * (`daily-limit.ts`), and mark it sending. Then queue `concurrency` delivery jobs
  * (DELIVERY_JOBS_PER_CAMPAIGN by default).
  * With `onlyIfScheduledFor` (the scheduled start), a campaign rescheduled, sent or returned to
  * draft meanwhile is left alone; answers whether it started.
@@ -44,7 +52,7 @@ export async function startCampaign(
   jobs: JobQueue,
   channel: Channel,
   tenantId: number,
-  opts: { id: number; concurrency?: number; onlyIfScheduledFor?: Date },
+  opts: { id: number; concurrency?: number; onlyIfScheduledFor?: Date; unverifiedDailyRecipients?: number },
 ): Promise<boolean> {
   const ch = CHANNELS[channel];
   const table = sql.table(ch.table);
@@ -68,6 +76,12 @@ export async function startCampaign(
     if (c.listIds.length === 0) throw badRequest('Please select a contact list');
     const count = await insertDeliveries(trx, ch, c);
     if (count === 0) throw badRequest(ch.noRecipients);
+    await takeDailyAllowance(trx, tenantId, {
+      channel,
+      campaignId: opts.id,
+      recipients: count,
+      unverifiedLimit: opts.unverifiedDailyRecipients,
+    });
     await sql`
       update ${table} set status = 'sending', started_at = now(), recipient_count = ${count}, error = null, updated_at = now()
       where id = ${opts.id}`.execute(trx);
@@ -82,7 +96,7 @@ export async function startCampaign(
 
 /** The 'campaign-deliver' job: send what is pending; come back later for retries. */
 export async function deliverCampaign(deps: DeliveryDeps, channel: Channel, campaignId: number): Promise<RunResult> {
-  const result = await runDeliveries(deps.db, CHANNELS[channel].driver(deps), campaignId, deps.config);
+  const result = await runDeliveries(deps.db, channelDriver(CHANNELS[channel], deps), campaignId, deps.config);
   if (!result.finished && result.retryAt) {
     // Each run schedules at most one follow-up, so the number of runs per campaign stays bounded.
     await deps.jobs.send('campaign-deliver', { channel, campaignId }, { startAfter: result.retryAt });
@@ -92,7 +106,7 @@ export async function deliverCampaign(deps: DeliveryDeps, channel: Channel, camp
 
 /**
  * The 'campaign-start' job, at a scheduled campaign's time. A campaign that cannot be sent (nobody
- * to send to, content missing) fails with the reason instead of waiting forever; anything else (a
+ * to send to, content missing, over the church's daily limit) fails with the reason instead of waiting forever; anything else (a
  * deadlock, a dropped connection) is rethrown so that pg-boss tries again.
  */
 export async function startScheduledCampaign(
@@ -110,10 +124,12 @@ export async function startScheduledCampaign(
     await startCampaign(deps.db, deps.jobs, channel, rows[0].userId, {
       id: campaignId,
       onlyIfScheduledFor: new Date(scheduledFor),
+      unverifiedDailyRecipients: deps.config.unverifiedDailyRecipients,
     });
   } catch (err) {
     if (!(err instanceof AppError)) throw err;
-    if (err.code !== 'BAD_REQUEST') return; // deleted or already sent meanwhile: nothing to do
+    // Deleted or already sent meanwhile: nothing to do. Over the daily limit: failed, with the reason.
+    if (err.code !== 'BAD_REQUEST' && err.code !== 'TOO_MANY_REQUESTS') return;
     await sql`
       update ${table} set status = 'failed', error = ${err.message}, updated_at = now()
       where id = ${campaignId} and status = 'scheduled'`.execute(deps.db);

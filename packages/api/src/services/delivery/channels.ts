@@ -4,7 +4,7 @@ import type { EmailTransport } from '../../providers/email.js';
 import type { SmsTransport } from '../../providers/sms.js';
 import type { JobQueue } from '../../jobs.js';
 import type { DeliveryConfig } from './config.js';
-import type { ChannelDriver } from './engine.js';
+import type { ChannelDriver, Delivery } from './engine.js';
 
 /** Everything the sending side of any channel may need. */
 export interface DeliveryDeps {
@@ -26,6 +26,22 @@ export interface CampaignRow {
   fields: Record<string, unknown>;
 }
 
+/** A campaign being sent, as each channel's `send` reads it. */
+export interface SendingCampaign {
+  id: number;
+  userId: number;
+  content: string;
+  churchName: string;
+  postalAddress: string | null;
+  /** The church's own sending number, if it has one. */
+  smsFromNumber: string | null;
+  /** The row as stored, for the channel's own columns (subject, ...). */
+  fields: Record<string, unknown>;
+}
+
+/** A text column of a row read as `Record<string, unknown>` ('' when absent). */
+export const textField = (v: unknown): string => (typeof v === 'string' ? v : '');
+
 /**
  * One entry per channel: what is different about email, SMS (and the channels to come) when a
  * campaign is started and delivered. Everything else — locking, scheduling, snapshotting into
@@ -46,8 +62,39 @@ export interface CampaignChannel {
   recipients(tenantId: number, listIds: number[]): RawBuilder<unknown>;
   /** The message when nobody can be reached. */
   noRecipients: string;
-  /** How each message is made and handed to the provider. */
-  driver(deps: DeliveryDeps): ChannelDriver<unknown>;
+  /** Messages per second across every worker (undefined: no limit), and in flight per process. */
+  pace(config: DeliveryConfig): { ratePerSecond?: number; concurrency: number };
+  /** Make one recipient's message and hand it to the provider. */
+  send(deps: DeliveryDeps, campaign: SendingCampaign, delivery: Delivery): Promise<{ providerMessageId: string }>;
+}
+
+/** The engine's driver of a channel: the campaign while it is sending, and the channel's send. */
+export function channelDriver(ch: CampaignChannel, deps: DeliveryDeps): ChannelDriver<SendingCampaign> {
+  return {
+    channel: ch.channel,
+    table: ch.table,
+    ...ch.pace(deps.config),
+    async load(campaignId) {
+      const { rows } = await sql<Record<string, unknown>>`
+        select c.*, u.church_name, s.postal_address, s.sms_from_number
+        from ${sql.table(ch.table)} c
+        join users u on u.id = c.user_id
+        left join church_settings s on s.user_id = c.user_id
+        where c.id = ${campaignId} and c.status = 'sending'`.execute(deps.db);
+      const r = rows[0];
+      if (!r) return null;
+      return {
+        id: Number(r.id),
+        userId: Number(r.userId),
+        content: textField(r.content),
+        churchName: textField(r.churchName),
+        postalAddress: (r.postalAddress as string | null) ?? null,
+        smsFromNumber: (r.smsFromNumber as string | null) ?? null,
+        fields: r,
+      };
+    },
+    send: (campaign, delivery) => ch.send(deps, campaign, delivery),
+  };
 }
 
 /** Inside the start transaction: one delivery row per recipient of the channel; returns how many. */

@@ -7,7 +7,7 @@ export interface DeliveryConfig {
   emailFrom: string;
   /** Messages per second across every worker; undefined = no limit. */
   emailRatePerSecond?: number;
-  /** Messages in flight at once per worker. */
+  /** Messages in flight at once per worker process (every delivery job of it together). */
   emailConcurrency: number;
   smsRatePerSecond?: number;
   smsConcurrency: number;
@@ -15,7 +15,7 @@ export interface DeliveryConfig {
   smsFromNumber: string;
   /** Validates Twilio's webhook signatures; undefined when Twilio is not configured. */
   twilioAuthToken?: string;
-  /** Deliveries claimed per round. */
+  /** Most deliveries claimed at once (a job claims at most 8 × its concurrency). */
   batchSize: number;
   /** A claim older than this is taken to belong to a dead worker and is retried. */
   claimLeaseSeconds: number;
@@ -23,6 +23,8 @@ export interface DeliveryConfig {
   maxAttempts: number;
   /** First retry after this many seconds, doubling each time. */
   retryBaseSeconds: number;
+  /** People a day a church with an unverified email reaches (UNVERIFIED_DAILY_RECIPIENTS, default 100). */
+  unverifiedDailyRecipients?: number;
   /** Let social-post webhooks reach loopback and private addresses (local receivers, tests). */
   socialWebhookAllowPrivate?: boolean;
 }
@@ -31,8 +33,8 @@ export const defaultDeliveryConfig: Omit<
   DeliveryConfig,
   'publicUrl' | 'trackingSecret' | 'emailFrom' | 'smsFromNumber'
 > = {
-  emailConcurrency: 8,
-  smsConcurrency: 4,
+  emailConcurrency: 16,
+  smsConcurrency: 16,
   batchSize: 200,
   claimLeaseSeconds: 120,
   maxAttempts: 4,

@@ -44,7 +44,9 @@ async function campaignOf(recipients: number) {
 }
 
 /** A driver that records what it sent; `gate` holds every send until it resolves. */
-function recordingDriver(opts: { gate?: Promise<void>; fail?: boolean; concurrency?: number } = {}) {
+function recordingDriver(
+  opts: { gate?: Promise<void>; gateFirst?: Promise<void>; fail?: boolean; concurrency?: number } = {},
+) {
   const sent: string[] = [];
   const started: string[] = [];
   const driver: ChannelDriver<{ id: number }> = {
@@ -54,6 +56,7 @@ function recordingDriver(opts: { gate?: Promise<void>; fail?: boolean; concurren
     async send(_c, d: Delivery) {
       started.push(d.address);
       await opts.gate;
+      if (started.length === 1) await opts.gateFirst;
       if (opts.fail) throw new Error('connection lost');
       sent.push(d.address);
       return { providerMessageId: `<${d.id}>` };
@@ -115,5 +118,36 @@ describe('runDeliveries across workers', () => {
       .where('id', '=', campaignId)
       .executeTakeFirstOrThrow();
     expect(c.status).toBe('sent');
+  });
+
+  it('a claim held past half its lease is renewed before its send, and skipped once another worker took it', async () => {
+    const campaignId = await campaignOf(12);
+    let release = () => {};
+    // One sender: the first send hangs while the rest of the batch waits in the queue.
+    const slow = recordingDriver({ gateFirst: new Promise<void>((r) => (release = r)), concurrency: 1 });
+    const stalled = runDeliveries(db, slow.driver, campaignId, config);
+    while (slow.started.length === 0) await new Promise((r) => setTimeout(r, 20));
+    const inFlight = slow.started[0]!;
+    // Past half the first worker's lease (1 s), the waiting ones are taken over (their claims made
+    // old enough for the other worker's 60 s lease; the one in flight stays the first worker's).
+    await new Promise((r) => setTimeout(r, 600));
+    await db
+      .updateTable('deliveries')
+      .set({ claimedAt: new Date(Date.now() - 120_000) })
+      .where('campaignId', '=', campaignId)
+      .where('status', '=', 'sending')
+      .where('address', '<>', inFlight)
+      .execute();
+    const other = recordingDriver();
+    await runDeliveries(db, other.driver, campaignId, { ...config, claimLeaseSeconds: 60 });
+    expect(other.sent).toHaveLength(11);
+    // The first worker's send completes: it records that one, and sends none of the others.
+    release();
+    const late = await stalled;
+    expect(slow.started).toEqual([inFlight]);
+    expect(slow.sent).toEqual([inFlight]);
+    expect(late.sent).toBe(1);
+    expect(new Set([...slow.sent, ...other.sent]).size).toBe(12);
+    expect(new Set(await statuses(campaignId))).toEqual(new Set(['sent']));
   });
 });

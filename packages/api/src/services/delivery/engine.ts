@@ -3,6 +3,7 @@ import { sql, type Channel, type DeliveriesTable, type Db } from '@lampstand/db'
 import type { Selectable } from 'kysely';
 import type { DeliveryConfig } from './config.js';
 import { takeRateSlot } from './rate-limit.js';
+import { performance } from 'node:perf_hooks';
 
 export type Delivery = Selectable<DeliveriesTable>;
 
@@ -14,7 +15,9 @@ export interface ChannelDriver<C> {
   /** The campaign and what every message of it needs; null when it no longer exists. */
   load(campaignId: number): Promise<C | null>;
   send(campaign: C, delivery: Delivery): Promise<{ providerMessageId: string }>;
+  /** Sends started per second across every worker; undefined = no limit. */
   ratePerSecond?: number;
+  /** Sends in flight at once in this process, every delivery job of the channel together. */
   concurrency: number;
 }
 
@@ -29,9 +32,10 @@ export interface RunResult {
 
 /**
  * Claim deliveries in batches (FOR UPDATE SKIP LOCKED, so any number of workers share a campaign)
- * and send them. A delivery is marked sent only after the provider accepted it; a failure is
- * retried with backoff, then marked failed with the reason. A claim left by a worker that died is
- * taken over once its lease runs out.
+ * and send them, `driver.concurrency` at once. The next batch is claimed while the last few of
+ * the current one are still sending. A delivery is marked sent only after the provider accepted
+ * it; a failure is retried with backoff, then marked failed with the reason. A claim left by a
+ * worker that died is taken over once its lease runs out.
  */
 export async function runDeliveries<C>(
   db: Db,
@@ -43,58 +47,53 @@ export async function runDeliveries<C>(
   const campaign = await driver.load(campaignId);
   if (!campaign) return { ...result, finished: true };
 
-  // Small batches: a claim is renewed just before each send, and the lease must outlast one send.
-  const batchSize = Math.max(1, Math.min(config.batchSize, driver.concurrency * 4));
-  for (;;) {
-    const batch = await claimBatch(db, driver.channel, campaignId, config, batchSize);
-    if (batch.length === 0) break;
-    let next = 0;
-    const workers = Array.from({ length: Math.min(driver.concurrency, batch.length) }, async () => {
-      while (next < batch.length) {
-        const delivery = batch[next++]!;
-        if (driver.ratePerSecond) await takeRateSlot(db, `${driver.channel}`, driver.ratePerSecond);
-        // Fencing: renew our claim, or skip the delivery if another worker took it over meanwhile.
-        if (!(await renewClaim(db, delivery))) continue;
-        try {
-          const { providerMessageId } = await driver.send(campaign, delivery);
-          await sql`
-            update deliveries
-            set status = 'sent', sent_at = now(), provider_message_id = ${providerMessageId}, last_error = null,
-                claimed_at = null, updated_at = now()
-            where id = ${delivery.id} and ${asyncCommit}`.execute(db);
-          result.sent++;
-        } catch (err) {
-          const { reason, giveUp, retryAt } = retryOutcome(err, delivery.attempts, config);
-          const recorded = await db
-            .updateTable('deliveries')
-            .set(
-              giveUp
-                ? { status: 'failed', lastError: reason, claimedAt: null, updatedAt: new Date() }
-                : {
-                    status: 'pending',
-                    lastError: reason,
-                    claimedAt: null,
-                    nextAttemptAt: retryAt,
-                    updatedAt: new Date(),
-                  },
-            )
-            .where('id', '=', delivery.id)
-            // Only while still ours: a worker whose lease ran out must not undo the one that took over.
-            .where('status', '=', 'sending')
-            .where('claimedAt', '=', delivery.claimedAt)
-            .executeTakeFirst();
-          if (giveUp && Number(recorded.numUpdatedRows) > 0) {
-            result.failed++;
-            await db
-              .insertInto('deliveryEvents')
-              .values({ deliveryId: delivery.id, type: 'failed', url: null })
-              .execute();
-          }
-        }
+  const claims = claimQueue(db, driver, campaignId, config);
+  const recorder = sentRecorder(db);
+  // Each record is awaited at the end, its outcome caught at once (no unhandled rejection meanwhile).
+  const recorded: Promise<unknown>[] = [];
+  let recordError: unknown = null;
+  const inFlight = inFlightLimit(db, driver);
+  /** Claim the next delivery and send it: null when nothing is left, 'skipped' when no longer ours. */
+  const sendNext = async () => {
+    const claimed = await claims.next();
+    if (!claimed) return null;
+    // The rate slot is taken when this send can start at once: no queue between the two.
+    if (driver.ratePerSecond) await takeRateSlot(db, `${driver.channel}`, driver.ratePerSecond);
+    // Fencing: a claim older than half its lease is renewed first, or skipped if another worker
+    // took it over meanwhile; no send starts on a claim that may have run out.
+    if (!(await claims.hold(claimed))) return 'skipped';
+    const delivery = claimed.delivery;
+    try {
+      const { providerMessageId } = await driver.send(campaign, delivery);
+      return { delivery, providerMessageId };
+    } catch (error) {
+      return { delivery, error };
+    }
+  };
+  const workers = Array.from({ length: driver.concurrency }, async () => {
+    for (;;) {
+      const release = await inFlight.acquire();
+      const outcome = await sendNext().finally(release);
+      if (outcome === null) return;
+      if (outcome === 'skipped') continue;
+      if ('error' in outcome) {
+        if (await recordFailure(db, outcome.delivery, outcome.error, config)) result.failed++;
+        continue;
       }
-    });
-    await Promise.all(workers);
-  }
+      recorded.push(
+        recorder.add(outcome.delivery, outcome.providerMessageId).then(
+          (ok) => void (ok && result.sent++),
+          (err: unknown) => void (recordError ??= err),
+        ),
+      );
+    }
+  });
+  // Every sender stops and every accepted message is recorded before the job ends, even when a
+  // claim failed; the first error is rethrown then, so that pg-boss retries the job.
+  const stopped = (await Promise.allSettled(workers)).find((w) => w.status === 'rejected');
+  await Promise.all(recorded);
+  const error: unknown = stopped?.reason ?? recordError;
+  if (error) throw error instanceof Error ? error : new Error('The delivery job failed', { cause: error });
 
   const open = await db
     .selectFrom('deliveries')
@@ -127,8 +126,8 @@ export async function runDeliveries<C>(
 }
 
 /**
- * In the WHERE clause of the per-message writes (renew a claim, mark sent): commit without waiting
- * for the WAL flush. With thousands of one-row commits a second, every worker otherwise queues on
+ * In the WHERE clause of the delivery writes (renew a claim, mark sent): commit without waiting
+ * for the WAL flush. With hundreds of small commits a second, every worker otherwise queues on
  * WALSync (seen in pg_stat_activity during `pnpm bench:scale`). The write is visible to every other
  * worker at once; only a crash of PostgreSQL itself can lose the last fraction of a second of them,
  * and then those messages go out again: the engine is at-least-once anyway (see engine.test.ts).
@@ -136,7 +135,169 @@ export async function runDeliveries<C>(
 const asyncCommit = sql<boolean>`set_config('synchronous_commit', 'off', true) is not null`;
 
 /**
- * Renew the claim on one delivery just before its send; false when it is no longer ours (the lease
+ * Sends in flight at once per process and channel: `driver.concurrency`, shared by every delivery
+ * job of the process (a process runs several, see the server's jobs/queue.ts).
+ */
+const limits = new WeakMap<Db, Map<string, { acquire(): Promise<() => void> }>>();
+
+function inFlightLimit<C>(db: Db, driver: ChannelDriver<C>) {
+  const perChannel = limits.get(db) ?? new Map<string, { acquire(): Promise<() => void> }>();
+  limits.set(db, perChannel);
+  const key = `${driver.channel}/${driver.concurrency}`;
+  let limit = perChannel.get(key);
+  if (!limit) {
+    let free = driver.concurrency;
+    const waiting: (() => void)[] = [];
+    const release = () => {
+      const next = waiting.shift();
+      if (next) next();
+      else free++;
+    };
+    limit = {
+      async acquire() {
+        if (free > 0) free--;
+        else await new Promise<void>((r) => waiting.push(r));
+        return release;
+      },
+    };
+    perChannel.set(key, limit);
+  }
+  return limit;
+}
+
+interface Claimed {
+  delivery: Delivery;
+  /** performance.now() just before the claim (or its last renewal) was sent to the database. */
+  since: number;
+}
+
+/**
+ * The deliveries this worker holds, claimed a batch at a time: the next batch is claimed as soon as
+ * fewer than `concurrency` are left, so the senders never wait on a claim round trip.
+ */
+function claimQueue<C>(db: Db, driver: ChannelDriver<C>, campaignId: number, config: DeliveryConfig) {
+  const batchSize = Math.max(1, Math.min(config.batchSize, driver.concurrency * 8));
+  // A claim is renewed before a send that starts more than half a lease after it was made. Timed
+  // with this process's monotonic clock from before the claim was sent: the database stamped the
+  // claim later than that, so another worker can take it over only after a full lease from then.
+  const renewAfterMs = (config.claimLeaseSeconds * 1000) / 2;
+  const queue: Claimed[] = [];
+  let exhausted = false;
+  let claiming: Promise<void> | null = null;
+  const refill = async () => {
+    const since = performance.now();
+    const rows = await claimBatch(db, driver.channel, campaignId, config, batchSize);
+    if (rows.length < batchSize) exhausted = true;
+    for (const delivery of rows) queue.push({ delivery, since });
+  };
+  return {
+    /** The next delivery to send; undefined when nothing claimable is left. */
+    async next(): Promise<Claimed | undefined> {
+      for (;;) {
+        if (!exhausted && !claiming && queue.length < driver.concurrency) {
+          claiming = refill().finally(() => (claiming = null));
+        }
+        const head = queue.shift();
+        if (head) return head;
+        if (!claiming) return undefined;
+        await claiming;
+      }
+    },
+    /** True when the claim is (still) ours to send on, renewing it when it is getting old. */
+    async hold(c: Claimed): Promise<boolean> {
+      if (performance.now() - c.since < renewAfterMs) return true;
+      const since = performance.now();
+      if (!(await renewClaim(db, c.delivery))) return false;
+      c.since = since;
+      return true;
+    },
+  };
+}
+
+/**
+ * Accepted deliveries are marked sent in batches, group-commit style, one recorder per process
+ * (per `db`) shared by every delivery job in it: an UPDATE starts as soon as a message is
+ * accepted, and everything accepted while it runs goes into the next one. A message thus waits
+ * at most about two round trips between the provider's acceptance and its record (the window in
+ * which a crash resends it), and there is one write per round trip instead of one per message.
+ * Fenced by the claim: a delivery another worker took over is left to it.
+ */
+const recorders = new WeakMap<Db, SentRecorder>();
+
+interface SentRecorder {
+  /** Resolves true once marked sent, false when the claim was no longer ours; rejects on a database error. */
+  add(delivery: Delivery, providerMessageId: string): Promise<boolean>;
+}
+
+function sentRecorder(db: Db): SentRecorder {
+  const existing = recorders.get(db);
+  if (existing) return existing;
+  interface Row {
+    id: number;
+    claimedAt: Date;
+    providerMessageId: string;
+    done: (recorded: boolean) => void;
+    fail: (err: unknown) => void;
+  }
+  let pending: Row[] = [];
+  let busy = false;
+  const drain = async () => {
+    while (pending.length > 0) {
+      const rows = pending;
+      pending = [];
+      try {
+        const updated = await sql<{ id: number }>`
+          update deliveries d
+          set status = 'sent', sent_at = now(), provider_message_id = v.provider_message_id, last_error = null,
+              claimed_at = null, updated_at = now()
+          from unnest(${rows.map((r) => r.id)}::int[], ${rows.map((r) => r.claimedAt)}::timestamptz[],
+                      ${rows.map((r) => r.providerMessageId)}::text[]) as v(id, claimed_at, provider_message_id)
+          where d.id = v.id and d.status = 'sending' and d.claimed_at = v.claimed_at and ${asyncCommit}
+          returning d.id`.execute(db);
+        const ids = new Set(updated.rows.map((r) => r.id));
+        for (const r of rows) r.done(ids.has(r.id));
+      } catch (err) {
+        for (const r of rows) r.fail(err);
+      }
+    }
+    busy = false;
+  };
+  const recorder: SentRecorder = {
+    add(delivery, providerMessageId) {
+      return new Promise<boolean>((done, fail) => {
+        pending.push({ id: delivery.id, claimedAt: delivery.claimedAt!, providerMessageId, done, fail });
+        if (busy) return;
+        busy = true;
+        setImmediate(() => void drain());
+      });
+    },
+  };
+  recorders.set(db, recorder);
+  return recorder;
+}
+
+/** A failed send: back to pending for a retry, or failed for good; true when it was marked failed. */
+async function recordFailure(db: Db, delivery: Delivery, err: unknown, config: DeliveryConfig): Promise<boolean> {
+  const { reason, giveUp, retryAt } = retryOutcome(err, delivery.attempts, config);
+  const recorded = await db
+    .updateTable('deliveries')
+    .set(
+      giveUp
+        ? { status: 'failed', lastError: reason, claimedAt: null, updatedAt: new Date() }
+        : { status: 'pending', lastError: reason, claimedAt: null, nextAttemptAt: retryAt, updatedAt: new Date() },
+    )
+    .where('id', '=', delivery.id)
+    // Only while still ours: a worker whose lease ran out must not undo the one that took over.
+    .where('status', '=', 'sending')
+    .where('claimedAt', '=', delivery.claimedAt)
+    .executeTakeFirst();
+  if (!giveUp || Number(recorded.numUpdatedRows) === 0) return false;
+  await db.insertInto('deliveryEvents').values({ deliveryId: delivery.id, type: 'failed', url: null }).execute();
+  return true;
+}
+
+/**
+ * Renew the claim on one delivery before its send; false when it is no longer ours (the lease
  * ran out and another worker took it, or it was finished meanwhile). The new stamp is kept on the
  * delivery, so the write that records the outcome can check it too.
  */

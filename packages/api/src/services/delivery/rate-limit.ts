@@ -2,25 +2,32 @@ import { sql, type Db } from '@lampstand/db';
 
 /**
  * Take one slot of `perSecond` in the current wall-clock second, shared by every process through
- * PostgreSQL; waits for the next second when this one is used up.
+ * PostgreSQL; waits for the next second when this one is used up. The second is the database's,
+ * read when the slot is taken: a slot asked for late in one second but granted in the next
+ * belongs to the next. Slot n of a second is given out no earlier than n/perSecond into it, so
+ * sends are spread over the second instead of starting in a burst at its beginning, and a
+ * receiver that accepts them a little later still sees about `perSecond` in any one second.
  */
 export async function takeRateSlot(db: Db, bucket: string, perSecond: number): Promise<void> {
   for (;;) {
-    const now = Date.now();
-    const second = Math.floor(now / 1000);
-    const row = await sql<{ used: number }>`
-      insert into rate_slots (bucket, second, used) values (${bucket}, ${second}, 1)
+    const row = await sql<{ used: number; second: number; nowMs: number }>`
+      with t as (select extract(epoch from clock_timestamp())::float8 * 1000 as ms)
+      insert into rate_slots (bucket, second, used)
+      select ${bucket}, floor(t.ms / 1000)::bigint, 1 from t
       on conflict (bucket, second) do update set used = rate_slots.used + 1
       where rate_slots.used < ${perSecond}
-      returning used`.execute(db);
-    if (row.rows.length > 0) {
+      returning used, second::float8 as second, (select ms from t) as now_ms`.execute(db);
+    const slot = row.rows[0];
+    if (slot) {
       if (Math.random() < 0.01) {
         await db
           .deleteFrom('rateSlots')
           .where('bucket', '=', bucket)
-          .where('second', '<', second - 60)
+          .where('second', '<', slot.second - 60)
           .execute();
       }
+      const wait = slot.second * 1000 + ((slot.used - 1) * 1000) / perSecond - slot.nowMs;
+      if (wait > 0) await new Promise((r) => setTimeout(r, wait));
       return;
     }
     await new Promise((r) => setTimeout(r, 1000 - (Date.now() % 1000) + 2));

@@ -1,14 +1,19 @@
 import { isSent } from '../delivery/status.js';
+import type { z } from 'zod';
 import { sql, type Db, type EmailCampaignsTable } from '@lampstand/db';
 import type { Selectable } from 'kysely';
-import type { EmailCampaign, EmailStats } from '../../schemas/email-campaigns.js';
+import type { emailCampaignSchema, EmailStats } from '../../schemas/email-campaigns.js';
 import { notFound } from '../../errors.js';
 import type { JobQueue } from '../../jobs.js';
 import { sanitizeEmailHtml } from './sanitize.js';
-import { deliveryProgress, saveCampaign } from '../delivery/campaign-common.js';
+import {
+  commonCampaignValues,
+  deliveryProgress,
+  saveCampaign,
+  type CampaignValues,
+} from '../delivery/campaign-common.js';
 
 type Row = Selectable<EmailCampaignsTable>;
-const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
 export interface EmailCampaignFields {
   name: string;
@@ -26,7 +31,10 @@ async function progressOf(db: Db, ids: number[]) {
   );
 }
 
-function toCampaign(r: Row, progress?: EmailCampaign['progress']): EmailCampaign {
+function toCampaign(
+  r: Row,
+  progress?: z.input<typeof emailCampaignSchema>['progress'],
+): z.input<typeof emailCampaignSchema> {
   return {
     id: r.id,
     userId: r.userId,
@@ -35,13 +43,13 @@ function toCampaign(r: Row, progress?: EmailCampaign['progress']): EmailCampaign
     content: r.content,
     status: r.status,
     listIds: r.listIds ?? [],
-    scheduledFor: iso(r.scheduledFor),
-    startedAt: iso(r.startedAt),
-    sentAt: iso(r.sentAt),
+    scheduledFor: r.scheduledFor,
+    startedAt: r.startedAt,
+    sentAt: r.sentAt,
     recipientCount: r.recipientCount,
     error: r.error,
-    createdAt: r.createdAt.toISOString(),
-    updatedAt: r.updatedAt.toISOString(),
+    createdAt: r.createdAt,
+    updatedAt: r.updatedAt,
     progress: progress ?? { total: r.recipientCount, sent: 0, failed: 0, pending: 0 },
   };
 }
@@ -74,56 +82,29 @@ async function getRow(db: Db, tenantId: number, id: number): Promise<Row> {
   return row;
 }
 
-export async function getEmailCampaign(db: Db, tenantId: number, id: number): Promise<EmailCampaign> {
+export async function getEmailCampaign(
+  db: Db,
+  tenantId: number,
+  id: number,
+): Promise<z.input<typeof emailCampaignSchema>> {
   const row = await getRow(db, tenantId, id);
   return toCampaign(row, (await progressOf(db, [id])).get(id));
 }
 
-const values = (input: EmailCampaignFields) => ({
-  name: input.name,
+const values = (input: EmailCampaignFields): CampaignValues<'email'> => ({
+  ...commonCampaignValues(input),
   subject: input.subject,
   content: sanitizeEmailHtml(input.content),
-  status: input.status,
-  listIds: input.listIds,
-  scheduledFor: input.status === 'scheduled' && input.scheduledFor ? new Date(input.scheduledFor) : null,
 });
 
-export async function createEmailCampaign(
+/** Create a campaign (no `id`) or edit one. */
+export async function saveEmailCampaign(
   db: Db,
   jobs: JobQueue,
   tenantId: number,
-  input: EmailCampaignFields,
-): Promise<EmailCampaign> {
-  const row = await saveCampaign(db, jobs, 'email', tenantId, {
-    listIds: input.listIds,
-    write: (trx) =>
-      trx
-        .insertInto('emailCampaigns')
-        .values({ userId: tenantId, ...values(input) })
-        .returningAll()
-        .executeTakeFirstOrThrow(),
-  });
-  return toCampaign(row);
-}
-
-export async function updateEmailCampaign(
-  db: Db,
-  jobs: JobQueue,
-  tenantId: number,
-  input: EmailCampaignFields & { id: number },
-): Promise<EmailCampaign> {
-  const row = await saveCampaign(db, jobs, 'email', tenantId, {
-    id: input.id,
-    listIds: input.listIds,
-    write: (trx) =>
-      trx
-        .updateTable('emailCampaigns')
-        .set({ ...values(input), updatedAt: new Date() })
-        .where('id', '=', input.id)
-        .returningAll()
-        .executeTakeFirstOrThrow(),
-  });
-  return toCampaign(row);
+  input: EmailCampaignFields & { id?: number },
+): Promise<z.input<typeof emailCampaignSchema>> {
+  return toCampaign(await saveCampaign(db, jobs, 'email', tenantId, values(input), input.id));
 }
 
 export async function emailCampaignStats(db: Db, tenantId: number, id: number): Promise<EmailStats> {

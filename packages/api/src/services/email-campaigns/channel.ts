@@ -1,73 +1,14 @@
 import { sql } from '@lampstand/db';
 import { badRequest } from '../../errors.js';
-import { type CampaignChannel, type DeliveryDeps } from '../delivery/channels.js';
-import type { ChannelDriver } from '../delivery/engine.js';
+import { textField, type CampaignChannel } from '../delivery/channels.js';
 import { renderEmail } from './render.js';
 
 export const NO_RECIPIENTS = 'Nobody to send to: the list has no subscribed contacts with an email address';
-
-const text = (v: unknown): string => (typeof v === 'string' ? v : '');
-
-interface LoadedCampaign {
-  id: number;
-  userId: number;
-  subject: string;
-  content: string;
-  churchName: string;
-  postalAddress: string | null;
-}
 
 /** "Grace Church <news@lampstand.example>": the church's name on the configured sending address. */
 export function formatFrom(churchName: string, emailFrom: string): string {
   const address = /<([^>]+)>/.exec(emailFrom)?.[1] ?? emailFrom;
   return `"${churchName.replace(/["\\]/g, '')}" <${address}>`;
-}
-
-function emailDriver(deps: DeliveryDeps): ChannelDriver<LoadedCampaign> {
-  const { db, email, config } = deps;
-  return {
-    channel: 'email',
-    table: 'email_campaigns',
-    ratePerSecond: config.emailRatePerSecond,
-    concurrency: config.emailConcurrency,
-    async load(campaignId) {
-      const c = await db
-        .selectFrom('emailCampaigns as c')
-        .innerJoin('users as u', 'u.id', 'c.userId')
-        .leftJoin('churchSettings as s', 's.userId', 'c.userId')
-        .select(['c.id', 'c.userId', 'c.subject', 'c.content', 'c.status', 'u.churchName', 's.postalAddress'])
-        .where('c.id', '=', campaignId)
-        .executeTakeFirst();
-      if (!c || c.status !== 'sending') return null;
-      return {
-        id: c.id,
-        userId: c.userId,
-        subject: c.subject,
-        content: c.content,
-        churchName: c.churchName,
-        postalAddress: c.postalAddress ?? null,
-      };
-    },
-    async send(c, d) {
-      const message = renderEmail({
-        subject: c.subject,
-        html: c.content,
-        churchName: c.churchName,
-        postalAddress: c.postalAddress,
-        recipient: { firstName: d.firstName, lastName: d.lastName },
-        tracking: { publicUrl: config.publicUrl, secret: config.trackingSecret, token: d.token },
-        publicUrl: config.publicUrl,
-      });
-      const host = new URL(config.publicUrl).hostname || 'lampstand.local';
-      return email.send({
-        from: formatFrom(c.churchName, config.emailFrom),
-        to: d.address,
-        ...message,
-        messageId: `delivery-${d.id}.${d.token.slice(0, 12)}@${host}`,
-        meta: { userId: c.userId, campaignId: c.id, deliveryId: d.id },
-      });
-    },
-  };
 }
 
 /**
@@ -80,8 +21,8 @@ export const emailChannel: CampaignChannel = {
   startable: ['draft', 'scheduled'],
   noRecipients: NO_RECIPIENTS,
   validate(c) {
-    if (!text(c.fields.subject).trim()) throw badRequest('Subject is required');
-    if (!text(c.fields.content).trim()) throw badRequest('Email content is required');
+    if (!textField(c.fields.subject).trim()) throw badRequest('Subject is required');
+    if (!textField(c.fields.content).trim()) throw badRequest('Email content is required');
   },
   recipients(tenantId, listIds) {
     return sql`
@@ -98,5 +39,24 @@ export const emailChannel: CampaignChannel = {
           )
         order by lower(c.email), c.id`;
   },
-  driver: emailDriver,
+  pace: (config) => ({ ratePerSecond: config.emailRatePerSecond, concurrency: config.emailConcurrency }),
+  send({ email, config }, c, d) {
+    const message = renderEmail({
+      subject: textField(c.fields.subject),
+      html: c.content,
+      churchName: c.churchName,
+      postalAddress: c.postalAddress,
+      recipient: { firstName: d.firstName, lastName: d.lastName },
+      tracking: { publicUrl: config.publicUrl, secret: config.trackingSecret, token: d.token },
+      publicUrl: config.publicUrl,
+    });
+    const host = new URL(config.publicUrl).hostname || 'lampstand.local';
+    return email.send({
+      from: formatFrom(c.churchName, config.emailFrom),
+      to: d.address,
+      ...message,
+      messageId: `delivery-${d.id}.${d.token.slice(0, 12)}@${host}`,
+      meta: { userId: c.userId, campaignId: c.id, deliveryId: d.id },
+    });
+  },
 };

@@ -23,5 +23,5 @@ export async function listOutbox(
     .where('channel', '=', q.channel);
   if (q.campaignId) query = query.where('campaignId', '=', q.campaignId);
   const rows = await query.orderBy('id', 'desc').limit(q.limit).execute();
-  return rows.map((r) => ({ ...r, createdAt: r.createdAt.toISOString() }));
+  return rows;
 }

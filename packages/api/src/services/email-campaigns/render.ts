@@ -35,7 +35,7 @@ export function fillMergeTags(template: string, values: MergeValues, opts: { htm
   return inUrls.replace(MERGE_TAG, (_, key: string) => escapeHtml(value(key)));
 }
 
-export function signLink(secret: string, token: string, url: string): string {
+function signLink(secret: string, token: string, url: string): string {
   return crypto.createHmac('sha256', secret).update(`${token}\n${url}`).digest('base64url').slice(0, 32);
 }
 
@@ -51,9 +51,9 @@ export interface TrackingLinks {
   token: string;
 }
 
-export const unsubscribeUrl = (t: { publicUrl: string; token: string }) => `${t.publicUrl}/u/${t.token}`;
-export const openPixelUrl = (t: { publicUrl: string; token: string }) => `${t.publicUrl}/t/o/${t.token}.gif`;
-export function clickUrl(t: TrackingLinks, url: string): string {
+const unsubscribeUrl = (t: { publicUrl: string; token: string }) => `${t.publicUrl}/u/${t.token}`;
+const openPixelUrl = (t: { publicUrl: string; token: string }) => `${t.publicUrl}/t/o/${t.token}.gif`;
+function clickUrl(t: TrackingLinks, url: string): string {
   return `${t.publicUrl}/t/c/${t.token}?u=${encodeURIComponent(url)}&s=${signLink(t.secret, t.token, url)}`;
 }
 

@@ -10,9 +10,9 @@ import { badRequest, tooManyRequests } from '../../errors.js';
 import { takeAttempt } from '../rate-limit/buckets.js';
 
 /** Test emails a church may send in an hour. */
-export const TEST_EMAILS_PER_HOUR = 20;
-export const TEST_EMAIL_RECIPIENT_MESSAGE = 'Test emails go to your account email or to one of your contacts';
-export const TOO_MANY_TEST_EMAILS = `At most ${TEST_EMAILS_PER_HOUR} test emails an hour. Please try again later.`;
+const TEST_EMAILS_PER_HOUR = 20;
+const TEST_EMAIL_RECIPIENT_MESSAGE = 'Test emails go to your account email or to one of your contacts';
+const TOO_MANY_TEST_EMAILS = `At most ${TEST_EMAILS_PER_HOUR} test emails an hour. Please try again later.`;
 
 /** The account's own email address or one of the church's contacts: a test email is no open relay. */
 async function isOwnAddress(db: Db, tenantId: number, address: string): Promise<boolean> {
@@ -75,7 +75,7 @@ export async function sendTestEmail(
     limit: TEST_EMAILS_PER_HOUR,
     windowSeconds: 3600,
   });
-  if (!quota.allowed) throw tooManyRequests(TOO_MANY_TEST_EMAILS);
+  if (!quota.allowed) throw tooManyRequests(TOO_MANY_TEST_EMAILS, quota.retryAfterSeconds);
   const settings = await getChurchSettings(deps.db, tenantId);
   const sample = await sampleContact(deps.db, tenantId);
   const message = renderEmail({

@@ -72,7 +72,8 @@ export async function unsubscribeByToken(
     )
     .execute();
   for (const c of sameAddress) {
-    await setConsent(db, d.userId, c.id, {
+    await setConsent(db, d.userId, {
+      contactId: c.id,
       channel: 'email',
       status: 'unsubscribed',
       source: how === 'one-click' ? 'one-click unsubscribe' : 'unsubscribe link',

@@ -1,5 +1,6 @@
 import type { Selectable } from 'kysely';
-import { sql, type Db, type LandingPagesTable } from '@lampstand/db';
+import type { z } from 'zod';
+import { bypassDb, sql, type Db, type LandingPagesTable } from '@lampstand/db';
 import { AppError, conflict, isUniqueViolation, notFound } from '../../errors.js';
 import {
   landingPageContentSchema,
@@ -7,9 +8,20 @@ import {
   type LandingPage,
   type LandingPageContent,
   type LandingPageListItem,
-  type LandingPageStats,
+  type landingPageStatsSchema,
 } from '../../schemas/landing-pages.js';
 import { cleanContent } from './sanitize.js';
+
+/**
+ * A landing page as the services return it: the output type with its timestamps still Date (the
+ * output schema's `isoTimestamp` turns them into ISO strings). Not `z.input`, whose content would
+ * have every defaulted field optional.
+ */
+type LandingPageRecord = Omit<LandingPage, 'publishedAt' | 'createdAt' | 'updatedAt'> & {
+  publishedAt: Date | null;
+  createdAt: Date;
+  updatedAt: Date;
+};
 
 const SLUG_TAKEN = 'Slug is already taken';
 
@@ -21,17 +33,17 @@ function toContent(raw: unknown): LandingPageContent {
   return parsed.success ? parsed.data : landingPageContentSchema.parse({});
 }
 
-export function toLandingPage(row: Selectable<LandingPagesTable>): LandingPage {
+function toLandingPage(row: Selectable<LandingPagesTable>): LandingPageRecord {
   return {
     id: row.id,
     userId: row.userId,
     name: row.name,
     slug: row.slug,
     published: row.published,
-    publishedAt: row.publishedAt ? row.publishedAt.toISOString() : null,
+    publishedAt: row.publishedAt,
     content: toContent(row.content),
-    createdAt: row.createdAt.toISOString(),
-    updatedAt: row.updatedAt.toISOString(),
+    createdAt: row.createdAt,
+    updatedAt: row.updatedAt,
   };
 }
 
@@ -45,7 +57,10 @@ async function slugTaken<T>(work: () => Promise<T>): Promise<T> {
 }
 
 /** The church's pages, newest first, each with its visits of the last 30 days and its sign-ups. */
-export async function listLandingPages(db: Db, tenantId: number): Promise<LandingPageListItem[]> {
+export async function listLandingPages(
+  db: Db,
+  tenantId: number,
+): Promise<(LandingPageRecord & Pick<LandingPageListItem, 'visits30d' | 'signups'>)[]> {
   const rows = await db
     .selectFrom('landingPages as p')
     .selectAll('p')
@@ -75,7 +90,7 @@ export async function listLandingPages(db: Db, tenantId: number): Promise<Landin
   }));
 }
 
-export async function getLandingPage(db: Db, tenantId: number, input: { id: number }): Promise<LandingPage> {
+export async function getLandingPage(db: Db, tenantId: number, input: { id: number }): Promise<LandingPageRecord> {
   const row = await db
     .selectFrom('landingPages')
     .selectAll()
@@ -97,7 +112,7 @@ export async function createLandingPage(
   deps: { db: Db; onChange?: PageChanged },
   tenantId: number,
   input: LandingPageFields,
-): Promise<LandingPage> {
+): Promise<LandingPageRecord> {
   const content = cleanContent({
     ...input.content,
     headline: input.content.headline || (input.content.blocks.length ? '' : input.name),
@@ -125,7 +140,7 @@ export async function updateLandingPage(
   deps: { db: Db; onChange?: PageChanged },
   tenantId: number,
   input: LandingPageFields & { id: number },
-): Promise<LandingPage> {
+): Promise<LandingPageRecord> {
   const content = cleanContent(input.content);
   const { before, row } = await slugTaken(() =>
     deps.db.transaction().execute(async (trx) => {
@@ -162,7 +177,7 @@ export async function publishLandingPage(
   deps: { db: Db; onChange?: PageChanged },
   tenantId: number,
   input: { id: number; published: boolean },
-): Promise<LandingPage> {
+): Promise<LandingPageRecord> {
   const row = await deps.db
     .updateTable('landingPages')
     .set({
@@ -200,11 +215,13 @@ export async function duplicateLandingPage(
   deps: { db: Db; onChange?: PageChanged },
   tenantId: number,
   input: { id: number },
-): Promise<LandingPage> {
+): Promise<LandingPageRecord> {
   const page = await getLandingPage(deps.db, tenantId, input);
   const base = `${page.slug.slice(0, 90)}-copy`;
+  // Slugs are one namespace for every church (public addresses): the one row-level security
+  // bypass of a church's request, reading slugs only (docs/security.md).
   const taken = new Set(
-    (await deps.db.selectFrom('landingPages').select('slug').where('slug', 'like', `${base}%`).execute()).map(
+    (await bypassDb(deps.db).selectFrom('landingPages').select('slug').where('slug', 'like', `${base}%`).execute()).map(
       (r) => r.slug,
     ),
   );
@@ -238,7 +255,7 @@ export async function landingPageStats(
   db: Db,
   tenantId: number,
   input: { id: number; days: number },
-): Promise<LandingPageStats> {
+): Promise<z.input<typeof landingPageStatsSchema>> {
   await getLandingPage(db, tenantId, { id: input.id });
   const since = sql<string>`(current_date - ${input.days - 1}::int)`;
   const [totals, perDay, sources, signups, recent] = await Promise.all([
@@ -309,7 +326,7 @@ export async function landingPageStats(
       confirmed: r.confirmedAt !== null,
       sourceKind: r.sourceKind,
       sourceValue: r.sourceValue,
-      createdAt: r.createdAt.toISOString(),
+      createdAt: r.createdAt,
     })),
   };
 }
@@ -319,7 +336,7 @@ export async function createLandingPageFromTemplate(
   db: Db,
   tenantId: number,
   input: { name: string; content: Record<string, unknown> },
-): Promise<LandingPage> {
+): Promise<LandingPageRecord> {
   const c = input.content;
   const str = (v: unknown) => (typeof v === 'string' ? v : '');
   const content = landingPageContentSchema.parse({
@@ -342,7 +359,7 @@ export async function createDraftLandingPage(
   deps: { db: Db; onChange?: PageChanged },
   tenantId: number,
   input: { name: string; content: LandingPageContent },
-): Promise<LandingPage> {
+): Promise<LandingPageRecord> {
   const base = slugify(input.name) || 'page';
   for (let n = 1; ; n++) {
     const slug = n === 1 ? base : `${base}-${n}`;

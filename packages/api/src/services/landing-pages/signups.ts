@@ -8,7 +8,7 @@ import { toE164 } from '../contacts/phone.js';
 import { formatFrom } from '../email-campaigns/channel.js';
 import { getPublishedLandingPage } from './pages.js';
 
-export const SIGNUP_RATE_MESSAGE = 'Too many sign-ups from here. Please try again later.';
+const SIGNUP_RATE_MESSAGE = 'Too many sign-ups from here. Please try again later.';
 /** Per visitor (daily hash of address and agent) and per email address. */
 const PER_VISITOR_PER_10_MIN = 5;
 const PER_EMAIL_PER_HOUR = 3;
@@ -223,7 +223,8 @@ export async function confirmSignup(db: Db, token: string) {
   if (!row) return null;
   if (!row.confirmedAt) {
     if (row.contactId)
-      await setConsent(db, row.userId, row.contactId, {
+      await setConsent(db, row.userId, {
+        contactId: row.contactId,
         channel: 'email',
         status: 'subscribed',
         source: `landing-page:${row.slug}`,

@@ -1,11 +1,12 @@
 import { randomInt } from 'node:crypto';
+import type { z } from 'zod';
 import type { Selectable } from 'kysely';
 import { sql, type Db, type QrCodesTable } from '@lampstand/db';
 import { isUniqueViolation, notFound } from '../../errors.js';
 import {
   destinationAt,
   nextDestinationChange,
-  type QrCode,
+  type qrCodeSchema,
   type QrCodeFields,
   type QrScanStats,
 } from '../../schemas/qr-codes.js';
@@ -98,7 +99,7 @@ async function logoUploadsOf(db: Db, tenantId: number, rows: Row[]): Promise<Log
   return new Map(uploads.map((u) => [u.id, u]));
 }
 
-function toQrCode(r: Row, settings: QrSettings, now: Date, uploads: LogoUploads): QrCode {
+function toQrCode(r: Row, settings: QrSettings, now: Date, uploads: LogoUploads): z.input<typeof qrCodeSchema> {
   const schedule = r.schedule ?? [];
   const code = { url: r.url, schedule };
   return {
@@ -131,8 +132,8 @@ function toQrCode(r: Row, settings: QrSettings, now: Date, uploads: LogoUploads)
     scans: r.scans,
     imageUrl: `/api/qr-codes/${r.id}/image`,
     downloadUrl: `/api/qr-codes/${r.id}/download`,
-    createdAt: r.createdAt.toISOString(),
-    updatedAt: r.updatedAt.toISOString(),
+    createdAt: r.createdAt,
+    updatedAt: r.updatedAt,
   };
 }
 
@@ -143,7 +144,7 @@ export interface QrDeps {
   now: () => Date;
 }
 
-export async function listQrCodes(deps: QrDeps, tenantId: number): Promise<QrCode[]> {
+export async function listQrCodes(deps: QrDeps, tenantId: number): Promise<z.input<typeof qrCodeSchema>[]> {
   const rows = await deps.db
     .selectFrom('qrCodes')
     .selectAll()
@@ -167,7 +168,11 @@ export async function findQrCodeRow(db: Db, tenantId: number, { id }: { id: numb
   return row;
 }
 
-export async function getQrCode(deps: QrDeps, tenantId: number, { id }: { id: number }): Promise<QrCode> {
+export async function getQrCode(
+  deps: QrDeps,
+  tenantId: number,
+  { id }: { id: number },
+): Promise<z.input<typeof qrCodeSchema>> {
   const row = await findQrCodeRow(deps.db, tenantId, { id });
   return toQrCode(row, deps.settings, deps.now(), await logoUploadsOf(deps.db, tenantId, [row]));
 }
@@ -231,7 +236,7 @@ export async function createQrCode(
   deps: QrDeps,
   tenantId: number,
   { input }: { input: QrCodeFields },
-): Promise<QrCode> {
+): Promise<z.input<typeof qrCodeSchema>> {
   const v = values(input);
   await assertRenderable(deps, tenantId, input, sampleEncoded(input, deps.settings, null));
   for (let attempt = 0; ; attempt++) {
@@ -253,7 +258,7 @@ export async function updateQrCode(
   deps: QrDeps,
   tenantId: number,
   { id, input }: { id: number; input: QrCodeFields },
-): Promise<QrCode> {
+): Promise<z.input<typeof qrCodeSchema>> {
   const v = values(input);
   const existing = await findQrCodeRow(deps.db, tenantId, { id });
   await assertRenderable(deps, tenantId, input, sampleEncoded(input, deps.settings, existing.shortCode));

@@ -1,4 +1,5 @@
 import { sql, type Db } from '@lampstand/db';
+import { tooManyRequests } from '../../errors.js';
 
 export interface BucketRule {
   /** Attempts allowed in the window. */
@@ -62,6 +63,25 @@ export async function takeAttempt(db: Db, key: string, rule: BucketRule): Promis
       .execute();
     return { allowed: true, retryAfterSeconds: 0 };
   });
+}
+
+/** Take one attempt, or refuse with a 429 carrying `message` and the `Retry-After` seconds. */
+export async function throttle(db: Db, key: string, rule: BucketRule, message: string): Promise<void> {
+  const verdict = await takeAttempt(db, key, rule);
+  if (!verdict.allowed) throw tooManyRequests(message, verdict.retryAfterSeconds);
+}
+
+/** Attempts left in the bucket's current window, without taking one. */
+export async function attemptsLeft(db: Db, key: string, rule: BucketRule): Promise<number> {
+  const row = await db
+    .selectFrom('rateLimitBuckets')
+    .select([
+      'count',
+      sql<boolean>`window_start < clock_timestamp() - make_interval(secs => ${rule.windowSeconds})`.as('expired'),
+    ])
+    .where('key', '=', key)
+    .executeTakeFirst();
+  return Math.max(0, rule.limit - (!row || row.expired ? 0 : row.count));
 }
 
 /** Give one attempt back (a login that succeeded counts no failure against its address). */

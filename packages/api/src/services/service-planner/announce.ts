@@ -1,8 +1,8 @@
 import type { Db } from '@lampstand/db';
 import type { JobQueue } from '../../jobs.js';
 import { notFound } from '../../errors.js';
-import { createEmailCampaign } from '../email-campaigns/campaigns.js';
-import { createSmsCampaign } from '../sms-campaigns/campaigns.js';
+import { saveEmailCampaign } from '../email-campaigns/campaigns.js';
+import { saveSmsCampaign } from '../sms-campaigns/campaigns.js';
 import { createSocialPost } from '../social-posts/posts.js';
 import { createDraftLandingPage, type PageChanged } from '../landing-pages/pages.js';
 import { AppError } from '../../errors.js';
@@ -38,6 +38,8 @@ export interface AnnounceDeps {
   /** The AI model (null when not set up: plain templates) and the church's hourly limit. */
   ai: AiProvider | null;
   aiGenerationsPerHour: number;
+  /** The caller's address and its AI generations an hour. */
+  aiPerAddress?: { ip: string; perHour: number };
   landingPageChanged?: PageChanged;
 }
 
@@ -79,7 +81,7 @@ const emailDraft: Announcer = {
     const paragraphs = s.copy
       ? [`<h2>${escapeHtml(s.title)}</h2>`, ...s.copy.emailParagraphs.map((p) => `<p>${escapeHtml(p)}</p>`)]
       : templateEmail(s);
-    const c = await createEmailCampaign(deps.db, deps.jobs, tenantId, {
+    const c = await saveEmailCampaign(deps.db, deps.jobs, tenantId, {
       name: `${s.title} – ${longDate(s.date)}`,
       subject: s.copy?.emailSubject ?? `${s.title}: ${whenOf(s)}`,
       content: paragraphs.filter(Boolean).join('\n'),
@@ -126,7 +128,7 @@ const smsDraft: Announcer = {
       s.copy?.sms ??
       `${s.churchName}: ${s.title}, ${whenOf(s)}${s.location ? `, ${s.location}` : ''}.` +
         `${s.theme ? ` Theme: ${s.theme}.` : ''} See you there!`;
-    const c = await createSmsCampaign(deps.db, deps.jobs, tenantId, {
+    const c = await saveSmsCampaign(deps.db, deps.jobs, tenantId, {
       name: `${s.title} – ${longDate(s.date)}`,
       content: content.slice(0, 1600),
       status: 'draft',
@@ -198,7 +200,7 @@ const landingDraft: Announcer = {
 };
 
 /** When the social post is dated: N days before the service at its start time, never in the past. */
-export function socialPostTime(s: Pick<AnnounceSource, 'date' | 'startTime' | 'socialDaysBefore'>, now: Date): Date {
+function socialPostTime(s: Pick<AnnounceSource, 'date' | 'startTime' | 'socialDaysBefore'>, now: Date): Date {
   const at = new Date(`${s.date}T${(s.startTime ?? '09:00').slice(0, 5)}:00Z`);
   at.setUTCDate(at.getUTCDate() - s.socialDaysBefore);
   if (at.getTime() > now.getTime()) return at;
@@ -240,14 +242,14 @@ const socialDraft: Announcer = {
 };
 
 /** In this order: the landing page comes before the social post that links to it. */
-export const ANNOUNCERS: Announcer[] = [emailDraft, smsDraft, landingDraft, socialDraft];
+const ANNOUNCERS: Announcer[] = [emailDraft, smsDraft, landingDraft, socialDraft];
 
 /** The AI model's words for the drafts; null (plain templates) without AI, past the limit or on failure. */
 async function aiCopy(deps: AnnounceDeps, tenantId: number, s: Omit<AnnounceSource, 'copy'>) {
   if (!deps.ai) return null;
   try {
     return await generateAnnouncementCopy(
-      { db: deps.db, ai: deps.ai, generationsPerHour: deps.aiGenerationsPerHour },
+      { db: deps.db, ai: deps.ai, generationsPerHour: deps.aiGenerationsPerHour, perAddress: deps.aiPerAddress },
       tenantId,
       {
         churchName: s.churchName,
@@ -283,7 +285,7 @@ export async function loadAnnouncements(db: Db, tenantId: number, o: { planId: n
       targetId: r.targetId,
       name,
       path: announcer.path(r.targetId),
-      createdAt: r.createdAt.toISOString(),
+      createdAt: r.createdAt,
     });
   }
   return out;
@@ -331,7 +333,7 @@ export async function announcePlan(
       targetId: made.id,
       name: made.name,
       path: announcer.path(made.id),
-      createdAt: row.createdAt.toISOString(),
+      createdAt: row.createdAt,
     });
   }
   return { drafts, copy: source.copy ? ('ai' as const) : ('template' as const) };

@@ -1,8 +1,9 @@
 import crypto from 'node:crypto';
+import type { z } from 'zod';
 import { sql, type AssignmentStatus, type Db } from '@lampstand/db';
 import { badRequest, conflict, notFound } from '../../errors.js';
 import type { EmailTransport } from '../../providers/email.js';
-import type { Assignment } from '../../schemas/service-planner.js';
+import type { assignmentSchema } from '../../schemas/service-planner.js';
 import type { DeliveryConfig } from '../delivery/config.js';
 import { formatFrom } from '../email-campaigns/channel.js';
 
@@ -49,7 +50,7 @@ function assignmentQuery(db: Db, tenantId: number) {
 
 type Row = Awaited<ReturnType<ReturnType<typeof assignmentQuery>['executeTakeFirstOrThrow']>>;
 
-function toAssignment(r: Row): Assignment {
+function toAssignment(r: Row): z.input<typeof assignmentSchema> {
   const warnings: string[] = [];
   if (r.blocked) warnings.push(`${r.memberName} is blocked out on this date`);
   if (Number(r.timesInPlan) > 1) warnings.push(`${r.memberName} is scheduled more than once in this plan`);
@@ -64,8 +65,8 @@ function toAssignment(r: Row): Assignment {
     itemId: r.itemId,
     status: r.status,
     notes: r.notes,
-    requestedAt: r.requestedAt?.toISOString() ?? null,
-    respondedAt: r.respondedAt?.toISOString() ?? null,
+    requestedAt: r.requestedAt,
+    respondedAt: r.respondedAt,
     warnings,
   };
 }
@@ -81,7 +82,7 @@ export async function loadAssignments(db: Db, tenantId: number, o: { planId: num
   return rows.map(toAssignment);
 }
 
-async function getAssignment(db: Db, tenantId: number, id: number): Promise<Assignment> {
+async function getAssignment(db: Db, tenantId: number, id: number): Promise<z.input<typeof assignmentSchema>> {
   const row = await assignmentQuery(db, tenantId).where('a.id', '=', id).executeTakeFirst();
   if (!row) throw notFound('Assignment not found');
   return toAssignment(row);
@@ -128,7 +129,7 @@ export async function createAssignment(
     notes?: string | null;
     force: boolean;
   },
-): Promise<Assignment> {
+): Promise<z.input<typeof assignmentSchema>> {
   const id = await db.transaction().execute(async (trx) => {
     const plan = await trx
       .selectFrom('servicePlans')
@@ -194,7 +195,7 @@ export async function updateAssignment(
     status?: AssignmentStatus;
     notes?: string | null;
   },
-): Promise<Assignment> {
+): Promise<z.input<typeof assignmentSchema>> {
   const { id, ...fields } = input;
   const current = await db
     .selectFrom('servicePlanAssignments')
@@ -261,7 +262,7 @@ export function shortTime(hhmm: string): string {
 }
 
 /** The page the links in a request open (answers need a button press there: a POST). */
-export const requestUrl = (publicUrl: string, token: string, answer: 'accept' | 'decline') =>
+const requestUrl = (publicUrl: string, token: string, answer: 'accept' | 'decline') =>
   `${publicUrl}/serve/${token}?answer=${answer}`;
 
 /**

@@ -65,21 +65,14 @@ export async function updateItemType(
 ): Promise<ItemType> {
   const { id, ...fields } = input;
   try {
-    // An empty PATCH is not an UPDATE with an empty SET: answer the row as it is.
-    const row = Object.values(fields).every((v) => v === undefined)
-      ? await db
-          .selectFrom('serviceItemTypes')
-          .select(COLUMNS)
-          .where('id', '=', id)
-          .where('userId', '=', tenantId)
-          .executeTakeFirst()
-      : await db
-          .updateTable('serviceItemTypes')
-          .set(fields)
-          .where('id', '=', id)
-          .where('userId', '=', tenantId)
-          .returning(COLUMNS)
-          .executeTakeFirst();
+    // `id = id` keeps the SET non-empty, so an empty PATCH answers the row unchanged (not a 500).
+    const row = await db
+      .updateTable('serviceItemTypes')
+      .set({ ...fields, id })
+      .where('id', '=', id)
+      .where('userId', '=', tenantId)
+      .returning(COLUMNS)
+      .executeTakeFirst();
     if (!row) throw notFound('Item type not found');
     return row;
   } catch (err) {

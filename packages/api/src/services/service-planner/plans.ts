@@ -1,6 +1,12 @@
 import { sql, type Db, type ServicePlanStatus } from '@lampstand/db';
+import type { z } from 'zod';
 import { badRequest, notFound } from '../../errors.js';
-import { computeItemTimes, type PlanDetail, type PlanItem, type PlanSummary } from '../../schemas/service-planner.js';
+import {
+  computeItemTimes,
+  type planDetailSchema,
+  type PlanItem,
+  type planSummarySchema,
+} from '../../schemas/service-planner.js';
 import { loadAnnouncements } from './announce.js';
 import { loadAssignments } from './assignments.js';
 import { ensureItemTypes } from './item-types.js';
@@ -59,7 +65,7 @@ function summaryQuery(db: Db, tenantId: number) {
 
 type SummaryRow = Awaited<ReturnType<ReturnType<typeof summaryQuery>['executeTakeFirstOrThrow']>>;
 
-function toSummary(r: SummaryRow): PlanSummary {
+function toSummary(r: SummaryRow): z.input<typeof planSummarySchema> {
   return {
     id: r.id,
     title: r.title,
@@ -71,8 +77,8 @@ function toSummary(r: SummaryRow): PlanSummary {
     status: r.status,
     theme: r.theme,
     notes: r.notes,
-    createdAt: r.createdAt.toISOString(),
-    updatedAt: r.updatedAt.toISOString(),
+    createdAt: r.createdAt,
+    updatedAt: r.updatedAt,
     itemCount: Number(r.itemCount ?? 0),
     team: { confirmed: Number(r.confirmed ?? 0), total: Number(r.teamTotal ?? 0) },
   };
@@ -83,7 +89,7 @@ export async function listPlans(
   db: Db,
   tenantId: number,
   input: { when: 'upcoming' | 'past' | 'all' },
-): Promise<PlanSummary[]> {
+): Promise<z.input<typeof planSummarySchema>[]> {
   const upcoming = () =>
     summaryQuery(db, tenantId)
       .where('p.date', '>=', sql<string>`current_date`)
@@ -187,7 +193,11 @@ async function loadItems(
   return { items, times };
 }
 
-export async function getPlan(db: Db, tenantId: number, input: { id: number }): Promise<PlanDetail> {
+export async function getPlan(
+  db: Db,
+  tenantId: number,
+  input: { id: number },
+): Promise<z.input<typeof planDetailSchema>> {
   await ensureItemTypes(db, tenantId);
   const row = await summaryQuery(db, tenantId).where('p.id', '=', input.id).executeTakeFirst();
   if (!row) throw notFound('Service plan not found');
@@ -211,7 +221,11 @@ export async function getPlan(db: Db, tenantId: number, input: { id: number }): 
   };
 }
 
-export async function createPlan(db: Db, tenantId: number, input: PlanFields): Promise<PlanDetail> {
+export async function createPlan(
+  db: Db,
+  tenantId: number,
+  input: PlanFields,
+): Promise<z.input<typeof planDetailSchema>> {
   const row = await db
     .insertInto('servicePlans')
     .values({
@@ -236,7 +250,7 @@ export async function updatePlan(
   db: Db,
   tenantId: number,
   input: Partial<PlanFields> & { id: number },
-): Promise<PlanDetail> {
+): Promise<z.input<typeof planDetailSchema>> {
   const { id, ...fields } = input;
   await db.transaction().execute(async (trx) => {
     const current = await trx
@@ -283,7 +297,7 @@ export async function duplicatePlan(
   db: Db,
   tenantId: number,
   input: { id: number; date: string; title?: string },
-): Promise<PlanDetail> {
+): Promise<z.input<typeof planDetailSchema>> {
   const newId = await db.transaction().execute(async (trx) => {
     const src = await trx
       .selectFrom('servicePlans')

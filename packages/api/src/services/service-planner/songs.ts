@@ -1,6 +1,7 @@
 import { sql, type Db } from '@lampstand/db';
+import type { z } from 'zod';
 import { notFound } from '../../errors.js';
-import type { Song } from '../../schemas/service-planner.js';
+import type { songSchema } from '../../schemas/service-planner.js';
 
 export interface SongFields {
   title: string;
@@ -61,18 +62,22 @@ function songQuery(db: Db, tenantId: number) {
 
 type Row = Awaited<ReturnType<ReturnType<typeof songQuery>['executeTakeFirstOrThrow']>>;
 
-function toSong(r: Row): Song {
+function toSong(r: Row): z.input<typeof songSchema> {
   return {
     ...r,
-    createdAt: r.createdAt.toISOString(),
-    updatedAt: r.updatedAt.toISOString(),
+    createdAt: r.createdAt,
+    updatedAt: r.updatedAt,
     lastUsed: r.lastUsed ?? null,
     usesLast90Days: Number(r.usesLast90Days ?? 0),
   };
 }
 
 /** Search by title, artist or tag (any part, any case); `tag` narrows to one tag exactly. */
-export async function listSongs(db: Db, tenantId: number, input: { search?: string; tag?: string }): Promise<Song[]> {
+export async function listSongs(
+  db: Db,
+  tenantId: number,
+  input: { search?: string; tag?: string },
+): Promise<z.input<typeof songSchema>[]> {
   let q = songQuery(db, tenantId);
   const search = input.search?.trim();
   if (search) {
@@ -95,7 +100,7 @@ export async function listSongs(db: Db, tenantId: number, input: { search?: stri
   return rows.map(toSong);
 }
 
-export async function getSong(db: Db, tenantId: number, input: { id: number }): Promise<Song> {
+export async function getSong(db: Db, tenantId: number, input: { id: number }): Promise<z.input<typeof songSchema>> {
   const row = await songQuery(db, tenantId).where('s.id', '=', input.id).executeTakeFirst();
   if (!row) throw notFound('Song not found');
   return toSong(row);
@@ -103,7 +108,7 @@ export async function getSong(db: Db, tenantId: number, input: { id: number }): 
 
 const cleanTags = (tags: string[]) => [...new Set(tags.map((t) => t.trim()).filter(Boolean))];
 
-export async function createSong(db: Db, tenantId: number, input: SongFields): Promise<Song> {
+export async function createSong(db: Db, tenantId: number, input: SongFields): Promise<z.input<typeof songSchema>> {
   const row = await db
     .insertInto('songs')
     .values({
@@ -126,7 +131,11 @@ export async function createSong(db: Db, tenantId: number, input: SongFields): P
 }
 
 /** Partial: unsent fields keep their values. */
-export async function updateSong(db: Db, tenantId: number, input: Partial<SongFields> & { id: number }): Promise<Song> {
+export async function updateSong(
+  db: Db,
+  tenantId: number,
+  input: Partial<SongFields> & { id: number },
+): Promise<z.input<typeof songSchema>> {
   const { id, tags, ...fields } = input;
   const set = Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined));
   const row = await db

@@ -1,6 +1,7 @@
 import type { Db } from '@lampstand/db';
+import type { z } from 'zod';
 import { badRequest, notFound } from '../../errors.js';
-import type { Position, TeamMember } from '../../schemas/service-planner.js';
+import type { Position, memberSchema } from '../../schemas/service-planner.js';
 
 // ---- Positions ----
 
@@ -40,22 +41,14 @@ export async function updatePosition(
 ): Promise<Position> {
   const { id, ...fields } = input;
   const set = Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined));
-  // Nothing to change (an empty PATCH) is not an UPDATE with an empty SET: answer the row as it is.
-  const row =
-    Object.keys(set).length === 0
-      ? await db
-          .selectFrom('teamPositions')
-          .select(POSITION_COLUMNS)
-          .where('id', '=', id)
-          .where('userId', '=', tenantId)
-          .executeTakeFirst()
-      : await db
-          .updateTable('teamPositions')
-          .set(set)
-          .where('id', '=', id)
-          .where('userId', '=', tenantId)
-          .returning(POSITION_COLUMNS)
-          .executeTakeFirst();
+  // `id = id` keeps the SET non-empty, so an empty PATCH answers the row unchanged (not a 500).
+  const row = await db
+    .updateTable('teamPositions')
+    .set({ ...set, id })
+    .where('id', '=', id)
+    .where('userId', '=', tenantId)
+    .returning(POSITION_COLUMNS)
+    .executeTakeFirst();
   if (!row) throw notFound('Position not found');
   return row;
 }
@@ -119,10 +112,10 @@ async function membersWhere(
           .execute(),
       ])
     : [[], []];
-  return rows.map((r): TeamMember => ({
+  return rows.map((r): z.input<typeof memberSchema> => ({
     ...r,
-    createdAt: r.createdAt.toISOString(),
-    updatedAt: r.updatedAt.toISOString(),
+    createdAt: r.createdAt,
+    updatedAt: r.updatedAt,
     positions: positions
       .filter((p) => p.teamMemberId === r.id)
       .map((p) => ({ id: p.id, name: p.name, category: p.category, description: p.description })),
@@ -136,7 +129,11 @@ export function listMembers(db: Db, tenantId: number, input: { search?: string; 
   return membersWhere(db, tenantId, input);
 }
 
-export async function getMember(db: Db, tenantId: number, input: { id: number }): Promise<TeamMember> {
+export async function getMember(
+  db: Db,
+  tenantId: number,
+  input: { id: number },
+): Promise<z.input<typeof memberSchema>> {
   const [m] = await membersWhere(db, tenantId, { ids: [input.id] });
   if (!m) throw notFound('Team member not found');
   return m;
@@ -172,7 +169,11 @@ async function contactOf(db: Db, tenantId: number, contactId: number) {
 }
 
 /** A member linked to a contact takes the contact's name, email and phone where left empty. */
-export async function createMember(db: Db, tenantId: number, input: MemberFields): Promise<TeamMember> {
+export async function createMember(
+  db: Db,
+  tenantId: number,
+  input: MemberFields,
+): Promise<z.input<typeof memberSchema>> {
   const id = await db.transaction().execute(async (trx) => {
     const contact = input.contactId ? await contactOf(trx, tenantId, input.contactId) : null;
     const row = await trx
@@ -199,7 +200,7 @@ export async function updateMember(
   db: Db,
   tenantId: number,
   input: Partial<MemberFields> & { id: number },
-): Promise<TeamMember> {
+): Promise<z.input<typeof memberSchema>> {
   const { id, positionIds, ...fields } = input;
   await db.transaction().execute(async (trx) => {
     if (fields.contactId) await contactOf(trx, tenantId, fields.contactId);
@@ -234,7 +235,7 @@ export async function addBlockout(
   db: Db,
   tenantId: number,
   input: { memberId: number; startsOn: string; endsOn: string; reason?: string | null },
-): Promise<TeamMember> {
+): Promise<z.input<typeof memberSchema>> {
   const member = await db
     .selectFrom('teamMembers')
     .select('id')
@@ -255,7 +256,11 @@ export async function addBlockout(
   return getMember(db, tenantId, { id: input.memberId });
 }
 
-export async function deleteBlockout(db: Db, tenantId: number, input: { id: number }): Promise<TeamMember> {
+export async function deleteBlockout(
+  db: Db,
+  tenantId: number,
+  input: { id: number },
+): Promise<z.input<typeof memberSchema>> {
   const row = await db
     .deleteFrom('teamMemberBlockouts')
     .where('id', '=', input.id)

@@ -10,9 +10,9 @@ import type { PaymentsProvider } from '../../providers/payments.js';
 import {
   LSRC_PATTERN,
   toCents,
-  type DonationReceiptInfo,
-  type OwnerDonation,
-  type OwnerDonations,
+  type donationReceiptInfoSchema,
+  type ownerDonationSchema,
+  type ownerDonationsSchema,
   type prepareDonationSchema,
   type ShowUpConfig,
 } from '../../schemas/show-up.js';
@@ -20,8 +20,6 @@ import type { ShowUpServices } from './config.js';
 import { invalidateShowUpLists, ownedProject } from './projects.js';
 
 type PrepareInput = z.output<typeof prepareDonationSchema>;
-
-const iso = (d: Date) => d.toISOString();
 
 const GIVING_NOT_SET_UP = 'Online giving is not set up yet for this church.';
 const GIVING_DISABLED =
@@ -229,7 +227,7 @@ function paymentIntentOf(event: Stripe.Event): string | null {
  * the donation and the project's totals, and the donation row is locked, so the same event twice
  * or two events for one payment, even at once, count a gift once.
  */
-export async function handleStripeEvent(
+async function handleStripeEvent(
   deps: StripeEventDeps,
   event: Stripe.Event,
 ): Promise<{ outcome: WebhookOutcome; donationId?: number }> {
@@ -518,7 +516,7 @@ export async function sendDonationReceipt(deps: ReceiptDeps, donationId: number)
 export async function donationByPayment(
   db: Db,
   { paymentIntent }: { paymentIntent: string },
-): Promise<DonationReceiptInfo> {
+): Promise<z.input<typeof donationReceiptInfoSchema>> {
   const row = await db
     .selectFrom('showUpDonations as d')
     .innerJoin('showUpProjects as p', 'p.id', 'd.projectId')
@@ -537,7 +535,7 @@ export async function donationByPayment(
   if (!row) throw notFound('Donation not found');
   return {
     amount: row.amount,
-    createdAt: iso(row.createdAt),
+    createdAt: row.createdAt,
     donorName: row.isAnonymous ? null : row.donorName,
     isAnonymous: row.isAnonymous,
     projectId: row.projectId,
@@ -598,7 +596,11 @@ async function sourceLabels(db: Db, tenantId: number, refs: { kind: DonationSour
 }
 
 /** The owner's Donations tab: every gift with its status and source, and the sum by source. */
-export async function ownerDonations(db: Db, tenantId: number, { id }: { id: number }): Promise<OwnerDonations> {
+export async function ownerDonations(
+  db: Db,
+  tenantId: number,
+  { id }: { id: number },
+): Promise<z.input<typeof ownerDonationsSchema>> {
   await ownedProject(db, tenantId, id);
   const rows = await db
     .selectFrom('showUpDonations')
@@ -623,9 +625,9 @@ export async function ownerDonations(db: Db, tenantId: number, { id }: { id: num
     .execute();
   const refs = rows.flatMap((r) => (r.sourceKind && r.sourceId ? [{ kind: r.sourceKind, id: r.sourceId }] : []));
   const label = await sourceLabels(db, tenantId, refs);
-  const donations: OwnerDonation[] = rows.map((r) => ({
+  const donations: z.input<typeof ownerDonationSchema>[] = rows.map((r) => ({
     id: r.id,
-    createdAt: iso(r.createdAt),
+    createdAt: r.createdAt,
     amount: r.amount,
     donorName: r.isAnonymous || !r.donorName ? 'Anonymous' : r.donorName,
     donorEmail: r.isAnonymous ? null : r.donorEmail,
@@ -638,7 +640,10 @@ export async function ownerDonations(db: Db, tenantId: number, { id }: { id: num
         ? { kind: r.sourceKind, id: r.sourceId, label: label(r.sourceKind, r.sourceId) }
         : null,
   }));
-  const bySource = new Map<string, { source: OwnerDonation['source']; cents: number; count: number }>();
+  const bySource = new Map<
+    string,
+    { source: z.input<typeof ownerDonationSchema>['source']; cents: number; count: number }
+  >();
   let totalCents = 0;
   for (const d of donations) {
     if (d.status !== 'completed') continue;

@@ -1,5 +1,5 @@
 import type { ShowUpCard } from '../../render/landing-page-html.js';
-import { sql, type Db, type ShowUpImage } from '@lampstand/db';
+import { bypassDb, databaseKey, sql, type Db, type ShowUpImage } from '@lampstand/db';
 import type { z } from 'zod';
 import { AppError, badRequest, forbidden, notFound } from '../../errors.js';
 import { getUpload } from '../uploads/uploads.js';
@@ -8,7 +8,7 @@ import {
   type createProjectSchema,
   type findProjectsSchema,
   type imageInputSchema,
-  type Project,
+  type projectSchema,
   type ProjectCard,
   type UpdateProjectInput,
 } from '../../schemas/show-up.js';
@@ -17,8 +17,6 @@ type ProjectFields = z.output<typeof createProjectSchema>;
 type EditFields = Partial<Omit<UpdateProjectInput, 'id'>>;
 type FindProjects = z.output<typeof findProjectsSchema>;
 type ImageIn = z.output<typeof imageInputSchema>;
-
-const iso = (d: Date | string) => (d instanceof Date ? d.toISOString() : new Date(d).toISOString());
 
 /** The stored shape of an image; the upload's id is kept when known. */
 export function toStoredImage(image: ImageIn): ShowUpImage {
@@ -29,7 +27,12 @@ export function toStoredImage(image: ImageIn): ShowUpImage {
  * An image with an upload id must be one of this church's uploads; its addresses are taken from the
  * upload, not from the request. An image given only by address is kept as given.
  */
-export async function resolveImage(db: Db, tenantId: number, image: ImageIn, field: string): Promise<ImageIn> {
+/** `field` names the input field in the error when the upload is not the church's. */
+export async function resolveImage(
+  db: Db,
+  tenantId: number,
+  { image, field }: { image: ImageIn; field: string },
+): Promise<ImageIn> {
   if (image.id == null) return image;
   try {
     const upload = await getUpload(db, tenantId, { id: image.id });
@@ -47,9 +50,15 @@ async function resolveFields<T extends { coverImage?: ImageIn | null; images?: I
 ): Promise<T> {
   return {
     ...input,
-    ...(input.coverImage ? { coverImage: await resolveImage(db, tenantId, input.coverImage, 'coverImage') } : {}),
+    ...(input.coverImage
+      ? { coverImage: await resolveImage(db, tenantId, { image: input.coverImage, field: 'coverImage' }) }
+      : {}),
     ...(input.images
-      ? { images: await Promise.all(input.images.map((img, i) => resolveImage(db, tenantId, img, `images.${i}`))) }
+      ? {
+          images: await Promise.all(
+            input.images.map((img, i) => resolveImage(db, tenantId, { image: img, field: `images.${i}` })),
+          ),
+        }
       : {}),
   };
 }
@@ -85,17 +94,18 @@ type ProjectPage = { items: ProjectCard[]; total: number; page: number; pageSize
  * change shows within those 5 minutes).
  */
 const LIST_TTL_MS = 5 * 60 * 1000;
-const listCaches = new WeakMap<Db, Map<string, { at: number; value: ProjectPage }>>();
+// Keyed by the database, not the handle: a church's write (its own handle) clears the public lists.
+const listCaches = new WeakMap<object, Map<string, { at: number; value: ProjectPage }>>();
 export function invalidateShowUpLists(db: Db): void {
-  listCaches.get(db)?.clear();
+  listCaches.get(databaseKey(db))?.clear();
 }
 
 /** Public list: active projects, searched and filtered on the server, one page at a time. */
 export async function findProjects(db: Db, viewerId: number | null, input: FindProjects): Promise<ProjectPage> {
   if (input.ownedByMe) return queryProjects(db, viewerId, input);
   const key = JSON.stringify(input);
-  let listCache = listCaches.get(db);
-  if (!listCache) listCaches.set(db, (listCache = new Map<string, { at: number; value: ProjectPage }>()));
+  let listCache = listCaches.get(databaseKey(db));
+  if (!listCache) listCaches.set(databaseKey(db), (listCache = new Map<string, { at: number; value: ProjectPage }>()));
   const hit = listCache.get(key);
   if (hit && Date.now() - hit.at < LIST_TTL_MS) return hit.value;
   const value = await queryProjects(db, viewerId, input);
@@ -180,7 +190,7 @@ function projectRow(db: Db, id: number) {
     .executeTakeFirst();
 }
 
-function toProject(row: NonNullable<ProjectRow>, viewerId: number | null): Project {
+function toProject(row: NonNullable<ProjectRow>, viewerId: number | null): z.input<typeof projectSchema> {
   return {
     id: row.id,
     userId: row.userId,
@@ -207,14 +217,18 @@ function toProject(row: NonNullable<ProjectRow>, viewerId: number | null): Proje
     startDate: row.startDate,
     endDate: row.endDate,
     updatesCount: Number(row.updatesCount ?? 0),
-    createdAt: iso(row.createdAt),
-    updatedAt: iso(row.updatedAt),
+    createdAt: row.createdAt,
+    updatedAt: row.updatedAt,
     isOwner: viewerId !== null && viewerId === row.userId,
   };
 }
 
 /** Public: one project (active, or any status for its owner). */
-export async function getProject(db: Db, viewerId: number | null, { id }: { id: number }): Promise<Project> {
+export async function getProject(
+  db: Db,
+  viewerId: number | null,
+  { id }: { id: number },
+): Promise<z.input<typeof projectSchema>> {
   const row = await projectRow(db, id);
   if (!row || (row.status !== 'active' && row.userId !== viewerId)) throw notFound('Project not found');
   return toProject(row, viewerId);
@@ -247,7 +261,11 @@ function columns(input: EditFields) {
   };
 }
 
-export async function createProject(db: Db, tenantId: number, fields: ProjectFields): Promise<Project> {
+export async function createProject(
+  db: Db,
+  tenantId: number,
+  fields: ProjectFields,
+): Promise<z.input<typeof projectSchema>> {
   const input = await resolveFields(db, tenantId, fields);
   const values = columns(input);
   const created = await db
@@ -270,6 +288,22 @@ export async function createProject(db: Db, tenantId: number, fields: ProjectFie
   return getProject(db, tenantId, { id: created.id });
 }
 
+const NOT_YOURS = "You don't have permission to change this project.";
+
+/**
+ * Why a church cannot see a project: another account's is 403 (its page is public, so it exists),
+ * a missing one 404. Row-level security hides other churches' rows, so this one lookup of an id
+ * bypasses it (docs/security.md).
+ */
+async function missingProjectError(db: Db, projectId: number): Promise<AppError> {
+  const other = await bypassDb(db)
+    .selectFrom('showUpProjects')
+    .select('id')
+    .where('id', '=', projectId)
+    .executeTakeFirst();
+  return other ? forbidden(NOT_YOURS) : notFound('Project not found');
+}
+
 /** The owner's row, for writes: another account's project is 403 (its page is public, so it exists). */
 export async function ownedProject(db: Db, tenantId: number, projectId: number) {
   const row = await db
@@ -277,13 +311,17 @@ export async function ownedProject(db: Db, tenantId: number, projectId: number) 
     .select(['id', 'userId', 'startDate', 'endDate', 'title'])
     .where('id', '=', projectId)
     .executeTakeFirst();
-  if (!row) throw notFound('Project not found');
-  if (row.userId !== tenantId) throw forbidden("You don't have permission to change this project.");
+  if (!row) throw await missingProjectError(db, projectId);
+  if (row.userId !== tenantId) throw forbidden(NOT_YOURS); // with RLS=off
   return row;
 }
 
 /** PATCH: only the fields sent change; the end date is checked against the merged record. */
-export async function updateProject(db: Db, tenantId: number, input: UpdateProjectInput): Promise<Project> {
+export async function updateProject(
+  db: Db,
+  tenantId: number,
+  input: UpdateProjectInput,
+): Promise<z.input<typeof projectSchema>> {
   const { id, ...sent } = input;
   const fields = await resolveFields(db, tenantId, sent);
   await db.transaction().execute(async (trx) => {
@@ -293,8 +331,8 @@ export async function updateProject(db: Db, tenantId: number, input: UpdateProje
       .where('id', '=', id)
       .forUpdate()
       .executeTakeFirst();
-    if (!current) throw notFound('Project not found');
-    if (current.userId !== tenantId) throw forbidden("You don't have permission to change this project.");
+    if (!current) throw await missingProjectError(db, id);
+    if (current.userId !== tenantId) throw forbidden(NOT_YOURS); // with RLS=off
     const start = fields.startDate ?? current.startDate;
     const end = fields.endDate === undefined ? current.endDate : fields.endDate;
     if (end && end <= start) {

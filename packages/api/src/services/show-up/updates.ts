@@ -1,14 +1,16 @@
 import type { Db } from '@lampstand/db';
 import type { z } from 'zod';
-import type { createUpdateSchema, ProjectUpdate, Supporter } from '../../schemas/show-up.js';
+import type { createUpdateSchema, projectUpdateSchema, supporterSchema } from '../../schemas/show-up.js';
 import { ownedProject, getProject, resolveImage, toStoredImage } from './projects.js';
 
 type CreateUpdate = z.output<typeof createUpdateSchema>;
 
-const iso = (d: Date) => d.toISOString();
-
 /** Public: a project's updates, newest first. */
-export async function listUpdates(db: Db, viewerId: number | null, { id }: { id: number }): Promise<ProjectUpdate[]> {
+export async function listUpdates(
+  db: Db,
+  viewerId: number | null,
+  { id }: { id: number },
+): Promise<z.input<typeof projectUpdateSchema>[]> {
   await getProject(db, viewerId, { id });
   const rows = await db
     .selectFrom('showUpUpdates')
@@ -18,13 +20,19 @@ export async function listUpdates(db: Db, viewerId: number | null, { id }: { id:
     .orderBy('id', 'desc')
     .limit(500)
     .execute();
-  return rows.map((r) => ({ ...r, createdAt: iso(r.createdAt) }));
+  return rows;
 }
 
 /** Only the project's owner posts updates (403 for anyone else, nothing written). */
-export async function createUpdate(db: Db, tenantId: number, input: CreateUpdate): Promise<ProjectUpdate> {
+export async function createUpdate(
+  db: Db,
+  tenantId: number,
+  input: CreateUpdate,
+): Promise<z.input<typeof projectUpdateSchema>> {
   await ownedProject(db, tenantId, input.projectId);
-  const images = await Promise.all(input.images.map((img, i) => resolveImage(db, tenantId, img, `images.${i}`)));
+  const images = await Promise.all(
+    input.images.map((img, i) => resolveImage(db, tenantId, { image: img, field: `images.${i}` })),
+  );
   const row = await db
     .insertInto('showUpUpdates')
     .values({
@@ -36,11 +44,15 @@ export async function createUpdate(db: Db, tenantId: number, input: CreateUpdate
     })
     .returning(['id', 'projectId', 'title', 'content', 'images', 'createdAt'])
     .executeTakeFirstOrThrow();
-  return { ...row, createdAt: iso(row.createdAt) };
+  return row;
 }
 
 /** Public: completed gifts, newest first. No email ever; anonymous gifts carry no name. */
-export async function listSupporters(db: Db, viewerId: number | null, { id }: { id: number }): Promise<Supporter[]> {
+export async function listSupporters(
+  db: Db,
+  viewerId: number | null,
+  { id }: { id: number },
+): Promise<z.input<typeof supporterSchema>[]> {
   await getProject(db, viewerId, { id });
   const rows = await db
     .selectFrom('showUpDonations')
@@ -57,6 +69,6 @@ export async function listSupporters(db: Db, viewerId: number | null, { id }: { 
     donorName: r.isAnonymous || !r.donorName ? 'Anonymous' : r.donorName,
     isAnonymous: r.isAnonymous,
     message: r.message,
-    createdAt: iso(r.completedAt ?? r.createdAt),
+    createdAt: r.completedAt ?? r.createdAt,
   }));
 }

@@ -1,12 +1,17 @@
 import { type Db, type SmsCampaignsTable } from '@lampstand/db';
+import type { z } from 'zod';
 import type { Selectable } from 'kysely';
-import { smsSegments, type SmsCampaign } from '../../schemas/sms-campaigns.js';
+import { smsSegments, type smsCampaignSchema } from '../../schemas/sms-campaigns.js';
 import { notFound } from '../../errors.js';
 import type { JobQueue } from '../../jobs.js';
-import { deliveryProgress, saveCampaign } from '../delivery/campaign-common.js';
+import {
+  commonCampaignValues,
+  deliveryProgress,
+  saveCampaign,
+  type CampaignValues,
+} from '../delivery/campaign-common.js';
 
 type Row = Selectable<SmsCampaignsTable>;
-const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
 export interface SmsCampaignFields {
   name: string;
@@ -18,7 +23,10 @@ export interface SmsCampaignFields {
 
 const progressOf = (db: Db, ids: number[]) => deliveryProgress(db, 'sms', ids);
 
-function toCampaign(r: Row, progress?: SmsCampaign['progress']): SmsCampaign {
+function toCampaign(
+  r: Row,
+  progress?: z.input<typeof smsCampaignSchema>['progress'],
+): z.input<typeof smsCampaignSchema> {
   const seg = smsSegments(r.content);
   return {
     id: r.id,
@@ -27,20 +35,20 @@ function toCampaign(r: Row, progress?: SmsCampaign['progress']): SmsCampaign {
     content: r.content,
     status: r.status,
     listIds: (r.listIds ?? []).map(String),
-    scheduledFor: iso(r.scheduledFor),
-    startedAt: iso(r.startedAt),
-    sentAt: iso(r.sentAt),
+    scheduledFor: r.scheduledFor,
+    startedAt: r.startedAt,
+    sentAt: r.sentAt,
     recipientCount: r.recipientCount,
     error: r.error,
     segments: seg.segments,
     encoding: seg.encoding,
-    createdAt: r.createdAt.toISOString(),
-    updatedAt: r.updatedAt.toISOString(),
+    createdAt: r.createdAt,
+    updatedAt: r.updatedAt,
     progress: progress ?? { total: r.recipientCount, sent: 0, delivered: 0, undelivered: 0, failed: 0, pending: 0 },
   };
 }
 
-export async function listSmsCampaigns(db: Db, tenantId: number): Promise<SmsCampaign[]> {
+export async function listSmsCampaigns(db: Db, tenantId: number): Promise<z.input<typeof smsCampaignSchema>[]> {
   const rows = await db
     .selectFrom('smsCampaigns')
     .selectAll()
@@ -55,7 +63,7 @@ export async function listSmsCampaigns(db: Db, tenantId: number): Promise<SmsCam
   return rows.map((r) => toCampaign(r, progress.get(r.id)));
 }
 
-export async function getSmsCampaign(db: Db, tenantId: number, id: number): Promise<SmsCampaign> {
+export async function getSmsCampaign(db: Db, tenantId: number, id: number): Promise<z.input<typeof smsCampaignSchema>> {
   const row = await db
     .selectFrom('smsCampaigns')
     .selectAll()
@@ -66,48 +74,17 @@ export async function getSmsCampaign(db: Db, tenantId: number, id: number): Prom
   return toCampaign(row, (await progressOf(db, [id])).get(id));
 }
 
-const values = (input: SmsCampaignFields) => ({
-  name: input.name,
+const values = (input: SmsCampaignFields): CampaignValues<'sms'> => ({
+  ...commonCampaignValues(input),
   content: input.content,
-  status: input.status,
-  listIds: input.listIds,
-  scheduledFor: input.status === 'scheduled' && input.scheduledFor ? new Date(input.scheduledFor) : null,
 });
 
-export async function createSmsCampaign(
+/** Create a campaign (no `id`) or edit one. */
+export async function saveSmsCampaign(
   db: Db,
   jobs: JobQueue,
   tenantId: number,
-  input: SmsCampaignFields,
-): Promise<SmsCampaign> {
-  const row = await saveCampaign(db, jobs, 'sms', tenantId, {
-    listIds: input.listIds,
-    write: (trx) =>
-      trx
-        .insertInto('smsCampaigns')
-        .values({ userId: tenantId, ...values(input) })
-        .returningAll()
-        .executeTakeFirstOrThrow(),
-  });
-  return toCampaign(row);
-}
-
-export async function updateSmsCampaign(
-  db: Db,
-  jobs: JobQueue,
-  tenantId: number,
-  input: SmsCampaignFields & { id: number },
-): Promise<SmsCampaign> {
-  const row = await saveCampaign(db, jobs, 'sms', tenantId, {
-    id: input.id,
-    listIds: input.listIds,
-    write: (trx) =>
-      trx
-        .updateTable('smsCampaigns')
-        .set({ ...values(input), updatedAt: new Date() })
-        .where('id', '=', input.id)
-        .returningAll()
-        .executeTakeFirstOrThrow(),
-  });
-  return toCampaign(row);
+  input: SmsCampaignFields & { id?: number },
+): Promise<z.input<typeof smsCampaignSchema>> {
+  return toCampaign(await saveCampaign(db, jobs, 'sms', tenantId, values(input), input.id));
 }

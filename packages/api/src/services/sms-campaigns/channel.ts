@@ -1,60 +1,9 @@
 import { sql } from '@lampstand/db';
 import { badRequest } from '../../errors.js';
-import { type CampaignChannel, type DeliveryDeps } from '../delivery/channels.js';
-import type { ChannelDriver } from '../delivery/engine.js';
+import { textField, type CampaignChannel } from '../delivery/channels.js';
 import { fillMergeTags } from '../email-campaigns/render.js';
 
 export const NO_SMS_RECIPIENTS = 'Nobody to send to: the list has no subscribed contacts with a mobile number';
-
-const text = (v: unknown): string => (typeof v === 'string' ? v : '');
-
-interface LoadedCampaign {
-  id: number;
-  userId: number;
-  content: string;
-  churchName: string;
-  from: string;
-}
-
-function smsDriver(deps: DeliveryDeps): ChannelDriver<LoadedCampaign> {
-  const { db, sms, config } = deps;
-  return {
-    channel: 'sms',
-    table: 'sms_campaigns',
-    ratePerSecond: config.smsRatePerSecond,
-    concurrency: config.smsConcurrency,
-    async load(campaignId) {
-      const c = await db
-        .selectFrom('smsCampaigns as c')
-        .innerJoin('users as u', 'u.id', 'c.userId')
-        .leftJoin('churchSettings as s', 's.userId', 'c.userId')
-        .select(['c.id', 'c.userId', 'c.content', 'c.status', 'u.churchName', 's.smsFromNumber'])
-        .where('c.id', '=', campaignId)
-        .executeTakeFirst();
-      if (!c || c.status !== 'sending') return null;
-      return {
-        id: c.id,
-        userId: c.userId,
-        content: c.content,
-        churchName: c.churchName,
-        from: c.smsFromNumber || config.smsFromNumber,
-      };
-    },
-    async send(c, d) {
-      return sms.send({
-        to: d.address,
-        from: c.from,
-        body: fillMergeTags(
-          c.content,
-          { firstName: d.firstName, lastName: d.lastName, churchName: c.churchName },
-          { html: false },
-        ),
-        statusCallback: `${config.publicUrl}/api/sms/status`,
-        meta: { userId: c.userId, campaignId: c.id, deliveryId: d.id },
-      });
-    },
-  };
-}
 
 /**
  * SMS: recipients are members of the lists with an E.164 phone whose SMS consent is not
@@ -66,7 +15,7 @@ export const smsChannel: CampaignChannel = {
   startable: ['draft', 'scheduled', 'ready'],
   noRecipients: NO_SMS_RECIPIENTS,
   validate(c) {
-    if (!text(c.fields.content).trim()) throw badRequest('SMS content is required');
+    if (!textField(c.fields.content).trim()) throw badRequest('SMS content is required');
   },
   recipients(tenantId, listIds) {
     return sql`
@@ -90,5 +39,18 @@ export const smsChannel: CampaignChannel = {
           )
         order by r.phone_e164, r.id`;
   },
-  driver: smsDriver,
+  pace: (config) => ({ ratePerSecond: config.smsRatePerSecond, concurrency: config.smsConcurrency }),
+  send({ sms, config }, c, d) {
+    return sms.send({
+      to: d.address,
+      from: c.smsFromNumber || config.smsFromNumber,
+      body: fillMergeTags(
+        c.content,
+        { firstName: d.firstName, lastName: d.lastName, churchName: c.churchName },
+        { html: false },
+      ),
+      statusCallback: `${config.publicUrl}/api/sms/status`,
+      meta: { userId: c.userId, campaignId: c.id, deliveryId: d.id },
+    });
+  },
 };

@@ -73,7 +73,8 @@ export async function handleInboundSms(
   const contacts = await q.execute();
   const status = keyword === 'stop' ? 'unsubscribed' : 'subscribed';
   for (const c of contacts) {
-    await setConsent(db, c.userId, c.id, {
+    await setConsent(db, c.userId, {
+      contactId: c.id,
       channel: 'sms',
       status,
       source: 'sms keyword',

@@ -1,29 +1,29 @@
 import type { Db, SocialPostsTable } from '@lampstand/db';
+import type { z } from 'zod';
 import type { Selectable } from 'kysely';
 import { conflict, notFound } from '../../errors.js';
 import type { JobQueue } from '../../jobs.js';
-import type { SocialPlatform, SocialPost, SocialPostFields } from '../../schemas/social-posts.js';
+import type { SocialPlatform, socialPostSchema, SocialPostFields } from '../../schemas/social-posts.js';
 import { cancelSocialPublish, scheduleSocialPublish } from './publish.js';
 
 type Row = Selectable<SocialPostsTable>;
-const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
-function toSocialPost(r: Row): SocialPost {
+function toSocialPost(r: Row): z.input<typeof socialPostSchema> {
   return {
     id: r.id,
     userId: r.userId,
     content: r.content,
-    scheduledFor: r.scheduledFor.toISOString(),
+    scheduledFor: r.scheduledFor,
     platforms: r.platforms as SocialPlatform[],
     status: r.status,
     imageUrl: r.imageUrl,
     linkUrl: r.linkUrl,
     tags: r.tags,
-    postedAt: iso(r.postedAt),
+    postedAt: r.postedAt,
     error: r.publishError,
     attempts: r.publishAttempts,
-    createdAt: r.createdAt.toISOString(),
-    updatedAt: r.updatedAt.toISOString(),
+    createdAt: r.createdAt,
+    updatedAt: r.updatedAt,
   };
 }
 
@@ -35,7 +35,7 @@ export async function listSocialPosts(
   db: Db,
   tenantId: number,
   opts: { from?: string; to?: string } = {},
-): Promise<SocialPost[]> {
+): Promise<z.input<typeof socialPostSchema>[]> {
   let q = db.selectFrom('socialPosts').selectAll().where('userId', '=', tenantId);
   if (opts.from) q = q.where('scheduledFor', '>=', new Date(opts.from));
   if (opts.to) q = q.where('scheduledFor', '<', new Date(opts.to));
@@ -43,7 +43,7 @@ export async function listSocialPosts(
   return rows.map(toSocialPost);
 }
 
-export async function getSocialPost(db: Db, tenantId: number, id: number): Promise<SocialPost> {
+export async function getSocialPost(db: Db, tenantId: number, id: number): Promise<z.input<typeof socialPostSchema>> {
   const row = await db
     .selectFrom('socialPosts')
     .selectAll()
@@ -68,7 +68,7 @@ export async function createSocialPost(
   deps: { db: Db; jobs: JobQueue },
   tenantId: number,
   input: SocialPostFields,
-): Promise<SocialPost> {
+): Promise<z.input<typeof socialPostSchema>> {
   const row = await deps.db
     .insertInto('socialPosts')
     .values({
@@ -93,7 +93,7 @@ export async function updateSocialPost(
   deps: { db: Db; jobs: JobQueue; claimLeaseSeconds: number },
   tenantId: number,
   opts: { id: number; fields: SocialPostFields },
-): Promise<SocialPost> {
+): Promise<z.input<typeof socialPostSchema>> {
   const next = values(opts.fields);
   const { row, replanned } = await deps.db.transaction().execute(async (trx) => {
     const cur = await trx

@@ -98,7 +98,7 @@ function socialWebhookBody(post: ClaimedPost, publicUrl: string): string {
 
 const idempotencyKey = (p: { id: number; scheduledFor: Date }) => `social-post-${p.id}-${p.scheduledFor.getTime()}`;
 
-export function socialDriver(deps: SocialPublishDeps): RowChannelDriver<ClaimedPost> {
+function socialDriver(deps: SocialPublishDeps): RowChannelDriver<ClaimedPost> {
   const { db, config, publisher } = deps;
   const lease = config.claimLeaseSeconds;
   return {

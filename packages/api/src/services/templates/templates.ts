@@ -3,30 +3,30 @@ import type { Selectable } from 'kysely';
 import type { z } from 'zod';
 import type {
   AssignedChurch,
-  MarketingPackage,
-  MarketingTemplate,
+  packageSchema,
+  templateSchema,
   packageFieldsSchema,
   templateFieldsSchema,
 } from '../../schemas/templates.js';
 import { badRequest, conflict, isUniqueViolation, notFound } from '../../errors.js';
 import type { JobQueue } from '../../jobs.js';
 import { sanitizeEmailHtml } from '../email-campaigns/sanitize.js';
-import { createEmailCampaign } from '../email-campaigns/campaigns.js';
-import { createSmsCampaign } from '../sms-campaigns/campaigns.js';
+import { saveEmailCampaign } from '../email-campaigns/campaigns.js';
+import { saveSmsCampaign } from '../sms-campaigns/campaigns.js';
 import { createLandingPageFromTemplate } from '../landing-pages/pages.js';
 
 type TemplateFields = z.output<typeof templateFieldsSchema>;
 type PackageFields = z.output<typeof packageFieldsSchema>;
 
-const toTemplate = (r: Selectable<MarketingTemplatesTable>): MarketingTemplate => ({
+const toTemplate = (r: Selectable<MarketingTemplatesTable>): z.input<typeof templateSchema> => ({
   ...r,
-  createdAt: r.createdAt.toISOString(),
-  updatedAt: r.updatedAt.toISOString(),
+  createdAt: r.createdAt,
+  updatedAt: r.updatedAt,
 });
-const toPackage = (r: Selectable<MarketingPackagesTable>): MarketingPackage => ({
+const toPackage = (r: Selectable<MarketingPackagesTable>): z.input<typeof packageSchema> => ({
   ...r,
-  createdAt: r.createdAt.toISOString(),
-  updatedAt: r.updatedAt.toISOString(),
+  createdAt: r.createdAt,
+  updatedAt: r.updatedAt,
 });
 
 /** Keep only the content fields that belong to the type; HTML is sanitized. */
@@ -50,13 +50,13 @@ function contentFor(input: TemplateFields): Record<string, unknown> {
   }
 }
 
-export async function listTemplates(db: Db): Promise<MarketingTemplate[]> {
+export async function listTemplates(db: Db): Promise<z.input<typeof templateSchema>[]> {
   return (
     await db.selectFrom('marketingTemplates').selectAll().orderBy('createdAt', 'desc').orderBy('id', 'desc').execute()
   ).map(toTemplate);
 }
 
-export async function createTemplate(db: Db, input: TemplateFields): Promise<MarketingTemplate> {
+export async function createTemplate(db: Db, input: TemplateFields): Promise<z.input<typeof templateSchema>> {
   const row = await db
     .insertInto('marketingTemplates')
     .values({
@@ -73,7 +73,10 @@ export async function createTemplate(db: Db, input: TemplateFields): Promise<Mar
   return toTemplate(row);
 }
 
-export async function updateTemplate(db: Db, id: number, input: TemplateFields): Promise<MarketingTemplate> {
+export async function updateTemplate(
+  db: Db,
+  { id, ...input }: TemplateFields & { id: number },
+): Promise<z.input<typeof templateSchema>> {
   return db.transaction().execute(async (trx) => {
     const current = await trx
       .selectFrom('marketingTemplates')
@@ -152,20 +155,23 @@ const packageValues = (input: PackageFields) => ({
   isActive: input.isActive,
 });
 
-export async function listPackages(db: Db): Promise<MarketingPackage[]> {
+export async function listPackages(db: Db): Promise<z.input<typeof packageSchema>[]> {
   return (
     await db.selectFrom('marketingPackages').selectAll().orderBy('createdAt', 'desc').orderBy('id', 'desc').execute()
   ).map(toPackage);
 }
 
-export async function createPackage(db: Db, input: PackageFields): Promise<MarketingPackage> {
+export async function createPackage(db: Db, input: PackageFields): Promise<z.input<typeof packageSchema>> {
   await checkLinks(db, input);
   return toPackage(
     await db.insertInto('marketingPackages').values(packageValues(input)).returningAll().executeTakeFirstOrThrow(),
   );
 }
 
-export async function updatePackage(db: Db, id: number, input: PackageFields): Promise<MarketingPackage> {
+export async function updatePackage(
+  db: Db,
+  { id, ...input }: PackageFields & { id: number },
+): Promise<z.input<typeof packageSchema>> {
   await checkLinks(db, input);
   const row = await db
     .updateTable('marketingPackages')
@@ -191,7 +197,7 @@ const toAssignment = (r: {
   templateId: number | null;
   packageId: number | null;
   assignedAt: Date;
-}) => ({ ...r, assignedAt: r.assignedAt.toISOString() });
+}) => ({ ...r, assignedAt: r.assignedAt });
 
 export async function listAssignments(db: Db, userId: number) {
   return (
@@ -257,7 +263,7 @@ export async function deleteAssignment(db: Db, id: number) {
 
 // The church's side: only what is assigned (directly or through a package) and active.
 
-export async function churchTemplates(db: Db, tenantId: number): Promise<MarketingTemplate[]> {
+export async function churchTemplates(db: Db, tenantId: number): Promise<z.input<typeof templateSchema>[]> {
   const rows = await sql<Selectable<MarketingTemplatesTable>>`
     select t.* from marketing_templates t
     where t.is_active and (
@@ -308,7 +314,7 @@ export async function useTemplate(db: Db, jobs: JobQueue, tenantId: number, temp
   if (!t) throw notFound('Template not found');
   const c = t.content as Record<string, string>;
   if (t.type === 'email') {
-    const campaign = await createEmailCampaign(db, jobs, tenantId, {
+    const campaign = await saveEmailCampaign(db, jobs, tenantId, {
       name: t.name,
       subject: c.subject ?? '',
       content: c.html || '<p></p>',
@@ -318,7 +324,7 @@ export async function useTemplate(db: Db, jobs: JobQueue, tenantId: number, temp
     return { kind: 'email-campaign' as const, id: campaign.id, path: `/email-campaigns/${campaign.id}/edit` };
   }
   if (t.type === 'sms') {
-    const campaign = await createSmsCampaign(db, jobs, tenantId, {
+    const campaign = await saveSmsCampaign(db, jobs, tenantId, {
       name: t.name,
       content: c.text || t.name,
       status: 'draft',

@@ -32,7 +32,7 @@ export interface ProcessedImage {
  * Checks the bytes (not the name or the declared type) and re-encodes to WebP: orientation
  * applied, every metadata block (EXIF with GPS, XMP, IPTC) dropped, a large and a thumbnail variant.
  */
-export async function processImage(input: Buffer): Promise<ProcessedImage> {
+async function processImage(input: Buffer): Promise<ProcessedImage> {
   if (input.length === 0) throw badRequest('The file is empty.', 'file');
   if (input.length > MAX_UPLOAD_BYTES) throw new AppError('PAYLOAD_TOO_LARGE', UPLOAD_TOO_LARGE_MESSAGE, 'file');
   const type = await fileTypeFromBuffer(input);

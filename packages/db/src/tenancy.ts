@@ -1,0 +1,260 @@
+import {
+  CompiledQuery,
+  Kysely,
+  PostgresAdapter,
+  PostgresDialect,
+  type PostgresDialectConfig,
+  PostgresIntrospector,
+  PostgresQueryCompiler,
+  type DatabaseConnection,
+  type Dialect,
+  type Driver,
+  type QueryCompiler,
+  type TransactionSettings,
+  type KyselyPlugin,
+} from 'kysely';
+import type pg from 'pg';
+import type { Database } from './schema.js';
+
+/**
+ * Row-level security (docs/security.md): every church-scoped table only shows and accepts the rows
+ * of the church named by `app.tenant_id`, unless `app.rls_bypass` is 'on'. The application works
+ * as `lampstand_app`, a role that does not own the tables (so the policies apply to it); the
+ * migrations run as the owner.
+ *
+ * One `createDb` makes two pools: the system pool (the bypass, for sign-in, public routes, jobs and
+ * administrators; the owner for migrations) and the tenant pool (one church per request). Before a
+ * connection is handed out, its role and settings are made those of the handle that asks for it,
+ * in one statement, and only when they differ from what the connection last had: a connection of
+ * the tenant pool is never handed out with another church's setting, and one with no church sees
+ * no church rows.
+ */
+export const APP_ROLE = 'lampstand_app';
+
+/** Who a handle acts as. */
+export type Scope = { kind: 'owner' } | { kind: 'bypass' } | { kind: 'none' } | { kind: 'tenant'; tenantId: number };
+
+interface Settings {
+  role: string;
+  tenant: string;
+  bypass: string;
+}
+
+class Tenancy {
+  /** What each connection was last set to (keyed by kysely's connection, one per pg client). */
+  private readonly state = new WeakMap<DatabaseConnection, string>();
+  private started: Promise<void> | undefined;
+  private roleProbe: Promise<boolean> | undefined;
+
+  constructor(
+    readonly system: Driver,
+    readonly tenants: Driver,
+    /** False with RLS=off: nothing is set, every handle is the connecting user. */
+    readonly enabled: boolean,
+    readonly plugins: KyselyPlugin[],
+  ) {}
+
+  init(): Promise<void> {
+    this.started ??= Promise.all([this.system.init(), this.tenants.init()]).then(() => undefined);
+    return this.started;
+  }
+
+  driverFor(scope: Scope): Driver {
+    return scope.kind === 'owner' || scope.kind === 'bypass' ? this.system : this.tenants;
+  }
+
+  /** Whether `lampstand_app` exists and the connecting user may become it (asked once; see `forgetRole`). */
+  roleUsable(conn: DatabaseConnection): Promise<boolean> {
+    this.roleProbe ??= conn
+      .executeQuery<{ ok: boolean }>(
+        CompiledQuery.raw(`select pg_has_role(session_user, oid, 'member') as ok from pg_roles where rolname = $1`, [
+          APP_ROLE,
+        ]),
+      )
+      .then((r) => r.rows[0]?.ok === true)
+      .catch((err: unknown) => {
+        this.roleProbe = undefined;
+        throw err;
+      });
+    return this.roleProbe;
+  }
+
+  /** After migrations (which create the role) the next connection asks again. */
+  forgetRole(): void {
+    this.roleProbe = undefined;
+  }
+
+  async settingsFor(conn: DatabaseConnection, scope: Scope): Promise<Settings> {
+    const role = scope.kind !== 'owner' && (await this.roleUsable(conn)) ? APP_ROLE : 'none';
+    return {
+      role,
+      tenant: scope.kind === 'tenant' ? String(scope.tenantId) : '',
+      bypass: scope.kind === 'bypass' || scope.kind === 'owner' ? 'on' : '',
+    };
+  }
+
+  /** Make the connection's role and settings those of `scope` (one statement, skipped when unchanged). */
+  async prepare(conn: DatabaseConnection, scope: Scope): Promise<void> {
+    if (!this.enabled) return;
+    const s = await this.settingsFor(conn, scope);
+    const key = `${s.role}|${s.tenant}|${s.bypass}`;
+    if (this.state.get(conn) === key) return;
+    this.state.delete(conn); // unknown until the statement succeeds
+    await conn.executeQuery(
+      CompiledQuery.raw(
+        `select set_config('role', $1, false), set_config('app.tenant_id', $2, false), set_config('app.rls_bypass', $3, false)`,
+        [s.role, s.tenant, s.bypass],
+      ),
+    );
+    this.state.set(conn, key);
+  }
+
+  private ended: Promise<void> | undefined;
+
+  destroy(): Promise<void> {
+    this.ended ??= Promise.all([this.system.destroy(), this.tenants.destroy()]).then(() => undefined);
+    return this.ended;
+  }
+}
+
+/** A driver over one of the two shared pools that prepares each connection for its scope. */
+class ScopedDriver implements Driver {
+  constructor(
+    private readonly tenancy: Tenancy,
+    private readonly scope: Scope,
+  ) {}
+
+  private get inner(): Driver {
+    return this.tenancy.driverFor(this.scope);
+  }
+
+  init(): Promise<void> {
+    return this.tenancy.init();
+  }
+
+  async acquireConnection(): Promise<DatabaseConnection> {
+    const conn = await this.inner.acquireConnection();
+    try {
+      await this.tenancy.prepare(conn, this.scope);
+    } catch (err) {
+      await this.inner.releaseConnection(conn);
+      throw err;
+    }
+    return conn;
+  }
+
+  beginTransaction(conn: DatabaseConnection, settings: TransactionSettings): Promise<void> {
+    return this.inner.beginTransaction(conn, settings);
+  }
+
+  commitTransaction(conn: DatabaseConnection): Promise<void> {
+    return this.inner.commitTransaction(conn);
+  }
+
+  rollbackTransaction(conn: DatabaseConnection): Promise<void> {
+    return this.inner.rollbackTransaction(conn);
+  }
+
+  savepoint(conn: DatabaseConnection, name: string, compile: QueryCompiler['compileQuery']): Promise<void> {
+    return this.inner.savepoint!(conn, name, compile);
+  }
+
+  rollbackToSavepoint(conn: DatabaseConnection, name: string, compile: QueryCompiler['compileQuery']): Promise<void> {
+    return this.inner.rollbackToSavepoint!(conn, name, compile);
+  }
+
+  releaseSavepoint(conn: DatabaseConnection, name: string, compile: QueryCompiler['compileQuery']): Promise<void> {
+    return this.inner.releaseSavepoint!(conn, name, compile);
+  }
+
+  releaseConnection(conn: DatabaseConnection): Promise<void> {
+    return this.inner.releaseConnection(conn);
+  }
+
+  /** Only the handle `createDb` returns ends the pools (see `handle`). */
+  async destroy(): Promise<void> {}
+}
+
+const tenancyOf = new WeakMap<Kysely<Database>, Tenancy>();
+
+function handle(tenancy: Tenancy, scope: Scope, ownsPools = false): Kysely<Database> {
+  const dialect: Dialect = {
+    createDriver: () => new ScopedDriver(tenancy, scope),
+    createQueryCompiler: () => new PostgresQueryCompiler(),
+    createAdapter: () => new PostgresAdapter(),
+    createIntrospector: (db) => new PostgresIntrospector(db),
+  };
+  const db = new Kysely<Database>({ dialect, plugins: tenancy.plugins });
+  // Ends both pools even when only other handles of them were used (kysely skips a driver it never started).
+  if (ownsPools) db.destroy = () => tenancy.destroy();
+  tenancyOf.set(db, tenancy);
+  return db;
+}
+
+/** The system handle over two new pools (what `createDb` returns). */
+export function createScopedDb(
+  systemPool: pg.Pool,
+  tenantPool: pg.Pool,
+  options: { rls: boolean; plugins: KyselyPlugin[]; cursor?: PostgresDialectConfig['cursor'] },
+): Kysely<Database> {
+  const tenancy = new Tenancy(
+    new PostgresDialect({ pool: systemPool, cursor: options.cursor }).createDriver(),
+    new PostgresDialect({ pool: tenantPool, cursor: options.cursor }).createDriver(),
+    options.rls,
+    options.plugins,
+  );
+  return handle(tenancy, { kind: 'bypass' }, true);
+}
+
+/**
+ * The same database as `db`, acting as `scope`. A handle not made by `createDb` (a transaction, say)
+ * is returned unchanged.
+ */
+export function scopedDb(db: Kysely<Database>, scope: Scope): Kysely<Database> {
+  const tenancy = tenancyOf.get(db);
+  return tenancy ? handle(tenancy, scope) : db;
+}
+
+/**
+ * A stable key for the database behind a handle: every scoped handle of one `createDb` (a church's,
+ * the bypass, the owner) gives the same object. For in-process caches that a church's write must
+ * clear for the public readers (handles are made per request).
+ */
+export function databaseKey(db: Kysely<Database>): object {
+  return tenancyOf.get(db) ?? db;
+}
+
+/** One church: church-scoped tables show and accept only its rows. */
+export function tenantDb(db: Kysely<Database>, tenantId: number): Kysely<Database> {
+  return scopedDb(db, { kind: 'tenant', tenantId });
+}
+
+/** Every church's rows (sign-in, public routes, jobs, administrators). See docs/security.md. */
+export function bypassDb(db: Kysely<Database>): Kysely<Database> {
+  return scopedDb(db, { kind: 'bypass' });
+}
+
+/** The connecting user, owner of the tables: migrations, and tests that create tables or triggers. */
+export function ownerDb(db: Kysely<Database>): Kysely<Database> {
+  return scopedDb(db, { kind: 'owner' });
+}
+
+/** After migrations: the next connection checks again whether the application role is usable. */
+export function forgetAppRole(db: Kysely<Database>): void {
+  tenancyOf.get(db)?.forgetRole();
+}
+
+/**
+ * Whether row-level security applies to this handle's connections: 'on', 'off' (RLS=off) or
+ * 'no-role' (the connecting user may not become `lampstand_app`: the policies do not apply).
+ */
+export async function rlsStatus(db: Kysely<Database>): Promise<'on' | 'off' | 'no-role'> {
+  const tenancy = tenancyOf.get(db);
+  if (!tenancy?.enabled) return 'off';
+  const conn = await tenancy.system.acquireConnection();
+  try {
+    return (await tenancy.roleUsable(conn)) ? 'on' : 'no-role';
+  } finally {
+    await tenancy.system.releaseConnection(conn);
+  }
+}
