@@ -6,7 +6,8 @@ import type { JobQueue } from '../../jobs.js';
 import { createOutboxTransport } from '../../providers/email.js';
 import { createSmsOutboxTransport } from '../../providers/sms.js';
 import { defaultDeliveryConfig } from './config.js';
-import { startScheduledCampaign, sweepCampaigns } from './campaigns.js';
+import { CHANNELS, startScheduledCampaign, sweepCampaigns } from './campaigns.js';
+import { withRecipientsPlan } from './channels.js';
 
 const { db } = await freshDatabase();
 const church = await registerUser(db, {
@@ -146,5 +147,35 @@ describe('sweepCampaigns', () => {
     } finally {
       await sql`drop trigger start_fail_once on deliveries`.execute(ownerDb(db));
     }
+  });
+});
+
+describe('withRecipientsPlan', () => {
+  it('plans a recipients query without nested loops (stale statistics after an import), then puts the setting back', async () => {
+    const list = await db
+      .insertInto('contactLists')
+      .values({ userId: church.id, name: 'Imported', type: 'both' })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    await sql`
+      with c as (
+        insert into contacts (user_id, first_name, last_name, email)
+        select ${church.id}, 'P' || g, 'Import', 'import' || g || '@example.org' from generate_series(1, 2000) g
+        returning id)
+      insert into contacts_in_lists (user_id, contact_id, list_id) select ${church.id}, id, ${list.id} from c`.execute(
+      db,
+    );
+    const plan = async (trx: typeof db) => {
+      const { rows } = await sql<{ 'QUERY PLAN': string }>`
+        explain ${CHANNELS.email.recipients(church.id, [list.id])}`.execute(trx);
+      return rows.map((r) => Object.values(r)[0]).join('\n');
+    };
+    await db.transaction().execute(async (trx) => {
+      expect(await withRecipientsPlan(trx, plan)).not.toMatch(/Nested Loop/);
+      const { rows } = await sql<{ enableNestloop: string }>`show enable_nestloop`.execute(trx);
+      expect(Object.values(rows[0]!)[0]).toBe('on');
+    });
+    // Outside a transaction it opens its own.
+    expect(await withRecipientsPlan(db, plan)).not.toMatch(/Nested Loop/);
   });
 });

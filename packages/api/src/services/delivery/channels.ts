@@ -97,10 +97,28 @@ export function channelDriver(ch: CampaignChannel, deps: DeliveryDeps): ChannelD
   };
 }
 
+/**
+ * Runs a statement over a whole recipients query (the snapshot, the count before a send) with
+ * nested-loop joins off, in a transaction (`trx`'s own when it is one). Such a statement reads
+ * every member of the lists, for which hash joins are right at any size; but right after a large
+ * import the planner's statistics still say the church has almost no contacts (autovacuum analyzes
+ * within a minute or so), and its nested loop then compared every member with every contact:
+ * 94 s for 20,000 people, against 0.5 s (2.8 s for 100,000) with hash joins. The setting is put
+ * back before returning, so the rest of the transaction plans as usual.
+ */
+export async function withRecipientsPlan<T>(db: Db, run: (trx: Db) => Promise<T>): Promise<T> {
+  if (!db.isTransaction) return db.transaction().execute((trx) => withRecipientsPlan(trx, run));
+  await sql`set local enable_nestloop = off`.execute(db);
+  const result = await run(db);
+  await sql`set local enable_nestloop to default`.execute(db);
+  return result;
+}
+
 /** Inside the start transaction: one delivery row per recipient of the channel; returns how many. */
 export async function insertDeliveries(trx: Db, ch: CampaignChannel, c: CampaignRow): Promise<number> {
   const recipients = ch.recipients(c.userId, c.listIds);
-  const inserted = await sql<{ n: number }>`
+  const inserted = await withRecipientsPlan(trx, (db) =>
+    sql<{ n: number }>`
     with recipients as (${recipients}), ins as (
       insert into deliveries (user_id, channel, campaign_id, contact_id, address, first_name, last_name, token)
       select ${c.userId}, ${ch.channel}, ${c.id}, r.id, r.address, r.first_name, r.last_name,
@@ -109,6 +127,7 @@ export async function insertDeliveries(trx: Db, ch: CampaignChannel, c: Campaign
       on conflict do nothing
       returning 1
     )
-    select count(*)::int as n from ins`.execute(trx);
+    select count(*)::int as n from ins`.execute(db),
+  );
   return Number(inserted.rows[0]?.n ?? 0);
 }

@@ -2,6 +2,7 @@ import { sql, type Channel, type Db } from '@lampstand/db';
 import { notFound } from '../../errors.js';
 import type { RecipientCount } from '../../schemas/campaigns.js';
 import { CHANNELS } from './campaigns.js';
+import { withRecipientsPlan } from './channels.js';
 
 /**
  * How many people a send to these lists would reach now: the channel's own recipients query (the
@@ -21,7 +22,9 @@ export async function countRecipients(
     .orderBy('name')
     .execute();
   if (lists.length !== listIds.length) throw notFound('List not found');
-  const { rows } = await sql<{ n: number }>`
-    select count(*)::int as n from (${CHANNELS[opts.channel].recipients(tenantId, listIds)}) r`.execute(db);
+  const { rows } = await withRecipientsPlan(db, (trx) =>
+    sql<{ n: number }>`
+      select count(*)::int as n from (${CHANNELS[opts.channel].recipients(tenantId, listIds)}) r`.execute(trx),
+  );
   return { recipients: Number(rows[0]?.n ?? 0), lists };
 }
