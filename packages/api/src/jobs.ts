@@ -18,8 +18,11 @@ export interface JobPayloads {
   'campaign-deliver': { channel: 'email' | 'sms'; campaignId: number };
   /** Every minute: resume campaigns left sending by a dead worker, start overdue scheduled ones. */
   'campaign-sweep': Record<string, never>;
-  /** Publish a social post whose time has come (nothing if it was moved, deleted or published). */
-  'social-post-publish': { postId: number };
+  /**
+   * Publish a social post whose time has come (nothing if it was moved, deleted or published), then
+   * every other due post; without `postId`, every due post.
+   */
+  'social-post-publish': { postId?: number };
   /** Every minute: queue due social posts that have no job coming (lost jobs, dead workers); `force` takes every due one now. */
   'social-post-sweep': { force?: boolean };
   /** Email a completed gift's receipt (once; retried by pg-boss while the mail server refuses). */

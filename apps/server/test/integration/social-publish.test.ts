@@ -240,6 +240,25 @@ describe('Publishing social posts through the signed webhook', () => {
     await waitForStatus(church.client, created.id, 'posted');
     expect(receivedFor(created.id)).toHaveLength(1);
   });
+
+  it('publishes many posts due at once with a few jobs that drain them together, each post once', async () => {
+    const church = await registerChurch(app.url, 'Many Posts Church');
+    // Forty posts already due and with no job coming (as if their jobs were lost).
+    const { rows } = await sql<{ id: number }>`
+      insert into social_posts (user_id, content, scheduled_for, platforms, status)
+      select ${church.user.id}, 'Batch ' || g, now() - interval '1 second', array['facebook'], 'scheduled'
+      from generate_series(1, 40) g returning id`.execute(ownerDb(app.db));
+    const res = await church.client.put('/api/social-settings', { webhookUrl: receiver.url });
+    receiver.trust(res.body.webhookSecret);
+    for (const r of rows) await waitForStatus(church.client, r.id, 'posted');
+    for (const r of rows) expect(receivedFor(r.id)).toHaveLength(1);
+    // The sweep the webhook started queued a handful of jobs for all of them, not one per post.
+    const jobs = await sql<{ n: number }>`
+      select count(*)::int as n from pgboss.job
+      where name = 'social-post-publish' and data->>'postId' is null`.execute(ownerDb(app.db));
+    expect(jobs.rows[0]!.n).toBeGreaterThan(0);
+    expect(jobs.rows[0]!.n).toBeLessThanOrEqual(4);
+  });
 });
 
 describe('A post being published', () => {
