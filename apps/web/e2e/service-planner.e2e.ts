@@ -27,6 +27,12 @@ browserDescribe(describe)('Service planner', async () => {
   const e2e = await startE2E();
   await registerChurch(e2e.app.url, 'Platform');
   const church = await registerChurch(e2e.app.url, 'Grace Church');
+  // A contact to link a team member to, among others the dialog's search must pass over.
+  for (const [first, last, email] of [
+    ['Fay', 'Singer', 'fay@example.org'],
+    ['Frank', 'Usher', 'frank@example.org'],
+  ])
+    await church.client.post('/api/contacts', { firstName: first, lastName: last, email, phone: '0412345678' });
   const date = new Date(Date.now() + 14 * 86_400_000).toISOString().slice(0, 10);
 
   it('builds a plan with songs and a team, reorders by keyboard, gets an answer by email, prints and announces', async () => {
@@ -74,8 +80,12 @@ browserDescribe(describe)('Service planner', async () => {
     await memberDialog.getByRole('button', { name: 'Add Member' }).click();
     await memberDialog.getByText('Name is required').waitFor();
     await expectAccessible(page);
-    await memberDialog.getByLabel('Name').fill('Fay Singer');
-    await memberDialog.getByLabel('Email').fill('fay@example.org');
+    // Linking a contact, found by the server as the name is typed, fills in the member's details.
+    await memberDialog.getByRole('combobox', { name: 'Link to a contact' }).fill('Fay');
+    await page.getByRole('option', { name: /Frank Usher/ }).waitFor({ state: 'detached' });
+    await page.getByRole('option', { name: 'Fay Singer (fay@example.org)' }).click();
+    expect(await memberDialog.getByLabel('Name').inputValue()).toBe('Fay Singer');
+    expect(await memberDialog.getByLabel('Email').inputValue()).toBe('fay@example.org');
     await choose(page, 'Positions', 'Band: Vocals');
     await page.keyboard.press('Escape');
     await memberDialog.getByRole('button', { name: 'Add Member' }).click();

@@ -20,10 +20,11 @@ import {
   Title,
 } from '@mantine/core';
 import { schemaResolver, useForm } from '@mantine/form';
-import { useMediaQuery } from '@mantine/hooks';
+import { useDebouncedValue, useMediaQuery } from '@mantine/hooks';
 import { IconPencil, IconPlus, IconTrash, IconUsers } from '@tabler/icons-react';
 import { useState } from 'react';
 import type { z } from 'zod';
+import type { Contact } from '@lampstand/api/schemas/contacts';
 import { createMemberSchema, positionFieldsSchema, type TeamMember } from '@lampstand/api/schemas/service-planner';
 import { trpc } from '../../lib/trpc';
 import { errorMessage } from '../../lib/errors';
@@ -97,10 +98,24 @@ function Blockouts({ member }: { member: TeamMember }) {
   );
 }
 
+/** A contact as the member dialog offers it: name, then email or phone. */
+const contactLabel = (c: Contact) =>
+  `${c.firstName} ${c.lastName}`.trim() + (c.email ? ` (${c.email})` : c.phone ? ` (${c.phone})` : '');
+
 function MemberModal({ member, onClose }: { member?: TeamMember; onClose: () => void }) {
   const utils = trpc.useUtils();
   const positions = trpc.servicePlanner.positions.list.useQuery(undefined, { staleTime: PLANNER_STALE_MS });
-  const contacts = trpc.contacts.list.useQuery(undefined, { enabled: !member });
+  // A page of matches from the server as the person types (a church may have tens of thousands).
+  const [contactSearch, setContactSearch] = useState('');
+  const [debouncedSearch] = useDebouncedValue(contactSearch, 300);
+  const [linked, setLinked] = useState<Contact | null>(null);
+  const contacts = trpc.contacts.find.useQuery(
+    { search: debouncedSearch, tab: 'all', page: 1, pageSize: 20 },
+    { enabled: !member },
+  );
+  const contactOptions = (contacts.data?.items ?? []).map((c) => ({ value: String(c.id), label: contactLabel(c) }));
+  if (linked && !contactOptions.some((o) => o.value === String(linked.id)))
+    contactOptions.unshift({ value: String(linked.id), label: contactLabel(linked) });
   const create = trpc.servicePlanner.members.create.useMutation();
   const update = trpc.servicePlanner.members.update.useMutation();
   const members = trpc.servicePlanner.members.list.useQuery({}, { enabled: !!member });
@@ -145,14 +160,16 @@ function MemberModal({ member, onClose }: { member?: TeamMember; onClose: () => 
               placeholder="Search contacts"
               searchable
               clearable
-              data={(contacts.data ?? []).map((c) => ({
-                value: String(c.id),
-                label: `${c.firstName} ${c.lastName}`.trim() + (c.email ? ` (${c.email})` : ''),
-              }))}
+              searchValue={contactSearch}
+              onSearchChange={setContactSearch}
+              filter={({ options }) => options}
+              nothingFoundMessage={contacts.isLoading ? 'Loading…' : 'No contacts found'}
+              data={contactOptions}
               value={typeof form.values.contactId === 'number' ? String(form.values.contactId) : null}
               onChange={(v) => {
                 form.setFieldValue('contactId', v ? Number(v) : null);
-                const c = contacts.data?.find((x) => String(x.id) === v);
+                const c = contacts.data?.items.find((x) => String(x.id) === v) ?? null;
+                setLinked(c);
                 if (c) {
                   if (!form.values.name) form.setFieldValue('name', `${c.firstName} ${c.lastName}`.trim());
                   if (!form.values.email && c.email) form.setFieldValue('email', c.email);
