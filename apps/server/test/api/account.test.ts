@@ -75,7 +75,7 @@ describe('POST /api/account/password', () => {
     await signIn(user.username, password);
     const short = await client.post('/api/account/password', { currentPassword: password, newPassword: '123' });
     expect(short.status).toBe(400);
-    expect(short.body.issues[0]).toEqual({ path: 'newPassword', message: 'Password must be at least 6 characters' });
+    expect(short.body.issues[0]).toEqual({ path: 'newPassword', message: 'Password must be at least 8 characters' });
   });
 
   it("signs out the account's other sessions and keeps this one; the new password signs in", async () => {

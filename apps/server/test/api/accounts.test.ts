@@ -61,7 +61,7 @@ describe('POST /api/register', () => {
     [
       { username: 'abc', password: '123', churchName: 'A', email: 'a@b.org' },
       'password',
-      'Password must be at least 6 characters',
+      'Password must be at least 8 characters',
     ],
     [{ username: 'abc', password: 'secret12', email: 'a@b.org' }, 'churchName', 'Church name is required'],
     [

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { HttpClient, registerChurch, startTestApp } from '../helpers/test-app.js';
 
-// Issue 12 §8: usernames normalized (NFKC, case-insensitive), look-alikes refused; passwords 6..256.
+// Issue 12 §8: usernames normalized (NFKC, case-insensitive), look-alikes refused; passwords 8..256.
 const app = await startTestApp();
 await registerChurch(app.url, 'Platform Team'); // first account: admin
 
@@ -44,8 +44,10 @@ describe('usernames', () => {
 });
 
 describe('password length', () => {
-  it("keeps the spec's minimum (6) and refuses more than 256 characters", async () => {
-    expect((await register('shorty', '12345')).body.message).toBe('Password must be at least 6 characters');
+  it('needs at least 8 characters and refuses more than 256', async () => {
+    expect((await register('shorty', '12345')).body.message).toBe('Password must be at least 8 characters');
+    expect((await register('shorty', '1234567')).body.message).toBe('Password must be at least 8 characters');
+    expect((await register('shorty', '12345678')).status).toBe(201);
     const long = await register('longpass', 'x'.repeat(257));
     expect(long.status).toBe(400);
     expect(long.body.message).toBe('Password must be at most 256 characters');
