@@ -270,20 +270,17 @@ async function main() {
     DELIVERY_CLAIM_LEASE_SECONDS: String(LEASE_SECONDS),
     DELIVERY_RETRY_BASE_SECONDS: '1',
   };
-  // One after the other: two processes starting together on a fresh database hit "deadlock
-  // detected" in start-up (seen after the hardening merge; reported to the lead).
-  const apis: Proc[] = [];
-  for (const [i, port] of apiPorts.entries()) {
-    apis.push(
-      startProcess(`api-${i + 1}`, 'main.js', {
-        ...common,
-        PORT: String(port),
-        HOST: '127.0.0.1',
-        RUN_WORKERS: 'false',
-      }),
-    );
-    await waitHealthy(`http://127.0.0.1:${port}`);
-  }
+  // Both at once, as a deployment starts its instances: start-up (migrations, the app role, the
+  // job queue's schema) runs under one advisory lock (test/integration/concurrent-start.test.ts).
+  const apis: Proc[] = apiPorts.map((port, i) =>
+    startProcess(`api-${i + 1}`, 'main.js', {
+      ...common,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      RUN_WORKERS: 'false',
+    }),
+  );
+  await Promise.all(apiPorts.map((port) => waitHealthy(`http://127.0.0.1:${port}`)));
   let workers: Proc[] = [];
   const startWorkers = async (env: Record<string, string> = {}) => {
     workers = [1, 2].map((i) => startProcess(`worker-${i}`, 'worker.js', { ...common, ...env }));
