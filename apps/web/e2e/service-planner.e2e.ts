@@ -86,6 +86,7 @@ browserDescribe(describe)('Service planner', async () => {
     await page.getByRole('option', { name: 'Fay Singer (fay@example.org)' }).click();
     expect(await memberDialog.getByLabel('Name').inputValue()).toBe('Fay Singer');
     expect(await memberDialog.getByLabel('Email').inputValue()).toBe('fay@example.org');
+    await screenshot(page, 'planner-member-linked-contact');
     await choose(page, 'Positions', 'Band: Vocals');
     await page.keyboard.press('Escape');
     await memberDialog.getByRole('button', { name: 'Add Member' }).click();
