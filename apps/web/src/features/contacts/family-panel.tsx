@@ -31,6 +31,7 @@ import { trpc } from '../../lib/trpc';
 import { errorMessage } from '../../lib/errors';
 import { notifyError, notifySuccess } from '../../ui/notify';
 import { fullName, relationshipSentence, type Child, type Contact } from './labels';
+import { contactChoiceLabel } from './contact-search';
 
 /** A contact's family links, each read with its direction ('Emma is Mary's child'), and the add form. */
 export function FamilyRelationships({ contact }: { contact: Contact }) {
@@ -61,7 +62,7 @@ export function FamilyRelationships({ contact }: { contact: Contact }) {
   const linked = new Set((family.data ?? []).map((f) => f.contact.id));
   const options = (candidates.data?.items ?? [])
     .filter((c) => c.id !== contact.id && !linked.has(c.id))
-    .map((c) => ({ value: String(c.id), label: `${fullName(c)}${c.email ? ` (${c.email})` : ''}` }));
+    .map((c) => ({ value: String(c.id), label: contactChoiceLabel(c) }));
 
   const submit = () => {
     if (!relatedId || !relationship) {

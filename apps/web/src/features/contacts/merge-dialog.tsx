@@ -1,12 +1,10 @@
 import { Alert, Button, Group, Modal, Select, Stack, Text } from '@mantine/core';
-import { useDebouncedValue } from '@mantine/hooks';
 import { useState } from 'react';
 import { trpc } from '../../lib/trpc';
 import { errorMessage } from '../../lib/errors';
 import { notifyError, notifySuccess } from '../../ui/notify';
 import { fullName, type Contact } from './labels';
-
-const describe = (c: Contact) => `${fullName(c)}${c.email ? ` (${c.email})` : c.phone ? ` (${c.phone})` : ''}`;
+import { contactChoiceLabel, useContactSearch } from './contact-search';
 
 /**
  * 'Merge with…': choose another contact to merge into this one. The other contact's lists, family
@@ -22,16 +20,16 @@ export function MergeContactDialog({
   onClose: () => void;
 }) {
   const utils = trpc.useUtils();
-  const [search, setSearch] = useState('');
-  const [debounced] = useDebouncedValue(search, 300);
   const [other, setOther] = useState<Contact | null>(null);
-  const candidates = trpc.contacts.find.useQuery(
-    { search: debounced, tab: 'all', page: 1, pageSize: 20 },
-    { enabled: opened },
-  );
+  const candidates = useContactSearch({
+    enabled: opened,
+    chosen: other,
+    exclude: (c) => c.id === contact.id,
+    nothingFound: 'No other contacts found',
+  });
   const close = () => {
     setOther(null);
-    setSearch('');
+    candidates.reset();
     onClose();
   };
   const merge = trpc.contacts.merge.useMutation({
@@ -51,12 +49,6 @@ export function MergeContactDialog({
     },
     onError: (err) => notifyError('Error merging contacts', errorMessage(err)),
   });
-  const options = (candidates.data?.items ?? [])
-    .filter((c) => c.id !== contact.id)
-    .map((c) => ({ value: String(c.id), label: describe(c) }));
-  if (other && !options.some((o) => o.value === String(other.id))) {
-    options.unshift({ value: String(other.id), label: describe(other) });
-  }
 
   return (
     <Modal opened={opened} onClose={close} title="Merge with another contact" size={560}>
@@ -68,18 +60,13 @@ export function MergeContactDialog({
         <Select
           label="Contact to merge"
           placeholder="Search contacts"
-          searchable
-          searchValue={search}
-          onSearchChange={setSearch}
-          filter={({ options: o }) => o}
-          data={options}
+          {...candidates.selectProps}
           value={other ? String(other.id) : null}
-          onChange={(v) => setOther(candidates.data?.items.find((c) => String(c.id) === v) ?? null)}
-          nothingFoundMessage={candidates.isLoading ? 'Loading…' : 'No other contacts found'}
+          onChange={(v) => setOther(candidates.byValue(v))}
         />
         {other ? (
           <Alert color="orange" title="This cannot be undone here">
-            {describe(other)} will be deleted after everything of theirs moves to {fullName(contact)}.
+            {contactChoiceLabel(other)} will be deleted after everything of theirs moves to {fullName(contact)}.
           </Alert>
         ) : null}
         <Group justify="flex-end">

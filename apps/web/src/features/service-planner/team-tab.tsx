@@ -20,11 +20,10 @@ import {
   Title,
 } from '@mantine/core';
 import { schemaResolver, useForm } from '@mantine/form';
-import { useDebouncedValue, useMediaQuery } from '@mantine/hooks';
+import { useMediaQuery } from '@mantine/hooks';
 import { IconPencil, IconPlus, IconTrash, IconUsers } from '@tabler/icons-react';
 import { useState } from 'react';
 import type { z } from 'zod';
-import type { Contact } from '@lampstand/api/schemas/contacts';
 import { createMemberSchema, positionFieldsSchema, type TeamMember } from '@lampstand/api/schemas/service-planner';
 import { trpc } from '../../lib/trpc';
 import { errorMessage } from '../../lib/errors';
@@ -34,6 +33,8 @@ import { CardList, DataTable, RowActionsMenu } from '../../ui/data-table';
 import { formatDate } from '../../ui/format';
 import { notifyError, notifySuccess } from '../../ui/notify';
 import { PLANNER_STALE_MS } from './plans-tab';
+import { useContactSearch } from '../contacts/contact-search';
+import type { Contact } from '../contacts/labels';
 
 type MemberInput = z.input<typeof createMemberSchema>;
 
@@ -98,24 +99,11 @@ function Blockouts({ member }: { member: TeamMember }) {
   );
 }
 
-/** A contact as the member dialog offers it: name, then email or phone. */
-const contactLabel = (c: Contact) =>
-  `${c.firstName} ${c.lastName}`.trim() + (c.email ? ` (${c.email})` : c.phone ? ` (${c.phone})` : '');
-
 function MemberModal({ member, onClose }: { member?: TeamMember; onClose: () => void }) {
   const utils = trpc.useUtils();
   const positions = trpc.servicePlanner.positions.list.useQuery(undefined, { staleTime: PLANNER_STALE_MS });
-  // A page of matches from the server as the person types (a church may have tens of thousands).
-  const [contactSearch, setContactSearch] = useState('');
-  const [debouncedSearch] = useDebouncedValue(contactSearch, 300);
   const [linked, setLinked] = useState<Contact | null>(null);
-  const contacts = trpc.contacts.find.useQuery(
-    { search: debouncedSearch, tab: 'all', page: 1, pageSize: 20 },
-    { enabled: !member },
-  );
-  const contactOptions = (contacts.data?.items ?? []).map((c) => ({ value: String(c.id), label: contactLabel(c) }));
-  if (linked && !contactOptions.some((o) => o.value === String(linked.id)))
-    contactOptions.unshift({ value: String(linked.id), label: contactLabel(linked) });
+  const contacts = useContactSearch({ enabled: !member, chosen: linked, nothingFound: 'No contacts found' });
   const create = trpc.servicePlanner.members.create.useMutation();
   const update = trpc.servicePlanner.members.update.useMutation();
   const members = trpc.servicePlanner.members.list.useQuery({}, { enabled: !!member });
@@ -158,17 +146,12 @@ function MemberModal({ member, onClose }: { member?: TeamMember; onClose: () => 
               label="Link to a contact"
               description="Optional: their name, email and phone fill in from the contact."
               placeholder="Search contacts"
-              searchable
               clearable
-              searchValue={contactSearch}
-              onSearchChange={setContactSearch}
-              filter={({ options }) => options}
-              nothingFoundMessage={contacts.isLoading ? 'Loading…' : 'No contacts found'}
-              data={contactOptions}
+              {...contacts.selectProps}
               value={typeof form.values.contactId === 'number' ? String(form.values.contactId) : null}
               onChange={(v) => {
                 form.setFieldValue('contactId', v ? Number(v) : null);
-                const c = contacts.data?.items.find((x) => String(x.id) === v) ?? null;
+                const c = contacts.byValue(v);
                 setLinked(c);
                 if (c) {
                   if (!form.values.name) form.setFieldValue('name', `${c.firstName} ${c.lastName}`.trim());
