@@ -64,7 +64,7 @@ export {
 } from './services/uploads/uploads.js';
 export type { SocialPublisher } from './providers/social-webhook.js';
 export { createWebhookPublisher, signSocialWebhook, verifySocialWebhook } from './providers/social-webhook.js';
-export { publishDueSocialPosts, sweepSocialPosts } from './services/social-posts/publish.js';
+export { publishDueSocialPosts, sweepSocialPosts, SOCIAL_DRAIN_JOBS } from './services/social-posts/publish.js';
 export { socialPostsFeed } from './services/social-posts/feed.js';
 export type { AiProvider } from './providers/ai.js';
 export { aiProviderFor } from './providers/ai.js';

@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -6,11 +7,39 @@ import { createFreshDatabase } from '@lampstand/db/test/fresh-db';
 import { ensureAppRole, migrateToLatest, sql } from '@lampstand/db';
 import { backupDatabase, restoreDatabase } from '../../src/cli/backup.js';
 
+/** The major version of a pg_dump / pg_restore binary, or null when it cannot run. */
+function toolMajor(bin: string): number | null {
+  try {
+    const out = execFileSync(bin, ['--version'], { encoding: 'utf8' });
+    const m = /(\d+)(?:\.\d+)?/.exec(out);
+    return m ? Number(m[1]) : null;
+  } catch {
+    return null;
+  }
+}
+
 // pnpm db:backup / db:restore: a custom-format pg_dump archive restores the data it holds.
+// pg_dump refuses a server newer than itself (the embedded PostgreSQL is 17; Debian's client may be
+// 15): then the test is skipped with the reason, unless REQUIRE_PG_DUMP is set (CI sets it).
 describe('backup and restore', () => {
-  it('restores a row deleted after the backup', async () => {
+  it('restores a row deleted after the backup', async (ctx) => {
     const tdb = await createFreshDatabase();
     try {
+      const { rows: version } = await sql<{ v: number }>`select current_setting('server_version_num')::int as v`.execute(tdb.db);
+      const serverMajor = Math.floor(version[0]!.v / 10000);
+      const dumpBin = process.env.PG_DUMP || 'pg_dump';
+      const restoreBin = process.env.PG_RESTORE || 'pg_restore';
+      const dumpMajor = toolMajor(dumpBin);
+      const restoreMajor = toolMajor(restoreBin);
+      if (dumpMajor === null || restoreMajor === null || dumpMajor < serverMajor || restoreMajor < serverMajor) {
+        const reason =
+          `backup test skipped: needs pg_dump and pg_restore ${serverMajor} or newer for this PostgreSQL ${serverMajor} ` +
+          `server (found ${dumpBin} ${dumpMajor ?? 'none'}, ${restoreBin} ${restoreMajor ?? 'none'}; set PG_DUMP / PG_RESTORE)`;
+        if (process.env.REQUIRE_PG_DUMP) throw new Error(`${reason}; REQUIRE_PG_DUMP is set`);
+        console.warn(reason);
+        ctx.skip(reason);
+        return;
+      }
       await migrateToLatest(tdb.db);
       await tdb.db
         .insertInto('users')
