@@ -101,6 +101,13 @@ export interface ContactConsentEventsTable {
   at: Generated<Date>;
 }
 
+/** Contacts removed (deleted or merged away) per church and day; written by a trigger (0051). */
+export interface ContactRemovalsDailyTable {
+  userId: number;
+  day: ColumnType<string, string, string>;
+  removed: Generated<number>;
+}
+
 /** One merge of two contacts: the kept one, and a snapshot of the one merged into it (deleted). */
 export interface ContactMergesTable {
   id: Generated<number>;
@@ -542,6 +549,7 @@ export interface Database {
   contacts: ContactsTable;
   contactConsentEvents: ContactConsentEventsTable;
   contactMerges: ContactMergesTable;
+  contactRemovalsDaily: ContactRemovalsDailyTable;
   contactLists: ContactListsTable;
   contactsInLists: ContactsInListsTable;
   contactFamilyLinks: ContactFamilyLinksTable;
@@ -654,6 +662,7 @@ export const schemaColumns: Columns = {
     mergedBy: true,
     createdAt: true,
   },
+  contactRemovalsDaily: { userId: true, day: true, removed: true },
   contactLists: { id: true, userId: true, name: true, description: true, type: true, createdAt: true, updatedAt: true },
   contactsInLists: { userId: true, contactId: true, listId: true, createdAt: true },
   contactFamilyLinks: {

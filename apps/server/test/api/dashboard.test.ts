@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { ownerDb, sql } from '@lampstand/db';
 import { HttpClient, registerChurch, startTestApp } from '../helpers/test-app.js';
 
 const app = await startTestApp();
@@ -13,15 +14,16 @@ async function until(check: () => Promise<boolean>) {
 }
 
 describe('GET /api/dashboard/stats', () => {
-  it('is all zeros (never NaN) for a new church', async () => {
+  it('is zeros, with no rate and no trend (never NaN or 0.0%), for a new church', async () => {
     const church = await registerChurch(app.url, 'New Church');
     const res = await church.client.get('/api/dashboard/stats');
     expect(res.status).toBe(200);
     expect(res.body).toEqual({
       contactsCount: 0,
-      emailOpenRate: 0,
-      smsDeliveryRate: 0,
+      emailOpenRate: null,
+      smsDeliveryRate: null,
       pageVisits: 0,
+      trends: { contacts: null, emailOpenRate: null, smsDeliveryRate: null, pageVisits: null },
       recentCampaigns: [],
       upcomingScheduled: [],
     });
@@ -132,5 +134,131 @@ describe('GET /api/dashboard/stats', () => {
     expect(res.body.upcomingScheduled).toEqual([
       { id: expect.any(Number), name: 'Later', type: 'email', scheduledFor: future, recipients: 4 },
     ]);
+  });
+
+  it("computes each card's change from the church's own data (a church whose contacts fell sees it)", async () => {
+    const church = await registerChurch(app.url, 'Trend Church');
+    const owner = ownerDb(app.db);
+    const list = (await church.client.post('/api/contact-lists', { name: 'Everyone' })).body;
+    const ids: number[] = [];
+    for (let i = 1; i <= 5; i++) {
+      const c = (
+        await church.client.post('/api/contacts', {
+          firstName: `T${i}`,
+          lastName: 'Y',
+          email: `t${i}@example.org`,
+          phone: `041300000${i}`,
+        })
+      ).body;
+      ids.push(c.id);
+      await church.client.post(`/api/contact-lists/${list.id}/contacts/${c.id}`);
+    }
+    // Four of them were there 40 days ago; two of those four are removed today: 4 then, 3 now.
+    await owner
+      .updateTable('contacts')
+      .set({ createdAt: new Date(Date.now() - 40 * 86400_000) })
+      .where('id', 'in', ids.slice(0, 4))
+      .execute();
+
+    // Two sent email campaigns to the same five: 1 of 5 opened, then 4 of 5 opened: +60 points.
+    const sendEmail = async (name: string, opened: number) => {
+      const campaign = (
+        await church.client.post('/api/email-campaigns', {
+          name,
+          subject: 'S',
+          content: '<p>Hello there</p>',
+          listIds: [list.id],
+        })
+      ).body;
+      await church.client.post(`/api/email-campaigns/${campaign.id}/send`);
+      await until(async () => (await church.client.get(`/api/email-campaigns/${campaign.id}`)).body.status === 'sent');
+      const rows = await owner
+        .selectFrom('deliveries')
+        .select('id')
+        .where('campaignId', '=', campaign.id)
+        .where('channel', '=', 'email')
+        .orderBy('id')
+        .execute();
+      expect(rows).toHaveLength(5);
+      const openedIds = rows.slice(0, opened).map((r) => r.id);
+      await owner
+        .insertInto('deliveryEvents')
+        .values(openedIds.map((deliveryId) => ({ deliveryId, type: 'open' as const, url: null })))
+        .execute();
+    };
+    await sendEmail('First', 1);
+    await sendEmail('Second', 4);
+
+    // Five texts: three sent this week (all delivered), two sent 8 days ago (one delivered): +50 points.
+    const sms = (
+      await church.client.post('/api/sms-campaigns', {
+        name: 'Texts',
+        content: 'Hi',
+        status: 'ready',
+        listIds: [list.id],
+      })
+    ).body;
+    await church.client.post(`/api/sms-campaigns/${sms.id}/send`);
+    await until(async () => (await church.client.get(`/api/sms-campaigns/${sms.id}`)).body.status === 'sent');
+    const texts = await owner
+      .selectFrom('deliveries')
+      .select('id')
+      .where('campaignId', '=', sms.id)
+      .where('channel', '=', 'sms')
+      .orderBy('id')
+      .execute();
+    expect(texts).toHaveLength(5);
+    await owner
+      .updateTable('deliveries')
+      .set({ status: 'delivered' })
+      .where(
+        'id',
+        'in',
+        [0, 1, 2, 3].map((i) => texts[i]!.id),
+      )
+      .execute();
+    await owner
+      .updateTable('deliveries')
+      .set({ sentAt: new Date(Date.now() - 8 * 86400_000) })
+      .where(
+        'id',
+        'in',
+        [3, 4].map((i) => texts[i]!.id),
+      )
+      .execute();
+
+    // The contacts removed now (after the sends, which needed them).
+    for (const id of ids.slice(0, 2)) expect((await church.client.delete(`/api/contacts/${id}`)).status).toBe(200);
+
+    // Page visits: 3 this week, 4 the week before: -25%.
+    const created = await church.client.post('/api/landing-pages', {
+      name: 'Visits',
+      slug: 'trend-visits',
+      content: { headline: 'Hello', subheading: '', mainContent: '', callToAction: '', keyPoints: [] },
+    });
+    expect(created.status, created.text).toBe(201);
+    const page = created.body as { id: number };
+    const { rows: days } = await sql<{ today: string; lastWeek: string }>`
+      select current_date::text as today, (current_date - 9)::text as "lastWeek"`.execute(owner);
+    const visit = (day: string, n: number) => ({
+      userId: church.user.id,
+      pageId: page.id,
+      day,
+      visitorHash: `v${n}-${day}`,
+      sourceKind: 'direct' as const,
+      sourceValue: null,
+    });
+    await owner
+      .insertInto('landingPageVisits')
+      .values([
+        ...[1, 2, 3].map((n) => visit(days[0]!.today, n)),
+        ...[1, 2, 3, 4].map((n) => visit(days[0]!.lastWeek, n)),
+      ])
+      .execute();
+
+    const res = await church.client.get('/api/dashboard/stats');
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ contactsCount: 3, emailOpenRate: 50, smsDeliveryRate: 80, pageVisits: 3 });
+    expect(res.body.trends).toEqual({ contacts: -25, emailOpenRate: 60, smsDeliveryRate: 50, pageVisits: -25 });
   });
 });

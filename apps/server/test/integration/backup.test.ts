@@ -25,7 +25,9 @@ describe('backup and restore', () => {
   it('restores a row deleted after the backup', async (ctx) => {
     const tdb = await createFreshDatabase();
     try {
-      const { rows: version } = await sql<{ v: number }>`select current_setting('server_version_num')::int as v`.execute(tdb.db);
+      const { rows: version } = await sql<{
+        v: number;
+      }>`select current_setting('server_version_num')::int as v`.execute(tdb.db);
       const serverMajor = Math.floor(version[0]!.v / 10000);
       const dumpBin = process.env.PG_DUMP || 'pg_dump';
       const restoreBin = process.env.PG_RESTORE || 'pg_restore';

@@ -35,12 +35,53 @@ import { useSession } from '../../shell/session';
 import { formatDate, formatIn, formatNumber, formatPercent, formatTime } from '../../ui/format';
 import { timeZoneLabel, useChurchTimeZone } from '../../lib/time-zone';
 
+/** The spec's cards and wording; each change is computed from the church's own data (dashboard.stats trends). */
 const STAT_CARDS = [
-  { key: 'contacts', title: 'Total Contacts', icon: IconUsers, change: '+12%', note: 'vs last month', up: true },
-  { key: 'email', title: 'Email Opens', icon: IconMailOpened, change: '+3.2%', note: 'vs last campaign', up: true },
-  { key: 'sms', title: 'SMS Delivery', icon: IconMessageCheck, change: '+1.8%', note: 'vs last week', up: true },
-  { key: 'visits', title: 'Page Visits', icon: IconEye, change: '-5.1%', note: 'vs last week', up: false },
+  { key: 'contacts', title: 'Total Contacts', icon: IconUsers, note: 'vs last month' },
+  { key: 'emailOpenRate', title: 'Email Opens', icon: IconMailOpened, note: 'vs last campaign' },
+  { key: 'smsDeliveryRate', title: 'SMS Delivery', icon: IconMessageCheck, note: 'vs last week' },
+  { key: 'pageVisits', title: 'Page Visits', icon: IconEye, note: 'vs last week' },
 ] as const;
+
+/** '+12%', '+3.2%', '-5.1%', '0%' (one decimal at most). */
+function formatChange(n: number): string {
+  const abs = Math.abs(n);
+  const digits = Number.isInteger(abs) ? abs.toFixed(0) : abs.toFixed(1);
+  return `${n > 0 ? '+' : n < 0 ? '-' : ''}${digits}%`;
+}
+
+function StatChange({ value, note }: { value: number | null; note: string }) {
+  if (value === null)
+    return (
+      <Group gap={4} mt={4}>
+        <Text size="sm" c="dimmed" fw={600}>
+          —
+        </Text>
+        <Text size="sm" c="dimmed">
+          no earlier data
+        </Text>
+      </Group>
+    );
+  const up = value > 0;
+  const down = value < 0;
+  return (
+    <Group gap={4} mt={4}>
+      <Text
+        size="sm"
+        c={up ? '#1f6f31' : down ? 'red.9' : 'dimmed'}
+        fw={600}
+        style={{ display: 'inline-flex', alignItems: 'center', gap: 2 }}
+      >
+        {up && <IconArrowUpRight size={14} aria-hidden />}
+        {down && <IconArrowDownRight size={14} aria-hidden />}
+        {formatChange(value)}
+      </Text>
+      <Text size="sm" c="dimmed">
+        {note}
+      </Text>
+    </Group>
+  );
+}
 
 const QUICK_ACTIONS = [
   { label: 'New Email Campaign', to: '/email-campaigns/new', icon: IconMail },
@@ -71,14 +112,15 @@ export function DashboardPage() {
   const { user } = useSession();
   const stats = trpc.dashboard.stats.useQuery();
   const timeZone = useChurchTimeZone();
-  const values: Record<string, string> = stats.data
+  const rate = (n: number | null) => (n === null ? '—' : formatPercent(n));
+  const values: Record<(typeof STAT_CARDS)[number]['key'], string> | null = stats.data
     ? {
         contacts: formatNumber(stats.data.contactsCount),
-        email: formatPercent(stats.data.emailOpenRate),
-        sms: formatPercent(stats.data.smsDeliveryRate),
-        visits: formatNumber(stats.data.pageVisits),
+        emailOpenRate: rate(stats.data.emailOpenRate),
+        smsDeliveryRate: rate(stats.data.smsDeliveryRate),
+        pageVisits: formatNumber(stats.data.pageVisits),
       }
-    : {};
+    : null;
   return (
     <Stack gap="lg">
       <div>
@@ -112,22 +154,9 @@ export function DashboardPage() {
                   </ThemeIcon>
                 </Group>
                 <Text fw={700} fz={28} mt="xs">
-                  {values[c.key]}
+                  {values?.[c.key]}
                 </Text>
-                <Group gap={4} mt={4}>
-                  <Text
-                    size="sm"
-                    c={c.up ? '#1f6f31' : 'red.9'}
-                    fw={600}
-                    style={{ display: 'inline-flex', alignItems: 'center', gap: 2 }}
-                  >
-                    {c.up ? <IconArrowUpRight size={14} aria-hidden /> : <IconArrowDownRight size={14} aria-hidden />}
-                    {c.change}
-                  </Text>
-                  <Text size="sm" c="dimmed">
-                    {c.note}
-                  </Text>
-                </Group>
+                <StatChange value={stats.data.trends[c.key]} note={c.note} />
               </Card>
             ))}
           </SimpleGrid>

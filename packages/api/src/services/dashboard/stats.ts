@@ -3,31 +3,74 @@ import type { z } from 'zod';
 import { isSent } from '../delivery/status.js';
 import type { dashboardStatsSchema } from '../../schemas/dashboard.js';
 
-const pct = (n: number, of: number) => (of > 0 ? Math.round((1000 * n) / of) / 10 : 0);
+/** Percent with one decimal, or null when there is nothing to divide by (shown '—', not 0.0%). */
+const pct = (n: number, of: number) => (of > 0 ? Math.round((1000 * n) / of) / 10 : null);
+const oneDecimal = (n: number) => Math.round(n * 10) / 10;
+/** Relative change in percent (one decimal); null without an earlier figure to compare with. */
+const change = (now: number, before: number) => (before > 0 ? oneDecimal((100 * (now - before)) / before) : null);
+/** Difference of two rates in percentage points; null when either has nothing behind it. */
+const pointsChange = (now: number | null, before: number | null) =>
+  now === null || before === null ? null : oneDecimal(now - before);
 
-/** The dashboard in one round trip; every figure 0 (never NaN) for a new church. */
+/**
+ * The dashboard in one round trip. Rates are null when nothing was sent; each trend compares the
+ * church's own figures (docs/decisions.md): contacts now against 30 days ago, the last sent email
+ * campaign's open rate against the one before, SMS delivery and page visits this week (the last 7
+ * days) against the 7 days before; null where there is nothing earlier to compare with.
+ */
 export async function dashboardStats(db: Db, tenantId: number): Promise<z.input<typeof dashboardStatsSchema>> {
-  const [counts, recent, upcoming] = await Promise.all([
+  const [counts, lastCampaigns, recent, upcoming] = await Promise.all([
     sql<{
       contacts: number;
+      contactsAdded30: number;
+      contactsRemoved30: number;
       emailDelivered: number;
       emailOpened: number;
       smsSent: number;
       smsDelivered: number;
+      smsSentThisWeek: number;
+      smsDeliveredThisWeek: number;
+      smsSentLastWeek: number;
+      smsDeliveredLastWeek: number;
       pageVisits: number;
+      pageVisitsLastWeek: number;
     }>`
+      with sms as (
+        select status, sent_at from deliveries where channel = 'sms' and user_id = ${tenantId} and ${isSent()}
+      )
       select
         (select count(*) from contacts where user_id = ${tenantId})::int as contacts,
+        (select count(*) from contacts where user_id = ${tenantId} and created_at > now() - interval '30 days')::int as contacts_added30,
+        (select coalesce(sum(removed), 0) from contact_removals_daily
+          where user_id = ${tenantId} and day > current_date - 30)::int as contacts_removed30,
         (select count(*) from deliveries d join email_campaigns c on c.id = d.campaign_id
           where d.channel = 'email' and d.user_id = ${tenantId} and c.status = 'sent' and ${isSent('d.status')})::int as email_delivered,
         (select count(*) from deliveries d join email_campaigns c on c.id = d.campaign_id
           where d.channel = 'email' and d.user_id = ${tenantId} and c.status = 'sent' and ${isSent('d.status')}
             and exists (select 1 from delivery_events e where e.delivery_id = d.id and e.type in ('open', 'click')))::int as email_opened,
-        (select count(*) from deliveries where channel = 'sms' and user_id = ${tenantId} and ${isSent()})::int as sms_sent,
-        (select count(*) from deliveries where channel = 'sms' and user_id = ${tenantId} and status = 'delivered')::int as sms_delivered,
-        (select count(*) from landing_page_visits where user_id = ${tenantId} and day >= current_date - 6)::int as page_visits`.execute(
+        (select count(*) from sms)::int as sms_sent,
+        (select count(*) from sms where status = 'delivered')::int as sms_delivered,
+        (select count(*) from sms where sent_at > now() - interval '7 days')::int as sms_sent_this_week,
+        (select count(*) from sms where sent_at > now() - interval '7 days' and status = 'delivered')::int as sms_delivered_this_week,
+        (select count(*) from sms where sent_at <= now() - interval '7 days' and sent_at > now() - interval '14 days')::int as sms_sent_last_week,
+        (select count(*) from sms where sent_at <= now() - interval '7 days' and sent_at > now() - interval '14 days'
+          and status = 'delivered')::int as sms_delivered_last_week,
+        (select count(*) from landing_page_visits where user_id = ${tenantId} and day >= current_date - 6)::int as page_visits,
+        (select count(*) from landing_page_visits
+          where user_id = ${tenantId} and day between current_date - 13 and current_date - 7)::int as page_visits_last_week`.execute(
       db,
     ),
+    // The open rates of the last two sent email campaigns that reached anyone, newest first.
+    sql<{ delivered: number; opened: number }>`
+      select x.delivered, x.opened from email_campaigns c
+      cross join lateral (
+        select count(*)::int as delivered,
+          count(*) filter (where exists (select 1 from delivery_events e
+            where e.delivery_id = d.id and e.type in ('open', 'click')))::int as opened
+        from deliveries d where d.channel = 'email' and d.campaign_id = c.id and ${isSent('d.status')}
+      ) x
+      where c.user_id = ${tenantId} and c.status = 'sent' and x.delivered > 0
+      order by c.sent_at desc nulls last, c.id desc limit 2`.execute(db),
     sql<{
       id: number;
       name: string;
@@ -64,11 +107,22 @@ export async function dashboardStats(db: Db, tenantId: number): Promise<z.input<
       ) x order by scheduled_for asc limit 5`.execute(db),
   ]);
   const c = counts.rows[0]!;
+  const contactsThen = c.contacts - c.contactsAdded30 + c.contactsRemoved30;
+  const [last, previous] = lastCampaigns.rows.map((r) => pct(r.opened, r.delivered));
   return {
     contactsCount: Number(c.contacts),
     emailOpenRate: pct(Number(c.emailOpened), Number(c.emailDelivered)),
     smsDeliveryRate: pct(Number(c.smsDelivered), Number(c.smsSent)),
     pageVisits: Number(c.pageVisits),
+    trends: {
+      contacts: change(c.contacts, contactsThen),
+      emailOpenRate: pointsChange(last ?? null, previous ?? null),
+      smsDeliveryRate: pointsChange(
+        pct(c.smsDeliveredThisWeek, c.smsSentThisWeek),
+        pct(c.smsDeliveredLastWeek, c.smsSentLastWeek),
+      ),
+      pageVisits: change(c.pageVisits, c.pageVisitsLastWeek),
+    },
     recentCampaigns: recent.rows.map((r) => ({
       id: r.id,
       name: r.name,
