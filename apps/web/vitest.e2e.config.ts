@@ -3,7 +3,7 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['e2e/**/*.e2e.ts'],
-    globalSetup: ['@lampstand/db/test/global-setup', './e2e/build-web.ts'],
+    globalSetup: ['@lampstand/server/test/global-setup', './e2e/build-web.ts'],
     testTimeout: 60_000,
     hookTimeout: 180_000,
     // One browser at a time: kind to a 2-core machine.

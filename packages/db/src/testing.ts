@@ -28,18 +28,26 @@ function withDatabase(url: string, name: string): string {
   return u.toString();
 }
 
-function templateNameFor(): string {
+/** More to build into the template once, after the migrations (the server's tests: the job queue). */
+export interface TemplateExtra {
+  /** Changes whenever what `build` makes changes (versions, names): a new template is made then. */
+  key: string;
+  build(databaseUrl: string): Promise<void>;
+}
+
+function templateNameFor(extra?: TemplateExtra): string {
   // Names and code: an edited (not yet landed) migration, or new grants, get a new template.
   const source = Object.entries(migrations)
     .map(([name, m]) => `${name}\n${m.up.toString()}`)
     .concat(ensureAppRole.toString())
+    .concat(extra ? [extra.key, extra.build.toString()] : [])
     .join('\n');
   const h = crypto.createHash('sha1').update(source).digest('hex').slice(0, 10);
   return `lampstand_tmpl_${h}`;
 }
 
 /** Start (or reach) the server and make the migrated template. For vitest's globalSetup. */
-export async function startTestServer(log?: (l: string) => void): Promise<TestServer> {
+export async function startTestServer(log?: (l: string) => void, extra?: TemplateExtra): Promise<TestServer> {
   let embedded: EmbeddedDatabase | undefined;
   let serverUrl = process.env.TEST_DATABASE_URL;
   let tmpDir: string | undefined;
@@ -50,7 +58,7 @@ export async function startTestServer(log?: (l: string) => void): Promise<TestSe
     embedded = await startEmbeddedPostgres({ dataDir: path.join(dir, 'data'), port: 0, persistent: false, log });
     serverUrl = embedded.url;
   }
-  const templateName = templateNameFor();
+  const templateName = templateNameFor(extra);
   const admin = new pg.Client({ connectionString: serverUrl });
   await admin.connect();
   try {
@@ -67,6 +75,7 @@ export async function startTestServer(log?: (l: string) => void): Promise<TestSe
       } finally {
         await db.destroy();
       }
+      await extra?.build(withDatabase(serverUrl, building));
       await admin.query(`alter database ${building} rename to ${templateName}`);
     }
     await admin.query(`select pg_advisory_unlock(hashtext('lampstand:test-template'))`);

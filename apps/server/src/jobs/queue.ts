@@ -85,6 +85,23 @@ const CONCURRENCY: Record<JobName, number> = {
   'donation-receipt': 2,
 };
 
+async function createQueues(boss: PgBoss): Promise<void> {
+  for (const name of JOB_NAMES) {
+    await boss.createQueue(name, { name, retryLimit: 3, retryDelay: 5, retryBackoff: true, expireInMinutes: 60 });
+  }
+}
+
+/**
+ * pg-boss's schema and every queue in a database, then stop: what the first start would make. The
+ * tests build it once into the template database each test file copies.
+ */
+export async function installJobQueue(connectionString: string): Promise<void> {
+  const boss = new PgBoss({ connectionString, max: 2, schema: 'pgboss', supervise: false, schedule: false });
+  await boss.start();
+  await createQueues(boss);
+  await boss.stop({ graceful: true, wait: true });
+}
+
 /**
  * pg-boss on the same PostgreSQL: jobs survive restarts, and any number of processes on any
  * number of machines share the work (each job is fetched by one worker with SKIP LOCKED).
@@ -101,9 +118,7 @@ export async function startJobs(opts: StartJobsOptions): Promise<JobRunner> {
   // pg-boss creates its schema and the queues on first start: one process at a time (see withStartupLock).
   await withStartupLock(opts.deps.db, async () => {
     await boss.start();
-    for (const name of JOB_NAMES) {
-      await boss.createQueue(name, { name, retryLimit: 3, retryDelay: 5, retryBackoff: true, expireInMinutes: 60 });
-    }
+    await createQueues(boss);
   });
   const workerIds = new Map<JobName, string[]>();
   const queue: JobQueue = {
