@@ -575,7 +575,9 @@ describe('sign-up forms', () => {
 
     // Staff see the different phone beside the sign-up, and choose.
     const stats = await c.client.get(`/api/landing-pages/${page.id}/stats`);
-    expect(stats.body.recentSignups[0].differences).toEqual([{ field: 'phone', value: '0499 999 999' }]);
+    expect(stats.body.recentSignups[0].differences).toEqual([
+      { field: 'phone', value: '0499 999 999', current: '412 000 111' },
+    ]);
     // Another church cannot apply it (404), a field the sign-up did not bring is a 400.
     expect((await b.client.post(`/api/landing-page-signups/${s.id}/use`, { field: 'phone' })).status).toBe(404);
     const noField = await c.client.post(`/api/landing-page-signups/${s.id}/use`, { field: 'postalCode' });

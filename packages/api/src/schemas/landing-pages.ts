@@ -343,13 +343,21 @@ export const landingPageStatsSchema = z.object({
        * What the sign-up brought that differs from the contact's own value (a sign-up never
        * overwrites one): staff may 'Use it'.
        */
-      differences: z.array(z.object({ field: z.enum(SIGNUP_FIELDS), value: z.string() })),
+      differences: z.array(
+        z.object({
+          field: z.enum(SIGNUP_FIELDS),
+          /** What the sign-up brought. */
+          value: z.string(),
+          /** The contact's own value now. */
+          current: z.string(),
+        }),
+      ),
     }),
   ),
 });
 
 /** Staff take a value a sign-up brought (see `differences`) onto its contact. */
-export const useSignupValueSchema = z.object({
+export const applySignupValueSchema = z.object({
   id: idSchema('Sign-up ID'),
   field: z.enum(SIGNUP_FIELDS, { error: 'Field must be phone, city or postalCode' }),
 });

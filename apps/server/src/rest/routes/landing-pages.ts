@@ -79,7 +79,7 @@ export const landingPagesRoutes: RestRoute[] = [
   {
     method: 'POST',
     path: '/api/landing-page-signups/{id}/use',
-    procedure: 'landingPages.useSignupValue',
+    procedure: 'landingPages.applySignupValue',
     summary:
       "Take a value a sign-up brought ({ field: 'phone' | 'city' | 'postalCode' }) onto its contact (a sign-up never overwrites one itself)",
     tag: 'Landing pages',

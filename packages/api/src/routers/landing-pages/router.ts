@@ -10,10 +10,10 @@ import {
   publicLandingPageSchema,
   publishLandingPageSchema,
   updateLandingPageSchema,
-  useSignupValueSchema,
+  applySignupValueSchema,
 } from '../../schemas/landing-pages.js';
 import * as svc from '../../services/landing-pages/pages.js';
-import { useSignupValue } from '../../services/landing-pages/signup-values.js';
+import { applySignupValue } from '../../services/landing-pages/signup-values.js';
 import { protectedProcedure, publicProcedure, router } from '../../trpc.js';
 
 export const landingPagesRouter = router({
@@ -58,10 +58,10 @@ export const landingPagesRouter = router({
     .input(landingPageStatsInputSchema)
     .output(landingPageStatsSchema)
     .query(({ ctx, input }) => svc.landingPageStats(ctx.db, ctx.tenantId, input)),
-  useSignupValue: protectedProcedure
-    .input(useSignupValueSchema)
+  applySignupValue: protectedProcedure
+    .input(applySignupValueSchema)
     .output(z.object({ contactId: z.number().int() }))
-    .mutation(({ ctx, input }) => useSignupValue(ctx.db, ctx.tenantId, input)),
+    .mutation(({ ctx, input }) => applySignupValue(ctx.db, ctx.tenantId, input)),
   bySlug: publicProcedure
     .input(landingPageSlugSchema)
     .output(publicLandingPageSchema)

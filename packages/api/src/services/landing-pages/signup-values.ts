@@ -21,17 +21,17 @@ export function signupDifferences(
   signup: SignupValues,
   contact: { phone: string | null; phoneE164: string | null; metadata: ContactMetadata },
   churchCountry: string,
-): { field: SignupField; value: string }[] {
-  const out: { field: SignupField; value: string }[] = [];
+): { field: SignupField; value: string; current: string }[] {
+  const out: { field: SignupField; value: string; current: string }[] = [];
   if (signup.phone && contact.phone) {
     const e164 = toE164(signup.phone, contact.metadata.countryCode ?? churchCountry);
     const same = e164 && contact.phoneE164 ? e164 === contact.phoneE164 : sameText(signup.phone, contact.phone);
-    if (!same) out.push({ field: 'phone', value: signup.phone });
+    if (!same) out.push({ field: 'phone', value: signup.phone, current: contact.phone });
   }
   for (const field of ['city', 'postalCode'] as const) {
     const theirs = signup[field];
     const ours = contact.metadata[field];
-    if (theirs && ours && !sameText(theirs, ours)) out.push({ field, value: theirs });
+    if (theirs && ours && !sameText(theirs, ours)) out.push({ field, value: theirs, current: ours });
   }
   return out;
 }
@@ -41,7 +41,7 @@ export function signupDifferences(
  * the contact's country, else the church's default), city or postal code. The church's own
  * sign-ups only; SMS consent is not changed (staff editing a phone in the contact form is the same).
  */
-export async function useSignupValue(
+export async function applySignupValue(
   db: Db,
   tenantId: number,
   input: { id: number; field: SignupField },
