@@ -144,11 +144,9 @@ describe('CSV import', () => {
   it("reads a phone without a country in the church's default country (issue 24)", async () => {
     const us = await registerChurch(app.url, 'Bay Church');
     expect((await us.client.put('/api/settings', { defaultCountryCode: '+1' })).status).toBe(200);
-    const csv = [
-      'First Name,Last Name,Phone,Country Code',
-      'Ann,Arbor,4155550100,',
-      'Ben,Bristol,7911 123456,44',
-    ].join('\n');
+    const csv = ['First Name,Last Name,Phone,Country Code', 'Ann,Arbor,4155550100,', 'Ben,Bristol,7911 123456,44'].join(
+      '\n',
+    );
     const upload = await us.client.post('/api/contacts/import', { fileName: 'us.csv', csv });
     expect(upload.status).toBe(201);
     const started = await us.client.post(`/api/contacts/import/${upload.body.id}/start`, {

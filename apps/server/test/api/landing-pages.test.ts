@@ -603,7 +603,11 @@ describe('sign-up forms', () => {
     });
     expect(existing.status, existing.text).toBe(201);
     // A contact without a phone (an import can make one).
-    await app.db.updateTable('contacts').set({ phone: null, phoneE164: null }).where('id', '=', existing.body.id).execute();
+    await app.db
+      .updateTable('contacts')
+      .set({ phone: null, phoneE164: null })
+      .where('id', '=', existing.body.id)
+      .execute();
     const page = await pageWithForm(c.client, null);
     const res = await stranger(102).post(`/p/${page.slug}/signup/form`, {
       name: 'Mary Jackson',

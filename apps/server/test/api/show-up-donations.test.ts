@@ -548,7 +548,7 @@ describe("a donor's message on the public project page (issue 24)", async () => 
     expect(ok.status, ok.text).toBe(200);
   }
 
-  it('shows an anonymous gift\'s message only when its donor ticked the box; staff see every message', async () => {
+  it("shows an anonymous gift's message only when its donor ticked the box; staff see every message", async () => {
     const projectId = (await church.client.post('/api/show-up/projects', projectPayload())).body.id as number;
     await gift(projectId, { isAnonymous: true, message: 'Unticked: my private prayer', showMessage: false });
     await gift(projectId, { isAnonymous: true, message: 'Left out: anonymous stays private' });

@@ -35,7 +35,10 @@ function SignupDifferences({ signup }: { signup: RecentSignup }) {
   const use = trpc.landingPages.applySignupValue.useMutation({
     onSuccess: async (_data, input) => {
       const d = signup.differences.find((x) => x.field === input.field);
-      notifySuccess('Contact updated', `${signup.name}'s ${SIGNUP_FIELD_LABELS[input.field]} is now ${d?.value ?? ''}.`);
+      notifySuccess(
+        'Contact updated',
+        `${signup.name}'s ${SIGNUP_FIELD_LABELS[input.field]} is now ${d?.value ?? ''}.`,
+      );
       await utils.landingPages.stats.invalidate();
     },
     onError: (err) => notifyError('Failed to update the contact', errorMessage(err)),

@@ -23,7 +23,11 @@ export function SettingsPage() {
   const utils = trpc.useUtils();
   const form = useForm({
     mode: 'controlled',
-    initialValues: { postalAddress: '', timeZone: 'UTC', defaultCountryCode: '+61' as (typeof COUNTRY_CODES)[number]['value'] },
+    initialValues: {
+      postalAddress: '',
+      timeZone: 'UTC',
+      defaultCountryCode: '+61' as (typeof COUNTRY_CODES)[number]['value'],
+    },
     validate: schemaResolver(updateChurchSettingsSchema, { sync: true }),
   });
   useEffect(() => {

@@ -16,9 +16,7 @@ export async function findDuplicateContacts(
   input: { email?: string; phone?: string; countryCode?: string; excludeId?: number },
 ): Promise<DuplicateContact[]> {
   const email = input.email?.trim().toLowerCase() || null;
-  const e164 = input.phone
-    ? toE164(input.phone, input.countryCode ?? (await churchCountryCode(db, tenantId)))
-    : null;
+  const e164 = input.phone ? toE164(input.phone, input.countryCode ?? (await churchCountryCode(db, tenantId))) : null;
   if (!email && !e164) return [];
   const rows = await db
     .selectFrom('contacts')
