@@ -186,4 +186,64 @@ browserDescribe(describe)('Landing pages', async () => {
     await visits.getByText('1', { exact: true }).waitFor();
     await context.close();
   }, 180_000);
+
+  it("shows staff a sign-up's different phone with 'Use it', and the church's default country in Settings", async () => {
+    const member = await church.client.post('/api/contacts', {
+      firstName: 'Grace',
+      lastName: 'Hopper',
+      email: 'grace.hopper@example.org',
+      phone: '412 000 111',
+      metadata: { countryCode: '+61' },
+    });
+    expect(member.status, member.text).toBe(201);
+    const created = await church.client.post('/api/landing-pages', {
+      name: 'Youth camp',
+      slug: 'youth-camp-2027',
+      published: true,
+      content: { blocks: [{ id: 'form', type: 'signup', title: 'Register interest', fields: ['phone'] }] },
+    });
+    expect(created.status, created.text).toBe(201);
+    // Someone types the member's email with another phone.
+    const signup = await fetch(`${app.url}/p/youth-camp-2027/signup/form`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'user-agent': 'Mozilla/5.0 Firefox/131.0' },
+      body: JSON.stringify({ name: 'Grace Hopper', email: 'grace.hopper@example.org', phone: '0499 999 999' }),
+    });
+    expect(signup.status).toBe(200);
+
+    const context = await browser.newContext({ baseURL: app.url, viewport: { width: 1366, height: 900 } });
+    const page = await context.newPage();
+    page.setDefaultTimeout(15_000);
+    await signIn(page, app.url, church.user.username, church.password);
+    await page.getByRole('heading', { name: 'Welcome back, Grace Church!' }).waitFor();
+
+    await page.goto(`/landing-pages/${created.body.id}/stats`);
+    await page.getByRole('heading', { name: 'Visits and sign-ups: Youth camp' }).waitFor();
+    await page.getByText('Signed up with a different phone: 0499 999 999 — use it?').waitFor();
+    await expectAccessible(page);
+    await shots(page, 'landing-signup-different-phone');
+    await page.getByRole('button', { name: 'Use it: phone 0499 999 999 for Grace Hopper' }).click();
+    const ask = page.getByRole('dialog', { name: 'Use this phone?' });
+    await ask.getByText("Grace Hopper's phone 412 000 111 will be replaced with 0499 999 999.").waitFor();
+    await expectAccessible(page);
+    await ask.getByRole('button', { name: 'Use it' }).click();
+    await page.getByText("Grace Hopper's phone is now 0499 999 999.").waitFor();
+    await page.getByText('Signed up with a different phone').waitFor({ state: 'detached' });
+    const after = await church.client.get(`/api/contacts/${member.body.id}`);
+    expect(after.body).toMatchObject({ phone: '0499 999 999', phoneE164: '+61499999999' });
+
+    // The church's default country, for phones typed without one.
+    await page.goto('/settings');
+    await page.getByRole('heading', { name: 'Settings' }).waitFor();
+    const country = page.getByRole('combobox', { name: 'Default country' });
+    expect(await country.inputValue()).toBe('+61 Australia');
+    await country.click();
+    await page.getByRole('option', { name: '+1 USA' }).click();
+    await page.getByRole('button', { name: 'Save', exact: true }).click();
+    await page.getByText('Your campaign footer and times now use these settings.').waitFor();
+    expect((await church.client.get('/api/settings')).body.defaultCountryCode).toBe('+1');
+    await expectAccessible(page);
+    await shots(page, 'settings-default-country');
+    await context.close();
+  }, 120_000);
 });

@@ -164,8 +164,13 @@ browserDescribe(describe)('Show Up', async () => {
     await shots(page, 'donate-errors');
 
     await dialog.getByRole('button', { name: '$25', exact: true }).click();
+    const showMessage = dialog.getByRole('checkbox', { name: 'Show my message on the project page' });
+    expect(await showMessage.isChecked()).toBe(true);
     await dialog.getByLabel('Give anonymously').check();
     expect(await dialog.getByLabel('Email').count()).toBe(0);
+    // An anonymous donor's message stays off the public page unless they tick the box.
+    expect(await showMessage.isChecked()).toBe(false);
+    await dialog.getByRole('textbox', { name: 'Message' }).fill('A private prayer for the team');
     await dialog.getByRole('button', { name: 'Continue to payment' }).click();
     await dialog.getByRole('heading', { name: 'Demo mode — no card is charged' }).waitFor();
     await expectAccessible(page);
@@ -179,6 +184,7 @@ browserDescribe(describe)('Show Up', async () => {
     await page.getByText('1 supporter', { exact: true }).first().waitFor();
     await page.getByRole('tab', { name: /Supporters/ }).click();
     await page.getByRole('list', { name: 'Supporters' }).getByText('Anonymous').waitFor();
+    expect(await page.getByText('A private prayer for the team').count()).toBe(0);
 
     // The thank-you page.
     await page.getByRole('link', { name: 'See your donation and receipt' }).click();

@@ -209,6 +209,8 @@ export interface ChurchSettingsTable {
   smsFromNumber: string | null;
   /** IANA time zone ('America/Chicago'); campaign times are shown in it. */
   timeZone: Generated<string>;
+  /** The country code ('+61') a phone typed without one is read in (import, sign-ups, API, merge). */
+  defaultCountryCode: Generated<string>;
   updatedAt: Generated<Date>;
 }
 
@@ -715,7 +717,14 @@ export const schemaColumns: Columns = {
     finishedAt: true,
     progressAt: true,
   },
-  churchSettings: { userId: true, postalAddress: true, smsFromNumber: true, timeZone: true, updatedAt: true },
+  churchSettings: {
+    userId: true,
+    postalAddress: true,
+    smsFromNumber: true,
+    timeZone: true,
+    defaultCountryCode: true,
+    updatedAt: true,
+  },
   emailCampaigns: {
     id: true,
     userId: true,
@@ -999,6 +1008,8 @@ export const schemaColumns: Columns = {
     name: true,
     email: true,
     phone: true,
+    city: true,
+    postalCode: true,
     sourceKind: true,
     sourceValue: true,
     visitorHash: true,
@@ -1091,6 +1102,7 @@ export const schemaColumns: Columns = {
     donorEmail: true,
     isAnonymous: true,
     message: true,
+    showMessage: true,
     status: true,
     failureReason: true,
     stripePaymentId: true,
@@ -1261,6 +1273,8 @@ export interface ShowUpDonationsTable {
   donorEmail: string | null;
   isAnonymous: Generated<boolean>;
   message: string | null;
+  /** The donor allowed the message on the public project page (staff always see it). */
+  showMessage: Generated<boolean>;
   status: ColumnType<DonationStatus, DonationStatus | undefined, DonationStatus>;
   failureReason: string | null;
   stripePaymentId: string | null;
@@ -1315,7 +1329,10 @@ export interface LandingPageSignupsTable {
   listId: number | null;
   name: string;
   email: string;
+  /** What the visitor typed; applied to the contact only where its field was empty, or by staff. */
   phone: string | null;
+  city: string | null;
+  postalCode: string | null;
   sourceKind: VisitSourceKind;
   sourceValue: string | null;
   visitorHash: string;

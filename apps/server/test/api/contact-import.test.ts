@@ -141,6 +141,25 @@ describe('CSV import', () => {
     });
   });
 
+  it("reads a phone without a country in the church's default country (issue 24)", async () => {
+    const us = await registerChurch(app.url, 'Bay Church');
+    expect((await us.client.put('/api/settings', { defaultCountryCode: '+1' })).status).toBe(200);
+    const csv = ['First Name,Last Name,Phone,Country Code', 'Ann,Arbor,4155550100,', 'Ben,Bristol,7911 123456,44'].join(
+      '\n',
+    );
+    const upload = await us.client.post('/api/contacts/import', { fileName: 'us.csv', csv });
+    expect(upload.status).toBe(201);
+    const started = await us.client.post(`/api/contacts/import/${upload.body.id}/start`, {
+      mapping: { 'First Name': 'firstName', 'Last Name': 'lastName', Phone: 'phone', 'Country Code': 'countryCode' },
+    });
+    expect(started.status, started.text).toBe(200);
+    expect(await waitForImport(us.client, upload.body.id)).toMatchObject({ status: 'completed', createdCount: 2 });
+    const ann = (await us.client.get('/api/contacts/search?search=arbor')).body.items[0];
+    expect(ann).toMatchObject({ phoneE164: '+14155550100', metadata: { countryCode: '+1' } });
+    const ben = (await us.client.get('/api/contacts/search?search=bristol')).body.items[0];
+    expect(ben).toMatchObject({ phoneE164: '+447911123456', metadata: { countryCode: '+44' } });
+  });
+
   it('validates the mapping', async () => {
     const upload = (
       await grace.client.post('/api/contacts/import', { fileName: 'a.csv', csv: 'Name,Email\nA,a@b.org\n' })

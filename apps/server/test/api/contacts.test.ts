@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { sql } from '@lampstand/db';
 import { HttpClient, registerChurch, startTestApp } from '../helpers/test-app.js';
 
 const app = await startTestApp();
@@ -63,6 +64,53 @@ describe('POST /api/contacts', () => {
       .where('id', '=', res.body.id)
       .executeTakeFirstOrThrow();
     expect(row).toEqual({ dateOfBirth: '1990-12-31', userId: grace.user.id });
+  });
+
+  it("reads a phone sent without a country code in the church's default country (issue 24)", async () => {
+    const us = await registerChurch(app.url, 'Bay Church');
+    const bad = await us.client.put('/api/settings', { defaultCountryCode: '+99' });
+    expect(bad.status).toBe(400);
+    expect(bad.body.issues[0]).toMatchObject({ path: 'defaultCountryCode', message: 'Please choose a country code' });
+    const set = await us.client.put('/api/settings', { defaultCountryCode: '+1' });
+    expect(set.status).toBe(200);
+    expect(set.body.defaultCountryCode).toBe('+1');
+    expect((await us.client.get('/api/settings')).body.defaultCountryCode).toBe('+1');
+    const { metadata: _none, ...noCountry } = contactPayload({ phone: '4155550100' });
+    const created = await us.client.post('/api/contacts', noCountry);
+    expect(created.status, created.text).toBe(201);
+    expect(created.body.phoneE164).toBe('+14155550100');
+    expect(created.body.metadata.countryCode).toBe('+1');
+    // A church that never chose keeps '+61'.
+    expect((await grace.client.get('/api/settings')).body.defaultCountryCode).toBe('+61');
+    const { metadata: _n, ...au } = contactPayload({ phone: '0412 345 678' });
+    expect((await grace.client.post('/api/contacts', au)).body.phoneE164).toBe('+61412345678');
+    // PATCH of a contact stored without a country code (an older row): the church's country too.
+    await app.db
+      .updateTable('contacts')
+      .set({ metadata: sql<string>`metadata - 'countryCode'` })
+      .where('id', '=', created.body.id)
+      .execute();
+    const patched = await us.client.patch(`/api/contacts/${created.body.id}`, { phone: '415 555 0101' });
+    expect(patched.status, patched.text).toBe(200);
+    expect(patched.body.phoneE164).toBe('+14155550101');
+    // Merge: the other contact's phone, stored without a country, is read in it as well.
+    const keep = await us.client.post('/api/contacts', contactPayload({ metadata: { countryCode: '+1' } }));
+    await app.db
+      .updateTable('contacts')
+      .set({ phone: null, phoneE164: null, metadata: sql<string>`metadata - 'countryCode'` })
+      .where('id', '=', keep.body.id)
+      .execute();
+    await app.db
+      .updateTable('contacts')
+      .set({ metadata: sql<string>`metadata - 'countryCode'` })
+      .where('id', '=', created.body.id)
+      .execute();
+    const merged = await us.client.post(`/api/contacts/${keep.body.id}/merge`, { otherId: created.body.id });
+    expect(merged.status, merged.text).toBe(200);
+    expect((await us.client.get(`/api/contacts/${keep.body.id}`)).body).toMatchObject({
+      phoneE164: '+14155550101',
+      metadata: { countryCode: '+1' },
+    });
   });
 
   it('reads the phone in the chosen country', async () => {

@@ -85,6 +85,24 @@ const upload = await create(
 const email = await create(a.client, '/api/email-campaigns', {}, { listIds: [list.id] });
 const sms = await create(a.client, '/api/sms-campaigns', {}, { listIds: [list.id] });
 const page = await create(a.client, '/api/landing-pages', {}, { slug: 'church-a-easter' });
+// A sign-up of church A (through its published page's form) that brought a phone.
+await create(
+  a.client,
+  '/api/landing-pages',
+  {},
+  {
+    slug: 'church-a-camp',
+    published: true,
+    content: { blocks: [{ id: 'form', type: 'signup', fields: ['phone'] }] },
+  },
+);
+const signupRes = await new HttpClient(app.url).post('/p/church-a-camp/signup/form', {
+  name: 'Seed Person',
+  email: 'p1@example.org',
+  phone: '0499 999 999',
+});
+if (signupRes.status !== 200) seedFailures.push(`sign-up → ${signupRes.status} ${signupRes.text}`);
+const signup = await app.db.selectFrom('landingPageSignups').select('id').executeTakeFirstOrThrow();
 const qr = await create(a.client, '/api/qr-codes', {}, { destinationUrl: 'https://example.org/' });
 const plan = await create(a.client, '/api/service-planner/plans');
 const itemType = await create(a.client, '/api/service-planner/item-types', {}, { name: 'Reading' });
@@ -132,6 +150,7 @@ const seeds: Record<string, number | string> = {
   'sms-campaigns/{id}': sms.id,
   'landing-pages/{id}': page.id,
   'slug/{slug}': 'church-a-easter',
+  'landing-page-signups/{id}': signup.id,
   'qr-codes/{id}': qr.id,
   'plans/{id}': plan.id,
   'plans/{planId}': plan.id,
@@ -161,6 +180,7 @@ const PROBE_BODY: Record<string, Record<string, unknown>> = {
   'POST /api/contacts/{id}/family': { relatedContactId: other.id },
   'POST /api/contacts/import/{id}/start': { mapping: { First: 'firstName', Last: 'lastName', Email: 'email' } },
   'PUT /api/landing-pages/{id}': { slug: 'church-b-probe' },
+  'POST /api/landing-page-signups/{id}/use': { field: 'phone' },
 };
 
 const paramKeys = (path: string) => [...path.matchAll(/([\w-]+)\/\{(\w+)\}/g)].map((m) => `${m[1]}/{${m[2]}}`);

@@ -151,6 +151,41 @@ describe('landing pages API', () => {
     expect((await visitor.get(`/api/landing-pages/slug/${page.slug}`)).status).toBe(404);
   });
 
+  it('answers the public only what the page needs: no list, page or upload ids (issue 24)', async () => {
+    const list = await a.client.post('/api/contact-lists', { name: 'Newcomers' });
+    expect(list.status).toBe(201);
+    const page = await createPage(a.client, {
+      published: true,
+      content: {
+        blocks: [
+          {
+            id: 'h',
+            type: 'hero',
+            headline: 'Welcome',
+            backgroundImage: { id: 7, url: 'https://example.org/hero.png' },
+          },
+          { id: 'form', type: 'signup', title: 'Stay in touch', listId: list.body.id, fields: ['phone'] },
+        ],
+      },
+    });
+    // The church's own view keeps them.
+    const own = await a.client.get(`/api/landing-pages/${page.id}`);
+    expect(own.body.content.blocks[1].listId).toBe(list.body.id);
+    const open = await visitor.get(`/api/landing-pages/slug/${page.slug}`);
+    expect(open.status).toBe(200);
+    expect(open.body.content.blocks[1]).toMatchObject({ id: 'form', type: 'signup', fields: ['phone'] });
+    expect(open.body.content.blocks[0].backgroundImage).toEqual({ url: 'https://example.org/hero.png' });
+    expect(open.body.id).toBeUndefined();
+    const text = JSON.stringify(open.body);
+    for (const internal of ['"listId"', '"listIds"', '"userId"', `"id":${page.id}`, '"id":7'])
+      expect(text, internal).not.toContain(internal);
+    // The OpenAPI document says the same.
+    const doc = (await visitor.get('/api/openapi.json')).body;
+    const schemaText = JSON.stringify(doc.paths['/api/landing-pages/slug/{slug}'].get.responses['200']);
+    expect(schemaText).not.toContain('listId');
+    expect(schemaText).toContain('churchName');
+  });
+
   it("answers 404 for another church's page on every endpoint", async () => {
     const page = await createPage(a.client);
     expect((await b.client.get(`/api/landing-pages/${page.id}`)).status).toBe(404);
@@ -469,7 +504,22 @@ describe('sign-up forms', () => {
     expect((await fetch(app.url + link.replace(/confirm\/.*/, 'confirm/not-a-token'))).status).toBe(404);
   });
 
-  it('updates an existing contact instead of creating a second one (JSON from the page script)', async () => {
+  /** The confirmation link of the newest sign-up mail to `email`. */
+  async function confirmLink(email: string): Promise<string> {
+    const mail = await app.db
+      .selectFrom('outboxMessages')
+      .select('text')
+      .where('toAddress', '=', email)
+      .orderBy('id', 'desc')
+      .executeTakeFirstOrThrow();
+    return /http:\/\/localhost:3000(\/p\/[^"\s]+\/confirm\/[A-Za-z0-9_-]+)/.exec(mail.text ?? '')![1]!;
+  }
+  /** A visitor of its own (sign-ups are limited per visitor). */
+  const stranger = (n: number) => new HttpClient(app.url, { 'user-agent': `Mozilla/5.0 Firefox/${n}.0` });
+  const contactRow = (id: number) =>
+    app.db.selectFrom('contacts').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+
+  it("never overwrites an existing member's phone: kept on the sign-up for staff, who may 'Use it' (issue 24)", async () => {
     const c = await registerChurch(app.url, 'Update Church');
     const existing = await c.client.post('/api/contacts', {
       firstName: 'Grace',
@@ -479,11 +529,14 @@ describe('sign-up forms', () => {
       metadata: { countryCode: '+61' },
     });
     expect(existing.status, existing.text).toBe(201);
+    const before = await contactRow(existing.body.id);
     const page = await pageWithForm(c.client, null);
-    const res = await visitor.post(`/p/${page.slug}/signup/form`, {
+    // A stranger types the member's email with their own phone and city (JSON from the page script).
+    const res = await stranger(101).post(`/p/${page.slug}/signup/form`, {
       name: 'Grace Hopper',
       email: 'GRACE@example.org',
-      phone: '0400 000 000',
+      phone: '0499 999 999',
+      city: 'Sydney',
       ref_q: '?utm_source=bulletin',
       ref_r: '',
     });
@@ -491,14 +544,101 @@ describe('sign-up forms', () => {
     expect(res.body.message).toContain('Thank you!');
     const rows = await app.db.selectFrom('contacts').selectAll().where('userId', '=', c.user.id).execute();
     expect(rows).toHaveLength(1);
-    expect(rows[0]).toMatchObject({ id: existing.body.id, phone: '0400 000 000', emailConsent: 'subscribed' });
+    // Not a field of the member changed; the church's next text still goes to the member's number.
+    expect(rows[0]).toMatchObject({
+      id: existing.body.id,
+      phone: '412 000 111',
+      phoneE164: '+61412000111',
+      smsConsent: before.smsConsent,
+      emailConsent: 'subscribed',
+    });
+    expect(rows[0]!.metadata.city).toBeUndefined();
     expect(rows[0]!.tags).toContain('landing-page');
     const s = await app.db
       .selectFrom('landingPageSignups')
       .selectAll()
       .where('pageId', '=', page.id)
       .executeTakeFirstOrThrow();
-    expect(s).toMatchObject({ sourceKind: 'utm', sourceValue: 'bulletin', contactId: existing.body.id });
+    expect(s).toMatchObject({
+      sourceKind: 'utm',
+      sourceValue: 'bulletin',
+      contactId: existing.body.id,
+      phone: '0499 999 999',
+      city: 'Sydney',
+    });
+
+    // Confirmed (by whoever reads the member's mail): only the empty city is filled, never the phone.
+    expect((await fetch(app.url + (await confirmLink('grace@example.org')), { method: 'POST' })).status).toBe(200);
+    const confirmed = await contactRow(existing.body.id);
+    expect(confirmed).toMatchObject({ phone: '412 000 111', phoneE164: '+61412000111', smsConsent: before.smsConsent });
+    expect(confirmed.metadata.city).toBe('Sydney');
+
+    // Staff see the different phone beside the sign-up, and choose.
+    const stats = await c.client.get(`/api/landing-pages/${page.id}/stats`);
+    expect(stats.body.recentSignups[0].differences).toEqual([
+      { field: 'phone', value: '0499 999 999', current: '412 000 111' },
+    ]);
+    // Another church cannot apply it (404), a field the sign-up did not bring is a 400.
+    expect((await b.client.post(`/api/landing-page-signups/${s.id}/use`, { field: 'phone' })).status).toBe(404);
+    const noField = await c.client.post(`/api/landing-page-signups/${s.id}/use`, { field: 'postalCode' });
+    expect(noField.status).toBe(400);
+    expect(noField.body.message).toBe('This sign-up has no postal code');
+    expect((await contactRow(existing.body.id)).phone).toBe('412 000 111');
+    const used = await c.client.post(`/api/landing-page-signups/${s.id}/use`, { field: 'phone' });
+    expect(used.status, used.text).toBe(200);
+    expect(used.body).toEqual({ contactId: existing.body.id });
+    expect(await contactRow(existing.body.id)).toMatchObject({ phone: '0499 999 999', phoneE164: '+61499999999' });
+    const after = await c.client.get(`/api/landing-pages/${page.id}/stats`);
+    expect(after.body.recentSignups[0].differences).toEqual([]);
+  });
+
+  it("fills an existing contact's empty phone only once the sign-up is confirmed", async () => {
+    const c = await registerChurch(app.url, 'Fill Church');
+    const existing = await c.client.post('/api/contacts', {
+      firstName: 'Mary',
+      lastName: 'Jackson',
+      email: 'mary@example.org',
+      phone: '0400 111 222',
+      metadata: { countryCode: '+61' },
+    });
+    expect(existing.status, existing.text).toBe(201);
+    // A contact without a phone (an import can make one).
+    await app.db
+      .updateTable('contacts')
+      .set({ phone: null, phoneE164: null })
+      .where('id', '=', existing.body.id)
+      .execute();
+    const page = await pageWithForm(c.client, null);
+    const res = await stranger(102).post(`/p/${page.slug}/signup/form`, {
+      name: 'Mary Jackson',
+      email: 'mary@example.org',
+      phone: '0412 345 678',
+    });
+    expect(res.status).toBe(200);
+    expect(await contactRow(existing.body.id)).toMatchObject({ phone: null, phoneE164: null });
+    expect((await fetch(app.url + (await confirmLink('mary@example.org')), { method: 'POST' })).status).toBe(200);
+    expect(await contactRow(existing.body.id)).toMatchObject({ phone: '0412 345 678', phoneE164: '+61412345678' });
+    const stats = await c.client.get(`/api/landing-pages/${page.id}/stats`);
+    expect(stats.body.recentSignups[0].differences).toEqual([]);
+  });
+
+  it("reads a sign-up's phone in the church's default country (issue 24)", async () => {
+    const c = await registerChurch(app.url, 'Default Country Church');
+    expect((await c.client.put('/api/settings', { defaultCountryCode: '+1' })).status).toBe(200);
+    const page = await pageWithForm(c.client, null);
+    const res = await stranger(103).post(`/p/${page.slug}/signup/form`, {
+      name: 'Ann Arbor',
+      email: 'ann@example.org',
+      phone: '4155550100',
+    });
+    expect(res.status).toBe(200);
+    const contact = await app.db
+      .selectFrom('contacts')
+      .selectAll()
+      .where('userId', '=', c.user.id)
+      .executeTakeFirstOrThrow();
+    expect(contact).toMatchObject({ phone: '4155550100', phoneE164: '+14155550100' });
+    expect(contact.metadata.countryCode).toBe('+1');
   });
 
   it('validates, ignores the honeypot and limits sign-ups per address', async () => {

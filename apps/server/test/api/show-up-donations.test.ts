@@ -532,6 +532,45 @@ describe('demo mode (no Stripe keys, not production)', async () => {
   });
 });
 
+describe("a donor's message on the public project page (issue 24)", async () => {
+  const demoApp = await startTestApp();
+  await registerChurch(demoApp.url, 'Platform');
+  const church = await registerChurch(demoApp.url, 'Message Church');
+  const guest = new HttpClient(demoApp.url);
+
+  async function gift(projectId: number, body: Record<string, unknown>) {
+    const prep = await guest.post('/api/show-up/donations/prepare', { projectId, amount: 10, ...body });
+    expect(prep.status, prep.text).toBe(200);
+    const ok = await guest.post('/api/show-up/donations/demo-complete', {
+      paymentIntent: prep.body.paymentIntentId,
+      clientSecret: prep.body.clientSecret,
+    });
+    expect(ok.status, ok.text).toBe(200);
+  }
+
+  it("shows an anonymous gift's message only when its donor ticked the box; staff see every message", async () => {
+    const projectId = (await church.client.post('/api/show-up/projects', projectPayload())).body.id as number;
+    await gift(projectId, { isAnonymous: true, message: 'Unticked: my private prayer', showMessage: false });
+    await gift(projectId, { isAnonymous: true, message: 'Left out: anonymous stays private' });
+    await gift(projectId, { isAnonymous: true, message: 'Ticked: go team', showMessage: true });
+    await gift(projectId, { isAnonymous: false, donorName: 'Lydia', message: 'Named: shown by default' });
+    const supporters = await guest.get(`/api/show-up/projects/${projectId}/donations`);
+    expect(supporters.status).toBe(200);
+    expect(supporters.body).toHaveLength(4);
+    expect(supporters.text).not.toContain('my private prayer');
+    expect(supporters.text).not.toContain('anonymous stays private');
+    expect(supporters.text).toContain('Ticked: go team');
+    expect(supporters.text).toContain('Named: shown by default');
+    const staff = await church.client.get(`/api/show-up/projects/${projectId}/donations/report`);
+    expect(staff.body.donations.map((d: { message: string }) => d.message).sort()).toEqual([
+      'Left out: anonymous stays private',
+      'Named: shown by default',
+      'Ticked: go team',
+      'Unticked: my private prayer',
+    ]);
+  });
+});
+
 describe('production without Stripe keys', async () => {
   const prodApp = await startTestApp({ nodeEnv: 'production' });
   const guest = new HttpClient(prodApp.url);

@@ -119,7 +119,8 @@ const contactMetadataShape = {
 };
 export const contactMetadataSchema = z.object({
   ...contactMetadataShape,
-  countryCode: countryCodeSchema.default('+61'),
+  /** Left out: the church's default country (Settings). The Add Contact form starts at '+61'. */
+  countryCode: countryCodeSchema.optional(),
   dateOfBirth: isoDateSchema.optional(),
   notes: contactMetadataShape.notes.optional(),
   isChurchMember: z.boolean().default(false),

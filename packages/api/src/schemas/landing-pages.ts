@@ -285,13 +285,30 @@ export const landingPageListItemSchema = landingPageSchema.extend({
 });
 export type LandingPageListItem = z.infer<typeof landingPageListItemSchema>;
 
+/**
+ * The public answer: only what a visitor's page needs. No database ids of the church's own things
+ * (the page's id, the list a sign-up form adds people to, uploaded images' ids): the page is
+ * addressed by its slug, a sign-up by its block id, an image by its address. A Show Up project's
+ * id stays: its public page is addressed by it.
+ */
+const publicImageRefSchema = imageRefSchema.omit({ id: true });
+export const publicBlockSchema = z.discriminatedUnion('type', [
+  heroBlockSchema.extend({ backgroundImage: publicImageRefSchema.nullable() }),
+  textBlockSchema,
+  highlightsBlockSchema,
+  imageBlockSchema.extend({ image: publicImageRefSchema.nullable() }),
+  ctaBlockSchema,
+  eventBlockSchema,
+  showUpBlockSchema,
+  signupBlockSchema.omit({ listId: true }),
+]);
+export type PublicBlock = z.infer<typeof publicBlockSchema>;
 export const publicLandingPageSchema = z.object({
-  id: z.number().int(),
   name: z.string(),
   slug: z.string(),
   publishedAt: isoTimestamp.nullable(),
   churchName: z.string(),
-  content: landingPageContentSchema,
+  content: landingPageContentSchema.extend({ blocks: z.array(publicBlockSchema) }),
 });
 
 export const VISIT_SOURCE_KINDS = ['qr', 'link', 'email', 'sms', 'utm', 'referrer', 'direct'] as const;
@@ -322,9 +339,33 @@ export const landingPageStatsSchema = z.object({
       sourceKind: z.enum(VISIT_SOURCE_KINDS),
       sourceValue: z.string().nullable(),
       createdAt: isoTimestamp,
+      /**
+       * What the sign-up brought that differs from the contact's own value (a sign-up never
+       * overwrites one): staff may 'Use it'.
+       */
+      differences: z.array(
+        z.object({
+          field: z.enum(SIGNUP_FIELDS),
+          /** What the sign-up brought. */
+          value: z.string(),
+          /** The contact's own value now. */
+          current: z.string(),
+        }),
+      ),
     }),
   ),
 });
+
+/** Staff take a value a sign-up brought (see `differences`) onto its contact. */
+export const applySignupValueSchema = z.object({
+  id: idSchema('Sign-up ID'),
+  field: z.enum(SIGNUP_FIELDS, { error: 'Field must be phone, city or postalCode' }),
+});
+export const SIGNUP_FIELD_LABELS: Record<(typeof SIGNUP_FIELDS)[number], string> = {
+  phone: 'phone',
+  city: 'city',
+  postalCode: 'postal code',
+};
 
 // ---------------------------------------------------------------------------------------------
 // AI copy

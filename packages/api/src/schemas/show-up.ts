@@ -293,7 +293,7 @@ export const projectUpdateSchema = z.object({
   createdAt: isoTimestamp,
 });
 
-/** A public supporter: anonymous gifts carry no name; no email ever. */
+/** A public supporter: anonymous gifts carry no name; no email ever; a message only when the donor allowed it. */
 export const supporterSchema = z.object({
   id: z.number().int(),
   amount: z.number(),
@@ -325,6 +325,11 @@ export const donationFormSchema = z.object({
   donorEmail: z.preprocess(emptyToNull, emailSchema.nullable()).optional(),
   message: optionalDonorText('Message', 1000),
   isAnonymous: z.boolean().default(false),
+  /**
+   * 'Show my message on the project page'. Left out: shown for a named gift, not for an anonymous
+   * one (the form starts the box that way). Staff always see the message.
+   */
+  showMessage: z.boolean().optional(),
 });
 export type DonationFormValues = z.input<typeof donationFormSchema>;
 

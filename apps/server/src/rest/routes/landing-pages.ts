@@ -77,6 +77,15 @@ export const landingPagesRoutes: RestRoute[] = [
     access: 'signed-in',
   },
   {
+    method: 'POST',
+    path: '/api/landing-page-signups/{id}/use',
+    procedure: 'landingPages.applySignupValue',
+    summary:
+      "Take a value a sign-up brought ({ field: 'phone' | 'city' | 'postalCode' }) onto its contact (a sign-up never overwrites one itself)",
+    tag: 'Landing pages',
+    access: 'signed-in',
+  },
+  {
     method: 'GET',
     path: '/api/ai-generator/status',
     procedure: 'aiGenerator.status',

@@ -1,6 +1,7 @@
 import { Button, Group, Paper, Select, Skeleton, Stack, Text, Textarea } from '@mantine/core';
 import { schemaResolver, useForm } from '@mantine/form';
 import { useEffect, useMemo } from 'react';
+import { COUNTRY_CODES } from '@lampstand/api/schemas/contacts';
 import { updateChurchSettingsSchema } from '@lampstand/api/schemas/settings';
 import { trpc } from '../../lib/trpc';
 import { errorMessage } from '../../lib/errors';
@@ -22,12 +23,20 @@ export function SettingsPage() {
   const utils = trpc.useUtils();
   const form = useForm({
     mode: 'controlled',
-    initialValues: { postalAddress: '', timeZone: 'UTC' },
+    initialValues: {
+      postalAddress: '',
+      timeZone: 'UTC',
+      defaultCountryCode: '+61' as (typeof COUNTRY_CODES)[number]['value'],
+    },
     validate: schemaResolver(updateChurchSettingsSchema, { sync: true }),
   });
   useEffect(() => {
     if (settings.data)
-      form.setValues({ postalAddress: settings.data.postalAddress ?? '', timeZone: settings.data.timeZone });
+      form.setValues({
+        postalAddress: settings.data.postalAddress ?? '',
+        timeZone: settings.data.timeZone,
+        defaultCountryCode: settings.data.defaultCountryCode,
+      });
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [settings.data]);
   const zones = useMemo(() => timeZoneOptions(form.values.timeZone), [form.values.timeZone]);
@@ -65,6 +74,13 @@ export function SettingsPage() {
                 allowDeselect={false}
                 data={zones}
                 {...form.getInputProps('timeZone')}
+              />
+              <Select
+                label="Default country"
+                description="Phone numbers without a country code (CSV imports, sign-up forms, the API) are read in this country."
+                allowDeselect={false}
+                data={COUNTRY_CODES.map((c) => ({ value: c.value, label: c.label }))}
+                {...form.getInputProps('defaultCountryCode')}
               />
               <Group justify="flex-end">
                 <Button type="submit" loading={save.isPending}>

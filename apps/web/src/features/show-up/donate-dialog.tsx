@@ -162,6 +162,7 @@ export function DonateDialog({
       donorEmail: user?.email ?? '',
       message: '',
       isAnonymous: false,
+      showMessage: true,
     },
     // Hidden when anonymous, so never checked then (and never sent).
     validate: (v) => validateDonation(v.isAnonymous ? { ...v, donorName: '', donorEmail: '' } : v),
@@ -183,6 +184,7 @@ export function DonateDialog({
       ...(parsed.isAnonymous ? {} : { donorName: parsed.donorName, donorEmail: parsed.donorEmail }),
       message: parsed.message,
       isAnonymous: parsed.isAnonymous,
+      showMessage: parsed.showMessage,
       source: rememberedSource(),
       idempotencyKey: attempt.current.key,
     });
@@ -222,7 +224,15 @@ export function DonateDialog({
               {...form.getInputProps('amount')}
               onChange={(v) => form.setFieldValue('amount', v === '' ? '' : Number(v))}
             />
-            <Checkbox label="Give anonymously" {...form.getInputProps('isAnonymous', { type: 'checkbox' })} />
+            <Checkbox
+              label="Give anonymously"
+              {...form.getInputProps('isAnonymous', { type: 'checkbox' })}
+              onChange={(e) => {
+                // An anonymous donor's message stays private unless they tick the box themselves.
+                form.setFieldValue('isAnonymous', e.currentTarget.checked);
+                form.setFieldValue('showMessage', !e.currentTarget.checked);
+              }}
+            />
             {!form.values.isAnonymous ? (
               <>
                 <TextInput label="Name" autoComplete="name" {...form.getInputProps('donorName')} />
@@ -236,6 +246,11 @@ export function DonateDialog({
               </>
             ) : null}
             <Textarea label="Message" autosize minRows={2} maxRows={5} {...form.getInputProps('message')} />
+            <Checkbox
+              label="Show my message on the project page"
+              description="Church staff always see it."
+              {...form.getInputProps('showMessage', { type: 'checkbox' })}
+            />
             <Group gap={6} c="dimmed" wrap="nowrap" align="flex-start">
               <IconLock size={16} aria-hidden style={{ flexShrink: 0, marginTop: 2 }} />
               <Text size="sm" c="dimmed">

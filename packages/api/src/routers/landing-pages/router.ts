@@ -10,8 +10,10 @@ import {
   publicLandingPageSchema,
   publishLandingPageSchema,
   updateLandingPageSchema,
+  applySignupValueSchema,
 } from '../../schemas/landing-pages.js';
 import * as svc from '../../services/landing-pages/pages.js';
+import { applySignupValue } from '../../services/landing-pages/signup-values.js';
 import { protectedProcedure, publicProcedure, router } from '../../trpc.js';
 
 export const landingPagesRouter = router({
@@ -56,18 +58,12 @@ export const landingPagesRouter = router({
     .input(landingPageStatsInputSchema)
     .output(landingPageStatsSchema)
     .query(({ ctx, input }) => svc.landingPageStats(ctx.db, ctx.tenantId, input)),
+  applySignupValue: protectedProcedure
+    .input(applySignupValueSchema)
+    .output(z.object({ contactId: z.number().int() }))
+    .mutation(({ ctx, input }) => applySignupValue(ctx.db, ctx.tenantId, input)),
   bySlug: publicProcedure
     .input(landingPageSlugSchema)
     .output(publicLandingPageSchema)
-    .query(async ({ ctx, input }) => {
-      const page = await svc.getPublishedLandingPage(ctx.db, input);
-      return {
-        id: page.id,
-        name: page.name,
-        slug: page.slug,
-        publishedAt: page.publishedAt,
-        churchName: page.churchName,
-        content: page.content,
-      };
-    }),
+    .query(async ({ ctx, input }) => svc.toPublicLandingPage(await svc.getPublishedLandingPage(ctx.db, input))),
 });

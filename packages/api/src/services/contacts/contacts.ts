@@ -9,32 +9,40 @@ import {
 } from '../../schemas/contacts.js';
 import { notFound } from '../../errors.js';
 import { toContact, type ContactRow } from './map.js';
+import { churchCountryCode, type CountryCode } from '../settings/church-settings.js';
 import { toE164 } from './phone.js';
 
 type ContactFields = z.output<typeof contactFieldsSchema>;
 type Metadata = z.output<typeof contactMetadataSchema>;
 export type ContactPatch = z.output<typeof updateContactSchema>;
 
-/** Split the API's metadata into the jsonb document and the date column. */
-function storedMetadata(input: Metadata | undefined): { metadata: ContactMetadata; dateOfBirth: string | null } {
+/**
+ * Split the API's metadata into the jsonb document and the date column; a contact sent without a
+ * country code gets the church's default country (stored, so the phone is read the same way later).
+ */
+function storedMetadata(
+  input: Metadata | undefined,
+  churchCountry: CountryCode,
+): { metadata: ContactMetadata; dateOfBirth: string | null } {
   const m = input ?? contactMetadataSchema.parse({});
   const { dateOfBirth, ...rest } = m;
   const metadata: ContactMetadata = {
     ...rest,
+    countryCode: rest.countryCode ?? churchCountry,
     staffRole: rest.isServiceStaff ? (rest.staffRole ?? null) : null,
     wwccNumber: rest.isServiceStaff ? (rest.wwccNumber ?? null) : null,
   };
   return { metadata, dateOfBirth: dateOfBirth ?? null };
 }
 
-function columns(input: ContactFields) {
-  const { metadata, dateOfBirth } = storedMetadata(input.metadata);
+function columns(input: ContactFields, churchCountry: CountryCode) {
+  const { metadata, dateOfBirth } = storedMetadata(input.metadata, churchCountry);
   return {
     firstName: input.firstName,
     lastName: input.lastName,
     email: input.email || null,
     phone: input.phone || null,
-    phoneE164: toE164(input.phone, metadata.countryCode),
+    phoneE164: toE164(input.phone, metadata.countryCode!),
     tags: input.tags ?? [],
     metadata: JSON.stringify(metadata),
     dateOfBirth,
@@ -48,7 +56,7 @@ export async function createContact(
 ): Promise<z.input<typeof contactSchema>> {
   const row = await db
     .insertInto('contacts')
-    .values({ userId: tenantId, ...columns(input) })
+    .values({ userId: tenantId, ...columns(input, await churchCountryCode(db, tenantId)) })
     .returningAll()
     .executeTakeFirstOrThrow();
   return toContact(row);
@@ -79,6 +87,10 @@ export async function updateContact(
       .executeTakeFirst();
     if (!current) throw notFound('Contact not found');
     const before = toContact(current);
+    // The stored country, not toContact's display fallback: a contact saved without one (an
+    // older row) is read in the church's default country.
+    const storedCountry = (current.metadata ?? {}).countryCode as CountryCode | undefined;
+    const churchCountry = storedCountry ?? (await churchCountryCode(trx, tenantId));
     const merged = {
       firstName: before.firstName,
       lastName: before.lastName,
@@ -86,11 +98,11 @@ export async function updateContact(
       phone: before.phone ?? '',
       ...sentFields(fields),
       tags: tags ?? before.tags,
-      metadata: { ...(before.metadata as Metadata), ...sentFields(metadataPatch) },
+      metadata: { ...(before.metadata as Metadata), countryCode: storedCountry, ...sentFields(metadataPatch) },
     };
     const row = await trx
       .updateTable('contacts')
-      .set({ ...columns(merged), updatedAt: new Date() })
+      .set({ ...columns(merged, churchCountry), updatedAt: new Date() })
       .where('id', '=', id)
       .where('userId', '=', tenantId)
       .returningAll()

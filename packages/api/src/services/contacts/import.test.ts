@@ -63,12 +63,24 @@ describe('CSV parsing', () => {
       s: 'isServiceStaff',
       r: 'staffRole',
     } as const;
-    const c = rowToCandidate(2, ['A', 'B', 'a@b.org', '31/12/1990', 'Yes', "Children's Minister"], headers, mapping);
+    const c = rowToCandidate(
+      2,
+      ['A', 'B', 'a@b.org', '31/12/1990', 'Yes', "Children's Minister"],
+      headers,
+      mapping,
+      '+61',
+    );
     expect(c).toMatchObject({
       dateOfBirth: '1990-12-31',
       metadata: { isServiceStaff: true, staffRole: 'childrens_minister' },
     });
-    const d = rowToCandidate(3, ['A', 'B', 'a@b.org', '1990-02-30', 'no', 'Administrative Staff'], headers, mapping);
+    const d = rowToCandidate(
+      3,
+      ['A', 'B', 'a@b.org', '1990-02-30', 'no', 'Administrative Staff'],
+      headers,
+      mapping,
+      '+61',
+    );
     expect(d).toMatchObject({ dateOfBirth: null, metadata: { isServiceStaff: false, staffRole: 'admin' } });
   });
 });

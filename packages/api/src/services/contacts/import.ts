@@ -14,6 +14,7 @@ import {
 } from '../../schemas/contacts.js';
 import { AppError, badRequest, conflict, notFound } from '../../errors.js';
 import type { JobQueue } from '../../jobs.js';
+import { churchCountryCode, type CountryCode } from '../settings/church-settings.js';
 import { toE164 } from './phone.js';
 import { setConsent, type ConsentChannel } from './consent.js';
 import { checkImportSlot } from './church-limits.js';
@@ -313,6 +314,7 @@ export function rowToCandidate(
   cells: string[],
   headers: string[],
   mapping: Record<string, ImportField>,
+  churchCountry: CountryCode,
 ): Candidate | ImportSkip {
   const v: Partial<Record<ImportField, string>> = {};
   headers.forEach((h, i) => {
@@ -332,7 +334,9 @@ export function rowToCandidate(
   const cc = v.countryCode ? (v.countryCode.startsWith('+') ? v.countryCode : `+${v.countryCode}`) : undefined;
   const countryCode = cc && countryCodeSchema.safeParse(cc).success ? cc : undefined;
   const metadata: Partial<ContactMetadata> = {};
+  // A row without a (known) country is read in the church's default country, and stored with it.
   if (countryCode) metadata.countryCode = countryCode;
+  else if (phone) metadata.countryCode = churchCountry;
   const bool = (x: string | undefined) =>
     x === undefined ? undefined : TRUE.has(x.toLowerCase()) ? true : FALSE.has(x.toLowerCase()) ? false : undefined;
   for (const key of ['isChurchMember', 'isBaptised', 'isSeeker', 'isServiceStaff'] as const) {
@@ -364,7 +368,7 @@ export function rowToCandidate(
     lastName,
     email,
     phone,
-    phoneE164: toE164(phone, countryCode ?? '+61'),
+    phoneE164: toE164(phone, countryCode ?? churchCountry),
     dateOfBirth,
     tags,
     metadata,
@@ -382,6 +386,8 @@ interface ImportJob {
   mapping: Record<string, ImportField>;
   listId: number | null;
   processedRows: number;
+  /** The church's default country: rows without one are read in it. */
+  countryCode: CountryCode;
 }
 
 /** What one batch of rows comes to. */
@@ -409,6 +415,7 @@ async function claimImport(db: Db, importId: number): Promise<ImportJob | null> 
     mapping: (imp.mapping ?? {}) as Record<string, ImportField>,
     listId: imp.listId,
     processedRows: imp.processedRows,
+    countryCode: await churchCountryCode(db, imp.userId),
   };
 }
 
@@ -435,7 +442,7 @@ async function planBatch(trx: Db, job: ImportJob, headers: string[], batch: CsvR
   const plan: BatchPlan = { skipped: [], toCreate: [], toUpdate: [] };
   const candidates: Candidate[] = [];
   for (const r of batch) {
-    const c = rowToCandidate(r.line, r.cells, headers, job.mapping);
+    const c = rowToCandidate(r.line, r.cells, headers, job.mapping, job.countryCode);
     if ('reason' in c) plan.skipped.push(c);
     else candidates.push(c);
   }
@@ -510,7 +517,7 @@ async function createContacts(trx: Db, job: ImportJob, toCreate: Candidate[]): P
         phoneE164: c.phoneE164,
         tags: c.tags ?? [],
         metadata: JSON.stringify({
-          countryCode: '+61',
+          countryCode: job.countryCode,
           isChurchMember: false,
           isBaptised: false,
           isSeeker: false,

@@ -3,6 +3,7 @@ import type { z } from 'zod';
 import type { contactSchema, contactMergeResultSchema, DuplicateContact } from '../../schemas/contacts.js';
 import { badRequest, notFound } from '../../errors.js';
 import { toContact, type ContactRow } from './map.js';
+import { churchCountryCode, type CountryCode } from '../settings/church-settings.js';
 import { toE164 } from './phone.js';
 
 /**
@@ -15,7 +16,7 @@ export async function findDuplicateContacts(
   input: { email?: string; phone?: string; countryCode?: string; excludeId?: number },
 ): Promise<DuplicateContact[]> {
   const email = input.email?.trim().toLowerCase() || null;
-  const e164 = toE164(input.phone, input.countryCode ?? '+61');
+  const e164 = input.phone ? toE164(input.phone, input.countryCode ?? (await churchCountryCode(db, tenantId))) : null;
   if (!email && !e164) return [];
   const rows = await db
     .selectFrom('contacts')
@@ -46,13 +47,16 @@ export async function findDuplicateContacts(
 
 const fullName = (c: { firstName: string; lastName: string }) => `${c.firstName} ${c.lastName}`.trim();
 
-/** The kept contact's values, with its empty ones filled from the other; flags are kept if either has them. */
-function mergedColumns(keep: ContactRow, other: ContactRow) {
+/**
+ * The kept contact's values, with its empty ones filled from the other; flags are kept if either
+ * has them. A contact stored without a country code is read in the church's default country.
+ */
+function mergedColumns(keep: ContactRow, other: ContactRow, churchCountry: CountryCode) {
   const a: ContactMetadata = keep.metadata ?? {};
   const b: ContactMetadata = other.metadata ?? {};
   const takePhone = !keep.phone && !!other.phone;
   const metadata: ContactMetadata = { ...b, ...Object.fromEntries(Object.entries(a).filter(([, v]) => v != null)) };
-  metadata.countryCode = takePhone ? (b.countryCode ?? '+61') : (a.countryCode ?? '+61');
+  metadata.countryCode = takePhone ? (b.countryCode ?? churchCountry) : (a.countryCode ?? churchCountry);
   for (const flag of ['isChurchMember', 'isBaptised', 'isSeeker', 'isServiceStaff'] as const) {
     metadata[flag] = !!a[flag] || !!b[flag];
   }
@@ -200,7 +204,7 @@ export async function mergeContacts(
     await trx.deleteFrom('contacts').where('id', '=', otherId).where('userId', '=', tenantId).execute();
     const updated = await trx
       .updateTable('contacts')
-      .set({ ...mergedColumns(keep, other), ...consent, updatedAt: now })
+      .set({ ...mergedColumns(keep, other, await churchCountryCode(trx, tenantId)), ...consent, updatedAt: now })
       .where('id', '=', keepId)
       .where('userId', '=', tenantId)
       .returningAll()

@@ -5,12 +5,17 @@ import { AppError, conflict, isUniqueViolation, notFound } from '../../errors.js
 import {
   landingPageContentSchema,
   slugify,
+  type Block,
+  type ImageRef,
+  type PublicBlock,
   type LandingPage,
   type LandingPageContent,
   type LandingPageListItem,
   type landingPageStatsSchema,
 } from '../../schemas/landing-pages.js';
+import { churchCountryCode } from '../settings/church-settings.js';
 import { cleanContent } from './sanitize.js';
+import { signupDifferences } from './signup-values.js';
 
 /**
  * A landing page as the services return it: the output type with its timestamps still Date (the
@@ -249,6 +254,34 @@ export async function getPublishedLandingPage(db: Db, input: { slug: string }) {
   return { ...toLandingPage(row), churchName: row.churchName };
 }
 
+/** A block without the church's internal ids (see `publicLandingPageSchema`). */
+function toPublicBlock(block: Block): PublicBlock {
+  const image = (ref: ImageRef | null) => (ref ? { url: ref.url, thumbnailUrl: ref.thumbnailUrl } : null);
+  switch (block.type) {
+    case 'hero':
+      return { ...block, backgroundImage: image(block.backgroundImage) };
+    case 'image':
+      return { ...block, image: image(block.image) };
+    case 'signup': {
+      const { listId: _internal, ...rest } = block;
+      return rest;
+    }
+    default:
+      return block;
+  }
+}
+
+/** What `GET /api/landing-pages/slug/{slug}` answers: only what the public page needs. */
+export function toPublicLandingPage(page: Awaited<ReturnType<typeof getPublishedLandingPage>>) {
+  return {
+    name: page.name,
+    slug: page.slug,
+    publishedAt: page.publishedAt,
+    churchName: page.churchName,
+    content: { ...page.content, blocks: page.content.blocks.map(toPublicBlock) },
+  };
+}
+
 const pct = (n: number, of: number) => (of > 0 ? Math.round((1000 * n) / of) / 10 : 0);
 
 export async function landingPageStats(
@@ -300,15 +333,32 @@ export async function landingPageStats(
       .where(sql<boolean>`created_at >= ${since}::date`)
       .executeTakeFirstOrThrow(),
     db
-      .selectFrom('landingPageSignups')
-      .select(['id', 'name', 'email', 'contactId', 'confirmedAt', 'sourceKind', 'sourceValue', 'createdAt'])
-      .where('pageId', '=', input.id)
-      .where('userId', '=', tenantId)
-      .orderBy('createdAt', 'desc')
-      .orderBy('id', 'desc')
+      .selectFrom('landingPageSignups as s')
+      .leftJoin('contacts as c', (j) => j.onRef('c.id', '=', 's.contactId').on('c.userId', '=', tenantId))
+      .select([
+        's.id',
+        's.name',
+        's.email',
+        's.contactId',
+        's.confirmedAt',
+        's.sourceKind',
+        's.sourceValue',
+        's.createdAt',
+        's.phone',
+        's.city',
+        's.postalCode',
+        'c.phone as contactPhone',
+        'c.phoneE164 as contactPhoneE164',
+        'c.metadata as contactMetadata',
+      ])
+      .where('s.pageId', '=', input.id)
+      .where('s.userId', '=', tenantId)
+      .orderBy('s.createdAt', 'desc')
+      .orderBy('s.id', 'desc')
       .limit(20)
       .execute(),
   ]);
+  const churchCountry = await churchCountryCode(db, tenantId);
   return {
     days: input.days,
     visits: Number(totals.visits),
@@ -327,6 +377,13 @@ export async function landingPageStats(
       sourceKind: r.sourceKind,
       sourceValue: r.sourceValue,
       createdAt: r.createdAt,
+      differences: r.contactId
+        ? signupDifferences(
+            { phone: r.phone, city: r.city, postalCode: r.postalCode },
+            { phone: r.contactPhone, phoneE164: r.contactPhoneE164, metadata: r.contactMetadata ?? {} },
+            churchCountry,
+          )
+        : [],
     })),
   };
 }

@@ -1,10 +1,11 @@
 import crypto from 'node:crypto';
-import { sql, type Db, type VisitSourceKind } from '@lampstand/db';
+import { sql, type ContactMetadata, type Db, type VisitSourceKind } from '@lampstand/db';
 import { notFound, tooManyRequests } from '../../errors.js';
 import type { EmailTransport } from '../../providers/email.js';
 import { signupFormSchema, type Block } from '../../schemas/landing-pages.js';
 import { setConsent } from '../contacts/consent.js';
 import { toE164 } from '../contacts/phone.js';
+import { churchCountryCode } from '../settings/church-settings.js';
 import { formatFrom } from '../email-campaigns/channel.js';
 import { getPublishedLandingPage } from './pages.js';
 
@@ -38,9 +39,14 @@ function splitName(name: string): { firstName: string; lastName: string } {
 }
 
 /**
- * A visitor signs up through a page's form: the church's contact is created (or updated), put on
- * the form's list, and asked to confirm by email (double opt-in). Email consent becomes
+ * A visitor signs up through a page's form: the church's contact is created (or found by email),
+ * put on the form's list, and asked to confirm by email (double opt-in). Email consent becomes
  * 'subscribed' only on confirmation, with the page as its source.
+ *
+ * Anyone can type a member's email, so a sign-up never overwrites what an existing contact has:
+ * what it brought (phone, city, postal code) is kept on the sign-up row; confirmation fills only
+ * the contact's empty fields, and staff see a different value beside the sign-up ('Use it').
+ * A phone is read in the church's default country.
  */
 export async function signUp(
   deps: SignupDeps,
@@ -81,14 +87,14 @@ export async function signUp(
   const token = crypto.randomBytes(32).toString('base64url');
   const tenantId = page.userId;
   const phone = block.fields.includes('phone') && form.phone ? form.phone : null;
-  const extra: Record<string, string> = {};
-  if (block.fields.includes('city') && form.city) extra.city = form.city;
-  if (block.fields.includes('postalCode') && form.postalCode) extra.postalCode = form.postalCode;
+  const city = block.fields.includes('city') && form.city ? form.city : null;
+  const postalCode = block.fields.includes('postalCode') && form.postalCode ? form.postalCode : null;
+  const countryCode = await churchCountryCode(deps.db, tenantId);
 
   await deps.db.transaction().execute(async (trx) => {
     const existing = await trx
       .selectFrom('contacts')
-      .select(['id', 'phone', 'firstName', 'lastName'])
+      .select('id')
       .where('userId', '=', tenantId)
       .where(sql`lower(email)`, '=', email)
       .orderBy('id')
@@ -97,12 +103,11 @@ export async function signUp(
       .executeTakeFirst();
     let contactId: number;
     if (existing) {
+      // Only the tag: the contact's own fields are not the visitor's to change (see above).
       contactId = existing.id;
       await trx
         .updateTable('contacts')
         .set({
-          ...(phone ? { phone, phoneE164: toE164(phone) } : {}),
-          ...(Object.keys(extra).length ? { metadata: sql<string>`metadata || ${JSON.stringify(extra)}::jsonb` } : {}),
           tags: sql<
             string[]
           >`case when 'landing-page' = any(tags) then tags else array_append(tags, 'landing-page') end`,
@@ -120,9 +125,13 @@ export async function signUp(
           ...splitName(form.name),
           email,
           phone,
-          phoneE164: toE164(phone),
+          phoneE164: toE164(phone, countryCode),
           tags: ['landing-page'],
-          metadata: JSON.stringify(extra),
+          metadata: JSON.stringify({
+            countryCode,
+            ...(city ? { city } : {}),
+            ...(postalCode ? { postalCode } : {}),
+          }),
           emailConsent: 'unsubscribed',
           emailConsentAt: new Date(),
           emailConsentSource: `landing-page:${page.slug}:pending`,
@@ -160,6 +169,8 @@ export async function signUp(
         name: form.name,
         email,
         phone,
+        city,
+        postalCode,
         sourceKind: input.source.kind,
         sourceValue: input.source.value,
         visitorHash: input.visitorHash,
@@ -202,7 +213,12 @@ export async function describeSignupToken(db: Db, token: string) {
   return row ?? null;
 }
 
-/** Double opt-in: the contact's email consent becomes 'subscribed', sourced to the page. */
+/**
+ * Double opt-in: the contact's email consent becomes 'subscribed', sourced to the page, and the
+ * contact's empty fields (phone, city, postal code) are filled from what the sign-up brought. A
+ * field the contact already has is never changed here; staff see the difference and choose.
+ * SMS consent is not touched: the form never asks for it.
+ */
 export async function confirmSignup(db: Db, token: string) {
   const row = await db
     .selectFrom('landingPageSignups as s')
@@ -213,6 +229,9 @@ export async function confirmSignup(db: Db, token: string) {
       's.userId',
       's.contactId',
       's.email',
+      's.phone',
+      's.city',
+      's.postalCode',
       's.confirmedAt',
       'p.slug',
       'p.name as pageName',
@@ -222,7 +241,7 @@ export async function confirmSignup(db: Db, token: string) {
     .executeTakeFirst();
   if (!row) return null;
   if (!row.confirmedAt) {
-    if (row.contactId)
+    if (row.contactId) {
       await setConsent(db, row.userId, {
         contactId: row.contactId,
         channel: 'email',
@@ -230,6 +249,8 @@ export async function confirmSignup(db: Db, token: string) {
         source: `landing-page:${row.slug}`,
         note: 'Confirmed by double opt-in',
       }).catch(() => undefined);
+      await fillEmptyFields(db, row.userId, { ...row, contactId: row.contactId });
+    }
     await db
       .updateTable('landingPageSignups')
       .set({ confirmedAt: new Date() })
@@ -238,4 +259,42 @@ export async function confirmSignup(db: Db, token: string) {
       .execute();
   }
   return { email: row.email, pageName: row.pageName, churchName: row.churchName, slug: row.slug };
+}
+
+/** The contact's empty phone, city and postal code take the confirmed sign-up's values. */
+async function fillEmptyFields(
+  db: Db,
+  tenantId: number,
+  signup: { contactId: number; phone: string | null; city: string | null; postalCode: string | null },
+): Promise<void> {
+  if (!signup.phone && !signup.city && !signup.postalCode) return;
+  await db.transaction().execute(async (trx) => {
+    const contact = await trx
+      .selectFrom('contacts')
+      .select(['id', 'phone', 'metadata'])
+      .where('id', '=', signup.contactId)
+      .where('userId', '=', tenantId)
+      .forUpdate()
+      .executeTakeFirst();
+    if (!contact) return;
+    const m: ContactMetadata = contact.metadata ?? {};
+    const fill: ContactMetadata = {};
+    if (signup.city && !m.city) fill.city = signup.city;
+    if (signup.postalCode && !m.postalCode) fill.postalCode = signup.postalCode;
+    const takePhone = !!signup.phone && !contact.phone;
+    // The contact's own country when it has one stored, else the church's default (stored with it).
+    const countryCode = takePhone ? (m.countryCode ?? (await churchCountryCode(trx, tenantId))) : null;
+    if (takePhone && !m.countryCode) fill.countryCode = countryCode!;
+    if (!takePhone && !Object.keys(fill).length) return;
+    await trx
+      .updateTable('contacts')
+      .set({
+        ...(takePhone ? { phone: signup.phone, phoneE164: toE164(signup.phone, countryCode!) } : {}),
+        metadata: sql<string>`metadata || ${JSON.stringify(fill)}::jsonb`,
+        updatedAt: new Date(),
+      })
+      .where('id', '=', contact.id)
+      .where('userId', '=', tenantId)
+      .execute();
+  });
 }

@@ -1,32 +1,59 @@
 import type { Db } from '@lampstand/db';
+import type { z } from 'zod';
 import { notFound } from '../../errors.js';
+import type { countryCodeSchema } from '../../schemas/contacts.js';
+
+export type CountryCode = z.output<typeof countryCodeSchema>;
+
+/** What a church that never saved its settings reads phones in (the migration's default too). */
+const DEFAULT_COUNTRY_CODE: CountryCode = '+61';
 
 export interface ChurchSettings {
   churchName: string;
   postalAddress: string | null;
   timeZone: string;
+  defaultCountryCode: CountryCode;
 }
 
 export async function getChurchSettings(db: Db, tenantId: number): Promise<ChurchSettings> {
   const row = await db
     .selectFrom('users')
     .leftJoin('churchSettings as s', 's.userId', 'users.id')
-    .select(['users.churchName', 's.postalAddress', 's.timeZone'])
+    .select(['users.churchName', 's.postalAddress', 's.timeZone', 's.defaultCountryCode'])
     .where('users.id', '=', tenantId)
     .executeTakeFirst();
   if (!row) throw notFound('Account not found');
-  return { churchName: row.churchName, postalAddress: row.postalAddress ?? null, timeZone: row.timeZone ?? 'UTC' };
+  return {
+    churchName: row.churchName,
+    postalAddress: row.postalAddress ?? null,
+    timeZone: row.timeZone ?? 'UTC',
+    defaultCountryCode: (row.defaultCountryCode as CountryCode | null) ?? DEFAULT_COUNTRY_CODE,
+  };
+}
+
+/**
+ * The country code ('+61') the church reads a phone in when none is given: CSV rows without a
+ * country, landing page sign-ups, API creates and patches without countryCode, merges.
+ */
+export async function churchCountryCode(db: Db, tenantId: number): Promise<CountryCode> {
+  const row = await db
+    .selectFrom('churchSettings')
+    .select('defaultCountryCode')
+    .where('userId', '=', tenantId)
+    .executeTakeFirst();
+  return (row?.defaultCountryCode as CountryCode | undefined) ?? DEFAULT_COUNTRY_CODE;
 }
 
 /** Partial: a field left undefined keeps its value (the row is created on the first save). */
 export async function updateChurchSettings(
   db: Db,
   tenantId: number,
-  input: { postalAddress?: string | null; timeZone?: string },
+  input: { postalAddress?: string | null; timeZone?: string; defaultCountryCode?: CountryCode },
 ): Promise<ChurchSettings> {
   const set = {
     ...(input.postalAddress !== undefined ? { postalAddress: input.postalAddress } : {}),
     ...(input.timeZone !== undefined ? { timeZone: input.timeZone } : {}),
+    ...(input.defaultCountryCode !== undefined ? { defaultCountryCode: input.defaultCountryCode } : {}),
   };
   await db
     .insertInto('churchSettings')

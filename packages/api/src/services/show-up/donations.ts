@@ -115,6 +115,7 @@ export async function prepareDonation(
       donorEmail: anonymous ? null : (input.donorEmail ?? null),
       isAnonymous: anonymous,
       message: input.message ?? null,
+      showMessage: input.showMessage ?? !anonymous,
       status: 'pending',
       idempotencyKey,
       isDemo: payments.mode === 'demo',

@@ -47,7 +47,10 @@ export async function createUpdate(
   return row;
 }
 
-/** Public: completed gifts, newest first. No email ever; anonymous gifts carry no name. */
+/**
+ * Public: completed gifts, newest first. No email ever; anonymous gifts carry no name; a message
+ * only when its donor ticked 'Show my message on the project page' (staff see it in Donations).
+ */
 export async function listSupporters(
   db: Db,
   viewerId: number | null,
@@ -56,7 +59,7 @@ export async function listSupporters(
   await getProject(db, viewerId, { id });
   const rows = await db
     .selectFrom('showUpDonations')
-    .select(['id', 'amount', 'donorName', 'isAnonymous', 'message', 'completedAt', 'createdAt'])
+    .select(['id', 'amount', 'donorName', 'isAnonymous', 'message', 'showMessage', 'completedAt', 'createdAt'])
     .where('projectId', '=', id)
     .where('status', '=', 'completed')
     .orderBy('completedAt', 'desc')
@@ -68,7 +71,7 @@ export async function listSupporters(
     amount: r.amount,
     donorName: r.isAnonymous || !r.donorName ? 'Anonymous' : r.donorName,
     isAnonymous: r.isAnonymous,
-    message: r.message,
+    message: r.showMessage ? r.message : null,
     createdAt: r.completedAt ?? r.createdAt,
   }));
 }
