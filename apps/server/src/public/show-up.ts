@@ -6,9 +6,7 @@ import { AppError, publicProjectSummary, receiptFacts, receiptText, receiveStrip
 import type { AppDeps } from '../app-deps.js';
 import type { Config } from '../config.js';
 import { SESSION_COOKIE } from '../server.js';
-
-const escapeHtml = (s: string) =>
-  s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+import { escapeHtml } from '@lampstand/api/render/html';
 
 /** Public Show Up reads: the spec's 5 minutes for visitors; a signed-in viewer revalidates every time. */
 const CACHEABLE = /^\/api\/show-up\/projects(\/\d+(\/(updates|donations))?)?(\?|$)/;
@@ -135,13 +133,14 @@ async function showUpPublicRoutes(app: FastifyInstance, opts: { deps: AppDeps; c
           `<link rel="canonical" href="${escapeHtml(url)}" />`,
         ])
         .join('\n    ');
+      // Replacement functions, never strings: `$&`, `$'` or `` $` `` in a title are text, not patterns.
       page = page
-        .replace(/<title>[^<]*<\/title>/, `<title>${escapeHtml(project.title)} | Show Up</title>`)
+        .replace(/<title>[^<]*<\/title>/, () => `<title>${escapeHtml(project.title)} | Show Up</title>`)
         .replace(
           /<meta name="description" content="[^"]*" \/>/,
-          `<meta name="description" content="${escapeHtml(project.shortDescription)}" />`,
+          () => `<meta name="description" content="${escapeHtml(project.shortDescription)}" />`,
         )
-        .replace('</head>', `    ${tags}\n  </head>`);
+        .replace('</head>', () => `    ${tags}\n  </head>`);
     }
     return reply.type('text/html').header('cache-control', 'no-cache').send(page);
   });

@@ -18,6 +18,7 @@ import {
 } from '../../schemas/show-up.js';
 import type { ShowUpServices } from './config.js';
 import { invalidateShowUpLists, ownedProject } from './projects.js';
+import { escapeHtml } from '../../render/html.js';
 
 type PrepareInput = z.output<typeof prepareDonationSchema>;
 
@@ -412,8 +413,6 @@ export async function completeDemoPayment(
 const usd = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD' });
 const longDate = (d: Date) =>
   d.toLocaleDateString('en-US', { year: 'numeric', month: 'short', day: 'numeric', timeZone: 'UTC' });
-const escapeHtml = (s: string) =>
-  s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
 const NO_GOODS_STATEMENT = 'No goods or services were provided in exchange for this contribution.';
 
