@@ -415,6 +415,25 @@ describe("the owner's Donations tab", () => {
     expect((await hope.client.get(`/api/show-up/projects/${p.id}/donations/export`)).status).toBe(403);
     expect((await visitor.get(`/api/show-up/projects/${p.id}/donations/report`)).status).toBe(401);
   });
+
+  it('the export guards formulas in what donors typed and writes dates as ISO 8601 (issue 24 §4)', async () => {
+    const p = await newProject();
+    const name = "-1+1+cmd|' /C calc'!A0";
+    const d = await prepare(p.id, { donorName: name, message: '=HYPERLINK("http://evil.example")', amount: 12 });
+    await deliver(succeeded(d.paymentIntentId, 1200));
+    const csv = await grace.client.get(`/api/show-up/projects/${p.id}/donations/export`);
+    expect(csv.status).toBe(200);
+    const row = csv.text.split('\n')[1]!;
+    const date = row.slice(0, row.indexOf(','));
+    expect(date).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
+    const stored = await app.db
+      .selectFrom('showUpDonations')
+      .select('createdAt')
+      .where('id', '=', d.donationId)
+      .executeTakeFirstOrThrow();
+    expect(date).toBe(stored.createdAt.toISOString());
+    expect(row).toContain(`12.00,'${name},ruth@example.org,completed,Direct,"'=HYPERLINK(""http://evil.example"")"`);
+  });
 });
 
 describe('GET /api/show-up/config', () => {
