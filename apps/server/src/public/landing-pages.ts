@@ -14,7 +14,8 @@ import {
 } from '@lampstand/api/server';
 import type { AppDeps } from '../app-deps.js';
 import { escapeHtml } from '@lampstand/api/render/html';
-import { renderIcs, renderLandingPage, renderMessage, renderNotFound } from '@lampstand/api/render/landing-page-html';
+import { renderEventIcs } from '@lampstand/api/render/ical';
+import { renderLandingPage, renderMessage, renderNotFound } from '@lampstand/api/render/landing-page-html';
 
 const PAGE_CACHE_CONTROL = 'public, max-age=30';
 
@@ -200,7 +201,7 @@ export async function landingPageRoutes(
     }
     const block = page.content.blocks.find((b) => b.id === blockId && b.type === 'event');
     if (!block || block.type !== 'event' || !block.date) return notFound();
-    const ics = renderIcs({
+    const ics = renderEventIcs({
       uid: `${page.id}-${block.id}@${ownHost || 'lampstand'}`,
       title: block.title || page.name,
       date: block.date,
