@@ -6,9 +6,10 @@ import { AppError, publicProjectSummary, receiptFacts, receiptText, receiveStrip
 import type { AppDeps } from '../app-deps.js';
 import type { Config } from '../config.js';
 import { SESSION_COOKIE } from '../server.js';
+import { isAuthenticatedRequest, VARY_BY_CREDENTIALS } from '../security/cache-control.js';
 import { escapeHtml } from '@lampstand/api/render/html';
 
-/** Public Show Up reads: the spec's 5 minutes for visitors; a signed-in viewer revalidates every time. */
+/** Public Show Up reads: the spec's 5 minutes for visitors; a signed-in viewer or API key revalidates every time. */
 const CACHEABLE = /^\/api\/show-up\/projects(\/\d+(\/(updates|donations))?)?(\?|$)/;
 
 function receiptPage(title: string, body: string): string {
@@ -35,9 +36,10 @@ async function showUpPublicRoutes(app: FastifyInstance, opts: { deps: AppDeps; c
 
   app.addHook('onSend', async (req: FastifyRequest, reply: FastifyReply, payload: unknown) => {
     if (req.method !== 'GET' || reply.statusCode !== 200 || !CACHEABLE.test(req.url)) return payload;
-    const signedIn = !!req.cookies?.[SESSION_COOKIE];
+    // A session cookie or an API key: the answer may depend on who asks (isOwner, ownedByMe).
+    const signedIn = isAuthenticatedRequest(req, SESSION_COOKIE);
     reply.header('cache-control', signedIn ? 'private, no-cache' : 'public, max-age=300');
-    reply.header('vary', 'Cookie');
+    reply.header('vary', VARY_BY_CREDENTIALS);
     if (typeof payload === 'string') {
       const etag = `W/"${crypto.createHash('sha1').update(payload).digest('base64url')}"`;
       reply.header('etag', etag);

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { DEFAULT_MAP_TILE_URL } from '@lampstand/api/server';
 import './route-config.js';
 import { registerBodyLimits } from './body-limits.js';
+import { registerPrivateCaching } from './cache-control.js';
 import { registerCsrf } from './csrf.js';
 import { registerSecurityHeaders } from './headers.js';
 import type { Config } from '../config.js';
@@ -19,6 +20,7 @@ export async function registerSecurity(app: FastifyInstance, config: Config, coo
   });
   registerCsrf(app, { cookieName, allowedOrigins: allowedOrigins(config) });
   registerBodyLimits(app, { bodyTimeoutMs: config.bodyTimeoutMs });
+  registerPrivateCaching(app, { cookieName });
 }
 
 /** PUBLIC_URL's origin, ALLOWED_ORIGINS, and in development the Vite dev server. */
