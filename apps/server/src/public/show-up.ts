@@ -8,19 +8,10 @@ import type { Config } from '../config.js';
 import { SESSION_COOKIE } from '../server.js';
 import { isAuthenticatedRequest, VARY_BY_CREDENTIALS } from '../security/cache-control.js';
 import { escapeHtml } from '@lampstand/api/render/html';
+import { renderReceiptPage } from '@lampstand/api/render/receipt-page';
 
 /** Public Show Up reads: the spec's 5 minutes for visitors; a signed-in viewer or API key revalidates every time. */
 const CACHEABLE = /^\/api\/show-up\/projects(\/\d+(\/(updates|donations))?)?(\?|$)/;
-
-function receiptPage(title: string, body: string): string {
-  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
-<title>${escapeHtml(title)}</title>
-<style>body{font-family:-apple-system,Segoe UI,Roboto,Helvetica,Arial,sans-serif;background:#f8f9fa;color:#1f2937;margin:0;display:flex;min-height:100vh;align-items:center;justify-content:center}
-main{background:#fff;border-radius:12px;box-shadow:0 1px 3px rgba(0,0,0,.1);padding:32px;max-width:520px;margin:16px}
-h1{font-size:22px;margin:0 0 12px}p{line-height:1.5;margin:6px 0}.addr{white-space:pre-line;color:#4b5563}
-a{color:#364fc7}button{margin-top:16px;background:#364fc7;color:#fff;border:0;border-radius:8px;padding:10px 18px;font-size:16px;cursor:pointer}
-@media print{button{display:none}body{background:#fff}main{box-shadow:none}}</style></head><body><main>${body}</main></body></html>`;
-}
 
 function absolute(publicUrl: string, url: string): string {
   return url.startsWith('/') ? `${publicUrl}${url}` : url;
@@ -90,17 +81,19 @@ async function showUpPublicRoutes(app: FastifyInstance, opts: { deps: AppDeps; c
     if (!facts) {
       return reply
         .code(404)
-        .send(receiptPage('Receipt not found', '<h1>Receipt not found</h1><p>This receipt link is not valid.</p>'));
+        .send(
+          renderReceiptPage('Receipt not found', '<h1>Receipt not found</h1><p>This receipt link is not valid.</p>'),
+        );
     }
     const { lines } = receiptText(facts);
     const [heading, address, , ...rest] = lines;
-    return receiptPage(
+    return renderReceiptPage(
       `Receipt ${facts.id}`,
       `<h1>${escapeHtml(heading!)}</h1>${address ? `<p class="addr">${escapeHtml(address)}</p>` : ''}` +
         (facts.status === 'refunded' ? '<p><strong>This donation was refunded.</strong></p>' : '') +
         rest.map((l) => (l ? `<p>${escapeHtml(l)}</p>` : '')).join('') +
-        `<p><a href="/show-up/${facts.projectId}">Back to the project</a></p>` +
-        '<button type="button" onclick="window.print()">Print</button>',
+        `<p><a href="/show-up/${facts.projectId}">Back to the project</a></p>`,
+      { printable: true },
     );
   });
 

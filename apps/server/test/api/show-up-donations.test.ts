@@ -5,6 +5,7 @@ import { ownerDb, sql } from '@lampstand/db';
 import { HttpClient, registerChurch, startTestApp } from '../helpers/test-app.js';
 import { startFakeStripe } from '../helpers/fake-stripe.js';
 import { projectPayload } from '../helpers/show-up.js';
+import { RECEIPT_SCRIPT } from '@lampstand/api/render/receipt-page';
 
 const SECRET_KEY = 'sk_test_lampstand';
 const WEBHOOK_SECRET = 'whsec_test_lampstand';
@@ -254,6 +255,13 @@ describe('POST /api/stripe/webhook', () => {
     const html = await receipt.text();
     expect(html).toContain('$40.50');
     expect(html).toContain('No goods or services were provided in exchange for this contribution.');
+    // Print works under the CSP (script-src-attr 'none'): no inline handler, a script allowed by its hash.
+    expect(html).not.toMatch(/\son[a-z]+\s*=/i);
+    expect(html).toContain('<button type="button" id="print">Print</button>');
+    expect(html).toContain(`<script>${RECEIPT_SCRIPT}</script>`);
+    const hash = `'sha256-${crypto.createHash('sha256').update(RECEIPT_SCRIPT).digest('base64')}'`;
+    expect(receipt.headers.get('content-security-policy')).toMatch(/script-src [^;]*'self'/);
+    expect(/script-src ([^;]*)/.exec(receipt.headers.get('content-security-policy') ?? '')?.[1]).toContain(hash);
     expect((await fetch(`${app.url}/show-up/receipts/not-a-real-token-at-all`)).status).toBe(404);
   });
 
