@@ -1,5 +1,5 @@
 import crypto from 'node:crypto';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
 import pino from 'pino';
 import fastifyCookie from '@fastify/cookie';
 import fastifySession from '@fastify/session';
@@ -104,7 +104,7 @@ export async function createServer(config: Config, deps: AppDeps): Promise<Serve
             : status >= 500
               ? 'Internal server error'
               : 'Bad request';
-      void reply.code(status).send({ message, code: codeForStatus(status) });
+      void (reply as FastifyReply).code(status).send({ message, code: codeForStatus(status) });
     },
     // Requests Node's parser refuses (an address or headers past 16 KiB, malformed HTTP) answer in
     // the app's error shape too, `{ message, code }`, not Fastify's `{ error, statusCode }`.
