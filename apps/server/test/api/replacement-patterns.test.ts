@@ -61,6 +61,42 @@ describe('replacement patterns in text on server-rendered pages', () => {
     expect(page.text).toContain(`Project: ${escapeHtml(title)}`);
   });
 
+  it('the service planner request page (/serve/{token}): plan, place, member and position', async () => {
+    const BASE = '/api/service-planner';
+    const f = {
+      planTitle: withPatterns('Service'),
+      location: withPatterns('Hall'),
+      member: withPatterns('Fay'),
+      position: withPatterns('Vocals'),
+    };
+    const plan = await grace.client.post(`${BASE}/plans`, {
+      title: f.planTitle,
+      date: '2030-04-07',
+      startTime: '10:00',
+      location: f.location,
+    });
+    expect(plan.status, plan.text).toBe(201);
+    const pos = await grace.client.post(`${BASE}/positions`, { name: f.position, category: 'Band' });
+    expect(pos.status, pos.text).toBe(201);
+    const email = `fay-${Date.now().toString(36)}@example.org`;
+    const member = await grace.client.post(`${BASE}/members`, { name: f.member, email });
+    expect(member.status, member.text).toBe(201);
+    const assigned = await grace.client.post(`${BASE}/plans/${plan.body.id}/assignments`, {
+      memberId: member.body.id,
+      positionId: pos.body.id,
+    });
+    expect(assigned.status, assigned.text).toBe(201);
+    expect((await grace.client.post(`${BASE}/plans/${plan.body.id}/send-requests`)).body.sent).toBe(1);
+    const mail = () =>
+      app.db.selectFrom('outboxMessages').select('text').where('toAddress', '=', email).executeTakeFirst();
+    await expect.poll(async () => (await mail())?.text ?? '', { timeout: 20_000 }).toMatch(/\/serve\//);
+    const token = /\/serve\/([A-Za-z0-9_-]+)/.exec((await mail())!.text!)![1]!;
+    const page = await visitor.get(`/serve/${token}`);
+    expect(page.status).toBe(200);
+    expectWholeHead(page.text);
+    for (const [field, text] of Object.entries(f)) expect(page.text, field).toContain(escapeHtml(text));
+  });
+
   it('a landing page (/p/{slug}): the text of its blocks, and its name as the title when it has no headline', async () => {
     const name = withPatterns('Easter');
     const f = {
