@@ -1,5 +1,5 @@
 import crypto from 'node:crypto';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
 import pino from 'pino';
 import fastifyCookie from '@fastify/cookie';
 import fastifySession from '@fastify/session';
@@ -23,7 +23,7 @@ import { trpcPlugin } from './trpc-plugin.js';
 import { OneLineRequestLog } from './logger.js';
 import { PgSessionStore, sessionRefreshHook } from './session-store.js';
 import { restPlugin } from './rest/plugin.js';
-import { toErrorResponse } from './rest/errors.js';
+import { codeForStatus, toErrorResponse } from './rest/errors.js';
 import { apiCompression, isAppRoute, serveWebApp } from './static.js';
 import { registerSecurity } from './security/index.js';
 import { DEFAULT_BODY_LIMIT } from './security/body-limits.js';
@@ -92,6 +92,20 @@ export async function createServer(config: Config, deps: AppDeps): Promise<Serve
     // default of 100 characters answered 414 once the names passed it. The web client splits
     // batches at 2,000 characters of URL; Node's 16 KiB header limit stays the outer bound.
     routerOptions: { maxParamLength: 8 * 1024 },
+    // Errors Fastify answers before any route runs (an address that does not decode, a path
+    // parameter past maxParamLength) answer in the app's error shape too.
+    frameworkErrors: (err, _req, reply) => {
+      const status = err.statusCode ?? 400;
+      const message =
+        err.code === 'FST_ERR_BAD_URL'
+          ? 'The address is not valid'
+          : status === 414
+            ? 'The address is too long'
+            : status >= 500
+              ? 'Internal server error'
+              : 'Bad request';
+      void (reply as FastifyReply).code(status).send({ message, code: codeForStatus(status) });
+    },
     // Requests Node's parser refuses (an address or headers past 16 KiB, malformed HTTP) answer in
     // the app's error shape too, `{ message, code }`, not Fastify's `{ error, statusCode }`.
     clientErrorHandler: (err: NodeJS.ErrnoException, socket) => {

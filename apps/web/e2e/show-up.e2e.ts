@@ -2,7 +2,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { registerChurch } from '@lampstand/server/testing';
+import { HttpClient, registerChurch } from '@lampstand/server/testing';
 import { browserDescribe, expectAccessible, signIn, screenshot, startE2E } from './helpers';
 
 const WIDTHS = [390, 1024, 1366] as const;
@@ -203,6 +203,58 @@ browserDescribe(describe)('Show Up', async () => {
     await second.page.goto('/show-up/donation-success');
     await second.page.getByRole('heading', { name: 'Show Up' }).waitFor();
     await second.context.close();
+  });
+
+  it("the receipt's Print button prints under the CSP (no inline handler)", async () => {
+    const made = await church.client.post('/api/show-up/projects', {
+      title: 'Receipt roof',
+      shortDescription: 'Fix the roof.',
+      description: 'The hall roof leaks and needs new sheeting before winter comes.',
+      location: 'Springfield, IL',
+      targetAmount: 1000,
+      category: 'construction',
+      organizationName: 'Grace Church',
+      contactEmail: 'office@grace.example.org',
+      startDate: '2026-11-01',
+      endDate: '2027-03-01',
+    });
+    expect(made.status, made.text).toBe(201);
+    const visitor = new HttpClient(e2e.app.url);
+    const prepared = await visitor.post('/api/show-up/donations/prepare', {
+      projectId: made.body.id,
+      amount: 10,
+      donorName: 'Lydia',
+      donorEmail: 'lydia@example.org',
+      isAnonymous: false,
+    });
+    expect(prepared.status, prepared.text).toBe(200);
+    const done = await visitor.post('/api/show-up/donations/demo-complete', {
+      paymentIntent: prepared.body.paymentIntentId,
+      clientSecret: prepared.body.clientSecret,
+    });
+    expect(done.status, done.text).toBe(200);
+    const { receiptToken } = await e2e.app.db
+      .selectFrom('showUpDonations')
+      .select('receiptToken')
+      .where('id', '=', prepared.body.donationId)
+      .executeTakeFirstOrThrow();
+
+    const { page, context } = await e2e.newPage();
+    const violations: string[] = [];
+    page.on('console', (m) => {
+      if (/Content Security Policy|Refused to/i.test(m.text())) violations.push(m.text());
+    });
+    await page.addInitScript(() => {
+      const w = window as unknown as { printed: number };
+      w.printed = 0;
+      window.print = () => void (w.printed += 1);
+    });
+    await page.goto(`/show-up/receipts/${receiptToken}`);
+    await page.getByRole('heading', { name: 'Donation receipt from Grace Church' }).waitFor();
+    await page.getByRole('button', { name: 'Print' }).click();
+    await expect.poll(() => page.evaluate(() => (window as unknown as { printed: number }).printed)).toBe(1);
+    expect(violations).toEqual([]);
+    await context.close();
   });
 
   it('the owner sees the gift in the Donations tab, summed by where it came from', async () => {

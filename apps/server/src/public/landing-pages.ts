@@ -13,13 +13,9 @@ import {
   showUpCardsFor,
 } from '@lampstand/api/server';
 import type { AppDeps } from '../app-deps.js';
-import {
-  esc,
-  renderIcs,
-  renderLandingPage,
-  renderMessage,
-  renderNotFound,
-} from '@lampstand/api/render/landing-page-html';
+import { escapeHtml } from '@lampstand/api/render/html';
+import { renderEventIcs } from '@lampstand/api/render/ical';
+import { renderLandingPage, renderMessage, renderNotFound } from '@lampstand/api/render/landing-page-html';
 
 const PAGE_CACHE_CONTROL = 'public, max-age=30';
 
@@ -127,7 +123,7 @@ export async function landingPageRoutes(
             .code(status)
             .type('text/html; charset=utf-8')
             .header('cache-control', 'no-store')
-            .send(renderMessage(title, `<p>${esc(message)}</p>`, { backHref: back }));
+            .send(renderMessage(title, `<p>${escapeHtml(message)}</p>`, { backHref: back }));
     try {
       const ua = req.headers['user-agent'];
       const { hash } = await pages.hasher.hash(req.ip, ua);
@@ -170,13 +166,13 @@ export async function landingPageRoutes(
     if (target.confirmedAt)
       return renderMessage(
         'Sign-up confirmed',
-        `<p>${esc(target.email)} is confirmed. You will hear from ${esc(target.churchName)}.</p>`,
+        `<p>${escapeHtml(target.email)} is confirmed. You will hear from ${escapeHtml(target.churchName)}.</p>`,
         { backHref: `/p/${encodeURIComponent(target.slug)}` },
       );
     // A button, not an automatic confirmation: mail scanners open links, people press buttons.
     return renderMessage(
       'Confirm your sign-up',
-      `<p>Confirm ${esc(target.email)} to hear from ${esc(target.churchName)} about “${esc(target.pageName)}”?</p>` +
+      `<p>Confirm ${escapeHtml(target.email)} to hear from ${escapeHtml(target.churchName)} about “${escapeHtml(target.pageName)}”?</p>` +
         `<form method="post"><button class="btn" type="submit">Confirm my sign-up</button></form>`,
     );
   });
@@ -188,7 +184,7 @@ export async function landingPageRoutes(
       return reply.code(404).send(renderMessage('Link not found', '<p>This confirmation link is not valid.</p>'));
     return renderMessage(
       'Sign-up confirmed',
-      `<p>Thank you! ${esc(done.email)} is confirmed. You will hear from ${esc(done.churchName)}.</p>`,
+      `<p>Thank you! ${escapeHtml(done.email)} is confirmed. You will hear from ${escapeHtml(done.churchName)}.</p>`,
       { backHref: `/p/${encodeURIComponent(done.slug)}` },
     );
   });
@@ -205,7 +201,7 @@ export async function landingPageRoutes(
     }
     const block = page.content.blocks.find((b) => b.id === blockId && b.type === 'event');
     if (!block || block.type !== 'event' || !block.date) return notFound();
-    const ics = renderIcs({
+    const ics = renderEventIcs({
       uid: `${page.id}-${block.id}@${ownHost || 'lampstand'}`,
       title: block.title || page.name,
       date: block.date,

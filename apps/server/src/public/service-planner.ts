@@ -1,9 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { AppError, getRequest, respondToRequest } from '@lampstand/api/server';
 import type { AppDeps } from '../app-deps.js';
-
-const escapeHtml = (s: string) =>
-  s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+import { escapeHtml } from '@lampstand/api/render/html';
 
 function page(title: string, body: string): string {
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">

@@ -6,22 +6,12 @@ import { AppError, publicProjectSummary, receiptFacts, receiptText, receiveStrip
 import type { AppDeps } from '../app-deps.js';
 import type { Config } from '../config.js';
 import { SESSION_COOKIE } from '../server.js';
+import { isAuthenticatedRequest, VARY_BY_CREDENTIALS } from '../security/cache-control.js';
+import { escapeHtml } from '@lampstand/api/render/html';
+import { renderReceiptPage } from '@lampstand/api/render/receipt-page';
 
-const escapeHtml = (s: string) =>
-  s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
-
-/** Public Show Up reads: the spec's 5 minutes for visitors; a signed-in viewer revalidates every time. */
+/** Public Show Up reads: the spec's 5 minutes for visitors; a signed-in viewer or API key revalidates every time. */
 const CACHEABLE = /^\/api\/show-up\/projects(\/\d+(\/(updates|donations))?)?(\?|$)/;
-
-function receiptPage(title: string, body: string): string {
-  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
-<title>${escapeHtml(title)}</title>
-<style>body{font-family:-apple-system,Segoe UI,Roboto,Helvetica,Arial,sans-serif;background:#f8f9fa;color:#1f2937;margin:0;display:flex;min-height:100vh;align-items:center;justify-content:center}
-main{background:#fff;border-radius:12px;box-shadow:0 1px 3px rgba(0,0,0,.1);padding:32px;max-width:520px;margin:16px}
-h1{font-size:22px;margin:0 0 12px}p{line-height:1.5;margin:6px 0}.addr{white-space:pre-line;color:#4b5563}
-a{color:#364fc7}button{margin-top:16px;background:#364fc7;color:#fff;border:0;border-radius:8px;padding:10px 18px;font-size:16px;cursor:pointer}
-@media print{button{display:none}body{background:#fff}main{box-shadow:none}}</style></head><body><main>${body}</main></body></html>`;
-}
 
 function absolute(publicUrl: string, url: string): string {
   return url.startsWith('/') ? `${publicUrl}${url}` : url;
@@ -37,9 +27,10 @@ async function showUpPublicRoutes(app: FastifyInstance, opts: { deps: AppDeps; c
 
   app.addHook('onSend', async (req: FastifyRequest, reply: FastifyReply, payload: unknown) => {
     if (req.method !== 'GET' || reply.statusCode !== 200 || !CACHEABLE.test(req.url)) return payload;
-    const signedIn = !!req.cookies?.[SESSION_COOKIE];
+    // A session cookie or an API key: the answer may depend on who asks (isOwner, ownedByMe).
+    const signedIn = isAuthenticatedRequest(req, SESSION_COOKIE);
     reply.header('cache-control', signedIn ? 'private, no-cache' : 'public, max-age=300');
-    reply.header('vary', 'Cookie');
+    reply.header('vary', VARY_BY_CREDENTIALS);
     if (typeof payload === 'string') {
       const etag = `W/"${crypto.createHash('sha1').update(payload).digest('base64url')}"`;
       reply.header('etag', etag);
@@ -90,17 +81,19 @@ async function showUpPublicRoutes(app: FastifyInstance, opts: { deps: AppDeps; c
     if (!facts) {
       return reply
         .code(404)
-        .send(receiptPage('Receipt not found', '<h1>Receipt not found</h1><p>This receipt link is not valid.</p>'));
+        .send(
+          renderReceiptPage('Receipt not found', '<h1>Receipt not found</h1><p>This receipt link is not valid.</p>'),
+        );
     }
     const { lines } = receiptText(facts);
     const [heading, address, , ...rest] = lines;
-    return receiptPage(
+    return renderReceiptPage(
       `Receipt ${facts.id}`,
       `<h1>${escapeHtml(heading!)}</h1>${address ? `<p class="addr">${escapeHtml(address)}</p>` : ''}` +
         (facts.status === 'refunded' ? '<p><strong>This donation was refunded.</strong></p>' : '') +
         rest.map((l) => (l ? `<p>${escapeHtml(l)}</p>` : '')).join('') +
-        `<p><a href="/show-up/${facts.projectId}">Back to the project</a></p>` +
-        '<button type="button" onclick="window.print()">Print</button>',
+        `<p><a href="/show-up/${facts.projectId}">Back to the project</a></p>`,
+      { printable: true },
     );
   });
 
@@ -135,13 +128,14 @@ async function showUpPublicRoutes(app: FastifyInstance, opts: { deps: AppDeps; c
           `<link rel="canonical" href="${escapeHtml(url)}" />`,
         ])
         .join('\n    ');
+      // Replacement functions, never strings: `$&`, `$'` or `` $` `` in a title are text, not patterns.
       page = page
-        .replace(/<title>[^<]*<\/title>/, `<title>${escapeHtml(project.title)} | Show Up</title>`)
+        .replace(/<title>[^<]*<\/title>/, () => `<title>${escapeHtml(project.title)} | Show Up</title>`)
         .replace(
           /<meta name="description" content="[^"]*" \/>/,
-          `<meta name="description" content="${escapeHtml(project.shortDescription)}" />`,
+          () => `<meta name="description" content="${escapeHtml(project.shortDescription)}" />`,
         )
-        .replace('</head>', `    ${tags}\n  </head>`);
+        .replace('</head>', () => `    ${tags}\n  </head>`);
     }
     return reply.type('text/html').header('cache-control', 'no-cache').send(page);
   });

@@ -1,20 +1,14 @@
 import type { FastifyInstance } from 'fastify';
 import fastifyMultipart from '@fastify/multipart';
-import {
-  AppError,
-  createUpload,
-  MAX_UPLOAD_BYTES,
-  resolveSessionUsers,
-  UPLOAD_TOO_LARGE_MESSAGE,
-} from '@lampstand/api/server';
+import { AppError, createUpload, MAX_UPLOAD_BYTES, UPLOAD_TOO_LARGE_MESSAGE } from '@lampstand/api/server';
 import type { AppDeps } from '../app-deps.js';
-import { sessionControl } from '../context.js';
+import { createContext } from '../context.js';
 
 const IMMUTABLE = 'public, max-age=31536000, immutable';
 
 /**
  * Image uploads: `POST /api/uploads` (multipart, field `file`, signed in) answers 201
- * `{ id, url, thumbnailUrl, width, height, contentType }`; `GET /uploads/*` serves stored files
+ * `{ id, url, thumbnailUrl, width, height, contentType }` (a session or an API key); `GET /uploads/*` serves stored files
  * (local folder, or the bucket when it has no public URL of its own).
  */
 export async function uploadRoutes(app: FastifyInstance, opts: { deps: AppDeps }): Promise<void> {
@@ -29,7 +23,8 @@ export async function uploadRoutes(app: FastifyInstance, opts: { deps: AppDeps }
     '/api/uploads',
     { config: { multipart: true }, bodyLimit: MAX_UPLOAD_BYTES + 64 * 1024 },
     async (req, reply) => {
-      const { effectiveUser } = await resolveSessionUsers(db, sessionControl(req).data());
+      // The session cookie or a church's API key (`Authorization: Bearer lsk_…`), as everywhere in /api.
+      const { effectiveUser } = await createContext(opts.deps, req);
       if (!effectiveUser) throw new AppError('UNAUTHORIZED', 'Not authenticated');
       if (!req.isMultipart())
         throw new AppError('BAD_REQUEST', 'Send the image as multipart/form-data in the field "file".', 'file');

@@ -62,6 +62,7 @@ export function codeForStatus(status: number): string {
     408: 'TIMEOUT',
     409: 'CONFLICT',
     413: 'PAYLOAD_TOO_LARGE',
+    414: 'URI_TOO_LONG',
     415: 'UNSUPPORTED_MEDIA_TYPE',
     429: 'TOO_MANY_REQUESTS',
   };

@@ -84,6 +84,10 @@ async function sendStream(
 export async function restPlugin(app: FastifyInstance, opts: { deps: ContextDeps; publicUrl: string }): Promise<void> {
   for (const route of restRoutes) {
     procedureAt(route.procedure); // fail at start, not at the first call, if the table is wrong
+    // Authenticated answers are never for shared caches (see security/cache-control.ts).
+    if (route.access !== 'public' && route.image && /\bpublic\b/i.test(route.image.cacheControl)) {
+      throw new Error(`route ${route.path} answers who asks: its Cache-Control must be private`);
+    }
     if (route.stream && (route.access !== 'signed-in' || (route.format !== 'csv' && !arrayElement(route)))) {
       throw new Error(`streamed route ${route.path} must be signed-in`);
     }

@@ -2,6 +2,8 @@ import type { FastifyInstance } from 'fastify';
 import { DEFAULT_MAP_TILE_URL } from '@lampstand/api/server';
 import './route-config.js';
 import { registerBodyLimits } from './body-limits.js';
+import { registerPrivateCaching } from './cache-control.js';
+import { registerProxyWarning } from './proxy-warning.js';
 import { registerCsrf } from './csrf.js';
 import { registerSecurityHeaders } from './headers.js';
 import type { Config } from '../config.js';
@@ -19,6 +21,8 @@ export async function registerSecurity(app: FastifyInstance, config: Config, coo
   });
   registerCsrf(app, { cookieName, allowedOrigins: allowedOrigins(config) });
   registerBodyLimits(app, { bodyTimeoutMs: config.bodyTimeoutMs });
+  registerPrivateCaching(app, { cookieName });
+  registerProxyWarning(app, { trustProxy: config.trustProxy });
 }
 
 /** PUBLIC_URL's origin, ALLOWED_ORIGINS, and in development the Vite dev server. */

@@ -342,6 +342,31 @@ describe('the public page /p/{slug}', () => {
     expect(body).toContain('LOCATION:Main hall\\, 1 Church St\\, Springfield');
     expect((await fetch(`${app.url}/p/${page.slug}/event/nope.ics`)).status).toBe(404);
   });
+
+  it('an event title with CR, LF, ; and , stays one SUMMARY in the calendar file (issue 24 §7)', async () => {
+    const title = 'Picnic\rATTACH:https://evil.example/a\nX-EVIL:1\r\nLOCATION:elsewhere; bring food, drinks';
+    const page = await createPage(a.client, {
+      published: true,
+      content: { blocks: [{ id: 'ev', type: 'event', title, date: '2027-03-28', startTime: '10:30', place: 'Hall' }] },
+    });
+    const res = await fetch(`${app.url}/p/${page.slug}/event/ev.ics`);
+    expect(res.status).toBe(200);
+    const body = await res.text();
+    expect(body.endsWith('\r\n')).toBe(true);
+    expect(body.replace(/\r\n/g, '')).not.toMatch(/[\r\n]/);
+    const lines = body
+      .slice(0, -2)
+      .replace(/\r\n[ \t]/g, '')
+      .split('\r\n');
+    const names = lines.map((l) => /^[A-Z-]+/.exec(l)?.[0]);
+    expect(names.filter((n) => n === 'SUMMARY')).toHaveLength(1);
+    expect(names.filter((n) => n === 'LOCATION')).toHaveLength(1);
+    expect(names).not.toContain('ATTACH');
+    expect(names).not.toContain('X-EVIL');
+    expect(lines).toContain(
+      'SUMMARY:Picnic\\nATTACH:https://evil.example/a\\nX-EVIL:1\\nLOCATION:elsewhere\\; bring food\\, drinks',
+    );
+  });
 });
 
 describe('visits by source', () => {

@@ -250,7 +250,7 @@ describe('QR images', () => {
     const res = await raw(grace.client, q);
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toBe('image/png');
-    expect(res.headers.get('cache-control')).toBe('public, max-age=86400');
+    expect(res.headers.get('cache-control')).toBe('private, max-age=86400');
     const etag = res.headers.get('etag')!;
     expect(etag).toMatch(/^".+"$/);
     const img = PNG.sync.read(res.body);
@@ -309,7 +309,7 @@ describe('QR images', () => {
     ).body;
     const thumb = await raw(grace.client, `/api/qr-codes/${c.id}/image?size=100`);
     expect(thumb.status).toBe(200);
-    expect(thumb.headers.get('cache-control')).toBe('public, max-age=60');
+    expect(thumb.headers.get('cache-control')).toBe('private, max-age=60');
     const t = PNG.sync.read(thumb.body);
     expect(t.width).toBeGreaterThan(100); // 100 px cannot hold this many modules at 2 px each
     expect(decodePng(thumb.body)).toBe(c.encodedUrl);

@@ -5,6 +5,7 @@ import { ownerDb, sql } from '@lampstand/db';
 import { HttpClient, registerChurch, startTestApp } from '../helpers/test-app.js';
 import { startFakeStripe } from '../helpers/fake-stripe.js';
 import { projectPayload } from '../helpers/show-up.js';
+import { RECEIPT_SCRIPT } from '@lampstand/api/render/receipt-page';
 
 const SECRET_KEY = 'sk_test_lampstand';
 const WEBHOOK_SECRET = 'whsec_test_lampstand';
@@ -254,6 +255,13 @@ describe('POST /api/stripe/webhook', () => {
     const html = await receipt.text();
     expect(html).toContain('$40.50');
     expect(html).toContain('No goods or services were provided in exchange for this contribution.');
+    // Print works under the CSP (script-src-attr 'none'): no inline handler, a script allowed by its hash.
+    expect(html).not.toMatch(/\son[a-z]+\s*=/i);
+    expect(html).toContain('<button type="button" id="print">Print</button>');
+    expect(html).toContain(`<script>${RECEIPT_SCRIPT}</script>`);
+    const hash = `'sha256-${crypto.createHash('sha256').update(RECEIPT_SCRIPT).digest('base64')}'`;
+    expect(receipt.headers.get('content-security-policy')).toMatch(/script-src [^;]*'self'/);
+    expect(/script-src ([^;]*)/.exec(receipt.headers.get('content-security-policy') ?? '')?.[1]).toContain(hash);
     expect((await fetch(`${app.url}/show-up/receipts/not-a-real-token-at-all`)).status).toBe(404);
   });
 
@@ -414,6 +422,25 @@ describe("the owner's Donations tab", () => {
     expect((await hope.client.get(`/api/show-up/projects/${p.id}/donations/report`)).status).toBe(403);
     expect((await hope.client.get(`/api/show-up/projects/${p.id}/donations/export`)).status).toBe(403);
     expect((await visitor.get(`/api/show-up/projects/${p.id}/donations/report`)).status).toBe(401);
+  });
+
+  it('the export guards formulas in what donors typed and writes dates as ISO 8601 (issue 24 §4)', async () => {
+    const p = await newProject();
+    const name = "-1+1+cmd|' /C calc'!A0";
+    const d = await prepare(p.id, { donorName: name, message: '=HYPERLINK("http://evil.example")', amount: 12 });
+    await deliver(succeeded(d.paymentIntentId, 1200));
+    const csv = await grace.client.get(`/api/show-up/projects/${p.id}/donations/export`);
+    expect(csv.status).toBe(200);
+    const row = csv.text.split('\n')[1]!;
+    const date = row.slice(0, row.indexOf(','));
+    expect(date).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
+    const stored = await app.db
+      .selectFrom('showUpDonations')
+      .select('createdAt')
+      .where('id', '=', d.donationId)
+      .executeTakeFirstOrThrow();
+    expect(date).toBe(stored.createdAt.toISOString());
+    expect(row).toContain(`12.00,'${name},ruth@example.org,completed,Direct,"'=HYPERLINK(""http://evil.example"")"`);
   });
 });
 

@@ -264,4 +264,25 @@ describe('Calendar feed', () => {
     expect((await fetch(`${app.url}/api/social-posts.ics`)).status).toBe(404);
     expect((await fetch(`${app.url}/api/social-posts.ics?token=${'a'.repeat(43)}`)).status).toBe(404);
   });
+
+  it('a CR in a post or in the church name injects no property (issue 24 §7)', async () => {
+    const church = await registerChurch(app.url, 'St Mark\rX-EVIL-CAL:1; Hope, Joy');
+    const content = 'Picnic\rATTACH:https://evil.example/a\rX-EVIL:1; bring food, drinks';
+    expect((await church.client.post('/api/social-posts', post({ content }))).status).toBe(201);
+    const { feedPath } = (await church.client.get('/api/social-settings')).body;
+    const text = await (await fetch(`${app.url}${feedPath}`)).text();
+    expect(text.endsWith('\r\n')).toBe(true);
+    expect(text.replace(/\r\n/g, '')).not.toMatch(/[\r\n]/);
+    const cal = new ICAL.Component(ICAL.parse(text));
+    expect(cal.getAllProperties('x-evil-cal')).toHaveLength(0);
+    // ical.js reads NAME and X-WR-CALNAME raw (types it does not know): the escaped text.
+    expect(cal.getFirstPropertyValue('x-wr-calname')).toBe('St Mark\\nX-EVIL-CAL:1\\; Hope\\, Joy: social posts');
+    const [event, ...more] = cal.getAllSubcomponents('vevent');
+    expect(more).toHaveLength(0);
+    expect(event!.getAllProperties('summary')).toHaveLength(1);
+    expect(event!.getAllProperties('attach')).toHaveLength(0);
+    expect(event!.getAllProperties('x-evil')).toHaveLength(0);
+    // The summary is the first 60 characters of the post's first line: the CRs come back as newlines.
+    expect(event!.getFirstPropertyValue('summary')).toBe(`Facebook: ${content.replace(/\r/g, '\n').slice(0, 60)}…`);
+  });
 });

@@ -150,6 +150,35 @@ describe('uploads on the local folder', () => {
     await expect(getUpload(app.db, b.user.id, { id: res.body.id })).rejects.toMatchObject({ code: 'NOT_FOUND' });
   });
 
+  it('takes an upload with an API key, as the OpenAPI document says (201), and refuses an unknown key (401)', async () => {
+    const a = await registerChurch(app.url);
+    const key = await a.client.post('/api/api-keys', { name: 'Website sync' });
+    expect(key.status).toBe(201);
+    const form = () => {
+      const f = new FormData();
+      f.append('file', new Blob([new Uint8Array(Buffer.from(pngBytes))], { type: 'image/png' }), 'logo.png');
+      return f;
+    };
+    const pngBytes = await sharp({ create: { width: 30, height: 20, channels: 3, background: '#336699' } })
+      .png()
+      .toBuffer();
+    const res = await fetch(`${app.url}/api/uploads`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key.body.token}` },
+      body: form(),
+    });
+    expect(res.status).toBe(201);
+    const body = (await res.json()) as { id: number; url: string; width: number };
+    expect(body.width).toBe(30);
+    expect(await getUpload(app.db, a.user.id, { id: body.id })).toMatchObject({ id: body.id, url: body.url });
+    const unknown = await fetch(`${app.url}/api/uploads`, {
+      method: 'POST',
+      headers: { authorization: `Bearer lsk_${'x'.repeat(43)}` },
+      body: form(),
+    });
+    expect(unknown.status).toBe(401);
+  });
+
   it('answers 404 for a missing or unsafe file path', async () => {
     expect((await fetch(`${app.url}/uploads/u1/nothing-large.webp`)).status).toBe(404);
     expect((await fetch(`${app.url}/uploads/..%2f..%2fpackage.json`)).status).toBe(404);

@@ -1,11 +1,9 @@
 import type { Block, ImageRef, LandingPageContent } from '../schemas/landing-pages.js';
 import { progressPercent } from '../schemas/show-up.js';
+import { escapeHtml } from './html.js';
 
 // The public landing page as HTML: served by the server at /p/{slug} and shown by the builder's
 // preview (the same markup). Pure string building, no Node or browser APIs.
-
-export const esc = (s: string) =>
-  s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
 const CSS = `*{box-sizing:border-box}html{scroll-behavior:smooth}body{margin:0;font-family:-apple-system,BlinkMacSystemFont,"Segoe UI",Roboto,Helvetica,Arial,sans-serif;color:#1f2937;background:#fff;line-height:1.6}
 a{color:#3b5bdb}header{position:sticky;top:0;z-index:10;display:flex;align-items:center;justify-content:space-between;gap:16px;padding:16px 24px;background:transparent;transition:background .2s,box-shadow .2s,padding .2s}
@@ -33,11 +31,11 @@ var m=f.querySelector('.status'),b=f.querySelector('button');b.disabled=true;m.t
 .then(function(r){return r.json().then(function(j){m.textContent=j.message;if(r.ok)f.reset()})}).catch(function(){m.textContent='Something went wrong. Please try again.'}).then(function(){b.disabled=false})})})})();`;
 
 function img(image: ImageRef, alt: string, opts: { eager?: boolean; sizes: string }) {
-  const src = esc(image.url);
+  const src = escapeHtml(image.url);
   const srcset = image.thumbnailUrl
-    ? ` srcset="${esc(image.thumbnailUrl)} 400w, ${src} 1600w" sizes="${opts.sizes}"`
+    ? ` srcset="${escapeHtml(image.thumbnailUrl)} 400w, ${src} 1600w" sizes="${opts.sizes}"`
     : '';
-  return `<img src="${src}"${srcset} alt="${esc(alt)}" ${opts.eager ? 'fetchpriority="high"' : 'loading="lazy"'} decoding="async">`;
+  return `<img src="${src}"${srcset} alt="${escapeHtml(alt)}" ${opts.eager ? 'fetchpriority="high"' : 'loading="lazy"'} decoding="async">`;
 }
 
 /** A Show Up project as its block shows it (live figures, read when the page is rendered). */
@@ -70,8 +68,8 @@ const count = new Intl.NumberFormat('en-US');
 function showUpCard(id: string, p: ShowUpCard): string {
   const pct = progressPercent(p.raisedAmount, p.targetAmount);
   const supporters = `${count.format(p.donationsCount)} ${p.donationsCount === 1 ? 'supporter' : 'supporters'}`;
-  return `<section id="${esc(id)}"><div class="in card"><h2>${esc(p.title)}</h2>${
-    p.shortDescription ? `<p>${esc(p.shortDescription)}</p>` : ''
+  return `<section id="${escapeHtml(id)}"><div class="in card"><h2>${escapeHtml(p.title)}</h2>${
+    p.shortDescription ? `<p>${escapeHtml(p.shortDescription)}</p>` : ''
   }<p class="raised"><strong>${usd.format(p.raisedAmount)}</strong> raised of ${usd.format(p.targetAmount)} goal</p><progress max="100" value="${pct}" aria-label="Raised so far">${pct}%</progress><p>${pct}% · ${supporters}</p><a class="btn" href="/show-up/${p.id}">Donate Now</a></div></section>`;
 }
 
@@ -99,24 +97,24 @@ function renderBlock(b: Block, ctx: RenderOptions & { firstHero: boolean }): str
     case 'hero': {
       const tag = ctx.firstHero ? 'h1' : 'h2';
       const bg = b.backgroundImage ? img(b.backgroundImage, '', { eager: ctx.firstHero, sizes: '100vw' }) : '';
-      return `<section class="hero${bg ? ' img' : ''}" id="${esc(b.id)}">${bg}<div class="in"><${tag} class="h">${esc(b.headline)}</${tag}>${
-        b.subheading ? `<p>${esc(b.subheading)}</p>` : ''
+      return `<section class="hero${bg ? ' img' : ''}" id="${escapeHtml(b.id)}">${bg}<div class="in"><${tag} class="h">${escapeHtml(b.headline)}</${tag}>${
+        b.subheading ? `<p>${escapeHtml(b.subheading)}</p>` : ''
       }</div></section>`;
     }
     case 'text':
-      return b.html ? `<section id="${esc(b.id)}"><div class="in rich">${b.html}</div></section>` : '';
+      return b.html ? `<section id="${escapeHtml(b.id)}"><div class="in rich">${b.html}</div></section>` : '';
     case 'highlights':
       return b.items.length
-        ? `<section id="${esc(b.id)}"><div class="in"><h2>${esc(b.title || 'Key Highlights')}</h2><ol class="kp">${b.items
-            .map((i) => `<li>${esc(i)}</li>`)
+        ? `<section id="${escapeHtml(b.id)}"><div class="in"><h2>${escapeHtml(b.title || 'Key Highlights')}</h2><ol class="kp">${b.items
+            .map((i) => `<li>${escapeHtml(i)}</li>`)
             .join('')}</ol></div></section>`
         : '';
     case 'image':
       return b.image
-        ? `<section id="${esc(b.id)}"><div class="in"><figure>${img(b.image, b.alt, {
+        ? `<section id="${escapeHtml(b.id)}"><div class="in"><figure>${img(b.image, b.alt, {
             eager: false,
             sizes: '(max-width: 760px) 100vw, 760px',
-          })}${b.caption ? `<figcaption>${esc(b.caption)}</figcaption>` : ''}</figure></div></section>`
+          })}${b.caption ? `<figcaption>${escapeHtml(b.caption)}</figcaption>` : ''}</figure></div></section>`
         : '';
     case 'cta': {
       if (!b.text) return '';
@@ -130,23 +128,25 @@ function renderBlock(b: Block, ctx: RenderOptions & { firstHero: boolean }): str
               : ctx.content.blocks.find((x) => x.type === 'signup')
                 ? `#${ctx.content.blocks.find((x) => x.type === 'signup')!.id}`
                 : '';
-      return `<div class="cta" id="${esc(b.id)}">${
-        href ? `<a class="btn" href="${esc(href)}">${esc(b.text)}</a>` : `<span class="btn">${esc(b.text)}</span>`
+      return `<div class="cta" id="${escapeHtml(b.id)}">${
+        href
+          ? `<a class="btn" href="${escapeHtml(href)}">${escapeHtml(b.text)}</a>`
+          : `<span class="btn">${escapeHtml(b.text)}</span>`
       }</div>`;
     }
     case 'event': {
       const when = fmtDate(b.date, b.startTime, b.endTime);
       const rows = [
-        when.date && `<dt>Date</dt><dd>${esc(when.date)}</dd>`,
-        when.time && `<dt>Time</dt><dd>${esc(when.time)}</dd>`,
-        b.place && `<dt>Place</dt><dd>${esc(b.place)}</dd>`,
-        b.address && `<dt>Address</dt><dd>${esc(b.address)}</dd>`,
+        when.date && `<dt>Date</dt><dd>${escapeHtml(when.date)}</dd>`,
+        when.time && `<dt>Time</dt><dd>${escapeHtml(when.time)}</dd>`,
+        b.place && `<dt>Place</dt><dd>${escapeHtml(b.place)}</dd>`,
+        b.address && `<dt>Address</dt><dd>${escapeHtml(b.address)}</dd>`,
       ].filter(Boolean);
       const links = [
-        b.mapUrl && `<a href="${esc(b.mapUrl)}" rel="noopener">Open map</a>`,
-        b.date && `<a href="/p/${esc(ctx.slug)}/event/${esc(b.id)}.ics" download>Add to calendar</a>`,
+        b.mapUrl && `<a href="${escapeHtml(b.mapUrl)}" rel="noopener">Open map</a>`,
+        b.date && `<a href="/p/${escapeHtml(ctx.slug)}/event/${escapeHtml(b.id)}.ics" download>Add to calendar</a>`,
       ].filter(Boolean);
-      return `<section id="${esc(b.id)}"><div class="in card"><h2>${esc(b.title || 'Event details')}</h2>${
+      return `<section id="${escapeHtml(b.id)}"><div class="in card"><h2>${escapeHtml(b.title || 'Event details')}</h2>${
         rows.length ? `<dl>${rows.join('')}</dl>` : ''
       }${links.length ? `<p>${links.join(' · ')}</p>` : ''}</div></section>`;
     }
@@ -154,16 +154,16 @@ function renderBlock(b: Block, ctx: RenderOptions & { firstHero: boolean }): str
       if (!b.projectId) return '';
       // The builder's preview has no figures: a placeholder says where they appear.
       if (!ctx.projects)
-        return `<section id="${esc(b.id)}"><div class="in card"><h2>Show Up project #${b.projectId}</h2><p>The published page shows its title and live raised / target here.</p></div></section>`;
+        return `<section id="${escapeHtml(b.id)}"><div class="in card"><h2>Show Up project #${b.projectId}</h2><p>The published page shows its title and live raised / target here.</p></div></section>`;
       const project = ctx.projects.get(b.projectId);
       return project ? showUpCard(b.id, project) : '';
     }
     case 'signup': {
       const f = (name: string, label: string, type = 'text', auto = '', required = false) =>
-        `<label>${esc(label)}${required ? '' : ' (optional)'}<input name="${name}" type="${type}"${auto ? ` autocomplete="${auto}"` : ''}${required ? ' required' : ''}></label>`;
-      return `<section id="${esc(b.id)}"><div class="in card"><h2>${esc(b.title || 'Sign up')}</h2>${
-        b.description ? `<p>${esc(b.description)}</p>` : ''
-      }<form class="su" method="post" action="/p/${esc(ctx.slug)}/signup/${esc(b.id)}">${f('name', 'Name', 'text', 'name', true)}${f(
+        `<label>${escapeHtml(label)}${required ? '' : ' (optional)'}<input name="${name}" type="${type}"${auto ? ` autocomplete="${auto}"` : ''}${required ? ' required' : ''}></label>`;
+      return `<section id="${escapeHtml(b.id)}"><div class="in card"><h2>${escapeHtml(b.title || 'Sign up')}</h2>${
+        b.description ? `<p>${escapeHtml(b.description)}</p>` : ''
+      }<form class="su" method="post" action="/p/${escapeHtml(ctx.slug)}/signup/${escapeHtml(b.id)}">${f('name', 'Name', 'text', 'name', true)}${f(
         'email',
         'Email',
         'email',
@@ -171,7 +171,7 @@ function renderBlock(b: Block, ctx: RenderOptions & { firstHero: boolean }): str
         true,
       )}${b.fields.includes('phone') ? f('phone', 'Phone', 'tel', 'tel') : ''}${
         b.fields.includes('city') ? f('city', 'City', 'text', 'address-level2') : ''
-      }${b.fields.includes('postalCode') ? f('postalCode', 'Postal code', 'text', 'postal-code') : ''}<div class="hp" aria-hidden="true"><label>Website<input name="website" tabindex="-1" autocomplete="off"></label></div><p>We will email you a link to confirm.</p><button class="btn" type="submit">${esc(
+      }${b.fields.includes('postalCode') ? f('postalCode', 'Postal code', 'text', 'postal-code') : ''}<div class="hp" aria-hidden="true"><label>Website<input name="website" tabindex="-1" autocomplete="off"></label></div><p>We will email you a link to confirm.</p><button class="btn" type="submit">${escapeHtml(
         b.buttonText || 'Sign up',
       )}</button><p class="status" role="status" aria-live="polite"></p></form></div></section>`;
     }
@@ -179,7 +179,7 @@ function renderBlock(b: Block, ctx: RenderOptions & { firstHero: boolean }): str
 }
 
 function shell(opts: { title: string; head: string; body: string; churchName: string; year: number }): string {
-  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>${esc(
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>${escapeHtml(
     opts.title,
   )}</title>${opts.head}<style>${CSS}</style></head><body>${opts.body}<script>${LANDING_PAGE_SCRIPT}</script></body></html>`;
 }
@@ -202,18 +202,18 @@ export function renderLandingPage(opts: RenderOptions): string {
     c.blocks.map((b) => (b.type === 'hero' ? b.backgroundImage : b.type === 'image' ? b.image : null)).find(Boolean) ??
     null;
   const head = [
-    `<meta name="description" content="${esc(description)}">`,
-    `<link rel="canonical" href="${esc(canonical)}">`,
+    `<meta name="description" content="${escapeHtml(description)}">`,
+    `<link rel="canonical" href="${escapeHtml(canonical)}">`,
     `<meta property="og:type" content="website">`,
-    `<meta property="og:title" content="${esc(title)}">`,
-    `<meta property="og:description" content="${esc(description)}">`,
-    `<meta property="og:url" content="${esc(canonical)}">`,
-    `<meta property="og:site_name" content="${esc(opts.churchName)}">`,
-    firstImage ? `<meta property="og:image" content="${esc(abs(firstImage.url))}">` : '',
+    `<meta property="og:title" content="${escapeHtml(title)}">`,
+    `<meta property="og:description" content="${escapeHtml(description)}">`,
+    `<meta property="og:url" content="${escapeHtml(canonical)}">`,
+    `<meta property="og:site_name" content="${escapeHtml(opts.churchName)}">`,
+    firstImage ? `<meta property="og:image" content="${escapeHtml(abs(firstImage.url))}">` : '',
     `<meta name="twitter:card" content="${firstImage ? 'summary_large_image' : 'summary'}">`,
-    `<meta name="twitter:title" content="${esc(title)}">`,
-    `<meta name="twitter:description" content="${esc(description)}">`,
-    firstImage ? `<meta name="twitter:image" content="${esc(abs(firstImage.url))}">` : '',
+    `<meta name="twitter:title" content="${escapeHtml(title)}">`,
+    `<meta name="twitter:description" content="${escapeHtml(description)}">`,
+    firstImage ? `<meta name="twitter:image" content="${escapeHtml(abs(firstImage.url))}">` : '',
   ].join('');
   let heroSeen = false;
   const blocks = c.blocks
@@ -225,9 +225,9 @@ export function renderLandingPage(opts: RenderOptions): string {
     .join('');
   const year = opts.year ?? new Date().getFullYear();
   const body =
-    `<header><a class="brand" href="${esc(canonical)}">${esc(opts.churchName)}</a></header>` +
-    `<main>${heroSeen ? '' : `<h1 class="hp">${esc(title)}</h1>`}${blocks}</main>` +
-    `<footer><p>© ${year} ${esc(opts.churchName)}. All rights reserved.</p></footer>`;
+    `<header><a class="brand" href="${escapeHtml(canonical)}">${escapeHtml(opts.churchName)}</a></header>` +
+    `<main>${heroSeen ? '' : `<h1 class="hp">${escapeHtml(title)}</h1>`}${blocks}</main>` +
+    `<footer><p>© ${year} ${escapeHtml(opts.churchName)}. All rights reserved.</p></footer>`;
   return shell({ title, head, body, churchName: opts.churchName, year });
 }
 
@@ -238,60 +238,16 @@ export const NOT_FOUND_SCRIPT = `document.querySelector('a.btn').addEventListene
 
 /** The spec's Page Not Found (sent with status 404). */
 export function renderNotFound(): string {
-  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><meta name="robots" content="noindex"><title>Page Not Found</title><style>${CSS}</style></head><body><main class="nf"><div><h1>Page Not Found</h1><p>${esc(
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><meta name="robots" content="noindex"><title>Page Not Found</title><style>${CSS}</style></head><body><main class="nf"><div><h1>Page Not Found</h1><p>${escapeHtml(
     NOT_FOUND_TEXT,
   )}</p><a class="btn" href="/">Go Back</a></div></main><script>${NOT_FOUND_SCRIPT}</script></body></html>`;
 }
 
 /** A small page for sign-up answers and confirmation links (works without JavaScript). */
 export function renderMessage(title: string, html: string, status?: { backHref?: string }): string {
-  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><meta name="robots" content="noindex"><title>${esc(
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><meta name="robots" content="noindex"><title>${escapeHtml(
     title,
-  )}</title><style>${CSS}</style></head><body><main class="nf"><div class="card"><h1>${esc(title)}</h1>${html}${
-    status?.backHref ? `<p><a href="${esc(status.backHref)}">Back to the page</a></p>` : ''
+  )}</title><style>${CSS}</style></head><body><main class="nf"><div class="card"><h1>${escapeHtml(title)}</h1>${html}${
+    status?.backHref ? `<p><a href="${escapeHtml(status.backHref)}">Back to the page</a></p>` : ''
   }</div></main></body></html>`;
-}
-
-/** An iCalendar file for an event block (floating local time, as the church typed it). */
-export function renderIcs(opts: {
-  uid: string;
-  title: string;
-  date: string;
-  startTime: string | null;
-  endTime: string | null;
-  location: string;
-  url: string;
-}): string {
-  const d = opts.date.replace(/-/g, '');
-  const t = (v: string) => `${v.replace(':', '')}00`;
-  const icsText = (s: string) => s.replace(/[\\;,]/g, (m) => `\\${m}`).replace(/\r?\n/g, '\\n');
-  const start = opts.startTime ? `DTSTART:${d}T${t(opts.startTime)}` : `DTSTART;VALUE=DATE:${d}`;
-  const end = opts.startTime
-    ? opts.endTime
-      ? `DTEND:${d}T${t(opts.endTime)}`
-      : ''
-    : `DTEND;VALUE=DATE:${new Date(Date.parse(`${opts.date}T00:00:00Z`) + 86400_000).toISOString().slice(0, 10).replace(/-/g, '')}`;
-  const stamp = new Date()
-    .toISOString()
-    .replace(/[-:]/g, '')
-    .replace(/\.\d{3}/, '');
-  return [
-    'BEGIN:VCALENDAR',
-    'VERSION:2.0',
-    'PRODID:-//Lampstand//Landing pages//EN',
-    'BEGIN:VEVENT',
-    `UID:${opts.uid}`,
-    `DTSTAMP:${stamp}`,
-    start,
-    end,
-    `SUMMARY:${icsText(opts.title)}`,
-    opts.location ? `LOCATION:${icsText(opts.location)}` : '',
-    `URL:${opts.url}`,
-    'END:VEVENT',
-    'END:VCALENDAR',
-    '',
-  ]
-    .filter((l) => l !== '')
-    .join('\r\n')
-    .concat('\r\n');
 }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { landingPageContentSchema, normalizeContent, slugify, slugSchema } from './landing-pages.js';
 import { sanitizeRichText } from '../services/landing-pages/sanitize.js';
-import { renderIcs, renderLandingPage } from '../render/landing-page-html.js';
+import { renderLandingPage } from '../render/landing-page-html.js';
 
 describe('slugs', () => {
   it('suggests a slug from the name and checks the spec rule', () => {
@@ -69,21 +69,5 @@ describe('renderLandingPage', () => {
     expect(html).not.toContain('<script>x');
     expect(html.match(/<h1/g)).toHaveLength(1);
     expect(html).toContain('© 2027 St &lt;Mark&gt;');
-  });
-});
-
-describe('renderIcs', () => {
-  it('writes an all-day event when no time is given', () => {
-    const ics = renderIcs({
-      uid: 'u',
-      title: 'Fair',
-      date: '2027-12-31',
-      startTime: null,
-      endTime: null,
-      location: '',
-      url: 'https://x',
-    });
-    expect(ics).toContain('DTSTART;VALUE=DATE:20271231\r\n');
-    expect(ics).toContain('DTEND;VALUE=DATE:20280101\r\n');
   });
 });

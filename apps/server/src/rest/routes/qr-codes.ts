@@ -28,7 +28,7 @@ export const qrCodesRoutes: RestRoute[] = [
     tag: 'QR codes',
     access: 'signed-in',
     format: 'image',
-    image: { cacheControl: 'public, max-age=86400' },
+    image: { cacheControl: 'private, max-age=86400' },
   },
   {
     method: 'GET',
@@ -79,7 +79,7 @@ export const qrCodesRoutes: RestRoute[] = [
     tag: 'QR codes',
     access: 'signed-in',
     format: 'image',
-    image: { cacheControl: 'public, max-age=60' },
+    image: { cacheControl: 'private, max-age=60' },
   },
   {
     method: 'GET',

@@ -21,6 +21,7 @@ import { SIGNUP_FIELDS } from '@lampstand/api/schemas/landing-pages';
 import { trpc } from '../../lib/trpc';
 import { ImageUpload, type UploadedImage } from '../../ui/image-upload';
 import { RegenerateButton } from './ai';
+import { escapeHtml } from '@lampstand/api/render/html';
 
 type Of<T extends Block['type']> = Extract<Block, { type: T }>;
 interface EditorProps<T extends Block['type']> {
@@ -36,10 +37,7 @@ const toImage = (v: UploadedImage | null): ImageRef | null =>
 const plainToHtml = (text: string) =>
   text
     .split(/\n{2,}/)
-    .map(
-      (p) =>
-        `<p>${p.replace(/[&<>]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;' })[c]!).replace(/\n/g, '<br>')}</p>`,
-    )
+    .map((p) => `<p>${escapeHtml(p).replace(/\n/g, '<br>')}</p>`)
     .join('');
 
 /** A labelled text field with a regenerate-with-AI button beside it. */

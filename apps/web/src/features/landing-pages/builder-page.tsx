@@ -52,6 +52,7 @@ import { useUnsavedChangesGuard } from '../../ui/unsaved-changes';
 import { AiContext, AiDisabledNote, AiGeneratorButton } from './ai';
 import { BlockEditor } from './block-editors';
 import { confirmPublish } from './confirm-publish';
+import { escapeHtml } from '@lampstand/api/render/html';
 
 type Page = RouterOutputs['landingPages']['get'];
 const label = (b: Block) => BLOCK_TYPES.find((t) => t.type === b.type)?.label ?? b.type;
@@ -221,7 +222,7 @@ function Builder({ page }: { page: Page }) {
         ...ensure('text'),
         html: g.mainContent
           .split(/\n{2,}/)
-          .map((p) => `<p>${p.replace(/[&<>]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;' })[c]!)}</p>`)
+          .map((p) => `<p>${escapeHtml(p)}</p>`)
           .join(''),
       });
       replace({ ...ensure('highlights'), items: g.keyPoints });

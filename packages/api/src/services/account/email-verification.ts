@@ -4,6 +4,7 @@ import type { EmailTransport } from '../../providers/email.js';
 import type { DeliveryConfig } from '../delivery/config.js';
 import { badRequest, notFound } from '../../errors.js';
 import { throttle } from '../rate-limit/buckets.js';
+import { escapeHtml } from '../../render/html.js';
 
 /** How long a verification link works. */
 export const VERIFICATION_LINK_HOURS = 24;
@@ -20,9 +21,6 @@ export interface VerificationDeps {
 }
 
 const hashToken = (token: string) => crypto.createHash('sha256').update(token, 'utf8').digest('hex');
-
-const escapeHtml = (s: string) =>
-  s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
 /** The address of the link in a verification email. */
 export const verificationLink = (publicUrl: string, token: string) => `${publicUrl}/verify-email/${token}`;

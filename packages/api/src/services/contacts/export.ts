@@ -1,27 +1,19 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import { stringify } from 'csv-stringify/sync';
 import type { Db } from '@lampstand/db';
 import { IMPORT_FIELDS } from '../../schemas/contact-imports.js';
 import { notFound } from '../../errors.js';
 import { acquireExportSlot } from './church-limits.js';
 import { toContact } from './map.js';
+import { toCsv } from '../../render/csv.js';
 import { contactsByName } from './contacts.js';
 import type { z } from 'zod';
 import type { contactSchema } from '../../schemas/contacts.js';
 
 type ContactOut = z.input<typeof contactSchema>;
 
-/**
- * A spreadsheet opening the file must not run a cell as a formula: every cell that starts with
- * =, +, -, @, tab or carriage return gets a leading apostrophe (a phone then reads '+61…; the
- * importer drops that apostrophe again).
- */
-export function safeCell(value: string): string {
-  return /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
-}
-
 const yesNo = (b: boolean) => (b ? 'yes' : 'no');
 
+/** One contact's cells, in the import screen's column order (the CSV writer guards formulas). */
 function cells(c: ReturnType<typeof toContact>): string[] {
   const m = c.metadata;
   const byField: Record<string, string> = {
@@ -48,7 +40,7 @@ function cells(c: ReturnType<typeof toContact>): string[] {
     emailConsent: c.consent.email.status,
     smsConsent: c.consent.sms.status,
   };
-  return IMPORT_FIELDS.map((f) => safeCell(byField[f.value] ?? ''));
+  return IMPORT_FIELDS.map((f) => byField[f.value] ?? '');
 }
 
 /**
@@ -100,16 +92,16 @@ export async function openContactsCsv(db: Db, tenantId: number, opts: { listId?:
       .replace(/[^a-z0-9]+/g, '-')
       .replace(/^-|-$/g, '') || 'contacts';
   async function* chunks(): AsyncGenerator<string> {
-    yield stringify([IMPORT_FIELDS.map((f) => f.label)]);
+    yield toCsv([IMPORT_FIELDS.map((f) => f.label)]);
     let batch: string[][] = [];
     for await (const row of cursorRows(contactsByName(db, tenantId, opts))) {
       batch.push(cells(toContact(row)));
       if (batch.length === CHUNK_ROWS) {
-        yield stringify(batch);
+        yield toCsv(batch);
         batch = [];
       }
     }
-    if (batch.length) yield stringify(batch);
+    if (batch.length) yield toCsv(batch);
   }
   return { fileName: `${slug}-${new Date().toISOString().slice(0, 10)}.csv`, chunks: chunks() };
 }

@@ -1,14 +1,12 @@
 import crypto from 'node:crypto';
 import { htmlToText, sanitizeEmailHtml } from './sanitize.js';
+import { escapeHtml } from '../../render/html.js';
 
 export interface MergeValues {
   firstName: string;
   lastName: string;
   churchName: string;
 }
-
-const escapeHtml = (s: string) =>
-  s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
 const MERGE_TAG = /\{\{\s*(firstName|lastName|churchName)\s*\}\}/g;
 /** Attributes whose value is a URL. */
@@ -30,7 +28,7 @@ export function fillMergeTags(template: string, values: MergeValues, opts: { htm
     const url = dq ?? sq ?? '';
     if (!HAS_MERGE_TAG.test(url)) return whole;
     const filled = url.replace(MERGE_TAG, (_m, key: string) => encodeURIComponent(value(key)));
-    return `${pre}"${SAFE_URL.test(decodeEntities(filled).trim()) ? escapeAttr(decodeEntities(filled)) : '#'}"`;
+    return `${pre}"${SAFE_URL.test(decodeEntities(filled).trim()) ? escapeHtml(decodeEntities(filled)) : '#'}"`;
   });
   return inUrls.replace(MERGE_TAG, (_, key: string) => escapeHtml(value(key)));
 }
@@ -98,7 +96,7 @@ export function renderEmail(input: RenderInput): {
   const t = input.tracking;
   if (t) {
     body = body.replace(/(<a\b[^>]*?\bhref=")(https?:\/\/[^"]+)(")/gi, (_, pre: string, href: string, post: string) => {
-      return `${pre}${escapeAttr(clickUrl(t, decodeEntities(href)))}${post}`;
+      return `${pre}${escapeHtml(clickUrl(t, decodeEntities(href)))}${post}`;
     });
   }
   const unsub = t ? unsubscribeUrl(t) : `${input.publicUrl}/u/preview`;
@@ -108,9 +106,9 @@ export function renderEmail(input: RenderInput): {
     `<div>${escapeHtml(input.churchName)}</div>` +
     (address ? `<div>${escapeHtml(address).replace(/\n/g, '<br>')}</div>` : '') +
     `<div style="margin-top:8px">You are receiving this because you are in the contacts of ${escapeHtml(input.churchName)}. ` +
-    `<a href="${escapeAttr(unsub)}" style="color:#6b7280">Unsubscribe</a></div></div>`;
+    `<a href="${escapeHtml(unsub)}" style="color:#6b7280">Unsubscribe</a></div></div>`;
   const pixel = t
-    ? `<img src="${escapeAttr(openPixelUrl(t))}" width="1" height="1" alt="" style="display:block;border:0;width:1px;height:1px">`
+    ? `<img src="${escapeHtml(openPixelUrl(t))}" width="1" height="1" alt="" style="display:block;border:0;width:1px;height:1px">`
     : '';
   const html =
     `<!doctype html><html><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"></head>` +
@@ -126,8 +124,4 @@ export function renderEmail(input: RenderInput): {
     text,
     headers: t ? { 'List-Unsubscribe': `<${unsub}>`, 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' } : {},
   };
-}
-
-function escapeAttr(s: string): string {
-  return s.replace(/&/g, '&amp;').replace(/"/g, '&quot;');
 }

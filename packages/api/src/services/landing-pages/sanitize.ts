@@ -1,9 +1,7 @@
 import sanitizeHtml from 'sanitize-html';
 import type { LandingPageContent } from '../../schemas/landing-pages.js';
 import { normalizeContent } from '../../schemas/landing-pages.js';
-
-const escapeHtml = (s: string) =>
-  s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+import { escapeHtml } from '../../render/html.js';
 
 /** Plain text (an AI answer, an old client) becomes paragraphs; HTML keeps only what the editor makes. */
 export function sanitizeRichText(input: string): string {

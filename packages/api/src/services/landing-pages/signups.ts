@@ -8,14 +8,13 @@ import { toE164 } from '../contacts/phone.js';
 import { churchCountryCode } from '../settings/church-settings.js';
 import { formatFrom } from '../email-campaigns/channel.js';
 import { getPublishedLandingPage } from './pages.js';
+import { escapeHtml } from '../../render/html.js';
 
 const SIGNUP_RATE_MESSAGE = 'Too many sign-ups from here. Please try again later.';
 /** Per visitor (daily hash of address and agent) and per email address. */
 const PER_VISITOR_PER_10_MIN = 5;
 const PER_EMAIL_PER_HOUR = 3;
 
-const escapeHtml = (s: string) =>
-  s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 const tokenHash = (token: string) => crypto.createHash('sha256').update(token).digest('hex');
 
 export interface SignupDeps {

@@ -11,6 +11,7 @@ import type { AiProvider } from '../../providers/ai.js';
 import type { AiAnnounceAnswer } from '../../schemas/service-planner.js';
 import type { Block } from '../../schemas/landing-pages.js';
 import { longDate, shortTime } from './assignments.js';
+import { escapeHtml } from '../../render/html.js';
 
 /** What a draft is made from: the plan's fields and the church's name. */
 export interface AnnounceSource {
@@ -68,9 +69,6 @@ export interface Announcer {
   /** The draft's current name, or null once it was deleted. */
   name(db: Db, tenantId: number, id: number): Promise<string | null>;
 }
-
-const escapeHtml = (s: string) =>
-  s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
 const whenOf = (s: Pick<AnnounceSource, 'date' | 'startTime'>) =>
   `${longDate(s.date)}${s.startTime ? ` at ${shortTime(s.startTime)}` : ''}`;

@@ -6,6 +6,7 @@ import type { EmailTransport } from '../../providers/email.js';
 import type { assignmentSchema } from '../../schemas/service-planner.js';
 import type { DeliveryConfig } from '../delivery/config.js';
 import { formatFrom } from '../email-campaigns/channel.js';
+import { escapeHtml } from '../../render/html.js';
 
 function assignmentQuery(db: Db, tenantId: number) {
   return db
@@ -240,9 +241,6 @@ export async function deleteAssignment(db: Db, tenantId: number, input: { id: nu
 }
 
 // ---- Scheduling requests ----
-
-const escapeHtml = (s: string) =>
-  s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
 /** 'Sunday, December 6, 2026' from 'YYYY-MM-DD' (no time zone shift). */
 export function longDate(date: string): string {

@@ -1,5 +1,4 @@
 import crypto from 'node:crypto';
-import { stringify } from 'csv-stringify/sync';
 import { sql, type Db, type DonationSourceKind, type DonationStatus } from '@lampstand/db';
 import type Stripe from 'stripe';
 import type { z } from 'zod';
@@ -18,6 +17,8 @@ import {
 } from '../../schemas/show-up.js';
 import type { ShowUpServices } from './config.js';
 import { invalidateShowUpLists, ownedProject } from './projects.js';
+import { escapeHtml } from '../../render/html.js';
+import { toCsv } from '../../render/csv.js';
 
 type PrepareInput = z.output<typeof prepareDonationSchema>;
 
@@ -413,8 +414,6 @@ export async function completeDemoPayment(
 const usd = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD' });
 const longDate = (d: Date) =>
   d.toLocaleDateString('en-US', { year: 'numeric', month: 'short', day: 'numeric', timeZone: 'UTC' });
-const escapeHtml = (s: string) =>
-  s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
 const NO_GOODS_STATEMENT = 'No goods or services were provided in exchange for this contribution.';
 
@@ -661,26 +660,20 @@ export async function ownerDonations(
   return { donations, sources, totalCompleted: totalCents / 100 };
 }
 
-function safeCell(value: string): string {
-  return /^[=@\t\r]/.test(value) || /^[+-][^\d\s(]/.test(value) ? `'${value}` : value;
-}
-
-/** The Donations tab as CSV. */
+/** The Donations tab as CSV (dates as ISO 8601, text guarded against formulas by the CSV writer). */
 export async function exportDonations(db: Db, tenantId: number, { id }: { id: number }) {
   const { donations } = await ownerDonations(db, tenantId, { id });
-  const csv = stringify(
-    [
-      ['Date', 'Amount (USD)', 'Donor', 'Email', 'Status', 'Source', 'Message'],
-      ...donations.map((d) => [
-        d.createdAt,
-        d.amount.toFixed(2),
-        d.donorName,
-        d.donorEmail ?? '',
-        d.status,
-        d.source?.label ?? 'Direct',
-        d.message ?? '',
-      ]),
-    ].map((row) => row.map((c) => safeCell(String(c)))),
-  );
+  const csv = toCsv([
+    ['Date', 'Amount (USD)', 'Donor', 'Email', 'Status', 'Source', 'Message'],
+    ...donations.map((d) => [
+      new Date(d.createdAt),
+      d.amount.toFixed(2),
+      d.donorName,
+      d.donorEmail,
+      d.status,
+      d.source?.label ?? 'Direct',
+      d.message,
+    ]),
+  ]);
   return { fileName: `donations-project-${id}.csv`, csv };
 }

@@ -1,4 +1,4 @@
-import ical, { ICalEventStatus } from 'ical-generator';
+import { ICalEventStatus, renderCalendar, type CalendarEvent } from '../../render/ical.js';
 import type { Db } from '@lampstand/db';
 import { SOCIAL_PLATFORM_LABELS, SOCIAL_STATUS_LABELS, type SocialPlatform } from '../../schemas/social-posts.js';
 
@@ -28,15 +28,11 @@ export async function socialPostsFeed(db: Db, opts: { token: string; publicUrl: 
     .limit(FEED_MAX)
     .execute();
   const host = new URL(opts.publicUrl).hostname || 'lampstand';
-  const cal = ical({
-    name: `${church.churchName}: social posts`,
-    prodId: { company: 'Lampstand', product: 'Social Blast', language: 'EN' },
-    ttl: 15 * 60,
-  });
+  const events: CalendarEvent[] = [];
   for (const p of posts) {
     const platforms = p.platforms.map((x) => SOCIAL_PLATFORM_LABELS[x as SocialPlatform] ?? x).join(', ');
     const firstLine = p.content.split('\n')[0] ?? '';
-    cal.createEvent({
+    events.push({
       id: `social-post-${p.id}@${host}`,
       start: p.scheduledFor,
       end: new Date(p.scheduledFor.getTime() + 15 * 60_000),
@@ -56,5 +52,12 @@ export async function socialPostsFeed(db: Db, opts: { token: string; publicUrl: 
       status: p.status === 'draft' ? ICalEventStatus.TENTATIVE : ICalEventStatus.CONFIRMED,
     });
   }
-  return cal.toString();
+  return renderCalendar(
+    {
+      name: `${church.churchName}: social posts`,
+      prodId: { company: 'Lampstand', product: 'Social Blast', language: 'EN' },
+      ttl: 15 * 60,
+    },
+    events,
+  );
 }

@@ -1,0 +1,34 @@
+import { stringify } from 'csv-stringify/sync';
+
+// The one CSV writer: every export (contacts, Show Up donations, …) writes its rows through it, so
+// every file gets the same quoting, the same formula guard and the same date format.
+
+/** A cell as a service has it; the writer turns it into text. */
+export type CsvCell = string | number | boolean | Date | null | undefined;
+
+/**
+ * A spreadsheet opening the file must not run a cell as a formula: every text cell that starts with
+ * =, +, -, @, tab or carriage return gets a leading apostrophe (a phone then reads '+61…; the
+ * contact importer drops that apostrophe again). `-1+1+cmd|' /C calc'!A0` is a formula, so a
+ * leading sign is guarded whatever follows it.
+ */
+export function safeCell(value: string): string {
+  return /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
+}
+
+/**
+ * One cell's text: a date as ISO 8601 in UTC (never `Date.toString()`), a number as written by
+ * JavaScript (our own figures, not typed text, so not guarded), empty for null, text guarded.
+ */
+export function csvCell(value: CsvCell): string {
+  if (value === null || value === undefined) return '';
+  if (value instanceof Date) return Number.isNaN(value.getTime()) ? '' : value.toISOString();
+  if (typeof value === 'number') return Number.isFinite(value) ? String(value) : '';
+  if (typeof value === 'boolean') return value ? 'yes' : 'no';
+  return safeCell(value);
+}
+
+/** Rows as CSV text (RFC 4180 quoting, `\n` line ends), every cell through csvCell. */
+export function toCsv(rows: readonly (readonly CsvCell[])[]): string {
+  return stringify(rows.map((row) => row.map(csvCell)));
+}
