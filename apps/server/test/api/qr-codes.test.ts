@@ -365,8 +365,8 @@ describe('QR images', () => {
       ['http://169.254.169.254/latest/meta-data', 'The logo URL points to a private network address'],
       ['http://[fd00::1]/logo.png', 'The logo URL points to a private network address'],
       ['http://[::ffff:192.168.1.1]/logo.png', 'The logo URL points to a private network address'],
-      ['http://[::ffff:7f00:1]/logo.png', 'The logo URL points to a private network address'],
-      ['http://2130706433/logo.png', 'The logo URL points to a private network address'],
+      ['http://[::ffff:a9fe:a9fe]/latest/meta-data', 'The logo URL points to a private network address'],
+      ['http://2852039166/latest/meta-data', 'The logo URL points to a private network address'],
       ['http://no-such-host.invalid/logo.png', 'The address could not be reached'],
     ];
     for (const [logoUrl, message] of bad) {
@@ -556,6 +556,39 @@ describe('short links and scans', () => {
     const scan = await fetch(`${app.url}/s/${code.shortCode}?src=qr`, { redirect: 'manual' });
     expect(scan.status).toBe(302);
     expect(scan.headers.get('location')).toBe(`${PUBLIC_URL}/show-up/${project.body.id}?lsrc=qr.${code.id}`);
+  });
+
+  it('answers 400 naming the URL, with the limit of the level, when the URL is too long for a code (not 500)', async () => {
+    const long = `https://example.org/${'a'.repeat(1300)}`; // 1,320 characters
+    const created = await grace.client.post('/api/qr-codes', {
+      name: 'Too long',
+      url: long,
+      errorCorrection: 'M',
+      logoUrl: `${LOGO}/logo.png`,
+    });
+    expect(created.status).toBe(400);
+    expect(created.body.message).toBe('URL is too long for a QR code at error correction H (at most 1,273 characters)');
+    expect(created.body.issues[0].path).toBe('url');
+    // Without the logo, M holds it.
+    expect((await grace.client.post('/api/qr-codes', { name: 'Fits', url: long, errorCorrection: 'M' })).status).toBe(
+      201,
+    );
+
+    const preview = await grace.client.get(
+      `/api/qr-codes/preview?errorCorrection=H&data=${encodeURIComponent(long)}&format=svg`,
+    );
+    expect(preview.status).toBe(400);
+    expect(preview.body.message).toBe(
+      'Data is too long for a QR code at error correction H (at most 1,273 characters)',
+    );
+    expect(preview.body.issues[0].path).toBe('data');
+
+    const input = encodeURIComponent(JSON.stringify({ data: long, errorCorrection: 'H' }));
+    const trpc = await grace.client.get(`/trpc/qrCodes.preview?input=${input}`);
+    expect(trpc.status).toBe(400);
+    expect(JSON.stringify(trpc.body)).toContain(
+      'Data is too long for a QR code at error correction H (at most 1,273 characters)',
+    );
   });
 
   it('is in the OpenAPI document', async () => {

@@ -1,6 +1,6 @@
 import QRCode from 'qrcode';
 import { Resvg } from '@resvg/resvg-js';
-import type { QrErrorCorrectionLevel } from '../../schemas/qr-codes.js';
+import { QR_BYTE_CAPACITY, type QrErrorCorrectionLevel } from '../../schemas/qr-codes.js';
 import { badRequest } from '../../errors.js';
 
 /** A logo ready to embed: bytes already checked (and an SVG already sanitized). */
@@ -35,7 +35,18 @@ export interface QrMatrix {
 /** The module matrix from the `qrcode` package; a logo raises error correction to H. */
 export function qrMatrix(data: string, errorCorrection: QrErrorCorrectionLevel, hasLogo: boolean): QrMatrix {
   const level = hasLogo ? 'H' : errorCorrection;
-  const qr = QRCode.create(data, { errorCorrectionLevel: level });
+  let qr: QRCode.QRCode;
+  try {
+    qr = QRCode.create(data, { errorCorrectionLevel: level });
+  } catch (err) {
+    // The schemas check the URL against the capacity; what is added on top (an `lsrc` mark) can still tip it over.
+    if (err instanceof Error && /too big/.test(err.message))
+      throw badRequest(
+        `URL is too long for a QR code at error correction ${level} (at most ${QR_BYTE_CAPACITY[level].toLocaleString('en-US')} characters, with what is added to it)`,
+        'url',
+      );
+    throw err;
+  }
   const { size, data: bits } = qr.modules;
   return { size, dark: (r, c) => bits[r * size + c] === 1, errorCorrection: level };
 }
