@@ -4,6 +4,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import jsQR from 'jsqr';
 import { PNG } from 'pngjs';
 import sharp from 'sharp';
+import { MAX_RENDERS_PER_CHURCH, TOO_MANY_RENDERS_MESSAGE, qrRenderPool } from '@lampstand/api/server';
 import { HttpClient, registerChurch, startTestApp } from '../helpers/test-app.js';
 import { projectPayload } from '../helpers/show-up.js';
 
@@ -589,6 +590,44 @@ describe('short links and scans', () => {
     expect(JSON.stringify(trpc.body)).toContain(
       'Data is too long for a QR code at error correction H (at most 1,273 characters)',
     );
+  });
+
+  it('draws PNGs in the render pool: at most 4 a church in flight (429 beyond), and the server answers meanwhile', async () => {
+    const pool = qrRenderPool();
+    const preview = (church: typeof grace, i: number) =>
+      church.client.get(`/api/qr-codes/preview?size=1000&data=${encodeURIComponent(`https://example.org/pool/${i}`)}`);
+    const until = async (ok: () => boolean) => {
+      for (const deadline = Date.now() + 10_000; !ok(); await new Promise((r) => setTimeout(r, 10)))
+        if (Date.now() > deadline) throw new Error(`pool: ${JSON.stringify(pool.stats())}`);
+    };
+    // Held in the pool's queue, the renders stay in flight until resumed.
+    pool.pause();
+    let settled = 0;
+    const held: ReturnType<typeof preview>[] = [];
+    try {
+      for (let i = 0; i < MAX_RENDERS_PER_CHURCH; i++) held.push(preview(grace, i));
+      await until(() => pool.stats().queued === MAX_RENDERS_PER_CHURCH);
+      for (const p of held) void p.then(() => settled++);
+      const over = await preview(grace, 99);
+      expect(over.status).toBe(429);
+      expect(over.body).toMatchObject({ message: TOO_MANY_RENDERS_MESSAGE, code: 'TOO_MANY_REQUESTS' });
+      expect(over.headers.get('retry-after')).toBe('1');
+      // Another church is not held back by this one's renders.
+      held.push(preview(hope, 100));
+      await until(() => pool.stats().queued === MAX_RENDERS_PER_CHURCH + 1);
+      // Other requests are answered while the renders are in flight.
+      expect((await fetch(`${app.url}/healthz`)).status).toBe(200);
+      expect((await grace.client.get('/api/qr-codes')).status).toBe(200);
+      expect(settled).toBe(0);
+    } finally {
+      pool.resume();
+    }
+    for (const res of await Promise.all(held)) {
+      expect(res.status).toBe(200);
+      expect(res.headers.get('content-type')).toBe('image/png');
+    }
+    // The church's renders are counted down again.
+    expect((await preview(grace, 99)).status).toBe(200);
   });
 
   it('is in the OpenAPI document', async () => {

@@ -154,9 +154,14 @@ export function buildQrSvg(o: QrRenderOptions): string {
   );
 }
 
-/** The same SVG as a PNG of `size` pixels, drawn by resvg. */
+/** How resvg draws a code `size` pixels wide (here and in the render pool's workers). */
+export function resvgOptions(size: number) {
+  return { fitTo: { mode: 'width' as const, value: size }, font: { loadSystemFonts: false } };
+}
+
+/** The same SVG as a PNG of `size` pixels, drawn by resvg on this thread (the server uses the render pool). */
 export function svgToPng(svg: string, size: number): Buffer {
-  return new Resvg(svg, { fitTo: { mode: 'width', value: size }, font: { loadSystemFonts: false } }).render().asPng();
+  return new Resvg(svg, resvgOptions(size)).render().asPng();
 }
 
 /** The smallest size in pixels at which this code draws (2 pixels a module, the margin included). */
