@@ -42,7 +42,12 @@ export { getRequest, respondToRequest } from './services/service-planner/assignm
 export type { QrSettings } from './services/qr-codes/qr-codes.js';
 export { qrRenderPool, qrRenderThreads } from './services/qr-codes/render-pool.js';
 export { buildQrSvg, svgToPng } from './services/qr-codes/render.js';
-export { MAX_RENDERS_PER_CHURCH, TOO_MANY_RENDERS_MESSAGE } from './services/qr-codes/images.js';
+export {
+  MAX_RENDERS_PER_CHURCH,
+  MAX_WAITING_RENDERS_PER_CHURCH,
+  TOO_MANY_RENDERS_MESSAGE,
+  qrRenderSlots,
+} from './services/qr-codes/images.js';
 export {
   ScanRecorder,
   deviceClass,

@@ -4,7 +4,13 @@ import { afterAll, describe, expect, it } from 'vitest';
 import jsQR from 'jsqr';
 import { PNG } from 'pngjs';
 import sharp from 'sharp';
-import { MAX_RENDERS_PER_CHURCH, TOO_MANY_RENDERS_MESSAGE, qrRenderPool } from '@lampstand/api/server';
+import {
+  MAX_RENDERS_PER_CHURCH,
+  MAX_WAITING_RENDERS_PER_CHURCH,
+  TOO_MANY_RENDERS_MESSAGE,
+  qrRenderPool,
+  qrRenderSlots,
+} from '@lampstand/api/server';
 import { HttpClient, registerChurch, startTestApp } from '../helpers/test-app.js';
 import { projectPayload } from '../helpers/show-up.js';
 
@@ -592,21 +598,28 @@ describe('short links and scans', () => {
     );
   });
 
-  it('draws PNGs in the render pool: at most 4 a church in flight (429 beyond), and the server answers meanwhile', async () => {
+  it('draws PNGs in the render pool: 4 a church at once, 16 more waiting, 429 beyond; the server answers meanwhile', async () => {
     const pool = qrRenderPool();
     const preview = (church: typeof grace, i: number) =>
       church.client.get(`/api/qr-codes/preview?size=1000&data=${encodeURIComponent(`https://example.org/pool/${i}`)}`);
     const until = async (ok: () => boolean) => {
       for (const deadline = Date.now() + 10_000; !ok(); await new Promise((r) => setTimeout(r, 10)))
-        if (Date.now() > deadline) throw new Error(`pool: ${JSON.stringify(pool.stats())}`);
+        if (Date.now() > deadline)
+          throw new Error(
+            `pool ${JSON.stringify(pool.stats())}, church ${JSON.stringify(qrRenderSlots(grace.user.id))}`,
+          );
     };
+    const inFlight = MAX_RENDERS_PER_CHURCH + MAX_WAITING_RENDERS_PER_CHURCH;
     // Held in the pool's queue, the renders stay in flight until resumed.
     pool.pause();
     let settled = 0;
     const held: ReturnType<typeof preview>[] = [];
     try {
-      for (let i = 0; i < MAX_RENDERS_PER_CHURCH; i++) held.push(preview(grace, i));
-      await until(() => pool.stats().queued === MAX_RENDERS_PER_CHURCH);
+      for (let i = 0; i < inFlight; i++) held.push(preview(grace, i));
+      await until(() => qrRenderSlots(grace.user.id).waiting === MAX_WAITING_RENDERS_PER_CHURCH);
+      // The church has 4 in the pool, not more: its other renders wait their turn.
+      expect(qrRenderSlots(grace.user.id)).toEqual({ running: 4, waiting: 16 });
+      expect(pool.stats().queued).toBe(MAX_RENDERS_PER_CHURCH);
       for (const p of held) void p.then(() => settled++);
       const over = await preview(grace, 99);
       expect(over.status).toBe(429);
@@ -626,7 +639,8 @@ describe('short links and scans', () => {
       expect(res.status).toBe(200);
       expect(res.headers.get('content-type')).toBe('image/png');
     }
-    // The church's renders are counted down again.
+    // The church's slots are free again.
+    expect(qrRenderSlots(grace.user.id)).toEqual({ running: 0, waiting: 0 });
     expect((await preview(grace, 99)).status).toBe(200);
   });
 

@@ -73,22 +73,35 @@ const cache = new Map<string, QrImageOutput>();
 /** Images being drawn: a second request for the same one waits for the first. */
 const drawing = new Map<string, Promise<QrImageOutput>>();
 
-/** PNG renders one church may have in flight in this process; more is a 429 (not a queue: the dialog asks again). */
+/**
+ * PNG renders one church may have in the render pool at once (per process), and how many more
+ * may wait their turn (a page of thumbnails asks for many at once); past both → 429.
+ */
 export const MAX_RENDERS_PER_CHURCH = 4;
+export const MAX_WAITING_RENDERS_PER_CHURCH = 16;
 export const TOO_MANY_RENDERS_MESSAGE = 'Too many QR codes are being rendered; try again in a moment';
-const rendering = new Map<number, number>();
+const renderSlots = new Map<number, { running: number; waiting: (() => void)[] }>();
 
-/** The PNG of an SVG, drawn in the render pool's workers, counted against the church's limit. */
+/** A church's renders now: in the pool, and waiting for a slot. */
+export function qrRenderSlots(tenantId: number): { running: number; waiting: number } {
+  const c = renderSlots.get(tenantId);
+  return { running: c?.running ?? 0, waiting: c?.waiting.length ?? 0 };
+}
+
+/** The PNG of an SVG, drawn in the render pool's workers, in one of the church's slots. */
 async function renderPng(tenantId: number, svg: string, size: number): Promise<Buffer> {
-  const n = rendering.get(tenantId) ?? 0;
-  if (n >= MAX_RENDERS_PER_CHURCH) throw tooManyRequests(TOO_MANY_RENDERS_MESSAGE, 1);
-  rendering.set(tenantId, n + 1);
+  let c = renderSlots.get(tenantId);
+  if (!c) renderSlots.set(tenantId, (c = { running: 0, waiting: [] }));
+  const slots = c;
+  if (slots.running < MAX_RENDERS_PER_CHURCH) slots.running++;
+  else if (slots.waiting.length >= MAX_WAITING_RENDERS_PER_CHURCH) throw tooManyRequests(TOO_MANY_RENDERS_MESSAGE, 1);
+  else await new Promise<void>((r) => slots.waiting.push(r)); // a finished render hands its slot over
   try {
     return (await qrRenderPool().renderPng(svg, size)).png;
   } finally {
-    const left = (rendering.get(tenantId) ?? 1) - 1;
-    if (left > 0) rendering.set(tenantId, left);
-    else rendering.delete(tenantId);
+    const next = slots.waiting.shift();
+    if (next) next();
+    else if (--slots.running === 0) renderSlots.delete(tenantId);
   }
 }
 
