@@ -6,6 +6,9 @@ export default defineConfig({
     globalSetup: ['@lampstand/server/test/global-setup', './e2e/build-web.ts'],
     testTimeout: 60_000,
     hookTimeout: 180_000,
+    // expect.poll waits 1 s by default: too short for a redirect on a loaded 2-core machine (seen in a
+    // fresh-clone run: the visitor's redirect to /auth came later).
+    expect: { poll: { timeout: 15_000 } },
     // One browser at a time: kind to a 2-core machine.
     fileParallelism: false,
   },

@@ -15,6 +15,23 @@ import {
 
 type TrpcOptions<R extends AnyRouter> = FastifyTRPCPluginOptions<R>['trpcOptions'];
 
+/** Calls one tRPC batch may hold (apps/web's httpBatchLink `maxItems` is the same). */
+export const MAX_BATCH_CALLS = 10;
+export const BATCH_TOO_LARGE_MESSAGE = `A request may batch at most ${MAX_BATCH_CALLS} calls`;
+
+/** How many calls a `?batch=1` request names (its path is the procedures, comma-separated); 1 otherwise. */
+function batchCalls(req: FastifyRequest, rawPath: string): number {
+  const q = req.url.indexOf('?');
+  if (q === -1 || new URLSearchParams(req.url.slice(q + 1)).get('batch') !== '1') return 1;
+  let path = rawPath;
+  try {
+    path = decodeURIComponent(rawPath);
+  } catch {
+    // tRPC's handler answers a malformed path.
+  }
+  return path.split(',').length;
+}
+
 /**
  * tRPC on Fastify, as `fastifyTRPCPlugin` of `@trpc/server/adapters/fastify` (same route, same body
  * parsers), with one difference: a GET of queries (one or a batch, not streamed) is answered
@@ -24,6 +41,10 @@ type TrpcOptions<R extends AnyRouter> = FastifyTRPCPluginOptions<R>['trpcOptions
  * (input parsing and its errors, context, calls, `getErrorShape`, `getHTTPStatusCode`,
  * `transformTRPCResponse`, the `vary` header). Everything else — mutations, subscriptions,
  * `application/jsonl` streaming, unknown procedures, HEAD — goes to tRPC's own handler.
+ *
+ * A batch of more than `MAX_BATCH_CALLS` calls (GET or POST) is refused before anything runs: a
+ * 400 in the API's error shape `{ message, code }` (the web client's httpBatchLink sends at most
+ * that many, `maxItems`), so one request cannot queue hundreds of procedures.
  */
 export function trpcPlugin<R extends AnyRouter>(
   fastify: FastifyInstance,
@@ -40,6 +61,8 @@ export function trpcPlugin<R extends AnyRouter>(
   // Under the prefix the plugin is registered with (`/trpc`), as fastifyTRPCPlugin's route.
   fastify.all<{ Params: { path: string } }>('/:path', async (req, reply) => {
     const path = req.params.path;
+    if (batchCalls(req, path) > MAX_BATCH_CALLS)
+      return reply.code(400).send({ message: BATCH_TOO_LARGE_MESSAGE, code: 'BAD_REQUEST' });
     if (req.method === 'GET' && !streamed(req)) {
       const answered = await answerQueries(trpcOptions, req, reply, path);
       if (answered) return;

@@ -40,6 +40,14 @@ export {
 export { applySmsStatus, handleInboundSms } from './services/sms-campaigns/webhooks.js';
 export { getRequest, respondToRequest } from './services/service-planner/assignments.js';
 export type { QrSettings } from './services/qr-codes/qr-codes.js';
+export { qrRenderPool, qrRenderThreads } from './services/qr-codes/render-pool.js';
+export { buildQrSvg, svgToPng } from './services/qr-codes/render.js';
+export {
+  MAX_RENDERS_PER_CHURCH,
+  MAX_WAITING_RENDERS_PER_CHURCH,
+  TOO_MANY_RENDERS_MESSAGE,
+  qrRenderSlots,
+} from './services/qr-codes/images.js';
 export {
   ScanRecorder,
   deviceClass,

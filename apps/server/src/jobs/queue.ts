@@ -30,17 +30,21 @@ export interface JobDeps {
 }
 
 /** What social publishing needs: the signed outgoing webhook as its publisher. */
-const socialDepsOf = (d: JobDeps, queue: JobQueue) => ({
+const socialDepsOf = (d: JobDeps, queue: JobQueue, log: JobLog) => ({
   db: d.db,
   jobs: queue,
   config: d.delivery,
-  publisher: createWebhookPublisher({ allowPrivateAddresses: d.delivery.socialWebhookAllowPrivate }),
+  publisher: createWebhookPublisher({
+    reach: d.delivery.socialWebhookAllowPrivate ? 'private' : 'public',
+    // The church sees only "The address could not be reached"; the reason goes to the log.
+    log: (msg, fields) => log(msg, { err: fields }),
+  }),
 });
 
 /** What each job does; the logic lives in the api package's services. */
-function handlers(d: JobDeps, queue: JobQueue): { [N in JobName]: Handler<N> } {
+function handlers(d: JobDeps, queue: JobQueue, log: JobLog): { [N in JobName]: Handler<N> } {
   const deps: DeliveryDeps = { db: d.db, email: d.email, sms: d.sms, jobs: queue, config: d.delivery };
-  const socialDeps = socialDepsOf(d, queue);
+  const socialDeps = socialDepsOf(d, queue, log);
   return {
     'contact-import': ({ importId }) => runContactImport(d.db, importId),
     'campaign-start': ({ channel, campaignId, scheduledFor }) =>
@@ -139,7 +143,7 @@ export async function startJobs(opts: StartJobsOptions): Promise<JobRunner> {
       await boss.cancel(name, id);
     },
   };
-  const h = handlers(opts.deps, queue);
+  const h = handlers(opts.deps, queue, log);
   if (opts.work) {
     for (const name of JOB_NAMES) {
       const ids: string[] = [];
@@ -171,7 +175,7 @@ export async function startJobs(opts: StartJobsOptions): Promise<JobRunner> {
     async sweep() {
       const d = opts.deps;
       await sweepCampaigns({ db: d.db, email: d.email, sms: d.sms, jobs: queue, config: d.delivery }, { force: true });
-      await sweepSocialPosts(socialDepsOf(opts.deps, queue), { force: true });
+      await sweepSocialPosts(socialDepsOf(opts.deps, queue, log), { force: true });
     },
     async stop() {
       await boss.stop({ graceful: true, wait: true, timeout: 20_000 });

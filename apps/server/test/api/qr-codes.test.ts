@@ -4,6 +4,13 @@ import { afterAll, describe, expect, it } from 'vitest';
 import jsQR from 'jsqr';
 import { PNG } from 'pngjs';
 import sharp from 'sharp';
+import {
+  MAX_RENDERS_PER_CHURCH,
+  MAX_WAITING_RENDERS_PER_CHURCH,
+  TOO_MANY_RENDERS_MESSAGE,
+  qrRenderPool,
+  qrRenderSlots,
+} from '@lampstand/api/server';
 import { HttpClient, registerChurch, startTestApp } from '../helpers/test-app.js';
 import { projectPayload } from '../helpers/show-up.js';
 
@@ -356,7 +363,8 @@ describe('QR images', () => {
     expect(logoSvg).not.toMatch(/script|onload|foreignObject|<image|10\.0\.0\.1/i);
 
     const bad: [string, string][] = [
-      [`${LOGO}/missing.png`, 'The logo could not be downloaded (HTTP 404)'],
+      // What the server met at a fetched address is not told (a port scanner otherwise).
+      [`${LOGO}/missing.png`, 'The address could not be reached'],
       [`${LOGO}/page.html`, 'The logo must be a PNG, JPEG, GIF or SVG image'],
       [`${LOGO}/fake.png`, 'The logo file is not the image it claims to be'],
       [`${LOGO}/huge.png`, 'The logo is larger than 2 MB'],
@@ -364,7 +372,9 @@ describe('QR images', () => {
       ['http://169.254.169.254/latest/meta-data', 'The logo URL points to a private network address'],
       ['http://[fd00::1]/logo.png', 'The logo URL points to a private network address'],
       ['http://[::ffff:192.168.1.1]/logo.png', 'The logo URL points to a private network address'],
-      ['http://no-such-host.invalid/logo.png', 'The logo host could not be found'],
+      ['http://[::ffff:a9fe:a9fe]/latest/meta-data', 'The logo URL points to a private network address'],
+      ['http://2852039166/latest/meta-data', 'The logo URL points to a private network address'],
+      ['http://no-such-host.invalid/logo.png', 'The address could not be reached'],
     ];
     for (const [logoUrl, message] of bad) {
       const res = await grace.client.post('/api/qr-codes', { name: 'Bad logo', url: 'https://example.org', logoUrl });
@@ -553,6 +563,85 @@ describe('short links and scans', () => {
     const scan = await fetch(`${app.url}/s/${code.shortCode}?src=qr`, { redirect: 'manual' });
     expect(scan.status).toBe(302);
     expect(scan.headers.get('location')).toBe(`${PUBLIC_URL}/show-up/${project.body.id}?lsrc=qr.${code.id}`);
+  });
+
+  it('answers 400 naming the URL, with the limit of the level, when the URL is too long for a code (not 500)', async () => {
+    const long = `https://example.org/${'a'.repeat(1300)}`; // 1,320 characters
+    const created = await grace.client.post('/api/qr-codes', {
+      name: 'Too long',
+      url: long,
+      errorCorrection: 'M',
+      logoUrl: `${LOGO}/logo.png`,
+    });
+    expect(created.status).toBe(400);
+    expect(created.body.message).toBe('URL is too long for a QR code at error correction H (at most 1,273 characters)');
+    expect(created.body.issues[0].path).toBe('url');
+    // Without the logo, M holds it.
+    expect((await grace.client.post('/api/qr-codes', { name: 'Fits', url: long, errorCorrection: 'M' })).status).toBe(
+      201,
+    );
+
+    const preview = await grace.client.get(
+      `/api/qr-codes/preview?errorCorrection=H&data=${encodeURIComponent(long)}&format=svg`,
+    );
+    expect(preview.status).toBe(400);
+    expect(preview.body.message).toBe(
+      'Data is too long for a QR code at error correction H (at most 1,273 characters)',
+    );
+    expect(preview.body.issues[0].path).toBe('data');
+
+    const input = encodeURIComponent(JSON.stringify({ data: long, errorCorrection: 'H' }));
+    const trpc = await grace.client.get(`/trpc/qrCodes.preview?input=${input}`);
+    expect(trpc.status).toBe(400);
+    expect(JSON.stringify(trpc.body)).toContain(
+      'Data is too long for a QR code at error correction H (at most 1,273 characters)',
+    );
+  });
+
+  it('draws PNGs in the render pool: 4 a church at once, 16 more waiting, 429 beyond; the server answers meanwhile', async () => {
+    const pool = qrRenderPool();
+    const preview = (church: typeof grace, i: number) =>
+      church.client.get(`/api/qr-codes/preview?size=1000&data=${encodeURIComponent(`https://example.org/pool/${i}`)}`);
+    const until = async (ok: () => boolean) => {
+      for (const deadline = Date.now() + 10_000; !ok(); await new Promise((r) => setTimeout(r, 10)))
+        if (Date.now() > deadline)
+          throw new Error(
+            `pool ${JSON.stringify(pool.stats())}, church ${JSON.stringify(qrRenderSlots(grace.user.id))}`,
+          );
+    };
+    const inFlight = MAX_RENDERS_PER_CHURCH + MAX_WAITING_RENDERS_PER_CHURCH;
+    // Held in the pool's queue, the renders stay in flight until resumed.
+    pool.pause();
+    let settled = 0;
+    const held: ReturnType<typeof preview>[] = [];
+    try {
+      for (let i = 0; i < inFlight; i++) held.push(preview(grace, i));
+      await until(() => qrRenderSlots(grace.user.id).waiting === MAX_WAITING_RENDERS_PER_CHURCH);
+      // The church has 4 in the pool, not more: its other renders wait their turn.
+      expect(qrRenderSlots(grace.user.id)).toEqual({ running: 4, waiting: 16 });
+      expect(pool.stats().queued).toBe(MAX_RENDERS_PER_CHURCH);
+      for (const p of held) void p.then(() => settled++);
+      const over = await preview(grace, 99);
+      expect(over.status).toBe(429);
+      expect(over.body).toMatchObject({ message: TOO_MANY_RENDERS_MESSAGE, code: 'TOO_MANY_REQUESTS' });
+      expect(over.headers.get('retry-after')).toBe('1');
+      // Another church is not held back by this one's renders.
+      held.push(preview(hope, 100));
+      await until(() => pool.stats().queued === MAX_RENDERS_PER_CHURCH + 1);
+      // Other requests are answered while the renders are in flight.
+      expect((await fetch(`${app.url}/healthz`)).status).toBe(200);
+      expect((await grace.client.get('/api/qr-codes')).status).toBe(200);
+      expect(settled).toBe(0);
+    } finally {
+      pool.resume();
+    }
+    for (const res of await Promise.all(held)) {
+      expect(res.status).toBe(200);
+      expect(res.headers.get('content-type')).toBe('image/png');
+    }
+    // The church's slots are free again.
+    expect(qrRenderSlots(grace.user.id)).toEqual({ running: 0, waiting: 0 });
+    expect((await preview(grace, 99)).status).toBe(200);
   });
 
   it('is in the OpenAPI document', async () => {

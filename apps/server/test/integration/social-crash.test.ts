@@ -4,8 +4,9 @@ import { startWebhookReceiver } from '../helpers/webhook-receiver.js';
 import { countsBy, workerProcesses } from '../helpers/worker-crash.js';
 
 const receiver = await startWebhookReceiver();
-// The web process queues jobs but works on none: only the worker processes below publish.
-const app = await startTestApp({ runWorkers: false });
+// The web process queues jobs but works on none: only the worker processes below publish. Both
+// let webhooks reach the loopback receiver (saved by the web process, called by the workers).
+const app = await startTestApp({ runWorkers: false, socialWebhookAllowPrivate: true });
 const workers = workerProcesses(app.databaseUrl, {
   DELIVERY_CLAIM_LEASE_SECONDS: '4',
   DELIVERY_RETRY_BASE_SECONDS: '1',

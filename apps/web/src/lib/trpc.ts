@@ -22,6 +22,8 @@ export function createTrpcClient() {
         url: '/trpc',
         // Long batches become several requests rather than one URL a proxy might refuse.
         maxURLLength: 2000,
+        // The server refuses a batch of more calls (apps/server/src/trpc-plugin.ts MAX_BATCH_CALLS).
+        maxItems: 10,
         fetch: (url, options) => fetch(url, { ...(options as RequestInit), credentials: 'include' }),
       }),
     ],

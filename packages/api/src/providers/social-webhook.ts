@@ -1,8 +1,11 @@
 import crypto from 'node:crypto';
-import dns from 'node:dns';
-import http from 'node:http';
-import https from 'node:https';
-import net from 'node:net';
+import {
+  OutboundError,
+  UNREACHABLE_MESSAGE,
+  outboundFetch,
+  type OutboundReach,
+  type OutboundResponse,
+} from './outbound-http.js';
 
 /** One publish request: where, with which secret, the JSON body and a key the receiver can dedupe on. */
 export interface SocialPublishRequest {
@@ -57,128 +60,73 @@ export function verifySocialWebhook(
   return expected.length === given.length && crypto.timingSafeEqual(expected, given);
 }
 
-/** Loopback, private, link-local (cloud metadata), unique-local and unspecified addresses. */
-function isPrivateAddress(ip: string): boolean {
-  const v4 = net.isIPv4(ip) ? ip : ip.toLowerCase().startsWith('::ffff:') ? ip.slice(7) : null;
-  if (v4 && net.isIPv4(v4)) {
-    const [a, b] = v4.split('.').map(Number) as [number, number];
-    return (
-      a === 0 ||
-      a === 10 ||
-      a === 127 ||
-      (a === 100 && b >= 64 && b <= 127) ||
-      (a === 169 && b === 254) ||
-      (a === 172 && b >= 16 && b <= 31) ||
-      (a === 192 && b === 168) ||
-      a >= 224
-    );
-  }
-  const s = ip.toLowerCase();
-  return s === '::' || s === '::1' || s.startsWith('fc') || s.startsWith('fd') || s.startsWith('fe80');
-}
-
 const TIMEOUT_MS = 15_000;
+/** A receiver's answer is read up to this size (its id is all we keep). */
+const MAX_RESPONSE_BYTES = 64 * 1024;
 
 /**
  * The real publisher: an HTTPS (or HTTP) POST of the JSON body with the signature and timestamp
- * headers. Unless `allowPrivateAddresses`, the address the name resolves to is checked at connect
- * time, so a church cannot make the server call its own network (or a cloud metadata service).
+ * headers, through the guarded outbound client (`outboundFetch`): unless `reach` says otherwise,
+ * only public addresses in every spelling, checked at connect time, so a church cannot make the
+ * server call its own network (or a cloud metadata service). A failure is stored on the post as
+ * the generic `UNREACHABLE_MESSAGE` (never socket errors or the receiver's status, which would
+ * make it a port scanner); `log` gets the details.
  */
-export function createWebhookPublisher(opts: { allowPrivateAddresses?: boolean } = {}): SocialPublisher {
-  const lookup: net.LookupFunction = (hostname, options, callback) => {
-    dns.lookup(hostname, { ...options, all: false }, (err, address, family) => {
-      if (err) return callback(err, '', 0);
-      if (!opts.allowPrivateAddresses && isPrivateAddress(String(address))) {
-        return callback(
-          Object.assign(new Error('Webhook address is on a private network'), { code: 'EPRIVATE' }),
-          '',
-          0,
-        );
-      }
-      callback(null, String(address), family);
-    });
-  };
+export function createWebhookPublisher(
+  opts: {
+    /** 'private' with SOCIAL_WEBHOOK_ALLOW_PRIVATE (a receiver on your own network, tests). */
+    reach?: OutboundReach;
+    log?: (msg: string, fields: Record<string, unknown>) => void;
+  } = {},
+): SocialPublisher {
+  const log = opts.log ?? (() => {});
   return {
     kind: 'webhook',
-    publish(req) {
-      return new Promise((resolve, reject) => {
-        let url: URL;
+    async publish(req) {
+      const timestamp = Math.floor(Date.now() / 1000);
+      let res: OutboundResponse;
+      try {
+        res = await outboundFetch(req.url, {
+          method: 'POST',
+          reach: opts.reach ?? 'public',
+          timeoutMs: TIMEOUT_MS,
+          maxBytes: MAX_RESPONSE_BYTES,
+          body: req.body,
+          headers: {
+            'content-type': 'application/json',
+            'user-agent': 'Lampstand-Webhook/1.0',
+            [SIGNATURE_HEADER]: signSocialWebhook(req.secret, timestamp, req.body),
+            [TIMESTAMP_HEADER]: String(timestamp),
+            'x-lampstand-event': 'social_post.publish',
+            'idempotency-key': req.idempotencyKey,
+          },
+        });
+      } catch (err) {
+        const e = err instanceof OutboundError ? err : new OutboundError('connect', String(err));
+        log('social webhook unreachable', { failure: e.failure, detail: e.detail });
+        // A refused or malformed address will not become allowed by trying again.
+        throw new SocialPublishError(
+          UNREACHABLE_MESSAGE,
+          e.failure === 'forbidden-address' || e.failure === 'invalid-url',
+        );
+      }
+      const status = res.status;
+      if (status >= 200 && status < 300) {
+        let responseId: string | null = null;
         try {
-          url = new URL(req.url);
+          const j = JSON.parse(res.body.toString('utf8')) as { id?: unknown };
+          if (typeof j.id === 'string' || typeof j.id === 'number') responseId = String(j.id).slice(0, 200);
         } catch {
-          return reject(new SocialPublishError('Webhook URL is not valid', true));
+          // A receiver need not answer JSON.
         }
-        if (url.protocol !== 'https:' && url.protocol !== 'http:')
-          return reject(new SocialPublishError('Webhook URL must start with http:// or https://', true));
-        const host = url.hostname.replace(/^\[|\]$/g, '');
-        if (!opts.allowPrivateAddresses && net.isIP(host) && isPrivateAddress(host))
-          return reject(new SocialPublishError('Webhook address is on a private network', true));
-        const timestamp = Math.floor(Date.now() / 1000);
-        const mod = url.protocol === 'https:' ? https : http;
-        const r = mod.request(
-          url,
-          {
-            method: 'POST',
-            lookup,
-            timeout: TIMEOUT_MS,
-            headers: {
-              'content-type': 'application/json',
-              'content-length': Buffer.byteLength(req.body),
-              'user-agent': 'Lampstand-Webhook/1.0',
-              [SIGNATURE_HEADER]: signSocialWebhook(req.secret, timestamp, req.body),
-              [TIMESTAMP_HEADER]: String(timestamp),
-              'x-lampstand-event': 'social_post.publish',
-              'idempotency-key': req.idempotencyKey,
-            },
-          },
-          (res) => {
-            const chunks: Buffer[] = [];
-            let size = 0;
-            res.on('data', (c: Buffer) => {
-              if (size < 4096) chunks.push(c);
-              size += c.length;
-            });
-            res.on('end', () => {
-              const status = res.statusCode ?? 0;
-              const text = Buffer.concat(chunks).toString('utf8');
-              if (status >= 200 && status < 300) {
-                let responseId: string | null = null;
-                try {
-                  const j = JSON.parse(text) as { id?: unknown };
-                  if (typeof j.id === 'string' || typeof j.id === 'number') responseId = String(j.id).slice(0, 200);
-                } catch {
-                  // A receiver need not answer JSON.
-                }
-                return resolve({ responseId });
-              }
-              // 4xx will not succeed on retry, except timeouts, conflicts of the moment and throttling.
-              const permanent = status >= 400 && status < 500 && ![408, 409, 425, 429].includes(status);
-              const detail = text
-                // eslint-disable-next-line no-control-regex -- strip control characters from the receiver's reply
-                .replace(/[\u0000-\u001F\u007F]+/g, ' ')
-                .trim()
-                .slice(0, 200);
-              reject(
-                new SocialPublishError(
-                  `Webhook answered ${status}${res.statusMessage ? ` ${res.statusMessage}` : ''}${detail ? `: ${detail}` : ''}`,
-                  permanent,
-                ),
-              );
-            });
-            res.on('error', (err) => reject(new SocialPublishError(`Webhook failed: ${err.message}`, false)));
-          },
-        );
-        r.on('timeout', () => r.destroy(new Error(`no answer within ${TIMEOUT_MS / 1000} seconds`)));
-        r.on('error', (err: NodeJS.ErrnoException) =>
-          reject(
-            new SocialPublishError(
-              err.code === 'EPRIVATE' ? err.message : `Webhook unreachable: ${err.message}`,
-              err.code === 'EPRIVATE',
-            ),
-          ),
-        );
-        r.end(req.body);
-      });
+        return { responseId };
+      }
+      // 4xx will not succeed on retry, except timeouts, conflicts of the moment and throttling.
+      const permanent = status >= 400 && status < 500 && ![408, 409, 425, 429].includes(status);
+      // eslint-disable-next-line no-control-regex -- strip control characters from the receiver's reply
+      const detail = res.body.toString('utf8').replace(/[\u0000-\u001F\u007F]+/g, ' ');
+      log('social webhook answered an error', { status, detail: detail.trim().slice(0, 200) });
+      throw new SocialPublishError(UNREACHABLE_MESSAGE, permanent);
     },
   };
 }

@@ -1,5 +1,61 @@
 import { describe, expect, it } from 'vitest';
-import { checkQrColours, contrastRatio, destinationAt, nextDestinationChange, normalizeHex } from './qr-codes.js';
+import QRCode from 'qrcode';
+import {
+  QR_BYTE_CAPACITY,
+  QR_ERROR_CORRECTION,
+  checkQrColours,
+  contrastRatio,
+  createQrCodeSchema,
+  destinationAt,
+  nextDestinationChange,
+  normalizeHex,
+  qrPreviewSchema,
+} from './qr-codes.js';
+
+const urlOf = (length: number) => {
+  const start = 'https://example.org/';
+  return start + 'a'.repeat(length - start.length);
+};
+
+describe('QR capacity', () => {
+  it.each(QR_ERROR_CORRECTION)('holds what the qrcode package holds at %s, and no more', (level) => {
+    const max = QR_BYTE_CAPACITY[level];
+    expect(() => QRCode.create(urlOf(max), { errorCorrectionLevel: level })).not.toThrow();
+    expect(() => QRCode.create(urlOf(max + 1), { errorCorrectionLevel: level })).toThrow(/too big/);
+  });
+
+  it('refuses a URL too long for the chosen level (H with a logo), naming the field and the limit', () => {
+    const base = { name: 'Flyer' };
+    expect(createQrCodeSchema.safeParse({ ...base, url: urlOf(1273), errorCorrection: 'L' }).success).toBe(true);
+    const withLogo = createQrCodeSchema.safeParse({
+      ...base,
+      url: urlOf(1320),
+      errorCorrection: 'L',
+      logoUrl: 'https://example.org/logo.png',
+    });
+    expect(withLogo.error?.issues).toEqual([
+      expect.objectContaining({
+        path: ['url'],
+        message: 'URL is too long for a QR code at error correction H (at most 1,273 characters)',
+      }),
+    ]);
+    // The UTM parameters are part of what the code holds.
+    const utm = { ...base, url: urlOf(1600), errorCorrection: 'Q' };
+    expect(createQrCodeSchema.safeParse(utm).success).toBe(true);
+    expect(createQrCodeSchema.safeParse({ ...utm, utmSource: 'x'.repeat(80) }).error?.issues[0]?.message).toBe(
+      'URL is too long for a QR code at error correction Q (at most 1,663 characters)',
+    );
+    // With a short link the code holds the short link, whatever the destination's length.
+    expect(
+      createQrCodeSchema.safeParse({ ...base, url: urlOf(2040), errorCorrection: 'H', isShortUrl: true }).success,
+    ).toBe(true);
+    const preview = qrPreviewSchema.safeParse({ data: urlOf(1700), errorCorrection: 'Q' });
+    expect(preview.error?.issues[0]).toMatchObject({
+      path: ['data'],
+      message: 'Data is too long for a QR code at error correction Q (at most 1,663 characters)',
+    });
+  });
+});
 
 describe('QR colours', () => {
   it('measures WCAG contrast', () => {

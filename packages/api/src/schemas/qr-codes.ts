@@ -22,6 +22,46 @@ export const QR_ERROR_CORRECTION_LABELS: Record<QrErrorCorrectionLevel, string> 
   Q: 'Q (25%)',
   H: 'H (30%)',
 };
+/**
+ * The most bytes a QR code holds at each error-correction level (version 40, byte mode; the
+ * `qrcode` package agrees: schemas/qr-codes.test.ts). A URL is ASCII, a byte a character.
+ */
+export const QR_BYTE_CAPACITY: Record<QrErrorCorrectionLevel, number> = { L: 2953, M: 2331, Q: 1663, H: 1273 };
+
+/** A logo covers part of the code, so it is always drawn at H. */
+export const qrDrawnLevel = (level: QrErrorCorrectionLevel, hasLogo: boolean): QrErrorCorrectionLevel =>
+  hasLogo ? 'H' : level;
+
+const utf8Length = (s: string) => new TextEncoder().encode(s).length;
+
+/** The message when `label` will not fit a code at `level`; null when it fits. */
+export function qrCapacityProblem(label: string, data: string, level: QrErrorCorrectionLevel): string | null {
+  const max = QR_BYTE_CAPACITY[level];
+  if (utf8Length(data) <= max) return null;
+  return `${label} is too long for a QR code at error correction ${level} (at most ${max.toLocaleString('en-US')} characters)`;
+}
+
+/**
+ * The URL a code without a short link holds: the destination with the church's UTM parameters
+ * (services/qr-codes decorateDestination adds them the same way; for the app's own pages it also
+ * adds a short `lsrc` mark, which the service checks).
+ */
+export function qrDestinationWithUtm(
+  url: string,
+  utm: { utmSource?: string | null; utmMedium?: string | null; utmCampaign?: string | null },
+): string {
+  let u: URL;
+  try {
+    u = new URL(url);
+  } catch {
+    return url;
+  }
+  if (utm.utmSource) u.searchParams.set('utm_source', utm.utmSource);
+  if (utm.utmMedium) u.searchParams.set('utm_medium', utm.utmMedium);
+  if (utm.utmCampaign) u.searchParams.set('utm_campaign', utm.utmCampaign);
+  return u.toString();
+}
+
 /** Scanners need at least this contrast between the dark and the light modules. */
 export const QR_MIN_CONTRAST = 3;
 export const QR_MAX_SCHEDULE = 20;
@@ -213,6 +253,12 @@ const SCHEDULE_NEEDS_SHORT_LINK = 'Scheduled destinations need a short link: tur
 
 function refineCode(v: z.output<typeof qrCodeFieldsObject>, ctx: z.RefinementCtx) {
   refineColours(v, ctx);
+  // A code with a short link holds the short link (always short); otherwise the URL itself.
+  if (!v.isShortUrl) {
+    const level = qrDrawnLevel(v.errorCorrection, !!(v.logoUrl || v.logoUploadId));
+    const problem = qrCapacityProblem('URL', qrDestinationWithUtm(v.url, v), level);
+    if (problem) ctx.addIssue({ code: 'custom', path: ['url'], message: problem });
+  }
   if (v.schedule.length > 0 && !v.isShortUrl)
     ctx.addIssue({ code: 'custom', path: ['schedule'], message: SCHEDULE_NEEDS_SHORT_LINK });
 }
@@ -243,7 +289,12 @@ export const qrPreviewSchema = z
       .default(false),
     format: z.enum(['png', 'svg'], { error: 'Format must be png or svg' }).default('png'),
   })
-  .superRefine(refineColours);
+  .superRefine((v, ctx) => {
+    refineColours(v, ctx);
+    const level = qrDrawnLevel(v.errorCorrection, !!(v.logoUrl || v.logoUploadId));
+    const problem = qrCapacityProblem('Data', v.data, level);
+    if (problem) ctx.addIssue({ code: 'custom', path: ['data'], message: problem });
+  });
 
 export const qrImageSchema = z.object({
   id: idSchema('QR code ID'),

@@ -62,9 +62,17 @@ export const socialPostsRouter = router({
     .input(updateSocialSettingsSchema)
     .output(socialSettingsSchema.extend({ webhookSecret: z.string().nullable() }))
     .mutation(({ ctx, input }) =>
-      updateSocialSettings({ db: ctx.db, jobs: ctx.services.jobs }, ctx.tenantId, {
-        webhookUrl: input.webhookUrl ?? null,
-      }),
+      updateSocialSettings(
+        {
+          db: ctx.db,
+          jobs: ctx.services.jobs,
+          allowPrivate: ctx.services.delivery.socialWebhookAllowPrivate,
+        },
+        ctx.tenantId,
+        {
+          webhookUrl: input.webhookUrl ?? null,
+        },
+      ),
     ),
   regenerateWebhookSecret: protectedProcedure
     .output(webhookSecretSchema)

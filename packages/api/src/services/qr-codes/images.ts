@@ -2,10 +2,11 @@ import { createHash } from 'node:crypto';
 import sharp from 'sharp';
 import type { Db } from '@lampstand/db';
 import type { FileStorage } from '../../providers/storage.js';
-import { badRequest } from '../../errors.js';
+import { badRequest, tooManyRequests } from '../../errors.js';
 import type { QrErrorCorrectionLevel, QrImageOutput } from '../../schemas/qr-codes.js';
 import { cachedLogo } from './logo.js';
-import { buildQrSvg, minimumQrSize, svgToPng, type QrLogo } from './render.js';
+import { buildQrSvg, minimumQrSize, type QrLogo } from './render.js';
+import { qrRenderPool } from './render-pool.js';
 import type { QrSettings } from './qr-codes.js';
 import { encodedUrlOf, findQrCodeRow } from './qr-codes.js';
 
@@ -69,6 +70,40 @@ export async function checkRenderable(deps: ImageDeps, tenantId: number, req: Qr
 
 const CACHE_MAX = 300;
 const cache = new Map<string, QrImageOutput>();
+/** Images being drawn: a second request for the same one waits for the first. */
+const drawing = new Map<string, Promise<QrImageOutput>>();
+
+/**
+ * PNG renders one church may have in the render pool at once (per process), and how many more
+ * may wait their turn (a page of thumbnails asks for many at once); past both → 429.
+ */
+export const MAX_RENDERS_PER_CHURCH = 4;
+export const MAX_WAITING_RENDERS_PER_CHURCH = 16;
+export const TOO_MANY_RENDERS_MESSAGE = 'Too many QR codes are being rendered; try again in a moment';
+const renderSlots = new Map<number, { running: number; waiting: (() => void)[] }>();
+
+/** A church's renders now: in the pool, and waiting for a slot. */
+export function qrRenderSlots(tenantId: number): { running: number; waiting: number } {
+  const c = renderSlots.get(tenantId);
+  return { running: c?.running ?? 0, waiting: c?.waiting.length ?? 0 };
+}
+
+/** The PNG of an SVG, drawn in the render pool's workers, in one of the church's slots. */
+async function renderPng(tenantId: number, svg: string, size: number): Promise<Buffer> {
+  let c = renderSlots.get(tenantId);
+  if (!c) renderSlots.set(tenantId, (c = { running: 0, waiting: [] }));
+  const slots = c;
+  if (slots.running < MAX_RENDERS_PER_CHURCH) slots.running++;
+  else if (slots.waiting.length >= MAX_WAITING_RENDERS_PER_CHURCH) throw tooManyRequests(TOO_MANY_RENDERS_MESSAGE, 1);
+  else await new Promise<void>((r) => slots.waiting.push(r)); // a finished render hands its slot over
+  try {
+    return (await qrRenderPool().renderPng(svg, size)).png;
+  } finally {
+    const next = slots.waiting.shift();
+    if (next) next();
+    else if (--slots.running === 0) renderSlots.delete(tenantId);
+  }
+}
 
 /**
  * A PNG or SVG of the code, from a cache keyed by every drawing parameter (an uploaded logo keys
@@ -86,18 +121,28 @@ export async function drawQrImage(
     cache.set(key, hit);
     return hit;
   }
-  const logo = await resolveLogo(deps, tenantId, request);
-  const svg = buildQrSvg({ ...request, logo });
-  const body = format === 'png' ? svgToPng(svg, request.size) : Buffer.from(svg, 'utf8');
-  const out: QrImageOutput = {
-    contentType: format === 'png' ? 'image/png' : 'image/svg+xml',
-    base64: body.toString('base64'),
-    etag: `"${createHash('sha256').update(format).update(svg).digest('base64url').slice(0, 27)}"`,
-    fileName: `${fileName}.${format}`,
-  };
-  cache.set(key, out);
-  while (cache.size > CACHE_MAX) cache.delete(cache.keys().next().value!);
-  return out;
+  const pending = drawing.get(key);
+  if (pending) return pending;
+  const draw = (async () => {
+    const logo = await resolveLogo(deps, tenantId, request);
+    const svg = buildQrSvg({ ...request, logo });
+    const body = format === 'png' ? await renderPng(tenantId, svg, request.size) : Buffer.from(svg, 'utf8');
+    const out: QrImageOutput = {
+      contentType: format === 'png' ? 'image/png' : 'image/svg+xml',
+      base64: body.toString('base64'),
+      etag: `"${createHash('sha256').update(format).update(svg).digest('base64url').slice(0, 27)}"`,
+      fileName: `${fileName}.${format}`,
+    };
+    cache.set(key, out);
+    while (cache.size > CACHE_MAX) cache.delete(cache.keys().next().value!);
+    return out;
+  })();
+  drawing.set(key, draw);
+  try {
+    return await draw;
+  } finally {
+    drawing.delete(key);
+  }
 }
 
 const slug = (name: string) =>

@@ -1,7 +1,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, describe, expect, it } from 'vitest';
-import { fetchLogo, isForbiddenAddress, sanitizeSvgLogo } from './logo.js';
+import { fetchLogo, sanitizeSvgLogo } from './logo.js';
 
 const PNG_1PX = Buffer.from(
   'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==',
@@ -23,32 +23,6 @@ afterAll(() => {
 });
 
 describe('logo guard', () => {
-  it('refuses private, loopback, link-local and reserved addresses', () => {
-    for (const ip of [
-      '10.0.0.1',
-      '172.16.5.4',
-      '192.168.1.1',
-      '169.254.169.254',
-      '100.64.0.1',
-      '0.0.0.0',
-      '224.0.0.1',
-      '127.0.0.1',
-      '::1',
-      '::',
-      'fe80::1',
-      'fd12:3456::1',
-      '::ffff:127.0.0.1',
-      '::ffff:10.0.0.1',
-      'not-an-ip',
-    ])
-      expect(isForbiddenAddress(ip), ip).toBe(true);
-    for (const ip of ['93.184.216.34', '8.8.8.8', '2606:4700:4700::1111'])
-      expect(isForbiddenAddress(ip), ip).toBe(false);
-    expect(isForbiddenAddress('127.0.0.1', true)).toBe(false);
-    expect(isForbiddenAddress('::ffff:127.0.0.1', true)).toBe(false);
-    expect(isForbiddenAddress('10.0.0.1', true)).toBe(true);
-  });
-
   it('fetches an image from an allowed address', async () => {
     const logo = await fetchLogo(`${base}/ok.png`, { allowLoopback: true });
     expect(logo.contentType).toBe('image/png');
@@ -56,15 +30,19 @@ describe('logo guard', () => {
   });
 
   it('refuses loopback unless allowed, oversize bodies, slow servers, redirects to private addresses, other schemes', async () => {
+    // A literal private host is named as such; what a lookup or a redirect finds is only "could not be reached".
     await expect(fetchLogo(`${base}/ok.png`)).rejects.toThrow('The logo URL points to a private network address');
+    await expect(fetchLogo(`http://[::ffff:7f00:1]:${new URL(base).port}/ok.png`)).rejects.toThrow(
+      'The logo URL points to a private network address',
+    );
     await expect(fetchLogo(`${base}/big.png`, { allowLoopback: true, maxBytes: 1000 })).rejects.toThrow(
       'The logo is larger than 2 MB',
     );
     await expect(fetchLogo(`${base}/slow.png`, { allowLoopback: true, timeoutMs: 200 })).rejects.toThrow(
-      'The logo took too long to download',
+      'The address could not be reached',
     );
     await expect(fetchLogo(`${base}/to-private`, { allowLoopback: true })).rejects.toThrow(
-      'The logo URL points to a private network address',
+      'The address could not be reached',
     );
     await expect(fetchLogo('file:///etc/passwd')).rejects.toThrow('The logo URL must start with http:// or https://');
     await expect(fetchLogo('http://user:pw@example.org/x.png')).rejects.toThrow('user name or password');

@@ -6,6 +6,7 @@ import { isUniqueViolation, notFound } from '../../errors.js';
 import {
   destinationAt,
   nextDestinationChange,
+  qrDestinationWithUtm,
   type qrCodeSchema,
   type QrCodeFields,
   type QrScanStats,
@@ -54,13 +55,10 @@ export function decorateDestination(
 ): string {
   let u: URL;
   try {
-    u = new URL(url);
+    u = new URL(qrDestinationWithUtm(url, o.utm));
   } catch {
     return url;
   }
-  if (o.utm.utmSource) u.searchParams.set('utm_source', o.utm.utmSource);
-  if (o.utm.utmMedium) u.searchParams.set('utm_medium', o.utm.utmMedium);
-  if (o.utm.utmCampaign) u.searchParams.set('utm_campaign', o.utm.utmCampaign);
   let own = false;
   try {
     own = new URL(o.publicUrl).origin === u.origin;

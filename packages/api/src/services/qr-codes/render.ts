@@ -1,6 +1,6 @@
 import QRCode from 'qrcode';
 import { Resvg } from '@resvg/resvg-js';
-import type { QrErrorCorrectionLevel } from '../../schemas/qr-codes.js';
+import { QR_BYTE_CAPACITY, type QrErrorCorrectionLevel } from '../../schemas/qr-codes.js';
 import { badRequest } from '../../errors.js';
 
 /** A logo ready to embed: bytes already checked (and an SVG already sanitized). */
@@ -35,7 +35,18 @@ export interface QrMatrix {
 /** The module matrix from the `qrcode` package; a logo raises error correction to H. */
 export function qrMatrix(data: string, errorCorrection: QrErrorCorrectionLevel, hasLogo: boolean): QrMatrix {
   const level = hasLogo ? 'H' : errorCorrection;
-  const qr = QRCode.create(data, { errorCorrectionLevel: level });
+  let qr: QRCode.QRCode;
+  try {
+    qr = QRCode.create(data, { errorCorrectionLevel: level });
+  } catch (err) {
+    // The schemas check the URL against the capacity; what is added on top (an `lsrc` mark) can still tip it over.
+    if (err instanceof Error && /too big/.test(err.message))
+      throw badRequest(
+        `URL is too long for a QR code at error correction ${level} (at most ${QR_BYTE_CAPACITY[level].toLocaleString('en-US')} characters, with what is added to it)`,
+        'url',
+      );
+    throw err;
+  }
   const { size, data: bits } = qr.modules;
   return { size, dark: (r, c) => bits[r * size + c] === 1, errorCorrection: level };
 }
@@ -143,9 +154,14 @@ export function buildQrSvg(o: QrRenderOptions): string {
   );
 }
 
-/** The same SVG as a PNG of `size` pixels, drawn by resvg. */
+/** How resvg draws a code `size` pixels wide (here and in the render pool's workers). */
+export function resvgOptions(size: number) {
+  return { fitTo: { mode: 'width' as const, value: size }, font: { loadSystemFonts: false } };
+}
+
+/** The same SVG as a PNG of `size` pixels, drawn by resvg on this thread (the server uses the render pool). */
 export function svgToPng(svg: string, size: number): Buffer {
-  return new Resvg(svg, { fitTo: { mode: 'width', value: size }, font: { loadSystemFonts: false } }).render().asPng();
+  return new Resvg(svg, resvgOptions(size)).render().asPng();
 }
 
 /** The smallest size in pixels at which this code draws (2 pixels a module, the margin included). */

@@ -2,6 +2,8 @@ import crypto from 'node:crypto';
 import type { Db } from '@lampstand/db';
 import type { JobQueue } from '../../jobs.js';
 import type { SocialSettings } from '../../schemas/social-posts.js';
+import { hasForbiddenLiteralHost } from '../../schemas/network-address.js';
+import { badRequest } from '../../errors.js';
 
 const newToken = () => crypto.randomBytes(32).toString('base64url');
 const feedPath = (token: string) => `/api/social-posts.ics?token=${token}`;
@@ -28,13 +30,20 @@ export async function getSocialSettings(db: Db, tenantId: number): Promise<Socia
 
 /**
  * Set (or clear, with null) the publishing webhook. The first time a URL is set, a signing
- * secret is made and returned once. Posts already due are then picked up by a sweep.
+ * secret is made and returned once. Posts already due are then picked up by a sweep. A URL whose
+ * host is a private, loopback or otherwise non-public address (in any spelling) is refused, unless
+ * SOCIAL_WEBHOOK_ALLOW_PRIVATE (`allowPrivate`); a name is checked again at every call.
  */
 export async function updateSocialSettings(
-  deps: { db: Db; jobs: JobQueue },
+  deps: { db: Db; jobs: JobQueue; allowPrivate?: boolean },
   tenantId: number,
   input: { webhookUrl: string | null },
 ): Promise<SocialSettings & { webhookSecret: string | null }> {
+  if (input.webhookUrl && hasForbiddenLiteralHost(input.webhookUrl, deps.allowPrivate ? 'private' : 'public'))
+    throw badRequest(
+      'Webhook URL must be a public address, not a private, local or reserved network address',
+      'webhookUrl',
+    );
   await getSocialSettings(deps.db, tenantId);
   const secret = crypto.randomBytes(32).toString('hex');
   const row = await deps.db
