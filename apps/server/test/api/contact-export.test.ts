@@ -1,6 +1,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { createDb, sql, type Db } from '@lampstand/db';
 import { acquireExportSlot, CHURCH_LIMITS, EXPORT_BUSY } from '@lampstand/api/server';
+import { restRoutes } from '../../src/rest/routes.js';
 import { registerChurch, startTestApp, type HttpClient } from '../helpers/test-app.js';
 
 // The whole address book: GET /api/contacts (a JSON array) and GET /api/contacts/export (CSV) are
@@ -188,5 +189,29 @@ describe('exports at once per church', () => {
       expect((await hope.client.request('HEAD', '/api/contacts')).status).toBe(200);
     }
     expect((await hope.client.get('/api/contacts/export')).status).toBe(200);
+  });
+});
+
+describe('streamed routes and row-level security (issue 24 §9)', () => {
+  it("each stream gets the church's handle: role lampstand_app, app.tenant_id the church, no bypass", async () => {
+    const streamed = restRoutes.filter((r) => r.stream);
+    expect(streamed.map((r) => r.path).sort()).toEqual(['/api/contacts', '/api/contacts/export']);
+    const csvRoute = streamed.find((r) => r.format === 'csv')!;
+    const original = csvRoute.stream;
+    // What the handle a stream is given works as, read on that handle.
+    csvRoute.stream = async ({ db }) => {
+      const { rows } = await sql<{ who: string; tenant: string; bypass: string }>`
+        select current_user as who, current_setting('app.tenant_id', true) as tenant,
+          coalesce(current_setting('app.rls_bypass', true), '') as bypass`.execute(db);
+      const r = rows[0]!;
+      return { fileName: 'who.csv', items: [`${r.who},${r.tenant},${r.bypass}`], close: async () => {} };
+    };
+    try {
+      const res = await hope.client.get('/api/contacts/export');
+      expect(res.status).toBe(200);
+      expect(res.text).toBe(`lampstand_app,${hope.user.id},`);
+    } finally {
+      csvRoute.stream = original;
+    }
   });
 });

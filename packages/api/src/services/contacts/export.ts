@@ -1,6 +1,6 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { stringify } from 'csv-stringify/sync';
-import type { Db } from '@lampstand/db';
+import { tenantDb, type Db } from '@lampstand/db';
 import { IMPORT_FIELDS } from '../../schemas/contact-imports.js';
 import { notFound } from '../../errors.js';
 import { acquireExportSlot } from './church-limits.js';
@@ -137,18 +137,22 @@ async function inExportSlot<T>(
   }
 }
 
-/** `GET /api/contacts` as a stream: every contact, within the church's export limit. */
+/**
+ * `GET /api/contacts` as a stream: every contact, within the church's export limit. The slot's
+ * connection is the church's (`tenantDb`), whatever handle the caller passes, so row-level
+ * security holds the stream to the church's rows even if its `WHERE` were lost.
+ */
 export function openContactsExport(db: Db, tenantId: number): Promise<OpenExport<ContactOut>> {
-  return inExportSlot(db, tenantId, async (conn) => ({ items: streamContacts(conn, tenantId) }));
+  return inExportSlot(tenantDb(db, tenantId), tenantId, async (conn) => ({ items: streamContacts(conn, tenantId) }));
 }
 
-/** The CSV export as a stream of chunks, within the church's export limit. */
+/** The CSV export as a stream of chunks, within the church's export limit, on the church's handle. */
 export function openContactsCsvExport(
   db: Db,
   tenantId: number,
   opts: { listId?: number },
 ): Promise<OpenExport<string>> {
-  return inExportSlot(db, tenantId, async (conn) => {
+  return inExportSlot(tenantDb(db, tenantId), tenantId, async (conn) => {
     const csv = await openContactsCsv(conn, tenantId, opts);
     return { fileName: csv.fileName, items: csv.chunks };
   });
