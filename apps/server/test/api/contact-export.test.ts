@@ -204,7 +204,10 @@ describe('streamed routes and row-level security (issue 24 §9)', () => {
         select current_user as who, current_setting('app.tenant_id', true) as tenant,
           coalesce(current_setting('app.rls_bypass', true), '') as bypass`.execute(db);
       const r = rows[0]!;
-      return { fileName: 'who.csv', items: [`${r.who},${r.tenant},${r.bypass}`], close: async () => {} };
+      async function* items() {
+        yield `${r.who},${r.tenant},${r.bypass}`;
+      }
+      return { fileName: 'who.csv', items: items(), close: async () => {} };
     };
     try {
       const res = await hope.client.get('/api/contacts/export');
