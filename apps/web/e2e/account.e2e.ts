@@ -39,6 +39,10 @@ browserDescribe(describe)('account', async () => {
     const other = new HttpClient(e2e.app.url);
     await other.post('/api/login', { username: church.user.username, password: church.password });
     expect((await other.get('/api/user')).status).toBe(200);
+    // An API key made before the change stops working with it (the box is ticked by default).
+    const key = (await church.client.post('/api/api-keys', { name: 'Old script' })).body as { token: string };
+    const script = new HttpClient(e2e.app.url, { authorization: `Bearer ${key.token}` });
+    expect((await script.get('/api/contacts')).status).toBe(200);
 
     const passwordForm = page.locator('form', { has: page.getByRole('heading', { name: 'Change password' }) });
     await passwordForm.getByRole('button', { name: 'Change password' }).click();
@@ -47,9 +51,12 @@ browserDescribe(describe)('account', async () => {
     await passwordForm.getByLabel('Current password').fill(church.password);
     await passwordForm.getByLabel('New password', { exact: true }).fill('a-new-secret');
     await passwordForm.getByLabel('Confirm new password').fill('a-new-secret');
+    expect(await passwordForm.getByRole('checkbox', { name: 'Also revoke all API keys' }).isChecked()).toBe(true);
     await passwordForm.getByRole('button', { name: 'Change password' }).click();
     await toast(page, 'You are still signed in here; other devices have been signed out.').waitFor();
+    await toast(page, '1 API key was revoked.').waitFor();
     expect((await other.get('/api/user')).status).toBe(401);
+    expect((await script.get('/api/contacts')).status).toBe(401);
     await screenshot(page, 'account');
     await page.reload();
     await page.getByRole('heading', { name: 'Account' }).waitFor();

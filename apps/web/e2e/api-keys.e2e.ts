@@ -23,6 +23,7 @@ browserDescribe(describe)('API keys', async () => {
     expect(token).toMatch(/^lsk_/);
     expect(await page.getByRole('textbox', { name: 'Key name' }).inputValue()).toBe('');
     await page.getByRole('cell', { name: 'Website sync', exact: true }).waitFor();
+    await page.getByText(`Created by ${church.user.username}`).waitFor();
     await expectAccessible(page);
     for (const width of [390, 1024, 1366]) {
       await page.setViewportSize({ width, height: 900 });

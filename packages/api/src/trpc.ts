@@ -66,6 +66,19 @@ export const protectedProcedure = publicProcedure.use(({ ctx, next }) => {
   });
 });
 
+/**
+ * A church's whole-table read that only the REST shim answers, streamed under the church's export
+ * slots (the route's `stream` in apps/server/src/rest/routes.ts). The procedure names the route's
+ * input and output (the OpenAPI document reads them); over tRPC it answers 405 instead of building
+ * every row in memory. Pages of the same rows: `contacts.find`.
+ */
+export const streamedProcedure = protectedProcedure.use(() => {
+  throw new TRPCError({
+    code: 'METHOD_NOT_SUPPORTED',
+    message: 'This list is streamed over REST only (see /api/openapi.json); use contacts.find for pages of contacts',
+  });
+});
+
 /** Signed in with the session cookie, not an API key (managing API keys, for one). */
 export const sessionProcedure = protectedProcedure.use(({ ctx, next }) => {
   if (ctx.authMethod === 'apiKey') {

@@ -1141,6 +1141,7 @@ export const schemaColumns: Columns = {
     createdAt: true,
     lastUsedAt: true,
     revokedAt: true,
+    createdByUserId: true,
   },
   emailVerificationTokens: {
     id: true,
@@ -1388,6 +1389,8 @@ export interface ApiKeysTable {
   createdAt: Generated<Date>;
   lastUsedAt: Date | null;
   revokedAt: Date | null;
+  /** The account that made the key (null: made before this was recorded, or that account is gone). */
+  createdByUserId: number | null;
 }
 
 /** A link that verifies an account email (issue 12 §13): single use, stored as its SHA-256. */

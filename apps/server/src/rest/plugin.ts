@@ -2,6 +2,7 @@ import { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { AppError } from '@lampstand/api/server';
+import { tenantDb } from '@lampstand/db';
 import { createContext, type ContextDeps } from '../context.js';
 import { restRoutes, type RestRoute } from './routes.js';
 import { callProcedure, inputSchema, outputSchema, procedureAt } from './procedures.js';
@@ -62,7 +63,10 @@ async function sendStream(
       .code(route.status ?? 200)
       .type(type)
       .send();
-  const answer = await route.stream({ db: ctx.db, tenantId: ctx.effectiveUser.id }, input);
+  // The church's handle, as `protectedProcedure` gives every church procedure: row-level security
+  // holds the stream to its rows (ctx.db is the system handle, which bypasses it).
+  const tenantId = ctx.effectiveUser.id;
+  const answer = await route.stream({ db: tenantDb(ctx.db, tenantId), tenantId }, input);
   reply.raw.once('close', () => void answer.close());
   async function* body() {
     try {

@@ -53,6 +53,7 @@ export interface RestRoute {
 
 /** What a streamed route needs: the database and the signed-in church. */
 export interface StreamContext {
+  /** The church's handle (`tenantDb`): row-level security shows it only the church's rows. */
   db: Db;
   tenantId: number;
 }

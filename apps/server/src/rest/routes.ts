@@ -747,6 +747,8 @@ const coreRoutes: RestRoute[] = [
     summary: 'Contacts in a list',
     tag: 'Contact lists',
     access: 'signed-in',
+    errors: [429],
+    stream: ({ db, tenantId }, input) => openContactsExport(db, tenantId, { listId: (input as { id: number }).id }),
   },
   {
     method: 'POST',

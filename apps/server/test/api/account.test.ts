@@ -87,7 +87,7 @@ describe('POST /api/account/password', () => {
 
     const res = await client.post('/api/account/password', { currentPassword: password, newPassword: 'new-secret-1' });
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ ok: true, signedOutSessions: 2 });
+    expect(res.body).toEqual({ ok: true, signedOutSessions: 2, revokedApiKeys: 0 });
 
     expect((await client.get('/api/user')).status).toBe(200);
     expect((await laptop.get('/api/user')).status).toBe(401);

@@ -126,6 +126,57 @@ describe('API keys', () => {
     expect((await withKey(key.token).delete(`/api/api-keys/${key.id}`)).status).toBe(403);
   });
 
+  it('records who made each key; the list shows it', async () => {
+    const key = await newKey(church.client, 'Made by me');
+    expect(key).toMatchObject({ createdByUserId: church.user.id, createdBy: church.user.username });
+    const row = (await church.client.get('/api/api-keys')).body.find((k: { id: number }) => k.id === key.id);
+    expect(row).toMatchObject({ createdByUserId: church.user.id, createdBy: church.user.username });
+  });
+
+  it('an administrator impersonating a church cannot create a key for it (403); after stopping, the church has none new', async () => {
+    const before = (await church.client.get('/api/api-keys')).body.length;
+    expect((await admin.client.post(`/api/admin/impersonate/${church.user.id}`)).status).toBe(200);
+    const res = await admin.client.post('/api/api-keys', { name: 'Backdoor' });
+    expect(res.status).toBe(403);
+    expect(res.body).toMatchObject({
+      code: 'FORBIDDEN',
+      message: 'API keys cannot be created while impersonating a church',
+    });
+    expect((await admin.client.post('/api/admin/stop-impersonating')).status).toBe(200);
+    expect((await church.client.get('/api/api-keys')).body.length).toBe(before);
+    const stored = await app.db.selectFrom('apiKeys').select('id').where('name', '=', 'Backdoor').execute();
+    expect(stored).toEqual([]);
+  });
+
+  it('a password change revokes every key of the church by default, and keeps them when asked', async () => {
+    const c = await registerChurch(app.url, 'Rotating Church');
+    const first = await newKey(c.client, 'Old script');
+    expect((await withKey(first.token).get('/api/contacts')).status).toBe(200);
+    const changed = await c.client.post('/api/account/password', {
+      currentPassword: c.password,
+      newPassword: 'rotated-secret-1',
+    });
+    expect(changed.status).toBe(200);
+    expect(changed.body).toMatchObject({ ok: true, revokedApiKeys: 1 });
+    expect((await withKey(first.token).get('/api/contacts')).status).toBe(401);
+    expect((await c.client.get('/api/api-keys')).body).toEqual([]);
+
+    const second = await newKey(c.client, 'Kept script');
+    const kept = await c.client.post('/api/account/password', {
+      currentPassword: 'rotated-secret-1',
+      newPassword: 'rotated-secret-2',
+      revokeApiKeys: false,
+    });
+    expect(kept.status).toBe(200);
+    expect(kept.body).toMatchObject({ ok: true, revokedApiKeys: 0 });
+    expect((await withKey(second.token).get('/api/contacts')).status).toBe(200);
+    // Another church's keys are untouched by this church's change.
+    const hers = await newKey(other.client, 'Hope script');
+    await c.client.post('/api/account/password', { currentPassword: 'rotated-secret-2', newPassword: 'rotated-3' });
+    expect((await withKey(second.token).get('/api/contacts')).status).toBe(401);
+    expect((await withKey(hers.token).get('/api/contacts')).status).toBe(200);
+  });
+
   it('the name is required', async () => {
     const res = await church.client.post('/api/api-keys', { name: '' });
     expect(res.status).toBe(400);

@@ -1,6 +1,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { createDb, sql, type Db } from '@lampstand/db';
 import { acquireExportSlot, CHURCH_LIMITS, EXPORT_BUSY } from '@lampstand/api/server';
+import { restRoutes } from '../../src/rest/routes.js';
 import { registerChurch, startTestApp, type HttpClient } from '../helpers/test-app.js';
 
 // The whole address book: GET /api/contacts (a JSON array) and GET /api/contacts/export (CSV) are
@@ -48,10 +49,15 @@ async function addContact(
   expect(res.status).toBe(201);
 }
 
-async function trpcList(client: HttpClient): Promise<unknown[]> {
-  const res = await client.get('/trpc/contacts.list');
-  expect(res.status).toBe(200);
-  return res.body.result.data;
+/** Every contact through the paginated search, 200 at a time. */
+async function allPages(client: HttpClient): Promise<unknown[]> {
+  const all: unknown[] = [];
+  for (let page = 1; ; page++) {
+    const res = await client.get(`/api/contacts/search?page=${page}&pageSize=200`);
+    expect(res.status).toBe(200);
+    all.push(...(res.body.items as unknown[]));
+    if (all.length >= res.body.total) return all;
+  }
 }
 
 const BIG = 20_000;
@@ -61,7 +67,7 @@ await seed(hope.user.id, 5);
 await seed(big.user.id, BIG, { notes: 'n'.repeat(600) });
 
 describe('GET /api/contacts (streamed)', () => {
-  it('is a valid JSON array, the same contacts with the same fields in the same order as the procedure', async () => {
+  it('is a valid JSON array, the same contacts with the same fields in the same order as the pages of contacts.find', async () => {
     await addContact(grace.client, {
       firstName: 'Ann',
       lastName: 'Apostrophe',
@@ -73,7 +79,7 @@ describe('GET /api/contacts (streamed)', () => {
     expect(res.headers.get('content-type')).toBe('application/json; charset=utf-8');
     const streamed = JSON.parse(res.text) as { lastName: string }[];
     expect(streamed).toHaveLength(301);
-    const before = await trpcList(grace.client);
+    const before = await allPages(grace.client);
     // Identical text: the same keys in the same order, the same values.
     expect(res.text).toBe(JSON.stringify(before));
     expect(streamed.some((c) => c.lastName === 'Apostrophe')).toBe(true);
@@ -188,5 +194,65 @@ describe('exports at once per church', () => {
       expect((await hope.client.request('HEAD', '/api/contacts')).status).toBe(200);
     }
     expect((await hope.client.get('/api/contacts/export')).status).toBe(200);
+  });
+});
+
+describe('streamed routes and row-level security (issue 24 §9)', () => {
+  it("each stream gets the church's handle: role lampstand_app, app.tenant_id the church, no bypass", async () => {
+    const streamed = restRoutes.filter((r) => r.stream);
+    expect(streamed.map((r) => r.path).sort()).toEqual([
+      '/api/contact-lists/{id}/contacts',
+      '/api/contacts',
+      '/api/contacts/export',
+    ]);
+    const csvRoute = streamed.find((r) => r.format === 'csv')!;
+    const original = csvRoute.stream;
+    // What the handle a stream is given works as, read on that handle.
+    csvRoute.stream = async ({ db }) => {
+      const { rows } = await sql<{ who: string; tenant: string; bypass: string }>`
+        select current_user as who, current_setting('app.tenant_id', true) as tenant,
+          coalesce(current_setting('app.rls_bypass', true), '') as bypass`.execute(db);
+      const r = rows[0]!;
+      async function* items() {
+        yield `${r.who},${r.tenant},${r.bypass}`;
+      }
+      return { fileName: 'who.csv', items: items(), close: async () => {} };
+    };
+    try {
+      const res = await hope.client.get('/api/contacts/export');
+      expect(res.status).toBe(200);
+      expect(res.text).toBe(`lampstand_app,${hope.user.id},`);
+    } finally {
+      csvRoute.stream = original;
+    }
+  });
+});
+
+describe('no whole-table read builds every row in memory (issue 24 §13)', () => {
+  it.each(['contacts.list', 'contacts.export', 'contactLists.contacts'])(
+    'tRPC %s answers 405 (the REST route streams it) and returns no rows',
+    async (path) => {
+      const res = await big.client.get(`/trpc/${path}?input=${encodeURIComponent(JSON.stringify({ id: 1 }))}`);
+      expect(res.status).toBe(405);
+      expect(res.body.error.message).toMatch(/streamed over REST only/);
+      expect(res.text.length).toBeLessThan(2_000);
+    },
+  );
+
+  it(`GET /api/contact-lists/{id}/contacts streams a list of ${BIG.toLocaleString('en')} to the end, in name order`, async () => {
+    const list = await big.client.post('/api/contact-lists', { name: 'Everyone' });
+    expect(list.status).toBe(201);
+    await sql`insert into contacts_in_lists (user_id, list_id, contact_id)
+      select user_id, ${list.body.id}, id from contacts where user_id = ${big.user.id}`.execute(app.db);
+    const res = await big.client.get(`/api/contact-lists/${list.body.id}/contacts`);
+    expect(res.status).toBe(200);
+    const all = res.body as { id: number }[];
+    expect(all).toHaveLength(BIG);
+    const { rows } = await sql<{ id: number }>`select id from contacts where user_id = ${big.user.id}
+      order by lower(last_name), lower(first_name), id`.execute(app.db);
+    expect(all.map((c) => c.id)).toEqual(rows.map((r) => r.id));
+    // Another church's list, or none: 404 before any row.
+    expect((await hope.client.get(`/api/contact-lists/${list.body.id}/contacts`)).status).toBe(404);
+    expect((await big.client.get('/api/contact-lists/2147483647/contacts')).status).toBe(404);
   });
 });

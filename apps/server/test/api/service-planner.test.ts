@@ -583,6 +583,30 @@ describe('assignments and scheduling requests', () => {
     expect((await g.delete(`${BASE}/assignments/${forcedTwice.body.id}`)).status).toBe(200);
   });
 
+  it('two presses of Send requests at once email each person once (issue 24 §15)', async () => {
+    const p = await plan(g, { date: '2030-05-05', title: 'Twice pressed' });
+    const people = await Promise.all(
+      ['Ida', 'Jon', 'Kim'].map(
+        async (name) =>
+          (await g.post(`${BASE}/members`, { name, email: `${name.toLowerCase()}.twice@example.org` })).body,
+      ),
+    );
+    for (const m of people) await g.post(`${BASE}/plans/${p.id}/assignments`, { memberId: m.id });
+    const presses = await Promise.all([1, 2, 3].map(() => g.post(`${BASE}/plans/${p.id}/send-requests`)));
+    for (const r of presses) expect(r.status).toBe(200);
+    expect(presses.reduce((n, r) => n + (r.body.sent as number), 0)).toBe(3);
+    const mails = await app.db
+      .selectFrom('outboxMessages')
+      .select('toAddress')
+      .where('toAddress', 'like', '%.twice@example.org')
+      .execute();
+    expect(mails.map((m) => m.toAddress).sort()).toEqual([
+      'ida.twice@example.org',
+      'jon.twice@example.org',
+      'kim.twice@example.org',
+    ]);
+  });
+
   it('emails requests with Accept and Decline links; opening a link never answers, the POST does', async () => {
     const p = await plan(g, { date: '2030-04-07', title: 'Easter Sunday', location: 'Main hall' });
     const pos = (await g.post(`${BASE}/positions`, { name: 'Vocals', category: 'Band' })).body;

@@ -19,6 +19,8 @@ export type UpdateAccountInput = z.infer<typeof updateAccountSchema>;
 export const changePasswordSchema = z.object({
   currentPassword: currentPasswordSchema,
   newPassword: registerSchema.shape.password,
+  /** A key made by someone who knew the old password would otherwise keep working. */
+  revokeApiKeys: z.boolean().optional().describe('Also revoke all API keys (default true)'),
 });
 export type ChangePasswordInput = z.infer<typeof changePasswordSchema>;
 
@@ -35,6 +37,8 @@ export const changePasswordResultSchema = z.object({
   ok: z.literal(true),
   /** How many other sessions of this account were signed out. */
   signedOutSessions: z.number().int(),
+  /** How many API keys were revoked with it (0 when asked to keep them). */
+  revokedApiKeys: z.number().int(),
 });
 
 /** A church's daily recipient limit for email and SMS campaigns (issue 12 §13). */

@@ -8,6 +8,10 @@ export const apiKeySchema = z.object({
   tokenPrefix: z.string(),
   createdAt: z.date(),
   lastUsedAt: z.date().nullable(),
+  /** The account that made the key; null for keys made before this was recorded. */
+  createdByUserId: z.number().int().nullable(),
+  /** That account's username ('Created by …' in Settings). */
+  createdBy: z.string().nullable(),
 });
 
 export const createApiKeySchema = z.object({ name: requiredTextSchema('Name', 100) });

@@ -21,6 +21,7 @@ import * as m0045 from './2026_11_23_0045_contact_search_by_church.js';
 import * as m0047 from './2026_11_23_0047_contact_import_progress.js';
 import * as m0048 from './2026_11_23_0048_row_level_security.js';
 import * as m0049 from './2026_11_25_0049_signup_safety.js';
+import * as m0050 from './2026_11_25_0050_api_key_creator.js';
 import * as m0051 from './2026_11_25_0051_contact_removals.js';
 
 /** Every migration, by its frozen date-prefixed name. Add new ones at the end. */
@@ -47,5 +48,6 @@ export const migrations: Record<string, Migration> = {
   '2026_11_23_0047_contact_import_progress': m0047,
   '2026_11_23_0048_row_level_security': m0048,
   '2026_11_25_0049_signup_safety': m0049,
+  '2026_11_25_0050_api_key_creator': m0050,
   '2026_11_25_0051_contact_removals': m0051,
 };

@@ -1,4 +1,16 @@
-import { Anchor, Badge, Button, Group, Paper, PasswordInput, Stack, Text, TextInput, Title } from '@mantine/core';
+import {
+  Anchor,
+  Badge,
+  Button,
+  Checkbox,
+  Group,
+  Paper,
+  PasswordInput,
+  Stack,
+  Text,
+  TextInput,
+  Title,
+} from '@mantine/core';
 import { schemaResolver, useForm, type UseFormReturnType } from '@mantine/form';
 import { useEffect } from 'react';
 import {
@@ -173,13 +185,21 @@ function EmailVerification() {
 function PasswordForm() {
   const form = useForm<ChangePasswordFormValues>({
     mode: 'controlled',
-    initialValues: { currentPassword: '', newPassword: '', confirmPassword: '' },
+    initialValues: { currentPassword: '', newPassword: '', confirmPassword: '', revokeApiKeys: true },
     validate: schemaResolver(changePasswordFormSchema, { sync: true }),
   });
+  const utils = trpc.useUtils();
   const change = trpc.account.changePassword.useMutation({
-    onSuccess: () => {
+    onSuccess: async (res) => {
       form.reset();
-      notifySuccess('Password changed', 'You are still signed in here; other devices have been signed out.');
+      notifySuccess(
+        'Password changed',
+        'You are still signed in here; other devices have been signed out.' +
+          (res.revokedApiKeys > 0
+            ? ` ${res.revokedApiKeys} API ${res.revokedApiKeys === 1 ? 'key was' : 'keys were'} revoked.`
+            : ''),
+      );
+      await utils.apiKeys.list.invalidate();
     },
     onError: (err) => {
       if (!showFieldErrors(form, err)) notifyError('Failed to change password', errorMessage(err));
@@ -189,7 +209,11 @@ function PasswordForm() {
     <Paper withBorder p="lg">
       <form
         onSubmit={form.onSubmit((v) =>
-          change.mutate({ currentPassword: v.currentPassword, newPassword: v.newPassword }),
+          change.mutate({
+            currentPassword: v.currentPassword,
+            newPassword: v.newPassword,
+            revokeApiKeys: v.revokeApiKeys ?? true,
+          }),
         )}
       >
         <Stack>
@@ -206,6 +230,11 @@ function PasswordForm() {
             label="Confirm new password"
             autoComplete="new-password"
             {...form.getInputProps('confirmPassword')}
+          />
+          <Checkbox
+            label="Also revoke all API keys"
+            description="Scripts using your church's API keys stop working; create new keys in Settings."
+            {...form.getInputProps('revokeApiKeys', { type: 'checkbox' })}
           />
           <Group justify="flex-end">
             <Button type="submit" loading={change.isPending}>

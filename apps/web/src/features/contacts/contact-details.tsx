@@ -36,7 +36,7 @@ function ListMemberships({ contact }: { contact: Contact }) {
     Promise.all([
       utils.contactLists.ofContact.invalidate({ id: contact.id }),
       utils.contactLists.list.invalidate(),
-      utils.contactLists.contacts.invalidate(),
+      utils.contacts.find.invalidate(),
     ]);
   const add = trpc.contactLists.addContact.useMutation({
     onSuccess: async () => {

@@ -160,7 +160,6 @@ export function ContactForm({
   const refresh = async () => {
     await Promise.all([
       utils.contacts.find.invalidate(),
-      utils.contacts.list.invalidate(),
       utils.contacts.duplicates.invalidate(),
       utils.contactLists.list.invalidate(),
     ]);

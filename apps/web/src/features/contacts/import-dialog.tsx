@@ -62,11 +62,7 @@ export function ImportDialog({ opened, onClose }: { opened: boolean; onClose: ()
   };
   const close = async () => {
     if (finished) {
-      await Promise.all([
-        utils.contacts.find.invalidate(),
-        utils.contacts.list.invalidate(),
-        utils.contactLists.list.invalidate(),
-      ]);
+      await Promise.all([utils.contacts.find.invalidate(), utils.contactLists.list.invalidate()]);
       if (imp?.status === 'completed')
         notifySuccess(
           'Import complete',

@@ -9,6 +9,7 @@ import {
   Loader,
   Menu,
   Modal,
+  Pagination,
   ScrollArea,
   Select,
   SimpleGrid,
@@ -111,11 +112,13 @@ function AddContactsModal({ list, onClose }: { list: ContactList; onClose: () =>
   const utils = trpc.useUtils();
   const [search, setSearch] = useState('');
   const candidates = trpc.contacts.find.useQuery({ search, tab: 'all', page: 1, pageSize: 100 });
-  const members = trpc.contactLists.contacts.useQuery({ id: list.id });
+  // The list's members among the same first 100 matches: the same search, order and page size
+  // within the list, so every member among the candidates is in it (never the whole list).
+  const members = trpc.contacts.find.useQuery({ search, tab: 'all', listId: list.id, page: 1, pageSize: 100 });
   const [selected, setSelected] = useState<number[]>([]);
   const add = trpc.contactLists.addContact.useMutation();
   const [saving, setSaving] = useState(false);
-  const inList = new Set((members.data ?? []).map((c) => c.id));
+  const inList = new Set((members.data?.items ?? []).map((c) => c.id));
   const available = (candidates.data?.items ?? []).filter((c) => !inList.has(c.id));
   const save = async () => {
     setSaving(true);
@@ -124,7 +127,7 @@ function AddContactsModal({ list, onClose }: { list: ContactList; onClose: () =>
       notifySuccess('Contact added to list', `${selected.length} added to ${list.name}.`);
       await Promise.all([
         utils.contactLists.list.invalidate(),
-        utils.contactLists.contacts.invalidate({ id: list.id }),
+        utils.contacts.find.invalidate(),
         utils.contactLists.ofContact.invalidate(),
       ]);
       onClose();
@@ -189,14 +192,21 @@ function AddContactsModal({ list, onClose }: { list: ContactList; onClose: () =>
   );
 }
 
+/** Members shown a page at a time (a list can hold the whole address book). */
+const MEMBERS_PAGE = 50;
+
 function MembersModal({ list, onClose }: { list: ContactList; onClose: () => void }) {
   const utils = trpc.useUtils();
-  const members = trpc.contactLists.contacts.useQuery({ id: list.id });
+  const [page, setPage] = useState(1);
+  const members = trpc.contacts.find.useQuery({ tab: 'all', listId: list.id, page, pageSize: MEMBERS_PAGE });
+  const pages = Math.max(1, Math.ceil((members.data?.total ?? 0) / MEMBERS_PAGE));
   const remove = trpc.contactLists.removeContact.useMutation({
     onSuccess: async () => {
       notifySuccess('Contact removed from list');
+      // The last one on a later page: show the page before.
+      if (page > 1 && members.data?.items.length === 1) setPage(page - 1);
       await Promise.all([
-        members.refetch(),
+        utils.contacts.find.invalidate(),
         utils.contactLists.list.invalidate(),
         utils.contactLists.ofContact.invalidate(),
       ]);
@@ -212,13 +222,13 @@ function MembersModal({ list, onClose }: { list: ContactList; onClose: () => voi
           <Alert color="red" title="Error loading contacts">
             {errorMessage(members.error)}
           </Alert>
-        ) : (members.data ?? []).length === 0 ? (
+        ) : (members.data?.items ?? []).length === 0 ? (
           <Text c="dimmed" size="sm">
             No contacts in this list yet
           </Text>
         ) : (
           <Stack gap={6}>
-            {members.data!.map((c) => (
+            {members.data!.items.map((c) => (
               <Group key={c.id} justify="space-between" wrap="nowrap">
                 <Text size="sm">
                   {fullName(c)}{' '}
@@ -250,6 +260,11 @@ function MembersModal({ list, onClose }: { list: ContactList; onClose: () => voi
           </Stack>
         )}
       </ScrollArea.Autosize>
+      {pages > 1 ? (
+        <Group justify="center" mt="md">
+          <Pagination total={pages} value={Math.min(page, pages)} onChange={setPage} size="sm" />
+        </Group>
+      ) : null}
     </Modal>
   );
 }

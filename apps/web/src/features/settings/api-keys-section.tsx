@@ -25,7 +25,8 @@ import { CopyField } from '../social-blast/social-settings';
 
 /**
  * Settings → API keys: named keys for integrators' scripts (`Authorization: Bearer …`). A new key's
- * token is shown once; the list shows each key's start, when it was made and last used.
+ * token is shown once; the list shows each key's start, when and by whom it was made, and when it
+ * was last used.
  */
 export function ApiKeysSection() {
   const utils = trpc.useUtils();
@@ -107,7 +108,12 @@ export function ApiKeysSection() {
                     <Table.Td>
                       <Code>{k.tokenPrefix}…</Code>
                     </Table.Td>
-                    <Table.Td>{formatDate(k.createdAt)}</Table.Td>
+                    <Table.Td>
+                      {formatDate(k.createdAt)}
+                      <Text size="xs" c="dimmed">
+                        Created by {k.createdBy ?? 'an unknown account'}
+                      </Text>
+                    </Table.Td>
                     <Table.Td>{k.lastUsedAt ? formatDate(k.lastUsedAt) : 'Never'}</Table.Td>
                     <Table.Td>
                       <Button

@@ -9,7 +9,7 @@ export const apiKeysRouter = router({
   create: sessionProcedure
     .input(createApiKeySchema)
     .output(createdApiKeySchema)
-    .mutation(({ ctx, input }) => createApiKey(ctx.db, ctx.tenantId, input)),
+    .mutation(({ ctx, input }) => createApiKey(ctx.db, ctx.tenantId, { ...input, actorId: ctx.user.id })),
   revoke: sessionProcedure
     .input(apiKeyIdSchema)
     .output(z.object({ success: z.literal(true) }))

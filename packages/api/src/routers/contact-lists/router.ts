@@ -11,7 +11,6 @@ import {
 } from '../../schemas/contacts.js';
 import {
   addContactToList,
-  contactsOfList,
   createContactList,
   deleteContactList,
   listContactLists,
@@ -19,7 +18,7 @@ import {
   removeContactFromList,
   updateContactList,
 } from '../../services/contacts/lists.js';
-import { protectedProcedure, router } from '../../trpc.js';
+import { protectedProcedure, router, streamedProcedure } from '../../trpc.js';
 
 const membership = z.object({ listId: z.number().int(), contactId: z.number().int() });
 
@@ -40,10 +39,11 @@ export const contactListsRouter = router({
     .input(listIdSchema)
     .output(z.object({ id: z.number().int() }))
     .mutation(({ ctx, input }) => deleteContactList(ctx.db, ctx.tenantId, input.id)),
-  contacts: protectedProcedure
+  // GET /api/contact-lists/{id}/contacts, streamed (openContactsExport with the list).
+  contacts: streamedProcedure
     .input(listIdSchema)
     .output(z.array(contactSchema))
-    .query(({ ctx, input }) => contactsOfList(ctx.db, ctx.tenantId, input.id)),
+    .query(() => []),
   addContact: protectedProcedure
     .input(listMembershipSchema)
     .output(membership)

@@ -2,6 +2,7 @@ import { sql, type Db } from '@lampstand/db';
 import type { ChangePasswordInput, UpdateAccountInput } from '../../schemas/account.js';
 import type { SessionUser } from '../../schemas/auth.js';
 import { badRequest, conflict, isUniqueViolation, notFound } from '../../errors.js';
+import { revokeAllApiKeys } from '../api-keys/api-keys.js';
 import { hashPassword, verifyPassword } from '../auth/password.js';
 import { EMAIL_TAKEN } from '../auth/register-user.js';
 import { toSessionUser } from '../auth/users.js';
@@ -51,12 +52,13 @@ export async function updateAccount(db: Db, userId: number, input: UpdateAccount
 /**
  * Change the password (the current one is required) and sign out every other session of this
  * account, in one transaction; `keepSessionId`, the session making the change, stays signed in.
+ * The church's API keys are revoked too unless `revokeApiKeys` is false (issue 24 §8).
  */
 export async function changePassword(
   db: Db,
   userId: number,
   input: ChangePasswordInput & { keepSessionId: string | undefined },
-): Promise<{ ok: true; signedOutSessions: number }> {
+): Promise<{ ok: true; signedOutSessions: number; revokedApiKeys: number }> {
   await checkCurrentPassword(db, userId, input.currentPassword, 'Current password is required');
   const passwordHash = await hashPassword(input.newPassword);
   return db.transaction().execute(async (trx) => {
@@ -66,6 +68,7 @@ export async function changePassword(
       .where(sql`sess->>'userId'`, '=', String(userId))
       .$if(input.keepSessionId !== undefined, (q) => q.where('sid', '<>', input.keepSessionId!))
       .executeTakeFirst();
-    return { ok: true as const, signedOutSessions: Number(signedOut.numDeletedRows) };
+    const revokedApiKeys = input.revokeApiKeys === false ? 0 : await revokeAllApiKeys(trx, userId);
+    return { ok: true as const, signedOutSessions: Number(signedOut.numDeletedRows), revokedApiKeys };
   });
 }

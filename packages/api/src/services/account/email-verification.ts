@@ -60,6 +60,8 @@ export async function sendVerificationEmail(
   const link = verificationLink(deps.config.publicUrl, token);
   const host = new URL(deps.config.publicUrl).hostname || 'lampstand.local';
   const address = /<([^>]+)>/.exec(deps.config.emailFrom)?.[1] ?? deps.config.emailFrom;
+  // Outside the delivery engine: transactional mail from the platform to the account owner,
+  // throttled above, not subject to church allowances.
   await deps.email.send({
     from: `"Lampstand" <${address}>`,
     to: user.email,

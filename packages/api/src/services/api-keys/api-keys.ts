@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { Db } from '@lampstand/db';
-import { notFound } from '../../errors.js';
+import { forbidden, notFound } from '../../errors.js';
 import type { ResolvedSession } from '../auth/session-users.js';
 import { getUsersByIds } from '../auth/users.js';
 
@@ -10,33 +10,62 @@ const PREFIX_SHOWN = API_KEY_PREFIX.length + 6;
 
 const hashApiKey = (token: string) => createHash('sha256').update(token, 'utf8').digest('hex');
 
-const columns = ['id', 'name', 'tokenPrefix', 'createdAt', 'lastUsedAt'] as const;
+export const IMPERSONATING_KEY_REFUSED = 'API keys cannot be created while impersonating a church';
 
-/** The church's keys that still work, newest first. */
-export function listApiKeys(db: Db, tenantId: number) {
+/** The church's keys that still work (or the one `id`), newest first, with who made each. */
+function selectKeys(db: Db, tenantId: number) {
   return db
-    .selectFrom('apiKeys')
-    .select(columns)
-    .where('userId', '=', tenantId)
-    .where('revokedAt', 'is', null)
-    .orderBy('id', 'desc')
-    .execute();
+    .selectFrom('apiKeys as k')
+    .leftJoin('users as u', 'u.id', 'k.createdByUserId')
+    .select([
+      'k.id',
+      'k.name',
+      'k.tokenPrefix',
+      'k.createdAt',
+      'k.lastUsedAt',
+      'k.createdByUserId',
+      'u.username as createdBy',
+    ])
+    .where('k.userId', '=', tenantId)
+    .where('k.revokedAt', 'is', null);
 }
 
-/** A new key; the token is returned once and only its hash is kept. */
-export async function createApiKey(db: Db, tenantId: number, input: { name: string }) {
+export function listApiKeys(db: Db, tenantId: number) {
+  return selectKeys(db, tenantId).orderBy('k.id', 'desc').execute();
+}
+
+/**
+ * A new key; the token is returned once and only its hash is kept. `actorId` is the account
+ * signed in: an administrator impersonating the church is refused, since the key would keep
+ * acting as the church after the impersonation ends (issue 24 §8).
+ */
+export async function createApiKey(db: Db, tenantId: number, input: { name: string; actorId: number }) {
+  if (input.actorId !== tenantId) throw forbidden(IMPERSONATING_KEY_REFUSED);
   const token = API_KEY_PREFIX + randomBytes(32).toString('base64url');
-  const row = await db
+  const { id } = await db
     .insertInto('apiKeys')
     .values({
       userId: tenantId,
       name: input.name,
       tokenHash: hashApiKey(token),
       tokenPrefix: token.slice(0, PREFIX_SHOWN),
+      createdByUserId: input.actorId,
     })
-    .returning(columns)
+    .returning('id')
     .executeTakeFirstOrThrow();
+  const row = await selectKeys(db, tenantId).where('k.id', '=', id).executeTakeFirstOrThrow();
   return { ...row, token };
+}
+
+/** Revoke every working key of the church (a password change does, unless told not to); how many. */
+export async function revokeAllApiKeys(db: Db, tenantId: number): Promise<number> {
+  const res = await db
+    .updateTable('apiKeys')
+    .set({ revokedAt: new Date() })
+    .where('userId', '=', tenantId)
+    .where('revokedAt', 'is', null)
+    .executeTakeFirst();
+  return Number(res.numUpdatedRows);
 }
 
 export async function revokeApiKey(db: Db, tenantId: number, input: { id: number }) {

@@ -12,8 +12,12 @@ export const EXPORT_BUSY = 'An export is already running for your church. Please
 export const IMPORT_BUSY = 'An import is already running for your church. Please try again when it finishes.';
 /** A guess at how long a large export or an import batch takes; only a hint to the client. */
 const RETRY_AFTER_SECONDS = 30;
-/** An import that has shown no progress for this long has lost its worker; it no longer counts. */
-const STALE_IMPORT = sql`interval '10 minutes'`;
+/**
+ * An import that has shown no progress for this many minutes has lost its worker: it no longer
+ * counts, and another run may take it over (import.ts).
+ */
+export const IMPORT_LEASE_MINUTES = 10;
+const STALE_IMPORT = sql`make_interval(mins => ${IMPORT_LEASE_MINUTES})`;
 
 // Advisory lock keys: (EXPORT_LOCK_SPACE + slot, church id), so each church has CHURCH_LIMITS.exports
 // locks of its own. 'LS' in the high bytes keeps them apart from any other advisory lock.

@@ -138,11 +138,6 @@ export function contactsByName(db: Db, tenantId: number, opts: { listId?: number
     .orderBy('contacts.id');
 }
 
-export async function listContacts(db: Db, tenantId: number): Promise<z.input<typeof contactSchema>[]> {
-  const rows = await contactsByName(db, tenantId).execute();
-  return rows.map(toContact);
-}
-
 export interface FindContactsInput {
   search?: string;
   tab: ContactTab;

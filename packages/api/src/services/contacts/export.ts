@@ -1,5 +1,5 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import type { Db } from '@lampstand/db';
+import { tenantDb, type Db } from '@lampstand/db';
 import { IMPORT_FIELDS } from '../../schemas/contact-imports.js';
 import { notFound } from '../../errors.js';
 import { acquireExportSlot } from './church-limits.js';
@@ -58,9 +58,25 @@ async function* cursorRows<T>(query: { stream(chunkSize: number): AsyncIterableI
   }
 }
 
-/** Every contact of the church, by name, read through a server-side cursor: memory stays flat. */
-export async function* streamContacts(db: Db, tenantId: number): AsyncGenerator<ContactOut> {
-  for await (const row of cursorRows(contactsByName(db, tenantId))) yield toContact(row);
+/** Every contact of the church (or of one list), by name, read through a server-side cursor: memory stays flat. */
+export async function* streamContacts(
+  db: Db,
+  tenantId: number,
+  opts: { listId?: number } = {},
+): AsyncGenerator<ContactOut> {
+  for await (const row of cursorRows(contactsByName(db, tenantId, opts))) yield toContact(row);
+}
+
+/** The list's name; 404 for an unknown list or another church's. */
+async function listName(db: Db, tenantId: number, listId: number): Promise<string> {
+  const list = await db
+    .selectFrom('contactLists')
+    .select('name')
+    .where('id', '=', listId)
+    .where('userId', '=', tenantId)
+    .executeTakeFirst();
+  if (!list) throw notFound('List not found');
+  return list.name;
 }
 
 export interface ContactsCsv {
@@ -75,19 +91,9 @@ export interface ContactsCsv {
  * first chunk.
  */
 export async function openContactsCsv(db: Db, tenantId: number, opts: { listId?: number }): Promise<ContactsCsv> {
-  let listName: string | undefined;
-  if (opts.listId) {
-    const list = await db
-      .selectFrom('contactLists')
-      .select('name')
-      .where('id', '=', opts.listId)
-      .where('userId', '=', tenantId)
-      .executeTakeFirst();
-    if (!list) throw notFound('List not found');
-    listName = list.name;
-  }
+  const name = opts.listId ? await listName(db, tenantId, opts.listId) : undefined;
   const slug =
-    (listName ?? 'contacts')
+    (name ?? 'contacts')
       .toLowerCase()
       .replace(/[^a-z0-9]+/g, '-')
       .replace(/^-|-$/g, '') || 'contacts';
@@ -129,35 +135,31 @@ async function inExportSlot<T>(
   }
 }
 
-/** `GET /api/contacts` as a stream: every contact, within the church's export limit. */
-export function openContactsExport(db: Db, tenantId: number): Promise<OpenExport<ContactOut>> {
-  return inExportSlot(db, tenantId, async (conn) => ({ items: streamContacts(conn, tenantId) }));
+/**
+ * `GET /api/contacts` (every contact) and `GET /api/contact-lists/{id}/contacts` (one list's; 404
+ * before the first row for an unknown list) as a stream, within the church's export limit. The
+ * slot's connection is the church's (`tenantDb`), whatever handle the caller passes, so row-level
+ * security holds the stream to the church's rows even if its `WHERE` were lost.
+ */
+export function openContactsExport(
+  db: Db,
+  tenantId: number,
+  opts: { listId?: number } = {},
+): Promise<OpenExport<ContactOut>> {
+  return inExportSlot(tenantDb(db, tenantId), tenantId, async (conn) => {
+    if (opts.listId) await listName(conn, tenantId, opts.listId);
+    return { items: streamContacts(conn, tenantId, opts) };
+  });
 }
 
-/** The CSV export as a stream of chunks, within the church's export limit. */
+/** The CSV export as a stream of chunks, within the church's export limit, on the church's handle. */
 export function openContactsCsvExport(
   db: Db,
   tenantId: number,
   opts: { listId?: number },
 ): Promise<OpenExport<string>> {
-  return inExportSlot(db, tenantId, async (conn) => {
+  return inExportSlot(tenantDb(db, tenantId), tenantId, async (conn) => {
     const csv = await openContactsCsv(conn, tenantId, opts);
     return { fileName: csv.fileName, items: csv.chunks };
   });
-}
-
-/** The CSV export in one piece, for tRPC callers (the REST route streams it). */
-export async function exportContactsCsv(
-  db: Db,
-  tenantId: number,
-  opts: { listId?: number },
-): Promise<{ fileName: string; csv: string }> {
-  const file = await openContactsCsvExport(db, tenantId, opts);
-  try {
-    let csv = '';
-    for await (const chunk of file.items) csv += chunk;
-    return { fileName: file.fileName!, csv };
-  } finally {
-    await file.close();
-  }
 }

@@ -2,6 +2,7 @@ import { ownerDb, sql } from '@lampstand/db';
 import { describe, expect, it } from 'vitest';
 import { freshDatabase } from '@lampstand/db/test/fresh-db';
 import { registerUser } from '../auth/register-user.js';
+import { IMPORT_LEASE_MINUTES } from './church-limits.js';
 import { openCsv, rowToCandidate, runContactImport, suggestMapping, uploadImport, type CsvRow } from './import.js';
 
 /** The whole file through the streaming parser. */
@@ -93,14 +94,20 @@ describe('runContactImport', () => {
       csv: ['First,Last,Email', ...rows].join('\n'),
     });
     const mapping = { First: 'firstName', Last: 'lastName', Email: 'email' };
-    // As if a worker committed the first batch of 1000 and died.
+    // As if a worker committed the first batch of 1000 and died (longer ago than the lease).
     const firstBatch = rows
       .slice(0, 1000)
       .map((_, i) => ({ userId: church.id, firstName: `P${i}`, lastName: 'Person', email: `p${i}@example.org` }));
     await db.insertInto('contacts').values(firstBatch).execute();
     await db
       .updateTable('contactImports')
-      .set({ status: 'running', mapping: JSON.stringify(mapping), processedRows: 1000, createdCount: 1000 })
+      .set({
+        status: 'running',
+        mapping: JSON.stringify(mapping),
+        processedRows: 1000,
+        createdCount: 1000,
+        progressAt: new Date(Date.now() - (IMPORT_LEASE_MINUTES + 1) * 60_000),
+      })
       .where('id', '=', imp.id)
       .execute();
 
@@ -167,5 +174,82 @@ describe('runContactImport', () => {
     } finally {
       await sql`drop trigger import_fail_once on contacts`.execute(ownerDb(db));
     }
+  });
+
+  /** A queued import of `n` rows named `prefix0…`, mapped. */
+  async function queuedImport(prefix: string, n: number) {
+    const rows = Array.from({ length: n }, (_, i) => `${prefix}${i},Person,${prefix.toLowerCase()}${i}@example.org`);
+    const imp = await uploadImport(db, church.id, {
+      fileName: `${prefix}.csv`,
+      csv: ['First,Last,Email', ...rows].join('\n'),
+    });
+    await db
+      .updateTable('contactImports')
+      .set({ status: 'queued', mapping: JSON.stringify({ First: 'firstName', Last: 'lastName', Email: 'email' }) })
+      .where('id', '=', imp.id)
+      .execute();
+    return imp.id;
+  }
+
+  const countNamed = async (prefix: string) =>
+    Number(
+      (
+        await db
+          .selectFrom('contacts')
+          .select((eb) => eb.fn.countAll<number>().as('n'))
+          .where('userId', '=', church.id)
+          .where('firstName', 'like', `${prefix}%`)
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
+
+  it('two runs of one import at once (a pg-boss retry beside a slow first run) import every row once', async () => {
+    const id = await queuedImport('R', 3500);
+    await Promise.all([runContactImport(db, id), runContactImport(db, id), runContactImport(db, id)]);
+    const done = await db.selectFrom('contactImports').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+    expect(done).toMatchObject({ status: 'completed', processedRows: 3500, createdCount: 3500, updatedCount: 0 });
+    expect(await countNamed('R')).toBe(3500);
+    const emails = await db
+      .selectFrom('contacts')
+      .select((eb) =>
+        eb.fn
+          .count<number>(eb.fn('lower', ['email']))
+          .distinct()
+          .as('n'),
+      )
+      .where('userId', '=', church.id)
+      .where('firstName', 'like', 'R%')
+      .executeTakeFirstOrThrow();
+    expect(Number(emails.n)).toBe(3500);
+  });
+
+  it('a run beside one still making progress does nothing; after the lease it takes over and resumes', async () => {
+    const id = await queuedImport('S', 1500);
+    // A first run that claimed the import a moment ago and is still working on its first batch.
+    await db
+      .updateTable('contactImports')
+      .set({ status: 'running', progressAt: new Date() })
+      .where('id', '=', id)
+      .execute();
+    await runContactImport(db, id);
+    expect(await countNamed('S')).toBe(0);
+    expect(
+      await db.selectFrom('contactImports').select('status').where('id', '=', id).executeTakeFirstOrThrow(),
+    ).toEqual({ status: 'running' });
+    // That run died: no progress for longer than the lease.
+    await db
+      .updateTable('contactImports')
+      .set({ progressAt: new Date(Date.now() - (IMPORT_LEASE_MINUTES + 1) * 60_000) })
+      .where('id', '=', id)
+      .execute();
+    await runContactImport(db, id);
+    expect(await countNamed('S')).toBe(1500);
+    expect(
+      await db
+        .selectFrom('contactImports')
+        .select(['status', 'createdCount'])
+        .where('id', '=', id)
+        .executeTakeFirstOrThrow(),
+    ).toEqual({ status: 'completed', createdCount: 1500 });
   });
 });

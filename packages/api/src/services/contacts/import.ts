@@ -17,7 +17,7 @@ import type { JobQueue } from '../../jobs.js';
 import { churchCountryCode, type CountryCode } from '../settings/church-settings.js';
 import { toE164 } from './phone.js';
 import { setConsent, type ConsentChannel } from './consent.js';
-import { checkImportSlot } from './church-limits.js';
+import { checkImportSlot, IMPORT_LEASE_MINUTES } from './church-limits.js';
 
 const PREVIEW_ROWS = 5;
 const BATCH = 1000;
@@ -397,16 +397,32 @@ interface BatchPlan {
   toUpdate: { id: number; c: Candidate }[];
 }
 
-/** Mark the import running; null when there is nothing to do (finished, or never started). */
+/** Another run took the import over (or finished it): this run stops, its batch rolled back. */
+class ImportTakenOver extends Error {}
+
+/**
+ * Mark the import running, in one conditional statement, so that two runs at once (pg-boss
+ * retrying beside a slow first run) cannot both claim it: queued, or failed (the job's retry
+ * resumes after the last committed batch), or running without progress for IMPORT_LEASE_MINUTES.
+ * Null when there is nothing to do (finished, never started, or another run has it).
+ */
 async function claimImport(db: Db, importId: number): Promise<ImportJob | null> {
-  const imp = await db.selectFrom('contactImports').selectAll().where('id', '=', importId).executeTakeFirst();
-  // A failed import is picked up again by the job's retry and resumes after its last committed batch.
-  if (!imp || imp.status === 'completed' || imp.status === 'uploaded') return null;
-  await db
+  const imp = await db
     .updateTable('contactImports')
     .set({ status: 'running', error: null, finishedAt: null, progressAt: new Date() })
     .where('id', '=', importId)
-    .execute();
+    .where((eb) =>
+      eb.or([
+        eb('status', 'in', ['queued', 'failed']),
+        eb.and([
+          eb('status', '=', 'running'),
+          sql<boolean>`coalesce(progress_at, created_at) < now() - make_interval(mins => ${IMPORT_LEASE_MINUTES})`,
+        ]),
+      ]),
+    )
+    .returningAll()
+    .executeTakeFirst();
+  if (!imp) return null;
   return {
     id: imp.id,
     tenantId: imp.userId,
@@ -574,6 +590,22 @@ async function addToList(trx: Db, job: ImportJob, contactIds: number[]): Promise
     .execute();
 }
 
+/**
+ * The fence, first in each batch's transaction: lock the import's row and check that it is still
+ * this run's (running, at the row count this run committed last). A run that took it over has
+ * moved the count on (or waits here for this batch to commit, then finds it moved), so every row
+ * is imported once.
+ */
+async function fence(trx: Db, job: ImportJob, processedRows: number): Promise<void> {
+  const row = await trx
+    .selectFrom('contactImports')
+    .select(['status', 'processedRows'])
+    .where('id', '=', job.id)
+    .forUpdate()
+    .executeTakeFirst();
+  if (row?.status !== 'running' || row.processedRows !== processedRows) throw new ImportTakenOver();
+}
+
 async function recordProgress(trx: Db, job: ImportJob, processedRows: number, plan: BatchPlan): Promise<void> {
   await trx
     .updateTable('contactImports')
@@ -588,11 +620,14 @@ async function recordProgress(trx: Db, job: ImportJob, processedRows: number, pl
     .execute();
 }
 
-async function endImport(db: Db, importId: number, outcome: { error: string | null }): Promise<void> {
+/** Finish the import, if it is still this run's (running, at the count this run left it). */
+async function endImport(db: Db, importId: number, outcome: { error: string | null; processedRows: number }) {
   await db
     .updateTable('contactImports')
     .set({ status: outcome.error === null ? 'completed' : 'failed', error: outcome.error, finishedAt: new Date() })
     .where('id', '=', importId)
+    .where('status', '=', 'running')
+    .where('processedRows', '=', outcome.processedRows)
     .execute();
 }
 
@@ -618,11 +653,12 @@ async function refreshContactStatistics(db: Db): Promise<void> {
 export async function runContactImport(db: Db, importId: number): Promise<void> {
   const job = await claimImport(db, importId);
   if (!job) return;
+  let processed = job.processedRows;
   try {
     const { headers, rows } = await openCsv(job.csv);
-    let processed = job.processedRows;
     for await (const batch of batchesOf(rows, BATCH, job.processedRows)) {
       await db.transaction().execute(async (trx) => {
+        await fence(trx, job, processed);
         const plan = await planBatch(trx, job, headers, batch);
         const created = await createContacts(trx, job, plan.toCreate);
         const updated = await updateContacts(trx, job, plan.toUpdate);
@@ -631,10 +667,15 @@ export async function runContactImport(db: Db, importId: number): Promise<void> 
       });
       processed += batch.length;
     }
-    await endImport(db, importId, { error: null });
+    await endImport(db, importId, { error: null, processedRows: processed });
     if (processed - job.processedRows >= ANALYZE_AFTER_ROWS) await refreshContactStatistics(db);
   } catch (err) {
-    await endImport(db, importId, { error: err instanceof Error ? err.message : String(err) });
+    // Another run has the import: it finishes it.
+    if (err instanceof ImportTakenOver) return;
+    await endImport(db, importId, {
+      error: err instanceof Error ? err.message : String(err),
+      processedRows: processed,
+    });
     // A problem with the file itself will not go away; anything else (a lost connection, a
     // deadlock) is rethrown so that pg-boss retries, and the retry resumes.
     if (err instanceof AppError) return;

@@ -1,10 +1,9 @@
-import { sql, type ContactListType, type Db } from '@lampstand/db';
+import { type ContactListType, type Db } from '@lampstand/db';
 import type { z } from 'zod';
 import type { Selectable } from 'kysely';
 import type { ContactListsTable } from '@lampstand/db';
-import type { contactSchema, contactListSchema } from '../../schemas/contacts.js';
+import type { contactListSchema } from '../../schemas/contacts.js';
 import { notFound } from '../../errors.js';
-import { toContact } from './map.js';
 
 function toList(r: Selectable<ContactListsTable>, count?: number): z.input<typeof contactListSchema> {
   return {
@@ -107,25 +106,6 @@ export async function deleteContactList(db: Db, tenantId: number, id: number): P
     .executeTakeFirst();
   if (!row) throw notFound('List not found');
   return { id };
-}
-
-export async function contactsOfList(
-  db: Db,
-  tenantId: number,
-  listId: number,
-): Promise<z.input<typeof contactSchema>[]> {
-  await getContactList(db, tenantId, listId);
-  const rows = await db
-    .selectFrom('contacts')
-    .innerJoin('contactsInLists as m', 'm.contactId', 'contacts.id')
-    .selectAll('contacts')
-    .where('m.listId', '=', listId)
-    .where('m.userId', '=', tenantId)
-    .orderBy(sql`lower(contacts.last_name)`)
-    .orderBy(sql`lower(contacts.first_name)`)
-    .orderBy('contacts.id')
-    .execute();
-  return rows.map(toContact);
 }
 
 async function assertContact(db: Db, tenantId: number, contactId: number) {

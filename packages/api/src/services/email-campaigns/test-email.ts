@@ -87,6 +87,8 @@ export async function sendTestEmail(
     publicUrl: deps.config.publicUrl,
   });
   const host = new URL(deps.config.publicUrl).hostname || 'lampstand.local';
+  // Outside the delivery engine: one test message to the church's own address, limited by the
+  // attempts quota above, answered inline so the wizard can show the result.
   await deps.email.send({
     from: formatFrom(settings.churchName, deps.config.emailFrom),
     to: input.testEmail,

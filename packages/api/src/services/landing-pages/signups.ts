@@ -181,6 +181,10 @@ export async function signUp(
   const link = `${deps.publicUrl}/p/${encodeURIComponent(page.slug)}/confirm/${token}`;
   const subject = `Please confirm your sign-up: ${page.name}`;
   const host = new URL(deps.publicUrl).hostname || 'lampstand.local';
+  // Outside the delivery engine: the double opt-in confirmation goes to the person who just
+  // submitted the form, inline so a failure is answered there (they can submit again). Not
+  // counted against the church's campaign allowance, and not rate-limited per visitor address
+  // yet (issue 24 §15 leaves it here).
   await deps.email.send({
     from: formatFrom(page.churchName, deps.emailFrom),
     to: email,

@@ -266,6 +266,11 @@ const requestUrl = (publicUrl: string, token: string, answer: 'accept' | 'declin
 /**
  * Email everyone scheduled on the plan who has not been asked yet, through the church's email
  * transport (SMTP, or the outbox without it), with Accept and Decline links.
+ *
+ * Each request is claimed before it is sent (`requested_at` set only where it is still null, in
+ * one statement), so two presses at once send each request once. A send that fails gives the
+ * claim back, so the next press tries again. Still outside the delivery engine (issue 24 §15, not
+ * done): no daily allowance, no rate slot, no automatic retry.
  */
 export async function sendRequests(
   deps: { db: Db; email: EmailTransport; config: DeliveryConfig },
@@ -296,11 +301,22 @@ export async function sendRequests(
   const when = `${longDate(plan.date)}${plan.startTime ? ` at ${shortTime(plan.startTime)}` : ''}`;
   let sent = 0;
   const skippedNoEmail: string[] = [];
+  const failed: string[] = [];
   for (const a of pending) {
     if (!a.email) {
       skippedNoEmail.push(a.name);
       continue;
     }
+    const claimed = await db
+      .updateTable('servicePlanAssignments')
+      .set({ requestedAt: new Date(), updatedAt: new Date() })
+      .where('id', '=', a.id)
+      .where('userId', '=', tenantId)
+      .where('status', '=', 'scheduled')
+      .where('requestedAt', 'is', null)
+      .returning('requestedAt')
+      .executeTakeFirst();
+    if (!claimed) continue; // another press is sending this one
     const role = a.positionName ? ` as ${a.positionName}` : '';
     const accept = requestUrl(config.publicUrl, a.token, 'accept');
     const decline = requestUrl(config.publicUrl, a.token, 'decline');
@@ -316,22 +332,29 @@ export async function sendRequests(
     const text =
       `Hi ${a.name},\n\n${plan.churchName} has scheduled you${role} for ${plan.title} on ${when}` +
       `${plan.location ? ` at ${plan.location}` : ''}.\n\nCan you serve?\n\nAccept: ${accept}\nDecline: ${decline}\n\n${plan.churchName}\n`;
-    await email.send({
-      from: formatFrom(plan.churchName, config.emailFrom),
-      to: a.email,
-      subject,
-      html,
-      text,
-      headers: {},
-      messageId: `serve-${a.id}.${crypto.randomUUID()}@${host}`,
-      meta: { userId: tenantId },
-    });
-    await db
-      .updateTable('servicePlanAssignments')
-      .set({ requestedAt: new Date(), updatedAt: new Date() })
-      .where('id', '=', a.id)
-      .where('userId', '=', tenantId)
-      .execute();
+    try {
+      await email.send({
+        from: formatFrom(plan.churchName, config.emailFrom),
+        to: a.email,
+        subject,
+        html,
+        text,
+        headers: {},
+        messageId: `serve-${a.id}.${crypto.randomUUID()}@${host}`,
+        meta: { userId: tenantId },
+      });
+    } catch {
+      // Not sent: give the claim back, so that the next press asks this person again.
+      await db
+        .updateTable('servicePlanAssignments')
+        .set({ requestedAt: null, updatedAt: new Date() })
+        .where('id', '=', a.id)
+        .where('userId', '=', tenantId)
+        .where('requestedAt', '=', claimed.requestedAt)
+        .execute();
+      failed.push(a.name);
+      continue;
+    }
     sent += 1;
   }
   const people = (n: number) => `${n} ${n === 1 ? 'person' : 'people'}`;
@@ -340,6 +363,7 @@ export async function sendRequests(
       ? 'Everyone scheduled has already been asked'
       : `Requests sent to ${people(sent)}` +
         (skippedNoEmail.length ? `; no email address for ${skippedNoEmail.join(', ')}` : '') +
+        (failed.length ? `; could not be sent to ${failed.join(', ')} (try again)` : '') +
         (email.kind === 'outbox' ? ' (saved to your outbox: no SMTP server is configured)' : '');
   return { sent, skippedNoEmail, message };
 }

@@ -495,6 +495,9 @@ export async function sendDonationReceipt(deps: ReceiptDeps, donationId: number)
     lines.map((l) => `<p style="margin:4px 0">${escapeHtml(l)}</p>`).join('') +
     `<p><a href="${escapeHtml(f.receiptUrl ?? '')}">View your receipt</a></p>`;
   try {
+    // Outside the delivery engine on purpose: a receipt is transactional mail to the donor who just
+    // paid (no church allowance applies), sent once by the claim above from a pg-boss job that
+    // retries it.
     await deps.email.send({
       from: deps.emailFrom,
       to: f.donorEmail,
