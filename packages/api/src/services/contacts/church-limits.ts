@@ -9,6 +9,14 @@ import { tooManyRequests } from '../../errors.js';
 export const CHURCH_LIMITS = { exports: 2, imports: 1 } as const;
 
 export const EXPORT_BUSY = 'An export is already running for your church. Please try again when it finishes.';
+/**
+ * Whole-address-book exports one server process streams at once, whatever the church: each holds
+ * a connection of the church pool (10 by default) for its whole length, so five churches exporting
+ * two each would otherwise leave none for anybody's ordinary requests.
+ */
+export const PROCESS_EXPORT_LIMIT = 4;
+export const EXPORTS_BUSY = 'Exports are busy right now. Please try again in a minute.';
+let exportsInProcess = 0;
 export const IMPORT_BUSY = 'An import is already running for your church. Please try again when it finishes.';
 /** A guess at how long a large export or an import batch takes; only a hint to the client. */
 const RETRY_AFTER_SECONDS = 30;
@@ -51,7 +59,20 @@ export interface ExportSlot {
  * a process that dies frees its slots with its connections.
  */
 export async function acquireExportSlot(db: Db, tenantId: number): Promise<ExportSlot> {
-  const lease = await leaseConnection(db);
+  if (exportsInProcess >= PROCESS_EXPORT_LIMIT) throw tooManyRequests(EXPORTS_BUSY, RETRY_AFTER_SECONDS);
+  exportsInProcess++;
+  let counted = true;
+  const uncount = () => {
+    if (counted) exportsInProcess--;
+    counted = false;
+  };
+  let lease: LeasedConnection;
+  try {
+    lease = await leaseConnection(db);
+  } catch (err) {
+    uncount();
+    throw err;
+  }
   try {
     for (let slot = 0; slot < CHURCH_LIMITS.exports; slot++) {
       const key = EXPORT_LOCK_SPACE + slot;
@@ -65,15 +86,18 @@ export async function acquireExportSlot(db: Db, tenantId: number): Promise<Expor
         const release = async () => {
           await sql`select pg_advisory_unlock(${key}::int, ${tenantId}::int)`.execute(lease.db).catch(() => {});
           lease.release();
+          uncount();
         };
         return { db: lease.db, release: () => (released ??= release()) };
       }
     }
   } catch (err) {
     lease.release();
+    uncount();
     throw err;
   }
   lease.release();
+  uncount();
   throw tooManyRequests(EXPORT_BUSY, RETRY_AFTER_SECONDS);
 }
 
