@@ -1,17 +1,11 @@
-import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import { AppError, publicProjectSummary, receiptFacts, receiptText, receiveStripeWebhook } from '@lampstand/api/server';
 import type { AppDeps } from '../app-deps.js';
 import type { Config } from '../config.js';
-import { SESSION_COOKIE } from '../server.js';
-import { isAuthenticatedRequest, VARY_BY_CREDENTIALS } from '../security/cache-control.js';
 import { escapeHtml } from '@lampstand/api/render/html';
 import { renderReceiptPage } from '@lampstand/api/render/receipt-page';
-
-/** Public Show Up reads: the spec's 5 minutes for visitors; a signed-in viewer or API key revalidates every time. */
-const CACHEABLE = /^\/api\/show-up\/projects(\/\d+(\/(updates|donations))?)?(\?|$)/;
 
 function absolute(publicUrl: string, url: string): string {
   return url.startsWith('/') ? `${publicUrl}${url}` : url;
@@ -19,28 +13,12 @@ function absolute(publicUrl: string, url: string): string {
 
 /**
  * Show Up's non-tRPC HTTP: Open Graph tags on /show-up/{id} (so a shared link shows the project),
- * cache headers on the public REST reads.
+ * the Stripe webhook and receipts. (The public REST reads' cache headers are their route rows'
+ * `publicCacheSeconds`.)
  */
 async function showUpPublicRoutes(app: FastifyInstance, opts: { deps: AppDeps; config: Config }): Promise<void> {
   const { db } = opts.deps;
   const { publicUrl, webDist } = opts.config;
-
-  app.addHook('onSend', async (req: FastifyRequest, reply: FastifyReply, payload: unknown) => {
-    if (req.method !== 'GET' || reply.statusCode !== 200 || !CACHEABLE.test(req.url)) return payload;
-    // A session cookie or an API key: the answer may depend on who asks (isOwner, ownedByMe).
-    const signedIn = isAuthenticatedRequest(req, SESSION_COOKIE);
-    reply.header('cache-control', signedIn ? 'private, no-cache' : 'public, max-age=300');
-    reply.header('vary', VARY_BY_CREDENTIALS);
-    if (typeof payload === 'string') {
-      const etag = `W/"${crypto.createHash('sha1').update(payload).digest('base64url')}"`;
-      reply.header('etag', etag);
-      if (req.headers['if-none-match'] === etag) {
-        reply.code(304);
-        return '';
-      }
-    }
-    return payload;
-  });
 
   // Stripe webhooks: the signature is over the raw body, so this scope keeps JSON as text.
   await app.register(async (scoped) => {
@@ -141,6 +119,4 @@ async function showUpPublicRoutes(app: FastifyInstance, opts: { deps: AppDeps; c
   });
 }
 
-// Its onSend hook covers the REST rows registered by the REST plugin, so it is not encapsulated.
-(showUpPublicRoutes as unknown as Record<symbol, boolean>)[Symbol.for('skip-override')] = true;
 export const showUpPublic = showUpPublicRoutes;

@@ -7,6 +7,8 @@ import { createContext, type ContextDeps } from '../context.js';
 import { restRoutes, type RestRoute } from './routes.js';
 import { callProcedure, inputSchema, outputSchema, procedureAt } from './procedures.js';
 import { buildOpenApiDocument } from './openapi.js';
+import { SESSION_COOKIE } from '../server.js';
+import { publicReadCache } from '../security/cache-control.js';
 
 function defaultInput(route: RestRoute, req: FastifyRequest): unknown {
   const params = (req.params ?? {}) as Record<string, string>;
@@ -92,6 +94,9 @@ export async function restPlugin(app: FastifyInstance, opts: { deps: ContextDeps
     if (route.access !== 'public' && route.image && /\bpublic\b/i.test(route.image.cacheControl)) {
       throw new Error(`route ${route.path} answers who asks: its Cache-Control must be private`);
     }
+    if (route.publicCacheSeconds && (route.access !== 'public' || route.method !== 'GET')) {
+      throw new Error(`route ${route.path}: only a public GET may be cached by shared caches`);
+    }
     if (route.stream && (route.access !== 'signed-in' || (route.format !== 'csv' && !arrayElement(route)))) {
       throw new Error(`streamed route ${route.path} must be signed-in`);
     }
@@ -99,6 +104,7 @@ export async function restPlugin(app: FastifyInstance, opts: { deps: ContextDeps
       method: route.method,
       url: route.path.replace(/\{(\w+)\}/g, ':$1'),
       ...(route.bodyLimit ? { bodyLimit: route.bodyLimit } : {}),
+      ...(route.publicCacheSeconds ? { onSend: publicReadCache(route.publicCacheSeconds, SESSION_COOKIE) } : {}),
       handler: async (req, reply) => {
         const ctx = await createContext(opts.deps, req);
         if (route.stream) return sendStream({ ...route, stream: route.stream }, ctx, req, reply);

@@ -35,6 +35,12 @@ export interface RestRoute {
   format?: 'json' | 'csv' | 'image';
   /** For 'image': the Cache-Control header, and whether it is sent as an attachment. */
   image?: { cacheControl: string; attachment?: boolean };
+  /**
+   * For a public GET whose answer is the same for every visitor: shared caches may keep it this many
+   * seconds (with an ETag, If-None-Match answers 304); a signed-in asker (cookie or API key) gets
+   * `private, no-cache`, and `Vary: Cookie, Authorization` tells the two apart.
+   */
+  publicCacheSeconds?: number;
   /** Largest request body in bytes (default 1 MiB, see security/body-limits.ts). */
   bodyLimit?: number;
   /** Documented error statuses besides 400/401/403; 404 is implied by a path parameter. */

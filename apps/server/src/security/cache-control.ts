@@ -1,3 +1,4 @@
+import crypto from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 
 /**
@@ -29,4 +30,27 @@ export function registerPrivateCaching(app: FastifyInstance, opts: { cookieName:
       reply.header('cache-control', privateOf(cc));
     return payload;
   });
+}
+
+/**
+ * A route-level onSend hook for a public read (RestRoute.publicCacheSeconds): visitors' answers
+ * may be cached `seconds` by shared caches, with a weak ETag (If-None-Match → 304); a signed-in
+ * asker's (cookie or API key) are `private, no-cache`, as its answer may say who asks (isOwner).
+ */
+export function publicReadCache(seconds: number, cookieName: string) {
+  return async (req: FastifyRequest, reply: FastifyReply, payload: unknown) => {
+    if (req.method !== 'GET' || reply.statusCode !== 200) return payload;
+    const signedIn = isAuthenticatedRequest(req, cookieName);
+    reply.header('cache-control', signedIn ? 'private, no-cache' : `public, max-age=${seconds}`);
+    reply.header('vary', VARY_BY_CREDENTIALS);
+    if (typeof payload === 'string') {
+      const etag = `W/"${crypto.createHash('sha1').update(payload).digest('base64url')}"`;
+      reply.header('etag', etag);
+      if (req.headers['if-none-match'] === etag) {
+        reply.code(304);
+        return '';
+      }
+    }
+    return payload;
+  };
 }

@@ -1,5 +1,8 @@
 import type { RestRoute } from '../route-types.js';
 
+/** The spec's 5 minutes for visitors of the public Show Up reads (a signed-in viewer revalidates). */
+const SHOW_UP_CACHE_SECONDS = 300;
+
 /** Show Up: public reads (visitors and donors are not signed in), owner-only writes. */
 export const showUpRoutes: RestRoute[] = [
   {
@@ -9,6 +12,7 @@ export const showUpRoutes: RestRoute[] = [
     summary: 'A page of active projects: search, category (or urgent), lat/lng for nearest first, page, pageSize',
     tag: 'Show Up',
     access: 'public',
+    publicCacheSeconds: SHOW_UP_CACHE_SECONDS,
   },
   {
     method: 'POST',
@@ -26,6 +30,7 @@ export const showUpRoutes: RestRoute[] = [
     summary: 'One project',
     tag: 'Show Up',
     access: 'public',
+    publicCacheSeconds: SHOW_UP_CACHE_SECONDS,
   },
   {
     method: 'PATCH',
@@ -42,6 +47,7 @@ export const showUpRoutes: RestRoute[] = [
     summary: "A project's updates, newest first",
     tag: 'Show Up',
     access: 'public',
+    publicCacheSeconds: SHOW_UP_CACHE_SECONDS,
   },
   {
     method: 'POST',
@@ -59,6 +65,7 @@ export const showUpRoutes: RestRoute[] = [
     summary: 'Completed gifts (supporters): anonymous ones without a name, never an email',
     tag: 'Show Up',
     access: 'public',
+    publicCacheSeconds: SHOW_UP_CACHE_SECONDS,
   },
 
   // Giving
