@@ -14,19 +14,40 @@ export async function backupDatabase(url: string, file: string, bin = process.en
   await run(bin, ['--format=custom', '--no-owner', '--no-privileges', `--file=${file}`, `--dbname=${url}`]);
 }
 
-/** Restore an archive over the database: its objects are dropped and recreated from the file. */
+/**
+ * Restore an archive over the database, in one transaction: its objects are dropped and recreated
+ * from the file. pg_restore writes the script and psql runs it, after first dropping pg-boss's
+ * schema: pg_restore's own --clean cannot drop the job queue's partitioned tables ('cannot drop
+ * inherited constraint'), so the archive would not restore over a database that has them — every
+ * running Lampstand database has.
+ */
 export async function restoreDatabase(
   url: string,
   file: string,
   bin = process.env.PG_RESTORE || 'pg_restore',
+  psqlBin = process.env.PSQL || 'psql',
 ): Promise<void> {
-  await run(bin, [
-    '--clean',
-    '--if-exists',
-    '--no-owner',
-    '--no-privileges',
-    '--single-transaction',
-    `--dbname=${url}`,
-    file,
-  ]);
+  const script = spawn(bin, ['--clean', '--if-exists', '--no-owner', '--no-privileges', '--file=-', file], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const apply = spawn(
+    psqlBin,
+    [
+      '--no-psqlrc',
+      '--quiet',
+      '--set=ON_ERROR_STOP=1',
+      '--single-transaction',
+      '--command=drop schema if exists pgboss cascade',
+      '--file=-',
+      `--dbname=${url}`,
+    ],
+    { stdio: ['pipe', 'ignore', 'inherit'] },
+  );
+  script.stdout.pipe(apply.stdin);
+  const exited = (child: typeof script, name: string) =>
+    new Promise<void>((resolve, reject) => {
+      child.on('error', (err) => reject(new Error(`${name} could not start (${err.message}); set PG_RESTORE / PSQL`)));
+      child.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`${name} exited with code ${code}`))));
+    });
+  await Promise.all([exited(script, bin), exited(apply, psqlBin)]);
 }

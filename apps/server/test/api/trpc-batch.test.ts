@@ -29,7 +29,7 @@ describe('tRPC batches', () => {
     expect(res.body).toEqual({ message: 'A request may batch at most 10 calls', code: 'BAD_REQUEST' });
     expect(await contactCount()).toBe(before);
 
-    const paths = Array.from({ length: 11 }, () => 'contacts.list').join('%2C');
+    const paths = Array.from({ length: 11 }, () => 'contacts.find').join('%2C');
     const get = await church.client.get(`/trpc/${paths}?batch=1&input=${encodeURIComponent('{}')}`);
     expect(get.status).toBe(400);
     expect(get.body.code).toBe('BAD_REQUEST');
@@ -41,8 +41,9 @@ describe('tRPC batches', () => {
     expect(res.status, JSON.stringify(res.body).slice(0, 600)).toBe(200);
     expect(res.body).toHaveLength(10);
     expect(await contactCount()).toBe(before + 10);
-    const paths = Array.from({ length: 10 }, () => 'contacts.list').join(',');
-    const get = await church.client.get(`/trpc/${paths}?batch=1&input=${encodeURIComponent('{}')}`);
+    const paths = Array.from({ length: 10 }, () => 'contacts.find').join(',');
+    const inputs = Object.fromEntries(Array.from({ length: 10 }, (_, i) => [i, { page: 1, pageSize: 5 }]));
+    const get = await church.client.get(`/trpc/${paths}?batch=1&input=${encodeURIComponent(JSON.stringify(inputs))}`);
     expect(get.status).toBe(200);
     expect(get.body).toHaveLength(10);
   });

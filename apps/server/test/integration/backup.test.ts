@@ -4,8 +4,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createFreshDatabase } from '@lampstand/db/test/fresh-db';
-import { ensureAppRole, migrateToLatest, sql } from '@lampstand/db';
+import { ensureAppRole, migrateToLatest, ownerDb, sql } from '@lampstand/db';
 import { backupDatabase, restoreDatabase } from '../../src/cli/backup.js';
+import { installJobQueue } from '../../src/jobs/queue.js';
 
 /** The major version of a pg_dump / pg_restore binary, or null when it cannot run. */
 function toolMajor(bin: string): number | null {
@@ -43,6 +44,8 @@ describe('backup and restore', () => {
         return;
       }
       await migrateToLatest(tdb.db);
+      // As every running database has: pg-boss's schema, with its partitioned queue tables.
+      await installJobQueue(tdb.url);
       await tdb.db
         .insertInto('users')
         .values({ username: 'keep', passwordHash: 'x', churchName: 'Grace', email: 'k@example.org', role: 'church' })
@@ -55,6 +58,8 @@ describe('backup and restore', () => {
       await ensureAppRole(tdb.db); // as pnpm db:restore does: the archive holds no grants
       const rows = await sql<{ username: string }>`select username from users`.execute(tdb.db);
       expect(rows.rows.map((r) => r.username)).toEqual(['keep']);
+      const queues = await sql<{ n: number }>`select count(*)::int as n from pgboss.queue`.execute(ownerDb(tdb.db));
+      expect(queues.rows[0]!.n).toBeGreaterThan(0);
     } finally {
       await tdb.drop();
     }
