@@ -2,7 +2,14 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { sql, type Db } from '@lampstand/db';
 import { freshDatabase } from '@lampstand/db/test/fresh-db';
-import { adminProcedure, createCallerFactory, protectedProcedure, publicProcedure, router } from './trpc.js';
+import {
+  adminProcedure,
+  CHURCH_CALLS_AT_ONCE,
+  createCallerFactory,
+  protectedProcedure,
+  publicProcedure,
+  router,
+} from './trpc.js';
 import type { Context } from './context.js';
 import type { SessionUser } from './schemas/auth.js';
 
@@ -68,5 +75,59 @@ describe('procedure builders and row-level security', async () => {
   it('administrator and public procedures are the named bypasses', async () => {
     expect(await callerAs(admin).asAdmin()).toEqual(['Ann', 'Bea', 'Eve']);
     expect(await callerAs(null).anonymous()).toEqual(['Ann', 'Bea', 'Eve']);
+  });
+});
+
+describe("a church's calls at once", async () => {
+  const { db } = await freshDatabase();
+  const [a, b] = (await db
+    .insertInto('users')
+    .values(
+      (['a', 'b'] as const).map((n) => ({
+        username: `turn-${n}`,
+        passwordHash: 'x',
+        churchName: `Church ${n}`,
+        email: `turn-${n}@x.test`,
+      })),
+    )
+    .returning(['id', 'username', 'churchName', 'email', 'role'])
+    .execute()) as [SessionUser, SessionUser];
+  let inside = 0;
+  let most = 0;
+  const gates: (() => void)[] = [];
+  const holdRouter = router({
+    hold: protectedProcedure.query(async () => {
+      inside++;
+      most = Math.max(most, inside);
+      await new Promise<void>((resolve) => gates.push(resolve));
+      inside--;
+      return 'done';
+    }),
+  });
+  const callerFor = (user: SessionUser) =>
+    createCallerFactory(holdRouter)({ db, user, effectiveUser: user, ip: '127.0.0.1' } as unknown as Context);
+  const until = async (check: () => boolean) => {
+    for (let i = 0; i < 200 && !check(); i++) await new Promise((r) => setTimeout(r, 5));
+    expect(check()).toBe(true);
+  };
+
+  it('runs at most CHURCH_CALLS_AT_ONCE of one church, the rest in order; another church is not held up', async () => {
+    const calls = Array.from({ length: CHURCH_CALLS_AT_ONCE + 3 }, () => callerFor(a).hold());
+    await until(() => gates.length === CHURCH_CALLS_AT_ONCE);
+    await new Promise((r) => setTimeout(r, 20));
+    expect(inside).toBe(CHURCH_CALLS_AT_ONCE); // the other three wait
+    const other = callerFor(b).hold();
+    await until(() => inside === CHURCH_CALLS_AT_ONCE + 1); // church B's call went straight in
+    // Let them finish one at a time: each waiting call takes the turn of one that ends.
+    const all = Promise.all([...calls, other]);
+    let finished = false;
+    void all.then(() => (finished = true));
+    while (!finished) {
+      gates.shift()?.();
+      expect(inside).toBeLessThanOrEqual(CHURCH_CALLS_AT_ONCE + 1);
+      await new Promise((r) => setTimeout(r, 5));
+    }
+    expect(await all).toEqual(Array(CHURCH_CALLS_AT_ONCE + 4).fill('done'));
+    expect(most).toBe(CHURCH_CALLS_AT_ONCE + 1);
   });
 });

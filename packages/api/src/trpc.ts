@@ -52,11 +52,41 @@ const mapAppErrors = t.middleware(async ({ next }) => {
 export const publicProcedure = t.procedure.use(mapAppErrors);
 
 /**
+ * One church must not stall the others (issue 24 §11–14): a process runs at most this many of a
+ * church's calls at once (a tRPC batch of 10, a script's parallel requests); the rest wait their
+ * turn in order. Each call may hold a connection of the church pool (10 by default), so one church
+ * leaves most of it to everybody else. Past CHURCH_CALLS_WAITING waiting, a call is refused (429).
+ */
+export const CHURCH_CALLS_AT_ONCE = 4;
+export const CHURCH_CALLS_WAITING = 200;
+const churchTurns = new Map<number, { running: number; waiting: (() => void)[] }>();
+
+async function takeChurchTurn(tenantId: number): Promise<() => void> {
+  let turns = churchTurns.get(tenantId);
+  if (!turns) churchTurns.set(tenantId, (turns = { running: 0, waiting: [] }));
+  const t = turns;
+  if (t.running >= CHURCH_CALLS_AT_ONCE) {
+    if (t.waiting.length >= CHURCH_CALLS_WAITING)
+      throw new TRPCError({ code: 'TOO_MANY_REQUESTS', message: 'Too many requests at once. Please try again.' });
+    await new Promise<void>((resolve) => t.waiting.push(resolve));
+  } else t.running++;
+  let released = false;
+  return () => {
+    if (released) return;
+    released = true;
+    const next = t.waiting.shift();
+    if (next)
+      next(); // the turn passes on: `running` stays the same
+    else if (--t.running === 0) churchTurns.delete(tenantId);
+  };
+}
+
+/**
  * Signed in. `ctx.tenantId` is the church every query is scoped to, and `ctx.db` works as that
  * church: row-level security hides and refuses other churches' rows even where a query forgets
  * its `user_id` filter (docs/security.md).
  */
-export const protectedProcedure = publicProcedure.use(({ ctx, next }) => {
+const signedInProcedure = publicProcedure.use(({ ctx, next }) => {
   if (!ctx.user || !ctx.effectiveUser) {
     throw new TRPCError({ code: 'UNAUTHORIZED', message: 'Not authenticated' });
   }
@@ -65,6 +95,23 @@ export const protectedProcedure = publicProcedure.use(({ ctx, next }) => {
     ctx: { ...ctx, user: ctx.user, effectiveUser: ctx.effectiveUser, tenantId, db: tenantDb(ctx.db, tenantId) },
   });
 });
+
+export const protectedProcedure = signedInProcedure.use(async ({ ctx, next }) => {
+  const done = await takeChurchTurn(ctx.tenantId);
+  try {
+    return await next();
+  } finally {
+    done();
+  }
+});
+
+/**
+ * Signed in, like protectedProcedure, but outside the church's call turns: QR pictures, which take
+ * turns in the render pool's own per-church limit (services/qr-codes/images.ts) and hold no
+ * database connection while drawn, so a page of twenty thumbnails never holds up the church's
+ * other calls.
+ */
+export const renderProcedure = signedInProcedure;
 
 /**
  * A church's whole-table read that only the REST shim answers, streamed under the church's export

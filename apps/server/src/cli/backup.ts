@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 
 /** pg_dump / pg_restore, from PG_DUMP / PG_RESTORE or the PATH. */
 function run(bin: string, args: string[]): Promise<void> {
@@ -44,7 +44,7 @@ export async function restoreDatabase(
     { stdio: ['pipe', 'ignore', 'inherit'] },
   );
   script.stdout.pipe(apply.stdin);
-  const exited = (child: typeof script, name: string) =>
+  const exited = (child: ChildProcess, name: string) =>
     new Promise<void>((resolve, reject) => {
       child.on('error', (err) => reject(new Error(`${name} could not start (${err.message}); set PG_RESTORE / PSQL`)));
       child.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`${name} exited with code ${code}`))));

@@ -22,7 +22,7 @@ import {
 } from '../../services/qr-codes/qr-codes.js';
 import { listQrDestinations } from '../../services/qr-codes/destinations.js';
 import type { Context } from '../../context.js';
-import { protectedProcedure, router } from '../../trpc.js';
+import { protectedProcedure, renderProcedure, router } from '../../trpc.js';
 
 const qrDeps = (ctx: Pick<Context, 'db' | 'services'>) => ({
   db: ctx.db,
@@ -56,7 +56,7 @@ export const qrCodesRouter = router({
     .input(qrCodeIdSchema)
     .output(qrScanStatsSchema)
     .query(({ ctx, input }) => qrScanStats(qrDeps(ctx), ctx.tenantId, input)),
-  preview: protectedProcedure
+  preview: renderProcedure
     .input(qrPreviewSchema)
     .output(qrImageOutputSchema)
     .query(({ ctx, input: { format, ...p } }) =>
@@ -77,11 +77,11 @@ export const qrCodesRouter = router({
         fileName: 'qr-preview',
       }),
     ),
-  image: protectedProcedure
+  image: renderProcedure
     .input(qrImageSchema)
     .output(qrImageOutputSchema)
     .query(({ ctx, input }) => qrCodeImage(qrDeps(ctx), ctx.tenantId, input)),
-  download: protectedProcedure
+  download: renderProcedure
     .input(qrDownloadSchema)
     .output(qrImageOutputSchema)
     .query(({ ctx, input }) => qrCodeImage(qrDeps(ctx), ctx.tenantId, input)),
