@@ -113,7 +113,7 @@ const plansRouter = router({
     .input(planIdSchema)
     .output(sendRequestsResultSchema)
     .mutation(({ ctx, input }) =>
-      sendRequests({ db: ctx.db, email: ctx.services.email, config: ctx.services.delivery }, ctx.tenantId, {
+      sendRequests({ db: ctx.db, email: ctx.services.email, jobs: ctx.services.jobs, config: ctx.services.delivery }, ctx.tenantId, {
         planId: input.id,
       }),
     ),

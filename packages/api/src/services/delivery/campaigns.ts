@@ -13,6 +13,7 @@ import { runDeliveries, type RunResult } from './engine.js';
 import { takeDailyAllowance } from './daily-limit.js';
 import { emailChannel } from '../email-campaigns/channel.js';
 import { smsChannel } from '../sms-campaigns/channel.js';
+import { sweepPlannerRequests } from '../service-planner/request-channel.js';
 
 /**
  * The channel registry: a new campaign channel is one entry here (and its own `channel.ts`).
@@ -138,7 +139,7 @@ export async function startScheduledCampaign(
 
 /**
  * The sweep (every minute, and at start with `force`), for every channel: resume campaigns left
- * sending by a worker that died, and start overdue scheduled ones. Without `force`, a sending
+ * sending by a worker that died, and start overdue scheduled ones; and planner requests left pending. Without `force`, a sending
  * campaign is resumed only when it looks stuck: work is claimable now, yet nothing moved for 30 s.
  */
 export async function sweepCampaigns(deps: DeliveryDeps, opts: { force?: boolean } = {}): Promise<void> {
@@ -160,4 +161,5 @@ export async function sweepCampaigns(deps: DeliveryDeps, opts: { force?: boolean
     for (const c of overdue.rows)
       await startScheduledCampaign(deps, ch.channel, c.id, new Date(c.scheduledFor).toISOString());
   }
+  await sweepPlannerRequests(deps, opts);
 }
