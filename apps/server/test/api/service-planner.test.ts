@@ -648,6 +648,16 @@ describe('assignments and scheduling requests', () => {
     );
     if (!mail) throw new Error('The request never reached the outbox');
     expect(mail.userId).toBe(grace.user.id);
+    // No SMTP configured: the engine delivered it to the outbox, as a delivery of its own kind.
+    const delivery = await app.db
+      .selectFrom('deliveries')
+      .select(['kind', 'status', 'assignmentId', 'campaignId'])
+      .where('id', '=', mail.deliveryId!)
+      .executeTakeFirstOrThrow();
+    expect(delivery).toEqual({ kind: 'planner-request', status: 'sent', assignmentId: a.id, campaignId: null });
+    expect(sent.body.message).toBe(
+      'Requests sent to 1 person; no email address for Gus (saved to your outbox: no SMTP server is configured)',
+    );
     expect(mail.subject).toBe('Can you serve as Vocals on Sunday, April 7, 2030?');
     expect(mail.fromAddress).toContain('Grace Church');
     const accept = /(http:\/\/lampstand\.test\/serve\/[A-Za-z0-9_-]+)\?answer=accept/.exec(mail.text!)![1]!;
