@@ -606,7 +606,11 @@ describe('assignments and scheduling requests', () => {
     for (const r of presses) expect(r.status).toBe(200);
     expect(presses.reduce((n, r) => n + (r.body.sent as number), 0)).toBe(3);
     const mails = await atLeast(3, () =>
-      app.db.selectFrom('outboxMessages').select('toAddress').where('toAddress', 'like', '%.twice@example.org').execute(),
+      app.db
+        .selectFrom('outboxMessages')
+        .select('toAddress')
+        .where('toAddress', 'like', '%.twice@example.org')
+        .execute(),
     );
     // Every delivery is done: nothing else is coming.
     await atLeast(3, () =>
@@ -618,8 +622,13 @@ describe('assignments and scheduling requests', () => {
         .execute(),
     );
     expect(
-      (await app.db.selectFrom('outboxMessages').select('id').where('toAddress', 'like', '%.twice@example.org').execute())
-        .length,
+      (
+        await app.db
+          .selectFrom('outboxMessages')
+          .select('id')
+          .where('toAddress', 'like', '%.twice@example.org')
+          .execute()
+      ).length,
     ).toBe(3);
     expect(mails.map((m) => m.toAddress).sort()).toEqual([
       'ida.twice@example.org',

@@ -295,7 +295,11 @@ export async function sendRequests(
       await trx
         .updateTable('servicePlanAssignments')
         .set({ requestedAt: new Date(), updatedAt: new Date() })
-        .where('id', 'in', ask.map((a) => a.id))
+        .where(
+          'id',
+          'in',
+          ask.map((a) => a.id),
+        )
         .execute();
       await trx
         .insertInto('deliveries')

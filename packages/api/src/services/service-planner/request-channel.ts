@@ -140,8 +140,12 @@ export async function sweepPlannerRequests(deps: DeliveryDeps, opts: { force?: b
     select service_plan_id as plan_id from deliveries d
     where d.kind = 'planner-request' and d.status in ('pending', 'sending')
     group by service_plan_id
-    having ${opts.force ? sql`true` : sql`count(*) filter (where (d.status = 'pending' and coalesce(d.next_attempt_at, now()) <= now())
+    having ${
+      opts.force
+        ? sql`true`
+        : sql`count(*) filter (where (d.status = 'pending' and coalesce(d.next_attempt_at, now()) <= now())
                           or (d.status = 'sending' and d.claimed_at < now() - make_interval(secs => ${deps.config.claimLeaseSeconds}))) > 0
-           and max(d.updated_at) < now() - interval '30 seconds'`}`.execute(deps.db);
+           and max(d.updated_at) < now() - interval '30 seconds'`
+    }`.execute(deps.db);
   for (const r of rows) await deps.jobs.send('planner-request-deliver', { planId: r.planId });
 }
