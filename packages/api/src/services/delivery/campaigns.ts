@@ -30,6 +30,12 @@ import { sweepPlannerRequests } from '../service-planner/request-channel.js';
  * (`retryOutcome` in engine.ts: tries, backoff, permanent errors), the delivery configuration
  * (`DeliveryConfig`: lease, attempts, base delay), and the same claim / fenced renew / record
  * protocol, written for a row of its own table (`RowChannelDriver` in social-posts/publish.ts).
+ *
+ * Planner requests are not an entry either, but they are deliveries: rows of `deliveries` of kind
+ * 'planner-request' (one per person asked, grouped by service plan), run by this same engine
+ * (`runDeliveries` with the driver in service-planner/request-channel.ts) with the email rate slot,
+ * retries, claim fence and daily limit. What they lack is only the campaign part: lists, a
+ * campaign row to start and finish.
  */
 export const CHANNELS: Record<Channel, CampaignChannel> = { email: emailChannel, sms: smsChannel };
 
