@@ -191,12 +191,16 @@ browserDescribe(describe)('Service planner', async () => {
     await page.getByRole('button', { name: /Send Requests/ }).click();
     await page.getByText('Requests sent to 1 person', { exact: false }).first().waitFor();
 
-    // Fay opens the link from her email (read from the outbox) and accepts on the page.
-    const mail = await e2e.app.db
-      .selectFrom('outboxMessages')
-      .select(['text', 'subject'])
-      .where('toAddress', '=', 'fay@example.org')
-      .executeTakeFirstOrThrow();
+    // Fay opens the link from her email (read from the outbox, where the delivery job puts it) and
+    // accepts on the page.
+    const fayMail = () =>
+      e2e.app.db
+        .selectFrom('outboxMessages')
+        .select(['text', 'subject'])
+        .where('toAddress', '=', 'fay@example.org')
+        .executeTakeFirst();
+    await expect.poll(fayMail).toBeTruthy();
+    const mail = (await fayMail())!;
     expect(mail.subject).toContain('Can you serve as Vocals');
     const link = /https?:\/\/[^\s]+\/serve\/[A-Za-z0-9_-]+\?answer=accept/.exec(mail.text!)![0];
     const fay = await e2e.browser.newContext({ baseURL: e2e.app.url });

@@ -7,6 +7,7 @@ export const JOB_NAMES = [
   'social-post-publish',
   'social-post-sweep',
   'donation-receipt',
+  'planner-request-deliver',
 ] as const;
 export type JobName = (typeof JOB_NAMES)[number];
 
@@ -27,6 +28,8 @@ export interface JobPayloads {
   'social-post-sweep': { force?: boolean };
   /** Email a completed gift's receipt (once; retried by pg-boss while the mail server refuses). */
   'donation-receipt': { donationId: number };
+  /** Send a service plan's pending requests to serve (deliveries of kind 'planner-request'). */
+  'planner-request-deliver': { planId: number };
 }
 
 export interface JobQueue {

@@ -23,6 +23,7 @@ export { createSmtpTransport, createOutboxTransport } from './providers/email.js
 export { type DeliveryConfig, defaultDeliveryConfig } from './services/delivery/config.js';
 export { CHANNELS, deliverCampaign, startScheduledCampaign, sweepCampaigns } from './services/delivery/campaigns.js';
 export type { DeliveryDeps } from './services/delivery/channels.js';
+export { deliverPlannerRequests } from './services/service-planner/request-channel.js';
 export { SENT_STATUSES } from './services/delivery/status.js';
 export {
   recordOpen,

@@ -234,13 +234,20 @@ export interface EmailCampaignsTable {
 }
 
 export type Channel = 'email' | 'sms';
+/** What a delivery belongs to: a campaign, or a planner's request to serve (issue 24 §15). */
+export type DeliveryKind = 'campaign' | 'planner-request';
 export type DeliveryStatus = 'pending' | 'sending' | 'sent' | 'failed' | 'delivered' | 'undelivered';
 
 export interface DeliveriesTable {
   id: Generated<number>;
   userId: number;
   channel: Channel;
-  campaignId: number;
+  kind: ColumnType<DeliveryKind, DeliveryKind | undefined, DeliveryKind>;
+  /** Set for kind 'campaign' only. */
+  campaignId: number | null;
+  /** Set for kind 'planner-request' only: the plan and the assignment asked about. */
+  servicePlanId: number | null;
+  assignmentId: number | null;
   contactId: number | null;
   address: string;
   firstName: ColumnType<string, string | undefined, string>;
@@ -745,7 +752,10 @@ export const schemaColumns: Columns = {
     id: true,
     userId: true,
     channel: true,
+    kind: true,
     campaignId: true,
+    servicePlanId: true,
+    assignmentId: true,
     contactId: true,
     address: true,
     firstName: true,
@@ -1156,6 +1166,7 @@ export const schemaColumns: Columns = {
     id: true,
     userId: true,
     channel: true,
+    kind: true,
     campaignId: true,
     recipients: true,
     createdAt: true,
@@ -1410,7 +1421,9 @@ export interface CampaignRecipientUsageTable {
   id: Generated<number>;
   userId: number;
   channel: Channel;
-  campaignId: number;
+  kind: ColumnType<DeliveryKind, DeliveryKind | undefined, DeliveryKind>;
+  /** Null for planner requests. */
+  campaignId: number | null;
   recipients: number;
   createdAt: Generated<Date>;
 }

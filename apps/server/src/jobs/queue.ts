@@ -4,6 +4,7 @@ import { withStartupLock, type Db } from '@lampstand/db';
 import {
   JOB_NAMES,
   deliverCampaign,
+  deliverPlannerRequests,
   runContactImport,
   startScheduledCampaign,
   sweepCampaigns,
@@ -59,6 +60,9 @@ function handlers(d: JobDeps, queue: JobQueue, log: JobLog): { [N in JobName]: H
     'social-post-sweep': ({ force }) => sweepSocialPosts(socialDeps, { force }),
     'donation-receipt': ({ donationId }) =>
       sendDonationReceipt({ db: d.db, email: d.email, emailFrom: d.delivery.emailFrom }, donationId),
+    'planner-request-deliver': async ({ planId }) => {
+      await deliverPlannerRequests(deps, planId);
+    },
   };
 }
 
@@ -87,6 +91,7 @@ const CONCURRENCY: Record<JobName, number> = {
   'social-post-publish': 2,
   'social-post-sweep': 1,
   'donation-receipt': 2,
+  'planner-request-deliver': 2,
 };
 
 async function createQueues(boss: PgBoss): Promise<void> {

@@ -67,12 +67,12 @@ export function dailyLimitReason(l: SendingLimit): string {
 }
 
 /** The refusal of a campaign that would pass the daily limit: the numbers, and how to lift it. */
-export function overDailyLimitMessage(l: SendingLimit, recipients: number): string {
+export function overDailyLimitMessage(l: SendingLimit, recipients: number, what = 'This campaign'): string {
   const numbers = `${count(l.usedLast24h)} in the last 24 hours, ${count(l.remaining ?? 0)} left`;
   return l.source === 'admin'
-    ? `This campaign would reach ${people(recipients)}, but your church can send to at most ${people(l.limit ?? 0)} ` +
+    ? `${what} would reach ${people(recipients)}, but your church can send to at most ${people(l.limit ?? 0)} ` +
         `a day, a limit set by the platform administrator (${numbers}). Please contact the administrator to change it.`
-    : `This campaign would reach ${people(recipients)}, but until your account email is verified your church can ` +
+    : `${what} would reach ${people(recipients)}, but until your account email is verified your church can ` +
         `send to at most ${people(l.limit ?? 0)} a day (${numbers}). Verify your email on the Account page to lift ` +
         'this limit.';
 }

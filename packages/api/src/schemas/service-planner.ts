@@ -433,6 +433,8 @@ export const assignmentSchema = z.object({
   notes: z.string().nullable(),
   requestedAt: isoTimestamp.nullable(),
   respondedAt: isoTimestamp.nullable(),
+  /** The last request could not be sent (after its retries): the reason. Null once asked again. */
+  requestError: z.string().nullable(),
   /** Why this may be a problem: blocked out that day, or more than once in this plan. */
   warnings: z.array(z.string()),
 });

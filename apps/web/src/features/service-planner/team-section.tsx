@@ -204,6 +204,11 @@ export function TeamSection({ plan }: { plan: PlanDetail }) {
               <Text size="xs" c="dimmed">
                 {[a.positionName, a.requestedAt ? 'asked' : 'not asked yet', a.notes].filter(Boolean).join(' · ')}
               </Text>
+              {a.requestError ? (
+                <Text size="xs" c="red.8">
+                  The request could not be sent: {a.requestError}
+                </Text>
+              ) : null}
             </Stack>
             <Group gap="xs" wrap="nowrap">
               <AssignmentStatusBadge status={a.status} />

@@ -113,9 +113,13 @@ const plansRouter = router({
     .input(planIdSchema)
     .output(sendRequestsResultSchema)
     .mutation(({ ctx, input }) =>
-      sendRequests({ db: ctx.db, email: ctx.services.email, config: ctx.services.delivery }, ctx.tenantId, {
-        planId: input.id,
-      }),
+      sendRequests(
+        { db: ctx.db, email: ctx.services.email, jobs: ctx.services.jobs, config: ctx.services.delivery },
+        ctx.tenantId,
+        {
+          planId: input.id,
+        },
+      ),
     ),
   announce: protectedProcedure
     .input(announceSchema)

@@ -159,7 +159,7 @@ export async function deliveryProgress(
     .execute();
   return new Map(
     rows.map((r) => [
-      r.campaignId,
+      r.campaignId!,
       {
         total: Number(r.total),
         sent: Number(r.sent),

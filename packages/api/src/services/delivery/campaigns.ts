@@ -13,6 +13,7 @@ import { runDeliveries, type RunResult } from './engine.js';
 import { takeDailyAllowance } from './daily-limit.js';
 import { emailChannel } from '../email-campaigns/channel.js';
 import { smsChannel } from '../sms-campaigns/channel.js';
+import { sweepPlannerRequests } from '../service-planner/request-channel.js';
 
 /**
  * The channel registry: a new campaign channel is one entry here (and its own `channel.ts`).
@@ -29,6 +30,12 @@ import { smsChannel } from '../sms-campaigns/channel.js';
  * (`retryOutcome` in engine.ts: tries, backoff, permanent errors), the delivery configuration
  * (`DeliveryConfig`: lease, attempts, base delay), and the same claim / fenced renew / record
  * protocol, written for a row of its own table (`RowChannelDriver` in social-posts/publish.ts).
+ *
+ * Planner requests are not an entry either, but they are deliveries: rows of `deliveries` of kind
+ * 'planner-request' (one per person asked, grouped by service plan), run by this same engine
+ * (`runDeliveries` with the driver in service-planner/request-channel.ts) with the email rate slot,
+ * retries, claim fence and daily limit. What they lack is only the campaign part: lists, a
+ * campaign row to start and finish.
  */
 export const CHANNELS: Record<Channel, CampaignChannel> = { email: emailChannel, sms: smsChannel };
 
@@ -138,7 +145,7 @@ export async function startScheduledCampaign(
 
 /**
  * The sweep (every minute, and at start with `force`), for every channel: resume campaigns left
- * sending by a worker that died, and start overdue scheduled ones. Without `force`, a sending
+ * sending by a worker that died, and start overdue scheduled ones; and planner requests left pending. Without `force`, a sending
  * campaign is resumed only when it looks stuck: work is claimable now, yet nothing moved for 30 s.
  */
 export async function sweepCampaigns(deps: DeliveryDeps, opts: { force?: boolean } = {}): Promise<void> {
@@ -160,4 +167,5 @@ export async function sweepCampaigns(deps: DeliveryDeps, opts: { force?: boolean
     for (const c of overdue.rows)
       await startScheduledCampaign(deps, ch.channel, c.id, new Date(c.scheduledFor).toISOString());
   }
+  await sweepPlannerRequests(deps, opts);
 }

@@ -72,8 +72,14 @@ export interface CampaignChannel {
 export function channelDriver(ch: CampaignChannel, deps: DeliveryDeps): ChannelDriver<SendingCampaign> {
   return {
     channel: ch.channel,
-    table: ch.table,
     ...ch.pace(deps.config),
+    async finish(campaignId, outcome) {
+      await sql`
+        update ${sql.table(ch.table)}
+        set status = ${outcome}, sent_at = now(), updated_at = now(),
+            error = ${outcome === 'failed' ? 'No message could be delivered' : null}
+        where id = ${campaignId} and status = 'sending'`.execute(deps.db);
+    },
     async load(campaignId) {
       const { rows } = await sql<Record<string, unknown>>`
         select c.*, u.church_name, s.postal_address, s.sms_from_number

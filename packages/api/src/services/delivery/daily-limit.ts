@@ -1,4 +1,4 @@
-import { sql, type Channel, type Db } from '@lampstand/db';
+import { sql, type Channel, type Db, type DeliveryKind } from '@lampstand/db';
 import { overDailyLimitMessage, type SendingLimit } from '../../schemas/account.js';
 import { tooManyRequests } from '../../errors.js';
 
@@ -41,21 +41,32 @@ export async function getSendingLimit(
 }
 
 /**
- * Inside a campaign's start transaction, after its deliveries are written: refuse (429, the
- * transaction rolls back) when they would pass the church's daily limit, else record them. Starts
- * of one church are serialized by an advisory lock, so two campaigns cannot both slip under it.
+ * Inside a campaign's start transaction (or a planner's requests'), after its deliveries are
+ * written: refuse (429, the transaction rolls back) when they would pass the church's daily limit,
+ * else record them. Starts of one church are serialized by an advisory lock, so two sends cannot
+ * both slip under it.
  */
 export async function takeDailyAllowance(
   trx: Db,
   tenantId: number,
-  o: { channel: Channel; campaignId: number; recipients: number; unverifiedLimit?: number },
+  o: {
+    channel: Channel;
+    /** A campaign's start by default; planner requests have no campaign (`campaignId` null). */
+    kind?: DeliveryKind;
+    campaignId: number | null;
+    recipients: number;
+    unverifiedLimit?: number;
+  },
 ): Promise<void> {
   await sql`select pg_advisory_xact_lock(hashtext('lampstand:daily-recipients'), ${tenantId})`.execute(trx);
   const limit = await getSendingLimit(trx, tenantId, o.unverifiedLimit);
+  const kind = o.kind ?? 'campaign';
   if (limit.remaining !== null && o.recipients > limit.remaining)
-    throw tooManyRequests(overDailyLimitMessage(limit, o.recipients));
+    throw tooManyRequests(
+      overDailyLimitMessage(limit, o.recipients, kind === 'campaign' ? 'This campaign' : 'These requests'),
+    );
   await trx
     .insertInto('campaignRecipientUsage')
-    .values({ userId: tenantId, channel: o.channel, campaignId: o.campaignId, recipients: o.recipients })
+    .values({ userId: tenantId, channel: o.channel, kind, campaignId: o.campaignId, recipients: o.recipients })
     .execute();
 }

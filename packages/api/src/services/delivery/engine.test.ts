@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { sql } from '@lampstand/db';
 import { freshDatabase } from '@lampstand/db/test/fresh-db';
 import { registerUser } from '../auth/register-user.js';
 import { defaultDeliveryConfig, type DeliveryConfig } from './config.js';
@@ -51,7 +52,11 @@ function recordingDriver(
   const started: string[] = [];
   const driver: ChannelDriver<{ id: number }> = {
     channel: 'email',
-    table: 'email_campaigns',
+    async finish(id, outcome) {
+      await sql`update email_campaigns set status = ${outcome}, sent_at = now() where id = ${id} and status = 'sending'`.execute(
+        db,
+      );
+    },
     load: async (id) => ({ id }),
     async send(_c, d: Delivery) {
       started.push(d.address);

@@ -1,5 +1,5 @@
 import { isSent } from './status.js';
-import { sql, type Channel, type DeliveriesTable, type Db } from '@lampstand/db';
+import { sql, type Channel, type DeliveriesTable, type DeliveryKind, type Db } from '@lampstand/db';
 import type { Selectable } from 'kysely';
 import type { DeliveryConfig } from './config.js';
 import { takeRateSlot } from './rate-limit.js';
@@ -7,12 +7,28 @@ import { performance } from 'node:perf_hooks';
 
 export type Delivery = Selectable<DeliveriesTable>;
 
-/** What differs between email and SMS: how one message is made and handed to the provider. */
+/** Which deliveries a run works on: a campaign's (the default), or a service plan's requests. */
+export interface DeliveryGroup {
+  kind: DeliveryKind;
+  /** The column holding the id a run is given (snake_case). */
+  column: 'campaign_id' | 'service_plan_id';
+}
+
+export const CAMPAIGN_GROUP: DeliveryGroup = { kind: 'campaign', column: 'campaign_id' };
+
+/**
+ * What differs between email and SMS, campaigns and planner requests: how one message is made and
+ * handed to the provider, and what is recorded when everything of a group is done.
+ */
 export interface ChannelDriver<C> {
   channel: Channel;
-  /** The campaigns table (snake_case), marked sent or failed when every delivery is done. */
-  table: string;
-  /** The campaign and what every message of it needs; null when it no longer exists. */
+  /** Which deliveries: a campaign's when absent. */
+  group?: DeliveryGroup;
+  /** Every delivery of the group is sent or failed ('sent' when anything reached someone). */
+  finish(groupId: number, outcome: 'sent' | 'failed'): Promise<void>;
+  /** A delivery failed for good (after its retries), with the reason. */
+  failed?(delivery: Delivery, reason: string): Promise<void>;
+  /** The campaign (or plan) and what every message of it needs; null when it no longer exists. */
   load(campaignId: number): Promise<C | null>;
   send(campaign: C, delivery: Delivery): Promise<{ providerMessageId: string }>;
   /** Sends started per second across every worker; undefined = no limit. */
@@ -77,7 +93,7 @@ export async function runDeliveries<C>(
       if (outcome === null) return;
       if (outcome === 'skipped') continue;
       if ('error' in outcome) {
-        if (await recordFailure(db, outcome.delivery, outcome.error, config)) result.failed++;
+        if (await recordFailure(db, driver, outcome.delivery, outcome.error, config)) result.failed++;
         continue;
       }
       recorded.push(
@@ -105,16 +121,11 @@ export async function runDeliveries<C>(
       sql<number>`count(*) filter (where ${isSent()})`.as('ok'),
     ])
     .where('channel', '=', driver.channel)
-    .where('campaignId', '=', campaignId)
+    .where(groupWhere(driver, campaignId))
     .executeTakeFirstOrThrow();
   if (Number(open.sending) === 0 && Number(open.pending) === 0) {
     // Sent when anything reached someone; failed (with the reason) when nothing could be delivered.
-    const outcome = Number(open.ok) > 0 ? 'sent' : 'failed';
-    await sql`
-      update ${sql.table(driver.table)}
-      set status = ${outcome}, sent_at = now(), updated_at = now(),
-          error = ${outcome === 'failed' ? 'No message could be delivered' : null}
-      where id = ${campaignId} and status = 'sending'`.execute(db);
+    await driver.finish(campaignId, Number(open.ok) > 0 ? 'sent' : 'failed');
     result.finished = true;
   } else if (Number(open.pending) > 0 && open.nextAt) {
     result.retryAt = new Date(open.nextAt);
@@ -123,6 +134,12 @@ export async function runDeliveries<C>(
     result.retryAt = new Date(new Date(open.oldestClaim).getTime() + config.claimLeaseSeconds * 1000 + 500);
   }
   return result;
+}
+
+/** `kind = … and <group column> = id`, for the deliveries of one group. */
+function groupWhere<C>(driver: ChannelDriver<C>, id: number) {
+  const g = driver.group ?? CAMPAIGN_GROUP;
+  return sql<boolean>`kind = ${g.kind} and ${sql.ref(g.column)} = ${id}`;
 }
 
 /**
@@ -186,7 +203,7 @@ function claimQueue<C>(db: Db, driver: ChannelDriver<C>, campaignId: number, con
   let claiming: Promise<void> | null = null;
   const refill = async () => {
     const since = performance.now();
-    const rows = await claimBatch(db, driver.channel, campaignId, config, batchSize);
+    const rows = await claimBatch(db, driver, campaignId, config, batchSize);
     if (rows.length < batchSize) exhausted = true;
     for (const delivery of rows) queue.push({ delivery, since });
   };
@@ -277,7 +294,13 @@ function sentRecorder(db: Db): SentRecorder {
 }
 
 /** A failed send: back to pending for a retry, or failed for good; true when it was marked failed. */
-async function recordFailure(db: Db, delivery: Delivery, err: unknown, config: DeliveryConfig): Promise<boolean> {
+async function recordFailure<C>(
+  db: Db,
+  driver: ChannelDriver<C>,
+  delivery: Delivery,
+  err: unknown,
+  config: DeliveryConfig,
+): Promise<boolean> {
   const { reason, giveUp, retryAt } = retryOutcome(err, delivery.attempts, config);
   const recorded = await db
     .updateTable('deliveries')
@@ -293,6 +316,7 @@ async function recordFailure(db: Db, delivery: Delivery, err: unknown, config: D
     .executeTakeFirst();
   if (!giveUp || Number(recorded.numUpdatedRows) === 0) return false;
   await db.insertInto('deliveryEvents').values({ deliveryId: delivery.id, type: 'failed', url: null }).execute();
+  await driver.failed?.(delivery, reason);
   return true;
 }
 
@@ -312,9 +336,9 @@ async function renewClaim(db: Db, delivery: Delivery): Promise<boolean> {
   return true;
 }
 
-async function claimBatch(
+async function claimBatch<C>(
   db: Db,
-  channel: Channel,
+  driver: ChannelDriver<C>,
   campaignId: number,
   config: DeliveryConfig,
   limit: number,
@@ -324,7 +348,7 @@ async function claimBatch(
     set status = 'sending', claimed_at = date_trunc('milliseconds', clock_timestamp()), attempts = d.attempts + 1, updated_at = now()
     where d.id in (
       select id from deliveries
-      where channel = ${channel} and campaign_id = ${campaignId}
+      where channel = ${driver.channel} and ${groupWhere(driver, campaignId)}
         and (
           (status = 'pending' and (next_attempt_at is null or next_attempt_at <= now()))
           or (status = 'sending' and claimed_at < now() - make_interval(secs => ${config.claimLeaseSeconds}))

@@ -5,8 +5,8 @@ import { badRequest, conflict, notFound } from '../../errors.js';
 import type { EmailTransport } from '../../providers/email.js';
 import type { assignmentSchema } from '../../schemas/service-planner.js';
 import type { DeliveryConfig } from '../delivery/config.js';
-import { formatFrom } from '../email-campaigns/channel.js';
-import { escapeHtml } from '../../render/html.js';
+import type { JobQueue } from '../../jobs.js';
+import { takeDailyAllowance } from '../delivery/daily-limit.js';
 
 function assignmentQuery(db: Db, tenantId: number) {
   return db
@@ -45,6 +45,15 @@ function assignmentQuery(db: Db, tenantId: number) {
         .whereRef('o.servicePlanId', '=', 'a.servicePlanId')
         .whereRef('o.teamMemberId', '=', 'a.teamMemberId')
         .as('timesInPlan'),
+      // Why the last request could not be sent (after its retries), until it is sent again.
+      eb
+        .selectFrom('deliveries as d')
+        .select(sql<string | null>`case when d.status = 'failed' then coalesce(d.last_error, 'Not sent') end`.as('e'))
+        .whereRef('d.assignmentId', '=', 'a.id')
+        .where('d.kind', '=', 'planner-request')
+        .orderBy('d.id', 'desc')
+        .limit(1)
+        .as('requestError'),
     ])
     .where('a.userId', '=', tenantId);
 }
@@ -68,6 +77,7 @@ function toAssignment(r: Row): z.input<typeof assignmentSchema> {
     notes: r.notes,
     requestedAt: r.requestedAt,
     respondedAt: r.respondedAt,
+    requestError: r.requestedAt ? null : (r.requestError ?? null),
     warnings,
   };
 }
@@ -242,130 +252,89 @@ export async function deleteAssignment(db: Db, tenantId: number, input: { id: nu
 
 // ---- Scheduling requests ----
 
-/** 'Sunday, December 6, 2026' from 'YYYY-MM-DD' (no time zone shift). */
-export function longDate(date: string): string {
-  return new Date(`${date}T12:00:00Z`).toLocaleDateString('en-US', {
-    weekday: 'long',
-    month: 'long',
-    day: 'numeric',
-    year: 'numeric',
-    timeZone: 'UTC',
-  });
-}
-
-/** '10:30 AM' from 'HH:MM'. */
-export function shortTime(hhmm: string): string {
-  const [h, m] = hhmm.split(':').map(Number);
-  return `${((h! + 11) % 12) + 1}:${String(m).padStart(2, '0')} ${h! < 12 ? 'AM' : 'PM'}`;
-}
-
-/** The page the links in a request open (answers need a button press there: a POST). */
-const requestUrl = (publicUrl: string, token: string, answer: 'accept' | 'decline') =>
-  `${publicUrl}/serve/${token}?answer=${answer}`;
+export { longDate, shortTime } from './request-channel.js';
 
 /**
- * Email everyone scheduled on the plan who has not been asked yet, through the church's email
- * transport (SMTP, or the outbox without it), with Accept and Decline links.
- *
- * Each request is claimed before it is sent (`requested_at` set only where it is still null, in
- * one statement), so two presses at once send each request once. A send that fails gives the
- * claim back, so the next press tries again. Still outside the delivery engine (issue 24 §15, not
- * done): no daily allowance, no rate slot, no automatic retry.
+ * Ask everyone scheduled on the plan who has not been asked yet, by email with Accept and Decline
+ * links: as deliveries of the one engine (issue 24 §15), like campaign mail. In one transaction,
+ * each request is claimed (`requested_at` set only where it is still null, rows locked in id
+ * order), written as a delivery of kind 'planner-request', and counted against the church's daily
+ * limit (over it: 429 with the campaign's message, nothing is queued); then the deliver job is
+ * queued. The engine sends them with the email rate slot, retries with backoff, and on a final
+ * failure gives the claim back with the reason shown on the assignment. Two presses at once thus
+ * queue each request once.
  */
 export async function sendRequests(
-  deps: { db: Db; email: EmailTransport; config: DeliveryConfig },
+  deps: { db: Db; email: EmailTransport; jobs: JobQueue; config: DeliveryConfig },
   tenantId: number,
   input: { planId: number },
 ): Promise<{ sent: number; skippedNoEmail: string[]; message: string }> {
-  const { db, email, config } = deps;
-  const plan = await db
-    .selectFrom('servicePlans as p')
-    .innerJoin('users as u', 'u.id', 'p.userId')
-    .select(['p.id', 'p.title', 'p.date', 'p.startTime', 'p.location', 'u.churchName'])
-    .where('p.id', '=', input.planId)
-    .where('p.userId', '=', tenantId)
-    .executeTakeFirst();
-  if (!plan) throw notFound('Service plan not found');
-  const pending = await db
-    .selectFrom('servicePlanAssignments as a')
-    .innerJoin('teamMembers as m', 'm.id', 'a.teamMemberId')
-    .leftJoin('teamPositions as pos', 'pos.id', 'a.positionId')
-    .select(['a.id', 'a.token', 'm.name', 'm.email', 'pos.name as positionName'])
-    .where('a.servicePlanId', '=', plan.id)
-    .where('a.userId', '=', tenantId)
-    .where('a.status', '=', 'scheduled')
-    .where('a.requestedAt', 'is', null)
-    .orderBy('a.id')
-    .execute();
-  const host = new URL(config.publicUrl).hostname || 'lampstand.local';
-  const when = `${longDate(plan.date)}${plan.startTime ? ` at ${shortTime(plan.startTime)}` : ''}`;
-  let sent = 0;
-  const skippedNoEmail: string[] = [];
-  const failed: string[] = [];
-  for (const a of pending) {
-    if (!a.email) {
-      skippedNoEmail.push(a.name);
-      continue;
-    }
-    const claimed = await db
-      .updateTable('servicePlanAssignments')
-      .set({ requestedAt: new Date(), updatedAt: new Date() })
-      .where('id', '=', a.id)
+  const { db, email, jobs, config } = deps;
+  const { queued, skippedNoEmail, unasked } = await db.transaction().execute(async (trx) => {
+    const plan = await trx
+      .selectFrom('servicePlans')
+      .select('id')
+      .where('id', '=', input.planId)
       .where('userId', '=', tenantId)
-      .where('status', '=', 'scheduled')
-      .where('requestedAt', 'is', null)
-      .returning('requestedAt')
       .executeTakeFirst();
-    if (!claimed) continue; // another press is sending this one
-    const role = a.positionName ? ` as ${a.positionName}` : '';
-    const accept = requestUrl(config.publicUrl, a.token, 'accept');
-    const decline = requestUrl(config.publicUrl, a.token, 'decline');
-    const subject = `Can you serve${role} on ${longDate(plan.date)}?`;
-    const html =
-      `<!doctype html><html><head><meta charset="utf-8"></head><body style="font-family:-apple-system,Segoe UI,Roboto,Helvetica,Arial,sans-serif;font-size:16px;line-height:1.6;color:#111827">` +
-      `<p>Hi ${escapeHtml(a.name)},</p>` +
-      `<p>${escapeHtml(plan.churchName)} has scheduled you${escapeHtml(role)} for <strong>${escapeHtml(plan.title)}</strong> on ${escapeHtml(when)}` +
-      `${plan.location ? ` at ${escapeHtml(plan.location)}` : ''}.</p><p>Can you serve?</p>` +
-      `<p><a href="${escapeHtml(accept)}" style="background:#364fc7;color:#fff;padding:10px 18px;border-radius:8px;text-decoration:none">Accept</a> ` +
-      `&nbsp; <a href="${escapeHtml(decline)}" style="color:#364fc7">Decline</a></p>` +
-      `<p style="color:#6b7280;font-size:13px">${escapeHtml(plan.churchName)}</p></body></html>`;
-    const text =
-      `Hi ${a.name},\n\n${plan.churchName} has scheduled you${role} for ${plan.title} on ${when}` +
-      `${plan.location ? ` at ${plan.location}` : ''}.\n\nCan you serve?\n\nAccept: ${accept}\nDecline: ${decline}\n\n${plan.churchName}\n`;
-    try {
-      await email.send({
-        from: formatFrom(plan.churchName, config.emailFrom),
-        to: a.email,
-        subject,
-        html,
-        text,
-        headers: {},
-        messageId: `serve-${a.id}.${crypto.randomUUID()}@${host}`,
-        meta: { userId: tenantId },
-      });
-    } catch {
-      // Not sent: give the claim back, so that the next press asks this person again.
-      await db
+    if (!plan) throw notFound('Service plan not found');
+    const pending = await trx
+      .selectFrom('servicePlanAssignments as a')
+      .innerJoin('teamMembers as m', 'm.id', 'a.teamMemberId')
+      .select(['a.id', 'm.name', 'm.email'])
+      .where('a.servicePlanId', '=', plan.id)
+      .where('a.userId', '=', tenantId)
+      .where('a.status', '=', 'scheduled')
+      .where('a.requestedAt', 'is', null)
+      .orderBy('a.id')
+      .forUpdate('a')
+      .execute();
+    const skipped = pending.filter((a) => !a.email).map((a) => a.name);
+    const ask = pending.filter((a) => a.email);
+    if (ask.length > 0) {
+      await trx
         .updateTable('servicePlanAssignments')
-        .set({ requestedAt: null, updatedAt: new Date() })
-        .where('id', '=', a.id)
-        .where('userId', '=', tenantId)
-        .where('requestedAt', '=', claimed.requestedAt)
+        .set({ requestedAt: new Date(), updatedAt: new Date() })
+        .where(
+          'id',
+          'in',
+          ask.map((a) => a.id),
+        )
         .execute();
-      failed.push(a.name);
-      continue;
+      await trx
+        .insertInto('deliveries')
+        .values(
+          ask.map((a) => ({
+            userId: tenantId,
+            channel: 'email' as const,
+            kind: 'planner-request' as const,
+            servicePlanId: plan.id,
+            assignmentId: a.id,
+            address: a.email!,
+            firstName: a.name,
+            token: crypto.randomBytes(24).toString('hex'),
+          })),
+        )
+        .execute();
+      await takeDailyAllowance(trx, tenantId, {
+        channel: 'email',
+        kind: 'planner-request',
+        campaignId: null,
+        recipients: ask.length,
+        unverifiedLimit: config.unverifiedDailyRecipients,
+      });
     }
-    sent += 1;
-  }
+    return { queued: ask.length, skippedNoEmail: skipped, unasked: pending.length };
+  });
+  if (queued > 0) await jobs.send('planner-request-deliver', { planId: input.planId });
   const people = (n: number) => `${n} ${n === 1 ? 'person' : 'people'}`;
   const message =
-    pending.length === 0
+    unasked === 0
       ? 'Everyone scheduled has already been asked'
-      : `Requests sent to ${people(sent)}` +
+      : `Requests sent to ${people(queued)}` +
         (skippedNoEmail.length ? `; no email address for ${skippedNoEmail.join(', ')}` : '') +
-        (failed.length ? `; could not be sent to ${failed.join(', ')} (try again)` : '') +
         (email.kind === 'outbox' ? ' (saved to your outbox: no SMTP server is configured)' : '');
-  return { sent, skippedNoEmail, message };
+  return { sent: queued, skippedNoEmail, message };
 }
 
 function requestQuery(db: Db, token: string) {

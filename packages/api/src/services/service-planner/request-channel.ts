@@ -1,0 +1,151 @@
+import { sql } from '@lampstand/db';
+import { runDeliveries, type ChannelDriver, type DeliveryGroup, type RunResult } from '../delivery/engine.js';
+import type { DeliveryDeps } from '../delivery/channels.js';
+import { formatFrom } from '../email-campaigns/channel.js';
+import { escapeHtml } from '../../render/html.js';
+
+/**
+ * Planner requests as an entry of the one delivery engine (issue 24 §15): the deliveries of kind
+ * 'planner-request' of one service plan are claimed, paced (the email rate slot and in-flight
+ * limit), retried, fenced and recorded exactly like a campaign's; only the message and what is
+ * recorded at the end differ. They were counted against the daily limit when queued (`sendRequests`).
+ */
+export const PLANNER_REQUESTS: DeliveryGroup = { kind: 'planner-request', column: 'service_plan_id' };
+
+interface PlanForRequests {
+  id: number;
+  userId: number;
+  title: string;
+  date: string;
+  startTime: string | null;
+  location: string | null;
+  churchName: string;
+}
+
+/** 'Sunday, December 6, 2026' from 'YYYY-MM-DD' (no time zone shift). */
+export function longDate(date: string): string {
+  return new Date(`${date}T12:00:00Z`).toLocaleDateString('en-US', {
+    weekday: 'long',
+    month: 'long',
+    day: 'numeric',
+    year: 'numeric',
+    timeZone: 'UTC',
+  });
+}
+
+/** '10:30 AM' from 'HH:MM'. */
+export function shortTime(hhmm: string): string {
+  const [h, m] = hhmm.split(':').map(Number);
+  return `${((h! + 11) % 12) + 1}:${String(m).padStart(2, '0')} ${h! < 12 ? 'AM' : 'PM'}`;
+}
+
+/** The page the links in a request open (answers need a button press there: a POST). */
+const requestUrl = (publicUrl: string, token: string, answer: 'accept' | 'decline') =>
+  `${publicUrl}/serve/${token}?answer=${answer}`;
+
+/** The request email: who is asked, for what, with Accept and Decline links. */
+export function renderRequest(
+  plan: PlanForRequests,
+  a: { name: string; token: string; positionName: string | null },
+  publicUrl: string,
+): { subject: string; html: string; text: string } {
+  const when = `${longDate(plan.date)}${plan.startTime ? ` at ${shortTime(plan.startTime)}` : ''}`;
+  const role = a.positionName ? ` as ${a.positionName}` : '';
+  const accept = requestUrl(publicUrl, a.token, 'accept');
+  const decline = requestUrl(publicUrl, a.token, 'decline');
+  const subject = `Can you serve${role} on ${longDate(plan.date)}?`;
+  const html =
+    `<!doctype html><html><head><meta charset="utf-8"></head><body style="font-family:-apple-system,Segoe UI,Roboto,Helvetica,Arial,sans-serif;font-size:16px;line-height:1.6;color:#111827">` +
+    `<p>Hi ${escapeHtml(a.name)},</p>` +
+    `<p>${escapeHtml(plan.churchName)} has scheduled you${escapeHtml(role)} for <strong>${escapeHtml(plan.title)}</strong> on ${escapeHtml(when)}` +
+    `${plan.location ? ` at ${escapeHtml(plan.location)}` : ''}.</p><p>Can you serve?</p>` +
+    `<p><a href="${escapeHtml(accept)}" style="background:#364fc7;color:#fff;padding:10px 18px;border-radius:8px;text-decoration:none">Accept</a> ` +
+    `&nbsp; <a href="${escapeHtml(decline)}" style="color:#364fc7">Decline</a></p>` +
+    `<p style="color:#6b7280;font-size:13px">${escapeHtml(plan.churchName)}</p></body></html>`;
+  const text =
+    `Hi ${a.name},\n\n${plan.churchName} has scheduled you${role} for ${plan.title} on ${when}` +
+    `${plan.location ? ` at ${plan.location}` : ''}.\n\nCan you serve?\n\nAccept: ${accept}\nDecline: ${decline}\n\n${plan.churchName}\n`;
+  return { subject, html, text };
+}
+
+/** The engine's driver of a plan's requests. */
+export function plannerRequestDriver(deps: DeliveryDeps): ChannelDriver<PlanForRequests> {
+  const { db, email, config } = deps;
+  return {
+    channel: 'email',
+    group: PLANNER_REQUESTS,
+    // The same pace as campaign email: one rate bucket and one in-flight limit for all email.
+    ratePerSecond: config.emailRatePerSecond,
+    concurrency: config.emailConcurrency,
+    async load(planId) {
+      const plan = await db
+        .selectFrom('servicePlans as p')
+        .innerJoin('users as u', 'u.id', 'p.userId')
+        .select(['p.id', 'p.userId', 'p.title', 'p.date', 'p.startTime', 'p.location', 'u.churchName'])
+        .where('p.id', '=', planId)
+        .executeTakeFirst();
+      return plan ?? null;
+    },
+    async send(plan, d) {
+      // Read at send time: the position may have changed since the request was queued.
+      const a = await db
+        .selectFrom('servicePlanAssignments as a')
+        .innerJoin('teamMembers as m', 'm.id', 'a.teamMemberId')
+        .leftJoin('teamPositions as pos', 'pos.id', 'a.positionId')
+        .select(['a.id', 'a.token', 'm.name', 'pos.name as positionName'])
+        .where('a.id', '=', d.assignmentId!)
+        .executeTakeFirst();
+      // Removed from the plan meanwhile (its deliveries go with it; this is the race in between).
+      if (!a) throw Object.assign(new Error('No longer scheduled'), { permanent: true });
+      const host = new URL(config.publicUrl).hostname || 'lampstand.local';
+      return email.send({
+        from: formatFrom(plan.churchName, config.emailFrom),
+        to: d.address,
+        ...renderRequest(plan, a, config.publicUrl),
+        headers: {},
+        // The same id on every try of one request: a receiver can drop a duplicate.
+        messageId: `serve-${a.id}.${d.token.slice(0, 12)}@${host}`,
+        meta: { userId: plan.userId, deliveryId: d.id },
+      });
+    },
+    // Nothing to mark on the plan: each assignment shows its own request (see assignments.ts).
+    async finish() {},
+    async failed(d) {
+      // Not asked after all: the planner sees why (the delivery's last error) and can send again.
+      await db
+        .updateTable('servicePlanAssignments')
+        .set({ requestedAt: null, updatedAt: new Date() })
+        .where('id', '=', d.assignmentId!)
+        .where('userId', '=', d.userId)
+        .execute();
+    },
+  };
+}
+
+/** The 'planner-request-deliver' job: send a plan's pending requests; come back later for retries. */
+export async function deliverPlannerRequests(deps: DeliveryDeps, planId: number): Promise<RunResult> {
+  const result = await runDeliveries(deps.db, plannerRequestDriver(deps), planId, deps.config);
+  if (!result.finished && result.retryAt) {
+    await deps.jobs.send('planner-request-deliver', { planId }, { startAfter: result.retryAt });
+  }
+  return result;
+}
+
+/**
+ * Part of the sweep: plans with requests a dead worker left (or a lost job), queued again. Without
+ * `force`, only when work is claimable now yet nothing moved for 30 s.
+ */
+export async function sweepPlannerRequests(deps: DeliveryDeps, opts: { force?: boolean } = {}): Promise<void> {
+  const { rows } = await sql<{ planId: number }>`
+    select service_plan_id as plan_id from deliveries d
+    where d.kind = 'planner-request' and d.status in ('pending', 'sending')
+    group by service_plan_id
+    having ${
+      opts.force
+        ? sql`true`
+        : sql`count(*) filter (where (d.status = 'pending' and coalesce(d.next_attempt_at, now()) <= now())
+                          or (d.status = 'sending' and d.claimed_at < now() - make_interval(secs => ${deps.config.claimLeaseSeconds}))) > 0
+           and max(d.updated_at) < now() - interval '30 seconds'`
+    }`.execute(deps.db);
+  for (const r of rows) await deps.jobs.send('planner-request-deliver', { planId: r.planId });
+}
