@@ -1,4 +1,5 @@
 import { initTRPC, TRPCError } from '@trpc/server';
+import { churchTurns } from './services/limits/church-turns.js';
 import { ZodError } from 'zod';
 import { bypassDb, tenantDb } from '@lampstand/db';
 import type { Context } from './context.js';
@@ -61,27 +62,11 @@ export const publicProcedure = t.procedure.use(mapAppErrors);
  */
 export const CHURCH_CALLS_AT_ONCE = 2;
 export const CHURCH_CALLS_WAITING = 200;
-const churchTurns = new Map<number, { running: number; waiting: (() => void)[] }>();
-
-async function takeChurchTurn(tenantId: number): Promise<() => void> {
-  let turns = churchTurns.get(tenantId);
-  if (!turns) churchTurns.set(tenantId, (turns = { running: 0, waiting: [] }));
-  const t = turns;
-  if (t.running >= CHURCH_CALLS_AT_ONCE) {
-    if (t.waiting.length >= CHURCH_CALLS_WAITING)
-      throw new TRPCError({ code: 'TOO_MANY_REQUESTS', message: 'Too many requests at once. Please try again.' });
-    await new Promise<void>((resolve) => t.waiting.push(resolve));
-  } else t.running++;
-  let released = false;
-  return () => {
-    if (released) return;
-    released = true;
-    const next = t.waiting.shift();
-    if (next)
-      next(); // the turn passes on: `running` stays the same
-    else if (--t.running === 0) churchTurns.delete(tenantId);
-  };
-}
+const callTurns = churchTurns({
+  atOnce: CHURCH_CALLS_AT_ONCE,
+  waiting: CHURCH_CALLS_WAITING,
+  refuse: () => new TRPCError({ code: 'TOO_MANY_REQUESTS', message: 'Too many requests at once. Please try again.' }),
+});
 
 /**
  * Signed in. `ctx.tenantId` is the church every query is scoped to, and `ctx.db` works as that
@@ -99,7 +84,7 @@ const signedInProcedure = publicProcedure.use(({ ctx, next }) => {
 });
 
 export const protectedProcedure = signedInProcedure.use(async ({ ctx, next }) => {
-  const done = await takeChurchTurn(ctx.tenantId);
+  const done = await callTurns.take(ctx.tenantId);
   try {
     return await next();
   } finally {

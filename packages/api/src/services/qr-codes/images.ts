@@ -1,3 +1,4 @@
+import { churchTurns } from '../limits/church-turns.js';
 import { createHash } from 'node:crypto';
 import sharp from 'sharp';
 import type { Db } from '@lampstand/db';
@@ -80,28 +81,24 @@ const drawing = new Map<string, Promise<QrImageOutput>>();
 export const MAX_RENDERS_PER_CHURCH = 4;
 export const MAX_WAITING_RENDERS_PER_CHURCH = 16;
 export const TOO_MANY_RENDERS_MESSAGE = 'Too many QR codes are being rendered; try again in a moment';
-const renderSlots = new Map<number, { running: number; waiting: (() => void)[] }>();
+const renderTurns = churchTurns({
+  atOnce: MAX_RENDERS_PER_CHURCH,
+  waiting: MAX_WAITING_RENDERS_PER_CHURCH,
+  refuse: () => tooManyRequests(TOO_MANY_RENDERS_MESSAGE, 1),
+});
 
 /** A church's renders now: in the pool, and waiting for a slot. */
 export function qrRenderSlots(tenantId: number): { running: number; waiting: number } {
-  const c = renderSlots.get(tenantId);
-  return { running: c?.running ?? 0, waiting: c?.waiting.length ?? 0 };
+  return renderTurns.now(tenantId);
 }
 
 /** The PNG of an SVG, drawn in the render pool's workers, in one of the church's slots. */
 async function renderPng(tenantId: number, svg: string, size: number): Promise<Buffer> {
-  let c = renderSlots.get(tenantId);
-  if (!c) renderSlots.set(tenantId, (c = { running: 0, waiting: [] }));
-  const slots = c;
-  if (slots.running < MAX_RENDERS_PER_CHURCH) slots.running++;
-  else if (slots.waiting.length >= MAX_WAITING_RENDERS_PER_CHURCH) throw tooManyRequests(TOO_MANY_RENDERS_MESSAGE, 1);
-  else await new Promise<void>((r) => slots.waiting.push(r)); // a finished render hands its slot over
+  const done = await renderTurns.take(tenantId);
   try {
     return (await qrRenderPool().renderPng(svg, size)).png;
   } finally {
-    const next = slots.waiting.shift();
-    if (next) next();
-    else if (--slots.running === 0) renderSlots.delete(tenantId);
+    done();
   }
 }
 
