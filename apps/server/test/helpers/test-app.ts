@@ -61,6 +61,14 @@ export async function startAppOn(
   return { url, databaseUrl: tdb.url, db: tdb.db, server, runtime, deps: runtime.deps, stop };
 }
 
+/** An HTTP answer as the tests read it: status, JSON body (when it parses), text and headers. */
+export interface HttpAnswer {
+  status: number;
+  body: any;
+  text: string;
+  headers: Headers;
+}
+
 /** A fetch that keeps cookies, like one browser. */
 export class HttpClient {
   cookies = new Map<string, string>();
@@ -69,7 +77,12 @@ export class HttpClient {
     readonly headers: Record<string, string> = {},
   ) {}
 
-  async request(method: string, path: string, body?: unknown, extraHeaders: Record<string, string> = {}) {
+  async request(
+    method: string,
+    path: string,
+    body?: unknown,
+    extraHeaders: Record<string, string> = {},
+  ): Promise<HttpAnswer> {
     const headers: Record<string, string> = { ...this.headers, ...extraHeaders };
     // As the web client does: a POST without a body still sends JSON `{}` (the CSRF check requires JSON).
     if (body === undefined && method === 'POST') body = {};
