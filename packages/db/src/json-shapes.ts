@@ -1,0 +1,42 @@
+/**
+ * The shapes of JSON columns, which the database types only as json/jsonb. The generated types
+ * (generated/db.ts) name them through codegen.ts's JSON_COLUMN_SHAPES.
+ */
+
+/** Contact metadata as the spec lists it (dateOfBirth lives in its own date column). */
+export interface ContactMetadata {
+  countryCode?: string;
+  notes?: string | null;
+  isChurchMember?: boolean;
+  isBaptised?: boolean;
+  isSeeker?: boolean;
+  isServiceStaff?: boolean;
+  staffRole?: string | null;
+  wwccNumber?: string | null;
+  website?: string | null;
+  address?: string | null;
+  city?: string | null;
+  state?: string | null;
+  country?: string | null;
+  postalCode?: string | null;
+}
+
+/** A CSV line an import skipped, and why. */
+export interface ImportSkip {
+  line: number;
+  reason: string;
+}
+
+/** A dated destination of a QR code: ISO times, either end open. */
+export interface QrScheduleEntry {
+  url: string;
+  startsAt: string | null;
+  endsAt: string | null;
+}
+
+/** An image on a Show Up row: the uploads service's id when known, its large and thumbnail URLs. */
+export interface ShowUpImage {
+  id: number | null;
+  url: string;
+  thumbnailUrl: string | null;
+}
