@@ -8,6 +8,7 @@ export type RouterInputs = inferRouterInputs<AppRouter>;
 export type RouterOutputs = inferRouterOutputs<AppRouter>;
 export type { SessionUser } from './schemas/auth.js';
 export type { AdminUser } from './schemas/admin.js';
+export type { HttpMethod, Meta, RestAccess, RestMeta, RouteError, StreamContext } from './rest-meta.js';
 
 type PathsOf<R, Prefix extends string = ''> = {
   [K in keyof R & string]: R[K] extends AnyProcedure
@@ -17,5 +18,5 @@ type PathsOf<R, Prefix extends string = ''> = {
       : never;
 }[keyof R & string];
 
-/** Every procedure's dotted path ('contacts.get'): the REST table is typed with it. */
+/** Every procedure's dotted path ('contacts.get'): the REST routes are typed with it. */
 export type ProcedurePath = PathsOf<AppRouter['_def']['record']>;

@@ -4,6 +4,7 @@ import { ZodError } from 'zod';
 import { bypassDb, tenantDb } from '@lampstand/db';
 import type { Context } from './context.js';
 import { AppError, isBadInputDbError } from './errors.js';
+import type { Meta } from './rest-meta.js';
 
 export interface FieldIssue {
   path: string;
@@ -14,7 +15,10 @@ export function zodIssues(err: ZodError): FieldIssue[] {
   return err.issues.map((i) => ({ path: i.path.map(String).join('.'), message: i.message }));
 }
 
-const t = initTRPC.context<Context>().create({
+/** Every procedure's meta is typed (rest-meta.ts): its access and REST route. */
+const init = initTRPC.context<Context>().meta<Meta>();
+
+const t = init.create({
   errorFormatter({ shape, error }) {
     const zodError = error.cause instanceof ZodError ? error.cause : null;
     const appError = error.cause instanceof AppError ? error.cause : null;
@@ -50,7 +54,12 @@ const mapAppErrors = t.middleware(async ({ next }) => {
   return result;
 });
 
-export const publicProcedure = t.procedure.use(mapAppErrors);
+/**
+ * The builders are the auth layer, and each names its access in the procedure's meta (`access`,
+ * which the REST shim documents); a procedure adds only its REST route (`.meta({ rest })`, which
+ * tRPC merges over the builder's meta).
+ */
+export const publicProcedure = t.procedure.meta({ access: 'public' }).use(mapAppErrors);
 
 /**
  * One church must not stall the others (issue 24 §11–14): a process runs at most this many of a
@@ -73,7 +82,7 @@ const callTurns = churchTurns({
  * church: row-level security hides and refuses other churches' rows even where a query forgets
  * its `user_id` filter (docs/security.md).
  */
-const signedInProcedure = publicProcedure.use(({ ctx, next }) => {
+const signedInProcedure = publicProcedure.meta({ access: 'signed-in' }).use(({ ctx, next }) => {
   if (!ctx.user || !ctx.effectiveUser) {
     throw new TRPCError({ code: 'UNAUTHORIZED', message: 'Not authenticated' });
   }
@@ -102,9 +111,9 @@ export const renderProcedure = signedInProcedure;
 
 /**
  * A church's whole-table read that only the REST shim answers, streamed under the church's export
- * slots (the route's `stream` in apps/server/src/rest/routes.ts). The procedure names the route's
- * input and output (the OpenAPI document reads them); over tRPC it answers 405 instead of building
- * every row in memory. Pages of the same rows: `contacts.find`.
+ * slots (the `stream` of its `.meta({ rest })`, beside the procedure in its router). The procedure
+ * names the route's input and output (the OpenAPI document reads them); over tRPC it answers 405
+ * instead of building every row in memory. Pages of the same rows: `contacts.find`.
  */
 export const streamedProcedure = protectedProcedure.use(() => {
   throw new TRPCError({
@@ -114,7 +123,7 @@ export const streamedProcedure = protectedProcedure.use(() => {
 });
 
 /** Signed in with the session cookie, not an API key (managing API keys, for one). */
-export const sessionProcedure = protectedProcedure.use(({ ctx, next }) => {
+export const sessionProcedure = protectedProcedure.meta({ access: 'session' }).use(({ ctx, next }) => {
   if (ctx.authMethod === 'apiKey') {
     throw new TRPCError({ code: 'FORBIDDEN', message: 'Not available with an API key' });
   }
@@ -125,7 +134,7 @@ export const sessionProcedure = protectedProcedure.use(({ ctx, next }) => {
  * A platform administrator acting as themself (while impersonating, they act as the church).
  * Never with an API key, even an administrator's: keys act as their church only.
  */
-export const adminProcedure = protectedProcedure.use(({ ctx, next }) => {
+export const adminProcedure = protectedProcedure.meta({ access: 'admin' }).use(({ ctx, next }) => {
   if (ctx.authMethod === 'apiKey') {
     throw new TRPCError({ code: 'FORBIDDEN', message: 'Administrator access required' });
   }

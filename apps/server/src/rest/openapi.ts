@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { restRoutes, type RestRoute } from './routes.js';
+import { restRoutes, type RestRoute } from './route-list.js';
 import { inputSchema, outputSchema } from './procedures.js';
 import { pluginRoutes } from './plugin-routes.js';
 
@@ -35,7 +35,7 @@ const errorResponse = (description: string) => ({
 });
 
 /**
- * The OpenAPI 3.1 document, built from the route table and the procedures' zod schemas, plus the
+ * The OpenAPI 3.1 document, built from the procedures' REST routes and zod schemas, plus the
  * plugin routes documented by hand (`plugin-routes.ts`: multipart uploads).
  */
 export function buildOpenApiDocument(serverUrl: string): Record<string, unknown> {

@@ -1,5 +1,5 @@
 /**
- * HTTP routes under /api that are Fastify plugins rather than rows of the route table (their body
+ * HTTP routes under /api that are Fastify plugins rather than procedures' REST routes (their body
  * is not JSON), documented by hand here so the OpenAPI document lists them too. Each entry must
  * match what its plugin does (tested in test/api/openapi.test.ts and the plugin's own tests).
  */

@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { AppError } from '@lampstand/api/server';
 import { tenantDb } from '@lampstand/db';
 import { createContext, type ContextDeps } from '../context.js';
-import { restRoutes, type RestRoute } from './routes.js';
+import { restRoutes, type RestRoute } from './route-list.js';
 import { callProcedure, inputSchema, outputSchema, procedureAt } from './procedures.js';
 import { buildOpenApiDocument } from './openapi.js';
 import { SESSION_COOKIE } from '../server.js';
@@ -89,7 +89,7 @@ async function sendStream(
 
 export async function restPlugin(app: FastifyInstance, opts: { deps: ContextDeps; publicUrl: string }): Promise<void> {
   for (const route of restRoutes) {
-    procedureAt(route.procedure); // fail at start, not at the first call, if the table is wrong
+    procedureAt(route.procedure); // fail at start, not at the first call, if a route's procedure cannot be called
     // Authenticated answers are never for shared caches (see security/cache-control.ts).
     if (route.access !== 'public' && route.image && /\bpublic\b/i.test(route.image.cacheControl)) {
       throw new Error(`route ${route.path} answers who asks: its Cache-Control must be private`);

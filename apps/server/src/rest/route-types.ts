@@ -1,65 +1,14 @@
-import type { ProcedurePath } from '@lampstand/api';
-import type { OpenExport } from '@lampstand/api/server';
-import type { Db } from '@lampstand/db';
+import type { ProcedurePath, RestAccess, RestMeta } from '@lampstand/api';
 
-export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
-
-/** Client errors a route can answer besides 400 (and 401/403, which follow from `access`). */
-/** 503: an outside service the route needs is not configured (the AI model). */
-export type RouteError = 404 | 409 | 413 | 429 | 503;
+export type { HttpMethod, RouteError, StreamContext } from '@lampstand/api';
 
 /**
- * One row of the REST table. The procedure's input is always the path params merged over the JSON
- * body (or over the query for GET and DELETE): a different wire name is expressed in the zod
- * schema, so the OpenAPI document and the handler read the same thing.
+ * One REST route: a procedure's `.meta({ rest })` (packages/api/src/rest-meta.ts), with the
+ * procedure's dotted path and the access its builder gives it (route-list.ts reads both).
  */
-export interface RestRoute {
-  method: HttpMethod;
-  /** OpenAPI-style path: `/api/admin/impersonate/{id}`. */
-  path: string;
-  /** Dotted tRPC procedure path: `admin.impersonate` (a wrong name fails typecheck). */
+export interface RestRoute extends RestMeta {
+  /** Dotted tRPC procedure path: `admin.impersonate`. */
   procedure: ProcedurePath;
-  summary: string;
-  tag: string;
-  /**
-   * Who may call it; documented in OpenAPI and enforced by the procedure's builder. 'signed-in':
-   * the session cookie or a church's API key (`Authorization: Bearer`); 'session': the session
-   * cookie only (managing API keys); 'admin': an administrator's session, never an API key.
-   */
-  access: 'public' | 'signed-in' | 'session' | 'admin';
-  /** Status on success (default 200). */
-  status?: number;
-  /** 'csv': the procedure returns { fileName, csv }, sent as a CSV download. 'image': the procedure
-   * returns { contentType, base64, etag, fileName }, sent as the image's bytes with its ETag
-   * (If-None-Match answers 304). */
-  format?: 'json' | 'csv' | 'image';
-  /** For 'image': the Cache-Control header, and whether it is sent as an attachment. */
-  image?: { cacheControl: string; attachment?: boolean };
-  /**
-   * For a public GET whose answer is the same for every visitor: shared caches may keep it this many
-   * seconds (with an ETag, If-None-Match answers 304); a signed-in asker (cookie or API key) gets
-   * `private, no-cache`, and `Vary: Cookie, Authorization` tells the two apart.
-   */
-  publicCacheSeconds?: number;
-  /** Largest request body in bytes (default 1 MiB, see security/body-limits.ts). */
-  bodyLimit?: number;
-  /** Documented error statuses besides 400/401/403; 404 is implied by a path parameter. */
-  errors?: RouteError[];
-  /**
-   * Answer with a stream instead of the procedure's value, for answers as large as a church's whole
-   * address book. The procedure still documents the route (its input and output schemas make the
-   * OpenAPI document) and answers over tRPC; the REST route checks the input with the procedure's
-   * input schema, then writes the items as they come, with backpressure: for 'json', each item is
-   * checked against the element of the procedure's array output and written into one JSON array;
-   * for 'csv', the items are chunks of the file named `fileName`. `close()` runs when the answer ends
-   * or the client leaves. Only for 'signed-in' routes.
-   */
-  stream?: (ctx: StreamContext, input: unknown) => Promise<OpenExport<unknown>>;
-}
-
-/** What a streamed route needs: the database and the signed-in church. */
-export interface StreamContext {
-  /** The church's handle (`tenantDb`): row-level security shows it only the church's rows. */
-  db: Db;
-  tenantId: number;
+  /** From the procedure's builder (publicProcedure, protectedProcedure, sessionProcedure, ...). */
+  access: RestAccess;
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { restRoutes } from '../../src/rest/routes.js';
+import { restRoutes } from '../../src/rest/route-list.js';
 import { HttpClient, registerChurch, startTestApp } from '../helpers/test-app.js';
 
 // Issue 12 §9: API keys for integrators, sent as `Authorization: Bearer …`.

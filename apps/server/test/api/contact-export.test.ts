@@ -1,7 +1,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { createDb, sql, type Db } from '@lampstand/db';
 import { acquireExportSlot, CHURCH_LIMITS, EXPORT_BUSY } from '@lampstand/api/server';
-import { restRoutes } from '../../src/rest/routes.js';
+import { restRoutes } from '../../src/rest/route-list.js';
 import { registerChurch, startTestApp, type HttpClient } from '../helpers/test-app.js';
 
 // The whole address book: GET /api/contacts (a JSON array) and GET /api/contacts/export (CSV) are

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { HttpClient, startTestApp } from '../helpers/test-app.js';
-import { restRoutes } from '../../src/rest/routes.js';
+import { restRoutes } from '../../src/rest/route-list.js';
 
 const app = await startTestApp();
 const client = new HttpClient(app.url);

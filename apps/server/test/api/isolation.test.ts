@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { restRoutes, type RestRoute } from '../../src/rest/routes.js';
+import { restRoutes, type RestRoute } from '../../src/rest/route-list.js';
 import { HttpClient, registerChurch, startTestApp } from '../helpers/test-app.js';
 import { baseline, type Schema } from '../helpers/openapi-values.js';
 

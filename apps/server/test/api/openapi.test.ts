@@ -1,6 +1,6 @@
 import SwaggerParser from '@apidevtools/swagger-parser';
 import { describe, expect, it } from 'vitest';
-import { restRoutes } from '../../src/rest/routes.js';
+import { restRoutes } from '../../src/rest/route-list.js';
 import { pluginRoutes } from '../../src/rest/plugin-routes.js';
 import { HttpClient, registerChurch, startTestApp } from '../helpers/test-app.js';
 

@@ -6,6 +6,7 @@ import type { JobQueue } from '../jobs.js';
 import { startCampaign } from '../services/delivery/campaigns.js';
 import { deleteCampaign } from '../services/delivery/campaign-common.js';
 import { countRecipients } from '../services/delivery/recipients.js';
+import type { RestMeta } from '../rest-meta.js';
 import { protectedProcedure } from '../trpc.js';
 
 /**
@@ -32,26 +33,33 @@ export function campaignProcedures<Fields extends z.ZodType, Update extends z.Zo
       tenantId: number,
       input: inferParser<Fields>['out'] | inferParser<Update>['out'],
     ) => Promise<inferParser<Out>['in']>;
+    /** Each procedure's REST route, in the channel's own paths and words. */
+    rest: Record<'get' | 'create' | 'update' | 'delete' | 'send' | 'recipientCount', RestMeta>;
   },
 ) {
   return {
     get: protectedProcedure
+      .meta({ rest: c.rest.get })
       .input(campaignIdSchema)
       .output(c.output)
       .query(({ ctx, input }) => answer(c.get(ctx.db, ctx.tenantId, input.id))),
     create: protectedProcedure
+      .meta({ rest: c.rest.create })
       .input(c.fields)
       .output(c.output)
       .mutation(({ ctx, input }) => answer(c.save(ctx.db, ctx.services.jobs, ctx.tenantId, input))),
     update: protectedProcedure
+      .meta({ rest: c.rest.update })
       .input(c.update)
       .output(c.output)
       .mutation(({ ctx, input }) => answer(c.save(ctx.db, ctx.services.jobs, ctx.tenantId, input))),
     delete: protectedProcedure
+      .meta({ rest: c.rest.delete })
       .input(campaignIdSchema)
       .output(z.object({ id: z.number().int() }))
       .mutation(({ ctx, input }) => deleteCampaign(ctx.db, channel, ctx.tenantId, input.id)),
     send: protectedProcedure
+      .meta({ rest: c.rest.send })
       .input(campaignIdSchema)
       .output(c.output)
       .mutation(async ({ ctx, input }) => {
@@ -62,6 +70,7 @@ export function campaignProcedures<Fields extends z.ZodType, Update extends z.Zo
         return answer(c.get(ctx.db, ctx.tenantId, input.id));
       }),
     recipientCount: protectedProcedure
+      .meta({ rest: c.rest.recipientCount })
       .input(recipientCountInputSchema)
       .output(recipientCountSchema)
       .query(({ ctx, input }) => countRecipients(ctx.db, ctx.tenantId, { channel, listIds: input.listIds })),

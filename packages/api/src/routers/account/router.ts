@@ -21,6 +21,15 @@ export const verificationDeps = (ctx: Pick<Context, 'db' | 'services'>): Verific
 /** The signed-in church's own account (the impersonated church while impersonating); never with an API key. */
 export const accountRouter = router({
   update: sessionProcedure
+    .meta({
+      rest: {
+        method: 'PATCH',
+        path: '/api/account',
+        summary: 'Change the church name and/or email (a new email needs currentPassword)',
+        tag: 'Accounts',
+        errors: [409],
+      },
+    })
     .input(updateAccountSchema)
     .output(sessionUserSchema)
     .mutation(async ({ ctx, input }) => {
@@ -32,27 +41,57 @@ export const accountRouter = router({
       return updated;
     }),
   changePassword: sessionProcedure
+    .meta({
+      rest: {
+        method: 'POST',
+        path: '/api/account/password',
+        summary: "Change the password (currentPassword required); the account's other sessions are signed out",
+        tag: 'Accounts',
+      },
+    })
     .input(changePasswordSchema)
     .output(changePasswordResultSchema)
     .mutation(({ ctx, input }) => changePassword(ctx.db, ctx.tenantId, { ...input, keepSessionId: ctx.session.id() })),
   /** Whether the account email is verified, and the church's daily recipient limit. */
-  status: protectedProcedure.output(accountStatusSchema).query(({ ctx }) =>
-    getAccountStatus(
-      {
-        db: ctx.db,
-        email: ctx.services.email,
-        unverifiedDailyRecipients: ctx.services.delivery.unverifiedDailyRecipients,
+  status: protectedProcedure
+    .meta({
+      rest: {
+        method: 'GET',
+        path: '/api/account/status',
+        summary:
+          'Whether the account email is verified, and the daily recipient limit of campaigns (limit, source, usedLast24h, remaining)',
+        tag: 'Accounts',
       },
-      ctx.tenantId,
+    })
+    .output(accountStatusSchema)
+    .query(({ ctx }) =>
+      getAccountStatus(
+        {
+          db: ctx.db,
+          email: ctx.services.email,
+          unverifiedDailyRecipients: ctx.services.delivery.unverifiedDailyRecipients,
+        },
+        ctx.tenantId,
+      ),
     ),
-  ),
-  sendVerificationEmail: sessionProcedure.output(verificationSentSchema).mutation(async ({ ctx }) => {
-    const sent = await sendVerificationEmail(verificationDeps(ctx), ctx.tenantId);
-    return {
-      ...sent,
-      message: sent.outbox
-        ? 'No SMTP server is configured: the email is in your outbox, shown on the Account page.'
-        : `We sent a link to ${sent.to}. It works once, for 24 hours.`,
-    };
-  }),
+  sendVerificationEmail: sessionProcedure
+    .meta({
+      rest: {
+        method: 'POST',
+        path: '/api/account/verification-email',
+        summary: 'Send a single-use link (24 hours) that verifies the account email; at most 5 an hour',
+        tag: 'Accounts',
+        errors: [429],
+      },
+    })
+    .output(verificationSentSchema)
+    .mutation(async ({ ctx }) => {
+      const sent = await sendVerificationEmail(verificationDeps(ctx), ctx.tenantId);
+      return {
+        ...sent,
+        message: sent.outbox
+          ? 'No SMTP server is configured: the email is in your outbox, shown on the Account page.'
+          : `We sent a link to ${sent.to}. It works once, for 24 hours.`,
+      };
+    }),
 });

@@ -11,15 +11,30 @@ import { recordImpersonationStop, startImpersonation } from '../../services/admi
 import { adminProcedure, protectedProcedure, router } from '../../trpc.js';
 
 export const adminRouter = router({
-  users: adminProcedure.output(z.array(adminUserSchema)).query(({ ctx }) => listUsers(ctx.db)),
+  users: adminProcedure
+    .meta({ rest: { method: 'GET', path: '/api/admin/users', summary: 'All church accounts', tag: 'Admin' } })
+    .output(z.array(adminUserSchema))
+    .query(({ ctx }) => listUsers(ctx.db)),
 
   /** Lift or lower a church's daily recipient limit (null: the default rule). */
   setDailyLimit: adminProcedure
+    .meta({
+      rest: {
+        method: 'PUT',
+        path: '/api/admin/users/{id}/daily-limit',
+        summary:
+          "Lift or lower a church's daily recipient limit: dailyRecipientLimit (people a day) or null for the default rule",
+        tag: 'Admin',
+      },
+    })
     .input(setDailyLimitSchema)
     .output(adminUserSchema)
     .mutation(({ ctx, input }) => setDailyLimit(ctx.db, input)),
 
   impersonate: adminProcedure
+    .meta({
+      rest: { method: 'POST', path: '/api/admin/impersonate/{id}', summary: 'Act as a church account', tag: 'Admin' },
+    })
     .input(impersonateSchema)
     .output(impersonationResultSchema)
     .mutation(async ({ ctx, input }) => {
@@ -32,12 +47,22 @@ export const adminRouter = router({
     }),
 
   /** Allowed while impersonating: it is the signed-in admin, not the church, who stops. */
-  stopImpersonating: protectedProcedure.output(impersonationResultSchema).mutation(async ({ ctx }) => {
-    if (ctx.user.role !== 'admin') throw forbidden('Administrator access required');
-    const targetId = ctx.session.data().impersonatingUserId;
-    if (!targetId) throw badRequest('You are not impersonating anyone');
-    await ctx.session.setImpersonating(undefined);
-    await recordImpersonationStop(ctx.db, { adminId: ctx.user.id, targetId });
-    return { message: 'Impersonation ended', user: ctx.user };
-  }),
+  stopImpersonating: protectedProcedure
+    .meta({
+      rest: {
+        method: 'POST',
+        path: '/api/admin/stop-impersonating',
+        summary: 'Return to the administrator account',
+        tag: 'Admin',
+      },
+    })
+    .output(impersonationResultSchema)
+    .mutation(async ({ ctx }) => {
+      if (ctx.user.role !== 'admin') throw forbidden('Administrator access required');
+      const targetId = ctx.session.data().impersonatingUserId;
+      if (!targetId) throw badRequest('You are not impersonating anyone');
+      await ctx.session.setImpersonating(undefined);
+      await recordImpersonationStop(ctx.db, { adminId: ctx.user.id, targetId });
+      return { message: 'Impersonation ended', user: ctx.user };
+    }),
 });

@@ -8,9 +8,29 @@ import { verificationDeps } from '../account/router.js';
 
 export const authRouter = router({
   /** The signed-in user (the impersonated church, with `_impersonatedBy`, while impersonating). */
-  me: protectedProcedure.output(sessionUserSchema).query(({ ctx }) => ctx.effectiveUser),
+  me: protectedProcedure
+    .meta({
+      rest: {
+        method: 'GET',
+        path: '/api/user',
+        summary: 'The signed-in user (401 when not signed in)',
+        tag: 'Accounts',
+      },
+    })
+    .output(sessionUserSchema)
+    .query(({ ctx }) => ctx.effectiveUser),
 
   register: publicProcedure
+    .meta({
+      rest: {
+        method: 'POST',
+        path: '/api/register',
+        summary: 'Create a church account and sign in',
+        tag: 'Accounts',
+        status: 201,
+        errors: [409, 429],
+      },
+    })
     .input(registerSchema)
     .output(sessionUserSchema)
     .mutation(async ({ ctx, input }) => {
@@ -26,6 +46,15 @@ export const authRouter = router({
     }),
 
   login: publicProcedure
+    .meta({
+      rest: {
+        method: 'POST',
+        path: '/api/login',
+        summary: 'Sign in with username and password',
+        tag: 'Accounts',
+        errors: [429],
+      },
+    })
     .input(loginSchema)
     .output(sessionUserSchema)
     .mutation(async ({ ctx, input }) => {
@@ -34,8 +63,11 @@ export const authRouter = router({
       return user;
     }),
 
-  logout: publicProcedure.output(okSchema).mutation(async ({ ctx }) => {
-    await ctx.session.signOut();
-    return { ok: true as const, message: 'Logged out' };
-  }),
+  logout: publicProcedure
+    .meta({ rest: { method: 'POST', path: '/api/logout', summary: 'End the session on the server', tag: 'Accounts' } })
+    .output(okSchema)
+    .mutation(async ({ ctx }) => {
+      await ctx.session.signOut();
+      return { ok: true as const, message: 'Logged out' };
+    }),
 });

@@ -5,6 +5,15 @@ import { protectedProcedure, router } from '../../trpc.js';
 
 export const outboxRouter = router({
   list: protectedProcedure
+    .meta({
+      rest: {
+        method: 'GET',
+        path: '/api/outbox',
+        summary:
+          'Messages kept in the local outbox (no SMTP or SMS provider configured); ?channel=email|sms&campaignId=',
+        tag: 'Email campaigns',
+      },
+    })
     .input(outboxQuerySchema)
     .output(z.array(outboxMessageSchema))
     .query(({ ctx, input }) => listOutbox(ctx.db, ctx.tenantId, input)),

@@ -26,18 +26,51 @@ import { protectedProcedure, router } from '../../trpc.js';
 
 export const socialPostsRouter = router({
   list: protectedProcedure
+    .meta({
+      rest: {
+        method: 'GET',
+        path: '/api/social-posts',
+        summary: 'Social posts by scheduled time; ?from=&to= (ISO 8601) keep those from `from` up to before `to`',
+        tag: 'Social posts',
+      },
+    })
     .input(listSocialPostsSchema)
     .output(z.array(socialPostSchema))
     .query(({ ctx, input }) => listSocialPosts(ctx.db, ctx.tenantId, input)),
   get: protectedProcedure
+    .meta({
+      rest: {
+        method: 'GET',
+        path: '/api/social-posts/{id}',
+        summary: 'One social post, with why publishing failed',
+        tag: 'Social posts',
+      },
+    })
     .input(socialPostIdSchema)
     .output(socialPostSchema)
     .query(({ ctx, input }) => getSocialPost(ctx.db, ctx.tenantId, input.id)),
   create: protectedProcedure
+    .meta({
+      rest: {
+        method: 'POST',
+        path: '/api/social-posts',
+        summary: 'Schedule a social post (content, scheduledFor, platforms, status, imageUrl, linkUrl, tags)',
+        tag: 'Social posts',
+        status: 201,
+      },
+    })
     .input(createSocialPostSchema)
     .output(socialPostSchema)
     .mutation(({ ctx, input }) => createSocialPost({ db: ctx.db, jobs: ctx.services.jobs }, ctx.tenantId, input)),
   update: protectedProcedure
+    .meta({
+      rest: {
+        method: 'PUT',
+        path: '/api/social-posts/{id}',
+        summary: 'Replace a post; a new time reschedules its publishing (409 while it is being published)',
+        tag: 'Social posts',
+      },
+    })
     .input(updateSocialPostSchema)
     .output(socialPostSchema)
     .mutation(({ ctx, input: { id, ...fields } }) =>
@@ -48,6 +81,14 @@ export const socialPostsRouter = router({
       ),
     ),
   delete: protectedProcedure
+    .meta({
+      rest: {
+        method: 'DELETE',
+        path: '/api/social-posts/{id}',
+        summary: 'Delete a post; it will not be published (409 while it is being published)',
+        tag: 'Social posts',
+      },
+    })
     .input(socialPostIdSchema)
     .output(z.object({ id: z.number().int() }))
     .mutation(({ ctx, input }) =>
@@ -57,8 +98,26 @@ export const socialPostsRouter = router({
         input.id,
       ),
     ),
-  settings: protectedProcedure.output(socialSettingsSchema).query(({ ctx }) => getSocialSettings(ctx.db, ctx.tenantId)),
+  settings: protectedProcedure
+    .meta({
+      rest: {
+        method: 'GET',
+        path: '/api/social-settings',
+        summary: 'The publishing webhook (whether a signing secret exists) and the calendar feed path',
+        tag: 'Social posts',
+      },
+    })
+    .output(socialSettingsSchema)
+    .query(({ ctx }) => getSocialSettings(ctx.db, ctx.tenantId)),
   updateSettings: protectedProcedure
+    .meta({
+      rest: {
+        method: 'PUT',
+        path: '/api/social-settings',
+        summary: 'Set or clear (null) the publishing webhook URL; the first time, the signing secret is returned once',
+        tag: 'Social posts',
+      },
+    })
     .input(updateSocialSettingsSchema)
     .output(socialSettingsSchema.extend({ webhookSecret: z.string().nullable() }))
     .mutation(({ ctx, input }) =>
@@ -75,9 +134,25 @@ export const socialPostsRouter = router({
       ),
     ),
   regenerateWebhookSecret: protectedProcedure
+    .meta({
+      rest: {
+        method: 'POST',
+        path: '/api/social-settings/webhook-secret',
+        summary: 'A new webhook signing secret, shown once',
+        tag: 'Social posts',
+      },
+    })
     .output(webhookSecretSchema)
     .mutation(({ ctx }) => regenerateWebhookSecret(ctx.db, ctx.tenantId)),
   regenerateFeedToken: protectedProcedure
+    .meta({
+      rest: {
+        method: 'POST',
+        path: '/api/social-settings/feed-token',
+        summary: 'A new calendar feed address (the old one stops working)',
+        tag: 'Social posts',
+      },
+    })
     .output(socialSettingsSchema)
     .mutation(({ ctx }) => regenerateFeedToken(ctx.db, ctx.tenantId)),
 });
