@@ -9,7 +9,9 @@ export default defineConfig({
     // expect.poll waits 1 s by default: too short for a redirect on a loaded 2-core machine (seen in a
     // fresh-clone run: the visitor's redirect to /auth came later).
     expect: { poll: { timeout: 15_000 } },
-    // One browser at a time: kind to a 2-core machine.
-    fileParallelism: false,
+    // Two files at a time: each file has its own server, database and browser, and much of a
+    // browser test is waiting (for a page, a job, an animation), which the other file fills.
+    fileParallelism: true,
+    maxWorkers: 2,
   },
 });

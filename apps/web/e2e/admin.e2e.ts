@@ -23,7 +23,7 @@ browserDescribe(describe)('administration and impersonation', async () => {
 
   it('an admin impersonates a church from /admin/users, sees the banner, and stops', async () => {
     const { page, context } = await e2e.newPage();
-    await signIn(page, e2e.app.url, admin.user.username, admin.password);
+    await signIn(page, e2e.app.url, admin.user.username, admin.password, { ownSession: true });
     await page.getByRole('heading', { name: 'Welcome back, Lampstand Platform!' }).waitFor();
     await page.getByRole('navigation', { name: 'Admin' }).getByRole('link', { name: 'User Management' }).click();
     await page.getByRole('heading', { name: 'User Management' }).waitFor();

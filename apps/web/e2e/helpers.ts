@@ -119,29 +119,52 @@ export async function loginViaUi(page: Page, username: string, password: string)
   await page.getByRole('button', { name: 'Sign in' }).click();
 }
 
+/** The session cookies POST /api/login sets for `username`, as a browser would store them. */
+async function loginCookies(baseUrl: string, username: string, password: string) {
+  const client = new HttpClient(baseUrl);
+  const res = await client.post('/api/login', { username, password });
+  if (res.status !== 200) throw new Error(`login failed: ${res.status} ${res.text}`);
+  return [...client.cookies].map(([name, value]) => ({
+    name,
+    value,
+    url: baseUrl,
+    httpOnly: true,
+    sameSite: 'Lax' as const,
+  }));
+}
+
 /**
  * Give `context` a session of its own, made through POST /api/login (the session cookie, as the
  * server sets it): for tests whose subject is not the sign-in form, which auth.e2e.ts covers.
  * Each call is a new session, as a sign-in through the form would be.
  */
 export async function addSession(context: BrowserContext, baseUrl: string, username: string, password: string) {
-  const client = new HttpClient(baseUrl);
-  const res = await client.post('/api/login', { username, password });
-  if (res.status !== 200) throw new Error(`login failed: ${res.status} ${res.text}`);
-  await context.addCookies(
-    [...client.cookies].map(([name, value]) => ({
-      name,
-      value,
-      url: baseUrl,
-      httpOnly: true,
-      sameSite: 'Lax' as const,
-    })),
-  );
+  await context.addCookies(await loginCookies(baseUrl, username, password));
 }
 
-/** Signed in without the form (see addSession); leaves the page on the dashboard, as loginViaUi does. */
-export async function signIn(page: Page, baseUrl: string, username: string, password: string) {
-  await addSession(page.context(), baseUrl, username, password);
+/** Each role's stored session (its cookies), by server and username: made once per test file. */
+const storedSessions = new Map<string, Awaited<ReturnType<typeof loginCookies>>>();
+
+/**
+ * Signed in without the form (see addSession); leaves the page on the dashboard, as loginViaUi does.
+ * A role signs in once per test file: later pages reuse its stored session, as a browser that stays
+ * signed in would. A test that changes its session (impersonation renews the session's id; signing
+ * out ends it) asks for `{ ownSession: true }`: a sign-in of its own, not stored.
+ */
+export async function signIn(
+  page: Page,
+  baseUrl: string,
+  username: string,
+  password: string,
+  o: { ownSession?: boolean } = {},
+) {
+  const key = `${baseUrl} ${username}`;
+  let cookies = o.ownSession ? undefined : storedSessions.get(key);
+  if (!cookies) {
+    cookies = await loginCookies(baseUrl, username, password);
+    if (!o.ownSession) storedSessions.set(key, cookies);
+  }
+  await page.context().addCookies(cookies);
   await page.goto('/');
 }
 

@@ -225,7 +225,7 @@ browserDescribe(describe)('every main screen at 390, 1024 and 1366 px', async ()
       async () => {
         const context = await e2e.browser.newContext({ baseURL: e2e.app.url, viewport: { width, height: 800 } });
         const page = await context.newPage();
-        await signIn(page, e2e.app.url, admin.user.username, admin.password);
+        await signIn(page, e2e.app.url, admin.user.username, admin.password, { ownSession: true });
         await page.getByRole('heading', { name: 'Welcome back, Lampstand Platform!' }).waitFor();
         await page.goto('/admin/users');
         await page.getByRole('button', { name: 'Impersonate Grace Church' }).click();
