@@ -1,5 +1,5 @@
 import crypto from 'node:crypto';
-import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyReply } from 'fastify';
 import pino from 'pino';
 import fastifyCookie from '@fastify/cookie';
 import fastifySession from '@fastify/session';
@@ -29,6 +29,26 @@ import { registerSecurity } from './security/index.js';
 import { DEFAULT_BODY_LIMIT } from './security/body-limits.js';
 
 export const SESSION_COOKIE = 'lampstand.sid';
+
+/** What /trpc runs (also what the adapter equivalence test mounts tRPC's own adapter with). */
+export function trpcOptionsFor(
+  deps: AppDeps,
+  log: FastifyBaseLogger,
+): FastifyTRPCPluginOptions<AppRouter>['trpcOptions'] {
+  return {
+    router: appRouter,
+    createContext: ({ req }) => createContext(deps, req),
+    // A throttled call answers `Retry-After` (the longest wait of a batch's refused calls).
+    responseMeta: ({ errors }) => {
+      const waits = errors.map((e) => retryAfterOf(e) ?? 0);
+      const wait = Math.max(0, ...waits);
+      return wait > 0 ? { headers: new Headers({ 'retry-after': String(wait) }) } : {};
+    },
+    onError: ({ error, path: procPath }) => {
+      if (error.code === 'INTERNAL_SERVER_ERROR') log.error({ err: error, procedure: procPath }, 'procedure failed');
+    },
+  };
+}
 const SESSION_MAX_AGE_MS = 1000 * 60 * 60 * 24 * 14;
 
 export interface ServerHandle {
@@ -181,23 +201,7 @@ export async function createServer(config: Config, deps: AppDeps): Promise<Serve
     // /trpc and /api answer JSON: compressed above 1 KiB (their scope only; assets come pre-compressed).
     await withSession.register(async (api) => {
       await api.register(fastifyCompress, apiCompression);
-      await api.register(trpcPlugin, {
-        prefix: '/trpc',
-        trpcOptions: {
-          router: appRouter,
-          createContext: ({ req }) => createContext(deps, req),
-          // A throttled call answers `Retry-After` (the longest wait of a batch's refused calls).
-          responseMeta: ({ errors }) => {
-            const waits = errors.map((e) => retryAfterOf(e) ?? 0);
-            const wait = Math.max(0, ...waits);
-            return wait > 0 ? { headers: new Headers({ 'retry-after': String(wait) }) } : {};
-          },
-          onError: ({ error, path: procPath }) => {
-            if (error.code === 'INTERNAL_SERVER_ERROR')
-              app.log.error({ err: error, procedure: procPath }, 'procedure failed');
-          },
-        } satisfies FastifyTRPCPluginOptions<AppRouter>['trpcOptions'],
-      });
+      await api.register(trpcPlugin, { prefix: '/trpc', trpcOptions: trpcOptionsFor(deps, app.log) });
 
       await api.register(restPlugin, { deps, publicUrl: config.publicUrl });
     });

@@ -1,38 +1,63 @@
-/** Background jobs the services can ask for; the server backs this with pg-boss on the same PostgreSQL. */
-export const JOB_NAMES = [
-  'contact-import',
-  'campaign-start',
-  'campaign-deliver',
-  'campaign-sweep',
-  'social-post-publish',
-  'social-post-sweep',
-  'donation-receipt',
-  'planner-request-deliver',
-] as const;
-export type JobName = (typeof JOB_NAMES)[number];
+import { z } from 'zod';
+import { MAX_ID } from './schemas/common.js';
 
-export interface JobPayloads {
-  'contact-import': { importId: number };
+/** A row id in a job's payload: a number as the sender wrote it (a numeric string is a bad payload). */
+const rowId = z.number().int().positive().max(MAX_ID);
+const channel = z.enum(['email', 'sms']);
+
+/**
+ * Background jobs the services can ask for, and the one schema of each job's payload; the server
+ * backs this with pg-boss on the same PostgreSQL. A payload is checked when it is sent and again
+ * when a worker starts the job (`parseJobPayload`): a bad one fails once, naming the job and the
+ * field, and its handler never runs. Strict objects: a misspelt key is an error, not a default.
+ */
+export const jobPayloadSchemas = {
+  'contact-import': z.strictObject({ importId: rowId }),
   /** A scheduled campaign's time has come (ignored if it was rescheduled or sent meanwhile). */
-  'campaign-start': { channel: 'email' | 'sms'; campaignId: number; scheduledFor: string };
+  'campaign-start': z.strictObject({ channel, campaignId: rowId, scheduledFor: z.iso.datetime() }),
   /** Send a campaign's pending deliveries; several may run at once for one campaign. */
-  'campaign-deliver': { channel: 'email' | 'sms'; campaignId: number };
+  'campaign-deliver': z.strictObject({ channel, campaignId: rowId }),
   /** Every minute: resume campaigns left sending by a dead worker, start overdue scheduled ones. */
-  'campaign-sweep': Record<string, never>;
+  'campaign-sweep': z.strictObject({}),
   /**
    * Publish a social post whose time has come (nothing if it was moved, deleted or published), then
    * every other due post; without `postId`, every due post.
    */
-  'social-post-publish': { postId?: number };
+  'social-post-publish': z.strictObject({ postId: rowId.optional() }),
   /** Every minute: queue due social posts that have no job coming (lost jobs, dead workers); `force` takes every due one now. */
-  'social-post-sweep': { force?: boolean };
+  'social-post-sweep': z.strictObject({ force: z.boolean().optional() }),
   /** Email a completed gift's receipt (once; retried by pg-boss while the mail server refuses). */
-  'donation-receipt': { donationId: number };
+  'donation-receipt': z.strictObject({ donationId: rowId }),
   /** Send a service plan's pending requests to serve (deliveries of kind 'planner-request'). */
-  'planner-request-deliver': { planId: number };
+  'planner-request-deliver': z.strictObject({ planId: rowId }),
+} satisfies Record<string, z.ZodType<object>>;
+
+export type JobName = keyof typeof jobPayloadSchemas;
+export const JOB_NAMES = Object.keys(jobPayloadSchemas) as JobName[];
+export type JobPayloads = { [N in JobName]: z.output<(typeof jobPayloadSchemas)[N]> };
+
+/** A job's payload that does not match its schema: not worth a retry, the same payload fails again. */
+export class BadJobPayloadError extends Error {
+  constructor(
+    readonly job: string,
+    readonly issues: z.core.$ZodIssue[],
+  ) {
+    const where = issues.map((i) => `${i.path.length ? i.path.join('.') : '(payload)'}: ${i.message}`).join('; ');
+    super(`Job ${job} has a bad payload: ${where}`);
+    this.name = 'BadJobPayloadError';
+  }
+}
+
+/** `data` as job `name`'s payload, or a `BadJobPayloadError` naming the job and each bad field. */
+export function parseJobPayload<N extends JobName>(name: N, data: unknown): JobPayloads[N] {
+  const schemas: { [M in JobName]: z.ZodType<JobPayloads[M]> } = jobPayloadSchemas;
+  const result = schemas[name].safeParse(data);
+  if (!result.success) throw new BadJobPayloadError(name, result.error.issues);
+  return result.data;
 }
 
 export interface JobQueue {
+  /** Sends `data` after checking it against the job's schema (a `BadJobPayloadError` otherwise). */
   send<N extends JobName>(
     name: N,
     data: JobPayloads[N],

@@ -14,7 +14,7 @@ export {
 export { issueSetupToken } from './services/auth/setup-token.js';
 export { hashPassword } from './services/auth/password.js';
 export type { JobQueue, JobName, JobPayloads } from './jobs.js';
-export { JOB_NAMES } from './jobs.js';
+export { BadJobPayloadError, JOB_NAMES, parseJobPayload } from './jobs.js';
 export { runContactImport } from './services/contacts/import.js';
 export { openContactsCsvExport, openContactsExport, type OpenExport } from './services/contacts/export.js';
 export { acquireExportSlot, CHURCH_LIMITS, EXPORT_BUSY, IMPORT_BUSY } from './services/contacts/church-limits.js';

@@ -2,8 +2,10 @@ import PgBoss from 'pg-boss';
 import type { JobLog } from '../logger.js';
 import { withStartupLock, type Db } from '@lampstand/db';
 import {
+  BadJobPayloadError,
   JOB_NAMES,
   deliverCampaign,
+  parseJobPayload,
   deliverPlannerRequests,
   runContactImport,
   startScheduledCampaign,
@@ -132,7 +134,7 @@ export async function startJobs(opts: StartJobsOptions): Promise<JobRunner> {
   const workerIds = new Map<JobName, string[]>();
   const queue: JobQueue = {
     async send(name, data, options) {
-      const id = await boss.send(name, data as object, {
+      const id = await boss.send(name, parseJobPayload(name, data), {
         ...(options?.startAfter ? { startAfter: options.startAfter } : {}),
         ...(options?.singletonKey ? { singletonKey: options.singletonKey } : {}),
         ...(options?.singletonSeconds ? { singletonSeconds: options.singletonSeconds } : {}),
@@ -160,9 +162,19 @@ export async function startJobs(opts: StartJobsOptions): Promise<JobRunner> {
             async (jobs) => {
               for (const job of jobs) {
                 try {
-                  await (h[name] as Handler<typeof name>)(job.data);
+                  await (h[name] as Handler<typeof name>)(parseJobPayload(name, job.data));
                 } catch (err) {
-                  log('job failed (pg-boss retries it)', { err, job: name, jobId: job.id });
+                  if (err instanceof BadJobPayloadError) {
+                    // The same payload would fail again: this failure is the job's last (its retry
+                    // limit brought down to the tries it has had), and the handler never ran.
+                    await boss
+                      .getDb()
+                      .executeSql('update pgboss.job set retry_limit = retry_count where name = $1 and id = $2', [
+                        name,
+                        job.id,
+                      ]);
+                    log('job refused: bad payload (not retried)', { err, job: name, jobId: job.id });
+                  } else log('job failed (pg-boss retries it)', { err, job: name, jobId: job.id });
                   throw err;
                 }
               }
