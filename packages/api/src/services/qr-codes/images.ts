@@ -30,13 +30,33 @@ interface ImageDeps {
   storage: FileStorage;
 }
 
-const uploadLogos = new Map<string, Promise<QrLogo>>();
+/**
+ * An app's caches of drawn codes and upload logos, kept with its file storage rather than in the
+ * module: church and upload ids are the database's, so two apps in one process (tests) must not
+ * share them.
+ */
+interface ImageCaches {
+  uploadLogos: Map<string, Promise<QrLogo>>;
+  images: Map<string, QrImageOutput>;
+  /** Images being drawn: a second request for the same one waits for the first. */
+  drawing: Map<string, Promise<QrImageOutput>>;
+}
+const cachesByStorage = new WeakMap<FileStorage, ImageCaches>();
+function cachesOf(deps: ImageDeps): ImageCaches {
+  let caches = cachesByStorage.get(deps.storage);
+  if (!caches) {
+    caches = { uploadLogos: new Map(), images: new Map(), drawing: new Map() };
+    cachesByStorage.set(deps.storage, caches);
+  }
+  return caches;
+}
 
 /**
  * A logo from the church's uploads (stored as WebP, which the renderer does not read): its bytes
  * from storage, as PNG. Cached by church and upload (an upload never changes).
  */
 function uploadLogo(deps: ImageDeps, tenantId: number, id: number): Promise<QrLogo> {
+  const { uploadLogos } = cachesOf(deps);
   const key = `${tenantId}:${id}`;
   const hit = uploadLogos.get(key);
   if (hit) return hit;
@@ -70,9 +90,6 @@ export async function checkRenderable(deps: ImageDeps, tenantId: number, req: Qr
 }
 
 const CACHE_MAX = 300;
-const cache = new Map<string, QrImageOutput>();
-/** Images being drawn: a second request for the same one waits for the first. */
-const drawing = new Map<string, Promise<QrImageOutput>>();
 
 /**
  * PNG renders one church may have in the render pool at once (per process), and how many more
@@ -111,6 +128,7 @@ export async function drawQrImage(
   tenantId: number,
   { request, format, fileName }: { request: QrDrawRequest; format: 'png' | 'svg'; fileName: string },
 ): Promise<QrImageOutput> {
+  const { images: cache, drawing } = cachesOf(deps);
   const key = JSON.stringify([request.logoUploadId ? tenantId : 0, request, format, fileName]);
   const hit = cache.get(key);
   if (hit) {

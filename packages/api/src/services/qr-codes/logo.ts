@@ -205,10 +205,17 @@ export async function fetchLogo(rawUrl: string, opts: LogoFetchOptions = {}): Pr
   return acceptLogoBytes(String(res.headers['content-type'] ?? ''), res.body);
 }
 
-const cache = new Map<string, { at: number; logo: Promise<QrLogo> }>();
+/** Each app's cache, kept with its fetch options: what one app may reach, another may not. */
+type LogoCache = Map<string, { at: number; logo: Promise<QrLogo> }>;
+const caches = new WeakMap<LogoFetchOptions, LogoCache>();
 
 /** `fetchLogo` with a cache of 10 minutes (failures are not kept). */
-export function cachedLogo(url: string, opts: LogoFetchOptions = {}): Promise<QrLogo> {
+export function cachedLogo(url: string, opts: LogoFetchOptions): Promise<QrLogo> {
+  let cache = caches.get(opts);
+  if (!cache) {
+    cache = new Map() as LogoCache;
+    caches.set(opts, cache);
+  }
   const hit = cache.get(url);
   if (hit && Date.now() - hit.at < CACHE_TTL_MS) return hit.logo;
   const logo = fetchLogo(url, opts);
