@@ -8,7 +8,7 @@ export default defineConfig({
     hookTimeout: 120_000,
     // Files share a worker's loaded modules (each still has its own app and database): importing
     // the server again for every file took most of the suite's time. Module state must therefore
-    // not outlive an app: caches keyed by database ids live on the app's objects (docs/testing.md).
+    // not outlive an app: caches keyed by database ids live on the app's objects (docs/developing.md).
     isolate: false,
   },
 });

@@ -13,5 +13,8 @@ export default defineConfig({
     // browser test is waiting (for a page, a job, an animation), which the other file fills.
     fileParallelism: true,
     maxWorkers: 2,
+    // Files share a worker's loaded modules (the server, Playwright, axe): each still starts its own
+    // app, database and browser. See apps/server/vitest.config.ts.
+    isolate: false,
   },
 });
