@@ -16,8 +16,8 @@ import { useMemo, useState } from 'react';
 import { useNavigate } from 'react-router-dom';
 import type { AdminUser } from '@lampstand/api';
 import { trpc } from '../../lib/trpc';
+import { useSave } from '../../lib/use-save';
 import { errorText } from '../../lib/errors';
-import { notifyError, notifySuccess } from '../../ui/notify';
 import { PageHeader } from '../../ui/page-header';
 
 const PAGE_SIZE = 10;
@@ -63,14 +63,14 @@ export function UsersPage() {
   const [templatesFor, setTemplatesFor] = useState<AdminUser | null>(null);
   const [limitFor, setLimitFor] = useState<AdminUser | null>(null);
 
-  const impersonate = trpc.admin.impersonate.useMutation({
-    onSuccess: (res) => {
+  const impersonate = useSave(trpc.admin.impersonate, {
+    success: (res) => ['Impersonation started', `You are now impersonating ${res.user.churchName}`],
+    errorTitle: 'Error starting impersonation',
+    onSuccess: () => {
       queryClient.clear();
-      notifySuccess('Impersonation started', `You are now impersonating ${res.user.churchName}`);
       setTarget(null);
       void navigate('/');
     },
-    onError: (err) => notifyError('Error starting impersonation', err.message || errorText(err)),
   });
 
   const filtered = useMemo(() => {

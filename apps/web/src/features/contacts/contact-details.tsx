@@ -19,10 +19,11 @@ import { IconArrowMerge, IconMail, IconPhone, IconPlus, IconTrash } from '@table
 import { useState } from 'react';
 import { isoToDmy } from '@lampstand/api/schemas/contacts';
 import { trpc } from '../../lib/trpc';
+import { useSave } from '../../lib/use-save';
 import { confirmDestructive } from '../../ui/confirm';
 import { errorMessage } from '../../lib/errors';
 import { formatDate, formatTime } from '../../ui/format';
-import { notifyError, notifySuccess } from '../../ui/notify';
+import { notifyError } from '../../ui/notify';
 import { ChildrenPanel, FamilyRelationships } from './family-panel';
 import { MergeContactDialog } from './merge-dialog';
 import { LIST_TYPE_LABELS, fullName, staffRoleLabel, type Contact } from './labels';
@@ -38,20 +39,20 @@ function ListMemberships({ contact }: { contact: Contact }) {
       utils.contactLists.list.invalidate(),
       utils.contacts.find.invalidate(),
     ]);
-  const add = trpc.contactLists.addContact.useMutation({
+  const add = useSave(trpc.contactLists.addContact, {
+    success: 'Contact added to list',
+    errorTitle: 'Error',
+    errorPrefix: 'Failed to add contact to list',
     onSuccess: async () => {
-      notifySuccess('Contact added to list');
       setListId(null);
       await refresh();
     },
-    onError: (err) => notifyError('Error', `Failed to add contact to list: ${errorMessage(err)}`),
   });
-  const remove = trpc.contactLists.removeContact.useMutation({
-    onSuccess: async () => {
-      notifySuccess('Contact removed from list');
-      await refresh();
-    },
-    onError: (err) => notifyError('Error', `Failed to remove contact from list: ${errorMessage(err)}`),
+  const remove = useSave(trpc.contactLists.removeContact, {
+    success: 'Contact removed from list',
+    errorTitle: 'Error',
+    errorPrefix: 'Failed to remove contact from list',
+    invalidate: refresh,
   });
   if (memberships.isLoading) return <Loader size="sm" aria-label="Loading lists" />;
   if (memberships.error) {
@@ -142,13 +143,16 @@ function ListMemberships({ contact }: { contact: Contact }) {
 function Consent({ contact }: { contact: Contact }) {
   const utils = trpc.useUtils();
   const history = trpc.contacts.consentHistory.useQuery({ id: contact.id });
-  const update = trpc.contacts.updateConsent.useMutation({
+  const update = useSave(trpc.contacts.updateConsent, {
+    success: (c) => [
+      'Consent updated',
+      `${fullName(c)}: email ${c.consent.email.status}, SMS ${c.consent.sms.status}.`,
+    ],
+    errorTitle: 'Error updating contact',
     onSuccess: async (c) => {
       utils.contacts.get.setData({ id: c.id }, c);
-      notifySuccess('Consent updated', `${fullName(c)}: email ${c.consent.email.status}, SMS ${c.consent.sms.status}.`);
       await Promise.all([history.refetch(), utils.contacts.find.invalidate()]);
     },
-    onError: (err) => notifyError('Error updating contact', errorMessage(err)),
   });
   const row = (channel: 'email' | 'sms', label: string) => {
     const state = contact.consent[channel];

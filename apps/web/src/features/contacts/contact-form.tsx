@@ -27,8 +27,7 @@ import {
   type DuplicateContact,
 } from '@lampstand/api/schemas/contacts';
 import { trpc } from '../../lib/trpc';
-import { errorMessage } from '../../lib/errors';
-import { notifyError, notifySuccess } from '../../ui/notify';
+import { useSave } from '../../lib/use-save';
 import { FamilyPanel } from './family-panel';
 import { fullName, type Contact } from './labels';
 
@@ -164,27 +163,27 @@ export function ContactForm({
       utils.contactLists.list.invalidate(),
     ]);
   };
-  const create = trpc.contacts.create.useMutation({
-    onSuccess: async (c) => {
-      notifySuccess('Contact created successfully', 'The contact has been added to your database.');
-      await refresh();
+  const create = useSave(trpc.contacts.create, {
+    success: ['Contact created successfully', 'The contact has been added to your database.'],
+    errorTitle: 'Error creating contact',
+    invalidate: refresh,
+    onSuccess: (c) => {
       form.setValues(initialValues());
       form.resetDirty(initialValues());
       setTab('basic');
       onSaved?.(c);
     },
-    onError: (err) => notifyError('Error creating contact', errorMessage(err)),
   });
-  const update = trpc.contacts.update.useMutation({
+  const update = useSave(trpc.contacts.update, {
+    success: ['Contact updated successfully', 'The contact information has been updated.'],
+    errorTitle: 'Error updating contact',
     onSuccess: async (c) => {
-      notifySuccess('Contact updated successfully', 'The contact information has been updated.');
       setSaved(c);
       form.resetDirty();
       utils.contacts.get.setData({ id: c.id }, c);
       await refresh();
       onSaved?.(c);
     },
-    onError: (err) => notifyError('Error updating contact', errorMessage(err)),
   });
   const pending = create.isPending || update.isPending;
 

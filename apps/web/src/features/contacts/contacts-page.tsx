@@ -28,10 +28,9 @@ import {
 import { useRef, useState } from 'react';
 import { useLocation, useSearchParams } from 'react-router-dom';
 import { trpc } from '../../lib/trpc';
+import { useSave } from '../../lib/use-save';
 import { confirmDestructive, confirmDiscard } from '../../ui/confirm';
-import { errorMessage } from '../../lib/errors';
 import { formatNumber } from '../../ui/format';
-import { notifyError, notifySuccess } from '../../ui/notify';
 import { EmptyState } from '../../ui/empty-state';
 import { DataTable, RowActionsMenu } from '../../ui/data-table';
 import { PageHeader } from '../../ui/page-header';
@@ -61,7 +60,6 @@ function ContactsTable({
   onEdit: (c: Contact) => void;
   onAdd: () => void;
 }) {
-  const utils = trpc.useUtils();
   const [search, setSearch] = useState('');
   const [debounced] = useDebouncedValue(search, 250);
   const [page, setPage] = useState(1);
@@ -69,12 +67,10 @@ function ContactsTable({
     { search: debounced || undefined, tab, page, pageSize: PAGE_SIZE },
     { placeholderData: (prev) => prev },
   );
-  const del = trpc.contacts.delete.useMutation({
-    onSuccess: async () => {
-      notifySuccess('Contact deleted', 'The contact, their list memberships, family links and children were removed.');
-      await Promise.all([utils.contacts.find.invalidate(), utils.contactLists.list.invalidate()]);
-    },
-    onError: (err) => notifyError('Error deleting contact', errorMessage(err)),
+  const del = useSave(trpc.contacts.delete, {
+    success: ['Contact deleted', 'The contact, their list memberships, family links and children were removed.'],
+    errorTitle: 'Error deleting contact',
+    invalidate: (utils) => [utils.contacts.find.invalidate(), utils.contactLists.list.invalidate()],
   });
   const confirmDelete = (c: Contact) =>
     confirmDestructive({

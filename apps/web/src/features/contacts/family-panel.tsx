@@ -28,8 +28,9 @@ import {
   type ChildFormValues,
 } from '@lampstand/api/schemas/contacts';
 import { trpc } from '../../lib/trpc';
+import { useSave } from '../../lib/use-save';
 import { errorMessage } from '../../lib/errors';
-import { notifyError, notifySuccess } from '../../ui/notify';
+import { notifyError } from '../../ui/notify';
 import { fullName, relationshipSentence, type Child, type Contact } from './labels';
 import { contactChoiceLabel } from './contact-search';
 
@@ -42,21 +43,19 @@ export function FamilyRelationships({ contact }: { contact: Contact }) {
   const [relatedId, setRelatedId] = useState<string | null>(null);
   const [relationship, setRelationship] = useState<string | null>(null);
   const refresh = () => utils.family.list.invalidate();
-  const add = trpc.family.add.useMutation({
+  const add = useSave(trpc.family.add, {
+    success: 'Family member added',
+    errorTitle: 'Error adding family member',
     onSuccess: async () => {
-      notifySuccess('Family member added');
       setRelatedId(null);
       setRelationship(null);
       await refresh();
     },
-    onError: (err) => notifyError('Error adding family member', errorMessage(err)),
   });
-  const remove = trpc.family.remove.useMutation({
-    onSuccess: async () => {
-      notifySuccess('Family member removed');
-      await refresh();
-    },
-    onError: (err) => notifyError('Error removing family member', errorMessage(err)),
+  const remove = useSave(trpc.family.remove, {
+    success: 'Family member removed',
+    errorTitle: 'Error removing family member',
+    invalidate: refresh,
   });
 
   const linked = new Set((family.data ?? []).map((f) => f.contact.id));
@@ -168,19 +167,11 @@ function ChildForm({ contact, child, onDone }: { contact: Contact; child?: Child
     await utils.children.list.invalidate({ id: contact.id });
     onDone();
   };
-  const add = trpc.children.add.useMutation({
-    onSuccess: async () => {
-      notifySuccess('Child added');
-      await done();
-    },
-    onError: (err) => notifyError('Error adding child', errorMessage(err)),
-  });
-  const update = trpc.children.update.useMutation({
-    onSuccess: async () => {
-      notifySuccess('Child updated');
-      await done();
-    },
-    onError: (err) => notifyError('Error updating child', errorMessage(err)),
+  const add = useSave(trpc.children.add, { success: 'Child added', errorTitle: 'Error adding child', onSuccess: done });
+  const update = useSave(trpc.children.update, {
+    success: 'Child updated',
+    errorTitle: 'Error updating child',
+    onSuccess: done,
   });
   const submit = form.onSubmit((v) => {
     const parsed = childFormSchema.parse(v);
@@ -231,13 +222,13 @@ function AddChildToList({ child }: { child: Child }) {
   const lists = trpc.contactLists.list.useQuery({ include_counts: false });
   const [listId, setListId] = useState<string | null>(null);
   const smsLists = (lists.data ?? []).filter((l) => l.type === 'sms' || l.type === 'both');
-  const add = trpc.children.addToList.useMutation({
+  const add = useSave(trpc.children.addToList, {
+    success: 'Child added to list',
+    errorTitle: 'Error adding child to list',
     onSuccess: async () => {
-      notifySuccess('Child added to list');
       setListId(null);
       await utils.children.list.invalidate();
     },
-    onError: (err) => notifyError('Error adding child to list', errorMessage(err)),
   });
   if (lists.isSuccess && smsLists.length === 0) {
     return (
@@ -278,7 +269,6 @@ function AddChildToList({ child }: { child: Child }) {
 
 export function ChildrenPanel({ contact }: { contact: Contact }) {
   const children = trpc.children.list.useQuery({ id: contact.id });
-  const utils = trpc.useUtils();
   const [params, setParams] = useSearchParams();
   // ?action=add (from a link elsewhere) opens the add form.
   const wantsAdd = params.get('action') === 'add';
@@ -296,12 +286,10 @@ export function ChildrenPanel({ contact }: { contact: Contact }) {
       setParams(params, { replace: true });
     }
   };
-  const remove = trpc.children.remove.useMutation({
-    onSuccess: async () => {
-      notifySuccess('Child removed');
-      await utils.children.list.invalidate({ id: contact.id });
-    },
-    onError: (err) => notifyError('Error removing child', errorMessage(err)),
+  const remove = useSave(trpc.children.remove, {
+    success: 'Child removed',
+    errorTitle: 'Error removing child',
+    invalidate: (utils) => utils.children.list.invalidate({ id: contact.id }),
   });
   return (
     <Stack>

@@ -35,6 +35,7 @@ import { useState } from 'react';
 import { Link } from 'react-router-dom';
 import { contactListFieldsSchema } from '@lampstand/api/schemas/contacts';
 import { trpc } from '../../lib/trpc';
+import { useSave, type SaveUtils } from '../../lib/use-save';
 import { confirmDestructive } from '../../ui/confirm';
 import { errorMessage, httpStatus } from '../../lib/errors';
 import { formatNumber } from '../../ui/format';
@@ -43,7 +44,6 @@ import { EmptyState } from '../../ui/empty-state';
 import { LIST_TYPE_LABELS, fullName, type ContactList } from './labels';
 
 function ListFormModal({ list, opened, onClose }: { list?: ContactList; opened: boolean; onClose: () => void }) {
-  const utils = trpc.useUtils();
   const form = useForm({
     mode: 'controlled',
     initialValues: {
@@ -54,24 +54,23 @@ function ListFormModal({ list, opened, onClose }: { list?: ContactList; opened: 
     },
     validate: schemaResolver(contactListFieldsSchema, { sync: true }),
   });
-  const done = async () => {
-    await utils.contactLists.list.invalidate();
-    form.reset();
-    onClose();
+  const saved = {
+    errorTitle: 'Error',
+    invalidate: (utils: SaveUtils) => utils.contactLists.list.invalidate(),
+    onSuccess: () => {
+      form.reset();
+      onClose();
+    },
   };
-  const create = trpc.contactLists.create.useMutation({
-    onSuccess: async () => {
-      notifySuccess('List created');
-      await done();
-    },
-    onError: (err) => notifyError('Error', `Failed to create list: ${errorMessage(err)}`),
+  const create = useSave(trpc.contactLists.create, {
+    ...saved,
+    success: 'List created',
+    errorPrefix: 'Failed to create list',
   });
-  const update = trpc.contactLists.update.useMutation({
-    onSuccess: async () => {
-      notifySuccess('List updated');
-      await done();
-    },
-    onError: (err) => notifyError('Error', `Failed to update list: ${errorMessage(err)}`),
+  const update = useSave(trpc.contactLists.update, {
+    ...saved,
+    success: 'List updated',
+    errorPrefix: 'Failed to update list',
   });
   return (
     <Modal opened={opened} onClose={onClose} title={list ? 'Edit List' : 'Create List'} centered>
@@ -200,9 +199,11 @@ function MembersModal({ list, onClose }: { list: ContactList; onClose: () => voi
   const [page, setPage] = useState(1);
   const members = trpc.contacts.find.useQuery({ tab: 'all', listId: list.id, page, pageSize: MEMBERS_PAGE });
   const pages = Math.max(1, Math.ceil((members.data?.total ?? 0) / MEMBERS_PAGE));
-  const remove = trpc.contactLists.removeContact.useMutation({
+  const remove = useSave(trpc.contactLists.removeContact, {
+    success: 'Contact removed from list',
+    errorTitle: 'Error',
+    errorPrefix: 'Failed to remove contact from list',
     onSuccess: async () => {
-      notifySuccess('Contact removed from list');
       // The last one on a later page: show the page before.
       if (page > 1 && members.data?.items.length === 1) setPage(page - 1);
       await Promise.all([
@@ -211,7 +212,6 @@ function MembersModal({ list, onClose }: { list: ContactList; onClose: () => voi
         utils.contactLists.ofContact.invalidate(),
       ]);
     },
-    onError: (err) => notifyError('Error', `Failed to remove contact from list: ${errorMessage(err)}`),
   });
   return (
     <Modal opened onClose={onClose} title={list.name} size="lg" centered>
@@ -270,18 +270,16 @@ function MembersModal({ list, onClose }: { list: ContactList; onClose: () => voi
 }
 
 export function ListsTab() {
-  const utils = trpc.useUtils();
   const lists = trpc.contactLists.list.useQuery({ include_counts: true });
   const [creating, setCreating] = useState(false);
   const [editing, setEditing] = useState<ContactList | null>(null);
   const [adding, setAdding] = useState<ContactList | null>(null);
   const [viewing, setViewing] = useState<ContactList | null>(null);
-  const del = trpc.contactLists.delete.useMutation({
-    onSuccess: async () => {
-      notifySuccess('List deleted');
-      await utils.contactLists.list.invalidate();
-    },
-    onError: (err) => notifyError('Error', `Failed to delete list: ${errorMessage(err)}`),
+  const del = useSave(trpc.contactLists.delete, {
+    success: 'List deleted',
+    errorTitle: 'Error',
+    errorPrefix: 'Failed to delete list',
+    invalidate: (utils) => utils.contactLists.list.invalidate(),
   });
 
   if (lists.isLoading) return <Loader aria-label="Loading lists" />;

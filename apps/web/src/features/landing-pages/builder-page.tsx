@@ -44,14 +44,14 @@ import {
 import { renderLandingPage } from '@lampstand/api/render/landing-page-html';
 import type { RouterOutputs } from '@lampstand/api';
 import { trpc } from '../../lib/trpc';
-import { errorMessage } from '../../lib/errors';
+import { useSave } from '../../lib/use-save';
 import { useSession } from '../../shell/session';
-import { notifyError, notifySuccess } from '../../ui/notify';
+import { notifyError } from '../../ui/notify';
 import { PageHeader } from '../../ui/page-header';
 import { useUnsavedChangesGuard } from '../../ui/unsaved-changes';
 import { AiContext, AiDisabledNote, AiGeneratorButton } from './ai';
 import { BlockEditor } from './block-editors';
-import { confirmPublish } from './confirm-publish';
+import { confirmPublish, publishedToast } from './confirm-publish';
 import { escapeHtml } from '@lampstand/api/render/html';
 
 type Page = RouterOutputs['landingPages']['get'];
@@ -151,23 +151,23 @@ function Builder({ page }: { page: Page }) {
   };
   const position = (id: string | number | undefined) => blocks.findIndex((b) => b.id === id) + 1;
 
-  const update = trpc.landingPages.update.useMutation({
+  const update = useSave(trpc.landingPages.update, {
+    success: 'Landing page updated',
+    errorTitle: 'Failed to update landing page',
     onSuccess: async (p) => {
-      notifySuccess('Landing page updated');
       setBlocks(p.content.blocks);
       setSaved(JSON.stringify(p.content.blocks));
       utils.landingPages.get.setData({ id: p.id }, p);
       await utils.landingPages.list.invalidate();
     },
-    onError: (err) => notifyError('Failed to update landing page', errorMessage(err)),
   });
-  const publish = trpc.landingPages.publish.useMutation({
+  const publish = useSave(trpc.landingPages.publish, {
+    success: publishedToast,
+    errorTitle: 'Failed to update landing page',
     onSuccess: async (p) => {
-      notifySuccess('Landing page updated', p.published ? 'The page is published.' : 'The page is a draft again.');
       utils.landingPages.get.setData({ id: p.id }, { ...p, content: page.content });
       await utils.landingPages.list.invalidate();
     },
-    onError: (err) => notifyError('Failed to update landing page', errorMessage(err)),
   });
   const save = () => {
     const content = { ...EMPTY, blocks };

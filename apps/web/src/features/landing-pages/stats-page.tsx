@@ -17,10 +17,9 @@ import { Link, useParams } from 'react-router-dom';
 import type { RouterOutputs } from '@lampstand/api';
 import { SIGNUP_FIELD_LABELS } from '@lampstand/api/schemas/landing-pages';
 import { trpc } from '../../lib/trpc';
-import { errorMessage } from '../../lib/errors';
+import { useSave } from '../../lib/use-save';
 import { confirmDestructive } from '../../ui/confirm';
 import { formatDate, formatNumber, formatPercent } from '../../ui/format';
-import { notifyError, notifySuccess } from '../../ui/notify';
 import { PageHeader } from '../../ui/page-header';
 
 type Source = RouterOutputs['landingPages']['stats']['sources'][number];
@@ -31,17 +30,13 @@ type RecentSignup = RouterOutputs['landingPages']['stats']['recentSignups'][numb
  * staff see it here and may take it ('Use it', after a confirmation naming both values).
  */
 function SignupDifferences({ signup }: { signup: RecentSignup }) {
-  const utils = trpc.useUtils();
-  const use = trpc.landingPages.applySignupValue.useMutation({
-    onSuccess: async (_data, input) => {
-      const d = signup.differences.find((x) => x.field === input.field);
-      notifySuccess(
-        'Contact updated',
-        `${signup.name}'s ${SIGNUP_FIELD_LABELS[input.field]} is now ${d?.value ?? ''}.`,
-      );
-      await utils.landingPages.stats.invalidate();
-    },
-    onError: (err) => notifyError('Failed to update the contact', errorMessage(err)),
+  const use = useSave(trpc.landingPages.applySignupValue, {
+    success: (_data, input) => [
+      'Contact updated',
+      `${signup.name}'s ${SIGNUP_FIELD_LABELS[input.field]} is now ${signup.differences.find((x) => x.field === input.field)?.value ?? ''}.`,
+    ],
+    errorTitle: 'Failed to update the contact',
+    invalidate: (utils) => utils.landingPages.stats.invalidate(),
   });
   return (
     <>

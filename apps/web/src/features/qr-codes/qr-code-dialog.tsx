@@ -39,8 +39,7 @@ import {
   type QrErrorCorrectionLevel,
 } from '@lampstand/api/schemas/qr-codes';
 import { trpc } from '../../lib/trpc';
-import { errorMessage } from '../../lib/errors';
-import { notifyError, notifySuccess } from '../../ui/notify';
+import { useSave, type SaveUtils } from '../../lib/use-save';
 import { ImageUpload, type UploadedImage } from '../../ui/image-upload';
 import { DestinationPicker } from './destination-picker';
 import classes from './qr-codes.module.css';
@@ -231,37 +230,21 @@ function Preview({ values, code }: { values: Values; code?: QrCode }) {
 }
 
 export function QrCodeDialog({ opened, code, onClose }: { opened: boolean; code?: QrCode; onClose: () => void }) {
-  const utils = trpc.useUtils();
   const form = useForm<Values>({
     mode: 'controlled',
     initialValues: initialValues(code),
     validate: (v) => validatePayload(toPayload(v)),
   });
-  const applyServerErrors = (err: unknown) => {
-    const issues = (err as { data?: { issues?: { path: string; message: string }[] } | null }).data?.issues;
-    for (const i of issues ?? []) form.setFieldError(i.path, i.message);
-  };
-  const create = trpc.qrCodes.create.useMutation({
-    onSuccess: async () => {
-      notifySuccess('QR code created successfully');
-      await utils.qrCodes.list.invalidate();
-      onClose();
-    },
-    onError: (err) => {
-      applyServerErrors(err);
-      notifyError('Failed to create QR code', errorMessage(err));
-    },
+  const saved = { form, invalidate: (utils: SaveUtils) => utils.qrCodes.list.invalidate(), onSuccess: onClose };
+  const create = useSave(trpc.qrCodes.create, {
+    ...saved,
+    success: 'QR code created successfully',
+    errorTitle: 'Failed to create QR code',
   });
-  const update = trpc.qrCodes.update.useMutation({
-    onSuccess: async () => {
-      notifySuccess('QR code updated successfully');
-      await utils.qrCodes.list.invalidate();
-      onClose();
-    },
-    onError: (err) => {
-      applyServerErrors(err);
-      notifyError('Failed to update QR code', errorMessage(err));
-    },
+  const update = useSave(trpc.qrCodes.update, {
+    ...saved,
+    success: 'QR code updated successfully',
+    errorTitle: 'Failed to update QR code',
   });
   const saving = create.isPending || update.isPending;
   const v = form.values;

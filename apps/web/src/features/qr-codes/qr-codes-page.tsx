@@ -30,6 +30,7 @@ import { useState } from 'react';
 import { useLocation, useNavigate } from 'react-router-dom';
 import type { RouterOutputs } from '@lampstand/api';
 import { trpc } from '../../lib/trpc';
+import { useSave } from '../../lib/use-save';
 import { errorMessage } from '../../lib/errors';
 import { confirmDestructive } from '../../ui/confirm';
 import { EmptyState } from '../../ui/empty-state';
@@ -134,7 +135,6 @@ function Actions({
 }
 
 export function QrCodesPage() {
-  const utils = trpc.useUtils();
   const codes = trpc.qrCodes.list.useQuery();
   const location = useLocation();
   const navigate = useNavigate();
@@ -151,12 +151,10 @@ export function QrCodesPage() {
     setEditing(null);
     if (location.pathname !== '/qr-codes') void navigate('/qr-codes', { replace: true });
   };
-  const del = trpc.qrCodes.delete.useMutation({
-    onSuccess: async () => {
-      notifySuccess('QR code deleted successfully');
-      await utils.qrCodes.list.invalidate();
-    },
-    onError: (err) => notifyError('Failed to delete QR code', errorMessage(err)),
+  const del = useSave(trpc.qrCodes.delete, {
+    success: 'QR code deleted successfully',
+    errorTitle: 'Failed to delete QR code',
+    invalidate: (utils) => utils.qrCodes.list.invalidate(),
   });
   const askDelete = (c: QrCode) =>
     confirmDestructive({

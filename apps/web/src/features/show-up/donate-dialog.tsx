@@ -27,7 +27,7 @@ import {
   type Project,
 } from '@lampstand/api/schemas/show-up';
 import { trpc } from '../../lib/trpc';
-import { errorMessage } from '../../lib/errors';
+import { useSave } from '../../lib/use-save';
 import { formatUsd } from '../../ui/format';
 import { notifyError, notifySuccess } from '../../ui/notify';
 import { rememberedSource } from './source';
@@ -107,9 +107,9 @@ function DemoPayment({
   onPaid: (pi: string) => void;
 }) {
   const done = useAfterSuccess(project, onPaid);
-  const complete = trpc.showUp.completeDemoPayment.useMutation({
+  const complete = useSave(trpc.showUp.completeDemoPayment, {
+    errorTitle: 'Payment Failed',
     onSuccess: () => done(prepared.paymentIntentId),
-    onError: (err) => notifyError('Payment Failed', errorMessage(err)),
   });
   return (
     <Paper withBorder p="md" bg="yellow.0">
@@ -167,10 +167,10 @@ export function DonateDialog({
     // Hidden when anonymous, so never checked then (and never sent).
     validate: (v) => validateDonation(v.isAnonymous ? { ...v, donorName: '', donorEmail: '' } : v),
   });
-  const prepare = trpc.showUp.prepareDonation.useMutation({
+  const prepare = useSave(trpc.showUp.prepareDonation, {
+    errorTitle: 'Error preparing payment',
+    errorText: 'There was a problem processing your donation request. Please try again.',
     onSuccess: (data) => setPrepared(data),
-    onError: () =>
-      notifyError('Error preparing payment', 'There was a problem processing your donation request. Please try again.'),
   });
   // The ref is read when the form is submitted (an event), not while rendering.
   // eslint-disable-next-line react-hooks/refs

@@ -25,7 +25,8 @@ import {
   type ProjectFormValues,
 } from '@lampstand/api/schemas/show-up';
 import { trpc } from '../../lib/trpc';
-import { errorMessage, httpStatus } from '../../lib/errors';
+import { useSave } from '../../lib/use-save';
+import { httpStatus } from '../../lib/errors';
 import { AccessDenied } from '../../shell/guards';
 import { notifyError, notifySuccess } from '../../ui/notify';
 import { PageHeader } from '../../ui/page-header';
@@ -85,23 +86,23 @@ function ProjectForm({ project }: { project?: Project }) {
     await utils.showUp.list.invalidate();
     if (id) await utils.showUp.get.invalidate({ id });
   };
-  const create = trpc.showUp.create.useMutation({
-    onSuccess: async () => {
-      notifySuccess('Project created', 'Your project is now listed on Show Up.');
-      await refresh();
+  const create = useSave(trpc.showUp.create, {
+    success: ['Project created', 'Your project is now listed on Show Up.'],
+    errorTitle: 'Error creating project',
+    invalidate: () => refresh(),
+    onSuccess: () => {
       guard.leaveWithoutAsking();
       void navigate('/show-up');
     },
-    onError: (err) => notifyError('Error creating project', errorMessage(err)),
   });
-  const update = trpc.showUp.update.useMutation({
-    onSuccess: async (p) => {
-      notifySuccess('Project updated', 'Your changes are saved.');
-      await refresh(p.id);
+  const update = useSave(trpc.showUp.update, {
+    success: ['Project updated', 'Your changes are saved.'],
+    errorTitle: 'Error updating project',
+    invalidate: (_utils, p) => refresh(p.id),
+    onSuccess: (p) => {
       guard.leaveWithoutAsking();
       void navigate(`/show-up/${p.id}`);
     },
-    onError: (err) => notifyError('Error updating project', errorMessage(err)),
   });
   const submit = form.onSubmit((v) => {
     const payload = createProjectSchema.parse(v);

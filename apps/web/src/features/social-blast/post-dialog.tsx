@@ -35,11 +35,10 @@ import {
   type SocialPostStatus,
 } from '@lampstand/api/schemas/social-posts';
 import { trpc } from '../../lib/trpc';
-import { errorMessage } from '../../lib/errors';
+import { useSave } from '../../lib/use-save';
 import { confirmDestructive } from '../../ui/confirm';
 import { formatDate, formatNumber, formatTime } from '../../ui/format';
 import { ImageUpload } from '../../ui/image-upload';
-import { notifyError, notifySuccess } from '../../ui/notify';
 import { PlatformIcon } from './platforms';
 import classes from './social-blast.module.css';
 
@@ -125,19 +124,17 @@ export function PostDialog({
     await utils.socialPosts.list.invalidate();
     onClose();
   };
-  const create = trpc.socialPosts.create.useMutation({
-    onSuccess: async () => {
-      notifySuccess('Post scheduled successfully');
-      await done();
-    },
-    onError: (err) => notifyError('Error', `Failed to schedule post: ${errorMessage(err)}`),
+  const create = useSave(trpc.socialPosts.create, {
+    success: 'Post scheduled successfully',
+    errorTitle: 'Error',
+    errorPrefix: 'Failed to schedule post',
+    onSuccess: done,
   });
-  const update = trpc.socialPosts.update.useMutation({
-    onSuccess: async () => {
-      notifySuccess('Post updated successfully');
-      await done();
-    },
-    onError: (err) => notifyError('Error', `Failed to update post: ${errorMessage(err)}`),
+  const update = useSave(trpc.socialPosts.update, {
+    success: 'Post updated successfully',
+    errorTitle: 'Error',
+    errorPrefix: 'Failed to update post',
+    onSuccess: done,
   });
   const saving = create.isPending || update.isPending;
   // Typed work is never thrown away silently: closing a changed form asks first.
@@ -322,14 +319,12 @@ export function PostDialog({
 
 /** The spec's delete confirmation, then the delete with its toasts. */
 export function useDeletePost(onDeleted?: () => void) {
-  const utils = trpc.useUtils();
-  const del = trpc.socialPosts.delete.useMutation({
-    onSuccess: async () => {
-      notifySuccess('Post deleted successfully');
-      await utils.socialPosts.list.invalidate();
-      onDeleted?.();
-    },
-    onError: (err) => notifyError('Error', `Failed to delete post: ${errorMessage(err)}`),
+  const del = useSave(trpc.socialPosts.delete, {
+    success: 'Post deleted successfully',
+    errorTitle: 'Error',
+    errorPrefix: 'Failed to delete post',
+    invalidate: (utils) => utils.socialPosts.list.invalidate(),
+    onSuccess: () => onDeleted?.(),
   });
   return (post: SocialPost) =>
     confirmDestructive({

@@ -31,8 +31,7 @@ import { useState } from 'react';
 import { Link, useSearchParams } from 'react-router-dom';
 import { SOCIAL_PLATFORM_LABELS, SOCIAL_STATUS_LABELS } from '@lampstand/api/schemas/social-posts';
 import { trpc } from '../../lib/trpc';
-import { errorMessage } from '../../lib/errors';
-import { notifyError, notifySuccess } from '../../ui/notify';
+import { useSave } from '../../lib/use-save';
 import { EmptyState } from '../../ui/empty-state';
 import { formatDate, formatTime } from '../../ui/format';
 import { PageHeader } from '../../ui/page-header';
@@ -303,13 +302,11 @@ export function SocialBlastPage() {
     },
   );
   const askDelete = useDeletePost(() => setDialog(null));
-  const utils = trpc.useUtils();
-  const moveTo = trpc.socialPosts.update.useMutation({
-    onSuccess: async () => {
-      notifySuccess('Post updated successfully');
-      await utils.socialPosts.list.invalidate();
-    },
-    onError: (err) => notifyError('Error', `Failed to update post: ${errorMessage(err)}`),
+  const moveTo = useSave(trpc.socialPosts.update, {
+    success: 'Post updated successfully',
+    errorTitle: 'Error',
+    errorPrefix: 'Failed to update post',
+    invalidate: (utils) => utils.socialPosts.list.invalidate(),
   });
   /** Same time of day, on the day it was dropped on. */
   const dropPost = (postId: number, day: Dayjs) => {
