@@ -1,14 +1,5 @@
-import { Badge, Button, Group, Modal, Paper, Table, Text, TextInput, UnstyledButton } from '@mantine/core';
-import {
-  IconChevronDown,
-  IconChevronUp,
-  IconGauge,
-  IconSearch,
-  IconSelector,
-  IconTemplate,
-  IconUserPlus,
-  IconUserShare,
-} from '@tabler/icons-react';
+import { Badge, Button, Group, Modal, Paper, Table, Text, TextInput } from '@mantine/core';
+import { IconGauge, IconSearch, IconTemplate, IconUserPlus, IconUserShare } from '@tabler/icons-react';
 import { ChurchTemplatesDialog } from '../templates/assign-dialog';
 import { DailyLimitDialog, dailyLimitLabel } from './daily-limit-dialog';
 import { useQueryClient } from '@tanstack/react-query';
@@ -19,9 +10,9 @@ import { trpc } from '../../lib/trpc';
 import { useSave } from '../../lib/use-save';
 import { errorText } from '../../lib/errors';
 import { PageHeader } from '../../ui/page-header';
+import { type SortKey, SortHeader } from './users-sort-header';
 
 const PAGE_SIZE = 10;
-type SortKey = 'id' | 'churchName' | 'username' | 'email' | 'role';
 const COLUMNS: { key: SortKey; label: string }[] = [
   { key: 'id', label: 'ID' },
   { key: 'churchName', label: 'Church Name' },
@@ -29,28 +20,6 @@ const COLUMNS: { key: SortKey; label: string }[] = [
   { key: 'email', label: 'Email' },
   { key: 'role', label: 'Role' },
 ];
-
-function SortHeader({
-  label,
-  active,
-  dir,
-  onClick,
-}: {
-  label: string;
-  active: boolean;
-  dir: 'asc' | 'desc';
-  onClick: () => void;
-}) {
-  const Icon = active ? (dir === 'asc' ? IconChevronUp : IconChevronDown) : IconSelector;
-  return (
-    <Table.Th aria-sort={active ? (dir === 'asc' ? 'ascending' : 'descending') : 'none'}>
-      <UnstyledButton onClick={onClick} style={{ display: 'flex', alignItems: 'center', gap: 4, fontWeight: 600 }}>
-        {label}
-        <Icon size={14} aria-hidden />
-      </UnstyledButton>
-    </Table.Th>
-  );
-}
 
 export function UsersPage() {
   const users = trpc.admin.users.useQuery();
