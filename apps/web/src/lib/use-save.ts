@@ -9,7 +9,7 @@ import { notifyError, notifySuccess } from '../ui/notify';
 export type SaveError = TRPCClientErrorLike<AppRouter>;
 
 /** The field messages the server sent (a zod issue, or an AppError naming its field), typed from the router. */
-export function fieldIssues(error: SaveError): { path: string; message: string }[] {
+function fieldIssues(error: SaveError): { path: string; message: string }[] {
   return error.data?.issues ?? [];
 }
 
@@ -55,7 +55,7 @@ export interface SaveProcedure<TInput, TOutput> {
 }
 
 /** The failure toast's text as the options word it. */
-export function saveErrorText(
+function saveErrorText(
   error: SaveError,
   options: Pick<SaveOptions<never, never>, 'errorPrefix' | 'errorStatus' | 'errorText'>,
 ) {
@@ -64,7 +64,7 @@ export function saveErrorText(
 }
 
 /** Shows a failure the way every save does: field issues on the form, then the toast (unless the fields carry it). */
-export function showSaveError(error: SaveError, options: Omit<SaveOptions<never, never>, 'success' | 'invalidate'>) {
+function showSaveError(error: SaveError, options: Omit<SaveOptions<never, never>, 'success' | 'invalidate'>) {
   const issues = options.form ? fieldIssues(error) : [];
   for (const issue of issues) options.form?.setFieldError(issue.path, issue.message);
   if (!(options.fieldErrorsOnly && issues.length > 0)) notifyError(options.errorTitle, saveErrorText(error, options));
@@ -81,7 +81,7 @@ function showToast(toast: Toast) {
  * and the error toast. Returns the mutation (`mutate`, `isPending`, ...).
  *
  *   const create = useSave(trpc.contactLists.create, {
- *     success: ['Success', 'Contact list created successfully.'],
+ *     success: 'List created',
  *     errorTitle: 'Error', errorPrefix: 'Failed to create list',
  *     invalidate: (utils) => utils.contactLists.list.invalidate(),
  *     onSuccess: () => onClose(),
