@@ -1,8 +1,8 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from 'react-router-dom';
 import { trpc } from '../lib/trpc';
-import { errorText } from '../lib/errors';
-import { notifyError, notifySuccess } from '../ui/notify';
+import { useSave } from '../lib/use-save';
+import { notifySuccess } from '../ui/notify';
 import { clearFormDrafts } from '../ui/form-draft';
 import type { SessionUser } from '@lampstand/api';
 
@@ -21,29 +21,31 @@ export function useLogout() {
   const utils = trpc.useUtils();
   const queryClient = useQueryClient();
   const navigate = useNavigate();
-  return trpc.auth.logout.useMutation({
+  return useSave(trpc.auth.logout, {
+    errorTitle: 'Logout failed',
+    errorStatus: true,
     onSuccess: async () => {
       // Nothing of the previous account may linger in the cache or in saved drafts.
       queryClient.clear();
       clearFormDrafts();
       utils.auth.me.setData(undefined, undefined);
       await utils.auth.me.invalidate();
+      // The toast once the session is gone, as the spec orders it.
       notifySuccess('Logged out', 'You have been successfully logged out.');
       void navigate('/auth', { replace: true });
     },
-    onError: (err) => notifyError('Logout failed', errorText(err)),
   });
 }
 
 export function useStopImpersonating() {
   const queryClient = useQueryClient();
   const navigate = useNavigate();
-  return trpc.admin.stopImpersonating.useMutation({
-    onSuccess: async () => {
+  return useSave(trpc.admin.stopImpersonating, {
+    success: 'Impersonation ended',
+    errorTitle: 'Error ending impersonation',
+    onSuccess: () => {
       queryClient.clear();
-      notifySuccess('Impersonation ended');
       void navigate('/admin/users');
     },
-    onError: (err) => notifyError('Error ending impersonation', err.message),
   });
 }

@@ -11,7 +11,7 @@ import {
   TextInput,
   Title,
 } from '@mantine/core';
-import { schemaResolver, useForm, type UseFormReturnType } from '@mantine/form';
+import { schemaResolver, useForm } from '@mantine/form';
 import { useEffect } from 'react';
 import {
   changePasswordFormSchema,
@@ -19,19 +19,11 @@ import {
   type ChangePasswordFormValues,
 } from '@lampstand/api/schemas/account';
 import { trpc } from '../../lib/trpc';
-import { errorMessage } from '../../lib/errors';
-import { notifyError, notifySuccess } from '../../ui/notify';
+import { useSave } from '../../lib/use-save';
 import { PageHeader } from '../../ui/page-header';
 import { useSession } from '../../shell/session';
 import { formatDate, formatNumber, formatTime } from '../../ui/format';
 import { dailyUsage, useSendVerificationEmail } from '../campaigns/sending-limit';
-
-/** Put the server's field messages (e.g. 'Current password is incorrect') on their inputs; true when any was. */
-function showFieldErrors<T>(form: UseFormReturnType<T>, err: unknown): boolean {
-  const issues = (err as { data?: { issues?: { path: string; message: string }[] } | null }).data?.issues ?? [];
-  for (const i of issues) form.setFieldError(i.path, i.message);
-  return issues.length > 0;
-}
 
 /** The PATCH schema checks the details as they will be sent (the password only when the email changes). */
 const validateAccount = schemaResolver(updateAccountSchema, { sync: true });
@@ -68,18 +60,19 @@ function ChurchDetailsForm() {
     if (user) form.setInitialValues({ churchName: user.churchName, email: user.email, currentPassword: '' });
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [user?.churchName, user?.email]);
-  const save = trpc.account.update.useMutation({
+  const save = useSave(trpc.account.update, {
+    success: ['Account updated', 'Your church details are saved.'],
     onSuccess: (updated) => {
       utils.auth.me.setData(undefined, (old) => (old ? { ...old, ...updated } : updated));
       // A new email is not verified yet: the verification section and the daily limit change.
       void utils.account.status.invalidate();
       form.setValues({ churchName: updated.churchName, email: updated.email, currentPassword: '' });
       form.resetDirty();
-      notifySuccess('Account updated', 'Your church details are saved.');
     },
-    onError: (err) => {
-      if (!showFieldErrors(form, err)) notifyError('Failed to update account', errorMessage(err));
-    },
+    // The server's field messages (e.g. 'Current password is incorrect') go on their inputs, not a toast.
+    errorTitle: 'Failed to update account',
+    form,
+    fieldErrorsOnly: true,
   });
   return (
     <Paper withBorder p="lg">
@@ -189,21 +182,21 @@ function PasswordForm() {
     validate: schemaResolver(changePasswordFormSchema, { sync: true }),
   });
   const utils = trpc.useUtils();
-  const change = trpc.account.changePassword.useMutation({
-    onSuccess: async (res) => {
+  const change = useSave(trpc.account.changePassword, {
+    success: (res) => [
+      'Password changed',
+      'You are still signed in here; other devices have been signed out.' +
+        (res.revokedApiKeys > 0
+          ? ` ${res.revokedApiKeys} API ${res.revokedApiKeys === 1 ? 'key was' : 'keys were'} revoked.`
+          : ''),
+    ],
+    onSuccess: async () => {
       form.reset();
-      notifySuccess(
-        'Password changed',
-        'You are still signed in here; other devices have been signed out.' +
-          (res.revokedApiKeys > 0
-            ? ` ${res.revokedApiKeys} API ${res.revokedApiKeys === 1 ? 'key was' : 'keys were'} revoked.`
-            : ''),
-      );
       await utils.apiKeys.list.invalidate();
     },
-    onError: (err) => {
-      if (!showFieldErrors(form, err)) notifyError('Failed to change password', errorMessage(err));
-    },
+    errorTitle: 'Failed to change password',
+    form,
+    fieldErrorsOnly: true,
   });
   return (
     <Paper withBorder p="lg">

@@ -2,10 +2,9 @@ import { Button, Group, Modal, NumberInput, Radio, Stack, Text } from '@mantine/
 import { useState } from 'react';
 import type { AdminUser } from '@lampstand/api';
 import { setDailyLimitSchema } from '@lampstand/api/schemas/admin';
-import { errorMessage } from '../../lib/errors';
 import { trpc } from '../../lib/trpc';
+import { useSave } from '../../lib/use-save';
 import { formatNumber } from '../../ui/format';
-import { notifyError, notifySuccess } from '../../ui/notify';
 
 /** What a church's daily limit is now, in words: '100 a day (email not verified)', 'No limit', '500 a day (set by you)'. */
 export function dailyLimitLabel(u: AdminUser): string {
@@ -18,17 +17,14 @@ export function dailyLimitLabel(u: AdminUser): string {
  * (100 people a day until the account email is verified, then none).
  */
 export function DailyLimitDialog({ user, onClose }: { user: AdminUser; onClose: () => void }) {
-  const utils = trpc.useUtils();
   const [mode, setMode] = useState<'default' | 'custom'>(user.dailyRecipientLimit === null ? 'default' : 'custom');
   const [value, setValue] = useState<number | string>(user.dailyRecipientLimit ?? 1000);
   const [error, setError] = useState<string | null>(null);
-  const save = trpc.admin.setDailyLimit.useMutation({
-    onSuccess: async (updated) => {
-      notifySuccess('Daily limit saved', `${updated.churchName}: ${dailyLimitLabel(updated)}`);
-      await utils.admin.users.invalidate();
-      onClose();
-    },
-    onError: (err) => notifyError('Failed to save the daily limit', errorMessage(err)),
+  const save = useSave(trpc.admin.setDailyLimit, {
+    success: (updated) => ['Daily limit saved', `${updated.churchName}: ${dailyLimitLabel(updated)}`],
+    errorTitle: 'Failed to save the daily limit',
+    invalidate: (utils) => utils.admin.users.invalidate(),
+    onSuccess: onClose,
   });
   const submit = () => {
     const input = {

@@ -1,14 +1,5 @@
-import { Badge, Button, Group, Modal, Paper, Table, Text, TextInput, UnstyledButton } from '@mantine/core';
-import {
-  IconChevronDown,
-  IconChevronUp,
-  IconGauge,
-  IconSearch,
-  IconSelector,
-  IconTemplate,
-  IconUserPlus,
-  IconUserShare,
-} from '@tabler/icons-react';
+import { Badge, Button, Group, Modal, Paper, Table, Text, TextInput } from '@mantine/core';
+import { IconGauge, IconSearch, IconTemplate, IconUserPlus, IconUserShare } from '@tabler/icons-react';
 import { ChurchTemplatesDialog } from '../templates/assign-dialog';
 import { DailyLimitDialog, dailyLimitLabel } from './daily-limit-dialog';
 import { useQueryClient } from '@tanstack/react-query';
@@ -16,12 +7,12 @@ import { useMemo, useState } from 'react';
 import { useNavigate } from 'react-router-dom';
 import type { AdminUser } from '@lampstand/api';
 import { trpc } from '../../lib/trpc';
+import { useSave } from '../../lib/use-save';
 import { errorText } from '../../lib/errors';
-import { notifyError, notifySuccess } from '../../ui/notify';
 import { PageHeader } from '../../ui/page-header';
+import { type SortKey, SortHeader } from './users-sort-header';
 
 const PAGE_SIZE = 10;
-type SortKey = 'id' | 'churchName' | 'username' | 'email' | 'role';
 const COLUMNS: { key: SortKey; label: string }[] = [
   { key: 'id', label: 'ID' },
   { key: 'churchName', label: 'Church Name' },
@@ -29,28 +20,6 @@ const COLUMNS: { key: SortKey; label: string }[] = [
   { key: 'email', label: 'Email' },
   { key: 'role', label: 'Role' },
 ];
-
-function SortHeader({
-  label,
-  active,
-  dir,
-  onClick,
-}: {
-  label: string;
-  active: boolean;
-  dir: 'asc' | 'desc';
-  onClick: () => void;
-}) {
-  const Icon = active ? (dir === 'asc' ? IconChevronUp : IconChevronDown) : IconSelector;
-  return (
-    <Table.Th aria-sort={active ? (dir === 'asc' ? 'ascending' : 'descending') : 'none'}>
-      <UnstyledButton onClick={onClick} style={{ display: 'flex', alignItems: 'center', gap: 4, fontWeight: 600 }}>
-        {label}
-        <Icon size={14} aria-hidden />
-      </UnstyledButton>
-    </Table.Th>
-  );
-}
 
 export function UsersPage() {
   const users = trpc.admin.users.useQuery();
@@ -63,14 +32,14 @@ export function UsersPage() {
   const [templatesFor, setTemplatesFor] = useState<AdminUser | null>(null);
   const [limitFor, setLimitFor] = useState<AdminUser | null>(null);
 
-  const impersonate = trpc.admin.impersonate.useMutation({
-    onSuccess: (res) => {
+  const impersonate = useSave(trpc.admin.impersonate, {
+    success: (res) => ['Impersonation started', `You are now impersonating ${res.user.churchName}`],
+    errorTitle: 'Error starting impersonation',
+    onSuccess: () => {
       queryClient.clear();
-      notifySuccess('Impersonation started', `You are now impersonating ${res.user.churchName}`);
       setTarget(null);
       void navigate('/');
     },
-    onError: (err) => notifyError('Error starting impersonation', err.message || errorText(err)),
   });
 
   const filtered = useMemo(() => {

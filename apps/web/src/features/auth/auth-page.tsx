@@ -20,9 +20,8 @@ import { useState } from 'react';
 import { Navigate, useNavigate, useSearchParams } from 'react-router-dom';
 import { loginSchema, registerFormSchema, type RegisterFormValues } from '@lampstand/api/schemas/auth';
 import { trpc } from '../../lib/trpc';
+import { useSave } from '../../lib/use-save';
 import { browserTimeZone } from '../../lib/time-zone';
-import { errorText } from '../../lib/errors';
-import { notifyError, notifySuccess } from '../../ui/notify';
 import { useSession } from '../../shell/session';
 
 const BENEFITS = [
@@ -41,13 +40,14 @@ function LoginForm({ onSwitch }: { onSwitch: () => void }) {
     initialValues: { username: '', password: '' },
     validate: schemaResolver(loginSchema, { sync: true }),
   });
-  const login = trpc.auth.login.useMutation({
+  const login = useSave(trpc.auth.login, {
+    success: (user) => ['Login successful', `Welcome back, ${user.churchName}!`],
+    errorTitle: 'Login failed',
+    errorStatus: true,
     onSuccess: (user) => {
       utils.auth.me.setData(undefined, user);
-      notifySuccess('Login successful', `Welcome back, ${user.churchName}!`);
       void navigate('/', { replace: true });
     },
-    onError: (err) => notifyError('Login failed', errorText(err)),
   });
   return (
     <form onSubmit={form.onSubmit((values) => login.mutate(values))} noValidate>
@@ -77,13 +77,14 @@ function RegisterForm({ onSwitch }: { onSwitch: () => void }) {
   });
   // /auth?setup=<token>: the one-time token from the server log makes this account the administrator.
   const setupToken = useSearchParams()[0].get('setup');
-  const register = trpc.auth.register.useMutation({
+  const register = useSave(trpc.auth.register, {
+    success: (user) => ['Registration successful', `Welcome to Lampstand, ${user.churchName}!`],
+    errorTitle: 'Registration failed',
+    errorStatus: true,
     onSuccess: (user) => {
       utils.auth.me.setData(undefined, user);
-      notifySuccess('Registration successful', `Welcome to Lampstand, ${user.churchName}!`);
       void navigate('/', { replace: true });
     },
-    onError: (err) => notifyError('Registration failed', errorText(err)),
   });
   return (
     <form

@@ -2,10 +2,9 @@ import { Alert, Anchor, Button, Group, Stack, Text } from '@mantine/core';
 import { IconShieldCheck } from '@tabler/icons-react';
 import { Link } from 'react-router-dom';
 import { dailyLimitReason, type SendingLimit } from '@lampstand/api/schemas/account';
-import { errorMessage } from '../../lib/errors';
 import { trpc } from '../../lib/trpc';
+import { useSave } from '../../lib/use-save';
 import { formatNumber } from '../../ui/format';
-import { notifyError, notifySuccess } from '../../ui/notify';
 
 /** '40 sent in the last 24 hours, 60 left.' */
 export const dailyUsage = (l: SendingLimit) =>
@@ -13,13 +12,10 @@ export const dailyUsage = (l: SendingLimit) =>
 
 /** Send (again) the link that verifies the account email. */
 export function useSendVerificationEmail() {
-  const utils = trpc.useUtils();
-  return trpc.account.sendVerificationEmail.useMutation({
-    onSuccess: async (sent) => {
-      notifySuccess('Verification email sent', sent.message);
-      await utils.account.status.invalidate();
-    },
-    onError: (err) => notifyError('Failed to send verification email', errorMessage(err)),
+  return useSave(trpc.account.sendVerificationEmail, {
+    success: (sent) => ['Verification email sent', sent.message],
+    errorTitle: 'Failed to send verification email',
+    invalidate: (utils) => utils.account.status.invalidate(),
   });
 }
 

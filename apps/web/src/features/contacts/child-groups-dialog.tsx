@@ -5,9 +5,8 @@ import { useState } from 'react';
 import { createChildGroupSchema, formatAgeRange } from '@lampstand/api/schemas/contacts';
 import type { RouterOutputs } from '@lampstand/api';
 import { trpc } from '../../lib/trpc';
+import { useSave } from '../../lib/use-save';
 import { confirmDestructive } from '../../ui/confirm';
-import { errorMessage } from '../../lib/errors';
-import { notifyError, notifySuccess } from '../../ui/notify';
 
 type Group_ = RouterOutputs['childGroups']['list'][number];
 
@@ -29,19 +28,15 @@ function GroupForm({ group, onDone }: { group?: Group_; onDone: () => void }) {
     form.reset();
     onDone();
   };
-  const create = trpc.childGroups.create.useMutation({
-    onSuccess: async () => {
-      notifySuccess('Group created');
-      await done();
-    },
-    onError: (err) => notifyError('Error creating group', errorMessage(err)),
+  const create = useSave(trpc.childGroups.create, {
+    success: 'Group created',
+    errorTitle: 'Error creating group',
+    onSuccess: done,
   });
-  const update = trpc.childGroups.update.useMutation({
-    onSuccess: async () => {
-      notifySuccess('Group updated');
-      await done();
-    },
-    onError: (err) => notifyError('Error updating group', errorMessage(err)),
+  const update = useSave(trpc.childGroups.update, {
+    success: 'Group updated',
+    errorTitle: 'Error updating group',
+    onSuccess: done,
   });
   return (
     <form
@@ -81,15 +76,12 @@ function GroupForm({ group, onDone }: { group?: Group_; onDone: () => void }) {
 
 /** Child groups (e.g. 'Little Lambs (2-4 years)'): create, rename and delete. */
 export function ChildGroupsDialog({ opened, onClose }: { opened: boolean; onClose: () => void }) {
-  const utils = trpc.useUtils();
   const groups = trpc.childGroups.list.useQuery(undefined, { enabled: opened });
   const [editing, setEditing] = useState<number | null>(null);
-  const del = trpc.childGroups.delete.useMutation({
-    onSuccess: async () => {
-      notifySuccess('Group deleted');
-      await Promise.all([utils.childGroups.list.invalidate(), utils.children.list.invalidate()]);
-    },
-    onError: (err) => notifyError('Error deleting group', errorMessage(err)),
+  const del = useSave(trpc.childGroups.delete, {
+    success: 'Group deleted',
+    errorTitle: 'Error deleting group',
+    invalidate: (utils) => [utils.childGroups.list.invalidate(), utils.children.list.invalidate()],
   });
   return (
     <Modal opened={opened} onClose={onClose} title="Child Groups" size="lg" centered>

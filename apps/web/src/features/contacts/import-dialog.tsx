@@ -16,9 +16,9 @@ import { IconFileTypeCsv } from '@tabler/icons-react';
 import { useState } from 'react';
 import { IMPORT_FIELDS, importMappingSchema } from '@lampstand/api/schemas/contact-imports';
 import { trpc } from '../../lib/trpc';
-import { errorMessage } from '../../lib/errors';
+import { useSave } from '../../lib/use-save';
 import { formatNumber } from '../../ui/format';
-import { notifyError, notifySuccess } from '../../ui/notify';
+import { notifySuccess } from '../../ui/notify';
 
 /** Upload a CSV, map its columns, preview, then import in the background with a progress bar and a report. */
 export function ImportDialog({ opened, onClose }: { opened: boolean; onClose: () => void }) {
@@ -29,12 +29,12 @@ export function ImportDialog({ opened, onClose }: { opened: boolean; onClose: ()
   const [listId, setListId] = useState<string | null>(null);
   const [mappingError, setMappingError] = useState<string | null>(null);
   const lists = trpc.contactLists.list.useQuery({ include_counts: false }, { enabled: opened });
-  const upload = trpc.contactImports.upload.useMutation({
+  const upload = useSave(trpc.contactImports.upload, {
+    errorTitle: 'Import failed',
     onSuccess: (imp) => {
       setImportId(imp.id);
       setMapping(Object.fromEntries(imp.headers.map((h) => [h, imp.suggestedMapping[h] ?? ''])));
     },
-    onError: (err) => notifyError('Import failed', errorMessage(err)),
   });
   const status = trpc.contactImports.get.useQuery(
     { id: importId ?? 0 },
@@ -44,10 +44,7 @@ export function ImportDialog({ opened, onClose }: { opened: boolean; onClose: ()
         q.state.data && (q.state.data.status === 'queued' || q.state.data.status === 'running') ? 500 : false,
     },
   );
-  const start = trpc.contactImports.start.useMutation({
-    onSuccess: () => status.refetch(),
-    onError: (err) => notifyError('Import failed', errorMessage(err)),
-  });
+  const start = useSave(trpc.contactImports.start, { errorTitle: 'Import failed', onSuccess: () => status.refetch() });
   const imp = status.data ?? upload.data;
   const finished = imp?.status === 'completed' || imp?.status === 'failed';
 

@@ -1,24 +1,4 @@
-import {
-  ActionIcon,
-  Alert,
-  Badge,
-  Button,
-  Card,
-  Checkbox,
-  Group,
-  Loader,
-  Menu,
-  Modal,
-  Pagination,
-  ScrollArea,
-  Select,
-  SimpleGrid,
-  Stack,
-  Text,
-  Textarea,
-  TextInput,
-} from '@mantine/core';
-import { schemaResolver, useForm } from '@mantine/form';
+import { ActionIcon, Alert, Badge, Button, Card, Group, Loader, Menu, SimpleGrid, Stack, Text } from '@mantine/core';
 import {
   IconDots,
   IconDownload,
@@ -26,262 +6,34 @@ import {
   IconMessage,
   IconPencil,
   IconPlus,
-  IconSearch,
   IconTrash,
   IconUsersPlus,
   IconList,
 } from '@tabler/icons-react';
 import { useState } from 'react';
 import { Link } from 'react-router-dom';
-import { contactListFieldsSchema } from '@lampstand/api/schemas/contacts';
 import { trpc } from '../../lib/trpc';
+import { useSave } from '../../lib/use-save';
 import { confirmDestructive } from '../../ui/confirm';
-import { errorMessage, httpStatus } from '../../lib/errors';
+import { httpStatus } from '../../lib/errors';
 import { formatNumber } from '../../ui/format';
-import { notifyError, notifySuccess } from '../../ui/notify';
 import { EmptyState } from '../../ui/empty-state';
-import { LIST_TYPE_LABELS, fullName, type ContactList } from './labels';
-
-function ListFormModal({ list, opened, onClose }: { list?: ContactList; opened: boolean; onClose: () => void }) {
-  const utils = trpc.useUtils();
-  const form = useForm({
-    mode: 'controlled',
-    initialValues: {
-      name: list?.name ?? '',
-      description: list?.description ?? '',
-      // A list of another type falls back to both in the form.
-      type: list && ['email', 'sms', 'both'].includes(list.type) ? list.type : 'both',
-    },
-    validate: schemaResolver(contactListFieldsSchema, { sync: true }),
-  });
-  const done = async () => {
-    await utils.contactLists.list.invalidate();
-    form.reset();
-    onClose();
-  };
-  const create = trpc.contactLists.create.useMutation({
-    onSuccess: async () => {
-      notifySuccess('List created');
-      await done();
-    },
-    onError: (err) => notifyError('Error', `Failed to create list: ${errorMessage(err)}`),
-  });
-  const update = trpc.contactLists.update.useMutation({
-    onSuccess: async () => {
-      notifySuccess('List updated');
-      await done();
-    },
-    onError: (err) => notifyError('Error', `Failed to update list: ${errorMessage(err)}`),
-  });
-  return (
-    <Modal opened={opened} onClose={onClose} title={list ? 'Edit List' : 'Create List'} centered>
-      <form
-        noValidate
-        onSubmit={form.onSubmit((v) =>
-          list ? update.mutate({ id: list.id, ...v, type: v.type }) : create.mutate({ ...v, type: v.type }),
-        )}
-      >
-        <Stack>
-          <TextInput label="List name" withAsterisk {...form.getInputProps('name')} />
-          <Textarea label="Description" autosize minRows={2} {...form.getInputProps('description')} />
-          <Select
-            label="List type"
-            allowDeselect={false}
-            data={[
-              { value: 'both', label: 'Email & SMS' },
-              { value: 'email', label: 'Email only' },
-              { value: 'sms', label: 'SMS only' },
-            ]}
-            {...form.getInputProps('type')}
-          />
-          <Group justify="flex-end">
-            <Button variant="default" onClick={onClose}>
-              Cancel
-            </Button>
-            <Button type="submit" loading={create.isPending || update.isPending}>
-              {list ? 'Update List' : 'Create List'}
-            </Button>
-          </Group>
-        </Stack>
-      </form>
-    </Modal>
-  );
-}
-
-function AddContactsModal({ list, onClose }: { list: ContactList; onClose: () => void }) {
-  const utils = trpc.useUtils();
-  const [search, setSearch] = useState('');
-  const candidates = trpc.contacts.find.useQuery({ search, tab: 'all', page: 1, pageSize: 100 });
-  // The list's members among the same first 100 matches: the same search, order and page size
-  // within the list, so every member among the candidates is in it (never the whole list).
-  const members = trpc.contacts.find.useQuery({ search, tab: 'all', listId: list.id, page: 1, pageSize: 100 });
-  const [selected, setSelected] = useState<number[]>([]);
-  const add = trpc.contactLists.addContact.useMutation();
-  const [saving, setSaving] = useState(false);
-  const inList = new Set((members.data?.items ?? []).map((c) => c.id));
-  const available = (candidates.data?.items ?? []).filter((c) => !inList.has(c.id));
-  const save = async () => {
-    setSaving(true);
-    try {
-      for (const contactId of selected) await add.mutateAsync({ listId: list.id, contactId });
-      notifySuccess('Contact added to list', `${selected.length} added to ${list.name}.`);
-      await Promise.all([
-        utils.contactLists.list.invalidate(),
-        utils.contacts.find.invalidate(),
-        utils.contactLists.ofContact.invalidate(),
-      ]);
-      onClose();
-    } catch (err) {
-      notifyError('Error', `Failed to add contact to list: ${errorMessage(err)}`);
-    } finally {
-      setSaving(false);
-    }
-  };
-  return (
-    <Modal opened onClose={onClose} title={`Add Contacts to ${list.name}`} size="lg" centered>
-      <Stack>
-        <TextInput
-          placeholder="Search contacts..."
-          aria-label="Search contacts"
-          leftSection={<IconSearch size={16} />}
-          value={search}
-          onChange={(e) => setSearch(e.currentTarget.value)}
-        />
-        <ScrollArea.Autosize mah={400} type="auto">
-          {candidates.isLoading || members.isLoading ? (
-            <Loader size="sm" aria-label="Loading contacts" />
-          ) : candidates.error ? (
-            <Alert color="red" title="Error loading contacts">
-              {errorMessage(candidates.error)}
-            </Alert>
-          ) : available.length === 0 ? (
-            <Text c="dimmed" size="sm" py="md" ta="center">
-              No available contacts
-            </Text>
-          ) : (
-            <Stack gap={6}>
-              {available.map((c) => (
-                <Checkbox
-                  key={c.id}
-                  label={`${fullName(c)}${c.email ? ` · ${c.email}` : ''}`}
-                  checked={selected.includes(c.id)}
-                  onChange={(e) => {
-                    const checked = e.currentTarget.checked;
-                    setSelected((s) => (checked ? [...s, c.id] : s.filter((x) => x !== c.id)));
-                  }}
-                />
-              ))}
-            </Stack>
-          )}
-        </ScrollArea.Autosize>
-        <Group justify="space-between">
-          <Text size="sm" c="dimmed">
-            {selected.length} selected
-          </Text>
-          <Group>
-            <Button variant="default" onClick={onClose}>
-              Cancel
-            </Button>
-            <Button disabled={selected.length === 0} loading={saving} onClick={() => void save()}>
-              Add to List
-            </Button>
-          </Group>
-        </Group>
-      </Stack>
-    </Modal>
-  );
-}
-
-/** Members shown a page at a time (a list can hold the whole address book). */
-const MEMBERS_PAGE = 50;
-
-function MembersModal({ list, onClose }: { list: ContactList; onClose: () => void }) {
-  const utils = trpc.useUtils();
-  const [page, setPage] = useState(1);
-  const members = trpc.contacts.find.useQuery({ tab: 'all', listId: list.id, page, pageSize: MEMBERS_PAGE });
-  const pages = Math.max(1, Math.ceil((members.data?.total ?? 0) / MEMBERS_PAGE));
-  const remove = trpc.contactLists.removeContact.useMutation({
-    onSuccess: async () => {
-      notifySuccess('Contact removed from list');
-      // The last one on a later page: show the page before.
-      if (page > 1 && members.data?.items.length === 1) setPage(page - 1);
-      await Promise.all([
-        utils.contacts.find.invalidate(),
-        utils.contactLists.list.invalidate(),
-        utils.contactLists.ofContact.invalidate(),
-      ]);
-    },
-    onError: (err) => notifyError('Error', `Failed to remove contact from list: ${errorMessage(err)}`),
-  });
-  return (
-    <Modal opened onClose={onClose} title={list.name} size="lg" centered>
-      <ScrollArea.Autosize mah={400} type="auto">
-        {members.isLoading ? (
-          <Loader size="sm" aria-label="Loading contacts" />
-        ) : members.error ? (
-          <Alert color="red" title="Error loading contacts">
-            {errorMessage(members.error)}
-          </Alert>
-        ) : (members.data?.items ?? []).length === 0 ? (
-          <Text c="dimmed" size="sm">
-            No contacts in this list yet
-          </Text>
-        ) : (
-          <Stack gap={6}>
-            {members.data!.items.map((c) => (
-              <Group key={c.id} justify="space-between" wrap="nowrap">
-                <Text size="sm">
-                  {fullName(c)}{' '}
-                  <Text span c="dimmed">
-                    {c.email}
-                  </Text>
-                </Text>
-                <ActionIcon
-                  variant="subtle"
-                  color="red"
-                  aria-label={`Remove ${fullName(c)}`}
-                  onClick={() =>
-                    confirmDestructive({
-                      title: 'Remove from list?',
-                      text: (
-                        <>
-                          {fullName(c)} will no longer receive communications sent to {list.name}.
-                        </>
-                      ),
-                      confirm: 'Remove',
-                      onConfirm: () => remove.mutate({ listId: list.id, contactId: c.id }),
-                    })
-                  }
-                >
-                  <IconTrash size={16} />
-                </ActionIcon>
-              </Group>
-            ))}
-          </Stack>
-        )}
-      </ScrollArea.Autosize>
-      {pages > 1 ? (
-        <Group justify="center" mt="md">
-          <Pagination total={pages} value={Math.min(page, pages)} onChange={setPage} size="sm" />
-        </Group>
-      ) : null}
-    </Modal>
-  );
-}
+import { LIST_TYPE_LABELS, type ContactList } from './labels';
+import { ListFormModal } from './list-form-modal';
+import { AddContactsModal } from './add-contacts-modal';
+import { MembersModal } from './list-members-modal';
 
 export function ListsTab() {
-  const utils = trpc.useUtils();
   const lists = trpc.contactLists.list.useQuery({ include_counts: true });
   const [creating, setCreating] = useState(false);
   const [editing, setEditing] = useState<ContactList | null>(null);
   const [adding, setAdding] = useState<ContactList | null>(null);
   const [viewing, setViewing] = useState<ContactList | null>(null);
-  const del = trpc.contactLists.delete.useMutation({
-    onSuccess: async () => {
-      notifySuccess('List deleted');
-      await utils.contactLists.list.invalidate();
-    },
-    onError: (err) => notifyError('Error', `Failed to delete list: ${errorMessage(err)}`),
+  const del = useSave(trpc.contactLists.delete, {
+    success: 'List deleted',
+    errorTitle: 'Error',
+    errorPrefix: 'Failed to delete list',
+    invalidate: (utils) => utils.contactLists.list.invalidate(),
   });
 
   if (lists.isLoading) return <Loader aria-label="Loading lists" />;

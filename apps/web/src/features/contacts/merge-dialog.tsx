@@ -1,8 +1,7 @@
 import { Alert, Button, Group, Modal, Select, Stack, Text } from '@mantine/core';
 import { useState } from 'react';
 import { trpc } from '../../lib/trpc';
-import { errorMessage } from '../../lib/errors';
-import { notifyError, notifySuccess } from '../../ui/notify';
+import { useSave } from '../../lib/use-save';
 import { fullName, type Contact } from './labels';
 import { contactChoiceLabel, useContactSearch } from './contact-search';
 
@@ -32,12 +31,13 @@ export function MergeContactDialog({
     candidates.reset();
     onClose();
   };
-  const merge = trpc.contacts.merge.useMutation({
+  const merge = useSave(trpc.contacts.merge, {
+    success: (result) => [
+      'Contacts merged',
+      `${fullName(other ?? result.contact)} was merged into ${fullName(result.contact)}.`,
+    ],
+    errorTitle: 'Error merging contacts',
     onSuccess: async (result) => {
-      notifySuccess(
-        'Contacts merged',
-        `${fullName(other ?? result.contact)} was merged into ${fullName(result.contact)}.`,
-      );
       utils.contacts.get.setData({ id: result.contact.id }, result.contact);
       close();
       await Promise.all([
@@ -47,7 +47,6 @@ export function MergeContactDialog({
         utils.children.invalidate(),
       ]);
     },
-    onError: (err) => notifyError('Error merging contacts', errorMessage(err)),
   });
 
   return (

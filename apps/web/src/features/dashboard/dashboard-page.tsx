@@ -15,25 +15,14 @@ import {
   ThemeIcon,
   Title,
 } from '@mantine/core';
-import {
-  IconArrowDownRight,
-  IconArrowUpRight,
-  IconCalendarPlus,
-  IconMail,
-  IconMailOpened,
-  IconMessage,
-  IconMessageCheck,
-  IconQrcode,
-  IconUserPlus,
-  IconUsers,
-  IconWorldWww,
-  IconEye,
-} from '@tabler/icons-react';
+import { IconMailOpened, IconMessageCheck, IconUsers, IconEye } from '@tabler/icons-react';
 import { Link } from 'react-router-dom';
 import { trpc } from '../../lib/trpc';
 import { useSession } from '../../shell/session';
 import { formatDate, formatIn, formatNumber, formatPercent, formatTime } from '../../ui/format';
 import { timeZoneLabel, useChurchTimeZone } from '../../lib/time-zone';
+import { StatChange } from './stat-change';
+import { QUICK_ACTIONS, QUICK_ACTION_STYLES, statusColor } from './quick-actions';
 
 /** The spec's cards and wording; each change is computed from the church's own data (dashboard.stats trends). */
 const STAT_CARDS = [
@@ -42,71 +31,6 @@ const STAT_CARDS = [
   { key: 'smsDeliveryRate', title: 'SMS Delivery', icon: IconMessageCheck, note: 'vs last week' },
   { key: 'pageVisits', title: 'Page Visits', icon: IconEye, note: 'vs last week' },
 ] as const;
-
-/** '+12%', '+3.2%', '-5.1%', '0%' (one decimal at most). */
-function formatChange(n: number): string {
-  const abs = Math.abs(n);
-  const digits = Number.isInteger(abs) ? abs.toFixed(0) : abs.toFixed(1);
-  return `${n > 0 ? '+' : n < 0 ? '-' : ''}${digits}%`;
-}
-
-function StatChange({ value, note }: { value: number | null; note: string }) {
-  if (value === null)
-    return (
-      <Group gap={4} mt={4}>
-        <Text size="sm" c="dimmed" fw={600}>
-          —
-        </Text>
-        <Text size="sm" c="dimmed">
-          no earlier data
-        </Text>
-      </Group>
-    );
-  const up = value > 0;
-  const down = value < 0;
-  return (
-    <Group gap={4} mt={4}>
-      <Text
-        size="sm"
-        c={up ? '#1f6f31' : down ? 'red.9' : 'dimmed'}
-        fw={600}
-        style={{ display: 'inline-flex', alignItems: 'center', gap: 2 }}
-      >
-        {up && <IconArrowUpRight size={14} aria-hidden />}
-        {down && <IconArrowDownRight size={14} aria-hidden />}
-        {formatChange(value)}
-      </Text>
-      <Text size="sm" c="dimmed">
-        {note}
-      </Text>
-    </Group>
-  );
-}
-
-const QUICK_ACTIONS = [
-  { label: 'New Email Campaign', to: '/email-campaigns/new', icon: IconMail },
-  { label: 'New SMS Campaign', to: '/sms-campaigns/new', icon: IconMessage },
-  { label: 'Create Landing Page', to: '/landing-pages/new', icon: IconWorldWww },
-  { label: 'Generate QR Code', to: '/qr-codes/new', icon: IconQrcode },
-  { label: 'Add Contacts', to: '/contacts/new', icon: IconUserPlus },
-  { label: 'Schedule Campaign', to: '/scheduling/new', icon: IconCalendarPlus },
-];
-
-/** Icon above the label, and the label wraps at any width instead of being cut ('New Email C'). */
-const QUICK_ACTION_STYLES = {
-  inner: { flexDirection: 'column', gap: 6 },
-  section: { margin: 0 },
-  label: { whiteSpace: 'normal', textAlign: 'center', lineHeight: 1.3, overflow: 'visible' },
-} as const;
-
-function statusColor(status: string): string {
-  const s = status.toLowerCase();
-  if (s === 'completed' || s === 'sent') return 'green';
-  if (s === 'active' || s === 'sending' || s === 'scheduled') return 'blue';
-  if (s === 'draft') return 'gray';
-  if (s === 'failed') return 'red';
-  return 'gray';
-}
 
 export function DashboardPage() {
   const { user } = useSession();

@@ -10,8 +10,7 @@ import {
 } from '@lampstand/api/schemas/landing-pages';
 import type { RouterOutputs } from '@lampstand/api';
 import { trpc } from '../../lib/trpc';
-import { errorMessage } from '../../lib/errors';
-import { notifyError, notifySuccess } from '../../ui/notify';
+import { useSave } from '../../lib/use-save';
 
 export const AI_DISABLED_TEXT =
   'AI copy is not set up on this server: an administrator sets OPENAI_API_KEY (or OPENAI_BASE_URL for a self-hosted model) to turn it on.';
@@ -37,9 +36,9 @@ export function RegenerateButton({
   onText: (text: string) => void;
 }) {
   const ai = useContext(AiContext);
-  const regenerate = trpc.aiGenerator.section.useMutation({
+  const regenerate = useSave(trpc.aiGenerator.section, {
+    errorTitle: 'Failed to regenerate content',
     onSuccess: (r) => onText(r.content),
-    onError: (err) => notifyError('Failed to regenerate content', errorMessage(err)),
   });
   return (
     <Tooltip label={ai.enabled ? `Regenerate ${label.toLowerCase()} with AI` : AI_DISABLED_TEXT} multiline w={260}>
@@ -75,13 +74,13 @@ export function AiGeneratorButton({ onGenerated }: { onGenerated: (c: Generated)
     initialValues: { churchName: ai.churchName, purpose: '', topic: '', targetAudience: '', additionalInfo: '' },
     validate: schemaResolver(aiGeneratorInputSchema, { sync: true }),
   });
-  const generate = trpc.aiGenerator.landingPage.useMutation({
+  const generate = useSave(trpc.aiGenerator.landingPage, {
+    success: ['Content generated', 'The page has new copy. Review it, then save.'],
+    errorTitle: 'Failed to generate content',
     onSuccess: (c) => {
       onGenerated(c);
-      notifySuccess('Content generated', 'The page has new copy. Review it, then save.');
       setOpen(false);
     },
-    onError: (err) => notifyError('Failed to generate content', errorMessage(err, 'Please try again later.')),
   });
   return (
     <>

@@ -1,37 +1,5 @@
-import {
-  ActionIcon,
-  Alert,
-  Anchor,
-  Badge,
-  Box,
-  Button,
-  Grid,
-  Group,
-  Loader,
-  Menu,
-  Paper,
-  SegmentedControl,
-  Stack,
-  Text,
-} from '@mantine/core';
-import {
-  closestCenter,
-  DndContext,
-  KeyboardSensor,
-  PointerSensor,
-  useSensor,
-  useSensors,
-  type DragEndEvent,
-} from '@dnd-kit/core';
-import {
-  arrayMove,
-  SortableContext,
-  sortableKeyboardCoordinates,
-  useSortable,
-  verticalListSortingStrategy,
-} from '@dnd-kit/sortable';
-import { CSS } from '@dnd-kit/utilities';
-import { IconGripVertical, IconPlus, IconTrash } from '@tabler/icons-react';
+import { Alert, Anchor, Badge, Button, Grid, Group, Loader, Menu, Stack, Text } from '@mantine/core';
+import { IconPlus } from '@tabler/icons-react';
 import { useMemo, useState } from 'react';
 import { Link, useParams } from 'react-router-dom';
 import {
@@ -44,19 +12,17 @@ import {
 import { renderLandingPage } from '@lampstand/api/render/landing-page-html';
 import type { RouterOutputs } from '@lampstand/api';
 import { trpc } from '../../lib/trpc';
-import { errorMessage } from '../../lib/errors';
+import { useSave } from '../../lib/use-save';
 import { useSession } from '../../shell/session';
-import { notifyError, notifySuccess } from '../../ui/notify';
+import { notifyError } from '../../ui/notify';
 import { PageHeader } from '../../ui/page-header';
 import { useUnsavedChangesGuard } from '../../ui/unsaved-changes';
 import { AiContext, AiDisabledNote, AiGeneratorButton } from './ai';
-import { BlockEditor } from './block-editors';
-import { confirmPublish } from './confirm-publish';
-import { escapeHtml } from '@lampstand/api/render/html';
+import { confirmPublish, publishedToast } from './confirm-publish';
+import { BlockList, newId, withGenerated } from './builder-blocks';
+import { BuilderPreview } from './builder-preview';
 
 type Page = RouterOutputs['landingPages']['get'];
-const label = (b: Block) => BLOCK_TYPES.find((t) => t.type === b.type)?.label ?? b.type;
-const newId = () => `b${Math.random().toString(36).slice(2, 10)}`;
 const EMPTY = { headline: '', subheading: '', mainContent: '', callToAction: '', keyPoints: [] };
 const textOf = (html: string) =>
   html
@@ -64,110 +30,33 @@ const textOf = (html: string) =>
     .replace(/\s+/g, ' ')
     .trim();
 
-function SortableBlock({
-  block,
-  index,
-  blocks,
-  onChange,
-  onRemove,
-}: {
-  block: Block;
-  index: number;
-  blocks: Block[];
-  onChange: (b: Block) => void;
-  onRemove: () => void;
-}) {
-  const { attributes, listeners, setNodeRef, setActivatorNodeRef, transform, transition, isDragging } = useSortable({
-    id: block.id,
-  });
-  const name = `${index + 1}. ${label(block)}`;
-  return (
-    <Paper
-      ref={setNodeRef}
-      withBorder
-      p="md"
-      radius="md"
-      style={{
-        transform: CSS.Transform.toString(transform),
-        transition,
-        position: 'relative',
-        zIndex: isDragging ? 2 : undefined,
-        boxShadow: isDragging ? 'var(--mantine-shadow-md)' : undefined,
-      }}
-      component="section"
-      aria-label={`${name} block`}
-    >
-      <Group justify="space-between" mb="sm" wrap="nowrap">
-        <Group gap="xs" wrap="nowrap">
-          <ActionIcon
-            ref={setActivatorNodeRef}
-            variant="subtle"
-            color="gray"
-            size="lg"
-            aria-label={`Reorder ${name}`}
-            style={{ cursor: 'grab', touchAction: 'none' }}
-            {...attributes}
-            {...listeners}
-          >
-            <IconGripVertical size={18} />
-          </ActionIcon>
-          <Text fw={600}>{name}</Text>
-        </Group>
-        <ActionIcon variant="subtle" color="red" size="lg" aria-label={`Remove ${name}`} onClick={onRemove}>
-          <IconTrash size={18} />
-        </ActionIcon>
-      </Group>
-      <BlockEditor block={block} onChange={onChange} blocks={blocks} />
-    </Paper>
-  );
-}
-
 function Builder({ page }: { page: Page }) {
   const utils = trpc.useUtils();
   const { user } = useSession();
   const aiStatus = trpc.aiGenerator.status.useQuery();
   const [blocks, setBlocks] = useState<Block[]>(page.content.blocks);
   const [saved, setSaved] = useState(JSON.stringify(page.content.blocks));
-  const [width, setWidth] = useState<'desktop' | 'phone'>('desktop');
   const dirty = JSON.stringify(blocks) !== saved;
 
   useUnsavedChangesGuard(dirty, 'This landing page');
 
-  const sensors = useSensors(
-    useSensor(PointerSensor, { activationConstraint: { distance: 4 } }),
-    useSensor(KeyboardSensor, { coordinateGetter: sortableKeyboardCoordinates }),
-  );
-  const onDragEnd = ({ active, over }: DragEndEvent) => {
-    if (!over || active.id === over.id) return;
-    setBlocks((bs) => {
-      const from = bs.findIndex((b) => b.id === active.id);
-      const to = bs.findIndex((b) => b.id === over.id);
-      return arrayMove(bs, from, to);
-    });
-  };
-  const announce = (id: string | number) => {
-    const i = blocks.findIndex((b) => b.id === id);
-    return i >= 0 ? `${label(blocks[i]!)} block` : 'block';
-  };
-  const position = (id: string | number | undefined) => blocks.findIndex((b) => b.id === id) + 1;
-
-  const update = trpc.landingPages.update.useMutation({
+  const update = useSave(trpc.landingPages.update, {
+    success: 'Landing page updated',
+    errorTitle: 'Failed to update landing page',
     onSuccess: async (p) => {
-      notifySuccess('Landing page updated');
       setBlocks(p.content.blocks);
       setSaved(JSON.stringify(p.content.blocks));
       utils.landingPages.get.setData({ id: p.id }, p);
       await utils.landingPages.list.invalidate();
     },
-    onError: (err) => notifyError('Failed to update landing page', errorMessage(err)),
   });
-  const publish = trpc.landingPages.publish.useMutation({
+  const publish = useSave(trpc.landingPages.publish, {
+    success: publishedToast,
+    errorTitle: 'Failed to update landing page',
     onSuccess: async (p) => {
-      notifySuccess('Landing page updated', p.published ? 'The page is published.' : 'The page is a draft again.');
       utils.landingPages.get.setData({ id: p.id }, { ...p, content: page.content });
       await utils.landingPages.list.invalidate();
     },
-    onError: (err) => notifyError('Failed to update landing page', errorMessage(err)),
   });
   const save = () => {
     const content = { ...EMPTY, blocks };
@@ -205,29 +94,7 @@ function Builder({ page }: { page: Page }) {
     [aiStatus.data?.enabled, user?.churchName, blocks],
   );
 
-  const applyGenerated = (g: RouterOutputs['aiGenerator']['landingPage']) =>
-    setBlocks((bs) => {
-      let next = [...bs];
-      const ensure = <T extends Block['type']>(type: T): Extract<Block, { type: T }> => {
-        const found = next.find((b): b is Extract<Block, { type: T }> => b.type === type);
-        if (found) return found;
-        const created = newBlock(type, newId()) as Extract<Block, { type: T }>;
-        next.push(created);
-        return created;
-      };
-      const replace = (b: Block) => (next = next.map((x) => (x.id === b.id ? b : x)));
-      replace({ ...ensure('hero'), headline: g.headline, subheading: g.subheading });
-      replace({ ...ensure('cta'), text: g.callToAction });
-      replace({
-        ...ensure('text'),
-        html: g.mainContent
-          .split(/\n{2,}/)
-          .map((p) => `<p>${escapeHtml(p)}</p>`)
-          .join(''),
-      });
-      replace({ ...ensure('highlights'), items: g.keyPoints });
-      return next;
-    });
+  const applyGenerated = (g: RouterOutputs['aiGenerator']['landingPage']) => setBlocks((bs) => withGenerated(bs, g));
 
   const current = trpc.landingPages.get.useQuery({ id: page.id }, { initialData: page }).data ?? page;
 
@@ -292,76 +159,14 @@ function Builder({ page }: { page: Page }) {
                 You have unsaved changes.
               </Text>
             )}
-            <DndContext
-              sensors={sensors}
-              collisionDetection={closestCenter}
-              onDragEnd={onDragEnd}
-              accessibility={{
-                announcements: {
-                  onDragStart: ({ active }) => `Picked up ${announce(active.id)}.`,
-                  onDragOver: ({ active, over }) =>
-                    over
-                      ? `${announce(active.id)} is over position ${position(over.id)}.`
-                      : `${announce(active.id)} is not over a position.`,
-                  onDragEnd: ({ active, over }) =>
-                    over
-                      ? `${announce(active.id)} moved to position ${position(over.id)}.`
-                      : `${announce(active.id)} dropped.`,
-                  onDragCancel: ({ active }) => `Moving ${announce(active.id)} was cancelled.`,
-                },
-              }}
-            >
-              <SortableContext items={blocks.map((b) => b.id)} strategy={verticalListSortingStrategy}>
-                <Stack>
-                  {blocks.map((b, i) => (
-                    <SortableBlock
-                      key={b.id}
-                      block={b}
-                      index={i}
-                      blocks={blocks}
-                      onChange={(nb) => setBlocks((bs) => bs.map((x) => (x.id === b.id ? nb : x)))}
-                      onRemove={() => setBlocks((bs) => bs.filter((x) => x.id !== b.id))}
-                    />
-                  ))}
-                </Stack>
-              </SortableContext>
-            </DndContext>
+            <BlockList blocks={blocks} setBlocks={setBlocks} />
             {blocks.length === 0 && (
               <Alert color="gray">This page has no blocks yet. Add a hero, some text or a sign-up form.</Alert>
             )}
           </Stack>
         </Grid.Col>
         <Grid.Col span={{ base: 12, lg: 7 }}>
-          <Box pos="sticky" top={76}>
-            <Group justify="space-between" mb="xs">
-              <Text fw={600}>Preview</Text>
-              <SegmentedControl
-                aria-label="Preview width"
-                value={width}
-                onChange={(v) => setWidth(v)}
-                data={[
-                  { value: 'desktop', label: 'Desktop' },
-                  { value: 'phone', label: 'Phone' },
-                ]}
-              />
-            </Group>
-            <Paper withBorder radius="md" style={{ overflow: 'hidden', background: 'var(--mantine-color-gray-1)' }}>
-              <iframe
-                title="Page preview"
-                srcDoc={preview}
-                sandbox=""
-                style={{
-                  display: 'block',
-                  border: 0,
-                  width: width === 'phone' ? 390 : '100%',
-                  maxWidth: '100%',
-                  margin: '0 auto',
-                  height: '75vh',
-                  background: '#fff',
-                }}
-              />
-            </Paper>
-          </Box>
+          <BuilderPreview html={preview} />
         </Grid.Col>
       </Grid>
     </AiContext.Provider>

@@ -1,6 +1,7 @@
 import { Text } from '@mantine/core';
 import { modals } from '@mantine/modals';
 import { confirmDestructive } from '../../ui/confirm';
+import type { Toast } from '../../lib/use-save';
 
 /** Publishing reaches everyone with the link, unpublishing takes the page away: both ask first. */
 export function confirmPublish(page: { name: string; slug: string; published: boolean }, onConfirm: () => void) {
@@ -24,3 +25,9 @@ export function confirmPublish(page: { name: string; slug: string; published: bo
     onConfirm,
   });
 }
+
+/** The toast once the page is published or a draft again. */
+export const publishedToast = (p: { published: boolean }): Toast => [
+  'Landing page updated',
+  p.published ? 'The page is published.' : 'The page is a draft again.',
+];

@@ -29,15 +29,14 @@ import { useState } from 'react';
 import { Link, useLocation, useNavigate } from 'react-router-dom';
 import type { RouterOutputs } from '@lampstand/api';
 import { trpc } from '../../lib/trpc';
-import { errorMessage } from '../../lib/errors';
+import { useSave } from '../../lib/use-save';
 import { confirmDestructive } from '../../ui/confirm';
 import { EmptyState } from '../../ui/empty-state';
 import { formatNumber } from '../../ui/format';
-import { notifyError, notifySuccess } from '../../ui/notify';
 import { PageHeader } from '../../ui/page-header';
 import { PageDialog } from './page-dialog';
 import { relativeTime } from './relative-time';
-import { confirmPublish } from './confirm-publish';
+import { confirmPublish, publishedToast } from './confirm-publish';
 
 type Page = RouterOutputs['landingPages']['list'][number];
 
@@ -45,26 +44,20 @@ function PageCard({ page, onEdit }: { page: Page; onEdit: () => void }) {
   const utils = trpc.useUtils();
   const navigate = useNavigate();
   const refresh = () => utils.landingPages.list.invalidate();
-  const publish = trpc.landingPages.publish.useMutation({
-    onSuccess: async (p) => {
-      notifySuccess('Landing page updated', p.published ? 'The page is published.' : 'The page is a draft again.');
-      await refresh();
-    },
-    onError: (err) => notifyError('Failed to update landing page', errorMessage(err)),
+  const publish = useSave(trpc.landingPages.publish, {
+    success: publishedToast,
+    errorTitle: 'Failed to update landing page',
+    invalidate: refresh,
   });
-  const duplicate = trpc.landingPages.duplicate.useMutation({
-    onSuccess: async (p) => {
-      notifySuccess('Landing page created', `${p.name} is a draft at /p/${p.slug}.`);
-      await refresh();
-    },
-    onError: (err) => notifyError('Failed to create landing page', errorMessage(err)),
+  const duplicate = useSave(trpc.landingPages.duplicate, {
+    success: (p) => ['Landing page created', `${p.name} is a draft at /p/${p.slug}.`],
+    errorTitle: 'Failed to create landing page',
+    invalidate: refresh,
   });
-  const remove = trpc.landingPages.delete.useMutation({
-    onSuccess: async () => {
-      notifySuccess('Landing page deleted');
-      await refresh();
-    },
-    onError: (err) => notifyError('Failed to delete landing page', errorMessage(err)),
+  const remove = useSave(trpc.landingPages.delete, {
+    success: 'Landing page deleted',
+    errorTitle: 'Failed to delete landing page',
+    invalidate: refresh,
   });
   const askPublish = () => confirmPublish(page, () => publish.mutate({ id: page.id, published: !page.published }));
   return (

@@ -6,8 +6,7 @@ import { useNavigate } from 'react-router-dom';
 import { landingPageFieldsSchema, slugify } from '@lampstand/api/schemas/landing-pages';
 import type { RouterOutputs } from '@lampstand/api';
 import { trpc } from '../../lib/trpc';
-import { errorMessage } from '../../lib/errors';
-import { notifyError, notifySuccess } from '../../ui/notify';
+import { useSave } from '../../lib/use-save';
 
 type Page = RouterOutputs['landingPages']['get'];
 const nameSlugSchema = landingPageFieldsSchema.pick({ name: true, slug: true });
@@ -23,32 +22,24 @@ export function PageDialog({ opened, onClose, page }: { opened: boolean; onClose
     initialValues: { name: page?.name ?? '', slug: page?.slug ?? '' },
     validate: schemaResolver(nameSlugSchema, { sync: true }),
   });
-  const fieldError = (err: unknown) => {
-    const issues = (err as { data?: { issues?: { path: string; message: string }[] } }).data?.issues;
-    for (const i of issues ?? []) if (i.path === 'slug' || i.path === 'name') form.setFieldError(i.path, i.message);
-  };
-  const create = trpc.landingPages.create.useMutation({
-    onSuccess: async (p) => {
-      notifySuccess('Landing page created');
-      await utils.landingPages.list.invalidate();
+  const create = useSave(trpc.landingPages.create, {
+    success: 'Landing page created',
+    errorTitle: 'Failed to create landing page',
+    form,
+    invalidate: (utils) => utils.landingPages.list.invalidate(),
+    onSuccess: (p) => {
       onClose();
       void navigate(`/landing-pages/${p.id}`);
     },
-    onError: (err) => {
-      fieldError(err);
-      notifyError('Failed to create landing page', errorMessage(err));
-    },
   });
-  const update = trpc.landingPages.update.useMutation({
+  const update = useSave(trpc.landingPages.update, {
+    success: 'Landing page updated',
+    errorTitle: 'Failed to update landing page',
+    form,
     onSuccess: async (p) => {
-      notifySuccess('Landing page updated');
       utils.landingPages.get.setData({ id: p.id }, p);
       await utils.landingPages.list.invalidate();
       onClose();
-    },
-    onError: (err) => {
-      fieldError(err);
-      notifyError('Failed to update landing page', errorMessage(err));
     },
   });
   const submit = form.onSubmit((v) =>

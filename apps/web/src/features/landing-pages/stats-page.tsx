@@ -1,88 +1,12 @@
-import {
-  Alert,
-  Anchor,
-  Badge,
-  Button,
-  Card,
-  Group,
-  Loader,
-  Paper,
-  SimpleGrid,
-  Stack,
-  Table,
-  Text,
-  Title,
-} from '@mantine/core';
+import { Alert, Anchor, Badge, Card, Group, Loader, Paper, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
 import { Link, useParams } from 'react-router-dom';
 import type { RouterOutputs } from '@lampstand/api';
-import { SIGNUP_FIELD_LABELS } from '@lampstand/api/schemas/landing-pages';
 import { trpc } from '../../lib/trpc';
-import { errorMessage } from '../../lib/errors';
-import { confirmDestructive } from '../../ui/confirm';
 import { formatDate, formatNumber, formatPercent } from '../../ui/format';
-import { notifyError, notifySuccess } from '../../ui/notify';
 import { PageHeader } from '../../ui/page-header';
+import { SignupDifferences } from './signup-differences';
 
 type Source = RouterOutputs['landingPages']['stats']['sources'][number];
-type RecentSignup = RouterOutputs['landingPages']['stats']['recentSignups'][number];
-
-/**
- * A sign-up never overwrites a contact's phone, city or postal code: where it brought another one,
- * staff see it here and may take it ('Use it', after a confirmation naming both values).
- */
-function SignupDifferences({ signup }: { signup: RecentSignup }) {
-  const utils = trpc.useUtils();
-  const use = trpc.landingPages.applySignupValue.useMutation({
-    onSuccess: async (_data, input) => {
-      const d = signup.differences.find((x) => x.field === input.field);
-      notifySuccess(
-        'Contact updated',
-        `${signup.name}'s ${SIGNUP_FIELD_LABELS[input.field]} is now ${d?.value ?? ''}.`,
-      );
-      await utils.landingPages.stats.invalidate();
-    },
-    onError: (err) => notifyError('Failed to update the contact', errorMessage(err)),
-  });
-  return (
-    <>
-      {signup.differences.map((d) => {
-        const label = SIGNUP_FIELD_LABELS[d.field];
-        return (
-          <Alert key={d.field} color="yellow" variant="light" p="xs" w="100%">
-            <Group justify="space-between" gap="xs" wrap="wrap">
-              <Text size="sm" style={{ overflowWrap: 'anywhere', flex: '1 1 220px' }}>
-                Signed up with a different {label}: <b>{d.value}</b> — use it?{' '}
-                <Text span size="sm" c="dimmed">
-                  (the contact has {d.current}
-                  {signup.confirmed ? '' : '; this sign-up is not confirmed'})
-                </Text>
-              </Text>
-              <Button
-                size="xs"
-                variant="light"
-                loading={use.isPending && use.variables?.id === signup.id && use.variables.field === d.field}
-                aria-label={`Use it: ${label} ${d.value} for ${signup.name}`}
-                onClick={() =>
-                  confirmDestructive({
-                    title: `Use this ${label}?`,
-                    text: `${signup.name}'s ${label} ${d.current} will be replaced with ${d.value}.${
-                      d.field === 'phone' ? ' Texts will go to the new number.' : ''
-                    }`,
-                    confirm: 'Use it',
-                    onConfirm: () => use.mutate({ id: signup.id, field: d.field }),
-                  })
-                }
-              >
-                Use it
-              </Button>
-            </Group>
-          </Alert>
-        );
-      })}
-    </>
-  );
-}
-
 /** A source in plain words: 'QR code #12', 'Email campaign #5', 'facebook.com', 'Direct'. */
 function sourceLabel(kind: Source['kind'], value: string | null): string {
   switch (kind) {

@@ -1,140 +1,33 @@
 import {
-  ActionIcon,
   Alert,
-  Anchor,
   Badge,
   Button,
   Card,
   Group,
   Image,
-  Menu,
   Paper,
   Skeleton,
   Stack,
   Table,
   Text,
-  Tooltip,
   UnstyledButton,
 } from '@mantine/core';
-import {
-  IconChartBar,
-  IconCopy,
-  IconDots,
-  IconDownload,
-  IconPencil,
-  IconPlus,
-  IconQrcode,
-  IconTrash,
-} from '@tabler/icons-react';
+import { IconPlus, IconQrcode } from '@tabler/icons-react';
 import { useState } from 'react';
 import { useLocation, useNavigate } from 'react-router-dom';
-import type { RouterOutputs } from '@lampstand/api';
 import { trpc } from '../../lib/trpc';
+import { useSave } from '../../lib/use-save';
 import { errorMessage } from '../../lib/errors';
 import { confirmDestructive } from '../../ui/confirm';
 import { EmptyState } from '../../ui/empty-state';
-import { formatDate, formatNumber, formatTime } from '../../ui/format';
-import { notifyError, notifySuccess } from '../../ui/notify';
+import { formatDate, formatNumber } from '../../ui/format';
 import { PageHeader } from '../../ui/page-header';
 import { QrCodeDialog } from './qr-code-dialog';
 import { ScansDialog } from './scans-chart';
-
-type QrCode = RouterOutputs['qrCodes']['list'][number];
-
-const thumb = (c: QrCode) => `/api/qr-codes/${c.id}/image?size=100&v=${encodeURIComponent(c.updatedAt)}`;
-
-async function copyLink(c: QrCode) {
-  const text = c.shortUrl ?? c.url;
-  try {
-    await navigator.clipboard.writeText(text);
-    if (c.shortUrl) notifySuccess('Link copied', text);
-    else notifySuccess('URL Copied', text);
-  } catch {
-    notifyError('Could not copy', text);
-  }
-}
-
-function Destination({ c }: { c: QrCode }) {
-  return (
-    <Stack gap={2} maw={260}>
-      <Anchor href={c.currentUrl} target="_blank" rel="noreferrer" size="sm" style={{ wordBreak: 'break-all' }}>
-        {c.currentUrl}
-      </Anchor>
-      {c.shortUrl ? (
-        <Text size="xs" c="dimmed" style={{ wordBreak: 'break-all' }}>
-          Short link: {c.shortUrl}
-        </Text>
-      ) : null}
-      {c.nextChange ? (
-        <Text size="xs" c="dimmed" style={{ wordBreak: 'break-all' }}>
-          From {formatDate(c.nextChange.at)} {formatTime(c.nextChange.at)}: {c.nextChange.url}
-        </Text>
-      ) : null}
-    </Stack>
-  );
-}
-
-function Actions({
-  c,
-  onEdit,
-  onDelete,
-  onScans,
-}: {
-  c: QrCode;
-  onEdit: () => void;
-  onDelete: () => void;
-  onScans: () => void;
-}) {
-  return (
-    <Group gap={4} wrap="nowrap">
-      <Tooltip label={c.shortUrl ? 'Copy link' : 'Copy URL'}>
-        <ActionIcon variant="subtle" aria-label={`Copy link for ${c.name}`} onClick={() => void copyLink(c)}>
-          <IconCopy size={18} />
-        </ActionIcon>
-      </Tooltip>
-      <Menu position="bottom-end" withinPortal>
-        <Menu.Target>
-          <ActionIcon variant="subtle" aria-label={`Actions for ${c.name}`}>
-            <IconDots size={18} />
-          </ActionIcon>
-        </Menu.Target>
-        <Menu.Dropdown>
-          <Menu.Item
-            component="a"
-            href={c.downloadUrl}
-            target="_blank"
-            rel="noopener"
-            leftSection={<IconDownload size={16} />}
-          >
-            Download PNG
-          </Menu.Item>
-          <Menu.Item
-            component="a"
-            href={`${c.downloadUrl}?format=svg`}
-            target="_blank"
-            rel="noopener"
-            leftSection={<IconDownload size={16} />}
-          >
-            Download SVG for print shops
-          </Menu.Item>
-          <Menu.Item leftSection={<IconChartBar size={16} />} onClick={onScans}>
-            Scans
-          </Menu.Item>
-          <Menu.Item leftSection={<IconPencil size={16} />} onClick={onEdit}>
-            Edit
-          </Menu.Item>
-          <Menu.Divider />
-          <Menu.Item color="red" leftSection={<IconTrash size={16} />} onClick={onDelete}>
-            Delete
-          </Menu.Item>
-        </Menu.Dropdown>
-      </Menu>
-    </Group>
-  );
-}
+import { thumb, Destination, Actions } from './qr-code-actions';
+import type { QrCode } from './qr-form-values';
 
 export function QrCodesPage() {
-  const utils = trpc.useUtils();
   const codes = trpc.qrCodes.list.useQuery();
   const location = useLocation();
   const navigate = useNavigate();
@@ -151,12 +44,10 @@ export function QrCodesPage() {
     setEditing(null);
     if (location.pathname !== '/qr-codes') void navigate('/qr-codes', { replace: true });
   };
-  const del = trpc.qrCodes.delete.useMutation({
-    onSuccess: async () => {
-      notifySuccess('QR code deleted successfully');
-      await utils.qrCodes.list.invalidate();
-    },
-    onError: (err) => notifyError('Failed to delete QR code', errorMessage(err)),
+  const del = useSave(trpc.qrCodes.delete, {
+    success: 'QR code deleted successfully',
+    errorTitle: 'Failed to delete QR code',
+    invalidate: (utils) => utils.qrCodes.list.invalidate(),
   });
   const askDelete = (c: QrCode) =>
     confirmDestructive({

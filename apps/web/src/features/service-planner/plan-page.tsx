@@ -1,31 +1,22 @@
-import { Alert, Anchor, Badge, Button, Card, Group, Loader, Menu, Skeleton, Stack, Text, Title } from '@mantine/core';
-import {
-  IconArrowLeft,
-  IconChevronDown,
-  IconCopy,
-  IconPencil,
-  IconPlus,
-  IconPrinter,
-  IconSpeakerphone,
-  IconTrash,
-} from '@tabler/icons-react';
+import { Anchor, Badge, Card, Group, Loader, Stack, Text, Title } from '@mantine/core';
+import { IconArrowLeft } from '@tabler/icons-react';
 import { useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router-dom';
 import type { PlanItem } from '@lampstand/api/schemas/service-planner';
-import { computeItemTimes } from '@lampstand/api/schemas/service-planner';
 import { trpc } from '../../lib/trpc';
-import { errorMessage, httpStatus } from '../../lib/errors';
+import { errorMessage } from '../../lib/errors';
 import { confirmDestructive } from '../../ui/confirm';
-import { EmptyState } from '../../ui/empty-state';
 import { notifyError, notifySuccess } from '../../ui/notify';
 import { PageHeader } from '../../ui/page-header';
 import { AnnounceModal, DRAFT_LABELS } from './announce-modal';
-import { PlanStatusBadge, dayLabel, minutesLabel, timeLabel } from './bits';
+import { PlanStatusBadge, dayLabel, timeLabel } from './bits';
 import { DuplicatePlanModal } from './duplicate-modal';
 import { ItemModal } from './item-modal';
-import { ItemsList } from './items-list';
 import { PlanFormModal } from './plan-form';
 import { TeamSection } from './team-section';
+import { PlanLoading, PlanLoadError } from './plan-load-states';
+import { PlanActions } from './plan-actions';
+import { OrderOfService } from './plan-order-of-service';
 
 /** How often the plan refetches, so answers to scheduling requests show up on their own. */
 const LIVE_MS = 10_000;
@@ -44,43 +35,10 @@ export function PlanPage() {
   const [announcing, setAnnouncing] = useState(false);
   const [duplicating, setDuplicating] = useState(false);
 
-  if (plan.isLoading) {
-    return (
-      <Stack>
-        <Skeleton height={40} width="50%" />
-        <Skeleton height={200} />
-      </Stack>
-    );
-  }
-  if (plan.isError || !plan.data) {
-    return (
-      <Stack>
-        <PageHeader title="Service Plan" />
-        <Alert color="red" title={httpStatus(plan.error) === 404 ? 'Plan not found' : 'Error'}>
-          <Stack gap="xs" align="flex-start">
-            <Text size="sm">
-              {httpStatus(plan.error) === 404
-                ? "This plan doesn't exist or you don't have permission to view it."
-                : 'Failed to load service plans. Please try again.'}
-            </Text>
-            <Group gap="xs">
-              {httpStatus(plan.error) !== 404 ? (
-                <Button size="xs" variant="light" color="red" onClick={() => void plan.refetch()}>
-                  Retry
-                </Button>
-              ) : null}
-              <Button size="xs" variant="default" component={Link} to="/service-planner">
-                Back to Service Plans
-              </Button>
-            </Group>
-          </Stack>
-        </Alert>
-      </Stack>
-    );
-  }
+  if (plan.isLoading) return <PlanLoading />;
+  if (plan.isError || !plan.data) return <PlanLoadError error={plan.error} onRetry={() => void plan.refetch()} />;
   const p = plan.data;
   const items = order ?? p.items;
-  const times = computeItemTimes(p, items);
 
   const onReorder = (next: PlanItem[]) => {
     setOrder(next);
@@ -141,48 +99,13 @@ export function PlanPage() {
         title={p.title}
         description={when}
         action={
-          <Group gap="xs" wrap="wrap">
-            <Button variant="default" leftSection={<IconPencil size={18} />} onClick={() => setEditing(true)}>
-              Edit Plan
-            </Button>
-            <Menu position="bottom-end" withinPortal>
-              <Menu.Target>
-                <Button
-                  variant="default"
-                  leftSection={<IconPrinter size={18} />}
-                  rightSection={<IconChevronDown size={16} />}
-                >
-                  Print
-                </Button>
-              </Menu.Target>
-              <Menu.Dropdown>
-                <Menu.Item component={Link} to={`/service-planner/plans/${p.id}/print`}>
-                  Run sheet
-                </Menu.Item>
-                <Menu.Item component={Link} to={`/service-planner/plans/${p.id}/print?view=chords`}>
-                  Lyrics and chords
-                </Menu.Item>
-              </Menu.Dropdown>
-            </Menu>
-            <Button leftSection={<IconSpeakerphone size={18} />} onClick={() => setAnnouncing(true)}>
-              Announce
-            </Button>
-            <Menu position="bottom-end" withinPortal>
-              <Menu.Target>
-                <Button variant="default" rightSection={<IconChevronDown size={16} />}>
-                  More
-                </Button>
-              </Menu.Target>
-              <Menu.Dropdown>
-                <Menu.Item leftSection={<IconCopy size={16} />} onClick={() => setDuplicating(true)}>
-                  Duplicate
-                </Menu.Item>
-                <Menu.Item color="red" leftSection={<IconTrash size={16} />} onClick={deletePlan}>
-                  Delete
-                </Menu.Item>
-              </Menu.Dropdown>
-            </Menu>
-          </Group>
+          <PlanActions
+            plan={p}
+            onEdit={() => setEditing(true)}
+            onAnnounce={() => setAnnouncing(true)}
+            onDuplicate={() => setDuplicating(true)}
+            onDelete={deletePlan}
+          />
         }
       />
       <Group gap="xs">
@@ -201,50 +124,14 @@ export function PlanPage() {
         </Card>
       ) : null}
 
-      <Card withBorder>
-        <Group justify="space-between" mb="sm" wrap="wrap">
-          <Stack gap={0}>
-            <Title order={3} size="h4">
-              Order of Service
-            </Title>
-            <Text
-              size="sm"
-              c={times.overBy > 0 ? 'red.8' : 'dimmed'}
-              fw={times.overBy > 0 ? 600 : undefined}
-              data-testid="plan-length"
-            >
-              {minutesLabel(times.totalMinutes)}
-              {times.endsAt && p.startTime ? ` · ends ${timeLabel(times.endsAt)}` : ''}
-              {times.plannedMinutes !== null ? ` · planned ${minutesLabel(times.plannedMinutes)}` : ''}
-              {times.overBy > 0 ? ` · ${minutesLabel(times.overBy)} over` : ''}
-            </Text>
-          </Stack>
-          <Button leftSection={<IconPlus size={18} />} onClick={() => setItemModal('new')}>
-            Add Item
-          </Button>
-        </Group>
-        {items.length ? (
-          <>
-            <Text size="xs" c="dimmed" mb="xs">
-              Drag an item by its handle to move it, or focus the handle and press Space, then the arrow keys, then
-              Space again.
-            </Text>
-            <ItemsList
-              plan={p}
-              items={items}
-              onReorder={onReorder}
-              onEdit={(item) => setItemModal(item)}
-              onDelete={deleteItem}
-            />
-          </>
-        ) : (
-          <EmptyState
-            icon={<IconPlus size={24} />}
-            title="No items yet"
-            description="Add the welcome, songs, prayer, sermon and the rest in order."
-          />
-        )}
-      </Card>
+      <OrderOfService
+        plan={p}
+        items={items}
+        onAdd={() => setItemModal('new')}
+        onReorder={onReorder}
+        onEdit={(item) => setItemModal(item)}
+        onDelete={deleteItem}
+      />
 
       <TeamSection plan={p} />
 

@@ -1,26 +1,8 @@
-import {
-  Badge,
-  Button,
-  Group,
-  Modal,
-  NumberInput,
-  Select,
-  SimpleGrid,
-  Skeleton,
-  Stack,
-  Table,
-  TagsInput,
-  Text,
-  Textarea,
-  TextInput,
-} from '@mantine/core';
-import { schemaResolver, useForm } from '@mantine/form';
+import { Badge, Button, Group, Skeleton, Stack, Table, Text, TextInput } from '@mantine/core';
 import { useDebouncedValue, useMediaQuery } from '@mantine/hooks';
-import { IconEye, IconMusic, IconPencil, IconPlus, IconPrinter, IconSearch, IconTrash } from '@tabler/icons-react';
+import { IconEye, IconMusic, IconPencil, IconPlus, IconSearch, IconTrash } from '@tabler/icons-react';
 import { useState } from 'react';
-import { Link } from 'react-router-dom';
-import type { z } from 'zod';
-import { createSongSchema, type Song } from '@lampstand/api/schemas/service-planner';
+import { type Song } from '@lampstand/api/schemas/service-planner';
 import { trpc } from '../../lib/trpc';
 import { errorMessage } from '../../lib/errors';
 import { confirmDestructive } from '../../ui/confirm';
@@ -28,138 +10,9 @@ import { EmptyState } from '../../ui/empty-state';
 import { CardList, DataTable, RowActionsMenu } from '../../ui/data-table';
 import { formatDate } from '../../ui/format';
 import { notifyError, notifySuccess } from '../../ui/notify';
-import { ChordChart, KEY_OPTIONS } from './bits';
 import { PLANNER_STALE_MS } from './plans-tab';
-
-type SongInput = z.input<typeof createSongSchema>;
-
-function SongFormModal({ song, onClose }: { song?: Song; onClose: () => void }) {
-  const utils = trpc.useUtils();
-  const create = trpc.servicePlanner.songs.create.useMutation();
-  const update = trpc.servicePlanner.songs.update.useMutation();
-  const form = useForm<SongInput>({
-    mode: 'controlled',
-    initialValues: {
-      title: song?.title ?? '',
-      artist: song?.artist ?? '',
-      keySignature: song?.keySignature ?? null,
-      tempo: song?.tempo ?? '',
-      timeSignature: song?.timeSignature ?? '',
-      ccliNumber: song?.ccliNumber ?? '',
-      tags: song?.tags ?? [],
-      chords: song?.chords ?? '',
-      lyrics: song?.lyrics ?? '',
-      notes: song?.notes ?? '',
-      audioUrl: song?.audioUrl ?? '',
-    },
-    validate: schemaResolver(createSongSchema, { sync: true }),
-  });
-  const save = async (values: SongInput) => {
-    try {
-      if (song) await update.mutateAsync({ id: song.id, ...values });
-      else await create.mutateAsync(values);
-      await utils.servicePlanner.songs.invalidate();
-      notifySuccess(song ? 'Song updated' : 'Song added');
-      onClose();
-    } catch (err) {
-      notifyError(song ? 'Failed to update song' : 'Failed to add song', errorMessage(err));
-    }
-  };
-  return (
-    <Modal opened onClose={onClose} title={song ? 'Edit Song' : 'Add Song'} size="xl">
-      <form onSubmit={form.onSubmit((v) => void save(v))} noValidate>
-        <Stack>
-          <SimpleGrid cols={{ base: 1, sm: 2 }}>
-            <TextInput label="Title" withAsterisk {...form.getInputProps('title')} />
-            <TextInput label="Artist" {...form.getInputProps('artist')} />
-          </SimpleGrid>
-          <SimpleGrid cols={{ base: 2, sm: 4 }}>
-            <Select label="Key" searchable clearable data={KEY_OPTIONS} {...form.getInputProps('keySignature')} />
-            <NumberInput label="Tempo (BPM)" min={20} max={300} {...form.getInputProps('tempo')} />
-            <TextInput label="Time signature" placeholder="4/4" {...form.getInputProps('timeSignature')} />
-            <TextInput label="CCLI number" {...form.getInputProps('ccliNumber')} />
-          </SimpleGrid>
-          <TagsInput label="Tags" placeholder="e.g. hymn, upbeat" {...form.getInputProps('tags')} />
-          <Textarea
-            label="Chords (ChordPro)"
-            description="Chords in brackets before the word they fall on: [G]Amazing [D/F#]grace"
-            autosize
-            minRows={5}
-            styles={{ input: { fontFamily: 'var(--mantine-font-family-monospace)' } }}
-            {...form.getInputProps('chords')}
-          />
-          <Textarea label="Lyrics" autosize minRows={3} {...form.getInputProps('lyrics')} />
-          <SimpleGrid cols={{ base: 1, sm: 2 }}>
-            <Textarea label="Notes" autosize minRows={1} {...form.getInputProps('notes')} />
-            <TextInput label="Audio URL" {...form.getInputProps('audioUrl')} />
-          </SimpleGrid>
-          <Group justify="flex-end">
-            <Button variant="default" onClick={onClose}>
-              Cancel
-            </Button>
-            <Button type="submit" loading={create.isPending || update.isPending}>
-              {song ? 'Save Song' : 'Add Song'}
-            </Button>
-          </Group>
-        </Stack>
-      </form>
-    </Modal>
-  );
-}
-
-/** A song's chart, shown in any key (sharps or flats as that key wants). */
-function SongViewModal({ song, onClose }: { song: Song; onClose: () => void }) {
-  const [key, setKey] = useState<string | null>(song.keySignature);
-  return (
-    <Modal opened onClose={onClose} title={song.title} size="xl">
-      <Stack>
-        <Group justify="space-between" align="flex-end" wrap="wrap">
-          <Text size="sm" c="dimmed">
-            {[
-              song.artist,
-              song.keySignature ? `Original key ${song.keySignature}` : null,
-              song.tempo ? `${song.tempo} BPM` : null,
-              song.timeSignature,
-              song.ccliNumber ? `CCLI ${song.ccliNumber}` : null,
-            ]
-              .filter(Boolean)
-              .join(' · ')}
-          </Text>
-          <Group gap="xs" align="flex-end">
-            <Select
-              label="Show in key"
-              data={KEY_OPTIONS}
-              value={key}
-              onChange={setKey}
-              disabled={!song.keySignature}
-              w={160}
-              searchable
-            />
-            <Button
-              variant="default"
-              leftSection={<IconPrinter size={18} />}
-              component={Link}
-              to={`/service-planner/songs/${song.id}/print${key ? `?key=${encodeURIComponent(key)}` : ''}`}
-            >
-              Print
-            </Button>
-          </Group>
-        </Group>
-        {song.chords ? (
-          <ChordChart chords={song.chords} fromKey={song.keySignature} toKey={key} />
-        ) : song.lyrics ? (
-          <Text size="sm" style={{ whiteSpace: 'pre-wrap' }}>
-            {song.lyrics}
-          </Text>
-        ) : (
-          <Text size="sm" c="dimmed">
-            No chords or lyrics yet.
-          </Text>
-        )}
-      </Stack>
-    </Modal>
-  );
-}
+import { SongFormModal } from './song-form-modal';
+import { SongViewModal } from './song-view-modal';
 
 export function SongsTab() {
   const [search, setSearch] = useState('');

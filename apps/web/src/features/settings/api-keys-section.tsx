@@ -17,10 +17,9 @@ import { IconKey } from '@tabler/icons-react';
 import { useState } from 'react';
 import { createApiKeySchema } from '@lampstand/api/schemas/api-keys';
 import { trpc } from '../../lib/trpc';
-import { errorMessage } from '../../lib/errors';
+import { useSave } from '../../lib/use-save';
 import { confirmDestructive } from '../../ui/confirm';
 import { formatDate } from '../../ui/format';
-import { notifyError, notifySuccess } from '../../ui/notify';
 import { CopyField } from '../social-blast/social-settings';
 
 /**
@@ -37,21 +36,19 @@ export function ApiKeysSection() {
     initialValues: { name: '' },
     validate: schemaResolver(createApiKeySchema, { sync: true }),
   });
-  const create = trpc.apiKeys.create.useMutation({
+  const create = useSave(trpc.apiKeys.create, {
+    success: ['API key created', 'Copy it now: it will not be shown again.'],
+    errorTitle: 'Failed to create API key',
     onSuccess: async (data) => {
       setToken(data.token);
       form.setFieldValue('name', '');
-      notifySuccess('API key created', 'Copy it now: it will not be shown again.');
       await utils.apiKeys.list.invalidate();
     },
-    onError: (err) => notifyError('Failed to create API key', errorMessage(err)),
   });
-  const revoke = trpc.apiKeys.revoke.useMutation({
-    onSuccess: async () => {
-      notifySuccess('API key revoked', 'Scripts using it can no longer sign in.');
-      await utils.apiKeys.list.invalidate();
-    },
-    onError: (err) => notifyError('Failed to revoke API key', errorMessage(err)),
+  const revoke = useSave(trpc.apiKeys.revoke, {
+    success: ['API key revoked', 'Scripts using it can no longer sign in.'],
+    errorTitle: 'Failed to revoke API key',
+    invalidate: (utils) => utils.apiKeys.list.invalidate(),
   });
 
   return (

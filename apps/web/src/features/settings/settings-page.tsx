@@ -4,8 +4,7 @@ import { useEffect, useMemo } from 'react';
 import { COUNTRY_CODES } from '@lampstand/api/schemas/contacts';
 import { updateChurchSettingsSchema } from '@lampstand/api/schemas/settings';
 import { trpc } from '../../lib/trpc';
-import { errorMessage } from '../../lib/errors';
-import { notifyError, notifySuccess } from '../../ui/notify';
+import { useSave } from '../../lib/use-save';
 import { PageHeader } from '../../ui/page-header';
 import { timeZoneLabel } from '../../lib/time-zone';
 import { SocialSettingsSection } from '../social-blast/social-settings';
@@ -40,12 +39,10 @@ export function SettingsPage() {
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [settings.data]);
   const zones = useMemo(() => timeZoneOptions(form.values.timeZone), [form.values.timeZone]);
-  const save = trpc.settings.update.useMutation({
-    onSuccess: (data) => {
-      utils.settings.get.setData(undefined, data);
-      notifySuccess('Settings saved', 'Your campaign footer and times now use these settings.');
-    },
-    onError: (err) => notifyError('Failed to save settings', errorMessage(err)),
+  const save = useSave(trpc.settings.update, {
+    success: ['Settings saved', 'Your campaign footer and times now use these settings.'],
+    errorTitle: 'Failed to save settings',
+    onSuccess: (data) => utils.settings.get.setData(undefined, data),
   });
   return (
     <>

@@ -3,16 +3,12 @@ import {
   Anchor,
   AspectRatio,
   Badge,
-  Box,
   Button,
   Card,
   Center,
-  Divider,
   Grid,
   Group,
   Image,
-  Paper,
-  Progress,
   SimpleGrid,
   Skeleton,
   Stack,
@@ -21,26 +17,15 @@ import {
   ThemeIcon,
   Title,
 } from '@mantine/core';
-import {
-  IconArrowLeft,
-  IconCalendar,
-  IconEdit,
-  IconHeart,
-  IconMapPin,
-  IconMoodSad,
-  IconPencilPlus,
-  IconShare,
-  IconUsers,
-} from '@tabler/icons-react';
+import { IconArrowLeft, IconEdit, IconMapPin, IconMoodSad, IconPencilPlus, IconShare } from '@tabler/icons-react';
 import { lazy, Suspense, useState } from 'react';
 import { Link, useParams } from 'react-router-dom';
-import { progressPercent, websiteLabel, type Project } from '@lampstand/api/schemas/show-up';
 import { trpc } from '../../lib/trpc';
 import { httpStatus } from '../../lib/errors';
-import { formatDate, formatNumber, formatUsd } from '../../ui/format';
-import { notifyError, notifySuccess } from '../../ui/notify';
 import { CATEGORY_COLOR, categoryLabel, SHOW_UP_STALE_MS } from './labels';
 import { DonateDialog } from './donate-dialog';
+import { share, SideCard } from './project-side-card';
+import { UpdatesTab, SupportersTab } from './project-tabs';
 
 const OwnerDonations = lazy(() => import('./donations-tab').then((m) => ({ default: m.OwnerDonations })));
 
@@ -60,172 +45,6 @@ export function ProjectNotFound() {
         </Button>
       </Stack>
     </Center>
-  );
-}
-
-async function share(project: Project) {
-  const url = `${window.location.origin}/show-up/${project.id}`;
-  if (typeof navigator.share === 'function') {
-    try {
-      await navigator.share({ title: project.title, text: project.shortDescription, url });
-      return;
-    } catch (err) {
-      if ((err as Error).name === 'AbortError') return;
-    }
-  }
-  try {
-    await navigator.clipboard.writeText(url);
-    notifySuccess('Link copied', 'The project link is on your clipboard.');
-  } catch {
-    notifyError('Link not copied', url);
-  }
-}
-
-function SideCard({ project, onDonate }: { project: Project; onDonate: () => void }) {
-  const pct = progressPercent(project.raisedAmount, project.targetAmount);
-  const config = trpc.showUp.config.useQuery({ projectId: project.id }, { staleTime: SHOW_UP_STALE_MS });
-  const giving = config.data?.giving;
-  return (
-    <Card withBorder padding="lg" radius="md">
-      <Stack gap="sm">
-        <Box>
-          <Text fz={28} fw={700} lh={1.2}>
-            {formatUsd(project.raisedAmount)}
-          </Text>
-          <Text size="sm" c="dimmed">
-            raised of {formatUsd(project.targetAmount)} goal
-          </Text>
-        </Box>
-        <Progress value={pct} size="lg" aria-label={`${pct}% funded`} />
-        <Group justify="space-between">
-          <Text size="sm" fw={600}>
-            {pct}% funded
-          </Text>
-          <Group gap={4}>
-            <IconUsers size={16} aria-hidden />
-            <Text size="sm">
-              {formatNumber(project.donationsCount)} {project.donationsCount === 1 ? 'supporter' : 'supporters'}
-            </Text>
-          </Group>
-        </Group>
-        <Group gap={6} c="dimmed">
-          <IconCalendar size={16} aria-hidden />
-          <Text size="sm" c="dimmed">
-            Started {formatDate(project.startDate)}
-            {project.endDate ? ` · ends ${formatDate(project.endDate)}` : ''}
-          </Text>
-        </Group>
-        <Button
-          size="md"
-          leftSection={<IconHeart size={18} />}
-          onClick={onDonate}
-          disabled={!giving?.available}
-          loading={config.isLoading}
-        >
-          Donate Now
-        </Button>
-        {giving && !giving.available && giving.message ? (
-          <Text size="sm" c="dimmed">
-            {giving.message}
-          </Text>
-        ) : null}
-        <Divider my="xs" />
-        <Title order={2} size="h5">
-          About the Organizer
-        </Title>
-        <Stack gap={4}>
-          <Text fw={600}>{project.organizationName}</Text>
-          <Anchor href={`mailto:${project.contactEmail}`} size="sm" style={{ overflowWrap: 'anywhere' }}>
-            {project.contactEmail}
-          </Anchor>
-          {project.contactPhone ? (
-            <Anchor href={`tel:${project.contactPhone}`} size="sm">
-              {project.contactPhone}
-            </Anchor>
-          ) : null}
-          {project.website ? (
-            <Anchor href={project.website} target="_blank" rel="noopener noreferrer" size="sm">
-              {websiteLabel(project.website)}
-            </Anchor>
-          ) : null}
-        </Stack>
-        {project.tags.length ? (
-          <>
-            <Divider my="xs" />
-            <Title order={2} size="h5">
-              Tags
-            </Title>
-            <Group gap={6}>
-              {project.tags.map((t) => (
-                <Badge key={t} variant="outline" color="gray">
-                  {t}
-                </Badge>
-              ))}
-            </Group>
-          </>
-        ) : null}
-      </Stack>
-    </Card>
-  );
-}
-
-function UpdatesTab({ projectId }: { projectId: number }) {
-  const updates = trpc.showUp.updates.useQuery({ id: projectId }, { staleTime: SHOW_UP_STALE_MS });
-  if (updates.isLoading) return <Skeleton height={120} />;
-  if (!updates.data?.length) return <Text c="dimmed">No updates yet.</Text>;
-  return (
-    <Stack>
-      {updates.data.map((u) => (
-        <Paper key={u.id} withBorder p="md">
-          <Title order={3} size="h4">
-            {u.title}
-          </Title>
-          <Text size="xs" c="dimmed" mb="xs">
-            {formatDate(u.createdAt)}
-          </Text>
-          <Text style={{ whiteSpace: 'pre-wrap' }}>{u.content}</Text>
-          {u.images.length ? (
-            <SimpleGrid cols={{ base: 2, sm: 3 }} mt="sm">
-              {u.images.map((img, i) => (
-                <Anchor key={`${img.url}-${i}`} href={img.url} target="_blank" rel="noopener noreferrer">
-                  <Image src={img.thumbnailUrl ?? img.url} alt={`${u.title}, image ${i + 1}`} radius="sm" />
-                </Anchor>
-              ))}
-            </SimpleGrid>
-          ) : null}
-        </Paper>
-      ))}
-    </Stack>
-  );
-}
-
-function SupportersTab({ projectId }: { projectId: number }) {
-  const supporters = trpc.showUp.supporters.useQuery({ id: projectId }, { staleTime: SHOW_UP_STALE_MS });
-  if (supporters.isLoading) return <Skeleton height={120} />;
-  if (!supporters.data?.length) return <Text c="dimmed">No supporters yet. Be the first to donate!</Text>;
-  return (
-    <Stack gap="xs" component="ul" p={0} style={{ listStyle: 'none' }} aria-label="Supporters">
-      {supporters.data.map((s) => (
-        <Paper key={s.id} withBorder p="sm" component="li">
-          <Group justify="space-between" wrap="nowrap" align="flex-start">
-            <Box>
-              <Text fw={600}>{s.isAnonymous ? 'Anonymous' : s.donorName}</Text>
-              {s.message ? (
-                <Text size="sm" c="dimmed" style={{ whiteSpace: 'pre-wrap' }}>
-                  {s.message}
-                </Text>
-              ) : null}
-            </Box>
-            <Stack gap={0} align="flex-end">
-              <Text fw={600}>{formatUsd(s.amount)}</Text>
-              <Text size="xs" c="dimmed">
-                {formatDate(s.createdAt)}
-              </Text>
-            </Stack>
-          </Group>
-        </Paper>
-      ))}
-    </Stack>
   );
 }
 

@@ -5,19 +5,15 @@ import {
   Group,
   Modal,
   NumberInput,
-  Paper,
   SimpleGrid,
   Stack,
   Text,
   Textarea,
   TextInput,
-  Title,
 } from '@mantine/core';
 import { schemaResolver, useForm } from '@mantine/form';
-import { IconFlask, IconLock } from '@tabler/icons-react';
-import { Elements, PaymentElement, useElements, useStripe } from '@stripe/react-stripe-js';
-import type { Stripe as StripeJs } from '@stripe/stripe-js';
-import { loadStripe } from '@stripe/stripe-js/pure';
+import { IconLock } from '@tabler/icons-react';
+import { Elements } from '@stripe/react-stripe-js';
 import { useRef, useState } from 'react';
 import {
   DEFAULT_DONATION,
@@ -27,116 +23,11 @@ import {
   type Project,
 } from '@lampstand/api/schemas/show-up';
 import { trpc } from '../../lib/trpc';
-import { errorMessage } from '../../lib/errors';
-import { formatUsd } from '../../ui/format';
-import { notifyError, notifySuccess } from '../../ui/notify';
+import { useSave } from '../../lib/use-save';
 import { rememberedSource } from './source';
-
-type Prepared = { paymentIntentId: string; clientSecret: string; amount: number; mode: 'stripe' | 'demo' | 'disabled' };
+import { type Prepared, stripeFor, StripePayment, DemoPayment } from './donate-payment';
 
 const validateDonation = schemaResolver(donationFormSchema, { sync: true });
-
-const stripeByKey = new Map<string, Promise<StripeJs | null>>();
-function stripeFor(key: string) {
-  if (!stripeByKey.has(key)) stripeByKey.set(key, loadStripe(key));
-  return stripeByKey.get(key)!;
-}
-
-function useAfterSuccess(project: Project, onPaid: (paymentIntentId: string) => void) {
-  const utils = trpc.useUtils();
-  return async (paymentIntentId: string) => {
-    notifySuccess('Donation Successful', 'Thank you for your generous support!');
-    onPaid(paymentIntentId);
-    await Promise.all([
-      utils.showUp.get.invalidate({ id: project.id }),
-      utils.showUp.supporters.invalidate({ id: project.id }),
-      utils.showUp.list.invalidate(),
-    ]);
-  };
-}
-
-/** Stripe's Payment Element; confirms without leaving the page when the card allows it. */
-function StripePayment({
-  project,
-  prepared,
-  onPaid,
-}: {
-  project: Project;
-  prepared: Prepared;
-  onPaid: (pi: string) => void;
-}) {
-  const stripe = useStripe();
-  const elements = useElements();
-  const [busy, setBusy] = useState(false);
-  const done = useAfterSuccess(project, onPaid);
-  const pay = async () => {
-    if (!stripe || !elements) return;
-    setBusy(true);
-    try {
-      const { error, paymentIntent } = await stripe.confirmPayment({
-        elements,
-        confirmParams: {
-          return_url: `${window.location.origin}/show-up/donation-success?project_id=${project.id}`,
-        },
-        redirect: 'if_required',
-      });
-      if (error) notifyError('Payment Failed', error.message ?? 'The payment did not go through.');
-      else if (paymentIntent?.status === 'succeeded') await done(paymentIntent.id);
-    } finally {
-      setBusy(false);
-    }
-  };
-  return (
-    <Stack>
-      <PaymentElement />
-      <Button onClick={() => void pay()} disabled={!stripe || busy} size="md">
-        {busy ? 'Processing...' : `Donate ${formatUsd(prepared.amount)}`}
-      </Button>
-    </Stack>
-  );
-}
-
-/** No Stripe keys on this (non-production) machine: a clearly labelled demo that charges nothing. */
-function DemoPayment({
-  project,
-  prepared,
-  onPaid,
-}: {
-  project: Project;
-  prepared: Prepared;
-  onPaid: (pi: string) => void;
-}) {
-  const done = useAfterSuccess(project, onPaid);
-  const complete = trpc.showUp.completeDemoPayment.useMutation({
-    onSuccess: () => done(prepared.paymentIntentId),
-    onError: (err) => notifyError('Payment Failed', errorMessage(err)),
-  });
-  return (
-    <Paper withBorder p="md" bg="yellow.0">
-      <Stack gap="sm">
-        <Group gap="xs">
-          <IconFlask size={20} aria-hidden />
-          <Title order={3} size="h5">
-            Demo mode — no card is charged
-          </Title>
-        </Group>
-        <Text size="sm">
-          This server has no card payment keys, so this gift is completed as a demonstration through the same steps a
-          real payment takes. Nothing is charged.
-        </Text>
-        <Button
-          size="md"
-          onClick={() =>
-            complete.mutate({ paymentIntent: prepared.paymentIntentId, clientSecret: prepared.clientSecret })
-          }
-          disabled={complete.isPending}
-        >
-          {complete.isPending ? 'Processing...' : `Donate ${formatUsd(prepared.amount)} (demo)`}
-        </Button>
-      </Stack>
-    </Paper>
-  );
-}
 
 /** Donate Now: the amount and the donor, then the card (or the demo form). */
 export function DonateDialog({
@@ -167,10 +58,10 @@ export function DonateDialog({
     // Hidden when anonymous, so never checked then (and never sent).
     validate: (v) => validateDonation(v.isAnonymous ? { ...v, donorName: '', donorEmail: '' } : v),
   });
-  const prepare = trpc.showUp.prepareDonation.useMutation({
+  const prepare = useSave(trpc.showUp.prepareDonation, {
+    errorTitle: 'Error preparing payment',
+    errorText: 'There was a problem processing your donation request. Please try again.',
     onSuccess: (data) => setPrepared(data),
-    onError: () =>
-      notifyError('Error preparing payment', 'There was a problem processing your donation request. Please try again.'),
   });
   // The ref is read when the form is submitted (an event), not while rendering.
   // eslint-disable-next-line react-hooks/refs

@@ -3,8 +3,7 @@ import { IconExternalLink } from '@tabler/icons-react';
 import { useEffect } from 'react';
 import { useSearchParams } from 'react-router-dom';
 import { trpc } from '../../lib/trpc';
-import { errorMessage } from '../../lib/errors';
-import { notifyError } from '../../ui/notify';
+import { useSave } from '../../lib/use-save';
 
 const STATUS = {
   not_connected: { label: 'Not connected', color: 'gray' },
@@ -17,13 +16,13 @@ export function GivingSettings() {
   const status = trpc.showUp.givingStatus.useQuery();
   const utils = trpc.useUtils();
   const [params] = useSearchParams();
-  const connect = trpc.showUp.givingConnect.useMutation({
+  const connect = useSave(trpc.showUp.givingConnect, {
+    errorTitle: 'Could not start Stripe onboarding',
     onSuccess: ({ url }) => window.location.assign(url),
-    onError: (err) => notifyError('Could not start Stripe onboarding', errorMessage(err)),
   });
-  const refresh = trpc.showUp.givingRefresh.useMutation({
+  const refresh = useSave(trpc.showUp.givingRefresh, {
+    errorTitle: 'Could not check the Stripe account',
     onSuccess: (data) => utils.showUp.givingStatus.setData(undefined, data),
-    onError: (err) => notifyError('Could not check the Stripe account', errorMessage(err)),
   });
   const back = params.get('giving');
   const { mutate: refreshNow } = refresh;

@@ -3,9 +3,10 @@ import { schemaResolver, useForm } from '@mantine/form';
 import { Link, useNavigate, useParams } from 'react-router-dom';
 import { createUpdateSchema } from '@lampstand/api/schemas/show-up';
 import { trpc } from '../../lib/trpc';
-import { errorMessage, httpStatus } from '../../lib/errors';
+import { useSave } from '../../lib/use-save';
+import { httpStatus } from '../../lib/errors';
 import { AccessDenied } from '../../shell/guards';
-import { notifyError, notifySuccess } from '../../ui/notify';
+import { notifySuccess } from '../../ui/notify';
 import { PageHeader } from '../../ui/page-header';
 import { ProjectNotFound } from './detail-page';
 import { ImageThumbnails, ImageUpload, type UploadedImage } from '../../ui/image-upload';
@@ -19,24 +20,23 @@ export function NewUpdatePage() {
   const valid = Number.isInteger(projectId) && projectId > 0 && projectId < 2 ** 31;
   const project = trpc.showUp.get.useQuery({ id: projectId }, { enabled: valid, staleTime: 0 });
   const navigate = useNavigate();
-  const utils = trpc.useUtils();
   const form = useForm<Values>({
     mode: 'controlled',
     initialValues: { projectId, title: '', content: '', images: [] },
     validate: schemaResolver(createUpdateSchema, { sync: true }),
   });
   const guard = useUnsavedChangesGuard(form.isDirty(), 'This update');
-  const create = trpc.showUp.createUpdate.useMutation({
-    onSuccess: async () => {
-      notifySuccess('Update created', 'Your supporters can read it on the project page.');
-      await Promise.all([
-        utils.showUp.updates.invalidate({ id: projectId }),
-        utils.showUp.get.invalidate({ id: projectId }),
-      ]);
+  const create = useSave(trpc.showUp.createUpdate, {
+    success: ['Update created', 'Your supporters can read it on the project page.'],
+    errorTitle: 'Error creating update',
+    invalidate: (utils) => [
+      utils.showUp.updates.invalidate({ id: projectId }),
+      utils.showUp.get.invalidate({ id: projectId }),
+    ],
+    onSuccess: () => {
       guard.leaveWithoutAsking();
       void navigate(`/show-up/${projectId}`);
     },
-    onError: (err) => notifyError('Error creating update', errorMessage(err)),
   });
 
   if (!valid || (project.isError && [400, 404].includes(httpStatus(project.error) ?? 0))) return <ProjectNotFound />;

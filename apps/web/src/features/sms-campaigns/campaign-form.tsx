@@ -19,10 +19,9 @@ import type { z } from 'zod';
 import { smsCampaignFieldsSchema } from '@lampstand/api/schemas/sms-campaigns';
 import type { RouterOutputs } from '@lampstand/api';
 import { trpc } from '../../lib/trpc';
-import { errorMessage } from '../../lib/errors';
+import { useSave, type SaveUtils } from '../../lib/use-save';
 import { nextWholeHour, useChurchTimeZone } from '../../lib/time-zone';
 import { formatNumber } from '../../ui/format';
-import { notifyError, notifySuccess } from '../../ui/notify';
 import { ZonedDateTimePicker } from '../../ui/zoned-date-time-picker';
 import { useSendConfirmation } from '../campaigns/send-confirmation';
 import { SmsTextCount } from '../campaigns/sms-text-count';
@@ -47,7 +46,6 @@ export function CampaignForm({
   initialListId?: string;
   onDone: () => void;
 }) {
-  const utils = trpc.useUtils();
   const lists = trpc.contactLists.list.useQuery({ include_counts: true });
   const timeZone = useChurchTimeZone();
   const { confirmSchedule } = useSendConfirmation('sms');
@@ -67,18 +65,20 @@ export function CampaignForm({
     },
     validate: schemaResolver(smsCampaignFieldsSchema, { sync: true }),
   });
-  const saved = async (message: string) => {
-    notifySuccess(message);
-    await utils.smsCampaigns.list.invalidate();
-    onDone();
+  const saved = {
+    errorTitle: 'Error',
+    invalidate: (utils: SaveUtils) => utils.smsCampaigns.list.invalidate(),
+    onSuccess: onDone,
   };
-  const create = trpc.smsCampaigns.create.useMutation({
-    onSuccess: () => saved('Campaign created'),
-    onError: (err) => notifyError('Error', `Failed to create campaign: ${errorMessage(err)}`),
+  const create = useSave(trpc.smsCampaigns.create, {
+    ...saved,
+    success: 'Campaign created',
+    errorPrefix: 'Failed to create campaign',
   });
-  const update = trpc.smsCampaigns.update.useMutation({
-    onSuccess: () => saved('Campaign updated'),
-    onError: (err) => notifyError('Error', `Failed to update campaign: ${errorMessage(err)}`),
+  const update = useSave(trpc.smsCampaigns.update, {
+    ...saved,
+    success: 'Campaign updated',
+    errorPrefix: 'Failed to update campaign',
   });
   const v = form.values;
   const recipients = useRecipients(v.listIds);

@@ -1,80 +1,17 @@
 import '@mantine/dates/styles.css';
-import {
-  Alert,
-  Button,
-  Checkbox,
-  Group,
-  Image,
-  Modal,
-  SegmentedControl,
-  Select,
-  Stack,
-  TagsInput,
-  Text,
-  Textarea,
-  TextInput,
-} from '@mantine/core';
-import { DatePickerInput, TimeInput } from '@mantine/dates';
+import { Button, Group, Modal, Stack, TagsInput, Text, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { modals } from '@mantine/modals';
-import { IconAlertTriangle, IconCalendar, IconClock, IconTrash } from '@tabler/icons-react';
+import { IconTrash } from '@tabler/icons-react';
 import dayjs from 'dayjs';
 import { useState } from 'react';
-import type { RouterOutputs } from '@lampstand/api';
-import {
-  isImageUrl,
-  platformsOverLimit,
-  socialLength,
-  socialPostFieldsSchema,
-  SOCIAL_PLATFORM_LABELS,
-  SOCIAL_PLATFORM_LIMITS,
-  SOCIAL_PLATFORMS,
-  SOCIAL_POST_STATUSES,
-  SOCIAL_STATUS_LABELS,
-  type SocialPlatform,
-  type SocialPostStatus,
-} from '@lampstand/api/schemas/social-posts';
+import { socialPostFieldsSchema } from '@lampstand/api/schemas/social-posts';
 import { trpc } from '../../lib/trpc';
-import { errorMessage } from '../../lib/errors';
-import { confirmDestructive } from '../../ui/confirm';
-import { formatDate, formatNumber, formatTime } from '../../ui/format';
-import { ImageUpload } from '../../ui/image-upload';
-import { notifyError, notifySuccess } from '../../ui/notify';
-import { PlatformIcon } from './platforms';
+import { useSave } from '../../lib/use-save';
 import classes from './social-blast.module.css';
-
-export type SocialPost = RouterOutputs['socialPosts']['list'][number];
-
-interface Values {
-  content: string;
-  /** 'YYYY-MM-DD' */
-  date: string | null;
-  /** 'HH:mm' */
-  time: string;
-  platforms: string[];
-  status: SocialPostStatus;
-  imageUrl: string;
-  linkUrl: string;
-  tags: string[];
-}
-
-export const TIME_ZONE = Intl.DateTimeFormat().resolvedOptions().timeZone;
-
-function toPayload(v: Values) {
-  const at = v.date ? dayjs(`${v.date}T${v.time || '09:00'}`) : null;
-  return {
-    content: v.content,
-    scheduledFor: at && at.isValid() ? at.toISOString() : '',
-    platforms: v.platforms,
-    status: v.status,
-    imageUrl: v.imageUrl,
-    linkUrl: v.linkUrl,
-    tags: v.tags,
-  };
-}
-
-/** Where each field's message shows: the schedule's on the date. */
-const FIELD: Record<string, string> = { scheduledFor: 'date' };
+import { validatePost } from './post-form-values';
+import { PostContentField, PostImageField, PostScheduleFields, PostStatusNotes } from './post-fields';
+import { type SocialPost, type Values, toPayload } from './post-form-values';
 
 /**
  * 'Schedule New Social Post' (with `day`, on that day at 9:00) or 'Edit Social Post'. New posts
@@ -110,34 +47,23 @@ export function PostDialog({
       linkUrl: post?.linkUrl ?? '',
       tags: post?.tags ?? [],
     },
-    validate: (v) => {
-      const r = socialPostFieldsSchema.safeParse(toPayload(v));
-      const errors: Record<string, string> = {};
-      if (!r.success)
-        for (const i of r.error.issues) {
-          const key = String(i.path[0]);
-          errors[FIELD[key] ?? key] ??= i.message;
-        }
-      return errors;
-    },
+    validate: validatePost,
   });
   const done = async () => {
     await utils.socialPosts.list.invalidate();
     onClose();
   };
-  const create = trpc.socialPosts.create.useMutation({
-    onSuccess: async () => {
-      notifySuccess('Post scheduled successfully');
-      await done();
-    },
-    onError: (err) => notifyError('Error', `Failed to schedule post: ${errorMessage(err)}`),
+  const create = useSave(trpc.socialPosts.create, {
+    success: 'Post scheduled successfully',
+    errorTitle: 'Error',
+    errorPrefix: 'Failed to schedule post',
+    onSuccess: done,
   });
-  const update = trpc.socialPosts.update.useMutation({
-    onSuccess: async () => {
-      notifySuccess('Post updated successfully');
-      await done();
-    },
-    onError: (err) => notifyError('Error', `Failed to update post: ${errorMessage(err)}`),
+  const update = useSave(trpc.socialPosts.update, {
+    success: 'Post updated successfully',
+    errorTitle: 'Error',
+    errorPrefix: 'Failed to update post',
+    onSuccess: done,
   });
   const saving = create.isPending || update.isPending;
   // Typed work is never thrown away silently: closing a changed form asks first.
@@ -157,133 +83,16 @@ export function PostDialog({
     else create.mutate(payload);
   });
 
-  const v = form.values;
-  const length = socialLength(v.content);
-  const over = platformsOverLimit(v.content, v.platforms);
-  const chosen = SOCIAL_PLATFORMS.filter((p) => v.platforms.includes(p));
-  const previewable = v.imageUrl.trim() !== '' && isImageUrl(v.imageUrl.trim());
   const title = post ? 'Edit Social Post' : 'Schedule New Social Post';
 
   return (
     <Modal opened={opened} onClose={close} title={title} size={600}>
       <form onSubmit={submit} noValidate>
         <Stack className={classes.dialog}>
-          {post?.status === 'failed' && post.error ? (
-            <Alert color="red" icon={<IconAlertTriangle size={18} />} title="Publishing failed">
-              {post.error}
-            </Alert>
-          ) : null}
-          {post?.status === 'scheduled' && post.error ? (
-            <Alert color="orange" icon={<IconAlertTriangle size={18} />} title="Last try failed; trying again">
-              {post.error}
-            </Alert>
-          ) : null}
-          {post?.status === 'posted' && post.postedAt ? (
-            <Text size="sm" c="dimmed">
-              Posted on {formatDate(post.postedAt)} at {formatTime(post.postedAt)}.
-            </Text>
-          ) : null}
-          <Textarea
-            label="Post Content"
-            placeholder="What would you like to share?"
-            withAsterisk
-            autosize
-            minRows={4}
-            maxRows={12}
-            {...form.getInputProps('content')}
-          />
-          {chosen.length > 0 ? (
-            <Stack gap={2} aria-live="polite" data-testid="length-counter">
-              {chosen.map((p) => {
-                const limit = SOCIAL_PLATFORM_LIMITS[p];
-                const tooLong = length > limit;
-                return (
-                  <Group key={p} gap={6} wrap="nowrap">
-                    <PlatformIcon platform={p} size={14} />
-                    <Text size="xs" c={tooLong ? 'red.8' : 'dimmed'} fw={tooLong ? 600 : undefined}>
-                      {SOCIAL_PLATFORM_LABELS[p]}: {formatNumber(length)} / {formatNumber(limit)}
-                      {tooLong ? ` (${formatNumber(length - limit)} too many)` : ''}
-                    </Text>
-                  </Group>
-                );
-              })}
-            </Stack>
-          ) : null}
-          {over.length > 0 ? (
-            <Alert color="orange" icon={<IconAlertTriangle size={18} />} p="xs">
-              Too long for {over.map((p) => SOCIAL_PLATFORM_LABELS[p]).join(' and ')}: shorten it, or it may be cut off
-              or refused there.
-            </Alert>
-          ) : null}
-          <Group grow align="flex-start" wrap="wrap">
-            <DatePickerInput
-              label="Schedule Date"
-              withAsterisk
-              valueFormat="MMM D, YYYY"
-              leftSection={<IconCalendar size={18} aria-hidden />}
-              miw={180}
-              {...form.getInputProps('date')}
-            />
-            <TimeInput
-              label={`Time (${TIME_ZONE})`}
-              leftSection={<IconClock size={18} aria-hidden />}
-              miw={140}
-              {...form.getInputProps('time')}
-            />
-          </Group>
-          {v.status === 'scheduled' &&
-          toPayload(v).scheduledFor &&
-          dayjs(toPayload(v).scheduledFor).isBefore(dayjs()) ? (
-            <Text size="sm" c="var(--mantine-color-orange-light-color)" role="status">
-              This time has passed: a scheduled post is published as soon as it is saved.
-            </Text>
-          ) : null}
-          <Checkbox.Group label="Platforms" withAsterisk {...form.getInputProps('platforms')}>
-            <Group mt="xs" gap="md">
-              {SOCIAL_PLATFORMS.map((p: SocialPlatform) => (
-                <Checkbox key={p} value={p} label={SOCIAL_PLATFORM_LABELS[p]} />
-              ))}
-            </Group>
-          </Checkbox.Group>
-          <Select
-            label="Status"
-            data={SOCIAL_POST_STATUSES.map((s) => ({ value: s, label: SOCIAL_STATUS_LABELS[s] }))}
-            allowDeselect={false}
-            {...form.getInputProps('status')}
-          />
-          <Stack gap={6}>
-            <Text size="sm" fw={500} id="image-source-label">
-              Image
-            </Text>
-            <SegmentedControl
-              aria-labelledby="image-source-label"
-              value={imageSource}
-              onChange={(s) => setImageSource(s)}
-              data={[
-                { value: 'upload', label: 'Upload' },
-                { value: 'url', label: 'From a URL' },
-              ]}
-              maw={280}
-            />
-            {imageSource === 'upload' ? (
-              <ImageUpload
-                label="Image file"
-                value={v.imageUrl ? { url: v.imageUrl } : null}
-                onChange={(img) => form.setFieldValue('imageUrl', img?.url ?? '')}
-              />
-            ) : (
-              <>
-                <TextInput
-                  label="Image URL"
-                  placeholder="https://example.org/picture.jpg"
-                  {...form.getInputProps('imageUrl')}
-                />
-                {previewable ? (
-                  <Image src={v.imageUrl.trim()} alt="Image preview" maw={240} mah={160} fit="contain" radius="sm" />
-                ) : null}
-              </>
-            )}
-          </Stack>
+          {post ? <PostStatusNotes post={post} /> : null}
+          <PostContentField form={form} />
+          <PostScheduleFields form={form} />
+          <PostImageField form={form} source={imageSource} onSourceChange={setImageSource} />
           <TextInput label="Link URL" placeholder="https://" {...form.getInputProps('linkUrl')} />
           <TagsInput
             label="Tags"
@@ -318,24 +127,4 @@ export function PostDialog({
       </form>
     </Modal>
   );
-}
-
-/** The spec's delete confirmation, then the delete with its toasts. */
-export function useDeletePost(onDeleted?: () => void) {
-  const utils = trpc.useUtils();
-  const del = trpc.socialPosts.delete.useMutation({
-    onSuccess: async () => {
-      notifySuccess('Post deleted successfully');
-      await utils.socialPosts.list.invalidate();
-      onDeleted?.();
-    },
-    onError: (err) => notifyError('Error', `Failed to delete post: ${errorMessage(err)}`),
-  });
-  return (post: SocialPost) =>
-    confirmDestructive({
-      title: 'Delete post',
-      text: 'Are you sure you want to delete this post?',
-      confirm: 'Delete',
-      onConfirm: () => del.mutate({ id: post.id }),
-    });
 }

@@ -4,9 +4,8 @@ import { IconCheck, IconCopy, IconKey } from '@tabler/icons-react';
 import { useEffect, useState } from 'react';
 import { updateSocialSettingsSchema } from '@lampstand/api/schemas/social-posts';
 import { trpc } from '../../lib/trpc';
-import { errorMessage } from '../../lib/errors';
+import { useSave } from '../../lib/use-save';
 import { confirmDestructive } from '../../ui/confirm';
-import { notifyError, notifySuccess } from '../../ui/notify';
 
 export function CopyField({ label, value }: { label: string; value: string }) {
   return (
@@ -44,30 +43,28 @@ export function SocialSettingsSection() {
     if (settings.data) form.setValues({ webhookUrl: settings.data.webhookUrl ?? '' });
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [settings.data?.webhookUrl]);
-  const save = trpc.socialPosts.updateSettings.useMutation({
+  const save = useSave(trpc.socialPosts.updateSettings, {
+    success: (data) => [
+      'Settings saved',
+      data.webhookUrl ? 'Scheduled posts will publish through this webhook.' : 'Publishing is off.',
+    ],
+    errorTitle: 'Failed to save settings',
     onSuccess: async (data) => {
       if (data.webhookSecret) setSecret(data.webhookSecret);
-      notifySuccess(
-        'Settings saved',
-        data.webhookUrl ? 'Scheduled posts will publish through this webhook.' : 'Publishing is off.',
-      );
       await utils.socialPosts.settings.invalidate();
     },
-    onError: (err) => notifyError('Failed to save settings', errorMessage(err)),
   });
-  const newSecret = trpc.socialPosts.regenerateWebhookSecret.useMutation({
+  const newSecret = useSave(trpc.socialPosts.regenerateWebhookSecret, {
+    errorTitle: 'Failed to make a new secret',
     onSuccess: async (data) => {
       setSecret(data.webhookSecret);
       await utils.socialPosts.settings.invalidate();
     },
-    onError: (err) => notifyError('Failed to make a new secret', errorMessage(err)),
   });
-  const newFeed = trpc.socialPosts.regenerateFeedToken.useMutation({
-    onSuccess: (data) => {
-      utils.socialPosts.settings.setData(undefined, data);
-      notifySuccess('New calendar address made', 'The old address no longer works.');
-    },
-    onError: (err) => notifyError('Failed to make a new address', errorMessage(err)),
+  const newFeed = useSave(trpc.socialPosts.regenerateFeedToken, {
+    success: ['New calendar address made', 'The old address no longer works.'],
+    errorTitle: 'Failed to make a new address',
+    onSuccess: (data) => utils.socialPosts.settings.setData(undefined, data),
   });
   // Arriving from the calendar's link (/settings#social): bring this section into view.
   const loaded = settings.isSuccess;

@@ -3,9 +3,8 @@ import { IconDots, IconPencil, IconPlus, IconTrash, IconUsersGroup } from '@tabl
 import { useState } from 'react';
 import type { TemplateTypeValue } from '@lampstand/api/schemas/templates';
 import { trpc } from '../../lib/trpc';
-import { errorMessage } from '../../lib/errors';
+import { useSave } from '../../lib/use-save';
 import { formatDate } from '../../ui/format';
-import { notifyError, notifySuccess } from '../../ui/notify';
 import { PageHeader } from '../../ui/page-header';
 import { AssignToChurchesDialog } from './assign-dialog';
 import { PackageDialog, type Package } from './package-form';
@@ -81,26 +80,23 @@ function ItemCard(props: {
 }
 
 export function AdminTemplatesPage() {
-  const utils = trpc.useUtils();
   const templates = trpc.adminTemplates.templates.useQuery();
   const packages = trpc.adminTemplates.packages.useQuery();
   const [tab, setTab] = useState<string>('templates');
   const [editingTemplate, setEditingTemplate] = useState<Template | 'new' | null>(null);
   const [editingPackage, setEditingPackage] = useState<Package | 'new' | null>(null);
   const [assigning, setAssigning] = useState<{ kind: 'template' | 'package'; id: number; name: string } | null>(null);
-  const delTemplate = trpc.adminTemplates.deleteTemplate.useMutation({
-    onSuccess: async () => {
-      notifySuccess('Success', 'Template deleted successfully.');
-      await Promise.all([utils.adminTemplates.templates.invalidate(), utils.adminTemplates.packages.invalidate()]);
-    },
-    onError: (e) => notifyError('Error', `Failed to delete template: ${errorMessage(e)}`),
+  const delTemplate = useSave(trpc.adminTemplates.deleteTemplate, {
+    success: ['Success', 'Template deleted successfully.'],
+    errorTitle: 'Error',
+    errorPrefix: 'Failed to delete template',
+    invalidate: (utils) => [utils.adminTemplates.templates.invalidate(), utils.adminTemplates.packages.invalidate()],
   });
-  const delPackage = trpc.adminTemplates.deletePackage.useMutation({
-    onSuccess: async () => {
-      notifySuccess('Success', 'Package deleted successfully.');
-      await utils.adminTemplates.packages.invalidate();
-    },
-    onError: (e) => notifyError('Error', `Failed to delete package: ${errorMessage(e)}`),
+  const delPackage = useSave(trpc.adminTemplates.deletePackage, {
+    success: ['Success', 'Package deleted successfully.'],
+    errorTitle: 'Error',
+    errorPrefix: 'Failed to delete package',
+    invalidate: (utils) => utils.adminTemplates.packages.invalidate(),
   });
   const all = templates.data ?? [];
   const nameOf = (id: number | null) => all.find((t) => t.id === id)?.name;

@@ -1,7 +1,8 @@
 import { Checkbox, Loader, Modal, ScrollArea, Stack, Text } from '@mantine/core';
 import { trpc } from '../../lib/trpc';
+import { useSave } from '../../lib/use-save';
 import { errorMessage } from '../../lib/errors';
-import { notifyError, notifySuccess } from '../../ui/notify';
+import { notifySuccess } from '../../ui/notify';
 
 type Target = { kind: 'template' | 'package'; id: number; name: string };
 
@@ -16,9 +17,8 @@ function useAssignment(target: Target) {
       utils.adminTemplates.assignments.invalidate({ userId }),
     ]);
   };
-  const onError = (e: unknown) => notifyError('Error', errorMessage(e));
-  const assign = trpc.adminTemplates.assign.useMutation({ onError });
-  const unassign = trpc.adminTemplates.unassign.useMutation({ onError });
+  const assign = useSave(trpc.adminTemplates.assign, { errorTitle: 'Error' });
+  const unassign = useSave(trpc.adminTemplates.unassign, { errorTitle: 'Error' });
   return {
     pending: assign.isPending || unassign.isPending,
     toggle: (church: { userId: number; churchName: string }, assignmentId: number | undefined) => {

@@ -4,8 +4,8 @@ import { Link, useNavigate, useParams } from 'react-router-dom';
 import { TEMPLATE_TYPES } from '@lampstand/api/schemas/templates';
 import type { RouterOutputs } from '@lampstand/api';
 import { trpc } from '../../lib/trpc';
+import { useSave } from '../../lib/use-save';
 import { errorMessage } from '../../lib/errors';
-import { notifyError } from '../../ui/notify';
 import { PageHeader } from '../../ui/page-header';
 import { CATEGORY_OPTIONS } from './template-form';
 import { TemplatesByType } from './templates-by-type';
@@ -14,10 +14,7 @@ type ChurchTemplate = RouterOutputs['templates']['list'][number];
 
 function UseButton({ template }: { template: ChurchTemplate }) {
   const navigate = useNavigate();
-  const use = trpc.templates.use.useMutation({
-    onSuccess: (r) => navigate(r.path),
-    onError: (e) => notifyError('Error', errorMessage(e)),
-  });
+  const use = useSave(trpc.templates.use, { errorTitle: 'Error', onSuccess: (r) => navigate(r.path) });
   return (
     <Button
       size="xs"

@@ -3,6 +3,7 @@ import { schemaResolver, useForm } from '@mantine/form';
 import { packageFormSchema } from '@lampstand/api/schemas/templates';
 import type { RouterOutputs } from '@lampstand/api';
 import { trpc } from '../../lib/trpc';
+import { useSave } from '../../lib/use-save';
 import { saveToasts } from './save-toasts';
 import { AdminDialog } from './admin-dialog';
 import { CATEGORY_OPTIONS, type Template } from './template-form';
@@ -58,8 +59,8 @@ export function PackageDialog({
     reset: form.reset,
     close: onClose,
   });
-  const create = trpc.adminTemplates.createPackage.useMutation(toasts.create);
-  const update = trpc.adminTemplates.updatePackage.useMutation(toasts.update);
+  const create = useSave(trpc.adminTemplates.createPackage, toasts.create);
+  const update = useSave(trpc.adminTemplates.updatePackage, toasts.update);
   return (
     <AdminDialog
       title={pkg ? 'Edit Package' : 'New Package'}

@@ -8,6 +8,7 @@ import { TEMPLATE_CATEGORIES, TEMPLATE_TYPES, templateFormSchema } from '@lampst
 import { smsSegments } from '@lampstand/api/schemas/sms-campaigns';
 import type { RouterOutputs } from '@lampstand/api';
 import { trpc } from '../../lib/trpc';
+import { useSave } from '../../lib/use-save';
 import { saveToasts } from './save-toasts';
 import { AdminDialog } from './admin-dialog';
 import { labelledEditorProps } from '../../ui/rich-text';
@@ -95,8 +96,8 @@ export function TemplateDialog({ template, onClose }: { template?: Template; onC
     reset: form.reset,
     close: onClose,
   });
-  const create = trpc.adminTemplates.createTemplate.useMutation(toasts.create);
-  const update = trpc.adminTemplates.updateTemplate.useMutation(toasts.update);
+  const create = useSave(trpc.adminTemplates.createTemplate, toasts.create);
+  const update = useSave(trpc.adminTemplates.updateTemplate, toasts.update);
   const v = form.values;
   const seg = smsSegments(v.content.text);
   return (

@@ -1,0 +1,182 @@
+import {
+  ActionIcon,
+  Alert,
+  Badge,
+  Button,
+  Group,
+  Pagination,
+  Paper,
+  Skeleton,
+  Table,
+  Text,
+  TextInput,
+} from '@mantine/core';
+import { useDebouncedValue } from '@mantine/hooks';
+import { IconEye, IconPencil, IconPlus, IconSearch, IconTrash, IconUsers } from '@tabler/icons-react';
+import { useState } from 'react';
+import { trpc } from '../../lib/trpc';
+import { useSave } from '../../lib/use-save';
+import { confirmDestructive } from '../../ui/confirm';
+import { formatNumber } from '../../ui/format';
+import { EmptyState } from '../../ui/empty-state';
+import { DataTable, RowActionsMenu } from '../../ui/data-table';
+import { fullName, type Contact } from './labels';
+
+export const PAGE_SIZE = 25;
+
+export type TabValue = 'all' | 'members' | 'staff' | 'lists';
+
+export const EMPTY: Record<Exclude<TabValue, 'lists'>, string> = {
+  all: 'No contacts yet',
+  members: 'No church members yet',
+  staff: 'No staff members yet',
+};
+
+export function ContactsTable({
+  tab,
+  onView,
+  onEdit,
+  onAdd,
+}: {
+  tab: 'all' | 'members' | 'staff';
+  onView: (c: Contact) => void;
+  onEdit: (c: Contact) => void;
+  onAdd: () => void;
+}) {
+  const [search, setSearch] = useState('');
+  const [debounced] = useDebouncedValue(search, 250);
+  const [page, setPage] = useState(1);
+  const q = trpc.contacts.find.useQuery(
+    { search: debounced || undefined, tab, page, pageSize: PAGE_SIZE },
+    { placeholderData: (prev) => prev },
+  );
+  const del = useSave(trpc.contacts.delete, {
+    success: ['Contact deleted', 'The contact, their list memberships, family links and children were removed.'],
+    errorTitle: 'Error deleting contact',
+    invalidate: (utils) => [utils.contacts.find.invalidate(), utils.contactLists.list.invalidate()],
+  });
+  const confirmDelete = (c: Contact) =>
+    confirmDestructive({
+      title: `Delete ${fullName(c)}?`,
+      text: (
+        <>
+          This permanently deletes the contact with their list memberships, family links and children. This action
+          cannot be undone.
+        </>
+      ),
+      confirm: 'Delete',
+      onConfirm: () => del.mutate({ id: c.id }),
+    });
+
+  const total = q.data?.total ?? 0;
+  const pages = Math.max(1, Math.ceil(total / PAGE_SIZE));
+  return (
+    <Paper withBorder p="md">
+      <Group justify="space-between" mb="md" wrap="wrap">
+        <TextInput
+          placeholder="Search by name, email or phone..."
+          aria-label="Search contacts"
+          leftSection={<IconSearch size={16} />}
+          value={search}
+          onChange={(e) => {
+            setSearch(e.currentTarget.value);
+            setPage(1);
+          }}
+          w={{ base: '100%', sm: 360 }}
+        />
+        <Text size="sm" c="dimmed">
+          {q.data ? `${formatNumber(total)} ${total === 1 ? 'contact' : 'contacts'}` : ''}
+        </Text>
+      </Group>
+      {q.isLoading ? (
+        <Skeleton h={240} />
+      ) : q.error ? (
+        <Alert color="red" title="Failed to load contacts. Please try again.">
+          <Button size="xs" variant="light" color="red" onClick={() => void q.refetch()}>
+            Retry
+          </Button>
+        </Alert>
+      ) : total === 0 ? (
+        debounced ? (
+          <EmptyState
+            icon={<IconSearch size={24} />}
+            title="No matching contacts found"
+            description="Try another name, email or phone number."
+          />
+        ) : (
+          <EmptyState
+            icon={<IconUsers size={24} />}
+            title={EMPTY[tab]}
+            action={
+              <Button variant="light" leftSection={<IconPlus size={16} />} onClick={onAdd}>
+                Add Contact
+              </Button>
+            }
+          />
+        )
+      ) : (
+        <>
+          <DataTable minWidth={640} stickyHeader actionsWidth={140} headers={['Name', 'Email', 'Phone', 'Tags']}>
+            {q.data!.items.map((c) => (
+              <Table.Tr key={c.id}>
+                <Table.Td fw={500}>{fullName(c)}</Table.Td>
+                <Table.Td>{c.email}</Table.Td>
+                <Table.Td>{c.phone ? `${c.metadata.countryCode} ${c.phone}` : ''}</Table.Td>
+                <Table.Td>
+                  <Group gap={4}>
+                    {c.metadata.isChurchMember ? (
+                      <Badge size="sm" variant="light">
+                        Member
+                      </Badge>
+                    ) : null}
+                    {c.metadata.isServiceStaff ? (
+                      <Badge size="sm" variant="light" color="grape">
+                        Staff
+                      </Badge>
+                    ) : null}
+                    {c.consent.email.status === 'unsubscribed' ? (
+                      <Badge size="sm" variant="light" color="gray">
+                        No email
+                      </Badge>
+                    ) : null}
+                    {c.consent.sms.status === 'unsubscribed' ? (
+                      <Badge size="sm" variant="light" color="gray">
+                        No SMS
+                      </Badge>
+                    ) : null}
+                  </Group>
+                </Table.Td>
+                <Table.Td>
+                  <Group gap={4} wrap="nowrap">
+                    <ActionIcon variant="subtle" aria-label={`View ${fullName(c)}`} onClick={() => onView(c)}>
+                      <IconEye size={18} />
+                    </ActionIcon>
+                    <ActionIcon variant="subtle" aria-label={`Edit ${fullName(c)}`} onClick={() => onEdit(c)}>
+                      <IconPencil size={18} />
+                    </ActionIcon>
+                    <RowActionsMenu
+                      label={`More actions for ${fullName(c)}`}
+                      items={[
+                        {
+                          label: 'Delete',
+                          icon: <IconTrash size={16} />,
+                          color: 'red',
+                          onClick: () => confirmDelete(c),
+                        },
+                      ]}
+                    />
+                  </Group>
+                </Table.Td>
+              </Table.Tr>
+            ))}
+          </DataTable>
+          {pages > 1 ? (
+            <Group justify="center" mt="md">
+              <Pagination total={pages} value={page} onChange={setPage} aria-label="Contact pages" />
+            </Group>
+          ) : null}
+        </>
+      )}
+    </Paper>
+  );
+}

@@ -1,0 +1,133 @@
+import { Button, Group, Loader, Paper, SegmentedControl, Stack, Text, TextInput } from '@mantine/core';
+import { IconDeviceDesktop, IconDeviceMobile, IconSend } from '@tabler/icons-react';
+import { useEffect, useState } from 'react';
+import { testEmailSchema } from '@lampstand/api/schemas/email-campaigns';
+import { trpc } from '../../lib/trpc';
+import { errorMessage } from '../../lib/errors';
+import { notifyError, notifySuccess } from '../../ui/notify';
+
+export function Preview({ subject, content, listId }: { subject: string; content: string; listId: string }) {
+  const [device, setDevice] = useState<'desktop' | 'mobile'>('desktop');
+  const [testEmail, setTestEmail] = useState('');
+  const [testState, setTestState] = useState<'idle' | 'sending' | 'sent' | 'error'>('idle');
+  const [testError, setTestError] = useState<string | null>(null);
+  const preview = trpc.emailCampaigns.preview.useMutation();
+  const sendTest = trpc.emailCampaigns.sendTest.useMutation();
+  useEffect(() => {
+    preview.mutate({ subject, content, listId: listId ? Number(listId) : undefined });
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [subject, content, listId]);
+  const test = async () => {
+    const address = testEmailSchema.shape.testEmail.safeParse(testEmail);
+    if (!address.success) {
+      setTestError(address.error.issues[0]?.message ?? null);
+      return;
+    }
+    setTestError(null);
+    setTestState('sending');
+    try {
+      const res = await sendTest.mutateAsync({ testEmail: address.data, subject, content });
+      setTestState('sent');
+      notifySuccess('Test Email Sent', `Sent to ${res.to}. ${res.message}.`);
+    } catch (err) {
+      setTestState('error');
+      notifyError('Failed to send test email', errorMessage(err));
+    }
+  };
+  return (
+    <Stack>
+      <Group justify="space-between" wrap="wrap">
+        <Stack gap={0}>
+          <Text size="sm" c="dimmed">
+            Subject
+          </Text>
+          <Text fw={600}>{preview.data?.subject ?? subject}</Text>
+          {preview.data ? (
+            <Text size="xs" c="dimmed">
+              Merge tags filled from {preview.data.sample.firstName} {preview.data.sample.lastName}
+            </Text>
+          ) : null}
+        </Stack>
+        <SegmentedControl
+          value={device}
+          onChange={(v) => setDevice(v)}
+          data={[
+            {
+              value: 'desktop',
+              label: (
+                <Group gap={4} wrap="nowrap">
+                  <IconDeviceDesktop size={16} />
+                  Desktop
+                </Group>
+              ),
+            },
+            {
+              value: 'mobile',
+              label: (
+                <Group gap={4} wrap="nowrap">
+                  <IconDeviceMobile size={16} />
+                  Mobile
+                </Group>
+              ),
+            },
+          ]}
+          aria-label="Preview width"
+        />
+      </Group>
+      <Paper
+        withBorder
+        p={0}
+        style={{
+          overflow: 'hidden',
+          display: 'flex',
+          justifyContent: 'center',
+          background: 'var(--mantine-color-gray-1)',
+        }}
+      >
+        {preview.data ? (
+          <iframe
+            title="Email preview"
+            sandbox=""
+            srcDoc={preview.data.html}
+            style={{ width: device === 'desktop' ? '100%' : 375, height: 520, border: 0, background: 'white' }}
+          />
+        ) : (
+          <Loader m="xl" aria-label="Loading preview" />
+        )}
+      </Paper>
+      <Paper withBorder p="md">
+        <Text fw={600} size="sm" mb="xs">
+          Send a test email
+        </Text>
+        <Group align="flex-start" wrap="nowrap">
+          <TextInput
+            label="Test email address"
+            description="Your account email or one of your contacts (at most 20 an hour)"
+            placeholder="you@example.org"
+            value={testEmail}
+            onChange={(e) => {
+              setTestEmail(e.currentTarget.value);
+              setTestState('idle');
+            }}
+            error={testError}
+            style={{ flex: 1 }}
+          />
+          <Button
+            mt={45}
+            leftSection={<IconSend size={16} />}
+            loading={testState === 'sending'}
+            onClick={() => void test()}
+            variant="light"
+          >
+            {testState === 'sent' ? 'Sent' : 'Send Test'}
+          </Button>
+        </Group>
+        {testState === 'error' ? (
+          <Text size="sm" c="red" mt="xs">
+            Failed to send test email
+          </Text>
+        ) : null}
+      </Paper>
+    </Stack>
+  );
+}

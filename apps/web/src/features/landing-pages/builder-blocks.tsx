@@ -1,0 +1,164 @@
+import {
+  DndContext,
+  KeyboardSensor,
+  PointerSensor,
+  closestCenter,
+  useSensor,
+  useSensors,
+  type DragEndEvent,
+} from '@dnd-kit/core';
+import {
+  SortableContext,
+  arrayMove,
+  sortableKeyboardCoordinates,
+  useSortable,
+  verticalListSortingStrategy,
+} from '@dnd-kit/sortable';
+import { CSS } from '@dnd-kit/utilities';
+import { ActionIcon, Group, Paper, Stack, Text } from '@mantine/core';
+import { IconGripVertical, IconTrash } from '@tabler/icons-react';
+import type { Dispatch, SetStateAction } from 'react';
+import { escapeHtml } from '@lampstand/api/render/html';
+import type { RouterOutputs } from '@lampstand/api';
+import { BLOCK_TYPES, newBlock, type Block } from '@lampstand/api/schemas/landing-pages';
+import { BlockEditor } from './block-editors';
+
+export const label = (b: Block) => BLOCK_TYPES.find((t) => t.type === b.type)?.label ?? b.type;
+export const newId = () => `b${Math.random().toString(36).slice(2, 10)}`;
+
+/** The blocks with the generated copy in the hero, call to action, text and highlights (each made when missing). */
+export function withGenerated(bs: Block[], g: RouterOutputs['aiGenerator']['landingPage']): Block[] {
+  let next = [...bs];
+  const ensure = <T extends Block['type']>(type: T): Extract<Block, { type: T }> => {
+    const found = next.find((b): b is Extract<Block, { type: T }> => b.type === type);
+    if (found) return found;
+    const created = newBlock(type, newId()) as Extract<Block, { type: T }>;
+    next.push(created);
+    return created;
+  };
+  const replace = (b: Block) => (next = next.map((x) => (x.id === b.id ? b : x)));
+  replace({ ...ensure('hero'), headline: g.headline, subheading: g.subheading });
+  replace({ ...ensure('cta'), text: g.callToAction });
+  replace({
+    ...ensure('text'),
+    html: g.mainContent
+      .split(/\n{2,}/)
+      .map((p) => `<p>${escapeHtml(p)}</p>`)
+      .join(''),
+  });
+  replace({ ...ensure('highlights'), items: g.keyPoints });
+  return next;
+}
+
+export function SortableBlock({
+  block,
+  index,
+  blocks,
+  onChange,
+  onRemove,
+}: {
+  block: Block;
+  index: number;
+  blocks: Block[];
+  onChange: (b: Block) => void;
+  onRemove: () => void;
+}) {
+  const { attributes, listeners, setNodeRef, setActivatorNodeRef, transform, transition, isDragging } = useSortable({
+    id: block.id,
+  });
+  const name = `${index + 1}. ${label(block)}`;
+  return (
+    <Paper
+      ref={setNodeRef}
+      withBorder
+      p="md"
+      radius="md"
+      style={{
+        transform: CSS.Transform.toString(transform),
+        transition,
+        position: 'relative',
+        zIndex: isDragging ? 2 : undefined,
+        boxShadow: isDragging ? 'var(--mantine-shadow-md)' : undefined,
+      }}
+      component="section"
+      aria-label={`${name} block`}
+    >
+      <Group justify="space-between" mb="sm" wrap="nowrap">
+        <Group gap="xs" wrap="nowrap">
+          <ActionIcon
+            ref={setActivatorNodeRef}
+            variant="subtle"
+            color="gray"
+            size="lg"
+            aria-label={`Reorder ${name}`}
+            style={{ cursor: 'grab', touchAction: 'none' }}
+            {...attributes}
+            {...listeners}
+          >
+            <IconGripVertical size={18} />
+          </ActionIcon>
+          <Text fw={600}>{name}</Text>
+        </Group>
+        <ActionIcon variant="subtle" color="red" size="lg" aria-label={`Remove ${name}`} onClick={onRemove}>
+          <IconTrash size={18} />
+        </ActionIcon>
+      </Group>
+      <BlockEditor block={block} onChange={onChange} blocks={blocks} />
+    </Paper>
+  );
+}
+
+/** The blocks in order, each dragged by its handle (pointer or keyboard, announced for screen readers). */
+export function BlockList({ blocks, setBlocks }: { blocks: Block[]; setBlocks: Dispatch<SetStateAction<Block[]>> }) {
+  const sensors = useSensors(
+    useSensor(PointerSensor, { activationConstraint: { distance: 4 } }),
+    useSensor(KeyboardSensor, { coordinateGetter: sortableKeyboardCoordinates }),
+  );
+  const onDragEnd = ({ active, over }: DragEndEvent) => {
+    if (!over || active.id === over.id) return;
+    setBlocks((bs) => {
+      const from = bs.findIndex((b) => b.id === active.id);
+      const to = bs.findIndex((b) => b.id === over.id);
+      return arrayMove(bs, from, to);
+    });
+  };
+  const announce = (id: string | number) => {
+    const i = blocks.findIndex((b) => b.id === id);
+    return i >= 0 ? `${label(blocks[i]!)} block` : 'block';
+  };
+  const position = (id: string | number | undefined) => blocks.findIndex((b) => b.id === id) + 1;
+  return (
+    <DndContext
+      sensors={sensors}
+      collisionDetection={closestCenter}
+      onDragEnd={onDragEnd}
+      accessibility={{
+        announcements: {
+          onDragStart: ({ active }) => `Picked up ${announce(active.id)}.`,
+          onDragOver: ({ active, over }) =>
+            over
+              ? `${announce(active.id)} is over position ${position(over.id)}.`
+              : `${announce(active.id)} is not over a position.`,
+          onDragEnd: ({ active, over }) =>
+            over ? `${announce(active.id)} moved to position ${position(over.id)}.` : `${announce(active.id)} dropped.`,
+          onDragCancel: ({ active }) => `Moving ${announce(active.id)} was cancelled.`,
+        },
+      }}
+    >
+      <SortableContext items={blocks.map((b) => b.id)} strategy={verticalListSortingStrategy}>
+        <Stack>
+          {blocks.map((b, i) => (
+            <SortableBlock
+              key={b.id}
+              block={b}
+              index={i}
+              blocks={blocks}
+              onChange={(nb) => setBlocks((bs) => bs.map((x) => (x.id === b.id ? nb : x)))}
+              onRemove={() => setBlocks((bs) => bs.filter((x) => x.id !== b.id))}
+            />
+          ))}
+        </Stack>
+      </SortableContext>
+    </DndContext>
+  );
+}

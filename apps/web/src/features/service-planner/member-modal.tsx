@@ -1,0 +1,184 @@
+import {
+  Button,
+  CloseButton,
+  Divider,
+  Group,
+  Modal,
+  MultiSelect,
+  Select,
+  SimpleGrid,
+  Stack,
+  Switch,
+  Text,
+  Textarea,
+  TextInput,
+} from '@mantine/core';
+import { schemaResolver, useForm } from '@mantine/form';
+import { useState } from 'react';
+import type { z } from 'zod';
+import { createMemberSchema, type TeamMember } from '@lampstand/api/schemas/service-planner';
+import { trpc } from '../../lib/trpc';
+import { errorMessage } from '../../lib/errors';
+import { formatDate } from '../../ui/format';
+import { notifyError, notifySuccess } from '../../ui/notify';
+import { PLANNER_STALE_MS } from './plans-tab';
+import { useContactSearch } from '../contacts/contact-search';
+import type { Contact } from '../contacts/labels';
+
+export type MemberInput = z.input<typeof createMemberSchema>;
+
+export function Blockouts({ member }: { member: TeamMember }) {
+  const utils = trpc.useUtils();
+  const add = trpc.servicePlanner.members.addBlockout.useMutation();
+  const del = trpc.servicePlanner.members.deleteBlockout.useMutation();
+  const [startsOn, setStartsOn] = useState('');
+  const [endsOn, setEndsOn] = useState('');
+  const [reason, setReason] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const save = async () => {
+    try {
+      await add.mutateAsync({ memberId: member.id, startsOn, endsOn: endsOn || startsOn, reason });
+      await utils.servicePlanner.members.invalidate();
+      setStartsOn('');
+      setEndsOn('');
+      setReason('');
+      setError(null);
+    } catch (err) {
+      setError(errorMessage(err));
+    }
+  };
+  return (
+    <Stack gap="xs">
+      <Divider label="Blockout dates" labelPosition="left" />
+      {member.blockouts.map((b) => (
+        <Group key={b.id} justify="space-between">
+          <Text size="sm">
+            {formatDate(b.startsOn)}
+            {b.endsOn !== b.startsOn ? ` – ${formatDate(b.endsOn)}` : ''}
+            {b.reason ? ` · ${b.reason}` : ''}
+          </Text>
+          <CloseButton
+            aria-label={`Remove blockout from ${formatDate(b.startsOn)}`}
+            onClick={() =>
+              void del
+                .mutateAsync({ id: b.id })
+                .then(() => utils.servicePlanner.members.invalidate())
+                .catch((err: unknown) => notifyError('Failed to remove blockout', errorMessage(err)))
+            }
+          />
+        </Group>
+      ))}
+      <SimpleGrid cols={{ base: 1, sm: 3 }}>
+        <TextInput
+          label="From"
+          type="date"
+          value={startsOn}
+          onChange={(e) => setStartsOn(e.currentTarget.value)}
+          error={error}
+        />
+        <TextInput label="To" type="date" value={endsOn} onChange={(e) => setEndsOn(e.currentTarget.value)} />
+        <TextInput label="Reason" value={reason} onChange={(e) => setReason(e.currentTarget.value)} />
+      </SimpleGrid>
+      <Group justify="flex-end">
+        <Button size="xs" variant="light" onClick={() => void save()} loading={add.isPending} disabled={!startsOn}>
+          Add Blockout
+        </Button>
+      </Group>
+    </Stack>
+  );
+}
+
+export function MemberModal({ member, onClose }: { member?: TeamMember; onClose: () => void }) {
+  const utils = trpc.useUtils();
+  const positions = trpc.servicePlanner.positions.list.useQuery(undefined, { staleTime: PLANNER_STALE_MS });
+  const [linked, setLinked] = useState<Contact | null>(null);
+  const contacts = useContactSearch({ enabled: !member, chosen: linked, nothingFound: 'No contacts found' });
+  const create = trpc.servicePlanner.members.create.useMutation();
+  const update = trpc.servicePlanner.members.update.useMutation();
+  const members = trpc.servicePlanner.members.list.useQuery({}, { enabled: !!member });
+  const current = members.data?.find((m) => m.id === member?.id) ?? member;
+  const form = useForm<MemberInput>({
+    mode: 'controlled',
+    initialValues: {
+      name: member?.name ?? '',
+      email: member?.email ?? '',
+      phone: member?.phone ?? '',
+      notes: member?.notes ?? '',
+      isActive: member?.isActive ?? true,
+      contactId: member?.contactId ?? null,
+      positionIds: member?.positions.map((p) => p.id) ?? [],
+    },
+    validate: schemaResolver(createMemberSchema, { sync: true }),
+  });
+  const save = async (values: MemberInput) => {
+    try {
+      if (member)
+        await update.mutateAsync({
+          id: member.id,
+          ...values,
+          name: typeof values.name === 'string' && values.name ? values.name : member.name,
+        });
+      else await create.mutateAsync(values);
+      await utils.servicePlanner.members.invalidate();
+      notifySuccess(member ? 'Team member updated' : 'Team member added');
+      onClose();
+    } catch (err) {
+      notifyError(member ? 'Failed to update team member' : 'Failed to add team member', errorMessage(err));
+    }
+  };
+  return (
+    <Modal opened onClose={onClose} title={member ? 'Edit Team Member' : 'Add Team Member'} size="lg">
+      <form onSubmit={form.onSubmit((v) => void save(v))} noValidate>
+        <Stack>
+          {!member ? (
+            <Select
+              label="Link to a contact"
+              description="Optional: their name, email and phone fill in from the contact."
+              placeholder="Search contacts"
+              clearable
+              {...contacts.selectProps}
+              value={typeof form.values.contactId === 'number' ? String(form.values.contactId) : null}
+              onChange={(v) => {
+                form.setFieldValue('contactId', v ? Number(v) : null);
+                const c = contacts.byValue(v);
+                setLinked(c);
+                if (c) {
+                  if (!form.values.name) form.setFieldValue('name', `${c.firstName} ${c.lastName}`.trim());
+                  if (!form.values.email && c.email) form.setFieldValue('email', c.email);
+                  if (!form.values.phone && c.phone) form.setFieldValue('phone', c.phone);
+                }
+              }}
+            />
+          ) : null}
+          <TextInput label="Name" withAsterisk {...form.getInputProps('name')} />
+          <SimpleGrid cols={{ base: 1, sm: 2 }}>
+            <TextInput label="Email" type="email" {...form.getInputProps('email')} />
+            <TextInput label="Phone" {...form.getInputProps('phone')} />
+          </SimpleGrid>
+          <MultiSelect
+            label="Positions"
+            description="What they can do"
+            searchable
+            data={(positions.data ?? []).map((p) => ({
+              value: String(p.id),
+              label: p.category ? `${p.category}: ${p.name}` : p.name,
+            }))}
+            value={(form.values.positionIds ?? []).map(String)}
+            onChange={(v) => form.setFieldValue('positionIds', v.map(Number))}
+          />
+          <Textarea label="Notes" autosize minRows={2} {...form.getInputProps('notes')} />
+          <Switch label="Active" {...form.getInputProps('isActive', { type: 'checkbox' })} />
+          {current ? <Blockouts member={current} /> : null}
+          <Group justify="flex-end">
+            <Button variant="default" onClick={onClose}>
+              Cancel
+            </Button>
+            <Button type="submit" loading={create.isPending || update.isPending}>
+              {member ? 'Save Member' : 'Add Member'}
+            </Button>
+          </Group>
+        </Stack>
+      </form>
+    </Modal>
+  );
+}

@@ -1,0 +1,89 @@
+import { Badge, Button, Card, CloseButton, Group, Stack, Text, TextInput, Title } from '@mantine/core';
+import { schemaResolver, useForm } from '@mantine/form';
+import { IconPlus } from '@tabler/icons-react';
+import { positionFieldsSchema } from '@lampstand/api/schemas/service-planner';
+import { trpc } from '../../lib/trpc';
+import { errorMessage } from '../../lib/errors';
+import { confirmDestructive } from '../../ui/confirm';
+import { notifyError, notifySuccess } from '../../ui/notify';
+import { PLANNER_STALE_MS } from './plans-tab';
+
+export function PositionsCard() {
+  const positions = trpc.servicePlanner.positions.list.useQuery(undefined, { staleTime: PLANNER_STALE_MS });
+  const utils = trpc.useUtils();
+  const create = trpc.servicePlanner.positions.create.useMutation();
+  const del = trpc.servicePlanner.positions.delete.useMutation();
+  const form = useForm({
+    mode: 'controlled',
+    initialValues: { name: '', category: '' },
+    validate: schemaResolver(positionFieldsSchema, { sync: true }),
+  });
+  const save = async (values: typeof form.values) => {
+    try {
+      await create.mutateAsync(values);
+      await utils.servicePlanner.positions.invalidate();
+      form.reset();
+      notifySuccess('Position added');
+    } catch (err) {
+      notifyError('Failed to add position', errorMessage(err));
+    }
+  };
+  const groups = new Map<string, NonNullable<typeof positions.data>>();
+  for (const p of positions.data ?? []) {
+    const k = p.category ?? 'Other';
+    groups.set(k, [...(groups.get(k) ?? []), p]);
+  }
+  return (
+    <Card withBorder>
+      <Title order={3} size="h4" mb="xs">
+        Positions
+      </Title>
+      <Stack gap="xs">
+        {[...groups].map(([category, list]) => (
+          <Stack key={category} gap={4}>
+            <Text size="sm" fw={600}>
+              {category}
+            </Text>
+            <Group gap={6}>
+              {list.map((p) => (
+                <Badge
+                  key={p.id}
+                  variant="light"
+                  rightSection={
+                    <CloseButton
+                      size="xs"
+                      aria-label={`Delete position ${p.name}`}
+                      onClick={() =>
+                        confirmDestructive({
+                          title: 'Delete position',
+                          text: `Delete the position ${p.name}? Members lose it and assignments keep the person without a position.`,
+                          confirm: 'Delete',
+                          onConfirm: () =>
+                            void del
+                              .mutateAsync({ id: p.id })
+                              .then(() => utils.servicePlanner.invalidate())
+                              .catch((err: unknown) => notifyError('Failed to delete position', errorMessage(err))),
+                        })
+                      }
+                    />
+                  }
+                >
+                  {p.name}
+                </Badge>
+              ))}
+            </Group>
+          </Stack>
+        ))}
+        <form onSubmit={form.onSubmit((v) => void save(v))} noValidate>
+          <Stack gap="xs">
+            <TextInput label="Position name" placeholder="e.g. Keys" {...form.getInputProps('name')} />
+            <TextInput label="Category" placeholder="e.g. Band" {...form.getInputProps('category')} />
+            <Button type="submit" variant="light" leftSection={<IconPlus size={18} />} loading={create.isPending}>
+              Add Position
+            </Button>
+          </Stack>
+        </form>
+      </Stack>
+    </Card>
+  );
+}

@@ -1,0 +1,60 @@
+import { Button, Group, Modal, Select, Stack, Text } from '@mantine/core';
+import { IconPrinter } from '@tabler/icons-react';
+import { useState } from 'react';
+import { Link } from 'react-router-dom';
+import { type Song } from '@lampstand/api/schemas/service-planner';
+import { ChordChart, KEY_OPTIONS } from './bits';
+
+/** A song's chart, shown in any key (sharps or flats as that key wants). */
+export function SongViewModal({ song, onClose }: { song: Song; onClose: () => void }) {
+  const [key, setKey] = useState<string | null>(song.keySignature);
+  return (
+    <Modal opened onClose={onClose} title={song.title} size="xl">
+      <Stack>
+        <Group justify="space-between" align="flex-end" wrap="wrap">
+          <Text size="sm" c="dimmed">
+            {[
+              song.artist,
+              song.keySignature ? `Original key ${song.keySignature}` : null,
+              song.tempo ? `${song.tempo} BPM` : null,
+              song.timeSignature,
+              song.ccliNumber ? `CCLI ${song.ccliNumber}` : null,
+            ]
+              .filter(Boolean)
+              .join(' · ')}
+          </Text>
+          <Group gap="xs" align="flex-end">
+            <Select
+              label="Show in key"
+              data={KEY_OPTIONS}
+              value={key}
+              onChange={setKey}
+              disabled={!song.keySignature}
+              w={160}
+              searchable
+            />
+            <Button
+              variant="default"
+              leftSection={<IconPrinter size={18} />}
+              component={Link}
+              to={`/service-planner/songs/${song.id}/print${key ? `?key=${encodeURIComponent(key)}` : ''}`}
+            >
+              Print
+            </Button>
+          </Group>
+        </Group>
+        {song.chords ? (
+          <ChordChart chords={song.chords} fromKey={song.keySignature} toKey={key} />
+        ) : song.lyrics ? (
+          <Text size="sm" style={{ whiteSpace: 'pre-wrap' }}>
+            {song.lyrics}
+          </Text>
+        ) : (
+          <Text size="sm" c="dimmed">
+            No chords or lyrics yet.
+          </Text>
+        )}
+      </Stack>
+    </Modal>
+  );
+}
