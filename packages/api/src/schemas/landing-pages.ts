@@ -327,7 +327,13 @@ export const landingPageStatsSchema = z.object({
   conversionRate: z.number(),
   perDay: z.array(z.object({ day: z.string(), visits: z.number().int(), uniqueVisitors: z.number().int() })),
   sources: z.array(
-    z.object({ kind: z.enum(VISIT_SOURCE_KINDS), value: z.string().nullable(), visits: z.number().int() }),
+    z.object({
+      kind: z.enum(VISIT_SOURCE_KINDS),
+      value: z.string().nullable(),
+      /** In plain words: 'QR code: Christmas bulletin', 'Email: Advent news', 'facebook.com', 'Direct …'. */
+      label: z.string(),
+      visits: z.number().int(),
+    }),
   ),
   recentSignups: z.array(
     z.object({
@@ -338,6 +344,8 @@ export const landingPageStatsSchema = z.object({
       confirmed: z.boolean(),
       sourceKind: z.enum(VISIT_SOURCE_KINDS),
       sourceValue: z.string().nullable(),
+      /** The source in plain words, as `sources[].label`. */
+      sourceLabel: z.string(),
       createdAt: isoTimestamp,
       /**
        * What the sign-up brought that differs from the contact's own value (a sign-up never
