@@ -19,6 +19,7 @@ import { IconArrowMerge, IconMail, IconPhone, IconPlus, IconTrash } from '@table
 import { useState } from 'react';
 import { isoToDmy } from '@lampstand/api/schemas/contacts';
 import { trpc } from '../../lib/trpc';
+import { usePhoneFormatter } from '../../lib/phone';
 import { confirmDestructive } from '../../ui/confirm';
 import { errorMessage } from '../../lib/errors';
 import { formatDate, formatTime } from '../../ui/format';
@@ -196,6 +197,7 @@ function Consent({ contact }: { contact: Contact }) {
 
 export function ContactDetails({ contactId, initialTab }: { contactId: number; initialTab?: string | null }) {
   const contact = trpc.contacts.get.useQuery({ id: contactId });
+  const phone = usePhoneFormatter();
   const [tab, setTab] = useState<string>(initialTab ?? 'lists');
   const [merging, setMerging] = useState(false);
   if (contact.isLoading) return <Loader aria-label="Loading contact" />;
@@ -256,7 +258,7 @@ export function ContactDetails({ contactId, initialTab }: { contactId: number; i
         </Group>
         <Group gap={6} wrap="nowrap">
           <IconPhone size={16} aria-hidden />
-          <Text size="sm">{c.phone ? `${m.countryCode} ${c.phone}` : '—'}</Text>
+          <Text size="sm">{phone(c) || '—'}</Text>
         </Group>
         {m.dateOfBirth ? <Text size="sm">Born {isoToDmy(m.dateOfBirth)}</Text> : null}
         {m.address || m.city ? (

@@ -28,6 +28,7 @@ import {
 import { useRef, useState } from 'react';
 import { useLocation, useSearchParams } from 'react-router-dom';
 import { trpc } from '../../lib/trpc';
+import { usePhoneFormatter } from '../../lib/phone';
 import { confirmDestructive, confirmDiscard } from '../../ui/confirm';
 import { errorMessage } from '../../lib/errors';
 import { formatNumber } from '../../ui/format';
@@ -65,6 +66,7 @@ function ContactsTable({
   const [search, setSearch] = useState('');
   const [debounced] = useDebouncedValue(search, 250);
   const [page, setPage] = useState(1);
+  const phone = usePhoneFormatter();
   const q = trpc.contacts.find.useQuery(
     { search: debounced || undefined, tab, page, pageSize: PAGE_SIZE },
     { placeholderData: (prev) => prev },
@@ -142,7 +144,7 @@ function ContactsTable({
               <Table.Tr key={c.id}>
                 <Table.Td fw={500}>{fullName(c)}</Table.Td>
                 <Table.Td>{c.email}</Table.Td>
-                <Table.Td>{c.phone ? `${c.metadata.countryCode} ${c.phone}` : ''}</Table.Td>
+                <Table.Td>{phone(c)}</Table.Td>
                 <Table.Td>
                   <Group gap={4}>
                     {c.metadata.isChurchMember ? (
