@@ -210,6 +210,13 @@ export const landingPageContentSchema = z.object({
 export type LandingPageContent = z.infer<typeof landingPageContentSchema>;
 
 /**
+ * Where the spec's fields stand on the public page: headline and subheading, the call-to-action
+ * button, the main content, the numbered Key Highlights. A page saved with the fields only gets
+ * its blocks in this order, and AI generation adds a missing block at its place in it.
+ */
+export const SPEC_BLOCK_ORDER = ['hero', 'cta', 'text', 'highlights'] as const satisfies readonly BlockType[];
+
+/**
  * One truth for both views of a page: the blocks. A page saved with the spec's fields only (an
  * older client, the AI generator, a template) gets the default blocks built from them; a page
  * with blocks gets the spec's fields read back from its first hero, text, button and highlights.

@@ -42,6 +42,7 @@ import {
   type Block,
 } from '@lampstand/api/schemas/landing-pages';
 import { renderLandingPage } from '@lampstand/api/render/landing-page-html';
+import { withGeneratedCopy } from '@lampstand/api/render/generated-copy';
 import type { RouterOutputs } from '@lampstand/api';
 import { trpc } from '../../lib/trpc';
 import { errorMessage } from '../../lib/errors';
@@ -52,7 +53,6 @@ import { useUnsavedChangesGuard } from '../../ui/unsaved-changes';
 import { AiContext, AiDisabledNote, AiGeneratorButton } from './ai';
 import { BlockEditor } from './block-editors';
 import { confirmPublish } from './confirm-publish';
-import { escapeHtml } from '@lampstand/api/render/html';
 
 type Page = RouterOutputs['landingPages']['get'];
 const label = (b: Block) => BLOCK_TYPES.find((t) => t.type === b.type)?.label ?? b.type;
@@ -206,28 +206,7 @@ function Builder({ page }: { page: Page }) {
   );
 
   const applyGenerated = (g: RouterOutputs['aiGenerator']['landingPage']) =>
-    setBlocks((bs) => {
-      let next = [...bs];
-      const ensure = <T extends Block['type']>(type: T): Extract<Block, { type: T }> => {
-        const found = next.find((b): b is Extract<Block, { type: T }> => b.type === type);
-        if (found) return found;
-        const created = newBlock(type, newId()) as Extract<Block, { type: T }>;
-        next.push(created);
-        return created;
-      };
-      const replace = (b: Block) => (next = next.map((x) => (x.id === b.id ? b : x)));
-      replace({ ...ensure('hero'), headline: g.headline, subheading: g.subheading });
-      replace({ ...ensure('cta'), text: g.callToAction });
-      replace({
-        ...ensure('text'),
-        html: g.mainContent
-          .split(/\n{2,}/)
-          .map((p) => `<p>${escapeHtml(p)}</p>`)
-          .join(''),
-      });
-      replace({ ...ensure('highlights'), items: g.keyPoints });
-      return next;
-    });
+    setBlocks((bs) => withGeneratedCopy(bs, g, newId));
 
   const current = trpc.landingPages.get.useQuery({ id: page.id }, { initialData: page }).data ?? page;
 
