@@ -66,12 +66,16 @@ browserDescribe(describe)('contacts', async () => {
     await second.getByRole('button', { name: 'Save Contact' }).click();
     await toast(page, 'Contact created successfully').waitFor();
     await page.getByRole('cell', { name: 'Lazarus Bethany', exact: true }).waitFor();
+    // Phones read in the church's country's format, never '+61 412 000 111' (issue 26 §10).
+    await page.getByRole('cell', { name: '0412 000 111', exact: true }).waitFor();
+    expect(await page.getByText('+61 ').count()).toBe(0);
     await screenshot(page, 'contacts-list');
 
     // View Martha; Staff Info tab shows for service staff.
     await page.getByRole('button', { name: 'View Martha Bethany' }).click();
     const details = page.getByRole('dialog', { name: 'Contact Details' });
     await details.getByRole('heading', { name: 'Martha Bethany' }).waitFor();
+    await details.getByText('0412 345 678', { exact: true }).waitFor();
     await details.getByRole('tab', { name: 'Staff Info' }).click();
     await details.getByText('WWC0001').waitFor();
     await details.getByRole('tab', { name: 'Notes' }).click();

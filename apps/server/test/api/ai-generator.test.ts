@@ -1,6 +1,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { registerChurch, startTestApp } from '../helpers/test-app.js';
 import { startFakeOpenAi } from '../helpers/fake-openai.js';
+import { withGeneratedCopy } from '@lampstand/api/render/generated-copy';
 
 const openai = await startFakeOpenAi({ apiKey: 'sk-test-key' });
 afterAll(() => openai.close());
@@ -62,6 +63,58 @@ describe('AI copy through the openai SDK', () => {
     expect(rows).toMatchObject([
       { kind: 'landing-page', model: 'test-model', ok: true, promptTokens: 321, completionTokens: 123 },
     ]);
+  });
+
+  it('drops blank key points, and the copy keeps the page order on the published page (issue 26 §12)', async () => {
+    const { client } = await registerChurch(app.url);
+    openai.reply({
+      kind: 'json',
+      content: JSON.stringify({
+        ...page,
+        keyPoints: ['Egg hunt at 9am', '  ', ' Family service ', '', 'Coffee after'],
+      }),
+    });
+    const res = await client.post('/api/ai-generator/landing-page', input);
+    expect(res.status).toBe(200);
+    expect(res.body.keyPoints).toEqual(['Egg hunt at 9am', 'Family service', 'Coffee after']);
+
+    // A page with a hero and a sign-up form: the generated blocks go between them, in the spec's order.
+    const made = await client.post('/api/landing-pages', {
+      name: 'Easter',
+      slug: `easter-${Date.now()}`,
+      published: true,
+      content: {
+        blocks: [
+          { id: 'top', type: 'hero', headline: 'Easter', subheading: '', backgroundImage: null },
+          {
+            id: 'form',
+            type: 'signup',
+            title: 'Stay in touch',
+            description: '',
+            buttonText: 'Sign up',
+            listId: null,
+            fields: [],
+          },
+        ],
+      },
+    });
+    expect(made.status, made.text).toBe(201);
+    let n = 0;
+    const blocks = withGeneratedCopy(made.body.content.blocks, res.body, () => `gen${++n}`);
+    const saved = await client.put(`/api/landing-pages/${made.body.id}`, {
+      name: 'Easter',
+      slug: made.body.slug,
+      published: true,
+      content: { blocks },
+    });
+    expect(saved.status, saved.text).toBe(200);
+    const html = await (await fetch(`${app.url}/p/${made.body.slug}`)).text();
+    const order = [page.headline, page.callToAction, 'Join us this Easter.', 'Egg hunt at 9am', 'Stay in touch'].map(
+      (text) => html.indexOf(text),
+    );
+    expect(order.every((i) => i > 0)).toBe(true);
+    expect([...order].sort((x, y) => x - y)).toEqual(order);
+    expect(html).toContain('<ol class="kp"><li>Egg hunt at 9am</li><li>Family service</li><li>Coffee after</li></ol>');
   });
 
   it('regenerates one section', async () => {

@@ -119,10 +119,36 @@ describe('GET /api/contacts/export (streamed)', () => {
     expect(lines.filter((l) => l.startsWith('First Name,'))).toHaveLength(1);
     const zoeLine = lines.find((l) => l.startsWith('Zoe,Zulu,zoe@example.org'));
     expect(zoeLine).toContain(`'-2+3+cmd|' /C calc'!A0`);
-    // The seeded '=SUM(A1)…' last names and every '+61' country code are prefixed, never bare.
+    // The seeded '=SUM(A1)…' last names are prefixed, never bare.
     expect(res.text).toContain(",'=SUM(A1)");
     expect(res.text).not.toMatch(/(^|,)=SUM/m);
-    expect(res.text).not.toMatch(/(^|,)\+61/m);
+  });
+
+  it('writes phones as E.164 and the country code bare: the guard leaves a + followed by digits alone (issue 26 §10)', async () => {
+    const add = async (lastName: string, phone: string) => {
+      const res = await hope.client.post('/api/contacts', {
+        firstName: 'Phone',
+        lastName,
+        email: `${lastName.toLowerCase()}@example.org`,
+        phone,
+        metadata: { countryCode: '+61' },
+      });
+      expect(res.status, res.text).toBe(201);
+    };
+    await add('Local', '0412 000 111');
+    await add('Typed', '+61 412 000 555');
+    await add('Overseas', '+64 21 123 4567');
+    await add('Formula', '+1+1+cmd');
+    const res = await hope.client.get('/api/contacts/export');
+    expect(res.status).toBe(200);
+    const line = (lastName: string) => res.text.split('\n').find((l) => l.startsWith(`Phone,${lastName},`));
+    // First Name, Last Name, Email, Phone Number, Country Code, …
+    expect(line('Local')).toMatch(/^Phone,Local,local@example\.org,\+61412000111,\+61,/);
+    expect(line('Typed')).toMatch(/^Phone,Typed,typed@example\.org,\+61412000555,\+61,/);
+    expect(line('Overseas')).toMatch(/^Phone,Overseas,overseas@example\.org,\+64211234567,\+61,/);
+    // Not a possible number: written as typed, and guarded, since it is not a + followed by digits.
+    expect(line('Formula')).toMatch(/^Phone,Formula,formula@example\.org,'\+1\+1\+cmd,\+61,/);
+    expect(res.text).not.toContain("'+61");
   });
 
   it(`streams ${BIG.toLocaleString('en')} rows to the end`, async () => {

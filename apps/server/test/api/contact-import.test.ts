@@ -275,8 +275,9 @@ describe('CSV export', () => {
       /^First Name,Last Name,Email,Phone Number,Country Code,Date of Birth,Tags,Notes,Church Member/,
     );
     expect(lines).toHaveLength(3);
-    // Every cell starting with = + - @ is prefixed (the country code too); the importer drops the apostrophe.
-    expect(lines[1]).toContain("Amy,Adams,amy@example.org,0412 000 111,'+61,1985-05-06,choir");
+    // The phone as E.164 and the country code bare (a + followed by digits runs nothing); every other
+    // cell starting with = + - @ is prefixed, and the importer drops the apostrophe.
+    expect(lines[1]).toContain('Amy,Adams,amy@example.org,+61412000111,+61,1985-05-06,choir');
     expect(lines[1]).toContain(`"'=HYPERLINK(""x"")"`); // no formula runs in a spreadsheet
 
     const one = await church.client.get(`/api/contacts/export?listId=${list.id}`);
@@ -286,5 +287,20 @@ describe('CSV export', () => {
 
     const upload = (await grace.client.post('/api/contacts/import', { fileName: 'roundtrip.csv', csv: all.text })).body;
     expect(Object.keys(upload.suggestedMapping)).toHaveLength(upload.headers.length);
+    // Imported again elsewhere: the same number, the same notes.
+    const again = await registerChurch(app.url, 'Round Trip Church');
+    const reupload = (await again.client.post('/api/contacts/import', { fileName: 'roundtrip.csv', csv: all.text }))
+      .body;
+    const started = await again.client.post(`/api/contacts/import/${reupload.id}/start`, {
+      mapping: reupload.suggestedMapping,
+    });
+    expect(started.status, started.text).toBe(200);
+    expect(await waitForImport(again.client, reupload.id)).toMatchObject({ status: 'completed', createdCount: 2 });
+    const amy = (await again.client.get('/api/contacts/search?search=adams')).body.items[0];
+    expect(amy).toMatchObject({
+      phone: '+61412000111',
+      phoneE164: '+61412000111',
+      metadata: { countryCode: '+61', notes: '=HYPERLINK("x")' },
+    });
   });
 });

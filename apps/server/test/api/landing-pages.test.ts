@@ -373,11 +373,28 @@ describe('visits by source', () => {
   it('counts views with their source, not crawlers, and shows them in stats, the list and the dashboard', async () => {
     const c = await registerChurch(app.url, 'Visit Church');
     const page = await createPage(c.client, { published: true });
+    const qr = await c.client.post('/api/qr-codes', {
+      name: 'Christmas bulletin',
+      url: 'https://gracechurch.example.org/christmas',
+      isShortUrl: true,
+    });
+    expect(qr.status).toBe(201);
+    const email = await c.client.post('/api/email-campaigns', {
+      name: 'Advent news',
+      subject: 'Advent',
+      content: '<p>Hello</p>',
+      status: 'draft',
+      listIds: [],
+    });
+    expect(email.status).toBe(201);
+    // Another church's QR code: its id is counted, its name never shown.
+    const theirs = await b.client.post('/api/qr-codes', { name: 'Hope secret', url: 'https://hope.example.org' });
+    expect(theirs.status).toBe(201);
     const ua = { 'user-agent': 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) Safari/604.1' };
-    await fetch(`${app.url}/p/${page.slug}?lsrc=qr.12`, { headers: ua });
-    await fetch(`${app.url}/p/${page.slug}?lsrc=link.12`, { headers: ua });
-    await fetch(`${app.url}/p/${page.slug}?lsrc=email.5&utm_source=x`, { headers: ua });
-    await fetch(`${app.url}/p/${page.slug}?lsrc=sms.9`, { headers: ua });
+    await fetch(`${app.url}/p/${page.slug}?lsrc=qr.${qr.body.id}`, { headers: ua });
+    await fetch(`${app.url}/p/${page.slug}?lsrc=link.${qr.body.id}`, { headers: ua });
+    await fetch(`${app.url}/p/${page.slug}?lsrc=email.${email.body.id}&utm_source=x`, { headers: ua });
+    await fetch(`${app.url}/p/${page.slug}?lsrc=sms.${theirs.body.id}`, { headers: ua });
     await fetch(`${app.url}/p/${page.slug}?utm_source=newsletter&utm_medium=email&utm_campaign=easter`, {
       headers: ua,
     });
@@ -398,10 +415,10 @@ describe('visits by source', () => {
       .orderBy('id')
       .execute();
     expect(rows.map((r) => [r.sourceKind, r.sourceValue])).toEqual([
-      ['qr', '12'],
-      ['link', '12'],
-      ['email', '5'],
-      ['sms', '9'],
+      ['qr', String(qr.body.id)],
+      ['link', String(qr.body.id)],
+      ['email', String(email.body.id)],
+      ['sms', String(theirs.body.id)],
       ['utm', 'newsletter / email / easter'],
       ['referrer', 'www.facebook.com'],
       ['direct', null],
@@ -414,7 +431,26 @@ describe('visits by source', () => {
     expect(stats.status).toBe(200);
     expect(stats.body).toMatchObject({ visits: 7, uniqueVisitors: 1, signups: 0, conversionRate: 0 });
     expect(stats.body.perDay).toEqual([{ day: new Date().toISOString().slice(0, 10), visits: 7, uniqueVisitors: 1 }]);
-    expect(stats.body.sources).toContainEqual({ kind: 'qr', value: '12', visits: 1 });
+    // Sources read as the church named them (issue 26 §7); an id that is not the church's reads as deleted.
+    const labels = (stats.body.sources as { label: string }[]).map((x) => x.label).sort();
+    expect(labels).toEqual(
+      [
+        'QR code: Christmas bulletin',
+        `Short link: /s/${qr.body.shortCode} (Christmas bulletin)`,
+        'Email: Advent news',
+        `SMS #${theirs.body.id} (deleted)`,
+        'Campaign link: newsletter / email / easter',
+        'www.facebook.com',
+        'Direct (typed or no referrer)',
+      ].sort(),
+    );
+    expect(stats.body.sources).toContainEqual({
+      kind: 'qr',
+      value: String(qr.body.id),
+      label: 'QR code: Christmas bulletin',
+      visits: 1,
+    });
+    expect(JSON.stringify(stats.body)).not.toContain('Hope secret');
     const list = await c.client.get('/api/landing-pages');
     expect(list.body.find((p: { id: number }) => p.id === page.id).visits30d).toBe(7);
     const dash = await c.client.get('/api/dashboard/stats');
@@ -525,7 +561,12 @@ describe('sign-up forms', () => {
     });
     const stats = await c.client.get(`/api/landing-pages/${page.id}/stats`);
     expect(stats.body).toMatchObject({ signups: 1, confirmedSignups: 1 });
-    expect(stats.body.recentSignups[0]).toMatchObject({ name: 'Ada Lovelace', confirmed: true, sourceKind: 'qr' });
+    expect(stats.body.recentSignups[0]).toMatchObject({
+      name: 'Ada Lovelace',
+      confirmed: true,
+      sourceKind: 'qr',
+      sourceLabel: 'QR code #44 (deleted)',
+    });
     expect((await fetch(app.url + link.replace(/confirm\/.*/, 'confirm/not-a-token'))).status).toBe(404);
   });
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { csvCell, safeCell, toCsv } from './csv.js';
+import { csvCell, phoneCell, safeCell, toCsv } from './csv.js';
 import { unescapeCell } from '../services/contacts/import.js';
 
 describe('CSV formula guard', () => {
@@ -33,6 +33,15 @@ describe('the CSV writer', () => {
     expect(csvCell(undefined)).toBe('');
     expect(csvCell(true)).toBe('yes');
     expect(csvCell("-1+1+cmd|' /C calc'!A0")).toBe("'-1+1+cmd|' /C calc'!A0");
+  });
+  it("writes a phone column's E.164 number or calling code bare, and guards anything else in it", () => {
+    expect(csvCell(phoneCell('+61412000111'))).toBe('+61412000111');
+    expect(csvCell(phoneCell('+61'))).toBe('+61');
+    expect(csvCell(phoneCell('0412 000 111'))).toBe('0412 000 111');
+    expect(csvCell(phoneCell(null))).toBe('');
+    // Not a + followed by digits only: guarded as text.
+    for (const v of ['+61 412 000 111', '+1+1', "-1+1+cmd|' /C calc'!A0", '=1', '+1234567890123456'])
+      expect(csvCell(phoneCell(v))).toBe(`'${v}`);
   });
   it('quotes what needs quoting, one row a line', () => {
     expect(

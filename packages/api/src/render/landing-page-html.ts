@@ -103,12 +103,15 @@ function renderBlock(b: Block, ctx: RenderOptions & { firstHero: boolean }): str
     }
     case 'text':
       return b.html ? `<section id="${escapeHtml(b.id)}"><div class="in rich">${b.html}</div></section>` : '';
-    case 'highlights':
-      return b.items.length
-        ? `<section id="${escapeHtml(b.id)}"><div class="in"><h2>${escapeHtml(b.title || 'Key Highlights')}</h2><ol class="kp">${b.items
+    case 'highlights': {
+      // An empty key point would show as a bare number: only the written ones are listed.
+      const items = b.items.map((i) => i.trim()).filter(Boolean);
+      return items.length
+        ? `<section id="${escapeHtml(b.id)}"><div class="in"><h2>${escapeHtml(b.title || 'Key Highlights')}</h2><ol class="kp">${items
             .map((i) => `<li>${escapeHtml(i)}</li>`)
             .join('')}</ol></div></section>`
         : '';
+    }
     case 'image':
       return b.image
         ? `<section id="${escapeHtml(b.id)}"><div class="in"><figure>${img(b.image, b.alt, {

@@ -210,6 +210,13 @@ export const landingPageContentSchema = z.object({
 export type LandingPageContent = z.infer<typeof landingPageContentSchema>;
 
 /**
+ * Where the spec's fields stand on the public page: headline and subheading, the call-to-action
+ * button, the main content, the numbered Key Highlights. A page saved with the fields only gets
+ * its blocks in this order, and AI generation adds a missing block at its place in it.
+ */
+export const SPEC_BLOCK_ORDER = ['hero', 'cta', 'text', 'highlights'] as const satisfies readonly BlockType[];
+
+/**
  * One truth for both views of a page: the blocks. A page saved with the spec's fields only (an
  * older client, the AI generator, a template) gets the default blocks built from them; a page
  * with blocks gets the spec's fields read back from its first hero, text, button and highlights.
@@ -327,7 +334,13 @@ export const landingPageStatsSchema = z.object({
   conversionRate: z.number(),
   perDay: z.array(z.object({ day: z.string(), visits: z.number().int(), uniqueVisitors: z.number().int() })),
   sources: z.array(
-    z.object({ kind: z.enum(VISIT_SOURCE_KINDS), value: z.string().nullable(), visits: z.number().int() }),
+    z.object({
+      kind: z.enum(VISIT_SOURCE_KINDS),
+      value: z.string().nullable(),
+      /** In plain words: 'QR code: Christmas bulletin', 'Email: Advent news', 'facebook.com', 'Direct …'. */
+      label: z.string(),
+      visits: z.number().int(),
+    }),
   ),
   recentSignups: z.array(
     z.object({
@@ -338,6 +351,8 @@ export const landingPageStatsSchema = z.object({
       confirmed: z.boolean(),
       sourceKind: z.enum(VISIT_SOURCE_KINDS),
       sourceValue: z.string().nullable(),
+      /** The source in plain words, as `sources[].label`. */
+      sourceLabel: z.string(),
       createdAt: isoTimestamp,
       /**
        * What the sign-up brought that differs from the contact's own value (a sign-up never

@@ -3,6 +3,7 @@ import { IconArrowMerge, IconMail, IconPhone } from '@tabler/icons-react';
 import { useState } from 'react';
 import { isoToDmy } from '@lampstand/api/schemas/contacts';
 import { trpc } from '../../lib/trpc';
+import { usePhoneFormatter } from '../../lib/phone';
 import { errorMessage } from '../../lib/errors';
 import { ChildrenPanel } from './children-panel';
 import { FamilyRelationships } from './family-relationships';
@@ -13,6 +14,7 @@ import { Consent } from './contact-consent';
 
 export function ContactDetails({ contactId, initialTab }: { contactId: number; initialTab?: string | null }) {
   const contact = trpc.contacts.get.useQuery({ id: contactId });
+  const phone = usePhoneFormatter();
   const [tab, setTab] = useState<string>(initialTab ?? 'lists');
   const [merging, setMerging] = useState(false);
   if (contact.isLoading) return <Loader aria-label="Loading contact" />;
@@ -73,7 +75,7 @@ export function ContactDetails({ contactId, initialTab }: { contactId: number; i
         </Group>
         <Group gap={6} wrap="nowrap">
           <IconPhone size={16} aria-hidden />
-          <Text size="sm">{c.phone ? `${m.countryCode} ${c.phone}` : '—'}</Text>
+          <Text size="sm">{phone(c) || '—'}</Text>
         </Group>
         {m.dateOfBirth ? <Text size="sm">Born {isoToDmy(m.dateOfBirth)}</Text> : null}
         {m.address || m.city ? (

@@ -15,6 +15,7 @@ import { useDebouncedValue } from '@mantine/hooks';
 import { IconEye, IconPencil, IconPlus, IconSearch, IconTrash, IconUsers } from '@tabler/icons-react';
 import { useState } from 'react';
 import { trpc } from '../../lib/trpc';
+import { usePhoneFormatter } from '../../lib/phone';
 import { useSave } from '../../lib/use-save';
 import { confirmDestructive } from '../../ui/confirm';
 import { formatNumber } from '../../ui/format';
@@ -46,6 +47,7 @@ export function ContactsTable({
   const [search, setSearch] = useState('');
   const [debounced] = useDebouncedValue(search, 250);
   const [page, setPage] = useState(1);
+  const phone = usePhoneFormatter();
   const q = trpc.contacts.find.useQuery(
     { search: debounced || undefined, tab, page, pageSize: PAGE_SIZE },
     { placeholderData: (prev) => prev },
@@ -121,7 +123,7 @@ export function ContactsTable({
               <Table.Tr key={c.id}>
                 <Table.Td fw={500}>{fullName(c)}</Table.Td>
                 <Table.Td>{c.email}</Table.Td>
-                <Table.Td>{c.phone ? `${c.metadata.countryCode} ${c.phone}` : ''}</Table.Td>
+                <Table.Td>{phone(c)}</Table.Td>
                 <Table.Td>
                   <Group gap={4}>
                     {c.metadata.isChurchMember ? (

@@ -18,37 +18,11 @@ import { CSS } from '@dnd-kit/utilities';
 import { ActionIcon, Group, Paper, Stack, Text } from '@mantine/core';
 import { IconGripVertical, IconTrash } from '@tabler/icons-react';
 import type { Dispatch, SetStateAction } from 'react';
-import { escapeHtml } from '@lampstand/api/render/html';
-import type { RouterOutputs } from '@lampstand/api';
-import { BLOCK_TYPES, newBlock, type Block } from '@lampstand/api/schemas/landing-pages';
+import { BLOCK_TYPES, type Block } from '@lampstand/api/schemas/landing-pages';
 import { BlockEditor } from './block-editors';
 
 export const label = (b: Block) => BLOCK_TYPES.find((t) => t.type === b.type)?.label ?? b.type;
 export const newId = () => `b${Math.random().toString(36).slice(2, 10)}`;
-
-/** The blocks with the generated copy in the hero, call to action, text and highlights (each made when missing). */
-export function withGenerated(bs: Block[], g: RouterOutputs['aiGenerator']['landingPage']): Block[] {
-  let next = [...bs];
-  const ensure = <T extends Block['type']>(type: T): Extract<Block, { type: T }> => {
-    const found = next.find((b): b is Extract<Block, { type: T }> => b.type === type);
-    if (found) return found;
-    const created = newBlock(type, newId()) as Extract<Block, { type: T }>;
-    next.push(created);
-    return created;
-  };
-  const replace = (b: Block) => (next = next.map((x) => (x.id === b.id ? b : x)));
-  replace({ ...ensure('hero'), headline: g.headline, subheading: g.subheading });
-  replace({ ...ensure('cta'), text: g.callToAction });
-  replace({
-    ...ensure('text'),
-    html: g.mainContent
-      .split(/\n{2,}/)
-      .map((p) => `<p>${escapeHtml(p)}</p>`)
-      .join(''),
-  });
-  replace({ ...ensure('highlights'), items: g.keyPoints });
-  return next;
-}
 
 export function SortableBlock({
   block,

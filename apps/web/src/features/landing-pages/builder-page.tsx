@@ -19,7 +19,8 @@ import { PageHeader } from '../../ui/page-header';
 import { useUnsavedChangesGuard } from '../../ui/unsaved-changes';
 import { AiContext, AiDisabledNote, AiGeneratorButton } from './ai';
 import { confirmPublish, publishedToast } from './confirm-publish';
-import { BlockList, newId, withGenerated } from './builder-blocks';
+import { withGeneratedCopy } from '@lampstand/api/render/generated-copy';
+import { BlockList, newId } from './builder-blocks';
 import { BuilderPreview } from './builder-preview';
 
 type Page = RouterOutputs['landingPages']['get'];
@@ -94,7 +95,8 @@ function Builder({ page }: { page: Page }) {
     [aiStatus.data?.enabled, user?.churchName, blocks],
   );
 
-  const applyGenerated = (g: RouterOutputs['aiGenerator']['landingPage']) => setBlocks((bs) => withGenerated(bs, g));
+  const applyGenerated = (g: RouterOutputs['aiGenerator']['landingPage']) =>
+    setBlocks((bs) => withGeneratedCopy(bs, g, newId));
 
   const current = trpc.landingPages.get.useQuery({ id: page.id }, { initialData: page }).data ?? page;
 

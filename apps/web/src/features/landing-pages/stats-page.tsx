@@ -1,31 +1,9 @@
 import { Alert, Anchor, Badge, Card, Group, Loader, Paper, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
 import { Link, useParams } from 'react-router-dom';
-import type { RouterOutputs } from '@lampstand/api';
 import { trpc } from '../../lib/trpc';
 import { formatDate, formatNumber, formatPercent } from '../../ui/format';
 import { PageHeader } from '../../ui/page-header';
 import { SignupDifferences } from './signup-differences';
-
-type Source = RouterOutputs['landingPages']['stats']['sources'][number];
-/** A source in plain words: 'QR code #12', 'Email campaign #5', 'facebook.com', 'Direct'. */
-function sourceLabel(kind: Source['kind'], value: string | null): string {
-  switch (kind) {
-    case 'qr':
-      return `QR code #${value}`;
-    case 'link':
-      return `Short link #${value}`;
-    case 'email':
-      return `Email campaign #${value}`;
-    case 'sms':
-      return `SMS campaign #${value}`;
-    case 'utm':
-      return `Campaign link: ${value}`;
-    case 'referrer':
-      return value ?? 'Another site';
-    case 'direct':
-      return 'Direct (typed or no referrer)';
-  }
-}
 
 function Figure({ label, value }: { label: string; value: string }) {
   return (
@@ -137,7 +115,7 @@ export function LandingPageStatsPage() {
                 <Table.Tbody>
                   {s.sources.map((x) => (
                     <Table.Tr key={`${x.kind}-${x.value}`}>
-                      <Table.Td style={{ overflowWrap: 'anywhere' }}>{sourceLabel(x.kind, x.value)}</Table.Td>
+                      <Table.Td style={{ overflowWrap: 'anywhere' }}>{x.label}</Table.Td>
                       <Table.Td ta="right">{formatNumber(x.visits)}</Table.Td>
                     </Table.Tr>
                   ))}
@@ -164,7 +142,7 @@ export function LandingPageStatsPage() {
                         <Text fw={600}>{r.name}</Text>
                       )}
                       <Text size="sm" c="dimmed" style={{ overflowWrap: 'anywhere' }}>
-                        {r.email} · {formatDate(r.createdAt)} · {sourceLabel(r.sourceKind, r.sourceValue)}
+                        {r.email} · {formatDate(r.createdAt)} · {r.sourceLabel}
                       </Text>
                     </Stack>
                     <Badge

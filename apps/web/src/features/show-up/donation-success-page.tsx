@@ -1,9 +1,22 @@
-import { Alert, Anchor, Button, Center, Group, Paper, Skeleton, Stack, Text, ThemeIcon, Title } from '@mantine/core';
-import { IconArrowLeft, IconCircleCheck, IconReceipt } from '@tabler/icons-react';
+import { Anchor, Button, Center, Group, Paper, Skeleton, Stack, Text, ThemeIcon, Title } from '@mantine/core';
+import { IconArrowLeft, IconCircleCheck, IconInfoCircle, IconReceipt } from '@tabler/icons-react';
 import { useEffect } from 'react';
 import { Link, Navigate, useSearchParams } from 'react-router-dom';
 import { trpc } from '../../lib/trpc';
 import { formatDate, formatUsd } from '../../ui/format';
+
+/**
+ * The heading says only what is known (issue 26 §9): thanks for a gift that is made or being
+ * confirmed, what happened to a failed or refunded one, and no thanks for a payment not found.
+ */
+const HEADINGS = {
+  unknown: { title: 'Donation details unavailable', good: false },
+  loading: { title: 'Looking up your donation', good: false },
+  pending: { title: 'Thank you for your donation!', good: true },
+  completed: { title: 'Thank you for your donation!', good: true },
+  failed: { title: 'Your donation did not go through', good: false },
+  refunded: { title: 'This donation was refunded', good: false },
+} as const;
 
 /** The thank-you page (also Stripe's return address after a redirecting payment method). */
 export function DonationSuccessPage() {
@@ -27,21 +40,24 @@ export function DonationSuccessPage() {
   if (!paymentIntent && !projectId) return <Navigate to="/show-up" replace />;
   const backToProject = donation.data?.projectId ?? (projectId && /^\d+$/.test(projectId) ? Number(projectId) : null);
 
+  const status = !valid || donation.isError ? 'unknown' : (donation.data?.status ?? 'loading');
+  const { title, good } = HEADINGS[status];
+
   return (
     <Center py="xl">
       <Paper withBorder p="xl" radius="md" maw={520} w="100%">
         <Stack align="center" ta="center" gap="sm">
-          <ThemeIcon size={64} radius="xl" color="green" variant="light">
-            <IconCircleCheck size={36} />
+          <ThemeIcon size={64} radius="xl" color={good ? 'green' : 'gray'} variant="light">
+            {good ? <IconCircleCheck size={36} /> : <IconInfoCircle size={36} />}
           </ThemeIcon>
           <Title order={1} size="h2">
-            Thank you for your donation!
+            {title}
           </Title>
-          {!valid || donation.isError ? (
-            <Alert color="orange" title="Donation details unavailable" ta="left" w="100%">
+          {status === 'unknown' ? (
+            <Text>
               We could not find the details of this donation. If you were charged, your receipt will arrive by email.
-            </Alert>
-          ) : donation.isLoading || !donation.data ? (
+            </Text>
+          ) : status === 'loading' || !donation.data ? (
             <Stack w="100%" aria-busy="true" aria-label="Loading donation">
               <Skeleton height={36} />
               <Skeleton height={18} />
@@ -57,10 +73,12 @@ export function DonationSuccessPage() {
               <Text>
                 {donation.data.isAnonymous ? 'Donation made anonymously' : `From ${donation.data.donorName ?? ''}`}
               </Text>
-              {donation.data.status === 'pending' ? (
+              {status === 'pending' ? (
                 <Text size="sm" c="dimmed">
                   Your payment is being confirmed...
                 </Text>
+              ) : status === 'failed' ? (
+                <Text size="sm">The payment did not go through, so no gift was made.</Text>
               ) : null}
               {donation.data.receiptUrl ? (
                 <Anchor href={donation.data.receiptUrl} target="_blank" rel="noopener noreferrer">

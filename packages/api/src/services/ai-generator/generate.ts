@@ -4,7 +4,7 @@ import { attemptsLeft, throttle, type BucketRule } from '../rate-limit/buckets.j
 import type { AiProvider } from '../../providers/ai.js';
 import { aiPageAnswerSchema, aiSectionAnswerSchema } from '../../schemas/landing-pages.js';
 import { aiAnnounceAnswerSchema, type AiAnnounceAnswer } from '../../schemas/service-planner.js';
-import type { z } from 'zod';
+import { z } from 'zod';
 
 const GENERATE_FAILED = 'Failed to generate content';
 const AI_NOT_CONFIGURED =
@@ -138,6 +138,21 @@ async function record(deps: AiDeps, tenantId: number, kind: string, ok: boolean,
     .execute();
 }
 
+/**
+ * The page's answer with its key points trimmed and the blank ones dropped (the public page would
+ * number them); fewer than three left is a malformed answer, asked for once more.
+ */
+const pageAnswerSchema = z.preprocess(
+  (v) =>
+    v && typeof v === 'object' && 'keyPoints' in v && Array.isArray(v.keyPoints)
+      ? {
+          ...v,
+          keyPoints: v.keyPoints.map((k: unknown) => (typeof k === 'string' ? k.trim() : k)).filter((k) => k !== ''),
+        }
+      : v,
+  aiPageAnswerSchema,
+);
+
 export async function generateLandingPage(
   deps: AiDeps,
   tenantId: number,
@@ -153,7 +168,7 @@ export async function generateLandingPage(
     user,
     schemaName: 'landing_page',
     jsonSchema: PAGE_SCHEMA,
-    schema: aiPageAnswerSchema,
+    schema: pageAnswerSchema,
   });
 }
 

@@ -4,7 +4,7 @@ import { IMPORT_FIELDS } from '../../schemas/contact-imports.js';
 import { notFound } from '../../errors.js';
 import { acquireExportSlot } from './church-limits.js';
 import { toContact } from './map.js';
-import { toCsv } from '../../render/csv.js';
+import { phoneCell, toCsv, type CsvCell } from '../../render/csv.js';
 import { contactsByName } from './contacts.js';
 import type { z } from 'zod';
 import type { contactSchema } from '../../schemas/contacts.js';
@@ -13,15 +13,19 @@ type ContactOut = z.input<typeof contactSchema>;
 
 const yesNo = (b: boolean) => (b ? 'yes' : 'no');
 
-/** One contact's cells, in the import screen's column order (the CSV writer guards formulas). */
-function cells(c: ReturnType<typeof toContact>): string[] {
+/**
+ * One contact's cells, in the import screen's column order (the CSV writer guards formulas). The
+ * phone is its E.164 number ('+61412000111', which imports back whatever the Country Code column
+ * says), or as typed when it is not a possible number.
+ */
+function cells(c: ReturnType<typeof toContact>): CsvCell[] {
   const m = c.metadata;
-  const byField: Record<string, string> = {
+  const byField: Record<string, CsvCell> = {
     firstName: c.firstName,
     lastName: c.lastName,
     email: c.email ?? '',
-    phone: c.phone ?? '',
-    countryCode: m.countryCode,
+    phone: phoneCell(c.phoneE164 ?? c.phone),
+    countryCode: phoneCell(m.countryCode),
     dateOfBirth: m.dateOfBirth ?? '',
     tags: c.tags.join('; '),
     notes: m.notes ?? '',
@@ -99,7 +103,7 @@ export async function openContactsCsv(db: Db, tenantId: number, opts: { listId?:
       .replace(/^-|-$/g, '') || 'contacts';
   async function* chunks(): AsyncGenerator<string> {
     yield toCsv([IMPORT_FIELDS.map((f) => f.label)]);
-    let batch: string[][] = [];
+    let batch: CsvCell[][] = [];
     for await (const row of cursorRows(contactsByName(db, tenantId, opts))) {
       batch.push(cells(toContact(row)));
       if (batch.length === CHUNK_ROWS) {

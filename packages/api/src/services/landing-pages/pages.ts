@@ -14,6 +14,7 @@ import {
   type landingPageStatsSchema,
 } from '../../schemas/landing-pages.js';
 import { churchCountryCode } from '../settings/church-settings.js';
+import { visitSourceLabels } from '../sources/labels.js';
 import { cleanContent } from './sanitize.js';
 import { signupDifferences } from './signup-values.js';
 
@@ -358,7 +359,13 @@ export async function landingPageStats(
       .limit(20)
       .execute(),
   ]);
-  const churchCountry = await churchCountryCode(db, tenantId);
+  const [churchCountry, sourceLabel] = await Promise.all([
+    churchCountryCode(db, tenantId),
+    visitSourceLabels(db, tenantId, [
+      ...sources.map((r) => ({ kind: r.sourceKind, value: r.sourceValue })),
+      ...recent.map((r) => ({ kind: r.sourceKind, value: r.sourceValue })),
+    ]),
+  ]);
   return {
     days: input.days,
     visits: Number(totals.visits),
@@ -367,7 +374,12 @@ export async function landingPageStats(
     confirmedSignups: Number(signups.confirmed),
     conversionRate: pct(Number(signups.all), Number(totals.unique)),
     perDay: perDay.map((r) => ({ day: r.day, visits: Number(r.visits), uniqueVisitors: Number(r.unique) })),
-    sources: sources.map((r) => ({ kind: r.sourceKind, value: r.sourceValue, visits: Number(r.visits) })),
+    sources: sources.map((r) => ({
+      kind: r.sourceKind,
+      value: r.sourceValue,
+      label: sourceLabel({ kind: r.sourceKind, value: r.sourceValue }),
+      visits: Number(r.visits),
+    })),
     recentSignups: recent.map((r) => ({
       id: r.id,
       name: r.name,
@@ -376,6 +388,7 @@ export async function landingPageStats(
       confirmed: r.confirmedAt !== null,
       sourceKind: r.sourceKind,
       sourceValue: r.sourceValue,
+      sourceLabel: sourceLabel({ kind: r.sourceKind, value: r.sourceValue }),
       createdAt: r.createdAt,
       differences: r.contactId
         ? signupDifferences(

@@ -19,6 +19,7 @@ import type { ShowUpServices } from './config.js';
 import { invalidateShowUpLists, ownedProject } from './projects.js';
 import { escapeHtml } from '../../render/html.js';
 import { toCsv } from '../../render/csv.js';
+import { sourceLabels } from '../sources/labels.js';
 
 type PrepareInput = z.output<typeof prepareDonationSchema>;
 
@@ -546,56 +547,6 @@ export async function donationByPayment(
     status: row.status,
     receiptUrl: row.status === 'completed' ? row.receiptUrl : null,
   };
-}
-
-/** Where each kind of source is named: its table, and the label's prefix. */
-const SOURCE_NAMES = {
-  email: { table: 'emailCampaigns', prefix: 'Email' },
-  sms: { table: 'smsCampaigns', prefix: 'SMS' },
-  qr: { table: 'qrCodes', prefix: 'QR code' },
-  link: { table: 'qrCodes', prefix: 'Short link' },
-  page: { table: 'landingPages', prefix: 'Landing page' },
-} as const satisfies Record<DonationSourceKind, { table: string; prefix: string }>;
-
-/**
- * Names of the things gifts came from, joined from their tables (the church's own rows only): the
- * campaign, QR code or landing page name; a short link with its path. One deleted since reads
- * e.g. 'QR code #5 (deleted)'.
- */
-async function sourceLabels(db: Db, tenantId: number, refs: { kind: DonationSourceKind; id: number }[]) {
-  const labels = new Map<string, string>();
-  const tables = [...new Set(Object.values(SOURCE_NAMES).map((n) => n.table))];
-  await Promise.all(
-    tables.map(async (table) => {
-      const kinds = (Object.keys(SOURCE_NAMES) as DonationSourceKind[]).filter((k) => SOURCE_NAMES[k].table === table);
-      const ids = [...new Set(refs.filter((r) => kinds.includes(r.kind)).map((r) => r.id))];
-      if (ids.length === 0) return;
-      const rows =
-        table === 'qrCodes'
-          ? await db
-              .selectFrom('qrCodes')
-              .select(['id', 'name', 'shortCode'])
-              .where('userId', '=', tenantId)
-              .where('id', 'in', ids)
-              .execute()
-          : await db
-              .selectFrom(table)
-              .select(['id', 'name', sql<string | null>`null`.as('shortCode')])
-              .where('userId', '=', tenantId)
-              .where('id', 'in', ids)
-              .execute();
-      for (const r of rows)
-        for (const kind of kinds)
-          labels.set(
-            `${kind}.${r.id}`,
-            kind === 'link' && r.shortCode
-              ? `${SOURCE_NAMES[kind].prefix}: /s/${r.shortCode} (${r.name})`
-              : `${SOURCE_NAMES[kind].prefix}: ${r.name}`,
-          );
-    }),
-  );
-  return (kind: DonationSourceKind, id: number) =>
-    labels.get(`${kind}.${id}`) ?? `${SOURCE_NAMES[kind].prefix} #${id} (deleted)`;
 }
 
 /** The owner's Donations tab: every gift with its status and source, and the sum by source. */
