@@ -111,9 +111,9 @@ browserDescribe(describe)('Landing pages', async () => {
     await page.getByRole('button', { name: 'Reorder 6. Image' }).focus();
     await page.keyboard.press('Space');
     // Picked up: the live region announces where the block is.
-    await page.getByText('Image block is over position 6.').waitFor({ state: 'attached' });
+    await page.getByText('Image block is now at position 6.').waitFor({ state: 'attached' });
     await page.keyboard.press('ArrowUp');
-    await page.getByText('Image block is over position 5.').waitFor({ state: 'attached' });
+    await page.getByText('Image block is now at position 5.').waitFor({ state: 'attached' });
     await page.keyboard.press('Space');
     await page.getByRole('region', { name: '5. Image block' }).waitFor();
     await page.getByRole('region', { name: '6. Sign-up form block' }).waitFor();

@@ -1,9 +1,10 @@
-import { Button, Group, Modal, Select, Stack, Textarea, TextInput } from '@mantine/core';
+import { Modal, Select, Stack, Textarea, TextInput } from '@mantine/core';
 import { schemaResolver, useForm } from '@mantine/form';
 import { contactListFieldsSchema } from '@lampstand/api/schemas/contacts';
 import { trpc } from '../../lib/trpc';
 import { useSave, type SaveUtils } from '../../lib/use-save';
 import { type ContactList } from './labels';
+import { FormActions } from '../../ui/form-actions';
 
 export function ListFormModal({ list, opened, onClose }: { list?: ContactList; opened: boolean; onClose: () => void }) {
   const form = useForm({
@@ -55,14 +56,11 @@ export function ListFormModal({ list, opened, onClose }: { list?: ContactList; o
             ]}
             {...form.getInputProps('type')}
           />
-          <Group justify="flex-end">
-            <Button variant="default" onClick={onClose}>
-              Cancel
-            </Button>
-            <Button type="submit" loading={create.isPending || update.isPending}>
-              {list ? 'Update List' : 'Create List'}
-            </Button>
-          </Group>
+          <FormActions
+            onCancel={onClose}
+            submit={list ? 'Update List' : 'Create List'}
+            saving={create.isPending || update.isPending}
+          />
         </Stack>
       </form>
     </Modal>

@@ -1,20 +1,6 @@
-import {
-  DndContext,
-  KeyboardSensor,
-  PointerSensor,
-  closestCenter,
-  useSensor,
-  useSensors,
-  type DragEndEvent,
-} from '@dnd-kit/core';
-import {
-  SortableContext,
-  arrayMove,
-  sortableKeyboardCoordinates,
-  useSortable,
-  verticalListSortingStrategy,
-} from '@dnd-kit/sortable';
+import { useSortable } from '@dnd-kit/sortable';
 import { CSS } from '@dnd-kit/utilities';
+import { SortableList } from '../../ui/sortable-list';
 import { ActionIcon, Group, Paper, Stack, Text } from '@mantine/core';
 import { IconGripVertical, IconTrash } from '@tabler/icons-react';
 import type { Dispatch, SetStateAction } from 'react';
@@ -84,55 +70,20 @@ export function SortableBlock({
 
 /** The blocks in order, each dragged by its handle (pointer or keyboard, announced for screen readers). */
 export function BlockList({ blocks, setBlocks }: { blocks: Block[]; setBlocks: Dispatch<SetStateAction<Block[]>> }) {
-  const sensors = useSensors(
-    useSensor(PointerSensor, { activationConstraint: { distance: 4 } }),
-    useSensor(KeyboardSensor, { coordinateGetter: sortableKeyboardCoordinates }),
-  );
-  const onDragEnd = ({ active, over }: DragEndEvent) => {
-    if (!over || active.id === over.id) return;
-    setBlocks((bs) => {
-      const from = bs.findIndex((b) => b.id === active.id);
-      const to = bs.findIndex((b) => b.id === over.id);
-      return arrayMove(bs, from, to);
-    });
-  };
-  const announce = (id: string | number) => {
-    const i = blocks.findIndex((b) => b.id === id);
-    return i >= 0 ? `${label(blocks[i]!)} block` : 'block';
-  };
-  const position = (id: string | number | undefined) => blocks.findIndex((b) => b.id === id) + 1;
   return (
-    <DndContext
-      sensors={sensors}
-      collisionDetection={closestCenter}
-      onDragEnd={onDragEnd}
-      accessibility={{
-        announcements: {
-          onDragStart: ({ active }) => `Picked up ${announce(active.id)}.`,
-          onDragOver: ({ active, over }) =>
-            over
-              ? `${announce(active.id)} is over position ${position(over.id)}.`
-              : `${announce(active.id)} is not over a position.`,
-          onDragEnd: ({ active, over }) =>
-            over ? `${announce(active.id)} moved to position ${position(over.id)}.` : `${announce(active.id)} dropped.`,
-          onDragCancel: ({ active }) => `Moving ${announce(active.id)} was cancelled.`,
-        },
-      }}
-    >
-      <SortableContext items={blocks.map((b) => b.id)} strategy={verticalListSortingStrategy}>
-        <Stack>
-          {blocks.map((b, i) => (
-            <SortableBlock
-              key={b.id}
-              block={b}
-              index={i}
-              blocks={blocks}
-              onChange={(nb) => setBlocks((bs) => bs.map((x) => (x.id === b.id ? nb : x)))}
-              onRemove={() => setBlocks((bs) => bs.filter((x) => x.id !== b.id))}
-            />
-          ))}
-        </Stack>
-      </SortableContext>
-    </DndContext>
+    <SortableList items={blocks} onReorder={setBlocks} nameOf={(b) => `${label(b)} block`}>
+      <Stack>
+        {blocks.map((b, i) => (
+          <SortableBlock
+            key={b.id}
+            block={b}
+            index={i}
+            blocks={blocks}
+            onChange={(nb) => setBlocks((bs) => bs.map((x) => (x.id === b.id ? nb : x)))}
+            onRemove={() => setBlocks((bs) => bs.filter((x) => x.id !== b.id))}
+          />
+        ))}
+      </Stack>
+    </SortableList>
   );
 }

@@ -1,4 +1,4 @@
-import { Button, Group, Modal, Stack, TextInput } from '@mantine/core';
+import { Modal, Stack, TextInput } from '@mantine/core';
 import { schemaResolver, useForm } from '@mantine/form';
 import { useState } from 'react';
 import type { z } from 'zod';
@@ -7,6 +7,7 @@ import { landingPageFieldsSchema, slugify } from '@lampstand/api/schemas/landing
 import type { RouterOutputs } from '@lampstand/api';
 import { trpc } from '../../lib/trpc';
 import { useSave } from '../../lib/use-save';
+import { FormActions } from '../../ui/form-actions';
 
 type Page = RouterOutputs['landingPages']['get'];
 const nameSlugSchema = landingPageFieldsSchema.pick({ name: true, slug: true });
@@ -72,14 +73,11 @@ export function PageDialog({ opened, onClose, page }: { opened: boolean; onClose
               form.setFieldValue('slug', e.currentTarget.value);
             }}
           />
-          <Group justify="flex-end">
-            <Button variant="default" onClick={onClose}>
-              Cancel
-            </Button>
-            <Button type="submit" loading={create.isPending || update.isPending}>
-              {page ? 'Save Changes' : 'Create Landing Page'}
-            </Button>
-          </Group>
+          <FormActions
+            onCancel={onClose}
+            submit={page ? 'Save Changes' : 'Create Landing Page'}
+            saving={create.isPending || update.isPending}
+          />
         </Stack>
       </form>
     </Modal>

@@ -1,4 +1,4 @@
-import { Button, Group, Modal, Stack, Text, TextInput } from '@mantine/core';
+import { Modal, Stack, Text, TextInput } from '@mantine/core';
 import { schemaResolver, useForm } from '@mantine/form';
 import dayjs from 'dayjs';
 import { duplicatePlanSchema, type PlanSummary } from '@lampstand/api/schemas/service-planner';
@@ -6,6 +6,7 @@ import { trpc } from '../../lib/trpc';
 import { errorMessage } from '../../lib/errors';
 import { notifyError, notifySuccess } from '../../ui/notify';
 import { dayLabel } from './bits';
+import { FormActions } from '../../ui/form-actions';
 
 /** 'Use last Sunday as a starting point': the plan's fields, items and songs on a new date. */
 export function DuplicatePlanModal({
@@ -50,14 +51,7 @@ export function DuplicatePlanModal({
           </Text>
           <TextInput label="Title" {...form.getInputProps('title')} />
           <TextInput label="Date" type="date" withAsterisk {...form.getInputProps('date')} />
-          <Group justify="flex-end">
-            <Button variant="default" onClick={onClose}>
-              Cancel
-            </Button>
-            <Button type="submit" loading={dup.isPending}>
-              Duplicate
-            </Button>
-          </Group>
+          <FormActions onCancel={onClose} submit={'Duplicate'} saving={dup.isPending} />
         </Stack>
       </form>
     </Modal>

@@ -1,16 +1,4 @@
-import {
-  Button,
-  Divider,
-  Group,
-  Modal,
-  NumberInput,
-  Select,
-  SimpleGrid,
-  Stack,
-  Switch,
-  Textarea,
-  TextInput,
-} from '@mantine/core';
+import { Divider, Modal, NumberInput, Select, SimpleGrid, Stack, Switch, Textarea, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { createItemSchema, type PlanItem } from '@lampstand/api/schemas/service-planner';
 import { trpc } from '../../lib/trpc';
@@ -18,6 +6,7 @@ import { errorMessage } from '../../lib/errors';
 import { notifyError, notifySuccess } from '../../ui/notify';
 import { KEY_OPTIONS } from './bits';
 import { PLANNER_STALE_MS } from './plans-tab';
+import { FormActions } from '../../ui/form-actions';
 
 interface ItemFormValues {
   title: string;
@@ -153,14 +142,11 @@ export function ItemModal({ planId, item, onClose }: { planId: number; item?: Pl
               <TextInput label="Song notes" {...form.getInputProps('songNotes')} />
             </>
           ) : null}
-          <Group justify="flex-end">
-            <Button variant="default" onClick={onClose}>
-              Cancel
-            </Button>
-            <Button type="submit" loading={create.isPending || update.isPending}>
-              {item ? 'Save Item' : 'Add Item'}
-            </Button>
-          </Group>
+          <FormActions
+            onCancel={onClose}
+            submit={item ? 'Save Item' : 'Add Item'}
+            saving={create.isPending || update.isPending}
+          />
         </Stack>
       </form>
     </Modal>

@@ -1,21 +1,7 @@
 import { ActionIcon, Badge, Box, Card, Group, Menu, Stack, Text } from '@mantine/core';
-import {
-  DndContext,
-  KeyboardSensor,
-  PointerSensor,
-  closestCenter,
-  useSensor,
-  useSensors,
-  type DragEndEvent,
-} from '@dnd-kit/core';
-import {
-  SortableContext,
-  arrayMove,
-  sortableKeyboardCoordinates,
-  useSortable,
-  verticalListSortingStrategy,
-} from '@dnd-kit/sortable';
+import { useSortable } from '@dnd-kit/sortable';
 import { CSS } from '@dnd-kit/utilities';
+import { SortableList } from '../../ui/sortable-list';
 import { IconDots, IconGripVertical, IconPencil, IconTrash } from '@tabler/icons-react';
 import { computeItemTimes, type PlanDetail, type PlanItem } from '@lampstand/api/schemas/service-planner';
 import { ItemTypeIcon, minutesLabel, timeLabel } from './bits';
@@ -142,54 +128,23 @@ export function ItemsList({
   onEdit: (item: PlanItem) => void;
   onDelete: (item: PlanItem) => void;
 }) {
-  const sensors = useSensors(
-    useSensor(PointerSensor, { activationConstraint: { distance: 4 } }),
-    useSensor(KeyboardSensor, { coordinateGetter: sortableKeyboardCoordinates }),
-  );
   const times = computeItemTimes(plan, items);
-  const onDragEnd = (e: DragEndEvent) => {
-    if (!e.over || e.active.id === e.over.id) return;
-    const from = items.findIndex((i) => i.id === e.active.id);
-    const to = items.findIndex((i) => i.id === e.over!.id);
-    onReorder(arrayMove(items, from, to));
-  };
-  const titleOf = (id: string | number) => items.find((i) => i.id === id)?.title ?? 'item';
   return (
-    <DndContext
-      sensors={sensors}
-      collisionDetection={closestCenter}
-      onDragEnd={onDragEnd}
-      accessibility={{
-        announcements: {
-          onDragStart: ({ active }) => `Picked up ${titleOf(active.id)}.`,
-          onDragOver: ({ active, over }) =>
-            over
-              ? `${titleOf(active.id)} is now at position ${items.findIndex((i) => i.id === over.id) + 1}.`
-              : undefined,
-          onDragEnd: ({ active, over }) =>
-            over
-              ? `${titleOf(active.id)} was dropped at position ${items.findIndex((i) => i.id === over.id) + 1}.`
-              : undefined,
-          onDragCancel: ({ active }) => `Moving ${titleOf(active.id)} was cancelled.`,
-        },
-      }}
-    >
-      <SortableContext items={items.map((i) => i.id)} strategy={verticalListSortingStrategy}>
-        <Stack gap="xs" aria-label="Order of service">
-          {items.map((item, idx) => (
-            <ItemRow
-              key={item.id}
-              item={item}
-              startTime={times.starts[idx] ?? null}
-              people={plan.assignments
-                .filter((a) => a.itemId === item.id && a.status !== 'declined')
-                .map((a) => a.memberName)}
-              onEdit={() => onEdit(item)}
-              onDelete={() => onDelete(item)}
-            />
-          ))}
-        </Stack>
-      </SortableContext>
-    </DndContext>
+    <SortableList items={items} onReorder={onReorder} nameOf={(i) => i.title}>
+      <Stack gap="xs" aria-label="Order of service">
+        {items.map((item, idx) => (
+          <ItemRow
+            key={item.id}
+            item={item}
+            startTime={times.starts[idx] ?? null}
+            people={plan.assignments
+              .filter((a) => a.itemId === item.id && a.status !== 'declined')
+              .map((a) => a.memberName)}
+            onEdit={() => onEdit(item)}
+            onDelete={() => onDelete(item)}
+          />
+        ))}
+      </Stack>
+    </SortableList>
   );
 }

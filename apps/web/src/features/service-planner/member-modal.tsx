@@ -24,6 +24,7 @@ import { notifyError, notifySuccess } from '../../ui/notify';
 import { PLANNER_STALE_MS } from './plans-tab';
 import { useContactSearch } from '../contacts/contact-search';
 import type { Contact } from '../contacts/labels';
+import { FormActions } from '../../ui/form-actions';
 
 export type MemberInput = z.input<typeof createMemberSchema>;
 
@@ -169,14 +170,11 @@ export function MemberModal({ member, onClose }: { member?: TeamMember; onClose:
           <Textarea label="Notes" autosize minRows={2} {...form.getInputProps('notes')} />
           <Switch label="Active" {...form.getInputProps('isActive', { type: 'checkbox' })} />
           {current ? <Blockouts member={current} /> : null}
-          <Group justify="flex-end">
-            <Button variant="default" onClick={onClose}>
-              Cancel
-            </Button>
-            <Button type="submit" loading={create.isPending || update.isPending}>
-              {member ? 'Save Member' : 'Add Member'}
-            </Button>
-          </Group>
+          <FormActions
+            onCancel={onClose}
+            submit={member ? 'Save Member' : 'Add Member'}
+            saving={create.isPending || update.isPending}
+          />
         </Stack>
       </form>
     </Modal>

@@ -1,4 +1,4 @@
-import { Button, Group, Modal, Select, SimpleGrid, Stack, Textarea, TextInput } from '@mantine/core';
+import { Modal, Select, SimpleGrid, Stack, Textarea, TextInput } from '@mantine/core';
 import { schemaResolver, useForm } from '@mantine/form';
 import type { z } from 'zod';
 import {
@@ -10,6 +10,7 @@ import {
 import { trpc } from '../../lib/trpc';
 import { errorMessage } from '../../lib/errors';
 import { notifyError, notifySuccess } from '../../ui/notify';
+import { FormActions } from '../../ui/form-actions';
 
 type PlanInput = z.input<typeof createPlanSchema>;
 
@@ -77,14 +78,11 @@ export function PlanFormModal({
             allowDeselect={false}
             {...form.getInputProps('status')}
           />
-          <Group justify="flex-end">
-            <Button variant="default" onClick={onClose}>
-              Cancel
-            </Button>
-            <Button type="submit" loading={create.isPending || update.isPending}>
-              {plan ? 'Save Plan' : 'Create Plan'}
-            </Button>
-          </Group>
+          <FormActions
+            onCancel={onClose}
+            submit={plan ? 'Save Plan' : 'Create Plan'}
+            saving={create.isPending || update.isPending}
+          />
         </Stack>
       </form>
     </Modal>

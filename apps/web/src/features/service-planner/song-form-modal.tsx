@@ -1,15 +1,4 @@
-import {
-  Button,
-  Group,
-  Modal,
-  NumberInput,
-  Select,
-  SimpleGrid,
-  Stack,
-  TagsInput,
-  Textarea,
-  TextInput,
-} from '@mantine/core';
+import { Modal, NumberInput, Select, SimpleGrid, Stack, TagsInput, Textarea, TextInput } from '@mantine/core';
 import { schemaResolver, useForm } from '@mantine/form';
 import type { z } from 'zod';
 import { createSongSchema, type Song } from '@lampstand/api/schemas/service-planner';
@@ -17,6 +6,7 @@ import { trpc } from '../../lib/trpc';
 import { errorMessage } from '../../lib/errors';
 import { notifyError, notifySuccess } from '../../ui/notify';
 import { KEY_OPTIONS } from './bits';
+import { FormActions } from '../../ui/form-actions';
 
 export type SongInput = z.input<typeof createSongSchema>;
 
@@ -80,14 +70,11 @@ export function SongFormModal({ song, onClose }: { song?: Song; onClose: () => v
             <Textarea label="Notes" autosize minRows={1} {...form.getInputProps('notes')} />
             <TextInput label="Audio URL" {...form.getInputProps('audioUrl')} />
           </SimpleGrid>
-          <Group justify="flex-end">
-            <Button variant="default" onClick={onClose}>
-              Cancel
-            </Button>
-            <Button type="submit" loading={create.isPending || update.isPending}>
-              {song ? 'Save Song' : 'Add Song'}
-            </Button>
-          </Group>
+          <FormActions
+            onCancel={onClose}
+            submit={song ? 'Save Song' : 'Add Song'}
+            saving={create.isPending || update.isPending}
+          />
         </Stack>
       </form>
     </Modal>

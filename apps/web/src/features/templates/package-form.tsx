@@ -1,4 +1,4 @@
-import { Button, Group, Select, Switch, Textarea, TextInput } from '@mantine/core';
+import { Select, Switch, Textarea, TextInput } from '@mantine/core';
 import { schemaResolver, useForm } from '@mantine/form';
 import { packageFormSchema } from '@lampstand/api/schemas/templates';
 import type { RouterOutputs } from '@lampstand/api';
@@ -7,6 +7,7 @@ import { useSave } from '../../lib/use-save';
 import { saveToasts } from './save-toasts';
 import { AdminDialog } from './admin-dialog';
 import { CATEGORY_OPTIONS, type Template } from './template-form';
+import { FormActions } from '../../ui/form-actions';
 
 export type Package = RouterOutputs['adminTemplates']['packages'][number];
 
@@ -86,14 +87,11 @@ export function PackageDialog({
         />
       ))}
       <Switch label="Active" {...form.getInputProps('isActive', { type: 'checkbox' })} />
-      <Group justify="flex-end">
-        <Button variant="default" onClick={onClose}>
-          Cancel
-        </Button>
-        <Button type="submit" loading={create.isPending || update.isPending}>
-          {pkg ? 'Update Package' : 'Create Package'}
-        </Button>
-      </Group>
+      <FormActions
+        onCancel={onClose}
+        submit={pkg ? 'Update Package' : 'Create Package'}
+        saving={create.isPending || update.isPending}
+      />
     </AdminDialog>
   );
 }

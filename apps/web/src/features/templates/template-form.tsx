@@ -1,5 +1,5 @@
 import '@mantine/tiptap/styles.css';
-import { Button, Group, Select, Stack, Switch, Text, Textarea, TextInput } from '@mantine/core';
+import { Group, Select, Stack, Switch, Text, Textarea, TextInput } from '@mantine/core';
 import { schemaResolver, useForm } from '@mantine/form';
 import { Link as LinkExtension, RichTextEditor } from '@mantine/tiptap';
 import { useEditor } from '@tiptap/react';
@@ -12,6 +12,7 @@ import { useSave } from '../../lib/use-save';
 import { saveToasts } from './save-toasts';
 import { AdminDialog } from './admin-dialog';
 import { labelledEditorProps } from '../../ui/rich-text';
+import { FormActions } from '../../ui/form-actions';
 
 export type Template = RouterOutputs['adminTemplates']['templates'][number];
 export const CATEGORY_OPTIONS = TEMPLATE_CATEGORIES.map((c) => ({ value: c, label: c[0]!.toUpperCase() + c.slice(1) }));
@@ -158,14 +159,11 @@ export function TemplateDialog({ template, onClose }: { template?: Template; onC
         <HtmlEditor label="Flyer" value={v.content.html} onChange={(h) => form.setFieldValue('content.html', h)} />
       ) : null}
       <Switch label="Active" {...form.getInputProps('isActive', { type: 'checkbox' })} />
-      <Group justify="flex-end">
-        <Button variant="default" onClick={onClose}>
-          Cancel
-        </Button>
-        <Button type="submit" loading={create.isPending || update.isPending}>
-          {template ? 'Update Template' : 'Create Template'}
-        </Button>
-      </Group>
+      <FormActions
+        onCancel={onClose}
+        submit={template ? 'Update Template' : 'Create Template'}
+        saving={create.isPending || update.isPending}
+      />
     </AdminDialog>
   );
 }
