@@ -146,3 +146,21 @@ export async function registerChurch(baseUrl: string, name?: string) {
     password: payload.password,
   };
 }
+
+let contactCount = 0;
+/**
+ * A contact of the signed-in church through POST /api/contacts: a name and email unique in the
+ * test file and a mobile number, unless `fields` say otherwise. Returns the created contact.
+ */
+export async function addContact(client: HttpClient, fields: Record<string, unknown> = {}) {
+  const n = ++contactCount;
+  const res = await client.post('/api/contacts', {
+    firstName: `P${n}`,
+    lastName: 'L',
+    email: `p${n}@example.org`,
+    phone: '0412345678',
+    ...fields,
+  });
+  if (res.status !== 201) throw new Error(`adding a contact failed: ${res.status} ${res.text}`);
+  return res.body as { id: number; firstName: string; lastName: string; email: string | null };
+}
