@@ -3,6 +3,7 @@ import type { z } from 'zod';
 import { ageFromDateOfBirth, type childSchema } from '../../schemas/contacts.js';
 import { badRequest, notFound } from '../../errors.js';
 import { sentFields } from './contacts.js';
+import { deleteChurchRow } from '../church-rows.js';
 
 export interface ChildFields {
   name: string;
@@ -145,14 +146,7 @@ export async function updateChild(
 }
 
 export async function removeChild(db: Db, tenantId: number, childId: number) {
-  const row = await db
-    .deleteFrom('contactChildren')
-    .where('id', '=', childId)
-    .where('userId', '=', tenantId)
-    .returning('id')
-    .executeTakeFirst();
-  if (!row) throw notFound('Child not found');
-  return { id: childId };
+  return deleteChurchRow(db, tenantId, { table: 'contactChildren', id: childId, missing: 'Child not found' });
 }
 
 /**

@@ -11,6 +11,7 @@ import { notFound } from '../../errors.js';
 import { toContact, type ContactRow } from './map.js';
 import { churchCountryCode, type CountryCode } from '../settings/church-settings.js';
 import { toE164 } from './phone.js';
+import { deleteChurchRow } from '../church-rows.js';
 
 type ContactFields = z.output<typeof contactFieldsSchema>;
 type Metadata = z.output<typeof contactMetadataSchema>;
@@ -203,12 +204,5 @@ export async function findContacts(db: Db, tenantId: number, input: FindContacts
  * consent history go with it: their foreign keys are `on delete cascade` (migration 0002).
  */
 export async function deleteContact(db: Db, tenantId: number, id: number): Promise<{ id: number }> {
-  const row = await db
-    .deleteFrom('contacts')
-    .where('id', '=', id)
-    .where('userId', '=', tenantId)
-    .returning('id')
-    .executeTakeFirst();
-  if (!row) throw notFound('Contact not found');
-  return { id };
+  return deleteChurchRow(db, tenantId, { table: 'contacts', id: id, missing: 'Contact not found' });
 }

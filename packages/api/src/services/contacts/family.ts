@@ -1,6 +1,7 @@
 import type { Db, FamilyRelationship } from '@lampstand/db';
 import { badRequest, conflict, isUniqueViolation, notFound } from '../../errors.js';
 import { toContact } from './map.js';
+import { deleteChurchRow } from '../church-rows.js';
 
 /**
  * A contact's family: each link with the related contact, the relationship as stored, and
@@ -92,12 +93,5 @@ export async function addFamilyLink(
 }
 
 export async function removeFamilyLink(db: Db, tenantId: number, linkId: number) {
-  const row = await db
-    .deleteFrom('contactFamilyLinks')
-    .where('id', '=', linkId)
-    .where('userId', '=', tenantId)
-    .returning('id')
-    .executeTakeFirst();
-  if (!row) throw notFound('Family link not found');
-  return { id: linkId };
+  return deleteChurchRow(db, tenantId, { table: 'contactFamilyLinks', id: linkId, missing: 'Family link not found' });
 }

@@ -4,6 +4,7 @@ import type { Selectable } from 'kysely';
 import type { ContactListsTable } from '@lampstand/db';
 import type { contactListSchema } from '../../schemas/contacts.js';
 import { notFound } from '../../errors.js';
+import { deleteChurchRow } from '../church-rows.js';
 
 function toList(r: Selectable<ContactListsTable>, count?: number): z.input<typeof contactListSchema> {
   return {
@@ -98,14 +99,7 @@ export async function updateContactList(
 
 /** Deletes the list and its memberships (the contacts stay). */
 export async function deleteContactList(db: Db, tenantId: number, id: number): Promise<{ id: number }> {
-  const row = await db
-    .deleteFrom('contactLists')
-    .where('id', '=', id)
-    .where('userId', '=', tenantId)
-    .returning('id')
-    .executeTakeFirst();
-  if (!row) throw notFound('List not found');
-  return { id };
+  return deleteChurchRow(db, tenantId, { table: 'contactLists', id: id, missing: 'List not found' });
 }
 
 async function assertContact(db: Db, tenantId: number, contactId: number) {

@@ -7,6 +7,7 @@ import type { assignmentSchema } from '../../schemas/service-planner.js';
 import type { DeliveryConfig } from '../delivery/config.js';
 import type { JobQueue } from '../../jobs.js';
 import { takeDailyAllowance } from '../delivery/daily-limit.js';
+import { deleteChurchRow } from '../church-rows.js';
 
 function assignmentQuery(db: Db, tenantId: number) {
   return db
@@ -240,14 +241,11 @@ export async function updateAssignment(
 }
 
 export async function deleteAssignment(db: Db, tenantId: number, input: { id: number }): Promise<{ id: number }> {
-  const row = await db
-    .deleteFrom('servicePlanAssignments')
-    .where('id', '=', input.id)
-    .where('userId', '=', tenantId)
-    .returning('id')
-    .executeTakeFirst();
-  if (!row) throw notFound('Assignment not found');
-  return row;
+  return deleteChurchRow(db, tenantId, {
+    table: 'servicePlanAssignments',
+    id: input.id,
+    missing: 'Assignment not found',
+  });
 }
 
 // ---- Scheduling requests ----

@@ -11,6 +11,7 @@ import { loadAnnouncements } from './announce.js';
 import { loadAssignments } from './assignments.js';
 import { ensureItemTypes } from './item-types.js';
 import { storeItemStartTimes } from './item-times.js';
+import { deleteChurchRow } from '../church-rows.js';
 
 export interface PlanFields {
   title: string;
@@ -279,14 +280,7 @@ export async function updatePlan(
 }
 
 export async function deletePlan(db: Db, tenantId: number, input: { id: number }): Promise<{ id: number }> {
-  const row = await db
-    .deleteFrom('servicePlans')
-    .where('id', '=', input.id)
-    .where('userId', '=', tenantId)
-    .returning('id')
-    .executeTakeFirst();
-  if (!row) throw notFound('Service plan not found');
-  return row;
+  return deleteChurchRow(db, tenantId, { table: 'servicePlans', id: input.id, missing: 'Service plan not found' });
 }
 
 /**

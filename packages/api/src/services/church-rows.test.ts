@@ -1,0 +1,36 @@
+import { describe, expect, it } from 'vitest';
+import { freshDatabase } from '@lampstand/db/test/fresh-db';
+import { twoChurchesWithContacts } from '@lampstand/db/test/two-churches';
+import { AppError } from '../errors.js';
+import { deleteChurchRow } from './church-rows.js';
+
+const { db } = await freshDatabase();
+const { churchA, churchB } = await twoChurchesWithContacts(db);
+const idOf = async (firstName: string) =>
+  (await db.selectFrom('contacts').select('id').where('firstName', '=', firstName).executeTakeFirstOrThrow()).id;
+
+describe('deleteChurchRow', () => {
+  it("deletes the church's own row and answers its id", async () => {
+    const ann = await idOf('Ann');
+    expect(await deleteChurchRow(db, churchA, { table: 'contacts', id: ann, missing: 'Contact not found' })).toEqual({
+      id: ann,
+    });
+    expect(await db.selectFrom('contacts').select('id').where('id', '=', ann).executeTakeFirst()).toBeUndefined();
+  });
+
+  it("answers 404 with the message for another church's row, and leaves it", async () => {
+    const bea = await idOf('Bea');
+    const attempt = deleteChurchRow(db, churchA, { table: 'contacts', id: bea, missing: 'Contact not found' });
+    await expect(attempt).rejects.toBeInstanceOf(AppError);
+    await expect(attempt).rejects.toMatchObject({ code: 'NOT_FOUND', message: 'Contact not found' });
+    expect(await db.selectFrom('contacts').select('userId').where('id', '=', bea).executeTakeFirst()).toEqual({
+      userId: churchB,
+    });
+  });
+
+  it('answers 404 for an id that does not exist', async () => {
+    await expect(
+      deleteChurchRow(db, churchB, { table: 'contactLists', id: 999_999, missing: 'List not found' }),
+    ).rejects.toMatchObject({ message: 'List not found' });
+  });
+});

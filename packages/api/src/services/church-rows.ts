@@ -1,0 +1,26 @@
+import type { Database, Db, TableName } from '@lampstand/db';
+import { notFound } from '../errors.js';
+
+/** The tables of a church's own rows: each row has an `id` and the `userId` of the church owning it. */
+export type ChurchTable = {
+  [T in TableName]: Database[T] extends { id: unknown; userId: unknown } ? T : never;
+}[TableName];
+
+/**
+ * Deletes the church's row `id` of `table`, in one statement scoped to the church: an id that is
+ * not the church's (another church's, or none) is `missing`, a 404 with that message.
+ */
+export async function deleteChurchRow(
+  db: Db,
+  tenantId: number,
+  input: { table: ChurchTable; id: number; missing: string },
+): Promise<{ id: number }> {
+  const row = await db
+    .deleteFrom(input.table)
+    .where('id', '=', input.id)
+    .where('userId', '=', tenantId)
+    .returning('id')
+    .executeTakeFirst();
+  if (!row) throw notFound(input.missing);
+  return { id: input.id };
+}
