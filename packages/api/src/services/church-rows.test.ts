@@ -2,12 +2,27 @@ import { describe, expect, it } from 'vitest';
 import { freshDatabase } from '@lampstand/db/test/fresh-db';
 import { twoChurchesWithContacts } from '@lampstand/db/test/two-churches';
 import { AppError } from '../errors.js';
-import { deleteChurchRow } from './church-rows.js';
+import { deleteChurchRow, findChurchRow } from './church-rows.js';
 
 const { db } = await freshDatabase();
 const { churchA, churchB } = await twoChurchesWithContacts(db);
 const idOf = async (firstName: string) =>
   (await db.selectFrom('contacts').select('id').where('firstName', '=', firstName).executeTakeFirstOrThrow()).id;
+
+describe('findChurchRow', () => {
+  it("reads the church's own row, every column", async () => {
+    const abe = await idOf('Abe');
+    const row = await findChurchRow(db, churchA, { table: 'contacts', id: abe, missing: 'Contact not found' });
+    expect(row).toMatchObject({ id: abe, userId: churchA, firstName: 'Abe', lastName: 'A' });
+  });
+
+  it("answers 404 with the message for another church's row", async () => {
+    const bea = await idOf('Bea');
+    await expect(
+      findChurchRow(db, churchA, { table: 'contacts', id: bea, missing: 'Contact not found' }),
+    ).rejects.toMatchObject({ code: 'NOT_FOUND', message: 'Contact not found' });
+  });
+});
 
 describe('deleteChurchRow', () => {
   it("deletes the church's own row and answers its id", async () => {

@@ -1,4 +1,4 @@
-import type { Database, Db, TableName } from '@lampstand/db';
+import type { Database, Db, Row, TableName } from '@lampstand/db';
 import { notFound } from '../errors.js';
 
 /** The tables of a church's own rows: each row has an `id` and the `userId` of the church owning it. */
@@ -23,4 +23,26 @@ export async function deleteChurchRow(
     .executeTakeFirst();
   if (!row) throw notFound(input.missing);
   return { id: input.id };
+}
+
+/**
+ * The church's row `id` of `table` (every column), read in one statement scoped to the church: an
+ * id that is not the church's is `missing`, a 404 with that message. `db` may be a transaction.
+ */
+export async function findChurchRow<T extends ChurchTable>(
+  db: Db,
+  tenantId: number,
+  input: { table: T; id: number; missing: string },
+): Promise<Row<T>> {
+  // Read as any church table: Kysely does not resolve a query over a table type parameter.
+  const table: ChurchTable = input.table;
+  const row = await db
+    .selectFrom(table)
+    .selectAll()
+    .where('id', '=', input.id)
+    .where('userId', '=', tenantId)
+    .executeTakeFirst();
+  if (!row) throw notFound(input.missing);
+  // A row of any church table, as read; it is the row of the table asked for.
+  return row as unknown as Row<T>;
 }

@@ -11,7 +11,7 @@ import { notFound } from '../../errors.js';
 import { toContact, type ContactRow } from './map.js';
 import { churchCountryCode, type CountryCode } from '../settings/church-settings.js';
 import { toE164 } from './phone.js';
-import { deleteChurchRow } from '../church-rows.js';
+import { deleteChurchRow, findChurchRow } from '../church-rows.js';
 
 type ContactFields = z.output<typeof contactFieldsSchema>;
 type Metadata = z.output<typeof contactMetadataSchema>;
@@ -113,13 +113,7 @@ export async function updateContact(
 }
 
 async function getContactRow(db: Db, tenantId: number, id: number): Promise<ContactRow> {
-  const row = await db
-    .selectFrom('contacts')
-    .selectAll()
-    .where('id', '=', id)
-    .where('userId', '=', tenantId)
-    .executeTakeFirst();
-  if (!row) throw notFound('Contact not found');
+  const row = await findChurchRow(db, tenantId, { table: 'contacts', id: id, missing: 'Contact not found' });
   return row;
 }
 

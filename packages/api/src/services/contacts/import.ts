@@ -18,6 +18,7 @@ import { churchCountryCode, type CountryCode } from '../settings/church-settings
 import { toE164 } from './phone.js';
 import { setConsent, type ConsentChannel } from './consent.js';
 import { checkImportSlot, IMPORT_LEASE_MINUTES } from './church-limits.js';
+import { findChurchRow } from '../church-rows.js';
 
 const PREVIEW_ROWS = 5;
 const BATCH = 1000;
@@ -219,13 +220,7 @@ export async function getImport(
   id: number,
   opts: { preview?: boolean } = {},
 ): Promise<ContactImport> {
-  const row = await db
-    .selectFrom('contactImports')
-    .selectAll()
-    .where('id', '=', id)
-    .where('userId', '=', tenantId)
-    .executeTakeFirst();
-  if (!row) throw notFound('Import not found');
+  const row = await findChurchRow(db, tenantId, { table: 'contactImports', id: id, missing: 'Import not found' });
   const file = opts.preview && row.status === 'uploaded' ? await csvSummary(row.csv, { count: false }) : undefined;
   return toImport(row, file);
 }

@@ -4,7 +4,7 @@ import type { Selectable } from 'kysely';
 import type { ContactListsTable } from '@lampstand/db';
 import type { contactListSchema } from '../../schemas/contacts.js';
 import { notFound } from '../../errors.js';
-import { deleteChurchRow } from '../church-rows.js';
+import { deleteChurchRow, findChurchRow } from '../church-rows.js';
 
 function toList(r: Selectable<ContactListsTable>, count?: number): z.input<typeof contactListSchema> {
   return {
@@ -58,13 +58,7 @@ export async function listContactLists(
 }
 
 async function getContactList(db: Db, tenantId: number, id: number): Promise<z.input<typeof contactListSchema>> {
-  const row = await db
-    .selectFrom('contactLists')
-    .selectAll()
-    .where('id', '=', id)
-    .where('userId', '=', tenantId)
-    .executeTakeFirst();
-  if (!row) throw notFound('List not found');
+  const row = await findChurchRow(db, tenantId, { table: 'contactLists', id: id, missing: 'List not found' });
   return toList(row);
 }
 

@@ -16,6 +16,7 @@ import {
 import { churchCountryCode } from '../settings/church-settings.js';
 import { cleanContent } from './sanitize.js';
 import { signupDifferences } from './signup-values.js';
+import { findChurchRow } from '../church-rows.js';
 
 /**
  * A landing page as the services return it: the output type with its timestamps still Date (the
@@ -96,13 +97,11 @@ export async function listLandingPages(
 }
 
 export async function getLandingPage(db: Db, tenantId: number, input: { id: number }): Promise<LandingPageRecord> {
-  const row = await db
-    .selectFrom('landingPages')
-    .selectAll()
-    .where('id', '=', input.id)
-    .where('userId', '=', tenantId)
-    .executeTakeFirst();
-  if (!row) throw notFound('Landing page not found');
+  const row = await findChurchRow(db, tenantId, {
+    table: 'landingPages',
+    id: input.id,
+    missing: 'Landing page not found',
+  });
   return toLandingPage(row);
 }
 

@@ -11,7 +11,7 @@ import { loadAnnouncements } from './announce.js';
 import { loadAssignments } from './assignments.js';
 import { ensureItemTypes } from './item-types.js';
 import { storeItemStartTimes } from './item-times.js';
-import { deleteChurchRow } from '../church-rows.js';
+import { deleteChurchRow, findChurchRow } from '../church-rows.js';
 
 export interface PlanFields {
   title: string;
@@ -293,13 +293,11 @@ export async function duplicatePlan(
   input: { id: number; date: string; title?: string },
 ): Promise<z.input<typeof planDetailSchema>> {
   const newId = await db.transaction().execute(async (trx) => {
-    const src = await trx
-      .selectFrom('servicePlans')
-      .selectAll()
-      .where('id', '=', input.id)
-      .where('userId', '=', tenantId)
-      .executeTakeFirst();
-    if (!src) throw notFound('Service plan not found');
+    const src = await findChurchRow(trx, tenantId, {
+      table: 'servicePlans',
+      id: input.id,
+      missing: 'Service plan not found',
+    });
     const plan = await trx
       .insertInto('servicePlans')
       .values({

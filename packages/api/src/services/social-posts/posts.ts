@@ -5,6 +5,7 @@ import { conflict, notFound } from '../../errors.js';
 import type { JobQueue } from '../../jobs.js';
 import type { SocialPlatform, socialPostSchema, SocialPostFields } from '../../schemas/social-posts.js';
 import { cancelSocialPublish, scheduleSocialPublish } from './publish.js';
+import { findChurchRow } from '../church-rows.js';
 
 type Row = Selectable<SocialPostsTable>;
 
@@ -44,13 +45,7 @@ export async function listSocialPosts(
 }
 
 export async function getSocialPost(db: Db, tenantId: number, id: number): Promise<z.input<typeof socialPostSchema>> {
-  const row = await db
-    .selectFrom('socialPosts')
-    .selectAll()
-    .where('id', '=', id)
-    .where('userId', '=', tenantId)
-    .executeTakeFirst();
-  if (!row) throw notFound('Post not found');
+  const row = await findChurchRow(db, tenantId, { table: 'socialPosts', id: id, missing: 'Post not found' });
   return toSocialPost(row);
 }
 
