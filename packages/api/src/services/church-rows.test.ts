@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { freshDatabase } from '@lampstand/db/test/fresh-db';
 import { twoChurchesWithContacts } from '@lampstand/db/test/two-churches';
 import { AppError } from '../errors.js';
-import { deleteChurchRow, findChurchRow } from './church-rows.js';
+import { assertChurchRow, deleteChurchRow, findChurchRow } from './church-rows.js';
 
 const { db } = await freshDatabase();
 const { churchA, churchB } = await twoChurchesWithContacts(db);
@@ -20,6 +20,18 @@ describe('findChurchRow', () => {
     const bea = await idOf('Bea');
     await expect(
       findChurchRow(db, churchA, { table: 'contacts', id: bea, missing: 'Contact not found' }),
+    ).rejects.toMatchObject({ code: 'NOT_FOUND', message: 'Contact not found' });
+  });
+});
+
+describe('assertChurchRow', () => {
+  it("passes for the church's own row and answers 404 with the message for another church's", async () => {
+    const abe = await idOf('Abe');
+    await expect(
+      assertChurchRow(db, churchA, { table: 'contacts', id: abe, missing: 'Contact not found' }),
+    ).resolves.toBeUndefined();
+    await expect(
+      assertChurchRow(db, churchB, { table: 'contacts', id: abe, missing: 'Contact not found' }),
     ).rejects.toMatchObject({ code: 'NOT_FOUND', message: 'Contact not found' });
   });
 });

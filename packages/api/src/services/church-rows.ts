@@ -46,3 +46,21 @@ export async function findChurchRow<T extends ChurchTable>(
   // A row of any church table, as read; it is the row of the table asked for.
   return row as unknown as Row<T>;
 }
+
+/**
+ * Checks that `id` is the church's row of `table`, in one statement scoped to the church: an id that
+ * is not the church's is `missing`, a 404 with that message. `db` may be a transaction.
+ */
+export async function assertChurchRow(
+  db: Db,
+  tenantId: number,
+  input: { table: ChurchTable; id: number; missing: string },
+): Promise<void> {
+  const row = await db
+    .selectFrom(input.table)
+    .select('id')
+    .where('id', '=', input.id)
+    .where('userId', '=', tenantId)
+    .executeTakeFirst();
+  if (!row) throw notFound(input.missing);
+}

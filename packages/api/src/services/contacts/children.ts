@@ -3,7 +3,7 @@ import type { z } from 'zod';
 import { ageFromDateOfBirth, type childSchema } from '../../schemas/contacts.js';
 import { badRequest, notFound } from '../../errors.js';
 import { sentFields } from './contacts.js';
-import { deleteChurchRow } from '../church-rows.js';
+import { assertChurchRow, deleteChurchRow } from '../church-rows.js';
 
 export interface ChildFields {
   name: string;
@@ -15,13 +15,7 @@ export interface ChildFields {
 
 async function assertGroup(db: Db, tenantId: number, groupId: number | null | undefined) {
   if (!groupId) return;
-  const g = await db
-    .selectFrom('childGroups')
-    .select('id')
-    .where('id', '=', groupId)
-    .where('userId', '=', tenantId)
-    .executeTakeFirst();
-  if (!g) throw notFound('Child group not found');
+  await assertChurchRow(db, tenantId, { table: 'childGroups', id: groupId, missing: 'Child group not found' });
 }
 
 async function loadChildren(
@@ -81,13 +75,7 @@ export async function listChildren(
   tenantId: number,
   parentContactId: number,
 ): Promise<z.input<typeof childSchema>[]> {
-  const parent = await db
-    .selectFrom('contacts')
-    .select('id')
-    .where('id', '=', parentContactId)
-    .where('userId', '=', tenantId)
-    .executeTakeFirst();
-  if (!parent) throw notFound('Contact not found');
+  await assertChurchRow(db, tenantId, { table: 'contacts', id: parentContactId, missing: 'Contact not found' });
   return loadChildren(db, tenantId, { parentContactId });
 }
 
@@ -102,13 +90,7 @@ export async function addChild(
   tenantId: number,
   { parentContactId, ...input }: ChildFields & { parentContactId: number },
 ): Promise<z.input<typeof childSchema>> {
-  const parent = await db
-    .selectFrom('contacts')
-    .select('id')
-    .where('id', '=', parentContactId)
-    .where('userId', '=', tenantId)
-    .executeTakeFirst();
-  if (!parent) throw notFound('Contact not found');
+  await assertChurchRow(db, tenantId, { table: 'contacts', id: parentContactId, missing: 'Contact not found' });
   await assertGroup(db, tenantId, input.groupId);
   const row = await db
     .insertInto('contactChildren')
@@ -158,13 +140,7 @@ export async function addChildToList(
   tenantId: number,
   { childId, listId }: { childId: number; listId: number },
 ) {
-  const child = await db
-    .selectFrom('contactChildren')
-    .select('id')
-    .where('id', '=', childId)
-    .where('userId', '=', tenantId)
-    .executeTakeFirst();
-  if (!child) throw notFound('Child not found');
+  await assertChurchRow(db, tenantId, { table: 'contactChildren', id: childId, missing: 'Child not found' });
   const list = await db
     .selectFrom('contactLists')
     .select(['id', 'type'])

@@ -3,6 +3,7 @@ import type { z } from 'zod';
 import { notFound } from '../../errors.js';
 import { toContact } from './map.js';
 import type { contactSchema } from '../../schemas/contacts.js';
+import { assertChurchRow } from '../church-rows.js';
 
 export type ConsentChannel = 'email' | 'sms';
 
@@ -70,13 +71,7 @@ export async function setConsent(
 }
 
 export async function consentHistory(db: Db, tenantId: number, contactId: number) {
-  const exists = await db
-    .selectFrom('contacts')
-    .select('id')
-    .where('id', '=', contactId)
-    .where('userId', '=', tenantId)
-    .executeTakeFirst();
-  if (!exists) throw notFound('Contact not found');
+  await assertChurchRow(db, tenantId, { table: 'contacts', id: contactId, missing: 'Contact not found' });
   const rows = await db
     .selectFrom('contactConsentEvents')
     .select(['id', 'channel', 'status', 'source', 'note', 'at'])

@@ -18,7 +18,7 @@ import { churchCountryCode, type CountryCode } from '../settings/church-settings
 import { toE164 } from './phone.js';
 import { setConsent, type ConsentChannel } from './consent.js';
 import { checkImportSlot, IMPORT_LEASE_MINUTES } from './church-limits.js';
-import { findChurchRow } from '../church-rows.js';
+import { assertChurchRow, findChurchRow } from '../church-rows.js';
 
 const PREVIEW_ROWS = 5;
 const BATCH = 1000;
@@ -246,13 +246,7 @@ export async function startImport(
   const unknown = Object.keys(input.mapping).filter((h) => !imp.headers.includes(h));
   if (unknown.length) throw badRequest(`The file has no column named '${unknown[0]}'`);
   if (input.listId) {
-    const list = await db
-      .selectFrom('contactLists')
-      .select('id')
-      .where('id', '=', input.listId)
-      .where('userId', '=', tenantId)
-      .executeTakeFirst();
-    if (!list) throw notFound('List not found');
+    await assertChurchRow(db, tenantId, { table: 'contactLists', id: input.listId, missing: 'List not found' });
   }
   const row = await db.transaction().execute(async (trx) => {
     await checkImportSlot(trx, tenantId);

@@ -4,7 +4,7 @@ import type { Selectable } from 'kysely';
 import type { ContactListsTable } from '@lampstand/db';
 import type { contactListSchema } from '../../schemas/contacts.js';
 import { notFound } from '../../errors.js';
-import { deleteChurchRow, findChurchRow } from '../church-rows.js';
+import { assertChurchRow, deleteChurchRow, findChurchRow } from '../church-rows.js';
 
 function toList(r: Selectable<ContactListsTable>, count?: number): z.input<typeof contactListSchema> {
   return {
@@ -97,13 +97,7 @@ export async function deleteContactList(db: Db, tenantId: number, id: number): P
 }
 
 async function assertContact(db: Db, tenantId: number, contactId: number) {
-  const c = await db
-    .selectFrom('contacts')
-    .select('id')
-    .where('id', '=', contactId)
-    .where('userId', '=', tenantId)
-    .executeTakeFirst();
-  if (!c) throw notFound('Contact not found');
+  await assertChurchRow(db, tenantId, { table: 'contacts', id: contactId, missing: 'Contact not found' });
 }
 
 /** Add a contact to a list; adding one already there changes nothing. */

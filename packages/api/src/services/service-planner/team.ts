@@ -2,7 +2,7 @@ import type { Db } from '@lampstand/db';
 import type { z } from 'zod';
 import { badRequest, notFound } from '../../errors.js';
 import type { Position, memberSchema } from '../../schemas/service-planner.js';
-import { deleteChurchRow } from '../church-rows.js';
+import { assertChurchRow, deleteChurchRow } from '../church-rows.js';
 
 // ---- Positions ----
 
@@ -223,13 +223,7 @@ export async function addBlockout(
   tenantId: number,
   input: { memberId: number; startsOn: string; endsOn: string; reason?: string | null },
 ): Promise<z.input<typeof memberSchema>> {
-  const member = await db
-    .selectFrom('teamMembers')
-    .select('id')
-    .where('id', '=', input.memberId)
-    .where('userId', '=', tenantId)
-    .executeTakeFirst();
-  if (!member) throw notFound('Team member not found');
+  await assertChurchRow(db, tenantId, { table: 'teamMembers', id: input.memberId, missing: 'Team member not found' });
   await db
     .insertInto('teamMemberBlockouts')
     .values({
