@@ -9,26 +9,20 @@ import type { JobQueue } from '../../jobs.js';
 import { takeDailyAllowance } from '../delivery/daily-limit.js';
 import { deleteChurchRow } from '../church-rows.js';
 
-function assignmentQuery(db: Db, tenantId: number) {
+/** Assignments (a) with their member (m), plan (p) and position (pos, if any). */
+function assignmentsJoined(db: Db) {
   return db
     .selectFrom('servicePlanAssignments as a')
     .innerJoin('teamMembers as m', 'm.id', 'a.teamMemberId')
     .innerJoin('servicePlans as p', 'p.id', 'a.servicePlanId')
-    .leftJoin('teamPositions as pos', 'pos.id', 'a.positionId')
-    .select([
-      'a.id',
-      'a.servicePlanId as planId',
-      'a.teamMemberId as memberId',
-      'm.name as memberName',
-      'm.email as memberEmail',
-      'a.positionId',
-      'pos.name as positionName',
-      'a.serviceItemId as itemId',
-      'a.status',
-      'a.notes',
-      'a.requestedAt',
-      'a.respondedAt',
-    ])
+    .leftJoin('teamPositions as pos', 'pos.id', 'a.positionId');
+}
+
+function assignmentQuery(db: Db, tenantId: number) {
+  return assignmentsJoined(db)
+    .select(['a.id', 'a.servicePlanId as planId', 'a.teamMemberId as memberId', 'a.serviceItemId as itemId'])
+    .select(['a.positionId', 'a.status', 'a.notes', 'a.requestedAt', 'a.respondedAt'])
+    .select(['m.name as memberName', 'm.email as memberEmail', 'pos.name as positionName'])
     .select((eb) => [
       eb
         .exists(
@@ -336,23 +330,10 @@ export async function sendRequests(
 }
 
 function requestQuery(db: Db, token: string) {
-  return db
-    .selectFrom('servicePlanAssignments as a')
-    .innerJoin('teamMembers as m', 'm.id', 'a.teamMemberId')
-    .innerJoin('servicePlans as p', 'p.id', 'a.servicePlanId')
+  return assignmentsJoined(db)
     .innerJoin('users as u', 'u.id', 'a.userId')
-    .leftJoin('teamPositions as pos', 'pos.id', 'a.positionId')
-    .select([
-      'a.id',
-      'u.churchName',
-      'm.name as memberName',
-      'p.title as planTitle',
-      'p.date',
-      'p.startTime',
-      'p.location',
-      'pos.name as positionName',
-      'a.status',
-    ])
+    .select(['a.id', 'a.status', 'u.churchName', 'm.name as memberName', 'pos.name as positionName'])
+    .select(['p.title as planTitle', 'p.date', 'p.startTime', 'p.location'])
     .where('a.token', '=', token);
 }
 
