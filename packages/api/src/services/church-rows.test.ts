@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { sql } from '@lampstand/db';
 import { freshDatabase } from '@lampstand/db/test/fresh-db';
 import { twoChurchesWithContacts } from '@lampstand/db/test/two-churches';
 import { AppError } from '../errors.js';
@@ -14,6 +15,25 @@ describe('findChurchRow', () => {
     const abe = await idOf('Abe');
     const row = await findChurchRow(db, churchA, { table: 'contacts', id: abe, missing: 'Contact not found' });
     expect(row).toMatchObject({ id: abe, userId: churchA, firstName: 'Abe', lastName: 'A' });
+  });
+
+  it('reads only the columns asked for, and locks the row inside a transaction', async () => {
+    const abe = await idOf('Abe');
+    const read = await db.transaction().execute(async (trx) => {
+      const row = await findChurchRow(trx, churchA, {
+        table: 'contacts',
+        id: abe,
+        columns: ['id', 'firstName'],
+        forUpdate: true,
+        missing: 'Contact not found',
+      });
+      const { rows } = await sql<{ locked: boolean }>`
+        select exists (select 1 from pg_locks where locktype = 'transactionid' and pid = pg_backend_pid()) as locked`.execute(
+        trx,
+      );
+      return { row, locked: rows[0]!.locked };
+    });
+    expect(read).toEqual({ row: { id: abe, firstName: 'Abe' }, locked: true });
   });
 
   it("answers 404 with the message for another church's row", async () => {

@@ -1,3 +1,4 @@
+import type { SelectExpression } from 'kysely';
 import type { Database, Db, Row, TableName } from '@lampstand/db';
 import { notFound } from '../errors.js';
 
@@ -26,25 +27,24 @@ export async function deleteChurchRow(
 }
 
 /**
- * The church's row `id` of `table` (every column), read in one statement scoped to the church: an
- * id that is not the church's is `missing`, a 404 with that message. `db` may be a transaction.
+ * The church's row `id` of `table`, read in one statement scoped to the church: every column, or
+ * only `columns`; locked for the rest of the transaction with `forUpdate`. An id that is not the
+ * church's is `missing`, a 404 with that message. `db` may be a transaction.
  */
-export async function findChurchRow<T extends ChurchTable>(
+export async function findChurchRow<T extends ChurchTable, C extends keyof Row<T> & string = keyof Row<T> & string>(
   db: Db,
   tenantId: number,
-  input: { table: T; id: number; missing: string },
-): Promise<Row<T>> {
+  input: { table: T; id: number; missing: string; columns?: readonly C[]; forUpdate?: boolean },
+): Promise<Pick<Row<T>, C>> {
   // Read as any church table: Kysely does not resolve a query over a table type parameter.
   const table: ChurchTable = input.table;
-  const row = await db
-    .selectFrom(table)
-    .selectAll()
-    .where('id', '=', input.id)
-    .where('userId', '=', tenantId)
-    .executeTakeFirst();
+  const query = db.selectFrom(table).where('id', '=', input.id).where('userId', '=', tenantId);
+  const columns = input.columns as readonly SelectExpression<Database, ChurchTable>[] | undefined;
+  const selected = columns ? query.select(columns) : query.selectAll();
+  const row = await (input.forUpdate ? selected.forUpdate() : selected).executeTakeFirst();
   if (!row) throw notFound(input.missing);
-  // A row of any church table, as read; it is the row of the table asked for.
-  return row as unknown as Row<T>;
+  // A row of any church table, as read; it holds the columns asked for of the table asked for.
+  return row as unknown as Pick<Row<T>, C>;
 }
 
 /**

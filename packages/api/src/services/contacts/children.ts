@@ -3,7 +3,7 @@ import type { z } from 'zod';
 import { ageFromDateOfBirth, type childSchema } from '../../schemas/contacts.js';
 import { badRequest, notFound } from '../../errors.js';
 import { sentFields } from './contacts.js';
-import { assertChurchRow, deleteChurchRow } from '../church-rows.js';
+import { assertChurchRow, deleteChurchRow, findChurchRow } from '../church-rows.js';
 
 export interface ChildFields {
   name: string;
@@ -141,13 +141,12 @@ export async function addChildToList(
   { childId, listId }: { childId: number; listId: number },
 ) {
   await assertChurchRow(db, tenantId, { table: 'contactChildren', id: childId, missing: 'Child not found' });
-  const list = await db
-    .selectFrom('contactLists')
-    .select(['id', 'type'])
-    .where('id', '=', listId)
-    .where('userId', '=', tenantId)
-    .executeTakeFirst();
-  if (!list) throw notFound('List not found');
+  const list = await findChurchRow(db, tenantId, {
+    table: 'contactLists',
+    id: listId,
+    columns: ['id', 'type'],
+    missing: 'List not found',
+  });
   if (list.type === 'email') throw badRequest('Children can only be added to lists of type SMS or both');
   await db
     .insertInto('childrenInLists')

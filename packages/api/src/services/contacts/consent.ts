@@ -1,9 +1,8 @@
 import type { ConsentStatus, Db } from '@lampstand/db';
 import type { z } from 'zod';
-import { notFound } from '../../errors.js';
 import { toContact } from './map.js';
 import type { contactSchema } from '../../schemas/contacts.js';
-import { assertChurchRow } from '../church-rows.js';
+import { assertChurchRow, findChurchRow } from '../church-rows.js';
 
 export type ConsentChannel = 'email' | 'sms';
 
@@ -32,14 +31,12 @@ export async function setConsent(
   { contactId, ...change }: ConsentChange & { contactId: number },
 ): Promise<z.input<typeof contactSchema>> {
   const run = async (trx: Db) => {
-    const row = await trx
-      .selectFrom('contacts')
-      .selectAll()
-      .where('id', '=', contactId)
-      .where('userId', '=', tenantId)
-      .forUpdate()
-      .executeTakeFirst();
-    if (!row) throw notFound('Contact not found');
+    const row = await findChurchRow(trx, tenantId, {
+      table: 'contacts',
+      id: contactId,
+      forUpdate: true,
+      missing: 'Contact not found',
+    });
     const current = change.channel === 'email' ? row.emailConsent : row.smsConsent;
     if (current === change.status) return toContact(row);
     const now = new Date();

@@ -7,7 +7,6 @@ import {
   type ContactTab,
   type updateContactSchema,
 } from '../../schemas/contacts.js';
-import { notFound } from '../../errors.js';
 import { toContact, type ContactRow } from './map.js';
 import { churchCountryCode, type CountryCode } from '../settings/church-settings.js';
 import { toE164 } from './phone.js';
@@ -79,14 +78,12 @@ export async function updateContact(
 ): Promise<z.input<typeof contactSchema>> {
   const { id, userId: _ignored, metadata: metadataPatch, tags, ...fields } = input;
   return db.transaction().execute(async (trx) => {
-    const current = await trx
-      .selectFrom('contacts')
-      .selectAll()
-      .where('id', '=', id)
-      .where('userId', '=', tenantId)
-      .forUpdate()
-      .executeTakeFirst();
-    if (!current) throw notFound('Contact not found');
+    const current = await findChurchRow(trx, tenantId, {
+      table: 'contacts',
+      id,
+      forUpdate: true,
+      missing: 'Contact not found',
+    });
     const before = toContact(current);
     // The stored country, not toContact's display fallback: a contact saved without one (an
     // older row) is read in the church's default country.

@@ -12,7 +12,7 @@ import {
   isValidIsoDate,
   staffRoleSchema,
 } from '../../schemas/contacts.js';
-import { AppError, badRequest, conflict, notFound } from '../../errors.js';
+import { AppError, badRequest, conflict } from '../../errors.js';
 import type { JobQueue } from '../../jobs.js';
 import { churchCountryCode, type CountryCode } from '../settings/church-settings.js';
 import { toE164 } from './phone.js';
@@ -235,13 +235,12 @@ export async function startImport(
   tenantId: number,
   input: { id: number; mapping: Record<string, ImportField>; listId?: number },
 ): Promise<ContactImport> {
-  const imp = await db
-    .selectFrom('contactImports')
-    .select(['id', 'status', 'headers'])
-    .where('id', '=', input.id)
-    .where('userId', '=', tenantId)
-    .executeTakeFirst();
-  if (!imp) throw notFound('Import not found');
+  const imp = await findChurchRow(db, tenantId, {
+    table: 'contactImports',
+    id: input.id,
+    columns: ['id', 'status', 'headers'],
+    missing: 'Import not found',
+  });
   if (imp.status !== 'uploaded') throw conflict('This import has already been started');
   const unknown = Object.keys(input.mapping).filter((h) => !imp.headers.includes(h));
   if (unknown.length) throw badRequest(`The file has no column named '${unknown[0]}'`);

@@ -148,14 +148,13 @@ export async function updateLandingPage(
   const content = cleanContent(input.content);
   const { before, row } = await slugTaken(() =>
     deps.db.transaction().execute(async (trx) => {
-      const before = await trx
-        .selectFrom('landingPages')
-        .select(['slug', 'published'])
-        .where('id', '=', input.id)
-        .where('userId', '=', tenantId)
-        .forUpdate()
-        .executeTakeFirst();
-      if (!before) throw notFound('Landing page not found');
+      const before = await findChurchRow(trx, tenantId, {
+        table: 'landingPages',
+        id: input.id,
+        columns: ['slug', 'published'],
+        forUpdate: true,
+        missing: 'Landing page not found',
+      });
       const row = await trx
         .updateTable('landingPages')
         .set({

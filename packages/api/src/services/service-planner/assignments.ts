@@ -7,7 +7,7 @@ import type { assignmentSchema } from '../../schemas/service-planner.js';
 import type { DeliveryConfig } from '../delivery/config.js';
 import type { JobQueue } from '../../jobs.js';
 import { takeDailyAllowance } from '../delivery/daily-limit.js';
-import { deleteChurchRow } from '../church-rows.js';
+import { deleteChurchRow, findChurchRow } from '../church-rows.js';
 
 /** Assignments (a) with their member (m), plan (p) and position (pos, if any). */
 function assignmentsJoined(db: Db) {
@@ -137,14 +137,13 @@ export async function createAssignment(
   },
 ): Promise<z.input<typeof assignmentSchema>> {
   const id = await db.transaction().execute(async (trx) => {
-    const plan = await trx
-      .selectFrom('servicePlans')
-      .select(['id', 'date'])
-      .where('id', '=', input.planId)
-      .where('userId', '=', tenantId)
-      .forUpdate()
-      .executeTakeFirst();
-    if (!plan) throw notFound('Service plan not found');
+    const plan = await findChurchRow(trx, tenantId, {
+      table: 'servicePlans',
+      id: input.planId,
+      columns: ['id', 'date'],
+      forUpdate: true,
+      missing: 'Service plan not found',
+    });
     const member = await trx
       .selectFrom('teamMembers')
       .select(['id', 'name', 'isActive'])
@@ -203,13 +202,12 @@ export async function updateAssignment(
   },
 ): Promise<z.input<typeof assignmentSchema>> {
   const { id, ...fields } = input;
-  const current = await db
-    .selectFrom('servicePlanAssignments')
-    .select(['id', 'servicePlanId', 'status'])
-    .where('id', '=', id)
-    .where('userId', '=', tenantId)
-    .executeTakeFirst();
-  if (!current) throw notFound('Assignment not found');
+  const current = await findChurchRow(db, tenantId, {
+    table: 'servicePlanAssignments',
+    id,
+    columns: ['id', 'servicePlanId', 'status'],
+    missing: 'Assignment not found',
+  });
   await assertRefs(db, tenantId, { planId: current.servicePlanId, ...fields });
   const set = Object.fromEntries(
     Object.entries({
@@ -263,13 +261,12 @@ export async function sendRequests(
 ): Promise<{ sent: number; skippedNoEmail: string[]; message: string }> {
   const { db, email, jobs, config } = deps;
   const { queued, skippedNoEmail, unasked } = await db.transaction().execute(async (trx) => {
-    const plan = await trx
-      .selectFrom('servicePlans')
-      .select('id')
-      .where('id', '=', input.planId)
-      .where('userId', '=', tenantId)
-      .executeTakeFirst();
-    if (!plan) throw notFound('Service plan not found');
+    const plan = await findChurchRow(trx, tenantId, {
+      table: 'servicePlans',
+      id: input.planId,
+      columns: ['id'],
+      missing: 'Service plan not found',
+    });
     const pending = await trx
       .selectFrom('servicePlanAssignments as a')
       .innerJoin('teamMembers as m', 'm.id', 'a.teamMemberId')

@@ -254,14 +254,13 @@ export async function updatePlan(
 ): Promise<z.input<typeof planDetailSchema>> {
   const { id, ...fields } = input;
   await db.transaction().execute(async (trx) => {
-    const current = await trx
-      .selectFrom('servicePlans')
-      .select(['startTime', 'endTime'])
-      .where('id', '=', id)
-      .where('userId', '=', tenantId)
-      .forUpdate()
-      .executeTakeFirst();
-    if (!current) throw notFound('Service plan not found');
+    const current = await findChurchRow(trx, tenantId, {
+      table: 'servicePlans',
+      id,
+      columns: ['startTime', 'endTime'],
+      forUpdate: true,
+      missing: 'Service plan not found',
+    });
     const start = fields.startTime === undefined ? current.startTime : fields.startTime;
     const end = fields.endTime === undefined ? current.endTime : fields.endTime;
     if (start && end && end <= start) {
