@@ -23,20 +23,8 @@ export const STAFF_ROLES = [
   { value: 'other', label: 'Other' },
 ] as const;
 export const staffRoleSchema = z.enum(
-  [
-    'pastor',
-    'worship_leader',
-    'youth_minister',
-    'childrens_minister',
-    'admin',
-    'elder',
-    'deacon',
-    'volunteer',
-    'other',
-  ],
-  {
-    error: 'Please choose a staff role',
-  },
+  STAFF_ROLES.map((r) => r.value),
+  { error: 'Please choose a staff role' },
 );
 
 export { idSchema } from './common.js';
