@@ -7,13 +7,15 @@ import { assertChurchRow, deleteChurchRow, findChurchRow } from './church-rows.j
 
 const { db } = await freshDatabase();
 const { churchA, churchB } = await twoChurchesWithContacts(db);
+/** The input naming contact `id`. */
+const contact = (id: number) => ({ table: 'contacts' as const, id, missing: 'Contact not found' });
 const idOf = async (firstName: string) =>
   (await db.selectFrom('contacts').select('id').where('firstName', '=', firstName).executeTakeFirstOrThrow()).id;
 
 describe('findChurchRow', () => {
   it("reads the church's own row, every column", async () => {
     const abe = await idOf('Abe');
-    const row = await findChurchRow(db, churchA, { table: 'contacts', id: abe, missing: 'Contact not found' });
+    const row = await findChurchRow(db, churchA, contact(abe));
     expect(row).toMatchObject({ id: abe, userId: churchA, firstName: 'Abe', lastName: 'A' });
   });
 
@@ -38,28 +40,28 @@ describe('findChurchRow', () => {
 
   it("answers 404 with the message for another church's row", async () => {
     const bea = await idOf('Bea');
-    await expect(
-      findChurchRow(db, churchA, { table: 'contacts', id: bea, missing: 'Contact not found' }),
-    ).rejects.toMatchObject({ code: 'NOT_FOUND', message: 'Contact not found' });
+    await expect(findChurchRow(db, churchA, contact(bea))).rejects.toMatchObject({
+      code: 'NOT_FOUND',
+      message: 'Contact not found',
+    });
   });
 });
 
 describe('assertChurchRow', () => {
   it("passes for the church's own row and answers 404 with the message for another church's", async () => {
     const abe = await idOf('Abe');
-    await expect(
-      assertChurchRow(db, churchA, { table: 'contacts', id: abe, missing: 'Contact not found' }),
-    ).resolves.toBeUndefined();
-    await expect(
-      assertChurchRow(db, churchB, { table: 'contacts', id: abe, missing: 'Contact not found' }),
-    ).rejects.toMatchObject({ code: 'NOT_FOUND', message: 'Contact not found' });
+    await expect(assertChurchRow(db, churchA, contact(abe))).resolves.toBeUndefined();
+    await expect(assertChurchRow(db, churchB, contact(abe))).rejects.toMatchObject({
+      code: 'NOT_FOUND',
+      message: 'Contact not found',
+    });
   });
 });
 
 describe('deleteChurchRow', () => {
   it("deletes the church's own row and answers its id", async () => {
     const ann = await idOf('Ann');
-    expect(await deleteChurchRow(db, churchA, { table: 'contacts', id: ann, missing: 'Contact not found' })).toEqual({
+    expect(await deleteChurchRow(db, churchA, contact(ann))).toEqual({
       id: ann,
     });
     expect(await db.selectFrom('contacts').select('id').where('id', '=', ann).executeTakeFirst()).toBeUndefined();
@@ -67,7 +69,7 @@ describe('deleteChurchRow', () => {
 
   it("answers 404 with the message for another church's row, and leaves it", async () => {
     const bea = await idOf('Bea');
-    const attempt = deleteChurchRow(db, churchA, { table: 'contacts', id: bea, missing: 'Contact not found' });
+    const attempt = deleteChurchRow(db, churchA, contact(bea));
     await expect(attempt).rejects.toBeInstanceOf(AppError);
     await expect(attempt).rejects.toMatchObject({ code: 'NOT_FOUND', message: 'Contact not found' });
     expect(await db.selectFrom('contacts').select('userId').where('id', '=', bea).executeTakeFirst()).toEqual({
