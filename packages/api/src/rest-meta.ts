@@ -25,8 +25,8 @@ export interface StreamContext {
 }
 
 /**
- * A procedure's REST route: `.meta({ rest: { ... } })` on the procedure (an array for a procedure
- * answering at several paths). The REST shim (apps/server/src/rest) walks the app router, makes a
+ * A procedure's REST route: `.meta({ rest: { ... } })` on the procedure, written through `restTag`
+ * below (an array for a procedure answering at several paths). The REST shim (apps/server/src/rest) walks the app router, makes a
  * Fastify route of each and a path of the OpenAPI document at GET /api/openapi.json. The
  * procedure's input is always the path params merged over the JSON body (or over the query for GET
  * and DELETE): a different wire name is expressed in the zod schema, so the OpenAPI document and the
