@@ -31,6 +31,7 @@ import {
   peakRss,
   rssMb,
   seedContacts,
+  sendEndpoint,
   setUpChurch,
   spawnApp,
   spawnServer,
@@ -47,13 +48,6 @@ const CONTACTS = 1000;
 const APP_PORT = 3991;
 const BARE_PORT = 3992;
 
-async function send(url: string, e: Endpoint, church: Church) {
-  const res = await fetch(url + e.path, { method: e.method, headers: headersFor(e, church, url), body: e.body });
-  const text = await res.text();
-  if (res.status !== 200) throw new Error(`${e.shim} ${e.name}: HTTP ${res.status} ${text.slice(0, 200)}`);
-  return text;
-}
-
 async function setUp(databaseUrl: string, db: Db) {
   const server = await startSetupServer(databaseUrl, db);
   const url = server.url;
@@ -65,10 +59,10 @@ async function setUp(databaseUrl: string, db: Db) {
     const endpoints = endpointsFor(church);
     const recorded: RecordedEndpoint[] = [];
     for (const e of endpoints) {
-      await send(url, e, church); // warm: page cache filled, visit counted
+      await sendEndpoint(url, e, church); // warm: page cache filled, visit counted
       let html: string | undefined;
       const statements = await recorder.record(async () => {
-        const text = await send(url, e, church);
+        const text = await sendEndpoint(url, e, church);
         if (e.shim === 'public') html = text;
       });
       const sid = e.auth ? decodeURIComponent(church.cookie.split('=')[1]!).split('.')[0]! : null;
@@ -134,8 +128,8 @@ async function main() {
       const only = process.env.BENCH_ONLY ? new RegExp(process.env.BENCH_ONLY, 'i') : null;
       for (const e of endpoints.filter((x) => !only || only.test(`${x.shim} ${x.name}`))) {
         // Warm both (JIT, pools, caches), then alternate app and bare.
-        await send(app.url, e, church);
-        await send(bare.url, e, church);
+        await sendEndpoint(app.url, e, church);
+        await sendEndpoint(bare.url, e, church);
         const r = { app: [] as Run[], bare: [] as Run[] };
         for (let i = 0; i < ROUNDS; i++) {
           r.app.push(await drive(app.url, app.child.pid!, e, church));

@@ -11,6 +11,7 @@ import { loadConfig } from '../src/config.js';
 import { createServer } from '../src/server.js';
 import { startRuntime } from '../src/app-deps.js';
 import { HttpClient } from '../test/helpers/test-app.js';
+import { percentile, timeRequests } from './lib/latency.js';
 
 const CONTACTS = Number(process.env.BENCH_CONTACTS ?? 50_000);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 200);
@@ -87,20 +88,8 @@ const LAST = [
 ];
 const pick = <T>(a: readonly T[], i: number) => a[i % a.length]!;
 
-function percentile(sorted: number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
-}
-
 async function measure(label: string, fn: (i: number) => Promise<{ status: number }>) {
-  for (let i = 0; i < 10; i++) await fn(i); // warm-up
-  const times: number[] = [];
-  for (let i = 0; i < ROUNDS; i++) {
-    const t = performance.now();
-    const res = await fn(i);
-    times.push(performance.now() - t);
-    if (res.status !== 200) throw new Error(`${label}: HTTP ${res.status}`);
-  }
-  times.sort((a, b) => a - b);
+  const times = await timeRequests(label, { warmUp: 10, rounds: ROUNDS }, fn);
   const row = {
     label,
     p50: percentile(times, 50).toFixed(1),

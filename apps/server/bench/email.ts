@@ -13,6 +13,7 @@ import { loadConfig } from '../src/config.js';
 import { createServer } from '../src/server.js';
 import { startRuntime } from '../src/app-deps.js';
 import { HttpClient } from '../test/helpers/test-app.js';
+import { BENCH_EMAIL, createCampaign, seedListContacts, sendCampaign, waitCampaign } from './lib/campaigns.js';
 
 const RECIPIENTS = Number(process.env.BENCH_RECIPIENTS ?? 20_000);
 const LIMITED_RECIPIENTS = Number(process.env.BENCH_LIMITED_RECIPIENTS ?? 600);
@@ -78,36 +79,11 @@ async function runCampaign(label: string, recipients: number, rate: number | und
     // A verified account email: new churches reach only 100 people a day until then (issue 12 §13).
     await sql`update users set email_verified_at = now() where id = ${tenantId}`.execute(tdb.db);
     const list = (await church.post('/api/contact-lists', { name: 'Everyone', type: 'email' })).body;
-    for (let start = 0; start < recipients; start += 5000) {
-      const n = Math.min(5000, recipients - start);
-      await sql`
-        with c as (
-          insert into contacts (user_id, first_name, last_name, email, metadata)
-          select ${tenantId}, 'Person' || g, 'Bench', 'person' || g || '@example.org', '{"countryCode":"+61"}'::jsonb
-          from generate_series(${start}::int, ${start + n - 1}::int) g
-          returning id
-        )
-        insert into contacts_in_lists (user_id, contact_id, list_id) select ${tenantId}, id, ${list.id} from c`.execute(
-        tdb.db,
-      );
-    }
-    const campaign = (
-      await church.post('/api/email-campaigns', {
-        name: 'Bench',
-        subject: 'Hello {{firstName}}',
-        content:
-          '<p>Hello {{firstName}},</p><p>A short note from {{churchName}} with <a href="https://example.org/news">a link</a>.</p>',
-        listIds: [list.id],
-      })
-    ).body;
+    await seedListContacts(tdb.db, tenantId, list.id, recipients, 'person');
+    const campaign = await createCampaign(church, 'email', { name: 'Bench', ...BENCH_EMAIL, listIds: [list.id] });
     const t0 = performance.now();
-    const sent = await church.post(`/api/email-campaigns/${campaign.id}/send`);
-    if (sent.status !== 200) throw new Error(`send: ${sent.status} ${sent.text}`);
-    for (;;) {
-      const c = (await church.get(`/api/email-campaigns/${campaign.id}`)).body;
-      if (c.status === 'sent' || c.status === 'failed') break;
-      await new Promise((r) => setTimeout(r, 200));
-    }
+    await sendCampaign(church, campaign);
+    await waitCampaign(church, campaign.path, { deadlineS: 3600, pollMs: 200 });
     const seconds = (performance.now() - t0) / 1000;
     const perSecond = new Map<number, number>();
     for (const t of sink.acceptedAt)

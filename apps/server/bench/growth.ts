@@ -18,8 +18,8 @@ import { ownerDb, sql, type Db } from '@lampstand/db';
 import {
   endpointsFor,
   fmt,
-  headersFor,
   seedContacts,
+  sendEndpoint,
   setUpChurch,
   spawnApp,
   statementRecorder,
@@ -28,30 +28,17 @@ import {
   startSetupServer,
 } from './lib/api-load.js';
 import type { RecordedStatement } from './api-bare.js';
+import { percentile, timeRequests } from './lib/latency.js';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 200);
 const PER_CHURCH = Number(process.env.BENCH_CHURCH_CONTACTS ?? 5000);
 const MAX_CHURCHES = Number(process.env.BENCH_MAX_CHURCHES ?? 1000);
 const PORT = 3993;
 
-const percentile = (sorted: number[], p: number) =>
-  sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
-
 async function measure(url: string, e: Endpoint, church: Church) {
-  const headers = headersFor(e, church, url);
-  const once = async () => {
-    const res = await fetch(url + e.path, { method: e.method, headers, body: e.body });
-    await res.arrayBuffer();
-    if (res.status !== 200) throw new Error(`${e.shim} ${e.name}: HTTP ${res.status}`);
-  };
-  for (let i = 0; i < 10; i++) await once();
-  const times: number[] = [];
-  for (let i = 0; i < ROUNDS; i++) {
-    const t = performance.now();
-    await once();
-    times.push(performance.now() - t);
-  }
-  times.sort((a, b) => a - b);
+  const times = await timeRequests(`${e.shim} ${e.name}`, { warmUp: 10, rounds: ROUNDS }, () =>
+    sendEndpoint(url, e, church),
+  );
   return { p50: percentile(times, 50), p95: percentile(times, 95) };
 }
 
@@ -88,12 +75,11 @@ async function run(databaseUrl: string, db: Db) {
   const recorder = statementRecorder();
   const statements = new Map<string, RecordedStatement[]>();
   for (const e of endpointsFor(among)) {
-    const headers = headersFor(e, among, setupUrl);
-    await fetch(setupUrl + e.path, { method: e.method, headers, body: e.body }).then((r) => r.arrayBuffer());
+    await sendEndpoint(setupUrl, e, among);
     statements.set(
       `${e.shim} ${e.name}`,
       await recorder.record(async () => {
-        await fetch(setupUrl + e.path, { method: e.method, headers, body: e.body }).then((r) => r.arrayBuffer());
+        await sendEndpoint(setupUrl, e, among);
       }),
     );
   }

@@ -13,7 +13,7 @@ import { createTestDatabase, startTestServer } from '@lampstand/db/testing';
 import { loadConfig } from '../src/config.js';
 import { createServer } from '../src/server.js';
 import { startRuntime } from '../src/app-deps.js';
-import { HttpClient } from '../test/helpers/test-app.js';
+import { EASTER_SUNDAY_PAGE, registerChurch } from '../test/helpers/test-app.js';
 
 const DURATION = Number(process.env.BENCH_SECONDS ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
@@ -51,57 +51,9 @@ async function main() {
   const server = await createServer(config, runtime.deps);
   const url = await server.start();
   try {
-    await new HttpClient(url).post('/api/register', {
-      username: 'platform',
-      password: 'bench-pass',
-      churchName: 'Platform',
-      email: 'p@example.org',
-    });
-    const church = new HttpClient(url);
-    await church.post('/api/register', {
-      username: 'bench',
-      password: 'bench-pass',
-      churchName: 'Bench Church',
-      email: 'b@example.org',
-    });
-    const page = await church.post('/api/landing-pages', {
-      name: 'Easter Sunday',
-      slug: 'easter-sunday',
-      published: true,
-      content: {
-        blocks: [
-          {
-            id: 'hero',
-            type: 'hero',
-            headline: 'Celebrate Easter with Us',
-            subheading: 'A joyful morning for everyone.',
-          },
-          { id: 'cta', type: 'cta', text: 'Plan your visit', link: { kind: 'signup', blockId: 'form' } },
-          {
-            id: 'main',
-            type: 'text',
-            html: '<p>Join us this Easter for a service full of music, hope and a warm welcome.</p>'.repeat(4),
-          },
-          {
-            id: 'kp',
-            type: 'highlights',
-            title: 'Key Highlights',
-            items: ['Egg hunt at 9am', 'Family service', 'Coffee after'],
-          },
-          {
-            id: 'ev',
-            type: 'event',
-            title: 'Easter service',
-            date: '2027-03-28',
-            startTime: '10:30',
-            endTime: '12:00',
-            place: 'Main hall',
-            address: '1 Church St',
-          },
-          { id: 'form', type: 'signup', title: 'Stay in touch', fields: ['phone'] },
-        ],
-      },
-    });
+    await registerChurch(url, 'Platform');
+    const { client: church } = await registerChurch(url, 'Bench Church');
+    const page = await church.post('/api/landing-pages', EASTER_SUNDAY_PAGE);
     if (page.status !== 201) throw new Error(`page not created: ${page.status} ${page.text}`);
     const html = await (await fetch(`${url}/p/easter-sunday`)).text();
     fs.writeFileSync(path.join(webDist, 'static-page.html'), html);

@@ -24,6 +24,7 @@ import { createTestDatabase, startTestServer } from '@lampstand/db/testing';
 import { sql, type Db } from '@lampstand/db';
 import { HttpClient } from '../test/helpers/test-app.js';
 import { startFakeTwilio } from '../test/helpers/fake-twilio.js';
+import { BENCH_EMAIL, createCampaign, seedListContacts, sendCampaign, waitCampaign } from './lib/campaigns.js';
 
 const EMAIL_RECIPIENTS = Number(process.env.BENCH_RECIPIENTS ?? 100_000);
 const RATE_LIMIT = 100;
@@ -31,6 +32,8 @@ const RATE_RECIPIENTS = Number(process.env.BENCH_LIMITED_RECIPIENTS ?? 1_500);
 const SMS_RECIPIENTS = Number(process.env.BENCH_SMS_RECIPIENTS ?? 10_000);
 const SOCIAL_POSTS = Number(process.env.BENCH_SOCIAL_POSTS ?? 2_000);
 const EMAIL_DEADLINE_S = 120;
+// Campaigns polled no faster: the campaign view counts its deliveries, a query that costs PostgreSQL real work at 100k.
+const POLL_MS = 1000;
 /** A dead worker's claims are taken over after this lease (the default, 120 s, is for slow providers). */
 const LEASE_SECONDS = Number(process.env.DELIVERY_CLAIM_LEASE_SECONDS ?? 10);
 
@@ -204,36 +207,6 @@ function tally(got: string[], expected: Iterable<string>) {
 
 // ---- data ----
 
-async function seedContacts(db: Db, tenantId: number, listId: number, count: number, prefix: string) {
-  for (let start = 0; start < count; start += 10_000) {
-    const n = Math.min(10_000, count - start);
-    await sql`
-      with c as (
-        insert into contacts (user_id, first_name, last_name, email, phone, phone_e164, sms_consent, metadata)
-        select ${tenantId}, 'Person' || g, 'Bench', ${prefix} || g || '@example.org',
-               '0400' || lpad(g::text, 6, '0'), '+61400' || lpad(g::text, 6, '0'), 'subscribed', '{"countryCode":"+61"}'::jsonb
-        from generate_series(${start}::int, ${start + n - 1}::int) g
-        returning id
-      )
-      insert into contacts_in_lists (user_id, contact_id, list_id) select ${tenantId}, id, ${listId} from c`.execute(
-      db,
-    );
-  }
-}
-
-async function waitCampaign(client: HttpClient, path: string, deadlineS: number, onProgress?: (sent: number) => void) {
-  const t0 = performance.now();
-  for (;;) {
-    const c = (await client.get(path)).body as { status: string; progress?: { sent?: number } };
-    onProgress?.(Number(c.progress?.sent ?? 0));
-    if (c.status === 'sent' || c.status === 'failed')
-      return { status: c.status, seconds: (performance.now() - t0) / 1000 };
-    if (performance.now() - t0 > deadlineS * 1000) return { status: `still ${c.status}`, seconds: deadlineS };
-    // Not faster: the campaign view counts its deliveries, a query that costs PostgreSQL real work at 100k.
-    await sleep(1000);
-  }
-}
-
 async function deliveryCounts(db: Db, channel: string, campaignId: number) {
   const { rows } = await sql<{ status: string; n: string }>`
     select status, count(*) as n from deliveries where channel = ${channel} and campaign_id = ${campaignId} group by status`.execute(
@@ -332,33 +305,28 @@ async function main() {
     // 2. 100,000-recipient email campaign, one worker killed part-way.
     const list = (await church.post('/api/contact-lists', { name: 'Everyone', type: 'email' })).body;
     let t = performance.now();
-    await seedContacts(tdb.db, tenantId, list.id, EMAIL_RECIPIENTS, 'person');
+    await seedListContacts(tdb.db, tenantId, list.id, EMAIL_RECIPIENTS, 'person');
     console.log(`seeded ${fmt(EMAIL_RECIPIENTS)} contacts in ${((performance.now() - t) / 1000).toFixed(1)} s`);
     await startWorkers();
-    const campaign = (
-      await church.post('/api/email-campaigns', {
-        name: 'Scale',
-        subject: 'Hello {{firstName}}',
-        content:
-          '<p>Hello {{firstName}},</p><p>A short note from {{churchName}} with <a href="https://example.org/news">a link</a>.</p>',
-        listIds: [list.id],
-      })
-    ).body;
+    const campaign = await createCampaign(church, 'email', { name: 'Scale', ...BENCH_EMAIL, listIds: [list.id] });
     // Timed from the send request: it snapshots every recipient into `deliveries` before it answers.
     const sendAt = performance.now();
-    const sent = await church.post(`/api/email-campaigns/${campaign.id}/send`);
-    if (sent.status !== 200) throw new Error(`send: ${sent.status} ${sent.text}`);
+    await sendCampaign(church, campaign);
     const snapshotS = (performance.now() - sendAt) / 1000;
     let killedAt = -1;
     const killAt = Math.floor(EMAIL_RECIPIENTS * 0.4);
     const sendStarted = performance.now();
-    const done = await waitCampaign(church, `/api/email-campaigns/${campaign.id}`, EMAIL_DEADLINE_S + 60, () => {
-      // Part-way: at 40% of the recipients, or after 45 s on a machine too busy to get there first.
-      const due = smtp.received.length >= killAt || performance.now() - sendStarted > 45_000;
-      if (killedAt < 0 && due) {
-        killedAt = smtp.received.length;
-        workers[0]!.child.kill('SIGKILL');
-      }
+    const done = await waitCampaign(church, campaign.path, {
+      deadlineS: EMAIL_DEADLINE_S + 60,
+      pollMs: POLL_MS,
+      onProgress: () => {
+        // Part-way: at 40% of the recipients, or after 45 s on a machine too busy to get there first.
+        const due = smtp.received.length >= killAt || performance.now() - sendStarted > 45_000;
+        if (killedAt < 0 && due) {
+          killedAt = smtp.received.length;
+          workers[0]!.child.kill('SIGKILL');
+        }
+      },
     });
     const emailDeliveries = await sql<{ address: string }>`
       select address from deliveries where channel = 'email' and campaign_id = ${campaign.id}`.execute(tdb.db);
@@ -394,18 +362,16 @@ async function main() {
     // 3. The rate limit across both workers.
     await startWorkers({ EMAIL_RATE_PER_SECOND: String(RATE_LIMIT) });
     const limitedList = (await church.post('/api/contact-lists', { name: 'Limited', type: 'email' })).body;
-    await seedContacts(tdb.db, tenantId, limitedList.id, RATE_RECIPIENTS, 'limited');
-    const limited = (
-      await church.post('/api/email-campaigns', {
-        name: 'Limited',
-        subject: 'Hello',
-        content: '<p>Hello {{firstName}}</p>',
-        listIds: [limitedList.id],
-      })
-    ).body;
+    await seedListContacts(tdb.db, tenantId, limitedList.id, RATE_RECIPIENTS, 'limited');
+    const limited = await createCampaign(church, 'email', {
+      name: 'Limited',
+      subject: 'Hello',
+      content: '<p>Hello {{firstName}}</p>',
+      listIds: [limitedList.id],
+    });
     const before = smtp.received.length;
-    await church.post(`/api/email-campaigns/${limited.id}/send`);
-    const limitedDone = await waitCampaign(church, `/api/email-campaigns/${limited.id}`, 120);
+    await sendCampaign(church, limited);
+    const limitedDone = await waitCampaign(church, limited.path, { deadlineS: 120, pollMs: POLL_MS });
     const limitedTimes = smtp.received.slice(before).map((m) => m.at);
     const perSecond = perSecondCounts(limitedTimes);
     const peak = Math.max(0, ...perSecond);
@@ -422,17 +388,14 @@ async function main() {
     await sql`insert into contacts_in_lists (user_id, contact_id, list_id)
       select ${tenantId}, id, ${smsList.id} from contacts where user_id = ${tenantId} and email like 'person%'
       order by id limit ${SMS_RECIPIENTS}`.execute(tdb.db);
-    const sms = (
-      await church.post('/api/sms-campaigns', {
-        name: 'Scale SMS',
-        content: 'Hello {{firstName}}, see you Sunday!',
-        status: 'ready',
-        listIds: [smsList.id],
-      })
-    ).body;
-    const smsSend = await church.post(`/api/sms-campaigns/${sms.id}/send`);
-    if (smsSend.status !== 200) throw new Error(`sms send: ${smsSend.status} ${smsSend.text}`);
-    const smsDone = await waitCampaign(church, `/api/sms-campaigns/${sms.id}`, 300);
+    const sms = await createCampaign(church, 'sms', {
+      name: 'Scale SMS',
+      content: 'Hello {{firstName}}, see you Sunday!',
+      status: 'ready',
+      listIds: [smsList.id],
+    });
+    await sendCampaign(church, sms);
+    const smsDone = await waitCampaign(church, sms.path, { deadlineS: 300, pollMs: POLL_MS });
     const smsDeliveries = await sql<{ address: string }>`
       select address from deliveries where channel = 'sms' and campaign_id = ${sms.id}`.execute(tdb.db);
     const smsTally = tally(

@@ -17,6 +17,7 @@ import { createServer } from '../src/server.js';
 import { startRuntime } from '../src/app-deps.js';
 import { HttpClient } from '../test/helpers/test-app.js';
 import { startFakeStripe } from '../test/helpers/fake-stripe.js';
+import { percentile, timeRequests } from './lib/latency.js';
 
 const CHURCHES = 100;
 const PROJECTS = Number(process.env.BENCH_PROJECTS ?? 1000);
@@ -28,20 +29,8 @@ const WEBHOOK_SECRET = 'whsec_bench';
 const CATEGORIES = ['community', 'education', 'construction', 'mission', 'outreach', 'worship', 'youth', 'other'];
 const PLACES = ['Springfield', 'Riverside', 'Franklin', 'Greenville', 'Clinton', 'Madison', 'Salem', 'Fairview'];
 
-function percentile(sorted: number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
-}
-
 async function measure(label: string, fn: (i: number) => Promise<{ status: number }>) {
-  for (let i = 0; i < 20; i++) await fn(i); // warm-up
-  const times: number[] = [];
-  for (let i = 0; i < ROUNDS; i++) {
-    const t = performance.now();
-    const res = await fn(i);
-    times.push(performance.now() - t);
-    if (res.status !== 200) throw new Error(`${label}: HTTP ${res.status}`);
-  }
-  times.sort((a, b) => a - b);
+  const times = await timeRequests(label, { warmUp: 20, rounds: ROUNDS }, fn);
   const p95 = percentile(times, 95);
   console.log(
     `${label.padEnd(46)} p50 ${percentile(times, 50).toFixed(1).padStart(6)} ms   p95 ${p95.toFixed(1).padStart(6)} ms   max ${times[times.length - 1]!.toFixed(1).padStart(6)} ms   (${ROUNDS} requests)`,

@@ -18,7 +18,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createTestDatabase, startTestServer } from '@lampstand/db/testing';
-import { startAppOn, HttpClient } from '@lampstand/server/testing';
+import { EASTER_SUNDAY_PAGE, registerChurch, startAppOn } from '@lampstand/server/testing';
 import buildWeb from '../e2e/build-web.js';
 import { bundleReport, FIRST_LOAD_LIMIT_KB } from '../scripts/bundle-report.mjs';
 
@@ -46,40 +46,10 @@ async function main() {
   });
   let failed = false;
   try {
-    const origin = { origin: app.url };
-    await new HttpClient(app.url, origin).post('/api/register', {
-      username: 'platform',
-      password: 'bench-pass',
-      churchName: 'Platform',
-      email: 'p@example.org',
-    });
-    const church = new HttpClient(app.url, origin);
-    const reg = await church.post('/api/register', {
-      username: 'bench',
-      password: 'bench-pass',
-      churchName: 'Grace Community Church',
-      email: 'b@example.org',
-    });
-    const tenantId = reg.body.id as number;
-    const page = await church.post('/api/landing-pages', {
-      name: 'Easter Sunday',
-      slug: 'easter-sunday',
-      published: true,
-      content: {
-        blocks: [
-          {
-            id: 'hero',
-            type: 'hero',
-            headline: 'Celebrate Easter with Us',
-            subheading: 'A joyful morning for everyone.',
-          },
-          { id: 'cta', type: 'cta', text: 'Plan your visit', link: { kind: 'signup', blockId: 'form' } },
-          { id: 'main', type: 'text', html: '<p>Join us this Easter for music, hope and a warm welcome.</p>' },
-          { id: 'kp', type: 'highlights', title: 'Key Highlights', items: ['Egg hunt at 9am', 'Family service'] },
-          { id: 'form', type: 'signup', title: 'Stay in touch', fields: ['phone'] },
-        ],
-      },
-    });
+    await registerChurch(app.url, 'Platform');
+    const { client: church, user } = await registerChurch(app.url, 'Grace Community Church');
+    const tenantId = user.id;
+    const page = await church.post('/api/landing-pages', EASTER_SUNDAY_PAGE);
     if (page.status !== 201) throw new Error(`landing page: ${page.status} ${page.text}`);
     const project = await app.db
       .insertInto('showUpProjects')

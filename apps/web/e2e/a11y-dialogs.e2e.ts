@@ -17,6 +17,25 @@ async function closeDialog(dialog: Locator) {
   await dialog.waitFor({ state: 'detached' });
 }
 
+/**
+ * Opens a form's dialog with the `open` button and sends the form empty with `submit`: the dialog
+ * shows its errors (`errors`: where they show), and axe finds nothing serious; then closes it.
+ */
+async function checkEmptyForm(
+  page: Page,
+  form: { open: string; dialog: string; submit: string; errors?: string },
+): Promise<void> {
+  await page.getByRole('button', { name: form.open }).first().click();
+  const dialog = await checkDialog(page, form.dialog);
+  await dialog.getByRole('button', { name: form.submit }).click();
+  await dialog
+    .locator(form.errors ?? '.mantine-InputWrapper-error')
+    .first()
+    .waitFor();
+  await expectAccessible(page);
+  await closeDialog(dialog);
+}
+
 /** Long flows on a shared, busy machine: a generous limit, never a timing assertion. */
 const LONG = 180_000;
 
@@ -91,12 +110,7 @@ browserDescribe(describe)('accessible with dialogs open and errors showing (axe:
       await closeDialog(dialog);
 
       await page.getByRole('tab', { name: 'Contact Lists' }).click();
-      await page.getByRole('button', { name: 'Create List' }).first().click();
-      dialog = await checkDialog(page, 'Create List');
-      await dialog.getByRole('button', { name: 'Create List' }).click();
-      await dialog.locator('.mantine-InputWrapper-error').first().waitFor();
-      await expectAccessible(page);
-      await closeDialog(dialog);
+      await checkEmptyForm(page, { open: 'Create List', dialog: 'Create List', submit: 'Create List' });
 
       await page.getByRole('button', { name: 'Add Contacts' }).first().click();
       dialog = await checkDialog(page, 'Add Contacts to Newsletter');
@@ -180,20 +194,14 @@ browserDescribe(describe)('accessible with dialogs open and errors showing (axe:
 
       await page.goto('/landing-pages');
       // The header's button (an empty list shows a second one).
-      await page.getByRole('button', { name: 'Create Landing Page' }).first().click();
-      let dialog = await checkDialog(page, 'Create Landing Page');
-      await dialog.getByRole('button', { name: 'Create Landing Page' }).click();
-      await dialog.locator('.mantine-InputWrapper-error').first().waitFor();
-      await expectAccessible(page);
-      await closeDialog(dialog);
+      await checkEmptyForm(page, {
+        open: 'Create Landing Page',
+        dialog: 'Create Landing Page',
+        submit: 'Create Landing Page',
+      });
 
       await page.goto('/qr-codes');
-      await page.getByRole('button', { name: 'Create QR Code' }).first().click();
-      dialog = await checkDialog(page, 'Create QR Code');
-      await dialog.getByRole('button', { name: 'Create QR Code' }).click();
-      await dialog.locator('.mantine-InputWrapper-error').first().waitFor();
-      await expectAccessible(page);
-      await closeDialog(dialog);
+      await checkEmptyForm(page, { open: 'Create QR Code', dialog: 'Create QR Code', submit: 'Create QR Code' });
       await context.close();
     },
     LONG,
@@ -204,23 +212,17 @@ browserDescribe(describe)('accessible with dialogs open and errors showing (axe:
     async () => {
       const { page, context } = await signedIn(church, 'Welcome back, Grace Church!');
       await page.goto('/social-blast');
-      await page.getByRole('button', { name: 'Create New Post' }).click();
-      let dialog = await checkDialog(page, 'Schedule New Social Post');
-      await dialog.getByRole('button', { name: 'Schedule Post' }).click();
-      await dialog.locator('.mantine-InputWrapper-error, [role="alert"]').first().waitFor();
-      await expectAccessible(page);
-      await closeDialog(dialog);
+      await checkEmptyForm(page, {
+        open: 'Create New Post',
+        dialog: 'Schedule New Social Post',
+        submit: 'Schedule Post',
+        errors: '.mantine-InputWrapper-error, [role="alert"]',
+      });
 
       await page.goto('/service-planner');
-      await page.getByRole('button', { name: 'New Plan' }).first().click();
-      dialog = await checkDialog(page, 'New Service Plan');
-      await dialog.getByRole('button', { name: 'Create Plan' }).click();
-      await dialog.locator('.mantine-InputWrapper-error').first().waitFor();
-      await expectAccessible(page);
-      await closeDialog(dialog);
+      await checkEmptyForm(page, { open: 'New Plan', dialog: 'New Service Plan', submit: 'Create Plan' });
       await page.getByRole('button', { name: 'Item Types' }).click();
-      dialog = await checkDialog(page, 'Item Types');
-      await closeDialog(dialog);
+      await closeDialog(await checkDialog(page, 'Item Types'));
       await context.close();
     },
     LONG,

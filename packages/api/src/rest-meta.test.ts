@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import type { Meta } from './rest-meta.js';
+import { restTag, type Meta } from './rest-meta.js';
 import { appRouter } from './root.js';
 import {
   adminProcedure,
@@ -49,5 +49,31 @@ describe('the builders name their access in the meta', () => {
       path: '/api/contacts',
       stream: expect.any(Function),
     });
+  });
+});
+
+describe('restTag', () => {
+  const rest = restTag('Things');
+
+  it('makes the meta of one route of the tag, a method per HTTP method', () => {
+    expect(rest.get('/api/things/{id}', 'One thing')).toEqual({
+      rest: { method: 'GET', path: '/api/things/{id}', summary: 'One thing', tag: 'Things' },
+    });
+    expect(
+      [rest.post, rest.put, rest.patch, rest.delete].map((route) => route('/api/things', 'X').rest.method),
+    ).toEqual(['POST', 'PUT', 'PATCH', 'DELETE']);
+  });
+
+  it('adds the other settings as given, and no key it was not given', () => {
+    const meta = rest.post('/api/things', 'Add a thing', { status: 201, errors: [409] });
+    expect(meta).toEqual({
+      rest: { method: 'POST', path: '/api/things', summary: 'Add a thing', tag: 'Things', status: 201, errors: [409] },
+    });
+    expect(Object.keys(rest.get('/api/things', 'Things').rest)).toEqual(['method', 'path', 'summary', 'tag']);
+  });
+
+  it("is what `.meta()` takes, merged over the builder's access", () => {
+    const r = router({ p: protectedProcedure.meta(rest.delete('/api/things/{id}', 'Remove')).query(() => null) });
+    expect(metaOf(r.p)).toEqual({ access: 'signed-in', ...rest.delete('/api/things/{id}', 'Remove') });
   });
 });

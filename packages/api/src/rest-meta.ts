@@ -25,8 +25,8 @@ export interface StreamContext {
 }
 
 /**
- * A procedure's REST route: `.meta({ rest: { ... } })` on the procedure (an array for a procedure
- * answering at several paths). The REST shim (apps/server/src/rest) walks the app router, makes a
+ * A procedure's REST route: `.meta({ rest: { ... } })` on the procedure, written through `restTag`
+ * below (an array for a procedure answering at several paths). The REST shim (apps/server/src/rest) walks the app router, makes a
  * Fastify route of each and a path of the OpenAPI document at GET /api/openapi.json. The
  * procedure's input is always the path params merged over the JSON body (or over the query for GET
  * and DELETE): a different wire name is expressed in the zod schema, so the OpenAPI document and the
@@ -74,4 +74,24 @@ export interface Meta {
   access?: RestAccess;
   /** The procedure's REST route(s), if integrators may call it over REST. */
   rest?: RestMeta | RestMeta[];
+}
+
+/** A route's settings besides its method, path, summary and tag (`status`, `errors`, `format`, ...). */
+export type RestOptions = Omit<RestMeta, 'method' | 'path' | 'summary' | 'tag'>;
+
+/** A procedure's meta naming one REST route, made by `restTag`. */
+export type RestRouteMeta = Meta & { rest: RestMeta };
+
+type RouteOf = (path: string, summary: string, options?: RestOptions) => RestRouteMeta;
+
+/**
+ * The REST routes of one OpenAPI tag, a line each. In a router file, `const rest = restTag('QR
+ * codes')`, then on a procedure `.meta(rest.get('/api/qr-codes/{id}', 'One QR code'))` or
+ * `.meta(rest.post('/api/qr-codes', 'Create a QR code', { status: 201 }))`.
+ */
+export function restTag(tag: string): Record<'get' | 'post' | 'put' | 'patch' | 'delete', RouteOf> {
+  const of =
+    (method: HttpMethod): RouteOf =>
+    (path, summary, options) => ({ rest: { method, path, summary, tag, ...options } });
+  return { get: of('GET'), post: of('POST'), put: of('PUT'), patch: of('PATCH'), delete: of('DELETE') };
 }

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
 import { freshDatabase } from '../test/fresh-db.js';
+import { twoChurchesWithContacts } from '../test/two-churches.js';
 import { APP_ROLE, bypassDb, ownerDb, rlsStatus, scopedDb, tenantDb } from './tenancy.js';
 import type { Db } from './client.js';
 
@@ -8,28 +9,7 @@ import type { Db } from './client.js';
 // query. These queries forget the tenant on purpose.
 describe('row-level security', async () => {
   const { db } = await freshDatabase();
-  const [a, b] = await db
-    .insertInto('users')
-    .values(
-      ['a', 'b'].map((n) => ({
-        username: `church-${n}`,
-        passwordHash: 'x',
-        churchName: `Church ${n}`,
-        email: `${n}@x.test`,
-      })),
-    )
-    .returning('id')
-    .execute();
-  const churchA = a!.id;
-  const churchB = b!.id;
-  await db
-    .insertInto('contacts')
-    .values([
-      { userId: churchA, firstName: 'Ann', lastName: 'A' },
-      { userId: churchA, firstName: 'Abe', lastName: 'A' },
-      { userId: churchB, firstName: 'Bea', lastName: 'B' },
-    ])
-    .execute();
+  const { churchA, churchB } = await twoChurchesWithContacts(db);
 
   const names = async (d: Db) =>
     (await sql<{ firstName: string }>`select first_name from contacts order by first_name`.execute(d)).rows.map(

@@ -107,6 +107,14 @@ export function headersFor(e: Endpoint, church: Church, origin: string): Record<
   return h;
 }
 
+/** One request of the endpoint, as a browser on `url` sends it; the answer's text. Throws unless 200. */
+export async function sendEndpoint(url: string, e: Endpoint, church: Church): Promise<string> {
+  const res = await fetch(url + e.path, { method: e.method, headers: headersFor(e, church, url), body: e.body });
+  const text = await res.text();
+  if (res.status !== 200) throw new Error(`${e.shim} ${e.name}: HTTP ${res.status} ${text.slice(0, 200)}`);
+  return text;
+}
+
 /**
  * Contacts for `tenantIds`, `perChurch` each, in one INSERT … SELECT over generate_series per church
  * batch (no round trip per row). Names cycle through lists, so a search for 'smi' matches about 1 in 36.

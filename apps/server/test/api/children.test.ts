@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { HttpClient, registerChurch, startTestApp } from '../helpers/test-app.js';
+import { addContact, HttpClient, registerChurch, startTestApp } from '../helpers/test-app.js';
 import { ageFromDateOfBirth } from '@lampstand/api/schemas/contacts';
 
 const app = await startTestApp();
@@ -7,17 +7,8 @@ await registerChurch(app.url, 'Platform');
 const grace = await registerChurch(app.url, 'Grace Church');
 const hope = await registerChurch(app.url, 'Hope Chapel');
 
-let n = 0;
-async function contact(church = grace) {
-  n++;
-  return (
-    await church.client.post('/api/contacts', {
-      firstName: `Parent${n}`,
-      lastName: 'P',
-      email: `c${n}@example.org`,
-      phone: '0412345678',
-    })
-  ).body;
+function contact(church = grace) {
+  return addContact(church.client);
 }
 
 describe('child groups', () => {

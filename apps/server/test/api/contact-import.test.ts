@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { IMPORT_BUSY } from '@lampstand/api/server';
-import { registerChurch, startTestApp, type HttpClient } from '../helpers/test-app.js';
+import { addContact, registerChurch, startTestApp, type HttpClient } from '../helpers/test-app.js';
 
 const app = await startTestApp();
 await registerChurch(app.url, 'Platform');
@@ -19,40 +19,32 @@ async function waitForImport(client: HttpClient, id: number) {
 describe('CSV import', () => {
   it('previews, suggests a mapping, imports in the background, matches by email then phone, reports skipped lines', async () => {
     // Already here: one by email, one by phone, one who unsubscribed from email.
-    const byEmail = (
-      await grace.client.post('/api/contacts', {
-        firstName: 'Old',
-        lastName: 'Name',
-        email: 'anna@example.org',
-        phone: '0400000001',
-      })
-    ).body;
-    const byPhone = (
-      await grace.client.post('/api/contacts', {
-        firstName: 'Phil',
-        lastName: 'Phone',
-        email: 'phil@old.org',
-        phone: '0400 000 002',
-      })
-    ).body;
-    const unsub = (
-      await grace.client.post('/api/contacts', {
-        firstName: 'Una',
-        lastName: 'Sub',
-        email: 'una@example.org',
-        phone: '0400000003',
-      })
-    ).body;
+    const byEmail = await addContact(grace.client, {
+      firstName: 'Old',
+      lastName: 'Name',
+      email: 'anna@example.org',
+      phone: '0400000001',
+    });
+    const byPhone = await addContact(grace.client, {
+      firstName: 'Phil',
+      lastName: 'Phone',
+      email: 'phil@old.org',
+      phone: '0400 000 002',
+    });
+    const unsub = await addContact(grace.client, {
+      firstName: 'Una',
+      lastName: 'Sub',
+      email: 'una@example.org',
+      phone: '0400000003',
+    });
     await grace.client.put(`/api/contacts/${unsub.id}/consent`, { channel: 'email', status: 'unsubscribed' });
     // Another church's contact with the same email must not be touched.
-    const other = (
-      await hope.client.post('/api/contacts', {
-        firstName: 'Hope',
-        lastName: 'Anna',
-        email: 'anna@example.org',
-        phone: '0400000001',
-      })
-    ).body;
+    const other = await addContact(hope.client, {
+      firstName: 'Hope',
+      lastName: 'Anna',
+      email: 'anna@example.org',
+      phone: '0400000001',
+    });
     const list = (await grace.client.post('/api/contact-lists', { name: 'Imported', type: 'both' })).body;
 
     const csv = [
@@ -247,16 +239,14 @@ describe('imports at once per church', () => {
 describe('CSV export', () => {
   it('exports all contacts or one list, and the file imports again with every column mapped', async () => {
     const church = await registerChurch(app.url, 'Export Church');
-    const a = (
-      await church.client.post('/api/contacts', {
-        firstName: 'Amy',
-        lastName: 'Adams',
-        email: 'amy@example.org',
-        phone: '0412 000 111',
-        tags: ['choir'],
-        metadata: { isChurchMember: true, dateOfBirth: '1985-05-06', notes: '=HYPERLINK("x")' },
-      })
-    ).body;
+    const a = await addContact(church.client, {
+      firstName: 'Amy',
+      lastName: 'Adams',
+      email: 'amy@example.org',
+      phone: '0412 000 111',
+      tags: ['choir'],
+      metadata: { isChurchMember: true, dateOfBirth: '1985-05-06', notes: '=HYPERLINK("x")' },
+    });
     await church.client.post('/api/contacts', {
       firstName: 'Bob',
       lastName: 'Brown',

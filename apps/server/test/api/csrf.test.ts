@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { type HttpClient, registerChurch, startTestApp } from '../helpers/test-app.js';
+import { addContact, type HttpClient, registerChurch, startTestApp } from '../helpers/test-app.js';
 
 // CSRF: a cookie-authenticated state change on /api or /trpc must be JSON with an allowed Origin
 // (or Sec-Fetch-Site: same-origin). Scripts without an Origin, public pages and webhooks still work.
@@ -9,14 +9,12 @@ const church = await registerChurch(app.url, 'Grace Church');
 const EVIL = 'http://evil.localhost:9999';
 
 const list = (await church.client.post('/api/contact-lists', { name: 'Choir', type: 'email' })).body;
-const contact = (
-  await church.client.post('/api/contacts', {
-    firstName: 'Ann',
-    lastName: 'Lee',
-    email: 'ann@example.org',
-    phone: '0400000000',
-  })
-).body;
+const contact = await addContact(church.client, {
+  firstName: 'Ann',
+  lastName: 'Lee',
+  email: 'ann@example.org',
+  phone: '0400000000',
+});
 const campaign = (
   await church.client.post('/api/email-campaigns', {
     name: 'Hello',

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ownerDb, sql } from '@lampstand/db';
-import { HttpClient, registerChurch, startTestApp } from '../helpers/test-app.js';
+import { addContact, HttpClient, registerChurch, startTestApp } from '../helpers/test-app.js';
 
 const app = await startTestApp();
 await registerChurch(app.url, 'Platform');
@@ -11,6 +11,29 @@ async function until(check: () => Promise<boolean>) {
     await new Promise((r) => setTimeout(r, 100));
   }
   throw new Error('timed out');
+}
+
+/**
+ * Sends a campaign of the channel (`fields` as POST /api/{channel}-campaigns takes them) and waits
+ * until it is sent; returns its deliveries' ids, in order.
+ */
+async function sendCampaign(
+  church: Awaited<ReturnType<typeof registerChurch>>,
+  channel: 'email' | 'sms',
+  fields: Record<string, unknown>,
+): Promise<number[]> {
+  const path = `/api/${channel}-campaigns`;
+  const campaign = (await church.client.post(path, fields)).body as { id: number };
+  await church.client.post(`${path}/${campaign.id}/send`);
+  await until(async () => (await church.client.get(`${path}/${campaign.id}`)).body.status === 'sent');
+  const rows = await ownerDb(app.db)
+    .selectFrom('deliveries')
+    .select('id')
+    .where('campaignId', '=', campaign.id)
+    .where('channel', '=', channel)
+    .orderBy('id')
+    .execute();
+  return rows.map((r) => r.id);
 }
 
 describe('GET /api/dashboard/stats', () => {
@@ -41,56 +64,35 @@ describe('GET /api/dashboard/stats', () => {
     });
     const list = (await church.client.post('/api/contact-lists', { name: 'All' })).body;
     for (let i = 1; i <= 4; i++) {
-      const c = (
-        await church.client.post('/api/contacts', {
-          firstName: `P${i}`,
-          lastName: 'X',
-          email: `p${i}@example.org`,
-          phone: `041200000${i}`,
-        })
-      ).body;
+      const c = await addContact(church.client, {
+        firstName: `P${i}`,
+        lastName: 'X',
+        email: `p${i}@example.org`,
+        phone: `041200000${i}`,
+      });
       await church.client.post(`/api/contact-lists/${list.id}/contacts/${c.id}`);
     }
-    const email = (
-      await church.client.post('/api/email-campaigns', {
-        name: 'Email A',
-        subject: 'S',
-        content: '<p>Hello there</p>',
-        listIds: [list.id],
-      })
-    ).body;
-    await church.client.post(`/api/email-campaigns/${email.id}/send`);
-    const sms = (
-      await church.client.post('/api/sms-campaigns', {
-        name: 'SMS A',
-        content: 'Hi',
-        status: 'ready',
-        listIds: [list.id],
-      })
-    ).body;
-    await church.client.post(`/api/sms-campaigns/${sms.id}/send`);
-    await until(
-      async () =>
-        (await church.client.get(`/api/email-campaigns/${email.id}`)).body.status === 'sent' &&
-        (await church.client.get(`/api/sms-campaigns/${sms.id}`)).body.status === 'sent',
-    );
+    const emailIds = await sendCampaign(church, 'email', {
+      name: 'Email A',
+      subject: 'S',
+      content: '<p>Hello there</p>',
+      listIds: [list.id],
+    });
+    const smsIds = await sendCampaign(church, 'sms', {
+      name: 'SMS A',
+      content: 'Hi',
+      status: 'ready',
+      listIds: [list.id],
+    });
 
     // 1 of 4 emails opened (twice: still one unique open); 3 of 4 texts delivered.
-    const deliveries = await app.db
-      .selectFrom('deliveries')
-      .select(['id', 'channel'])
-      .where('campaignId', 'in', [email.id, sms.id])
-      .orderBy('id')
-      .execute();
-    const firstEmail = deliveries.find((d) => d.channel === 'email')!;
     await app.db
       .insertInto('deliveryEvents')
       .values([
-        { deliveryId: firstEmail.id, type: 'open', url: null },
-        { deliveryId: firstEmail.id, type: 'open', url: null },
+        { deliveryId: emailIds[0]!, type: 'open', url: null },
+        { deliveryId: emailIds[0]!, type: 'open', url: null },
       ])
       .execute();
-    const smsIds = deliveries.filter((d) => d.channel === 'sms').map((d) => d.id);
     await app.db.updateTable('deliveries').set({ status: 'delivered' }).where('id', 'in', smsIds.slice(0, 3)).execute();
 
     const future = new Date(Date.now() + 3 * 86400_000).toISOString();
@@ -142,14 +144,12 @@ describe('GET /api/dashboard/stats', () => {
     const list = (await church.client.post('/api/contact-lists', { name: 'Everyone' })).body;
     const ids: number[] = [];
     for (let i = 1; i <= 5; i++) {
-      const c = (
-        await church.client.post('/api/contacts', {
-          firstName: `T${i}`,
-          lastName: 'Y',
-          email: `t${i}@example.org`,
-          phone: `041300000${i}`,
-        })
-      ).body;
+      const c = await addContact(church.client, {
+        firstName: `T${i}`,
+        lastName: 'Y',
+        email: `t${i}@example.org`,
+        phone: `041300000${i}`,
+      });
       ids.push(c.id);
       await church.client.post(`/api/contact-lists/${list.id}/contacts/${c.id}`);
     }
@@ -162,69 +162,34 @@ describe('GET /api/dashboard/stats', () => {
 
     // Two sent email campaigns to the same five: 1 of 5 opened, then 4 of 5 opened: +60 points.
     const sendEmail = async (name: string, opened: number) => {
-      const campaign = (
-        await church.client.post('/api/email-campaigns', {
-          name,
-          subject: 'S',
-          content: '<p>Hello there</p>',
-          listIds: [list.id],
-        })
-      ).body;
-      await church.client.post(`/api/email-campaigns/${campaign.id}/send`);
-      await until(async () => (await church.client.get(`/api/email-campaigns/${campaign.id}`)).body.status === 'sent');
-      const rows = await owner
-        .selectFrom('deliveries')
-        .select('id')
-        .where('campaignId', '=', campaign.id)
-        .where('channel', '=', 'email')
-        .orderBy('id')
-        .execute();
-      expect(rows).toHaveLength(5);
-      const openedIds = rows.slice(0, opened).map((r) => r.id);
+      const deliveryIds = await sendCampaign(church, 'email', {
+        name,
+        subject: 'S',
+        content: '<p>Hello there</p>',
+        listIds: [list.id],
+      });
+      expect(deliveryIds).toHaveLength(5);
       await owner
         .insertInto('deliveryEvents')
-        .values(openedIds.map((deliveryId) => ({ deliveryId, type: 'open' as const, url: null })))
+        .values(deliveryIds.slice(0, opened).map((deliveryId) => ({ deliveryId, type: 'open' as const, url: null })))
         .execute();
     };
     await sendEmail('First', 1);
     await sendEmail('Second', 4);
 
     // Five texts: three sent this week (all delivered), two sent 8 days ago (one delivered): +50 points.
-    const sms = (
-      await church.client.post('/api/sms-campaigns', {
-        name: 'Texts',
-        content: 'Hi',
-        status: 'ready',
-        listIds: [list.id],
-      })
-    ).body;
-    await church.client.post(`/api/sms-campaigns/${sms.id}/send`);
-    await until(async () => (await church.client.get(`/api/sms-campaigns/${sms.id}`)).body.status === 'sent');
-    const texts = await owner
-      .selectFrom('deliveries')
-      .select('id')
-      .where('campaignId', '=', sms.id)
-      .where('channel', '=', 'sms')
-      .orderBy('id')
-      .execute();
+    const texts = await sendCampaign(church, 'sms', {
+      name: 'Texts',
+      content: 'Hi',
+      status: 'ready',
+      listIds: [list.id],
+    });
     expect(texts).toHaveLength(5);
-    await owner
-      .updateTable('deliveries')
-      .set({ status: 'delivered' })
-      .where(
-        'id',
-        'in',
-        [0, 1, 2, 3].map((i) => texts[i]!.id),
-      )
-      .execute();
+    await owner.updateTable('deliveries').set({ status: 'delivered' }).where('id', 'in', texts.slice(0, 4)).execute();
     await owner
       .updateTable('deliveries')
       .set({ sentAt: new Date(Date.now() - 8 * 86400_000) })
-      .where(
-        'id',
-        'in',
-        [3, 4].map((i) => texts[i]!.id),
-      )
+      .where('id', 'in', texts.slice(3, 5))
       .execute();
 
     // The contacts removed now (after the sends, which needed them).

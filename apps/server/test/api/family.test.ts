@@ -1,22 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { HttpClient, registerChurch, startTestApp } from '../helpers/test-app.js';
+import { addContact, HttpClient, registerChurch, startTestApp } from '../helpers/test-app.js';
 
 const app = await startTestApp();
 await registerChurch(app.url, 'Platform');
 const grace = await registerChurch(app.url, 'Grace Church');
 const hope = await registerChurch(app.url, 'Hope Chapel');
 
-let n = 0;
-async function contact(church = grace, firstName?: string) {
-  n++;
-  return (
-    await church.client.post('/api/contacts', {
-      firstName: firstName ?? `P${n}`,
-      lastName: 'Family',
-      email: `f${n}@example.org`,
-      phone: '0412345678',
-    })
-  ).body;
+function contact(church = grace, firstName?: string) {
+  return addContact(church.client, firstName ? { firstName } : {});
 }
 
 describe('family links', () => {

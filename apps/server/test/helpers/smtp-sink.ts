@@ -22,6 +22,31 @@ export interface SmtpSink {
   close(): Promise<void>;
 }
 
+/** A server's refusal of a recipient: an SMTP reply code (4xx for now, 5xx for good) and its text. */
+export type SmtpRefusal = { code: number; message: string };
+
+/**
+ * Refusals for delivery-failure tests: bad@example.org is refused for good (550), and
+ * flaky@example.org once for now (451), then accepted. `refused(to)` counts the refusals of `to`.
+ */
+export function refuseBadAndFlakyOnce() {
+  const refusals = new Map<string, number>();
+  const refused = (to: string) => refusals.get(to) ?? 0;
+  const refusal = (to: string): SmtpRefusal | undefined => {
+    if (to === 'bad@example.org') return { code: 550, message: 'No such user here' };
+    if (to === 'flaky@example.org' && refused(to) < 1) return { code: 451, message: 'Try again later' };
+    return undefined;
+  };
+  return {
+    rejectTo: (to: string) => {
+      const answer = refusal(to);
+      if (answer) refusals.set(to, refused(to) + 1);
+      return answer;
+    },
+    refused,
+  };
+}
+
 /**
  * A real SMTP server on loopback (the `smtp-server` package). A message counts as received only
  * when the server answers 250; if the client is gone before that (killed mid-transaction), the
@@ -33,7 +58,7 @@ export async function startSmtpSink(
     pauseAfter?: number;
     /** Accepted but not recorded (e.g. /^office_/: the verification email each registered church gets). */
     ignoreTo?: RegExp;
-    rejectTo?: (to: string) => { code: number; message: string } | undefined;
+    rejectTo?: (to: string) => SmtpRefusal | undefined;
   } = {},
 ): Promise<SmtpSink> {
   const messages: ReceivedMail[] = [];

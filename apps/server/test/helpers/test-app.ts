@@ -146,3 +146,64 @@ export async function registerChurch(baseUrl: string, name?: string) {
     password: payload.password,
   };
 }
+
+let contactCount = 0;
+/**
+ * A contact of the signed-in church through POST /api/contacts: a name and email unique in the
+ * test file and a mobile number, unless `fields` say otherwise. Returns the created contact.
+ */
+export async function addContact(client: HttpClient, fields: Record<string, unknown> = {}) {
+  const n = ++contactCount;
+  const res = await client.post('/api/contacts', {
+    firstName: `P${n}`,
+    lastName: 'L',
+    email: `p${n}@example.org`,
+    phone: '0412345678',
+    ...fields,
+  });
+  if (res.status !== 201) throw new Error(`adding a contact failed: ${res.status} ${res.text}`);
+  return res.body as { id: number; firstName: string; lastName: string; email: string | null };
+}
+
+/**
+ * The published landing page the benchmarks render at /p/easter-sunday (bench:pages, bench:web): a
+ * hero, a call to action, text, highlights, an event and a signup form. Body of POST /api/landing-pages.
+ */
+export const EASTER_SUNDAY_PAGE = {
+  name: 'Easter Sunday',
+  slug: 'easter-sunday',
+  published: true,
+  content: {
+    blocks: [
+      {
+        id: 'hero',
+        type: 'hero',
+        headline: 'Celebrate Easter with Us',
+        subheading: 'A joyful morning for everyone.',
+      },
+      { id: 'cta', type: 'cta', text: 'Plan your visit', link: { kind: 'signup', blockId: 'form' } },
+      {
+        id: 'main',
+        type: 'text',
+        html: '<p>Join us this Easter for a service full of music, hope and a warm welcome.</p>'.repeat(4),
+      },
+      {
+        id: 'kp',
+        type: 'highlights',
+        title: 'Key Highlights',
+        items: ['Egg hunt at 9am', 'Family service', 'Coffee after'],
+      },
+      {
+        id: 'ev',
+        type: 'event',
+        title: 'Easter service',
+        date: '2027-03-28',
+        startTime: '10:30',
+        endTime: '12:00',
+        place: 'Main hall',
+        address: '1 Church St',
+      },
+      { id: 'form', type: 'signup', title: 'Stay in touch', fields: ['phone'] },
+    ],
+  },
+};

@@ -1,19 +1,12 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { registerChurch, startTestApp } from '../helpers/test-app.js';
-import { startSmtpSink } from '../helpers/smtp-sink.js';
+import { addContact, registerChurch, startTestApp } from '../helpers/test-app.js';
+import { refuseBadAndFlakyOnce, startSmtpSink } from '../helpers/smtp-sink.js';
 
 // bad@ is refused for good (550); flaky@ is refused once (451), then accepted.
-let flakyRefusals = 0;
+const refusals = refuseBadAndFlakyOnce();
 const sink = await startSmtpSink({
   ignoreTo: /^office_/, // each registered church's verification email
-  rejectTo: (to) => {
-    if (to === 'bad@example.org') return { code: 550, message: 'No such user here' };
-    if (to === 'flaky@example.org' && flakyRefusals < 1) {
-      flakyRefusals++;
-      return { code: 451, message: 'Try again later' };
-    }
-    return undefined;
-  },
+  rejectTo: refusals.rejectTo,
 });
 afterAll(() => sink.close());
 const app = await startTestApp({ emailSmtpUrl: sink.url }, { retryBaseSeconds: 1 });
@@ -24,9 +17,7 @@ describe('delivery failures', () => {
     const church = await registerChurch(app.url, 'Grace');
     const list = (await church.client.post('/api/contact-lists', { name: 'All' })).body;
     for (const email of ['good@example.org', 'bad@example.org', 'flaky@example.org']) {
-      const c = (
-        await church.client.post('/api/contacts', { firstName: 'P', lastName: email, email, phone: '0412345678' })
-      ).body;
+      const c = await addContact(church.client, { firstName: 'P', lastName: email, email, phone: '0412345678' });
       await church.client.post(`/api/contact-lists/${list.id}/contacts/${c.id}`);
     }
     const campaign = (
@@ -67,14 +58,12 @@ describe('delivery failures', () => {
   it('preview renders what a recipient sees, merge tags from a contact of the list', async () => {
     const church = await registerChurch(app.url, 'Preview Church');
     const list = (await church.client.post('/api/contact-lists', { name: 'L' })).body;
-    const c = (
-      await church.client.post('/api/contacts', {
-        firstName: 'Priscilla',
-        lastName: 'Aquila',
-        email: 'pa@example.org',
-        phone: '0412345678',
-      })
-    ).body;
+    const c = await addContact(church.client, {
+      firstName: 'Priscilla',
+      lastName: 'Aquila',
+      email: 'pa@example.org',
+      phone: '0412345678',
+    });
     await church.client.post(`/api/contact-lists/${list.id}/contacts/${c.id}`);
     const res = await church.client.post('/api/email-campaigns/preview', {
       subject: 'Hi {{firstName}}',

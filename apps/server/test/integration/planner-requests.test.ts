@@ -1,22 +1,15 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { registerChurch, type HttpClient } from '../helpers/test-app.js';
 import { startTestApp } from '../helpers/test-app.js';
-import { startSmtpSink } from '../helpers/smtp-sink.js';
+import { refuseBadAndFlakyOnce, startSmtpSink } from '../helpers/smtp-sink.js';
 
 // Planner requests are deliveries of the one engine (issue 24 §15), like campaign mail: the same
 // claim, rate slot, retry with backoff, daily limit and failure reason.
 // flaky@ is refused once (451, temporary), then accepted; bad@ is refused for good (550).
-let flakyRefusals = 0;
+const refusals = refuseBadAndFlakyOnce();
 const sink = await startSmtpSink({
   ignoreTo: /^office_/, // each registered church's verification email
-  rejectTo: (to) => {
-    if (to === 'bad@example.org') return { code: 550, message: 'No such user here' };
-    if (to === 'flaky@example.org' && flakyRefusals < 1) {
-      flakyRefusals++;
-      return { code: 451, message: 'Try again later' };
-    }
-    return undefined;
-  },
+  rejectTo: refusals.rejectTo,
 });
 afterAll(() => sink.close());
 const app = await startTestApp(
@@ -69,7 +62,7 @@ describe('planner requests through the delivery engine', () => {
       ['flaky@example.org', 'planner-request', 'sent', 2, null],
       ['good@example.org', 'planner-request', 'sent', 1, null],
     ]);
-    expect(flakyRefusals).toBe(1);
+    expect(refusals.refused('flaky@example.org')).toBe(1);
     // Accepted once each: the retry did not send good@ again, the second press sent nobody again.
     expect(sink.counts().get('flaky@example.org')).toBe(1);
     expect(sink.counts().get('good@example.org')).toBe(1);

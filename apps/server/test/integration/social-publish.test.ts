@@ -39,6 +39,23 @@ async function churchWithWebhook(name: string) {
 }
 const inSeconds = (s: number) => new Date(Date.now() + s * 1000).toISOString();
 
+/** A post of `content` scheduled `seconds` from now, to Facebook unless `fields` say otherwise. */
+async function schedulePost(
+  client: HttpClient,
+  content: string,
+  seconds: number,
+  fields: Record<string, unknown> = {},
+) {
+  const res = await client.post('/api/social-posts', {
+    content,
+    scheduledFor: inSeconds(seconds),
+    platforms: ['facebook'],
+    ...fields,
+  });
+  expect(res.status, res.text).toBe(201);
+  return res.body;
+}
+
 async function waitForStatus(client: HttpClient, id: number, status: string, ms = 30_000) {
   const start = Date.now();
   for (;;) {
@@ -109,13 +126,7 @@ describe('Publishing social posts through the signed webhook', () => {
 
   it('retries a failed call with backoff, then records it posted', async () => {
     const church = await churchWithWebhook('Retry Church');
-    const created = (
-      await church.client.post('/api/social-posts', {
-        content: 'fail-once: youth night',
-        scheduledFor: inSeconds(0.5),
-        platforms: ['instagram'],
-      })
-    ).body;
+    const created = await schedulePost(church.client, 'fail-once: youth night', 0.5, { platforms: ['instagram'] });
     const posted = await waitForStatus(church.client, created.id, 'posted');
     expect(posted).toMatchObject({ attempts: 2, error: null });
     const got = receivedFor(created.id);
@@ -126,13 +137,7 @@ describe('Publishing social posts through the signed webhook', () => {
 
   it('fails with the reason after the last retry', async () => {
     const church = await churchWithWebhook('Failing Church');
-    const created = (
-      await church.client.post('/api/social-posts', {
-        content: 'fail-always: bake sale',
-        scheduledFor: inSeconds(0.5),
-        platforms: ['facebook'],
-      })
-    ).body;
+    const created = await schedulePost(church.client, 'fail-always: bake sale', 0.5);
     const failed = await waitForStatus(church.client, created.id, 'failed');
     // The church is told no more than this: the receiver's status and reply go to the server log.
     expect(failed.error).toBe('The address could not be reached');
@@ -145,13 +150,9 @@ describe('Publishing social posts through the signed webhook', () => {
 
   it('fails at once when the receiver refuses the post (4xx)', async () => {
     const church = await churchWithWebhook('Refused Church');
-    const created = (
-      await church.client.post('/api/social-posts', {
-        content: 'refuse: too long for the receiver',
-        scheduledFor: inSeconds(0.5),
-        platforms: ['twitter'],
-      })
-    ).body;
+    const created = await schedulePost(church.client, 'refuse: too long for the receiver', 0.5, {
+      platforms: ['twitter'],
+    });
     const failed = await waitForStatus(church.client, created.id, 'failed');
     expect(failed.error).toBe('The address could not be reached');
     expect(receivedFor(created.id)).toHaveLength(1);
@@ -159,13 +160,7 @@ describe('Publishing social posts through the signed webhook', () => {
 
   it('publishes a moved post once, at its new time', async () => {
     const church = await churchWithWebhook('Moved Church');
-    const created = (
-      await church.client.post('/api/social-posts', {
-        content: 'Moved: picnic',
-        scheduledFor: inSeconds(2),
-        platforms: ['facebook'],
-      })
-    ).body;
+    const created = await schedulePost(church.client, 'Moved: picnic', 2);
     const first = await publishJob(created.id);
     expect(first?.state).toBe('created');
     const later = inSeconds(5);
@@ -190,34 +185,15 @@ describe('Publishing social posts through the signed webhook', () => {
 
   it('does not publish a post deleted before its time, nor a draft', async () => {
     const church = await churchWithWebhook('Deleted Church');
-    const doomed = (
-      await church.client.post('/api/social-posts', {
-        content: 'Deleted: never goes out',
-        scheduledFor: inSeconds(1.5),
-        platforms: ['facebook'],
-      })
-    ).body;
-    const draft = (
-      await church.client.post('/api/social-posts', {
-        content: 'Draft: not yet',
-        scheduledFor: inSeconds(1.5),
-        platforms: ['facebook'],
-        status: 'draft',
-      })
-    ).body;
+    const doomed = await schedulePost(church.client, 'Deleted: never goes out', 1.5);
+    const draft = await schedulePost(church.client, 'Draft: not yet', 1.5, { status: 'draft' });
     expect(await publishJob(draft.id)).toBeNull(); // a draft has no job
     const job = await publishJob(doomed.id);
     expect(job?.state).toBe('created');
     expect((await church.client.delete(`/api/social-posts/${doomed.id}`)).status).toBe(200);
     expect(await jobState(job!.id)).toBe('cancelled');
     // A later post of the same church going out shows the jobs ran past the deleted one's time.
-    const marker = (
-      await church.client.post('/api/social-posts', {
-        content: 'Marker after the deleted one',
-        scheduledFor: inSeconds(3),
-        platforms: ['facebook'],
-      })
-    ).body;
+    const marker = await schedulePost(church.client, 'Marker after the deleted one', 3);
     await waitForStatus(church.client, marker.id, 'posted');
     await app.runtime.runner.sweep();
     await new Promise((r) => setTimeout(r, 1000));
@@ -228,13 +204,7 @@ describe('Publishing social posts through the signed webhook', () => {
 
   it('leaves posts scheduled while no webhook is set, and publishes the due ones once it is', async () => {
     const church = await registerChurch(app.url, 'No Hook Church');
-    const created = (
-      await church.client.post('/api/social-posts', {
-        content: 'Waiting for a webhook',
-        scheduledFor: inSeconds(0.5),
-        platforms: ['facebook'],
-      })
-    ).body;
+    const created = await schedulePost(church.client, 'Waiting for a webhook', 0.5);
     await new Promise((r) => setTimeout(r, 1500));
     await app.runtime.runner.sweep();
     const waiting = (await church.client.get(`/api/social-posts/${created.id}`)).body;
@@ -278,13 +248,7 @@ describe('A post being published', () => {
     const church = await churchWithWebhook('In Flight Church');
     receiver.hold();
     try {
-      const created = (
-        await church.client.post('/api/social-posts', {
-          content: 'In flight: harvest festival',
-          scheduledFor: inSeconds(0.2),
-          platforms: ['facebook'],
-        })
-      ).body;
+      const created = await schedulePost(church.client, 'In flight: harvest festival', 0.2);
       const before = receiver.all.length;
       await receiver.arrived(before + 1);
       const edit = await church.client.put(`/api/social-posts/${created.id}`, {

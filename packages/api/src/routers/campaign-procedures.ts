@@ -6,7 +6,7 @@ import type { JobQueue } from '../jobs.js';
 import { startCampaign } from '../services/delivery/campaigns.js';
 import { deleteCampaign } from '../services/delivery/campaign-common.js';
 import { countRecipients } from '../services/delivery/recipients.js';
-import type { RestMeta } from '../rest-meta.js';
+import { restTag } from '../rest-meta.js';
 import { protectedProcedure } from '../trpc.js';
 
 /**
@@ -33,33 +33,43 @@ export function campaignProcedures<Fields extends z.ZodType, Update extends z.Zo
       tenantId: number,
       input: inferParser<Fields>['out'] | inferParser<Update>['out'],
     ) => Promise<inferParser<Out>['in']>;
-    /** Each procedure's REST route, in the channel's own paths and words. */
-    rest: Record<'get' | 'create' | 'update' | 'delete' | 'send' | 'recipientCount', RestMeta>;
+    /**
+     * The REST routes, under the channel's own path (`/api/email-campaigns`) and tag, with each
+     * procedure's summary in the channel's words; methods, paths below it, statuses and errors are
+     * the same for every channel.
+     */
+    rest: {
+      path: string;
+      tag: string;
+      summaries: Record<'get' | 'create' | 'update' | 'delete' | 'send' | 'recipientCount', string>;
+    };
   },
 ) {
+  const rest = restTag(c.rest.tag);
+  const { path, summaries } = c.rest;
   return {
     get: protectedProcedure
-      .meta({ rest: c.rest.get })
+      .meta(rest.get(`${path}/{id}`, summaries.get))
       .input(campaignIdSchema)
       .output(c.output)
       .query(({ ctx, input }) => answer(c.get(ctx.db, ctx.tenantId, input.id))),
     create: protectedProcedure
-      .meta({ rest: c.rest.create })
+      .meta(rest.post(path, summaries.create, { status: 201 }))
       .input(c.fields)
       .output(c.output)
       .mutation(({ ctx, input }) => answer(c.save(ctx.db, ctx.services.jobs, ctx.tenantId, input))),
     update: protectedProcedure
-      .meta({ rest: c.rest.update })
+      .meta(rest.put(`${path}/{id}`, summaries.update, { errors: [409] }))
       .input(c.update)
       .output(c.output)
       .mutation(({ ctx, input }) => answer(c.save(ctx.db, ctx.services.jobs, ctx.tenantId, input))),
     delete: protectedProcedure
-      .meta({ rest: c.rest.delete })
+      .meta(rest.delete(`${path}/{id}`, summaries.delete, { errors: [409] }))
       .input(campaignIdSchema)
       .output(z.object({ id: z.number().int() }))
       .mutation(({ ctx, input }) => deleteCampaign(ctx.db, channel, ctx.tenantId, input.id)),
     send: protectedProcedure
-      .meta({ rest: c.rest.send })
+      .meta(rest.post(`${path}/{id}/send`, summaries.send, { errors: [409, 429] }))
       .input(campaignIdSchema)
       .output(c.output)
       .mutation(async ({ ctx, input }) => {
@@ -70,7 +80,7 @@ export function campaignProcedures<Fields extends z.ZodType, Update extends z.Zo
         return answer(c.get(ctx.db, ctx.tenantId, input.id));
       }),
     recipientCount: protectedProcedure
-      .meta({ rest: c.rest.recipientCount })
+      .meta(rest.post(`${path}/recipient-count`, summaries.recipientCount, { errors: [404] }))
       .input(recipientCountInputSchema)
       .output(recipientCountSchema)
       .query(({ ctx, input }) => countRecipients(ctx.db, ctx.tenantId, { channel, listIds: input.listIds })),

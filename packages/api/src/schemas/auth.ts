@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { isCleanText, notAllowedMessage, timeZoneSchema } from './common.js';
+import { isCleanText, notAllowedMessage, requiredTextSchema, timeZoneSchema } from './common.js';
 
 // Zod only: the browser imports this file for its forms, so each message is written once.
 
@@ -21,24 +21,14 @@ export const roleSchema = z.enum(['admin', 'church']);
 
 /** What `POST /api/register` takes (the form's confirmPassword is not sent). */
 export const registerSchema = z.object({
-  username: z
-    .string({ error: 'Username is required' })
-    .trim()
-    .min(1, 'Username is required')
-    .max(64, 'Username must be at most 64 characters')
-    .refine(isCleanText, notAllowedMessage('Username')),
+  username: requiredTextSchema('Username', 64),
   // 8 at least (issue 12 §8). The spec states only the confirmation's rule (at least 6, with its
   // message, kept on confirmPassword below); a password must match it, so 8 holds for both.
   password: z
     .string({ error: 'Password is required' })
     .min(8, 'Password must be at least 8 characters')
     .max(256, 'Password must be at most 256 characters'),
-  churchName: z
-    .string({ error: 'Church name is required' })
-    .trim()
-    .min(1, 'Church name is required')
-    .max(200, 'Church name must be at most 200 characters')
-    .refine(isCleanText, notAllowedMessage('Church name')),
+  churchName: requiredTextSchema('Church name', 200),
   email: z
     .string({ error: 'Email is required' })
     .trim()

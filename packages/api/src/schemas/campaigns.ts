@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { boundedArray, idSchema, isCleanText, isoTimestamp, notAllowedMessage } from './common.js';
+import { boundedArray, idSchema, isoTimestamp, requiredTextSchema } from './common.js';
 
 // Zod only: what email and SMS campaigns share — scheduling rules, their messages, and the count of
 // people a send reaches — for the server and for the forms.
@@ -26,12 +26,7 @@ export function checkSchedule(
 }
 
 /** A campaign's name, on every channel. */
-export const campaignNameSchema = z
-  .string({ error: 'Campaign name is required' })
-  .trim()
-  .min(1, 'Campaign name is required')
-  .max(200, 'Campaign name must be at most 200 characters')
-  .refine(isCleanText, notAllowedMessage('Campaign name'));
+export const campaignNameSchema = requiredTextSchema('Campaign name', 200);
 
 /** Which campaign (get, send, delete). */
 export const campaignIdSchema = z.object({ id: idSchema('Campaign ID') });

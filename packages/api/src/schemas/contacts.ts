@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { idSchema, isCleanText, isoTimestamp, notAllowedMessage } from './common.js';
+import { idSchema, isCleanText, isoTimestamp, notAllowedMessage, requiredTextSchema } from './common.js';
 
 // Zod only: the contact form in the browser validates with these same schemas.
 
@@ -23,20 +23,8 @@ export const STAFF_ROLES = [
   { value: 'other', label: 'Other' },
 ] as const;
 export const staffRoleSchema = z.enum(
-  [
-    'pastor',
-    'worship_leader',
-    'youth_minister',
-    'childrens_minister',
-    'admin',
-    'elder',
-    'deacon',
-    'volunteer',
-    'other',
-  ],
-  {
-    error: 'Please choose a staff role',
-  },
+  STAFF_ROLES.map((r) => r.value),
+  { error: 'Please choose a staff role' },
 );
 
 export { idSchema } from './common.js';
@@ -145,18 +133,8 @@ export const contactMetadataPatchSchema = z.object(contactMetadataShape).partial
 export const contactFieldsSchema = z.object({
   /** Accepted for the spec's payload; the church always comes from the session. */
   userId: z.unknown().optional(),
-  firstName: z
-    .string({ error: 'First name is required' })
-    .trim()
-    .min(1, 'First name is required')
-    .max(200, 'First name must be at most 200 characters')
-    .refine(isCleanText, notAllowedMessage('First name')),
-  lastName: z
-    .string({ error: 'Last name is required' })
-    .trim()
-    .min(1, 'Last name is required')
-    .max(200, 'Last name must be at most 200 characters')
-    .refine(isCleanText, notAllowedMessage('Last name')),
+  firstName: requiredTextSchema('First name', 200),
+  lastName: requiredTextSchema('Last name', 200),
   email: z
     .string({ error: 'Please enter a valid email address' })
     .max(1000, 'Please enter a valid email address')
@@ -317,12 +295,7 @@ export const consentEventSchema = z.object({
 
 export const contactListTypeSchema = z.enum(['email', 'sms', 'both'], { error: 'Please select a contact list type' });
 export const contactListFieldsSchema = z.object({
-  name: z
-    .string({ error: 'List name is required' })
-    .trim()
-    .min(1, 'List name is required')
-    .max(200, 'List name must be at most 200 characters')
-    .refine(isCleanText, notAllowedMessage('List name')),
+  name: requiredTextSchema('List name', 200),
   description: optionalText(2000).optional(),
   type: contactListTypeSchema.default('both'),
 });

@@ -9,7 +9,7 @@ import {
   SELECT_LIST,
   withCampaignId,
 } from './campaigns.js';
-import { isCleanText, MAX_ID, notAllowedMessage } from './common.js';
+import { MAX_ID, requiredTextSchema } from './common.js';
 
 // Zod and pure functions only: the SMS form counts segments with this same code.
 
@@ -101,12 +101,7 @@ const listIdsSchema = z
 export const smsCampaignFieldsSchema = z
   .object({
     name: campaignNameSchema,
-    content: z
-      .string({ error: 'SMS content is required' })
-      .trim()
-      .min(1, 'SMS content is required')
-      .max(1600, 'SMS content must be at most 1600 characters')
-      .refine(isCleanText, notAllowedMessage('SMS content')),
+    content: requiredTextSchema('SMS content', 1600),
     /** draft (Save as draft), scheduled (Schedule for later), ready (Ready to Send, sent manually). */
     status: z
       .enum(['draft', 'scheduled', 'ready'], { error: 'Status must be draft, scheduled or ready' })

@@ -57,22 +57,26 @@ const optionalUrl = z
     message: 'Please enter a valid URL',
   });
 
+// The name and description of a template and of a package.
+const nameField = z
+  .string({ error: 'Name is required' })
+  .trim()
+  .min(1, 'Name is required')
+  .max(200)
+  .refine(isCleanText, notAllowedMessage('Name'));
+const descriptionField = z
+  .string()
+  .trim()
+  .max(2000)
+  .refine(isCleanText, notAllowedMessage('Description'))
+  .nullish()
+  .transform((v) => (v ? v : null));
+
 export const templateFieldsSchema = z.object({
-  name: z
-    .string({ error: 'Name is required' })
-    .trim()
-    .min(1, 'Name is required')
-    .max(200)
-    .refine(isCleanText, notAllowedMessage('Name')),
+  name: nameField,
   type: z.enum(['email', 'sms', 'print', 'landing-page'], { error: 'Type is required' }),
   category: z.enum(TEMPLATE_CATEGORIES, { error: 'Category is required' }),
-  description: z
-    .string()
-    .trim()
-    .max(2000)
-    .refine(isCleanText, notAllowedMessage('Description'))
-    .nullish()
-    .transform((v) => (v ? v : null)),
+  description: descriptionField,
   thumbnail: optionalUrl,
   content: templateContentSchema,
   isActive: z.boolean().default(true),
@@ -116,20 +120,9 @@ const linkId = z
   .optional();
 
 export const packageFieldsSchema = z.object({
-  name: z
-    .string({ error: 'Name is required' })
-    .trim()
-    .min(1, 'Name is required')
-    .max(200)
-    .refine(isCleanText, notAllowedMessage('Name')),
+  name: nameField,
   category: z.enum(TEMPLATE_CATEGORIES, { error: 'Category is required' }),
-  description: z
-    .string()
-    .trim()
-    .max(2000)
-    .refine(isCleanText, notAllowedMessage('Description'))
-    .nullish()
-    .transform((v) => (v ? v : null)),
+  description: descriptionField,
   thumbnail: optionalUrl,
   emailTemplateId: linkId,
   smsTemplateId: linkId,

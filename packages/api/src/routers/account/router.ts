@@ -11,6 +11,9 @@ import { getAccountStatus } from '../../services/account/account-status.js';
 import { sendVerificationEmail, type VerificationDeps } from '../../services/account/email-verification.js';
 import type { Context } from '../../context.js';
 import { protectedProcedure, router, sessionProcedure } from '../../trpc.js';
+import { restTag } from '../../rest-meta.js';
+
+const rest = restTag('Accounts');
 
 export const verificationDeps = (ctx: Pick<Context, 'db' | 'services'>): VerificationDeps => ({
   db: ctx.db,
@@ -21,15 +24,11 @@ export const verificationDeps = (ctx: Pick<Context, 'db' | 'services'>): Verific
 /** The signed-in church's own account (the impersonated church while impersonating); never with an API key. */
 export const accountRouter = router({
   update: sessionProcedure
-    .meta({
-      rest: {
-        method: 'PATCH',
-        path: '/api/account',
-        summary: 'Change the church name and/or email (a new email needs currentPassword)',
-        tag: 'Accounts',
+    .meta(
+      rest.patch('/api/account', 'Change the church name and/or email (a new email needs currentPassword)', {
         errors: [409],
-      },
-    })
+      }),
+    )
     .input(updateAccountSchema)
     .output(sessionUserSchema)
     .mutation(async ({ ctx, input }) => {
@@ -41,28 +40,23 @@ export const accountRouter = router({
       return updated;
     }),
   changePassword: sessionProcedure
-    .meta({
-      rest: {
-        method: 'POST',
-        path: '/api/account/password',
-        summary: "Change the password (currentPassword required); the account's other sessions are signed out",
-        tag: 'Accounts',
-      },
-    })
+    .meta(
+      rest.post(
+        '/api/account/password',
+        "Change the password (currentPassword required); the account's other sessions are signed out",
+      ),
+    )
     .input(changePasswordSchema)
     .output(changePasswordResultSchema)
     .mutation(({ ctx, input }) => changePassword(ctx.db, ctx.tenantId, { ...input, keepSessionId: ctx.session.id() })),
   /** Whether the account email is verified, and the church's daily recipient limit. */
   status: protectedProcedure
-    .meta({
-      rest: {
-        method: 'GET',
-        path: '/api/account/status',
-        summary:
-          'Whether the account email is verified, and the daily recipient limit of campaigns (limit, source, usedLast24h, remaining)',
-        tag: 'Accounts',
-      },
-    })
+    .meta(
+      rest.get(
+        '/api/account/status',
+        'Whether the account email is verified, and the daily recipient limit of campaigns (limit, source, usedLast24h, remaining)',
+      ),
+    )
     .output(accountStatusSchema)
     .query(({ ctx }) =>
       getAccountStatus(
@@ -75,15 +69,13 @@ export const accountRouter = router({
       ),
     ),
   sendVerificationEmail: sessionProcedure
-    .meta({
-      rest: {
-        method: 'POST',
-        path: '/api/account/verification-email',
-        summary: 'Send a single-use link (24 hours) that verifies the account email; at most 5 an hour',
-        tag: 'Accounts',
-        errors: [429],
-      },
-    })
+    .meta(
+      rest.post(
+        '/api/account/verification-email',
+        'Send a single-use link (24 hours) that verifies the account email; at most 5 an hour',
+        { errors: [429] },
+      ),
+    )
     .output(verificationSentSchema)
     .mutation(async ({ ctx }) => {
       const sent = await sendVerificationEmail(verificationDeps(ctx), ctx.tenantId);

@@ -9,32 +9,30 @@ import { badRequest, forbidden } from '../../errors.js';
 import { listUsers, setDailyLimit } from '../../services/admin/users.js';
 import { recordImpersonationStop, startImpersonation } from '../../services/admin/impersonation.js';
 import { adminProcedure, protectedProcedure, router } from '../../trpc.js';
+import { restTag } from '../../rest-meta.js';
+
+const rest = restTag('Admin');
 
 export const adminRouter = router({
   users: adminProcedure
-    .meta({ rest: { method: 'GET', path: '/api/admin/users', summary: 'All church accounts', tag: 'Admin' } })
+    .meta(rest.get('/api/admin/users', 'All church accounts'))
     .output(z.array(adminUserSchema))
     .query(({ ctx }) => listUsers(ctx.db)),
 
   /** Lift or lower a church's daily recipient limit (null: the default rule). */
   setDailyLimit: adminProcedure
-    .meta({
-      rest: {
-        method: 'PUT',
-        path: '/api/admin/users/{id}/daily-limit',
-        summary:
-          "Lift or lower a church's daily recipient limit: dailyRecipientLimit (people a day) or null for the default rule",
-        tag: 'Admin',
-      },
-    })
+    .meta(
+      rest.put(
+        '/api/admin/users/{id}/daily-limit',
+        "Lift or lower a church's daily recipient limit: dailyRecipientLimit (people a day) or null for the default rule",
+      ),
+    )
     .input(setDailyLimitSchema)
     .output(adminUserSchema)
     .mutation(({ ctx, input }) => setDailyLimit(ctx.db, input)),
 
   impersonate: adminProcedure
-    .meta({
-      rest: { method: 'POST', path: '/api/admin/impersonate/{id}', summary: 'Act as a church account', tag: 'Admin' },
-    })
+    .meta(rest.post('/api/admin/impersonate/{id}', 'Act as a church account'))
     .input(impersonateSchema)
     .output(impersonationResultSchema)
     .mutation(async ({ ctx, input }) => {
@@ -48,14 +46,7 @@ export const adminRouter = router({
 
   /** Allowed while impersonating: it is the signed-in admin, not the church, who stops. */
   stopImpersonating: protectedProcedure
-    .meta({
-      rest: {
-        method: 'POST',
-        path: '/api/admin/stop-impersonating',
-        summary: 'Return to the administrator account',
-        tag: 'Admin',
-      },
-    })
+    .meta(rest.post('/api/admin/stop-impersonating', 'Return to the administrator account'))
     .output(impersonationResultSchema)
     .mutation(async ({ ctx }) => {
       if (ctx.user.role !== 'admin') throw forbidden('Administrator access required');

@@ -5,32 +5,19 @@ import { throttleRegistration } from '../../services/auth/throttle-registration.
 import { sendVerificationEmail } from '../../services/account/email-verification.js';
 import { protectedProcedure, publicProcedure, router } from '../../trpc.js';
 import { verificationDeps } from '../account/router.js';
+import { restTag } from '../../rest-meta.js';
+
+const rest = restTag('Accounts');
 
 export const authRouter = router({
   /** The signed-in user (the impersonated church, with `_impersonatedBy`, while impersonating). */
   me: protectedProcedure
-    .meta({
-      rest: {
-        method: 'GET',
-        path: '/api/user',
-        summary: 'The signed-in user (401 when not signed in)',
-        tag: 'Accounts',
-      },
-    })
+    .meta(rest.get('/api/user', 'The signed-in user (401 when not signed in)'))
     .output(sessionUserSchema)
     .query(({ ctx }) => ctx.effectiveUser),
 
   register: publicProcedure
-    .meta({
-      rest: {
-        method: 'POST',
-        path: '/api/register',
-        summary: 'Create a church account and sign in',
-        tag: 'Accounts',
-        status: 201,
-        errors: [409, 429],
-      },
-    })
+    .meta(rest.post('/api/register', 'Create a church account and sign in', { status: 201, errors: [409, 429] }))
     .input(registerSchema)
     .output(sessionUserSchema)
     .mutation(async ({ ctx, input }) => {
@@ -46,15 +33,7 @@ export const authRouter = router({
     }),
 
   login: publicProcedure
-    .meta({
-      rest: {
-        method: 'POST',
-        path: '/api/login',
-        summary: 'Sign in with username and password',
-        tag: 'Accounts',
-        errors: [429],
-      },
-    })
+    .meta(rest.post('/api/login', 'Sign in with username and password', { errors: [429] }))
     .input(loginSchema)
     .output(sessionUserSchema)
     .mutation(async ({ ctx, input }) => {
@@ -64,7 +43,7 @@ export const authRouter = router({
     }),
 
   logout: publicProcedure
-    .meta({ rest: { method: 'POST', path: '/api/logout', summary: 'End the session on the server', tag: 'Accounts' } })
+    .meta(rest.post('/api/logout', 'End the session on the server'))
     .output(okSchema)
     .mutation(async ({ ctx }) => {
       await ctx.session.signOut();

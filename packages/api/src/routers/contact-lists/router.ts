@@ -20,96 +20,61 @@ import {
 } from '../../services/contacts/lists.js';
 import { openContactsExport } from '../../services/contacts/export.js';
 import { protectedProcedure, router, streamedProcedure } from '../../trpc.js';
+import { restTag } from '../../rest-meta.js';
+
+const rest = restTag('Contact lists');
 
 const membership = z.object({ listId: z.number().int(), contactId: z.number().int() });
 
 export const contactListsRouter = router({
   list: protectedProcedure
-    .meta({
-      rest: {
-        method: 'GET',
-        path: '/api/contact-lists',
-        summary: 'Contact lists; include_counts=true adds contactCount',
-        tag: 'Contact lists',
-      },
-    })
+    .meta(rest.get('/api/contact-lists', 'Contact lists; include_counts=true adds contactCount'))
     .input(listContactListsSchema)
     .output(z.array(contactListSchema))
     .query(({ ctx, input }) => listContactLists(ctx.db, ctx.tenantId, { includeCounts: input.include_counts })),
   create: protectedProcedure
-    .meta({
-      rest: { method: 'POST', path: '/api/contact-lists', summary: 'Create a list', tag: 'Contact lists', status: 201 },
-    })
+    .meta(rest.post('/api/contact-lists', 'Create a list', { status: 201 }))
     .input(createContactListSchema)
     .output(contactListSchema)
     .mutation(({ ctx, input }) => createContactList(ctx.db, ctx.tenantId, input)),
   update: protectedProcedure
-    .meta({
-      rest: {
-        method: 'PUT',
-        path: '/api/contact-lists/{id}',
-        summary: 'Replace a list (PUT: send the whole record; unsent optional fields are cleared)',
-        tag: 'Contact lists',
-      },
-    })
+    .meta(
+      rest.put(
+        '/api/contact-lists/{id}',
+        'Replace a list (PUT: send the whole record; unsent optional fields are cleared)',
+      ),
+    )
     .input(updateContactListSchema)
     .output(contactListSchema)
     .mutation(({ ctx, input }) => updateContactList(ctx.db, ctx.tenantId, input)),
   delete: protectedProcedure
-    .meta({
-      rest: {
-        method: 'DELETE',
-        path: '/api/contact-lists/{id}',
-        summary: 'Delete a list (its contacts stay)',
-        tag: 'Contact lists',
-      },
-    })
+    .meta(rest.delete('/api/contact-lists/{id}', 'Delete a list (its contacts stay)'))
     .input(listIdSchema)
     .output(z.object({ id: z.number().int() }))
     .mutation(({ ctx, input }) => deleteContactList(ctx.db, ctx.tenantId, input.id)),
   // GET /api/contact-lists/{id}/contacts, streamed (openContactsExport with the list).
   contacts: streamedProcedure
-    .meta({
-      rest: {
-        method: 'GET',
-        path: '/api/contact-lists/{id}/contacts',
-        summary: 'Contacts in a list',
-        tag: 'Contact lists',
+    .meta(
+      rest.get('/api/contact-lists/{id}/contacts', 'Contacts in a list', {
         errors: [429],
         stream: ({ db, tenantId }, input) => openContactsExport(db, tenantId, { listId: (input as { id: number }).id }),
-      },
-    })
+      }),
+    )
     .input(listIdSchema)
     .output(z.array(contactSchema))
     .query(() => []),
   addContact: protectedProcedure
-    .meta({
-      rest: {
-        method: 'POST',
-        path: '/api/contact-lists/{listId}/contacts/{contactId}',
-        summary: 'Add a contact to a list',
-        tag: 'Contact lists',
-      },
-    })
+    .meta(rest.post('/api/contact-lists/{listId}/contacts/{contactId}', 'Add a contact to a list'))
     .input(listMembershipSchema)
     .output(membership)
     .mutation(({ ctx, input }) => addContactToList(ctx.db, ctx.tenantId, input)),
   removeContact: protectedProcedure
-    .meta({
-      rest: {
-        method: 'DELETE',
-        path: '/api/contact-lists/{listId}/contacts/{contactId}',
-        summary: 'Remove a contact from a list',
-        tag: 'Contact lists',
-      },
-    })
+    .meta(rest.delete('/api/contact-lists/{listId}/contacts/{contactId}', 'Remove a contact from a list'))
     .input(listMembershipSchema)
     .output(membership)
     .mutation(({ ctx, input }) => removeContactFromList(ctx.db, ctx.tenantId, input)),
   ofContact: protectedProcedure
-    .meta({
-      rest: { method: 'GET', path: '/api/contacts/{id}/lists', summary: 'Lists a contact is in', tag: 'Contact lists' },
-    })
+    .meta(rest.get('/api/contacts/{id}/lists', 'Lists a contact is in'))
     .input(contactIdSchema)
     .output(z.array(contactListSchema))
     .query(({ ctx, input }) => listsOfContact(ctx.db, ctx.tenantId, input.id)),

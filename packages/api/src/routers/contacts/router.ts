@@ -26,6 +26,9 @@ import { consentHistory, setConsent } from '../../services/contacts/consent.js';
 import { findDuplicateContacts, mergeContacts } from '../../services/contacts/merge.js';
 import { openContactsCsvExport, openContactsExport } from '../../services/contacts/export.js';
 import { protectedProcedure, router, streamedProcedure } from '../../trpc.js';
+import { restTag } from '../../rest-meta.js';
+
+const rest = restTag('Contacts');
 
 /** Who made a change, for consent history and the merge log. */
 function staffSource(ctx: { effectiveUser: { _impersonatedBy?: { username: string } | null } }): string {
@@ -34,116 +37,82 @@ function staffSource(ctx: { effectiveUser: { _impersonatedBy?: { username: strin
 
 export const contactsRouter = router({
   list: streamedProcedure
-    .meta({
-      rest: {
-        method: 'GET',
-        path: '/api/contacts',
-        summary: 'Every contact of the church, by name',
-        tag: 'Contacts',
+    .meta(
+      rest.get('/api/contacts', 'Every contact of the church, by name', {
         errors: [429],
         stream: ({ db, tenantId }) => openContactsExport(db, tenantId),
-      },
-    })
+      }),
+    )
     .output(z.array(contactSchema))
     .query(() => []),
   export: streamedProcedure
-    .meta({
-      rest: {
-        method: 'GET',
-        path: '/api/contacts/export',
-        summary: 'All contacts, or one list (listId), as CSV',
-        tag: 'Contacts',
+    .meta(
+      rest.get('/api/contacts/export', 'All contacts, or one list (listId), as CSV', {
         format: 'csv',
         errors: [429],
         stream: ({ db, tenantId }, input) => openContactsCsvExport(db, tenantId, input as { listId?: number }),
-      },
-    })
+      }),
+    )
     .input(exportContactsSchema)
     .output(csvFileSchema)
     .query(() => ({ fileName: '', csv: '' })),
   find: protectedProcedure
-    .meta({
-      rest: {
-        method: 'GET',
-        path: '/api/contacts/search',
-        summary: 'A page of contacts: search (name, email, phone), tab (all, members, staff), listId, page, pageSize',
-        tag: 'Contacts',
-      },
-    })
+    .meta(
+      rest.get(
+        '/api/contacts/search',
+        'A page of contacts: search (name, email, phone), tab (all, members, staff), listId, page, pageSize',
+      ),
+    )
     .input(findContactsSchema)
     .output(contactPageSchema)
     .query(({ ctx, input }) => findContacts(ctx.db, ctx.tenantId, input)),
   get: protectedProcedure
-    .meta({ rest: { method: 'GET', path: '/api/contacts/{id}', summary: 'One contact', tag: 'Contacts' } })
+    .meta(rest.get('/api/contacts/{id}', 'One contact'))
     .input(contactIdSchema)
     .output(contactSchema)
     .query(({ ctx, input }) => getContact(ctx.db, ctx.tenantId, input.id)),
   create: protectedProcedure
-    .meta({
-      rest: { method: 'POST', path: '/api/contacts', summary: 'Create a contact', tag: 'Contacts', status: 201 },
-    })
+    .meta(rest.post('/api/contacts', 'Create a contact', { status: 201 }))
     .input(createContactSchema)
     .output(contactSchema)
     .mutation(({ ctx, input }) => createContact(ctx.db, ctx.tenantId, input)),
   update: protectedProcedure
-    .meta({
-      rest: {
-        method: 'PATCH',
-        path: '/api/contacts/{id}',
-        summary: 'Change a contact (partial: unsent fields keep their values, metadata is merged, E.164 recomputed)',
-        tag: 'Contacts',
-      },
-    })
+    .meta(
+      rest.patch(
+        '/api/contacts/{id}',
+        'Change a contact (partial: unsent fields keep their values, metadata is merged, E.164 recomputed)',
+      ),
+    )
     .input(updateContactSchema)
     .output(contactSchema)
     .mutation(({ ctx, input }) => updateContact(ctx.db, ctx.tenantId, input)),
   delete: protectedProcedure
-    .meta({
-      rest: {
-        method: 'DELETE',
-        path: '/api/contacts/{id}',
-        summary: 'Delete a contact with its list memberships, family links and children',
-        tag: 'Contacts',
-      },
-    })
+    .meta(rest.delete('/api/contacts/{id}', 'Delete a contact with its list memberships, family links and children'))
     .input(contactIdSchema)
     .output(z.object({ id: z.number().int() }))
     .mutation(({ ctx, input }) => deleteContact(ctx.db, ctx.tenantId, input.id)),
   duplicates: protectedProcedure
-    .meta({
-      rest: {
-        method: 'GET',
-        path: '/api/contacts/duplicates',
-        summary:
-          'Contacts with this email (any case) or phone (compared in E.164 with countryCode); excludeId skips one',
-        tag: 'Contacts',
-      },
-    })
+    .meta(
+      rest.get(
+        '/api/contacts/duplicates',
+        'Contacts with this email (any case) or phone (compared in E.164 with countryCode); excludeId skips one',
+      ),
+    )
     .input(findDuplicatesSchema)
     .output(z.array(duplicateContactSchema))
     .query(({ ctx, input }) => findDuplicateContacts(ctx.db, ctx.tenantId, input)),
   merge: protectedProcedure
-    .meta({
-      rest: {
-        method: 'POST',
-        path: '/api/contacts/{id}/merge',
-        summary:
-          'Merge contact otherId into this one: lists, family, children, consent history move; otherId is deleted; logged',
-        tag: 'Contacts',
-      },
-    })
+    .meta(
+      rest.post(
+        '/api/contacts/{id}/merge',
+        'Merge contact otherId into this one: lists, family, children, consent history move; otherId is deleted; logged',
+      ),
+    )
     .input(mergeContactsSchema)
     .output(contactMergeResultSchema)
     .mutation(({ ctx, input }) => mergeContacts(ctx.db, ctx.tenantId, { ...input, mergedBy: staffSource(ctx) })),
   updateConsent: protectedProcedure
-    .meta({
-      rest: {
-        method: 'PUT',
-        path: '/api/contacts/{id}/consent',
-        summary: "Set a contact's email or SMS consent",
-        tag: 'Contacts',
-      },
-    })
+    .meta(rest.put('/api/contacts/{id}/consent', "Set a contact's email or SMS consent"))
     .input(updateConsentSchema)
     .output(contactSchema)
     .mutation(({ ctx, input }) =>
@@ -156,14 +125,7 @@ export const contactsRouter = router({
       }),
     ),
   consentHistory: protectedProcedure
-    .meta({
-      rest: {
-        method: 'GET',
-        path: '/api/contacts/{id}/consent',
-        summary: "A contact's consent changes, newest first",
-        tag: 'Contacts',
-      },
-    })
+    .meta(rest.get('/api/contacts/{id}/consent', "A contact's consent changes, newest first"))
     .input(contactIdSchema)
     .output(z.array(consentEventSchema))
     .query(({ ctx, input }) => consentHistory(ctx.db, ctx.tenantId, input.id)),

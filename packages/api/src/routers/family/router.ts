@@ -2,31 +2,23 @@ import { z } from 'zod';
 import { addFamilyLinkSchema, contactIdSchema, familyItemSchema, familyLinkIdSchema } from '../../schemas/contacts.js';
 import { addFamilyLink, listFamily, removeFamilyLink } from '../../services/contacts/family.js';
 import { protectedProcedure, router } from '../../trpc.js';
+import { restTag } from '../../rest-meta.js';
+
+const rest = restTag('Family');
 
 export const familyRouter = router({
   list: protectedProcedure
-    .meta({
-      rest: {
-        method: 'GET',
-        path: '/api/contacts/{id}/family',
-        summary: "A contact's family links (link, contact, relationship, isInverse)",
-        tag: 'Family',
-      },
-    })
+    .meta(rest.get('/api/contacts/{id}/family', "A contact's family links (link, contact, relationship, isInverse)"))
     .input(contactIdSchema)
     .output(z.array(familyItemSchema))
     .query(({ ctx, input }) => listFamily(ctx.db, ctx.tenantId, input.id)),
   add: protectedProcedure
-    .meta({
-      rest: {
-        method: 'POST',
-        path: '/api/contacts/{id}/family',
-        summary: 'Link a family member (relatedContactId, relationship)',
-        tag: 'Family',
+    .meta(
+      rest.post('/api/contacts/{id}/family', 'Link a family member (relatedContactId, relationship)', {
         status: 201,
         errors: [409],
-      },
-    })
+      }),
+    )
     .input(addFamilyLinkSchema)
     .output(familyItemSchema.shape.link)
     .mutation(({ ctx, input }) =>
@@ -37,9 +29,7 @@ export const familyRouter = router({
       }),
     ),
   remove: protectedProcedure
-    .meta({
-      rest: { method: 'DELETE', path: '/api/contacts/family/{linkId}', summary: 'Remove a family link', tag: 'Family' },
-    })
+    .meta(rest.delete('/api/contacts/family/{linkId}', 'Remove a family link'))
     .input(familyLinkIdSchema)
     .output(z.object({ id: z.number().int() }))
     .mutation(({ ctx, input }) => removeFamilyLink(ctx.db, ctx.tenantId, input.linkId)),

@@ -2,18 +2,18 @@ import { z } from 'zod';
 import { outboxMessageSchema, outboxQuerySchema } from '../../schemas/outbox.js';
 import { listOutbox } from '../../services/email-campaigns/outbox.js';
 import { protectedProcedure, router } from '../../trpc.js';
+import { restTag } from '../../rest-meta.js';
+
+const rest = restTag('Email campaigns');
 
 export const outboxRouter = router({
   list: protectedProcedure
-    .meta({
-      rest: {
-        method: 'GET',
-        path: '/api/outbox',
-        summary:
-          'Messages kept in the local outbox (no SMTP or SMS provider configured); ?channel=email|sms&campaignId=',
-        tag: 'Email campaigns',
-      },
-    })
+    .meta(
+      rest.get(
+        '/api/outbox',
+        'Messages kept in the local outbox (no SMTP or SMS provider configured); ?channel=email|sms&campaignId=',
+      ),
+    )
     .input(outboxQuerySchema)
     .output(z.array(outboxMessageSchema))
     .query(({ ctx, input }) => listOutbox(ctx.db, ctx.tenantId, input)),

@@ -23,6 +23,9 @@ import {
 import { listQrDestinations } from '../../services/qr-codes/destinations.js';
 import type { Context } from '../../context.js';
 import { protectedProcedure, renderProcedure, router } from '../../trpc.js';
+import { restTag } from '../../rest-meta.js';
+
+const rest = restTag('QR codes');
 
 const qrDeps = (ctx: Pick<Context, 'db' | 'services'>) => ({
   db: ctx.db,
@@ -33,94 +36,67 @@ const qrDeps = (ctx: Pick<Context, 'db' | 'services'>) => ({
 
 export const qrCodesRouter = router({
   list: protectedProcedure
-    .meta({
-      rest: {
-        method: 'GET',
-        path: '/api/qr-codes',
-        summary: 'QR codes, newest first, with their scan counts, current destination and next scheduled change',
-        tag: 'QR codes',
-      },
-    })
+    .meta(
+      rest.get(
+        '/api/qr-codes',
+        'QR codes, newest first, with their scan counts, current destination and next scheduled change',
+      ),
+    )
     .output(z.array(qrCodeSchema))
     .query(({ ctx }) => listQrCodes(qrDeps(ctx), ctx.tenantId)),
   destinations: protectedProcedure
-    .meta({
-      rest: {
-        method: 'GET',
-        path: '/api/qr-codes/destinations',
-        summary:
-          "The church's own pages a code can point at (landing pages, Show Up projects), by group, with their public URLs",
-        tag: 'QR codes',
-      },
-    })
+    .meta(
+      rest.get(
+        '/api/qr-codes/destinations',
+        "The church's own pages a code can point at (landing pages, Show Up projects), by group, with their public URLs",
+      ),
+    )
     .output(z.array(qrDestinationSourceSchema))
     .query(({ ctx }) => listQrDestinations(ctx.db, ctx.tenantId, { publicUrl: ctx.services.qr.publicUrl })),
   get: protectedProcedure
-    .meta({ rest: { method: 'GET', path: '/api/qr-codes/{id}', summary: 'One QR code', tag: 'QR codes' } })
+    .meta(rest.get('/api/qr-codes/{id}', 'One QR code'))
     .input(qrCodeIdSchema)
     .output(qrCodeSchema)
     .query(({ ctx, input }) => getQrCode(qrDeps(ctx), ctx.tenantId, input)),
   create: protectedProcedure
-    .meta({
-      rest: {
-        method: 'POST',
-        path: '/api/qr-codes',
-        summary: 'Create a QR code (a userId in the body is ignored: the church comes from the session)',
-        tag: 'QR codes',
-        status: 201,
-      },
-    })
+    .meta(
+      rest.post(
+        '/api/qr-codes',
+        'Create a QR code (a userId in the body is ignored: the church comes from the session)',
+        { status: 201 },
+      ),
+    )
     .input(createQrCodeSchema)
     .output(qrCodeSchema)
     .mutation(({ ctx, input }) => createQrCode(qrDeps(ctx), ctx.tenantId, { input })),
   update: protectedProcedure
-    .meta({
-      rest: {
-        method: 'PUT',
-        path: '/api/qr-codes/{id}',
-        summary: 'Replace a QR code (its short code stays, so printed codes keep working)',
-        tag: 'QR codes',
-      },
-    })
+    .meta(rest.put('/api/qr-codes/{id}', 'Replace a QR code (its short code stays, so printed codes keep working)'))
     .input(updateQrCodeSchema)
     .output(qrCodeSchema)
     .mutation(({ ctx, input: { id, ...input } }) => updateQrCode(qrDeps(ctx), ctx.tenantId, { id, input })),
   delete: protectedProcedure
-    .meta({
-      rest: {
-        method: 'DELETE',
-        path: '/api/qr-codes/{id}',
-        summary: 'Delete a QR code and its scans',
-        tag: 'QR codes',
-      },
-    })
+    .meta(rest.delete('/api/qr-codes/{id}', 'Delete a QR code and its scans'))
     .input(qrCodeIdSchema)
     .output(z.object({ id: z.number().int() }))
     .mutation(({ ctx, input }) => deleteQrCode(ctx.db, ctx.tenantId, input)),
   scans: protectedProcedure
-    .meta({
-      rest: {
-        method: 'GET',
-        path: '/api/qr-codes/{id}/scans',
-        summary: 'Scans per day over the last 30 days (printed code and shared link), devices and referrers',
-        tag: 'QR codes',
-      },
-    })
+    .meta(
+      rest.get(
+        '/api/qr-codes/{id}/scans',
+        'Scans per day over the last 30 days (printed code and shared link), devices and referrers',
+      ),
+    )
     .input(qrCodeIdSchema)
     .output(qrScanStatsSchema)
     .query(({ ctx, input }) => qrScanStats(qrDeps(ctx), ctx.tenantId, input)),
   preview: renderProcedure
-    .meta({
-      rest: {
-        method: 'GET',
-        path: '/api/qr-codes/preview',
-        summary:
-          'A QR image from query parameters: data, foregroundColor, backgroundColor, cornerSquareColor, cornerDotColor (hex without #), size, errorCorrection, margin, logoUrl, format=png|svg',
-        tag: 'QR codes',
-        format: 'image',
-        image: { cacheControl: 'private, max-age=86400' },
-      },
-    })
+    .meta(
+      rest.get(
+        '/api/qr-codes/preview',
+        'A QR image from query parameters: data, foregroundColor, backgroundColor, cornerSquareColor, cornerDotColor (hex without #), size, errorCorrection, margin, logoUrl, format=png|svg',
+        { format: 'image', image: { cacheControl: 'private, max-age=86400' } },
+      ),
+    )
     .input(qrPreviewSchema)
     .output(qrImageOutputSchema)
     .query(({ ctx, input: { format, ...p } }) =>
@@ -142,30 +118,22 @@ export const qrCodesRouter = router({
       }),
     ),
   image: renderProcedure
-    .meta({
-      rest: {
-        method: 'GET',
-        path: '/api/qr-codes/{id}/image',
-        summary: "The code's PNG (?size= for a thumbnail, ?format=svg)",
-        tag: 'QR codes',
+    .meta(
+      rest.get('/api/qr-codes/{id}/image', "The code's PNG (?size= for a thumbnail, ?format=svg)", {
         format: 'image',
         image: { cacheControl: 'private, max-age=60' },
-      },
-    })
+      }),
+    )
     .input(qrImageSchema)
     .output(qrImageOutputSchema)
     .query(({ ctx, input }) => qrCodeImage(qrDeps(ctx), ctx.tenantId, input)),
   download: renderProcedure
-    .meta({
-      rest: {
-        method: 'GET',
-        path: '/api/qr-codes/{id}/download',
-        summary: 'Download the code as PNG at its size, or ?format=svg for print shops',
-        tag: 'QR codes',
+    .meta(
+      rest.get('/api/qr-codes/{id}/download', 'Download the code as PNG at its size, or ?format=svg for print shops', {
         format: 'image',
         image: { cacheControl: 'private, no-cache', attachment: true },
-      },
-    })
+      }),
+    )
     .input(qrDownloadSchema)
     .output(qrImageOutputSchema)
     .query(({ ctx, input }) => qrCodeImage(qrDeps(ctx), ctx.tenantId, input)),

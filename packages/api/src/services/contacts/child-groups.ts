@@ -1,5 +1,6 @@
 import type { Db } from '@lampstand/db';
 import { notFound } from '../../errors.js';
+import { deleteChurchRow } from '../church-rows.js';
 
 export interface ChildGroupFields {
   name: string;
@@ -69,12 +70,5 @@ export async function updateChildGroup(db: Db, tenantId: number, { id, ...input 
 
 /** Children in the group stay, without a group. */
 export async function deleteChildGroup(db: Db, tenantId: number, id: number) {
-  const row = await db
-    .deleteFrom('childGroups')
-    .where('id', '=', id)
-    .where('userId', '=', tenantId)
-    .returning('id')
-    .executeTakeFirst();
-  if (!row) throw notFound('Child group not found');
-  return { id };
+  return deleteChurchRow(db, tenantId, { table: 'childGroups', id: id, missing: 'Child group not found' });
 }

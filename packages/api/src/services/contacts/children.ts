@@ -3,6 +3,7 @@ import type { z } from 'zod';
 import { ageFromDateOfBirth, type childSchema } from '../../schemas/contacts.js';
 import { badRequest, notFound } from '../../errors.js';
 import { sentFields } from './contacts.js';
+import { assertChurchRow, deleteChurchRow, findChurchRow } from '../church-rows.js';
 
 export interface ChildFields {
   name: string;
@@ -14,13 +15,7 @@ export interface ChildFields {
 
 async function assertGroup(db: Db, tenantId: number, groupId: number | null | undefined) {
   if (!groupId) return;
-  const g = await db
-    .selectFrom('childGroups')
-    .select('id')
-    .where('id', '=', groupId)
-    .where('userId', '=', tenantId)
-    .executeTakeFirst();
-  if (!g) throw notFound('Child group not found');
+  await assertChurchRow(db, tenantId, { table: 'childGroups', id: groupId, missing: 'Child group not found' });
 }
 
 async function loadChildren(
@@ -80,13 +75,7 @@ export async function listChildren(
   tenantId: number,
   parentContactId: number,
 ): Promise<z.input<typeof childSchema>[]> {
-  const parent = await db
-    .selectFrom('contacts')
-    .select('id')
-    .where('id', '=', parentContactId)
-    .where('userId', '=', tenantId)
-    .executeTakeFirst();
-  if (!parent) throw notFound('Contact not found');
+  await assertChurchRow(db, tenantId, { table: 'contacts', id: parentContactId, missing: 'Contact not found' });
   return loadChildren(db, tenantId, { parentContactId });
 }
 
@@ -101,13 +90,7 @@ export async function addChild(
   tenantId: number,
   { parentContactId, ...input }: ChildFields & { parentContactId: number },
 ): Promise<z.input<typeof childSchema>> {
-  const parent = await db
-    .selectFrom('contacts')
-    .select('id')
-    .where('id', '=', parentContactId)
-    .where('userId', '=', tenantId)
-    .executeTakeFirst();
-  if (!parent) throw notFound('Contact not found');
+  await assertChurchRow(db, tenantId, { table: 'contacts', id: parentContactId, missing: 'Contact not found' });
   await assertGroup(db, tenantId, input.groupId);
   const row = await db
     .insertInto('contactChildren')
@@ -145,14 +128,7 @@ export async function updateChild(
 }
 
 export async function removeChild(db: Db, tenantId: number, childId: number) {
-  const row = await db
-    .deleteFrom('contactChildren')
-    .where('id', '=', childId)
-    .where('userId', '=', tenantId)
-    .returning('id')
-    .executeTakeFirst();
-  if (!row) throw notFound('Child not found');
-  return { id: childId };
+  return deleteChurchRow(db, tenantId, { table: 'contactChildren', id: childId, missing: 'Child not found' });
 }
 
 /**
@@ -164,20 +140,13 @@ export async function addChildToList(
   tenantId: number,
   { childId, listId }: { childId: number; listId: number },
 ) {
-  const child = await db
-    .selectFrom('contactChildren')
-    .select('id')
-    .where('id', '=', childId)
-    .where('userId', '=', tenantId)
-    .executeTakeFirst();
-  if (!child) throw notFound('Child not found');
-  const list = await db
-    .selectFrom('contactLists')
-    .select(['id', 'type'])
-    .where('id', '=', listId)
-    .where('userId', '=', tenantId)
-    .executeTakeFirst();
-  if (!list) throw notFound('List not found');
+  await assertChurchRow(db, tenantId, { table: 'contactChildren', id: childId, missing: 'Child not found' });
+  const list = await findChurchRow(db, tenantId, {
+    table: 'contactLists',
+    id: listId,
+    columns: ['id', 'type'],
+    missing: 'List not found',
+  });
   if (list.type === 'email') throw badRequest('Children can only be added to lists of type SMS or both');
   await db
     .insertInto('childrenInLists')

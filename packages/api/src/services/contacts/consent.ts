@@ -1,8 +1,8 @@
 import type { ConsentStatus, Db } from '@lampstand/db';
 import type { z } from 'zod';
-import { notFound } from '../../errors.js';
 import { toContact } from './map.js';
 import type { contactSchema } from '../../schemas/contacts.js';
+import { assertChurchRow, findChurchRow } from '../church-rows.js';
 
 export type ConsentChannel = 'email' | 'sms';
 
@@ -31,14 +31,12 @@ export async function setConsent(
   { contactId, ...change }: ConsentChange & { contactId: number },
 ): Promise<z.input<typeof contactSchema>> {
   const run = async (trx: Db) => {
-    const row = await trx
-      .selectFrom('contacts')
-      .selectAll()
-      .where('id', '=', contactId)
-      .where('userId', '=', tenantId)
-      .forUpdate()
-      .executeTakeFirst();
-    if (!row) throw notFound('Contact not found');
+    const row = await findChurchRow(trx, tenantId, {
+      table: 'contacts',
+      id: contactId,
+      forUpdate: true,
+      missing: 'Contact not found',
+    });
     const current = change.channel === 'email' ? row.emailConsent : row.smsConsent;
     if (current === change.status) return toContact(row);
     const now = new Date();
@@ -70,13 +68,7 @@ export async function setConsent(
 }
 
 export async function consentHistory(db: Db, tenantId: number, contactId: number) {
-  const exists = await db
-    .selectFrom('contacts')
-    .select('id')
-    .where('id', '=', contactId)
-    .where('userId', '=', tenantId)
-    .executeTakeFirst();
-  if (!exists) throw notFound('Contact not found');
+  await assertChurchRow(db, tenantId, { table: 'contacts', id: contactId, missing: 'Contact not found' });
   const rows = await db
     .selectFrom('contactConsentEvents')
     .select(['id', 'channel', 'status', 'source', 'note', 'at'])

@@ -7,10 +7,10 @@ import {
   type ContactTab,
   type updateContactSchema,
 } from '../../schemas/contacts.js';
-import { notFound } from '../../errors.js';
 import { toContact, type ContactRow } from './map.js';
 import { churchCountryCode, type CountryCode } from '../settings/church-settings.js';
 import { toE164 } from './phone.js';
+import { deleteChurchRow, findChurchRow } from '../church-rows.js';
 
 type ContactFields = z.output<typeof contactFieldsSchema>;
 type Metadata = z.output<typeof contactMetadataSchema>;
@@ -78,14 +78,12 @@ export async function updateContact(
 ): Promise<z.input<typeof contactSchema>> {
   const { id, userId: _ignored, metadata: metadataPatch, tags, ...fields } = input;
   return db.transaction().execute(async (trx) => {
-    const current = await trx
-      .selectFrom('contacts')
-      .selectAll()
-      .where('id', '=', id)
-      .where('userId', '=', tenantId)
-      .forUpdate()
-      .executeTakeFirst();
-    if (!current) throw notFound('Contact not found');
+    const current = await findChurchRow(trx, tenantId, {
+      table: 'contacts',
+      id,
+      forUpdate: true,
+      missing: 'Contact not found',
+    });
     const before = toContact(current);
     // The stored country, not toContact's display fallback: a contact saved without one (an
     // older row) is read in the church's default country.
@@ -112,13 +110,7 @@ export async function updateContact(
 }
 
 async function getContactRow(db: Db, tenantId: number, id: number): Promise<ContactRow> {
-  const row = await db
-    .selectFrom('contacts')
-    .selectAll()
-    .where('id', '=', id)
-    .where('userId', '=', tenantId)
-    .executeTakeFirst();
-  if (!row) throw notFound('Contact not found');
+  const row = await findChurchRow(db, tenantId, { table: 'contacts', id: id, missing: 'Contact not found' });
   return row;
 }
 
@@ -203,12 +195,5 @@ export async function findContacts(db: Db, tenantId: number, input: FindContacts
  * consent history go with it: their foreign keys are `on delete cascade` (migration 0002).
  */
 export async function deleteContact(db: Db, tenantId: number, id: number): Promise<{ id: number }> {
-  const row = await db
-    .deleteFrom('contacts')
-    .where('id', '=', id)
-    .where('userId', '=', tenantId)
-    .returning('id')
-    .executeTakeFirst();
-  if (!row) throw notFound('Contact not found');
-  return { id };
+  return deleteChurchRow(db, tenantId, { table: 'contacts', id: id, missing: 'Contact not found' });
 }

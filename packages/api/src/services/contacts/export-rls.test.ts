@@ -1,6 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { rlsStatus, type Db } from '@lampstand/db';
 import { freshDatabase } from '@lampstand/db/test/fresh-db';
+import { twoChurchesWithContacts } from '@lampstand/db/test/two-churches';
 import type * as Contacts from './contacts.js';
 import { openContactsCsvExport, openContactsExport } from './export.js';
 
@@ -16,28 +17,7 @@ vi.mock('./contacts.js', async (importOriginal) => {
 });
 
 const { db } = await freshDatabase();
-const [a, b] = await db
-  .insertInto('users')
-  .values(
-    ['a', 'b'].map((n) => ({
-      username: `church-${n}`,
-      passwordHash: 'x',
-      churchName: `Church ${n}`,
-      email: `${n}@x.test`,
-    })),
-  )
-  .returning('id')
-  .execute();
-const churchA = a!.id;
-const churchB = b!.id;
-await db
-  .insertInto('contacts')
-  .values([
-    { userId: churchA, firstName: 'Ann', lastName: 'A' },
-    { userId: churchA, firstName: 'Abe', lastName: 'A' },
-    { userId: churchB, firstName: 'Bea', lastName: 'B' },
-  ])
-  .execute();
+const { churchA, churchB } = await twoChurchesWithContacts(db);
 
 async function collect<T>(items: AsyncIterable<T>): Promise<T[]> {
   const out: T[] = [];

@@ -1,13 +1,13 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { tenantDb, type Db } from '@lampstand/db';
 import { IMPORT_FIELDS } from '../../schemas/contact-imports.js';
-import { notFound } from '../../errors.js';
 import { acquireExportSlot } from './church-limits.js';
 import { toContact } from './map.js';
 import { phoneCell, toCsv, type CsvCell } from '../../render/csv.js';
 import { contactsByName } from './contacts.js';
 import type { z } from 'zod';
 import type { contactSchema } from '../../schemas/contacts.js';
+import { findChurchRow } from '../church-rows.js';
 
 type ContactOut = z.input<typeof contactSchema>;
 
@@ -73,13 +73,12 @@ export async function* streamContacts(
 
 /** The list's name; 404 for an unknown list or another church's. */
 async function listName(db: Db, tenantId: number, listId: number): Promise<string> {
-  const list = await db
-    .selectFrom('contactLists')
-    .select('name')
-    .where('id', '=', listId)
-    .where('userId', '=', tenantId)
-    .executeTakeFirst();
-  if (!list) throw notFound('List not found');
+  const list = await findChurchRow(db, tenantId, {
+    table: 'contactLists',
+    id: listId,
+    columns: ['name'],
+    missing: 'List not found',
+  });
   return list.name;
 }
 

@@ -1,19 +1,14 @@
 import type { Db, FamilyRelationship } from '@lampstand/db';
 import { badRequest, conflict, isUniqueViolation, notFound } from '../../errors.js';
 import { toContact } from './map.js';
+import { assertChurchRow, deleteChurchRow } from '../church-rows.js';
 
 /**
  * A contact's family: each link with the related contact, the relationship as stored, and
  * isInverse when this contact is the link's contact2 (then a stored 'parent' reads as Child).
  */
 export async function listFamily(db: Db, tenantId: number, contactId: number) {
-  const me = await db
-    .selectFrom('contacts')
-    .select('id')
-    .where('id', '=', contactId)
-    .where('userId', '=', tenantId)
-    .executeTakeFirst();
-  if (!me) throw notFound('Contact not found');
+  await assertChurchRow(db, tenantId, { table: 'contacts', id: contactId, missing: 'Contact not found' });
   const links = await db
     .selectFrom('contactFamilyLinks')
     .selectAll()
@@ -92,12 +87,5 @@ export async function addFamilyLink(
 }
 
 export async function removeFamilyLink(db: Db, tenantId: number, linkId: number) {
-  const row = await db
-    .deleteFrom('contactFamilyLinks')
-    .where('id', '=', linkId)
-    .where('userId', '=', tenantId)
-    .returning('id')
-    .executeTakeFirst();
-  if (!row) throw notFound('Family link not found');
-  return { id: linkId };
+  return deleteChurchRow(db, tenantId, { table: 'contactFamilyLinks', id: linkId, missing: 'Family link not found' });
 }

@@ -12,12 +12,13 @@ import {
   isValidIsoDate,
   staffRoleSchema,
 } from '../../schemas/contacts.js';
-import { AppError, badRequest, conflict, notFound } from '../../errors.js';
+import { AppError, badRequest, conflict } from '../../errors.js';
 import type { JobQueue } from '../../jobs.js';
 import { churchCountryCode, type CountryCode } from '../settings/church-settings.js';
 import { toE164 } from './phone.js';
 import { setConsent, type ConsentChannel } from './consent.js';
 import { checkImportSlot, IMPORT_LEASE_MINUTES } from './church-limits.js';
+import { assertChurchRow, findChurchRow } from '../church-rows.js';
 
 const PREVIEW_ROWS = 5;
 const BATCH = 1000;
@@ -219,13 +220,7 @@ export async function getImport(
   id: number,
   opts: { preview?: boolean } = {},
 ): Promise<ContactImport> {
-  const row = await db
-    .selectFrom('contactImports')
-    .selectAll()
-    .where('id', '=', id)
-    .where('userId', '=', tenantId)
-    .executeTakeFirst();
-  if (!row) throw notFound('Import not found');
+  const row = await findChurchRow(db, tenantId, { table: 'contactImports', id: id, missing: 'Import not found' });
   const file = opts.preview && row.status === 'uploaded' ? await csvSummary(row.csv, { count: false }) : undefined;
   return toImport(row, file);
 }
@@ -240,24 +235,17 @@ export async function startImport(
   tenantId: number,
   input: { id: number; mapping: Record<string, ImportField>; listId?: number },
 ): Promise<ContactImport> {
-  const imp = await db
-    .selectFrom('contactImports')
-    .select(['id', 'status', 'headers'])
-    .where('id', '=', input.id)
-    .where('userId', '=', tenantId)
-    .executeTakeFirst();
-  if (!imp) throw notFound('Import not found');
+  const imp = await findChurchRow(db, tenantId, {
+    table: 'contactImports',
+    id: input.id,
+    columns: ['id', 'status', 'headers'],
+    missing: 'Import not found',
+  });
   if (imp.status !== 'uploaded') throw conflict('This import has already been started');
   const unknown = Object.keys(input.mapping).filter((h) => !imp.headers.includes(h));
   if (unknown.length) throw badRequest(`The file has no column named '${unknown[0]}'`);
   if (input.listId) {
-    const list = await db
-      .selectFrom('contactLists')
-      .select('id')
-      .where('id', '=', input.listId)
-      .where('userId', '=', tenantId)
-      .executeTakeFirst();
-    if (!list) throw notFound('List not found');
+    await assertChurchRow(db, tenantId, { table: 'contactLists', id: input.listId, missing: 'List not found' });
   }
   const row = await db.transaction().execute(async (trx) => {
     await checkImportSlot(trx, tenantId);

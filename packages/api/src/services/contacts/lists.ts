@@ -4,6 +4,7 @@ import type { Selectable } from 'kysely';
 import type { ContactListsTable } from '@lampstand/db';
 import type { contactListSchema } from '../../schemas/contacts.js';
 import { notFound } from '../../errors.js';
+import { assertChurchRow, deleteChurchRow, findChurchRow } from '../church-rows.js';
 
 function toList(r: Selectable<ContactListsTable>, count?: number): z.input<typeof contactListSchema> {
   return {
@@ -57,13 +58,7 @@ export async function listContactLists(
 }
 
 async function getContactList(db: Db, tenantId: number, id: number): Promise<z.input<typeof contactListSchema>> {
-  const row = await db
-    .selectFrom('contactLists')
-    .selectAll()
-    .where('id', '=', id)
-    .where('userId', '=', tenantId)
-    .executeTakeFirst();
-  if (!row) throw notFound('List not found');
+  const row = await findChurchRow(db, tenantId, { table: 'contactLists', id: id, missing: 'List not found' });
   return toList(row);
 }
 
@@ -98,24 +93,11 @@ export async function updateContactList(
 
 /** Deletes the list and its memberships (the contacts stay). */
 export async function deleteContactList(db: Db, tenantId: number, id: number): Promise<{ id: number }> {
-  const row = await db
-    .deleteFrom('contactLists')
-    .where('id', '=', id)
-    .where('userId', '=', tenantId)
-    .returning('id')
-    .executeTakeFirst();
-  if (!row) throw notFound('List not found');
-  return { id };
+  return deleteChurchRow(db, tenantId, { table: 'contactLists', id: id, missing: 'List not found' });
 }
 
 async function assertContact(db: Db, tenantId: number, contactId: number) {
-  const c = await db
-    .selectFrom('contacts')
-    .select('id')
-    .where('id', '=', contactId)
-    .where('userId', '=', tenantId)
-    .executeTakeFirst();
-  if (!c) throw notFound('Contact not found');
+  await assertChurchRow(db, tenantId, { table: 'contacts', id: contactId, missing: 'Contact not found' });
 }
 
 /** Add a contact to a list; adding one already there changes nothing. */

@@ -3,7 +3,6 @@ import type { z } from 'zod';
 import { sql, type Db, type EmailCampaignsTable } from '@lampstand/db';
 import type { Selectable } from 'kysely';
 import type { emailCampaignSchema, EmailStats } from '../../schemas/email-campaigns.js';
-import { notFound } from '../../errors.js';
 import type { JobQueue } from '../../jobs.js';
 import { sanitizeEmailHtml } from './sanitize.js';
 import {
@@ -12,6 +11,7 @@ import {
   saveCampaign,
   type CampaignValues,
 } from '../delivery/campaign-common.js';
+import { findChurchRow } from '../church-rows.js';
 
 type Row = Selectable<EmailCampaignsTable>;
 
@@ -72,13 +72,7 @@ export async function listEmailCampaigns(
 }
 
 async function getRow(db: Db, tenantId: number, id: number): Promise<Row> {
-  const row = await db
-    .selectFrom('emailCampaigns')
-    .selectAll()
-    .where('id', '=', id)
-    .where('userId', '=', tenantId)
-    .executeTakeFirst();
-  if (!row) throw notFound('Campaign not found');
+  const row = await findChurchRow(db, tenantId, { table: 'emailCampaigns', id: id, missing: 'Campaign not found' });
   return row;
 }
 

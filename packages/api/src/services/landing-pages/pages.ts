@@ -17,6 +17,7 @@ import { churchCountryCode } from '../settings/church-settings.js';
 import { visitSourceLabels } from '../sources/labels.js';
 import { cleanContent } from './sanitize.js';
 import { signupDifferences } from './signup-values.js';
+import { findChurchRow } from '../church-rows.js';
 
 /**
  * A landing page as the services return it: the output type with its timestamps still Date (the
@@ -97,13 +98,11 @@ export async function listLandingPages(
 }
 
 export async function getLandingPage(db: Db, tenantId: number, input: { id: number }): Promise<LandingPageRecord> {
-  const row = await db
-    .selectFrom('landingPages')
-    .selectAll()
-    .where('id', '=', input.id)
-    .where('userId', '=', tenantId)
-    .executeTakeFirst();
-  if (!row) throw notFound('Landing page not found');
+  const row = await findChurchRow(db, tenantId, {
+    table: 'landingPages',
+    id: input.id,
+    missing: 'Landing page not found',
+  });
   return toLandingPage(row);
 }
 
@@ -150,14 +149,13 @@ export async function updateLandingPage(
   const content = cleanContent(input.content);
   const { before, row } = await slugTaken(() =>
     deps.db.transaction().execute(async (trx) => {
-      const before = await trx
-        .selectFrom('landingPages')
-        .select(['slug', 'published'])
-        .where('id', '=', input.id)
-        .where('userId', '=', tenantId)
-        .forUpdate()
-        .executeTakeFirst();
-      if (!before) throw notFound('Landing page not found');
+      const before = await findChurchRow(trx, tenantId, {
+        table: 'landingPages',
+        id: input.id,
+        columns: ['slug', 'published'],
+        forUpdate: true,
+        missing: 'Landing page not found',
+      });
       const row = await trx
         .updateTable('landingPages')
         .set({

@@ -3,6 +3,7 @@ import { badRequest, notFound } from '../../errors.js';
 import { SIGNUP_FIELD_LABELS, type SIGNUP_FIELDS } from '../../schemas/landing-pages.js';
 import { toE164 } from '../contacts/phone.js';
 import { churchCountryCode } from '../settings/church-settings.js';
+import { findChurchRow } from '../church-rows.js';
 
 // A sign-up never overwrites a field its contact already has (signups.ts): what it brought stays on
 // its row, staff see where it differs and may take it.
@@ -47,24 +48,22 @@ export async function applySignupValue(
   input: { id: number; field: SignupField },
 ): Promise<{ contactId: number }> {
   return db.transaction().execute(async (trx) => {
-    const signup = await trx
-      .selectFrom('landingPageSignups')
-      .select(['contactId', 'phone', 'city', 'postalCode'])
-      .where('id', '=', input.id)
-      .where('userId', '=', tenantId)
-      .executeTakeFirst();
-    if (!signup) throw notFound('Sign-up not found');
+    const signup = await findChurchRow(trx, tenantId, {
+      table: 'landingPageSignups',
+      id: input.id,
+      columns: ['contactId', 'phone', 'city', 'postalCode'],
+      missing: 'Sign-up not found',
+    });
     if (!signup.contactId) throw notFound('The contact of this sign-up no longer exists.');
     const value = signup[input.field];
     if (!value) throw badRequest(`This sign-up has no ${SIGNUP_FIELD_LABELS[input.field]}`, 'field');
-    const contact = await trx
-      .selectFrom('contacts')
-      .select(['id', 'metadata'])
-      .where('id', '=', signup.contactId)
-      .where('userId', '=', tenantId)
-      .forUpdate()
-      .executeTakeFirst();
-    if (!contact) throw notFound('The contact of this sign-up no longer exists.');
+    const contact = await findChurchRow(trx, tenantId, {
+      table: 'contacts',
+      id: signup.contactId,
+      columns: ['id', 'metadata'],
+      forUpdate: true,
+      missing: 'The contact of this sign-up no longer exists.',
+    });
     const m: ContactMetadata = contact.metadata ?? {};
     let set;
     if (input.field === 'phone') {

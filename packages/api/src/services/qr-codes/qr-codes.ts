@@ -15,6 +15,7 @@ import type { LogoFetchOptions } from './logo.js';
 import type { FileStorage } from '../../providers/storage.js';
 import { invalidateShortLink } from './short-links.js';
 import { checkRenderable } from './images.js';
+import { findChurchRow } from '../church-rows.js';
 
 type Row = Selectable<QrCodesTable>;
 
@@ -156,13 +157,7 @@ export async function listQrCodes(deps: QrDeps, tenantId: number): Promise<z.inp
 }
 
 export async function findQrCodeRow(db: Db, tenantId: number, { id }: { id: number }): Promise<Row> {
-  const row = await db
-    .selectFrom('qrCodes')
-    .selectAll()
-    .where('id', '=', id)
-    .where('userId', '=', tenantId)
-    .executeTakeFirst();
-  if (!row) throw notFound('QR code not found');
+  const row = await findChurchRow(db, tenantId, { table: 'qrCodes', id: id, missing: 'QR code not found' });
   return row;
 }
 

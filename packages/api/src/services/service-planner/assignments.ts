@@ -7,27 +7,22 @@ import type { assignmentSchema } from '../../schemas/service-planner.js';
 import type { DeliveryConfig } from '../delivery/config.js';
 import type { JobQueue } from '../../jobs.js';
 import { takeDailyAllowance } from '../delivery/daily-limit.js';
+import { deleteChurchRow, findChurchRow } from '../church-rows.js';
 
-function assignmentQuery(db: Db, tenantId: number) {
+/** Assignments (a) with their member (m), plan (p) and position (pos, if any). */
+function assignmentsJoined(db: Db) {
   return db
     .selectFrom('servicePlanAssignments as a')
     .innerJoin('teamMembers as m', 'm.id', 'a.teamMemberId')
     .innerJoin('servicePlans as p', 'p.id', 'a.servicePlanId')
-    .leftJoin('teamPositions as pos', 'pos.id', 'a.positionId')
-    .select([
-      'a.id',
-      'a.servicePlanId as planId',
-      'a.teamMemberId as memberId',
-      'm.name as memberName',
-      'm.email as memberEmail',
-      'a.positionId',
-      'pos.name as positionName',
-      'a.serviceItemId as itemId',
-      'a.status',
-      'a.notes',
-      'a.requestedAt',
-      'a.respondedAt',
-    ])
+    .leftJoin('teamPositions as pos', 'pos.id', 'a.positionId');
+}
+
+function assignmentQuery(db: Db, tenantId: number) {
+  return assignmentsJoined(db)
+    .select(['a.id', 'a.servicePlanId as planId', 'a.teamMemberId as memberId', 'a.serviceItemId as itemId'])
+    .select(['a.positionId', 'a.status', 'a.notes', 'a.requestedAt', 'a.respondedAt'])
+    .select(['m.name as memberName', 'm.email as memberEmail', 'pos.name as positionName'])
     .select((eb) => [
       eb
         .exists(
@@ -142,14 +137,13 @@ export async function createAssignment(
   },
 ): Promise<z.input<typeof assignmentSchema>> {
   const id = await db.transaction().execute(async (trx) => {
-    const plan = await trx
-      .selectFrom('servicePlans')
-      .select(['id', 'date'])
-      .where('id', '=', input.planId)
-      .where('userId', '=', tenantId)
-      .forUpdate()
-      .executeTakeFirst();
-    if (!plan) throw notFound('Service plan not found');
+    const plan = await findChurchRow(trx, tenantId, {
+      table: 'servicePlans',
+      id: input.planId,
+      columns: ['id', 'date'],
+      forUpdate: true,
+      missing: 'Service plan not found',
+    });
     const member = await trx
       .selectFrom('teamMembers')
       .select(['id', 'name', 'isActive'])
@@ -208,13 +202,12 @@ export async function updateAssignment(
   },
 ): Promise<z.input<typeof assignmentSchema>> {
   const { id, ...fields } = input;
-  const current = await db
-    .selectFrom('servicePlanAssignments')
-    .select(['id', 'servicePlanId', 'status'])
-    .where('id', '=', id)
-    .where('userId', '=', tenantId)
-    .executeTakeFirst();
-  if (!current) throw notFound('Assignment not found');
+  const current = await findChurchRow(db, tenantId, {
+    table: 'servicePlanAssignments',
+    id,
+    columns: ['id', 'servicePlanId', 'status'],
+    missing: 'Assignment not found',
+  });
   await assertRefs(db, tenantId, { planId: current.servicePlanId, ...fields });
   const set = Object.fromEntries(
     Object.entries({
@@ -240,14 +233,11 @@ export async function updateAssignment(
 }
 
 export async function deleteAssignment(db: Db, tenantId: number, input: { id: number }): Promise<{ id: number }> {
-  const row = await db
-    .deleteFrom('servicePlanAssignments')
-    .where('id', '=', input.id)
-    .where('userId', '=', tenantId)
-    .returning('id')
-    .executeTakeFirst();
-  if (!row) throw notFound('Assignment not found');
-  return row;
+  return deleteChurchRow(db, tenantId, {
+    table: 'servicePlanAssignments',
+    id: input.id,
+    missing: 'Assignment not found',
+  });
 }
 
 // ---- Scheduling requests ----
@@ -271,13 +261,12 @@ export async function sendRequests(
 ): Promise<{ sent: number; skippedNoEmail: string[]; message: string }> {
   const { db, email, jobs, config } = deps;
   const { queued, skippedNoEmail, unasked } = await db.transaction().execute(async (trx) => {
-    const plan = await trx
-      .selectFrom('servicePlans')
-      .select('id')
-      .where('id', '=', input.planId)
-      .where('userId', '=', tenantId)
-      .executeTakeFirst();
-    if (!plan) throw notFound('Service plan not found');
+    const plan = await findChurchRow(trx, tenantId, {
+      table: 'servicePlans',
+      id: input.planId,
+      columns: ['id'],
+      missing: 'Service plan not found',
+    });
     const pending = await trx
       .selectFrom('servicePlanAssignments as a')
       .innerJoin('teamMembers as m', 'm.id', 'a.teamMemberId')
@@ -338,23 +327,10 @@ export async function sendRequests(
 }
 
 function requestQuery(db: Db, token: string) {
-  return db
-    .selectFrom('servicePlanAssignments as a')
-    .innerJoin('teamMembers as m', 'm.id', 'a.teamMemberId')
-    .innerJoin('servicePlans as p', 'p.id', 'a.servicePlanId')
+  return assignmentsJoined(db)
     .innerJoin('users as u', 'u.id', 'a.userId')
-    .leftJoin('teamPositions as pos', 'pos.id', 'a.positionId')
-    .select([
-      'a.id',
-      'u.churchName',
-      'm.name as memberName',
-      'p.title as planTitle',
-      'p.date',
-      'p.startTime',
-      'p.location',
-      'pos.name as positionName',
-      'a.status',
-    ])
+    .select(['a.id', 'a.status', 'u.churchName', 'm.name as memberName', 'pos.name as positionName'])
+    .select(['p.title as planTitle', 'p.date', 'p.startTime', 'p.location'])
     .where('a.token', '=', token);
 }
 

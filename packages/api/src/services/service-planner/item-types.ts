@@ -1,6 +1,7 @@
 import { sql, type Db } from '@lampstand/db';
 import { conflict, isUniqueViolation, notFound } from '../../errors.js';
 import { DEFAULT_ITEM_TYPES, type ItemType } from '../../schemas/service-planner.js';
+import { deleteChurchRow } from '../church-rows.js';
 
 const COLUMNS = ['id', 'name', 'color', 'icon', 'description', 'isDefault'] as const;
 
@@ -83,12 +84,5 @@ export async function updateItemType(
 
 /** Items of this type keep their place and title; they just lose the type. */
 export async function deleteItemType(db: Db, tenantId: number, input: { id: number }): Promise<{ id: number }> {
-  const row = await db
-    .deleteFrom('serviceItemTypes')
-    .where('id', '=', input.id)
-    .where('userId', '=', tenantId)
-    .returning('id')
-    .executeTakeFirst();
-  if (!row) throw notFound('Item type not found');
-  return row;
+  return deleteChurchRow(db, tenantId, { table: 'serviceItemTypes', id: input.id, missing: 'Item type not found' });
 }

@@ -3,6 +3,7 @@ import { badRequest, notFound } from '../../errors.js';
 import type { PlanItem } from '../../schemas/service-planner.js';
 import { storeItemStartTimes } from './item-times.js';
 import { getPlan } from './plans.js';
+import { findChurchRow } from '../church-rows.js';
 
 export interface ItemSongInput {
   songId: number;
@@ -23,14 +24,13 @@ export interface ItemFields {
 
 /** Lock the church's plan (serialises writes to its order); 404 for another church's plan. */
 async function lockPlan(db: Db, tenantId: number, planId: number): Promise<void> {
-  const plan = await db
-    .selectFrom('servicePlans')
-    .select('id')
-    .where('id', '=', planId)
-    .where('userId', '=', tenantId)
-    .forUpdate()
-    .executeTakeFirst();
-  if (!plan) throw notFound('Service plan not found');
+  await findChurchRow(db, tenantId, {
+    table: 'servicePlans',
+    id: planId,
+    columns: ['id'],
+    forUpdate: true,
+    missing: 'Service plan not found',
+  });
 }
 
 async function assertType(db: Db, tenantId: number, typeId: number | null | undefined): Promise<void> {
@@ -132,14 +132,13 @@ export async function updateItem(
 ): Promise<PlanItem> {
   const { id, song, ...fields } = input;
   const planId = await db.transaction().execute(async (trx) => {
-    const item = await trx
-      .selectFrom('serviceItems')
-      .select(['id', 'servicePlanId'])
-      .where('id', '=', id)
-      .where('userId', '=', tenantId)
-      .forUpdate()
-      .executeTakeFirst();
-    if (!item) throw notFound('Item not found');
+    const item = await findChurchRow(trx, tenantId, {
+      table: 'serviceItems',
+      id,
+      columns: ['id', 'servicePlanId'],
+      forUpdate: true,
+      missing: 'Item not found',
+    });
     await assertType(trx, tenantId, fields.serviceItemTypeId);
     const set = Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined));
     await trx

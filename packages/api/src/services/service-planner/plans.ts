@@ -11,6 +11,7 @@ import { loadAnnouncements } from './announce.js';
 import { loadAssignments } from './assignments.js';
 import { ensureItemTypes } from './item-types.js';
 import { storeItemStartTimes } from './item-times.js';
+import { deleteChurchRow, findChurchRow } from '../church-rows.js';
 
 export interface PlanFields {
   title: string;
@@ -253,14 +254,13 @@ export async function updatePlan(
 ): Promise<z.input<typeof planDetailSchema>> {
   const { id, ...fields } = input;
   await db.transaction().execute(async (trx) => {
-    const current = await trx
-      .selectFrom('servicePlans')
-      .select(['startTime', 'endTime'])
-      .where('id', '=', id)
-      .where('userId', '=', tenantId)
-      .forUpdate()
-      .executeTakeFirst();
-    if (!current) throw notFound('Service plan not found');
+    const current = await findChurchRow(trx, tenantId, {
+      table: 'servicePlans',
+      id,
+      columns: ['startTime', 'endTime'],
+      forUpdate: true,
+      missing: 'Service plan not found',
+    });
     const start = fields.startTime === undefined ? current.startTime : fields.startTime;
     const end = fields.endTime === undefined ? current.endTime : fields.endTime;
     if (start && end && end <= start) {
@@ -279,14 +279,7 @@ export async function updatePlan(
 }
 
 export async function deletePlan(db: Db, tenantId: number, input: { id: number }): Promise<{ id: number }> {
-  const row = await db
-    .deleteFrom('servicePlans')
-    .where('id', '=', input.id)
-    .where('userId', '=', tenantId)
-    .returning('id')
-    .executeTakeFirst();
-  if (!row) throw notFound('Service plan not found');
-  return row;
+  return deleteChurchRow(db, tenantId, { table: 'servicePlans', id: input.id, missing: 'Service plan not found' });
 }
 
 /**
@@ -299,13 +292,11 @@ export async function duplicatePlan(
   input: { id: number; date: string; title?: string },
 ): Promise<z.input<typeof planDetailSchema>> {
   const newId = await db.transaction().execute(async (trx) => {
-    const src = await trx
-      .selectFrom('servicePlans')
-      .selectAll()
-      .where('id', '=', input.id)
-      .where('userId', '=', tenantId)
-      .executeTakeFirst();
-    if (!src) throw notFound('Service plan not found');
+    const src = await findChurchRow(trx, tenantId, {
+      table: 'servicePlans',
+      id: input.id,
+      missing: 'Service plan not found',
+    });
     const plan = await trx
       .insertInto('servicePlans')
       .values({

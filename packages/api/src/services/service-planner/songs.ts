@@ -2,6 +2,7 @@ import { sql, type Db } from '@lampstand/db';
 import type { z } from 'zod';
 import { notFound } from '../../errors.js';
 import type { songSchema } from '../../schemas/service-planner.js';
+import { deleteChurchRow } from '../church-rows.js';
 
 export interface SongFields {
   title: string;
@@ -151,12 +152,5 @@ export async function updateSong(
 
 /** Plans that used the song lose it from their items (the items stay). */
 export async function deleteSong(db: Db, tenantId: number, input: { id: number }): Promise<{ id: number }> {
-  const row = await db
-    .deleteFrom('songs')
-    .where('id', '=', input.id)
-    .where('userId', '=', tenantId)
-    .returning('id')
-    .executeTakeFirst();
-  if (!row) throw notFound('Song not found');
-  return row;
+  return deleteChurchRow(db, tenantId, { table: 'songs', id: input.id, missing: 'Song not found' });
 }

@@ -2,6 +2,7 @@ import type { Db } from '@lampstand/db';
 import type { z } from 'zod';
 import { badRequest, notFound } from '../../errors.js';
 import type { Position, memberSchema } from '../../schemas/service-planner.js';
+import { assertChurchRow, deleteChurchRow } from '../church-rows.js';
 
 // ---- Positions ----
 
@@ -54,14 +55,7 @@ export async function updatePosition(
 }
 
 export async function deletePosition(db: Db, tenantId: number, input: { id: number }): Promise<{ id: number }> {
-  const row = await db
-    .deleteFrom('teamPositions')
-    .where('id', '=', input.id)
-    .where('userId', '=', tenantId)
-    .returning('id')
-    .executeTakeFirst();
-  if (!row) throw notFound('Position not found');
-  return row;
+  return deleteChurchRow(db, tenantId, { table: 'teamPositions', id: input.id, missing: 'Position not found' });
 }
 
 // ---- Members ----
@@ -219,14 +213,7 @@ export async function updateMember(
 }
 
 export async function deleteMember(db: Db, tenantId: number, input: { id: number }): Promise<{ id: number }> {
-  const row = await db
-    .deleteFrom('teamMembers')
-    .where('id', '=', input.id)
-    .where('userId', '=', tenantId)
-    .returning('id')
-    .executeTakeFirst();
-  if (!row) throw notFound('Team member not found');
-  return row;
+  return deleteChurchRow(db, tenantId, { table: 'teamMembers', id: input.id, missing: 'Team member not found' });
 }
 
 // ---- Blockout dates ----
@@ -236,13 +223,7 @@ export async function addBlockout(
   tenantId: number,
   input: { memberId: number; startsOn: string; endsOn: string; reason?: string | null },
 ): Promise<z.input<typeof memberSchema>> {
-  const member = await db
-    .selectFrom('teamMembers')
-    .select('id')
-    .where('id', '=', input.memberId)
-    .where('userId', '=', tenantId)
-    .executeTakeFirst();
-  if (!member) throw notFound('Team member not found');
+  await assertChurchRow(db, tenantId, { table: 'teamMembers', id: input.memberId, missing: 'Team member not found' });
   await db
     .insertInto('teamMemberBlockouts')
     .values({

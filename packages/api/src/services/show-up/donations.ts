@@ -425,23 +425,9 @@ export async function receiptFacts(db: Db, where: { token: string } | { donation
     .innerJoin('showUpProjects as p', 'p.id', 'd.projectId')
     .innerJoin('users as u', 'u.id', 'd.userId')
     .leftJoin('churchSettings as s', 's.userId', 'd.userId')
-    .select([
-      'd.id',
-      'd.amount',
-      'd.donorName',
-      'd.donorEmail',
-      'd.isAnonymous',
-      'd.status',
-      'd.completedAt',
-      'd.receiptUrl',
-      'd.receiptSentAt',
-      'd.userId',
-      'd.stripePaymentId',
-      'p.id as projectId',
-      'p.title as projectTitle',
-      'u.churchName',
-      's.postalAddress',
-    ])
+    .select(['d.id', 'd.amount', 'd.donorName', 'd.donorEmail', 'd.isAnonymous', 'd.status', 'd.completedAt'])
+    .select(['d.receiptUrl', 'd.receiptSentAt', 'd.userId', 'd.stripePaymentId'])
+    .select(['p.id as projectId', 'p.title as projectTitle', 'u.churchName', 's.postalAddress'])
     .where('d.status', 'in', ['completed', 'refunded']);
   q = 'token' in where ? q.where('d.receiptToken', '=', where.token) : q.where('d.id', '=', where.donationId);
   return (await q.executeTakeFirst()) ?? null;

@@ -2,7 +2,6 @@ import { type Db, type SmsCampaignsTable } from '@lampstand/db';
 import type { z } from 'zod';
 import type { Selectable } from 'kysely';
 import { smsSegments, type smsCampaignSchema } from '../../schemas/sms-campaigns.js';
-import { notFound } from '../../errors.js';
 import type { JobQueue } from '../../jobs.js';
 import {
   commonCampaignValues,
@@ -10,6 +9,7 @@ import {
   saveCampaign,
   type CampaignValues,
 } from '../delivery/campaign-common.js';
+import { findChurchRow } from '../church-rows.js';
 
 type Row = Selectable<SmsCampaignsTable>;
 
@@ -64,13 +64,7 @@ export async function listSmsCampaigns(db: Db, tenantId: number): Promise<z.inpu
 }
 
 export async function getSmsCampaign(db: Db, tenantId: number, id: number): Promise<z.input<typeof smsCampaignSchema>> {
-  const row = await db
-    .selectFrom('smsCampaigns')
-    .selectAll()
-    .where('id', '=', id)
-    .where('userId', '=', tenantId)
-    .executeTakeFirst();
-  if (!row) throw notFound('Campaign not found');
+  const row = await findChurchRow(db, tenantId, { table: 'smsCampaigns', id: id, missing: 'Campaign not found' });
   return toCampaign(row, (await progressOf(db, [id])).get(id));
 }
 

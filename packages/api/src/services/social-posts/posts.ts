@@ -1,10 +1,11 @@
 import type { Db, SocialPostsTable } from '@lampstand/db';
 import type { z } from 'zod';
 import type { Selectable } from 'kysely';
-import { conflict, notFound } from '../../errors.js';
+import { conflict } from '../../errors.js';
 import type { JobQueue } from '../../jobs.js';
 import type { SocialPlatform, socialPostSchema, SocialPostFields } from '../../schemas/social-posts.js';
 import { cancelSocialPublish, scheduleSocialPublish } from './publish.js';
+import { findChurchRow } from '../church-rows.js';
 
 type Row = Selectable<SocialPostsTable>;
 
@@ -44,13 +45,7 @@ export async function listSocialPosts(
 }
 
 export async function getSocialPost(db: Db, tenantId: number, id: number): Promise<z.input<typeof socialPostSchema>> {
-  const row = await db
-    .selectFrom('socialPosts')
-    .selectAll()
-    .where('id', '=', id)
-    .where('userId', '=', tenantId)
-    .executeTakeFirst();
-  if (!row) throw notFound('Post not found');
+  const row = await findChurchRow(db, tenantId, { table: 'socialPosts', id: id, missing: 'Post not found' });
   return toSocialPost(row);
 }
 
@@ -96,14 +91,12 @@ export async function updateSocialPost(
 ): Promise<z.input<typeof socialPostSchema>> {
   const next = values(opts.fields);
   const { row, replanned } = await deps.db.transaction().execute(async (trx) => {
-    const cur = await trx
-      .selectFrom('socialPosts')
-      .selectAll()
-      .where('id', '=', opts.id)
-      .where('userId', '=', tenantId)
-      .forUpdate()
-      .executeTakeFirst();
-    if (!cur) throw notFound('Post not found');
+    const cur = await findChurchRow(trx, tenantId, {
+      table: 'socialPosts',
+      id: opts.id,
+      forUpdate: true,
+      missing: 'Post not found',
+    });
     assertNotPublishing(cur, deps.claimLeaseSeconds);
     const replanned = cur.status !== next.status || cur.scheduledFor.getTime() !== next.scheduledFor.getTime();
     const updated = await trx
@@ -137,14 +130,12 @@ export async function deleteSocialPost(
   id: number,
 ): Promise<{ id: number }> {
   const deleted = await deps.db.transaction().execute(async (trx) => {
-    const cur = await trx
-      .selectFrom('socialPosts')
-      .selectAll()
-      .where('id', '=', id)
-      .where('userId', '=', tenantId)
-      .forUpdate()
-      .executeTakeFirst();
-    if (!cur) throw notFound('Post not found');
+    const cur = await findChurchRow(trx, tenantId, {
+      table: 'socialPosts',
+      id,
+      forUpdate: true,
+      missing: 'Post not found',
+    });
     assertNotPublishing(cur, deps.claimLeaseSeconds);
     await trx.deleteFrom('socialPosts').where('id', '=', id).where('userId', '=', tenantId).execute();
     return cur;

@@ -50,6 +50,16 @@ function contentFor(input: TemplateFields): Record<string, unknown> {
   }
 }
 
+const templateValues = (input: TemplateFields) => ({
+  name: input.name,
+  description: input.description,
+  category: input.category,
+  type: input.type,
+  thumbnail: input.thumbnail,
+  content: JSON.stringify(contentFor(input)),
+  isActive: input.isActive,
+});
+
 export async function listTemplates(db: Db): Promise<z.input<typeof templateSchema>[]> {
   return (
     await db.selectFrom('marketingTemplates').selectAll().orderBy('createdAt', 'desc').orderBy('id', 'desc').execute()
@@ -59,15 +69,7 @@ export async function listTemplates(db: Db): Promise<z.input<typeof templateSche
 export async function createTemplate(db: Db, input: TemplateFields): Promise<z.input<typeof templateSchema>> {
   const row = await db
     .insertInto('marketingTemplates')
-    .values({
-      name: input.name,
-      description: input.description,
-      category: input.category,
-      type: input.type,
-      thumbnail: input.thumbnail,
-      content: JSON.stringify(contentFor(input)),
-      isActive: input.isActive,
-    })
+    .values(templateValues(input))
     .returningAll()
     .executeTakeFirstOrThrow();
   return toTemplate(row);
@@ -102,16 +104,7 @@ export async function updateTemplate(
     }
     const row = await trx
       .updateTable('marketingTemplates')
-      .set({
-        name: input.name,
-        description: input.description,
-        category: input.category,
-        type: input.type,
-        thumbnail: input.thumbnail,
-        content: JSON.stringify(contentFor(input)),
-        isActive: input.isActive,
-        updatedAt: new Date(),
-      })
+      .set({ ...templateValues(input), updatedAt: new Date() })
       .where('id', '=', id)
       .returningAll()
       .executeTakeFirstOrThrow();
