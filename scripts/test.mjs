@@ -1,19 +1,22 @@
 // `npm test` (the README's test command): installs what the tests need, then runs them all: the
-// unit, integration and HTTP tests of every package, then the browser tests.
+// unit, integration and HTTP tests of every package beside the browser tests. The two parts run
+// at once: both spend most of their time waiting (on PostgreSQL, a browser, timers), so together
+// they take little longer than the browser tests alone. Each part's lines keep their own prefix
+// (turbo's `@lampstand/<package>:test:`, and `e2e:` for the browser tests), and its seconds are
+// printed when it ends. `--no-install` (as `pnpm test:all`) skips the install check.
+//
 // The install is skipped when node_modules already holds exactly this lockfile's packages (pnpm
 // keeps a copy of the lockfile it installed in node_modules/.pnpm/lock.yaml): CI has just
 // installed, and a second `pnpm install` would only check that again.
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import readline from 'node:readline';
 import { fileURLToPath } from 'node:url';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const pnpm = (args) => {
-  // The pnpm the project pins, fetched by npx: nothing but Node and npm is needed.
-  const r = spawnSync('npx', ['--yes', 'pnpm@10.34.9', ...args], { cwd: root, stdio: 'inherit' });
-  if (r.status !== 0) process.exit(r.status ?? 1);
-};
+// The pnpm the project pins, fetched by npx: nothing but Node and npm is needed.
+const PNPM = ['--yes', 'pnpm@10.34.9'];
 const read = (file) => {
   try {
     return fs.readFileSync(path.join(root, file), 'utf8');
@@ -22,12 +25,31 @@ const read = (file) => {
   }
 };
 
-const installed = read('node_modules/.pnpm/lock.yaml');
-if (installed === null || installed !== read('pnpm-lock.yaml')) pnpm(['install', '--frozen-lockfile']);
-else console.log('node_modules matches pnpm-lock.yaml: no install needed');
-// As `pnpm test:all`, with each part's seconds (CI prints them).
-for (const part of ['test:unit', 'test:e2e']) {
-  const started = Date.now();
-  pnpm(['run', part]);
-  console.log(`-- ${part}: ${Math.round((Date.now() - started) / 1000)}s`);
+if (!process.argv.includes('--no-install')) {
+  const installed = read('node_modules/.pnpm/lock.yaml');
+  if (installed === null || installed !== read('pnpm-lock.yaml')) {
+    const r = spawnSync('npx', [...PNPM, 'install', '--frozen-lockfile'], { cwd: root, stdio: 'inherit' });
+    if (r.status !== 0) process.exit(r.status ?? 1);
+  } else {
+    console.log('node_modules matches pnpm-lock.yaml: no install needed');
+  }
 }
+
+/** Runs `pnpm run <script>`, each output line behind `prefix`; resolves to whether it passed. */
+function part(script, prefix) {
+  const started = Date.now();
+  const child = spawn('npx', [...PNPM, 'run', script], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+  for (const stream of [child.stdout, child.stderr]) {
+    readline.createInterface({ input: stream }).on('line', (line) => console.log(prefix + line));
+  }
+  return new Promise((resolve) => {
+    child.on('close', (code) => {
+      const ok = code === 0;
+      console.log(`-- ${script}: ${ok ? 'passed' : 'FAILED'} in ${Math.round((Date.now() - started) / 1000)}s`);
+      resolve(ok);
+    });
+  });
+}
+
+const results = await Promise.all([part('test:unit', ''), part('test:e2e', 'e2e: ')]);
+process.exit(results.every(Boolean) ? 0 : 1);

@@ -16,6 +16,7 @@ import {
   Title,
 } from '@mantine/core';
 import { IconMailOpened, IconMessageCheck, IconUsers, IconEye } from '@tabler/icons-react';
+import type { ReactNode } from 'react';
 import { Link } from 'react-router-dom';
 import { trpc } from '../../lib/trpc';
 import { useSession } from '../../shell/session';
@@ -23,6 +24,29 @@ import { formatDate, formatIn, formatNumber, formatPercent, formatTime } from '.
 import { timeZoneLabel, useChurchTimeZone } from '../../lib/time-zone';
 import { StatChange } from './stat-change';
 import { QUICK_ACTIONS, QUICK_ACTION_STYLES, statusColor } from './quick-actions';
+
+/** A dashboard list: its title with View All, then the list, or the empty text when there is none. */
+function ListPanel({ title, empty, children }: { title: string; empty: string | null; children: ReactNode }) {
+  return (
+    <Paper withBorder p="md" h="100%">
+      <Group justify="space-between" mb="sm">
+        <Title order={2} size="h4">
+          {title}
+        </Title>
+        <Button variant="subtle" size="xs">
+          View All
+        </Button>
+      </Group>
+      {empty !== null ? (
+        <Text c="dimmed" size="sm" ta="center" py="lg">
+          {empty}
+        </Text>
+      ) : (
+        children
+      )}
+    </Paper>
+  );
+}
 
 /** The spec's cards and wording; each change is computed from the church's own data (dashboard.stats trends). */
 const STAT_CARDS = [
@@ -88,110 +112,88 @@ export function DashboardPage() {
           <Grid>
             {/* Side by side only where the table keeps all its columns (Status included). */}
             <Grid.Col span={{ base: 12, lg: 7 }}>
-              <Paper withBorder p="md" h="100%">
-                <Group justify="space-between" mb="sm">
-                  <Title order={2} size="h4">
-                    Recent Campaigns
-                  </Title>
-                  <Button variant="subtle" size="xs">
-                    View All
-                  </Button>
-                </Group>
-                {stats.data.recentCampaigns.length === 0 ? (
-                  <Text c="dimmed" size="sm" ta="center" py="lg">
-                    No campaigns found
-                  </Text>
-                ) : (
-                  <Table.ScrollContainer minWidth={480}>
-                    <Table verticalSpacing="xs">
-                      <Table.Thead>
-                        <Table.Tr>
-                          <Table.Th>Name</Table.Th>
-                          <Table.Th>Type</Table.Th>
-                          <Table.Th>Sent</Table.Th>
-                          <Table.Th>Opens</Table.Th>
-                          <Table.Th>Status</Table.Th>
+              <ListPanel
+                title="Recent Campaigns"
+                empty={stats.data.recentCampaigns.length === 0 ? 'No campaigns found' : null}
+              >
+                <Table.ScrollContainer minWidth={480}>
+                  <Table verticalSpacing="xs">
+                    <Table.Thead>
+                      <Table.Tr>
+                        <Table.Th>Name</Table.Th>
+                        <Table.Th>Type</Table.Th>
+                        <Table.Th>Sent</Table.Th>
+                        <Table.Th>Opens</Table.Th>
+                        <Table.Th>Status</Table.Th>
+                      </Table.Tr>
+                    </Table.Thead>
+                    <Table.Tbody>
+                      {stats.data.recentCampaigns.map((c) => (
+                        <Table.Tr key={`${c.type}-${c.id}`}>
+                          <Table.Td>
+                            <Text fw={500} size="sm">
+                              {c.name}
+                            </Text>
+                            <Text size="xs" c="dimmed">
+                              {c.sentAt ? formatDate(c.sentAt, timeZone) : 'Not sent yet'}
+                            </Text>
+                          </Table.Td>
+                          <Table.Td>
+                            <Text size="sm" tt="uppercase">
+                              {c.type}
+                            </Text>
+                          </Table.Td>
+                          <Table.Td>{formatNumber(c.sent)}</Table.Td>
+                          <Table.Td>{c.type === 'sms' ? '—' : formatNumber(c.opens)}</Table.Td>
+                          <Table.Td>
+                            <Badge color={statusColor(c.status)} variant="light">
+                              {c.status}
+                            </Badge>
+                          </Table.Td>
                         </Table.Tr>
-                      </Table.Thead>
-                      <Table.Tbody>
-                        {stats.data.recentCampaigns.map((c) => (
-                          <Table.Tr key={`${c.type}-${c.id}`}>
-                            <Table.Td>
-                              <Text fw={500} size="sm">
-                                {c.name}
-                              </Text>
-                              <Text size="xs" c="dimmed">
-                                {c.sentAt ? formatDate(c.sentAt, timeZone) : 'Not sent yet'}
-                              </Text>
-                            </Table.Td>
-                            <Table.Td>
-                              <Text size="sm" tt="uppercase">
-                                {c.type}
-                              </Text>
-                            </Table.Td>
-                            <Table.Td>{formatNumber(c.sent)}</Table.Td>
-                            <Table.Td>{c.type === 'sms' ? '—' : formatNumber(c.opens)}</Table.Td>
-                            <Table.Td>
-                              <Badge color={statusColor(c.status)} variant="light">
-                                {c.status}
-                              </Badge>
-                            </Table.Td>
-                          </Table.Tr>
-                        ))}
-                      </Table.Tbody>
-                    </Table>
-                  </Table.ScrollContainer>
-                )}
-              </Paper>
+                      ))}
+                    </Table.Tbody>
+                  </Table>
+                </Table.ScrollContainer>
+              </ListPanel>
             </Grid.Col>
             <Grid.Col span={{ base: 12, lg: 5 }}>
-              <Paper withBorder p="md" h="100%">
-                <Group justify="space-between" mb="sm">
-                  <Title order={2} size="h4">
-                    Upcoming Scheduled
-                  </Title>
-                  <Button variant="subtle" size="xs">
-                    View All
-                  </Button>
-                </Group>
-                {stats.data.upcomingScheduled.length === 0 ? (
-                  <Text c="dimmed" size="sm" ta="center" py="lg">
-                    No upcoming scheduled campaigns
-                  </Text>
-                ) : (
-                  <Stack gap="sm">
-                    {stats.data.upcomingScheduled.map((s) => (
-                      <Group key={`${s.type}-${s.id}`} wrap="nowrap" align="flex-start">
-                        <Paper withBorder p={6} w={52} ta="center" bg="indigo.0">
-                          <Text size="xs" fw={700} c="indigo.9" tt="uppercase">
-                            {s.scheduledFor ? formatIn(s.scheduledFor, 'MMM', timeZone) : 'TBD'}
-                          </Text>
-                          <Text fw={700}>{s.scheduledFor ? formatIn(s.scheduledFor, 'D', timeZone) : '--'}</Text>
-                        </Paper>
-                        <Stack gap={2} style={{ flex: 1 }}>
-                          <Text fw={500} size="sm">
-                            {s.name}
-                          </Text>
+              <ListPanel
+                title="Upcoming Scheduled"
+                empty={stats.data.upcomingScheduled.length === 0 ? 'No upcoming scheduled campaigns' : null}
+              >
+                <Stack gap="sm">
+                  {stats.data.upcomingScheduled.map((s) => (
+                    <Group key={`${s.type}-${s.id}`} wrap="nowrap" align="flex-start">
+                      <Paper withBorder p={6} w={52} ta="center" bg="indigo.0">
+                        <Text size="xs" fw={700} c="indigo.9" tt="uppercase">
+                          {s.scheduledFor ? formatIn(s.scheduledFor, 'MMM', timeZone) : 'TBD'}
+                        </Text>
+                        <Text fw={700}>{s.scheduledFor ? formatIn(s.scheduledFor, 'D', timeZone) : '--'}</Text>
+                      </Paper>
+                      <Stack gap={2} style={{ flex: 1 }}>
+                        <Text fw={500} size="sm">
+                          {s.name}
+                        </Text>
+                        <Text size="xs" c="dimmed">
+                          Scheduled to send at{' '}
+                          {s.scheduledFor
+                            ? `${formatTime(s.scheduledFor, timeZone)} ${timeZoneLabel(timeZone, new Date(s.scheduledFor))}`
+                            : '--'}
+                        </Text>
+                        <Group gap="xs">
+                          <Badge size="sm" variant="light">
+                            {s.type}
+                          </Badge>
                           <Text size="xs" c="dimmed">
-                            Scheduled to send at{' '}
-                            {s.scheduledFor
-                              ? `${formatTime(s.scheduledFor, timeZone)} ${timeZoneLabel(timeZone, new Date(s.scheduledFor))}`
-                              : '--'}
+                            {formatNumber(s.recipients)} recipients
                           </Text>
-                          <Group gap="xs">
-                            <Badge size="sm" variant="light">
-                              {s.type}
-                            </Badge>
-                            <Text size="xs" c="dimmed">
-                              {formatNumber(s.recipients)} recipients
-                            </Text>
-                          </Group>
-                        </Stack>
-                      </Group>
-                    ))}
-                  </Stack>
-                )}
-              </Paper>
+                        </Group>
+                      </Stack>
+                    </Group>
+                  ))}
+                </Stack>
+              </ListPanel>
             </Grid.Col>
           </Grid>
 
