@@ -29,6 +29,8 @@ async function main(): Promise<void> {
   const server = await createServer(config, runtime.deps);
   await server.start();
   console.log(`[lampstand] Open ${config.publicUrl}`);
+  if (!config.openaiApiKey && !config.openaiBaseUrl)
+    log('[lampstand] AI writing is off: set OPENAI_API_KEY (or OPENAI_BASE_URL for a self-hosted model) to turn it on');
 
   let stopping = false;
   const shutdown = async (signal: string) => {

@@ -256,6 +256,6 @@ describe('AI copy without a key or base URL', () => {
     expect((await client.get('/api/ai-generator/status')).body).toEqual({ enabled: false, remaining: 30 });
     const res = await client.post('/api/ai-generator/landing-page', input);
     expect(res.status).toBe(503);
-    expect(res.body.message).toContain('OPENAI_API_KEY');
+    expect(res.body.message).toBe("AI writing isn't available yet — ask your administrator to turn it on.");
   });
 });

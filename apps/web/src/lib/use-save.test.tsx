@@ -136,6 +136,23 @@ describe('useSave', () => {
     expect(shown()).toEqual([{ title: 'Login failed', message: 'Too many attempts', color: 'red' }]);
   });
 
+  it('a server message that only repeats the title reads as the fallback, not twice (issue 26 §3)', async () => {
+    const failed = cannedServer(() => {
+      throw TRPCClientError.from({
+        error: {
+          code: -32603,
+          message: 'Failed to generate content',
+          data: { code: 'BAD_GATEWAY', httpStatus: 502 },
+        },
+      });
+    });
+    const save = renderSave(failed, () => trpc.auth.login, { errorTitle: 'Failed to generate content' });
+    await save.mutation.mutateAsync({ username: 'pastor', password: 'x' }).catch(() => undefined);
+    expect(shown()).toEqual([
+      { title: 'Failed to generate content', message: 'Please try again later.', color: 'red' },
+    ]);
+  });
+
   it('on success: the toast from the output, then the refresh, then onSuccess, in that order', async () => {
     const steps: string[] = [];
     const server = cannedServer((path, input) => ({ id: 7, name: (input as { name: string }).name, path }));

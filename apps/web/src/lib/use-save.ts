@@ -54,12 +54,16 @@ export interface SaveProcedure<TInput, TOutput> {
   ) => UseTRPCMutationResult<TOutput, SaveError, TInput, unknown>;
 }
 
-/** The failure toast's text as the options word it. */
+/**
+ * The failure toast's text as the options word it. A server message that only repeats the title
+ * ('Failed to generate content' under 'Failed to generate content') reads as the spec's fallback.
+ */
 function saveErrorText(
   error: SaveError,
-  options: Pick<SaveOptions<never, never>, 'errorPrefix' | 'errorStatus' | 'errorText'>,
+  options: Pick<SaveOptions<never, never>, 'errorTitle' | 'errorPrefix' | 'errorStatus' | 'errorText'>,
 ) {
-  const message = options.errorText ?? (options.errorStatus ? errorText(error) : errorMessage(error));
+  let message = options.errorText ?? (options.errorStatus ? errorText(error) : errorMessage(error));
+  if (message === options.errorTitle) message = errorMessage(null);
   return options.errorPrefix ? `${options.errorPrefix}: ${message}` : message;
 }
 

@@ -12,8 +12,7 @@ import type { RouterOutputs } from '@lampstand/api';
 import { trpc } from '../../lib/trpc';
 import { useSave } from '../../lib/use-save';
 
-export const AI_DISABLED_TEXT =
-  'AI copy is not set up on this server: an administrator sets OPENAI_API_KEY (or OPENAI_BASE_URL for a self-hosted model) to turn it on.';
+export const AI_DISABLED_TEXT = "AI writing isn't available yet — ask your administrator to turn it on.";
 
 interface AiContextValue {
   enabled: boolean;

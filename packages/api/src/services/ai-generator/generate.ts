@@ -7,8 +7,8 @@ import { aiAnnounceAnswerSchema, type AiAnnounceAnswer } from '../../schemas/ser
 import { z } from 'zod';
 
 const GENERATE_FAILED = 'Failed to generate content';
-const AI_NOT_CONFIGURED =
-  'AI copy is not set up: the administrator sets OPENAI_API_KEY (or OPENAI_BASE_URL for a self-hosted model) on the server.';
+/** What a church reads; the server's log at start names the setting (OPENAI_API_KEY) for the administrator. */
+const AI_NOT_CONFIGURED = "AI writing isn't available yet — ask your administrator to turn it on.";
 
 export interface AiDeps {
   db: Db;
