@@ -91,16 +91,21 @@ describe('useSave', () => {
   });
 
   it('words the error text as asked: with the status, after a prefix, or the screen’s own', async () => {
+    // One notice at a time: each failure's notice replaces the one before, so read each in turn.
+    const messages: unknown[] = [];
     const status = renderSave(realServer, () => trpc.auth.login, { errorTitle: 'Login failed', errorStatus: true });
     await status.mutation.mutateAsync({ username: 'pastor', password: '' }).catch(() => undefined);
+    messages.push(...shown().map((n) => n.message));
     const prefix = renderSave(realServer, () => trpc.auth.login, {
       errorTitle: 'Error',
       errorPrefix: 'Failed to sign in',
     });
     await prefix.mutation.mutateAsync({ username: 'pastor', password: '' }).catch(() => undefined);
+    messages.push(...shown().map((n) => n.message));
     const own = renderSave(realServer, () => trpc.auth.login, { errorTitle: 'Error', errorText: 'Please try again.' });
     await own.mutation.mutateAsync({ username: 'pastor', password: '' }).catch(() => undefined);
-    expect(shown().map((n) => n.message)).toEqual([
+    messages.push(...shown().map((n) => n.message));
+    expect(messages).toEqual([
       '400: Password is required',
       'Failed to sign in: Password is required',
       'Please try again.',

@@ -1,21 +1,25 @@
 import { notifications } from '@mantine/notifications';
 
-/** Green success notice with the spec's title and text. */
-export function notifySuccess(title: string, message?: string) {
+/**
+ * One notice at a time (spec): the newest replaces the one showing at once, queue and all, so a
+ * second 'URL Copied' is not held back behind the first, and a success clears the error before it.
+ */
+function showOnly(color: 'green' | 'red', title: string, message?: string) {
+  notifications.clean();
   notifications.show({
     title,
     message: message ?? '',
-    color: 'green',
+    color,
     closeButtonProps: { 'aria-label': 'Close notification' },
   });
 }
 
+/** Green success notice with the spec's title and text. */
+export function notifySuccess(title: string, message?: string) {
+  showOnly('green', title, message);
+}
+
 /** Red (destructive) failure notice. */
 export function notifyError(title: string, message?: string) {
-  notifications.show({
-    title,
-    message: message ?? '',
-    color: 'red',
-    closeButtonProps: { 'aria-label': 'Close notification' },
-  });
+  showOnly('red', title, message);
 }
