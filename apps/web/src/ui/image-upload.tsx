@@ -47,8 +47,9 @@ export function ImageUpload({
     setError(null);
     try {
       const image = await sendImage(file);
-      onChange(image);
+      // Before onChange: a form's own notice ('Image added') then replaces this general one.
       notifySuccess('Image uploaded');
+      onChange(image);
     } catch (err) {
       const message = (err as Error).message;
       setError(message);
