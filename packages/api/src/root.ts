@@ -20,6 +20,7 @@ import { landingPagesRouter } from './routers/landing-pages/router.js';
 import { aiGeneratorRouter } from './routers/ai-generator/router.js';
 import { qrCodesRouter } from './routers/qr-codes/router.js';
 import { showUpRouter } from './routers/show-up/router.js';
+import { eventsRouter } from './routers/events/router.js';
 import { createCallerFactory, router } from './trpc.js';
 
 export const appRouter = router({
@@ -36,6 +37,7 @@ export const appRouter = router({
   outbox: outboxRouter,
   settings: settingsRouter,
   apiKeys: apiKeysRouter,
+  events: eventsRouter,
   smsCampaigns: smsCampaignsRouter,
   dashboard: dashboardRouter,
   adminTemplates: adminTemplatesRouter,

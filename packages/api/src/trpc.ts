@@ -5,6 +5,7 @@ import { bypassDb, tenantDb } from '@lampstand/db';
 import type { Context } from './context.js';
 import { AppError, isBadInputDbError } from './errors.js';
 import type { Meta } from './rest-meta.js';
+import { requestActor, withActor } from './services/events/actor.js';
 
 export interface FieldIssue {
   path: string;
@@ -59,7 +60,11 @@ const mapAppErrors = t.middleware(async ({ next }) => {
  * which the REST shim documents); a procedure adds only its REST route (`.meta({ rest })`, which
  * tRPC merges over the builder's meta).
  */
-export const publicProcedure = t.procedure.meta({ access: 'public' }).use(mapAppErrors);
+export const publicProcedure = t.procedure
+  .meta({ access: 'public' })
+  .use(mapAppErrors)
+  // The events a call records name who made it (services/events/actor.ts).
+  .use(({ ctx, next }) => withActor(requestActor(ctx), next));
 
 /**
  * One church must not stall the others (issue 24 §11–14): a process runs at most this many of a

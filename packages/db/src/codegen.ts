@@ -30,6 +30,7 @@ const JSON_COLUMN_SHAPES: Record<string, string> = {
   'contacts.metadata': 'ContactMetadata',
   'contact_merges.merged_contact': 'Record<string, unknown>',
   'contact_merges.moved': 'Record<string, number>',
+  'events.payload': 'Record<string, unknown>',
   'contact_imports.headers': 'string[]',
   'contact_imports.mapping': 'Record<string, string>',
   'contact_imports.skipped': 'ImportSkip[]',

@@ -65,6 +65,7 @@ export interface ChildrenInLists {
 
 export interface ChurchSettings {
   defaultCountryCode: Generated<string>;
+  eventRetentionDays: Generated<number>;
   postalAddress: string | null;
   smsFromNumber: string | null;
   timeZone: Generated<string>;
@@ -246,6 +247,18 @@ export interface EmailVerificationTokens {
   tokenHash: string;
   usedAt: Date | null;
   userId: number;
+}
+
+export interface Events {
+  actorId: number | null;
+  actorKind: 'user' | 'api_key' | 'public' | 'system';
+  contactId: number | null;
+  id: Generated<number>;
+  occurredAt: Generated<Date>;
+  payload: ColumnType<Record<string, unknown>, string | undefined, string>;
+  type: string;
+  userId: number;
+  version: Generated<number>;
 }
 
 export interface ImpersonationAudit {
@@ -732,6 +745,7 @@ export interface DB {
   deliveryEvents: DeliveryEvents;
   emailCampaigns: EmailCampaigns;
   emailVerificationTokens: EmailVerificationTokens;
+  events: Events;
   impersonationAudit: ImpersonationAudit;
   landingPages: LandingPages;
   landingPageSignups: LandingPageSignups;

@@ -1,0 +1,168 @@
+import { z } from 'zod';
+import { idSchema } from './common.js';
+
+/**
+ * The log of what happened (issue 27): every event type, and the zod schema of its payload for
+ * each version. Integrators and the web read the same schemas (`@lampstand/api/schemas/events`).
+ *
+ * A payload keeps every detail about a person (name, email, phone) under `person`, and nowhere
+ * else: deleting a contact drops `person` from its events (the events stay, anonymised), so
+ * `person` is optional in every payload. Other things are named as they were when it happened
+ * (`{ id, name }`): the timeline reads in plain words without joins, and still reads after the
+ * thing is renamed or deleted.
+ */
+
+const id = z.number().int().positive();
+/** A thing the event names, as it was named then. */
+const ref = z.object({ id, name: z.string() });
+const person = z.object({
+  name: z.string(),
+  email: z.string().nullable().optional(),
+  phone: z.string().nullable().optional(),
+});
+const consentStatus = z.enum(['subscribed', 'unsubscribed']);
+/** Where a sign-up or a gift came from, named as the church named it ('QR code: Lobby banner'). */
+const source = z.object({
+  kind: z.enum(['qr', 'link', 'email', 'sms', 'page', 'utm', 'referrer', 'direct']),
+  id: id.nullable(),
+  name: z.string(),
+});
+const campaign = z.object({ id, name: z.string() });
+const money = { amountCents: z.number().int(), currency: z.string() };
+
+/** A payload: its fields, and the person it is about (optional: gone once the contact is deleted). */
+const about = <S extends z.ZodRawShape>(shape: S) => z.object({ person: person.optional(), ...shape });
+
+export const eventPayloadSchemas = {
+  'contact.created': { 1: about({ via: z.enum(['staff', 'import', 'api', 'signup', 'donation', 'portal']) }) },
+  'contact.updated': { 1: about({ changed: z.array(z.string()) }) },
+  'contact.merged': { 1: about({ merged: z.object({ id, name: z.string().optional() }) }) },
+  'contact.deleted': { 1: about({}) },
+  'list.member_added': { 1: about({ list: ref }) },
+  'list.member_removed': { 1: about({ list: ref }) },
+  'consent.changed': {
+    1: about({
+      channel: z.enum(['email', 'sms']),
+      from: consentStatus.nullable(),
+      to: consentStatus,
+      reason: z.string(),
+    }),
+  },
+  'signup.received': {
+    1: about({
+      page: ref,
+      block: z.object({ id: z.string(), kind: z.string() }),
+      source: source.nullable(),
+      confirmationRequired: z.boolean(),
+    }),
+  },
+  'signup.confirmed': { 1: about({ page: ref }) },
+  'email.sent': { 1: about({ campaign: campaign.nullable(), deliveryId: id }) },
+  'email.opened': { 1: about({ campaign: campaign.nullable(), deliveryId: id }) },
+  'email.clicked': { 1: about({ campaign: campaign.nullable(), deliveryId: id, url: z.string() }) },
+  'email.bounced': { 1: about({ campaign: campaign.nullable(), deliveryId: id.nullable(), reason: z.string() }) },
+  'email.complained': { 1: about({ campaign: campaign.nullable(), deliveryId: id.nullable() }) },
+  'email.unsubscribed': { 1: about({ campaign: campaign.nullable(), deliveryId: id.nullable() }) },
+  'sms.sent': { 1: about({ campaign: campaign.nullable(), deliveryId: id }) },
+  'sms.delivered': { 1: about({ campaign: campaign.nullable(), deliveryId: id }) },
+  'sms.failed': { 1: about({ campaign: campaign.nullable(), deliveryId: id, reason: z.string() }) },
+  'sms.received': { 1: about({ body: z.string() }) },
+  'donation.succeeded': { 1: about({ project: ref, donationId: id, ...money, source: source.nullable() }) },
+  'donation.refunded': { 1: about({ project: ref, donationId: id, ...money }) },
+  'donation.failed': { 1: about({ project: ref, donationId: id, ...money, reason: z.string() }) },
+  'campaign.sent': { 1: about({ campaign, channel: z.enum(['email', 'sms']), recipients: z.number().int() }) },
+  'social_post.published': { 1: about({ post: ref, platforms: z.array(z.string()) }) },
+  'social_post.failed': { 1: about({ post: ref, platforms: z.array(z.string()), reason: z.string() }) },
+  'plan.request_sent': { 1: about({ plan: ref, position: z.string(), assignmentId: id }) },
+  'plan.accepted': { 1: about({ plan: ref, position: z.string(), assignmentId: id }) },
+  'plan.declined': { 1: about({ plan: ref, position: z.string(), assignmentId: id }) },
+  'project.update_posted': { 1: about({ project: ref, update: ref }) },
+} as const satisfies Record<string, Record<number, z.ZodType<object>>>;
+
+export type EventType = keyof typeof eventPayloadSchemas;
+export const EVENT_TYPES = Object.keys(eventPayloadSchemas) as EventType[];
+/** The newest version of each type: what the services write. */
+type Latest<T extends EventType> = (typeof eventPayloadSchemas)[T][1];
+export type EventPayload<T extends EventType> = z.input<Latest<T>>;
+
+/** An event as a service records it: its type, the contact it concerns (if any), its payload. */
+export type NewEvent = {
+  [T in EventType]: { type: T; contactId?: number | null; payload: EventPayload<T> };
+}[EventType];
+
+export const isEventType = (s: string): s is EventType => Object.hasOwn(eventPayloadSchemas, s);
+
+/** The kinds of the timeline's filter: the part of the type before the dot. */
+export const EVENT_KINDS = [...new Set(EVENT_TYPES.map((t) => t.split('.')[0]!))] as const;
+
+export const actorSchema = z.object({
+  kind: z.enum(['user', 'api_key', 'public', 'system']),
+  id: z.number().int().nullable(),
+});
+export type EventActor = z.infer<typeof actorSchema>;
+
+/** An event as the API returns it. `data` is the payload of `type` at `version`. */
+export const eventSchema = z.object({
+  id: z.number().int(),
+  type: z.string(),
+  version: z.number().int(),
+  occurredAt: z.string(),
+  contactId: z.number().int().nullable(),
+  actor: actorSchema,
+  data: z.record(z.string(), z.unknown()),
+});
+export type EventOut = z.infer<typeof eventSchema>;
+
+/** Event types as a comma-separated list ('contact.created,donation.succeeded'), each one known. */
+export const eventTypesListSchema = z
+  .string()
+  .max(2000, 'Types must be at most 2000 characters')
+  .transform((s, ctx) => {
+    const types = s
+      .split(',')
+      .map((t) => t.trim())
+      .filter(Boolean);
+    const unknown = types.filter((t) => !isEventType(t));
+    if (unknown.length > 0) {
+      ctx.addIssue({ code: 'custom', message: `Unknown event type: ${unknown.join(', ')}` });
+      return z.NEVER;
+    }
+    return types as EventType[];
+  });
+
+export const MAX_EVENTS_PAGE = 500;
+
+/** `GET /api/events?after=&types=&limit=`: the church's log, ascending, after a cursor. */
+export const listEventsInput = z.object({
+  after: z.coerce
+    .number({ error: 'After must be a number' })
+    .int('After must be a number')
+    .min(0, 'After must be a number')
+    .max(Number.MAX_SAFE_INTEGER, 'After must be a number')
+    .default(0),
+  types: eventTypesListSchema.optional(),
+  limit: z.coerce
+    .number({ error: 'Limit must be a number' })
+    .int('Limit must be a number')
+    .min(1, 'Limit must be at least 1')
+    .max(MAX_EVENTS_PAGE, `Limit must be at most ${MAX_EVENTS_PAGE}`)
+    .default(100),
+});
+export const listEventsOutput = z.object({
+  events: z.array(eventSchema),
+  /** Pass as `after` for the next page (the last event's id, or `after` when the page is empty). */
+  next: z.number().int(),
+});
+
+/** A person's timeline: newest first, before a cursor, filtered by kind. */
+export const contactActivityInput = z.object({
+  contactId: idSchema('Contact ID'),
+  before: z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER).optional(),
+  kinds: z.array(z.enum(EVENT_KINDS as unknown as [string, ...string[]])).optional(),
+  limit: z.coerce.number().int().min(1).max(100).default(25),
+});
+export const contactActivityOutput = z.object({
+  events: z.array(eventSchema),
+  /** Pass as `before` for the next (older) page; null at the end. */
+  next: z.number().int().nullable(),
+});

@@ -1,0 +1,29 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+import type { EventActor } from '../../schemas/events.js';
+
+/**
+ * Who is acting, for the events the services record: set once where a request or a job starts
+ * (the tRPC procedures from their context; public routes as the public), so no service passes it
+ * along. Outside any of these, the system acts (a job, a sweep).
+ */
+const actors = new AsyncLocalStorage<EventActor>();
+
+const SYSTEM: EventActor = { kind: 'system', id: null };
+
+export const currentActor = (): EventActor => actors.getStore() ?? SYSTEM;
+
+/** Runs `fn` as `actor`: the events it records name them. */
+export function withActor<T>(actor: EventActor, fn: () => T): T {
+  return actors.run(actor, fn);
+}
+
+/** A request's actor: the account signed in (the administrator, while impersonating), its API key, or the public. */
+export function requestActor(ctx: {
+  user: { id: number } | null;
+  authMethod?: 'session' | 'apiKey';
+  apiKeyId?: number;
+}): EventActor {
+  if (ctx.authMethod === 'apiKey' && ctx.user) return { kind: 'api_key', id: ctx.apiKeyId ?? null };
+  if (ctx.user) return { kind: 'user', id: ctx.user.id };
+  return { kind: 'public', id: null };
+}

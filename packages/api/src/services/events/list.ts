@@ -1,0 +1,59 @@
+import type { Db, Row } from '@lampstand/db';
+import type { EventOut, EventType } from '../../schemas/events.js';
+import { assertChurchRow } from '../church-rows.js';
+
+const COLUMNS = ['id', 'type', 'version', 'occurredAt', 'contactId', 'actorKind', 'actorId', 'payload'] as const;
+
+export function toEventOut(row: Pick<Row<'events'>, (typeof COLUMNS)[number]>): EventOut {
+  return {
+    id: row.id,
+    type: row.type,
+    version: row.version,
+    occurredAt: row.occurredAt.toISOString(),
+    contactId: row.contactId,
+    actor: { kind: row.actorKind, id: row.actorId },
+    data: row.payload,
+  };
+}
+
+/**
+ * The church's log after `after`, oldest first, for integrators who cannot receive webhooks. Ids
+ * only grow in the order events commit within a church (record.ts), so the next page starts after
+ * the last id seen and never misses one.
+ */
+export async function listEvents(
+  db: Db,
+  tenantId: number,
+  input: { after: number; types?: EventType[]; limit: number },
+): Promise<{ events: EventOut[]; next: number }> {
+  let q = db.selectFrom('events').select(COLUMNS).where('userId', '=', tenantId).where('id', '>', input.after);
+  if (input.types?.length) q = q.where('type', 'in', input.types);
+  const rows = await q.orderBy('id').limit(input.limit).execute();
+  const events = rows.map(toEventOut);
+  return { events, next: events.at(-1)?.id ?? input.after };
+}
+
+/** A person's timeline: newest first, before `before`, of the given kinds ('email', 'donation', …). */
+export async function contactActivity(
+  db: Db,
+  tenantId: number,
+  input: { contactId: number; before?: number; kinds?: string[]; limit: number },
+): Promise<{ events: EventOut[]; next: number | null }> {
+  await assertChurchRow(db, tenantId, { table: 'contacts', id: input.contactId, missing: 'Contact not found' });
+  let q = db
+    .selectFrom('events')
+    .select(COLUMNS)
+    .where('userId', '=', tenantId)
+    .where('contactId', '=', input.contactId);
+  if (input.before !== undefined) q = q.where('id', '<', input.before);
+  if (input.kinds?.length) {
+    const kinds = input.kinds;
+    q = q.where((eb) => eb.or(kinds.map((k) => eb('type', 'like', `${k}.%`))));
+  }
+  const rows = await q
+    .orderBy('id', 'desc')
+    .limit(input.limit + 1)
+    .execute();
+  const events = rows.slice(0, input.limit).map(toEventOut);
+  return { events, next: rows.length > input.limit ? events.at(-1)!.id : null };
+}

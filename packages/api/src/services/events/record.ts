@@ -1,0 +1,73 @@
+import { sql, type Db } from '@lampstand/db';
+import type { z } from 'zod';
+import { eventPayloadSchemas, type NewEvent } from '../../schemas/events.js';
+import { currentActor } from './actor.js';
+
+/** The advisory lock of a church's event writers ('EV' in the high bytes: apart from other locks). */
+const EVENTS_LOCK = 0x4556_0001;
+const INSERT_CHUNK = 2000;
+
+/** A payload that does not match its type's schema: a bug in the service that wrote it. */
+export class BadEventPayloadError extends Error {
+  constructor(type: string, detail: string) {
+    super(`Event ${type} has a bad payload: ${detail}`);
+    this.name = 'BadEventPayloadError';
+  }
+}
+
+function checkedPayload(event: NewEvent): Record<string, unknown> {
+  const schema: z.ZodType<object> = eventPayloadSchemas[event.type][1];
+  const result = schema.safeParse(event.payload);
+  if (!result.success) {
+    const where = result.error.issues.map((i) => `${i.path.join('.') || '(payload)'}: ${i.message}`).join('; ');
+    throw new BadEventPayloadError(event.type, where);
+  }
+  return result.data as Record<string, unknown>;
+}
+
+/**
+ * Records what a change did, in the change's own transaction (`trx`): the events commit with it or
+ * not at all (an outbox). Call it last in the transaction: from here to the commit the church's
+ * other event writers wait (an advisory lock), so events commit in the order of their ids and a
+ * reader paging by id never skips one. The actor is whoever the request or job acts as
+ * (`withActor`).
+ */
+export async function recordEvents(trx: Db, tenantId: number, events: readonly NewEvent[]): Promise<void> {
+  if (events.length === 0) return;
+  if (!trx.isTransaction) {
+    throw new Error('recordEvents needs the transaction of the change it records');
+  }
+  const actor = currentActor();
+  const rows = events.map((e) => ({
+    userId: tenantId,
+    type: e.type,
+    version: 1,
+    contactId: e.contactId ?? null,
+    actorKind: actor.kind,
+    actorId: actor.id,
+    payload: JSON.stringify(checkedPayload(e)),
+  }));
+  await sql`select pg_advisory_xact_lock(${EVENTS_LOCK}::int, ${tenantId}::int)`.execute(trx);
+  for (let i = 0; i < rows.length; i += INSERT_CHUNK) {
+    await trx
+      .insertInto('events')
+      .values(rows.slice(i, i + INSERT_CHUNK))
+      .execute();
+  }
+}
+
+/** One event (see `recordEvents`). */
+export function recordEvent(trx: Db, tenantId: number, event: NewEvent): Promise<void> {
+  return recordEvents(trx, tenantId, [event]);
+}
+
+/** A person's details as events keep them (under `person`, dropped when the contact is deleted). */
+export function personOf(c: {
+  firstName?: string | null;
+  lastName?: string | null;
+  email?: string | null;
+  phone?: string | null;
+}): { name: string; email: string | null; phone: string | null } {
+  const name = [c.firstName, c.lastName].filter((s) => s && s.trim()).join(' ');
+  return { name: name || c.email || c.phone || 'Someone', email: c.email ?? null, phone: c.phone ?? null };
+}
