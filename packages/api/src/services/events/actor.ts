@@ -9,6 +9,8 @@ import type { EventActor } from '../../schemas/events.js';
 const actors = new AsyncLocalStorage<EventActor>();
 
 const SYSTEM: EventActor = { kind: 'system', id: null };
+/** A visitor, donor or member acting on a public page. */
+export const PUBLIC_ACTOR: EventActor = { kind: 'public', id: null };
 
 export const currentActor = (): EventActor => actors.getStore() ?? SYSTEM;
 
@@ -25,5 +27,5 @@ export function requestActor(ctx: {
 }): EventActor {
   if (ctx.authMethod === 'apiKey' && ctx.user) return { kind: 'api_key', id: ctx.apiKeyId ?? null };
   if (ctx.user) return { kind: 'user', id: ctx.user.id };
-  return { kind: 'public', id: null };
+  return PUBLIC_ACTOR;
 }

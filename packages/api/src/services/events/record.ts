@@ -1,7 +1,9 @@
 import { sql, type Db } from '@lampstand/db';
 import type { z } from 'zod';
-import { eventPayloadSchemas, type NewEvent } from '../../schemas/events.js';
-import { currentActor } from './actor.js';
+import { eventPayloadSchemas, type EventActor, type NewEvent } from '../../schemas/events.js';
+import { currentActor, PUBLIC_ACTOR } from './actor.js';
+
+export { PUBLIC_ACTOR };
 
 /** The advisory lock of a church's event writers ('EV' in the high bytes: apart from other locks). */
 const EVENTS_LOCK = 0x4556_0001;
@@ -30,14 +32,20 @@ function checkedPayload(event: NewEvent): Record<string, unknown> {
  * not at all (an outbox). Call it last in the transaction: from here to the commit the church's
  * other event writers wait (an advisory lock), so events commit in the order of their ids and a
  * reader paging by id never skips one. The actor is whoever the request or job acts as
- * (`withActor`).
+ * (`withActor`), or `options.actor` where the service knows better (a visitor's sign-up is the
+ * public's, whatever route carried it).
  */
-export async function recordEvents(trx: Db, tenantId: number, events: readonly NewEvent[]): Promise<void> {
+export async function recordEvents(
+  trx: Db,
+  tenantId: number,
+  events: readonly NewEvent[],
+  options: { actor?: EventActor } = {},
+): Promise<void> {
   if (events.length === 0) return;
   if (!trx.isTransaction) {
     throw new Error('recordEvents needs the transaction of the change it records');
   }
-  const actor = currentActor();
+  const actor = options.actor ?? currentActor();
   const rows = events.map((e) => ({
     userId: tenantId,
     type: e.type,
@@ -57,8 +65,13 @@ export async function recordEvents(trx: Db, tenantId: number, events: readonly N
 }
 
 /** One event (see `recordEvents`). */
-export function recordEvent(trx: Db, tenantId: number, event: NewEvent): Promise<void> {
-  return recordEvents(trx, tenantId, [event]);
+export function recordEvent(
+  trx: Db,
+  tenantId: number,
+  event: NewEvent,
+  options: { actor?: EventActor } = {},
+): Promise<void> {
+  return recordEvents(trx, tenantId, [event], options);
 }
 
 /** A person's details as events keep them (under `person`, dropped when the contact is deleted). */
