@@ -568,6 +568,28 @@ describe('sign-up forms', () => {
       sourceLabel: 'QR code #44 (deleted)',
     });
     expect((await fetch(app.url + link.replace(/confirm\/.*/, 'confirm/not-a-token'))).status).toBe(404);
+
+    // The person's timeline (issue 27): what the visitor did, newest first, as the public.
+    const activity = await c.client.get(`/api/contacts/${contact.id}/events`);
+    expect(activity.status).toBe(200);
+    const events = (activity.body.events as { type: string; actor: unknown; data: Record<string, unknown> }[]).filter(
+      (e) => e.type !== 'consent.changed',
+    );
+    expect(events.map((e) => e.type)).toEqual([
+      'signup.confirmed',
+      'signup.received',
+      'list.member_added',
+      'contact.created',
+    ]);
+    expect(events.every((e) => (e.actor as { kind: string }).kind === 'public')).toBe(true);
+    expect(events[1]!.data).toEqual({
+      person: { name: 'Ada Lovelace', email: 'ada@example.org', phone: '0412 345 678' },
+      page: { id: page.id, name: 'Easter Sunday' },
+      block: { id: 'form', kind: 'signup' },
+      source: { kind: 'qr', id: 44, name: 'QR code #44 (deleted)' },
+      confirmationRequired: true,
+    });
+    expect(events[2]!.data).toMatchObject({ list: { id: list.body.id, name: 'Youth parents' } });
   });
 
   /** The confirmation link of the newest sign-up mail to `email`. */

@@ -319,6 +319,42 @@ describe('POST /api/stripe/webhook', () => {
     expect(await totals(p.id)).toEqual({ raised: 25, count: 1 });
   });
 
+  it("records each outcome in the church's log, on the donor's contact when the church has one (issue 27)", async () => {
+    const ruth = await grace.client.post('/api/contacts', {
+      firstName: 'Ruth',
+      lastName: 'Moabite',
+      email: 'Ruth@Example.org',
+      phone: '0412 345 678',
+    });
+    expect(ruth.status, ruth.text).toBe(201);
+    const p = await newProject();
+    const d = await prepare(p.id, { amount: 50 });
+    await deliver(failed(d.paymentIntentId, 5000));
+    await deliver(succeeded(d.paymentIntentId, 5000));
+    await deliver(refunded(d.paymentIntentId, 5000));
+    const log = await grace.client.get(`/api/events?types=donation.succeeded,donation.failed,donation.refunded`);
+    const mine = (log.body.events as { type: string; contactId: number; actor: { kind: string }; data: any }[]).filter(
+      (e) => e.data.donationId === d.donationId,
+    );
+    expect(mine.map((e) => [e.type, e.contactId, e.actor.kind])).toEqual([
+      ['donation.failed', ruth.body.id, 'public'],
+      ['donation.succeeded', ruth.body.id, 'public'],
+      ['donation.refunded', ruth.body.id, 'system'],
+    ]);
+    expect(mine[1]!.data).toEqual({
+      person: { name: 'Ruth Moabite', email: 'Ruth@Example.org', phone: '0412 345 678' },
+      project: { id: p.id, name: p.title },
+      donationId: d.donationId,
+      amountCents: 5000,
+      currency: 'usd',
+      source: null,
+    });
+    expect(mine[0]!.data.reason).toBe('Your card was declined.');
+    // Another church's log has none of it.
+    const other = await hope.client.get('/api/events?types=donation.succeeded');
+    expect(other.body.events).toEqual([]);
+  });
+
   it('refuses an amount or currency that does not match the prepared donation', async () => {
     const p = await newProject();
     const d = await prepare(p.id);

@@ -9,6 +9,10 @@ import { churchCountryCode } from '../settings/church-settings.js';
 import { formatFrom } from '../email-campaigns/channel.js';
 import { getPublishedLandingPage } from './pages.js';
 import { escapeHtml } from '../../render/html.js';
+import type { NewEvent } from '../../schemas/events.js';
+import { personOf, PUBLIC_ACTOR, recordEvent, recordEvents } from '../events/record.js';
+import { withActor } from '../events/actor.js';
+import { eventSource } from '../sources/labels.js';
 
 const SIGNUP_RATE_MESSAGE = 'Too many sign-ups from here. Please try again later.';
 /** Per visitor (daily hash of address and agent) and per email address. */
@@ -88,12 +92,15 @@ export async function signUp(
   const phone = block.fields.includes('phone') && form.phone ? form.phone : null;
   const city = block.fields.includes('city') && form.city ? form.city : null;
   const postalCode = block.fields.includes('postalCode') && form.postalCode ? form.postalCode : null;
-  const countryCode = await churchCountryCode(deps.db, tenantId);
+  const [countryCode, source] = await Promise.all([
+    churchCountryCode(deps.db, tenantId),
+    eventSource(deps.db, tenantId, input.source),
+  ]);
 
   await deps.db.transaction().execute(async (trx) => {
     const existing = await trx
       .selectFrom('contacts')
-      .select('id')
+      .select(['id', 'firstName', 'lastName', 'email', 'phone'])
       .where('userId', '=', tenantId)
       .where(sql`lower(email)`, '=', email)
       .orderBy('id')
@@ -141,20 +148,30 @@ export async function signUp(
       contactId = row.id;
     }
     let listId: number | null = null;
+    const events: NewEvent[] = [];
+    const person = personOf(existing ?? { ...splitName(form.name), email, phone });
+    if (!existing) events.push({ type: 'contact.created', contactId, payload: { person, via: 'signup' } });
     if (block.listId) {
       const list = await trx
         .selectFrom('contactLists')
-        .select('id')
+        .select(['id', 'name'])
         .where('id', '=', block.listId)
         .where('userId', '=', tenantId)
         .executeTakeFirst();
       if (list) {
         listId = list.id;
-        await trx
+        const [added] = await trx
           .insertInto('contactsInLists')
           .values({ userId: tenantId, listId, contactId })
           .onConflict((oc) => oc.columns(['listId', 'contactId']).doNothing())
+          .returning('contactId')
           .execute();
+        if (added)
+          events.push({
+            type: 'list.member_added',
+            contactId,
+            payload: { person, list: { id: list.id, name: list.name } },
+          });
       }
     }
     await trx
@@ -176,6 +193,18 @@ export async function signUp(
         confirmTokenHash: tokenHash(token),
       })
       .execute();
+    events.push({
+      type: 'signup.received',
+      contactId,
+      payload: {
+        person,
+        page: { id: page.id, name: page.name },
+        block: { id: block.id, kind: block.type },
+        source,
+        confirmationRequired: true,
+      },
+    });
+    await recordEvents(trx, tenantId, events, { actor: PUBLIC_ACTOR });
   });
 
   const link = `${deps.publicUrl}/p/${encodeURIComponent(page.slug)}/confirm/${token}`;
@@ -236,6 +265,7 @@ export async function confirmSignup(db: Db, token: string) {
       's.city',
       's.postalCode',
       's.confirmedAt',
+      'p.id as pageId',
       'p.slug',
       'p.name as pageName',
       'u.churchName',
@@ -244,22 +274,44 @@ export async function confirmSignup(db: Db, token: string) {
     .executeTakeFirst();
   if (!row) return null;
   if (!row.confirmedAt) {
-    if (row.contactId) {
-      await setConsent(db, row.userId, {
-        contactId: row.contactId,
-        channel: 'email',
-        status: 'subscribed',
-        source: `landing-page:${row.slug}`,
-        note: 'Confirmed by double opt-in',
-      }).catch(() => undefined);
-      await fillEmptyFields(db, row.userId, { ...row, contactId: row.contactId });
-    }
-    await db
-      .updateTable('landingPageSignups')
-      .set({ confirmedAt: new Date() })
-      .where('id', '=', row.id)
-      .where('confirmedAt', 'is', null)
-      .execute();
+    // One transaction: the consent, the filled fields, the confirmation and its event together.
+    await db.transaction().execute(async (trx) => {
+      const confirmed = await trx
+        .updateTable('landingPageSignups')
+        .set({ confirmedAt: new Date() })
+        .where('id', '=', row.id)
+        .where('confirmedAt', 'is', null)
+        .returning('id')
+        .executeTakeFirst();
+      if (!confirmed || !row.contactId) return;
+      const contact = await trx
+        .selectFrom('contacts')
+        .select(['id', 'firstName', 'lastName', 'email', 'phone'])
+        .where('id', '=', row.contactId)
+        .where('userId', '=', row.userId)
+        .executeTakeFirst();
+      if (!contact) return;
+      await withActor(PUBLIC_ACTOR, () =>
+        setConsent(trx, row.userId, {
+          contactId: contact.id,
+          channel: 'email',
+          status: 'subscribed',
+          source: `landing-page:${row.slug}`,
+          note: 'Confirmed by double opt-in',
+        }),
+      );
+      await fillEmptyFields(trx, row.userId, { ...row, contactId: contact.id });
+      await recordEvent(
+        trx,
+        row.userId,
+        {
+          type: 'signup.confirmed',
+          contactId: contact.id,
+          payload: { person: personOf(contact), page: { id: row.pageId, name: row.pageName } },
+        },
+        { actor: PUBLIC_ACTOR },
+      );
+    });
   }
   return { email: row.email, pageName: row.pageName, churchName: row.churchName, slug: row.slug };
 }
@@ -271,7 +323,7 @@ async function fillEmptyFields(
   signup: { contactId: number; phone: string | null; city: string | null; postalCode: string | null },
 ): Promise<void> {
   if (!signup.phone && !signup.city && !signup.postalCode) return;
-  await db.transaction().execute(async (trx) => {
+  const run = async (trx: Db) => {
     const contact = await trx
       .selectFrom('contacts')
       .select(['id', 'phone', 'metadata'])
@@ -299,5 +351,6 @@ async function fillEmptyFields(
       .where('id', '=', contact.id)
       .where('userId', '=', tenantId)
       .execute();
-  });
+  };
+  await (db.isTransaction ? run(db) : db.transaction().execute(run));
 }

@@ -1,5 +1,5 @@
 import crypto from 'node:crypto';
-import { sql, type Db, type DonationSourceKind, type DonationStatus } from '@lampstand/db';
+import { sql, type Db, type DonationSourceKind, type DonationStatus, type Row } from '@lampstand/db';
 import type Stripe from 'stripe';
 import type { z } from 'zod';
 import { AppError, badRequest, conflict, notFound } from '../../errors.js';
@@ -19,7 +19,9 @@ import type { ShowUpServices } from './config.js';
 import { invalidateShowUpLists, ownedProject } from './projects.js';
 import { escapeHtml } from '../../render/html.js';
 import { toCsv } from '../../render/csv.js';
-import { sourceLabels } from '../sources/labels.js';
+import { eventSource, sourceLabels } from '../sources/labels.js';
+import type { NewEvent } from '../../schemas/events.js';
+import { personOf, PUBLIC_ACTOR, recordEvent } from '../events/record.js';
 
 type PrepareInput = z.output<typeof prepareDonationSchema>;
 
@@ -226,6 +228,62 @@ function paymentIntentOf(event: Stripe.Event): string | null {
 }
 
 /**
+ * A gift's event, in the transaction that moves it: the person is the church's contact with the
+ * donor's email (a gift does not create a contact), the project and source named as they are now.
+ * A success and a failure are the donor's doing; a refund is the church's (through Stripe).
+ */
+async function recordDonationEvent(
+  trx: Db,
+  donation: Pick<
+    Row<'showUpDonations'>,
+    'id' | 'userId' | 'projectId' | 'amountCents' | 'currency' | 'donorName' | 'donorEmail' | 'sourceKind' | 'sourceId'
+  >,
+  what: { type: 'donation.succeeded' } | { type: 'donation.refunded' } | { type: 'donation.failed'; reason: string },
+): Promise<void> {
+  const [project, contact, source] = await Promise.all([
+    trx
+      .selectFrom('showUpProjects')
+      .select(['id', 'title'])
+      .where('id', '=', donation.projectId)
+      .executeTakeFirstOrThrow(),
+    donation.donorEmail
+      ? trx
+          .selectFrom('contacts')
+          .select(['id', 'firstName', 'lastName', 'email', 'phone'])
+          .where('userId', '=', donation.userId)
+          .where(sql`lower(email)`, '=', donation.donorEmail.toLowerCase())
+          .orderBy('id')
+          .limit(1)
+          .executeTakeFirst()
+      : undefined,
+    donation.sourceKind && donation.sourceId
+      ? eventSource(trx, donation.userId, { kind: donation.sourceKind, value: String(donation.sourceId) })
+      : null,
+  ]);
+  const person = contact
+    ? personOf(contact)
+    : donation.donorName || donation.donorEmail
+      ? { name: donation.donorName || donation.donorEmail!, email: donation.donorEmail }
+      : undefined;
+  const common = {
+    person,
+    project: { id: project.id, name: project.title },
+    donationId: donation.id,
+    amountCents: donation.amountCents,
+    currency: donation.currency,
+  };
+  const event: NewEvent =
+    what.type === 'donation.succeeded'
+      ? { type: what.type, contactId: contact?.id, payload: { ...common, source } }
+      : what.type === 'donation.failed'
+        ? { type: what.type, contactId: contact?.id, payload: { ...common, reason: what.reason.slice(0, 500) } }
+        : { type: what.type, contactId: contact?.id, payload: common };
+  await recordEvent(trx, donation.userId, event, {
+    actor: what.type === 'donation.refunded' ? { kind: 'system', id: null } : PUBLIC_ACTOR,
+  });
+}
+
+/**
  * One verified Stripe event, exactly once: its id is recorded in the same transaction that moves
  * the donation and the project's totals, and the donation row is locked, so the same event twice
  * or two events for one payment, even at once, count a gift once.
@@ -313,6 +371,7 @@ async function handleStripeEvent(
         { donationId: donation.id },
         { retryLimit: RECEIPT_RETRIES, startAfter: new Date(Date.now() + 1000) },
       );
+      await recordDonationEvent(trx, donation, { type: 'donation.succeeded' });
       return finish('completed', donation.id);
     }
     if (event.type === 'payment_intent.payment_failed') {
@@ -327,6 +386,8 @@ async function handleStripeEvent(
         })
         .where('id', '=', donation.id)
         .execute();
+      const reason = pi.last_payment_error?.message ?? 'The payment failed';
+      await recordDonationEvent(trx, donation, { type: 'donation.failed', reason });
       return finish('failed', donation.id);
     }
     // charge.refunded: only a full refund takes the gift off the total.
@@ -348,6 +409,7 @@ async function handleStripeEvent(
         .where('id', '=', donation.projectId)
         .execute();
     }
+    await recordDonationEvent(trx, donation, { type: 'donation.refunded' });
     return finish('refunded', donation.id);
   });
 

@@ -65,7 +65,7 @@ interface VisitSourceRef {
 }
 
 /** The id a first-party visit source names (`qr.12` is stored as kind 'qr', value '12'), else null. */
-function namedRef(s: VisitSourceRef): { kind: NamedSourceKind; id: number } | null {
+function namedRef(s: { kind: string; value: string | null }): { kind: NamedSourceKind; id: number } | null {
   const id = s.value !== null && /^[1-9]\d{0,9}$/.test(s.value) ? Number(s.value) : NaN;
   return isNamed(s.kind) && id <= 2_147_483_647 ? { kind: s.kind, id } : null;
 }
@@ -99,4 +99,24 @@ export async function visitSourceLabels(
         return 'Unknown source';
     }
   };
+}
+
+/**
+ * A visit's source as an event names it (schemas/events.ts): its kind, the id of the church's own
+ * thing (a QR code, a campaign), and its name as the church wrote it ('Lobby banner', not 'QR
+ * code: Lobby banner': the timeline says what kind it is in its own words).
+ */
+export async function eventSource(
+  db: Db,
+  tenantId: number,
+  source: { kind: VisitSourceKind | NamedSourceKind; value: string | null },
+): Promise<{ kind: VisitSourceKind | NamedSourceKind; id: number | null; name: string }> {
+  const ref = namedRef(source);
+  if (!ref) {
+    const visit = source as VisitSourceRef;
+    return { kind: source.kind, id: null, name: (await visitSourceLabels(db, tenantId, [visit]))(visit) };
+  }
+  const label = (await sourceLabels(db, tenantId, [ref]))(ref.kind, ref.id);
+  const prefix = `${SOURCE_NAMES[ref.kind].prefix}: `;
+  return { kind: source.kind, id: ref.id, name: label.startsWith(prefix) ? label.slice(prefix.length) : label };
 }
