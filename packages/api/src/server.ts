@@ -88,3 +88,6 @@ export {
 } from './services/landing-pages/visits.js';
 export { signUp, confirmSignup, describeSignupToken } from './services/landing-pages/signups.js';
 export { showUpCardsFor } from './services/show-up/projects.js';
+export { contactActivity, listEvents } from './services/events/list.js';
+export { recordEvent, recordEvents, personOf, PUBLIC_ACTOR } from './services/events/record.js';
+export { withActor, currentActor } from './services/events/actor.js';

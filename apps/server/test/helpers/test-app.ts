@@ -207,3 +207,4 @@ export const EASTER_SUNDAY_PAGE = {
     ],
   },
 };
+export { demoGift } from './show-up.js';

@@ -154,15 +154,15 @@ export const listEventsOutput = z.object({
   next: z.number().int(),
 });
 
-/** A person's timeline: newest first, before a cursor, filtered by kind. */
+/** A person's timeline: newest first, older than `cursor` (an event id), filtered by kind. */
 export const contactActivityInput = z.object({
   contactId: idSchema('Contact ID'),
-  before: z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER).optional(),
+  cursor: z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER).nullish(),
   kinds: z.array(z.enum(EVENT_KINDS as unknown as [string, ...string[]])).optional(),
   limit: z.coerce.number().int().min(1).max(100).default(25),
 });
 export const contactActivityOutput = z.object({
   events: z.array(eventSchema),
-  /** Pass as `before` for the next (older) page; null at the end. */
+  /** Pass as `cursor` for the next (older) page; null at the end. */
   next: z.number().int().nullable(),
 });

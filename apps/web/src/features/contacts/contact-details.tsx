@@ -11,6 +11,7 @@ import { MergeContactDialog } from './merge-dialog';
 import { fullName, staffRoleLabel } from './labels';
 import { ListMemberships } from './contact-list-memberships';
 import { Consent } from './contact-consent';
+import { ContactActivity } from './contact-activity';
 
 export function ContactDetails({ contactId, initialTab }: { contactId: number; initialTab?: string | null }) {
   const contact = trpc.contacts.get.useQuery({ id: contactId });
@@ -89,6 +90,7 @@ export function ContactDetails({ contactId, initialTab }: { contactId: number; i
           <Tabs.Tab value="family">Family</Tabs.Tab>
           <Tabs.Tab value="children">Children</Tabs.Tab>
           <Tabs.Tab value="notes">Notes</Tabs.Tab>
+          <Tabs.Tab value="activity">Activity</Tabs.Tab>
           {m.isServiceStaff ? <Tabs.Tab value="staff">Staff Info</Tabs.Tab> : null}
         </Tabs.List>
         <Tabs.Panel value="lists" pt="md">
@@ -104,6 +106,9 @@ export function ContactDetails({ contactId, initialTab }: { contactId: number; i
           <Text size="sm" style={{ whiteSpace: 'pre-wrap' }} c={m.notes ? undefined : 'dimmed'}>
             {m.notes || 'No notes available'}
           </Text>
+        </Tabs.Panel>
+        <Tabs.Panel value="activity" pt="md">
+          <ContactActivity contactId={c.id} />
         </Tabs.Panel>
         {m.isServiceStaff ? (
           <Tabs.Panel value="staff" pt="md">

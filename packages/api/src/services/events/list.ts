@@ -33,11 +33,11 @@ export async function listEvents(
   return { events, next: events.at(-1)?.id ?? input.after };
 }
 
-/** A person's timeline: newest first, before `before`, of the given kinds ('email', 'donation', …). */
+/** A person's timeline: newest first, older than `cursor`, of the given kinds ('email', 'donation', …). */
 export async function contactActivity(
   db: Db,
   tenantId: number,
-  input: { contactId: number; before?: number; kinds?: string[]; limit: number },
+  input: { contactId: number; cursor?: number | null; kinds?: string[]; limit: number },
 ): Promise<{ events: EventOut[]; next: number | null }> {
   await assertChurchRow(db, tenantId, { table: 'contacts', id: input.contactId, missing: 'Contact not found' });
   let q = db
@@ -45,7 +45,7 @@ export async function contactActivity(
     .select(COLUMNS)
     .where('userId', '=', tenantId)
     .where('contactId', '=', input.contactId);
-  if (input.before !== undefined) q = q.where('id', '<', input.before);
+  if (input.cursor) q = q.where('id', '<', input.cursor);
   if (input.kinds?.length) {
     const kinds = input.kinds;
     q = q.where((eb) => eb.or(kinds.map((k) => eb('type', 'like', `${k}.%`))));

@@ -128,7 +128,7 @@ describe('a contact deleted', () => {
       .execute((trx) => recordEvents(trx, churchA, [added(gone!.id, 'Gone'), added(gone!.id, 'Gone again')]));
     const page = await contactActivity(db, churchA, { contactId: gone!.id, limit: 1 });
     expect(page.events.map((e) => (e.data.person as { name: string }).name)).toEqual(['Gone again']);
-    const older = await contactActivity(db, churchA, { contactId: gone!.id, before: page.next!, limit: 1 });
+    const older = await contactActivity(db, churchA, { contactId: gone!.id, cursor: page.next!, limit: 1 });
     expect(older).toMatchObject({ events: [{ data: { person: { name: 'Gone' } } }], next: null });
 
     const ids = [page.events[0]!.id, older.events[0]!.id];

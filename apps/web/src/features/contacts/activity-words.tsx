@@ -1,0 +1,196 @@
+import { Anchor } from '@mantine/core';
+import type { ReactNode } from 'react';
+import { Link } from 'react-router-dom';
+import type { EventOut } from '@lampstand/api/schemas/events';
+
+// A person's events in plain words, with links to what they name ('Signed up on *Easter at Grace*
+// — from the QR code *Lobby banner*'). Payloads are read loosely: an anonymised or older event
+// still reads as a sentence.
+
+type Ref = { id: number; name: string };
+const str = (v: unknown): string => (typeof v === 'string' ? v : '');
+const ref = (v: unknown): Ref | null =>
+  v && typeof v === 'object' && 'name' in v ? { id: Number((v as Ref).id), name: str((v as Ref).name) } : null;
+
+function named(r: Ref | null, to?: string): ReactNode {
+  if (!r) return <em>something since deleted</em>;
+  return to ? (
+    <Anchor component={Link} to={to} fw={500}>
+      {r.name}
+    </Anchor>
+  ) : (
+    <b>{r.name}</b>
+  );
+}
+
+const money = (cents: unknown, currency: unknown) =>
+  new Intl.NumberFormat('en-US', { style: 'currency', currency: str(currency).toUpperCase() || 'USD' }).format(
+    Number(cents) / 100,
+  );
+
+/** 'the QR code *Lobby banner*', 'the email *Advent news*', 'example.org' — where a sign-up or a gift came from. */
+function fromSource(source: unknown): ReactNode {
+  if (!source || typeof source !== 'object') return null;
+  const s = source as { kind: string; id: number | null; name: string };
+  const what: Record<string, string> = {
+    qr: 'the QR code',
+    link: 'the short link',
+    email: 'the email',
+    sms: 'the text',
+    page: 'the page',
+  };
+  if (s.kind === 'direct') return null;
+  const link = s.kind === 'email' && s.id ? `/email-campaigns/${s.id}` : undefined;
+  return (
+    <>
+      {' — from '}
+      {what[s.kind] ? `${what[s.kind]} ` : ''}
+      {named({ id: s.id ?? 0, name: s.name }, link)}
+    </>
+  );
+}
+
+const VIA: Record<string, string> = {
+  staff: 'by staff',
+  import: 'from an import',
+  api: 'through the API',
+  signup: 'from a sign-up',
+  donation: 'from a gift',
+  portal: 'from the members’ portal',
+};
+const CHANNEL_WORD: Record<string, string> = { email: 'email', sms: 'texts' };
+
+/** The sentence for one event. */
+export function eventWords(e: EventOut): ReactNode {
+  const d = e.data;
+  const page = ref(d.page);
+  const campaign = ref(d.campaign);
+  const emailCampaign = named(campaign, campaign ? `/email-campaigns/${campaign.id}` : undefined);
+  const smsCampaign = campaign ? named(campaign, '/sms-campaigns') : 'a text';
+  const project = ref(d.project);
+  const projectLink = named(project, project ? `/show-up/${project.id}` : undefined);
+  const plan = ref(d.plan);
+  const planPart = (
+    <>
+      {named(plan, plan ? `/service-planner/plans/${plan.id}` : undefined)}
+      {d.position ? ` — ${str(d.position)}` : ''}
+    </>
+  );
+  switch (e.type) {
+    case 'contact.created':
+      return `Added as a contact ${VIA[str(d.via)] ?? ''}`.trim();
+    case 'contact.updated': {
+      const changed = Array.isArray(d.changed) ? d.changed.map(String) : [];
+      return changed.length ? `Details updated: ${changed.join(', ')}` : 'Details updated';
+    }
+    case 'contact.merged':
+      return (
+        <>Merged with {named(ref({ id: 0, name: str((d.merged as Ref | undefined)?.name) || 'another contact' }))}</>
+      );
+    case 'contact.deleted':
+      return 'Deleted';
+    case 'list.member_added':
+      return <>Added to the list {named(ref(d.list), '/contacts?tab=lists')}</>;
+    case 'list.member_removed':
+      return <>Removed from the list {named(ref(d.list), '/contacts?tab=lists')}</>;
+    case 'consent.changed': {
+      const channel = CHANNEL_WORD[str(d.channel)] ?? str(d.channel);
+      const verb = d.to === 'subscribed' ? `Subscribed to ${channel}` : `Unsubscribed from ${channel}`;
+      return d.reason ? `${verb} — ${str(d.reason)}` : verb;
+    }
+    case 'signup.received':
+      return (
+        <>
+          Signed up on {named(page, page ? `/landing-pages/${page.id}/stats` : undefined)}
+          {fromSource(d.source)}
+        </>
+      );
+    case 'signup.confirmed':
+      return <>Confirmed their sign-up on {named(page, page ? `/landing-pages/${page.id}/stats` : undefined)}</>;
+    case 'email.sent':
+      return <>Was sent {emailCampaign}</>;
+    case 'email.opened':
+      return <>Opened {emailCampaign}</>;
+    case 'email.clicked':
+      return (
+        <>
+          Clicked a link in {emailCampaign}: {str(d.url)}
+        </>
+      );
+    case 'email.bounced':
+      return (
+        <>
+          An email bounced{campaign ? <> ({emailCampaign})</> : null}: {str(d.reason)}
+        </>
+      );
+    case 'email.complained':
+      return <>Marked {campaign ? emailCampaign : 'an email'} as spam</>;
+    case 'email.unsubscribed':
+      return <>Unsubscribed{campaign ? <> from {emailCampaign}</> : null}</>;
+    case 'sms.sent':
+      return <>Was texted {smsCampaign}</>;
+    case 'sms.delivered':
+      return <>Received {smsCampaign}</>;
+    case 'sms.failed':
+      return (
+        <>
+          A text could not be delivered ({smsCampaign}): {str(d.reason)}
+        </>
+      );
+    case 'sms.received':
+      return `Texted the church: “${str(d.body)}”`;
+    case 'donation.succeeded':
+      return (
+        <>
+          Gave {money(d.amountCents, d.currency)} to {projectLink}
+          {fromSource(d.source)}
+        </>
+      );
+    case 'donation.refunded':
+      return (
+        <>
+          A gift of {money(d.amountCents, d.currency)} to {projectLink} was refunded
+        </>
+      );
+    case 'donation.failed':
+      return (
+        <>
+          A gift of {money(d.amountCents, d.currency)} to {projectLink} did not go through: {str(d.reason)}
+        </>
+      );
+    case 'plan.request_sent':
+      return <>Was asked to serve: {planPart}</>;
+    case 'plan.accepted':
+      return <>Accepted {planPart}</>;
+    case 'plan.declined':
+      return <>Declined {planPart}</>;
+    default:
+      return e.type;
+  }
+}
+
+/** Who did it, when it was not the person: 'by staff', 'through the API'. */
+export function actorWords(e: EventOut): string | null {
+  switch (e.actor.kind) {
+    case 'user':
+      return 'by staff';
+    case 'api_key':
+      return 'through the API';
+    case 'system':
+      return 'by Lampstand';
+    default:
+      return null;
+  }
+}
+
+/** The timeline's filter: each kind of event, as a person names it. */
+export const ACTIVITY_KINDS: { value: string; label: string }[] = [
+  { value: 'signup', label: 'Sign-ups' },
+  { value: 'donation', label: 'Gifts' },
+  { value: 'email', label: 'Email' },
+  { value: 'sms', label: 'Texts' },
+  { value: 'plan', label: 'Serving' },
+  { value: 'list', label: 'Lists' },
+  { value: 'consent', label: 'Consent' },
+  { value: 'contact', label: 'Details' },
+];
