@@ -68,7 +68,7 @@ const emailSchema = z
   .pipe(z.email('Invalid email address'));
 
 /** A website: 'example.org' is taken as https://example.org. */
-const websiteSchema = z.preprocess(
+export const websiteSchema = z.preprocess(
   (v) => {
     const e = emptyToNull(v);
     if (typeof e !== 'string') return e;

@@ -63,6 +63,24 @@ export interface ChildrenInLists {
   userId: number;
 }
 
+export interface ChurchHandleRedirects {
+  expiresAt: Date;
+  handle: string;
+  userId: number;
+}
+
+export interface ChurchProfiles {
+  address: Generated<string>;
+  description: Generated<string>;
+  handle: string;
+  logoThumbnailUrl: string | null;
+  logoUrl: string | null;
+  serviceTimes: Generated<string>;
+  updatedAt: Generated<Date>;
+  userId: number;
+  website: string | null;
+}
+
 export interface ChurchSettings {
   defaultCountryCode: Generated<string>;
   eventRetentionDays: Generated<number>;
@@ -139,7 +157,9 @@ export interface ContactLists {
   createdAt: Generated<Date>;
   description: string | null;
   id: Generated<number>;
+  isPublic: Generated<boolean>;
   name: string;
+  publicDescription: Generated<string>;
   type: Generated<'email' | 'sms' | 'both'>;
   updatedAt: Generated<Date>;
   userId: number;
@@ -292,7 +312,7 @@ export interface LandingPageSignups {
   id: Generated<number>;
   listId: number | null;
   name: string;
-  pageId: number;
+  pageId: number | null;
   phone: string | null;
   postalCode: string | null;
   sourceKind: 'qr' | 'link' | 'email' | 'sms' | 'utm' | 'referrer' | 'direct';
@@ -730,6 +750,8 @@ export interface DB {
   campaignRecipientUsage: CampaignRecipientUsage;
   childGroups: ChildGroups;
   childrenInLists: ChildrenInLists;
+  churchHandleRedirects: ChurchHandleRedirects;
+  churchProfiles: ChurchProfiles;
   churchSettings: ChurchSettings;
   churchStripeAccounts: ChurchStripeAccounts;
   contactChildren: ContactChildren;
