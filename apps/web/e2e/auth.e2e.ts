@@ -58,6 +58,31 @@ browserDescribe(describe)('sign-in and registration', async () => {
     await context.close();
   });
 
+  it("asks for the church's time zone at registration, starting from the browser's (issue 26 §8)", async () => {
+    const context = await e2e.browser.newContext({ baseURL: e2e.app.url, timezoneId: 'America/Chicago' });
+    const page = await context.newPage();
+    const username = uniqueName('hope');
+    await page.goto('/auth');
+    await page.getByRole('tab', { name: 'Register' }).click();
+    const zone = page.getByRole('combobox', { name: 'Time zone' });
+    expect(await zone.inputValue()).toMatch(/^America\/Chicago \(C[SD]T\)$/);
+    await zone.fill('Sydney');
+    await page.getByRole('option', { name: /^Australia\/Sydney/ }).click();
+    await page.getByLabel('Church Name').fill('Hope Chapel');
+    await page.getByLabel('Email').fill(`${username}@example.org`);
+    await page.getByLabel('Username').fill(username);
+    await page.getByLabel('Password', { exact: true }).fill('correct-horse');
+    await page.getByLabel('Confirm Password').fill('correct-horse');
+    await page.getByRole('button', { name: 'Create account' }).click();
+    await page.getByRole('heading', { name: 'Welcome back, Hope Chapel!' }).waitFor();
+    // The setting's link ('/settings#time-zone') brings the time zone into view, focused.
+    await page.goto('/settings#time-zone');
+    const setting = page.getByRole('combobox', { name: 'Time zone' });
+    await expect.poll(() => setting.evaluate((el) => el === document.activeElement)).toBe(true);
+    expect(await setting.inputValue()).toMatch(/^Australia\/Sydney/);
+    await context.close();
+  });
+
   it('shows the spec validation messages', async () => {
     const { page, context } = await e2e.newPage();
     await page.goto('/auth');

@@ -54,9 +54,27 @@ browserDescribe(describe)('email campaigns', async () => {
     await page.getByText('Come to the harvest, Ann').waitFor();
     await page.getByRole('button', { name: 'Send Test' }).click();
     await page.getByText('Please enter a valid email address').waitFor();
-    await page.getByLabel('Test email address').fill('ann@example.org'); // a contact: no open relay
+    // The server's reason for a refusal, under the address; then a contact's address goes.
+    await page.getByLabel('Test email address').fill('stranger@elsewhere.example');
+    await page.getByRole('button', { name: 'Send Test' }).click();
+    await toast(page, 'Failed to send test email').waitFor();
+    const address = page.getByLabel('Test email address');
+    await expect.poll(() => address.getAttribute('aria-invalid')).toBe('true');
+    const described = await address.evaluate((el) =>
+      (el.getAttribute('aria-describedby') ?? '')
+        .split(' ')
+        .map((id) => document.getElementById(id)?.textContent ?? '')
+        .join(' '),
+    );
+    expect(described).toContain('Test emails go to your account email or to one of your contacts');
+    await address.fill('ann@example.org'); // a contact: no open relay
     await page.getByRole('button', { name: 'Send Test' }).click();
     await toast(page, 'Test Email Sent').waitFor();
+    // One sentence: 'Sent to ann@example.org.' (or the outbox's), never '… Sent.'
+    await toast(
+      page,
+      /^(Sent to|Saved to your outbox for) ann@example\.org( \(no SMTP server is configured\))?\.$/,
+    ).waitFor();
     await page.getByRole('radio', { name: 'Mobile' }).dispatchEvent('click');
     await screenshot(page, 'email-wizard-preview');
     await expectAccessible(page);
@@ -111,6 +129,10 @@ browserDescribe(describe)('email campaigns', async () => {
     // Schedule for later shows the church's zone (UTC: registered through the API) and the next whole hour.
     await page.getByRole('radio', { name: 'Schedule for later' }).check();
     await page.getByText('Time zone: UTC').waitFor();
+    // A time in UTC (the zone every church starts in unless it chose one) links to the setting.
+    expect(await page.getByRole('link', { name: 'Set your time zone' }).getAttribute('href')).toBe(
+      '/settings#time-zone',
+    );
     const hour = new Date((Math.floor(Date.now() / 3_600_000) + 1) * 3_600_000);
     const h12 = `${hour.getUTCHours() % 12 || 12}:00 ${hour.getUTCHours() < 12 ? 'AM' : 'PM'}`;
     expect(await page.getByLabel('Send at').textContent()).toContain(h12);

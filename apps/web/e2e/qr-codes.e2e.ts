@@ -6,7 +6,7 @@ import jsQR from 'jsqr';
 import { PNG } from 'pngjs';
 import type { Download } from 'playwright-core';
 import { registerChurch } from '@lampstand/server/testing';
-import { browserDescribe, expectAccessible, signIn, screenshot, startE2E } from './helpers';
+import { browserDescribe, expectAccessible, signIn, screenshot, startE2E, toast } from './helpers';
 
 // A logo served on loopback (allowed for this test server by qrLogoAllowLoopback).
 const LOGO_SVG =
@@ -156,20 +156,49 @@ browserDescribe(describe)('QR codes', async () => {
     await page.getByRole('menuitem', { name: 'Edit' }).click();
     const edit = page.getByRole('dialog', { name: 'Edit QR Code' });
     await expect.poll(() => edit.getByLabel(/^Name/).inputValue()).toBe('Easter banner');
-    // Swap the URL logo for an uploaded one.
+    // Swap the URL logo for an uploaded one. Too large a photo or another type is refused in the
+    // browser at once, before anything is sent.
+    const uploads: string[] = [];
+    page.on('request', (r) => {
+      if (r.url().endsWith('/api/uploads')) uploads.push(r.url());
+    });
+    const picker = edit.locator('input[type="file"]');
+    await picker.setInputFiles({ name: 'choir.png', mimeType: 'image/png', buffer: Buffer.alloc(11 * 1024 * 1024) });
+    await edit.getByText('This image is larger than 10 MB.').waitFor();
+    await toast(page, 'This image is larger than 10 MB.').waitFor();
+    await picker.setInputFiles({ name: 'logo.gif', mimeType: 'image/gif', buffer: Buffer.from('GIF89a') });
+    await edit.getByText('Only JPEG, PNG or WebP images can be uploaded.').waitFor();
+    expect(uploads).toEqual([]);
     const red = new PNG({ width: 32, height: 32 });
     for (let i = 0; i < red.data.length; i += 4) red.data.set([200, 30, 30, 255], i);
-    await edit
-      .locator('input[type="file"]')
-      .setInputFiles({ name: 'logo.png', mimeType: 'image/png', buffer: PNG.sync.write(red) });
+    await picker.setInputFiles({ name: 'logo.png', mimeType: 'image/png', buffer: PNG.sync.write(red) });
     await edit.getByRole('img', { name: 'QR code preview' }).waitFor();
     await expect
       .poll(async () => (await edit.getByRole('img', { name: 'QR code preview' }).getAttribute('src')) ?? '')
       .toContain('logoUploadId=');
+    // A scheduled destination: a problem shows beside its field, scrolled into view (the dialog
+    // scrolls back up to it from the Save button); empty dates mean 'Now' and 'No end', as they say.
+    await edit.getByRole('button', { name: 'Scheduled destinations' }).click();
+    await edit.getByRole('button', { name: 'Add scheduled destination' }).click();
+    const scheduled = edit.getByLabel('Scheduled URL 1');
+    await scheduled.fill('christmas page');
+    await edit.getByRole('button', { name: 'Scheduled destinations' }).click(); // folded away
+    await edit.getByRole('button', { name: 'Save changes' }).click();
+    await expect.poll(() => scheduled.evaluate((el) => el === document.activeElement)).toBe(true);
+    const described = await scheduled.getAttribute('aria-describedby');
+    expect(await edit.locator(`[id="${described?.split(' ').pop()}"]`).innerText()).toBe('Please enter a valid URL');
+    const inView = await scheduled.evaluate((el) => {
+      const r = el.getBoundingClientRect();
+      return r.height > 0 && r.top >= 0 && r.bottom <= window.innerHeight;
+    });
+    expect(inView).toBe(true);
+    await screenshot(page, 'qr-dialog-schedule-error');
+    await scheduled.fill('https://example.org/christmas');
     await edit.getByRole('button', { name: 'Save changes' }).click();
     await page.getByText('QR code updated successfully').waitFor();
     const updated = (await church.client.get(`/api/qr-codes/${code.id}`)).body;
     expect(updated.logoUpload).toMatchObject({ id: expect.any(Number) });
+    expect(updated.schedule).toEqual([{ url: 'https://example.org/christmas', startsAt: null, endsAt: null }]);
     expect(updated.shortCode).toBe(code.shortCode);
     for (const width of [390, 1024, 1366]) {
       await page.setViewportSize({ width, height: 900 });

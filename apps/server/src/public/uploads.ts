@@ -21,7 +21,7 @@ export async function uploadRoutes(app: FastifyInstance, opts: { deps: AppDeps }
   // multipart: let multipart/form-data past the global 415; still CSRF-checked (an allowed Origin).
   app.post(
     '/api/uploads',
-    { config: { multipart: true }, bodyLimit: MAX_UPLOAD_BYTES + 64 * 1024 },
+    { config: { multipart: true, tooLargeMessage: UPLOAD_TOO_LARGE_MESSAGE }, bodyLimit: MAX_UPLOAD_BYTES + 64 * 1024 },
     async (req, reply) => {
       // The session cookie or a church's API key (`Authorization: Bearer lsk_…`), as everywhere in /api.
       const { effectiveUser } = await createContext(opts.deps, req);

@@ -22,6 +22,8 @@ function limitFor(req: FastifyRequest): number {
   return req.routeOptions.bodyLimit ?? DEFAULT_BODY_LIMIT;
 }
 
+const tooLargeMessage = (req: FastifyRequest) => req.routeOptions.config.tooLargeMessage ?? 'Request body is too large';
+
 /**
  * Body size and time limits for every route (hooks on the root instance, so routes registered by
  * any plugin inherit them): `multipart/form-data` refused unless the route's config says
@@ -45,7 +47,7 @@ export function registerBodyLimits(app: FastifyInstance, opts: { bodyTimeoutMs: 
     const length = req.headers['content-length'];
     if (length !== undefined && Number(length) > limitFor(req)) {
       reply.header('connection', 'close');
-      reply.code(413).send({ message: 'Request body is too large', code: 'PAYLOAD_TOO_LARGE' });
+      reply.code(413).send({ message: tooLargeMessage(req), code: 'PAYLOAD_TOO_LARGE' });
       return;
     }
     done();
@@ -95,7 +97,7 @@ function limitedBody(
   timer.unref();
   payload.on('data', (chunk: Buffer) => {
     out.receivedEncodedLength += chunk.length;
-    if (out.receivedEncodedLength > limit) return fail(httpError(413, 'Request body is too large'));
+    if (out.receivedEncodedLength > limit) return fail(httpError(413, tooLargeMessage(req)));
     if (!out.write(chunk)) payload.pause();
   });
   out.on('drain', () => payload.resume());

@@ -14,6 +14,8 @@ declare module 'fastify' {
      * Routes outside /api and /trpc are never checked.
      */
     publicNoCsrf?: boolean;
+    /** The 413's message when the body is over the route's limit ('Request body is too large' unless set). */
+    tooLargeMessage?: string;
   }
 }
 

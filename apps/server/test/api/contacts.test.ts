@@ -409,6 +409,47 @@ describe('GET /api/contacts/duplicates', () => {
   });
 });
 
+describe("saving a possible duplicate (ifDuplicate: 'ask', issue 26 §11)", () => {
+  it('answers 409 naming the contact with the same phone, and saves when told to', async () => {
+    const church = await registerChurch(app.url, 'Duplicate Church');
+    const other = await registerChurch(app.url, 'Other Church');
+    const mary = { firstName: 'Mary', lastName: 'Jones', metadata: { countryCode: '+61' } };
+    const first = await church.client.post('/api/contacts', {
+      ...mary,
+      email: 'mary@example.org',
+      phone: '0412 000 111',
+    });
+    expect(first.status).toBe(201);
+    // Another church's Mary is nobody's duplicate here.
+    await other.client.post('/api/contacts', { ...mary, email: 'mj@example.org', phone: '0412 000 222' });
+
+    // The same number typed differently: the lookup compares E.164.
+    const second = { ...mary, email: 'mary.jones@example.org', phone: '+61 412 000 111', ifDuplicate: 'ask' };
+    const asked = await church.client.post('/api/contacts', second);
+    expect(asked.status).toBe(409);
+    expect(asked.body).toEqual({
+      message: 'A contact with this phone number already exists: Mary Jones.',
+      code: 'CONFLICT',
+      issues: [{ path: 'ifDuplicate', message: 'A contact with this phone number already exists: Mary Jones.' }],
+    });
+    expect((await church.client.get('/api/contacts')).body).toHaveLength(1);
+    const fresh = { ...second, email: 'someone@example.org', phone: '0412 000 222' };
+    expect((await church.client.post('/api/contacts', fresh)).status).toBe(201);
+    const saved = await church.client.post('/api/contacts', { ...second, ifDuplicate: 'save' });
+    expect(saved.status).toBe(201);
+    expect((await church.client.get('/api/contacts')).body).toHaveLength(3);
+
+    // An edit asks only when the email or phone changes to another contact's.
+    const patch = (body: Record<string, unknown>) => church.client.patch(`/api/contacts/${saved.body.id}`, body);
+    expect((await patch({ metadata: { notes: 'Choir' }, ifDuplicate: 'ask' })).status).toBe(200);
+    const clash = await patch({ email: 'MARY@example.org', phone: '0499 999 999', ifDuplicate: 'ask' });
+    expect(clash.status).toBe(409);
+    expect(clash.body.message).toBe('A contact with this email already exists: Mary Jones.');
+    expect((await patch({ email: 'MARY@example.org', ifDuplicate: 'save' })).status).toBe(200);
+    expect((await church.client.post('/api/contacts', { ...second, ifDuplicate: 'maybe' })).status).toBe(400);
+  });
+});
+
 describe('POST /api/contacts/{id}/merge', () => {
   it('keeps one contact with both lists and deletes the other', async () => {
     const keep = (await grace.client.post('/api/contacts', contactPayload())).body;

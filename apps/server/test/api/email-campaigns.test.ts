@@ -129,6 +129,7 @@ describe('email campaign API', () => {
       content: '<p>Test for {{churchName}}</p>',
     });
     expect(res.status).toBe(200);
+    expect(res.body).toEqual({ ok: true, to: grace.user.email, message: `Sent to ${grace.user.email}.` });
     await sink.waitFor(before + 1);
     const msg = sink.messages[before]!;
     expect(msg.envelopeTo).toEqual([grace.user.email]);

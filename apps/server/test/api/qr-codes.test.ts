@@ -522,6 +522,30 @@ describe('short links and scans', () => {
     expect(c.encodedUrl).toBe(`${SHORT}/s/${c.shortCode}?src=qr`);
   });
 
+  it('reads an empty start as now, as the form says (issue 26 §13)', async () => {
+    const until = new Date(Date.now() + 5 * 86_400_000).toISOString();
+    const res = await grace.client.post('/api/qr-codes', {
+      name: 'Advent banner',
+      url: 'https://example.org/sunday',
+      isShortUrl: true,
+      schedule: [{ url: 'https://example.org/advent', startsAt: '', endsAt: until }],
+    });
+    expect(res.status, res.text).toBe(201);
+    expect(res.body.schedule).toEqual([{ url: 'https://example.org/advent', startsAt: null, endsAt: until }]);
+    expect(res.body.currentUrl).toBe('https://example.org/advent');
+    expect((await raw(grace.client, `/s/${res.body.shortCode}`)).headers.get('location')).toBe(
+      'https://example.org/advent',
+    );
+    // Neither date: from now until it is removed.
+    const always = await grace.client.put(`/api/qr-codes/${res.body.id}`, {
+      ...res.body,
+      schedule: [{ url: 'https://example.org/advent', startsAt: null, endsAt: null }],
+    });
+    expect(always.status, always.text).toBe(200);
+    expect(always.body.currentUrl).toBe('https://example.org/advent');
+    expect(always.body.nextChange).toBeNull();
+  });
+
   it("offers the church's own landing pages and Show Up projects as destinations, with public URLs", async () => {
     const church = await registerChurch(app.url, 'Destinations Church');
     const other = await registerChurch(app.url, 'Other Church');

@@ -125,10 +125,11 @@ describe('uploads on the local folder', () => {
     const big = Buffer.concat([await photoWithGps(10, 10), Buffer.alloc(10 * 1024 * 1024 + 10, 1)]);
     const res = await upload(client, app.url, big);
     expect(res.status).toBe(413);
-    expect(res.body).toMatchObject({
-      message: 'The image is too large. The maximum size is 10 MB.',
-      code: 'PAYLOAD_TOO_LARGE',
-    });
+    expect(res.body).toMatchObject({ message: 'This image is larger than 10 MB.', code: 'PAYLOAD_TOO_LARGE' });
+    // A request larger than the route's limit is refused before it is read, in the same words.
+    const huge = await upload(client, app.url, Buffer.alloc(11 * 1024 * 1024, 1));
+    expect(huge.status).toBe(413);
+    expect(huge.body).toMatchObject({ message: 'This image is larger than 10 MB.', code: 'PAYLOAD_TOO_LARGE' });
 
     const form = new FormData();
     form.append('caption', 'no file here');

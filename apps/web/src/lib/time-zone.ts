@@ -77,8 +77,14 @@ export function browserTimeZone(): string | undefined {
   return zone && isTimeZone(zone) ? zone : undefined;
 }
 
+const useChurchSettings = () => trpc.settings.get.useQuery(undefined, { staleTime: 5 * 60_000 });
+
 /** The church's time zone from its settings (UTC until they have loaded). */
 export function useChurchTimeZone(): string {
-  const settings = trpc.settings.get.useQuery(undefined, { staleTime: 5 * 60_000 });
-  return settings.data?.timeZone ?? 'UTC';
+  return useChurchSettings().data?.timeZone ?? 'UTC';
+}
+
+/** True once the settings have loaded and say UTC: the zone every church starts with unless it chose one. */
+export function useTimeZoneIsUtc(): boolean {
+  return useChurchSettings().data?.timeZone === 'UTC';
 }

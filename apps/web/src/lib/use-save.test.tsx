@@ -203,4 +203,44 @@ describe('useSave', () => {
     ]);
     expect(seen).toEqual(['1 toast, issue name']);
   });
+
+  it('a failure the screen answers itself (a question) shows nothing else; others show as usual', async () => {
+    const asked: string[] = [];
+    const { form, errors } = recordingForm();
+    const server = cannedServer((_path, input) => {
+      if ((input as { ifDuplicate?: string }).ifDuplicate === 'save') return { id: 9 };
+      const message = 'A contact with this phone number already exists: Mary Jones.';
+      throw TRPCClientError.from({
+        error: {
+          code: -32603,
+          message,
+          data: { code: 'CONFLICT', httpStatus: 409, issues: [{ path: 'ifDuplicate', message }] },
+        },
+      });
+    });
+    const { mutation } = renderSave(server, () => trpc.contacts.create, {
+      errorTitle: 'Error creating contact',
+      form,
+      answer: (error, input) => {
+        if (input.firstName !== 'Mary') return false;
+        asked.push(`${error.message} (${input.ifDuplicate})`);
+        return true;
+      },
+      onError: () => asked.push('onError'),
+    });
+    const mary = { firstName: 'Mary', lastName: 'Jones', email: 'm@example.org', phone: '0412000111' };
+    await mutation.mutateAsync({ ...mary, ifDuplicate: 'ask' }).catch(() => undefined);
+    expect(asked).toEqual(['A contact with this phone number already exists: Mary Jones. (ask)']);
+    expect(shown()).toEqual([]);
+    expect(errors).toEqual({});
+    await mutation.mutateAsync({ ...mary, firstName: 'Ann', ifDuplicate: 'ask' }).catch(() => undefined);
+    expect(shown()).toEqual([
+      {
+        title: 'Error creating contact',
+        message: 'A contact with this phone number already exists: Mary Jones.',
+        color: 'red',
+      },
+    ]);
+    expect(asked.at(-1)).toBe('onError');
+  });
 });

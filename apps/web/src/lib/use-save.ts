@@ -45,6 +45,11 @@ export interface SaveOptions<TInput, TOutput> {
   form?: FieldErrorTarget;
   /** With `form`: a failure the server tied to fields shows under them only, with no toast. */
   fieldErrorsOnly?: boolean;
+  /**
+   * A failure the screen answers itself, e.g. with a question ('Save a possible duplicate?'):
+   * returning true shows nothing else (no toast, no field messages, no `onError`).
+   */
+  answer?: (error: SaveError, input: TInput) => boolean;
 }
 
 /** A tRPC mutation procedure as `trpc.contacts.create` is: what `useSave` calls. */
@@ -104,6 +109,7 @@ export function useSave<TInput, TOutput>(
       await onSuccess?.(output, input);
     },
     onError: async (error, input) => {
+      if (options.answer?.(error, input)) return;
       showSaveError(error, options);
       await options.onError?.(error, input);
     },

@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { ActionIcon, Button, FileInput, Group, Image, Loader, SimpleGrid, Stack } from '@mantine/core';
 import { IconPhoto, IconTrash } from '@tabler/icons-react';
+import { UPLOAD_TOO_LARGE_MESSAGE, UPLOAD_TYPES, uploadProblem } from '@lampstand/api/schemas/uploads';
 import { notifyError, notifySuccess } from './notify';
 
 /** An image stored by `POST /api/uploads` (or any image address kept from before). */
@@ -17,12 +18,18 @@ interface UploadAnswer {
   message?: string;
 }
 
+const UPLOAD_FAILED_MESSAGE = 'The image could not be uploaded. Please try again.';
+
 async function sendImage(file: File): Promise<UploadedImage> {
   const form = new FormData();
   form.append('file', file);
-  const res = await fetch('/api/uploads', { method: 'POST', body: form, credentials: 'same-origin' });
+  const res = await fetch('/api/uploads', { method: 'POST', body: form, credentials: 'same-origin' }).catch(() => {
+    throw new Error(UPLOAD_FAILED_MESSAGE);
+  });
+  // A 413 (the file, or the whole request, over the limit) reads the same as the browser's own check.
+  if (res.status === 413) throw new Error(UPLOAD_TOO_LARGE_MESSAGE);
   const body = (await res.json().catch(() => null)) as UploadAnswer | null;
-  if (!res.ok || !body) throw new Error(body?.message || 'The image could not be uploaded. Please try again.');
+  if (!res.ok || !body) throw new Error(body?.message || UPLOAD_FAILED_MESSAGE);
   return { id: body.id, url: body.url, thumbnailUrl: body.thumbnailUrl };
 }
 
@@ -41,8 +48,16 @@ export function ImageUpload({
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
 
+  function fail(message: string) {
+    setError(message);
+    notifyError('Image upload failed', message);
+  }
+
   async function pick(file: File | null) {
     if (!file) return;
+    // Size and type are checked before anything is sent: an 11 MB photo is refused at once.
+    const problem = uploadProblem(file);
+    if (problem) return fail(problem);
     setBusy(true);
     setError(null);
     try {
@@ -51,9 +66,7 @@ export function ImageUpload({
       notifySuccess('Image uploaded');
       onChange(image);
     } catch (err) {
-      const message = (err as Error).message;
-      setError(message);
-      notifyError('Image upload failed', message);
+      fail((err as Error).message);
     } finally {
       setBusy(false);
     }
@@ -65,7 +78,7 @@ export function ImageUpload({
         label={label}
         description={description}
         placeholder={value ? 'Choose another image' : 'Choose an image (JPEG, PNG or WebP, up to 10 MB)'}
-        accept="image/jpeg,image/png,image/webp"
+        accept={UPLOAD_TYPES.join(',')}
         // Mantine's placeholder grey is 2:1 on white; this one is readable (AA).
         styles={{ placeholder: { color: 'var(--mantine-color-gray-7)' } }}
         value={null}

@@ -1,6 +1,7 @@
 import '@mantine/dates/styles.css';
 import { DateTimePicker } from '@mantine/dates';
 import { fromZonedWallTime, nextWholeHour, timeZoneLabel, toZonedWallTime } from '../lib/time-zone';
+import { TimeZoneLink } from './time-zone';
 
 /**
  * A date and time in the church's time zone, 12-hour ('h:mm a'), past days disabled. `value` and
@@ -27,7 +28,12 @@ export function ZonedDateTimePicker({
   return (
     <DateTimePicker
       label={label}
-      description={`Time zone: ${timeZoneLabel(timeZone)}`}
+      description={
+        <>
+          Time zone: {timeZoneLabel(timeZone)}
+          <TimeZoneLink />
+        </>
+      }
       withAsterisk={withAsterisk}
       placeholder="Pick a date and time"
       minDate={toZonedWallTime(now, timeZone).slice(0, 10)}

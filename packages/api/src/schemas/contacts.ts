@@ -152,7 +152,15 @@ export const contactFieldsSchema = z.object({
     .optional(),
   metadata: contactMetadataSchema.optional(),
 });
-export const createContactSchema = contactFieldsSchema;
+/**
+ * 'ask': a save whose email or phone another contact of the church already has is refused with a
+ * 409 naming them (the staff form's question); 'save' or left out: saved anyway (imports, the API).
+ */
+export const ifDuplicateSchema = z
+  .enum(['ask', 'save'], { error: "If duplicate must be 'ask' or 'save'" })
+  .optional()
+  .describe("'ask': answer 409 naming the contacts with this email or phone instead of saving; 'save' (default): save");
+export const createContactSchema = contactFieldsSchema.extend({ ifDuplicate: ifDuplicateSchema });
 
 /**
  * The Add/Edit Contact form: the same fields and messages, with the date of birth typed as
@@ -176,6 +184,8 @@ export const updateContactSchema = z.object({
   phone: contactFieldsSchema.shape.phone.optional(),
   tags: contactFieldsSchema.shape.tags,
   metadata: contactMetadataPatchSchema.optional(),
+  /** 'ask': checked only when the email, phone or country code changes. */
+  ifDuplicate: ifDuplicateSchema,
 });
 
 export const consentStatusSchema = z.enum(['subscribed', 'unsubscribed']);
@@ -257,6 +267,22 @@ export const duplicateContactSchema = z.object({
   matchedOn: z.array(z.enum(['email', 'phone'])),
 });
 export type DuplicateContact = z.infer<typeof duplicateContactSchema>;
+
+/** 'A contact with this email already exists' (or phone, or both) for one match. */
+export function duplicateMessage(d: DuplicateContact): string {
+  const what =
+    d.matchedOn.length === 2
+      ? 'this email and phone number'
+      : d.matchedOn[0] === 'email'
+        ? 'this email'
+        : 'this phone number';
+  return `A contact with ${what} already exists`;
+}
+
+/** The question a save with `ifDuplicate: 'ask'` answers: 'A contact with this phone number already exists: Mary Jones.' */
+export function duplicatesQuestion(duplicates: DuplicateContact[]): string {
+  return duplicates.map((d) => `${duplicateMessage(d)}: ${`${d.firstName} ${d.lastName}`.trim()}.`).join(' ');
+}
 /** Keep contact `id`; move everything of `otherId` onto it and delete `otherId`. */
 export const mergeContactsSchema = z.object({
   id: idSchema('Contact ID'),

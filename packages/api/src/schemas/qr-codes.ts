@@ -194,13 +194,8 @@ const qrScheduleEntrySchema = z
     startsAt: isoTime('Start'),
     endsAt: isoTime('End'),
   })
+  // No start: in force from now (the form's placeholder says 'Now'); no end: until it is removed.
   .superRefine((v, ctx) => {
-    if (!v.startsAt && !v.endsAt)
-      ctx.addIssue({
-        code: 'custom',
-        path: ['endsAt'],
-        message: 'Give a start or an end date for a scheduled destination',
-      });
     if (v.startsAt && v.endsAt && new Date(v.endsAt) <= new Date(v.startsAt))
       ctx.addIssue({ code: 'custom', path: ['endsAt'], message: 'The end must be after the start' });
   });

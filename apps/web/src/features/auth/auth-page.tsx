@@ -22,6 +22,7 @@ import { loginSchema, registerFormSchema, type RegisterFormValues } from '@lamps
 import { trpc } from '../../lib/trpc';
 import { useSave } from '../../lib/use-save';
 import { browserTimeZone } from '../../lib/time-zone';
+import { TimeZoneSelect } from '../../ui/time-zone';
 import { useSession } from '../../shell/session';
 
 const BENEFITS = [
@@ -72,7 +73,15 @@ function RegisterForm({ onSwitch }: { onSwitch: () => void }) {
   const navigate = useNavigate();
   const form = useForm<RegisterFormValues>({
     mode: 'controlled',
-    initialValues: { churchName: '', email: '', username: '', password: '', confirmPassword: '', role: 'admin' },
+    initialValues: {
+      churchName: '',
+      email: '',
+      username: '',
+      password: '',
+      confirmPassword: '',
+      role: 'admin',
+      timeZone: browserTimeZone() ?? 'UTC',
+    },
     validate: schemaResolver(registerFormSchema, { sync: true }),
   });
   // /auth?setup=<token>: the one-time token from the server log makes this account the administrator.
@@ -89,7 +98,7 @@ function RegisterForm({ onSwitch }: { onSwitch: () => void }) {
   return (
     <form
       onSubmit={form.onSubmit(({ confirmPassword: _confirm, ...values }) =>
-        register.mutate({ ...values, timeZone: browserTimeZone(), ...(setupToken ? { setupToken } : {}) }),
+        register.mutate({ ...values, ...(setupToken ? { setupToken } : {}) }),
       )}
       noValidate
     >
@@ -103,6 +112,7 @@ function RegisterForm({ onSwitch }: { onSwitch: () => void }) {
           autoComplete="new-password"
           {...form.getInputProps('confirmPassword')}
         />
+        <TimeZoneSelect {...form.getInputProps('timeZone')} />
         <Button type="submit" fullWidth disabled={register.isPending}>
           {register.isPending ? 'Creating account...' : 'Create account'}
         </Button>

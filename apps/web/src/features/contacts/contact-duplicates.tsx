@@ -1,21 +1,12 @@
 import { Alert, Anchor, Stack, Text } from '@mantine/core';
+import { modals } from '@mantine/modals';
 import { useDebouncedValue } from '@mantine/hooks';
 import { IconAlertTriangle } from '@tabler/icons-react';
 import { Link } from 'react-router-dom';
-import { type ContactFormValues, type DuplicateContact } from '@lampstand/api/schemas/contacts';
+import { duplicateMessage, type ContactFormValues, type DuplicateContact } from '@lampstand/api/schemas/contacts';
 import { trpc } from '../../lib/trpc';
+import type { SaveError } from '../../lib/use-save';
 import { fullName } from './labels';
-
-/** 'A contact with this email already exists' (or phone, or both) for one match. */
-export function duplicateMessage(d: DuplicateContact): string {
-  const what =
-    d.matchedOn.length === 2
-      ? 'this email and phone number'
-      : d.matchedOn[0] === 'email'
-        ? 'this email'
-        : 'this phone number';
-  return `A contact with ${what} already exists`;
-}
 
 /** Contacts with the typed email or phone (other than the one being edited), checked as the user types. */
 export function useDuplicates(values: ContactFormValues, excludeId: number | undefined): DuplicateContact[] {
@@ -54,4 +45,27 @@ export function DuplicateWarning({ duplicates }: { duplicates: DuplicateContact[
       </Stack>
     </Alert>
   );
+}
+
+/**
+ * The server's answer to a save with `ifDuplicate: 'ask'` (a 409 naming the contacts with this email
+ * or phone) as a question; 'Save anyway' saves again with `ifDuplicate: 'save'`. False for any other
+ * failure, which the save shows as usual.
+ */
+export function askAboutDuplicate(error: SaveError, saveAnyway: () => void): boolean {
+  const question =
+    error.data?.code === 'CONFLICT' ? error.data.issues?.find((i) => i.path === 'ifDuplicate')?.message : undefined;
+  if (!question) return false;
+  modals.openConfirmModal({
+    title: 'Save a possible duplicate?',
+    children: (
+      <Stack gap="xs">
+        <Text size="sm">{question}</Text>
+        <Text size="sm">Save this contact anyway?</Text>
+      </Stack>
+    ),
+    labels: { confirm: 'Save anyway', cancel: 'Go back' },
+    onConfirm: saveAnyway,
+  });
+  return true;
 }

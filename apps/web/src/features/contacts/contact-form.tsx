@@ -1,14 +1,13 @@
-import { Alert, Button, Group, Stack, Tabs, Text } from '@mantine/core';
+import { Alert, Button, Group, Tabs } from '@mantine/core';
 import { schemaResolver, useForm } from '@mantine/form';
-import { modals } from '@mantine/modals';
 import { IconInfoCircle } from '@tabler/icons-react';
 import { useEffect, useState } from 'react';
 import { contactFormSchema, type ContactFormValues } from '@lampstand/api/schemas/contacts';
 import { trpc } from '../../lib/trpc';
 import { useSave } from '../../lib/use-save';
 import { FamilyPanel } from './family-panel';
-import { fullName, type Contact } from './labels';
-import { duplicateMessage, useDuplicates } from './contact-duplicates';
+import { type Contact } from './labels';
+import { askAboutDuplicate, useDuplicates } from './contact-duplicates';
 import { AddressTab, BasicInfoTab, ChurchInfoTab } from './contact-form-tabs';
 import { TABS, initialValues, TAB_FIELDS, type Tab } from './contact-form-values';
 
@@ -45,6 +44,7 @@ export function ContactForm({
   const create = useSave(trpc.contacts.create, {
     success: ['Contact created successfully', 'The contact has been added to your database.'],
     errorTitle: 'Error creating contact',
+    answer: (error, input) => askAboutDuplicate(error, () => create.mutate({ ...input, ifDuplicate: 'save' })),
     invalidate: refresh,
     onSuccess: (c) => {
       form.setValues(initialValues());
@@ -56,6 +56,7 @@ export function ContactForm({
   const update = useSave(trpc.contacts.update, {
     success: ['Contact updated successfully', 'The contact information has been updated.'],
     errorTitle: 'Error updating contact',
+    answer: (error, input) => askAboutDuplicate(error, () => update.mutate({ ...input, ifDuplicate: 'save' })),
     onSuccess: async (c) => {
       setSaved(c);
       form.resetDirty();
@@ -66,31 +67,13 @@ export function ContactForm({
   });
   const pending = create.isPending || update.isPending;
 
-  const save = (values: ContactFormValues) => {
-    const payload = contactFormSchema.parse(values);
-    if (saved) update.mutate({ ...payload, id: saved.id });
-    else create.mutate(payload);
-  };
-
+  // Saving a second contact with the same email or phone is allowed, but only deliberately: the
+  // server looks (whatever the warning above has had time to show) and the answer asks first.
   const submit = form.onSubmit(
     (values) => {
-      if (duplicates.length === 0) return save(values);
-      // Saving a second contact with the same email or phone is allowed, but only deliberately.
-      modals.openConfirmModal({
-        title: 'Save a possible duplicate?',
-        children: (
-          <Stack gap="xs">
-            {duplicates.map((d) => (
-              <Text size="sm" key={d.id}>
-                {duplicateMessage(d)}: {fullName(d)}.
-              </Text>
-            ))}
-            <Text size="sm">Save this contact anyway?</Text>
-          </Stack>
-        ),
-        labels: { confirm: 'Save anyway', cancel: 'Go back' },
-        onConfirm: () => save(values),
-      });
+      const payload = contactFormSchema.parse(values);
+      if (saved) update.mutate({ ...payload, id: saved.id, ifDuplicate: 'ask' });
+      else create.mutate({ ...payload, ifDuplicate: 'ask' });
     },
     (errors) => {
       // Show the first tab with a problem.

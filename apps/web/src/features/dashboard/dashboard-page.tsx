@@ -22,6 +22,7 @@ import { trpc } from '../../lib/trpc';
 import { useSession } from '../../shell/session';
 import { formatDate, formatIn, formatNumber, formatPercent, formatTime } from '../../ui/format';
 import { timeZoneLabel, useChurchTimeZone } from '../../lib/time-zone';
+import { TimeZoneLink } from '../../ui/time-zone';
 import { StatChange } from './stat-change';
 import { QUICK_ACTIONS, QUICK_ACTION_STYLES, statusColor } from './quick-actions';
 
@@ -180,6 +181,7 @@ export function DashboardPage() {
                           {s.scheduledFor
                             ? `${formatTime(s.scheduledFor, timeZone)} ${timeZoneLabel(timeZone, new Date(s.scheduledFor))}`
                             : '--'}
+                          {s.scheduledFor ? <TimeZoneLink /> : null}
                         </Text>
                         <Group gap="xs">
                           <Badge size="sm" variant="light">

@@ -19,6 +19,7 @@ import { Link, useParams } from 'react-router-dom';
 import { trpc } from '../../lib/trpc';
 import { formatDate, formatNumber, formatPercent, formatTime } from '../../ui/format';
 import { timeZoneLabel, useChurchTimeZone } from '../../lib/time-zone';
+import { TimeZoneLink } from '../../ui/time-zone';
 import { StatusBadge } from './status';
 import { OutboxPanel } from '../campaigns/outbox-panel';
 
@@ -113,9 +114,12 @@ export function EmailCampaignViewPage() {
           </Group>
           <Text c="dimmed">{c.subject}</Text>
           <Text size="sm" c="dimmed">
-            {c.status === 'scheduled' && c.scheduledFor
-              ? `Scheduled for ${formatDate(c.scheduledFor, timeZone)} at ${formatTime(c.scheduledFor, timeZone)} ${timeZoneLabel(timeZone)}`
-              : null}
+            {c.status === 'scheduled' && c.scheduledFor ? (
+              <>
+                {`Scheduled for ${formatDate(c.scheduledFor, timeZone)} at ${formatTime(c.scheduledFor, timeZone)} ${timeZoneLabel(timeZone)}`}
+                <TimeZoneLink />
+              </>
+            ) : null}
             {c.sentAt ? `Sent ${formatDate(c.sentAt, timeZone)} at ${formatTime(c.sentAt, timeZone)}` : null}
           </Text>
         </Stack>

@@ -4,6 +4,7 @@ import { useEffect, useState } from 'react';
 import { testEmailSchema } from '@lampstand/api/schemas/email-campaigns';
 import { trpc } from '../../lib/trpc';
 import { errorMessage } from '../../lib/errors';
+import type { SaveError } from '../../lib/use-save';
 import { notifyError, notifySuccess } from '../../ui/notify';
 
 export function Preview({ subject, content, listId }: { subject: string; content: string; listId: string }) {
@@ -11,6 +12,7 @@ export function Preview({ subject, content, listId }: { subject: string; content
   const [testEmail, setTestEmail] = useState('');
   const [testState, setTestState] = useState<'idle' | 'sending' | 'sent' | 'error'>('idle');
   const [testError, setTestError] = useState<string | null>(null);
+  const [failure, setFailure] = useState<string | null>(null);
   const preview = trpc.emailCampaigns.preview.useMutation();
   const sendTest = trpc.emailCampaigns.sendTest.useMutation();
   useEffect(() => {
@@ -28,10 +30,16 @@ export function Preview({ subject, content, listId }: { subject: string; content
     try {
       const res = await sendTest.mutateAsync({ testEmail: address.data, subject, content });
       setTestState('sent');
-      notifySuccess('Test Email Sent', `Sent to ${res.to}. ${res.message}.`);
+      notifySuccess('Test Email Sent', res.message);
     } catch (err) {
+      // The server's reason ('Test emails go to your account email or to one of your contacts'),
+      // under the address when it is about the address, else beside the failure.
+      const reason = errorMessage(err);
+      const onAddress = (err as SaveError).data?.issues?.some((i) => i.path === 'testEmail');
       setTestState('error');
-      notifyError('Failed to send test email', errorMessage(err));
+      setTestError(onAddress ? reason : null);
+      setFailure(onAddress ? null : reason);
+      notifyError('Failed to send test email', reason);
     }
   };
   return (
@@ -108,6 +116,7 @@ export function Preview({ subject, content, listId }: { subject: string; content
             onChange={(e) => {
               setTestEmail(e.currentTarget.value);
               setTestState('idle');
+              setTestError(null);
             }}
             error={testError}
             style={{ flex: 1 }}
@@ -124,7 +133,7 @@ export function Preview({ subject, content, listId }: { subject: string; content
         </Group>
         {testState === 'error' ? (
           <Text size="sm" c="red" mt="xs">
-            Failed to send test email
+            {failure ? `Failed to send test email: ${failure}` : 'Failed to send test email'}
           </Text>
         ) : null}
       </Paper>

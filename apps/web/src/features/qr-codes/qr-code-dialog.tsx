@@ -2,9 +2,10 @@ import '@mantine/dates/styles.css';
 import { Button, Grid, Group, Modal, Stack, Switch, Text, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { modals } from '@mantine/modals';
-import { useMemo } from 'react';
+import { useId, useMemo } from 'react';
 import { checkQrColours } from '@lampstand/api/schemas/qr-codes';
 import { trpc } from '../../lib/trpc';
+import { showFirstError } from '../../ui/first-error';
 import { useSave, type SaveUtils } from '../../lib/use-save';
 import { DestinationPicker } from './destination-picker';
 import { toPayload, initialValues, validatePayload, type QrCode, type Values } from './qr-form-values';
@@ -18,7 +19,14 @@ export function QrCodeDialog({ opened, code, onClose }: { opened: boolean; code?
     initialValues: initialValues(code),
     validate: (v) => validatePayload(toPayload(v)),
   });
-  const saved = { form, invalidate: (utils: SaveUtils) => utils.qrCodes.list.invalidate(), onSuccess: onClose };
+  const formId = useId();
+  const showProblem = () => showFirstError(document.getElementById(formId));
+  const saved = {
+    form,
+    invalidate: (utils: SaveUtils) => utils.qrCodes.list.invalidate(),
+    onSuccess: onClose,
+    onError: showProblem,
+  };
   const create = useSave(trpc.qrCodes.create, {
     ...saved,
     success: 'QR code created successfully',
@@ -44,7 +52,7 @@ export function QrCodeDialog({ opened, code, onClose }: { opened: boolean; code?
     const payload = toPayload(values);
     if (code) update.mutate({ id: code.id, ...payload });
     else create.mutate(payload);
-  });
+  }, showProblem);
   const requestClose = () => {
     if (!form.isDirty() || saving) return onClose();
     modals.openConfirmModal({
@@ -63,7 +71,7 @@ export function QrCodeDialog({ opened, code, onClose }: { opened: boolean; code?
       title={code ? 'Edit QR Code' : 'Create QR Code'}
       size="min(960px, 100vw)"
     >
-      <form onSubmit={submit} noValidate>
+      <form id={formId} onSubmit={submit} noValidate>
         <Grid gap="lg">
           <Grid.Col span={{ base: 12, sm: 7 }}>
             <Stack>

@@ -1,14 +1,26 @@
 import { Accordion, ActionIcon, Alert, Button, Group, Stack, Text, TextInput } from '@mantine/core';
 import { DateTimePicker } from '@mantine/dates';
 import { IconPlus, IconTrash } from '@tabler/icons-react';
+import { useState } from 'react';
 import { QR_MAX_SCHEDULE } from '@lampstand/api/schemas/qr-codes';
 import type { QrForm } from './qr-form-values';
 
 /** The folded sections: campaign tracking (UTM) and the scheduled destinations of a short link. */
 export function TrackingAndSchedule({ form }: { form: QrForm }) {
   const v = form.values;
+  const [opened, setOpened] = useState<string[]>([]);
+  // A section with a problem in it stays open, so the message can be read beside its field.
+  const withErrors = Object.keys(form.errors).flatMap((k) =>
+    k.startsWith('schedule') ? ['schedule'] : k.startsWith('utm') ? ['utm'] : [],
+  );
   return (
-    <Accordion variant="contained" multiple>
+    <Accordion
+      variant="contained"
+      multiple
+      value={[...new Set([...opened, ...withErrors])]}
+      onChange={setOpened}
+      transitionDuration={0}
+    >
       <Accordion.Item value="utm">
         <Accordion.Control>Campaign tracking (UTM)</Accordion.Control>
         <Accordion.Panel>
@@ -28,10 +40,11 @@ export function TrackingAndSchedule({ form }: { form: QrForm }) {
           <Stack gap="sm">
             <Text size="xs" c="dimmed">
               Send scans somewhere else for a while, e.g. the Christmas services page until December 26, then back to
-              the URL above. Needs a short link.
+              the URL above. Needs a short link. Without a start it applies from now; without an end, until you remove
+              it.
             </Text>
             {form.errors.schedule ? (
-              <Alert color="red" p="xs">
+              <Alert color="red" p="xs" data-form-error>
                 {form.errors.schedule}
               </Alert>
             ) : null}

@@ -1,21 +1,16 @@
 import { Button, Group, Paper, Select, Skeleton, Stack, Text, Textarea } from '@mantine/core';
 import { schemaResolver, useForm } from '@mantine/form';
-import { useEffect, useMemo } from 'react';
+import { useEffect } from 'react';
+import { useLocation } from 'react-router-dom';
 import { COUNTRY_CODES } from '@lampstand/api/schemas/contacts';
 import { updateChurchSettingsSchema } from '@lampstand/api/schemas/settings';
 import { trpc } from '../../lib/trpc';
 import { useSave } from '../../lib/use-save';
 import { PageHeader } from '../../ui/page-header';
-import { timeZoneLabel } from '../../lib/time-zone';
+import { TimeZoneSelect } from '../../ui/time-zone';
 import { SocialSettingsSection } from '../social-blast/social-settings';
 import { GivingSettings } from '../show-up/giving-settings';
 import { ApiKeysSection } from './api-keys-section';
-
-/** Every IANA zone the browser knows (plus UTC and the current one), labelled with its abbreviation. */
-function timeZoneOptions(current: string): { value: string; label: string }[] {
-  const zones = new Set(['UTC', ...Intl.supportedValuesOf('timeZone'), current]);
-  return [...zones].map((z) => ({ value: z, label: timeZoneLabel(z) }));
-}
 
 export function SettingsPage() {
   const settings = trpc.settings.get.useQuery();
@@ -38,7 +33,15 @@ export function SettingsPage() {
       });
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [settings.data]);
-  const zones = useMemo(() => timeZoneOptions(form.values.timeZone), [form.values.timeZone]);
+  // '/settings#time-zone' (the link beside a time shown in UTC): the time zone, in view and focused.
+  const { hash } = useLocation();
+  const loaded = !!settings.data;
+  useEffect(() => {
+    if (!loaded || hash !== '#time-zone') return;
+    const input = document.getElementById('time-zone');
+    input?.scrollIntoView({ block: 'center' });
+    input?.focus({ preventScroll: true });
+  }, [loaded, hash]);
   const save = useSave(trpc.settings.update, {
     success: ['Settings saved', 'Your campaign footer and times now use these settings.'],
     errorTitle: 'Failed to save settings',
@@ -64,14 +67,7 @@ export function SettingsPage() {
                 placeholder={'1 Church Street\nSpringfield NSW 2000'}
                 {...form.getInputProps('postalAddress')}
               />
-              <Select
-                label="Time zone"
-                description="Campaign times are entered and shown in this time zone."
-                searchable
-                allowDeselect={false}
-                data={zones}
-                {...form.getInputProps('timeZone')}
-              />
+              <TimeZoneSelect id="time-zone" {...form.getInputProps('timeZone')} />
               <Select
                 label="Default country"
                 description="Phone numbers without a country code (CSV imports, sign-up forms, the API) are read in this country."

@@ -72,7 +72,12 @@ export const contactsRouter = router({
     .output(contactSchema)
     .query(({ ctx, input }) => getContact(ctx.db, ctx.tenantId, input.id)),
   create: protectedProcedure
-    .meta(rest.post('/api/contacts', 'Create a contact', { status: 201 }))
+    .meta(
+      rest.post('/api/contacts', "Create a contact (ifDuplicate 'ask': 409 naming contacts with its email or phone)", {
+        status: 201,
+        errors: [409],
+      }),
+    )
     .input(createContactSchema)
     .output(contactSchema)
     .mutation(({ ctx, input }) => createContact(ctx.db, ctx.tenantId, input)),
@@ -81,6 +86,7 @@ export const contactsRouter = router({
       rest.patch(
         '/api/contacts/{id}',
         'Change a contact (partial: unsent fields keep their values, metadata is merged, E.164 recomputed)',
+        { errors: [409] },
       ),
     )
     .input(updateContactSchema)

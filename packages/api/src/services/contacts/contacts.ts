@@ -3,6 +3,7 @@ import type { z } from 'zod';
 import {
   type contactFieldsSchema,
   contactMetadataSchema,
+  duplicatesQuestion,
   type contactSchema,
   type ContactTab,
   type updateContactSchema,
@@ -11,6 +12,8 @@ import { toContact, type ContactRow } from './map.js';
 import { churchCountryCode, type CountryCode } from '../settings/church-settings.js';
 import { toE164 } from './phone.js';
 import { deleteChurchRow, findChurchRow } from '../church-rows.js';
+import { conflict } from '../../errors.js';
+import { findDuplicateContacts } from './merge.js';
 
 type ContactFields = z.output<typeof contactFieldsSchema>;
 type Metadata = z.output<typeof contactMetadataSchema>;
@@ -49,14 +52,35 @@ function columns(input: ContactFields, churchCountry: CountryCode) {
   };
 }
 
+type IfDuplicate = { ifDuplicate?: 'ask' | 'save' };
+
+/**
+ * With `ifDuplicate: 'ask'`: a 409 naming the church's other contacts with this email or phone (the
+ * lookup the form's warning uses), so a quick save after typing still asks first. Not a uniqueness
+ * rule: two saves at the same instant can both pass, and 'save' keeps the second deliberately.
+ */
+async function askAboutDuplicates(
+  db: Db,
+  tenantId: number,
+  c: { email: string; phone: string; countryCode: CountryCode; excludeId?: number },
+): Promise<void> {
+  const duplicates = await findDuplicateContacts(db, tenantId, c);
+  if (duplicates.length > 0) throw conflict(duplicatesQuestion(duplicates), 'ifDuplicate');
+}
+
 export async function createContact(
   db: Db,
   tenantId: number,
-  input: ContactFields,
+  input: ContactFields & IfDuplicate,
 ): Promise<z.input<typeof contactSchema>> {
+  const churchCountry = await churchCountryCode(db, tenantId);
+  if (input.ifDuplicate === 'ask') {
+    const countryCode = input.metadata?.countryCode ?? churchCountry;
+    await askAboutDuplicates(db, tenantId, { email: input.email, phone: input.phone, countryCode });
+  }
   const row = await db
     .insertInto('contacts')
-    .values({ userId: tenantId, ...columns(input, await churchCountryCode(db, tenantId)) })
+    .values({ userId: tenantId, ...columns(input, churchCountry) })
     .returningAll()
     .executeTakeFirstOrThrow();
   return toContact(row);
@@ -76,7 +100,7 @@ export async function updateContact(
   tenantId: number,
   input: ContactPatch,
 ): Promise<z.input<typeof contactSchema>> {
-  const { id, userId: _ignored, metadata: metadataPatch, tags, ...fields } = input;
+  const { id, userId: _ignored, metadata: metadataPatch, tags, ifDuplicate, ...fields } = input;
   return db.transaction().execute(async (trx) => {
     const current = await findChurchRow(trx, tenantId, {
       table: 'contacts',
@@ -98,6 +122,14 @@ export async function updateContact(
       tags: tags ?? before.tags,
       metadata: { ...(before.metadata as Metadata), countryCode: storedCountry, ...sentFields(metadataPatch) },
     };
+    // Asked only when what identifies the person changes: editing Mary's notes does not ask again.
+    const countryCode = merged.metadata.countryCode ?? churchCountry;
+    const identityChanged =
+      merged.email !== (before.email ?? '') ||
+      merged.phone !== (before.phone ?? '') ||
+      countryCode !== (storedCountry ?? churchCountry);
+    if (ifDuplicate === 'ask' && identityChanged)
+      await askAboutDuplicates(trx, tenantId, { email: merged.email, phone: merged.phone, countryCode, excludeId: id });
     const row = await trx
       .updateTable('contacts')
       .set({ ...columns(merged, churchCountry), updatedAt: new Date() })

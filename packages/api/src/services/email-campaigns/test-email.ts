@@ -99,6 +99,9 @@ export async function sendTestEmail(
   return {
     ok: true,
     to: input.testEmail,
-    message: deps.email.kind === 'outbox' ? 'Saved to your outbox (no SMTP server is configured)' : 'Sent',
+    message:
+      deps.email.kind === 'outbox'
+        ? `Saved to your outbox for ${input.testEmail} (no SMTP server is configured).`
+        : `Sent to ${input.testEmail}.`,
   };
 }

@@ -5,10 +5,15 @@ import type { Db } from '@lampstand/db';
 import { AppError, badRequest, notFound } from '../../errors.js';
 import type { FileStorage } from '../../providers/storage.js';
 
-export const MAX_UPLOAD_BYTES = 10 * 1024 * 1024;
-export const UPLOAD_TOO_LARGE_MESSAGE = 'The image is too large. The maximum size is 10 MB.';
-const WRONG_TYPE_MESSAGE = 'Only JPEG, PNG or WebP images can be uploaded.';
-const ACCEPTED = new Set(['image/jpeg', 'image/png', 'image/webp']);
+import {
+  MAX_UPLOAD_BYTES,
+  UPLOAD_TOO_LARGE_MESSAGE,
+  UPLOAD_TYPES,
+  UPLOAD_WRONG_TYPE_MESSAGE,
+} from '../../schemas/uploads.js';
+
+export { MAX_UPLOAD_BYTES, UPLOAD_TOO_LARGE_MESSAGE };
+const ACCEPTED = new Set<string>(UPLOAD_TYPES);
 const LARGE_MAX = 1600;
 const THUMB_MAX = 400;
 /** A decompression bomb (tiny file, huge canvas) is refused before decoding. */
@@ -36,7 +41,7 @@ async function processImage(input: Buffer): Promise<ProcessedImage> {
   if (input.length === 0) throw badRequest('The file is empty.', 'file');
   if (input.length > MAX_UPLOAD_BYTES) throw new AppError('PAYLOAD_TOO_LARGE', UPLOAD_TOO_LARGE_MESSAGE, 'file');
   const type = await fileTypeFromBuffer(input);
-  if (!type || !ACCEPTED.has(type.mime)) throw badRequest(WRONG_TYPE_MESSAGE, 'file');
+  if (!type || !ACCEPTED.has(type.mime)) throw badRequest(UPLOAD_WRONG_TYPE_MESSAGE, 'file');
   const variant = async (max: number, quality: number) => {
     // sharp writes no metadata unless asked (withMetadata/keepExif), so EXIF and GPS are gone.
     const { data, info } = await sharp(input, { limitInputPixels: MAX_INPUT_PIXELS, failOn: 'error' })
