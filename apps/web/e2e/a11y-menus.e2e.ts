@@ -286,7 +286,7 @@ browserDescribe(describe)(
 
     for (const width of [390, 1024, 1366]) {
       it(
-        `at ${width} px a notice covers no primary action: 'Image uploaded' leaves 'Create Project' clear`,
+        `at ${width} px a notice covers no primary action: 'Create Project' under 'Image uploaded', a dialog's buttons`,
         async () => {
           const { page, context } = await pageAt(width, church);
           await page.goto('/show-up/new');
@@ -301,7 +301,8 @@ browserDescribe(describe)(
           await viewShot(page, `notice-show-up-new-${width}`);
           await expectUncovered(create);
           if (width === 390) {
-            // The navigation drawer's Logout.
+            // The navigation drawer's Logout, with the notice still showing.
+            await toast(page, 'Image uploaded').waitFor();
             await page.getByRole('button', { name: 'Open navigation' }).click();
             await animationsDone(page);
             await viewShot(page, 'notice-drawer-390');
@@ -309,8 +310,22 @@ browserDescribe(describe)(
               page.getByRole('navigation', { name: 'Main navigation' }).getByRole('button', { name: 'Logout' }),
             );
             await page.getByRole('button', { name: 'Close navigation' }).click();
+          }
+          // A dialog's own buttons: the planner's Item Types, after adding one.
+          await page.goto('/service-planner');
+          await page.getByRole('button', { name: 'Item Types' }).click();
+          const types = page.getByRole('dialog', { name: 'Item Types' });
+          await types.getByRole('textbox', { name: 'Name' }).fill(`Testimony ${width}`);
+          await types.getByRole('button', { name: 'Add Item Type' }).click();
+          await toast(page, 'Item type added').waitFor();
+          await animationsDone(page);
+          await viewShot(page, `notice-item-types-${width}`);
+          await expectUncovered(types.getByRole('button', { name: 'Close', exact: true }));
+          await types.getByRole('button', { name: 'Add Item Type' }).scrollIntoViewIfNeeded();
+          await expectUncovered(types.getByRole('button', { name: 'Add Item Type' }));
+          await types.getByRole('button', { name: 'Close', exact: true }).click();
+          if (width === 390) {
             // The planner's Add Position.
-            await page.goto('/service-planner');
             await page.getByRole('tab', { name: 'Team Members' }).click();
             await page.getByLabel('Position name').fill('Vocals');
             await page.getByLabel('Category').fill('Band');
