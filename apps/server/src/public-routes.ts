@@ -22,7 +22,7 @@ function page(title: string, body: string): string {
 <title>${escapeHtml(title)}</title>
 <style>body{font-family:-apple-system,Segoe UI,Roboto,Helvetica,Arial,sans-serif;background:#f8f9fa;color:#1f2937;margin:0;display:flex;min-height:100vh;align-items:center;justify-content:center}
 main{background:#fff;border-radius:12px;box-shadow:0 1px 3px rgba(0,0,0,.1);padding:32px;max-width:440px;margin:16px}
-h1{font-size:22px;margin:0 0 12px}p{line-height:1.6}button{background:#4c6ef5;color:#fff;border:0;border-radius:8px;padding:10px 18px;font-size:16px;cursor:pointer}
+h1{font-size:22px;margin:0 0 12px}p{line-height:1.6}button{background:#3b5bdb;color:#fff;border:0;border-radius:8px;padding:10px 18px;font-size:16px;cursor:pointer}
 button:focus-visible{outline:3px solid #364fc7;outline-offset:2px}</style></head><body><main>${body}</main></body></html>`;
 }
 

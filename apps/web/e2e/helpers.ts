@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, type describe, expect, type TestAPI } from 'vitest';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core';
 import AxeBuilder from '@axe-core/playwright';
 import { HttpClient, startTestApp, type TestApp } from '@lampstand/server/testing';
 
@@ -66,7 +66,7 @@ export async function screenshot(page: Page, name: string): Promise<void> {
  * No serious or critical accessibility violations (axe). Sandboxed iframes (email previews, which
  * by design run no scripts) are swapped for an empty box first: axe cannot run inside them.
  */
-export async function expectAccessible(page: Page): Promise<void> {
+export async function expectAccessible(page: Page, o: { notices?: boolean } = {}): Promise<void> {
   // Measure what people read, not a frame of a dialog fading in: wait for transitions to finish.
   await animationsDone(page);
   await page.evaluate(() => {
@@ -76,8 +76,10 @@ export async function expectAccessible(page: Page): Promise<void> {
       f.replaceWith(box);
     }
   });
-  // Toasts are left out: axe measures them mid-animation (partly transparent), not as people read them.
-  const results = await new AxeBuilder({ page }).exclude('.mantine-Notifications-root').analyze();
+  // Toasts are left out unless asked for (`notices: true`, with one shown and settled): one that comes
+  // or goes while axe runs is measured mid-animation (partly transparent), not as people read it.
+  const axe = new AxeBuilder({ page });
+  const results = await (o.notices ? axe : axe.exclude('.mantine-Notifications-root')).analyze();
   const bad = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
   expect(
     bad.map(
@@ -181,4 +183,25 @@ export async function animationsDone(page: Page) {
 /** A toast (Mantine notification) with this text: never confused with the same words on the page. */
 export function toast(page: Page, text: string | RegExp) {
   return page.locator('.mantine-Notifications-root').getByText(text);
+}
+
+/** No other element lies over the control: a click on any part of it reaches it. */
+export async function expectUncovered(control: Locator) {
+  const coveredPoints = await control.evaluate((el) => {
+    const r = el.getBoundingClientRect();
+    const [midX, midY] = [(r.left + r.right) / 2, (r.top + r.bottom) / 2];
+    // The centre and the middle of each edge (corners are rounded, so outside the button's shape).
+    const points = [
+      [midX, midY],
+      [r.left + 4, midY],
+      [r.right - 4, midY],
+      [midX, r.top + 3],
+      [midX, r.bottom - 3],
+    ] as const;
+    return points
+      .map(([x, y]) => ({ x, y, hit: document.elementFromPoint(x, y) }))
+      .filter(({ hit }) => !hit || !el.contains(hit))
+      .map(({ x, y, hit }) => `(${Math.round(x)},${Math.round(y)}) ${hit?.className ?? 'nothing'}`);
+  });
+  expect(coveredPoints, `${String(control)} is covered`).toEqual([]);
 }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Locator, Page } from 'playwright-core';
 import { registerChurch } from '@lampstand/server/testing';
-import { animationsDone, browserDescribe, signIn, screenshot, startE2E, toast } from './helpers';
+import { animationsDone, browserDescribe, expectUncovered, signIn, screenshot, startE2E, toast } from './helpers';
 
 const WIDTHS = [390, 1024, 1366] as const;
 
@@ -115,27 +115,6 @@ const SCREENS: Screen[] = [
   },
 ];
 
-/** No other element lies over the control: a click on any part of it reaches it. */
-async function expectUncovered(control: Locator) {
-  const coveredPoints = await control.evaluate((el) => {
-    const r = el.getBoundingClientRect();
-    const [midX, midY] = [(r.left + r.right) / 2, (r.top + r.bottom) / 2];
-    // The centre and the middle of each edge (corners are rounded, so outside the button's shape).
-    const points = [
-      [midX, midY],
-      [r.left + 4, midY],
-      [r.right - 4, midY],
-      [midX, r.top + 3],
-      [midX, r.bottom - 3],
-    ] as const;
-    return points
-      .map(([x, y]) => ({ x, y, hit: document.elementFromPoint(x, y) }))
-      .filter(({ hit }) => !hit || !el.contains(hit))
-      .map(({ x, y, hit }) => `(${Math.round(x)},${Math.round(y)}) ${hit?.className ?? 'nothing'}`);
-  });
-  expect(coveredPoints, `${String(control)} is covered`).toEqual([]);
-}
-
 async function expectInsideWidth(page: Page, control: Locator, width: number) {
   await control.waitFor();
   await control.scrollIntoViewIfNeeded();
@@ -202,11 +181,11 @@ browserDescribe(describe)('every main screen at 390, 1024 and 1366 px', async ()
           for (const control of s.actions(p)) await expectInsideWidth(p, control, width);
           expect(await p.getByRole('heading', { level: 1 }).count(), `${s.name}: one level-1 heading`).toBe(1);
           const cut = await p.evaluate(() =>
-            Array.from(document.querySelectorAll('.mantine-Button-label'))
+            Array.from(document.querySelectorAll('.mantine-Button-label, .mantine-Badge-root, .mantine-Badge-label'))
               .filter((e) => e.scrollWidth > e.clientWidth + 1)
               .map((e) => e.textContent),
           );
-          expect(cut, `${s.name}: button labels cut`).toEqual([]);
+          expect(cut, `${s.name}: button labels and badges cut`).toEqual([]);
           const overflow = await p.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
           expect(overflow, `${s.name} scrolls sideways by ${overflow}px`).toBeLessThanOrEqual(0);
           await p.evaluate(() => window.scrollTo(0, 0));

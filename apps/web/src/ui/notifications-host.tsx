@@ -3,9 +3,19 @@
 // writes to Mantine's store, which this container reads when it mounts.
 import '@mantine/notifications/styles.css';
 import { Notifications } from '@mantine/notifications';
+import { useMediaQuery } from '@mantine/hooks';
+import classes from './notifications-host.module.css';
 
 export function NotificationsHost() {
-  // Bottom-right: clear of the header, the impersonation banner's Stop button, and the close
-  // button and title of every sheet and dialog (all at the top).
-  return <Notifications limit={1} autoClose={5000} position="bottom-right" />;
+  // Where no action is (notifications-host.module.css): at the top on phones and tablets, where the
+  // navigation is a drawer (the shell's breakpoint, 48em); beside the sidebar at the bottom left wider.
+  const drawerNavigation = useMediaQuery('(max-width: 48em)', true, { getInitialValueInEffect: false });
+  return (
+    <Notifications
+      limit={1}
+      autoClose={5000}
+      position={drawerNavigation ? 'top-center' : 'bottom-left'}
+      classNames={{ root: classes.root }}
+    />
+  );
 }

@@ -1,4 +1,5 @@
 import '@mantine/dates/styles.css';
+import { useId } from 'react';
 import { DateTimePicker } from '@mantine/dates';
 import { fromZonedWallTime, nextWholeHour, timeZoneLabel, toZonedWallTime } from '../lib/time-zone';
 import { TimeZoneLink } from './time-zone';
@@ -23,10 +24,15 @@ export function ZonedDateTimePicker({
   error?: React.ReactNode;
   withAsterisk?: boolean;
 }) {
+  // The field's button and the popover share one id: the popover (a dialog) is named by the field's
+  // label ('Send at'), which Mantine's own target id, replaced by the field's, left unnamed.
+  const id = useId();
   const now = new Date();
   const defaultTime = toZonedWallTime(nextWholeHour(timeZone, now), timeZone).slice(11, 16);
   return (
     <DateTimePicker
+      id={id}
+      popoverProps={{ id }}
       label={label}
       description={
         <>
