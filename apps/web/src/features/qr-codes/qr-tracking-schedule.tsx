@@ -1,9 +1,9 @@
 import { Accordion, ActionIcon, Alert, Button, Group, Stack, Text, TextInput } from '@mantine/core';
-import { DateTimePicker } from '@mantine/dates';
 import { IconPlus, IconTrash } from '@tabler/icons-react';
 import { useState } from 'react';
 import { QR_MAX_SCHEDULE } from '@lampstand/api/schemas/qr-codes';
 import type { QrForm } from './qr-form-values';
+import { NamedDateTimePicker } from '../../ui/named-date-time-picker';
 
 /** The folded sections: campaign tracking (UTM) and the scheduled destinations of a short link. */
 export function TrackingAndSchedule({ form }: { form: QrForm }) {
@@ -73,14 +73,14 @@ export function TrackingAndSchedule({ form }: { form: QrForm }) {
                   </ActionIcon>
                 </Group>
                 <Group grow wrap="wrap">
-                  <DateTimePicker
+                  <NamedDateTimePicker
                     label="From"
                     placeholder="Now"
                     clearable
                     valueFormat="MMM D, YYYY h:mm A"
                     {...form.getInputProps(`schedule.${i}.startsAt`)}
                   />
-                  <DateTimePicker
+                  <NamedDateTimePicker
                     label="Until"
                     placeholder="No end"
                     clearable
