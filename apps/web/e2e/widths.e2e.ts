@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Locator, Page } from 'playwright-core';
 import { registerChurch } from '@lampstand/server/testing';
-import { animationsDone, browserDescribe, signIn, screenshot, startE2E, toast } from './helpers';
+import { animationsDone, browserDescribe, expectAccessible, signIn, screenshot, startE2E, toast } from './helpers';
 
 const WIDTHS = [390, 1024, 1366] as const;
 
@@ -16,7 +16,7 @@ interface Screen {
    * The screen's list of records: a table named `label` from 768 px, and on a phone a list of cards,
    * each with the record's name first, the `values` under it, and the named `action` last.
    */
-  records?: { label: string; name: string; values?: string[]; action: string };
+  records?: { label: string; name: string; values?: string[]; action: string; axe?: boolean };
 }
 
 const SCREENS: Screen[] = [
@@ -43,6 +43,7 @@ const SCREENS: Screen[] = [
       name: 'Bartholomew Nathanael-Cana',
       values: ['Bartholomew@example.org'],
       action: 'Edit Bartholomew Nathanael-Cana',
+      axe: true,
     },
   },
   {
@@ -168,6 +169,7 @@ const SCREENS: Screen[] = [
       // The username and email under their names (registerChurch makes user_… and office_…@example.org).
       values: ['Usernameuser_', 'Emailoffice_'],
       action: 'Impersonate Grace Church',
+      axe: true,
     },
   },
   {
@@ -207,6 +209,7 @@ async function expectRecords(page: Page, r: NonNullable<Screen['records']>, widt
     seen.lastActions.some((a) => a?.startsWith(r.action)),
     `${r.label}: the card ends with its actions (${r.action} among ${seen.lastActions.join(', ')})`,
   ).toBe(true);
+  if (r.axe) await expectAccessible(page);
 }
 
 /** No other element lies over the control: a click on any part of it reaches it. */
