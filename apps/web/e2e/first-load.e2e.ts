@@ -40,6 +40,16 @@ browserDescribe(describe)('first load', async () => {
     await page.getByRole('heading', { name: 'Welcome back, Grace Church!' }).waitFor();
     await page.waitForLoadState('networkidle');
     expect(checks()).toBe(1);
+    // The spec lights the Show Up link on / as well as the Dashboard's.
+    const nav = page.getByRole('navigation', { name: 'Marketing' });
+    const active = async (name: string) => (await nav.getByRole('link', { name }).getAttribute('data-active')) !== null;
+    expect({ dashboard: await active('Dashboard'), showUp: await active('Show Up') }).toEqual({
+      dashboard: true,
+      showUp: true,
+    });
+    await page.goto('/contacts');
+    await page.getByRole('heading', { level: 1, name: 'Contacts' }).waitFor();
+    expect(await active('Show Up')).toBe(false);
     await context.close();
   });
 });

@@ -58,8 +58,8 @@ browserDescribe(describe)('Service planner', async () => {
     await page.getByRole('dialog').getByRole('button', { name: 'Add Song' }).click();
     await page.getByRole('dialog', { name: 'Add Song' }).waitFor({ state: 'detached' });
     await page.getByRole('cell', { name: 'Amazing Grace', exact: true }).waitFor();
-    await page.getByRole('button', { name: 'Actions for Amazing Grace' }).click();
-    await page.getByRole('menuitem', { name: 'View chart' }).click();
+    // A song's title opens its chart.
+    await page.getByRole('button', { name: 'Amazing Grace', exact: true }).click();
     const chart = page.getByRole('dialog', { name: 'Amazing Grace' });
     await chart.getByText('D/F#').waitFor();
     await choose(page, 'Show in key', 'A major');
@@ -138,6 +138,12 @@ browserDescribe(describe)('Service planner', async () => {
     await addItem('Song', '4', { title: 'Amazing Grace (John Newton)', key: 'A major' });
     await addItem('Sermon', '30');
     await page.getByText('Amazing Grace · Key of A').waitFor();
+    // The song's title in the order of service opens its chart in this service's key.
+    await page.getByTestId('plan-item').getByRole('button', { name: 'Amazing Grace', exact: true }).click();
+    const planChart = page.getByRole('dialog', { name: 'Amazing Grace' });
+    await planChart.getByText('E/G#').waitFor();
+    await planChart.getByRole('button', { name: 'Close' }).click();
+    await planChart.waitFor({ state: 'detached' });
     expect(await itemTitles(page)).toEqual(['Welcome', 'Amazing Grace', 'Sermon']);
     expect(await page.getByTestId('item-start').allTextContents()).toEqual(['10:00 AM', '10:05 AM', '10:09 AM']);
     await expect.poll(() => page.getByTestId('plan-length').textContent()).toContain('9 min over');

@@ -38,6 +38,12 @@ browserDescribe(describe)('SMS campaigns', async () => {
       .getByRole('button', { name: 'Create Campaign' })
       .waitFor({ state: 'detached' })
       .catch(() => undefined);
+    // The spec: Create Campaign is disabled while the form is invalid (no name or message yet).
+    await page.getByRole('tab', { name: 'Schedule & Review' }).click();
+    const createButton = page.getByRole('button', { name: 'Create Campaign' });
+    expect(await createButton.isDisabled()).toBe(true);
+    await page.getByText('Before saving: Campaign name is required · SMS content is required').waitFor();
+    await page.getByRole('tab', { name: 'Campaign Details' }).click();
     await page.getByLabel('Campaign Name').fill('Youth night');
     // Plain words: texts per person and for the whole list (2 people); the encoding sits in a tooltip.
     await page.getByLabel('Message').fill('Hi {{firstName}}, youth night at {{churchName}} is on tonight');

@@ -143,6 +143,23 @@ browserDescribe(describe)('Social Blast', async () => {
       await twelfthCell.getByRole('button', { name: /^Youth night/ }).waitFor();
       await screenshot(page, `social-month-${width}`);
     }
+    // On a phone the month is a list of its days: each with an add button, the posts under their
+    // day, no drop-target outlines, and a day without posts one short line.
+    const days = page.getByRole('list', { name: 'Days' }).getByRole('listitem');
+    const now = new Date();
+    expect(await days.count()).toBe(new Date(now.getFullYear(), now.getMonth() + 1, 0).getDate());
+    await twelfthCell.getByRole('button', { name: `Add post on ${twelfth.short}` }).waitFor();
+    const look = await days.evaluateAll((items) =>
+      items.map((li) => ({
+        dashed: [li, ...Array.from(li.querySelectorAll('*'))].some(
+          (e) => getComputedStyle(e).outlineStyle === 'dashed',
+        ),
+        posts: li.querySelectorAll('[data-testid^="post-"]').length,
+        height: li.getBoundingClientRect().height,
+      })),
+    );
+    expect(look.filter((d) => d.dashed)).toEqual([]);
+    expect(Math.max(...look.filter((d) => d.posts === 0).map((d) => d.height))).toBeLessThan(48);
     await expectAccessible(page);
     // The dialog on a phone.
     await page.getByRole('button', { name: 'Create New Post' }).click();

@@ -1,7 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import type { Locator, Page } from 'playwright-core';
 import { registerChurch } from '@lampstand/server/testing';
-import { animationsDone, browserDescribe, expectUncovered, signIn, screenshot, startE2E, toast } from './helpers';
+import {
+  animationsDone,
+  browserDescribe,
+  expectAccessible,
+  expectUncovered,
+  signIn,
+  screenshot,
+  startE2E,
+  toast,
+} from './helpers';
 
 const WIDTHS = [390, 1024, 1366] as const;
 
@@ -12,6 +21,11 @@ interface Screen {
   /** Controls a person needs on this screen: each must be inside the viewport's width. */
   actions: (page: Page) => Locator[];
   admin?: boolean;
+  /**
+   * The screen's list of records: a table named `label` from 768 px, and on a phone a list of cards,
+   * each with the record's name first, the `values` under it, and the named `action` last.
+   */
+  records?: { label: string; name: string; values?: string[]; action: string; axe?: boolean };
 }
 
 const SCREENS: Screen[] = [
@@ -33,6 +47,13 @@ const SCREENS: Screen[] = [
       p.getByRole('button', { name: 'View Bartholomew Nathanael-Cana' }),
       p.getByRole('button', { name: 'Edit Bartholomew Nathanael-Cana' }),
     ],
+    records: {
+      label: 'Contacts',
+      name: 'Bartholomew Nathanael-Cana',
+      values: ['Bartholomew@example.org'],
+      action: 'Edit Bartholomew Nathanael-Cana',
+      axe: true,
+    },
   },
   {
     name: 'email-campaigns',
@@ -43,6 +64,12 @@ const SCREENS: Screen[] = [
       p.getByRole('link', { name: 'View Harvest thanksgiving invitation' }),
       p.getByRole('link', { name: 'Edit Harvest thanksgiving invitation' }),
     ],
+    records: {
+      label: 'Email campaigns',
+      name: 'Harvest thanksgiving invitation',
+      values: ['Draft'],
+      action: 'Edit Harvest thanksgiving invitation',
+    },
   },
   {
     name: 'sms-campaigns',
@@ -53,6 +80,12 @@ const SCREENS: Screen[] = [
       p.getByRole('button', { name: 'Edit Youth night reminder' }),
       p.getByRole('button', { name: 'Delete Youth night reminder' }),
     ],
+    records: {
+      label: 'SMS campaigns',
+      name: 'Youth night reminder',
+      values: ['Youth Parents'],
+      action: 'Delete Youth night reminder',
+    },
   },
   {
     name: 'templates',
@@ -77,6 +110,12 @@ const SCREENS: Screen[] = [
       p.getByRole('button', { name: 'Create QR Code' }),
       p.getByRole('button', { name: 'Actions for Welcome card' }),
     ],
+    records: {
+      label: 'QR codes',
+      name: 'Welcome card',
+      values: ['https://example.org/welcome'],
+      action: 'Actions for Welcome card',
+    },
   },
   {
     name: 'show-up',
@@ -92,6 +131,34 @@ const SCREENS: Screen[] = [
       p.getByRole('button', { name: 'New Plan' }),
       p.getByRole('button', { name: /^Actions for Sunday Morning Worship/ }),
     ],
+    records: {
+      label: 'Service plans',
+      name: 'Sunday Morning Worship',
+      values: ['No one scheduled'],
+      action: 'Actions for Sunday Morning Worship',
+    },
+  },
+  {
+    name: 'songs',
+    path: '/service-planner?tab=songs',
+    heading: 'Service Planner',
+    actions: (p) => [
+      p.getByRole('button', { name: 'Add Song' }),
+      p.getByRole('button', { name: 'Amazing Grace', exact: true }),
+    ],
+    records: { label: 'Songs', name: 'Amazing Grace', values: ['John Newton'], action: 'Actions for Amazing Grace' },
+  },
+  {
+    name: 'team',
+    path: '/service-planner?tab=team',
+    heading: 'Service Planner',
+    actions: (p) => [p.getByRole('button', { name: 'Add Member' })],
+    records: {
+      label: 'Team members',
+      name: 'Fay Organist',
+      values: ['fay@example.org'],
+      action: 'Actions for Fay Organist',
+    },
   },
   {
     name: 'social-blast',
@@ -105,6 +172,14 @@ const SCREENS: Screen[] = [
     heading: 'User Management',
     admin: true,
     actions: (p) => [p.getByRole('button', { name: 'Impersonate Grace Church' })],
+    records: {
+      label: 'Church accounts',
+      name: 'Grace Church',
+      // The username and email under their names (registerChurch makes user_… and office_…@example.org).
+      values: ['Usernameuser_', 'Emailoffice_'],
+      action: 'Impersonate Grace Church',
+      axe: true,
+    },
   },
   {
     name: 'admin-templates',
@@ -114,6 +189,37 @@ const SCREENS: Screen[] = [
     actions: (p) => [p.getByRole('button', { name: 'New Template' })],
   },
 ];
+
+/**
+ * From 768 px a list of records is a table; on a phone it is cards (no table at all): each card
+ * starts with the record's name and ends with its actions.
+ */
+async function expectRecords(page: Page, r: NonNullable<Screen['records']>, width: number) {
+  if (width >= 768) {
+    await page
+      .getByRole('table', { name: r.label })
+      .getByRole('row', { name: new RegExp(r.name) })
+      .waitFor();
+    return;
+  }
+  const card = page.getByRole('list', { name: r.label }).getByRole('listitem').filter({ hasText: r.name }).first();
+  await card.waitFor();
+  expect(await page.locator('table:visible').count(), `${r.label}: no table on a phone`).toBe(0);
+  const seen = await card.evaluate((el) => ({
+    first: el.firstElementChild?.textContent ?? '',
+    text: el.textContent ?? '',
+    lastActions: Array.from(el.lastElementChild?.querySelectorAll('button, a') ?? []).map(
+      (b) => b.getAttribute('aria-label') ?? b.textContent,
+    ),
+  }));
+  expect(seen.first.startsWith(r.name), `${r.label}: the card starts with ${r.name}`).toBe(true);
+  for (const v of r.values ?? []) expect(seen.text, `${r.label}: the card shows ${v}`).toContain(v);
+  expect(
+    seen.lastActions.some((a) => a?.startsWith(r.action)),
+    `${r.label}: the card ends with its actions (${r.action} among ${seen.lastActions.join(', ')})`,
+  ).toBe(true);
+  if (r.axe) await expectAccessible(page);
+}
 
 async function expectInsideWidth(page: Page, control: Locator, width: number) {
   await control.waitFor();
@@ -160,6 +266,8 @@ browserDescribe(describe)('every main screen at 390, 1024 and 1366 px', async ()
   await c.post('/api/qr-codes', { name: 'Welcome card', url: 'https://example.org/welcome' });
   const sunday = new Date(Date.now() + 3 * 86_400_000).toISOString().slice(0, 10);
   await c.post('/api/service-planner/plans', { title: 'Sunday Morning Worship', date: sunday });
+  await c.post('/api/service-planner/songs', { title: 'Amazing Grace', artist: 'John Newton' });
+  await c.post('/api/service-planner/members', { name: 'Fay Organist', email: 'fay@example.org' });
 
   for (const width of WIDTHS) {
     it(
@@ -179,6 +287,7 @@ browserDescribe(describe)('every main screen at 390, 1024 and 1366 px', async ()
           await p.goto(s.path);
           await p.getByRole('heading', { level: 1, name: s.heading }).waitFor();
           for (const control of s.actions(p)) await expectInsideWidth(p, control, width);
+          if (s.records) await expectRecords(p, s.records, width);
           expect(await p.getByRole('heading', { level: 1 }).count(), `${s.name}: one level-1 heading`).toBe(1);
           const cut = await p.evaluate(() =>
             Array.from(document.querySelectorAll('.mantine-Button-label, .mantine-Badge-root, .mantine-Badge-label'))

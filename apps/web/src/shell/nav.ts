@@ -35,7 +35,8 @@ export const marketingNav: NavItem[] = [
   { label: 'News Builder', to: '/news-builder', icon: IconNews, isActive: under('/news-builder') },
   { label: 'Scheduling', to: '/scheduling', icon: IconCalendarTime, isActive: under('/scheduling') },
   { label: 'Templates', to: '/templates', icon: IconTemplate, isActive: under('/templates') },
-  { label: 'Show Up', to: '/show-up', icon: IconHeartHandshake, isActive: under('/show-up') },
+  // The spec lights Show Up on the dashboard too ('active for / and any path under /show-up/').
+  { label: 'Show Up', to: '/show-up', icon: IconHeartHandshake, isActive: (p) => p === '/' || under('/show-up')(p) },
   { label: 'Social Blast', to: '/social-blast', icon: IconSpeakerphone, isActive: under('/social-blast') },
 ];
 

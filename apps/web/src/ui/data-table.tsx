@@ -1,37 +1,143 @@
-import { ActionIcon, Card, Group, Menu, Stack, Table, Text, VisuallyHidden } from '@mantine/core';
-import { IconDots } from '@tabler/icons-react';
+import {
+  ActionIcon,
+  Card,
+  Group,
+  Menu,
+  Select,
+  Stack,
+  Table,
+  Text,
+  UnstyledButton,
+  VisuallyHidden,
+  type TableProps,
+  type TableTdProps,
+  type TableThProps,
+} from '@mantine/core';
+import { useMediaQuery } from '@mantine/hooks';
+import {
+  IconChevronDown,
+  IconChevronUp,
+  IconDots,
+  IconSelector,
+  IconSortAscending,
+  IconSortDescending,
+} from '@tabler/icons-react';
 import type { ReactNode } from 'react';
 import { Link } from 'react-router-dom';
+import classes from './data-table.module.css';
+
+/** Where the table becomes cards: below Mantine's `sm` (48em, 768 px), as the navbar folds away. */
+export const WIDE_QUERY = '(min-width: 48em)';
+
+/** The screen is wide enough for tables (768 px and up), read at once (no first frame as a phone). */
+export function useWide(): boolean {
+  return useMediaQuery(WIDE_QUERY, true, { getInitialValueInEffect: false });
+}
+
+export interface Column<T> {
+  /** The column's header, and the value's label on a phone's card. */
+  header: string;
+  cell: (row: T) => ReactNode;
+  /**
+   * On a phone's card: 'title' is the record's name, first and without a label (one column has it);
+   * 'hidden' leaves the value out (the title or another value already says it); by default a
+   * labelled value. Empty values (null, '', undefined) are left out of a card.
+   */
+  card?: 'title' | 'hidden';
+  /** A smaller grey line under the value (a campaign's subject, when it was sent). */
+  note?: (row: T) => ReactNode;
+  /** With `sort`: the key this column sorts by (its header becomes a button). */
+  sortKey?: string;
+  td?: TableTdProps;
+  th?: TableThProps;
+}
+
+export interface DataTableSort {
+  key: string;
+  dir: 'asc' | 'desc';
+  onChange: (next: { key: string; dir: 'asc' | 'desc' }) => void;
+}
+
+export interface DataTableProps<T> {
+  /** What the rows are ('Contacts'): names the table, and the list of cards on a phone. */
+  label: string;
+  rows: T[];
+  rowKey: (row: T) => string | number;
+  columns: Column<T>[];
+  /** A record's actions: the last column of the table, the last line of its card. */
+  actions?: (row: T) => ReactNode;
+  /** The actions column's header: 'Actions' shown, or named for screen readers only. */
+  actionsHeader?: 'shown' | 'hidden';
+  actionsTd?: TableTdProps;
+  actionsWidth?: number;
+  /** Wider than this, the table scrolls sideways inside its box (no scroll box when not given). */
+  minWidth?: number;
+  stickyHeader?: boolean;
+  /** Props of the table itself (striped, verticalSpacing…) over the defaults. */
+  table?: TableProps;
+  /** Shown instead of the rows when there are none (loading, an error, 'No results found.'). */
+  empty?: ReactNode;
+  sort?: DataTableSort;
+}
+
+/** A column's value for a row, with its note under it. */
+function Value<T>({ column, row }: { column: Column<T>; row: T }) {
+  const note = column.note?.(row);
+  return (
+    <>
+      {column.cell(row)}
+      {isEmpty(note) ? null : (
+        <Text size="xs" c="dimmed" fw={400} lineClamp={2}>
+          {note}
+        </Text>
+      )}
+    </>
+  );
+}
+
+const isEmpty = (v: ReactNode) => v === null || v === undefined || v === '' || v === false;
 
 /**
- * A list of records as a table that scrolls sideways on narrow screens: the column headers, then
- * an 'Actions' column (its header shown, or named for screen readers only), then the rows.
+ * A list of records: a table on screens 768 px and wider, and on phones one card per record with
+ * its name first, each other value under its column's name, and its actions last.
  */
-export function DataTable({
-  minWidth,
-  headers,
-  actions = 'shown',
+export function DataTable<T>(props: DataTableProps<T>) {
+  const wide = useWide();
+  return wide ? <WideTable {...props} /> : <CardList {...props} />;
+}
+
+function WideTable<T>({
+  label,
+  rows,
+  rowKey,
+  columns,
+  actions,
+  actionsHeader = 'shown',
+  actionsTd,
   actionsWidth,
+  minWidth,
   stickyHeader = false,
-  children,
-}: {
-  minWidth: number;
-  headers: ReactNode[];
-  actions?: 'shown' | 'hidden';
-  actionsWidth?: number;
-  stickyHeader?: boolean;
-  children: ReactNode;
-}) {
-  return (
-    <Table.ScrollContainer minWidth={minWidth}>
-      <Table highlightOnHover stickyHeader={stickyHeader} verticalSpacing="sm">
-        <Table.Thead>
-          <Table.Tr>
-            {headers.map((h, i) => (
-              <Table.Th key={i}>{h}</Table.Th>
-            ))}
+  table,
+  empty,
+  sort,
+}: DataTableProps<T>) {
+  const span = columns.length + (actions ? 1 : 0);
+  const body = (
+    <Table aria-label={label} highlightOnHover stickyHeader={stickyHeader} verticalSpacing="sm" {...table}>
+      <Table.Thead>
+        <Table.Tr>
+          {columns.map((c) =>
+            sort && c.sortKey ? (
+              <SortHeader key={c.header} column={c} sort={sort} sortKey={c.sortKey} />
+            ) : (
+              <Table.Th key={c.header} {...c.th}>
+                {c.header}
+              </Table.Th>
+            ),
+          )}
+          {actions ? (
             <Table.Th w={actionsWidth}>
-              {actions === 'shown' ? (
+              {actionsHeader === 'shown' ? (
                 <Text span size="sm" fw={600}>
                   Actions
                 </Text>
@@ -39,35 +145,117 @@ export function DataTable({
                 <VisuallyHidden>Actions</VisuallyHidden>
               )}
             </Table.Th>
+          ) : null}
+        </Table.Tr>
+      </Table.Thead>
+      <Table.Tbody>
+        {rows.length === 0 && empty !== undefined ? (
+          <Table.Tr>
+            <Table.Td colSpan={span} ta="center" py="xl">
+              {empty}
+            </Table.Td>
           </Table.Tr>
-        </Table.Thead>
-        <Table.Tbody>{children}</Table.Tbody>
-      </Table>
-    </Table.ScrollContainer>
+        ) : (
+          rows.map((r) => (
+            <Table.Tr key={rowKey(r)}>
+              {columns.map((c) => (
+                <Table.Td key={c.header} {...c.td}>
+                  <Value column={c} row={r} />
+                </Table.Td>
+              ))}
+              {actions ? <Table.Td {...actionsTd}>{actions(r)}</Table.Td> : null}
+            </Table.Tr>
+          ))
+        )}
+      </Table.Tbody>
+    </Table>
+  );
+  return minWidth ? <Table.ScrollContainer minWidth={minWidth}>{body}</Table.ScrollContainer> : body;
+}
+
+function SortHeader<T>({ column, sort, sortKey }: { column: Column<T>; sort: DataTableSort; sortKey: string }) {
+  const active = sort.key === sortKey;
+  const Icon = active ? (sort.dir === 'asc' ? IconChevronUp : IconChevronDown) : IconSelector;
+  return (
+    <Table.Th aria-sort={active ? (sort.dir === 'asc' ? 'ascending' : 'descending') : 'none'} {...column.th}>
+      <UnstyledButton
+        className={classes.sortButton}
+        onClick={() => sort.onChange({ key: sortKey, dir: active && sort.dir === 'asc' ? 'desc' : 'asc' })}
+      >
+        {column.header}
+        <Icon size={14} aria-hidden />
+      </UnstyledButton>
+    </Table.Th>
   );
 }
 
-/** The phone layout of a list: one card per record, its actions on the right. */
-export function CardList<T extends { id: number }>({
-  rows,
-  card,
-  actions,
-}: {
-  rows: T[];
-  card: (row: T) => ReactNode;
-  actions: (row: T) => ReactNode;
-}) {
+/** On a phone the column headers are gone: the order is chosen above the cards. */
+function CardSort<T>({ columns, sort }: { columns: Column<T>[]; sort: DataTableSort }) {
+  const options = columns.filter((c) => c.sortKey).map((c) => ({ value: c.sortKey!, label: c.header }));
   return (
-    <Stack gap="sm">
-      {rows.map((row) => (
-        <Card key={row.id} withBorder padding="sm">
-          <Group justify="space-between" wrap="nowrap" align="flex-start">
-            <Stack gap={2}>{card(row)}</Stack>
-            {actions(row)}
-          </Group>
-        </Card>
-      ))}
-    </Stack>
+    <Group gap="xs" align="flex-end" wrap="nowrap" mb="sm">
+      <Select
+        label="Sort by"
+        size="xs"
+        data={options}
+        value={sort.key}
+        allowDeselect={false}
+        onChange={(key) => key && sort.onChange({ key, dir: 'asc' })}
+        w={180}
+      />
+      <ActionIcon
+        variant="default"
+        size={30}
+        aria-label={sort.dir === 'asc' ? 'Sort descending' : 'Sort ascending'}
+        onClick={() => sort.onChange({ key: sort.key, dir: sort.dir === 'asc' ? 'desc' : 'asc' })}
+      >
+        {sort.dir === 'asc' ? <IconSortAscending size={16} /> : <IconSortDescending size={16} />}
+      </ActionIcon>
+    </Group>
+  );
+}
+
+function CardList<T>({ label, rows, rowKey, columns, actions, empty, sort }: DataTableProps<T>) {
+  const title = columns.find((c) => c.card === 'title');
+  const fields = columns.filter((c) => !c.card);
+  return (
+    <>
+      {sort && rows.length > 1 ? <CardSort columns={columns} sort={sort} /> : null}
+      {rows.length === 0 && empty !== undefined ? (
+        <Text ta="center" py="xl" size="sm">
+          {empty}
+        </Text>
+      ) : (
+        <Stack component="ul" gap="sm" className={classes.cards} aria-label={label}>
+          {rows.map((r) => (
+            <Card component="li" key={rowKey(r)} withBorder padding="sm" className={classes.card}>
+              {title ? (
+                <div className={classes.title}>
+                  <Value column={title} row={r} />
+                </div>
+              ) : null}
+              <dl className={classes.fields}>
+                {fields.map((c) => {
+                  return isEmpty(c.cell(r)) ? null : (
+                    <div key={c.header} className={classes.field}>
+                      <dt>{c.header}</dt>
+                      <dd>
+                        <Value column={c} row={r} />
+                      </dd>
+                    </div>
+                  );
+                })}
+              </dl>
+              {actions ? (
+                <Group gap="xs" justify="flex-end" className={classes.actions}>
+                  {actions(r)}
+                </Group>
+              ) : null}
+            </Card>
+          ))}
+        </Stack>
+      )}
+    </>
   );
 }
 

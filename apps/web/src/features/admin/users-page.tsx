@@ -1,4 +1,4 @@
-import { Badge, Button, Group, Modal, Paper, Table, Text, TextInput } from '@mantine/core';
+import { Badge, Button, Group, Modal, Paper, Text, TextInput } from '@mantine/core';
 import { IconGauge, IconSearch, IconTemplate, IconUserPlus, IconUserShare } from '@tabler/icons-react';
 import { ChurchTemplatesDialog } from '../templates/assign-dialog';
 import { DailyLimitDialog, dailyLimitLabel } from './daily-limit-dialog';
@@ -10,16 +10,11 @@ import { trpc } from '../../lib/trpc';
 import { useSave } from '../../lib/use-save';
 import { errorText } from '../../lib/errors';
 import { PageHeader } from '../../ui/page-header';
-import { type SortKey, SortHeader } from './users-sort-header';
+import { DataTable } from '../../ui/data-table';
+
+type SortKey = 'id' | 'churchName' | 'username' | 'email' | 'role';
 
 const PAGE_SIZE = 10;
-const COLUMNS: { key: SortKey; label: string }[] = [
-  { key: 'id', label: 'ID' },
-  { key: 'churchName', label: 'Church Name' },
-  { key: 'username', label: 'Username' },
-  { key: 'email', label: 'Email' },
-  { key: 'role', label: 'Role' },
-];
 
 export function UsersPage() {
   const users = trpc.admin.users.useQuery();
@@ -61,9 +56,6 @@ export function UsersPage() {
   const current = Math.min(page, pageCount);
   const rows = filtered.slice((current - 1) * PAGE_SIZE, current * PAGE_SIZE);
 
-  const toggleSort = (key: SortKey) =>
-    setSort((s) => ({ key, dir: s.key === key && s.dir === 'asc' ? 'desc' : 'asc' }));
-
   return (
     <>
       <PageHeader
@@ -93,107 +85,82 @@ export function UsersPage() {
           maw={360}
           mb="md"
         />
-        <Table.ScrollContainer minWidth={720}>
-          <Table striped highlightOnHover stickyHeader verticalSpacing="sm">
-            <Table.Thead>
-              <Table.Tr>
-                {COLUMNS.map((c) => (
-                  <SortHeader
-                    key={c.key}
-                    label={c.label}
-                    active={sort.key === c.key}
-                    dir={sort.dir}
-                    onClick={() => toggleSort(c.key)}
-                  />
-                ))}
-                <Table.Th>
-                  <Text span size="sm" fw={600}>
-                    Actions
-                  </Text>
-                </Table.Th>
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {users.isLoading ? (
-                <Table.Tr>
-                  <Table.Td colSpan={6} ta="center" py="xl">
-                    Loading...
-                  </Table.Td>
-                </Table.Tr>
-              ) : users.error ? (
-                <Table.Tr>
-                  <Table.Td colSpan={6} ta="center" py="xl" c="red">
-                    {errorText(users.error)}
-                  </Table.Td>
-                </Table.Tr>
-              ) : rows.length === 0 ? (
-                <Table.Tr>
-                  <Table.Td colSpan={6} ta="center" py="xl">
-                    No results found.
-                  </Table.Td>
-                </Table.Tr>
-              ) : (
-                rows.map((u) => (
-                  <Table.Tr key={u.id}>
-                    <Table.Td>{u.id}</Table.Td>
-                    <Table.Td fw={500}>{u.churchName}</Table.Td>
-                    <Table.Td>{u.username}</Table.Td>
-                    <Table.Td>
-                      {u.email}
-                      <Text size="xs" c="dimmed">
-                        {dailyLimitLabel(u)}
-                      </Text>
-                    </Table.Td>
-                    <Table.Td>
-                      <Badge
-                        color={u.role === 'admin' ? 'red' : 'indigo'}
-                        variant={u.role === 'admin' ? 'filled' : 'light'}
-                      >
-                        {u.role}
-                      </Badge>
-                    </Table.Td>
-                    <Table.Td>
-                      <Group gap="xs" wrap="nowrap">
-                        <Button
-                          size="xs"
-                          variant="light"
-                          leftSection={<IconUserShare size={16} />}
-                          disabled={u.role === 'admin'}
-                          onClick={() => setTarget(u)}
-                          aria-label={`Impersonate ${u.churchName}`}
-                        >
-                          Impersonate
-                        </Button>
-                        {u.role !== 'admin' ? (
-                          <Button
-                            size="xs"
-                            variant="default"
-                            leftSection={<IconTemplate size={16} />}
-                            onClick={() => setTemplatesFor(u)}
-                            aria-label={`Templates for ${u.churchName}`}
-                          >
-                            Templates
-                          </Button>
-                        ) : null}
-                        {u.role !== 'admin' ? (
-                          <Button
-                            size="xs"
-                            variant="default"
-                            leftSection={<IconGauge size={16} />}
-                            onClick={() => setLimitFor(u)}
-                            aria-label={`Daily limit for ${u.churchName}`}
-                          >
-                            Daily limit
-                          </Button>
-                        ) : null}
-                      </Group>
-                    </Table.Td>
-                  </Table.Tr>
-                ))
-              )}
-            </Table.Tbody>
-          </Table>
-        </Table.ScrollContainer>
+        <DataTable
+          label="Church accounts"
+          rows={rows}
+          rowKey={(u) => u.id}
+          minWidth={720}
+          stickyHeader
+          table={{ striped: true }}
+          empty={
+            users.isLoading ? (
+              'Loading...'
+            ) : users.error ? (
+              <Text span c="red" inherit>
+                {errorText(users.error)}
+              </Text>
+            ) : (
+              'No results found.'
+            )
+          }
+          sort={{ ...sort, onChange: (next) => setSort(next as typeof sort) }}
+          columns={[
+            { header: 'ID', sortKey: 'id', card: 'hidden', cell: (u) => u.id },
+            { header: 'Church Name', sortKey: 'churchName', card: 'title', td: { fw: 500 }, cell: (u) => u.churchName },
+            { header: 'Username', sortKey: 'username', cell: (u) => u.username },
+            {
+              header: 'Email',
+              sortKey: 'email',
+              cell: (u) => u.email,
+              note: dailyLimitLabel,
+            },
+            {
+              header: 'Role',
+              sortKey: 'role',
+              cell: (u) => (
+                <Badge color={u.role === 'admin' ? 'red' : 'indigo'} variant={u.role === 'admin' ? 'filled' : 'light'}>
+                  {u.role}
+                </Badge>
+              ),
+            },
+          ]}
+          actions={(u) => (
+            <Group gap="xs" wrap="nowrap">
+              <Button
+                size="xs"
+                variant="light"
+                leftSection={<IconUserShare size={16} />}
+                disabled={u.role === 'admin'}
+                onClick={() => setTarget(u)}
+                aria-label={`Impersonate ${u.churchName}`}
+              >
+                Impersonate
+              </Button>
+              {u.role !== 'admin' ? (
+                <Button
+                  size="xs"
+                  variant="default"
+                  leftSection={<IconTemplate size={16} />}
+                  onClick={() => setTemplatesFor(u)}
+                  aria-label={`Templates for ${u.churchName}`}
+                >
+                  Templates
+                </Button>
+              ) : null}
+              {u.role !== 'admin' ? (
+                <Button
+                  size="xs"
+                  variant="default"
+                  leftSection={<IconGauge size={16} />}
+                  onClick={() => setLimitFor(u)}
+                  aria-label={`Daily limit for ${u.churchName}`}
+                >
+                  Daily limit
+                </Button>
+              ) : null}
+            </Group>
+          )}
+        />
         <Group justify="space-between" mt="md" wrap="wrap">
           <Text size="sm" c="dimmed">
             {filtered.length} of {users.data?.length ?? 0} row(s)

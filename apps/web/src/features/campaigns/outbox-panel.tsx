@@ -1,6 +1,7 @@
-import { Paper, Table, Text, Title, type PaperProps } from '@mantine/core';
+import { Paper, Text, Title, type PaperProps } from '@mantine/core';
 import type { ReactNode } from 'react';
 import { useChurchTimeZone } from '../../lib/time-zone';
+import { DataTable } from '../../ui/data-table';
 import { formatDate, formatTime } from '../../ui/format';
 
 /**
@@ -28,26 +29,20 @@ export function OutboxPanel<M extends { id: number; toAddress: string; createdAt
       <Text size="sm" c="dimmed" mb="sm">
         {description}
       </Text>
-      <Table highlightOnHover>
-        <Table.Thead>
-          <Table.Tr>
-            <Table.Th>To</Table.Th>
-            <Table.Th>{messageHeader}</Table.Th>
-            <Table.Th>Time</Table.Th>
-          </Table.Tr>
-        </Table.Thead>
-        <Table.Tbody>
-          {messages.map((m) => (
-            <Table.Tr key={m.id}>
-              <Table.Td>{m.toAddress}</Table.Td>
-              <Table.Td>{message(m)}</Table.Td>
-              <Table.Td>
-                {formatDate(m.createdAt, timeZone)} {formatTime(m.createdAt, timeZone)}
-              </Table.Td>
-            </Table.Tr>
-          ))}
-        </Table.Tbody>
-      </Table>
+      <DataTable
+        label="Outbox"
+        rows={messages}
+        rowKey={(m) => m.id}
+        table={{ verticalSpacing: undefined }}
+        columns={[
+          { header: 'To', card: 'title', cell: (m) => m.toAddress },
+          { header: messageHeader, cell: message },
+          {
+            header: 'Time',
+            cell: (m) => `${formatDate(m.createdAt, timeZone)} ${formatTime(m.createdAt, timeZone)}`,
+          },
+        ]}
+      />
     </Paper>
   );
 }

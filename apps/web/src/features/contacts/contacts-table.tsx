@@ -1,16 +1,4 @@
-import {
-  ActionIcon,
-  Alert,
-  Badge,
-  Button,
-  Group,
-  Pagination,
-  Paper,
-  Skeleton,
-  Table,
-  Text,
-  TextInput,
-} from '@mantine/core';
+import { ActionIcon, Alert, Badge, Button, Group, Pagination, Paper, Skeleton, Text, TextInput } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { IconEye, IconPencil, IconPlus, IconSearch, IconTrash, IconUsers } from '@tabler/icons-react';
 import { useState } from 'react';
@@ -118,60 +106,41 @@ export function ContactsTable({
         )
       ) : (
         <>
-          <DataTable minWidth={640} stickyHeader actionsWidth={140} headers={['Name', 'Email', 'Phone', 'Tags']}>
-            {q.data!.items.map((c) => (
-              <Table.Tr key={c.id}>
-                <Table.Td fw={500}>{fullName(c)}</Table.Td>
-                <Table.Td>{c.email}</Table.Td>
-                <Table.Td>{phone(c)}</Table.Td>
-                <Table.Td>
-                  <Group gap={4}>
-                    {c.metadata.isChurchMember ? (
-                      <Badge size="sm" variant="light">
-                        Member
-                      </Badge>
-                    ) : null}
-                    {c.metadata.isServiceStaff ? (
-                      <Badge size="sm" variant="light" color="grape">
-                        Staff
-                      </Badge>
-                    ) : null}
-                    {c.consent.email.status === 'unsubscribed' ? (
-                      <Badge size="sm" variant="light" color="gray">
-                        No email
-                      </Badge>
-                    ) : null}
-                    {c.consent.sms.status === 'unsubscribed' ? (
-                      <Badge size="sm" variant="light" color="gray">
-                        No SMS
-                      </Badge>
-                    ) : null}
-                  </Group>
-                </Table.Td>
-                <Table.Td>
-                  <Group gap={4} wrap="nowrap">
-                    <ActionIcon variant="subtle" aria-label={`View ${fullName(c)}`} onClick={() => onView(c)}>
-                      <IconEye size={18} />
-                    </ActionIcon>
-                    <ActionIcon variant="subtle" aria-label={`Edit ${fullName(c)}`} onClick={() => onEdit(c)}>
-                      <IconPencil size={18} />
-                    </ActionIcon>
-                    <RowActionsMenu
-                      label={`More actions for ${fullName(c)}`}
-                      items={[
-                        {
-                          label: 'Delete',
-                          icon: <IconTrash size={16} />,
-                          color: 'red',
-                          onClick: () => confirmDelete(c),
-                        },
-                      ]}
-                    />
-                  </Group>
-                </Table.Td>
-              </Table.Tr>
-            ))}
-          </DataTable>
+          <DataTable
+            label="Contacts"
+            rows={q.data!.items}
+            rowKey={(c) => c.id}
+            minWidth={640}
+            stickyHeader
+            actionsWidth={140}
+            columns={[
+              { header: 'Name', card: 'title', td: { fw: 500 }, cell: fullName },
+              { header: 'Email', cell: (c) => c.email },
+              { header: 'Phone', cell: (c) => phone(c) },
+              { header: 'Tags', cell: contactTags },
+            ]}
+            actions={(c) => (
+              <Group gap={4} wrap="nowrap">
+                <ActionIcon variant="subtle" aria-label={`View ${fullName(c)}`} onClick={() => onView(c)}>
+                  <IconEye size={18} />
+                </ActionIcon>
+                <ActionIcon variant="subtle" aria-label={`Edit ${fullName(c)}`} onClick={() => onEdit(c)}>
+                  <IconPencil size={18} />
+                </ActionIcon>
+                <RowActionsMenu
+                  label={`More actions for ${fullName(c)}`}
+                  items={[
+                    {
+                      label: 'Delete',
+                      icon: <IconTrash size={16} />,
+                      color: 'red',
+                      onClick: () => confirmDelete(c),
+                    },
+                  ]}
+                />
+              </Group>
+            )}
+          />
           {pages > 1 ? (
             <Group justify="center" mt="md">
               <Pagination total={pages} value={page} onChange={setPage} aria-label="Contact pages" />
@@ -180,5 +149,24 @@ export function ContactsTable({
         </>
       )}
     </Paper>
+  );
+}
+
+/** A contact's tags: member, staff, and the channels they unsubscribed from (none: nothing). */
+function contactTags(c: Contact) {
+  const tags = [
+    c.metadata.isChurchMember ? { label: 'Member', color: undefined } : null,
+    c.metadata.isServiceStaff ? { label: 'Staff', color: 'grape' } : null,
+    c.consent.email.status === 'unsubscribed' ? { label: 'No email', color: 'gray' } : null,
+    c.consent.sms.status === 'unsubscribed' ? { label: 'No SMS', color: 'gray' } : null,
+  ].filter((t) => t !== null);
+  return tags.length === 0 ? null : (
+    <Group gap={4}>
+      {tags.map((t) => (
+        <Badge key={t.label} size="sm" variant="light" color={t.color}>
+          {t.label}
+        </Badge>
+      ))}
+    </Group>
   );
 }

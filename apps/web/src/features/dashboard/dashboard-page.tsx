@@ -10,7 +10,6 @@ import {
   Paper,
   SimpleGrid,
   Stack,
-  Table,
   Text,
   ThemeIcon,
   Title,
@@ -23,6 +22,7 @@ import { useSession } from '../../shell/session';
 import { formatDate, formatIn, formatNumber, formatPercent, formatTime } from '../../ui/format';
 import { timeZoneLabel, useChurchTimeZone } from '../../lib/time-zone';
 import { TimeZoneLink } from '../../ui/time-zone';
+import { DataTable } from '../../ui/data-table';
 import { StatChange } from './stat-change';
 import { QUICK_ACTIONS, QUICK_ACTION_STYLES, statusColor } from './quick-actions';
 
@@ -117,45 +117,40 @@ export function DashboardPage() {
                 title="Recent Campaigns"
                 empty={stats.data.recentCampaigns.length === 0 ? 'No campaigns found' : null}
               >
-                <Table.ScrollContainer minWidth={480}>
-                  <Table verticalSpacing="xs">
-                    <Table.Thead>
-                      <Table.Tr>
-                        <Table.Th>Name</Table.Th>
-                        <Table.Th>Type</Table.Th>
-                        <Table.Th>Sent</Table.Th>
-                        <Table.Th>Opens</Table.Th>
-                        <Table.Th>Status</Table.Th>
-                      </Table.Tr>
-                    </Table.Thead>
-                    <Table.Tbody>
-                      {stats.data.recentCampaigns.map((c) => (
-                        <Table.Tr key={`${c.type}-${c.id}`}>
-                          <Table.Td>
-                            <Text fw={500} size="sm">
-                              {c.name}
-                            </Text>
-                            <Text size="xs" c="dimmed">
-                              {c.sentAt ? formatDate(c.sentAt, timeZone) : 'Not sent yet'}
-                            </Text>
-                          </Table.Td>
-                          <Table.Td>
-                            <Text size="sm" tt="uppercase">
-                              {c.type}
-                            </Text>
-                          </Table.Td>
-                          <Table.Td>{formatNumber(c.sent)}</Table.Td>
-                          <Table.Td>{c.type === 'sms' ? '—' : formatNumber(c.opens)}</Table.Td>
-                          <Table.Td>
-                            <Badge color={statusColor(c.status)} variant="light">
-                              {c.status}
-                            </Badge>
-                          </Table.Td>
-                        </Table.Tr>
-                      ))}
-                    </Table.Tbody>
-                  </Table>
-                </Table.ScrollContainer>
+                <DataTable
+                  label="Recent campaigns"
+                  rows={stats.data.recentCampaigns}
+                  rowKey={(c) => `${c.type}-${c.id}`}
+                  minWidth={480}
+                  table={{ highlightOnHover: false, verticalSpacing: 'xs' }}
+                  columns={[
+                    {
+                      header: 'Name',
+                      card: 'title',
+                      td: { fw: 500 },
+                      cell: (c) => c.name,
+                      note: (c) => (c.sentAt ? formatDate(c.sentAt, timeZone) : 'Not sent yet'),
+                    },
+                    {
+                      header: 'Type',
+                      cell: (c) => (
+                        <Text size="sm" tt="uppercase">
+                          {c.type}
+                        </Text>
+                      ),
+                    },
+                    { header: 'Sent', cell: (c) => formatNumber(c.sent) },
+                    { header: 'Opens', cell: (c) => (c.type === 'sms' ? '—' : formatNumber(c.opens)) },
+                    {
+                      header: 'Status',
+                      cell: (c) => (
+                        <Badge color={statusColor(c.status)} variant="light">
+                          {c.status}
+                        </Badge>
+                      ),
+                    },
+                  ]}
+                />
               </ListPanel>
             </Grid.Col>
             <Grid.Col span={{ base: 12, lg: 5 }}>

@@ -1,4 +1,4 @@
-import { ActionIcon, Alert, Anchor, Button, Group, Paper, Skeleton, Table, Tabs, Text } from '@mantine/core';
+import { ActionIcon, Alert, Anchor, Button, Group, Paper, Skeleton, Tabs, Text } from '@mantine/core';
 import { IconEye, IconMail, IconPencil, IconPlus, IconTrash } from '@tabler/icons-react';
 import { Link, useSearchParams } from 'react-router-dom';
 import { trpc } from '../../lib/trpc';
@@ -63,89 +63,88 @@ export function EmailCampaignsPage() {
       }
     />
   ) : (
-    <DataTable minWidth={720} actionsWidth={150} headers={['Name', 'Status', 'Recipients', 'When']}>
-      {campaigns.data!.map((c) => {
-        const when = c.status === 'scheduled' ? c.scheduledFor : (c.sentAt ?? c.startedAt);
-        return (
-          <Table.Tr key={c.id}>
-            <Table.Td>
-              <Anchor component={Link} to={`/email-campaigns/${c.id}`} fw={500}>
-                {c.name}
-              </Anchor>
-              <Text size="xs" c="dimmed" lineClamp={1}>
-                {c.subject || 'No subject yet'}
-              </Text>
-            </Table.Td>
-            <Table.Td>
-              <StatusBadge status={c.status} />
-            </Table.Td>
-            <Table.Td>
-              {c.status === 'sending'
-                ? `${formatNumber(c.progress.sent)} of ${formatNumber(c.progress.total)}`
-                : c.recipientCount
-                  ? formatNumber(c.recipientCount)
-                  : '—'}
-            </Table.Td>
-            <Table.Td>{campaignWhen(when, timeZone)}</Table.Td>
-            <Table.Td>
-              <Group gap={4} wrap="nowrap">
-                <ActionIcon
-                  variant="subtle"
-                  component={Link}
-                  to={`/email-campaigns/${c.id}`}
-                  aria-label={`View ${c.name}`}
-                >
-                  <IconEye size={18} />
-                </ActionIcon>
-                {c.status === 'draft' || c.status === 'scheduled' ? (
-                  <ActionIcon
-                    variant="subtle"
-                    component={Link}
-                    to={`/email-campaigns/${c.id}/edit`}
-                    aria-label={`Edit ${c.name}`}
-                  >
-                    <IconPencil size={18} />
-                  </ActionIcon>
-                ) : null}
-                {c.status === 'draft' ? (
-                  <SendCampaignButton
-                    name={c.name}
-                    loading={send.isPending && send.variables?.id === c.id}
-                    onClick={() =>
-                      void confirmSend({
-                        name: c.name,
-                        listIds: c.listIds,
-                        onConfirm: () => send.mutate({ id: c.id }),
-                      })
-                    }
-                  />
-                ) : null}
-                <RowActionsMenu
-                  label={`More actions for ${c.name}`}
-                  items={[
-                    {
-                      label: 'Delete',
-                      icon: <IconTrash size={16} />,
-                      color: 'red',
-                      disabled: c.status === 'sending',
-                      onClick: () =>
-                        confirmDestructive({
-                          title: `Delete ${c.name}?`,
-                          text: (
-                            <>This permanently deletes the campaign and its statistics. This action cannot be undone.</>
-                          ),
-                          confirm: 'Delete',
-                          onConfirm: () => del.mutate({ id: c.id }),
-                        }),
-                    },
-                  ]}
-                />
-              </Group>
-            </Table.Td>
-          </Table.Tr>
-        );
-      })}
-    </DataTable>
+    <DataTable
+      label="Email campaigns"
+      rows={campaigns.data!}
+      rowKey={(c) => c.id}
+      minWidth={720}
+      actionsWidth={150}
+      columns={[
+        {
+          header: 'Name',
+          card: 'title',
+          td: { fw: 500 },
+          cell: (c) => (
+            <Anchor component={Link} to={`/email-campaigns/${c.id}`} inherit>
+              {c.name}
+            </Anchor>
+          ),
+          note: (c) => c.subject || 'No subject yet',
+        },
+        { header: 'Status', cell: (c) => <StatusBadge status={c.status} /> },
+        {
+          header: 'Recipients',
+          cell: (c) =>
+            c.status === 'sending'
+              ? `${formatNumber(c.progress.sent)} of ${formatNumber(c.progress.total)}`
+              : c.recipientCount
+                ? formatNumber(c.recipientCount)
+                : '—',
+        },
+        {
+          header: 'When',
+          cell: (c) => campaignWhen(c.status === 'scheduled' ? c.scheduledFor : (c.sentAt ?? c.startedAt), timeZone),
+        },
+      ]}
+      actions={(c) => (
+        <Group gap={4} wrap="nowrap">
+          <ActionIcon variant="subtle" component={Link} to={`/email-campaigns/${c.id}`} aria-label={`View ${c.name}`}>
+            <IconEye size={18} />
+          </ActionIcon>
+          {c.status === 'draft' || c.status === 'scheduled' ? (
+            <ActionIcon
+              variant="subtle"
+              component={Link}
+              to={`/email-campaigns/${c.id}/edit`}
+              aria-label={`Edit ${c.name}`}
+            >
+              <IconPencil size={18} />
+            </ActionIcon>
+          ) : null}
+          {c.status === 'draft' ? (
+            <SendCampaignButton
+              name={c.name}
+              loading={send.isPending && send.variables?.id === c.id}
+              onClick={() =>
+                void confirmSend({
+                  name: c.name,
+                  listIds: c.listIds,
+                  onConfirm: () => send.mutate({ id: c.id }),
+                })
+              }
+            />
+          ) : null}
+          <RowActionsMenu
+            label={`More actions for ${c.name}`}
+            items={[
+              {
+                label: 'Delete',
+                icon: <IconTrash size={16} />,
+                color: 'red',
+                disabled: c.status === 'sending',
+                onClick: () =>
+                  confirmDestructive({
+                    title: `Delete ${c.name}?`,
+                    text: <>This permanently deletes the campaign and its statistics. This action cannot be undone.</>,
+                    confirm: 'Delete',
+                    onConfirm: () => del.mutate({ id: c.id }),
+                  }),
+              },
+            ]}
+          />
+        </Group>
+      )}
+    />
   );
 
   return (

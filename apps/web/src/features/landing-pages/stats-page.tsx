@@ -1,7 +1,8 @@
-import { Alert, Anchor, Badge, Card, Group, Loader, Paper, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
+import { Alert, Anchor, Badge, Card, Group, Loader, Paper, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { Link, useParams } from 'react-router-dom';
 import { trpc } from '../../lib/trpc';
 import { formatDate, formatNumber, formatPercent } from '../../ui/format';
+import { DataTable } from '../../ui/data-table';
 import { PageHeader } from '../../ui/page-header';
 import { SignupDifferences } from './signup-differences';
 
@@ -105,22 +106,21 @@ export function LandingPageStatsPage() {
             {s.sources.length === 0 ? (
               <Text c="dimmed">No visits yet.</Text>
             ) : (
-              <Table>
-                <Table.Thead>
-                  <Table.Tr>
-                    <Table.Th>Source</Table.Th>
-                    <Table.Th ta="right">Visits</Table.Th>
-                  </Table.Tr>
-                </Table.Thead>
-                <Table.Tbody>
-                  {s.sources.map((x) => (
-                    <Table.Tr key={`${x.kind}-${x.value}`}>
-                      <Table.Td style={{ overflowWrap: 'anywhere' }}>{x.label}</Table.Td>
-                      <Table.Td ta="right">{formatNumber(x.visits)}</Table.Td>
-                    </Table.Tr>
-                  ))}
-                </Table.Tbody>
-              </Table>
+              <DataTable
+                label="Sources"
+                rows={s.sources}
+                rowKey={(x) => `${x.kind}-${x.value}`}
+                table={{ highlightOnHover: false, verticalSpacing: undefined }}
+                columns={[
+                  {
+                    header: 'Source',
+                    card: 'title',
+                    td: { style: { overflowWrap: 'anywhere' } },
+                    cell: (x) => x.label,
+                  },
+                  { header: 'Visits', td: { ta: 'right' }, th: { ta: 'right' }, cell: (x) => formatNumber(x.visits) },
+                ]}
+              />
             )}
           </Paper>
           <Paper withBorder p="md">

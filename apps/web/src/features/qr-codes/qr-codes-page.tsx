@@ -1,17 +1,4 @@
-import {
-  Alert,
-  Badge,
-  Button,
-  Card,
-  Group,
-  Image,
-  Paper,
-  Skeleton,
-  Stack,
-  Table,
-  Text,
-  UnstyledButton,
-} from '@mantine/core';
+import { Alert, Badge, Button, Group, Image, Paper, Skeleton, Stack, Text, UnstyledButton } from '@mantine/core';
 import { IconPlus, IconQrcode } from '@tabler/icons-react';
 import { useState } from 'react';
 import { useLocation, useNavigate } from 'react-router-dom';
@@ -22,6 +9,7 @@ import { confirmDestructive } from '../../ui/confirm';
 import { EmptyState } from '../../ui/empty-state';
 import { formatDate, formatNumber } from '../../ui/format';
 import { PageHeader } from '../../ui/page-header';
+import { DataTable } from '../../ui/data-table';
 import { QrCodeDialog } from './qr-code-dialog';
 import { ScansDialog } from './scans-chart';
 import { thumb, Destination, Actions } from './qr-code-actions';
@@ -111,95 +99,51 @@ export function QrCodesPage() {
             }
           />
         ) : (
-          <>
-            <Table.ScrollContainer minWidth={700} visibleFrom="sm">
-              <Table highlightOnHover verticalSpacing="sm" stickyHeader>
-                <Table.Thead>
-                  <Table.Tr>
-                    <Table.Th>Preview</Table.Th>
-                    <Table.Th>Name</Table.Th>
-                    <Table.Th>URL</Table.Th>
-                    <Table.Th>Type</Table.Th>
-                    <Table.Th>Created</Table.Th>
-                    <Table.Th>Scans</Table.Th>
-                    <Table.Th>Actions</Table.Th>
-                  </Table.Tr>
-                </Table.Thead>
-                <Table.Tbody>
-                  {rows.map((c) => (
-                    <Table.Tr key={c.id}>
-                      <Table.Td>
-                        <Image src={thumb(c)} alt={`QR code for ${c.name}`} w={56} h={56} fit="contain" />
-                      </Table.Td>
-                      <Table.Td>
-                        <Text fw={500}>{c.name}</Text>
-                      </Table.Td>
-                      <Table.Td>
-                        <Destination c={c} />
-                      </Table.Td>
-                      <Table.Td style={{ whiteSpace: 'nowrap' }}>
-                        <Badge
-                          variant="light"
-                          color={c.isShortUrl ? 'indigo' : 'gray'}
-                          styles={{ root: { overflow: 'visible', maxWidth: 'none' }, label: { overflow: 'visible' } }}
-                        >
-                          {c.isShortUrl ? 'Short link' : 'Direct'}
-                        </Badge>
-                      </Table.Td>
-                      <Table.Td style={{ whiteSpace: 'nowrap' }}>{formatDate(c.createdAt)}</Table.Td>
-                      <Table.Td>
-                        <UnstyledButton
-                          onClick={() => setScansOf(c)}
-                          aria-label={`${formatNumber(c.scans)} ${c.scans === 1 ? 'scan' : 'scans'} of ${c.name}`}
-                        >
-                          <Text fw={600} c="indigo.8" data-testid={`scans-${c.id}`}>
-                            {formatNumber(c.scans)}
-                          </Text>
-                        </UnstyledButton>
-                      </Table.Td>
-                      <Table.Td>
-                        <Actions
-                          c={c}
-                          onEdit={() => setEditing(c)}
-                          onDelete={() => askDelete(c)}
-                          onScans={() => setScansOf(c)}
-                        />
-                      </Table.Td>
-                    </Table.Tr>
-                  ))}
-                </Table.Tbody>
-              </Table>
-            </Table.ScrollContainer>
-            <Stack hiddenFrom="sm" gap="sm">
-              {rows.map((c) => (
-                <Card key={c.id} withBorder padding="sm">
-                  <Group align="flex-start" wrap="nowrap">
-                    <Image src={thumb(c)} alt={`QR code for ${c.name}`} w={64} h={64} fit="contain" />
-                    <Stack gap={4} style={{ minWidth: 0, flex: 1 }}>
-                      <Group gap="xs">
-                        <Text fw={600}>{c.name}</Text>
-                        <Badge variant="light" color={c.isShortUrl ? 'indigo' : 'gray'}>
-                          {c.isShortUrl ? 'Short link' : 'Direct'}
-                        </Badge>
-                      </Group>
-                      <Destination c={c} />
-                      <Text size="xs" c="dimmed">
-                        Created {formatDate(c.createdAt)} · {formatNumber(c.scans)} {c.scans === 1 ? 'scan' : 'scans'}
-                      </Text>
-                    </Stack>
-                  </Group>
-                  <Group justify="flex-end" mt="xs">
-                    <Actions
-                      c={c}
-                      onEdit={() => setEditing(c)}
-                      onDelete={() => askDelete(c)}
-                      onScans={() => setScansOf(c)}
-                    />
-                  </Group>
-                </Card>
-              ))}
-            </Stack>
-          </>
+          <DataTable
+            label="QR codes"
+            rows={rows}
+            rowKey={(c) => c.id}
+            minWidth={700}
+            stickyHeader
+            actions={(c) => (
+              <Actions c={c} onEdit={() => setEditing(c)} onDelete={() => askDelete(c)} onScans={() => setScansOf(c)} />
+            )}
+            columns={[
+              {
+                header: 'Preview',
+                cell: (c) => <Image src={thumb(c)} alt={`QR code for ${c.name}`} w={56} h={56} fit="contain" />,
+              },
+              { header: 'Name', card: 'title', td: { fw: 500 }, cell: (c) => c.name },
+              { header: 'URL', cell: (c) => <Destination c={c} /> },
+              {
+                header: 'Type',
+                td: { style: { whiteSpace: 'nowrap' } },
+                cell: (c) => (
+                  <Badge
+                    variant="light"
+                    color={c.isShortUrl ? 'indigo' : 'gray'}
+                    styles={{ root: { overflow: 'visible', maxWidth: 'none' }, label: { overflow: 'visible' } }}
+                  >
+                    {c.isShortUrl ? 'Short link' : 'Direct'}
+                  </Badge>
+                ),
+              },
+              { header: 'Created', td: { style: { whiteSpace: 'nowrap' } }, cell: (c) => formatDate(c.createdAt) },
+              {
+                header: 'Scans',
+                cell: (c) => (
+                  <UnstyledButton
+                    onClick={() => setScansOf(c)}
+                    aria-label={`${formatNumber(c.scans)} ${c.scans === 1 ? 'scan' : 'scans'} of ${c.name}`}
+                  >
+                    <Text fw={600} c="indigo.8" data-testid={`scans-${c.id}`}>
+                      {formatNumber(c.scans)}
+                    </Text>
+                  </UnstyledButton>
+                ),
+              },
+            ]}
+          />
         )}
       </Paper>
     </>

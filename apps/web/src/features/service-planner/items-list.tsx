@@ -1,10 +1,12 @@
-import { ActionIcon, Badge, Box, Card, Group, Menu, Stack, Text } from '@mantine/core';
+import { ActionIcon, Anchor, Badge, Box, Card, Group, Menu, Stack, Text } from '@mantine/core';
+import { useState } from 'react';
 import { useSortable } from '@dnd-kit/sortable';
 import { CSS } from '@dnd-kit/utilities';
 import { SortableList } from '../../ui/sortable-list';
 import { IconDots, IconGripVertical, IconPencil, IconTrash } from '@tabler/icons-react';
 import { computeItemTimes, type PlanDetail, type PlanItem } from '@lampstand/api/schemas/service-planner';
 import { ItemTypeIcon, minutesLabel, timeLabel } from './bits';
+import { PlanSongChart } from './song-view-modal';
 
 function ItemRow({
   item,
@@ -12,12 +14,14 @@ function ItemRow({
   people,
   onEdit,
   onDelete,
+  onOpenSong,
 }: {
   item: PlanItem;
   startTime: string | null;
   people: string[];
   onEdit: () => void;
   onDelete: () => void;
+  onOpenSong: () => void;
 }) {
   const { attributes, listeners, setNodeRef, setActivatorNodeRef, transform, transition, isDragging } = useSortable({
     id: item.id,
@@ -77,7 +81,9 @@ function ItemRow({
           </Group>
           {item.song ? (
             <Text size="xs" c="dimmed">
-              {item.song.title}
+              <Anchor component="button" type="button" size="xs" onClick={onOpenSong}>
+                {item.song.title}
+              </Anchor>
               {songKey ? ` · Key of ${songKey}` : ''}
               {item.song.arrangement ? ` · ${item.song.arrangement}` : ''}
             </Text>
@@ -129,22 +135,34 @@ export function ItemsList({
   onDelete: (item: PlanItem) => void;
 }) {
   const times = computeItemTimes(plan, items);
+  const [chart, setChart] = useState<NonNullable<PlanItem['song']> | null>(null);
   return (
-    <SortableList items={items} onReorder={onReorder} nameOf={(i) => i.title}>
-      <Stack gap="xs" aria-label="Order of service">
-        {items.map((item, idx) => (
-          <ItemRow
-            key={item.id}
-            item={item}
-            startTime={times.starts[idx] ?? null}
-            people={plan.assignments
-              .filter((a) => a.itemId === item.id && a.status !== 'declined')
-              .map((a) => a.memberName)}
-            onEdit={() => onEdit(item)}
-            onDelete={() => onDelete(item)}
-          />
-        ))}
-      </Stack>
-    </SortableList>
+    <>
+      <SortableList items={items} onReorder={onReorder} nameOf={(i) => i.title}>
+        <Stack gap="xs" aria-label="Order of service">
+          {items.map((item, idx) => (
+            <ItemRow
+              key={item.id}
+              item={item}
+              startTime={times.starts[idx] ?? null}
+              people={plan.assignments
+                .filter((a) => a.itemId === item.id && a.status !== 'declined')
+                .map((a) => a.memberName)}
+              onEdit={() => onEdit(item)}
+              onDelete={() => onDelete(item)}
+              onOpenSong={() => setChart(item.song)}
+            />
+          ))}
+        </Stack>
+      </SortableList>
+      {chart ? (
+        <PlanSongChart
+          songId={chart.songId}
+          planKey={chart.keySignature}
+          title={chart.title}
+          onClose={() => setChart(null)}
+        />
+      ) : null}
+    </>
   );
 }

@@ -1,5 +1,4 @@
-import { Alert, Button, Group, SegmentedControl, Skeleton, Stack, Table, Text } from '@mantine/core';
-import { useMediaQuery } from '@mantine/hooks';
+import { Alert, Button, Group, SegmentedControl, Skeleton, Stack, Text } from '@mantine/core';
 import { IconCalendarEvent, IconCategory, IconCopy, IconEye, IconPlus, IconTrash } from '@tabler/icons-react';
 import { useState } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
@@ -8,7 +7,7 @@ import { trpc } from '../../lib/trpc';
 import { errorMessage } from '../../lib/errors';
 import { confirmDestructive } from '../../ui/confirm';
 import { EmptyState } from '../../ui/empty-state';
-import { CardList, DataTable, RowActionsMenu } from '../../ui/data-table';
+import { DataTable, RowActionsMenu } from '../../ui/data-table';
 import { notifyError, notifySuccess } from '../../ui/notify';
 import { DuplicatePlanModal } from './duplicate-modal';
 import { ItemTypesModal } from './item-types-modal';
@@ -30,7 +29,6 @@ export function PlansTab() {
   const navigate = useNavigate();
   const utils = trpc.useUtils();
   const del = trpc.servicePlanner.plans.delete.useMutation();
-  const phone = useMediaQuery('(max-width: 48em)');
 
   const remove = (p: PlanSummary) =>
     confirmDestructive({
@@ -107,61 +105,44 @@ export function PlansTab() {
             ) : undefined
           }
         />
-      ) : phone ? (
-        <CardList
-          rows={plans.data}
-          actions={actions}
-          card={(p) => (
-            <>
-              <Text fw={600} component={Link} to={`/service-planner/plans/${p.id}`} c="indigo.9">
-                {p.title}
-              </Text>
-              <Text size="sm">
-                {dayLabel(p.date)}
-                {p.startTime ? ` · ${timeLabel(p.startTime)}` : ''}
-              </Text>
-              {p.theme ? (
-                <Text size="sm" c="dimmed">
-                  {p.theme}
-                </Text>
-              ) : null}
-              <Group gap="xs">
-                <PlanStatusBadge status={p.status} />
-                <Text size="sm">{teamFill(p)}</Text>
-              </Group>
-            </>
-          )}
-        />
       ) : (
-        <DataTable minWidth={640} stickyHeader actions="hidden" headers={['Date', 'Title', 'Theme', 'Status', 'Team']}>
-          {plans.data.map((p) => (
-            <Table.Tr key={p.id}>
-              <Table.Td>
-                <Text size="sm">{dayLabel(p.date)}</Text>
-                {p.startTime ? (
-                  <Text size="xs" c="dimmed">
-                    {timeLabel(p.startTime)}
-                  </Text>
-                ) : null}
-              </Table.Td>
-              <Table.Td>
+        <DataTable
+          label="Service plans"
+          rows={plans.data}
+          rowKey={(p) => p.id}
+          minWidth={640}
+          stickyHeader
+          actionsHeader="hidden"
+          actionsTd={{ ta: 'right' }}
+          actions={actions}
+          columns={[
+            {
+              header: 'Date',
+              cell: (p) => (
+                <>
+                  <Text size="sm">{dayLabel(p.date)}</Text>
+                  {p.startTime ? (
+                    <Text size="xs" c="dimmed">
+                      {timeLabel(p.startTime)}
+                    </Text>
+                  ) : null}
+                </>
+              ),
+            },
+            {
+              header: 'Title',
+              card: 'title',
+              cell: (p) => (
                 <Text size="sm" fw={600} component={Link} to={`/service-planner/plans/${p.id}`} c="indigo.9">
                   {p.title}
                 </Text>
-              </Table.Td>
-              <Table.Td>
-                <Text size="sm">{p.theme ?? ''}</Text>
-              </Table.Td>
-              <Table.Td>
-                <PlanStatusBadge status={p.status} />
-              </Table.Td>
-              <Table.Td>
-                <Text size="sm">{teamFill(p)}</Text>
-              </Table.Td>
-              <Table.Td ta="right">{actions(p)}</Table.Td>
-            </Table.Tr>
-          ))}
-        </DataTable>
+              ),
+            },
+            { header: 'Theme', cell: (p) => (p.theme ? <Text size="sm">{p.theme}</Text> : null) },
+            { header: 'Status', cell: (p) => <PlanStatusBadge status={p.status} /> },
+            { header: 'Team', cell: (p) => <Text size="sm">{teamFill(p)}</Text> },
+          ]}
+        />
       )}
       {creating ? (
         <PlanFormModal

@@ -1,13 +1,26 @@
-import { Button, Group, Modal, Select, Stack, Text } from '@mantine/core';
+import { Button, Group, Loader, Modal, Select, Stack, Text } from '@mantine/core';
 import { IconPrinter } from '@tabler/icons-react';
 import { useState } from 'react';
 import { Link } from 'react-router-dom';
 import { type Song } from '@lampstand/api/schemas/service-planner';
+import { trpc } from '../../lib/trpc';
 import { ChordChart, KEY_OPTIONS } from './bits';
+import { PLANNER_STALE_MS } from './plans-tab';
 
-/** A song's chart, shown in any key (sharps or flats as that key wants). */
-export function SongViewModal({ song, onClose }: { song: Song; onClose: () => void }) {
-  const [key, setKey] = useState<string | null>(song.keySignature);
+/**
+ * A song's chart, shown in any key (sharps or flats as that key wants): first in `initialKey` (a
+ * plan's key for the song) or the song's own.
+ */
+export function SongViewModal({
+  song,
+  initialKey,
+  onClose,
+}: {
+  song: Song;
+  initialKey?: string | null;
+  onClose: () => void;
+}) {
+  const [key, setKey] = useState<string | null>((song.keySignature && initialKey) || song.keySignature);
   return (
     <Modal opened onClose={onClose} title={song.title} size="xl">
       <Stack>
@@ -55,6 +68,33 @@ export function SongViewModal({ song, onClose }: { song: Song; onClose: () => vo
           </Text>
         )}
       </Stack>
+    </Modal>
+  );
+}
+
+/** A plan's song, opened from its title in the order of service: its chart in the plan's key. */
+export function PlanSongChart({
+  songId,
+  planKey,
+  title,
+  onClose,
+}: {
+  songId: number;
+  planKey: string | null;
+  title: string;
+  onClose: () => void;
+}) {
+  const song = trpc.servicePlanner.songs.get.useQuery({ id: songId }, { staleTime: PLANNER_STALE_MS });
+  if (song.data) return <SongViewModal song={song.data} initialKey={planKey} onClose={onClose} />;
+  return (
+    <Modal opened onClose={onClose} title={title} size="xl">
+      {song.isError ? (
+        <Text size="sm" c="red.8">
+          Failed to load the song. Please try again.
+        </Text>
+      ) : (
+        <Loader size="sm" aria-label="Loading the song" />
+      )}
     </Modal>
   );
 }

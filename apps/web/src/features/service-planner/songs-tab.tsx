@@ -1,5 +1,5 @@
-import { Badge, Button, Group, Skeleton, Stack, Table, Text, TextInput } from '@mantine/core';
-import { useDebouncedValue, useMediaQuery } from '@mantine/hooks';
+import { Anchor, Badge, Button, Group, Skeleton, Stack, Text, TextInput } from '@mantine/core';
+import { useDebouncedValue } from '@mantine/hooks';
 import { IconEye, IconMusic, IconPencil, IconPlus, IconSearch, IconTrash } from '@tabler/icons-react';
 import { useState } from 'react';
 import { type Song } from '@lampstand/api/schemas/service-planner';
@@ -7,7 +7,7 @@ import { trpc } from '../../lib/trpc';
 import { errorMessage } from '../../lib/errors';
 import { confirmDestructive } from '../../ui/confirm';
 import { EmptyState } from '../../ui/empty-state';
-import { CardList, DataTable, RowActionsMenu } from '../../ui/data-table';
+import { DataTable, RowActionsMenu } from '../../ui/data-table';
 import { formatDate } from '../../ui/format';
 import { notifyError, notifySuccess } from '../../ui/notify';
 import { PLANNER_STALE_MS } from './plans-tab';
@@ -25,7 +25,6 @@ export function SongsTab() {
   const [viewing, setViewing] = useState<Song | null>(null);
   const utils = trpc.useUtils();
   const del = trpc.servicePlanner.songs.delete.useMutation();
-  const phone = useMediaQuery('(max-width: 48em)');
 
   const remove = (s: Song) =>
     confirmDestructive({
@@ -79,62 +78,52 @@ export function SongsTab() {
           title={search ? 'No songs match your search' : 'No songs yet'}
           description={search ? undefined : 'Add your songs with their chords to plan and print them in any key.'}
         />
-      ) : phone ? (
-        <CardList
-          rows={songs.data}
-          actions={actions}
-          card={(s) => (
-            <>
-              <Text fw={600}>{s.title}</Text>
-              <Text size="sm">
-                {[s.artist, s.keySignature ? `Key ${s.keySignature}` : null].filter(Boolean).join(' · ')}
-              </Text>
-              <Text size="xs" c="dimmed">
-                {usage(s)}
-              </Text>
-            </>
-          )}
-        />
       ) : (
         <DataTable
+          label="Songs"
+          rows={songs.data}
+          rowKey={(s) => s.id}
           minWidth={700}
           stickyHeader
-          actions="hidden"
-          headers={['Title', 'Artist', 'Key', 'Tempo', 'Tags', 'Used']}
-        >
-          {songs.data.map((s) => (
-            <Table.Tr key={s.id}>
-              <Table.Td>
-                <Text size="sm" fw={600}>
+          actionsHeader="hidden"
+          actionsTd={{ ta: 'right' }}
+          actions={actions}
+          columns={[
+            {
+              header: 'Title',
+              card: 'title',
+              cell: (s) => (
+                <Anchor component="button" type="button" size="sm" fw={600} onClick={() => setViewing(s)}>
                   {s.title}
-                </Text>
-              </Table.Td>
-              <Table.Td>{s.artist}</Table.Td>
-              <Table.Td>{s.keySignature}</Table.Td>
-              <Table.Td>{s.tempo ? `${s.tempo} BPM` : ''}</Table.Td>
-              <Table.Td>
-                <Group gap={4}>
-                  {s.tags.map((t) => (
-                    <Badge
-                      key={t}
-                      size="sm"
-                      variant="light"
-                      color="gray"
-                      style={{ cursor: 'pointer' }}
-                      onClick={() => setSearch(t)}
-                    >
-                      {t}
-                    </Badge>
-                  ))}
-                </Group>
-              </Table.Td>
-              <Table.Td>
-                <Text size="xs">{usage(s)}</Text>
-              </Table.Td>
-              <Table.Td ta="right">{actions(s)}</Table.Td>
-            </Table.Tr>
-          ))}
-        </DataTable>
+                </Anchor>
+              ),
+            },
+            { header: 'Artist', cell: (s) => s.artist },
+            { header: 'Key', cell: (s) => s.keySignature },
+            { header: 'Tempo', cell: (s) => (s.tempo ? `${s.tempo} BPM` : '') },
+            {
+              header: 'Tags',
+              cell: (s) =>
+                s.tags.length ? (
+                  <Group gap={4}>
+                    {s.tags.map((t) => (
+                      <Badge
+                        key={t}
+                        size="sm"
+                        variant="light"
+                        color="gray"
+                        style={{ cursor: 'pointer' }}
+                        onClick={() => setSearch(t)}
+                      >
+                        {t}
+                      </Badge>
+                    ))}
+                  </Group>
+                ) : null,
+            },
+            { header: 'Used', cell: (s) => <Text size="xs">{usage(s)}</Text> },
+          ]}
+        />
       )}
       {editing ? (
         <SongFormModal song={editing === 'new' ? undefined : editing} onClose={() => setEditing(null)} />

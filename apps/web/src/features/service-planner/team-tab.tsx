@@ -1,5 +1,4 @@
-import { Badge, Button, Grid, Group, Skeleton, Stack, Table, Text } from '@mantine/core';
-import { useMediaQuery } from '@mantine/hooks';
+import { Badge, Button, Grid, Group, Skeleton, Stack, Text } from '@mantine/core';
 import { IconPencil, IconPlus, IconTrash, IconUsers } from '@tabler/icons-react';
 import { useState } from 'react';
 import { type TeamMember } from '@lampstand/api/schemas/service-planner';
@@ -7,7 +6,7 @@ import { trpc } from '../../lib/trpc';
 import { errorMessage } from '../../lib/errors';
 import { confirmDestructive } from '../../ui/confirm';
 import { EmptyState } from '../../ui/empty-state';
-import { CardList, DataTable, RowActionsMenu } from '../../ui/data-table';
+import { DataTable, RowActionsMenu } from '../../ui/data-table';
 import { notifyError, notifySuccess } from '../../ui/notify';
 import { PLANNER_STALE_MS } from './plans-tab';
 import { MemberModal } from './member-modal';
@@ -18,7 +17,6 @@ export function TeamTab() {
   const [editing, setEditing] = useState<TeamMember | 'new' | null>(null);
   const utils = trpc.useUtils();
   const del = trpc.servicePlanner.members.delete.useMutation();
-  const phone = useMediaQuery('(max-width: 48em)');
   const remove = (m: TeamMember) =>
     confirmDestructive({
       title: 'Delete team member',
@@ -68,52 +66,41 @@ export function TeamTab() {
               title="No team members yet"
               description="Add the people who serve, and the positions they can fill."
             />
-          ) : phone ? (
-            <CardList
-              rows={members.data}
-              actions={actions}
-              card={(m) => (
-                <>
-                  <Text fw={600}>
-                    {m.name}
-                    {m.isActive ? '' : ' (inactive)'}
-                  </Text>
-                  <Text size="sm">{[m.email, m.phone].filter(Boolean).join(' · ')}</Text>
-                  {positionsOf(m)}
-                </>
-              )}
-            />
           ) : (
             <DataTable
+              label="Team members"
+              rows={members.data}
+              rowKey={(m) => m.id}
               minWidth={600}
               stickyHeader
-              actions="hidden"
-              headers={['Name', 'Email', 'Phone', 'Positions', 'Status']}
-            >
-              {members.data.map((m) => (
-                <Table.Tr key={m.id}>
-                  <Table.Td>
+              actionsHeader="hidden"
+              actionsTd={{ ta: 'right' }}
+              actions={actions}
+              columns={[
+                {
+                  header: 'Name',
+                  card: 'title',
+                  cell: (m) => (
                     <Text size="sm" fw={600}>
                       {m.name}
                     </Text>
-                    {m.blockouts.length ? (
-                      <Text size="xs" c="dimmed">
-                        {m.blockouts.length} blockout{m.blockouts.length === 1 ? '' : 's'}
-                      </Text>
-                    ) : null}
-                  </Table.Td>
-                  <Table.Td>{m.email}</Table.Td>
-                  <Table.Td>{m.phone}</Table.Td>
-                  <Table.Td>{positionsOf(m)}</Table.Td>
-                  <Table.Td>
+                  ),
+                  note: (m) =>
+                    m.blockouts.length ? `${m.blockouts.length} blockout${m.blockouts.length === 1 ? '' : 's'}` : null,
+                },
+                { header: 'Email', cell: (m) => m.email },
+                { header: 'Phone', cell: (m) => m.phone },
+                { header: 'Positions', cell: (m) => (m.positions.length ? positionsOf(m) : null) },
+                {
+                  header: 'Status',
+                  cell: (m) => (
                     <Badge variant="light" color={m.isActive ? 'green' : 'gray'}>
                       {m.isActive ? 'Active' : 'Inactive'}
                     </Badge>
-                  </Table.Td>
-                  <Table.Td ta="right">{actions(m)}</Table.Td>
-                </Table.Tr>
-              ))}
-            </DataTable>
+                  ),
+                },
+              ]}
+            />
           )}
         </Stack>
       </Grid.Col>

@@ -1,17 +1,4 @@
-import {
-  Alert,
-  Button,
-  Code,
-  Group,
-  Paper,
-  Skeleton,
-  Stack,
-  Table,
-  Text,
-  TextInput,
-  Title,
-  VisuallyHidden,
-} from '@mantine/core';
+import { Alert, Button, Code, Group, Paper, Skeleton, Stack, Text, TextInput, Title } from '@mantine/core';
 import { schemaResolver, useForm } from '@mantine/form';
 import { IconKey } from '@tabler/icons-react';
 import { useState } from 'react';
@@ -19,6 +6,7 @@ import { createApiKeySchema } from '@lampstand/api/schemas/api-keys';
 import { trpc } from '../../lib/trpc';
 import { useSave } from '../../lib/use-save';
 import { confirmDestructive } from '../../ui/confirm';
+import { DataTable } from '../../ui/data-table';
 import { formatDate } from '../../ui/format';
 import { CopyField } from '../social-blast/social-settings';
 
@@ -85,56 +73,42 @@ export function ApiKeysSection() {
         {keys.isLoading ? (
           <Skeleton h={80} />
         ) : keys.data && keys.data.length > 0 ? (
-          <Table.ScrollContainer minWidth={480}>
-            <Table>
-              <Table.Thead>
-                <Table.Tr>
-                  <Table.Th>Name</Table.Th>
-                  <Table.Th>Key</Table.Th>
-                  <Table.Th>Created</Table.Th>
-                  <Table.Th>Last used</Table.Th>
-                  <Table.Th>
-                    <VisuallyHidden>Actions</VisuallyHidden>
-                  </Table.Th>
-                </Table.Tr>
-              </Table.Thead>
-              <Table.Tbody>
-                {keys.data.map((k) => (
-                  <Table.Tr key={k.id}>
-                    <Table.Td>{k.name}</Table.Td>
-                    <Table.Td>
-                      <Code>{k.tokenPrefix}…</Code>
-                    </Table.Td>
-                    <Table.Td>
-                      {formatDate(k.createdAt)}
-                      <Text size="xs" c="dimmed">
-                        Created by {k.createdBy ?? 'an unknown account'}
-                      </Text>
-                    </Table.Td>
-                    <Table.Td>{k.lastUsedAt ? formatDate(k.lastUsedAt) : 'Never'}</Table.Td>
-                    <Table.Td>
-                      <Button
-                        variant="subtle"
-                        color="red"
-                        size="xs"
-                        aria-label={`Revoke ${k.name}`}
-                        onClick={() =>
-                          confirmDestructive({
-                            title: `Revoke ${k.name}?`,
-                            text: 'Scripts using this key stop working at once.',
-                            confirm: 'Revoke key',
-                            onConfirm: () => revoke.mutate({ id: k.id }),
-                          })
-                        }
-                      >
-                        Revoke
-                      </Button>
-                    </Table.Td>
-                  </Table.Tr>
-                ))}
-              </Table.Tbody>
-            </Table>
-          </Table.ScrollContainer>
+          <DataTable
+            label="API keys"
+            rows={keys.data}
+            rowKey={(k) => k.id}
+            minWidth={480}
+            actionsHeader="hidden"
+            table={{ highlightOnHover: false, verticalSpacing: undefined }}
+            columns={[
+              { header: 'Name', card: 'title', cell: (k) => k.name },
+              { header: 'Key', cell: (k) => <Code>{k.tokenPrefix}…</Code> },
+              {
+                header: 'Created',
+                cell: (k) => formatDate(k.createdAt),
+                note: (k) => `Created by ${k.createdBy ?? 'an unknown account'}`,
+              },
+              { header: 'Last used', cell: (k) => (k.lastUsedAt ? formatDate(k.lastUsedAt) : 'Never') },
+            ]}
+            actions={(k) => (
+              <Button
+                variant="subtle"
+                color="red"
+                size="xs"
+                aria-label={`Revoke ${k.name}`}
+                onClick={() =>
+                  confirmDestructive({
+                    title: `Revoke ${k.name}?`,
+                    text: 'Scripts using this key stop working at once.',
+                    confirm: 'Revoke key',
+                    onConfirm: () => revoke.mutate({ id: k.id }),
+                  })
+                }
+              >
+                Revoke
+              </Button>
+            )}
+          />
         ) : (
           <Text size="sm" c="dimmed">
             No API keys yet.

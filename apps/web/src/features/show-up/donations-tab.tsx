@@ -1,21 +1,8 @@
-import {
-  Alert,
-  Badge,
-  Button,
-  Card,
-  Group,
-  Paper,
-  SimpleGrid,
-  Skeleton,
-  Stack,
-  Table,
-  Text,
-  Title,
-} from '@mantine/core';
-import { useMediaQuery } from '@mantine/hooks';
+import { Alert, Badge, Button, Group, Paper, SimpleGrid, Skeleton, Stack, Text, Title } from '@mantine/core';
 import { IconDownload } from '@tabler/icons-react';
 import type { OwnerDonation } from '@lampstand/api/schemas/show-up';
 import { trpc } from '../../lib/trpc';
+import { DataTable } from '../../ui/data-table';
 import { formatDate, formatUsd } from '../../ui/format';
 
 const STATUS_COLOR: Record<OwnerDonation['status'], string> = {
@@ -34,7 +21,6 @@ const STATUS_LABEL: Record<OwnerDonation['status'], string> = {
 /** The owner's view: every gift, its status and where it came from, and the sum by source. */
 export function OwnerDonations({ projectId }: { projectId: number }) {
   const report = trpc.showUp.ownerDonations.useQuery({ id: projectId }, { staleTime: 0 });
-  const phone = useMediaQuery('(max-width: 48em)');
   if (report.isLoading) return <Skeleton height={160} />;
   if (report.isError || !report.data) {
     return (
@@ -90,61 +76,34 @@ export function OwnerDonations({ projectId }: { projectId: number }) {
       </Paper>
       {donations.length === 0 ? (
         <Text c="dimmed">No donations yet.</Text>
-      ) : phone ? (
-        <Stack gap="xs">
-          {donations.map((d) => (
-            <Card key={d.id} withBorder padding="sm">
-              <Group justify="space-between" wrap="nowrap">
-                <Text fw={600}>{d.donorName}</Text>
-                <Text fw={600}>{formatUsd(d.amount)}</Text>
-              </Group>
-              <Group justify="space-between" mt={4}>
-                <Text size="sm" c="dimmed">
-                  {formatDate(d.createdAt)} · {d.source?.label ?? 'Direct'}
-                </Text>
-                <Badge color={STATUS_COLOR[d.status]} variant="light">
+      ) : (
+        <DataTable
+          label="Donations"
+          rows={donations}
+          rowKey={(d) => d.id}
+          minWidth={560}
+          stickyHeader
+          table={{ striped: true, highlightOnHover: false, verticalSpacing: undefined }}
+          columns={[
+            { header: 'Date', cell: (d) => formatDate(d.createdAt) },
+            { header: 'Amount', cell: (d) => formatUsd(d.amount) },
+            {
+              header: 'Donor',
+              card: 'title',
+              cell: (d) => d.donorName,
+              note: (d) => d.donorEmail,
+            },
+            {
+              header: 'Status',
+              cell: (d) => (
+                <Badge color={STATUS_COLOR[d.status]} variant="light" title={d.failureReason ?? undefined}>
                   {STATUS_LABEL[d.status]}
                 </Badge>
-              </Group>
-            </Card>
-          ))}
-        </Stack>
-      ) : (
-        <Table.ScrollContainer minWidth={560}>
-          <Table striped stickyHeader>
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th>Date</Table.Th>
-                <Table.Th>Amount</Table.Th>
-                <Table.Th>Donor</Table.Th>
-                <Table.Th>Status</Table.Th>
-                <Table.Th>Source</Table.Th>
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {donations.map((d) => (
-                <Table.Tr key={d.id}>
-                  <Table.Td>{formatDate(d.createdAt)}</Table.Td>
-                  <Table.Td>{formatUsd(d.amount)}</Table.Td>
-                  <Table.Td>
-                    {d.donorName}
-                    {d.donorEmail ? (
-                      <Text size="xs" c="dimmed">
-                        {d.donorEmail}
-                      </Text>
-                    ) : null}
-                  </Table.Td>
-                  <Table.Td>
-                    <Badge color={STATUS_COLOR[d.status]} variant="light" title={d.failureReason ?? undefined}>
-                      {STATUS_LABEL[d.status]}
-                    </Badge>
-                  </Table.Td>
-                  <Table.Td>{d.source?.label ?? 'Direct'}</Table.Td>
-                </Table.Tr>
-              ))}
-            </Table.Tbody>
-          </Table>
-        </Table.ScrollContainer>
+              ),
+            },
+            { header: 'Source', cell: (d) => d.source?.label ?? 'Direct' },
+          ]}
+        />
       )}
     </Stack>
   );

@@ -37,6 +37,8 @@ function useRecipients(listIds: Values['listIds']): number | undefined {
   return ids.length > 0 ? count.data?.recipients : undefined;
 }
 
+const validate = schemaResolver(smsCampaignFieldsSchema, { sync: true });
+
 export function CampaignForm({
   campaign,
   initialListId,
@@ -63,7 +65,7 @@ export function CampaignForm({
           : 'draft',
       scheduledFor: campaign?.scheduledFor ?? null,
     },
-    validate: schemaResolver(smsCampaignFieldsSchema, { sync: true }),
+    validate,
   });
   const saved = {
     errorTitle: 'Error',
@@ -96,6 +98,8 @@ export function CampaignForm({
         : write(values),
     (errors) => setTab(errors.name || errors.content ? 'details' : errors.listIds ? 'audience' : 'schedule'),
   );
+  // The spec: submit is disabled while saving or while the form is invalid; the reasons show beside it.
+  const problems = [...new Set(Object.values(validate(v)).filter((m) => typeof m === 'string'))];
   const chosen = smsLists.find((l) => String(l.id) === String(v.listIds[0]));
   return (
     <Paper withBorder p="lg" mb="lg" maw={760}>
@@ -195,6 +199,11 @@ export function CampaignForm({
                   </Text>
                 </Stack>
               </Paper>
+              {problems.length ? (
+                <Text size="sm" c="red.8" id="sms-form-problems">
+                  Before saving: {problems.join(' · ')}
+                </Text>
+              ) : null}
               <Group justify="space-between">
                 <Button variant="default" onClick={() => setTab('audience')}>
                   Previous
@@ -203,7 +212,11 @@ export function CampaignForm({
                   <Button variant="default" onClick={onDone}>
                     Cancel
                   </Button>
-                  <Button type="submit" disabled={saving}>
+                  <Button
+                    type="submit"
+                    disabled={saving || problems.length > 0}
+                    aria-describedby={problems.length ? 'sms-form-problems' : undefined}
+                  >
                     {saving ? 'Saving...' : campaign ? 'Update Campaign' : 'Create Campaign'}
                   </Button>
                 </Group>

@@ -1,4 +1,4 @@
-import { ActionIcon, Group, Table, Text, Tooltip } from '@mantine/core';
+import { ActionIcon, Group, Text, Tooltip } from '@mantine/core';
 import { IconPencil, IconTrash } from '@tabler/icons-react';
 import { trpc } from '../../lib/trpc';
 import { useChurchTimeZone } from '../../lib/time-zone';
@@ -39,18 +39,17 @@ export function SmsCampaignsTable({
   const send = trpc.smsCampaigns.send.useMutation(toasts.send);
   const del = trpc.smsCampaigns.delete.useMutation(toasts.delete);
   return (
-    <DataTable minWidth={760} headers={['Name', 'Status', 'Audience', 'Texts', 'When']}>
-      {rows.map((c) => {
-        const when = c.status === 'scheduled' ? c.scheduledFor : c.sentAt;
-        return (
-          <Table.Tr key={c.id}>
-            <Table.Td>
-              <Text fw={500}>{c.name}</Text>
-              <Text size="xs" c="dimmed" lineClamp={1}>
-                {c.content}
-              </Text>
-            </Table.Td>
-            <Table.Td>
+    <DataTable
+      label="SMS campaigns"
+      rows={rows}
+      rowKey={(c) => c.id}
+      minWidth={760}
+      columns={[
+        { header: 'Name', card: 'title', td: { fw: 500 }, cell: (c) => c.name, note: (c) => c.content },
+        {
+          header: 'Status',
+          cell: (c) => (
+            <>
               <StatusBadge status={c.status} />
               {c.status === 'sent' || c.status === 'sending' ? (
                 <Text size="xs" c="dimmed">
@@ -62,54 +61,52 @@ export function SmsCampaignsTable({
                   {c.error}
                 </Text>
               ) : null}
-            </Table.Td>
-            <Table.Td>{c.listIds.map(listName).join(', ') || '—'}</Table.Td>
-            <Table.Td>
-              <TextsPerPerson content={c.content} />
-            </Table.Td>
-            <Table.Td>{campaignWhen(when, timeZone)}</Table.Td>
-            <Table.Td>
-              <Group gap={4} wrap="nowrap">
-                {['draft', 'scheduled', 'ready'].includes(c.status) ? (
-                  <ActionIcon variant="subtle" aria-label={`Edit ${c.name}`} onClick={() => onEdit(c)}>
-                    <IconPencil size={18} />
-                  </ActionIcon>
-                ) : null}
-                {c.status === 'draft' || c.status === 'ready' ? (
-                  <SendCampaignButton
-                    name={c.name}
-                    loading={send.isPending && send.variables?.id === c.id}
-                    onClick={() =>
-                      void confirmSend({
-                        name: c.name,
-                        listIds: c.listIds.map(Number),
-                        content: c.content,
-                        onConfirm: () => send.mutate({ id: c.id }),
-                      })
-                    }
-                  />
-                ) : null}
-                <ActionIcon
-                  variant="subtle"
-                  color="red"
-                  aria-label={`Delete ${c.name}`}
-                  disabled={c.status === 'sending'}
-                  onClick={() =>
-                    confirmDestructive({
-                      title: `Delete ${c.name}?`,
-                      text: <>This permanently deletes the campaign. This action cannot be undone.</>,
-                      confirm: 'Delete',
-                      onConfirm: () => del.mutate({ id: c.id }),
-                    })
-                  }
-                >
-                  <IconTrash size={18} />
-                </ActionIcon>
-              </Group>
-            </Table.Td>
-          </Table.Tr>
-        );
-      })}
-    </DataTable>
+            </>
+          ),
+        },
+        { header: 'Audience', cell: (c) => c.listIds.map(listName).join(', ') || '—' },
+        { header: 'Texts', cell: (c) => <TextsPerPerson content={c.content} /> },
+        { header: 'When', cell: (c) => campaignWhen(c.status === 'scheduled' ? c.scheduledFor : c.sentAt, timeZone) },
+      ]}
+      actions={(c) => (
+        <Group gap={4} wrap="nowrap">
+          {['draft', 'scheduled', 'ready'].includes(c.status) ? (
+            <ActionIcon variant="subtle" aria-label={`Edit ${c.name}`} onClick={() => onEdit(c)}>
+              <IconPencil size={18} />
+            </ActionIcon>
+          ) : null}
+          {c.status === 'draft' || c.status === 'ready' ? (
+            <SendCampaignButton
+              name={c.name}
+              loading={send.isPending && send.variables?.id === c.id}
+              onClick={() =>
+                void confirmSend({
+                  name: c.name,
+                  listIds: c.listIds.map(Number),
+                  content: c.content,
+                  onConfirm: () => send.mutate({ id: c.id }),
+                })
+              }
+            />
+          ) : null}
+          <ActionIcon
+            variant="subtle"
+            color="red"
+            aria-label={`Delete ${c.name}`}
+            disabled={c.status === 'sending'}
+            onClick={() =>
+              confirmDestructive({
+                title: `Delete ${c.name}?`,
+                text: <>This permanently deletes the campaign. This action cannot be undone.</>,
+                confirm: 'Delete',
+                onConfirm: () => del.mutate({ id: c.id }),
+              })
+            }
+          >
+            <IconTrash size={18} />
+          </ActionIcon>
+        </Group>
+      )}
+    />
   );
 }

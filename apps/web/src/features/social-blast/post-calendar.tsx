@@ -45,10 +45,13 @@ export function PostChip({
   post,
   onOpen,
   onDelete,
+  draggable = true,
 }: {
   post: SocialPost;
   onOpen: (p: SocialPost) => void;
   onDelete: (p: SocialPost) => void;
+  /** Dragged to another day with a mouse (not on a phone's list of days). */
+  draggable?: boolean;
 }) {
   const text = snippet(post.content);
   return (
@@ -56,7 +59,7 @@ export function PostChip({
       className={classes.post}
       data-status={post.status}
       data-testid={`post-${post.id}`}
-      draggable
+      draggable={draggable}
       onDragStart={(e) => {
         e.dataTransfer.setData('application/x-social-post', String(post.id));
         e.dataTransfer.effectAllowed = 'move';
@@ -96,6 +99,20 @@ export function PostChip({
         </ActionIcon>
       </Group>
     </div>
+  );
+}
+
+/** A day's '+' (named 'Add post on Nov 12, 2026'). */
+function AddPostButton({ day, onAdd, size }: { day: Dayjs; onAdd: (day: Dayjs) => void; size: 'sm' | 'md' }) {
+  return (
+    <ActionIcon
+      size={size}
+      variant="subtle"
+      aria-label={`Add post on ${formatDate(day.toDate())}`}
+      onClick={() => onAdd(day)}
+    >
+      <IconPlus size={size === 'sm' ? 14 : 16} />
+    </ActionIcon>
   );
 }
 
@@ -149,18 +166,9 @@ export function DayCell({
     >
       <Group justify="space-between" gap={4} wrap="nowrap" mb={4}>
         <Text size="sm" fw={today ? 700 : 500} className={classes.dayNumber}>
-          <span className={classes.weekdayOnPhone}>{day.format('ddd')} </span>
           {day.format('D')}
-          <span className={classes.weekdayOnPhone}> {day.format('MMM')}</span>
         </Text>
-        <ActionIcon
-          size="sm"
-          variant="subtle"
-          aria-label={`Add post on ${formatDate(day.toDate())}`}
-          onClick={() => onAdd(day)}
-        >
-          <IconPlus size={14} />
-        </ActionIcon>
+        <AddPostButton day={day} onAdd={onAdd} size="sm" />
       </Group>
       <Stack gap={2}>
         {posts.map((p) => (
@@ -168,5 +176,53 @@ export function DayCell({
         ))}
       </Stack>
     </Box>
+  );
+}
+
+/**
+ * A phone's month or week: its days one under another, each with its posts and an add button (no
+ * drop targets: a post moves to another day in its dialog). A day without posts is one short line.
+ */
+export function DayList({
+  days,
+  byDay,
+  onAdd,
+  onOpen,
+  onDelete,
+}: {
+  days: Dayjs[];
+  byDay: Map<string, SocialPost[]>;
+  onAdd: (day: Dayjs) => void;
+  onOpen: (p: SocialPost) => void;
+  onDelete: (p: SocialPost) => void;
+}) {
+  return (
+    <ul className={classes.dayList} aria-label="Days">
+      {days.map((day) => {
+        const key = day.format('YYYY-MM-DD');
+        const posts = byDay.get(key) ?? [];
+        const today = day.isSame(dayjs(), 'day');
+        return (
+          <li key={key} className={classes.dayRow} data-today={today || undefined}>
+            <div role="group" aria-label={day.format('dddd, MMMM D, YYYY')} data-date={key}>
+              <Group justify="space-between" gap="xs" wrap="nowrap">
+                <Text size="sm" fw={today ? 700 : posts.length ? 600 : 400} className={classes.dayNumber}>
+                  {day.format('ddd, MMM D')}
+                  {today ? ' · Today' : ''}
+                </Text>
+                <AddPostButton day={day} onAdd={onAdd} size="md" />
+              </Group>
+              {posts.length ? (
+                <Stack gap={4} mt={4}>
+                  {posts.map((p) => (
+                    <PostChip key={p.id} post={p} onOpen={onOpen} onDelete={onDelete} draggable={false} />
+                  ))}
+                </Stack>
+              ) : null}
+            </div>
+          </li>
+        );
+      })}
+    </ul>
   );
 }

@@ -10,7 +10,6 @@ import {
   Text,
   Title,
 } from '@mantine/core';
-import { useMediaQuery } from '@mantine/hooks';
 import { IconAlertTriangle, IconChevronLeft, IconChevronRight, IconPlus } from '@tabler/icons-react';
 import dayjs, { type Dayjs } from 'dayjs';
 import { useState } from 'react';
@@ -19,15 +18,16 @@ import { trpc } from '../../lib/trpc';
 import { useSave } from '../../lib/use-save';
 import { formatDate } from '../../ui/format';
 import { PageHeader } from '../../ui/page-header';
+import { useWide } from '../../ui/data-table';
 import { PostDialog } from './post-dialog';
 import { TIME_ZONE, type SocialPost } from './post-form-values';
 import { useDeletePost } from './use-delete-post';
 import classes from './social-blast.module.css';
-import { type View, WEEKDAYS, rangeOf, DayCell } from './post-calendar';
+import { type View, WEEKDAYS, rangeOf, DayCell, DayList } from './post-calendar';
 import { ListView } from './post-list-view';
 
 export function SocialBlastPage() {
-  const phone = useMediaQuery('(max-width: 48em)');
+  const phone = !useWide();
   const [view, setView] = useState<View>('month');
   const [anchor, setAnchor] = useState(() => dayjs().startOf('day'));
   const [dialog, setDialog] = useState<{ post: SocialPost | null; day: string | null; key: number } | null>(null);
@@ -88,7 +88,7 @@ export function SocialBlastPage() {
   }
   const days: Dayjs[] = [];
   for (let d = start; d.isBefore(end); d = d.add(1, 'day')) days.push(d);
-  // On a phone the month is a list of its own days (no empty cells of the weeks around it).
+  // On a phone the month is a list of its own days (not the days of the weeks around it).
   const shownDays = view === 'month' && phone ? days.filter((d) => d.isSame(anchor, 'month')) : days;
   const heading =
     view === 'month'
@@ -168,6 +168,14 @@ export function SocialBlastPage() {
             onOpen={(p) => open(p)}
             onDelete={askDelete}
             onCreate={() => open(null, dayjs().format('YYYY-MM-DD'))}
+          />
+        ) : phone ? (
+          <DayList
+            days={shownDays}
+            byDay={byDay}
+            onAdd={(day) => open(null, day.format('YYYY-MM-DD'))}
+            onOpen={(p) => open(p)}
+            onDelete={askDelete}
           />
         ) : (
           <div className={classes.grid} data-view={view}>
