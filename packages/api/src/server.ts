@@ -91,3 +91,10 @@ export { showUpCardsFor } from './services/show-up/projects.js';
 export { contactActivity, listEvents } from './services/events/list.js';
 export { recordEvent, recordEvents, personOf, PUBLIC_ACTOR } from './services/events/record.js';
 export { withActor, currentActor } from './services/events/actor.js';
+export {
+  churchHomeByHandle,
+  joinChurchLists,
+  CHURCH_NOT_FOUND,
+  CHOOSE_A_LIST,
+} from './services/church-profile/public-home.js';
+export type { SignupDeps } from './services/landing-pages/signups.js';

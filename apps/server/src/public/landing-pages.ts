@@ -16,6 +16,7 @@ import type { AppDeps } from '../app-deps.js';
 import { escapeHtml } from '@lampstand/api/render/html';
 import { renderEventIcs } from '@lampstand/api/render/ical';
 import { renderLandingPage, renderMessage, renderNotFound } from '@lampstand/api/render/landing-page-html';
+import { churchHomeRoutes } from './church-home.js';
 
 const PAGE_CACHE_CONTROL = 'public, max-age=30';
 
@@ -112,10 +113,18 @@ export async function landingPageRoutes(
     return visitSource({}, referer, ownHost);
   }
 
-  app.post<{ Params: { slug: string; blockId: string } }>('/p/:slug/signup/:blockId', async (req, reply) => {
+  /**
+   * A sign-up form's answer: JSON to the page's script, else a small page (the form works without
+   * JavaScript); the form's own problems as 400 naming the field, a missing form as 404.
+   */
+  async function answerSignup(
+    req: FastifyRequest,
+    reply: FastifyReply,
+    back: string,
+    run: (body: Record<string, unknown>, source: VisitSource, visitorHash: string) => Promise<{ churchName: string }>,
+  ) {
     const wantsJson = req.headers['content-type']?.startsWith('application/json') ?? false;
     const body = (req.body && typeof req.body === 'object' ? req.body : {}) as Record<string, unknown>;
-    const back = `/p/${encodeURIComponent(req.params.slug)}`;
     const answer = (status: number, title: string, message: string, issues?: { path: string; message: string }[]) =>
       wantsJson
         ? reply.code(status).send({ message, ...(issues ? { issues } : {}) })
@@ -125,23 +134,8 @@ export async function landingPageRoutes(
             .header('cache-control', 'no-store')
             .send(renderMessage(title, `<p>${escapeHtml(message)}</p>`, { backHref: back }));
     try {
-      const ua = req.headers['user-agent'];
-      const { hash } = await pages.hasher.hash(req.ip, ua);
-      const result = await signUp(
-        {
-          db,
-          email: opts.deps.email,
-          publicUrl: opts.publicUrl,
-          emailFrom: opts.deps.delivery.emailFrom,
-        },
-        {
-          slug: req.params.slug,
-          blockId: req.params.blockId,
-          form: body,
-          source: signupSource(req, body),
-          visitorHash: hash,
-        },
-      );
+      const { hash } = await pages.hasher.hash(req.ip, req.headers['user-agent']);
+      const result = await run(body, signupSource(req, body), hash);
       return answer(
         200,
         'Thank you for signing up',
@@ -152,42 +146,64 @@ export async function landingPageRoutes(
         const issues = zodIssues(err);
         return answer(400, 'Please check the form', issues[0]?.message ?? 'Please check the form', issues);
       }
+      if (err instanceof AppError && err.code === 'BAD_REQUEST')
+        return answer(
+          400,
+          'Please check the form',
+          err.message,
+          err.field ? [{ path: err.field, message: err.message }] : undefined,
+        );
       if (err instanceof AppError && err.code === 'NOT_FOUND') return answer(404, 'Page Not Found', err.message);
       if (err instanceof AppError && err.code === 'TOO_MANY_REQUESTS') return answer(429, 'Please wait', err.message);
       throw err;
     }
-  });
+  }
+  const signupDeps = { db, email: opts.deps.email, publicUrl: opts.publicUrl, emailFrom: opts.deps.delivery.emailFrom };
 
-  app.get<{ Params: { slug: string; token: string } }>('/p/:slug/confirm/:token', async (req, reply) => {
-    const target = await describeSignupToken(db, req.params.token);
-    reply.type('text/html; charset=utf-8').header('cache-control', 'no-store').header('referrer-policy', 'no-referrer');
-    if (!target)
-      return reply.code(404).send(renderMessage('Link not found', '<p>This confirmation link is not valid.</p>'));
-    if (target.confirmedAt)
+  app.post<{ Params: { slug: string; blockId: string } }>('/p/:slug/signup/:blockId', (req, reply) =>
+    answerSignup(req, reply, `/p/${encodeURIComponent(req.params.slug)}`, (form, source, visitorHash) =>
+      signUp(signupDeps, { slug: req.params.slug, blockId: req.params.blockId, form, source, visitorHash }),
+    ),
+  );
+
+  // The double opt-in link of a landing page's form (/p/…) or the church's home (/c/…).
+  for (const base of ['/p/:slug', '/c/:handle']) {
+    app.get<{ Params: { token: string } }>(`${base}/confirm/:token`, async (req, reply) => {
+      const target = await describeSignupToken(db, req.params.token);
+      reply
+        .type('text/html; charset=utf-8')
+        .header('cache-control', 'no-store')
+        .header('referrer-policy', 'no-referrer');
+      if (!target)
+        return reply.code(404).send(renderMessage('Link not found', '<p>This confirmation link is not valid.</p>'));
+      if (target.confirmedAt)
+        return renderMessage(
+          'Sign-up confirmed',
+          `<p>${escapeHtml(target.email)} is confirmed. You will hear from ${escapeHtml(target.churchName)}.</p>`,
+          { backHref: target.backHref },
+        );
+      // A button, not an automatic confirmation: mail scanners open links, people press buttons.
+      return renderMessage(
+        'Confirm your sign-up',
+        `<p>Confirm ${escapeHtml(target.email)} to hear from ${escapeHtml(target.churchName)} about “${escapeHtml(target.pageName)}”?</p>` +
+          `<form method="post"><button class="btn" type="submit">Confirm my sign-up</button></form>`,
+      );
+    });
+
+    app.post<{ Params: { token: string } }>(`${base}/confirm/:token`, async (req, reply) => {
+      const done = await confirmSignup(db, req.params.token);
+      reply.type('text/html; charset=utf-8').header('cache-control', 'no-store');
+      if (!done)
+        return reply.code(404).send(renderMessage('Link not found', '<p>This confirmation link is not valid.</p>'));
       return renderMessage(
         'Sign-up confirmed',
-        `<p>${escapeHtml(target.email)} is confirmed. You will hear from ${escapeHtml(target.churchName)}.</p>`,
-        { backHref: `/p/${encodeURIComponent(target.slug)}` },
+        `<p>Thank you! ${escapeHtml(done.email)} is confirmed. You will hear from ${escapeHtml(done.churchName)}.</p>`,
+        { backHref: done.backHref },
       );
-    // A button, not an automatic confirmation: mail scanners open links, people press buttons.
-    return renderMessage(
-      'Confirm your sign-up',
-      `<p>Confirm ${escapeHtml(target.email)} to hear from ${escapeHtml(target.churchName)} about “${escapeHtml(target.pageName)}”?</p>` +
-        `<form method="post"><button class="btn" type="submit">Confirm my sign-up</button></form>`,
-    );
-  });
+    });
+  }
 
-  app.post<{ Params: { slug: string; token: string } }>('/p/:slug/confirm/:token', async (req, reply) => {
-    const done = await confirmSignup(db, req.params.token);
-    reply.type('text/html; charset=utf-8').header('cache-control', 'no-store');
-    if (!done)
-      return reply.code(404).send(renderMessage('Link not found', '<p>This confirmation link is not valid.</p>'));
-    return renderMessage(
-      'Sign-up confirmed',
-      `<p>Thank you! ${escapeHtml(done.email)} is confirmed. You will hear from ${escapeHtml(done.churchName)}.</p>`,
-      { backHref: `/p/${encodeURIComponent(done.slug)}` },
-    );
-  });
+  await churchHomeRoutes(app, { db, publicUrl: opts.publicUrl, answerSignup, signupDeps });
 
   app.get<{ Params: { slug: string; file: string } }>('/p/:slug/event/:file', async (req, reply) => {
     const notFound = () => reply.code(404).type('text/html; charset=utf-8').send(renderNotFound());

@@ -5,7 +5,8 @@ import { escapeHtml } from './html.js';
 // The public landing page as HTML: served by the server at /p/{slug} and shown by the builder's
 // preview (the same markup). Pure string building, no Node or browser APIs.
 
-const CSS = `*{box-sizing:border-box}html{scroll-behavior:smooth}body{margin:0;font-family:-apple-system,BlinkMacSystemFont,"Segoe UI",Roboto,Helvetica,Arial,sans-serif;color:#1f2937;background:#fff;line-height:1.6}
+/** The public pages' one stylesheet (landing pages, a church's home, messages). */
+export const CSS = `*{box-sizing:border-box}html{scroll-behavior:smooth}body{margin:0;font-family:-apple-system,BlinkMacSystemFont,"Segoe UI",Roboto,Helvetica,Arial,sans-serif;color:#1f2937;background:#fff;line-height:1.6}
 a{color:#3b5bdb}header{position:sticky;top:0;z-index:10;display:flex;align-items:center;justify-content:space-between;gap:16px;padding:16px 24px;background:transparent;transition:background .2s,box-shadow .2s,padding .2s}
 header.scrolled{background:#fff;box-shadow:0 2px 8px rgba(0,0,0,.08);padding:10px 24px}header .brand{font-weight:700;color:#1f2937;text-decoration:none}
 main{display:block}section{padding:32px 24px}section>.in{max-width:760px;margin:0 auto}
@@ -65,7 +66,7 @@ export interface RenderOptions {
 const usd = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD', maximumFractionDigits: 0 });
 const count = new Intl.NumberFormat('en-US');
 
-function showUpCard(id: string, p: ShowUpCard): string {
+export function showUpCard(id: string, p: ShowUpCard): string {
   const pct = progressPercent(p.raisedAmount, p.targetAmount);
   const supporters = `${count.format(p.donationsCount)} ${p.donationsCount === 1 ? 'supporter' : 'supporters'}`;
   return `<section id="${escapeHtml(id)}"><div class="in card"><h2>${escapeHtml(p.title)}</h2>${

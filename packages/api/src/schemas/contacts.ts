@@ -324,6 +324,9 @@ export const contactListFieldsSchema = z.object({
   name: requiredTextSchema('List name', 200),
   description: optionalText(2000).optional(),
   type: contactListTypeSchema.default('both'),
+  /** On the church's public home (/c/{handle}), where people may join it themselves (issue 28). */
+  isPublic: z.boolean({ error: 'Public must be true or false' }).default(false),
+  publicDescription: optionalText(500).optional(),
 });
 export const createContactListSchema = contactListFieldsSchema;
 export const updateContactListSchema = contactListFieldsSchema.extend({ id: idSchema('List ID') });
@@ -333,6 +336,8 @@ export const contactListSchema = z.object({
   name: z.string(),
   description: z.string().nullable(),
   type: z.enum(['email', 'sms', 'both']),
+  isPublic: z.boolean(),
+  publicDescription: z.string(),
   createdAt: isoTimestamp,
   updatedAt: isoTimestamp,
   contactCount: z.number().int().optional(),

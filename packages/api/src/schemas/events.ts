@@ -50,13 +50,14 @@ export const eventPayloadSchemas = {
   },
   'signup.received': {
     1: about({
-      page: ref,
+      /** The landing page; null for a sign-up on the church's public home. */
+      page: ref.nullable(),
       block: z.object({ id: z.string(), kind: z.string() }),
       source: source.nullable(),
       confirmationRequired: z.boolean(),
     }),
   },
-  'signup.confirmed': { 1: about({ page: ref }) },
+  'signup.confirmed': { 1: about({ page: ref.nullable() }) },
   'email.sent': { 1: about({ campaign: campaign.nullable(), deliveryId: id }) },
   'email.opened': { 1: about({ campaign: campaign.nullable(), deliveryId: id }) },
   'email.clicked': { 1: about({ campaign: campaign.nullable(), deliveryId: id, url: z.string() }) },

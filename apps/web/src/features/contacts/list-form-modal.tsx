@@ -1,4 +1,4 @@
-import { Modal, Select, Stack, Textarea, TextInput } from '@mantine/core';
+import { Modal, Select, Stack, Switch, Textarea, TextInput } from '@mantine/core';
 import { schemaResolver, useForm } from '@mantine/form';
 import { contactListFieldsSchema } from '@lampstand/api/schemas/contacts';
 import { trpc } from '../../lib/trpc';
@@ -14,6 +14,8 @@ export function ListFormModal({ list, opened, onClose }: { list?: ContactList; o
       description: list?.description ?? '',
       // A list of another type falls back to both in the form.
       type: list && ['email', 'sms', 'both'].includes(list.type) ? list.type : 'both',
+      isPublic: list?.isPublic ?? false,
+      publicDescription: list?.publicDescription ?? '',
     },
     validate: schemaResolver(contactListFieldsSchema, { sync: true }),
   });
@@ -56,6 +58,20 @@ export function ListFormModal({ list, opened, onClose }: { list?: ContactList; o
             ]}
             {...form.getInputProps('type')}
           />
+          <Switch
+            label="Public: people may join this list themselves"
+            description="Shown on your church's public page, where people sign themselves up."
+            {...form.getInputProps('isPublic', { type: 'checkbox' })}
+          />
+          {form.values.isPublic ? (
+            <Textarea
+              label="Public description"
+              description="What people read beside the list on your public page."
+              autosize
+              minRows={2}
+              {...form.getInputProps('publicDescription')}
+            />
+          ) : null}
           <FormActions
             onCancel={onClose}
             submit={list ? 'Update List' : 'Create List'}

@@ -84,7 +84,9 @@ export async function updateChurchProfile(
         .forUpdate()
         .executeTakeFirst();
       if (before?.handle !== input.handle) {
-        if ((await takenHandles(trx, tenantId, input.handle)).has(input.handle)) throw conflict(HANDLE_TAKEN, 'handle');
+        // Read on the root handle (the bypass of a transaction would keep the church's scope): every
+        // change of handle holds the lock above until it commits, so what it reads is current.
+        if ((await takenHandles(db, tenantId, input.handle)).has(input.handle)) throw conflict(HANDLE_TAKEN, 'handle');
         // Its own old handle is the church's to take back; the one it leaves redirects for a year.
         await trx.deleteFrom('churchHandleRedirects').where('handle', '=', input.handle).execute();
         if (before) {

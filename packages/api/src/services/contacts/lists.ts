@@ -13,6 +13,8 @@ function toList(r: Selectable<ContactListsTable>, count?: number): z.input<typeo
     name: r.name,
     description: r.description,
     type: r.type,
+    isPublic: r.isPublic,
+    publicDescription: r.publicDescription,
     createdAt: r.createdAt,
     updatedAt: r.updatedAt,
     ...(count === undefined ? {} : { contactCount: count, contactsCount: count }),
@@ -23,7 +25,18 @@ export interface ListFields {
   name: string;
   description?: string | null;
   type: ContactListType;
+  isPublic?: boolean;
+  publicDescription?: string | null;
 }
+
+/** The columns a list's fields set (a list is private unless it says otherwise). */
+const listColumns = (input: ListFields) => ({
+  name: input.name,
+  description: input.description ?? null,
+  type: input.type,
+  isPublic: input.isPublic ?? false,
+  publicDescription: input.publicDescription ?? '',
+});
 
 export async function listContactLists(
   db: Db,
@@ -69,7 +82,7 @@ export async function createContactList(
 ): Promise<z.input<typeof contactListSchema>> {
   const row = await db
     .insertInto('contactLists')
-    .values({ userId: tenantId, name: input.name, description: input.description ?? null, type: input.type })
+    .values({ userId: tenantId, ...listColumns(input) })
     .returningAll()
     .executeTakeFirstOrThrow();
   return toList(row, 0);
@@ -82,7 +95,7 @@ export async function updateContactList(
 ): Promise<z.input<typeof contactListSchema>> {
   const row = await db
     .updateTable('contactLists')
-    .set({ name: input.name, description: input.description ?? null, type: input.type, updatedAt: new Date() })
+    .set({ ...listColumns(input), updatedAt: new Date() })
     .where('id', '=', id)
     .where('userId', '=', tenantId)
     .returningAll()

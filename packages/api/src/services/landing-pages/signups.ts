@@ -42,6 +42,26 @@ function splitName(name: string): { firstName: string; lastName: string } {
 }
 
 /**
+ * Where a sign-up is made: a landing page's form, or the church's public home (issue 28), with the
+ * lists it puts the person on and the fields it may keep.
+ */
+export interface SignupTarget {
+  tenantId: number;
+  churchName: string;
+  /** The landing page, or null on the church's public home. */
+  page: { id: number; name: string } | null;
+  /** What the confirmation email names ('Easter Sunday', or the church's name). */
+  name: string;
+  /** The public address the confirmation link lives under ('/p/easter' or '/c/grace-city'). */
+  basePath: string;
+  /** The consent source once confirmed ('landing-page:easter', 'church-home:grace-city'). */
+  consentSource: string;
+  block: { id: string; kind: string };
+  lists: { id: number; name: string }[];
+  fields: { phone: boolean; city: boolean; postalCode: boolean };
+}
+
+/**
  * A visitor signs up through a page's form: the church's contact is created (or found by email),
  * put on the form's list, and asked to confirm by email (double opt-in). Email consent becomes
  * 'subscribed' only on confirmation, with the page as its source.
@@ -66,7 +86,48 @@ export async function signUp(
     (b): b is Extract<Block, { type: 'signup' }> => b.type === 'signup' && b.id === input.blockId,
   );
   if (!block) throw notFound('This sign-up form no longer exists.');
-  const result = { churchName: page.churchName, pageName: page.name };
+  const list = block.listId
+    ? await deps.db
+        .selectFrom('contactLists')
+        .select(['id', 'name'])
+        .where('id', '=', block.listId)
+        .where('userId', '=', page.userId)
+        .executeTakeFirst()
+    : undefined;
+  return signUpTo(deps, {
+    target: {
+      tenantId: page.userId,
+      churchName: page.churchName,
+      page: { id: page.id, name: page.name },
+      name: page.name,
+      basePath: `/p/${encodeURIComponent(page.slug)}`,
+      consentSource: `landing-page:${page.slug}`,
+      block: { id: block.id, kind: block.type },
+      lists: list ? [list] : [],
+      fields: {
+        phone: block.fields.includes('phone'),
+        city: block.fields.includes('city'),
+        postalCode: block.fields.includes('postalCode'),
+      },
+    },
+    form: input.form,
+    source: input.source,
+    visitorHash: input.visitorHash,
+  });
+}
+
+/** A sign-up to `target` (see `signUp`): stored, on its lists, and the confirmation email sent. */
+export async function signUpTo(
+  deps: SignupDeps,
+  input: {
+    target: SignupTarget;
+    form: unknown;
+    source: { kind: VisitSourceKind; value: string | null };
+    visitorHash: string;
+  },
+): Promise<SignupResult> {
+  const { target } = input;
+  const result = { churchName: target.churchName, pageName: target.name };
   const form = signupFormSchema.parse(input.form);
   if (form.website) return { stored: false, ...result };
 
@@ -88,10 +149,10 @@ export async function signUp(
     throw tooManyRequests(SIGNUP_RATE_MESSAGE);
 
   const token = crypto.randomBytes(32).toString('base64url');
-  const tenantId = page.userId;
-  const phone = block.fields.includes('phone') && form.phone ? form.phone : null;
-  const city = block.fields.includes('city') && form.city ? form.city : null;
-  const postalCode = block.fields.includes('postalCode') && form.postalCode ? form.postalCode : null;
+  const tenantId = target.tenantId;
+  const phone = target.fields.phone && form.phone ? form.phone : null;
+  const city = target.fields.city && form.city ? form.city : null;
+  const postalCode = target.fields.postalCode && form.postalCode ? form.postalCode : null;
   const [countryCode, source] = await Promise.all([
     churchCountryCode(deps.db, tenantId),
     eventSource(deps.db, tenantId, input.source),
@@ -140,48 +201,33 @@ export async function signUp(
           }),
           emailConsent: 'unsubscribed',
           emailConsentAt: new Date(),
-          emailConsentSource: `landing-page:${page.slug}:pending`,
+          emailConsentSource: `${target.consentSource}:pending`,
           smsConsent: 'unsubscribed',
         })
         .returning('id')
         .executeTakeFirstOrThrow();
       contactId = row.id;
     }
-    let listId: number | null = null;
     const events: NewEvent[] = [];
     const person = personOf(existing ?? { ...splitName(form.name), email, phone });
     if (!existing) events.push({ type: 'contact.created', contactId, payload: { person, via: 'signup' } });
-    if (block.listId) {
-      const list = await trx
-        .selectFrom('contactLists')
-        .select(['id', 'name'])
-        .where('id', '=', block.listId)
-        .where('userId', '=', tenantId)
-        .executeTakeFirst();
-      if (list) {
-        listId = list.id;
-        const [added] = await trx
-          .insertInto('contactsInLists')
-          .values({ userId: tenantId, listId, contactId })
-          .onConflict((oc) => oc.columns(['listId', 'contactId']).doNothing())
-          .returning('contactId')
-          .execute();
-        if (added)
-          events.push({
-            type: 'list.member_added',
-            contactId,
-            payload: { person, list: { id: list.id, name: list.name } },
-          });
-      }
+    for (const list of target.lists) {
+      const [added] = await trx
+        .insertInto('contactsInLists')
+        .values({ userId: tenantId, listId: list.id, contactId })
+        .onConflict((oc) => oc.columns(['listId', 'contactId']).doNothing())
+        .returning('contactId')
+        .execute();
+      if (added) events.push({ type: 'list.member_added', contactId, payload: { person, list } });
     }
     await trx
       .insertInto('landingPageSignups')
       .values({
         userId: tenantId,
-        pageId: page.id,
-        blockId: block.id,
+        pageId: target.page?.id ?? null,
+        blockId: target.block.id,
         contactId,
-        listId,
+        listId: target.lists[0]?.id ?? null,
         name: form.name,
         email,
         phone,
@@ -196,35 +242,35 @@ export async function signUp(
     events.push({
       type: 'signup.received',
       contactId,
-      payload: {
-        person,
-        page: { id: page.id, name: page.name },
-        block: { id: block.id, kind: block.type },
-        source,
-        confirmationRequired: true,
-      },
+      payload: { person, page: target.page, block: target.block, source, confirmationRequired: true },
     });
     await recordEvents(trx, tenantId, events, { actor: PUBLIC_ACTOR });
   });
 
-  const link = `${deps.publicUrl}/p/${encodeURIComponent(page.slug)}/confirm/${token}`;
-  const subject = `Please confirm your sign-up: ${page.name}`;
+  const link = `${deps.publicUrl}${target.basePath}/confirm/${token}`;
+  const subject = `Please confirm your sign-up: ${target.name}`;
+  const where = target.page
+    ? {
+        html: `${escapeHtml(target.churchName)}'s page “${escapeHtml(target.name)}”`,
+        text: `${target.churchName}'s page "${target.name}"`,
+      }
+    : { html: `${escapeHtml(target.churchName)}'s page`, text: `${target.churchName}'s page` };
   const host = new URL(deps.publicUrl).hostname || 'lampstand.local';
   // Outside the delivery engine: the double opt-in confirmation goes to the person who just
   // submitted the form, inline so a failure is answered there (they can submit again). Not
   // counted against the church's campaign allowance, and not rate-limited per visitor address
   // yet (issue 24 §15 leaves it here).
   await deps.email.send({
-    from: formatFrom(page.churchName, deps.emailFrom),
+    from: formatFrom(target.churchName, deps.emailFrom),
     to: email,
     subject,
     html:
-      `<p>Hello ${escapeHtml(form.name)},</p><p>Thank you for signing up on ${escapeHtml(page.churchName)}'s page ` +
-      `“${escapeHtml(page.name)}”. Please confirm your email address:</p>` +
+      `<p>Hello ${escapeHtml(form.name)},</p><p>Thank you for signing up on ${where.html}. ` +
+      `Please confirm your email address:</p>` +
       `<p><a href="${escapeHtml(link)}">Confirm my sign-up</a></p>` +
       `<p>If you did not sign up, ignore this email and you will not hear from us.</p>`,
     text:
-      `Hello ${form.name},\n\nThank you for signing up on ${page.churchName}'s page "${page.name}". ` +
+      `Hello ${form.name},\n\nThank you for signing up on ${where.text}. ` +
       `Please confirm your email address:\n${link}\n\nIf you did not sign up, ignore this email and you will not hear from us.\n`,
     headers: {},
     messageId: `signup-${crypto.randomUUID()}@${host}`,
@@ -235,14 +281,42 @@ export async function signUp(
 
 /** What the confirmation link shows before and after the visitor presses Confirm. */
 export async function describeSignupToken(db: Db, token: string) {
-  const row = await db
+  const row = await signupByToken(db, token).select(['s.id', 's.email', 's.confirmedAt']).executeTakeFirst();
+  return row ? withPlace(row) : null;
+}
+
+/**
+ * A sign-up by its confirmation token, with where it was made: its landing page, or the church's
+ * public home (no page) under the church's handle.
+ */
+function signupByToken(db: Db, token: string) {
+  return db
     .selectFrom('landingPageSignups as s')
-    .innerJoin('landingPages as p', 'p.id', 's.pageId')
+    .leftJoin('landingPages as p', 'p.id', 's.pageId')
     .innerJoin('users as u', 'u.id', 's.userId')
-    .select(['s.id', 's.email', 's.confirmedAt', 'p.name as pageName', 'p.slug', 'u.churchName'])
-    .where('s.confirmTokenHash', '=', tokenHash(token))
-    .executeTakeFirst();
-  return row ?? null;
+    .leftJoin('churchProfiles as cp', 'cp.userId', 's.userId')
+    .select(['p.id as pageId', 'p.name as pageName', 'p.slug', 'u.churchName', 'cp.handle'])
+    .where('s.confirmTokenHash', '=', tokenHash(token));
+}
+
+/** The page's name and address, or the church's for a sign-up on its public home. */
+function withPlace<
+  R extends {
+    pageId: number | null;
+    pageName: string | null;
+    slug: string | null;
+    churchName: string | null;
+    handle: string | null;
+  },
+>(row: R) {
+  const churchName = row.churchName ?? '';
+  return {
+    ...row,
+    churchName,
+    pageName: row.pageName ?? churchName,
+    backHref: row.slug ? `/p/${encodeURIComponent(row.slug)}` : row.handle ? `/c/${row.handle}` : '/',
+    consentSource: row.slug ? `landing-page:${row.slug}` : `church-home:${row.handle ?? ''}`,
+  };
 }
 
 /**
@@ -252,26 +326,10 @@ export async function describeSignupToken(db: Db, token: string) {
  * SMS consent is not touched: the form never asks for it.
  */
 export async function confirmSignup(db: Db, token: string) {
-  const row = await db
-    .selectFrom('landingPageSignups as s')
-    .innerJoin('landingPages as p', 'p.id', 's.pageId')
-    .innerJoin('users as u', 'u.id', 's.userId')
-    .select([
-      's.id',
-      's.userId',
-      's.contactId',
-      's.email',
-      's.phone',
-      's.city',
-      's.postalCode',
-      's.confirmedAt',
-      'p.id as pageId',
-      'p.slug',
-      'p.name as pageName',
-      'u.churchName',
-    ])
-    .where('s.confirmTokenHash', '=', tokenHash(token))
+  const found = await signupByToken(db, token)
+    .select(['s.id', 's.userId', 's.contactId', 's.email', 's.phone', 's.city', 's.postalCode', 's.confirmedAt'])
     .executeTakeFirst();
+  const row = found ? withPlace(found) : null;
   if (!row) return null;
   if (!row.confirmedAt) {
     // One transaction: the consent, the filled fields, the confirmation and its event together.
@@ -296,7 +354,7 @@ export async function confirmSignup(db: Db, token: string) {
           contactId: contact.id,
           channel: 'email',
           status: 'subscribed',
-          source: `landing-page:${row.slug}`,
+          source: row.consentSource,
           note: 'Confirmed by double opt-in',
         }),
       );
@@ -307,13 +365,13 @@ export async function confirmSignup(db: Db, token: string) {
         {
           type: 'signup.confirmed',
           contactId: contact.id,
-          payload: { person: personOf(contact), page: { id: row.pageId, name: row.pageName } },
+          payload: { person: personOf(contact), page: row.pageId ? { id: row.pageId, name: row.pageName } : null },
         },
         { actor: PUBLIC_ACTOR },
       );
     });
   }
-  return { email: row.email, pageName: row.pageName, churchName: row.churchName, slug: row.slug };
+  return { email: row.email, pageName: row.pageName, churchName: row.churchName, backHref: row.backHref };
 }
 
 /** The contact's empty phone, city and postal code take the confirmed sign-up's values. */
