@@ -11,6 +11,7 @@ import { TimeZoneSelect } from '../../ui/time-zone';
 import { SocialSettingsSection } from '../social-blast/social-settings';
 import { GivingSettings } from '../show-up/giving-settings';
 import { ApiKeysSection } from './api-keys-section';
+import { PublicProfileSection } from './public-profile-section';
 
 export function SettingsPage() {
   const settings = trpc.settings.get.useQuery();
@@ -84,6 +85,7 @@ export function SettingsPage() {
           </form>
         )}
       </Paper>
+      <PublicProfileSection />
       <SocialSettingsSection />
       <GivingSettings />
       <ApiKeysSection />

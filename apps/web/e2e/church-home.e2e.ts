@@ -1,0 +1,76 @@
+import { describe, expect, it } from 'vitest';
+import { registerChurch } from '@lampstand/server/testing';
+import { browserDescribe, expectAccessible, screenshot, signIn, startE2E, toast } from './helpers';
+
+// A church's public home (issue 28 §1–2): staff set it up in Settings; a visitor on a phone reads
+// it and joins a public list.
+browserDescribe(describe)('Church public home', async () => {
+  const e2e = await startE2E();
+  await registerChurch(e2e.app.url, 'Platform');
+  const church = await registerChurch(e2e.app.url, 'Grace City Church');
+  const other = await registerChurch(e2e.app.url, 'Hope Chapel');
+  const taken = await other.client.put('/api/settings/public-profile', { handle: 'hope-chapel' });
+  expect(taken.status, taken.text).toBe(200);
+
+  it('staff choose a handle and what the page shows; a visitor on a phone reads it and joins a list', async () => {
+    const list = await church.client.post('/api/contact-lists', { name: 'Newsletter' });
+    expect(list.status, list.text).toBe(201);
+    const { page } = await e2e.newPage();
+    await signIn(page, e2e.app.url, church.user.username, church.password);
+
+    // Contacts → Lists: the list is made public in its dialog.
+    await page.goto('/contacts?tab=lists');
+    await page
+      .getByRole('button', { name: /Edit Newsletter|Edit/ })
+      .first()
+      .click();
+    const dialog = page.getByRole('dialog', { name: 'Edit List' });
+    await dialog.getByText('Public: people may join this list themselves').click();
+    await dialog.getByLabel('Public description').fill('News from Grace once a month.');
+    await dialog.getByRole('button', { name: 'Update List' }).click();
+    await toast(page, 'List updated').waitFor();
+
+    await page.goto('/settings');
+    const handle = page.getByLabel('Handle');
+    await expect.poll(() => handle.inputValue()).toBe('grace-city-church');
+    await handle.fill('hope-chapel');
+    await page.getByLabel('Service times').fill('Sundays 9:00 and 10:30 am');
+    await page.getByRole('button', { name: 'Save public profile' }).click();
+    await page.getByText('This handle is taken').waitFor();
+    await handle.fill('grace-city');
+    await page.getByLabel('Short description').fill('A church for the whole city.');
+    await page.getByRole('button', { name: 'Save public profile' }).click();
+    await toast(page, 'Public profile saved').waitFor();
+    await page.getByRole('link', { name: 'View your public page' }).waitFor();
+    await expectAccessible(page);
+
+    const visitorContext = await e2e.browser.newContext({
+      baseURL: e2e.app.url,
+      viewport: { width: 390, height: 844 },
+    });
+    const visitor = await visitorContext.newPage();
+    await visitor.goto('/c/grace-city');
+    await visitor.getByRole('heading', { level: 1, name: 'Grace City Church' }).waitFor();
+    await visitor.getByText('Sundays 9:00 and 10:30 am').waitFor();
+    await expectAccessible(visitor);
+    for (const width of [390, 1024, 1366]) {
+      await visitor.setViewportSize({ width, height: 900 });
+      await screenshot(visitor, `church-home-${width}`);
+    }
+    await visitor.setViewportSize({ width: 390, height: 844 });
+    expect(await visitor.getByRole('checkbox', { name: /Newsletter/ }).isChecked()).toBe(true);
+    await visitor.getByLabel('Name').fill('Priscilla Tent');
+    await visitor.getByLabel('Email').fill('priscilla@example.org');
+    await visitor.getByRole('button', { name: 'Join' }).click();
+    await visitor.getByText('Thank you! Please check your email').waitFor();
+    await visitorContext.close();
+
+    const joined = await e2e.app.db
+      .selectFrom('contactsInLists as m')
+      .innerJoin('contacts as c', 'c.id', 'm.contactId')
+      .select('m.listId')
+      .where('c.email', '=', 'priscilla@example.org')
+      .execute();
+    expect(joined.map((j) => j.listId)).toEqual([list.body.id]);
+  }, 120_000);
+});
