@@ -88,3 +88,7 @@ export {
 } from './services/landing-pages/visits.js';
 export { signUp, confirmSignup, describeSignupToken } from './services/landing-pages/signups.js';
 export { showUpCardsFor } from './services/show-up/projects.js';
+export { WebhookWorker, type WebhookWorkerOptions } from './services/webhooks/worker.js';
+export { defaultSenderOptions } from './services/webhooks/sender.js';
+export { EVENTS_CHANNEL, WEBHOOKS_CHANNEL } from './services/webhooks/wake.js';
+export { verifyWebhook, signWebhook } from './services/webhooks/signing.js';

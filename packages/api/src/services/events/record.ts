@@ -2,6 +2,7 @@ import { sql, type Db } from '@lampstand/db';
 import type { z } from 'zod';
 import { eventPayloadSchemas, type NewEvent } from '../../schemas/events.js';
 import { currentActor } from './actor.js';
+import { EVENTS_CHANNEL } from '../webhooks/wake.js';
 
 /** The advisory lock of a church's event writers ('EV' in the high bytes: apart from other locks). */
 const EVENTS_LOCK = 0x4556_0001;
@@ -47,7 +48,12 @@ export async function recordEvents(trx: Db, tenantId: number, events: readonly N
     actorId: actor.id,
     payload: JSON.stringify(checkedPayload(e)),
   }));
-  await sql`select pg_advisory_xact_lock(${EVENTS_LOCK}::int, ${tenantId}::int)`.execute(trx);
+  // With the lock, a notification for the webhook workers when the church has an endpoint on:
+  // delivered at commit, and once per transaction however many events it holds.
+  await sql`
+    select pg_advisory_xact_lock(${EVENTS_LOCK}::int, ${tenantId}::int),
+      (select pg_notify(${EVENTS_CHANNEL}, ${String(tenantId)}) from webhook_endpoints
+       where user_id = ${tenantId} and disabled_at is null limit 1)`.execute(trx);
   for (let i = 0; i < rows.length; i += INSERT_CHUNK) {
     await trx
       .insertInto('events')
