@@ -158,7 +158,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     s3PublicUrl: env.S3_PUBLIC_URL || undefined,
     socialWebhookAllowPrivate: env.SOCIAL_WEBHOOK_ALLOW_PRIVATE === 'true' || env.SOCIAL_WEBHOOK_ALLOW_PRIVATE === '1',
     webhookAllowHttp: ['development', 'test'].includes(env.NODE_ENV || 'development'),
-    webhookReach: isOn(env.WEBHOOKS_ALLOW_PRIVATE) ? 'private' : isOn(env.WEBHOOKS_ALLOW_LOOPBACK) ? 'loopback' : 'public',
+    webhookReach: isOn(env.WEBHOOKS_ALLOW_PRIVATE)
+      ? 'private'
+      : isOn(env.WEBHOOKS_ALLOW_LOOPBACK)
+        ? 'loopback'
+        : 'public',
     webhookConcurrency: positiveOrUndefined(env.WEBHOOK_CONCURRENCY, 'WEBHOOK_CONCURRENCY') ?? 64,
     webhookLeaseSeconds: positiveOrUndefined(env.WEBHOOK_LEASE_SECONDS, 'WEBHOOK_LEASE_SECONDS'),
     webhookRetryDelaysMs: env.WEBHOOK_RETRY_DELAYS_MS

@@ -92,3 +92,4 @@ export { WebhookWorker, type WebhookWorkerOptions } from './services/webhooks/wo
 export { defaultSenderOptions } from './services/webhooks/sender.js';
 export { EVENTS_CHANNEL, WEBHOOKS_CHANNEL } from './services/webhooks/wake.js';
 export { verifyWebhook, signWebhook } from './services/webhooks/signing.js';
+export { recordEvents } from './services/events/record.js';

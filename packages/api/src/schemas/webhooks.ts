@@ -108,5 +108,5 @@ export const listDeliveriesOutput = z.object({
 
 export const redeliverInput = z.object({
   id: idSchema('Webhook ID'),
-  deliveryId: z.coerce.number().int().positive('Delivery ID must be a positive number').max(Number.MAX_SAFE_INTEGER),
+  deliveryId: idSchema('Delivery ID'),
 });

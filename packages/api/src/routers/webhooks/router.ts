@@ -51,7 +51,9 @@ export const webhooksRouter = router({
     .output(webhookSchema)
     .query(({ ctx, input }) => getWebhook(ctx.db, ctx.tenantId, input)),
   update: protectedProcedure
-    .meta(rest.patch('/api/webhooks/{id}', 'Change an endpoint (only the fields sent); `enabled: true` turns it back on'))
+    .meta(
+      rest.patch('/api/webhooks/{id}', 'Change an endpoint (only the fields sent); `enabled: true` turns it back on'),
+    )
     .input(updateWebhookSchema)
     .output(webhookSchema)
     .mutation(({ ctx, input }) => updateWebhook({ db: ctx.db, policy: policyOf(ctx) }, ctx.tenantId, input)),

@@ -39,7 +39,12 @@ function toDeliveryOut(row: Pick<Row<'webhookDeliveries'>, (typeof COLUMNS)[numb
 }
 
 const endpointOf = (db: Db, tenantId: number, id: number) =>
-  findChurchRow(db, tenantId, { table: 'webhookEndpoints', id, missing: 'Webhook not found', columns: ['id', 'disabledAt'] });
+  findChurchRow(db, tenantId, {
+    table: 'webhookEndpoints',
+    id,
+    missing: 'Webhook not found',
+    columns: ['id', 'disabledAt'],
+  });
 
 /** An endpoint's deliveries, newest first, before `before`. */
 export async function listWebhookDeliveries(
@@ -48,7 +53,11 @@ export async function listWebhookDeliveries(
   input: { id: number; before?: number; limit: number },
 ): Promise<{ deliveries: WebhookDeliveryOut[]; next: number | null }> {
   await endpointOf(db, tenantId, input.id);
-  let q = db.selectFrom('webhookDeliveries').select(COLUMNS).where('endpointId', '=', input.id).where('userId', '=', tenantId);
+  let q = db
+    .selectFrom('webhookDeliveries')
+    .select(COLUMNS)
+    .where('endpointId', '=', input.id)
+    .where('userId', '=', tenantId);
   if (input.before !== undefined) q = q.where('id', '<', input.before);
   const rows = await q
     .orderBy('id', 'desc')

@@ -46,7 +46,8 @@ function toWebhookOut(row: EndpointRow): WebhookOut {
     disabledReason: row.disabledReason,
     disabledAt: row.disabledAt,
     secretHint: `${row.secret.slice(0, 10)}…`,
-    previousSecretUntil: row.previousSecretUntil && row.previousSecretUntil > new Date() ? row.previousSecretUntil : null,
+    previousSecretUntil:
+      row.previousSecretUntil && row.previousSecretUntil > new Date() ? row.previousSecretUntil : null,
     createdAt: row.createdAt,
   };
 }
@@ -68,7 +69,9 @@ export async function listWebhooks(db: Db, tenantId: number): Promise<WebhookOut
 }
 
 export async function getWebhook(db: Db, tenantId: number, { id }: { id: number }): Promise<WebhookOut> {
-  return toWebhookOut(await findChurchRow(db, tenantId, { table: 'webhookEndpoints', id, missing: MISSING, columns: COLUMNS }));
+  return toWebhookOut(
+    await findChurchRow(db, tenantId, { table: 'webhookEndpoints', id, missing: MISSING, columns: COLUMNS }),
+  );
 }
 
 /**

@@ -15,7 +15,11 @@ export async function sendEndpointOffNotice(
   deps: { db: Db; email: EmailTransport; emailFrom: string; publicUrl: string },
   endpoint: FailingEndpoint,
 ): Promise<void> {
-  const user = await deps.db.selectFrom('users').select(['email', 'churchName']).where('id', '=', endpoint.userId).executeTakeFirst();
+  const user = await deps.db
+    .selectFrom('users')
+    .select(['email', 'churchName'])
+    .where('id', '=', endpoint.userId)
+    .executeTakeFirst();
   if (!user) return;
   const link = `${deps.publicUrl}/settings#integrations`;
   const text =

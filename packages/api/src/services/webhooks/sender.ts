@@ -1,7 +1,12 @@
 import http from 'node:http';
 import https from 'node:https';
 import { sql, type Db } from '@lampstand/db';
-import { OutboundError, UNREACHABLE_MESSAGE, outboundFetch, type OutboundReach } from '../../providers/outbound-http.js';
+import {
+  OutboundError,
+  UNREACHABLE_MESSAGE,
+  outboundFetch,
+  type OutboundReach,
+} from '../../providers/outbound-http.js';
 import { toEventOut } from '../events/list.js';
 import { webhookHeaders } from './signing.js';
 
@@ -117,7 +122,15 @@ export async function claimDeliveries(db: Db, limit: number, leaseSeconds: numbe
     } else if (r.eventId === null) {
       body = JSON.stringify({ type: r.type, timestamp: r.createdAt.toISOString(), data: r.payload ?? {} });
     }
-    return { id: r.id, endpointId: r.endpointId, attempt: r.attempts, messageId: r.messageId, url: ep.url, secrets, body };
+    return {
+      id: r.id,
+      endpointId: r.endpointId,
+      attempt: r.attempts,
+      messageId: r.messageId,
+      url: ep.url,
+      secrets,
+      body,
+    };
   });
 }
 
@@ -132,7 +145,11 @@ export async function tryDelivery(d: ClaimedDelivery, opts: SenderOptions): Prom
     ...r,
   });
   if (d.body === null) return result({ ok: false, gone: false, status: null, excerpt: 'The event no longer exists' });
-  const headers = webhookHeaders(d.secrets, { id: d.messageId, timestamp: Math.floor(Date.now() / 1000), body: d.body });
+  const headers = webhookHeaders(d.secrets, {
+    id: d.messageId,
+    timestamp: Math.floor(Date.now() / 1000),
+    body: d.body,
+  });
   try {
     const res = await outboundFetch(d.url, {
       method: 'POST',
@@ -150,7 +167,10 @@ export async function tryDelivery(d: ClaimedDelivery, opts: SenderOptions): Prom
       ok,
       gone: res.status === 410,
       status: res.status,
-      excerpt: res.body.subarray(0, EXCERPT_BYTES).toString('utf8').replace(/\uFFFD$/, ''),
+      excerpt: res.body
+        .subarray(0, EXCERPT_BYTES)
+        .toString('utf8')
+        .replace(/\uFFFD$/, ''),
     });
   } catch (err) {
     const timeout = err instanceof OutboundError && err.failure === 'timeout';
@@ -171,12 +191,20 @@ export interface FailingEndpoint {
  * or failed for good when the schedule is over. Then the endpoints: a 2xx ends a failure streak, a
  * 410 turns the endpoint off, and a failure 3 days into a streak turns it off too (returned).
  */
-export async function recordResults(db: Db, results: readonly TryResult[], opts: SenderOptions): Promise<FailingEndpoint[]> {
+export async function recordResults(
+  db: Db,
+  results: readonly TryResult[],
+  opts: SenderOptions,
+): Promise<FailingEndpoint[]> {
   if (results.length === 0) return [];
   const now = Date.now();
-  const status = results.map((r) => (r.ok ? 'delivered' : r.attempt > opts.retryDelaysMs.length ? 'failed' : 'pending'));
+  const status = results.map((r) =>
+    r.ok ? 'delivered' : r.attempt > opts.retryDelaysMs.length ? 'failed' : 'pending',
+  );
   const next = results.map((r) =>
-    new Date(r.ok ? now : now + (opts.retryDelaysMs[Math.min(r.attempt, opts.retryDelaysMs.length) - 1] ?? 0)).toISOString(),
+    new Date(
+      r.ok ? now : now + (opts.retryDelaysMs[Math.min(r.attempt, opts.retryDelaysMs.length) - 1] ?? 0),
+    ).toISOString(),
   );
   await sql`
     update webhook_deliveries d
@@ -190,7 +218,9 @@ export async function recordResults(db: Db, results: readonly TryResult[], opts:
     where d.id = r.id and d.attempts = r.attempt`.execute(db);
   const succeeded = new Set(results.filter((r) => r.ok).map((r) => r.endpointId));
   const gone = [...new Set(results.filter((r) => r.gone).map((r) => r.endpointId))];
-  const failed = [...new Set(results.filter((r) => !r.ok && !r.gone && !succeeded.has(r.endpointId)).map((r) => r.endpointId))];
+  const failed = [
+    ...new Set(results.filter((r) => !r.ok && !r.gone && !succeeded.has(r.endpointId)).map((r) => r.endpointId)),
+  ];
   if (succeeded.size) {
     await db
       .updateTable('webhookEndpoints')
