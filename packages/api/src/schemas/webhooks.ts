@@ -19,6 +19,7 @@ export const TEST_EVENT_TYPE = 'webhook.test';
 /** A list of event types, each one known; null (or omitted on create) for every type. */
 export const webhookEventTypesSchema = z
   .array(z.string().max(100))
+  .min(1, 'Choose at least one event type, or all of them')
   .max(EVENT_TYPES.length, 'Too many event types')
   .superRefine((types, ctx) => {
     const unknown = types.filter((t) => !isEventType(t));

@@ -10,6 +10,7 @@ import { timeZoneLabel } from '../../lib/time-zone';
 import { SocialSettingsSection } from '../social-blast/social-settings';
 import { GivingSettings } from '../show-up/giving-settings';
 import { ApiKeysSection } from './api-keys-section';
+import { IntegrationsSection } from './webhooks/integrations-section';
 
 /** Every IANA zone the browser knows (plus UTC and the current one), labelled with its abbreviation. */
 function timeZoneOptions(current: string): { value: string; label: string }[] {
@@ -91,6 +92,7 @@ export function SettingsPage() {
       <SocialSettingsSection />
       <GivingSettings />
       <ApiKeysSection />
+      <IntegrationsSection />
     </>
   );
 }
