@@ -39,7 +39,7 @@ export function DeliveryLog({ webhook, onClose }: { webhook: Webhook; onClose: (
   });
   const rows = log.data?.deliveries ?? [];
   return (
-    <Modal opened onClose={onClose} title={`Delivery log: ${webhook.url}`} size="xl" centered>
+    <Modal opened onClose={onClose} title={`Delivery log: ${webhook.url}`} size={1040} centered>
       <Stack>
         <Group justify="space-between" wrap="wrap">
           <Text size="sm" c="dimmed">
@@ -68,7 +68,7 @@ export function DeliveryLog({ webhook, onClose }: { webhook: Webhook; onClose: (
                   <Table.Th>Time</Table.Th>
                   <Table.Th>Type</Table.Th>
                   <Table.Th>Attempt</Table.Th>
-                  <Table.Th>Status</Table.Th>
+                  <Table.Th miw={150}>Status</Table.Th>
                   <Table.Th>Duration</Table.Th>
                   <Table.Th>Response</Table.Th>
                   <Table.Th>Actions</Table.Th>

@@ -60,7 +60,7 @@ export function IntegrationsSection() {
   const list = hooks.data ?? [];
 
   return (
-    <Paper withBorder p="lg" maw={960} mt="lg" id="integrations">
+    <Paper withBorder p="lg" maw={720} mt="lg" id="integrations">
       <Group justify="space-between" align="flex-start" mb="md" wrap="wrap">
         <div style={{ flex: 1, minWidth: 240 }}>
           <Title order={3} size="h4" mb={4}>
