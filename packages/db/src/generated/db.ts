@@ -732,6 +732,7 @@ export interface WebhookDeliveries {
   eventId: number | null;
   id: Generated<number>;
   lastAttemptAt: Date | null;
+  leaseUntil: Date | null;
   messageId: Generated<string>;
   nextAttemptAt: Generated<Date>;
   payload: ColumnType<Record<string, unknown> | null, string | null, string | null>;

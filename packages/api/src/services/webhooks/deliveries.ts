@@ -100,7 +100,7 @@ export async function redeliverWebhook(
   if (endpoint.disabledAt) throw badRequest(ENDPOINT_DISABLED);
   const row = await db
     .updateTable('webhookDeliveries')
-    .set({ status: 'pending', nextAttemptAt: new Date() })
+    .set({ status: 'pending', nextAttemptAt: new Date(), leaseUntil: null })
     .where('id', '=', input.deliveryId)
     .where('endpointId', '=', input.id)
     .where('userId', '=', tenantId)

@@ -66,7 +66,8 @@ export interface TryResult {
 /**
  * Claims up to `limit` due deliveries of endpoints that are on (`for update skip locked`: workers
  * never take the same one), as one more attempt each; the claim is a lease: the delivery is due
- * again after `leaseSeconds` unless its result is recorded first (a worker that dies mid-try).
+ * again after `leaseSeconds` unless its result is recorded first (a worker that dies mid-try). It
+ * changes no indexed column, so the row is updated in place (HOT) without new index entries.
  */
 export async function claimDeliveries(db: Db, limit: number, leaseSeconds: number): Promise<ClaimedDelivery[]> {
   const { rows } = await sql<{
@@ -81,11 +82,11 @@ export async function claimDeliveries(db: Db, limit: number, leaseSeconds: numbe
   }>`
     update webhook_deliveries d
     set attempts = d.attempts + 1, last_attempt_at = now(),
-        next_attempt_at = now() + make_interval(secs => ${leaseSeconds})
+        lease_until = now() + make_interval(secs => ${leaseSeconds})
     from (
       select x.id from webhook_deliveries x
       join webhook_endpoints w on w.id = x.endpoint_id and w.disabled_at is null
-      where x.status = 'pending' and x.next_attempt_at <= now()
+      where x.status = 'pending' and x.next_attempt_at <= now() and (x.lease_until is null or x.lease_until < now())
       order by x.next_attempt_at limit ${limit}
       for update of x skip locked
     ) due
@@ -208,7 +209,7 @@ export async function recordResults(
   );
   await sql`
     update webhook_deliveries d
-    set status = r.status, next_attempt_at = r.next, response_status = r.code, duration_ms = r.ms,
+    set status = r.status, next_attempt_at = r.next, lease_until = null, response_status = r.code, duration_ms = r.ms,
         response_excerpt = r.excerpt, delivered_at = case when r.status = 'delivered' then now() else d.delivered_at end
     from unnest(${results.map((r) => r.id)}::bigint[], ${status}::text[], ${next}::timestamptz[],
                 ${results.map((r) => r.status)}::int[], ${results.map((r) => r.durationMs)}::int[],
