@@ -43,19 +43,22 @@ export async function dispatchEndpoint(db: Db, endpointId: number, limit = DISPA
   return rows[0]?.made ?? null;
 }
 
-/** Every endpoint that is on and behind its church's log, brought up to date; the deliveries made. */
-export async function dispatchEvents(db: Db): Promise<number> {
+/**
+ * Every endpoint that is on and behind its church's log, one batch each: the deliveries made, and
+ * whether some endpoint is still behind (call again, after sending what is due: a backlog of
+ * 100,000 events starts going out after its first batch, not after the last).
+ */
+export async function dispatchEvents(db: Db): Promise<{ made: number; more: boolean }> {
   const { rows } = await sql<{ id: number }>`
     select w.id from webhook_endpoints w
     where w.disabled_at is null
       and exists (select 1 from events e where e.user_id = w.user_id and e.id > w.last_event_id)`.execute(db);
   let made = 0;
+  let more = false;
   for (const { id } of rows) {
-    for (;;) {
-      const n = await dispatchEndpoint(db, id);
-      made += n ?? 0;
-      if (n === null || n < DISPATCH_BATCH) break;
-    }
+    const n = await dispatchEndpoint(db, id);
+    made += n ?? 0;
+    if (n !== null && n >= DISPATCH_BATCH) more = true;
   }
-  return made;
+  return { made, more };
 }

@@ -99,7 +99,8 @@ export class WebhookWorker {
         if (this.dispatchWanted || Date.now() >= nextSweep) {
           this.dispatchWanted = false;
           nextSweep = Date.now() + this.opts.sweepMs;
-          await dispatchEvents(this.deps.db);
+          const { more } = await dispatchEvents(this.deps.db);
+          if (more) this.dispatchWanted = true;
         }
         const free = this.opts.concurrency - this.inFlight;
         let claimed = 0;
@@ -112,6 +113,7 @@ export class WebhookWorker {
           }
         }
         // A full claim: more may be due at once; otherwise wait for a wake, a free slot or the sweep.
+        if (this.dispatchWanted) continue;
         if (claimed === 0 || claimed < free) await this.until(Math.max(0, nextSweep - Date.now()));
         else if (this.inFlight >= this.opts.concurrency) await this.until(this.opts.sweepMs);
       } catch (err) {
