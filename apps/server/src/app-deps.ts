@@ -30,6 +30,7 @@ import {
 import { getOrCreateSetting, randomSecret, type Db } from '@lampstand/db';
 import type { Config } from './config.js';
 import { startJobs, type JobRunner } from './jobs/queue.js';
+import { startWebhookWorker, type WebhookRunner } from './jobs/webhooks.js';
 import { PublicPageCache } from './public/page-cache.js';
 
 /** Everything the procedures and jobs use, chosen by configuration. */
@@ -65,6 +66,8 @@ export function qrSettingsFor(config: Config): QrSettings {
 export interface AppRuntime {
   deps: AppDeps;
   runner: JobRunner;
+  /** Outgoing webhooks, in a process that works (null otherwise). */
+  webhooks: WebhookRunner | null;
   close(): Promise<void>;
 }
 
@@ -87,6 +90,7 @@ export async function deliveryConfigFor(
     ...(config.deliveryClaimLeaseSeconds ? { claimLeaseSeconds: config.deliveryClaimLeaseSeconds } : {}),
     ...(config.deliveryRetryBaseSeconds ? { retryBaseSeconds: config.deliveryRetryBaseSeconds } : {}),
     socialWebhookAllowPrivate: config.socialWebhookAllowPrivate,
+    webhooks: { allowHttp: config.webhookAllowHttp, reach: config.webhookReach },
     unverifiedDailyRecipients: config.unverifiedDailyRecipients,
     ...overrides,
   };
@@ -179,13 +183,21 @@ export async function startRuntime(
     visits: new VisitRecorder(db, { onError: (err) => opts.log?.('visits not recorded', { err }) }),
   };
   const showUp = await showUpServicesFor(config, db);
+  const work = opts.work ?? config.runWorkers;
   const runner = await startJobs({
     connectionString: databaseUrl,
     deps: { db, email, sms, delivery },
-    work: opts.work ?? config.runWorkers,
+    work,
     pollingIntervalSeconds: opts.pollingIntervalSeconds,
     log: opts.log,
   });
+  const webhooks = work
+    ? await startWebhookWorker(
+        config,
+        { db, email, emailFrom: delivery.emailFrom, databaseUrl },
+        opts.log ?? (() => {}),
+      )
+    : null;
   return {
     deps: {
       db,
@@ -211,8 +223,10 @@ export async function startRuntime(
       accounts: { registrationsPerHour: config.registrationsPerHour, firstAccountIsAdmin: config.firstAccountIsAdmin },
     },
     runner,
+    webhooks,
     async close() {
       await pages.visits.flush();
+      await webhooks?.stop();
       await runner.stop();
       await email.close();
     },

@@ -68,6 +68,17 @@ export interface Config {
   s3PublicUrl?: string;
   /** Social-post webhooks may call loopback and private-network addresses (default false). */
   socialWebhookAllowPrivate: boolean;
+  /**
+   * Outgoing webhooks: plain http URLs allowed (development and tests only), how far they reach
+   * (WEBHOOKS_ALLOW_LOOPBACK, WEBHOOKS_ALLOW_PRIVATE), tries in flight per worker process
+   * (WEBHOOK_CONCURRENCY, default 64); for tests, the lease of a claimed delivery
+   * (WEBHOOK_LEASE_SECONDS, default 60) and the retry waits (WEBHOOK_RETRY_DELAYS_MS, comma-separated).
+   */
+  webhookAllowHttp: boolean;
+  webhookReach: 'public' | 'loopback' | 'private';
+  webhookConcurrency: number;
+  webhookLeaseSeconds?: number;
+  webhookRetryDelaysMs?: number[];
   /** OpenAI (or any OpenAI-compatible server): unset key and base URL = AI copy disabled. */
   openaiApiKey?: string;
   openaiBaseUrl?: string;
@@ -146,6 +157,17 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     s3SecretAccessKey: env.S3_SECRET_ACCESS_KEY || undefined,
     s3PublicUrl: env.S3_PUBLIC_URL || undefined,
     socialWebhookAllowPrivate: env.SOCIAL_WEBHOOK_ALLOW_PRIVATE === 'true' || env.SOCIAL_WEBHOOK_ALLOW_PRIVATE === '1',
+    webhookAllowHttp: ['development', 'test'].includes(env.NODE_ENV || 'development'),
+    webhookReach: isOn(env.WEBHOOKS_ALLOW_PRIVATE)
+      ? 'private'
+      : isOn(env.WEBHOOKS_ALLOW_LOOPBACK)
+        ? 'loopback'
+        : 'public',
+    webhookConcurrency: positiveOrUndefined(env.WEBHOOK_CONCURRENCY, 'WEBHOOK_CONCURRENCY') ?? 64,
+    webhookLeaseSeconds: positiveOrUndefined(env.WEBHOOK_LEASE_SECONDS, 'WEBHOOK_LEASE_SECONDS'),
+    webhookRetryDelaysMs: env.WEBHOOK_RETRY_DELAYS_MS
+      ? env.WEBHOOK_RETRY_DELAYS_MS.split(',').map((v) => positiveOrUndefined(v.trim(), 'WEBHOOK_RETRY_DELAYS_MS') ?? 0)
+      : undefined,
     openaiApiKey: env.OPENAI_API_KEY || undefined,
     openaiBaseUrl: env.OPENAI_BASE_URL || undefined,
     openaiModel: env.OPENAI_MODEL || 'gpt-4o-mini',
@@ -170,6 +192,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       : !env.DATABASE_URL,
   };
 }
+
+const isOn = (v: string | undefined) => v === 'true' || v === '1';
 
 function intFrom(value: string | undefined, fallback: number, name: string): number {
   if (value === undefined || value === '') return fallback;

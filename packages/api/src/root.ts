@@ -21,6 +21,7 @@ import { aiGeneratorRouter } from './routers/ai-generator/router.js';
 import { qrCodesRouter } from './routers/qr-codes/router.js';
 import { showUpRouter } from './routers/show-up/router.js';
 import { eventsRouter } from './routers/events/router.js';
+import { webhooksRouter } from './routers/webhooks/router.js';
 import { createCallerFactory, router } from './trpc.js';
 
 export const appRouter = router({
@@ -38,6 +39,7 @@ export const appRouter = router({
   settings: settingsRouter,
   apiKeys: apiKeysRouter,
   events: eventsRouter,
+  webhooks: webhooksRouter,
   smsCampaigns: smsCampaignsRouter,
   dashboard: dashboardRouter,
   adminTemplates: adminTemplatesRouter,

@@ -130,6 +130,14 @@ const project = await create(
 );
 const post = await create(a.client, '/api/social-posts');
 const apiKey = await create(a.client, '/api/api-keys');
+const webhook = await create(a.client, '/api/webhooks', {}, { url: 'https://example.org/hook' });
+// Off, with one delivery written here: the worker leaves it as it is while the probes run.
+await a.client.patch(`/api/webhooks/${webhook.id}`, { enabled: false });
+const webhookDelivery = await app.db
+  .insertInto('webhookDeliveries')
+  .values({ userId: a.user.id, endpointId: webhook.id, type: 'webhook.test', status: 'delivered' })
+  .returning('id')
+  .executeTakeFirstOrThrow();
 // A platform template assigned to church A only: church B may not use it.
 const template = await create(admin.client, '/api/admin/marketing-templates', {}, { type: 'email', isActive: true });
 await create(admin.client, '/api/admin/assignments', {}, { userId: a.user.id, templateId: template.id });
@@ -166,6 +174,8 @@ const seeds: Record<string, number | string> = {
   'projects/{projectId}': project.id,
   'social-posts/{id}': post.id,
   'api-keys/{id}': apiKey.id,
+  'webhooks/{id}': webhook.id,
+  'deliveries/{deliveryId}': webhookDelivery.id,
   'templates/{id}': template.id,
 };
 

@@ -51,6 +51,11 @@ export interface OutboundOptions {
   maxBytes?: number;
   /** Redirects followed at most (default 3); 0 answers the 3xx itself. */
   maxRedirects?: number;
+  /**
+   * Keep-alive agents for many requests to the same receivers (outgoing webhooks); default none, a
+   * connection per request. A kept socket was connected to an address checked when it was opened.
+   */
+  agents?: { http: http.Agent; https: https.Agent };
 }
 
 export interface OutboundResponse {
@@ -94,7 +99,13 @@ async function checkedAddress(host: string, reach: OutboundReach): Promise<Pinne
 function requestOnce(
   url: URL,
   pinned: Pinned,
-  o: { method: string; headers: Record<string, string>; body?: string | Buffer; maxBytes: number },
+  o: {
+    method: string;
+    headers: Record<string, string>;
+    body?: string | Buffer;
+    maxBytes: number;
+    agents?: OutboundOptions['agents'];
+  },
   deadline: number,
 ): Promise<OutboundResponse> {
   return new Promise((resolve, reject) => {
@@ -107,7 +118,8 @@ function requestOnce(
     };
     const headers: Record<string, string | number> = { ...o.headers };
     if (o.body !== undefined) headers['content-length'] = Buffer.byteLength(o.body);
-    const req = lib.request(url, { method: o.method, headers, lookup, agent: false }, (res) => {
+    const agent = (url.protocol === 'https:' ? o.agents?.https : o.agents?.http) ?? false;
+    const req = lib.request(url, { method: o.method, headers, lookup, agent }, (res) => {
       const declared = Number(res.headers['content-length'] ?? 0);
       if (declared > o.maxBytes) {
         reject(new OutboundError('too-large', `${declared} bytes declared, at most ${o.maxBytes}`));
@@ -171,7 +183,7 @@ export async function outboundFetch(rawUrl: string, opts: OutboundOptions = {}):
     if (Date.now() >= deadline) throw new OutboundError('timeout', 'no answer within the deadline');
     const headers = { ...opts.headers };
     if (body === undefined) delete headers['content-type'];
-    const res = await requestOnce(url, pinned, { method, headers, body, maxBytes }, deadline);
+    const res = await requestOnce(url, pinned, { method, headers, body, maxBytes, agents: opts.agents }, deadline);
     const location = res.headers.location;
     if (![301, 302, 303, 307, 308].includes(res.status) || !location || maxRedirects === 0) return res;
     if (hop >= maxRedirects) throw new OutboundError('redirects', `more than ${maxRedirects} redirects`);

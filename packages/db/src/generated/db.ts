@@ -743,6 +743,43 @@ export interface UserTemplates {
   userId: number;
 }
 
+export interface WebhookDeliveries {
+  attempts: Generated<number>;
+  createdAt: Generated<Date>;
+  deliveredAt: Date | null;
+  durationMs: number | null;
+  endpointId: number;
+  eventId: number | null;
+  id: Generated<number>;
+  lastAttemptAt: Date | null;
+  leaseUntil: Date | null;
+  messageId: Generated<string>;
+  nextAttemptAt: Generated<Date>;
+  payload: ColumnType<Record<string, unknown> | null, string | null, string | null>;
+  responseExcerpt: string | null;
+  responseStatus: number | null;
+  status: Generated<'pending' | 'delivered' | 'failed'>;
+  type: string;
+  userId: number;
+}
+
+export interface WebhookEndpoints {
+  createdAt: Generated<Date>;
+  description: Generated<string>;
+  disabledAt: Date | null;
+  disabledReason: 'staff' | 'gone' | 'failing' | null;
+  eventTypes: string[] | null;
+  failingSince: Date | null;
+  id: Generated<number>;
+  lastEventId: Generated<number>;
+  previousSecret: string | null;
+  previousSecretUntil: Date | null;
+  secret: string;
+  updatedAt: Generated<Date>;
+  url: string;
+  userId: number;
+}
+
 export interface DB {
   aiGenerations: AiGenerations;
   apiKeys: ApiKeys;
@@ -803,4 +840,6 @@ export interface DB {
   uploads: Uploads;
   users: Users;
   userTemplates: UserTemplates;
+  webhookDeliveries: WebhookDeliveries;
+  webhookEndpoints: WebhookEndpoints;
 }

@@ -12,6 +12,7 @@ import { SocialSettingsSection } from '../social-blast/social-settings';
 import { GivingSettings } from '../show-up/giving-settings';
 import { ApiKeysSection } from './api-keys-section';
 import { PublicProfileSection } from './public-profile-section';
+import { IntegrationsSection } from './webhooks/integrations-section';
 
 export function SettingsPage() {
   const settings = trpc.settings.get.useQuery();
@@ -89,6 +90,7 @@ export function SettingsPage() {
       <SocialSettingsSection />
       <GivingSettings />
       <ApiKeysSection />
+      <IntegrationsSection />
     </>
   );
 }

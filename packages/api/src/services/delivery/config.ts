@@ -27,6 +27,8 @@ export interface DeliveryConfig {
   unverifiedDailyRecipients?: number;
   /** Let social-post webhooks reach loopback and private addresses (local receivers, tests). */
   socialWebhookAllowPrivate?: boolean;
+  /** Outgoing webhooks: plain http allowed (development and tests), and how far they reach. */
+  webhooks?: { allowHttp: boolean; reach: 'public' | 'loopback' | 'private' };
 }
 
 export const defaultDeliveryConfig: Omit<
