@@ -38,6 +38,7 @@ export {
   twilioSignature,
   validTwilioSignature,
 } from './providers/sms.js';
+export { withActor, PUBLIC_ACTOR } from './services/events/actor.js';
 export { applySmsStatus, handleInboundSms } from './services/sms-campaigns/webhooks.js';
 export { getRequest, respondToRequest } from './services/service-planner/assignments.js';
 export type { QrSettings } from './services/qr-codes/qr-codes.js';
