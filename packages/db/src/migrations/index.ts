@@ -25,6 +25,7 @@ import * as m0050 from './2026_11_25_0050_api_key_creator.js';
 import * as m0051 from './2026_11_25_0051_contact_removals.js';
 import * as m0052 from './2026_11_25_0052_planner_request_deliveries.js';
 import * as m0054 from './2026_11_26_0054_events.js';
+import * as m0056 from './2026_11_26_0056_api_key_scope.js';
 
 /** Every migration, by its frozen date-prefixed name. Add new ones at the end. */
 export const migrations: Record<string, Migration> = {
@@ -54,4 +55,5 @@ export const migrations: Record<string, Migration> = {
   '2026_11_25_0051_contact_removals': m0051,
   '2026_11_25_0052_planner_request_deliveries': m0052,
   '2026_11_26_0054_events': m0054,
+  '2026_11_26_0056_api_key_scope': m0056,
 };

@@ -4,6 +4,7 @@ import {
   Code,
   Group,
   Paper,
+  Select,
   Skeleton,
   Stack,
   Table,
@@ -15,7 +16,7 @@ import {
 import { schemaResolver, useForm } from '@mantine/form';
 import { IconKey } from '@tabler/icons-react';
 import { useState } from 'react';
-import { createApiKeySchema } from '@lampstand/api/schemas/api-keys';
+import { createApiKeySchema, type ApiKeyScope } from '@lampstand/api/schemas/api-keys';
 import { trpc } from '../../lib/trpc';
 import { useSave } from '../../lib/use-save';
 import { confirmDestructive } from '../../ui/confirm';
@@ -24,16 +25,22 @@ import { CopyField } from '../social-blast/social-settings';
 
 /**
  * Settings → API keys: named keys for integrators' scripts (`Authorization: Bearer …`). A new key's
- * token is shown once; the list shows each key's start, when and by whom it was made, and when it
- * was last used.
+ * token is shown once; the list shows each key's start, what it may do (read only, or read and
+ * write: issue 27 §9), when and by whom it was made, and when it was last used.
  */
+const SCOPES: { value: ApiKeyScope; label: string }[] = [
+  { value: 'write', label: 'Read and write' },
+  { value: 'read', label: 'Read only' },
+];
+const scopeLabel = (scope: ApiKeyScope) => SCOPES.find((s) => s.value === scope)!.label;
+
 export function ApiKeysSection() {
   const utils = trpc.useUtils();
   const keys = trpc.apiKeys.list.useQuery();
   const [token, setToken] = useState<string | null>(null);
   const form = useForm({
     mode: 'controlled',
-    initialValues: { name: '' },
+    initialValues: { name: '', scope: 'write' as ApiKeyScope },
     validate: schemaResolver(createApiKeySchema, { sync: true }),
   });
   const create = useSave(trpc.apiKeys.create, {
@@ -41,7 +48,7 @@ export function ApiKeysSection() {
     errorTitle: 'Failed to create API key',
     onSuccess: async (data) => {
       setToken(data.token);
-      form.setFieldValue('name', '');
+      form.setValues({ name: '', scope: 'write' });
       await utils.apiKeys.list.invalidate();
     },
   });
@@ -69,10 +76,14 @@ export function ApiKeysSection() {
               style={{ flex: 1, minWidth: 200 }}
               {...form.getInputProps('name')}
             />
+            <Select label="Access" data={SCOPES} allowDeselect={false} w={200} {...form.getInputProps('scope')} />
             <Button type="submit" mt={25} loading={create.isPending}>
               Create key
             </Button>
           </Group>
+          <Text size="xs" c="dimmed" mt={4}>
+            A read-only key can make GET requests only; anything else answers 403.
+          </Text>
         </form>
         {token ? (
           <Alert color="orange" icon={<IconKey size={18} />} title="Copy your API key now">
@@ -91,6 +102,7 @@ export function ApiKeysSection() {
                 <Table.Tr>
                   <Table.Th>Name</Table.Th>
                   <Table.Th>Key</Table.Th>
+                  <Table.Th>Access</Table.Th>
                   <Table.Th>Created</Table.Th>
                   <Table.Th>Last used</Table.Th>
                   <Table.Th>
@@ -105,6 +117,7 @@ export function ApiKeysSection() {
                     <Table.Td>
                       <Code>{k.tokenPrefix}…</Code>
                     </Table.Td>
+                    <Table.Td>{scopeLabel(k.scope)}</Table.Td>
                     <Table.Td>
                       {formatDate(k.createdAt)}
                       <Text size="xs" c="dimmed">
