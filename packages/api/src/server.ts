@@ -39,6 +39,7 @@ export {
   validTwilioSignature,
 } from './providers/sms.js';
 export { withActor, PUBLIC_ACTOR } from './services/events/actor.js';
+export { deleteExpiredEvents } from './services/events/retention.js';
 export { applySmsStatus, handleInboundSms } from './services/sms-campaigns/webhooks.js';
 export { getRequest, respondToRequest } from './services/service-planner/assignments.js';
 export type { QrSettings } from './services/qr-codes/qr-codes.js';
