@@ -34,7 +34,13 @@ const money = { amountCents: z.number().int(), currency: z.string() };
 const about = <S extends z.ZodRawShape>(shape: S) => z.object({ person: person.optional(), ...shape });
 
 export const eventPayloadSchemas = {
-  'contact.created': { 1: about({ via: z.enum(['staff', 'import', 'api', 'signup', 'donation', 'portal']) }) },
+  'contact.created': {
+    1: about({
+      via: z.enum(['staff', 'import', 'api', 'signup', 'donation', 'portal']),
+      /** The list it was created into (an import's list): no separate `list.member_added` then. */
+      list: ref.optional(),
+    }),
+  },
   'contact.updated': { 1: about({ changed: z.array(z.string()) }) },
   'contact.merged': { 1: about({ merged: z.object({ id, name: z.string().optional() }) }) },
   'contact.deleted': { 1: about({}) },

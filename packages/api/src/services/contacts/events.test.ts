@@ -172,7 +172,7 @@ describe('contact events', () => {
     ]);
   });
 
-  it('an import writes contact.created, contact.updated, list.member_added and consent.changed, as the system', async () => {
+  it('an import writes contact.created (naming its list), contact.updated, list.member_added and consent.changed, as the system', async () => {
     const existing = await newContact('old');
     const list = await createContactList(db, church, { name: 'Imported', type: 'both' });
     const imp = await uploadImport(db, church, {
@@ -197,15 +197,19 @@ describe('contact events', () => {
     await runContactImport(db, imp.id);
     const events = await eventsAfter(since);
     const created = events.find((e) => e.type === 'contact.created')!;
+    // One event per row: a new contact's names the list it joined.
     expect(created).toMatchObject({
       actorKind: 'system',
-      payload: { via: 'import', person: { name: 'New Person', email: 'new@x.test' } },
+      payload: {
+        via: 'import',
+        person: { name: 'New Person', email: 'new@x.test' },
+        list: { id: list.id, name: 'Imported' },
+      },
     });
     expect(events.map((e) => [e.type, e.contactId])).toEqual([
       ['contact.created', created.contactId],
       ['consent.changed', created.contactId],
       ['contact.updated', existing.id],
-      ['list.member_added', created.contactId],
       ['list.member_added', existing.id],
     ]);
     expect(events[2]!.payload.changed).toEqual(['firstName', 'lastName', 'email']);

@@ -551,9 +551,12 @@ async function createContacts(trx: Db, job: ImportJob, toCreate: Candidate[], ev
     )
     .returning('id')
     .execute();
-  // PostgreSQL returns the rows of an INSERT … VALUES in the order of its VALUES.
+  // PostgreSQL returns the rows of an INSERT … VALUES in the order of its VALUES. One event per new
+  // contact, naming the import's list it joins (no `list.member_added` beside it: see addToList).
+  const list = job.listId ? { list: { id: job.listId, name: job.listName ?? '' } } : {};
   for (const [i, { id }] of created.entries()) {
-    events.push({ type: 'contact.created', contactId: id, payload: { person: personOf(toCreate[i]!), via: 'import' } });
+    const person = personOf(toCreate[i]!);
+    events.push({ type: 'contact.created', contactId: id, payload: { person, via: 'import', ...list } });
   }
   for (const [i, { id }] of created.entries()) await applyUnsubscribes(trx, job, id, toCreate[i]!, events);
   return created.map((r) => r.id);
@@ -612,8 +615,18 @@ function writtenFields(c: Candidate): string[] {
   ];
 }
 
-/** The import's list gains the batch's contacts; a `list.member_added` for each one new to it. */
-async function addToList(trx: Db, job: ImportJob, people: Map<number, Candidate>, events: NewEvent[]): Promise<void> {
+/**
+ * The import's list gains the batch's contacts: a `list.member_added` for each contact that was
+ * there before the import and is new to the list (a new contact's `contact.created` names the list:
+ * one event per imported row keeps the import cheap).
+ */
+async function addToList(
+  trx: Db,
+  job: ImportJob,
+  people: Map<number, Candidate>,
+  created: ReadonlySet<number>,
+  events: NewEvent[],
+): Promise<void> {
   if (!job.listId || !people.size) return;
   const listId = job.listId;
   const added = await trx
@@ -624,6 +637,7 @@ async function addToList(trx: Db, job: ImportJob, people: Map<number, Candidate>
     .execute();
   const list = { id: listId, name: job.listName ?? '' };
   for (const { contactId } of added) {
+    if (created.has(contactId)) continue;
     events.push({ type: 'list.member_added', contactId, payload: { person: personOf(people.get(contactId)!), list } });
   }
 }
@@ -704,7 +718,7 @@ export async function runContactImport(db: Db, importId: number): Promise<void> 
         const people = new Map<number, Candidate>();
         for (const [i, id] of created.entries()) people.set(id, plan.toCreate[i]!);
         for (const [i, id] of updated.entries()) people.set(id, plan.toUpdate[i]!.c);
-        await addToList(trx, job, people, events);
+        await addToList(trx, job, people, new Set(created), events);
         await recordProgress(trx, job, processed + batch.length, plan);
         // Last in the batch's transaction: one write of the batch's events (record.ts).
         await recordEvents(trx, job.tenantId, events);

@@ -38,21 +38,16 @@ export async function recordEvents(trx: Db, tenantId: number, events: readonly N
     throw new Error('recordEvents needs the transaction of the change it records');
   }
   const actor = currentActor();
-  const rows = events.map((e) => ({
-    userId: tenantId,
-    type: e.type,
-    version: 1,
-    contactId: e.contactId ?? null,
-    actorKind: actor.kind,
-    actorId: actor.id,
-    payload: JSON.stringify(checkedPayload(e)),
-  }));
+  // One JSON document per chunk, unpacked by PostgreSQL: far cheaper than a parameter per column
+  // per row for an import's thousands of events (record.test.ts, the import's events).
+  const rows = events.map((e) => ({ t: e.type, c: e.contactId ?? null, p: checkedPayload(e) }));
   await sql`select pg_advisory_xact_lock(${EVENTS_LOCK}::int, ${tenantId}::int)`.execute(trx);
   for (let i = 0; i < rows.length; i += INSERT_CHUNK) {
-    await trx
-      .insertInto('events')
-      .values(rows.slice(i, i + INSERT_CHUNK))
-      .execute();
+    await sql`
+      insert into events (user_id, type, version, contact_id, actor_kind, actor_id, payload)
+      select ${tenantId}, e.v->>'t', 1, (e.v->>'c')::int, ${actor.kind}, ${actor.id}::int, e.v->'p'
+      from jsonb_array_elements(${JSON.stringify(rows.slice(i, i + INSERT_CHUNK))}::jsonb) with ordinality as e(v, n)
+      order by e.n`.execute(trx);
   }
 }
 
