@@ -70,12 +70,15 @@ export type ContextDeps = AppDeps;
 export async function createContext(deps: AppDeps, req: FastifyRequest): Promise<Context> {
   const token = bearerToken(req);
   const session = token === undefined ? sessionControl(req) : keySession;
-  const { user, effectiveUser } =
-    token === undefined ? await resolveSessionUsers(deps.db, session.data()) : await resolveApiKeyUsers(deps.db, token);
+  const { user, effectiveUser, apiKey } =
+    token === undefined
+      ? { ...(await resolveSessionUsers(deps.db, session.data())), apiKey: null }
+      : await resolveApiKeyUsers(deps.db, token);
   return {
     db: deps.db,
     session,
     authMethod: token === undefined ? 'session' : 'apiKey',
+    ...(apiKey ? { apiKeyId: apiKey.id, apiKeyScope: apiKey.scope } : {}),
     ip: req.ip,
     user,
     effectiveUser,

@@ -9,6 +9,8 @@ import {
   unsubscribeByToken,
   validTwilioSignature,
   verifyEmailToken,
+  withActor,
+  PUBLIC_ACTOR,
   type VerificationOutcome,
 } from '@lampstand/api/server';
 import type { AppDeps } from './app-deps.js';
@@ -108,7 +110,8 @@ export async function publicRoutes(app: FastifyInstance, opts: { deps: AppDeps }
   app.post('/api/sms/inbound', { config: { publicNoCsrf: true } }, async (req, reply) => {
     const { params, ok } = twilioParams(req);
     if (!ok) return reply.code(403).send({ message: 'Invalid Twilio signature', code: 'FORBIDDEN' });
-    const result = await handleInboundSms(db, params, delivery.smsFromNumber);
+    // The person who texted STOP or START acts (a provider's status callback is the system's).
+    const result = await withActor(PUBLIC_ACTOR, () => handleInboundSms(db, params, delivery.smsFromNumber));
     const twiml = result.reply
       ? `<Response><Message>${escapeHtml(result.reply)}</Message></Response>`
       : '<Response></Response>';
@@ -122,12 +125,16 @@ export async function publicRoutes(app: FastifyInstance, opts: { deps: AppDeps }
 
   app.get<{ Params: { file: string } }>('/t/o/:file', async (req, reply) => {
     const token = req.params.file.replace(/\.gif$/, '');
-    await recordOpen(db, token).catch((err) => req.log.warn({ err }, 'open not recorded'));
+    await withActor(PUBLIC_ACTOR, () => recordOpen(db, token)).catch((err) =>
+      req.log.warn({ err }, 'open not recorded'),
+    );
     return reply.type('image/gif').header('cache-control', 'no-store, max-age=0').send(PIXEL);
   });
 
   app.get<{ Params: { token: string }; Querystring: { u?: string; s?: string } }>('/t/c/:token', async (req, reply) => {
-    const url = await recordClick(db, delivery.trackingSecret, req.params.token, req.query.u ?? '', req.query.s ?? '');
+    const url = await withActor(PUBLIC_ACTOR, () =>
+      recordClick(db, delivery.trackingSecret, req.params.token, req.query.u ?? '', req.query.s ?? ''),
+    );
     if (!url)
       return reply
         .code(404)
@@ -170,7 +177,9 @@ export async function publicRoutes(app: FastifyInstance, opts: { deps: AppDeps }
   app.post<{ Params: { token: string } }>('/u/:token', async (req, reply) => {
     const body = (req.body ?? {}) as Record<string, string>;
     const oneClick = body['List-Unsubscribe'] === 'One-Click';
-    const target = await unsubscribeByToken(db, req.params.token, oneClick ? 'one-click' : 'link');
+    const target = await withActor(PUBLIC_ACTOR, () =>
+      unsubscribeByToken(db, req.params.token, oneClick ? 'one-click' : 'link'),
+    );
     if (!target)
       return reply
         .code(404)

@@ -24,6 +24,20 @@ browserDescribe(describe)('API keys', async () => {
     expect(await page.getByRole('textbox', { name: 'Key name' }).inputValue()).toBe('');
     await page.getByRole('cell', { name: 'Website sync', exact: true }).waitFor();
     await page.getByText(`Created by ${church.user.username}`).waitFor();
+    await page.getByRole('cell', { name: 'Read and write', exact: true }).waitFor();
+
+    // Issue 27 §9: a read-only key reads and is refused every write.
+    await page.getByRole('textbox', { name: 'Key name' }).fill('Reporting');
+    await page.getByRole('combobox', { name: 'Access' }).click();
+    await page.getByRole('option', { name: 'Read only' }).click();
+    await page.getByRole('button', { name: 'Create key' }).click();
+    await page.getByRole('cell', { name: 'Read only', exact: true }).waitFor();
+    const readToken = await page.getByRole('textbox', { name: 'API key' }).inputValue();
+    expect(readToken).not.toBe(token);
+    const reader = new HttpClient(e2e.app.url, { authorization: `Bearer ${readToken}` });
+    expect((await reader.get('/api/contacts')).status).toBe(200);
+    const write = await reader.post('/api/contact-lists', { name: 'Nope', type: 'both' });
+    expect([write.status, write.body.message]).toEqual([403, 'This API key can only read']);
     await expectAccessible(page);
     for (const width of [390, 1024, 1366]) {
       await page.setViewportSize({ width, height: 900 });
@@ -37,7 +51,32 @@ browserDescribe(describe)('API keys', async () => {
     await page.getByRole('button', { name: 'Revoke Website sync' }).click();
     await page.getByRole('dialog').getByRole('button', { name: 'Revoke key' }).click();
     await toast(page, 'API key revoked').waitFor();
+    await page.getByRole('cell', { name: 'Website sync', exact: true }).waitFor({ state: 'detached' });
+    await page.getByRole('button', { name: 'Revoke Reporting' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Revoke key' }).click();
     await page.getByText('No API keys yet.').waitFor();
     expect((await script.get('/api/contacts')).status).toBe(401);
+  });
+
+  // Issue 27 §3: how long the church's activity is kept.
+  it("Settings → 'Keep activity for' saves the church's retention", async () => {
+    const { page } = await e2e.newPage();
+    await signIn(page, e2e.app.url, church.user.username, church.password);
+    await page.goto('/settings');
+    const keep = page.getByRole('combobox', { name: 'Keep activity for' });
+    expect(await keep.inputValue()).toBe('2 years');
+    await keep.click();
+    await page.getByRole('option', { name: '6 months' }).click();
+    await page.getByRole('button', { name: 'Save', exact: true }).click();
+    await toast(page, 'Settings saved').waitFor();
+    expect((await church.client.get('/api/settings')).body.eventRetentionDays).toBe(180);
+    await page.reload();
+    await page.getByRole('combobox', { name: 'Keep activity for' }).waitFor();
+    expect(await page.getByRole('combobox', { name: 'Keep activity for' }).inputValue()).toBe('6 months');
+    await expectAccessible(page);
+    for (const width of [390, 1024, 1366]) {
+      await page.setViewportSize({ width, height: 900 });
+      await screenshot(page, `settings-retention-${width}`);
+    }
   });
 });

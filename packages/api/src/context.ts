@@ -8,6 +8,7 @@ import type { AiProvider } from './providers/ai.js';
 import type { QrSettings } from './services/qr-codes/qr-codes.js';
 import type { FileStorage } from './providers/storage.js';
 import type { ShowUpServices } from './services/show-up/config.js';
+import type { ApiKeyScope } from './schemas/api-keys.js';
 
 /** What a session remembers between requests. */
 export interface SessionData {
@@ -83,4 +84,8 @@ export interface Context {
    * as its church, never reaches admin procedures and never uses the session). Default 'session'.
    */
   authMethod?: 'session' | 'apiKey';
+  /** With an API key: its id (the actor of the events the call causes). */
+  apiKeyId?: number;
+  /** With an API key: 'read' refuses every write (403), 'write' reads and writes. */
+  apiKeyScope?: ApiKeyScope;
 }

@@ -38,6 +38,8 @@ export {
   twilioSignature,
   validTwilioSignature,
 } from './providers/sms.js';
+export { withActor, PUBLIC_ACTOR } from './services/events/actor.js';
+export { deleteExpiredEvents } from './services/events/retention.js';
 export { applySmsStatus, handleInboundSms } from './services/sms-campaigns/webhooks.js';
 export { getRequest, respondToRequest } from './services/service-planner/assignments.js';
 export type { QrSettings } from './services/qr-codes/qr-codes.js';
@@ -89,8 +91,8 @@ export {
 export { signUp, confirmSignup, describeSignupToken } from './services/landing-pages/signups.js';
 export { showUpCardsFor } from './services/show-up/projects.js';
 export { contactActivity, listEvents } from './services/events/list.js';
-export { recordEvent, recordEvents, personOf, PUBLIC_ACTOR } from './services/events/record.js';
-export { withActor, currentActor } from './services/events/actor.js';
+export { recordEvent, recordEvents, personOf } from './services/events/record.js';
+export { currentActor } from './services/events/actor.js';
 export {
   churchHomeByHandle,
   joinChurchLists,

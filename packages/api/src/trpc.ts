@@ -6,6 +6,7 @@ import type { Context } from './context.js';
 import { AppError, isBadInputDbError } from './errors.js';
 import type { Meta } from './rest-meta.js';
 import { requestActor, withActor } from './services/events/actor.js';
+import { READ_ONLY_KEY_REFUSED } from './schemas/api-keys.js';
 
 export interface FieldIssue {
   path: string;
@@ -83,15 +84,27 @@ const callTurns = churchTurns({
 });
 
 /**
+ * A write, which a read-only API key may not call: a mutation, or a procedure served over REST by
+ * any method but GET (a POST that only counts is still refused: the scope is the HTTP method's).
+ */
+function isWrite(type: string, meta: Meta | undefined): boolean {
+  const routes = meta?.rest === undefined ? [] : Array.isArray(meta.rest) ? meta.rest : [meta.rest];
+  return type === 'mutation' || routes.some((r) => r.method !== 'GET');
+}
+
+/**
  * Signed in. `ctx.tenantId` is the church every query is scoped to, and `ctx.db` works as that
  * church: row-level security hides and refuses other churches' rows even where a query forgets
  * its `user_id` filter (docs/security.md).
  */
-const signedInProcedure = publicProcedure.meta({ access: 'signed-in' }).use(({ ctx, next }) => {
+const signedInProcedure = publicProcedure.meta({ access: 'signed-in' }).use(({ ctx, type, meta, next }) => {
   if (!ctx.user || !ctx.effectiveUser) {
     throw new TRPCError({ code: 'UNAUTHORIZED', message: 'Not authenticated' });
   }
   const tenantId = ctx.effectiveUser.id;
+  if (ctx.apiKeyScope === 'read' && isWrite(type, meta)) {
+    throw new TRPCError({ code: 'FORBIDDEN', message: READ_ONLY_KEY_REFUSED });
+  }
   return next({
     ctx: { ...ctx, user: ctx.user, effectiveUser: ctx.effectiveUser, tenantId, db: tenantDb(ctx.db, tenantId) },
   });

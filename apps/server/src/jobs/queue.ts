@@ -15,6 +15,7 @@ import {
   publishDueSocialPosts,
   sweepSocialPosts,
   sendDonationReceipt,
+  deleteExpiredEvents,
   type SmsTransport,
   type DeliveryConfig,
   type EmailTransport,
@@ -65,6 +66,9 @@ function handlers(d: JobDeps, queue: JobQueue, log: JobLog): { [N in JobName]: H
     'planner-request-deliver': async ({ planId }) => {
       await deliverPlannerRequests(deps, planId);
     },
+    'events-retention': async () => {
+      await deleteExpiredEvents(d.db);
+    },
   };
 }
 
@@ -94,6 +98,7 @@ const CONCURRENCY: Record<JobName, number> = {
   'social-post-sweep': 1,
   'donation-receipt': 2,
   'planner-request-deliver': 2,
+  'events-retention': 1,
 };
 
 async function createQueues(boss: PgBoss): Promise<void> {
@@ -186,6 +191,8 @@ export async function startJobs(opts: StartJobsOptions): Promise<JobRunner> {
     }
     await boss.schedule('campaign-sweep', '* * * * *', {}, { singletonKey: 'sweep' });
     await boss.schedule('social-post-sweep', '* * * * *', {}, { singletonKey: 'social-sweep' });
+    // Daily, at a quiet hour (UTC): the events past each church's retention.
+    await boss.schedule('events-retention', '17 3 * * *', {}, { singletonKey: 'events-retention' });
   }
   return {
     queue,

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { AppError, getRequest, respondToRequest } from '@lampstand/api/server';
+import { AppError, getRequest, PUBLIC_ACTOR, respondToRequest, withActor } from '@lampstand/api/server';
 import type { AppDeps } from '../app-deps.js';
 import { escapeHtml } from '@lampstand/api/render/html';
 
@@ -74,7 +74,9 @@ export async function servicePlannerPublicRoutes(app: FastifyInstance, opts: { d
         .send(page('Choose an answer', '<h1>Choose an answer</h1><p>Please press Accept or Decline.</p>'));
     if (!validToken(req.params.token)) return reply.code(404).send(NOT_FOUND);
     try {
-      const r = await respondToRequest(db, { token: req.params.token, response: answer });
+      const r = await withActor(PUBLIC_ACTOR, () =>
+        respondToRequest(db, { token: req.params.token, response: answer }),
+      );
       return page(
         'Thank you',
         answer === 'accept'

@@ -3,6 +3,7 @@ import fastifyMultipart from '@fastify/multipart';
 import { AppError, createUpload, MAX_UPLOAD_BYTES, UPLOAD_TOO_LARGE_MESSAGE } from '@lampstand/api/server';
 import type { AppDeps } from '../app-deps.js';
 import { createContext } from '../context.js';
+import { READ_ONLY_KEY_REFUSED } from '@lampstand/api/schemas/api-keys';
 
 const IMMUTABLE = 'public, max-age=31536000, immutable';
 
@@ -24,8 +25,9 @@ export async function uploadRoutes(app: FastifyInstance, opts: { deps: AppDeps }
     { config: { multipart: true, tooLargeMessage: UPLOAD_TOO_LARGE_MESSAGE }, bodyLimit: MAX_UPLOAD_BYTES + 64 * 1024 },
     async (req, reply) => {
       // The session cookie or a church's API key (`Authorization: Bearer lsk_…`), as everywhere in /api.
-      const { effectiveUser } = await createContext(opts.deps, req);
+      const { effectiveUser, apiKeyScope } = await createContext(opts.deps, req);
       if (!effectiveUser) throw new AppError('UNAUTHORIZED', 'Not authenticated');
+      if (apiKeyScope === 'read') throw new AppError('FORBIDDEN', READ_ONLY_KEY_REFUSED);
       if (!req.isMultipart())
         throw new AppError('BAD_REQUEST', 'Send the image as multipart/form-data in the field "file".', 'file');
       let data: Buffer | undefined;

@@ -12,10 +12,17 @@ const other = await registerChurch(app.url, 'Hope Church');
 const withKey = (token: string, headers: Record<string, string> = {}) =>
   new HttpClient(app.url, { authorization: `Bearer ${token}`, ...headers });
 
-async function newKey(client: HttpClient, name = 'Zapier') {
-  const res = await client.post('/api/api-keys', { name });
+async function newKey(client: HttpClient, name = 'Zapier', scope?: 'read' | 'write') {
+  const res = await client.post('/api/api-keys', { name, ...(scope ? { scope } : {}) });
   expect(res.status).toBe(201);
-  return res.body as { id: number; name: string; token: string; tokenPrefix: string; lastUsedAt: string | null };
+  return res.body as {
+    id: number;
+    name: string;
+    scope: 'read' | 'write';
+    token: string;
+    tokenPrefix: string;
+    lastUsedAt: string | null;
+  };
 }
 
 describe('API keys', () => {
@@ -175,6 +182,69 @@ describe('API keys', () => {
     await c.client.post('/api/account/password', { currentPassword: 'rotated-secret-2', newPassword: 'rotated-3' });
     expect((await withKey(second.token).get('/api/contacts')).status).toBe(401);
     expect((await withKey(hers.token).get('/api/contacts')).status).toBe(200);
+  });
+
+  it('read and write unless created read-only; the list shows the scope; a key made before scopes can write', async () => {
+    expect((await newKey(church.client, 'Default')).scope).toBe('write');
+    const reader = await newKey(church.client, 'Reporting', 'read');
+    expect(reader.scope).toBe('read');
+    const list = (await church.client.get('/api/api-keys')).body as { id: number; scope: string }[];
+    expect(list.find((k) => k.id === reader.id)!.scope).toBe('read');
+    const bad = await church.client.post('/api/api-keys', { name: 'X', scope: 'admin' });
+    expect(bad.status).toBe(400);
+    expect(bad.body.issues).toContainEqual({ path: 'scope', message: 'Scope must be read or write' });
+    // Migration 0056: a row written without a scope (as every key before it) reads and writes.
+    const [old] = await app.db
+      .insertInto('apiKeys')
+      .values({ userId: church.user.id, name: 'Old', tokenHash: 'f'.repeat(64), tokenPrefix: 'lsk_old' })
+      .returning('scope')
+      .execute();
+    expect(old!.scope).toBe('write');
+  });
+
+  it('a read key reads (REST GET, tRPC queries) and is refused every write with 403, nothing written', async () => {
+    const key = withKey((await newKey(church.client, 'Reporting', 'read')).token);
+    const refused = { message: 'This API key can only read' };
+    expect((await key.get('/api/contacts')).status).toBe(200);
+    expect((await key.get('/api/events')).status).toBe(200);
+    expect((await key.get('/trpc/auth.me')).status).toBe(200);
+    const contact = { firstName: 'Rita', lastName: 'Reader', email: 'rita@example.org', phone: '412 345 679' };
+    const post = await key.post('/api/contacts', contact);
+    expect(post.status).toBe(403);
+    expect(post.body).toMatchObject(refused);
+    const ada = (await church.client.post('/api/contacts', { ...contact, firstName: 'Ada' })).body;
+    expect((await key.patch(`/api/contacts/${ada.id}`, { firstName: 'X' })).status).toBe(403);
+    expect((await key.delete(`/api/contacts/${ada.id}`)).status).toBe(403);
+    // A POST that only counts is still a POST: the scope follows the HTTP method.
+    expect((await key.post('/api/email-campaigns/recipient-count', { listIds: [1] })).status).toBe(403);
+    const trpc = await key.post('/trpc/contacts.create', contact);
+    expect(trpc.status).toBe(403);
+    expect(trpc.body.error.message).toBe('This API key can only read');
+    const upload = await fetch(`${app.url}/api/uploads`, {
+      method: 'POST',
+      headers: { authorization: key.headers.authorization!, 'content-type': 'multipart/form-data; boundary=x' },
+      body: '--x--\r\n',
+    });
+    expect(upload.status).toBe(403);
+    expect(await upload.json()).toMatchObject(refused);
+    const names = (await church.client.get('/api/contacts')).body.map((c: { firstName: string }) => c.firstName);
+    expect(names).not.toContain('Rita');
+    expect((await church.client.get(`/api/contacts/${ada.id}`)).body.firstName).toBe('Ada');
+  });
+
+  it("a key's writes are its own in the events log (actor api_key with the key's id)", async () => {
+    const key = await newKey(church.client, 'CRM sync', 'write');
+    const made = await withKey(key.token).post('/api/contacts', {
+      firstName: 'Kay',
+      lastName: 'Key',
+      email: 'kay@example.org',
+      phone: '412 345 670',
+    });
+    expect(made.status).toBe(201);
+    const events = (await church.client.get(`/api/contacts/${made.body.id}/events`)).body.events;
+    expect(events).toMatchObject([
+      { type: 'contact.created', actor: { kind: 'api_key', id: key.id }, data: { via: 'api' } },
+    ]);
   });
 
   it('the name is required', async () => {

@@ -236,6 +236,37 @@ describe('sending over SMTP', () => {
     const stats = await grace.client.get(`/api/email/campaigns/${c.id}/stats`);
     expect(stats.body).toEqual({ recipients: 2, sent: 2, opened: 1, clicked: 1, bounced: 0, unsubscribed: 1 });
 
+    // Issue 27: the send, the first open, the click and the unsubscribe are Ann's events.
+    await fetch(local(pixel)); // a second load is counted, not news
+    const timeline = (await grace.client.get(`/api/contacts/${ann.id}/events?limit=6`)).body.events;
+    const ref = { id: c.id, name: 'Easter Sunday' };
+    expect(timeline.map((e: { type: string; actor: { kind: string } }) => [e.type, e.actor.kind])).toEqual([
+      ['email.unsubscribed', 'public'],
+      ['consent.changed', 'public'],
+      ['email.clicked', 'public'],
+      ['email.opened', 'public'],
+      ['email.sent', 'system'],
+      ['list.member_added', 'user'],
+    ]);
+    expect(timeline[2].data).toMatchObject({ campaign: ref, url: 'https://example.org/easter?x=1&y=2' });
+    expect(timeline[4].data).toMatchObject({
+      person: { name: "Ann O'Neil", email: 'ann@example.org' },
+      campaign: ref,
+      deliveryId: expect.any(Number),
+    });
+    expect(timeline[1].data).toMatchObject({
+      channel: 'email',
+      from: 'subscribed',
+      to: 'unsubscribed',
+      reason: 'one-click unsubscribe',
+    });
+    const sentEvents = (await grace.client.get('/api/events?types=campaign.sent')).body.events;
+    expect(sentEvents.map((e: { data: unknown }) => e.data)).toContainEqual({
+      campaign: ref,
+      channel: 'email',
+      recipients: 2,
+    });
+
     // The next campaign skips Ann.
     const next = (await grace.client.post('/api/email-campaigns', campaign({ listIds: [list.id] }))).body;
     const before2 = sink.messages.length;

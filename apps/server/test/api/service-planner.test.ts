@@ -718,6 +718,23 @@ describe('assignments and scheduling requests', () => {
     expect(now.assignments.find((x: { id: number }) => x.id === a.id).status).toBe('declined');
     expect((await anon.post(`${BASE}/requests/${token}/accept`)).body.status).toBe('confirmed');
 
+    // Issue 27: the request (the planner's doing) and each answer (the person's) are events.
+    const log = (await g.get('/api/events?types=plan.request_sent,plan.accepted,plan.declined&limit=500')).body.events
+      .filter((e: { data: { assignmentId: number } }) => e.data.assignmentId === a.id)
+      .map((e: { type: string; actor: { kind: string }; data: unknown }) => [e.type, e.actor.kind, e.data]);
+    const about = {
+      person: { name: 'Fay', email: 'fay@example.org' },
+      plan: { id: p.id, name: 'Easter Sunday' },
+      position: 'Vocals',
+      assignmentId: a.id,
+    };
+    expect(log).toEqual([
+      ['plan.request_sent', 'user', about],
+      ['plan.accepted', 'public', about],
+      ['plan.declined', 'public', about],
+      ['plan.accepted', 'public', about],
+    ]);
+
     const bogus = 'x'.repeat(43);
     expect((await anon.get(`/serve/${bogus}`)).status).toBe(404);
     expect((await anon.get(`${BASE}/requests/${bogus}`)).status).toBe(404);

@@ -62,3 +62,21 @@ describe("a church's time zone", () => {
     expect(c.body.scheduledFor).toBe(new Date(at).toISOString());
   });
 });
+
+describe("a church's activity retention (issue 27 §3)", () => {
+  it('is two years until changed; a whole number of days from 30 to 3650, naming the field', async () => {
+    const { client } = await register('UTC');
+    expect((await client.get('/api/settings')).body.eventRetentionDays).toBe(730);
+    const message = 'Keep activity for must be between 30 and 3650 days';
+    for (const bad of [29, 3651, 90.5, '90']) {
+      const res = await client.put('/api/settings', { eventRetentionDays: bad });
+      expect(res.status).toBe(400);
+      expect(res.body.issues).toEqual([{ path: 'eventRetentionDays', message }]);
+    }
+    const saved = await client.put('/api/settings', { eventRetentionDays: 365 });
+    expect(saved.body).toMatchObject({ eventRetentionDays: 365, timeZone: 'UTC' });
+    // Another setting saved alone keeps it.
+    await client.put('/api/settings', { postalAddress: '1 Church St' });
+    expect((await client.get('/api/settings')).body.eventRetentionDays).toBe(365);
+  });
+});

@@ -116,6 +116,15 @@ describe('uploads attached to projects and updates', () => {
     });
     expect(update.status).toBe(201);
     expect(update.body.images).toEqual([{ id: extra.id, url: extra.url, thumbnailUrl: extra.thumbnailUrl }]);
+    // Issue 27: the update is the church's event.
+    const [posted] = (await grace.client.get('/api/events?types=project.update_posted&limit=500')).body.events.slice(
+      -1,
+    );
+    expect(posted).toMatchObject({
+      contactId: null,
+      actor: { kind: 'user', id: grace.user.id },
+      data: { project: { id: res.body.id, name: res.body.title }, update: { id: update.body.id, name: 'New photos' } },
+    });
   });
 
   it("refuses another church's upload id with 400 naming the field", async () => {

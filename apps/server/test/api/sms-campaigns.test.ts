@@ -41,6 +41,13 @@ async function person(church: typeof grace, o: Record<string, unknown>) {
     })
   ).body;
 }
+/** A contact's events of one kind ('sms', 'consent'), newest first. */
+async function eventsOf(id: number, kind: string) {
+  const { events } = (await grace.client.get(`/api/contacts/${id}/events?limit=100`)).body as {
+    events: { type: string; actor: { kind: string }; data: Record<string, unknown> }[];
+  };
+  return events.filter((e) => e.type.startsWith(`${kind}.`));
+}
 async function listWith(church: typeof grace, contacts: { id: number }[], type = 'sms') {
   const list = (await church.client.post('/api/contact-lists', { name: `SMS ${++n}`, type })).body;
   for (const c of contacts) await church.client.post(`/api/contact-lists/${list.id}/contacts/${c.id}`);
@@ -160,6 +167,22 @@ describe('sending through Twilio', () => {
     ).toBe(204);
     const after = (await grace.client.get(`/api/sms-campaigns/${c.id}`)).body;
     expect(after.progress).toMatchObject({ sent: 3, delivered: 1, undelivered: 1 });
+
+    // Issue 27: sent, delivered and failed are the people's events, the system's doing.
+    const ref = { id: c.id, name: 'Reminder' };
+    const kinds = async (id: number) =>
+      (await eventsOf(id, 'sms')).map((e) => [e.type, e.actor.kind, e.data.campaign, e.data.reason ?? null]);
+    expect(await kinds(a.id)).toEqual([
+      ['sms.delivered', 'system', ref, null],
+      ['sms.sent', 'system', ref, null],
+    ]);
+    expect(await kinds(b.id)).toEqual([
+      ['sms.failed', 'system', ref, 'Error 30003'],
+      ['sms.sent', 'system', ref, null],
+    ]);
+    expect((await kinds(bad.id))[0]).toEqual(['sms.failed', 'system', ref, expect.stringContaining('21211')]);
+    const annSent = (await eventsOf(a.id, 'sms'))[1]!;
+    expect(annSent.data.person).toEqual({ name: 'Ann X', email: null, phone: '+61412111001' });
     expect((await grace.client.post(`/api/sms-campaigns/${c.id}/send`)).status).toBe(409);
   });
 });
@@ -208,6 +231,12 @@ describe('opt-out keywords', () => {
     expect(history.map((e: { status: string; note: string }) => [e.status, e.note])).toEqual([
       ['subscribed', 'UNSTOP'],
       ['unsubscribed', 'STOP'],
+    ]);
+    // Issue 27: each keyword is a consent.changed of the person's own (the public's).
+    const consent = await eventsOf(c.id, 'consent');
+    expect(consent.map((e) => [e.actor.kind, e.data.channel, e.data.from, e.data.to, e.data.reason])).toEqual([
+      ['public', 'sms', 'unsubscribed', 'subscribed', 'sms keyword'],
+      ['public', 'sms', 'subscribed', 'unsubscribed', 'sms keyword'],
     ]);
   });
 

@@ -78,3 +78,23 @@ describe('job payloads are checked against their schema (packages/api/src/jobs.t
     expect((await grace.client.get('/api/contacts')).body).toMatchObject([{ email: 'ada@example.org' }]);
   });
 });
+
+describe('events-retention (issue 27 §3)', () => {
+  it('is scheduled daily; the job deletes the events past the church retention, nothing newer', async () => {
+    const { rows } = await sql<{
+      cron: string;
+    }>`select cron from pgboss.schedule where name = 'events-retention'`.execute(owner);
+    expect(rows).toEqual([{ cron: '17 3 * * *' }]);
+    const aged = (days: number) =>
+      sql<{ id: number }>`insert into events (user_id, type, actor_kind, payload, occurred_at)
+        values (${grace.user.id}, 'contact.deleted', 'system', '{}'::jsonb, now() - make_interval(days => ${days}::int))
+        returning id`.execute(owner);
+    const old = (await aged(731)).rows[0]!.id;
+    const recent = (await aged(729)).rows[0]!.id;
+    const id = (await rawBoss.send('events-retention', {}))!;
+    await expect.poll(async () => (await job(id))?.state, { timeout: 15_000 }).toBe('completed');
+    const { rows: left } = await sql<{ id: number }>`
+      select id from events where id in (${old}, ${recent})`.execute(owner);
+    expect(left.map((r) => Number(r.id))).toEqual([Number(recent)]);
+  });
+});

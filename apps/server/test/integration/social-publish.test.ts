@@ -122,6 +122,16 @@ describe('Publishing social posts through the signed webhook', () => {
     expect(got!.headers['idempotency-key']).toBe(`social-post-${created.id}-${Date.parse(at)}`);
     expect(got!.headers['x-lampstand-signature']).toMatch(/^sha256=[0-9a-f]{64}$/);
     expect(receiver.badSignatures).toBe(0);
+    // Issue 27: the church's log says it was published (by the system, at its time).
+    const log = (await church.client.get('/api/events?types=social_post.published,social_post.failed')).body.events;
+    expect(log).toMatchObject([
+      {
+        type: 'social_post.published',
+        contactId: null,
+        actor: { kind: 'system', id: null },
+        data: { post: { id: created.id, name: 'Sunday service at 10am' }, platforms: ['facebook', 'linkedin'] },
+      },
+    ]);
   });
 
   it('retries a failed call with backoff, then records it posted', async () => {
@@ -156,6 +166,17 @@ describe('Publishing social posts through the signed webhook', () => {
     const failed = await waitForStatus(church.client, created.id, 'failed');
     expect(failed.error).toBe('The address could not be reached');
     expect(receivedFor(created.id)).toHaveLength(1);
+    const log = (await church.client.get('/api/events?types=social_post.published,social_post.failed')).body.events;
+    expect(log.map((e: { type: string; data: unknown }) => [e.type, e.data])).toEqual([
+      [
+        'social_post.failed',
+        {
+          post: { id: created.id, name: 'refuse: too long for the receiver' },
+          platforms: ['twitter'],
+          reason: 'The address could not be reached',
+        },
+      ],
+    ]);
   });
 
   it('publishes a moved post once, at its new time', async () => {

@@ -34,7 +34,13 @@ const money = { amountCents: z.number().int(), currency: z.string() };
 const about = <S extends z.ZodRawShape>(shape: S) => z.object({ person: person.optional(), ...shape });
 
 export const eventPayloadSchemas = {
-  'contact.created': { 1: about({ via: z.enum(['staff', 'import', 'api', 'signup', 'donation', 'portal']) }) },
+  'contact.created': {
+    1: about({
+      via: z.enum(['staff', 'import', 'api', 'signup', 'donation', 'portal']),
+      /** The list it was created into (an import's list): no separate `list.member_added` then. */
+      list: ref.optional(),
+    }),
+  },
   'contact.updated': { 1: about({ changed: z.array(z.string()) }) },
   'contact.merged': { 1: about({ merged: z.object({ id, name: z.string().optional() }) }) },
   'contact.deleted': { 1: about({}) },
@@ -159,7 +165,13 @@ export const listEventsOutput = z.object({
 export const contactActivityInput = z.object({
   contactId: idSchema('Contact ID'),
   cursor: z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER).nullish(),
-  kinds: z.array(z.enum(EVENT_KINDS as unknown as [string, ...string[]])).optional(),
+  /** Over REST a query gives one string: 'email' or 'email,sms'. */
+  kinds: z
+    .preprocess(
+      (v) => (typeof v === 'string' ? v.split(',').filter(Boolean) : v),
+      z.array(z.enum(EVENT_KINDS as unknown as [string, ...string[]], { error: 'Unknown kind of activity' })),
+    )
+    .optional(),
   limit: z.coerce.number().int().min(1).max(100).default(25),
 });
 export const contactActivityOutput = z.object({

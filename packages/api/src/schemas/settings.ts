@@ -12,7 +12,30 @@ export const churchSettingsSchema = z.object({
   defaultCountryCode: countryCodeSchema.describe(
     'Country code a phone without one is read in (CSV import, landing page sign-ups, the API, merge)',
   ),
+  eventRetentionDays: z
+    .number()
+    .int()
+    .describe("Days the church's activity (its events log) is kept; older events are deleted each day"),
 });
+
+export const MIN_EVENT_RETENTION_DAYS = 30;
+export const MAX_EVENT_RETENTION_DAYS = 3650;
+/** The choices of Settings' 'Keep activity for' (any whole number of days in range is accepted). */
+export const EVENT_RETENTION_CHOICES = [
+  { days: 30, label: '30 days' },
+  { days: 90, label: '90 days' },
+  { days: 180, label: '6 months' },
+  { days: 365, label: '1 year' },
+  { days: 730, label: '2 years' },
+  { days: 1825, label: '5 years' },
+  { days: 3650, label: '10 years' },
+] as const;
+const retentionMessage = `Keep activity for must be between ${MIN_EVENT_RETENTION_DAYS} and ${MAX_EVENT_RETENTION_DAYS} days`;
+export const eventRetentionDaysSchema = z
+  .number({ error: retentionMessage })
+  .int(retentionMessage)
+  .min(MIN_EVENT_RETENTION_DAYS, retentionMessage)
+  .max(MAX_EVENT_RETENTION_DAYS, retentionMessage);
 /** Partial: a field left out keeps its value. */
 export const updateChurchSettingsSchema = z.object({
   postalAddress: z
@@ -24,4 +47,5 @@ export const updateChurchSettingsSchema = z.object({
     .transform((v) => (v === undefined ? undefined : v || null)),
   timeZone: timeZoneSchema.optional(),
   defaultCountryCode: countryCodeSchema.optional(),
+  eventRetentionDays: eventRetentionDaysSchema.optional(),
 });

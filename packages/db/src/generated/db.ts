@@ -24,6 +24,7 @@ export interface ApiKeys {
   lastUsedAt: Date | null;
   name: string;
   revokedAt: Date | null;
+  scope: Generated<'read' | 'write'>;
   tokenHash: string;
   tokenPrefix: string;
   userId: number;

@@ -1,8 +1,8 @@
-import { Alert, Button, Code, Group, Paper, Skeleton, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Alert, Button, Code, Group, Paper, Select, Skeleton, Stack, Text, TextInput, Title } from '@mantine/core';
 import { schemaResolver, useForm } from '@mantine/form';
 import { IconKey } from '@tabler/icons-react';
 import { useState } from 'react';
-import { createApiKeySchema } from '@lampstand/api/schemas/api-keys';
+import { createApiKeySchema, type ApiKeyScope } from '@lampstand/api/schemas/api-keys';
 import { trpc } from '../../lib/trpc';
 import { useSave } from '../../lib/use-save';
 import { confirmDestructive } from '../../ui/confirm';
@@ -12,16 +12,22 @@ import { CopyField } from '../social-blast/social-settings';
 
 /**
  * Settings → API keys: named keys for integrators' scripts (`Authorization: Bearer …`). A new key's
- * token is shown once; the list shows each key's start, when and by whom it was made, and when it
- * was last used.
+ * token is shown once; the list shows each key's start, what it may do (read only, or read and
+ * write: issue 27 §9), when and by whom it was made, and when it was last used.
  */
+const SCOPES: { value: ApiKeyScope; label: string }[] = [
+  { value: 'write', label: 'Read and write' },
+  { value: 'read', label: 'Read only' },
+];
+const scopeLabel = (scope: ApiKeyScope) => SCOPES.find((s) => s.value === scope)!.label;
+
 export function ApiKeysSection() {
   const utils = trpc.useUtils();
   const keys = trpc.apiKeys.list.useQuery();
   const [token, setToken] = useState<string | null>(null);
   const form = useForm({
     mode: 'controlled',
-    initialValues: { name: '' },
+    initialValues: { name: '', scope: 'write' as ApiKeyScope },
     validate: schemaResolver(createApiKeySchema, { sync: true }),
   });
   const create = useSave(trpc.apiKeys.create, {
@@ -29,7 +35,7 @@ export function ApiKeysSection() {
     errorTitle: 'Failed to create API key',
     onSuccess: async (data) => {
       setToken(data.token);
-      form.setFieldValue('name', '');
+      form.setValues({ name: '', scope: 'write' });
       await utils.apiKeys.list.invalidate();
     },
   });
@@ -57,10 +63,14 @@ export function ApiKeysSection() {
               style={{ flex: 1, minWidth: 200 }}
               {...form.getInputProps('name')}
             />
+            <Select label="Access" data={SCOPES} allowDeselect={false} w={200} {...form.getInputProps('scope')} />
             <Button type="submit" mt={25} loading={create.isPending}>
               Create key
             </Button>
           </Group>
+          <Text size="xs" c="dimmed" mt={4}>
+            A read-only key can make GET requests only; anything else answers 403.
+          </Text>
         </form>
         {token ? (
           <Alert color="orange" icon={<IconKey size={18} />} title="Copy your API key now">
@@ -83,6 +93,7 @@ export function ApiKeysSection() {
             columns={[
               { header: 'Name', card: 'title', cell: (k) => k.name },
               { header: 'Key', cell: (k) => <Code>{k.tokenPrefix}…</Code> },
+              { header: 'Access', cell: (k) => scopeLabel(k.scope) },
               {
                 header: 'Created',
                 cell: (k) => formatDate(k.createdAt),

@@ -3,7 +3,7 @@ import { schemaResolver, useForm } from '@mantine/form';
 import { useEffect } from 'react';
 import { useLocation } from 'react-router-dom';
 import { COUNTRY_CODES } from '@lampstand/api/schemas/contacts';
-import { updateChurchSettingsSchema } from '@lampstand/api/schemas/settings';
+import { EVENT_RETENTION_CHOICES, updateChurchSettingsSchema } from '@lampstand/api/schemas/settings';
 import { trpc } from '../../lib/trpc';
 import { useSave } from '../../lib/use-save';
 import { PageHeader } from '../../ui/page-header';
@@ -14,6 +14,18 @@ import { ApiKeysSection } from './api-keys-section';
 import { PublicProfileSection } from './public-profile-section';
 import { IntegrationsSection } from './webhooks/integrations-section';
 
+/** 'Keep activity for': the choices, and the church's own number of days if it set another over the API. */
+function retentionOptions(current: number): { value: string; label: string }[] {
+  const options: { value: string; label: string }[] = EVENT_RETENTION_CHOICES.map((c) => ({
+    value: String(c.days),
+    label: c.label,
+  }));
+  if (!EVENT_RETENTION_CHOICES.some((c) => c.days === current)) {
+    options.push({ value: String(current), label: `${current} days` });
+  }
+  return options.sort((a, b) => Number(a.value) - Number(b.value));
+}
+
 export function SettingsPage() {
   const settings = trpc.settings.get.useQuery();
   const utils = trpc.useUtils();
@@ -23,6 +35,7 @@ export function SettingsPage() {
       postalAddress: '',
       timeZone: 'UTC',
       defaultCountryCode: '+61' as (typeof COUNTRY_CODES)[number]['value'],
+      eventRetentionDays: 730,
     },
     validate: schemaResolver(updateChurchSettingsSchema, { sync: true }),
   });
@@ -32,6 +45,7 @@ export function SettingsPage() {
         postalAddress: settings.data.postalAddress ?? '',
         timeZone: settings.data.timeZone,
         defaultCountryCode: settings.data.defaultCountryCode,
+        eventRetentionDays: settings.data.eventRetentionDays,
       });
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [settings.data]);
@@ -76,6 +90,15 @@ export function SettingsPage() {
                 allowDeselect={false}
                 data={COUNTRY_CODES.map((c) => ({ value: c.value, label: c.label }))}
                 {...form.getInputProps('defaultCountryCode')}
+              />
+              <Select
+                label="Keep activity for"
+                description="How long each person's activity (sign-ups, gifts, emails, answers) is kept; older activity is deleted each day."
+                allowDeselect={false}
+                data={retentionOptions(form.values.eventRetentionDays)}
+                {...form.getInputProps('eventRetentionDays')}
+                value={String(form.values.eventRetentionDays)}
+                onChange={(v) => form.setFieldValue('eventRetentionDays', Number(v))}
               />
               <Group justify="flex-end">
                 <Button type="submit" loading={save.isPending}>

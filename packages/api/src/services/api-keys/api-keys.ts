@@ -3,6 +3,7 @@ import type { Db } from '@lampstand/db';
 import { forbidden, notFound } from '../../errors.js';
 import type { ResolvedSession } from '../auth/session-users.js';
 import { getUsersByIds } from '../auth/users.js';
+import type { ApiKeyScope } from '../../schemas/api-keys.js';
 
 /** Tokens look like `lsk_` + 43 base64url characters (256 random bits). */
 const API_KEY_PREFIX = 'lsk_';
@@ -20,6 +21,7 @@ function selectKeys(db: Db, tenantId: number) {
     .select([
       'k.id',
       'k.name',
+      'k.scope',
       'k.tokenPrefix',
       'k.createdAt',
       'k.lastUsedAt',
@@ -39,7 +41,11 @@ export function listApiKeys(db: Db, tenantId: number) {
  * signed in: an administrator impersonating the church is refused, since the key would keep
  * acting as the church after the impersonation ends (issue 24 §8).
  */
-export async function createApiKey(db: Db, tenantId: number, input: { name: string; actorId: number }) {
+export async function createApiKey(
+  db: Db,
+  tenantId: number,
+  input: { name: string; scope: ApiKeyScope; actorId: number },
+) {
   if (input.actorId !== tenantId) throw forbidden(IMPERSONATING_KEY_REFUSED);
   const token = API_KEY_PREFIX + randomBytes(32).toString('base64url');
   const { id } = await db
@@ -47,6 +53,7 @@ export async function createApiKey(db: Db, tenantId: number, input: { name: stri
     .values({
       userId: tenantId,
       name: input.name,
+      scope: input.scope,
       tokenHash: hashApiKey(token),
       tokenPrefix: token.slice(0, PREFIX_SHOWN),
       createdByUserId: input.actorId,
@@ -80,16 +87,22 @@ export async function revokeApiKey(db: Db, tenantId: number, input: { id: number
   return { success: true as const };
 }
 
+/** The key a request came with: its id (the actor of the events it causes) and what it may do. */
+export interface ApiKeyUse {
+  id: number;
+  scope: ApiKeyScope;
+}
+
 /**
- * The church a bearer token acts as, or null for an unknown or revoked token. Marks the key used
- * in the same statement (at most once a minute, so a busy integrator does not write on every call).
+ * The key of a bearer token with the church it acts as, or null for an unknown or revoked token.
+ * Marks the key used (at most once a minute, so a busy integrator does not write on every call).
  */
-async function churchForApiKey(db: Db, token: string): Promise<number | null> {
+async function findApiKey(db: Db, token: string): Promise<(ApiKeyUse & { userId: number }) | null> {
   if (!token.startsWith(API_KEY_PREFIX) || token.length > 200) return null;
   const hash = hashApiKey(token);
   const row = await db
     .selectFrom('apiKeys')
-    .select(['id', 'userId', 'lastUsedAt'])
+    .select(['id', 'userId', 'scope', 'lastUsedAt'])
     .where('tokenHash', '=', hash)
     .where('revokedAt', 'is', null)
     .executeTakeFirst();
@@ -97,13 +110,20 @@ async function churchForApiKey(db: Db, token: string): Promise<number | null> {
   if (!row.lastUsedAt || Date.now() - row.lastUsedAt.getTime() > 60_000) {
     await db.updateTable('apiKeys').set({ lastUsedAt: new Date() }).where('id', '=', row.id).execute();
   }
-  return row.userId;
+  return { id: row.id, userId: row.userId, scope: row.scope };
 }
 
-/** The signed-in user and the one actions act as, for a request with a bearer token: its church. */
-export async function resolveApiKeyUsers(db: Db, token: string): Promise<ResolvedSession> {
-  const churchId = await churchForApiKey(db, token);
-  if (churchId === null) return { user: null, effectiveUser: null };
-  const [user] = await getUsersByIds(db, [churchId]);
-  return user ? { user, effectiveUser: user } : { user: null, effectiveUser: null };
+/**
+ * For a request with a bearer token: the signed-in user and the one actions act as (its church),
+ * and the key itself (`apiKey`, null for an unknown or revoked token).
+ */
+export async function resolveApiKeyUsers(
+  db: Db,
+  token: string,
+): Promise<ResolvedSession & { apiKey: ApiKeyUse | null }> {
+  const key = await findApiKey(db, token);
+  const none = { user: null, effectiveUser: null, apiKey: null };
+  if (key === null) return none;
+  const [user] = await getUsersByIds(db, [key.userId]);
+  return user ? { user, effectiveUser: user, apiKey: { id: key.id, scope: key.scope } } : none;
 }

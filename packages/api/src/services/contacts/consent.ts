@@ -3,6 +3,8 @@ import type { z } from 'zod';
 import { toContact } from './map.js';
 import type { contactSchema } from '../../schemas/contacts.js';
 import { assertChurchRow, findChurchRow } from '../church-rows.js';
+import type { NewEvent } from '../../schemas/events.js';
+import { personOf, recordEvents } from '../events/record.js';
 
 export type ConsentChannel = 'email' | 'sms';
 
@@ -20,51 +22,82 @@ export interface ConsentChange {
   note?: string | null;
 }
 
+type ContactOut = z.input<typeof contactSchema>;
+
 /**
- * Set a contact's consent for one channel and record the change in its history, in one
- * transaction (the caller's, when `db` is one: the import). Setting the status it already has
- * records nothing.
+ * Set a contact's consent for one channel and record the change in its history and the events
+ * log, in one transaction (the caller's, when `db` is one). Setting the status it already has
+ * records nothing. A caller whose transaction goes on after this (the import) uses
+ * `changeConsent` and records the events last itself.
  */
 export async function setConsent(
   db: Db,
   tenantId: number,
-  { contactId, ...change }: ConsentChange & { contactId: number },
-): Promise<z.input<typeof contactSchema>> {
+  change: ConsentChange & { contactId: number },
+): Promise<ContactOut> {
   const run = async (trx: Db) => {
-    const row = await findChurchRow(trx, tenantId, {
-      table: 'contacts',
-      id: contactId,
-      forUpdate: true,
-      missing: 'Contact not found',
-    });
-    const current = change.channel === 'email' ? row.emailConsent : row.smsConsent;
-    if (current === change.status) return toContact(row);
-    const now = new Date();
-    const set =
-      change.channel === 'email'
-        ? { emailConsent: change.status, emailConsentAt: now, emailConsentSource: change.source }
-        : { smsConsent: change.status, smsConsentAt: now, smsConsentSource: change.source };
-    const updated = await trx
-      .updateTable('contacts')
-      .set({ ...set, updatedAt: now })
-      .where('id', '=', contactId)
-      .returningAll()
-      .executeTakeFirstOrThrow();
-    await trx
-      .insertInto('contactConsentEvents')
-      .values({
-        userId: tenantId,
-        contactId,
-        channel: change.channel,
-        status: change.status,
-        source: change.source,
-        note: change.note ?? null,
-        at: now,
-      })
-      .execute();
-    return toContact(updated);
+    const { contact, event } = await changeConsent(trx, tenantId, change);
+    if (event) await recordEvents(trx, tenantId, [event]);
+    return contact;
   };
   return db.isTransaction ? run(db) : db.transaction().execute(run);
+}
+
+/**
+ * `setConsent` in the caller's transaction `trx`, answering the `consent.changed` event for the
+ * caller to record (last in its transaction); null when nothing changed.
+ */
+export async function changeConsent(
+  trx: Db,
+  tenantId: number,
+  { contactId, ...change }: ConsentChange & { contactId: number },
+): Promise<{ contact: ContactOut; event: NewEvent | null }> {
+  const row = await findChurchRow(trx, tenantId, {
+    table: 'contacts',
+    id: contactId,
+    forUpdate: true,
+    missing: 'Contact not found',
+  });
+  const current = change.channel === 'email' ? row.emailConsent : row.smsConsent;
+  if (current === change.status) return { contact: toContact(row), event: null };
+  const now = new Date();
+  const set =
+    change.channel === 'email'
+      ? { emailConsent: change.status, emailConsentAt: now, emailConsentSource: change.source }
+      : { smsConsent: change.status, smsConsentAt: now, smsConsentSource: change.source };
+  const updated = await trx
+    .updateTable('contacts')
+    .set({ ...set, updatedAt: now })
+    .where('id', '=', contactId)
+    .returningAll()
+    .executeTakeFirstOrThrow();
+  await trx
+    .insertInto('contactConsentEvents')
+    .values({
+      userId: tenantId,
+      contactId,
+      channel: change.channel,
+      status: change.status,
+      source: change.source,
+      note: change.note ?? null,
+      at: now,
+    })
+    .execute();
+  return {
+    contact: toContact(updated),
+    event: consentEvent(updated, change.channel, current, change.status, change.source),
+  };
+}
+
+/** The `consent.changed` event of a contact (`row`, as it is now). */
+export function consentEvent(
+  row: { id: number; firstName: string; lastName: string; email: string | null; phone: string | null },
+  channel: ConsentChannel,
+  from: ConsentStatus | null,
+  to: ConsentStatus,
+  reason: string,
+): NewEvent {
+  return { type: 'consent.changed', contactId: row.id, payload: { person: personOf(row), channel, from, to, reason } };
 }
 
 export async function consentHistory(db: Db, tenantId: number, contactId: number) {

@@ -12,8 +12,10 @@ import { toContact, type ContactRow } from './map.js';
 import { churchCountryCode, type CountryCode } from '../settings/church-settings.js';
 import { toE164 } from './phone.js';
 import { deleteChurchRow, findChurchRow } from '../church-rows.js';
-import { conflict } from '../../errors.js';
+import { conflict, notFound } from '../../errors.js';
 import { findDuplicateContacts } from './merge.js';
+import { personOf, recordEvent } from '../events/record.js';
+import { currentActor } from '../events/actor.js';
 
 type ContactFields = z.output<typeof contactFieldsSchema>;
 type Metadata = z.output<typeof contactMetadataSchema>;
@@ -73,17 +75,42 @@ export async function createContact(
   tenantId: number,
   input: ContactFields & IfDuplicate,
 ): Promise<z.input<typeof contactSchema>> {
-  const churchCountry = await churchCountryCode(db, tenantId);
+  const country = await churchCountryCode(db, tenantId);
   if (input.ifDuplicate === 'ask') {
-    const countryCode = input.metadata?.countryCode ?? churchCountry;
+    const countryCode = input.metadata?.countryCode ?? country;
     await askAboutDuplicates(db, tenantId, { email: input.email, phone: input.phone, countryCode });
   }
-  const row = await db
-    .insertInto('contacts')
-    .values({ userId: tenantId, ...columns(input, churchCountry) })
-    .returningAll()
-    .executeTakeFirstOrThrow();
-  return toContact(row);
+  return db.transaction().execute(async (trx) => {
+    const row = await trx
+      .insertInto('contacts')
+      .values({ userId: tenantId, ...columns(input, country) })
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    // Staff in the app, or an integrator with an API key.
+    const via = currentActor().kind === 'api_key' ? 'api' : 'staff';
+    await recordEvent(trx, tenantId, {
+      type: 'contact.created',
+      contactId: row.id,
+      payload: { person: personOf(row), via },
+    });
+    return toContact(row);
+  });
+}
+
+type ContactOut = z.input<typeof contactSchema>;
+
+/**
+ * The names of the fields that differ ('email', 'tags', and a metadata key by its own name:
+ * 'city', 'isChurchMember'): what `contact.updated` says changed.
+ */
+export function changedContactFields(before: ContactOut, after: ContactOut): string[] {
+  const top = ['firstName', 'lastName', 'email', 'phone', 'tags'] as const;
+  const same = (a: unknown, b: unknown) => JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
+  const changed: string[] = top.filter((k) => !same(before[k], after[k]));
+  const a = before.metadata as Record<string, unknown>;
+  const b = after.metadata as Record<string, unknown>;
+  for (const k of new Set([...Object.keys(a), ...Object.keys(b)])) if (!same(a[k], b[k])) changed.push(k);
+  return changed;
 }
 
 /** The keys of `o` whose value is not undefined (a PATCH sends only what changes). */
@@ -137,7 +164,16 @@ export async function updateContact(
       .where('userId', '=', tenantId)
       .returningAll()
       .executeTakeFirstOrThrow();
-    return toContact(row);
+    const after = toContact(row);
+    const changed = changedContactFields(before, after);
+    if (changed.length > 0) {
+      await recordEvent(trx, tenantId, {
+        type: 'contact.updated',
+        contactId: id,
+        payload: { person: personOf(row), changed },
+      });
+    }
+    return after;
   });
 }
 
@@ -227,5 +263,17 @@ export async function findContacts(db: Db, tenantId: number, input: FindContacts
  * consent history go with it: their foreign keys are `on delete cascade` (migration 0002).
  */
 export async function deleteContact(db: Db, tenantId: number, id: number): Promise<{ id: number }> {
-  return deleteChurchRow(db, tenantId, { table: 'contacts', id: id, missing: 'Contact not found' });
+  return db.transaction().execute(async (trx) => {
+    const row = await trx
+      .deleteFrom('contacts')
+      .where('id', '=', id)
+      .where('userId', '=', tenantId)
+      .returning('id')
+      .executeTakeFirst();
+    if (!row) throw notFound('Contact not found');
+    // After the delete: its earlier events are anonymised by then (migration 0054); this one names
+    // the id only, never the person.
+    await recordEvent(trx, tenantId, { type: 'contact.deleted', contactId: id, payload: {} });
+    return { id };
+  });
 }

@@ -16,7 +16,9 @@ import { AppError, badRequest, conflict } from '../../errors.js';
 import type { JobQueue } from '../../jobs.js';
 import { churchCountryCode, type CountryCode } from '../settings/church-settings.js';
 import { toE164 } from './phone.js';
-import { setConsent, type ConsentChannel } from './consent.js';
+import { changeConsent, type ConsentChannel } from './consent.js';
+import type { NewEvent } from '../../schemas/events.js';
+import { personOf, recordEvents } from '../events/record.js';
 import { checkImportSlot, IMPORT_LEASE_MINUTES } from './church-limits.js';
 import { assertChurchRow, findChurchRow } from '../church-rows.js';
 
@@ -373,6 +375,8 @@ interface ImportJob {
   csv: string;
   mapping: Record<string, ImportField>;
   listId: number | null;
+  /** The list's name as the import found it (its events name it). */
+  listName: string | null;
   processedRows: number;
   /** The church's default country: rows without one are read in it. */
   countryCode: CountryCode;
@@ -411,6 +415,9 @@ async function claimImport(db: Db, importId: number): Promise<ImportJob | null> 
     .returningAll()
     .executeTakeFirst();
   if (!imp) return null;
+  const list = imp.listId
+    ? await db.selectFrom('contactLists').select('name').where('id', '=', imp.listId).executeTakeFirst()
+    : undefined;
   return {
     id: imp.id,
     tenantId: imp.userId,
@@ -418,6 +425,7 @@ async function claimImport(db: Db, importId: number): Promise<ImportJob | null> 
     csv: imp.csv,
     mapping: (imp.mapping ?? {}) as Record<string, ImportField>,
     listId: imp.listId,
+    listName: list?.name ?? null,
     processedRows: imp.processedRows,
     countryCode: await churchCountryCode(db, imp.userId),
   };
@@ -489,25 +497,35 @@ async function planBatch(trx: Db, job: ImportJob, headers: string[], batch: CsvR
   return plan;
 }
 
-/** Record an unsubscribe from the file in the contact's consent history (a no-op if already so). */
-async function applyUnsubscribes(trx: Db, job: ImportJob, contactId: number, c: Candidate): Promise<void> {
+/**
+ * Record an unsubscribe from the file in the contact's consent history (a no-op if already so);
+ * its event joins the batch's `events`, recorded last in the batch's transaction.
+ */
+async function applyUnsubscribes(
+  trx: Db,
+  job: ImportJob,
+  contactId: number,
+  c: Candidate,
+  events: NewEvent[],
+): Promise<void> {
   const channels: ConsentChannel[] = [
     ...(c.emailUnsubscribed ? (['email'] as const) : []),
     ...(c.smsUnsubscribed ? (['sms'] as const) : []),
   ];
   for (const channel of channels) {
-    await setConsent(trx, job.tenantId, {
+    const { event } = await changeConsent(trx, job.tenantId, {
       contactId,
       channel,
       status: 'unsubscribed',
       source: 'import',
       note: job.fileName,
     });
+    if (event) events.push(event);
   }
 }
 
 /** Insert the new contacts (subscribed, then the file's unsubscribes); answers their ids. */
-async function createContacts(trx: Db, job: ImportJob, toCreate: Candidate[]): Promise<number[]> {
+async function createContacts(trx: Db, job: ImportJob, toCreate: Candidate[], events: NewEvent[]): Promise<number[]> {
   if (!toCreate.length) return [];
   const created = await trx
     .insertInto('contacts')
@@ -533,8 +551,14 @@ async function createContacts(trx: Db, job: ImportJob, toCreate: Candidate[]): P
     )
     .returning('id')
     .execute();
-  // PostgreSQL returns the rows of an INSERT … VALUES in the order of its VALUES.
-  for (const [i, { id }] of created.entries()) await applyUnsubscribes(trx, job, id, toCreate[i]!);
+  // PostgreSQL returns the rows of an INSERT … VALUES in the order of its VALUES. One event per new
+  // contact, naming the import's list it joins (no `list.member_added` beside it: see addToList).
+  const list = job.listId ? { list: { id: job.listId, name: job.listName ?? '' } } : {};
+  for (const [i, { id }] of created.entries()) {
+    const person = personOf(toCreate[i]!);
+    events.push({ type: 'contact.created', contactId: id, payload: { person, via: 'import', ...list } });
+  }
+  for (const [i, { id }] of created.entries()) await applyUnsubscribes(trx, job, id, toCreate[i]!, events);
   return created.map((r) => r.id);
 }
 
@@ -542,8 +566,18 @@ async function createContacts(trx: Db, job: ImportJob, toCreate: Candidate[]): P
  * Update matched contacts with the row's non-empty values: tags added, metadata merged. An
  * unsubscribe is honoured; a 'subscribed' cell never re-subscribes anyone.
  */
-async function updateContacts(trx: Db, job: ImportJob, toUpdate: BatchPlan['toUpdate']): Promise<number[]> {
+async function updateContacts(
+  trx: Db,
+  job: ImportJob,
+  toUpdate: BatchPlan['toUpdate'],
+  events: NewEvent[],
+): Promise<number[]> {
   for (const { id, c } of toUpdate) {
+    events.push({
+      type: 'contact.updated',
+      contactId: id,
+      payload: { person: personOf(c), changed: writtenFields(c) },
+    });
     await trx
       .updateTable('contacts')
       .set({
@@ -563,19 +597,49 @@ async function updateContacts(trx: Db, job: ImportJob, toUpdate: BatchPlan['toUp
       .where('id', '=', id)
       .where('userId', '=', job.tenantId)
       .execute();
-    await applyUnsubscribes(trx, job, id, c);
+    await applyUnsubscribes(trx, job, id, c, events);
   }
   return toUpdate.map((u) => u.id);
 }
 
-async function addToList(trx: Db, job: ImportJob, contactIds: number[]): Promise<void> {
-  if (!job.listId || !contactIds.length) return;
+/** The fields a matched row writes (its non-empty values): what its `contact.updated` names. */
+function writtenFields(c: Candidate): string[] {
+  return [
+    'firstName',
+    'lastName',
+    ...(c.email ? ['email'] : []),
+    ...(c.phone ? ['phone'] : []),
+    ...(c.dateOfBirth ? ['dateOfBirth'] : []),
+    ...(c.tags ? ['tags'] : []),
+    ...Object.keys(c.metadata),
+  ];
+}
+
+/**
+ * The import's list gains the batch's contacts: a `list.member_added` for each contact that was
+ * there before the import and is new to the list (a new contact's `contact.created` names the list:
+ * one event per imported row keeps the import cheap).
+ */
+async function addToList(
+  trx: Db,
+  job: ImportJob,
+  people: Map<number, Candidate>,
+  created: ReadonlySet<number>,
+  events: NewEvent[],
+): Promise<void> {
+  if (!job.listId || !people.size) return;
   const listId = job.listId;
-  await trx
+  const added = await trx
     .insertInto('contactsInLists')
-    .values([...new Set(contactIds)].map((contactId) => ({ userId: job.tenantId, listId, contactId })))
+    .values([...people.keys()].map((contactId) => ({ userId: job.tenantId, listId, contactId })))
     .onConflict((oc) => oc.columns(['listId', 'contactId']).doNothing())
+    .returning('contactId')
     .execute();
+  const list = { id: listId, name: job.listName ?? '' };
+  for (const { contactId } of added) {
+    if (created.has(contactId)) continue;
+    events.push({ type: 'list.member_added', contactId, payload: { person: personOf(people.get(contactId)!), list } });
+  }
 }
 
 /**
@@ -648,10 +712,16 @@ export async function runContactImport(db: Db, importId: number): Promise<void> 
       await db.transaction().execute(async (trx) => {
         await fence(trx, job, processed);
         const plan = await planBatch(trx, job, headers, batch);
-        const created = await createContacts(trx, job, plan.toCreate);
-        const updated = await updateContacts(trx, job, plan.toUpdate);
-        await addToList(trx, job, [...created, ...updated]);
+        const events: NewEvent[] = [];
+        const created = await createContacts(trx, job, plan.toCreate, events);
+        const updated = await updateContacts(trx, job, plan.toUpdate, events);
+        const people = new Map<number, Candidate>();
+        for (const [i, id] of created.entries()) people.set(id, plan.toCreate[i]!);
+        for (const [i, id] of updated.entries()) people.set(id, plan.toUpdate[i]!.c);
+        await addToList(trx, job, people, new Set(created), events);
         await recordProgress(trx, job, processed + batch.length, plan);
+        // Last in the batch's transaction: one write of the batch's events (record.ts).
+        await recordEvents(trx, job.tenantId, events);
       });
       processed += batch.length;
     }

@@ -4,7 +4,8 @@ import type { Selectable } from 'kysely';
 import type { ContactListsTable } from '@lampstand/db';
 import type { contactListSchema } from '../../schemas/contacts.js';
 import { notFound } from '../../errors.js';
-import { assertChurchRow, deleteChurchRow, findChurchRow } from '../church-rows.js';
+import { deleteChurchRow, findChurchRow } from '../church-rows.js';
+import { personOf, recordEvent } from '../events/record.js';
 
 function toList(r: Selectable<ContactListsTable>, count?: number): z.input<typeof contactListSchema> {
   return {
@@ -110,39 +111,59 @@ export async function deleteContactList(db: Db, tenantId: number, id: number): P
 }
 
 async function assertContact(db: Db, tenantId: number, contactId: number) {
-  await assertChurchRow(db, tenantId, { table: 'contacts', id: contactId, missing: 'Contact not found' });
+  return findChurchRow(db, tenantId, {
+    table: 'contacts',
+    id: contactId,
+    columns: ['id', 'firstName', 'lastName', 'email', 'phone'],
+    missing: 'Contact not found',
+  });
+}
+
+/**
+ * Add a contact to a list, or take it off, with its event; adding one already there (or removing
+ * one not there) changes nothing and records nothing.
+ */
+async function changeMembership(
+  db: Db,
+  tenantId: number,
+  { listId, contactId }: { listId: number; contactId: number },
+  op: 'add' | 'remove',
+) {
+  return db.transaction().execute(async (trx) => {
+    const list = await getContactList(trx, tenantId, listId);
+    const contact = await assertContact(trx, tenantId, contactId);
+    const changed =
+      op === 'add'
+        ? await trx
+            .insertInto('contactsInLists')
+            .values({ userId: tenantId, listId, contactId })
+            .onConflict((oc) => oc.columns(['listId', 'contactId']).doNothing())
+            .executeTakeFirst()
+        : await trx
+            .deleteFrom('contactsInLists')
+            .where('listId', '=', listId)
+            .where('contactId', '=', contactId)
+            .where('userId', '=', tenantId)
+            .executeTakeFirst();
+    const rows = 'numInsertedOrUpdatedRows' in changed ? changed.numInsertedOrUpdatedRows : changed.numDeletedRows;
+    if (Number(rows ?? 0) > 0) {
+      await recordEvent(trx, tenantId, {
+        type: op === 'add' ? 'list.member_added' : 'list.member_removed',
+        contactId,
+        payload: { person: personOf(contact), list: { id: list.id, name: list.name } },
+      });
+    }
+    return { listId, contactId };
+  });
 }
 
 /** Add a contact to a list; adding one already there changes nothing. */
-export async function addContactToList(
-  db: Db,
-  tenantId: number,
-  { listId, contactId }: { listId: number; contactId: number },
-) {
-  await getContactList(db, tenantId, listId);
-  await assertContact(db, tenantId, contactId);
-  await db
-    .insertInto('contactsInLists')
-    .values({ userId: tenantId, listId, contactId })
-    .onConflict((oc) => oc.columns(['listId', 'contactId']).doNothing())
-    .execute();
-  return { listId, contactId };
+export function addContactToList(db: Db, tenantId: number, input: { listId: number; contactId: number }) {
+  return changeMembership(db, tenantId, input, 'add');
 }
 
-export async function removeContactFromList(
-  db: Db,
-  tenantId: number,
-  { listId, contactId }: { listId: number; contactId: number },
-) {
-  await getContactList(db, tenantId, listId);
-  await assertContact(db, tenantId, contactId);
-  await db
-    .deleteFrom('contactsInLists')
-    .where('listId', '=', listId)
-    .where('contactId', '=', contactId)
-    .where('userId', '=', tenantId)
-    .execute();
-  return { listId, contactId };
+export function removeContactFromList(db: Db, tenantId: number, input: { listId: number; contactId: number }) {
+  return changeMembership(db, tenantId, input, 'remove');
 }
 
 export async function listsOfContact(

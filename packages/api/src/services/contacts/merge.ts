@@ -5,6 +5,8 @@ import { badRequest, notFound } from '../../errors.js';
 import { toContact, type ContactRow } from './map.js';
 import { churchCountryCode, type CountryCode } from '../settings/church-settings.js';
 import { toE164 } from './phone.js';
+import { personOf, recordEvents } from '../events/record.js';
+import { consentEvent } from './consent.js';
 
 /**
  * Contacts of the church with this email (any case) or this phone (compared in E.164, so
@@ -201,6 +203,13 @@ export async function mergeContacts(
         mergedBy: input.mergedBy,
       })
       .execute();
+    // The other contact's events become the kept one's before the delete, which would anonymise them.
+    await trx
+      .updateTable('events')
+      .set({ contactId: keepId })
+      .where('userId', '=', tenantId)
+      .where('contactId', '=', otherId)
+      .execute();
     await trx.deleteFrom('contacts').where('id', '=', otherId).where('userId', '=', tenantId).execute();
     const updated = await trx
       .updateTable('contacts')
@@ -209,6 +218,14 @@ export async function mergeContacts(
       .where('userId', '=', tenantId)
       .returningAll()
       .executeTakeFirstOrThrow();
+    await recordEvents(trx, tenantId, [
+      {
+        type: 'contact.merged',
+        contactId: keepId,
+        payload: { person: personOf(updated), merged: { id: otherId, name: fullName(other) } },
+      },
+      ...unsubscribes.map((channel) => consentEvent(updated, channel, 'subscribed', 'unsubscribed', 'merge')),
+    ]);
     return { contact: toContact(updated) satisfies z.input<typeof contactSchema>, mergedContactId: otherId, moved };
   });
 }

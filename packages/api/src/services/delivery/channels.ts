@@ -5,6 +5,7 @@ import type { SmsTransport } from '../../providers/sms.js';
 import type { JobQueue } from '../../jobs.js';
 import type { DeliveryConfig } from './config.js';
 import type { ChannelDriver, Delivery } from './engine.js';
+import { recordEvent } from '../events/record.js';
 
 /** Everything the sending side of any channel may need. */
 export interface DeliveryDeps {
@@ -74,12 +75,26 @@ export function channelDriver(ch: CampaignChannel, deps: DeliveryDeps): ChannelD
     channel: ch.channel,
     ...ch.pace(deps.config),
     async finish(campaignId, outcome) {
-      await sql`
-        update ${sql.table(ch.table)}
-        set status = ${outcome}, sent_at = now(), updated_at = now(),
-            error = ${outcome === 'failed' ? 'No message could be delivered' : null}
-        where id = ${campaignId} and status = 'sending'`.execute(deps.db);
+      await deps.db.transaction().execute(async (trx) => {
+        const { rows } = await sql<{ userId: number; name: string; recipientCount: number }>`
+          update ${sql.table(ch.table)}
+          set status = ${outcome}, sent_at = now(), updated_at = now(),
+              error = ${outcome === 'failed' ? 'No message could be delivered' : null}
+          where id = ${campaignId} and status = 'sending'
+          returning user_id, name, recipient_count`.execute(trx);
+        const c = rows[0];
+        if (!c || outcome !== 'sent') return;
+        await recordEvent(trx, c.userId, {
+          type: 'campaign.sent',
+          payload: {
+            campaign: { id: campaignId, name: c.name },
+            channel: ch.channel,
+            recipients: Number(c.recipientCount),
+          },
+        });
+      });
     },
+    campaignRef: (c) => ({ id: c.id, name: textField(c.fields.name) }),
     async load(campaignId) {
       const { rows } = await sql<Record<string, unknown>>`
         select c.*, u.church_name, s.postal_address, s.sms_from_number

@@ -4,6 +4,10 @@ import type { Selectable } from 'kysely';
 import type { DeliveryConfig } from './config.js';
 import { takeRateSlot } from './rate-limit.js';
 import { performance } from 'node:perf_hooks';
+import type { NewEvent } from '../../schemas/events.js';
+import { recordEvents } from '../events/record.js';
+import { withActor } from '../events/actor.js';
+import { sentEvent, smsFailedEvent, type DeliveryRef } from './events.js';
 
 export type Delivery = Selectable<DeliveriesTable>;
 
@@ -35,6 +39,8 @@ export interface ChannelDriver<C> {
   ratePerSecond?: number;
   /** Sends in flight at once in this process, every delivery job of the channel together. */
   concurrency: number;
+  /** The campaign its delivery events name (`email.sent`, …); none for a planner request. */
+  campaignRef?(campaign: C): { id: number; name: string } | null;
 }
 
 export interface RunResult {
@@ -93,11 +99,13 @@ export async function runDeliveries<C>(
       if (outcome === null) return;
       if (outcome === 'skipped') continue;
       if ('error' in outcome) {
-        if (await recordFailure(db, driver, outcome.delivery, outcome.error, config)) result.failed++;
+        const ref = refOf(outcome.delivery, driver.campaignRef?.(campaign) ?? null);
+        if (await recordFailure(db, driver, ref, outcome.delivery, outcome.error, config)) result.failed++;
         continue;
       }
+      const ref = refOf(outcome.delivery, driver.campaignRef?.(campaign) ?? null);
       recorded.push(
-        recorder.add(outcome.delivery, outcome.providerMessageId).then(
+        recorder.add(outcome.delivery, outcome.providerMessageId, sentEvent(ref)).then(
           (ok) => void (ok && result.sent++),
           (err: unknown) => void (recordError ??= err),
         ),
@@ -134,6 +142,12 @@ export async function runDeliveries<C>(
     result.retryAt = new Date(new Date(open.oldestClaim).getTime() + config.claimLeaseSeconds * 1000 + 500);
   }
   return result;
+}
+
+/** A delivery as its events name it. */
+function refOf(d: Delivery, campaign: DeliveryRef['campaign']): DeliveryRef {
+  const { id, userId, contactId, channel, address, firstName, lastName } = d;
+  return { id, userId, contactId, channel, address, firstName, lastName, campaign };
 }
 
 /** `kind = … and <group column> = id`, for the deliveries of one group. */
@@ -243,7 +257,7 @@ const recorders = new WeakMap<Db, SentRecorder>();
 
 interface SentRecorder {
   /** Resolves true once marked sent, false when the claim was no longer ours; rejects on a database error. */
-  add(delivery: Delivery, providerMessageId: string): Promise<boolean>;
+  add(delivery: Delivery, providerMessageId: string, event: NewEvent): Promise<boolean>;
 }
 
 function sentRecorder(db: Db): SentRecorder {
@@ -251,8 +265,10 @@ function sentRecorder(db: Db): SentRecorder {
   if (existing) return existing;
   interface Row {
     id: number;
+    userId: number;
     claimedAt: Date;
     providerMessageId: string;
+    event: NewEvent;
     done: (recorded: boolean) => void;
     fail: (err: unknown) => void;
   }
@@ -263,15 +279,25 @@ function sentRecorder(db: Db): SentRecorder {
       const rows = pending;
       pending = [];
       try {
-        const updated = await sql<{ id: number }>`
-          update deliveries d
-          set status = 'sent', sent_at = now(), provider_message_id = v.provider_message_id, last_error = null,
-              claimed_at = null, updated_at = now()
-          from unnest(${rows.map((r) => r.id)}::int[], ${rows.map((r) => r.claimedAt)}::timestamptz[],
-                      ${rows.map((r) => r.providerMessageId)}::text[]) as v(id, claimed_at, provider_message_id)
-          where d.id = v.id and d.status = 'sending' and d.claimed_at = v.claimed_at and ${asyncCommit}
-          returning d.id`.execute(db);
-        const ids = new Set(updated.rows.map((r) => r.id));
+        // The sends and their events (`email.sent`, `sms.sent`) commit together, as the system.
+        const ids = await withActor({ kind: 'system', id: null }, () =>
+          db.transaction().execute(async (trx) => {
+            const updated = await sql<{ id: number }>`
+              update deliveries d
+              set status = 'sent', sent_at = now(), provider_message_id = v.provider_message_id, last_error = null,
+                  claimed_at = null, updated_at = now()
+              from unnest(${rows.map((r) => r.id)}::int[], ${rows.map((r) => r.claimedAt)}::timestamptz[],
+                          ${rows.map((r) => r.providerMessageId)}::text[]) as v(id, claimed_at, provider_message_id)
+              where d.id = v.id and d.status = 'sending' and d.claimed_at = v.claimed_at and ${asyncCommit}
+              returning d.id`.execute(trx);
+            const ids = new Set(updated.rows.map((r) => r.id));
+            await recordPerChurch(
+              trx,
+              rows.filter((r) => ids.has(r.id)),
+            );
+            return ids;
+          }),
+        );
         for (const r of rows) r.done(ids.has(r.id));
       } catch (err) {
         for (const r of rows) r.fail(err);
@@ -280,9 +306,17 @@ function sentRecorder(db: Db): SentRecorder {
     busy = false;
   };
   const recorder: SentRecorder = {
-    add(delivery, providerMessageId) {
+    add(delivery, providerMessageId, event) {
       return new Promise<boolean>((done, fail) => {
-        pending.push({ id: delivery.id, claimedAt: delivery.claimedAt!, providerMessageId, done, fail });
+        pending.push({
+          id: delivery.id,
+          userId: delivery.userId,
+          claimedAt: delivery.claimedAt!,
+          providerMessageId,
+          event,
+          done,
+          fail,
+        });
         if (busy) return;
         busy = true;
         setImmediate(() => void drain());
@@ -293,29 +327,51 @@ function sentRecorder(db: Db): SentRecorder {
   return recorder;
 }
 
-/** A failed send: back to pending for a retry, or failed for good; true when it was marked failed. */
+/**
+ * The events of sends from several churches, in one transaction: each church's in one write, the
+ * churches in the order of their ids (every recorder takes their locks in the same order).
+ */
+async function recordPerChurch(trx: Db, rows: readonly { userId: number; event: NewEvent }[]): Promise<void> {
+  const byChurch = new Map<number, NewEvent[]>();
+  for (const r of rows) byChurch.set(r.userId, [...(byChurch.get(r.userId) ?? []), r.event]);
+  for (const userId of [...byChurch.keys()].sort((a, b) => a - b)) {
+    await recordEvents(trx, userId, byChurch.get(userId)!);
+  }
+}
+
+/**
+ * A failed send: back to pending for a retry, or failed for good (an SMS with its `sms.failed`
+ * event, in the same transaction); true when it was marked failed.
+ */
 async function recordFailure<C>(
   db: Db,
   driver: ChannelDriver<C>,
+  ref: DeliveryRef,
   delivery: Delivery,
   err: unknown,
   config: DeliveryConfig,
 ): Promise<boolean> {
   const { reason, giveUp, retryAt } = retryOutcome(err, delivery.attempts, config);
-  const recorded = await db
-    .updateTable('deliveries')
-    .set(
-      giveUp
-        ? { status: 'failed', lastError: reason, claimedAt: null, updatedAt: new Date() }
-        : { status: 'pending', lastError: reason, claimedAt: null, nextAttemptAt: retryAt, updatedAt: new Date() },
-    )
-    .where('id', '=', delivery.id)
-    // Only while still ours: a worker whose lease ran out must not undo the one that took over.
-    .where('status', '=', 'sending')
-    .where('claimedAt', '=', delivery.claimedAt)
-    .executeTakeFirst();
-  if (!giveUp || Number(recorded.numUpdatedRows) === 0) return false;
-  await db.insertInto('deliveryEvents').values({ deliveryId: delivery.id, type: 'failed', url: null }).execute();
+  const failed = await db.transaction().execute(async (trx) => {
+    const recorded = await trx
+      .updateTable('deliveries')
+      .set(
+        giveUp
+          ? { status: 'failed', lastError: reason, claimedAt: null, updatedAt: new Date() }
+          : { status: 'pending', lastError: reason, claimedAt: null, nextAttemptAt: retryAt, updatedAt: new Date() },
+      )
+      .where('id', '=', delivery.id)
+      // Only while still ours: a worker whose lease ran out must not undo the one that took over.
+      .where('status', '=', 'sending')
+      .where('claimedAt', '=', delivery.claimedAt)
+      .executeTakeFirst();
+    if (!giveUp || Number(recorded.numUpdatedRows) === 0) return false;
+    await trx.insertInto('deliveryEvents').values({ deliveryId: delivery.id, type: 'failed', url: null }).execute();
+    // No `email.failed` type: an email that never left is not an event of the person's.
+    if (delivery.channel === 'sms') await recordEvents(trx, delivery.userId, [smsFailedEvent(ref, reason)]);
+    return true;
+  });
+  if (!failed) return false;
   await driver.failed?.(delivery, reason);
   return true;
 }

@@ -1,6 +1,8 @@
 import type { Db } from '@lampstand/db';
 import { setConsent } from '../contacts/consent.js';
 import { verifyLink } from './render.js';
+import { recordEvent } from '../events/record.js';
+import { clickedEvent, deliveryEvent, findDeliveryRef } from '../delivery/events.js';
 
 async function findDelivery(db: Db, token: string) {
   if (!/^[a-f0-9]{64}$/.test(token)) return undefined;
@@ -11,10 +13,31 @@ async function findDelivery(db: Db, token: string) {
     .executeTakeFirst();
 }
 
-/** The open pixel was loaded. */
+/** Whether delivery `id` already has an event of `type` (read under the delivery's row lock). */
+async function seenBefore(trx: Db, id: number, type: 'open' | 'unsubscribe'): Promise<boolean> {
+  await trx.selectFrom('deliveries').select('id').where('id', '=', id).forUpdate().execute();
+  const seen = await trx
+    .selectFrom('deliveryEvents')
+    .select('id')
+    .where('deliveryId', '=', id)
+    .where('type', '=', type)
+    .executeTakeFirst();
+  return !!seen;
+}
+
+/**
+ * The open pixel was loaded: every load is counted; the first one is the person's `email.opened`
+ * (a mail client loading the image again is not news).
+ */
 export async function recordOpen(db: Db, token: string): Promise<void> {
   const d = await findDelivery(db, token);
-  if (d) await db.insertInto('deliveryEvents').values({ deliveryId: d.id, type: 'open', url: null }).execute();
+  if (!d) return;
+  await db.transaction().execute(async (trx) => {
+    const first = !(await seenBefore(trx, d.id, 'open'));
+    await trx.insertInto('deliveryEvents').values({ deliveryId: d.id, type: 'open', url: null }).execute();
+    const ref = first ? await findDeliveryRef(trx, d.id) : undefined;
+    if (ref) await recordEvent(trx, d.userId, deliveryEvent('email.opened', ref));
+  });
 }
 
 /** A tracked link: the destination when the signature matches, else null (no open redirect). */
@@ -27,7 +50,12 @@ export async function recordClick(
 ): Promise<string | null> {
   if (!/^https?:\/\//i.test(url) || !verifyLink(secret, token, url, signature)) return null;
   const d = await findDelivery(db, token);
-  if (d) await db.insertInto('deliveryEvents').values({ deliveryId: d.id, type: 'click', url }).execute();
+  if (!d) return url;
+  await db.transaction().execute(async (trx) => {
+    await trx.insertInto('deliveryEvents').values({ deliveryId: d.id, type: 'click', url }).execute();
+    const ref = await findDeliveryRef(trx, d.id);
+    if (ref) await recordEvent(trx, d.userId, clickedEvent(ref, url));
+  });
   return url;
 }
 
@@ -80,13 +108,11 @@ export async function unsubscribeByToken(
       note: `Email campaign ${d.campaignId}`,
     });
   }
-  const seen = await db
-    .selectFrom('deliveryEvents')
-    .select('id')
-    .where('deliveryId', '=', d.id)
-    .where('type', '=', 'unsubscribe')
-    .executeTakeFirst();
-  if (!seen)
-    await db.insertInto('deliveryEvents').values({ deliveryId: d.id, type: 'unsubscribe', url: null }).execute();
+  await db.transaction().execute(async (trx) => {
+    if (await seenBefore(trx, d.id, 'unsubscribe')) return;
+    await trx.insertInto('deliveryEvents').values({ deliveryId: d.id, type: 'unsubscribe', url: null }).execute();
+    const ref = await findDeliveryRef(trx, d.id);
+    if (ref) await recordEvent(trx, d.userId, deliveryEvent('email.unsubscribed', ref));
+  });
   return target ? { ...target, alreadyUnsubscribed: true } : null;
 }

@@ -9,7 +9,7 @@ import type { EventActor } from '../../schemas/events.js';
 const actors = new AsyncLocalStorage<EventActor>();
 
 const SYSTEM: EventActor = { kind: 'system', id: null };
-/** A visitor, donor or member acting on a public page. */
+/** A visitor of a public page or link (an unsubscribe, an open, a serving answer): nobody signed in. */
 export const PUBLIC_ACTOR: EventActor = { kind: 'public', id: null };
 
 export const currentActor = (): EventActor => actors.getStore() ?? SYSTEM;

@@ -47,22 +47,21 @@ export async function recordEvents(
     throw new Error('recordEvents needs the transaction of the change it records');
   }
   const actor = options.actor ?? currentActor();
-  const payloads = events.map((e) => JSON.stringify(checkedPayload(e)));
+  // One JSON document per chunk, unpacked by PostgreSQL: far cheaper than a parameter per column
+  // per row for an import's thousands of events (record.test.ts, the import's events).
+  const rows = events.map((e) => ({ t: e.type, c: e.contactId ?? null, p: checkedPayload(e) }));
   // With the lock, a notification for the webhook workers when the church has an endpoint on:
   // delivered at commit, and once per transaction however many events it holds.
   await sql`
     select pg_advisory_xact_lock(${EVENTS_LOCK}::int, ${tenantId}::int),
       (select pg_notify(${EVENTS_CHANNEL}, ${String(tenantId)}) from webhook_endpoints
        where user_id = ${tenantId} and disabled_at is null limit 1)`.execute(trx);
-  // Three arrays, not a parameter per value: an import's thousands of events cost one short statement.
-  for (let i = 0; i < events.length; i += INSERT_CHUNK) {
-    const chunk = events.slice(i, i + INSERT_CHUNK);
+  for (let i = 0; i < rows.length; i += INSERT_CHUNK) {
     await sql`
       insert into events (user_id, type, version, contact_id, actor_kind, actor_id, payload)
-      select ${tenantId}::int, t.type, 1, t.contact_id, ${actor.kind}, ${actor.id}::int, t.payload::jsonb
-      from unnest(${chunk.map((e) => e.type)}::text[], ${chunk.map((e) => e.contactId ?? null)}::int[],
-                  ${payloads.slice(i, i + INSERT_CHUNK)}::text[]) with ordinality as t(type, contact_id, payload, n)
-      order by t.n`.execute(trx);
+      select ${tenantId}, e.v->>'t', 1, (e.v->>'c')::int, ${actor.kind}, ${actor.id}::int, e.v->'p'
+      from jsonb_array_elements(${JSON.stringify(rows.slice(i, i + INSERT_CHUNK))}::jsonb) with ordinality as e(v, n)
+      order by e.n`.execute(trx);
   }
 }
 

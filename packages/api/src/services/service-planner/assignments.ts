@@ -8,6 +8,26 @@ import type { DeliveryConfig } from '../delivery/config.js';
 import type { JobQueue } from '../../jobs.js';
 import { takeDailyAllowance } from '../delivery/daily-limit.js';
 import { deleteChurchRow, findChurchRow } from '../church-rows.js';
+import { recordEvent, recordEvents } from '../events/record.js';
+import type { NewEvent } from '../../schemas/events.js';
+
+/** A plan event (`plan.request_sent`, `plan.accepted`, `plan.declined`) of one assignment. */
+function planEvent(
+  type: 'plan.request_sent' | 'plan.accepted' | 'plan.declined',
+  a: { id: number; contactId: number | null; name: string; email: string | null; planId: number; planTitle: string },
+  positionName: string | null,
+): NewEvent {
+  return {
+    type,
+    contactId: a.contactId,
+    payload: {
+      person: { name: a.name, email: a.email },
+      plan: { id: a.planId, name: a.planTitle },
+      position: positionName ?? '',
+      assignmentId: a.id,
+    },
+  };
+}
 
 /** Assignments (a) with their member (m), plan (p) and position (pos, if any). */
 function assignmentsJoined(db: Db) {
@@ -264,13 +284,14 @@ export async function sendRequests(
     const plan = await findChurchRow(trx, tenantId, {
       table: 'servicePlans',
       id: input.planId,
-      columns: ['id'],
+      columns: ['id', 'title'],
       missing: 'Service plan not found',
     });
     const pending = await trx
       .selectFrom('servicePlanAssignments as a')
       .innerJoin('teamMembers as m', 'm.id', 'a.teamMemberId')
-      .select(['a.id', 'm.name', 'm.email'])
+      .leftJoin('teamPositions as pos', 'pos.id', 'a.positionId')
+      .select(['a.id', 'm.name', 'm.email', 'm.contactId', 'pos.name as positionName'])
       .where('a.servicePlanId', '=', plan.id)
       .where('a.userId', '=', tenantId)
       .where('a.status', '=', 'scheduled')
@@ -312,6 +333,12 @@ export async function sendRequests(
         recipients: ask.length,
         unverifiedLimit: config.unverifiedDailyRecipients,
       });
+      const planRef = { planId: plan.id, planTitle: plan.title };
+      await recordEvents(
+        trx,
+        tenantId,
+        ask.map((a) => planEvent('plan.request_sent', { ...a, ...planRef }, a.positionName)),
+      );
     }
     return { queued: ask.length, skippedNoEmail: skipped, unasked: pending.length };
   });
@@ -344,16 +371,25 @@ export async function getRequest(db: Db, input: { token: string }) {
 
 /** The person's answer (a POST from the confirmation page). They may change it later. */
 export async function respondToRequest(db: Db, input: { token: string; response: 'accept' | 'decline' }) {
-  const row = await db
-    .updateTable('servicePlanAssignments')
-    .set({
-      status: input.response === 'accept' ? 'confirmed' : 'declined',
-      respondedAt: new Date(),
-      updatedAt: new Date(),
-    })
-    .where('token', '=', input.token)
-    .returning('id')
-    .executeTakeFirst();
-  if (!row) throw notFound('This link is not valid');
+  const status = input.response === 'accept' ? 'confirmed' : 'declined';
+  await db.transaction().execute(async (trx) => {
+    const a = await assignmentsJoined(trx)
+      .select(['a.id', 'a.userId', 'a.status', 'm.name', 'm.email', 'm.contactId', 'pos.name as positionName'])
+      .select(['p.id as planId', 'p.title as planTitle'])
+      .where('a.token', '=', input.token)
+      .forUpdate('a')
+      .executeTakeFirst();
+    if (!a) throw notFound('This link is not valid');
+    await trx
+      .updateTable('servicePlanAssignments')
+      .set({ status, respondedAt: new Date(), updatedAt: new Date() })
+      .where('id', '=', a.id)
+      .execute();
+    // The same answer again (a second press) is not news.
+    if (a.status !== status) {
+      const type = status === 'confirmed' ? 'plan.accepted' : 'plan.declined';
+      await recordEvent(trx, a.userId, planEvent(type, a, a.positionName));
+    }
+  });
   return getRequest(db, input);
 }

@@ -13,13 +13,18 @@ export interface ChurchSettings {
   postalAddress: string | null;
   timeZone: string;
   defaultCountryCode: CountryCode;
+  /** Days its events are kept (issue 27 §3). */
+  eventRetentionDays: number;
 }
+
+/** The migration's default: two years. */
+const DEFAULT_EVENT_RETENTION_DAYS = 730;
 
 export async function getChurchSettings(db: Db, tenantId: number): Promise<ChurchSettings> {
   const row = await db
     .selectFrom('users')
     .leftJoin('churchSettings as s', 's.userId', 'users.id')
-    .select(['users.churchName', 's.postalAddress', 's.timeZone', 's.defaultCountryCode'])
+    .select(['users.churchName', 's.postalAddress', 's.timeZone', 's.defaultCountryCode', 's.eventRetentionDays'])
     .where('users.id', '=', tenantId)
     .executeTakeFirst();
   if (!row) throw notFound('Account not found');
@@ -28,6 +33,7 @@ export async function getChurchSettings(db: Db, tenantId: number): Promise<Churc
     postalAddress: row.postalAddress ?? null,
     timeZone: row.timeZone ?? 'UTC',
     defaultCountryCode: (row.defaultCountryCode as CountryCode | null) ?? DEFAULT_COUNTRY_CODE,
+    eventRetentionDays: row.eventRetentionDays ?? DEFAULT_EVENT_RETENTION_DAYS,
   };
 }
 
@@ -48,12 +54,18 @@ export async function churchCountryCode(db: Db, tenantId: number): Promise<Count
 export async function updateChurchSettings(
   db: Db,
   tenantId: number,
-  input: { postalAddress?: string | null; timeZone?: string; defaultCountryCode?: CountryCode },
+  input: {
+    postalAddress?: string | null;
+    timeZone?: string;
+    defaultCountryCode?: CountryCode;
+    eventRetentionDays?: number;
+  },
 ): Promise<ChurchSettings> {
   const set = {
     ...(input.postalAddress !== undefined ? { postalAddress: input.postalAddress } : {}),
     ...(input.timeZone !== undefined ? { timeZone: input.timeZone } : {}),
     ...(input.defaultCountryCode !== undefined ? { defaultCountryCode: input.defaultCountryCode } : {}),
+    ...(input.eventRetentionDays !== undefined ? { eventRetentionDays: input.eventRetentionDays } : {}),
   };
   await db
     .insertInto('churchSettings')

@@ -2,6 +2,7 @@ import type { Db } from '@lampstand/db';
 import type { z } from 'zod';
 import type { createUpdateSchema, projectUpdateSchema, supporterSchema } from '../../schemas/show-up.js';
 import { ownedProject, getProject, resolveImage, toStoredImage } from './projects.js';
+import { recordEvent } from '../events/record.js';
 
 type CreateUpdate = z.output<typeof createUpdateSchema>;
 
@@ -29,22 +30,28 @@ export async function createUpdate(
   tenantId: number,
   input: CreateUpdate,
 ): Promise<z.input<typeof projectUpdateSchema>> {
-  await ownedProject(db, tenantId, input.projectId);
+  const project = await ownedProject(db, tenantId, input.projectId);
   const images = await Promise.all(
     input.images.map((img, i) => resolveImage(db, tenantId, { image: img, field: `images.${i}` })),
   );
-  const row = await db
-    .insertInto('showUpUpdates')
-    .values({
-      userId: tenantId,
-      projectId: input.projectId,
-      title: input.title,
-      content: input.content,
-      images: JSON.stringify(images.map(toStoredImage)),
-    })
-    .returning(['id', 'projectId', 'title', 'content', 'images', 'createdAt'])
-    .executeTakeFirstOrThrow();
-  return row;
+  return db.transaction().execute(async (trx) => {
+    const row = await trx
+      .insertInto('showUpUpdates')
+      .values({
+        userId: tenantId,
+        projectId: input.projectId,
+        title: input.title,
+        content: input.content,
+        images: JSON.stringify(images.map(toStoredImage)),
+      })
+      .returning(['id', 'projectId', 'title', 'content', 'images', 'createdAt'])
+      .executeTakeFirstOrThrow();
+    await recordEvent(trx, tenantId, {
+      type: 'project.update_posted',
+      payload: { project: { id: project.id, name: project.title }, update: { id: row.id, name: row.title } },
+    });
+    return row;
+  });
 }
 
 /**

@@ -3,6 +3,13 @@ import type { JobQueue } from '../../jobs.js';
 import type { SocialPublisher } from '../../providers/social-webhook.js';
 import type { DeliveryConfig } from '../delivery/config.js';
 import { retryOutcome } from '../delivery/engine.js';
+import { recordEvent } from '../events/record.js';
+
+/** A post as its events name it: its opening words (a post has no title). */
+export function postRef(p: { id: number; content: string }): { id: number; name: string } {
+  const words = p.content.replace(/\s+/g, ' ').trim();
+  return { id: p.id, name: words.length > 60 ? `${words.slice(0, 59)}…` : words };
+}
 
 // Social posts as a channel of the delivery engine: the same guarantees as email and SMS
 // deliveries (claim with FOR UPDATE SKIP LOCKED, a lease renewed with fencing just before the
@@ -164,37 +171,50 @@ function socialDriver(deps: SocialPublishDeps): RowChannelDriver<ClaimedPost> {
       return { providerMessageId: responseId };
     },
     async recordSuccess(item, result) {
-      await db
-        .updateTable('socialPosts')
-        .set({
-          status: 'posted',
-          postedAt: new Date(),
-          publishResponseId: result.providerMessageId,
-          publishError: null,
-          publishClaimedAt: null,
-          publishNextAttemptAt: null,
-          updatedAt: new Date(),
-        })
-        .where('id', '=', item.id)
-        .execute();
+      await db.transaction().execute(async (trx) => {
+        await trx
+          .updateTable('socialPosts')
+          .set({
+            status: 'posted',
+            postedAt: new Date(),
+            publishResponseId: result.providerMessageId,
+            publishError: null,
+            publishClaimedAt: null,
+            publishNextAttemptAt: null,
+            updatedAt: new Date(),
+          })
+          .where('id', '=', item.id)
+          .execute();
+        await recordEvent(trx, item.userId, {
+          type: 'social_post.published',
+          payload: { post: postRef(item), platforms: item.platforms },
+        });
+      });
     },
     async recordFailure(item, reason, { giveUp, retryAt }) {
-      await db
-        .updateTable('socialPosts')
-        .set(
-          giveUp
-            ? {
-                status: 'failed',
-                publishError: reason,
-                publishClaimedAt: null,
-                publishNextAttemptAt: null,
-                updatedAt: new Date(),
-              }
-            : { publishError: reason, publishClaimedAt: null, publishNextAttemptAt: retryAt, updatedAt: new Date() },
-        )
-        .where('id', '=', item.id)
-        .where('publishClaimedAt', '=', item.claimedAt)
-        .execute();
+      await db.transaction().execute(async (trx) => {
+        const failed = await trx
+          .updateTable('socialPosts')
+          .set(
+            giveUp
+              ? {
+                  status: 'failed',
+                  publishError: reason,
+                  publishClaimedAt: null,
+                  publishNextAttemptAt: null,
+                  updatedAt: new Date(),
+                }
+              : { publishError: reason, publishClaimedAt: null, publishNextAttemptAt: retryAt, updatedAt: new Date() },
+          )
+          .where('id', '=', item.id)
+          .where('publishClaimedAt', '=', item.claimedAt)
+          .executeTakeFirst();
+        if (!giveUp || Number(failed.numUpdatedRows) === 0) return;
+        await recordEvent(trx, item.userId, {
+          type: 'social_post.failed',
+          payload: { post: postRef(item), platforms: item.platforms, reason },
+        });
+      });
     },
     async nextCheck(id) {
       const row = await db
