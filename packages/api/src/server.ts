@@ -91,3 +91,12 @@ export { showUpCardsFor } from './services/show-up/projects.js';
 export { contactActivity, listEvents } from './services/events/list.js';
 export { recordEvent, recordEvents, personOf, PUBLIC_ACTOR } from './services/events/record.js';
 export { withActor, currentActor } from './services/events/actor.js';
+export * from './services/portal/sign-in.js';
+export * from './services/portal/sessions.js';
+export * from './services/portal/member.js';
+export {
+  proposeDetails,
+  confirmProposalEmail,
+  confirmProposalCode,
+  openProposals,
+} from './services/portal/proposals.js';

@@ -26,6 +26,7 @@ import * as m0051 from './2026_11_25_0051_contact_removals.js';
 import * as m0052 from './2026_11_25_0052_planner_request_deliveries.js';
 import * as m0054 from './2026_11_26_0054_events.js';
 import * as m0057 from './2026_11_26_0057_church_public_home.js';
+import * as m0058 from './2026_11_26_0058_members_portal.js';
 
 /** Every migration, by its frozen date-prefixed name. Add new ones at the end. */
 export const migrations: Record<string, Migration> = {
@@ -56,4 +57,5 @@ export const migrations: Record<string, Migration> = {
   '2026_11_25_0052_planner_request_deliveries': m0052,
   '2026_11_26_0054_events': m0054,
   '2026_11_26_0057_church_public_home': m0057,
+  '2026_11_26_0058_members_portal': m0058,
 };
