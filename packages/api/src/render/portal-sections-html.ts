@@ -12,17 +12,18 @@ const nameOf = (p: Person) => [p.firstName, p.lastName].filter(Boolean).join(' '
 export function homeSection(base: string, people: Person[]): string {
   const names = people.map(nameOf);
   return (
-    `<p>Signed in as ${e(names.join(', '))}.</p><ul class="plain card">` +
+    `<p>Signed in as ${e(names.join(', '))}.</p><div class="card"><ul class="plain">` +
     `<li><a href="${e(base)}/subscriptions">Subscriptions</a>: choose which emails, texts and lists you get.</li>` +
     `<li><a href="${e(base)}/details">My details</a>: your name, email, phone, address and birthday.</li>` +
-    `<li><a href="${e(base)}/household">My household</a>: your family and children.</li></ul>`
+    `<li><a href="${e(base)}/household">My household</a>: your family and children.</li></ul></div>`
   );
 }
 
-const check = (name: string, id: string, label: string, on: boolean, hint = '') =>
-  `<label class="check" for="${id}"><input type="checkbox" id="${id}" name="${name}" value="on"${on ? ' checked' : ''}><span>${e(label)}${
-    hint ? `<small>${e(hint)}</small>` : ''
-  }</span></label>`;
+/** A checkbox with its label; the hint (the address, the list's description) describes it. */
+const check = (name: string, id: string, label: string, on: boolean, hint = '', value = 'on') =>
+  `<div class="check"><input type="checkbox" id="${id}" name="${name}" value="${e(value)}"${on ? ' checked' : ''}${
+    hint ? ` aria-describedby="${id}-hint"` : ''
+  }><div><label for="${id}">${e(label)}</label>${hint ? `<small id="${id}-hint">${e(hint)}</small>` : ''}</div></div>`;
 
 export function subscriptionsSection(
   base: string,
@@ -33,9 +34,7 @@ export function subscriptionsSection(
     .map(({ person: p, lists }) => {
       const id = (s: string) => `p${p.id}-${s}`;
       const listBoxes = lists
-        .map((l) =>
-          check('list', id(`l${l.id}`), l.name, l.member, l.description).replace('value="on"', `value="${l.id}"`),
-        )
+        .map((l) => check('list', id(`l${l.id}`), l.name, l.member, l.description, String(l.id)))
         .join('');
       return (
         `<section class="card" aria-labelledby="${id('h')}"><h2 id="${id('h')}">${e(nameOf(p))}</h2>` +

@@ -8,10 +8,8 @@ import {
   Loader,
   Paper,
   Stack,
-  Table,
   Text,
   Title,
-  VisuallyHidden,
 } from '@mantine/core';
 import { useState } from 'react';
 import { Link } from 'react-router-dom';
@@ -92,72 +90,56 @@ export function ProfileUpdatesPage() {
               Approve selected
             </Button>
           </Group>
-          <Table.ScrollContainer minWidth={640}>
-            <Table verticalSpacing="sm">
-              <Table.Thead>
-                <Table.Tr>
-                  <Table.Th w={40}>
-                    <VisuallyHidden>Select</VisuallyHidden>
-                  </Table.Th>
-                  <Table.Th>Person</Table.Th>
-                  <Table.Th>Changes</Table.Th>
-                  <Table.Th>Proposed</Table.Th>
-                  <Table.Th>Actions</Table.Th>
-                </Table.Tr>
-              </Table.Thead>
-              <Table.Tbody>
-                {rows.map((r) => (
-                  <Table.Tr key={r.id}>
-                    <Table.Td>
-                      <Checkbox
-                        aria-label={`Select ${r.contactName}`}
-                        checked={selected.includes(r.id)}
-                        onChange={(e) => toggle(r.id, e.currentTarget.checked)}
-                      />
-                    </Table.Td>
-                    <Table.Td>
-                      <Anchor component={Link} to={`/contacts/detail/${r.contactId}`} fw={500}>
+          <Stack gap="sm">
+            {rows.map((r) => (
+              <Paper key={r.id} withBorder p="sm" component="article" aria-label={r.contactName}>
+                <Group justify="space-between" align="flex-start" wrap="nowrap">
+                  <Group gap="sm" align="flex-start" wrap="nowrap">
+                    <Checkbox
+                      mt={4}
+                      aria-label={`Select ${r.contactName}`}
+                      checked={selected.includes(r.id)}
+                      onChange={(e) => toggle(r.id, e.currentTarget.checked)}
+                    />
+                    <div>
+                      <Anchor component={Link} to={`/contacts/detail/${r.contactId}`} fw={600}>
                         {r.contactName}
                       </Anchor>
-                    </Table.Td>
-                    <Table.Td>
-                      <Stack gap={2}>
-                        {Object.entries(r.changes).map(([field, c]) => (
-                          <Text size="sm" key={field}>
-                            <b>{label(field)}</b>: {shown(c.from)} → {shown(c.to)}
-                          </Text>
-                        ))}
-                      </Stack>
-                    </Table.Td>
-                    <Table.Td>
-                      <Text size="sm">{formatDate(r.createdAt, timeZone)}</Text>
-                    </Table.Td>
-                    <Table.Td>
-                      <Group gap="xs" wrap="nowrap">
-                        <Button
-                          size="xs"
-                          disabled={busy}
-                          onClick={() => approve.mutate({ ids: [r.id] })}
-                          aria-label={`Approve ${r.contactName}`}
-                        >
-                          Approve
-                        </Button>
-                        <Button
-                          size="xs"
-                          variant="default"
-                          disabled={busy}
-                          onClick={() => reject.mutate({ ids: [r.id] })}
-                          aria-label={`Reject ${r.contactName}`}
-                        >
-                          Reject
-                        </Button>
-                      </Group>
-                    </Table.Td>
-                  </Table.Tr>
-                ))}
-              </Table.Tbody>
-            </Table>
-          </Table.ScrollContainer>
+                      <Text size="xs" c="dimmed">
+                        Proposed {formatDate(r.createdAt, timeZone)}
+                      </Text>
+                    </div>
+                  </Group>
+                </Group>
+                <Stack gap={4} my="sm" pl={36}>
+                  {Object.entries(r.changes).map(([field, c]) => (
+                    <Text size="sm" key={field}>
+                      <b>{label(field)}</b>: {shown(c.from)} → {shown(c.to)}
+                    </Text>
+                  ))}
+                </Stack>
+                <Group gap="xs" pl={36}>
+                  <Button
+                    size="xs"
+                    disabled={busy}
+                    onClick={() => approve.mutate({ ids: [r.id] })}
+                    aria-label={`Approve ${r.contactName}`}
+                  >
+                    Approve
+                  </Button>
+                  <Button
+                    size="xs"
+                    variant="default"
+                    disabled={busy}
+                    onClick={() => reject.mutate({ ids: [r.id] })}
+                    aria-label={`Reject ${r.contactName}`}
+                  >
+                    Reject
+                  </Button>
+                </Group>
+              </Paper>
+            ))}
+          </Stack>
         </Paper>
       )}
     </Stack>
