@@ -20,6 +20,7 @@ import {
   proposeDetails,
   redeemPortalCode,
   redeemPortalLink,
+  renamedHandle,
   requestPortalSignIn,
   retryAfterOf,
   setPortalSubscriptions,
@@ -108,8 +109,14 @@ export async function portalRoutes(app: FastifyInstance, opts: { deps: AppDeps; 
 
   async function churchOf(req: Req, reply: FastifyReply): Promise<PortalChurch | null> {
     const c = await churchByHandle(db, req.params.handle ?? '');
-    if (!c) html(reply, 404, renderNotFound());
-    return c;
+    if (c) return c;
+    // A handle given up within the year: the same portal page at the new handle (a GET only).
+    const renamed = req.method === 'GET' ? await renamedHandle(db, req.params.handle ?? '') : null;
+    if (renamed) {
+      const rest = req.url.slice(portalPath(req.params.handle ?? '').length);
+      reply.redirect(`${portalPath(renamed)}${rest}`, 301);
+    } else html(reply, 404, renderNotFound());
+    return null;
   }
 
   /** The session for this church; a cookie of another church (or an ended session) signs out. */

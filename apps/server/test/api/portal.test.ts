@@ -61,6 +61,13 @@ describe('members portal: signing in', () => {
     expect(bad.status).toBe(400);
     expect(bad.text).toContain('Please enter your email or mobile number');
     expect((await visitor.get('/c/no-such-church/me')).status).toBe(404);
+    await app.db
+      .insertInto('churchHandleRedirects')
+      .values({ handle: 'grace-old', userId: grace.user.id, expiresAt: new Date(Date.now() + 86_400_000) })
+      .execute();
+    const moved = await visitor.get('/c/grace-old/me/subscriptions');
+    expect(moved.status).toBe(301);
+    expect(moved.headers.get('location')).toBe(`${base}/subscriptions`);
   });
 
   it('the link shows a button (a GET signs nobody in) and works once', async () => {

@@ -48,6 +48,19 @@ export async function churchByHandle(db: Db, handle: string): Promise<PortalChur
   return row ?? null;
 }
 
+/** A handle the church gave up less than a year ago: its current handle (the old one redirects). */
+export async function renamedHandle(db: Db, handle: string): Promise<string | null> {
+  if (!/^[a-z0-9-]{3,40}$/.test(handle)) return null;
+  const row = await db
+    .selectFrom('churchHandleRedirects as r')
+    .innerJoin('churchProfiles as p', 'p.userId', 'r.userId')
+    .select('p.handle')
+    .where('r.handle', '=', handle)
+    .where('r.expiresAt', '>', sql<Date>`now()`)
+    .executeTakeFirst();
+  return row?.handle ?? null;
+}
+
 export const portalPath = (handle: string) => `/c/${encodeURIComponent(handle)}/me`;
 
 /** An email address (lowercased) or a phone in E.164 read in the church's country; null when neither. */
