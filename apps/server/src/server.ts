@@ -13,6 +13,7 @@ import { qrShortLinkRoutes } from './public/qr-codes.js';
 import { showUpPublic } from './public/show-up.js';
 import { uploadRoutes } from './public/uploads.js';
 import { socialPostsPublicRoutes } from './public/social-posts.js';
+import { portalRoutes } from './public/portal.js';
 import { landingPageRoutes } from './public/landing-pages.js';
 import type { AppRouter } from '@lampstand/api';
 import { getOrCreateSetting, pendingMigrations, randomSecret, sql } from '@lampstand/db';
@@ -161,6 +162,7 @@ export async function createServer(config: Config, deps: AppDeps): Promise<Serve
   // answer without a session (no cookie parsing, no session object built per request).
   await app.register(qrShortLinkRoutes, { deps, scanFlushMs: config.qrScanFlushMs });
   await app.register(landingPageRoutes, { deps, publicUrl: config.publicUrl });
+  await app.register(portalRoutes, { deps, publicUrl: config.publicUrl });
 
   const secret = config.sessionSecret ?? (await getOrCreateSetting(db, 'session_secret', () => randomSecret()));
   // The routes that may read or write a session, in one scope: the cookie and session plugins hoist

@@ -74,12 +74,15 @@ async function main() {
       })
       .returning('id')
       .executeTakeFirstOrThrow();
+    // The members' portal's first page (issue 28 §3): the sign-in form of the church's handle.
+    await app.db.insertInto('churchProfiles').values({ userId: tenantId, handle: 'grace-community' }).execute();
     const cookie = [...church.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
     const targets: Target[] = [
       { name: 'sign-in (/auth)', path: '/auth', kind: 'staff' },
       { name: 'dashboard (signed in)', path: '/', kind: 'staff', cookie },
       { name: 'landing page (/p/easter-sunday)', path: '/p/easter-sunday', kind: 'public' },
       { name: `Show Up project (/show-up/${project.id})`, path: `/show-up/${project.id}`, kind: 'public' },
+      { name: 'members portal (/c/grace-community/me)', path: '/c/grace-community/me', kind: 'public' },
     ];
 
     console.log(`\nLighthouse 12 desktop preset, median of ${RUNS} run(s), Chromium headless`);

@@ -37,6 +37,10 @@ const ChurchTemplatesPage = lazyScreen(
 );
 const SocialBlastPage = lazyScreen(() => import('./features/social-blast/social-blast-page'), 'SocialBlastPage');
 const QrCodesPage = lazyScreen(() => import('./features/qr-codes/qr-codes-page'), 'QrCodesPage');
+const ProfileUpdatesPage = lazyScreen(
+  () => import('./features/profile-updates/profile-updates-page'),
+  'ProfileUpdatesPage',
+);
 const PrintTemplatePage = lazyScreen(() => import('./features/templates/church-templates-page'), 'PrintTemplatePage');
 const ServicePlannerPage = lazyScreen(
   () => import('./features/service-planner/service-planner-page'),
@@ -127,6 +131,7 @@ const routes = createRoutesFromElements(
         <Route path="/service-planner" element={<ServicePlannerPage />} />
         <Route path="/service-planner/plans/:id" element={<PlanPage />} />
         <Route path="/qr-codes" element={<QrCodesPage />} />
+        <Route path="/profile-updates" element={<ProfileUpdatesPage />} />
         <Route path="/qr-codes/new" element={<QrCodesPage />} />
         <Route path="/show-up/new" element={<NewProjectPage />} />
         <Route path="/show-up/:id/edit" element={<EditProjectPage />} />

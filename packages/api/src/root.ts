@@ -13,6 +13,7 @@ import { outboxRouter } from './routers/outbox/router.js';
 import { settingsRouter } from './routers/settings/router.js';
 import { smsCampaignsRouter } from './routers/sms-campaigns/router.js';
 import { dashboardRouter } from './routers/dashboard/router.js';
+import { profileUpdatesRouter } from './routers/profile-updates/router.js';
 import { adminTemplatesRouter, templatesRouter } from './routers/templates/router.js';
 import { servicePlannerRouter } from './routers/service-planner/router.js';
 import { socialPostsRouter } from './routers/social-posts/router.js';
@@ -42,6 +43,7 @@ export const appRouter = router({
   webhooks: webhooksRouter,
   smsCampaigns: smsCampaignsRouter,
   dashboard: dashboardRouter,
+  profileUpdates: profileUpdatesRouter,
   adminTemplates: adminTemplatesRouter,
   templates: templatesRouter,
   servicePlanner: servicePlannerRouter,

@@ -104,3 +104,12 @@ export { WebhookWorker, type WebhookWorkerOptions } from './services/webhooks/wo
 export { defaultSenderOptions } from './services/webhooks/sender.js';
 export { EVENTS_CHANNEL, WEBHOOKS_CHANNEL } from './services/webhooks/wake.js';
 export { verifyWebhook, signWebhook } from './services/webhooks/signing.js';
+export * from './services/portal/sign-in.js';
+export * from './services/portal/sessions.js';
+export * from './services/portal/member.js';
+export {
+  proposeDetails,
+  confirmProposalEmail,
+  confirmProposalCode,
+  openProposals,
+} from './services/portal/proposals.js';

@@ -32,6 +32,7 @@ const JSON_COLUMN_SHAPES: Record<string, string> = {
   'contact_merges.moved': 'Record<string, number>',
   'events.payload': 'Record<string, unknown>',
   'webhook_deliveries.payload': 'Record<string, unknown>',
+  'profile_update_proposals.changes': 'Record<string, { from: string | null; to: string | null }>',
   'contact_imports.headers': 'string[]',
   'contact_imports.mapping': 'Record<string, string>',
   'contact_imports.skipped': 'ImportSkip[]',

@@ -84,6 +84,10 @@ export const eventPayloadSchemas = {
   'plan.accepted': { 1: about({ plan: ref, position: z.string(), assignmentId: id }) },
   'plan.declined': { 1: about({ plan: ref, position: z.string(), assignmentId: id }) },
   'project.update_posted': { 1: about({ project: ref, update: ref }) },
+  // Issue 28 §5: a member's proposed details (field names only: the values are the person's).
+  'profile.update_proposed': { 1: about({ proposalId: id, fields: z.array(z.string()) }) },
+  'profile.update_approved': { 1: about({ proposalId: id, fields: z.array(z.string()) }) },
+  'profile.update_rejected': { 1: about({ proposalId: id, fields: z.array(z.string()) }) },
 } as const satisfies Record<string, Record<number, z.ZodType<object>>>;
 
 export type EventType = keyof typeof eventPayloadSchemas;

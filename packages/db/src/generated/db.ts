@@ -384,6 +384,38 @@ export interface OutboxMessages {
   userId: number | null;
 }
 
+export interface PortalSessions {
+  contactIds: number[];
+  createdAt: Generated<Date>;
+  expiresAt: Date;
+  idHash: string;
+  userId: number;
+}
+
+export interface PortalSignInTokens {
+  address: string;
+  createdAt: Generated<Date>;
+  expiresAt: Date;
+  id: Generated<number>;
+  kind: 'link' | 'code';
+  tokenHash: string;
+  usedAt: Date | null;
+  userId: number;
+}
+
+export interface ProfileUpdateProposals {
+  changes: ColumnType<Record<string, { from: string | null; to: string | null }>, string, string>;
+  confirmExpiresAt: Date | null;
+  confirmTokenHash: string | null;
+  contactId: number;
+  createdAt: Generated<Date>;
+  decidedAt: Date | null;
+  decidedBy: number | null;
+  id: Generated<number>;
+  status: Generated<'unconfirmed' | 'pending' | 'approved' | 'rejected'>;
+  userId: number;
+}
+
 export interface QrCodes {
   backgroundColor: Generated<string>;
   cornerDotColor: string | null;
@@ -814,6 +846,9 @@ export interface DB {
   marketingPackages: MarketingPackages;
   marketingTemplates: MarketingTemplates;
   outboxMessages: OutboxMessages;
+  portalSessions: PortalSessions;
+  portalSignInTokens: PortalSignInTokens;
+  profileUpdateProposals: ProfileUpdateProposals;
   qrCodes: QrCodes;
   qrCodeScans: QrCodeScans;
   rateLimitBuckets: RateLimitBuckets;

@@ -2,6 +2,7 @@ import { Anchor } from '@mantine/core';
 import type { ReactNode } from 'react';
 import { Link } from 'react-router-dom';
 import type { EventOut } from '@lampstand/api/schemas/events';
+import { PROPOSAL_FIELD_LABELS, type ProposalField } from '@lampstand/api/schemas/portal';
 
 // A person's events in plain words, with links to what they name ('Signed up on *Easter at Grace*
 // — from the QR code *Lobby banner*'). Payloads are read loosely: an anonymised or older event
@@ -59,6 +60,10 @@ const VIA: Record<string, string> = {
   portal: 'from the members’ portal',
 };
 const CHANNEL_WORD: Record<string, string> = { email: 'email', sms: 'texts' };
+
+/** 'Phone, Address': the fields a member proposed, as the form names them. */
+const fieldWords = (fields: unknown) =>
+  (Array.isArray(fields) ? fields : []).map((f) => PROPOSAL_FIELD_LABELS[f as ProposalField] ?? str(f)).join(', ');
 
 /** The sentence for one event. */
 export function eventWords(e: EventOut): ReactNode {
@@ -164,6 +169,12 @@ export function eventWords(e: EventOut): ReactNode {
       return <>Accepted {planPart}</>;
     case 'plan.declined':
       return <>Declined {planPart}</>;
+    case 'profile.update_proposed':
+      return `Proposed new details in the members’ portal: ${fieldWords(d.fields)}`;
+    case 'profile.update_approved':
+      return `New details approved: ${fieldWords(d.fields)}`;
+    case 'profile.update_rejected':
+      return `New details rejected: ${fieldWords(d.fields)}`;
     default:
       return e.type;
   }
@@ -193,4 +204,5 @@ export const ACTIVITY_KINDS: { value: string; label: string }[] = [
   { value: 'list', label: 'Lists' },
   { value: 'consent', label: 'Consent' },
   { value: 'contact', label: 'Details' },
+  { value: 'profile', label: 'Profile updates' },
 ];

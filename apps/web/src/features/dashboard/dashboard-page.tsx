@@ -24,6 +24,7 @@ import { timeZoneLabel, useChurchTimeZone } from '../../lib/time-zone';
 import { TimeZoneLink } from '../../ui/time-zone';
 import { DataTable } from '../../ui/data-table';
 import { StatChange } from './stat-change';
+import { ProfileUpdatesNotice } from '../profile-updates/profile-updates-notice';
 import { QUICK_ACTIONS, QUICK_ACTION_STYLES, statusColor } from './quick-actions';
 
 /** A dashboard list: its title with View All, then the list, or the empty text when there is none. */
@@ -80,6 +81,7 @@ export function DashboardPage() {
           Let's grow your congregation with powerful marketing tools.
         </Text>
       </div>
+      <ProfileUpdatesNotice />
 
       {stats.isLoading ? (
         <Center py="xl">

@@ -48,4 +48,23 @@ describe('the sent message', () => {
     expect(html).not.toMatch(/javascript:/i);
     expect(html).not.toMatch(/<script/i);
   });
+
+  it("has 'Manage your subscriptions' beside the one-click unsubscribe (issue 28 §4)", () => {
+    const token = 'ab'.repeat(32);
+    const { html, text, headers } = renderEmail({
+      subject: 's',
+      html: '<p>Hi</p>',
+      churchName: 'Grace',
+      postalAddress: null,
+      recipient: { firstName: 'Ann', lastName: 'Lee' },
+      tracking: { publicUrl: 'https://lampstand.example', secret: 'k', token },
+      publicUrl: 'https://lampstand.example',
+    });
+    expect(html).toContain(
+      `<a href="https://lampstand.example/u/${token}/manage" style="color:#6b7280">Manage your subscriptions</a>`,
+    );
+    expect(html).toContain(`<a href="https://lampstand.example/u/${token}" style="color:#6b7280">Unsubscribe</a>`);
+    expect(text).toContain(`Manage your subscriptions: https://lampstand.example/u/${token}/manage`);
+    expect(headers['List-Unsubscribe']).toBe(`<https://lampstand.example/u/${token}>`);
+  });
 });

@@ -50,6 +50,8 @@ export interface TrackingLinks {
 }
 
 const unsubscribeUrl = (t: { publicUrl: string; token: string }) => `${t.publicUrl}/u/${t.token}`;
+/** The members' portal for this recipient only (issue 28 §4), signed in by the same token. */
+const manageUrl = (t: { publicUrl: string; token: string }) => `${t.publicUrl}/u/${t.token}/manage`;
 const openPixelUrl = (t: { publicUrl: string; token: string }) => `${t.publicUrl}/t/o/${t.token}.gif`;
 function clickUrl(t: TrackingLinks, url: string): string {
   return `${t.publicUrl}/t/c/${t.token}?u=${encodeURIComponent(url)}&s=${signLink(t.secret, t.token, url)}`;
@@ -100,12 +102,14 @@ export function renderEmail(input: RenderInput): {
     });
   }
   const unsub = t ? unsubscribeUrl(t) : `${input.publicUrl}/u/preview`;
+  const manage = t ? manageUrl(t) : `${input.publicUrl}/u/preview/manage`;
   const address = input.postalAddress?.trim();
   const footer =
     `<div style="margin-top:32px;padding-top:16px;border-top:1px solid #e5e7eb;color:#6b7280;font-size:12px;line-height:1.5">` +
     `<div>${escapeHtml(input.churchName)}</div>` +
     (address ? `<div>${escapeHtml(address).replace(/\n/g, '<br>')}</div>` : '') +
     `<div style="margin-top:8px">You are receiving this because you are in the contacts of ${escapeHtml(input.churchName)}. ` +
+    `<a href="${escapeHtml(manage)}" style="color:#6b7280">Manage your subscriptions</a> · ` +
     `<a href="${escapeHtml(unsub)}" style="color:#6b7280">Unsubscribe</a></div></div>`;
   const pixel = t
     ? `<img src="${escapeHtml(openPixelUrl(t))}" width="1" height="1" alt="" style="display:block;border:0;width:1px;height:1px">`
@@ -117,7 +121,7 @@ export function renderEmail(input: RenderInput): {
   const text =
     `${htmlToText(fillMergeTags(input.html, values, { html: true }))}\n\n--\n${input.churchName}` +
     (address ? `\n${address}` : '') +
-    `\nUnsubscribe: ${unsub}\n`;
+    `\nManage your subscriptions: ${manage}\nUnsubscribe: ${unsub}\n`;
   return {
     subject: fillMergeTags(input.subject, values, { html: false }),
     html,

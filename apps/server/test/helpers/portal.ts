@@ -1,0 +1,80 @@
+import type { Db } from '@lampstand/db';
+import { expect } from 'vitest';
+
+/** A church's public profile row: without one a church has no handle, so no portal. */
+export async function giveHandle(db: Db, userId: number, handle: string): Promise<string> {
+  await db.insertInto('churchProfiles').values({ userId, handle }).execute();
+  return handle;
+}
+
+/** The newest email in the outbox to `to`, and the first link in it matching `pattern`. */
+export async function linkInOutbox(db: Db, to: string, pattern: RegExp): Promise<string> {
+  const m = await db
+    .selectFrom('outboxMessages')
+    .select(['text'])
+    .where('toAddress', '=', to)
+    .orderBy('id', 'desc')
+    .executeTakeFirstOrThrow();
+  const found = pattern.exec(m.text ?? '');
+  expect(found, m.text ?? '').toBeTruthy();
+  return found![0];
+}
+
+export interface PortalAnswer {
+  status: number;
+  text: string;
+  headers: Headers;
+}
+
+/** One member's browser on the portal: its own cookies, form posts, no redirects followed. */
+export class Member {
+  cookies = new Map<string, string>();
+  constructor(readonly baseUrl: string) {}
+
+  async request(
+    method: string,
+    path: string,
+    form?: Record<string, string | string[]>,
+    headers: Record<string, string> = {},
+  ): Promise<PortalAnswer> {
+    const h: Record<string, string> = { ...headers };
+    let body: string | undefined;
+    if (form) {
+      const p = new URLSearchParams();
+      for (const [k, v] of Object.entries(form)) for (const x of Array.isArray(v) ? v : [v]) p.append(k, x);
+      body = p.toString();
+      h['content-type'] = 'application/x-www-form-urlencoded';
+    } else if (method === 'POST') {
+      body = '';
+      h['content-type'] = 'application/x-www-form-urlencoded';
+    }
+    if (this.cookies.size) h.cookie = [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
+    const res = await fetch(this.baseUrl + path, { method, headers: h, body, redirect: 'manual' });
+    for (const c of res.headers.getSetCookie()) {
+      const [pair] = c.split(';');
+      const eq = pair!.indexOf('=');
+      const name = pair!.slice(0, eq);
+      const value = pair!.slice(eq + 1);
+      if (value === '' || /max-age=0/i.test(c)) this.cookies.delete(name);
+      else this.cookies.set(name, value);
+    }
+    return { status: res.status, text: await res.text(), headers: res.headers };
+  }
+  get(path: string): Promise<PortalAnswer> {
+    return this.request('GET', path);
+  }
+  post(
+    path: string,
+    form?: Record<string, string | string[]>,
+    headers?: Record<string, string>,
+  ): Promise<PortalAnswer> {
+    return this.request('POST', path, form, headers);
+  }
+  /** The CSRF token of a signed-in page's forms. */
+  async csrf(path: string): Promise<string> {
+    const page = await this.get(path);
+    const m = /name="csrf" value="([^"]+)"/.exec(page.text);
+    expect(m, `${page.status} ${page.text.slice(0, 300)}`).toBeTruthy();
+    return m![1]!;
+  }
+}

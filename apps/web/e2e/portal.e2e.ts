@@ -1,0 +1,133 @@
+import { describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { addContact, registerChurch } from '@lampstand/server/testing';
+import { animationsDone, browserDescribe, expectAccessible, screenshot, signIn, startE2E, toast } from './helpers';
+
+// Issue 28 §3–5: a member signs in to the church's portal by the link in their email, turns off
+// one list and proposes a new phone (confirmed by the code texted to it); staff approve it from
+// the dashboard's count; the contact's Activity tab shows both. Member screens at 390 px first.
+browserDescribe(describe)('members portal', async () => {
+  const e2e = await startE2E();
+  await registerChurch(e2e.app.url, 'Lampstand Platform'); // the first account is the admin
+  const church = await registerChurch(e2e.app.url, 'Grace Church');
+  await e2e.app.db.insertInto('churchProfiles').values({ userId: church.user.id, handle: 'grace-city' }).execute();
+  const ruth = await addContact(church.client, {
+    firstName: 'Ruth',
+    lastName: 'Moss',
+    email: 'ruth@example.org',
+    phone: '0412345678',
+  });
+  await church.client.put(`/api/contacts/${ruth.id}/consent`, { channel: 'email', status: 'subscribed' });
+  const lists: Record<string, number> = {};
+  for (const name of ['Prayer news', 'Youth events']) {
+    const l = await church.client.post('/api/contact-lists', { name, type: 'email' });
+    lists[name] = l.body.id;
+    await church.client.post(`/api/contact-lists/${l.body.id}/contacts/${ruth.id}`);
+  }
+  await e2e.app.db
+    .updateTable('contactLists')
+    .set({ isPublic: true, publicDescription: 'News from the church, once a month' })
+    .where('id', 'in', Object.values(lists))
+    .execute();
+  const latest = (channel: 'email' | 'sms', to: string) =>
+    e2e.app.db
+      .selectFrom('outboxMessages')
+      .select('text')
+      .where('channel', '=', channel)
+      .where('toAddress', '=', to)
+      .orderBy('id', 'desc')
+      .executeTakeFirstOrThrow();
+  const shots = async (page: Page, name: string) => {
+    for (const width of [390, 1024, 1366]) {
+      await page.setViewportSize({ width, height: 844 });
+      await animationsDone(page);
+      await screenshot(page, `${name}-${width}`);
+    }
+    await page.setViewportSize({ width: 390, height: 844 });
+  };
+
+  it('signs in by link, turns off a list, proposes a phone; staff approve; Activity shows both', async () => {
+    const context = await e2e.browser.newContext({ baseURL: e2e.app.url, viewport: { width: 390, height: 844 } });
+    const member = await context.newPage();
+    await member.goto('/c/grace-city/me');
+    await member.getByRole('heading', { name: 'Sign in' }).waitFor();
+    await expectAccessible(member);
+    await shots(member, 'portal-sign-in');
+    await member.getByLabel('Enter your email or mobile number').fill('ruth@example.org');
+    await member.getByRole('button', { name: 'Send me a link' }).click();
+    await member.getByText('If we know this address, we have sent you a link').waitFor();
+    await expectAccessible(member);
+
+    // The sink's email: its link opens a page with a button (mail scanners only follow links).
+    const email = await latest('email', 'ruth@example.org');
+    const link = /http:\/\/\S+\/c\/grace-city\/me\/link\/[\w-]+/.exec(email.text ?? '')![0];
+    await member.goto(new URL(link).pathname);
+    await member.getByRole('button', { name: 'Sign in' }).click();
+    await member.getByRole('heading', { name: 'Welcome' }).waitFor();
+    expect(await member.getByRole('navigation').getByRole('link').allTextContents()).toEqual([
+      'Subscriptions',
+      'My details',
+      'My household',
+    ]);
+    await member.getByText('Signed in as Ruth Moss.').waitFor();
+    await expectAccessible(member);
+    await shots(member, 'portal-home');
+
+    await member.getByRole('navigation').getByRole('link', { name: 'Subscriptions' }).click();
+    await member.getByRole('heading', { name: 'Subscriptions' }).waitFor();
+    expect(await member.getByLabel('Prayer news').isChecked()).toBe(true);
+    await member.getByLabel('Youth events').uncheck();
+    await member.getByRole('button', { name: 'Save subscriptions' }).click();
+    await member.getByText('Your subscriptions are saved.').waitFor();
+    expect(await member.getByLabel('Youth events').isChecked()).toBe(false);
+    expect(await member.getByLabel('Email', { exact: true }).isChecked()).toBe(true);
+    await expectAccessible(member);
+    await shots(member, 'portal-subscriptions');
+
+    await member.getByRole('navigation').getByRole('link', { name: 'My details' }).click();
+    await member.getByLabel('Phone').fill('0498 765 432');
+    await member.getByRole('button', { name: 'Propose changes' }).click();
+    await member.getByText('Thank you. The church will check your changes.').waitFor();
+    const sms = await latest('sms', '+61498765432');
+    await member
+      .getByLabel('Enter the 6-digit code we texted to your new number')
+      .fill(/\d{6}/.exec(sms.text ?? '')![0]);
+    await member.getByRole('button', { name: 'Confirm my phone' }).click();
+    await member.getByText('Waiting for the church to approve: Phone.').waitFor();
+    await expectAccessible(member);
+    await shots(member, 'portal-details');
+
+    await member.getByRole('navigation').getByRole('link', { name: 'My household' }).click();
+    await member.getByText('No family members are linked to you yet.').waitFor();
+    await expectAccessible(member);
+    await shots(member, 'portal-household');
+    await context.close();
+
+    // Staff: the dashboard's count, the queue, Approve.
+    const { page: staff } = await e2e.newPage();
+    await signIn(staff, e2e.app.url, church.user.username, church.password);
+    await staff.getByText('1 member proposed new details.').waitFor();
+    await staff.getByRole('link', { name: 'Review 1 update' }).click();
+    await staff.getByRole('heading', { name: 'Profile updates' }).waitFor();
+    await staff.getByText('0412345678 → 0498 765 432').waitFor();
+    await expectAccessible(staff);
+    for (const width of [390, 1024, 1366]) {
+      await staff.setViewportSize({ width, height: 900 });
+      await animationsDone(staff);
+      await screenshot(staff, `profile-updates-${width}`);
+    }
+    await staff.getByRole('button', { name: 'Approve Ruth Moss' }).click();
+    await toast(staff, 'Update approved').waitFor();
+    await staff.getByText('No profile updates are waiting.').waitFor();
+    expect((await church.client.get(`/api/contacts/${ruth.id}`)).body.phone).toBe('0498 765 432');
+
+    await staff.goto(`/contacts/detail/${ruth.id}?tab=activity`);
+    const timeline = staff.getByLabel('Activity', { exact: true });
+    await timeline.getByText('Removed from the list').waitFor();
+    await timeline.getByRole('link', { name: 'Youth events' }).waitFor();
+    await timeline.getByText('Proposed new details in the members’ portal: Phone').waitFor();
+    await timeline.getByText('New details approved: Phone').waitFor();
+    await expectAccessible(staff);
+    await screenshot(staff, 'portal-activity-1366');
+  }, 120_000);
+});
