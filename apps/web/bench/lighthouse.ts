@@ -75,13 +75,23 @@ async function main() {
       .returning('id')
       .executeTakeFirstOrThrow();
     // The members' portal's first page (issue 28 §3): the sign-in form of the church's handle.
-    await app.db.insertInto('churchProfiles').values({ userId: tenantId, handle: 'grace-community' }).execute();
+    await app.db
+      .insertInto('churchProfiles')
+      .values({
+        userId: tenantId,
+        handle: 'grace-community',
+        description: 'A church for the whole of Springfield.',
+        serviceTimes: 'Sundays 9:00 and 10:30 am',
+        address: '1 Church Street, Springfield',
+      })
+      .execute();
     const cookie = [...church.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
     const targets: Target[] = [
       { name: 'sign-in (/auth)', path: '/auth', kind: 'staff' },
       { name: 'dashboard (signed in)', path: '/', kind: 'staff', cookie },
       { name: 'landing page (/p/easter-sunday)', path: '/p/easter-sunday', kind: 'public' },
       { name: `Show Up project (/show-up/${project.id})`, path: `/show-up/${project.id}`, kind: 'public' },
+      { name: 'public home (/c/grace-community)', path: '/c/grace-community', kind: 'public' },
       { name: 'members portal (/c/grace-community/me)', path: '/c/grace-community/me', kind: 'public' },
     ];
 
