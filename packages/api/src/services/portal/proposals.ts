@@ -2,12 +2,7 @@ import crypto from 'node:crypto';
 import { sql, tenantDb, type Db } from '@lampstand/db';
 import { badRequest } from '../../errors.js';
 import { escapeHtml } from '../../render/html.js';
-import {
-  PROPOSAL_FIELDS,
-  portalDetailsSchema,
-  type ProfileUpdate,
-  type ProposalField,
-} from '../../schemas/portal.js';
+import { PROPOSAL_FIELDS, portalDetailsSchema, type ProfileUpdate, type ProposalField } from '../../schemas/portal.js';
 import type { EventActor } from '../../schemas/events.js';
 import { formatFrom } from '../email-campaigns/channel.js';
 import { updateContact } from '../contacts/contacts.js';
@@ -291,4 +286,3 @@ export async function rejectProfileUpdates(db: Db, tenantId: number, ids: number
   for (const p of await pendingOf(db, tenantId, ids)) if (await decide(db, tenantId, p, false, actor)) decided++;
   return { decided };
 }
-
