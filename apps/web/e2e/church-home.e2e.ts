@@ -20,12 +20,10 @@ browserDescribe(describe)('Church public home', async () => {
 
     // Contacts → Lists: the list is made public in its dialog.
     await page.goto('/contacts?tab=lists');
-    await page
-      .getByRole('button', { name: /Edit Newsletter|Edit/ })
-      .first()
-      .click();
+    await page.getByRole('button', { name: 'Actions for Newsletter' }).click();
+    await page.getByRole('menuitem', { name: 'Edit' }).click();
     const dialog = page.getByRole('dialog', { name: 'Edit List' });
-    await dialog.getByText('Public: people may join this list themselves').click();
+    await dialog.getByRole('switch', { name: 'Public: people may join this list themselves' }).click({ force: true });
     await dialog.getByLabel('Public description').fill('News from Grace once a month.');
     await dialog.getByRole('button', { name: 'Update List' }).click();
     await toast(page, 'List updated').waitFor();

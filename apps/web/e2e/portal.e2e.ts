@@ -123,8 +123,8 @@ browserDescribe(describe)('members portal', async () => {
 
     await staff.goto(`/contacts/detail/${ruth.id}?tab=activity`);
     const timeline = staff.getByLabel('Activity', { exact: true });
-    await timeline.getByText('Removed from the list').waitFor();
-    await timeline.getByRole('link', { name: 'Youth events' }).waitFor();
+    const removed = timeline.getByRole('listitem').filter({ hasText: 'Removed from the list' });
+    await removed.getByRole('link', { name: 'Youth events' }).waitFor();
     await timeline.getByText('Proposed new details in the members’ portal: Phone').waitFor();
     await timeline.getByText('New details approved: Phone').waitFor();
     await expectAccessible(staff);

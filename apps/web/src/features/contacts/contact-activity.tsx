@@ -40,11 +40,11 @@ export function ContactActivity({ contactId }: { contactId: number }) {
           {kinds.length ? 'No activity of these kinds yet' : 'No activity yet'}
         </Text>
       ) : (
-        <Timeline bulletSize={12} lineWidth={2} aria-label="Activity">
+        <Timeline bulletSize={12} lineWidth={2} aria-label="Activity" role="list">
           {events.map((e) => {
             const actor = actorWords(e);
             return (
-              <Timeline.Item key={e.id}>
+              <Timeline.Item key={e.id} role="listitem">
                 <Text size="sm">{eventWords(e)}</Text>
                 <Text size="xs" c="gray.7">
                   {formatDate(e.occurredAt, zone)} {formatTime(e.occurredAt, zone)}

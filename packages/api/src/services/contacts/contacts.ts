@@ -11,7 +11,7 @@ import {
 import { toContact, type ContactRow } from './map.js';
 import { churchCountryCode, type CountryCode } from '../settings/church-settings.js';
 import { toE164 } from './phone.js';
-import { deleteChurchRow, findChurchRow } from '../church-rows.js';
+import { findChurchRow } from '../church-rows.js';
 import { conflict, notFound } from '../../errors.js';
 import { findDuplicateContacts } from './merge.js';
 import { personOf, recordEvent } from '../events/record.js';
