@@ -1,23 +1,12 @@
 import { escapeHtml } from './html.js';
-import { CSS, LANDING_PAGE_SCRIPT, showUpCard, type ShowUpCard } from './landing-page-html.js';
+import { CSS, LANDING_PAGE_SCRIPT, showUpCard, socialTags } from './landing-page-html.js';
+import type { ChurchHome } from '../services/church-profile/public-home.js';
 
 // A church's public home at /c/{handle} (issue 28 §2), rendered on the server like its landing
 // pages, with their stylesheet and their one small script (the header, and forms sent in place).
 
-export interface ChurchHomeView {
-  publicUrl: string;
-  handle: string;
-  churchName: string;
-  description: string;
-  logo: { url: string; thumbnailUrl: string | null } | null;
-  address: string;
-  serviceTimes: string;
-  website: string | null;
-  pages: { name: string; slug: string; headline: string }[];
-  projects: ShowUpCard[];
-  lists: { id: number; name: string; description: string }[];
-  year?: number;
-}
+/** A church's home as its page shows it (services/church-profile/public-home.ts), and where it is. */
+export type ChurchHomeView = Omit<ChurchHome, 'userId'> & { publicUrl: string; year?: number };
 
 const HOME_CSS = `.home-hero{padding:56px 24px 32px;text-align:center;background:linear-gradient(135deg,#edf2ff,#fff4e6)}.home-hero img{width:96px;height:96px;object-fit:contain;border-radius:16px;background:#fff}
 .home-hero h1{margin:12px 0 8px;font-size:clamp(1.8rem,5vw,2.6rem);line-height:1.2}.lines{white-space:pre-line;margin:0}ul.pages{list-style:none;padding:0;margin:0;display:grid;gap:12px}
@@ -58,19 +47,7 @@ export function renderChurchHome(v: ChurchHomeView): string {
   const canonical = `${v.publicUrl}/c/${v.handle}`;
   const description = (v.description || `${v.churchName} on Lampstand`).slice(0, 200);
   const image = v.logo ? abs(v.publicUrl, v.logo.url) : null;
-  const head = [
-    `<meta name="description" content="${escapeHtml(description)}">`,
-    `<link rel="canonical" href="${escapeHtml(canonical)}">`,
-    `<meta property="og:type" content="website">`,
-    `<meta property="og:title" content="${escapeHtml(v.churchName)}">`,
-    `<meta property="og:description" content="${escapeHtml(description)}">`,
-    `<meta property="og:url" content="${escapeHtml(canonical)}">`,
-    `<meta property="og:site_name" content="${escapeHtml(v.churchName)}">`,
-    image ? `<meta property="og:image" content="${escapeHtml(image)}">` : '',
-    `<meta name="twitter:card" content="summary">`,
-    `<meta name="twitter:title" content="${escapeHtml(v.churchName)}">`,
-    `<meta name="twitter:description" content="${escapeHtml(description)}">`,
-  ].join('');
+  const head = socialTags({ title: v.churchName, description, url: canonical, siteName: v.churchName, image });
   const visit = [
     v.serviceTimes && `<h3>Service times</h3><p class="lines">${escapeHtml(v.serviceTimes)}</p>`,
     v.address && `<h3>Address</h3><p class="lines">${escapeHtml(v.address)}</p>`,

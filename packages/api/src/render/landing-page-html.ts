@@ -182,6 +182,35 @@ function renderBlock(b: Block, ctx: RenderOptions & { firstHero: boolean }): str
   }
 }
 
+/**
+ * A public page's description, canonical address, Open Graph and Twitter tags (shared links show
+ * its title, description and picture).
+ */
+export function socialTags(t: {
+  title: string;
+  description: string;
+  url: string;
+  siteName: string;
+  image: string | null;
+  /** A picture shown large (a landing page's hero), else a small card (a logo). */
+  largeImage?: boolean;
+}): string {
+  return [
+    `<meta name="description" content="${escapeHtml(t.description)}">`,
+    `<link rel="canonical" href="${escapeHtml(t.url)}">`,
+    `<meta property="og:type" content="website">`,
+    `<meta property="og:title" content="${escapeHtml(t.title)}">`,
+    `<meta property="og:description" content="${escapeHtml(t.description)}">`,
+    `<meta property="og:url" content="${escapeHtml(t.url)}">`,
+    `<meta property="og:site_name" content="${escapeHtml(t.siteName)}">`,
+    t.image ? `<meta property="og:image" content="${escapeHtml(t.image)}">` : '',
+    `<meta name="twitter:card" content="${t.image && t.largeImage ? 'summary_large_image' : 'summary'}">`,
+    `<meta name="twitter:title" content="${escapeHtml(t.title)}">`,
+    `<meta name="twitter:description" content="${escapeHtml(t.description)}">`,
+    t.image ? `<meta name="twitter:image" content="${escapeHtml(t.image)}">` : '',
+  ].join('');
+}
+
 function shell(opts: { title: string; head: string; body: string; churchName: string; year: number }): string {
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>${escapeHtml(
     opts.title,
@@ -205,20 +234,14 @@ export function renderLandingPage(opts: RenderOptions): string {
   const firstImage =
     c.blocks.map((b) => (b.type === 'hero' ? b.backgroundImage : b.type === 'image' ? b.image : null)).find(Boolean) ??
     null;
-  const head = [
-    `<meta name="description" content="${escapeHtml(description)}">`,
-    `<link rel="canonical" href="${escapeHtml(canonical)}">`,
-    `<meta property="og:type" content="website">`,
-    `<meta property="og:title" content="${escapeHtml(title)}">`,
-    `<meta property="og:description" content="${escapeHtml(description)}">`,
-    `<meta property="og:url" content="${escapeHtml(canonical)}">`,
-    `<meta property="og:site_name" content="${escapeHtml(opts.churchName)}">`,
-    firstImage ? `<meta property="og:image" content="${escapeHtml(abs(firstImage.url))}">` : '',
-    `<meta name="twitter:card" content="${firstImage ? 'summary_large_image' : 'summary'}">`,
-    `<meta name="twitter:title" content="${escapeHtml(title)}">`,
-    `<meta name="twitter:description" content="${escapeHtml(description)}">`,
-    firstImage ? `<meta name="twitter:image" content="${escapeHtml(abs(firstImage.url))}">` : '',
-  ].join('');
+  const head = socialTags({
+    title,
+    description,
+    url: canonical,
+    siteName: opts.churchName,
+    image: firstImage ? abs(firstImage.url) : null,
+    largeImage: true,
+  });
   let heroSeen = false;
   const blocks = c.blocks
     .map((b) => {
