@@ -68,6 +68,12 @@ browserDescribe(describe)('API keys', async () => {
     await keep.click();
     await page.getByRole('option', { name: '6 months' }).click();
     await page.getByRole('button', { name: 'Save', exact: true }).click();
+    // Keeping activity for less time deletes the older activity: asked first, saved only when confirmed.
+    const ask = page.getByRole('dialog', { name: 'Keep activity for less time?' });
+    await ask.getByText('Activity older than 180 days is deleted tonight').waitFor();
+    await expectAccessible(page);
+    expect((await church.client.get('/api/settings')).body.eventRetentionDays).toBe(730);
+    await ask.getByRole('button', { name: 'Save and delete older activity' }).click();
     await toast(page, 'Settings saved').waitFor();
     expect((await church.client.get('/api/settings')).body.eventRetentionDays).toBe(180);
     await page.reload();

@@ -1,4 +1,5 @@
 import { Alert, Anchor, Button, Center, Checkbox, Group, Loader, Paper, Stack, Text, Title } from '@mantine/core';
+import { modals } from '@mantine/modals';
 import { useState } from 'react';
 import { Link } from 'react-router-dom';
 import { PROPOSAL_FIELD_LABELS, type ProposalField } from '@lampstand/api/schemas/portal';
@@ -73,7 +74,19 @@ export function ProfileUpdatesPage() {
             <Button
               disabled={selected.length === 0}
               loading={approve.isPending}
-              onClick={() => approve.mutate({ ids: selected })}
+              onClick={() =>
+                modals.openConfirmModal({
+                  title: `Approve ${selected.length} profile update${selected.length === 1 ? '' : 's'}?`,
+                  children: (
+                    <Text size="sm">
+                      The new details replace what {selected.length === 1 ? 'this contact has' : 'these contacts have'}{' '}
+                      now.
+                    </Text>
+                  ),
+                  labels: { confirm: 'Approve', cancel: 'Cancel' },
+                  onConfirm: () => approve.mutate({ ids: selected }),
+                })
+              }
             >
               Approve selected
             </Button>

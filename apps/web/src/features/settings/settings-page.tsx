@@ -6,6 +6,7 @@ import { COUNTRY_CODES } from '@lampstand/api/schemas/contacts';
 import { EVENT_RETENTION_CHOICES, updateChurchSettingsSchema } from '@lampstand/api/schemas/settings';
 import { trpc } from '../../lib/trpc';
 import { useSave } from '../../lib/use-save';
+import { confirmDestructive } from '../../ui/confirm';
 import { PageHeader } from '../../ui/page-header';
 import { TimeZoneSelect } from '../../ui/time-zone';
 import { SocialSettingsSection } from '../social-blast/social-settings';
@@ -70,7 +71,20 @@ export function SettingsPage() {
         {settings.isLoading ? (
           <Skeleton h={120} />
         ) : (
-          <form onSubmit={form.onSubmit((v) => save.mutate(v))}>
+          <form
+            onSubmit={form.onSubmit((v) => {
+              const before = settings.data?.eventRetentionDays;
+              // Shortening how long activity is kept deletes the older activity tonight: ask first.
+              if (before !== undefined && v.eventRetentionDays < before)
+                confirmDestructive({
+                  title: 'Keep activity for less time?',
+                  text: `Activity older than ${v.eventRetentionDays} days is deleted tonight and cannot be brought back.`,
+                  confirm: 'Save and delete older activity',
+                  onConfirm: () => save.mutate(v),
+                });
+              else save.mutate(v);
+            })}
+          >
             <Stack>
               <Text size="sm">
                 <b>Church name:</b> {settings.data?.churchName}

@@ -1,7 +1,8 @@
-import { Badge, Button, Code, Group, Modal, Skeleton, Stack, Table, Text } from '@mantine/core';
+import { Badge, Button, Code, Group, Modal, Skeleton, Stack, Text } from '@mantine/core';
 import type { RouterOutputs } from '@lampstand/api';
 import { trpc } from '../../../lib/trpc';
 import { useSave } from '../../../lib/use-save';
+import { DataTable } from '../../../ui/data-table';
 import { formatDate, formatNumber, formatTime } from '../../../ui/format';
 import type { Webhook } from './webhook-dialog';
 
@@ -61,54 +62,45 @@ export function DeliveryLog({ webhook, onClose }: { webhook: Webhook; onClose: (
             No deliveries yet.
           </Text>
         ) : (
-          <Table.ScrollContainer minWidth={760}>
-            <Table verticalSpacing="xs" aria-label="Deliveries">
-              <Table.Thead>
-                <Table.Tr>
-                  <Table.Th>Time</Table.Th>
-                  <Table.Th>Type</Table.Th>
-                  <Table.Th>Attempt</Table.Th>
-                  <Table.Th miw={150}>Status</Table.Th>
-                  <Table.Th>Duration</Table.Th>
-                  <Table.Th>Response</Table.Th>
-                  <Table.Th>Actions</Table.Th>
-                </Table.Tr>
-              </Table.Thead>
-              <Table.Tbody>
-                {rows.map((d) => (
-                  <Table.Tr key={d.id}>
-                    <Table.Td>
-                      {formatDate(d.lastAttemptAt ?? d.createdAt)} {formatTime(d.lastAttemptAt ?? d.createdAt)}
-                    </Table.Td>
-                    <Table.Td>
-                      <Code>{d.type}</Code>
-                    </Table.Td>
-                    <Table.Td>{d.attempts}</Table.Td>
-                    <Table.Td>
-                      <DeliveryStatus d={d} />
-                    </Table.Td>
-                    <Table.Td>{d.durationMs === null ? '—' : `${formatNumber(d.durationMs)} ms`}</Table.Td>
-                    <Table.Td maw={260}>
-                      <Text size="xs" ff="monospace" lineClamp={3} style={{ wordBreak: 'break-all' }}>
-                        {d.response ?? '—'}
-                      </Text>
-                    </Table.Td>
-                    <Table.Td>
-                      <Button
-                        size="xs"
-                        variant="subtle"
-                        disabled={!webhook.enabled}
-                        aria-label={`Redeliver ${d.type} (delivery ${d.id})`}
-                        onClick={() => redeliver.mutate({ id: webhook.id, deliveryId: d.id })}
-                      >
-                        Redeliver
-                      </Button>
-                    </Table.Td>
-                  </Table.Tr>
-                ))}
-              </Table.Tbody>
-            </Table>
-          </Table.ScrollContainer>
+          <DataTable
+            label="Deliveries"
+            rows={rows}
+            rowKey={(d) => d.id}
+            minWidth={760}
+            table={{ verticalSpacing: 'xs' }}
+            columns={[
+              {
+                header: 'Time',
+                card: 'title',
+                cell: (d) =>
+                  `${formatDate(d.lastAttemptAt ?? d.createdAt)} ${formatTime(d.lastAttemptAt ?? d.createdAt)}`,
+              },
+              { header: 'Type', cell: (d) => <Code>{d.type}</Code> },
+              { header: 'Attempt', cell: (d) => d.attempts },
+              { header: 'Status', cell: (d) => <DeliveryStatus d={d} />, th: { miw: 150 } },
+              { header: 'Duration', cell: (d) => (d.durationMs === null ? '—' : `${formatNumber(d.durationMs)} ms`) },
+              {
+                header: 'Response',
+                td: { maw: 260 },
+                cell: (d) => (
+                  <Text size="xs" ff="monospace" lineClamp={3} style={{ wordBreak: 'break-all' }}>
+                    {d.response ?? '—'}
+                  </Text>
+                ),
+              },
+            ]}
+            actions={(d) => (
+              <Button
+                size="xs"
+                variant="subtle"
+                disabled={!webhook.enabled}
+                aria-label={`Redeliver ${d.type} (delivery ${d.id})`}
+                onClick={() => redeliver.mutate({ id: webhook.id, deliveryId: d.id })}
+              >
+                Redeliver
+              </Button>
+            )}
+          />
         )}
       </Stack>
     </Modal>

@@ -9,7 +9,6 @@ import {
   Paper,
   Skeleton,
   Stack,
-  Table,
   Text,
   Title,
 } from '@mantine/core';
@@ -19,6 +18,7 @@ import { useState } from 'react';
 import { trpc } from '../../../lib/trpc';
 import { useSave } from '../../../lib/use-save';
 import { confirmDestructive } from '../../../ui/confirm';
+import { DataTable } from '../../../ui/data-table';
 import { CopyField } from '../../social-blast/social-settings';
 import { DeliveryLog } from './delivery-log';
 import { WebhookDialog, type Webhook } from './webhook-dialog';
@@ -101,103 +101,91 @@ export function IntegrationsSection() {
             No webhook endpoints yet.
           </Text>
         ) : (
-          <Table.ScrollContainer minWidth={560}>
-            <Table aria-label="Webhook endpoints">
-              <Table.Thead>
-                <Table.Tr>
-                  <Table.Th>Endpoint</Table.Th>
-                  <Table.Th>Events</Table.Th>
-                  <Table.Th>Status</Table.Th>
-                  <Table.Th>Actions</Table.Th>
-                </Table.Tr>
-              </Table.Thead>
-              <Table.Tbody>
-                {list.map((w) => (
-                  <Table.Tr key={w.id}>
-                    <Table.Td style={{ wordBreak: 'break-all' }}>
-                      <Text size="sm">{w.url}</Text>
-                      {w.description ? (
-                        <Text size="xs" c="dimmed">
-                          {w.description}
-                        </Text>
-                      ) : null}
-                    </Table.Td>
-                    <Table.Td>
-                      {w.eventTypes
-                        ? `${w.eventTypes.length} event type${w.eventTypes.length === 1 ? '' : 's'}`
-                        : 'All events'}
-                    </Table.Td>
-                    <Table.Td>
-                      {w.enabled ? (
-                        <Badge color="green" variant="light">
-                          Active
-                        </Badge>
-                      ) : (
-                        <Badge color="red" variant="light">
-                          {OFF_REASON[w.disabledReason ?? 'staff']}
-                        </Badge>
-                      )}
-                    </Table.Td>
-                    <Table.Td>
-                      <Group gap={4} wrap="nowrap">
-                        <Button
-                          size="xs"
-                          variant="default"
-                          onClick={() => setLogOf(w)}
-                          aria-label={`Delivery log of ${w.url}`}
-                        >
-                          Delivery log
-                        </Button>
-                        <Menu position="bottom-end" withinPortal>
-                          <Menu.Target>
-                            <ActionIcon variant="subtle" aria-label={`More actions for ${w.url}`}>
-                              <IconDots size={18} aria-hidden />
-                            </ActionIcon>
-                          </Menu.Target>
-                          <Menu.Dropdown>
-                            <Menu.Item onClick={() => setEditing(w)}>Edit</Menu.Item>
-                            <Menu.Item onClick={() => toggle.mutate({ id: w.id, enabled: !w.enabled })}>
-                              {w.enabled ? 'Turn off' : 'Turn on'}
-                            </Menu.Item>
-                            <Menu.Item
-                              onClick={() =>
-                                modals.openConfirmModal({
-                                  title: 'Rotate the signing secret?',
-                                  children: (
-                                    <Text size="sm">
-                                      A new secret is shown once. Webhooks are signed with both for 24 hours, so you
-                                      have a day to give your endpoint the new one.
-                                    </Text>
-                                  ),
-                                  labels: { confirm: 'Rotate secret', cancel: 'Cancel' },
-                                  onConfirm: () => rotate.mutate({ id: w.id }),
-                                })
-                              }
-                            >
-                              Rotate secret
-                            </Menu.Item>
-                            <Menu.Item
-                              color="red"
-                              onClick={() =>
-                                confirmDestructive({
-                                  title: 'Delete this endpoint?',
-                                  text: `${w.url} stops receiving webhooks, and its delivery log is deleted.`,
-                                  confirm: 'Delete endpoint',
-                                  onConfirm: () => remove.mutate({ id: w.id }),
-                                })
-                              }
-                            >
-                              Delete
-                            </Menu.Item>
-                          </Menu.Dropdown>
-                        </Menu>
-                      </Group>
-                    </Table.Td>
-                  </Table.Tr>
-                ))}
-              </Table.Tbody>
-            </Table>
-          </Table.ScrollContainer>
+          <DataTable
+            label="Webhook endpoints"
+            rows={list}
+            rowKey={(w) => w.id}
+            minWidth={560}
+            columns={[
+              {
+                header: 'Endpoint',
+                card: 'title',
+                cell: (w) => <Text size="sm">{w.url}</Text>,
+                note: (w) => w.description,
+                td: { style: { wordBreak: 'break-all' } },
+              },
+              {
+                header: 'Events',
+                cell: (w) =>
+                  w.eventTypes
+                    ? `${w.eventTypes.length} event type${w.eventTypes.length === 1 ? '' : 's'}`
+                    : 'All events',
+              },
+              {
+                header: 'Status',
+                cell: (w) =>
+                  w.enabled ? (
+                    <Badge color="green" variant="light">
+                      Active
+                    </Badge>
+                  ) : (
+                    <Badge color="red" variant="light">
+                      {OFF_REASON[w.disabledReason ?? 'staff']}
+                    </Badge>
+                  ),
+              },
+            ]}
+            actions={(w) => (
+              <Group gap={4} wrap="nowrap">
+                <Button size="xs" variant="default" onClick={() => setLogOf(w)} aria-label={`Delivery log of ${w.url}`}>
+                  Delivery log
+                </Button>
+                <Menu position="bottom-end" withinPortal>
+                  <Menu.Target>
+                    <ActionIcon variant="subtle" aria-label={`More actions for ${w.url}`}>
+                      <IconDots size={18} aria-hidden />
+                    </ActionIcon>
+                  </Menu.Target>
+                  <Menu.Dropdown>
+                    <Menu.Item onClick={() => setEditing(w)}>Edit</Menu.Item>
+                    <Menu.Item onClick={() => toggle.mutate({ id: w.id, enabled: !w.enabled })}>
+                      {w.enabled ? 'Turn off' : 'Turn on'}
+                    </Menu.Item>
+                    <Menu.Item
+                      onClick={() =>
+                        modals.openConfirmModal({
+                          title: 'Rotate the signing secret?',
+                          children: (
+                            <Text size="sm">
+                              A new secret is shown once. Webhooks are signed with both for 24 hours, so you have a day
+                              to give your endpoint the new one.
+                            </Text>
+                          ),
+                          labels: { confirm: 'Rotate secret', cancel: 'Cancel' },
+                          onConfirm: () => rotate.mutate({ id: w.id }),
+                        })
+                      }
+                    >
+                      Rotate secret
+                    </Menu.Item>
+                    <Menu.Item
+                      color="red"
+                      onClick={() =>
+                        confirmDestructive({
+                          title: 'Delete this endpoint?',
+                          text: `${w.url} stops receiving webhooks, and its delivery log is deleted.`,
+                          confirm: 'Delete endpoint',
+                          onConfirm: () => remove.mutate({ id: w.id }),
+                        })
+                      }
+                    >
+                      Delete
+                    </Menu.Item>
+                  </Menu.Dropdown>
+                </Menu>
+              </Group>
+            )}
+          />
         )}
       </Stack>
       {editing ? (
