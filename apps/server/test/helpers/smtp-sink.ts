@@ -19,6 +19,9 @@ export interface SmtpSink {
   /** Hold every reply to DATA from now on (messages stay unaccepted) until resume(). */
   pause(): void;
   resume(): void;
+  /** Hold every reply to RCPT TO from now on (a refusal too) until resumeRecipients(). */
+  pauseRecipients(): void;
+  resumeRecipients(): void;
   close(): Promise<void>;
 }
 
@@ -67,6 +70,8 @@ export async function startSmtpSink(
   const pause = () => {
     if (!gate) gate = new Promise<void>((r) => (openGate = r));
   };
+  let rcptGate: Promise<void> | null = null;
+  let openRcptGate: () => void = () => {};
   const closed = new Set<string>();
   const server = new SMTPServer({
     authOptional: true,
@@ -74,6 +79,10 @@ export async function startSmtpSink(
     logger: false,
     size: 10 * 1024 * 1024,
     onRcptTo(address, _session, callback) {
+      if (rcptGate) {
+        void rcptGate.then(() => this.onRcptTo!(address, _session, callback));
+        return;
+      }
       const reject = opts.rejectTo?.(address.address);
       if (reject) {
         const err = new Error(reject.message) as Error & { responseCode: number };
@@ -147,6 +156,14 @@ export async function startSmtpSink(
       const g = gate;
       gate = null;
       if (g) openGate();
+    },
+    pauseRecipients() {
+      rcptGate ??= new Promise<void>((r) => (openRcptGate = r));
+    },
+    resumeRecipients() {
+      const g = rcptGate;
+      rcptGate = null;
+      if (g) openRcptGate();
     },
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };

@@ -85,12 +85,24 @@ describe('planner requests through the delivery engine', () => {
     expect(a.requestedAt).toBeNull();
     expect(a.requestError).toMatch(/550|No such user/);
     expect((await deliveriesOf(plan.id)).map((d) => [d.status, d.attempts])).toEqual([['failed', 1]]);
-    // Asked again: a new delivery, the reason cleared while it is on its way.
-    expect((await church.client.post(`${BASE}/plans/${plan.id}/send-requests`)).body.sent).toBe(1);
-    const again = (await church.client.get(`${BASE}/plans/${plan.id}`)).body.assignments[0];
-    expect(again.requestError).toBeNull();
-    expect(again.requestedAt).not.toBeNull();
-    expect(await deliveriesOf(plan.id)).toHaveLength(2);
+    // Asked again: a new delivery, the reason cleared while it is on its way (the mail server holds
+    // its answer meanwhile, so the worker cannot fail it again before we look).
+    sink.pauseRecipients();
+    try {
+      expect((await church.client.post(`${BASE}/plans/${plan.id}/send-requests`)).body.sent).toBe(1);
+      const again = (await church.client.get(`${BASE}/plans/${plan.id}`)).body.assignments[0];
+      expect(again.requestError).toBeNull();
+      expect(again.requestedAt).not.toBeNull();
+      expect(await deliveriesOf(plan.id)).toHaveLength(2);
+    } finally {
+      sink.resumeRecipients();
+    }
+    // Refused for good again: the reason is back.
+    const refusedAgain = await until(
+      async () => (await church.client.get(`${BASE}/plans/${plan.id}`)).body.assignments[0],
+      (x) => x.requestError !== null,
+    );
+    expect(refusedAgain.requestError).toMatch(/550|No such user/);
   }, 30_000);
 
   it("counts requests against an unverified church's daily limit, refused with the campaign's 429 when over", async () => {
