@@ -22,15 +22,15 @@ export function browserDescribe(d: TestAPI['describe'] | typeof describe) {
   return hasBrowser ? d : d.skip;
 }
 
-export interface E2E {
-  app: TestApp;
-  browser: Browser;
-  newPage(): Promise<{ context: BrowserContext; page: Page }>;
-}
-
-/** The real server on a fresh database, serving the built web app, and headless Chromium. */
-export async function startE2E(overrides: Parameters<typeof startTestApp>[0] = {}): Promise<E2E> {
-  const app = await startTestApp({ webDist: path.join(webDir, 'dist'), ...overrides });
+/**
+ * Headless Chromium whose every context prefers reduced motion (unless a test asks otherwise), as
+ * a person who turned animations off in their system would. The theme honours it
+ * (`respectReducedMotion`), so dialogs and menus appear at once: a click aimed at a button of a
+ * dialog still scaling in could land beside it (a CI run's 'Generate' click did, and the dialog
+ * never validated). Playwright sets `prefers-reduced-motion` per context, overriding Chromium's
+ * own switch, so the default goes on `newContext`.
+ */
+export async function launchChromium(): Promise<Browser> {
   const browser = await chromium.launch({
     executablePath: CHROMIUM,
     args: [
@@ -43,6 +43,21 @@ export async function startE2E(overrides: Parameters<typeof startTestApp>[0] = {
       '--no-first-run',
     ],
   });
+  const newContext = browser.newContext.bind(browser);
+  browser.newContext = (options = {}) => newContext({ reducedMotion: 'reduce', ...options });
+  return browser;
+}
+
+export interface E2E {
+  app: TestApp;
+  browser: Browser;
+  newPage(): Promise<{ context: BrowserContext; page: Page }>;
+}
+
+/** The real server on a fresh database, serving the built web app, and headless Chromium. */
+export async function startE2E(overrides: Parameters<typeof startTestApp>[0] = {}): Promise<E2E> {
+  const app = await startTestApp({ webDist: path.join(webDir, 'dist'), ...overrides });
+  const browser = await launchChromium();
   afterAll(async () => {
     await browser.close();
   });

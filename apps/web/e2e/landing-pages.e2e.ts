@@ -1,10 +1,10 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { chromium, type Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { registerChurch, startTestApp } from '@lampstand/server/testing';
 import { startFakeOpenAi } from '../../server/test/helpers/fake-openai';
-import { browserDescribe, CHROMIUM, expectAccessible, signIn, screenshot } from './helpers';
+import { browserDescribe, expectAccessible, launchChromium, signIn, screenshot } from './helpers';
 
 const webDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 // A 1×1 PNG.
@@ -31,10 +31,7 @@ browserDescribe(describe)('Landing pages', async () => {
     openaiBaseUrl: openai.baseURL,
     openaiModel: 'e2e-model',
   });
-  const browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: ['--headless', '--no-sandbox', '--disable-gpu'],
-  });
+  const browser = await launchChromium();
   afterAll(async () => {
     await browser.close();
     await openai.close();
