@@ -42,8 +42,17 @@ export interface RestMeta {
   status?: number;
   /** 'csv': the procedure returns { fileName, csv }, sent as a CSV download. 'image': the procedure
    * returns { contentType, base64, etag, fileName }, sent as the image's bytes with its ETag
-   * (If-None-Match answers 304). */
-  format?: 'json' | 'csv' | 'image';
+   * (If-None-Match answers 304).
+   * 'file': the procedure returns { fileName, contentType, text? , base64? }, sent as a download of
+   * that type (`fileTypes` lists the types for the OpenAPI document). */
+  format?: 'json' | 'csv' | 'image' | 'file';
+  /** For 'file': the content types it may answer with. */
+  fileTypes?: string[];
+  /**
+   * A JSON route that also answers as CSV when asked (`Accept: text/csv`): the procedure is then
+   * called with `format: 'csv'` and returns { fileName, csv }.
+   */
+  csvWhenAccepted?: boolean;
   /** For 'image': the Cache-Control header, and whether it is sent as an attachment. */
   image?: { cacheControl: string; attachment?: boolean };
   /**

@@ -73,9 +73,19 @@ export function buildOpenApiDocument(serverUrl: string): Record<string, unknown>
                   'image/png': { schema: { type: 'string', format: 'binary' } },
                   'image/svg+xml': { schema: { type: 'string' } },
                 }
-              : output
-                ? { 'application/json': { schema: jsonSchema(output, 'output') } }
-                : undefined,
+              : route.format === 'file'
+                ? Object.fromEntries(
+                    (route.fileTypes ?? ['application/octet-stream']).map((t) => [
+                      t,
+                      { schema: { type: 'string', format: 'binary' } },
+                    ]),
+                  )
+                : output
+                  ? {
+                      'application/json': { schema: jsonSchema(output, 'output') },
+                      ...(route.csvWhenAccepted ? { 'text/csv': { schema: { type: 'string' } } } : {}),
+                    }
+                  : undefined,
         },
         '400': errorResponse('Invalid input: the message names the field'),
         ...(route.access !== 'public' ? { '401': errorResponse('Not signed in') } : {}),

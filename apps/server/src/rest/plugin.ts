@@ -108,8 +108,23 @@ export async function restPlugin(app: FastifyInstance, opts: { deps: ContextDeps
       handler: async (req, reply) => {
         const ctx = await createContext(opts.deps, req);
         if (route.stream) return sendStream({ ...route, stream: route.stream }, ctx, req, reply);
-        const result = await callProcedure(ctx, route.procedure, defaultInput(route, req));
-        if (route.format === 'csv') {
+        const wantsCsv = !!route.csvWhenAccepted && /\btext\/csv\b/i.test(req.headers.accept ?? '');
+        const input = defaultInput(route, req);
+        const result = await callProcedure(
+          ctx,
+          route.procedure,
+          wantsCsv && input && typeof input === 'object' ? { ...input, format: 'csv' } : input,
+        );
+        if (route.format === 'file') {
+          const file = result as { fileName: string; contentType: string; text?: string; base64?: string };
+          return reply
+            .code(200)
+            .type(file.contentType)
+            .header('content-disposition', `attachment; filename="${file.fileName.replace(/"/g, '')}"`)
+            .header('x-content-type-options', 'nosniff')
+            .send(file.base64 !== undefined ? Buffer.from(file.base64, 'base64') : (file.text ?? ''));
+        }
+        if (route.format === 'csv' || (wantsCsv && result && typeof result === 'object' && 'csv' in result)) {
           const file = result as { fileName: string; csv: string };
           return reply
             .code(200)

@@ -7,6 +7,7 @@ import {
   requiredTextSchema,
   textSchema,
   urlSchema,
+  isCleanText,
 } from './common.js';
 import { isValidKey } from './music.js';
 
@@ -157,6 +158,14 @@ const planFields = {
   theme: optionalTextSchema('Theme', 300).optional(),
   notes: optionalTextSchema('Notes', 5000).optional(),
   status: z.enum(PLAN_STATUSES, { error: 'Status must be draft, published or completed' }).optional(),
+  /** Each time the service is held ('09:00', '11:00'), at most 6; none: one service. */
+  serviceTimes: z
+    .array(
+      z.string({ error: 'Service times must be times as HH:MM' }).regex(HHMM, 'Service times must be times as HH:MM'),
+    )
+    .max(6, 'A plan can have at most 6 service times')
+    .transform((times) => [...new Set(times)].sort())
+    .optional(),
 };
 
 function endAfterStart(v: { startTime?: string | null; endTime?: string | null }, ctx: z.RefinementCtx) {
@@ -190,6 +199,8 @@ export const planSummarySchema = z.object({
   date: z.string(),
   startTime: z.string().nullable(),
   endTime: z.string().nullable(),
+  /** The times the service is held, in order; empty for one service. */
+  serviceTimes: z.array(z.string()),
   location: z.string().nullable(),
   description: z.string().nullable(),
   status: z.enum(PLAN_STATUSES),
@@ -599,3 +610,61 @@ export const aiAnnounceAnswerSchema = z.object({
 export type AiAnnounceAnswer = z.infer<typeof aiAnnounceAnswerSchema>;
 
 export const okIdSchema = z.object({ id: z.number().int() });
+
+// ---- Song files and reports (issue 31 §10, §11) ----
+
+/** A ChordPro file's largest size. */
+export const MAX_CHORDPRO_BYTES = 1024 * 1024;
+const chordProFileSchema = z
+  .object({
+    name: requiredTextSchema('File name', 200),
+    content: z.string({ error: 'File content must be text' }),
+  })
+  .superRefine((f, ctx) => {
+    if (new TextEncoder().encode(f.content).length > MAX_CHORDPRO_BYTES)
+      ctx.addIssue({ code: 'custom', path: ['content'], message: `${f.name} is larger than 1 MB` });
+    else if (!isCleanText(f.content) || f.content.includes('\uFFFD'))
+      ctx.addIssue({ code: 'custom', path: ['content'], message: `${f.name} is not a text file` });
+  });
+export const importSongsSchema = z.object({
+  files: z
+    .array(chordProFileSchema)
+    .min(1, 'Choose at least one ChordPro file')
+    .max(20, 'At most 20 files can be imported at once'),
+});
+export const importSongsResultSchema = z.object({
+  songs: z.array(z.object({ id: z.number().int(), title: z.string() })),
+});
+
+/** A file sent as it is (REST answers with its bytes and type; tRPC with this object). */
+export const songFileSchema = z.object({
+  fileName: z.string(),
+  contentType: z.string(),
+  text: z.string().optional(),
+  base64: z.string().optional(),
+});
+
+export const songUsageInputSchema = z
+  .object({
+    from: dateSchema('From'),
+    to: dateSchema('To'),
+    /** 'csv' answers with the CSV file (REST: also `Accept: text/csv`). */
+    format: z.enum(['json', 'csv'], { error: 'Format must be json or csv' }).default('json'),
+  })
+  .superRefine((v, ctx) => {
+    if (v.to < v.from) ctx.addIssue({ code: 'custom', path: ['to'], message: 'To must be on or after From' });
+  });
+export const songUsageRowSchema = z.object({
+  songId: z.number().int(),
+  title: z.string(),
+  artist: z.string().nullable(),
+  ccliNumber: z.string().nullable(),
+  uses: z.number().int().describe('Services that used the song: a plan held at two times counts twice'),
+  plans: z.number().int(),
+  firstUsed: z.string(),
+  lastUsed: z.string(),
+});
+export const songUsageOutputSchema = z.union([
+  z.object({ from: z.string(), to: z.string(), songs: z.array(songUsageRowSchema) }),
+  z.object({ fileName: z.string(), csv: z.string() }),
+]);

@@ -527,6 +527,7 @@ export interface ServicePlans {
   id: Generated<number>;
   location: string | null;
   notes: string | null;
+  serviceTimes: Generated<string[]>;
   startTime: string | null;
   status: Generated<'draft' | 'published' | 'completed'>;
   theme: string | null;

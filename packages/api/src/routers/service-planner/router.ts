@@ -36,6 +36,11 @@ import {
   sendRequestsResultSchema,
   songIdSchema,
   songSchema,
+  importSongsSchema,
+  importSongsResultSchema,
+  songFileSchema,
+  songUsageInputSchema,
+  songUsageOutputSchema,
   updateAssignmentSchema,
   updateItemSchema,
   updateItemTypeSchema,
@@ -69,6 +74,14 @@ import {
   updatePlan,
 } from '../../services/service-planner/plans.js';
 import { createSong, deleteSong, getSong, listSongs, updateSong } from '../../services/service-planner/songs.js';
+import {
+  importChordProFiles,
+  planChordProFile,
+  planOpenLyricsZip,
+  songChordProFile,
+  songUsage,
+} from '../../services/service-planner/song-files.js';
+import { toCsv } from '../../render/csv.js';
 import {
   addBlockout,
   createMember,
@@ -134,6 +147,27 @@ const plansRouter = router({
     .input(duplicatePlanSchema)
     .output(planDetailSchema)
     .mutation(({ ctx, input }) => duplicatePlan(ctx.db, ctx.tenantId, input)),
+  chordPro: protectedProcedure
+    .meta(
+      rest.get('/api/service-planner/plans/{id}/chordpro', "A plan's songs in order of service as one ChordPro file", {
+        format: 'file',
+        fileTypes: ['text/plain'],
+      }),
+    )
+    .input(planIdSchema)
+    .output(songFileSchema)
+    .query(({ ctx, input }) => planChordProFile(ctx.db, ctx.tenantId, input)),
+  openLyrics: protectedProcedure
+    .meta(
+      rest.get(
+        '/api/service-planner/plans/{id}/openlyrics',
+        "A plan's songs as OpenLyrics files (OpenLP, FreeShow), one per song, in a zip",
+        { format: 'file', fileTypes: ['application/zip'] },
+      ),
+    )
+    .input(planIdSchema)
+    .output(songFileSchema)
+    .query(({ ctx, input }) => planOpenLyricsZip(ctx.db, ctx.tenantId, input)),
   sendRequests: protectedProcedure
     .meta(
       rest.post(
@@ -261,6 +295,51 @@ const songsRouter = router({
     .input(songIdSchema)
     .output(okIdSchema)
     .mutation(({ ctx, input }) => deleteSong(ctx.db, ctx.tenantId, input)),
+  importChordPro: protectedProcedure
+    .meta(
+      rest.post(
+        '/api/service-planner/songs/import',
+        'Import ChordPro files (.cho, .chordpro, .pro; each at most 1 MB, several songs split at {new_song}) as songs',
+        { status: 201, bodyLimit: 21 * 1024 * 1024 },
+      ),
+    )
+    .input(importSongsSchema)
+    .output(importSongsResultSchema)
+    .mutation(({ ctx, input }) => importChordProFiles(ctx.db, ctx.tenantId, input)),
+  chordPro: protectedProcedure
+    .meta(
+      rest.get('/api/service-planner/songs/{id}/chordpro', 'A song as a ChordPro file', {
+        format: 'file',
+        fileTypes: ['text/plain'],
+      }),
+    )
+    .input(songIdSchema)
+    .output(songFileSchema)
+    .query(({ ctx, input }) => songChordProFile(ctx.db, ctx.tenantId, input)),
+});
+
+const reportsRouter = router({
+  songUsage: protectedProcedure
+    .meta(
+      rest.get(
+        '/api/service-planner/reports/song-usage',
+        'Songs used by the plans dated from–to, counted once per service time (JSON, or CSV with Accept: text/csv)',
+        { csvWhenAccepted: true },
+      ),
+    )
+    .input(songUsageInputSchema)
+    .output(songUsageOutputSchema)
+    .query(async ({ ctx, input }) => {
+      const songs = await songUsage(ctx.db, ctx.tenantId, input);
+      if (input.format === 'json') return { from: input.from, to: input.to, songs };
+      return {
+        fileName: `song-usage-${input.from}-to-${input.to}.csv`,
+        csv: toCsv([
+          ['Title', 'Artist', 'CCLI number', 'Uses', 'Plans', 'First used', 'Last used'],
+          ...songs.map((s) => [s.title, s.artist, s.ccliNumber, s.uses, s.plans, s.firstUsed, s.lastUsed]),
+        ]),
+      };
+    }),
 });
 
 const membersRouter = router({
@@ -390,4 +469,5 @@ export const servicePlannerRouter = router({
   positions: positionsRouter,
   assignments: assignmentsRouter,
   requests: requestsRouter,
+  reports: reportsRouter,
 });

@@ -23,6 +23,7 @@ export interface PlanFields {
   theme?: string | null;
   notes?: string | null;
   status?: ServicePlanStatus;
+  serviceTimes?: string[];
 }
 
 const PLAN_COLUMNS = [
@@ -31,6 +32,7 @@ const PLAN_COLUMNS = [
   'p.date',
   'p.startTime',
   'p.endTime',
+  'p.serviceTimes',
   'p.location',
   'p.description',
   'p.status',
@@ -73,6 +75,7 @@ function toSummary(r: SummaryRow): z.input<typeof planSummarySchema> {
     date: r.date,
     startTime: r.startTime,
     endTime: r.endTime,
+    serviceTimes: r.serviceTimes,
     location: r.location,
     description: r.description,
     status: r.status,
@@ -240,6 +243,7 @@ export async function createPlan(
       theme: input.theme ?? null,
       notes: input.notes ?? null,
       status: input.status ?? 'draft',
+      serviceTimes: input.serviceTimes ?? [],
     })
     .returning('id')
     .executeTakeFirstOrThrow();
@@ -305,6 +309,7 @@ export async function duplicatePlan(
         date: input.date,
         startTime: src.startTime,
         endTime: src.endTime,
+        serviceTimes: src.serviceTimes,
         location: src.location,
         description: src.description,
         theme: src.theme,
