@@ -303,4 +303,68 @@ browserDescribe(describe)('Service planner', async () => {
     }
     await context.close();
   }, 300_000);
+
+  it('imports ChordPro files, shows a chart with its capo and Nashville numbers, and reports song usage per service time', async () => {
+    const { page, context } = await e2e.newPage();
+    await signIn(page, e2e.app.url, church.user.username, church.password);
+    await page.goto('/service-planner?tab=songs');
+    const chooser = page.waitForEvent('filechooser');
+    await page.getByRole('button', { name: 'Import ChordPro' }).click();
+    await (
+      await chooser
+    ).setFiles([
+      {
+        name: 'be-thou-my-vision.cho',
+        mimeType: 'text/plain',
+        buffer: Buffer.from(
+          '{title: Be Thou My Vision}\n{key: D}\n{capo: 2}\n[D]Be Thou my [G]Vi[D]sion, O [A]Lord of my [Bm]heart',
+        ),
+      },
+      {
+        name: 'Doxology.pro',
+        mimeType: 'text/plain',
+        buffer: Buffer.from('{key: Bb}\n[Bb]Praise God from [F]whom all [Gm]blessings [Eb]flow'),
+      },
+    ]);
+    await page.getByText('Imported 2 songs').waitFor();
+    await page.getByRole('button', { name: 'Be Thou My Vision', exact: true }).click();
+    const chart = page.getByRole('dialog', { name: 'Be Thou My Vision' });
+    await chart.getByText('Capo 2: chords as played').waitFor();
+    await chart.getByText('Bm', { exact: true }).waitFor();
+    await chart.getByText('Numbers', { exact: true }).click();
+    await chart.getByText('6m', { exact: true }).waitFor();
+    expect(await chart.getByText('Bm', { exact: true }).count()).toBe(0);
+    await expectAccessible(page);
+    await screenshot(page, 'planner-chart-numbers');
+    await chart.getByRole('button', { name: 'Close' }).click();
+
+    // A plan held at two times uses the song: the report counts it twice.
+    const songs = (await church.client.get('/api/service-planner/songs?search=Vision')).body;
+    const plan = (
+      await church.client.post('/api/service-planner/plans', {
+        title: 'Two services',
+        date,
+        serviceTimes: ['09:00', '11:00'],
+      })
+    ).body;
+    await church.client.post(`/api/service-planner/plans/${plan.id}/items`, {
+      title: 'Opening song',
+      duration: 4,
+      song: { songId: songs[0].id },
+    });
+    await page.getByRole('button', { name: 'Song usage' }).click();
+    const report = page.getByRole('dialog', { name: 'Song usage' });
+    await report.getByLabel('To').fill(date);
+    const row = report.getByRole('row', { name: /Be Thou My Vision/ });
+    await expect
+      .poll(() => row.getByRole('cell').allTextContents())
+      .toEqual(['Be Thou My Vision', '', '—', '2', expect.any(String)]);
+    await expectAccessible(page);
+    for (const width of [390, 1024, 1366]) {
+      await page.setViewportSize({ width, height: 800 });
+      await settled(page);
+      await screenshot(page, `planner-song-usage-${width}`);
+    }
+    await context.close();
+  }, 120_000);
 });

@@ -124,7 +124,11 @@ export async function restPlugin(app: FastifyInstance, opts: { deps: ContextDeps
             .header('x-content-type-options', 'nosniff')
             .send(file.base64 !== undefined ? Buffer.from(file.base64, 'base64') : (file.text ?? ''));
         }
-        if (route.format === 'csv' || (wantsCsv && result && typeof result === 'object' && 'csv' in result)) {
+        // A route that may answer CSV (asked by Accept or by `format=csv`) sends the file it returned.
+        if (
+          route.format === 'csv' ||
+          (route.csvWhenAccepted && result && typeof result === 'object' && 'csv' in result)
+        ) {
           const file = result as { fileName: string; csv: string };
           return reply
             .code(200)

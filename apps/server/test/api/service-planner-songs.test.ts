@@ -145,6 +145,11 @@ describe('service times and the song-usage report', () => {
       'Amazing Grace,John Newton,22025,3,2,2031-04-13,2031-04-20',
       'Be Thou My Vision,Traditional Irish,,2,1,2031-04-13,2031-04-13',
     ]);
+    const byQuery = await download(g, `${BASE}/reports/song-usage?from=2031-04-01&to=2031-04-30&format=csv`);
+    expect(byQuery.headers.get('content-disposition')).toBe(
+      'attachment; filename="song-usage-2031-04-01-to-2031-04-30.csv"',
+    );
+    expect(new TextDecoder().decode(byQuery.bytes)).toBe(new TextDecoder().decode(csv.bytes));
     // Another church sees none of it.
     expect((await h.get(`${BASE}/reports/song-usage?from=2031-04-01&to=2031-04-30`)).body.songs).toEqual([]);
   });

@@ -22,6 +22,7 @@ import {
   type PlanSummary,
 } from '@lampstand/api/schemas/service-planner';
 import { KEYS } from '@lampstand/api/schemas/music';
+import { nashvilleNumber } from '@lampstand/api/schemas/chordpro';
 import { renderChordPro } from './chordpro';
 
 const ICONS = {
@@ -102,12 +103,17 @@ export function ChordChart({
   chords,
   fromKey,
   toKey,
+  numbers = false,
 }: {
   chords: string;
   fromKey?: string | null;
   toKey?: string | null;
+  /** Nashville numbers instead of chord names (needs a key). */
+  numbers?: boolean;
 }) {
   const chart = renderChordPro(chords, { fromKey, toKey });
+  const shownKey = chart.key;
+  const label = (chord: string) => (numbers && shownKey ? nashvilleNumber(chord, shownKey) : chord);
   return (
     <Stack gap="md" className="chord-chart">
       {chart.sections.map((section, si) => (
@@ -138,7 +144,7 @@ export function ChordChart({
                       c="indigo.9"
                       style={{ whiteSpace: 'pre', minHeight: '1.3em' }}
                     >
-                      {s.chord ? `${s.chord} ` : ' '}
+                      {s.chord ? `${label(s.chord)} ` : ' '}
                     </Text>
                     <Text component="span" size="sm" style={{ whiteSpace: 'pre' }}>
                       {s.lyrics || ' '}

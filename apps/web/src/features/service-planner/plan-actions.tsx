@@ -1,5 +1,13 @@
 import { Button, Group, Menu } from '@mantine/core';
-import { IconChevronDown, IconCopy, IconPencil, IconPrinter, IconSpeakerphone, IconTrash } from '@tabler/icons-react';
+import {
+  IconChevronDown,
+  IconCopy,
+  IconDownload,
+  IconPencil,
+  IconPrinter,
+  IconSpeakerphone,
+  IconTrash,
+} from '@tabler/icons-react';
 import { Link } from 'react-router-dom';
 import type { PlanDetail } from '@lampstand/api/schemas/service-planner';
 
@@ -17,6 +25,7 @@ export function PlanActions({
   onDuplicate: () => void;
   onDelete: () => void;
 }) {
+  const hasSongs = p.items.some((i) => i.song);
   return (
     <Group gap="xs" wrap="wrap">
       <Button variant="default" leftSection={<IconPencil size={18} />} onClick={onEdit}>
@@ -54,6 +63,26 @@ export function PlanActions({
           <Menu.Item leftSection={<IconCopy size={16} />} onClick={onDuplicate}>
             Duplicate
           </Menu.Item>
+          {hasSongs ? (
+            <>
+              <Menu.Item
+                leftSection={<IconDownload size={16} />}
+                component="a"
+                href={`/api/service-planner/plans/${p.id}/chordpro`}
+                download
+              >
+                Songs as ChordPro
+              </Menu.Item>
+              <Menu.Item
+                leftSection={<IconDownload size={16} />}
+                component="a"
+                href={`/api/service-planner/plans/${p.id}/openlyrics`}
+                download
+              >
+                Songs as OpenLyrics (zip)
+              </Menu.Item>
+            </>
+          ) : null}
           <Menu.Item color="red" leftSection={<IconTrash size={16} />} onClick={onDelete}>
             Delete
           </Menu.Item>

@@ -1,4 +1,4 @@
-import { Modal, Select, SimpleGrid, Stack, Textarea, TextInput } from '@mantine/core';
+import { Modal, Select, SimpleGrid, Stack, TagsInput, Textarea, TextInput } from '@mantine/core';
 import { schemaResolver, useForm } from '@mantine/form';
 import type { z } from 'zod';
 import {
@@ -39,6 +39,7 @@ export function PlanFormModal({
       description: plan?.description ?? '',
       notes: plan?.notes ?? '',
       status: plan?.status ?? 'draft',
+      serviceTimes: plan?.serviceTimes ?? [],
     },
     validate: schemaResolver(createPlanSchema, { sync: true }),
   });
@@ -66,6 +67,17 @@ export function PlanFormModal({
             <TextInput label="Start time" type="time" {...form.getInputProps('startTime')} />
             <TextInput label="End time" type="time" {...form.getInputProps('endTime')} />
           </SimpleGrid>
+          <TagsInput
+            label="Service times"
+            description="When the service is held more than once (e.g. 09:00 and 11:00): the song report counts each."
+            placeholder="HH:MM, then Enter"
+            splitChars={[',', ' ']}
+            maxTags={6}
+            {...form.getInputProps('serviceTimes')}
+            error={
+              form.errors.serviceTimes ?? Object.entries(form.errors).find(([k]) => k.startsWith('serviceTimes.'))?.[1]
+            }
+          />
           <SimpleGrid cols={{ base: 1, sm: 2 }}>
             <TextInput label="Location" {...form.getInputProps('location')} />
             <TextInput label="Theme" {...form.getInputProps('theme')} />

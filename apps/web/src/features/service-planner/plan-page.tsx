@@ -83,6 +83,7 @@ export function PlanPage() {
   const when = [
     dayLabel(p.date),
     p.startTime ? `${timeLabel(p.startTime)}${p.endTime ? ` – ${timeLabel(p.endTime)}` : ''}` : null,
+    p.serviceTimes.length > 1 ? `Services at ${p.serviceTimes.map(timeLabel).join(' and ')}` : null,
     p.location,
   ]
     .filter(Boolean)

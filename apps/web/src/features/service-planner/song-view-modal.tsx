@@ -1,8 +1,9 @@
-import { Button, Group, Loader, Modal, Select, Stack, Text } from '@mantine/core';
-import { IconPrinter } from '@tabler/icons-react';
+import { Badge, Button, Group, Loader, Modal, SegmentedControl, Select, Stack, Text } from '@mantine/core';
+import { IconDownload, IconPrinter } from '@tabler/icons-react';
 import { useState } from 'react';
 import { Link } from 'react-router-dom';
 import { type Song } from '@lampstand/api/schemas/service-planner';
+import { readChordProMeta } from '@lampstand/api/schemas/chordpro';
 import { trpc } from '../../lib/trpc';
 import { ChordChart, KEY_OPTIONS } from './bits';
 import { PLANNER_STALE_MS } from './plans-tab';
@@ -21,6 +22,8 @@ export function SongViewModal({
   onClose: () => void;
 }) {
   const [key, setKey] = useState<string | null>((song.keySignature && initialKey) || song.keySignature);
+  const [view, setView] = useState<'chords' | 'numbers'>('chords');
+  const capo = song.chords ? readChordProMeta(song.chords).capo : null;
   return (
     <Modal opened onClose={onClose} title={song.title} size="xl">
       <Stack>
@@ -36,7 +39,18 @@ export function SongViewModal({
               .filter(Boolean)
               .join(' · ')}
           </Text>
-          <Group gap="xs" align="flex-end">
+          <Group gap="xs" align="flex-end" wrap="wrap">
+            {song.chords ? (
+              <SegmentedControl
+                aria-label="Show chords as"
+                value={view}
+                onChange={(v) => setView(v)}
+                data={[
+                  { value: 'chords', label: 'Chords' },
+                  { value: 'numbers', label: 'Numbers', disabled: !key },
+                ]}
+              />
+            ) : null}
             <Select
               label="Show in key"
               data={KEY_OPTIONS}
@@ -54,10 +68,24 @@ export function SongViewModal({
             >
               Print
             </Button>
+            <Button
+              variant="default"
+              leftSection={<IconDownload size={18} />}
+              component="a"
+              href={`/api/service-planner/songs/${song.id}/chordpro`}
+              download
+            >
+              ChordPro
+            </Button>
           </Group>
         </Group>
+        {capo ? (
+          <Badge variant="light" color="indigo" size="lg" w="fit-content">
+            Capo {capo}: chords as played
+          </Badge>
+        ) : null}
         {song.chords ? (
-          <ChordChart chords={song.chords} fromKey={song.keySignature} toKey={key} />
+          <ChordChart chords={song.chords} fromKey={song.keySignature} toKey={key} numbers={view === 'numbers'} />
         ) : song.lyrics ? (
           <Text size="sm" style={{ whiteSpace: 'pre-wrap' }}>
             {song.lyrics}

@@ -13,6 +13,7 @@ import { notifyError, notifySuccess } from '../../ui/notify';
 import { PLANNER_STALE_MS } from './plans-tab';
 import { SongFormModal } from './song-form-modal';
 import { SongViewModal } from './song-view-modal';
+import { ImportChordProButton, SongUsageButton } from './song-files';
 
 export function SongsTab() {
   const [search, setSearch] = useState('');
@@ -64,9 +65,13 @@ export function SongsTab() {
           onChange={(e) => setSearch(e.currentTarget.value)}
           w={{ base: '100%', sm: 320 }}
         />
-        <Button leftSection={<IconPlus size={18} />} onClick={() => setEditing('new')}>
-          Add Song
-        </Button>
+        <Group gap="xs" wrap="wrap">
+          <SongUsageButton />
+          <ImportChordProButton />
+          <Button leftSection={<IconPlus size={18} />} onClick={() => setEditing('new')}>
+            Add Song
+          </Button>
+        </Group>
       </Group>
       {songs.isLoading ? (
         <Skeleton height={120} />
