@@ -40,3 +40,11 @@ export interface ShowUpImage {
   url: string;
   thumbnailUrl: string | null;
 }
+
+/**
+ * How a blockout recurs inside its range: the nth weekday of each month (nth -1 = the last; 0 =
+ * Sunday), or a weekday every `interval` weeks from the range's start.
+ */
+export type BlockoutRecurrence =
+  | { every: 'month'; nth: 1 | 2 | 3 | 4 | 5 | -1; weekday: number }
+  | { every: 'weeks'; interval: number; weekday: number };

@@ -556,11 +556,11 @@ describe('assignments and scheduling requests', () => {
     expect(twice.body.message).toBe('Cara is already scheduled in this plan');
     const blocked = await g.post(`${BASE}/plans/${p.id}/assignments`, { memberId: dan.id, positionId: pos.id });
     expect(blocked.status).toBe(409);
-    expect(blocked.body.message).toBe('Dan is blocked out on this date');
+    expect(blocked.body.message).toBe('Dan is away 1–5 Mar');
 
     const forced = await g.post(`${BASE}/plans/${p.id}/assignments`, { memberId: dan.id, force: true });
     expect(forced.status).toBe(201);
-    expect(forced.body.warnings).toEqual(['Dan is blocked out on this date']);
+    expect(forced.body.warnings).toEqual(['Dan is away 1–5 Mar']);
     const forcedTwice = await g.post(`${BASE}/plans/${p.id}/assignments`, { memberId: cara.id, force: true });
     expect(forcedTwice.body.warnings).toEqual(['Cara is scheduled more than once in this plan']);
 

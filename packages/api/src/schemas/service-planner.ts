@@ -346,6 +346,20 @@ export const memberFieldsSchema = z.object({
   isActive: z.boolean({ error: 'Active must be true or false' }).default(true),
   contactId: idSchema('Contact ID').nullable().optional(),
   positionIds: boundedArray(idSchema('Position ID'), 'Positions', 100).default([]),
+  /** Most times a month the scheduler may choose them; null for no limit. */
+  maxPerMonth: z
+    .preprocess(
+      (v) => (v === '' ? null : v),
+      z.coerce
+        .number({ error: 'Most times a month must be between 1 and 31' })
+        .int('Most times a month must be between 1 and 31')
+        .min(1, 'Most times a month must be between 1 and 31')
+        .max(31, 'Most times a month must be between 1 and 31')
+        .nullable(),
+    )
+    .optional(),
+  /** Serve on the same plans as their household (family links between the members' contacts). */
+  scheduleWithHousehold: z.boolean({ error: 'Schedule with my household must be true or false' }).optional(),
 });
 /** A member linked to a contact may leave the name empty: the contact's name fills it in. */
 export const createMemberSchema = memberFieldsSchema
@@ -364,6 +378,8 @@ export const updateMemberSchema = z.object({
   isActive: z.boolean({ error: 'Active must be true or false' }).optional(),
   contactId: memberFieldsSchema.shape.contactId,
   positionIds: boundedArray(idSchema('Position ID'), 'Positions', 100).optional(),
+  maxPerMonth: memberFieldsSchema.shape.maxPerMonth,
+  scheduleWithHousehold: memberFieldsSchema.shape.scheduleWithHousehold,
 });
 export const memberIdSchema = z.object({ id: idSchema('Member ID') });
 export const listMembersSchema = z
@@ -378,12 +394,35 @@ export const listMembersSchema = z
   })
   .default({});
 
+/** How a blockout recurs inside its range (every 2nd Sunday; every other week); null for every day. */
+export const blockoutRecurrenceSchema = z
+  .discriminatedUnion(
+    'every',
+    [
+      z.object({
+        every: z.literal('month'),
+        nth: z.union([z.literal(1), z.literal(2), z.literal(3), z.literal(4), z.literal(5), z.literal(-1)], {
+          error: 'Which week must be 1 to 5, or -1 for the last',
+        }),
+        weekday: z.number().int().min(0, 'Weekday must be 0 (Sunday) to 6').max(6, 'Weekday must be 0 (Sunday) to 6'),
+      }),
+      z.object({
+        every: z.literal('weeks'),
+        interval: z.number().int().min(1, 'Every must be 1 to 8 weeks').max(8, 'Every must be 1 to 8 weeks'),
+        weekday: z.number().int().min(0, 'Weekday must be 0 (Sunday) to 6').max(6, 'Weekday must be 0 (Sunday) to 6'),
+      }),
+    ],
+    { error: 'Recurrence must be every month or every few weeks' },
+  )
+  .nullable();
+
 export const blockoutFieldsSchema = z
   .object({
     memberId: idSchema('Member ID'),
     startsOn: dateSchema('Start date'),
     endsOn: dateSchema('End date'),
     reason: optionalTextSchema('Reason', 300).optional(),
+    recurrence: blockoutRecurrenceSchema.default(null),
   })
   .superRefine((v, ctx) => {
     if (v.endsOn < v.startsOn)
@@ -395,7 +434,15 @@ export const blockoutSchema = z.object({
   startsOn: z.string(),
   endsOn: z.string(),
   reason: z.string().nullable(),
+  recurrence: blockoutRecurrenceSchema,
 });
+/** A blockout with its member, for the church-wide list. */
+export const churchBlockoutSchema = blockoutSchema.extend({
+  member: z.object({ id: z.number().int(), name: z.string() }),
+});
+export const listBlockoutsSchema = z
+  .object({ from: dateSchema('From').optional(), to: dateSchema('To').optional() })
+  .default({});
 
 export const memberSchema = z.object({
   id: z.number().int(),
@@ -407,6 +454,8 @@ export const memberSchema = z.object({
   isActive: z.boolean(),
   positions: z.array(positionSchema),
   blockouts: z.array(blockoutSchema),
+  maxPerMonth: z.number().int().nullable(),
+  scheduleWithHousehold: z.boolean(),
   createdAt: isoTimestamp,
   updatedAt: isoTimestamp,
 });
@@ -668,3 +717,53 @@ export const songUsageOutputSchema = z.union([
   z.object({ from: z.string(), to: z.string(), songs: z.array(songUsageRowSchema) }),
   z.object({ fileName: z.string(), csv: z.string() }),
 ]);
+
+// ---- Auto-scheduling (issue 31 §4) ----
+
+export const MAX_PROPOSAL_PLANS = 52;
+export const scheduleProposalInputSchema = z.object({
+  planIds: z
+    .array(idSchema('Plan ID'))
+    .min(1, 'Choose at least one plan')
+    .max(MAX_PROPOSAL_PLANS, `A proposal can cover at most ${MAX_PROPOSAL_PLANS} plans`)
+    .transform((ids) => [...new Set(ids)]),
+  /** The positions to fill on each plan; a position listed twice needs two people. */
+  positionIds: z
+    .array(idSchema('Position ID'))
+    .min(1, 'Choose at least one position')
+    .max(50, 'A proposal can fill at most 50 positions a plan'),
+});
+const slotShape = {
+  planId: z.number().int(),
+  planTitle: z.string(),
+  date: z.string(),
+  positionId: z.number().int(),
+  positionName: z.string(),
+};
+export const scheduleProposalSchema = z.object({
+  assignments: z.array(z.object({ ...slotShape, memberId: z.number().int(), memberName: z.string() })),
+  unfilled: z.array(z.object({ ...slotShape, reason: z.string() })),
+});
+export type ScheduleProposal = z.infer<typeof scheduleProposalSchema>;
+export const scheduleCommitInputSchema = z.object({
+  assignments: z
+    .array(
+      z.object({
+        planId: idSchema('Plan ID'),
+        positionId: idSchema('Position ID'),
+        memberId: idSchema('Member ID'),
+      }),
+    )
+    .min(1, 'There is nobody to schedule')
+    .max(5000, 'At most 5000 assignments at once'),
+  /** Email the requests at once (through the delivery engine). */
+  sendRequests: z.boolean().default(true),
+});
+export const scheduleCommitResultSchema = z.object({
+  created: z.number().int(),
+  plans: z.number().int(),
+  /** Requests queued, and to how many people. */
+  requests: z.number().int(),
+  people: z.number().int(),
+  skippedNoEmail: z.array(z.string()),
+});

@@ -37,6 +37,12 @@ import {
   songIdSchema,
   songSchema,
   importSongsSchema,
+  listBlockoutsSchema,
+  churchBlockoutSchema,
+  scheduleProposalInputSchema,
+  scheduleProposalSchema,
+  scheduleCommitInputSchema,
+  scheduleCommitResultSchema,
   importSongsResultSchema,
   songFileSchema,
   songUsageInputSchema,
@@ -82,8 +88,10 @@ import {
   songUsage,
 } from '../../services/service-planner/song-files.js';
 import { toCsv } from '../../render/csv.js';
+import { commitSchedule, proposeScheduleFor } from '../../services/service-planner/schedule.js';
 import {
   addBlockout,
+  listBlockouts,
   createMember,
   createPosition,
   deleteBlockout,
@@ -318,6 +326,36 @@ const songsRouter = router({
     .query(({ ctx, input }) => songChordProFile(ctx.db, ctx.tenantId, input)),
 });
 
+const scheduleRouter = router({
+  proposal: protectedProcedure
+    .meta(
+      rest.post(
+        '/api/service-planner/schedule/proposal',
+        'Propose who serves where on the chosen plans and positions (nothing is saved); unfilled slots say why',
+      ),
+    )
+    .input(scheduleProposalInputSchema)
+    .output(scheduleProposalSchema)
+    .mutation(({ ctx, input }) => proposeScheduleFor(ctx.db, ctx.tenantId, input)),
+  commit: protectedProcedure
+    .meta(
+      rest.post(
+        '/api/service-planner/schedule/commit',
+        'Save the (edited) proposal as assignments and email the requests',
+        { status: 201 },
+      ),
+    )
+    .input(scheduleCommitInputSchema)
+    .output(scheduleCommitResultSchema)
+    .mutation(({ ctx, input }) =>
+      commitSchedule(
+        { db: ctx.db, email: ctx.services.email, jobs: ctx.services.jobs, config: ctx.services.delivery },
+        ctx.tenantId,
+        input,
+      ),
+    ),
+});
+
 const reportsRouter = router({
   songUsage: protectedProcedure
     .meta(
@@ -373,12 +411,26 @@ const membersRouter = router({
     .output(okIdSchema)
     .mutation(({ ctx, input }) => deleteMember(ctx.db, ctx.tenantId, input)),
   addBlockout: protectedProcedure
-    .meta(
-      rest.post('/api/service-planner/members/{memberId}/blockouts', 'Add blockout dates to a member', { status: 201 }),
-    )
+    .meta({
+      rest: [
+        rest.post('/api/service-planner/members/{memberId}/blockouts', 'Add blockout dates to a member', {
+          status: 201,
+        }).rest,
+        rest.post(
+          '/api/service-planner/blockouts',
+          'Add blockout dates (memberId in the body): a day, a range, or a pattern recurring inside it',
+          { status: 201 },
+        ).rest,
+      ],
+    })
     .input(blockoutFieldsSchema)
     .output(memberSchema)
     .mutation(({ ctx, input }) => addBlockout(ctx.db, ctx.tenantId, input)),
+  blockouts: protectedProcedure
+    .meta(rest.get('/api/service-planner/blockouts', "Every member's blockout dates (from, to: those overlapping)"))
+    .input(listBlockoutsSchema)
+    .output(z.array(churchBlockoutSchema))
+    .query(({ ctx, input }) => listBlockouts(ctx.db, ctx.tenantId, input)),
   deleteBlockout: protectedProcedure
     .meta(rest.delete('/api/service-planner/blockouts/{id}', 'Remove blockout dates'))
     .input(blockoutIdSchema)
@@ -470,4 +522,5 @@ export const servicePlannerRouter = router({
   assignments: assignmentsRouter,
   requests: requestsRouter,
   reports: reportsRouter,
+  schedule: scheduleRouter,
 });

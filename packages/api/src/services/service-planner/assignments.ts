@@ -1,3 +1,4 @@
+import { awayWords, blocksDate, type Blockout } from './auto-schedule.js';
 import crypto from 'node:crypto';
 import type { z } from 'zod';
 import { sql, type AssignmentStatus, type Db } from '@lampstand/db';
@@ -44,16 +45,13 @@ function assignmentQuery(db: Db, tenantId: number) {
     .select(['a.positionId', 'a.status', 'a.notes', 'a.requestedAt', 'a.respondedAt'])
     .select(['m.name as memberName', 'm.email as memberEmail', 'pos.name as positionName'])
     .select((eb) => [
-      eb
-        .exists(
-          eb
-            .selectFrom('teamMemberBlockouts as b')
-            .select(sql`1`.as('one'))
-            .whereRef('b.teamMemberId', '=', 'a.teamMemberId')
-            .whereRef('b.startsOn', '<=', 'p.date')
-            .whereRef('b.endsOn', '>=', 'p.date'),
-        )
-        .as('blocked'),
+      // The member's blockouts whose range holds the plan's date (a recurring one may still miss it).
+      sql<Blockout[] | null>`(
+        select json_agg(json_build_object('memberId', b.team_member_id, 'startsOn', b.starts_on::text,
+          'endsOn', b.ends_on::text, 'recurrence', b.recurrence) order by b.starts_on)
+        from team_member_blockouts b
+        where b.team_member_id = a.team_member_id and b.starts_on <= p.date and b.ends_on >= p.date)`.as('blockouts'),
+      'p.date as planDate',
       eb
         .selectFrom('servicePlanAssignments as o')
         .select(sql<number>`count(*)`.as('n'))
@@ -77,7 +75,8 @@ type Row = Awaited<ReturnType<ReturnType<typeof assignmentQuery>['executeTakeFir
 
 function toAssignment(r: Row): z.input<typeof assignmentSchema> {
   const warnings: string[] = [];
-  if (r.blocked) warnings.push(`${r.memberName} is blocked out on this date`);
+  const away = (r.blockouts ?? []).find((b) => blocksDate(b, r.planDate));
+  if (away) warnings.push(awayWords(r.memberName, away));
   if (Number(r.timesInPlan) > 1) warnings.push(`${r.memberName} is scheduled more than once in this plan`);
   return {
     id: r.id,
@@ -174,15 +173,16 @@ export async function createAssignment(
     if (!member.isActive) throw badRequest(`${member.name} is not active`, 'memberId');
     await assertRefs(trx, tenantId, input);
     if (!input.force) {
-      const blocked = await trx
+      const blockouts = await trx
         .selectFrom('teamMemberBlockouts')
-        .select('id')
+        .select(['teamMemberId as memberId', 'startsOn', 'endsOn', 'recurrence'])
         .where('teamMemberId', '=', member.id)
         .where('userId', '=', tenantId)
         .where('startsOn', '<=', plan.date)
         .where('endsOn', '>=', plan.date)
-        .executeTakeFirst();
-      if (blocked) throw conflict(`${member.name} is blocked out on this date`, 'memberId');
+        .execute();
+      const away = blockouts.find((b) => blocksDate(b, plan.date));
+      if (away) throw conflict(awayWords(member.name, away), 'memberId');
       const twice = await trx
         .selectFrom('servicePlanAssignments')
         .select('id')

@@ -1,7 +1,7 @@
-import type { Db } from '@lampstand/db';
+import type { BlockoutRecurrence, Db } from '@lampstand/db';
 import type { z } from 'zod';
 import { badRequest, notFound } from '../../errors.js';
-import type { Position, memberSchema } from '../../schemas/service-planner.js';
+import type { churchBlockoutSchema, Position, memberSchema } from '../../schemas/service-planner.js';
 import { assertChurchRow, deleteChurchRow } from '../church-rows.js';
 
 // ---- Positions ----
@@ -68,6 +68,8 @@ export interface MemberFields {
   isActive: boolean;
   contactId?: number | null;
   positionIds: number[];
+  maxPerMonth?: number | null;
+  scheduleWithHousehold?: boolean;
 }
 
 async function membersWhere(
@@ -77,7 +79,19 @@ async function membersWhere(
 ) {
   let q = db
     .selectFrom('teamMembers')
-    .select(['id', 'contactId', 'name', 'email', 'phone', 'notes', 'isActive', 'createdAt', 'updatedAt'])
+    .select([
+      'id',
+      'contactId',
+      'name',
+      'email',
+      'phone',
+      'notes',
+      'isActive',
+      'maxPerMonth',
+      'scheduleWithHousehold',
+      'createdAt',
+      'updatedAt',
+    ])
     .where('userId', '=', tenantId);
   if (filter.ids) q = q.where('id', 'in', filter.ids.length ? filter.ids : [0]);
   if (filter.search?.trim()) {
@@ -99,7 +113,7 @@ async function membersWhere(
           .execute(),
         db
           .selectFrom('teamMemberBlockouts')
-          .select(['id', 'teamMemberId', 'startsOn', 'endsOn', 'reason'])
+          .select(['id', 'teamMemberId', 'startsOn', 'endsOn', 'reason', 'recurrence'])
           .where('teamMemberId', 'in', ids)
           .where('userId', '=', tenantId)
           .orderBy('startsOn')
@@ -115,7 +129,7 @@ async function membersWhere(
       .map((p) => ({ id: p.id, name: p.name, category: p.category, description: p.description })),
     blockouts: blockouts
       .filter((b) => b.teamMemberId === r.id)
-      .map((b) => ({ id: b.id, startsOn: b.startsOn, endsOn: b.endsOn, reason: b.reason })),
+      .map((b) => ({ id: b.id, startsOn: b.startsOn, endsOn: b.endsOn, reason: b.reason, recurrence: b.recurrence })),
   }));
 }
 
@@ -180,6 +194,8 @@ export async function createMember(
         phone: input.phone ?? contact?.phone ?? null,
         notes: input.notes ?? null,
         isActive: input.isActive,
+        maxPerMonth: input.maxPerMonth ?? null,
+        scheduleWithHousehold: input.scheduleWithHousehold ?? false,
       })
       .returning('id')
       .executeTakeFirstOrThrow();
@@ -221,7 +237,13 @@ export async function deleteMember(db: Db, tenantId: number, input: { id: number
 export async function addBlockout(
   db: Db,
   tenantId: number,
-  input: { memberId: number; startsOn: string; endsOn: string; reason?: string | null },
+  input: {
+    memberId: number;
+    startsOn: string;
+    endsOn: string;
+    reason?: string | null;
+    recurrence?: BlockoutRecurrence | null;
+  },
 ): Promise<z.input<typeof memberSchema>> {
   await assertChurchRow(db, tenantId, { table: 'teamMembers', id: input.memberId, missing: 'Team member not found' });
   await db
@@ -232,6 +254,7 @@ export async function addBlockout(
       startsOn: input.startsOn,
       endsOn: input.endsOn,
       reason: input.reason ?? null,
+      recurrence: input.recurrence ? JSON.stringify(input.recurrence) : null,
     })
     .execute();
   return getMember(db, tenantId, { id: input.memberId });
@@ -250,4 +273,22 @@ export async function deleteBlockout(
     .executeTakeFirst();
   if (!row) throw notFound('Blockout not found');
   return getMember(db, tenantId, { id: row.teamMemberId });
+}
+
+/** Every blockout of the church's members (overlapping from–to when given), soonest first. */
+export async function listBlockouts(
+  db: Db,
+  tenantId: number,
+  input: { from?: string; to?: string },
+): Promise<z.input<typeof churchBlockoutSchema>[]> {
+  let q = db
+    .selectFrom('teamMemberBlockouts as b')
+    .innerJoin('teamMembers as m', 'm.id', 'b.teamMemberId')
+    .select(['b.id', 'b.startsOn', 'b.endsOn', 'b.reason', 'b.recurrence', 'm.id as memberId', 'm.name as memberName'])
+    .where('b.userId', '=', tenantId)
+    .where('m.userId', '=', tenantId);
+  if (input.from) q = q.where('b.endsOn', '>=', input.from);
+  if (input.to) q = q.where('b.startsOn', '<=', input.to);
+  const rows = await q.orderBy('b.startsOn').orderBy('b.id').limit(5000).execute();
+  return rows.map(({ memberId, memberName, ...b }) => ({ ...b, member: { id: memberId, name: memberName } }));
 }

@@ -1,0 +1,156 @@
+import { describe, expect, it } from 'vitest';
+import { registerChurch, startTestApp } from '../helpers/test-app.js';
+
+// Issue 31 §1, §2, §4: blockouts (recurring too), members' limits, the proposal and its commit.
+
+const app = await startTestApp();
+await registerChurch(app.url, 'Platform');
+const grace = await registerChurch(app.url, 'Grace Church');
+const hope = await registerChurch(app.url, 'Hope Chapel');
+const g = grace.client;
+const h = hope.client;
+const BASE = '/api/service-planner';
+
+function expect400(res: { status: number; body: any }, field: string, message: string) {
+  expect(res.status).toBe(400);
+  expect(res.body.message).toBe(message);
+  expect(res.body.issues.map((i: { path: string }) => i.path)).toContain(field);
+}
+
+const sound = (await g.post(`${BASE}/positions`, { name: 'Sound', category: 'Tech' })).body;
+const member = async (name: string, o: Record<string, unknown> = {}) =>
+  (
+    await g.post(`${BASE}/members`, {
+      name,
+      email: `${name.toLowerCase()}@example.org`,
+      positionIds: [sound.id],
+      ...o,
+    })
+  ).body;
+const maria = await member('Maria');
+await member('Ben', { maxPerMonth: 1 });
+const cleo = await member('Cleo');
+// Four Sundays in May 2031: 4, 11, 18, 25.
+const plans: any[] = [];
+for (const date of ['2031-05-04', '2031-05-11', '2031-05-18', '2031-05-25'])
+  plans.push((await g.post(`${BASE}/plans`, { title: 'Sunday', date })).body);
+const planIds = plans.map((p) => p.id);
+
+describe('blockouts', () => {
+  it('adds a range and a recurring blockout, lists them, and refuses an end before the start', async () => {
+    const range = await g.post(`${BASE}/blockouts`, {
+      memberId: maria.id,
+      startsOn: '2031-05-10',
+      endsOn: '2031-05-19',
+      reason: 'Holiday',
+    });
+    expect(range.status).toBe(201);
+    const monthly = await g.post(`${BASE}/blockouts`, {
+      memberId: cleo.id,
+      startsOn: '2031-01-01',
+      endsOn: '2031-12-31',
+      recurrence: { every: 'month', nth: 4, weekday: 0 },
+    });
+    expect(monthly.status).toBe(201);
+    expect(monthly.body.blockouts[0].recurrence).toEqual({ every: 'month', nth: 4, weekday: 0 });
+    const list = await g.get(`${BASE}/blockouts?from=2031-05-01&to=2031-05-31`);
+    expect(list.body.map((b: { member: { name: string } }) => b.member.name)).toEqual(['Cleo', 'Maria']);
+    expect((await h.get(`${BASE}/blockouts`)).body).toEqual([]);
+    expect400(
+      await g.post(`${BASE}/blockouts`, { memberId: maria.id, startsOn: '2031-05-10', endsOn: '2031-05-01' }),
+      'endsOn',
+      'End date must be on or after the start date',
+    );
+    expect(
+      (await h.post(`${BASE}/blockouts`, { memberId: maria.id, startsOn: '2031-05-10', endsOn: '2031-05-11' })).status,
+    ).toBe(404);
+  });
+
+  it("warns in a person's words when someone away is scheduled by hand", async () => {
+    const res = await g.post(`${BASE}/plans/${plans[1].id}/assignments`, { memberId: maria.id, positionId: sound.id });
+    expect(res.status).toBe(409);
+    expect(res.body.message).toBe('Maria is away 10–19 May');
+    // A recurring blockout only covers its days: Cleo is free on the 2nd Sunday.
+    const free = await g.post(`${BASE}/plans/${plans[1].id}/assignments`, {
+      memberId: cleo.id,
+      positionId: sound.id,
+      force: true,
+    });
+    expect(free.body.warnings).toEqual([]);
+    await g.delete(`${BASE}/assignments/${free.body.id}`);
+  });
+});
+
+describe('auto-schedule', () => {
+  it('proposes by the rules, says why a slot stays empty, and saves nothing', async () => {
+    const camera = (await g.post(`${BASE}/positions`, { name: 'Camera', category: 'Tech' })).body;
+    const res = await g.post(`${BASE}/schedule/proposal`, { planIds, positionIds: [sound.id, camera.id] });
+    expect(res.status).toBe(200);
+    const who = (date: string) => res.body.assignments.find((a: { date: string }) => a.date === date)?.memberName;
+    // 4 May: Ben (limit 1 a month) and Cleo and Maria all free → lowest id first (Maria).
+    // 11 and 18 May: Maria away; Ben then Cleo by rotation; 25 May: Cleo away (4th Sunday), Ben at his limit.
+    expect(['2031-05-04', '2031-05-11', '2031-05-18', '2031-05-25'].map(who)).toEqual([
+      'Maria',
+      'Ben',
+      'Cleo',
+      'Maria',
+    ]);
+    expect(res.body.unfilled).toHaveLength(4);
+    expect(res.body.unfilled[0]).toEqual({
+      planId: plans[0].id,
+      planTitle: 'Sunday',
+      date: '2031-05-04',
+      positionId: camera.id,
+      positionName: 'Camera',
+      reason: 'Nobody active is qualified for Camera',
+    });
+    expect((await g.get(`${BASE}/plans/${plans[0].id}`)).body.assignments).toEqual([]);
+  });
+
+  it('refuses more than 52 plans, and another church’s plan or position', async () => {
+    expect400(
+      await g.post(`${BASE}/schedule/proposal`, {
+        planIds: Array.from({ length: 53 }, (_, i) => i + 1),
+        positionIds: [sound.id],
+      }),
+      'planIds',
+      'A proposal can cover at most 52 plans',
+    );
+    expect((await h.post(`${BASE}/schedule/proposal`, { planIds, positionIds: [sound.id] })).status).toBe(404);
+    const hopeSound = (await h.post(`${BASE}/positions`, { name: 'Sound' })).body;
+    expect((await g.post(`${BASE}/schedule/proposal`, { planIds, positionIds: [hopeSound.id] })).status).toBe(404);
+    expect(
+      (
+        await h.post(`${BASE}/schedule/commit`, {
+          assignments: [{ planId: plans[0].id, positionId: hopeSound.id, memberId: maria.id }],
+        })
+      ).status,
+    ).toBe(404);
+  });
+
+  it('commits the edited proposal as assignments and sends each person their requests', async () => {
+    const proposal = (await g.post(`${BASE}/schedule/proposal`, { planIds, positionIds: [sound.id] })).body;
+    const res = await g.post(`${BASE}/schedule/commit`, {
+      assignments: proposal.assignments.map((a: { planId: number; positionId: number; memberId: number }) => ({
+        planId: a.planId,
+        positionId: a.positionId,
+        memberId: a.memberId,
+      })),
+    });
+    expect(res.status).toBe(201);
+    expect(res.body).toEqual({ created: 4, plans: 4, requests: 4, people: 3, skippedNoEmail: [] });
+    const first = (await g.get(`${BASE}/plans/${plans[0].id}`)).body;
+    expect(first.assignments.map((a: { memberName: string; status: string }) => [a.memberName, a.status])).toEqual([
+      ['Maria', 'scheduled'],
+    ]);
+    // Committing the same again creates nothing new.
+    const again = await g.post(`${BASE}/schedule/commit`, {
+      assignments: [{ planId: plans[0].id, positionId: sound.id, memberId: maria.id }],
+      sendRequests: false,
+    });
+    expect(again.body.created).toBe(0);
+    // The next proposal sees who serves now: everyone has served this month, nobody can do 4 May twice.
+    const next = (await g.post(`${BASE}/schedule/proposal`, { planIds: [plans[0].id], positionIds: [sound.id] })).body;
+    expect(next.assignments.map((a: { memberName: string }) => a.memberName)).toEqual(['Cleo']);
+  });
+});
