@@ -113,3 +113,4 @@ export {
   confirmProposalCode,
   openProposals,
 } from './services/portal/proposals.js';
+export { proposeScheduleFor } from './services/service-planner/schedule.js';
