@@ -367,4 +367,79 @@ browserDescribe(describe)('Service planner', async () => {
     }
     await context.close();
   }, 120_000);
+
+  it('auto-schedules four Sundays, lets the planner change one, and sends the requests after one confirmation', async () => {
+    const api = church.client;
+    const BASE = '/api/service-planner';
+    const slides = (await api.post(`${BASE}/positions`, { name: 'Slides', category: 'Tech' })).body;
+    const names = ['Ada', 'Bo', 'Cy'];
+    const people = [];
+    for (const name of names)
+      people.push(
+        (
+          await api.post(`${BASE}/members`, {
+            name,
+            email: `${name.toLowerCase()}@example.org`,
+            positionIds: [slides.id],
+          })
+        ).body,
+      );
+    await api.post(`${BASE}/blockouts`, { memberId: people[0].id, startsOn: '2032-03-14', endsOn: '2032-03-14' });
+    for (const day of ['07', '14', '21', '28'])
+      await api.post(`${BASE}/plans`, { title: 'Rota Sunday', date: `2032-03-${day}` });
+
+    const { page, context } = await e2e.newPage();
+    await signIn(page, e2e.app.url, church.user.username, church.password);
+    await page.goto('/service-planner');
+    await page.getByRole('button', { name: 'Auto-schedule' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Auto-schedule' });
+    // Only the four rota Sundays, and the Slides position.
+    const plansBox = dialog.getByRole('combobox', { name: 'Plans' });
+    await plansBox.click();
+    // The next eight upcoming plans are chosen at first: clear them (Backspace removes the last one).
+    for (let i = 0; i < 8; i++) await plansBox.press('Backspace');
+    for (const day of [7, 14, 21, 28])
+      await page.getByRole('option', { name: new RegExp(`Mar ${day}, 2032 · Rota Sunday`) }).click();
+    await page.keyboard.press('Escape');
+    await dialog.getByRole('combobox', { name: 'Positions' }).click();
+    await page.getByRole('option', { name: 'Tech: Slides' }).click();
+    await page.keyboard.press('Escape');
+    await dialog.getByRole('button', { name: 'Propose' }).click();
+    const matrix = dialog.getByRole('table', { name: 'Proposed schedule' });
+    await matrix.waitFor();
+    // Ada is away on the 14th: rotation gives Ada, Bo, Cy, Ada.
+    const row = (name: string) => matrix.getByRole('row', { name: new RegExp(`^${name}`) });
+    expect(await row('Ada').getByText('Slides').count()).toBe(2);
+    await expectAccessible(page);
+    for (const width of [390, 1024, 1366]) {
+      await page.setViewportSize({ width, height: 800 });
+      await settled(page);
+      await screenshot(page, `planner-auto-schedule-${width}`);
+    }
+    // The planner gives the last Sunday to Bo instead.
+    await dialog.getByRole('combobox', { name: /^Slides on .*Mar 28/ }).click();
+    await page.getByRole('option', { name: 'Bo', exact: true }).click();
+    expect(await row('Bo').getByText('Slides').count()).toBe(2);
+    await dialog.getByRole('button', { name: 'Send requests' }).click();
+    const confirm = page.getByRole('dialog', { name: 'Send requests' });
+    await confirm.getByText('Send 4 requests to 3 people? Each gets an email with Accept and Decline.').waitFor();
+    await confirm.getByRole('button', { name: 'Send requests' }).click();
+    await page.getByText('4 requests to 3 people.').waitFor();
+    await expect
+      .poll(
+        async () =>
+          (
+            await e2e.app.db
+              .selectFrom('outboxMessages')
+              .select('toAddress')
+              .where('toAddress', 'in', ['ada@example.org', 'bo@example.org', 'cy@example.org'])
+              .execute()
+          )
+            .map((m) => m.toAddress)
+            .sort(),
+        { timeout: 15_000 },
+      )
+      .toEqual(['ada@example.org', 'bo@example.org', 'bo@example.org', 'cy@example.org']);
+    await context.close();
+  }, 120_000);
 });

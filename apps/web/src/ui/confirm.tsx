@@ -26,3 +26,13 @@ export function confirmDiscard(o: { what: string; onDiscard: () => void }) {
     onConfirm: o.onDiscard,
   });
 }
+
+/** Ask before an action that reaches people (sending, publishing): the confirm button is the primary colour. */
+export function confirmAction(o: { title: string; text: ReactNode; confirm: string; onConfirm: () => void }) {
+  modals.openConfirmModal({
+    title: o.title,
+    children: <Text size="sm">{o.text}</Text>,
+    labels: { confirm: o.confirm, cancel: 'Cancel' },
+    onConfirm: o.onConfirm,
+  });
+}

@@ -5,6 +5,7 @@ import {
   Group,
   Modal,
   MultiSelect,
+  NumberInput,
   Select,
   SimpleGrid,
   Stack,
@@ -28,6 +29,16 @@ import { FormActions } from '../../ui/form-actions';
 
 export type MemberInput = z.input<typeof createMemberSchema>;
 
+const WEEKDAYS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
+const ORDINALS = ['1st', '2nd', '3rd', '4th', '5th'];
+
+/** A recurring blockout in words ('every 2nd Sunday', 'every other Sunday'). */
+function repeatWords(r: NonNullable<TeamMember['blockouts'][number]['recurrence']>): string {
+  if (r.every === 'weeks')
+    return r.interval === 1 ? `every ${WEEKDAYS[r.weekday]}` : `every ${r.interval} weeks on ${WEEKDAYS[r.weekday]}`;
+  return `every ${r.nth === -1 ? 'last' : ORDINALS[r.nth - 1]} ${WEEKDAYS[r.weekday]}`;
+}
+
 export function Blockouts({ member }: { member: TeamMember }) {
   const utils = trpc.useUtils();
   const add = trpc.servicePlanner.members.addBlockout.useMutation();
@@ -35,10 +46,25 @@ export function Blockouts({ member }: { member: TeamMember }) {
   const [startsOn, setStartsOn] = useState('');
   const [endsOn, setEndsOn] = useState('');
   const [reason, setReason] = useState('');
+  const [repeat, setRepeat] = useState<string>('none');
   const [error, setError] = useState<string | null>(null);
+  const weekday = startsOn ? new Date(`${startsOn}T00:00:00Z`).getUTCDay() : 0;
+  const nth = startsOn ? Math.floor((Number(startsOn.slice(8, 10)) - 1) / 7) + 1 : 1;
   const save = async () => {
     try {
-      await add.mutateAsync({ memberId: member.id, startsOn, endsOn: endsOn || startsOn, reason });
+      await add.mutateAsync({
+        memberId: member.id,
+        startsOn,
+        endsOn: endsOn || startsOn,
+        reason,
+        recurrence:
+          repeat === 'month'
+            ? { every: 'month', nth: Math.min(nth, 5) as 1 | 2 | 3 | 4 | 5, weekday }
+            : repeat === 'weeks2'
+              ? { every: 'weeks', interval: 2, weekday }
+              : null,
+      });
+      setRepeat('none');
       await utils.servicePlanner.members.invalidate();
       setStartsOn('');
       setEndsOn('');
@@ -56,6 +82,7 @@ export function Blockouts({ member }: { member: TeamMember }) {
           <Text size="sm">
             {formatDate(b.startsOn)}
             {b.endsOn !== b.startsOn ? ` – ${formatDate(b.endsOn)}` : ''}
+            {b.recurrence ? ` · ${repeatWords(b.recurrence)}` : ''}
             {b.reason ? ` · ${b.reason}` : ''}
           </Text>
           <CloseButton
@@ -80,6 +107,26 @@ export function Blockouts({ member }: { member: TeamMember }) {
         <TextInput label="To" type="date" value={endsOn} onChange={(e) => setEndsOn(e.currentTarget.value)} />
         <TextInput label="Reason" value={reason} onChange={(e) => setReason(e.currentTarget.value)} />
       </SimpleGrid>
+      <Select
+        label="Repeats"
+        description="A pattern inside the dates above: leave To far ahead for 'until then'."
+        allowDeselect={false}
+        value={repeat}
+        onChange={(v) => setRepeat(v ?? 'none')}
+        data={[
+          { value: 'none', label: 'Every day in the range' },
+          {
+            value: 'month',
+            label: startsOn
+              ? `The ${ORDINALS[Math.min(nth, 5) - 1]} ${WEEKDAYS[weekday]} of each month`
+              : 'Monthly on that weekday',
+          },
+          {
+            value: 'weeks2',
+            label: startsOn ? `Every other ${WEEKDAYS[weekday]}` : 'Every other week on that weekday',
+          },
+        ]}
+      />
       <Group justify="flex-end">
         <Button size="xs" variant="light" onClick={() => void save()} loading={add.isPending} disabled={!startsOn}>
           Add Blockout
@@ -108,6 +155,8 @@ export function MemberModal({ member, onClose }: { member?: TeamMember; onClose:
       isActive: member?.isActive ?? true,
       contactId: member?.contactId ?? null,
       positionIds: member?.positions.map((p) => p.id) ?? [],
+      maxPerMonth: member?.maxPerMonth ?? null,
+      scheduleWithHousehold: member?.scheduleWithHousehold ?? false,
     },
     validate: schemaResolver(createMemberSchema, { sync: true }),
   });
@@ -168,6 +217,24 @@ export function MemberModal({ member, onClose }: { member?: TeamMember; onClose:
             onChange={(v) => form.setFieldValue('positionIds', v.map(Number))}
           />
           <Textarea label="Notes" autosize minRows={2} {...form.getInputProps('notes')} />
+          <SimpleGrid cols={{ base: 1, sm: 2 }}>
+            <NumberInput
+              label="Most times a month"
+              description="Auto-schedule keeps to it; empty for no limit."
+              min={1}
+              max={31}
+              allowDecimal={false}
+              {...form.getInputProps('maxPerMonth')}
+              value={form.values.maxPerMonth ?? ''}
+              onChange={(v) => form.setFieldValue('maxPerMonth', v === '' ? null : Number(v))}
+            />
+            <Switch
+              mt={{ sm: 'xl' }}
+              label="Schedule with my household"
+              description="On the same plans as family members who serve."
+              {...form.getInputProps('scheduleWithHousehold', { type: 'checkbox' })}
+            />
+          </SimpleGrid>
           <Switch label="Active" {...form.getInputProps('isActive', { type: 'checkbox' })} />
           {current ? <Blockouts member={current} /> : null}
           <FormActions

@@ -13,6 +13,7 @@ import { DuplicatePlanModal } from './duplicate-modal';
 import { ItemTypesModal } from './item-types-modal';
 import { PlanFormModal } from './plan-form';
 import { PlanStatusBadge, dayLabel, timeLabel } from './bits';
+import { AutoScheduleButton } from './auto-schedule-modal';
 
 export const PLANNER_STALE_MS = 5 * 60_000;
 
@@ -68,7 +69,8 @@ export function PlansTab() {
             { value: 'past', label: 'Past' },
           ]}
         />
-        <Group gap="xs">
+        <Group gap="xs" wrap="wrap">
+          <AutoScheduleButton />
           <Button variant="default" leftSection={<IconCategory size={18} />} onClick={() => setTypes(true)}>
             Item Types
           </Button>

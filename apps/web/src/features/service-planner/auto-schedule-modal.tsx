@@ -1,0 +1,218 @@
+import { Alert, Badge, Button, Group, Modal, MultiSelect, Select, Stack, Table, Text } from '@mantine/core';
+import { IconWand } from '@tabler/icons-react';
+import { useMemo, useState } from 'react';
+import type { ScheduleProposal } from '@lampstand/api/schemas/service-planner';
+import { trpc } from '../../lib/trpc';
+import { useSave } from '../../lib/use-save';
+import { confirmAction } from '../../ui/confirm';
+import { dayLabel } from './bits';
+import { PLANNER_STALE_MS } from './plans-tab';
+
+type Slot = ScheduleProposal['assignments'][number];
+
+/**
+ * Auto-schedule (issue 31 §4): choose plans and positions, see who Lampstand proposes (people ×
+ * dates), change anyone, then 'Send requests' after one confirmation.
+ */
+export function AutoScheduleButton() {
+  const [open, setOpen] = useState(false);
+  return (
+    <>
+      <Button variant="default" leftSection={<IconWand size={18} />} onClick={() => setOpen(true)}>
+        Auto-schedule
+      </Button>
+      {open ? <AutoScheduleModal onClose={() => setOpen(false)} /> : null}
+    </>
+  );
+}
+
+function AutoScheduleModal({ onClose }: { onClose: () => void }) {
+  const plans = trpc.servicePlanner.plans.list.useQuery({ when: 'upcoming' }, { staleTime: PLANNER_STALE_MS });
+  const positions = trpc.servicePlanner.positions.list.useQuery(undefined, { staleTime: PLANNER_STALE_MS });
+  const members = trpc.servicePlanner.members.list.useQuery({ activeOnly: true }, { staleTime: PLANNER_STALE_MS });
+  const [planIds, setPlanIds] = useState<string[] | null>(null);
+  const [positionIds, setPositionIds] = useState<string[]>([]);
+  const [proposal, setProposal] = useState<ScheduleProposal | null>(null);
+  const [slots, setSlots] = useState<Slot[]>([]);
+  const chosenPlans = planIds ?? (plans.data ?? []).slice(0, 8).map((p) => String(p.id));
+
+  const propose = useSave(trpc.servicePlanner.schedule.proposal, {
+    errorTitle: 'Failed to propose a schedule',
+    onSuccess: (p) => {
+      setProposal(p);
+      setSlots(p.assignments);
+    },
+  });
+  const commit = useSave(trpc.servicePlanner.schedule.commit, {
+    success: (r) => [
+      'Requests sent',
+      `${r.requests} request${r.requests === 1 ? '' : 's'} to ${r.people} ${r.people === 1 ? 'person' : 'people'}.${
+        r.skippedNoEmail.length ? ` No email for ${r.skippedNoEmail.join(', ')}.` : ''
+      }`,
+    ],
+    errorTitle: 'Failed to send requests',
+    invalidate: (utils) => utils.servicePlanner.plans.invalidate(),
+    onSuccess: onClose,
+  });
+
+  const people = useMemo(() => {
+    const names = new Map<number, string>();
+    for (const s of slots) names.set(s.memberId, s.memberName);
+    return [...names].sort((a, b) => a[1].localeCompare(b[1]));
+  }, [slots]);
+  const dates = useMemo(
+    () => [...new Set((proposal?.assignments ?? []).concat(slots).map((s) => s.date))].sort(),
+    [proposal, slots],
+  );
+  const qualified = (positionId: number) =>
+    (members.data ?? [])
+      .filter((m) => m.positions.some((p) => p.id === positionId))
+      .map((m) => ({ value: String(m.id), label: m.name }));
+  const change = (i: number, memberId: string | null) =>
+    setSlots((all) =>
+      memberId === null
+        ? all.filter((_, k) => k !== i)
+        : all.map((s, k) =>
+            k === i
+              ? {
+                  ...s,
+                  memberId: Number(memberId),
+                  memberName: members.data?.find((m) => m.id === Number(memberId))?.name ?? s.memberName,
+                }
+              : s,
+          ),
+    );
+  const send = () => {
+    const count = slots.length;
+    const who = new Set(slots.map((s) => s.memberId)).size;
+    confirmAction({
+      title: 'Send requests',
+      text: `Send ${count} request${count === 1 ? '' : 's'} to ${who} ${who === 1 ? 'person' : 'people'}? Each gets an email with Accept and Decline.`,
+      confirm: 'Send requests',
+      onConfirm: () =>
+        commit.mutate({
+          assignments: slots.map((s) => ({ planId: s.planId, positionId: s.positionId, memberId: s.memberId })),
+        }),
+    });
+  };
+
+  return (
+    <Modal opened onClose={onClose} title="Auto-schedule" size="90rem">
+      <Stack>
+        {!proposal ? (
+          <>
+            <Text size="sm" c="dimmed">
+              Lampstand proposes who serves where: qualified active members only, nobody away or serving twice a day,
+              each member's monthly limit kept, households together when asked, and those who served least recently
+              first. Nothing is sent until you say so.
+            </Text>
+            <MultiSelect
+              label="Plans"
+              searchable
+              data={(plans.data ?? []).map((p) => ({ value: String(p.id), label: `${dayLabel(p.date)} · ${p.title}` }))}
+              value={chosenPlans}
+              onChange={setPlanIds}
+            />
+            <MultiSelect
+              label="Positions"
+              searchable
+              data={(positions.data ?? []).map((p) => ({
+                value: String(p.id),
+                label: p.category ? `${p.category}: ${p.name}` : p.name,
+              }))}
+              value={positionIds}
+              onChange={setPositionIds}
+            />
+            <Group justify="flex-end">
+              <Button variant="default" onClick={onClose}>
+                Cancel
+              </Button>
+              <Button
+                loading={propose.isPending}
+                disabled={chosenPlans.length === 0 || positionIds.length === 0}
+                onClick={() =>
+                  propose.mutate({ planIds: chosenPlans.map(Number), positionIds: positionIds.map(Number) })
+                }
+              >
+                Propose
+              </Button>
+            </Group>
+          </>
+        ) : (
+          <>
+            {proposal.unfilled.length ? (
+              <Alert color="yellow" title={`${proposal.unfilled.length} not filled`}>
+                <Stack gap={2}>
+                  {proposal.unfilled.map((u, i) => (
+                    <Text key={i} size="sm">
+                      {dayLabel(u.date)}, {u.positionName}: {u.reason}
+                    </Text>
+                  ))}
+                </Stack>
+              </Alert>
+            ) : null}
+            <Table.ScrollContainer minWidth={Math.max(480, 160 + dates.length * 120)}>
+              <Table aria-label="Proposed schedule" striped withTableBorder>
+                <Table.Thead>
+                  <Table.Tr>
+                    <Table.Th>Person</Table.Th>
+                    {dates.map((d) => (
+                      <Table.Th key={d}>{dayLabel(d)}</Table.Th>
+                    ))}
+                  </Table.Tr>
+                </Table.Thead>
+                <Table.Tbody>
+                  {people.map(([id, name]) => (
+                    <Table.Tr key={id}>
+                      <Table.Th scope="row">{name}</Table.Th>
+                      {dates.map((d) => (
+                        <Table.Td key={d}>
+                          {slots
+                            .filter((s) => s.memberId === id && s.date === d)
+                            .map((s, k) => (
+                              <Badge key={k} variant="light">
+                                {s.positionName}
+                              </Badge>
+                            ))}
+                        </Table.Td>
+                      ))}
+                    </Table.Tr>
+                  ))}
+                </Table.Tbody>
+              </Table>
+            </Table.ScrollContainer>
+            <Stack gap="xs">
+              <Text fw={600} size="sm">
+                Change anyone
+              </Text>
+              {slots.map((s, i) => (
+                <Group key={`${s.planId}-${s.positionId}-${i}`} gap="sm" wrap="wrap">
+                  <Text size="sm" w={220}>
+                    {dayLabel(s.date)} · {s.positionName}
+                  </Text>
+                  <Select
+                    aria-label={`${s.positionName} on ${dayLabel(s.date)}`}
+                    data={qualified(s.positionId)}
+                    value={String(s.memberId)}
+                    onChange={(v) => change(i, v)}
+                    clearable
+                    placeholder="Nobody (leave empty)"
+                    w={240}
+                  />
+                </Group>
+              ))}
+            </Stack>
+            <Group justify="flex-end">
+              <Button variant="default" onClick={() => setProposal(null)}>
+                Back
+              </Button>
+              <Button loading={commit.isPending} disabled={slots.length === 0} onClick={send}>
+                Send requests
+              </Button>
+            </Group>
+          </>
+        )}
+      </Stack>
+    </Modal>
+  );
+}
