@@ -46,10 +46,18 @@ const JSON_COLUMN_SHAPES: Record<string, string> = {
   'show_up_projects.images': 'ShowUpImage[]',
   'show_up_updates.images': 'ShowUpImage[]',
   'team_member_blockouts.recurrence': 'BlockoutRecurrence',
+  'service_plan_templates.items': 'PlanTemplateItem[]',
 };
 
 /** The hand-written shapes the overrides name (json-shapes.ts). */
-const JSON_SHAPE_TYPES = ['BlockoutRecurrence', 'ContactMetadata', 'ImportSkip', 'QrScheduleEntry', 'ShowUpImage'];
+const JSON_SHAPE_TYPES = [
+  'BlockoutRecurrence',
+  'ContactMetadata',
+  'ImportSkip',
+  'PlanTemplateItem',
+  'QrScheduleEntry',
+  'ShowUpImage',
+];
 
 const CODEGEN_OPTIONS = {
   camelCase: true, // the application's kysely uses CamelCasePlugin (client.ts)

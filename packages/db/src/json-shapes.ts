@@ -48,3 +48,15 @@ export interface ShowUpImage {
 export type BlockoutRecurrence =
   | { every: 'month'; nth: 1 | 2 | 3 | 4 | 5 | -1; weekday: number }
   | { every: 'weeks'; interval: number; weekday: number };
+
+/** An item of a plan template: what a plan's item holds, with its song and the key chosen. */
+export interface PlanTemplateItem {
+  serviceItemTypeId: number | null;
+  title: string;
+  description: string | null;
+  duration: number;
+  notes: string | null;
+  content: Record<string, unknown>;
+  isRehearsalNeeded: boolean;
+  song: { songId: number; keySignature: string | null; notes: string | null; arrangement: string | null } | null;
+}

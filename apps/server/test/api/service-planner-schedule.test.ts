@@ -154,3 +154,69 @@ describe('auto-schedule', () => {
     expect(next.assignments.map((a: { memberName: string }) => a.memberName)).toEqual(['Cleo']);
   });
 });
+
+describe('plan templates', () => {
+  it('saves a plan as a template and makes plans from it every week, items, songs and positions included', async () => {
+    const song = (await g.post(`${BASE}/songs`, { title: 'Template Song', keySignature: 'G' })).body;
+    const source = (
+      await g.post(`${BASE}/plans`, {
+        title: 'Morning Worship',
+        date: '2031-09-07',
+        startTime: '10:00',
+        serviceTimes: ['09:00', '11:00'],
+        location: 'Main hall',
+      })
+    ).body;
+    await g.post(`${BASE}/plans/${source.id}/items`, { title: 'Welcome', duration: 5 });
+    await g.post(`${BASE}/plans/${source.id}/items`, {
+      title: 'Opening song',
+      duration: 4,
+      song: { songId: song.id, keySignature: 'A' },
+    });
+    await g.post(`${BASE}/plans/${source.id}/assignments`, { memberId: cleo.id, positionId: sound.id });
+    const t = await g.post(`${BASE}/templates`, { planId: source.id, name: 'Sunday morning' });
+    expect(t.status).toBe(201);
+    expect(t.body).toMatchObject({
+      name: 'Sunday morning',
+      title: 'Morning Worship',
+      startTime: '10:00',
+      serviceTimes: ['09:00', '11:00'],
+      items: [
+        { title: 'Welcome', duration: 5, songId: null },
+        { title: 'Opening song', duration: 4, songId: song.id },
+      ],
+      positionsNeeded: [sound.id],
+    });
+    expect((await g.post(`${BASE}/templates`, { planId: source.id, name: 'Sunday morning' })).status).toBe(409);
+
+    const made = await g.post(`${BASE}/templates/${t.body.id}/plans`, { date: '2031-10-05', weeks: 3 });
+    expect(made.status).toBe(201);
+    expect(made.body.plans.map((p: { date: string }) => p.date)).toEqual(['2031-10-05', '2031-10-12', '2031-10-19']);
+    const plan = (await g.get(`${BASE}/plans/${made.body.plans[1].id}`)).body;
+    expect(plan).toMatchObject({
+      title: 'Morning Worship',
+      status: 'draft',
+      startTime: '10:00',
+      serviceTimes: ['09:00', '11:00'],
+      positionsNeeded: [sound.id],
+      location: 'Main hall',
+    });
+    expect(plan.items.map((i: { title: string; startTime: string }) => [i.title, i.startTime])).toEqual([
+      ['Welcome', '10:00'],
+      ['Opening song', '10:05'],
+    ]);
+    expect(plan.items[1].song).toMatchObject({ songId: song.id, keySignature: 'A' });
+    expect(plan.assignments).toEqual([]);
+    expect((await g.get(`${BASE}/templates`)).body.map((x: { name: string }) => x.name)).toEqual(['Sunday morning']);
+
+    expect400(
+      await g.post(`${BASE}/templates/${t.body.id}/plans`, { date: '2031-10-05', weeks: 53 }),
+      'weeks',
+      'Weeks must be between 1 and 52',
+    );
+    expect((await h.post(`${BASE}/templates/${t.body.id}/plans`, { date: '2031-10-05' })).status).toBe(404);
+    expect((await h.post(`${BASE}/templates`, { planId: source.id, name: 'Mine' })).status).toBe(404);
+    expect((await h.get(`${BASE}/templates`)).body).toEqual([]);
+    expect((await g.delete(`${BASE}/templates/${t.body.id}`)).status).toBe(200);
+  });
+});

@@ -201,6 +201,8 @@ export const planSummarySchema = z.object({
   endTime: z.string().nullable(),
   /** The times the service is held, in order; empty for one service. */
   serviceTimes: z.array(z.string()),
+  /** Positions the plan needs (from its template; a position twice needs two people). */
+  positionsNeeded: z.array(z.number().int()),
   location: z.string().nullable(),
   description: z.string().nullable(),
   status: z.enum(PLAN_STATUSES),
@@ -766,4 +768,40 @@ export const scheduleCommitResultSchema = z.object({
   requests: z.number().int(),
   people: z.number().int(),
   skippedNoEmail: z.array(z.string()),
+});
+
+// ---- Plan templates (issue 31 §9) ----
+
+export const createTemplateSchema = z.object({
+  planId: idSchema('Plan ID'),
+  name: requiredTextSchema('Template name', 200),
+});
+export const templateIdSchema = z.object({ id: idSchema('Template ID') });
+export const planTemplateSchema = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  title: z.string(),
+  startTime: z.string().nullable(),
+  endTime: z.string().nullable(),
+  location: z.string().nullable(),
+  serviceTimes: z.array(z.string()),
+  items: z.array(z.object({ title: z.string(), duration: z.number().int(), songId: z.number().int().nullable() })),
+  /** Positions a plan from it needs (a position twice needs two people). */
+  positionsNeeded: z.array(z.number().int()),
+  createdAt: isoTimestamp,
+});
+export const MAX_TEMPLATE_WEEKS = 52;
+export const plansFromTemplateSchema = z.object({
+  id: idSchema('Template ID'),
+  date: dateSchema('Date'),
+  /** One plan on `date`, or one every week for this many weeks. */
+  weeks: z.coerce
+    .number({ error: `Weeks must be between 1 and ${MAX_TEMPLATE_WEEKS}` })
+    .int(`Weeks must be between 1 and ${MAX_TEMPLATE_WEEKS}`)
+    .min(1, `Weeks must be between 1 and ${MAX_TEMPLATE_WEEKS}`)
+    .max(MAX_TEMPLATE_WEEKS, `Weeks must be between 1 and ${MAX_TEMPLATE_WEEKS}`)
+    .default(1),
+});
+export const plansFromTemplateResultSchema = z.object({
+  plans: z.array(z.object({ id: z.number().int(), date: z.string(), title: z.string() })),
 });

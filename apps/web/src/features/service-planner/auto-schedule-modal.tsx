@@ -31,10 +31,18 @@ function AutoScheduleModal({ onClose }: { onClose: () => void }) {
   const positions = trpc.servicePlanner.positions.list.useQuery(undefined, { staleTime: PLANNER_STALE_MS });
   const members = trpc.servicePlanner.members.list.useQuery({ activeOnly: true }, { staleTime: PLANNER_STALE_MS });
   const [planIds, setPlanIds] = useState<string[] | null>(null);
-  const [positionIds, setPositionIds] = useState<string[]>([]);
+  const [positionIds, setPositionIds] = useState<string[] | null>(null);
   const [proposal, setProposal] = useState<ScheduleProposal | null>(null);
   const [slots, setSlots] = useState<Slot[]>([]);
   const chosenPlans = planIds ?? (plans.data ?? []).slice(0, 8).map((p) => String(p.id));
+  // At first, the positions the chosen plans need (from their template).
+  const chosenPositions = positionIds ?? [
+    ...new Set(
+      (plans.data ?? [])
+        .filter((p) => chosenPlans.includes(String(p.id)))
+        .flatMap((p) => p.positionsNeeded.map(String)),
+    ),
+  ];
 
   const propose = useSave(trpc.servicePlanner.schedule.proposal, {
     errorTitle: 'Failed to propose a schedule',
@@ -120,7 +128,7 @@ function AutoScheduleModal({ onClose }: { onClose: () => void }) {
                 value: String(p.id),
                 label: p.category ? `${p.category}: ${p.name}` : p.name,
               }))}
-              value={positionIds}
+              value={chosenPositions}
               onChange={setPositionIds}
             />
             <Group justify="flex-end">
@@ -129,9 +137,9 @@ function AutoScheduleModal({ onClose }: { onClose: () => void }) {
               </Button>
               <Button
                 loading={propose.isPending}
-                disabled={chosenPlans.length === 0 || positionIds.length === 0}
+                disabled={chosenPlans.length === 0 || chosenPositions.length === 0}
                 onClick={() =>
-                  propose.mutate({ planIds: chosenPlans.map(Number), positionIds: positionIds.map(Number) })
+                  propose.mutate({ planIds: chosenPlans.map(Number), positionIds: chosenPositions.map(Number) })
                 }
               >
                 Propose

@@ -6,6 +6,7 @@ import {
   IconPencil,
   IconPrinter,
   IconSpeakerphone,
+  IconTemplate,
   IconTrash,
 } from '@tabler/icons-react';
 import { Link } from 'react-router-dom';
@@ -17,12 +18,14 @@ export function PlanActions({
   onEdit,
   onAnnounce,
   onDuplicate,
+  onSaveTemplate,
   onDelete,
 }: {
   plan: PlanDetail;
   onEdit: () => void;
   onAnnounce: () => void;
   onDuplicate: () => void;
+  onSaveTemplate: () => void;
   onDelete: () => void;
 }) {
   const hasSongs = p.items.some((i) => i.song);
@@ -62,6 +65,9 @@ export function PlanActions({
         <Menu.Dropdown>
           <Menu.Item leftSection={<IconCopy size={16} />} onClick={onDuplicate}>
             Duplicate
+          </Menu.Item>
+          <Menu.Item leftSection={<IconTemplate size={16} />} onClick={onSaveTemplate}>
+            Save as template
           </Menu.Item>
           {hasSongs ? (
             <>

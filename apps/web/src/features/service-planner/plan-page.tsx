@@ -11,6 +11,7 @@ import { PageHeader } from '../../ui/page-header';
 import { AnnounceModal, DRAFT_LABELS } from './announce-modal';
 import { PlanStatusBadge, dayLabel, timeLabel } from './bits';
 import { DuplicatePlanModal } from './duplicate-modal';
+import { SaveTemplateModal } from './template-modals';
 import { ItemModal } from './item-modal';
 import { PlanFormModal } from './plan-form';
 import { TeamSection } from './team-section';
@@ -34,6 +35,7 @@ export function PlanPage() {
   const [itemModal, setItemModal] = useState<PlanItem | 'new' | null>(null);
   const [announcing, setAnnouncing] = useState(false);
   const [duplicating, setDuplicating] = useState(false);
+  const [savingTemplate, setSavingTemplate] = useState(false);
 
   if (plan.isLoading) return <PlanLoading />;
   if (plan.isError || !plan.data) return <PlanLoadError error={plan.error} onRetry={() => void plan.refetch()} />;
@@ -105,6 +107,7 @@ export function PlanPage() {
             onEdit={() => setEditing(true)}
             onAnnounce={() => setAnnouncing(true)}
             onDuplicate={() => setDuplicating(true)}
+            onSaveTemplate={() => setSavingTemplate(true)}
             onDelete={deletePlan}
           />
         }
@@ -160,6 +163,7 @@ export function PlanPage() {
         />
       ) : null}
       {announcing ? <AnnounceModal plan={p} onClose={() => setAnnouncing(false)} /> : null}
+      {savingTemplate ? <SaveTemplateModal plan={p} onClose={() => setSavingTemplate(false)} /> : null}
       {duplicating ? (
         <DuplicatePlanModal
           plan={p}

@@ -14,6 +14,7 @@ import { ItemTypesModal } from './item-types-modal';
 import { PlanFormModal } from './plan-form';
 import { PlanStatusBadge, dayLabel, timeLabel } from './bits';
 import { AutoScheduleButton } from './auto-schedule-modal';
+import { FromTemplateButton } from './template-modals';
 
 export const PLANNER_STALE_MS = 5 * 60_000;
 
@@ -71,6 +72,7 @@ export function PlansTab() {
         />
         <Group gap="xs" wrap="wrap">
           <AutoScheduleButton />
+          <FromTemplateButton />
           <Button variant="default" leftSection={<IconCategory size={18} />} onClick={() => setTypes(true)}>
             Item Types
           </Button>
