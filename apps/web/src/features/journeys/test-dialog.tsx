@@ -1,4 +1,4 @@
-import { Alert, Badge, Button, Group, Modal, Radio, Select, Stack, Text, Timeline } from '@mantine/core';
+import { Badge, Button, Group, Modal, Radio, Select, Stack, Text, Timeline } from '@mantine/core';
 import { useState } from 'react';
 import { describeStep, type JourneyOutput } from '@lampstand/api/schemas/journeys';
 import { trpc } from '../../lib/trpc';
@@ -36,15 +36,15 @@ export function TestDialog({ journey, onClose }: { journey: JourneyOutput; onClo
     onSuccess: (r) => setEnrollmentId(r.enrollmentId),
   });
   const runs = trpc.journeys.enrollmentRuns.useQuery(
-    { id: journey.id, enrollmentId: enrollmentId ?? 0 },
+    { enrollmentId: enrollmentId ?? 0 },
     {
       enabled: enrollmentId !== null,
-      refetchInterval: (q) => (q.state.data?.enrollment.status === 'active' ? 1000 : false),
+      refetchInterval: (q) => (q.state.data?.status === 'active' ? 1000 : false),
     },
   );
   const byId = new Map(journey.steps.map((s, i) => [s.id, { step: s, number: i + 1 }]));
   const data = runs.data;
-  const status = data?.enrollment.status;
+  const status = data?.status;
   return (
     <Modal opened onClose={onClose} title={`Test ${journey.name}`} size="lg">
       <Stack>
@@ -126,9 +126,6 @@ export function TestDialog({ journey, onClose }: { journey: JourneyOutput; onClo
                 );
               })}
             </Timeline>
-            {status === 'exited' && data?.enrollment.exitReason ? (
-              <Alert color="yellow">{data.enrollment.exitReason}</Alert>
-            ) : null}
             <Group justify="flex-end">
               <Button variant="default" onClick={onClose}>
                 Close

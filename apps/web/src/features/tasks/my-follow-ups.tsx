@@ -9,7 +9,7 @@ import { ReassignDialog, TaskActions, type Task } from './task-actions';
 export function MyFollowUps() {
   const tasks = trpc.tasks.list.useQuery({ status: 'open', assignee: 'me', limit: 5 });
   const [reassigning, setReassigning] = useState<Task | null>(null);
-  const items = tasks.data?.items ?? [];
+  const items = tasks.data?.tasks ?? [];
   return (
     <Paper withBorder p="md">
       <Group justify="space-between" mb="sm">

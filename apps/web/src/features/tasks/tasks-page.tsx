@@ -46,7 +46,7 @@ export function TasksPage() {
     assignee: assignee === EVERYONE ? undefined : assignee === 'me' ? 'me' : Number(assignee),
     limit,
   });
-  const rows = tasks.data?.items ?? [];
+  const rows = tasks.data?.tasks ?? [];
   return (
     <>
       <PageHeader title="Tasks" description="Follow-ups that journeys ask staff to do: a call, a visit, a note." />
@@ -114,7 +114,7 @@ export function TasksPage() {
           actions={(t) => <TaskActions task={t} onReassign={() => setReassigning(t)} />}
         />
       )}
-      {tasks.data?.nextCursor ? (
+      {tasks.data?.next ? (
         <Group justify="center" mt="md">
           <Button variant="default" onClick={() => setLimit((l) => Math.min(200, l + 50))} disabled={limit >= 200}>
             Show more
