@@ -33,6 +33,7 @@ import { Flow, type StepStats } from './flow';
 import { blankStep, insertAt, newStepId, removeStep, replaceStep, slotTarget, type Slot } from './flow-model';
 import { useJourneyRefs, Words } from './journey-refs';
 import { entryWords, goalWords, STATUS_COLORS, STATUS_LABELS } from './journey-words';
+import { PeoplePanel } from './people-panel';
 import { SettingsDrawer } from './settings-drawer';
 import { StepDrawer } from './step-drawer';
 import { TestDialog } from './test-dialog';
@@ -314,6 +315,8 @@ function Editor({ journey }: { journey: JourneyOutput }) {
           onAdd={addStep}
         />
       </Card>
+
+      <PeoplePanel journey={journey} />
 
       {editing ? (
         <StepDrawer
