@@ -70,8 +70,8 @@ browserDescribe(describe)('Journeys', async () => {
       .toBe(
         "When someone signs up on any landing page: send Welcome, ask staff to Call {{firstName}} {{lastName}}, wait 2 days, text Pastor's hello, wait 5 days, send Newcomers' lunch.",
       );
-    await page.getByRole('button', { name: /^Edit step 1: Send email/ }).waitFor();
-    await page.getByRole('button', { name: /^Edit step 6: Send email — Send Newcomers' lunch/ }).waitFor();
+    await page.getByRole('button', { name: /^Edit Step 1 · Send email/ }).waitFor();
+    await page.getByRole('button', { name: /^Edit Step 6 · Send email Send Newcomers' lunch/ }).waitFor();
 
     // The trigger: this page only.
     await page.getByRole('button', { name: 'Trigger and settings' }).first().click();
@@ -85,7 +85,7 @@ browserDescribe(describe)('Journeys', async () => {
     await expect.poll(() => summary.textContent()).toMatch(/^When someone signs up on Easter at Grace: send Welcome/);
 
     // Step 1 in its drawer: the rich editor, merge tags, the subject.
-    await page.getByRole('button', { name: /^Edit step 1: Send email/ }).click();
+    await page.getByRole('button', { name: /^Edit Step 1 · Send email/ }).click();
     const emailStep = page.getByRole('dialog', { name: 'Step 1: Send email' });
     expect(await emailStep.getByLabel('Subject').inputValue()).toBe('Welcome to {{churchName}}');
     await emailStep.getByRole('textbox', { name: 'Email content' }).waitFor();
@@ -111,7 +111,7 @@ browserDescribe(describe)('Journeys', async () => {
     await tag.getByLabel('Tag').fill('engaged');
     await tag.getByRole('button', { name: 'Add step' }).click();
     await tag.waitFor({ state: 'detached' });
-    await page.getByRole('button', { name: /^Edit step 5: Add tag — Tag engaged/ }).waitFor();
+    await page.getByRole('button', { name: /^Edit Step 5 · Add tag Tag engaged/ }).waitFor();
     await expect.poll(() => summary.textContent()).toContain('if they opened the previous email: tag engaged');
     await page.getByRole('button', { name: 'Save', exact: true }).click();
     await toast(page, 'Journey saved').waitFor();
@@ -200,7 +200,7 @@ browserDescribe(describe)('Journeys', async () => {
     await shots(page, 'journeys-list');
     await page.getByRole('link', { name: 'Open Welcome a first-time guest' }).click();
     await page
-      .getByRole('button', { name: /^Edit step 1: Send email/ })
+      .getByRole('button', { name: /^Edit Step 1 · Send email/ })
       .getByText('1 sent')
       .waitFor();
 

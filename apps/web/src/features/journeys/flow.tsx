@@ -1,4 +1,4 @@
-import { ActionIcon, Badge, Card, Group, Menu, Stack, Text, ThemeIcon, UnstyledButton } from '@mantine/core';
+import { ActionIcon, Badge, Card, Group, Menu, Stack, Text, ThemeIcon, UnstyledButton, VisuallyHidden } from '@mantine/core';
 import { IconPlus } from '@tabler/icons-react';
 import { describeStep, type JourneyStep, type JourneyStepKind } from '@lampstand/api/schemas/journeys';
 import type { z } from 'zod';
@@ -27,7 +27,7 @@ export function Flow(props: FlowProps) {
   const blocks = layout(props.steps);
   return (
     <div className={classes.flow}>
-      <Stack gap={0} align="center" miw={props.steps.some((s) => s.kind === 'branch') ? 500 : undefined}>
+      <Stack gap={0} align="center">
         <Badge variant="light" size="lg" radius="sm">
           Start
         </Badge>
@@ -50,19 +50,20 @@ function Blocks({ blocks, ...props }: FlowProps & { blocks: Block[] }) {
             <StepCard step={b.step} number={b.number} {...props} />
             <div className={classes.line} />
             <div className={classes.columns} role="group" aria-label={`The two paths of step ${b.number}`}>
-              <Stack gap={0} align="stretch">
+              <Stack gap={0} align="stretch" className={classes.column}>
                 <Badge color="green" variant="light" className={classes.columnLabel}>
                   Yes
                 </Badge>
                 <Blocks blocks={b.yes} {...props} />
               </Stack>
-              <Stack gap={0} align="stretch">
+              <Stack gap={0} align="stretch" className={classes.column}>
                 <Badge color="red" variant="light" className={classes.columnLabel}>
                   No
                 </Badge>
                 <Blocks blocks={b.no} {...props} />
               </Stack>
             </div>
+            <div className={classes.line} />
           </div>
         ),
       )}
@@ -137,6 +138,7 @@ function StepCard({ step, number, ...props }: FlowProps & { step: JourneyStep; n
         </ThemeIcon>
         <Stack gap={2} style={{ flex: 1, minWidth: 0 }}>
           <Text size="xs" c="dimmed">
+            {props.readOnly ? null : <VisuallyHidden>Edit</VisuallyHidden>}{' '}
             Step {number} · {kind.label}
           </Text>
           <Words text={sentence} size="sm" fw={500} style={{ overflowWrap: 'anywhere' }} />
@@ -155,11 +157,7 @@ function StepCard({ step, number, ...props }: FlowProps & { step: JourneyStep; n
       {props.readOnly ? (
         body
       ) : (
-        <UnstyledButton
-          className={classes.cardButton}
-          onClick={() => props.onEdit(step, number)}
-          aria-label={`Edit step ${number}: ${kind.label} — ${sentence.replace(/\*/g, '')}`}
-        >
+        <UnstyledButton className={classes.cardButton} onClick={() => props.onEdit(step, number)}>
           {body}
         </UnstyledButton>
       )}

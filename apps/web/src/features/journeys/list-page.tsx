@@ -11,6 +11,7 @@ import {
   Text,
   TextInput,
   UnstyledButton,
+  VisuallyHidden,
 } from '@mantine/core';
 import { IconEdit, IconPlus, IconRoute } from '@tabler/icons-react';
 import { useState } from 'react';
@@ -154,9 +155,10 @@ function NewJourneyDialog({ onClose }: { onClose: () => void }) {
               className={classes.starter}
               onClick={() => start(s.fields)}
               disabled={create.isPending}
-              aria-label={`Start from ${s.name}`}
             >
-              <Text fw={600}>{s.name}</Text>
+              <Text fw={600}>
+                <VisuallyHidden>Start from</VisuallyHidden> {s.name}
+              </Text>
               <Text size="sm" c="dimmed">
                 {s.description}
               </Text>

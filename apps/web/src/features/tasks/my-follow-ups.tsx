@@ -36,7 +36,7 @@ export function MyFollowUps() {
         <Stack gap="sm" component="ul" p={0} m={0} style={{ listStyle: 'none' }} aria-label="My follow-ups">
           {items.map((t) => (
             <Group key={t.id} component="li" justify="space-between" wrap="wrap" gap="xs">
-              <Stack gap={0} style={{ minWidth: 0, flex: 1 }}>
+              <Stack gap={0} style={{ minWidth: 0, flex: '1 1 240px' }}>
                 <Text size="sm" fw={500}>
                   {t.title}
                 </Text>

@@ -28,7 +28,7 @@ export function useTaskUpdate() {
 export function TaskActions({ task, onReassign }: { task: Task; onReassign: () => void }) {
   const update = useTaskUpdate();
   return (
-    <Group gap="xs" wrap="nowrap">
+    <Group gap="xs" wrap="wrap">
       {task.status === 'open' ? (
         <Button
           size="xs"

@@ -78,7 +78,6 @@ export function TasksPage() {
           label="Tasks"
           rows={rows}
           rowKey={(t) => t.id}
-          minWidth={760}
           empty={tasks.isLoading ? 'Loading…' : status === 'open' ? 'No open tasks. Well done!' : 'No done tasks yet.'}
           columns={[
             {
