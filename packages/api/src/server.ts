@@ -113,3 +113,6 @@ export {
   confirmProposalCode,
   openProposals,
 } from './services/portal/proposals.js';
+export { runDueEnrollments } from './services/journeys/runner.js';
+export { processJourneyTriggers, runBirthdayTriggers } from './services/journeys/triggers.js';
+export { deliverJourney, sweepJourneyDeliveries } from './services/journeys/channel.js';

@@ -45,6 +45,7 @@ const JSON_COLUMN_SHAPES: Record<string, string> = {
   'landing_pages.content': 'Record<string, unknown>',
   'show_up_projects.images': 'ShowUpImage[]',
   'show_up_updates.images': 'ShowUpImage[]',
+  'journey_versions.definition': 'Record<string, unknown>',
 };
 
 /** The hand-written shapes the overrides name (json-shapes.ts). */

@@ -709,3 +709,29 @@ export function describeJourney(
   const steps = path(j.steps[0]?.id ?? null);
   return `${describeTrigger(j.trigger, names)}: ${steps.length ? steps.join(', ') : 'nothing yet'}.`;
 }
+
+// Outputs the server adds for the API (issue 29, backend).
+
+/** What 'Enrol people' did: who entered, and who the entry rule kept out (already in, or before). */
+export const enrollResultSchema = z.object({ enrolled: z.number().int(), skipped: z.number().int() });
+/** 'Test this journey' started: the enrolment whose steps `enrollmentRuns` shows. */
+export const testResultSchema = z.object({ enrollmentId: z.number().int() });
+export const enrollmentRunsInputSchema = z.object({ enrollmentId: idSchema('Enrolment ID') });
+/** One enrolment as it goes (the test's live view). */
+export const enrollmentRunsOutputSchema = z.object({
+  status: enrollmentStatusSchema,
+  nextRunAt: isoTimestamp.nullable(),
+  currentStepId: z.string().nullable(),
+  runs: z.array(enrollmentStepRunSchema),
+});
+export const enrollmentPageSchema = z.object({
+  enrollments: z.array(enrollmentOutputSchema),
+  next: z.number().int().nullable(),
+});
+export const taskPageSchema = z.object({ tasks: z.array(taskOutputSchema), next: z.number().int().nullable() });
+export const journeyStarterOutputSchema = z.object({
+  key: z.string(),
+  name: z.string(),
+  description: z.string(),
+  fields: journeyFieldsSchema,
+});
