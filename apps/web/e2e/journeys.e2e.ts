@@ -211,5 +211,57 @@ browserDescribe(describe)('Journeys', async () => {
     await expectAccessible(page);
     await shots(page, 'journeys-test');
     await test.getByRole('button', { name: 'Close', exact: true }).last().click();
+    await test.waitFor({ state: 'detached' });
+
+    // 'Enrol people': Ada is in it already (once per person), so she is left out.
+    await page.getByRole('button', { name: 'More' }).click();
+    await page.getByRole('menuitem', { name: 'Enrol people' }).click();
+    const enrol = page.getByRole('dialog', { name: 'Enrol people in Welcome a first-time guest' });
+    await enrol.getByRole('combobox', { name: 'Contacts' }).fill('Ada');
+    await page.getByRole('option', { name: 'Ada Lovelace (ada@example.org)' }).click();
+    await expectAccessible(page);
+    await enrol.getByRole('button', { name: 'Enrol 1 person' }).click();
+    await toast(page, /0 people entered Welcome a first-time guest\. 1 person left out/).waitFor();
+
+    // Pause asks first.
+    await page.getByRole('button', { name: 'Pause' }).click();
+    const pause = page.getByRole('dialog', { name: 'Pause Welcome a first-time guest?' });
+    await pause.getByText('While it is paused no one new enters').waitFor();
+    await pause.getByRole('button', { name: 'Pause' }).click();
+    await toast(page, 'Journey paused').waitFor();
+    await page.getByRole('button', { name: 'Activate' }).waitFor();
   }, 300_000);
+
+  it('lists what stops a journey from running on its steps, and refuses to activate it', async () => {
+    const created = await church.client.post('/api/journeys', {
+      name: 'Advent letters',
+      trigger: { kind: 'manual' },
+      steps: [
+        { id: 'wait', kind: 'wait', wait: { mode: 'duration', amount: 1, unit: 'days' }, next: 'letter' },
+        { id: 'letter', kind: 'email', name: 'First letter', next: null },
+      ],
+    });
+    expect(created.status, created.text).toBe(201);
+    const { page } = await e2e.newPage();
+    page.setDefaultTimeout(20_000);
+    await signIn(page, e2e.app.url, church.user.username, church.password);
+    await page.goto(`/journeys/${created.body.id}`);
+    await page.getByRole('heading', { level: 1, name: 'Advent letters' }).waitFor();
+    await page.getByRole('button', { name: 'Activate' }).click();
+    const activate = page.getByRole('dialog', { name: 'Activate Advent letters?' });
+    await activate.getByText('This journey cannot run yet').waitFor();
+    const problem = await activate.getByRole('listitem').first().textContent();
+    expect(problem).toMatch(/^Step 2: /);
+    expect(await activate.getByRole('button', { name: 'Activate' }).isDisabled()).toBe(true);
+    await expectAccessible(page);
+    await activate.getByRole('button', { name: 'Cancel' }).click();
+    // The same words on step 2's card, and in its drawer.
+    await page
+      .getByRole('button', { name: /^Edit Step 2 · Send email/ })
+      .getByText(problem!)
+      .waitFor();
+    await page.getByRole('button', { name: /^Edit Step 2 · Send email/ }).click();
+    await page.getByRole('dialog', { name: 'Step 2: Send email' }).getByText(problem!).waitFor();
+    await expectAccessible(page);
+  }, 120_000);
 });

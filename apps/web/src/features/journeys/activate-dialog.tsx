@@ -1,5 +1,5 @@
 import { Alert, Button, Group, List, Loader, Modal, Stack, Text } from '@mantine/core';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import type { JourneyOutput } from '@lampstand/api/schemas/journeys';
 import { trpc } from '../../lib/trpc';
 import { errorMessage } from '../../lib/errors';
@@ -40,6 +40,11 @@ export function ActivateDialog({
     },
   });
   const problems = refused.length ? refused : (check.data?.problems ?? []);
+  // What cannot run shows on the steps too ('Step 3: …' on step 3's card).
+  const checked = check.data?.problems;
+  useEffect(() => {
+    if (checked) onProblems(problemsOf(checked.map((message) => ({ message }))));
+  }, [checked, onProblems]);
   const reach = check.data?.reach;
   return (
     <Modal opened onClose={onClose} title={`Activate ${journey.name}?`} size="lg">

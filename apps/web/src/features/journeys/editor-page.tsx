@@ -343,12 +343,7 @@ function Editor({ journey }: { journey: JourneyOutput }) {
         />
       ) : null}
       {dialog === 'activate' ? (
-        <ActivateDialog
-          journey={journey}
-          summary={summary}
-          onProblems={(p) => setProblems(p)}
-          onClose={() => setDialog(null)}
-        />
+        <ActivateDialog journey={journey} summary={summary} onProblems={setProblems} onClose={() => setDialog(null)} />
       ) : null}
       {dialog === 'enroll' ? <EnrollDialog journey={journey} refs={refs} onClose={() => setDialog(null)} /> : null}
       {dialog === 'test' ? <TestDialog journey={journey} onClose={() => setDialog(null)} /> : null}

@@ -1,4 +1,15 @@
-import { ActionIcon, Badge, Card, Group, Menu, Stack, Text, ThemeIcon, UnstyledButton, VisuallyHidden } from '@mantine/core';
+import {
+  ActionIcon,
+  Badge,
+  Card,
+  Group,
+  Menu,
+  Stack,
+  Text,
+  ThemeIcon,
+  UnstyledButton,
+  VisuallyHidden,
+} from '@mantine/core';
 import { IconPlus } from '@tabler/icons-react';
 import { describeStep, type JourneyStep, type JourneyStepKind } from '@lampstand/api/schemas/journeys';
 import type { z } from 'zod';
@@ -138,8 +149,7 @@ function StepCard({ step, number, ...props }: FlowProps & { step: JourneyStep; n
         </ThemeIcon>
         <Stack gap={2} style={{ flex: 1, minWidth: 0 }}>
           <Text size="xs" c="dimmed">
-            {props.readOnly ? null : <VisuallyHidden>Edit</VisuallyHidden>}{' '}
-            Step {number} · {kind.label}
+            {props.readOnly ? null : <VisuallyHidden>Edit</VisuallyHidden>} Step {number} · {kind.label}
           </Text>
           <Words text={sentence} size="sm" fw={500} style={{ overflowWrap: 'anywhere' }} />
           {s ? <StepCounts kind={step.kind} stats={s} /> : null}

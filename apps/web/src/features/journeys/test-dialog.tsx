@@ -10,6 +10,8 @@ import type { Contact } from '../contacts/labels';
 import { useContactSearch } from '../contacts/contact-search';
 import { useJourneyRefs, Words } from './journey-refs';
 
+const capitalise = (t: string) => t.charAt(0).toUpperCase() + t.slice(1);
+
 const OUTCOME: Record<string, { label: string; color: string }> = {
   done: { label: 'Done', color: 'green' },
   skipped: { label: 'Skipped', color: 'gray' },
@@ -116,7 +118,7 @@ export function TestDialog({ journey, onClose }: { journey: JourneyOutput; onClo
                       </Group>
                     }
                   >
-                    {s ? <Words text={describeStep(s.step, refs.names)} size="sm" /> : null}
+                    {s ? <Words text={capitalise(describeStep(s.step, refs.names))} size="sm" /> : null}
                     {r.detail ? (
                       <Text size="xs" c="dimmed">
                         {r.detail}
