@@ -92,7 +92,11 @@ function Editor({ journey }: { journey: JourneyOutput }) {
         ? ['Journey saved', `Version ${j.version} is for people who enter from now on.`]
         : 'Journey saved',
     errorTitle: 'Failed to save journey',
-    invalidate: (utils) => [utils.journeys.get.invalidate({ id: journey.id }), utils.journeys.list.invalidate()],
+    invalidate: (utils) => [
+      utils.journeys.get.invalidate({ id: journey.id }),
+      utils.journeys.stats.invalidate({ id: journey.id }),
+      utils.journeys.list.invalidate(),
+    ],
     // The draft becomes what the server holds (its ids and defaults), so it is not dirty.
     onSuccess: (j) => {
       setDraft(fieldsOf(j));
