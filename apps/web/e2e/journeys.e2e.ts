@@ -91,6 +91,7 @@ browserDescribe(describe)('Journeys', async () => {
     await emailStep.getByRole('textbox', { name: 'Email content' }).waitFor();
     await emailStep.getByRole('button', { name: '{{firstName}}' }).waitFor();
     await expectAccessible(page);
+    await shots(page, 'journey-email-step');
     await emailStep.getByRole('button', { name: 'Cancel' }).click();
     await emailStep.waitFor({ state: 'detached' });
 
@@ -185,8 +186,10 @@ browserDescribe(describe)('Journeys', async () => {
     const timeline = page.getByLabel('Activity', { exact: true });
     await timeline.getByText('Entered Welcome a first-time guest').waitFor();
     await timeline.getByText('Sent Welcome').waitFor();
+    await timeline.getByText('Was sent an email').waitFor();
     await timeline.getByText(/Task Call Ada Lovelace assigned to/).waitFor();
     await expectAccessible(page);
+    await shots(page, 'journeys-activity');
 
     // The list's card and the editor's counts.
     await page.goto('/journeys');

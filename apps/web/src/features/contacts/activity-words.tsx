@@ -153,10 +153,11 @@ export function eventWords(e: EventOut): ReactNode {
       );
     case 'signup.confirmed':
       return <>Confirmed their sign-up on {named(page, page ? `/landing-pages/${page.id}/stats` : undefined)}</>;
+    // A journey's or a planner request's email names no campaign (its step says which one).
     case 'email.sent':
-      return <>Was sent {emailCampaign}</>;
+      return campaign ? <>Was sent {emailCampaign}</> : 'Was sent an email';
     case 'email.opened':
-      return <>Opened {emailCampaign}</>;
+      return campaign ? <>Opened {emailCampaign}</> : 'Opened an email';
     case 'email.clicked':
       return (
         <>
