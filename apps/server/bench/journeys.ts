@@ -118,7 +118,14 @@ async function main() {
         name: 'Bench journey',
         trigger: { kind: 'manual' },
         steps: [
-          { id: 'welcome', kind: 'email', name: 'Welcome', subject: 'Welcome {{firstName}}', content: '<p>Hello</p>', next: 'day' },
+          {
+            id: 'welcome',
+            kind: 'email',
+            name: 'Welcome',
+            subject: 'Welcome {{firstName}}',
+            content: '<p>Hello</p>',
+            next: 'day',
+          },
           { id: 'day', kind: 'wait', wait: { mode: 'duration', amount: 1, unit: 'days' }, next: 'tag' },
           { id: 'tag', kind: 'add_tag', tag: 'day-two', next: null },
         ],
@@ -140,13 +147,18 @@ async function main() {
     const probe = (async () => {
       while (sending) during.push(...(await timeRequests('during', { warmUp: 0, rounds: 10 }, neighbourList)));
     })();
-    await until(async () => sink.accepted() >= PEOPLE, 'every first email', 1800);
+    await until(
+      async () => [...sink.recipients.keys()].filter((to) => to.startsWith('person')).length >= PEOPLE,
+      'every first email',
+      1800,
+    );
     const firstSeconds = (performance.now() - t0) / 1000;
     sending = false;
     await probe;
     await new Promise((r) => setTimeout(r, 2000));
-    const duplicates = [...sink.recipients.values()].filter((n) => n > 1).length;
-    const missing = PEOPLE - sink.recipients.size;
+    const people = [...sink.recipients.entries()].filter(([to]) => to.startsWith('person'));
+    const duplicates = people.filter(([, n]) => n > 1).length;
+    const missing = PEOPLE - people.length;
 
     // A day passes: every wait ends a day earlier.
     const waiting = await sql<{ n: number }>`

@@ -12,6 +12,11 @@ export interface EnrollOptions {
   now: Date;
   /** One trigger enrols a person once ('event:123', 'birthday:2026'). */
   triggerKey?: string | null;
+  /**
+   * Where the `journey.entered` events go: recorded at once (the default, last in the caller's
+   * transaction), or added to this list for the caller to record last.
+   */
+  events?: NewEvent[];
 }
 
 /**
@@ -72,7 +77,8 @@ export async function enrollCandidates(
       test: false,
     },
   }));
-  await recordEvents(trx, journey.userId, events);
+  if (opts.events) opts.events.push(...events);
+  else await recordEvents(trx, journey.userId, events);
   return rows.length;
 }
 

@@ -522,6 +522,30 @@ describe('saving, activation and tests', () => {
   });
 });
 
+describe('a visit that fails', () => {
+  it('keeps its error and comes back later, holding up no other enrolment of its transaction', async () => {
+    const steps: JourneyFieldsInput['steps'] = [{ id: 't', kind: 'add_tag', tag: 'fine', next: null }];
+    const broken = await active({ name: 'Broken', trigger: { kind: 'manual' }, steps });
+    const fine = await active({ name: 'Fine', trigger: { kind: 'manual' }, steps });
+    const a = await contact();
+    const b = await contact();
+    await enrollInJourney(db, church.id, { id: broken.id, contactIds: [a.id] }, T0);
+    await enrollInJourney(db, church.id, { id: fine.id, contactIds: [b.id] }, T0);
+    // A definition that no longer reads (as if written by a bug).
+    await db
+      .updateTable('journeyVersions')
+      .set({ definition: JSON.stringify({ trigger: { kind: 'manual' }, steps: 'oops' }) })
+      .where('journeyId', '=', broken.id)
+      .execute();
+    await runDueEnrollments(db, { now: T0 });
+    expect((await enrollmentsOf(fine.id))[0]).toMatchObject({ status: 'completed' });
+    const [stuck] = await enrollmentsOf(broken.id);
+    expect(stuck).toMatchObject({ status: 'active', leaseUntil: null });
+    expect(stuck!.lastError).toBeTruthy();
+    expect(stuck!.nextRunAt!.getTime()).toBe(T0.getTime() + 5 * 60_000);
+  });
+});
+
 describe('two runners at once', () => {
   it('each step runs once per enrolment', async () => {
     const l = await list('Many');

@@ -1,4 +1,4 @@
-import { sql, type Db } from '@lampstand/db';
+import { sql, type Db, type NewRow } from '@lampstand/db';
 import type { NewEvent } from '../../schemas/events.js';
 import {
   describeCondition,
@@ -16,8 +16,9 @@ import { localDate, nextWeekdayAt, quietHoursEnd } from './time.js';
 
 /**
  * The journey runner (issue 29 §6): workers claim due enrolments (`next_run_at <= now`) with FOR
- * UPDATE SKIP LOCKED and a lease, then move each one, in a transaction of its own, through its
- * steps until a wait (or the end). The transaction locks the enrolment and checks the lease is
+ * UPDATE SKIP LOCKED and a lease, then move each one through its steps until a wait (or the end),
+ * up to 50 of one church in a transaction (a group that fails is tried again one enrolment per
+ * transaction, so one that cannot move holds up no other). The transaction locks the enrolment and checks the lease is
  * still this worker's (a fence), records each step run under the unique (enrolment, step) key,
  * writes what the step does (a delivery of the one engine for an email, a text or a staff email;
  * a list membership; a tag; a task) and the step's event in the person's Activity, and moves the
@@ -141,23 +142,52 @@ export async function runDueEnrollments(db: Db, opts: RunnerOptions): Promise<Ru
   for (;;) {
     const claimed = await claimDue(db, opts.now, batchSize, opts.leaseSeconds ?? 120);
     if (claimed.length === 0) return result;
+    const groups = groupByChurch(claimed, VISITS_PER_TRANSACTION);
     let next = 0;
-    const workers = Array.from({ length: Math.min(opts.concurrency ?? 4, claimed.length) }, async () => {
-      while (next < claimed.length) {
-        const c = claimed[next++]!;
-        const outcome = await moveEnrollment(db, cache, c, opts).catch(async (err: unknown) => {
-          await noteFailure(db, c.id, c.leaseUntil, opts.now, err);
-          return null;
-        });
-        if (outcome) {
-          result.moved++;
-          if (outcome.delivered) result.journeysToDeliver.add(outcome.journeyId);
-        }
+    const workers = Array.from({ length: Math.min(opts.concurrency ?? 4, groups.length) }, async () => {
+      while (next < groups.length) {
+        const group = groups[next++]!;
+        const outcome = await moveGroup(db, cache, group, opts).catch(() => isolate(db, cache, group, opts));
+        result.moved += outcome.moved;
+        for (const id of outcome.journeys) result.journeysToDeliver.add(id);
       }
     });
     await Promise.all(workers);
     if (claimed.length < batchSize) return result;
   }
+}
+
+/** Visits moved in one transaction (one church's): the church's event lock and the commit are shared. */
+const VISITS_PER_TRANSACTION = 50;
+
+type Claim = { id: number; leaseUntil: Date; journeyId: number; version: number; userId: number };
+
+/** Claims in groups of one church each, at most `size` a group. */
+function groupByChurch(claims: Claim[], size: number): Claim[][] {
+  const byChurch = new Map<number, Claim[]>();
+  for (const c of claims) byChurch.set(c.userId, [...(byChurch.get(c.userId) ?? []), c]);
+  const groups: Claim[][] = [];
+  for (const list of byChurch.values())
+    for (let i = 0; i < list.length; i += size) groups.push(list.slice(i, i + size));
+  return groups;
+}
+
+/**
+ * A group whose transaction failed: each visit again in a transaction of its own, so one
+ * enrolment that cannot move (its error kept, tried again later) holds up no other.
+ */
+async function isolate(db: Db, cache: RunCache, group: Claim[], opts: RunnerOptions) {
+  const out = { moved: 0, journeys: new Set<number>() };
+  for (const c of group) {
+    try {
+      const r = await moveGroup(db, cache, [c], opts);
+      out.moved += r.moved;
+      for (const id of r.journeys) out.journeys.add(id);
+    } catch (err) {
+      if (!(err instanceof LostClaim)) await noteFailure(db, c.id, c.leaseUntil, opts.now, err);
+    }
+  }
+  return out;
 }
 
 async function claimDue(db: Db, now: Date, limit: number, leaseSeconds: number) {
@@ -202,171 +232,254 @@ interface StepResult {
 /** Another worker holds the enrolment or ran the step: this visit changes nothing. */
 class LostClaim extends Error {}
 
+/** What the visits of one transaction add up: their events (recorded last) and messages counted. */
+interface GroupOut {
+  events: NewEvent[];
+  usage: { email: number; sms: number };
+  /** The contacts of the group's enrolments, read at once. */
+  people: Map<number, Person>;
+  /** Step runs and enrolment changes, written at once at the end. */
+  runs: NewRow<'journeyStepRuns'>[];
+  updates: {
+    id: number;
+    status: string;
+    endedAt: Date | null;
+    exitReason: string | null;
+    nextRunAt: Date | null;
+    waitUntil: Date | null;
+    currentStepId: string | null;
+    lastEmailDeliveryId: number | null;
+  }[];
+}
+
 /**
- * One visit of one enrolment, in one transaction: null when the claim was lost (another worker
- * took over), else whether any delivery was queued.
+ * The visits of one church's claimed enrolments, in one transaction: each enrolment is locked and
+ * checked to be still this worker's (the lease), moved, and its events recorded at the end.
  */
-async function moveEnrollment(
+async function moveGroup(
   db: Db,
   cache: RunCache,
-  claim: { id: number; leaseUntil: Date; journeyId: number; version: number; userId: number },
+  group: Claim[],
   opts: RunnerOptions,
-): Promise<{ journeyId: number; delivered: boolean } | null> {
-  const now = opts.now;
-  const { id, leaseUntil: lease } = claim;
+): Promise<{ moved: number; journeys: Set<number> }> {
+  const userId = group[0]!.userId;
   // Read before the transaction: a visit holds one connection, never waits for a second.
-  const d = await cache.definition(claim.journeyId, claim.version);
-  const church = await cache.church(claim.userId);
-  try {
-    return await db.transaction().execute(async (trx) => {
-      const e = (await trx
-        .selectFrom('journeyEnrollments')
-        .select([
-          'id',
-          'userId',
-          'journeyId',
-          'version',
-          'contactId',
-          'status',
-          'currentStepId',
-          'nextRunAt',
-          'enteredAt',
-          'test',
-          'testEmail',
-          'lastEmailDeliveryId',
-          'waitUntil',
-          'leaseUntil',
-        ])
-        .where('id', '=', id)
-        .forUpdate()
-        .executeTakeFirst()) as Enrollment | undefined;
-      if (!e || e.status !== 'active' || e.leaseUntil?.getTime() !== lease.getTime()) throw new LostClaim();
-      const journey = await trx
-        .selectFrom('journeys')
-        .select(['id', 'name'])
-        .where('id', '=', e.journeyId)
-        .executeTakeFirstOrThrow();
-      const ref = { id: journey.id, name: journey.name };
-      const person = await loadPerson(trx, e, church);
-      const events: NewEvent[] = [];
-      const about = person ? personOf({ ...person, phone: person.phoneE164 }) : undefined;
-      const contactId = e.contactId;
-      let delivered = false;
-      let ended: { status: 'completed' | 'converted' | 'exited'; reason?: string } | null = null;
-      let nextRunAt: Date | null = e.nextRunAt;
-      let waitUntil = e.waitUntil;
-      let lastEmail = e.lastEmailDeliveryId;
-      let current = e.currentStepId;
-
-      if (!person) ended = { status: 'exited', reason: 'Contact deleted' };
-      else if (d.goal && contactId && (await goalReached(trx, e, d.goal, contactId))) ended = { status: 'converted' };
-
-      for (let i = 0; !ended && i < MAX_STEPS_PER_VISIT; i++) {
-        const at = stepById(d, current);
-        if (!at) {
-          ended = { status: 'completed' };
-          break;
-        }
-        const step = at.step;
-        let r: StepResult | 'later';
-        if (step.kind === 'wait') {
-          if (waitUntil && waitUntil.getTime() <= now.getTime()) {
-            r = { outcome: 'done', detail: 'The wait is over', next: step.next };
-            waitUntil = null;
-          } else {
-            waitUntil ??= waitEnd(step, now, church.timeZone, e.test);
-            nextRunAt = waitUntil;
-            r = 'later';
-          }
-        } else if (step.kind === 'sms' && !e.test && quietHoursEnd(now, church.timeZone)) {
-          // Quiet hours: the text waits for 8:00 in the church's time zone.
-          nextRunAt = quietHoursEnd(now, church.timeZone);
-          r = 'later';
-        } else {
-          r = await runStep(trx, { e, step, person: person!, church, now, journeyName: journey.name, opts });
-          if (r !== 'later' && r.deliveryId && step.kind === 'email' && r.outcome === 'done') lastEmail = r.deliveryId;
-          if (r !== 'later' && r.deliveryId) delivered = true;
-          if (r === 'later') nextRunAt = new Date(now.getTime() + OVER_LIMIT_RETRY_MS);
-        }
-        if (r === 'later') break;
-        const run = await trx
-          .insertInto('journeyStepRuns')
-          .values({
-            userId: e.userId,
-            enrollmentId: e.id,
-            stepId: step.id,
-            kind: step.kind,
-            outcome: r.outcome,
-            detail: r.detail,
-            deliveryId: r.deliveryId ?? null,
-            createdAt: now,
-          })
-          .onConflict((oc) => oc.columns(['enrollmentId', 'stepId']).doNothing())
-          .returning('id')
-          .executeTakeFirst();
-        if (!run) throw new LostClaim();
-        if (contactId)
-          events.push({
-            type: 'journey.step_done',
-            contactId,
-            payload: {
-              person: about,
-              journey: ref,
-              enrollmentId: e.id,
-              step: { id: step.id, kind: step.kind, name: stepName(step) },
-              outcome: r.outcome,
-              detail: r.detail,
-            },
-          });
-        if (r.end) ended = r.end;
-        else current = r.next;
-      }
-
-      if (ended) {
+  const defs = new Map<string, JourneyDefinition>();
+  for (const c of group) defs.set(`${c.journeyId}:${c.version}`, await cache.definition(c.journeyId, c.version));
+  const church = await cache.church(userId);
+  const leases = new Map(group.map((c) => [c.id, c.leaseUntil.getTime()]));
+  return db.transaction().execute(async (trx) => {
+    const rows = (await trx
+      .selectFrom('journeyEnrollments')
+      .select([
+        'id',
+        'userId',
+        'journeyId',
+        'version',
+        'contactId',
+        'status',
+        'currentStepId',
+        'nextRunAt',
+        'enteredAt',
+        'test',
+        'testEmail',
+        'lastEmailDeliveryId',
+        'waitUntil',
+        'leaseUntil',
+      ])
+      .where('id', 'in', [...leases.keys()])
+      .orderBy('id')
+      .forUpdate()
+      .execute()) as Enrollment[];
+    // Still ours: active, and the lease we took (another worker may have taken it over).
+    const mine = rows.filter((e) => e.status === 'active' && e.leaseUntil?.getTime() === leases.get(e.id));
+    const journeys = new Map(
+      (
         await trx
-          .updateTable('journeyEnrollments')
-          .set({
-            status: ended.status,
-            endedAt: now,
-            exitReason: ended.reason ?? null,
-            nextRunAt: null,
-            waitUntil: null,
-            currentStepId: ended.status === 'completed' ? null : current,
-            lastEmailDeliveryId: lastEmail,
-            leaseUntil: null,
-            lastError: null,
-          })
-          .where('id', '=', e.id)
+          .selectFrom('journeys')
+          .select(['id', 'name'])
+          .where('id', 'in', [...new Set(mine.map((e) => e.journeyId)), 0])
+          .execute()
+      ).map((j) => [j.id, j]),
+    );
+    const contactIds = mine.map((e) => e.contactId).filter((id): id is number => id !== null);
+    const people = new Map(
+      (contactIds.length
+        ? await trx
+            .selectFrom('contacts')
+            .select(['id', 'firstName', 'lastName', 'email', 'phoneE164', 'emailConsent', 'smsConsent', 'tags'])
+            .where('id', 'in', contactIds)
+            .execute()
+        : []
+      ).map((c) => [c.id, { ...c, contactId: c.id }]),
+    );
+    const out: GroupOut = { events: [], usage: { email: 0, sms: 0 }, people, runs: [], updates: [] };
+    const delivered = new Set<number>();
+    for (const e of mine) {
+      const journey = journeys.get(e.journeyId)!;
+      const d = defs.get(`${e.journeyId}:${e.version}`)!;
+      if (await visit(trx, { e, d, church, journey, opts, out })) delivered.add(e.journeyId);
+    }
+    if (out.runs.length > 0) {
+      const inserted = await trx
+        .insertInto('journeyStepRuns')
+        .values(out.runs)
+        .onConflict((oc) => oc.columns(['enrollmentId', 'stepId']).doNothing())
+        .returning('id')
+        .execute();
+      // A step run already there: another worker ran it (its lease ran out meanwhile). Nothing of this group stands.
+      if (inserted.length !== out.runs.length) throw new LostClaim();
+    }
+    if (out.updates.length > 0) {
+      await sql`
+        update journey_enrollments e
+        set status = v.status, ended_at = v.ended_at, exit_reason = v.exit_reason, next_run_at = v.next_run_at,
+            wait_until = v.wait_until, current_step_id = v.current_step_id,
+            last_email_delivery_id = v.last_email_delivery_id, lease_until = null, last_error = null
+        from jsonb_to_recordset(${JSON.stringify(
+          out.updates.map((u) => ({
+            id: u.id,
+            status: u.status,
+            ended_at: u.endedAt,
+            exit_reason: u.exitReason,
+            next_run_at: u.nextRunAt,
+            wait_until: u.waitUntil,
+            current_step_id: u.currentStepId,
+            last_email_delivery_id: u.lastEmailDeliveryId,
+          })),
+        )}::jsonb) as v(
+          id bigint, status text, ended_at timestamptz, exit_reason text, next_run_at timestamptz,
+          wait_until timestamptz, current_step_id text, last_email_delivery_id integer)
+        where e.id = v.id`.execute(trx);
+    }
+    for (const channel of ['email', 'sms'] as const) {
+      if (out.usage[channel] > 0)
+        await trx
+          .insertInto('campaignRecipientUsage')
+          .values({ userId, channel, kind: 'journey', campaignId: null, recipients: out.usage[channel] })
           .execute();
-        if (contactId) {
-          const base = { person: about, journey: ref, enrollmentId: e.id };
-          if (ended.status === 'completed') events.push({ type: 'journey.completed', contactId, payload: base });
-          else if (ended.status === 'converted')
-            events.push({ type: 'journey.converted', contactId, payload: { ...base, goal: goalWords(d.goal) } });
-          else events.push({ type: 'journey.exited', contactId, payload: { ...base, reason: ended.reason ?? '' } });
-        }
+    }
+    // Last in the transaction: the church's event writers wait from here to the commit.
+    await recordEvents(trx, userId, out.events, { actor: { kind: 'system', id: null } });
+    return { moved: mine.length, journeys: delivered };
+  });
+}
+
+/** One enrolment's visit: its steps until a wait or the end; true when it queued a message. */
+async function visit(
+  trx: Db,
+  v: {
+    e: Enrollment;
+    d: JourneyDefinition;
+    church: Church;
+    journey: { id: number; name: string };
+    opts: RunnerOptions;
+    out: GroupOut;
+  },
+): Promise<boolean> {
+  const { e, d, church, journey, opts, out } = v;
+  const now = opts.now;
+  const ref = { id: journey.id, name: journey.name };
+  const person = personFor(e, church, out.people);
+  const events = out.events;
+  const about = person ? personOf({ ...person, phone: person.phoneE164 }) : undefined;
+  const contactId = e.contactId;
+  let delivered = false;
+  let ended: { status: 'completed' | 'converted' | 'exited'; reason?: string } | null = null;
+  let nextRunAt: Date | null = e.nextRunAt;
+  let waitUntil = e.waitUntil;
+  let lastEmail = e.lastEmailDeliveryId;
+  let current = e.currentStepId;
+
+  if (!person) ended = { status: 'exited', reason: 'Contact deleted' };
+  else if (d.goal && contactId && (await goalReached(trx, e, d.goal, contactId))) ended = { status: 'converted' };
+
+  for (let i = 0; !ended && i < MAX_STEPS_PER_VISIT; i++) {
+    const at = stepById(d, current);
+    if (!at) {
+      ended = { status: 'completed' };
+      break;
+    }
+    const step = at.step;
+    let r: StepResult | 'later';
+    if (step.kind === 'wait') {
+      if (waitUntil && waitUntil.getTime() <= now.getTime()) {
+        r = { outcome: 'done', detail: 'The wait is over', next: step.next };
+        waitUntil = null;
       } else {
-        await trx
-          .updateTable('journeyEnrollments')
-          .set({
-            currentStepId: current,
-            nextRunAt,
-            waitUntil,
-            lastEmailDeliveryId: lastEmail,
-            leaseUntil: null,
-            lastError: null,
-          })
-          .where('id', '=', e.id)
-          .execute();
+        waitUntil ??= waitEnd(step, now, church.timeZone, e.test);
+        nextRunAt = waitUntil;
+        r = 'later';
       }
-      // Last in the transaction: the church's event writers wait from here to the commit.
-      await recordEvents(trx, e.userId, events, { actor: { kind: 'system', id: null } });
-      return { journeyId: e.journeyId, delivered };
+    } else if (step.kind === 'sms' && !e.test && quietHoursEnd(now, church.timeZone)) {
+      // Quiet hours: the text waits for 8:00 in the church's time zone.
+      nextRunAt = quietHoursEnd(now, church.timeZone);
+      r = 'later';
+    } else {
+      r = await runStep(trx, { e, step, person: person!, church, now, journeyName: journey.name, opts, out });
+      if (r !== 'later' && r.deliveryId && step.kind === 'email' && r.outcome === 'done') lastEmail = r.deliveryId;
+      if (r !== 'later' && r.deliveryId) delivered = true;
+      if (r === 'later') nextRunAt = new Date(now.getTime() + OVER_LIMIT_RETRY_MS);
+    }
+    if (r === 'later') break;
+    out.runs.push({
+      userId: e.userId,
+      enrollmentId: e.id,
+      stepId: step.id,
+      kind: step.kind,
+      outcome: r.outcome,
+      detail: r.detail,
+      deliveryId: r.deliveryId ?? null,
+      createdAt: now,
     });
-  } catch (err) {
-    if (err instanceof LostClaim) return null;
-    throw err;
+    if (contactId)
+      events.push({
+        type: 'journey.step_done',
+        contactId,
+        payload: {
+          person: about,
+          journey: ref,
+          enrollmentId: e.id,
+          step: { id: step.id, kind: step.kind, name: stepName(step) },
+          outcome: r.outcome,
+          detail: r.detail,
+        },
+      });
+    if (r.end) ended = r.end;
+    else current = r.next;
   }
+
+  if (ended) {
+    out.updates.push({
+      id: e.id,
+      status: ended.status,
+      endedAt: now,
+      exitReason: ended.reason ?? null,
+      nextRunAt: null,
+      waitUntil: null,
+      currentStepId: ended.status === 'completed' ? null : current,
+      lastEmailDeliveryId: lastEmail,
+    });
+    if (contactId) {
+      const base = { person: about, journey: ref, enrollmentId: e.id };
+      if (ended.status === 'completed') events.push({ type: 'journey.completed', contactId, payload: base });
+      else if (ended.status === 'converted')
+        events.push({ type: 'journey.converted', contactId, payload: { ...base, goal: goalWords(d.goal) } });
+      else events.push({ type: 'journey.exited', contactId, payload: { ...base, reason: ended.reason ?? '' } });
+    }
+  } else {
+    out.updates.push({
+      id: e.id,
+      status: 'active',
+      endedAt: null,
+      exitReason: null,
+      nextRunAt,
+      waitUntil,
+      currentStepId: current,
+      lastEmailDeliveryId: lastEmail,
+    });
+  }
+  return delivered;
 }
 
 /** When a wait that starts `now` ends (a test's waits last seconds). */
@@ -380,7 +493,7 @@ function waitEnd(step: Extract<JourneyStep, { kind: 'wait' }>, now: Date, timeZo
   return nextWeekdayAt(now, timeZone, w.weekday, w.time);
 }
 
-async function loadPerson(trx: Db, e: Enrollment, church: Church): Promise<Person | null> {
+function personFor(e: Enrollment, church: Church, people: Map<number, Person>): Person | null {
   if (e.contactId === null) {
     if (!e.test) return null;
     return {
@@ -394,12 +507,7 @@ async function loadPerson(trx: Db, e: Enrollment, church: Church): Promise<Perso
       tags: [],
     };
   }
-  const c = await trx
-    .selectFrom('contacts')
-    .select(['id', 'firstName', 'lastName', 'email', 'phoneE164', 'emailConsent', 'smsConsent', 'tags'])
-    .where('id', '=', e.contactId)
-    .executeTakeFirst();
-  return c ? { ...c, contactId: c.id } : null;
+  return people.get(e.contactId) ?? null;
 }
 
 /** The name a step has in the Activity ('Welcome', 'Call Maria', 'wait 2 days'). */
@@ -513,6 +621,7 @@ interface StepContext {
   now: Date;
   journeyName: string;
   opts: RunnerOptions;
+  out: GroupOut;
 }
 
 const token = sql<string>`replace(gen_random_uuid()::text, '-', '') || replace(gen_random_uuid()::text, '-', '')`;
@@ -547,10 +656,8 @@ async function queueDelivery(
  */
 async function takeAllowance(trx: Db, x: StepContext, channel: 'email' | 'sms'): Promise<boolean> {
   if (x.church.unlimited) {
-    await trx
-      .insertInto('campaignRecipientUsage')
-      .values({ userId: x.e.userId, channel, kind: 'journey', campaignId: null, recipients: 1 })
-      .execute();
+    // Recorded once for the transaction's visits (moveGroup).
+    x.out.usage[channel]++;
     return true;
   }
   try {
@@ -689,21 +796,14 @@ async function runStep(trx: Db, x: StepContext): Promise<StepResult | 'later'> {
               ).numDeletedRows,
             );
       if (changed > 0)
-        await recordEvents(
-          trx,
-          x.e.userId,
-          [
-            {
-              type: step.kind === 'add_to_list' ? 'list.member_added' : 'list.member_removed',
-              contactId: person.contactId,
-              payload: {
-                person: personOf({ ...person, phone: person.phoneE164 }),
-                list: { id: list.id, name: list.name },
-              },
-            },
-          ],
-          { actor: { kind: 'system', id: null } },
-        );
+        x.out.events.push({
+          type: step.kind === 'add_to_list' ? 'list.member_added' : 'list.member_removed',
+          contactId: person.contactId,
+          payload: {
+            person: personOf({ ...person, phone: person.phoneE164 }),
+            list: { id: list.id, name: list.name },
+          },
+        });
       const verb = step.kind === 'add_to_list' ? 'Added to' : 'Removed from';
       return { outcome: 'done', detail: `${verb} ${list.name}`, next: step.next };
     }
@@ -717,18 +817,11 @@ async function runStep(trx: Db, x: StepContext): Promise<StepResult | 'later'> {
         .executeTakeFirst();
       if (Number(r.numUpdatedRows) > 0) {
         person.tags = [...person.tags, step.tag];
-        await recordEvents(
-          trx,
-          x.e.userId,
-          [
-            {
-              type: 'contact.updated',
-              contactId: person.contactId,
-              payload: { person: personOf({ ...person, phone: person.phoneE164 }), changed: ['tags'] },
-            },
-          ],
-          { actor: { kind: 'system', id: null } },
-        );
+        x.out.events.push({
+          type: 'contact.updated',
+          contactId: person.contactId,
+          payload: { person: personOf({ ...person, phone: person.phoneE164 }), changed: ['tags'] },
+        });
       }
       return { outcome: 'done', detail: `Tagged ${step.tag}`, next: step.next };
     }
@@ -759,23 +852,16 @@ async function runStep(trx: Db, x: StepContext): Promise<StepResult | 'later'> {
         lastName: assignee!.lastName,
       });
       if (person.contactId)
-        await recordEvents(
-          trx,
-          x.e.userId,
-          [
-            {
-              type: 'task.assigned',
-              contactId: person.contactId,
-              payload: {
-                person: personOf({ ...person, phone: person.phoneE164 }),
-                task: { id: task.id, name: title },
-                assignee: assignee!.name,
-                journey: { id: x.e.journeyId, name: x.journeyName },
-              },
-            },
-          ],
-          { actor: { kind: 'system', id: null } },
-        );
+        x.out.events.push({
+          type: 'task.assigned',
+          contactId: person.contactId,
+          payload: {
+            person: personOf({ ...person, phone: person.phoneE164 }),
+            task: { id: task.id, name: title },
+            assignee: assignee!.name,
+            journey: { id: x.e.journeyId, name: x.journeyName },
+          },
+        });
       return { outcome: 'done', detail: `Task “${title}” assigned to ${assignee!.name}`, next: step.next, deliveryId };
     }
     case 'notify': {

@@ -3,6 +3,8 @@ import type { JourneyTrigger } from '../../schemas/journeys.js';
 import { parseDefinition, type JourneyDefinition, type JourneyRow } from './definitions.js';
 import { enrollCandidates } from './enroll.js';
 import { localParts } from './time.js';
+import { recordEvents } from '../events/record.js';
+import type { NewEvent } from '../../schemas/events.js';
 
 /**
  * Journeys' triggers read the event log (issue 29 §2) through a cursor per church, like the
@@ -116,6 +118,8 @@ export async function processChurchEvents(db: Db, tenantId: number, now: Date): 
       moveTo = Math.max(after, Number(rows[0]?.last ?? after), ...events.map((e) => Number(e.id)));
     }
     let enrolled = 0;
+    // Recorded last: the church's event lock is taken after every other write of the transaction.
+    const entered: NewEvent[] = [];
     for (const j of journeys) {
       const contacts: number[] = [];
       for (const e of events) {
@@ -135,7 +139,10 @@ export async function processChurchEvents(db: Db, tenantId: number, now: Date): 
         contacts.push(e.contactId);
       }
       if (contacts.length === 0) continue;
-      enrolled += await enrollCandidates(trx, j.row, j.d, sql`select unnest(${contacts}::int[]) as id`, { now });
+      enrolled += await enrollCandidates(trx, j.row, j.d, sql`select unnest(${contacts}::int[]) as id`, {
+        now,
+        events: entered,
+      });
     }
     // Goals: people who may have reached one are looked at now rather than at their next step.
     const goalContacts = [
@@ -155,6 +162,7 @@ export async function processChurchEvents(db: Db, tenantId: number, now: Date): 
       .set({ lastEventId: moveTo, updatedAt: new Date() })
       .where('userId', '=', tenantId)
       .execute();
+    await recordEvents(trx, tenantId, entered);
     return enrolled;
   });
 }
