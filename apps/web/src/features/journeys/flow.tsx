@@ -15,7 +15,7 @@ import { describeStep, type JourneyStep, type JourneyStepKind } from '@lampstand
 import type { z } from 'zod';
 import type { stepStatsSchema } from '@lampstand/api/schemas/journeys';
 import { formatNumber } from '../../ui/format';
-import { cutOffByExit, layout, type Block, type Slot } from './flow-model';
+import { cutOffByExit, layout, unreachable, type Block, type Slot } from './flow-model';
 import { Words, type JourneyRefs } from './journey-refs';
 import { STEP_KINDS, stepKind } from './step-kinds';
 import classes from './flow.module.css';
@@ -30,12 +30,12 @@ export interface FlowProps {
   errors: Map<number, string>;
   onEdit: (step: JourneyStep, number: number) => void;
   onAdd: (slot: Slot, kind: JourneyStepKind) => void;
-  readOnly?: boolean;
 }
 
 /** The journey top to bottom: each step as a card, '+' between them, a branch's paths side by side. */
 export function Flow(props: FlowProps) {
   const blocks = layout(props.steps);
+  const stray = unreachable(props.steps);
   return (
     <div className={classes.flow}>
       <Stack gap={0} align="center">
@@ -43,6 +43,16 @@ export function Flow(props: FlowProps) {
           Start
         </Badge>
         <Blocks blocks={blocks} {...props} />
+        {stray.length > 0 ? (
+          <Stack gap="xs" mt="lg" w="100%" align="center">
+            <Text size="sm" fw={500}>
+              Not on any path (no one reaches these steps)
+            </Text>
+            {stray.map((s) => (
+              <StepCard key={s.id} step={s} number={props.steps.indexOf(s) + 1} {...props} />
+            ))}
+          </Stack>
+        ) : null}
       </Stack>
     </div>
   );
@@ -91,32 +101,31 @@ function slotName(slot: Slot, props: FlowProps) {
 }
 
 function SlotButton({ block, ...props }: FlowProps & { block: Extract<Block, { kind: 'slot' }> }) {
-  const cut = props.readOnly ? [] : cutOffByExit(props.steps, block.slot);
+  const cut = cutOffByExit(props.steps, block.slot);
   return (
     <div className={classes.slot}>
       <div className={classes.line} />
-      {props.readOnly ? null : (
-        <Menu position="bottom" withinPortal>
-          <Menu.Target>
-            <ActionIcon variant="default" radius="xl" size="md" aria-label={slotName(block.slot, props)}>
-              <IconPlus size={16} />
-            </ActionIcon>
-          </Menu.Target>
-          <Menu.Dropdown>
-            <Menu.Label>Add a step</Menu.Label>
-            {STEP_KINDS.map((k) => (
-              <Menu.Item
-                key={k.kind}
-                leftSection={<k.icon size={16} />}
-                disabled={k.kind === 'exit' && cut.length > 0}
-                onClick={() => props.onAdd(block.slot, k.kind)}
-              >
-                {k.label}
-              </Menu.Item>
-            ))}
-          </Menu.Dropdown>
-        </Menu>
-      )}
+      <Menu position="bottom" withinPortal>
+        <Menu.Target>
+          <ActionIcon variant="default" radius="xl" size="md" aria-label={slotName(block.slot, props)}>
+            <IconPlus size={16} />
+          </ActionIcon>
+        </Menu.Target>
+        <Menu.Dropdown>
+          <Menu.Label>Add a step</Menu.Label>
+          {STEP_KINDS.map((k) => (
+            <Menu.Item
+              key={k.kind}
+              leftSection={<k.icon size={16} />}
+              disabled={k.kind === 'exit' && cut.length > 0}
+              onClick={() => props.onAdd(block.slot, k.kind)}
+            >
+              {k.label}
+            </Menu.Item>
+          ))}
+        </Menu.Dropdown>
+      </Menu>
+
       {block.end ? (
         <>
           <div className={classes.line} />
@@ -149,7 +158,7 @@ function StepCard({ step, number, ...props }: FlowProps & { step: JourneyStep; n
         </ThemeIcon>
         <Stack gap={2} style={{ flex: 1, minWidth: 0 }}>
           <Text size="xs" c="dimmed">
-            {props.readOnly ? null : <VisuallyHidden>Edit</VisuallyHidden>} Step {number} · {kind.label}
+            <VisuallyHidden>Edit</VisuallyHidden> Step {number} · {kind.label}
           </Text>
           <Words text={sentence} size="sm" fw={500} style={{ overflowWrap: 'anywhere' }} />
           {s ? <StepCounts kind={step.kind} stats={s} /> : null}
@@ -164,13 +173,9 @@ function StepCard({ step, number, ...props }: FlowProps & { step: JourneyStep; n
   );
   return (
     <div className={classes.card}>
-      {props.readOnly ? (
-        body
-      ) : (
-        <UnstyledButton className={classes.cardButton} onClick={() => props.onEdit(step, number)}>
-          {body}
-        </UnstyledButton>
-      )}
+      <UnstyledButton className={classes.cardButton} onClick={() => props.onEdit(step, number)}>
+        {body}
+      </UnstyledButton>
     </div>
   );
 }
