@@ -10,7 +10,7 @@ import type { DeliveryDeps } from '../delivery/channels.js';
 import { fillMergeTags, renderEmail } from '../email-campaigns/render.js';
 import { formatFrom } from '../email-campaigns/channel.js';
 import { escapeHtml } from '../../render/html.js';
-import { loadVersion, stepById, type JourneyDefinition } from './definitions.js';
+import { parseDefinition, stepById, type JourneyDefinition } from './definitions.js';
 
 /**
  * A journey's messages as an entry of the one delivery engine (issue 29 §6): the deliveries of kind
@@ -29,26 +29,36 @@ interface JourneyForSending {
   churchName: string;
   postalAddress: string | null;
   smsFromNumber: string | null;
+  /** Every version's definition, as of `loadedAt` (the database's clock). */
+  versions: Map<number, JourneyDefinition>;
+  loadedAt: Date;
 }
 
-/** The step a delivery belongs to, and the person it is about (for a staff email). */
-async function stepOf(db: Db, defs: Map<string, Promise<JourneyDefinition>>, j: JourneyForSending, d: Delivery) {
-  const e = await db
-    .selectFrom('journeyEnrollments as e')
-    .leftJoin('contacts as c', 'c.id', 'e.contactId')
-    .select(['e.version', 'c.firstName', 'c.lastName'])
-    .where('e.id', '=', d.journeyEnrollmentId!)
-    .executeTakeFirst();
-  if (!e) throw Object.assign(new Error('The enrolment was deleted'), { permanent: true });
-  const key = `${j.id}:${e.version}`;
-  let def = defs.get(key);
-  if (!def) {
-    def = loadVersion(db, j, e.version);
-    defs.set(key, def);
+/**
+ * The step a delivery belongs to, from the journey's versions read once per run (the enrolment's
+ * version is looked up only when the journey has several), and the person a staff email is about.
+ */
+async function stepOf(db: Db, j: JourneyForSending, d: Delivery) {
+  // A delivery made after the versions were read may belong to a newer one.
+  const known = j.versions.size === 1 && d.createdAt < j.loadedAt;
+  let version = known ? [...j.versions.keys()][0]! : null;
+  let about = { firstName: '', lastName: '' };
+  const staffMessage = d.contactId === null;
+  if (version === null || staffMessage) {
+    const e = await db
+      .selectFrom('journeyEnrollments as e')
+      .leftJoin('contacts as c', 'c.id', 'e.contactId')
+      .select(['e.version', 'c.firstName', 'c.lastName'])
+      .where('e.id', '=', d.journeyEnrollmentId!)
+      .executeTakeFirst();
+    if (!e) throw Object.assign(new Error('The enrolment was deleted'), { permanent: true });
+    version = e.version;
+    about = { firstName: e.firstName ?? '', lastName: e.lastName ?? '' };
   }
-  const at = stepById(await def, d.journeyStepId);
+  const def = j.versions.get(version);
+  const at = def ? stepById(def, d.journeyStepId) : null;
   if (!at) throw Object.assign(new Error('The step no longer exists'), { permanent: true });
-  return { step: at.step, about: { firstName: e.firstName ?? '', lastName: e.lastName ?? '' } };
+  return { step: at.step, about };
 }
 
 /** A staff member's email: a task to do or a notice about a person. */
@@ -67,7 +77,6 @@ function staffEmail(
 
 export function journeyDriver(deps: DeliveryDeps, channel: 'email' | 'sms'): ChannelDriver<JourneyForSending> {
   const { db, email, sms, config } = deps;
-  const defs = new Map<string, Promise<JourneyDefinition>>();
   const host = () => new URL(config.publicUrl).hostname || 'lampstand.local';
   return {
     channel,
@@ -76,14 +85,21 @@ export function journeyDriver(deps: DeliveryDeps, channel: 'email' | 'sms'): Cha
       ? { ratePerSecond: config.emailRatePerSecond, concurrency: config.emailConcurrency }
       : { ratePerSecond: config.smsRatePerSecond, concurrency: config.smsConcurrency }),
     async load(journeyId) {
-      const { rows } = await sql<JourneyForSending>`
-        select j.id, j.user_id, j.name, u.church_name, s.postal_address, s.sms_from_number
+      const { rows } = await sql<Omit<JourneyForSending, 'versions'>>`
+        select j.id, j.user_id, j.name, u.church_name, s.postal_address, s.sms_from_number, now() as loaded_at
         from journeys j join users u on u.id = j.user_id left join church_settings s on s.user_id = j.user_id
         where j.id = ${journeyId}`.execute(db);
-      return rows[0] ?? null;
+      const j = rows[0];
+      if (!j) return null;
+      const versions = await db
+        .selectFrom('journeyVersions')
+        .select(['version', 'definition'])
+        .where('journeyId', '=', journeyId)
+        .execute();
+      return { ...j, versions: new Map(versions.map((v) => [v.version, parseDefinition(j.name, v.definition)])) };
     },
     async send(j, d) {
-      const { step, about } = await stepOf(db, defs, j, d);
+      const { step, about } = await stepOf(db, j, d);
       const values = { firstName: about.firstName, lastName: about.lastName, churchName: j.churchName };
       const meta = { userId: j.userId, deliveryId: d.id };
       if (step.kind === 'sms') {
