@@ -197,7 +197,14 @@ async function main() {
     console.log('\ntargets: first emails < 120 s, 0 duplicates, 0 missing, next step < 60 s, p95 ≤ 2× baseline');
     console.log(met ? 'all targets met' : 'TARGET MISSED');
   } finally {
-    for (const w of workers) w.kill('SIGTERM');
+    // The workers gone before their database is dropped.
+    await Promise.all(
+      workers.map((w) => {
+        const gone = new Promise((r) => w.once('exit', r));
+        w.kill('SIGTERM');
+        return gone;
+      }),
+    );
     await server.stop();
     await runtime.close();
     await sink.close();
