@@ -31,6 +31,7 @@ import { getOrCreateSetting, randomSecret, type Db } from '@lampstand/db';
 import type { Config } from './config.js';
 import { startJobs, type JobRunner } from './jobs/queue.js';
 import { startWebhookWorker, type WebhookRunner } from './jobs/webhooks.js';
+import { startJourneyWorker } from './jobs/journeys.js';
 import { PublicPageCache } from './public/page-cache.js';
 
 /** Everything the procedures and jobs use, chosen by configuration. */
@@ -198,6 +199,9 @@ export async function startRuntime(
         opts.log ?? (() => {}),
       )
     : null;
+  const journeys = work
+    ? startJourneyWorker({ db, jobs: runner.queue, email, sms, config: delivery }, opts.log ?? (() => {}))
+    : null;
   return {
     deps: {
       db,
@@ -227,6 +231,7 @@ export async function startRuntime(
     async close() {
       await pages.visits.flush();
       await webhooks?.stop();
+      await journeys?.stop();
       await runner.stop();
       await email.close();
     },

@@ -188,6 +188,18 @@ const SCREENS: Screen[] = [
     admin: true,
     actions: (p) => [p.getByRole('button', { name: 'New Template' })],
   },
+  {
+    name: 'journeys',
+    path: '/journeys',
+    heading: 'Journeys',
+    actions: (p) => [p.getByRole('button', { name: 'New journey' }).first()],
+  },
+  {
+    name: 'tasks',
+    path: '/tasks',
+    heading: 'Tasks',
+    actions: (p) => [p.getByRole('combobox', { name: 'Assigned to' })],
+  },
 ];
 
 /**

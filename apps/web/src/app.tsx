@@ -63,6 +63,9 @@ const DonationSuccessPage = lazyScreen(() => import('./features/show-up/donation
 const NewProjectPage = lazyScreen(() => import('./features/show-up/project-form-page'), 'NewProjectPage');
 const EditProjectPage = lazyScreen(() => import('./features/show-up/project-form-page'), 'EditProjectPage');
 const NewUpdatePage = lazyScreen(() => import('./features/show-up/update-page'), 'NewUpdatePage');
+const JourneysPage = lazyScreen(() => import('./features/journeys/list-page'), 'JourneysPage');
+const JourneyEditorPage = lazyScreen(() => import('./features/journeys/editor-page'), 'JourneyEditorPage');
+const TasksPage = lazyScreen(() => import('./features/tasks/tasks-page'), 'TasksPage');
 
 /** Every route's frame: the session check starts here, while the lazy screens that read it load. */
 function Root() {
@@ -152,6 +155,9 @@ const routes = createRoutesFromElements(
         <Route path="/landing-pages/new" element={<LandingPagesPage />} />
         <Route path="/landing-pages/:id" element={<LandingPageBuilderPage />} />
         <Route path="/landing-pages/:id/stats" element={<LandingPageStatsPage />} />
+        <Route path="/journeys" element={<JourneysPage />} />
+        <Route path="/journeys/:id" element={<JourneyEditorPage />} />
+        <Route path="/tasks" element={<TasksPage />} />
         <Route
           element={
             <RequireAdmin>

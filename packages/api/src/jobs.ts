@@ -32,6 +32,10 @@ export const jobPayloadSchemas = {
   'planner-request-deliver': z.strictObject({ planId: rowId }),
   /** Daily: delete each church's events older than its retention (Settings → 'Keep activity for'). */
   'events-retention': z.strictObject({}),
+  /** Send a journey's pending messages (deliveries of kind 'journey'), email and SMS. */
+  'journey-deliver': z.strictObject({ journeyId: rowId }),
+  /** Every 15 minutes: people whose birthday it is (9:00 or later in the church's time zone) enter birthday journeys. */
+  'journey-birthdays': z.strictObject({}),
 } satisfies Record<string, z.ZodType<object>>;
 
 export type JobName = keyof typeof jobPayloadSchemas;

@@ -24,6 +24,8 @@ import { showUpRouter } from './routers/show-up/router.js';
 import { eventsRouter } from './routers/events/router.js';
 import { webhooksRouter } from './routers/webhooks/router.js';
 import { createCallerFactory, router } from './trpc.js';
+import { journeysRouter } from './routers/journeys/router.js';
+import { tasksRouter } from './routers/tasks/router.js';
 
 export const appRouter = router({
   auth: authRouter,
@@ -52,6 +54,8 @@ export const appRouter = router({
   aiGenerator: aiGeneratorRouter,
   qrCodes: qrCodesRouter,
   showUp: showUpRouter,
+  journeys: journeysRouter,
+  tasks: tasksRouter,
 });
 
 export type AppRouterType = typeof appRouter;

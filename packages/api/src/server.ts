@@ -114,3 +114,6 @@ export {
   openProposals,
 } from './services/portal/proposals.js';
 export { proposeScheduleFor } from './services/service-planner/schedule.js';
+export { runDueEnrollments } from './services/journeys/runner.js';
+export { processJourneyTriggers, runBirthdayTriggers } from './services/journeys/triggers.js';
+export { deliverJourney, sweepJourneyDeliveries } from './services/journeys/channel.js';

@@ -47,6 +47,7 @@ const JSON_COLUMN_SHAPES: Record<string, string> = {
   'show_up_updates.images': 'ShowUpImage[]',
   'team_member_blockouts.recurrence': 'BlockoutRecurrence',
   'service_plan_templates.items': 'PlanTemplateItem[]',
+  'journey_versions.definition': 'Record<string, unknown>',
 };
 
 /** The hand-written shapes the overrides name (json-shapes.ts). */

@@ -16,6 +16,8 @@ import {
   sweepSocialPosts,
   sendDonationReceipt,
   deleteExpiredEvents,
+  deliverJourney,
+  runBirthdayTriggers,
   type SmsTransport,
   type DeliveryConfig,
   type EmailTransport,
@@ -69,6 +71,12 @@ function handlers(d: JobDeps, queue: JobQueue, log: JobLog): { [N in JobName]: H
     'events-retention': async () => {
       await deleteExpiredEvents(d.db);
     },
+    'journey-deliver': async ({ journeyId }) => {
+      await deliverJourney(deps, journeyId);
+    },
+    'journey-birthdays': async () => {
+      await runBirthdayTriggers(d.db, new Date());
+    },
   };
 }
 
@@ -99,6 +107,8 @@ const CONCURRENCY: Record<JobName, number> = {
   'donation-receipt': 2,
   'planner-request-deliver': 2,
   'events-retention': 1,
+  'journey-deliver': 4,
+  'journey-birthdays': 1,
 };
 
 async function createQueues(boss: PgBoss): Promise<void> {
@@ -193,6 +203,8 @@ export async function startJobs(opts: StartJobsOptions): Promise<JobRunner> {
     await boss.schedule('social-post-sweep', '* * * * *', {}, { singletonKey: 'social-sweep' });
     // Daily, at a quiet hour (UTC): the events past each church's retention.
     await boss.schedule('events-retention', '17 3 * * *', {}, { singletonKey: 'events-retention' });
+    // Birthdays fire at 9:00 in each church's time zone: every quarter hour, each church whose 9:00 has come.
+    await boss.schedule('journey-birthdays', '*/15 * * * *', {}, { singletonKey: 'journey-birthdays' });
   }
   return {
     queue,

@@ -1,5 +1,6 @@
 import {
   IconCalendarTime,
+  IconChecklist,
   IconHeartHandshake,
   IconLayoutDashboard,
   IconLayoutGrid,
@@ -7,6 +8,7 @@ import {
   IconMessage,
   IconNews,
   IconQrcode,
+  IconRoute,
   IconSpeakerphone,
   IconTemplate,
   IconUsers,
@@ -38,6 +40,8 @@ export const marketingNav: NavItem[] = [
   // The spec lights Show Up on the dashboard too ('active for / and any path under /show-up/').
   { label: 'Show Up', to: '/show-up', icon: IconHeartHandshake, isActive: (p) => p === '/' || under('/show-up')(p) },
   { label: 'Social Blast', to: '/social-blast', icon: IconSpeakerphone, isActive: under('/social-blast') },
+  { label: 'Journeys', to: '/journeys', icon: IconRoute, isActive: under('/journeys') },
+  { label: 'Tasks', to: '/tasks', icon: IconChecklist, isActive: under('/tasks') },
 ];
 
 export const adminNav: NavItem[] = [

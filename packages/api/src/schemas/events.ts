@@ -88,6 +88,22 @@ export const eventPayloadSchemas = {
   'profile.update_proposed': { 1: about({ proposalId: id, fields: z.array(z.string()) }) },
   'profile.update_approved': { 1: about({ proposalId: id, fields: z.array(z.string()) }) },
   'profile.update_rejected': { 1: about({ proposalId: id, fields: z.array(z.string()) }) },
+  // Issue 29: journeys and their follow-up tasks. `step` names the step as the editor shows it.
+  'journey.entered': { 1: about({ journey: ref, enrollmentId: id, version: z.number().int(), test: z.boolean() }) },
+  'journey.step_done': {
+    1: about({
+      journey: ref,
+      enrollmentId: id,
+      step: z.object({ id: z.string(), kind: z.string(), name: z.string() }),
+      outcome: z.enum(['done', 'skipped', 'yes', 'no', 'failed']),
+      detail: z.string(),
+    }),
+  },
+  'journey.completed': { 1: about({ journey: ref, enrollmentId: id }) },
+  'journey.converted': { 1: about({ journey: ref, enrollmentId: id, goal: z.string() }) },
+  'journey.exited': { 1: about({ journey: ref, enrollmentId: id, reason: z.string() }) },
+  'task.assigned': { 1: about({ task: ref, assignee: z.string(), journey: ref.nullable() }) },
+  'task.done': { 1: about({ task: ref, assignee: z.string() }) },
 } as const satisfies Record<string, Record<number, z.ZodType<object>>>;
 
 export type EventType = keyof typeof eventPayloadSchemas;

@@ -70,3 +70,22 @@ describe('describeJourney', () => {
     );
   });
 });
+
+describe('describeJourney with a branch', () => {
+  it('says both sides of a branch, then what follows where they meet', () => {
+    const guest = createJourneySchema.parse(JOURNEY_STARTERS[0]!.fields);
+    const steps = [...guest.steps];
+    steps[2] = { ...steps[2]!, next: 'b' } as (typeof steps)[number];
+    steps.splice(3, 0, {
+      id: 'b',
+      kind: 'branch',
+      condition: { kind: 'opened_previous_email' },
+      yes: 'tag',
+      no: 'hello-text',
+    });
+    steps.splice(4, 0, { id: 'tag', kind: 'add_tag', tag: 'engaged', next: 'hello-text' });
+    expect(describeJourney({ ...guest, steps })).toBe(
+      "When someone signs up on any landing page: send *Welcome*, ask staff to *Call {{firstName}} {{lastName}}*, wait 2 days, if they opened the previous email: tag engaged; if not: go on, then text *Pastor's hello*, wait 5 days, send *Newcomers' lunch*.",
+    );
+  });
+});

@@ -679,26 +679,47 @@ export function describeStep(step: JourneyStep, names: JourneyNames = {}): strin
 }
 
 /**
- * One sentence for the whole journey: the trigger, then the steps along the main path (a branch's
- * yes side first, its no side in brackets): 'When someone signs up on *Easter at Grace*: send
- * *Welcome*, wait 2 days, text *Pastor's hello*.'
+ * One sentence for the whole journey: the trigger, then the steps along the path; a branch says its
+ * yes side, then its no side, then what follows where the two meet again: 'When someone signs up
+ * on *Easter at Grace*: send *Welcome*, if they opened the previous email: tag engaged; if not: go
+ * on, then text *Pastor's hello*.'
  */
 export function describeJourney(
   j: { trigger: JourneyTrigger; steps: JourneyStep[] },
   names: JourneyNames = {},
 ): string {
   const byId = new Map(j.steps.map((s) => [s.id, s]));
+  const reach = (id: string | null) => {
+    const out = new Set<string>();
+    const stack = id ? [id] : [];
+    while (stack.length) {
+      const at = stack.pop()!;
+      if (out.has(at) || !byId.has(at)) continue;
+      out.add(at);
+      for (const t of stepTargets(byId.get(at)!)) if (t) stack.push(t);
+    }
+    return out;
+  };
+  /** Where a branch's two sides meet again: the first step both reach. */
+  const meeting = (b: Extract<JourneyStep, { kind: 'branch' }>) => {
+    const no = reach(b.no);
+    const common = [...reach(b.yes)].filter((id) => no.has(id));
+    return common.find((c) => common.every((o) => o === c || !reach(o).has(c))) ?? null;
+  };
   const seen = new Set<string>();
-  const path = (id: string | null): string[] => {
+  const path = (id: string | null, stop: string | null): string[] => {
     const out: string[] = [];
     let at = id;
-    while (at && byId.has(at) && !seen.has(at)) {
+    while (at && at !== stop && byId.has(at) && !seen.has(at)) {
       seen.add(at);
       const s = byId.get(at)!;
       if (s.kind === 'branch') {
-        const yes = path(s.yes);
-        const no = path(s.no);
+        const meet = meeting(s);
+        const yes = path(s.yes, meet);
+        const no = path(s.no, meet);
         out.push(`${describeStep(s, names)}: ${yes.join(', ') || 'go on'}; if not: ${no.join(', ') || 'go on'}`);
+        const rest = meet === null ? [] : path(meet, stop);
+        if (rest.length) out.push(`then ${rest[0]}`, ...rest.slice(1));
         return out;
       }
       out.push(describeStep(s, names));
@@ -706,6 +727,32 @@ export function describeJourney(
     }
     return out;
   };
-  const steps = path(j.steps[0]?.id ?? null);
+  const steps = path(j.steps[0]?.id ?? null, null);
   return `${describeTrigger(j.trigger, names)}: ${steps.length ? steps.join(', ') : 'nothing yet'}.`;
 }
+
+// Outputs the server adds for the API (issue 29, backend).
+
+/** What 'Enrol people' did: who entered, and who the entry rule kept out (already in, or before). */
+export const enrollResultSchema = z.object({ enrolled: z.number().int(), skipped: z.number().int() });
+/** 'Test this journey' started: the enrolment whose steps `enrollmentRuns` shows. */
+export const testResultSchema = z.object({ enrollmentId: z.number().int() });
+export const enrollmentRunsInputSchema = z.object({ enrollmentId: idSchema('Enrolment ID') });
+/** One enrolment as it goes (the test's live view). */
+export const enrollmentRunsOutputSchema = z.object({
+  status: enrollmentStatusSchema,
+  nextRunAt: isoTimestamp.nullable(),
+  currentStepId: z.string().nullable(),
+  runs: z.array(enrollmentStepRunSchema),
+});
+export const enrollmentPageSchema = z.object({
+  enrollments: z.array(enrollmentOutputSchema),
+  next: z.number().int().nullable(),
+});
+export const taskPageSchema = z.object({ tasks: z.array(taskOutputSchema), next: z.number().int().nullable() });
+export const journeyStarterOutputSchema = z.object({
+  key: z.string(),
+  name: z.string(),
+  description: z.string(),
+  fields: journeyFieldsSchema,
+});

@@ -48,7 +48,7 @@ export interface CampaignRecipientUsage {
   channel: 'email' | 'sms';
   createdAt: Generated<Date>;
   id: Generated<number>;
-  kind: Generated<'campaign' | 'planner-request'>;
+  kind: Generated<'campaign' | 'planner-request' | 'journey'>;
   recipients: number;
   userId: number;
 }
@@ -229,7 +229,10 @@ export interface Deliveries {
   createdAt: Generated<Date>;
   firstName: Generated<string>;
   id: Generated<number>;
-  kind: Generated<'campaign' | 'planner-request'>;
+  journeyEnrollmentId: number | null;
+  journeyId: number | null;
+  journeyStepId: string | null;
+  kind: Generated<'campaign' | 'planner-request' | 'journey'>;
   lastError: string | null;
   lastName: Generated<string>;
   nextAttemptAt: Date | null;
@@ -295,6 +298,68 @@ export interface ImpersonationAudit {
   at: Generated<Date>;
   id: Generated<number>;
   targetId: number;
+}
+
+export interface JourneyEnrollments {
+  attempts: Generated<number>;
+  contactId: number | null;
+  currentStepId: string | null;
+  endedAt: Date | null;
+  enteredAt: Generated<Date>;
+  exitReason: string | null;
+  id: Generated<number>;
+  journeyId: number;
+  lastEmailDeliveryId: number | null;
+  lastError: string | null;
+  leaseUntil: Date | null;
+  nextRunAt: Date | null;
+  status: Generated<'active' | 'completed' | 'converted' | 'exited'>;
+  test: Generated<boolean>;
+  testEmail: string | null;
+  triggerKey: string | null;
+  userId: number;
+  version: number;
+  waitUntil: Date | null;
+}
+
+export interface Journeys {
+  activatedAt: Date | null;
+  activatedEventId: Generated<number>;
+  createdAt: Generated<Date>;
+  currentVersion: Generated<number>;
+  description: Generated<string>;
+  id: Generated<number>;
+  name: string;
+  status: Generated<'draft' | 'active' | 'paused' | 'archived'>;
+  updatedAt: Generated<Date>;
+  userId: number;
+}
+
+export interface JourneyStepRuns {
+  createdAt: Generated<Date>;
+  deliveryId: number | null;
+  detail: Generated<string>;
+  enrollmentId: number;
+  id: Generated<number>;
+  kind: string;
+  outcome: 'done' | 'skipped' | 'yes' | 'no' | 'failed';
+  stepId: string;
+  userId: number;
+}
+
+export interface JourneyTriggerCursors {
+  lastEventId: Generated<number>;
+  updatedAt: Generated<Date>;
+  userId: number;
+}
+
+export interface JourneyVersions {
+  createdAt: Generated<Date>;
+  definition: ColumnType<Record<string, unknown>, string, string>;
+  id: Generated<number>;
+  journeyId: number;
+  userId: number;
+  version: number;
 }
 
 export interface LandingPages {
@@ -730,6 +795,22 @@ export interface StripeWebhookEvents {
   type: string;
 }
 
+export interface Tasks {
+  assigneeContactId: number | null;
+  contactId: number | null;
+  createdAt: Generated<Date>;
+  doneAt: Date | null;
+  dueOn: string;
+  enrollmentId: number | null;
+  id: Generated<number>;
+  journeyId: number | null;
+  notes: Generated<string>;
+  status: Generated<'open' | 'done'>;
+  title: string;
+  updatedAt: Generated<Date>;
+  userId: number;
+}
+
 export interface TeamMemberBlockouts {
   endsOn: string;
   id: Generated<number>;
@@ -866,6 +947,11 @@ export interface DB {
   emailVerificationTokens: EmailVerificationTokens;
   events: Events;
   impersonationAudit: ImpersonationAudit;
+  journeyEnrollments: JourneyEnrollments;
+  journeys: Journeys;
+  journeyStepRuns: JourneyStepRuns;
+  journeyTriggerCursors: JourneyTriggerCursors;
+  journeyVersions: JourneyVersions;
   landingPages: LandingPages;
   landingPageSignups: LandingPageSignups;
   landingPageVisits: LandingPageVisits;
@@ -897,6 +983,7 @@ export interface DB {
   socialSettings: SocialSettings;
   songs: Songs;
   stripeWebhookEvents: StripeWebhookEvents;
+  tasks: Tasks;
   teamMemberBlockouts: TeamMemberBlockouts;
   teamMemberPositions: TeamMemberPositions;
   teamMembers: TeamMembers;

@@ -65,6 +65,45 @@ const CHANNEL_WORD: Record<string, string> = { email: 'email', sms: 'texts' };
 const fieldWords = (fields: unknown) =>
   (Array.isArray(fields) ? fields : []).map((f) => PROPOSAL_FIELD_LABELS[f as ProposalField] ?? str(f)).join(', ');
 
+/** A journey's step as it happened: 'Sent *Day 2 text*', 'Skipped *Welcome*: unsubscribed from email'. */
+function journeyStepWords(d: Record<string, unknown>, journey: ReactNode): ReactNode {
+  const step = (d.step ?? {}) as { kind?: string; name?: string };
+  const name = <b>{str(step.name)}</b>;
+  const detail = str(d.detail);
+  if (d.outcome === 'skipped')
+    return (
+      <>
+        Skipped {name} in {journey}
+        {detail ? `: ${detail}` : ''}
+      </>
+    );
+  if (d.outcome === 'failed')
+    return (
+      <>
+        {name} in {journey} failed{detail ? `: ${detail}` : ''}
+      </>
+    );
+  switch (step.kind) {
+    case 'email':
+    case 'sms':
+      return <>Sent {name}</>;
+    case 'wait':
+      return (
+        <>
+          Waiting in {journey}: {detail}
+        </>
+      );
+    case 'branch':
+      return (
+        <>
+          In {journey}: {detail}
+        </>
+      );
+    default:
+      return detail ? <>{detail}</> : <>{name}</>;
+  }
+}
+
 /** The sentence for one event. */
 export function eventWords(e: EventOut): ReactNode {
   const d = e.data;
@@ -74,6 +113,8 @@ export function eventWords(e: EventOut): ReactNode {
   const smsCampaign = campaign ? named(campaign, '/sms-campaigns') : 'a text';
   const project = ref(d.project);
   const projectLink = named(project, project ? `/show-up/${project.id}` : undefined);
+  const journey = ref(d.journey);
+  const journeyLink = named(journey, journey ? `/journeys/${journey.id}` : undefined);
   const plan = ref(d.plan);
   const planPart = (
     <>
@@ -112,10 +153,11 @@ export function eventWords(e: EventOut): ReactNode {
       );
     case 'signup.confirmed':
       return <>Confirmed their sign-up on {named(page, page ? `/landing-pages/${page.id}/stats` : undefined)}</>;
+    // A journey's or a planner request's email names no campaign (its step says which one).
     case 'email.sent':
-      return <>Was sent {emailCampaign}</>;
+      return campaign ? <>Was sent {emailCampaign}</> : 'Was sent an email';
     case 'email.opened':
-      return <>Opened {emailCampaign}</>;
+      return campaign ? <>Opened {emailCampaign}</> : 'Opened an email';
     case 'email.clicked':
       return (
         <>
@@ -175,6 +217,42 @@ export function eventWords(e: EventOut): ReactNode {
       return `New details approved: ${fieldWords(d.fields)}`;
     case 'profile.update_rejected':
       return `New details rejected: ${fieldWords(d.fields)}`;
+    // Issue 29: journeys ('Entered *Welcome a first-time guest*', 'Sent *Day 2 text*').
+    case 'journey.entered':
+      return (
+        <>
+          Entered {journeyLink}
+          {d.test ? ' (a test)' : ''}
+        </>
+      );
+    case 'journey.step_done':
+      return journeyStepWords(d, journeyLink);
+    case 'journey.completed':
+      return <>Finished {journeyLink}</>;
+    case 'journey.converted':
+      return (
+        <>
+          Reached the goal of {journeyLink}: {str(d.goal)}
+        </>
+      );
+    case 'journey.exited':
+      return (
+        <>
+          Left {journeyLink}: {str(d.reason)}
+        </>
+      );
+    case 'task.assigned':
+      return (
+        <>
+          Task {named(ref(d.task), '/tasks')} assigned to {str(d.assignee)}
+        </>
+      );
+    case 'task.done':
+      return (
+        <>
+          Task {named(ref(d.task), '/tasks')} done by {str(d.assignee)}
+        </>
+      );
     default:
       return e.type;
   }
@@ -205,4 +283,6 @@ export const ACTIVITY_KINDS: { value: string; label: string }[] = [
   { value: 'consent', label: 'Consent' },
   { value: 'contact', label: 'Details' },
   { value: 'profile', label: 'Profile updates' },
+  { value: 'journey', label: 'Journeys' },
+  { value: 'task', label: 'Tasks' },
 ];

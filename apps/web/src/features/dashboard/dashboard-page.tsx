@@ -25,6 +25,7 @@ import { TimeZoneLink } from '../../ui/time-zone';
 import { DataTable } from '../../ui/data-table';
 import { StatChange } from './stat-change';
 import { ProfileUpdatesNotice } from '../profile-updates/profile-updates-notice';
+import { MyFollowUps } from '../tasks/my-follow-ups';
 import { QUICK_ACTIONS, QUICK_ACTION_STYLES, statusColor } from './quick-actions';
 
 /** A dashboard list: its title with View All, then the list, or the empty text when there is none. */
@@ -195,6 +196,8 @@ export function DashboardPage() {
               </ListPanel>
             </Grid.Col>
           </Grid>
+
+          <MyFollowUps />
 
           <Paper withBorder p="md">
             <Title order={2} size="h4" mb="sm">

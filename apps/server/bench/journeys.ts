@@ -1,0 +1,219 @@
+/**
+ * pnpm bench:journeys — issue 29's figures: 100,000 people of a list enrolled at once into a
+ * journey whose first step is an email, then a 1-day wait, then a tag. Two worker processes
+ * (`src/worker.ts`, what `pnpm worker` runs) send to an SMTP sink on loopback. Prints the time to
+ * enrol, the time until every first email is accepted by the sink (target < 2 min), duplicates and
+ * missing ones (target 0); then passes the day on the clock (every waiting enrolment's wait is
+ * moved a day earlier, as if the day had passed) and prints the time until every person has run
+ * the next step (target < 60 s). Meanwhile another church's contact list (GET /api/contacts) is
+ * timed against its baseline (target p95 ≤ 2×). Uses TEST_DATABASE_URL's server when set, else an
+ * embedded PostgreSQL. BENCH_PEOPLE sets the size.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { performance } from 'node:perf_hooks';
+import { SMTPServer } from 'smtp-server';
+import { createTestDatabase, startTestServer } from '@lampstand/db/testing';
+import { sql } from '@lampstand/db';
+import { loadConfig } from '../src/config.js';
+import { createServer } from '../src/server.js';
+import { startRuntime } from '../src/app-deps.js';
+import { HttpClient } from '../test/helpers/test-app.js';
+import { seedListContacts } from './lib/campaigns.js';
+import { percentile, timeRequests } from './lib/latency.js';
+
+const PEOPLE = Number(process.env.BENCH_PEOPLE ?? 100_000);
+const WORKERS = 2;
+
+async function startSink() {
+  const recipients = new Map<string, number>();
+  let accepted = 0;
+  const server = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ['STARTTLS'],
+    logger: false,
+    onRcptTo(address, _session, callback) {
+      recipients.set(address.address, (recipients.get(address.address) ?? 0) + 1);
+      callback();
+    },
+    onData(stream, _session, callback) {
+      stream.on('data', () => undefined);
+      stream.on('end', () => {
+        accepted++;
+        callback();
+      });
+    },
+  });
+  server.on('error', () => undefined);
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
+  const port = (server.server.address() as { port: number }).port;
+  return {
+    url: `smtp://127.0.0.1:${port}?tls=off`,
+    recipients,
+    accepted: () => accepted,
+    close: () => new Promise<void>((r) => server.close(() => r())),
+  };
+}
+
+function startWorker(databaseUrl: string, smtpUrl: string): ChildProcess {
+  return spawn(process.execPath, ['--import', 'tsx', 'src/worker.ts'], {
+    env: { ...process.env, DATABASE_URL: databaseUrl, LOG_LEVEL: 'warn', EMAIL_SMTP_URL: smtpUrl },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+}
+
+async function until(what: () => Promise<boolean>, label: string, deadlineS: number) {
+  const end = performance.now() + deadlineS * 1000;
+  while (!(await what())) {
+    if (performance.now() > end) throw new Error(`timed out: ${label}`);
+    await new Promise((r) => setTimeout(r, 250));
+  }
+}
+
+async function main() {
+  const pgServer = await startTestServer();
+  const tdb = await createTestDatabase(pgServer.serverUrl, pgServer.templateName);
+  const sink = await startSink();
+  const config = {
+    ...loadConfig({ NODE_ENV: 'test' }),
+    port: 0,
+    host: '127.0.0.1',
+    databaseUrl: tdb.url,
+    logLevel: 'silent',
+    emailSmtpUrl: sink.url,
+    runWorkers: false,
+  };
+  const runtime = await startRuntime(config, tdb.db, tdb.url, { work: false });
+  const server = await createServer(config, runtime.deps);
+  const url = await server.start();
+  const workers: ChildProcess[] = [];
+  try {
+    await new HttpClient(url).post('/api/register', {
+      username: 'platform',
+      password: 'bench-pass',
+      churchName: 'Platform',
+      email: 'p@example.org',
+    });
+    const register = async (username: string) => {
+      const client = new HttpClient(url);
+      const id = (
+        await client.post('/api/register', {
+          username,
+          password: 'bench-pass',
+          churchName: username,
+          email: `${username}@example.org`,
+        })
+      ).body.id as number;
+      await sql`update users set email_verified_at = now() where id = ${id}`.execute(tdb.db);
+      return { client, id };
+    };
+    const church = await register('bench');
+    const neighbour = await register('neighbour');
+    const nList = (await neighbour.client.post('/api/contact-lists', { name: 'Members' })).body as { id: number };
+    await seedListContacts(tdb.db, neighbour.id, nList.id, 2000, 'n');
+    const list = (await church.client.post('/api/contact-lists', { name: 'Everyone' })).body as { id: number };
+    await seedListContacts(tdb.db, church.id, list.id, PEOPLE, 'person');
+    await sql`analyze`.execute(tdb.db);
+    const j = (
+      await church.client.post('/api/journeys', {
+        name: 'Bench journey',
+        trigger: { kind: 'manual' },
+        steps: [
+          {
+            id: 'welcome',
+            kind: 'email',
+            name: 'Welcome',
+            subject: 'Welcome {{firstName}}',
+            content: '<p>Hello</p>',
+            next: 'day',
+          },
+          { id: 'day', kind: 'wait', wait: { mode: 'duration', amount: 1, unit: 'days' }, next: 'tag' },
+          { id: 'tag', kind: 'add_tag', tag: 'day-two', next: null },
+        ],
+      })
+    ).body as { id: number };
+    await church.client.post(`/api/journeys/${j.id}/activate`);
+
+    const neighbourList = () => neighbour.client.get('/api/contacts?limit=50');
+    const baseline = await timeRequests('baseline', { warmUp: 20, rounds: 200 }, neighbourList);
+
+    for (let i = 0; i < WORKERS; i++) workers.push(startWorker(tdb.url, sink.url));
+    const t0 = performance.now();
+    const enrolled = await church.client.post(`/api/journeys/${j.id}/enroll`, { listId: list.id });
+    if (enrolled.body?.enrolled !== PEOPLE) throw new Error(`enrolled ${JSON.stringify(enrolled.body)}`);
+    const enrolSeconds = (performance.now() - t0) / 1000;
+    // The neighbour's requests while the first emails go out.
+    const during: number[] = [];
+    let sending = true;
+    const probe = (async () => {
+      while (sending) during.push(...(await timeRequests('during', { warmUp: 0, rounds: 10 }, neighbourList)));
+    })();
+    await until(
+      async () => [...sink.recipients.keys()].filter((to) => to.startsWith('person')).length >= PEOPLE,
+      'every first email',
+      1800,
+    );
+    const firstSeconds = (performance.now() - t0) / 1000;
+    sending = false;
+    await probe;
+    await new Promise((r) => setTimeout(r, 2000));
+    const people = [...sink.recipients.entries()].filter(([to]) => to.startsWith('person'));
+    const duplicates = people.filter(([, n]) => n > 1).length;
+    const missing = PEOPLE - people.length;
+
+    // A day passes: every wait ends a day earlier.
+    const waiting = await sql<{ n: number }>`
+      update journey_enrollments set wait_until = wait_until - interval '1 day', next_run_at = next_run_at - interval '1 day'
+      where journey_id = ${j.id} and status = 'active' and wait_until is not null`.execute(tdb.db);
+    const t1 = performance.now();
+    const tagged = async () =>
+      Number(
+        (
+          await sql<{ n: number }>`
+            select count(*)::int as n from journey_step_runs r join journey_enrollments e on e.id = r.enrollment_id
+            where e.journey_id = ${j.id} and r.step_id = 'tag'`.execute(tdb.db)
+        ).rows[0]!.n,
+      );
+    await until(async () => (await tagged()) >= PEOPLE, 'every next step', 1800);
+    const nextSeconds = (performance.now() - t1) / 1000;
+
+    during.sort((a, b) => a - b);
+    const p95 = (t: number[]) => percentile(t, 95);
+    console.log(`${PEOPLE.toLocaleString('en-US')} people, ${WORKERS} worker processes`);
+    console.log(`enrolled from the list in ${enrolSeconds.toFixed(1)} s`);
+    console.log(
+      `every first email accepted ${firstSeconds.toFixed(1)} s after the enrolment began ` +
+        `(${(PEOPLE / firstSeconds).toFixed(0)}/s); duplicates ${duplicates}, missing ${missing}`,
+    );
+    console.log(
+      `a day passed (${Number(waiting.numAffectedRows ?? 0).toLocaleString('en-US')} waits ended): ` +
+        `every next step run in ${nextSeconds.toFixed(1)} s`,
+    );
+    console.log(
+      `another church's GET /api/contacts p95: ${p95(baseline).toFixed(1)} ms alone, ${p95(during).toFixed(1)} ms meanwhile ` +
+        `(${(p95(during) / p95(baseline)).toFixed(2)}×)`,
+    );
+    const met =
+      firstSeconds < 120 && duplicates === 0 && missing === 0 && nextSeconds < 60 && p95(during) <= 2 * p95(baseline);
+    console.log('\ntargets: first emails < 120 s, 0 duplicates, 0 missing, next step < 60 s, p95 ≤ 2× baseline');
+    console.log(met ? 'all targets met' : 'TARGET MISSED');
+  } finally {
+    // The workers gone before their database is dropped.
+    await Promise.all(
+      workers.map((w) => {
+        const gone = new Promise((r) => w.once('exit', r));
+        w.kill('SIGTERM');
+        return gone;
+      }),
+    );
+    await server.stop();
+    await runtime.close();
+    await sink.close();
+    await tdb.drop();
+    await pgServer.stop();
+  }
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});

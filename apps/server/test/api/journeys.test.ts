@@ -1,0 +1,170 @@
+import { describe, expect, it } from 'vitest';
+import { addContact, registerChurch, startTestApp } from '../helpers/test-app.js';
+
+// Issue 29 over HTTP: the journeys and tasks REST routes, bad input naming the step, another
+// church's ids (404), activation refused with reasons, and a journey run by the app's own worker
+// (a list trigger → the welcome in the outbox, a task, the steps in the person's Activity).
+const app = await startTestApp();
+const church = await registerChurch(app.url, 'Grace Church');
+const other = await registerChurch(app.url, 'Hope Church');
+
+async function waitFor<T>(what: () => Promise<T | undefined | false>, label: string): Promise<T> {
+  const until = Date.now() + 30_000;
+  for (;;) {
+    const v = await what();
+    if (v) return v;
+    if (Date.now() > until) throw new Error(`timed out waiting for ${label}`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
+const welcome = (listId: number) => ({
+  name: 'Welcome a first-time guest',
+  trigger: { kind: 'list_added', listId },
+  steps: [
+    {
+      id: 'hello',
+      kind: 'email',
+      name: 'Welcome',
+      subject: 'Welcome, {{firstName}}',
+      content: '<p>Hi {{firstName}}</p>',
+      next: 'call',
+    },
+    { id: 'call', kind: 'task', title: 'Call {{firstName}}', notes: 'Say hello', dueInDays: 2, next: null },
+  ],
+});
+
+describe('Journeys over REST', () => {
+  it('refuses bad input naming the step, and another church’s list with a 404', async () => {
+    const tooLong = await church.client.post('/api/journeys', {
+      name: 'Bad',
+      trigger: { kind: 'manual' },
+      steps: [{ id: 'w', kind: 'wait', wait: { mode: 'duration', amount: 366, unit: 'days' }, next: null }],
+    });
+    expect(tooLong.status).toBe(400);
+    expect(tooLong.text).toContain('Step 1: a wait can be at most 365 days');
+    const loop = await church.client.post('/api/journeys', {
+      name: 'Loop',
+      trigger: { kind: 'manual' },
+      steps: [
+        { id: 'a', kind: 'add_tag', tag: 'x', next: 'b' },
+        { id: 'b', kind: 'add_tag', tag: 'y', next: 'a' },
+      ],
+    });
+    expect(loop.status).toBe(400);
+    expect(loop.text).toContain('the steps lead back to it');
+    const noCondition = await church.client.post('/api/journeys', {
+      name: 'Branch',
+      trigger: { kind: 'manual' },
+      steps: [{ id: 'b', kind: 'branch', condition: null, yes: null, no: null }],
+    });
+    expect(noCondition.status).toBe(400);
+    expect(noCondition.text).toContain('Step 1: the branch has no condition');
+    const theirs = (await other.client.post('/api/contact-lists', { name: 'Theirs' })).body as { id: number };
+    const foreign = await church.client.post('/api/journeys', welcome(theirs.id));
+    expect(foreign.status).toBe(404);
+    expect(foreign.body.message).toBe('List not found');
+  });
+
+  it('creates, reads, lists, replaces (a new version once people are in), activates, pauses and deletes', async () => {
+    const list = (await church.client.post('/api/contact-lists', { name: 'Guests' })).body as { id: number };
+    const created = await church.client.post('/api/journeys', welcome(list.id));
+    expect(created.status).toBe(201);
+    expect(created.body).toMatchObject({
+      status: 'draft',
+      version: 1,
+      triggerText: 'When someone is added to *Guests*',
+      counts: { active: 0, completed: 0, converted: 0, exited: 0 },
+    });
+    expect(created.body.summary).toBe(
+      'When someone is added to *Guests*: send *Welcome*, ask staff to *Call {{firstName}}*.',
+    );
+    const id = created.body.id as number;
+    expect((await other.client.get(`/api/journeys/${id}`)).status).toBe(404);
+    expect((await church.client.get('/api/journeys')).body.map((j: { id: number }) => j.id)).toContain(id);
+    const activated = await church.client.post(`/api/journeys/${id}/activate`);
+    expect(activated.status).toBe(200);
+    expect(activated.body.status).toBe('active');
+    const c = await addContact(church.client);
+    const enrolled = await church.client.post(`/api/journeys/${id}/enroll`, { contactIds: [c.id] });
+    expect(enrolled.body).toEqual({ enrolled: 1, skipped: 0 });
+    // Once per person: a second time is skipped.
+    expect((await church.client.post(`/api/journeys/${id}/enroll`, { contactIds: [c.id] })).body).toEqual({
+      enrolled: 0,
+      skipped: 1,
+    });
+    expect((await other.client.post(`/api/journeys/${id}/enroll`, { contactIds: [c.id] })).status).toBe(404);
+    const replaced = await church.client.put(`/api/journeys/${id}`, { ...welcome(list.id), name: 'Welcome v2' });
+    expect(replaced.status).toBe(200);
+    expect(replaced.body).toMatchObject({ name: 'Welcome v2', version: 2, status: 'active' });
+    const paused = await church.client.post(`/api/journeys/${id}/pause`);
+    expect(paused.body.status).toBe('paused');
+    const enrollments = await church.client.get(`/api/journeys/${id}/enrollments`);
+    expect(enrollments.body.enrollments).toHaveLength(1);
+    expect(enrollments.body.enrollments[0]).toMatchObject({ contact: { id: c.id }, version: 1, test: false });
+    expect((await church.client.delete(`/api/journeys/${id}`)).status).toBe(200);
+    expect((await church.client.get(`/api/journeys/${id}`)).status).toBe(404);
+  });
+
+  it('refuses to activate with the reason per step', async () => {
+    const list = (await church.client.post('/api/contact-lists', { name: 'Soon gone' })).body as { id: number };
+    const j = (
+      await church.client.post('/api/journeys', {
+        name: 'Not ready',
+        trigger: { kind: 'list_added', listId: list.id },
+        steps: [
+          { id: 'a', kind: 'add_tag', tag: 'x', next: 'b' },
+          { id: 'b', kind: 'add_tag', tag: 'y', next: 'c' },
+          { id: 'c', kind: 'email', name: 'Empty', subject: 'Hi', content: '', next: null },
+        ],
+      })
+    ).body as { id: number };
+    await church.client.delete(`/api/contact-lists/${list.id}`);
+    const res = await church.client.post(`/api/journeys/${j.id}/activate`);
+    expect(res.status).toBe(400);
+    expect(res.body.message).toContain('Trigger: the list was deleted');
+    expect(res.body.message).toContain('Step 3: the email has no content');
+  });
+});
+
+describe('A journey run by the worker', () => {
+  it('a person added to the list gets the welcome, a task is made, and the steps are in their Activity', async () => {
+    const list = (await church.client.post('/api/contact-lists', { name: 'First-time guests' })).body as { id: number };
+    const j = (await church.client.post('/api/journeys', welcome(list.id))).body as { id: number };
+    expect((await church.client.post(`/api/journeys/${j.id}/activate`)).status).toBe(200);
+    const c = await addContact(church.client, { firstName: 'Maria' });
+    expect((await church.client.post(`/api/contact-lists/${list.id}/contacts/${c.id}`)).status).toBeLessThan(300);
+    const mail = await waitFor(
+      () =>
+        app.db
+          .selectFrom('outboxMessages')
+          .selectAll()
+          .where('toAddress', '=', c.email!)
+          .where('subject', '=', 'Welcome, Maria')
+          .executeTakeFirst(),
+      'the welcome email',
+    );
+    expect(mail.html).toContain('Unsubscribe');
+    const tasks = await waitFor(async () => {
+      const t = await church.client.get('/api/tasks?status=open');
+      return t.body.tasks.length > 0 && t.body.tasks;
+    }, 'the task');
+    expect(tasks[0]).toMatchObject({ title: 'Call Maria', contact: { id: c.id }, journey: { id: j.id } });
+    expect((await other.client.patch(`/api/tasks/${tasks[0].id}`, { status: 'done' })).status).toBe(404);
+    const done = await church.client.patch(`/api/tasks/${tasks[0].id}`, { status: 'done' });
+    expect(done.body).toMatchObject({ status: 'done' });
+    const stats = await church.client.get(`/api/journeys/${j.id}/stats`);
+    expect(stats.body.counts).toEqual({ active: 0, completed: 1, converted: 0, exited: 0 });
+    const activity = await church.client.get(`/api/contacts/${c.id}/events?kinds=journey,task`);
+    const types = activity.body.events.map((e: { type: string }) => e.type);
+    expect(types).toEqual(
+      expect.arrayContaining([
+        'journey.entered',
+        'journey.step_done',
+        'task.assigned',
+        'journey.completed',
+        'task.done',
+      ]),
+    );
+  });
+});

@@ -1,0 +1,63 @@
+import { describe, expect, it } from 'vitest';
+import { renderToString } from 'react-dom/server';
+import { MantineProvider } from '@mantine/core';
+import { MemoryRouter } from 'react-router-dom';
+import type { EventOut } from '@lampstand/api/schemas/events';
+import { eventWords } from './activity-words';
+
+// Issue 29 §7: each journey step reads as a sentence in the person's Activity.
+const words = (type: string, data: Record<string, unknown>) => {
+  const e: EventOut = {
+    id: 1,
+    type,
+    version: 1,
+    occurredAt: '2026-12-01T15:00:00Z',
+    contactId: 1,
+    actor: { kind: 'system', id: null },
+    data,
+  };
+  const html = renderToString(
+    <MantineProvider>
+      <MemoryRouter>{eventWords(e)}</MemoryRouter>
+    </MantineProvider>,
+  );
+  // The text of the sentence (Mantine's provider adds a <style> first).
+  return html
+    .replace(/<style[^>]*>[\s\S]*?<\/style>/g, '')
+    .replace(/<[^>]+>/g, '')
+    .trim();
+};
+
+const journey = { id: 4, name: 'Welcome a first-time guest' };
+
+describe('journey events in words', () => {
+  it('reads as the issue writes them', () => {
+    expect(words('journey.entered', { journey, enrollmentId: 1, version: 1, test: false })).toBe(
+      'Entered Welcome a first-time guest',
+    );
+    expect(
+      words('journey.step_done', {
+        journey,
+        enrollmentId: 1,
+        step: { id: 's', kind: 'sms', name: 'Day 2 text' },
+        outcome: 'done',
+        detail: 'Text sent',
+      }),
+    ).toBe('Sent Day 2 text');
+    expect(words('task.assigned', { task: { id: 9, name: 'Call Maria' }, assignee: 'Pastor John', journey })).toBe(
+      'Task Call Maria assigned to Pastor John',
+    );
+    expect(
+      words('journey.step_done', {
+        journey,
+        enrollmentId: 1,
+        step: { id: 'm', kind: 'email', name: 'Welcome' },
+        outcome: 'skipped',
+        detail: 'Unsubscribed from email',
+      }),
+    ).toBe('Skipped Welcome in Welcome a first-time guest: Unsubscribed from email');
+    expect(words('journey.exited', { journey, enrollmentId: 1, reason: 'Contact deleted' })).toBe(
+      'Left Welcome a first-time guest: Contact deleted',
+    );
+  });
+});

@@ -1,0 +1,55 @@
+import { Text, type TextProps } from '@mantine/core';
+import { Fragment, useMemo } from 'react';
+import type { JourneyNames } from '@lampstand/api/schemas/journeys';
+import { trpc } from '../../lib/trpc';
+import { fullName } from '../contacts/labels';
+
+export interface Option {
+  value: string;
+  label: string;
+}
+
+/**
+ * What a journey's steps and trigger can name, read once for the editor: the church's lists,
+ * landing pages, Show Up projects and service-staff contacts, as picker options and as the names
+ * `describeTrigger`/`describeJourney` put in words.
+ */
+export function useJourneyRefs() {
+  const lists = trpc.contactLists.list.useQuery({ include_counts: true });
+  const pages = trpc.landingPages.list.useQuery();
+  const projects = trpc.showUp.list.useQuery({ ownedByMe: true, pageSize: 100 });
+  const staff = trpc.contacts.find.useQuery({ tab: 'staff', page: 1, pageSize: 200 });
+  return useMemo(() => {
+    const listName = new Map((lists.data ?? []).map((l) => [l.id, l.name]));
+    const pageName = new Map((pages.data ?? []).map((p) => [p.id, p.name]));
+    const projectName = new Map((projects.data?.items ?? []).map((p) => [p.id, p.title]));
+    const names: JourneyNames = {
+      list: (id) => listName.get(id),
+      page: (id) => pageName.get(id),
+      project: (id) => projectName.get(id),
+    };
+    const staffItems = (staff.data?.items ?? []).filter((c) => c.email);
+    return {
+      names,
+      loading: lists.isLoading || pages.isLoading,
+      lists: (lists.data ?? []).map((l) => ({ value: String(l.id), label: l.name })),
+      listCount: (id: number) => lists.data?.find((l) => l.id === id)?.contactCount,
+      pages: (pages.data ?? []).map((p) => ({ value: String(p.id), label: p.name })),
+      projects: (projects.data?.items ?? []).map((p) => ({ value: String(p.id), label: p.title })),
+      staff: staffItems.map((c) => ({ value: String(c.id), label: `${fullName(c)} (${c.email})` })),
+      staffName: (id: number) => {
+        const c = staffItems.find((x) => x.id === id);
+        return c ? fullName(c) : undefined;
+      },
+    };
+  }, [lists.data, lists.isLoading, pages.data, pages.isLoading, projects.data, staff.data]);
+}
+export type JourneyRefs = ReturnType<typeof useJourneyRefs>;
+
+/** A sentence from `describe…` with its *names* in bold. */
+export function Words({ text, ...props }: { text: string } & TextProps) {
+  const parts = text.split(/\*([^*]+)\*/g);
+  return (
+    <Text {...props}>{parts.map((p, i) => (i % 2 === 1 ? <b key={i}>{p}</b> : <Fragment key={i}>{p}</Fragment>))}</Text>
+  );
+}

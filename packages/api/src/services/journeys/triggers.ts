@@ -1,0 +1,212 @@
+import { sql, type Db } from '@lampstand/db';
+import type { JourneyTrigger } from '../../schemas/journeys.js';
+import { parseDefinition, type JourneyDefinition, type JourneyRow } from './definitions.js';
+import { enrollCandidates } from './enroll.js';
+import { localParts } from './time.js';
+import { recordEvents } from '../events/record.js';
+import type { NewEvent } from '../../schemas/events.js';
+
+/**
+ * Journeys' triggers read the event log (issue 29 §2) through a cursor per church, like the
+ * webhook dispatcher: one transaction locks the church's cursor (another reader skips it), reads
+ * the events after it, enrols the people they name and moves the cursor past them. A church's
+ * events commit in the order of their ids (events/record.ts), so nothing can appear below the
+ * cursor later: each event is read once, and if the transaction fails nothing moved.
+ */
+
+/** Events read per church per transaction. */
+const TRIGGER_BATCH = 2000;
+
+/** The event each trigger kind reads (the birthday is a clock, manual enrolment an action). */
+const TRIGGER_EVENT: Partial<Record<JourneyTrigger['kind'], string>> = {
+  list_added: 'list.member_added',
+  signup_confirmed: 'signup.confirmed',
+  donation_succeeded: 'donation.succeeded',
+  contact_created: 'contact.created',
+  keyword: 'sms.received',
+};
+/** Events that may mean a goal was reached: the people's enrolments are looked at now. */
+const GOAL_EVENTS = ['list.member_added', 'donation.succeeded', 'contact.updated'];
+
+interface EventRow {
+  id: number;
+  type: string;
+  contactId: number | null;
+  payload: Record<string, unknown>;
+}
+
+interface ActiveJourney {
+  row: JourneyRow;
+  d: JourneyDefinition;
+}
+
+async function activeJourneys(db: Db, tenantId: number | null): Promise<ActiveJourney[]> {
+  const rows = await db
+    .selectFrom('journeys as j')
+    .innerJoin('journeyVersions as v', (join) =>
+      join.onRef('v.journeyId', '=', 'j.id').onRef('v.version', '=', 'j.currentVersion'),
+    )
+    .selectAll('j')
+    .select('v.definition')
+    .where('j.status', '=', 'active')
+    .$if(tenantId !== null, (q) => q.where('j.userId', '=', tenantId!))
+    .orderBy('j.id')
+    .execute();
+  return rows.map(({ definition, ...row }) => ({ row: row, d: parseDefinition(row.name, definition) }));
+}
+
+const idOf = (v: unknown): number | null => (v && typeof v === 'object' && 'id' in v ? Number(v.id) : null);
+
+/** The keyword of a text: the `keyword` the conversations issue records, else its first word. */
+function keywordOf(payload: Record<string, unknown>): string {
+  if (typeof payload.keyword === 'string') return payload.keyword.toUpperCase();
+  const body = typeof payload.body === 'string' ? payload.body : '';
+  return (body.trim().split(/\s+/)[0] ?? '').toUpperCase();
+}
+
+/** Whether event `e` starts journey trigger `t` (a first gift is checked separately). */
+function matches(t: JourneyTrigger, e: EventRow): boolean {
+  if (TRIGGER_EVENT[t.kind] !== e.type) return false;
+  switch (t.kind) {
+    case 'list_added':
+      return t.listId !== null && idOf(e.payload.list) === t.listId;
+    case 'signup_confirmed':
+      return t.pageId === null || idOf(e.payload.page) === t.pageId;
+    case 'donation_succeeded':
+      return t.fundId === null && (t.projectId === null || idOf(e.payload.project) === t.projectId);
+    case 'contact_created':
+      return t.source === null || e.payload.via === t.source;
+    case 'keyword':
+      return !!t.keyword && keywordOf(e.payload) === t.keyword.toUpperCase();
+    default:
+      return false;
+  }
+}
+
+/**
+ * One batch of one church's events: enrolments made, or null when another reader holds the cursor.
+ */
+export async function processChurchEvents(db: Db, tenantId: number, now: Date): Promise<number | null> {
+  return db.transaction().execute(async (trx) => {
+    const cursor = await trx
+      .selectFrom('journeyTriggerCursors')
+      .select('lastEventId')
+      .where('userId', '=', tenantId)
+      .forUpdate()
+      .skipLocked()
+      .executeTakeFirst();
+    if (!cursor) return null;
+    const after = Number(cursor.lastEventId);
+    const journeys = await activeJourneys(trx, tenantId);
+    const types = [
+      ...new Set([...journeys.map((j) => TRIGGER_EVENT[j.d.trigger.kind]).filter(Boolean), ...GOAL_EVENTS]),
+    ];
+    const events = (await trx
+      .selectFrom('events')
+      .select(['id', 'type', 'contactId', 'payload'])
+      .where('userId', '=', tenantId)
+      .where('id', '>', after)
+      .where('type', 'in', types as string[])
+      .orderBy('id')
+      .limit(TRIGGER_BATCH)
+      .execute()) as EventRow[];
+    let moveTo: number;
+    if (events.length >= TRIGGER_BATCH) moveTo = Number(events[events.length - 1]!.id);
+    else {
+      const { rows } = await sql<{ last: number | null }>`
+        select max(id) as last from events where user_id = ${tenantId} and id > ${after}`.execute(trx);
+      moveTo = Math.max(after, Number(rows[0]?.last ?? after), ...events.map((e) => Number(e.id)));
+    }
+    let enrolled = 0;
+    // Recorded last: the church's event lock is taken after every other write of the transaction.
+    const entered: NewEvent[] = [];
+    for (const j of journeys) {
+      const contacts: number[] = [];
+      for (const e of events) {
+        if (!e.contactId || Number(e.id) <= Number(j.row.activatedEventId) || !matches(j.d.trigger, e)) continue;
+        if (j.d.trigger.kind === 'donation_succeeded' && j.d.trigger.firstGiftOnly) {
+          const earlier = await trx
+            .selectFrom('events')
+            .select('id')
+            .where('userId', '=', tenantId)
+            .where('contactId', '=', e.contactId)
+            .where('type', '=', 'donation.succeeded')
+            .where('id', '<', e.id)
+            .limit(1)
+            .executeTakeFirst();
+          if (earlier) continue;
+        }
+        contacts.push(e.contactId);
+      }
+      if (contacts.length === 0) continue;
+      enrolled += await enrollCandidates(trx, j.row, j.d, sql`select unnest(${contacts}::int[]) as id`, {
+        now,
+        events: entered,
+      });
+    }
+    // Goals: people who may have reached one are looked at now rather than at their next step.
+    const goalContacts = [
+      ...new Set(events.filter((e) => GOAL_EVENTS.includes(e.type) && e.contactId).map((e) => e.contactId!)),
+    ];
+    if (goalContacts.length > 0) {
+      await sql`
+        update journey_enrollments e set next_run_at = ${now}
+        from journey_versions v
+        where v.journey_id = e.journey_id and v.version = e.version and v.definition->'goal' is not null
+          and jsonb_typeof(v.definition->'goal') = 'object'
+          and e.user_id = ${tenantId} and e.status = 'active' and e.contact_id = any(${goalContacts}::int[])
+          and e.next_run_at > ${now}`.execute(trx);
+    }
+    await trx
+      .updateTable('journeyTriggerCursors')
+      .set({ lastEventId: moveTo, updatedAt: new Date() })
+      .where('userId', '=', tenantId)
+      .execute();
+    await recordEvents(trx, tenantId, entered);
+    return enrolled;
+  });
+}
+
+/** Every church with an active journey and events after its cursor, one batch each; the enrolments made. */
+export async function processJourneyTriggers(db: Db, now: Date): Promise<number> {
+  const { rows } = await sql<{ userId: number }>`
+    select c.user_id from journey_trigger_cursors c
+    where exists (select 1 from journeys j where j.user_id = c.user_id and j.status = 'active')
+      and exists (select 1 from events e where e.user_id = c.user_id and e.id > c.last_event_id)`.execute(db);
+  let made = 0;
+  for (const r of rows) made += (await processChurchEvents(db, r.userId, now)) ?? 0;
+  return made;
+}
+
+/**
+ * The yearly birthday trigger: at 9:00 on a person's birthday in the church's time zone (or any
+ * time later that day), they enter each active birthday journey once that year (the enrolment's
+ * trigger key). Someone born on 29 February is greeted on 28 February in other years.
+ */
+export async function runBirthdayTriggers(db: Db, now: Date): Promise<number> {
+  const journeys = (await activeJourneys(db, null)).filter((j) => j.d.trigger.kind === 'date');
+  let made = 0;
+  for (const j of journeys) {
+    const s = await db
+      .selectFrom('churchSettings')
+      .select('timeZone')
+      .where('userId', '=', j.row.userId)
+      .executeTakeFirst();
+    const local = localParts(now, s?.timeZone ?? 'UTC');
+    if (local.hour < 9) continue;
+    const leap = (local.year % 4 === 0 && local.year % 100 !== 0) || local.year % 400 === 0;
+    const feb28 = local.month === 2 && local.day === 28 && !leap;
+    made += await db.transaction().execute((trx) =>
+      enrollCandidates(
+        trx,
+        j.row,
+        j.d,
+        sql`select id from contacts where user_id = ${j.row.userId} and date_of_birth is not null
+            and ((extract(month from date_of_birth) = ${local.month} and extract(day from date_of_birth) = ${local.day})
+                 or (${feb28} and extract(month from date_of_birth) = 2 and extract(day from date_of_birth) = 29))`,
+        { now, triggerKey: `birthday:${local.year}` },
+      ),
+    );
+  }
+  return made;
+}
