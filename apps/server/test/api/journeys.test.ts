@@ -168,3 +168,54 @@ describe('A journey run by the worker', () => {
     );
   });
 });
+
+describe('The editor’s own procedures (tRPC)', () => {
+  const query = (path: string, input: unknown) =>
+    church.client.get(`/trpc/${path}?input=${encodeURIComponent(JSON.stringify(input))}`);
+
+  it('starts from a ready journey, checks it before activating and tests it on the account’s own address', async () => {
+    const starters = await church.client.get('/trpc/journeys.starters');
+    const all = starters.body.result.data as { key: string; name: string; fields: Record<string, unknown> }[];
+    expect(all.map((s) => s.name)).toEqual([
+      'Welcome a first-time guest',
+      'Thank a first-time giver',
+      'Birthday greeting',
+      'Welcome a new volunteer',
+    ]);
+    const guest = all.find((s) => s.key === 'first-time-guest')!;
+    const j = (await church.client.post('/api/journeys', guest.fields)).body as { id: number; summary: string };
+    expect(j.summary).toMatch(/^When someone signs up on any landing page: send \*Welcome\*/);
+    const check = await query('journeys.activationCheck', { id: j.id });
+    expect(check.body.result.data).toEqual({ reach: null, problems: [] });
+    const started = await church.client.post('/trpc/journeys.test', { id: j.id, contactId: null });
+    const enrollmentId = started.body.result.data.enrollmentId as number;
+    // Waits of 2 and 5 days last 2 and 5 seconds in a test.
+    const runs = await waitFor(async () => {
+      const r = (await query('journeys.enrollmentRuns', { enrollmentId })).body.result.data;
+      return r.status === 'completed' && r;
+    }, 'the test run');
+    expect(runs.runs.map((r: { stepId: string; outcome: string }) => `${r.stepId}:${r.outcome}`)).toEqual([
+      'welcome:done',
+      'call:done',
+      'wait-2d:done',
+      'hello-text:skipped',
+      'wait-5d:done',
+      'lunch:done',
+    ]);
+    const wanted = ['Welcome to Grace Church', 'Join us for lunch', 'A follow-up for you: Call Grace Church'];
+    // The messages go out on the delivery engine, a moment after their steps ran.
+    await waitFor(async () => {
+      const mine = await app.db
+        .selectFrom('outboxMessages')
+        .select('subject')
+        .where('toAddress', '=', church.user.email)
+        .execute();
+      return wanted.every((w) => mine.some((m) => m.subject === w));
+    }, 'the test’s emails to the account');
+
+    const foreign = await other.client.get(
+      `/trpc/journeys.enrollmentRuns?input=${encodeURIComponent(JSON.stringify({ enrollmentId }))}`,
+    );
+    expect(foreign.status).toBe(404);
+  }, 60_000);
+});

@@ -53,7 +53,11 @@ async function stepOf(db: Db, j: JourneyForSending, d: Delivery) {
       .executeTakeFirst();
     if (!e) throw Object.assign(new Error('The enrolment was deleted'), { permanent: true });
     version = e.version;
-    about = { firstName: e.firstName ?? '', lastName: e.lastName ?? '' };
+    // A test on the account's own address is about the church itself (as the runner names it).
+    about =
+      e.firstName === null
+        ? { firstName: j.churchName, lastName: '' }
+        : { firstName: e.firstName, lastName: e.lastName ?? '' };
   }
   const def = j.versions.get(version);
   const at = def ? stepById(def, d.journeyStepId) : null;
@@ -123,7 +127,7 @@ export function journeyDriver(deps: DeliveryDeps, channel: 'email' | 'sms'): Cha
           publicUrl: config.publicUrl,
         });
       } else if (step.kind === 'task') {
-        const title = fillMergeTags(step.title, values, { html: false });
+        const title = fillMergeTags(step.title, values, { html: false }).trim();
         const notes = fillMergeTags(step.notes, values, { html: false });
         message = staffEmail(j, {
           to: d.address,

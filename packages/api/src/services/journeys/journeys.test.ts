@@ -279,6 +279,105 @@ describe('steps', () => {
     expect(skipped).toEqual({ outcome: 'skipped', detail: 'Unsubscribed from email' });
   });
 
+  it('branches on a list, a recent gift, a text reply and a click; removes from a list', async () => {
+    const l = await list('Branch list');
+    const { recordEvents } = await import('../events/record.js');
+    const branchOn = async (name: string, condition: Record<string, unknown>) =>
+      active({
+        name,
+        trigger: { kind: 'manual' },
+        steps: [
+          { id: 'b', kind: 'branch', condition: condition as never, yes: 'y', no: 'n' },
+          { id: 'y', kind: 'add_tag', tag: `${name}-yes`, next: 'out' },
+          { id: 'n', kind: 'add_tag', tag: `${name}-no`, next: 'out' },
+          { id: 'out', kind: 'remove_from_list', listId: l.id, next: null },
+        ],
+      });
+    const onList = await branchOn('onlist', { kind: 'on_list', listId: l.id });
+    const gave = await branchOn('gave', { kind: 'gave_within', days: 30 });
+    const replied = await branchOn('replied', { kind: 'replied_by_text' });
+    const yes = await contact();
+    const no = await contact();
+    await db.insertInto('contactsInLists').values({ userId: church.id, listId: l.id, contactId: yes.id }).execute();
+    await db.transaction().execute((trx) =>
+      recordEvents(trx, church.id, [
+        {
+          type: 'donation.succeeded',
+          contactId: yes.id,
+          payload: { project: { id: 1, name: 'P' }, donationId: 7, amountCents: 500, currency: 'usd', source: null },
+        },
+      ]),
+    );
+    const now = new Date();
+    for (const j of [onList, gave])
+      await enrollInJourney(db, church.id, { id: j.id, contactIds: [yes.id, no.id] }, now);
+    await enrollInJourney(
+      db,
+      church.id,
+      { id: replied.id, contactIds: [yes.id, no.id] },
+      new Date(now.getTime() - 1000),
+    );
+    await db
+      .transaction()
+      .execute((trx) =>
+        recordEvents(trx, church.id, [{ type: 'sms.received', contactId: yes.id, payload: { body: 'Thanks!' } }]),
+      );
+    await tick(new Date(now.getTime() + 1000));
+    const tags = new Map(
+      (await db.selectFrom('contacts').select(['id', 'tags']).where('id', 'in', [yes.id, no.id]).execute()).map((r) => [
+        r.id,
+        r.tags,
+      ]),
+    );
+    expect(tags.get(yes.id)).toEqual(expect.arrayContaining(['onlist-yes', 'gave-yes', 'replied-yes']));
+    expect(tags.get(no.id)).toEqual(expect.arrayContaining(['onlist-no', 'gave-no', 'replied-no']));
+    // The last step took them off the list.
+    expect(await db.selectFrom('contactsInLists').select('contactId').where('listId', '=', l.id).execute()).toEqual([]);
+  });
+
+  it('branches on a click in the previous email', async () => {
+    const j = await active({
+      name: 'Clicked?',
+      trigger: { kind: 'manual' },
+      steps: [
+        {
+          id: 'm',
+          kind: 'email',
+          name: 'Link',
+          subject: 'Link',
+          content: '<p><a href="https://example.org">x</a></p>',
+          next: 'w',
+        },
+        { id: 'w', kind: 'wait', wait: { mode: 'duration', amount: 1, unit: 'hours' }, next: 'b' },
+        { id: 'b', kind: 'branch', condition: { kind: 'clicked_previous_email' }, yes: 'y', no: 'n' },
+        { id: 'y', kind: 'add_tag', tag: 'clicked', next: null },
+        { id: 'n', kind: 'add_tag', tag: 'no-click', next: null },
+      ],
+    });
+    const clicker = await contact();
+    const other = await contact();
+    await enrollInJourney(db, church.id, { id: j.id, contactIds: [clicker.id, other.id] }, T0);
+    await tick(T0);
+    const d = await db
+      .selectFrom('deliveries')
+      .select('id')
+      .where('journeyId', '=', j.id)
+      .where('contactId', '=', clicker.id)
+      .executeTakeFirstOrThrow();
+    await db
+      .insertInto('deliveryEvents')
+      .values({ deliveryId: d.id, type: 'click', url: 'https://example.org' })
+      .execute();
+    await tick(later(3_600_000 + 1));
+    const tags = new Map(
+      (await db.selectFrom('contacts').select(['id', 'tags']).where('id', 'in', [clicker.id, other.id]).execute()).map(
+        (r) => [r.id, r.tags],
+      ),
+    );
+    expect(tags.get(clicker.id)).toEqual(['clicked']);
+    expect(tags.get(other.id)).toEqual(['no-click']);
+  });
+
   it('an exit step ends the journey as exited', async () => {
     const j = await active({
       name: 'Exit',
@@ -427,7 +526,7 @@ describe('triggers', () => {
     expect(rows.map((r) => r.contactId)).toEqual([c.id]);
   });
 
-  it('reads each event once: a first gift, a contact created by an import, a text keyword', async () => {
+  it('reads each event once: a first gift, a contact created by an import, a text keyword, a sign-up on a page', async () => {
     const gift = await active({
       name: 'First gift',
       trigger: { kind: 'donation_succeeded', firstGiftOnly: true },
@@ -435,6 +534,13 @@ describe('triggers', () => {
     });
     const kw = await active({ name: 'Keyword', trigger: { kind: 'keyword', keyword: 'hope' }, steps });
     const imp = await active({ name: 'Imported', trigger: { kind: 'contact_created', source: 'import' }, steps });
+    const page = await db
+      .insertInto('landingPages')
+      .values({ userId: church.id, name: 'Easter at Grace', slug: 'easter' })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    const signup = await active({ name: 'Signed up', trigger: { kind: 'signup_confirmed', pageId: page.id }, steps });
+    const visitor = await contact();
     const giver = await contact();
     const texter = await contact();
     const imported = await contact();
@@ -455,6 +561,12 @@ describe('triggers', () => {
         { type: 'sms.received', contactId: giver.id, payload: { body: 'stop' } },
         { type: 'contact.created', contactId: imported.id, payload: { via: 'import' } },
         { type: 'contact.created', contactId: giver.id, payload: { via: 'staff' } },
+        {
+          type: 'signup.confirmed',
+          contactId: visitor.id,
+          payload: { page: { id: page.id, name: 'Easter at Grace' } },
+        },
+        { type: 'signup.confirmed', contactId: giver.id, payload: { page: null } },
       ]),
     );
     await tick(T0);
@@ -462,6 +574,7 @@ describe('triggers', () => {
     expect((await enrollmentsOf(gift.id)).map((e) => e.contactId)).toEqual([giver.id]);
     expect((await enrollmentsOf(kw.id)).map((e) => e.contactId)).toEqual([texter.id]);
     expect((await enrollmentsOf(imp.id)).map((e) => e.contactId)).toEqual([imported.id]);
+    expect((await enrollmentsOf(signup.id)).map((e) => e.contactId)).toEqual([visitor.id]);
   });
 });
 

@@ -827,7 +827,7 @@ async function runStep(trx: Db, x: StepContext): Promise<StepResult | 'later'> {
     }
     case 'task': {
       const [assignee] = await staffRecipients(trx, x, step.assigneeContactId ? [step.assigneeContactId] : []);
-      const title = merge(step.title);
+      const title = merge(step.title).trim();
       const task = await trx
         .insertInto('tasks')
         .values({
