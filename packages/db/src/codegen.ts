@@ -45,10 +45,12 @@ const JSON_COLUMN_SHAPES: Record<string, string> = {
   'landing_pages.content': 'Record<string, unknown>',
   'show_up_projects.images': 'ShowUpImage[]',
   'show_up_updates.images': 'ShowUpImage[]',
+  'gift_schedules.donor_address': 'PostalAddress',
+  'gifts.donor_address': 'PostalAddress',
 };
 
 /** The hand-written shapes the overrides name (json-shapes.ts). */
-const JSON_SHAPE_TYPES = ['ContactMetadata', 'ImportSkip', 'QrScheduleEntry', 'ShowUpImage'];
+const JSON_SHAPE_TYPES = ['ContactMetadata', 'ImportSkip', 'QrScheduleEntry', 'ShowUpImage', 'PostalAddress'];
 
 const CODEGEN_OPTIONS = {
   camelCase: true, // the application's kysely uses CamelCasePlugin (client.ts)

@@ -40,3 +40,13 @@ export interface ShowUpImage {
   url: string;
   thumbnailUrl: string | null;
 }
+
+/** A donor's postal address (for giving statements): each line optional. */
+export interface PostalAddress {
+  line1?: string | null;
+  line2?: string | null;
+  city?: string | null;
+  state?: string | null;
+  postalCode?: string | null;
+  country?: string | null;
+}

@@ -9,7 +9,7 @@ import type { DB } from './generated/db.js';
 // An interface (not an alias) so declarations elsewhere name `Database` from this package, not the
 // generated module (TypeScript's project references emit declarations for the api package).
 export interface Database extends DB {}
-export type { ContactMetadata, ImportSkip, QrScheduleEntry, ShowUpImage } from './json-shapes.js';
+export type { ContactMetadata, ImportSkip, PostalAddress, QrScheduleEntry, ShowUpImage } from './json-shapes.js';
 
 export type TableName = keyof Database;
 /** A row as a query returns it. */

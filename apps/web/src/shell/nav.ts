@@ -1,5 +1,6 @@
 import {
   IconCalendarTime,
+  IconCoin,
   IconHeartHandshake,
   IconLayoutDashboard,
   IconLayoutGrid,
@@ -38,6 +39,7 @@ export const marketingNav: NavItem[] = [
   // The spec lights Show Up on the dashboard too ('active for / and any path under /show-up/').
   { label: 'Show Up', to: '/show-up', icon: IconHeartHandshake, isActive: (p) => p === '/' || under('/show-up')(p) },
   { label: 'Social Blast', to: '/social-blast', icon: IconSpeakerphone, isActive: under('/social-blast') },
+  { label: 'Giving', to: '/giving/funds', icon: IconCoin, isActive: under('/giving') },
 ];
 
 export const adminNav: NavItem[] = [
