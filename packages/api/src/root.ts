@@ -24,6 +24,7 @@ import { showUpRouter } from './routers/show-up/router.js';
 import { eventsRouter } from './routers/events/router.js';
 import { webhooksRouter } from './routers/webhooks/router.js';
 import { fundsRouter } from './routers/giving/funds-router.js';
+import { givingRouter } from './routers/giving/router.js';
 import { createCallerFactory, router } from './trpc.js';
 
 export const appRouter = router({
@@ -54,6 +55,7 @@ export const appRouter = router({
   qrCodes: qrCodesRouter,
   showUp: showUpRouter,
   funds: fundsRouter,
+  giving: givingRouter,
 });
 
 export type AppRouterType = typeof appRouter;

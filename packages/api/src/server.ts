@@ -113,3 +113,5 @@ export {
   confirmProposalCode,
   openProposals,
 } from './services/portal/proposals.js';
+export { chargeDueSchedules, sendGivingNotice, type ChargeDeps } from './services/giving/schedules.js';
+export { churchOfHandle, publicFunds, churchToday } from './services/giving/gifts.js';

@@ -15,6 +15,9 @@ import {
   publishDueSocialPosts,
   sweepSocialPosts,
   sendDonationReceipt,
+  chargeDueSchedules,
+  sendGivingNotice,
+  type ShowUpServices,
   deleteExpiredEvents,
   type SmsTransport,
   type DeliveryConfig,
@@ -31,6 +34,8 @@ export interface JobDeps {
   email: EmailTransport;
   sms: SmsTransport;
   delivery: DeliveryConfig;
+  /** Payments and the card fee: recurring gifts are charged by a job (issue 30). */
+  showUp: ShowUpServices;
 }
 
 /** What social publishing needs: the signed outgoing webhook as its publisher. */
@@ -69,6 +74,17 @@ function handlers(d: JobDeps, queue: JobQueue, log: JobLog): { [N in JobName]: H
     'events-retention': async () => {
       await deleteExpiredEvents(d.db);
     },
+    'giving-charge-due': async () => {
+      await chargeDueSchedules(
+        { db: d.db, payments: d.showUp.payments, cardFee: d.showUp.cardFee, jobs: queue },
+        { now: new Date() },
+      );
+    },
+    'giving-notice': (input) =>
+      sendGivingNotice(
+        { db: d.db, email: d.email, emailFrom: d.delivery.emailFrom, publicUrl: d.delivery.publicUrl },
+        input,
+      ),
   };
 }
 
@@ -99,6 +115,8 @@ const CONCURRENCY: Record<JobName, number> = {
   'donation-receipt': 2,
   'planner-request-deliver': 2,
   'events-retention': 1,
+  'giving-charge-due': 1,
+  'giving-notice': 2,
 };
 
 async function createQueues(boss: PgBoss): Promise<void> {
@@ -193,6 +211,8 @@ export async function startJobs(opts: StartJobsOptions): Promise<JobRunner> {
     await boss.schedule('social-post-sweep', '* * * * *', {}, { singletonKey: 'social-sweep' });
     // Daily, at a quiet hour (UTC): the events past each church's retention.
     await boss.schedule('events-retention', '17 3 * * *', {}, { singletonKey: 'events-retention' });
+    // Every 5 minutes: recurring gifts whose date (or retry) has come (issue 30 §4).
+    await boss.schedule('giving-charge-due', '*/5 * * * *', {}, { singletonKey: 'giving-charge-due' });
   }
   return {
     queue,

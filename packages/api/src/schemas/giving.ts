@@ -151,6 +151,12 @@ export const prepareGiftSchema = z.object({
     .array(giftLineInputSchema, { error: 'Lines must be a list of funds and amounts' })
     .min(1, 'Add at least one fund')
     .max(MAX_GIFT_LINES, `At most ${MAX_GIFT_LINES} funds in one gift`),
+  /** The gift's amount before the fee, when the page sends it: the lines must add up to it. */
+  amountCents: z
+    .number({ error: 'Amount must be a whole number of cents' })
+    .int('Amount must be a whole number of cents')
+    .positive('Amount must be a whole number of cents')
+    .optional(),
   frequency: z.enum(FREQUENCIES, {
     error: 'Frequency must be one time, weekly, every two weeks, monthly, 1st and 15th or yearly',
   }),
@@ -279,7 +285,6 @@ export const findSchedulesSchema = z
       .enum(SCHEDULE_STATUSES, { error: 'Status must be pending, active, paused, cancelled or failing' })
       .optional(),
     fundId: idSchema('Fund').optional(),
-    format: z.enum(['json', 'csv']).optional(),
   })
   .default({});
 
