@@ -45,6 +45,7 @@ const ChurchTemplatesPage = lazyScreen(
 const SocialBlastPage = lazyScreen(() => import('./features/social-blast/social-blast-page'), 'SocialBlastPage');
 const QrCodesPage = lazyScreen(() => import('./features/qr-codes/qr-codes-page'), 'QrCodesPage');
 const FundsPage = lazyScreen(() => import('./features/giving/funds-page'), 'FundsPage');
+const RecurringPage = lazyScreen(() => import('./features/giving/recurring-page'), 'RecurringPage');
 const ProfileUpdatesPage = lazyScreen(
   () => import('./features/profile-updates/profile-updates-page'),
   'ProfileUpdatesPage',
@@ -143,6 +144,7 @@ const routes = createRoutesFromElements(
         <Route path="/qr-codes/new" element={<QrCodesPage />} />
         <Route path="/giving" element={<Navigate to="/giving/funds" replace />} />
         <Route path="/giving/funds" element={<FundsPage />} />
+        <Route path="/giving/recurring" element={<RecurringPage />} />
         <Route path="/show-up/new" element={<NewProjectPage />} />
         <Route path="/show-up/:id/edit" element={<EditProjectPage />} />
         <Route path="/show-up/:id/update/new" element={<NewUpdatePage />} />

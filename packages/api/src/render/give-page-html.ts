@@ -22,7 +22,7 @@ export interface GivePageView {
   year?: number;
 }
 
-const GIVE_CSS = `.give{max-width:640px;margin:0 auto;padding:24px}.give h1{font-size:clamp(1.6rem,5vw,2.2rem);margin:8px 0 4px}
+const GIVE_CSS = `header{background:#fff;box-shadow:0 1px 0 #e5e7eb}.give{max-width:640px;margin:0 auto;padding:24px}.give h1{font-size:clamp(1.6rem,5vw,2.2rem);margin:8px 0 4px}
 form.gv{display:grid;gap:16px}form.gv label{display:grid;gap:4px;font-weight:600}form.gv input,form.gv select,form.gv textarea{font:inherit;padding:10px 12px;border:1px solid #868e96;border-radius:8px;background:#fff;width:100%}
 .quick{display:flex;flex-wrap:wrap;gap:8px}.quick button{font:inherit;padding:8px 16px;border:1px solid #364fc7;color:#364fc7;background:#fff;border-radius:999px;cursor:pointer}
 .line{display:grid;grid-template-columns:1fr 8rem auto;gap:8px;align-items:end}.line button{font:inherit;padding:10px;border:1px solid #ced4da;background:#fff;border-radius:8px;cursor:pointer}

@@ -1,7 +1,10 @@
 import { Tabs } from '@mantine/core';
 import { useLocation, useNavigate } from 'react-router-dom';
 
-const TABS = [{ value: '/giving/funds', label: 'Funds' }];
+const TABS = [
+  { value: '/giving/funds', label: 'Funds' },
+  { value: '/giving/recurring', label: 'Recurring' },
+];
 
 /** Giving's screens, as tabs that are links (each its own address). */
 export function GivingTabs() {
