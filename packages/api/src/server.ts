@@ -115,3 +115,4 @@ export {
 } from './services/portal/proposals.js';
 export { chargeDueSchedules, sendGivingNotice, type ChargeDeps } from './services/giving/schedules.js';
 export { churchOfHandle, publicFunds, churchToday } from './services/giving/gifts.js';
+export { scheduleByToken } from './services/giving/schedules.js';

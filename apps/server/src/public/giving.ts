@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
-import { AppError, churchOfHandle, churchToday, publicFunds } from '@lampstand/api/server';
+import { AppError, churchOfHandle, churchToday, publicFunds, scheduleByToken } from '@lampstand/api/server';
 import { handleSchema } from '@lampstand/api/schemas/church-profile';
-import { renderGivePage } from '@lampstand/api/render/give-page-html';
+import { renderGivePage, renderManagePage } from '@lampstand/api/render/give-page-html';
 import { renderNotFound } from '@lampstand/api/render/landing-page-html';
 import type { AppDeps } from '../app-deps.js';
 
@@ -63,5 +63,27 @@ export async function givingPublicRoutes(app: FastifyInstance, opts: { deps: App
           blocked,
         }),
       );
+  });
+
+  // The donor's link from a 'card declined' or 'confirm with your bank' email: update the card.
+  app.get<{ Params: { token: string } }>('/give/manage/:token', async (req, reply) => {
+    const s = await scheduleByToken(db, req.params.token);
+    reply
+      .type('text/html; charset=utf-8')
+      .header('cache-control', 'private, no-store')
+      .header('x-robots-tag', 'noindex');
+    if (!s) return reply.code(404).send(renderNotFound());
+    return renderManagePage({
+      token: req.params.token,
+      churchName: s.churchName,
+      donorName: s.donorName,
+      frequency: s.frequency,
+      status: s.status,
+      totalCents: s.amountCents + s.feeCents,
+      nextDate: s.nextDate,
+      lastFailure: s.lastFailure,
+      lines: s.lines,
+      publishableKey: showUp.payments.publishableKey,
+    });
   });
 }

@@ -203,7 +203,7 @@ describe('recurring gifts: a saved card charged off-session by our scheduler', (
     await chargeDueSchedules(deps(), { now: start });
     expect(charges()).toHaveLength(1);
     expect(charges()[0]).toMatchObject({
-      idempotencyKey: `schedule-${p.scheduleId}-${schedule.nextDate}-attempt-0`,
+      idempotencyKey: `schedule-${p.scheduleId}-${schedule.nextDate}-pm_card_visa-attempt-0`,
       form: {
         amount: '4000',
         customer: schedule.stripeCustomerId,
@@ -261,5 +261,35 @@ describe('recurring gifts: a saved card charged off-session by our scheduler', (
         },
       )
       .toBe(true);
+
+    // The donor's link: the page, a new card saved, and the failed date charged on the next run.
+    const token = /\/give\/manage\/([\w-]+)/.exec(donorMail.text ?? '')![1]!;
+    const pageRes = await fetch(`${app.url}/give/manage/${token}`);
+    expect(pageRes.status).toBe(200);
+    const html = await pageRes.text();
+    expect(html).toContain('Your monthly gift to Grace Church');
+    expect(html).toContain('Your card was declined (Your card was declined.)');
+    expect((await fetch(`${app.url}/give/manage/${'x'.repeat(32)}`)).status).toBe(404);
+    const started = await visitor.post('/api/giving/update-card', { token });
+    expect(started.status, started.text).toBe(200);
+    expect(started.body.intentId).toMatch(/^seti_/);
+    expect(
+      await deliver(
+        evt('setup_intent.succeeded', {
+          id: started.body.intentId,
+          object: 'setup_intent',
+          status: 'succeeded',
+          customer: schedule.stripeCustomerId,
+          payment_method: 'pm_card_new',
+        }),
+      ),
+    ).toBe('schedule_active');
+    s = await app.db.selectFrom('giftSchedules').selectAll().where('id', '=', p.scheduleId).executeTakeFirstOrThrow();
+    expect(s).toMatchObject({ status: 'active', failedAttempts: 0, stripePaymentMethodId: 'pm_card_new' });
+    stripeApi.declineCustomer(schedule.stripeCustomerId!, false);
+    await chargeDueSchedules(deps(), { now: at(9) });
+    expect(charges()).toHaveLength(6);
+    const after = await grace.client.get(`/api/giving/gifts?scheduleId=${p.scheduleId}`);
+    expect(after.body.gifts.map((g: { status: string }) => g.status)).toEqual(['completed', 'completed']);
   });
 });

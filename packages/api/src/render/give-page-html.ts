@@ -128,3 +128,44 @@ export function renderGivePage(v: GivePageView): string {
     v.churchName,
   )}</p></footer><script type="application/json" id="give-data">${data}</script><script>${GIVE_PAGE_SCRIPT}</script></body></html>`;
 }
+
+/** The donor's link page's script: save a new card (Stripe's Payment Element, or the demo). */
+export const MANAGE_PAGE_SCRIPT = `(function(){var b=document.getElementById('update-card');if(!b)return;var st=document.getElementById('manage-status'),D=JSON.parse(document.getElementById('manage-data').textContent);
+function say(t,bad){st.textContent=t;st.className=bad?'err':''}
+function post(u,x){return fetch(u,{method:'POST',headers:{'content-type':'application/json'},body:JSON.stringify(x)}).then(function(r){return r.json().then(function(j){if(!r.ok)throw new Error((j&&j.message)||'Something went wrong. Please try again.');return j})})}
+b.addEventListener('click',function(){b.disabled=true;say('One moment…');post('/api/giving/update-card',{token:D.token}).then(function(p){if(p.mode==='demo')return post('/api/giving/demo-complete',{intentId:p.intentId,clientSecret:p.clientSecret}).then(function(){say('Your card is updated. Thank you!')});
+return new Promise(function(ok,no){var s=document.createElement('script');s.src='https://js.stripe.com/v3';s.onload=ok;s.onerror=function(){no(new Error('The card form could not load. Please try again.'))};document.head.appendChild(s)}).then(function(){var stripe=window.Stripe(D.publishableKey),el=stripe.elements({clientSecret:p.clientSecret});document.getElementById('card').hidden=false;el.create('payment').mount('#card-element');say('Enter your card, then save it.');var c=document.getElementById('confirm');c.hidden=false;c.onclick=function(){c.disabled=true;stripe.confirmSetup({elements:el,confirmParams:{return_url:location.href}}).then(function(x){if(x.error){c.disabled=false;say(x.error.message,true)}})}})}).catch(function(e){b.disabled=false;say(e.message,true)})})})();`;
+
+export interface ManagePageView {
+  token: string;
+  churchName: string;
+  donorName: string;
+  frequency: string;
+  status: string;
+  totalCents: number;
+  nextDate: string;
+  lastFailure: string | null;
+  lines: { fundName: string; amountCents: number }[];
+  publishableKey: string | null;
+}
+
+/** The page a donor's email links to: their recurring gift, and a new card for it. */
+export function renderManagePage(v: ManagePageView): string {
+  const money = (c: number) => `$${(c / 100).toFixed(2).replace(/\B(?=(\d{3})+(?!\d))/g, ',')}`;
+  const label = FREQUENCY_LABELS[v.frequency as keyof typeof FREQUENCY_LABELS] ?? v.frequency;
+  const data = JSON.stringify({ token: v.token, publishableKey: v.publishableKey }).replace(/</g, '\\u003c');
+  const lines = v.lines.map((l) => `<li>${escapeHtml(l.fundName)}: ${money(l.amountCents)}</li>`).join('');
+  const body =
+    v.status === 'cancelled'
+      ? '<p>This recurring gift is cancelled.</p>'
+      : `${v.status === 'failing' || v.lastFailure ? `<p class="err">Your card was declined${v.lastFailure ? ` (${escapeHtml(v.lastFailure)})` : ''}. Please update it.</p>` : ''}
+<p>Next gift: ${escapeHtml(v.nextDate)}</p><button class="btn" type="button" id="update-card">Update card</button>
+<div id="card" hidden><div id="card-element"></div><button type="button" class="btn" id="confirm" hidden>Save card</button></div><p id="manage-status" role="status" aria-live="polite"></p>`;
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><meta name="robots" content="noindex"><title>Your gift to ${escapeHtml(
+    v.churchName,
+  )}</title><style>${CSS}${GIVE_CSS}</style></head><body><main><div class="give"><h1>Your ${escapeHtml(
+    label.toLowerCase(),
+  )} gift to ${escapeHtml(v.churchName)}</h1><p>${escapeHtml(v.donorName)}, thank you for giving ${money(v.totalCents)} ${escapeHtml(
+    label.toLowerCase(),
+  )}.</p><ul>${lines}</ul>${body}</div></main><script type="application/json" id="manage-data">${data}</script><script>${MANAGE_PAGE_SCRIPT}</script></body></html>`;
+}

@@ -304,3 +304,12 @@ export const updateScheduleSchema = z.object({
     .optional(),
   nextDate: dateSchema('Next date').optional(),
 });
+
+export const cardUpdateSchema = z.object({
+  token: z.string({ error: 'Token is required' }).max(64, 'Recurring gift not found'),
+});
+export const cardUpdateResultSchema = z.object({
+  intentId: z.string(),
+  clientSecret: z.string(),
+  mode: z.enum(['stripe', 'demo', 'disabled']),
+});

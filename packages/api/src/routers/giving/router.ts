@@ -1,5 +1,7 @@
 import { z } from 'zod';
 import {
+  cardUpdateResultSchema,
+  cardUpdateSchema,
   demoCompleteGiftSchema,
   findGiftsSchema,
   findSchedulesSchema,
@@ -12,7 +14,7 @@ import {
 import { prepareGift } from '../../services/giving/gifts.js';
 import { completeDemoGift } from '../../services/giving/stripe-events.js';
 import { findGifts } from '../../services/giving/gift-list.js';
-import { exportSchedules, listSchedules, updateSchedule } from '../../services/giving/schedules.js';
+import { exportSchedules, listSchedules, startCardUpdate, updateSchedule } from '../../services/giving/schedules.js';
 import { receiveStripeWebhook } from '../../services/show-up/donations.js';
 import { throttleDonations } from '../../services/show-up/donation-limits.js';
 import type { Context } from '../../context.js';
@@ -68,6 +70,20 @@ export const givingRouter = router({
         },
         input,
       );
+    }),
+  updateCard: publicProcedure
+    .meta(
+      rest.post(
+        '/api/giving/update-card',
+        "The donor's link (token from the email): start saving a new card for their recurring gift; returns a SetupIntent's clientSecret",
+        { errors: [404, 429] },
+      ),
+    )
+    .input(cardUpdateSchema)
+    .output(cardUpdateResultSchema)
+    .mutation(async ({ ctx, input }) => {
+      await throttle(ctx);
+      return startCardUpdate({ db: ctx.db, payments: ctx.services.showUp.payments }, input);
     }),
   gifts: protectedProcedure
     .meta(

@@ -182,7 +182,8 @@ async function chargeOne(
     currency: 'usd',
     customer: schedule.stripeCustomerId ?? '',
     paymentMethod: schedule.stripePaymentMethodId ?? '',
-    idempotencyKey: `schedule-${schedule.id}-${date}-attempt-${schedule.failedAttempts}`,
+    // Per (schedule, date, card, attempt): a retry or a new card is a new charge; a job run again is not.
+    idempotencyKey: `schedule-${schedule.id}-${date}-${schedule.stripePaymentMethodId}-attempt-${schedule.failedAttempts}`,
     metadata: { churchId: String(schedule.userId), scheduleId: String(schedule.id), giftId: String(gift.id), date },
     description: `${frequencyLabel(frequency)} gift`,
     destination,
@@ -492,4 +493,66 @@ export async function sendGivingNotice(
     messageId: `giving-${input.kind}-${s.id}-${crypto.randomBytes(6).toString('hex')}@lampstand`,
     meta: { userId: s.userId },
   });
+}
+
+// ---- The donor's link: update the card
+
+const manageTokenPattern = /^[A-Za-z0-9_-]{20,64}$/;
+
+/** What the donor's link shows: their recurring gift (never another donor's; the token is 192 random bits). */
+export async function scheduleByToken(db: Db, token: string) {
+  if (!manageTokenPattern.test(token)) return null;
+  const s = await db
+    .selectFrom('giftSchedules as gs')
+    .innerJoin('users as u', 'u.id', 'gs.userId')
+    .select(['gs.id', 'gs.userId', 'gs.frequency', 'gs.status', 'gs.amountCents', 'gs.feeCents', 'gs.nextDate'])
+    .select(['gs.donorName', 'gs.lastFailure', 'u.churchName'])
+    .where('gs.manageToken', '=', token)
+    .executeTakeFirst();
+  if (!s) return null;
+  const lines = await linesOf(db, s.userId, [s.id]);
+  return { ...s, lines: lines.get(s.id) ?? [] };
+}
+
+/**
+ * Public (the donor's link): a new SetupIntent for the schedule's customer; once the card is saved
+ * (setup_intent.succeeded) the schedule is active again and a failed date is charged on the next run.
+ */
+export async function startCardUpdate(
+  deps: { db: Db; payments: PaymentsProvider },
+  input: { token: string },
+): Promise<{ intentId: string; clientSecret: string; mode: PaymentsProvider['mode'] }> {
+  const found = await scheduleByToken(deps.db, input.token);
+  if (!found) throw notFound('Recurring gift not found');
+  if (found.status === 'cancelled') throw badRequest('This recurring gift is cancelled', 'token');
+  const s = await deps.db
+    .selectFrom('giftSchedules')
+    .select(['id', 'userId', 'stripeCustomerId', 'donorEmail', 'donorName'])
+    .where('id', '=', found.id)
+    .executeTakeFirstOrThrow();
+  const customer =
+    s.stripeCustomerId ??
+    (
+      await deps.payments.createCustomer({
+        email: s.donorEmail,
+        name: s.donorName,
+        idempotencyKey: `gift-schedule-customer-${s.id}`,
+      })
+    ).id;
+  const setup = await deps.payments.createSetupIntent({
+    customer,
+    idempotencyKey: `gift-schedule-${s.id}-card-${crypto.randomUUID()}`,
+    metadata: { churchId: String(s.userId), scheduleId: String(s.id) },
+  });
+  await deps.db
+    .updateTable('giftSchedules')
+    .set({
+      stripeCustomerId: customer,
+      stripeSetupIntentId: setup.id,
+      stripeClientSecret: setup.clientSecret,
+      updatedAt: new Date(),
+    })
+    .where('id', '=', s.id)
+    .execute();
+  return { intentId: setup.id, clientSecret: setup.clientSecret, mode: deps.payments.mode };
 }
