@@ -313,3 +313,71 @@ export const cardUpdateResultSchema = z.object({
   clientSecret: z.string(),
   mode: z.enum(['stripe', 'demo', 'disabled']),
 });
+
+// ---- Batches of cash and checks (§7)
+
+export const BATCH_METHODS = ['cash', 'check', 'other'] as const;
+
+const countedTotal = z
+  .number({ error: 'Counted total must be a whole number of cents' })
+  .int('Counted total must be a whole number of cents')
+  .min(0, 'Counted total must be a whole number of cents')
+  .max(2_000_000_000, 'Counted total is too large');
+
+export const createBatchSchema = z.object({
+  batchDate: dateSchema('Date'),
+  description: optionalTextSchema('Description', 200).optional(),
+  expectedTotalCents: countedTotal,
+});
+
+export const updateBatchSchema = z.object({
+  id: idSchema('Batch'),
+  batchDate: dateSchema('Date').optional(),
+  description: optionalTextSchema('Description', 200).optional(),
+  expectedTotalCents: countedTotal.optional(),
+});
+
+export const batchIdSchema = z.object({ id: idSchema('Batch') });
+
+export const addBatchLineSchema = z.object({
+  id: idSchema('Batch'),
+  /** The donor; null or omitted: 'Anonymous cash'. */
+  contactId: idSchema('Contact').nullish(),
+  fundId: idSchema('Fund'),
+  amountCents: z
+    .number({ error: 'Amount must be a whole number of cents' })
+    .int('Amount must be a whole number of cents')
+    .min(1, 'Amount must be at least $0.01')
+    .max(MAX_LINE_CENTS, 'Amount is too large'),
+  method: z.enum(BATCH_METHODS, { error: 'Method must be cash, check or other' }),
+  checkNumber: optionalTextSchema('Check number', 40).optional(),
+  /** Required on a committed batch: a correction says why. */
+  reason: optionalTextSchema('Reason', 500).optional(),
+});
+
+export const batchLineSchema = z.object({
+  id: z.number().int(),
+  contactId: z.number().int().nullable(),
+  donorName: z.string(),
+  fundId: z.number().int(),
+  fundName: z.string(),
+  amountCents: z.number().int(),
+  method: z.enum(GIFT_METHODS),
+  checkNumber: z.string().nullable(),
+  correctionReason: z.string().nullable(),
+  status: z.enum(GIFT_STATUSES),
+});
+
+export const batchSchema = z.object({
+  id: z.number().int(),
+  batchDate: z.string(),
+  description: z.string().nullable(),
+  expectedTotalCents: z.number().int(),
+  linesTotalCents: z.number().int(),
+  lineCount: z.number().int(),
+  status: z.enum(['open', 'committed']),
+  committedAt: isoTimestamp.nullable(),
+  createdAt: isoTimestamp,
+});
+
+export const batchDetailSchema = batchSchema.extend({ lines: z.array(batchLineSchema) });

@@ -293,6 +293,19 @@ export interface Funds {
   userId: number;
 }
 
+export interface GiftBatches {
+  batchDate: string;
+  committedAt: Date | null;
+  committedBy: number | null;
+  createdAt: Generated<Date>;
+  description: string | null;
+  expectedTotalCents: number;
+  id: Generated<number>;
+  status: Generated<'open' | 'committed'>;
+  updatedAt: Generated<Date>;
+  userId: number;
+}
+
 export interface GiftLines {
   amountCents: number;
   fundId: number;
@@ -303,9 +316,12 @@ export interface GiftLines {
 
 export interface Gifts {
   amountCents: number;
+  batchId: number | null;
   chargeDate: string | null;
+  checkNumber: string | null;
   completedAt: Date | null;
   contactId: number | null;
+  correctionReason: string | null;
   createdAt: Generated<Date>;
   currency: Generated<string>;
   disputedAt: Date | null;
@@ -937,6 +953,7 @@ export interface DB {
   emailVerificationTokens: EmailVerificationTokens;
   events: Events;
   funds: Funds;
+  giftBatches: GiftBatches;
   giftLines: GiftLines;
   gifts: Gifts;
   giftScheduleLines: GiftScheduleLines;

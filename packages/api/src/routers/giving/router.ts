@@ -1,5 +1,11 @@
 import { z } from 'zod';
 import {
+  addBatchLineSchema,
+  batchDetailSchema,
+  batchIdSchema,
+  batchSchema,
+  createBatchSchema,
+  updateBatchSchema,
   cardUpdateResultSchema,
   cardUpdateSchema,
   demoCompleteGiftSchema,
@@ -14,6 +20,14 @@ import {
 import { prepareGift } from '../../services/giving/gifts.js';
 import { completeDemoGift } from '../../services/giving/stripe-events.js';
 import { findGifts } from '../../services/giving/gift-list.js';
+import {
+  addBatchLine,
+  commitBatch,
+  createBatch,
+  getBatch,
+  listBatches,
+  updateBatch,
+} from '../../services/giving/batches.js';
 import { exportSchedules, listSchedules, startCardUpdate, updateSchedule } from '../../services/giving/schedules.js';
 import { receiveStripeWebhook } from '../../services/show-up/donations.js';
 import { throttleDonations } from '../../services/show-up/donation-limits.js';
@@ -117,4 +131,61 @@ export const givingRouter = router({
     .mutation(({ ctx, input }) =>
       updateSchedule({ db: ctx.db, cardFee: ctx.services.showUp.cardFee }, ctx.tenantId, input),
     ),
+  batches: protectedProcedure
+    .meta(rest.get('/api/giving/batches', 'Batches of cash and checks, newest first, with their totals'))
+    .output(z.array(batchSchema))
+    .query(({ ctx }) => listBatches(ctx.db, ctx.tenantId)),
+  createBatch: protectedProcedure
+    .meta(
+      rest.post(
+        '/api/giving/batches',
+        'Start a batch: batchDate, description, expectedTotalCents (the counted total)',
+        {
+          status: 201,
+        },
+      ),
+    )
+    .input(createBatchSchema)
+    .output(batchDetailSchema)
+    .mutation(({ ctx, input }) => createBatch(ctx.db, ctx.tenantId, input)),
+  batch: protectedProcedure
+    .meta(rest.get('/api/giving/batches/{id}', 'One batch with its lines'))
+    .input(batchIdSchema)
+    .output(batchDetailSchema)
+    .query(({ ctx, input }) => getBatch(ctx.db, ctx.tenantId, input)),
+  updateBatch: protectedProcedure
+    .meta(
+      rest.patch(
+        '/api/giving/batches/{id}',
+        'Change an open batch (unsent fields keep their values); a committed one: 409',
+        {
+          errors: [409],
+        },
+      ),
+    )
+    .input(updateBatchSchema)
+    .output(batchDetailSchema)
+    .mutation(({ ctx, input }) => updateBatch(ctx.db, ctx.tenantId, input)),
+  addBatchLine: protectedProcedure
+    .meta(
+      rest.post(
+        '/api/giving/batches/{id}/lines',
+        'Add a line: contactId (or none: Anonymous cash), fundId, amountCents, method cash|check|other, checkNumber; on a committed batch a correction with its reason',
+        { status: 201, errors: [409] },
+      ),
+    )
+    .input(addBatchLineSchema)
+    .output(batchDetailSchema)
+    .mutation(({ ctx, input }) => addBatchLine(ctx.db, ctx.tenantId, input)),
+  commitBatch: protectedProcedure
+    .meta(
+      rest.post(
+        '/api/giving/batches/{id}/commit',
+        'Commit: the lines must add up to the counted total; the gifts count and the batch is locked',
+        { errors: [409] },
+      ),
+    )
+    .input(batchIdSchema)
+    .output(batchDetailSchema)
+    .mutation(({ ctx, input }) => commitBatch(ctx.db, ctx.tenantId, { id: input.id, userId: ctx.user.id })),
 });
