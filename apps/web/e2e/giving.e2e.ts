@@ -74,5 +74,36 @@ browserDescribe(describe)('Giving', async () => {
     await page.getByRole('menuitem', { name: 'Pause for a month' }).click();
     await toast(page, "Lydia Purple's gift is paused").waitFor();
     await table.getByText(/Paused until/).waitFor();
-  }, 180_000);
+
+    // A check batch: lines that must match the counted total before Commit.
+    await page.getByRole('tab', { name: 'Batches' }).click();
+    await page.getByRole('button', { name: 'New Batch' }).click();
+    const batchDialog = page.getByRole('dialog', { name: 'New Batch' });
+    await batchDialog.getByLabel('Description').fill('Sunday offering');
+    await batchDialog.getByLabel('Counted total (USD)').fill('175.50');
+    await batchDialog.getByRole('button', { name: 'Start Batch' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Sunday offering' }).waitFor();
+    await page.getByLabel('Amount (USD)').fill('125');
+    await page.getByLabel('Check number').fill('1042');
+    await page.getByRole('button', { name: 'Add Line' }).click();
+    await page.getByText('Lines total $125.00 of the counted $175.50 ($50.50 to go)').waitFor();
+    expect(await page.getByRole('button', { name: 'Commit' }).isDisabled()).toBe(true);
+    await page.getByLabel('Amount (USD)').fill('50.50');
+    await page.getByRole('combobox', { name: 'Method' }).click();
+    await page.getByRole('option', { name: 'Cash' }).click();
+    await page.getByRole('button', { name: 'Add Line' }).click();
+    await page.getByText('Lines total $175.50 of the counted $175.50').waitFor();
+    await expectAccessible(page);
+    await page.getByRole('button', { name: 'Commit' }).click();
+    await page.getByRole('dialog', { name: 'Commit this batch?' }).getByRole('button', { name: 'Commit' }).click();
+    await toast(page, 'Batch committed').waitFor();
+    await page.getByRole('heading', { name: 'Add a correction' }).waitFor();
+    const gifts = await church.client.get('/api/giving/gifts?status=completed');
+    expect(
+      gifts.body.gifts
+        .filter((g: { method: string }) => g.method !== 'card')
+        .map((g: { amountCents: number }) => g.amountCents)
+        .sort(),
+    ).toEqual([12500, 5050].sort());
+  }, 240_000);
 });

@@ -46,6 +46,8 @@ const SocialBlastPage = lazyScreen(() => import('./features/social-blast/social-
 const QrCodesPage = lazyScreen(() => import('./features/qr-codes/qr-codes-page'), 'QrCodesPage');
 const FundsPage = lazyScreen(() => import('./features/giving/funds-page'), 'FundsPage');
 const RecurringPage = lazyScreen(() => import('./features/giving/recurring-page'), 'RecurringPage');
+const BatchesPage = lazyScreen(() => import('./features/giving/batches-page'), 'BatchesPage');
+const BatchPage = lazyScreen(() => import('./features/giving/batch-page'), 'BatchPage');
 const ProfileUpdatesPage = lazyScreen(
   () => import('./features/profile-updates/profile-updates-page'),
   'ProfileUpdatesPage',
@@ -145,6 +147,8 @@ const routes = createRoutesFromElements(
         <Route path="/giving" element={<Navigate to="/giving/funds" replace />} />
         <Route path="/giving/funds" element={<FundsPage />} />
         <Route path="/giving/recurring" element={<RecurringPage />} />
+        <Route path="/giving/batches" element={<BatchesPage />} />
+        <Route path="/giving/batches/:id" element={<BatchPage />} />
         <Route path="/show-up/new" element={<NewProjectPage />} />
         <Route path="/show-up/:id/edit" element={<EditProjectPage />} />
         <Route path="/show-up/:id/update/new" element={<NewUpdatePage />} />

@@ -4,6 +4,7 @@ import { useLocation, useNavigate } from 'react-router-dom';
 const TABS = [
   { value: '/giving/funds', label: 'Funds' },
   { value: '/giving/recurring', label: 'Recurring' },
+  { value: '/giving/batches', label: 'Batches' },
 ];
 
 /** Giving's screens, as tabs that are links (each its own address). */
