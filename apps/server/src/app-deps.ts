@@ -138,6 +138,7 @@ export async function showUpServicesFor(config: Config, db: Db): Promise<ShowUpS
   const map = {
     mapTileUrl: config.mapTileUrl ?? DEFAULT_MAP_TILE_URL,
     mapAttribution: config.mapTileAttribution ?? DEFAULT_MAP_ATTRIBUTION,
+    cardFee: config.cardFee,
   };
   if (config.stripeSecretKey && config.stripeWebhookSecret) {
     return {
@@ -187,7 +188,7 @@ export async function startRuntime(
   const work = opts.work ?? config.runWorkers;
   const runner = await startJobs({
     connectionString: databaseUrl,
-    deps: { db, email, sms, delivery },
+    deps: { db, email, sms, delivery, showUp },
     work,
     pollingIntervalSeconds: opts.pollingIntervalSeconds,
     log: opts.log,

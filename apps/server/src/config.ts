@@ -55,6 +55,8 @@ export interface Config {
   stripeConnect: boolean;
   /** The platform's fee on each Connect donation, in percent (default 0). */
   platformFeePercent: number;
+  /** The card fee a donor may cover on the giving page (GIVING_CARD_FEE_PERCENT, GIVING_CARD_FEE_FIXED_CENTS). */
+  cardFee: { percentBasisPoints: number; fixedCents: number };
   /** Leaflet tile URL template for the Show Up map. */
   mapTileUrl?: string;
   mapTileAttribution?: string;
@@ -148,6 +150,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     stripeApiBaseUrl: env.STRIPE_API_BASE_URL || undefined,
     stripeConnect: env.STRIPE_CONNECT === 'on' || env.STRIPE_CONNECT === 'true' || env.STRIPE_CONNECT === '1',
     platformFeePercent: percentFrom(env.PLATFORM_FEE_PERCENT),
+    cardFee: cardFeeFrom(env.GIVING_CARD_FEE_PERCENT, env.GIVING_CARD_FEE_FIXED_CENTS),
     mapTileUrl: env.MAP_TILE_URL || undefined,
     mapTileAttribution: env.MAP_TILE_ATTRIBUTION || undefined,
     s3Bucket: env.S3_BUCKET || undefined,
@@ -214,6 +217,18 @@ function percentFrom(value: string | undefined): number {
   const n = Number(value);
   if (!Number.isFinite(n) || n < 0 || n > 50) throw new Error(`PLATFORM_FEE_PERCENT must be 0 to 50, got '${value}'`);
   return n;
+}
+
+/** The card fee donors may cover: 2.9% + 30 cents unless the platform sets it. */
+function cardFeeFrom(percent: string | undefined, fixed: string | undefined) {
+  const p = percent === undefined || percent === '' ? 2.9 : Number(percent);
+  if (!Number.isFinite(p) || p < 0 || p > 20)
+    throw new Error(`GIVING_CARD_FEE_PERCENT must be 0 to 20, got '${percent}'`);
+  const f = fixed === undefined || fixed === '' ? 30 : Number(fixed);
+  if (!Number.isInteger(f) || f < 0 || f > 1000) {
+    throw new Error(`GIVING_CARD_FEE_FIXED_CENTS must be a whole number 0 to 1000, got '${fixed}'`);
+  }
+  return { percentBasisPoints: Math.round(p * 100), fixedCents: f };
 }
 
 /** A hop count ('1'; 'true' means one hop) or a list of proxy addresses/CIDRs; never trust-all. */

@@ -15,6 +15,7 @@ import { uploadRoutes } from './public/uploads.js';
 import { socialPostsPublicRoutes } from './public/social-posts.js';
 import { portalRoutes } from './public/portal.js';
 import { landingPageRoutes } from './public/landing-pages.js';
+import { givingPublicRoutes } from './public/giving.js';
 import type { AppRouter } from '@lampstand/api';
 import { getOrCreateSetting, pendingMigrations, randomSecret, sql } from '@lampstand/db';
 import { issueSetupToken, retryAfterOf } from '@lampstand/api/server';
@@ -163,6 +164,7 @@ export async function createServer(config: Config, deps: AppDeps): Promise<Serve
   await app.register(qrShortLinkRoutes, { deps, scanFlushMs: config.qrScanFlushMs });
   await app.register(landingPageRoutes, { deps, publicUrl: config.publicUrl });
   await app.register(portalRoutes, { deps, publicUrl: config.publicUrl });
+  await app.register(givingPublicRoutes, { deps, publicUrl: config.publicUrl });
 
   const secret = config.sessionSecret ?? (await getOrCreateSetting(db, 'session_secret', () => randomSecret()));
   // The routes that may read or write a session, in one scope: the cookie and session plugins hoist

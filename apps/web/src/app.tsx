@@ -3,7 +3,14 @@ import { ModalsProvider } from '@mantine/modals';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { Suspense, useState } from 'react';
 import { Center, Loader } from '@mantine/core';
-import { createBrowserRouter, createRoutesFromElements, Outlet, Route, RouterProvider } from 'react-router-dom';
+import {
+  createBrowserRouter,
+  createRoutesFromElements,
+  Navigate,
+  Outlet,
+  Route,
+  RouterProvider,
+} from 'react-router-dom';
 import { createQueryClient, createTrpcClient, trpc } from './lib/trpc';
 import { cssVariablesResolver, theme } from './ui/theme';
 import { RequireAdmin, RequireUser } from './shell/guards';
@@ -37,6 +44,10 @@ const ChurchTemplatesPage = lazyScreen(
 );
 const SocialBlastPage = lazyScreen(() => import('./features/social-blast/social-blast-page'), 'SocialBlastPage');
 const QrCodesPage = lazyScreen(() => import('./features/qr-codes/qr-codes-page'), 'QrCodesPage');
+const FundsPage = lazyScreen(() => import('./features/giving/funds-page'), 'FundsPage');
+const RecurringPage = lazyScreen(() => import('./features/giving/recurring-page'), 'RecurringPage');
+const BatchesPage = lazyScreen(() => import('./features/giving/batches-page'), 'BatchesPage');
+const BatchPage = lazyScreen(() => import('./features/giving/batch-page'), 'BatchPage');
 const ProfileUpdatesPage = lazyScreen(
   () => import('./features/profile-updates/profile-updates-page'),
   'ProfileUpdatesPage',
@@ -136,6 +147,11 @@ const routes = createRoutesFromElements(
         <Route path="/qr-codes" element={<QrCodesPage />} />
         <Route path="/profile-updates" element={<ProfileUpdatesPage />} />
         <Route path="/qr-codes/new" element={<QrCodesPage />} />
+        <Route path="/giving" element={<Navigate to="/giving/funds" replace />} />
+        <Route path="/giving/funds" element={<FundsPage />} />
+        <Route path="/giving/recurring" element={<RecurringPage />} />
+        <Route path="/giving/batches" element={<BatchesPage />} />
+        <Route path="/giving/batches/:id" element={<BatchPage />} />
         <Route path="/show-up/new" element={<NewProjectPage />} />
         <Route path="/show-up/:id/edit" element={<EditProjectPage />} />
         <Route path="/show-up/:id/update/new" element={<NewUpdatePage />} />

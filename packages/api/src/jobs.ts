@@ -30,6 +30,14 @@ export const jobPayloadSchemas = {
   'donation-receipt': z.strictObject({ donationId: rowId }),
   /** Send a service plan's pending requests to serve (deliveries of kind 'planner-request'). */
   'planner-request-deliver': z.strictObject({ planId: rowId }),
+  /** Charge the recurring gifts that are due (issue 30 §4): every few minutes, and when a card is saved. */
+  'giving-charge-due': z.strictObject({}),
+  /** Email about a recurring gift: the card failed (to the donor), it is failing (to staff), 3-D Secure asked. */
+  'giving-notice': z.strictObject({
+    kind: z.enum(['card-failed', 'schedule-failing', 'action-required']),
+    scheduleId: rowId,
+    giftId: rowId.optional(),
+  }),
   /** Daily: delete each church's events older than its retention (Settings → 'Keep activity for'). */
   'events-retention': z.strictObject({}),
   /** Send a journey's pending messages (deliveries of kind 'journey'), email and SMS. */

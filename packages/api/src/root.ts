@@ -23,6 +23,8 @@ import { qrCodesRouter } from './routers/qr-codes/router.js';
 import { showUpRouter } from './routers/show-up/router.js';
 import { eventsRouter } from './routers/events/router.js';
 import { webhooksRouter } from './routers/webhooks/router.js';
+import { fundsRouter } from './routers/giving/funds-router.js';
+import { givingRouter } from './routers/giving/router.js';
 import { createCallerFactory, router } from './trpc.js';
 import { journeysRouter } from './routers/journeys/router.js';
 import { tasksRouter } from './routers/tasks/router.js';
@@ -56,6 +58,8 @@ export const appRouter = router({
   showUp: showUpRouter,
   journeys: journeysRouter,
   tasks: tasksRouter,
+  funds: fundsRouter,
+  giving: givingRouter,
 });
 
 export type AppRouterType = typeof appRouter;

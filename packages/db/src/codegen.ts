@@ -48,6 +48,8 @@ const JSON_COLUMN_SHAPES: Record<string, string> = {
   'team_member_blockouts.recurrence': 'BlockoutRecurrence',
   'service_plan_templates.items': 'PlanTemplateItem[]',
   'journey_versions.definition': 'Record<string, unknown>',
+  'gift_schedules.donor_address': 'PostalAddress',
+  'gifts.donor_address': 'PostalAddress',
 };
 
 /** The hand-written shapes the overrides name (json-shapes.ts). */
@@ -56,6 +58,7 @@ const JSON_SHAPE_TYPES = [
   'ContactMetadata',
   'ImportSkip',
   'PlanTemplateItem',
+  'PostalAddress',
   'QrScheduleEntry',
   'ShowUpImage',
 ];

@@ -60,3 +60,13 @@ export interface PlanTemplateItem {
   isRehearsalNeeded: boolean;
   song: { songId: number; keySignature: string | null; notes: string | null; arrangement: string | null } | null;
 }
+
+/** A donor's postal address (for giving statements): each line optional. */
+export interface PostalAddress {
+  line1?: string | null;
+  line2?: string | null;
+  city?: string | null;
+  state?: string | null;
+  postalCode?: string | null;
+  country?: string | null;
+}

@@ -14,6 +14,7 @@ export type {
   ContactMetadata,
   ImportSkip,
   PlanTemplateItem,
+  PostalAddress,
   QrScheduleEntry,
   ShowUpImage,
 } from './json-shapes.js';

@@ -15,6 +15,9 @@ import {
   publishDueSocialPosts,
   sweepSocialPosts,
   sendDonationReceipt,
+  chargeDueSchedules,
+  sendGivingNotice,
+  type ShowUpServices,
   deleteExpiredEvents,
   deliverJourney,
   runBirthdayTriggers,
@@ -33,6 +36,8 @@ export interface JobDeps {
   email: EmailTransport;
   sms: SmsTransport;
   delivery: DeliveryConfig;
+  /** Payments and the card fee: recurring gifts are charged by a job (issue 30). */
+  showUp: ShowUpServices;
 }
 
 /** What social publishing needs: the signed outgoing webhook as its publisher. */
@@ -77,6 +82,17 @@ function handlers(d: JobDeps, queue: JobQueue, log: JobLog): { [N in JobName]: H
     'journey-birthdays': async () => {
       await runBirthdayTriggers(d.db, new Date());
     },
+    'giving-charge-due': async () => {
+      await chargeDueSchedules(
+        { db: d.db, payments: d.showUp.payments, cardFee: d.showUp.cardFee, jobs: queue },
+        { now: new Date() },
+      );
+    },
+    'giving-notice': (input) =>
+      sendGivingNotice(
+        { db: d.db, email: d.email, emailFrom: d.delivery.emailFrom, publicUrl: d.delivery.publicUrl },
+        input,
+      ),
   };
 }
 
@@ -109,6 +125,8 @@ const CONCURRENCY: Record<JobName, number> = {
   'events-retention': 1,
   'journey-deliver': 4,
   'journey-birthdays': 1,
+  'giving-charge-due': 1,
+  'giving-notice': 2,
 };
 
 async function createQueues(boss: PgBoss): Promise<void> {
@@ -205,6 +223,8 @@ export async function startJobs(opts: StartJobsOptions): Promise<JobRunner> {
     await boss.schedule('events-retention', '17 3 * * *', {}, { singletonKey: 'events-retention' });
     // Birthdays fire at 9:00 in each church's time zone: every quarter hour, each church whose 9:00 has come.
     await boss.schedule('journey-birthdays', '*/15 * * * *', {}, { singletonKey: 'journey-birthdays' });
+    // Every 5 minutes: recurring gifts whose date (or retry) has come (issue 30 §4).
+    await boss.schedule('giving-charge-due', '*/5 * * * *', {}, { singletonKey: 'giving-charge-due' });
   }
   return {
     queue,

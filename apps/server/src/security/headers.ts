@@ -4,12 +4,17 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { FastifyInstance } from 'fastify';
 import { LANDING_PAGE_SCRIPT, NOT_FOUND_SCRIPT } from '@lampstand/api/render/landing-page-html';
 import { RECEIPT_SCRIPT } from '@lampstand/api/render/receipt-page';
+import { GIVE_PAGE_SCRIPT, MANAGE_PAGE_SCRIPT } from '@lampstand/api/render/give-page-html';
 
 /** The public pages' inline scripts (landing pages: header on scroll, sign-up forms; Page Not Found: Go
- * Back; the donation receipt: Print), allowed by their hashes. */
-export const INLINE_SCRIPT_HASHES = [LANDING_PAGE_SCRIPT, NOT_FOUND_SCRIPT, RECEIPT_SCRIPT].map(
-  (js) => `'sha256-${createHash('sha256').update(js).digest('base64')}'`,
-);
+ * Back; the donation receipt: Print; the church giving page), allowed by their hashes. */
+export const INLINE_SCRIPT_HASHES = [
+  LANDING_PAGE_SCRIPT,
+  NOT_FOUND_SCRIPT,
+  RECEIPT_SCRIPT,
+  GIVE_PAGE_SCRIPT,
+  MANAGE_PAGE_SCRIPT,
+].map((js) => `'sha256-${createHash('sha256').update(js).digest('base64')}'`);
 
 export interface CspOptions {
   /** PUBLIC_URL: HSTS and upgrade-insecure-requests when it is https. */

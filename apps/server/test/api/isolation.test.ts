@@ -142,6 +142,26 @@ const webhookDelivery = await app.db
 const template = await create(admin.client, '/api/admin/marketing-templates', {}, { type: 'email', isActive: true });
 await create(admin.client, '/api/admin/assignments', {}, { userId: a.user.id, templateId: template.id });
 
+// Giving (issue 30): a fund, a recurring gift (as the giving page makes one) and a batch.
+const fund = await create(a.client, '/api/funds', {}, { name: 'Missions' });
+const schedule = await app.db
+  .insertInto('giftSchedules')
+  .values({
+    userId: a.user.id,
+    donorName: 'Seed Donor',
+    donorEmail: 'donor@example.org',
+    frequency: 'monthly',
+    startDate: '2031-01-01',
+    nextDate: '2031-01-01',
+    status: 'active',
+    amountCents: 1000,
+    manageToken: 'isolation-seed-manage-token',
+    idempotencyKey: 'isolation-seed-schedule',
+  })
+  .returning('id')
+  .executeTakeFirstOrThrow();
+const batch = await create(a.client, '/api/giving/batches', {}, { batchDate: '2031-01-01', expectedTotalCents: 0 });
+
 /** `<segment before the parameter>/{parameter}` → church A's id (or slug) for it. */
 const seeds: Record<string, number | string> = {
   'contacts/{id}': contact.id,
@@ -177,6 +197,9 @@ const seeds: Record<string, number | string> = {
   'webhooks/{id}': webhook.id,
   'deliveries/{deliveryId}': webhookDelivery.id,
   'templates/{id}': template.id,
+  'funds/{id}': fund.id,
+  'recurring/{id}': schedule.id,
+  'batches/{id}': batch.id,
 };
 
 /**

@@ -12,12 +12,17 @@ export interface StripeRequest {
 /**
  * A local HTTP server speaking the parts of Stripe's API that Lampstand uses: bearer auth with the
  * secret key, form-encoded POST /v1/payment_intents (the same Idempotency-Key answers the same
- * PaymentIntent, as Stripe does), POST /v1/accounts, POST /v1/account_links, GET /v1/accounts/{id}.
+ * PaymentIntent, as Stripe does), POST /v1/accounts, POST /v1/account_links, GET /v1/accounts/{id};
+ * for recurring gifts POST /v1/customers, POST /v1/setup_intents, and off-session PaymentIntents
+ * (`confirm` + `off_session`): paid, unless the test made the customer's card decline
+ * (`declineCustomer`, a 402 card_error as Stripe answers) or ask for 3-D Secure (`requireAction`).
  */
 export async function startFakeStripe(opts: { secretKey: string }) {
   const requests: StripeRequest[] = [];
   const byIdempotencyKey = new Map<string, unknown>();
   const accounts = new Map<string, { id: string; charges_enabled: boolean; details_submitted: boolean }>();
+  const declining = new Set<string>();
+  const needsAction = new Set<string>();
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
@@ -34,7 +39,11 @@ export async function startFakeStripe(opts: { secretKey: string }) {
       const key = req.headers['idempotency-key'] as string | undefined;
       requests.push({ method: req.method ?? '', path: url.pathname, idempotencyKey: key, form });
       const cached = key ? byIdempotencyKey.get(`${req.method} ${url.pathname} ${key}`) : undefined;
-      if (cached) return json(200, cached);
+      if (cached) {
+        // A declined charge asked again with its key answers the same 402, as Stripe does.
+        const failed = cached as { declined?: unknown };
+        return failed.declined ? json(402, failed.declined) : json(200, cached);
+      }
       const remember = (body: unknown) => {
         if (key) byIdempotencyKey.set(`${req.method} ${url.pathname} ${key}`, body);
         return json(200, body);
@@ -52,6 +61,41 @@ export async function startFakeStripe(opts: { secretKey: string }) {
           });
         }
         const id = `pi_${crypto.randomBytes(12).toString('hex')}`;
+        const metadata = Object.fromEntries(
+          Object.entries(form)
+            .filter(([k]) => k.startsWith('metadata['))
+            .map(([k, v]) => [k.slice(9, -1), v]),
+        );
+        if (form.confirm === 'true' && form.off_session === 'true') {
+          const pi = {
+            id,
+            object: 'payment_intent',
+            amount,
+            currency: form.currency,
+            customer: form.customer,
+            payment_method: form.payment_method,
+            client_secret: `${id}_secret_${crypto.randomBytes(8).toString('hex')}`,
+            metadata,
+          };
+          const customer = form.customer ?? '';
+          if (declining.has(customer) || needsAction.has(customer)) {
+            const action = needsAction.has(customer);
+            const body = {
+              error: {
+                type: 'card_error',
+                code: action ? 'authentication_required' : 'card_declined',
+                message: action ? 'This payment requires authentication.' : 'Your card was declined.',
+                payment_intent: {
+                  ...pi,
+                  status: action ? 'requires_action' : 'requires_payment_method',
+                },
+              },
+            };
+            if (key) byIdempotencyKey.set(`${req.method} ${url.pathname} ${key}`, { declined: body });
+            return json(402, body);
+          }
+          return remember({ ...pi, status: 'succeeded' });
+        }
         return remember({
           id,
           object: 'payment_intent',
@@ -65,6 +109,25 @@ export async function startFakeStripe(opts: { secretKey: string }) {
               .map(([k, v]) => [k.slice(9, -1), v]),
           ),
           receipt_email: form.receipt_email ?? null,
+        });
+      }
+      if (req.method === 'POST' && url.pathname === '/v1/customers') {
+        return remember({
+          id: `cus_${crypto.randomBytes(8).toString('hex')}`,
+          object: 'customer',
+          email: form.email ?? null,
+          name: form.name ?? null,
+        });
+      }
+      if (req.method === 'POST' && url.pathname === '/v1/setup_intents') {
+        const id = `seti_${crypto.randomBytes(12).toString('hex')}`;
+        return remember({
+          id,
+          object: 'setup_intent',
+          customer: form.customer ?? null,
+          usage: form.usage ?? 'off_session',
+          status: 'requires_payment_method',
+          client_secret: `${id}_secret_${crypto.randomBytes(8).toString('hex')}`,
         });
       }
       if (req.method === 'POST' && url.pathname === '/v1/accounts') {
@@ -103,6 +166,15 @@ export async function startFakeStripe(opts: { secretKey: string }) {
     completeOnboarding(accountId: string) {
       const a = accounts.get(accountId);
       if (a) Object.assign(a, { charges_enabled: true, details_submitted: true });
+    },
+    /** The customer's saved card is declined from now on (or paid again with `false`). */
+    declineCustomer(customer: string, decline = true) {
+      if (decline) declining.add(customer);
+      else declining.delete(customer);
+    },
+    /** The customer's bank asks for 3-D Secure on off-session charges. */
+    requireAction(customer: string) {
+      needsAction.add(customer);
     },
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };

@@ -1,6 +1,7 @@
 import {
   IconCalendarTime,
   IconChecklist,
+  IconCoin,
   IconHeartHandshake,
   IconLayoutDashboard,
   IconLayoutGrid,
@@ -42,6 +43,7 @@ export const marketingNav: NavItem[] = [
   { label: 'Social Blast', to: '/social-blast', icon: IconSpeakerphone, isActive: under('/social-blast') },
   { label: 'Journeys', to: '/journeys', icon: IconRoute, isActive: under('/journeys') },
   { label: 'Tasks', to: '/tasks', icon: IconChecklist, isActive: under('/tasks') },
+  { label: 'Giving', to: '/giving/funds', icon: IconCoin, isActive: under('/giving') },
 ];
 
 export const adminNav: NavItem[] = [

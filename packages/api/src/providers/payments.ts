@@ -21,6 +21,25 @@ export interface CreatePaymentIntentInput {
   destination: { account: string; applicationFeeCents: number } | null;
 }
 
+/** A saved card charged without the donor present (a recurring gift's date). */
+export interface ChargeOffSessionInput {
+  amountCents: number;
+  currency: 'usd';
+  customer: string;
+  paymentMethod: string;
+  /** One per (schedule, date, attempt): a retried job never charges twice. */
+  idempotencyKey: string;
+  metadata: Record<string, string>;
+  description: string;
+  destination: { account: string; applicationFeeCents: number } | null;
+}
+
+/** What an off-session charge came to: paid, declined, or the bank asks the donor to confirm (3-D Secure). */
+export type OffSessionResult =
+  | { status: 'succeeded'; id: string }
+  | { status: 'requires_action'; id: string; clientSecret: string }
+  | { status: 'failed'; id: string | null; message: string };
+
 export interface PaymentsProvider {
   readonly mode: PaymentsMode;
   /** Served to the browser for Stripe.js (never built into the web app). */
@@ -36,6 +55,15 @@ export interface PaymentsProvider {
   createConnectAccount(input: { email: string; churchName: string; idempotencyKey: string }): Promise<{ id: string }>;
   createOnboardingLink(input: { account: string; refreshUrl: string; returnUrl: string }): Promise<{ url: string }>;
   retrieveAccount(account: string): Promise<{ chargesEnabled: boolean; detailsSubmitted: boolean }>;
+  /** A Stripe customer for a recurring donor (the saved card belongs to it). */
+  createCustomer(input: { email: string; name: string; idempotencyKey: string }): Promise<{ id: string }>;
+  /** Save a card for later off-session charges (a SetupIntent, usage off_session). */
+  createSetupIntent(input: {
+    customer: string;
+    idempotencyKey: string;
+    metadata: Record<string, string>;
+  }): Promise<{ id: string; clientSecret: string }>;
+  chargeOffSession(input: ChargeOffSessionInput): Promise<OffSessionResult>;
 }
 
 export interface StripeSettings {
@@ -122,6 +150,66 @@ export function createStripePayments(settings: StripeSettings): PaymentsProvider
       const a = await stripe.accounts.retrieve(account);
       return { chargesEnabled: !!a.charges_enabled, detailsSubmitted: !!a.details_submitted };
     },
+    async createCustomer(input) {
+      const c = await stripe.customers.create(
+        { email: input.email, name: input.name },
+        { idempotencyKey: input.idempotencyKey },
+      );
+      return { id: c.id };
+    },
+    async createSetupIntent(input) {
+      const si = await stripe.setupIntents.create(
+        {
+          customer: input.customer,
+          usage: 'off_session',
+          automatic_payment_methods: { enabled: true },
+          metadata: input.metadata,
+        },
+        { idempotencyKey: input.idempotencyKey },
+      );
+      if (!si.client_secret) throw new Error('Stripe returned a SetupIntent without a client secret');
+      return { id: si.id, clientSecret: si.client_secret };
+    },
+    async chargeOffSession(input) {
+      try {
+        const pi = await stripe.paymentIntents.create(
+          {
+            amount: input.amountCents,
+            currency: input.currency,
+            customer: input.customer,
+            payment_method: input.paymentMethod,
+            off_session: true,
+            confirm: true,
+            metadata: input.metadata,
+            description: input.description,
+            ...(input.destination
+              ? {
+                  transfer_data: { destination: input.destination.account },
+                  ...(input.destination.applicationFeeCents > 0
+                    ? { application_fee_amount: input.destination.applicationFeeCents }
+                    : {}),
+                }
+              : {}),
+          },
+          { idempotencyKey: input.idempotencyKey },
+        );
+        if (pi.status === 'succeeded' || pi.status === 'processing') return { status: 'succeeded', id: pi.id };
+        if (pi.status === 'requires_action' && pi.client_secret) {
+          return { status: 'requires_action', id: pi.id, clientSecret: pi.client_secret };
+        }
+        return { status: 'failed', id: pi.id, message: pi.last_payment_error?.message ?? 'The payment failed' };
+      } catch (err) {
+        // A decline (402) or a card that needs the donor (authentication_required) is an answer, not an error.
+        if (err instanceof Stripe.errors.StripeCardError) {
+          const pi = err.payment_intent;
+          if (err.code === 'authentication_required' && pi?.client_secret) {
+            return { status: 'requires_action', id: pi.id, clientSecret: pi.client_secret };
+          }
+          return { status: 'failed', id: pi?.id ?? null, message: err.message };
+        }
+        throw err;
+      }
+    },
   };
 }
 
@@ -158,6 +246,17 @@ export function createDemoPayments(settings: { webhookSecret: string; connect: b
     async retrieveAccount() {
       return { chargesEnabled: true, detailsSubmitted: true };
     },
+    async createCustomer(input) {
+      return { id: derive('cus_demo_', input.idempotencyKey, 16) };
+    },
+    async createSetupIntent(input) {
+      const id = derive('seti_demo_', input.idempotencyKey);
+      return { id, clientSecret: `${id}_secret_${derive('', `secret:${id}`, 16)}` };
+    },
+    async chargeOffSession(input) {
+      // Demo cards always pay: the recurring gifts of a demo run on a controlled clock.
+      return { status: 'succeeded', id: derive('pi_demo_', input.idempotencyKey) };
+    },
   };
   return provider;
 }
@@ -180,5 +279,8 @@ export function createDisabledPayments(): PaymentsProvider {
     createConnectAccount: refuse,
     createOnboardingLink: refuse,
     retrieveAccount: refuse,
+    createCustomer: refuse,
+    createSetupIntent: refuse,
+    chargeOffSession: refuse,
   };
 }

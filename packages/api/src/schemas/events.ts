@@ -30,6 +30,19 @@ const source = z.object({
 const campaign = z.object({ id, name: z.string() });
 const money = { amountCents: z.number().int(), currency: z.string() };
 
+/** What a gift went to: a Show Up project, or a church gift's funds (issue 30). */
+const gifted = {
+  project: ref.optional(),
+  gift: z
+    .object({
+      id,
+      frequency: z.enum(['one_time', 'weekly', 'every_two_weeks', 'monthly', 'first_and_fifteenth', 'yearly']),
+      scheduleId: id.nullable(),
+    })
+    .optional(),
+  funds: z.array(z.object({ fund: ref, amountCents: z.number().int() })).optional(),
+};
+
 /** A payload: its fields, and the person it is about (optional: gone once the contact is deleted). */
 const about = <S extends z.ZodRawShape>(shape: S) => z.object({ person: person.optional(), ...shape });
 
@@ -74,9 +87,11 @@ export const eventPayloadSchemas = {
   'sms.delivered': { 1: about({ campaign: campaign.nullable(), deliveryId: id }) },
   'sms.failed': { 1: about({ campaign: campaign.nullable(), deliveryId: id, reason: z.string() }) },
   'sms.received': { 1: about({ body: z.string() }) },
-  'donation.succeeded': { 1: about({ project: ref, donationId: id, ...money, source: source.nullable() }) },
-  'donation.refunded': { 1: about({ project: ref, donationId: id, ...money }) },
-  'donation.failed': { 1: about({ project: ref, donationId: id, ...money, reason: z.string() }) },
+  // A Show Up gift names its `project`; a gift to the church (issue 30) names its `gift` and its
+  // `funds` (one gift split across funds) instead, and `donationId` is then the gift's id.
+  'donation.succeeded': { 1: about({ ...gifted, donationId: id, ...money, source: source.nullable() }) },
+  'donation.refunded': { 1: about({ ...gifted, donationId: id, ...money }) },
+  'donation.failed': { 1: about({ ...gifted, donationId: id, ...money, reason: z.string() }) },
   'campaign.sent': { 1: about({ campaign, channel: z.enum(['email', 'sms']), recipients: z.number().int() }) },
   'social_post.published': { 1: about({ post: ref, platforms: z.array(z.string()) }) },
   'social_post.failed': { 1: about({ post: ref, platforms: z.array(z.string()), reason: z.string() }) },
@@ -104,6 +119,9 @@ export const eventPayloadSchemas = {
   'journey.exited': { 1: about({ journey: ref, enrollmentId: id, reason: z.string() }) },
   'task.assigned': { 1: about({ task: ref, assignee: z.string(), journey: ref.nullable() }) },
   'task.done': { 1: about({ task: ref, assignee: z.string() }) },
+  // Issue 30 §10: a card gift disputed with the bank is off the totals until the dispute is won.
+  'donation.disputed': { 1: about({ ...gifted, donationId: id, ...money }) },
+  'donation.dispute_closed': { 1: about({ ...gifted, donationId: id, ...money, won: z.boolean() }) },
 } as const satisfies Record<string, Record<number, z.ZodType<object>>>;
 
 export type EventType = keyof typeof eventPayloadSchemas;

@@ -5,6 +5,7 @@ import type {
   ContactMetadata,
   ImportSkip,
   PlanTemplateItem,
+  PostalAddress,
   QrScheduleEntry,
   ShowUpImage,
 } from '../json-shapes.js';
@@ -290,6 +291,120 @@ export interface Events {
   type: string;
   userId: number;
   version: Generated<number>;
+}
+
+export interface Funds {
+  createdAt: Generated<Date>;
+  description: string | null;
+  id: Generated<number>;
+  isPublic: Generated<boolean>;
+  name: string;
+  status: Generated<'active' | 'archived'>;
+  updatedAt: Generated<Date>;
+  userId: number;
+}
+
+export interface GiftBatches {
+  batchDate: string;
+  committedAt: Date | null;
+  committedBy: number | null;
+  createdAt: Generated<Date>;
+  description: string | null;
+  expectedTotalCents: number;
+  id: Generated<number>;
+  status: Generated<'open' | 'committed'>;
+  updatedAt: Generated<Date>;
+  userId: number;
+}
+
+export interface GiftLines {
+  amountCents: number;
+  fundId: number;
+  giftId: number;
+  id: Generated<number>;
+  userId: number;
+}
+
+export interface Gifts {
+  amountCents: number;
+  batchId: number | null;
+  chargeDate: string | null;
+  checkNumber: string | null;
+  completedAt: Date | null;
+  contactId: number | null;
+  correctionReason: string | null;
+  createdAt: Generated<Date>;
+  currency: Generated<string>;
+  disputedAt: Date | null;
+  disputeStatus: string | null;
+  donorAddress: ColumnType<PostalAddress | null, string | null, string | null>;
+  donorEmail: string | null;
+  donorName: string | null;
+  failureReason: string | null;
+  feeCents: Generated<number>;
+  frequency: Generated<string>;
+  id: Generated<number>;
+  idempotencyKey: string;
+  isDemo: Generated<boolean>;
+  method: Generated<'card' | 'cash' | 'check' | 'other'>;
+  note: string | null;
+  platformFeeCents: Generated<number>;
+  receiptSentAt: Date | null;
+  receiptToken: string;
+  refundedAt: Date | null;
+  scheduleId: number | null;
+  sourceId: number | null;
+  sourceKind: 'qr' | 'link' | 'email' | 'sms' | 'page' | null;
+  status: Generated<'pending' | 'completed' | 'failed' | 'refunded' | 'disputed'>;
+  stripeAccountId: string | null;
+  stripeClientSecret: string | null;
+  stripeCustomerId: string | null;
+  stripePaymentId: string | null;
+  updatedAt: Generated<Date>;
+  userId: number;
+}
+
+export interface GiftScheduleLines {
+  amountCents: number;
+  fundId: number;
+  id: Generated<number>;
+  scheduleId: number;
+  userId: number;
+}
+
+export interface GiftSchedules {
+  amountCents: number;
+  cancelledAt: Date | null;
+  contactId: number | null;
+  coverFees: Generated<boolean>;
+  createdAt: Generated<Date>;
+  currency: Generated<string>;
+  donorAddress: ColumnType<PostalAddress | null, string | null, string | null>;
+  donorEmail: string;
+  donorName: string;
+  failedAttempts: Generated<number>;
+  feeCents: Generated<number>;
+  frequency: 'weekly' | 'every_two_weeks' | 'monthly' | 'first_and_fifteenth' | 'yearly';
+  id: Generated<number>;
+  idempotencyKey: string;
+  isDemo: Generated<boolean>;
+  lastFailure: string | null;
+  manageToken: string;
+  nextDate: string;
+  note: string | null;
+  pausedUntil: string | null;
+  retryAt: Date | null;
+  sourceId: number | null;
+  sourceKind: 'qr' | 'link' | 'email' | 'sms' | 'page' | null;
+  startDate: string;
+  status: Generated<'pending' | 'active' | 'paused' | 'cancelled' | 'failing'>;
+  stripeAccountId: string | null;
+  stripeClientSecret: string | null;
+  stripeCustomerId: string | null;
+  stripePaymentMethodId: string | null;
+  stripeSetupIntentId: string | null;
+  updatedAt: Generated<Date>;
+  userId: number;
 }
 
 export interface ImpersonationAudit {
@@ -946,6 +1061,12 @@ export interface DB {
   emailCampaigns: EmailCampaigns;
   emailVerificationTokens: EmailVerificationTokens;
   events: Events;
+  funds: Funds;
+  giftBatches: GiftBatches;
+  giftLines: GiftLines;
+  gifts: Gifts;
+  giftScheduleLines: GiftScheduleLines;
+  giftSchedules: GiftSchedules;
   impersonationAudit: ImpersonationAudit;
   journeyEnrollments: JourneyEnrollments;
   journeys: Journeys;

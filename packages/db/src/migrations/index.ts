@@ -31,6 +31,8 @@ import * as m0057 from './2026_11_26_0057_church_public_home.js';
 import * as m0058 from './2026_11_26_0058_members_portal.js';
 import * as m0059 from './2026_11_26_0059_service_times.js';
 import * as m0060 from './2026_11_26_0060_journeys.js';
+import * as m0065 from './2026_11_26_0065_giving.js';
+import * as m0066 from './2026_11_26_0066_gift_batches.js';
 import * as m0077 from './2026_11_26_0077_serving_rules.js';
 import * as m0078 from './2026_11_26_0078_plan_templates.js';
 
@@ -68,6 +70,8 @@ export const migrations: Record<string, Migration> = {
   '2026_11_26_0058_members_portal': m0058,
   '2026_11_26_0059_service_times': m0059,
   '2026_11_26_0060_journeys': m0060,
+  '2026_11_26_0065_giving': m0065,
+  '2026_11_26_0066_gift_batches': m0066,
   '2026_11_26_0077_serving_rules': m0077,
   '2026_11_26_0078_plan_templates': m0078,
 };

@@ -112,7 +112,13 @@ export function eventWords(e: EventOut): ReactNode {
   const emailCampaign = named(campaign, campaign ? `/email-campaigns/${campaign.id}` : undefined);
   const smsCampaign = campaign ? named(campaign, '/sms-campaigns') : 'a text';
   const project = ref(d.project);
-  const projectLink = named(project, project ? `/show-up/${project.id}` : undefined);
+  // A church gift (issue 30) names its funds instead of a project: 'General ($30.00), Missions ($10.00)'.
+  const funds = Array.isArray(d.funds)
+    ? (d.funds as { fund?: unknown; amountCents?: unknown }[])
+        .map((l) => `${ref(l.fund)?.name ?? 'a fund'} (${money(l.amountCents, d.currency)})`)
+        .join(', ')
+    : null;
+  const projectLink = funds ? <b>{funds}</b> : named(project, project ? `/show-up/${project.id}` : undefined);
   const journey = ref(d.journey);
   const journeyLink = named(journey, journey ? `/journeys/${journey.id}` : undefined);
   const plan = ref(d.plan);
@@ -203,6 +209,18 @@ export function eventWords(e: EventOut): ReactNode {
       return (
         <>
           A gift of {money(d.amountCents, d.currency)} to {projectLink} did not go through: {str(d.reason)}
+        </>
+      );
+    case 'donation.disputed':
+      return (
+        <>
+          A gift of {money(d.amountCents, d.currency)} to {projectLink} is disputed with the bank
+        </>
+      );
+    case 'donation.dispute_closed':
+      return (
+        <>
+          The dispute over a gift of {money(d.amountCents, d.currency)} was {d.won ? 'won' : 'lost'}
         </>
       );
     case 'plan.request_sent':

@@ -1,6 +1,7 @@
 import { sql, type Db } from '@lampstand/db';
 import type { RegisterInput, SessionUser } from '../../schemas/auth.js';
 import { conflict, isUniqueViolation } from '../../errors.js';
+import { ensureGeneralFund } from '../giving/funds.js';
 import { hashPassword } from './password.js';
 import { takeSetupToken } from './setup-token.js';
 import { toSessionUser } from './users.js';
@@ -59,6 +60,7 @@ export async function registerUser(
         .executeTakeFirstOrThrow();
       if (input.timeZone)
         await trx.insertInto('churchSettings').values({ userId: user.id, timeZone: input.timeZone }).execute();
+      await ensureGeneralFund(trx, user.id);
       return toSessionUser(user);
     });
   } catch (err) {

@@ -35,7 +35,7 @@ export interface SignupResult {
   pageName: string;
 }
 
-function splitName(name: string): { firstName: string; lastName: string } {
+export function splitName(name: string): { firstName: string; lastName: string } {
   const parts = name.trim().split(/\s+/);
   if (parts.length === 1) return { firstName: parts[0]!, lastName: '' };
   return { firstName: parts.slice(0, -1).join(' '), lastName: parts[parts.length - 1]! };

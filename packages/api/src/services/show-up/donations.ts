@@ -22,6 +22,7 @@ import { toCsv } from '../../render/csv.js';
 import { eventSource, sourceLabels } from '../sources/labels.js';
 import type { NewEvent } from '../../schemas/events.js';
 import { personOf, PUBLIC_ACTOR, recordEvent } from '../events/record.js';
+import { handleGiftStripeEvent, type GiftOutcome } from '../giving/stripe-events.js';
 
 type PrepareInput = z.output<typeof prepareDonationSchema>;
 
@@ -29,18 +30,27 @@ const GIVING_NOT_SET_UP = 'Online giving is not set up yet for this church.';
 const GIVING_DISABLED =
   'Online giving is not available yet. The site administrator needs to set STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET.';
 
+/** The Stripe events that move money (and are looked up by their PaymentIntent). */
+const MONEY_EVENTS = [
+  'payment_intent.succeeded',
+  'payment_intent.payment_failed',
+  'charge.refunded',
+  'charge.dispute.created',
+  'charge.dispute.closed',
+];
+
 /** Later states win: a late or repeated event never moves a donation backwards. */
 const RANK: Record<DonationStatus, number> = { pending: 0, failed: 1, completed: 2, refunded: 3 };
 
 /** Can this church take gifts now? (Connect: only once its own Stripe account is ready.) */
-async function givingBlock(db: Db, payments: PaymentsProvider, churchId: number): Promise<string | null> {
+export async function givingBlock(db: Db, payments: PaymentsProvider, churchId: number): Promise<string | null> {
   if (payments.mode === 'disabled') return GIVING_DISABLED;
   if (!payments.connect) return null;
   const account = await churchAccount(db, churchId);
   return account?.chargesEnabled ? null : GIVING_NOT_SET_UP;
 }
 
-async function churchAccount(db: Db, churchId: number) {
+export async function churchAccount(db: Db, churchId: number) {
   return db.selectFrom('churchStripeAccounts').selectAll().where('userId', '=', churchId).executeTakeFirst();
 }
 
@@ -71,7 +81,7 @@ export async function showUpConfig(
   };
 }
 
-function parseSource(source: string | null | undefined): { kind: DonationSourceKind; id: number } | null {
+export function parseSource(source: string | null | undefined): { kind: DonationSourceKind; id: number } | null {
   const m = source ? LSRC_PATTERN.exec(source) : null;
   if (!m) return null;
   const id = Number(m[2]);
@@ -198,7 +208,8 @@ export type WebhookOutcome =
   | 'amount_mismatch'
   | 'unknown_payment'
   | 'account_updated'
-  | 'ignored';
+  | 'ignored'
+  | GiftOutcome;
 
 export interface StripeEventDeps {
   db: Db;
@@ -220,7 +231,7 @@ const RECEIPT_RETRIES = 8;
 function paymentIntentOf(event: Stripe.Event): string | null {
   const obj = event.data.object as { object?: string; id?: string; payment_intent?: string | { id: string } | null };
   if (obj.object === 'payment_intent') return obj.id ?? null;
-  if (obj.object === 'charge') {
+  if (obj.object === 'charge' || obj.object === 'dispute') {
     const pi = obj.payment_intent;
     return typeof pi === 'string' ? pi : (pi?.id ?? null);
   }
@@ -320,12 +331,12 @@ async function handleStripeEvent(
         .execute();
       return finish('account_updated');
     }
-    if (
-      !paymentIntentId ||
-      !['payment_intent.succeeded', 'payment_intent.payment_failed', 'charge.refunded'].includes(event.type)
-    ) {
-      return finish('ignored');
+    if (event.type === 'setup_intent.succeeded') {
+      // A recurring church gift's saved card (issue 30).
+      const r = await handleGiftStripeEvent(trx, deps, event, null);
+      return finish(r.outcome, r.scheduleId);
     }
+    if (!paymentIntentId || !MONEY_EVENTS.includes(event.type)) return finish('ignored');
 
     const donation = await trx
       .selectFrom('showUpDonations')
@@ -333,7 +344,13 @@ async function handleStripeEvent(
       .where('stripePaymentId', '=', paymentIntentId)
       .forUpdate()
       .executeTakeFirst();
-    if (!donation) return finish('unknown_payment');
+    if (!donation) {
+      // Not a Show Up gift: a gift to a church's funds (issue 30), or none of ours.
+      const r = await handleGiftStripeEvent(trx, deps, event, paymentIntentId);
+      return finish(r.outcome, r.giftId);
+    }
+    // Disputes are followed for church gifts (issue 30 §10); a Show Up project's total is unchanged.
+    if (event.type.startsWith('charge.dispute.')) return finish('ignored', donation.id);
 
     const obj = event.data.object as { amount: number; currency: string };
     if (obj.amount !== donation.amountCents || obj.currency !== donation.currency) {

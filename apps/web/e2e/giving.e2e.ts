@@ -1,0 +1,109 @@
+import { describe, expect, it } from 'vitest';
+import { registerChurch } from '@lampstand/server/testing';
+import { browserDescribe, expectAccessible, screenshot, signIn, startE2E, toast } from './helpers';
+
+// Giving that recurs (issue 30), in demo mode: staff add a fund; a visitor on a phone gives $40
+// monthly split $30 General / $10 Missions with the fees covered; staff see it under Recurring and
+// pause it.
+browserDescribe(describe)('Giving', async () => {
+  const e2e = await startE2E();
+  await registerChurch(e2e.app.url, 'Platform');
+  const church = await registerChurch(e2e.app.url, 'Grace City Church');
+  const saved = await church.client.put('/api/settings/public-profile', { handle: 'grace-gives' });
+  expect(saved.status, saved.text).toBe(200);
+
+  it('staff add a fund; a visitor gives monthly split across two funds; staff pause it', async () => {
+    const { page } = await e2e.newPage();
+    await signIn(page, e2e.app.url, church.user.username, church.password);
+    await page.getByRole('navigation', { name: 'Marketing' }).getByRole('link', { name: 'Giving' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Giving' }).waitFor();
+    await page.getByRole('button', { name: 'Add Fund' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Add Fund' });
+    await dialog.getByLabel('Name').fill('Missions');
+    await dialog.getByLabel('Description').fill('Partners abroad');
+    await dialog.getByRole('button', { name: 'Add Fund' }).click();
+    await toast(page, 'Fund added').waitFor();
+    await page.getByRole('table', { name: 'Funds' }).getByText('Missions').waitFor();
+    await expectAccessible(page);
+    await screenshot(page, 'giving-funds-1366');
+
+    const visitorContext = await e2e.browser.newContext({
+      baseURL: e2e.app.url,
+      viewport: { width: 390, height: 844 },
+    });
+    const visitor = await visitorContext.newPage();
+    await visitor.goto('/c/grace-gives/give');
+    await visitor.getByRole('heading', { level: 1, name: 'Give to Grace City Church' }).waitFor();
+    await visitor.getByLabel('Amount 1 (USD)').fill('30');
+    await visitor.getByRole('button', { name: 'Add a fund' }).click();
+    await expect.poll(() => visitor.getByLabel('Fund 2', { exact: true }).inputValue()).not.toBe('');
+    await visitor.getByLabel('Fund 2', { exact: true }).selectOption({ label: 'Missions — Partners abroad' });
+    await visitor.getByLabel('Amount 2 (USD)').fill('10');
+    await visitor.getByLabel('Frequency').selectOption('monthly');
+    // (4000 + 30) / (1 − 0.029) = 4150.36… → $41.51: the fee is $1.51.
+    await visitor.getByText('Cover the fees: add $1.51 so Grace City Church receives the whole $40.00.').waitFor();
+    await visitor.getByRole('checkbox', { name: /Cover the fees/ }).check();
+    await visitor.getByText('Total: $41.51 monthly').waitFor();
+    await visitor.getByLabel('Name', { exact: true }).fill('Lydia Purple');
+    await visitor.getByLabel('Email', { exact: true }).fill('lydia@example.org');
+    await visitor.getByLabel('Address', { exact: true }).fill('1 River Rd');
+    await expectAccessible(visitor);
+    for (const width of [390, 1024, 1366]) {
+      await visitor.setViewportSize({ width, height: 900 });
+      await screenshot(visitor, `giving-page-${width}`);
+    }
+    await visitor.getByRole('button', { name: 'Give', exact: true }).click();
+    await visitor.getByRole('heading', { name: 'Thank you!' }).waitFor();
+    await visitor
+      .getByText(/Your gift of \$41\.51 to Grace City Church is received\. Your monthly gift starts on/)
+      .waitFor();
+    await visitorContext.close();
+
+    await page.getByRole('tab', { name: 'Recurring' }).click();
+    const table = page.getByRole('table', { name: 'Recurring gifts' });
+    await table.getByText('Lydia Purple').waitFor();
+    await table.getByText('General $30.00, Missions $10.00').waitFor();
+    await table.getByText('$41.51').waitFor();
+    await expectAccessible(page);
+    for (const width of [390, 1024, 1366]) {
+      await page.setViewportSize({ width, height: 900 });
+      await screenshot(page, `giving-recurring-${width}`);
+    }
+    await page.setViewportSize({ width: 1366, height: 900 });
+    await page.getByRole('button', { name: "Actions for Lydia Purple's gift" }).click();
+    await page.getByRole('menuitem', { name: 'Pause for a month' }).click();
+    await toast(page, "Lydia Purple's gift is paused").waitFor();
+    await table.getByText(/Paused until/).waitFor();
+
+    // A check batch: lines that must match the counted total before Commit.
+    await page.getByRole('tab', { name: 'Batches' }).click();
+    await page.getByRole('button', { name: 'New Batch' }).click();
+    const batchDialog = page.getByRole('dialog', { name: 'New Batch' });
+    await batchDialog.getByLabel('Description').fill('Sunday offering');
+    await batchDialog.getByLabel('Counted total (USD)').fill('175.50');
+    await batchDialog.getByRole('button', { name: 'Start Batch' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Sunday offering' }).waitFor();
+    await page.getByLabel('Amount (USD)').fill('125');
+    await page.getByLabel('Check number').fill('1042');
+    await page.getByRole('button', { name: 'Add Line' }).click();
+    await page.getByText('Lines total $125.00 of the counted $175.50 ($50.50 to go)').waitFor();
+    expect(await page.getByRole('button', { name: 'Commit' }).isDisabled()).toBe(true);
+    await page.getByLabel('Amount (USD)').fill('50.50');
+    await page.getByRole('combobox', { name: 'Method' }).click();
+    await page.getByRole('option', { name: 'Cash' }).click();
+    await page.getByRole('button', { name: 'Add Line' }).click();
+    await page.getByText('Lines total $175.50 of the counted $175.50').waitFor();
+    await expectAccessible(page);
+    await page.getByRole('button', { name: 'Commit' }).click();
+    await page.getByRole('dialog', { name: 'Commit this batch?' }).getByRole('button', { name: 'Commit' }).click();
+    await toast(page, 'Batch committed').waitFor();
+    await page.getByRole('heading', { name: 'Add a correction' }).waitFor();
+    const gifts = await church.client.get('/api/giving/gifts?status=completed');
+    expect(
+      gifts.body.gifts
+        .filter((g: { method: string }) => g.method !== 'card')
+        .map((g: { amountCents: number }) => g.amountCents)
+        .sort(),
+    ).toEqual([12500, 5050].sort());
+  }, 240_000);
+});

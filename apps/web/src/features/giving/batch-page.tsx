@@ -1,0 +1,196 @@
+import { Alert, Badge, Button, Group, Paper, Select, Skeleton, Stack, Text, TextInput, Title } from '@mantine/core';
+import { useDebouncedValue } from '@mantine/hooks';
+import { useState } from 'react';
+import { useParams } from 'react-router-dom';
+import { BATCH_METHODS, formatCents } from '@lampstand/api/schemas/giving';
+import { trpc } from '../../lib/trpc';
+import { useSave } from '../../lib/use-save';
+import { confirmDestructive } from '../../ui/confirm';
+import { DataTable } from '../../ui/data-table';
+import { PageHeader } from '../../ui/page-header';
+import { formatDate } from '../../ui/format';
+import { dollarsToCents } from './batches-page';
+
+const METHOD_LABEL = { cash: 'Cash', check: 'Check', other: 'Other', card: 'Card' } as const;
+
+function AddLine({ batchId, committed }: { batchId: number; committed: boolean }) {
+  const [search, setSearch] = useState('');
+  const [debounced] = useDebouncedValue(search, 250);
+  const contacts = trpc.contacts.find.useQuery({ search: debounced || undefined, pageSize: 20 });
+  const funds = trpc.funds.list.useQuery({ status: 'active' });
+  const [contactId, setContactId] = useState<string | null>(null);
+  const [fundId, setFundId] = useState<string | null>(null);
+  const [method, setMethod] = useState<string>('check');
+  const [amount, setAmount] = useState('');
+  const [checkNumber, setCheckNumber] = useState('');
+  const [reason, setReason] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const add = useSave(trpc.giving.addBatchLine, {
+    errorTitle: 'Error',
+    errorPrefix: 'Failed to add the line',
+    success: 'Line added',
+    invalidate: (utils) => [utils.giving.batch.invalidate({ id: batchId }), utils.giving.batches.invalidate()],
+    onSuccess: () => {
+      setAmount('');
+      setCheckNumber('');
+      setReason('');
+      setContactId(null);
+    },
+  });
+  const fund = fundId ?? (funds.data?.[0] ? String(funds.data[0].id) : null);
+  return (
+    <form
+      noValidate
+      onSubmit={(e) => {
+        e.preventDefault();
+        const cents = dollarsToCents(amount);
+        if (cents === null || cents < 1) return setError('Enter an amount, e.g. 25.00');
+        if (!fund) return;
+        add.mutate({
+          id: batchId,
+          contactId: contactId ? Number(contactId) : null,
+          fundId: Number(fund),
+          amountCents: cents,
+          method: method as (typeof BATCH_METHODS)[number],
+          checkNumber,
+          ...(committed ? { reason } : {}),
+        });
+      }}
+    >
+      <Stack gap="sm">
+        <Title order={2} size="h4">
+          {committed ? 'Add a correction' : 'Add a line'}
+        </Title>
+        <Group grow wrap="wrap" align="flex-start">
+          <Select
+            label="Donor"
+            placeholder="Anonymous cash"
+            searchable
+            clearable
+            searchValue={search}
+            onSearchChange={setSearch}
+            value={contactId}
+            onChange={setContactId}
+            filter={({ options }) => options}
+            data={(contacts.data?.items ?? []).map((c) => ({
+              value: String(c.id),
+              label: `${c.firstName} ${c.lastName}`.trim() + (c.email ? ` (${c.email})` : ''),
+            }))}
+          />
+          <Select
+            label="Fund"
+            allowDeselect={false}
+            value={fund}
+            onChange={setFundId}
+            data={(funds.data ?? []).map((f) => ({ value: String(f.id), label: f.name }))}
+          />
+        </Group>
+        <Group grow wrap="wrap" align="flex-start">
+          <TextInput
+            label="Amount (USD)"
+            withAsterisk
+            inputMode="decimal"
+            value={amount}
+            error={error}
+            onChange={(e) => {
+              setAmount(e.currentTarget.value);
+              setError(null);
+            }}
+          />
+          <Select
+            label="Method"
+            allowDeselect={false}
+            value={method}
+            onChange={(v) => setMethod(v ?? 'check')}
+            data={BATCH_METHODS.map((m) => ({ value: m, label: METHOD_LABEL[m] }))}
+          />
+          <TextInput
+            label="Check number"
+            disabled={method !== 'check'}
+            value={checkNumber}
+            onChange={(e) => setCheckNumber(e.currentTarget.value)}
+          />
+        </Group>
+        {committed ? (
+          <TextInput label="Reason" withAsterisk value={reason} onChange={(e) => setReason(e.currentTarget.value)} />
+        ) : null}
+        <Group>
+          <Button type="submit" loading={add.isPending}>
+            {committed ? 'Add Correction' : 'Add Line'}
+          </Button>
+        </Group>
+      </Stack>
+    </form>
+  );
+}
+
+/** One batch: its lines, the totals against the count, and Commit (locks it). */
+export function BatchPage() {
+  const id = Number(useParams().id);
+  const batch = trpc.giving.batch.useQuery({ id }, { enabled: Number.isInteger(id) && id > 0 });
+  const commit = useSave(trpc.giving.commitBatch, {
+    errorTitle: 'Error',
+    errorPrefix: 'Failed to commit',
+    success: 'Batch committed',
+    invalidate: (utils) => [utils.giving.batch.invalidate({ id }), utils.giving.batches.invalidate()],
+  });
+  if (batch.isLoading) return <Skeleton height={200} />;
+  if (batch.isError || !batch.data) return <Alert color="red" title="Batch not found" />;
+  const b = batch.data;
+  const matches = b.linesTotalCents === b.expectedTotalCents;
+  const committed = b.status === 'committed';
+  return (
+    <>
+      <PageHeader
+        title={b.description || `Batch of ${formatDate(b.batchDate)}`}
+        description={`${formatDate(b.batchDate)} · counted ${formatCents(b.expectedTotalCents)}`}
+        action={
+          committed ? (
+            <Badge size="lg" color="green" variant="light">
+              Committed
+            </Badge>
+          ) : (
+            <Button
+              disabled={!matches || b.lineCount === 0}
+              loading={commit.isPending}
+              onClick={() =>
+                confirmDestructive({
+                  title: 'Commit this batch?',
+                  text: 'Its gifts will count and the batch is locked: a later change is a correction line with its reason.',
+                  confirm: 'Commit',
+                  onConfirm: () => commit.mutate({ id }),
+                })
+              }
+            >
+              Commit
+            </Button>
+          )
+        }
+      />
+      <Stack>
+        <Text fw={600} c={matches ? 'teal.9' : 'red.9'} role="status">
+          Lines total {formatCents(b.linesTotalCents)} of the counted {formatCents(b.expectedTotalCents)}
+          {matches ? '' : ` (${formatCents(b.expectedTotalCents - b.linesTotalCents)} to go)`}
+        </Text>
+        <Paper withBorder p="md">
+          <DataTable
+            label="Batch lines"
+            rows={b.lines}
+            rowKey={(l) => l.id}
+            minWidth={560}
+            empty={<Text c="dimmed">No lines yet.</Text>}
+            columns={[
+              { header: 'Donor', card: 'title', cell: (l) => l.donorName, note: (l) => l.correctionReason },
+              { header: 'Fund', cell: (l) => l.fundName },
+              { header: 'Method', cell: (l) => METHOD_LABEL[l.method] + (l.checkNumber ? ` #${l.checkNumber}` : '') },
+              { header: 'Amount', cell: (l) => formatCents(l.amountCents) },
+            ]}
+          />
+        </Paper>
+        <Paper withBorder p="md">
+          <AddLine batchId={id} committed={committed} />
+        </Paper>
+      </Stack>
+    </>
+  );
+}

@@ -1,0 +1,191 @@
+import { z } from 'zod';
+import {
+  addBatchLineSchema,
+  batchDetailSchema,
+  batchIdSchema,
+  batchSchema,
+  createBatchSchema,
+  updateBatchSchema,
+  cardUpdateResultSchema,
+  cardUpdateSchema,
+  demoCompleteGiftSchema,
+  findGiftsSchema,
+  findSchedulesSchema,
+  giftPageSchema,
+  preparedGiftSchema,
+  prepareGiftSchema,
+  scheduleSchema,
+  updateScheduleSchema,
+} from '../../schemas/giving.js';
+import { prepareGift } from '../../services/giving/gifts.js';
+import { completeDemoGift } from '../../services/giving/stripe-events.js';
+import { findGifts } from '../../services/giving/gift-list.js';
+import {
+  addBatchLine,
+  commitBatch,
+  createBatch,
+  getBatch,
+  listBatches,
+  updateBatch,
+} from '../../services/giving/batches.js';
+import { exportSchedules, listSchedules, startCardUpdate, updateSchedule } from '../../services/giving/schedules.js';
+import { receiveStripeWebhook } from '../../services/show-up/donations.js';
+import { throttleDonations } from '../../services/show-up/donation-limits.js';
+import type { Context } from '../../context.js';
+import { protectedProcedure, publicProcedure, router } from '../../trpc.js';
+import { restTag } from '../../rest-meta.js';
+
+const rest = restTag('Giving');
+
+const throttle = (ctx: Context) =>
+  throttleDonations(ctx.db, { ip: ctx.ip, perHour: ctx.services.limits.donationsPerAddressPerHour, kind: 'start' });
+
+const givingDeps = (ctx: Context) => ({
+  db: ctx.db,
+  payments: ctx.services.showUp.payments,
+  cardFee: ctx.services.showUp.cardFee,
+  jobs: ctx.services.jobs,
+  publicUrl: ctx.services.delivery.publicUrl,
+});
+
+export const givingRouter = router({
+  prepare: publicProcedure
+    .meta(
+      rest.post(
+        '/api/giving/prepare',
+        "Start a gift on a church's giving page: handle, lines (fundId, amountCents), frequency, startDate, coverFees, donor (name, email, address), note; returns the PaymentIntent's or (recurring) SetupIntent's clientSecret",
+        { errors: [404, 409, 429] },
+      ),
+    )
+    .input(prepareGiftSchema)
+    .output(preparedGiftSchema)
+    .mutation(async ({ ctx, input }) => {
+      await throttle(ctx);
+      return prepareGift(givingDeps(ctx), input);
+    }),
+  completeDemo: publicProcedure
+    .meta(
+      rest.post(
+        '/api/giving/demo-complete',
+        'Demo mode only (no Stripe keys, not production): pay or save the card of a prepared gift (intentId, clientSecret)',
+        { errors: [404, 429] },
+      ),
+    )
+    .input(demoCompleteGiftSchema)
+    .output(z.object({ status: z.literal('succeeded') }))
+    .mutation(async ({ ctx, input }) => {
+      await throttle(ctx);
+      const deps = givingDeps(ctx);
+      return completeDemoGift(
+        {
+          db: ctx.db,
+          payments: deps.payments,
+          deliver: (body, signature) => receiveStripeWebhook(deps, body, signature),
+        },
+        input,
+      );
+    }),
+  updateCard: publicProcedure
+    .meta(
+      rest.post(
+        '/api/giving/update-card',
+        "The donor's link (token from the email): start saving a new card for their recurring gift; returns a SetupIntent's clientSecret",
+        { errors: [404, 429] },
+      ),
+    )
+    .input(cardUpdateSchema)
+    .output(cardUpdateResultSchema)
+    .mutation(async ({ ctx, input }) => {
+      await throttle(ctx);
+      return startCardUpdate({ db: ctx.db, payments: ctx.services.showUp.payments }, input);
+    }),
+  gifts: protectedProcedure
+    .meta(
+      rest.get(
+        '/api/giving/gifts',
+        "The church's gifts, newest first: status, fundId, contactId, scheduleId, from, to (dates), page, pageSize",
+      ),
+    )
+    .input(findGiftsSchema)
+    .output(giftPageSchema)
+    .query(({ ctx, input }) => findGifts(ctx.db, ctx.tenantId, input)),
+  recurring: protectedProcedure
+    .meta(rest.get('/api/giving/recurring', "The church's recurring gifts: status, fundId"))
+    .input(findSchedulesSchema)
+    .output(z.array(scheduleSchema))
+    .query(({ ctx, input }) => listSchedules(ctx.db, ctx.tenantId, input)),
+  exportRecurring: protectedProcedure
+    .meta(rest.get('/api/giving/recurring/export', 'The recurring gifts as CSV (status, fundId)', { format: 'csv' }))
+    .input(findSchedulesSchema)
+    .output(z.object({ fileName: z.string(), csv: z.string() }))
+    .query(({ ctx, input }) => exportSchedules(ctx.db, ctx.tenantId, input)),
+  updateRecurring: protectedProcedure
+    .meta(
+      rest.patch(
+        '/api/giving/recurring/{id}',
+        'Change a recurring gift (unsent fields keep their values): status active|paused|cancelled, pausedUntil, frequency, lines, nextDate',
+      ),
+    )
+    .input(updateScheduleSchema)
+    .output(scheduleSchema)
+    .mutation(({ ctx, input }) =>
+      updateSchedule({ db: ctx.db, cardFee: ctx.services.showUp.cardFee }, ctx.tenantId, input),
+    ),
+  batches: protectedProcedure
+    .meta(rest.get('/api/giving/batches', 'Batches of cash and checks, newest first, with their totals'))
+    .output(z.array(batchSchema))
+    .query(({ ctx }) => listBatches(ctx.db, ctx.tenantId)),
+  createBatch: protectedProcedure
+    .meta(
+      rest.post(
+        '/api/giving/batches',
+        'Start a batch: batchDate, description, expectedTotalCents (the counted total)',
+        {
+          status: 201,
+        },
+      ),
+    )
+    .input(createBatchSchema)
+    .output(batchDetailSchema)
+    .mutation(({ ctx, input }) => createBatch(ctx.db, ctx.tenantId, input)),
+  batch: protectedProcedure
+    .meta(rest.get('/api/giving/batches/{id}', 'One batch with its lines'))
+    .input(batchIdSchema)
+    .output(batchDetailSchema)
+    .query(({ ctx, input }) => getBatch(ctx.db, ctx.tenantId, input)),
+  updateBatch: protectedProcedure
+    .meta(
+      rest.patch(
+        '/api/giving/batches/{id}',
+        'Change an open batch (unsent fields keep their values); a committed one: 409',
+        {
+          errors: [409],
+        },
+      ),
+    )
+    .input(updateBatchSchema)
+    .output(batchDetailSchema)
+    .mutation(({ ctx, input }) => updateBatch(ctx.db, ctx.tenantId, input)),
+  addBatchLine: protectedProcedure
+    .meta(
+      rest.post(
+        '/api/giving/batches/{id}/lines',
+        'Add a line: contactId (or none: Anonymous cash), fundId, amountCents, method cash|check|other, checkNumber; on a committed batch a correction with its reason',
+        { status: 201, errors: [409] },
+      ),
+    )
+    .input(addBatchLineSchema)
+    .output(batchDetailSchema)
+    .mutation(({ ctx, input }) => addBatchLine(ctx.db, ctx.tenantId, input)),
+  commitBatch: protectedProcedure
+    .meta(
+      rest.post(
+        '/api/giving/batches/{id}/commit',
+        'Commit: the lines must add up to the counted total; the gifts count and the batch is locked',
+        { errors: [409] },
+      ),
+    )
+    .input(batchIdSchema)
+    .output(batchDetailSchema)
+    .mutation(({ ctx, input }) => commitBatch(ctx.db, ctx.tenantId, { id: input.id, userId: ctx.user.id })),
+});
