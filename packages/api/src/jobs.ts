@@ -30,6 +30,8 @@ export const jobPayloadSchemas = {
   'donation-receipt': z.strictObject({ donationId: rowId }),
   /** Send a service plan's pending requests to serve (deliveries of kind 'planner-request'). */
   'planner-request-deliver': z.strictObject({ planId: rowId }),
+  /** Send a conversation's pending replies (deliveries of kind 'conversation-reply'). */
+  'conversation-reply-deliver': z.strictObject({ conversationId: rowId }),
   /** Daily: delete each church's events older than its retention (Settings → 'Keep activity for'). */
   'events-retention': z.strictObject({}),
 } satisfies Record<string, z.ZodType<object>>;

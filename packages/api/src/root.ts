@@ -23,6 +23,7 @@ import { qrCodesRouter } from './routers/qr-codes/router.js';
 import { showUpRouter } from './routers/show-up/router.js';
 import { eventsRouter } from './routers/events/router.js';
 import { webhooksRouter } from './routers/webhooks/router.js';
+import { conversationsRouter } from './routers/conversations/router.js';
 import { createCallerFactory, router } from './trpc.js';
 
 export const appRouter = router({
@@ -52,6 +53,7 @@ export const appRouter = router({
   aiGenerator: aiGeneratorRouter,
   qrCodes: qrCodesRouter,
   showUp: showUpRouter,
+  conversations: conversationsRouter,
 });
 
 export type AppRouterType = typeof appRouter;

@@ -7,6 +7,7 @@ import {
   deliverCampaign,
   parseJobPayload,
   deliverPlannerRequests,
+  deliverConversationReplies,
   runContactImport,
   startScheduledCampaign,
   sweepCampaigns,
@@ -66,6 +67,9 @@ function handlers(d: JobDeps, queue: JobQueue, log: JobLog): { [N in JobName]: H
     'planner-request-deliver': async ({ planId }) => {
       await deliverPlannerRequests(deps, planId);
     },
+    'conversation-reply-deliver': async ({ conversationId }) => {
+      await deliverConversationReplies(deps, conversationId);
+    },
     'events-retention': async () => {
       await deleteExpiredEvents(d.db);
     },
@@ -99,6 +103,7 @@ const CONCURRENCY: Record<JobName, number> = {
   'donation-receipt': 2,
   'planner-request-deliver': 2,
   'events-retention': 1,
+  'conversation-reply-deliver': 2,
 };
 
 async function createQueues(boss: PgBoss): Promise<void> {

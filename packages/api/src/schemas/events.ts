@@ -73,7 +73,14 @@ export const eventPayloadSchemas = {
   'sms.sent': { 1: about({ campaign: campaign.nullable(), deliveryId: id }) },
   'sms.delivered': { 1: about({ campaign: campaign.nullable(), deliveryId: id }) },
   'sms.failed': { 1: about({ campaign: campaign.nullable(), deliveryId: id, reason: z.string() }) },
-  'sms.received': { 1: about({ body: z.string() }) },
+  'sms.received': {
+    1: about({
+      body: z.string(),
+      /** The keyword the text matched: STOP, START, HELP or one of the church's (issue 32 §3). */
+      keyword: z.string().nullable().optional(),
+      conversationId: id.optional(),
+    }),
+  },
   'donation.succeeded': { 1: about({ project: ref, donationId: id, ...money, source: source.nullable() }) },
   'donation.refunded': { 1: about({ project: ref, donationId: id, ...money }) },
   'donation.failed': { 1: about({ project: ref, donationId: id, ...money, reason: z.string() }) },

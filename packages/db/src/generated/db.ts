@@ -41,7 +41,7 @@ export interface CampaignRecipientUsage {
   channel: 'email' | 'sms';
   createdAt: Generated<Date>;
   id: Generated<number>;
-  kind: Generated<'campaign' | 'planner-request'>;
+  kind: Generated<'campaign' | 'planner-request' | 'conversation-reply'>;
   recipients: number;
   userId: number;
 }
@@ -211,6 +211,33 @@ export interface ContactsInLists {
   userId: number;
 }
 
+export interface ConversationMessages {
+  body: string;
+  conversationId: number;
+  createdAt: Generated<Date>;
+  deliveryId: number | null;
+  direction: 'inbound' | 'outbound';
+  id: Generated<number>;
+  inboundMessageId: number | null;
+  keyword: string | null;
+  sentByUserId: number | null;
+  userId: number;
+}
+
+export interface Conversations {
+  assignedUserId: number | null;
+  contactId: number | null;
+  createdAt: Generated<Date>;
+  id: Generated<number>;
+  lastMessageAt: Generated<Date>;
+  lastMessagePreview: Generated<string>;
+  phoneE164: string;
+  status: Generated<'open' | 'closed'>;
+  unreadCount: Generated<number>;
+  updatedAt: Generated<Date>;
+  userId: number;
+}
+
 export interface Deliveries {
   address: string;
   assignmentId: number | null;
@@ -219,10 +246,11 @@ export interface Deliveries {
   channel: 'email' | 'sms';
   claimedAt: Date | null;
   contactId: number | null;
+  conversationId: number | null;
   createdAt: Generated<Date>;
   firstName: Generated<string>;
   id: Generated<number>;
-  kind: Generated<'campaign' | 'planner-request'>;
+  kind: Generated<'campaign' | 'planner-request' | 'conversation-reply'>;
   lastError: string | null;
   lastName: Generated<string>;
   nextAttemptAt: Date | null;
@@ -649,6 +677,14 @@ export interface SmsInboundMessages {
   toNumber: string;
 }
 
+export interface SmsQuickReplies {
+  body: string;
+  createdAt: Generated<Date>;
+  id: Generated<number>;
+  title: string;
+  userId: number;
+}
+
 export interface SocialPosts {
   content: string;
   createdAt: Generated<Date>;
@@ -833,6 +869,8 @@ export interface DB {
   contactRemovalsDaily: ContactRemovalsDaily;
   contacts: Contacts;
   contactsInLists: ContactsInLists;
+  conversationMessages: ConversationMessages;
+  conversations: Conversations;
   deliveries: Deliveries;
   deliveryEvents: DeliveryEvents;
   emailCampaigns: EmailCampaigns;
@@ -865,6 +903,7 @@ export interface DB {
   showUpUpdates: ShowUpUpdates;
   smsCampaigns: SmsCampaigns;
   smsInboundMessages: SmsInboundMessages;
+  smsQuickReplies: SmsQuickReplies;
   socialPosts: SocialPosts;
   socialSettings: SocialSettings;
   songs: Songs;
