@@ -5,6 +5,7 @@ import {
   IconLayoutGrid,
   IconMail,
   IconMessage,
+  IconMessages,
   IconNews,
   IconQrcode,
   IconSpeakerphone,
@@ -38,6 +39,7 @@ export const marketingNav: NavItem[] = [
   // The spec lights Show Up on the dashboard too ('active for / and any path under /show-up/').
   { label: 'Show Up', to: '/show-up', icon: IconHeartHandshake, isActive: (p) => p === '/' || under('/show-up')(p) },
   { label: 'Social Blast', to: '/social-blast', icon: IconSpeakerphone, isActive: under('/social-blast') },
+  { label: 'Conversations', to: '/conversations', icon: IconMessages, isActive: under('/conversations') },
 ];
 
 export const adminNav: NavItem[] = [
