@@ -114,7 +114,9 @@ export async function publicRoutes(app: FastifyInstance, opts: { deps: AppDeps }
       const { params, ok } = twilioParams(req);
       if (!ok) return reply.code(403).send({ message: 'Invalid Twilio signature', code: 'FORBIDDEN' });
       // The person who texted acts (a provider's status callback is the system's).
-      const result = await withActor(PUBLIC_ACTOR, () => handleInboundSms(db, params, delivery.smsFromNumber));
+      const result = await withActor(PUBLIC_ACTOR, () =>
+        handleInboundSms({ db, jobs: opts.deps.jobs }, params, delivery.smsFromNumber),
+      );
       const twiml = result.reply
         ? `<Response><Message>${escapeHtml(result.reply)}</Message></Response>`
         : '<Response></Response>';

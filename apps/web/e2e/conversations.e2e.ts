@@ -119,4 +119,46 @@ browserDescribe(describe)('Conversations', async () => {
     await page.getByRole('option', { name: 'Closed' }).click();
     await page.getByRole('link', { name: 'Ann Parent', exact: true }).waitFor();
   });
+
+  it('a keyword added on the Keywords screen adds the texter to a list and answers them', async () => {
+    const youth = (await church.client.post('/api/contact-lists', { name: 'Youth', type: 'sms' })).body;
+    const { page } = await e2e.newPage();
+    await signIn(page, e2e.app.url, church.user.username, church.password);
+    await page.getByRole('heading', { name: 'Welcome back, Grace Church!' }).waitFor();
+    await page.goto('/conversations');
+    await page.getByRole('link', { name: 'Keywords' }).click();
+    await page.getByRole('heading', { name: 'Keywords', level: 1 }).waitFor();
+    await page.getByText('No keywords yet.').waitFor();
+    await page.getByRole('button', { name: 'Add keyword' }).first().click();
+    const dialog = page.getByRole('dialog', { name: 'Add keyword' });
+    await dialog.getByRole('textbox', { name: 'Keyword' }).fill('stop');
+    await dialog.getByRole('button', { name: 'Add keyword' }).click();
+    await dialog.getByText('STOP is reserved for opting out, in or for help').waitFor();
+    await expectAccessible(page);
+    await dialog.getByRole('textbox', { name: 'Keyword' }).fill('Join Youth');
+    await dialog.getByRole('textbox', { name: 'Reply' }).fill('Welcome to youth! Fridays at 7.');
+    await dialog.getByRole('combobox', { name: 'Add to list' }).click();
+    await page.getByRole('option', { name: 'Youth' }).click();
+    await dialog.getByRole('button', { name: 'Add keyword' }).click();
+    await toast(page, 'Keyword added').waitFor();
+    await page.getByRole('cell', { name: 'JOIN YOUTH', exact: true }).waitFor();
+    await expectAccessible(page);
+    for (const width of [390, 1024, 1366]) {
+      await page.setViewportSize({ width, height: 900 });
+      await page.getByRole('heading', { name: 'Keywords', level: 1 }).waitFor();
+      await animationsDone(page);
+      await screenshot(page, `conversation-keywords-${width}`);
+    }
+
+    const before = twilio.requests.length;
+    await text('+61412000003', 'join youth!');
+    await expect
+      .poll(async () => (await church.client.get(`/api/contact-lists/${youth.id}/contacts`)).body)
+      .toEqual(expect.arrayContaining([expect.objectContaining({ phone: '+61412000003' })]));
+    await expect.poll(() => twilio.requests.length).toBe(before + 1);
+    expect(twilio.requests[before]).toMatchObject({ To: '+61412000003', Body: 'Welcome to youth! Fridays at 7.' });
+    await page.setViewportSize({ width: 1366, height: 900 });
+    await page.reload();
+    await page.getByRole('cell', { name: '1', exact: true }).waitFor();
+  });
 });

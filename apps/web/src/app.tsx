@@ -29,6 +29,7 @@ const EmailCampaignsPage = lazyScreen(() => import('./features/email-campaigns/l
 const EmailCampaignViewPage = lazyScreen(() => import('./features/email-campaigns/view-page'), 'EmailCampaignViewPage');
 const SmsCampaignsPage = lazyScreen(() => import('./features/sms-campaigns/sms-page'), 'SmsCampaignsPage');
 const ConversationsPage = lazyScreen(() => import('./features/conversations/conversations-page'), 'ConversationsPage');
+const KeywordsPage = lazyScreen(() => import('./features/conversations/keywords-page'), 'KeywordsPage');
 const ConversationThreadPage = lazyScreen(
   () => import('./features/conversations/thread-page'),
   'ConversationThreadPage',
@@ -130,6 +131,7 @@ const routes = createRoutesFromElements(
         <Route path="/sms-campaigns" element={<SmsCampaignsPage />} />
         <Route path="/sms-campaigns/new" element={<SmsCampaignsPage />} />
         <Route path="/conversations" element={<ConversationsPage />} />
+        <Route path="/conversations/keywords" element={<KeywordsPage />} />
         <Route path="/conversations/:id" element={<ConversationThreadPage />} />
         <Route path="/email-campaigns" element={<EmailCampaignsPage />} />
         <Route path="/email-campaigns/new" element={<NewEmailCampaignPage />} />

@@ -24,6 +24,7 @@ import { showUpRouter } from './routers/show-up/router.js';
 import { eventsRouter } from './routers/events/router.js';
 import { webhooksRouter } from './routers/webhooks/router.js';
 import { conversationsRouter } from './routers/conversations/router.js';
+import { smsKeywordsRouter } from './routers/sms-keywords/router.js';
 import { createCallerFactory, router } from './trpc.js';
 
 export const appRouter = router({
@@ -54,6 +55,7 @@ export const appRouter = router({
   qrCodes: qrCodesRouter,
   showUp: showUpRouter,
   conversations: conversationsRouter,
+  smsKeywords: smsKeywordsRouter,
 });
 
 export type AppRouterType = typeof appRouter;

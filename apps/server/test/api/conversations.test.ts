@@ -310,3 +310,105 @@ describe('conversations', () => {
     expect((await hope.client.delete(`/api/sms-quick-replies/${made.body.id}`)).status).toBe(200);
   });
 });
+
+describe('SMS keywords', () => {
+  it('refuses reserved words, three words, an empty keyword and nothing to do, naming the field', async () => {
+    for (const [keyword, message] of [
+      ['stop', 'STOP is reserved for opting out, in or for help'],
+      ['Opt out', 'OPT OUT is reserved for opting out, in or for help'],
+      ['help me', 'HELP ME is reserved for opting out, in or for help'],
+      ['START', 'START is reserved for opting out, in or for help'],
+      ['join youth group', 'Keyword must be one or two words'],
+      ['!!', 'Keyword is required'],
+    ]) {
+      const res = await grace.client.post('/api/sms-keywords', { keyword, replyText: 'Hi' });
+      expect(res.status, keyword).toBe(400);
+      expect(res.body.issues[0]).toMatchObject({ path: 'keyword', message });
+    }
+    const nothing = await grace.client.post('/api/sms-keywords', { keyword: 'PRAY' });
+    expect(nothing.status).toBe(400);
+    expect(nothing.body.issues[0]).toMatchObject({
+      path: 'replyText',
+      message: 'Choose what the keyword does: a reply, a list, or both',
+    });
+    const theirList = (await hope.client.post('/api/contact-lists', { name: 'Theirs', type: 'sms' })).body;
+    expect((await grace.client.post('/api/sms-keywords', { keyword: 'X', listId: theirList.id })).status).toBe(404);
+  });
+
+  it('matches the first word(s) in any case with punctuation: replies through the engine, adds to a list, each an event', async () => {
+    const youth = (await hope.client.post('/api/contact-lists', { name: 'Youth', type: 'sms' })).body;
+    const join = await hope.client.post('/api/sms-keywords', {
+      keyword: 'join youth',
+      replyText: 'Welcome to youth! Fridays at 7.',
+      listId: youth.id,
+    });
+    expect(join.status).toBe(201);
+    expect(join.body).toMatchObject({ keyword: 'JOIN YOUTH', listId: youth.id, listName: 'Youth', matches: 0 });
+    const pray = await hope.client.post('/api/sms-keywords', { keyword: 'Pray', replyText: 'We are praying for you.' });
+    expect(pray.body.keyword).toBe('PRAY');
+    expect((await hope.client.post('/api/sms-keywords', { keyword: 'PRAY!', replyText: 'x' })).status).toBe(409);
+    // Another church's keyword is not found; PATCH changes only what is sent.
+    expect((await grace.client.patch(`/api/sms-keywords/${pray.body.id}`, { replyText: 'x' })).status).toBe(404);
+    const patched = await hope.client.patch(`/api/sms-keywords/${pray.body.id}`, {
+      replyText: 'We are praying for you!',
+    });
+    expect(patched.body).toMatchObject({ keyword: 'PRAY', replyText: 'We are praying for you!' });
+
+    // A known contact, lower case with punctuation: added to Youth, answered once.
+    const gil = await person(hope, { firstName: 'Gil', phone: '+61412000007' });
+    const before = twilio.requests.length;
+    const res = await text({ MessageSid: sid(), From: '+61412000007', To: HOPE_NUMBER, Body: 'join, youth!!' });
+    expect(res.text).toBe('<?xml version="1.0" encoding="UTF-8"?><Response></Response>');
+    await until(
+      async () => twilio.requests.slice(before),
+      (r) => r.length >= 1,
+    );
+    expect(twilio.requests.slice(before)).toEqual([
+      expect.objectContaining({ To: '+61412000007', From: HOPE_NUMBER, Body: 'Welcome to youth! Fridays at 7.' }),
+    ]);
+    const members = await app.db
+      .selectFrom('contactsInLists')
+      .select('contactId')
+      .where('listId', '=', youth.id)
+      .execute();
+    expect(members.map((m) => m.contactId)).toEqual([gil.id]);
+    const events = (await hope.client.get(`/api/contacts/${gil.id}/events?limit=20`)).body.events as {
+      type: string;
+      data: Record<string, unknown>;
+    }[];
+    expect(events.find((e) => e.type === 'sms.received')!.data.keyword).toBe('JOIN YOUTH');
+    expect(events.some((e) => e.type === 'list.member_added')).toBe(true);
+
+    // An unknown number, upper case: becomes a contact on the list; 'PRAY for my mum' matches PRAY.
+    await text({ MessageSid: sid(), From: '+61412000008', To: HOPE_NUMBER, Body: 'JOIN YOUTH' });
+    const conv = (await conversations(hope)).conversations.find((c) => c.phone === '+61412000008')!;
+    expect(conv.contactId).not.toBeNull();
+    const after = await app.db
+      .selectFrom('contactsInLists')
+      .select('contactId')
+      .where('listId', '=', youth.id)
+      .execute();
+    expect(after.map((m) => m.contactId).sort()).toEqual([gil.id, conv.contactId].sort());
+    await text({ MessageSid: sid(), From: '+61412000008', To: HOPE_NUMBER, Body: 'Pray for my mum, please' });
+    const thread = await until(
+      async () => (await hope.client.get(`/api/conversations/${conv.id}/messages`)).body.messages,
+      (m: { kind: string; status: string; body: string; keyword: string | null }[]) =>
+        m.filter((x) => x.kind === 'reply' && x.status === 'sent').length === 2,
+    );
+    expect(thread.map((m: { body: string; keyword: string | null }) => [m.body, m.keyword])).toEqual([
+      ['JOIN YOUTH', 'JOIN YOUTH'],
+      ['Welcome to youth! Fridays at 7.', 'JOIN YOUTH'],
+      ['Pray for my mum, please', 'PRAY'],
+      ['We are praying for you!', 'PRAY'],
+    ]);
+    // 'Prayer' is not PRAY; the keyword list counts matches.
+    await text({ MessageSid: sid(), From: '+61412000008', To: HOPE_NUMBER, Body: 'Prayer meeting?' });
+    const keywords = (await hope.client.get('/api/sms-keywords')).body as { keyword: string; matches: number }[];
+    expect(keywords.map((k) => [k.keyword, k.matches])).toEqual([
+      ['JOIN YOUTH', 2],
+      ['PRAY', 1],
+    ]);
+    expect((await hope.client.delete(`/api/sms-keywords/${pray.body.id}`)).status).toBe(200);
+    expect((await hope.client.get('/api/sms-keywords')).body).toHaveLength(1);
+  });
+});

@@ -145,6 +145,7 @@ const conversation = await app.db
   .returning('id')
   .executeTakeFirstOrThrow();
 const quickReply = await create(a.client, '/api/sms-quick-replies', {}, { title: 'Hi', body: 'Hello' });
+const smsKeyword = await create(a.client, '/api/sms-keywords', {}, { keyword: 'PRAY', replyText: 'We are praying' });
 // A platform template assigned to church A only: church B may not use it.
 const template = await create(admin.client, '/api/admin/marketing-templates', {}, { type: 'email', isActive: true });
 await create(admin.client, '/api/admin/assignments', {}, { userId: a.user.id, templateId: template.id });
@@ -186,6 +187,7 @@ const seeds: Record<string, number | string> = {
   'templates/{id}': template.id,
   'conversations/{id}': conversation.id,
   'sms-quick-replies/{id}': quickReply.id,
+  'sms-keywords/{id}': smsKeyword.id,
 };
 
 /**

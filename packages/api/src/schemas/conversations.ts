@@ -101,3 +101,88 @@ export const createQuickReplyInput = z.object({
   body: requiredTextSchema('Text', MAX_REPLY_LENGTH),
 });
 export const quickReplyIdSchema = z.object({ id: idSchema('Quick reply ID') });
+
+// ---- Keywords (issue 32 §3) ----
+
+/** An incoming text's words as keywords read them: upper case, punctuation dropped, single spaces. */
+export function keywordWords(body: string): string[] {
+  return body
+    .toUpperCase()
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .replace(/[^A-Z0-9]+/g, ' ')
+    .trim()
+    .split(' ')
+    .filter(Boolean);
+}
+
+/** Opt-out, opt-in and help words Lampstand answers itself: never a church's keyword. */
+export const RESERVED_KEYWORDS = [
+  'STOP',
+  'STOPALL',
+  'UNSUBSCRIBE',
+  'CANCEL',
+  'END',
+  'QUIT',
+  'REVOKE',
+  'OPTOUT',
+  'OPT OUT',
+  'START',
+  'UNSTOP',
+  'HELP',
+  'INFO',
+];
+
+/** A keyword as typed ('join youth', 'Pray!'): one or two words, stored upper case. */
+export const keywordSchema = z
+  .string({ error: 'Keyword is required' })
+  .max(40, 'Keyword must be at most 40 characters')
+  .transform((s, ctx) => {
+    const words = keywordWords(s);
+    if (words.length === 0) ctx.addIssue({ code: 'custom', message: 'Keyword is required' });
+    else if (words.length > 2) ctx.addIssue({ code: 'custom', message: 'Keyword must be one or two words' });
+    const keyword = words.join(' ');
+    if (RESERVED_KEYWORDS.includes(keyword) || (words.length === 2 && RESERVED_KEYWORDS.includes(words[0]!)))
+      ctx.addIssue({ code: 'custom', message: `${keyword} is reserved for opting out, in or for help` });
+    return keyword;
+  });
+
+const keywordReply = z
+  .string()
+  .trim()
+  .max(MAX_REPLY_LENGTH, `Reply must be at most ${MAX_REPLY_LENGTH.toLocaleString('en-US')} characters`)
+  .refine(isCleanText, 'Reply contains characters that are not allowed')
+  .nullable()
+  .transform((s) => (s ? s : null));
+
+export const smsKeywordSchema = z.object({
+  id: z.number().int(),
+  keyword: z.string(),
+  /** The text sent back when it matches; null: none. */
+  replyText: z.string().nullable(),
+  /** The list the texter is added to; null: none. */
+  listId: z.number().int().nullable(),
+  listName: z.string().nullable(),
+  /** How many texts matched it. */
+  matches: z.number().int(),
+});
+export type SmsKeyword = z.infer<typeof smsKeywordSchema>;
+
+const NOTHING_TO_DO = 'Choose what the keyword does: a reply, a list, or both';
+
+export const createKeywordInput = z
+  .object({
+    keyword: keywordSchema,
+    replyText: keywordReply.optional(),
+    listId: idSchema('List').nullable().optional(),
+  })
+  .refine((v) => !!v.replyText || !!v.listId, { message: NOTHING_TO_DO, path: ['replyText'] });
+export type CreateKeywordInput = z.input<typeof createKeywordInput>;
+
+export const updateKeywordInput = z.object({
+  id: idSchema('Keyword ID'),
+  keyword: keywordSchema.optional(),
+  replyText: keywordReply.optional(),
+  listId: idSchema('List').nullable().optional(),
+});
+export const keywordIdSchema = z.object({ id: idSchema('Keyword ID') });

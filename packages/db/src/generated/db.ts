@@ -677,6 +677,16 @@ export interface SmsInboundMessages {
   toNumber: string;
 }
 
+export interface SmsKeywords {
+  createdAt: Generated<Date>;
+  id: Generated<number>;
+  keyword: string;
+  listId: number | null;
+  replyText: string | null;
+  updatedAt: Generated<Date>;
+  userId: number;
+}
+
 export interface SmsQuickReplies {
   body: string;
   createdAt: Generated<Date>;
@@ -903,6 +913,7 @@ export interface DB {
   showUpUpdates: ShowUpUpdates;
   smsCampaigns: SmsCampaigns;
   smsInboundMessages: SmsInboundMessages;
+  smsKeywords: SmsKeywords;
   smsQuickReplies: SmsQuickReplies;
   socialPosts: SocialPosts;
   socialSettings: SocialSettings;

@@ -49,6 +49,11 @@ export function ConversationsPage() {
       <PageHeader
         title="Conversations"
         description="Texts from people, and your replies. Unread conversations are in bold."
+        action={
+          <Button component={Link} to="/conversations/keywords" variant="default">
+            Keywords
+          </Button>
+        }
       />
       <Stack gap="md">
         <Group gap="md" wrap="wrap" align="flex-end">
@@ -69,7 +74,7 @@ export function ConversationsPage() {
             value={filter}
             allowDeselect={false}
             onChange={(v) => {
-              setFilter((v ?? 'open'));
+              setFilter(v ?? 'open');
               setPage(1);
             }}
             w={{ base: '100%', sm: 200 }}

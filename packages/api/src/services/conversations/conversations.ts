@@ -14,7 +14,7 @@ import { takeDailyAllowance } from '../delivery/daily-limit.js';
 import { fillMergeTags } from '../email-campaigns/render.js';
 import { createContact } from '../contacts/contacts.js';
 import { optedOutSql } from './reply-channel.js';
-import { preview } from './inbound.js';
+import { preview } from './preview.js';
 
 const MISSING = 'Conversation not found';
 

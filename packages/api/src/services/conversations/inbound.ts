@@ -2,6 +2,9 @@ import { sql, type Db } from '@lampstand/db';
 import { smsKeyword } from '../../schemas/sms-campaigns.js';
 import { setConsent } from '../contacts/consent.js';
 import { personOf, recordEvent } from '../events/record.js';
+import type { JobQueue } from '../../jobs.js';
+import { matchChurchKeyword, runKeywordActions } from './keywords.js';
+import { preview } from './preview.js';
 
 export interface InboundResult {
   /** The one text to send back (TwiML), if any: a STOP/START/HELP confirmation or a keyword's reply. */
@@ -46,16 +49,28 @@ async function routeInbound(db: Db, o: { from: string; to: string; platformNumbe
  * texts are matched against each church's keywords (keywords.ts).
  */
 export async function handleInboundSms(
-  db: Db,
+  deps: { db: Db; jobs: JobQueue },
   params: Record<string, string>,
   platformNumber: string,
 ): Promise<InboundResult> {
+  const result = await storeInboundSms(deps.db, params, platformNumber);
+  // Keyword replies are deliveries of the engine, written with the text: send them now.
+  for (const conversationId of result.repliesQueued)
+    await deps.jobs.send('conversation-reply-deliver', { conversationId });
+  return { reply: result.reply, changed: result.changed, conversationIds: result.conversationIds };
+}
+
+async function storeInboundSms(
+  db: Db,
+  params: Record<string, string>,
+  platformNumber: string,
+): Promise<InboundResult & { repliesQueued: number[] }> {
   const sid = params.MessageSid ?? params.SmsSid ?? '';
   const from = params.From ?? '';
   const to = params.To ?? '';
   const body = params.Body ?? '';
   const reserved = smsKeyword(body);
-  const none: InboundResult = { reply: null, changed: 0, conversationIds: [] };
+  const none = { reply: null, changed: 0, conversationIds: [], repliesQueued: [] };
   return db.transaction().execute(async (trx) => {
     const inbound = await trx
       .insertInto('smsInboundMessages')
@@ -89,8 +104,11 @@ export async function handleInboundSms(
     }
 
     const conversationIds: number[] = [];
-    const keyword = reserved ? reserved.toUpperCase() : null;
+    const repliesQueued: number[] = [];
     for (const churchId of route.churches) {
+      // The church's own keyword (issue 32 §3), unless the text is STOP, START or HELP.
+      const matched = reserved ? null : await matchChurchKeyword(trx, churchId, body);
+      const keyword = reserved ? reserved.toUpperCase() : (matched?.keyword ?? null);
       const { conversationId, contact } = await storeOnConversation(trx, churchId, {
         from,
         body,
@@ -98,9 +116,18 @@ export async function handleInboundSms(
         keyword,
       });
       conversationIds.push(conversationId);
+      const outcome = matched
+        ? await runKeywordActions(trx, churchId, {
+            keyword: matched,
+            from,
+            conversationId,
+            contactId: contact?.id ?? null,
+          })
+        : null;
+      if (outcome?.replyQueued) repliesQueued.push(conversationId);
       await recordEvent(trx, churchId, {
         type: 'sms.received',
-        contactId: contact?.id ?? null,
+        contactId: outcome?.contactId ?? contact?.id ?? null,
         payload: {
           person: contact ? personOf(contact) : { name: 'Unknown', phone: from },
           body,
@@ -124,7 +151,7 @@ export async function handleInboundSms(
           : reserved === 'help'
             ? `Texts from ${names}. Reply STOP to unsubscribe, START to subscribe again.`
             : null;
-    return { reply, changed, conversationIds };
+    return { reply, changed, conversationIds, repliesQueued };
   });
 }
 
@@ -191,10 +218,4 @@ async function storeOnConversation(
         .executeTakeFirst()) ?? null)
     : null;
   return { conversationId: conversation.id, contact };
-}
-
-/** The first 140 characters of a text, on one line. */
-export function preview(body: string): string {
-  const line = body.replace(/\s+/g, ' ').trim();
-  return line.length > 140 ? `${line.slice(0, 139)}…` : line;
 }
