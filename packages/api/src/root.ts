@@ -25,6 +25,7 @@ import { eventsRouter } from './routers/events/router.js';
 import { webhooksRouter } from './routers/webhooks/router.js';
 import { conversationsRouter } from './routers/conversations/router.js';
 import { smsKeywordsRouter } from './routers/sms-keywords/router.js';
+import { suppressionsRouter } from './routers/suppressions/router.js';
 import { createCallerFactory, router } from './trpc.js';
 
 export const appRouter = router({
@@ -56,6 +57,7 @@ export const appRouter = router({
   showUp: showUpRouter,
   conversations: conversationsRouter,
   smsKeywords: smsKeywordsRouter,
+  suppressions: suppressionsRouter,
 });
 
 export type AppRouterType = typeof appRouter;

@@ -43,6 +43,8 @@ export { withActor, PUBLIC_ACTOR } from './services/events/actor.js';
 export { deleteExpiredEvents } from './services/events/retention.js';
 export { applySmsStatus } from './services/sms-campaigns/webhooks.js';
 export { handleInboundSms } from './services/conversations/inbound.js';
+export { parseReport, verpToken, verpAddress } from './services/deliverability/reports.js';
+export { recordBounce } from './services/deliverability/suppressions.js';
 export { getRequest, respondToRequest } from './services/service-planner/assignments.js';
 export type { QrSettings } from './services/qr-codes/qr-codes.js';
 export { qrRenderPool, qrRenderThreads } from './services/qr-codes/render-pool.js';

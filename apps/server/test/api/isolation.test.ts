@@ -145,6 +145,11 @@ const conversation = await app.db
   .returning('id')
   .executeTakeFirstOrThrow();
 const quickReply = await create(a.client, '/api/sms-quick-replies', {}, { title: 'Hi', body: 'Hello' });
+const suppression = await app.db
+  .insertInto('emailSuppressions')
+  .values({ userId: a.user.id, email: 'gone@example.org', reason: 'hard_bounce' })
+  .returning('id')
+  .executeTakeFirstOrThrow();
 const smsKeyword = await create(a.client, '/api/sms-keywords', {}, { keyword: 'PRAY', replyText: 'We are praying' });
 // A platform template assigned to church A only: church B may not use it.
 const template = await create(admin.client, '/api/admin/marketing-templates', {}, { type: 'email', isActive: true });
@@ -188,6 +193,7 @@ const seeds: Record<string, number | string> = {
   'conversations/{id}': conversation.id,
   'sms-quick-replies/{id}': quickReply.id,
   'sms-keywords/{id}': smsKeyword.id,
+  'suppressions/{id}': suppression.id,
 };
 
 /**

@@ -271,6 +271,17 @@ export interface DeliveryEvents {
   url: string | null;
 }
 
+export interface EmailBounces {
+  createdAt: Generated<Date>;
+  deliveryId: number | null;
+  detail: Generated<string>;
+  email: string;
+  id: Generated<number>;
+  kind: 'hard' | 'soft' | 'complaint';
+  status: string | null;
+  userId: number;
+}
+
 export interface EmailCampaigns {
   content: Generated<string>;
   createdAt: Generated<Date>;
@@ -285,6 +296,18 @@ export interface EmailCampaigns {
   status: Generated<'draft' | 'scheduled' | 'sending' | 'sent' | 'failed'>;
   subject: Generated<string>;
   updatedAt: Generated<Date>;
+  userId: number;
+}
+
+export interface EmailSuppressions {
+  createdAt: Generated<Date>;
+  deliveryId: number | null;
+  detail: Generated<string>;
+  email: string;
+  id: Generated<number>;
+  reason: 'hard_bounce' | 'soft_bounces' | 'complaint';
+  removedAt: Date | null;
+  removedBy: number | null;
   userId: number;
 }
 
@@ -883,7 +906,9 @@ export interface DB {
   conversations: Conversations;
   deliveries: Deliveries;
   deliveryEvents: DeliveryEvents;
+  emailBounces: EmailBounces;
   emailCampaigns: EmailCampaigns;
+  emailSuppressions: EmailSuppressions;
   emailVerificationTokens: EmailVerificationTokens;
   events: Events;
   impersonationAudit: ImpersonationAudit;

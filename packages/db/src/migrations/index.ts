@@ -31,6 +31,7 @@ import * as m0057 from './2026_11_26_0057_church_public_home.js';
 import * as m0058 from './2026_11_26_0058_members_portal.js';
 import * as m0070 from './2026_11_26_0070_conversations.js';
 import * as m0071 from './2026_11_26_0071_sms_keywords.js';
+import * as m0072 from './2026_11_26_0072_email_suppressions.js';
 
 /** Every migration, by its frozen date-prefixed name. Add new ones at the end. */
 export const migrations: Record<string, Migration> = {
@@ -66,4 +67,5 @@ export const migrations: Record<string, Migration> = {
   '2026_11_26_0058_members_portal': m0058,
   '2026_11_26_0070_conversations': m0070,
   '2026_11_26_0071_sms_keywords': m0071,
+  '2026_11_26_0072_email_suppressions': m0072,
 };
