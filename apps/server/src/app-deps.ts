@@ -93,6 +93,7 @@ export async function deliveryConfigFor(
     socialWebhookAllowPrivate: config.socialWebhookAllowPrivate,
     webhooks: { allowHttp: config.webhookAllowHttp, reach: config.webhookReach },
     unverifiedDailyRecipients: config.unverifiedDailyRecipients,
+    ...(config.bounceDomain ? { bounceDomain: config.bounceDomain } : {}),
     ...overrides,
   };
 }

@@ -29,6 +29,10 @@ export interface Config {
   emailFrom: string;
   emailRatePerSecond?: number;
   emailConcurrency: number;
+  /** The bounce receiver's SMTP port (BOUNCE_SMTP_PORT); unset: no receiver. 0 picks a free port. */
+  bounceSmtpPort?: number;
+  /** The domain of campaign mail's VERP return path (BOUNCE_DOMAIN; default PUBLIC_URL's host). */
+  bounceDomain?: string;
   twilioAccountSid?: string;
   twilioAuthToken?: string;
   twilioFromNumber: string;
@@ -133,6 +137,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     emailFrom: env.EMAIL_FROM || 'Lampstand <no-reply@localhost>',
     emailRatePerSecond: positiveOrUndefined(env.EMAIL_RATE_PER_SECOND, 'EMAIL_RATE_PER_SECOND'),
     emailConcurrency: positiveOrUndefined(env.EMAIL_CONCURRENCY, 'EMAIL_CONCURRENCY') ?? 16,
+    bounceSmtpPort: env.BOUNCE_SMTP_PORT ? Number(env.BOUNCE_SMTP_PORT) : undefined,
+    bounceDomain: env.BOUNCE_DOMAIN || undefined,
     twilioAccountSid: env.TWILIO_ACCOUNT_SID || undefined,
     twilioAuthToken: env.TWILIO_AUTH_TOKEN || undefined,
     twilioFromNumber: env.TWILIO_FROM_NUMBER || '+15005550006',

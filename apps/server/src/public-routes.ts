@@ -107,16 +107,22 @@ export async function publicRoutes(app: FastifyInstance, opts: { deps: AppDeps }
     return reply.code(204).send();
   });
 
-  app.post('/api/sms/inbound', { config: { publicNoCsrf: true } }, async (req, reply) => {
-    const { params, ok } = twilioParams(req);
-    if (!ok) return reply.code(403).send({ message: 'Invalid Twilio signature', code: 'FORBIDDEN' });
-    // The person who texted STOP or START acts (a provider's status callback is the system's).
-    const result = await withActor(PUBLIC_ACTOR, () => handleInboundSms(db, params, delivery.smsFromNumber));
-    const twiml = result.reply
-      ? `<Response><Message>${escapeHtml(result.reply)}</Message></Response>`
-      : '<Response></Response>';
-    return reply.type('text/xml').send(`<?xml version="1.0" encoding="UTF-8"?>${twiml}`);
-  });
+  // Incoming texts (issue 32 §1): /api/twilio/inbound is the address to set at Twilio; the older
+  // /api/sms/inbound answers the same, for numbers configured before it.
+  for (const path of ['/api/twilio/inbound', '/api/sms/inbound']) {
+    app.post(path, { config: { publicNoCsrf: true } }, async (req, reply) => {
+      const { params, ok } = twilioParams(req);
+      if (!ok) return reply.code(403).send({ message: 'Invalid Twilio signature', code: 'FORBIDDEN' });
+      // The person who texted acts (a provider's status callback is the system's).
+      const result = await withActor(PUBLIC_ACTOR, () =>
+        handleInboundSms({ db, jobs: opts.deps.jobs }, params, delivery.smsFromNumber),
+      );
+      const twiml = result.reply
+        ? `<Response><Message>${escapeHtml(result.reply)}</Message></Response>`
+        : '<Response></Response>';
+      return reply.type('text/xml').send(`<?xml version="1.0" encoding="UTF-8"?>${twiml}`);
+    });
+  }
 
   // RFC 8058 one-click unsubscribe posts application/x-www-form-urlencoded.
   app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_req, body, done) => {

@@ -1,4 +1,5 @@
 import crypto from 'node:crypto';
+import { startBounceReceiver, type BounceReceiver } from './bounces.js';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyReply } from 'fastify';
 import pino from 'pino';
 import fastifyCookie from '@fastify/cookie';
@@ -59,6 +60,8 @@ export interface ServerHandle {
   start(): Promise<string>;
   /** Stop taking connections and finish the requests under way. */
   stop(): Promise<void>;
+  /** The bounce receiver's SMTP port once started (BOUNCE_SMTP_PORT set), else null. */
+  bouncePort(): number | null;
   /** The one-time setup token issued at start when there is no administrator yet (else null). */
   setupToken: string | null;
 }
@@ -261,10 +264,19 @@ export async function createServer(config: Config, deps: AppDeps): Promise<Serve
     );
   }
 
+  let bounces: BounceReceiver | null = null;
   return {
     app,
     setupToken,
+    bouncePort: () => bounces?.port ?? null,
     async start() {
+      if (config.bounceSmtpPort !== undefined)
+        bounces = await startBounceReceiver({
+          db,
+          port: config.bounceSmtpPort,
+          host: config.host,
+          log: (msg, fields) => app.log.info(fields ?? {}, msg),
+        });
       const address = await app.listen({ port: config.port, host: config.host });
       const port = (app.server.address() as { port: number }).port;
       app.log.info(`Lampstand is listening on ${address}`);
@@ -272,6 +284,7 @@ export async function createServer(config: Config, deps: AppDeps): Promise<Serve
     },
     async stop() {
       stopping = true;
+      await bounces?.close();
       await app.close();
     },
   };

@@ -35,6 +35,12 @@ const ContactDetailPage = lazyScreen(() => import('./features/contacts/contact-d
 const EmailCampaignsPage = lazyScreen(() => import('./features/email-campaigns/list-page'), 'EmailCampaignsPage');
 const EmailCampaignViewPage = lazyScreen(() => import('./features/email-campaigns/view-page'), 'EmailCampaignViewPage');
 const SmsCampaignsPage = lazyScreen(() => import('./features/sms-campaigns/sms-page'), 'SmsCampaignsPage');
+const ConversationsPage = lazyScreen(() => import('./features/conversations/conversations-page'), 'ConversationsPage');
+const KeywordsPage = lazyScreen(() => import('./features/conversations/keywords-page'), 'KeywordsPage');
+const ConversationThreadPage = lazyScreen(
+  () => import('./features/conversations/thread-page'),
+  'ConversationThreadPage',
+);
 const AdminTemplatesPage = lazyScreen(() => import('./features/templates/admin-templates-page'), 'AdminTemplatesPage');
 const EditEmailCampaignPage = lazyScreen(() => import('./features/email-campaigns/wizard'), 'EditEmailCampaignPage');
 const NewEmailCampaignPage = lazyScreen(() => import('./features/email-campaigns/wizard'), 'NewEmailCampaignPage');
@@ -138,6 +144,9 @@ const routes = createRoutesFromElements(
         <Route path="/social-blast" element={<SocialBlastPage />} />
         <Route path="/sms-campaigns" element={<SmsCampaignsPage />} />
         <Route path="/sms-campaigns/new" element={<SmsCampaignsPage />} />
+        <Route path="/conversations" element={<ConversationsPage />} />
+        <Route path="/conversations/keywords" element={<KeywordsPage />} />
+        <Route path="/conversations/:id" element={<ConversationThreadPage />} />
         <Route path="/email-campaigns" element={<EmailCampaignsPage />} />
         <Route path="/email-campaigns/new" element={<NewEmailCampaignPage />} />
         <Route path="/email-campaigns/:id" element={<EmailCampaignViewPage />} />

@@ -38,6 +38,8 @@ export const jobPayloadSchemas = {
     scheduleId: rowId,
     giftId: rowId.optional(),
   }),
+  /** Send a conversation's pending replies (deliveries of kind 'conversation-reply'). */
+  'conversation-reply-deliver': z.strictObject({ conversationId: rowId }),
   /** Daily: delete each church's events older than its retention (Settings → 'Keep activity for'). */
   'events-retention': z.strictObject({}),
   /** Send a journey's pending messages (deliveries of kind 'journey'), email and SMS. */

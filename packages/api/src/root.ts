@@ -25,6 +25,9 @@ import { eventsRouter } from './routers/events/router.js';
 import { webhooksRouter } from './routers/webhooks/router.js';
 import { fundsRouter } from './routers/giving/funds-router.js';
 import { givingRouter } from './routers/giving/router.js';
+import { conversationsRouter } from './routers/conversations/router.js';
+import { smsKeywordsRouter } from './routers/sms-keywords/router.js';
+import { suppressionsRouter } from './routers/suppressions/router.js';
 import { createCallerFactory, router } from './trpc.js';
 import { journeysRouter } from './routers/journeys/router.js';
 import { tasksRouter } from './routers/tasks/router.js';
@@ -60,6 +63,9 @@ export const appRouter = router({
   tasks: tasksRouter,
   funds: fundsRouter,
   giving: givingRouter,
+  conversations: conversationsRouter,
+  smsKeywords: smsKeywordsRouter,
+  suppressions: suppressionsRouter,
 });
 
 export type AppRouterType = typeof appRouter;

@@ -24,6 +24,7 @@ export { type DeliveryConfig, defaultDeliveryConfig } from './services/delivery/
 export { CHANNELS, deliverCampaign, startScheduledCampaign, sweepCampaigns } from './services/delivery/campaigns.js';
 export type { DeliveryDeps } from './services/delivery/channels.js';
 export { deliverPlannerRequests } from './services/service-planner/request-channel.js';
+export { deliverConversationReplies } from './services/conversations/reply-channel.js';
 export { SENT_STATUSES } from './services/delivery/status.js';
 export {
   recordOpen,
@@ -40,7 +41,10 @@ export {
 } from './providers/sms.js';
 export { withActor, PUBLIC_ACTOR } from './services/events/actor.js';
 export { deleteExpiredEvents } from './services/events/retention.js';
-export { applySmsStatus, handleInboundSms } from './services/sms-campaigns/webhooks.js';
+export { applySmsStatus } from './services/sms-campaigns/webhooks.js';
+export { handleInboundSms } from './services/conversations/inbound.js';
+export { parseReport, verpToken, verpAddress } from './services/deliverability/reports.js';
+export { recordBounce } from './services/deliverability/suppressions.js';
 export { getRequest, respondToRequest } from './services/service-planner/assignments.js';
 export type { QrSettings } from './services/qr-codes/qr-codes.js';
 export { qrRenderPool, qrRenderThreads } from './services/qr-codes/render-pool.js';

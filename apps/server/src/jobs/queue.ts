@@ -7,6 +7,7 @@ import {
   deliverCampaign,
   parseJobPayload,
   deliverPlannerRequests,
+  deliverConversationReplies,
   runContactImport,
   startScheduledCampaign,
   sweepCampaigns,
@@ -73,6 +74,9 @@ function handlers(d: JobDeps, queue: JobQueue, log: JobLog): { [N in JobName]: H
     'planner-request-deliver': async ({ planId }) => {
       await deliverPlannerRequests(deps, planId);
     },
+    'conversation-reply-deliver': async ({ conversationId }) => {
+      await deliverConversationReplies(deps, conversationId);
+    },
     'events-retention': async () => {
       await deleteExpiredEvents(d.db);
     },
@@ -127,6 +131,7 @@ const CONCURRENCY: Record<JobName, number> = {
   'journey-birthdays': 1,
   'giving-charge-due': 1,
   'giving-notice': 2,
+  'conversation-reply-deliver': 2,
 };
 
 async function createQueues(boss: PgBoss): Promise<void> {

@@ -138,6 +138,19 @@ const webhookDelivery = await app.db
   .values({ userId: a.user.id, endpointId: webhook.id, type: 'webhook.test', status: 'delivered' })
   .returning('id')
   .executeTakeFirstOrThrow();
+// A conversation of church A (with a number it knows no contact for) and a quick reply.
+const conversation = await app.db
+  .insertInto('conversations')
+  .values({ userId: a.user.id, phoneE164: '+61412555001' })
+  .returning('id')
+  .executeTakeFirstOrThrow();
+const quickReply = await create(a.client, '/api/sms-quick-replies', {}, { title: 'Hi', body: 'Hello' });
+const suppression = await app.db
+  .insertInto('emailSuppressions')
+  .values({ userId: a.user.id, email: 'gone@example.org', reason: 'hard_bounce' })
+  .returning('id')
+  .executeTakeFirstOrThrow();
+const smsKeyword = await create(a.client, '/api/sms-keywords', {}, { keyword: 'PRAY', replyText: 'We are praying' });
 // A platform template assigned to church A only: church B may not use it.
 const template = await create(admin.client, '/api/admin/marketing-templates', {}, { type: 'email', isActive: true });
 await create(admin.client, '/api/admin/assignments', {}, { userId: a.user.id, templateId: template.id });
@@ -200,6 +213,10 @@ const seeds: Record<string, number | string> = {
   'funds/{id}': fund.id,
   'recurring/{id}': schedule.id,
   'batches/{id}': batch.id,
+  'conversations/{id}': conversation.id,
+  'sms-quick-replies/{id}': quickReply.id,
+  'sms-keywords/{id}': smsKeyword.id,
+  'suppressions/{id}': suppression.id,
 };
 
 /**

@@ -7,6 +7,7 @@ import {
   IconLayoutGrid,
   IconMail,
   IconMessage,
+  IconMessages,
   IconNews,
   IconQrcode,
   IconRoute,
@@ -44,6 +45,7 @@ export const marketingNav: NavItem[] = [
   { label: 'Journeys', to: '/journeys', icon: IconRoute, isActive: under('/journeys') },
   { label: 'Tasks', to: '/tasks', icon: IconChecklist, isActive: under('/tasks') },
   { label: 'Giving', to: '/giving/funds', icon: IconCoin, isActive: under('/giving') },
+  { label: 'Conversations', to: '/conversations', icon: IconMessages, isActive: under('/conversations') },
 ];
 
 export const adminNav: NavItem[] = [

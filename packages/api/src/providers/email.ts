@@ -9,6 +9,8 @@ export interface EmailMessage {
   text: string;
   /** Extra headers, e.g. List-Unsubscribe. */
   headers: Record<string, string>;
+  /** The envelope sender (VERP): where bounces go, naming the delivery. Default: the From address. */
+  returnPath?: string;
   /** Our own Message-ID (without angle brackets), stable per delivery. */
   messageId: string;
   /** For the local outbox: whose message and which campaign/delivery. */
@@ -48,6 +50,7 @@ export function createSmtpTransport(smtpUrl: string, opts: { maxConnections?: nu
         text: m.text,
         headers: m.headers,
         messageId: `<${m.messageId}>`,
+        ...(m.returnPath ? { envelope: { from: m.returnPath, to: m.to } } : {}),
       });
       if (info.rejected && info.rejected.length > 0) throw new Error(`Rejected by the server: ${info.response}`);
       return { providerMessageId: info.messageId ?? `<${m.messageId}>` };

@@ -66,5 +66,7 @@ export const recipientCountInputSchema = z.object({
 export const recipientCountSchema = z.object({
   recipients: z.number().int().describe('People reachable on this channel (one per address or number)'),
   lists: z.array(z.object({ id: z.number().int(), name: z.string() })),
+  /** Email only, when any: addresses on the lists that are on the suppression list and will be skipped. */
+  suppressed: z.number().int().optional(),
 });
 export type RecipientCount = z.infer<typeof recipientCountSchema>;

@@ -86,7 +86,14 @@ export const eventPayloadSchemas = {
   'sms.sent': { 1: about({ campaign: campaign.nullable(), deliveryId: id }) },
   'sms.delivered': { 1: about({ campaign: campaign.nullable(), deliveryId: id }) },
   'sms.failed': { 1: about({ campaign: campaign.nullable(), deliveryId: id, reason: z.string() }) },
-  'sms.received': { 1: about({ body: z.string() }) },
+  'sms.received': {
+    1: about({
+      body: z.string(),
+      /** The keyword the text matched: STOP, START, HELP or one of the church's (issue 32 §3). */
+      keyword: z.string().nullable().optional(),
+      conversationId: id.optional(),
+    }),
+  },
   // A Show Up gift names its `project`; a gift to the church (issue 30) names its `gift` and its
   // `funds` (one gift split across funds) instead, and `donationId` is then the gift's id.
   'donation.succeeded': { 1: about({ ...gifted, donationId: id, ...money, source: source.nullable() }) },

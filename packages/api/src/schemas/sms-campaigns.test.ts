@@ -54,5 +54,6 @@ describe('smsKeyword', () => {
     expect(smsKeyword(w)).toBe('stop');
   });
   it.each(['START', ' unstop '])('%j opts in', (w) => expect(smsKeyword(w)).toBe('start'));
+  it.each(['HELP', ' info '])('%j asks for help', (w) => expect(smsKeyword(w)).toBe('help'));
   it.each(['stop it please', 'hello', 'STOPPED'])('%j is not a keyword', (w) => expect(smsKeyword(w)).toBeNull());
 });

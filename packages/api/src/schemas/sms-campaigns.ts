@@ -146,9 +146,12 @@ export const SMS_STOP_WORDS = [
   'OPT OUT',
 ];
 export const SMS_START_WORDS = ['START', 'UNSTOP'];
-export function smsKeyword(body: string): 'stop' | 'start' | null {
+/** Words asking what the texts are (answered with the church's name and how to stop them). */
+export const SMS_HELP_WORDS = ['HELP', 'INFO'];
+export function smsKeyword(body: string): 'stop' | 'start' | 'help' | null {
   const word = body.trim().toUpperCase().replace(/\s+/g, ' ');
   if (SMS_STOP_WORDS.includes(word)) return 'stop';
   if (SMS_START_WORDS.includes(word)) return 'start';
+  if (SMS_HELP_WORDS.includes(word)) return 'help';
   return null;
 }

@@ -49,7 +49,7 @@ export interface CampaignRecipientUsage {
   channel: 'email' | 'sms';
   createdAt: Generated<Date>;
   id: Generated<number>;
-  kind: Generated<'campaign' | 'planner-request' | 'journey'>;
+  kind: Generated<'campaign' | 'planner-request' | 'journey' | 'conversation-reply'>;
   recipients: number;
   userId: number;
 }
@@ -219,6 +219,33 @@ export interface ContactsInLists {
   userId: number;
 }
 
+export interface ConversationMessages {
+  body: string;
+  conversationId: number;
+  createdAt: Generated<Date>;
+  deliveryId: number | null;
+  direction: 'inbound' | 'outbound';
+  id: Generated<number>;
+  inboundMessageId: number | null;
+  keyword: string | null;
+  sentByUserId: number | null;
+  userId: number;
+}
+
+export interface Conversations {
+  assignedUserId: number | null;
+  contactId: number | null;
+  createdAt: Generated<Date>;
+  id: Generated<number>;
+  lastMessageAt: Generated<Date>;
+  lastMessagePreview: Generated<string>;
+  phoneE164: string;
+  status: Generated<'open' | 'closed'>;
+  unreadCount: Generated<number>;
+  updatedAt: Generated<Date>;
+  userId: number;
+}
+
 export interface Deliveries {
   address: string;
   assignmentId: number | null;
@@ -227,13 +254,14 @@ export interface Deliveries {
   channel: 'email' | 'sms';
   claimedAt: Date | null;
   contactId: number | null;
+  conversationId: number | null;
   createdAt: Generated<Date>;
   firstName: Generated<string>;
   id: Generated<number>;
   journeyEnrollmentId: number | null;
   journeyId: number | null;
   journeyStepId: string | null;
-  kind: Generated<'campaign' | 'planner-request' | 'journey'>;
+  kind: Generated<'campaign' | 'planner-request' | 'journey' | 'conversation-reply'>;
   lastError: string | null;
   lastName: Generated<string>;
   nextAttemptAt: Date | null;
@@ -254,6 +282,17 @@ export interface DeliveryEvents {
   url: string | null;
 }
 
+export interface EmailBounces {
+  createdAt: Generated<Date>;
+  deliveryId: number | null;
+  detail: Generated<string>;
+  email: string;
+  id: Generated<number>;
+  kind: 'hard' | 'soft' | 'complaint';
+  status: string | null;
+  userId: number;
+}
+
 export interface EmailCampaigns {
   content: Generated<string>;
   createdAt: Generated<Date>;
@@ -268,6 +307,18 @@ export interface EmailCampaigns {
   status: Generated<'draft' | 'scheduled' | 'sending' | 'sent' | 'failed'>;
   subject: Generated<string>;
   updatedAt: Generated<Date>;
+  userId: number;
+}
+
+export interface EmailSuppressions {
+  createdAt: Generated<Date>;
+  deliveryId: number | null;
+  detail: Generated<string>;
+  email: string;
+  id: Generated<number>;
+  reason: 'hard_bounce' | 'soft_bounces' | 'complaint';
+  removedAt: Date | null;
+  removedBy: number | null;
   userId: number;
 }
 
@@ -853,6 +904,24 @@ export interface SmsInboundMessages {
   toNumber: string;
 }
 
+export interface SmsKeywords {
+  createdAt: Generated<Date>;
+  id: Generated<number>;
+  keyword: string;
+  listId: number | null;
+  replyText: string | null;
+  updatedAt: Generated<Date>;
+  userId: number;
+}
+
+export interface SmsQuickReplies {
+  body: string;
+  createdAt: Generated<Date>;
+  id: Generated<number>;
+  title: string;
+  userId: number;
+}
+
 export interface SocialPosts {
   content: string;
   createdAt: Generated<Date>;
@@ -1056,9 +1125,13 @@ export interface DB {
   contactRemovalsDaily: ContactRemovalsDaily;
   contacts: Contacts;
   contactsInLists: ContactsInLists;
+  conversationMessages: ConversationMessages;
+  conversations: Conversations;
   deliveries: Deliveries;
   deliveryEvents: DeliveryEvents;
+  emailBounces: EmailBounces;
   emailCampaigns: EmailCampaigns;
+  emailSuppressions: EmailSuppressions;
   emailVerificationTokens: EmailVerificationTokens;
   events: Events;
   funds: Funds;
@@ -1100,6 +1173,8 @@ export interface DB {
   showUpUpdates: ShowUpUpdates;
   smsCampaigns: SmsCampaigns;
   smsInboundMessages: SmsInboundMessages;
+  smsKeywords: SmsKeywords;
+  smsQuickReplies: SmsQuickReplies;
   socialPosts: SocialPosts;
   socialSettings: SocialSettings;
   songs: Songs;

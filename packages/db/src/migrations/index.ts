@@ -33,6 +33,9 @@ import * as m0059 from './2026_11_26_0059_service_times.js';
 import * as m0060 from './2026_11_26_0060_journeys.js';
 import * as m0065 from './2026_11_26_0065_giving.js';
 import * as m0066 from './2026_11_26_0066_gift_batches.js';
+import * as m0070 from './2026_11_26_0070_conversations.js';
+import * as m0071 from './2026_11_26_0071_sms_keywords.js';
+import * as m0072 from './2026_11_26_0072_email_suppressions.js';
 import * as m0077 from './2026_11_26_0077_serving_rules.js';
 import * as m0078 from './2026_11_26_0078_plan_templates.js';
 
@@ -72,6 +75,9 @@ export const migrations: Record<string, Migration> = {
   '2026_11_26_0060_journeys': m0060,
   '2026_11_26_0065_giving': m0065,
   '2026_11_26_0066_gift_batches': m0066,
+  '2026_11_26_0070_conversations': m0070,
+  '2026_11_26_0071_sms_keywords': m0071,
+  '2026_11_26_0072_email_suppressions': m0072,
   '2026_11_26_0077_serving_rules': m0077,
   '2026_11_26_0078_plan_templates': m0078,
 };

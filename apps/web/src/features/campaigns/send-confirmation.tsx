@@ -94,6 +94,13 @@ export function useSendConfirmation(channel: CampaignChannel) {
             Send to {people(c.recipients)} on {lists}?
           </Text>
           {channel === 'sms' ? <SmsTextCount content={o.content ?? ''} recipients={c.recipients} /> : null}
+          {c.suppressed ? (
+            <Text size="sm">
+              {c.suppressed === 1
+                ? '1 address is suppressed and will be skipped.'
+                : `${c.suppressed.toLocaleString('en-US')} addresses are suppressed and will be skipped.`}
+            </Text>
+          ) : null}
           <Text size="sm" c="dimmed">
             Only {WHO[channel]} are counted. Once sent, it cannot be called back.
           </Text>

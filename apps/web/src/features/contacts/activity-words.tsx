@@ -191,7 +191,9 @@ export function eventWords(e: EventOut): ReactNode {
         </>
       );
     case 'sms.received':
-      return `Texted the church: “${str(d.body)}”`;
+      return d.keyword
+        ? `Texted the church (keyword ${str(d.keyword)}): “${str(d.body)}”`
+        : `Texted the church: “${str(d.body)}”`;
     case 'donation.succeeded':
       return (
         <>

@@ -14,6 +14,7 @@ import { GivingSettings } from '../show-up/giving-settings';
 import { ApiKeysSection } from './api-keys-section';
 import { PublicProfileSection } from './public-profile-section';
 import { IntegrationsSection } from './webhooks/integrations-section';
+import { SuppressionsSection } from './suppressions-section';
 
 /** 'Keep activity for': the choices, and the church's own number of days if it set another over the API. */
 function retentionOptions(current: number): { value: string; label: string }[] {
@@ -128,6 +129,7 @@ export function SettingsPage() {
       <GivingSettings />
       <ApiKeysSection />
       <IntegrationsSection />
+      <SuppressionsSection />
     </>
   );
 }

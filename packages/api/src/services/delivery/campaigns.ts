@@ -14,6 +14,7 @@ import { takeDailyAllowance } from './daily-limit.js';
 import { emailChannel } from '../email-campaigns/channel.js';
 import { smsChannel } from '../sms-campaigns/channel.js';
 import { sweepPlannerRequests } from '../service-planner/request-channel.js';
+import { sweepConversationReplies } from '../conversations/reply-channel.js';
 
 /**
  * The channel registry: a new campaign channel is one entry here (and its own `channel.ts`).
@@ -168,4 +169,5 @@ export async function sweepCampaigns(deps: DeliveryDeps, opts: { force?: boolean
       await startScheduledCampaign(deps, ch.channel, c.id, new Date(c.scheduledFor).toISOString());
   }
   await sweepPlannerRequests(deps, opts);
+  await sweepConversationReplies(deps, opts);
 }

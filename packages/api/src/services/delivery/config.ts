@@ -15,6 +15,8 @@ export interface DeliveryConfig {
   smsFromNumber: string;
   /** Validates Twilio's webhook signatures; undefined when Twilio is not configured. */
   twilioAuthToken?: string;
+  /** The domain of campaign mail's VERP return path (bounces+<token>@…); default: PUBLIC_URL's host. */
+  bounceDomain?: string;
   /** Most deliveries claimed at once (a job claims at most 8 × its concurrency). */
   batchSize: number;
   /** A claim older than this is taken to belong to a dead worker and is retried. */

@@ -63,7 +63,11 @@ export async function takeDailyAllowance(
   const kind = o.kind ?? 'campaign';
   if (limit.remaining !== null && o.recipients > limit.remaining)
     throw tooManyRequests(
-      overDailyLimitMessage(limit, o.recipients, kind === 'campaign' ? 'This campaign' : 'These requests'),
+      overDailyLimitMessage(
+        limit,
+        o.recipients,
+        kind === 'campaign' ? 'This campaign' : kind === 'conversation-reply' ? 'This reply' : 'These requests',
+      ),
     );
   await trx
     .insertInto('campaignRecipientUsage')

@@ -15,7 +15,7 @@ export type Delivery = Selectable<DeliveriesTable>;
 export interface DeliveryGroup {
   kind: DeliveryKind;
   /** The column holding the id a run is given (snake_case). */
-  column: 'campaign_id' | 'service_plan_id' | 'journey_id';
+  column: 'campaign_id' | 'service_plan_id' | 'journey_id' | 'conversation_id';
 }
 
 export const CAMPAIGN_GROUP: DeliveryGroup = { kind: 'campaign', column: 'campaign_id' };
@@ -142,6 +142,30 @@ export async function runDeliveries<C>(
     result.retryAt = new Date(new Date(open.oldestClaim).getTime() + config.claimLeaseSeconds * 1000 + 500);
   }
   return result;
+}
+
+/**
+ * For a sweep: the groups of `group.kind` (plans, conversations) with deliveries a dead worker left
+ * (or a lost job). Without `force`, only when work is claimable now yet nothing moved for 30 s.
+ */
+export async function stalledGroups(
+  db: Db,
+  group: DeliveryGroup,
+  config: Pick<DeliveryConfig, 'claimLeaseSeconds'>,
+  opts: { force?: boolean } = {},
+): Promise<number[]> {
+  const { rows } = await sql<{ groupId: number }>`
+    select ${sql.ref(group.column)} as group_id from deliveries d
+    where d.kind = ${group.kind} and d.status in ('pending', 'sending')
+    group by ${sql.ref(group.column)}
+    having ${
+      opts.force
+        ? sql`true`
+        : sql`count(*) filter (where (d.status = 'pending' and coalesce(d.next_attempt_at, now()) <= now())
+                          or (d.status = 'sending' and d.claimed_at < now() - make_interval(secs => ${config.claimLeaseSeconds}))) > 0
+           and max(d.updated_at) < now() - interval '30 seconds'`
+    }`.execute(db);
+  return rows.map((r) => r.groupId);
 }
 
 /** A delivery as its events name it. */

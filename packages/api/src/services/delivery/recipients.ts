@@ -3,6 +3,7 @@ import { notFound } from '../../errors.js';
 import type { RecipientCount } from '../../schemas/campaigns.js';
 import { CHANNELS } from './campaigns.js';
 import { withRecipientsPlan } from './channels.js';
+import { suppressedSql } from '../deliverability/suppressions.js';
 
 /**
  * How many people a send to these lists would reach now: the channel's own recipients query (the
@@ -26,5 +27,14 @@ export async function countRecipients(
     sql<{ n: number }>`
       select count(*)::int as n from (${CHANNELS[opts.channel].recipients(tenantId, listIds)}) r`.execute(trx),
   );
-  return { recipients: Number(rows[0]?.n ?? 0), lists };
+  const recipients = Number(rows[0]?.n ?? 0);
+  if (opts.channel !== 'email') return { recipients, lists };
+  // Issue 32 §6: '12 addresses are suppressed and will be skipped'.
+  const { rows: skipped } = await sql<{ n: number }>`
+    select count(distinct lower(c.email))::int as n
+    from contacts c join contacts_in_lists m on m.contact_id = c.id and m.user_id = c.user_id
+    where c.user_id = ${tenantId} and m.list_id = any(${listIds}::int[]) and c.email is not null and c.email <> ''
+      and ${suppressedSql(tenantId, sql.ref('c.email'))}`.execute(db);
+  const suppressed = Number(skipped[0]?.n ?? 0);
+  return suppressed > 0 ? { recipients, lists, suppressed } : { recipients, lists };
 }

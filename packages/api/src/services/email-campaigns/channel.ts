@@ -2,6 +2,8 @@ import { sql } from '@lampstand/db';
 import { badRequest } from '../../errors.js';
 import { textField, type CampaignChannel } from '../delivery/channels.js';
 import { renderEmail } from './render.js';
+import { suppressedSql } from '../deliverability/suppressions.js';
+import { verpAddress } from '../deliverability/reports.js';
 
 export const NO_RECIPIENTS = 'Nobody to send to: the list has no subscribed contacts with an email address';
 
@@ -37,6 +39,7 @@ export const emailChannel: CampaignChannel = {
             select 1 from contacts u
             where u.user_id = c.user_id and lower(u.email) = lower(c.email) and u.email_consent = 'unsubscribed'
           )
+          and not ${suppressedSql(tenantId, sql.ref('c.email'))}
         order by lower(c.email), c.id`;
   },
   pace: (config) => ({ ratePerSecond: config.emailRatePerSecond, concurrency: config.emailConcurrency }),
@@ -56,6 +59,8 @@ export const emailChannel: CampaignChannel = {
       to: d.address,
       ...message,
       messageId: `delivery-${d.id}.${d.token.slice(0, 12)}@${host}`,
+      // VERP (issue 32 §5): a bounce comes back to an address that names this delivery.
+      returnPath: verpAddress(d.token, config.bounceDomain ?? host),
       meta: { userId: c.userId, campaignId: c.id, deliveryId: d.id },
     });
   },

@@ -1,5 +1,10 @@
-import { sql } from '@lampstand/db';
-import { runDeliveries, type ChannelDriver, type DeliveryGroup, type RunResult } from '../delivery/engine.js';
+import {
+  runDeliveries,
+  stalledGroups,
+  type ChannelDriver,
+  type DeliveryGroup,
+  type RunResult,
+} from '../delivery/engine.js';
 import type { DeliveryDeps } from '../delivery/channels.js';
 import { formatFrom } from '../email-campaigns/channel.js';
 import { escapeHtml } from '../../render/html.js';
@@ -136,16 +141,6 @@ export async function deliverPlannerRequests(deps: DeliveryDeps, planId: number)
  * `force`, only when work is claimable now yet nothing moved for 30 s.
  */
 export async function sweepPlannerRequests(deps: DeliveryDeps, opts: { force?: boolean } = {}): Promise<void> {
-  const { rows } = await sql<{ planId: number }>`
-    select service_plan_id as plan_id from deliveries d
-    where d.kind = 'planner-request' and d.status in ('pending', 'sending')
-    group by service_plan_id
-    having ${
-      opts.force
-        ? sql`true`
-        : sql`count(*) filter (where (d.status = 'pending' and coalesce(d.next_attempt_at, now()) <= now())
-                          or (d.status = 'sending' and d.claimed_at < now() - make_interval(secs => ${deps.config.claimLeaseSeconds}))) > 0
-           and max(d.updated_at) < now() - interval '30 seconds'`
-    }`.execute(deps.db);
-  for (const r of rows) await deps.jobs.send('planner-request-deliver', { planId: r.planId });
+  for (const planId of await stalledGroups(deps.db, PLANNER_REQUESTS, deps.config, opts))
+    await deps.jobs.send('planner-request-deliver', { planId });
 }

@@ -1,0 +1,188 @@
+import { z } from 'zod';
+import { idSchema, isCleanText, requiredTextSchema } from './common.js';
+
+// Two-way texting (issue 32 §1, §2, §4): zod only, shared by the server and the inbox's forms.
+
+/** The longest reply staff may send (Twilio's limit for one message: 1,600 characters). */
+export const MAX_REPLY_LENGTH = 1600;
+
+export const conversationStatusSchema = z.enum(['open', 'closed']);
+
+export const conversationSchema = z.object({
+  id: z.number().int(),
+  /** The person's number (E.164). */
+  phone: z.string(),
+  /** The contact the number belongs to; null: 'Unknown' until staff link it or make a contact. */
+  contactId: z.number().int().nullable(),
+  /** The contact's name, or 'Unknown'. */
+  name: z.string(),
+  status: conversationStatusSchema,
+  assignedUserId: z.number().int().nullable(),
+  /** Texts from the person that nobody has read yet. */
+  unread: z.number().int(),
+  lastMessageAt: z.string(),
+  /** The newest text's first characters (plain text). */
+  preview: z.string(),
+  /** The person texted STOP: replies cannot be sent until they text START. */
+  optedOut: z.boolean(),
+});
+export type Conversation = z.infer<typeof conversationSchema>;
+
+export const listConversationsInput = z.object({
+  /** Name, number or words of the newest text. */
+  search: z.string().trim().max(200, 'Search must be at most 200 characters').optional(),
+  status: z.enum(['open', 'closed', 'all'], { error: 'Status must be open, closed or all' }).default('all'),
+  assigned: z.enum(['me', 'anyone'], { error: 'Assigned must be me or anyone' }).default('anyone'),
+  page: z.coerce.number().int().min(1).max(10_000).default(1),
+  pageSize: z.coerce.number().int().min(1).max(100).default(25),
+});
+export const listConversationsOutput = z.object({
+  conversations: z.array(conversationSchema),
+  total: z.number().int(),
+  /** Unread texts across the church's open conversations (the navigation's badge). */
+  unreadTotal: z.number().int(),
+});
+
+export const conversationIdSchema = z.object({ id: idSchema('Conversation ID') });
+
+export const updateConversationInput = z.object({
+  id: idSchema('Conversation ID'),
+  status: conversationStatusSchema.optional(),
+  /** A staff user of the church; null unassigns. */
+  assignedUserId: idSchema('Assigned user').nullable().optional(),
+  /** true marks every text read; false marks the newest one unread again. */
+  read: z.boolean({ error: 'Read must be true or false' }).optional(),
+  /** Link an 'Unknown' conversation (or a different one) to this contact. */
+  contactId: idSchema('Contact ID').optional(),
+  /** Make a new contact of the number, with this name, and link it. */
+  newContact: z
+    .object({
+      firstName: requiredTextSchema('First name', 100),
+      lastName: z.string().trim().max(100, 'Last name must be at most 100 characters').default(''),
+    })
+    .optional(),
+});
+export type UpdateConversationInput = z.input<typeof updateConversationInput>;
+
+/** One entry of a thread's timeline: a text in, a reply out, or a campaign text sent to the number. */
+export const conversationMessageSchema = z.object({
+  /** 'in-12', 'reply-34', 'campaign-56': unique across the three kinds. */
+  key: z.string(),
+  direction: z.enum(['inbound', 'outbound']),
+  kind: z.enum(['text', 'reply', 'campaign']),
+  body: z.string(),
+  at: z.string(),
+  /** The keyword the text matched (STOP, START, HELP or one of the church's). */
+  keyword: z.string().nullable(),
+  /** For a reply or campaign text: its delivery's status (pending, sent, delivered, failed…). */
+  status: z.string().nullable(),
+  /** For a campaign text: the campaign's name. */
+  campaignName: z.string().nullable(),
+});
+export type ConversationMessage = z.infer<typeof conversationMessageSchema>;
+
+export const listMessagesInput = z.object({ id: idSchema('Conversation ID') });
+export const listMessagesOutput = z.object({ messages: z.array(conversationMessageSchema) });
+
+export const sendReplyInput = z.object({
+  id: idSchema('Conversation ID'),
+  body: z
+    .string({ error: 'Reply is required' })
+    .trim()
+    .min(1, 'Reply is required')
+    .max(MAX_REPLY_LENGTH, `Reply must be at most ${MAX_REPLY_LENGTH.toLocaleString('en-US')} characters`)
+    .refine(isCleanText, 'Reply contains characters that are not allowed'),
+});
+export type SendReplyInput = z.input<typeof sendReplyInput>;
+
+export const quickReplySchema = z.object({ id: z.number().int(), title: z.string(), body: z.string() });
+export const createQuickReplyInput = z.object({
+  title: requiredTextSchema('Title', 80),
+  body: requiredTextSchema('Text', MAX_REPLY_LENGTH),
+});
+export const quickReplyIdSchema = z.object({ id: idSchema('Quick reply ID') });
+
+// ---- Keywords (issue 32 §3) ----
+
+/** An incoming text's words as keywords read them: upper case, punctuation dropped, single spaces. */
+export function keywordWords(body: string): string[] {
+  return body
+    .toUpperCase()
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .replace(/[^A-Z0-9]+/g, ' ')
+    .trim()
+    .split(' ')
+    .filter(Boolean);
+}
+
+/** Opt-out, opt-in and help words Lampstand answers itself: never a church's keyword. */
+export const RESERVED_KEYWORDS = [
+  'STOP',
+  'STOPALL',
+  'UNSUBSCRIBE',
+  'CANCEL',
+  'END',
+  'QUIT',
+  'REVOKE',
+  'OPTOUT',
+  'OPT OUT',
+  'START',
+  'UNSTOP',
+  'HELP',
+  'INFO',
+];
+
+/** A keyword as typed ('join youth', 'Pray!'): one or two words, stored upper case. */
+export const keywordSchema = z
+  .string({ error: 'Keyword is required' })
+  .max(40, 'Keyword must be at most 40 characters')
+  .transform((s, ctx) => {
+    const words = keywordWords(s);
+    if (words.length === 0) ctx.addIssue({ code: 'custom', message: 'Keyword is required' });
+    else if (words.length > 2) ctx.addIssue({ code: 'custom', message: 'Keyword must be one or two words' });
+    const keyword = words.join(' ');
+    if (RESERVED_KEYWORDS.includes(keyword) || (words.length === 2 && RESERVED_KEYWORDS.includes(words[0]!)))
+      ctx.addIssue({ code: 'custom', message: `${keyword} is reserved for opting out, in or for help` });
+    return keyword;
+  });
+
+const keywordReply = z
+  .string()
+  .trim()
+  .max(MAX_REPLY_LENGTH, `Reply must be at most ${MAX_REPLY_LENGTH.toLocaleString('en-US')} characters`)
+  .refine(isCleanText, 'Reply contains characters that are not allowed')
+  .nullable()
+  .transform((s) => (s ? s : null));
+
+export const smsKeywordSchema = z.object({
+  id: z.number().int(),
+  keyword: z.string(),
+  /** The text sent back when it matches; null: none. */
+  replyText: z.string().nullable(),
+  /** The list the texter is added to; null: none. */
+  listId: z.number().int().nullable(),
+  listName: z.string().nullable(),
+  /** How many texts matched it. */
+  matches: z.number().int(),
+});
+export type SmsKeyword = z.infer<typeof smsKeywordSchema>;
+
+const NOTHING_TO_DO = 'Choose what the keyword does: a reply, a list, or both';
+
+export const createKeywordInput = z
+  .object({
+    keyword: keywordSchema,
+    replyText: keywordReply.optional(),
+    listId: idSchema('List').nullable().optional(),
+  })
+  .refine((v) => !!v.replyText || !!v.listId, { message: NOTHING_TO_DO, path: ['replyText'] });
+export type CreateKeywordInput = z.input<typeof createKeywordInput>;
+
+export const updateKeywordInput = z.object({
+  id: idSchema('Keyword ID'),
+  keyword: keywordSchema.optional(),
+  replyText: keywordReply.optional(),
+  listId: idSchema('List').nullable().optional(),
+});
+export const keywordIdSchema = z.object({ id: idSchema('Keyword ID') });

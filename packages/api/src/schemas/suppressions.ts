@@ -1,0 +1,19 @@
+import { z } from 'zod';
+import { idSchema } from './common.js';
+
+/** An address on the church's suppression list (issue 32 §6): no send of the church reaches it. */
+export const suppressionSchema = z.object({
+  id: z.number().int(),
+  email: z.string(),
+  reason: z.enum(['hard_bounce', 'soft_bounces', 'complaint']),
+  /** The reason in words: 'Hard bounce', 'Soft bounces', 'Complaint'. */
+  reasonText: z.string(),
+  /** The mail system's status and diagnostic, or the complaint's kind. */
+  detail: z.string(),
+  createdAt: z.string(),
+  /** The message that caused it. */
+  deliveryId: z.number().int().nullable(),
+  campaign: z.object({ id: z.number().int(), name: z.string() }).nullable(),
+});
+export type Suppression = z.infer<typeof suppressionSchema>;
+export const suppressionIdSchema = z.object({ id: idSchema('Suppression ID') });

@@ -1,0 +1,317 @@
+import crypto from 'node:crypto';
+import { sql, type Db } from '@lampstand/db';
+import type { z } from 'zod';
+import type {
+  Conversation,
+  ConversationMessage,
+  listConversationsInput,
+  UpdateConversationInput,
+} from '../../schemas/conversations.js';
+import { badRequest, conflict, notFound } from '../../errors.js';
+import type { JobQueue } from '../../jobs.js';
+import type { DeliveryConfig } from '../delivery/config.js';
+import { takeDailyAllowance } from '../delivery/daily-limit.js';
+import { fillMergeTags } from '../email-campaigns/render.js';
+import { createContact } from '../contacts/contacts.js';
+import { optedOutSql } from './reply-channel.js';
+import { preview } from './preview.js';
+
+const MISSING = 'Conversation not found';
+
+interface ConversationRow {
+  id: number;
+  phoneE164: string;
+  contactId: number | null;
+  name: string;
+  status: 'open' | 'closed';
+  assignedUserId: number | null;
+  unreadCount: number;
+  lastMessageAt: Date;
+  lastMessagePreview: string;
+  optedOut: boolean;
+}
+
+const toConversation = (r: ConversationRow): Conversation => ({
+  id: r.id,
+  phone: r.phoneE164,
+  contactId: r.contactId,
+  name: r.name,
+  status: r.status,
+  assignedUserId: r.assignedUserId,
+  unread: Number(r.unreadCount),
+  lastMessageAt: new Date(r.lastMessageAt).toISOString(),
+  preview: r.lastMessagePreview,
+  optedOut: r.optedOut,
+});
+
+/** The select of a conversation as the API shows it (alias `c`, contact `ct`). */
+function selectConversations(db: Db, tenantId: number) {
+  return db
+    .selectFrom('conversations as c')
+    .leftJoin('contacts as ct', 'ct.id', 'c.contactId')
+    .select([
+      'c.id',
+      'c.phoneE164',
+      'c.contactId',
+      sql<string>`coalesce(nullif(trim(concat_ws(' ', ct.first_name, ct.last_name)), ''), 'Unknown')`.as('name'),
+      'c.status',
+      'c.assignedUserId',
+      'c.unreadCount',
+      'c.lastMessageAt',
+      'c.lastMessagePreview',
+      optedOutSql(sql.ref('c.user_id'), sql.ref('c.phone_e164')).as('optedOut'),
+    ])
+    .where('c.userId', '=', tenantId);
+}
+
+/** The church's conversations, newest first: search, open/closed, assigned to the asker. */
+export async function listConversations(
+  db: Db,
+  tenantId: number,
+  userId: number,
+  input: z.output<typeof listConversationsInput>,
+): Promise<{ conversations: Conversation[]; total: number; unreadTotal: number }> {
+  let q = selectConversations(db, tenantId);
+  if (input.status !== 'all') q = q.where('c.status', '=', input.status);
+  if (input.assigned === 'me') q = q.where('c.assignedUserId', '=', userId);
+  if (input.search) {
+    const like = `%${input.search.replace(/[\\%_]/g, (m) => `\\${m}`)}%`;
+    const digits = input.search.replace(/[^\d]/g, '');
+    q = q.where((eb) =>
+      eb.or([
+        eb(sql`concat_ws(' ', ct.first_name, ct.last_name)`, 'ilike', like),
+        eb('c.lastMessagePreview', 'ilike', like),
+        ...(digits.length >= 3 ? [eb('c.phoneE164', 'like', `%${digits}%`)] : []),
+      ]),
+    );
+  }
+  const [rows, counts] = await Promise.all([
+    q
+      .orderBy('c.lastMessageAt', 'desc')
+      .orderBy('c.id', 'desc')
+      .limit(input.pageSize)
+      .offset((input.page - 1) * input.pageSize)
+      .execute(),
+    q
+      .clearSelect()
+      .select(sql<number>`count(*)::int`.as('n'))
+      .executeTakeFirstOrThrow(),
+  ]);
+  const unread = await db
+    .selectFrom('conversations')
+    .select(sql<number>`coalesce(sum(unread_count), 0)::int`.as('n'))
+    .where('userId', '=', tenantId)
+    .where('status', '=', 'open')
+    .executeTakeFirstOrThrow();
+  return { conversations: rows.map(toConversation), total: Number(counts.n), unreadTotal: Number(unread.n) };
+}
+
+export async function getConversation(db: Db, tenantId: number, input: { id: number }): Promise<Conversation> {
+  const row = await selectConversations(db, tenantId).where('c.id', '=', input.id).executeTakeFirst();
+  if (!row) throw notFound(MISSING);
+  return toConversation(row);
+}
+
+/**
+ * Change a conversation (only the fields sent): open/closed, who it is assigned to, read, and the
+ * contact it belongs to (an existing contact of the church, or a new one made of the number).
+ */
+export async function updateConversation(
+  db: Db,
+  tenantId: number,
+  input: UpdateConversationInput,
+): Promise<Conversation> {
+  const current = await getConversation(db, tenantId, { id: Number(input.id) });
+  if (input.assignedUserId != null && Number(input.assignedUserId) !== tenantId)
+    // Each church has one staff login today: it is the only user a conversation can be assigned to.
+    throw badRequest('Assigned user must be a staff user of this church', 'assignedUserId');
+  if (input.contactId != null && input.newContact)
+    throw badRequest('Link to a contact or make a new one, not both', 'contactId');
+  let contactId: number | undefined;
+  if (input.contactId != null) {
+    const contact = await db
+      .selectFrom('contacts')
+      .select('id')
+      .where('id', '=', Number(input.contactId))
+      .where('userId', '=', tenantId)
+      .executeTakeFirst();
+    if (!contact) throw notFound('Contact not found');
+    contactId = contact.id;
+  } else if (input.newContact) {
+    const made = await createContact(db, tenantId, {
+      firstName: input.newContact.firstName,
+      lastName: input.newContact.lastName ?? '',
+      email: '',
+      phone: current.phone,
+    });
+    contactId = made.id;
+  }
+  await db
+    .updateTable('conversations')
+    .set({
+      ...(input.status ? { status: input.status } : {}),
+      ...(input.assignedUserId !== undefined
+        ? { assignedUserId: input.assignedUserId === null ? null : Number(input.assignedUserId) }
+        : {}),
+      ...(input.read === true ? { unreadCount: 0 } : {}),
+      ...(input.read === false ? { unreadCount: sql<number>`greatest(unread_count, 1)` } : {}),
+      ...(contactId !== undefined ? { contactId } : {}),
+      updatedAt: new Date(),
+    })
+    .where('id', '=', current.id)
+    .where('userId', '=', tenantId)
+    .execute();
+  return getConversation(db, tenantId, { id: current.id });
+}
+
+/**
+ * A thread's timeline, oldest first: the person's texts, the staff's replies (with their delivery
+ * status) and the campaign texts sent to the number, each with its merge tags filled as sent.
+ */
+export async function listConversationMessages(
+  db: Db,
+  tenantId: number,
+  input: { id: number },
+): Promise<{ messages: ConversationMessage[] }> {
+  const c = await getConversation(db, tenantId, input);
+  const own = await db
+    .selectFrom('conversationMessages as m')
+    .leftJoin('deliveries as d', 'd.id', 'm.deliveryId')
+    .select(['m.id', 'm.direction', 'm.body', 'm.keyword', 'm.createdAt', 'd.status'])
+    .where('m.conversationId', '=', c.id)
+    .where('m.userId', '=', tenantId)
+    .orderBy('m.id', 'desc')
+    .limit(500)
+    .execute();
+  const campaigns = await db
+    .selectFrom('deliveries as d')
+    .innerJoin('smsCampaigns as s', 's.id', 'd.campaignId')
+    .innerJoin('users as u', 'u.id', 'd.userId')
+    .select(['d.id', 'd.status', 'd.sentAt', 'd.firstName', 'd.lastName', 's.name', 's.content', 'u.churchName'])
+    .where('d.userId', '=', tenantId)
+    .where('d.channel', '=', 'sms')
+    .where('d.kind', '=', 'campaign')
+    .where('d.address', '=', c.phone)
+    .where('d.sentAt', 'is not', null)
+    .orderBy('d.id', 'desc')
+    .limit(200)
+    .execute();
+  const messages: ConversationMessage[] = [
+    ...own.map((m) => ({
+      key: `${m.direction === 'inbound' ? 'in' : 'reply'}-${m.id}`,
+      direction: m.direction,
+      kind: m.direction === 'inbound' ? ('text' as const) : ('reply' as const),
+      body: m.body,
+      at: new Date(m.createdAt).toISOString(),
+      keyword: m.keyword,
+      status: m.direction === 'outbound' ? (m.status ?? 'pending') : null,
+      campaignName: null,
+    })),
+    ...campaigns.map((d) => ({
+      key: `campaign-${d.id}`,
+      direction: 'outbound' as const,
+      kind: 'campaign' as const,
+      body: fillMergeTags(
+        d.content,
+        { firstName: d.firstName, lastName: d.lastName, churchName: d.churchName },
+        { html: false },
+      ),
+      at: new Date(d.sentAt!).toISOString(),
+      keyword: null,
+      status: d.status,
+      campaignName: d.name,
+    })),
+  ];
+  messages.sort((a, b) => a.at.localeCompare(b.at) || a.key.localeCompare(b.key));
+  return { messages };
+}
+
+/**
+ * Staff answer a conversation (issue 32 §4): in one transaction the reply becomes a delivery of
+ * kind 'conversation-reply' of the one engine (refused while the person has texted STOP), counted
+ * against the church's daily limit, and a message of the thread; answering marks the thread read.
+ * Then the deliver job is queued; the engine sends it once (claim, fence, retries).
+ */
+export async function sendReply(
+  deps: { db: Db; jobs: JobQueue; config: DeliveryConfig },
+  tenantId: number,
+  userId: number,
+  input: { id: number; body: string },
+): Promise<ConversationMessage> {
+  const { db, jobs, config } = deps;
+  const message = await db.transaction().execute(async (trx) => {
+    const c = await trx
+      .selectFrom('conversations as c')
+      .leftJoin('contacts as ct', 'ct.id', 'c.contactId')
+      .select([
+        'c.id',
+        'c.phoneE164',
+        'c.contactId',
+        'ct.firstName',
+        'ct.lastName',
+        optedOutSql(sql.ref('c.user_id'), sql.ref('c.phone_e164')).as('optedOut'),
+      ])
+      .where('c.id', '=', input.id)
+      .where('c.userId', '=', tenantId)
+      .forUpdate('c')
+      .executeTakeFirst();
+    if (!c) throw notFound(MISSING);
+    if (c.optedOut) throw conflict('This person texted STOP: they can be texted again once they reply START', 'body');
+    const delivery = await trx
+      .insertInto('deliveries')
+      .values({
+        userId: tenantId,
+        channel: 'sms',
+        kind: 'conversation-reply',
+        conversationId: c.id,
+        contactId: c.contactId,
+        address: c.phoneE164,
+        firstName: c.firstName ?? '',
+        lastName: c.lastName ?? '',
+        token: crypto.randomBytes(24).toString('hex'),
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    const row = await trx
+      .insertInto('conversationMessages')
+      .values({
+        userId: tenantId,
+        conversationId: c.id,
+        direction: 'outbound',
+        body: input.body,
+        deliveryId: delivery.id,
+        sentByUserId: userId,
+      })
+      .returning(['id', 'createdAt'])
+      .executeTakeFirstOrThrow();
+    await takeDailyAllowance(trx, tenantId, {
+      channel: 'sms',
+      kind: 'conversation-reply',
+      campaignId: null,
+      recipients: 1,
+      unverifiedLimit: config.unverifiedDailyRecipients,
+    });
+    await trx
+      .updateTable('conversations')
+      .set({
+        unreadCount: 0,
+        lastMessageAt: new Date(),
+        lastMessagePreview: preview(input.body),
+        updatedAt: new Date(),
+      })
+      .where('id', '=', c.id)
+      .execute();
+    return row;
+  });
+  await jobs.send('conversation-reply-deliver', { conversationId: input.id });
+  return {
+    key: `reply-${message.id}`,
+    direction: 'outbound',
+    kind: 'reply',
+    body: input.body,
+    at: new Date(message.createdAt).toISOString(),
+    keyword: null,
+    status: 'pending',
+    campaignName: null,
+  };
+}

@@ -1,0 +1,98 @@
+import { sql } from '@lampstand/db';
+import {
+  runDeliveries,
+  stalledGroups,
+  type ChannelDriver,
+  type DeliveryGroup,
+  type RunResult,
+} from '../delivery/engine.js';
+import type { DeliveryDeps } from '../delivery/channels.js';
+
+/**
+ * Staff replies in a conversation as an entry of the one delivery engine (issue 32 §4): the
+ * deliveries of kind 'conversation-reply' of one conversation are claimed, paced (the SMS rate
+ * slot and in-flight limit), retried, fenced and recorded (`sms.sent`) exactly like a campaign's.
+ * They were counted against the daily limit when written (`sendReply`). Quiet hours, if a church
+ * has them, are for campaigns and journeys: a person who texted in may be answered at any hour.
+ */
+export const CONVERSATION_REPLIES: DeliveryGroup = { kind: 'conversation-reply', column: 'conversation_id' };
+
+interface ConversationForReplies {
+  id: number;
+  userId: number;
+  fromNumber: string | null;
+}
+
+/** A permanent failure: trying again cannot help. */
+const permanent = (message: string) => Object.assign(new Error(message), { permanent: true });
+
+/**
+ * True when the person has opted out of the church's texts: any of the church's contacts with the
+ * number is unsubscribed; with no contact, the newest of their STOP/START texts was a STOP.
+ * `userId` and `phone` are values or column references (`sql.ref('c.user_id')`).
+ */
+export function optedOutSql(userId: unknown, phone: unknown) {
+  return sql<boolean>`case
+    when exists (select 1 from contacts u where u.user_id = ${userId} and u.phone_e164 = ${phone})
+      then exists (select 1 from contacts u where u.user_id = ${userId} and u.phone_e164 = ${phone} and u.sms_consent = 'unsubscribed')
+    else coalesce((
+      select m.keyword = 'STOP' from conversation_messages m join conversations k on k.id = m.conversation_id
+      where k.user_id = ${userId} and k.phone_e164 = ${phone} and m.keyword in ('STOP', 'START')
+      order by m.id desc limit 1), false)
+  end`;
+}
+
+/** The engine's driver of a conversation's replies. */
+export function conversationReplyDriver(deps: DeliveryDeps): ChannelDriver<ConversationForReplies> {
+  const { db, sms, config } = deps;
+  return {
+    channel: 'sms',
+    group: CONVERSATION_REPLIES,
+    ratePerSecond: config.smsRatePerSecond,
+    concurrency: config.smsConcurrency,
+    async load(conversationId) {
+      const c = await db
+        .selectFrom('conversations as c')
+        .leftJoin('churchSettings as s', 's.userId', 'c.userId')
+        .select(['c.id', 'c.userId', 's.smsFromNumber as fromNumber'])
+        .where('c.id', '=', conversationId)
+        .executeTakeFirst();
+      return c ?? null;
+    },
+    async send(c, d) {
+      const message = await db
+        .selectFrom('conversationMessages')
+        .select('body')
+        .where('deliveryId', '=', d.id)
+        .executeTakeFirst();
+      if (!message) throw permanent('The reply was deleted');
+      // Consent at the moment of sending: a STOP that arrived after the reply was written wins.
+      const { rows } = await sql<{ out: boolean }>`select ${optedOutSql(c.userId, d.address)} as out`.execute(db);
+      if (rows[0]?.out) throw permanent('This person texted STOP');
+      return sms.send({
+        to: d.address,
+        from: c.fromNumber || config.smsFromNumber,
+        body: message.body,
+        statusCallback: `${config.publicUrl}/api/sms/status`,
+        meta: { userId: c.userId, deliveryId: d.id },
+      });
+    },
+    // Nothing to mark: the timeline reads each reply's delivery status.
+    async finish() {},
+  };
+}
+
+/** The 'conversation-reply-deliver' job: send a conversation's pending replies; come back later for retries. */
+export async function deliverConversationReplies(deps: DeliveryDeps, conversationId: number): Promise<RunResult> {
+  const result = await runDeliveries(deps.db, conversationReplyDriver(deps), conversationId, deps.config);
+  if (!result.finished && result.retryAt) {
+    await deps.jobs.send('conversation-reply-deliver', { conversationId }, { startAfter: result.retryAt });
+  }
+  return result;
+}
+
+/** Part of the sweep: conversations with replies a dead worker left (or a lost job), queued again. */
+export async function sweepConversationReplies(deps: DeliveryDeps, opts: { force?: boolean } = {}): Promise<void> {
+  for (const conversationId of await stalledGroups(deps.db, CONVERSATION_REPLIES, deps.config, opts))
+    await deps.jobs.send('conversation-reply-deliver', { conversationId });
+}
