@@ -142,6 +142,15 @@ const webhookDelivery = await app.db
 const template = await create(admin.client, '/api/admin/marketing-templates', {}, { type: 'email', isActive: true });
 await create(admin.client, '/api/admin/assignments', {}, { userId: a.user.id, templateId: template.id });
 
+// Issue 29: a journey (with an enrolment) and a follow-up task of church A.
+const journeyFields = { name: 'A journey', trigger: { kind: 'manual' }, steps: [] };
+const journey = await create(a.client, '/api/journeys', {}, journeyFields);
+const task = await app.db
+  .insertInto('tasks')
+  .values({ userId: a.user.id, title: 'Call', dueOn: '2030-01-01' })
+  .returning('id')
+  .executeTakeFirstOrThrow();
+
 /** `<segment before the parameter>/{parameter}` → church A's id (or slug) for it. */
 const seeds: Record<string, number | string> = {
   'contacts/{id}': contact.id,
@@ -177,6 +186,8 @@ const seeds: Record<string, number | string> = {
   'webhooks/{id}': webhook.id,
   'deliveries/{deliveryId}': webhookDelivery.id,
   'templates/{id}': template.id,
+  'journeys/{id}': journey.id,
+  'tasks/{id}': task.id,
 };
 
 /**
@@ -191,6 +202,8 @@ const PROBE_BODY: Record<string, Record<string, unknown>> = {
   'POST /api/contacts/import/{id}/start': { mapping: { First: 'firstName', Last: 'lastName', Email: 'email' } },
   'PUT /api/landing-pages/{id}': { slug: 'church-b-probe' },
   'POST /api/landing-page-signups/{id}/use': { field: 'phone' },
+  'PUT /api/journeys/{id}': journeyFields,
+  'POST /api/journeys/{id}/enroll': { contactIds: [other.id] },
 };
 
 const paramKeys = (path: string) => [...path.matchAll(/([\w-]+)\/\{(\w+)\}/g)].map((m) => `${m[1]}/{${m[2]}}`);
