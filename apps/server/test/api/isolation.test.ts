@@ -155,6 +155,9 @@ const smsKeyword = await create(a.client, '/api/sms-keywords', {}, { keyword: 'P
 const template = await create(admin.client, '/api/admin/marketing-templates', {}, { type: 'email', isActive: true });
 await create(admin.client, '/api/admin/assignments', {}, { userId: a.user.id, templateId: template.id });
 
+// Issue 31: a plan template of church A (made from its plan).
+const planTemplate = await create(a.client, '/api/service-planner/templates', {}, { planId: plan.id, name: 'Seed' });
+
 // Giving (issue 30): a fund, a recurring gift (as the giving page makes one) and a batch.
 const fund = await create(a.client, '/api/funds', {}, { name: 'Missions' });
 const schedule = await app.db
@@ -174,6 +177,14 @@ const schedule = await app.db
   .returning('id')
   .executeTakeFirstOrThrow();
 const batch = await create(a.client, '/api/giving/batches', {}, { batchDate: '2031-01-01', expectedTotalCents: 0 });
+// Issue 29: a journey (with an enrolment) and a follow-up task of church A.
+const journeyFields = { name: 'A journey', trigger: { kind: 'manual' }, steps: [] };
+const journey = await create(a.client, '/api/journeys', {}, journeyFields);
+const task = await app.db
+  .insertInto('tasks')
+  .values({ userId: a.user.id, title: 'Call', dueOn: '2030-01-01' })
+  .returning('id')
+  .executeTakeFirstOrThrow();
 
 /** `<segment before the parameter>/{parameter}` → church A's id (or slug) for it. */
 const seeds: Record<string, number | string> = {
@@ -210,6 +221,7 @@ const seeds: Record<string, number | string> = {
   'webhooks/{id}': webhook.id,
   'deliveries/{deliveryId}': webhookDelivery.id,
   'templates/{id}': template.id,
+  'service-planner/templates/{id}': planTemplate.id,
   'funds/{id}': fund.id,
   'recurring/{id}': schedule.id,
   'batches/{id}': batch.id,
@@ -217,6 +229,8 @@ const seeds: Record<string, number | string> = {
   'sms-quick-replies/{id}': quickReply.id,
   'sms-keywords/{id}': smsKeyword.id,
   'suppressions/{id}': suppression.id,
+  'journeys/{id}': journey.id,
+  'tasks/{id}': task.id,
 };
 
 /**
@@ -231,15 +245,26 @@ const PROBE_BODY: Record<string, Record<string, unknown>> = {
   'POST /api/contacts/import/{id}/start': { mapping: { First: 'firstName', Last: 'lastName', Email: 'email' } },
   'PUT /api/landing-pages/{id}': { slug: 'church-b-probe' },
   'POST /api/landing-page-signups/{id}/use': { field: 'phone' },
+  'PUT /api/journeys/{id}': journeyFields,
+  'POST /api/journeys/{id}/enroll': { contactIds: [other.id] },
 };
 
-const paramKeys = (path: string) => [...path.matchAll(/([\w-]+)\/\{(\w+)\}/g)].map((m) => `${m[1]}/{${m[2]}}`);
+/** A parameter's seed key: 'plans/{id}', or with the segment before it when a seed is named so
+ * ('service-planner/templates/{id}' beside the marketing 'templates/{id}'). */
+const seedKey = (prev: string | undefined, seg: string, p: string) =>
+  prev && seeds[`${prev}/${seg}/{${p}}`] !== undefined ? `${prev}/${seg}/{${p}}` : `${seg}/{${p}}`;
+const paramKeys = (path: string) =>
+  [...path.matchAll(/(?:([\w-]+)\/)?([\w-]+)\/\{(\w+)\}/g)].map((m) => seedKey(m[1], m[2]!, m[3]!));
 const name = (r: RestRoute) => `${r.method} ${r.path}`;
 const probed = restRoutes.filter(
   (r) => r.path.includes('{') && r.access !== 'public' && r.access !== 'admin' && !NOT_CHURCH_SCOPED[name(r)],
 );
 const fill = (path: string) =>
-  path.replace(/([\w-]+)\/\{(\w+)\}/g, (_, seg: string, p: string) => `${seg}/${seeds[`${seg}/{${p}}`]}`);
+  path.replace(
+    /(?:([\w-]+)\/)?([\w-]+)\/\{(\w+)\}/g,
+    (_, prev: string | undefined, seg: string, p: string) =>
+      `${prev ? `${prev}/` : ''}${seg}/${seeds[seedKey(prev, seg, p)]}`,
+  );
 
 /** Everything church A reads through the table's GET rows (JSON ones), with A's ids filled in. */
 async function snapshotOfA(): Promise<Record<string, unknown>> {

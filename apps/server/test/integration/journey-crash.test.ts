@@ -65,6 +65,12 @@ describe('a journey across a crash', () => {
     workers.start();
     await sink.waitFor(20, 60_000);
     await workers.kill(first);
+    // Killed mid-journey: messages were still to go (held by the sink or not yet claimed).
+    const open = await sql<{ n: number }>`
+      select count(*)::int as n from deliveries where journey_id = ${j.id} and status in ('pending', 'sending')`.execute(
+      app.db,
+    );
+    expect(open.rows[0]!.n).toBeGreaterThan(0);
     await new Promise((r) => setTimeout(r, 300));
     sink.resume();
     workers.start();
