@@ -104,7 +104,10 @@ async function main() {
       filled = proposal.assignments.length;
       unfilled = proposal.unfilled.length;
     }
-    const p50 = percentile([...times].sort((a, b) => a - b), 50);
+    const p50 = percentile(
+      [...times].sort((a, b) => a - b),
+      50,
+    );
     const max = Math.max(...times);
     console.log(
       `Proposal for ${PLANS} plans × ${POSITIONS} positions × ${MEMBERS} members: ${filled} filled, ${unfilled} unfilled`,
