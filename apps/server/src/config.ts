@@ -24,6 +24,8 @@ export interface Config {
   runWorkers: boolean;
   /** Row-level security (default on); `RLS=off` only in an emergency (docs/security.md). */
   rls: boolean;
+  /** DB_POOL_MAX: connections per pool (the app has two: church and system); default 10. */
+  dbPoolMax?: number;
   /** SMTP server for campaign email; unset: messages go to the local outbox in the database. */
   emailSmtpUrl?: string;
   emailFrom: string;
@@ -133,6 +135,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: env.LOG_LEVEL || (env.NODE_ENV === 'test' ? 'silent' : 'info'),
     runWorkers: env.RUN_WORKERS !== 'false' && env.RUN_WORKERS !== '0',
     rls: env.RLS !== 'off',
+    dbPoolMax: positiveOrUndefined(env.DB_POOL_MAX, 'DB_POOL_MAX'),
     emailSmtpUrl: env.EMAIL_SMTP_URL || undefined,
     emailFrom: env.EMAIL_FROM || 'Lampstand <no-reply@localhost>',
     emailRatePerSecond: positiveOrUndefined(env.EMAIL_RATE_PER_SECOND, 'EMAIL_RATE_PER_SECOND'),

@@ -13,6 +13,7 @@ async function main(): Promise<void> {
     dataDir: config.dataDir,
     embeddedPort: config.embeddedPgPort,
     rls: config.rls,
+    poolMax: config.dbPoolMax,
     log: process.env.LOG_LEVEL === 'debug' ? (l) => console.log(`[postgres] ${l}`) : undefined,
   });
   const rls = await rlsStatus(database.db);

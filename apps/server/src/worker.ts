@@ -9,7 +9,12 @@ async function main(): Promise<void> {
   if (!config.databaseUrl) {
     throw new Error('pnpm worker needs DATABASE_URL (the embedded database belongs to the app process)');
   }
-  const database = await connectDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, rls: config.rls });
+  const database = await connectDatabase({
+    databaseUrl: config.databaseUrl,
+    dataDir: config.dataDir,
+    rls: config.rls,
+    poolMax: config.dbPoolMax,
+  });
   const runtime = await startRuntime(config, database.db, database.url, {
     work: true,
     log: jobLog(createLogger(config.logLevel)),

@@ -18,6 +18,8 @@ export interface ConnectOptions {
   migrate?: boolean;
   /** Row-level security (default on; see `CreateDbOptions.rls`). */
   rls?: boolean;
+  /** Connections per pool (see `CreateDbOptions.max`). */
+  poolMax?: number;
   log?: (line: string) => void;
 }
 
@@ -36,7 +38,7 @@ export async function connectDatabase(options: ConnectOptions): Promise<Database
     });
     url = await ensureDatabase(embedded.url, 'lampstand');
   }
-  const db = createDb(url, { rls: options.rls });
+  const db = createDb(url, { rls: options.rls, max: options.poolMax });
   try {
     if (options.migrate !== false) await migrateToLatest(db);
   } catch (err) {

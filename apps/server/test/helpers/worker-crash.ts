@@ -23,7 +23,9 @@ export function workerProcesses(databaseUrl: string, env: Record<string, string>
     start(): ChildProcess {
       const child = spawn(process.execPath, ['--import', 'tsx', 'src/worker.ts'], {
         cwd: serverDir,
-        env: { ...process.env, DATABASE_URL: databaseUrl, LOG_LEVEL: 'warn', ...env },
+        // Small pools: several of these beside the test's own app and the other test files stay
+        // within the shared PostgreSQL's connection limit.
+        env: { ...process.env, DATABASE_URL: databaseUrl, LOG_LEVEL: 'warn', DB_POOL_MAX: '4', ...env },
         stdio: ['ignore', 'ignore', 'inherit'],
       });
       children.push(child);

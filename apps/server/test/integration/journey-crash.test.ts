@@ -2,7 +2,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { sql } from '@lampstand/db';
 import { registerChurch, startTestApp } from '../helpers/test-app.js';
 import { startSmtpSink } from '../helpers/smtp-sink.js';
-import { countsBy, workerProcesses } from '../helpers/worker-crash.js';
+import { countsBy, waitForSentDeliveries, workerProcesses } from '../helpers/worker-crash.js';
 
 // Issue 29 §6: a journey's steps run at most once per enrolment and its emails go out exactly once,
 // with two worker processes at once and one of them killed (SIGKILL) in the middle. After 20
@@ -64,6 +64,10 @@ describe('a journey across a crash', () => {
     const first = workers.start();
     workers.start();
     await sink.waitFor(20, 60_000);
+    // The 20 accepted are recorded sent before the kill: a worker killed between the server's
+    // 250 and its own record would send that message again (the SMTP gap every sender has,
+    // docs/decisions.md), which is not what this test is about.
+    await waitForSentDeliveries(app.db, 20);
     await workers.kill(first);
     // Killed mid-journey: messages were still to go (held by the sink or not yet claimed).
     const open = await sql<{ n: number }>`

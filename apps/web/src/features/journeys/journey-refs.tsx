@@ -11,7 +11,7 @@ export interface Option {
 
 /**
  * What a journey's steps and trigger can name, read once for the editor: the church's lists,
- * landing pages, Show Up projects and service-staff contacts, as picker options and as the names
+ * landing pages, Show Up projects, giving funds and service-staff contacts, as picker options and as the names
  * `describeTrigger`/`describeJourney` put in words.
  */
 export function useJourneyRefs() {
@@ -19,14 +19,17 @@ export function useJourneyRefs() {
   const pages = trpc.landingPages.list.useQuery();
   const projects = trpc.showUp.list.useQuery({ ownedByMe: true, pageSize: 100 });
   const staff = trpc.contacts.find.useQuery({ tab: 'staff', page: 1, pageSize: 200 });
+  const funds = trpc.funds.list.useQuery({});
   return useMemo(() => {
     const listName = new Map((lists.data ?? []).map((l) => [l.id, l.name]));
     const pageName = new Map((pages.data ?? []).map((p) => [p.id, p.name]));
     const projectName = new Map((projects.data?.items ?? []).map((p) => [p.id, p.title]));
+    const fundName = new Map((funds.data ?? []).map((f) => [f.id, f.name]));
     const names: JourneyNames = {
       list: (id) => listName.get(id),
       page: (id) => pageName.get(id),
       project: (id) => projectName.get(id),
+      fund: (id) => fundName.get(id),
     };
     const staffItems = (staff.data?.items ?? []).filter((c) => c.email);
     return {
@@ -36,13 +39,14 @@ export function useJourneyRefs() {
       listCount: (id: number) => lists.data?.find((l) => l.id === id)?.contactCount,
       pages: (pages.data ?? []).map((p) => ({ value: String(p.id), label: p.name })),
       projects: (projects.data?.items ?? []).map((p) => ({ value: String(p.id), label: p.title })),
+      funds: (funds.data ?? []).map((f) => ({ value: String(f.id), label: f.name })),
       staff: staffItems.map((c) => ({ value: String(c.id), label: `${fullName(c)} (${c.email})` })),
       staffName: (id: number) => {
         const c = staffItems.find((x) => x.id === id);
         return c ? fullName(c) : undefined;
       },
     };
-  }, [lists.data, lists.isLoading, pages.data, pages.isLoading, projects.data, staff.data]);
+  }, [lists.data, lists.isLoading, pages.data, pages.isLoading, projects.data, staff.data, funds.data]);
 }
 export type JourneyRefs = ReturnType<typeof useJourneyRefs>;
 

@@ -148,6 +148,11 @@ export function SettingsDrawer({
                 data={[{ value: ANY, label: 'Any project' }, ...refs.projects]}
                 {...idSelect('trigger.projectId', t.projectId, 'any')}
               />
+              <Select
+                label="Fund"
+                data={[{ value: ANY, label: 'Any fund' }, ...refs.funds]}
+                {...idSelect('trigger.fundId', t.fundId, 'any')}
+              />
             </>
           ) : null}
           {t.kind === 'contact_created' ? (

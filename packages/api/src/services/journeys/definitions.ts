@@ -69,16 +69,25 @@ interface Refs {
   lists: Set<number>;
   pages: Set<number>;
   projects: Set<number>;
+  funds: Set<number>;
   templates: Set<number>;
   staff: Set<number>;
 }
 
 function refsOf(d: JourneyDefinition): Refs {
-  const r: Refs = { lists: new Set(), pages: new Set(), projects: new Set(), templates: new Set(), staff: new Set() };
+  const r: Refs = {
+    lists: new Set(),
+    pages: new Set(),
+    projects: new Set(),
+    funds: new Set(),
+    templates: new Set(),
+    staff: new Set(),
+  };
   const t = d.trigger;
   if (t.kind === 'list_added' && t.listId) r.lists.add(t.listId);
   if (t.kind === 'signup_confirmed' && t.pageId) r.pages.add(t.pageId);
   if (t.kind === 'donation_succeeded' && t.projectId) r.projects.add(t.projectId);
+  if (t.kind === 'donation_succeeded' && t.fundId) r.funds.add(t.fundId);
   if (d.goal?.kind === 'joined_list') r.lists.add(d.goal.listId);
   for (const s of d.steps) {
     if (s.kind === 'add_to_list' || s.kind === 'remove_from_list') r.lists.add(s.listId);
@@ -94,6 +103,8 @@ interface Found {
   lists: Map<number, string>;
   pages: Map<number, string>;
   projects: Map<number, string>;
+  /** Giving funds (issue 30): name, and whether archived. */
+  funds: Map<number, { name: string; archived: boolean }>;
   /** Staff contacts: name, email, and whether they are marked service staff. */
   staff: Map<number, { name: string; email: string | null; isStaff: boolean }>;
 }
@@ -124,6 +135,14 @@ async function findRefs(db: Db, tenantId: number, r: Refs): Promise<Found> {
         .where('id', 'in', ids(r.projects))
         .execute()
     : [];
+  const funds = r.funds.size
+    ? await db
+        .selectFrom('funds')
+        .select(['id', 'name', 'status'])
+        .where('userId', '=', tenantId)
+        .where('id', 'in', ids(r.funds))
+        .execute()
+    : [];
   const staff = r.staff.size
     ? await db
         .selectFrom('contacts')
@@ -142,6 +161,7 @@ async function findRefs(db: Db, tenantId: number, r: Refs): Promise<Found> {
     lists: new Map(lists.map((l) => [l.id, l.name])),
     pages: new Map(pages.map((p) => [p.id, p.name])),
     projects: new Map(projects.map((p) => [p.id, String(p.name)])),
+    funds: new Map(funds.map((x) => [x.id, { name: x.name, archived: x.status !== 'active' }])),
     staff: new Map(
       staff.map((s) => [
         s.id,
@@ -162,6 +182,7 @@ async function assertRefs(db: Db, tenantId: number, d: JourneyDefinition): Promi
   for (const id of r.lists) if (!f.lists.has(id)) throw notFound('List not found');
   for (const id of r.pages) if (!f.pages.has(id)) throw notFound('Landing page not found');
   for (const id of r.projects) if (!f.projects.has(id)) throw notFound('Project not found');
+  for (const id of r.funds) if (!f.funds.has(id)) throw notFound('Fund not found');
   for (const id of r.staff) if (!f.staff.has(id)) throw notFound('Staff member not found');
   if (r.templates.size) {
     const mine = new Set((await churchTemplates(db, tenantId)).map((t) => t.id));
@@ -173,6 +194,7 @@ const namesOf = (f: Found): JourneyNames => ({
   list: (id) => f.lists.get(id),
   page: (id) => f.pages.get(id),
   project: (id) => f.projects.get(id),
+  fund: (id) => f.funds.get(id)?.name,
 });
 
 // ---- Activation ------------------------------------------------------------------------------
@@ -197,7 +219,7 @@ export async function checkActivation(
     problems.push('Trigger: the landing page was deleted');
   if (t.kind === 'donation_succeeded') {
     if (t.projectId && !f.projects.has(t.projectId)) problems.push('Trigger: the project was deleted');
-    if (t.fundId) problems.push('Trigger: giving funds are not available yet');
+    if (t.fundId && !f.funds.has(t.fundId)) problems.push('Trigger: the fund was deleted');
   }
   if (t.kind === 'keyword' && !t.keyword) problems.push('Trigger: choose a keyword');
   if (d.goal?.kind === 'joined_list' && !f.lists.has(d.goal.listId)) problems.push('Goal: the list was deleted');
@@ -311,10 +333,17 @@ async function outputs(db: Db, tenantId: number, rows: JourneyRow[]): Promise<Jo
   const defs = new Map(
     versions.map((v) => [v.journeyId, parseDefinition(rows.find((r) => r.id === v.journeyId)!.name, v.definition)]),
   );
-  const all: Refs = { lists: new Set(), pages: new Set(), projects: new Set(), templates: new Set(), staff: new Set() };
+  const all: Refs = {
+    lists: new Set(),
+    pages: new Set(),
+    projects: new Set(),
+    funds: new Set(),
+    templates: new Set(),
+    staff: new Set(),
+  };
   for (const d of defs.values()) {
     const r = refsOf(d);
-    for (const k of ['lists', 'pages', 'projects'] as const) for (const id of r[k]) all[k].add(id);
+    for (const k of ['lists', 'pages', 'projects', 'funds'] as const) for (const id of r[k]) all[k].add(id);
   }
   const names = namesOf(await findRefs(db, tenantId, all));
   const counts = await countsOf(

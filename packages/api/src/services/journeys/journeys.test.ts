@@ -526,6 +526,59 @@ describe('triggers', () => {
     expect(rows.map((r) => r.contactId)).toEqual([c.id]);
   });
 
+  it('starts on a gift to a chosen giving fund only (issue 30 funds), and refuses another church’s fund', async () => {
+    const missions = await db
+      .insertInto('funds')
+      .values({ userId: church.id, name: 'Missions' })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    const j = await active({
+      name: 'Missions givers',
+      trigger: { kind: 'donation_succeeded', fundId: missions.id },
+      steps,
+    });
+    expect(j.triggerText).toBe('When someone gives to *Missions*');
+    const toMissions = await contact();
+    const toGeneral = await contact();
+    const { recordEvents } = await import('../events/record.js');
+    const gift = (donationId: number, fund: { id: number; name: string }) => ({
+      gift: { id: donationId, frequency: 'one_time' as const, scheduleId: null },
+      donationId,
+      amountCents: 1000,
+      currency: 'usd',
+      source: null,
+      funds: [{ fund, amountCents: 1000 }],
+    });
+    await db.transaction().execute((trx) =>
+      recordEvents(trx, church.id, [
+        {
+          type: 'donation.succeeded',
+          contactId: toMissions.id,
+          payload: gift(901, { id: missions.id, name: 'Missions' }),
+        },
+        {
+          type: 'donation.succeeded',
+          contactId: toGeneral.id,
+          payload: gift(902, { id: missions.id + 1000, name: 'General' }),
+        },
+      ]),
+    );
+    await tick(T0);
+    expect((await enrollmentsOf(j.id)).map((e) => e.contactId)).toEqual([toMissions.id]);
+    const otherFund = await db
+      .insertInto('funds')
+      .values({ userId: other.id, name: 'Theirs' })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    await expect(
+      createJourney(
+        db,
+        church.id,
+        fields({ name: 'x', trigger: { kind: 'donation_succeeded', fundId: otherFund.id } }),
+      ),
+    ).rejects.toThrow('Fund not found');
+  });
+
   it('reads each event once: a first gift, a contact created by an import, a text keyword, a sign-up on a page', async () => {
     const gift = await active({
       name: 'First gift',

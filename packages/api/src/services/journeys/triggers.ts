@@ -73,7 +73,13 @@ function matches(t: JourneyTrigger, e: EventRow): boolean {
     case 'signup_confirmed':
       return t.pageId === null || idOf(e.payload.page) === t.pageId;
     case 'donation_succeeded':
-      return t.fundId === null && (t.projectId === null || idOf(e.payload.project) === t.projectId);
+      // A gift to the church names its funds (issue 30); a Show Up gift its project.
+      return (
+        (t.projectId === null || idOf(e.payload.project) === t.projectId) &&
+        (t.fundId === null ||
+          (Array.isArray(e.payload.funds) &&
+            (e.payload.funds as { fund?: unknown }[]).some((l) => idOf(l.fund) === t.fundId)))
+      );
     case 'contact_created':
       return t.source === null || e.payload.via === t.source;
     case 'keyword':
