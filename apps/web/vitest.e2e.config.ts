@@ -9,10 +9,10 @@ export default defineConfig({
     // expect.poll waits 1 s by default: too short for a redirect on a loaded 2-core machine (seen in a
     // fresh-clone run: the visitor's redirect to /auth came later).
     expect: { poll: { timeout: 15_000 } },
-    // Two files at a time: each file has its own server, database and browser, and much of a
-    // browser test is waiting (for a page, a job, an animation), which the other file fills.
-    fileParallelism: true,
-    maxWorkers: 2,
+    // One file at a time: they run beside the unit tests, and with this wave's suites two browser
+    // files at once took the shared PostgreSQL past its 100 connections ('too many clients').
+    fileParallelism: false,
+    maxWorkers: 1,
     // Files share a worker's loaded modules (the server, Playwright, axe): each still starts its own
     // app, database and browser. See apps/server/vitest.config.ts.
     isolate: false,

@@ -193,6 +193,7 @@ export async function startRuntime(
     work,
     pollingIntervalSeconds: opts.pollingIntervalSeconds,
     log: opts.log,
+    poolMax: config.dbPoolMax,
   });
   const webhooks = work
     ? await startWebhookWorker(

@@ -110,7 +110,8 @@ export async function createTestDatabase(serverUrl: string, templateName: string
     await admin.end();
   }
   const url = withDatabase(serverUrl, name);
-  const db = createDb(url, { max: 5 });
+  // Small pools: many test files (and their apps) share one PostgreSQL's 100 connections.
+  const db = createDb(url, { max: 4 });
   return {
     db,
     url,

@@ -114,6 +114,8 @@ export interface StartJobsOptions {
   work: boolean;
   pollingIntervalSeconds?: number;
   log?: JobLog;
+  /** The queue's connections (default 6; DB_POOL_MAX caps it). */
+  poolMax?: number;
 }
 
 /** How many jobs of each kind one process works on at once. */
@@ -159,7 +161,7 @@ export async function startJobs(opts: StartJobsOptions): Promise<JobRunner> {
   const log = opts.log ?? (() => {});
   const boss = new PgBoss({
     connectionString: opts.connectionString,
-    max: 6,
+    max: Math.min(6, opts.poolMax ?? 6),
     schema: 'pgboss',
     application_name: 'lampstand-jobs',
   });

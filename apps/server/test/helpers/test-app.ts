@@ -41,6 +41,8 @@ export async function startAppOn(
     registrationsPerHour: 10_000,
     // The tests' databases are external, yet most files rely on "first account: admin".
     firstAccountIsAdmin: true,
+    // Small pools: the suites run many apps at once on one PostgreSQL (100 connections).
+    dbPoolMax: 3,
     ...overrides,
   };
   const runtime = await startRuntime(config, tdb.db, tdb.url, {
