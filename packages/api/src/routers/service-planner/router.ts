@@ -90,9 +90,8 @@ import {
   planChordProFile,
   planOpenLyricsZip,
   songChordProFile,
-  songUsage,
+  songUsageReport,
 } from '../../services/service-planner/song-files.js';
-import { toCsv } from '../../render/csv.js';
 import { commitSchedule, proposeScheduleFor } from '../../services/service-planner/schedule.js';
 import {
   createTemplate,
@@ -412,17 +411,7 @@ const reportsRouter = router({
     )
     .input(songUsageInputSchema)
     .output(songUsageOutputSchema)
-    .query(async ({ ctx, input }) => {
-      const songs = await songUsage(ctx.db, ctx.tenantId, input);
-      if (input.format === 'json') return { from: input.from, to: input.to, songs };
-      return {
-        fileName: `song-usage-${input.from}-to-${input.to}.csv`,
-        csv: toCsv([
-          ['Title', 'Artist', 'CCLI number', 'Uses', 'Plans', 'First used', 'Last used'],
-          ...songs.map((s) => [s.title, s.artist, s.ccliNumber, s.uses, s.plans, s.firstUsed, s.lastUsed]),
-        ]),
-      };
-    }),
+    .query(({ ctx, input }) => songUsageReport(ctx.db, ctx.tenantId, input)),
 });
 
 const membersRouter = router({

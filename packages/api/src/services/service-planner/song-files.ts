@@ -2,6 +2,7 @@ import { sql, type Db } from '@lampstand/db';
 import { strToU8, zipSync } from 'fflate';
 import { badRequest, notFound } from '../../errors.js';
 import { escapeHtml } from '../../render/html.js';
+import { toCsv } from '../../render/csv.js';
 import {
   chordProLyrics,
   readChordProMeta,
@@ -300,4 +301,21 @@ export async function songUsage(
     group by s.id
     order by uses desc, s.title, s.id`.execute(db);
   return rows.rows.map((r) => ({ ...r, uses: Number(r.uses), plans: Number(r.plans) }));
+}
+
+/** The report as the route answers it: the rows, or (`format: 'csv'`) the CSV file for CCLI. */
+export async function songUsageReport(
+  db: Db,
+  tenantId: number,
+  input: { from: string; to: string; format: 'json' | 'csv' },
+): Promise<{ from: string; to: string; songs: SongUsageRow[] } | { fileName: string; csv: string }> {
+  const songs = await songUsage(db, tenantId, input);
+  if (input.format === 'json') return { from: input.from, to: input.to, songs };
+  return {
+    fileName: `song-usage-${input.from}-to-${input.to}.csv`,
+    csv: toCsv([
+      ['Title', 'Artist', 'CCLI number', 'Uses', 'Plans', 'First used', 'Last used'],
+      ...songs.map((s) => [s.title, s.artist, s.ccliNumber, s.uses, s.plans, s.firstUsed, s.lastUsed]),
+    ]),
+  };
 }
