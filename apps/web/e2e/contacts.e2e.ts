@@ -4,7 +4,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { registerChurch } from '@lampstand/server/testing';
-import { browserDescribe, expectAccessible, signIn, screenshot, startE2E, toast } from './helpers';
+import { browserDescribe, expectAccessible, signIn, screenshot, seeToast, startE2E, toast } from './helpers';
 
 async function fillContact(page: Page, o: { first: string; last: string; email: string; phone: string }) {
   const sheet = page.getByRole('dialog', { name: 'Add Contact' });
@@ -50,7 +50,7 @@ browserDescribe(describe)('contacts', async () => {
     await sheet.getByText('You need to save the contact before you can add family members and children.').waitFor();
     await screenshot(page, 'contact-form-dependants');
     await sheet.getByRole('button', { name: 'Save Contact' }).click();
-    await toast(page, 'Contact created successfully').waitFor();
+    await seeToast(page, 'Contact created successfully');
 
     // A second contact, and a validation message on the way.
     await page.getByRole('button', { name: 'Add Contact' }).first().click();
@@ -64,7 +64,7 @@ browserDescribe(describe)('contacts', async () => {
     await second.getByText('Please enter a valid email address').waitFor();
     await second.getByLabel('Email').fill('lazarus@example.org');
     await second.getByRole('button', { name: 'Save Contact' }).click();
-    await toast(page, 'Contact created successfully').waitFor();
+    await seeToast(page, 'Contact created successfully');
     await page.getByRole('cell', { name: 'Lazarus Bethany', exact: true }).waitFor();
     // Phones read in the church's country's format, never '+61 412 000 111' (issue 26 §10).
     await page.getByRole('cell', { name: '0412 000 111', exact: true }).waitFor();

@@ -200,6 +200,17 @@ export function toast(page: Page, text: string | RegExp) {
   return page.locator('.mantine-Notifications-root').getByText(text);
 }
 
+/**
+ * Waits for a toast with this text, then closes it and waits until it is gone: the next toast with the
+ * same words is then the only one (toasts stay 5 s, so two saves in a row could otherwise show two).
+ */
+export async function seeToast(page: Page, text: string | RegExp) {
+  const notice = page.locator('.mantine-Notification-root').filter({ hasText: text });
+  await notice.waitFor();
+  await notice.locator('.mantine-Notification-closeButton').click();
+  await notice.waitFor({ state: 'detached' });
+}
+
 /** No other element lies over the control: a click on any part of it reaches it. */
 export async function expectUncovered(control: Locator) {
   const coveredPoints = await control.evaluate((el) => {

@@ -2,7 +2,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Locator, Page } from 'playwright-core';
 import { registerChurch } from '@lampstand/server/testing';
-import { browserDescribe, expectAccessible, signIn, screenshot, screenshotsDir, startE2E } from './helpers';
+import { browserDescribe, expectAccessible, signIn, screenshot, screenshotsDir, seeToast, startE2E } from './helpers';
 
 /** A day of the current month, as the calendar names its cell and the date picker its button. */
 function dayOfThisMonth(n: number) {
@@ -83,7 +83,7 @@ browserDescribe(describe)('Social Blast', async () => {
     });
     await dialog.getByRole('img', { name: 'Image file preview' }).waitFor();
     await dialog.getByRole('button', { name: 'Schedule Post' }).click();
-    await page.getByText('Post scheduled successfully').waitFor();
+    await seeToast(page, 'Post scheduled successfully');
     await dialog.waitFor({ state: 'detached' });
 
     // In the cell of its day: the first two platform icons then +1, and the first 20 characters.
@@ -106,7 +106,7 @@ browserDescribe(describe)('Social Blast', async () => {
     await edit.getByLabel('Status', { exact: true }).click();
     await page.getByRole('option', { name: 'Draft' }).click();
     await edit.getByRole('button', { name: 'Update Post' }).click();
-    await page.getByText('Post updated successfully').waitFor();
+    await seeToast(page, 'Post updated successfully');
     await tenthCell.getByRole('button', { name: /^Egg hunt moved indoo… at 9:00 AM, Draft, on / }).waitFor();
 
     // Move it to the 12th.
@@ -116,7 +116,7 @@ browserDescribe(describe)('Social Blast', async () => {
     await page.getByRole('button', { name: twelfth.picker, exact: true }).click();
     await edit.getByLabel('Time').fill('18:30');
     await edit.getByRole('button', { name: 'Update Post' }).click();
-    await page.getByText('Post updated successfully').waitFor();
+    await seeToast(page, 'Post updated successfully');
     const twelfthCell = cell(page, twelfth.cell);
     await twelfthCell.getByRole('button', { name: /^Egg hunt moved indoo… at 6:30 PM, Draft, on / }).waitFor();
     expect(await tenthCell.getByRole('button', { name: /^Egg hunt/ }).count()).toBe(0);
@@ -133,7 +133,7 @@ browserDescribe(describe)('Social Blast', async () => {
     await second.getByLabel('Post Content').fill('Youth night this Friday at 7pm');
     await second.getByRole('checkbox', { name: 'LinkedIn' }).check();
     await second.getByRole('button', { name: 'Schedule Post' }).click();
-    await page.getByText('Post scheduled successfully').waitFor();
+    await seeToast(page, 'Post scheduled successfully');
     await twelfthCell
       .getByRole('button', { name: 'Youth night this Fri… at 9:00 AM, Scheduled, on Facebook, LinkedIn' })
       .waitFor();
