@@ -233,6 +233,23 @@ browserDescribe(describe)('Journeys', async () => {
     await pause.getByRole('button', { name: 'Pause' }).click();
     await toast(page, 'Journey paused').waitFor();
     await page.getByRole('button', { name: 'Activate' }).waitFor();
+
+    // Archive asks first; the journey is then read-only and listed under Archived with its figures.
+    await page.getByRole('button', { name: 'More' }).click();
+    await page.getByRole('menuitem', { name: 'Archive' }).click();
+    const archive = page.getByRole('dialog', { name: 'Archive journey' });
+    await archive.getByText(/It stops for good and keeps its figures/).waitFor();
+    await archive.getByRole('button', { name: 'Archive' }).click();
+    await toast(page, 'Journey archived').waitFor();
+    await page.getByText('This journey is archived').waitFor();
+    expect(await page.getByRole('button', { name: 'Activate' }).count()).toBe(0);
+    await expectAccessible(page);
+    await shots(page, 'journey-archived');
+    await page.getByRole('link', { name: 'All journeys' }).click();
+    const archived = page.getByRole('heading', { level: 2, name: 'Archived' });
+    await archived.waitFor();
+    await page.getByRole('link', { name: 'Open Welcome a first-time guest' }).waitFor();
+    await shots(page, 'journeys-archived-list');
   }, 300_000);
 
   it('lists what stops a journey from running on its steps, and refuses to activate it', async () => {

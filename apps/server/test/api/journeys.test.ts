@@ -106,6 +106,35 @@ describe('Journeys over REST', () => {
     expect((await church.client.get(`/api/journeys/${id}`)).status).toBe(404);
   });
 
+  it('archives: the people in it leave with the reason in their Activity; it cannot be changed, started or tested', async () => {
+    const j = (
+      await church.client.post('/api/journeys', {
+        name: 'Long wait',
+        trigger: { kind: 'manual' },
+        steps: [{ id: 'w', kind: 'wait', wait: { mode: 'duration', amount: 30, unit: 'days' }, next: null }],
+      })
+    ).body as { id: number };
+    expect((await church.client.post(`/api/journeys/${j.id}/activate`)).status).toBe(200);
+    const c = await addContact(church.client, { firstName: 'Ruth' });
+    expect((await church.client.post(`/api/journeys/${j.id}/enroll`, { contactIds: [c.id] })).body.enrolled).toBe(1);
+    expect((await other.client.post(`/api/journeys/${j.id}/archive`)).status).toBe(404);
+    const archived = await church.client.post(`/api/journeys/${j.id}/archive`);
+    expect(archived.status).toBe(200);
+    expect(archived.body).toMatchObject({ status: 'archived', counts: { active: 0, exited: 1 } });
+    const [e] = (await church.client.get(`/api/journeys/${j.id}/enrollments`)).body.enrollments;
+    expect(e).toMatchObject({ status: 'exited', exitReason: 'The journey was archived' });
+    const activity = await church.client.get(`/api/contacts/${c.id}/events?kinds=journey`);
+    expect(activity.body.events.find((x: { type: string }) => x.type === 'journey.exited')?.data).toMatchObject({
+      reason: 'The journey was archived',
+    });
+    const again = await church.client.post(`/api/journeys/${j.id}/activate`);
+    expect(again.status).toBe(400);
+    expect(again.body.message).toBe('An archived journey cannot be started again');
+    expect((await church.client.post(`/api/journeys/${j.id}/enroll`, { contactIds: [c.id] })).status).toBe(400);
+    // Archiving twice changes nothing.
+    expect((await church.client.post(`/api/journeys/${j.id}/archive`)).body.status).toBe('archived');
+  });
+
   it('refuses to activate with the reason per step', async () => {
     const list = (await church.client.post('/api/contact-lists', { name: 'Soon gone' })).body as { id: number };
     const j = (

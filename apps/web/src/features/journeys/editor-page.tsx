@@ -1,6 +1,7 @@
 import { Alert, Anchor, Badge, Button, Card, Group, Loader, Menu, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { modals } from '@mantine/modals';
 import {
+  IconArchive,
   IconChevronDown,
   IconFlask,
   IconInfoCircle,
@@ -110,6 +111,16 @@ function Editor({ journey }: { journey: JourneyOutput }) {
     errorTitle: 'Failed to pause journey',
     invalidate: (utils) => [utils.journeys.get.invalidate({ id: journey.id }), utils.journeys.list.invalidate()],
   });
+  const archive = useSave(trpc.journeys.archive, {
+    success: ['Journey archived', 'It keeps its figures; no one enters it again.'],
+    errorTitle: 'Failed to archive journey',
+    invalidate: (utils) => [
+      utils.journeys.get.invalidate({ id: journey.id }),
+      utils.journeys.stats.invalidate({ id: journey.id }),
+      utils.journeys.list.invalidate(),
+    ],
+  });
+  const archived = journey.status === 'archived';
   const remove = useSave(trpc.journeys.delete, {
     success: 'Journey deleted',
     errorTitle: 'Failed to delete journey',
@@ -188,27 +199,31 @@ function Editor({ journey }: { journey: JourneyOutput }) {
         }
         action={
           <Group gap="xs">
-            <Button
-              variant={dirty ? 'filled' : 'default'}
-              disabled={!dirty}
-              loading={save.isPending}
-              onClick={() => void saveDraft().catch(() => undefined)}
-            >
-              Save
-            </Button>
-            {journey.status === 'active' ? (
-              <Button
-                variant="default"
-                leftSection={<IconPlayerPause size={18} />}
-                onClick={askPause}
-                loading={pause.isPending}
-              >
-                Pause
-              </Button>
-            ) : (
-              <Button leftSection={<IconPlayerPlay size={18} />} onClick={() => void openAfterSave('activate')}>
-                Activate
-              </Button>
+            {archived ? null : (
+              <>
+                <Button
+                  variant={dirty ? 'filled' : 'default'}
+                  disabled={!dirty}
+                  loading={save.isPending}
+                  onClick={() => void saveDraft().catch(() => undefined)}
+                >
+                  Save
+                </Button>
+                {journey.status === 'active' ? (
+                  <Button
+                    variant="default"
+                    leftSection={<IconPlayerPause size={18} />}
+                    onClick={askPause}
+                    loading={pause.isPending}
+                  >
+                    Pause
+                  </Button>
+                ) : (
+                  <Button leftSection={<IconPlayerPlay size={18} />} onClick={() => void openAfterSave('activate')}>
+                    Activate
+                  </Button>
+                )}
+              </>
             )}
             <Menu position="bottom-end" withinPortal>
               <Menu.Target>
@@ -217,16 +232,33 @@ function Editor({ journey }: { journey: JourneyOutput }) {
                 </Button>
               </Menu.Target>
               <Menu.Dropdown>
-                <Menu.Item leftSection={<IconUserPlus size={16} />} onClick={() => setDialog('enroll')}>
-                  Enrol people
-                </Menu.Item>
-                <Menu.Item leftSection={<IconFlask size={16} />} onClick={() => void openAfterSave('test')}>
-                  Test this journey
-                </Menu.Item>
-                <Menu.Item leftSection={<IconSettings size={16} />} onClick={() => setSettingsOpen(true)}>
-                  Trigger and settings
-                </Menu.Item>
-                <Menu.Divider />
+                {archived ? null : (
+                  <>
+                    <Menu.Item leftSection={<IconUserPlus size={16} />} onClick={() => setDialog('enroll')}>
+                      Enrol people
+                    </Menu.Item>
+                    <Menu.Item leftSection={<IconFlask size={16} />} onClick={() => void openAfterSave('test')}>
+                      Test this journey
+                    </Menu.Item>
+                    <Menu.Item leftSection={<IconSettings size={16} />} onClick={() => setSettingsOpen(true)}>
+                      Trigger and settings
+                    </Menu.Item>
+                    <Menu.Divider />
+                    <Menu.Item
+                      leftSection={<IconArchive size={16} />}
+                      onClick={() =>
+                        confirmDestructive({
+                          title: 'Archive journey',
+                          text: `Archive ${journey.name}? It stops for good and keeps its figures. The ${formatNumber(counts.active)} people in it leave it now; their past steps stay in their Activity.`,
+                          confirm: 'Archive',
+                          onConfirm: () => archive.mutate({ id: journey.id }),
+                        })
+                      }
+                    >
+                      Archive
+                    </Menu.Item>
+                  </>
+                )}
                 <Menu.Item
                   color="red"
                   leftSection={<IconTrash size={16} />}
@@ -247,6 +279,12 @@ function Editor({ journey }: { journey: JourneyOutput }) {
         }
       />
 
+      {archived ? (
+        <Alert color="gray" icon={<IconArchive size={18} />} title="This journey is archived">
+          No one enters it and no step runs. It keeps its figures and each person’s steps; it cannot be changed or
+          started again.
+        </Alert>
+      ) : null}
       {journey.status === 'active' ? (
         <Alert color="indigo" icon={<IconInfoCircle size={18} />} title="This journey is running">
           Saving changes creates a new version for people who enter from now on. The {formatNumber(counts.active)}{' '}
@@ -317,6 +355,7 @@ function Editor({ journey }: { journey: JourneyOutput }) {
           errors={problems.steps}
           onEdit={(step, number) => setEditing({ step, number })}
           onAdd={addStep}
+          readOnly={archived}
         />
       </Card>
 

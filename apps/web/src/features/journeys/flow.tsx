@@ -30,6 +30,8 @@ export interface FlowProps {
   errors: Map<number, string>;
   onEdit: (step: JourneyStep, number: number) => void;
   onAdd: (slot: Slot, kind: JourneyStepKind) => void;
+  /** An archived journey: no '+' to add steps. */
+  readOnly?: boolean;
 }
 
 /** The journey top to bottom: each step as a card, '+' between them, a branch's paths side by side. */
@@ -105,26 +107,28 @@ function SlotButton({ block, ...props }: FlowProps & { block: Extract<Block, { k
   return (
     <div className={classes.slot}>
       <div className={classes.line} />
-      <Menu position="bottom" withinPortal>
-        <Menu.Target>
-          <ActionIcon variant="default" radius="xl" size="md" aria-label={slotName(block.slot, props)}>
-            <IconPlus size={16} />
-          </ActionIcon>
-        </Menu.Target>
-        <Menu.Dropdown>
-          <Menu.Label>Add a step</Menu.Label>
-          {STEP_KINDS.map((k) => (
-            <Menu.Item
-              key={k.kind}
-              leftSection={<k.icon size={16} />}
-              disabled={k.kind === 'exit' && cut.length > 0}
-              onClick={() => props.onAdd(block.slot, k.kind)}
-            >
-              {k.label}
-            </Menu.Item>
-          ))}
-        </Menu.Dropdown>
-      </Menu>
+      {props.readOnly ? null : (
+        <Menu position="bottom" withinPortal>
+          <Menu.Target>
+            <ActionIcon variant="default" radius="xl" size="md" aria-label={slotName(block.slot, props)}>
+              <IconPlus size={16} />
+            </ActionIcon>
+          </Menu.Target>
+          <Menu.Dropdown>
+            <Menu.Label>Add a step</Menu.Label>
+            {STEP_KINDS.map((k) => (
+              <Menu.Item
+                key={k.kind}
+                leftSection={<k.icon size={16} />}
+                disabled={k.kind === 'exit' && cut.length > 0}
+                onClick={() => props.onAdd(block.slot, k.kind)}
+              >
+                {k.label}
+              </Menu.Item>
+            ))}
+          </Menu.Dropdown>
+        </Menu>
+      )}
 
       {block.end ? (
         <>

@@ -10,6 +10,7 @@ import {
   Stack,
   Text,
   TextInput,
+  Title,
   UnstyledButton,
   VisuallyHidden,
 } from '@mantine/core';
@@ -86,6 +87,9 @@ export function JourneysPage() {
   const journeys = trpc.journeys.list.useQuery();
   const refs = useJourneyRefs();
   const [creating, setCreating] = useState(false);
+  // Archived journeys keep their figures, below the others.
+  const current = journeys.data?.filter((j) => j.status !== 'archived') ?? [];
+  const archived = journeys.data?.filter((j) => j.status === 'archived') ?? [];
   const newButton = (
     <Button leftSection={<IconPlus size={18} />} onClick={() => setCreating(true)}>
       New journey
@@ -116,11 +120,28 @@ export function JourneysPage() {
           action={newButton}
         />
       ) : (
-        <SimpleGrid cols={{ base: 1, sm: 2, lg: 3 }}>
-          {journeys.data?.map((j) => (
-            <JourneyCard key={j.id} journey={j} refs={refs} />
-          ))}
-        </SimpleGrid>
+        <>
+          {current.length === 0 ? (
+            <Text c="dimmed">Every journey is archived. Start a new one with New journey.</Text>
+          ) : null}
+          <SimpleGrid cols={{ base: 1, sm: 2, lg: 3 }}>
+            {current.map((j) => (
+              <JourneyCard key={j.id} journey={j} refs={refs} />
+            ))}
+          </SimpleGrid>
+          {archived.length > 0 ? (
+            <Stack gap="sm" mt="xl">
+              <Title order={2} size="h4">
+                Archived
+              </Title>
+              <SimpleGrid cols={{ base: 1, sm: 2, lg: 3 }}>
+                {archived.map((j) => (
+                  <JourneyCard key={j.id} journey={j} refs={refs} />
+                ))}
+              </SimpleGrid>
+            </Stack>
+          ) : null}
+        </>
       )}
       {creating ? <NewJourneyDialog onClose={() => setCreating(false)} /> : null}
     </>

@@ -25,6 +25,7 @@ import {
   journeyActivationCheck,
   listJourneys,
   pauseJourney,
+  archiveJourney,
   updateJourney,
 } from '../../services/journeys/definitions.js';
 import { enrollInJourney, testJourney } from '../../services/journeys/enroll.js';
@@ -83,6 +84,17 @@ export const journeysRouter = router({
     .input(journeyIdSchema)
     .output(journeyOutputSchema)
     .mutation(({ ctx, input }) => pauseJourney(ctx.db, ctx.tenantId, input)),
+  archive: protectedProcedure
+    .meta(
+      rest.post(
+        '/api/journeys/{id}/archive',
+        'Archive a journey: it stops for good and keeps its figures; the people still in it leave it',
+        { errors: [404] },
+      ),
+    )
+    .input(journeyIdSchema)
+    .output(journeyOutputSchema)
+    .mutation(({ ctx, input }) => archiveJourney(ctx.db, ctx.tenantId, input)),
   enroll: protectedProcedure
     .meta(
       rest.post('/api/journeys/{id}/enroll', 'Enrol chosen contacts, or everyone on a list, now', { errors: [404] }),

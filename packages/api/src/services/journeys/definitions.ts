@@ -11,6 +11,7 @@ import {
 } from '../../schemas/journeys.js';
 import type { z } from 'zod';
 import { badRequest, notFound } from '../../errors.js';
+import { personOf, recordEvents } from '../events/record.js';
 
 type JourneyOutput = z.input<typeof journeyOutputSchema>;
 import { churchTemplates } from '../templates/templates.js';
@@ -476,6 +477,7 @@ export async function activateJourney(db: Db, tenantId: number, input: { id: num
   await db.transaction().execute(async (trx) => {
     const j = await findJourney(trx, tenantId, input.id, true);
     if (j.status === 'active') return;
+    if (j.status === 'archived') throw badRequest('An archived journey cannot be started again');
     const { problems } = await checkActivation(trx, tenantId, await loadVersion(trx, j, j.currentVersion));
     if (problems.length > 0) throw badRequest(`This journey cannot start: ${problems.join('; ')}`);
     const { rows } = await sql<{ last: number }>`
@@ -500,6 +502,64 @@ export async function pauseJourney(db: Db, tenantId: number, input: { id: number
   const j = await findJourney(db, tenantId, input.id);
   if (j.status !== 'active') throw badRequest('Only an active journey can be paused');
   await db.updateTable('journeys').set({ status: 'paused', updatedAt: new Date() }).where('id', '=', j.id).execute();
+  return getJourney(db, tenantId, input);
+}
+
+/** Why the people still in a journey left it when it was archived (their Activity says so). */
+export const ARCHIVED_EXIT_REASON = 'The journey was archived';
+
+/**
+ * Archive: the journey stops for good. It stays with its figures (read-only, listed under Archived);
+ * the people still in it leave it now, each with a `journey.exited` event in their Activity.
+ */
+export async function archiveJourney(db: Db, tenantId: number, input: { id: number }): Promise<JourneyOutput> {
+  await db.transaction().execute(async (trx) => {
+    const j = await findJourney(trx, tenantId, input.id, true);
+    if (j.status === 'archived') return;
+    const now = new Date();
+    const left = await trx
+      .updateTable('journeyEnrollments')
+      .set({ status: 'exited', endedAt: now, exitReason: ARCHIVED_EXIT_REASON, nextRunAt: null, waitUntil: null })
+      .where('journeyId', '=', j.id)
+      .where('status', '=', 'active')
+      .returning(['id', 'contactId', 'test'])
+      .execute();
+    await trx.updateTable('journeys').set({ status: 'archived', updatedAt: now }).where('id', '=', j.id).execute();
+    const people = left.filter((e) => e.contactId !== null && !e.test);
+    if (people.length === 0) return;
+    const contacts = await trx
+      .selectFrom('contacts')
+      .select(['id', 'firstName', 'lastName', 'email', 'phoneE164'])
+      .where('userId', '=', tenantId)
+      .where(
+        'id',
+        'in',
+        people.map((e) => e.contactId!),
+      )
+      .execute();
+    const byId = new Map(contacts.map((c) => [c.id, c]));
+    const journey = { id: j.id, name: j.name };
+    await recordEvents(
+      trx,
+      tenantId,
+      people.flatMap((e) => {
+        const c = byId.get(e.contactId!);
+        if (!c) return [];
+        return [
+          {
+            type: 'journey.exited' as const,
+            contactId: c.id,
+            payload: {
+              person: personOf({ ...c, phone: c.phoneE164 }),
+              journey,
+              enrollmentId: Number(e.id),
+              reason: ARCHIVED_EXIT_REASON,
+            },
+          },
+        ];
+      }),
+    );
+  });
   return getJourney(db, tenantId, input);
 }
 

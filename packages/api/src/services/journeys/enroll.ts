@@ -144,6 +144,7 @@ export async function testJourney(
 ): Promise<{ enrollmentId: number }> {
   return db.transaction().execute(async (trx) => {
     const j = await findJourney(trx, tenantId, input.id);
+    if (j.status === 'archived') throw badRequest('An archived journey cannot be tested');
     const d = await loadVersion(trx, j, j.currentVersion);
     if (d.steps.length === 0) throw badRequest('The journey has no steps');
     let person: { firstName: string; lastName: string; email: string | null; phone: string | null };

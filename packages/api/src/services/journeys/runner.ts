@@ -432,7 +432,8 @@ async function visit(
       deliveryId: r.deliveryId ?? null,
       createdAt: now,
     });
-    if (contactId)
+    // A task step's own event ('Task *Call Maria* assigned to Pastor John') tells it: one line, not two.
+    if (contactId && !(step.kind === 'task' && r.outcome === 'done'))
       events.push({
         type: 'journey.step_done',
         contactId,
