@@ -17,6 +17,9 @@ browserDescribe(describe)('Giving', async () => {
     await signIn(page, e2e.app.url, church.user.username, church.password);
     await page.getByRole('navigation', { name: 'Marketing' }).getByRole('link', { name: 'Giving' }).click();
     await page.getByRole('heading', { level: 1, name: 'Giving' }).waitFor();
+    // Giving opens on its Overview; nothing given yet.
+    await page.getByText('No lapsed donors: everyone who gave this year gave in the last 90 days.').waitFor();
+    await page.getByRole('tab', { name: 'Funds' }).click();
     await page.getByRole('button', { name: 'Add Fund' }).click();
     const dialog = page.getByRole('dialog', { name: 'Add Fund' });
     await dialog.getByLabel('Name').fill('Missions');
@@ -105,5 +108,24 @@ browserDescribe(describe)('Giving', async () => {
         .map((g: { amountCents: number }) => g.amountCents)
         .sort(),
     ).toEqual([12500, 5050].sort());
+
+    // The Overview counts the batch's gifts with the card gifts, by month and by fund.
+    const overview = (await church.client.get('/api/giving/overview')).body as { totalCents: number };
+    expect(overview.totalCents).toBeGreaterThanOrEqual(17550);
+    await page.goto('/giving/overview');
+    const total = `$${(overview.totalCents / 100).toFixed(2)}`;
+    await page.getByText('Given in the last 12 months').waitFor();
+    await page.getByText(total, { exact: true }).first().waitFor();
+    await page.getByRole('table', { name: 'Gifts by fund' }).getByText('General').waitFor();
+    await page
+      .getByRole('img', { name: /Gifts by month/ })
+      .or(page.getByLabel(/Gifts by month/))
+      .first()
+      .waitFor();
+    await expectAccessible(page);
+    for (const width of [390, 1024, 1366]) {
+      await page.setViewportSize({ width, height: 900 });
+      await screenshot(page, `giving-overview-${width}`);
+    }
   }, 240_000);
 });

@@ -50,6 +50,7 @@ const ChurchTemplatesPage = lazyScreen(
 );
 const SocialBlastPage = lazyScreen(() => import('./features/social-blast/social-blast-page'), 'SocialBlastPage');
 const QrCodesPage = lazyScreen(() => import('./features/qr-codes/qr-codes-page'), 'QrCodesPage');
+const GivingOverviewPage = lazyScreen(() => import('./features/giving/overview-page'), 'GivingOverviewPage');
 const FundsPage = lazyScreen(() => import('./features/giving/funds-page'), 'FundsPage');
 const RecurringPage = lazyScreen(() => import('./features/giving/recurring-page'), 'RecurringPage');
 const BatchesPage = lazyScreen(() => import('./features/giving/batches-page'), 'BatchesPage');
@@ -156,7 +157,8 @@ const routes = createRoutesFromElements(
         <Route path="/qr-codes" element={<QrCodesPage />} />
         <Route path="/profile-updates" element={<ProfileUpdatesPage />} />
         <Route path="/qr-codes/new" element={<QrCodesPage />} />
-        <Route path="/giving" element={<Navigate to="/giving/funds" replace />} />
+        <Route path="/giving" element={<Navigate to="/giving/overview" replace />} />
+        <Route path="/giving/overview" element={<GivingOverviewPage />} />
         <Route path="/giving/funds" element={<FundsPage />} />
         <Route path="/giving/recurring" element={<RecurringPage />} />
         <Route path="/giving/batches" element={<BatchesPage />} />

@@ -44,7 +44,7 @@ export const marketingNav: NavItem[] = [
   { label: 'Social Blast', to: '/social-blast', icon: IconSpeakerphone, isActive: under('/social-blast') },
   { label: 'Journeys', to: '/journeys', icon: IconRoute, isActive: under('/journeys') },
   { label: 'Tasks', to: '/tasks', icon: IconChecklist, isActive: under('/tasks') },
-  { label: 'Giving', to: '/giving/funds', icon: IconCoin, isActive: under('/giving') },
+  { label: 'Giving', to: '/giving/overview', icon: IconCoin, isActive: under('/giving') },
   { label: 'Conversations', to: '/conversations', icon: IconMessages, isActive: under('/conversations') },
 ];
 

@@ -2,6 +2,7 @@ import { Tabs } from '@mantine/core';
 import { useLocation, useNavigate } from 'react-router-dom';
 
 const TABS = [
+  { value: '/giving/overview', label: 'Overview' },
   { value: '/giving/funds', label: 'Funds' },
   { value: '/giving/recurring', label: 'Recurring' },
   { value: '/giving/batches', label: 'Batches' },

@@ -12,6 +12,9 @@ import {
   findGiftsSchema,
   findSchedulesSchema,
   giftPageSchema,
+  givingOverviewSchema,
+  lapsedToJourneySchema,
+  lapsedToListSchema,
   preparedGiftSchema,
   prepareGiftSchema,
   scheduleSchema,
@@ -20,6 +23,7 @@ import {
 import { prepareGift } from '../../services/giving/gifts.js';
 import { completeDemoGift } from '../../services/giving/stripe-events.js';
 import { findGifts } from '../../services/giving/gift-list.js';
+import { givingOverview, lapsedDonorsToJourney, lapsedDonorsToList } from '../../services/giving/overview.js';
 import {
   addBatchLine,
   commitBatch,
@@ -109,6 +113,29 @@ export const givingRouter = router({
     .input(findGiftsSchema)
     .output(giftPageSchema)
     .query(({ ctx, input }) => findGifts(ctx.db, ctx.tenantId, input)),
+  overview: protectedProcedure
+    .meta(
+      rest.get(
+        '/api/giving/overview',
+        'The last 12 months: totals by month and fund, recurring income per month, new and lapsed donors, gifts by source',
+      ),
+    )
+    .output(givingOverviewSchema)
+    .query(({ ctx }) => givingOverview(ctx.db, ctx.tenantId)),
+  lapsedToList: protectedProcedure
+    .meta(rest.post('/api/giving/lapsed/list', 'Add every lapsed donor who is a contact to a list', { errors: [404] }))
+    .input(lapsedToListSchema)
+    .output(z.object({ donors: z.number().int(), added: z.number().int() }))
+    .mutation(({ ctx, input }) => lapsedDonorsToList(ctx.db, ctx.tenantId, input)),
+  lapsedToJourney: protectedProcedure
+    .meta(
+      rest.post('/api/giving/lapsed/journey', 'Enrol every lapsed donor who is a contact in an active journey', {
+        errors: [404],
+      }),
+    )
+    .input(lapsedToJourneySchema)
+    .output(z.object({ enrolled: z.number().int(), skipped: z.number().int() }))
+    .mutation(({ ctx, input }) => lapsedDonorsToJourney(ctx.db, ctx.tenantId, input)),
   recurring: protectedProcedure
     .meta(rest.get('/api/giving/recurring', "The church's recurring gifts: status, fundId"))
     .input(findSchedulesSchema)

@@ -5,7 +5,7 @@ import type { ContactListsTable } from '@lampstand/db';
 import type { contactListSchema } from '../../schemas/contacts.js';
 import { notFound } from '../../errors.js';
 import { deleteChurchRow, findChurchRow } from '../church-rows.js';
-import { personOf, recordEvent } from '../events/record.js';
+import { personOf, recordEvent, recordEvents } from '../events/record.js';
 
 function toList(r: Selectable<ContactListsTable>, count?: number): z.input<typeof contactListSchema> {
   return {
@@ -160,6 +160,55 @@ async function changeMembership(
 /** Add a contact to a list; adding one already there changes nothing. */
 export function addContactToList(db: Db, tenantId: number, input: { listId: number; contactId: number }) {
   return changeMembership(db, tenantId, input, 'add');
+}
+
+/**
+ * Add many of the church's contacts to a list at once (each newly added one a `list.member_added`
+ * event, in one transaction); those already there change nothing. The number newly added.
+ */
+export async function addContactsToList(
+  db: Db,
+  tenantId: number,
+  input: { listId: number; contactIds: readonly number[] },
+): Promise<number> {
+  return db.transaction().execute(async (trx) => {
+    const list = await getContactList(trx, tenantId, input.listId);
+    if (input.contactIds.length === 0) return 0;
+    const added = await trx
+      .insertInto('contactsInLists')
+      .columns(['userId', 'listId', 'contactId'])
+      .expression((eb) =>
+        eb
+          .selectFrom('contacts')
+          .select([eb.val(tenantId).as('userId'), eb.val(list.id).as('listId'), 'id'])
+          .where('userId', '=', tenantId)
+          .where('id', 'in', [...input.contactIds]),
+      )
+      .onConflict((oc) => oc.columns(['listId', 'contactId']).doNothing())
+      .returning('contactId')
+      .execute();
+    if (added.length === 0) return 0;
+    const people = await trx
+      .selectFrom('contacts')
+      .select(['id', 'firstName', 'lastName', 'email', 'phone'])
+      .where('userId', '=', tenantId)
+      .where(
+        'id',
+        'in',
+        added.map((a) => a.contactId),
+      )
+      .execute();
+    await recordEvents(
+      trx,
+      tenantId,
+      people.map((c) => ({
+        type: 'list.member_added' as const,
+        contactId: c.id,
+        payload: { person: personOf(c), list: { id: list.id, name: list.name } },
+      })),
+    );
+    return added.length;
+  });
 }
 
 export function removeContactFromList(db: Db, tenantId: number, input: { listId: number; contactId: number }) {
