@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { registerChurch } from '@lampstand/server/testing';
-import { browserDescribe, expectAccessible, screenshot, signIn, startE2E, toast } from './helpers';
+import { animationsDone, browserDescribe, expectAccessible, screenshot, signIn, startE2E, toast } from './helpers';
 
 // Giving that recurs (issue 30), in demo mode: staff add a fund; a visitor on a phone gives $40
 // monthly split $30 General / $10 Missions with the fees covered; staff see it under Recurring and
@@ -126,6 +126,23 @@ browserDescribe(describe)('Giving', async () => {
     for (const width of [390, 1024, 1366]) {
       await page.setViewportSize({ width, height: 900 });
       await screenshot(page, `giving-overview-${width}`);
+    }
+
+    // The donor's gifts on their contact (matched by email when they gave).
+    const lydia = (await church.client.get('/api/giving/gifts?status=completed')).body.gifts.find(
+      (g: { donorName: string | null }) => g.donorName === 'Lydia Purple',
+    ) as { contactId: number };
+    expect(lydia.contactId).toBeGreaterThan(0);
+    await page.goto(`/contacts/detail/${lydia.contactId}`);
+    await page.getByRole('tab', { name: 'Giving' }).click();
+    const donorGifts = page.getByRole('table', { name: 'Gifts' });
+    await donorGifts.getByText('General $30.00, Missions $10.00').waitFor();
+    await donorGifts.getByText('Card, monthly').waitFor();
+    await expectAccessible(page);
+    for (const width of [390, 1366]) {
+      await page.setViewportSize({ width, height: 900 });
+      await animationsDone(page);
+      await screenshot(page, `contact-gifts-${width}`);
     }
   }, 240_000);
 });

@@ -12,6 +12,7 @@ import { fullName, staffRoleLabel } from './labels';
 import { ListMemberships } from './contact-list-memberships';
 import { Consent } from './contact-consent';
 import { ContactActivity } from './contact-activity';
+import { ContactGifts } from '../giving/contact-gifts';
 
 export function ContactDetails({ contactId, initialTab }: { contactId: number; initialTab?: string | null }) {
   const contact = trpc.contacts.get.useQuery({ id: contactId });
@@ -91,6 +92,7 @@ export function ContactDetails({ contactId, initialTab }: { contactId: number; i
           <Tabs.Tab value="children">Children</Tabs.Tab>
           <Tabs.Tab value="notes">Notes</Tabs.Tab>
           <Tabs.Tab value="activity">Activity</Tabs.Tab>
+          <Tabs.Tab value="giving">Giving</Tabs.Tab>
           {m.isServiceStaff ? <Tabs.Tab value="staff">Staff Info</Tabs.Tab> : null}
         </Tabs.List>
         <Tabs.Panel value="lists" pt="md">
@@ -109,6 +111,9 @@ export function ContactDetails({ contactId, initialTab }: { contactId: number; i
         </Tabs.Panel>
         <Tabs.Panel value="activity" pt="md">
           <ContactActivity contactId={c.id} />
+        </Tabs.Panel>
+        <Tabs.Panel value="giving" pt="md">
+          <ContactGifts contactId={c.id} />
         </Tabs.Panel>
         {m.isServiceStaff ? (
           <Tabs.Panel value="staff" pt="md">
