@@ -49,8 +49,14 @@ export async function landingPageRoutes(
       const projects = await showUpCardsFor(db, page.userId, {
         ids: page.content.blocks.flatMap((b) => (b.type === 'showup' && b.projectId ? [b.projectId] : [])),
       });
+      // A button to the church's giving page needs its public handle (none: the button is not a link).
+      const gives = page.content.blocks.some((b) => b.type === 'cta' && b.link?.kind === 'give');
+      const profile = gives
+        ? await db.selectFrom('churchProfiles').select('handle').where('userId', '=', page.userId).executeTakeFirst()
+        : undefined;
       const html = renderLandingPage({
         projects,
+        givePath: profile?.handle ? `/c/${encodeURIComponent(profile.handle)}/give` : null,
         publicUrl: opts.publicUrl,
         churchName: page.churchName,
         name: page.name,

@@ -87,6 +87,8 @@ describe('/c/{handle}', () => {
     expect(home.html).toContain(`name="list_${list.body.id}"`);
     expect(home.html).toContain('News once a month.');
     expect(home.html).not.toContain('Elders (private)');
+    // The giving page is one click away (issue 30 §2).
+    expect(home.html).toContain('<a href="/c/grace-city/give">Give</a>');
     // At most 2 KB of JavaScript.
     const scripts = [...home.html.matchAll(/<script>([\s\S]*?)<\/script>/g)].map((m) => m[1]!);
     expect(scripts.join('').length).toBeLessThanOrEqual(2048);

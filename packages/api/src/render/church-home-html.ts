@@ -12,7 +12,7 @@ const HOME_CSS = `.home-hero{padding:56px 24px 32px;text-align:center;background
 .home-hero h1{margin:12px 0 8px;font-size:clamp(1.8rem,5vw,2.6rem);line-height:1.2}.lines{white-space:pre-line;margin:0}ul.pages{list-style:none;padding:0;margin:0;display:grid;gap:12px}
 ul.pages a{display:block;padding:16px;border:1px solid #e5e7eb;border-radius:12px;text-decoration:none;background:#fff}ul.pages span{display:block;color:#4b5563;font-size:.95rem}
 fieldset{border:0;padding:0;margin:0;display:grid;gap:10px}legend{font-weight:600;margin-bottom:6px}form.su label.list{display:flex;gap:10px;align-items:flex-start;font-weight:400}
-form.su label.list input{width:20px;height:20px;margin-top:3px;accent-color:#364fc7}label.list b{display:block}`;
+form.su label.list input{width:20px;height:20px;margin-top:3px;accent-color:#364fc7}label.list b{display:block}header nav{display:flex;gap:16px}`;
 
 const abs = (publicUrl: string, u: string) => (u.startsWith('/') ? publicUrl + u : u);
 
@@ -76,7 +76,7 @@ export function renderChurchHome(v: ChurchHomeView): string {
     : '';
   const year = v.year ?? new Date().getFullYear();
   const body =
-    `<header><a class="brand" href="${escapeHtml(canonical)}">${escapeHtml(v.churchName)}</a><a href="/c/${escapeHtml(v.handle)}/me">Members</a></header>` +
+    `<header><a class="brand" href="${escapeHtml(canonical)}">${escapeHtml(v.churchName)}</a><nav aria-label="${escapeHtml(v.churchName)}"><a href="/c/${escapeHtml(v.handle)}/give">Give</a> <a href="/c/${escapeHtml(v.handle)}/me">Members</a></nav></header>` +
     `<main><div class="home-hero">${logo}<h1>${escapeHtml(v.churchName)}</h1>${
       v.description ? `<p class="lines">${escapeHtml(v.description)}</p>` : ''
     }</div>${visit ? section('visit', 'Visit us', visit) : ''}${pages}${projects}${joinForm(v)}</main>` +

@@ -26,3 +26,32 @@ describe('the public page: key highlights', () => {
     expect(html).not.toContain('<ol');
   });
 });
+
+describe('the public page: a button to the giving page (issue 30 §2)', () => {
+  const give = (fundId: number | null): Block => ({
+    id: 'g',
+    type: 'cta',
+    text: 'Give',
+    link: { kind: 'give', fundId },
+  });
+  const render = (blocks: Block[], givePath: string | null) =>
+    renderLandingPage({
+      publicUrl: 'https://lampstand.example',
+      churchName: 'Grace Church',
+      name: 'Easter',
+      slug: 'easter',
+      content: landingPageContentSchema.parse({ blocks }),
+      givePath,
+    });
+
+  it("goes to the church's giving page, with the chosen fund", () => {
+    expect(render([give(7)], '/c/grace/give')).toContain('<a class="btn" href="/c/grace/give?fund=7">Give</a>');
+    expect(render([give(null)], '/c/grace/give')).toContain('<a class="btn" href="/c/grace/give">Give</a>');
+  });
+
+  it('is not a link while the church has no public handle', () => {
+    const html = render([give(7)], null);
+    expect(html).toContain('<span class="btn">Give</span>');
+    expect(html).not.toContain('/give');
+  });
+});

@@ -60,6 +60,8 @@ export interface RenderOptions {
    * absent in the builder's preview.
    */
   projects?: ReadonlyMap<number, ShowUpCard>;
+  /** The church's giving page (`/c/{handle}/give`), when it has a public handle: where a 'give' button goes. */
+  givePath?: string | null;
   year?: number;
 }
 
@@ -129,9 +131,13 @@ function renderBlock(b: Block, ctx: RenderOptions & { firstHero: boolean }): str
             ? `#${b.link.blockId}`
             : b.link?.kind === 'showup'
               ? `/show-up/${b.link.projectId}`
-              : ctx.content.blocks.find((x) => x.type === 'signup')
-                ? `#${ctx.content.blocks.find((x) => x.type === 'signup')!.id}`
-                : '';
+              : b.link?.kind === 'give'
+                ? ctx.givePath
+                  ? `${ctx.givePath}${b.link.fundId ? `?fund=${b.link.fundId}` : ''}`
+                  : ''
+                : ctx.content.blocks.find((x) => x.type === 'signup')
+                  ? `#${ctx.content.blocks.find((x) => x.type === 'signup')!.id}`
+                  : '';
       return `<div class="cta" id="${escapeHtml(b.id)}">${
         href
           ? `<a class="btn" href="${escapeHtml(href)}">${escapeHtml(b.text)}</a>`

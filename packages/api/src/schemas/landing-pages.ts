@@ -94,6 +94,8 @@ export const ctaLinkSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('signup'), blockId: blockIdSchema }),
   /** A Show Up project's page. */
   z.object({ kind: z.literal('showup'), projectId: idSchema('Project ID') }),
+  /** The church's giving page (/c/{handle}/give), with a fund chosen when it is one of its public funds. */
+  z.object({ kind: z.literal('give'), fundId: idSchema('Fund').nullable().default(null) }),
 ]);
 export type CtaLink = z.infer<typeof ctaLinkSchema>;
 export const ctaBlockSchema = z.object({

@@ -22,6 +22,7 @@ export function CtaEditor({ block, onChange, blocks }: EditorProps<'cta'>) {
         data={[
           { value: 'signup', label: 'A sign-up form on this page' },
           { value: 'showup', label: 'A Show Up project' },
+          { value: 'give', label: 'Our giving page' },
           { value: 'url', label: 'A web address' },
           { value: 'none', label: 'The first sign-up form, if any' },
         ]}
@@ -32,9 +33,11 @@ export function CtaEditor({ block, onChange, blocks }: EditorProps<'cta'>) {
               ? { kind: 'signup', blockId: forms[0].id }
               : v === 'showup'
                 ? { kind: 'showup', projectId: 1 }
-                : v === 'url'
-                  ? { kind: 'url', url: 'https://' }
-                  : null,
+                : v === 'give'
+                  ? { kind: 'give', fundId: null }
+                  : v === 'url'
+                    ? { kind: 'url', url: 'https://' }
+                    : null,
           )
         }
       />
@@ -60,6 +63,9 @@ export function CtaEditor({ block, onChange, blocks }: EditorProps<'cta'>) {
           value={block.link.projectId}
           onChange={(v) => setLink({ kind: 'showup', projectId: Number(v) || 1 })}
         />
+      )}
+      {block.link?.kind === 'give' && (
+        <GiveFundSelect fundId={block.link.fundId} onChange={(fundId) => setLink({ kind: 'give', fundId })} />
       )}
       {block.link?.kind === 'url' && (
         <TextInput
@@ -168,5 +174,21 @@ export function SignupEditor({ block, onChange }: EditorProps<'signup'>) {
         </Group>
       </Checkbox.Group>
     </Stack>
+  );
+}
+
+/** The fund a giving-page button chooses: one of the church's public active funds, or the donor's choice. */
+function GiveFundSelect({ fundId, onChange }: { fundId: number | null; onChange: (fundId: number | null) => void }) {
+  const funds = trpc.funds.list.useQuery({ status: 'active' });
+  return (
+    <Select
+      label="Fund"
+      description="The giving page opens with this fund chosen; the donor can change it."
+      placeholder="The donor chooses"
+      clearable
+      data={(funds.data ?? []).filter((f) => f.isPublic).map((f) => ({ value: String(f.id), label: f.name }))}
+      value={fundId === null ? null : String(fundId)}
+      onChange={(v) => onChange(v ? Number(v) : null)}
+    />
   );
 }
