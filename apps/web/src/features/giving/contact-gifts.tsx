@@ -1,7 +1,7 @@
 import { Alert, Anchor, Badge, Button, Group, Pagination, Skeleton, Stack, Text } from '@mantine/core';
 import { useState } from 'react';
 import { Link } from 'react-router-dom';
-import { FREQUENCY_LABELS, formatCents, GIFT_STATUSES } from '@lampstand/api/schemas/giving';
+import { FREQUENCY_LABELS, formatCents, type GIFT_STATUSES } from '@lampstand/api/schemas/giving';
 import { trpc } from '../../lib/trpc';
 import { DataTable } from '../../ui/data-table';
 import { formatDate } from '../../ui/format';
