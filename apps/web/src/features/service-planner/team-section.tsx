@@ -20,7 +20,19 @@ import { trpc } from '../../lib/trpc';
 import { errorMessage, httpStatus } from '../../lib/errors';
 import { notifyError, notifySuccess } from '../../ui/notify';
 import { confirmDestructive } from '../../ui/confirm';
-import { AssignmentStatusBadge } from './bits';
+import { AssignmentStatusBadge, timeLabel } from './bits';
+
+/** 'At 9:00 AM' or 'All times' (issue 31 §3); nothing for a plan held once. */
+export function serviceTimeLabel(plan: { serviceTimes: string[] }, time: string | null): string | null {
+  if (time) return `At ${timeLabel(time)}`;
+  return plan.serviceTimes.length > 1 ? 'All times' : null;
+}
+
+/** The plan's times to choose from, 'All times' first (value 'all'). */
+export const serviceTimeOptions = (times: string[]) => [
+  { value: 'all', label: 'All times' },
+  ...times.map((t) => ({ value: t, label: timeLabel(t) })),
+];
 import { PLANNER_STALE_MS } from './plans-tab';
 
 function ScheduleModal({ plan, onClose }: { plan: PlanDetail; onClose: () => void }) {
@@ -32,6 +44,7 @@ function ScheduleModal({ plan, onClose }: { plan: PlanDetail; onClose: () => voi
   const [positionId, setPositionId] = useState<string | null>(null);
   const [itemId, setItemId] = useState<string | null>(null);
   const [notes, setNotes] = useState('');
+  const [serviceTime, setServiceTime] = useState<string>('all');
   const [memberError, setMemberError] = useState<string | null>(null);
   const [warning, setWarning] = useState<string | null>(null);
   const member = members.data?.find((m) => String(m.id) === memberId);
@@ -56,6 +69,7 @@ function ScheduleModal({ plan, onClose }: { plan: PlanDetail; onClose: () => voi
         positionId: positionId ? Number(positionId) : null,
         itemId: itemId ? Number(itemId) : null,
         notes,
+        serviceTime: serviceTime === 'all' ? null : serviceTime,
         force,
       });
       await utils.servicePlanner.plans.invalidate();
@@ -95,6 +109,18 @@ function ScheduleModal({ plan, onClose }: { plan: PlanDetail; onClose: () => voi
           value={itemId}
           onChange={setItemId}
         />
+        {plan.serviceTimes.length > 1 ? (
+          <Select
+            label="Service time"
+            allowDeselect={false}
+            data={serviceTimeOptions(plan.serviceTimes)}
+            value={serviceTime}
+            onChange={(v) => {
+              setServiceTime(v ?? 'all');
+              setWarning(null);
+            }}
+          />
+        ) : null}
         <TextInput label="Notes" value={notes} onChange={(e) => setNotes(e.currentTarget.value)} />
         {warning ? (
           <Alert color="orange" icon={<IconAlertTriangle size={18} />} title="Please check">
@@ -202,7 +228,14 @@ export function TeamSection({ plan }: { plan: PlanDetail }) {
                 ) : null}
               </Group>
               <Text size="xs" c="dimmed">
-                {[a.positionName, a.requestedAt ? 'asked' : 'not asked yet', a.notes].filter(Boolean).join(' · ')}
+                {[
+                  a.positionName,
+                  serviceTimeLabel(plan, a.serviceTime),
+                  a.requestedAt ? 'asked' : 'not asked yet',
+                  a.notes,
+                ]
+                  .filter(Boolean)
+                  .join(' · ')}
               </Text>
               {a.requestError ? (
                 <Text size="xs" c="red.8">
