@@ -483,6 +483,13 @@ browserDescribe(describe)('Service planner', async () => {
     await adaDialog.getByRole('button', { name: 'Assign' }).click();
     await adaDialog.waitFor({ state: 'hidden' });
     await expect.poll(() => cellText('Ada', '21')).toMatch(/Slides Pending$/);
+    // Bo said yes in person: the planner marks it.
+    await cellOf('Bo', '28').click();
+    await choose(page, 'Status', 'Accepted');
+    await expect.poll(() => cellText('Bo', '28')).toMatch(/Slides Accepted$/);
+    const boDialog = page.getByRole('dialog', { name: /^Bo · / });
+    await page.keyboard.press('Escape');
+    await boDialog.waitFor({ state: 'hidden' });
     await cellOf('Cy', '21').click();
     await page
       .getByRole('dialog', { name: /^Cy · / })

@@ -2,7 +2,13 @@ import { Button, Group, Modal, Select, Skeleton, Stack, Text, TextInput } from '
 import { IconCalendarOff, IconTrash } from '@tabler/icons-react';
 import dayjs from 'dayjs';
 import { useState } from 'react';
-import type { MatrixEntry, ScheduleMatrix as Matrix } from '@lampstand/api/schemas/service-planner';
+import {
+  ASSIGNMENT_STATUSES,
+  MATRIX_STATUS_LABELS,
+  matrixStatusOf,
+  type MatrixEntry,
+  type ScheduleMatrix as Matrix,
+} from '@lampstand/api/schemas/service-planner';
 import { trpc } from '../../lib/trpc';
 import { errorMessage } from '../../lib/errors';
 import { EmptyState } from '../../ui/empty-state';
@@ -15,6 +21,13 @@ import { ScheduleAnyway, ServiceTimeSelect, serviceTimeLabel, useScheduleMember 
 import { AutoScheduleButton } from './auto-schedule-modal';
 
 type DatePlans = Matrix['dates'][number]['plans'];
+type AssignmentStatus = (typeof ASSIGNMENT_STATUSES)[number];
+
+/** A status set by hand (an answer given in person), in the matrix's words. */
+const STATUS_OPTIONS = ASSIGNMENT_STATUSES.map((value) => ({
+  value,
+  label: MATRIX_STATUS_LABELS[matrixStatusOf(value)],
+}));
 
 /** The matrix's rows from the API's answer: each entry's position, time and status. */
 export function matrixRows(matrix: Matrix): MatrixRow[] {
@@ -129,7 +142,10 @@ function MatrixCellModal({
   const refresh = () =>
     Promise.all([utils.servicePlanner.matrix.invalidate(), utils.servicePlanner.plans.invalidate()]);
 
-  const change = async (e: MatrixEntry, fields: { positionId?: number | null; serviceTime?: string | null }) => {
+  const change = async (
+    e: MatrixEntry,
+    fields: { positionId?: number | null; serviceTime?: string | null; status?: AssignmentStatus },
+  ) => {
     try {
       await update.mutateAsync({ id: e.assignmentId, ...fields });
       await refresh();
@@ -180,6 +196,13 @@ function MatrixCellModal({
                 value={e.positionId ? String(e.positionId) : null}
                 onChange={(v) => void change(e, { positionId: v ? Number(v) : null })}
                 clearable
+              />
+              <Select
+                label="Status"
+                allowDeselect={false}
+                data={STATUS_OPTIONS}
+                value={STATUS_OPTIONS.find((o) => matrixStatusOf(o.value) === e.status)!.value}
+                onChange={(v) => v && void change(e, { status: v })}
               />
               {p && p.serviceTimes.length > 1 ? (
                 <ServiceTimeSelect
