@@ -68,6 +68,7 @@ browserDescribe(describe)('members portal', async () => {
       'Subscriptions',
       'My details',
       'My household',
+      'My schedule',
     ]);
     await member.getByText('Signed in as Ruth Moss.').waitFor();
     await expectAccessible(member);
@@ -101,6 +102,40 @@ browserDescribe(describe)('members portal', async () => {
     await member.getByText('No family members are linked to you yet.').waitFor();
     await expectAccessible(member);
     await shots(member, 'portal-household');
+
+    // Issue 31 §1: My schedule: accept a request, add blockout dates.
+    const P = '/api/service-planner';
+    const sound = (await church.client.post(`${P}/positions`, { name: 'Sound', category: 'Tech' })).body;
+    const ruthMember = (await church.client.post(`${P}/members`, { contactId: ruth.id, positionIds: [sound.id] })).body;
+    const soon = new Date(Date.now() + 10 * 86_400_000).toISOString().slice(0, 10);
+    const plan = (
+      await church.client.post(`${P}/plans`, { title: 'Morning Service', date: soon, serviceTimes: ['09:00', '11:00'] })
+    ).body;
+    await church.client.post(`${P}/plans/${plan.id}/assignments`, {
+      memberId: ruthMember.id,
+      positionId: sound.id,
+      serviceTime: '09:00',
+    });
+    await member.getByRole('navigation').getByRole('link', { name: 'My schedule' }).click();
+    await member.getByRole('heading', { name: 'My schedule', level: 1 }).waitFor();
+    await member.getByText(/9:00 AM · Sound/).waitFor();
+    await expectAccessible(member);
+    await shots(member, 'portal-schedule');
+    await member.getByRole('button', { name: /^Accept Morning Service/ }).click();
+    await member.getByText('Thank you. You have accepted.').waitFor();
+    await member.getByText('Accepted', { exact: true }).waitFor();
+    await member.getByLabel('From', { exact: true }).fill('2031-05-10');
+    await member.getByLabel('To', { exact: true }).fill('2031-05-01');
+    await member.getByRole('button', { name: 'Add blockout dates' }).click();
+    await member.getByText('End date must be on or after the start date').waitFor();
+    await expectAccessible(member);
+    await member.getByLabel('To', { exact: true }).fill('2031-05-19');
+    await member.getByLabel('Reason (optional)').fill('Holiday');
+    await member.getByRole('button', { name: 'Add blockout dates' }).click();
+    await member.getByText('Your blockout dates are saved.').waitFor();
+    await member.getByText(/May 10, 2031 to .*May 19, 2031 · Holiday/).waitFor();
+    await expectAccessible(member);
+    await shots(member, 'portal-schedule-blockout');
     await context.close();
 
     // Staff: the dashboard's count, the queue, Approve.

@@ -440,6 +440,63 @@ browserDescribe(describe)('Service planner', async () => {
         { timeout: 15_000 },
       )
       .toEqual(['ada@example.org', 'bo@example.org', 'bo@example.org', 'cy@example.org']);
+
+    // Issue 31 §5: the matrix shows the requests and their answers at a glance.
+    const tokens = await e2e.app.db
+      .selectFrom('servicePlanAssignments as a')
+      .innerJoin('servicePlans as p', 'p.id', 'a.servicePlanId')
+      .innerJoin('teamMembers as m', 'm.id', 'a.teamMemberId')
+      .select(['a.token', 'p.date', 'm.name'])
+      .where('p.title', '=', 'Rota Sunday')
+      .execute();
+    const tokenOf = (name: string, date: string) => tokens.find((t) => t.name === name && t.date === date)!.token;
+    await api.post(`${BASE}/requests/${tokenOf('Ada', '2032-03-07')}/accept`);
+    await api.post(`${BASE}/requests/${tokenOf('Cy', '2032-03-21')}/decline`);
+    await page.getByRole('tab', { name: 'Matrix' }).click();
+    await page.getByLabel('From', { exact: true }).fill('2032-03-01');
+    await page.getByLabel('To', { exact: true }).fill('2032-03-31');
+    await page.getByRole('combobox', { name: 'Team' }).click();
+    await page.getByRole('option', { name: 'Tech', exact: true }).click();
+    const grid = page.getByRole('table', { name: 'Scheduling matrix' });
+    const cellOf = (name: string, day: string) =>
+      grid.getByRole('button', { name: new RegExp(`^${name}, .*Mar ${day}, 2032:`) });
+    const cellText = async (name: string, day: string) =>
+      (await cellOf(name, day).innerText()).replace(/\s+/g, ' ').trim();
+    await expect.poll(() => cellText('Ada', '7')).toMatch(/Slides Accepted$/);
+    expect(await cellText('Cy', '21')).toMatch(/Slides Declined$/);
+    expect(await cellText('Bo', '28')).toMatch(/Slides Pending$/);
+    expect(await cellText('Ada', '14')).toMatch(/Away$/);
+    await expect.poll(() => grid.getByText('Accepted', { exact: true }).count()).toBe(1);
+    await expect.poll(() => grid.getByText('Pending', { exact: true }).count()).toBe(2);
+    await expectAccessible(page);
+    for (const width of [390, 1024, 1366]) {
+      await page.setViewportSize({ width, height: 800 });
+      await settled(page);
+      await screenshot(page, `planner-matrix-${width}`);
+    }
+    // Click Cy's declined Sunday and give the slot to Ada there instead: assign, then remove Cy.
+    await page.setViewportSize({ width: 1366, height: 800 });
+    await cellOf('Ada', '21').click();
+    const adaDialog = page.getByRole('dialog', { name: /^Ada · .*Mar 21, 2032/ });
+    await choose(page, 'Position', 'Tech: Slides');
+    await expectAccessible(page);
+    await adaDialog.getByRole('button', { name: 'Assign' }).click();
+    await adaDialog.waitFor({ state: 'hidden' });
+    await expect.poll(() => cellText('Ada', '21')).toMatch(/Slides Pending$/);
+    // Bo said yes in person: the planner marks it.
+    await cellOf('Bo', '28').click();
+    await choose(page, 'Status', 'Accepted');
+    await expect.poll(() => cellText('Bo', '28')).toMatch(/Slides Accepted$/);
+    const boDialog = page.getByRole('dialog', { name: /^Bo · / });
+    await page.keyboard.press('Escape');
+    await boDialog.waitFor({ state: 'hidden' });
+    await cellOf('Cy', '21').click();
+    await page
+      .getByRole('dialog', { name: /^Cy · / })
+      .getByRole('button', { name: 'Remove' })
+      .click();
+    await page.getByRole('dialog', { name: 'Remove from plan' }).getByRole('button', { name: 'Remove' }).click();
+    await expect.poll(() => cellText('Cy', '21')).toMatch(/not scheduled$/);
     await context.close();
   }, 120_000);
 });

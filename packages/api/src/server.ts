@@ -111,6 +111,7 @@ export { verifyWebhook, signWebhook } from './services/webhooks/signing.js';
 export * from './services/portal/sign-in.js';
 export * from './services/portal/sessions.js';
 export * from './services/portal/member.js';
+export * from './services/portal/schedule.js';
 export {
   proposeDetails,
   confirmProposalEmail,

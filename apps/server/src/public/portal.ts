@@ -26,6 +26,10 @@ import {
   setPortalSubscriptions,
   unsubscribeEverything,
   validPortalCsrf,
+  portalSchedule,
+  answerPortalAssignment,
+  addPortalBlockout,
+  deletePortalBlockout,
   PORTAL_COOKIE,
   PORTAL_SESSION_DAYS,
   portalPath,
@@ -48,10 +52,19 @@ import {
   subscriptionsSection,
   type DetailsView,
 } from '@lampstand/api/render/portal-sections-html';
+import { scheduleSection, type BlockoutFormState } from '@lampstand/api/render/portal-schedule-html';
 import { renderNotFound } from '@lampstand/api/render/landing-page-html';
 import type { AppDeps } from '../app-deps.js';
 
 type Body = Record<string, string | string[]>;
+
+/** What 'My schedule' says after an answer or a change. */
+const SCHEDULE_NOTICES: Record<string, string> = {
+  accepted: 'Thank you. You have accepted.',
+  declined: 'You have declined. The church will find someone else.',
+  'blockout-added': 'Your blockout dates are saved.',
+  'blockout-removed': 'Your blockout dates are removed.',
+};
 type Req = FastifyRequest<{ Params: Record<string, string> }>;
 
 /** A form body; a repeated name (the list checkboxes) becomes an array. */
@@ -185,7 +198,7 @@ export async function portalRoutes(app: FastifyInstance, opts: { deps: AppDeps; 
       ? 'Your subscriptions are saved.'
       : done === 'proposed'
         ? 'Thank you. The church will check your changes.'
-        : undefined;
+        : (SCHEDULE_NOTICES[done ?? ''] ?? undefined);
   };
 
   // ---- Signing in ----
@@ -457,6 +470,67 @@ export async function portalRoutes(app: FastifyInstance, opts: { deps: AppDeps; 
       messagePage(view(c), 'Email address confirmed', 'Thank you. The church will check your changes.'),
     );
   });
+
+  // ---- My schedule (issue 31 §1) ----
+  const schedulePage = async (c: PortalChurch, s: PortalSession, notice?: string, state?: BlockoutFormState) =>
+    page(
+      c,
+      s,
+      'My schedule',
+      '/schedule',
+      scheduleSection(portalPath(c.handle), portalCsrfToken(secret, s), await portalSchedule(db, s), state),
+      notice,
+    );
+  app.get(
+    '/c/:handle/me/schedule',
+    signedIn(false, async (req, reply, c, s) => html(reply, 200, await schedulePage(c, s, noticeOf(req)))),
+  );
+  for (const response of ['accept', 'decline'] as const)
+    app.post(
+      `/c/:handle/me/schedule/:id/${response}`,
+      signedIn(true, async (req, reply, c, s) => {
+        await answerPortalAssignment(db, s, { assignmentId: idParam(req.params.id), response });
+        return reply.redirect(`${portalPath(c.handle)}/schedule?done=${response}ed`, 303);
+      }),
+    );
+  app.post(
+    '/c/:handle/me/schedule/blockouts',
+    signedIn(true, async (req, reply, c, s) => {
+      const body = (req.body ?? {}) as Body;
+      const values = Object.fromEntries(
+        ['startsOn', 'endsOn', 'reason', 'repeat', 'nth', 'weekday', 'interval'].map((k) => [k, one(body[k])]),
+      );
+      const memberId = idParam(one(body.memberId));
+      try {
+        await addPortalBlockout(db, s, {
+          memberId,
+          startsOn: values.startsOn!,
+          endsOn: values.endsOn!,
+          reason: values.reason!,
+          repeat: values.repeat!,
+          nth: values.nth!,
+          weekday: values.weekday!,
+          interval: values.interval!,
+        });
+        return reply.redirect(`${portalPath(c.handle)}/schedule?done=blockout-added`, 303);
+      } catch (err) {
+        if (!(err instanceof ZodError)) throw err;
+        const errors: Record<string, string> = {};
+        for (const i of err.issues) {
+          const k = String(i.path[0] ?? '_');
+          errors[['startsOn', 'endsOn', 'reason'].includes(k) ? k : '_'] ??= i.message;
+        }
+        return html(reply, 400, await schedulePage(c, s, undefined, { memberId, values, errors }));
+      }
+    }),
+  );
+  app.post(
+    '/c/:handle/me/schedule/blockouts/:id/delete',
+    signedIn(true, async (req, reply, c, s) => {
+      await deletePortalBlockout(db, s, idParam(req.params.id));
+      return reply.redirect(`${portalPath(c.handle)}/schedule?done=blockout-removed`, 303);
+    }),
+  );
 
   // ---- My household ----
   app.get(

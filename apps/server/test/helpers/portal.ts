@@ -78,3 +78,14 @@ export class Member {
     return m![1]!;
   }
 }
+
+/** Ask for a sign-in link at `base` (`/c/{handle}/me`) and press its button: the member is signed in. */
+export async function signInToPortal(db: Db, baseUrl: string, base: string, email: string): Promise<Member> {
+  const member = new Member(baseUrl);
+  await db.deleteFrom('rateLimitBuckets').where('key', 'like', 'portal-sign-in:client:%').execute();
+  expect((await member.post(`${base}/sign-in`, { address: email })).status).toBe(200);
+  const link = await linkInOutbox(db, email, new RegExp(`http://\\S+${base}/link/[\\w-]+`));
+  const pressed = await member.post(new URL(link).pathname);
+  expect(pressed.status, pressed.text).toBe(303);
+  return member;
+}

@@ -9,7 +9,7 @@ header .church{font-weight:700;font-size:1.05rem;margin:0}header .church a{color
 nav a{display:block;padding:12px 10px;text-decoration:none;color:#374151;white-space:nowrap;border-bottom:3px solid transparent}nav a[aria-current=page]{color:#364fc7;border-color:#364fc7;font-weight:600}nav li:first-child a{padding-left:0}
 main{padding-top:16px;padding-bottom:16px}h1{font-size:1.5rem;margin:8px 0 16px;line-height:1.25}h2{font-size:1.15rem;margin:0 0 12px}
 .card{background:#fff;border:1px solid #e5e7eb;border-radius:12px;padding:16px;margin:0 0 16px}
-label{display:block;font-weight:600;margin:0 0 4px}input[type=text],input[type=email],input[type=tel],input[type=date]{width:100%;font:inherit;padding:10px 12px;border:1px solid #868e96;border-radius:8px;background:#fff}
+label{display:block;font-weight:600;margin:0 0 4px}input[type=text],input[type=email],input[type=tel],input[type=date],select{width:100%;font:inherit;padding:10px 12px;border:1px solid #868e96;border-radius:8px;background:#fff}
 .field{margin:0 0 14px}.check{display:flex;gap:10px;align-items:flex-start;padding:8px 0;font-weight:400}.check input{width:22px;height:22px;margin:1px 0 0;accent-color:#364fc7;flex:none}
 .check label{font-weight:400;margin:0}.check small{display:block;color:#4b5563}.btn{display:inline-block;background:#364fc7;color:#fff;border:0;border-radius:8px;padding:12px 20px;font:inherit;font-weight:600;cursor:pointer;text-decoration:none}
 .btn.light{background:#fff;color:#364fc7;border:1px solid #364fc7}.row{display:flex;flex-wrap:wrap;gap:8px;align-items:center}
@@ -31,6 +31,7 @@ export const PORTAL_SECTIONS = [
   { path: '/subscriptions', label: 'Subscriptions' },
   { path: '/details', label: 'My details' },
   { path: '/household', label: 'My household' },
+  { path: '/schedule', label: 'My schedule' },
 ] as const;
 
 function doc(title: string, church: PortalChurchView, body: string): string {

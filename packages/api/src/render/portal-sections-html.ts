@@ -15,7 +15,8 @@ export function homeSection(base: string, people: Person[]): string {
     `<p>Signed in as ${e(names.join(', '))}.</p><div class="card"><ul class="plain">` +
     `<li><a href="${e(base)}/subscriptions">Subscriptions</a>: choose which emails, texts and lists you get.</li>` +
     `<li><a href="${e(base)}/details">My details</a>: your name, email, phone, address and birthday.</li>` +
-    `<li><a href="${e(base)}/household">My household</a>: your family and children.</li></ul></div>`
+    `<li><a href="${e(base)}/household">My household</a>: your family and children.</li>` +
+    `<li><a href="${e(base)}/schedule">My schedule</a>: when you serve, your answers and your blockout dates.</li></ul></div>`
   );
 }
 

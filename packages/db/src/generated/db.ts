@@ -750,6 +750,7 @@ export interface ServicePlanAssignments {
   respondedAt: Date | null;
   serviceItemId: number | null;
   servicePlanId: number;
+  serviceTime: string | null;
   status: Generated<'scheduled' | 'confirmed' | 'declined'>;
   teamMemberId: number;
   token: string;
@@ -798,6 +799,13 @@ export interface ServicePlanTemplates {
   startTime: string | null;
   title: string;
   updatedAt: Generated<Date>;
+  userId: number;
+}
+
+export interface ServiceTeams {
+  createdAt: Generated<Date>;
+  id: Generated<number>;
+  name: string;
   userId: number;
 }
 
@@ -1031,6 +1039,7 @@ export interface TeamPositions {
   description: string | null;
   id: Generated<number>;
   name: string;
+  teamId: number | null;
   userId: number;
 }
 
@@ -1167,6 +1176,7 @@ export interface DB {
   servicePlans: ServicePlans;
   servicePlanSongs: ServicePlanSongs;
   servicePlanTemplates: ServicePlanTemplates;
+  serviceTeams: ServiceTeams;
   sessions: Sessions;
   showUpDonations: ShowUpDonations;
   showUpProjects: ShowUpProjects;

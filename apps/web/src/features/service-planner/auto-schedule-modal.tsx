@@ -1,4 +1,4 @@
-import { Alert, Badge, Button, Group, Modal, MultiSelect, Select, Stack, Table, Text } from '@mantine/core';
+import { Alert, Button, Group, Modal, MultiSelect, Select, Stack, Text } from '@mantine/core';
 import { IconWand } from '@tabler/icons-react';
 import { useMemo, useState } from 'react';
 import type { ScheduleProposal } from '@lampstand/api/schemas/service-planner';
@@ -7,6 +7,7 @@ import { useSave } from '../../lib/use-save';
 import { confirmAction } from '../../ui/confirm';
 import { dayLabel } from './bits';
 import { PLANNER_STALE_MS } from './plans-tab';
+import { ScheduleMatrix, type MatrixRow } from './schedule-matrix';
 
 type Slot = ScheduleProposal['assignments'][number];
 
@@ -59,19 +60,31 @@ function AutoScheduleModal({ onClose }: { onClose: () => void }) {
       }`,
     ],
     errorTitle: 'Failed to send requests',
-    invalidate: (utils) => utils.servicePlanner.plans.invalidate(),
+    invalidate: (utils) => utils.servicePlanner.invalidate(),
     onSuccess: onClose,
   });
 
-  const people = useMemo(() => {
-    const names = new Map<number, string>();
-    for (const s of slots) names.set(s.memberId, s.memberName);
-    return [...names].sort((a, b) => a[1].localeCompare(b[1]));
-  }, [slots]);
   const dates = useMemo(
     () => [...new Set((proposal?.assignments ?? []).concat(slots).map((s) => s.date))].sort(),
     [proposal, slots],
   );
+  // The proposal in the matrix (people × dates), as the everyday view shows it: each cell 'Proposed'.
+  const rows = useMemo((): MatrixRow[] => {
+    const names = new Map<number, string>();
+    for (const s of slots) names.set(s.memberId, s.memberName);
+    return [...names]
+      .sort((a, b) => a[1].localeCompare(b[1]))
+      .map(([id, name]) => ({
+        id,
+        name,
+        cells: dates.map((d) => ({
+          entries: slots
+            .map((s, k) => ({ s, k }))
+            .filter(({ s }) => s.memberId === id && s.date === d)
+            .map(({ s, k }) => ({ key: k, position: s.positionName, time: null, status: 'proposed' as const })),
+        })),
+      }));
+  }, [slots, dates]);
   const qualified = (positionId: number) =>
     (members.data ?? [])
       .filter((m) => m.positions.some((p) => p.id === positionId))
@@ -159,36 +172,7 @@ function AutoScheduleModal({ onClose }: { onClose: () => void }) {
                 </Stack>
               </Alert>
             ) : null}
-            <Table.ScrollContainer minWidth={Math.max(480, 160 + dates.length * 120)}>
-              <Table aria-label="Proposed schedule" striped withTableBorder>
-                <Table.Thead>
-                  <Table.Tr>
-                    <Table.Th>Person</Table.Th>
-                    {dates.map((d) => (
-                      <Table.Th key={d}>{dayLabel(d)}</Table.Th>
-                    ))}
-                  </Table.Tr>
-                </Table.Thead>
-                <Table.Tbody>
-                  {people.map(([id, name]) => (
-                    <Table.Tr key={id}>
-                      <Table.Th scope="row">{name}</Table.Th>
-                      {dates.map((d) => (
-                        <Table.Td key={d}>
-                          {slots
-                            .filter((s) => s.memberId === id && s.date === d)
-                            .map((s, k) => (
-                              <Badge key={k} variant="light">
-                                {s.positionName}
-                              </Badge>
-                            ))}
-                        </Table.Td>
-                      ))}
-                    </Table.Tr>
-                  ))}
-                </Table.Tbody>
-              </Table>
-            </Table.ScrollContainer>
+            <ScheduleMatrix label="Proposed schedule" dates={dates} rows={rows} />
             <Stack gap="xs">
               <Text fw={600} size="sm">
                 Change anyone

@@ -1,12 +1,13 @@
 import { Tabs } from '@mantine/core';
-import { IconCalendarEvent, IconMusic, IconUsers } from '@tabler/icons-react';
+import { IconCalendarEvent, IconLayoutGrid, IconMusic, IconUsers } from '@tabler/icons-react';
 import { useSearchParams } from 'react-router-dom';
 import { PageHeader } from '../../ui/page-header';
+import { MatrixTab } from './matrix-tab';
 import { PlansTab } from './plans-tab';
 import { SongsTab } from './songs-tab';
 import { TeamTab } from './team-tab';
 
-const TABS = ['plans', 'songs', 'team'] as const;
+const TABS = ['plans', 'matrix', 'songs', 'team'] as const;
 
 export function ServicePlannerPage() {
   const [params, setParams] = useSearchParams();
@@ -23,6 +24,9 @@ export function ServicePlannerPage() {
           <Tabs.Tab value="plans" leftSection={<IconCalendarEvent size={18} />}>
             Service Plans
           </Tabs.Tab>
+          <Tabs.Tab value="matrix" leftSection={<IconLayoutGrid size={18} />}>
+            Matrix
+          </Tabs.Tab>
           <Tabs.Tab value="songs" leftSection={<IconMusic size={18} />}>
             Song Library
           </Tabs.Tab>
@@ -32,6 +36,9 @@ export function ServicePlannerPage() {
         </Tabs.List>
         <Tabs.Panel value="plans">
           <PlansTab />
+        </Tabs.Panel>
+        <Tabs.Panel value="matrix">
+          <MatrixTab />
         </Tabs.Panel>
         <Tabs.Panel value="songs">
           <SongsTab />

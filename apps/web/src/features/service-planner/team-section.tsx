@@ -15,25 +15,97 @@ import {
 } from '@mantine/core';
 import { IconAlertTriangle, IconCheck, IconDots, IconMail, IconTrash, IconUserPlus, IconX } from '@tabler/icons-react';
 import { useState } from 'react';
-import type { Assignment, PlanDetail } from '@lampstand/api/schemas/service-planner';
+import type { z } from 'zod';
+import type { Assignment, createAssignmentSchema, PlanDetail } from '@lampstand/api/schemas/service-planner';
 import { trpc } from '../../lib/trpc';
 import { errorMessage, httpStatus } from '../../lib/errors';
 import { notifyError, notifySuccess } from '../../ui/notify';
 import { confirmDestructive } from '../../ui/confirm';
-import { AssignmentStatusBadge } from './bits';
+import { AssignmentStatusBadge, timeLabel } from './bits';
+
+/** 'At 9:00 AM' or 'All times' (issue 31 §3); nothing for a plan held once. */
+export function serviceTimeLabel(plan: { serviceTimes: string[] }, time: string | null): string | null {
+  if (time) return `At ${timeLabel(time)}`;
+  return plan.serviceTimes.length > 1 ? 'All times' : null;
+}
+
+/** A plan's service time to choose, 'All times' first (value 'all'). */
+export function ServiceTimeSelect({
+  times,
+  value,
+  onChange,
+}: {
+  times: string[];
+  value: string;
+  onChange: (v: string) => void;
+}) {
+  return (
+    <Select
+      label="Service time"
+      allowDeselect={false}
+      data={[{ value: 'all', label: 'All times' }, ...times.map((t) => ({ value: t, label: timeLabel(t) }))]}
+      value={value}
+      onChange={(v) => onChange(v ?? 'all')}
+    />
+  );
+}
+
+/** The 409's words (away that day, already scheduled) and 'Schedule anyway'. */
+export function ScheduleAnyway({
+  warning,
+  onForce,
+  loading,
+}: {
+  warning: string | null;
+  onForce: () => void;
+  loading: boolean;
+}) {
+  if (!warning) return null;
+  return (
+    <Alert color="orange" icon={<IconAlertTriangle size={18} />} title="Please check">
+      <Stack gap="xs" align="flex-start">
+        <Text size="sm">{warning}</Text>
+        <Button size="xs" color="orange" onClick={onForce} loading={loading}>
+          Schedule anyway
+        </Button>
+      </Stack>
+    </Alert>
+  );
+}
 import { PLANNER_STALE_MS } from './plans-tab';
+
+/**
+ * Schedule a member: on a 409 (away that day, already scheduled) the warning is kept for
+ * 'Schedule anyway'; on success the planner's views refresh and `onDone` runs.
+ */
+export function useScheduleMember(onDone: () => void) {
+  const utils = trpc.useUtils();
+  const create = trpc.servicePlanner.assignments.create.useMutation();
+  const [warning, setWarning] = useState<string | null>(null);
+  const schedule = async (input: z.input<typeof createAssignmentSchema>) => {
+    try {
+      await create.mutateAsync(input);
+      await utils.servicePlanner.invalidate();
+      notifySuccess('Member scheduled');
+      onDone();
+    } catch (err) {
+      if (httpStatus(err) === 409) setWarning(errorMessage(err));
+      else notifyError('Failed to schedule member', errorMessage(err));
+    }
+  };
+  return { schedule, warning, setWarning, pending: create.isPending };
+}
 
 function ScheduleModal({ plan, onClose }: { plan: PlanDetail; onClose: () => void }) {
   const members = trpc.servicePlanner.members.list.useQuery({ activeOnly: true }, { staleTime: PLANNER_STALE_MS });
   const positions = trpc.servicePlanner.positions.list.useQuery(undefined, { staleTime: PLANNER_STALE_MS });
-  const utils = trpc.useUtils();
-  const create = trpc.servicePlanner.assignments.create.useMutation();
+  const { schedule, warning, setWarning, pending } = useScheduleMember(onClose);
   const [memberId, setMemberId] = useState<string | null>(null);
   const [positionId, setPositionId] = useState<string | null>(null);
   const [itemId, setItemId] = useState<string | null>(null);
   const [notes, setNotes] = useState('');
+  const [serviceTime, setServiceTime] = useState<string>('all');
   const [memberError, setMemberError] = useState<string | null>(null);
-  const [warning, setWarning] = useState<string | null>(null);
   const member = members.data?.find((m) => String(m.id) === memberId);
   const canFill = new Set(member?.positions.map((p) => p.id) ?? []);
   const positionOptions = (positions.data ?? [])
@@ -49,22 +121,15 @@ function ScheduleModal({ plan, onClose }: { plan: PlanDetail; onClose: () => voi
       setMemberError('Please choose a team member');
       return;
     }
-    try {
-      await create.mutateAsync({
-        planId: plan.id,
-        memberId: Number(memberId),
-        positionId: positionId ? Number(positionId) : null,
-        itemId: itemId ? Number(itemId) : null,
-        notes,
-        force,
-      });
-      await utils.servicePlanner.plans.invalidate();
-      notifySuccess('Member scheduled');
-      onClose();
-    } catch (err) {
-      if (httpStatus(err) === 409) setWarning(errorMessage(err));
-      else notifyError('Failed to schedule member', errorMessage(err));
-    }
+    await schedule({
+      planId: plan.id,
+      memberId: Number(memberId),
+      positionId: positionId ? Number(positionId) : null,
+      itemId: itemId ? Number(itemId) : null,
+      notes,
+      serviceTime: serviceTime === 'all' ? null : serviceTime,
+      force,
+    });
   };
 
   return (
@@ -95,22 +160,23 @@ function ScheduleModal({ plan, onClose }: { plan: PlanDetail; onClose: () => voi
           value={itemId}
           onChange={setItemId}
         />
-        <TextInput label="Notes" value={notes} onChange={(e) => setNotes(e.currentTarget.value)} />
-        {warning ? (
-          <Alert color="orange" icon={<IconAlertTriangle size={18} />} title="Please check">
-            <Stack gap="xs" align="flex-start">
-              <Text size="sm">{warning}</Text>
-              <Button size="xs" color="orange" onClick={() => void save(true)} loading={create.isPending}>
-                Schedule anyway
-              </Button>
-            </Stack>
-          </Alert>
+        {plan.serviceTimes.length > 1 ? (
+          <ServiceTimeSelect
+            times={plan.serviceTimes}
+            value={serviceTime}
+            onChange={(v) => {
+              setServiceTime(v);
+              setWarning(null);
+            }}
+          />
         ) : null}
+        <TextInput label="Notes" value={notes} onChange={(e) => setNotes(e.currentTarget.value)} />
+        <ScheduleAnyway warning={warning} onForce={() => void save(true)} loading={pending} />
         <Group justify="flex-end">
           <Button variant="default" onClick={onClose}>
             Cancel
           </Button>
-          <Button onClick={() => void save(false)} loading={create.isPending && !warning}>
+          <Button onClick={() => void save(false)} loading={pending && !warning}>
             Schedule
           </Button>
         </Group>
@@ -202,7 +268,14 @@ export function TeamSection({ plan }: { plan: PlanDetail }) {
                 ) : null}
               </Group>
               <Text size="xs" c="dimmed">
-                {[a.positionName, a.requestedAt ? 'asked' : 'not asked yet', a.notes].filter(Boolean).join(' · ')}
+                {[
+                  a.positionName,
+                  serviceTimeLabel(plan, a.serviceTime),
+                  a.requestedAt ? 'asked' : 'not asked yet',
+                  a.notes,
+                ]
+                  .filter(Boolean)
+                  .join(' · ')}
               </Text>
               {a.requestError ? (
                 <Text size="xs" c="red.8">

@@ -59,6 +59,8 @@ import {
   updatePlanSchema,
   updatePositionSchema,
   updateSongSchema,
+  matrixInputSchema,
+  matrixSchema,
 } from '../../schemas/service-planner.js';
 import { announcePlan } from '../../services/service-planner/announce.js';
 import {
@@ -93,6 +95,7 @@ import {
   songUsageReport,
 } from '../../services/service-planner/song-files.js';
 import { commitSchedule, proposeScheduleFor } from '../../services/service-planner/schedule.js';
+import { scheduleMatrix } from '../../services/service-planner/matrix.js';
 import {
   createTemplate,
   deleteTemplate,
@@ -400,6 +403,19 @@ const scheduleRouter = router({
     ),
 });
 
+const matrixRouter = router({
+  get: protectedProcedure
+    .meta(
+      rest.get(
+        '/api/service-planner/matrix',
+        'The scheduling matrix: people × dates of the plans from–to (at most 52 weeks), each cell with its positions, service time and status (pending, accepted, declined); teamId: one team',
+      ),
+    )
+    .input(matrixInputSchema)
+    .output(matrixSchema)
+    .query(({ ctx, input }) => scheduleMatrix(ctx.db, ctx.tenantId, input)),
+});
+
 const reportsRouter = router({
   songUsage: protectedProcedure
     .meta(
@@ -558,4 +574,5 @@ export const servicePlannerRouter = router({
   reports: reportsRouter,
   schedule: scheduleRouter,
   templates: templatesRouter,
+  matrix: matrixRouter,
 });

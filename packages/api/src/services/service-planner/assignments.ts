@@ -39,10 +39,24 @@ function assignmentsJoined(db: Db) {
     .leftJoin('teamPositions as pos', 'pos.id', 'a.positionId');
 }
 
+/** Two assignments of a plan overlap when either is for all times or both are for the same time. */
+const sameTime = sql<boolean>`(o.service_time is null or a.service_time is null or o.service_time = a.service_time)`;
+
+/** A service time must be one of the plan's (400 naming serviceTime); null: all its times. */
+function assertServiceTime(plan: { serviceTimes: string[] }, time: string | null | undefined): void {
+  if (time && !plan.serviceTimes.includes(time))
+    throw badRequest(
+      plan.serviceTimes.length
+        ? `Service time must be one of the plan's times (${plan.serviceTimes.join(', ')})`
+        : 'This plan has no service times: leave the time empty for all of it',
+      'serviceTime',
+    );
+}
+
 function assignmentQuery(db: Db, tenantId: number) {
   return assignmentsJoined(db)
     .select(['a.id', 'a.servicePlanId as planId', 'a.teamMemberId as memberId', 'a.serviceItemId as itemId'])
-    .select(['a.positionId', 'a.status', 'a.notes', 'a.requestedAt', 'a.respondedAt'])
+    .select(['a.positionId', 'a.status', 'a.notes', 'a.requestedAt', 'a.respondedAt', 'a.serviceTime'])
     .select(['m.name as memberName', 'm.email as memberEmail', 'pos.name as positionName'])
     .select((eb) => [
       // The member's blockouts whose range holds the plan's date (a recurring one may still miss it).
@@ -57,6 +71,7 @@ function assignmentQuery(db: Db, tenantId: number) {
         .select(sql<number>`count(*)`.as('n'))
         .whereRef('o.servicePlanId', '=', 'a.servicePlanId')
         .whereRef('o.teamMemberId', '=', 'a.teamMemberId')
+        .where(sameTime)
         .as('timesInPlan'),
       // Why the last request could not be sent (after its retries), until it is sent again.
       eb
@@ -87,6 +102,7 @@ function toAssignment(r: Row): z.input<typeof assignmentSchema> {
     positionId: r.positionId,
     positionName: r.positionName ?? null,
     itemId: r.itemId,
+    serviceTime: r.serviceTime,
     status: r.status,
     notes: r.notes,
     requestedAt: r.requestedAt,
@@ -152,6 +168,7 @@ export async function createAssignment(
     positionId?: number | null;
     itemId?: number | null;
     notes?: string | null;
+    serviceTime?: string | null;
     force: boolean;
   },
 ): Promise<z.input<typeof assignmentSchema>> {
@@ -159,10 +176,11 @@ export async function createAssignment(
     const plan = await findChurchRow(trx, tenantId, {
       table: 'servicePlans',
       id: input.planId,
-      columns: ['id', 'date'],
+      columns: ['id', 'date', 'serviceTimes'],
       forUpdate: true,
       missing: 'Service plan not found',
     });
+    assertServiceTime(plan, input.serviceTime);
     const member = await trx
       .selectFrom('teamMembers')
       .select(['id', 'name', 'isActive'])
@@ -188,8 +206,15 @@ export async function createAssignment(
         .select('id')
         .where('servicePlanId', '=', plan.id)
         .where('teamMemberId', '=', member.id)
+        .$if(!!input.serviceTime, (q) =>
+          q.where((eb) => eb.or([eb('serviceTime', 'is', null), eb('serviceTime', '=', input.serviceTime!)])),
+        )
         .executeTakeFirst();
-      if (twice) throw conflict(`${member.name} is already scheduled in this plan`, 'memberId');
+      if (twice)
+        throw conflict(
+          `${member.name} is already scheduled in this plan${input.serviceTime ? ` at ${input.serviceTime}` : ''}`,
+          'memberId',
+        );
     }
     const row = await trx
       .insertInto('servicePlanAssignments')
@@ -200,6 +225,7 @@ export async function createAssignment(
         positionId: input.positionId ?? null,
         serviceItemId: input.itemId ?? null,
         notes: input.notes ?? null,
+        serviceTime: input.serviceTime ?? null,
         token: crypto.randomBytes(32).toString('base64url'),
       })
       .returning('id')
@@ -219,6 +245,7 @@ export async function updateAssignment(
     itemId?: number | null;
     status?: AssignmentStatus;
     notes?: string | null;
+    serviceTime?: string | null;
   },
 ): Promise<z.input<typeof assignmentSchema>> {
   const { id, ...fields } = input;
@@ -229,12 +256,22 @@ export async function updateAssignment(
     missing: 'Assignment not found',
   });
   await assertRefs(db, tenantId, { planId: current.servicePlanId, ...fields });
+  if (fields.serviceTime)
+    assertServiceTime(
+      await db
+        .selectFrom('servicePlans')
+        .select('serviceTimes')
+        .where('id', '=', current.servicePlanId)
+        .executeTakeFirstOrThrow(),
+      fields.serviceTime,
+    );
   const set = Object.fromEntries(
     Object.entries({
       positionId: fields.positionId,
       serviceItemId: fields.itemId,
       status: fields.status,
       notes: fields.notes,
+      serviceTime: fields.serviceTime,
     }).filter(([, v]) => v !== undefined),
   );
   await db
