@@ -105,6 +105,25 @@ describe('Giving batches', () => {
 
     const list = await grace.client.get('/api/giving/batches');
     expect(list.body[0]).toMatchObject({ id, status: 'committed', lineCount: 4, linesTotalCents: 18050 });
+
+    // A bounced check: the line is reversed with its reason; its gift is refunded, off the totals.
+    const ruthLine = correction.body.lines[0] as { id: number; donorName: string };
+    expect(ruthLine.donorName).toBe('Ruth Moab');
+    const reverse = (lineId: number, body: Record<string, unknown>, client = grace.client) =>
+      client.post(`/api/giving/batches/${id}/lines/${lineId}/reverse`, body);
+    const noReason = await reverse(ruthLine.id, {});
+    expect(noReason.status).toBe(400);
+    expect(noReason.text).toMatch(/Reason/);
+    expect((await reverse(ruthLine.id, { reason: 'x' }, hope.client)).status).toBe(404);
+    expect((await reverse(999_999, { reason: 'x' })).status).toBe(404);
+    const reversed = await reverse(ruthLine.id, { reason: 'Check bounced' });
+    expect(reversed.status, reversed.text).toBe(200);
+    expect(reversed.body.lines[0]).toMatchObject({ status: 'refunded', reversalReason: 'Check bounced' });
+    expect((await reverse(ruthLine.id, { reason: 'Again' })).status).toBe(409);
+    expect((await grace.client.get('/api/giving/gifts?status=completed')).body.total).toBe(3);
+    const refunded = await grace.client.get('/api/events?types=donation.refunded');
+    expect(refunded.body.events).toHaveLength(1);
+    expect(refunded.body.events[0]).toMatchObject({ contactId: ruth.id, data: { amountCents: 12500 } });
   });
 
   it('refuses bad lines naming the field; another church: 404', async () => {

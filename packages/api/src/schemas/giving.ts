@@ -365,7 +365,16 @@ export const batchLineSchema = z.object({
   method: z.enum(GIFT_METHODS),
   checkNumber: z.string().nullable(),
   correctionReason: z.string().nullable(),
+  /** Why a committed line was reversed (its gift is then refunded: off every total). */
+  reversalReason: z.string().nullable(),
   status: z.enum(GIFT_STATUSES),
+});
+
+/** Reverse a committed batch's line (a bounced check, a line entered twice): the reason is required. */
+export const reverseBatchLineSchema = z.object({
+  id: idSchema('Batch'),
+  lineId: idSchema('Line'),
+  reason: requiredTextSchema('Reason', 500),
 });
 
 export const batchSchema = z.object({

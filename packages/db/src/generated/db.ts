@@ -403,6 +403,7 @@ export interface Gifts {
   receiptSentAt: Date | null;
   receiptToken: string;
   refundedAt: Date | null;
+  reversalReason: string | null;
   scheduleId: number | null;
   sourceId: number | null;
   sourceKind: 'qr' | 'link' | 'email' | 'sms' | 'page' | null;

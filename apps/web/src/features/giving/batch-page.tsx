@@ -1,4 +1,18 @@
-import { Alert, Badge, Button, Group, Paper, Select, Skeleton, Stack, Text, TextInput, Title } from '@mantine/core';
+import {
+  Alert,
+  Badge,
+  Button,
+  Group,
+  Modal,
+  Paper,
+  Select,
+  Skeleton,
+  Stack,
+  Text,
+  TextInput,
+  Title,
+} from '@mantine/core';
+import type { RouterOutputs } from '@lampstand/api';
 import { useDebouncedValue } from '@mantine/hooks';
 import { useState } from 'react';
 import { useParams } from 'react-router-dom';
@@ -134,6 +148,7 @@ export function BatchPage() {
     success: 'Batch committed',
     invalidate: (utils) => [utils.giving.batch.invalidate({ id }), utils.giving.batches.invalidate()],
   });
+  const [reversing, setReversing] = useState<BatchLine | null>(null);
   if (batch.isLoading) return <Skeleton height={200} />;
   if (batch.isError || !batch.data) return <Alert color="red" title="Batch not found" />;
   const b = batch.data;
@@ -183,14 +198,101 @@ export function BatchPage() {
               { header: 'Donor', card: 'title', cell: (l) => l.donorName, note: (l) => l.correctionReason },
               { header: 'Fund', cell: (l) => l.fundName },
               { header: 'Method', cell: (l) => METHOD_LABEL[l.method] + (l.checkNumber ? ` #${l.checkNumber}` : '') },
-              { header: 'Amount', cell: (l) => formatCents(l.amountCents) },
+              {
+                header: 'Amount',
+                cell: (l) =>
+                  l.status === 'refunded' ? (
+                    <Text component="span" size="sm" td="line-through">
+                      {formatCents(l.amountCents)}
+                    </Text>
+                  ) : (
+                    formatCents(l.amountCents)
+                  ),
+                note: (l) => (l.reversalReason ? `Reversed: ${l.reversalReason}` : null),
+              },
             ]}
+            actionsHeader="hidden"
+            actions={(l) =>
+              committed && l.status === 'completed' ? (
+                <Button size="xs" variant="subtle" color="red" onClick={() => setReversing(l)}>
+                  Reverse
+                </Button>
+              ) : null
+            }
           />
         </Paper>
         <Paper withBorder p="md">
           <AddLine batchId={id} committed={committed} />
         </Paper>
       </Stack>
+      <ReverseLineDialog batchId={id} line={reversing} onClose={() => setReversing(null)} />
     </>
+  );
+}
+
+type BatchLine = RouterOutputs['giving']['batch']['lines'][number];
+
+/** Reverse a committed line (a bounced check, a line entered twice): the reason is kept with it. */
+function ReverseLineDialog({
+  batchId,
+  line,
+  onClose,
+}: {
+  batchId: number;
+  line: BatchLine | null;
+  onClose: () => void;
+}) {
+  const [reason, setReason] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const reverse = useSave(trpc.giving.reverseBatchLine, {
+    errorTitle: 'Error',
+    errorPrefix: 'Failed to reverse the line',
+    success: 'Line reversed',
+    invalidate: (utils) => [utils.giving.batch.invalidate({ id: batchId }), utils.giving.batches.invalidate()],
+    onSuccess: () => {
+      setReason('');
+      onClose();
+    },
+  });
+  return (
+    <Modal
+      opened={line !== null}
+      onClose={onClose}
+      title={line ? `Reverse ${line.donorName}'s ${formatCents(line.amountCents)}?` : 'Reverse'}
+    >
+      <form
+        onSubmit={(e) => {
+          e.preventDefault();
+          if (!line) return;
+          if (!reason.trim()) return setError('Reason is required');
+          reverse.mutate({ id: batchId, lineId: line.id, reason: reason.trim() });
+        }}
+      >
+        <Stack>
+          <Text size="sm">
+            The gift is taken off every total and the donor’s statement. The line stays in the batch, marked reversed.
+          </Text>
+          <TextInput
+            label="Reason"
+            placeholder="Check returned by the bank"
+            value={reason}
+            onChange={(e) => {
+              setReason(e.currentTarget.value);
+              setError(null);
+            }}
+            error={error}
+            data-autofocus
+          />
+          <Group justify="flex-end">
+            <Button variant="default" onClick={onClose}>
+              Cancel
+            </Button>
+            <Button type="submit" color="red" loading={reverse.isPending}>
+              Reverse
+            </Button>
+          </Group>
+        </Stack>
+      </form>
+    </Modal>
   );
 }

@@ -16,6 +16,7 @@ import {
   lapsedToJourneySchema,
   lapsedToListSchema,
   preparedGiftSchema,
+  reverseBatchLineSchema,
   prepareGiftSchema,
   scheduleSchema,
   updateScheduleSchema,
@@ -31,6 +32,7 @@ import {
   getBatch,
   listBatches,
   updateBatch,
+  reverseBatchLine,
 } from '../../services/giving/batches.js';
 import { exportSchedules, listSchedules, startCardUpdate, updateSchedule } from '../../services/giving/schedules.js';
 import { receiveStripeWebhook } from '../../services/show-up/donations.js';
@@ -204,6 +206,17 @@ export const givingRouter = router({
     .input(addBatchLineSchema)
     .output(batchDetailSchema)
     .mutation(({ ctx, input }) => addBatchLine(ctx.db, ctx.tenantId, input)),
+  reverseBatchLine: protectedProcedure
+    .meta(
+      rest.post(
+        '/api/giving/batches/{id}/lines/{lineId}/reverse',
+        "Reverse a committed batch's line with its reason (a bounced check, a line entered twice): its gift is refunded, off every total",
+        { errors: [404, 409] },
+      ),
+    )
+    .input(reverseBatchLineSchema)
+    .output(batchDetailSchema)
+    .mutation(({ ctx, input }) => reverseBatchLine(ctx.db, ctx.tenantId, input)),
   commitBatch: protectedProcedure
     .meta(
       rest.post(

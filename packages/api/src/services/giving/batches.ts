@@ -8,6 +8,7 @@ import {
   type batchDetailSchema,
   type batchSchema,
   type createBatchSchema,
+  type reverseBatchLineSchema,
   type updateBatchSchema,
 } from '../../schemas/giving.js';
 import type { NewEvent } from '../../schemas/events.js';
@@ -73,6 +74,7 @@ export async function getBatch(
     .innerJoin('funds as f', 'f.id', 'l.fundId')
     .leftJoin('contacts as c', 'c.id', 'g.contactId')
     .select(['g.id', 'g.contactId', 'g.donorName', 'g.amountCents', 'g.method', 'g.checkNumber', 'g.correctionReason'])
+    .select('g.reversalReason')
     .select(['g.status', 'l.fundId', 'f.name as fundName'])
     .where('g.userId', '=', tenantId)
     .where('g.batchId', '=', id)
@@ -90,6 +92,7 @@ export async function getBatch(
       method: l.method,
       checkNumber: l.checkNumber,
       correctionReason: l.correctionReason,
+      reversalReason: l.reversalReason,
       status: l.status,
     })),
   };
@@ -242,6 +245,49 @@ export async function commitBatch(db: Db, tenantId: number, input: { id: number;
     const events: NewEvent[] = [];
     for (const l of lines) events.push(await completedEvent(trx, l.id));
     await recordEvents(trx, tenantId, events);
+  });
+  return getBatch(db, tenantId, { id: input.id });
+}
+
+/**
+ * Reverse a committed batch's line (issue 30 §7: a bounced check, a line entered twice): its gift is
+ * refunded — off every total — with the reason, and `donation.refunded` is recorded. The batch keeps
+ * the line, marked, so the counted total still reads as it was counted. Twice: 409.
+ */
+export async function reverseBatchLine(
+  db: Db,
+  tenantId: number,
+  input: z.output<typeof reverseBatchLineSchema>,
+): Promise<z.input<typeof batchDetailSchema>> {
+  await db.transaction().execute(async (trx) => {
+    const b = await lockBatch(trx, tenantId, input.id);
+    const line = await trx
+      .selectFrom('gifts')
+      .select(['id', 'status'])
+      .where('id', '=', input.lineId)
+      .where('batchId', '=', b.id)
+      .where('userId', '=', tenantId)
+      .forUpdate()
+      .executeTakeFirst();
+    if (!line) throw notFound('Line not found');
+    if (b.status !== 'committed')
+      throw conflict('Only a committed batch’s lines are reversed: edit the open batch instead');
+    if (line.status !== 'completed') throw conflict('This line is already reversed');
+    const now = new Date();
+    await trx
+      .updateTable('gifts')
+      .set({ status: 'refunded', refundedAt: now, reversalReason: input.reason, updatedAt: now })
+      .where('id', '=', line.id)
+      .execute();
+    const g = await trx.selectFrom('gifts').selectAll().where('id', '=', line.id).executeTakeFirstOrThrow();
+    const contact = g.contactId
+      ? ((await trx
+          .selectFrom('contacts')
+          .select(['id', 'firstName', 'lastName', 'email'])
+          .where('id', '=', g.contactId)
+          .executeTakeFirst()) ?? null)
+      : null;
+    await recordEvents(trx, tenantId, [await giftEvent(trx, g, contact, { type: 'donation.refunded' })]);
   });
   return getBatch(db, tenantId, { id: input.id });
 }
