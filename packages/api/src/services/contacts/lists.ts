@@ -5,7 +5,7 @@ import type { ContactListsTable } from '@lampstand/db';
 import type { contactListSchema } from '../../schemas/contacts.js';
 import { notFound } from '../../errors.js';
 import { deleteChurchRow, findChurchRow } from '../church-rows.js';
-import { personOf, recordEvent, recordEvents } from '../events/record.js';
+import { peopleOf, personOf, recordEvent, recordEvents } from '../events/record.js';
 
 function toList(r: Selectable<ContactListsTable>, count?: number): z.input<typeof contactListSchema> {
   return {
@@ -188,23 +188,18 @@ export async function addContactsToList(
       .returning('contactId')
       .execute();
     if (added.length === 0) return 0;
-    const people = await trx
-      .selectFrom('contacts')
-      .select(['id', 'firstName', 'lastName', 'email', 'phone'])
-      .where('userId', '=', tenantId)
-      .where(
-        'id',
-        'in',
-        added.map((a) => a.contactId),
-      )
-      .execute();
+    const people = await peopleOf(
+      trx,
+      tenantId,
+      added.map((a) => a.contactId),
+    );
     await recordEvents(
       trx,
       tenantId,
-      people.map((c) => ({
+      [...people].map(([contactId, person]) => ({
         type: 'list.member_added' as const,
-        contactId: c.id,
-        payload: { person: personOf(c), list: { id: list.id, name: list.name } },
+        contactId,
+        payload: { person, list: { id: list.id, name: list.name } },
       })),
     );
     return added.length;

@@ -85,3 +85,19 @@ export function personOf(c: {
   const name = [c.firstName, c.lastName].filter((s) => s && s.trim()).join(' ');
   return { name: name || c.email || c.phone || 'Someone', email: c.email ?? null, phone: c.phone ?? null };
 }
+
+/** The people of these contacts of the church as events keep them (`personOf`), by contact id. */
+export async function peopleOf(
+  trx: Db,
+  tenantId: number,
+  contactIds: readonly number[],
+): Promise<Map<number, ReturnType<typeof personOf>>> {
+  if (contactIds.length === 0) return new Map();
+  const rows = await trx
+    .selectFrom('contacts')
+    .select(['id', 'firstName', 'lastName', 'email', 'phone'])
+    .where('userId', '=', tenantId)
+    .where('id', 'in', [...contactIds])
+    .execute();
+  return new Map(rows.map((c) => [c.id, personOf(c)]));
+}

@@ -146,7 +146,12 @@ async function lockBatch(trx: Db, tenantId: number, id: number) {
 /** The moment a batch's gifts count: noon UTC on the batch's date (a calendar day in any zone). */
 const batchMoment = (date: string) => new Date(`${date}T12:00:00Z`);
 
-async function completedEvent(trx: Db, giftId: number): Promise<NewEvent> {
+/** A batch gift's `donation.*` event (its donor read as now). */
+async function batchGiftEvent(
+  trx: Db,
+  giftId: number,
+  type: 'donation.succeeded' | 'donation.refunded' = 'donation.succeeded',
+): Promise<NewEvent> {
   const g = await trx.selectFrom('gifts').selectAll().where('id', '=', giftId).executeTakeFirstOrThrow();
   const contact = g.contactId
     ? ((await trx
@@ -155,7 +160,7 @@ async function completedEvent(trx: Db, giftId: number): Promise<NewEvent> {
         .where('id', '=', g.contactId)
         .executeTakeFirst()) ?? null)
     : null;
-  return giftEvent(trx, g, contact, { type: 'donation.succeeded' });
+  return giftEvent(trx, g, contact, { type });
 }
 
 /**
@@ -201,7 +206,7 @@ export async function addBatchLine(db: Db, tenantId: number, input: z.output<typ
       .insertInto('giftLines')
       .values({ userId: tenantId, giftId: gift.id, fundId: input.fundId, amountCents: input.amountCents })
       .execute();
-    if (committed) await recordEvents(trx, tenantId, [await completedEvent(trx, gift.id)]);
+    if (committed) await recordEvents(trx, tenantId, [await batchGiftEvent(trx, gift.id)]);
   });
   return getBatch(db, tenantId, { id: input.id });
 }
@@ -243,7 +248,7 @@ export async function commitBatch(db: Db, tenantId: number, input: { id: number;
       .where('id', '=', b.id)
       .execute();
     const events: NewEvent[] = [];
-    for (const l of lines) events.push(await completedEvent(trx, l.id));
+    for (const l of lines) events.push(await batchGiftEvent(trx, l.id));
     await recordEvents(trx, tenantId, events);
   });
   return getBatch(db, tenantId, { id: input.id });
@@ -279,15 +284,7 @@ export async function reverseBatchLine(
       .set({ status: 'refunded', refundedAt: now, reversalReason: input.reason, updatedAt: now })
       .where('id', '=', line.id)
       .execute();
-    const g = await trx.selectFrom('gifts').selectAll().where('id', '=', line.id).executeTakeFirstOrThrow();
-    const contact = g.contactId
-      ? ((await trx
-          .selectFrom('contacts')
-          .select(['id', 'firstName', 'lastName', 'email'])
-          .where('id', '=', g.contactId)
-          .executeTakeFirst()) ?? null)
-      : null;
-    await recordEvents(trx, tenantId, [await giftEvent(trx, g, contact, { type: 'donation.refunded' })]);
+    await recordEvents(trx, tenantId, [await batchGiftEvent(trx, line.id, 'donation.refunded')]);
   });
   return getBatch(db, tenantId, { id: input.id });
 }

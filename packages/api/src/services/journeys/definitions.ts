@@ -11,7 +11,7 @@ import {
 } from '../../schemas/journeys.js';
 import type { z } from 'zod';
 import { badRequest, notFound } from '../../errors.js';
-import { personOf, recordEvents } from '../events/record.js';
+import { peopleOf, recordEvents } from '../events/record.js';
 
 type JourneyOutput = z.input<typeof journeyOutputSchema>;
 import { churchTemplates } from '../templates/templates.js';
@@ -527,36 +527,20 @@ export async function archiveJourney(db: Db, tenantId: number, input: { id: numb
     await trx.updateTable('journeys').set({ status: 'archived', updatedAt: now }).where('id', '=', j.id).execute();
     const people = left.filter((e) => e.contactId !== null && !e.test);
     if (people.length === 0) return;
-    const contacts = await trx
-      .selectFrom('contacts')
-      .select(['id', 'firstName', 'lastName', 'email', 'phoneE164'])
-      .where('userId', '=', tenantId)
-      .where(
-        'id',
-        'in',
-        people.map((e) => e.contactId!),
-      )
-      .execute();
-    const byId = new Map(contacts.map((c) => [c.id, c]));
+    const persons = await peopleOf(
+      trx,
+      tenantId,
+      people.map((e) => e.contactId!),
+    );
     const journey = { id: j.id, name: j.name };
     await recordEvents(
       trx,
       tenantId,
       people.flatMap((e) => {
-        const c = byId.get(e.contactId!);
-        if (!c) return [];
-        return [
-          {
-            type: 'journey.exited' as const,
-            contactId: c.id,
-            payload: {
-              person: personOf({ ...c, phone: c.phoneE164 }),
-              journey,
-              enrollmentId: Number(e.id),
-              reason: ARCHIVED_EXIT_REASON,
-            },
-          },
-        ];
+        const person = persons.get(e.contactId!);
+        if (!person) return [];
+        const payload = { person, journey, enrollmentId: Number(e.id), reason: ARCHIVED_EXIT_REASON };
+        return [{ type: 'journey.exited' as const, contactId: e.contactId!, payload }];
       }),
     );
   });
