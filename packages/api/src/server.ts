@@ -24,6 +24,15 @@ export { type DeliveryConfig, defaultDeliveryConfig } from './services/delivery/
 export { CHANNELS, deliverCampaign, startScheduledCampaign, sweepCampaigns } from './services/delivery/campaigns.js';
 export type { DeliveryDeps } from './services/delivery/channels.js';
 export { deliverPlannerRequests } from './services/service-planner/request-channel.js';
+export { deliverPlannerNotices } from './services/service-planner/notices.js';
+export { runPlannerDue, sendDueReminders } from './services/service-planner/reminders.js';
+export {
+  acceptCover,
+  getCoverOffer,
+  offerSwap,
+  requestSubstitute,
+  type CoverOutcome,
+} from './services/service-planner/substitutes.js';
 export { deliverConversationReplies } from './services/conversations/reply-channel.js';
 export { SENT_STATUSES } from './services/delivery/status.js';
 export {
