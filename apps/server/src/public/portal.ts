@@ -50,6 +50,7 @@ import {
 } from '@lampstand/api/render/portal-sections-html';
 import { renderNotFound } from '@lampstand/api/render/landing-page-html';
 import type { AppDeps } from '../app-deps.js';
+import { portalSwapRoutes } from './portal-swaps.js';
 
 type Body = Record<string, string | string[]>;
 type Req = FastifyRequest<{ Params: Record<string, string> }>;
@@ -456,6 +457,15 @@ export async function portalRoutes(app: FastifyInstance, opts: { deps: AppDeps; 
       200,
       messagePage(view(c), 'Email address confirmed', 'Thank you. The church will check your changes.'),
     );
+  });
+
+  // ---- Swap a date (issue 31 §7; its own file) ----
+  portalSwapRoutes(app, opts.deps, {
+    signedIn,
+    page,
+    html,
+    csrf: (s) => portalCsrfToken(secret, s),
+    base: (c) => portalPath(c.handle),
   });
 
   // ---- My household ----

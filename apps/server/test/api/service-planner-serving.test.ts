@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { HttpClient, registerChurch, startTestApp } from '../helpers/test-app.js';
+import { createPortalSession } from '@lampstand/api/server';
+import { addContact, HttpClient, registerChurch, startTestApp } from '../helpers/test-app.js';
+import { giveHandle, Member } from '../helpers/portal.js';
 
 // Issue 31 §6–8 over HTTP: the planner's reminder settings, and a decline answered from the
 // request's page, its teammates asked, one of them covering from their own link.
@@ -131,5 +133,59 @@ describe('decline → a substitute', () => {
     ]);
     const doc = (await g.get('/api/openapi.json')).body;
     expect(Object.keys(doc.paths)).toContain('/api/service-planner/settings');
+  });
+});
+
+describe("the portal's 'Swap a date'", () => {
+  it('lists the dates the person serves; offering one asks free teammates; the first to accept takes it', async () => {
+    const handle = await giveHandle(app.db, grace.user.id, 'grace-swaps');
+    const base = `/c/${handle}/me`;
+    const keys = (await g.post(`${BASE}/positions`, { name: 'Keys' })).body;
+    const contact = await addContact(g, { firstName: 'Dana', lastName: 'Lee', email: 'dana@example.org' });
+    const dana = (await g.post(`${BASE}/members`, { contactId: contact.id, positionIds: [keys.id] })).body;
+    const eli = (await g.post(`${BASE}/members`, { name: 'Eli', email: 'eli@example.org', positionIds: [keys.id] }))
+      .body;
+    const plan = (await g.post(`${BASE}/plans`, { title: 'Harvest Sunday', date: '2031-10-05', startTime: '09:30' }))
+      .body;
+    const a = (await g.post(`${BASE}/plans/${plan.id}/assignments`, { memberId: dana.id, positionId: keys.id })).body;
+
+    const member = new Member(app.url);
+    expect((await member.get(`${base}/swaps`)).status).toBe(303);
+    member.cookies.set('lampstand_portal', await createPortalSession(app.db, grace.user.id, [contact.id]));
+    const page = await member.get(`${base}/swaps`);
+    expect(page.status).toBe(200);
+    expect(page.text).toContain('<h1>Swap a date</h1>');
+    expect(page.text).toContain('Sunday, October 5, 2031 at 9:30 AM');
+    expect(page.text).toContain('Dana Lee: Keys');
+    const csrf = await member.csrf(`${base}/swaps`);
+    // Without the form token: refused.
+    expect((await member.post(`${base}/swaps/${a.id}`, {})).status).toBe(403);
+    // Someone else's slot: not found.
+    const other = (await g.post(`${BASE}/plans/${plan.id}/assignments`, { memberId: eli.id })).body;
+    expect((await member.post(`${base}/swaps/${other.id}`, { csrf })).status).toBe(404);
+    await g.delete(`${BASE}/assignments/${other.id}`);
+    const offered = await member.post(`${base}/swaps/${a.id}`, { csrf });
+    expect(offered.status).toBe(200);
+    expect(offered.text).toContain('We asked 1 teammate who can serve as Keys on Sunday 09:30.');
+    expect(offered.text).toContain('Your teammates are being asked.');
+    expect((await member.post(`${base}/swaps/${a.id}`, { csrf })).status).toBe(409);
+
+    const { token } = await app.db
+      .selectFrom('substituteOfferCandidates')
+      .select('token')
+      .where('teamMemberId', '=', eli.id)
+      .executeTakeFirstOrThrow();
+    expect((await form(`/serve/cover/${token}`)).status).toBe(200);
+    const now = (await g.get(`${BASE}/plans/${plan.id}`)).body;
+    expect(now.assignments.map((x: { memberName: string; status: string }) => [x.memberName, x.status])).toEqual(
+      expect.arrayContaining([
+        ['Dana Lee', 'declined'],
+        ['Eli', 'confirmed'],
+      ]),
+    );
+    const log = (await g.get('/api/events?types=plan.swap_requested&limit=500')).body.events;
+    expect(log.map((e: { contactId: number }) => e.contactId)).toEqual([contact.id]);
+    // The date no longer shows once swapped.
+    expect((await member.get(`${base}/swaps`)).text).toContain('You are not scheduled on any coming date.');
   });
 });
