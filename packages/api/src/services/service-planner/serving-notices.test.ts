@@ -1,10 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { freshDatabase } from '@lampstand/db/test/fresh-db';
 import { registerUser } from '../auth/register-user.js';
-import type { JobQueue } from '../../jobs.js';
-import { createOutboxTransport } from '../../providers/email.js';
-import { createSmsOutboxTransport } from '../../providers/sms.js';
-import { defaultDeliveryConfig } from '../delivery/config.js';
+import { recordingDeliveryDeps } from '../delivery/test-deps.js';
 import { respondToRequest } from './assignments.js';
 import { deliverPlannerNotices } from './notices.js';
 import { updatePlannerSettings } from './planner-settings.js';
@@ -25,21 +22,7 @@ const church = await registerUser(db, {
 });
 const T = church.id;
 
-const sent: { name: string; data: unknown }[] = [];
-const jobs: JobQueue = { send: async (name, data) => (sent.push({ name, data }), 'id'), cancel: async () => {} };
-const deps = {
-  db,
-  jobs,
-  email: createOutboxTransport(db),
-  sms: createSmsOutboxTransport(db),
-  config: {
-    ...defaultDeliveryConfig,
-    publicUrl: 'http://localhost',
-    trackingSecret: 'test-secret',
-    emailFrom: 'Lampstand <no-reply@localhost>',
-    smsFromNumber: '+15005550006',
-  },
-};
+const { sent, deps } = recordingDeliveryDeps(db);
 
 let seq = 0;
 const token = () => `tok${++seq}`.padEnd(43, 'x');
