@@ -31,6 +31,7 @@ export {
   getCoverOffer,
   offerSwap,
   offerSwapFromPortal,
+  offerStateFor,
   requestSubstitute,
   swappableDates,
   type CoverOutcome,

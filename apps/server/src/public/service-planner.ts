@@ -4,6 +4,7 @@ import {
   AppError,
   getCoverOffer,
   getRequest,
+  offerStateFor,
   PUBLIC_ACTOR,
   requestSubstitute,
   respondToRequest,
@@ -67,7 +68,15 @@ export async function servicePlannerPublicRoutes(app: FastifyInstance, opts: { d
           ? '<p><strong>You have declined.</strong> You can still change your answer.</p>'
           : '';
     const acceptFirst = req.query.answer !== 'decline';
-    const ask = r.status === 'declined' && r.positionName ? askForm(req.params.token) : '';
+    const offer = r.status === 'declined' ? await offerStateFor(db, { token: req.params.token }) : null;
+    const ask =
+      offer === 'asking'
+        ? '<p>Your teammates are being asked to cover for you.</p>'
+        : offer === 'covered'
+          ? '<p>A teammate covers for you. Thank you for letting us know.</p>'
+          : r.status === 'declined' && r.positionName
+            ? askForm(req.params.token)
+            : '';
     const accept = `<form method="post"><input type="hidden" name="answer" value="accept"><button class="accept" type="submit">Accept: I can serve</button></form>`;
     const decline = `<form method="post"><input type="hidden" name="answer" value="decline"><button class="decline" type="submit">Decline: I can't serve</button></form>`;
     return page(

@@ -75,6 +75,7 @@ describe('decline → a substitute', () => {
       'We asked 2 teammates who can serve as Sound on Sunday 10:00. The first to accept gets it.',
     );
     expect((await form(`/serve/${token}/substitute`)).status).toBe(409);
+    expect((await anon.get(`/serve/${token}`)).text).toContain('Your teammates are being asked to cover for you.');
 
     const tokenOf = async (memberId: number) =>
       (
@@ -98,6 +99,9 @@ describe('decline → a substitute', () => {
     expect(await late.text()).toContain('Another teammate said yes first');
     expect((await anon.get(`/serve/cover/${calToken}`)).text).toContain('This slot is filled');
     expect((await anon.get(`/serve/cover/${'x'.repeat(43)}`)).status).toBe(404);
+    const covered = (await anon.get(`/serve/${token}`)).text;
+    expect(covered).toContain('A teammate covers for you.');
+    expect(covered).not.toContain('Ask my teammates to cover');
 
     const now = (await g.get(`${BASE}/plans/${plan.id}`)).body;
     expect(

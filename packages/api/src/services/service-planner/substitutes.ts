@@ -460,3 +460,16 @@ export async function offerSwapFromPortal(
   const memberIds = await membersOf(deps.db, s.userId, s.contactIds);
   return offerSwap(deps, s.userId, { assignmentId: input.assignmentId, memberIds });
 }
+
+/** For a request's page: whether the slot's teammates are being asked now, or who covers it. */
+export async function offerStateFor(db: Db, input: { token: string }): Promise<'asking' | 'covered' | null> {
+  const o = await db
+    .selectFrom('substituteOffers as o')
+    .innerJoin('servicePlanAssignments as a', 'a.id', 'o.assignmentId')
+    .select('o.status')
+    .where('a.token', '=', input.token)
+    .where('o.status', 'in', ['open', 'filled'])
+    .orderBy('o.id', 'desc')
+    .executeTakeFirst();
+  return o ? (o.status === 'open' ? 'asking' : 'covered') : null;
+}
