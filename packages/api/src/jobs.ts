@@ -38,6 +38,10 @@ export const jobPayloadSchemas = {
     scheduleId: rowId,
     giftId: rowId.optional(),
   }),
+  /** Send a service plan's reminders, cover offers and leader notices (deliveries of kind 'planner-notice'). */
+  'planner-notice-deliver': z.strictObject({ planId: rowId }),
+  /** Every 5 minutes: reminders whose time has come, cover offers nobody took in time (issue 31 §6–7). */
+  'planner-due': z.strictObject({}),
   /** Send a conversation's pending replies (deliveries of kind 'conversation-reply'). */
   'conversation-reply-deliver': z.strictObject({ conversationId: rowId }),
   /** Daily: delete each church's events older than its retention (Settings → 'Keep activity for'). */

@@ -23,7 +23,19 @@ export { createSmtpTransport, createOutboxTransport } from './providers/email.js
 export { type DeliveryConfig, defaultDeliveryConfig } from './services/delivery/config.js';
 export { CHANNELS, deliverCampaign, startScheduledCampaign, sweepCampaigns } from './services/delivery/campaigns.js';
 export type { DeliveryDeps } from './services/delivery/channels.js';
-export { deliverPlannerRequests } from './services/service-planner/request-channel.js';
+export { deliverPlannerRequests, longDate, shortTime } from './services/service-planner/request-channel.js';
+export { deliverPlannerNotices } from './services/service-planner/notices.js';
+export { runPlannerDue, sendDueReminders } from './services/service-planner/reminders.js';
+export {
+  acceptCover,
+  getCoverOffer,
+  offerSwap,
+  offerSwapFromPortal,
+  offerStateFor,
+  requestSubstitute,
+  swappableDates,
+  type CoverOutcome,
+} from './services/service-planner/substitutes.js';
 export { deliverConversationReplies } from './services/conversations/reply-channel.js';
 export { SENT_STATUSES } from './services/delivery/status.js';
 export {

@@ -7,6 +7,8 @@ import {
   deliverCampaign,
   parseJobPayload,
   deliverPlannerRequests,
+  deliverPlannerNotices,
+  runPlannerDue,
   deliverConversationReplies,
   runContactImport,
   startScheduledCampaign,
@@ -74,6 +76,12 @@ function handlers(d: JobDeps, queue: JobQueue, log: JobLog): { [N in JobName]: H
     'planner-request-deliver': async ({ planId }) => {
       await deliverPlannerRequests(deps, planId);
     },
+    'planner-notice-deliver': async ({ planId }) => {
+      await deliverPlannerNotices(deps, planId);
+    },
+    'planner-due': async () => {
+      await runPlannerDue(deps, { now: new Date() });
+    },
     'conversation-reply-deliver': async ({ conversationId }) => {
       await deliverConversationReplies(deps, conversationId);
     },
@@ -134,6 +142,8 @@ const CONCURRENCY: Record<JobName, number> = {
   'giving-charge-due': 1,
   'giving-notice': 2,
   'conversation-reply-deliver': 2,
+  'planner-notice-deliver': 2,
+  'planner-due': 1,
 };
 
 async function createQueues(boss: PgBoss): Promise<void> {
@@ -232,6 +242,8 @@ export async function startJobs(opts: StartJobsOptions): Promise<JobRunner> {
     await boss.schedule('journey-birthdays', '*/15 * * * *', {}, { singletonKey: 'journey-birthdays' });
     // Every 5 minutes: recurring gifts whose date (or retry) has come (issue 30 §4).
     await boss.schedule('giving-charge-due', '*/5 * * * *', {}, { singletonKey: 'giving-charge-due' });
+    // Every 5 minutes: the planner's reminders and cover offers that ran out (issue 31 §6–7).
+    await boss.schedule('planner-due', '*/5 * * * *', {}, { singletonKey: 'planner-due' });
   }
   return {
     queue,

@@ -55,6 +55,7 @@ import {
 import { scheduleSection, type BlockoutFormState } from '@lampstand/api/render/portal-schedule-html';
 import { renderNotFound } from '@lampstand/api/render/landing-page-html';
 import type { AppDeps } from '../app-deps.js';
+import { portalSwapRoutes } from './portal-swaps.js';
 
 type Body = Record<string, string | string[]>;
 
@@ -531,6 +532,14 @@ export async function portalRoutes(app: FastifyInstance, opts: { deps: AppDeps; 
       return reply.redirect(`${portalPath(c.handle)}/schedule?done=blockout-removed`, 303);
     }),
   );
+  // ---- Swap a date (issue 31 §7; its own file) ----
+  portalSwapRoutes(app, opts.deps, {
+    signedIn,
+    page,
+    html,
+    csrf: (s) => portalCsrfToken(secret, s),
+    base: (c) => portalPath(c.handle),
+  });
 
   // ---- My household ----
   app.get(

@@ -1,5 +1,15 @@
 import type { FastifyInstance } from 'fastify';
-import { AppError, getRequest, PUBLIC_ACTOR, respondToRequest, withActor } from '@lampstand/api/server';
+import {
+  acceptCover,
+  AppError,
+  getCoverOffer,
+  getRequest,
+  offerStateFor,
+  PUBLIC_ACTOR,
+  requestSubstitute,
+  respondToRequest,
+  withActor,
+} from '@lampstand/api/server';
 import type { AppDeps } from '../app-deps.js';
 import { escapeHtml } from '@lampstand/api/render/html';
 
@@ -13,6 +23,11 @@ form{display:inline-block;margin:0 8px 8px 0}button{border:0;border-radius:8px;p
 .accept{background:#364fc7;color:#fff}.decline{background:#fff;color:#c92a2a;border:1px solid #c92a2a}
 button:focus-visible{outline:3px solid #364fc7;outline-offset:2px}</style></head><body><main>${body}</main></body></html>`;
 }
+
+/** After a decline: offer the slot to free teammates (issue 31 §7). */
+const askForm = (token: string) =>
+  `<p>Would you like Lampstand to ask teammates who are free to cover for you?</p>` +
+  `<form method="post" action="/serve/${escapeHtml(token)}/substitute"><button class="accept" type="submit">Ask my teammates to cover</button></form>`;
 
 const NOT_FOUND = page('Link not found', '<h1>Link not found</h1><p>This scheduling link is not valid.</p>');
 
@@ -53,6 +68,15 @@ export async function servicePlannerPublicRoutes(app: FastifyInstance, opts: { d
           ? '<p><strong>You have declined.</strong> You can still change your answer.</p>'
           : '';
     const acceptFirst = req.query.answer !== 'decline';
+    const offer = r.status === 'declined' ? await offerStateFor(db, { token: req.params.token }) : null;
+    const ask =
+      offer === 'asking'
+        ? '<p>Your teammates are being asked to cover for you.</p>'
+        : offer === 'covered'
+          ? '<p>A teammate covers for you. Thank you for letting us know.</p>'
+          : r.status === 'declined' && r.positionName
+            ? askForm(req.params.token)
+            : '';
     const accept = `<form method="post"><input type="hidden" name="answer" value="accept"><button class="accept" type="submit">Accept: I can serve</button></form>`;
     const decline = `<form method="post"><input type="hidden" name="answer" value="decline"><button class="decline" type="submit">Decline: I can't serve</button></form>`;
     return page(
@@ -61,7 +85,7 @@ export async function servicePlannerPublicRoutes(app: FastifyInstance, opts: { d
         `<dl><dt>Service</dt><dd>${escapeHtml(r.planTitle)}</dd><dt>When</dt><dd>${escapeHtml(when(r))}</dd>` +
         (r.location ? `<dt>Where</dt><dd>${escapeHtml(r.location)}</dd>` : '') +
         (r.positionName ? `<dt>Position</dt><dd>${escapeHtml(r.positionName)}</dd>` : '') +
-        `</dl>${status}${acceptFirst ? accept + decline : decline + accept}`,
+        `</dl>${status}${ask}${acceptFirst ? accept + decline : decline + accept}`,
     );
   });
 
@@ -81,8 +105,75 @@ export async function servicePlannerPublicRoutes(app: FastifyInstance, opts: { d
         'Thank you',
         answer === 'accept'
           ? `<h1>Thank you!</h1><p>You are confirmed for ${escapeHtml(r.planTitle)} on ${escapeHtml(when(r))}. ${escapeHtml(r.churchName)} can see your answer.</p>`
-          : `<h1>Thanks for letting us know</h1><p>You have declined ${escapeHtml(r.planTitle)} on ${escapeHtml(when(r))}. ${escapeHtml(r.churchName)} can see your answer.</p>`,
+          : `<h1>Thanks for letting us know</h1><p>You have declined ${escapeHtml(r.planTitle)} on ${escapeHtml(when(r))}. ${escapeHtml(r.churchName)} can see your answer.</p>` +
+              (r.positionName ? askForm(req.params.token) : ''),
       );
+    } catch (err) {
+      if (err instanceof AppError && err.code === 'NOT_FOUND') return reply.code(404).send(NOT_FOUND);
+      throw err;
+    }
+  });
+
+  // 'Ask my teammates to cover' after a decline: the slot is offered to free teammates.
+  app.post<{ Params: { token: string } }>('/serve/:token/substitute', async (req, reply) => {
+    reply.type('text/html').header('cache-control', 'no-store');
+    if (!validToken(req.params.token)) return reply.code(404).send(NOT_FOUND);
+    try {
+      const r = await withActor(PUBLIC_ACTOR, () => requestSubstitute(opts.deps, { token: req.params.token }));
+      return page(
+        'Teammates asked',
+        `<h1>${r.offeredTo ? 'Teammates asked' : 'Nobody is free'}</h1><p>${escapeHtml(r.message)}</p>`,
+      );
+    } catch (err) {
+      if (err instanceof AppError && err.code === 'NOT_FOUND') return reply.code(404).send(NOT_FOUND);
+      if (err instanceof AppError && (err.code === 'BAD_REQUEST' || err.code === 'CONFLICT'))
+        return reply
+          .code(err.code === 'CONFLICT' ? 409 : 400)
+          .send(page('Not asked', `<h1>Not asked</h1><p>${escapeHtml(err.message)}</p>`));
+      throw err;
+    }
+  });
+
+  // A teammate's 'Can you cover …?' link: opening it shows the slot; Accept is a button (a POST).
+  app.get<{ Params: { token: string } }>('/serve/cover/:token', async (req, reply) => {
+    reply.type('text/html').header('cache-control', 'no-store');
+    const o = validToken(req.params.token)
+      ? await getCoverOffer(db, { token: req.params.token }).catch(() => null)
+      : null;
+    if (!o) return reply.code(404).send(NOT_FOUND);
+    const details =
+      `<dl><dt>Service</dt><dd>${escapeHtml(o.planTitle)}</dd><dt>When</dt><dd>${escapeHtml(when(o))}</dd>` +
+      (o.location ? `<dt>Where</dt><dd>${escapeHtml(o.location)}</dd>` : '') +
+      (o.positionName ? `<dt>Position</dt><dd>${escapeHtml(o.positionName)}</dd>` : '') +
+      `</dl>`;
+    const state =
+      o.status === 'filled'
+        ? o.mine
+          ? '<p><strong>You are covering this slot.</strong> Thank you!</p>'
+          : '<p><strong>This slot is filled:</strong> another teammate said yes first. Thank you!</p>'
+        : o.status !== 'open' || o.expiresAt.getTime() <= Date.now()
+          ? '<p><strong>This offer has closed.</strong></p>'
+          : `<form method="post"><button class="accept" type="submit">Accept</button></form>`;
+    return page(
+      o.question,
+      `<h1>${escapeHtml(o.question)}</h1><p>Hi ${escapeHtml(o.memberName)},</p>${details}${state}`,
+    );
+  });
+
+  app.post<{ Params: { token: string } }>('/serve/cover/:token', async (req, reply) => {
+    reply.type('text/html').header('cache-control', 'no-store');
+    if (!validToken(req.params.token)) return reply.code(404).send(NOT_FOUND);
+    try {
+      const { outcome } = await withActor(PUBLIC_ACTOR, () => acceptCover(opts.deps, { token: req.params.token }));
+      const o = await getCoverOffer(db, { token: req.params.token });
+      const slot = `${o.positionName ?? 'this slot'} at ${o.planTitle} on ${when(o)}`;
+      const body = {
+        accepted: `<h1>Thank you!</h1><p>You are confirmed for ${escapeHtml(slot)}. ${escapeHtml(o.churchName)} can see your answer.</p>`,
+        filled: `<h1>Already covered</h1><p>Another teammate said yes first: ${escapeHtml(slot)} is filled. Thank you!</p>`,
+        closed: `<h1>This offer has closed</h1><p>${escapeHtml(slot)} is no longer offered.</p>`,
+        unavailable: `<h1>You are not free then</h1><p>You are scheduled that day, away, or at your most times this month, so ${escapeHtml(slot)} was not given to you.</p>`,
+      }[outcome];
+      return reply.code(outcome === 'accepted' ? 200 : 409).send(page('Cover', body));
     } catch (err) {
       if (err instanceof AppError && err.code === 'NOT_FOUND') return reply.code(404).send(NOT_FOUND);
       throw err;

@@ -105,6 +105,31 @@ export const eventPayloadSchemas = {
   'plan.request_sent': { 1: about({ plan: ref, position: z.string(), assignmentId: id }) },
   'plan.accepted': { 1: about({ plan: ref, position: z.string(), assignmentId: id }) },
   'plan.declined': { 1: about({ plan: ref, position: z.string(), assignmentId: id }) },
+  // Issue 31 §6–8: reminders, and a slot offered to teammates (after a decline, or a swap from the
+  // portal); `offerId` ties an offer's events together, `assignmentId` is the person's own slot.
+  'plan.reminder_sent': {
+    1: about({
+      plan: ref,
+      position: z.string(),
+      assignmentId: id,
+      daysBefore: z.number().int(),
+      channels: z.array(z.enum(['email', 'sms'])),
+    }),
+  },
+  'plan.substitute_requested': {
+    1: about({ plan: ref, position: z.string(), assignmentId: id, offerId: id, offeredTo: z.number().int() }),
+  },
+  'plan.swap_requested': {
+    1: about({ plan: ref, position: z.string(), assignmentId: id, offerId: id, offeredTo: z.number().int() }),
+  },
+  'plan.substitute_offered': { 1: about({ plan: ref, position: z.string(), assignmentId: id, offerId: id }) },
+  'plan.substitute_accepted': {
+    1: about({ plan: ref, position: z.string(), assignmentId: id, offerId: id, covering: z.string() }),
+  },
+  'plan.substitute_filled': {
+    1: about({ plan: ref, position: z.string(), assignmentId: id, offerId: id, by: z.string() }),
+  },
+  'plan.substitute_unfilled': { 1: about({ plan: ref, position: z.string(), assignmentId: id, offerId: id }) },
   'project.update_posted': { 1: about({ project: ref, update: ref }) },
   // Issue 28 §5: a member's proposed details (field names only: the values are the person's).
   'profile.update_proposed': { 1: about({ proposalId: id, fields: z.array(z.string()) }) },

@@ -49,7 +49,7 @@ export interface CampaignRecipientUsage {
   channel: 'email' | 'sms';
   createdAt: Generated<Date>;
   id: Generated<number>;
-  kind: Generated<'campaign' | 'planner-request' | 'journey' | 'conversation-reply'>;
+  kind: Generated<'campaign' | 'planner-request' | 'journey' | 'conversation-reply' | 'planner-notice'>;
   recipients: number;
   userId: number;
 }
@@ -261,14 +261,16 @@ export interface Deliveries {
   journeyEnrollmentId: number | null;
   journeyId: number | null;
   journeyStepId: string | null;
-  kind: Generated<'campaign' | 'planner-request' | 'journey' | 'conversation-reply'>;
+  kind: Generated<'campaign' | 'planner-request' | 'journey' | 'conversation-reply' | 'planner-notice'>;
   lastError: string | null;
   lastName: Generated<string>;
   nextAttemptAt: Date | null;
+  plannerNotice: string | null;
   providerMessageId: string | null;
   sentAt: Date | null;
   servicePlanId: number | null;
   status: Generated<'pending' | 'sending' | 'sent' | 'failed' | 'delivered' | 'undelivered'>;
+  substituteOfferId: number | null;
   token: string;
   updatedAt: Generated<Date>;
   userId: number;
@@ -759,6 +761,13 @@ export interface ServicePlanAssignments {
   userId: number;
 }
 
+export interface ServicePlannerSettings {
+  reminderDays: Generated<number[]>;
+  substituteHours: Generated<number>;
+  updatedAt: Generated<Date>;
+  userId: number;
+}
+
 export interface ServicePlans {
   createdAt: Generated<Date>;
   date: string;
@@ -988,6 +997,29 @@ export interface StripeWebhookEvents {
   type: string;
 }
 
+export interface SubstituteOfferCandidates {
+  answeredAt: Date | null;
+  id: Generated<number>;
+  offerId: number;
+  teamMemberId: number;
+  token: string;
+  userId: number;
+}
+
+export interface SubstituteOffers {
+  assignmentId: number;
+  createdAt: Generated<Date>;
+  expiresAt: Date;
+  filledAssignmentId: number | null;
+  filledAt: Date | null;
+  id: Generated<number>;
+  kind: 'substitute' | 'swap';
+  servicePlanId: number;
+  status: Generated<'open' | 'filled' | 'unfilled' | 'cancelled'>;
+  updatedAt: Generated<Date>;
+  userId: number;
+}
+
 export interface Tasks {
   assigneeContactId: number | null;
   contactId: number | null;
@@ -1174,6 +1206,7 @@ export interface DB {
   serviceItemTypes: ServiceItemTypes;
   servicePlanAnnouncements: ServicePlanAnnouncements;
   servicePlanAssignments: ServicePlanAssignments;
+  servicePlannerSettings: ServicePlannerSettings;
   servicePlans: ServicePlans;
   servicePlanSongs: ServicePlanSongs;
   servicePlanTemplates: ServicePlanTemplates;
@@ -1190,6 +1223,8 @@ export interface DB {
   socialSettings: SocialSettings;
   songs: Songs;
   stripeWebhookEvents: StripeWebhookEvents;
+  substituteOfferCandidates: SubstituteOfferCandidates;
+  substituteOffers: SubstituteOffers;
   tasks: Tasks;
   teamMemberBlockouts: TeamMemberBlockouts;
   teamMemberPositions: TeamMemberPositions;

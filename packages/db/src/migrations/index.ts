@@ -40,6 +40,7 @@ import * as m0077 from './2026_11_26_0077_serving_rules.js';
 import * as m0078 from './2026_11_26_0078_plan_templates.js';
 import * as m0079 from './2026_11_26_0079_assignment_service_times.js';
 import * as m0080 from './2026_11_26_0080_service_teams.js';
+import * as m0081 from './2026_11_26_0081_serving_reminders_substitutes.js';
 import * as m0088 from './2026_11_26_0088_gift_reversals.js';
 
 /** Every migration, by its frozen date-prefixed name. Add new ones at the end. */
@@ -85,5 +86,6 @@ export const migrations: Record<string, Migration> = {
   '2026_11_26_0078_plan_templates': m0078,
   '2026_11_26_0079_assignment_service_times': m0079,
   '2026_11_26_0080_service_teams': m0080,
+  '2026_11_26_0081_serving_reminders_substitutes': m0081,
   '2026_11_26_0088_gift_reversals': m0088,
 };

@@ -231,6 +231,33 @@ export function eventWords(e: EventOut): ReactNode {
       return <>Accepted {planPart}</>;
     case 'plan.declined':
       return <>Declined {planPart}</>;
+    // Issue 31 §6–8: reminders, and slots offered to teammates.
+    case 'plan.reminder_sent':
+      return (
+        <>
+          Was reminded ({Number(d.daysBefore)} {Number(d.daysBefore) === 1 ? 'day' : 'days'} before): {planPart}
+        </>
+      );
+    case 'plan.substitute_requested':
+      return <>Asked teammates to cover: {planPart}</>;
+    case 'plan.swap_requested':
+      return <>Offered a swap: {planPart}</>;
+    case 'plan.substitute_offered':
+      return <>Was asked to cover: {planPart}</>;
+    case 'plan.substitute_accepted':
+      return (
+        <>
+          Covers for {str(d.covering)}: {planPart}
+        </>
+      );
+    case 'plan.substitute_filled':
+      return (
+        <>
+          {str(d.by)} covers {planPart}
+        </>
+      );
+    case 'plan.substitute_unfilled':
+      return <>Nobody covered {planPart}</>;
     case 'profile.update_proposed':
       return `Proposed new details in the members’ portal: ${fieldWords(d.fields)}`;
     case 'profile.update_approved':

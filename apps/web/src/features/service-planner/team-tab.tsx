@@ -11,6 +11,7 @@ import { notifyError, notifySuccess } from '../../ui/notify';
 import { PLANNER_STALE_MS } from './plans-tab';
 import { MemberModal } from './member-modal';
 import { PositionsCard } from './positions-card';
+import { ServingSettingsCard } from './serving-settings-card';
 
 export function TeamTab() {
   const members = trpc.servicePlanner.members.list.useQuery({}, { staleTime: PLANNER_STALE_MS });
@@ -105,7 +106,10 @@ export function TeamTab() {
         </Stack>
       </Grid.Col>
       <Grid.Col span={{ base: 12, md: 4 }}>
-        <PositionsCard />
+        <Stack>
+          <PositionsCard />
+          <ServingSettingsCard />
+        </Stack>
       </Grid.Col>
       {editing ? (
         <MemberModal member={editing === 'new' ? undefined : editing} onClose={() => setEditing(null)} />

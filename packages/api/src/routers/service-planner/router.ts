@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { plannerSettingsSchema, updatePlannerSettingsSchema } from '../../schemas/service-planner.js';
+import { getPlannerSettings, updatePlannerSettings } from '../../services/service-planner/planner-settings.js';
 import {
   announceResultSchema,
   announceSchema,
@@ -562,6 +564,19 @@ const requestsRouter = router({
     .mutation(({ ctx, input }) => respondToRequest(ctx.db, { token: input.token, response: 'decline' })),
 });
 
+/** Reminders before a plan, and how long teammates have to cover a slot (issue 31 §6–7). */
+const plannerSettingsRouter = router({
+  get: protectedProcedure
+    .meta(rest.get('/api/service-planner/settings', 'Reminder days before a plan, and hours to find a substitute'))
+    .output(plannerSettingsSchema)
+    .query(({ ctx }) => getPlannerSettings(ctx.db, ctx.tenantId)),
+  update: protectedProcedure
+    .meta(rest.patch('/api/service-planner/settings', 'Change the reminder days or the hours to find a substitute'))
+    .input(updatePlannerSettingsSchema)
+    .output(plannerSettingsSchema)
+    .mutation(({ ctx, input }) => updatePlannerSettings(ctx.db, ctx.tenantId, input)),
+});
+
 export const servicePlannerRouter = router({
   plans: plansRouter,
   items: itemsRouter,
@@ -575,4 +590,5 @@ export const servicePlannerRouter = router({
   schedule: scheduleRouter,
   templates: templatesRouter,
   matrix: matrixRouter,
+  settings: plannerSettingsRouter,
 });

@@ -11,6 +11,7 @@ import { personOf, recordEvents } from '../events/record.js';
 import { fillMergeTags } from '../email-campaigns/render.js';
 import { AppError } from '../../errors.js';
 import { takeDailyAllowance, UNVERIFIED_DAILY_RECIPIENTS } from '../delivery/daily-limit.js';
+import { addressUnsubscribed } from '../delivery/recipients.js';
 import { loadVersion, stepById, type JourneyDefinition } from './definitions.js';
 import { localDate, nextWeekdayAt, quietHoursEnd } from './time.js';
 
@@ -682,18 +683,7 @@ async function unsubscribed(trx: Db, x: StepContext, channel: 'email' | 'sms', a
   const p = x.person;
   if (p.contactId === null) return false;
   if ((channel === 'email' ? p.emailConsent : p.smsConsent) === 'unsubscribed') return true;
-  const r = await trx
-    .selectFrom('contacts')
-    .select('id')
-    .where('userId', '=', x.e.userId)
-    .where(
-      channel === 'email'
-        ? sql<boolean>`lower(email) = lower(${address}) and email_consent = 'unsubscribed'`
-        : sql<boolean>`phone_e164 = ${address} and sms_consent = 'unsubscribed'`,
-    )
-    .limit(1)
-    .executeTakeFirst();
-  return !!r;
+  return addressUnsubscribed(trx, x.e.userId, { channel, address });
 }
 
 /** Staff members' addresses: service-staff contacts with an email; none chosen (or none left) → the account. */

@@ -1,10 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { freshDatabase } from '@lampstand/db/test/fresh-db';
 import { registerUser } from '../auth/register-user.js';
-import type { JobQueue } from '../../jobs.js';
-import { createOutboxTransport } from '../../providers/email.js';
-import { createSmsOutboxTransport } from '../../providers/sms.js';
-import { defaultDeliveryConfig } from '../delivery/config.js';
+import { recordingDeliveryDeps } from '../delivery/test-deps.js';
 import { sweepCampaigns } from '../delivery/campaigns.js';
 import { deliverPlannerRequests } from './request-channel.js';
 
@@ -16,24 +13,7 @@ const church = await registerUser(db, {
   email: 'g@example.org',
 });
 
-function recordingQueue() {
-  const sent: { name: string; data: unknown }[] = [];
-  const jobs: JobQueue = { send: async (name, data) => (sent.push({ name, data }), 'id'), cancel: async () => {} };
-  const deps = {
-    db,
-    jobs,
-    email: createOutboxTransport(db),
-    sms: createSmsOutboxTransport(db),
-    config: {
-      ...defaultDeliveryConfig,
-      publicUrl: 'http://localhost',
-      trackingSecret: 'test-secret',
-      emailFrom: 'Lampstand <no-reply@localhost>',
-      smsFromNumber: '+15005550006',
-    },
-  };
-  return { sent, deps };
-}
+const recordingQueue = () => recordingDeliveryDeps(db);
 
 /** A plan with one assignment whose request a worker claimed `claimedSecondsAgo` and then died. */
 async function stuckRequest(claimedSecondsAgo: number) {

@@ -1,0 +1,195 @@
+import { describe, expect, it } from 'vitest';
+import { createPortalSession } from '@lampstand/api/server';
+import { addContact, HttpClient, registerChurch, startTestApp } from '../helpers/test-app.js';
+import { giveHandle, Member } from '../helpers/portal.js';
+
+// Issue 31 §6–8 over HTTP: the planner's reminder settings, and a decline answered from the
+// request's page, its teammates asked, one of them covering from their own link.
+
+const app = await startTestApp({ publicUrl: 'http://lampstand.test' });
+await registerChurch(app.url, 'Platform');
+const grace = await registerChurch(app.url, 'Grace Church');
+const hope = await registerChurch(app.url, 'Hope Chapel');
+const g = grace.client;
+const BASE = '/api/service-planner';
+const anon = new HttpClient(app.url);
+
+const form = (path: string, body = '') =>
+  fetch(`${app.url}${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body,
+  });
+
+describe('settings', () => {
+  it('reminder days (default 3 and 1) and hours to find a substitute (default 48), per church, checked', async () => {
+    expect((await anon.get(`${BASE}/settings`)).status).toBe(401);
+    expect((await g.get(`${BASE}/settings`)).body).toEqual({ reminderDays: [3, 1], substituteHours: 48 });
+    const upd = await g.patch(`${BASE}/settings`, { reminderDays: [1, 7, 1] });
+    expect(upd.status).toBe(200);
+    // Partial: the hours keep their value; each day once, the earliest reminder first.
+    expect(upd.body).toEqual({ reminderDays: [7, 1], substituteHours: 48 });
+    const bad = await g.patch(`${BASE}/settings`, { substituteHours: 0 });
+    expect(bad.status).toBe(400);
+    expect(bad.body.message).toBe('Hours to find a substitute must be at least 1');
+    expect(bad.body.issues.map((i: { path: string }) => i.path)).toContain('substituteHours');
+    const tooFar = await g.patch(`${BASE}/settings`, { reminderDays: [8] });
+    expect(tooFar.status).toBe(400);
+    expect(tooFar.body.message).toBe('A reminder is at most 7 days before');
+    // Another church's settings are its own.
+    expect((await hope.client.get(`${BASE}/settings`)).body).toEqual({ reminderDays: [3, 1], substituteHours: 48 });
+    expect((await g.get(`${BASE}/settings`)).body).toEqual({ reminderDays: [7, 1], substituteHours: 48 });
+  });
+});
+
+describe('decline → a substitute', () => {
+  it('the decline page asks teammates; the first to accept from their link is scheduled, the next finds it filled', async () => {
+    const sound = (await g.post(`${BASE}/positions`, { name: 'Sound' })).body;
+    const add = async (name: string) =>
+      (
+        await g.post(`${BASE}/members`, {
+          name,
+          email: `${name.toLowerCase()}@example.org`,
+          positionIds: [sound.id],
+        })
+      ).body;
+    const [ann, ben, cal] = [await add('Ann'), await add('Ben'), await add('Cal')];
+    const plan = (await g.post(`${BASE}/plans`, { title: 'Sunday Service', date: '2031-02-02', startTime: '10:00' }))
+      .body;
+    const a = (await g.post(`${BASE}/plans/${plan.id}/assignments`, { memberId: ann.id, positionId: sound.id })).body;
+    const { token } = await app.db
+      .selectFrom('servicePlanAssignments')
+      .select('token')
+      .where('id', '=', a.id)
+      .executeTakeFirstOrThrow();
+
+    // Not declined: refused.
+    expect((await form(`/serve/${token}/substitute`)).status).toBe(400);
+    const declined = await form(`/serve/${token}`, 'answer=decline');
+    const page = await declined.text();
+    expect(page).toContain('Ask my teammates to cover');
+    expect(page).toContain(`action="/serve/${token}/substitute"`);
+    const asked = await form(`/serve/${token}/substitute`);
+    expect(asked.status).toBe(200);
+    expect(await asked.text()).toContain(
+      'We asked 2 teammates who can serve as Sound on Sunday 10:00. The first to accept gets it.',
+    );
+    expect((await form(`/serve/${token}/substitute`)).status).toBe(409);
+    expect((await anon.get(`/serve/${token}`)).text).toContain('Your teammates are being asked to cover for you.');
+
+    const tokenOf = async (memberId: number) =>
+      (
+        await app.db
+          .selectFrom('substituteOfferCandidates')
+          .select('token')
+          .where('teamMemberId', '=', memberId)
+          .executeTakeFirstOrThrow()
+      ).token;
+    const [benToken, calToken] = [await tokenOf(ben.id), await tokenOf(cal.id)];
+    // Opening the link never accepts (mail scanners follow links).
+    const cover = await anon.get(`/serve/cover/${benToken}`);
+    expect(cover.status).toBe(200);
+    expect(cover.text).toContain('<h1>Can you cover Sound on Sunday 10:00?</h1>');
+    expect(cover.text).toContain('<button class="accept" type="submit">Accept</button>');
+    const res = await form(`/serve/cover/${benToken}`);
+    expect(res.status).toBe(200);
+    expect(await res.text()).toContain('You are confirmed for Sound at Sunday Service');
+    const late = await form(`/serve/cover/${calToken}`);
+    expect(late.status).toBe(409);
+    expect(await late.text()).toContain('Another teammate said yes first');
+    expect((await anon.get(`/serve/cover/${calToken}`)).text).toContain('This slot is filled');
+    expect((await anon.get(`/serve/cover/${'x'.repeat(43)}`)).status).toBe(404);
+    const covered = (await anon.get(`/serve/${token}`)).text;
+    expect(covered).toContain('A teammate covers for you.');
+    expect(covered).not.toContain('Ask my teammates to cover');
+
+    const now = (await g.get(`${BASE}/plans/${plan.id}`)).body;
+    expect(
+      now.assignments.map((x: { memberName: string; status: string; positionName: string }) => [
+        x.memberName,
+        x.status,
+        x.positionName,
+      ]),
+    ).toEqual(
+      expect.arrayContaining([
+        ['Ann', 'declined', 'Sound'],
+        ['Ben', 'confirmed', 'Sound'],
+      ]),
+    );
+
+    // Events, for webhooks and each person's Activity: the public's doing.
+    const types =
+      'plan.declined,plan.substitute_requested,plan.substitute_offered,plan.substitute_accepted,plan.substitute_filled';
+    const log = (await g.get(`/api/events?types=${types}&limit=500`)).body.events.map(
+      (e: { type: string; actor: { kind: string }; data: { person?: { name: string } } }) => [
+        e.type,
+        e.actor.kind,
+        e.data.person?.name,
+      ],
+    );
+    expect(log).toEqual([
+      ['plan.declined', 'public', 'Ann'],
+      ['plan.substitute_requested', 'public', 'Ann'],
+      ['plan.substitute_offered', 'public', 'Ben'],
+      ['plan.substitute_offered', 'public', 'Cal'],
+      ['plan.substitute_accepted', 'public', 'Ben'],
+      ['plan.substitute_filled', 'public', 'Ann'],
+    ]);
+    const doc = (await g.get('/api/openapi.json')).body;
+    expect(Object.keys(doc.paths)).toContain('/api/service-planner/settings');
+  });
+});
+
+describe("the portal's 'Swap a date'", () => {
+  it('lists the dates the person serves; offering one asks free teammates; the first to accept takes it', async () => {
+    const handle = await giveHandle(app.db, grace.user.id, 'grace-swaps');
+    const base = `/c/${handle}/me`;
+    const keys = (await g.post(`${BASE}/positions`, { name: 'Keys' })).body;
+    const contact = await addContact(g, { firstName: 'Dana', lastName: 'Lee', email: 'dana@example.org' });
+    const dana = (await g.post(`${BASE}/members`, { contactId: contact.id, positionIds: [keys.id] })).body;
+    const eli = (await g.post(`${BASE}/members`, { name: 'Eli', email: 'eli@example.org', positionIds: [keys.id] }))
+      .body;
+    const plan = (await g.post(`${BASE}/plans`, { title: 'Harvest Sunday', date: '2031-10-05', startTime: '09:30' }))
+      .body;
+    const a = (await g.post(`${BASE}/plans/${plan.id}/assignments`, { memberId: dana.id, positionId: keys.id })).body;
+
+    const member = new Member(app.url);
+    expect((await member.get(`${base}/swaps`)).status).toBe(303);
+    member.cookies.set('lampstand_portal', await createPortalSession(app.db, grace.user.id, [contact.id]));
+    const page = await member.get(`${base}/swaps`);
+    expect(page.status).toBe(200);
+    expect(page.text).toContain('<h1>Swap a date</h1>');
+    expect(page.text).toContain('Sunday, October 5, 2031 at 9:30 AM');
+    expect(page.text).toContain('Dana Lee: Keys');
+    const csrf = await member.csrf(`${base}/swaps`);
+    // Without the form token: refused.
+    expect((await member.post(`${base}/swaps/${a.id}`, {})).status).toBe(403);
+    // Someone else's slot: not found.
+    const other = (await g.post(`${BASE}/plans/${plan.id}/assignments`, { memberId: eli.id })).body;
+    expect((await member.post(`${base}/swaps/${other.id}`, { csrf })).status).toBe(404);
+    await g.delete(`${BASE}/assignments/${other.id}`);
+    const offered = await member.post(`${base}/swaps/${a.id}`, { csrf });
+    expect(offered.status).toBe(200);
+    expect(offered.text).toContain('We asked 1 teammate who can serve as Keys on Sunday 09:30.');
+    expect(offered.text).toContain('Your teammates are being asked.');
+    expect((await member.post(`${base}/swaps/${a.id}`, { csrf })).status).toBe(409);
+
+    const { token } = await app.db
+      .selectFrom('substituteOfferCandidates')
+      .select('token')
+      .where('teamMemberId', '=', eli.id)
+      .executeTakeFirstOrThrow();
+    expect((await form(`/serve/cover/${token}`)).status).toBe(200);
+    const now = (await g.get(`${BASE}/plans/${plan.id}`)).body;
+    expect(now.assignments.map((x: { memberName: string; status: string }) => [x.memberName, x.status])).toEqual(
+      expect.arrayContaining([
+        ['Dana Lee', 'declined'],
+        ['Eli', 'confirmed'],
+      ]),
+    );
+    const log = (await g.get('/api/events?types=plan.swap_requested&limit=500')).body.events;
+    expect(log.map((e: { contactId: number }) => e.contactId)).toEqual([contact.id]);
+    // The date no longer shows once swapped.
+    expect((await member.get(`${base}/swaps`)).text).toContain('You are not scheduled on any coming date.');
+  });
+});

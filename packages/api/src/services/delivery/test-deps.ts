@@ -1,0 +1,33 @@
+import type { Db } from '@lampstand/db';
+import type { JobQueue } from '../../jobs.js';
+import { createOutboxTransport } from '../../providers/email.js';
+import { createSmsOutboxTransport } from '../../providers/sms.js';
+import { defaultDeliveryConfig, type DeliveryConfig } from './config.js';
+import type { DeliveryDeps } from './channels.js';
+
+/**
+ * For tests: what the sending side needs, with the local outboxes (email and SMS) and a job queue
+ * that records what it was asked to run instead of running it.
+ */
+export function recordingDeliveryDeps(
+  db: Db,
+  config: Partial<DeliveryConfig> = {},
+): { sent: { name: string; data: unknown }[]; jobs: JobQueue; deps: DeliveryDeps } {
+  const sent: { name: string; data: unknown }[] = [];
+  const jobs: JobQueue = { send: async (name, data) => (sent.push({ name, data }), 'id'), cancel: async () => {} };
+  const deps: DeliveryDeps = {
+    db,
+    jobs,
+    email: createOutboxTransport(db),
+    sms: createSmsOutboxTransport(db),
+    config: {
+      ...defaultDeliveryConfig,
+      publicUrl: 'http://localhost',
+      trackingSecret: 'test-secret',
+      emailFrom: 'Lampstand <no-reply@localhost>',
+      smsFromNumber: '+15005550006',
+      ...config,
+    },
+  };
+  return { sent, jobs, deps };
+}
