@@ -78,6 +78,8 @@ describe("members portal: 'My schedule'", () => {
     ]);
     const page = await member.get(`${base}/schedule?done=accepted`);
     expect(page.text).toContain('Thank you. You have accepted.');
+    // An accepted date can be offered to teammates (issue 31 §7).
+    expect(page.text).toContain(`<a href="${base}/swaps">Swap a date</a>`);
     expect(page.text).toMatch(/Morning Service<\/strong> <span[^>]*>Accepted<\/span>/);
     expect(page.text).toMatch(/Evening Service<\/strong> <span[^>]*>Declined<\/span>/);
     // Tom's assignment: not found, and unchanged.

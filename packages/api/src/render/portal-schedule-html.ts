@@ -134,6 +134,9 @@ export function scheduleSection(
       return (
         `<section class="card" aria-labelledby="${h}"><h2 id="${h}">${e(v.name)}</h2>` +
         `<h3 style="font-size:1rem;margin:8px 0 4px">Upcoming</h3>${upcoming}` +
+        (v.assignments.some((a) => a.status === 'accepted')
+          ? `<p class="muted" style="margin:8px 0 0">Cannot make a date you accepted? <a href="${e(base)}/swaps">Swap a date</a>: your teammates are asked to cover it.</p>`
+          : '') +
         `<h3 style="font-size:1rem;margin:16px 0 4px">Blockout dates</h3><p class="muted" style="margin:0 0 8px">Days you cannot serve: the church will not schedule you then.</p>${blockouts}` +
         blockoutForm(base, csrf, v.memberId, state) +
         `</section>`

@@ -25,6 +25,7 @@ async function lockedAssignment(trx: Db, where: { token: string } | { id: number
     .innerJoin('servicePlans as p', 'p.id', 'a.servicePlanId')
     .leftJoin('teamPositions as pos', 'pos.id', 'a.positionId')
     .select(['a.id', 'a.userId', 'a.status', 'a.positionId', 'a.teamMemberId', 'a.servicePlanId as planId'])
+    .select('a.serviceTime')
     .select(['m.name', 'm.email', 'm.contactId', 'pos.name as positionName'])
     .select(['p.title as planTitle', 'p.date', 'p.startTime', 'p.serviceTimes']);
   q =
@@ -291,6 +292,8 @@ export async function acceptCover(
         servicePlanId: a.planId,
         teamMemberId: me.id,
         positionId: a.positionId,
+        // The same service time as the slot covered (null: all the plan's times).
+        serviceTime: a.serviceTime,
         status: 'confirmed',
         requestedAt: now,
         respondedAt: now,
