@@ -4,6 +4,7 @@ import type {
   BlockoutRecurrence,
   ContactMetadata,
   ImportSkip,
+  OutboxAttachment,
   PlanTemplateItem,
   PostalAddress,
   QrScheduleEntry,
@@ -49,7 +50,7 @@ export interface CampaignRecipientUsage {
   channel: 'email' | 'sms';
   createdAt: Generated<Date>;
   id: Generated<number>;
-  kind: Generated<'campaign' | 'planner-request' | 'journey' | 'conversation-reply'>;
+  kind: Generated<'campaign' | 'planner-request' | 'journey' | 'conversation-reply' | 'giving-statement'>;
   recipients: number;
   userId: number;
 }
@@ -95,6 +96,7 @@ export interface ChurchSettings {
   eventRetentionDays: Generated<number>;
   postalAddress: string | null;
   smsFromNumber: string | null;
+  taxId: string | null;
   timeZone: Generated<string>;
   updatedAt: Generated<Date>;
   userId: number;
@@ -261,13 +263,14 @@ export interface Deliveries {
   journeyEnrollmentId: number | null;
   journeyId: number | null;
   journeyStepId: string | null;
-  kind: Generated<'campaign' | 'planner-request' | 'journey' | 'conversation-reply'>;
+  kind: Generated<'campaign' | 'planner-request' | 'journey' | 'conversation-reply' | 'giving-statement'>;
   lastError: string | null;
   lastName: Generated<string>;
   nextAttemptAt: Date | null;
   providerMessageId: string | null;
   sentAt: Date | null;
   servicePlanId: number | null;
+  statementRunId: number | null;
   status: Generated<'pending' | 'sending' | 'sent' | 'failed' | 'delivered' | 'undelivered'>;
   token: string;
   updatedAt: Generated<Date>;
@@ -394,6 +397,7 @@ export interface Gifts {
   failureReason: string | null;
   feeCents: Generated<number>;
   frequency: Generated<string>;
+  goodsServices: string | null;
   id: Generated<number>;
   idempotencyKey: string;
   isDemo: Generated<boolean>;
@@ -455,6 +459,36 @@ export interface GiftSchedules {
   stripePaymentMethodId: string | null;
   stripeSetupIntentId: string | null;
   updatedAt: Generated<Date>;
+  userId: number;
+}
+
+export interface GivingStatementRuns {
+  combinedPdf: Buffer | null;
+  createdAt: Generated<Date>;
+  createdBy: number | null;
+  done: Generated<number>;
+  error: string | null;
+  finishedAt: Date | null;
+  fromDate: string;
+  id: Generated<number>;
+  status: Generated<'queued' | 'building' | 'sending' | 'done' | 'failed'>;
+  toDate: string;
+  total: Generated<number>;
+  updatedAt: Generated<Date>;
+  userId: number;
+}
+
+export interface GivingStatements {
+  contactId: number;
+  createdAt: Generated<Date>;
+  donorAddress: string | null;
+  donorEmail: string | null;
+  donorName: string;
+  giftCount: number;
+  id: Generated<number>;
+  pdf: Buffer | null;
+  runId: number;
+  totalCents: number;
   userId: number;
 }
 
@@ -607,6 +641,7 @@ export interface MarketingTemplates {
 }
 
 export interface OutboxMessages {
+  attachments: ColumnType<OutboxAttachment[], string | undefined, string>;
   campaignId: number | null;
   channel: 'email' | 'sms';
   createdAt: Generated<Date>;
@@ -1140,6 +1175,8 @@ export interface DB {
   gifts: Gifts;
   giftScheduleLines: GiftScheduleLines;
   giftSchedules: GiftSchedules;
+  givingStatementRuns: GivingStatementRuns;
+  givingStatements: GivingStatements;
   impersonationAudit: ImpersonationAudit;
   journeyEnrollments: JourneyEnrollments;
   journeys: Journeys;
