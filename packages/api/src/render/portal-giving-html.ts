@@ -59,10 +59,7 @@ function scheduleCard(base: string, csrf: string, s: PortalScheduleView, v: MyGi
       .map((f) => `<option value="${f.id}"${f.id === selected ? ' selected' : ''}>${e(f.name)}</option>`)
       .join('');
   };
-  const lineRows = [
-    ...s.lines.map((l) => ({ fundId: l.fundId, cents: l.amountCents })),
-    { fundId: null, cents: 0 },
-  ]
+  const lineRows = [...s.lines.map((l) => ({ fundId: l.fundId, cents: l.amountCents })), { fundId: null, cents: 0 }]
     .map(
       (l, i) =>
         `<div class="row"><div class="field"><label for="${id(`fund-${i}`)}">Fund${i === s.lines.length ? ' (add one)' : ''}</label><select id="${id(`fund-${i}`)}" name="fund">${
@@ -87,7 +84,7 @@ function scheduleCard(base: string, csrf: string, s: PortalScheduleView, v: MyGi
     ).join('')}</select></div><button class="btn" type="submit">Save frequency</button></form></details>` +
     (paused
       ? `<form method="post" action="${action('resume')}" class="row">${csrfField(csrf)}<button class="btn light" type="submit">Resume now</button></form>`
-      : `<details><summary>Pause</summary><form method="post" action="${action('pause')}">${csrfField(csrf)}<div class="field"><label for="${id('until')}">Pause until</label><input id="${id('until')}" name="until" type="date" min="${e(v.today)}" required></div><button class="btn" type="submit">Pause</button></form></details>`) +
+      : `<details><summary>Pause until a date</summary><form method="post" action="${action('pause')}">${csrfField(csrf)}<div class="field"><label for="${id('until')}">Pause until</label><input id="${id('until')}" name="until" type="date" min="${e(v.today)}" required></div><button class="btn" type="submit">Pause</button></form></details>`) +
     `<div class="row" style="margin-top:12px"><form method="post" action="${action('skip')}">${csrfField(csrf)}<button class="btn light" type="submit">Skip the next one</button></form>` +
     `<a class="btn light" href="/give/manage/${e(s.manageToken)}">Update card</a>` +
     `<a class="btn light" href="${action('cancel')}">Cancel</a></div></section>`

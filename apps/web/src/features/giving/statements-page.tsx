@@ -1,6 +1,6 @@
 import { Alert, Badge, Button, Group, Paper, Progress, Skeleton, Stack, Text, TextInput, Title } from '@mantine/core';
 import { IconDownload, IconFileText } from '@tabler/icons-react';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { formatCents } from '@lampstand/api/schemas/giving';
 import type { RouterOutputs } from '@lampstand/api';
 import { trpc } from '../../lib/trpc';
@@ -51,10 +51,16 @@ function RunProgress({ runId }: { runId: number }) {
     { runId },
     { refetchInterval: (q) => (q.state.data && ['done', 'failed'].includes(q.state.data.status) ? false : 1000) },
   );
+  const utils = trpc.useUtils();
+  const status = run.data?.status;
+  // The list of runs shows each run's status: refreshed when this one moves on.
+  useEffect(() => {
+    if (status) void utils.giving.statementRuns.invalidate();
+  }, [status, utils]);
   if (run.isLoading) return <Skeleton h={120} />;
   if (!run.data) return <Alert color="red" title="The statement run could not be loaded" />;
   const r = run.data;
-  const status = STATUS_LABELS[r.status];
+  const label = STATUS_LABELS[r.status];
   const finished = r.status === 'done' || r.status === 'failed';
   const building = r.status === 'queued' || r.status === 'building';
   const value = r.total === 0 ? (finished ? 100 : 0) : (100 * (building ? r.done : r.total)) / r.total;
@@ -65,8 +71,8 @@ function RunProgress({ runId }: { runId: number }) {
           <Title order={2} size="h4">
             Statements for {formatDate(r.from)} – {formatDate(r.to)}
           </Title>
-          <Badge variant="light" color={status.color}>
-            {status.label}
+          <Badge variant="light" color={label.color}>
+            {label.label}
           </Badge>
         </Group>
         <Progress value={value} animated={!finished} size="lg" aria-label="Statements progress" />
@@ -144,10 +150,7 @@ export function StatementsPage() {
                 One PDF per donor with each gift (date, fund, method, amount) and the total, emailed to donors with an
                 email; the others are in one PDF to print.
               </Text>
-              <Group align="flex-start" wrap="wrap">
-                <Button variant="default" onClick={() => (setFrom(`${lastYear}-01-01`), setTo(`${lastYear}-12-31`))}>
-                  {lastYear}
-                </Button>
+              <Group align="flex-end" wrap="wrap">
                 <TextInput
                   label="From"
                   type="date"
@@ -164,6 +167,15 @@ export function StatementsPage() {
                   error={errors.to}
                   onChange={(e) => setTo(e.currentTarget.value)}
                 />
+                <Button
+                  variant="default"
+                  onClick={() => {
+                    setFrom(`${lastYear}-01-01`);
+                    setTo(`${lastYear}-12-31`);
+                  }}
+                >
+                  Last year ({lastYear})
+                </Button>
               </Group>
               <Group>
                 <Button type="submit" leftSection={<IconFileText size={18} />} loading={start.isPending}>
