@@ -6,6 +6,7 @@
  * is missed. Uses TEST_DATABASE_URL's server when set, else an embedded PostgreSQL. BENCH_DONORS
  * and BENCH_GIFTS set the size.
  */
+import os from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { createTestDatabase, startTestServer } from '@lampstand/db/testing';
 import { ownerDb, sql } from '@lampstand/db';
@@ -65,12 +66,20 @@ async function main() {
       .executeTakeFirstOrThrow();
     console.log(`seeded ${DONORS} donors × ${GIFTS} gifts in ${((performance.now() - seedStart) / 1000).toFixed(1)} s`);
 
-    global.gc?.();
-    let peak = process.memoryUsage().rss;
-    const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 50);
+    const before = process.memoryUsage().rss;
+    let peak = before;
+    let peakHeap = process.memoryUsage().heapUsed;
+    const sampler = setInterval(() => {
+      const m = process.memoryUsage();
+      peak = Math.max(peak, m.rss);
+      peakHeap = Math.max(peakHeap, m.heapUsed);
+    }, 50);
+    const load = os.loadavg()[0]!;
+    const cpuStart = process.cpuUsage();
     const start = performance.now();
     await buildStatementRun({ db, jobs: noJobs }, run.id);
     const seconds = (performance.now() - start) / 1000;
+    const cpu = process.cpuUsage(cpuStart);
     clearInterval(sampler);
     peak = Math.max(peak, process.memoryUsage().rss);
 
@@ -95,7 +104,12 @@ async function main() {
     console.log(
       `build time: ${seconds.toFixed(1)} s (target < ${TARGET_SECONDS} s), ${((seconds * 1000) / DONORS).toFixed(1)} ms a donor`,
     );
-    console.log(`peak memory (RSS): ${mb.toFixed(0)} MB (target < ${TARGET_MB} MB)`);
+    console.log(
+      `CPU time of this process while building: ${((cpu.user + cpu.system) / 1e6).toFixed(1)} s (${os.availableParallelism()} cores, load average ${load.toFixed(1)} at the start)`,
+    );
+    console.log(
+      `peak memory (RSS): ${mb.toFixed(0)} MB (target < ${TARGET_MB} MB); ${(before / 1024 / 1024).toFixed(0)} MB before the build, peak V8 heap used ${(peakHeap / 1024 / 1024).toFixed(0)} MB`,
+    );
     const ok = built.built === DONORS && built.wrongCount === 0 && seconds < TARGET_SECONDS && mb < TARGET_MB;
     console.log(ok ? 'OK' : 'MISSED');
     process.exitCode = ok ? 0 : 1;

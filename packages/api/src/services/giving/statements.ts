@@ -28,7 +28,7 @@ type StatementRun = z.input<typeof statementRunSchema>;
 /**
  * Giving statements (issue 30 §8). A run covers a date range: the 'giving-statements-build' job
  * makes one statement per donor (a contact with completed gifts dated in the range, in the
- * church's time zone), its PDF built and stored in chunks (the run's done of total is the
+ * church's time zone), its PDF built and stored 50 at a time (the run's done of total is the
  * progress), then queues each statement with an email address as a delivery of kind
  * 'giving-statement' of the one engine (one per (run, donor): a unique index) and puts the others'
  * in one PDF to print. A job that dies is run again by pg-boss and goes on where it stopped.
@@ -239,7 +239,7 @@ export async function buildStatementRun(
   opts: { chunkSize?: number } = {},
 ): Promise<void> {
   const { db } = deps;
-  const chunkSize = opts.chunkSize ?? 200;
+  const chunkSize = opts.chunkSize ?? 50;
   const run = await db.selectFrom('givingStatementRuns').selectAll().where('id', '=', runId).executeTakeFirst();
   if (!run || run.status === 'done' || run.status === 'failed' || run.status === 'sending') return;
   const tenantId = run.userId;
