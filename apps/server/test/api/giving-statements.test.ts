@@ -133,6 +133,7 @@ describe('Giving statements', () => {
       fundId: missions.id,
       amountCents: 2000,
       method: 'cash',
+      goodsServices: 'Mission dinner ticket, value $15.00',
     });
     const committed = await grace.client.post(`/api/giving/batches/${batch.id}/commit`, {});
     expect(committed.status, committed.text).toBe(200);
@@ -175,6 +176,14 @@ describe('Giving statements', () => {
     expect(missionLines).toHaveLength(52);
     expect(text).toMatch(/Total\s+\$1,941\.68/);
     expect(text).toContain('No goods or services were provided in exchange for these contributions.');
+
+    // A gift that says what was given for it: the statement names it instead.
+    const toSimeon = sink.messages.find((m) => m.envelopeTo.includes('simeon@example.org'))!;
+    const simeonText = await pdfText(toSimeon.parsed.attachments[0]!.content);
+    expect(simeonText).toMatch(/Missions \*\s+Cash\s+\$20\.00/);
+    expect(simeonText).toContain('Goods or services were provided in exchange for the gifts marked *:');
+    expect(simeonText).toContain('Mission dinner ticket, value $15.00');
+    expect(simeonText).not.toContain('No goods or services were provided in exchange for these contributions.');
 
     // The job run again sends nothing more: one delivery per (run, donor).
     await deliverStatements(
