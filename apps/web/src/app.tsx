@@ -55,6 +55,7 @@ const FundsPage = lazyScreen(() => import('./features/giving/funds-page'), 'Fund
 const RecurringPage = lazyScreen(() => import('./features/giving/recurring-page'), 'RecurringPage');
 const BatchesPage = lazyScreen(() => import('./features/giving/batches-page'), 'BatchesPage');
 const BatchPage = lazyScreen(() => import('./features/giving/batch-page'), 'BatchPage');
+const StatementsPage = lazyScreen(() => import('./features/giving/statements-page'), 'StatementsPage');
 const ProfileUpdatesPage = lazyScreen(
   () => import('./features/profile-updates/profile-updates-page'),
   'ProfileUpdatesPage',
@@ -163,6 +164,7 @@ const routes = createRoutesFromElements(
         <Route path="/giving/recurring" element={<RecurringPage />} />
         <Route path="/giving/batches" element={<BatchesPage />} />
         <Route path="/giving/batches/:id" element={<BatchPage />} />
+        <Route path="/giving/statements" element={<StatementsPage />} />
         <Route path="/show-up/new" element={<NewProjectPage />} />
         <Route path="/show-up/:id/edit" element={<EditProjectPage />} />
         <Route path="/show-up/:id/update/new" element={<NewUpdatePage />} />

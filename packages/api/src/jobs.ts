@@ -42,6 +42,10 @@ export const jobPayloadSchemas = {
   'planner-notice-deliver': z.strictObject({ planId: rowId }),
   /** Every 5 minutes: reminders whose time has come, cover offers nobody took in time (issue 31 §6–7). */
   'planner-due': z.strictObject({}),
+  /** Build a giving statement run's PDFs (issue 30 §8), then queue its emails and the PDF to print. */
+  'giving-statements-build': z.strictObject({ runId: rowId }),
+  /** Email a run's giving statements (deliveries of kind 'giving-statement'), each with its PDF. */
+  'giving-statement-deliver': z.strictObject({ runId: rowId }),
   /** Send a conversation's pending replies (deliveries of kind 'conversation-reply'). */
   'conversation-reply-deliver': z.strictObject({ conversationId: rowId }),
   /** Daily: delete each church's events older than its retention (Settings → 'Keep activity for'). */

@@ -124,6 +124,8 @@ export * from './services/portal/sign-in.js';
 export * from './services/portal/sessions.js';
 export * from './services/portal/member.js';
 export * from './services/portal/schedule.js';
+export * from './services/portal/giving.js';
+export { getChurchSettings } from './services/settings/church-settings.js';
 export {
   proposeDetails,
   confirmProposalEmail,
@@ -137,3 +139,4 @@ export { deliverJourney, sweepJourneyDeliveries } from './services/journeys/chan
 export { chargeDueSchedules, sendGivingNotice, type ChargeDeps } from './services/giving/schedules.js';
 export { churchOfHandle, publicFunds, churchToday } from './services/giving/gifts.js';
 export { scheduleByToken } from './services/giving/schedules.js';
+export { buildStatementRun, deliverStatements, failStatementRun } from './services/giving/statements.js';

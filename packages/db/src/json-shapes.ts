@@ -70,3 +70,10 @@ export interface PostalAddress {
   postalCode?: string | null;
   country?: string | null;
 }
+
+/** An attachment an outbox message carried (its bytes are not kept): name, type and size. */
+export interface OutboxAttachment {
+  fileName: string;
+  contentType: string;
+  size: number;
+}

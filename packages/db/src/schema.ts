@@ -13,6 +13,7 @@ export type {
   BlockoutRecurrence,
   ContactMetadata,
   ImportSkip,
+  OutboxAttachment,
   PlanTemplateItem,
   PostalAddress,
   QrScheduleEntry,

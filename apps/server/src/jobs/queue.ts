@@ -20,6 +20,9 @@ import {
   sendDonationReceipt,
   chargeDueSchedules,
   sendGivingNotice,
+  buildStatementRun,
+  deliverStatements,
+  failStatementRun,
   type ShowUpServices,
   deleteExpiredEvents,
   deliverJourney,
@@ -100,6 +103,17 @@ function handlers(d: JobDeps, queue: JobQueue, log: JobLog): { [N in JobName]: H
         { now: new Date() },
       );
     },
+    'giving-statements-build': async ({ runId }) => {
+      // An error marks the run failed (the screen shows it; staff start another); a worker that
+      // died mid-run leaves it building, and the job run again goes on where it stopped.
+      await buildStatementRun({ db: d.db, jobs: queue }, runId).catch(async (err: unknown) => {
+        await failStatementRun(d.db, runId, err instanceof Error ? err.message : String(err));
+        throw err;
+      });
+    },
+    'giving-statement-deliver': async ({ runId }) => {
+      await deliverStatements(deps, runId);
+    },
     'giving-notice': (input) =>
       sendGivingNotice(
         { db: d.db, email: d.email, emailFrom: d.delivery.emailFrom, publicUrl: d.delivery.publicUrl },
@@ -141,6 +155,8 @@ const CONCURRENCY: Record<JobName, number> = {
   'journey-birthdays': 1,
   'giving-charge-due': 1,
   'giving-notice': 2,
+  'giving-statements-build': 1,
+  'giving-statement-deliver': 2,
   'conversation-reply-deliver': 2,
   'planner-notice-deliver': 2,
   'planner-due': 1,

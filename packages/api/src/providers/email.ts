@@ -13,8 +13,16 @@ export interface EmailMessage {
   returnPath?: string;
   /** Our own Message-ID (without angle brackets), stable per delivery. */
   messageId: string;
+  /** Files sent with the message (a giving statement's PDF). */
+  attachments?: EmailAttachment[];
   /** For the local outbox: whose message and which campaign/delivery. */
   meta?: { userId?: number; campaignId?: number; deliveryId?: number };
+}
+
+export interface EmailAttachment {
+  fileName: string;
+  contentType: string;
+  content: Buffer;
 }
 
 export interface EmailTransport {
@@ -50,6 +58,15 @@ export function createSmtpTransport(smtpUrl: string, opts: { maxConnections?: nu
         text: m.text,
         headers: m.headers,
         messageId: `<${m.messageId}>`,
+        ...(m.attachments?.length
+          ? {
+              attachments: m.attachments.map((a) => ({
+                filename: a.fileName,
+                contentType: a.contentType,
+                content: a.content,
+              })),
+            }
+          : {}),
         ...(m.returnPath ? { envelope: { from: m.returnPath, to: m.to } } : {}),
       });
       if (info.rejected && info.rejected.length > 0) throw new Error(`Rejected by the server: ${info.response}`);
@@ -80,6 +97,14 @@ export function createOutboxTransport(db: Db): EmailTransport {
           text: m.text,
           headers: JSON.stringify(m.headers),
           messageId: m.messageId,
+          // The outbox keeps what was attached, not the bytes.
+          attachments: JSON.stringify(
+            (m.attachments ?? []).map((a) => ({
+              fileName: a.fileName,
+              contentType: a.contentType,
+              size: a.content.length,
+            })),
+          ),
         })
         .execute();
       return { providerMessageId: `<${m.messageId}>` };

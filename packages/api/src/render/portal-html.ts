@@ -15,7 +15,9 @@ label{display:block;font-weight:600;margin:0 0 4px}input[type=text],input[type=e
 .btn.light{background:#fff;color:#364fc7;border:1px solid #364fc7}.row{display:flex;flex-wrap:wrap;gap:8px;align-items:center}
 .btn:focus-visible,input:focus-visible,a:focus-visible{outline:3px solid #f59f00;outline-offset:2px}.err{color:#c92a2a;font-size:.95rem;margin:4px 0 0}
 .note{background:#edf2ff;border-radius:8px;padding:12px;margin:0 0 16px}.ok{background:#ebfbee}.muted{color:#4b5563}ul.plain{list-style:none;padding:0;margin:0}ul.plain li{padding:6px 0;border-bottom:1px solid #f1f3f5}
-footer{padding-top:8px;padding-bottom:32px}footer form{display:inline}`;
+footer{padding-top:8px;padding-bottom:32px}footer form{display:inline}
+select{width:100%;font:inherit;padding:10px 12px;border:1px solid #868e96;border-radius:8px;background:#fff}h3{font-size:1.05rem;margin:0 0 8px}
+details{margin:8px 0}summary{cursor:pointer;color:#364fc7;font-weight:600;padding:6px 0}.row .field{flex:1 1 140px}select:focus-visible,summary:focus-visible{outline:3px solid #f59f00;outline-offset:2px}`;
 
 export interface PortalChurchView {
   churchName: string;
@@ -32,6 +34,7 @@ export const PORTAL_SECTIONS = [
   { path: '/details', label: 'My details' },
   { path: '/household', label: 'My household' },
   { path: '/schedule', label: 'My schedule' },
+  { path: '/giving', label: 'My giving' },
 ] as const;
 
 function doc(title: string, church: PortalChurchView, body: string): string {

@@ -351,6 +351,8 @@ export const addBatchLineSchema = z.object({
     .max(MAX_LINE_CENTS, 'Amount is too large'),
   method: z.enum(BATCH_METHODS, { error: 'Method must be cash, check or other' }),
   checkNumber: optionalTextSchema('Check number', 40).optional(),
+  /** What the donor received for the gift, if anything (a dinner ticket, its value): named on statements. */
+  goodsServices: optionalTextSchema('Goods or services', 300).optional(),
   /** Required on a committed batch: a correction says why. */
   reason: optionalTextSchema('Reason', 500).optional(),
 });

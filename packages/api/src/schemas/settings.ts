@@ -8,6 +8,7 @@ import { countryCodeSchema } from './contacts.js';
 export const churchSettingsSchema = z.object({
   churchName: z.string(),
   postalAddress: z.string().nullable(),
+  taxId: z.string().nullable().describe("The church's tax id (EIN), printed on giving statements"),
   timeZone: z.string().describe('IANA time zone; campaign times are entered and shown in it'),
   defaultCountryCode: countryCodeSchema.describe(
     'Country code a phone without one is read in (CSV import, landing page sign-ups, the API, merge)',
@@ -43,6 +44,13 @@ export const updateChurchSettingsSchema = z.object({
     .trim()
     .max(500, 'Postal address must be at most 500 characters')
     .refine(isCleanText, notAllowedMessage('Postal address'))
+    .nullish()
+    .transform((v) => (v === undefined ? undefined : v || null)),
+  taxId: z
+    .string()
+    .trim()
+    .max(40, 'Tax ID must be at most 40 characters')
+    .refine(isCleanText, notAllowedMessage('Tax ID'))
     .nullish()
     .transform((v) => (v === undefined ? undefined : v || null)),
   timeZone: timeZoneSchema.optional(),

@@ -4,6 +4,7 @@ import type {
   BlockoutRecurrence,
   ContactMetadata,
   ImportSkip,
+  OutboxAttachment,
   PlanTemplateItem,
   PostalAddress,
   QrScheduleEntry,
@@ -49,7 +50,9 @@ export interface CampaignRecipientUsage {
   channel: 'email' | 'sms';
   createdAt: Generated<Date>;
   id: Generated<number>;
-  kind: Generated<'campaign' | 'planner-request' | 'journey' | 'conversation-reply' | 'planner-notice'>;
+  kind: Generated<
+    'campaign' | 'planner-request' | 'journey' | 'conversation-reply' | 'planner-notice' | 'giving-statement'
+  >;
   recipients: number;
   userId: number;
 }
@@ -95,6 +98,7 @@ export interface ChurchSettings {
   eventRetentionDays: Generated<number>;
   postalAddress: string | null;
   smsFromNumber: string | null;
+  taxId: string | null;
   timeZone: Generated<string>;
   updatedAt: Generated<Date>;
   userId: number;
@@ -261,7 +265,9 @@ export interface Deliveries {
   journeyEnrollmentId: number | null;
   journeyId: number | null;
   journeyStepId: string | null;
-  kind: Generated<'campaign' | 'planner-request' | 'journey' | 'conversation-reply' | 'planner-notice'>;
+  kind: Generated<
+    'campaign' | 'planner-request' | 'journey' | 'conversation-reply' | 'planner-notice' | 'giving-statement'
+  >;
   lastError: string | null;
   lastName: Generated<string>;
   nextAttemptAt: Date | null;
@@ -269,6 +275,7 @@ export interface Deliveries {
   providerMessageId: string | null;
   sentAt: Date | null;
   servicePlanId: number | null;
+  statementRunId: number | null;
   status: Generated<'pending' | 'sending' | 'sent' | 'failed' | 'delivered' | 'undelivered'>;
   substituteOfferId: number | null;
   token: string;
@@ -396,6 +403,7 @@ export interface Gifts {
   failureReason: string | null;
   feeCents: Generated<number>;
   frequency: Generated<string>;
+  goodsServices: string | null;
   id: Generated<number>;
   idempotencyKey: string;
   isDemo: Generated<boolean>;
@@ -458,6 +466,36 @@ export interface GiftSchedules {
   stripePaymentMethodId: string | null;
   stripeSetupIntentId: string | null;
   updatedAt: Generated<Date>;
+  userId: number;
+}
+
+export interface GivingStatementRuns {
+  combinedPdf: Buffer | null;
+  createdAt: Generated<Date>;
+  createdBy: number | null;
+  done: Generated<number>;
+  error: string | null;
+  finishedAt: Date | null;
+  fromDate: string;
+  id: Generated<number>;
+  status: Generated<'queued' | 'building' | 'sending' | 'done' | 'failed'>;
+  toDate: string;
+  total: Generated<number>;
+  updatedAt: Generated<Date>;
+  userId: number;
+}
+
+export interface GivingStatements {
+  contactId: number;
+  createdAt: Generated<Date>;
+  donorAddress: string | null;
+  donorEmail: string | null;
+  donorName: string;
+  giftCount: number;
+  id: Generated<number>;
+  pdf: Buffer | null;
+  runId: number;
+  totalCents: number;
   userId: number;
 }
 
@@ -610,6 +648,7 @@ export interface MarketingTemplates {
 }
 
 export interface OutboxMessages {
+  attachments: ColumnType<OutboxAttachment[], string | undefined, string>;
   campaignId: number | null;
   channel: 'email' | 'sms';
   createdAt: Generated<Date>;
@@ -1182,6 +1221,8 @@ export interface DB {
   gifts: Gifts;
   giftScheduleLines: GiftScheduleLines;
   giftSchedules: GiftSchedules;
+  givingStatementRuns: GivingStatementRuns;
+  givingStatements: GivingStatements;
   impersonationAudit: ImpersonationAudit;
   journeyEnrollments: JourneyEnrollments;
   journeys: Journeys;

@@ -41,7 +41,9 @@ import * as m0078 from './2026_11_26_0078_plan_templates.js';
 import * as m0079 from './2026_11_26_0079_assignment_service_times.js';
 import * as m0080 from './2026_11_26_0080_service_teams.js';
 import * as m0081 from './2026_11_26_0081_serving_reminders_substitutes.js';
+import * as m0083 from './2026_11_26_0083_giving_statements.js';
 import * as m0088 from './2026_11_26_0088_gift_reversals.js';
+import * as m0089 from './2026_11_26_0089_delivery_kinds.js';
 
 /** Every migration, by its frozen date-prefixed name. Add new ones at the end. */
 export const migrations: Record<string, Migration> = {
@@ -87,5 +89,7 @@ export const migrations: Record<string, Migration> = {
   '2026_11_26_0079_assignment_service_times': m0079,
   '2026_11_26_0080_service_teams': m0080,
   '2026_11_26_0081_serving_reminders_substitutes': m0081,
+  '2026_11_26_0083_giving_statements': m0083,
   '2026_11_26_0088_gift_reversals': m0088,
+  '2026_11_26_0089_delivery_kinds': m0089,
 };

@@ -6,6 +6,7 @@ const TABS = [
   { value: '/giving/funds', label: 'Funds' },
   { value: '/giving/recurring', label: 'Recurring' },
   { value: '/giving/batches', label: 'Batches' },
+  { value: '/giving/statements', label: 'Statements' },
 ];
 
 /** Giving's screens, as tabs that are links (each its own address). */

@@ -1,4 +1,4 @@
-import { Button, Group, Paper, Select, Skeleton, Stack, Text, Textarea } from '@mantine/core';
+import { Button, Group, Paper, Select, Skeleton, Stack, Text, Textarea, TextInput } from '@mantine/core';
 import { schemaResolver, useForm } from '@mantine/form';
 import { useEffect } from 'react';
 import { useLocation } from 'react-router-dom';
@@ -35,6 +35,7 @@ export function SettingsPage() {
     mode: 'controlled',
     initialValues: {
       postalAddress: '',
+      taxId: '',
       timeZone: 'UTC',
       defaultCountryCode: '+61' as (typeof COUNTRY_CODES)[number]['value'],
       eventRetentionDays: 730,
@@ -45,6 +46,7 @@ export function SettingsPage() {
     if (settings.data)
       form.setValues({
         postalAddress: settings.data.postalAddress ?? '',
+        taxId: settings.data.taxId ?? '',
         timeZone: settings.data.timeZone,
         defaultCountryCode: settings.data.defaultCountryCode,
         eventRetentionDays: settings.data.eventRetentionDays,
@@ -97,6 +99,11 @@ export function SettingsPage() {
                 minRows={3}
                 placeholder={'1 Church Street\nSpringfield NSW 2000'}
                 {...form.getInputProps('postalAddress')}
+              />
+              <TextInput
+                label="Tax ID"
+                description="Printed with your name and postal address on giving statements (an EIN in the US)."
+                {...form.getInputProps('taxId')}
               />
               <TimeZoneSelect id="time-zone" {...form.getInputProps('timeZone')} />
               <Select

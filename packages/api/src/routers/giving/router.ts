@@ -21,6 +21,19 @@ import {
   scheduleSchema,
   updateScheduleSchema,
 } from '../../schemas/giving.js';
+import {
+  pdfFileSchema,
+  startStatementsSchema,
+  statementRunIdSchema,
+  statementRunSchema,
+  statementRunSummarySchema,
+} from '../../schemas/giving-statements.js';
+import {
+  downloadStatementRun,
+  getStatementRun,
+  listStatementRuns,
+  startStatementRun,
+} from '../../services/giving/statements.js';
 import { prepareGift } from '../../services/giving/gifts.js';
 import { completeDemoGift } from '../../services/giving/stripe-events.js';
 import { findGifts } from '../../services/giving/gift-list.js';
@@ -228,4 +241,46 @@ export const givingRouter = router({
     .input(batchIdSchema)
     .output(batchDetailSchema)
     .mutation(({ ctx, input }) => commitBatch(ctx.db, ctx.tenantId, { id: input.id, userId: ctx.user.id })),
+  statementRuns: protectedProcedure
+    .meta(rest.get('/api/giving/statements', 'Giving statement runs, newest first, with their progress'))
+    .output(z.array(statementRunSummarySchema))
+    .query(({ ctx }) => listStatementRuns(ctx.db, ctx.tenantId)),
+  startStatements: protectedProcedure
+    .meta(
+      rest.post(
+        '/api/giving/statements',
+        "Make giving statements for from–to (dates, both included): one PDF per donor, built by a job, emailed to donors with an email; the others' in one PDF to print",
+        { status: 202 },
+      ),
+    )
+    .input(startStatementsSchema)
+    .output(statementRunSchema)
+    .mutation(({ ctx, input }) =>
+      startStatementRun({ db: ctx.db, jobs: ctx.services.jobs }, ctx.tenantId, ctx.user.id, input),
+    ),
+  statementRun: protectedProcedure
+    .meta(
+      rest.get(
+        '/api/giving/statements/{runId}',
+        'A statement run: status, done of total, emailed, and the report of donors without an email or a postal address',
+      ),
+    )
+    .input(statementRunIdSchema)
+    .output(statementRunSchema)
+    .query(({ ctx, input }) => getStatementRun(ctx.db, ctx.tenantId, input.runId)),
+  downloadStatements: protectedProcedure
+    .meta(
+      rest.get(
+        '/api/giving/statements/{runId}/download',
+        'The statements to print (donors without an email), one PDF',
+        {
+          format: 'file',
+          fileTypes: ['application/pdf'],
+          errors: [409],
+        },
+      ),
+    )
+    .input(statementRunIdSchema)
+    .output(pdfFileSchema)
+    .query(({ ctx, input }) => downloadStatementRun(ctx.db, ctx.tenantId, input.runId)),
 });

@@ -15,6 +15,7 @@ import { emailChannel } from '../email-campaigns/channel.js';
 import { smsChannel } from '../sms-campaigns/channel.js';
 import { sweepPlannerRequests } from '../service-planner/request-channel.js';
 import { sweepConversationReplies } from '../conversations/reply-channel.js';
+import { sweepStatementDeliveries } from '../giving/statements.js';
 
 /**
  * The channel registry: a new campaign channel is one entry here (and its own `channel.ts`).
@@ -170,4 +171,5 @@ export async function sweepCampaigns(deps: DeliveryDeps, opts: { force?: boolean
   }
   await sweepPlannerRequests(deps, opts);
   await sweepConversationReplies(deps, opts);
+  await sweepStatementDeliveries(deps, opts);
 }

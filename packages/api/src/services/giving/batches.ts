@@ -194,6 +194,7 @@ export async function addBatchLine(db: Db, tenantId: number, input: z.output<typ
         donorEmail: contact?.email ?? null,
         method: input.method,
         checkNumber: input.checkNumber ?? null,
+        goodsServices: input.goodsServices ?? null,
         correctionReason: input.reason ?? null,
         status: committed ? 'completed' : 'pending',
         completedAt: committed ? batchMoment(b.batchDate) : null,

@@ -11,6 +11,8 @@ const DEFAULT_COUNTRY_CODE: CountryCode = '+61';
 export interface ChurchSettings {
   churchName: string;
   postalAddress: string | null;
+  /** Printed on giving statements (issue 30 §8). */
+  taxId: string | null;
   timeZone: string;
   defaultCountryCode: CountryCode;
   /** Days its events are kept (issue 27 §3). */
@@ -24,13 +26,21 @@ export async function getChurchSettings(db: Db, tenantId: number): Promise<Churc
   const row = await db
     .selectFrom('users')
     .leftJoin('churchSettings as s', 's.userId', 'users.id')
-    .select(['users.churchName', 's.postalAddress', 's.timeZone', 's.defaultCountryCode', 's.eventRetentionDays'])
+    .select([
+      'users.churchName',
+      's.postalAddress',
+      's.taxId',
+      's.timeZone',
+      's.defaultCountryCode',
+      's.eventRetentionDays',
+    ])
     .where('users.id', '=', tenantId)
     .executeTakeFirst();
   if (!row) throw notFound('Account not found');
   return {
     churchName: row.churchName,
     postalAddress: row.postalAddress ?? null,
+    taxId: row.taxId ?? null,
     timeZone: row.timeZone ?? 'UTC',
     defaultCountryCode: (row.defaultCountryCode as CountryCode | null) ?? DEFAULT_COUNTRY_CODE,
     eventRetentionDays: row.eventRetentionDays ?? DEFAULT_EVENT_RETENTION_DAYS,
@@ -56,6 +66,7 @@ export async function updateChurchSettings(
   tenantId: number,
   input: {
     postalAddress?: string | null;
+    taxId?: string | null;
     timeZone?: string;
     defaultCountryCode?: CountryCode;
     eventRetentionDays?: number;
@@ -63,6 +74,7 @@ export async function updateChurchSettings(
 ): Promise<ChurchSettings> {
   const set = {
     ...(input.postalAddress !== undefined ? { postalAddress: input.postalAddress } : {}),
+    ...(input.taxId !== undefined ? { taxId: input.taxId } : {}),
     ...(input.timeZone !== undefined ? { timeZone: input.timeZone } : {}),
     ...(input.defaultCountryCode !== undefined ? { defaultCountryCode: input.defaultCountryCode } : {}),
     ...(input.eventRetentionDays !== undefined ? { eventRetentionDays: input.eventRetentionDays } : {}),

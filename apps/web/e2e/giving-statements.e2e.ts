@@ -1,0 +1,135 @@
+import { describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { addContact, registerChurch } from '@lampstand/server/testing';
+import { chargeDueSchedules } from '@lampstand/api/server';
+import { animationsDone, browserDescribe, expectAccessible, screenshot, signIn, startE2E } from './helpers';
+
+// Issue 30 §8 and §5, in demo mode: staff produce giving statements (Giving → Statements) and see
+// the progress and the report; the donor pauses their recurring gift in the portal's My giving.
+browserDescribe(describe)('Giving statements and My giving', async () => {
+  const e2e = await startE2E();
+  await registerChurch(e2e.app.url, 'Platform');
+  const church = await registerChurch(e2e.app.url, 'Grace City Church');
+  const saved = await church.client.put('/api/settings/public-profile', { handle: 'grace-statements' });
+  expect(saved.status, saved.text).toBe(200);
+  await church.client.put('/api/settings', { postalAddress: '12 Vine Street\nSpringfield IL', taxId: '12-3456789' });
+  const general = ((await church.client.get('/api/funds')).body as { id: number; name: string }[]).find(
+    (f) => f.name === 'General',
+  )!;
+  const today = new Date().toISOString().slice(0, 10);
+
+  // Lydia gives $25 weekly (charged today); Anna's check has no email to send a statement to.
+  const prepared = await church.client.post('/api/giving/prepare', {
+    handle: 'grace-statements',
+    lines: [{ fundId: general.id, amountCents: 2500 }],
+    frequency: 'weekly',
+    startDate: today,
+    coverFees: false,
+    donor: { name: 'Lydia Purple', email: 'lydia@example.org', address: { line1: '1 River Rd', city: 'Thyatira' } },
+    idempotencyKey: 'e2e-statements-weekly-gift-0001',
+  });
+  expect(prepared.status, prepared.text).toBe(200);
+  await church.client.post('/api/giving/demo-complete', {
+    intentId: prepared.body.intentId,
+    clientSecret: prepared.body.clientSecret,
+  });
+  const { deps } = e2e.app;
+  await chargeDueSchedules(
+    { db: e2e.app.db, payments: deps.showUp.payments, cardFee: deps.showUp.cardFee, jobs: deps.jobs },
+    { now: new Date() },
+  );
+  const anna = await addContact(church.client, { firstName: 'Anna', lastName: 'Prophet' });
+  await e2e.app.db.updateTable('contacts').set({ email: null }).where('id', '=', anna.id).execute();
+  const batch = await church.client.post('/api/giving/batches', { batchDate: today, expectedTotalCents: 5000 });
+  await church.client.post(`/api/giving/batches/${batch.body.id}/lines`, {
+    contactId: anna.id,
+    fundId: general.id,
+    amountCents: 5000,
+    method: 'check',
+    checkNumber: '1042',
+  });
+  expect((await church.client.post(`/api/giving/batches/${batch.body.id}/commit`)).status).toBe(200);
+
+  const shots = async (page: Page, name: string, back: number) => {
+    for (const width of [390, 1024, 1366]) {
+      await page.setViewportSize({ width, height: 900 });
+      await animationsDone(page);
+      await screenshot(page, `${name}-${width}`);
+    }
+    await page.setViewportSize({ width: back, height: 900 });
+  };
+
+  it('staff make statements for a range and see the progress, the report and the PDF to print', async () => {
+    const { page } = await e2e.newPage();
+    await signIn(page, e2e.app.url, church.user.username, church.password);
+    await page.goto('/giving/funds');
+    await page.getByRole('tab', { name: 'Statements' }).click();
+    await page.getByRole('button', { name: 'Make Statements' }).waitFor();
+    await page.getByLabel('From').fill(today);
+    await page.getByLabel('To').fill(today);
+    await page.getByRole('button', { name: 'Make Statements' }).click();
+    await page.getByRole('progressbar', { name: 'Statements progress' }).waitFor();
+    await page.getByText('Done', { exact: true }).first().waitFor({ timeout: 60_000 });
+    await page.getByText(/2 of 2 statements made · 1 of 1 emailed · 1 to print · \$75\.00 in all/).waitFor();
+    await page.getByRole('heading', { name: 'Donors without an email (1)' }).waitFor();
+    await page.getByRole('table', { name: 'Donors without an email' }).getByText('Anna Prophet').waitFor();
+    await page.getByRole('heading', { name: 'Donors without a postal address (1)' }).waitFor();
+    const download = page.getByRole('link', { name: 'Download statements to print' });
+    await download.waitFor();
+    expect(await download.getAttribute('href')).toMatch(/^\/api\/giving\/statements\/\d+\/download$/);
+    await expectAccessible(page);
+    await shots(page, 'giving-statements', 1280);
+
+    // The statement emailed to Lydia, with its PDF.
+    const sent = await e2e.app.db
+      .selectFrom('outboxMessages')
+      .select(['subject', 'attachments'])
+      .where('toAddress', '=', 'lydia@example.org')
+      .where('subject', 'like', 'Your giving statement%')
+      .execute();
+    expect(sent).toHaveLength(1);
+    expect(sent[0]!.attachments[0]).toMatchObject({ contentType: 'application/pdf' });
+  }, 180_000);
+
+  it('the donor pauses their recurring gift in the portal', async () => {
+    const context = await e2e.browser.newContext({ baseURL: e2e.app.url, viewport: { width: 390, height: 900 } });
+    const member = await context.newPage();
+    await member.goto('/c/grace-statements/me');
+    await member.getByLabel('Enter your email or mobile number').fill('lydia@example.org');
+    await member.getByRole('button', { name: 'Send me a link' }).click();
+    await member.getByText('If we know this address, we have sent you a link').waitFor();
+    const mail = await e2e.app.db
+      .selectFrom('outboxMessages')
+      .select('text')
+      .where('toAddress', '=', 'lydia@example.org')
+      .where('text', 'like', '%/me/link/%')
+      .orderBy('id', 'desc')
+      .executeTakeFirstOrThrow();
+    const link = /http:\/\/\S+\/c\/grace-statements\/me\/link\/[\w-]+/.exec(mail.text ?? '')![0];
+    await member.goto(new URL(link).pathname);
+    await member.getByRole('button', { name: 'Sign in' }).click();
+    await member.getByRole('link', { name: 'My giving' }).click();
+    await member.getByRole('heading', { level: 1, name: 'My giving' }).waitFor();
+    await member.getByRole('heading', { name: 'Weekly gift of $25.00' }).waitFor();
+    await member.getByRole('link', { name: /Giving statement .* \(PDF\)/ }).waitFor();
+    await expectAccessible(member);
+    await shots(member, 'portal-my-giving', 390);
+
+    await member.getByText('Pause until a date', { exact: true }).click();
+    const until = new Date(Date.now() + 21 * 86_400_000).toISOString().slice(0, 10);
+    await member.getByLabel('Pause until', { exact: true }).fill(until);
+    await member.getByRole('button', { name: 'Pause', exact: true }).click();
+    await member.getByRole('status').getByText('Your recurring gift is saved.').waitFor();
+    await member
+      .getByText(/Paused/)
+      .first()
+      .waitFor();
+    await expectAccessible(member);
+    const recurring = (await church.client.get('/api/giving/recurring')).body as {
+      status: string;
+      pausedUntil: string;
+    }[];
+    expect(recurring[0]).toMatchObject({ status: 'paused', pausedUntil: until });
+    await context.close();
+  }, 180_000);
+});

@@ -1,0 +1,231 @@
+import { Alert, Badge, Button, Group, Paper, Progress, Skeleton, Stack, Text, TextInput, Title } from '@mantine/core';
+import { IconDownload, IconFileText } from '@tabler/icons-react';
+import { useEffect, useState } from 'react';
+import { formatCents } from '@lampstand/api/schemas/giving';
+import type { RouterOutputs } from '@lampstand/api';
+import { trpc } from '../../lib/trpc';
+import { useSave } from '../../lib/use-save';
+import { DataTable } from '../../ui/data-table';
+import { PageHeader } from '../../ui/page-header';
+import { formatDate, formatNumber } from '../../ui/format';
+import { GivingTabs } from './giving-tabs';
+
+type Run = RouterOutputs['giving']['statementRun'];
+
+const STATUS_LABELS: Record<Run['status'], { label: string; color: string }> = {
+  queued: { label: 'Waiting', color: 'gray' },
+  building: { label: 'Making statements', color: 'blue' },
+  sending: { label: 'Emailing', color: 'blue' },
+  done: { label: 'Done', color: 'green' },
+  failed: { label: 'Failed', color: 'red' },
+};
+
+const lastYear = new Date().getFullYear() - 1;
+
+/** The donors the report names: a table of name, email, address and total. */
+function DonorReport({ title, donors, empty }: { title: string; donors: Run['withoutEmail']; empty: string }) {
+  return (
+    <Stack gap="xs">
+      <Title order={3} size="h5">
+        {title} ({formatNumber(donors.length)})
+      </Title>
+      <DataTable
+        label={title}
+        rows={donors}
+        rowKey={(d) => d.contactId}
+        minWidth={520}
+        empty={<Text c="dimmed">{empty}</Text>}
+        columns={[
+          { header: 'Donor', card: 'title', cell: (d) => d.name },
+          { header: 'Email', cell: (d) => d.email ?? '—' },
+          { header: 'Postal address', cell: (d) => (d.address ? d.address.replace(/\n/g, ', ') : '—') },
+          { header: 'Total', cell: (d) => formatCents(d.totalCents) },
+        ]}
+      />
+    </Stack>
+  );
+}
+
+function RunProgress({ runId }: { runId: number }) {
+  const run = trpc.giving.statementRun.useQuery(
+    { runId },
+    { refetchInterval: (q) => (q.state.data && ['done', 'failed'].includes(q.state.data.status) ? false : 1000) },
+  );
+  const utils = trpc.useUtils();
+  const status = run.data?.status;
+  // The list of runs shows each run's status: refreshed when this one moves on.
+  useEffect(() => {
+    if (status) void utils.giving.statementRuns.invalidate();
+  }, [status, utils]);
+  if (run.isLoading) return <Skeleton h={120} />;
+  if (!run.data) return <Alert color="red" title="The statement run could not be loaded" />;
+  const r = run.data;
+  const label = STATUS_LABELS[r.status];
+  const finished = r.status === 'done' || r.status === 'failed';
+  const building = r.status === 'queued' || r.status === 'building';
+  const value = r.total === 0 ? (finished ? 100 : 0) : (100 * (building ? r.done : r.total)) / r.total;
+  return (
+    <Paper withBorder p="md">
+      <Stack>
+        <Group justify="space-between" wrap="wrap">
+          <Title order={2} size="h4">
+            Statements for {formatDate(r.from)} – {formatDate(r.to)}
+          </Title>
+          <Badge variant="light" color={label.color}>
+            {label.label}
+          </Badge>
+        </Group>
+        <Progress value={value} animated={!finished} size="lg" aria-label="Statements progress" />
+        <Text size="sm">
+          {formatNumber(r.done)} of {formatNumber(r.total)} statements made · {formatNumber(r.emailed)} of{' '}
+          {formatNumber(r.toEmail)} emailed · {formatNumber(r.toPrint)} to print · {formatCents(r.totalCents)} in all
+        </Text>
+        {r.error ? <Alert color="red">{r.error}</Alert> : null}
+        {finished && r.total === 0 ? <Text c="dimmed">No gifts were completed in these dates.</Text> : null}
+        {(r.status === 'sending' || r.status === 'done') && r.toPrint > 0 ? (
+          <Group>
+            <Button
+              component="a"
+              href={`/api/giving/statements/${r.id}/download`}
+              download
+              variant="light"
+              leftSection={<IconDownload size={18} />}
+            >
+              Download statements to print
+            </Button>
+          </Group>
+        ) : null}
+        {r.status === 'sending' || r.status === 'done' ? (
+          <>
+            <DonorReport
+              title="Donors without an email"
+              donors={r.withoutEmail}
+              empty="Every donor has an email: each statement was emailed."
+            />
+            <DonorReport
+              title="Donors without a postal address"
+              donors={r.withoutAddress}
+              empty="Every donor has a postal address."
+            />
+          </>
+        ) : null}
+      </Stack>
+    </Paper>
+  );
+}
+
+/** Giving → Statements: a statement per donor for a year or any dates, emailed, the rest to print. */
+export function StatementsPage() {
+  const runs = trpc.giving.statementRuns.useQuery();
+  const [from, setFrom] = useState(`${lastYear}-01-01`);
+  const [to, setTo] = useState(`${lastYear}-12-31`);
+  const [errors, setErrors] = useState<{ from?: string; to?: string }>({});
+  const [runId, setRunId] = useState<number | null>(null);
+  const start = useSave(trpc.giving.startStatements, {
+    errorTitle: 'Error',
+    errorPrefix: 'Failed to start the statements',
+    success: 'Statements started',
+    invalidate: (utils) => utils.giving.statementRuns.invalidate(),
+    onSuccess: (r) => setRunId(r.id),
+    form: { setFieldError: (path, message) => setErrors((e) => ({ ...e, [path]: message })) },
+    fieldErrorsOnly: true,
+  });
+  const shown = runId ?? runs.data?.[0]?.id ?? null;
+  return (
+    <>
+      <PageHeader title="Giving" description="Funds donors give to, recurring gifts and the gifts received." />
+      <GivingTabs />
+      <Stack>
+        <Paper withBorder p="md">
+          <form
+            noValidate
+            onSubmit={(e) => {
+              e.preventDefault();
+              setErrors({});
+              start.mutate({ from, to });
+            }}
+          >
+            <Stack>
+              <Text size="sm">
+                One PDF per donor with each gift (date, fund, method, amount) and the total, emailed to donors with an
+                email; the others are in one PDF to print.
+              </Text>
+              <Group align="flex-end" wrap="wrap">
+                <TextInput
+                  label="From"
+                  type="date"
+                  withAsterisk
+                  value={from}
+                  error={errors.from}
+                  onChange={(e) => setFrom(e.currentTarget.value)}
+                />
+                <TextInput
+                  label="To"
+                  type="date"
+                  withAsterisk
+                  value={to}
+                  error={errors.to}
+                  onChange={(e) => setTo(e.currentTarget.value)}
+                />
+                <Button
+                  variant="default"
+                  onClick={() => {
+                    setFrom(`${lastYear}-01-01`);
+                    setTo(`${lastYear}-12-31`);
+                  }}
+                >
+                  Last year ({lastYear})
+                </Button>
+              </Group>
+              <Group>
+                <Button type="submit" leftSection={<IconFileText size={18} />} loading={start.isPending}>
+                  Make Statements
+                </Button>
+              </Group>
+            </Stack>
+          </form>
+        </Paper>
+        {shown !== null ? <RunProgress key={shown} runId={shown} /> : null}
+        {runs.data && runs.data.length > 0 ? (
+          <Paper withBorder p="md">
+            <Stack gap="xs">
+              <Title order={2} size="h5">
+                Earlier statements
+              </Title>
+              <DataTable
+                label="Statement runs"
+                rows={runs.data}
+                rowKey={(r) => r.id}
+                minWidth={480}
+                empty={null}
+                columns={[
+                  {
+                    header: 'Dates',
+                    card: 'title',
+                    cell: (r) => (
+                      <Button variant="subtle" size="compact-sm" onClick={() => setRunId(r.id)}>
+                        {formatDate(r.from)} – {formatDate(r.to)}
+                      </Button>
+                    ),
+                  },
+                  { header: 'Donors', cell: (r) => formatNumber(r.total) },
+                  {
+                    header: 'Status',
+                    cell: (r) => (
+                      <Badge variant="light" color={STATUS_LABELS[r.status].color}>
+                        {STATUS_LABELS[r.status].label}
+                      </Badge>
+                    ),
+                  },
+                  { header: 'Started', cell: (r) => formatDate(r.createdAt) },
+                ]}
+              />
+            </Stack>
+          </Paper>
+        ) : runs.isLoading ? (
+          <Skeleton h={80} />
+        ) : null}
+      </Stack>
+    </>
+  );
+}

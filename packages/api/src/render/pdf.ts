@@ -1,0 +1,138 @@
+import fs from 'node:fs';
+import { createRequire } from 'node:module';
+import zlib from 'node:zlib';
+import * as fontkit from 'fontkit';
+import PDFDocument from 'pdfkit';
+
+/**
+ * The one PDF helper (giving statements): pdfkit documents with Inter embedded (a subset per
+ * document, so any reader shows the same letters), from the `@fontsource/inter` package.
+ *
+ * Speed (`pnpm bench:statements`): the fonts are read once per process, not per document —
+ * fontsource ships WOFF, unpacked here with node's zlib (fontkit's own inflate in JavaScript took
+ * 100 ms a document) — and the shaping of a word (Inter's OpenType features) is kept across
+ * documents: a statement's words (dates, funds, amounts) repeat from donor to donor.
+ */
+
+const require = createRequire(import.meta.url);
+const fontFile = (weight: 400 | 700) => require.resolve(`@fontsource/inter/files/inter-latin-${weight}-normal.woff`);
+
+/** WOFF 1.0 → the TrueType/OpenType file it wraps (each table zlib-compressed or stored). */
+export function woffToSfnt(woff: Buffer): Buffer {
+  if (woff.toString('latin1', 0, 4) !== 'wOFF') throw new Error('Not a WOFF font');
+  const flavor = woff.readUInt32BE(4);
+  const numTables = woff.readUInt16BE(12);
+  const tables = Array.from({ length: numTables }, (_, i) => {
+    const o = 44 + i * 20;
+    const offset = woff.readUInt32BE(o + 4);
+    const compLength = woff.readUInt32BE(o + 8);
+    const origLength = woff.readUInt32BE(o + 12);
+    const raw = woff.subarray(offset, offset + compLength);
+    return {
+      tag: woff.readUInt32BE(o),
+      checksum: woff.readUInt32BE(o + 16),
+      data: compLength < origLength ? zlib.inflateSync(raw) : raw,
+    };
+  });
+  let size = 12 + 16 * numTables;
+  const offsets = tables.map((t) => {
+    const at = size;
+    size += (t.data.length + 3) & ~3;
+    return at;
+  });
+  const out = Buffer.alloc(size);
+  let power = 0;
+  while (1 << (power + 1) <= numTables) power++;
+  out.writeUInt32BE(flavor, 0);
+  out.writeUInt16BE(numTables, 4);
+  out.writeUInt16BE((1 << power) * 16, 6);
+  out.writeUInt16BE(power, 8);
+  out.writeUInt16BE(numTables * 16 - (1 << power) * 16, 10);
+  tables.forEach((t, i) => {
+    const o = 12 + i * 16;
+    out.writeUInt32BE(t.tag, o);
+    out.writeUInt32BE(t.checksum, o + 4);
+    out.writeUInt32BE(offsets[i]!, o + 8);
+    out.writeUInt32BE(t.data.length, o + 12);
+    t.data.copy(out, offsets[i]);
+  });
+  return out;
+}
+
+interface Run {
+  glyphs: unknown[];
+  positions: Record<string, number>[];
+  advanceWidth: number;
+}
+interface LayoutFont {
+  layout(text: string, features?: unknown): Run;
+}
+
+/**
+ * A fontkit font whose shaping is remembered per text. pdfkit scales the positions it gets in
+ * place, so each caller gets its own copy of them (and a width computed from them).
+ */
+function withLayoutCache(font: LayoutFont): LayoutFont {
+  const cache = new Map<string, Run>();
+  const wrapped = Object.create(font) as LayoutFont;
+  wrapped.layout = (text, features) => {
+    if (features) return font.layout(text, features);
+    let run = cache.get(text);
+    if (!run) {
+      run = font.layout(text);
+      if (cache.size > 50_000) cache.clear();
+      cache.set(text, run);
+    }
+    const positions = run.positions.map((p) => ({ ...p }));
+    // Like fontkit's run: the width is the sum of the (by then scaled) advances.
+    return {
+      glyphs: run.glyphs,
+      positions,
+      get advanceWidth() {
+        return positions.reduce((sum, p) => sum + (p.xAdvance ?? 0), 0);
+      },
+    };
+  };
+  return wrapped;
+}
+
+let fonts: { regular: LayoutFont; bold: LayoutFont } | null = null;
+function loadFonts() {
+  fonts ??= {
+    regular: withLayoutCache(fontkit.create(woffToSfnt(fs.readFileSync(fontFile(400)))) as LayoutFont),
+    bold: withLayoutCache(fontkit.create(woffToSfnt(fs.readFileSync(fontFile(700)))) as LayoutFont),
+  };
+  return fonts;
+}
+
+export type Pdf = PDFKit.PDFDocument;
+
+/**
+ * A new US Letter document with the fonts 'Regular' and 'Bold' (Regular is current). `draw` fills
+ * it (one statement, or many, page after page); the PDF's bytes are returned.
+ */
+export function renderPdf(opts: { title: string; author: string }, draw: (doc: Pdf) => void): Promise<Buffer> {
+  const { regular, bold } = loadFonts();
+  // pdfkit opens its default font (Helvetica, parsed from its AFM file) unless given one.
+  const doc = new PDFDocument({
+    size: 'LETTER',
+    margin: 54,
+    font: regular as unknown as string,
+    info: { Title: opts.title, Author: opts.author, Producer: 'Lampstand', Creator: 'Lampstand' },
+  });
+  doc.registerFont('Regular', regular as unknown as Buffer);
+  doc.registerFont('Bold', bold as unknown as Buffer);
+  doc.font('Regular');
+  const chunks: Buffer[] = [];
+  return new Promise((resolve, reject) => {
+    doc.on('data', (c: Buffer) => chunks.push(c));
+    doc.on('end', () => resolve(Buffer.concat(chunks)));
+    doc.on('error', reject);
+    try {
+      draw(doc);
+      doc.end();
+    } catch (error) {
+      reject(error instanceof Error ? error : new Error(String(error)));
+    }
+  });
+}

@@ -1,0 +1,71 @@
+import { z } from 'zod';
+import { idSchema, isoTimestamp } from './common.js';
+import { dateSchema } from './giving.js';
+
+// Giving statements (issue 30 §8). Zod only: the staff screen reads the same schemas.
+
+/** The longest range one run covers: ten years and their leap days. */
+export const MAX_STATEMENT_DAYS = 3653;
+
+const dayNumber = (iso: string) => Date.parse(`${iso}T00:00:00Z`) / 86_400_000;
+
+export const startStatementsSchema = z
+  .object({ from: dateSchema('From'), to: dateSchema('To') })
+  .superRefine((v, ctx) => {
+    if (v.to < v.from) ctx.addIssue({ code: 'custom', path: ['to'], message: 'To must be on or after From' });
+    else if (dayNumber(v.to) - dayNumber(v.from) >= MAX_STATEMENT_DAYS)
+      ctx.addIssue({ code: 'custom', path: ['to'], message: 'A statement covers at most ten years' });
+  });
+export type StartStatementsInput = z.input<typeof startStatementsSchema>;
+
+export const statementRunIdSchema = z.object({ runId: idSchema('Statement run') });
+
+export const STATEMENT_RUN_STATUSES = ['queued', 'building', 'sending', 'done', 'failed'] as const;
+
+/** A donor the report names: no email (their statement is in the PDF to print), no postal address, or both. */
+export const statementDonorSchema = z.object({
+  contactId: z.number().int(),
+  name: z.string(),
+  email: z.string().nullable(),
+  address: z.string().nullable(),
+  totalCents: z.number().int(),
+});
+
+export const statementRunSchema = z.object({
+  id: z.number().int(),
+  from: z.string(),
+  to: z.string(),
+  status: z.enum(STATEMENT_RUN_STATUSES),
+  /** Donors with a statement, and how many are built so far (the progress bar). */
+  total: z.number().int(),
+  done: z.number().int(),
+  /** Statements to email, and how many the engine has sent. */
+  toEmail: z.number().int(),
+  emailed: z.number().int(),
+  /** Statements in the combined PDF to print (donors without an email). */
+  toPrint: z.number().int(),
+  /** Every donor's statements together, whole cents. */
+  totalCents: z.number().int(),
+  withoutEmail: z.array(statementDonorSchema),
+  withoutAddress: z.array(statementDonorSchema),
+  error: z.string().nullable(),
+  createdAt: isoTimestamp,
+  finishedAt: isoTimestamp.nullable(),
+});
+export type StatementRun = z.output<typeof statementRunSchema>;
+
+export const statementRunSummarySchema = statementRunSchema.pick({
+  id: true,
+  from: true,
+  to: true,
+  status: true,
+  total: true,
+  done: true,
+  createdAt: true,
+});
+
+export const pdfFileSchema = z.object({
+  fileName: z.string(),
+  contentType: z.literal('application/pdf'),
+  base64: z.string(),
+});
