@@ -177,6 +177,14 @@ const schedule = await app.db
   .returning('id')
   .executeTakeFirstOrThrow();
 const batch = await create(a.client, '/api/giving/batches', {}, { batchDate: '2031-01-01', expectedTotalCents: 0 });
+const batchWithLine = await create(
+  a.client,
+  '/api/giving/batches/{id}/lines',
+  { id: batch.id },
+  { fundId: fund.id, amountCents: 100, method: 'cash' },
+);
+const batchLine = (batchWithLine.lines as { id: number }[] | undefined)?.[0] ?? { id: 0 };
+const statementRun = await create(a.client, '/api/giving/statements', {}, { from: '2030-01-01', to: '2030-12-31' });
 // Issue 29: a journey (with an enrolment) and a follow-up task of church A.
 const journeyFields = { name: 'A journey', trigger: { kind: 'manual' }, steps: [] };
 const journey = await create(a.client, '/api/journeys', {}, journeyFields);
@@ -225,6 +233,8 @@ const seeds: Record<string, number | string> = {
   'funds/{id}': fund.id,
   'recurring/{id}': schedule.id,
   'batches/{id}': batch.id,
+  'lines/{lineId}': batchLine.id,
+  'statements/{runId}': statementRun.id,
   'conversations/{id}': conversation.id,
   'sms-quick-replies/{id}': quickReply.id,
   'sms-keywords/{id}': smsKeyword.id,
