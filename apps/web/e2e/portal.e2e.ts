@@ -69,6 +69,7 @@ browserDescribe(describe)('members portal', async () => {
       'My details',
       'My household',
       'My schedule',
+      'My giving',
     ]);
     await member.getByText('Signed in as Ruth Moss.').waitFor();
     await expectAccessible(member);
