@@ -35,6 +35,10 @@ export interface Config {
   bounceSmtpPort?: number;
   /** The domain of campaign mail's VERP return path (BOUNCE_DOMAIN; default PUBLIC_URL's host). */
   bounceDomain?: string;
+  /** What a church's own sending domain's SPF record includes (EMAIL_SPF_INCLUDE; default spf.<bounce domain>). */
+  emailSpfInclude?: string;
+  /** The DNS server a sending domain's Verify asks (DNS_SERVER, e.g. 127.0.0.1:5353); default the system's. */
+  dnsServer?: string;
   twilioAccountSid?: string;
   twilioAuthToken?: string;
   twilioFromNumber: string;
@@ -142,6 +146,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     emailConcurrency: positiveOrUndefined(env.EMAIL_CONCURRENCY, 'EMAIL_CONCURRENCY') ?? 16,
     bounceSmtpPort: env.BOUNCE_SMTP_PORT ? Number(env.BOUNCE_SMTP_PORT) : undefined,
     bounceDomain: env.BOUNCE_DOMAIN || undefined,
+    emailSpfInclude: env.EMAIL_SPF_INCLUDE || undefined,
+    dnsServer: env.DNS_SERVER || undefined,
     twilioAccountSid: env.TWILIO_ACCOUNT_SID || undefined,
     twilioAuthToken: env.TWILIO_AUTH_TOKEN || undefined,
     twilioFromNumber: env.TWILIO_FROM_NUMBER || '+15005550006',

@@ -704,6 +704,19 @@ export interface RateSlots {
   used: Generated<number>;
 }
 
+export interface SendingDomains {
+  checkedAt: Date | null;
+  checkResults: ColumnType<Record<string, unknown>[] | null, string | null, string | null>;
+  createdAt: Generated<Date>;
+  dkimPrivateKey: string;
+  dkimPublicKey: string;
+  dkimSelector: string;
+  domain: string;
+  id: Generated<number>;
+  userId: number;
+  verifiedAt: Date | null;
+}
+
 export interface ServiceItems {
   content: ColumnType<Record<string, unknown>, string | undefined, string>;
   createdAt: Generated<Date>;
@@ -1160,6 +1173,7 @@ export interface DB {
   qrCodeScans: QrCodeScans;
   rateLimitBuckets: RateLimitBuckets;
   rateSlots: RateSlots;
+  sendingDomains: SendingDomains;
   serviceItems: ServiceItems;
   serviceItemTypes: ServiceItemTypes;
   servicePlanAnnouncements: ServicePlanAnnouncements;
