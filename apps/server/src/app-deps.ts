@@ -55,6 +55,8 @@ export interface AppDeps {
   pages: { cache: PublicPageCache; hasher: VisitorHasher; visits: VisitRecorder };
   /** Who becomes an administrator, and registration limits. */
   accounts: AccountPolicy;
+  /** How provider event webhooks are verified (POST /api/email/events/{provider}). */
+  emailEvents: Config['emailEvents'];
 }
 
 /** QR codes: the short-link domain and the logo fetch guard. */
@@ -234,6 +236,7 @@ export async function startRuntime(
       qr: qrSettingsFor(config),
       showUp,
       accounts: { registrationsPerHour: config.registrationsPerHour, firstAccountIsAdmin: config.firstAccountIsAdmin },
+      emailEvents: config.emailEvents,
     },
     runner,
     webhooks,

@@ -46,6 +46,11 @@ export { handleInboundSms } from './services/conversations/inbound.js';
 export { parseReport, verpToken, verpAddress } from './services/deliverability/reports.js';
 export { recordBounce } from './services/deliverability/suppressions.js';
 export { churchSender } from './services/deliverability/sending-domains.js';
+export {
+  EMAIL_EVENT_PROVIDERS,
+  handleProviderEvent,
+  snsStringToSign,
+} from './services/deliverability/provider-events.js';
 export { getRequest, respondToRequest } from './services/service-planner/assignments.js';
 export type { QrSettings } from './services/qr-codes/qr-codes.js';
 export { qrRenderPool, qrRenderThreads } from './services/qr-codes/render-pool.js';

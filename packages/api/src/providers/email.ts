@@ -57,7 +57,9 @@ export function createSmtpTransport(smtpUrl: string, opts: { maxConnections?: nu
         subject: m.subject,
         html: m.html,
         text: m.text,
-        headers: m.headers,
+        // Postmark hands X-PM-Metadata-* back in its bounce and complaint webhooks: our Message-ID
+        // names the delivery there (SES quotes the Message-ID header itself).
+        headers: { ...m.headers, 'X-PM-Metadata-lampstand-message-id': m.messageId },
         messageId: `<${m.messageId}>`,
         ...(m.replyTo ? { replyTo: m.replyTo } : {}),
         ...(m.dkim ? { dkim: m.dkim } : {}),

@@ -310,6 +310,12 @@ export interface EmailCampaigns {
   userId: number;
 }
 
+export interface EmailProviderEvents {
+  eventId: string;
+  provider: string;
+  receivedAt: Generated<Date>;
+}
+
 export interface EmailSuppressions {
   createdAt: Generated<Date>;
   deliveryId: number | null;
@@ -1144,6 +1150,7 @@ export interface DB {
   deliveryEvents: DeliveryEvents;
   emailBounces: EmailBounces;
   emailCampaigns: EmailCampaigns;
+  emailProviderEvents: EmailProviderEvents;
   emailSuppressions: EmailSuppressions;
   emailVerificationTokens: EmailVerificationTokens;
   events: Events;

@@ -39,6 +39,7 @@ import * as m0072 from './2026_11_26_0072_email_suppressions.js';
 import * as m0077 from './2026_11_26_0077_serving_rules.js';
 import * as m0078 from './2026_11_26_0078_plan_templates.js';
 import * as m0085 from './2026_11_26_0085_sending_domains.js';
+import * as m0086 from './2026_11_26_0086_email_provider_events.js';
 
 /** Every migration, by its frozen date-prefixed name. Add new ones at the end. */
 export const migrations: Record<string, Migration> = {
@@ -82,4 +83,5 @@ export const migrations: Record<string, Migration> = {
   '2026_11_26_0077_serving_rules': m0077,
   '2026_11_26_0078_plan_templates': m0078,
   '2026_11_26_0085_sending_domains': m0085,
+  '2026_11_26_0086_email_provider_events': m0086,
 };
