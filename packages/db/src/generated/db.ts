@@ -926,9 +926,11 @@ export interface SmsInboundMessages {
 export interface SmsKeywords {
   createdAt: Generated<Date>;
   id: Generated<number>;
+  journeyId: number | null;
   keyword: string;
   listId: number | null;
   replyText: string | null;
+  taskTitle: string | null;
   updatedAt: Generated<Date>;
   userId: number;
 }
