@@ -25,6 +25,7 @@ export { CHANNELS, deliverCampaign, startScheduledCampaign, sweepCampaigns } fro
 export type { DeliveryDeps } from './services/delivery/channels.js';
 export { deliverPlannerRequests } from './services/service-planner/request-channel.js';
 export { deliverConversationReplies } from './services/conversations/reply-channel.js';
+export { deliverConversationDigest, runConversationDigests } from './services/conversations/digest.js';
 export { SENT_STATUSES } from './services/delivery/status.js';
 export {
   recordOpen,

@@ -8,6 +8,8 @@ import {
   parseJobPayload,
   deliverPlannerRequests,
   deliverConversationReplies,
+  deliverConversationDigest,
+  runConversationDigests,
   runContactImport,
   startScheduledCampaign,
   sweepCampaigns,
@@ -77,6 +79,12 @@ function handlers(d: JobDeps, queue: JobQueue, log: JobLog): { [N in JobName]: H
     'conversation-reply-deliver': async ({ conversationId }) => {
       await deliverConversationReplies(deps, conversationId);
     },
+    'conversation-digest': async () => {
+      await runConversationDigests(deps, new Date());
+    },
+    'conversation-digest-deliver': async ({ userId }) => {
+      await deliverConversationDigest(deps, userId);
+    },
     'events-retention': async () => {
       await deleteExpiredEvents(d.db);
     },
@@ -134,6 +142,8 @@ const CONCURRENCY: Record<JobName, number> = {
   'giving-charge-due': 1,
   'giving-notice': 2,
   'conversation-reply-deliver': 2,
+  'conversation-digest': 1,
+  'conversation-digest-deliver': 2,
 };
 
 async function createQueues(boss: PgBoss): Promise<void> {
@@ -232,6 +242,8 @@ export async function startJobs(opts: StartJobsOptions): Promise<JobRunner> {
     await boss.schedule('journey-birthdays', '*/15 * * * *', {}, { singletonKey: 'journey-birthdays' });
     // Every 5 minutes: recurring gifts whose date (or retry) has come (issue 30 §4).
     await boss.schedule('giving-charge-due', '*/5 * * * *', {}, { singletonKey: 'giving-charge-due' });
+    // Every 5 minutes: staff email digests of unread conversations that are due (issue 32 §2).
+    await boss.schedule('conversation-digest', '*/5 * * * *', {}, { singletonKey: 'conversation-digest' });
   }
   return {
     queue,

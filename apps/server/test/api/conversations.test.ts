@@ -479,3 +479,17 @@ describe('SMS keywords', () => {
     expect(empty.status).toBe(400);
   });
 });
+
+describe('GET/PUT /api/conversation-digest', () => {
+  it("is each login's own setting: off by default, hourly or daily; anything else is 400", async () => {
+    expect((await grace.client.get('/api/conversation-digest')).body).toEqual({ frequency: 'off' });
+    const set = await grace.client.put('/api/conversation-digest', { frequency: 'daily' });
+    expect(set.status).toBe(200);
+    expect((await grace.client.get('/api/conversation-digest')).body).toEqual({ frequency: 'daily' });
+    expect((await hope.client.get('/api/conversation-digest')).body).toEqual({ frequency: 'off' });
+    const bad = await grace.client.put('/api/conversation-digest', { frequency: 'weekly' });
+    expect(bad.status).toBe(400);
+    expect(bad.body.issues[0]).toMatchObject({ path: 'frequency', message: 'Choose off, hourly or daily' });
+    expect((await new HttpClient(app.url).get('/api/conversation-digest')).status).toBe(401);
+  });
+});

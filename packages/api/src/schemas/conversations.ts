@@ -206,3 +206,11 @@ export const updateKeywordInput = z.object({
   taskTitle: taskTitle.optional(),
 });
 export const keywordIdSchema = z.object({ id: idSchema('Keyword ID') });
+
+// ---- The staff email digest (issue 32 §2) ----
+
+export const CONVERSATION_DIGEST_SETTINGS = ['off', 'hourly', 'daily'] as const;
+export type ConversationDigestSetting = (typeof CONVERSATION_DIGEST_SETTINGS)[number];
+export const conversationDigestSchema = z.object({
+  frequency: z.enum(CONVERSATION_DIGEST_SETTINGS, { error: 'Choose off, hourly or daily' }),
+});

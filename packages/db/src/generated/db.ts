@@ -256,12 +256,13 @@ export interface Deliveries {
   contactId: number | null;
   conversationId: number | null;
   createdAt: Generated<Date>;
+  digestPeriod: string | null;
   firstName: Generated<string>;
   id: Generated<number>;
   journeyEnrollmentId: number | null;
   journeyId: number | null;
   journeyStepId: string | null;
-  kind: Generated<'campaign' | 'planner-request' | 'journey' | 'conversation-reply'>;
+  kind: Generated<'campaign' | 'planner-request' | 'journey' | 'conversation-reply' | 'conversation-digest'>;
   lastError: string | null;
   lastName: Generated<string>;
   nextAttemptAt: Date | null;
@@ -1071,6 +1072,7 @@ export interface Uploads {
 
 export interface Users {
   churchName: string;
+  conversationDigest: Generated<'off' | 'hourly' | 'daily'>;
   createdAt: Generated<Date>;
   dailyRecipientLimit: number | null;
   email: string;

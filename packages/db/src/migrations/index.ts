@@ -40,7 +40,7 @@ import * as m0077 from './2026_11_26_0077_serving_rules.js';
 import * as m0078 from './2026_11_26_0078_plan_templates.js';
 import * as m0085 from './2026_11_26_0085_sending_domains.js';
 import * as m0086 from './2026_11_26_0086_email_provider_events.js';
-import * as m0087 from './2026_11_26_0087_sms_keyword_actions.js';
+import * as m0087 from './2026_11_26_0087_keyword_actions_and_digest.js';
 
 /** Every migration, by its frozen date-prefixed name. Add new ones at the end. */
 export const migrations: Record<string, Migration> = {
@@ -85,5 +85,5 @@ export const migrations: Record<string, Migration> = {
   '2026_11_26_0078_plan_templates': m0078,
   '2026_11_26_0085_sending_domains': m0085,
   '2026_11_26_0086_email_provider_events': m0086,
-  '2026_11_26_0087_sms_keyword_actions': m0087,
+  '2026_11_26_0087_keyword_actions_and_digest': m0087,
 };
