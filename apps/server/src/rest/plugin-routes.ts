@@ -73,7 +73,20 @@ export const pluginRoutes: PluginRouteDoc[] = [
     requestBody: {
       required: true,
       content: {
-        'application/json': { schema: { type: 'object', additionalProperties: true } },
+        'application/json': {
+          schema: {
+            type: 'object',
+            additionalProperties: true,
+            description: 'An SNS message (Type, Message, Signature, SigningCertURL, …) or a Postmark webhook',
+            properties: {
+              Type: { type: 'string' },
+              Message: { type: 'string' },
+              Signature: { type: 'string' },
+              RecordType: { type: 'string' },
+              Email: { type: 'string' },
+            },
+          },
+        },
         'text/plain': { schema: { type: 'string', description: 'SNS posts its JSON message as text/plain' } },
       },
     },
