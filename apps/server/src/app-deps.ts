@@ -9,6 +9,8 @@ import {
   VisitorHasher,
   VisitRecorder,
   createOutboxTransport,
+  withChurchSenders,
+  churchSender,
   createSmsOutboxTransport,
   createSmtpTransport,
   createTwilioTransport,
@@ -53,6 +55,8 @@ export interface AppDeps {
   pages: { cache: PublicPageCache; hasher: VisitorHasher; visits: VisitRecorder };
   /** Who becomes an administrator, and registration limits. */
   accounts: AccountPolicy;
+  /** How provider event webhooks are verified (POST /api/email/events/{provider}). */
+  emailEvents: Config['emailEvents'];
 }
 
 /** QR codes: the short-link domain and the logo fetch guard. */
@@ -94,6 +98,8 @@ export async function deliveryConfigFor(
     webhooks: { allowHttp: config.webhookAllowHttp, reach: config.webhookReach },
     unverifiedDailyRecipients: config.unverifiedDailyRecipients,
     ...(config.bounceDomain ? { bounceDomain: config.bounceDomain } : {}),
+    ...(config.emailSpfInclude ? { spfInclude: config.emailSpfInclude } : {}),
+    ...(config.dnsServer ? { dnsServer: config.dnsServer } : {}),
     ...overrides,
   };
 }
@@ -104,9 +110,11 @@ export async function deliveryConfigFor(
  * nodemailer's queue after its rate slot was taken.
  */
 export function emailTransportFor(config: Config, db: Db): EmailTransport {
-  return config.emailSmtpUrl
+  const transport = config.emailSmtpUrl
     ? createSmtpTransport(config.emailSmtpUrl, { maxConnections: config.emailConcurrency })
     : createOutboxTransport(db);
+  // Mail sent on a church's behalf: From its verified domain and DKIM-signed, else Reply-To the church.
+  return withChurchSenders(transport, (userId) => churchSender(db, userId));
 }
 
 /** Twilio when TWILIO_ACCOUNT_SID and TWILIO_AUTH_TOKEN are set, else the local outbox. */
@@ -228,6 +236,7 @@ export async function startRuntime(
       qr: qrSettingsFor(config),
       showUp,
       accounts: { registrationsPerHour: config.registrationsPerHour, firstAccountIsAdmin: config.firstAccountIsAdmin },
+      emailEvents: config.emailEvents,
     },
     runner,
     webhooks,

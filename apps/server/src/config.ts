@@ -35,6 +35,22 @@ export interface Config {
   bounceSmtpPort?: number;
   /** The domain of campaign mail's VERP return path (BOUNCE_DOMAIN; default PUBLIC_URL's host). */
   bounceDomain?: string;
+  /** What a church's own sending domain's SPF record includes (EMAIL_SPF_INCLUDE; default spf.<bounce domain>). */
+  emailSpfInclude?: string;
+  /** The DNS server a sending domain's Verify asks (DNS_SERVER, e.g. 127.0.0.1:5353); default the system's. */
+  dnsServer?: string;
+  /**
+   * Provider event webhooks (POST /api/email/events/{provider}): SES_SNS_TOPIC_ARNS (comma-separated;
+   * unset: any topic SNS signed), POSTMARK_WEBHOOK_USERNAME / POSTMARK_WEBHOOK_PASSWORD (unset: Postmark
+   * refused); for tests, SNS_CERT_URL_PREFIXES (where SigningCertURL may point instead of AWS's SNS hosts)
+   * and SNS_CERT_ALLOW_LOOPBACK.
+   */
+  emailEvents: {
+    sesTopicArns?: string[];
+    postmarkAuth?: { username: string; password: string };
+    snsCertUrlPrefixes?: string[];
+    snsCertAllowLoopback?: boolean;
+  };
   twilioAccountSid?: string;
   twilioAuthToken?: string;
   twilioFromNumber: string;
@@ -142,6 +158,17 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     emailConcurrency: positiveOrUndefined(env.EMAIL_CONCURRENCY, 'EMAIL_CONCURRENCY') ?? 16,
     bounceSmtpPort: env.BOUNCE_SMTP_PORT ? Number(env.BOUNCE_SMTP_PORT) : undefined,
     bounceDomain: env.BOUNCE_DOMAIN || undefined,
+    emailSpfInclude: env.EMAIL_SPF_INCLUDE || undefined,
+    dnsServer: env.DNS_SERVER || undefined,
+    emailEvents: {
+      sesTopicArns: listFrom(env.SES_SNS_TOPIC_ARNS),
+      postmarkAuth:
+        env.POSTMARK_WEBHOOK_USERNAME && env.POSTMARK_WEBHOOK_PASSWORD
+          ? { username: env.POSTMARK_WEBHOOK_USERNAME, password: env.POSTMARK_WEBHOOK_PASSWORD }
+          : undefined,
+      snsCertUrlPrefixes: listFrom(env.SNS_CERT_URL_PREFIXES),
+      snsCertAllowLoopback: isOn(env.SNS_CERT_ALLOW_LOOPBACK),
+    },
     twilioAccountSid: env.TWILIO_ACCOUNT_SID || undefined,
     twilioAuthToken: env.TWILIO_AUTH_TOKEN || undefined,
     twilioFromNumber: env.TWILIO_FROM_NUMBER || '+15005550006',
@@ -257,4 +284,13 @@ function trustProxyFrom(value: string | undefined): number | string[] | false {
   )
     throw new Error(`TRUST_PROXY must be a hop count or proxy addresses, got '${v}'`);
   return list;
+}
+
+/** A comma-separated list; unset or empty: undefined. */
+function listFrom(v: string | undefined): string[] | undefined {
+  const items = (v ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+  return items.length ? items : undefined;
 }

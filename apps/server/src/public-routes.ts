@@ -4,6 +4,8 @@ import {
   describeUnsubscribe,
   describeVerificationLink,
   handleInboundSms,
+  handleProviderEvent,
+  EMAIL_EVENT_PROVIDERS,
   recordClick,
   recordOpen,
   unsubscribeByToken,
@@ -123,6 +125,29 @@ export async function publicRoutes(app: FastifyInstance, opts: { deps: AppDeps }
       return reply.type('text/xml').send(`<?xml version="1.0" encoding="UTF-8"?>${twiml}`);
     });
   }
+
+  // Provider event webhooks (issue 32 §5): Amazon SES through SNS (signature checked with SNS's
+  // certificate), Postmark (basic auth). Unsigned or wrongly signed: 403, nothing stored.
+  app.post<{ Params: { provider: string } }>(
+    '/api/email/events/:provider',
+    { config: { publicNoCsrf: true }, bodyLimit: 256 * 1024 },
+    async (req, reply) => {
+      const provider = EMAIL_EVENT_PROVIDERS.find((p) => p === req.params.provider);
+      if (!provider) return reply.code(404).send({ message: 'Unknown email provider', code: 'NOT_FOUND' });
+      const result = await withActor({ kind: 'system', id: null }, () =>
+        handleProviderEvent(db, opts.deps.emailEvents, {
+          provider,
+          body: req.body,
+          authorization: req.headers.authorization,
+        }),
+      );
+      if (result.status !== 200)
+        return reply
+          .code(result.status)
+          .send({ message: result.message, code: result.status === 403 ? 'FORBIDDEN' : 'BAD_REQUEST' });
+      return reply.code(200).send({ ok: true, outcomes: result.outcomes });
+    },
+  );
 
   // RFC 8058 one-click unsubscribe posts application/x-www-form-urlencoded.
   app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_req, body, done) => {

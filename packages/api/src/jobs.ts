@@ -46,6 +46,10 @@ export const jobPayloadSchemas = {
   'giving-statements-build': z.strictObject({ runId: rowId }),
   /** Email a run's giving statements (deliveries of kind 'giving-statement'), each with its PDF. */
   'giving-statement-deliver': z.strictObject({ runId: rowId }),
+  /** Every five minutes: the staff email digests of unread conversations that are due (one per login and period). */
+  'conversation-digest': z.strictObject({}),
+  /** Send a login's pending digest (a delivery of kind 'conversation-digest'). */
+  'conversation-digest-deliver': z.strictObject({ userId: rowId }),
   /** Send a conversation's pending replies (deliveries of kind 'conversation-reply'). */
   'conversation-reply-deliver': z.strictObject({ conversationId: rowId }),
   /** Daily: delete each church's events older than its retention (Settings → 'Keep activity for'). */

@@ -28,6 +28,7 @@ import { givingRouter } from './routers/giving/router.js';
 import { conversationsRouter } from './routers/conversations/router.js';
 import { smsKeywordsRouter } from './routers/sms-keywords/router.js';
 import { suppressionsRouter } from './routers/suppressions/router.js';
+import { sendingDomainsRouter } from './routers/sending-domains/router.js';
 import { createCallerFactory, router } from './trpc.js';
 import { journeysRouter } from './routers/journeys/router.js';
 import { tasksRouter } from './routers/tasks/router.js';
@@ -66,6 +67,7 @@ export const appRouter = router({
   conversations: conversationsRouter,
   smsKeywords: smsKeywordsRouter,
   suppressions: suppressionsRouter,
+  sendingDomains: sendingDomainsRouter,
 });
 
 export type AppRouterType = typeof appRouter;

@@ -19,7 +19,7 @@ export { runContactImport } from './services/contacts/import.js';
 export { openContactsCsvExport, openContactsExport, type OpenExport } from './services/contacts/export.js';
 export { acquireExportSlot, CHURCH_LIMITS, EXPORT_BUSY, IMPORT_BUSY } from './services/contacts/church-limits.js';
 export type { EmailTransport, EmailMessage } from './providers/email.js';
-export { createSmtpTransport, createOutboxTransport } from './providers/email.js';
+export { createSmtpTransport, createOutboxTransport, withChurchSenders } from './providers/email.js';
 export { type DeliveryConfig, defaultDeliveryConfig } from './services/delivery/config.js';
 export { CHANNELS, deliverCampaign, startScheduledCampaign, sweepCampaigns } from './services/delivery/campaigns.js';
 export type { DeliveryDeps } from './services/delivery/channels.js';
@@ -37,6 +37,7 @@ export {
   type CoverOutcome,
 } from './services/service-planner/substitutes.js';
 export { deliverConversationReplies } from './services/conversations/reply-channel.js';
+export { deliverConversationDigest, runConversationDigests } from './services/conversations/digest.js';
 export { SENT_STATUSES } from './services/delivery/status.js';
 export {
   recordOpen,
@@ -57,6 +58,12 @@ export { applySmsStatus } from './services/sms-campaigns/webhooks.js';
 export { handleInboundSms } from './services/conversations/inbound.js';
 export { parseReport, verpToken, verpAddress } from './services/deliverability/reports.js';
 export { recordBounce } from './services/deliverability/suppressions.js';
+export { churchSender } from './services/deliverability/sending-domains.js';
+export {
+  EMAIL_EVENT_PROVIDERS,
+  handleProviderEvent,
+  snsStringToSign,
+} from './services/deliverability/provider-events.js';
 export { getRequest, respondToRequest } from './services/service-planner/assignments.js';
 export type { QrSettings } from './services/qr-codes/qr-codes.js';
 export { qrRenderPool, qrRenderThreads } from './services/qr-codes/render-pool.js';

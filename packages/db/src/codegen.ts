@@ -51,6 +51,7 @@ const JSON_COLUMN_SHAPES: Record<string, string> = {
   'journey_versions.definition': 'Record<string, unknown>',
   'gift_schedules.donor_address': 'PostalAddress',
   'gifts.donor_address': 'PostalAddress',
+  'sending_domains.check_results': 'Record<string, unknown>[]',
 };
 
 /** The hand-written shapes the overrides name (json-shapes.ts). */

@@ -10,6 +10,8 @@ import {
   deliverPlannerNotices,
   runPlannerDue,
   deliverConversationReplies,
+  deliverConversationDigest,
+  runConversationDigests,
   runContactImport,
   startScheduledCampaign,
   sweepCampaigns,
@@ -88,6 +90,12 @@ function handlers(d: JobDeps, queue: JobQueue, log: JobLog): { [N in JobName]: H
     'conversation-reply-deliver': async ({ conversationId }) => {
       await deliverConversationReplies(deps, conversationId);
     },
+    'conversation-digest': async () => {
+      await runConversationDigests(deps, new Date());
+    },
+    'conversation-digest-deliver': async ({ userId }) => {
+      await deliverConversationDigest(deps, userId);
+    },
     'events-retention': async () => {
       await deleteExpiredEvents(d.db);
     },
@@ -160,6 +168,8 @@ const CONCURRENCY: Record<JobName, number> = {
   'conversation-reply-deliver': 2,
   'planner-notice-deliver': 2,
   'planner-due': 1,
+  'conversation-digest': 1,
+  'conversation-digest-deliver': 2,
 };
 
 async function createQueues(boss: PgBoss): Promise<void> {
@@ -260,6 +270,8 @@ export async function startJobs(opts: StartJobsOptions): Promise<JobRunner> {
     await boss.schedule('giving-charge-due', '*/5 * * * *', {}, { singletonKey: 'giving-charge-due' });
     // Every 5 minutes: the planner's reminders and cover offers that ran out (issue 31 §6–7).
     await boss.schedule('planner-due', '*/5 * * * *', {}, { singletonKey: 'planner-due' });
+    // Every 5 minutes: staff email digests of unread conversations that are due (issue 32 §2).
+    await boss.schedule('conversation-digest', '*/5 * * * *', {}, { singletonKey: 'conversation-digest' });
   }
   return {
     queue,

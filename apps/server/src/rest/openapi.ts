@@ -126,13 +126,22 @@ export function buildOpenApiDocument(serverUrl: string): Record<string, unknown>
       operationId: route.path.replace(/^\/api\//, '').replace(/\W+(\w)/g, (_, c: string) => c.toUpperCase()),
       summary: route.summary,
       tags: [route.tag],
-      security: [{ sessionCookie: [] }],
-      parameters: [],
+      security: route.access === 'public' ? [] : [{ sessionCookie: [] }],
+      parameters: Object.entries(route.pathParams ?? {}).map(([name, values]) => ({
+        name,
+        in: 'path',
+        required: true,
+        schema: { type: 'string', enum: values },
+      })),
       requestBody: route.requestBody,
       responses: {
         [String(route.status)]: { description: 'Success', content: { 'application/json': { schema: route.response } } },
         '400': errorResponse('Invalid input: the message names the field'),
-        '401': errorResponse('Not signed in'),
+        ...(route.access !== 'public' ? { '401': errorResponse('Not signed in') } : {}),
+        ...(route.errors.includes(403)
+          ? { '403': errorResponse('Not signed (or wrongly signed) by the provider') }
+          : {}),
+        ...(route.errors.includes(404) ? { '404': errorResponse('Not found') } : {}),
         ...(route.errors.includes(413) ? { '413': errorResponse('Request body too large') } : {}),
       },
     };

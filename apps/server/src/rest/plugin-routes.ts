@@ -8,7 +8,9 @@ export interface PluginRouteDoc {
   path: string;
   /** The plugin that serves it, for whoever changes one and not the other. */
   plugin: string;
-  access: 'signed-in';
+  access: 'signed-in' | 'public';
+  /** Path parameters ({provider}), each a string of these values. */
+  pathParams?: Record<string, string[]>;
   tag: string;
   summary: string;
   status: number;
@@ -54,5 +56,51 @@ export const pluginRoutes: PluginRouteDoc[] = [
       },
     },
     errors: [413],
+  },
+  {
+    method: 'POST',
+    path: '/api/email/events/{provider}',
+    plugin: 'src/public-routes.ts',
+    access: 'public',
+    pathParams: { provider: ['ses', 'postmark'] },
+    tag: 'Email events',
+    summary:
+      "An email provider's bounce and complaint events: Amazon SES through SNS (the SNS message, signed; a " +
+      "SubscriptionConfirmation is confirmed) or Postmark's bounce and spam-complaint webhooks (basic auth). A hard " +
+      'bounce or complaint suppresses the address at once, the third soft bounce in 30 days too; unsigned or ' +
+      'wrongly signed: 403, nothing stored',
+    status: 200,
+    requestBody: {
+      required: true,
+      content: {
+        'application/json': {
+          schema: {
+            type: 'object',
+            additionalProperties: true,
+            description: 'An SNS message (Type, Message, Signature, SigningCertURL, …) or a Postmark webhook',
+            properties: {
+              Type: { type: 'string' },
+              Message: { type: 'string' },
+              Signature: { type: 'string' },
+              RecordType: { type: 'string' },
+              Email: { type: 'string' },
+            },
+          },
+        },
+        'text/plain': { schema: { type: 'string', description: 'SNS posts its JSON message as text/plain' } },
+      },
+    },
+    response: {
+      type: 'object',
+      required: ['ok', 'outcomes'],
+      properties: {
+        ok: { type: 'boolean' },
+        outcomes: {
+          type: 'array',
+          items: { type: 'string', enum: ['recorded', 'suppressed', 'unknown-delivery', 'not-email', 'duplicate'] },
+        },
+      },
+    },
+    errors: [403, 404],
   },
 ];

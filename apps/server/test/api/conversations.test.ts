@@ -329,7 +329,7 @@ describe('SMS keywords', () => {
     expect(nothing.status).toBe(400);
     expect(nothing.body.issues[0]).toMatchObject({
       path: 'replyText',
-      message: 'Choose what the keyword does: a reply, a list, or both',
+      message: 'Choose what the keyword does: a reply, a list, a journey or a task',
     });
     const theirList = (await hope.client.post('/api/contact-lists', { name: 'Theirs', type: 'sms' })).body;
     expect((await grace.client.post('/api/sms-keywords', { keyword: 'X', listId: theirList.id })).status).toBe(404);
@@ -410,5 +410,86 @@ describe('SMS keywords', () => {
     ]);
     expect((await hope.client.delete(`/api/sms-keywords/${pray.body.id}`)).status).toBe(200);
     expect((await hope.client.get('/api/sms-keywords')).body).toHaveLength(1);
+  });
+
+  it('starts a journey and creates a follow-up task, once per text', async () => {
+    const journey = (
+      await hope.client.post('/api/journeys', {
+        name: 'Prayer follow-up',
+        trigger: { kind: 'manual' },
+        steps: [{ id: 'w', kind: 'wait', wait: { mode: 'duration', amount: 3, unit: 'days' }, next: null }],
+      })
+    ).body as { id: number };
+    expect((await hope.client.post(`/api/journeys/${journey.id}/activate`)).status).toBe(200);
+    const theirs = (
+      await grace.client.post('/api/journeys', {
+        name: 'Theirs',
+        trigger: { kind: 'manual' },
+        steps: [{ id: 'w', kind: 'wait', wait: { mode: 'duration', amount: 1, unit: 'days' }, next: null }],
+      })
+    ).body as { id: number };
+    // Another church's journey is not found; a title over 200 characters is refused, naming the field.
+    const foreign = await hope.client.post('/api/sms-keywords', { keyword: 'CARE', journeyId: theirs.id });
+    expect(foreign.status).toBe(404);
+    const long = await hope.client.post('/api/sms-keywords', { keyword: 'CARE', taskTitle: 'x'.repeat(201) });
+    expect(long.status).toBe(400);
+    expect(long.body.issues[0].path).toBe('taskTitle');
+    const care = await hope.client.post('/api/sms-keywords', {
+      keyword: 'care',
+      journeyId: journey.id,
+      taskTitle: 'Prayer request',
+    });
+    expect(care.status).toBe(201);
+    expect(care.body).toMatchObject({
+      keyword: 'CARE',
+      journeyId: journey.id,
+      journeyName: 'Prayer follow-up',
+      taskTitle: 'Prayer request',
+      replyText: null,
+      listId: null,
+    });
+
+    // An unknown number: becomes a contact, enters the journey, and a task is made with the text.
+    const params = { MessageSid: sid(), From: '+61412000099', To: HOPE_NUMBER, Body: 'Care: my mum is in hospital' };
+    expect((await text(params)).status).toBe(200);
+    expect((await text(params)).status).toBe(200); // Twilio retries: nothing runs twice.
+    const conv = (await conversations(hope, '?search=%2B61412000099')).conversations[0]!;
+    expect(conv.contactId).not.toBeNull();
+    const enrolments = await app.db
+      .selectFrom('journeyEnrollments')
+      .select(['contactId', 'status'])
+      .where('journeyId', '=', journey.id)
+      .execute();
+    expect(enrolments).toEqual([{ contactId: conv.contactId, status: 'active' }]);
+    const tasks = (await hope.client.get('/api/tasks?status=open')).body.tasks as {
+      title: string;
+      notes: string;
+      contact: { id: number } | null;
+    }[];
+    const made = tasks.filter((t) => t.title === 'Prayer request');
+    expect(made).toHaveLength(1);
+    expect(made[0]).toMatchObject({ contact: { id: conv.contactId } });
+    expect(made[0]!.notes).toContain('Care: my mum is in hospital');
+    expect((await grace.client.get('/api/tasks?status=open')).body.tasks).toEqual([]);
+
+    // PATCH: only the fields sent; clearing every action is refused.
+    const patched = await hope.client.patch(`/api/sms-keywords/${care.body.id}`, { taskTitle: null });
+    expect(patched.body).toMatchObject({ journeyId: journey.id, taskTitle: null });
+    const empty = await hope.client.patch(`/api/sms-keywords/${care.body.id}`, { journeyId: null });
+    expect(empty.status).toBe(400);
+  });
+});
+
+describe('GET/PUT /api/conversation-digest', () => {
+  it("is each login's own setting: off by default, hourly or daily; anything else is 400", async () => {
+    expect((await grace.client.get('/api/conversation-digest')).body).toEqual({ frequency: 'off' });
+    const set = await grace.client.put('/api/conversation-digest', { frequency: 'daily' });
+    expect(set.status).toBe(200);
+    expect((await grace.client.get('/api/conversation-digest')).body).toEqual({ frequency: 'daily' });
+    expect((await hope.client.get('/api/conversation-digest')).body).toEqual({ frequency: 'off' });
+    const bad = await grace.client.put('/api/conversation-digest', { frequency: 'weekly' });
+    expect(bad.status).toBe(400);
+    expect(bad.body.issues[0]).toMatchObject({ path: 'frequency', message: 'Choose off, hourly or daily' });
+    expect((await new HttpClient(app.url).get('/api/conversation-digest')).status).toBe(401);
   });
 });

@@ -151,6 +151,7 @@ const suppression = await app.db
   .returning('id')
   .executeTakeFirstOrThrow();
 const smsKeyword = await create(a.client, '/api/sms-keywords', {}, { keyword: 'PRAY', replyText: 'We are praying' });
+const sendingDomain = await create(a.client, '/api/sending-domains', {}, { domain: 'church-a.example' });
 // A platform template assigned to church A only: church B may not use it.
 const template = await create(admin.client, '/api/admin/marketing-templates', {}, { type: 'email', isActive: true });
 await create(admin.client, '/api/admin/assignments', {}, { userId: a.user.id, templateId: template.id });
@@ -239,6 +240,7 @@ const seeds: Record<string, number | string> = {
   'sms-quick-replies/{id}': quickReply.id,
   'sms-keywords/{id}': smsKeyword.id,
   'suppressions/{id}': suppression.id,
+  'sending-domains/{id}': sendingDomain.id,
   'journeys/{id}': journey.id,
   'tasks/{id}': task.id,
 };

@@ -750,6 +750,22 @@ describe('assignments and scheduling requests', () => {
 });
 
 describe('announce', () => {
+  it('does not ask a volunteer whose email address is suppressed (issue 32 §6)', async () => {
+    const p = await plan(g, { date: '2030-05-05', title: 'May Sunday' });
+    const hal = (await g.post(`${BASE}/members`, { name: 'Hal', email: 'Hal.Bounced@example.org' })).body;
+    const ivy = (await g.post(`${BASE}/members`, { name: 'Ivy', email: 'ivy.ok@example.org' })).body;
+    await g.post(`${BASE}/plans/${p.id}/assignments`, { memberId: hal.id });
+    await g.post(`${BASE}/plans/${p.id}/assignments`, { memberId: ivy.id });
+    await app.db
+      .insertInto('emailSuppressions')
+      .values({ userId: grace.user.id, email: 'hal.bounced@example.org', reason: 'hard_bounce', detail: '5.1.1' })
+      .execute();
+    const sent = await g.post(`${BASE}/plans/${p.id}/send-requests`);
+    expect(sent.body).toMatchObject({ sent: 1 });
+    expect(sent.body.message).toContain('the email address of Hal is suppressed (it bounced or complained)');
+    const asked = await app.db.selectFrom('deliveries').select('address').where('servicePlanId', '=', p.id).execute();
+    expect(asked.map((d) => d.address)).toEqual(['ivy.ok@example.org']);
+  });
   it('creates email, SMS, landing-page and social-post drafts from the plan, linked back to it, nothing sent', async () => {
     const p = await plan(g, {
       title: 'Harvest Sunday',

@@ -15,6 +15,15 @@ export interface EmailMessage {
   messageId: string;
   /** Files sent with the message (a giving statement's PDF). */
   attachments?: EmailAttachment[];
+  /** Where replies go, when not to the From address. */
+  replyTo?: string;
+  /** Signs the message with the church's domain key (nodemailer's DKIM option). */
+  dkim?: { domainName: string; keySelector: string; privateKey: string };
+  /**
+   * Sent on a church's behalf (its users.id): `withChurchSenders` sends it From the church's
+   * verified domain, DKIM-signed, or with Reply-To the church while it has none.
+   */
+  onBehalfOf?: number;
   /** For the local outbox: whose message and which campaign/delivery. */
   meta?: { userId?: number; campaignId?: number; deliveryId?: number };
 }
@@ -56,7 +65,9 @@ export function createSmtpTransport(smtpUrl: string, opts: { maxConnections?: nu
         subject: m.subject,
         html: m.html,
         text: m.text,
-        headers: m.headers,
+        // Postmark hands X-PM-Metadata-* back in its bounce and complaint webhooks: our Message-ID
+        // names the delivery there (SES quotes the Message-ID header itself).
+        headers: { ...m.headers, 'X-PM-Metadata-lampstand-message-id': m.messageId },
         messageId: `<${m.messageId}>`,
         ...(m.attachments?.length
           ? {
@@ -67,6 +78,8 @@ export function createSmtpTransport(smtpUrl: string, opts: { maxConnections?: nu
               })),
             }
           : {}),
+        ...(m.replyTo ? { replyTo: m.replyTo } : {}),
+        ...(m.dkim ? { dkim: m.dkim } : {}),
         ...(m.returnPath ? { envelope: { from: m.returnPath, to: m.to } } : {}),
       });
       if (info.rejected && info.rejected.length > 0) throw new Error(`Rejected by the server: ${info.response}`);
@@ -95,7 +108,7 @@ export function createOutboxTransport(db: Db): EmailTransport {
           subject: m.subject,
           html: m.html,
           text: m.text,
-          headers: JSON.stringify(m.headers),
+          headers: JSON.stringify(m.replyTo ? { ...m.headers, 'Reply-To': m.replyTo } : m.headers),
           messageId: m.messageId,
           // The outbox keeps what was attached, not the bytes.
           attachments: JSON.stringify(
@@ -110,5 +123,45 @@ export function createOutboxTransport(db: Db): EmailTransport {
       return { providerMessageId: `<${m.messageId}>` };
     },
     async close() {},
+  };
+}
+
+/** The address of a From or Reply-To ('"Grace" <a@b.org>' → 'a@b.org'). */
+const addressOf = (from: string) => /<([^>]+)>/.exec(from)?.[1] ?? from.trim();
+
+/**
+ * Mail sent on a church's behalf (`onBehalfOf`), issue 32 §7: once the church's own domain is
+ * verified it goes From the same mailbox at that domain (the display name kept), DKIM-signed with
+ * the domain's key, its return path under the domain (bounces.<domain>, a CNAME to the bounce
+ * domain); until then From stays the platform's address and Reply-To is the church's. Other
+ * mail passes unchanged.
+ */
+export function withChurchSenders(
+  inner: EmailTransport,
+  senderOf: (userId: number) => Promise<{
+    replyTo: string | null;
+    domain: { name: string; selector: string; privateKey: string } | null;
+  }>,
+): EmailTransport {
+  return {
+    kind: inner.kind,
+    async send(m) {
+      if (m.onBehalfOf === undefined) return inner.send(m);
+      const sender = await senderOf(m.onBehalfOf);
+      if (!sender.domain) {
+        return inner.send({ ...m, ...(sender.replyTo && !m.replyTo ? { replyTo: sender.replyTo } : {}) });
+      }
+      const { name, selector, privateKey } = sender.domain;
+      const address = addressOf(m.from);
+      const mailbox = `${address.split('@')[0]}@${name}`;
+      return inner.send({
+        ...m,
+        from: m.from.includes('<') ? m.from.replace(/<[^>]+>/, `<${mailbox}>`) : mailbox,
+        ...(sender.replyTo && !m.replyTo ? { replyTo: sender.replyTo } : {}),
+        dkim: { domainName: name, keySelector: selector, privateKey },
+        ...(m.returnPath ? { returnPath: m.returnPath.replace(/@.*$/, `@bounces.${name}`) } : {}),
+      });
+    },
+    close: () => inner.close(),
   };
 }

@@ -163,20 +163,38 @@ export const smsKeywordSchema = z.object({
   /** The list the texter is added to; null: none. */
   listId: z.number().int().nullable(),
   listName: z.string().nullable(),
+  /** The journey the texter starts; null: none. */
+  journeyId: z.number().int().nullable(),
+  journeyName: z.string().nullable(),
+  /** A follow-up task made on each match, with this title (the text in its notes); null: none. */
+  taskTitle: z.string().nullable(),
   /** How many texts matched it. */
   matches: z.number().int(),
 });
 export type SmsKeyword = z.infer<typeof smsKeywordSchema>;
 
-const NOTHING_TO_DO = 'Choose what the keyword does: a reply, a list, or both';
+export const NOTHING_TO_DO = 'Choose what the keyword does: a reply, a list, a journey or a task';
+
+const taskTitle = z
+  .string()
+  .trim()
+  .max(200, 'Task title must be at most 200 characters')
+  .refine(isCleanText, 'Task title contains characters that are not allowed')
+  .nullable()
+  .transform((s) => (s ? s : null));
 
 export const createKeywordInput = z
   .object({
     keyword: keywordSchema,
     replyText: keywordReply.optional(),
     listId: idSchema('List').nullable().optional(),
+    journeyId: idSchema('Journey').nullable().optional(),
+    taskTitle: taskTitle.optional(),
   })
-  .refine((v) => !!v.replyText || !!v.listId, { message: NOTHING_TO_DO, path: ['replyText'] });
+  .refine((v) => !!v.replyText || !!v.listId || !!v.journeyId || !!v.taskTitle, {
+    message: NOTHING_TO_DO,
+    path: ['replyText'],
+  });
 export type CreateKeywordInput = z.input<typeof createKeywordInput>;
 
 export const updateKeywordInput = z.object({
@@ -184,5 +202,15 @@ export const updateKeywordInput = z.object({
   keyword: keywordSchema.optional(),
   replyText: keywordReply.optional(),
   listId: idSchema('List').nullable().optional(),
+  journeyId: idSchema('Journey').nullable().optional(),
+  taskTitle: taskTitle.optional(),
 });
 export const keywordIdSchema = z.object({ id: idSchema('Keyword ID') });
+
+// ---- The staff email digest (issue 32 §2) ----
+
+export const CONVERSATION_DIGEST_SETTINGS = ['off', 'hourly', 'daily'] as const;
+export type ConversationDigestSetting = (typeof CONVERSATION_DIGEST_SETTINGS)[number];
+export const conversationDigestSchema = z.object({
+  frequency: z.enum(CONVERSATION_DIGEST_SETTINGS, { error: 'Choose off, hourly or daily' }),
+});

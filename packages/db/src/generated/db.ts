@@ -51,7 +51,13 @@ export interface CampaignRecipientUsage {
   createdAt: Generated<Date>;
   id: Generated<number>;
   kind: Generated<
-    'campaign' | 'planner-request' | 'journey' | 'conversation-reply' | 'planner-notice' | 'giving-statement'
+    | 'campaign'
+    | 'planner-request'
+    | 'journey'
+    | 'conversation-reply'
+    | 'planner-notice'
+    | 'giving-statement'
+    | 'conversation-digest'
   >;
   recipients: number;
   userId: number;
@@ -260,13 +266,20 @@ export interface Deliveries {
   contactId: number | null;
   conversationId: number | null;
   createdAt: Generated<Date>;
+  digestPeriod: string | null;
   firstName: Generated<string>;
   id: Generated<number>;
   journeyEnrollmentId: number | null;
   journeyId: number | null;
   journeyStepId: string | null;
   kind: Generated<
-    'campaign' | 'planner-request' | 'journey' | 'conversation-reply' | 'planner-notice' | 'giving-statement'
+    | 'campaign'
+    | 'planner-request'
+    | 'journey'
+    | 'conversation-reply'
+    | 'planner-notice'
+    | 'giving-statement'
+    | 'conversation-digest'
   >;
   lastError: string | null;
   lastName: Generated<string>;
@@ -317,6 +330,12 @@ export interface EmailCampaigns {
   subject: Generated<string>;
   updatedAt: Generated<Date>;
   userId: number;
+}
+
+export interface EmailProviderEvents {
+  eventId: string;
+  provider: string;
+  receivedAt: Generated<Date>;
 }
 
 export interface EmailSuppressions {
@@ -746,6 +765,19 @@ export interface RateSlots {
   used: Generated<number>;
 }
 
+export interface SendingDomains {
+  checkedAt: Date | null;
+  checkResults: ColumnType<Record<string, unknown>[] | null, string | null, string | null>;
+  createdAt: Generated<Date>;
+  dkimPrivateKey: string;
+  dkimPublicKey: string;
+  dkimSelector: string;
+  domain: string;
+  id: Generated<number>;
+  userId: number;
+  verifiedAt: Date | null;
+}
+
 export interface ServiceItems {
   content: ColumnType<Record<string, unknown>, string | undefined, string>;
   createdAt: Generated<Date>;
@@ -964,9 +996,11 @@ export interface SmsInboundMessages {
 export interface SmsKeywords {
   createdAt: Generated<Date>;
   id: Generated<number>;
+  journeyId: number | null;
   keyword: string;
   listId: number | null;
   replyText: string | null;
+  taskTitle: string | null;
   updatedAt: Generated<Date>;
   userId: number;
 }
@@ -1131,6 +1165,7 @@ export interface Uploads {
 
 export interface Users {
   churchName: string;
+  conversationDigest: Generated<'off' | 'hourly' | 'daily'>;
   createdAt: Generated<Date>;
   dailyRecipientLimit: number | null;
   email: string;
@@ -1212,6 +1247,7 @@ export interface DB {
   deliveryEvents: DeliveryEvents;
   emailBounces: EmailBounces;
   emailCampaigns: EmailCampaigns;
+  emailProviderEvents: EmailProviderEvents;
   emailSuppressions: EmailSuppressions;
   emailVerificationTokens: EmailVerificationTokens;
   events: Events;
@@ -1243,6 +1279,7 @@ export interface DB {
   qrCodeScans: QrCodeScans;
   rateLimitBuckets: RateLimitBuckets;
   rateSlots: RateSlots;
+  sendingDomains: SendingDomains;
   serviceItems: ServiceItems;
   serviceItemTypes: ServiceItemTypes;
   servicePlanAnnouncements: ServicePlanAnnouncements;

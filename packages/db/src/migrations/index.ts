@@ -42,6 +42,9 @@ import * as m0079 from './2026_11_26_0079_assignment_service_times.js';
 import * as m0080 from './2026_11_26_0080_service_teams.js';
 import * as m0081 from './2026_11_26_0081_serving_reminders_substitutes.js';
 import * as m0083 from './2026_11_26_0083_giving_statements.js';
+import * as m0085 from './2026_11_26_0085_sending_domains.js';
+import * as m0086 from './2026_11_26_0086_email_provider_events.js';
+import * as m0087 from './2026_11_26_0087_keyword_actions_and_digest.js';
 import * as m0088 from './2026_11_26_0088_gift_reversals.js';
 import * as m0089 from './2026_11_26_0089_delivery_kinds.js';
 
@@ -90,6 +93,9 @@ export const migrations: Record<string, Migration> = {
   '2026_11_26_0080_service_teams': m0080,
   '2026_11_26_0081_serving_reminders_substitutes': m0081,
   '2026_11_26_0083_giving_statements': m0083,
+  '2026_11_26_0085_sending_domains': m0085,
+  '2026_11_26_0086_email_provider_events': m0086,
+  '2026_11_26_0087_keyword_actions_and_digest': m0087,
   '2026_11_26_0088_gift_reversals': m0088,
   '2026_11_26_0089_delivery_kinds': m0089,
 };

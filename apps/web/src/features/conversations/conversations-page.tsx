@@ -5,6 +5,8 @@ import { useState } from 'react';
 import { Link } from 'react-router-dom';
 import type { RouterOutputs } from '@lampstand/api';
 import { trpc } from '../../lib/trpc';
+import { useSave } from '../../lib/use-save';
+import type { ConversationDigestSetting } from '@lampstand/api/schemas/conversations';
 import { useChurchTimeZone } from '../../lib/time-zone';
 import { DataTable } from '../../ui/data-table';
 import { EmptyState } from '../../ui/empty-state';
@@ -20,6 +22,38 @@ const FILTERS: { value: Filter; label: string }[] = [
   { value: 'mine', label: 'Assigned to me' },
   { value: 'all', label: 'All' },
 ];
+
+const DIGEST_CHOICES: { value: ConversationDigestSetting; label: string }[] = [
+  { value: 'off', label: 'Off' },
+  { value: 'hourly', label: 'Hourly' },
+  { value: 'daily', label: 'Daily' },
+];
+
+/** 'Email digest': how often staff get an email of unread conversations (issue 32 §2). */
+function DigestSelect() {
+  const digest = trpc.conversations.digest.useQuery();
+  const utils = trpc.useUtils();
+  const save = useSave(trpc.conversations.setDigest, {
+    success: (d) =>
+      d.frequency === 'off'
+        ? 'Email digest turned off'
+        : `You will get an email of unread conversations ${d.frequency}`,
+    errorTitle: 'Failed to save the email digest',
+    onSuccess: (d) => utils.conversations.digest.setData(undefined, d),
+  });
+  return (
+    <Select
+      label="Email digest"
+      description="Unread conversations by email"
+      data={DIGEST_CHOICES}
+      value={digest.data?.frequency ?? null}
+      disabled={!digest.data}
+      allowDeselect={false}
+      onChange={(v) => v && save.mutate({ frequency: v })}
+      w={{ base: '100%', sm: 200 }}
+    />
+  );
+}
 
 /**
  * Marketing → Conversations (issue 32 §2): every text thread with a person, newest first, with its
@@ -79,6 +113,7 @@ export function ConversationsPage() {
             }}
             w={{ base: '100%', sm: 200 }}
           />
+          <DigestSelect />
         </Group>
         {list.error ? (
           <Alert color="red" title="Failed to load conversations">

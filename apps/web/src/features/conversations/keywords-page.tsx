@@ -25,19 +25,23 @@ import { formatNumber } from '../../ui/format';
 import { PageHeader } from '../../ui/page-header';
 import { SmsTextCount } from '../campaigns/sms-text-count';
 
-/** Add or change a keyword: the word(s), the reply, the list. */
+/** Add or change a keyword: the word(s), the reply, the list, the journey, the follow-up task. */
 function KeywordDialog({ keyword, onClose }: { keyword: SmsKeyword | null; onClose: () => void }) {
   const lists = trpc.contactLists.list.useQuery({ include_counts: false });
+  const journeys = trpc.journeys.list.useQuery();
   const form = useForm({
     initialValues: {
       keyword: keyword?.keyword ?? '',
       replyText: keyword?.replyText ?? '',
       listId: keyword?.listId ? String(keyword.listId) : null,
+      journeyId: keyword?.journeyId ? String(keyword.journeyId) : null,
+      taskTitle: keyword?.taskTitle ?? '',
     },
     validate: (v) =>
       schemaResolver(createKeywordInput, { sync: true })({
         ...v,
         listId: v.listId ? Number(v.listId) : null,
+        journeyId: v.journeyId ? Number(v.journeyId) : null,
       }),
   });
   const invalidate = (u: ReturnType<typeof trpc.useUtils>) => u.smsKeywords.list.invalidate();
@@ -66,6 +70,8 @@ function KeywordDialog({ keyword, onClose }: { keyword: SmsKeyword | null; onClo
             keyword: v.keyword,
             replyText: v.replyText || null,
             listId: v.listId ? Number(v.listId) : null,
+            journeyId: v.journeyId ? Number(v.journeyId) : null,
+            taskTitle: v.taskTitle || null,
           };
           if (keyword) update.mutate({ id: keyword.id, ...body });
           else create.mutate(body);
@@ -93,9 +99,20 @@ function KeywordDialog({ keyword, onClose }: { keyword: SmsKeyword | null; onClo
             data={(lists.data ?? []).map((l) => ({ value: String(l.id), label: l.name }))}
             {...form.getInputProps('listId')}
           />
-          <Text size="xs" c="dimmed">
-            Starting a journey and creating a follow-up task come with journeys and tasks.
-          </Text>
+          <Select
+            label="Start a journey"
+            description="Only an active journey starts; its entry rule decides whether a person enters again."
+            placeholder="No journey"
+            clearable
+            data={(journeys.data ?? []).map((j) => ({ value: String(j.id), label: j.name }))}
+            {...form.getInputProps('journeyId')}
+          />
+          <TextInput
+            label="Create a follow-up task"
+            description="A task with this title, due today, with the text in its notes. Leave empty for no task."
+            placeholder="Prayer request"
+            {...form.getInputProps('taskTitle')}
+          />
           <Group justify="flex-end">
             <Button variant="default" onClick={onClose}>
               Cancel
@@ -126,7 +143,7 @@ export function KeywordsPage() {
       </Anchor>
       <PageHeader
         title="Keywords"
-        description="A text that starts with a keyword gets its reply and joins its list. STOP, START and HELP are answered for you."
+        description="A text that starts with a keyword gets its reply, joins its list, starts its journey or makes a follow-up task. STOP, START and HELP are answered for you."
         action={<Button onClick={() => setEditing('new')}>Add keyword</Button>}
       />
       {keywords.error ? (
@@ -159,6 +176,8 @@ export function KeywordsPage() {
             ),
           },
           { header: 'Adds to list', cell: (k) => k.listName ?? '—' },
+          { header: 'Starts journey', cell: (k) => k.journeyName ?? '—' },
+          { header: 'Follow-up task', cell: (k) => k.taskTitle ?? '—' },
           { header: 'Texts matched', cell: (k) => formatNumber(k.matches) },
         ]}
         actions={(k) => (

@@ -15,6 +15,7 @@ import { ApiKeysSection } from './api-keys-section';
 import { PublicProfileSection } from './public-profile-section';
 import { IntegrationsSection } from './webhooks/integrations-section';
 import { SuppressionsSection } from './suppressions-section';
+import { SendingDomainSection } from './sending-domain-section';
 
 /** 'Keep activity for': the choices, and the church's own number of days if it set another over the API. */
 function retentionOptions(current: number): { value: string; label: string }[] {
@@ -136,6 +137,7 @@ export function SettingsPage() {
       <GivingSettings />
       <ApiKeysSection />
       <IntegrationsSection />
+      <SendingDomainSection />
       <SuppressionsSection />
     </>
   );

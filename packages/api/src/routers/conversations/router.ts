@@ -3,6 +3,7 @@ import {
   conversationIdSchema,
   conversationMessageSchema,
   conversationSchema,
+  conversationDigestSchema,
   createQuickReplyInput,
   listConversationsInput,
   listConversationsOutput,
@@ -21,6 +22,7 @@ import {
   updateConversation,
 } from '../../services/conversations/conversations.js';
 import { createQuickReply, deleteQuickReply, listQuickReplies } from '../../services/conversations/quick-replies.js';
+import { getConversationDigest, setConversationDigest } from '../../services/conversations/digest.js';
 import { protectedProcedure, router } from '../../trpc.js';
 import { restTag } from '../../rest-meta.js';
 
@@ -88,4 +90,13 @@ export const conversationsRouter = router({
     .input(quickReplyIdSchema)
     .output(z.object({ id: z.number().int() }))
     .mutation(({ ctx, input }) => deleteQuickReply(ctx.db, ctx.tenantId, input)),
+  digest: protectedProcedure
+    .meta(rest.get('/api/conversation-digest', 'How often the email digest of unread conversations comes'))
+    .output(conversationDigestSchema)
+    .query(({ ctx }) => getConversationDigest(ctx.db, ctx.tenantId)),
+  setDigest: protectedProcedure
+    .meta(rest.put('/api/conversation-digest', 'Email digest of unread conversations: off, hourly or daily'))
+    .input(conversationDigestSchema)
+    .output(conversationDigestSchema)
+    .mutation(({ ctx, input }) => setConversationDigest(ctx.db, ctx.tenantId, input)),
 });

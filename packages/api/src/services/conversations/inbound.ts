@@ -120,6 +120,7 @@ async function storeInboundSms(
         ? await runKeywordActions(trx, churchId, {
             keyword: matched,
             from,
+            body,
             conversationId,
             contactId: contact?.id ?? null,
           })

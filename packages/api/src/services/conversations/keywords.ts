@@ -3,6 +3,7 @@ import { sql, type Db } from '@lampstand/db';
 import type { z } from 'zod';
 import {
   keywordWords,
+  NOTHING_TO_DO,
   type createKeywordInput,
   type SmsKeyword,
   type updateKeywordInput,
@@ -10,6 +11,9 @@ import {
 import { badRequest, conflict, isUniqueViolation, notFound } from '../../errors.js';
 import { personOf, recordEvent } from '../events/record.js';
 import { preview } from './preview.js';
+import { enrollCandidates } from '../journeys/enroll.js';
+import { loadVersion } from '../journeys/definitions.js';
+import { localDate } from '../journeys/time.js';
 
 const MISSING = 'Keyword not found';
 const TAKEN = 'This keyword already exists';
@@ -18,12 +22,16 @@ function selectKeywords(db: Db, tenantId: number) {
   return db
     .selectFrom('smsKeywords as k')
     .leftJoin('contactLists as l', 'l.id', 'k.listId')
+    .leftJoin('journeys as j', 'j.id', 'k.journeyId')
     .select([
       'k.id',
       'k.keyword',
       'k.replyText',
       'k.listId',
       'l.name as listName',
+      'k.journeyId',
+      'j.name as journeyName',
+      'k.taskTitle',
       sql<number>`(select count(*)::int from conversation_messages m
                    where m.user_id = k.user_id and m.keyword = k.keyword and m.direction = 'inbound')`.as('matches'),
     ])
@@ -52,12 +60,24 @@ async function assertList(db: Db, tenantId: number, listId: number | null | unde
   if (!list) throw notFound('List not found');
 }
 
+async function assertJourney(db: Db, tenantId: number, journeyId: number | null | undefined) {
+  if (!journeyId) return;
+  const journey = await db
+    .selectFrom('journeys')
+    .select('id')
+    .where('id', '=', journeyId)
+    .where('userId', '=', tenantId)
+    .executeTakeFirst();
+  if (!journey) throw notFound('Journey not found');
+}
+
 export async function createKeyword(
   db: Db,
   tenantId: number,
   input: z.output<typeof createKeywordInput>,
 ): Promise<SmsKeyword> {
   await assertList(db, tenantId, input.listId);
+  await assertJourney(db, tenantId, input.journeyId);
   try {
     const row = await db
       .insertInto('smsKeywords')
@@ -66,6 +86,8 @@ export async function createKeyword(
         keyword: input.keyword,
         replyText: input.replyText ?? null,
         listId: input.listId ?? null,
+        journeyId: input.journeyId ?? null,
+        taskTitle: input.taskTitle ?? null,
       })
       .returning('id')
       .executeTakeFirstOrThrow();
@@ -84,13 +106,23 @@ export async function updateKeyword(
 ): Promise<SmsKeyword> {
   const current = await getKeyword(db, tenantId, input.id);
   await assertList(db, tenantId, input.listId);
+  await assertJourney(db, tenantId, input.journeyId);
   const replyText = input.replyText !== undefined ? input.replyText : current.replyText;
   const listId = input.listId !== undefined ? input.listId : current.listId;
-  if (!replyText && !listId) throw badRequest('Choose what the keyword does: a reply, a list, or both', 'replyText');
+  const journeyId = input.journeyId !== undefined ? input.journeyId : current.journeyId;
+  const taskTitle = input.taskTitle !== undefined ? input.taskTitle : current.taskTitle;
+  if (!replyText && !listId && !journeyId && !taskTitle) throw badRequest(NOTHING_TO_DO, 'replyText');
   try {
     await db
       .updateTable('smsKeywords')
-      .set({ keyword: input.keyword ?? current.keyword, replyText, listId, updatedAt: new Date() })
+      .set({
+        keyword: input.keyword ?? current.keyword,
+        replyText,
+        listId,
+        journeyId,
+        taskTitle,
+        updatedAt: new Date(),
+      })
       .where('id', '=', current.id)
       .where('userId', '=', tenantId)
       .execute();
@@ -117,6 +149,8 @@ export interface MatchedKeyword {
   keyword: string;
   replyText: string | null;
   listId: number | null;
+  journeyId: number | null;
+  taskTitle: string | null;
 }
 
 /**
@@ -129,7 +163,7 @@ export async function matchChurchKeyword(db: Db, churchId: number, body: string)
   const candidates = words.length > 1 ? [`${words[0]} ${words[1]}`, words[0]!] : [words[0]!];
   const row = await db
     .selectFrom('smsKeywords')
-    .select(['id', 'keyword', 'replyText', 'listId'])
+    .select(['id', 'keyword', 'replyText', 'listId', 'journeyId', 'taskTitle'])
     .where('userId', '=', churchId)
     .where('keyword', 'in', candidates)
     .orderBy(sql`length(keyword)`, 'desc')
@@ -145,16 +179,40 @@ export interface KeywordOutcome {
   replyQueued: boolean;
 }
 
+/** The texter as a contact: a number the church does not know becomes 'Unknown', linked to the conversation. */
+async function ensureContact(
+  trx: Db,
+  churchId: number,
+  o: { from: string; conversationId: number; contactId: number | null; list: { id: number; name: string } | null },
+): Promise<number> {
+  if (o.contactId) return o.contactId;
+  const made = await trx
+    .insertInto('contacts')
+    .values({ userId: churchId, firstName: 'Unknown', lastName: '', phone: o.from, phoneE164: o.from })
+    .returning(['id', 'firstName', 'lastName', 'email', 'phone'])
+    .executeTakeFirstOrThrow();
+  await trx.updateTable('conversations').set({ contactId: made.id }).where('id', '=', o.conversationId).execute();
+  await recordEvent(trx, churchId, {
+    type: 'contact.created',
+    contactId: made.id,
+    payload: { person: personOf(made), via: 'signup', ...(o.list ? { list: o.list } : {}) },
+  });
+  return made.id;
+}
+
 /**
- * A matched keyword's actions, in the inbound text's transaction: add the texter to the list (an
- * unknown number becomes a contact named 'Unknown' with the number, via 'signup', linked to the
- * conversation), then the reply as a 'conversation-reply' delivery of the one engine (consent was
- * given by texting in; the caller queues the deliver job after the commit).
+ * A matched keyword's actions, in the inbound text's transaction (so each runs once per text: a
+ * retried webhook finds the text stored and runs nothing): add the texter to the list (an unknown
+ * number becomes a contact named 'Unknown' with the number, via 'signup', linked to the
+ * conversation); start the journey (an active one, as its entry rule allows; the texter becomes a
+ * contact the same way); create a follow-up task (due today in the church's time zone, the text in
+ * its notes); then the reply as a 'conversation-reply' delivery of the one engine (consent was given
+ * by texting in; the caller queues the deliver job after the commit).
  */
 export async function runKeywordActions(
   trx: Db,
   churchId: number,
-  o: { keyword: MatchedKeyword; from: string; conversationId: number; contactId: number | null },
+  o: { keyword: MatchedKeyword; from: string; body: string; conversationId: number; contactId: number | null },
 ): Promise<KeywordOutcome> {
   let contactId = o.contactId;
   if (o.keyword.listId) {
@@ -165,20 +223,7 @@ export async function runKeywordActions(
       .where('userId', '=', churchId)
       .executeTakeFirst();
     if (list) {
-      if (!contactId) {
-        const made = await trx
-          .insertInto('contacts')
-          .values({ userId: churchId, firstName: 'Unknown', lastName: '', phone: o.from, phoneE164: o.from })
-          .returning(['id', 'firstName', 'lastName', 'email', 'phone'])
-          .executeTakeFirstOrThrow();
-        contactId = made.id;
-        await trx.updateTable('conversations').set({ contactId: made.id }).where('id', '=', o.conversationId).execute();
-        await recordEvent(trx, churchId, {
-          type: 'contact.created',
-          contactId: made.id,
-          payload: { person: personOf(made), via: 'signup', list: { id: list.id, name: list.name } },
-        });
-      }
+      contactId = await ensureContact(trx, churchId, { ...o, contactId, list });
       const added = await trx
         .insertInto('contactsInLists')
         .values({ userId: churchId, contactId, listId: list.id })
@@ -197,6 +242,37 @@ export async function runKeywordActions(
         });
       }
     }
+  }
+  if (o.keyword.journeyId) {
+    const journey = await trx
+      .selectFrom('journeys')
+      .selectAll()
+      .where('id', '=', o.keyword.journeyId)
+      .where('userId', '=', churchId)
+      .where('status', '=', 'active')
+      .executeTakeFirst();
+    if (journey) {
+      contactId = await ensureContact(trx, churchId, { ...o, contactId, list: null });
+      const definition = await loadVersion(trx, journey, journey.currentVersion);
+      await enrollCandidates(trx, journey, definition, sql`select ${contactId}::int as id`, { now: new Date() });
+    }
+  }
+  if (o.keyword.taskTitle) {
+    const church = await trx
+      .selectFrom('churchSettings')
+      .select('timeZone')
+      .where('userId', '=', churchId)
+      .executeTakeFirst();
+    await trx
+      .insertInto('tasks')
+      .values({
+        userId: churchId,
+        title: o.keyword.taskTitle,
+        notes: `Text from ${o.from} (${o.keyword.keyword}): ${o.body}`.slice(0, 2000),
+        dueOn: localDate(new Date(), church?.timeZone ?? 'UTC'),
+        contactId,
+      })
+      .execute();
   }
   let replyQueued = false;
   if (o.keyword.replyText) {

@@ -32,9 +32,12 @@ function partOf(raw: string, type: string): string | null {
   return end < 0 ? body : body.slice(0, end);
 }
 
-/** Our Message-IDs quoted in the report (the returned message or its headers): `delivery-<id>.<token>@host`. */
-function ourMessageIds(raw: string): string[] {
-  return [...raw.matchAll(/delivery-(\d+)\.([0-9a-f]{12})@/g)].map((m) => `${m[1]}.${m[2]}`);
+/**
+ * Our Message-IDs quoted in a report (the returned message or its headers, a provider's event):
+ * `delivery-<id>.<token>@host` (campaigns) or `journey-<id>.<token>@host`, as `<id>.<token prefix>`.
+ */
+export function ourMessageIds(raw: string): string[] {
+  return [...raw.matchAll(/(?:delivery|journey)-(\d+)\.([0-9a-f]{12})@/g)].map((m) => `${m[1]}.${m[2]}`);
 }
 
 const addressOf = (v: string | undefined) =>

@@ -9,7 +9,7 @@ import type { BounceReport } from './reports.js';
 /** Soft bounces of one address within 30 days that suppress it. */
 export const SOFT_BOUNCE_LIMIT = 3;
 
-export type BounceOutcome = 'recorded' | 'suppressed' | 'unknown-delivery' | 'not-email';
+export type BounceOutcome = 'recorded' | 'suppressed' | 'unknown-delivery' | 'not-email' | 'duplicate';
 
 /**
  * A bounce or complaint about one delivery (found by its VERP token, or by the Message-ID the
@@ -20,10 +20,24 @@ export type BounceOutcome = 'recorded' | 'suppressed' | 'unknown-delivery' | 'no
  */
 export async function recordBounce(
   db: Db,
-  input: { token?: string | null; report: BounceReport },
+  input: {
+    token?: string | null;
+    report: BounceReport;
+    /** A provider's event, recorded once by its id (a repeated event changes nothing). */
+    providerEvent?: { provider: string; eventId: string };
+  },
 ): Promise<BounceOutcome> {
   const { report } = input;
   return db.transaction().execute(async (trx) => {
+    if (input.providerEvent) {
+      const first = await trx
+        .insertInto('emailProviderEvents')
+        .values(input.providerEvent)
+        .onConflict((oc) => oc.columns(['provider', 'eventId']).doNothing())
+        .returning('eventId')
+        .executeTakeFirst();
+      if (!first) return 'duplicate';
+    }
     let q = trx.selectFrom('deliveries').select(['id', 'userId', 'address', 'channel', 'token']);
     if (input.token) q = q.where('token', '=', input.token);
     else {
@@ -164,4 +178,10 @@ export async function removeSuppression(db: Db, tenantId: number, userId: number
 export function suppressedSql(userId: unknown, email: unknown) {
   return sql<boolean>`exists (select 1 from email_suppressions s
     where s.user_id = ${userId} and s.email = lower(${email}) and s.removed_at is null)`;
+}
+
+/** The address is on the church's suppression list now. */
+export async function isSuppressed(db: Db, userId: number, email: string): Promise<boolean> {
+  const { rows } = await sql<{ s: boolean }>`select ${suppressedSql(userId, email)} as s`.execute(db);
+  return !!rows[0]?.s;
 }

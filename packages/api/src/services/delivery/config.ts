@@ -17,6 +17,10 @@ export interface DeliveryConfig {
   twilioAuthToken?: string;
   /** The domain of campaign mail's VERP return path (bounces+<token>@…); default: PUBLIC_URL's host. */
   bounceDomain?: string;
+  /** What a church's SPF record includes (EMAIL_SPF_INCLUDE; default spf.<bounce domain>). */
+  spfInclude?: string;
+  /** The DNS server a sending domain's Verify asks (DNS_SERVER, host or host:port); default the system's. */
+  dnsServer?: string;
   /** Most deliveries claimed at once (a job claims at most 8 × its concurrency). */
   batchSize: number;
   /** A claim older than this is taken to belong to a dead worker and is retried. */

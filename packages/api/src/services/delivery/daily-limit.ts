@@ -52,7 +52,7 @@ export async function takeDailyAllowance(
   o: {
     channel: Channel;
     /** A campaign's start by default; planner requests have no campaign (`campaignId` null). */
-    kind?: DeliveryKind;
+    kind?: Exclude<DeliveryKind, 'conversation-digest'>;
     campaignId: number | null;
     recipients: number;
     unverifiedLimit?: number;

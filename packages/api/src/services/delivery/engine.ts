@@ -15,7 +15,7 @@ export type Delivery = Selectable<DeliveriesTable>;
 export interface DeliveryGroup {
   kind: DeliveryKind;
   /** The column holding the id a run is given (snake_case). */
-  column: 'campaign_id' | 'service_plan_id' | 'journey_id' | 'conversation_id' | 'statement_run_id';
+  column: 'campaign_id' | 'service_plan_id' | 'journey_id' | 'conversation_id' | 'statement_run_id' | 'user_id';
 }
 
 export const CAMPAIGN_GROUP: DeliveryGroup = { kind: 'campaign', column: 'campaign_id' };

@@ -56,6 +56,7 @@ export const emailChannel: CampaignChannel = {
     const host = new URL(config.publicUrl).hostname || 'lampstand.local';
     return email.send({
       from: formatFrom(c.churchName, config.emailFrom),
+      onBehalfOf: c.userId,
       to: d.address,
       ...message,
       messageId: `delivery-${d.id}.${d.token.slice(0, 12)}@${host}`,

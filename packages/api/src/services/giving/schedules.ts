@@ -485,6 +485,7 @@ export async function sendGivingNotice(
   const html = lines.map((l) => `<p>${escapeHtml(l).replace(/(https?:\/\/\S+)/g, '<a href="$1">$1</a>')}</p>`).join('');
   await deps.email.send({
     from: deps.emailFrom,
+    onBehalfOf: s.userId,
     to,
     subject,
     html,

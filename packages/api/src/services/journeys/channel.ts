@@ -154,6 +154,7 @@ export function journeyDriver(deps: DeliveryDeps, channel: 'email' | 'sms'): Cha
       }
       return email.send({
         from: formatFrom(j.churchName, config.emailFrom),
+        onBehalfOf: j.userId,
         to: d.address,
         subject: message.subject,
         html: message.html,

@@ -277,6 +277,24 @@ describe('steps', () => {
       .where('r.stepId', '=', 'm')
       .executeTakeFirstOrThrow();
     expect(skipped).toEqual({ outcome: 'skipped', detail: 'Unsubscribed from email' });
+
+    // Issue 32 §6: a suppressed address (bounced or complained; any case) is skipped too.
+    const bounced = await contact({ email: 'Bounced@Example.org' });
+    await db
+      .insertInto('emailSuppressions')
+      .values({ userId: church.id, email: 'bounced@example.org', reason: 'hard_bounce', detail: '5.1.1' })
+      .execute();
+    await enrollInJourney(db, church.id, { id: j.id, contactIds: [bounced.id] }, later(3_600_000 + 2));
+    await tick(later(3_600_000 + 2));
+    const bouncedRun = await db
+      .selectFrom('journeyStepRuns as r')
+      .innerJoin('journeyEnrollments as e', 'e.id', 'r.enrollmentId')
+      .select(['r.outcome', 'r.detail'])
+      .where('e.contactId', '=', bounced.id)
+      .where('r.stepId', '=', 'm')
+      .executeTakeFirstOrThrow();
+    expect(bouncedRun).toEqual({ outcome: 'skipped', detail: 'The address is suppressed (bounced or complained)' });
+    expect(await db.selectFrom('deliveries').select('id').where('contactId', '=', bounced.id).execute()).toEqual([]);
   });
 
   it('branches on a list, a recent gift, a text reply and a click; removes from a list', async () => {

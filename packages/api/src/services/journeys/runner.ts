@@ -14,6 +14,7 @@ import { takeDailyAllowance, UNVERIFIED_DAILY_RECIPIENTS } from '../delivery/dai
 import { addressUnsubscribed } from '../delivery/recipients.js';
 import { loadVersion, stepById, type JourneyDefinition } from './definitions.js';
 import { localDate, nextWeekdayAt, quietHoursEnd } from './time.js';
+import { isSuppressed } from '../deliverability/suppressions.js';
 
 /**
  * The journey runner (issue 29 §6): workers claim due enrolments (`next_run_at <= now`) with FOR
@@ -731,6 +732,9 @@ async function runStep(trx: Db, x: StepContext): Promise<StepResult | 'later'> {
       if (!address) return { outcome: 'skipped', detail: 'No email address', next: step.next };
       if (await unsubscribed(trx, x, 'email', address))
         return { outcome: 'skipped', detail: 'Unsubscribed from email', next: step.next };
+      // Issue 32 §6: an address on the church's suppression list (bounced or complained) is skipped.
+      if (await isSuppressed(trx, x.e.userId, address))
+        return { outcome: 'skipped', detail: 'The address is suppressed (bounced or complained)', next: step.next };
       if (!(await takeAllowance(trx, x, 'email'))) return 'later';
       const deliveryId = await queueDelivery(trx, x, {
         channel: 'email',

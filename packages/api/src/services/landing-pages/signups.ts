@@ -262,6 +262,7 @@ export async function signUpTo(
   // yet (issue 24 §15 leaves it here).
   await deps.email.send({
     from: formatFrom(target.churchName, deps.emailFrom),
+    onBehalfOf: tenantId,
     to: email,
     subject,
     html:

@@ -102,6 +102,7 @@ export async function proposeDetails(
     const host = new URL(deps.publicUrl).hostname || 'lampstand.local';
     await deps.email.send({
       from: formatFrom(church.churchName, deps.emailFrom),
+      onBehalfOf: church.userId,
       to: changes.email!.to!,
       subject: `Please confirm your new email address for ${church.churchName}`,
       html:

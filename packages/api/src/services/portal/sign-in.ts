@@ -120,6 +120,7 @@ export async function requestPortalSignIn(
     const link = `${deps.publicUrl}${portalPath(church.handle)}/link/${token}`;
     await deps.email.send({
       from: formatFrom(church.churchName, deps.emailFrom),
+      onBehalfOf: church.userId,
       to: a.value,
       subject: `Your sign-in link for ${church.churchName}`,
       html:

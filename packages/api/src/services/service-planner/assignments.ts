@@ -8,6 +8,7 @@ import type { assignmentSchema } from '../../schemas/service-planner.js';
 import type { DeliveryConfig } from '../delivery/config.js';
 import type { JobQueue } from '../../jobs.js';
 import { takeDailyAllowance } from '../delivery/daily-limit.js';
+import { suppressedSql } from '../deliverability/suppressions.js';
 import { deleteChurchRow, findChurchRow } from '../church-rows.js';
 import { recordEvent, recordEvents } from '../events/record.js';
 import type { NewEvent } from '../../schemas/events.js';
@@ -317,7 +318,7 @@ export async function sendRequests(
   input: { planId: number },
 ): Promise<{ sent: number; skippedNoEmail: string[]; message: string }> {
   const { db, email, jobs, config } = deps;
-  const { queued, skippedNoEmail, unasked } = await db.transaction().execute(async (trx) => {
+  const { queued, skippedNoEmail, skippedSuppressed, unasked } = await db.transaction().execute(async (trx) => {
     const plan = await findChurchRow(trx, tenantId, {
       table: 'servicePlans',
       id: input.planId,
@@ -329,6 +330,8 @@ export async function sendRequests(
       .innerJoin('teamMembers as m', 'm.id', 'a.teamMemberId')
       .leftJoin('teamPositions as pos', 'pos.id', 'a.positionId')
       .select(['a.id', 'm.name', 'm.email', 'm.contactId', 'pos.name as positionName'])
+      // Issue 32 §6: an address on the church's suppression list (it bounced or complained) is not asked.
+      .select(suppressedSql(tenantId, sql.ref('m.email')).as('suppressed'))
       .where('a.servicePlanId', '=', plan.id)
       .where('a.userId', '=', tenantId)
       .where('a.status', '=', 'scheduled')
@@ -337,7 +340,8 @@ export async function sendRequests(
       .forUpdate('a')
       .execute();
     const skipped = pending.filter((a) => !a.email).map((a) => a.name);
-    const ask = pending.filter((a) => a.email);
+    const suppressed = pending.filter((a) => a.email && a.suppressed).map((a) => a.name);
+    const ask = pending.filter((a) => a.email && !a.suppressed);
     if (ask.length > 0) {
       await trx
         .updateTable('servicePlanAssignments')
@@ -377,7 +381,7 @@ export async function sendRequests(
         ask.map((a) => planEvent('plan.request_sent', { ...a, ...planRef }, a.positionName)),
       );
     }
-    return { queued: ask.length, skippedNoEmail: skipped, unasked: pending.length };
+    return { queued: ask.length, skippedNoEmail: skipped, skippedSuppressed: suppressed, unasked: pending.length };
   });
   if (queued > 0) await jobs.send('planner-request-deliver', { planId: input.planId });
   const people = (n: number) => `${n} ${n === 1 ? 'person' : 'people'}`;
@@ -386,6 +390,9 @@ export async function sendRequests(
       ? 'Everyone scheduled has already been asked'
       : `Requests sent to ${people(queued)}` +
         (skippedNoEmail.length ? `; no email address for ${skippedNoEmail.join(', ')}` : '') +
+        (skippedSuppressed.length
+          ? `; the email address of ${skippedSuppressed.join(', ')} is suppressed (it bounced or complained)`
+          : '') +
         (email.kind === 'outbox' ? ' (saved to your outbox: no SMTP server is configured)' : '');
   return { sent: queued, skippedNoEmail, message };
 }

@@ -105,6 +105,7 @@ export function plannerRequestDriver(deps: DeliveryDeps): ChannelDriver<PlanForR
       const host = new URL(config.publicUrl).hostname || 'lampstand.local';
       return email.send({
         from: formatFrom(plan.churchName, config.emailFrom),
+        onBehalfOf: plan.userId,
         to: d.address,
         ...renderRequest(plan, a, config.publicUrl),
         headers: {},

@@ -566,6 +566,7 @@ export async function sendDonationReceipt(deps: ReceiptDeps, donationId: number)
     // retries it.
     await deps.email.send({
       from: deps.emailFrom,
+      onBehalfOf: f.userId,
       to: f.donorEmail,
       subject: `Your receipt: ${usd.format(f.amount)} to ${f.projectTitle}`,
       html,
