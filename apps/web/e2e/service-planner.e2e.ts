@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { registerChurch } from '@lampstand/server/testing';
-import { browserDescribe, expectAccessible, signIn, screenshot, startE2E } from './helpers';
+import { animationsDone, browserDescribe, expectAccessible, signIn, screenshot, startE2E, toast } from './helpers';
 
 const CHORDS = `{title: Amazing Grace}
 {key: G}
@@ -89,6 +89,16 @@ browserDescribe(describe)('Service planner', async () => {
     await screenshot(page, 'planner-member-linked-contact');
     await choose(page, 'Positions', 'Band: Vocals');
     await page.keyboard.press('Escape');
+    // Issue 31 §2: the most times a month, and serving with the household.
+    await memberDialog.getByLabel('Most times a month').fill('2');
+    await memberDialog.getByRole('switch', { name: 'Schedule with my household' }).check();
+    await expectAccessible(page);
+    for (const width of [390, 1024, 1366]) {
+      await page.setViewportSize({ width, height: 900 });
+      await animationsDone(page);
+      await screenshot(page, `planner-member-rules-${width}`);
+    }
+    await page.setViewportSize({ width: 1366, height: 900 });
     await memberDialog.getByRole('button', { name: 'Add Member' }).click();
     await memberDialog.waitFor({ state: 'detached' });
     await page.getByRole('cell', { name: 'Fay Singer', exact: true }).waitFor();
@@ -138,6 +148,24 @@ browserDescribe(describe)('Service planner', async () => {
     await addItem('Song', '4', { title: 'Amazing Grace (John Newton)', key: 'A major' });
     await addItem('Sermon', '30');
     await page.getByText('Amazing Grace · Key of A').waitFor();
+
+    // Issue 31 §9: the plan saved as a template (its name asked first).
+    await page.getByRole('button', { name: 'More' }).click();
+    await page.getByRole('menuitem', { name: 'Save as template' }).click();
+    const templateDialog = page.getByRole('dialog', { name: 'Save as Template' });
+    await templateDialog.getByLabel('Template name').fill('');
+    await templateDialog.getByRole('button', { name: 'Save Template' }).click();
+    await templateDialog.getByText(/required/).waitFor();
+    await expectAccessible(page);
+    for (const width of [390, 1024, 1366]) {
+      await page.setViewportSize({ width, height: 900 });
+      await animationsDone(page);
+      await screenshot(page, `planner-save-template-${width}`);
+    }
+    await page.setViewportSize({ width: 1366, height: 900 });
+    await templateDialog.getByLabel('Template name').fill('Sunday morning');
+    await templateDialog.getByRole('button', { name: 'Save Template' }).click();
+    await toast(page, 'Template saved').waitFor();
     // The song's title in the order of service opens its chart in this service's key.
     await page.getByTestId('plan-item').getByRole('button', { name: 'Amazing Grace', exact: true }).click();
     const planChart = page.getByRole('dialog', { name: 'Amazing Grace' });
