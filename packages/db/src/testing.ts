@@ -111,7 +111,7 @@ export async function createTestDatabase(serverUrl: string, templateName: string
   }
   const url = withDatabase(serverUrl, name);
   // Small pools: many test files (and their apps) share one PostgreSQL's 100 connections.
-  const db = createDb(url, { max: 4 });
+  const db = createDb(url, { max: 3 });
   return {
     db,
     url,

@@ -25,7 +25,7 @@ export function workerProcesses(databaseUrl: string, env: Record<string, string>
         cwd: serverDir,
         // Small pools: several of these beside the test's own app and the other test files stay
         // within the shared PostgreSQL's connection limit.
-        env: { ...process.env, DATABASE_URL: databaseUrl, LOG_LEVEL: 'warn', DB_POOL_MAX: '4', ...env },
+        env: { ...process.env, DATABASE_URL: databaseUrl, LOG_LEVEL: 'warn', DB_POOL_MAX: '3', ...env },
         stdio: ['ignore', 'ignore', 'inherit'],
       });
       children.push(child);
