@@ -99,8 +99,16 @@ export interface TestDatabase {
   drop(): Promise<void>;
 }
 
-/** A fresh, migrated database of its own. */
-export async function createTestDatabase(serverUrl: string, templateName: string): Promise<TestDatabase> {
+/**
+ * A fresh, migrated database of its own. Its pools hold `poolMax` connections each (3: many test
+ * files and their apps share one PostgreSQL's 100 connections); a test that holds more at once
+ * (the export slots) asks for more.
+ */
+export async function createTestDatabase(
+  serverUrl: string,
+  templateName: string,
+  options: { poolMax?: number } = {},
+): Promise<TestDatabase> {
   const name = `lampstand_t_${crypto.randomBytes(6).toString('hex')}`;
   const admin = new pg.Client({ connectionString: serverUrl });
   await admin.connect();
@@ -110,8 +118,7 @@ export async function createTestDatabase(serverUrl: string, templateName: string
     await admin.end();
   }
   const url = withDatabase(serverUrl, name);
-  // Small pools: many test files (and their apps) share one PostgreSQL's 100 connections.
-  const db = createDb(url, { max: 3 });
+  const db = createDb(url, { max: options.poolMax ?? 3 });
   return {
     db,
     url,

@@ -8,8 +8,8 @@ export function createFreshDatabase(): Promise<TestDatabase> {
 }
 
 /** A fresh migrated database for this test file, dropped when the file's tests end. */
-export async function freshDatabase(): Promise<TestDatabase> {
-  const tdb = await createTestDatabase(inject('pgServerUrl'), inject('pgTemplate'));
+export async function freshDatabase(options: { poolMax?: number } = {}): Promise<TestDatabase> {
+  const tdb = await createTestDatabase(inject('pgServerUrl'), inject('pgTemplate'), options);
   afterAll(() => tdb.drop());
   return tdb;
 }

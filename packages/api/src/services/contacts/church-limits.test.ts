@@ -3,7 +3,8 @@ import { freshDatabase } from '@lampstand/db/test/fresh-db';
 import { AppError } from '../../errors.js';
 import { acquireExportSlot, CHURCH_LIMITS, EXPORT_BUSY, EXPORTS_BUSY, PROCESS_EXPORT_LIMIT } from './church-limits.js';
 
-const { db } = await freshDatabase();
+// Each export slot holds a connection of the church pool: the pool must hold them all and one more.
+const { db } = await freshDatabase({ poolMax: PROCESS_EXPORT_LIMIT + 2 });
 const churches = (
   await db
     .insertInto('users')
