@@ -50,6 +50,8 @@ export const jobPayloadSchemas = {
   'conversation-digest': z.strictObject({}),
   /** Send a login's pending digest (a delivery of kind 'conversation-digest'). */
   'conversation-digest-deliver': z.strictObject({ userId: rowId }),
+  /** Send a church's pending follow-up task emails (deliveries of kind 'task-notice'). */
+  'task-notice-deliver': z.strictObject({ userId: rowId }),
   /** Send a conversation's pending replies (deliveries of kind 'conversation-reply'). */
   'conversation-reply-deliver': z.strictObject({ conversationId: rowId }),
   /** Daily: delete each church's events older than its retention (Settings → 'Keep activity for'). */

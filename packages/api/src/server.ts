@@ -143,6 +143,7 @@ export { proposeScheduleFor } from './services/service-planner/schedule.js';
 export { runDueEnrollments } from './services/journeys/runner.js';
 export { processJourneyTriggers, runBirthdayTriggers } from './services/journeys/triggers.js';
 export { deliverJourney, sweepJourneyDeliveries } from './services/journeys/channel.js';
+export { deliverTaskNotices, sweepTaskNotices } from './services/journeys/task-notices.js';
 export { chargeDueSchedules, sendGivingNotice, type ChargeDeps } from './services/giving/schedules.js';
 export { churchOfHandle, publicFunds, churchToday } from './services/giving/gifts.js';
 export { scheduleByToken } from './services/giving/schedules.js';

@@ -3,6 +3,7 @@ import {
   processJourneyTriggers,
   runDueEnrollments,
   sweepJourneyDeliveries,
+  sweepTaskNotices,
   type DeliveryDeps,
 } from '@lampstand/api/server';
 import type { JobLog } from '../logger.js';
@@ -40,6 +41,7 @@ export function startJourneyWorker(deps: DeliveryDeps & { db: Db }, log: JobLog)
     if (Date.now() - lastSweep > SWEEP_MS) {
       lastSweep = Date.now();
       await sweepJourneyDeliveries(deps);
+      await sweepTaskNotices(deps);
     }
   };
   const schedule = (ms: number) => {

@@ -11,6 +11,7 @@ import {
   runPlannerDue,
   deliverConversationReplies,
   deliverConversationDigest,
+  deliverTaskNotices,
   runConversationDigests,
   runContactImport,
   startScheduledCampaign,
@@ -96,6 +97,9 @@ function handlers(d: JobDeps, queue: JobQueue, log: JobLog): { [N in JobName]: H
     'conversation-digest-deliver': async ({ userId }) => {
       await deliverConversationDigest(deps, userId);
     },
+    'task-notice-deliver': async ({ userId }) => {
+      await deliverTaskNotices(deps, userId);
+    },
     'events-retention': async () => {
       await deleteExpiredEvents(d.db);
     },
@@ -170,6 +174,7 @@ const CONCURRENCY: Record<JobName, number> = {
   'planner-due': 1,
   'conversation-digest': 1,
   'conversation-digest-deliver': 2,
+  'task-notice-deliver': 2,
 };
 
 async function createQueues(boss: PgBoss): Promise<void> {

@@ -471,6 +471,17 @@ describe('SMS keywords', () => {
     expect(made[0]).toMatchObject({ contact: { id: conv.contactId } });
     expect(made[0]!.notes).toContain('Care: my mum is in hospital');
     expect((await grace.client.get('/api/tasks?status=open')).body.tasks).toEqual([]);
+    // The church's login is emailed about the task, once (the engine's 'task-notice' delivery).
+    const notice = () =>
+      app.db
+        .selectFrom('outboxMessages')
+        .select(['toAddress', 'text'])
+        .where('subject', '=', 'A follow-up for you: Prayer request')
+        .execute();
+    for (let i = 0; i < 100 && (await notice()).length === 0; i++) await new Promise((r) => setTimeout(r, 200));
+    const notices = await notice();
+    expect(notices).toHaveLength(1);
+    expect(notices[0]!.text).toContain('You have a follow-up: Prayer request');
 
     // PATCH: only the fields sent; clearing every action is refused.
     const patched = await hope.client.patch(`/api/sms-keywords/${care.body.id}`, { taskTitle: null });

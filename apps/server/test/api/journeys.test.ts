@@ -180,6 +180,28 @@ describe('A journey run by the worker', () => {
     }, 'the task');
     expect(tasks[0]).toMatchObject({ title: 'Call Maria', contact: { id: c.id }, journey: { id: j.id } });
     expect((await other.client.patch(`/api/tasks/${tasks[0].id}`, { status: 'done' })).status).toBe(404);
+    // Given to a staff member: they are emailed once (giving it to them again tells them nothing new).
+    const pastor = await addContact(church.client, {
+      firstName: 'John',
+      lastName: 'Pastor',
+      email: 'john@example.org',
+    });
+    const reassigned = await church.client.patch(`/api/tasks/${tasks[0].id}`, { assigneeContactId: pastor.id });
+    expect(reassigned.body).toMatchObject({ assignee: { contactId: pastor.id, name: 'John Pastor' } });
+    const toJohn = () =>
+      app.db
+        .selectFrom('outboxMessages')
+        .select(['subject', 'text'])
+        .where('toAddress', '=', 'john@example.org')
+        .execute();
+    const told = await waitFor(async () => (await toJohn()).length > 0 && toJohn(), 'the task email to John');
+    expect(told).toHaveLength(1);
+    expect(told[0]).toMatchObject({ subject: 'A follow-up for you: Call Maria' });
+    expect(told[0]!.text).toContain('Hello John,');
+    await church.client.patch(`/api/tasks/${tasks[0].id}`, { assigneeContactId: null });
+    await church.client.patch(`/api/tasks/${tasks[0].id}`, { assigneeContactId: pastor.id });
+    await new Promise((r) => setTimeout(r, 1500));
+    expect(await toJohn()).toHaveLength(1);
     const done = await church.client.patch(`/api/tasks/${tasks[0].id}`, { status: 'done' });
     expect(done.body).toMatchObject({ status: 'done' });
     const stats = await church.client.get(`/api/journeys/${j.id}/stats`);

@@ -58,6 +58,7 @@ export interface CampaignRecipientUsage {
     | 'planner-notice'
     | 'giving-statement'
     | 'conversation-digest'
+    | 'task-notice'
   >;
   recipients: number;
   userId: number;
@@ -280,6 +281,7 @@ export interface Deliveries {
     | 'planner-notice'
     | 'giving-statement'
     | 'conversation-digest'
+    | 'task-notice'
   >;
   lastError: string | null;
   lastName: Generated<string>;
@@ -291,6 +293,7 @@ export interface Deliveries {
   statementRunId: number | null;
   status: Generated<'pending' | 'sending' | 'sent' | 'failed' | 'delivered' | 'undelivered'>;
   substituteOfferId: number | null;
+  taskId: number | null;
   token: string;
   updatedAt: Generated<Date>;
   userId: number;

@@ -19,5 +19,5 @@ export const tasksRouter = router({
     )
     .input(updateTaskSchema)
     .output(taskOutputSchema)
-    .mutation(({ ctx, input }) => updateTask(ctx.db, ctx.tenantId, input)),
+    .mutation(({ ctx, input }) => updateTask(ctx.db, ctx.tenantId, input, ctx.services.jobs)),
 });

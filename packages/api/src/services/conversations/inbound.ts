@@ -57,6 +57,7 @@ export async function handleInboundSms(
   // Keyword replies are deliveries of the engine, written with the text: send them now.
   for (const conversationId of result.repliesQueued)
     await deps.jobs.send('conversation-reply-deliver', { conversationId });
+  for (const userId of result.taskNotices) await deps.jobs.send('task-notice-deliver', { userId });
   return { reply: result.reply, changed: result.changed, conversationIds: result.conversationIds };
 }
 
@@ -64,13 +65,13 @@ async function storeInboundSms(
   db: Db,
   params: Record<string, string>,
   platformNumber: string,
-): Promise<InboundResult & { repliesQueued: number[] }> {
+): Promise<InboundResult & { repliesQueued: number[]; taskNotices: number[] }> {
   const sid = params.MessageSid ?? params.SmsSid ?? '';
   const from = params.From ?? '';
   const to = params.To ?? '';
   const body = params.Body ?? '';
   const reserved = smsKeyword(body);
-  const none = { reply: null, changed: 0, conversationIds: [], repliesQueued: [] };
+  const none = { reply: null, changed: 0, conversationIds: [], repliesQueued: [], taskNotices: [] };
   return db.transaction().execute(async (trx) => {
     const inbound = await trx
       .insertInto('smsInboundMessages')
@@ -105,6 +106,7 @@ async function storeInboundSms(
 
     const conversationIds: number[] = [];
     const repliesQueued: number[] = [];
+    const taskNotices: number[] = [];
     for (const churchId of route.churches) {
       // The church's own keyword (issue 32 §3), unless the text is STOP, START or HELP.
       const matched = reserved ? null : await matchChurchKeyword(trx, churchId, body);
@@ -126,6 +128,7 @@ async function storeInboundSms(
           })
         : null;
       if (outcome?.replyQueued) repliesQueued.push(conversationId);
+      if (outcome?.taskNoticeQueued) taskNotices.push(churchId);
       await recordEvent(trx, churchId, {
         type: 'sms.received',
         contactId: outcome?.contactId ?? contact?.id ?? null,
@@ -152,7 +155,7 @@ async function storeInboundSms(
           : reserved === 'help'
             ? `Texts from ${names}. Reply STOP to unsubscribe, START to subscribe again.`
             : null;
-    return { reply, changed, conversationIds, repliesQueued };
+    return { reply, changed, conversationIds, repliesQueued, taskNotices };
   });
 }
 

@@ -13,6 +13,7 @@ import { personOf, recordEvent } from '../events/record.js';
 import { preview } from './preview.js';
 import { enrollCandidates } from '../journeys/enroll.js';
 import { loadVersion } from '../journeys/definitions.js';
+import { queueTaskNotice } from '../journeys/task-notices.js';
 import { localDate } from '../journeys/time.js';
 
 const MISSING = 'Keyword not found';
@@ -177,6 +178,8 @@ export interface KeywordOutcome {
   contactId: number | null;
   /** A reply was written as a delivery of the conversation: its deliver job is due. */
   replyQueued: boolean;
+  /** A follow-up task's email was queued (kind 'task-notice'): the church's deliver job is due. */
+  taskNoticeQueued: boolean;
 }
 
 /** The texter as a contact: a number the church does not know becomes 'Unknown', linked to the conversation. */
@@ -215,6 +218,7 @@ export async function runKeywordActions(
   o: { keyword: MatchedKeyword; from: string; body: string; conversationId: number; contactId: number | null },
 ): Promise<KeywordOutcome> {
   let contactId = o.contactId;
+  let taskNoticeQueued = false;
   if (o.keyword.listId) {
     const list = await trx
       .selectFrom('contactLists')
@@ -263,7 +267,7 @@ export async function runKeywordActions(
       .select('timeZone')
       .where('userId', '=', churchId)
       .executeTakeFirst();
-    await trx
+    const task = await trx
       .insertInto('tasks')
       .values({
         userId: churchId,
@@ -272,7 +276,10 @@ export async function runKeywordActions(
         dueOn: localDate(new Date(), church?.timeZone ?? 'UTC'),
         contactId,
       })
-      .execute();
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    // The church's own login is told, as a journey's task tells its assignee (through the engine).
+    taskNoticeQueued = await queueTaskNotice(trx, churchId, task.id);
   }
   let replyQueued = false;
   if (o.keyword.replyText) {
@@ -316,5 +323,5 @@ export async function runKeywordActions(
       .execute();
     replyQueued = true;
   }
-  return { contactId, replyQueued };
+  return { contactId, replyQueued, taskNoticeQueued };
 }

@@ -65,19 +65,26 @@ async function stepOf(db: Db, j: JourneyForSending, d: Delivery) {
   return { step: at.step, about };
 }
 
-/** A staff member's email: a task to do or a notice about a person. */
-function staffEmail(
-  j: JourneyForSending,
-  o: { to: string; subject: string; lines: string[]; link: string },
-): { subject: string; html: string; text: string } {
+/**
+ * A staff member's email (a task to do, a notice about a person): its lines, a link into Lampstand,
+ * and a footer naming where it comes from ('Grace Church · the journey Welcome').
+ */
+export function staffMessage(o: { subject: string; lines: string[]; link: string; footer: string }): {
+  subject: string;
+  html: string;
+  text: string;
+} {
   const html =
     `<!doctype html><html><head><meta charset="utf-8"></head><body style="font-family:-apple-system,Segoe UI,Roboto,Helvetica,Arial,sans-serif;font-size:16px;line-height:1.6;color:#111827">` +
     o.lines.map((l) => `<p>${escapeHtml(l).replace(/\n/g, '<br>')}</p>`).join('') +
     `<p><a href="${escapeHtml(o.link)}" style="color:#364fc7">Open in Lampstand</a></p>` +
-    `<p style="color:#6b7280;font-size:13px">${escapeHtml(j.churchName)} · the journey ${escapeHtml(j.name)}</p></body></html>`;
-  const text = `${o.lines.join('\n\n')}\n\nOpen in Lampstand: ${o.link}\n\n${j.churchName} · the journey ${j.name}\n`;
+    `<p style="color:#6b7280;font-size:13px">${escapeHtml(o.footer)}</p></body></html>`;
+  const text = `${o.lines.join('\n\n')}\n\nOpen in Lampstand: ${o.link}\n\n${o.footer}\n`;
   return { subject: o.subject, html, text };
 }
+
+const staffEmail = (j: JourneyForSending, o: { to: string; subject: string; lines: string[]; link: string }) =>
+  staffMessage({ ...o, footer: `${j.churchName} · the journey ${j.name}` });
 
 export function journeyDriver(deps: DeliveryDeps, channel: 'email' | 'sms'): ChannelDriver<JourneyForSending> {
   const { db, email, sms, config } = deps;

@@ -3,6 +3,8 @@ import type { z } from 'zod';
 import type { taskOutputSchema } from '../../schemas/journeys.js';
 import { notFound } from '../../errors.js';
 import { personOf, recordEvents } from '../events/record.js';
+import type { JobQueue } from '../../jobs.js';
+import { queueTaskNotice } from './task-notices.js';
 
 type TaskOut = z.input<typeof taskOutputSchema>;
 
@@ -85,8 +87,10 @@ export async function updateTask(
   db: Db,
   tenantId: number,
   input: { id: number; status?: 'open' | 'done'; assigneeContactId?: number | null },
+  jobs?: Pick<JobQueue, 'send'>,
 ): Promise<TaskOut> {
-  return db.transaction().execute(async (trx) => {
+  let notice = false;
+  const task = await db.transaction().execute(async (trx) => {
     const before = await taskQuery(trx, tenantId).where('t.id', '=', input.id).forUpdate('t').executeTakeFirst();
     if (!before) throw notFound('Task not found');
     if (input.assigneeContactId) {
@@ -111,6 +115,9 @@ export async function updateTask(
       .where('id', '=', input.id)
       .where('userId', '=', tenantId)
       .execute();
+    // Given to someone else: they are emailed (once per task and address), through the engine.
+    if (input.assigneeContactId !== undefined && input.assigneeContactId !== before.assigneeContactId)
+      notice = await queueTaskNotice(trx, tenantId, input.id);
     const after = await taskQuery(trx, tenantId).where('t.id', '=', input.id).executeTakeFirstOrThrow();
     const task = toTask(after);
     if (input.status === 'done' && before.status !== 'done' && after.contactId !== null) {
@@ -128,4 +135,6 @@ export async function updateTask(
     }
     return task;
   });
+  if (notice && jobs) await jobs.send('task-notice-deliver', { userId: tenantId });
+  return task;
 }
