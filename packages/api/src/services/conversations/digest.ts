@@ -2,11 +2,11 @@ import crypto from 'node:crypto';
 import type { Db } from '@lampstand/db';
 import { escapeHtml } from '../../render/html.js';
 import {
-  runDeliveries,
   stalledGroups,
   type ChannelDriver,
   type DeliveryGroup,
   type RunResult,
+  deliverGroup,
 } from '../delivery/engine.js';
 import type { DeliveryDeps } from '../delivery/channels.js';
 import { localDate, localParts } from '../journeys/time.js';
@@ -174,12 +174,10 @@ export function conversationDigestDriver(deps: DeliveryDeps): ChannelDriver<Dige
 }
 
 /** The 'conversation-digest-deliver' job: send a login's pending digest; come back for retries. */
+const DIGEST_JOB = { name: 'conversation-digest-deliver', payload: (userId: number) => ({ userId }) } as const;
+
 export async function deliverConversationDigest(deps: DeliveryDeps, userId: number): Promise<RunResult> {
-  const result = await runDeliveries(deps.db, conversationDigestDriver(deps), userId, deps.config);
-  if (!result.finished && result.retryAt) {
-    await deps.jobs.send('conversation-digest-deliver', { userId }, { startAfter: result.retryAt });
-  }
-  return result;
+  return (await deliverGroup(deps, [conversationDigestDriver(deps)], userId, DIGEST_JOB))[0]!;
 }
 
 /** The 'conversation-digest' job (every five minutes): queue the digests due, resume stalled ones. */
@@ -187,6 +185,6 @@ export async function runConversationDigests(deps: DeliveryDeps, now = new Date(
   const queued = await queueConversationDigests(deps.db, now);
   const stalled = await stalledGroups(deps.db, CONVERSATION_DIGESTS, deps.config);
   for (const userId of new Set([...queued, ...stalled]))
-    await deps.jobs.send('conversation-digest-deliver', { userId });
+    await deps.jobs.send(DIGEST_JOB.name, DIGEST_JOB.payload(userId));
   return queued;
 }

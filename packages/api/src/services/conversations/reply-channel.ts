@@ -1,10 +1,10 @@
 import { sql } from '@lampstand/db';
 import {
-  runDeliveries,
-  stalledGroups,
   type ChannelDriver,
   type DeliveryGroup,
   type RunResult,
+  deliverGroup,
+  requeueStalled,
 } from '../delivery/engine.js';
 import type { DeliveryDeps } from '../delivery/channels.js';
 
@@ -83,16 +83,16 @@ export function conversationReplyDriver(deps: DeliveryDeps): ChannelDriver<Conve
 }
 
 /** The 'conversation-reply-deliver' job: send a conversation's pending replies; come back later for retries. */
+const REPLY_JOB = {
+  name: 'conversation-reply-deliver',
+  payload: (conversationId: number) => ({ conversationId }),
+} as const;
+
 export async function deliverConversationReplies(deps: DeliveryDeps, conversationId: number): Promise<RunResult> {
-  const result = await runDeliveries(deps.db, conversationReplyDriver(deps), conversationId, deps.config);
-  if (!result.finished && result.retryAt) {
-    await deps.jobs.send('conversation-reply-deliver', { conversationId }, { startAfter: result.retryAt });
-  }
-  return result;
+  return (await deliverGroup(deps, [conversationReplyDriver(deps)], conversationId, REPLY_JOB))[0]!;
 }
 
 /** Part of the sweep: conversations with replies a dead worker left (or a lost job), queued again. */
 export async function sweepConversationReplies(deps: DeliveryDeps, opts: { force?: boolean } = {}): Promise<void> {
-  for (const conversationId of await stalledGroups(deps.db, CONVERSATION_REPLIES, deps.config, opts))
-    await deps.jobs.send('conversation-reply-deliver', { conversationId });
+  await requeueStalled(deps, CONVERSATION_REPLIES, REPLY_JOB, opts);
 }

@@ -8,6 +8,7 @@ import type { NewEvent } from '../../schemas/events.js';
 import { recordEvents } from '../events/record.js';
 import { withActor } from '../events/actor.js';
 import { sentEvent, smsFailedEvent, type DeliveryRef } from './events.js';
+import type { JobName, JobPayloads, JobQueue } from '../../jobs.js';
 
 export type Delivery = Selectable<DeliveriesTable>;
 
@@ -166,6 +167,53 @@ export async function stalledGroups(
            and max(d.updated_at) < now() - interval '30 seconds'`
     }`.execute(db);
   return rows.map((r) => r.groupId);
+}
+
+/** The job that sends a group's deliveries: its name, and its payload for a group id. */
+export interface DeliverJob<N extends JobName> {
+  name: N;
+  payload: (groupId: number) => JobPayloads[N];
+}
+
+interface GroupDeps {
+  db: Db;
+  jobs: Pick<JobQueue, 'send'>;
+  config: DeliveryConfig;
+}
+
+/**
+ * A deliver job's work, for every kind but campaigns: each driver (one per channel) sends the
+ * group's pending deliveries, and a run left with retries asks for the job again at its retry time.
+ */
+export async function deliverGroup<T, N extends JobName>(
+  deps: GroupDeps,
+  drivers: readonly ChannelDriver<T>[],
+  groupId: number,
+  job: DeliverJob<N>,
+): Promise<RunResult[]> {
+  const results: RunResult[] = [];
+  for (const driver of drivers) {
+    const result = await runDeliveries(deps.db, driver, groupId, deps.config);
+    results.push(result);
+    if (!result.finished && result.retryAt)
+      await deps.jobs.send(job.name, job.payload(groupId), { startAfter: result.retryAt });
+  }
+  return results;
+}
+
+/**
+ * The sweep of a kind: groups with work a dead worker (or a lost job) left, their deliver job asked
+ * for again (see `stalledGroups`). The group ids.
+ */
+export async function requeueStalled<N extends JobName>(
+  deps: GroupDeps,
+  group: DeliveryGroup,
+  job: DeliverJob<N>,
+  opts: { force?: boolean } = {},
+): Promise<number[]> {
+  const stalled = await stalledGroups(deps.db, group, deps.config, opts);
+  for (const groupId of stalled) await deps.jobs.send(job.name, job.payload(groupId));
+  return stalled;
 }
 
 /** A delivery as its events name it. */

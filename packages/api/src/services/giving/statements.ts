@@ -6,11 +6,11 @@ import type { startStatementsSchema, statementRunSchema } from '../../schemas/gi
 import { formatCents } from '../../schemas/giving.js';
 import { isSent } from '../delivery/status.js';
 import {
-  runDeliveries,
-  stalledGroups,
   type ChannelDriver,
   type DeliveryGroup,
   type RunResult,
+  deliverGroup,
+  requeueStalled,
 } from '../delivery/engine.js';
 import type { DeliveryDeps } from '../delivery/channels.js';
 import { formatFrom } from '../email-campaigns/channel.js';
@@ -479,18 +479,15 @@ export function statementDriver(deps: DeliveryDeps): ChannelDriver<RunForSending
 }
 
 /** The 'giving-statement-deliver' job: email a run's statements; come back later for retries. */
+const STATEMENT_JOB = { name: 'giving-statement-deliver', payload: (runId: number) => ({ runId }) } as const;
+
 export async function deliverStatements(deps: DeliveryDeps, runId: number): Promise<RunResult> {
-  const result = await runDeliveries(deps.db, statementDriver(deps), runId, deps.config);
-  if (!result.finished && result.retryAt) {
-    await deps.jobs.send('giving-statement-deliver', { runId }, { startAfter: result.retryAt });
-  }
-  return result;
+  return (await deliverGroup(deps, [statementDriver(deps)], runId, STATEMENT_JOB))[0]!;
 }
 
 /** Part of the sweep: runs with statements a dead worker left (or a lost job), queued again. */
 export async function sweepStatementDeliveries(deps: DeliveryDeps, opts: { force?: boolean } = {}): Promise<void> {
-  for (const runId of await stalledGroups(deps.db, STATEMENT_DELIVERIES, deps.config, opts))
-    await deps.jobs.send('giving-statement-deliver', { runId });
+  await requeueStalled(deps, STATEMENT_DELIVERIES, STATEMENT_JOB, opts);
 }
 
 // ---- The donor's own (portal)

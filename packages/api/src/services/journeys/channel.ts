@@ -1,10 +1,11 @@
 import { sql, type Db } from '@lampstand/db';
 import {
-  runDeliveries,
   type ChannelDriver,
   type Delivery,
   type DeliveryGroup,
   type RunResult,
+  deliverGroup,
+  requeueStalled,
 } from '../delivery/engine.js';
 import type { DeliveryDeps } from '../delivery/channels.js';
 import { fillMergeTags, renderEmail } from '../email-campaigns/render.js';
@@ -177,17 +178,11 @@ export function journeyDriver(deps: DeliveryDeps, channel: 'email' | 'sms'): Cha
   };
 }
 
+const JOURNEY_JOB = { name: 'journey-deliver', payload: (journeyId: number) => ({ journeyId }) } as const;
+
 /** The 'journey-deliver' job: send a journey's pending messages of both channels; come back for retries. */
 export async function deliverJourney(deps: DeliveryDeps, journeyId: number): Promise<RunResult[]> {
-  const results: RunResult[] = [];
-  for (const channel of ['email', 'sms'] as const) {
-    const result = await runDeliveries(deps.db, journeyDriver(deps, channel), journeyId, deps.config);
-    results.push(result);
-    if (!result.finished && result.retryAt) {
-      await deps.jobs.send('journey-deliver', { journeyId }, { startAfter: result.retryAt });
-    }
-  }
-  return results;
+  return deliverGroup(deps, [journeyDriver(deps, 'email'), journeyDriver(deps, 'sms')], journeyId, JOURNEY_JOB);
 }
 
 /**
@@ -195,13 +190,5 @@ export async function deliverJourney(deps: DeliveryDeps, journeyId: number): Pro
  * again when work is claimable now yet nothing moved for 30 s.
  */
 export async function sweepJourneyDeliveries(deps: DeliveryDeps): Promise<number> {
-  const { rows } = await sql<{ journeyId: number }>`
-    select journey_id from deliveries d
-    where d.kind = 'journey' and d.status in ('pending', 'sending')
-    group by journey_id
-    having count(*) filter (where (d.status = 'pending' and coalesce(d.next_attempt_at, now()) <= now())
-                        or (d.status = 'sending' and d.claimed_at < now() - make_interval(secs => ${deps.config.claimLeaseSeconds}))) > 0
-       and max(d.updated_at) < now() - interval '30 seconds'`.execute(deps.db);
-  for (const r of rows) await deps.jobs.send('journey-deliver', { journeyId: r.journeyId });
-  return rows.length;
+  return (await requeueStalled(deps, JOURNEY_DELIVERIES, JOURNEY_JOB)).length;
 }

@@ -1,11 +1,11 @@
 import crypto from 'node:crypto';
 import type { Db } from '@lampstand/db';
 import {
-  runDeliveries,
-  stalledGroups,
   type ChannelDriver,
   type DeliveryGroup,
   type RunResult,
+  deliverGroup,
+  requeueStalled,
 } from '../delivery/engine.js';
 import type { DeliveryDeps } from '../delivery/channels.js';
 import { formatFrom } from '../email-campaigns/channel.js';
@@ -110,17 +110,13 @@ export function taskNoticeDriver(deps: DeliveryDeps): ChannelDriver<Church> {
 }
 
 /** The 'task-notice-deliver' job: send a church's pending task emails; come back for retries. */
+const TASK_NOTICE_JOB = { name: 'task-notice-deliver', payload: (userId: number) => ({ userId }) } as const;
+
 export async function deliverTaskNotices(deps: DeliveryDeps, userId: number): Promise<RunResult> {
-  const result = await runDeliveries(deps.db, taskNoticeDriver(deps), userId, deps.config);
-  if (!result.finished && result.retryAt) {
-    await deps.jobs.send('task-notice-deliver', { userId }, { startAfter: result.retryAt });
-  }
-  return result;
+  return (await deliverGroup(deps, [taskNoticeDriver(deps)], userId, TASK_NOTICE_JOB))[0]!;
 }
 
 /** Part of the journey loop's sweep: churches whose task emails a dead worker (or a lost job) left. */
 export async function sweepTaskNotices(deps: DeliveryDeps): Promise<number> {
-  const stalled = await stalledGroups(deps.db, TASK_NOTICES, deps.config);
-  for (const userId of stalled) await deps.jobs.send('task-notice-deliver', { userId });
-  return stalled.length;
+  return (await requeueStalled(deps, TASK_NOTICES, TASK_NOTICE_JOB)).length;
 }

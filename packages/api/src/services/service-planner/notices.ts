@@ -1,12 +1,12 @@
 import crypto from 'node:crypto';
 import type { Db } from '@lampstand/db';
 import {
-  runDeliveries,
-  stalledGroups,
   type ChannelDriver,
   type Delivery,
   type DeliveryGroup,
   type RunResult,
+  deliverGroup,
+  requeueStalled,
 } from '../delivery/engine.js';
 import type { DeliveryDeps } from '../delivery/channels.js';
 import { takeDailyAllowance } from '../delivery/daily-limit.js';
@@ -302,19 +302,14 @@ export function plannerNoticeDriver(deps: DeliveryDeps, channel: 'email' | 'sms'
 }
 
 /** The 'planner-notice-deliver' job: a plan's pending notices, email and texts; later for retries. */
+const PLANNER_NOTICE_JOB = { name: 'planner-notice-deliver', payload: (planId: number) => ({ planId }) } as const;
+
 export async function deliverPlannerNotices(deps: DeliveryDeps, planId: number): Promise<RunResult[]> {
-  const results: RunResult[] = [];
-  for (const channel of ['email', 'sms'] as const) {
-    const result = await runDeliveries(deps.db, plannerNoticeDriver(deps, channel), planId, deps.config);
-    results.push(result);
-    if (!result.finished && result.retryAt)
-      await deps.jobs.send('planner-notice-deliver', { planId }, { startAfter: result.retryAt });
-  }
-  return results;
+  const drivers = [plannerNoticeDriver(deps, 'email'), plannerNoticeDriver(deps, 'sms')];
+  return deliverGroup(deps, drivers, planId, PLANNER_NOTICE_JOB);
 }
 
 /** Part of the planner's due job: plans with notices a dead worker left (or a lost job), queued again. */
 export async function sweepPlannerNotices(deps: DeliveryDeps): Promise<void> {
-  for (const planId of await stalledGroups(deps.db, PLANNER_NOTICES, deps.config))
-    await deps.jobs.send('planner-notice-deliver', { planId });
+  await requeueStalled(deps, PLANNER_NOTICES, PLANNER_NOTICE_JOB);
 }

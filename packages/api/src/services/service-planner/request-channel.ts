@@ -1,9 +1,9 @@
 import {
-  runDeliveries,
-  stalledGroups,
   type ChannelDriver,
   type DeliveryGroup,
   type RunResult,
+  deliverGroup,
+  requeueStalled,
 } from '../delivery/engine.js';
 import type { DeliveryDeps } from '../delivery/channels.js';
 import { formatFrom } from '../email-campaigns/channel.js';
@@ -129,12 +129,10 @@ export function plannerRequestDriver(deps: DeliveryDeps): ChannelDriver<PlanForR
 }
 
 /** The 'planner-request-deliver' job: send a plan's pending requests; come back later for retries. */
+const PLANNER_REQUEST_JOB = { name: 'planner-request-deliver', payload: (planId: number) => ({ planId }) } as const;
+
 export async function deliverPlannerRequests(deps: DeliveryDeps, planId: number): Promise<RunResult> {
-  const result = await runDeliveries(deps.db, plannerRequestDriver(deps), planId, deps.config);
-  if (!result.finished && result.retryAt) {
-    await deps.jobs.send('planner-request-deliver', { planId }, { startAfter: result.retryAt });
-  }
-  return result;
+  return (await deliverGroup(deps, [plannerRequestDriver(deps)], planId, PLANNER_REQUEST_JOB))[0]!;
 }
 
 /**
@@ -142,6 +140,5 @@ export async function deliverPlannerRequests(deps: DeliveryDeps, planId: number)
  * `force`, only when work is claimable now yet nothing moved for 30 s.
  */
 export async function sweepPlannerRequests(deps: DeliveryDeps, opts: { force?: boolean } = {}): Promise<void> {
-  for (const planId of await stalledGroups(deps.db, PLANNER_REQUESTS, deps.config, opts))
-    await deps.jobs.send('planner-request-deliver', { planId });
+  await requeueStalled(deps, PLANNER_REQUESTS, PLANNER_REQUEST_JOB, opts);
 }
