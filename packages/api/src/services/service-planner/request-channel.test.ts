@@ -3,7 +3,7 @@ import { freshDatabase } from '@lampstand/db/test/fresh-db';
 import { registerUser } from '../auth/register-user.js';
 import { recordingDeliveryDeps } from '../delivery/test-deps.js';
 import { sweepCampaigns } from '../delivery/campaigns.js';
-import { deliverPlannerRequests } from './request-channel.js';
+import { deliverPlannerRequests, renderRequest } from './request-channel.js';
 
 const { db } = await freshDatabase();
 const church = await registerUser(db, {
@@ -81,5 +81,31 @@ describe('planner requests in the engine', () => {
     expect(await deliverPlannerRequests(deps, dead)).toMatchObject({ sent: 0, finished: true });
     // The live claim is left to its worker.
     expect(await deliverPlannerRequests(deps, fresh)).toMatchObject({ sent: 0, finished: false });
+  });
+});
+
+describe('the request email', () => {
+  const plan = {
+    id: 1,
+    userId: 1,
+    title: 'Sunday Service',
+    date: '2030-01-06',
+    startTime: '09:00',
+    location: 'Main hall',
+    churchName: 'Grace Church',
+  };
+  it('names the assignment’s own service time, else the plan’s start', () => {
+    const at11 = renderRequest(
+      plan,
+      { name: 'Ann', token: 't', positionName: 'Sound', serviceTime: '11:00' },
+      'https://x',
+    );
+    expect(at11.text).toContain('on Sunday, January 6, 2030 at 11:00 AM at Main hall');
+    const allTimes = renderRequest(
+      plan,
+      { name: 'Ann', token: 't', positionName: 'Sound', serviceTime: null },
+      'https://x',
+    );
+    expect(allTimes.text).toContain('on Sunday, January 6, 2030 at 9:00 AM at Main hall');
   });
 });

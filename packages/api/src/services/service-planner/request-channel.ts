@@ -51,10 +51,12 @@ const requestUrl = (publicUrl: string, token: string, answer: 'accept' | 'declin
 /** The request email: who is asked, for what, with Accept and Decline links. */
 export function renderRequest(
   plan: PlanForRequests,
-  a: { name: string; token: string; positionName: string | null },
+  a: { name: string; token: string; positionName: string | null; serviceTime?: string | null },
   publicUrl: string,
 ): { subject: string; html: string; text: string } {
-  const when = `${longDate(plan.date)}${plan.startTime ? ` at ${shortTime(plan.startTime)}` : ''}`;
+  // The assignment's own service time (issue 31 §3) when it has one, else the plan's start.
+  const time = a.serviceTime ?? plan.startTime;
+  const when = `${longDate(plan.date)}${time ? ` at ${shortTime(time)}` : ''}`;
   const role = a.positionName ? ` as ${a.positionName}` : '';
   const accept = requestUrl(publicUrl, a.token, 'accept');
   const decline = requestUrl(publicUrl, a.token, 'decline');
@@ -97,7 +99,7 @@ export function plannerRequestDriver(deps: DeliveryDeps): ChannelDriver<PlanForR
         .selectFrom('servicePlanAssignments as a')
         .innerJoin('teamMembers as m', 'm.id', 'a.teamMemberId')
         .leftJoin('teamPositions as pos', 'pos.id', 'a.positionId')
-        .select(['a.id', 'a.token', 'm.name', 'pos.name as positionName'])
+        .select(['a.id', 'a.token', 'a.serviceTime', 'm.name', 'pos.name as positionName'])
         .where('a.id', '=', d.assignmentId!)
         .executeTakeFirst();
       // Removed from the plan meanwhile (its deliveries go with it; this is the race in between).
