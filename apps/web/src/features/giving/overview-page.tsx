@@ -7,6 +7,7 @@ import { Link } from 'react-router-dom';
 import { formatCents, type GivingOverview } from '@lampstand/api/schemas/giving';
 import { trpc } from '../../lib/trpc';
 import { useSave } from '../../lib/use-save';
+import { confirmAction } from '../../ui/confirm';
 import { DataTable } from '../../ui/data-table';
 import { formatDate, formatNumber } from '../../ui/format';
 import { PageHeader } from '../../ui/page-header';
@@ -192,7 +193,20 @@ function LapsedDonors({ overview }: { overview: GivingOverview }) {
             leftSection={<IconRoute size={18} />}
             disabled={!journeyId || contacts === 0}
             loading={toJourney.isPending}
-            onClick={() => toJourney.mutate({ journeyId: Number(journeyId) })}
+            onClick={() => {
+              const journey = journeys.data?.find((j) => String(j.id) === journeyId);
+              // A journey sends messages: ask first, naming how many people it reaches.
+              const people =
+                lapsed.count > lapsed.donors.length
+                  ? `up to ${formatNumber(lapsed.count)} lapsed donors`
+                  : `${formatNumber(contacts)} lapsed ${contacts === 1 ? 'donor' : 'donors'}`;
+              confirmAction({
+                title: `Enrol lapsed donors in ${journey?.name ?? 'the journey'}?`,
+                text: `${people} will enter it now, as its entry rule allows, and get its messages.`,
+                confirm: 'Enrol',
+                onConfirm: () => toJourney.mutate({ journeyId: Number(journeyId) }),
+              });
+            }}
           >
             Enrol
           </Button>
