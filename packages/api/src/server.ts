@@ -54,6 +54,7 @@ export {
 } from './providers/sms.js';
 export { withActor, PUBLIC_ACTOR } from './services/events/actor.js';
 export { deleteExpiredEvents } from './services/events/retention.js';
+export { compactContactCounts } from './services/contacts/counts.js';
 export { applySmsStatus } from './services/sms-campaigns/webhooks.js';
 export { handleInboundSms } from './services/conversations/inbound.js';
 export { parseReport, verpToken, verpAddress } from './services/deliverability/reports.js';

@@ -27,6 +27,7 @@ import {
   deliverStatements,
   failStatementRun,
   type ShowUpServices,
+  compactContactCounts,
   deleteExpiredEvents,
   deliverJourney,
   runBirthdayTriggers,
@@ -102,6 +103,8 @@ function handlers(d: JobDeps, queue: JobQueue, log: JobLog): { [N in JobName]: H
     },
     'events-retention': async () => {
       await deleteExpiredEvents(d.db);
+      // The same nightly maintenance: each church's contact counts of past days, one row a day.
+      await compactContactCounts(d.db);
     },
     'journey-deliver': async ({ journeyId }) => {
       await deliverJourney(deps, journeyId);

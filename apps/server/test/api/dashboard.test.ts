@@ -159,6 +159,11 @@ describe('GET /api/dashboard/stats', () => {
       .set({ createdAt: new Date(Date.now() - 40 * 86400_000) })
       .where('id', 'in', ids.slice(0, 4))
       .execute();
+    // The church's count of contacts (migration 0096) as if those four had been added then.
+    await sql`delete from contact_counts where user_id = ${church.user.id}`.execute(owner);
+    await sql`
+      insert into contact_counts (user_id, day, added)
+      values (${church.user.id}, current_date - 40, 4), (${church.user.id}, current_date, 1)`.execute(owner);
 
     // Two sent email campaigns to the same five: 1 of 5 opened, then 4 of 5 opened: +60 points.
     const sendEmail = async (name: string, opened: number) => {

@@ -144,6 +144,13 @@ export interface ContactConsentEvents {
   userId: number;
 }
 
+export interface ContactCounts {
+  added: Generated<number>;
+  day: string;
+  removed: Generated<number>;
+  userId: number;
+}
+
 export interface ContactFamilyLinks {
   contact1Id: number;
   contact2Id: number;
@@ -1237,6 +1244,7 @@ export interface DB {
   churchStripeAccounts: ChurchStripeAccounts;
   contactChildren: ContactChildren;
   contactConsentEvents: ContactConsentEvents;
+  contactCounts: ContactCounts;
   contactFamilyLinks: ContactFamilyLinks;
   contactImports: ContactImports;
   contactLists: ContactLists;

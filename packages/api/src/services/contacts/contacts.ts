@@ -1,5 +1,6 @@
 import { sql, type ContactMetadata, type Db } from '@lampstand/db';
 import type { z } from 'zod';
+import { contactTotal } from './counts.js';
 import {
   type contactFieldsSchema,
   contactMetadataSchema,
@@ -227,33 +228,33 @@ export async function findContacts(db: Db, tenantId: number, input: FindContacts
     );
   }
   const words = (input.search?.trim().toLowerCase() ?? '').split(/\s+/).filter(Boolean).slice(0, 5);
-  // Every word must appear somewhere (so 'mary smith' finds Mary Smith).
-  for (const word of words) q = q.where(sql<boolean>`${SEARCH_DOC} like ${'%' + escapeLike(word) + '%'}`);
+  const patterns = words.map((w) => '%' + escapeLike(w) + '%');
+  // Every word must appear somewhere (so 'mary smith' finds Mary Smith). Words of 3+ letters can use
+  // the church's trigram index, but not through the row-level security policies (LIKE is not
+  // leakproof): `contact_search_ids` finds the ids with the index under the same rule as the policy
+  // (migration 0095, docs/security.md), and the rows are still read under the policies here.
+  const indexed = words.length > 0 && words.every((w) => w.length >= 3);
+  if (indexed) {
+    q = q.where('contacts.id', 'in', sql<number>`(select contact_search_ids(${tenantId}, ${patterns}::text[]))`);
+  } else {
+    for (const pattern of patterns) q = q.where(sql<boolean>`${SEARCH_DOC} like ${pattern}`);
+  }
 
   const offset = (input.page - 1) * input.pageSize;
-  // Words of 3+ letters can use the trigram index. Fence the filter (OFFSET 0) so PostgreSQL finds
-  // the matches through that index and sorts them, instead of walking the name index and
-  // discarding non-matches (slow when the matches sort late, e.g. 'smi').
-  const rowsQuery =
-    words.length > 0 && words.every((w) => w.length >= 3)
-      ? db
-          .selectFrom(q.selectAll('contacts').offset(0).as('c'))
-          .selectAll()
-          .orderBy(sql`lower(last_name)`)
-          .orderBy(sql`lower(first_name)`)
-          .orderBy('id')
-          .limit(input.pageSize)
-          .offset(offset)
-      : q
-          .selectAll('contacts')
-          .orderBy(sql`lower(last_name)`)
-          .orderBy(sql`lower(first_name)`)
-          .orderBy('contacts.id')
-          .limit(input.pageSize)
-          .offset(offset);
+  const rowsQuery = q
+    .selectAll('contacts')
+    .orderBy(sql`lower(contacts.last_name)`)
+    .orderBy(sql`lower(contacts.first_name)`)
+    .orderBy('contacts.id')
+    .limit(input.pageSize)
+    .offset(offset);
+  // The whole address book's size is kept by the writes (migration 0096): not counted per page.
+  const whole = input.tab === 'all' && !input.listId && words.length === 0;
   const [rows, count] = await Promise.all([
     rowsQuery.execute(),
-    q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+    whole
+      ? contactTotal(db, tenantId).then((n) => ({ n }))
+      : q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
   ]);
   return { items: rows.map(toContact), total: Number(count.n), page: input.page, pageSize: input.pageSize };
 }

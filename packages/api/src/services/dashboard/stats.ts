@@ -39,8 +39,10 @@ export async function dashboardStats(db: Db, tenantId: number): Promise<z.input<
         select status, sent_at from deliveries where channel = 'sms' and user_id = ${tenantId} and ${isSent()}
       )
       select
-        (select count(*) from contacts where user_id = ${tenantId})::int as contacts,
-        (select count(*) from contacts where user_id = ${tenantId} and created_at > now() - interval '30 days')::int as contacts_added30,
+        -- Kept by the writes (migration 0096): no count of the church's contacts on every load.
+        (select coalesce(sum(added - removed), 0) from contact_counts where user_id = ${tenantId})::int as contacts,
+        (select coalesce(sum(added), 0) from contact_counts
+          where user_id = ${tenantId} and day > current_date - 30)::int as contacts_added30,
         (select coalesce(sum(removed), 0) from contact_removals_daily
           where user_id = ${tenantId} and day > current_date - 30)::int as contacts_removed30,
         (select count(*) from deliveries d join email_campaigns c on c.id = d.campaign_id
