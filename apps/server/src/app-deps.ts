@@ -1,4 +1,5 @@
 import type { JobLog } from './logger.js';
+import { ReadRouting } from './read-routing.js';
 import path from 'node:path';
 import {
   createLocalStorage,
@@ -57,6 +58,8 @@ export interface AppDeps {
   accounts: AccountPolicy;
   /** How provider event webhooks are verified (POST /api/email/events/{provider}). */
   emailEvents: Config['emailEvents'];
+  /** Which reads may go to a streaming replica (`DATABASE_READ_URL`), and read-your-writes. */
+  reads: ReadRouting;
 }
 
 /** QR codes: the short-link domain and the logo fetch guard. */
@@ -237,6 +240,7 @@ export async function startRuntime(
       showUp,
       accounts: { registrationsPerHour: config.registrationsPerHour, firstAccountIsAdmin: config.firstAccountIsAdmin },
       emailEvents: config.emailEvents,
+      reads: new ReadRouting(db, config.readYourWritesSeconds),
     },
     runner,
     webhooks,

@@ -9,6 +9,13 @@ export interface Config {
   host: string;
   /** External PostgreSQL; unset means the embedded one under dataDir. */
   databaseUrl?: string;
+  /**
+   * Streaming replicas (`DATABASE_READ_URL`, comma-separated; issue 33 §5, docs/scaling.md): reads
+   * that may be a second behind go there. Empty: everything uses DATABASE_URL.
+   */
+  databaseReadUrls: string[];
+  /** A session that wrote within this many seconds reads from the primary (`READ_YOUR_WRITES_SECONDS`, default 5). */
+  readYourWritesSeconds: number;
   dataDir: string;
   embeddedPgPort: number;
   /** At least 32 characters; unset means one kept in the database (shared by every instance). */
@@ -142,6 +149,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     port,
     host: env.HOST || '0.0.0.0',
     databaseUrl: env.DATABASE_URL || undefined,
+    databaseReadUrls: env.DATABASE_URL
+      ? (env.DATABASE_READ_URL ?? '')
+          .split(',')
+          .map((u) => u.trim())
+          .filter(Boolean)
+      : [],
+    readYourWritesSeconds: intFrom(env.READ_YOUR_WRITES_SECONDS, 5, 'READ_YOUR_WRITES_SECONDS'),
     dataDir,
     embeddedPgPort: intFrom(env.EMBEDDED_PG_PORT, 54329, 'EMBEDDED_PG_PORT'),
     sessionSecret: env.SESSION_SECRET || undefined,

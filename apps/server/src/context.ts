@@ -76,6 +76,8 @@ export async function createContext(deps: AppDeps, req: FastifyRequest): Promise
       : await resolveApiKeyUsers(deps.db, token);
   return {
     db: deps.db,
+    // Reads that may be a second behind: a replica's handle, unless this session or key just wrote.
+    readDb: deps.reads.handleFor(req),
     session,
     authMethod: token === undefined ? 'session' : 'apiKey',
     ...(apiKey ? { apiKeyId: apiKey.id, apiKeyScope: apiKey.scope } : {}),

@@ -204,6 +204,8 @@ export async function createServer(config: Config, deps: AppDeps): Promise<Serve
     });
 
     withSession.addHook('onRequest', sessionRefreshHook(SESSION_MAX_AGE_MS));
+    // With replicas: a write's author reads from the primary for a few seconds (read-routing.ts).
+    deps.reads.register(withSession);
 
     // /trpc and /api answer JSON: compressed above 1 KiB (their scope only; assets come pre-compressed).
     await withSession.register(async (api) => {

@@ -72,6 +72,13 @@ export interface AccountPolicy {
 
 export interface Context {
   db: Db;
+  /**
+   * For reads that may be a second behind (dashboards, reports, exports, the events API,
+   * statements): a streaming replica's handle when `DATABASE_READ_URL` is set and this session or
+   * key has not written in the last few seconds; otherwise `db`. Scoped like `db` by the
+   * procedure builders. Never for a write.
+   */
+  readDb?: Db;
   session: SessionControl;
   ip: string;
   /** The account that signed in (the admin, while impersonating). */

@@ -106,7 +106,14 @@ const signedInProcedure = publicProcedure.meta({ access: 'signed-in' }).use(({ c
     throw new TRPCError({ code: 'FORBIDDEN', message: READ_ONLY_KEY_REFUSED });
   }
   return next({
-    ctx: { ...ctx, user: ctx.user, effectiveUser: ctx.effectiveUser, tenantId, db: tenantDb(ctx.db, tenantId) },
+    ctx: {
+      ...ctx,
+      user: ctx.user,
+      effectiveUser: ctx.effectiveUser,
+      tenantId,
+      db: tenantDb(ctx.db, tenantId),
+      readDb: tenantDb(ctx.readDb ?? ctx.db, tenantId),
+    },
   });
 });
 
@@ -160,5 +167,5 @@ export const adminProcedure = protectedProcedure.meta({ access: 'admin' }).use((
     throw new TRPCError({ code: 'FORBIDDEN', message: 'Administrator access required' });
   }
   // Row-level security bypass: administrators work across churches (docs/security.md).
-  return next({ ctx: { ...ctx, db: bypassDb(ctx.db) } });
+  return next({ ctx: { ...ctx, db: bypassDb(ctx.db), readDb: bypassDb(ctx.readDb ?? ctx.db) } });
 });

@@ -2,7 +2,7 @@ import { CamelCasePlugin, type Kysely } from 'kysely';
 import pg from 'pg';
 import Cursor from 'pg-cursor';
 import type { Database } from './schema.js';
-import { createScopedDb } from './tenancy.js';
+import { addReplicas, createScopedDb } from './tenancy.js';
 
 // Type parsers, set once for the process:
 // - int8 (count(*), bigint ids) and numeric (amounts, coordinates) come back as JavaScript numbers,
@@ -25,6 +25,11 @@ export interface CreateDbOptions {
    * works as the connecting user, which owns the tables and is not subject to the policies.
    */
   rls?: boolean;
+  /**
+   * Streaming replicas (`DATABASE_READ_URL`, issue 33 §5): reads that may be a second behind go
+   * there through `readDb`; everything else uses the primary. Each gets pools of the same size.
+   */
+  readUrls?: string[];
 }
 
 function createPool(connectionString: string, max: number): pg.Pool {
@@ -44,10 +49,18 @@ function createPool(connectionString: string, max: number): pg.Pool {
  */
 export function createDb(connectionString: string, options: CreateDbOptions = {}): Db {
   const max = options.max ?? 10;
-  return createScopedDb(createPool(connectionString, max), createPool(connectionString, max), {
+  const db = createScopedDb(createPool(connectionString, max), createPool(connectionString, max), {
     rls: options.rls ?? true,
     // `cursor`: a query's `.stream()` reads through a server-side cursor, a chunk of rows at a time.
     cursor: Cursor,
     plugins: [new CamelCasePlugin()],
   });
+  const readUrls = options.readUrls?.filter(Boolean) ?? [];
+  if (readUrls.length > 0) {
+    addReplicas(
+      db,
+      readUrls.map((url) => ({ systemPool: createPool(url, max), tenantPool: createPool(url, max), cursor: Cursor })),
+    );
+  }
+  return db;
 }

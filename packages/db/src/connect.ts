@@ -20,6 +20,8 @@ export interface ConnectOptions {
   rls?: boolean;
   /** Connections per pool (see `CreateDbOptions.max`). */
   poolMax?: number;
+  /** Streaming replicas for reads that may lag (`DATABASE_READ_URL`; see `CreateDbOptions.readUrls`). */
+  readUrls?: string[];
   log?: (line: string) => void;
 }
 
@@ -38,7 +40,7 @@ export async function connectDatabase(options: ConnectOptions): Promise<Database
     });
     url = await ensureDatabase(embedded.url, 'lampstand');
   }
-  const db = createDb(url, { rls: options.rls, max: options.poolMax });
+  const db = createDb(url, { rls: options.rls, max: options.poolMax, readUrls: options.readUrls });
   try {
     if (options.migrate !== false) await migrateToLatest(db);
   } catch (err) {

@@ -3,7 +3,19 @@ export { startEmbeddedPostgres, freePort, type EmbeddedDatabase } from './embedd
 export { migrateToLatest, pendingMigrations } from './migrate.js';
 export { withStartupLock } from './startup-lock.js';
 export { ensureAppRole } from './app-role.js';
-export { APP_ROLE, tenantDb, bypassDb, ownerDb, scopedDb, rlsStatus, databaseKey, type Scope } from './tenancy.js';
+export {
+  APP_ROLE,
+  tenantDb,
+  bypassDb,
+  ownerDb,
+  scopedDb,
+  rlsStatus,
+  databaseKey,
+  readDb,
+  primaryDb,
+  hasReplicas,
+  type Scope,
+} from './tenancy.js';
 export { connectDatabase, ensureDatabase, type DatabaseHandle, type ConnectOptions } from './connect.js';
 export * from './schema.js';
 export { sql } from 'kysely';

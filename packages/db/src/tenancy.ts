@@ -109,10 +109,26 @@ class Tenancy {
     this.state.set(conn, key);
   }
 
+  /** Streaming replicas of this (primary) database, for reads that may be a second behind (`readDb`). */
+  replicas: Tenancy[] = [];
+  private nextReplica = 0;
+
+  /** The replicas in turn. */
+  replica(): Tenancy | undefined {
+    if (this.replicas.length === 0) return undefined;
+    const r = this.replicas[this.nextReplica % this.replicas.length]!;
+    this.nextReplica = (this.nextReplica + 1) % this.replicas.length;
+    return r;
+  }
+
   private ended: Promise<void> | undefined;
 
   destroy(): Promise<void> {
-    this.ended ??= Promise.all([this.system.destroy(), this.tenants.destroy()]).then(() => undefined);
+    this.ended ??= Promise.all([
+      this.system.destroy(),
+      this.tenants.destroy(),
+      ...this.replicas.map((r) => r.destroy()),
+    ]).then(() => undefined);
     return this.ended;
   }
 }
@@ -176,6 +192,9 @@ class ScopedDriver implements Driver {
 }
 
 const tenancyOf = new WeakMap<Kysely<Database>, Tenancy>();
+const scopeOf = new WeakMap<Kysely<Database>, Scope>();
+/** A replica's tenancy → its primary's (a replica handle rescoped stays on the replica; `primaryDb` goes back). */
+const primaryOf = new WeakMap<Tenancy, Tenancy>();
 
 function handle(tenancy: Tenancy, scope: Scope, ownsPools = false): Kysely<Database> {
   const dialect: Dialect = {
@@ -188,6 +207,7 @@ function handle(tenancy: Tenancy, scope: Scope, ownsPools = false): Kysely<Datab
   // Ends both pools even when only other handles of them were used (kysely skips a driver it never started).
   if (ownsPools) db.destroy = () => tenancy.destroy();
   tenancyOf.set(db, tenancy);
+  scopeOf.set(db, scope);
   return db;
 }
 
@@ -207,6 +227,55 @@ export function createScopedDb(
 }
 
 /**
+ * Adds streaming replicas (each over its own two pools) to the database behind `primary`, a handle
+ * `createScopedDb` made. `readDb` then spreads reads over them.
+ */
+export function addReplicas(
+  primary: Kysely<Database>,
+  replicas: Array<{ systemPool: pg.Pool; tenantPool: pg.Pool; cursor?: PostgresDialectConfig['cursor'] }>,
+): void {
+  const tenancy = tenancyOf.get(primary);
+  if (!tenancy) throw new Error('addReplicas: not a handle of createDb');
+  for (const r of replicas) {
+    const replica = new Tenancy(
+      new PostgresDialect({ pool: r.systemPool, cursor: r.cursor }).createDriver(),
+      new PostgresDialect({ pool: r.tenantPool, cursor: r.cursor }).createDriver(),
+      tenancy.enabled,
+      tenancy.plugins,
+    );
+    primaryOf.set(replica, tenancy);
+    tenancy.replicas.push(replica);
+  }
+}
+
+/**
+ * The same scope as `db` on a streaming replica (issue 33 §5, docs/scaling.md): for reads that may
+ * be a second behind (public pages, dashboards, reports, exports, the events API, statements). The
+ * replicas are taken in turn. Without replicas (no `DATABASE_READ_URL`), or for a handle not made
+ * by `createDb` (a transaction), `db` itself. Never for a write: a replica refuses it.
+ */
+export function readDb(db: Kysely<Database>): Kysely<Database> {
+  const tenancy = tenancyOf.get(db);
+  const scope = scopeOf.get(db);
+  const replica = tenancy && !primaryOf.has(tenancy) ? tenancy.replica() : undefined;
+  return replica && scope ? handle(replica, scope) : db;
+}
+
+/** `db`'s scope on the primary: a replica handle's primary, any other handle itself. */
+export function primaryDb(db: Kysely<Database>): Kysely<Database> {
+  const tenancy = tenancyOf.get(db);
+  const primary = tenancy && primaryOf.get(tenancy);
+  const scope = scopeOf.get(db);
+  return primary && scope ? handle(primary, scope) : db;
+}
+
+/** Whether reads may go to a replica (`DATABASE_READ_URL` was given). */
+export function hasReplicas(db: Kysely<Database>): boolean {
+  const tenancy = tenancyOf.get(db);
+  return (tenancy?.replicas.length ?? 0) > 0 || (tenancy !== undefined && primaryOf.has(tenancy));
+}
+
+/**
  * The same database as `db`, acting as `scope`. A handle not made by `createDb` (a transaction, say)
  * is returned unchanged.
  */
@@ -221,7 +290,8 @@ export function scopedDb(db: Kysely<Database>, scope: Scope): Kysely<Database> {
  * clear for the public readers (handles are made per request).
  */
 export function databaseKey(db: Kysely<Database>): object {
-  return tenancyOf.get(db) ?? db;
+  const tenancy = tenancyOf.get(db);
+  return (tenancy && primaryOf.get(tenancy)) ?? tenancy ?? db;
 }
 
 /** One church: church-scoped tables show and accept only its rows. */
@@ -241,7 +311,9 @@ export function ownerDb(db: Kysely<Database>): Kysely<Database> {
 
 /** After migrations: the next connection checks again whether the application role is usable. */
 export function forgetAppRole(db: Kysely<Database>): void {
-  tenancyOf.get(db)?.forgetRole();
+  const tenancy = tenancyOf.get(db);
+  tenancy?.forgetRole();
+  for (const r of tenancy?.replicas ?? []) r.forgetRole();
 }
 
 /**

@@ -68,7 +68,8 @@ async function sendStream(
   // The church's handle, as `protectedProcedure` gives every church procedure: row-level security
   // holds the stream to its rows (ctx.db is the system handle, which bypasses it).
   const tenantId = ctx.effectiveUser.id;
-  const answer = await route.stream({ db: tenantDb(ctx.db, tenantId), tenantId }, input);
+  // Whole-table reads may be a second behind: a replica's handle when there is one (ctx.readDb).
+  const answer = await route.stream({ db: tenantDb(ctx.readDb ?? ctx.db, tenantId), tenantId }, input);
   reply.raw.once('close', () => void answer.close());
   async function* body() {
     try {

@@ -14,5 +14,5 @@ export const dashboardRouter = router({
       ),
     )
     .output(dashboardStatsSchema)
-    .query(({ ctx }) => dashboardStats(ctx.db, ctx.tenantId)),
+    .query(({ ctx }) => dashboardStats(ctx.readDb, ctx.tenantId)),
 });

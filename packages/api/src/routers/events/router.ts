@@ -20,7 +20,7 @@ export const eventsRouter = router({
     )
     .input(listEventsInput)
     .output(listEventsOutput)
-    .query(({ ctx, input }) => listEvents(ctx.db, ctx.tenantId, input)),
+    .query(({ ctx, input }) => listEvents(ctx.readDb, ctx.tenantId, input)),
   forContact: protectedProcedure
     .meta(
       rest.get('/api/contacts/{contactId}/events', "A person's timeline: their events, newest first", {

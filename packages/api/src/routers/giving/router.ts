@@ -136,7 +136,7 @@ export const givingRouter = router({
       ),
     )
     .output(givingOverviewSchema)
-    .query(({ ctx }) => givingOverview(ctx.db, ctx.tenantId)),
+    .query(({ ctx }) => givingOverview(ctx.readDb, ctx.tenantId)),
   lapsedToList: protectedProcedure
     .meta(rest.post('/api/giving/lapsed/list', 'Add every lapsed donor who is a contact to a list', { errors: [404] }))
     .input(lapsedToListSchema)
@@ -282,5 +282,11 @@ export const givingRouter = router({
     )
     .input(statementRunIdSchema)
     .output(pdfFileSchema)
-    .query(({ ctx, input }) => downloadStatementRun(ctx.db, ctx.tenantId, input.runId)),
+    .query(({ ctx, input }) =>
+      // The PDF from a replica when there is one; a run finished a moment ago may not be there yet:
+      // then from the primary.
+      downloadStatementRun(ctx.readDb, ctx.tenantId, input.runId).catch(() =>
+        downloadStatementRun(ctx.db, ctx.tenantId, input.runId),
+      ),
+    ),
 });

@@ -429,7 +429,7 @@ const reportsRouter = router({
     )
     .input(songUsageInputSchema)
     .output(songUsageOutputSchema)
-    .query(({ ctx, input }) => songUsageReport(ctx.db, ctx.tenantId, input)),
+    .query(({ ctx, input }) => songUsageReport(ctx.readDb, ctx.tenantId, input)),
 });
 
 const membersRouter = router({
