@@ -14,6 +14,8 @@ export interface Config {
    * that may be a second behind go there. Empty: everything uses DATABASE_URL.
    */
   databaseReadUrls: string[];
+  /** 'transaction' behind PgBouncer in transaction mode (`DATABASE_POOLER`, docs/scaling.md). */
+  databasePooler: 'session' | 'transaction';
   /** A session that wrote within this many seconds reads from the primary (`READ_YOUR_WRITES_SECONDS`, default 5). */
   readYourWritesSeconds: number;
   dataDir: string;
@@ -155,6 +157,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
           .map((u) => u.trim())
           .filter(Boolean)
       : [],
+    databasePooler: poolerFrom(env.DATABASE_POOLER),
     readYourWritesSeconds: intFrom(env.READ_YOUR_WRITES_SECONDS, 5, 'READ_YOUR_WRITES_SECONDS'),
     dataDir,
     embeddedPgPort: intFrom(env.EMBEDDED_PG_PORT, 54329, 'EMBEDDED_PG_PORT'),
@@ -247,6 +250,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
 }
 
 const isOn = (v: string | undefined) => v === 'true' || v === '1';
+
+function poolerFrom(value: string | undefined): 'session' | 'transaction' {
+  if (!value || value === 'session') return 'session';
+  if (value === 'transaction') return 'transaction';
+  throw new Error(`DATABASE_POOLER must be 'session' or 'transaction', not ${JSON.stringify(value)}`);
+}
 
 function intFrom(value: string | undefined, fallback: number, name: string): number {
   if (value === undefined || value === '') return fallback;

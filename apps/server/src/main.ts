@@ -14,6 +14,7 @@ async function main(): Promise<void> {
     embeddedPort: config.embeddedPgPort,
     rls: config.rls,
     poolMax: config.dbPoolMax,
+    pooler: config.databasePooler,
     // Reads that may lag go to the replicas (the HTTP side only: workers read and write the primary).
     readUrls: config.databaseReadUrls,
     log: process.env.LOG_LEVEL === 'debug' ? (l) => console.log(`[postgres] ${l}`) : undefined,

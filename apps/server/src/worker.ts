@@ -14,6 +14,7 @@ async function main(): Promise<void> {
     dataDir: config.dataDir,
     rls: config.rls,
     poolMax: config.dbPoolMax,
+    pooler: config.databasePooler,
   });
   const runtime = await startRuntime(config, database.db, database.url, {
     work: true,

@@ -30,6 +30,11 @@ export interface CreateDbOptions {
    * there through `readDb`; everything else uses the primary. Each gets pools of the same size.
    */
   readUrls?: string[];
+  /**
+   * 'transaction' when the URLs lead to a pooler in transaction mode (PgBouncer; `DATABASE_POOLER`):
+   * a church's settings are made per transaction, never left on a connection (tenancy.ts).
+   */
+  pooler?: 'session' | 'transaction';
 }
 
 function createPool(connectionString: string, max: number): pg.Pool {
@@ -54,6 +59,7 @@ export function createDb(connectionString: string, options: CreateDbOptions = {}
     // `cursor`: a query's `.stream()` reads through a server-side cursor, a chunk of rows at a time.
     cursor: Cursor,
     plugins: [new CamelCasePlugin()],
+    pooler: options.pooler,
   });
   const readUrls = options.readUrls?.filter(Boolean) ?? [];
   if (readUrls.length > 0) {

@@ -22,6 +22,8 @@ export interface ConnectOptions {
   poolMax?: number;
   /** Streaming replicas for reads that may lag (`DATABASE_READ_URL`; see `CreateDbOptions.readUrls`). */
   readUrls?: string[];
+  /** A pooler in transaction mode in front (`DATABASE_POOLER`; see `CreateDbOptions.pooler`). */
+  pooler?: 'session' | 'transaction';
   log?: (line: string) => void;
 }
 
@@ -40,7 +42,12 @@ export async function connectDatabase(options: ConnectOptions): Promise<Database
     });
     url = await ensureDatabase(embedded.url, 'lampstand');
   }
-  const db = createDb(url, { rls: options.rls, max: options.poolMax, readUrls: options.readUrls });
+  const db = createDb(url, {
+    rls: options.rls,
+    max: options.poolMax,
+    readUrls: options.readUrls,
+    pooler: options.pooler,
+  });
   try {
     if (options.migrate !== false) await migrateToLatest(db);
   } catch (err) {

@@ -7,6 +7,7 @@ import {
   PostgresIntrospector,
   PostgresQueryCompiler,
   type DatabaseConnection,
+  type QueryResult,
   type Dialect,
   type Driver,
   type QueryCompiler,
@@ -52,6 +53,12 @@ class Tenancy {
     /** False with RLS=off: nothing is set, every handle is the connecting user. */
     readonly enabled: boolean,
     readonly plugins: KyselyPlugin[],
+    /**
+     * 'transaction' behind a pooler in transaction mode (PgBouncer; `DATABASE_POOLER`): the settings
+     * are made for each transaction (`set_config(..., true)`), never left on a connection, and a
+     * statement outside a transaction runs in one of its own (docs/scaling.md).
+     */
+    readonly pooler: 'session' | 'transaction' = 'session',
   ) {}
 
   init(): Promise<void> {
@@ -91,6 +98,21 @@ class Tenancy {
       tenant: scope.kind === 'tenant' ? String(scope.tenantId) : '',
       bypass: scope.kind === 'bypass' || scope.kind === 'owner' ? 'on' : '',
     };
+  }
+
+  /**
+   * Transaction mode: open a transaction on `conn` (unless `inTransaction`) and make its role and
+   * settings those of `scope` for that transaction only. One round trip: the values are constants
+   * and a church id, written as literals.
+   */
+  async prepareTransaction(conn: DatabaseConnection, scope: Scope, inTransaction: boolean): Promise<void> {
+    if (!this.enabled) {
+      if (!inTransaction) await conn.executeQuery(CompiledQuery.raw('begin'));
+      return;
+    }
+    const s = await this.settingsFor(conn, scope);
+    const text = `${inTransaction ? '' : 'begin; '}select set_config('role', ${literal(s.role)}, true), set_config('app.tenant_id', ${literal(s.tenant)}, true), set_config('app.rls_bypass', ${literal(s.bypass)}, true)`;
+    await conn.executeQuery(CompiledQuery.raw(text));
   }
 
   /** Make the connection's role and settings those of `scope` (one statement, skipped when unchanged). */
@@ -133,6 +155,53 @@ class Tenancy {
   }
 }
 
+/** A text literal for the settings (a role name, a church id, 'on' or ''). */
+function literal(value: string): string {
+  if (!/^[A-Za-z0-9_]*$/.test(value)) throw new Error(`unexpected setting ${JSON.stringify(value)}`);
+  return `'${value}'`;
+}
+
+/**
+ * Transaction mode (`pooler: 'transaction'`): a pooled connection whose statements all run in a
+ * transaction that carries the scope's settings. Outside a transaction kysely opened, the first
+ * statement opens one (with the settings) and the connection's release commits it; a transaction
+ * kysely opens gets the settings right after its BEGIN. So a pooler in transaction mode may hand
+ * the server connection to anyone between two transactions: nothing of a church is left on it.
+ */
+class PerTransactionConnection implements DatabaseConnection {
+  /** A transaction this wrapper opened, committed on release. */
+  open = false;
+  /** Inside a transaction kysely opened (beginTransaction … commit/rollback). */
+  inKyselyTransaction = false;
+
+  constructor(
+    readonly raw: DatabaseConnection,
+    private readonly tenancy: Tenancy,
+    private readonly scope: Scope,
+  ) {}
+
+  private async ensureOpen(): Promise<void> {
+    if (this.open || this.inKyselyTransaction) return;
+    await this.tenancy.prepareTransaction(this.raw, this.scope, false);
+    this.open = true;
+  }
+
+  async executeQuery<R>(query: CompiledQuery): Promise<QueryResult<R>> {
+    await this.ensureOpen();
+    return this.raw.executeQuery<R>(query);
+  }
+
+  async *streamQuery<R>(query: CompiledQuery, chunkSize: number): AsyncIterableIterator<QueryResult<R>> {
+    await this.ensureOpen();
+    yield* this.raw.streamQuery<R>(query, chunkSize);
+  }
+}
+
+/** The pool's own connection behind a transaction-mode wrapper (or the connection itself). */
+function rawOf(conn: DatabaseConnection): DatabaseConnection {
+  return conn instanceof PerTransactionConnection ? conn.raw : conn;
+}
+
 /** A driver over one of the two shared pools that prepares each connection for its scope. */
 class ScopedDriver implements Driver {
   constructor(
@@ -150,6 +219,7 @@ class ScopedDriver implements Driver {
 
   async acquireConnection(): Promise<DatabaseConnection> {
     const conn = await this.inner.acquireConnection();
+    if (this.tenancy.pooler === 'transaction') return new PerTransactionConnection(conn, this.tenancy, this.scope);
     try {
       await this.tenancy.prepare(conn, this.scope);
     } catch (err) {
@@ -159,32 +229,53 @@ class ScopedDriver implements Driver {
     return conn;
   }
 
-  beginTransaction(conn: DatabaseConnection, settings: TransactionSettings): Promise<void> {
-    return this.inner.beginTransaction(conn, settings);
+  async beginTransaction(conn: DatabaseConnection, settings: TransactionSettings): Promise<void> {
+    if (!(conn instanceof PerTransactionConnection)) return this.inner.beginTransaction(conn, settings);
+    if (conn.open) {
+      // Statements ran on this connection before kysely's transaction: theirs ends first.
+      await conn.raw.executeQuery(CompiledQuery.raw('commit'));
+      conn.open = false;
+    }
+    await this.inner.beginTransaction(conn.raw, settings);
+    conn.inKyselyTransaction = true;
+    await this.tenancy.prepareTransaction(conn.raw, this.scope, true);
   }
 
-  commitTransaction(conn: DatabaseConnection): Promise<void> {
-    return this.inner.commitTransaction(conn);
+  async commitTransaction(conn: DatabaseConnection): Promise<void> {
+    if (!(conn instanceof PerTransactionConnection)) return this.inner.commitTransaction(conn);
+    conn.inKyselyTransaction = false;
+    await this.inner.commitTransaction(conn.raw);
   }
 
-  rollbackTransaction(conn: DatabaseConnection): Promise<void> {
-    return this.inner.rollbackTransaction(conn);
+  async rollbackTransaction(conn: DatabaseConnection): Promise<void> {
+    if (!(conn instanceof PerTransactionConnection)) return this.inner.rollbackTransaction(conn);
+    conn.inKyselyTransaction = false;
+    await this.inner.rollbackTransaction(conn.raw);
   }
 
   savepoint(conn: DatabaseConnection, name: string, compile: QueryCompiler['compileQuery']): Promise<void> {
-    return this.inner.savepoint!(conn, name, compile);
+    return this.inner.savepoint!(rawOf(conn), name, compile);
   }
 
   rollbackToSavepoint(conn: DatabaseConnection, name: string, compile: QueryCompiler['compileQuery']): Promise<void> {
-    return this.inner.rollbackToSavepoint!(conn, name, compile);
+    return this.inner.rollbackToSavepoint!(rawOf(conn), name, compile);
   }
 
   releaseSavepoint(conn: DatabaseConnection, name: string, compile: QueryCompiler['compileQuery']): Promise<void> {
-    return this.inner.releaseSavepoint!(conn, name, compile);
+    return this.inner.releaseSavepoint!(rawOf(conn), name, compile);
   }
 
-  releaseConnection(conn: DatabaseConnection): Promise<void> {
-    return this.inner.releaseConnection(conn);
+  async releaseConnection(conn: DatabaseConnection): Promise<void> {
+    if (!(conn instanceof PerTransactionConnection)) return this.inner.releaseConnection(conn);
+    try {
+      // COMMIT of a transaction a failed statement aborted rolls it back (no error).
+      if (conn.open) await conn.raw.executeQuery(CompiledQuery.raw('commit'));
+      else if (conn.inKyselyTransaction) await conn.raw.executeQuery(CompiledQuery.raw('rollback'));
+    } finally {
+      conn.open = false;
+      conn.inKyselyTransaction = false;
+      await this.inner.releaseConnection(conn.raw);
+    }
   }
 
   /** Only the handle `createDb` returns ends the pools (see `handle`). */
@@ -215,13 +306,19 @@ function handle(tenancy: Tenancy, scope: Scope, ownsPools = false): Kysely<Datab
 export function createScopedDb(
   systemPool: pg.Pool,
   tenantPool: pg.Pool,
-  options: { rls: boolean; plugins: KyselyPlugin[]; cursor?: PostgresDialectConfig['cursor'] },
+  options: {
+    rls: boolean;
+    plugins: KyselyPlugin[];
+    cursor?: PostgresDialectConfig['cursor'];
+    pooler?: 'session' | 'transaction';
+  },
 ): Kysely<Database> {
   const tenancy = new Tenancy(
     new PostgresDialect({ pool: systemPool, cursor: options.cursor }).createDriver(),
     new PostgresDialect({ pool: tenantPool, cursor: options.cursor }).createDriver(),
     options.rls,
     options.plugins,
+    options.pooler,
   );
   return handle(tenancy, { kind: 'bypass' }, true);
 }
@@ -242,6 +339,7 @@ export function addReplicas(
       new PostgresDialect({ pool: r.tenantPool, cursor: r.cursor }).createDriver(),
       tenancy.enabled,
       tenancy.plugins,
+      tenancy.pooler,
     );
     primaryOf.set(replica, tenancy);
     tenancy.replicas.push(replica);
