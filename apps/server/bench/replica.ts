@@ -32,6 +32,7 @@ import {
   serverDir,
   type Church,
   type Endpoint,
+  type Spawned,
 } from './lib/api-load.js';
 
 const CONTACTS = Number(process.env.BENCH_CONTACTS ?? 10_000);
@@ -90,7 +91,7 @@ async function main() {
   const replicaDir = path.join(dir, 'replica');
   const common = `-c listen_addresses=127.0.0.1 -c unix_socket_directories=${dir} -c max_connections=200`;
   const started: string[] = [];
-  const apps: Array<{ stop(): Promise<void> }> = [];
+  const apps: Spawned[] = [];
   try {
     console.log(`PostgreSQL binaries: ${bin}; primary on ${p1}, replica on ${p2}, in ${dir}`);
     run(bin, 'initdb', ['-D', primaryDir, '-U', 'postgres', '--auth=trust', '--no-sync']);

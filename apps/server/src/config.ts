@@ -29,6 +29,8 @@ export interface Config {
   /** TRUST_PROXY: how many proxy hops, or which proxy addresses/CIDRs, to trust; false: none. Never all. */
   trustProxy: number | string[] | false;
   logLevel: string;
+  /** The sampled access log (`ACCESS_LOG_SAMPLE`, `ACCESS_LOG_SLOW_MS`; logger.ts). */
+  accessLog: { sampleEvery: number; slowMs: number };
   /** Run background workers inside the web process (default true; `pnpm worker` runs them alone). */
   runWorkers: boolean;
   /** Row-level security (default on); `RLS=off` only in an emergency (docs/security.md). */
@@ -166,6 +168,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     webDist: path.resolve(repoRoot, env.WEB_DIST || 'apps/web/dist'),
     trustProxy: trustProxyFrom(env.TRUST_PROXY),
     logLevel: env.LOG_LEVEL || (env.NODE_ENV === 'test' ? 'silent' : 'info'),
+    accessLog: {
+      sampleEvery: intFrom(env.ACCESS_LOG_SAMPLE, 100, 'ACCESS_LOG_SAMPLE'),
+      slowMs: intFrom(env.ACCESS_LOG_SLOW_MS, 1000, 'ACCESS_LOG_SLOW_MS'),
+    },
     runWorkers: env.RUN_WORKERS !== 'false' && env.RUN_WORKERS !== '0',
     rls: env.RLS !== 'off',
     dbPoolMax: positiveOrUndefined(env.DB_POOL_MAX, 'DB_POOL_MAX'),

@@ -13,20 +13,40 @@ export function jobLog(logger: Logger): JobLog {
   return (msg, fields) => logger.error(fields, msg);
 }
 
+/** Which requests the access log writes (issue 33 §1: no log line per request on the hot path). */
+export interface AccessLogPolicy {
+  /** One in this many ordinary requests is logged (`ACCESS_LOG_SAMPLE`, default 100; 1 logs every one). */
+  sampleEvery: number;
+  /** A request slower than this is always logged (`ACCESS_LOG_SLOW_MS`, default 1000). */
+  slowMs: number;
+}
+
 /**
- * One log line per request ("request completed" with method, URL, status and time) instead of
- * Fastify's two (an "incoming request" line first): half the synchronous log writes on the hot path.
+ * A sampled access log: one line ("request completed" with method, URL, status and time) for every
+ * request that failed (status 400 and above, or an error), took longer than `slowMs`, or is the
+ * `sampleEvery`-th ordinary one (the line says `sampled: N`, so counts can be scaled back up);
+ * nothing for the rest. Fastify's own two lines per request are not written.
  */
 export class OneLineRequestLog extends LogController {
+  private seen = 0;
+
+  constructor(private readonly policy: AccessLogPolicy = { sampleEvery: 1, slowMs: 1000 }) {
+    super();
+  }
+
   override incomingRequest(): void {}
 
   override requestCompleted(error: Error | null | undefined, request: FastifyRequest, reply: FastifyReply): void {
     if (this.isLogDisabled(request)) return;
+    const notable = error || reply.statusCode >= 400 || reply.elapsedTime > this.policy.slowMs;
+    const sampled = !notable && ++this.seen % Math.max(1, this.policy.sampleEvery) === 0;
+    if (!notable && !sampled) return;
     const line = {
       method: request.method,
       url: request.url,
       statusCode: reply.statusCode,
       responseTime: reply.elapsedTime,
+      ...(sampled && this.policy.sampleEvery > 1 ? { sampled: this.policy.sampleEvery } : {}),
     };
     if (error) reply.log.error({ ...line, err: error }, 'request errored');
     else reply.log.info(line, 'request completed');

@@ -107,7 +107,7 @@ export async function createServer(config: Config, deps: AppDeps): Promise<Serve
             return (_address: string, hop: number) => hop < hops;
           })()
         : config.trustProxy,
-    logController: new OneLineRequestLog(),
+    logController: new OneLineRequestLog(config.accessLog),
     // 1 MiB unless a route sets more (the CSV import); see security/body-limits.ts.
     bodyLimit: DEFAULT_BODY_LIMIT,
     // Slow clients: the whole request within requestTimeoutMs, the body within bodyTimeoutMs.

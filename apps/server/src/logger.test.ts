@@ -1,0 +1,43 @@
+import { Writable } from 'node:stream';
+import Fastify from 'fastify';
+import pino from 'pino';
+import { describe, expect, it } from 'vitest';
+import { OneLineRequestLog } from './logger.js';
+
+// Issue 33 §1: no log line per request on the hot path; a sampled access log instead, with every
+// failed or slow request kept.
+describe('the sampled access log', () => {
+  it('writes one in N ordinary requests, and every failed or slow one', async () => {
+    const lines: Array<Record<string, unknown>> = [];
+    const stream = new Writable({
+      write(chunk: Buffer, _enc, done) {
+        for (const l of chunk.toString().split('\n').filter(Boolean)) lines.push(JSON.parse(l));
+        done();
+      },
+    });
+    const app = Fastify({
+      loggerInstance: pino({ level: 'info' }, stream),
+      logController: new OneLineRequestLog({ sampleEvery: 3, slowMs: 50 }),
+    });
+    app.get('/ok', async () => ({ ok: true }));
+    app.get('/slow', async () => {
+      await new Promise((r) => setTimeout(r, 80));
+      return { ok: true };
+    });
+    try {
+      for (let i = 0; i < 6; i++) expect((await app.inject({ url: '/ok' })).statusCode).toBe(200);
+      expect((await app.inject({ url: '/missing' })).statusCode).toBe(404);
+      expect((await app.inject({ url: '/slow' })).statusCode).toBe(200);
+    } finally {
+      await app.close();
+    }
+    const completed = lines.filter((l) => l.msg === 'request completed');
+    expect(completed.map((l) => [l.url, l.statusCode, l.sampled])).toEqual([
+      ['/ok', 200, 3],
+      ['/ok', 200, 3],
+      ['/missing', 404, undefined],
+      ['/slow', 200, undefined],
+    ]);
+    expect(lines.some((l) => l.msg === 'incoming request')).toBe(false);
+  });
+});
