@@ -535,7 +535,10 @@ export const requestDetailsSchema = z.object({
   memberName: z.string(),
   planTitle: z.string(),
   date: z.string(),
+  /** The plan's start. */
   startTime: z.string().nullable(),
+  /** The assignment's own service time ('HH:MM'), null when it is for all of the plan's times. */
+  serviceTime: z.string().nullable(),
   location: z.string().nullable(),
   positionName: z.string().nullable(),
   status: z.enum(ASSIGNMENT_STATUSES),

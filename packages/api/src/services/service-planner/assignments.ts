@@ -400,7 +400,7 @@ export async function sendRequests(
 function requestQuery(db: Db, token: string) {
   return assignmentsJoined(db)
     .innerJoin('users as u', 'u.id', 'a.userId')
-    .select(['a.id', 'a.status', 'u.churchName', 'm.name as memberName', 'pos.name as positionName'])
+    .select(['a.id', 'a.status', 'a.serviceTime', 'u.churchName', 'm.name as memberName', 'pos.name as positionName'])
     .select(['p.title as planTitle', 'p.date', 'p.startTime', 'p.location'])
     .where('a.token', '=', token);
 }

@@ -132,6 +132,13 @@ interface PlanForNotices {
 export const planTime = (p: { startTime: string | null; serviceTimes: string[] }) =>
   p.startTime ?? p.serviceTimes[0] ?? null;
 
+/**
+ * The plan as one assignment sees it: its own service time (issue 31 §3) as the start when it has
+ * one, else the plan's own times.
+ */
+export const atServiceTime = <P extends { startTime: string | null }>(p: P, serviceTime: string | null): P =>
+  serviceTime ? { ...p, startTime: serviceTime } : p;
+
 /** 'Sunday 10:00' (the plan's day and first time), as the offer's question names it. */
 export function dayAndTime(p: { date: string; startTime: string | null; serviceTimes: string[] }): string {
   const weekday = new Date(`${p.date}T12:00:00Z`).toLocaleDateString('en-US', { weekday: 'long', timeZone: 'UTC' });
@@ -165,16 +172,18 @@ function render(plan: PlanForNotices, m: Message) {
 }
 
 /** What a delivery says, read at send time (a name or item may have changed since it was queued). */
-async function compose(db: Db, plan: PlanForNotices, d: Delivery, publicUrl: string): Promise<Message> {
+async function compose(db: Db, planRow: PlanForNotices, d: Delivery, publicUrl: string): Promise<Message> {
   const gone = () => Object.assign(new Error('No longer scheduled'), { permanent: true });
   const a = await db
     .selectFrom('servicePlanAssignments as a')
     .innerJoin('teamMembers as m', 'm.id', 'a.teamMemberId')
     .leftJoin('teamPositions as pos', 'pos.id', 'a.positionId')
-    .select(['a.id', 'a.token', 'a.status', 'a.teamMemberId', 'm.name', 'pos.name as positionName'])
+    .select(['a.id', 'a.token', 'a.status', 'a.serviceTime', 'a.teamMemberId', 'm.name', 'pos.name as positionName'])
     .where('a.id', '=', d.assignmentId!)
     .executeTakeFirst();
   if (!a) throw gone();
+  // The slot's own time: a plan held at 9:00 and 11:00 reminds the 11:00 team of 11:00.
+  const plan = atServiceTime(planRow, a.serviceTime);
   const position = a.positionName ?? 'your position';
   const slot = `${position} on ${dayAndTime(plan)}`;
   const [notice, arg] = (d.plannerNotice ?? '').split(':') as [string, string | undefined];
