@@ -104,6 +104,30 @@ describe('auto-schedule', () => {
       positionName: 'Camera',
       reason: 'Nobody active is qualified for Camera',
     });
+    // Who is away on which chosen date, with the reason and the words of the warning.
+    expect(res.body.away).toEqual([
+      {
+        memberId: maria.id,
+        memberName: 'Maria',
+        date: '2031-05-11',
+        reason: 'Holiday',
+        warning: 'Maria is away 10–19 May',
+      },
+      {
+        memberId: maria.id,
+        memberName: 'Maria',
+        date: '2031-05-18',
+        reason: 'Holiday',
+        warning: 'Maria is away 10–19 May',
+      },
+      {
+        memberId: cleo.id,
+        memberName: 'Cleo',
+        date: '2031-05-25',
+        reason: null,
+        warning: 'Cleo is away that day (a recurring blockout)',
+      },
+    ]);
     expect((await g.get(`${BASE}/plans/${plans[0].id}`)).body.assignments).toEqual([]);
   });
 

@@ -763,6 +763,19 @@ const slotShape = {
 export const scheduleProposalSchema = z.object({
   assignments: z.array(z.object({ ...slotShape, memberId: z.number().int(), memberName: z.string() })),
   unfilled: z.array(z.object({ ...slotShape, reason: z.string() })),
+  /**
+   * Who is blocked out on a chosen plan's date, of the active members qualified for a chosen
+   * position: the matrix shows them away, and picking one warns ('Maria is away 12–19 May').
+   */
+  away: z.array(
+    z.object({
+      memberId: z.number().int(),
+      memberName: z.string(),
+      date: z.string(),
+      reason: z.string().nullable(),
+      warning: z.string(),
+    }),
+  ),
 });
 export type ScheduleProposal = z.infer<typeof scheduleProposalSchema>;
 export const scheduleCommitInputSchema = z.object({
@@ -895,6 +908,8 @@ export const matrixSchema = z.object({
           date: z.string(),
           /** Blocked out that day. */
           away: z.boolean(),
+          /** The blockout's reason, when it has one. */
+          awayReason: z.string().nullable(),
           entries: z.array(matrixEntrySchema),
         }),
       ),

@@ -50,7 +50,16 @@ export async function sendDueReminders(deps: { db: Db; jobs: JobQueue }, opts: {
     .leftJoin('teamPositions as pos', 'pos.id', 'a.positionId')
     .leftJoin('churchSettings as cs', 'cs.userId', 'a.userId')
     .leftJoin('servicePlannerSettings as ps', 'ps.userId', 'a.userId')
-    .select(['a.id', 'a.userId', 'a.teamMemberId', 'a.serviceTime', 'm.name', 'm.email', 'm.contactId', 'pos.name as positionName'])
+    .select([
+      'a.id',
+      'a.userId',
+      'a.teamMemberId',
+      'a.serviceTime',
+      'm.name',
+      'm.email',
+      'm.contactId',
+      'pos.name as positionName',
+    ])
     .select(['p.id as planId', 'p.title as planTitle', 'p.date', 'p.startTime', 'p.serviceTimes'])
     .select([
       sql<string>`coalesce(cs.time_zone, 'UTC')`.as('timeZone'),

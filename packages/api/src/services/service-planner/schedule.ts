@@ -3,7 +3,7 @@ import type { Db } from '@lampstand/db';
 import type { z } from 'zod';
 import { notFound } from '../../errors.js';
 import type { scheduleCommitResultSchema, ScheduleProposal } from '../../schemas/service-planner.js';
-import { proposeSchedule, type ScheduleMember } from './auto-schedule.js';
+import { awayWords, blocksDate, proposeSchedule, type Blockout, type ScheduleMember } from './auto-schedule.js';
 import { sendRequests } from './assignments.js';
 
 // Auto-scheduling with the church's data (issue 31 §4): the proposal reads plans, positions,
@@ -55,7 +55,7 @@ export async function proposeScheduleFor(
       .execute(),
     db
       .selectFrom('teamMemberBlockouts')
-      .select(['teamMemberId as memberId', 'startsOn', 'endsOn', 'recurrence'])
+      .select(['teamMemberId as memberId', 'startsOn', 'endsOn', 'recurrence', 'reason'])
       .where('userId', '=', tenantId)
       .where('endsOn', '>=', from)
       .where('startsOn', '<=', to)
@@ -122,7 +122,33 @@ export async function proposeScheduleFor(
       memberName: nameById.get(a.memberId)!,
     })),
     unfilled: result.unfilled.map((u) => ({ ...slot(u.planId, u.positionId), reason: u.reason })),
+    away: awayOnDates(members, blockouts, { dates: [...new Set(dates)], positionIds: positionSet }),
   };
+}
+
+/** The active members qualified for a chosen position who are blocked out on a chosen date. */
+function awayOnDates(
+  members: ScheduleMember[],
+  blockouts: Blockout[],
+  chosen: { dates: string[]; positionIds: number[] },
+): ScheduleProposal['away'] {
+  const away: ScheduleProposal['away'] = [];
+  for (const m of members) {
+    if (!m.isActive || !m.positionIds.some((p) => chosen.positionIds.includes(p))) continue;
+    const own = blockouts.filter((b) => b.memberId === m.id);
+    for (const date of chosen.dates) {
+      const b = own.find((x) => blocksDate(x, date));
+      if (b)
+        away.push({
+          memberId: m.id,
+          memberName: m.name,
+          date,
+          reason: b.reason ?? null,
+          warning: awayWords(m.name, b),
+        });
+    }
+  }
+  return away;
 }
 
 /**
