@@ -154,7 +154,11 @@ function AutoScheduleModal({ onClose }: { onClose: () => void }) {
         ) : (
           <>
             {proposal.unfilled.length ? (
-              <Alert color="yellow" title={`${proposal.unfilled.length} not filled`}>
+              <Alert
+                color="orange"
+                icon={<IconAlertTriangle size={18} />}
+                title={`${proposal.unfilled.length} not filled`}
+              >
                 <Stack gap={2}>
                   {proposal.unfilled.map((u, i) => (
                     <Text key={i} size="sm">
