@@ -233,6 +233,30 @@ describe('reminders', () => {
     expect(await sendDueReminders(deps, { now: new Date('2031-05-03T16:00:00Z') })).toBe(0);
     await updatePlannerSettings(db, T, { reminderDays: [3, 1] });
   });
+
+  it('someone serving at 11:00 of a 9:00 and 11:00 plan is reminded of 11:00, a day before 11:00', async () => {
+    await updatePlannerSettings(db, T, { reminderDays: [1] });
+    const p = await plan('2031-06-08', '09:00', 'Two Services');
+    await db
+      .updateTable('servicePlans')
+      .set({ serviceTimes: ['09:00', '11:00'] })
+      .where('id', '=', p)
+      .execute();
+    const fay = await member('Fay');
+    const a = await assign(p, fay.id, null, 'confirmed');
+    await db.updateTable('servicePlanAssignments').set({ serviceTime: '11:00' }).where('id', '=', a.id).execute();
+    // 11:00 in Chicago on 8 June 2031 is 16:00 UTC: a day before 9:00 (14:00 UTC) is too early.
+    expect(await sendDueReminders(deps, { now: new Date('2031-06-07T15:00:00Z') })).toBe(0);
+    expect(await sendDueReminders(deps, { now: new Date('2031-06-07T16:00:00Z') })).toBe(1);
+    await deliverPlannerNotices(deps, p);
+    const mail = await db
+      .selectFrom('outboxMessages')
+      .select(['subject'])
+      .where('toAddress', '=', fay.email)
+      .executeTakeFirstOrThrow();
+    expect(mail.subject).toBe('Reminder: Two Services on Sunday, June 8, 2031 at 11:00 AM');
+    await updatePlannerSettings(db, T, { reminderDays: [3, 1] });
+  });
 });
 
 describe('substitutes', () => {
