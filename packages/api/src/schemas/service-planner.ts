@@ -799,6 +799,8 @@ export const scheduleCommitResultSchema = z.object({
   requests: z.number().int(),
   people: z.number().int(),
   skippedNoEmail: z.array(z.string()),
+  /** Who was scheduled on a day they are blocked out, in words ('Maria is away 10–19 May'). */
+  away: z.array(z.string()),
 });
 
 // ---- Plan templates (issue 31 §9) ----

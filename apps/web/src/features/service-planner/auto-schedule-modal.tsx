@@ -57,7 +57,7 @@ function AutoScheduleModal({ onClose }: { onClose: () => void }) {
       'Requests sent',
       `${r.requests} request${r.requests === 1 ? '' : 's'} to ${r.people} ${r.people === 1 ? 'person' : 'people'}.${
         r.skippedNoEmail.length ? ` No email for ${r.skippedNoEmail.join(', ')}.` : ''
-      }`,
+      }${r.away.length ? ` ${r.away.join('. ')}.` : ''}`,
     ],
     errorTitle: 'Failed to send requests',
     invalidate: (utils) => utils.servicePlanner.invalidate(),
