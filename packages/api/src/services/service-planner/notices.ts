@@ -19,6 +19,7 @@ import { longDate, shortTime } from './request-channel.js';
  * The planner's other messages (issue 31 §6–7) as an entry of the one delivery engine: reminders,
  * offers to cover a slot, 'it is filled', and the leader's notices. Deliveries of kind
  * 'planner-notice', grouped by plan; `planner_notice` says which message:
+ * - `request`           the request to serve as a text (its email is a 'planner-request' delivery);
  * - `reminder:<days>`   a reminder to the assignment's person, <days> before the plan;
  * - `offer:<candidate>` 'Can you cover …?' to a teammate (the candidate row holds their Accept link);
  * - `filled:<candidate>` to a teammate who was offered the slot: someone else took it;
@@ -189,6 +190,12 @@ async function compose(db: Db, planRow: PlanForNotices, d: Delivery, publicUrl: 
   const [notice, arg] = (d.plannerNotice ?? '').split(':') as [string, string | undefined];
   const hi = `Hi ${d.firstName || 'there'},`;
   const place = plan.location ? ` at ${plan.location}` : '';
+  if (notice === 'request')
+    return {
+      subject: `Can you serve as ${position} on ${when(plan)}?`,
+      lines: [hi, `Can you serve as ${position} at ${plan.title} on ${when(plan)}${place}?`],
+      link: { label: 'Answer', url: `${publicUrl}/serve/${a.token}` },
+    };
   if (notice === 'reminder') {
     const items = await db
       .selectFrom('servicePlanAssignments as x')

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { freshDatabase } from '@lampstand/db/test/fresh-db';
 import { registerUser } from '../auth/register-user.js';
 import { recordingDeliveryDeps } from '../delivery/test-deps.js';
-import { respondToRequest } from './assignments.js';
+import { respondToRequest, sendRequests } from './assignments.js';
 import { deliverPlannerNotices } from './notices.js';
 import { updatePlannerSettings } from './planner-settings.js';
 import { dueReminder, runPlannerDue, sendDueReminders } from './reminders.js';
@@ -125,6 +125,36 @@ const candidateToken = async (offerId: number, memberId: number) =>
       .where('teamMemberId', '=', memberId)
       .executeTakeFirstOrThrow()
   ).token;
+
+describe('requests', () => {
+  it('go by email and, by consent, as a text to the linked contact, once', async () => {
+    const keys = await position('Keys');
+    const p = await plan('2031-08-03');
+    const gil = await member('Gil', { positions: [keys], phone: '+15551230007' });
+    const hal = await member('Hal', { positions: [keys] });
+    const aGil = await assign(p, gil.id, keys);
+    const aHal = await assign(p, hal.id, keys);
+    const r = await sendRequests(deps, T, { planId: p });
+    expect(r.sent).toBe(2);
+    expect(sent.at(-1)).toEqual({ name: 'planner-notice-deliver', data: { planId: p } });
+    expect((await notices(aGil.id)).map((n) => `${n.plannerNotice}/${n.channel}/${n.address}`)).toEqual([
+      'request/sms/+15551230007',
+    ]);
+    expect(await notices(aHal.id)).toEqual([]);
+    await deliverPlannerNotices(deps, p);
+    const text = await db
+      .selectFrom('outboxMessages')
+      .select('text')
+      .where('toAddress', '=', '+15551230007')
+      .executeTakeFirstOrThrow();
+    expect(text.text).toBe(
+      `Can you serve as Keys at Sunday Service on Sunday, August 3, 2031 at 10:00 AM at Main Hall? Answer: http://localhost/serve/${aGil.token}`,
+    );
+    // Asked once: pressing Send requests again texts nobody.
+    expect((await sendRequests(deps, T, { planId: p })).sent).toBe(0);
+    expect(await notices(aGil.id)).toHaveLength(1);
+  });
+});
 
 describe('reminders', () => {
   it('the nearest reminder due, none after the plan started', () => {
