@@ -2,7 +2,16 @@ import { describe, expect, it } from 'vitest';
 import type { Locator, Page } from 'playwright-core';
 import { registerChurch } from '@lampstand/server/testing';
 import { createPortalSession, runPlannerDue } from '@lampstand/api/server';
-import { animationsDone, browserDescribe, expectAccessible, screenshot, seeToast, signIn, startE2E } from './helpers';
+import {
+  animationsDone,
+  browserDescribe,
+  choose,
+  expectAccessible,
+  screenshot,
+  seeToast,
+  signIn,
+  startE2E,
+} from './helpers';
 
 /** A link from the newest email to `to` whose subject matches, read from the outbox (the local mail capture). */
 async function linkIn(e2e: Awaited<ReturnType<typeof startE2E>>, to: string, subject: string, pattern: RegExp) {
@@ -27,28 +36,11 @@ async function atWidths(page: Page, name: string, heading: string) {
   }
 }
 
-/** Pick an option in a Mantine Select by its label. */
-async function choose(page: Page, label: string, option: string) {
-  await page.getByRole('combobox', { name: label, exact: true }).click();
-  await page.getByRole('option', { name: option, exact: true }).click();
-}
-
-const longDay = (iso: string) =>
-  new Date(`${iso}T12:00:00Z`).toLocaleDateString('en-US', {
-    weekday: 'long',
-    month: 'long',
-    day: 'numeric',
-    year: 'numeric',
-    timeZone: 'UTC',
-  });
-/** 'Mar 14, 2032', as the matrix's columns and cells name a date. */
-const shortDay = (iso: string) =>
-  new Date(`${iso}T12:00:00Z`).toLocaleDateString('en-US', {
-    month: 'short',
-    day: 'numeric',
-    year: 'numeric',
-    timeZone: 'UTC',
-  });
+/** A date in words, as the emails and pages say it ('Sunday, March 14, 2032') or the matrix ('Mar 14, 2032'). */
+const dayIn = (iso: string, o: Intl.DateTimeFormatOptions) =>
+  new Date(`${iso}T12:00:00Z`).toLocaleDateString('en-US', { ...o, timeZone: 'UTC' });
+const longDay = (iso: string) => dayIn(iso, { weekday: 'long', month: 'long', day: 'numeric', year: 'numeric' });
+const shortDay = (iso: string) => dayIn(iso, { month: 'short', day: 'numeric', year: 'numeric' });
 
 // Issue 31 in a browser, as one story: the planner auto-schedules four Sundays (one volunteer is
 // away), sends the requests after one confirmation; a volunteer declines from her email and asks
