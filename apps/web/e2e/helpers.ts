@@ -195,6 +195,12 @@ export async function animationsDone(page: Page) {
   );
 }
 
+/** Pick an option in a Mantine Select (or MultiSelect) by its label. */
+export async function choose(page: Page, label: string, option: string) {
+  await page.getByRole('combobox', { name: label, exact: true }).click();
+  await page.getByRole('option', { name: option, exact: true }).click();
+}
+
 /** A toast (Mantine notification) with this text: never confused with the same words on the page. */
 export function toast(page: Page, text: string | RegExp) {
   return page.locator('.mantine-Notifications-root').getByText(text);

@@ -31,7 +31,9 @@ const askForm = (token: string) =>
 
 const NOT_FOUND = page('Link not found', '<h1>Link not found</h1><p>This scheduling link is not valid.</p>');
 
-function when(r: { date: string; startTime: string | null }): string {
+/** 'Sunday, May 12, 2030 at 9:00 AM': the assignment's own service time when it has one, else the plan's start. */
+function when(r: { date: string; startTime: string | null; serviceTime?: string | null }): string {
+  const time = r.serviceTime ?? r.startTime;
   const d = new Date(`${r.date}T12:00:00Z`).toLocaleDateString('en-US', {
     weekday: 'long',
     month: 'long',
@@ -39,8 +41,8 @@ function when(r: { date: string; startTime: string | null }): string {
     year: 'numeric',
     timeZone: 'UTC',
   });
-  if (!r.startTime) return d;
-  const [h, m] = r.startTime.split(':').map(Number);
+  if (!time) return d;
+  const [h, m] = time.split(':').map(Number);
   return `${d} at ${((h! + 11) % 12) + 1}:${String(m).padStart(2, '0')} ${h! < 12 ? 'AM' : 'PM'}`;
 }
 

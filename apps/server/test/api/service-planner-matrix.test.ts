@@ -96,7 +96,12 @@ describe('the scheduling matrix', () => {
     const a3 = (await assign(later.id, { memberId: ben.id, positionId: vocals.id })).body;
     await g.patch(`${BASE}/assignments/${a2.id}`, { status: 'confirmed' });
     await g.patch(`${BASE}/assignments/${a3.id}`, { status: 'declined' });
-    await g.post(`${BASE}/blockouts`, { memberId: maria.id, startsOn: '2031-06-08', endsOn: '2031-06-08' });
+    await g.post(`${BASE}/blockouts`, {
+      memberId: maria.id,
+      startsOn: '2031-06-08',
+      endsOn: '2031-06-08',
+      reason: 'Wedding',
+    });
 
     const res = await g.get(`${BASE}/matrix?from=2031-06-01&to=2031-06-30`);
     expect(res.status).toBe(200);
@@ -116,7 +121,7 @@ describe('the scheduling matrix', () => {
         status: 'pending',
       },
     ]);
-    expect(row('Maria').cells[1]).toEqual({ date: '2031-06-08', away: true, entries: [] });
+    expect(row('Maria').cells[1]).toEqual({ date: '2031-06-08', away: true, awayReason: 'Wedding', entries: [] });
     expect(row('Cleo').cells[0].entries[0]).toMatchObject({ status: 'accepted', serviceTime: null });
     expect(row('Ben').cells[1].entries[0]).toMatchObject({ status: 'declined', positionName: 'Vocals' });
 

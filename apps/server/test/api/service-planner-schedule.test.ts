@@ -104,6 +104,30 @@ describe('auto-schedule', () => {
       positionName: 'Camera',
       reason: 'Nobody active is qualified for Camera',
     });
+    // Who is away on which chosen date, with the reason and the words of the warning.
+    expect(res.body.away).toEqual([
+      {
+        memberId: maria.id,
+        memberName: 'Maria',
+        date: '2031-05-11',
+        reason: 'Holiday',
+        warning: 'Maria is away 10–19 May',
+      },
+      {
+        memberId: maria.id,
+        memberName: 'Maria',
+        date: '2031-05-18',
+        reason: 'Holiday',
+        warning: 'Maria is away 10–19 May',
+      },
+      {
+        memberId: cleo.id,
+        memberName: 'Cleo',
+        date: '2031-05-25',
+        reason: null,
+        warning: 'Cleo is away that day (a recurring blockout)',
+      },
+    ]);
     expect((await g.get(`${BASE}/plans/${plans[0].id}`)).body.assignments).toEqual([]);
   });
 
@@ -138,7 +162,7 @@ describe('auto-schedule', () => {
       })),
     });
     expect(res.status).toBe(201);
-    expect(res.body).toEqual({ created: 4, plans: 4, requests: 4, people: 3, skippedNoEmail: [] });
+    expect(res.body).toEqual({ created: 4, plans: 4, requests: 4, people: 3, skippedNoEmail: [], away: [] });
     const first = (await g.get(`${BASE}/plans/${plans[0].id}`)).body;
     expect(first.assignments.map((a: { memberName: string; status: string }) => [a.memberName, a.status])).toEqual([
       ['Maria', 'scheduled'],
@@ -152,6 +176,12 @@ describe('auto-schedule', () => {
     // The next proposal sees who serves now: everyone has served this month, nobody can do 4 May twice.
     const next = (await g.post(`${BASE}/schedule/proposal`, { planIds: [plans[0].id], positionIds: [sound.id] })).body;
     expect(next.assignments.map((a: { memberName: string }) => a.memberName)).toEqual(['Cleo']);
+    // Someone put on a day they are away (the planner changed the proposal): said in the answer.
+    const awayDay = await g.post(`${BASE}/schedule/commit`, {
+      assignments: [{ planId: plans[1].id, positionId: sound.id, memberId: maria.id }],
+      sendRequests: false,
+    });
+    expect(awayDay.body).toMatchObject({ created: 1, away: ['Maria is away 10–19 May'] });
   });
 });
 

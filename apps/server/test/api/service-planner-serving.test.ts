@@ -140,6 +140,55 @@ describe('decline → a substitute', () => {
   });
 });
 
+describe('an assignment for one service time (issue 31 §3)', () => {
+  it("the answer page, the REST read and a teammate's cover offer name the assignment's time, not the plan's start", async () => {
+    const usher = (await g.post(`${BASE}/positions`, { name: 'Usher' })).body;
+    const add = async (name: string) =>
+      (await g.post(`${BASE}/members`, { name, email: `${name.toLowerCase()}@example.org`, positionIds: [usher.id] }))
+        .body;
+    const [dot] = [await add('Dot'), await add('Eve')];
+    const plan = (
+      await g.post(`${BASE}/plans`, {
+        title: 'Two Services',
+        date: '2031-03-02',
+        startTime: '09:00',
+        serviceTimes: ['09:00', '11:00'],
+      })
+    ).body;
+    const a = (
+      await g.post(`${BASE}/plans/${plan.id}/assignments`, {
+        memberId: dot.id,
+        positionId: usher.id,
+        serviceTime: '11:00',
+      })
+    ).body;
+    expect(a.serviceTime).toBe('11:00');
+    const { token } = await app.db
+      .selectFrom('servicePlanAssignments')
+      .select('token')
+      .where('id', '=', a.id)
+      .executeTakeFirstOrThrow();
+    const read = await anon.get(`${BASE}/requests/${token}`);
+    expect(read.body).toMatchObject({ startTime: '09:00', serviceTime: '11:00' });
+    const page = (await anon.get(`/serve/${token}`)).text;
+    expect(page).toContain('<dd>Sunday, March 2, 2031 at 11:00 AM</dd>');
+    expect(page).not.toContain('9:00 AM');
+    const declined = await (await form(`/serve/${token}`, 'answer=decline')).text();
+    expect(declined).toContain('You have declined Two Services on Sunday, March 2, 2031 at 11:00 AM.');
+    const asked = await (await form(`/serve/${token}/substitute`)).text();
+    expect(asked).toContain('We asked 1 teammate who can serve as Usher on Sunday 11:00.');
+    const { token: eveToken } = await app.db
+      .selectFrom('substituteOfferCandidates')
+      .select('token')
+      .where('teamMemberId', '!=', dot.id)
+      .orderBy('id', 'desc')
+      .executeTakeFirstOrThrow();
+    const cover = (await anon.get(`/serve/cover/${eveToken}`)).text;
+    expect(cover).toContain('<h1>Can you cover Usher on Sunday 11:00?</h1>');
+    expect(cover).toContain('<dd>Sunday, March 2, 2031 at 11:00 AM</dd>');
+  });
+});
+
 describe("the portal's 'Swap a date'", () => {
   it('lists the dates the person serves; offering one asks free teammates; the first to accept takes it', async () => {
     const handle = await giveHandle(app.db, grace.user.id, 'grace-swaps');

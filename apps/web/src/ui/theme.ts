@@ -119,7 +119,8 @@ export const cssVariablesResolver: CSSVariablesResolver = () => ({
     '--mantine-color-orange-light-color': '#a33b05',
     // Teal-9 reads 4.32:1 on its light background (the 'Baptised' badge).
     '--mantine-color-teal-light-color': '#066649',
-    '--mantine-color-yellow-light-color': 'var(--mantine-color-yellow-9)',
+    // Yellow-9 reads 2.7:1 on its light background (an Alert's title): the matrix's 'Pending' brown.
+    '--mantine-color-yellow-light-color': '#5c3d00',
     '--mantine-primary-color-light-color': 'var(--mantine-color-indigo-9)',
     '--mantine-color-gray-light-color': 'var(--mantine-color-gray-8)',
   },

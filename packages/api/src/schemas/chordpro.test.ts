@@ -66,8 +66,14 @@ describe('reading ChordPro files', () => {
 
 describe('round trip', () => {
   it('a song written out and read back keeps its fields, chart and words', () => {
-    for (const name of ['amazing-grace.cho', 'be-thou-my-vision.chordpro']) {
-      const text = file(name);
+    // Every real-world file of the set, the .pro file's songs one by one.
+    const texts = [
+      file('amazing-grace.cho'),
+      file('be-thou-my-vision.chordpro'),
+      ...splitSongs(file('holy-holy-holy.pro')),
+    ];
+    expect(texts.length).toBeGreaterThan(2);
+    for (const text of texts) {
       const meta = readChordProMeta(text);
       const song = {
         title: meta.title!,

@@ -535,7 +535,10 @@ export const requestDetailsSchema = z.object({
   memberName: z.string(),
   planTitle: z.string(),
   date: z.string(),
+  /** The plan's start. */
   startTime: z.string().nullable(),
+  /** The assignment's own service time ('HH:MM'), null when it is for all of the plan's times. */
+  serviceTime: z.string().nullable(),
   location: z.string().nullable(),
   positionName: z.string().nullable(),
   status: z.enum(ASSIGNMENT_STATUSES),
@@ -760,6 +763,19 @@ const slotShape = {
 export const scheduleProposalSchema = z.object({
   assignments: z.array(z.object({ ...slotShape, memberId: z.number().int(), memberName: z.string() })),
   unfilled: z.array(z.object({ ...slotShape, reason: z.string() })),
+  /**
+   * Who is blocked out on a chosen plan's date, of the active members qualified for a chosen
+   * position: the matrix shows them away, and picking one warns ('Maria is away 12–19 May').
+   */
+  away: z.array(
+    z.object({
+      memberId: z.number().int(),
+      memberName: z.string(),
+      date: z.string(),
+      reason: z.string().nullable(),
+      warning: z.string(),
+    }),
+  ),
 });
 export type ScheduleProposal = z.infer<typeof scheduleProposalSchema>;
 export const scheduleCommitInputSchema = z.object({
@@ -783,6 +799,8 @@ export const scheduleCommitResultSchema = z.object({
   requests: z.number().int(),
   people: z.number().int(),
   skippedNoEmail: z.array(z.string()),
+  /** Who was scheduled on a day they are blocked out, in words ('Maria is away 10–19 May'). */
+  away: z.array(z.string()),
 });
 
 // ---- Plan templates (issue 31 §9) ----
@@ -892,6 +910,8 @@ export const matrixSchema = z.object({
           date: z.string(),
           /** Blocked out that day. */
           away: z.boolean(),
+          /** The blockout's reason, when it has one. */
+          awayReason: z.string().nullable(),
           entries: z.array(matrixEntrySchema),
         }),
       ),

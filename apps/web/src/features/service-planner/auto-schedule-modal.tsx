@@ -1,5 +1,5 @@
 import { Alert, Button, Group, Modal, MultiSelect, Select, Stack, Text } from '@mantine/core';
-import { IconWand } from '@tabler/icons-react';
+import { IconAlertTriangle, IconWand } from '@tabler/icons-react';
 import { useMemo, useState } from 'react';
 import type { ScheduleProposal } from '@lampstand/api/schemas/service-planner';
 import { trpc } from '../../lib/trpc';
@@ -57,7 +57,7 @@ function AutoScheduleModal({ onClose }: { onClose: () => void }) {
       'Requests sent',
       `${r.requests} request${r.requests === 1 ? '' : 's'} to ${r.people} ${r.people === 1 ? 'person' : 'people'}.${
         r.skippedNoEmail.length ? ` No email for ${r.skippedNoEmail.join(', ')}.` : ''
-      }`,
+      }${r.away.length ? ` ${r.away.join('. ')}.` : ''}`,
     ],
     errorTitle: 'Failed to send requests',
     invalidate: (utils) => utils.servicePlanner.invalidate(),
@@ -65,26 +65,18 @@ function AutoScheduleModal({ onClose }: { onClose: () => void }) {
   });
 
   const dates = useMemo(
-    () => [...new Set((proposal?.assignments ?? []).concat(slots).map((s) => s.date))].sort(),
+    () =>
+      proposal
+        ? [
+            ...new Set([...proposal.assignments, ...proposal.unfilled, ...proposal.away, ...slots].map((s) => s.date)),
+          ].sort()
+        : [],
     [proposal, slots],
   );
-  // The proposal in the matrix (people × dates), as the everyday view shows it: each cell 'Proposed'.
-  const rows = useMemo((): MatrixRow[] => {
-    const names = new Map<number, string>();
-    for (const s of slots) names.set(s.memberId, s.memberName);
-    return [...names]
-      .sort((a, b) => a[1].localeCompare(b[1]))
-      .map(([id, name]) => ({
-        id,
-        name,
-        cells: dates.map((d) => ({
-          entries: slots
-            .map((s, k) => ({ s, k }))
-            .filter(({ s }) => s.memberId === id && s.date === d)
-            .map(({ s, k }) => ({ key: k, position: s.positionName, time: null, status: 'proposed' as const })),
-        })),
-      }));
-  }, [slots, dates]);
+  const rows = useMemo(() => (proposal ? proposalRows(proposal, slots, dates) : []), [proposal, slots, dates]);
+  /** 'Maria is away 12–19 May' when the slot's person is blocked out that day. */
+  const awayWarning = (s: Slot) =>
+    proposal?.away.find((a) => a.memberId === s.memberId && a.date === s.date)?.warning ?? null;
   const qualified = (positionId: number) =>
     (members.data ?? [])
       .filter((m) => m.positions.some((p) => p.id === positionId))
@@ -162,7 +154,11 @@ function AutoScheduleModal({ onClose }: { onClose: () => void }) {
         ) : (
           <>
             {proposal.unfilled.length ? (
-              <Alert color="yellow" title={`${proposal.unfilled.length} not filled`}>
+              <Alert
+                color="orange"
+                icon={<IconAlertTriangle size={18} />}
+                title={`${proposal.unfilled.length} not filled`}
+              >
                 <Stack gap={2}>
                   {proposal.unfilled.map((u, i) => (
                     <Text key={i} size="sm">
@@ -191,6 +187,14 @@ function AutoScheduleModal({ onClose }: { onClose: () => void }) {
                     placeholder="Nobody (leave empty)"
                     w={240}
                   />
+                  {awayWarning(s) ? (
+                    <Group gap={4} wrap="nowrap">
+                      <IconAlertTriangle size={18} color="var(--mantine-color-orange-7)" aria-hidden />
+                      <Text size="sm" fw={600}>
+                        {awayWarning(s)}
+                      </Text>
+                    </Group>
+                  ) : null}
                 </Group>
               ))}
             </Stack>
@@ -207,4 +211,42 @@ function AutoScheduleModal({ onClose }: { onClose: () => void }) {
       </Stack>
     </Modal>
   );
+}
+
+/**
+ * The proposal as the matrix shows it (people × dates): each proposed slot 'Proposed', each
+ * blocked-out day 'Away' with its reason, and a last 'Not filled' row saying why a slot stays empty.
+ */
+function proposalRows(proposal: ScheduleProposal, slots: Slot[], dates: string[]): MatrixRow[] {
+  const names = new Map<number, string>();
+  for (const s of [...slots, ...proposal.away]) names.set(s.memberId, s.memberName);
+  const people = [...names]
+    .sort((a, b) => a[1].localeCompare(b[1]))
+    .map(([id, name]) => ({
+      id,
+      name,
+      cells: dates.map((d) => {
+        const away = proposal.away.find((a) => a.memberId === id && a.date === d);
+        return {
+          away: !!away,
+          awayReason: away?.reason ?? null,
+          entries: slots
+            .map((s, k) => ({ s, k }))
+            .filter(({ s }) => s.memberId === id && s.date === d)
+            .map(({ s, k }) => ({ key: k, position: s.positionName, time: null, status: 'proposed' as const })),
+        };
+      }),
+    }));
+  if (proposal.unfilled.length === 0) return people;
+  const unfilled = {
+    id: 0,
+    name: 'Not filled',
+    cells: dates.map((d) => ({
+      entries: [],
+      unfilled: proposal.unfilled
+        .filter((u) => u.date === d)
+        .map((u) => ({ position: u.positionName, reason: u.reason })),
+    })),
+  };
+  return [...people, unfilled];
 }

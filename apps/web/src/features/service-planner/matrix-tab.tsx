@@ -36,6 +36,7 @@ export function matrixRows(matrix: Matrix): MatrixRow[] {
     name: p.name,
     cells: p.cells.map((c, i) => ({
       away: c.away,
+      awayReason: c.awayReason,
       entries: c.entries.map((e) => ({
         key: e.assignmentId,
         position: e.positionName ?? 'No position',

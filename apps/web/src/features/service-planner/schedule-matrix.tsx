@@ -20,7 +20,16 @@ export interface MatrixRow {
   id: number;
   name: string;
   /** One per date, in the order of `dates`. */
-  cells: { away?: boolean; entries: MatrixCellEntry[] }[];
+  cells: MatrixCell[];
+}
+
+export interface MatrixCell {
+  /** Blocked out that day, with the blockout's reason when it has one. */
+  away?: boolean;
+  awayReason?: string | null;
+  entries: MatrixCellEntry[];
+  /** What could not be filled that day, and why (the auto-schedule proposal's 'Not filled' row). */
+  unfilled?: { position: string; reason: string }[];
 }
 
 const STATUS_COLOURS = { pending: 'yellow', accepted: 'green', declined: 'red', proposed: 'indigo' } as const;
@@ -42,7 +51,7 @@ export function MatrixStatusBadge({ status }: { status: MatrixCellEntry['status'
   );
 }
 
-function CellContent({ away, entries }: { away?: boolean; entries: MatrixCellEntry[] }) {
+function CellContent({ away, awayReason, entries, unfilled = [] }: MatrixCell) {
   return (
     <Stack gap={6}>
       {entries.map((e) => (
@@ -61,11 +70,28 @@ function CellContent({ away, entries }: { away?: boolean; entries: MatrixCellEnt
         </div>
       ))}
       {away ? (
-        <Text size="xs" fw={700}>
-          Away
-        </Text>
+        <div>
+          <Text size="xs" fw={700}>
+            Away
+          </Text>
+          {awayReason ? (
+            <Text size="xs" lh={1.3}>
+              {awayReason}
+            </Text>
+          ) : null}
+        </div>
       ) : null}
-      {entries.length === 0 && !away ? (
+      {unfilled.map((u, i) => (
+        <div key={i} className={classes.entry} data-status="unfilled">
+          <Text size="sm" fw={600} lh={1.3}>
+            {u.position}: not filled
+          </Text>
+          <Text size="xs" lh={1.3}>
+            {u.reason}
+          </Text>
+        </div>
+      ))}
+      {entries.length === 0 && !away && unfilled.length === 0 ? (
         <>
           <Text size="xs" c="dimmed" aria-hidden>
             –

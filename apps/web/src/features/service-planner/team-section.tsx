@@ -65,7 +65,7 @@ export function ScheduleAnyway({
     <Alert color="orange" icon={<IconAlertTriangle size={18} />} title="Please check">
       <Stack gap="xs" align="flex-start">
         <Text size="sm">{warning}</Text>
-        <Button size="xs" color="orange" onClick={onForce} loading={loading}>
+        <Button size="xs" variant="light" color="orange" onClick={onForce} loading={loading}>
           Schedule anyway
         </Button>
       </Stack>

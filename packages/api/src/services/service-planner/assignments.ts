@@ -1,4 +1,5 @@
 import { awayWords, blocksDate, type Blockout } from './auto-schedule.js';
+import { memberTargets, queueNotice } from './notices.js';
 import crypto from 'node:crypto';
 import type { z } from 'zod';
 import { sql, type AssignmentStatus, type Db } from '@lampstand/db';
@@ -318,7 +319,8 @@ export async function sendRequests(
   input: { planId: number },
 ): Promise<{ sent: number; skippedNoEmail: string[]; message: string }> {
   const { db, email, jobs, config } = deps;
-  const { queued, skippedNoEmail, skippedSuppressed, unasked } = await db.transaction().execute(async (trx) => {
+  const { queued, skippedNoEmail, skippedSuppressed, unasked, texted } = await db.transaction().execute(async (trx) => {
+    let texts = 0;
     const plan = await findChurchRow(trx, tenantId, {
       table: 'servicePlans',
       id: input.planId,
@@ -329,7 +331,7 @@ export async function sendRequests(
       .selectFrom('servicePlanAssignments as a')
       .innerJoin('teamMembers as m', 'm.id', 'a.teamMemberId')
       .leftJoin('teamPositions as pos', 'pos.id', 'a.positionId')
-      .select(['a.id', 'm.name', 'm.email', 'm.contactId', 'pos.name as positionName'])
+      .select(['a.id', 'a.teamMemberId as memberId', 'm.name', 'm.email', 'm.contactId', 'pos.name as positionName'])
       // Issue 32 §6: an address on the church's suppression list (it bounced or complained) is not asked.
       .select(suppressedSql(tenantId, sql.ref('m.email')).as('suppressed'))
       .where('a.servicePlanId', '=', plan.id)
@@ -374,6 +376,12 @@ export async function sendRequests(
         recipients: ask.length,
         unverifiedLimit: config.unverifiedDailyRecipients,
       });
+      // The same request as a text to the member's linked contact, by their consent (issue 31 §6).
+      for (const a of ask) {
+        const phones = (await memberTargets(trx, tenantId, a.memberId)).filter((t) => t.channel === 'sms');
+        const notice = { planId: plan.id, assignmentId: a.id, notice: 'request', targets: phones };
+        texts += (await queueNotice(trx, tenantId, notice)).length;
+      }
       const planRef = { planId: plan.id, planTitle: plan.title };
       await recordEvents(
         trx,
@@ -381,9 +389,16 @@ export async function sendRequests(
         ask.map((a) => planEvent('plan.request_sent', { ...a, ...planRef }, a.positionName)),
       );
     }
-    return { queued: ask.length, skippedNoEmail: skipped, skippedSuppressed: suppressed, unasked: pending.length };
+    return {
+      queued: ask.length,
+      skippedNoEmail: skipped,
+      skippedSuppressed: suppressed,
+      unasked: pending.length,
+      texted: texts > 0,
+    };
   });
   if (queued > 0) await jobs.send('planner-request-deliver', { planId: input.planId });
+  if (texted) await jobs.send('planner-notice-deliver', { planId: input.planId });
   const people = (n: number) => `${n} ${n === 1 ? 'person' : 'people'}`;
   const message =
     unasked === 0
@@ -400,7 +415,7 @@ export async function sendRequests(
 function requestQuery(db: Db, token: string) {
   return assignmentsJoined(db)
     .innerJoin('users as u', 'u.id', 'a.userId')
-    .select(['a.id', 'a.status', 'u.churchName', 'm.name as memberName', 'pos.name as positionName'])
+    .select(['a.id', 'a.status', 'a.serviceTime', 'u.churchName', 'm.name as memberName', 'pos.name as positionName'])
     .select(['p.title as planTitle', 'p.date', 'p.startTime', 'p.location'])
     .where('a.token', '=', token);
 }

@@ -76,7 +76,7 @@ export async function scheduleMatrix(
   const blockouts: Blockout[] = memberIds.length
     ? await db
         .selectFrom('teamMemberBlockouts')
-        .select(['teamMemberId as memberId', 'startsOn', 'endsOn', 'recurrence'])
+        .select(['teamMemberId as memberId', 'startsOn', 'endsOn', 'recurrence', 'reason'])
         .where('userId', '=', tenantId)
         .where('teamMemberId', 'in', memberIds)
         .where('endsOn', '>=', input.from)
@@ -115,11 +115,10 @@ export async function scheduleMatrix(
       memberId: m.id,
       name: m.name,
       isActive: m.isActive,
-      cells: dates.map(({ date }) => ({
-        date,
-        away: blockouts.some((b) => b.memberId === m.id && blocksDate(b, date)),
-        entries: entries.get(`${m.id}:${date}`) ?? [],
-      })),
+      cells: dates.map(({ date }) => {
+        const away = blockouts.find((b) => b.memberId === m.id && blocksDate(b, date));
+        return { date, away: !!away, awayReason: away?.reason ?? null, entries: entries.get(`${m.id}:${date}`) ?? [] };
+      }),
     })),
   };
 }

@@ -19,6 +19,7 @@ import { longDate, shortTime } from './request-channel.js';
  * The planner's other messages (issue 31 §6–7) as an entry of the one delivery engine: reminders,
  * offers to cover a slot, 'it is filled', and the leader's notices. Deliveries of kind
  * 'planner-notice', grouped by plan; `planner_notice` says which message:
+ * - `request`           the request to serve as a text (its email is a 'planner-request' delivery);
  * - `reminder:<days>`   a reminder to the assignment's person, <days> before the plan;
  * - `offer:<candidate>` 'Can you cover …?' to a teammate (the candidate row holds their Accept link);
  * - `filled:<candidate>` to a teammate who was offered the slot: someone else took it;
@@ -132,6 +133,13 @@ interface PlanForNotices {
 export const planTime = (p: { startTime: string | null; serviceTimes: string[] }) =>
   p.startTime ?? p.serviceTimes[0] ?? null;
 
+/**
+ * The plan as one assignment sees it: its own service time (issue 31 §3) as the start when it has
+ * one, else the plan's own times.
+ */
+export const atServiceTime = <P extends { startTime: string | null }>(p: P, serviceTime: string | null): P =>
+  serviceTime ? { ...p, startTime: serviceTime } : p;
+
 /** 'Sunday 10:00' (the plan's day and first time), as the offer's question names it. */
 export function dayAndTime(p: { date: string; startTime: string | null; serviceTimes: string[] }): string {
   const weekday = new Date(`${p.date}T12:00:00Z`).toLocaleDateString('en-US', { weekday: 'long', timeZone: 'UTC' });
@@ -165,21 +173,29 @@ function render(plan: PlanForNotices, m: Message) {
 }
 
 /** What a delivery says, read at send time (a name or item may have changed since it was queued). */
-async function compose(db: Db, plan: PlanForNotices, d: Delivery, publicUrl: string): Promise<Message> {
+async function compose(db: Db, planRow: PlanForNotices, d: Delivery, publicUrl: string): Promise<Message> {
   const gone = () => Object.assign(new Error('No longer scheduled'), { permanent: true });
   const a = await db
     .selectFrom('servicePlanAssignments as a')
     .innerJoin('teamMembers as m', 'm.id', 'a.teamMemberId')
     .leftJoin('teamPositions as pos', 'pos.id', 'a.positionId')
-    .select(['a.id', 'a.token', 'a.status', 'a.teamMemberId', 'm.name', 'pos.name as positionName'])
+    .select(['a.id', 'a.token', 'a.status', 'a.serviceTime', 'a.teamMemberId', 'm.name', 'pos.name as positionName'])
     .where('a.id', '=', d.assignmentId!)
     .executeTakeFirst();
   if (!a) throw gone();
+  // The slot's own time: a plan held at 9:00 and 11:00 reminds the 11:00 team of 11:00.
+  const plan = atServiceTime(planRow, a.serviceTime);
   const position = a.positionName ?? 'your position';
   const slot = `${position} on ${dayAndTime(plan)}`;
   const [notice, arg] = (d.plannerNotice ?? '').split(':') as [string, string | undefined];
   const hi = `Hi ${d.firstName || 'there'},`;
   const place = plan.location ? ` at ${plan.location}` : '';
+  if (notice === 'request')
+    return {
+      subject: `Can you serve as ${position} on ${when(plan)}?`,
+      lines: [hi, `Can you serve as ${position} at ${plan.title} on ${when(plan)}${place}?`],
+      link: { label: 'Answer', url: `${publicUrl}/serve/${a.token}` },
+    };
   if (notice === 'reminder') {
     const items = await db
       .selectFrom('servicePlanAssignments as x')

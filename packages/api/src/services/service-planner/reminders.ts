@@ -3,7 +3,7 @@ import { AppError } from '../../errors.js';
 import type { JobQueue } from '../../jobs.js';
 import { recordEvent } from '../events/record.js';
 import { zonedInstant } from '../journeys/time.js';
-import { memberTargets, planTime, queueNotice, sweepPlannerNotices } from './notices.js';
+import { atServiceTime, memberTargets, planTime, queueNotice, sweepPlannerNotices } from './notices.js';
 import { DEFAULT_REMINDER_DAYS } from './planner-settings.js';
 import { closeExpiredOffers } from './substitutes.js';
 import type { DeliveryDeps } from '../delivery/channels.js';
@@ -50,7 +50,16 @@ export async function sendDueReminders(deps: { db: Db; jobs: JobQueue }, opts: {
     .leftJoin('teamPositions as pos', 'pos.id', 'a.positionId')
     .leftJoin('churchSettings as cs', 'cs.userId', 'a.userId')
     .leftJoin('servicePlannerSettings as ps', 'ps.userId', 'a.userId')
-    .select(['a.id', 'a.userId', 'a.teamMemberId', 'm.name', 'm.email', 'm.contactId', 'pos.name as positionName'])
+    .select([
+      'a.id',
+      'a.userId',
+      'a.teamMemberId',
+      'a.serviceTime',
+      'm.name',
+      'm.email',
+      'm.contactId',
+      'pos.name as positionName',
+    ])
     .select(['p.id as planId', 'p.title as planTitle', 'p.date', 'p.startTime', 'p.serviceTimes'])
     .select([
       sql<string>`coalesce(cs.time_zone, 'UTC')`.as('timeZone'),
@@ -68,7 +77,7 @@ export async function sendDueReminders(deps: { db: Db; jobs: JobQueue }, opts: {
   const plans = new Set<number>();
   let queued = 0;
   for (const r of rows) {
-    const days = dueReminder(planStartsAt(r, r.timeZone), r.days, now);
+    const days = dueReminder(planStartsAt(atServiceTime(r, r.serviceTime), r.timeZone), r.days, now);
     if (days === null || r.sent.includes(`reminder:${days}`)) continue;
     try {
       const channels = await db.transaction().execute(async (trx) => {

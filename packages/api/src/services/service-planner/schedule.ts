@@ -3,7 +3,7 @@ import type { Db } from '@lampstand/db';
 import type { z } from 'zod';
 import { notFound } from '../../errors.js';
 import type { scheduleCommitResultSchema, ScheduleProposal } from '../../schemas/service-planner.js';
-import { proposeSchedule, type ScheduleMember } from './auto-schedule.js';
+import { awayWords, blocksDate, proposeSchedule, type Blockout, type ScheduleMember } from './auto-schedule.js';
 import { sendRequests } from './assignments.js';
 
 // Auto-scheduling with the church's data (issue 31 §4): the proposal reads plans, positions,
@@ -55,7 +55,7 @@ export async function proposeScheduleFor(
       .execute(),
     db
       .selectFrom('teamMemberBlockouts')
-      .select(['teamMemberId as memberId', 'startsOn', 'endsOn', 'recurrence'])
+      .select(['teamMemberId as memberId', 'startsOn', 'endsOn', 'recurrence', 'reason'])
       .where('userId', '=', tenantId)
       .where('endsOn', '>=', from)
       .where('startsOn', '<=', to)
@@ -122,7 +122,33 @@ export async function proposeScheduleFor(
       memberName: nameById.get(a.memberId)!,
     })),
     unfilled: result.unfilled.map((u) => ({ ...slot(u.planId, u.positionId), reason: u.reason })),
+    away: awayOnDates(members, blockouts, { dates: [...new Set(dates)], positionIds: positionSet }),
   };
+}
+
+/** The active members qualified for a chosen position who are blocked out on a chosen date. */
+function awayOnDates(
+  members: ScheduleMember[],
+  blockouts: Blockout[],
+  chosen: { dates: string[]; positionIds: number[] },
+): ScheduleProposal['away'] {
+  const away: ScheduleProposal['away'] = [];
+  for (const m of members) {
+    if (!m.isActive || !m.positionIds.some((p) => chosen.positionIds.includes(p))) continue;
+    const own = blockouts.filter((b) => b.memberId === m.id);
+    for (const date of chosen.dates) {
+      const b = own.find((x) => blocksDate(x, date));
+      if (b)
+        away.push({
+          memberId: m.id,
+          memberName: m.name,
+          date,
+          reason: b.reason ?? null,
+          warning: awayWords(m.name, b),
+        });
+    }
+  }
+  return away;
 }
 
 /**
@@ -137,7 +163,7 @@ export async function commitSchedule(
 ): Promise<z.input<typeof scheduleCommitResultSchema>> {
   const { db } = deps;
   const planIds = [...new Set(input.assignments.map((a) => a.planId))];
-  const created = await db.transaction().execute(async (trx) => {
+  const { created, away } = await db.transaction().execute(async (trx) => {
     const count = async (table: 'servicePlans' | 'teamPositions' | 'teamMembers', ids: number[]) =>
       (await trx.selectFrom(table).select('id').where('userId', '=', tenantId).where('id', 'in', ids).execute())
         .length === ids.length;
@@ -167,7 +193,7 @@ export async function commitSchedule(
         token: crypto.randomBytes(32).toString('base64url'),
       }));
     if (rows.length) await trx.insertInto('servicePlanAssignments').values(rows).execute();
-    return rows.length;
+    return { created: rows.length, away: await awayWarnings(trx, tenantId, input.assignments) };
   });
   let requests = 0;
   const people = new Set<string>();
@@ -186,5 +212,40 @@ export async function commitSchedule(
     requests,
     people: input.sendRequests ? people.size : 0,
     skippedNoEmail: [...skippedNoEmail],
+    away,
   };
+}
+
+/** The warnings for whoever the committed schedule puts on a day they are blocked out, once each. */
+async function awayWarnings(db: Db, tenantId: number, assignments: { planId: number; memberId: number }[]) {
+  const memberIds = [...new Set(assignments.map((a) => a.memberId))];
+  const planIds = [...new Set(assignments.map((a) => a.planId))];
+  const [plans, members, blockouts] = await Promise.all([
+    db
+      .selectFrom('servicePlans')
+      .select(['id', 'date'])
+      .where('userId', '=', tenantId)
+      .where('id', 'in', planIds)
+      .execute(),
+    db
+      .selectFrom('teamMembers')
+      .select(['id', 'name'])
+      .where('userId', '=', tenantId)
+      .where('id', 'in', memberIds)
+      .execute(),
+    db
+      .selectFrom('teamMemberBlockouts')
+      .select(['teamMemberId as memberId', 'startsOn', 'endsOn', 'recurrence'])
+      .where('userId', '=', tenantId)
+      .where('teamMemberId', 'in', memberIds)
+      .execute(),
+  ]);
+  const dateOf = new Map(plans.map((p) => [p.id, p.date]));
+  const nameOf = new Map(members.map((m) => [m.id, m.name]));
+  const words = new Set<string>();
+  for (const a of assignments) {
+    const b = blockouts.find((x) => x.memberId === a.memberId && blocksDate(x, dateOf.get(a.planId)!));
+    if (b) words.add(awayWords(nameOf.get(a.memberId)!, b));
+  }
+  return [...words];
 }

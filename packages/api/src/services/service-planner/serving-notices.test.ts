@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { freshDatabase } from '@lampstand/db/test/fresh-db';
 import { registerUser } from '../auth/register-user.js';
 import { recordingDeliveryDeps } from '../delivery/test-deps.js';
-import { respondToRequest } from './assignments.js';
+import { respondToRequest, sendRequests } from './assignments.js';
 import { deliverPlannerNotices } from './notices.js';
 import { updatePlannerSettings } from './planner-settings.js';
 import { dueReminder, runPlannerDue, sendDueReminders } from './reminders.js';
@@ -126,6 +126,36 @@ const candidateToken = async (offerId: number, memberId: number) =>
       .executeTakeFirstOrThrow()
   ).token;
 
+describe('requests', () => {
+  it('go by email and, by consent, as a text to the linked contact, once', async () => {
+    const keys = await position('Keys');
+    const p = await plan('2031-08-03');
+    const gil = await member('Gil', { positions: [keys], phone: '+15551230007' });
+    const hal = await member('Hal', { positions: [keys] });
+    const aGil = await assign(p, gil.id, keys);
+    const aHal = await assign(p, hal.id, keys);
+    const r = await sendRequests(deps, T, { planId: p });
+    expect(r.sent).toBe(2);
+    expect(sent.at(-1)).toEqual({ name: 'planner-notice-deliver', data: { planId: p } });
+    expect((await notices(aGil.id)).map((n) => `${n.plannerNotice}/${n.channel}/${n.address}`)).toEqual([
+      'request/sms/+15551230007',
+    ]);
+    expect(await notices(aHal.id)).toEqual([]);
+    await deliverPlannerNotices(deps, p);
+    const text = await db
+      .selectFrom('outboxMessages')
+      .select('text')
+      .where('toAddress', '=', '+15551230007')
+      .executeTakeFirstOrThrow();
+    expect(text.text).toBe(
+      `Can you serve as Keys at Sunday Service on Sunday, August 3, 2031 at 10:00 AM at Main Hall? Answer: http://localhost/serve/${aGil.token}`,
+    );
+    // Asked once: pressing Send requests again texts nobody.
+    expect((await sendRequests(deps, T, { planId: p })).sent).toBe(0);
+    expect(await notices(aGil.id)).toHaveLength(1);
+  });
+});
+
 describe('reminders', () => {
   it('the nearest reminder due, none after the plan started', () => {
     const start = new Date('2031-03-09T16:00:00Z');
@@ -231,6 +261,30 @@ describe('reminders', () => {
     expect((await notices(a.id)).map((n) => n.plannerNotice)).toEqual(['reminder:5']);
     await updatePlannerSettings(db, T, { reminderDays: [] });
     expect(await sendDueReminders(deps, { now: new Date('2031-05-03T16:00:00Z') })).toBe(0);
+    await updatePlannerSettings(db, T, { reminderDays: [3, 1] });
+  });
+
+  it('someone serving at 11:00 of a 9:00 and 11:00 plan is reminded of 11:00, a day before 11:00', async () => {
+    await updatePlannerSettings(db, T, { reminderDays: [1] });
+    const p = await plan('2031-06-08', '09:00', 'Two Services');
+    await db
+      .updateTable('servicePlans')
+      .set({ serviceTimes: ['09:00', '11:00'] })
+      .where('id', '=', p)
+      .execute();
+    const fay = await member('Fay');
+    const a = await assign(p, fay.id, null, 'confirmed');
+    await db.updateTable('servicePlanAssignments').set({ serviceTime: '11:00' }).where('id', '=', a.id).execute();
+    // 11:00 in Chicago on 8 June 2031 is 16:00 UTC: a day before 9:00 (14:00 UTC) is too early.
+    expect(await sendDueReminders(deps, { now: new Date('2031-06-07T15:00:00Z') })).toBe(0);
+    expect(await sendDueReminders(deps, { now: new Date('2031-06-07T16:00:00Z') })).toBe(1);
+    await deliverPlannerNotices(deps, p);
+    const mail = await db
+      .selectFrom('outboxMessages')
+      .select(['subject'])
+      .where('toAddress', '=', fay.email)
+      .executeTakeFirstOrThrow();
+    expect(mail.subject).toBe('Reminder: Two Services on Sunday, June 8, 2031 at 11:00 AM');
     await updatePlannerSettings(db, T, { reminderDays: [3, 1] });
   });
 });

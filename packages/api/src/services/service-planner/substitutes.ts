@@ -5,7 +5,7 @@ import type { JobQueue } from '../../jobs.js';
 import type { NewEvent } from '../../schemas/events.js';
 import { recordEvents } from '../events/record.js';
 import { blocksDate } from './auto-schedule.js';
-import { dayAndTime, leaderTarget, memberTargets, queueNotice } from './notices.js';
+import { atServiceTime, dayAndTime, leaderTarget, memberTargets, queueNotice } from './notices.js';
 import { getPlannerSettings } from './planner-settings.js';
 
 // Decline → find a substitute, and swaps (issue 31 §7): a slot is offered to the teammates who
@@ -167,7 +167,7 @@ async function openOffer(trx: Db, a: Slot, kind: 'substitute' | 'swap', now: Dat
     offerId: offer.id,
     offeredTo: n,
     message: n
-      ? `We asked ${n} ${n === 1 ? 'teammate' : 'teammates'} who can serve as ${a.positionName} on ${dayAndTime(a)}. The first to accept gets it.`
+      ? `We asked ${n} ${n === 1 ? 'teammate' : 'teammates'} who can serve as ${a.positionName} on ${dayAndTime(atServiceTime(a, a.serviceTime))}. The first to accept gets it.`
       : 'No teammate is free to cover this date. We let your leader know.',
   };
 }
@@ -234,12 +234,13 @@ export async function getCoverOffer(db: Db, input: { token: string }) {
     .leftJoin('teamPositions as pos', 'pos.id', 'a.positionId')
     .leftJoin('servicePlanAssignments as f', 'f.id', 'o.filledAssignmentId')
     .select(['o.status', 'o.expiresAt', 'm.name as memberName', 'u.churchName', 'pos.name as positionName'])
-    .select(['p.title as planTitle', 'p.date', 'p.startTime', 'p.serviceTimes', 'p.location'])
+    .select(['p.title as planTitle', 'p.date', 'p.startTime', 'p.serviceTimes', 'p.location', 'a.serviceTime'])
     .select(sql<boolean>`f.team_member_id is not distinct from c.team_member_id`.as('mine'))
     .where('c.token', '=', input.token)
     .executeTakeFirst();
   if (!row) throw notFound('This link is not valid');
-  return { ...row, question: `Can you cover ${row.positionName ?? 'this slot'} on ${dayAndTime(row)}?` };
+  const slot = atServiceTime(row, row.serviceTime);
+  return { ...slot, question: `Can you cover ${row.positionName ?? 'this slot'} on ${dayAndTime(slot)}?` };
 }
 
 export type CoverOutcome = 'accepted' | 'filled' | 'closed' | 'unavailable';
