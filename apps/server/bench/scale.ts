@@ -9,7 +9,11 @@
  *      received, while one worker is killed with SIGKILL part-way;
  *   3. EMAIL_RATE_PER_SECOND holds across both workers (highest count in any one second);
  *   4. an SMS campaign to the local Twilio-speaking server the tests use, and
- *   5. social posts published to a local webhook receiver, each with its figures.
+ *   5. social posts published to a local webhook receiver, each with its figures;
+ *   6. then the wave's features, each by its own benchmark in turn on the same PostgreSQL server
+ *      (issue 33 §4): bench:journeys (100,000 enrolments), bench:events (100,000 events to
+ *      webhooks), bench:statements (5,000 donors), bench:inbound (texts at 1,000 a second).
+ *      BENCH_WAVE=off leaves them out.
  * Needs `pnpm build` (the server's dist/). Uses TEST_DATABASE_URL's (or DATABASE_URL's) server
  * for a fresh database, else an embedded PostgreSQL. Exits non-zero when a target is missed.
  */
@@ -445,15 +449,52 @@ async function main() {
     await tdb.drop();
     await pgServer.stop();
   }
+  // 6. The wave's features (issue 33 §4), each by its own benchmark in turn on the same PostgreSQL
+  // server (each on a fresh database of its own, with its own two workers), so one run gives every
+  // figure: journeys, webhooks, statements, inbound texts. BENCH_WAVE=off skips them.
+  if (process.env.BENCH_WAVE !== 'off') {
+    for (const part of WAVE) {
+      const file = path.join(serverDir, 'bench', `${part.script}.ts`);
+      if (!fs.existsSync(file)) {
+        misses.push(`${part.name}: no bench/${part.script}.ts`);
+        continue;
+      }
+      console.log(`\n== ${part.name} (bench/${part.script}.ts) ==`);
+      const code = await runBench(file, part.env);
+      if (code !== 0) misses.push(`${part.name} (exit ${code})`);
+    }
+  }
   console.log(
     `\ntargets: session across instances; 100k email campaign < ${EMAIL_DEADLINE_S} s with 0 duplicates and 0 missed ` +
-      `despite a killed worker; ≤ ${RATE_LIMIT}/s across processes; SMS and social with 0 duplicates and 0 missed`,
+      `despite a killed worker; ≤ ${RATE_LIMIT}/s across processes; SMS and social with 0 duplicates and 0 missed; ` +
+      `each of the wave's benchmarks meeting its own targets`,
   );
   if (misses.length) {
     console.log(`TARGET MISSED: ${misses.join('; ')}`);
     process.exit(1);
   }
   console.log('all targets met');
+}
+
+/** The wave's benchmarks run by bench:scale after its own parts (their sizes: the issue's). */
+const WAVE: Array<{ name: string; script: string; env: Record<string, string> }> = [
+  { name: '100,000 journey enrolments', script: 'journeys', env: { BENCH_PEOPLE: '100000' } },
+  { name: '100,000 events to webhooks', script: 'events', env: { BENCH_EVENTS: '100000' } },
+  { name: '5,000 giving statements', script: 'statements', env: { BENCH_DONORS: '5000' } },
+  { name: 'inbound texts at 1,000 a second', script: 'inbound', env: {} },
+];
+
+/** One benchmark script in a process of its own (its output shown as it runs); its exit code. */
+function runBench(file: string, env: Record<string, string>): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', file], {
+      cwd: serverDir,
+      env: { ...process.env, ...env },
+      stdio: ['ignore', 'inherit', 'inherit'],
+    });
+    child.on('error', reject);
+    child.on('exit', (code, signal) => resolve(code ?? (signal ? 128 : 1)));
+  });
 }
 
 async function freePort(): Promise<number> {
