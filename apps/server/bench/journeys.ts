@@ -1,7 +1,8 @@
 /**
  * pnpm bench:journeys — issue 29's figures: 100,000 people of a list enrolled at once into a
  * journey whose first step is an email, then a 1-day wait, then a tag. Two worker processes
- * (`src/worker.ts`, what `pnpm worker` runs) send to an SMTP sink on loopback. Prints the time to
+ * (`src/worker.ts`, what `pnpm worker` runs) send to an SMTP sink on loopback (a process of its own,
+ * as a provider would be). Prints the time to
  * enrol, the time until every first email is accepted by the sink (target < 2 min), duplicates and
  * missing ones (target 0); then passes the day on the clock (every waiting enrolment's wait is
  * moved a day earlier, as if the day had passed) and prints the time until every person has run
@@ -11,7 +12,6 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { performance } from 'node:perf_hooks';
-import { SMTPServer } from 'smtp-server';
 import { createTestDatabase, startTestServer } from '@lampstand/db/testing';
 import { sql } from '@lampstand/db';
 import { loadConfig } from '../src/config.js';
@@ -20,39 +20,10 @@ import { startRuntime } from '../src/app-deps.js';
 import { HttpClient } from '../test/helpers/test-app.js';
 import { seedListContacts } from './lib/campaigns.js';
 import { percentile, timeRequests } from './lib/latency.js';
+import { startSinkProcess } from './lib/smtp-sink-process.js';
 
 const PEOPLE = Number(process.env.BENCH_PEOPLE ?? 100_000);
 const WORKERS = 2;
-
-async function startSink() {
-  const recipients = new Map<string, number>();
-  let accepted = 0;
-  const server = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ['STARTTLS'],
-    logger: false,
-    onRcptTo(address, _session, callback) {
-      recipients.set(address.address, (recipients.get(address.address) ?? 0) + 1);
-      callback();
-    },
-    onData(stream, _session, callback) {
-      stream.on('data', () => undefined);
-      stream.on('end', () => {
-        accepted++;
-        callback();
-      });
-    },
-  });
-  server.on('error', () => undefined);
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
-  const port = (server.server.address() as { port: number }).port;
-  return {
-    url: `smtp://127.0.0.1:${port}?tls=off`,
-    recipients,
-    accepted: () => accepted,
-    close: () => new Promise<void>((r) => server.close(() => r())),
-  };
-}
 
 function startWorker(databaseUrl: string, smtpUrl: string): ChildProcess {
   // BENCH_CPU_PROF=<dir>: each worker writes a CPU profile there (node --cpu-prof) when it stops.
@@ -74,7 +45,7 @@ async function until(what: () => Promise<boolean>, label: string, deadlineS: num
 async function main() {
   const pgServer = await startTestServer();
   const tdb = await createTestDatabase(pgServer.serverUrl, pgServer.templateName);
-  const sink = await startSink();
+  const sink = await startSinkProcess();
   const config = {
     ...loadConfig({ NODE_ENV: 'test' }),
     port: 0,
@@ -152,16 +123,12 @@ async function main() {
     const probe = (async () => {
       while (sending) during.push(...(await timeRequests('during', { warmUp: 0, rounds: 10 }, neighbourList)));
     })();
-    await until(
-      async () => [...sink.recipients.keys()].filter((to) => to.startsWith('person')).length >= PEOPLE,
-      'every first email',
-      1800,
-    );
+    await until(async () => (await sink.stats('person')).distinct >= PEOPLE, 'every first email', 1800);
     const firstSeconds = (performance.now() - t0) / 1000;
     sending = false;
     await probe;
     await new Promise((r) => setTimeout(r, 2000));
-    const people = [...sink.recipients.entries()].filter(([to]) => to.startsWith('person'));
+    const people = await sink.stats('person');
     // Where the time went: the runner queuing the deliveries, the engine sending them.
     const span = (
       await sql<{ queuedFirst: number; queuedLast: number; sentFirst: number; sentLast: number }>`
@@ -171,8 +138,8 @@ async function main() {
                extract(epoch from max(sent_at) - ${dbT0}::timestamptz)::float as sent_last
         from deliveries where journey_id = ${j.id}`.execute(tdb.db)
     ).rows[0]!;
-    const duplicates = people.filter(([, n]) => n > 1).length;
-    const missing = PEOPLE - people.length;
+    const duplicates = people.duplicates;
+    const missing = PEOPLE - people.distinct;
 
     // A day passes: every wait ends a day earlier.
     const waiting = await sql<{ n: number }>`

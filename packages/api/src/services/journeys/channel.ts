@@ -109,9 +109,14 @@ export function journeyDriver(deps: DeliveryDeps, channel: 'email' | 'sms'): Cha
       if (!row) return null;
       const readVersions = async () => {
         const { rows: versions } = await sql<{ version: number; definition: unknown; loadedAt: Date }>`
-          select version, definition, now() as loaded_at from journey_versions where journey_id = ${journeyId}`.execute(db);
+          select version, definition, now() as loaded_at from journey_versions where journey_id = ${journeyId}`.execute(
+          db,
+        );
         const loadedAt = versions[0] ? new Date(versions[0].loadedAt) : new Date(0);
-        return { loadedAt, versions: new Map(versions.map((v) => [v.version, parseDefinition(row.name, v.definition)])) };
+        return {
+          loadedAt,
+          versions: new Map(versions.map((v) => [v.version, parseDefinition(row.name, v.definition)])),
+        };
       };
       let reading: Promise<void> | null = null;
       const j: JourneyForSending = {

@@ -317,12 +317,16 @@ async function blockedAddresses(trx: Db, userId: number, emails: string[], phone
     emails.length
       ? sql<{ a: string }>`
           select distinct lower(email) as a from contacts
-          where user_id = ${userId} and lower(email) = any(${emails}::text[]) and email_consent = 'unsubscribed'`.execute(trx)
+          where user_id = ${userId} and lower(email) = any(${emails}::text[]) and email_consent = 'unsubscribed'`.execute(
+          trx,
+        )
       : none,
     phones.length
       ? sql<{ a: string }>`
           select distinct phone_e164 as a from contacts
-          where user_id = ${userId} and phone_e164 = any(${phones}::text[]) and sms_consent = 'unsubscribed'`.execute(trx)
+          where user_id = ${userId} and phone_e164 = any(${phones}::text[]) and sms_consent = 'unsubscribed'`.execute(
+          trx,
+        )
       : none,
     emails.length
       ? sql<{ a: string }>`
