@@ -22,6 +22,7 @@ browserDescribe(describe)('Journeys', async () => {
     firstName: 'Tess',
     lastName: 'Tagged',
     email: 'tess@example.org',
+    phone: '0412345679',
     tags: ['engaged', 'newcomer'],
   });
   expect(tagged.status, tagged.text).toBe(201);
