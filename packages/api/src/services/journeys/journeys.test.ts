@@ -284,7 +284,16 @@ describe('steps', () => {
       .insertInto('emailSuppressions')
       .values({ userId: church.id, email: 'bounced@example.org', reason: 'hard_bounce', detail: '5.1.1' })
       .execute();
-    await enrollInJourney(db, church.id, { id: j.id, contactIds: [bounced.id] }, later(3_600_000 + 2));
+    // Another contact with the unsubscribed person's address (any case) gets no email either; one
+    // with a fresh address in the same transaction does.
+    const twin = await contact({ email: unsub.email!.toUpperCase() });
+    const fresh = await contact();
+    await enrollInJourney(
+      db,
+      church.id,
+      { id: j.id, contactIds: [bounced.id, twin.id, fresh.id] },
+      later(3_600_000 + 2),
+    );
     await tick(later(3_600_000 + 2));
     const bouncedRun = await db
       .selectFrom('journeyStepRuns as r')
@@ -295,6 +304,16 @@ describe('steps', () => {
       .executeTakeFirstOrThrow();
     expect(bouncedRun).toEqual({ outcome: 'skipped', detail: 'The address is suppressed (bounced or complained)' });
     expect(await db.selectFrom('deliveries').select('id').where('contactId', '=', bounced.id).execute()).toEqual([]);
+    const twinRun = await db
+      .selectFrom('journeyStepRuns as r')
+      .innerJoin('journeyEnrollments as e', 'e.id', 'r.enrollmentId')
+      .select(['r.outcome', 'r.detail'])
+      .where('e.contactId', '=', twin.id)
+      .where('r.stepId', '=', 'm')
+      .executeTakeFirstOrThrow();
+    expect(twinRun).toEqual({ outcome: 'skipped', detail: 'Unsubscribed from email' });
+    const sent = await db.selectFrom('deliveries').select('contactId').where('journeyId', '=', j.id).execute();
+    expect(sent.filter((x) => x.contactId === twin.id || x.contactId === fresh.id)).toEqual([{ contactId: fresh.id }]);
   });
 
   it('branches on a list, a recent gift, a text reply and a click; removes from a list', async () => {
