@@ -119,13 +119,13 @@ browserDescribe(describe)('Journeys', async () => {
     await tag.getByText('Tag is required').waitFor();
     await expectAccessible(page);
     // The tag is picked from the church's tags as it is typed (a new one could be typed in full).
-    await tag.getByLabel('Tag', { exact: true }).fill('eng');
+    await tag.getByRole('combobox', { name: 'Tag' }).fill('eng');
     await page.getByRole('option', { name: 'engaged' }).waitFor();
     expect(await page.getByRole('option', { name: 'newcomer' }).count()).toBe(0);
     await expectAccessible(page);
     await shots(page, 'journey-tag-picker');
     await page.getByRole('option', { name: 'engaged' }).click();
-    expect(await tag.getByLabel('Tag', { exact: true }).inputValue()).toBe('engaged');
+    expect(await tag.getByRole('combobox', { name: 'Tag' }).inputValue()).toBe('engaged');
     await tag.getByRole('button', { name: 'Add step' }).click();
     await tag.waitFor({ state: 'detached' });
     await page.getByRole('button', { name: /^Edit Step 5 · Add tag Tag engaged/ }).waitFor();
