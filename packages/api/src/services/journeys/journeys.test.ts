@@ -99,6 +99,16 @@ const eventTypes = async (contactId: number) =>
 // 2026-12-01 15:00 UTC = 10:00 in New York (a Tuesday).
 const T0 = new Date('2026-12-01T15:00:00Z');
 const later = (ms: number) => new Date(T0.getTime() + ms);
+
+/** What the step did for a contact's enrolment (its outcome and detail). */
+const stepRun = (contactId: number, stepId: string) =>
+  db
+    .selectFrom('journeyStepRuns as r')
+    .innerJoin('journeyEnrollments as e', 'e.id', 'r.enrollmentId')
+    .select(['r.outcome', 'r.detail'])
+    .where('e.contactId', '=', contactId)
+    .where('r.stepId', '=', stepId)
+    .executeTakeFirstOrThrow();
 const DAY = 86_400_000;
 
 describe('a journey from a list trigger', () => {
@@ -269,13 +279,7 @@ describe('steps', () => {
     expect(tags.get(opener.id)).toEqual(['opened']);
     expect(tags.get(ignorer.id)).toEqual(['not-opened']);
     expect(tags.get(unsub.id)).toEqual(['not-opened']);
-    const skipped = await db
-      .selectFrom('journeyStepRuns as r')
-      .innerJoin('journeyEnrollments as e', 'e.id', 'r.enrollmentId')
-      .select(['r.outcome', 'r.detail'])
-      .where('e.contactId', '=', unsub.id)
-      .where('r.stepId', '=', 'm')
-      .executeTakeFirstOrThrow();
+    const skipped = await stepRun(unsub.id, 'm');
     expect(skipped).toEqual({ outcome: 'skipped', detail: 'Unsubscribed from email' });
 
     // Issue 32 §6: a suppressed address (bounced or complained; any case) is skipped too.
@@ -295,22 +299,10 @@ describe('steps', () => {
       later(3_600_000 + 2),
     );
     await tick(later(3_600_000 + 2));
-    const bouncedRun = await db
-      .selectFrom('journeyStepRuns as r')
-      .innerJoin('journeyEnrollments as e', 'e.id', 'r.enrollmentId')
-      .select(['r.outcome', 'r.detail'])
-      .where('e.contactId', '=', bounced.id)
-      .where('r.stepId', '=', 'm')
-      .executeTakeFirstOrThrow();
+    const bouncedRun = await stepRun(bounced.id, 'm');
     expect(bouncedRun).toEqual({ outcome: 'skipped', detail: 'The address is suppressed (bounced or complained)' });
     expect(await db.selectFrom('deliveries').select('id').where('contactId', '=', bounced.id).execute()).toEqual([]);
-    const twinRun = await db
-      .selectFrom('journeyStepRuns as r')
-      .innerJoin('journeyEnrollments as e', 'e.id', 'r.enrollmentId')
-      .select(['r.outcome', 'r.detail'])
-      .where('e.contactId', '=', twin.id)
-      .where('r.stepId', '=', 'm')
-      .executeTakeFirstOrThrow();
+    const twinRun = await stepRun(twin.id, 'm');
     expect(twinRun).toEqual({ outcome: 'skipped', detail: 'Unsubscribed from email' });
     const sent = await db.selectFrom('deliveries').select('contactId').where('journeyId', '=', j.id).execute();
     expect(sent.filter((x) => x.contactId === twin.id || x.contactId === fresh.id)).toEqual([{ contactId: fresh.id }]);
