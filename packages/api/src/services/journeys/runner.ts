@@ -773,7 +773,6 @@ async function queueDelivery(
   x.out.deliveries.set(key, {
     id,
     userId: x.e.userId,
-    channel: o.channel,
     journeyId: x.e.journeyId,
     enrollmentId: x.e.id,
     stepId: x.step.id,
