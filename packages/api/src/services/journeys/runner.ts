@@ -253,8 +253,11 @@ interface GroupOut {
   usage: { email: number; sms: number };
   /** The contacts of the group's enrolments, read at once. */
   people: Map<number, Person>;
-  /** The group's addresses that must not get the channel's messages (read at once, lower case). */
-  blocked: { emailUnsubscribed: Set<string>; smsUnsubscribed: Set<string>; suppressed: Set<string> };
+  /**
+   * The group's addresses that must not get the channel's messages (lower case): read at once, when
+   * the first email or text step of the group needs them (a group of waits and tags never does).
+   */
+  blocked: () => Promise<Blocked>;
   /** Ids for the group's deliveries, taken from their sequence ahead of the insert. */
   deliveryIds: DeliveryIds;
   /** Deliveries queued, by (enrolment, step, address): inserted at once at the end. */
@@ -311,6 +314,8 @@ class DeliveryIds {
  * The group's addresses that unsubscribed from a channel (any of the church's contacts with the
  * address) or are on the church's suppression list: one read each.
  */
+type Blocked = Awaited<ReturnType<typeof blockedAddresses>>;
+
 async function blockedAddresses(trx: Db, userId: number, emails: string[], phones: string[]) {
   const none = { rows: [] as { a: string }[] };
   const [emailUnsub, smsUnsub, suppressed] = await Promise.all([
@@ -399,18 +404,22 @@ async function moveGroup(
         : []
       ).map((c) => [c.id, { ...c, contactId: c.id }]),
     );
-    const emails = new Set<string>();
-    const phones = new Set<string>();
-    for (const p of people.values()) {
-      if (p.email?.trim()) emails.add(p.email.trim().toLowerCase());
-      if (p.phoneE164) phones.add(p.phoneE164);
-    }
-    for (const e of mine) if (e.test) emails.add((e.testEmail ?? church.accountEmail).trim().toLowerCase());
+    let blocked: Promise<Blocked> | null = null;
+    const readBlocked = () => {
+      const emails = new Set<string>();
+      const phones = new Set<string>();
+      for (const p of people.values()) {
+        if (p.email?.trim()) emails.add(p.email.trim().toLowerCase());
+        if (p.phoneE164) phones.add(p.phoneE164);
+      }
+      for (const e of mine) if (e.test) emails.add((e.testEmail ?? church.accountEmail).trim().toLowerCase());
+      return blockedAddresses(trx, userId, [...emails], [...phones]);
+    };
     const out: GroupOut = {
       events: [],
       usage: { email: 0, sms: 0 },
       people,
-      blocked: await blockedAddresses(trx, userId, [...emails], [...phones]),
+      blocked: () => (blocked ??= readBlocked()),
       deliveryIds: new DeliveryIds(trx, Math.max(16, mine.length)),
       deliveries: new Map(),
       tagAdds: [],
@@ -835,13 +844,14 @@ async function takeAllowance(trx: Db, x: StepContext, channel: 'email' | 'sms'):
 }
 
 /** Whether any of the church's contacts with this address unsubscribed from the channel. */
-function unsubscribed(x: StepContext, channel: 'email' | 'sms', address: string): boolean {
+async function unsubscribed(x: StepContext, channel: 'email' | 'sms', address: string): Promise<boolean> {
   const p = x.person;
   if (p.contactId === null) return false;
   if ((channel === 'email' ? p.emailConsent : p.smsConsent) === 'unsubscribed') return true;
+  const blocked = await x.out.blocked();
   return channel === 'email'
-    ? x.out.blocked.emailUnsubscribed.has(address.toLowerCase())
-    : x.out.blocked.smsUnsubscribed.has(address);
+    ? blocked.emailUnsubscribed.has(address.toLowerCase())
+    : blocked.smsUnsubscribed.has(address);
 }
 
 /** Staff members' addresses: service-staff contacts with an email; none chosen (or none left) → the account. */
@@ -887,10 +897,10 @@ async function runStep(trx: Db, x: StepContext): Promise<StepResult | 'later'> {
     case 'email': {
       const address = person.email?.trim();
       if (!address) return { outcome: 'skipped', detail: 'No email address', next: step.next };
-      if (unsubscribed(x, 'email', address))
+      if (await unsubscribed(x, 'email', address))
         return { outcome: 'skipped', detail: 'Unsubscribed from email', next: step.next };
       // Issue 32 §6: an address on the church's suppression list (bounced or complained) is skipped.
-      if (x.out.blocked.suppressed.has(address.toLowerCase()))
+      if ((await x.out.blocked()).suppressed.has(address.toLowerCase()))
         return { outcome: 'skipped', detail: 'The address is suppressed (bounced or complained)', next: step.next };
       if (!(await takeAllowance(trx, x, 'email'))) return 'later';
       const deliveryId = await queueDelivery(x, {
@@ -905,7 +915,7 @@ async function runStep(trx: Db, x: StepContext): Promise<StepResult | 'later'> {
     case 'sms': {
       const address = person.phoneE164;
       if (!address) return { outcome: 'skipped', detail: 'No mobile number', next: step.next };
-      if (unsubscribed(x, 'sms', address))
+      if (await unsubscribed(x, 'sms', address))
         return { outcome: 'skipped', detail: 'Unsubscribed from texts', next: step.next };
       if (!(await takeAllowance(trx, x, 'sms'))) return 'later';
       const deliveryId = await queueDelivery(x, {
