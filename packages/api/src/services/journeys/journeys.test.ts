@@ -181,6 +181,32 @@ describe('a journey from a list trigger', () => {
     await tick(new Date('2026-12-02T13:00:00Z'));
     expect(await outbox(c.phoneE164!)).toHaveLength(1);
   });
+
+  it('waits until a weekday and time in the church time zone, then goes on', async () => {
+    const j = await active({
+      name: 'Sunday',
+      trigger: { kind: 'manual' },
+      steps: [
+        { id: 'sun', kind: 'wait', wait: { mode: 'until', weekday: 0, time: '09:30' }, next: 'tag' },
+        { id: 'tag', kind: 'add_tag', tag: 'sunday', next: null },
+      ],
+    });
+    const c = await contact();
+    // Tuesday 10:00 in New York → Sunday 6 December 09:30 there (14:30 UTC).
+    await enrollInJourney(db, church.id, { id: j.id, contactIds: [c.id] }, T0);
+    await tick(T0);
+    const [e] = await enrollmentsOf(j.id);
+    expect(e!.waitUntil!.toISOString()).toBe('2026-12-06T14:30:00.000Z');
+    await tick(new Date('2026-12-06T14:29:00Z'));
+    expect(
+      (await db.selectFrom('contacts').select('tags').where('id', '=', c.id).executeTakeFirstOrThrow()).tags,
+    ).toEqual([]);
+    await tick(new Date('2026-12-06T14:30:00Z'));
+    expect(
+      (await db.selectFrom('contacts').select('tags').where('id', '=', c.id).executeTakeFirstOrThrow()).tags,
+    ).toEqual(['sunday']);
+    expect((await enrollmentsOf(j.id))[0]!.status).toBe('completed');
+  });
 });
 
 describe('steps', () => {
