@@ -17,6 +17,15 @@ browserDescribe(describe)('Journeys', async () => {
     content: { blocks: [{ id: 'form', type: 'signup', title: 'Plan your visit', fields: [] }] },
   });
   expect(landing.status, landing.text).toBe(201);
+  // The church's tags, which the tag pickers offer.
+  const tagged = await church.client.post('/api/contacts', {
+    firstName: 'Tess',
+    lastName: 'Tagged',
+    email: 'tess@example.org',
+    phone: '0412345679',
+    tags: ['engaged', 'newcomer'],
+  });
+  expect(tagged.status, tagged.text).toBe(201);
 
   const emailTo = (to: string, subject?: string) => {
     let q = e2e.app.db
@@ -109,7 +118,14 @@ browserDescribe(describe)('Journeys', async () => {
     await tag.getByRole('button', { name: 'Add step' }).click();
     await tag.getByText('Tag is required').waitFor();
     await expectAccessible(page);
-    await tag.getByLabel('Tag').fill('engaged');
+    // The tag is picked from the church's tags as it is typed (a new one could be typed in full).
+    await tag.getByRole('combobox', { name: 'Tag' }).fill('eng');
+    await page.getByRole('option', { name: 'engaged' }).waitFor();
+    expect(await page.getByRole('option', { name: 'newcomer' }).count()).toBe(0);
+    await expectAccessible(page);
+    await shots(page, 'journey-tag-picker');
+    await page.getByRole('option', { name: 'engaged' }).click();
+    expect(await tag.getByRole('combobox', { name: 'Tag' }).inputValue()).toBe('engaged');
     await tag.getByRole('button', { name: 'Add step' }).click();
     await tag.waitFor({ state: 'detached' });
     await page.getByRole('button', { name: /^Edit Step 5 · Add tag Tag engaged/ }).waitFor();

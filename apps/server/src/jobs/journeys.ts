@@ -17,6 +17,7 @@ export interface JourneyRunner {
 /** How often the journey loop looks for new events and due steps. */
 const TICK_MS = 1000;
 const SWEEP_MS = 30_000;
+const DELIVER_AGAIN_MS = 2000;
 
 /**
  * The journeys of a worker process: every second, read the events after each church's trigger
@@ -32,12 +33,23 @@ export function startJourneyWorker(deps: DeliveryDeps & { db: Db }, log: JobLog)
   const tick = async () => {
     const now = new Date();
     await processJourneyTriggers(deps.db, now);
+    // A journey's delivery job is asked for as soon as a transaction queued its first messages (and
+    // again at most every DELIVER_AGAIN_MS while the runner goes on), so sending overlaps moving.
+    const asked = new Map<number, number>();
+    const ask = async (journeyIds: Iterable<number>, force: boolean) => {
+      for (const journeyId of journeyIds) {
+        if (!force && Date.now() - (asked.get(journeyId) ?? -Infinity) < DELIVER_AGAIN_MS) continue;
+        asked.set(journeyId, Date.now());
+        await deps.jobs.send('journey-deliver', { journeyId });
+      }
+    };
     const result = await runDueEnrollments(deps.db, {
       now,
       leaseSeconds: deps.config.claimLeaseSeconds,
       unverifiedDailyRecipients: deps.config.unverifiedDailyRecipients,
+      onQueued: (journeyIds) => ask(journeyIds, false),
     });
-    for (const journeyId of result.journeysToDeliver) await deps.jobs.send('journey-deliver', { journeyId });
+    await ask(result.journeysToDeliver, true);
     if (Date.now() - lastSweep > SWEEP_MS) {
       lastSweep = Date.now();
       await sweepJourneyDeliveries(deps);

@@ -181,6 +181,22 @@ describe('GET /api/contacts and /api/contacts/{id}', () => {
   });
 });
 
+describe('GET /api/contacts/tags', () => {
+  it("lists the church's tags once each, A to Z, and none of another church's", async () => {
+    await grace.client.post('/api/contacts', contactPayload({ tags: ['volunteer', 'Youth'] }));
+    await grace.client.post('/api/contacts', contactPayload({ tags: ['elder', 'volunteer'] }));
+    await hope.client.post('/api/contacts', contactPayload({ tags: ['hope-only'] }));
+    const res = await grace.client.get('/api/contacts/tags');
+    expect(res.status).toBe(200);
+    expect(res.body.tags).toEqual(['elder', 'volunteer', 'Youth']);
+    expect((await hope.client.get('/api/contacts/tags')).body.tags).toEqual(['hope-only']);
+  });
+
+  it('needs a session', async () => {
+    expect((await new HttpClient(app.url).get('/api/contacts/tags')).status).toBe(401);
+  });
+});
+
 describe('GET /api/contacts/search', () => {
   it('searches name, email and phone case-insensitively, filters tabs and pages', async () => {
     const church = await registerChurch(app.url, 'Search Church');

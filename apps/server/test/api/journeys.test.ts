@@ -35,7 +35,7 @@ const welcome = (listId: number) => ({
 });
 
 describe('Journeys over REST', () => {
-  it('refuses bad input naming the step, and another church’s list with a 404', async () => {
+  it('refuses bad input naming the step, and another church’s list, page or staff member with a 404', async () => {
     const tooLong = await church.client.post('/api/journeys', {
       name: 'Bad',
       trigger: { kind: 'manual' },
@@ -60,10 +60,44 @@ describe('Journeys over REST', () => {
     });
     expect(noCondition.status).toBe(400);
     expect(noCondition.text).toContain('Step 1: the branch has no condition');
+    const tooMany = await church.client.post('/api/journeys', {
+      name: 'Many',
+      trigger: { kind: 'manual' },
+      steps: Array.from({ length: 51 }, (_, i) => ({ id: `s${i}`, kind: 'add_tag', tag: 't', next: null })),
+    });
+    expect(tooMany.status).toBe(400);
+    expect(tooMany.text).toContain('Step 51: a journey can have at most 50 steps');
     const theirs = (await other.client.post('/api/contact-lists', { name: 'Theirs' })).body as { id: number };
     const foreign = await church.client.post('/api/journeys', welcome(theirs.id));
     expect(foreign.status).toBe(404);
     expect(foreign.body.message).toBe('List not found');
+    // Another church's landing page (the trigger) and staff member (a task's assignee): 404 too.
+    const page = await other.client.post('/api/landing-pages', {
+      name: 'Their page',
+      slug: 'their-page',
+      content: { blocks: [] },
+    });
+    expect(page.status, page.text).toBe(201);
+    const onTheirPage = await church.client.post('/api/journeys', {
+      ...welcome(theirs.id),
+      trigger: { kind: 'signup_confirmed', pageId: page.body.id },
+    });
+    expect(onTheirPage.status).toBe(404);
+    expect(onTheirPage.body.message).toBe('Landing page not found');
+    const person = await other.client.post('/api/contacts', {
+      firstName: 'Their',
+      lastName: 'Pastor',
+      email: 'tp@example.org',
+      phone: '0412345678',
+    });
+    expect(person.status, person.text).toBe(201);
+    const theirStaff = await church.client.post('/api/journeys', {
+      name: 'Call',
+      trigger: { kind: 'manual' },
+      steps: [{ id: 't', kind: 'task', title: 'Call', dueInDays: 1, assigneeContactId: person.body.id, next: null }],
+    });
+    expect(theirStaff.status).toBe(404);
+    expect(theirStaff.body.message).toBe('Staff member not found');
   });
 
   it('creates, reads, lists, replaces (a new version once people are in), activates, pauses and deletes', async () => {

@@ -248,6 +248,10 @@ export const contactPageSchema = z.object({
 
 export const contactIdSchema = z.object({ id: idSchema('Contact ID') });
 
+/** The church's contact tags, A to Z (what a journey's tag pickers offer). */
+export const contactTagsSchema = z.object({ tags: z.array(z.string()) });
+export type ContactTags = z.infer<typeof contactTagsSchema>;
+
 // Duplicates and merging
 
 /** What the contact form checks while typing: contacts with this email or phone. */

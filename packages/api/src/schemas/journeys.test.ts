@@ -39,7 +39,7 @@ describe('journey shape', () => {
 
   it('refuses more than 50 steps and a step that leads nowhere known', () => {
     const many = Array.from({ length: 51 }, (_, i) => ({ id: `s${i}`, kind: 'add_tag', tag: 't' }));
-    expect(messages({ ...base, steps: many })).toEqual(['A journey can have at most 50 steps']);
+    expect(messages({ ...base, steps: many })).toEqual(['Step 51: a journey can have at most 50 steps']);
     expect(messages({ ...base, steps: [{ id: 'a', kind: 'add_tag', tag: 'x', next: 'zz' }] })).toEqual([
       'Step 1: leads to a step that does not exist',
     ]);

@@ -230,10 +230,11 @@ const stepLabel = (i: number) => `Step ${i + 1}`;
  */
 export function checkSteps(steps: JourneyStep[], ctx: z.RefinementCtx): void {
   if (steps.length > MAX_JOURNEY_STEPS) {
+    // Named by the first step over the limit ('Step 51: …').
     ctx.addIssue({
       code: 'custom',
-      path: ['steps'],
-      message: `A journey can have at most ${MAX_JOURNEY_STEPS} steps`,
+      path: ['steps', MAX_JOURNEY_STEPS],
+      message: `${stepLabel(MAX_JOURNEY_STEPS)}: a journey can have at most ${MAX_JOURNEY_STEPS} steps`,
     });
     return;
   }

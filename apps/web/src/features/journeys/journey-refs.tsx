@@ -1,4 +1,4 @@
-import { Text, type TextProps } from '@mantine/core';
+import { Autocomplete, Text, type AutocompleteProps, type TextProps } from '@mantine/core';
 import { Fragment, useMemo } from 'react';
 import type { JourneyNames } from '@lampstand/api/schemas/journeys';
 import { trpc } from '../../lib/trpc';
@@ -11,7 +11,7 @@ export interface Option {
 
 /**
  * What a journey's steps and trigger can name, read once for the editor: the church's lists,
- * landing pages, Show Up projects, giving funds and service-staff contacts, as picker options and as the names
+ * landing pages, Show Up projects, giving funds, contact tags and service-staff contacts, as picker options and as the names
  * `describeTrigger`/`describeJourney` put in words.
  */
 export function useJourneyRefs() {
@@ -20,6 +20,7 @@ export function useJourneyRefs() {
   const projects = trpc.showUp.list.useQuery({ ownedByMe: true, pageSize: 100 });
   const staff = trpc.contacts.find.useQuery({ tab: 'staff', page: 1, pageSize: 200 });
   const funds = trpc.funds.list.useQuery({});
+  const tags = trpc.contacts.tags.useQuery();
   return useMemo(() => {
     const listName = new Map((lists.data ?? []).map((l) => [l.id, l.name]));
     const pageName = new Map((pages.data ?? []).map((p) => [p.id, p.name]));
@@ -40,13 +41,14 @@ export function useJourneyRefs() {
       pages: (pages.data ?? []).map((p) => ({ value: String(p.id), label: p.name })),
       projects: (projects.data?.items ?? []).map((p) => ({ value: String(p.id), label: p.title })),
       funds: (funds.data ?? []).map((f) => ({ value: String(f.id), label: f.name })),
+      tags: tags.data?.tags ?? [],
       staff: staffItems.map((c) => ({ value: String(c.id), label: `${fullName(c)} (${c.email})` })),
       staffName: (id: number) => {
         const c = staffItems.find((x) => x.id === id);
         return c ? fullName(c) : undefined;
       },
     };
-  }, [lists.data, lists.isLoading, pages.data, pages.isLoading, projects.data, staff.data, funds.data]);
+  }, [lists.data, lists.isLoading, pages.data, pages.isLoading, projects.data, staff.data, funds.data, tags.data]);
 }
 export type JourneyRefs = ReturnType<typeof useJourneyRefs>;
 
@@ -55,5 +57,22 @@ export function Words({ text, ...props }: { text: string } & TextProps) {
   const parts = text.split(/\*([^*]+)\*/g);
   return (
     <Text {...props}>{parts.map((p, i) => (i % 2 === 1 ? <b key={i}>{p}</b> : <Fragment key={i}>{p}</Fragment>))}</Text>
+  );
+}
+
+/**
+ * A tag for a step, a branch or a goal: one of the church's tags (those on its contacts) picked
+ * from the list as it is typed, or a new one typed in full.
+ */
+export function TagPicker({ tags, ...props }: { tags: string[] } & Omit<AutocompleteProps, 'data'>) {
+  return (
+    <Autocomplete
+      data={tags}
+      placeholder={tags.length ? 'Pick a tag or type a new one' : 'Type a tag, e.g. newcomer'}
+      description={tags.length ? 'One of your tags, or a new one' : undefined}
+      limit={50}
+      comboboxProps={{ withinPortal: true }}
+      {...props}
+    />
   );
 }

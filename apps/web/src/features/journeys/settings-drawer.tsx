@@ -23,7 +23,7 @@ import {
   type JourneyFields,
 } from '@lampstand/api/schemas/journeys';
 import { confirmDiscard } from '../../ui/confirm';
-import { Words, type JourneyRefs } from './journey-refs';
+import { TagPicker, Words, type JourneyRefs } from './journey-refs';
 
 /** The journey's own fields (its steps are edited in the flow). */
 const settingsSchema = z.object({
@@ -232,7 +232,7 @@ export function SettingsDrawer({
             />
           ) : null}
           {goal?.kind === 'tag_added' ? (
-            <TextInput label="Goal tag" withAsterisk {...form.getInputProps('goal.tag')} />
+            <TagPicker label="Goal tag" withAsterisk tags={refs.tags} {...form.getInputProps('goal.tag')} />
           ) : null}
 
           <Group justify="flex-end" mt="md">

@@ -22,7 +22,7 @@ import { trpc } from '../../lib/trpc';
 import { confirmDiscard } from '../../ui/confirm';
 import { SmsTextCount } from '../campaigns/sms-text-count';
 import { ContentEditor } from '../email-campaigns/wizard-content-editor';
-import type { JourneyRefs } from './journey-refs';
+import { TagPicker, type JourneyRefs } from './journey-refs';
 import { CONDITION_LABELS, stepKind, WEEKDAY_OPTIONS } from './step-kinds';
 
 // The form holds a step of any kind loosely; the shared step schema checks it (messages written once).
@@ -141,7 +141,7 @@ function StepFields({ form, refs }: { form: Form; refs: JourneyRefs }) {
         />
       );
     case 'add_tag':
-      return <TextInput label="Tag" withAsterisk placeholder="newcomer" {...form.getInputProps('tag')} />;
+      return <TagPicker label="Tag" withAsterisk tags={refs.tags} {...form.getInputProps('tag')} />;
     case 'task':
       return (
         <>
@@ -337,7 +337,9 @@ function BranchFields({ form, refs }: { form: Form; refs: JourneyRefs }) {
         }
         error={form.errors.condition}
       />
-      {c?.kind === 'has_tag' ? <TextInput label="Tag" withAsterisk {...form.getInputProps('condition.tag')} /> : null}
+      {c?.kind === 'has_tag' ? (
+        <TagPicker label="Tag" withAsterisk tags={refs.tags} {...form.getInputProps('condition.tag')} />
+      ) : null}
       {c?.kind === 'on_list' ? (
         <Select
           label="List"

@@ -5,6 +5,7 @@ import {
   contactMergeResultSchema,
   contactPageSchema,
   contactSchema,
+  contactTagsSchema,
   createContactSchema,
   csvFileSchema,
   duplicateContactSchema,
@@ -25,6 +26,7 @@ import {
 import { consentHistory, setConsent } from '../../services/contacts/consent.js';
 import { findDuplicateContacts, mergeContacts } from '../../services/contacts/merge.js';
 import { openContactsCsvExport, openContactsExport } from '../../services/contacts/export.js';
+import { listContactTags } from '../../services/contacts/tags.js';
 import { protectedProcedure, router, streamedProcedure } from '../../trpc.js';
 import { restTag } from '../../rest-meta.js';
 
@@ -66,6 +68,10 @@ export const contactsRouter = router({
     .input(findContactsSchema)
     .output(contactPageSchema)
     .query(({ ctx, input }) => findContacts(ctx.db, ctx.tenantId, input)),
+  tags: protectedProcedure
+    .meta(rest.get('/api/contacts/tags', "Every tag on the church's contacts, A to Z"))
+    .output(contactTagsSchema)
+    .query(({ ctx }) => listContactTags(ctx.db, ctx.tenantId)),
   get: protectedProcedure
     .meta(rest.get('/api/contacts/{id}', 'One contact'))
     .input(contactIdSchema)

@@ -179,9 +179,3 @@ export function suppressedSql(userId: unknown, email: unknown) {
   return sql<boolean>`exists (select 1 from email_suppressions s
     where s.user_id = ${userId} and s.email = lower(${email}) and s.removed_at is null)`;
 }
-
-/** The address is on the church's suppression list now. */
-export async function isSuppressed(db: Db, userId: number, email: string): Promise<boolean> {
-  const { rows } = await sql<{ s: boolean }>`select ${suppressedSql(userId, email)} as s`.execute(db);
-  return !!rows[0]?.s;
-}

@@ -33,6 +33,8 @@ interface JourneyForSending {
   /** Every version's definition, as of `loadedAt` (the database's clock). */
   versions: Map<number, JourneyDefinition>;
   loadedAt: Date;
+  /** Read the versions again (one read shared by the sends waiting for it). */
+  reload: () => Promise<void>;
 }
 
 /**
@@ -40,7 +42,9 @@ interface JourneyForSending {
  * version is looked up only when the journey has several), and the person a staff email is about.
  */
 async function stepOf(db: Db, j: JourneyForSending, d: Delivery) {
-  // A delivery made after the versions were read may belong to a newer one.
+  // A delivery made after the versions were read may belong to a newer one: they are read again
+  // (the runner queues while the job sends), and only with several is the enrolment's looked up.
+  if (d.createdAt >= j.loadedAt) await j.reload();
   const known = j.versions.size === 1 && d.createdAt < j.loadedAt;
   let version = known ? [...j.versions.keys()][0]! : null;
   let about = { firstName: '', lastName: '' };
@@ -97,18 +101,36 @@ export function journeyDriver(deps: DeliveryDeps, channel: 'email' | 'sms'): Cha
       ? { ratePerSecond: config.emailRatePerSecond, concurrency: config.emailConcurrency }
       : { ratePerSecond: config.smsRatePerSecond, concurrency: config.smsConcurrency }),
     async load(journeyId) {
-      const { rows } = await sql<Omit<JourneyForSending, 'versions'>>`
-        select j.id, j.user_id, j.name, u.church_name, s.postal_address, s.sms_from_number, now() as loaded_at
+      const { rows } = await sql<Omit<JourneyForSending, 'versions' | 'loadedAt' | 'reload'>>`
+        select j.id, j.user_id, j.name, u.church_name, s.postal_address, s.sms_from_number
         from journeys j join users u on u.id = j.user_id left join church_settings s on s.user_id = j.user_id
         where j.id = ${journeyId}`.execute(db);
-      const j = rows[0];
-      if (!j) return null;
-      const versions = await db
-        .selectFrom('journeyVersions')
-        .select(['version', 'definition'])
-        .where('journeyId', '=', journeyId)
-        .execute();
-      return { ...j, versions: new Map(versions.map((v) => [v.version, parseDefinition(j.name, v.definition)])) };
+      const row = rows[0];
+      if (!row) return null;
+      const readVersions = async () => {
+        const { rows: versions } = await sql<{ version: number; definition: unknown; loadedAt: Date }>`
+          select version, definition, now() as loaded_at from journey_versions where journey_id = ${journeyId}`.execute(
+          db,
+        );
+        const loadedAt = versions[0] ? new Date(versions[0].loadedAt) : new Date(0);
+        return {
+          loadedAt,
+          versions: new Map(versions.map((v) => [v.version, parseDefinition(row.name, v.definition)])),
+        };
+      };
+      let reading: Promise<void> | null = null;
+      const j: JourneyForSending = {
+        ...row,
+        ...(await readVersions()),
+        reload: () =>
+          (reading ??= readVersions().then((r) => {
+            j.versions = r.versions;
+            j.loadedAt = r.loadedAt;
+            // The next delivery newer than this read reads again.
+            reading = null;
+          })),
+      };
+      return j;
     },
     async send(j, d) {
       const { step, about } = await stepOf(db, j, d);

@@ -99,6 +99,16 @@ const eventTypes = async (contactId: number) =>
 // 2026-12-01 15:00 UTC = 10:00 in New York (a Tuesday).
 const T0 = new Date('2026-12-01T15:00:00Z');
 const later = (ms: number) => new Date(T0.getTime() + ms);
+
+/** What the step did for a contact's enrolment (its outcome and detail). */
+const stepRun = (contactId: number, stepId: string) =>
+  db
+    .selectFrom('journeyStepRuns as r')
+    .innerJoin('journeyEnrollments as e', 'e.id', 'r.enrollmentId')
+    .select(['r.outcome', 'r.detail'])
+    .where('e.contactId', '=', contactId)
+    .where('r.stepId', '=', stepId)
+    .executeTakeFirstOrThrow();
 const DAY = 86_400_000;
 
 describe('a journey from a list trigger', () => {
@@ -170,6 +180,32 @@ describe('a journey from a list trigger', () => {
     expect(await outbox(c.phoneE164!)).toHaveLength(0);
     await tick(new Date('2026-12-02T13:00:00Z'));
     expect(await outbox(c.phoneE164!)).toHaveLength(1);
+  });
+
+  it('waits until a weekday and time in the church time zone, then goes on', async () => {
+    const j = await active({
+      name: 'Sunday',
+      trigger: { kind: 'manual' },
+      steps: [
+        { id: 'sun', kind: 'wait', wait: { mode: 'until', weekday: 0, time: '09:30' }, next: 'tag' },
+        { id: 'tag', kind: 'add_tag', tag: 'sunday', next: null },
+      ],
+    });
+    const c = await contact();
+    // Tuesday 10:00 in New York → Sunday 6 December 09:30 there (14:30 UTC).
+    await enrollInJourney(db, church.id, { id: j.id, contactIds: [c.id] }, T0);
+    await tick(T0);
+    const [e] = await enrollmentsOf(j.id);
+    expect(e!.waitUntil!.toISOString()).toBe('2026-12-06T14:30:00.000Z');
+    await tick(new Date('2026-12-06T14:29:00Z'));
+    expect(
+      (await db.selectFrom('contacts').select('tags').where('id', '=', c.id).executeTakeFirstOrThrow()).tags,
+    ).toEqual([]);
+    await tick(new Date('2026-12-06T14:30:00Z'));
+    expect(
+      (await db.selectFrom('contacts').select('tags').where('id', '=', c.id).executeTakeFirstOrThrow()).tags,
+    ).toEqual(['sunday']);
+    expect((await enrollmentsOf(j.id))[0]!.status).toBe('completed');
   });
 });
 
@@ -269,13 +305,7 @@ describe('steps', () => {
     expect(tags.get(opener.id)).toEqual(['opened']);
     expect(tags.get(ignorer.id)).toEqual(['not-opened']);
     expect(tags.get(unsub.id)).toEqual(['not-opened']);
-    const skipped = await db
-      .selectFrom('journeyStepRuns as r')
-      .innerJoin('journeyEnrollments as e', 'e.id', 'r.enrollmentId')
-      .select(['r.outcome', 'r.detail'])
-      .where('e.contactId', '=', unsub.id)
-      .where('r.stepId', '=', 'm')
-      .executeTakeFirstOrThrow();
+    const skipped = await stepRun(unsub.id, 'm');
     expect(skipped).toEqual({ outcome: 'skipped', detail: 'Unsubscribed from email' });
 
     // Issue 32 §6: a suppressed address (bounced or complained; any case) is skipped too.
@@ -284,17 +314,24 @@ describe('steps', () => {
       .insertInto('emailSuppressions')
       .values({ userId: church.id, email: 'bounced@example.org', reason: 'hard_bounce', detail: '5.1.1' })
       .execute();
-    await enrollInJourney(db, church.id, { id: j.id, contactIds: [bounced.id] }, later(3_600_000 + 2));
+    // Another contact with the unsubscribed person's address (any case) gets no email either; one
+    // with a fresh address in the same transaction does.
+    const twin = await contact({ email: unsub.email!.toUpperCase() });
+    const fresh = await contact();
+    await enrollInJourney(
+      db,
+      church.id,
+      { id: j.id, contactIds: [bounced.id, twin.id, fresh.id] },
+      later(3_600_000 + 2),
+    );
     await tick(later(3_600_000 + 2));
-    const bouncedRun = await db
-      .selectFrom('journeyStepRuns as r')
-      .innerJoin('journeyEnrollments as e', 'e.id', 'r.enrollmentId')
-      .select(['r.outcome', 'r.detail'])
-      .where('e.contactId', '=', bounced.id)
-      .where('r.stepId', '=', 'm')
-      .executeTakeFirstOrThrow();
+    const bouncedRun = await stepRun(bounced.id, 'm');
     expect(bouncedRun).toEqual({ outcome: 'skipped', detail: 'The address is suppressed (bounced or complained)' });
     expect(await db.selectFrom('deliveries').select('id').where('contactId', '=', bounced.id).execute()).toEqual([]);
+    const twinRun = await stepRun(twin.id, 'm');
+    expect(twinRun).toEqual({ outcome: 'skipped', detail: 'Unsubscribed from email' });
+    const sent = await db.selectFrom('deliveries').select('contactId').where('journeyId', '=', j.id).execute();
+    expect(sent.filter((x) => x.contactId === twin.id || x.contactId === fresh.id)).toEqual([{ contactId: fresh.id }]);
   });
 
   it('branches on a list, a recent gift, a text reply and a click; removes from a list', async () => {

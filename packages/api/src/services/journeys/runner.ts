@@ -11,16 +11,16 @@ import { personOf, recordEvents } from '../events/record.js';
 import { fillMergeTags } from '../email-campaigns/render.js';
 import { AppError } from '../../errors.js';
 import { takeDailyAllowance, UNVERIFIED_DAILY_RECIPIENTS } from '../delivery/daily-limit.js';
-import { addressUnsubscribed } from '../delivery/recipients.js';
 import { loadVersion, stepById, type JourneyDefinition } from './definitions.js';
 import { localDate, nextWeekdayAt, quietHoursEnd } from './time.js';
-import { isSuppressed } from '../deliverability/suppressions.js';
 
 /**
  * The journey runner (issue 29 §6): workers claim due enrolments (`next_run_at <= now`) with FOR
  * UPDATE SKIP LOCKED and a lease, then move each one through its steps until a wait (or the end),
- * up to 50 of one church in a transaction (a group that fails is tried again one enrolment per
- * transaction, so one that cannot move holds up no other). The transaction locks the enrolment and checks the lease is
+ * up to 250 of one church in a transaction (a group that fails is tried again one enrolment per
+ * transaction, so one that cannot move holds up no other). What the visits read (their people,
+ * who unsubscribed or is suppressed) is read once for the group, and what they write (deliveries,
+ * step runs, tags, the enrolments, events) is written at the end, one statement each. The transaction locks the enrolment and checks the lease is
  * still this worker's (a fence), records each step run under the unique (enrolment, step) key,
  * writes what the step does (a delivery of the one engine for an email, a text or a staff email;
  * a list membership; a tag; a task) and the step's event in the person's Activity, and moves the
@@ -39,6 +39,11 @@ export interface RunnerOptions {
   /** Enrolments moved at once by this call. */
   concurrency?: number;
   unverifiedDailyRecipients?: number;
+  /**
+   * Called after each transaction that queued messages, with its journeys: the caller can start
+   * their delivery jobs at once, so sending starts while the runner is still moving the rest.
+   */
+  onQueued?: (journeyIds: Set<number>) => Promise<void>;
 }
 
 export interface RunResult {
@@ -140,7 +145,7 @@ class RunCache {
 export async function runDueEnrollments(db: Db, opts: RunnerOptions): Promise<RunResult> {
   const result: RunResult = { moved: 0, journeysToDeliver: new Set() };
   const cache = new RunCache(db);
-  const batchSize = opts.batchSize ?? 200;
+  const batchSize = opts.batchSize ?? 1000;
   for (;;) {
     const claimed = await claimDue(db, opts.now, batchSize, opts.leaseSeconds ?? 120);
     if (claimed.length === 0) return result;
@@ -152,6 +157,7 @@ export async function runDueEnrollments(db: Db, opts: RunnerOptions): Promise<Ru
         const outcome = await moveGroup(db, cache, group, opts).catch(() => isolate(db, cache, group, opts));
         result.moved += outcome.moved;
         for (const id of outcome.journeys) result.journeysToDeliver.add(id);
+        if (outcome.journeys.size > 0) await opts.onQueued?.(outcome.journeys);
       }
     });
     await Promise.all(workers);
@@ -159,15 +165,22 @@ export async function runDueEnrollments(db: Db, opts: RunnerOptions): Promise<Ru
   }
 }
 
-/** Visits moved in one transaction (one church's): the church's event lock and the commit are shared. */
-const VISITS_PER_TRANSACTION = 50;
+/**
+ * Visits moved in one transaction (one church's): the church's event lock, the commit and the
+ * writes (deliveries, step runs, tags, enrolments, events: one statement each) are shared.
+ */
+const VISITS_PER_TRANSACTION = 250;
 
 type Claim = { id: number; leaseUntil: Date; journeyId: number; version: number; userId: number };
 
 /** Claims in groups of one church each, at most `size` a group. */
 function groupByChurch(claims: Claim[], size: number): Claim[][] {
   const byChurch = new Map<number, Claim[]>();
-  for (const c of claims) byChurch.set(c.userId, [...(byChurch.get(c.userId) ?? []), c]);
+  for (const c of claims) {
+    const list = byChurch.get(c.userId);
+    if (list) list.push(c);
+    else byChurch.set(c.userId, [c]);
+  }
   const groups: Claim[][] = [];
   for (const list of byChurch.values())
     for (let i = 0; i < list.length; i += size) groups.push(list.slice(i, i + size));
@@ -240,6 +253,17 @@ interface GroupOut {
   usage: { email: number; sms: number };
   /** The contacts of the group's enrolments, read at once. */
   people: Map<number, Person>;
+  /**
+   * The group's addresses that must not get the channel's messages (lower case): read at once, when
+   * the first email or text step of the group needs them (a group of waits and tags never does).
+   */
+  blocked: () => Promise<Blocked>;
+  /** Ids for the group's deliveries, taken from their sequence ahead of the insert. */
+  deliveryIds: DeliveryIds;
+  /** Deliveries queued, by (enrolment, step, address): inserted at once at the end. */
+  deliveries: Map<string, QueuedDelivery>;
+  /** Tags to add: written at once at the end; a contact whose tags changed gets its event then. */
+  tagAdds: { person: Person & { contactId: number }; tag: string }[];
   /** Step runs and enrolment changes, written at once at the end. */
   runs: NewRow<'journeyStepRuns'>[];
   updates: {
@@ -252,6 +276,71 @@ interface GroupOut {
     currentStepId: string | null;
     lastEmailDeliveryId: number | null;
   }[];
+}
+
+interface QueuedDelivery {
+  id: number;
+  userId: number;
+  channel: 'email' | 'sms';
+  journeyId: number;
+  enrollmentId: number;
+  stepId: string;
+  contactId: number | null;
+  address: string;
+  firstName: string;
+  lastName: string;
+}
+
+/** Delivery ids from the table's sequence, a block at a time (a gap where some go unused is harmless). */
+class DeliveryIds {
+  private free: number[] = [];
+  constructor(
+    private trx: Db,
+    private block: number,
+  ) {}
+  async take(): Promise<number> {
+    if (this.free.length === 0) {
+      const { rows } = await sql<{ id: string }>`
+        select nextval(pg_get_serial_sequence('deliveries', 'id')) as id from generate_series(1, ${this.block})`.execute(
+        this.trx,
+      );
+      this.free = rows.map((r) => Number(r.id));
+    }
+    return this.free.shift()!;
+  }
+}
+
+/**
+ * The group's addresses that unsubscribed from a channel (any of the church's contacts with the
+ * address) or are on the church's suppression list: one read each.
+ */
+type Blocked = Awaited<ReturnType<typeof blockedAddresses>>;
+
+async function blockedAddresses(trx: Db, userId: number, emails: string[], phones: string[]) {
+  const none = { rows: [] as { a: string }[] };
+  const [emailUnsub, smsUnsub, suppressed] = await Promise.all([
+    emails.length
+      ? sql<{ a: string }>`
+          select distinct lower(email) as a from contacts
+          where user_id = ${userId} and lower(email) = any(${emails}::text[]) and email_consent = 'unsubscribed'`.execute(
+          trx,
+        )
+      : none,
+    phones.length
+      ? sql<{ a: string }>`
+          select distinct phone_e164 as a from contacts
+          where user_id = ${userId} and phone_e164 = any(${phones}::text[]) and sms_consent = 'unsubscribed'`.execute(
+          trx,
+        )
+      : none,
+    emails.length
+      ? sql<{ a: string }>`
+          select email as a from email_suppressions
+          where user_id = ${userId} and email = any(${emails}::text[]) and removed_at is null`.execute(trx)
+      : none,
+  ]);
+  const set = (r: { rows: { a: string }[] }) => new Set(r.rows.map((x) => x.a));
+  return { emailUnsubscribed: set(emailUnsub), smsUnsubscribed: set(smsUnsub), suppressed: set(suppressed) };
 }
 
 /**
@@ -315,13 +404,62 @@ async function moveGroup(
         : []
       ).map((c) => [c.id, { ...c, contactId: c.id }]),
     );
-    const out: GroupOut = { events: [], usage: { email: 0, sms: 0 }, people, runs: [], updates: [] };
+    let blocked: Promise<Blocked> | null = null;
+    const readBlocked = () => {
+      const emails = new Set<string>();
+      const phones = new Set<string>();
+      for (const p of people.values()) {
+        if (p.email?.trim()) emails.add(p.email.trim().toLowerCase());
+        if (p.phoneE164) phones.add(p.phoneE164);
+      }
+      for (const e of mine) if (e.test) emails.add((e.testEmail ?? church.accountEmail).trim().toLowerCase());
+      return blockedAddresses(trx, userId, [...emails], [...phones]);
+    };
+    const out: GroupOut = {
+      events: [],
+      usage: { email: 0, sms: 0 },
+      people,
+      blocked: () => (blocked ??= readBlocked()),
+      deliveryIds: new DeliveryIds(trx, Math.max(16, mine.length)),
+      deliveries: new Map(),
+      tagAdds: [],
+      runs: [],
+      updates: [],
+    };
     const delivered = new Set<number>();
     for (const e of mine) {
       const journey = journeys.get(e.journeyId)!;
       const d = defs.get(`${e.journeyId}:${e.version}`)!;
       if (await visit(trx, { e, d, church, journey, opts, out })) delivered.add(e.journeyId);
     }
+    if (out.deliveries.size > 0) {
+      const rows = [...out.deliveries.values()];
+      const { rows: inserted } = await sql<{ id: number }>`
+        insert into deliveries (id, user_id, kind, channel, journey_id, journey_enrollment_id, journey_step_id, contact_id,
+                                address, first_name, last_name, token)
+        select v.id, v.user_id, 'journey', v.channel, v.journey_id, v.enrollment_id, v.step_id, v.contact_id,
+               v.address, v.first_name, v.last_name, ${token}
+        from jsonb_to_recordset(${JSON.stringify(
+          rows.map((r) => ({
+            id: r.id,
+            user_id: r.userId,
+            channel: r.channel,
+            journey_id: r.journeyId,
+            enrollment_id: r.enrollmentId,
+            step_id: r.stepId,
+            contact_id: r.contactId,
+            address: r.address,
+            first_name: r.firstName,
+            last_name: r.lastName,
+          })),
+        )}::jsonb) as v(id bigint, user_id integer, channel text, journey_id integer, enrollment_id bigint, step_id text,
+                         contact_id integer, address text, first_name text, last_name text)
+        on conflict do nothing
+        returning id`.execute(trx);
+      // A message of (enrolment, step, address) already there: another worker ran the step. Nothing of this group stands.
+      if (inserted.length !== rows.length) throw new LostClaim();
+    }
+    if (out.tagAdds.length > 0) await addTags(trx, out, opts.now);
     if (out.runs.length > 0) {
       const inserted = await trx
         .insertInto('journeyStepRuns')
@@ -629,28 +767,54 @@ interface StepContext {
 
 const token = sql<string>`replace(gen_random_uuid()::text, '-', '') || replace(gen_random_uuid()::text, '-', '')`;
 
-/** One delivery of the journey's step to `address` (kind 'journey'); its id. */
+/**
+ * One delivery of the journey's step to `address` (kind 'journey'), inserted with the group's at
+ * the end of its transaction; its id. One per (enrolment, step, address), as the table's unique key.
+ */
 async function queueDelivery(
-  trx: Db,
   x: StepContext,
   o: { channel: 'email' | 'sms'; address: string; contactId: number | null; firstName: string; lastName: string },
 ): Promise<number> {
+  const key = `${x.e.id}:${x.step.id}:${o.address.toLowerCase()}`;
+  const queued = x.out.deliveries.get(key);
+  if (queued) return queued.id;
+  const id = await x.out.deliveryIds.take();
+  x.out.deliveries.set(key, {
+    id,
+    userId: x.e.userId,
+    journeyId: x.e.journeyId,
+    enrollmentId: x.e.id,
+    stepId: x.step.id,
+    ...o,
+  });
+  return id;
+}
+
+/**
+ * The group's tags, added at once: each contact's new tags appended (a tag it already has is
+ * left), and a `contact.updated` event for each contact whose tags changed.
+ */
+async function addTags(trx: Db, out: GroupOut, now: Date) {
   const { rows } = await sql<{ id: number }>`
-    insert into deliveries (user_id, kind, channel, journey_id, journey_enrollment_id, journey_step_id, contact_id,
-                            address, first_name, last_name, token)
-    values (${x.e.userId}, 'journey', ${o.channel}, ${x.e.journeyId}, ${x.e.id}, ${x.step.id}, ${o.contactId},
-            ${o.address}, ${o.firstName}, ${o.lastName}, ${token})
-    on conflict do nothing
-    returning id`.execute(trx);
-  if (rows[0]) return rows[0].id;
-  const existing = await trx
-    .selectFrom('deliveries')
-    .select('id')
-    .where('journeyEnrollmentId', '=', x.e.id)
-    .where('journeyStepId', '=', x.step.id)
-    .where(sql<boolean>`lower(address) = lower(${o.address})`)
-    .executeTakeFirstOrThrow();
-  return existing.id;
+    with v as (
+      select id, array_agg(distinct tag) as tags
+      from unnest(${out.tagAdds.map((t) => t.person.contactId)}::int[], ${out.tagAdds.map((t) => t.tag)}::text[]) as x(id, tag)
+      group by id
+    )
+    update contacts c
+    set tags = c.tags || array(select t from unnest(v.tags) t where not (t = any(c.tags))), updated_at = ${now}
+    from v
+    where c.id = v.id and exists (select 1 from unnest(v.tags) t where not (t = any(c.tags)))
+    returning c.id`.execute(trx);
+  const changed = new Set(rows.map((r) => r.id));
+  for (const { person } of out.tagAdds) {
+    if (!changed.delete(person.contactId)) continue;
+    out.events.push({
+      type: 'contact.updated',
+      contactId: person.contactId,
+      payload: { person: personOf({ ...person, phone: person.phoneE164 }), changed: ['tags'] },
+    });
+  }
 }
 
 /**
@@ -680,11 +844,14 @@ async function takeAllowance(trx: Db, x: StepContext, channel: 'email' | 'sms'):
 }
 
 /** Whether any of the church's contacts with this address unsubscribed from the channel. */
-async function unsubscribed(trx: Db, x: StepContext, channel: 'email' | 'sms', address: string): Promise<boolean> {
+async function unsubscribed(x: StepContext, channel: 'email' | 'sms', address: string): Promise<boolean> {
   const p = x.person;
   if (p.contactId === null) return false;
   if ((channel === 'email' ? p.emailConsent : p.smsConsent) === 'unsubscribed') return true;
-  return addressUnsubscribed(trx, x.e.userId, { channel, address });
+  const blocked = await x.out.blocked();
+  return channel === 'email'
+    ? blocked.emailUnsubscribed.has(address.toLowerCase())
+    : blocked.smsUnsubscribed.has(address);
 }
 
 /** Staff members' addresses: service-staff contacts with an email; none chosen (or none left) → the account. */
@@ -730,13 +897,13 @@ async function runStep(trx: Db, x: StepContext): Promise<StepResult | 'later'> {
     case 'email': {
       const address = person.email?.trim();
       if (!address) return { outcome: 'skipped', detail: 'No email address', next: step.next };
-      if (await unsubscribed(trx, x, 'email', address))
+      if (await unsubscribed(x, 'email', address))
         return { outcome: 'skipped', detail: 'Unsubscribed from email', next: step.next };
       // Issue 32 §6: an address on the church's suppression list (bounced or complained) is skipped.
-      if (await isSuppressed(trx, x.e.userId, address))
+      if ((await x.out.blocked()).suppressed.has(address.toLowerCase()))
         return { outcome: 'skipped', detail: 'The address is suppressed (bounced or complained)', next: step.next };
       if (!(await takeAllowance(trx, x, 'email'))) return 'later';
-      const deliveryId = await queueDelivery(trx, x, {
+      const deliveryId = await queueDelivery(x, {
         channel: 'email',
         address,
         contactId: person.contactId,
@@ -748,10 +915,10 @@ async function runStep(trx: Db, x: StepContext): Promise<StepResult | 'later'> {
     case 'sms': {
       const address = person.phoneE164;
       if (!address) return { outcome: 'skipped', detail: 'No mobile number', next: step.next };
-      if (await unsubscribed(trx, x, 'sms', address))
+      if (await unsubscribed(x, 'sms', address))
         return { outcome: 'skipped', detail: 'Unsubscribed from texts', next: step.next };
       if (!(await takeAllowance(trx, x, 'sms'))) return 'later';
-      const deliveryId = await queueDelivery(trx, x, {
+      const deliveryId = await queueDelivery(x, {
         channel: 'sms',
         address,
         contactId: person.contactId,
@@ -803,21 +970,11 @@ async function runStep(trx: Db, x: StepContext): Promise<StepResult | 'later'> {
       return { outcome: 'done', detail: `${verb} ${list.name}`, next: step.next };
     }
     case 'add_tag': {
-      if (!person.contactId) return { outcome: 'skipped', detail: 'Not a contact (a test)', next: step.next };
-      const r = await trx
-        .updateTable('contacts')
-        .set({ tags: sql`array_append(tags, ${step.tag}::text)`, updatedAt: x.now })
-        .where('id', '=', person.contactId)
-        .where(sql<boolean>`not (${step.tag} = any(tags))`)
-        .executeTakeFirst();
-      if (Number(r.numUpdatedRows) > 0) {
-        person.tags = [...person.tags, step.tag];
-        x.out.events.push({
-          type: 'contact.updated',
-          contactId: person.contactId,
-          payload: { person: personOf({ ...person, phone: person.phoneE164 }), changed: ['tags'] },
-        });
-      }
+      const contactId = person.contactId;
+      if (!contactId) return { outcome: 'skipped', detail: 'Not a contact (a test)', next: step.next };
+      // Written with the group's at the end; a later step of this visit already sees it.
+      if (!person.tags.includes(step.tag)) person.tags = [...person.tags, step.tag];
+      x.out.tagAdds.push({ person: { ...person, contactId }, tag: step.tag });
       return { outcome: 'done', detail: `Tagged ${step.tag}`, next: step.next };
     }
     case 'task': {
@@ -839,7 +996,7 @@ async function runStep(trx: Db, x: StepContext): Promise<StepResult | 'later'> {
         })
         .returning('id')
         .executeTakeFirstOrThrow();
-      const deliveryId = await queueDelivery(trx, x, {
+      const deliveryId = await queueDelivery(x, {
         channel: 'email',
         address: assignee!.email,
         contactId: null,
@@ -863,7 +1020,7 @@ async function runStep(trx: Db, x: StepContext): Promise<StepResult | 'later'> {
       const staff = await staffRecipients(trx, x, step.contactIds);
       let deliveryId: number | undefined;
       for (const s of staff) {
-        deliveryId = await queueDelivery(trx, x, {
+        deliveryId = await queueDelivery(x, {
           channel: 'email',
           address: s.email,
           contactId: null,
