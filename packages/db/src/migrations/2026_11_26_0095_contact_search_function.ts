@@ -15,13 +15,15 @@ import { sql, type Kysely } from 'kysely';
 // of it: what PostgreSQL exempts). Otherwise it returns nothing. Its query names the church
 // explicitly (`user_id = $1`). The caller still reads the rows under its policies: the function
 // only narrows which ids to look at. Up to 5 patterns, each matched with LIKE (all must match);
-// run as dynamic SQL so each search is planned with its own patterns (the index needs them).
+// run as dynamic SQL so each search is planned with its own patterns (the index needs them). Each
+// id comes with the list's sort keys (lower last and first name), so a page of a large result is
+// chosen from the function's rows and only that page's contacts are read.
 const SEARCH_DOC = `lower(first_name || ' ' || last_name || ' ' || coalesce(email, '') || ' ' || coalesce(phone, '') || ' ' || coalesce(phone_e164, ''))`;
 
 export async function up(db: Kysely<any>): Promise<void> {
   await sql
     .raw(
-      `create function contact_search_ids(church int, patterns text[]) returns setof int
+      `create function contact_search_ids(church int, patterns text[]) returns table (id int, last_key text, first_key text)
 language plpgsql stable security definer
 set search_path = pg_catalog, public, pg_temp
 as $fn$
@@ -43,7 +45,8 @@ begin
   for i in 1 .. least(cardinality(patterns), 5) loop
     cond := cond || format(' and ${SEARCH_DOC.replace(/'/g, "''")} like $2[%s]', i);
   end loop;
-  return query execute 'select id from public.contacts where user_id = $1' || cond using church, patterns;
+  return query execute 'select c.id, lower(c.last_name), lower(c.first_name) from public.contacts c where c.user_id = $1' || cond
+    using church, patterns;
 end
 $fn$`,
     )

@@ -234,13 +234,44 @@ export async function findContacts(db: Db, tenantId: number, input: FindContacts
   // leakproof): `contact_search_ids` finds the ids with the index under the same rule as the policy
   // (migration 0095, docs/security.md), and the rows are still read under the policies here.
   const indexed = words.length > 0 && words.every((w) => w.length >= 3);
+  const offset = (input.page - 1) * input.pageSize;
+  if (indexed && input.tab === 'all' && !input.listId) {
+    // The whole address book searched: the page is chosen from the function's own rows (ids with
+    // their sort keys) and the total counted there too, with one search; only the page's contacts
+    // are read, under the policies.
+    const { rows } = await sql<ContactRow & { totalCount: number }>`
+      with found as materialized (select * from contact_search_ids(${tenantId}, ${patterns}::text[]))
+      select c.*, (select count(*) from found)::int as total_count
+      from (select id, last_key, first_key from found order by last_key, first_key, id
+            limit ${input.pageSize} offset ${offset}) p
+      join contacts c on c.id = p.id and c.user_id = ${tenantId}
+      order by p.last_key, p.first_key, p.id`.execute(db);
+    const total =
+      rows[0]?.totalCount ??
+      Number(
+        (
+          await sql<{
+            n: number;
+          }>`select count(*)::int as n from contact_search_ids(${tenantId}, ${patterns}::text[])`.execute(db)
+        ).rows[0]?.n ?? 0,
+      );
+    return {
+      items: rows.map(({ totalCount: _, ...row }) => toContact(row)),
+      total,
+      page: input.page,
+      pageSize: input.pageSize,
+    };
+  }
   if (indexed) {
-    q = q.where('contacts.id', 'in', sql<number>`(select contact_search_ids(${tenantId}, ${patterns}::text[]))`);
+    q = q.where(
+      'contacts.id',
+      'in',
+      sql<number>`(select id from contact_search_ids(${tenantId}, ${patterns}::text[]))`,
+    );
   } else {
     for (const pattern of patterns) q = q.where(sql<boolean>`${SEARCH_DOC} like ${pattern}`);
   }
 
-  const offset = (input.page - 1) * input.pageSize;
   const rowsQuery = q
     .selectAll('contacts')
     .orderBy(sql`lower(contacts.last_name)`)

@@ -18,7 +18,7 @@ await db
   .execute();
 
 async function idsFor(handle: typeof db, church: number, patterns: string[]): Promise<number[]> {
-  const { rows } = await sql<{ id: number }>`select contact_search_ids(${church}, ${patterns}::text[]) as id`.execute(
+  const { rows } = await sql<{ id: number }>`select id from contact_search_ids(${church}, ${patterns}::text[])`.execute(
     handle,
   );
   return rows.map((r) => r.id).sort();
@@ -65,5 +65,29 @@ describe('contact search under row-level security', () => {
     const a = tenantDb(db, churchA);
     const found = await findContacts(a, churchA, { search: 'm_ria%', tab: 'all', page: 1, pageSize: 25 });
     expect(found.items).toEqual([]);
+  });
+
+  it('pages a large result in name order with its total, also past the last page', async () => {
+    await db
+      .insertInto('contacts')
+      .values(
+        Array.from({ length: 30 }, (_, i) => ({
+          userId: churchA,
+          firstName: `Kid${String(i).padStart(2, '0')}`,
+          lastName: 'Smithy',
+        })),
+      )
+      .execute();
+    const a = tenantDb(db, churchA);
+    const first = await findContacts(a, churchA, { search: 'smith', tab: 'all', page: 1, pageSize: 25 });
+    expect(first.total).toBe(31);
+    expect(first.items).toHaveLength(25);
+    expect(first.items[0]!.lastName).toBe('Smithson');
+    expect(first.items[1]!.firstName).toBe('Kid00');
+    const second = await findContacts(a, churchA, { search: 'smith', tab: 'all', page: 2, pageSize: 25 });
+    expect(second.items.map((c) => c.firstName)).toEqual(['Kid24', 'Kid25', 'Kid26', 'Kid27', 'Kid28', 'Kid29']);
+    expect(second.total).toBe(31);
+    const past = await findContacts(a, churchA, { search: 'smith', tab: 'all', page: 3, pageSize: 25 });
+    expect(past).toMatchObject({ items: [], total: 31 });
   });
 });
