@@ -363,6 +363,12 @@ export interface EmailVerificationTokens {
   userId: number;
 }
 
+export interface EmailWarmupUsage {
+  day: number;
+  sent: Generated<number>;
+  userId: number;
+}
+
 export interface Events {
   actorId: number | null;
   actorKind: 'user' | 'api_key' | 'public' | 'system';
@@ -1253,6 +1259,7 @@ export interface DB {
   emailProviderEvents: EmailProviderEvents;
   emailSuppressions: EmailSuppressions;
   emailVerificationTokens: EmailVerificationTokens;
+  emailWarmupUsage: EmailWarmupUsage;
   events: Events;
   funds: Funds;
   giftBatches: GiftBatches;
