@@ -2,6 +2,7 @@ import { Stack, Text } from '@mantine/core';
 import { modals } from '@mantine/modals';
 import type { RecipientCount } from '@lampstand/api/schemas/campaigns';
 import { dailyLimitReason, overDailyLimitMessage, type SendingLimit } from '@lampstand/api/schemas/account';
+import { suppressedSentence } from '@lampstand/api/schemas/suppressions';
 import { smsSegmentsOfMessage } from '@lampstand/api/schemas/sms-campaigns';
 import { errorMessage } from '../../lib/errors';
 import { trpc } from '../../lib/trpc';
@@ -94,13 +95,7 @@ export function useSendConfirmation(channel: CampaignChannel) {
             Send to {people(c.recipients)} on {lists}?
           </Text>
           {channel === 'sms' ? <SmsTextCount content={o.content ?? ''} recipients={c.recipients} /> : null}
-          {c.suppressed ? (
-            <Text size="sm">
-              {c.suppressed === 1
-                ? '1 address is suppressed and will be skipped.'
-                : `${c.suppressed.toLocaleString('en-US')} addresses are suppressed and will be skipped.`}
-            </Text>
-          ) : null}
+          {c.suppressed ? <Text size="sm">{suppressedSentence(c.suppressed)}</Text> : null}
           <Text size="sm" c="dimmed">
             Only {WHO[channel]} are counted. Once sent, it cannot be called back.
           </Text>

@@ -185,3 +185,38 @@ export async function isSuppressed(db: Db, userId: number, email: string): Promi
   const { rows } = await sql<{ s: boolean }>`select ${suppressedSql(userId, email)} as s`.execute(db);
   return !!rows[0]?.s;
 }
+
+/**
+ * Before a send to chosen contacts or team members (of the church; others' ids count as nobody) or a
+ * list's members: how many of their addresses are suppressed and will be skipped (distinct addresses).
+ */
+export async function countSuppressed(
+  db: Db,
+  tenantId: number,
+  input: { contactIds?: number[]; listId?: number; memberIds?: number[] },
+): Promise<{ suppressed: number }> {
+  if (input.memberIds) {
+    const { rows } = await sql<{ n: number }>`
+      select count(distinct lower(m.email))::int as n from team_members m
+      where m.user_id = ${tenantId} and m.id = any(${input.memberIds}::int[]) and m.email is not null and m.email <> ''
+        and ${suppressedSql(tenantId, sql.ref('m.email'))}`.execute(db);
+    return { suppressed: Number(rows[0]?.n ?? 0) };
+  }
+  if (input.listId) {
+    const list = await db
+      .selectFrom('contactLists')
+      .select('id')
+      .where('userId', '=', tenantId)
+      .where('id', '=', input.listId)
+      .executeTakeFirst();
+    if (!list) throw notFound('List not found');
+  }
+  const who = input.listId
+    ? sql`c.id in (select contact_id from contacts_in_lists where user_id = ${tenantId} and list_id = ${input.listId})`
+    : sql`c.id = any(${input.contactIds ?? []}::int[])`;
+  const { rows } = await sql<{ n: number }>`
+    select count(distinct lower(c.email))::int as n from contacts c
+    where c.user_id = ${tenantId} and ${who} and c.email is not null and c.email <> ''
+      and ${suppressedSql(tenantId, sql.ref('c.email'))}`.execute(db);
+  return { suppressed: Number(rows[0]?.n ?? 0) };
+}
