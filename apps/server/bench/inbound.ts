@@ -193,11 +193,20 @@ async function main() {
         `a keyword text: ${keyed.statements} (${keyed.ms.toFixed(1)} ms)`,
     );
     if (process.env.BENCH_INBOUND_STATEMENTS)
-      for (const s of keyed.texts) console.log(`  ${s.replace(/\s+/g, ' ').slice(0, 160)}`);
+      for (const [label, p] of [['plain', plain], ['keyword', keyed]] as const) {
+        console.log(`${label}:`);
+        for (const s of p.texts) console.log(`  ${s.replace(/\s+/g, ' ').slice(0, 150)}`);
+      }
 
     // The server as its own process, Twilio configured (its API unreachable: workers are off).
     app = await spawnServer(
-      ['--import', 'tsx', 'src/main.ts'],
+      [
+        // BENCH_INBOUND_PROFILE=<dir>: the server writes a V8 CPU profile there when it stops.
+        ...(process.env.BENCH_INBOUND_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_INBOUND_PROFILE}`] : []),
+        '--import',
+        'tsx',
+        'src/main.ts',
+      ],
       {
         ...appEnv(tdb.url, port),
         PUBLIC_URL: publicUrl,

@@ -6,7 +6,13 @@ import { sql, type Kysely } from 'kysely';
 // counted from its sign-up) the delivery engine claims at most 50, 100, 200, … emails a day. This
 // counts the emails claimed for sending on each of those days, one row per church and day, taken
 // under the row's lock in the same transaction as the claim, so two workers cannot both pass it.
+//
+// And an index on a church's own texting number: every incoming text (POST /api/twilio/inbound)
+// looks up the church whose number it was sent to (issue 32's `pnpm bench:inbound`).
 export async function up(db: Kysely<any>): Promise<void> {
+  await sql`
+    create index church_settings_sms_from_idx on church_settings (sms_from_number)
+    where sms_from_number is not null and sms_from_number <> ''`.execute(db);
   await sql`
     create table email_warmup_usage (
       user_id integer not null references users(id) on delete cascade,
@@ -23,4 +29,5 @@ export async function up(db: Kysely<any>): Promise<void> {
 
 export async function down(db: Kysely<any>): Promise<void> {
   await sql`drop table email_warmup_usage`.execute(db);
+  await sql`drop index church_settings_sms_from_idx`.execute(db);
 }
