@@ -47,13 +47,16 @@ browserDescribe(describe)('Suppressed addresses', async () => {
       .values({ userId: church.user.id, email: 'bounced@example.org', reason: 'hard_bounce', detail: '5.1.1' })
       .execute();
     const list = (await church.client.post('/api/contact-lists', { name: 'Newcomers', type: 'email' })).body;
-    for (const [firstName, email] of [
-      ['Bounced', 'bounced@example.org'],
-      ['Fine', 'fine@example.org'],
+    for (const [firstName, email, phone] of [
+      ['Bounced', 'bounced@example.org', '+61412000101'],
+      ['Fine', 'fine@example.org', '+61412000102'],
     ]) {
-      const c = (await church.client.post('/api/contacts', { firstName, lastName: 'X', email })).body;
-      await church.client.post(`/api/contact-lists/${list.id}/contacts/${c.id}`);
+      const c = await church.client.post('/api/contacts', { firstName, lastName: 'X', email, phone });
+      expect(c.status, c.text).toBe(201);
+      const added = await church.client.post(`/api/contact-lists/${list.id}/contacts/${c.body.id}`);
+      expect(added.status, added.text).toBeLessThan(300);
     }
+    expect((await church.client.post('/api/suppressions/count', { listId: list.id })).body).toEqual({ suppressed: 1 });
     const journey = (
       await church.client.post('/api/journeys', {
         name: 'Welcome',
@@ -72,12 +75,23 @@ browserDescribe(describe)('Suppressed addresses', async () => {
     await enrol.locator('.mantine-SegmentedControl-label', { hasText: 'Everyone on a list' }).click();
     await enrol.getByRole('combobox', { name: 'List' }).click();
     await page.getByRole('option', { name: 'Newcomers' }).click();
+    await enrol.getByRole('button', { name: 'Enrol 2 people' }).waitFor();
     await enrol.getByText('1 address is suppressed and will be skipped.').waitFor();
     await expectAccessible(page);
     await screenshot(page, 'suppressions-enrol-1366');
   });
 
-  it("shows the day's warm-up number on the email campaign screens", async () => {
+  it("shows the day's warm-up number on the email campaign screens; a send skips the bounced address and says so", async () => {
+    const lists = (await church.client.get('/api/contact-lists')).body as { id: number; name: string }[];
+    const newcomers = lists.find((l) => l.name === 'Newcomers')!;
+    const campaign = (
+      await church.client.post('/api/email-campaigns', {
+        name: 'Harvest',
+        subject: 'Harvest supper',
+        content: '<p>Join us</p>',
+        listIds: [newcomers.id],
+      })
+    ).body as { id: number };
     const { page } = await e2e.newPage();
     await signIn(page, e2e.app.url, church.user.username, church.password);
     await page.goto('/email-campaigns');
@@ -92,5 +106,18 @@ browserDescribe(describe)('Suppressed addresses', async () => {
       await animationsDone(page);
       await screenshot(page, `email-warmup-${width}`);
     }
+    await page.setViewportSize({ width: 1366, height: 900 });
+    await page.getByRole('button', { name: 'Send Harvest' }).click();
+    const confirm = page.getByRole('dialog', { name: 'Send Harvest?' });
+    await confirm.getByText(/^Send to 1 person on .*Newcomers/).waitFor();
+    await confirm.getByText('1 address is suppressed and will be skipped.').waitFor();
+    await expectAccessible(page);
+    await confirm.getByRole('button', { name: 'Send to 1 person' }).click();
+    await confirm.waitFor({ state: 'detached' });
+    const addresses = async () =>
+      (await e2e.app.db.selectFrom('deliveries').select('address').where('campaignId', '=', campaign.id).execute()).map(
+        (d) => d.address,
+      );
+    await expect.poll(addresses, { timeout: 15_000 }).toEqual(['fine@example.org']);
   });
 });
