@@ -178,9 +178,7 @@ async function main() {
     const profile = async (params: Record<string, string>) => {
       const t = performance.now();
       const statements = await recorder.record(async () => {
-        await withActor(PUBLIC_ACTOR, () =>
-          handleInboundSms({ db: tdb.db, jobs }, params, PLATFORM_NUMBER),
-        );
+        await withActor(PUBLIC_ACTOR, () => handleInboundSms({ db: tdb.db, jobs }, params, PLATFORM_NUMBER));
       });
       return { statements: statements.length, ms: performance.now() - t, texts: statements.map((s) => s.text) };
     };
@@ -193,7 +191,10 @@ async function main() {
         `a keyword text: ${keyed.statements} (${keyed.ms.toFixed(1)} ms)`,
     );
     if (process.env.BENCH_INBOUND_STATEMENTS)
-      for (const [label, p] of [['plain', plain], ['keyword', keyed]] as const) {
+      for (const [label, p] of [
+        ['plain', plain],
+        ['keyword', keyed],
+      ] as const) {
         console.log(`${label}:`);
         for (const s of p.texts) console.log(`  ${s.replace(/\s+/g, ' ').slice(0, 150)}`);
       }
@@ -202,7 +203,9 @@ async function main() {
     app = await spawnServer(
       [
         // BENCH_INBOUND_PROFILE=<dir>: the server writes a V8 CPU profile there when it stops.
-        ...(process.env.BENCH_INBOUND_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_INBOUND_PROFILE}`] : []),
+        ...(process.env.BENCH_INBOUND_PROFILE
+          ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_INBOUND_PROFILE}`]
+          : []),
         '--import',
         'tsx',
         'src/main.ts',
@@ -223,7 +226,12 @@ async function main() {
     // Warm up on texts of their own (not counted), then the run.
     const warm = makeTexts(publicUrl, Math.min(200, total)).map((t) => {
       const params = { ...t.params, MessageSid: `${t.params.MessageSid}w`, Body: 'warm up' };
-      return { ...t, params, body: new URLSearchParams(params).toString(), signature: twilioSignature(TOKEN, `${publicUrl}/api/twilio/inbound`, params) };
+      return {
+        ...t,
+        params,
+        body: new URLSearchParams(params).toString(),
+        signature: twilioSignature(TOKEN, `${publicUrl}/api/twilio/inbound`, params),
+      };
     });
     await load(port, warm, Math.min(RATE, 200));
 

@@ -41,7 +41,7 @@ browserDescribe(describe)('Suppressed addresses', async () => {
     expect((await church.client.get('/api/suppressions')).body).toEqual([]);
   });
 
-  it("says how many addresses are suppressed before enrolling a list in a journey with email", async () => {
+  it('says how many addresses are suppressed before enrolling a list in a journey with email', async () => {
     await e2e.app.db
       .insertInto('emailSuppressions')
       .values({ userId: church.user.id, email: 'bounced@example.org', reason: 'hard_bounce', detail: '5.1.1' })
@@ -97,7 +97,9 @@ browserDescribe(describe)('Suppressed addresses', async () => {
     await page.goto('/email-campaigns');
     const notice = page.getByRole('alert').filter({ hasText: 'Warming up: at most 50 emails today' });
     await notice
-      .getByText("Day 1 of 7 of warming up: your church's email goes out to at most 50 addresses today (0 sent, 50 left).")
+      .getByText(
+        "Day 1 of 7 of warming up: your church's email goes out to at most 50 addresses today (0 sent, 50 left).",
+      )
       .waitFor();
     await notice.getByText(/when up to 100 can go\./).waitFor();
     await expectAccessible(page);

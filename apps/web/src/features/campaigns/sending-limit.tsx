@@ -35,9 +35,8 @@ function EmailWarmupNotice({ warmup: w }: { warmup: EmailWarmup }) {
       title={`Warming up: at most ${formatNumber(w.limit)} emails today`}
     >
       <Text size="sm">
-        {emailWarmupSentence(w)} A new church&apos;s email starts small and doubles each day for its first{' '}
-        {w.days} days, so that mail providers come to trust it. Emails past today&apos;s number wait and go out from{' '}
-        {next}
+        {emailWarmupSentence(w)} A new church&apos;s email starts small and doubles each day for its first {w.days}{' '}
+        days, so that mail providers come to trust it. Emails past today&apos;s number wait and go out from {next}
         {w.nextDayLimit === null ? ', with no warm-up limit.' : `, when up to ${formatNumber(w.nextDayLimit)} can go.`}
       </Text>
     </Alert>

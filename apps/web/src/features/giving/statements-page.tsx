@@ -156,9 +156,7 @@ export function StatementsPage() {
                 email; the others are in one PDF to print.
               </Text>
               {datesOk && suppressed ? (
-                <Text size="sm">
-                  {suppressedSentence(suppressed)} Their statements are in the PDF to print.
-                </Text>
+                <Text size="sm">{suppressedSentence(suppressed)} Their statements are in the PDF to print.</Text>
               ) : null}
               <Group align="flex-end" wrap="wrap">
                 <TextInput

@@ -227,7 +227,9 @@ export function TeamSection({ plan }: { plan: PlanDetail }) {
   const sendRequests = async () => {
     const memberIds = [
       ...new Set(
-        plan.assignments.filter((a) => a.status === 'scheduled' && !a.requestedAt && a.memberEmail).map((a) => a.memberId),
+        plan.assignments
+          .filter((a) => a.status === 'scheduled' && !a.requestedAt && a.memberEmail)
+          .map((a) => a.memberId),
       ),
     ];
     const suppressed = memberIds.length

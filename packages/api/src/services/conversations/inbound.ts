@@ -222,7 +222,9 @@ async function storeOnConversation(
   churchId: number,
   o: { from: string; body: string; inboundId: number; keyword: string | null; knownId: number | null },
 ): Promise<{ conversationId: number; contact: ConversationContact | null }> {
-  const { rows } = await sql<{ conversationId: number } & { [K in keyof ConversationContact]: ConversationContact[K] | null }>`
+  const { rows } = await sql<
+    { conversationId: number } & { [K in keyof ConversationContact]: ConversationContact[K] | null }
+  >`
     with conv as (
       insert into conversations (user_id, contact_id, phone_e164, unread_count, last_message_preview)
       values (${churchId}, ${o.knownId}, ${o.from}, 1, ${preview(o.body)})

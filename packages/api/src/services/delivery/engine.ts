@@ -293,14 +293,15 @@ function claimQueue<C>(db: Db, driver: ChannelDriver<C>, campaignId: number, con
   let church: number | null | undefined;
   const claim = async (): Promise<Delivery[]> => {
     if (!warmup) return claimBatch(db, driver, campaignId, config, batchSize);
-    church ??= (
-      await db
-        .selectFrom('deliveries')
-        .select('userId')
-        .where(groupWhere(driver, campaignId))
-        .limit(1)
-        .executeTakeFirst()
-    )?.userId ?? null;
+    church ??=
+      (
+        await db
+          .selectFrom('deliveries')
+          .select('userId')
+          .where(groupWhere(driver, campaignId))
+          .limit(1)
+          .executeTakeFirst()
+      )?.userId ?? null;
     if (church === null) return [];
     return claimWithinWarmup(db, {
       tenantId: church,

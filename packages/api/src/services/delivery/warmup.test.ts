@@ -17,7 +17,11 @@ const church = await registerUser(db, {
   churchName: 'Grace',
   email: 'g@example.org',
 });
-const { createdAt } = await db.selectFrom('users').select('createdAt').where('id', '=', church.id).executeTakeFirstOrThrow();
+const { createdAt } = await db
+  .selectFrom('users')
+  .select('createdAt')
+  .where('id', '=', church.id)
+  .executeTakeFirstOrThrow();
 const HOUR = 60 * 60 * 1000;
 let now = new Date(createdAt.getTime() + HOUR);
 const { deps, sent: jobs } = recordingDeliveryDeps(db, { emailWarmup: true, clock: () => now });
