@@ -1,5 +1,7 @@
 import { sql, type Db } from '@lampstand/db';
+import type { RawBuilder } from 'kysely';
 import { notFound } from '../../errors.js';
+import { findChurchRow } from '../church-rows.js';
 import { recordEvents } from '../events/record.js';
 import { changeConsent } from '../contacts/consent.js';
 import { findDeliveryRef, deliveryPerson } from '../delivery/events.js';
@@ -202,21 +204,24 @@ export async function countSuppressed(
         and ${suppressedSql(tenantId, sql.ref('m.email'))}`.execute(db);
     return { suppressed: Number(rows[0]?.n ?? 0) };
   }
-  if (input.listId) {
-    const list = await db
-      .selectFrom('contactLists')
-      .select('id')
-      .where('userId', '=', tenantId)
-      .where('id', '=', input.listId)
-      .executeTakeFirst();
-    if (!list) throw notFound('List not found');
-  }
+  if (input.listId)
+    await findChurchRow(db, tenantId, {
+      table: 'contactLists',
+      id: input.listId,
+      columns: ['id'],
+      missing: 'List not found',
+    });
   const who = input.listId
-    ? sql`c.id in (select contact_id from contacts_in_lists where user_id = ${tenantId} and list_id = ${input.listId})`
-    : sql`c.id = any(${input.contactIds ?? []}::int[])`;
+    ? sql<boolean>`c.id in (select contact_id from contacts_in_lists where user_id = ${tenantId} and list_id = ${input.listId})`
+    : sql<boolean>`c.id = any(${input.contactIds ?? []}::int[])`;
+  return { suppressed: await countSuppressedContacts(db, tenantId, who) };
+}
+
+/** Distinct suppressed addresses among the church's contacts `c` that `who` selects (SQL on `c`). */
+export async function countSuppressedContacts(db: Db, tenantId: number, who: RawBuilder<boolean>): Promise<number> {
   const { rows } = await sql<{ n: number }>`
     select count(distinct lower(c.email))::int as n from contacts c
     where c.user_id = ${tenantId} and ${who} and c.email is not null and c.email <> ''
       and ${suppressedSql(tenantId, sql.ref('c.email'))}`.execute(db);
-  return { suppressed: Number(rows[0]?.n ?? 0) };
+  return Number(rows[0]?.n ?? 0);
 }

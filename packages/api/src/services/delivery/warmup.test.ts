@@ -4,7 +4,7 @@ import { registerUser } from '../auth/register-user.js';
 import { getAccountStatus } from '../account/account-status.js';
 import { createOutboxTransport } from '../../providers/email.js';
 import { deliverCampaign } from './campaigns.js';
-import { recordingDeliveryDeps } from './test-deps.js';
+import { recordingDeliveryDeps, sendingCampaignWith } from './test-deps.js';
 import { warmupDay, warmupLimit } from './warmup.js';
 
 // Issue 32 §8 on a controlled clock: with EMAIL_WARMUP, a new church's email goes out 50 on its
@@ -26,26 +26,7 @@ const HOUR = 60 * 60 * 1000;
 let now = new Date(createdAt.getTime() + HOUR);
 const { deps, sent: jobs } = recordingDeliveryDeps(db, { emailWarmup: true, clock: () => now });
 
-async function campaignTo(people: number) {
-  const c = await db
-    .insertInto('emailCampaigns')
-    .values({ userId: church.id, name: 'Welcome', subject: 'Welcome', content: 'Hello', status: 'sending' })
-    .returning('id')
-    .executeTakeFirstOrThrow();
-  await db
-    .insertInto('deliveries')
-    .values(
-      Array.from({ length: people }, (_, i) => ({
-        userId: church.id,
-        channel: 'email' as const,
-        campaignId: c.id,
-        address: `p${c.id}-${i}@example.org`,
-        token: `${c.id}-${i}`.padStart(64, '0'),
-      })),
-    )
-    .execute();
-  return c.id;
-}
+const campaignTo = (people: number) => sendingCampaignWith(db, church.id, people);
 
 const sentOf = async (campaignId: number) =>
   Number(

@@ -1,4 +1,5 @@
 import { sql, type Db } from '@lampstand/db';
+import type { RawBuilder } from 'kysely';
 import type { EmailWarmup } from '../../schemas/account.js';
 
 /**
@@ -82,7 +83,7 @@ export async function claimWithinWarmup<T>(
     tenantId: number;
     now: Date;
     want: number;
-    groupWhere: ReturnType<typeof sql<boolean>>;
+    groupWhere: RawBuilder<boolean>;
     claim: (trx: Db, limit: number) => Promise<T[]>;
   },
 ): Promise<T[]> {

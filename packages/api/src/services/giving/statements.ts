@@ -15,7 +15,7 @@ import {
 import type { DeliveryDeps } from '../delivery/channels.js';
 import { formatFrom } from '../email-campaigns/channel.js';
 import { escapeHtml } from '../../render/html.js';
-import { suppressedSql } from '../deliverability/suppressions.js';
+import { countSuppressedContacts, suppressedSql } from '../deliverability/suppressions.js';
 import {
   formatStatementDate,
   renderStatement,
@@ -56,14 +56,10 @@ export async function countSuppressedDonors(
   input: z.output<typeof startStatementsSchema>,
 ): Promise<{ suppressed: number }> {
   const { timeZone } = await churchOf(db, tenantId);
-  const { rows } = await sql<{ n: number }>`
-    select count(distinct lower(c.email))::int as n from contacts c
-    where c.user_id = ${tenantId} and c.email is not null and c.email <> ''
-      and c.id in (select g.contact_id from gifts g
-                   where g.user_id = ${tenantId} and g.status = 'completed' and g.contact_id is not null
-                     and ${giftDate(timeZone)} between ${input.from}::date and ${input.to}::date)
-      and ${suppressedSql(tenantId, sql.ref('c.email'))}`.execute(db);
-  return { suppressed: Number(rows[0]?.n ?? 0) };
+  const donors = sql<boolean>`c.id in (select g.contact_id from gifts g
+    where g.user_id = ${tenantId} and g.status = 'completed' and g.contact_id is not null
+      and ${giftDate(timeZone)} between ${input.from}::date and ${input.to}::date)`;
+  return { suppressed: await countSuppressedContacts(db, tenantId, donors) };
 }
 
 async function churchOf(db: Db, tenantId: number) {

@@ -15,7 +15,7 @@ import { peopleOf, recordEvents } from '../events/record.js';
 
 type JourneyOutput = z.input<typeof journeyOutputSchema>;
 import { churchTemplates } from '../templates/templates.js';
-import { suppressedSql } from '../deliverability/suppressions.js';
+import { countSuppressedContacts } from '../deliverability/suppressions.js';
 
 /** What a version keeps: everything but the name and description. */
 export type JourneyDefinition = Pick<JourneyFields, 'trigger' | 'entryRule' | 'goal' | 'steps'>;
@@ -278,16 +278,11 @@ async function suppressedInReach(db: Db, tenantId: number, d: JourneyDefinition)
   const t = d.trigger;
   const who =
     t.kind === 'list_added' && t.listId
-      ? sql`c.id in (select contact_id from contacts_in_lists where user_id = ${tenantId} and list_id = ${t.listId})`
+      ? sql<boolean>`c.id in (select contact_id from contacts_in_lists where user_id = ${tenantId} and list_id = ${t.listId})`
       : t.kind === 'date'
-        ? sql`c.date_of_birth is not null`
+        ? sql<boolean>`c.date_of_birth is not null`
         : null;
-  if (!who) return undefined;
-  const { rows } = await sql<{ n: number }>`
-    select count(distinct lower(c.email))::int as n from contacts c
-    where c.user_id = ${tenantId} and ${who} and c.email is not null and c.email <> ''
-      and ${suppressedSql(tenantId, sql.ref('c.email'))}`.execute(db);
-  return Number(rows[0]?.n ?? 0);
+  return who ? countSuppressedContacts(db, tenantId, who) : undefined;
 }
 
 async function reachOf(db: Db, tenantId: number, d: JourneyDefinition): Promise<number | null> {
