@@ -101,6 +101,13 @@ export function emailWarmupSentence(w: EmailWarmup): string {
   );
 }
 
+/** Before a send that today's warm-up cannot take whole: how much goes today; null when it all does. */
+export function emailWarmupSendSentence(w: EmailWarmup, recipients: number): string | null {
+  if (recipients <= w.remainingToday) return null;
+  const then = w.nextDayLimit === null ? 'when the warm-up ends' : `when up to ${count(w.nextDayLimit)} can go`;
+  return `Warming up: ${count(w.remainingToday)} of these emails go out today, the rest from the next day, ${then}.`;
+}
+
 export const accountStatusSchema = sendingLimitSchema.extend({
   /** With the platform's EMAIL_WARMUP, in the church's first week: today's warm-up number; else null. */
   emailWarmup: emailWarmupSchema.nullable(),

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { freshDatabase } from '@lampstand/db/test/fresh-db';
 import { registerUser } from '../auth/register-user.js';
 import { getAccountStatus } from '../account/account-status.js';
+import { emailWarmupSendSentence } from '../../schemas/account.js';
 import { createOutboxTransport } from '../../providers/email.js';
 import { deliverCampaign } from './campaigns.js';
 import { recordingDeliveryDeps, sendingCampaignWith } from './test-deps.js';
@@ -104,6 +105,17 @@ describe('email warm-up', () => {
     expect(await deliverCampaign(deps, 'email', id)).toMatchObject({ sent: 50, finished: true });
     const big = await campaignTo(300);
     expect(await deliverCampaign(deps, 'email', big)).toMatchObject({ sent: 300, finished: true });
+  });
+
+  it('says before a send how much of it goes today', () => {
+    const w = { day: 1, days: 7, limit: 50, sentToday: 10, remainingToday: 40, nextDayAt: '', nextDayLimit: 100 };
+    expect(emailWarmupSendSentence(w, 40)).toBeNull();
+    expect(emailWarmupSendSentence({ ...w, day: 7, nextDayLimit: null }, 41)).toBe(
+      'Warming up: 40 of these emails go out today, the rest from the next day, when the warm-up ends.',
+    );
+    expect(emailWarmupSendSentence(w, 300)).toBe(
+      'Warming up: 40 of these emails go out today, the rest from the next day, when up to 100 can go.',
+    );
   });
 
   it('shows nothing when the platform has no warm-up', async () => {
