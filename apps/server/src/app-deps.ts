@@ -91,6 +91,7 @@ export async function deliveryConfigFor(
     emailFrom: config.emailFrom,
     emailRatePerSecond: config.emailRatePerSecond,
     emailConcurrency: config.emailConcurrency,
+    emailWarmup: config.emailWarmup,
     smsFromNumber: config.twilioFromNumber,
     smsRatePerSecond: config.smsRatePerSecond,
     smsConcurrency: config.smsConcurrency,

@@ -42,6 +42,8 @@ export interface Config {
   emailFrom: string;
   emailRatePerSecond?: number;
   emailConcurrency: number;
+  /** EMAIL_WARMUP: a new church's first week of email limited to 50, 100, 200, … a day (default off). */
+  emailWarmup: boolean;
   /** The bounce receiver's SMTP port (BOUNCE_SMTP_PORT); unset: no receiver. 0 picks a free port. */
   bounceSmtpPort?: number;
   /** The domain of campaign mail's VERP return path (BOUNCE_DOMAIN; default PUBLIC_URL's host). */
@@ -179,6 +181,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     emailFrom: env.EMAIL_FROM || 'Lampstand <no-reply@localhost>',
     emailRatePerSecond: positiveOrUndefined(env.EMAIL_RATE_PER_SECOND, 'EMAIL_RATE_PER_SECOND'),
     emailConcurrency: positiveOrUndefined(env.EMAIL_CONCURRENCY, 'EMAIL_CONCURRENCY') ?? 16,
+    emailWarmup: isOn(env.EMAIL_WARMUP),
     bounceSmtpPort: env.BOUNCE_SMTP_PORT ? Number(env.BOUNCE_SMTP_PORT) : undefined,
     bounceDomain: env.BOUNCE_DOMAIN || undefined,
     emailSpfInclude: env.EMAIL_SPF_INCLUDE || undefined,

@@ -1,15 +1,10 @@
 import type { FastifyInstance } from 'fastify';
 import {
-  applySmsStatus,
   describeUnsubscribe,
   describeVerificationLink,
-  handleInboundSms,
-  handleProviderEvent,
-  EMAIL_EVENT_PROVIDERS,
   recordClick,
   recordOpen,
   unsubscribeByToken,
-  validTwilioSignature,
   verifyEmailToken,
   withActor,
   PUBLIC_ACTOR,
@@ -84,70 +79,6 @@ function verificationPage(o: VerificationOutcome, used: boolean): { status: numb
  */
 export async function publicRoutes(app: FastifyInstance, opts: { deps: AppDeps }): Promise<void> {
   const { db, delivery } = opts.deps;
-
-  /** Twilio webhooks: form-encoded, signed with the auth token over PUBLIC_URL + path + params. */
-  function twilioParams(req: { body: unknown; url: string; headers: Record<string, string | string[] | undefined> }) {
-    const params = Object.fromEntries(
-      Object.entries((req.body ?? {}) as Record<string, unknown>).map(([k, v]) => [k, String(v)]),
-    );
-    const signature = req.headers['x-twilio-signature'];
-    const ok =
-      !!delivery.twilioAuthToken &&
-      validTwilioSignature(
-        delivery.twilioAuthToken,
-        `${delivery.publicUrl}${req.url}`,
-        params,
-        Array.isArray(signature) ? signature[0] : signature,
-      );
-    return { params, ok };
-  }
-
-  app.post('/api/sms/status', { config: { publicNoCsrf: true } }, async (req, reply) => {
-    const { params, ok } = twilioParams(req);
-    if (!ok) return reply.code(403).send({ message: 'Invalid Twilio signature', code: 'FORBIDDEN' });
-    await applySmsStatus(db, params);
-    return reply.code(204).send();
-  });
-
-  // Incoming texts (issue 32 §1): /api/twilio/inbound is the address to set at Twilio; the older
-  // /api/sms/inbound answers the same, for numbers configured before it.
-  for (const path of ['/api/twilio/inbound', '/api/sms/inbound']) {
-    app.post(path, { config: { publicNoCsrf: true } }, async (req, reply) => {
-      const { params, ok } = twilioParams(req);
-      if (!ok) return reply.code(403).send({ message: 'Invalid Twilio signature', code: 'FORBIDDEN' });
-      // The person who texted acts (a provider's status callback is the system's).
-      const result = await withActor(PUBLIC_ACTOR, () =>
-        handleInboundSms({ db, jobs: opts.deps.jobs }, params, delivery.smsFromNumber),
-      );
-      const twiml = result.reply
-        ? `<Response><Message>${escapeHtml(result.reply)}</Message></Response>`
-        : '<Response></Response>';
-      return reply.type('text/xml').send(`<?xml version="1.0" encoding="UTF-8"?>${twiml}`);
-    });
-  }
-
-  // Provider event webhooks (issue 32 §5): Amazon SES through SNS (signature checked with SNS's
-  // certificate), Postmark (basic auth). Unsigned or wrongly signed: 403, nothing stored.
-  app.post<{ Params: { provider: string } }>(
-    '/api/email/events/:provider',
-    { config: { publicNoCsrf: true }, bodyLimit: 256 * 1024 },
-    async (req, reply) => {
-      const provider = EMAIL_EVENT_PROVIDERS.find((p) => p === req.params.provider);
-      if (!provider) return reply.code(404).send({ message: 'Unknown email provider', code: 'NOT_FOUND' });
-      const result = await withActor({ kind: 'system', id: null }, () =>
-        handleProviderEvent(db, opts.deps.emailEvents, {
-          provider,
-          body: req.body,
-          authorization: req.headers.authorization,
-        }),
-      );
-      if (result.status !== 200)
-        return reply
-          .code(result.status)
-          .send({ message: result.message, code: result.status === 403 ? 'FORBIDDEN' : 'BAD_REQUEST' });
-      return reply.code(200).send({ ok: true, outcomes: result.outcomes });
-    },
-  );
 
   // RFC 8058 one-click unsubscribe posts application/x-www-form-urlencoded.
   app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_req, body, done) => {

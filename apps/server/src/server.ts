@@ -9,6 +9,7 @@ import type { FastifyTRPCPluginOptions } from '@trpc/server/adapters/fastify';
 import { appRouter } from '@lampstand/api/server';
 import type { AppDeps } from './app-deps.js';
 import { publicRoutes } from './public-routes.js';
+import { providerWebhookRoutes } from './provider-webhooks.js';
 import { servicePlannerPublicRoutes } from './public/service-planner.js';
 import { qrShortLinkRoutes } from './public/qr-codes.js';
 import { showUpPublic } from './public/show-up.js';
@@ -162,12 +163,13 @@ export async function createServer(config: Config, deps: AppDeps): Promise<Serve
     return reply.code(status).send(body);
   });
 
-  // Outside the cookie and session scope below: short-link redirects and public landing pages
-  // answer without a session (no cookie parsing, no session object built per request).
+  // Outside the cookie and session scope below: short-link redirects, public landing pages and the
+  // providers' webhooks answer without a session (no cookie parsing, no session object per request).
   await app.register(qrShortLinkRoutes, { deps, scanFlushMs: config.qrScanFlushMs });
   await app.register(landingPageRoutes, { deps, publicUrl: config.publicUrl });
   await app.register(portalRoutes, { deps, publicUrl: config.publicUrl });
   await app.register(givingPublicRoutes, { deps, publicUrl: config.publicUrl });
+  await app.register(providerWebhookRoutes, { deps });
 
   const secret = config.sessionSecret ?? (await getOrCreateSetting(db, 'session_secret', () => randomSecret()));
   // The routes that may read or write a session, in one scope: the cookie and session plugins hoist

@@ -60,7 +60,7 @@ export const pluginRoutes: PluginRouteDoc[] = [
   {
     method: 'POST',
     path: '/api/email/events/{provider}',
-    plugin: 'src/public-routes.ts',
+    plugin: 'src/provider-webhooks.ts',
     access: 'public',
     pathParams: { provider: ['ses', 'postmark'] },
     tag: 'Email events',

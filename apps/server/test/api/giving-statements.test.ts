@@ -210,6 +210,29 @@ describe('Giving statements', () => {
     expect((await hope.client.get('/api/giving/statements')).body).toEqual([]);
   });
 
+  it('says how many donor addresses are suppressed before making statements, and prints theirs instead (issue 32 §6)', async () => {
+    const query = `from=${from}&to=${to}`;
+    expect((await grace.client.get(`/api/giving/statements/suppressed?${query}`)).body).toEqual({ suppressed: 0 });
+    const userId = grace.user.id;
+    await app.db
+      .insertInto('emailSuppressions')
+      .values({ userId, email: 'simeon@example.org', reason: 'hard_bounce', detail: '5.1.1 User unknown' })
+      .execute();
+    expect((await grace.client.get(`/api/giving/statements/suppressed?${query}`)).body).toEqual({ suppressed: 1 });
+    expect((await hope.client.get(`/api/giving/statements/suppressed?${query}`)).body).toEqual({ suppressed: 0 });
+    expect((await grace.client.get(`/api/giving/statements/suppressed?from=${to}&to=${from}`)).status).toBe(400);
+
+    const toSimeon = () => sink.messages.filter((m) => m.envelopeTo.includes('simeon@example.org')).length;
+    const before = toSimeon();
+    const started = await grace.client.post('/api/giving/statements', { from, to });
+    expect(started.status, started.text).toBe(202);
+    const run = await runUntilDone(grace.client, started.body.id);
+    expect(run).toMatchObject({ total: 3, toEmail: 1, emailed: 1, toPrint: 2 });
+    expect(run.withoutEmail.map((d) => d.name)).toEqual(['Anna Prophet', 'Simeon Elder']);
+    await new Promise((r) => setTimeout(r, 300));
+    expect(toSimeon()).toBe(before);
+  });
+
   it('refuses bad ranges naming the field', async () => {
     const cases: [Record<string, unknown>, string, RegExp][] = [
       [{ from: '2026-02-30', to: '2026-12-31' }, 'from', /From must be a date/],

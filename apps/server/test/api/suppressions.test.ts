@@ -231,3 +231,60 @@ describe('bounces and complaints', () => {
     expect((await new HttpClient(app.url).get('/api/suppressions')).status).toBe(401);
   });
 });
+
+describe('the count before other sends (issue 32 §6)', () => {
+  it('says how many addresses of chosen contacts, a list, team members or a journey are suppressed', async () => {
+    const a = await person('gone1@example.org');
+    const b = await person('Gone2@example.org');
+    const c = await person('fine@example.org');
+    for (const email of ['gone1@example.org', 'gone2@example.org'])
+      await app.db
+        .insertInto('emailSuppressions')
+        .values({ userId: grace.user.id, email, reason: 'hard_bounce', detail: '5.1.1 User unknown' })
+        .execute();
+    const list = (await grace.client.post('/api/contact-lists', { name: 'Newcomers', type: 'email' })).body;
+    for (const p of [a, b, c]) await grace.client.post(`/api/contact-lists/${list.id}/contacts/${p.id}`);
+
+    const count = (body: unknown, client = grace.client) => client.post('/api/suppressions/count', body);
+    expect((await count({ listId: list.id })).body).toEqual({ suppressed: 2 });
+    expect((await count({ contactIds: [a.id, c.id] })).body).toEqual({ suppressed: 1 });
+    const member = (
+      await grace.client.post('/api/service-planner/members', { name: 'Gone One', email: 'gone1@example.org' })
+    ).body as { id: number };
+    expect((await count({ memberIds: [member.id] })).body).toEqual({ suppressed: 1 });
+    // Another church's ids: its list is not found, its contacts and members count as nobody.
+    expect((await count({ listId: list.id }, hope.client)).status).toBe(404);
+    expect((await count({ contactIds: [a.id, b.id] }, hope.client)).body).toEqual({ suppressed: 0 });
+    expect((await count({ memberIds: [member.id] }, hope.client)).body).toEqual({ suppressed: 0 });
+    const none = await count({});
+    expect(none.status).toBe(400);
+    expect(none.body.issues?.[0]?.path).toBe('contactIds');
+    expect((await count({ listId: 'x' })).body.issues?.[0]?.path).toBe('listId');
+
+    // A journey with an email step says it on activation: its trigger's list holds two of them.
+    const journey = (
+      await grace.client.post('/api/journeys', {
+        name: 'Welcome',
+        trigger: { kind: 'list_added', listId: list.id },
+        steps: [{ id: 'hi', kind: 'email', name: 'Hi', subject: 'Hi', content: '<p>Hi</p>', next: null }],
+      })
+    ).body as { id: number };
+    const check = await grace.client.get(
+      `/trpc/journeys.activationCheck?input=${encodeURIComponent(JSON.stringify({ id: journey.id }))}`,
+    );
+    expect(check.body.result.data).toMatchObject({ reach: 3, suppressed: 2, problems: [] });
+    // Without an email step there is nothing to skip.
+    const tasks = (
+      await grace.client.post('/api/journeys', {
+        name: 'Call',
+        trigger: { kind: 'list_added', listId: list.id },
+        steps: [{ id: 't', kind: 'task', title: 'Call', notes: '', dueInDays: 1, next: null }],
+      })
+    ).body as { id: number };
+    const quiet = await grace.client.get(
+      `/trpc/journeys.activationCheck?input=${encodeURIComponent(JSON.stringify({ id: tasks.id }))}`,
+    );
+    expect(quiet.body.result.data.suppressed).toBeUndefined();
+    expect(quiet.body.result.data.reach).toBe(3);
+  });
+});

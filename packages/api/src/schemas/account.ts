@@ -77,7 +77,40 @@ export function overDailyLimitMessage(l: SendingLimit, recipients: number, what 
         'this limit.';
 }
 
+/** Email warm-up today (EMAIL_WARMUP, issue 32 §8): a new church's first week, 50, 100, 200, … emails a day. */
+export const emailWarmupSchema = z.object({
+  /** 1–7, each 24 hours from the church's sign-up. */
+  day: z.number().int(),
+  days: z.number().int(),
+  /** Emails today's warm-up allows. */
+  limit: z.number().int(),
+  sentToday: z.number().int(),
+  remainingToday: z.number().int(),
+  /** When the next day (and its larger number) starts; emails past today's number wait until then. */
+  nextDayAt: z.string().describe('ISO 8601'),
+  /** Tomorrow's number; null on the last day. */
+  nextDayLimit: z.number().int().nullable(),
+});
+export type EmailWarmup = z.infer<typeof emailWarmupSchema>;
+
+/** 'Day 2 of 7 of warming up: your church's email goes out to at most 100 addresses today (30 sent, 70 left).' */
+export function emailWarmupSentence(w: EmailWarmup): string {
+  return (
+    `Day ${w.day} of ${w.days} of warming up: your church's email goes out to at most ${count(w.limit)} ` +
+    `addresses today (${count(w.sentToday)} sent, ${count(w.remainingToday)} left).`
+  );
+}
+
+/** Before a send that today's warm-up cannot take whole: how much goes today; null when it all does. */
+export function emailWarmupSendSentence(w: EmailWarmup, recipients: number): string | null {
+  if (recipients <= w.remainingToday) return null;
+  const then = w.nextDayLimit === null ? 'when the warm-up ends' : `when up to ${count(w.nextDayLimit)} can go`;
+  return `Warming up: ${count(w.remainingToday)} of these emails go out today, the rest from the next day, ${then}.`;
+}
+
 export const accountStatusSchema = sendingLimitSchema.extend({
+  /** With the platform's EMAIL_WARMUP, in the church's first week: today's warm-up number; else null. */
+  emailWarmup: emailWarmupSchema.nullable(),
   /** No SMTP server is configured: emails are kept in the outbox. */
   outbox: z.boolean(),
   /** With the outbox: the latest verification email kept there. */

@@ -367,6 +367,8 @@ export type JourneyOutput = z.output<typeof journeyOutputSchema>;
 export const activationCheckSchema = z.object({
   /** People the trigger could reach now (a list's members, everyone with a birthday, …); null when unknowable (any new sign-up). */
   reach: z.number().int().nullable(),
+  /** With email steps, when any: addresses among the reach that are suppressed and will be skipped (issue 32 §6). */
+  suppressed: z.number().int().optional(),
   problems: z.array(z.string()),
 });
 

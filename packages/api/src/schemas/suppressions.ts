@@ -17,3 +17,24 @@ export const suppressionSchema = z.object({
 });
 export type Suppression = z.infer<typeof suppressionSchema>;
 export const suppressionIdSchema = z.object({ id: idSchema('Suppression ID') });
+
+/** Before a send to chosen contacts, a list or team members: how many of their addresses are suppressed. */
+export const suppressedCountInputSchema = z
+  .object({
+    contactIds: z.array(idSchema('Contact ID')).min(1, 'Choose at least one contact').max(5000).optional(),
+    listId: idSchema('List ID').optional(),
+    /** Service planner team members (their own addresses), for requests. */
+    memberIds: z.array(idSchema('Member ID')).min(1, 'Choose at least one member').max(5000).optional(),
+  })
+  .refine((v) => (v.contactIds ? 1 : 0) + (v.listId ? 1 : 0) + (v.memberIds ? 1 : 0) === 1, {
+    message: 'Choose contacts, a list or team members',
+    path: ['contactIds'],
+  });
+export const suppressedCountSchema = z.object({ suppressed: z.number().int() });
+
+/** Issue 32 §6, before every send: '12 addresses are suppressed and will be skipped.' */
+export function suppressedSentence(n: number): string {
+  return n === 1
+    ? '1 address is suppressed and will be skipped.'
+    : `${new Intl.NumberFormat('en-US').format(n)} addresses are suppressed and will be skipped.`;
+}

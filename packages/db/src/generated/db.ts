@@ -370,6 +370,12 @@ export interface EmailVerificationTokens {
   userId: number;
 }
 
+export interface EmailWarmupUsage {
+  day: number;
+  sent: Generated<number>;
+  userId: number;
+}
+
 export interface Events {
   actorId: number | null;
   actorKind: 'user' | 'api_key' | 'public' | 'system';
@@ -1261,6 +1267,7 @@ export interface DB {
   emailProviderEvents: EmailProviderEvents;
   emailSuppressions: EmailSuppressions;
   emailVerificationTokens: EmailVerificationTokens;
+  emailWarmupUsage: EmailWarmupUsage;
   events: Events;
   funds: Funds;
   giftBatches: GiftBatches;

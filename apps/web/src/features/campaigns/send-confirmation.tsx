@@ -1,7 +1,13 @@
 import { Stack, Text } from '@mantine/core';
 import { modals } from '@mantine/modals';
 import type { RecipientCount } from '@lampstand/api/schemas/campaigns';
-import { dailyLimitReason, overDailyLimitMessage, type SendingLimit } from '@lampstand/api/schemas/account';
+import {
+  dailyLimitReason,
+  emailWarmupSendSentence,
+  overDailyLimitMessage,
+  type AccountStatus,
+} from '@lampstand/api/schemas/account';
+import { suppressedSentence } from '@lampstand/api/schemas/suppressions';
 import { smsSegmentsOfMessage } from '@lampstand/api/schemas/sms-campaigns';
 import { errorMessage } from '../../lib/errors';
 import { trpc } from '../../lib/trpc';
@@ -47,8 +53,8 @@ export function useSendConfirmation(channel: CampaignChannel) {
     }
   };
 
-  /** The church's daily limit (null when it cannot be read: the server still checks). */
-  const sendingLimit = async (): Promise<SendingLimit | null> => {
+  /** The church's daily limit and email warm-up (null when it cannot be read: the server still checks). */
+  const sendingLimit = async (): Promise<AccountStatus | null> => {
     try {
       return await utils.account.status.fetch(undefined, { staleTime: 0 });
     } catch {
@@ -85,6 +91,8 @@ export function useSendConfirmation(channel: CampaignChannel) {
       });
       return;
     }
+    const warmup =
+      channel === 'email' && limit?.emailWarmup ? emailWarmupSendSentence(limit.emailWarmup, c.recipients) : null;
     const texts = channel === 'sms' ? smsSegmentsOfMessage(o.content ?? '', churchName).segments * c.recipients : 0;
     modals.openConfirmModal({
       title: `Send ${o.name}?`,
@@ -94,13 +102,8 @@ export function useSendConfirmation(channel: CampaignChannel) {
             Send to {people(c.recipients)} on {lists}?
           </Text>
           {channel === 'sms' ? <SmsTextCount content={o.content ?? ''} recipients={c.recipients} /> : null}
-          {c.suppressed ? (
-            <Text size="sm">
-              {c.suppressed === 1
-                ? '1 address is suppressed and will be skipped.'
-                : `${c.suppressed.toLocaleString('en-US')} addresses are suppressed and will be skipped.`}
-            </Text>
-          ) : null}
+          {c.suppressed ? <Text size="sm">{suppressedSentence(c.suppressed)}</Text> : null}
+          {warmup ? <Text size="sm">{warmup}</Text> : null}
           <Text size="sm" c="dimmed">
             Only {WHO[channel]} are counted. Once sent, it cannot be called back.
           </Text>

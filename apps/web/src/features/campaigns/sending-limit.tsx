@@ -1,10 +1,15 @@
 import { Alert, Anchor, Button, Group, Stack, Text } from '@mantine/core';
-import { IconShieldCheck } from '@tabler/icons-react';
+import { IconFlame, IconShieldCheck } from '@tabler/icons-react';
 import { Link } from 'react-router-dom';
-import { dailyLimitReason, type SendingLimit } from '@lampstand/api/schemas/account';
+import {
+  dailyLimitReason,
+  emailWarmupSentence,
+  type EmailWarmup,
+  type SendingLimit,
+} from '@lampstand/api/schemas/account';
 import { trpc } from '../../lib/trpc';
 import { useSave } from '../../lib/use-save';
-import { formatNumber } from '../../ui/format';
+import { formatDate, formatNumber, formatTime } from '../../ui/format';
 
 /** '40 sent in the last 24 hours, 60 left.' */
 export const dailyUsage = (l: SendingLimit) =>
@@ -19,15 +24,45 @@ export function useSendVerificationEmail() {
   });
 }
 
+/** With the platform's email warm-up, in a new church's first week: today's number, and what waits. */
+function EmailWarmupNotice({ warmup: w }: { warmup: EmailWarmup }) {
+  const next = `${formatDate(w.nextDayAt)} ${formatTime(w.nextDayAt)}`;
+  return (
+    <Alert
+      color="blue"
+      mb="md"
+      icon={<IconFlame size={18} />}
+      title={`Warming up: at most ${formatNumber(w.limit)} emails today`}
+    >
+      <Text size="sm">
+        {emailWarmupSentence(w)} A new church&apos;s email starts small and doubles each day for its first {w.days}{' '}
+        days, so that mail providers come to trust it. Emails past today&apos;s number wait and go out from {next}
+        {w.nextDayLimit === null ? ', with no warm-up limit.' : `, when up to ${formatNumber(w.nextDayLimit)} can go.`}
+      </Text>
+    </Alert>
+  );
+}
+
 /**
  * On the campaign screens, before anyone clicks Send: the church's daily limit, why it exists, how
- * much of it is left, and how to lift it. Nothing shows when the church has no limit.
+ * much of it is left, and how to lift it; on the email screens, the email warm-up of a new church.
+ * Nothing shows when the church has no limit.
  */
-export function SendingLimitNotice() {
+export function SendingLimitNotice({ channel = 'email' }: { channel?: 'email' | 'sms' }) {
   const status = trpc.account.status.useQuery();
-  const send = useSendVerificationEmail();
   const l = status.data;
-  if (!l || l.limit === null) return null;
+  const warmup = channel === 'email' && l?.emailWarmup ? <EmailWarmupNotice warmup={l.emailWarmup} /> : null;
+  if (!l || l.limit === null) return warmup;
+  return (
+    <>
+      {warmup}
+      <DailyLimitNotice l={l} />
+    </>
+  );
+}
+
+function DailyLimitNotice({ l }: { l: SendingLimit }) {
+  const send = useSendVerificationEmail();
   const unverified = l.source === 'unverified';
   return (
     <Alert
@@ -36,7 +71,7 @@ export function SendingLimitNotice() {
       styles={{ title: { color: 'var(--mantine-color-dark-7)' }, icon: { color: 'var(--mantine-color-dark-7)' } }}
       mb="md"
       icon={<IconShieldCheck size={18} />}
-      title={`Campaigns reach at most ${formatNumber(l.limit)} people a day`}
+      title={`Campaigns reach at most ${formatNumber(l.limit ?? 0)} people a day`}
     >
       <Stack gap="xs">
         <Text size="sm">

@@ -4,6 +4,7 @@ import { useEffect, useState } from 'react';
 import { formatCents } from '@lampstand/api/schemas/giving';
 import type { RouterOutputs } from '@lampstand/api';
 import { trpc } from '../../lib/trpc';
+import { suppressedSentence } from '@lampstand/api/schemas/suppressions';
 import { useSave } from '../../lib/use-save';
 import { DataTable } from '../../ui/data-table';
 import { PageHeader } from '../../ui/page-header';
@@ -131,6 +132,10 @@ export function StatementsPage() {
     fieldErrorsOnly: true,
   });
   const shown = runId ?? runs.data?.[0]?.id ?? null;
+  // Issue 32 §6: before making them, how many donors' addresses are suppressed and will be skipped.
+  const datesOk = /^\d{4}-\d{2}-\d{2}$/.test(from) && /^\d{4}-\d{2}-\d{2}$/.test(to) && from <= to;
+  const suppressed = trpc.giving.statementsSuppressed.useQuery({ from, to }, { enabled: datesOk, retry: false }).data
+    ?.suppressed;
   return (
     <>
       <PageHeader title="Giving" description="Funds donors give to, recurring gifts and the gifts received." />
@@ -150,6 +155,9 @@ export function StatementsPage() {
                 One PDF per donor with each gift (date, fund, method, amount) and the total, emailed to donors with an
                 email; the others are in one PDF to print.
               </Text>
+              {datesOk && suppressed ? (
+                <Text size="sm">{suppressedSentence(suppressed)} Their statements are in the PDF to print.</Text>
+              ) : null}
               <Group align="flex-end" wrap="wrap">
                 <TextInput
                   label="From"

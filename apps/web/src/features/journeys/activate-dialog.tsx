@@ -1,6 +1,7 @@
 import { Alert, Button, Group, List, Loader, Modal, Stack, Text } from '@mantine/core';
 import { useEffect, useState } from 'react';
 import type { JourneyOutput } from '@lampstand/api/schemas/journeys';
+import { suppressedSentence } from '@lampstand/api/schemas/suppressions';
 import { trpc } from '../../lib/trpc';
 import { errorMessage } from '../../lib/errors';
 import { useSave } from '../../lib/use-save';
@@ -71,6 +72,7 @@ export function ActivateDialog({
               ? 'Each person the trigger finds from now on enters the journey.'
               : `The trigger could reach ${formatNumber(reach)} ${reach === 1 ? 'person' : 'people'} now.`}{' '}
             Messages go out under your consent and sending rules.
+            {check.data?.suppressed ? ` ${suppressedSentence(check.data.suppressed)}` : ''}
           </Text>
         )}
         <Group justify="flex-end">

@@ -2,6 +2,7 @@ import { Alert, Button, Group, Modal, MultiSelect, SegmentedControl, Select, Sta
 import { useDebouncedValue } from '@mantine/hooks';
 import { useState } from 'react';
 import type { JourneyOutput } from '@lampstand/api/schemas/journeys';
+import { suppressedSentence } from '@lampstand/api/schemas/suppressions';
 import { trpc } from '../../lib/trpc';
 import { useSave } from '../../lib/use-save';
 import { formatNumber } from '../../ui/format';
@@ -45,6 +46,12 @@ export function EnrollDialog({
   });
   const count = mode === 'contacts' ? contactIds.length : listId ? refs.listCount(Number(listId)) : undefined;
   const ready = mode === 'contacts' ? contactIds.length > 0 : Boolean(listId);
+  // Issue 32 §6: a journey with email steps says, before enrolling, how many addresses it will skip.
+  const emails = journey.steps.some((s) => s.kind === 'email');
+  const suppressed = trpc.suppressions.count.useQuery(
+    mode === 'contacts' ? { contactIds: contactIds.map(Number) } : { listId: Number(listId) },
+    { enabled: emails && ready },
+  ).data?.suppressed;
   return (
     <Modal opened onClose={onClose} title={`Enrol people in ${journey.name}`} size="lg">
       <Stack>
@@ -86,6 +93,7 @@ export function EnrollDialog({
             searchable
           />
         )}
+        {ready && suppressed ? <Text size="sm">{suppressedSentence(suppressed)}</Text> : null}
         <Text size="sm" c="dimmed">
           Each person enters under the journey’s entry rule; someone already in it, or who may not enter again yet, is
           left out.

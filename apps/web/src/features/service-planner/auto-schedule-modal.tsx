@@ -5,6 +5,7 @@ import type { ScheduleProposal } from '@lampstand/api/schemas/service-planner';
 import { trpc } from '../../lib/trpc';
 import { useSave } from '../../lib/use-save';
 import { confirmAction } from '../../ui/confirm';
+import { suppressedSentence } from '@lampstand/api/schemas/suppressions';
 import { dayLabel } from './bits';
 import { PLANNER_STALE_MS } from './plans-tab';
 import { ScheduleMatrix, type MatrixRow } from './schedule-matrix';
@@ -35,6 +36,7 @@ function AutoScheduleModal({ onClose }: { onClose: () => void }) {
   const [positionIds, setPositionIds] = useState<string[] | null>(null);
   const [proposal, setProposal] = useState<ScheduleProposal | null>(null);
   const [slots, setSlots] = useState<Slot[]>([]);
+  const utils = trpc.useUtils();
   const chosenPlans = planIds ?? (plans.data ?? []).slice(0, 8).map((p) => String(p.id));
   // At first, the positions the chosen plans need (from their template).
   const chosenPositions = positionIds ?? [
@@ -95,12 +97,22 @@ function AutoScheduleModal({ onClose }: { onClose: () => void }) {
               : s,
           ),
     );
-  const send = () => {
+  const send = async () => {
     const count = slots.length;
-    const who = new Set(slots.map((s) => s.memberId)).size;
+    const members = [...new Set(slots.map((s) => s.memberId))];
+    const who = members.length;
+    // Issue 32 §6: the addresses that are suppressed, said before sending.
+    const suppressed = who
+      ? await utils.suppressions.count
+          .fetch({ memberIds: members })
+          .then((r) => r.suppressed)
+          .catch(() => 0)
+      : 0;
     confirmAction({
       title: 'Send requests',
-      text: `Send ${count} request${count === 1 ? '' : 's'} to ${who} ${who === 1 ? 'person' : 'people'}? Each gets an email with Accept and Decline.`,
+      text:
+        `Send ${count} request${count === 1 ? '' : 's'} to ${who} ${who === 1 ? 'person' : 'people'}? Each gets an email with Accept and Decline.` +
+        (suppressed ? ` ${suppressedSentence(suppressed)}` : ''),
       confirm: 'Send requests',
       onConfirm: () =>
         commit.mutate({
@@ -202,7 +214,7 @@ function AutoScheduleModal({ onClose }: { onClose: () => void }) {
               <Button variant="default" onClick={() => setProposal(null)}>
                 Back
               </Button>
-              <Button loading={commit.isPending} disabled={slots.length === 0} onClick={send}>
+              <Button loading={commit.isPending} disabled={slots.length === 0} onClick={() => void send()}>
                 Send requests
               </Button>
             </Group>

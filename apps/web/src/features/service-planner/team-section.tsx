@@ -20,7 +20,8 @@ import type { Assignment, createAssignmentSchema, PlanDetail } from '@lampstand/
 import { trpc } from '../../lib/trpc';
 import { errorMessage, httpStatus } from '../../lib/errors';
 import { notifyError, notifySuccess } from '../../ui/notify';
-import { confirmDestructive } from '../../ui/confirm';
+import { confirmAction, confirmDestructive } from '../../ui/confirm';
+import { suppressedSentence } from '@lampstand/api/schemas/suppressions';
 import { AssignmentStatusBadge, timeLabel } from './bits';
 
 /** 'At 9:00 AM' or 'All times' (issue 31 §3); nothing for a plan held once. */
@@ -213,7 +214,7 @@ export function TeamSection({ plan }: { plan: PlanDetail }) {
           .then(() => utils.servicePlanner.plans.invalidate())
           .catch((err: unknown) => notifyError('Failed to remove assignment', errorMessage(err))),
     });
-  const sendRequests = async () => {
+  const sendNow = async () => {
     try {
       const res = await send.mutateAsync({ id: plan.id });
       await utils.servicePlanner.plans.invalidate();
@@ -221,6 +222,29 @@ export function TeamSection({ plan }: { plan: PlanDetail }) {
     } catch (err) {
       notifyError('Failed to send requests', errorMessage(err));
     }
+  };
+  // Issue 32 §6: when some of the addresses are suppressed, say how many before sending.
+  const sendRequests = async () => {
+    const memberIds = [
+      ...new Set(
+        plan.assignments
+          .filter((a) => a.status === 'scheduled' && !a.requestedAt && a.memberEmail)
+          .map((a) => a.memberId),
+      ),
+    ];
+    const suppressed = memberIds.length
+      ? await utils.suppressions.count
+          .fetch({ memberIds })
+          .then((r) => r.suppressed)
+          .catch(() => 0)
+      : 0;
+    if (!suppressed) return sendNow();
+    confirmAction({
+      title: 'Send requests',
+      text: `Send ${unasked} request${unasked === 1 ? '' : 's'}? ${suppressedSentence(suppressed)}`,
+      confirm: 'Send requests',
+      onConfirm: () => void sendNow(),
+    });
   };
 
   return (

@@ -60,7 +60,7 @@ export function SmsCampaignsPage() {
           </Button>
         }
       />
-      <SendingLimitNotice />
+      <SendingLimitNotice channel="sms" />
       {editing ? (
         <CampaignForm
           key={editing === 'new' ? 'new' : editing.id}

@@ -54,7 +54,7 @@ export const accountRouter = router({
     .meta(
       rest.get(
         '/api/account/status',
-        'Whether the account email is verified, and the daily recipient limit of campaigns (limit, source, usedLast24h, remaining)',
+        'Whether the account email is verified, the daily recipient limit of campaigns (limit, source, usedLast24h, remaining), and the email warm-up of a new church (emailWarmup)',
       ),
     )
     .output(accountStatusSchema)
@@ -64,6 +64,8 @@ export const accountRouter = router({
           db: ctx.db,
           email: ctx.services.email,
           unverifiedDailyRecipients: ctx.services.delivery.unverifiedDailyRecipients,
+          emailWarmup: ctx.services.delivery.emailWarmup,
+          now: ctx.services.delivery.clock?.(),
         },
         ctx.tenantId,
       ),

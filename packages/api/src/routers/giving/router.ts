@@ -28,7 +28,9 @@ import {
   statementRunSchema,
   statementRunSummarySchema,
 } from '../../schemas/giving-statements.js';
+import { suppressedCountSchema } from '../../schemas/suppressions.js';
 import {
+  countSuppressedDonors,
   downloadStatementRun,
   getStatementRun,
   listStatementRuns,
@@ -245,6 +247,16 @@ export const givingRouter = router({
     .meta(rest.get('/api/giving/statements', 'Giving statement runs, newest first, with their progress'))
     .output(z.array(statementRunSummarySchema))
     .query(({ ctx }) => listStatementRuns(ctx.db, ctx.tenantId)),
+  statementsSuppressed: protectedProcedure
+    .meta(
+      rest.get(
+        '/api/giving/statements/suppressed',
+        'Before making statements for from–to: how many donor addresses are suppressed and will be skipped (their statements go in the PDF to print)',
+      ),
+    )
+    .input(startStatementsSchema)
+    .output(suppressedCountSchema)
+    .query(({ ctx, input }) => countSuppressedDonors(ctx.db, ctx.tenantId, input)),
   startStatements: protectedProcedure
     .meta(
       rest.post(

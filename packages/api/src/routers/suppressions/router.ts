@@ -1,6 +1,11 @@
 import { z } from 'zod';
-import { suppressionIdSchema, suppressionSchema } from '../../schemas/suppressions.js';
-import { listSuppressions, removeSuppression } from '../../services/deliverability/suppressions.js';
+import {
+  suppressedCountInputSchema,
+  suppressedCountSchema,
+  suppressionIdSchema,
+  suppressionSchema,
+} from '../../schemas/suppressions.js';
+import { countSuppressed, listSuppressions, removeSuppression } from '../../services/deliverability/suppressions.js';
 import { protectedProcedure, router } from '../../trpc.js';
 import { restTag } from '../../rest-meta.js';
 
@@ -18,4 +23,15 @@ export const suppressionsRouter = router({
     .input(suppressionIdSchema)
     .output(z.object({ id: z.number().int() }))
     .mutation(({ ctx, input }) => removeSuppression(ctx.db, ctx.tenantId, ctx.effectiveUser.id, input)),
+  count: protectedProcedure
+    .meta(
+      rest.post(
+        '/api/suppressions/count',
+        'Before a send (a journey enrolment, requests): how many addresses of the chosen contacts, or of a list, are suppressed and will be skipped',
+        { status: 200, errors: [404] },
+      ),
+    )
+    .input(suppressedCountInputSchema)
+    .output(suppressedCountSchema)
+    .query(({ ctx, input }) => countSuppressed(ctx.db, ctx.tenantId, input)),
 });

@@ -3,7 +3,7 @@ import { smsKeyword } from '../../schemas/sms-campaigns.js';
 import { setConsent } from '../contacts/consent.js';
 import { personOf, recordEvent } from '../events/record.js';
 import type { JobQueue } from '../../jobs.js';
-import { matchChurchKeyword, runKeywordActions } from './keywords.js';
+import { keywordCandidates, runKeywordActions, type MatchedKeyword } from './keywords.js';
 import { preview } from './preview.js';
 
 export interface InboundResult {
@@ -19,13 +19,12 @@ export interface InboundResult {
 export const SHARED_NUMBER_ROUTING_DAYS = 30;
 
 /**
- * The churches a text to `to` belongs to: the church(es) whose own sending number it is; for the
- * shared platform number, every church that texted `from` in the last 30 days (a campaign text or
- * a reply, sent or delivered). None: the text is kept (sms_inbound_messages) but reaches no inbox.
+ * The churches a text to `to` belongs to: `owners`, the church(es) whose own sending number it is;
+ * for the shared platform number, every church that texted `from` in the last 30 days (a campaign
+ * text or a reply, sent or delivered). None: the text is kept (sms_inbound_messages) but reaches no inbox.
  */
-async function routeInbound(db: Db, o: { from: string; to: string; platformNumber: string }) {
-  const owners = await db.selectFrom('churchSettings').select('userId').where('smsFromNumber', '=', o.to).execute();
-  if (owners.length > 0) return { churches: owners.map((r) => r.userId), own: true };
+async function routeInbound(db: Db, o: { from: string; to: string; platformNumber: string; owners: number[] }) {
+  if (o.owners.length > 0) return { churches: o.owners, own: true };
   if (o.to !== o.platformNumber) return { churches: [], own: false };
   const { rows } = await sql<{ userId: number }>`
     select distinct d.user_id from deliveries d
@@ -73,14 +72,22 @@ async function storeInboundSms(
   const reserved = smsKeyword(body);
   const none = { reply: null, changed: 0, conversationIds: [], repliesQueued: [], taskNotices: [] };
   return db.transaction().execute(async (trx) => {
-    const inbound = await trx
-      .insertInto('smsInboundMessages')
-      .values({ messageSid: sid, fromNumber: from, toNumber: to, body, keyword: reserved })
-      .onConflict((oc) => oc.column('messageSid').doNothing())
-      .returning('id')
-      .executeTakeFirst();
+    // Stored once per provider message, and the church(es) whose own number it is, in one round trip
+    // (a text is a handful of statements: `pnpm bench:inbound` counts them).
+    const { rows } = await sql<{ id: number | null; owners: number[] }>`
+      with ins as (
+        insert into sms_inbound_messages (message_sid, from_number, to_number, body, keyword)
+        values (${sid}, ${from}, ${to}, ${body}, ${reserved})
+        on conflict (message_sid) do nothing
+        returning id
+      )
+      select (select id from ins) as id,
+             array(select user_id from church_settings where sms_from_number = ${to} order by user_id) as owners`.execute(
+      trx,
+    );
+    const inbound = rows[0]?.id ? { id: rows[0].id } : null;
     if (!inbound || !from) return none;
-    const route = await routeInbound(trx, { from, to, platformNumber });
+    const route = await routeInbound(trx, { from, to, platformNumber, owners: rows[0]!.owners });
     if (route.churches.length === 0 && to !== platformNumber) return none;
 
     // STOP/START: the church owning the number, or every church with the sender as a contact.
@@ -109,13 +116,17 @@ async function storeInboundSms(
     const taskNotices: number[] = [];
     for (const churchId of route.churches) {
       // The church's own keyword (issue 32 §3), unless the text is STOP, START or HELP.
-      const matched = reserved ? null : await matchChurchKeyword(trx, churchId, body);
+      const { matched, knownId } = await keywordAndTexter(trx, churchId, {
+        from,
+        candidates: reserved ? [] : keywordCandidates(body),
+      });
       const keyword = reserved ? reserved.toUpperCase() : (matched?.keyword ?? null);
       const { conversationId, contact } = await storeOnConversation(trx, churchId, {
         from,
         body,
         inboundId: inbound.id,
         keyword,
+        knownId,
       });
       conversationIds.push(conversationId);
       const outcome = matched
@@ -141,6 +152,7 @@ async function storeInboundSms(
       });
     }
 
+    if (!reserved) return { reply: null, changed, conversationIds, repliesQueued, taskNotices };
     const churchIds = [...new Set([...consentChurches, ...route.churches])];
     const names = churchIds.length
       ? (await trx.selectFrom('users').select('churchName').where('id', 'in', churchIds).orderBy('id').execute())
@@ -167,59 +179,74 @@ interface ConversationContact {
   phone: string | null;
 }
 
-/** The church's conversation with `from` (made, or reopened, with one more unread text) and the text on it. */
+/**
+ * The church's keyword the text starts with (the longest of `candidates`; none when empty) and the
+ * church's contact with the texter's number, in one round trip.
+ */
+async function keywordAndTexter(
+  trx: Db,
+  churchId: number,
+  o: { from: string; candidates: string[] },
+): Promise<{ matched: MatchedKeyword | null; knownId: number | null }> {
+  const { rows } = await sql<MatchedKeyword & { knownId: number | null; id: number | null }>`
+    select (select c.id from contacts c where c.user_id = ${churchId} and c.phone_e164 = ${o.from} order by c.id limit 1)
+             as known_id,
+           k.id, k.keyword, k.reply_text, k.list_id, k.journey_id, k.task_title
+    from (select 1) one
+    left join lateral (
+      select id, keyword, reply_text, list_id, journey_id, task_title from sms_keywords
+      where user_id = ${churchId} and keyword = any(${o.candidates}::text[])
+      order by length(keyword) desc limit 1
+    ) k on true`.execute(trx);
+  const r = rows[0]!;
+  const matched =
+    r.id === null
+      ? null
+      : {
+          id: r.id,
+          keyword: r.keyword,
+          replyText: r.replyText,
+          listId: r.listId,
+          journeyId: r.journeyId,
+          taskTitle: r.taskTitle,
+        };
+  return { matched, knownId: r.knownId };
+}
+
+/**
+ * The church's conversation with `from` (made, or reopened, with one more unread text), the text
+ * on it, and the conversation's contact, in one statement.
+ */
 async function storeOnConversation(
   trx: Db,
   churchId: number,
-  o: { from: string; body: string; inboundId: number; keyword: string | null },
+  o: { from: string; body: string; inboundId: number; keyword: string | null; knownId: number | null },
 ): Promise<{ conversationId: number; contact: ConversationContact | null }> {
-  const known = await trx
-    .selectFrom('contacts')
-    .select('id')
-    .where('userId', '=', churchId)
-    .where('phoneE164', '=', o.from)
-    .orderBy('id')
-    .limit(1)
-    .executeTakeFirst();
-  const conversation = await trx
-    .insertInto('conversations')
-    .values({
-      userId: churchId,
-      contactId: known?.id ?? null,
-      phoneE164: o.from,
-      unreadCount: 1,
-      lastMessagePreview: preview(o.body),
-    })
-    .onConflict((oc) =>
-      oc.columns(['userId', 'phoneE164']).doUpdateSet({
-        unreadCount: sql`conversations.unread_count + 1`,
-        lastMessageAt: sql`now()`,
-        lastMessagePreview: (eb) => eb.ref('excluded.lastMessagePreview'),
-        // A new text reopens a closed conversation.
-        status: 'open',
-        contactId: sql`coalesce(conversations.contact_id, excluded.contact_id)`,
-        updatedAt: sql`now()`,
-      }),
+  const { rows } = await sql<
+    { conversationId: number } & { [K in keyof ConversationContact]: ConversationContact[K] | null }
+  >`
+    with conv as (
+      insert into conversations (user_id, contact_id, phone_e164, unread_count, last_message_preview)
+      values (${churchId}, ${o.knownId}, ${o.from}, 1, ${preview(o.body)})
+      on conflict (user_id, phone_e164) do update set
+        unread_count = conversations.unread_count + 1,
+        last_message_at = now(),
+        last_message_preview = excluded.last_message_preview,
+        -- A new text reopens a closed conversation.
+        status = 'open',
+        contact_id = coalesce(conversations.contact_id, excluded.contact_id),
+        updated_at = now()
+      returning id, contact_id
+    ), msg as (
+      insert into conversation_messages (user_id, conversation_id, direction, body, inbound_message_id, keyword)
+      select ${churchId}, conv.id, 'inbound', ${o.body}, ${o.inboundId}, ${o.keyword} from conv
     )
-    .returning(['id', 'contactId'])
-    .executeTakeFirstOrThrow();
-  await trx
-    .insertInto('conversationMessages')
-    .values({
-      userId: churchId,
-      conversationId: conversation.id,
-      direction: 'inbound',
-      body: o.body,
-      inboundMessageId: o.inboundId,
-      keyword: o.keyword,
-    })
-    .execute();
-  const contact = conversation.contactId
-    ? ((await trx
-        .selectFrom('contacts')
-        .select(['id', 'firstName', 'lastName', 'email', 'phone'])
-        .where('id', '=', conversation.contactId)
-        .executeTakeFirst()) ?? null)
-    : null;
-  return { conversationId: conversation.id, contact };
+    select conv.id as conversation_id, c.id, c.first_name, c.last_name, c.email, c.phone
+    from conv left join contacts c on c.id = conv.contact_id`.execute(trx);
+  const r = rows[0]!;
+  const contact =
+    r.id === null
+      ? null
+      : { id: r.id, firstName: r.firstName ?? '', lastName: r.lastName ?? '', email: r.email, phone: r.phone };
+  return { conversationId: r.conversationId, contact };
 }

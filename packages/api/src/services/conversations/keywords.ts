@@ -155,22 +155,14 @@ export interface MatchedKeyword {
 }
 
 /**
- * The church's keyword an incoming text starts with: its first two words ('JOIN YOUTH') before its
- * first word ('JOIN'); any case, punctuation ignored ('Pray!' is PRAY).
+ * The keywords an incoming text may start with, longest first: its first two words ('JOIN YOUTH')
+ * before its first word ('JOIN'); any case, punctuation ignored ('Pray!' is PRAY). The church's
+ * keyword among them is looked up with the texter (inbound.ts).
  */
-export async function matchChurchKeyword(db: Db, churchId: number, body: string): Promise<MatchedKeyword | null> {
+export function keywordCandidates(body: string): string[] {
   const words = keywordWords(body);
-  if (words.length === 0) return null;
-  const candidates = words.length > 1 ? [`${words[0]} ${words[1]}`, words[0]!] : [words[0]!];
-  const row = await db
-    .selectFrom('smsKeywords')
-    .select(['id', 'keyword', 'replyText', 'listId', 'journeyId', 'taskTitle'])
-    .where('userId', '=', churchId)
-    .where('keyword', 'in', candidates)
-    .orderBy(sql`length(keyword)`, 'desc')
-    .limit(1)
-    .executeTakeFirst();
-  return row ?? null;
+  if (words.length === 0) return [];
+  return words.length > 1 ? [`${words[0]} ${words[1]}`, words[0]!] : [words[0]!];
 }
 
 export interface KeywordOutcome {

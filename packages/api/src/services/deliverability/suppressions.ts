@@ -1,5 +1,7 @@
 import { sql, type Db } from '@lampstand/db';
+import type { RawBuilder } from 'kysely';
 import { notFound } from '../../errors.js';
+import { findChurchRow } from '../church-rows.js';
 import { recordEvents } from '../events/record.js';
 import { changeConsent } from '../contacts/consent.js';
 import { findDeliveryRef, deliveryPerson } from '../delivery/events.js';
@@ -178,4 +180,42 @@ export async function removeSuppression(db: Db, tenantId: number, userId: number
 export function suppressedSql(userId: unknown, email: unknown) {
   return sql<boolean>`exists (select 1 from email_suppressions s
     where s.user_id = ${userId} and s.email = lower(${email}) and s.removed_at is null)`;
+}
+
+/**
+ * Before a send to chosen contacts or team members (of the church; others' ids count as nobody) or a
+ * list's members: how many of their addresses are suppressed and will be skipped (distinct addresses).
+ */
+export async function countSuppressed(
+  db: Db,
+  tenantId: number,
+  input: { contactIds?: number[]; listId?: number; memberIds?: number[] },
+): Promise<{ suppressed: number }> {
+  if (input.memberIds) {
+    const { rows } = await sql<{ n: number }>`
+      select count(distinct lower(m.email))::int as n from team_members m
+      where m.user_id = ${tenantId} and m.id = any(${input.memberIds}::int[]) and m.email is not null and m.email <> ''
+        and ${suppressedSql(tenantId, sql.ref('m.email'))}`.execute(db);
+    return { suppressed: Number(rows[0]?.n ?? 0) };
+  }
+  if (input.listId)
+    await findChurchRow(db, tenantId, {
+      table: 'contactLists',
+      id: input.listId,
+      columns: ['id'],
+      missing: 'List not found',
+    });
+  const who = input.listId
+    ? sql<boolean>`c.id in (select contact_id from contacts_in_lists where user_id = ${tenantId} and list_id = ${input.listId})`
+    : sql<boolean>`c.id = any(${input.contactIds ?? []}::int[])`;
+  return { suppressed: await countSuppressedContacts(db, tenantId, who) };
+}
+
+/** Distinct suppressed addresses among the church's contacts `c` that `who` selects (SQL on `c`). */
+export async function countSuppressedContacts(db: Db, tenantId: number, who: RawBuilder<boolean>): Promise<number> {
+  const { rows } = await sql<{ n: number }>`
+    select count(distinct lower(c.email))::int as n from contacts c
+    where c.user_id = ${tenantId} and ${who} and c.email is not null and c.email <> ''
+      and ${suppressedSql(tenantId, sql.ref('c.email'))}`.execute(db);
+  return Number(rows[0]?.n ?? 0);
 }

@@ -31,6 +31,10 @@ export interface DeliveryConfig {
   retryBaseSeconds: number;
   /** People a day a church with an unverified email reaches (UNVERIFIED_DAILY_RECIPIENTS, default 100). */
   unverifiedDailyRecipients?: number;
+  /** EMAIL_WARMUP: a new church's first week of email limited to 50, 100, 200, … a day (warmup.ts). */
+  emailWarmup?: boolean;
+  /** The clock due deliveries and warm-up days are read on; the database's `now()` when absent (tests set one). */
+  clock?: () => Date;
   /** Let social-post webhooks reach loopback and private addresses (local receivers, tests). */
   socialWebhookAllowPrivate?: boolean;
   /** Outgoing webhooks: plain http allowed (development and tests), and how far they reach. */

@@ -4,6 +4,7 @@ import { freshDatabase } from '@lampstand/db/test/fresh-db';
 import { registerUser } from '../auth/register-user.js';
 import { defaultDeliveryConfig, type DeliveryConfig } from './config.js';
 import { runDeliveries, type ChannelDriver, type Delivery } from './engine.js';
+import { sendingCampaignWith } from './test-deps.js';
 
 const { db } = await freshDatabase();
 const church = await registerUser(db, {
@@ -23,26 +24,7 @@ const config: DeliveryConfig = {
   smsFromNumber: '+15005550006',
 };
 
-async function campaignOf(recipients: number) {
-  const c = await db
-    .insertInto('emailCampaigns')
-    .values({ userId: church.id, name: 'C', subject: 'S', content: 'x', status: 'sending' })
-    .returning('id')
-    .executeTakeFirstOrThrow();
-  await db
-    .insertInto('deliveries')
-    .values(
-      Array.from({ length: recipients }, (_, i) => ({
-        userId: church.id,
-        channel: 'email' as const,
-        campaignId: c.id,
-        address: `p${i}.${c.id}@example.org`,
-        token: `${c.id}-${i}`.padStart(64, '0'),
-      })),
-    )
-    .execute();
-  return c.id;
-}
+const campaignOf = (recipients: number) => sendingCampaignWith(db, church.id, recipients);
 
 /** A driver that records what it sent; `gate` holds every send until it resolves. */
 function recordingDriver(

@@ -3,6 +3,7 @@ import { sql, type Channel, type DeliveriesTable, type DeliveryKind, type Db } f
 import type { Selectable } from 'kysely';
 import type { DeliveryConfig } from './config.js';
 import { takeRateSlot } from './rate-limit.js';
+import { claimWithinWarmup } from './warmup.js';
 import { performance } from 'node:perf_hooks';
 import type { NewEvent } from '../../schemas/events.js';
 import { recordEvents } from '../events/record.js';
@@ -287,9 +288,32 @@ function claimQueue<C>(db: Db, driver: ChannelDriver<C>, campaignId: number, con
   const queue: Claimed[] = [];
   let exhausted = false;
   let claiming: Promise<void> | null = null;
+  // Email in a new church's first week, with EMAIL_WARMUP: at most the day's warm-up number (warmup.ts).
+  const warmup = config.emailWarmup && driver.channel === 'email';
+  let church: number | null | undefined;
+  const claim = async (): Promise<Delivery[]> => {
+    if (!warmup) return claimBatch(db, driver, campaignId, config, batchSize);
+    church ??=
+      (
+        await db
+          .selectFrom('deliveries')
+          .select('userId')
+          .where(groupWhere(driver, campaignId))
+          .limit(1)
+          .executeTakeFirst()
+      )?.userId ?? null;
+    if (church === null) return [];
+    return claimWithinWarmup(db, {
+      tenantId: church,
+      now: config.clock?.() ?? new Date(),
+      want: batchSize,
+      groupWhere: groupWhere(driver, campaignId),
+      claim: (trx, limit) => claimBatch(trx, driver, campaignId, config, limit),
+    });
+  };
   const refill = async () => {
     const since = performance.now();
-    const rows = await claimBatch(db, driver, campaignId, config, batchSize);
+    const rows = await claim();
     if (rows.length < batchSize) exhausted = true;
     for (const delivery of rows) queue.push({ delivery, since });
   };
@@ -478,7 +502,7 @@ async function claimBatch<C>(
       select id from deliveries
       where channel = ${driver.channel} and ${groupWhere(driver, campaignId)}
         and (
-          (status = 'pending' and (next_attempt_at is null or next_attempt_at <= now()))
+          (status = 'pending' and (next_attempt_at is null or next_attempt_at <= ${config.clock ? sql`${config.clock()}::timestamptz` : sql`now()`}))
           or (status = 'sending' and claimed_at < now() - make_interval(secs => ${config.claimLeaseSeconds}))
         )
       order by id

@@ -31,3 +31,28 @@ export function recordingDeliveryDeps(
   };
   return { sent, jobs, deps };
 }
+
+/**
+ * For tests: an email campaign of `churchId` in 'sending' with `recipients` pending deliveries
+ * (p<i>.<campaign>@example.org), as a campaign start leaves it. Its id.
+ */
+export async function sendingCampaignWith(db: Db, churchId: number, recipients: number): Promise<number> {
+  const c = await db
+    .insertInto('emailCampaigns')
+    .values({ userId: churchId, name: 'C', subject: 'S', content: 'x', status: 'sending' })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  await db
+    .insertInto('deliveries')
+    .values(
+      Array.from({ length: recipients }, (_, i) => ({
+        userId: churchId,
+        channel: 'email' as const,
+        campaignId: c.id,
+        address: `p${i}.${c.id}@example.org`,
+        token: `${c.id}-${i}`.padStart(64, '0'),
+      })),
+    )
+    .execute();
+  return c.id;
+}

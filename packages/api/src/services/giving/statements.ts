@@ -15,6 +15,7 @@ import {
 import type { DeliveryDeps } from '../delivery/channels.js';
 import { formatFrom } from '../email-campaigns/channel.js';
 import { escapeHtml } from '../../render/html.js';
+import { countSuppressedContacts, suppressedSql } from '../deliverability/suppressions.js';
 import {
   formatStatementDate,
   renderStatement,
@@ -43,6 +44,22 @@ function addressText(j: ReturnType<typeof sql.ref>, keys: { line1: string; line2
   return sql<string | null>`nullif(concat_ws(E'\n', ${f(keys.line1)}, ${keys.line2 ? f(keys.line2) : sql`null`},
     nullif(concat_ws(' ', nullif(concat_ws(', ', ${f('city')}, ${f('state')}), ''), ${f('postalCode')}), ''),
     ${f('country')}), '')`;
+}
+
+/**
+ * Before statements for from–to are made: how many of the donors' addresses are suppressed (issue
+ * 32 §6); those statements are not emailed but go in the PDF to print.
+ */
+export async function countSuppressedDonors(
+  db: Db,
+  tenantId: number,
+  input: z.output<typeof startStatementsSchema>,
+): Promise<{ suppressed: number }> {
+  const { timeZone } = await churchOf(db, tenantId);
+  const donors = sql<boolean>`c.id in (select g.contact_id from gifts g
+    where g.user_id = ${tenantId} and g.status = 'completed' and g.contact_id is not null
+      and ${giftDate(timeZone)} between ${input.from}::date and ${input.to}::date)`;
+  return { suppressed: await countSuppressedContacts(db, tenantId, donors) };
 }
 
 async function churchOf(db: Db, tenantId: number) {
@@ -256,7 +273,8 @@ export async function buildStatementRun(
           (user_id, run_id, contact_id, donor_name, donor_email, donor_address, gift_count, total_cents)
         select ${tenantId}, ${runId}, c.id,
                coalesce(nullif(trim(c.first_name || ' ' || c.last_name), ''), c.email, 'Donor'),
-               nullif(trim(c.email), ''),
+               -- Issue 32 §6: a suppressed address is skipped; that statement goes in the PDF to print.
+               case when ${suppressedSql(tenantId, sql.ref('c.email'))} then null else nullif(trim(c.email), '') end,
                coalesce(${addressText(newest, { line1: 'line1', line2: 'line2' })},
                         ${addressText(meta, { line1: 'address' })}),
                d.gift_count, d.total_cents

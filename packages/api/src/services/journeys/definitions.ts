@@ -15,6 +15,7 @@ import { peopleOf, recordEvents } from '../events/record.js';
 
 type JourneyOutput = z.input<typeof journeyOutputSchema>;
 import { churchTemplates } from '../templates/templates.js';
+import { countSuppressedContacts } from '../deliverability/suppressions.js';
 
 /** What a version keeps: everything but the name and description. */
 export type JourneyDefinition = Pick<JourneyFields, 'trigger' | 'entryRule' | 'goal' | 'steps'>;
@@ -208,7 +209,7 @@ export async function checkActivation(
   db: Db,
   tenantId: number,
   d: JourneyDefinition,
-): Promise<{ reach: number | null; problems: string[] }> {
+): Promise<{ reach: number | null; suppressed?: number; problems: string[] }> {
   const f = await findRefs(db, tenantId, refsOf(d));
   const problems: string[] = [];
   const t = d.trigger;
@@ -266,7 +267,22 @@ export async function checkActivation(
         break;
     }
   });
-  return { reach: await reachOf(db, tenantId, d), problems };
+  const reach = await reachOf(db, tenantId, d);
+  // Issue 32 §6: with email steps, the reach's suppressed addresses are said before activating.
+  const suppressed =
+    reach !== null && d.steps.some((s) => s.kind === 'email') ? await suppressedInReach(db, tenantId, d) : undefined;
+  return suppressed ? { reach, suppressed, problems } : { reach, problems };
+}
+
+async function suppressedInReach(db: Db, tenantId: number, d: JourneyDefinition): Promise<number | undefined> {
+  const t = d.trigger;
+  const who =
+    t.kind === 'list_added' && t.listId
+      ? sql<boolean>`c.id in (select contact_id from contacts_in_lists where user_id = ${tenantId} and list_id = ${t.listId})`
+      : t.kind === 'date'
+        ? sql<boolean>`c.date_of_birth is not null`
+        : null;
+  return who ? countSuppressedContacts(db, tenantId, who) : undefined;
 }
 
 async function reachOf(db: Db, tenantId: number, d: JourneyDefinition): Promise<number | null> {

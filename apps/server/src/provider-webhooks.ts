@@ -1,0 +1,91 @@
+import type { FastifyInstance } from 'fastify';
+import {
+  applySmsStatus,
+  EMAIL_EVENT_PROVIDERS,
+  handleInboundSms,
+  handleProviderEvent,
+  PUBLIC_ACTOR,
+  validTwilioSignature,
+  withActor,
+} from '@lampstand/api/server';
+import { escapeHtml } from '@lampstand/api/render/html';
+import type { AppDeps } from './app-deps.js';
+
+/**
+ * The providers' webhooks: Twilio's status callbacks and incoming texts, and the email providers'
+ * bounce and complaint events. Server to server, each verified by its provider's signature: they
+ * are registered outside the cookie and session scope (no session is read or made for them), and
+ * cost what their own work costs (`pnpm bench:inbound`).
+ */
+export async function providerWebhookRoutes(app: FastifyInstance, opts: { deps: AppDeps }): Promise<void> {
+  const { db, delivery } = opts.deps;
+
+  // Twilio posts application/x-www-form-urlencoded.
+  app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_req, body, done) => {
+    done(null, Object.fromEntries(new URLSearchParams(String(body))));
+  });
+
+  /** Twilio webhooks: form-encoded, signed with the auth token over PUBLIC_URL + path + params. */
+  function twilioParams(req: { body: unknown; url: string; headers: Record<string, string | string[] | undefined> }) {
+    const params = Object.fromEntries(
+      Object.entries((req.body ?? {}) as Record<string, unknown>).map(([k, v]) => [k, String(v)]),
+    );
+    const signature = req.headers['x-twilio-signature'];
+    const ok =
+      !!delivery.twilioAuthToken &&
+      validTwilioSignature(
+        delivery.twilioAuthToken,
+        `${delivery.publicUrl}${req.url}`,
+        params,
+        Array.isArray(signature) ? signature[0] : signature,
+      );
+    return { params, ok };
+  }
+
+  app.post('/api/sms/status', { config: { publicNoCsrf: true } }, async (req, reply) => {
+    const { params, ok } = twilioParams(req);
+    if (!ok) return reply.code(403).send({ message: 'Invalid Twilio signature', code: 'FORBIDDEN' });
+    await applySmsStatus(db, params);
+    return reply.code(204).send();
+  });
+
+  // Incoming texts (issue 32 §1): /api/twilio/inbound is the address to set at Twilio; the older
+  // /api/sms/inbound answers the same, for numbers configured before it.
+  for (const path of ['/api/twilio/inbound', '/api/sms/inbound']) {
+    app.post(path, { config: { publicNoCsrf: true } }, async (req, reply) => {
+      const { params, ok } = twilioParams(req);
+      if (!ok) return reply.code(403).send({ message: 'Invalid Twilio signature', code: 'FORBIDDEN' });
+      // The person who texted acts (a provider's status callback is the system's).
+      const result = await withActor(PUBLIC_ACTOR, () =>
+        handleInboundSms({ db, jobs: opts.deps.jobs }, params, delivery.smsFromNumber),
+      );
+      const twiml = result.reply
+        ? `<Response><Message>${escapeHtml(result.reply)}</Message></Response>`
+        : '<Response></Response>';
+      return reply.type('text/xml').send(`<?xml version="1.0" encoding="UTF-8"?>${twiml}`);
+    });
+  }
+
+  // Provider event webhooks (issue 32 §5): Amazon SES through SNS (signature checked with SNS's
+  // certificate), Postmark (basic auth). Unsigned or wrongly signed: 403, nothing stored.
+  app.post<{ Params: { provider: string } }>(
+    '/api/email/events/:provider',
+    { config: { publicNoCsrf: true }, bodyLimit: 256 * 1024 },
+    async (req, reply) => {
+      const provider = EMAIL_EVENT_PROVIDERS.find((p) => p === req.params.provider);
+      if (!provider) return reply.code(404).send({ message: 'Unknown email provider', code: 'NOT_FOUND' });
+      const result = await withActor({ kind: 'system', id: null }, () =>
+        handleProviderEvent(db, opts.deps.emailEvents, {
+          provider,
+          body: req.body,
+          authorization: req.headers.authorization,
+        }),
+      );
+      if (result.status !== 200)
+        return reply
+          .code(result.status)
+          .send({ message: result.message, code: result.status === 403 ? 'FORBIDDEN' : 'BAD_REQUEST' });
+      return reply.code(200).send({ ok: true, outcomes: result.outcomes });
+    },
+  );
+}
