@@ -133,7 +133,8 @@ describe('Giving statements', () => {
       fundId: missions.id,
       amountCents: 2000,
       method: 'cash',
-      goodsServices: 'Mission dinner ticket, value $15.00',
+      goodsServices: 'Mission dinner ticket',
+      goodsServicesCents: 1500,
     });
     const committed = await grace.client.post(`/api/giving/batches/${batch.id}/commit`, {});
     expect(committed.status, committed.text).toBe(200);
@@ -181,8 +182,9 @@ describe('Giving statements', () => {
     const toSimeon = sink.messages.find((m) => m.envelopeTo.includes('simeon@example.org'))!;
     const simeonText = await pdfText(toSimeon.parsed.attachments[0]!.content);
     expect(simeonText).toMatch(/Missions \*\s+Cash\s+\$20\.00/);
-    expect(simeonText).toContain('Goods or services were provided in exchange for the gifts marked *:');
-    expect(simeonText).toContain('Mission dinner ticket, value $15.00');
+    expect(simeonText).toContain('Goods or services were provided in exchange for some contributions (marked *):');
+    expect(simeonText).toMatch(/gift of \$20\.00: Mission dinner ticket \(value \$15\.00\)/);
+    expect(simeonText).toContain('No goods or services were provided in exchange for the other contributions.');
     expect(simeonText).not.toContain('No goods or services were provided in exchange for these contributions.');
 
     // The job run again sends nothing more: one delivery per (run, donor).

@@ -426,6 +426,7 @@ export interface Gifts {
   feeCents: Generated<number>;
   frequency: Generated<string>;
   goodsServices: string | null;
+  goodsServicesCents: number | null;
   id: Generated<number>;
   idempotencyKey: string;
   isDemo: Generated<boolean>;
@@ -513,6 +514,7 @@ export interface GivingStatements {
   donorAddress: string | null;
   donorEmail: string | null;
   donorName: string;
+  emailSuppressed: Generated<boolean>;
   giftCount: number;
   id: Generated<number>;
   pdf: Buffer | null;

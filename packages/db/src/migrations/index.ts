@@ -48,6 +48,7 @@ import * as m0087 from './2026_11_26_0087_keyword_actions_and_digest.js';
 import * as m0088 from './2026_11_26_0088_gift_reversals.js';
 import * as m0089 from './2026_11_26_0089_delivery_kinds.js';
 import * as m0090 from './2026_11_26_0090_task_notices.js';
+import * as m0093 from './2026_11_26_0093_gift_goods_services_value.js';
 
 /** Every migration, by its frozen date-prefixed name. Add new ones at the end. */
 export const migrations: Record<string, Migration> = {
@@ -100,4 +101,5 @@ export const migrations: Record<string, Migration> = {
   '2026_11_26_0088_gift_reversals': m0088,
   '2026_11_26_0089_delivery_kinds': m0089,
   '2026_11_26_0090_task_notices': m0090,
+  '2026_11_26_0093_gift_goods_services_value': m0093,
 };

@@ -183,10 +183,14 @@ async function statementLines(
     method: StatementLine['method'];
     checkNumber: string | null;
     amountCents: number;
+    giftId: number;
+    giftCents: number;
     goodsServices: string | null;
+    goodsServicesCents: number | null;
   }>`
     select g.contact_id, ${giftDate(tz)}::text as date, f.name as fund, g.method, g.check_number,
-           l.amount_cents, g.goods_services, g.id as gift_id, l.id as line_id
+           l.amount_cents, g.id as gift_id, g.amount_cents as gift_cents, g.goods_services,
+           g.goods_services_cents, l.id as line_id
     from gifts g
     join gift_lines l on l.gift_id = g.id
     join funds f on f.id = l.fund_id
@@ -194,7 +198,7 @@ async function statementLines(
       and ${giftDate(tz)} between ${run.fromDate}::date and ${run.toDate}::date
     union all
     select g.contact_id, ${giftDate(tz)}::text, 'Card fee covered', g.method, g.check_number, g.fee_cents,
-           null, g.id, 0
+           g.id, g.amount_cents, null, null, 0
     from gifts g
     where g.user_id = ${tenantId} and g.status = 'completed' and g.fee_cents > 0
       and g.contact_id = any(${contactIds}::int[])
@@ -209,7 +213,10 @@ async function statementLines(
       method: r.method,
       checkNumber: r.checkNumber,
       amountCents: Number(r.amountCents),
+      giftId: r.giftId,
+      giftCents: Number(r.giftCents),
       goodsServices: r.goodsServices,
+      goodsServicesCents: r.goodsServicesCents === null ? null : Number(r.goodsServicesCents),
     });
     map.set(r.contactId, list);
   }
