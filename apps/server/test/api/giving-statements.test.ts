@@ -212,6 +212,43 @@ describe('Giving statements', () => {
     expect((await hope.client.get('/api/giving/statements')).body).toEqual([]);
   });
 
+  it('asks first: the preview counts donors emailed, printed instead and suppressed addresses skipped', async () => {
+    const preview = async (client: HttpClient) => client.get(`/api/giving/statements/preview?from=${from}&to=${to}`);
+    const before = await preview(grace.client);
+    expect(before.status, before.text).toBe(200);
+    expect(before.body).toEqual({ from, to, donors: 3, toEmail: 2, toPrint: 1, suppressed: 0 });
+    // Simeon's address bounced: it is suppressed, so his statement is printed, not emailed.
+    await app.db
+      .insertInto('emailSuppressions')
+      .values({ userId: grace.user.id, email: 'simeon@example.org', reason: 'hard_bounce' })
+      .execute();
+    const after = await preview(grace.client);
+    expect(after.body).toEqual({ from, to, donors: 3, toEmail: 1, toPrint: 2, suppressed: 1 });
+
+    const sentBefore = sink.messages.filter((m) => m.envelopeTo.includes('simeon@example.org')).length;
+    const allBefore = sink.messages.length;
+    const started = await grace.client.post('/api/giving/statements', { from, to });
+    const run = await runUntilDone(grace.client, started.body.id);
+    expect(run).toMatchObject({ total: 3, toEmail: 1, emailed: 1, toPrint: 2, suppressed: 1 });
+    await sink.waitFor(allBefore + 1);
+    expect(sink.messages.filter((m) => m.envelopeTo.includes('lydia@example.org'))).toHaveLength(2);
+    expect(sink.messages.filter((m) => m.envelopeTo.includes('simeon@example.org'))).toHaveLength(sentBefore);
+    const download = await fetch(`${app.url}/api/giving/statements/${started.body.id}/download`, {
+      headers: { cookie: [...grace.client.cookies].map(([k, v]) => `${k}=${v}`).join('; ') },
+    });
+    const printed = await pdfText(Buffer.from(await download.arrayBuffer()));
+    expect(printed).toContain('Simeon Elder');
+    expect(printed).toContain('Anna Prophet');
+    expect(printed).not.toContain('Lydia Purple');
+
+    // Another church's preview counts only its own donors; bad dates name the field; no session: 401.
+    expect((await preview(hope.client)).body).toMatchObject({ donors: 0, toEmail: 0, toPrint: 0, suppressed: 0 });
+    const bad = await grace.client.get(`/api/giving/statements/preview?from=${to}&to=${from}`);
+    expect(bad.status).toBe(400);
+    expect(bad.body.issues?.[0]).toEqual({ path: 'to', message: 'To must be on or after From' });
+    expect((await preview(visitor)).status).toBe(401);
+  });
+
   it('refuses bad ranges naming the field', async () => {
     const cases: [Record<string, unknown>, string, RegExp][] = [
       [{ from: '2026-02-30', to: '2026-12-31' }, 'from', /From must be a date/],

@@ -25,6 +25,7 @@ import {
   pdfFileSchema,
   startStatementsSchema,
   statementRunIdSchema,
+  statementPreviewSchema,
   statementRunSchema,
   statementRunSummarySchema,
 } from '../../schemas/giving-statements.js';
@@ -32,6 +33,7 @@ import {
   downloadStatementRun,
   getStatementRun,
   listStatementRuns,
+  previewStatementRun,
   startStatementRun,
 } from '../../services/giving/statements.js';
 import { prepareGift } from '../../services/giving/gifts.js';
@@ -245,6 +247,16 @@ export const givingRouter = router({
     .meta(rest.get('/api/giving/statements', 'Giving statement runs, newest first, with their progress'))
     .output(z.array(statementRunSummarySchema))
     .query(({ ctx }) => listStatementRuns(ctx.db, ctx.tenantId)),
+  previewStatements: protectedProcedure
+    .meta(
+      rest.get(
+        '/api/giving/statements/preview',
+        'Before making statements for from–to: how many donors would be emailed, how many printed instead, how many suppressed addresses skipped',
+      ),
+    )
+    .input(startStatementsSchema)
+    .output(statementPreviewSchema)
+    .query(({ ctx, input }) => previewStatementRun(ctx.db, ctx.tenantId, input)),
   startStatements: protectedProcedure
     .meta(
       rest.post(

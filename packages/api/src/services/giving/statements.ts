@@ -2,7 +2,12 @@ import { sql, type Db } from '@lampstand/db';
 import type { z } from 'zod';
 import { conflict, notFound } from '../../errors.js';
 import type { JobQueue } from '../../jobs.js';
-import type { startStatementsSchema, statementRunSchema } from '../../schemas/giving-statements.js';
+import type {
+  startStatementsSchema,
+  statementPreviewSchema,
+  statementRunSchema,
+} from '../../schemas/giving-statements.js';
+import { suppressedSql } from '../deliverability/suppressions.js';
 import { formatCents } from '../../schemas/giving.js';
 import { isSent } from '../delivery/status.js';
 import {
@@ -60,6 +65,51 @@ async function churchOf(db: Db, tenantId: number) {
   };
 }
 
+/** The donors of `from`–`to`: contacts with completed gifts dated in it (church time), gifts counted and summed. */
+function donorsInRange(tenantId: number, tz: string, range: { from: string; to: string }) {
+  return sql`
+    select g.contact_id, count(*)::int as gift_count, sum(g.amount_cents)::bigint as total_cents,
+           (array_agg(g.donor_address order by g.completed_at desc)
+              filter (where g.donor_address is not null and g.donor_address <> 'null'::jsonb))[1] as newest
+    from gifts g
+    where g.user_id = ${tenantId} and g.status = 'completed' and g.contact_id is not null
+      and ${giftDate(tz)} between ${range.from}::date and ${range.to}::date
+    group by g.contact_id`;
+}
+
+/** A contact's email address to send a statement to, or null. */
+const donorEmail = sql<string | null>`nullif(trim(c.email), '')`;
+
+/**
+ * Before a run starts (the screen asks first): how many donors it would make statements for, how
+ * many of them would be emailed, how many get the PDF to print instead (no email, or an address on
+ * the suppression list), and how many suppressed addresses are skipped.
+ */
+export async function previewStatementRun(
+  db: Db,
+  tenantId: number,
+  input: z.output<typeof startStatementsSchema>,
+): Promise<z.input<typeof statementPreviewSchema>> {
+  const { timeZone } = await churchOf(db, tenantId);
+  const { rows } = await sql<{ donors: number; toEmail: number; suppressed: number }>`
+    select count(*)::int as donors,
+           count(*) filter (where e.email is not null and not e.suppressed)::int as to_email,
+           count(distinct lower(e.email)) filter (where e.suppressed)::int as suppressed
+    from (${donorsInRange(tenantId, timeZone, input)}) d
+    join contacts c on c.id = d.contact_id and c.user_id = ${tenantId}
+    cross join lateral (select ${donorEmail} as email,
+                               coalesce(${suppressedSql(tenantId, donorEmail)}, false) as suppressed) e`.execute(db);
+  const r = rows[0] ?? { donors: 0, toEmail: 0, suppressed: 0 };
+  return {
+    from: input.from,
+    to: input.to,
+    donors: r.donors,
+    toEmail: r.toEmail,
+    toPrint: r.donors - r.toEmail,
+    suppressed: r.suppressed,
+  };
+}
+
 /** Staff: start a run for `from`–`to` (both included); the job builds and sends it. */
 export async function startStatementRun(
   deps: { db: Db; jobs: JobQueue },
@@ -88,7 +138,14 @@ export async function getStatementRun(db: Db, tenantId: number, runId: number): 
         .select(sql<number>`count(*)::int`.as('n'))
         .whereRef('s.runId', '=', 'r.id')
         .where('s.donorEmail', 'is not', null)
+        .where('s.emailSuppressed', '=', false)
         .as('toEmail'),
+      eb
+        .selectFrom('givingStatements as s')
+        .select(sql<number>`count(*)::int`.as('n'))
+        .whereRef('s.runId', '=', 'r.id')
+        .where('s.emailSuppressed', '=', true)
+        .as('suppressed'),
       eb
         .selectFrom('givingStatements as s')
         .select(sql<number>`coalesce(sum(s.total_cents), 0)::bigint`.as('n'))
@@ -127,6 +184,7 @@ export async function getStatementRun(db: Db, tenantId: number, runId: number): 
     toEmail: Number(run.toEmail ?? 0),
     emailed: Number(run.emailed ?? 0),
     toPrint: run.total - Number(run.toEmail ?? 0),
+    suppressed: Number(run.suppressed ?? 0),
     totalCents: Number(run.totalCents ?? 0),
     withoutEmail: donors.filter((d) => d.email === null),
     withoutAddress: donors.filter((d) => d.address === null),
@@ -148,7 +206,7 @@ export async function listStatementRuns(db: Db, tenantId: number) {
   return rows;
 }
 
-/** The combined PDF to print (donors without an email). */
+/** The combined PDF to print (donors without an email, or with a suppressed one). */
 export async function downloadStatementRun(db: Db, tenantId: number, runId: number) {
   const run = await db
     .selectFrom('givingStatementRuns')
@@ -158,7 +216,7 @@ export async function downloadStatementRun(db: Db, tenantId: number, runId: numb
     .executeTakeFirst();
   if (!run) throw notFound('Statement run not found');
   if (run.status !== 'sending' && run.status !== 'done') throw conflict('The statements are still being made');
-  if (!run.combinedPdf) throw conflict('Every donor has an email: there are no statements to print');
+  if (!run.combinedPdf) throw conflict('Every donor is emailed: there are no statements to print');
   return {
     fileName: `giving-statements-${run.fromDate}-to-${run.toDate}.pdf`,
     contentType: 'application/pdf' as const,
@@ -258,24 +316,19 @@ export async function buildStatementRun(
       if ((await lockedStatus(trx, runId)) !== 'queued') return;
       const newest = sql.ref('newest');
       const meta = sql.ref('c.metadata');
+      // A donor whose address is on the suppression list is not emailed: theirs is printed.
       await sql`
         insert into giving_statements
-          (user_id, run_id, contact_id, donor_name, donor_email, donor_address, gift_count, total_cents)
+          (user_id, run_id, contact_id, donor_name, donor_email, donor_address, gift_count, total_cents,
+           email_suppressed)
         select ${tenantId}, ${runId}, c.id,
                coalesce(nullif(trim(c.first_name || ' ' || c.last_name), ''), c.email, 'Donor'),
-               nullif(trim(c.email), ''),
+               ${donorEmail},
                coalesce(${addressText(newest, { line1: 'line1', line2: 'line2' })},
                         ${addressText(meta, { line1: 'address' })}),
-               d.gift_count, d.total_cents
-        from (
-          select g.contact_id, count(*)::int as gift_count, sum(g.amount_cents)::bigint as total_cents,
-                 (array_agg(g.donor_address order by g.completed_at desc)
-                    filter (where g.donor_address is not null and g.donor_address <> 'null'::jsonb))[1] as newest
-          from gifts g
-          where g.user_id = ${tenantId} and g.status = 'completed' and g.contact_id is not null
-            and ${giftDate(tz)} between ${run.fromDate}::date and ${run.toDate}::date
-          group by g.contact_id
-        ) d
+               d.gift_count, d.total_cents,
+               coalesce(${suppressedSql(tenantId, donorEmail)}, false)
+        from (${donorsInRange(tenantId, tz, { from: run.fromDate, to: run.toDate })}) d
         join contacts c on c.id = d.contact_id and c.user_id = ${tenantId}
         on conflict (run_id, contact_id) do nothing`.execute(trx);
       const count = await trx
@@ -332,12 +385,12 @@ export async function buildStatementRun(
       where id = ${runId}`.execute(db);
   }
 
-  // The donors without an email, in one PDF to print.
+  // The donors without an email (or with a suppressed one), in one PDF to print.
   const toPrint = await db
     .selectFrom('givingStatements')
     .select(['contactId', 'donorName', 'donorAddress', 'totalCents'])
     .where('runId', '=', runId)
-    .where('donorEmail', 'is', null)
+    .where((eb) => eb.or([eb('donorEmail', 'is', null), eb('emailSuppressed', '=', true)]))
     .orderBy('donorName')
     .orderBy('contactId')
     .execute();
@@ -371,7 +424,7 @@ export async function buildStatementRun(
                coalesce(c.first_name, ''), coalesce(c.last_name, ''),
                replace(gen_random_uuid()::text, '-', '') || replace(gen_random_uuid()::text, '-', '')
         from giving_statements s join contacts c on c.id = s.contact_id
-        where s.run_id = ${runId} and s.donor_email is not null
+        where s.run_id = ${runId} and s.donor_email is not null and not s.email_suppressed
         on conflict do nothing
         returning 1
       )
