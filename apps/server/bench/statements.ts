@@ -1,9 +1,10 @@
 /**
  * pnpm bench:statements — issue 30's figures: giving statements for 5,000 donors × 52 weekly gifts
  * (one PDF per donor, Inter embedded) built by the statement job's own function
- * (`buildStatementRun`, what the 'giving-statements-build' job runs), in a process of its own as
- * in a worker, in < 60 s with that process's memory (peak RSS, sampled every 50 ms) < 400 MB. Prints the figures and exits non-zero when one
- * is missed. Uses TEST_DATABASE_URL's server when set, else an embedded PostgreSQL. BENCH_DONORS
+ * (`buildStatementsInThread`, what the 'giving-statements-build' job runs: the build in a worker
+ * thread with a capped heap), in a process of its own with every module of the api package loaded
+ * as in a worker, in < 60 s with that process's memory (peak RSS of the whole process, threads
+ * included, sampled every 50 ms) < 400 MB. Prints the figures and exits non-zero when one is missed. Uses TEST_DATABASE_URL's server when set, else an embedded PostgreSQL. BENCH_DONORS
  * and BENCH_GIFTS set the size.
  */
 import os from 'node:os';
