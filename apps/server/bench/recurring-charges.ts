@@ -16,6 +16,7 @@ import { ownerDb, sql } from '@lampstand/db';
 import { chargeDueSchedules, createStripePayments, type JobQueue } from '@lampstand/api/server';
 import { DEFAULT_CARD_FEE } from '@lampstand/api/schemas/giving';
 import { startFakeStripe } from '../test/helpers/fake-stripe.js';
+import { seedGivingChurch } from './lib/giving-church.js';
 
 const SCHEDULES = Number(process.env.BENCH_SCHEDULES ?? 1_000);
 const TARGET_SECONDS = 30;
@@ -27,17 +28,7 @@ async function main() {
   const db = ownerDb(tdb.db);
   const stripe = await startFakeStripe({ secretKey: SECRET_KEY });
   try {
-    const church = await db
-      .insertInto('users')
-      .values({ username: 'bench-church', email: 'bench@example.org', passwordHash: 'x', churchName: 'Grace Church' })
-      .returning('id')
-      .executeTakeFirstOrThrow();
-    const userId = church.id;
-    const fund = await db
-      .insertInto('funds')
-      .values({ userId, name: 'Bench General' })
-      .returning('id')
-      .executeTakeFirstOrThrow();
+    const { userId, fundId } = await seedGivingChurch(db);
     // The controlled clock: every schedule is due today (UTC, the church's zone), at this moment.
     const now = new Date();
     const today = now.toISOString().slice(0, 10);
@@ -55,7 +46,7 @@ async function main() {
       from contacts c where c.user_id = ${userId}`.execute(db);
     await sql`
       insert into gift_schedule_lines (user_id, schedule_id, fund_id, amount_cents)
-      select user_id, id, ${fund.id}, amount_cents from gift_schedules where user_id = ${userId}`.execute(db);
+      select user_id, id, ${fundId}, amount_cents from gift_schedules where user_id = ${userId}`.execute(db);
     await sql`analyze`.execute(db);
 
     let notices = 0;

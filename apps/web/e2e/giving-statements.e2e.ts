@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { PDFParse } from 'pdf-parse';
 import type { Page } from 'playwright-core';
 import { addContact, registerChurch } from '@lampstand/server/testing';
 import { chargeDueSchedules } from '@lampstand/api/server';
@@ -73,6 +74,15 @@ browserDescribe(describe)('Giving statements and My giving', async () => {
   });
   expect((await church.client.post(`/api/giving/batches/${batch.body.id}/commit`)).status).toBe(200);
 
+  const pdfText = async (data: Buffer) => {
+    const parser = new PDFParse({ data: new Uint8Array(data) });
+    try {
+      return (await parser.getText()).text;
+    } finally {
+      await parser.destroy();
+    }
+  };
+
   const shots = async (page: Page, name: string, back: number) => {
     for (const width of [390, 1024, 1366]) {
       await page.setViewportSize({ width, height: 900 });
@@ -118,7 +128,8 @@ browserDescribe(describe)('Giving statements and My giving', async () => {
     await page.getByRole('heading', { name: 'Donors without a postal address (2)' }).waitFor();
     const download = page.getByRole('link', { name: 'Download statements to print' });
     await download.waitFor();
-    expect(await download.getAttribute('href')).toMatch(/^\/api\/giving\/statements\/\d+\/download$/);
+    const href = (await download.getAttribute('href'))!;
+    expect(href).toMatch(/^\/api\/giving\/statements\/\d+\/download$/);
     await expectAccessible(page);
     await shots(page, 'giving-statements', 1280);
 
@@ -131,6 +142,22 @@ browserDescribe(describe)('Giving statements and My giving', async () => {
       .execute();
     expect(sent).toHaveLength(1);
     expect(sent[0]!.attachments[0]).toMatchObject({ contentType: 'application/pdf' });
+    // The PDFs' text, read back with a PDF text extractor: the right totals.
+    const lydias = await e2e.app.db
+      .selectFrom('givingStatements')
+      .innerJoin('contacts', 'contacts.id', 'givingStatements.contactId')
+      .select('givingStatements.pdf')
+      .where('contacts.email', '=', 'lydia@example.org')
+      .executeTakeFirstOrThrow();
+    const lydiaText = await pdfText(lydias.pdf!);
+    expect(lydiaText).toContain('Lydia Purple');
+    expect(lydiaText).toMatch(/Total\s+\$25\.00/);
+    const printed = await page.request.get(href);
+    expect(printed.headers()['content-type']).toBe('application/pdf');
+    const printedText = await pdfText(await printed.body());
+    expect(printedText).toMatch(/Anna Prophet[\s\S]*Total\s+\$50\.00/);
+    expect(printedText).toMatch(/Simeon Elder[\s\S]*Total\s+\$20\.00/);
+    expect(printedText).not.toContain('Lydia Purple');
   }, 180_000);
 
   it('the donor pauses their recurring gift in the portal', async () => {

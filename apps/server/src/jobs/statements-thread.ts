@@ -25,7 +25,7 @@ const { parentPort, workerData } = require('node:worker_threads');
 `;
 
 /** The thread's heap: enough for a chunk of 50 statements and the print PDF's data, not much more. */
-export const STATEMENT_THREAD_LIMITS = { maxOldGenerationSizeMb: 128, maxYoungGenerationSizeMb: 16 };
+export const STATEMENT_THREAD_LIMITS = { maxOldGenerationSizeMb: 64, maxYoungGenerationSizeMb: 8 };
 
 function threadEntry(): { entry: string; loader: string | null } {
   const fromSource = import.meta.url.endsWith('.ts');

@@ -177,12 +177,17 @@ export function renderStatement(s: StatementData): Promise<Buffer> {
   );
 }
 
-/** Several donors' statements in one PDF to print, each starting on a new page. */
-export function renderStatements(list: StatementData[], o: { title: string; author: string }): Promise<Buffer> {
-  return renderPdf(o, (doc) =>
-    list.forEach((s, i) => {
-      if (i > 0) doc.addPage();
+/** Several donors' statements in one PDF to print, each starting on a new page, drawn as they come. */
+export function renderStatements(
+  o: { title: string; author: string },
+  statements: () => AsyncIterable<StatementData>,
+): Promise<Buffer> {
+  return renderPdf(o, async (doc) => {
+    let first = true;
+    for await (const s of statements()) {
+      if (!first) doc.addPage();
+      first = false;
       drawStatement(doc, s);
-    }),
-  );
+    }
+  });
 }

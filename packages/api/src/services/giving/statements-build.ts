@@ -58,18 +58,7 @@ async function statementLines(
   tz: string,
   contactIds: number[],
 ): Promise<Map<number, StatementLine[]>> {
-  const { rows } = await sql<{
-    contactId: number;
-    date: string;
-    fund: string;
-    method: StatementLine['method'];
-    checkNumber: string | null;
-    amountCents: number;
-    giftId: number;
-    giftCents: number;
-    goodsServices: string | null;
-    goodsServicesCents: number | null;
-  }>`
+  const { rows } = await sql<StatementLine & { contactId: number }>`
     select g.contact_id, ${giftDate(tz)}::text as date, f.name as fund, g.method, g.check_number,
            l.amount_cents, g.id as gift_id, g.amount_cents as gift_cents, g.goods_services,
            g.goods_services_cents, l.id as line_id
@@ -219,22 +208,23 @@ export async function buildStatements(
     .execute();
   let combined: Buffer | null = null;
   if (toPrint.length > 0) {
-    const data: StatementData[] = [];
-    for (let i = 0; i < toPrint.length; i += chunkSize) {
-      const part = toPrint.slice(i, i + chunkSize);
-      const lines = await statementLines(
-        db,
-        tenantId,
-        run,
-        tz,
-        part.map((s) => s.contactId),
-      );
-      for (const s of part) data.push(dataOf(s, lines.get(s.contactId) ?? []));
-    }
-    combined = await renderStatements(data, {
-      title: `Giving statements ${run.fromDate} to ${run.toDate}`,
-      author: church.name,
-    });
+    // Drawn a chunk at a time as its lines are read: only a chunk's gifts are held at once.
+    combined = await renderStatements(
+      { title: `Giving statements ${run.fromDate} to ${run.toDate}`, author: church.name },
+      async function* () {
+        for (let i = 0; i < toPrint.length; i += chunkSize) {
+          const part = toPrint.slice(i, i + chunkSize);
+          const lines = await statementLines(
+            db,
+            tenantId,
+            run,
+            tz,
+            part.map((s) => s.contactId),
+          );
+          for (const s of part) yield dataOf(s, lines.get(s.contactId) ?? []);
+        }
+      },
+    );
   }
 
   const emails = await db.transaction().execute(async (trx) => {
