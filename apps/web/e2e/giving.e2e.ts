@@ -104,6 +104,12 @@ browserDescribe(describe)('Giving', async () => {
     await page.getByText('Lines total $175.50 of the counted $175.50').waitFor();
     await page.getByText('Received: Harvest dinner ticket (value $15.00)').waitFor();
     await expectAccessible(page);
+    for (const width of [390, 1024, 1366]) {
+      await page.setViewportSize({ width, height: 900 });
+      await animationsDone(page);
+      await screenshot(page, `giving-batch-${width}`);
+    }
+    await page.setViewportSize({ width: 1366, height: 900 });
     await page.getByRole('button', { name: 'Commit' }).click();
     await page.getByRole('dialog', { name: 'Commit this batch?' }).getByRole('button', { name: 'Commit' }).click();
     await toast(page, 'Batch committed').waitFor();

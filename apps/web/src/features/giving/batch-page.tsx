@@ -136,10 +136,10 @@ function AddLine({ batchId, committed }: { batchId: number; committed: boolean }
             onChange={(e) => setCheckNumber(e.currentTarget.value)}
           />
         </Group>
-        <Group grow wrap="wrap" align="flex-start">
+        <Group grow wrap="wrap" align="flex-end">
           <TextInput
             label="Goods or services received"
-            description="Only if the donor received something for the gift (a dinner ticket): statements name it"
+            description="Only if the donor got something for the gift (a dinner ticket): statements name it"
             value={goods}
             error={errors.goodsServices}
             onChange={(e) => setGoods(e.currentTarget.value)}
