@@ -21,6 +21,8 @@ await build({
     'admin-create': 'src/cli/admin-create.ts',
     'db-backup': 'src/cli/db-backup.ts',
     'db-restore': 'src/cli/db-restore.ts',
+    // The thread that builds giving statements (src/jobs/statements-thread.ts starts it).
+    'statements-build-thread': 'src/jobs/statements-build-thread.ts',
   },
   outdir: 'dist',
   bundle: true,

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { PDFParse } from 'pdf-parse';
 import type { Page } from 'playwright-core';
 import { addContact, registerChurch } from '@lampstand/server/testing';
 import { chargeDueSchedules } from '@lampstand/api/server';
@@ -17,6 +18,13 @@ browserDescribe(describe)('Giving statements and My giving', async () => {
     (f) => f.name === 'General',
   )!;
   const today = new Date().toISOString().slice(0, 10);
+  const formatDay = (iso: string) =>
+    new Date(`${iso}T12:00:00Z`).toLocaleDateString('en-US', {
+      month: 'short',
+      day: 'numeric',
+      year: 'numeric',
+      timeZone: 'UTC',
+    });
 
   // Lydia gives $25 weekly (charged today); Anna's check has no email to send a statement to.
   const prepared = await church.client.post('/api/giving/prepare', {
@@ -40,7 +48,17 @@ browserDescribe(describe)('Giving statements and My giving', async () => {
   );
   const anna = await addContact(church.client, { firstName: 'Anna', lastName: 'Prophet' });
   await e2e.app.db.updateTable('contacts').set({ email: null }).where('id', '=', anna.id).execute();
-  const batch = await church.client.post('/api/giving/batches', { batchDate: today, expectedTotalCents: 5000 });
+  // Simeon's address bounced: it is suppressed, so his statement is printed, not emailed.
+  const simeon = await addContact(church.client, {
+    firstName: 'Simeon',
+    lastName: 'Elder',
+    email: 'simeon@example.org',
+  });
+  await e2e.app.db
+    .insertInto('emailSuppressions')
+    .values({ userId: church.user.id, email: 'simeon@example.org', reason: 'hard_bounce' })
+    .execute();
+  const batch = await church.client.post('/api/giving/batches', { batchDate: today, expectedTotalCents: 7000 });
   await church.client.post(`/api/giving/batches/${batch.body.id}/lines`, {
     contactId: anna.id,
     fundId: general.id,
@@ -48,7 +66,22 @@ browserDescribe(describe)('Giving statements and My giving', async () => {
     method: 'check',
     checkNumber: '1042',
   });
+  await church.client.post(`/api/giving/batches/${batch.body.id}/lines`, {
+    contactId: simeon.id,
+    fundId: general.id,
+    amountCents: 2000,
+    method: 'cash',
+  });
   expect((await church.client.post(`/api/giving/batches/${batch.body.id}/commit`)).status).toBe(200);
+
+  const pdfText = async (data: Buffer) => {
+    const parser = new PDFParse({ data: new Uint8Array(data) });
+    try {
+      return (await parser.getText()).text;
+    } finally {
+      await parser.destroy();
+    }
+  };
 
   const shots = async (page: Page, name: string, back: number) => {
     for (const width of [390, 1024, 1366]) {
@@ -68,15 +101,35 @@ browserDescribe(describe)('Giving statements and My giving', async () => {
     await page.getByLabel('From').fill(today);
     await page.getByLabel('To').fill(today);
     await page.getByRole('button', { name: 'Make Statements' }).click();
+    // It emails donors: it asks first, with who is emailed, who is printed, which addresses are skipped.
+    const ask = page.getByRole('dialog', { name: 'Email statements to 1 donor?' });
+    await ask
+      .getByText(
+        `1 donor will be emailed their statement for ${formatDay(today)} – ${formatDay(today)}, with the PDF attached. ` +
+          '2 donors get the printed (combined) PDF instead. 1 address is suppressed and will be skipped (that statement is in the PDF to print).',
+      )
+      .waitFor();
+    await expectAccessible(page);
+    await shots(page, 'giving-statements-ask', 1280);
+    await ask.getByRole('button', { name: 'Cancel' }).click();
+    await ask.waitFor({ state: 'hidden' });
+    expect((await church.client.get('/api/giving/statements')).body).toEqual([]);
+    await page.getByRole('button', { name: 'Make Statements' }).click();
+    await ask.getByRole('button', { name: 'Make and Email Statements' }).click();
     await page.getByRole('progressbar', { name: 'Statements progress' }).waitFor();
     await page.getByText('Done', { exact: true }).first().waitFor({ timeout: 60_000 });
-    await page.getByText(/2 of 2 statements made · 1 of 1 emailed · 1 to print · \$75\.00 in all/).waitFor();
+    await page
+      .getByText(
+        /3 of 3 statements made · 1 of 1 emailed · 2 to print \(1 with a suppressed address\) · \$95\.00 in all/,
+      )
+      .waitFor();
     await page.getByRole('heading', { name: 'Donors without an email (1)' }).waitFor();
     await page.getByRole('table', { name: 'Donors without an email' }).getByText('Anna Prophet').waitFor();
-    await page.getByRole('heading', { name: 'Donors without a postal address (1)' }).waitFor();
+    await page.getByRole('heading', { name: 'Donors without a postal address (2)' }).waitFor();
     const download = page.getByRole('link', { name: 'Download statements to print' });
     await download.waitFor();
-    expect(await download.getAttribute('href')).toMatch(/^\/api\/giving\/statements\/\d+\/download$/);
+    const href = (await download.getAttribute('href'))!;
+    expect(href).toMatch(/^\/api\/giving\/statements\/\d+\/download$/);
     await expectAccessible(page);
     await shots(page, 'giving-statements', 1280);
 
@@ -89,6 +142,22 @@ browserDescribe(describe)('Giving statements and My giving', async () => {
       .execute();
     expect(sent).toHaveLength(1);
     expect(sent[0]!.attachments[0]).toMatchObject({ contentType: 'application/pdf' });
+    // The PDFs' text, read back with a PDF text extractor: the right totals.
+    const lydias = await e2e.app.db
+      .selectFrom('givingStatements')
+      .innerJoin('contacts', 'contacts.id', 'givingStatements.contactId')
+      .select('givingStatements.pdf')
+      .where('contacts.email', '=', 'lydia@example.org')
+      .executeTakeFirstOrThrow();
+    const lydiaText = await pdfText(lydias.pdf!);
+    expect(lydiaText).toContain('Lydia Purple');
+    expect(lydiaText).toMatch(/Total\s+\$25\.00/);
+    const printed = await page.request.get(href);
+    expect(printed.headers()['content-type']).toBe('application/pdf');
+    const printedText = await pdfText(await printed.body());
+    expect(printedText).toMatch(/Anna Prophet[\s\S]*Total\s+\$50\.00/);
+    expect(printedText).toMatch(/Simeon Elder[\s\S]*Total\s+\$20\.00/);
+    expect(printedText).not.toContain('Lydia Purple');
   }, 180_000);
 
   it('the donor pauses their recurring gift in the portal', async () => {

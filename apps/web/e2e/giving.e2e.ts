@@ -94,9 +94,22 @@ browserDescribe(describe)('Giving', async () => {
     await page.getByLabel('Amount (USD)').fill('50.50');
     await page.getByRole('combobox', { name: 'Method' }).click();
     await page.getByRole('option', { name: 'Cash' }).click();
+    // What the donor received for the gift: its value without a description is refused on the field.
+    await page.getByLabel('Their value (USD)').fill('15');
+    await page.getByRole('button', { name: 'Add Line' }).click();
+    await page.getByText('Describe the goods or services').waitFor();
+    await expectAccessible(page);
+    await page.getByLabel('Goods or services received').fill('Harvest dinner ticket');
     await page.getByRole('button', { name: 'Add Line' }).click();
     await page.getByText('Lines total $175.50 of the counted $175.50').waitFor();
+    await page.getByText('Received: Harvest dinner ticket (value $15.00)').waitFor();
     await expectAccessible(page);
+    for (const width of [390, 1024, 1366]) {
+      await page.setViewportSize({ width, height: 900 });
+      await animationsDone(page);
+      await screenshot(page, `giving-batch-${width}`);
+    }
+    await page.setViewportSize({ width: 1366, height: 900 });
     await page.getByRole('button', { name: 'Commit' }).click();
     await page.getByRole('dialog', { name: 'Commit this batch?' }).getByRole('button', { name: 'Commit' }).click();
     await toast(page, 'Batch committed').waitFor();

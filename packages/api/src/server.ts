@@ -148,4 +148,4 @@ export { deliverTaskNotices, sweepTaskNotices } from './services/journeys/task-n
 export { chargeDueSchedules, sendGivingNotice, type ChargeDeps } from './services/giving/schedules.js';
 export { churchOfHandle, publicFunds, churchToday } from './services/giving/gifts.js';
 export { scheduleByToken } from './services/giving/schedules.js';
-export { buildStatementRun, deliverStatements, failStatementRun } from './services/giving/statements.js';
+export { deliverStatements, failStatementRun } from './services/giving/statements.js';

@@ -1,5 +1,6 @@
 import PgBoss from 'pg-boss';
 import type { JobLog } from '../logger.js';
+import { buildStatementsInThread } from './statements-thread.js';
 import { withStartupLock, type Db } from '@lampstand/db';
 import {
   BadJobPayloadError,
@@ -23,7 +24,6 @@ import {
   sendDonationReceipt,
   chargeDueSchedules,
   sendGivingNotice,
-  buildStatementRun,
   deliverStatements,
   failStatementRun,
   type ShowUpServices,
@@ -63,7 +63,7 @@ const socialDepsOf = (d: JobDeps, queue: JobQueue, log: JobLog) => ({
 });
 
 /** What each job does; the logic lives in the api package's services. */
-function handlers(d: JobDeps, queue: JobQueue, log: JobLog): { [N in JobName]: Handler<N> } {
+function handlers(d: JobDeps, queue: JobQueue, log: JobLog, databaseUrl: string): { [N in JobName]: Handler<N> } {
   const deps: DeliveryDeps = { db: d.db, email: d.email, sms: d.sms, jobs: queue, config: d.delivery };
   const socialDeps = socialDepsOf(d, queue, log);
   return {
@@ -121,7 +121,7 @@ function handlers(d: JobDeps, queue: JobQueue, log: JobLog): { [N in JobName]: H
     'giving-statements-build': async ({ runId }) => {
       // An error marks the run failed (the screen shows it; staff start another); a worker that
       // died mid-run leaves it building, and the job run again goes on where it stopped.
-      await buildStatementRun({ db: d.db, jobs: queue }, runId).catch(async (err: unknown) => {
+      await buildStatementsInThread({ databaseUrl, jobs: queue }, runId).catch(async (err: unknown) => {
         await failStatementRun(d.db, runId, err instanceof Error ? err.message : String(err));
         throw err;
       });
@@ -234,7 +234,7 @@ export async function startJobs(opts: StartJobsOptions): Promise<JobRunner> {
       await boss.cancel(name, id);
     },
   };
-  const h = handlers(opts.deps, queue, log);
+  const h = handlers(opts.deps, queue, log, opts.connectionString);
   if (opts.work) {
     for (const name of JOB_NAMES) {
       const ids: string[] = [];

@@ -126,6 +126,35 @@ describe('Giving batches', () => {
     expect(refunded.body.events[0]).toMatchObject({ contactId: ruth.id, data: { amountCents: 12500 } });
   });
 
+  it("a line says what the donor received for it and its value; the contact's gifts show it", async () => {
+    const b = (await grace.client.post('/api/giving/batches', { batchDate: '2026-11-15', expectedTotalCents: 6000 }))
+      .body;
+    const res = await grace.client.post(`/api/giving/batches/${b.id}/lines`, {
+      contactId: ruth.id,
+      fundId: general.id,
+      amountCents: 6000,
+      method: 'check',
+      checkNumber: '77',
+      goodsServices: 'Harvest dinner ticket',
+      goodsServicesCents: 2500,
+    });
+    expect(res.status, res.text).toBe(201);
+    expect(res.body.lines[0]).toMatchObject({ goodsServices: 'Harvest dinner ticket', goodsServicesCents: 2500 });
+    // A line without goods says so with nulls.
+    const plain = await grace.client.post(`/api/giving/batches/${b.id}/lines`, {
+      fundId: general.id,
+      amountCents: 100,
+      method: 'cash',
+      goodsServices: '',
+    });
+    expect(plain.body.lines[1]).toMatchObject({ goodsServices: null, goodsServicesCents: null });
+    const gifts = await grace.client.get(`/api/giving/gifts?contactId=${ruth.id}&pageSize=200`);
+    const gift = (gifts.body.gifts as { amountCents: number; goodsServices: string | null }[]).find(
+      (g) => g.goodsServices,
+    );
+    expect(gift).toMatchObject({ amountCents: 6000, goodsServices: 'Harvest dinner ticket', goodsServicesCents: 2500 });
+  });
+
   it('refuses bad lines naming the field; another church: 404', async () => {
     const b = (await grace.client.post('/api/giving/batches', { batchDate: '2026-11-29', expectedTotalCents: 0 })).body;
     const line = (o: Record<string, unknown>) =>
@@ -148,6 +177,32 @@ describe('Giving batches', () => {
       expect(res.status, JSON.stringify(o)).toBe(status);
       expect(res.text, JSON.stringify(o)).toMatch(message);
     }
+    // Goods or services: described and valued together, worth at most the gift.
+    const goods: [Record<string, unknown>, string, string][] = [
+      [{ goodsServices: 'Dinner ticket' }, 'goodsServicesCents', 'Enter the value of the goods or services'],
+      [{ goodsServicesCents: 50 }, 'goodsServices', 'Describe the goods or services'],
+      [
+        { goodsServices: 'Dinner ticket', goodsServicesCents: 101 },
+        'goodsServicesCents',
+        'The goods or services cannot be worth more than the gift',
+      ],
+      [
+        { goodsServices: 'Dinner ticket', goodsServicesCents: -1 },
+        'goodsServicesCents',
+        'Value of goods or services must be a whole number of cents',
+      ],
+      [
+        { goodsServices: 'Dinner ticket', goodsServicesCents: 2.5 },
+        'goodsServicesCents',
+        'Value of goods or services must be a whole number of cents',
+      ],
+    ];
+    for (const [o, field, message] of goods) {
+      const res = await line(o);
+      expect(res.status, JSON.stringify(o)).toBe(400);
+      expect(res.body.issues, JSON.stringify(o)).toContainEqual(expect.objectContaining({ path: field, message }));
+    }
+    expect((await grace.client.get(`/api/giving/batches/${b.id}`)).body.lineCount).toBe(0);
     expect(
       (await grace.client.post('/api/giving/batches', { batchDate: '2026-13-01', expectedTotalCents: 5 })).text,
     ).toMatch(/Date must be a date/);

@@ -133,7 +133,8 @@ describe('Giving statements', () => {
       fundId: missions.id,
       amountCents: 2000,
       method: 'cash',
-      goodsServices: 'Mission dinner ticket, value $15.00',
+      goodsServices: 'Mission dinner ticket',
+      goodsServicesCents: 1500,
     });
     const committed = await grace.client.post(`/api/giving/batches/${batch.id}/commit`, {});
     expect(committed.status, committed.text).toBe(200);
@@ -181,8 +182,9 @@ describe('Giving statements', () => {
     const toSimeon = sink.messages.find((m) => m.envelopeTo.includes('simeon@example.org'))!;
     const simeonText = await pdfText(toSimeon.parsed.attachments[0]!.content);
     expect(simeonText).toMatch(/Missions \*\s+Cash\s+\$20\.00/);
-    expect(simeonText).toContain('Goods or services were provided in exchange for the gifts marked *:');
-    expect(simeonText).toContain('Mission dinner ticket, value $15.00');
+    expect(simeonText).toContain('Goods or services were provided in exchange for some contributions (marked *):');
+    expect(simeonText).toMatch(/gift of \$20\.00: Mission dinner ticket \(value \$15\.00\)/);
+    expect(simeonText).toContain('No goods or services were provided in exchange for the other contributions.');
     expect(simeonText).not.toContain('No goods or services were provided in exchange for these contributions.');
 
     // The job run again sends nothing more: one delivery per (run, donor).
@@ -210,27 +212,41 @@ describe('Giving statements', () => {
     expect((await hope.client.get('/api/giving/statements')).body).toEqual([]);
   });
 
-  it('says how many donor addresses are suppressed before making statements, and prints theirs instead (issue 32 §6)', async () => {
-    const query = `from=${from}&to=${to}`;
-    expect((await grace.client.get(`/api/giving/statements/suppressed?${query}`)).body).toEqual({ suppressed: 0 });
-    const userId = grace.user.id;
+  it('asks first: the preview counts donors emailed, printed instead and suppressed addresses skipped', async () => {
+    const preview = async (client: HttpClient) => client.get(`/api/giving/statements/preview?from=${from}&to=${to}`);
+    const before = await preview(grace.client);
+    expect(before.status, before.text).toBe(200);
+    expect(before.body).toEqual({ from, to, donors: 3, toEmail: 2, toPrint: 1, suppressed: 0 });
+    // Simeon's address bounced: it is suppressed, so his statement is printed, not emailed.
     await app.db
       .insertInto('emailSuppressions')
-      .values({ userId, email: 'simeon@example.org', reason: 'hard_bounce', detail: '5.1.1 User unknown' })
+      .values({ userId: grace.user.id, email: 'simeon@example.org', reason: 'hard_bounce' })
       .execute();
-    expect((await grace.client.get(`/api/giving/statements/suppressed?${query}`)).body).toEqual({ suppressed: 1 });
-    expect((await hope.client.get(`/api/giving/statements/suppressed?${query}`)).body).toEqual({ suppressed: 0 });
-    expect((await grace.client.get(`/api/giving/statements/suppressed?from=${to}&to=${from}`)).status).toBe(400);
+    const after = await preview(grace.client);
+    expect(after.body).toEqual({ from, to, donors: 3, toEmail: 1, toPrint: 2, suppressed: 1 });
 
-    const toSimeon = () => sink.messages.filter((m) => m.envelopeTo.includes('simeon@example.org')).length;
-    const before = toSimeon();
+    const sentBefore = sink.messages.filter((m) => m.envelopeTo.includes('simeon@example.org')).length;
+    const allBefore = sink.messages.length;
     const started = await grace.client.post('/api/giving/statements', { from, to });
-    expect(started.status, started.text).toBe(202);
     const run = await runUntilDone(grace.client, started.body.id);
-    expect(run).toMatchObject({ total: 3, toEmail: 1, emailed: 1, toPrint: 2 });
-    expect(run.withoutEmail.map((d) => d.name)).toEqual(['Anna Prophet', 'Simeon Elder']);
-    await new Promise((r) => setTimeout(r, 300));
-    expect(toSimeon()).toBe(before);
+    expect(run).toMatchObject({ total: 3, toEmail: 1, emailed: 1, toPrint: 2, suppressed: 1 });
+    await sink.waitFor(allBefore + 1);
+    expect(sink.messages.filter((m) => m.envelopeTo.includes('lydia@example.org'))).toHaveLength(2);
+    expect(sink.messages.filter((m) => m.envelopeTo.includes('simeon@example.org'))).toHaveLength(sentBefore);
+    const download = await fetch(`${app.url}/api/giving/statements/${started.body.id}/download`, {
+      headers: { cookie: [...grace.client.cookies].map(([k, v]) => `${k}=${v}`).join('; ') },
+    });
+    const printed = await pdfText(Buffer.from(await download.arrayBuffer()));
+    expect(printed).toContain('Simeon Elder');
+    expect(printed).toContain('Anna Prophet');
+    expect(printed).not.toContain('Lydia Purple');
+
+    // Another church's preview counts only its own donors; bad dates name the field; no session: 401.
+    expect((await preview(hope.client)).body).toMatchObject({ donors: 0, toEmail: 0, toPrint: 0, suppressed: 0 });
+    const bad = await grace.client.get(`/api/giving/statements/preview?from=${to}&to=${from}`);
+    expect(bad.status).toBe(400);
+    expect(bad.body.issues?.[0]).toEqual({ path: 'to', message: 'To must be on or after From' });
+    expect((await preview(visitor)).status).toBe(401);
   });
 
   it('refuses bad ranges naming the field', async () => {

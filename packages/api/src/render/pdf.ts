@@ -80,7 +80,8 @@ function withLayoutCache(font: LayoutFont): LayoutFont {
     let run = cache.get(text);
     if (!run) {
       run = font.layout(text);
-      if (cache.size > 50_000) cache.clear();
+      // Dates, amounts and funds repeat, names and addresses do not: the cache stays small.
+      if (cache.size > 5_000) cache.clear();
       cache.set(text, run);
     }
     const positions = run.positions.map((p) => ({ ...p }));
@@ -109,9 +110,13 @@ export type Pdf = PDFKit.PDFDocument;
 
 /**
  * A new US Letter document with the fonts 'Regular' and 'Bold' (Regular is current). `draw` fills
- * it (one statement, or many, page after page); the PDF's bytes are returned.
+ * it (one statement, or many, page after page; pdfkit writes each page out when the next starts,
+ * so an async `draw` can fetch as it goes); the PDF's bytes are returned.
  */
-export function renderPdf(opts: { title: string; author: string }, draw: (doc: Pdf) => void): Promise<Buffer> {
+export function renderPdf(
+  opts: { title: string; author: string },
+  draw: (doc: Pdf) => void | Promise<void>,
+): Promise<Buffer> {
   const { regular, bold } = loadFonts();
   // pdfkit opens its default font (Helvetica, parsed from its AFM file) unless given one.
   const doc = new PDFDocument({
@@ -123,16 +128,27 @@ export function renderPdf(opts: { title: string; author: string }, draw: (doc: P
   doc.registerFont('Regular', regular as unknown as Buffer);
   doc.registerFont('Bold', bold as unknown as Buffer);
   doc.font('Regular');
-  const chunks: Buffer[] = [];
+  // pdfkit writes many small buffers, each a slice of a shared 8 KiB slab that it keeps alive:
+  // they are copied into one buffer every 512, so a long PDF holds its own bytes, not the slabs.
+  const blocks: Buffer[] = [];
+  let pending: Buffer[] = [];
+  const compact = () => {
+    if (pending.length) blocks.push(Buffer.concat(pending));
+    pending = [];
+  };
   return new Promise((resolve, reject) => {
-    doc.on('data', (c: Buffer) => chunks.push(c));
-    doc.on('end', () => resolve(Buffer.concat(chunks)));
+    doc.on('data', (c: Buffer) => {
+      pending.push(c);
+      if (pending.length >= 512) compact();
+    });
+    doc.on('end', () => {
+      compact();
+      resolve(Buffer.concat(blocks));
+    });
     doc.on('error', reject);
-    try {
-      draw(doc);
-      doc.end();
-    } catch (error) {
-      reject(error instanceof Error ? error : new Error(String(error)));
-    }
+    (async () => draw(doc))().then(
+      () => doc.end(),
+      (error: unknown) => reject(error instanceof Error ? error : new Error(String(error))),
+    );
   });
 }

@@ -1,6 +1,6 @@
 import { escapeHtml as e } from './html.js';
 import { csrfField } from './portal-html.js';
-import { FREQUENCY_LABELS, formatCents, type Frequency } from '../schemas/giving.js';
+import { FREQUENCY_LABELS, formatCents, goodsServicesText, type Frequency } from '../schemas/giving.js';
 import { NO_GOODS_SENTENCE, formatStatementDate } from '../services/giving/statement-pdf.js';
 import type { PortalGift } from '../services/portal/giving.js';
 
@@ -141,7 +141,7 @@ export function giftReceiptSection(
       g.donorName ? ` · ${e(g.donorName)}` : ''
     }</p>` +
     `<ul class="plain">${rows.map(([k, v]) => `<li>${e(k!)}: ${e(v!)}</li>`).join('')}<li><b>Total: ${e(formatCents(g.amountCents))}</b></li></ul>` +
-    `<p>${e(g.goodsServices ? `Goods or services provided: ${g.goodsServices}` : NO_GOODS_SENTENCE)}</p>` +
+    `<p>${e(g.goodsServices ? `Goods or services provided: ${goodsServicesText(g.goodsServices, g.goodsServicesCents)}` : NO_GOODS_SENTENCE)}</p>` +
     (g.status === 'completed' ? '' : `<p><b>${e(STATUS_LABELS[g.status] ?? g.status)}</b></p>`) +
     `</div><p><a href="${e(base)}/giving">Back to My giving</a></p>`
   );

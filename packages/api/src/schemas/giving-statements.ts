@@ -42,8 +42,10 @@ export const statementRunSchema = z.object({
   /** Statements to email, and how many the engine has sent. */
   toEmail: z.number().int(),
   emailed: z.number().int(),
-  /** Statements in the combined PDF to print (donors without an email). */
+  /** Statements in the combined PDF to print (donors without an email, or with a suppressed one). */
   toPrint: z.number().int(),
+  /** Donors whose email address is on the suppression list: not emailed, theirs is printed. */
+  suppressed: z.number().int(),
   /** Every donor's statements together, whole cents. */
   totalCents: z.number().int(),
   withoutEmail: z.array(statementDonorSchema),
@@ -53,6 +55,20 @@ export const statementRunSchema = z.object({
   finishedAt: isoTimestamp.nullable(),
 });
 export type StatementRun = z.output<typeof statementRunSchema>;
+
+/** What a run of these dates would do, asked before it starts. */
+export const statementPreviewSchema = z.object({
+  from: z.string(),
+  to: z.string(),
+  /** Donors with a statement. */
+  donors: z.number().int(),
+  /** Donors emailed their statement. */
+  toEmail: z.number().int(),
+  /** Donors in the PDF to print instead (no email, or a suppressed one). */
+  toPrint: z.number().int(),
+  /** Suppressed email addresses among the donors: skipped. */
+  suppressed: z.number().int(),
+});
 
 export const statementRunSummarySchema = statementRunSchema.pick({
   id: true,

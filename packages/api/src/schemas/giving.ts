@@ -100,6 +100,14 @@ export function coverFeeCents(cents: number, fee: CardFee = DEFAULT_CARD_FEE): n
   return gross - cents;
 }
 
+/**
+ * What a donor received for a gift, as statements and receipts name it: 'Mission dinner ticket
+ * (value $15.00)'.
+ */
+export function goodsServicesText(description: string, cents: number | null): string {
+  return cents === null ? description : `${description} (value ${formatCents(cents)})`;
+}
+
 /** '$1,234.50' from cents. */
 export function formatCents(cents: number): string {
   const sign = cents < 0 ? '-' : '';
@@ -221,6 +229,9 @@ export const giftSchema = z.object({
   status: z.enum(GIFT_STATUSES),
   failureReason: z.string().nullable(),
   note: z.string().nullable(),
+  /** What the donor received for the gift and its value (whole cents), if anything. */
+  goodsServices: z.string().nullable(),
+  goodsServicesCents: z.number().int().nullable(),
   lines: z.array(giftLineSchema),
 });
 
@@ -339,23 +350,49 @@ export const updateBatchSchema = z.object({
 
 export const batchIdSchema = z.object({ id: idSchema('Batch') });
 
-export const addBatchLineSchema = z.object({
-  id: idSchema('Batch'),
-  /** The donor; null or omitted: 'Anonymous cash'. */
-  contactId: idSchema('Contact').nullish(),
-  fundId: idSchema('Fund'),
-  amountCents: z
-    .number({ error: 'Amount must be a whole number of cents' })
-    .int('Amount must be a whole number of cents')
-    .min(1, 'Amount must be at least $0.01')
-    .max(MAX_LINE_CENTS, 'Amount is too large'),
-  method: z.enum(BATCH_METHODS, { error: 'Method must be cash, check or other' }),
-  checkNumber: optionalTextSchema('Check number', 40).optional(),
-  /** What the donor received for the gift, if anything (a dinner ticket, its value): named on statements. */
-  goodsServices: optionalTextSchema('Goods or services', 300).optional(),
-  /** Required on a committed batch: a correction says why. */
-  reason: optionalTextSchema('Reason', 500).optional(),
-});
+export const addBatchLineSchema = z
+  .object({
+    id: idSchema('Batch'),
+    /** The donor; null or omitted: 'Anonymous cash'. */
+    contactId: idSchema('Contact').nullish(),
+    fundId: idSchema('Fund'),
+    amountCents: z
+      .number({ error: 'Amount must be a whole number of cents' })
+      .int('Amount must be a whole number of cents')
+      .min(1, 'Amount must be at least $0.01')
+      .max(MAX_LINE_CENTS, 'Amount is too large'),
+    method: z.enum(BATCH_METHODS, { error: 'Method must be cash, check or other' }),
+    checkNumber: optionalTextSchema('Check number', 40).optional(),
+    /** What the donor received for the gift, if anything (a dinner ticket): named on statements. */
+    goodsServices: optionalTextSchema('Goods or services', 300).optional(),
+    /** The value of what they received, whole cents (required with `goodsServices`; at most the gift). */
+    goodsServicesCents: z
+      .number({ error: 'Value of goods or services must be a whole number of cents' })
+      .int('Value of goods or services must be a whole number of cents')
+      .min(0, 'Value of goods or services must be a whole number of cents')
+      .max(MAX_LINE_CENTS, 'Value of goods or services is too large')
+      .nullish(),
+    /** Required on a committed batch: a correction says why. */
+    reason: optionalTextSchema('Reason', 500).optional(),
+  })
+  .superRefine((v, ctx) => {
+    const described = !!v.goodsServices;
+    const valued = v.goodsServicesCents !== undefined && v.goodsServicesCents !== null;
+    if (described && !valued)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['goodsServicesCents'],
+        message: 'Enter the value of the goods or services',
+      });
+    else if (valued && !described)
+      ctx.addIssue({ code: 'custom', path: ['goodsServices'], message: 'Describe the goods or services' });
+    else if (valued && v.goodsServicesCents! > v.amountCents)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['goodsServicesCents'],
+        message: 'The goods or services cannot be worth more than the gift',
+      });
+  });
 
 export const batchLineSchema = z.object({
   id: z.number().int(),
@@ -366,6 +403,9 @@ export const batchLineSchema = z.object({
   amountCents: z.number().int(),
   method: z.enum(GIFT_METHODS),
   checkNumber: z.string().nullable(),
+  /** What the donor received for the gift and its value (whole cents), if anything. */
+  goodsServices: z.string().nullable(),
+  goodsServicesCents: z.number().int().nullable(),
   correctionReason: z.string().nullable(),
   /** Why a committed line was reversed (its gift is then refunded: off every total). */
   reversalReason: z.string().nullable(),

@@ -439,6 +439,7 @@ export interface Gifts {
   feeCents: Generated<number>;
   frequency: Generated<string>;
   goodsServices: string | null;
+  goodsServicesCents: number | null;
   id: Generated<number>;
   idempotencyKey: string;
   isDemo: Generated<boolean>;
@@ -526,6 +527,7 @@ export interface GivingStatements {
   donorAddress: string | null;
   donorEmail: string | null;
   donorName: string;
+  emailSuppressed: Generated<boolean>;
   giftCount: number;
   id: Generated<number>;
   pdf: Buffer | null;

@@ -49,6 +49,7 @@ import * as m0088 from './2026_11_26_0088_gift_reversals.js';
 import * as m0089 from './2026_11_26_0089_delivery_kinds.js';
 import * as m0090 from './2026_11_26_0090_task_notices.js';
 import * as m0092 from './2026_11_26_0092_email_warmup.js';
+import * as m0093 from './2026_11_26_0093_gift_goods_services_value.js';
 import * as m0095 from './2026_11_26_0095_contact_search_function.js';
 import * as m0096 from './2026_11_26_0096_contact_counts.js';
 
@@ -104,6 +105,7 @@ export const migrations: Record<string, Migration> = {
   '2026_11_26_0089_delivery_kinds': m0089,
   '2026_11_26_0090_task_notices': m0090,
   '2026_11_26_0092_email_warmup': m0092,
+  '2026_11_26_0093_gift_goods_services_value': m0093,
   '2026_11_26_0095_contact_search_function': m0095,
   '2026_11_26_0096_contact_counts': m0096,
 };

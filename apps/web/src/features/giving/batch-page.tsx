@@ -16,7 +16,7 @@ import type { RouterOutputs } from '@lampstand/api';
 import { useDebouncedValue } from '@mantine/hooks';
 import { useState } from 'react';
 import { useParams } from 'react-router-dom';
-import { BATCH_METHODS, formatCents } from '@lampstand/api/schemas/giving';
+import { BATCH_METHODS, formatCents, goodsServicesText } from '@lampstand/api/schemas/giving';
 import { trpc } from '../../lib/trpc';
 import { useSave } from '../../lib/use-save';
 import { confirmDestructive } from '../../ui/confirm';
@@ -26,6 +26,7 @@ import { formatDate } from '../../ui/format';
 import { dollarsToCents } from './batches-page';
 
 const METHOD_LABEL = { cash: 'Cash', check: 'Check', other: 'Other', card: 'Card' } as const;
+type LineField = 'amountCents' | 'goodsServices' | 'goodsServicesCents' | 'reason';
 
 function AddLine({ batchId, committed }: { batchId: number; committed: boolean }) {
   const [search, setSearch] = useState('');
@@ -38,7 +39,10 @@ function AddLine({ batchId, committed }: { batchId: number; committed: boolean }
   const [amount, setAmount] = useState('');
   const [checkNumber, setCheckNumber] = useState('');
   const [reason, setReason] = useState('');
-  const [error, setError] = useState<string | null>(null);
+  const [goods, setGoods] = useState('');
+  const [goodsValue, setGoodsValue] = useState('');
+  const [errors, setErrors] = useState<Partial<Record<LineField, string>>>({});
+  const fieldError = (field: LineField, message: string) => setErrors((e) => ({ ...e, [field]: message }));
   const add = useSave(trpc.giving.addBatchLine, {
     errorTitle: 'Error',
     errorPrefix: 'Failed to add the line',
@@ -48,8 +52,12 @@ function AddLine({ batchId, committed }: { batchId: number; committed: boolean }
       setAmount('');
       setCheckNumber('');
       setReason('');
+      setGoods('');
+      setGoodsValue('');
       setContactId(null);
     },
+    form: { setFieldError: (path, message) => fieldError(path as LineField, message) },
+    fieldErrorsOnly: true,
   });
   const fund = fundId ?? (funds.data?.[0] ? String(funds.data[0].id) : null);
   return (
@@ -57,8 +65,12 @@ function AddLine({ batchId, committed }: { batchId: number; committed: boolean }
       noValidate
       onSubmit={(e) => {
         e.preventDefault();
+        setErrors({});
         const cents = dollarsToCents(amount);
-        if (cents === null || cents < 1) return setError('Enter an amount, e.g. 25.00');
+        if (cents === null || cents < 1) return fieldError('amountCents', 'Enter an amount, e.g. 25.00');
+        const goodsCents = goodsValue.trim() ? dollarsToCents(goodsValue) : null;
+        if (goodsValue.trim() && goodsCents === null)
+          return fieldError('goodsServicesCents', 'Enter the value, e.g. 15.00');
         if (!fund) return;
         add.mutate({
           id: batchId,
@@ -67,6 +79,8 @@ function AddLine({ batchId, committed }: { batchId: number; committed: boolean }
           amountCents: cents,
           method: method as (typeof BATCH_METHODS)[number],
           checkNumber,
+          goodsServices: goods,
+          goodsServicesCents: goodsCents,
           ...(committed ? { reason } : {}),
         });
       }}
@@ -105,11 +119,8 @@ function AddLine({ batchId, committed }: { batchId: number; committed: boolean }
             withAsterisk
             inputMode="decimal"
             value={amount}
-            error={error}
-            onChange={(e) => {
-              setAmount(e.currentTarget.value);
-              setError(null);
-            }}
+            error={errors.amountCents}
+            onChange={(e) => setAmount(e.currentTarget.value)}
           />
           <Select
             label="Method"
@@ -125,8 +136,31 @@ function AddLine({ batchId, committed }: { batchId: number; committed: boolean }
             onChange={(e) => setCheckNumber(e.currentTarget.value)}
           />
         </Group>
+        <Group grow wrap="wrap" align="flex-end">
+          <TextInput
+            label="Goods or services received"
+            description="Only if the donor got something for the gift (a dinner ticket): statements name it"
+            value={goods}
+            error={errors.goodsServices}
+            onChange={(e) => setGoods(e.currentTarget.value)}
+          />
+          <TextInput
+            label="Their value (USD)"
+            description="A good-faith estimate"
+            inputMode="decimal"
+            value={goodsValue}
+            error={errors.goodsServicesCents}
+            onChange={(e) => setGoodsValue(e.currentTarget.value)}
+          />
+        </Group>
         {committed ? (
-          <TextInput label="Reason" withAsterisk value={reason} onChange={(e) => setReason(e.currentTarget.value)} />
+          <TextInput
+            label="Reason"
+            withAsterisk
+            value={reason}
+            error={errors.reason}
+            onChange={(e) => setReason(e.currentTarget.value)}
+          />
         ) : null}
         <Group>
           <Button type="submit" loading={add.isPending}>
@@ -196,7 +230,12 @@ export function BatchPage() {
             empty={<Text c="dimmed">No lines yet.</Text>}
             columns={[
               { header: 'Donor', card: 'title', cell: (l) => l.donorName, note: (l) => l.correctionReason },
-              { header: 'Fund', cell: (l) => l.fundName },
+              {
+                header: 'Fund',
+                cell: (l) => l.fundName,
+                note: (l) =>
+                  l.goodsServices ? `Received: ${goodsServicesText(l.goodsServices, l.goodsServicesCents)}` : null,
+              },
               { header: 'Method', cell: (l) => METHOD_LABEL[l.method] + (l.checkNumber ? ` #${l.checkNumber}` : '') },
               {
                 header: 'Amount',

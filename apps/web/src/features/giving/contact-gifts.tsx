@@ -1,7 +1,7 @@
 import { Alert, Anchor, Badge, Button, Group, Pagination, Skeleton, Stack, Text } from '@mantine/core';
 import { useState } from 'react';
 import { Link } from 'react-router-dom';
-import { FREQUENCY_LABELS, formatCents, type GIFT_STATUSES } from '@lampstand/api/schemas/giving';
+import { FREQUENCY_LABELS, formatCents, goodsServicesText, type GIFT_STATUSES } from '@lampstand/api/schemas/giving';
 import { trpc } from '../../lib/trpc';
 import { DataTable } from '../../ui/data-table';
 import { formatDate } from '../../ui/format';
@@ -53,7 +53,13 @@ export function ContactGifts({ contactId }: { contactId: number }) {
           {
             header: 'Amount',
             cell: (g) => formatCents(g.amountCents),
-            note: (g) => (g.feeCents ? `${formatCents(g.feeCents)} fees covered` : null),
+            note: (g) =>
+              [
+                g.feeCents ? `${formatCents(g.feeCents)} fees covered` : null,
+                g.goodsServices ? `Received: ${goodsServicesText(g.goodsServices, g.goodsServicesCents)}` : null,
+              ]
+                .filter(Boolean)
+                .join(' · ') || null,
           },
           {
             header: 'Funds',

@@ -4,14 +4,32 @@ import { useEffect, useState } from 'react';
 import { formatCents } from '@lampstand/api/schemas/giving';
 import type { RouterOutputs } from '@lampstand/api';
 import { trpc } from '../../lib/trpc';
-import { suppressedSentence } from '@lampstand/api/schemas/suppressions';
-import { useSave } from '../../lib/use-save';
+import { errorMessage } from '../../lib/errors';
+import { useSave, type SaveError } from '../../lib/use-save';
+import { confirmAction } from '../../ui/confirm';
+import { notifyError } from '../../ui/notify';
 import { DataTable } from '../../ui/data-table';
 import { PageHeader } from '../../ui/page-header';
 import { formatDate, formatNumber } from '../../ui/format';
 import { GivingTabs } from './giving-tabs';
 
 type Run = RouterOutputs['giving']['statementRun'];
+type Preview = RouterOutputs['giving']['previewStatements'];
+
+const count = (n: number, one: string, many: string) => `${formatNumber(n)} ${n === 1 ? one : many}`;
+
+/** The question before a run: who is emailed, who is printed instead, which addresses are skipped. */
+export function statementsQuestion(p: Preview): { title: string; text: string } {
+  const parts = [
+    `${count(p.toEmail, 'donor', 'donors')} will be emailed their statement for ${formatDate(p.from)} – ${formatDate(p.to)}, with the PDF attached.`,
+  ];
+  if (p.toPrint > 0) parts.push(`${count(p.toPrint, 'donor gets', 'donors get')} the printed (combined) PDF instead.`);
+  if (p.suppressed > 0)
+    parts.push(
+      `${count(p.suppressed, 'address is', 'addresses are')} suppressed and will be skipped (${p.suppressed === 1 ? 'that statement is' : 'those statements are'} in the PDF to print).`,
+    );
+  return { title: `Email statements to ${count(p.toEmail, 'donor', 'donors')}?`, text: parts.join(' ') };
+}
 
 const STATUS_LABELS: Record<Run['status'], { label: string; color: string }> = {
   queued: { label: 'Waiting', color: 'gray' },
@@ -79,7 +97,9 @@ function RunProgress({ runId }: { runId: number }) {
         <Progress value={value} animated={!finished} size="lg" aria-label="Statements progress" />
         <Text size="sm">
           {formatNumber(r.done)} of {formatNumber(r.total)} statements made · {formatNumber(r.emailed)} of{' '}
-          {formatNumber(r.toEmail)} emailed · {formatNumber(r.toPrint)} to print · {formatCents(r.totalCents)} in all
+          {formatNumber(r.toEmail)} emailed · {formatNumber(r.toPrint)} to print
+          {r.suppressed > 0 ? ` (${formatNumber(r.suppressed)} with a suppressed address)` : ''} ·{' '}
+          {formatCents(r.totalCents)} in all
         </Text>
         {r.error ? <Alert color="red">{r.error}</Alert> : null}
         {finished && r.total === 0 ? <Text c="dimmed">No gifts were completed in these dates.</Text> : null}
@@ -131,11 +151,29 @@ export function StatementsPage() {
     form: { setFieldError: (path, message) => setErrors((e) => ({ ...e, [path]: message })) },
     fieldErrorsOnly: true,
   });
+  const utils = trpc.useUtils();
+  const [asking, setAsking] = useState(false);
+  // Starting a run emails every donor: ask first, with the counts.
+  async function ask() {
+    setErrors({});
+    setAsking(true);
+    try {
+      const preview = await utils.giving.previewStatements.fetch({ from, to }, { staleTime: 0 });
+      if (preview.donors === 0) {
+        notifyError('No statements to make', 'No gifts were completed in these dates.');
+        return;
+      }
+      const q = statementsQuestion(preview);
+      confirmAction({ ...q, confirm: 'Make and Email Statements', onConfirm: () => start.mutate({ from, to }) });
+    } catch (error) {
+      const issues = (error as SaveError).data?.issues ?? [];
+      for (const i of issues) setErrors((e) => ({ ...e, [i.path]: i.message }));
+      if (issues.length === 0) notifyError('Error', `Failed to start the statements: ${errorMessage(error)}`);
+    } finally {
+      setAsking(false);
+    }
+  }
   const shown = runId ?? runs.data?.[0]?.id ?? null;
-  // Issue 32 §6: before making them, how many donors' addresses are suppressed and will be skipped.
-  const datesOk = /^\d{4}-\d{2}-\d{2}$/.test(from) && /^\d{4}-\d{2}-\d{2}$/.test(to) && from <= to;
-  const suppressed = trpc.giving.statementsSuppressed.useQuery({ from, to }, { enabled: datesOk, retry: false }).data
-    ?.suppressed;
   return (
     <>
       <PageHeader title="Giving" description="Funds donors give to, recurring gifts and the gifts received." />
@@ -146,8 +184,7 @@ export function StatementsPage() {
             noValidate
             onSubmit={(e) => {
               e.preventDefault();
-              setErrors({});
-              start.mutate({ from, to });
+              void ask();
             }}
           >
             <Stack>
@@ -155,9 +192,6 @@ export function StatementsPage() {
                 One PDF per donor with each gift (date, fund, method, amount) and the total, emailed to donors with an
                 email; the others are in one PDF to print.
               </Text>
-              {datesOk && suppressed ? (
-                <Text size="sm">{suppressedSentence(suppressed)} Their statements are in the PDF to print.</Text>
-              ) : null}
               <Group align="flex-end" wrap="wrap">
                 <TextInput
                   label="From"
@@ -186,7 +220,7 @@ export function StatementsPage() {
                 </Button>
               </Group>
               <Group>
-                <Button type="submit" leftSection={<IconFileText size={18} />} loading={start.isPending}>
+                <Button type="submit" leftSection={<IconFileText size={18} />} loading={start.isPending || asking}>
                   Make Statements
                 </Button>
               </Group>

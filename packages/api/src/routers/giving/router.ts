@@ -25,15 +25,15 @@ import {
   pdfFileSchema,
   startStatementsSchema,
   statementRunIdSchema,
+  statementPreviewSchema,
   statementRunSchema,
   statementRunSummarySchema,
 } from '../../schemas/giving-statements.js';
-import { suppressedCountSchema } from '../../schemas/suppressions.js';
 import {
-  countSuppressedDonors,
   downloadStatementRun,
   getStatementRun,
   listStatementRuns,
+  previewStatementRun,
   startStatementRun,
 } from '../../services/giving/statements.js';
 import { prepareGift } from '../../services/giving/gifts.js';
@@ -138,7 +138,7 @@ export const givingRouter = router({
       ),
     )
     .output(givingOverviewSchema)
-    .query(({ ctx }) => givingOverview(ctx.readDb, ctx.tenantId)),
+    .query(({ ctx }) => givingOverview(ctx.db, ctx.tenantId)),
   lapsedToList: protectedProcedure
     .meta(rest.post('/api/giving/lapsed/list', 'Add every lapsed donor who is a contact to a list', { errors: [404] }))
     .input(lapsedToListSchema)
@@ -247,16 +247,16 @@ export const givingRouter = router({
     .meta(rest.get('/api/giving/statements', 'Giving statement runs, newest first, with their progress'))
     .output(z.array(statementRunSummarySchema))
     .query(({ ctx }) => listStatementRuns(ctx.db, ctx.tenantId)),
-  statementsSuppressed: protectedProcedure
+  previewStatements: protectedProcedure
     .meta(
       rest.get(
-        '/api/giving/statements/suppressed',
-        'Before making statements for from–to: how many donor addresses are suppressed and will be skipped (their statements go in the PDF to print)',
+        '/api/giving/statements/preview',
+        'Before making statements for from–to: how many donors would be emailed, how many printed instead, how many suppressed addresses skipped',
       ),
     )
     .input(startStatementsSchema)
-    .output(suppressedCountSchema)
-    .query(({ ctx, input }) => countSuppressedDonors(ctx.db, ctx.tenantId, input)),
+    .output(statementPreviewSchema)
+    .query(({ ctx, input }) => previewStatementRun(ctx.db, ctx.tenantId, input)),
   startStatements: protectedProcedure
     .meta(
       rest.post(
@@ -294,11 +294,5 @@ export const givingRouter = router({
     )
     .input(statementRunIdSchema)
     .output(pdfFileSchema)
-    .query(({ ctx, input }) =>
-      // The PDF from a replica when there is one; a run finished a moment ago may not be there yet:
-      // then from the primary.
-      downloadStatementRun(ctx.readDb, ctx.tenantId, input.runId).catch(() =>
-        downloadStatementRun(ctx.db, ctx.tenantId, input.runId),
-      ),
-    ),
+    .query(({ ctx, input }) => downloadStatementRun(ctx.db, ctx.tenantId, input.runId)),
 });

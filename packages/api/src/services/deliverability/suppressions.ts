@@ -7,6 +7,7 @@ import { changeConsent } from '../contacts/consent.js';
 import { findDeliveryRef, deliveryPerson } from '../delivery/events.js';
 import type { NewEvent } from '../../schemas/events.js';
 import type { BounceReport } from './reports.js';
+import { suppressedSql } from './suppressed-sql.js';
 
 /** Soft bounces of one address within 30 days that suppress it. */
 export const SOFT_BOUNCE_LIMIT = 3;
@@ -176,11 +177,7 @@ export async function removeSuppression(db: Db, tenantId: number, userId: number
   return row;
 }
 
-/** SQL: the address (lower case) is on the church's suppression list. */
-export function suppressedSql(userId: unknown, email: unknown) {
-  return sql<boolean>`exists (select 1 from email_suppressions s
-    where s.user_id = ${userId} and s.email = lower(${email}) and s.removed_at is null)`;
-}
+export { suppressedSql };
 
 /**
  * Before a send to chosen contacts or team members (of the church; others' ids count as nobody) or a

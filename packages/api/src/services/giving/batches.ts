@@ -74,7 +74,7 @@ export async function getBatch(
     .innerJoin('funds as f', 'f.id', 'l.fundId')
     .leftJoin('contacts as c', 'c.id', 'g.contactId')
     .select(['g.id', 'g.contactId', 'g.donorName', 'g.amountCents', 'g.method', 'g.checkNumber', 'g.correctionReason'])
-    .select('g.reversalReason')
+    .select(['g.reversalReason', 'g.goodsServices', 'g.goodsServicesCents'])
     .select(['g.status', 'l.fundId', 'f.name as fundName'])
     .where('g.userId', '=', tenantId)
     .where('g.batchId', '=', id)
@@ -91,6 +91,8 @@ export async function getBatch(
       amountCents: l.amountCents,
       method: l.method,
       checkNumber: l.checkNumber,
+      goodsServices: l.goodsServices,
+      goodsServicesCents: l.goodsServicesCents,
       correctionReason: l.correctionReason,
       reversalReason: l.reversalReason,
       status: l.status,
@@ -195,6 +197,7 @@ export async function addBatchLine(db: Db, tenantId: number, input: z.output<typ
         method: input.method,
         checkNumber: input.checkNumber ?? null,
         goodsServices: input.goodsServices ?? null,
+        goodsServicesCents: input.goodsServices ? (input.goodsServicesCents ?? null) : null,
         correctionReason: input.reason ?? null,
         status: committed ? 'completed' : 'pending',
         completedAt: committed ? batchMoment(b.batchDate) : null,

@@ -68,6 +68,8 @@ export async function findGifts(
       status: g.status,
       failureReason: g.failureReason,
       note: g.note,
+      goodsServices: g.goodsServices,
+      goodsServicesCents: g.goodsServicesCents,
       lines: byGift.get(g.id) ?? [],
     })),
     total: Number(total),

@@ -68,7 +68,8 @@ export async function chargeDueSchedules(
             eb.and([eb('gs.status', '=', 'paused'), eb('gs.pausedUntil', '<=', localToday)]),
           ]),
         )
-        .$if(seen.size > 0, (q) => q.where('gs.id', 'not in', [...seen]))
+        // One array parameter, not one per schedule seen: a run of 1,000 due at once stays linear.
+        .$if(seen.size > 0, (q) => q.where(sql<boolean>`gs.id <> all(${[...seen]}::int[])`))
         .orderBy('gs.nextDate')
         .orderBy('gs.id')
         .limit(1)

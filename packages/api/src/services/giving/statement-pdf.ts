@@ -1,4 +1,4 @@
-import { formatCents } from '../../schemas/giving.js';
+import { formatCents, goodsServicesText } from '../../schemas/giving.js';
 import { renderPdf, type Pdf } from '../../render/pdf.js';
 
 /** One line of a statement: a gift's part to one fund (or the card fee the donor covered). */
@@ -8,8 +8,12 @@ export interface StatementLine {
   method: 'card' | 'cash' | 'check' | 'other';
   checkNumber: string | null;
   amountCents: number;
-  /** What the donor received for the gift, if anything. */
+  /** The gift this line is part of, and the gift's whole amount (a gift may have several lines). */
+  giftId: number;
+  giftCents: number;
+  /** What the donor received for the gift, if anything, and its value (whole cents). */
   goodsServices: string | null;
+  goodsServicesCents: number | null;
 }
 
 export interface StatementData {
@@ -22,6 +26,26 @@ export interface StatementData {
 }
 
 export const NO_GOODS_SENTENCE = 'No goods or services were provided in exchange for these contributions.';
+
+/**
+ * The closing of a statement: the blanket sentence when no gift says what the donor received;
+ * otherwise each such gift with what was received and its value (a quid pro quo disclosure), and
+ * the sentence for the other gifts.
+ */
+export function goodsServicesClosing(lines: StatementLine[]): string[] {
+  const seen = new Set<number>();
+  const marked = lines.filter((l) => l.goodsServices && !seen.has(l.giftId) && seen.add(l.giftId));
+  if (marked.length === 0) return [NO_GOODS_SENTENCE];
+  return [
+    'Goods or services were provided in exchange for some contributions (marked *):',
+    ...marked.map(
+      (l) =>
+        `${formatStatementDate(l.date)}, gift of ${formatCents(l.giftCents)}: ${goodsServicesText(l.goodsServices!, l.goodsServicesCents)}`,
+    ),
+    'The deductible amount of such a gift is limited to the amount given above the value of the goods or services.',
+    'No goods or services were provided in exchange for the other contributions.',
+  ];
+}
 
 const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
 /** 'Jan 5, 2026' from '2026-01-05'. */
@@ -103,7 +127,6 @@ export function drawStatement(doc: Pdf, s: StatementData): void {
     doc.font('Regular');
   };
   header();
-  const marked = s.lines.some((l) => l.goodsServices);
   for (const l of s.lines) {
     if (y > PAGE_BOTTOM - 60) {
       doc.addPage();
@@ -132,14 +155,7 @@ export function drawStatement(doc: Pdf, s: StatementData): void {
   putRight(doc, formatCents(s.totalCents), COLUMNS.amountRight, y);
   doc.font('Regular');
   y += 30;
-  const closing = marked
-    ? [
-        'Goods or services were provided in exchange for the gifts marked *:',
-        ...s.lines.filter((l) => l.goodsServices).map((l) => `${formatStatementDate(l.date)}: ${l.goodsServices}`),
-        'No goods or services were provided in exchange for the other contributions.',
-      ]
-    : [NO_GOODS_SENTENCE];
-  for (const text of closing) {
+  for (const text of goodsServicesClosing(s.lines)) {
     if (y > PAGE_BOTTOM - 14) {
       doc.addPage();
       y = 54;
@@ -161,12 +177,17 @@ export function renderStatement(s: StatementData): Promise<Buffer> {
   );
 }
 
-/** Several donors' statements in one PDF to print, each starting on a new page. */
-export function renderStatements(list: StatementData[], o: { title: string; author: string }): Promise<Buffer> {
-  return renderPdf(o, (doc) =>
-    list.forEach((s, i) => {
-      if (i > 0) doc.addPage();
+/** Several donors' statements in one PDF to print, each starting on a new page, drawn as they come. */
+export function renderStatements(
+  o: { title: string; author: string },
+  statements: () => AsyncIterable<StatementData>,
+): Promise<Buffer> {
+  return renderPdf(o, async (doc) => {
+    let first = true;
+    for await (const s of statements()) {
+      if (!first) doc.addPage();
+      first = false;
       drawStatement(doc, s);
-    }),
-  );
+    }
+  });
 }

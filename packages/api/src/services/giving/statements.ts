@@ -2,7 +2,12 @@ import { sql, type Db } from '@lampstand/db';
 import type { z } from 'zod';
 import { conflict, notFound } from '../../errors.js';
 import type { JobQueue } from '../../jobs.js';
-import type { startStatementsSchema, statementRunSchema } from '../../schemas/giving-statements.js';
+import type {
+  startStatementsSchema,
+  statementPreviewSchema,
+  statementRunSchema,
+} from '../../schemas/giving-statements.js';
+import { suppressedSql } from '../deliverability/suppressed-sql.js';
 import { formatCents } from '../../schemas/giving.js';
 import { isSent } from '../delivery/status.js';
 import {
@@ -15,14 +20,8 @@ import {
 import type { DeliveryDeps } from '../delivery/channels.js';
 import { formatFrom } from '../email-campaigns/channel.js';
 import { escapeHtml } from '../../render/html.js';
-import { countSuppressedContacts, suppressedSql } from '../deliverability/suppressions.js';
-import {
-  formatStatementDate,
-  renderStatement,
-  renderStatements,
-  type StatementData,
-  type StatementLine,
-} from './statement-pdf.js';
+import { formatStatementDate } from './statement-pdf.js';
+import { churchOf, donorEmail, donorsInRange } from './statements-build.js';
 
 type StatementRun = z.input<typeof statementRunSchema>;
 
@@ -35,45 +34,33 @@ type StatementRun = z.input<typeof statementRunSchema>;
  * in one PDF to print. A job that dies is run again by pg-boss and goes on where it stopped.
  */
 
-/** A gift's date: the day it was completed, in the church's time zone. */
-const giftDate = (tz: string) => sql<string>`(g.completed_at at time zone ${tz})::date`;
-
-/** A postal address (jsonb of the giving page, or a contact's metadata) as lines of text, or null. */
-function addressText(j: ReturnType<typeof sql.ref>, keys: { line1: string; line2?: string }) {
-  const f = (k: string) => sql`nullif(trim(${j} ->> ${k}), '')`;
-  return sql<string | null>`nullif(concat_ws(E'\n', ${f(keys.line1)}, ${keys.line2 ? f(keys.line2) : sql`null`},
-    nullif(concat_ws(' ', nullif(concat_ws(', ', ${f('city')}, ${f('state')}), ''), ${f('postalCode')}), ''),
-    ${f('country')}), '')`;
-}
-
 /**
- * Before statements for from–to are made: how many of the donors' addresses are suppressed (issue
- * 32 §6); those statements are not emailed but go in the PDF to print.
+ * Before a run starts (the screen asks first): how many donors it would make statements for, how
+ * many of them would be emailed, how many get the PDF to print instead (no email, or an address on
+ * the suppression list), and how many suppressed addresses are skipped.
  */
-export async function countSuppressedDonors(
+export async function previewStatementRun(
   db: Db,
   tenantId: number,
   input: z.output<typeof startStatementsSchema>,
-): Promise<{ suppressed: number }> {
+): Promise<z.input<typeof statementPreviewSchema>> {
   const { timeZone } = await churchOf(db, tenantId);
-  const donors = sql<boolean>`c.id in (select g.contact_id from gifts g
-    where g.user_id = ${tenantId} and g.status = 'completed' and g.contact_id is not null
-      and ${giftDate(timeZone)} between ${input.from}::date and ${input.to}::date)`;
-  return { suppressed: await countSuppressedContacts(db, tenantId, donors) };
-}
-
-async function churchOf(db: Db, tenantId: number) {
-  const c = await db
-    .selectFrom('users as u')
-    .leftJoin('churchSettings as s', 's.userId', 'u.id')
-    .select(['u.churchName', 's.postalAddress', 's.taxId', 's.timeZone'])
-    .where('u.id', '=', tenantId)
-    .executeTakeFirstOrThrow();
+  const { rows } = await sql<{ donors: number; toEmail: number; suppressed: number }>`
+    select count(*)::int as donors,
+           count(*) filter (where e.email is not null and not e.suppressed)::int as to_email,
+           count(distinct lower(e.email)) filter (where e.suppressed)::int as suppressed
+    from (${donorsInRange(tenantId, timeZone, input)}) d
+    join contacts c on c.id = d.contact_id and c.user_id = ${tenantId}
+    cross join lateral (select ${donorEmail} as email,
+                               coalesce(${suppressedSql(tenantId, donorEmail)}, false) as suppressed) e`.execute(db);
+  const r = rows[0] ?? { donors: 0, toEmail: 0, suppressed: 0 };
   return {
-    name: c.churchName,
-    address: c.postalAddress ?? null,
-    taxId: c.taxId ?? null,
-    timeZone: c.timeZone ?? 'UTC',
+    from: input.from,
+    to: input.to,
+    donors: r.donors,
+    toEmail: r.toEmail,
+    toPrint: r.donors - r.toEmail,
+    suppressed: r.suppressed,
   };
 }
 
@@ -105,7 +92,14 @@ export async function getStatementRun(db: Db, tenantId: number, runId: number): 
         .select(sql<number>`count(*)::int`.as('n'))
         .whereRef('s.runId', '=', 'r.id')
         .where('s.donorEmail', 'is not', null)
+        .where('s.emailSuppressed', '=', false)
         .as('toEmail'),
+      eb
+        .selectFrom('givingStatements as s')
+        .select(sql<number>`count(*)::int`.as('n'))
+        .whereRef('s.runId', '=', 'r.id')
+        .where('s.emailSuppressed', '=', true)
+        .as('suppressed'),
       eb
         .selectFrom('givingStatements as s')
         .select(sql<number>`coalesce(sum(s.total_cents), 0)::bigint`.as('n'))
@@ -144,6 +138,7 @@ export async function getStatementRun(db: Db, tenantId: number, runId: number): 
     toEmail: Number(run.toEmail ?? 0),
     emailed: Number(run.emailed ?? 0),
     toPrint: run.total - Number(run.toEmail ?? 0),
+    suppressed: Number(run.suppressed ?? 0),
     totalCents: Number(run.totalCents ?? 0),
     withoutEmail: donors.filter((d) => d.email === null),
     withoutAddress: donors.filter((d) => d.address === null),
@@ -165,7 +160,7 @@ export async function listStatementRuns(db: Db, tenantId: number) {
   return rows;
 }
 
-/** The combined PDF to print (donors without an email). */
+/** The combined PDF to print (donors without an email, or with a suppressed one). */
 export async function downloadStatementRun(db: Db, tenantId: number, runId: number) {
   const run = await db
     .selectFrom('givingStatementRuns')
@@ -175,232 +170,12 @@ export async function downloadStatementRun(db: Db, tenantId: number, runId: numb
     .executeTakeFirst();
   if (!run) throw notFound('Statement run not found');
   if (run.status !== 'sending' && run.status !== 'done') throw conflict('The statements are still being made');
-  if (!run.combinedPdf) throw conflict('Every donor has an email: there are no statements to print');
+  if (!run.combinedPdf) throw conflict('Every donor is emailed: there are no statements to print');
   return {
     fileName: `giving-statements-${run.fromDate}-to-${run.toDate}.pdf`,
     contentType: 'application/pdf' as const,
     base64: run.combinedPdf.toString('base64'),
   };
-}
-
-// ---- Building (the 'giving-statements-build' job)
-
-/** The lines of each donor's statement: each gift's funds, and the card fee they covered. */
-async function statementLines(
-  db: Db,
-  tenantId: number,
-  run: { fromDate: string; toDate: string },
-  tz: string,
-  contactIds: number[],
-): Promise<Map<number, StatementLine[]>> {
-  const { rows } = await sql<{
-    contactId: number;
-    date: string;
-    fund: string;
-    method: StatementLine['method'];
-    checkNumber: string | null;
-    amountCents: number;
-    goodsServices: string | null;
-  }>`
-    select g.contact_id, ${giftDate(tz)}::text as date, f.name as fund, g.method, g.check_number,
-           l.amount_cents, g.goods_services, g.id as gift_id, l.id as line_id
-    from gifts g
-    join gift_lines l on l.gift_id = g.id
-    join funds f on f.id = l.fund_id
-    where g.user_id = ${tenantId} and g.status = 'completed' and g.contact_id = any(${contactIds}::int[])
-      and ${giftDate(tz)} between ${run.fromDate}::date and ${run.toDate}::date
-    union all
-    select g.contact_id, ${giftDate(tz)}::text, 'Card fee covered', g.method, g.check_number, g.fee_cents,
-           null, g.id, 0
-    from gifts g
-    where g.user_id = ${tenantId} and g.status = 'completed' and g.fee_cents > 0
-      and g.contact_id = any(${contactIds}::int[])
-      and ${giftDate(tz)} between ${run.fromDate}::date and ${run.toDate}::date
-    order by contact_id, date, gift_id, line_id`.execute(db);
-  const map = new Map<number, StatementLine[]>();
-  for (const r of rows) {
-    const list = map.get(r.contactId) ?? [];
-    list.push({
-      date: r.date,
-      fund: r.fund,
-      method: r.method,
-      checkNumber: r.checkNumber,
-      amountCents: Number(r.amountCents),
-      goodsServices: r.goodsServices,
-    });
-    map.set(r.contactId, list);
-  }
-  return map;
-}
-
-type BuildDeps = { db: Db; jobs: JobQueue };
-
-/** The run's status, its row locked until the transaction ends (one job moves it at a time). */
-async function lockedStatus(trx: Db, runId: number) {
-  const run = await trx
-    .selectFrom('givingStatementRuns')
-    .select('status')
-    .where('id', '=', runId)
-    .forUpdate()
-    .executeTakeFirstOrThrow();
-  return run.status;
-}
-
-/**
- * The 'giving-statements-build' job: the run's donors (once), their PDFs `chunkSize` at a time
- * (progress after each chunk), then the emails and the PDF to print. Safe to run again.
- */
-export async function buildStatementRun(
-  deps: BuildDeps,
-  runId: number,
-  opts: { chunkSize?: number } = {},
-): Promise<void> {
-  const { db } = deps;
-  const chunkSize = opts.chunkSize ?? 50;
-  const run = await db.selectFrom('givingStatementRuns').selectAll().where('id', '=', runId).executeTakeFirst();
-  if (!run || run.status === 'done' || run.status === 'failed' || run.status === 'sending') return;
-  const tenantId = run.userId;
-  const church = await churchOf(db, tenantId);
-  const tz = church.timeZone;
-
-  if (run.status === 'queued') {
-    await db.transaction().execute(async (trx) => {
-      if ((await lockedStatus(trx, runId)) !== 'queued') return;
-      const newest = sql.ref('newest');
-      const meta = sql.ref('c.metadata');
-      await sql`
-        insert into giving_statements
-          (user_id, run_id, contact_id, donor_name, donor_email, donor_address, gift_count, total_cents)
-        select ${tenantId}, ${runId}, c.id,
-               coalesce(nullif(trim(c.first_name || ' ' || c.last_name), ''), c.email, 'Donor'),
-               -- Issue 32 §6: a suppressed address is skipped; that statement goes in the PDF to print.
-               case when ${suppressedSql(tenantId, sql.ref('c.email'))} then null else nullif(trim(c.email), '') end,
-               coalesce(${addressText(newest, { line1: 'line1', line2: 'line2' })},
-                        ${addressText(meta, { line1: 'address' })}),
-               d.gift_count, d.total_cents
-        from (
-          select g.contact_id, count(*)::int as gift_count, sum(g.amount_cents)::bigint as total_cents,
-                 (array_agg(g.donor_address order by g.completed_at desc)
-                    filter (where g.donor_address is not null and g.donor_address <> 'null'::jsonb))[1] as newest
-          from gifts g
-          where g.user_id = ${tenantId} and g.status = 'completed' and g.contact_id is not null
-            and ${giftDate(tz)} between ${run.fromDate}::date and ${run.toDate}::date
-          group by g.contact_id
-        ) d
-        join contacts c on c.id = d.contact_id and c.user_id = ${tenantId}
-        on conflict (run_id, contact_id) do nothing`.execute(trx);
-      const count = await trx
-        .selectFrom('givingStatements')
-        .select(sql<number>`count(*)::int`.as('n'))
-        .where('runId', '=', runId)
-        .executeTakeFirstOrThrow();
-      await trx
-        .updateTable('givingStatementRuns')
-        .set({ status: 'building', total: count.n, done: 0, updatedAt: new Date() })
-        .where('id', '=', runId)
-        .execute();
-    });
-  }
-
-  const dataOf = (
-    s: { contactId: number; donorName: string; donorAddress: string | null; totalCents: number },
-    lines: StatementLine[],
-  ): StatementData => ({
-    church,
-    donor: { name: s.donorName, address: s.donorAddress },
-    from: run.fromDate,
-    to: run.toDate,
-    lines,
-    totalCents: Number(s.totalCents),
-  });
-
-  for (;;) {
-    const chunk = await db
-      .selectFrom('givingStatements')
-      .select(['id', 'contactId', 'donorName', 'donorAddress', 'totalCents'])
-      .where('runId', '=', runId)
-      .where('pdf', 'is', null)
-      .orderBy('id')
-      .limit(chunkSize)
-      .execute();
-    if (chunk.length === 0) break;
-    const lines = await statementLines(
-      db,
-      tenantId,
-      run,
-      tz,
-      chunk.map((s) => s.contactId),
-    );
-    const pdfs: Buffer[] = [];
-    for (const s of chunk) pdfs.push(await renderStatement(dataOf(s, lines.get(s.contactId) ?? [])));
-    await sql`
-      update giving_statements s set pdf = v.pdf
-      from unnest(${chunk.map((s) => s.id)}::int[], ${pdfs}::bytea[]) as v(id, pdf)
-      where s.id = v.id`.execute(db);
-    await sql`
-      update giving_statement_runs set updated_at = now(),
-        done = (select count(*) from giving_statements where run_id = ${runId} and pdf is not null)
-      where id = ${runId}`.execute(db);
-  }
-
-  // The donors without an email, in one PDF to print.
-  const toPrint = await db
-    .selectFrom('givingStatements')
-    .select(['contactId', 'donorName', 'donorAddress', 'totalCents'])
-    .where('runId', '=', runId)
-    .where('donorEmail', 'is', null)
-    .orderBy('donorName')
-    .orderBy('contactId')
-    .execute();
-  let combined: Buffer | null = null;
-  if (toPrint.length > 0) {
-    const data: StatementData[] = [];
-    for (let i = 0; i < toPrint.length; i += chunkSize) {
-      const part = toPrint.slice(i, i + chunkSize);
-      const lines = await statementLines(
-        db,
-        tenantId,
-        run,
-        tz,
-        part.map((s) => s.contactId),
-      );
-      for (const s of part) data.push(dataOf(s, lines.get(s.contactId) ?? []));
-    }
-    combined = await renderStatements(data, {
-      title: `Giving statements ${run.fromDate} to ${run.toDate}`,
-      author: church.name,
-    });
-  }
-
-  const emails = await db.transaction().execute(async (trx) => {
-    if ((await lockedStatus(trx, runId)) !== 'building') return 0;
-    // One delivery per (run, donor): the unique index makes a second insert a no-op.
-    const inserted = await sql<{ n: number }>`
-      with ins as (
-        insert into deliveries (user_id, channel, kind, statement_run_id, contact_id, address, first_name, last_name, token)
-        select s.user_id, 'email', 'giving-statement', s.run_id, s.contact_id, s.donor_email,
-               coalesce(c.first_name, ''), coalesce(c.last_name, ''),
-               replace(gen_random_uuid()::text, '-', '') || replace(gen_random_uuid()::text, '-', '')
-        from giving_statements s join contacts c on c.id = s.contact_id
-        where s.run_id = ${runId} and s.donor_email is not null
-        on conflict do nothing
-        returning 1
-      )
-      select count(*)::int as n from ins`.execute(trx);
-    const n = Number(inserted.rows[0]?.n ?? 0);
-    await trx
-      .updateTable('givingStatementRuns')
-      .set({
-        combinedPdf: combined,
-        status: n > 0 ? 'sending' : 'done',
-        finishedAt: n > 0 ? null : new Date(),
-        updatedAt: new Date(),
-      })
-      .where('id', '=', runId)
-      .execute();
-    return n;
-  });
-  if (emails > 0) await deps.jobs.send('giving-statement-deliver', { runId });
 }
 
 /** The job failed for good: the run says so (the screen shows it). */

@@ -24,6 +24,7 @@ export interface PortalGift {
   frequency: string;
   donorName: string | null;
   goodsServices: string | null;
+  goodsServicesCents: number | null;
   lines: { fundName: string; amountCents: number }[];
 }
 
@@ -37,7 +38,7 @@ export async function portalGifts(db: Db, s: PortalSession, opts: { giftId?: num
   let q = tdb
     .selectFrom('gifts as g')
     .select(['g.id', 'g.amountCents', 'g.feeCents', 'g.method', 'g.checkNumber', 'g.status', 'g.frequency'])
-    .select(['g.donorName', 'g.goodsServices'])
+    .select(['g.donorName', 'g.goodsServices', 'g.goodsServicesCents'])
     .select(sql<string>`to_char(g.completed_at at time zone ${tz}, 'YYYY-MM-DD')`.as('date'))
     .where('g.userId', '=', s.userId)
     .where('g.contactId', 'in', s.contactIds)

@@ -1,6 +1,5 @@
 import { churchTurns } from '../limits/church-turns.js';
 import { createHash } from 'node:crypto';
-import sharp from 'sharp';
 import type { Db } from '@lampstand/db';
 import type { FileStorage } from '../../providers/storage.js';
 import { badRequest, tooManyRequests } from '../../errors.js';
@@ -69,6 +68,8 @@ function uploadLogo(deps: ImageDeps, tenantId: number, id: number): Promise<QrLo
       .executeTakeFirst();
     const stored = row ? await deps.storage.get(row.storageKey) : null;
     if (!stored) throw badRequest('That logo upload was not found', 'logoUploadId');
+    // Loaded on first use, as in uploads.ts.
+    const { default: sharp } = await import('sharp');
     return { contentType: 'image/png', data: await sharp(stored.body).png().toBuffer() };
   })();
   uploadLogos.set(key, logo);

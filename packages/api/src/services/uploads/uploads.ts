@@ -1,6 +1,5 @@
 import { randomBytes } from 'node:crypto';
 import { fileTypeFromBuffer } from 'file-type';
-import sharp from 'sharp';
 import type { Db } from '@lampstand/db';
 import { AppError, badRequest, notFound } from '../../errors.js';
 import type { FileStorage } from '../../providers/storage.js';
@@ -42,6 +41,8 @@ async function processImage(input: Buffer): Promise<ProcessedImage> {
   if (input.length > MAX_UPLOAD_BYTES) throw new AppError('PAYLOAD_TOO_LARGE', UPLOAD_TOO_LARGE_MESSAGE, 'file');
   const type = await fileTypeFromBuffer(input);
   if (!type || !ACCEPTED.has(type.mime)) throw badRequest(UPLOAD_WRONG_TYPE_MESSAGE, 'file');
+  // Loaded on first use: a process that never re-encodes an image (a worker) does not hold sharp.
+  const { default: sharp } = await import('sharp');
   const variant = async (max: number, quality: number) => {
     // sharp writes no metadata unless asked (withMetadata/keepExif), so EXIF and GPS are gone.
     const { data, info } = await sharp(input, { limitInputPixels: MAX_INPUT_PIXELS, failOn: 'error' })
