@@ -2,7 +2,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { CamelCasePlugin, sql } from 'kysely';
 import pg from 'pg';
 import Cursor from 'pg-cursor';
-import { freshDatabase } from '../test/fresh-db.js';
+import { createFreshDatabase } from '../test/fresh-db.js';
 import { twoChurchesWithContacts } from '../test/two-churches.js';
 import { APP_ROLE, createScopedDb, tenantDb, bypassDb, scopedDb } from './tenancy.js';
 import type { Db } from './client.js';
@@ -11,16 +11,22 @@ import type { Db } from './client.js';
 // two transactions, so nothing of a church may be left on it. With `pooler: 'transaction'` the
 // settings are made per transaction. Pools of one connection each here, so the test can look at
 // the very connection the handles used.
-const { url } = await freshDatabase();
+const fresh = await createFreshDatabase();
+const url = fresh.url;
 const systemPool = new pg.Pool({ connectionString: url, max: 1 });
 const tenantPool = new pg.Pool({ connectionString: url, max: 1 });
+// An idle client whose server goes away (the database dropped at the end) is only logged.
+for (const pool of [systemPool, tenantPool]) pool.on('error', () => {});
 const db: Db = createScopedDb(systemPool, tenantPool, {
   rls: true,
   plugins: [new CamelCasePlugin()],
   cursor: Cursor,
   pooler: 'transaction',
 });
-afterAll(() => db.destroy());
+afterAll(async () => {
+  await db.destroy(); // ends both pools before their database is dropped
+  await fresh.drop();
+});
 const { churchA, churchB } = await twoChurchesWithContacts(db);
 
 const names = async (d: Db) =>
