@@ -6,7 +6,7 @@ import { useSyncParsers } from './sync-parsers.js';
 import type { Context } from './context.js';
 
 type Def = { middlewares: Array<{ _type?: string; _sync?: true }>; inputs: unknown[]; output?: unknown };
-const procedures = Object.entries(appRouter._def.procedures as Record<string, { _def: Def }>);
+const procedures = Object.entries(appRouter._def.procedures as unknown as Record<string, { _def: Def }>);
 
 /**
  * Where a schema lets keys through that it does not list: a loose object (catchall), a record, or
