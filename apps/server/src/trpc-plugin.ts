@@ -35,16 +35,16 @@ function batchCalls(req: FastifyRequest, rawPath: string): number {
 /**
  * tRPC on Fastify, as `fastifyTRPCPlugin` of `@trpc/server/adapters/fastify` (same route, same body
  * parsers), with one difference: a GET of queries or a JSON POST of mutations (one or a batch, not
- * streamed) is answered
- * directly from Fastify's request, without turning it into a Fetch `Request` and the answer into
- * a Fetch `Response` (undici objects, an AbortController per call, a web stream piped into the
- * socket). The wire format is tRPC's own: the same steps as tRPC's `resolveResponse` for that case
- * (input parsing and its errors, context, calls, `getErrorShape`, `getHTTPStatusCode`,
- * `transformTRPCResponse`, the `vary` header). Everything else — subscriptions, an empty or non-JSON body,
- * `application/jsonl` streaming, unknown procedures, HEAD — goes to tRPC's own handler. Worth it:
- * a quarter less CPU per GET query than `fastifyTRPCPlugin` (docs/benchmarks.md). Held to tRPC's
- * adapter by test/api/trpc-adapter.test.ts (39 requests answered alike, and a mutation) and to the internal module
- * it builds on by trpc-plugin.test.ts (fails when a part it uses changes shape).
+ * streamed) is answered directly from Fastify's request, without turning it into a Fetch `Request`
+ * and the answer into a Fetch `Response` (undici objects, an AbortController per call, a web stream
+ * piped into the socket). The wire format is tRPC's own: the same steps as tRPC's `resolveResponse`
+ * for that case (input parsing and its errors, context, calls, `getErrorShape`, `getHTTPStatusCode`,
+ * `transformTRPCResponse`, the `vary` header). Everything else — subscriptions, an empty or
+ * non-JSON body, `application/jsonl` streaming, unknown procedures, HEAD — goes to tRPC's own
+ * handler. Worth it: a quarter less CPU per GET query than `fastifyTRPCPlugin`, a third less per
+ * mutation (docs/benchmarks.md). Held to tRPC's adapter by test/api/trpc-adapter.test.ts (39
+ * requests answered alike, and a mutation) and to the internal module it builds on by
+ * trpc-plugin.test.ts (fails when a part it uses changes shape).
  *
  * A batch of more than `MAX_BATCH_CALLS` calls (GET or POST) is refused before anything runs: a
  * 400 in the API's error shape `{ message, code }` (the web client's httpBatchLink sends at most
