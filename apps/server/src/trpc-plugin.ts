@@ -41,7 +41,7 @@ function batchCalls(req: FastifyRequest, rawPath: string): number {
  * for that case (input parsing and its errors, context, calls, `getErrorShape`, `getHTTPStatusCode`,
  * `transformTRPCResponse`, the `vary` header). Everything else — subscriptions, an empty or
  * non-JSON body, `application/jsonl` streaming, unknown procedures, HEAD — goes to tRPC's own
- * handler. Worth it: a quarter less CPU per GET query than `fastifyTRPCPlugin`, a third less per
+ * handler. Worth it: a quarter less CPU per GET query than `fastifyTRPCPlugin`, about half per
  * mutation (docs/benchmarks.md). Held to tRPC's adapter by test/api/trpc-adapter.test.ts (39
  * requests answered alike, and a mutation) and to the internal module it builds on by
  * trpc-plugin.test.ts (fails when a part it uses changes shape).
