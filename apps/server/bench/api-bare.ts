@@ -35,7 +35,9 @@ const signer = new Signer(process.env.SESSION_SECRET!);
 const app = Fastify({ logger: false });
 await app.register(fastifyCookie);
 
-const isSessionRead = (s: RecordedStatement) => /from "sessions"/.test(s.text);
+const isSessionRead = (s: RecordedStatement) => /\bfrom "?sessions"?/.test(s.text);
+/** The app reads the session's users with the session (session-store.ts); an older app read them next. */
+const readsUsers = (s: RecordedStatement | undefined) => s !== undefined && /\bfrom "?users"?/.test(s.text);
 
 interface Plan {
   e: RecordedEndpoint;
@@ -49,7 +51,7 @@ const plans = new Map<string, Plan>();
 for (const e of recording.endpoints) {
   const sessionRead = e.statements.find(isSessionRead);
   const after = e.statements.filter((s) => s !== sessionRead);
-  const user = e.auth ? after.shift() : undefined; // the signed-in user, read after the session
+  const user = e.auth && !readsUsers(sessionRead) ? after.shift() : undefined; // the signed-in user, read after the session
   plans.set(`${e.method} ${e.path}`, {
     e,
     sessionRead,

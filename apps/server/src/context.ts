@@ -7,10 +7,15 @@ import {
   type SessionControl,
   type SessionData,
 } from '@lampstand/api/server';
+import type { SessionUser } from '@lampstand/api';
 import type { AppDeps } from './app-deps.js';
 
 declare module 'fastify' {
   interface Session extends SessionData {}
+  interface FastifyRequest {
+    /** The users the session names, read with the session by PgSessionStore (session-store.ts). */
+    sessionUsers?: SessionUser[];
+  }
 }
 
 /** The procedures' view of @fastify/session. */
@@ -72,7 +77,7 @@ export async function createContext(deps: AppDeps, req: FastifyRequest): Promise
   const session = token === undefined ? sessionControl(req) : keySession;
   const { user, effectiveUser, apiKey } =
     token === undefined
-      ? { ...(await resolveSessionUsers(deps.db, session.data())), apiKey: null }
+      ? { ...(await resolveSessionUsers(deps.db, session.data(), { users: req.sessionUsers })), apiKey: null }
       : await resolveApiKeyUsers(deps.db, token);
   return {
     db: deps.db,

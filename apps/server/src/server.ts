@@ -174,12 +174,13 @@ export async function createServer(config: Config, deps: AppDeps): Promise<Serve
   const secret = config.sessionSecret ?? (await getOrCreateSetting(db, 'session_secret', () => randomSecret()));
   // The routes that may read or write a session, in one scope: the cookie and session plugins hoist
   // their hooks to the instance they are registered on, and here that is this scope, not the root.
+  const sessionStore = new PgSessionStore(db);
   await app.register(async (withSession) => {
     await withSession.register(fastifyCookie);
     await withSession.register(fastifySession, {
       secret,
       cookieName: SESSION_COOKIE,
-      store: new PgSessionStore(db),
+      store: sessionStore,
       saveUninitialized: false,
       // Write only when the data changed; the expiry is pushed forward by sessionRefreshHook below.
       rolling: false,
@@ -206,6 +207,12 @@ export async function createServer(config: Config, deps: AppDeps): Promise<Serve
     });
 
     withSession.addHook('onRequest', sessionRefreshHook(SESSION_MAX_AGE_MS));
+    // The users the session names, read with it (one statement): createContext uses them.
+    withSession.decorateRequest('sessionUsers', undefined);
+    withSession.addHook('onRequest', (req, _reply, done) => {
+      req.sessionUsers = sessionStore.takeUsers(req.session?.sessionId);
+      done();
+    });
     // With replicas: a write's author reads from the primary for a few seconds (read-routing.ts).
     deps.reads.register(withSession);
 

@@ -34,16 +34,17 @@ function batchCalls(req: FastifyRequest, rawPath: string): number {
 
 /**
  * tRPC on Fastify, as `fastifyTRPCPlugin` of `@trpc/server/adapters/fastify` (same route, same body
- * parsers), with one difference: a GET of queries (one or a batch, not streamed) is answered
- * directly from Fastify's request, without turning it into a Fetch `Request` and the answer into
- * a Fetch `Response` (undici objects, an AbortController per call, a web stream piped into the
- * socket). The wire format is tRPC's own: the same steps as tRPC's `resolveResponse` for that case
- * (input parsing and its errors, context, calls, `getErrorShape`, `getHTTPStatusCode`,
- * `transformTRPCResponse`, the `vary` header). Everything else — mutations, subscriptions,
- * `application/jsonl` streaming, unknown procedures, HEAD — goes to tRPC's own handler. Worth it:
- * a quarter less CPU per GET query than `fastifyTRPCPlugin` (docs/benchmarks.md). Held to tRPC's
- * adapter by test/api/trpc-adapter.test.ts (36 requests answered alike) and to the internal module
- * it builds on by trpc-plugin.test.ts (fails when a part it uses changes shape).
+ * parsers), with one difference: a GET of queries or a JSON POST of mutations (one or a batch, not
+ * streamed) is answered directly from Fastify's request, without turning it into a Fetch `Request`
+ * and the answer into a Fetch `Response` (undici objects, an AbortController per call, a web stream
+ * piped into the socket). The wire format is tRPC's own: the same steps as tRPC's `resolveResponse`
+ * for that case (input parsing and its errors, context, calls, `getErrorShape`, `getHTTPStatusCode`,
+ * `transformTRPCResponse`, the `vary` header). Everything else — subscriptions, an empty or
+ * non-JSON body, `application/jsonl` streaming, unknown procedures, HEAD — goes to tRPC's own
+ * handler. Worth it: a quarter less CPU per GET query than `fastifyTRPCPlugin`, about half per
+ * mutation (docs/benchmarks.md). Held to tRPC's adapter by test/api/trpc-adapter.test.ts (39
+ * requests answered alike, and a mutation) and to the internal module it builds on by
+ * trpc-plugin.test.ts (fails when a part it uses changes shape).
  *
  * A batch of more than `MAX_BATCH_CALLS` calls (GET or POST) is refused before anything runs: a
  * 400 in the API's error shape `{ message, code }` (the web client's httpBatchLink sends at most
@@ -66,8 +67,8 @@ export function trpcPlugin<R extends AnyRouter>(
     const path = req.params.path;
     if (batchCalls(req, path) > MAX_BATCH_CALLS)
       return reply.code(400).send({ message: BATCH_TOO_LARGE_MESSAGE, code: 'BAD_REQUEST' });
-    if (req.method === 'GET' && !streamed(req)) {
-      const answered = await answerQueries(trpcOptions, req, reply, path);
+    if ((req.method === 'GET' || jsonPost(req)) && !streamed(req)) {
+      const answered = await answerCalls(trpcOptions, req, reply, path);
       if (answered) return;
     }
     await fastifyRequestHandler({ ...trpcOptions, req, res: reply, path } as unknown as Parameters<
@@ -85,6 +86,16 @@ function streamed(req: FastifyRequest): boolean {
   return accept !== undefined && accept.split(',').some((t) => t.trim() === 'application/jsonl');
 }
 
+/** A POST of mutations whose JSON body tRPC would read (its json content-type handler); not empty. */
+function jsonPost(req: FastifyRequest): boolean {
+  return (
+    req.method === 'POST' &&
+    (req.headers['content-type']?.startsWith('application/json') ?? false) &&
+    typeof req.body === 'string' &&
+    req.body !== ''
+  );
+}
+
 /** resolveResponse's `isDataStream`: a value the non-streaming answer cannot carry. */
 function isDataStream(v: unknown): boolean {
   if (!isObject(v)) return false;
@@ -95,10 +106,10 @@ function isDataStream(v: unknown): boolean {
 type CallResult = [TRPCError, undefined] | [undefined, { data: unknown }];
 
 /**
- * Answer a GET of queries as tRPC's resolveResponse would; false (nothing sent, nothing run) when
- * the request is not such a GET and tRPC's own handler should take it.
+ * Answer a GET of queries or a JSON POST of mutations as tRPC's resolveResponse would; false
+ * (nothing sent, nothing run) when the request is neither and tRPC's own handler should take it.
  */
-async function answerQueries<R extends AnyRouter>(
+async function answerCalls<R extends AnyRouter>(
   o: TrpcOptions<R>,
   req: FastifyRequest,
   reply: FastifyReply,
@@ -119,8 +130,9 @@ async function answerQueries<R extends AnyRouter>(
   }
   const paths = isBatchCall ? path.split(',') : [path];
   if (isBatchCall && typeof o.maxBatchSize === 'number' && paths.length > o.maxBatchSize) return false;
+  const type = req.method === 'GET' ? ('query' as const) : ('mutation' as const);
   const procedures = await Promise.all(paths.map((p) => getProcedureAtPath(router, p)));
-  if (!procedures.every((p) => p?._def.type === 'query')) return false;
+  if (!procedures.every((p) => p?._def.type === type)) return false;
 
   // Inputs: parsed once, on the first call that asks (tRPC's memo), a parse error → BAD_REQUEST.
   let inputs: Promise<Record<number, unknown>> | undefined;
@@ -128,7 +140,9 @@ async function answerQueries<R extends AnyRouter>(
   const readInputs = () =>
     (inputs ??= (async () => {
       const queryInput = search.get('input');
-      const raw: unknown = queryInput ? JSON.parse(queryInput) : undefined;
+      // A mutation's inputs are the body (tRPC's `req.json()`); a query's the `input` parameter.
+      const raw: unknown =
+        type === 'mutation' ? JSON.parse(req.body as string) : queryInput ? JSON.parse(queryInput) : undefined;
       const acc: Record<number, unknown> = Object.create(null) as Record<number, unknown>;
       if (raw === undefined) return acc;
       if (!isBatchCall) {
@@ -180,14 +194,14 @@ async function answerQueries<R extends AnyRouter>(
           path: callPath,
           getRawInput: async () => (await readInputs())[index],
           ctx,
-          type: 'query',
+          type,
           signal: ac.signal,
           batchIndex: index,
         });
         return [undefined, { data }];
       } catch (cause) {
         const error = getTRPCErrorFromUnknown(cause);
-        o.onError?.({ error, path: callPath, input: parsed?.[index], ctx, type: 'query', req } as never);
+        o.onError?.({ error, path: callPath, input: parsed?.[index], ctx, type, req });
         return [error, undefined];
       }
     }),
@@ -201,7 +215,7 @@ async function answerQueries<R extends AnyRouter>(
       error,
       input: index === undefined ? undefined : parsed?.[index],
       path: index === undefined ? undefined : paths[index],
-      type: 'query' as const,
+      type,
     };
     return { error: getErrorShape(args as never) as unknown };
   };
@@ -215,7 +229,7 @@ async function answerQueries<R extends AnyRouter>(
         code: 'UNSUPPORTED_MEDIA_TYPE',
         message: 'Cannot use stream-like response in non-streaming request - use httpBatchStreamLink',
       });
-      o.onError?.({ error: streamError, path: undefined, input: undefined, ctx, type: 'query', req } as never);
+      o.onError?.({ error: streamError, path: undefined, input: undefined, ctx, type, req });
       untransformed = shape(streamError);
     } else {
       untransformed = error ? shape(error, 0) : { result: { data: result.data } };
@@ -244,7 +258,7 @@ async function answerQueries<R extends AnyRouter>(
     ctx,
     info: undefined,
     paths,
-    type: 'query',
+    type,
     data: untransformed,
     errors,
     eagerGeneration: false,

@@ -1,3 +1,4 @@
+import { useSyncParsers } from './sync-parsers.js';
 import { accountRouter } from './routers/account/router.js';
 import { adminRouter } from './routers/admin/router.js';
 import { apiKeysRouter } from './routers/api-keys/router.js';
@@ -69,6 +70,9 @@ export const appRouter = router({
   suppressions: suppressionsRouter,
   sendingDomains: sendingDomainsRouter,
 });
+
+// Zod's compiled (synchronous) parse for every procedure's input and output (sync-parsers.ts).
+useSyncParsers(appRouter);
 
 export type AppRouterType = typeof appRouter;
 export const createCaller = createCallerFactory(appRouter);

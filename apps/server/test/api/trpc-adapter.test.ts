@@ -20,8 +20,14 @@ await registerChurch(app.url, 'Platform');
 const church = await registerChurch(app.url, 'Adapter Church');
 const cookie = [...church.client.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
 const contact = (
-  await church.client.post('/api/contacts', { firstName: 'Ada', lastName: 'Lovelace', email: 'ada@example.org' })
+  await church.client.post('/api/contacts', {
+    firstName: 'Ada',
+    lastName: 'Lovelace',
+    email: 'ada@example.org',
+    phone: '0412345678',
+  })
 ).body as { id: number };
+if (typeof contact.id !== 'number') throw new Error('the contact was not created');
 
 type Adapter = 'ours' | 'official';
 interface ErrorCall {
@@ -125,6 +131,20 @@ const CASES: Case[] = [
     method: 'POST',
     body: JSON.stringify({ 0: {}, 1: { id: 'x' } }),
   },
+  {
+    name: 'a mutation on an unknown id',
+    path: 'contacts.delete',
+    method: 'POST',
+    body: JSON.stringify({ id: 2_000_000_000 }),
+  },
+  { name: 'a mutation with bad JSON', path: 'contacts.create', method: 'POST', body: '{"firstName":' },
+  {
+    name: 'a mutation as text/plain',
+    path: 'contacts.create',
+    method: 'POST',
+    body: '{}',
+    headers: { 'content-type': 'text/plain' },
+  },
   { name: 'connection params', path: `auth.me?connectionParams=1&input=${q({})}` },
   { name: 'signed out', path: `contacts.find?input=${q({})}`, signedIn: false },
   { name: 'signed out, a batch', path: `auth.me,dashboard.stats?batch=1`, signedIn: false },
@@ -141,7 +161,7 @@ async function ask(adapter: Adapter, c: Case) {
   const prefix = adapter === 'ours' ? '/trpc/' : '/official/';
   const headers: Record<string, string> = { ...c.headers };
   if (c.signedIn !== false) headers.cookie = cookie;
-  if (c.body !== undefined) headers['content-type'] = 'application/json';
+  if (c.body !== undefined) headers['content-type'] ??= 'application/json';
   const before = errorCalls.length;
   const res = await fetch(base + prefix + c.path, { method: c.method ?? 'GET', headers, body: c.body });
   const body = await res.text();
@@ -151,9 +171,9 @@ async function ask(adapter: Adapter, c: Case) {
 }
 
 describe('our tRPC adapter answers as tRPC’s own', () => {
-  it('has 36 requests to compare', () => {
-    expect(CASES).toHaveLength(36);
-    expect(new Set(CASES.map((c) => c.name)).size).toBe(36);
+  it('has 39 requests to compare', () => {
+    expect(CASES).toHaveLength(39);
+    expect(new Set(CASES.map((c) => c.name)).size).toBe(39);
   });
 
   it.each(CASES.map((c) => [c.name, c] as const))('%s: same status, headers, body and onError calls', async (_, c) => {
@@ -169,5 +189,30 @@ describe('our tRPC adapter answers as tRPC’s own', () => {
     expect(ours.headers.get('content-length')).toBe(String((await ours.text()).length));
     expect(official.headers.get('transfer-encoding')).toBe('chunked');
     await official.text();
+  });
+
+  it('answered a JSON POST of a mutation itself, as tRPC’s own (but for the moment of the change)', async () => {
+    const post = (prefix: string) =>
+      fetch(`${base}/${prefix}/contacts.update`, {
+        method: 'POST',
+        headers: { cookie, 'content-type': 'application/json' },
+        body: JSON.stringify({
+          id,
+          firstName: 'Ada',
+          lastName: 'Byron',
+          email: 'ada@example.org',
+          phone: '0412345678',
+        }),
+      });
+    const ours = await post('trpc');
+    const official = await post('official');
+    const [oursBody, officialBody] = [await ours.text(), await official.text()];
+    expect(ours.headers.get('content-length')).toBe(String(Buffer.byteLength(oursBody)));
+    expect(official.headers.get('transfer-encoding')).toBe('chunked');
+    expect(ours.status).toBe(200);
+    expect(official.status).toBe(200);
+    const moment = (b: string) => b.replace(/"updatedAt":"[^"]+"/g, '"updatedAt":"…"');
+    expect(JSON.parse(oursBody)).toMatchObject({ result: { data: { id, lastName: 'Byron' } } });
+    expect(moment(oursBody)).toBe(moment(officialBody));
   });
 });

@@ -55,6 +55,20 @@ describe('resolveSessionUsers', async () => {
     expect(r.effectiveUser?._impersonatedBy).toBeUndefined();
   });
 
+  it('uses the users read with the session when they name every id, else reads them', async () => {
+    const renamed = { ...church, username: 'read-with-the-session' };
+    const withSession = await resolveSessionUsers(db, { userId: church.id }, { users: [renamed] });
+    expect(withSession.user).toEqual(renamed);
+    // The impersonated church is missing from what was read: both are read again.
+    const partial = await resolveSessionUsers(
+      db,
+      { userId: admin.id, impersonatingUserId: church.id, impersonationStartedAt: Date.now() },
+      { users: [admin] },
+    );
+    expect(partial.effectiveUser?.id).toBe(church.id);
+    expect(partial.effectiveUser?.username).toBe('grace');
+  });
+
   it('a deleted account signs the session out', async () => {
     await db.deleteFrom('users').where('id', '=', other.id).execute();
     expect(await resolveSessionUsers(db, { userId: other.id })).toEqual({ user: null, effectiveUser: null });

@@ -15,7 +15,14 @@ const IMPERSONATION_MAX_MS = 60 * 60 * 1000;
 export async function resolveSessionUsers(
   db: Db,
   session: SessionData,
-  { now = Date.now() }: { now?: number } = {},
+  {
+    now = Date.now(),
+    users: prefetched,
+  }: {
+    now?: number;
+    /** The users the session names, when already read with the session (PgSessionStore). */
+    users?: SessionUser[];
+  } = {},
 ): Promise<ResolvedSession> {
   if (!session.userId) return { user: null, effectiveUser: null };
   const expired =
@@ -25,7 +32,9 @@ export async function resolveSessionUsers(
     ? { userId: session.userId }
     : { ...session, userId: session.userId };
   const ids = [data.userId, ...(data.impersonatingUserId ? [data.impersonatingUserId] : [])];
-  const users = await getUsersByIds(db, ids);
+  // Read with the session when every id is among them (a user deleted since reads again, finding none).
+  const users =
+    prefetched && ids.every((id) => prefetched.some((u) => u.id === id)) ? prefetched : await getUsersByIds(db, ids);
   const user = users.find((u) => u.id === data.userId) ?? null;
   if (!user) return { user: null, effectiveUser: null };
   const target = data.impersonatingUserId ? users.find((u) => u.id === data.impersonatingUserId) : undefined;
