@@ -242,3 +242,43 @@ describe("the portal's 'Swap a date'", () => {
     expect((await member.get(`${base}/swaps`)).text).toContain('You are not scheduled on any coming date.');
   });
 });
+
+describe('requests by text alone', () => {
+  it('texts the request to a member whose email address is suppressed, with its Answer link (issue 31 §6)', async () => {
+    const contact = await addContact(g, {
+      firstName: 'Tess',
+      lastName: 'Moore',
+      email: 'tess@example.org',
+      phone: '0413555111',
+    });
+    // Her address bounced: it is on the church's suppression list.
+    await app.db
+      .insertInto('emailSuppressions')
+      .values({ userId: grace.user.id, email: 'tess@example.org', reason: 'hard_bounce' })
+      .execute();
+    const tess = (await g.post(`${BASE}/members`, { contactId: contact.id })).body;
+    const nobody = (await g.post(`${BASE}/members`, { name: 'Ned' })).body;
+    const plan = (await g.post(`${BASE}/plans`, { title: 'Advent Sunday', date: '2031-11-30', startTime: '10:00' }))
+      .body;
+    const a = (await g.post(`${BASE}/plans/${plan.id}/assignments`, { memberId: tess.id })).body;
+    await g.post(`${BASE}/plans/${plan.id}/assignments`, { memberId: nobody.id });
+    const sent = await g.post(`${BASE}/plans/${plan.id}/send-requests`);
+    expect(sent.status, sent.text).toBe(200);
+    expect(sent.body).toMatchObject({ sent: 1, skippedNoEmail: ['Ned'] });
+    expect(sent.body.message).toMatch(/^Requests sent to 1 person; no email address for Ned/);
+    const texts = await app.db
+      .selectFrom('deliveries')
+      .select(['channel', 'kind', 'plannerNotice', 'address'])
+      .where('assignmentId', '=', a.id)
+      .execute();
+    expect(texts).toEqual([
+      { channel: 'sms', kind: 'planner-notice', plannerNotice: 'request', address: '+61413555111' },
+    ]);
+    const now = (await g.get(`${BASE}/plans/${plan.id}`)).body;
+    expect(now.assignments.find((x: { id: number }) => x.id === a.id).requestedAt).not.toBeNull();
+    // Asked once: a second press texts nobody again.
+    expect((await g.post(`${BASE}/plans/${plan.id}/send-requests`)).body.sent).toBe(0);
+    const log = (await g.get('/api/events?types=plan.request_sent&limit=500')).body.events;
+    expect(log.filter((e: { contactId: number }) => e.contactId === contact.id)).toHaveLength(1);
+  });
+});

@@ -319,97 +319,128 @@ export async function sendRequests(
   input: { planId: number },
 ): Promise<{ sent: number; skippedNoEmail: string[]; message: string }> {
   const { db, email, jobs, config } = deps;
-  const { queued, skippedNoEmail, skippedSuppressed, unasked, texted } = await db.transaction().execute(async (trx) => {
-    let texts = 0;
-    const plan = await findChurchRow(trx, tenantId, {
-      table: 'servicePlans',
-      id: input.planId,
-      columns: ['id', 'title'],
-      missing: 'Service plan not found',
-    });
-    const pending = await trx
-      .selectFrom('servicePlanAssignments as a')
-      .innerJoin('teamMembers as m', 'm.id', 'a.teamMemberId')
-      .leftJoin('teamPositions as pos', 'pos.id', 'a.positionId')
-      .select(['a.id', 'a.teamMemberId as memberId', 'm.name', 'm.email', 'm.contactId', 'pos.name as positionName'])
-      // Issue 32 §6: an address on the church's suppression list (it bounced or complained) is not asked.
-      .select(suppressedSql(tenantId, sql.ref('m.email')).as('suppressed'))
-      .where('a.servicePlanId', '=', plan.id)
-      .where('a.userId', '=', tenantId)
-      .where('a.status', '=', 'scheduled')
-      .where('a.requestedAt', 'is', null)
-      .orderBy('a.id')
-      .forUpdate('a')
-      .execute();
-    const skipped = pending.filter((a) => !a.email).map((a) => a.name);
-    const suppressed = pending.filter((a) => a.email && a.suppressed).map((a) => a.name);
-    const ask = pending.filter((a) => a.email && !a.suppressed);
-    if (ask.length > 0) {
-      await trx
-        .updateTable('servicePlanAssignments')
-        .set({ requestedAt: new Date(), updatedAt: new Date() })
-        .where(
-          'id',
-          'in',
-          ask.map((a) => a.id),
-        )
-        .execute();
-      await trx
-        .insertInto('deliveries')
-        .values(
-          ask.map((a) => ({
-            userId: tenantId,
-            channel: 'email' as const,
-            kind: 'planner-request' as const,
-            servicePlanId: plan.id,
-            assignmentId: a.id,
-            address: a.email!,
-            firstName: a.name,
-            token: crypto.randomBytes(24).toString('hex'),
-          })),
-        )
-        .execute();
-      await takeDailyAllowance(trx, tenantId, {
-        channel: 'email',
-        kind: 'planner-request',
-        campaignId: null,
-        recipients: ask.length,
-        unverifiedLimit: config.unverifiedDailyRecipients,
+  const { queued, textedOnly, skippedNoEmail, skippedSuppressed, unasked, texted } = await db
+    .transaction()
+    .execute(async (trx) => {
+      let texts = 0;
+      const plan = await findChurchRow(trx, tenantId, {
+        table: 'servicePlans',
+        id: input.planId,
+        columns: ['id', 'title'],
+        missing: 'Service plan not found',
       });
-      // The same request as a text to the member's linked contact, by their consent (issue 31 §6).
-      for (const a of ask) {
+      const pending = await trx
+        .selectFrom('servicePlanAssignments as a')
+        .innerJoin('teamMembers as m', 'm.id', 'a.teamMemberId')
+        .leftJoin('teamPositions as pos', 'pos.id', 'a.positionId')
+        .select(['a.id', 'a.teamMemberId as memberId', 'm.name', 'm.email', 'm.contactId', 'pos.name as positionName'])
+        // Issue 32 §6: an address on the church's suppression list (it bounced or complained) is not asked.
+        .select(suppressedSql(tenantId, sql.ref('m.email')).as('suppressed'))
+        .where('a.servicePlanId', '=', plan.id)
+        .where('a.userId', '=', tenantId)
+        .where('a.status', '=', 'scheduled')
+        .where('a.requestedAt', 'is', null)
+        .orderBy('a.id')
+        .forUpdate('a')
+        .execute();
+      const ask = pending.filter((a) => a.email && !a.suppressed);
+      // No email (or a suppressed one): asked by a text alone, with the same Answer link, when their
+      // linked contact may be texted (issue 31 §6: requests by email and SMS).
+      const textOnly: typeof pending = [];
+      for (const a of pending.filter((p) => !p.email || p.suppressed)) {
         const phones = (await memberTargets(trx, tenantId, a.memberId)).filter((t) => t.channel === 'sms');
+        if (phones.length === 0) continue;
         const notice = { planId: plan.id, assignmentId: a.id, notice: 'request', targets: phones };
         texts += (await queueNotice(trx, tenantId, notice)).length;
+        textOnly.push(a);
       }
-      const planRef = { planId: plan.id, planTitle: plan.title };
-      await recordEvents(
-        trx,
-        tenantId,
-        ask.map((a) => planEvent('plan.request_sent', { ...a, ...planRef }, a.positionName)),
-      );
-    }
-    return {
-      queued: ask.length,
-      skippedNoEmail: skipped,
-      skippedSuppressed: suppressed,
-      unasked: pending.length,
-      texted: texts > 0,
-    };
-  });
+      const texting = new Set(textOnly.map((a) => a.id));
+      const skipped = pending.filter((a) => !a.email && !texting.has(a.id)).map((a) => a.name);
+      const suppressed = pending.filter((a) => a.email && a.suppressed && !texting.has(a.id)).map((a) => a.name);
+      if (textOnly.length > 0) {
+        await trx
+          .updateTable('servicePlanAssignments')
+          .set({ requestedAt: new Date(), updatedAt: new Date() })
+          .where(
+            'id',
+            'in',
+            textOnly.map((a) => a.id),
+          )
+          .execute();
+        const planRef = { planId: plan.id, planTitle: plan.title };
+        await recordEvents(
+          trx,
+          tenantId,
+          textOnly.map((a) => planEvent('plan.request_sent', { ...a, ...planRef }, a.positionName)),
+        );
+      }
+      if (ask.length > 0) {
+        await trx
+          .updateTable('servicePlanAssignments')
+          .set({ requestedAt: new Date(), updatedAt: new Date() })
+          .where(
+            'id',
+            'in',
+            ask.map((a) => a.id),
+          )
+          .execute();
+        await trx
+          .insertInto('deliveries')
+          .values(
+            ask.map((a) => ({
+              userId: tenantId,
+              channel: 'email' as const,
+              kind: 'planner-request' as const,
+              servicePlanId: plan.id,
+              assignmentId: a.id,
+              address: a.email!,
+              firstName: a.name,
+              token: crypto.randomBytes(24).toString('hex'),
+            })),
+          )
+          .execute();
+        await takeDailyAllowance(trx, tenantId, {
+          channel: 'email',
+          kind: 'planner-request',
+          campaignId: null,
+          recipients: ask.length,
+          unverifiedLimit: config.unverifiedDailyRecipients,
+        });
+        // The same request as a text to the member's linked contact, by their consent (issue 31 §6).
+        for (const a of ask) {
+          const phones = (await memberTargets(trx, tenantId, a.memberId)).filter((t) => t.channel === 'sms');
+          const notice = { planId: plan.id, assignmentId: a.id, notice: 'request', targets: phones };
+          texts += (await queueNotice(trx, tenantId, notice)).length;
+        }
+        const planRef = { planId: plan.id, planTitle: plan.title };
+        await recordEvents(
+          trx,
+          tenantId,
+          ask.map((a) => planEvent('plan.request_sent', { ...a, ...planRef }, a.positionName)),
+        );
+      }
+      return {
+        queued: ask.length,
+        textedOnly: textOnly.length,
+        skippedNoEmail: skipped,
+        skippedSuppressed: suppressed,
+        unasked: pending.length,
+        texted: texts > 0,
+      };
+    });
   if (queued > 0) await jobs.send('planner-request-deliver', { planId: input.planId });
   if (texted) await jobs.send('planner-notice-deliver', { planId: input.planId });
   const people = (n: number) => `${n} ${n === 1 ? 'person' : 'people'}`;
   const message =
     unasked === 0
       ? 'Everyone scheduled has already been asked'
-      : `Requests sent to ${people(queued)}` +
+      : `Requests sent to ${people(queued + textedOnly)}` +
         (skippedNoEmail.length ? `; no email address for ${skippedNoEmail.join(', ')}` : '') +
         (skippedSuppressed.length
           ? `; the email address of ${skippedSuppressed.join(', ')} is suppressed (it bounced or complained)`
           : '') +
         (email.kind === 'outbox' ? ' (saved to your outbox: no SMTP server is configured)' : '');
-  return { sent: queued, skippedNoEmail, message };
+  return { sent: queued + textedOnly, skippedNoEmail, message };
 }
 
 function requestQuery(db: Db, token: string) {
