@@ -33,6 +33,11 @@ export interface Config {
   accessLog: { sampleEvery: number; slowMs: number };
   /** Run background workers inside the web process (default true; `pnpm worker` runs them alone). */
   runWorkers: boolean;
+  /**
+   * The OS priority (`nice`, 0–19) a `pnpm worker` process takes at start (`WORKER_NICE`, default
+   * 10): on a machine it shares with the API, a burst of sends yields the cores to people's requests.
+   */
+  workerNice: number;
   /** Row-level security (default on); `RLS=off` only in an emergency (docs/security.md). */
   rls: boolean;
   /** DB_POOL_MAX: connections per pool (the app has two: church and system); default 10. */
@@ -175,6 +180,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       slowMs: intFrom(env.ACCESS_LOG_SLOW_MS, 1000, 'ACCESS_LOG_SLOW_MS'),
     },
     runWorkers: env.RUN_WORKERS !== 'false' && env.RUN_WORKERS !== '0',
+    workerNice: Math.min(19, intFrom(env.WORKER_NICE, 10, 'WORKER_NICE')),
     rls: env.RLS !== 'off',
     dbPoolMax: positiveOrUndefined(env.DB_POOL_MAX, 'DB_POOL_MAX'),
     emailSmtpUrl: env.EMAIL_SMTP_URL || undefined,

@@ -1,3 +1,4 @@
+import os from 'node:os';
 import { connectDatabase } from '@lampstand/db';
 import { loadConfig } from './config.js';
 import { createLogger, jobLog } from './logger.js';
@@ -8,6 +9,12 @@ async function main(): Promise<void> {
   const config = loadConfig();
   if (!config.databaseUrl) {
     throw new Error('pnpm worker needs DATABASE_URL (the embedded database belongs to the app process)');
+  }
+  // Below the API's priority: background sends wait for a core, people's requests do not.
+  try {
+    os.setPriority(config.workerNice);
+  } catch {
+    console.log(`[lampstand] worker: could not lower its priority to ${config.workerNice}`);
   }
   const database = await connectDatabase({
     databaseUrl: config.databaseUrl,
