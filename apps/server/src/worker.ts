@@ -10,11 +10,13 @@ async function main(): Promise<void> {
   if (!config.databaseUrl) {
     throw new Error('pnpm worker needs DATABASE_URL (the embedded database belongs to the app process)');
   }
-  // Below the API's priority: background sends wait for a core, people's requests do not.
-  try {
-    os.setPriority(config.workerNice);
-  } catch {
-    console.log(`[lampstand] worker: could not lower its priority to ${config.workerNice}`);
+  // WORKER_NICE: below the API's priority, background sends wait for a core, people's requests do not.
+  if (config.workerNice > 0) {
+    try {
+      os.setPriority(config.workerNice);
+    } catch {
+      console.log(`[lampstand] worker: could not lower its priority to ${config.workerNice}`);
+    }
   }
   const database = await connectDatabase({
     databaseUrl: config.databaseUrl,
