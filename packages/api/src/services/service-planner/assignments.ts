@@ -344,46 +344,38 @@ export async function sendRequests(
         .forUpdate('a')
         .execute();
       const ask = pending.filter((a) => a.email && !a.suppressed);
-      // No email (or a suppressed one): asked by a text alone, with the same Answer link, when their
-      // linked contact may be texted (issue 31 §6: requests by email and SMS).
+      // The request as a text to the member's linked contact, by their consent (issue 31 §6: by
+      // email and SMS): beside the email, or alone when the email address is missing or suppressed.
       const textOnly: typeof pending = [];
-      for (const a of pending.filter((p) => !p.email || p.suppressed)) {
+      for (const a of pending) {
         const phones = (await memberTargets(trx, tenantId, a.memberId)).filter((t) => t.channel === 'sms');
         if (phones.length === 0) continue;
         const notice = { planId: plan.id, assignmentId: a.id, notice: 'request', targets: phones };
-        texts += (await queueNotice(trx, tenantId, notice)).length;
-        textOnly.push(a);
+        const queuedTexts = (await queueNotice(trx, tenantId, notice)).length;
+        texts += queuedTexts;
+        if (queuedTexts > 0 && !ask.includes(a)) textOnly.push(a);
       }
-      const texting = new Set(textOnly.map((a) => a.id));
-      const skipped = pending.filter((a) => !a.email && !texting.has(a.id)).map((a) => a.name);
-      const suppressed = pending.filter((a) => a.email && a.suppressed && !texting.has(a.id)).map((a) => a.name);
-      if (textOnly.length > 0) {
+      const asked = [...ask, ...textOnly];
+      const skipped = pending.filter((a) => !a.email && !textOnly.includes(a)).map((a) => a.name);
+      const suppressed = pending.filter((a) => a.email && a.suppressed && !textOnly.includes(a)).map((a) => a.name);
+      if (asked.length > 0) {
         await trx
           .updateTable('servicePlanAssignments')
           .set({ requestedAt: new Date(), updatedAt: new Date() })
           .where(
             'id',
             'in',
-            textOnly.map((a) => a.id),
+            asked.map((a) => a.id),
           )
           .execute();
         const planRef = { planId: plan.id, planTitle: plan.title };
         await recordEvents(
           trx,
           tenantId,
-          textOnly.map((a) => planEvent('plan.request_sent', { ...a, ...planRef }, a.positionName)),
+          asked.map((a) => planEvent('plan.request_sent', { ...a, ...planRef }, a.positionName)),
         );
       }
       if (ask.length > 0) {
-        await trx
-          .updateTable('servicePlanAssignments')
-          .set({ requestedAt: new Date(), updatedAt: new Date() })
-          .where(
-            'id',
-            'in',
-            ask.map((a) => a.id),
-          )
-          .execute();
         await trx
           .insertInto('deliveries')
           .values(
@@ -406,18 +398,6 @@ export async function sendRequests(
           recipients: ask.length,
           unverifiedLimit: config.unverifiedDailyRecipients,
         });
-        // The same request as a text to the member's linked contact, by their consent (issue 31 §6).
-        for (const a of ask) {
-          const phones = (await memberTargets(trx, tenantId, a.memberId)).filter((t) => t.channel === 'sms');
-          const notice = { planId: plan.id, assignmentId: a.id, notice: 'request', targets: phones };
-          texts += (await queueNotice(trx, tenantId, notice)).length;
-        }
-        const planRef = { planId: plan.id, planTitle: plan.title };
-        await recordEvents(
-          trx,
-          tenantId,
-          ask.map((a) => planEvent('plan.request_sent', { ...a, ...planRef }, a.positionName)),
-        );
       }
       return {
         queued: ask.length,
