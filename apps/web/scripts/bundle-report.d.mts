@@ -3,5 +3,6 @@ export declare function bundleReport(): {
   entryKb: number;
   entryFiles: number;
   firstLoadKb: number;
+  showUpProjectKb: number;
   routes: { route: string; kb: number }[];
 };

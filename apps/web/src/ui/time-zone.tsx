@@ -1,7 +1,6 @@
-import { Anchor, Select, type SelectProps } from '@mantine/core';
+import { Select, type SelectProps } from '@mantine/core';
 import { useMemo } from 'react';
-import { Link } from 'react-router-dom';
-import { timeZoneLabel, useTimeZoneIsUtc } from '../lib/time-zone';
+import { timeZoneLabel } from '../lib/time-zone';
 
 /** Every IANA zone the browser knows (plus UTC and the current one), labelled with its abbreviation. */
 function timeZoneOptions(current: string): { value: string; label: string }[] {
@@ -22,18 +21,5 @@ export function TimeZoneSelect(props: Omit<SelectProps, 'data' | 'label'>) {
       data={zones}
       {...props}
     />
-  );
-}
-
-/** The link to the time zone setting, beside a time shown in UTC (nothing once the church has set its own). */
-export function TimeZoneLink() {
-  if (!useTimeZoneIsUtc()) return null;
-  return (
-    <>
-      {' · '}
-      <Anchor component={Link} to="/settings#time-zone" inherit>
-        Set your time zone
-      </Anchor>
-    </>
   );
 }

@@ -2,7 +2,7 @@ import '@mantine/dates/styles.css';
 import { useId } from 'react';
 import { DateTimePicker } from '@mantine/dates';
 import { fromZonedWallTime, nextWholeHour, timeZoneLabel, toZonedWallTime } from '../lib/time-zone';
-import { TimeZoneLink } from './time-zone';
+import { TimeZoneLink } from './time-zone-link';
 
 /**
  * A date and time in the church's time zone, 12-hour ('h:mm a'), past days disabled. `value` and

@@ -1,28 +1,12 @@
 import { z } from 'zod';
 import { boundedArray, idSchema, isCleanText, isoTimestamp, textSchema } from './common.js';
+import { LSRC_PATTERN, MAX_MONEY, MIN_DONATION, PROJECT_CATEGORIES } from './show-up-values.js';
+
+export * from './show-up-values.js';
 
 // Zod only: the Show Up forms in the browser validate with these same schemas.
 
-export const PROJECT_CATEGORIES = [
-  { value: 'community', label: 'Community' },
-  { value: 'education', label: 'Education' },
-  { value: 'construction', label: 'Construction' },
-  { value: 'mission', label: 'Mission' },
-  { value: 'outreach', label: 'Outreach' },
-  { value: 'worship', label: 'Worship' },
-  { value: 'youth', label: 'Youth' },
-  { value: 'other', label: 'Other' },
-] as const;
 const CATEGORY_VALUES = PROJECT_CATEGORIES.map((c) => c.value) as [string, ...string[]];
-
-/** Money of the spec: 2 decimals, below numeric(10, 2)'s 100,000,000. */
-export const MAX_MONEY = 99_999_999.99;
-/** The smallest card payment the card network accepts in USD. */
-export const MIN_DONATION = 0.5;
-export const QUICK_AMOUNTS = [10, 25, 50, 100, 250, 500] as const;
-export const DEFAULT_DONATION = 25;
-/** The spec's 'map shows at most 5 projects'. */
-export const MAP_MAX_PROJECTS = 5;
 
 /** Whole cents of a dollar amount with at most 2 decimals, without float error (19.99 -> 1999). */
 export function toCents(amount: number): number {
@@ -303,9 +287,6 @@ export const supporterSchema = z.object({
   createdAt: isoTimestamp,
 });
 
-/** First-party attribution carried from our links (?lsrc=qr.12): kind and id. */
-export const LSRC_PATTERN = /^(qr|link|email|sms|page)\.([1-9]\d{0,9})$/;
-
 const optionalDonorText = (label: string, max: number) =>
   z.preprocess(emptyToNull, textSchema(label, max).trim().nullable()).optional();
 
@@ -427,14 +408,3 @@ export const givingStatusSchema = z.object({
   accountId: z.string().nullable(),
   platformFeePercent: z.number(),
 });
-
-/** The spec's percent funded: raised / target, rounded, capped at 100, 0 when not a number. */
-export function progressPercent(raised: number, target: number): number {
-  const pct = Math.round((raised / target) * 100);
-  return Number.isFinite(pct) ? Math.min(100, Math.max(0, pct)) : 0;
-}
-
-/** A website as shown: without its protocol (and trailing slash). */
-export function websiteLabel(url: string): string {
-  return url.replace(/^[a-z][a-z0-9+.-]*:\/\//i, '').replace(/\/$/, '');
-}

@@ -6,9 +6,7 @@ export type ContactList = RouterOutputs['contactLists']['list'][number];
 export type FamilyItem = RouterOutputs['family']['list'][number];
 export type Child = RouterOutputs['children']['list'][number];
 
-export function fullName(c: { firstName: string; lastName: string }): string {
-  return `${c.firstName} ${c.lastName}`.trim();
-}
+export { fullName } from './full-name';
 
 export function staffRoleLabel(value: string | null | undefined): string {
   return STAFF_ROLES.find((r) => r.value === value)?.label ?? '';

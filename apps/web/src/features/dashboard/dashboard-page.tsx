@@ -21,7 +21,7 @@ import { trpc } from '../../lib/trpc';
 import { useSession } from '../../shell/session';
 import { formatDate, formatIn, formatNumber, formatPercent, formatTime } from '../../ui/format';
 import { timeZoneLabel, useChurchTimeZone } from '../../lib/time-zone';
-import { TimeZoneLink } from '../../ui/time-zone';
+import { TimeZoneLink } from '../../ui/time-zone-link';
 import { DataTable } from '../../ui/data-table';
 import { StatChange } from './stat-change';
 import { ProfileUpdatesNotice } from '../profile-updates/profile-updates-notice';

@@ -19,7 +19,7 @@ import { Link, useParams } from 'react-router-dom';
 import { trpc } from '../../lib/trpc';
 import { formatDate, formatNumber, formatPercent, formatTime } from '../../ui/format';
 import { timeZoneLabel, useChurchTimeZone } from '../../lib/time-zone';
-import { TimeZoneLink } from '../../ui/time-zone';
+import { TimeZoneLink } from '../../ui/time-zone-link';
 import { StatusBadge } from './status';
 import { OutboxPanel } from '../campaigns/outbox-panel';
 

@@ -23,10 +23,15 @@ import { Link, useParams } from 'react-router-dom';
 import { trpc } from '../../lib/trpc';
 import { httpStatus } from '../../lib/errors';
 import { CATEGORY_COLOR, categoryLabel, SHOW_UP_STALE_MS } from './labels';
-import { DonateDialog } from './donate-dialog';
 import { share, SideCard } from './project-side-card';
 import { UpdatesTab, SupportersTab } from './project-tabs';
 
+// The donation form (Stripe's Elements, the form library, the schemas with zod) loads when a donor
+// shows they mean to give (pointer or focus on the project's side card), not on every visitor's
+// first load of the page.
+const loadDonateDialog = () => import('./donate-dialog');
+const DonateDialog = lazy(() => loadDonateDialog().then((m) => ({ default: m.DonateDialog })));
+const preloadDonateDialog = () => void loadDonateDialog();
 const OwnerDonations = lazy(() => import('./donations-tab').then((m) => ({ default: m.OwnerDonations })));
 
 export function ProjectNotFound() {
@@ -228,19 +233,26 @@ export function ProjectDetailPage() {
             ) : null}
           </Tabs>
         </Grid.Col>
-        <Grid.Col span={{ base: 12, md: 4 }}>
+        <Grid.Col
+          span={{ base: 12, md: 4 }}
+          onPointerEnter={preloadDonateDialog}
+          onFocusCapture={preloadDonateDialog}
+          onTouchStart={preloadDonateDialog}
+        >
           <SideCard project={p} onDonate={() => setDonating(true)} />
         </Grid.Col>
       </Grid>
       {donating ? (
-        <DonateDialog
-          project={p}
-          onClose={() => setDonating(false)}
-          onPaid={(pi) => {
-            setDonating(false);
-            setLastGift(pi);
-          }}
-        />
+        <Suspense fallback={null}>
+          <DonateDialog
+            project={p}
+            onClose={() => setDonating(false)}
+            onPaid={(pi) => {
+              setDonating(false);
+              setLastGift(pi);
+            }}
+          />
+        </Suspense>
       ) : null}
     </>
   );

@@ -1,4 +1,4 @@
-import { PROJECT_CATEGORIES } from '@lampstand/api/schemas/show-up';
+import { PROJECT_CATEGORIES } from '@lampstand/api/schemas/show-up-values';
 
 export const CATEGORY_LABEL: Record<string, string> = Object.fromEntries(
   PROJECT_CATEGORIES.map((c) => [c.value, c.label]),

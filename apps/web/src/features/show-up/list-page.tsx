@@ -15,7 +15,7 @@ import { useDebouncedValue } from '@mantine/hooks';
 import { IconList, IconMap, IconPlus, IconSearch, IconSeeding } from '@tabler/icons-react';
 import { lazy, Suspense, useEffect, useState } from 'react';
 import { Link, useSearchParams } from 'react-router-dom';
-import { MAP_MAX_PROJECTS, PROJECT_CATEGORIES } from '@lampstand/api/schemas/show-up';
+import { MAP_MAX_PROJECTS, PROJECT_CATEGORIES } from '@lampstand/api/schemas/show-up-values';
 import { trpc } from '../../lib/trpc';
 import { EmptyState } from '../../ui/empty-state';
 import { PageHeader } from '../../ui/page-header';

@@ -14,7 +14,8 @@ import {
 } from '@mantine/core';
 import { IconMapPin, IconUsers } from '@tabler/icons-react';
 import { Link } from 'react-router-dom';
-import { progressPercent, type ProjectCard as Card_ } from '@lampstand/api/schemas/show-up';
+import type { ProjectCard as Card_ } from '@lampstand/api/schemas/show-up';
+import { progressPercent } from '@lampstand/api/schemas/show-up-values';
 import { formatNumber, formatUsd } from '../../ui/format';
 import { CATEGORY_COLOR, categoryLabel } from './labels';
 

@@ -1,10 +1,13 @@
 import { Anchor, AppShell, Box, Button, Center, Container, Group, Loader, Text } from '@mantine/core';
 import { IconHeartHandshake } from '@tabler/icons-react';
-import { useState } from 'react';
+import { Suspense, useState } from 'react';
 import { Link, Outlet, useLocation } from 'react-router-dom';
-import { AppLayout } from '../../shell/app-layout';
+import { lazyScreen } from '../../shell/lazy-screen';
 import { useSession } from '../../shell/session';
 import { useRememberSource } from './source';
+
+// The staff shell is for signed-in staff only: a visitor's first load of a project does without it.
+const AppLayout = lazyScreen(() => import('../../shell/app-layout'), 'AppLayout');
 
 /**
  * Show Up's public pages: inside the app for signed-in staff, a plain public frame for visitors
@@ -25,7 +28,19 @@ export function ShowUpShell() {
       </Center>
     );
   }
-  if (user) return <AppLayout />;
+  if (user) {
+    return (
+      <Suspense
+        fallback={
+          <Center h="100vh" aria-busy="true">
+            <Loader aria-label="Loading" />
+          </Center>
+        }
+      >
+        <AppLayout />
+      </Suspense>
+    );
+  }
   return (
     <AppShell header={{ height: 60 }} padding="md">
       <AppShell.Header>

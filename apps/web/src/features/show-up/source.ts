@@ -1,6 +1,6 @@
 import { useEffect } from 'react';
 import { useLocation } from 'react-router-dom';
-import { LSRC_PATTERN } from '@lampstand/api/schemas/show-up';
+import { LSRC_PATTERN } from '@lampstand/api/schemas/show-up-values';
 
 const KEY = 'lampstand.lsrc';
 

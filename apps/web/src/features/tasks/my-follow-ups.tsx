@@ -1,9 +1,13 @@
 import { Button, Group, Paper, Stack, Text, Title } from '@mantine/core';
-import { useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { Link } from 'react-router-dom';
 import { trpc } from '../../lib/trpc';
-import { DueDate, TaskPerson } from './tasks-page';
-import { ReassignDialog, TaskActions, type Task } from './task-actions';
+import { TaskActions, type Task } from './task-actions';
+import { DueDate, TaskPerson } from './task-labels';
+
+// The dialog (a Modal and a searchable Select) loads when it is first opened: the dashboard is on
+// the staff app's first load.
+const ReassignDialog = lazy(() => import('./reassign-dialog').then((m) => ({ default: m.ReassignDialog })));
 
 /** The dashboard's 'My follow-ups': the church account's open tasks, soonest first. */
 export function MyFollowUps() {
@@ -49,7 +53,11 @@ export function MyFollowUps() {
           ))}
         </Stack>
       )}
-      {reassigning ? <ReassignDialog task={reassigning} onClose={() => setReassigning(null)} /> : null}
+      {reassigning ? (
+        <Suspense fallback={null}>
+          <ReassignDialog task={reassigning} onClose={() => setReassigning(null)} />
+        </Suspense>
+      ) : null}
     </Paper>
   );
 }

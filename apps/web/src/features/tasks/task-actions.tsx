@@ -1,15 +1,11 @@
-import { Button, Group, Modal, Select, Stack, Text } from '@mantine/core';
+import { Button, Group } from '@mantine/core';
 import { IconCheck, IconRotate, IconUserShare } from '@tabler/icons-react';
-import { useState } from 'react';
 import type { z } from 'zod';
 import type { taskOutputSchema } from '@lampstand/api/schemas/journeys';
 import { trpc } from '../../lib/trpc';
 import { useSave } from '../../lib/use-save';
-import { fullName } from '../contacts/labels';
 
 export type Task = z.infer<typeof taskOutputSchema>;
-
-const ME = 'me';
 
 /** Done (or open again) and reassign, for one task: the Tasks page and the dashboard's card. */
 export function useTaskUpdate() {
@@ -63,53 +59,5 @@ export function TaskActions({ task, onReassign }: { task: Task; onReassign: () =
         Reassign
       </Button>
     </Group>
-  );
-}
-
-/** The church's service staff with an email, and the account itself, as a Select's options. */
-export function useAssigneeOptions() {
-  const staff = trpc.contacts.find.useQuery({ tab: 'staff', page: 1, pageSize: 200 });
-  return [
-    { value: ME, label: 'Me (the church account)' },
-    ...(staff.data?.items ?? [])
-      .filter((c) => c.email)
-      .map((c) => ({ value: String(c.id), label: `${fullName(c)} (${c.email})` })),
-  ];
-}
-
-export function ReassignDialog({ task, onClose }: { task: Task; onClose: () => void }) {
-  const options = useAssigneeOptions();
-  const [to, setTo] = useState<string>(task.assignee.contactId ? String(task.assignee.contactId) : ME);
-  const update = useSave(trpc.tasks.update, {
-    success: (t) => ['Task reassigned', `${t.title} is for ${t.assignee.name}. They get an email with it.`],
-    errorTitle: 'Failed to reassign task',
-    invalidate: (utils) => utils.tasks.list.invalidate(),
-    onSuccess: onClose,
-  });
-  return (
-    <Modal opened onClose={onClose} title={`Reassign ${task.title}`} size="md">
-      <Stack>
-        <Text size="sm">Now for {task.assignee.name}.</Text>
-        <Select
-          label="Assign to"
-          data={options}
-          value={to}
-          onChange={(v) => v && setTo(v)}
-          allowDeselect={false}
-          searchable
-        />
-        <Group justify="flex-end">
-          <Button variant="default" onClick={onClose}>
-            Cancel
-          </Button>
-          <Button
-            loading={update.isPending}
-            onClick={() => update.mutate({ id: task.id, assigneeContactId: to === ME ? null : Number(to) })}
-          >
-            Reassign
-          </Button>
-        </Group>
-      </Stack>
-    </Modal>
   );
 }

@@ -1,38 +1,15 @@
-import { Alert, Anchor, Badge, Button, Group, SegmentedControl, Select, Text } from '@mantine/core';
+import { Alert, Anchor, Badge, Button, Group, SegmentedControl, Select } from '@mantine/core';
 import { useState } from 'react';
 import { Link } from 'react-router-dom';
 import { trpc } from '../../lib/trpc';
 import { DataTable } from '../../ui/data-table';
 import { formatDate } from '../../ui/format';
 import { PageHeader } from '../../ui/page-header';
-import { ReassignDialog, TaskActions, useAssigneeOptions, type Task } from './task-actions';
+import { ReassignDialog, useAssigneeOptions } from './reassign-dialog';
+import { TaskActions, type Task } from './task-actions';
+import { DueDate, TaskPerson } from './task-labels';
 
 const EVERYONE = 'everyone';
-
-/** A task's due day ('Nov 28, 2026'), red when it has passed. */
-export function DueDate({ task }: { task: Task }) {
-  const today = new Date().toISOString().slice(0, 10);
-  const late = task.status === 'open' && task.dueOn < today;
-  return (
-    <Text size="sm" c={late ? 'red.8' : undefined} fw={late ? 600 : undefined} span>
-      {formatDate(task.dueOn)}
-      {late ? ' (overdue)' : ''}
-    </Text>
-  );
-}
-
-/** The person a task is about, linked to their page. */
-export function TaskPerson({ task }: { task: Task }) {
-  return task.contact ? (
-    <Anchor component={Link} to={`/contacts/detail/${task.contact.id}`} size="sm">
-      {task.contact.name}
-    </Anchor>
-  ) : (
-    <Text size="sm" c="dimmed" span>
-      A deleted contact
-    </Text>
-  );
-}
 
 /** Follow-up tasks from journeys: open or done, for anyone or one staff member; done and reassign. */
 export function TasksPage() {
