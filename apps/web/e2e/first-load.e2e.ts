@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { registerChurch } from '@lampstand/server/testing';
 import { addSession, browserDescribe, startE2E } from './helpers';
+import { bundleReport, FIRST_LOAD_LIMIT_KB } from '../scripts/bundle-report.mjs';
 
 /** The session check (auth.me) requests a page makes, alone or inside a tRPC batch. */
 function countSessionChecks(page: Page): () => number {
@@ -51,5 +52,18 @@ browserDescribe(describe)('first load', async () => {
     await page.getByRole('heading', { level: 1, name: 'Contacts' }).waitFor();
     expect(await active('Show Up')).toBe(false);
     await context.close();
+  });
+});
+
+// The app these tests ran against (built by the e2e setup): the staff app's first load stays within
+// its budget, so a screen that starts importing the schemas (and zod) or a dialog on the dashboard
+// shows here rather than in the next Lighthouse run.
+describe('first load budget', () => {
+  it(`the staff app's first load (entry, shell, dashboard) is at most ${FIRST_LOAD_LIMIT_KB} KB of gzipped JavaScript`, () => {
+    const r = bundleReport();
+    expect(r.firstLoadKb).toBeGreaterThan(50);
+    expect(r.firstLoadKb).toBeLessThanOrEqual(FIRST_LOAD_LIMIT_KB);
+    // A donor opening a project does without the staff shell and the donation form until they give.
+    expect(r.showUpProjectKb).toBeLessThan(r.firstLoadKb);
   });
 });
