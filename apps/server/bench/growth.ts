@@ -5,11 +5,12 @@
  * For each size the app (compiled dist/main.js, as `pnpm serve`) is started on the grown database and
  * each endpoint gets BENCH_ROUNDS sequential requests (one connection: latency, not throughput).
  * Prints p50/p95 per endpoint and size; exits 1 when an endpoint's p95 at the largest size of a series
- * is over its target times its p95 at the smallest (issue 33 §2: the search 2×, the others 1.5×). Writes EXPLAIN (ANALYZE, BUFFERS) of the slowest endpoint's
- * statements at the largest size to stdout.
+ * is over its target times its p95 at the smallest (issue 33 §2: the search 2×, the others 1.5×).
+ * Writes EXPLAIN (ANALYZE, BUFFERS) of the slowest endpoint's statements at the largest size to stdout.
  *
  * Env: BENCH_ROUNDS (default 200), BENCH_CHURCH_CONTACTS (contacts per extra church, default 5000),
- * BENCH_MAX_CHURCHES (default 1000; lower it on a small disk). Needs `pnpm build`.
+ * BENCH_MAX_CHURCHES (default 1000; lower it on a small disk), BENCH_PORT (the app's port; default from
+ * the pid, so two runs on one machine do not meet). Needs `pnpm build`.
  */
 import { performance } from 'node:perf_hooks';
 import pg from 'pg';
