@@ -5,11 +5,12 @@
  * For each size the app (compiled dist/main.js, as `pnpm serve`) is started on the grown database and
  * each endpoint gets BENCH_ROUNDS sequential requests (one connection: latency, not throughput).
  * Prints p50/p95 per endpoint and size; exits 1 when an endpoint's p95 at the largest size of a series
- * is over 1.5× its p95 at the smallest. Writes EXPLAIN (ANALYZE, BUFFERS) of the slowest endpoint's
- * statements at the largest size to stdout.
+ * is over its target times its p95 at the smallest (issue 33 §2: the search 2×, the others 1.5×).
+ * Writes EXPLAIN (ANALYZE, BUFFERS) of the slowest endpoint's statements at the largest size to stdout.
  *
  * Env: BENCH_ROUNDS (default 200), BENCH_CHURCH_CONTACTS (contacts per extra church, default 5000),
- * BENCH_MAX_CHURCHES (default 1000; lower it on a small disk). Needs `pnpm build`.
+ * BENCH_MAX_CHURCHES (default 1000; lower it on a small disk), BENCH_PORT (the app's port; default from
+ * the pid, so two runs on one machine do not meet). Needs `pnpm build`.
  */
 import { performance } from 'node:perf_hooks';
 import pg from 'pg';
@@ -33,7 +34,11 @@ import { percentile, timeRequests } from './lib/latency.js';
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 200);
 const PER_CHURCH = Number(process.env.BENCH_CHURCH_CONTACTS ?? 5000);
 const MAX_CHURCHES = Number(process.env.BENCH_MAX_CHURCHES ?? 1000);
-const PORT = 3993;
+// Its own port per run (two runs on one machine must not meet), as BENCH_PORT or from the pid.
+const PORT = Number(process.env.BENCH_PORT ?? 20_000 + (process.pid % 20_000));
+
+/** Issue 33 §2: a search's p95 at 100k within 2× of 1k; the first page and the dashboard 1.5×. */
+const targetFor = (e: Endpoint) => (e.name === 'contacts search' ? 2 : 1.5);
 
 async function measure(url: string, e: Endpoint, church: Church) {
   const times = await timeRequests(`${e.shim} ${e.name}`, { warmUp: 10, rounds: ROUNDS }, () =>
@@ -119,8 +124,10 @@ async function run(databaseUrl: string, db: Db) {
       const t = performance.now();
       await size.prepare();
       // As the contact import does at the end of a large import (services/contacts/import.ts):
-      // the figures are the church at its new size, not the minute before autovacuum analyzes it.
-      await sql`analyze contacts, contacts_in_lists`.execute(ownerDb(db));
+      // the figures are the church at its new size, not the minute before autovacuum analyzes it
+      // and merges the search index's pending list.
+      await sql`analyze contacts, contacts_in_lists, contact_search`.execute(ownerDb(db));
+      await sql`select gin_clean_pending_list('contact_search_user_doc_idx'::regclass)`.execute(ownerDb(db));
       const { rows } = await sql<{ n: number }>`select count(*)::int as n from contacts`.execute(db);
       console.log(`${size.label}: seeded in ${fmt((performance.now() - t) / 1000, 1)} s (${rows[0]!.n} contact rows)`);
       const app = await spawnApp(databaseUrl, PORT);
@@ -148,13 +155,14 @@ async function run(databaseUrl: string, db: Db) {
     for (const e of endpointsFor(inSeries[0]!.church)) {
       const cells = inSeries.map((s) => table.find((r) => r.size === s && r.e.shim === e.shim && r.e.name === e.name)!);
       const ratio = cells[cells.length - 1]!.p95 / cells[0]!.p95;
-      const ok = ratio <= 1.5;
+      const target = targetFor(e);
+      const ok = ratio <= target;
       if (!ok) failed = true;
       const last = cells[cells.length - 1]!;
       if (!slowest || last.p95 > slowest.p95) slowest = { e: last.e, church: last.size.church, p95: last.p95 };
       console.log(
         `${`${e.shim} ${e.name}`.padEnd(28)}${cells.map((c) => `${fmt(c.p50, 1)} / ${fmt(c.p95, 1)}`.padStart(28)).join('')}` +
-          `${`${fmt(ratio, 2)}×`.padStart(18)}  ${ok ? 'ok' : 'MISSED (≤ 1.5×)'}`,
+          `${`${fmt(ratio, 2)}×`.padStart(18)}  ${ok ? `ok (≤ ${target}×)` : `MISSED (≤ ${target}×)`}`,
       );
     }
   }

@@ -230,6 +230,14 @@ export interface Contacts {
   userId: number;
 }
 
+export interface ContactSearch {
+  contactId: number;
+  doc: string;
+  firstKey: string;
+  lastKey: string;
+  userId: number;
+}
+
 export interface ContactsInLists {
   contactId: number;
   createdAt: Generated<Date>;
@@ -1259,6 +1267,7 @@ export interface DB {
   contactMerges: ContactMerges;
   contactRemovalsDaily: ContactRemovalsDaily;
   contacts: Contacts;
+  contactSearch: ContactSearch;
   contactsInLists: ContactsInLists;
   conversationMessages: ConversationMessages;
   conversations: Conversations;

@@ -231,33 +231,25 @@ export async function findContacts(db: Db, tenantId: number, input: FindContacts
   const patterns = words.map((w) => '%' + escapeLike(w) + '%');
   // Every word must appear somewhere (so 'mary smith' finds Mary Smith). Words of 3+ letters can use
   // the church's trigram index, but not through the row-level security policies (LIKE is not
-  // leakproof): `contact_search_ids` finds the ids with the index under the same rule as the policy
-  // (migration 0095, docs/security.md), and the rows are still read under the policies here.
+  // leakproof): `contact_search_page` and `contact_search_ids` find the ids with the index of
+  // `contact_search` (each contact's lowered text, kept by triggers) under the same rule as the
+  // policy (migrations 0095 and 0099, docs/security.md), and the rows are still read under the
+  // policies here.
   const indexed = words.length > 0 && words.every((w) => w.length >= 3);
   const offset = (input.page - 1) * input.pageSize;
   if (indexed && input.tab === 'all' && !input.listId) {
-    // The whole address book searched: the page is chosen from the function's own rows (ids with
-    // their sort keys) and the total counted there too, with one search; only the page's contacts
-    // are read, under the policies.
-    const { rows } = await sql<ContactRow & { totalCount: number }>`
-      with found as materialized (select * from contact_search_ids(${tenantId}, ${patterns}::text[]))
-      select c.*, (select count(*) from found)::int as total_count
-      from (select id, last_key, first_key from found order by last_key, first_key, id
-            limit ${input.pageSize} offset ${offset}) p
-      join contacts c on c.id = p.id and c.user_id = ${tenantId}
-      order by p.last_key, p.first_key, p.id`.execute(db);
-    const total =
-      rows[0]?.totalCount ??
-      Number(
-        (
-          await sql<{
-            n: number;
-          }>`select count(*)::int as n from contact_search_ids(${tenantId}, ${patterns}::text[])`.execute(db)
-        ).rows[0]?.n ?? 0,
-      );
+    // The whole address book searched: `contact_search_page` (migration 0099) goes over the
+    // matches once and returns the page's ids in the list's order, each with the total (one row
+    // with no id when the page is past the end); only the page's contacts are read, under the
+    // policies.
+    const { rows } = await sql<Partial<ContactRow> & { searchTotal: number }>`
+      select c.*, p.total as search_total
+      from contact_search_page(${tenantId}, ${patterns}::text[], ${input.pageSize}, ${offset}) with ordinality p
+      left join contacts c on c.id = p.id and c.user_id = ${tenantId}
+      order by p.ordinality`.execute(db);
     return {
-      items: rows.map(({ totalCount: _, ...row }) => toContact(row)),
-      total,
+      items: rows.filter((r) => r.id != null).map(({ searchTotal: _, ...row }) => toContact(row as ContactRow)),
+      total: rows[0]?.searchTotal ?? 0,
       page: input.page,
       pageSize: input.pageSize,
     };
