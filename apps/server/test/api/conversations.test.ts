@@ -2,6 +2,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { twilioSignature } from '@lampstand/api/server';
 import { HttpClient, registerChurch, startTestApp } from '../helpers/test-app.js';
 import { startFakeTwilio } from '../helpers/fake-twilio.js';
+import { processInbound } from '../helpers/inbound.js';
 
 // Issue 32 §1, §2, §4: inbound texts on conversations, staff replies through the delivery engine.
 const SID = 'AC00000000000000000000000000000032';
@@ -46,7 +47,7 @@ async function person(church: typeof grace, o: Record<string, unknown>) {
   return res.body as { id: number };
 }
 /** POST a text as Twilio would, signed (or not) with the auth token. */
-async function text(params: Record<string, string>, signWith = TOKEN, path = '/api/twilio/inbound') {
+async function post(params: Record<string, string>, signWith = TOKEN, path = '/api/twilio/inbound') {
   const signature = twilioSignature(signWith, `${PUBLIC_URL}${path}`, params);
   const res = await fetch(`${app.url}${path}`, {
     method: 'POST',
@@ -54,6 +55,12 @@ async function text(params: Record<string, string>, signWith = TOKEN, path = '/a
     body: new URLSearchParams(params),
   });
   return { status: res.status, text: await res.text() };
+}
+/** A text, then the 'sms-inbound-process' job run until every stored text is on its conversations. */
+async function text(params: Record<string, string>, signWith = TOKEN, path = '/api/twilio/inbound') {
+  const res = await post(params, signWith, path);
+  await processInbound(app);
+  return res;
 }
 type Conv = { id: number; name: string; phone: string; unread: number; status: string; contactId: number | null };
 async function conversations(church: typeof grace, query = '') {

@@ -1008,6 +1008,7 @@ export interface SmsInboundMessages {
   id: Generated<number>;
   keyword: string | null;
   messageSid: string;
+  processedAt: Date | null;
   toNumber: string;
 }
 
