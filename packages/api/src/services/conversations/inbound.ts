@@ -69,7 +69,11 @@ export async function receiveInboundSms(
       returning id, created_at as received_at`.execute(trx);
     const stored = rows[0];
     if (!stored) return { reply: null, queued: false };
-    const done = await processTexts(trx, [{ id: stored.id, from, to, body, receivedAt: stored.receivedAt }], platformNumber);
+    const done = await processTexts(
+      trx,
+      [{ id: stored.id, from, to, body, receivedAt: stored.receivedAt }],
+      platformNumber,
+    );
     return { reply: done.replies.get(stored.id) ?? null, queued: false };
   });
 }
@@ -188,7 +192,8 @@ interface Placement {
  *
  * Set-based: the routing, the keyword and contact lookups and the conversations with their messages
  * are one statement each for the whole batch; then, church by church in ascending order (the order
- * every writer takes the churches' event locks in), the keyword actions and the church's events.
+ * every writer takes the churches' event locks in), the keyword actions (a statement or two for each
+ * kind of action, `runKeywordActions`) and the church's events (one statement).
  */
 async function processTexts(trx: Db, texts: StoredText[], platformNumber: string) {
   const routes = await routeTexts(trx, texts, platformNumber);
@@ -218,38 +223,50 @@ async function processTexts(trx: Db, texts: StoredText[], platformNumber: string
   await matchKeywords(trx, placements);
   const contacts = await storeOnConversations(trx, placements);
 
-  const repliesQueued: number[] = [];
-  const taskNotices = new Set<number>();
+  const repliesQueued = new Set<number>();
+  const taskNotices: number[] = [];
+  const now = new Date();
+  // The newest placement on each conversation (its keyword's reply becomes the preview).
+  const newest = new Map(placements.map((p, i) => [p.conversationId!, i]));
   const churchIds = [...new Set(placements.map((p) => p.churchId))].sort((a, b) => a - b);
   for (const churchId of churchIds) {
-    const events: NewEvent[] = [];
-    for (const p of placements.filter((x) => x.churchId === churchId)) {
-      const conversationId = p.conversationId!;
-      const contact = contacts.get(conversationId) ?? null;
-      const outcome = p.matched
-        ? await runKeywordActions(trx, churchId, {
-            keyword: p.matched,
+    const mine = placements.flatMap((p, i) => (p.churchId === churchId ? [{ p, i }] : []));
+    const keyed = mine.filter(({ p }) => p.matched);
+    const actions = keyed.length
+      ? await runKeywordActions(
+          trx,
+          churchId,
+          keyed.map(({ p, i }) => ({
+            keyword: p.matched!,
             from: p.text.from,
             body: p.text.body,
-            conversationId,
-            contactId: contact?.id ?? null,
-          })
-        : null;
-      if (outcome?.replyQueued) repliesQueued.push(conversationId);
-      if (outcome?.taskNoticeQueued) taskNotices.add(churchId);
-      events.push({
+            conversationId: p.conversationId!,
+            contactId: contacts.get(p.conversationId!)?.id ?? null,
+            last: newest.get(p.conversationId!) === i,
+          })),
+          now,
+        )
+      : { outcomes: [], journeyEvents: [], taskNoticeQueued: false };
+    if (actions.taskNoticeQueued) taskNotices.push(churchId);
+    const outcomeOf = new Map(keyed.map(({ i }, n) => [i, actions.outcomes[n]!]));
+    const events: NewEvent[] = [...actions.journeyEvents];
+    for (const { p, i } of mine) {
+      const contact = contacts.get(p.conversationId!) ?? null;
+      const outcome = outcomeOf.get(i);
+      if (outcome?.replyQueued) repliesQueued.add(p.conversationId!);
+      events.push(...(outcome?.events ?? []), {
         type: 'sms.received',
         contactId: outcome?.contactId ?? contact?.id ?? null,
         payload: {
           person: contact ? personOf(contact) : { name: 'Unknown', phone: p.text.from },
           body: p.text.body,
           keyword: p.keyword,
-          conversationId,
+          conversationId: p.conversationId!,
         },
       });
-      // A later text of the batch on this conversation finds the contact a keyword made.
+      // The batch's later texts on this conversation find the contact its keyword made.
       if (!contact && outcome?.contactId)
-        contacts.set(conversationId, {
+        contacts.set(p.conversationId!, {
           id: outcome.contactId,
           firstName: 'Unknown',
           lastName: '',
@@ -260,7 +277,7 @@ async function processTexts(trx: Db, texts: StoredText[], platformNumber: string
     // Last for the church: its event lock is held from here to the commit.
     await recordEvents(trx, churchId, events);
   }
-  return { replies, repliesQueued: [...new Set(repliesQueued)], taskNotices: [...taskNotices] };
+  return { replies, repliesQueued: [...repliesQueued], taskNotices };
 }
 
 /** STOP/START: the church owning the number, or every church with the sender as a contact. HELP changes nothing. */
