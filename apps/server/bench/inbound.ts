@@ -236,14 +236,18 @@ async function main() {
         PLATFORM_NUMBER,
       );
     const t = performance.now();
+    const c0 = process.cpuUsage();
     const batch = await recorder.record(async () => {
       await processInboundTexts({ db: tdb.db, jobs }, PLATFORM_NUMBER);
     });
+    const c1 = process.cpuUsage(c0);
     const batchMs = performance.now() - t;
+    const batchCpuMs = (c1.user + c1.system) / 1000;
     recorder.restore();
     console.log(
       `the webhook: ${webhook.length} statement a text; the job: ${batch.length} statements for ${BATCH + 1} texts ` +
-        `(${(batch.length / (BATCH + 1)).toFixed(2)} a text, ${(batchMs / (BATCH + 1)).toFixed(2)} ms a text alone)`,
+        `(${(batch.length / (BATCH + 1)).toFixed(2)} a text, ${(batchMs / (BATCH + 1)).toFixed(2)} ms a text alone, ` +
+        `${(batchCpuMs / (BATCH + 1)).toFixed(2)} ms of this process's CPU)`,
     );
     if (process.env.BENCH_INBOUND_STATEMENTS)
       for (const [label, p] of [
