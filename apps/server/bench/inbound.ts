@@ -139,7 +139,7 @@ function startWorker(env: Record<string, string>): Promise<ChildProcess> {
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   return new Promise((resolve, reject) => {
-    child.stdout!.on('data', (chunk: Buffer) => {
+    child.stdout.on('data', (chunk: Buffer) => {
       if (chunk.toString().includes('worker started')) resolve(child);
     });
     child.once('exit', (code) => reject(new Error(`a worker exited with ${code}`)));
@@ -381,10 +381,10 @@ async function main() {
   } finally {
     await app?.stop();
     await Promise.all(
-      workers.map((w) => {
+      workers.map(async (w) => {
         if (w.exitCode !== null) return;
         w.kill('SIGTERM');
-        return new Promise((r) => w.once('exit', r));
+        await new Promise((r) => w.once('exit', r));
       }),
     );
     await twilio?.close();
