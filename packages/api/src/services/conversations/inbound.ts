@@ -34,7 +34,8 @@ type Reserved = ReturnType<typeof smsKeyword>;
 
 /**
  * An inbound text (Twilio's webhook). Stored once per provider message (a retried webhook finds it
- * stored, changes nothing and answers nothing), in one statement; the rest (its conversations, the
+ * stored, changes nothing and answers nothing), in one statement shared with the texts that arrive
+ * at the same moment (`IntakeWriter`); the rest (its conversations, the
  * `sms.received` event, keyword actions) is done by the 'sms-inbound-process' job
  * (`processInboundTexts`), which the caller asks for when `queued`.
  *
@@ -53,14 +54,7 @@ export async function receiveInboundSms(
   const to = params.To ?? '';
   const body = params.Body ?? '';
   const reserved = smsKeyword(body);
-  if (!reserved) {
-    const { rows } = await sql<{ id: number }>`
-      insert into sms_inbound_messages (message_sid, from_number, to_number, body)
-      values (${sid}, ${from}, ${to}, ${body})
-      on conflict (message_sid) do nothing
-      returning id`.execute(db);
-    return { reply: null, queued: rows.length > 0 };
-  }
+  if (!reserved) return { reply: null, queued: await intakeOf(db).store({ sid, from, to, body }) };
   return db.transaction().execute(async (trx) => {
     const { rows } = await sql<{ id: number; receivedAt: Date }>`
       insert into sms_inbound_messages (message_sid, from_number, to_number, body, keyword, processed_at)
@@ -76,6 +70,63 @@ export async function receiveInboundSms(
     );
     return { reply: done.replies.get(stored.id) ?? null, queued: false };
   });
+}
+
+interface IntakeRow {
+  sid: string;
+  from: string;
+  to: string;
+  body: string;
+}
+
+/**
+ * Group commit of the webhook's rows: one insert (and one commit) in flight per database at a time;
+ * the texts that arrive meanwhile wait for it and go together in the next, one multi-row statement.
+ * A text alone is written at once (nothing waits for a timer); at a thousand a second each statement
+ * carries the few texts of the previous one's round trip. Each webhook answers only after the
+ * statement that holds its text has committed; if it fails, every webhook in it fails (500) and
+ * Twilio posts them again.
+ */
+class IntakeWriter {
+  private waiting: { row: IntakeRow; done: (stored: boolean) => void; failed: (err: unknown) => void }[] = [];
+  private writing = false;
+
+  constructor(private readonly db: Db) {}
+
+  /** True when the text was stored now; false when its MessageSid was stored before. */
+  store(row: IntakeRow): Promise<boolean> {
+    return new Promise((done, failed) => {
+      this.waiting.push({ row, done, failed });
+      if (!this.writing) void this.write();
+    });
+  }
+
+  private async write(): Promise<void> {
+    this.writing = true;
+    while (this.waiting.length > 0) {
+      const batch = this.waiting.splice(0, INBOUND_BATCH);
+      try {
+        const { rows } = await sql<{ messageSid: string }>`
+          insert into sms_inbound_messages (message_sid, from_number, to_number, body)
+          select * from unnest(${batch.map((b) => b.row.sid)}::text[], ${batch.map((b) => b.row.from)}::text[],
+                               ${batch.map((b) => b.row.to)}::text[], ${batch.map((b) => b.row.body)}::text[])
+          on conflict (message_sid) do nothing
+          returning message_sid`.execute(this.db);
+        const stored = new Set(rows.map((r) => r.messageSid));
+        for (const b of batch) b.done(stored.delete(b.row.sid));
+      } catch (err) {
+        for (const b of batch) b.failed(err);
+      }
+    }
+    this.writing = false;
+  }
+}
+
+const intakeWriters = new WeakMap<Db, IntakeWriter>();
+function intakeOf(db: Db): IntakeWriter {
+  let writer = intakeWriters.get(db);
+  if (!writer) intakeWriters.set(db, (writer = new IntakeWriter(db)));
+  return writer;
 }
 
 /**
