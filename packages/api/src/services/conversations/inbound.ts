@@ -425,7 +425,7 @@ async function storeOnConversations(
     a: p.text.receivedAt,
   }));
   const { rows } = await sql<
-    { conversationId: number; userId: number; phoneE164: string } & {
+    { conversationId: number; userId: number; phoneE164: string; contactId: number | null } & {
       [K in keyof ConversationContact]: ConversationContact[K] | null;
     }
   >`
@@ -454,8 +454,24 @@ async function storeOnConversations(
       from t join conv on conv.user_id = t.u and conv.phone_e164 = t.f
       order by t.n
     )
-    select conv.id as conversation_id, conv.user_id, conv.phone_e164, c.id, c.first_name, c.last_name, c.email, c.phone
+    select conv.id as conversation_id, conv.user_id, conv.phone_e164, conv.contact_id,
+           c.id, c.first_name, c.last_name, c.email, c.phone
     from conv left join contacts c on c.id = conv.contact_id`.execute(trx);
+  // A conversation another worker gave a contact after this statement began (it waited for that
+  // worker's commit) names a contact this statement's snapshot cannot see: read those now.
+  const unseen = rows.filter((r) => r.contactId !== null && r.id === null).map((r) => r.contactId!);
+  if (unseen.length > 0) {
+    const late = new Map(
+      (
+        await trx
+          .selectFrom('contacts')
+          .select(['id', 'firstName', 'lastName', 'email', 'phone'])
+          .where('id', 'in', unseen)
+          .execute()
+      ).map((c) => [c.id, c]),
+    );
+    for (const r of rows) if (r.id === null && r.contactId !== null) Object.assign(r, late.get(r.contactId) ?? {});
+  }
   const byKey = new Map(rows.map((r) => [`${r.userId} ${r.phoneE164}`, r]));
   const contacts = new Map<number, ConversationContact | null>();
   for (const p of placements) {
