@@ -1,10 +1,12 @@
 /**
  * pnpm bench:inbound — incoming texts (issue 32): 1,000 a second for 30 s through Twilio's signed
  * webhook (`POST /api/twilio/inbound`) of the server running as its own process (`src/main.ts`,
- * production mode, workers off). Targets: every text stored once (its inbound row, its message on
- * the conversation, its `sms.received` event), each keyword's actions once (the texter added to
- * the list, the reply queued as a delivery), p95 of the webhook under 100 ms. Exits non-zero when
- * a target is missed.
+ * production mode, workers off), with BENCH_INBOUND_WORKERS worker processes (`src/worker.ts`, what
+ * `pnpm worker` runs; default 2) processing what the webhook stored. Targets: every text stored
+ * once (its inbound row, its message on the conversation, its `sms.received` event), each keyword's
+ * actions once (the texter added to the list, the reply queued as a delivery), p95 of the webhook
+ * under 100 ms. Exits non-zero when a target is missed. Printed beside them: how long after the
+ * last text every text was processed.
  *
  * The texts go to BENCH_INBOUND_CHURCHES churches (default 4), each with its own number; one in
  * ten is the keyword 'Join youth!' (from a number of its own: added to the Youth list, replied to);
@@ -13,24 +15,29 @@
  * again (Twilio retries a webhook it thinks failed): nothing may change.
  *
  * The load is open-loop: requests start on schedule whether or not the earlier ones have answered,
- * so a server that falls behind shows it in the latencies. Where the time goes: the statements one
- * text sends (recorded in this process through the same code), and the server's CPU per text.
+ * so a server that falls behind shows it in the latencies. Where the time goes: the statements of
+ * the webhook for one text and of the job for a batch of texts (recorded in this process through
+ * the same code), and the CPU per text of the server and of the workers. The keyword replies are
+ * sent to a local Twilio peer (this process).
  *
  * Small runs: BENCH_INBOUND_RATE (texts a second, default 1000), BENCH_INBOUND_SECONDS (default 30).
  * Uses TEST_DATABASE_URL's server when set, else an embedded PostgreSQL.
  */
 import http from 'node:http';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { performance } from 'node:perf_hooks';
 import { createTestDatabase, startTestServer } from '@lampstand/db/testing';
 import { sql, type Db } from '@lampstand/db';
-import { handleInboundSms, PUBLIC_ACTOR, twilioSignature, withActor } from '@lampstand/api/server';
+import { processInboundTexts, receiveInboundSms, twilioSignature } from '@lampstand/api/server';
 import { HttpClient } from '../test/helpers/test-app.js';
-import { appEnv, cpuMs, spawnServer, startSetupServer, statementRecorder } from './lib/api-load.js';
+import { startFakeTwilio } from '../test/helpers/fake-twilio.js';
+import { appEnv, cpuMs, serverDir, spawnServer, startSetupServer, statementRecorder } from './lib/api-load.js';
 import { percentile } from './lib/latency.js';
 
 const RATE = Number(process.env.BENCH_INBOUND_RATE ?? 1000);
 const SECONDS = Number(process.env.BENCH_INBOUND_SECONDS ?? 30);
 const CHURCHES = Number(process.env.BENCH_INBOUND_CHURCHES ?? 4);
+const WORKERS = Number(process.env.BENCH_INBOUND_WORKERS ?? 2);
 const NUMBERS_PER_CHURCH = 300;
 const KEYWORD_EVERY = 10;
 const SID = 'AC00000000000000000000000000bench';
@@ -120,6 +127,37 @@ async function load(port: number, texts: Text[], rate: number) {
   return { answers, sent, seconds };
 }
 
+/** A worker process (`src/worker.ts`), once it says it started. */
+function startWorker(env: Record<string, string>): Promise<ChildProcess> {
+  // BENCH_INBOUND_PROFILE=<dir>: each worker writes a V8 CPU profile there too.
+  const prof = process.env.BENCH_INBOUND_PROFILE
+    ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_INBOUND_PROFILE}`]
+    : [];
+  const child = spawn(process.execPath, [...prof, '--import', 'tsx', 'src/worker.ts'], {
+    cwd: serverDir,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  return new Promise((resolve, reject) => {
+    child.stdout.on('data', (chunk: Buffer) => {
+      if (chunk.toString().includes('worker started')) resolve(child);
+    });
+    child.once('exit', (code) => reject(new Error(`a worker exited with ${code}`)));
+  });
+}
+
+/** Waits until no stored text is left unprocessed; the seconds it took. */
+async function allProcessed(db: Db, deadlineS: number): Promise<number> {
+  const t = performance.now();
+  for (;;) {
+    const left = await count(db, sql`select count(*)::int as n from sms_inbound_messages where processed_at is null`);
+    if (left === 0) return (performance.now() - t) / 1000;
+    if (performance.now() - t > deadlineS * 1000)
+      throw new Error(`${left} texts still unprocessed after ${deadlineS} s`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
 async function count(db: Db, query: ReturnType<typeof sql<{ n: number }>>): Promise<number> {
   return Number((await query.execute(db)).rows[0]?.n ?? 0);
 }
@@ -131,6 +169,8 @@ async function main() {
   const publicUrl = `http://127.0.0.1:${port}`;
   const recorder = statementRecorder();
   let app: Awaited<ReturnType<typeof spawnServer>> | null = null;
+  let twilio: Awaited<ReturnType<typeof startFakeTwilio>> | null = null;
+  const workers: ChildProcess[] = [];
   try {
     // The churches: each with its own number, a Youth list and the keyword JOIN YOUTH (reply + list).
     const setup = await startSetupServer(tdb.url, tdb.db);
@@ -172,34 +212,64 @@ async function main() {
       await setup.stop();
     }
 
-    // Where the time goes: the statements of one plain text and of one keyword text, through the
-    // webhook's own code here (on numbers the run does not use).
+    // Where the time goes: the statements of the webhook's own code for one text, and of the job for
+    // a batch of texts like the run's (one in ten a keyword), here, on numbers the run does not use.
     const jobs = { send: async () => 'id', cancel: async () => {} };
-    const profile = async (params: Record<string, string>) => {
-      const t = performance.now();
-      const statements = await recorder.record(async () => {
-        await withActor(PUBLIC_ACTOR, () => handleInboundSms({ db: tdb.db, jobs }, params, PLATFORM_NUMBER));
-      });
-      return { statements: statements.length, ms: performance.now() - t, texts: statements.map((s) => s.text) };
-    };
-    await profile({ MessageSid: 'SMwarm', From: '+15559999999', To: churchNumber(0), Body: 'hello' });
-    const plain = await profile({ MessageSid: 'SMplain', From: '+15559999998', To: churchNumber(0), Body: 'hello' });
-    const keyed = await profile({ MessageSid: 'SMkey', From: '+15559999997', To: churchNumber(0), Body: 'JOIN youth' });
+    const webhook = await recorder.record(async () => {
+      await receiveInboundSms(
+        tdb.db,
+        { MessageSid: 'SMplain', From: '+15559999998', To: churchNumber(0), Body: 'hello' },
+        PLATFORM_NUMBER,
+      );
+    });
+    const BATCH = 200;
+    for (let i = 0; i < BATCH; i++)
+      await receiveInboundSms(
+        tdb.db,
+        {
+          MessageSid: `SMprofile${i}`,
+          From:
+            i % KEYWORD_EVERY === 0 ? `+1557${String(i).padStart(7, '0')}` : `+15559${String(i % 50).padStart(6, '0')}`,
+          To: churchNumber(i % CHURCHES),
+          Body: i % KEYWORD_EVERY === 0 ? 'JOIN youth' : 'hello',
+        },
+        PLATFORM_NUMBER,
+      );
+    const t = performance.now();
+    const c0 = process.cpuUsage();
+    const batch = await recorder.record(async () => {
+      await processInboundTexts({ db: tdb.db, jobs }, PLATFORM_NUMBER);
+    });
+    const c1 = process.cpuUsage(c0);
+    const batchMs = performance.now() - t;
+    const batchCpuMs = (c1.user + c1.system) / 1000;
     recorder.restore();
     console.log(
-      `one text through the webhook's code: ${plain.statements} statements (${plain.ms.toFixed(1)} ms alone); ` +
-        `a keyword text: ${keyed.statements} (${keyed.ms.toFixed(1)} ms)`,
+      `the webhook: ${webhook.length} statement a text; the job: ${batch.length} statements for ${BATCH + 1} texts ` +
+        `(${(batch.length / (BATCH + 1)).toFixed(2)} a text, ${(batchMs / (BATCH + 1)).toFixed(2)} ms a text alone, ` +
+        `${(batchCpuMs / (BATCH + 1)).toFixed(2)} ms of this process's CPU)`,
     );
     if (process.env.BENCH_INBOUND_STATEMENTS)
       for (const [label, p] of [
-        ['plain', plain],
-        ['keyword', keyed],
+        ['webhook', webhook],
+        ['job', batch],
       ] as const) {
         console.log(`${label}:`);
-        for (const s of p.texts) console.log(`  ${s.replace(/\s+/g, ' ').slice(0, 150)}`);
+        for (const st of p) console.log(`  ${st.text.replace(/\s+/g, ' ').slice(0, 150)}`);
       }
 
-    // The server as its own process, Twilio configured (its API unreachable: workers are off).
+    // The server as its own process, and the workers, Twilio configured (its API a local peer).
+    twilio = await startFakeTwilio({ accountSid: SID, authToken: TOKEN });
+    const env = {
+      ...appEnv(tdb.url, port),
+      PUBLIC_URL: publicUrl,
+      TWILIO_ACCOUNT_SID: SID,
+      TWILIO_AUTH_TOKEN: TOKEN,
+      TWILIO_FROM_NUMBER: PLATFORM_NUMBER,
+      TWILIO_API_BASE_URL: twilio.url,
+      LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'warn',
+    };
+    for (let i = 0; i < WORKERS; i++) workers.push(await startWorker(env));
     app = await spawnServer(
       [
         // BENCH_INBOUND_PROFILE=<dir>: the server writes a V8 CPU profile there when it stops.
@@ -210,15 +280,7 @@ async function main() {
         'tsx',
         'src/main.ts',
       ],
-      {
-        ...appEnv(tdb.url, port),
-        PUBLIC_URL: publicUrl,
-        TWILIO_ACCOUNT_SID: SID,
-        TWILIO_AUTH_TOKEN: TOKEN,
-        TWILIO_FROM_NUMBER: PLATFORM_NUMBER,
-        TWILIO_API_BASE_URL: 'http://127.0.0.1:9',
-        LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'warn',
-      },
+      env,
       port,
     );
     const total = Math.round(RATE * SECONDS);
@@ -234,10 +296,16 @@ async function main() {
       };
     });
     await load(port, warm, Math.min(RATE, 200));
+    await allProcessed(tdb.db, 120);
 
+    const workersCpu = () => workers.reduce((sum, w) => sum + cpuMs(w.pid!), 0);
     const cpu0 = cpuMs(app.child.pid!);
+    const wcpu0 = workersCpu();
     const run = await load(port, texts, RATE);
     const cpu = cpuMs(app.child.pid!) - cpu0;
+    // Everything processed: no stored text left for the job.
+    const afterLast = await allProcessed(tdb.db, 600);
+    const wcpu = workersCpu() - wcpu0;
     const times = run.answers.map((a) => a.ms).sort((a, b) => a - b);
     const failed = run.answers.filter((a) => a.status !== 200).length;
     const p50 = percentile(times, 50);
@@ -250,10 +318,15 @@ async function main() {
         `p99 ${p99.toFixed(1)} ms, max ${times[times.length - 1]!.toFixed(0)} ms; not 200: ${failed}; ` +
         `server CPU ${(cpu / total).toFixed(2)} ms a text`,
     );
+    console.log(
+      `all processed ${afterLast.toFixed(1)} s after the last answer (${(run.seconds + afterLast).toFixed(1)} s after ` +
+        `the first text) by ${WORKERS} workers; worker CPU ${(wcpu / total).toFixed(2)} ms a text`,
+    );
 
     // Twilio's retries: one text in a hundred again. Nothing may change.
     const retries = texts.filter((_, i) => i % 100 === 1);
     const again = await load(port, retries, Math.min(RATE, 500));
+    await allProcessed(tdb.db, 120);
     const retryFailed = again.answers.filter((a) => a.status !== 200).length;
 
     const ids = texts.map((t) => t.params.MessageSid!);
@@ -307,6 +380,14 @@ async function main() {
     if (!ok) process.exitCode = 1;
   } finally {
     await app?.stop();
+    await Promise.all(
+      workers.map(async (w) => {
+        if (w.exitCode !== null) return;
+        w.kill('SIGTERM');
+        await new Promise((r) => w.once('exit', r));
+      }),
+    );
+    await twilio?.close();
     await tdb.drop();
     await pgServer.stop();
   }

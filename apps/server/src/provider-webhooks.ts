@@ -2,14 +2,17 @@ import type { FastifyInstance } from 'fastify';
 import {
   applySmsStatus,
   EMAIL_EVENT_PROVIDERS,
-  handleInboundSms,
   handleProviderEvent,
   PUBLIC_ACTOR,
+  receiveInboundSms,
   validTwilioSignature,
   withActor,
 } from '@lampstand/api/server';
 import { escapeHtml } from '@lampstand/api/render/html';
 import type { AppDeps } from './app-deps.js';
+
+/** How long an incoming text may wait before this process asks for the texts to be processed. */
+const INBOUND_ASK_MS = 50;
 
 /**
  * The providers' webhooks: Twilio's status callbacks and incoming texts, and the email providers'
@@ -49,16 +52,33 @@ export async function providerWebhookRoutes(app: FastifyInstance, opts: { deps: 
     return reply.code(204).send();
   });
 
+  // The 'sms-inbound-process' job, asked for at most once per INBOUND_ASK_MS by this process
+  // (however many texts come in meanwhile; the queue keeps one waiting): the texts of those
+  // milliseconds are then processed in one batch. A request never waits for it.
+  let asking: NodeJS.Timeout | null = null;
+  const askForProcessing = () => {
+    asking ??= setTimeout(() => {
+      asking = null;
+      opts.deps.jobs.send('sms-inbound-process', {}).catch((err: unknown) => {
+        // The every-minute sweep processes the texts anyway.
+        app.log.warn({ err }, 'could not ask for incoming texts to be processed');
+      });
+    }, INBOUND_ASK_MS);
+  };
+  app.addHook('onClose', async () => {
+    if (asking) clearTimeout(asking);
+  });
+
   // Incoming texts (issue 32 §1): /api/twilio/inbound is the address to set at Twilio; the older
-  // /api/sms/inbound answers the same, for numbers configured before it.
+  // /api/sms/inbound answers the same, for numbers configured before it. The text is stored (one
+  // statement) and answered at once; the 'sms-inbound-process' job puts it on its conversations.
   for (const path of ['/api/twilio/inbound', '/api/sms/inbound']) {
     app.post(path, { config: { publicNoCsrf: true } }, async (req, reply) => {
       const { params, ok } = twilioParams(req);
       if (!ok) return reply.code(403).send({ message: 'Invalid Twilio signature', code: 'FORBIDDEN' });
       // The person who texted acts (a provider's status callback is the system's).
-      const result = await withActor(PUBLIC_ACTOR, () =>
-        handleInboundSms({ db, jobs: opts.deps.jobs }, params, delivery.smsFromNumber),
-      );
+      const result = await withActor(PUBLIC_ACTOR, () => receiveInboundSms(db, params, delivery.smsFromNumber));
+      if (result.queued) askForProcessing();
       const twiml = result.reply
         ? `<Response><Message>${escapeHtml(result.reply)}</Message></Response>`
         : '<Response></Response>';

@@ -2,6 +2,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { registerChurch } from '@lampstand/server/testing';
 import { twilioSignature } from '@lampstand/api/server';
 import { startFakeTwilio } from '../../server/test/helpers/fake-twilio';
+import { processInbound } from '../../server/test/helpers/inbound';
 import { animationsDone, browserDescribe, expectAccessible, signIn, screenshot, startE2E, toast } from './helpers';
 
 // Marketing → Conversations (issue 32 §2): a text arrives through Twilio's signed webhook and shows
@@ -52,6 +53,8 @@ browserDescribe(describe)('Conversations', async () => {
       body: new URLSearchParams(params),
     });
     expect(res.status).toBe(200);
+    // The text is on its conversation once the 'sms-inbound-process' job has run.
+    await processInbound(e2e.app);
   }
 
   it('a reply arrives and shows as unread; staff open it and answer it', async () => {

@@ -52,6 +52,11 @@ export const jobPayloadSchemas = {
   'conversation-digest-deliver': z.strictObject({ userId: rowId }),
   /** Send a church's pending follow-up task emails (deliveries of kind 'task-notice'). */
   'task-notice-deliver': z.strictObject({ userId: rowId }),
+  /**
+   * Process the incoming texts the webhook stored (their conversations, events, keyword actions), in
+   * batches, until none is left: asked for when texts come in, and every minute (nothing waits forever).
+   */
+  'sms-inbound-process': z.strictObject({}),
   /** Send a conversation's pending replies (deliveries of kind 'conversation-reply'). */
   'conversation-reply-deliver': z.strictObject({ conversationId: rowId }),
   /** Daily: delete each church's events older than its retention (Settings → 'Keep activity for'). */

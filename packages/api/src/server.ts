@@ -56,7 +56,7 @@ export { withActor, PUBLIC_ACTOR } from './services/events/actor.js';
 export { deleteExpiredEvents } from './services/events/retention.js';
 export { compactContactCounts } from './services/contacts/counts.js';
 export { applySmsStatus } from './services/sms-campaigns/webhooks.js';
-export { handleInboundSms } from './services/conversations/inbound.js';
+export { processInboundTexts, receiveInboundSms } from './services/conversations/inbound.js';
 export { parseReport, verpToken, verpAddress } from './services/deliverability/reports.js';
 export { recordBounce } from './services/deliverability/suppressions.js';
 export { churchSender } from './services/deliverability/sending-domains.js';

@@ -11,6 +11,7 @@ import {
   deliverPlannerNotices,
   runPlannerDue,
   deliverConversationReplies,
+  processInboundTexts,
   deliverConversationDigest,
   deliverTaskNotices,
   runConversationDigests,
@@ -88,6 +89,9 @@ function handlers(d: JobDeps, queue: JobQueue, log: JobLog, databaseUrl: string)
     },
     'planner-due': async () => {
       await runPlannerDue(deps, { now: new Date() });
+    },
+    'sms-inbound-process': async () => {
+      await processInboundTexts({ db: d.db, jobs: queue }, d.delivery.smsFromNumber);
     },
     'conversation-reply-deliver': async ({ conversationId }) => {
       await deliverConversationReplies(deps, conversationId);
@@ -173,6 +177,7 @@ const CONCURRENCY: Record<JobName, number> = {
   'giving-statements-build': 1,
   'giving-statement-deliver': 2,
   'conversation-reply-deliver': 2,
+  'sms-inbound-process': 2,
   'planner-notice-deliver': 2,
   'planner-due': 1,
   'conversation-digest': 1,
@@ -180,9 +185,22 @@ const CONCURRENCY: Record<JobName, number> = {
   'task-notice-deliver': 2,
 };
 
+/**
+ * Queues where one job waiting is enough (pg-boss's 'short' policy: a send while one waits is
+ * dropped): each run does all there is, so asking again while one waits adds nothing.
+ */
+const ONE_WAITING: ReadonlySet<JobName> = new Set(['sms-inbound-process']);
+
 async function createQueues(boss: PgBoss): Promise<void> {
   for (const name of JOB_NAMES) {
-    await boss.createQueue(name, { name, retryLimit: 3, retryDelay: 5, retryBackoff: true, expireInMinutes: 60 });
+    await boss.createQueue(name, {
+      name,
+      retryLimit: 3,
+      retryDelay: 5,
+      retryBackoff: true,
+      expireInMinutes: 60,
+      ...(ONE_WAITING.has(name) ? { policy: 'short' as const } : {}),
+    });
   }
 }
 
@@ -278,6 +296,8 @@ export async function startJobs(opts: StartJobsOptions): Promise<JobRunner> {
     await boss.schedule('giving-charge-due', '*/5 * * * *', {}, { singletonKey: 'giving-charge-due' });
     // Every 5 minutes: the planner's reminders and cover offers that ran out (issue 31 §6–7).
     await boss.schedule('planner-due', '*/5 * * * *', {}, { singletonKey: 'planner-due' });
+    // Every minute: incoming texts stored while no worker was asked (a web process that stopped).
+    await boss.schedule('sms-inbound-process', '* * * * *', {}, { singletonKey: 'sms-inbound' });
     // Every 5 minutes: staff email digests of unread conversations that are due (issue 32 §2).
     await boss.schedule('conversation-digest', '*/5 * * * *', {}, { singletonKey: 'conversation-digest' });
   }

@@ -1,7 +1,9 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { twilioSignature } from '@lampstand/api/server';
+import { processInboundTexts, receiveInboundSms, twilioSignature } from '@lampstand/api/server';
+import { createDb, sql } from '@lampstand/db';
 import { HttpClient, registerChurch, startTestApp } from '../helpers/test-app.js';
 import { startFakeTwilio } from '../helpers/fake-twilio.js';
+import { processInbound } from '../helpers/inbound.js';
 
 // Issue 32 §1, §2, §4: inbound texts on conversations, staff replies through the delivery engine.
 const SID = 'AC00000000000000000000000000000032';
@@ -46,7 +48,7 @@ async function person(church: typeof grace, o: Record<string, unknown>) {
   return res.body as { id: number };
 }
 /** POST a text as Twilio would, signed (or not) with the auth token. */
-async function text(params: Record<string, string>, signWith = TOKEN, path = '/api/twilio/inbound') {
+async function post(params: Record<string, string>, signWith = TOKEN, path = '/api/twilio/inbound') {
   const signature = twilioSignature(signWith, `${PUBLIC_URL}${path}`, params);
   const res = await fetch(`${app.url}${path}`, {
     method: 'POST',
@@ -54,6 +56,12 @@ async function text(params: Record<string, string>, signWith = TOKEN, path = '/a
     body: new URLSearchParams(params),
   });
   return { status: res.status, text: await res.text() };
+}
+/** A text, then the 'sms-inbound-process' job run until every stored text is on its conversations. */
+async function text(params: Record<string, string>, signWith = TOKEN, path = '/api/twilio/inbound') {
+  const res = await post(params, signWith, path);
+  await processInbound(app);
+  return res;
 }
 type Conv = { id: number; name: string; phone: string; unread: number; status: string; contactId: number | null };
 async function conversations(church: typeof grace, query = '') {
@@ -488,6 +496,122 @@ describe('SMS keywords', () => {
     expect(patched.body).toMatchObject({ journeyId: journey.id, taskTitle: null });
     const empty = await hope.client.patch(`/api/sms-keywords/${care.body.id}`, { journeyId: null });
     expect(empty.status).toBe(400);
+  });
+});
+
+describe("the 'sms-inbound-process' job", () => {
+  it('two workers on the same stored texts process each once, a stalled one loses nothing, a retried webhook changes nothing', async () => {
+    const youth = (await grace.client.post('/api/contact-lists', { name: 'Youth 2', type: 'sms' })).body;
+    await grace.client.put('/api/settings', { postalAddress: 'x' });
+    const GRACE_NUMBER = '+61400888888';
+    await app.db
+      .updateTable('churchSettings')
+      .set({ smsFromNumber: GRACE_NUMBER })
+      .where('userId', '=', grace.user.id)
+      .execute();
+    expect(
+      (
+        await grace.client.post('/api/sms-keywords', {
+          keyword: 'youth',
+          replyText: 'See you Friday',
+          listId: youth.id,
+        })
+      ).status,
+    ).toBe(201);
+    // 60 texts from 6 numbers (the same conversations again and again), one in five the keyword.
+    const numbers = Array.from({ length: 6 }, (_, i) => `+6141380000${i}`);
+    const texts = Array.from({ length: 60 }, (_, i) => ({
+      MessageSid: sid(),
+      From: numbers[i % 6]!,
+      To: GRACE_NUMBER,
+      Body: i % 5 === 0 ? 'Youth!' : `Message ${i}`,
+    }));
+    // The first ten are stored as the webhook stores them (no job asked for them): a worker takes
+    // them and dies before its commit, while the rest are posted and two other workers run.
+    for (const t of texts.slice(0, 10))
+      expect(await receiveInboundSms(app.db, t, FROM)).toEqual({ reply: null, queued: true });
+    const stalled = createDb(app.databaseUrl, { max: 1 });
+    const two = [createDb(app.databaseUrl, { max: 2 }), createDb(app.databaseUrl, { max: 2 })];
+    try {
+      let release!: () => void;
+      const held = new Promise<void>((r) => (release = r));
+      let claimed!: (n: number) => void;
+      const claim = new Promise<number>((r) => (claimed = r));
+      const dying = stalled
+        .transaction()
+        .execute(async (trx) => {
+          const { rows } = await sql`select id from sms_inbound_messages
+            where processed_at is null and message_sid = any(${texts.slice(0, 10).map((t) => t.MessageSid)}::text[])
+            for update skip locked`.execute(trx);
+          claimed(rows.length);
+          await held;
+          throw new Error('the worker died');
+        })
+        .catch((err: Error) => err.message);
+      expect(await claim).toBe(10);
+      // All at once: the webhook writes the texts that arrive together in one statement.
+      const answers = await Promise.all(texts.slice(10).map((t) => post(t)));
+      expect(answers.map((a) => a.status)).toEqual(answers.map(() => 200));
+      // Two workers at once, in small batches, while the third holds its rows.
+      await Promise.all(
+        two.map((db) =>
+          processInboundTexts({ db, jobs: app.deps.jobs }, app.deps.delivery.smsFromNumber, { batchSize: 4 }),
+        ),
+      );
+      release();
+      expect(await dying).toBe('the worker died');
+      await processInbound(app);
+    } finally {
+      await Promise.all([stalled, ...two].map((db) => db.destroy()));
+    }
+
+    const counts = async () => {
+      const { rows } = await sql<{
+        stored: number;
+        onConversations: number;
+        events: number;
+        members: number;
+        replies: number;
+        unread: number;
+      }>`
+        select
+          (select count(*)::int from sms_inbound_messages where to_number = ${GRACE_NUMBER}) as stored,
+          (select count(*)::int from conversation_messages m join conversations c on c.id = m.conversation_id
+             where c.user_id = ${grace.user.id} and c.phone_e164 = any(${numbers}::text[]) and m.direction = 'inbound') as on_conversations,
+          (select count(*)::int from events e join conversations c on c.id = (e.payload->>'conversationId')::int
+             where e.type = 'sms.received' and c.user_id = ${grace.user.id} and c.phone_e164 = any(${numbers}::text[])) as events,
+          (select count(*)::int from contacts_in_lists where list_id = ${youth.id}) as members,
+          (select count(*)::int from deliveries d join conversations c on c.id = d.conversation_id
+             where c.user_id = ${grace.user.id} and c.phone_e164 = any(${numbers}::text[])) as replies,
+          (select sum(unread_count)::int from conversations where user_id = ${grace.user.id} and phone_e164 = any(${numbers}::text[])) as unread`.execute(
+        app.db,
+      );
+      return rows[0]!;
+    };
+    const after = await counts();
+    // Each text once on its conversation, with its event; each keyword text answered once; each
+    // keyword texter (an unknown number) made a contact and added to the list once.
+    expect(after).toEqual({ stored: 60, onConversations: 60, events: 60, members: 6, replies: 12, unread: 60 });
+    const thread = await app.db
+      .selectFrom('conversationMessages as m')
+      .innerJoin('conversations as c', 'c.id', 'm.conversationId')
+      .select('m.body')
+      .where('c.phoneE164', '=', numbers[1]!)
+      .where('m.direction', '=', 'inbound')
+      .orderBy('m.createdAt')
+      .orderBy('m.id')
+      .execute();
+    // A text is dated when it came, whichever worker processed it: the two the dead worker held
+    // (stored first) come first, though they were processed last; then the ones posted at once.
+    const expected = texts.filter((t) => t.From === numbers[1]).map((t) => t.Body);
+    expect(thread.map((m) => m.body).slice(0, 2)).toEqual(['Message 1', 'Message 7']);
+    expect(thread.map((m) => m.body).sort()).toEqual(expected.sort());
+
+    // Twilio retries every one of them, twice each, all at once: nothing is stored or done again.
+    const retried = await Promise.all([...texts, ...texts].map((t) => post(t)));
+    expect(retried.map((a) => a.status)).toEqual(retried.map(() => 200));
+    await processInbound(app);
+    expect(await counts()).toEqual(after);
   });
 });
 

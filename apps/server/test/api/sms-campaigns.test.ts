@@ -2,6 +2,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { twilioSignature } from '@lampstand/api/server';
 import { HttpClient, registerChurch, startTestApp } from '../helpers/test-app.js';
 import { startFakeTwilio } from '../helpers/fake-twilio.js';
+import { processInbound } from '../helpers/inbound.js';
 
 const SID = 'AC00000000000000000000000000000001';
 const TOKEN = 'test-auth-token-123';
@@ -70,7 +71,10 @@ async function webhook(path: string, params: Record<string, string>, signWith = 
     headers: { 'content-type': 'application/x-www-form-urlencoded', 'x-twilio-signature': signature },
     body: new URLSearchParams(params),
   });
-  return { status: res.status, text: await res.text() };
+  const answer = { status: res.status, text: await res.text() };
+  // Incoming texts other than STOP/START/HELP are processed by a job: run it to the end.
+  if (path === '/api/sms/inbound') await processInbound(app);
+  return answer;
 }
 
 describe('SMS campaign API', () => {

@@ -1016,6 +1016,7 @@ export interface SmsInboundMessages {
   id: Generated<number>;
   keyword: string | null;
   messageSid: string;
+  processedAt: Date | null;
   toNumber: string;
 }
 

@@ -52,6 +52,7 @@ import * as m0092 from './2026_11_26_0092_email_warmup.js';
 import * as m0093 from './2026_11_26_0093_gift_goods_services_value.js';
 import * as m0095 from './2026_11_26_0095_contact_search_function.js';
 import * as m0096 from './2026_11_26_0096_contact_counts.js';
+import * as m0097 from './2026_11_26_0097_sms_inbound_intake.js';
 import * as m0099 from './2026_11_26_0099_contact_search_table.js';
 
 /** Every migration, by its frozen date-prefixed name. Add new ones at the end. */
@@ -109,5 +110,6 @@ export const migrations: Record<string, Migration> = {
   '2026_11_26_0093_gift_goods_services_value': m0093,
   '2026_11_26_0095_contact_search_function': m0095,
   '2026_11_26_0096_contact_counts': m0096,
+  '2026_11_26_0097_sms_inbound_intake': m0097,
   '2026_11_26_0099_contact_search_table': m0099,
 };
