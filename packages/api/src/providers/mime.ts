@@ -53,10 +53,22 @@ function header(name: string, value: string): string {
   return foldLines(`${name}: ${v}`, 76);
 }
 
+/** A line over SMTP's 998 characters (a linear scan: a regex for it backtracks at every position). */
+function hasLongLine(s: string): boolean {
+  if (s.length <= 998) return false;
+  let start = 0;
+  for (let end = s.indexOf('\n'); ; end = s.indexOf('\n', start)) {
+    const length = end === -1 ? s.length - start : end - start - (s[end - 1] === '\r' ? 1 : 0);
+    if (length > 998) return true;
+    if (end === -1) return false;
+    start = end + 1;
+  }
+}
+
 /** A text part: 7bit when it is ASCII with short lines, quoted-printable otherwise. CRLF line ends. */
 function part(contentType: string, body: string): string {
   const crlf = body.replace(/\r?\n/g, '\r\n');
-  const plain = /^[\x09\x0a\x0d\x20-\x7e]*$/.test(crlf) && !/[^\r\n]{999}/.test(crlf);
+  const plain = /^[\x09\x0a\x0d\x20-\x7e]*$/.test(crlf) && !hasLongLine(crlf);
   return (
     `Content-Type: ${contentType}; charset=utf-8\r\n` +
     `Content-Transfer-Encoding: ${plain ? '7bit' : 'quoted-printable'}\r\n\r\n` +
