@@ -67,8 +67,8 @@ function hasLongLine(s: string): boolean {
 
 /** A text part: 7bit when it is ASCII with short lines, quoted-printable otherwise. CRLF line ends. */
 function part(contentType: string, body: string): string {
-  const crlf = body.replace(/\r?\n/g, '\r\n');
-  const plain = /^[\x09\x0a\x0d\x20-\x7e]*$/.test(crlf) && !hasLongLine(crlf);
+  const crlf = body.replace(/\r\n|\r|\n/g, '\r\n');
+  const plain = /^[\t\r\n -~]*$/.test(crlf) && !hasLongLine(crlf);
   return (
     `Content-Type: ${contentType}; charset=utf-8\r\n` +
     `Content-Transfer-Encoding: ${plain ? '7bit' : 'quoted-printable'}\r\n\r\n` +
