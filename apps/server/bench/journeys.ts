@@ -11,6 +11,7 @@
  * embedded PostgreSQL. BENCH_PEOPLE sets the size.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import os from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { createTestDatabase, startTestServer } from '@lampstand/db/testing';
 import { sql } from '@lampstand/db';
@@ -21,6 +22,7 @@ import { HttpClient } from '../test/helpers/test-app.js';
 import { seedListContacts } from './lib/campaigns.js';
 import { percentile, timeRequests } from './lib/latency.js';
 import { startSinkProcess } from './lib/smtp-sink-process.js';
+import { startCpuMeter } from './lib/cpu-meter.js';
 
 const PEOPLE = Number(process.env.BENCH_PEOPLE ?? 100_000);
 const WORKERS = 2;
@@ -29,7 +31,14 @@ function startWorker(databaseUrl: string, smtpUrl: string): ChildProcess {
   // BENCH_CPU_PROF=<dir>: each worker writes a CPU profile there (node --cpu-prof) when it stops.
   const prof = process.env.BENCH_CPU_PROF ? ['--cpu-prof', '--cpu-prof-dir', process.env.BENCH_CPU_PROF] : [];
   return spawn(process.execPath, [...prof, '--import', 'tsx', 'src/worker.ts'], {
-    env: { ...process.env, DATABASE_URL: databaseUrl, LOG_LEVEL: 'warn', EMAIL_SMTP_URL: smtpUrl },
+    // PGAPPNAME: its PostgreSQL backends are told apart from the API's in the CPU figures.
+    env: {
+      ...process.env,
+      DATABASE_URL: databaseUrl,
+      LOG_LEVEL: 'warn',
+      EMAIL_SMTP_URL: smtpUrl,
+      PGAPPNAME: 'lampstand-worker',
+    },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
 }
@@ -112,6 +121,11 @@ async function main() {
     const neighbourList = () => neighbour.client.get('/api/contacts?limit=50');
     const baseline = await timeRequests('baseline', { warmUp: 20, rounds: 200 }, neighbourList);
 
+    const meter = startCpuMeter(
+      tdb.db,
+      { workers: workers.map((w) => w.pid!), 'the API process': [process.pid], 'the SMTP sink': [sink.pid] },
+      (app) => (app === 'lampstand-worker' ? 'the workers' : app === 'lampstand-jobs' ? 'pg-boss' : 'the API'),
+    );
     const dbT0 = (await sql<{ now: Date }>`select clock_timestamp() as now`.execute(tdb.db)).rows[0]!.now;
     const t0 = performance.now();
     const enrolled = await church.client.post(`/api/journeys/${j.id}/enroll`, { listId: list.id });
@@ -125,6 +139,7 @@ async function main() {
     })();
     await until(async () => (await sink.stats('person')).distinct >= PEOPLE, 'every first email', 1800);
     const firstSeconds = (performance.now() - t0) / 1000;
+    const cpu = await meter.stop();
     sending = false;
     await probe;
     await new Promise((r) => setTimeout(r, 2000));
@@ -170,6 +185,16 @@ async function main() {
         `sent ${span.sentFirst.toFixed(1)}–${span.sentLast.toFixed(1)} s ` +
         `(${(PEOPLE / Math.max(0.001, span.sentLast - span.sentFirst)).toFixed(0)} msg/s while sending)`,
     );
+    if (cpu) {
+      // Per first email, from the enrolment until the last was accepted (the runner's moves included).
+      const per = (s: number) => `${((s * 1000) / PEOPLE).toFixed(2)} ms`;
+      const total = [...cpu.values()].reduce((a, b) => a + b, 0);
+      console.log(
+        `  CPU per first email: ${per(total)} in all — ` +
+          [...cpu].map(([role, s]) => `${role} ${per(s)}`).join(', ') +
+          ` (load average ${os.loadavg()[0]!.toFixed(1)})`,
+      );
+    }
     console.log(
       `a day passed (${Number(waiting.numAffectedRows ?? 0).toLocaleString('en-US')} waits ended): ` +
         `every next step run in ${nextSeconds.toFixed(1)} s`,

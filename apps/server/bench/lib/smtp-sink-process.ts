@@ -34,6 +34,7 @@ export async function startSinkProcess() {
     if (r.id !== undefined) waiting.delete(r.id);
   });
   return {
+    pid: child.pid!,
     url: `smtp://127.0.0.1:${port}?tls=off`,
     stats: (prefix: string) =>
       new Promise<Stats>((resolve) => {

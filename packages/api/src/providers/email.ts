@@ -1,5 +1,6 @@
 import nodemailer from 'nodemailer';
 import type { Db } from '@lampstand/db';
+import { addressOf, canComposeMime, composeMime } from './mime.js';
 
 export interface EmailMessage {
   from: string;
@@ -59,29 +60,40 @@ export function createSmtpTransport(smtpUrl: string, opts: { maxConnections?: nu
   return {
     kind: 'smtp',
     async send(m) {
-      const info = await transporter.sendMail({
-        from: m.from,
-        to: m.to,
-        subject: m.subject,
-        html: m.html,
-        text: m.text,
-        // Postmark hands X-PM-Metadata-* back in its bounce and complaint webhooks: our Message-ID
-        // names the delivery there (SES quotes the Message-ID header itself).
-        headers: { ...m.headers, 'X-PM-Metadata-lampstand-message-id': m.messageId },
-        messageId: `<${m.messageId}>`,
-        ...(m.attachments?.length
-          ? {
-              attachments: m.attachments.map((a) => ({
-                filename: a.fileName,
-                contentType: a.contentType,
-                content: a.content,
-              })),
-            }
-          : {}),
-        ...(m.replyTo ? { replyTo: m.replyTo } : {}),
-        ...(m.dkim ? { dkim: m.dkim } : {}),
-        ...(m.returnPath ? { envelope: { from: m.returnPath, to: m.to } } : {}),
-      });
+      // Postmark hands X-PM-Metadata-* back in its bounce and complaint webhooks: our Message-ID
+      // names the delivery there (SES quotes the Message-ID header itself).
+      const headers = { ...m.headers, 'X-PM-Metadata-lampstand-message-id': m.messageId };
+      const envelope = { from: m.returnPath ?? addressOf(m.from), to: m.to };
+      const info = canComposeMime(m)
+        ? // The common case (no attachment, ASCII addresses): the message written in one pass and
+          // handed over as one buffer (mime.ts); nodemailer only talks SMTP and signs.
+          await transporter.sendMail({
+            raw: composeMime({ ...m, headers }),
+            envelope,
+            messageId: `<${m.messageId}>`,
+            ...(m.dkim ? { dkim: m.dkim } : {}),
+          })
+        : await transporter.sendMail({
+            from: m.from,
+            to: m.to,
+            subject: m.subject,
+            html: m.html,
+            text: m.text,
+            headers,
+            messageId: `<${m.messageId}>`,
+            ...(m.attachments?.length
+              ? {
+                  attachments: m.attachments.map((a) => ({
+                    filename: a.fileName,
+                    contentType: a.contentType,
+                    content: a.content,
+                  })),
+                }
+              : {}),
+            ...(m.replyTo ? { replyTo: m.replyTo } : {}),
+            ...(m.dkim ? { dkim: m.dkim } : {}),
+            ...(m.returnPath ? { envelope } : {}),
+          });
       if (info.rejected && info.rejected.length > 0) throw new Error(`Rejected by the server: ${info.response}`);
       return { providerMessageId: info.messageId ?? `<${m.messageId}>` };
     },
@@ -125,9 +137,6 @@ export function createOutboxTransport(db: Db): EmailTransport {
     async close() {},
   };
 }
-
-/** The address of a From or Reply-To ('"Grace" <a@b.org>' → 'a@b.org'). */
-const addressOf = (from: string) => /<([^>]+)>/.exec(from)?.[1] ?? from.trim();
 
 /**
  * Mail sent on a church's behalf (`onBehalfOf`), issue 32 §7: once the church's own domain is

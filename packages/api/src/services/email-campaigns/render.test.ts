@@ -49,6 +49,28 @@ describe('the sent message', () => {
     expect(html).not.toMatch(/<script/i);
   });
 
+  it('keeps a name with markup as text in every place a tag stands (the content sanitized once)', () => {
+    const render = (lastName: string) =>
+      renderEmail({
+        subject: 's',
+        html: '<p style="color:{{lastName}}">Hi {{lastName}}</p><a title="{{lastName}}" href="https://x.org/?n={{lastName}}">a</a>',
+        churchName: 'Grace',
+        postalAddress: null,
+        recipient: { firstName: 'A', lastName },
+        publicUrl: 'http://localhost',
+      }).html;
+    const html = render('"><img src=x onerror=alert(1)>');
+    expect(html).not.toMatch(/<img src=x/i);
+    // No element gets the handler: it stays text, and the title cannot close its quote.
+    expect(html.replace(/"[^"]*"/g, '""')).not.toMatch(/<[^>]*\sonerror=/i);
+    expect(html).toContain('title="&quot;&gt;&lt;img src=x onerror=alert(1)&gt;"');
+    expect(html).toContain('Hi &quot;&gt;&lt;img src=x onerror=alert(1)&gt;');
+    expect(html).toContain('href="https://x.org/?n=%22%3E%3Cimg%20src%3Dx%20onerror%3Dalert(1)%3E"');
+    // The same content for the next person: their own name, nothing of the first one's.
+    expect(render('Lee')).toContain('Hi Lee</p>');
+    expect(render('Lee')).not.toContain('onerror');
+  });
+
   it("has 'Manage your subscriptions' beside the one-click unsubscribe (issue 28 §4)", () => {
     const token = 'ab'.repeat(32);
     const { html, text, headers } = renderEmail({

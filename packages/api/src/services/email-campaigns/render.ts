@@ -66,6 +66,30 @@ function decodeEntities(s: string): string {
     .replace(/&gt;/g, '>');
 }
 
+/**
+ * What every message of one content shares, made once (a campaign's or a journey step's 100,000
+ * messages parse their HTML once, not 100,000 times): the sanitized HTML, and the plain text when
+ * the content has no merge tag (with tags, the text is made per message from the filled HTML).
+ */
+interface PreparedContent {
+  sanitized: string;
+  hasTags: boolean;
+  text: string | null;
+}
+const preparedContents = new Map<string, PreparedContent>();
+const PREPARED_MAX = 64;
+
+function prepare(html: string): PreparedContent {
+  const hit = preparedContents.get(html);
+  if (hit) return hit;
+  const hasTags = HAS_MERGE_TAG.test(html);
+  const sanitized = sanitizeEmailHtml(html);
+  const prepared = { sanitized, hasTags, text: hasTags ? null : htmlToText(html) };
+  if (preparedContents.size >= PREPARED_MAX) preparedContents.delete(preparedContents.keys().next().value!);
+  preparedContents.set(html, prepared);
+  return prepared;
+}
+
 export interface RenderInput {
   subject: string;
   html: string;
@@ -93,8 +117,10 @@ export function renderEmail(input: RenderInput): {
     lastName: input.recipient.lastName,
     churchName: input.churchName,
   };
-  // The final HTML of each message is sanitized again: nothing a merge value brings can run.
-  let body = sanitizeEmailHtml(fillMergeTags(input.html, values, { html: true }));
+  const prepared = prepare(input.html);
+  // The author's HTML was sanitized (once per content, `prepare`); the merge values are escaped for
+  // where they stand (fillMergeTags): nothing a contact's name brings can run.
+  let body = prepared.hasTags ? fillMergeTags(prepared.sanitized, values, { html: true }) : prepared.sanitized;
   const t = input.tracking;
   if (t) {
     body = body.replace(/(<a\b[^>]*?\bhref=")(https?:\/\/[^"]+)(")/gi, (_, pre: string, href: string, post: string) => {
@@ -119,7 +145,7 @@ export function renderEmail(input: RenderInput): {
     `<body style="margin:0;padding:0;background:#f9fafb"><div style="max-width:640px;margin:0 auto;padding:24px;background:#ffffff;font-family:-apple-system,Segoe UI,Roboto,Helvetica,Arial,sans-serif;font-size:16px;line-height:1.6;color:#111827">` +
     `${body}${footer}${pixel}</div></body></html>`;
   const text =
-    `${htmlToText(fillMergeTags(input.html, values, { html: true }))}\n\n--\n${input.churchName}` +
+    `${prepared.text ?? htmlToText(fillMergeTags(input.html, values, { html: true }))}\n\n--\n${input.churchName}` +
     (address ? `\n${address}` : '') +
     `\nManage your subscriptions: ${manage}\nUnsubscribe: ${unsub}\n`;
   return {

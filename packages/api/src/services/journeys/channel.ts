@@ -10,6 +10,7 @@ import {
 import type { DeliveryDeps } from '../delivery/channels.js';
 import { fillMergeTags, renderEmail } from '../email-campaigns/render.js';
 import { formatFrom } from '../email-campaigns/channel.js';
+import { verpAddress } from '../deliverability/reports.js';
 import { escapeHtml } from '../../render/html.js';
 import { parseDefinition, stepById, type JourneyDefinition } from './definitions.js';
 
@@ -192,6 +193,8 @@ export function journeyDriver(deps: DeliveryDeps, channel: 'email' | 'sms'): Cha
         headers: message.headers ?? {},
         // The same id on every try of one message: a receiver can drop a duplicate.
         messageId: `journey-${d.id}.${d.token.slice(0, 12)}@${host()}`,
+        // VERP (issue 32 §5), as a campaign's: a bounce comes back to an address naming this delivery.
+        returnPath: verpAddress(d.token, config.bounceDomain ?? host()),
         meta,
       });
     },
