@@ -10,7 +10,8 @@
  * (app ≥ 70% of bare req/s, app p99 ≤ 2× bare p99). Also prints the app's RSS idle and under this load.
  *
  * Env: BENCH_DURATION (s per run, default 5), BENCH_ROUNDS (default 2), BENCH_CONNECTIONS (10),
- * BENCH_CPU_PROF=dir (run the app under --cpu-prof, profile written to dir on exit),
+ * BENCH_CPU_PROF=dir (run the app under --cpu-prof, profile written to dir on exit), BENCH_NODE_ARGS (more
+ * node options for the app, e.g. to try a V8 flag),
  * BENCH_ONLY=regex (drive only the rows whose label, e.g. 'tRPC contacts first page', matches; for profiling one).
  * Needs `pnpm build`. Uses TEST_DATABASE_URL's server when set, else an embedded PostgreSQL.
  */
@@ -25,6 +26,7 @@ import {
   SESSION_COOKIE_NAME,
   SESSION_SECRET,
   endpointsFor,
+  benchPort,
   fmt,
   headersFor,
   cpuMs,
@@ -45,8 +47,8 @@ const DURATION = Number(process.env.BENCH_DURATION ?? 5);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
 const CONTACTS = 1000;
-const APP_PORT = 3991;
-const BARE_PORT = 3992;
+const APP_PORT = benchPort(0);
+const BARE_PORT = benchPort(1);
 
 async function setUp(databaseUrl: string, db: Db) {
   const server = await startSetupServer(databaseUrl, db);
@@ -113,7 +115,9 @@ async function main() {
     console.log(`  ${e.shim.padEnd(6)} ${e.name.padEnd(20)} ${recorded[i]!.statements.length}`);
 
   const profDir = process.env.BENCH_CPU_PROF;
-  const app = await spawnApp(tdb.url, APP_PORT, profDir ? ['--cpu-prof', `--cpu-prof-dir=${profDir}`] : []);
+  const nodeArgs = (process.env.BENCH_NODE_ARGS ?? '').split(/\s+/).filter(Boolean);
+  if (profDir) nodeArgs.push('--cpu-prof', `--cpu-prof-dir=${profDir}`);
+  const app = await spawnApp(tdb.url, APP_PORT, nodeArgs);
   const bare = await spawnServer(
     ['--import', 'tsx', 'bench/api-bare.ts'],
     { DATABASE_URL: tdb.url, SESSION_SECRET, RECORDING: recordingFile },

@@ -19,6 +19,14 @@ export const serverDir = path.resolve(path.dirname(fileURLToPath(import.meta.url
 export const SESSION_SECRET = 'bench-session-secret-0123456789abcdefghij';
 export const SESSION_COOKIE_NAME = 'lampstand.sid';
 
+/**
+ * A port of this run's own (from the pid, so two benchmarks on one machine cannot collide), `offset`
+ * apart for the servers of one run.
+ */
+export function benchPort(offset = 0): number {
+  return 20_000 + ((process.pid * 4) % 20_000) + offset;
+}
+
 export interface Endpoint {
   /** Row label, e.g. 'contacts first page'. */
   name: string;
