@@ -10,7 +10,7 @@
  *
  * Env: AB_A, AB_B (required), AB_ROUNDS (default 8), AB_DURATION (s per run, default 3),
  * AB_ONLY=regex (rows to drive, default every JSON row), AB_A_NODE_ARGS / AB_B_NODE_ARGS (node options
- * of each side, e.g. a V8 flag against none). Needs TEST_DATABASE_URL or an embedded PostgreSQL.
+ * of each side after `pnpm serve`'s own, e.g. to try a V8 flag). Needs TEST_DATABASE_URL or an embedded PostgreSQL.
  */
 import path from 'node:path';
 import autocannon from 'autocannon';
@@ -24,6 +24,7 @@ import {
   headersFor,
   seedContacts,
   serverDir,
+  serveNodeOptions,
   setUpChurch,
   spawnServer,
   startSetupServer,
@@ -76,12 +77,12 @@ await setup.stop();
 
 const nodeArgs = (v: string | undefined) => (v ?? '').split(/\s+/).filter(Boolean);
 const a = await spawnServer(
-  [...nodeArgs(process.env.AB_A_NODE_ARGS), path.join(A, 'main.js')],
+  [...serveNodeOptions(), ...nodeArgs(process.env.AB_A_NODE_ARGS), path.join(A, 'main.js')],
   appEnv(tdb.url, benchPort(0)),
   benchPort(0),
 );
 const b = await spawnServer(
-  [...nodeArgs(process.env.AB_B_NODE_ARGS), path.join(B, 'main.js')],
+  [...serveNodeOptions(), ...nodeArgs(process.env.AB_B_NODE_ARGS), path.join(B, 'main.js')],
   appEnv(tdb.url, benchPort(1)),
   benchPort(1),
 );
