@@ -9,19 +9,22 @@
  * round, per request), and the medians of the paired A/B ratios.
  *
  * Env: AB_A, AB_B (required), AB_ROUNDS (default 8), AB_DURATION (s per run, default 3),
- * AB_ONLY=regex (rows to drive, default every JSON row). Needs TEST_DATABASE_URL or an embedded PostgreSQL.
+ * AB_ONLY=regex (rows to drive, default every JSON row), AB_A_NODE_ARGS / AB_B_NODE_ARGS (node options
+ * of each side after `pnpm serve`'s own, e.g. to try a V8 flag). Needs TEST_DATABASE_URL or an embedded PostgreSQL.
  */
 import path from 'node:path';
 import autocannon from 'autocannon';
 import { createTestDatabase, startTestServer } from '@lampstand/db/testing';
 import {
   appEnv,
+  benchPort,
   cpuMs,
   endpointsFor,
   fmt,
   headersFor,
   seedContacts,
   serverDir,
+  serveNodeOptions,
   setUpChurch,
   spawnServer,
   startSetupServer,
@@ -72,8 +75,17 @@ const church = await setUpChurch(setup.url, 'Bench Church');
 await seedContacts(tdb.db, [church.tenantId], 999);
 await setup.stop();
 
-const a = await spawnServer([path.join(A, 'main.js')], appEnv(tdb.url, 3993), 3993);
-const b = await spawnServer([path.join(B, 'main.js')], appEnv(tdb.url, 3994), 3994);
+const nodeArgs = (v: string | undefined) => (v ?? '').split(/\s+/).filter(Boolean);
+const a = await spawnServer(
+  [...serveNodeOptions(), ...nodeArgs(process.env.AB_A_NODE_ARGS), path.join(A, 'main.js')],
+  appEnv(tdb.url, benchPort(0)),
+  benchPort(0),
+);
+const b = await spawnServer(
+  [...serveNodeOptions(), ...nodeArgs(process.env.AB_B_NODE_ARGS), path.join(B, 'main.js')],
+  appEnv(tdb.url, benchPort(1)),
+  benchPort(1),
+);
 try {
   console.log(`A ${A}\nB ${B}\n10 connections, ${ROUNDS} rounds of ${DURATION} s each (A B, then B A)`);
   for (const e of endpointsFor(church).filter((x) => ONLY.test(`${x.shim} ${x.name}`))) {

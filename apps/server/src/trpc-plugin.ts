@@ -168,12 +168,14 @@ async function answerCalls<R extends AnyRouter>(
       },
     ));
 
-  // As node-http's incomingMessageToRequest: aborted when the client goes.
+  // As node-http's incomingMessageToRequest: aborted when the client goes. Not once the answer is
+  // written: every response closes, and an abort then (a DOMException with its stack, the signal's
+  // event) would only cost time, with every call already finished.
   const ac = new AbortController();
   const onAbort = () => {
     reply.raw.off('close', onAbort);
     req.raw.off('aborted', onAbort);
-    ac.abort();
+    if (!reply.raw.writableEnded) ac.abort();
   };
   reply.raw.once('close', onAbort);
   req.raw.once('aborted', onAbort);

@@ -15,6 +15,12 @@ pg.types.setTypeParser(pg.types.builtins.INT8, (v) => Number(v));
 pg.types.setTypeParser(pg.types.builtins.NUMERIC, (v) => Number(v));
 pg.types.setTypeParser(pg.types.builtins.DATE, (v) => v);
 
+/**
+ * A timestamptz written as text inside a JSON document (`t::text` in SQL) → the same Date pg gives
+ * for a timestamptz column (its own parser of the same text), for statements that return rows as JSON.
+ */
+export const parseTimestamptz = pg.types.getTypeParser(pg.types.builtins.TIMESTAMPTZ, 'text') as (text: string) => Date;
+
 export type Db = Kysely<Database>;
 
 export interface CreateDbOptions {

@@ -1,4 +1,4 @@
-export { createDb, type Db, type CreateDbOptions } from './client.js';
+export { createDb, parseTimestamptz, type Db, type CreateDbOptions } from './client.js';
 export { startEmbeddedPostgres, freePort, type EmbeddedDatabase } from './embedded.js';
 export { migrateToLatest, pendingMigrations } from './migrate.js';
 export { withStartupLock } from './startup-lock.js';

@@ -287,6 +287,30 @@ const scopeOf = new WeakMap<Kysely<Database>, Scope>();
 /** A replica's tenancy → its primary's (a replica handle rescoped stays on the replica; `primaryDb` goes back). */
 const primaryOf = new WeakMap<Tenancy, Tenancy>();
 
+/** Scoped handles kept per database, so a request does not build its church's Kysely anew. */
+const MAX_CACHED_HANDLES = 1000;
+const handlesOf = new WeakMap<Tenancy, Map<string, Kysely<Database>>>();
+
+/**
+ * The handle of `scope` on `tenancy`: made once and kept (a Kysely handle holds no state of a
+ * request or a connection: its driver prepares each connection it hands out for the scope), the
+ * last MAX_CACHED_HANDLES used.
+ */
+function cachedHandle(tenancy: Tenancy, scope: Scope): Kysely<Database> {
+  let handles = handlesOf.get(tenancy);
+  if (!handles) handlesOf.set(tenancy, (handles = new Map<string, Kysely<Database>>()));
+  const key = scope.kind === 'tenant' ? `tenant:${scope.tenantId}` : scope.kind;
+  let db = handles.get(key);
+  if (db) {
+    handles.delete(key); // re-inserted last: the Map keeps insertion order, least recently used first
+  } else {
+    db = handle(tenancy, scope);
+    if (handles.size >= MAX_CACHED_HANDLES) handles.delete(handles.keys().next().value!);
+  }
+  handles.set(key, db);
+  return db;
+}
+
 function handle(tenancy: Tenancy, scope: Scope, ownsPools = false): Kysely<Database> {
   const dialect: Dialect = {
     createDriver: () => new ScopedDriver(tenancy, scope),
@@ -356,7 +380,7 @@ export function readDb(db: Kysely<Database>): Kysely<Database> {
   const tenancy = tenancyOf.get(db);
   const scope = scopeOf.get(db);
   const replica = tenancy && !primaryOf.has(tenancy) ? tenancy.replica() : undefined;
-  return replica && scope ? handle(replica, scope) : db;
+  return replica && scope ? cachedHandle(replica, scope) : db;
 }
 
 /** `db`'s scope on the primary: a replica handle's primary, any other handle itself. */
@@ -364,7 +388,7 @@ export function primaryDb(db: Kysely<Database>): Kysely<Database> {
   const tenancy = tenancyOf.get(db);
   const primary = tenancy && primaryOf.get(tenancy);
   const scope = scopeOf.get(db);
-  return primary && scope ? handle(primary, scope) : db;
+  return primary && scope ? cachedHandle(primary, scope) : db;
 }
 
 /** Whether reads may go to a replica (`DATABASE_READ_URL` was given). */
@@ -379,7 +403,7 @@ export function hasReplicas(db: Kysely<Database>): boolean {
  */
 export function scopedDb(db: Kysely<Database>, scope: Scope): Kysely<Database> {
   const tenancy = tenancyOf.get(db);
-  return tenancy ? handle(tenancy, scope) : db;
+  return tenancy ? cachedHandle(tenancy, scope) : db;
 }
 
 /**

@@ -19,6 +19,14 @@ export const serverDir = path.resolve(path.dirname(fileURLToPath(import.meta.url
 export const SESSION_SECRET = 'bench-session-secret-0123456789abcdefghij';
 export const SESSION_COOKIE_NAME = 'lampstand.sid';
 
+/**
+ * A port of this run's own (from the pid, so two benchmarks on one machine cannot collide), `offset`
+ * apart for the servers of one run.
+ */
+export function benchPort(offset = 0): number {
+  return 20_000 + ((process.pid * 4) % 20_000) + offset;
+}
+
 export interface Endpoint {
   /** Row label, e.g. 'contacts first page'. */
   name: string;
@@ -219,10 +227,23 @@ export async function spawnServer(
   };
 }
 
-/** The app as `pnpm serve` runs it (dist/main.js, production mode), on an existing database. */
+/**
+ * The node options `pnpm serve` starts the server with (the root package.json's `serve` script,
+ * e.g. the V8 heap flags), so the benchmarks run the app as it is run.
+ */
+export function serveNodeOptions(): string[] {
+  const root = JSON.parse(fs.readFileSync(path.join(serverDir, '../../package.json'), 'utf8')) as {
+    scripts: Record<string, string>;
+  };
+  const m = /^node\s+(.*?)\s*apps\/server\/dist\/main\.js$/.exec(root.scripts.serve ?? '');
+  if (!m) throw new Error(`unexpected serve script: ${root.scripts.serve}`);
+  return m[1]!.split(/\s+/).filter(Boolean);
+}
+
+/** The app as `pnpm serve` runs it (dist/main.js, its node options, production mode), on an existing database. */
 export function spawnApp(databaseUrl: string, port: number, extraArgs: string[] = []): Promise<Spawned> {
   if (!fs.existsSync(path.join(serverDir, 'dist/main.js'))) throw new Error('No dist/main.js: run `pnpm build` first');
-  return spawnServer([...extraArgs, 'dist/main.js'], appEnv(databaseUrl, port), port);
+  return spawnServer([...serveNodeOptions(), ...extraArgs, 'dist/main.js'], appEnv(databaseUrl, port), port);
 }
 
 export function appEnv(databaseUrl: string, port: number): Record<string, string> {

@@ -1,5 +1,11 @@
 import { formatCents, goodsServicesText } from '../../schemas/giving.js';
-import { renderPdf, type Pdf } from '../../render/pdf.js';
+import type { Pdf } from '../../render/pdf.js';
+
+/**
+ * The PDF helper (pdfkit, fontkit and their fonts: megabytes of code) is loaded by the first statement
+ * drawn, not when the API starts: most processes never draw one.
+ */
+const pdf = () => import('../../render/pdf.js');
 
 /** One line of a statement: a gift's part to one fund (or the card fee the donor covered). */
 export interface StatementLine {
@@ -171,17 +177,19 @@ export function drawStatement(doc: Pdf, s: StatementData): void {
 }
 
 /** One donor's statement as a PDF. */
-export function renderStatement(s: StatementData): Promise<Buffer> {
+export async function renderStatement(s: StatementData): Promise<Buffer> {
+  const { renderPdf } = await pdf();
   return renderPdf({ title: `Giving statement: ${s.donor.name}`, author: s.church.name }, (doc) =>
     drawStatement(doc, s),
   );
 }
 
 /** Several donors' statements in one PDF to print, each starting on a new page, drawn as they come. */
-export function renderStatements(
+export async function renderStatements(
   o: { title: string; author: string },
   statements: () => AsyncIterable<StatementData>,
 ): Promise<Buffer> {
+  const { renderPdf } = await pdf();
   return renderPdf(o, async (doc) => {
     let first = true;
     for await (const s of statements()) {
