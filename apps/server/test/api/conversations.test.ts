@@ -112,6 +112,32 @@ describe('POST /api/twilio/inbound', () => {
     });
   });
 
+  it('a text with a NUL byte is refused (400) alone: the texts that arrived with it are stored', async () => {
+    // The webhook's rows are written together (group commit): a text PostgreSQL cannot hold is
+    // refused before it joins a statement, so it cannot fail the others.
+    const texts = ['one', 'two\u0000wo', 'three'].map((body, i) => ({
+      MessageSid: sid(),
+      From: `+6141200007${i}`,
+      To: HOPE_NUMBER,
+      Body: body,
+    }));
+    const answers = await Promise.all(texts.map((t) => post(t)));
+    expect(answers.map((a) => a.status)).toEqual([200, 400, 200]);
+    await processInbound(app);
+    const stored = await app.db
+      .selectFrom('smsInboundMessages')
+      .select(['body', 'processedAt'])
+      .where(
+        'messageSid',
+        'in',
+        texts.map((t) => t.MessageSid),
+      )
+      .orderBy('fromNumber')
+      .execute();
+    expect(stored.map((r) => r.body)).toEqual(['one', 'three']);
+    expect(stored.every((r) => r.processedAt !== null)).toBe(true);
+  });
+
   it('refuses an unsigned or wrongly signed text with 403 and stores nothing', async () => {
     const params = { MessageSid: sid(), From: '+61412000099', To: HOPE_NUMBER, Body: 'hello' };
     expect((await text(params, 'wrong-token')).status).toBe(403);
