@@ -299,7 +299,8 @@ const handlesOf = new WeakMap<Tenancy, Map<string, Kysely<Database>>>();
 function cachedHandle(tenancy: Tenancy, scope: Scope): Kysely<Database> {
   let handles = handlesOf.get(tenancy);
   if (!handles) handlesOf.set(tenancy, (handles = new Map<string, Kysely<Database>>()));
-  const key = scope.kind === 'tenant' ? `tenant:${scope.tenantId}` : scope.kind;
+  // The whole scope is the key: a scope that gains a field can never share another's handle.
+  const key = JSON.stringify(scope);
   let db = handles.get(key);
   if (db) {
     handles.delete(key); // re-inserted last: the Map keeps insertion order, least recently used first
