@@ -123,6 +123,7 @@ describe('POST /api/twilio/inbound', () => {
     }));
     const answers = await Promise.all(texts.map((t) => post(t)));
     expect(answers.map((a) => a.status)).toEqual([200, 400, 200]);
+    expect(answers[1]!.text).toContain('Body must not contain a NUL byte');
     await processInbound(app);
     const stored = await app.db
       .selectFrom('smsInboundMessages')
@@ -136,6 +137,26 @@ describe('POST /api/twilio/inbound', () => {
       .execute();
     expect(stored.map((r) => r.body)).toEqual(['one', 'three']);
     expect(stored.every((r) => r.processedAt !== null)).toBe(true);
+  });
+
+  it('a text PostgreSQL itself refuses fails alone when it shares a group-commit statement', async () => {
+    // A MessageSid too long for its unique index (random, so it cannot be compressed) passes every
+    // check before the insert; the statement it shares is tried again a text at a time.
+    const texts = Array.from({ length: 8 }, (_, i) => ({
+      MessageSid: i === 4 ? Array.from({ length: 12_000 }, () => Math.random().toString(36)[2]).join('') : sid(),
+      From: `+6141200008${i}`,
+      To: HOPE_NUMBER,
+      Body: `text ${i}`,
+    }));
+    const answers = await Promise.all(texts.map((t) => post(t)));
+    expect(answers.map((a) => a.status)).toEqual([200, 200, 200, 200, 400, 200, 200, 200]);
+    const stored = await app.db
+      .selectFrom('smsInboundMessages')
+      .select('body')
+      .where('fromNumber', 'like', '+6141200008_')
+      .orderBy('fromNumber')
+      .execute();
+    expect(stored.map((r) => r.body)).toEqual(['text 0', 'text 1', 'text 2', 'text 3', 'text 5', 'text 6', 'text 7']);
   });
 
   it('refuses an unsigned or wrongly signed text with 403 and stores nothing', async () => {

@@ -1,4 +1,5 @@
 import { sql, type Db } from '@lampstand/db';
+import { badRequest, isBadInputDbError } from '../../errors.js';
 import { smsKeyword } from '../../schemas/sms-campaigns.js';
 import { setConsent } from '../contacts/consent.js';
 import { personOf, recordEvents, PUBLIC_ACTOR } from '../events/record.js';
@@ -53,6 +54,15 @@ export async function receiveInboundSms(
   const from = params.From ?? '';
   const to = params.To ?? '';
   const body = params.Body ?? '';
+  // PostgreSQL text cannot hold a NUL byte: such a text is refused here, alone, before it can join
+  // (and fail) a group-commit statement with other people's texts.
+  for (const [field, value] of [
+    ['MessageSid', sid],
+    ['From', from],
+    ['To', to],
+    ['Body', body],
+  ] as const)
+    if (value.includes('\u0000')) throw badRequest(`${field} must not contain a NUL byte`, field);
   const reserved = smsKeyword(body);
   if (!reserved) return { reply: null, queued: await intakeOf(db).store({ sid, from, to, body }) };
   return db.transaction().execute(async (trx) => {
@@ -84,8 +94,9 @@ interface IntakeRow {
  * the texts that arrive meanwhile wait for it and go together in the next, one multi-row statement.
  * A text alone is written at once (nothing waits for a timer); at a thousand a second each statement
  * carries the few texts of the previous one's round trip. Each webhook answers only after the
- * statement that holds its text has committed; if it fails, every webhook in it fails (500) and
- * Twilio posts them again.
+ * statement that holds its text has committed. If the database is down, every webhook in it fails
+ * (500) and Twilio posts them again; if the database refuses one text's value, the statement is
+ * tried again a text at a time, so only that text fails (400).
  */
 class IntakeWriter {
   private waiting: { row: IntakeRow; done: (stored: boolean) => void; failed: (err: unknown) => void }[] = [];
@@ -106,19 +117,32 @@ class IntakeWriter {
     while (this.waiting.length > 0) {
       const batch = this.waiting.splice(0, INBOUND_BATCH);
       try {
-        const { rows } = await sql<{ messageSid: string }>`
-          insert into sms_inbound_messages (message_sid, from_number, to_number, body)
-          select * from unnest(${batch.map((b) => b.row.sid)}::text[], ${batch.map((b) => b.row.from)}::text[],
-                               ${batch.map((b) => b.row.to)}::text[], ${batch.map((b) => b.row.body)}::text[])
-          on conflict (message_sid) do nothing
-          returning message_sid`.execute(this.db);
-        const stored = new Set(rows.map((r) => r.messageSid));
+        const stored = await this.insert(batch.map((b) => b.row));
         for (const b of batch) b.done(stored.delete(b.row.sid));
       } catch (err) {
-        for (const b of batch) b.failed(err);
+        if (batch.length > 1 && isBadInputDbError(err)) {
+          // A value PostgreSQL refuses (which the checks above should already have stopped) fails
+          // only its own text: the statement is tried again a text at a time.
+          for (const b of batch)
+            await this.insert([b.row]).then(
+              (stored) => b.done(stored.has(b.row.sid)),
+              (e: unknown) => b.failed(e),
+            );
+        } else for (const b of batch) b.failed(err);
       }
     }
     this.writing = false;
+  }
+
+  /** One multi-row insert; the MessageSids it stored (a retried one is not stored again). */
+  private async insert(batch: IntakeRow[]): Promise<Set<string>> {
+    const { rows } = await sql<{ messageSid: string }>`
+      insert into sms_inbound_messages (message_sid, from_number, to_number, body)
+      select * from unnest(${batch.map((b) => b.sid)}::text[], ${batch.map((b) => b.from)}::text[],
+                           ${batch.map((b) => b.to)}::text[], ${batch.map((b) => b.body)}::text[])
+      on conflict (message_sid) do nothing
+      returning message_sid`.execute(this.db);
+    return new Set(rows.map((r) => r.messageSid));
   }
 }
 
