@@ -29,6 +29,7 @@ import { sql, type Db } from '@lampstand/db';
 import { HttpClient } from '../test/helpers/test-app.js';
 import { startFakeTwilio } from '../test/helpers/fake-twilio.js';
 import { BENCH_EMAIL, createCampaign, seedListContacts, sendCampaign, waitCampaign } from './lib/campaigns.js';
+import { startNeighbour } from './lib/neighbour.js';
 
 const EMAIL_RECIPIENTS = Number(process.env.BENCH_RECIPIENTS ?? 100_000);
 const RATE_LIMIT = 100;
@@ -311,9 +312,14 @@ async function main() {
     let t = performance.now();
     await seedListContacts(tdb.db, tenantId, list.id, EMAIL_RECIPIENTS, 'person');
     console.log(`seeded ${fmt(EMAIL_RECIPIENTS)} contacts in ${((performance.now() - t) / 1000).toFixed(1)} s`);
+    // Another church, through the same proxy: its first page timed with the workers idle, then
+    // during the campaign.
+    const neighbour = await startNeighbour(proxy.url, tdb.db, { headers: origin });
     await startWorkers();
+    await neighbour.baseline();
     const campaign = await createCampaign(church, 'email', { name: 'Scale', ...BENCH_EMAIL, listIds: [list.id] });
     // Timed from the send request: it snapshots every recipient into `deliveries` before it answers.
+    const probe = neighbour.during();
     const sendAt = performance.now();
     await sendCampaign(church, campaign);
     const snapshotS = (performance.now() - sendAt) / 1000;
@@ -332,6 +338,7 @@ async function main() {
         }
       },
     });
+    const fair = await probe.stop('the campaign');
     const emailDeliveries = await sql<{ address: string }>`
       select address from deliveries where channel = 'email' and campaign_id = ${campaign.id}`.execute(tdb.db);
     const byRcpt = tally(
@@ -353,7 +360,9 @@ async function main() {
         `${fmt(byMessageId.distinct)} distinct Message-IDs\n` +
         `  duplicates (a recipient received twice): ${byRcpt.duplicates} — ${check(byRcpt.duplicates === 0, 'email duplicates')}\n` +
         `  missed (a recipient never received): ${byRcpt.missed} — ${check(byRcpt.missed === 0 && emailDeliveries.rows.length === EMAIL_RECIPIENTS, 'email missed')}\n` +
-        `  deliveries: ${JSON.stringify(await deliveryCounts(tdb.db, 'email', campaign.id))}`,
+        `  deliveries: ${JSON.stringify(await deliveryCounts(tdb.db, 'email', campaign.id))}\n` +
+        `  another church's p95 during the campaign ${fair.ratio.toFixed(2)}× its baseline — ` +
+        `${check(fair.met, "another church's p95 during the campaign")}`,
     );
     await stopWorkers();
     // A campaign that missed its deadline must not spill into the next measurements.
