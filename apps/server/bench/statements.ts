@@ -16,9 +16,7 @@ import { ownerDb, sql } from '@lampstand/db';
 import { spawn } from 'node:child_process';
 import { seedGivingChurch } from './lib/giving-church.js';
 import { startNeighbour } from './lib/neighbour.js';
-import { loadConfig } from '../src/config.js';
-import { createServer } from '../src/server.js';
-import { startRuntime } from '../src/app-deps.js';
+import { startSetupServer } from './lib/api-load.js';
 
 const DONORS = Number(process.env.BENCH_DONORS ?? 5_000);
 const GIFTS = Number(process.env.BENCH_GIFTS ?? 52);
@@ -59,17 +57,7 @@ async function main() {
   const tdb = await createTestDatabase(pgServer.serverUrl, pgServer.templateName);
   const db = ownerDb(tdb.db);
   // An API in this process, for another church's requests timed during the build.
-  const config = {
-    ...loadConfig({ NODE_ENV: 'test' }),
-    port: 0,
-    host: '127.0.0.1',
-    databaseUrl: tdb.url,
-    logLevel: 'silent',
-    runWorkers: false,
-  };
-  const runtime = await startRuntime(config, tdb.db, tdb.url, { work: false });
-  const server = await createServer(config, runtime.deps);
-  const url = await server.start();
+  const api = await startSetupServer(tdb.url, tdb.db);
   try {
     const seedStart = performance.now();
     const { userId, fundId } = await seedGivingChurch(db);
@@ -102,7 +90,7 @@ async function main() {
       .executeTakeFirstOrThrow();
     console.log(`seeded ${DONORS} donors × ${GIFTS} gifts in ${((performance.now() - seedStart) / 1000).toFixed(1)} s`);
 
-    const neighbour = await startNeighbour(url, tdb.db);
+    const neighbour = await startNeighbour(api.url, tdb.db);
     await neighbour.baseline();
     // The build runs in a process of its own, as the job does in a worker: its memory is the job's.
     const probe = neighbour.during();
@@ -149,8 +137,7 @@ async function main() {
     console.log(ok ? 'OK' : 'MISSED');
     process.exitCode = ok ? 0 : 1;
   } finally {
-    await server.stop();
-    await runtime.close();
+    await api.stop();
     await tdb.drop();
     await pgServer.stop();
   }
