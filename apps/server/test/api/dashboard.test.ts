@@ -136,7 +136,7 @@ describe('GET /api/dashboard/stats', () => {
     expect(res.body.upcomingScheduled).toEqual([
       { id: expect.any(Number), name: 'Later', type: 'email', scheduledFor: future, recipients: 4 },
     ]);
-  });
+  }, 90_000);
 
   it("computes each card's change from the church's own data (a church whose contacts fell sees it)", async () => {
     const church = await registerChurch(app.url, 'Trend Church');
@@ -230,5 +230,5 @@ describe('GET /api/dashboard/stats', () => {
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ contactsCount: 3, emailOpenRate: 50, smsDeliveryRate: 80, pageVisits: 3 });
     expect(res.body.trends).toEqual({ contacts: -25, emailOpenRate: 60, smsDeliveryRate: 50, pageVisits: -25 });
-  });
+  }, 90_000);
 });

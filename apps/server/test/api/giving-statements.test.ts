@@ -210,7 +210,7 @@ describe('Giving statements', () => {
     expect((await hope.client.get(`/api/giving/statements/${started.body.id}`)).status).toBe(404);
     expect((await hope.client.get(`/api/giving/statements/${started.body.id}/download`)).status).toBe(404);
     expect((await hope.client.get('/api/giving/statements')).body).toEqual([]);
-  });
+  }, 90_000);
 
   it('asks first: the preview counts donors emailed, printed instead and suppressed addresses skipped', async () => {
     const preview = async (client: HttpClient) => client.get(`/api/giving/statements/preview?from=${from}&to=${to}`);
@@ -247,7 +247,7 @@ describe('Giving statements', () => {
     expect(bad.status).toBe(400);
     expect(bad.body.issues?.[0]).toEqual({ path: 'to', message: 'To must be on or after From' });
     expect((await preview(visitor)).status).toBe(401);
-  });
+  }, 90_000);
 
   it('refuses bad ranges naming the field', async () => {
     const cases: [Record<string, unknown>, string, RegExp][] = [
