@@ -1,5 +1,6 @@
 import { sql, type Db } from '@lampstand/db';
 import { badRequest, isBadInputDbError } from '../../errors.js';
+import { isCleanText, notAllowedMessage } from '../../schemas/common.js';
 import { smsKeyword } from '../../schemas/sms-campaigns.js';
 import { setConsent } from '../contacts/consent.js';
 import { personOf, recordEvents, PUBLIC_ACTOR } from '../events/record.js';
@@ -11,6 +12,9 @@ import { preview } from './preview.js';
 
 /** How long after a church last texted a number its replies to the shared platform number reach it. */
 export const SHARED_NUMBER_ROUTING_DAYS = 30;
+
+/** The longest MessageSid, From or To a webhook may carry (Twilio's SIDs are 34 characters). */
+const MAX_TWILIO_ID = 64;
 
 /** How many stored texts one transaction of the 'sms-inbound-process' job takes. */
 export const INBOUND_BATCH = 500;
@@ -54,15 +58,19 @@ export async function receiveInboundSms(
   const from = params.From ?? '';
   const to = params.To ?? '';
   const body = params.Body ?? '';
-  // PostgreSQL text cannot hold a NUL byte: such a text is refused here, alone, before it can join
-  // (and fail) a group-commit statement with other people's texts.
+  // Refused here, alone, before it can join (and fail) a group-commit statement with other people's
+  // texts: control characters (PostgreSQL cannot hold a NUL), as every text field of the product
+  // refuses them, and an id or number longer than any Twilio sends (its unique index has a limit).
   for (const [field, value] of [
     ['MessageSid', sid],
     ['From', from],
     ['To', to],
     ['Body', body],
-  ] as const)
-    if (value.includes('\u0000')) throw badRequest(`${field} must not contain a NUL byte`, field);
+  ] as const) {
+    if (!isCleanText(value)) throw badRequest(notAllowedMessage(field), field);
+    if (field !== 'Body' && value.length > MAX_TWILIO_ID)
+      throw badRequest(`${field} must be at most ${MAX_TWILIO_ID} characters`, field);
+  }
   const reserved = smsKeyword(body);
   if (!reserved) return { reply: null, queued: await intakeOf(db).store({ sid, from, to, body }) };
   return db.transaction().execute(async (trx) => {
@@ -121,8 +129,9 @@ class IntakeWriter {
         for (const b of batch) b.done(stored.delete(b.row.sid));
       } catch (err) {
         if (batch.length > 1 && isBadInputDbError(err)) {
-          // A value PostgreSQL refuses (which the checks above should already have stopped) fails
-          // only its own text: the statement is tried again a text at a time.
+          // A value PostgreSQL refuses (the checks in receiveInboundSms stop every one known; this
+          // is the net under them) fails only its own text: the statement is tried again a text
+          // at a time, so the texts beside it are not lost.
           for (const b of batch)
             await this.insert([b.row]).then(
               (stored) => b.done(stored.has(b.row.sid)),
