@@ -20,7 +20,7 @@ import { appEnv, spawnServer, startSetupServer, type Spawned } from './lib/api-l
 import { HttpClient } from '../test/helpers/test-app.js';
 import { seedListContacts } from './lib/campaigns.js';
 import { percentile } from './lib/latency.js';
-import { pacedRequest } from './lib/neighbour.js';
+import { pacedBaseline, pacedRequest } from './lib/neighbour.js';
 import { startSinkProcess } from './lib/smtp-sink-process.js';
 import { startCpuMeter } from './lib/cpu-meter.js';
 
@@ -127,10 +127,7 @@ async function main() {
     // The workers started (and idle) before the baseline: their start-up is not timed as sending.
     for (let i = 0; i < WORKERS; i++) workers.push(startWorker(tdb.url, sink.url));
     await new Promise((r) => setTimeout(r, 8000));
-    for (let i = 0; i < 10; i++) await neighbourList();
-    const baseline: number[] = [];
-    while (baseline.length < 150) baseline.push(await pacedRequest(neighbourList));
-    baseline.sort((a, b) => a - b);
+    const baseline = await pacedBaseline(neighbourList);
 
     const meter = startCpuMeter(
       tdb.db,

@@ -28,6 +28,14 @@ export async function pacedRequest(request: () => Promise<{ status: number }>): 
   return ms;
 }
 
+/** The baseline: 10 untimed requests, then BASELINE_REQUESTS paced ones; their times, sorted. */
+export async function pacedBaseline(request: () => Promise<{ status: number }>): Promise<number[]> {
+  for (let i = 0; i < 10; i++) await request();
+  const times: number[] = [];
+  while (times.length < BASELINE_REQUESTS) times.push(await pacedRequest(request));
+  return times.sort((a, b) => a - b);
+}
+
 export interface Neighbour {
   baseline(): Promise<void>;
   during(): { stop(label: string): Promise<{ ratio: number; met: boolean }> };
@@ -56,10 +64,7 @@ export async function startNeighbour(
   let alone: number[] = [];
   return {
     async baseline() {
-      for (let i = 0; i < 10; i++) await firstPage();
-      alone = [];
-      while (alone.length < BASELINE_REQUESTS) alone.push(await pacedRequest(firstPage));
-      alone.sort((a, b) => a - b);
+      alone = await pacedBaseline(firstPage);
     },
     during() {
       const times: number[] = [];
