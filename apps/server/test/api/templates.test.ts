@@ -238,7 +238,7 @@ describe('assigning to 200 churches', () => {
     expect((await admin.client.get('/api/admin/marketing-packages/999999/churches')).body.message).toBe(
       'Package not found',
     );
-  });
+  }, 90_000);
 
   it('answers a batched tRPC GET of 10 procedures (no 414), and refuses 200 in one batch', async () => {
     const url = (ids: number[]) =>
