@@ -9,7 +9,7 @@
  *
  * Uses TEST_DATABASE_URL's server when set, else an embedded PostgreSQL.
  */
-import { sql, tenantDb } from '@lampstand/db';
+import { ownerDb, sql, tenantDb } from '@lampstand/db';
 import { createTestDatabase, startTestServer } from '@lampstand/db/testing';
 import { contactActivity } from '@lampstand/api/server';
 import { percentile, timeRequests } from './lib/latency.js';
@@ -46,7 +46,7 @@ async function main() {
       select ${church.id}, (${sql.val(types)}::text[])[1 + i % 5], ${contactId}, 'system',
         jsonb_build_object('person', jsonb_build_object('name', 'Person 1'), 'campaign', jsonb_build_object('id', 1, 'name', 'News'), 'deliveryId', i)
       from generate_series(1, ${OWN}) i`.execute(db);
-    await sql`analyze events`.execute(db);
+    await sql`analyze events`.execute(ownerDb(db));
     console.log(
       `Seeded ${EVENTS.toLocaleString('en')} events (${OWN.toLocaleString('en')} on one contact) in ${((performance.now() - t0) / 1000).toFixed(1)} s`,
     );

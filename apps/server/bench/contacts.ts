@@ -6,7 +6,7 @@
  */
 import { performance } from 'node:perf_hooks';
 import { createTestDatabase, startTestServer } from '@lampstand/db/testing';
-import { sql } from '@lampstand/db';
+import { ownerDb, sql } from '@lampstand/db';
 import { loadConfig } from '../src/config.js';
 import { createServer } from '../src/server.js';
 import { startRuntime } from '../src/app-deps.js';
@@ -154,7 +154,7 @@ async function main() {
       });
       await tdb.db.insertInto('contacts').values(rows).execute();
     }
-    await sql`analyze contacts`.execute(tdb.db);
+    await sql`analyze contacts`.execute(ownerDb(tdb.db));
     console.log(
       `seeded ${CONTACTS.toLocaleString('en-US')} contacts in ${((performance.now() - t) / 1000).toFixed(1)} s\n`,
     );

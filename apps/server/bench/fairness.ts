@@ -21,7 +21,7 @@
  * Uses TEST_DATABASE_URL's server when set, else an embedded PostgreSQL.
  */
 import { SMTPServer } from 'smtp-server';
-import { sql, type Db } from '@lampstand/db';
+import { ownerDb, sql, type Db } from '@lampstand/db';
 import { createTestDatabase, startTestServer } from '@lampstand/db/testing';
 import {
   appEnv,
@@ -80,7 +80,7 @@ async function setUp(databaseUrl: string, db: Db) {
     await sql`
       insert into contacts_in_lists (user_id, contact_id, list_id)
       select user_id, id, ${list.id} from contacts where user_id = ${a.tenantId} and id % 2 = 0`.execute(db);
-    await sql`analyze contacts_in_lists`.execute(db);
+    await sql`analyze contacts_in_lists`.execute(ownerDb(db));
     for (let i = 0; i < 5; i++)
       await b.client.post('/api/qr-codes', { name: `B code ${i}`, url: `https://example.org/b/${i}` });
     return { a, b, listId: list.id };

@@ -15,7 +15,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import os from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { createTestDatabase, startTestServer } from '@lampstand/db/testing';
-import { sql } from '@lampstand/db';
+import { ownerDb, sql } from '@lampstand/db';
 import { appEnv, spawnServer, startSetupServer, type Spawned } from './lib/api-load.js';
 import { HttpClient } from '../test/helpers/test-app.js';
 import { seedListContacts } from './lib/campaigns.js';
@@ -89,7 +89,7 @@ async function main() {
     await seedListContacts(tdb.db, neighbour.id, nList.id, 2000, 'n');
     const list = (await church.client.post('/api/contact-lists', { name: 'Everyone' })).body as { id: number };
     await seedListContacts(tdb.db, church.id, list.id, PEOPLE, 'person');
-    await sql`analyze`.execute(tdb.db);
+    await sql`analyze`.execute(ownerDb(tdb.db));
     const j = (
       await church.client.post('/api/journeys', {
         name: 'Bench journey',
@@ -135,6 +135,15 @@ async function main() {
       (app) => (app === 'lampstand-worker' ? 'the workers' : app === 'lampstand-jobs' ? 'pg-boss' : 'the API'),
     );
     const dbT0 = (await sql<{ now: Date }>`select clock_timestamp() as now`.execute(tdb.db)).rows[0]!.now;
+    // BENCH_PGSS=1 (a server with shared_preload_libraries = 'pg_stat_statements', TEST_DATABASE_URL a
+    // superuser's): the 30 statements that took the most time until the last first email, printed.
+    if (process.env.BENCH_PGSS) {
+      const c = new (await import('pg')).default.Client(process.env.TEST_DATABASE_URL);
+      await c.connect();
+      await c.query('create extension if not exists pg_stat_statements');
+      await c.query('select pg_stat_statements_reset()');
+      await c.end();
+    }
     const t0 = performance.now();
     const enrolled = await church.client.post(`/api/journeys/${j.id}/enroll`, { listId: list.id });
     if (enrolled.body?.enrolled !== PEOPLE) throw new Error(`enrolled ${JSON.stringify(enrolled.body)}`);
@@ -155,6 +164,15 @@ async function main() {
     await until(async () => (await sink.stats('person')).distinct >= PEOPLE, 'every first email', 1800);
     const firstSeconds = (performance.now() - t0) / 1000;
     const cpu = await meter.stop();
+    if (process.env.BENCH_PGSS) {
+      const c = new (await import('pg')).default.Client(process.env.TEST_DATABASE_URL);
+      await c.connect();
+      const top =
+        await c.query(`select calls::int, round(total_exec_time)::int as ms, rows::int, left(regexp_replace(query, '\\s+', ' ', 'g'), 200) as q
+        from pg_stat_statements order by total_exec_time desc limit 30`);
+      await c.end();
+      for (const r of top.rows) console.log(`PGSS ${r.ms} ms ${r.calls} calls ${r.rows} rows | ${r.q}`);
+    }
     sending = false;
     await probe;
     await new Promise((r) => setTimeout(r, 2000));

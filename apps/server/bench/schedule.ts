@@ -9,7 +9,7 @@
  *
  * Uses TEST_DATABASE_URL's server when set, else an embedded PostgreSQL.
  */
-import { sql, tenantDb } from '@lampstand/db';
+import { ownerDb, sql, tenantDb } from '@lampstand/db';
 import { createTestDatabase, startTestServer } from '@lampstand/db/testing';
 import { proposeScheduleFor } from '@lampstand/api/server';
 import { percentile } from './lib/latency.js';
@@ -90,7 +90,7 @@ async function main() {
           })),
       )
       .execute();
-    await sql`analyze`.execute(db);
+    await sql`analyze`.execute(ownerDb(db));
 
     const handle = tenantDb(db, t);
     const input = { planIds: season.map((p) => p.id), positionIds: positions.map((p) => p.id) };

@@ -11,7 +11,7 @@ import crypto from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import Stripe from 'stripe';
 import { createTestDatabase, startTestServer } from '@lampstand/db/testing';
-import { sql } from '@lampstand/db';
+import { ownerDb, sql } from '@lampstand/db';
 import { loadConfig } from '../src/config.js';
 import { createServer } from '../src/server.js';
 import { startRuntime } from '../src/app-deps.js';
@@ -98,7 +98,7 @@ async function main() {
         .values(rows.slice(i, i + 500))
         .execute();
     }
-    await sql`analyze show_up_projects`.execute(db);
+    await sql`analyze show_up_projects`.execute(ownerDb(db));
     console.log(
       `seeded ${PROJECTS} projects across ${CHURCHES} churches in ${((performance.now() - t0) / 1000).toFixed(1)} s\n`,
     );

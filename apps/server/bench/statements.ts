@@ -82,7 +82,7 @@ async function main() {
     await sql`
       insert into gift_lines (user_id, gift_id, fund_id, amount_cents)
       select user_id, id, ${fundId}, amount_cents from gifts where user_id = ${userId}`.execute(db);
-    await sql`analyze`.execute(db);
+    await sql`analyze`.execute(ownerDb(db));
     const run = await db
       .insertInto('givingStatementRuns')
       .values({ userId, fromDate: '2025-01-01', toDate: '2025-12-31' })

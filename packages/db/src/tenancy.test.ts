@@ -89,4 +89,34 @@ describe('row-level security', async () => {
     expect(rows.length).toBeGreaterThan(30);
     expect(rows.filter((r) => !r.rls || !r.policy).map((r) => r.tableName)).toEqual([]);
   });
+
+  // Migration 0100: under the policy only leakproof conditions reach an index, and lower() is not;
+  // a contact is looked up by its address through the stored `email_lower` and its index.
+  it('a lookup by address reaches its index under the policy', async () => {
+    await sql`
+      insert into contacts (user_id, first_name, last_name, email)
+      select ${churchA}, 'P' || g, 'Bulk', 'Person' || g || '@Example.org' from generate_series(1, 5000) g`.execute(
+      ownerDb(db),
+    );
+    await sql`analyze contacts`.execute(ownerDb(db));
+    const church = tenantDb(db, churchA);
+    const found = await church
+      .selectFrom('contacts')
+      .select(['email', 'emailLower'])
+      .where('userId', '=', churchA)
+      .where('emailLower', '=', 'person42@example.org')
+      .execute();
+    expect(found).toEqual([{ email: 'Person42@Example.org', emailLower: 'person42@example.org' }]);
+    const plan = (
+      await sql<{ 'QUERY PLAN': string }>`
+        explain select id from contacts
+        where user_id = ${churchA} and email_lower = any(${['person1@example.org', 'person2@example.org']}::text[])`.execute(
+        church,
+      )
+    ).rows
+      .map((r) => r['QUERY PLAN'])
+      .join('\n');
+    expect(plan).toContain('contacts_user_email_lower_idx');
+    expect(plan).not.toMatch(/Seq Scan on contacts/);
+  });
 });

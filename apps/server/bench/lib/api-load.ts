@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
-import { sql, type Db } from '@lampstand/db';
+import { ownerDb, sql, type Db } from '@lampstand/db';
 import { HttpClient } from '../../test/helpers/test-app.js';
 import { loadConfig } from '../../src/config.js';
 import { createServer } from '../../src/server.js';
@@ -140,7 +140,7 @@ export async function seedContacts(db: Db, tenantIds: number[], perChurch: numbe
         '+61412' || lpad((g % 1000000)::text, 6, '0'), '{}'::jsonb
       from unnest(${ids}::int[]) as t(id), generate_series(1, ${perChurch}) as g`.execute(db);
   }
-  await sql`analyze contacts`.execute(db);
+  await sql`analyze contacts`.execute(ownerDb(db));
 }
 
 /** Register a church through the API (signed in), publish a landing page, return what the benches need. */

@@ -1,5 +1,5 @@
 import { performance } from 'node:perf_hooks';
-import { sql, type Db } from '@lampstand/db';
+import { ownerDb, sql, type Db } from '@lampstand/db';
 import { HttpClient } from '../../test/helpers/test-app.js';
 import { seedListContacts } from './campaigns.js';
 import { percentile } from './latency.js';
@@ -59,7 +59,7 @@ export async function startNeighbour(
   await sql`update users set email_verified_at = now() where id = ${id}`.execute(db);
   const list = (await client.post('/api/contact-lists', { name: 'Members' })).body as { id: number };
   await seedListContacts(db, id, list.id, 2000, `${username}-`);
-  await sql`analyze contacts`.execute(db);
+  await sql`analyze contacts`.execute(ownerDb(db));
   const firstPage = () => client.get('/api/contacts/search?pageSize=50');
   let alone: number[] = [];
   return {

@@ -216,6 +216,7 @@ export interface Contacts {
   emailConsent: Generated<'subscribed' | 'unsubscribed'>;
   emailConsentAt: Date | null;
   emailConsentSource: string | null;
+  emailLower: Generated<string | null>;
   firstName: string;
   id: Generated<number>;
   lastName: string;

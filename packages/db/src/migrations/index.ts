@@ -54,6 +54,7 @@ import * as m0095 from './2026_11_26_0095_contact_search_function.js';
 import * as m0096 from './2026_11_26_0096_contact_counts.js';
 import * as m0097 from './2026_11_26_0097_sms_inbound_intake.js';
 import * as m0099 from './2026_11_26_0099_contact_search_table.js';
+import * as m0100 from './2026_11_26_0100_lookups_under_policies.js';
 
 /** Every migration, by its frozen date-prefixed name. Add new ones at the end. */
 export const migrations: Record<string, Migration> = {
@@ -112,4 +113,5 @@ export const migrations: Record<string, Migration> = {
   '2026_11_26_0096_contact_counts': m0096,
   '2026_11_26_0097_sms_inbound_intake': m0097,
   '2026_11_26_0099_contact_search_table': m0099,
+  '2026_11_26_0100_lookups_under_policies': m0100,
 };

@@ -469,7 +469,7 @@ async function planBatch(trx: Db, job: ImportJob, headers: string[], batch: CsvR
       .where('userId', '=', job.tenantId)
       .where((eb) =>
         eb.or([
-          ...(emails.length ? [eb(sql<string>`lower(email)`, 'in', emails)] : []),
+          ...(emails.length ? [eb('emailLower', 'in', emails)] : []),
           ...(phones.length ? [eb('phoneE164', 'in', phones)] : []),
         ]),
       )

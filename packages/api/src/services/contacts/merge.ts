@@ -25,10 +25,7 @@ export async function findDuplicateContacts(
     .select(['id', 'firstName', 'lastName', 'email', 'phone', 'phoneE164'])
     .where('userId', '=', tenantId)
     .where((eb) =>
-      eb.or([
-        ...(email ? [eb(sql<string>`lower(email)`, '=', email)] : []),
-        ...(e164 ? [eb('phoneE164', '=', e164)] : []),
-      ]),
+      eb.or([...(email ? [eb('emailLower', '=', email)] : []), ...(e164 ? [eb('phoneE164', '=', e164)] : [])]),
     )
     .$if(!!input.excludeId, (q) => q.where('id', '<>', input.excludeId!))
     .orderBy('id')

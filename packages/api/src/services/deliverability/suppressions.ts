@@ -109,7 +109,7 @@ export async function recordBounce(
         .selectFrom('contacts')
         .select('id')
         .where('userId', '=', userId)
-        .where(sql<boolean>`lower(email) = ${email}`)
+        .where('emailLower', '=', email)
         .execute();
       for (const c of contacts) {
         const { event } = await changeConsent(trx, userId, {

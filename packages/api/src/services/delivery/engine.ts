@@ -158,7 +158,7 @@ export async function stalledGroups(
 ): Promise<number[]> {
   const { rows } = await sql<{ groupId: number }>`
     select ${sql.ref(group.column)} as group_id from deliveries d
-    where d.kind = ${group.kind} and d.status in ('pending', 'sending')
+    where d.kind = ${group.kind} and d.status in ('pending', 'sending') and ${sql.ref(group.column)} is not null
     group by ${sql.ref(group.column)}
     having ${
       opts.force

@@ -51,7 +51,7 @@ export async function addressUnsubscribed(
     .where('userId', '=', tenantId)
     .where(
       o.channel === 'email'
-        ? sql<boolean>`lower(email) = lower(${o.address}) and email_consent = 'unsubscribed'`
+        ? sql<boolean>`email_lower = lower(${o.address}) and email_consent = 'unsubscribed'`
         : sql<boolean>`phone_e164 = ${o.address} and sms_consent = 'unsubscribed'`,
     )
     .limit(1)

@@ -37,7 +37,7 @@ export const emailChannel: CampaignChannel = {
           and c.email_consent = 'subscribed'
           and not exists (
             select 1 from contacts u
-            where u.user_id = c.user_id and lower(u.email) = lower(c.email) and u.email_consent = 'unsubscribed'
+            where u.user_id = c.user_id and u.email_lower = c.email_lower and u.email_consent = 'unsubscribed'
           )
           and not ${suppressedSql(tenantId, sql.ref('c.email'))}
         order by lower(c.email), c.id`;

@@ -321,7 +321,7 @@ export async function donorContact(
     .selectFrom('contacts')
     .select(['id', 'firstName', 'lastName', 'email'])
     .where('userId', '=', tenantId)
-    .where(sql`lower(email)`, '=', donor.email.toLowerCase())
+    .where('emailLower', '=', donor.email.toLowerCase())
     .orderBy('id')
     .limit(1)
     .executeTakeFirst();

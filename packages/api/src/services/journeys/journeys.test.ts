@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { sql } from '@lampstand/db';
 import { freshDatabase } from '@lampstand/db/test/fresh-db';
 import { registerUser } from '../auth/register-user.js';
 import type { JobQueue } from '../../jobs.js';
@@ -804,5 +805,41 @@ describe('two runners at once', () => {
       .where('d.journeyId', '=', j.id)
       .executeTakeFirstOrThrow();
     expect(Number(sent.n)).toBe(60);
+  });
+});
+
+describe('a large enrolment', () => {
+  it('refreshes the enrolments’ statistics, so the runner’s claims are planned for the new size', async () => {
+    const j = await active({
+      name: 'Everyone',
+      trigger: { kind: 'manual' },
+      steps: [{ id: 'tag', kind: 'add_tag', tag: 'everyone', next: null }],
+    });
+    const l = await list('Everyone');
+    await sql`
+      with c as (
+        insert into contacts (user_id, first_name, last_name)
+        select ${church.id}, 'Bulk' || g, 'Person' from generate_series(1, 1200) g returning id
+      )
+      insert into contacts_in_lists (user_id, contact_id, list_id) select ${church.id}, id, ${l.id} from c`.execute(db);
+    const estimate = async () =>
+      Number(
+        (
+          await sql<{
+            n: number;
+          }>`select reltuples::int as n from pg_class where relname = 'journey_enrollments'`.execute(db)
+        ).rows[0]!.n,
+      );
+    const before = await estimate();
+    expect(await enrollInJourney(db, church.id, { id: j.id, listId: l.id }, T0)).toEqual({
+      enrolled: 1200,
+      skipped: 0,
+    });
+    // ANALYZE ran (as the owner): the planner's row count now includes the 1,200.
+    expect(await estimate()).toBeGreaterThanOrEqual(Math.max(before, 0) + 1200);
+    // And the runner takes them all, in order, in its batches.
+    let moved = 0;
+    for (let i = 0; i < 10 && moved < 1200; i++) moved += (await runDueEnrollments(db, { now: T0 })).moved;
+    expect(moved).toBe(1200);
   });
 });

@@ -206,20 +206,26 @@ async function isolate(db: Db, cache: RunCache, group: Claim[], opts: RunnerOpti
 }
 
 async function claimDue(db: Db, now: Date, limit: number, leaseSeconds: number) {
+  // The journeys that run (their ids: a filter the planner can weigh, where a join with the journeys
+  // had it read and sort every due enrolment to take `limit` of them); a test runs whatever the status.
+  const active = (await db.selectFrom('journeys').select('id').where('status', '=', 'active').execute()).map(
+    (j) => j.id,
+  );
+  // The due enrolments in the order of their index, `limit` of them; then those rows by their ids.
   const { rows } = await sql<{ id: number; leaseUntil: Date; journeyId: number; version: number; userId: number }>`
-    update journey_enrollments e
-    set lease_until = date_trunc('milliseconds', ${now}::timestamptz + make_interval(secs => ${leaseSeconds})),
-        attempts = e.attempts + 1
-    where e.id in (
+    with due as materialized (
       select x.id from journey_enrollments x
-      join journeys j on j.id = x.journey_id
       where x.status = 'active' and x.next_run_at <= ${now}
         and (x.lease_until is null or x.lease_until < ${now})
-        and (j.status = 'active' or x.test)
+        and (x.journey_id = any(${active}::int[]) or x.test)
       order by x.next_run_at, x.id
       limit ${limit}
       for update of x skip locked
     )
+    update journey_enrollments e
+    set lease_until = date_trunc('milliseconds', ${now}::timestamptz + make_interval(secs => ${leaseSeconds})),
+        attempts = e.attempts + 1
+    from due where e.id = due.id
     returning e.id, e.lease_until, e.journey_id, e.version, e.user_id`.execute(db);
   return rows.map((r) => ({ ...r, id: Number(r.id), leaseUntil: new Date(r.leaseUntil) }));
 }
@@ -254,10 +260,11 @@ interface GroupOut {
   /** The contacts of the group's enrolments, read at once. */
   people: Map<number, Person>;
   /**
-   * The group's addresses that must not get the channel's messages (lower case): read at once, when
-   * the first email or text step of the group needs them (a group of waits and tags never does).
+   * The group's addresses that must not get a channel's messages (emails in lower case): read at
+   * once for the group, when its first step on that channel needs them (a group of waits and tags
+   * never does, a group of emails never reads the numbers).
    */
-  blocked: () => Promise<Blocked>;
+  blocked: (channel: 'email' | 'sms') => Promise<Blocked>;
   /** Ids for the group's deliveries, taken from their sequence ahead of the insert. */
   deliveryIds: DeliveryIds;
   /** Deliveries queued, by (enrolment, step, address): inserted at once at the end. */
@@ -311,36 +318,39 @@ class DeliveryIds {
 }
 
 /**
- * The group's addresses that unsubscribed from a channel (any of the church's contacts with the
- * address) or are on the church's suppression list: one read each.
+ * The group's addresses that must not get a channel's messages: for email, those that unsubscribed
+ * (any of the church's contacts with the address) or are on the church's suppression list; for
+ * texts, the numbers that unsubscribed. One read each, and only for a channel the group sends on.
  */
-type Blocked = Awaited<ReturnType<typeof blockedAddresses>>;
+type Blocked = { unsubscribed: Set<string>; suppressed: Set<string> };
 
-async function blockedAddresses(trx: Db, userId: number, emails: string[], phones: string[]) {
-  const none = { rows: [] as { a: string }[] };
-  const [emailUnsub, smsUnsub, suppressed] = await Promise.all([
-    emails.length
-      ? sql<{ a: string }>`
-          select distinct lower(email) as a from contacts
-          where user_id = ${userId} and lower(email) = any(${emails}::text[]) and email_consent = 'unsubscribed'`.execute(
-          trx,
-        )
-      : none,
-    phones.length
-      ? sql<{ a: string }>`
-          select distinct phone_e164 as a from contacts
-          where user_id = ${userId} and phone_e164 = any(${phones}::text[]) and sms_consent = 'unsubscribed'`.execute(
-          trx,
-        )
-      : none,
-    emails.length
-      ? sql<{ a: string }>`
-          select email as a from email_suppressions
-          where user_id = ${userId} and email = any(${emails}::text[]) and removed_at is null`.execute(trx)
-      : none,
-  ]);
+async function blockedAddresses(
+  trx: Db,
+  userId: number,
+  channel: 'email' | 'sms',
+  addresses: string[],
+): Promise<Blocked> {
   const set = (r: { rows: { a: string }[] }) => new Set(r.rows.map((x) => x.a));
-  return { emailUnsubscribed: set(emailUnsub), smsUnsubscribed: set(smsUnsub), suppressed: set(suppressed) };
+  if (addresses.length === 0) return { unsubscribed: new Set(), suppressed: new Set() };
+  if (channel === 'sms') {
+    const unsub = await sql<{ a: string }>`
+      select distinct phone_e164 as a from contacts
+      where user_id = ${userId} and phone_e164 = any(${addresses}::text[]) and sms_consent = 'unsubscribed'`.execute(
+      trx,
+    );
+    return { unsubscribed: set(unsub), suppressed: new Set() };
+  }
+  // `email_lower`, not lower(email): under the row policy only a leakproof comparison reaches the
+  // index (migration 0100).
+  const unsub = await sql<{ a: string }>`
+    select distinct email_lower as a from contacts
+    where user_id = ${userId} and email_lower = any(${addresses}::text[]) and email_consent = 'unsubscribed'`.execute(
+    trx,
+  );
+  const suppressed = await sql<{ a: string }>`
+    select email as a from email_suppressions
+    where user_id = ${userId} and email = any(${addresses}::text[]) and removed_at is null`.execute(trx);
+  return { unsubscribed: set(unsub), suppressed: set(suppressed) };
 }
 
 /**
@@ -404,22 +414,26 @@ async function moveGroup(
         : []
       ).map((c) => [c.id, { ...c, contactId: c.id }]),
     );
-    let blocked: Promise<Blocked> | null = null;
-    const readBlocked = () => {
-      const emails = new Set<string>();
-      const phones = new Set<string>();
+    const blocked = new Map<'email' | 'sms', Promise<Blocked>>();
+    const readBlocked = (channel: 'email' | 'sms') => {
+      const addresses = new Set<string>();
       for (const p of people.values()) {
-        if (p.email?.trim()) emails.add(p.email.trim().toLowerCase());
-        if (p.phoneE164) phones.add(p.phoneE164);
+        if (channel === 'email' && p.email?.trim()) addresses.add(p.email.trim().toLowerCase());
+        if (channel === 'sms' && p.phoneE164) addresses.add(p.phoneE164);
       }
-      for (const e of mine) if (e.test) emails.add((e.testEmail ?? church.accountEmail).trim().toLowerCase());
-      return blockedAddresses(trx, userId, [...emails], [...phones]);
+      if (channel === 'email')
+        for (const e of mine) if (e.test) addresses.add((e.testEmail ?? church.accountEmail).trim().toLowerCase());
+      return blockedAddresses(trx, userId, channel, [...addresses]);
     };
     const out: GroupOut = {
       events: [],
       usage: { email: 0, sms: 0 },
       people,
-      blocked: () => (blocked ??= readBlocked()),
+      blocked: (channel) => {
+        let read = blocked.get(channel);
+        if (!read) blocked.set(channel, (read = readBlocked(channel)));
+        return read;
+      },
       deliveryIds: new DeliveryIds(trx, Math.max(16, mine.length)),
       deliveries: new Map(),
       tagAdds: [],
@@ -848,10 +862,8 @@ async function unsubscribed(x: StepContext, channel: 'email' | 'sms', address: s
   const p = x.person;
   if (p.contactId === null) return false;
   if ((channel === 'email' ? p.emailConsent : p.smsConsent) === 'unsubscribed') return true;
-  const blocked = await x.out.blocked();
-  return channel === 'email'
-    ? blocked.emailUnsubscribed.has(address.toLowerCase())
-    : blocked.smsUnsubscribed.has(address);
+  const blocked = await x.out.blocked(channel);
+  return blocked.unsubscribed.has(channel === 'email' ? address.toLowerCase() : address);
 }
 
 /** Staff members' addresses: service-staff contacts with an email; none chosen (or none left) → the account. */
@@ -900,7 +912,7 @@ async function runStep(trx: Db, x: StepContext): Promise<StepResult | 'later'> {
       if (await unsubscribed(x, 'email', address))
         return { outcome: 'skipped', detail: 'Unsubscribed from email', next: step.next };
       // Issue 32 §6: an address on the church's suppression list (bounced or complained) is skipped.
-      if ((await x.out.blocked()).suppressed.has(address.toLowerCase()))
+      if ((await x.out.blocked('email')).suppressed.has(address.toLowerCase()))
         return { outcome: 'skipped', detail: 'The address is suppressed (bounced or complained)', next: step.next };
       if (!(await takeAllowance(trx, x, 'email'))) return 'later';
       const deliveryId = await queueDelivery(x, {

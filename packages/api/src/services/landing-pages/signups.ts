@@ -163,7 +163,7 @@ export async function signUpTo(
       .selectFrom('contacts')
       .select(['id', 'firstName', 'lastName', 'email', 'phone'])
       .where('userId', '=', tenantId)
-      .where(sql`lower(email)`, '=', email)
+      .where('emailLower', '=', email)
       .orderBy('id')
       .limit(1)
       .forUpdate()

@@ -262,7 +262,7 @@ async function recordDonationEvent(
           .selectFrom('contacts')
           .select(['id', 'firstName', 'lastName', 'email', 'phone'])
           .where('userId', '=', donation.userId)
-          .where(sql`lower(email)`, '=', donation.donorEmail.toLowerCase())
+          .where('emailLower', '=', donation.donorEmail.toLowerCase())
           .orderBy('id')
           .limit(1)
           .executeTakeFirst()
