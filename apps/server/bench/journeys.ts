@@ -13,6 +13,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import os from 'node:os';
+import pg from 'pg';
 import { performance } from 'node:perf_hooks';
 import { createTestDatabase, startTestServer } from '@lampstand/db/testing';
 import { ownerDb, sql } from '@lampstand/db';
@@ -41,6 +42,17 @@ function startWorker(databaseUrl: string, smtpUrl: string): ChildProcess {
     },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
+}
+
+/** A query on TEST_DATABASE_URL's own connection (a superuser's: pg_stat_statements). */
+async function asSuperuser<T>(run: (c: pg.Client) => Promise<T>): Promise<T> {
+  const c = new pg.Client(process.env.TEST_DATABASE_URL);
+  await c.connect();
+  try {
+    return await run(c);
+  } finally {
+    await c.end();
+  }
 }
 
 async function until(what: () => Promise<boolean>, label: string, deadlineS: number) {
@@ -137,13 +149,11 @@ async function main() {
     const dbT0 = (await sql<{ now: Date }>`select clock_timestamp() as now`.execute(tdb.db)).rows[0]!.now;
     // BENCH_PGSS=1 (a server with shared_preload_libraries = 'pg_stat_statements', TEST_DATABASE_URL a
     // superuser's): the 30 statements that took the most time until the last first email, printed.
-    if (process.env.BENCH_PGSS) {
-      const c = new (await import('pg')).default.Client(process.env.TEST_DATABASE_URL);
-      await c.connect();
-      await c.query('create extension if not exists pg_stat_statements');
-      await c.query('select pg_stat_statements_reset()');
-      await c.end();
-    }
+    if (process.env.BENCH_PGSS)
+      await asSuperuser(async (c) => {
+        await c.query('create extension if not exists pg_stat_statements');
+        await c.query('select pg_stat_statements_reset()');
+      });
     const t0 = performance.now();
     const enrolled = await church.client.post(`/api/journeys/${j.id}/enroll`, { listId: list.id });
     if (enrolled.body?.enrolled !== PEOPLE) throw new Error(`enrolled ${JSON.stringify(enrolled.body)}`);
@@ -165,12 +175,11 @@ async function main() {
     const firstSeconds = (performance.now() - t0) / 1000;
     const cpu = await meter.stop();
     if (process.env.BENCH_PGSS) {
-      const c = new (await import('pg')).default.Client(process.env.TEST_DATABASE_URL);
-      await c.connect();
-      const top =
-        await c.query(`select calls::int, round(total_exec_time)::int as ms, rows::int, left(regexp_replace(query, '\\s+', ' ', 'g'), 200) as q
-        from pg_stat_statements order by total_exec_time desc limit 30`);
-      await c.end();
+      const top = await asSuperuser((c) =>
+        c.query(`select calls::int, round(total_exec_time)::int as ms, rows::int,
+                        left(regexp_replace(query, '\\s+', ' ', 'g'), 200) as q
+                 from pg_stat_statements order by total_exec_time desc limit 30`),
+      );
       for (const r of top.rows) console.log(`PGSS ${r.ms} ms ${r.calls} calls ${r.rows} rows | ${r.q}`);
     }
     sending = false;

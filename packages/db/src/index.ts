@@ -8,6 +8,7 @@ export {
   tenantDb,
   bypassDb,
   ownerDb,
+  refreshStatistics,
   scopedDb,
   rlsStatus,
   databaseKey,

@@ -1,5 +1,6 @@
 import {
   CompiledQuery,
+  sql,
   Kysely,
   PostgresAdapter,
   PostgresDialect,
@@ -430,6 +431,17 @@ export function bypassDb(db: Kysely<Database>): Kysely<Database> {
 /** The connecting user, owner of the tables: migrations, and tests that create tables or triggers. */
 export function ownerDb(db: Kysely<Database>): Kysely<Database> {
   return scopedDb(db, { kind: 'owner' });
+}
+
+/**
+ * ANALYZE these tables as their owner, after a bulk change (an import, a list enrolled in a journey),
+ * so the next queries are planned for their new size rather than the one autovacuum last saw (a
+ * minute or more behind). As the owner: PostgreSQL skips, with only a warning, a table the
+ * application's role does not own. Best effort: autovacuum does it anyway, so a failure here is not
+ * the bulk change's.
+ */
+export async function refreshStatistics(db: Kysely<Database>, tables: readonly string[]): Promise<void> {
+  await sql`analyze ${sql.join(tables.map((t) => sql.table(t)))}`.execute(ownerDb(db)).catch(() => undefined);
 }
 
 /** After migrations: the next connection checks again whether the application role is usable. */

@@ -1,7 +1,7 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { Readable } from 'node:stream';
 import { parse } from 'csv-parse';
-import { ownerDb, sql, type ContactMetadata, type Db, type ImportSkip } from '@lampstand/db';
+import { ownerDb, refreshStatistics, sql, type ContactMetadata, type Db, type ImportSkip } from '@lampstand/db';
 import type { Selectable } from 'kysely';
 import type { ContactImportsTable } from '@lampstand/db';
 import { IMPORT_FIELDS, type ContactImport, type ImportField } from '../../schemas/contact-imports.js';
@@ -695,7 +695,7 @@ export const ANALYZE_AFTER_ROWS = 1_000;
  * the import's.
  */
 async function refreshContactStatistics(db: Db): Promise<void> {
-  await sql`analyze contacts, contacts_in_lists, contact_search`.execute(ownerDb(db)).catch(() => undefined);
+  await refreshStatistics(db, ['contacts', 'contacts_in_lists', 'contact_search']);
   // The imported contacts' search text waits in the trigram index's pending list, which every
   // search of every church reads until it is merged (migration 0099): merged now, not at the next
   // autovacuum.

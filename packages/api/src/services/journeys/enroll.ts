@@ -1,4 +1,4 @@
-import { ownerDb, sql, type Db } from '@lampstand/db';
+import { refreshStatistics, sql, type Db } from '@lampstand/db';
 import type { RawBuilder } from 'kysely';
 import type { NewEvent } from '../../schemas/events.js';
 import { recordEvents, personOf } from '../events/record.js';
@@ -129,24 +129,16 @@ export async function enrollInJourney(
     const enrolled = await enrollCandidates(trx, j, d, candidates, { now });
     return { enrolled, skipped: asked - enrolled };
   });
-  if (result.enrolled >= ANALYZE_AFTER) await refreshEnrollmentStatistics(db);
+  if (result.enrolled >= ANALYZE_AFTER) await refreshStatistics(db, ['journey_enrollments']);
   return result;
 }
 
-/** People enrolled at once from which the enrolments' statistics are refreshed at once. */
-const ANALYZE_AFTER = 1000;
-
 /**
- * After a large enrolment (a list of 100,000): ANALYZE the enrolments (as their owner; the
- * application's role may not), as a large import does for the contacts. Until autovacuum gets to it
- * (a minute or so later), the statistics still describe the table before the enrolment, and the
- * runner's claim of due enrolments was planned for a handful of rows: it read and sorted every due
- * enrolment to take 500 (~100 ms a claim, `pnpm bench:journeys`), where the index hands them over in
- * order. Best effort: autovacuum does it anyway, so a failure here is not the enrolment's.
+ * People enrolled at once from which the enrolments' statistics are refreshed at once: until then
+ * the runner's claim of due enrolments was planned for the table before the enrolment, and read and
+ * sorted every due enrolment to take 500 (~100 ms a claim at 100,000, `pnpm bench:journeys`).
  */
-async function refreshEnrollmentStatistics(db: Db): Promise<void> {
-  await sql`analyze journey_enrollments`.execute(ownerDb(db)).catch(() => undefined);
-}
+const ANALYZE_AFTER = 1000;
 
 /**
  * 'Test this journey': one contact (or, with none, the account's own email address), whatever the
