@@ -17,6 +17,7 @@ import {
   createTwilioTransport,
   type SmsTransport,
   defaultDeliveryConfig,
+  Pacer,
   type DeliveryConfig,
   type EmailTransport,
   type JobQueue,
@@ -192,13 +193,16 @@ export async function startRuntime(
   const email = emailTransportFor(config, db);
   const sms = smsTransportFor(config, db);
   const delivery = await deliveryConfigFor(config, db, opts.delivery);
+  // One pacer per process, for everything in it that sends or moves journeys (only where it works).
+  const work = opts.work ?? config.runWorkers;
+  if (work && config.workerCpuPercent < 100 && !delivery.pacer)
+    delivery.pacer = new Pacer({ target: config.workerCpuPercent / 100 });
   const pages = {
     cache: new PublicPageCache(),
     hasher: new VisitorHasher(db),
     visits: new VisitRecorder(db, { onError: (err) => opts.log?.('visits not recorded', { err }) }),
   };
   const showUp = await showUpServicesFor(config, db);
-  const work = opts.work ?? config.runWorkers;
   const runner = await startJobs({
     connectionString: databaseUrl,
     deps: { db, email, sms, delivery, showUp },
@@ -251,6 +255,7 @@ export async function startRuntime(
       await journeys?.stop();
       await runner.stop();
       await email.close();
+      delivery.pacer?.close();
     },
   };
 }

@@ -40,6 +40,13 @@ export interface Config {
    * (docs/benchmarks.md, 'Journeys'); 0 keeps the worker at the API's priority.
    */
   workerNice: number;
+  /**
+   * WORKER_CPU_PERCENT (1–100, default 70; 100 when NODE_ENV is test): background sending and the
+   * journey runner slow down while the machine's cores are busier than this, leaving the rest to
+   * people's requests (packages/api's delivery/pacer.ts). 100 turns the pacing off: a worker alone
+   * on its machine never needs it.
+   */
+  workerCpuPercent: number;
   /** Row-level security (default on); `RLS=off` only in an emergency (docs/security.md). */
   rls: boolean;
   /** DB_POOL_MAX: connections per pool (the app has two: church and system); default 10. */
@@ -183,6 +190,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     runWorkers: env.RUN_WORKERS !== 'false' && env.RUN_WORKERS !== '0',
     workerNice: Math.min(19, intFrom(env.WORKER_NICE, 10, 'WORKER_NICE')),
+    workerCpuPercent: Math.min(
+      100,
+      Math.max(1, intFrom(env.WORKER_CPU_PERCENT, env.NODE_ENV === 'test' ? 100 : 70, 'WORKER_CPU_PERCENT')),
+    ),
     rls: env.RLS !== 'off',
     dbPoolMax: positiveOrUndefined(env.DB_POOL_MAX, 'DB_POOL_MAX'),
     emailSmtpUrl: env.EMAIL_SMTP_URL || undefined,

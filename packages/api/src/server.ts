@@ -21,6 +21,7 @@ export { acquireExportSlot, CHURCH_LIMITS, EXPORT_BUSY, IMPORT_BUSY } from './se
 export type { EmailTransport, EmailMessage } from './providers/email.js';
 export { createSmtpTransport, createOutboxTransport, withChurchSenders } from './providers/email.js';
 export { type DeliveryConfig, defaultDeliveryConfig } from './services/delivery/config.js';
+export { Pacer } from './services/delivery/pacer.js';
 export { CHANNELS, deliverCampaign, startScheduledCampaign, sweepCampaigns } from './services/delivery/campaigns.js';
 export type { DeliveryDeps } from './services/delivery/channels.js';
 export { deliverPlannerRequests, longDate, shortTime } from './services/service-planner/request-channel.js';

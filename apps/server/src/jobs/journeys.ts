@@ -47,6 +47,7 @@ export function startJourneyWorker(deps: DeliveryDeps & { db: Db }, log: JobLog)
       now,
       leaseSeconds: deps.config.claimLeaseSeconds,
       unverifiedDailyRecipients: deps.config.unverifiedDailyRecipients,
+      pacer: deps.config.pacer,
       onQueued: (journeyIds) => ask(journeyIds, false),
     });
     await ask(result.journeysToDeliver, true);

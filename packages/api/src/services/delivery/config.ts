@@ -1,3 +1,5 @@
+import type { Pacer } from './pacer.js';
+
 /** Settings of the sending engine, from the server's configuration. */
 export interface DeliveryConfig {
   /** Where recipients reach the app: tracking, unsubscribe links. */
@@ -37,6 +39,8 @@ export interface DeliveryConfig {
   clock?: () => Date;
   /** Let social-post webhooks reach loopback and private addresses (local receivers, tests). */
   socialWebhookAllowPrivate?: boolean;
+  /** Paces background sends and journey moves by how busy the machine is (pacer.ts); none: unpaced. */
+  pacer?: Pacer;
   /** Outgoing webhooks: plain http allowed (development and tests), and how far they reach. */
   webhooks?: { allowHttp: boolean; reach: 'public' | 'loopback' | 'private' };
 }

@@ -5,6 +5,7 @@ import { registerUser } from '../auth/register-user.js';
 import { defaultDeliveryConfig, type DeliveryConfig } from './config.js';
 import { runDeliveries, type ChannelDriver, type Delivery } from './engine.js';
 import { sendingCampaignWith } from './test-deps.js';
+import type { Pacer } from './pacer.js';
 
 const { db } = await freshDatabase();
 const church = await registerUser(db, {
@@ -136,5 +137,41 @@ describe('runDeliveries across workers', () => {
     expect(late.sent).toBe(1);
     expect(new Set([...slow.sent, ...other.sent]).size).toBe(12);
     expect(new Set(await statuses(campaignId))).toEqual(new Set(['sent']));
+  });
+});
+
+describe('runDeliveries: recording and pacing', () => {
+  it('marks messages accepted within the linger sent in one write, not one a message (group commit)', async () => {
+    const campaignId = await campaignOf(20);
+    const { driver, sent } = recordingDriver({ concurrency: 20 });
+    // Every message in flight at once; the provider accepts one every 2 ms (over about 40 ms).
+    const send = driver.send.bind(driver);
+    let t0 = 0;
+    let n = 0;
+    driver.send = async (c, d) => {
+      t0 ||= Date.now();
+      const at = t0 + 2 * n++;
+      await new Promise((r) => setTimeout(r, Math.max(0, at - Date.now())));
+      return send(c, d);
+    };
+    const result = await runDeliveries(db, driver, campaignId, config);
+    expect(result.sent).toBe(20);
+    expect(sent).toHaveLength(20);
+    // sent_at is now(), the time of the write's transaction: one value a write. Without the linger
+    // each write took the one or two accepted during the write before it (about 20 writes).
+    const writes = await sql<{ n: number }>`
+      select count(distinct sent_at)::int as n from deliveries where campaign_id = ${campaignId}`.execute(db);
+    expect(writes.rows[0]!.n).toBeGreaterThan(0);
+    expect(writes.rows[0]!.n).toBeLessThanOrEqual(6);
+  });
+
+  it("sends at the pacer's pace", async () => {
+    const campaignId = await campaignOf(10);
+    const { driver, sent } = recordingDriver({ concurrency: 4 });
+    const turns: number[] = [];
+    const pacer = { take: (units = 1) => Promise.resolve(void turns.push(units)) } as unknown as Pacer;
+    await runDeliveries(db, driver, campaignId, { ...config, pacer });
+    expect(sent).toHaveLength(10);
+    expect(turns).toEqual(Array.from({ length: 10 }, () => 1));
   });
 });

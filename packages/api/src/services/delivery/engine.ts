@@ -81,7 +81,9 @@ export async function runDeliveries<C>(
   const sendNext = async () => {
     const claimed = await claims.next();
     if (!claimed) return null;
-    // The rate slot is taken when this send can start at once: no queue between the two.
+    // Its turn at the machine's pace (pacer.ts), then the provider's rate slot, taken when this
+    // send can start at once: no queue between the two.
+    await config.pacer?.take();
     if (driver.ratePerSecond) await takeRateSlot(db, `${driver.channel}`, driver.ratePerSecond);
     // Fencing: a claim older than half its lease is renewed first, or skipped if another worker
     // took it over meanwhile; no send starts on a claim that may have run out.
@@ -343,12 +345,19 @@ function claimQueue<C>(db: Db, driver: ChannelDriver<C>, campaignId: number, con
 
 /**
  * Accepted deliveries are marked sent in batches, group-commit style, one recorder per process
- * (per `db`) shared by every delivery job in it: an UPDATE starts as soon as a message is
- * accepted, and everything accepted while it runs goes into the next one. A message thus waits
- * at most about two round trips between the provider's acceptance and its record (the window in
- * which a crash resends it), and there is one write per round trip instead of one per message.
- * Fenced by the claim: a delivery another worker took over is left to it.
+ * (per `db`) shared by every delivery job in it: a write takes everything accepted in the
+ * `RECORD_LINGER_MS` since the oldest of them (or `RECORD_BATCH` rows, when that many come first),
+ * and what is accepted while it runs waits for the next. Without the linger, a worker sending
+ * about a thousand messages a second wrote one transaction (the church's event lock, an event
+ * insert, a commit) for every one or two messages, since each write found only what arrived
+ * during the one before: 60,000 transactions for 100,000 messages, most of PostgreSQL's work per
+ * message (`pnpm bench:journeys`, docs/benchmarks.md). A message thus waits at most the linger
+ * plus about two round trips between the provider's acceptance and its record (the window in
+ * which a crash resends it). Fenced by the claim: a delivery another worker took over is left to it.
  */
+const RECORD_LINGER_MS = 25;
+const RECORD_BATCH = 500;
+
 const recorders = new WeakMap<Db, SentRecorder>();
 
 interface SentRecorder {
@@ -365,15 +374,18 @@ function sentRecorder(db: Db): SentRecorder {
     claimedAt: Date;
     providerMessageId: string;
     event: NewEvent;
+    /** performance.now() when it was accepted. */
+    at: number;
     done: (recorded: boolean) => void;
     fail: (err: unknown) => void;
   }
-  let pending: Row[] = [];
+  const pending: Row[] = [];
   let busy = false;
   const drain = async () => {
     while (pending.length > 0) {
-      const rows = pending;
-      pending = [];
+      const linger = RECORD_LINGER_MS - (performance.now() - pending[0]!.at);
+      if (pending.length < RECORD_BATCH && linger > 0) await new Promise((r) => setTimeout(r, linger));
+      const rows = pending.splice(0, RECORD_BATCH);
       try {
         // The sends and their events (`email.sent`, `sms.sent`) commit together, as the system.
         const ids = await withActor({ kind: 'system', id: null }, () =>
@@ -410,12 +422,13 @@ function sentRecorder(db: Db): SentRecorder {
           claimedAt: delivery.claimedAt!,
           providerMessageId,
           event,
+          at: performance.now(),
           done,
           fail,
         });
         if (busy) return;
         busy = true;
-        setImmediate(() => void drain());
+        void drain();
       });
     },
   };

@@ -13,6 +13,7 @@ import { AppError } from '../../errors.js';
 import { takeDailyAllowance, UNVERIFIED_DAILY_RECIPIENTS } from '../delivery/daily-limit.js';
 import { loadVersion, stepById, type JourneyDefinition } from './definitions.js';
 import { localDate, nextWeekdayAt, quietHoursEnd } from './time.js';
+import type { Pacer } from '../delivery/pacer.js';
 
 /**
  * The journey runner (issue 29 §6): workers claim due enrolments (`next_run_at <= now`) with FOR
@@ -44,6 +45,8 @@ export interface RunnerOptions {
    * their delivery jobs at once, so sending starts while the runner is still moving the rest.
    */
   onQueued?: (journeyIds: Set<number>) => Promise<void>;
+  /** The process's pacer (delivery/pacer.ts): a group of visits takes a turn for each visit. */
+  pacer?: Pacer;
 }
 
 export interface RunResult {
@@ -154,6 +157,7 @@ export async function runDueEnrollments(db: Db, opts: RunnerOptions): Promise<Ru
     const workers = Array.from({ length: Math.min(opts.concurrency ?? 4, groups.length) }, async () => {
       while (next < groups.length) {
         const group = groups[next++]!;
+        await opts.pacer?.take(group.length);
         const outcome = await moveGroup(db, cache, group, opts).catch(() => isolate(db, cache, group, opts));
         result.moved += outcome.moved;
         for (const id of outcome.journeys) result.journeysToDeliver.add(id);
