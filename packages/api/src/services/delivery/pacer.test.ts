@@ -39,7 +39,7 @@ describe('Pacer', () => {
     const m = fakeMachine();
     const pacer = new Pacer({ target: 0.7, intervalMs: 0, cpu: m.cpu, now: m.now, sleep: m.sleep });
     for (let i = 0; i < 500; i++) await pacer.take(); // 500 in 250 ms: 2,000 a second
-    m.interval(250, 0.95);
+    m.interval(250, 0.9);
     pacer.adjust();
     expect(pacer.pace).toBe(1500);
     const t0 = m.state.now;
@@ -53,16 +53,23 @@ describe('Pacer', () => {
     expect(m.state.now - t1).toBeCloseTo(1000 / 1500 + (250 * 1000) / 1500, 6);
   });
 
+  it('halves when the cores are full (they say nothing of how far over they are)', async () => {
+    const m = fakeMachine();
+    const pacer = new Pacer({ target: 0.7, intervalMs: 0, cpu: m.cpu, now: m.now, sleep: m.sleep });
+    for (let i = 0; i < 2000; i++) await pacer.take(); // 8,000 a second
+    m.interval(250, 0.97);
+    pacer.adjust();
+    expect(pacer.pace).toBe(4000);
+    for (let i = 0; i < 500; i++) await pacer.take();
+    m.interval(250, 0.8);
+    pacer.adjust();
+    // 500 over the 124.75 ms their turns took plus the 250 ms interval (about 1,334 a second), less a quarter.
+    expect(pacer.pace).toBeCloseTo((500 / (499 / 4000 + 0.25)) * 0.75, 6);
+  });
+
   it('never stops background work altogether, and does not slow down for cores busy with others', async () => {
     const m = fakeMachine();
-    const pacer = new Pacer({
-      target: 0.7,
-      intervalMs: 0,
-      minPerSecond: 20,
-      cpu: m.cpu,
-      now: m.now,
-      sleep: m.sleep,
-    });
+    const pacer = new Pacer({ target: 0.7, intervalMs: 0, cpu: m.cpu, now: m.now, sleep: m.sleep });
     // Busy cores, nothing of ours: the pace stays.
     m.interval(250, 1);
     pacer.adjust();
@@ -72,7 +79,8 @@ describe('Pacer', () => {
       m.interval(250, 1);
       pacer.adjust();
     }
-    expect(pacer.pace).toBe(20);
+    // The floor: 100 a second, however long the cores stay busy.
+    expect(pacer.pace).toBe(100);
   });
 
   it('speeds up again when the cores are free, and lifts the limit once it is far above what is asked', async () => {
@@ -91,7 +99,7 @@ describe('Pacer', () => {
     m.interval(250, 0.3);
     pacer.adjust();
     expect(pacer.pace).toBeCloseTo(875, 6);
-    // Nothing asked any more: the limit goes once it is four times what is asked (the minimum, 20/s).
+    // Nothing asked any more: the limit goes once it is four times what is asked (or the floor, 100/s).
     for (let round = 0; round < 40 && pacer.pace !== Infinity; round++) {
       m.interval(250, 0.1);
       pacer.adjust();

@@ -26,7 +26,10 @@ export interface PacerOptions {
   cpu?: () => CpuTimes;
   /** How often the cores are read and the pace adjusted. */
   intervalMs?: number;
-  /** The slowest pace: background work never stops altogether. */
+  /**
+   * The slowest pace (default 100 a second): background work never stops altogether, even on a
+   * machine kept busy by work that is not ours (a container reads its host's cores).
+   */
   minPerSecond?: number;
   /** Monotonic milliseconds (tests give their own). */
   now?: () => number;
@@ -42,7 +45,8 @@ export interface PacerOptions {
  * priority (and Linux's autogroups share the cores between sessions before `nice` counts), so a
  * worker sending flat out took the cores from another church's requests (docs/benchmarks.md,
  * 'Journeys'). The pacer reads the cores every `intervalMs`: while they are busier than `target`,
- * the pace falls to three quarters of what was taken in that interval; while they are well below
+ * the pace falls to three quarters of what was taken in that interval (to half while they are
+ * full); while they are well below
  * it, the pace rises by a sixth each interval, and once it is far above what is asked for, the
  * limit is lifted. Each unit of work takes its turn at the pace (`take`). One pacer per process,
  * shared by everything that sends or moves; each process paces itself, all of them reading the
@@ -66,7 +70,7 @@ export class Pacer {
     this.cpu = opts.cpu ?? machineCpuTimes;
     this.now = opts.now ?? (() => performance.now());
     this.sleep = opts.sleep ?? ((ms) => new Promise((r) => setTimeout(r, ms)));
-    this.minPerSecond = opts.minPerSecond ?? 20;
+    this.minPerSecond = opts.minPerSecond ?? 100;
     this.last = this.cpu();
     this.lastTick = this.now();
     const interval = opts.intervalMs ?? 250;
@@ -105,7 +109,10 @@ export class Pacer {
     if (busy > this.opts.target) {
       // Nothing of ours ran: the cores are someone else's, and slowing down would not help them.
       if (taken === 0) return;
-      this.perSecond = Math.max(this.minPerSecond, Math.min(this.perSecond, taken) * 0.75);
+      // Full cores say nothing of how far over they are: halve (a burst's first second, which
+      // people's requests feel, is over sooner); else by a quarter.
+      const cut = busy >= 0.95 ? 0.5 : 0.75;
+      this.perSecond = Math.max(this.minPerSecond, Math.min(this.perSecond, taken) * cut);
       this.nextAt = Math.max(this.nextAt, now);
     } else if (busy < this.opts.target * 0.9 && this.perSecond !== Infinity) {
       this.perSecond *= 7 / 6;
