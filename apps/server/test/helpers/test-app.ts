@@ -1,4 +1,4 @@
-import { afterAll } from 'vitest';
+import { afterAll, onTestFinished } from 'vitest';
 import { createFreshDatabase } from '@lampstand/db/test/fresh-db';
 import type { Db } from '@lampstand/db';
 import { loadConfig, type Config } from '../../src/config.js';
@@ -59,7 +59,17 @@ export async function startAppOn(
     await runtime.close();
     await tdb.drop();
   };
-  if (registerAfterAll) afterAll(stop);
+  if (registerAfterAll) {
+    // An app started inside a test stops when that test ends: a file-level hook registered while a
+    // test runs never ran, so such apps (their pollers, their database) outlived their file in the
+    // worker process, which runs the next files (isolate: false).
+    try {
+      onTestFinished(stop);
+    } catch {
+      // Not inside a test (vitest says so): at the end of the file.
+      afterAll(stop);
+    }
+  }
   return { url, databaseUrl: tdb.url, db: tdb.db, server, runtime, deps: runtime.deps, stop };
 }
 
