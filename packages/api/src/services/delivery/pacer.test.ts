@@ -4,16 +4,18 @@ import { Pacer, machineCpuTimes, type CpuTimes } from './pacer.js';
 /** A machine whose cores' busy share the test sets for each interval, and a clock the test moves. */
 function fakeMachine() {
   const state = { busy: 0, total: 0, now: 0, slept: [] as number[] };
+  const cpu = (): CpuTimes => ({ busy: state.busy, total: state.total });
+  const now = () => state.now;
+  /** Sleeping moves the clock (the test runs one unit at a time). */
+  const sleep = (ms: number) => {
+    state.slept.push(ms);
+    state.now += ms;
+    return Promise.resolve();
+  };
   return {
     state,
-    cpu: (): CpuTimes => ({ busy: state.busy, total: state.total }),
-    now: () => state.now,
-    /** Sleeping moves the clock (the test runs one unit at a time). */
-    sleep: (ms: number) => {
-      state.slept.push(ms);
-      state.now += ms;
-      return Promise.resolve();
-    },
+    /** A pacer aiming at 70% of this machine, adjusted when the test says. */
+    pacer: () => new Pacer({ target: 0.7, intervalMs: 0, cpu, now, sleep }),
     /** An interval of `ms` in which the cores were `share` busy. */
     interval(ms: number, share: number) {
       state.now += ms;
@@ -26,7 +28,7 @@ function fakeMachine() {
 describe('Pacer', () => {
   it('lets work through unpaced while the cores are below the target', async () => {
     const m = fakeMachine();
-    const pacer = new Pacer({ target: 0.7, intervalMs: 0, cpu: m.cpu, now: m.now, sleep: m.sleep });
+    const pacer = m.pacer();
     for (let i = 0; i < 1000; i++) await pacer.take();
     m.interval(250, 0.5);
     pacer.adjust();
@@ -37,7 +39,7 @@ describe('Pacer', () => {
 
   it('slows to three quarters of what it took while the cores are over the target, then spaces the units', async () => {
     const m = fakeMachine();
-    const pacer = new Pacer({ target: 0.7, intervalMs: 0, cpu: m.cpu, now: m.now, sleep: m.sleep });
+    const pacer = m.pacer();
     for (let i = 0; i < 500; i++) await pacer.take(); // 500 in 250 ms: 2,000 a second
     m.interval(250, 0.9);
     pacer.adjust();
@@ -55,7 +57,7 @@ describe('Pacer', () => {
 
   it('halves when the cores are full (they say nothing of how far over they are)', async () => {
     const m = fakeMachine();
-    const pacer = new Pacer({ target: 0.7, intervalMs: 0, cpu: m.cpu, now: m.now, sleep: m.sleep });
+    const pacer = m.pacer();
     for (let i = 0; i < 2000; i++) await pacer.take(); // 8,000 a second
     m.interval(250, 0.97);
     pacer.adjust();
@@ -69,7 +71,7 @@ describe('Pacer', () => {
 
   it('never stops background work altogether, and does not slow down for cores busy with others', async () => {
     const m = fakeMachine();
-    const pacer = new Pacer({ target: 0.7, intervalMs: 0, cpu: m.cpu, now: m.now, sleep: m.sleep });
+    const pacer = m.pacer();
     // Busy cores, nothing of ours: the pace stays.
     m.interval(250, 1);
     pacer.adjust();
@@ -85,7 +87,7 @@ describe('Pacer', () => {
 
   it('speeds up again when the cores are free, and lifts the limit once it is far above what is asked', async () => {
     const m = fakeMachine();
-    const pacer = new Pacer({ target: 0.7, intervalMs: 0, cpu: m.cpu, now: m.now, sleep: m.sleep });
+    const pacer = m.pacer();
     for (let i = 0; i < 250; i++) await pacer.take();
     m.interval(250, 0.9);
     pacer.adjust();

@@ -46,11 +46,10 @@ export interface PacerOptions {
  * worker sending flat out took the cores from another church's requests (docs/benchmarks.md,
  * 'Journeys'). The pacer reads the cores every `intervalMs`: while they are busier than `target`,
  * the pace falls to three quarters of what was taken in that interval (to half while they are
- * full); while they are well below
- * it, the pace rises by a sixth each interval, and once it is far above what is asked for, the
- * limit is lifted. Each unit of work takes its turn at the pace (`take`). One pacer per process,
- * shared by everything that sends or moves; each process paces itself, all of them reading the
- * same cores.
+ * full); while they are well below it, the pace rises by a sixth each interval, and once it is far
+ * above what is asked for, the limit is lifted. Each unit of work takes its turn at the pace
+ * (`take`). One pacer per process, shared by everything that sends or moves; each process paces
+ * itself, all of them reading the same cores.
  */
 export class Pacer {
   /** Units a second; Infinity: no limit. */
