@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { keyringFrom, secretKeyInDataDir, TEST_SECRETS_KEY, useKeyring } from '@lampstand/db';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 
@@ -22,6 +23,14 @@ export interface Config {
   embeddedPgPort: number;
   /** At least 32 characters; unset means one kept in the database (shared by every instance). */
   sessionSecret?: string;
+  /**
+   * The key stored secrets are sealed with (`SECRETS_KEY`, 32 bytes as base64 or hex; issue 43 §5):
+   * unset, the embedded default and development keep one in `DATA_DIR/secrets-key`; production with
+   * `DATABASE_URL` must set it. `SECRETS_KEY_PREVIOUS` (comma-separated) still opens values sealed
+   * before a rotation; they are re-sealed under the new key at start.
+   */
+  secretsKey: string;
+  secretsKeyPrevious: string[];
   /** Where people reach the app (links in emails, QR codes). */
   publicUrl: string;
   /** The built web app (apps/web/dist); served when it exists. */
@@ -161,6 +170,9 @@ export interface Config {
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const port = intFrom(env.PORT, 3000, 'PORT');
   const dataDir = path.resolve(repoRoot, env.DATA_DIR || './.data');
+  const secretsKey = secretsKeyFrom(env, dataDir);
+  const secretsKeyPrevious = listFrom(env.SECRETS_KEY_PREVIOUS) ?? [];
+  keyringFrom(secretsKey, secretsKeyPrevious); // refused at start when malformed, naming the variable
   if (env.SESSION_SECRET && env.SESSION_SECRET.length < 32) {
     throw new Error('SESSION_SECRET must be at least 32 characters long');
   }
@@ -180,6 +192,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     dataDir,
     embeddedPgPort: intFrom(env.EMBEDDED_PG_PORT, 54329, 'EMBEDDED_PG_PORT'),
     sessionSecret: env.SESSION_SECRET || undefined,
+    secretsKey,
+    secretsKeyPrevious,
     publicUrl: (env.PUBLIC_URL || `http://localhost:${port}`).replace(/\/$/, ''),
     webDist: path.resolve(repoRoot, env.WEB_DIST || 'apps/web/dist'),
     trustProxy: trustProxyFrom(env.TRUST_PROXY),
@@ -275,6 +289,22 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       ? env.FIRST_ACCOUNT_ADMIN === 'true' || env.FIRST_ACCOUNT_ADMIN === '1'
       : !env.DATABASE_URL,
   };
+}
+
+function secretsKeyFrom(env: NodeJS.ProcessEnv, dataDir: string): string {
+  if (env.SECRETS_KEY) return env.SECRETS_KEY;
+  if (env.NODE_ENV === 'test') return TEST_SECRETS_KEY;
+  if (env.DATABASE_URL && env.NODE_ENV === 'production') {
+    throw new Error(
+      'SECRETS_KEY must be set in production with DATABASE_URL: 32 random bytes as base64 (openssl rand -base64 32), the same for every instance',
+    );
+  }
+  return secretKeyInDataDir(dataDir);
+}
+
+/** Make the configured keys this process's keyring (the server, worker and CLIs, at start). */
+export function installKeyring(config: Pick<Config, 'secretsKey' | 'secretsKeyPrevious'>): void {
+  useKeyring(keyringFrom(config.secretsKey, config.secretsKeyPrevious));
 }
 
 const isOn = (v: string | undefined) => v === 'true' || v === '1';
