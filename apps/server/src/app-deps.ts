@@ -188,6 +188,11 @@ export async function startRuntime(
     pollingIntervalSeconds?: number;
     delivery?: Partial<DeliveryConfig>;
     log?: JobLog;
+    /**
+     * pg-boss's connection: the tables' owner when the app logs in as its own role (it creates its
+     * schema and a table per queue; issue 43 §6). Default `databaseUrl`.
+     */
+    queueUrl?: string;
   } = {},
 ): Promise<AppRuntime> {
   installKeyring(config);
@@ -205,7 +210,7 @@ export async function startRuntime(
   };
   const showUp = await showUpServicesFor(config, db);
   const runner = await startJobs({
-    connectionString: databaseUrl,
+    connectionString: opts.queueUrl ?? databaseUrl,
     deps: { db, email, sms, delivery, showUp },
     work,
     pollingIntervalSeconds: opts.pollingIntervalSeconds,

@@ -11,6 +11,7 @@ export {
   refreshStatistics,
   scopedDb,
   rlsStatus,
+  rowSecurity,
   databaseKey,
   readDb,
   primaryDb,

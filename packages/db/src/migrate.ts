@@ -13,16 +13,19 @@ import { forgetAppRole, ownerDb } from './tenancy.js';
  * also covers kysely creating its own migration tables, outside its migration lock, and the role's
  * grants) makes the others wait, and they then find nothing to do.
  */
-export async function migrateToLatest(db: Db): Promise<MigrationResultSet> {
+export async function migrateToLatest(
+  db: Db,
+  roleOptions: Parameters<typeof ensureAppRole>[1] = {},
+): Promise<MigrationResultSet> {
   const owner = ownerDb(db);
   const migrator = new Migrator({
     db: owner,
     provider: { getMigrations: async () => migrations },
   });
-  const result = await withStartupLock(db, async () => {
+  const result = await withStartupLock(owner, async () => {
     const r = await migrator.migrateToLatest();
     if (!r.error) {
-      await ensureAppRole(owner);
+      await ensureAppRole(owner, roleOptions);
       // Secrets written in clear by an older instance, or sealed under a rotated-out key.
       await resealSecrets(rawSql(owner));
     }

@@ -5,6 +5,7 @@ const config = loadConfig();
 installKeyring(config);
 const database = await connectDatabase({
   databaseUrl: config.databaseUrl,
+  databaseOwnerUrl: config.databaseOwnerUrl,
   dataDir: config.dataDir,
   embeddedPort: config.embeddedPgPort,
   migrate: false,
