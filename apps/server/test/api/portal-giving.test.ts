@@ -135,6 +135,16 @@ describe("the portal's My giving", () => {
     expect((await recurring(mine)).frequency).toBe('monthly');
     expect((await post('frequency', { frequency: 'daily' })).status).toBe(400);
 
+    // Issue 43 §10: a staff-only fund is neither offered nor accepted, and its name never shown.
+    const staffOnly = (await grace.client.post('/api/funds', { name: 'Pastor Discretionary', isPublic: false }))
+      .body as { id: number };
+    expect((await member.get(`${base}/giving`)).text).not.toContain('Pastor Discretionary');
+    const hidden = await post('lines', { fund: [String(staffOnly.id)], amount: ['40.00'] });
+    expect(hidden.status).toBe(404);
+    expect(hidden.text).not.toContain('Pastor Discretionary');
+    expect((await recurring(mine)).lines).toEqual([expect.objectContaining({ fundId: general.id, amountCents: 3000 })]);
+    expect((await member.get(`${base}/giving`)).text).not.toContain('Pastor Discretionary');
+
     // A cancel asks first.
     const ask = await member.get(`${base}/giving/recurring/${mine}/cancel`);
     expect(ask.status).toBe(200);

@@ -340,14 +340,16 @@ export async function exportSchedules(db: Db, tenantId: number, input: z.output<
 }
 
 /**
- * Change a recurring gift (staff, or the donor through the portal later): status active / paused
+ * Change a recurring gift (staff, or the donor through the portal): status active / paused
  * (with a date to resume) / cancelled, frequency, lines (funds and amounts), next date. PATCH:
- * unsent fields keep their values; the fee is worked out again from the new amount.
+ * unsent fields keep their values; the fee is worked out again from the new amount. The donor
+ * (`by: 'donor'`) may choose only the church's public funds, as on the giving page; staff any.
  */
 export async function updateSchedule(
   deps: { db: Db; cardFee: CardFee; now?: () => Date },
   tenantId: number,
   input: z.output<typeof updateScheduleSchema>,
+  options: { by: 'staff' | 'donor' } = { by: 'staff' },
 ): Promise<ScheduleOut> {
   const now = deps.now?.() ?? new Date();
   await deps.db.transaction().execute(async (trx) => {
@@ -395,7 +397,10 @@ export async function updateSchedule(
       set.nextDate = input.nextDate;
     }
     if (input.lines) {
-      await giftFunds(trx, tenantId, { fundIds: input.lines.map((l) => l.fundId), publicOnly: false });
+      await giftFunds(trx, tenantId, {
+        fundIds: input.lines.map((l) => l.fundId),
+        publicOnly: options.by === 'donor',
+      });
       const amount = input.lines.reduce((sum, l) => sum + l.amountCents, 0);
       set.amountCents = amount;
       set.feeCents = s.coverFees ? coverFeeCents(amount, deps.cardFee) : 0;
