@@ -13,13 +13,14 @@ import {
   type prepareGiftSchema,
   type preparedGiftSchema,
 } from '../../schemas/giving.js';
+import { MAX_CHARGE_CENTS } from '../../schemas/show-up-values.js';
 import type { NewEvent } from '../../schemas/events.js';
 import { personOf, PUBLIC_ACTOR, recordEvents } from '../events/record.js';
 import { eventSource } from '../sources/labels.js';
 import { splitName } from '../landing-pages/signups.js';
 import { churchAccount, givingBlock, parseSource } from '../show-up/donations.js';
 import { giftFunds } from './funds.js';
-import { firstChargeDate } from './dates.js';
+import { firstChargeDate, lastStartDate } from './dates.js';
 
 type PrepareInput = z.output<typeof prepareGiftSchema>;
 type Prepared = z.input<typeof preparedGiftSchema>;
@@ -35,6 +36,10 @@ export interface GivingDeps {
 }
 
 export const CHURCH_NOT_FOUND = 'Church not found';
+
+/** A charge over the card processor's maximum because of the covered fees, said with both figures. */
+export const tooLargeWithFees = (totalCents: number) =>
+  `With the fees covered the gift is ${formatCents(totalCents)}, more than ${formatCents(MAX_CHARGE_CENTS)}, the most one card payment can be`;
 
 /** The church of a public handle (the giving page's and prepare's). */
 export async function churchOfHandle(db: Db, handle: string) {
@@ -103,6 +108,7 @@ export async function prepareGift(deps: GivingDeps, input: PrepareInput): Promis
   const today = dateIn(now, church.timeZone);
   const startDate = input.startDate ?? today;
   if (startDate < today) throw badRequest('Start date cannot be in the past', 'startDate');
+  if (startDate > lastStartDate(today)) throw badRequest('Start date must be within a year from today', 'startDate');
   if (input.frequency === 'one_time' && startDate !== today) {
     throw badRequest('A one-time gift is given today: leave the start date empty', 'startDate');
   }
@@ -115,6 +121,7 @@ export async function prepareGift(deps: GivingDeps, input: PrepareInput): Promis
   }
   const feeCents = input.coverFees ? coverFeeCents(linesCents, deps.cardFee) : 0;
   const totalCents = linesCents + feeCents;
+  if (totalCents > MAX_CHARGE_CENTS) throw badRequest(tooLargeWithFees(totalCents), 'coverFees');
   const source = parseSource(input.source);
   const idempotencyKey = input.idempotencyKey ?? crypto.randomUUID();
   const address = cleanAddress(input.donor.address);

@@ -17,9 +17,10 @@ import {
   type updateScheduleSchema,
 } from '../../schemas/giving.js';
 import { recordEvents } from '../events/record.js';
-import { completeGift, dateIn, destinationFor, frequencyLabel, giftEvent } from './gifts.js';
+import { completeGift, dateIn, destinationFor, frequencyLabel, giftEvent, tooLargeWithFees } from './gifts.js';
 import { giftFunds } from './funds.js';
-import { nextChargeDate } from './dates.js';
+import { lastStartDate, nextChargeDate } from './dates.js';
+import { MAX_CHARGE_CENTS } from '../../schemas/show-up-values.js';
 
 // ---- Charging due schedules
 
@@ -394,6 +395,9 @@ export async function updateSchedule(
     if (input.frequency) set.frequency = input.frequency;
     if (input.nextDate) {
       if (input.nextDate < today) throw badRequest('Next date cannot be in the past', 'nextDate');
+      if (input.nextDate > lastStartDate(today)) {
+        throw badRequest('Next date must be within a year from today', 'nextDate');
+      }
       set.nextDate = input.nextDate;
     }
     if (input.lines) {
@@ -404,6 +408,9 @@ export async function updateSchedule(
       const amount = input.lines.reduce((sum, l) => sum + l.amountCents, 0);
       set.amountCents = amount;
       set.feeCents = s.coverFees ? coverFeeCents(amount, deps.cardFee) : 0;
+      if (amount + set.feeCents > MAX_CHARGE_CENTS) {
+        throw badRequest(tooLargeWithFees(amount + set.feeCents), 'lines');
+      }
       await trx.deleteFrom('giftScheduleLines').where('scheduleId', '=', s.id).execute();
       await trx
         .insertInto('giftScheduleLines')
