@@ -374,6 +374,67 @@ describe('members portal: my details', () => {
     expect(queue.find((q) => q.contactId === c.id)?.changes.email.to).toBe(newEmail);
   });
 
+  // Issue 43 §9: the email link alone once sent the new phone to staff unconfirmed.
+  it('a new email and a new phone together are each confirmed on itself before staff see them', async () => {
+    const inQueue = async (contactId: number) =>
+      ((await grace.client.get('/api/profile-updates')).body as { contactId: number; changes: any }[]).find(
+        (q) => q.contactId === contactId,
+      );
+    const textedCode = async (to: string) => {
+      const sms = await app.db
+        .selectFrom('outboxMessages')
+        .select('text')
+        .where('channel', '=', 'sms')
+        .where('toAddress', '=', to)
+        .orderBy('id', 'desc')
+        .executeTakeFirstOrThrow();
+      return /\d{6}/.exec(sms.text ?? '')![0];
+    };
+    const emailLink = (to: string) => linkInOutbox(app.db, to, /http:\/\/\S+\/c\/grace-city\/me\/confirm\/[\w-]+/);
+
+    // The email's link first, then the phone's code.
+    const a = await addContact(grace.client, { email: uniqueEmail(), phone: '0411111111' });
+    const memberA = await signIn(a.email!);
+    const formA = await detailsForm(memberA, a);
+    const newEmailA = uniqueEmail();
+    const proposed = await memberA.post(`${base}/details/${a.id}`, { ...formA, email: newEmailA, phone: '0422222222' });
+    expect(proposed.status, proposed.text).toBe(303);
+    const both = (await memberA.get(`${base}/details`)).text;
+    expect(both).toContain('Please confirm your new email address: we have sent you a link.');
+    expect(both).toContain('Enter the 6-digit code we texted to your new number');
+    expect(await inQueue(a.id)).toBeUndefined();
+    expect((await new Member(app.url).post(new URL(await emailLink(newEmailA)).pathname)).status).toBe(200);
+    // The email is confirmed, the phone is not: staff still do not see it, nothing is applied.
+    expect(await inQueue(a.id)).toBeUndefined();
+    const phoneOnly = (await memberA.get(`${base}/details`)).text;
+    expect(phoneOnly).not.toContain('Please confirm your new email address');
+    const confirmA = /action="([^"]+\/confirm-phone\/\d+)"/.exec(phoneOnly)![1]!;
+    expect((await memberA.post(confirmA, { csrf: formA.csrf, code: await textedCode('+61422222222') })).status).toBe(
+      303,
+    );
+    expect((await inQueue(a.id))?.changes).toEqual({
+      email: { from: a.email, to: newEmailA },
+      phone: { from: '0411111111', to: '0422222222' },
+    });
+
+    // The phone's code first, then the email's link.
+    const b = await addContact(grace.client, { email: uniqueEmail(), phone: '0433333333' });
+    const memberB = await signIn(b.email!);
+    const formB = await detailsForm(memberB, b);
+    const newEmailB = uniqueEmail();
+    await memberB.post(`${base}/details/${b.id}`, { ...formB, email: newEmailB, phone: '0444444444' });
+    const confirmB = /action="([^"]+\/confirm-phone\/\d+)"/.exec((await memberB.get(`${base}/details`)).text)![1]!;
+    expect((await memberB.post(confirmB, { csrf: formB.csrf, code: await textedCode('+61444444444') })).status).toBe(
+      303,
+    );
+    expect(await inQueue(b.id)).toBeUndefined();
+    expect((await memberB.get(`${base}/details`)).text).toContain(
+      'Please confirm your new email address: we have sent you a link.',
+    );
+    expect((await new Member(app.url).post(new URL(await emailLink(newEmailB)).pathname)).status).toBe(200);
+    expect((await inQueue(b.id))?.changes.phone.to).toBe('0444444444');
+  });
+
   it('10 proposals an hour a person', async () => {
     const c = await addContact(grace.client, { email: uniqueEmail() });
     const member = await signIn(c.email!);

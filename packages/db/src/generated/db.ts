@@ -738,6 +738,7 @@ export interface ProfileUpdateProposals {
   decidedAt: Date | null;
   decidedBy: number | null;
   id: Generated<number>;
+  phoneCodeHash: string | null;
   status: Generated<'unconfirmed' | 'pending' | 'approved' | 'rejected'>;
   userId: number;
 }
