@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { chargeDueSchedules } from '../helpers/giving.js';
+import { chargeDueSchedules, statementRunDone } from '../helpers/giving.js';
 import { HttpClient, registerChurch, startTestApp } from '../helpers/test-app.js';
 import { giveHandle, linkInOutbox, Member } from '../helpers/portal.js';
 
@@ -158,14 +158,7 @@ describe("the portal's My giving", () => {
   });
 
   it("lists the donor's statements and downloads their own PDF only", async () => {
-    const run = await grace.client.post('/api/giving/statements', { from: today, to: today });
-    expect(run.status, run.text).toBe(202);
-    await expect
-      .poll(async () => (await grace.client.get(`/api/giving/statements/${run.body.id}`)).body.status, {
-        timeout: 60_000,
-        interval: 250,
-      })
-      .toBe('done');
+    await statementRunDone(grace.client, { from: today, to: today });
     const member = await signIn('lydia-portal@example.org');
     const page = await member.get(`${base}/giving`);
     const ids = [...page.text.matchAll(/\/giving\/statements\/(\d+)/g)].map((m) => Number(m[1]));

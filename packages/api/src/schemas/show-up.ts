@@ -350,7 +350,7 @@ export const donationReceiptInfoSchema = z.object({
   isAnonymous: z.boolean(),
   projectId: z.number().int(),
   projectTitle: z.string(),
-  status: z.enum(['pending', 'completed', 'failed', 'refunded']),
+  status: z.enum(['pending', 'completed', 'failed', 'refunded', 'disputed']),
   receiptUrl: z.string().nullable(),
 });
 
@@ -387,7 +387,7 @@ export const ownerDonationSchema = z.object({
   donorEmail: z.string().nullable(),
   isAnonymous: z.boolean(),
   message: z.string().nullable(),
-  status: z.enum(['pending', 'completed', 'failed', 'refunded']),
+  status: z.enum(['pending', 'completed', 'failed', 'refunded', 'disputed']),
   failureReason: z.string().nullable(),
   source: donationSourceSchema.nullable(),
 });

@@ -320,13 +320,13 @@ export async function donorContact(
   tenantId: number,
   donor: { name: string | null; email: string | null; address: PostalAddress | null },
 ): Promise<{
-  contact: { id: number; firstName: string; lastName: string; email: string | null } | null;
+  contact: { id: number; firstName: string; lastName: string; email: string | null; phone: string | null } | null;
   created: NewEvent | null;
 }> {
   if (!donor.email) return { contact: null, created: null };
   const existing = await trx
     .selectFrom('contacts')
-    .select(['id', 'firstName', 'lastName', 'email'])
+    .select(['id', 'firstName', 'lastName', 'email', 'phone'])
     .where('userId', '=', tenantId)
     .where('emailLower', '=', donor.email.toLowerCase())
     .orderBy('id')
@@ -354,7 +354,7 @@ export async function donorContact(
       emailConsentSource: 'giving',
       smsConsent: 'unsubscribed',
     })
-    .returning(['id', 'firstName', 'lastName', 'email'])
+    .returning(['id', 'firstName', 'lastName', 'email', 'phone'])
     .executeTakeFirstOrThrow();
   return {
     contact: row,
@@ -364,7 +364,10 @@ export async function donorContact(
 
 type GiftRow = Row<'gifts'>;
 
-/** A church gift's `donation.*` event: its fund lines, the donor, the source (as named now). */
+/**
+ * The one builder of `donation.*` events (issue 43): a gift's fund lines, its project when a line
+ * goes to a Show Up project's fund, the donor, the source (as named now).
+ */
 export async function giftEvent(
   trx: Db,
   gift: Pick<
@@ -380,7 +383,7 @@ export async function giftEvent(
     | 'frequency'
     | 'scheduleId'
   >,
-  contact: { id: number; firstName: string; lastName: string; email: string | null } | null,
+  contact: { id: number; firstName: string; lastName: string; email: string | null; phone?: string | null } | null,
   what:
     | { type: 'donation.succeeded' }
     | { type: 'donation.refunded' }
@@ -392,7 +395,8 @@ export async function giftEvent(
     trx
       .selectFrom('giftLines as l')
       .innerJoin('funds as f', 'f.id', 'l.fundId')
-      .select(['f.id', 'f.name', 'l.amountCents'])
+      .leftJoin('showUpProjects as p', 'p.id', 'f.projectId')
+      .select(['f.id', 'f.name', 'l.amountCents', 'p.id as projectId', 'p.title as projectTitle'])
       .where('l.giftId', '=', gift.id)
       .orderBy('l.id')
       .execute(),
@@ -405,8 +409,10 @@ export async function giftEvent(
     : gift.donorName || gift.donorEmail
       ? { name: gift.donorName || gift.donorEmail!, email: gift.donorEmail }
       : undefined;
+  const project = lines.find((l) => l.projectId !== null);
   const common = {
     person,
+    ...(project ? { project: { id: project.projectId!, name: project.projectTitle! } } : {}),
     donationId: gift.id,
     gift: { id: gift.id, frequency: gift.frequency as Frequency, scheduleId: gift.scheduleId },
     funds: lines.map((l) => ({ fund: { id: l.id, name: l.name }, amountCents: l.amountCents })),
