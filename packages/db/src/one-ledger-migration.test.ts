@@ -108,6 +108,16 @@ describe('migration 0102: one ledger', () => {
       select user_id, 'donation.succeeded', jsonb_build_object('donationId', id), 'public'
         from show_up_donations where status = 'completed'`.execute(owner);
 
+    // A receipt still queued (pg-boss's table, as far as this migration reads it) names the Show Up id.
+    await sql`create schema pgboss`.execute(owner);
+    await sql`create table pgboss.job (id serial, name text, state text, data jsonb)`.execute(owner);
+    const firstId = (await rows(sql`select min(id) as id from show_up_donations`))[0]!.id as number;
+    await sql`insert into pgboss.job (name, state, data)
+              values ('donation-receipt', 'retry', jsonb_build_object('donationId', ${firstId}::int)),
+                     ('donation-receipt', 'completed', jsonb_build_object('donationId', ${firstId}::int))`.execute(
+      owner,
+    );
+
     const before = {
       byChurch: await rows(sql`select user_id as key, count(*)::int as n, sum(amount_cents)::text as cents
                                  from show_up_donations group by 1 order by 1`),
@@ -152,6 +162,13 @@ describe('migration 0102: one ledger', () => {
     expect(after.byProjectStatus).toEqual(before.byProjectStatus);
     expect(after.rows).toEqual(before.rows);
     expect(after.events).toEqual(before.events);
+
+    // The queued receipt now names the gift; a finished job is left as it was.
+    const gift = (await rows(sql`select id from gifts where show_up_donation_id = ${firstId}`))[0]!.id;
+    expect(await rows(sql`select state, data from pgboss.job order by id`)).toEqual([
+      { state: 'retry', data: { donationId: gift } },
+      { state: 'completed', data: { donationId: firstId } },
+    ]);
 
     // Each project owns one fund named after it (a church fund 'General' and a project 'General'
     // live side by side), not offered on the giving page.

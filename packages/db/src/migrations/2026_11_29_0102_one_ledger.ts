@@ -10,7 +10,8 @@ import { sql, type Kysely } from 'kysely';
 // (docs/decisions.md, issue 43). Every donation moves to `gifts` with its amount, status, failure,
 // Stripe ids, source, receipt token and times; its id is kept as `gifts.show_up_donation_id` (the
 // receipt number printed on its receipt, the donationId of its events and of its PaymentIntent's
-// metadata). Its events stay in the event log as they were. A donor who completed a gift and has
+// metadata); a receipt job still queued is pointed at the gift. Its events stay in the event log
+// as they were. A donor who completed a gift and has
 // no contact gets one, as a gift made now would (a statement is a contact's), not subscribed to
 // anything. Then the table goes, and with it the project's stored totals: the raised amount and
 // supporters are read from the ledger.
@@ -78,6 +79,17 @@ export async function up(db: Kysely<any>): Promise<void> {
       join show_up_donations d on d.id = g.show_up_donation_id
       join funds f on f.project_id = d.project_id
      order by g.id`.execute(db);
+
+  // A receipt still to send names its donation by the Show Up id: it now names the gift.
+  await sql`
+    do $$ begin
+      if to_regclass('pgboss.job') is not null then
+        update pgboss.job j set data = jsonb_build_object('donationId', g.id)
+          from gifts g
+         where j.name = 'donation-receipt' and j.state in ('created', 'retry', 'active')
+           and g.show_up_donation_id = (j.data->>'donationId')::int;
+      end if;
+    end $$`.execute(db);
 
   await sql`drop table show_up_donations`.execute(db);
   await sql`alter table show_up_projects drop column raised_amount, drop column donations_count`.execute(db);
