@@ -447,6 +447,33 @@ describe('members portal: my details', () => {
   });
 });
 
+describe('members portal: a new phone where no text can be sent (issue 43 §9)', () => {
+  it('is refused naming why, and nothing goes to staff unconfirmed', async () => {
+    const quiet = await startTestApp({}, { smsFromNumber: '' });
+    const church = await registerChurch(quiet.url, 'Quiet Church');
+    await giveHandle(quiet.db, church.user.id, 'quiet-church');
+    const c = await addContact(church.client, { email: uniqueEmail(), phone: '0411111111' });
+    const member = new Member(quiet.url);
+    expect((await member.post('/c/quiet-church/me/sign-in', { address: c.email! })).status).toBe(200);
+    const link = await linkInOutbox(quiet.db, c.email!, /http:\/\/\S+\/c\/quiet-church\/me\/link\/[\w-]+/);
+    expect((await member.post(new URL(link).pathname)).status).toBe(303);
+    const page = await member.get('/c/quiet-church/me/details');
+    const csrf = /name="csrf" value="([^"]+)"/.exec(page.text)![1]!;
+    const res = await member.post(`/c/quiet-church/me/details/${c.id}`, {
+      csrf,
+      firstName: c.firstName,
+      lastName: c.lastName,
+      email: c.email!,
+      phone: '0422222222',
+      address: '',
+      dateOfBirth: '',
+    });
+    expect(res.status).toBe(400);
+    expect(res.text).toContain('A new phone number is confirmed by a text, and this church cannot send texts yet.');
+    expect((await church.client.get('/api/profile-updates')).body).toEqual([]);
+  });
+});
+
 describe('members portal: the campaign email footer', () => {
   it("'Manage your subscriptions' signs in as that contact only", async () => {
     const email = uniqueEmail();
