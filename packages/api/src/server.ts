@@ -83,7 +83,7 @@ export {
   referrerHost,
   resolveShortLink,
 } from './services/qr-codes/short-links.js';
-export { publicProjectSummary } from './services/show-up/projects.js';
+export { projectTotals, publicProjectSummary } from './services/show-up/projects.js';
 export type { ShowUpServices } from './services/show-up/config.js';
 export { DEFAULT_MAP_ATTRIBUTION, DEFAULT_MAP_TILE_URL } from './services/show-up/config.js';
 export type { PaymentsProvider } from './providers/payments.js';

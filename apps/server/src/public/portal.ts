@@ -405,6 +405,8 @@ export async function portalRoutes(app: FastifyInstance, opts: { deps: AppDeps; 
           id: w.id,
           status: w.status,
           fields: Object.keys(w.changes),
+          awaitingEmail: !!w.awaitingEmail,
+          awaitingPhone: !!w.awaitingPhone,
         }));
         return override?.id === person.id
           ? { person, waiting, values: override.values, errors: override.errors }

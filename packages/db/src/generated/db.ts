@@ -403,6 +403,7 @@ export interface Funds {
   id: Generated<number>;
   isPublic: Generated<boolean>;
   name: string;
+  projectId: number | null;
   status: Generated<'active' | 'archived'>;
   updatedAt: Generated<Date>;
   userId: number;
@@ -451,15 +452,19 @@ export interface Gifts {
   goodsServicesCents: number | null;
   id: Generated<number>;
   idempotencyKey: string;
+  isAnonymous: Generated<boolean>;
   isDemo: Generated<boolean>;
   method: Generated<'card' | 'cash' | 'check' | 'other'>;
   note: string | null;
   platformFeeCents: Generated<number>;
   receiptSentAt: Date | null;
   receiptToken: string;
+  receiptUrl: string | null;
   refundedAt: Date | null;
   reversalReason: string | null;
   scheduleId: number | null;
+  showNote: Generated<boolean>;
+  showUpDonationId: number | null;
   sourceId: number | null;
   sourceKind: 'qr' | 'link' | 'email' | 'sms' | 'page' | null;
   status: Generated<'pending' | 'completed' | 'failed' | 'refunded' | 'disputed'>;
@@ -738,6 +743,7 @@ export interface ProfileUpdateProposals {
   decidedAt: Date | null;
   decidedBy: number | null;
   id: Generated<number>;
+  phoneCodeHash: string | null;
   status: Generated<'unconfirmed' | 'pending' | 'approved' | 'rejected'>;
   userId: number;
 }
@@ -923,38 +929,6 @@ export interface Sessions {
   sid: string;
 }
 
-export interface ShowUpDonations {
-  amount: number;
-  amountCents: number;
-  completedAt: Date | null;
-  createdAt: Generated<Date>;
-  currency: Generated<string>;
-  donorEmail: string | null;
-  donorName: string | null;
-  failureReason: string | null;
-  id: Generated<number>;
-  idempotencyKey: string;
-  isAnonymous: Generated<boolean>;
-  isDemo: Generated<boolean>;
-  message: string | null;
-  platformFeeCents: Generated<number>;
-  projectId: number;
-  receiptSentAt: Date | null;
-  receiptToken: string;
-  receiptUrl: string | null;
-  refundedAt: Date | null;
-  showMessage: Generated<boolean>;
-  sourceId: number | null;
-  sourceKind: 'qr' | 'link' | 'email' | 'sms' | 'page' | null;
-  status: Generated<'pending' | 'completed' | 'failed' | 'refunded'>;
-  stripeAccountId: string | null;
-  stripeClientSecret: string | null;
-  stripeCustomerId: string | null;
-  stripePaymentId: string | null;
-  updatedAt: Generated<Date>;
-  userId: number;
-}
-
 export interface ShowUpProjects {
   category: Generated<string>;
   contactEmail: string;
@@ -964,7 +938,6 @@ export interface ShowUpProjects {
   coverUploadId: number | null;
   createdAt: Generated<Date>;
   description: string;
-  donationsCount: Generated<number>;
   endDate: string | null;
   id: Generated<number>;
   images: ColumnType<ShowUpImage[], string | undefined, string>;
@@ -972,7 +945,6 @@ export interface ShowUpProjects {
   location: string;
   longitude: number | null;
   organizationName: string;
-  raisedAmount: Generated<number>;
   shortDescription: string;
   startDate: Generated<string>;
   status: Generated<string>;
@@ -1321,7 +1293,6 @@ export interface DB {
   servicePlanTemplates: ServicePlanTemplates;
   serviceTeams: ServiceTeams;
   sessions: Sessions;
-  showUpDonations: ShowUpDonations;
   showUpProjects: ShowUpProjects;
   showUpUpdates: ShowUpUpdates;
   smsCampaigns: SmsCampaigns;
