@@ -104,7 +104,11 @@ export interface ChurchSettings {
   defaultCountryCode: Generated<string>;
   eventRetentionDays: Generated<number>;
   postalAddress: string | null;
+  smsAccountSid: string | null;
+  smsAuthToken: string | null;
   smsFromNumber: string | null;
+  smsMessagingServiceSid: string | null;
+  smsNumberCheckedAt: Date | null;
   taxId: string | null;
   timeZone: Generated<string>;
   updatedAt: Generated<Date>;
@@ -1014,9 +1018,11 @@ export interface SmsInboundMessages {
   body: string;
   createdAt: Generated<Date>;
   fromNumber: string;
+  heldAt: Date | null;
   id: Generated<number>;
   keyword: string | null;
   messageSid: string;
+  messagingServiceSid: string | null;
   processedAt: Date | null;
   toNumber: string;
 }
@@ -1039,6 +1045,16 @@ export interface SmsQuickReplies {
   id: Generated<number>;
   title: string;
   userId: number;
+}
+
+export interface SmsSharedRoutes {
+  askedAt: Generated<Date>;
+  chosenAt: Date | null;
+  chosenChurchId: number | null;
+  offeredChurchIds: number[];
+  phoneE164: string;
+  question: string;
+  questionSentAt: Date | null;
 }
 
 export interface SocialPosts {
@@ -1328,6 +1344,7 @@ export interface DB {
   smsInboundMessages: SmsInboundMessages;
   smsKeywords: SmsKeywords;
   smsQuickReplies: SmsQuickReplies;
+  smsSharedRoutes: SmsSharedRoutes;
   socialPosts: SocialPosts;
   socialSettings: SocialSettings;
   songs: Songs;
