@@ -335,8 +335,8 @@ async function processTexts(trx: Db, texts: StoredText[], platformNumber: string
     if (reserved && route.reached) {
       // STOP on the shared number stops every church's texts to the person (`applyReserved`).
       const consentChurches = await applyReserved(trx, text, reserved, route);
-      const churchIds = [...new Set([...consentChurches, ...route.candidates.map((c) => c.churchId)])];
-      route.churches = route.own ? route.churches : route.candidates.map((c) => c.churchId);
+      if (!route.own) route.churches = route.candidates.map((c) => c.churchId);
+      const churchIds = [...new Set([...consentChurches, ...route.churches])];
       replies.set(text.id, await reservedReply(trx, reserved, churchIds));
     } else if (route.reached && !route.own) {
       // The shared number: one church per conversation (issue 43 §4).
