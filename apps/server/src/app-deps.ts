@@ -34,7 +34,7 @@ import {
   type PublicLimits,
 } from '@lampstand/api/server';
 import { getOrCreateSetting, randomSecret, type Db } from '@lampstand/db';
-import type { Config } from './config.js';
+import { installKeyring, type Config } from './config.js';
 import { startJobs, type JobRunner } from './jobs/queue.js';
 import { startWebhookWorker, type WebhookRunner } from './jobs/webhooks.js';
 import { startJourneyWorker } from './jobs/journeys.js';
@@ -198,6 +198,7 @@ export async function startRuntime(
     log?: JobLog;
   } = {},
 ): Promise<AppRuntime> {
+  installKeyring(config);
   const email = emailTransportFor(config, db);
   const sms = smsTransportFor(config, db);
   const delivery = await deliveryConfigFor(config, db, opts.delivery);

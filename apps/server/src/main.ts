@@ -1,11 +1,12 @@
 import { connectDatabase, rlsStatus } from '@lampstand/db';
-import { loadConfig } from './config.js';
+import { installKeyring, loadConfig } from './config.js';
 import { createLogger, jobLog } from './logger.js';
 import { createServer } from './server.js';
 import { startRuntime } from './app-deps.js';
 
 async function main(): Promise<void> {
   const config = loadConfig();
+  installKeyring(config);
   const log = (line: string) => console.log(line);
   if (!config.databaseUrl) log(`[lampstand] No DATABASE_URL: starting embedded PostgreSQL (data in ${config.dataDir})`);
   const database = await connectDatabase({

@@ -1,12 +1,13 @@
 import os from 'node:os';
 import { connectDatabase } from '@lampstand/db';
-import { loadConfig } from './config.js';
+import { installKeyring, loadConfig } from './config.js';
 import { createLogger, jobLog } from './logger.js';
 import { startRuntime } from './app-deps.js';
 
 /** Background workers alone, no HTTP: run as many as you like, on any machine that reaches the database. */
 async function main(): Promise<void> {
   const config = loadConfig();
+  installKeyring(config);
   if (!config.databaseUrl) {
     throw new Error('pnpm worker needs DATABASE_URL (the embedded database belongs to the app process)');
   }

@@ -3,6 +3,8 @@ import type { Db } from './client.js';
 import { migrations } from './migrations/index.js';
 import { ensureAppRole } from './app-role.js';
 import { withStartupLock } from './startup-lock.js';
+import { resealSecrets } from './secrets.js';
+import { rawSql } from './raw-sql.js';
 import { forgetAppRole, ownerDb } from './tenancy.js';
 
 /**
@@ -19,7 +21,11 @@ export async function migrateToLatest(db: Db): Promise<MigrationResultSet> {
   });
   const result = await withStartupLock(db, async () => {
     const r = await migrator.migrateToLatest();
-    if (!r.error) await ensureAppRole(owner);
+    if (!r.error) {
+      await ensureAppRole(owner);
+      // Secrets written in clear by an older instance, or sealed under a rotated-out key.
+      await resealSecrets(rawSql(owner));
+    }
     return r;
   });
   if (result.error) {

@@ -1,7 +1,8 @@
 import { connectDatabase } from '@lampstand/db';
-import { loadConfig } from '../config.js';
+import { installKeyring, loadConfig } from '../config.js';
 
 const config = loadConfig();
+installKeyring(config);
 const database = await connectDatabase({
   databaseUrl: config.databaseUrl,
   dataDir: config.dataDir,

@@ -1,5 +1,4 @@
-import { bypassDb, sql, type Db } from '@lampstand/db';
-import { openSecret, sealSecret } from './sealed-temp.js';
+import { bypassDb, openSecret, sealSecret, sql, type Db } from '@lampstand/db';
 import type { z } from 'zod';
 import { badRequest, conflict } from '../../errors.js';
 import type { smsNumberSchema, updateSmsNumberSchema } from '../../schemas/sms-number.js';

@@ -1,6 +1,6 @@
 import http from 'node:http';
 import https from 'node:https';
-import { sql, type Db } from '@lampstand/db';
+import { openSecret, sql, type Db } from '@lampstand/db';
 import {
   OutboundError,
   UNREACHABLE_MESSAGE,
@@ -114,8 +114,10 @@ export async function claimDeliveries(db: Db, limit: number, leaseSeconds: numbe
   const now = new Date();
   return rows.map((r) => {
     const ep = endpointById.get(r.endpointId)!;
-    const secrets = [ep.secret];
-    if (ep.previousSecret && ep.previousSecretUntil && ep.previousSecretUntil > now) secrets.push(ep.previousSecret);
+    const secrets = [openSecret(ep.secret)];
+    if (ep.previousSecret && ep.previousSecretUntil && ep.previousSecretUntil > now) {
+      secrets.push(openSecret(ep.previousSecret));
+    }
     const event = r.eventId === null ? null : eventById.get(r.eventId);
     let body: string | null = null;
     if (event) {
