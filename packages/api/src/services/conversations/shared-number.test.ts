@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { sql } from '@lampstand/db';
 import { freshDatabase } from '@lampstand/db/test/fresh-db';
 import { registerUser } from '../auth/register-user.js';
 import type { SmsMessage, SmsTransport } from '../../providers/sms.js';
@@ -65,6 +66,37 @@ describe('SharedNumberRouter', () => {
     await decide(phone, 'Hi', both, at(1));
     expect(await decide(phone, '1', both, at(2))).toEqual({ kind: 'answer', churchId: grace });
     expect(await decide(phone, 'Hi', [texted(hope, T)], at(3))).toEqual({ kind: 'reach', churchId: hope });
+  });
+});
+
+describe('two workers with texts of the same person', () => {
+  it('one asks; the other waits for it and holds the text without asking again', async () => {
+    const phone = '+61412999004';
+    const both = [texted(grace, T), texted(hope, T)];
+    const locks = async (granted: boolean) =>
+      (
+        await sql<{ n: number }>`select count(*)::int as n from pg_locks
+          where locktype = 'advisory' and granted = ${granted}
+            and database = (select oid from pg_database where datname = current_database())`.execute(db)
+      ).rows[0]!.n;
+    const until = async (ok: () => Promise<boolean>) => {
+      while (!(await ok())) await new Promise((r) => setTimeout(r, 20));
+    };
+    let release = () => {};
+    const open = new Promise<void>((r) => (release = r));
+    const first = db.transaction().execute(async (trx) => {
+      const router = await SharedNumberRouter.load(trx, [phone], T);
+      const decision = router.decide(phone, 'Hi from one', both);
+      await router.save();
+      await open;
+      return decision;
+    });
+    await until(async () => (await locks(true)) > 0);
+    const second = decide(phone, 'Hi from two', both, T);
+    await until(async () => (await locks(false)) > 0);
+    release();
+    expect(await first).toEqual({ kind: 'hold', ask: [grace, hope] });
+    expect(await second).toEqual({ kind: 'hold', ask: null });
   });
 });
 

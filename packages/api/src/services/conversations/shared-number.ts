@@ -1,4 +1,4 @@
-import type { Db } from '@lampstand/db';
+import { sql, type Db } from '@lampstand/db';
 import type { SmsTransport } from '../../providers/sms.js';
 
 /** How long after a church last texted a number its replies to the shared platform number reach it. */
@@ -51,15 +51,21 @@ export class SharedNumberRouter {
     private readonly now: Date,
   ) {}
 
-  /** The routes of these people, locked for the rest of the transaction. */
+  /**
+   * The routes of these people, locked for the rest of the transaction: each person's transaction
+   * lock first (in one order, so two workers cannot deadlock), so that two workers with texts of the
+   * same person, one with no route yet, cannot both ask the question; then their rows.
+   */
   static async load(trx: Db, phones: string[], now = new Date()): Promise<SharedNumberRouter> {
     const router = new SharedNumberRouter(trx, now);
     if (phones.length === 0) return router;
+    const people = [...new Set(phones)].sort();
+    await sql`select pg_advisory_xact_lock(hashtextextended('sms_shared_route:' || p, 0))
+              from unnest(${people}::text[]) as p`.execute(trx);
     const rows = await trx
       .selectFrom('smsSharedRoutes')
       .select(['phoneE164', 'offeredChurchIds', 'askedAt', 'chosenChurchId', 'chosenAt'])
-      .where('phoneE164', 'in', [...new Set(phones)])
-      .forUpdate()
+      .where('phoneE164', 'in', people)
       .execute();
     for (const p of phones) router.routes.set(p, null);
     for (const r of rows)
