@@ -52,15 +52,6 @@ async function person(church: Church, phone: string, firstName = 'Pat') {
   if (res.status !== 201) throw new Error(`adding a contact failed: ${res.text}`);
   return res.body as { id: number };
 }
-async function until<T>(read: () => Promise<T>, ok: (v: T) => boolean): Promise<T> {
-  const start = Date.now();
-  for (;;) {
-    const v = await read();
-    if (ok(v)) return v;
-    if (Date.now() - start > 15_000) throw new Error(`gave up waiting: ${JSON.stringify(v)}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
 /** The church sends a campaign text to the person (a contact on a list of their own), and it is sent. */
 async function campaignTo(church: Church, contactId: number, content = 'See you Sunday') {
   const list = (await church.client.post('/api/contact-lists', { name: `L${++n}`, type: 'sms' })).body;
@@ -69,10 +60,9 @@ async function campaignTo(church: Church, contactId: number, content = 'See you 
     await church.client.post('/api/sms-campaigns', { name: `C${n}`, content, status: 'ready', listIds: [list.id] })
   ).body;
   expect((await church.client.post(`/api/sms-campaigns/${campaign.id}/send`)).status).toBe(200);
-  await until(
-    async () => (await church.client.get(`/api/sms-campaigns/${campaign.id}`)).body.status,
-    (s) => s === 'sent',
-  );
+  await expect
+    .poll(async () => (await church.client.get(`/api/sms-campaigns/${campaign.id}`)).body.status, { timeout: 15_000 })
+    .toBe('sent');
 }
 /** A text POSTed as Twilio would, signed with `signWith`, then the intake job run until done. */
 async function text(params: Record<string, string>, signWith = TOKEN) {
@@ -91,6 +81,11 @@ async function thread(church: Church, phone: string): Promise<string[] | null> {
   return messages.filter((m) => m.direction === 'inbound').map((m) => m.body);
 }
 const sentTo = (phone: string) => twilio.requests.filter((r) => r.To === phone);
+/** What the local Twilio peer was asked to send with this body, once it has been (the engine sends in the background). */
+async function sentWith(phone: string, body: string) {
+  await expect.poll(() => sentTo(phone).some((r) => r.Body === body), { timeout: 15_000 }).toBe(true);
+  return sentTo(phone).find((r) => r.Body === body)!;
+}
 
 describe('the shared number: one church per conversation', () => {
   it("the reproduction: B sees nothing of A's reply, B's keyword is refused, JOINA joins no list of B's", async () => {
@@ -276,10 +271,7 @@ describe('Settings → Texting: a church of its own number', () => {
     expect(await thread(hope, phone)).toBeNull();
     const members = (await grace.client.get(`/api/contact-lists/${youth.id}/contacts`)).body;
     expect(JSON.stringify(members)).toContain(phone);
-    const reply = await until(
-      async () => sentTo(phone).find((r) => r.Body === 'Welcome to Grace A youth'),
-      (r) => r !== undefined,
-    );
+    const reply = await sentWith(phone, 'Welcome to Grace A youth');
     expect(reply).toMatchObject({ From: GRACE_NUMBER, account: GRACE_SID });
 
     // A staff reply in the conversation goes from Grace's number too; its status callback,
@@ -288,12 +280,9 @@ describe('Settings → Texting: a church of its own number', () => {
       (await grace.client.get('/api/conversations')).body.conversations as { id: number; phone: string }[]
     ).find((c) => c.phone === phone)!;
     expect((await grace.client.post(`/api/conversations/${conv.id}/messages`, { body: 'Hi Ivy' })).status).toBe(201);
-    const staff = await until(
-      async () => sentTo(phone).find((r) => r.Body === 'Hi Ivy'),
-      (r) => r !== undefined,
-    );
+    const staff = await sentWith(phone, 'Hi Ivy');
     expect(staff).toMatchObject({ From: GRACE_NUMBER, account: GRACE_SID });
-    const status = { MessageSid: staff!.sid, MessageStatus: 'delivered', AccountSid: GRACE_SID };
+    const status = { MessageSid: staff.sid, MessageStatus: 'delivered', AccountSid: GRACE_SID };
     const post = (token: string) =>
       postAsTwilio(app, { publicUrl: PUBLIC_URL, path: '/api/sms/status', params: status, token });
     expect((await post(GRACE_TOKEN)).status).toBe(204);
