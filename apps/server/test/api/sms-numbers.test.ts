@@ -287,6 +287,13 @@ describe('Settings → Texting: a church of its own number', () => {
       postAsTwilio(app, { publicUrl: PUBLIC_URL, path: '/api/sms/status', params: status, token });
     expect((await post(GRACE_TOKEN)).status).toBe(204);
     expect((await post('not-a-token')).status).toBe(403);
+
+    // STOP from someone Grace does not know, to Grace's number: the answer names Grace.
+    const stop = await text(
+      { MessageSid: sid(), From: '+61412430099', To: GRACE_NUMBER, Body: 'STOP', AccountSid: GRACE_SID },
+      GRACE_TOKEN,
+    );
+    expect(stop.body).toContain('You are unsubscribed from Grace A texts');
   });
 
   it('a Messaging Service of its own: texts go through it, texts that came through it reach the church', async () => {
