@@ -15,6 +15,8 @@ import {
   createSmsOutboxTransport,
   createSmtpTransport,
   createTwilioTransport,
+  withChurchNumbers,
+  churchSmsNumber,
   type SmsTransport,
   defaultDeliveryConfig,
   Pacer,
@@ -97,6 +99,7 @@ export async function deliveryConfigFor(
     smsRatePerSecond: config.smsRatePerSecond,
     smsConcurrency: config.smsConcurrency,
     twilioAuthToken: config.twilioAccountSid ? config.twilioAuthToken : undefined,
+    twilioApiBaseUrl: config.twilioApiBaseUrl,
     ...(config.deliveryClaimLeaseSeconds ? { claimLeaseSeconds: config.deliveryClaimLeaseSeconds } : {}),
     ...(config.deliveryRetryBaseSeconds ? { retryBaseSeconds: config.deliveryRetryBaseSeconds } : {}),
     socialWebhookAllowPrivate: config.socialWebhookAllowPrivate,
@@ -122,15 +125,20 @@ export function emailTransportFor(config: Config, db: Db): EmailTransport {
   return withChurchSenders(transport, (userId) => churchSender(db, userId));
 }
 
-/** Twilio when TWILIO_ACCOUNT_SID and TWILIO_AUTH_TOKEN are set, else the local outbox. */
+/**
+ * Twilio when TWILIO_ACCOUNT_SID and TWILIO_AUTH_TOKEN are set, else the local outbox; a church
+ * with its own number (Settings → Texting) texts from it, through its own Twilio account.
+ */
 export function smsTransportFor(config: Config, db: Db): SmsTransport {
-  return config.twilioAccountSid && config.twilioAuthToken
-    ? createTwilioTransport({
-        accountSid: config.twilioAccountSid,
-        authToken: config.twilioAuthToken,
-        apiBaseUrl: config.twilioApiBaseUrl,
-      })
-    : createSmsOutboxTransport(db);
+  const platform =
+    config.twilioAccountSid && config.twilioAuthToken
+      ? createTwilioTransport({
+          accountSid: config.twilioAccountSid,
+          authToken: config.twilioAuthToken,
+          apiBaseUrl: config.twilioApiBaseUrl,
+        })
+      : createSmsOutboxTransport(db);
+  return withChurchNumbers(platform, (userId) => churchSmsNumber(db, userId), config.twilioApiBaseUrl);
 }
 
 /** An S3-compatible bucket when S3_BUCKET is set, else a folder under DATA_DIR served at /uploads/. */

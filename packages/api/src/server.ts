@@ -52,7 +52,9 @@ export {
   createSmsOutboxTransport,
   twilioSignature,
   validTwilioSignature,
+  withChurchNumbers,
 } from './providers/sms.js';
+export { churchSmsNumber, twilioWebhookTokens } from './services/settings/sms-number.js';
 export { withActor, PUBLIC_ACTOR } from './services/events/actor.js';
 export { deleteExpiredEvents } from './services/events/retention.js';
 export { compactContactCounts } from './services/contacts/counts.js';

@@ -143,6 +143,7 @@ export const SECRET_COLUMNS: readonly SecretColumn[] = [
   { table: 'webhook_endpoints', key: 'id', column: 'secret' },
   { table: 'webhook_endpoints', key: 'id', column: 'previous_secret' },
   { table: 'social_settings', key: 'user_id', column: 'webhook_secret' },
+  { table: 'church_settings', key: 'user_id', column: 'sms_auth_token' },
   {
     table: 'app_settings',
     key: 'key',

@@ -104,7 +104,11 @@ export interface ChurchSettings {
   defaultCountryCode: Generated<string>;
   eventRetentionDays: Generated<number>;
   postalAddress: string | null;
+  smsAccountSid: string | null;
+  smsAuthToken: string | null;
   smsFromNumber: string | null;
+  smsMessagingServiceSid: string | null;
+  smsNumberCheckedAt: Date | null;
   taxId: string | null;
   timeZone: Generated<string>;
   updatedAt: Generated<Date>;
@@ -986,9 +990,11 @@ export interface SmsInboundMessages {
   body: string;
   createdAt: Generated<Date>;
   fromNumber: string;
+  heldAt: Date | null;
   id: Generated<number>;
   keyword: string | null;
   messageSid: string;
+  messagingServiceSid: string | null;
   processedAt: Date | null;
   toNumber: string;
 }
@@ -1011,6 +1017,16 @@ export interface SmsQuickReplies {
   id: Generated<number>;
   title: string;
   userId: number;
+}
+
+export interface SmsSharedRoutes {
+  askedAt: Generated<Date>;
+  chosenAt: Date | null;
+  chosenChurchId: number | null;
+  offeredChurchIds: number[];
+  phoneE164: string;
+  question: string;
+  questionSentAt: Date | null;
 }
 
 export interface SocialPosts {
@@ -1299,6 +1315,7 @@ export interface DB {
   smsInboundMessages: SmsInboundMessages;
   smsKeywords: SmsKeywords;
   smsQuickReplies: SmsQuickReplies;
+  smsSharedRoutes: SmsSharedRoutes;
   socialPosts: SocialPosts;
   socialSettings: SocialSettings;
   songs: Songs;

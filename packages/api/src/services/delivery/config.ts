@@ -17,6 +17,8 @@ export interface DeliveryConfig {
   smsFromNumber: string;
   /** Validates Twilio's webhook signatures; undefined when Twilio is not configured. */
   twilioAuthToken?: string;
+  /** Twilio's API (TWILIO_API_BASE_URL; tests point it at a local peer): churches' own accounts. */
+  twilioApiBaseUrl?: string;
   /** The domain of campaign mail's VERP return path (bounces+<token>@…); default: PUBLIC_URL's host. */
   bounceDomain?: string;
   /** What a church's SPF record includes (EMAIL_SPF_INCLUDE; default spf.<bounce domain>). */
