@@ -29,6 +29,7 @@ export { deliverPlannerNotices } from './services/service-planner/notices.js';
 export { runPlannerDue, sendDueReminders } from './services/service-planner/reminders.js';
 export {
   acceptCover,
+  alreadyCoveredMessage,
   getCoverOffer,
   offerSwap,
   offerSwapFromPortal,

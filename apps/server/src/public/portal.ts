@@ -194,6 +194,9 @@ export async function portalRoutes(app: FastifyInstance, opts: { deps: AppDeps; 
         return await handler(req, reply, c, s);
       } catch (err) {
         if (err instanceof AppError && err.code === 'NOT_FOUND') return html(reply, 404, renderNotFound());
+        // An answer the slot no longer takes ('Already covered by …').
+        if (err instanceof AppError && err.code === 'CONFLICT')
+          return html(reply, 409, messagePage(view(c), err.message, err.message));
         if (err instanceof AppError && err.code === 'TOO_MANY_REQUESTS') {
           reply.header('retry-after', String(retryAfterOf(err) ?? 60));
           return html(reply, 429, messagePage(view(c), 'Please wait', err.message));
