@@ -82,8 +82,14 @@ export interface Config {
   /** The DNS server a sending domain's Verify asks (DNS_SERVER, e.g. 127.0.0.1:5353); default the system's. */
   dnsServer?: string;
   /**
+   * FEEDBACK_LOOP_SENDERS (comma-separated domains): the mailbox providers' feedback loops whose
+   * complaint reports the bounce receiver believes, when DKIM or SPF authenticates them; none: every
+   * complaint by mail is ignored.
+   */
+  feedbackLoopSenders: string[];
+  /**
    * Provider event webhooks (POST /api/email/events/{provider}): SES_SNS_TOPIC_ARNS (comma-separated;
-   * unset: any topic SNS signed), POSTMARK_WEBHOOK_USERNAME / POSTMARK_WEBHOOK_PASSWORD (unset: Postmark
+   * unset: SES refused), POSTMARK_WEBHOOK_USERNAME / POSTMARK_WEBHOOK_PASSWORD (unset: Postmark
    * refused); for tests, SNS_CERT_URL_PREFIXES (where SigningCertURL may point instead of AWS's SNS hosts)
    * and SNS_CERT_ALLOW_LOOPBACK.
    */
@@ -221,6 +227,7 @@ export function loadConfig(raw: NodeJS.ProcessEnv = process.env): Config {
     bounceDomain: env.BOUNCE_DOMAIN,
     emailSpfInclude: env.EMAIL_SPF_INCLUDE,
     dnsServer: env.DNS_SERVER,
+    feedbackLoopSenders: env.FEEDBACK_LOOP_SENDERS,
     emailEvents: {
       sesTopicArns: env.SES_SNS_TOPIC_ARNS.length ? env.SES_SNS_TOPIC_ARNS : undefined,
       postmarkAuth:

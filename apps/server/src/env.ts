@@ -160,6 +160,7 @@ export const envSchema = z.object({
   BOUNCE_DOMAIN: text,
   EMAIL_SPF_INCLUDE: text,
   DNS_SERVER: text,
+  FEEDBACK_LOOP_SENDERS: list,
   SES_SNS_TOPIC_ARNS: list,
   POSTMARK_WEBHOOK_USERNAME: text,
   POSTMARK_WEBHOOK_PASSWORD: text,

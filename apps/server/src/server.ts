@@ -285,6 +285,7 @@ export async function createServer(config: Config, deps: AppDeps): Promise<Serve
           port: config.bounceSmtpPort,
           host: config.host,
           log: (msg, fields) => app.log.info(fields ?? {}, msg),
+          feedbackLoop: { senders: config.feedbackLoopSenders, dnsServer: config.dnsServer },
         });
       const address = await app.listen({ port: config.port, host: config.host });
       const port = (app.server.address() as { port: number }).port;

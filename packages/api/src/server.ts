@@ -29,6 +29,7 @@ export { deliverPlannerNotices } from './services/service-planner/notices.js';
 export { runPlannerDue, sendDueReminders } from './services/service-planner/reminders.js';
 export {
   acceptCover,
+  alreadyCoveredMessage,
   getCoverOffer,
   offerSwap,
   offerSwapFromPortal,
@@ -61,6 +62,7 @@ export { compactContactCounts } from './services/contacts/counts.js';
 export { applySmsStatus } from './services/sms-campaigns/webhooks.js';
 export { processInboundTexts, receiveInboundSms } from './services/conversations/inbound.js';
 export { parseReport, verpToken, verpAddress } from './services/deliverability/reports.js';
+export { authenticatedFeedbackSender, type FeedbackLoopConfig } from './services/deliverability/feedback-auth.js';
 export { recordBounce } from './services/deliverability/suppressions.js';
 export { churchSender } from './services/deliverability/sending-domains.js';
 export {

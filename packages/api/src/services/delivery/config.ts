@@ -37,7 +37,11 @@ export interface DeliveryConfig {
   unverifiedDailyRecipients?: number;
   /** EMAIL_WARMUP: a new church's first week of email limited to 50, 100, 200, … a day (warmup.ts). */
   emailWarmup?: boolean;
-  /** The clock due deliveries and warm-up days are read on; the database's `now()` when absent (tests set one). */
+  /**
+   * The clock due deliveries, claims (their stamps, leases and age before a send) and warm-up days
+   * are read on; when absent the database's clock, and this process's monotonic clock for a claim's
+   * age (tests set one).
+   */
   clock?: () => Date;
   /** Let social-post webhooks reach loopback and private addresses (local receivers, tests). */
   socialWebhookAllowPrivate?: boolean;
