@@ -136,16 +136,27 @@ export async function requestPortalSignIn(
     });
   } else if (deps.smsFrom) {
     const code = String(crypto.randomInt(0, 1_000_000)).padStart(6, '0');
-    await db
-      .insertInto('portalSignInTokens')
-      .values({
-        userId: church.userId,
-        tokenHash: codeHash(church.userId, a.value, code),
-        kind: 'code',
-        address: a.value,
-        expiresAt,
-      })
-      .execute();
+    await db.transaction().execute(async (trx) => {
+      // A new code cancels the earlier ones of the address (issue 43 §11): only the newest works.
+      await trx
+        .updateTable('portalSignInTokens')
+        .set({ expiresAt: sql<Date>`least(expires_at, now())` })
+        .where('userId', '=', church.userId)
+        .where('address', '=', a.value)
+        .where('kind', '=', 'code')
+        .where('usedAt', 'is', null)
+        .execute();
+      await trx
+        .insertInto('portalSignInTokens')
+        .values({
+          userId: church.userId,
+          tokenHash: codeHash(church.userId, a.value, code),
+          kind: 'code',
+          address: a.value,
+          expiresAt,
+        })
+        .execute();
+    });
     await deps.sms.send({
       to: a.value,
       from: deps.smsFrom,
