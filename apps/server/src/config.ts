@@ -56,6 +56,8 @@ export interface Config {
   emailFrom: string;
   emailRatePerSecond?: number;
   emailConcurrency: number;
+  /** SMS_QUIET_HOURS (default on; off when NODE_ENV is test): texts that are not answers wait out 21:00–8:00. */
+  smsQuietHours: boolean;
   /** EMAIL_WARMUP: a new church's first week of email limited to 50, 100, 200, … a day (default off). */
   emailWarmup: boolean;
   /** The bounce receiver's SMTP port (BOUNCE_SMTP_PORT); unset: no receiver. 0 picks a free port. */
@@ -201,6 +203,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     emailRatePerSecond: positiveOrUndefined(env.EMAIL_RATE_PER_SECOND, 'EMAIL_RATE_PER_SECOND'),
     emailConcurrency: positiveOrUndefined(env.EMAIL_CONCURRENCY, 'EMAIL_CONCURRENCY') ?? 16,
     emailWarmup: isOn(env.EMAIL_WARMUP),
+    smsQuietHours: env.SMS_QUIET_HOURS ? isOn(env.SMS_QUIET_HOURS) : env.NODE_ENV !== 'test',
     bounceSmtpPort: env.BOUNCE_SMTP_PORT ? Number(env.BOUNCE_SMTP_PORT) : undefined,
     bounceDomain: env.BOUNCE_DOMAIN || undefined,
     emailSpfInclude: env.EMAIL_SPF_INCLUDE || undefined,

@@ -23,6 +23,7 @@ import { eventSource, sourceLabels } from '../sources/labels.js';
 import type { NewEvent } from '../../schemas/events.js';
 import { personOf, PUBLIC_ACTOR, recordEvent } from '../events/record.js';
 import { handleGiftStripeEvent, type GiftOutcome } from '../giving/stripe-events.js';
+import { DIRECT_SEND_RULES, mayContact } from '../delivery/contact-rule.js';
 
 type PrepareInput = z.output<typeof prepareDonationSchema>;
 
@@ -555,6 +556,14 @@ export async function sendDonationReceipt(deps: ReceiptDeps, donationId: number)
   if (!claimed) return;
   const f = await receiptFacts(deps.db, { donationId });
   if (!f || !f.donorEmail) return;
+  if (
+    !(await mayContact(deps.db, f.userId, {
+      channel: 'email',
+      address: f.donorEmail,
+      ...DIRECT_SEND_RULES['donor-payment'],
+    }))
+  )
+    return;
   const { lines } = receiptText(f);
   const html =
     `<h1 style="font-size:20px">Thank you for your gift to ${escapeHtml(f.projectTitle)}</h1>` +
