@@ -59,6 +59,7 @@ export interface CampaignRecipientUsage {
     | 'giving-statement'
     | 'conversation-digest'
     | 'task-notice'
+    | 'portal'
   >;
   recipients: number;
   userId: number;
@@ -298,6 +299,7 @@ export interface Deliveries {
     | 'giving-statement'
     | 'conversation-digest'
     | 'task-notice'
+    | 'portal'
   >;
   lastError: string | null;
   lastName: Generated<string>;
@@ -708,6 +710,15 @@ export interface OutboxMessages {
   text: string | null;
   toAddress: string;
   userId: number | null;
+}
+
+export interface PortalMessages {
+  createdAt: Generated<Date>;
+  deliveryId: number;
+  html: string | null;
+  subject: string | null;
+  text: string;
+  userId: number;
 }
 
 export interface PortalSessions {
@@ -1303,6 +1314,7 @@ export interface DB {
   marketingPackages: MarketingPackages;
   marketingTemplates: MarketingTemplates;
   outboxMessages: OutboxMessages;
+  portalMessages: PortalMessages;
   portalSessions: PortalSessions;
   portalSignInTokens: PortalSignInTokens;
   profileUpdateProposals: ProfileUpdateProposals;

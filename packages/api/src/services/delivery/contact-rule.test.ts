@@ -12,6 +12,7 @@ import { TASK_NOTICES } from '../journeys/task-notices.js';
 import { CONVERSATION_REPLIES } from '../conversations/reply-channel.js';
 import { CONVERSATION_DIGESTS } from '../conversations/digest.js';
 import { STATEMENT_DELIVERIES } from '../giving/statements.js';
+import { PORTAL_DELIVERIES } from '../portal/messages.js';
 
 const { db } = await freshDatabase();
 const church = await registerUser(db, {
@@ -40,6 +41,7 @@ const GROUPS: Record<DeliveryKind, DeliveryGroup> = {
   'conversation-reply': CONVERSATION_REPLIES,
   'conversation-digest': CONVERSATION_DIGESTS,
   'giving-statement': STATEMENT_DELIVERIES,
+  portal: PORTAL_DELIVERIES,
 };
 
 // The people: one suppressed address (a hard bounce), one person who unsubscribed from email,

@@ -52,6 +52,8 @@ export const DELIVERY_KIND_RULES: Record<DeliveryKind, KindRule> = {
   'conversation-digest': { purpose: 'operational' },
   'conversation-reply': { purpose: 'operational', answer: true },
   'giving-statement': { purpose: 'transactional' },
+  /** The members' portal: a sign-in link or code, a change's confirmation (asked for by the person). */
+  portal: { purpose: 'transactional', answer: true },
 };
 
 /** What a direct send (not a delivery) asks: its purpose per sender, named once. */
@@ -64,8 +66,6 @@ export const DIRECT_SEND_RULES = {
   'staff-account': { purpose: 'transactional', answer: true },
   /** A campaign's test email, to the address staff typed. */
   'test-email': { purpose: 'transactional', answer: true },
-  /** The members' portal: a sign-in link or code, a change's confirmation. */
-  portal: { purpose: 'transactional', answer: true },
 } as const satisfies Record<string, KindRule>;
 
 export interface ContactQuestion extends KindRule {
