@@ -56,6 +56,7 @@ import * as m0097 from './2026_11_26_0097_sms_inbound_intake.js';
 import * as m0099 from './2026_11_26_0099_contact_search_table.js';
 import * as m0100 from './2026_11_26_0100_lookups_under_policies.js';
 import * as m0105 from './2026_11_29_0105_portal_deliveries.js';
+import * as m0106 from './2026_11_29_0106_delivery_events_once.js';
 
 /** Every migration, by its frozen date-prefixed name. Add new ones at the end. */
 export const migrations: Record<string, Migration> = {
@@ -116,4 +117,5 @@ export const migrations: Record<string, Migration> = {
   '2026_11_26_0099_contact_search_table': m0099,
   '2026_11_26_0100_lookups_under_policies': m0100,
   '2026_11_29_0105_portal_deliveries': m0105,
+  '2026_11_29_0106_delivery_events_once': m0106,
 };
