@@ -4,7 +4,9 @@ import { freshDatabase } from '@lampstand/db/test/fresh-db';
 import { registerUser } from '../auth/register-user.js';
 import { defaultDeliveryConfig, type DeliveryConfig } from './config.js';
 import { CAMPAIGN_GROUP, runDeliveries, type ChannelDriver, type DeliveryGroup } from './engine.js';
-import { DELIVERY_KIND_RULES, contactVerdict } from './contact-rule.js';
+import { DELIVERY_KIND_RULES, DIRECT_SEND_RULES, contactVerdict, mayContact } from './contact-rule.js';
+import { sendTestEmail } from '../email-campaigns/test-email.js';
+import { recordingDeliveryDeps } from './test-deps.js';
 import { PLANNER_REQUESTS } from '../service-planner/request-channel.js';
 import { PLANNER_NOTICES } from '../service-planner/notices.js';
 import { JOURNEY_DELIVERIES } from '../journeys/channel.js';
@@ -199,5 +201,24 @@ describe('the contact rule: every kind of delivery', () => {
       .where('address', '=', OK_PHONE)
       .executeTakeFirstOrThrow();
     expect(held).toEqual({ status: 'pending', attempts: 0, nextAttemptAt: new Date('2026-12-01T08:00:00Z') });
+  });
+
+  it('direct sends: transactional mail reaches an unsubscribed person, never a suppressed address', async () => {
+    for (const [sender, rule] of Object.entries(DIRECT_SEND_RULES)) {
+      expect(await mayContact(db, church.id, { channel: 'email', address: SUPPRESSED, ...rule }), sender).toBe(false);
+      expect(await mayContact(db, church.id, { channel: 'email', address: UNSUBSCRIBED, ...rule }), sender).toBe(true);
+      expect(await mayContact(db, church.id, { channel: 'sms', address: STOPPED, ...rule }), sender).toBe(false);
+    }
+    // A test email to one of the church's own addresses that bounced: refused with the reason.
+    await db
+      .insertInto('contacts')
+      .values({ userId: church.id, firstName: 'B', lastName: 'O', email: SUPPRESSED })
+      .execute();
+    const { deps } = recordingDeliveryDeps(db);
+    await expect(
+      sendTestEmail(deps, church.id, { testEmail: SUPPRESSED, subject: 'Hi', content: '<p>Hi</p>' }),
+    ).rejects.toThrow('Not sent: this address is suppressed (hard bounce)');
+    const outbox = await db.selectFrom('outboxMessages').select('id').where('toAddress', '=', SUPPRESSED).execute();
+    expect(outbox).toEqual([]);
   });
 });
