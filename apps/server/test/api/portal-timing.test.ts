@@ -10,12 +10,13 @@ const sockets = new Set<net.Socket>();
 const stalled = net.createServer((s) => void sockets.add(s));
 await new Promise<void>((r) => stalled.listen(0, '127.0.0.1', r));
 const port = (stalled.address() as net.AddressInfo).port;
+const app = await startTestApp({ emailSmtpUrl: `smtp://127.0.0.1:${port}?tls=off` });
+// Registered after the app's own stop, so it runs first (after-hooks run last-in, first-out): the
+// worker's send fails at once instead of waiting out the SMTP timeouts.
 afterAll(async () => {
   for (const s of sockets) s.destroy();
   await new Promise((r) => stalled.close(r));
 });
-
-const app = await startTestApp({ emailSmtpUrl: `smtp://127.0.0.1:${port}?tls=off` });
 const grace = await registerChurch(app.url, 'Grace Church');
 const handle = await giveHandle(app.db, grace.user.id, 'grace-timing');
 
