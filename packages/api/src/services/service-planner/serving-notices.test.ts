@@ -504,4 +504,15 @@ describe('the contact rule (issue 43 §2)', () => {
     expect(gusDelivery).toEqual({ status: 'failed', lastError: 'Skipped: suppressed (complaint)' });
     await updatePlannerSettings(db, T, { reminderDays: [3, 1] });
   });
+
+  it('a request is not emailed to a member who unsubscribed from email, and the planner is told', async () => {
+    const p = await plan('2032-07-04');
+    const ivy = await member('Ivy', { emailConsent: 'unsubscribed' });
+    const a = await assign(p, ivy.id, null);
+    const r = await sendRequests(deps, T, { planId: p });
+    expect(r.sent).toBe(0);
+    expect(r.message).toContain('Ivy unsubscribed from email');
+    const requests = await db.selectFrom('deliveries').select('id').where('assignmentId', '=', a.id).execute();
+    expect(requests).toEqual([]);
+  });
 });
