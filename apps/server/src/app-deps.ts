@@ -15,6 +15,8 @@ import {
   createSmsOutboxTransport,
   createSmtpTransport,
   createTwilioTransport,
+  withChurchNumbers,
+  churchSmsNumber,
   type SmsTransport,
   defaultDeliveryConfig,
   Pacer,
@@ -32,7 +34,7 @@ import {
   type PublicLimits,
 } from '@lampstand/api/server';
 import { getOrCreateSetting, randomSecret, type Db } from '@lampstand/db';
-import type { Config } from './config.js';
+import { installKeyring, type Config } from './config.js';
 import { startJobs, type JobRunner } from './jobs/queue.js';
 import { startWebhookWorker, type WebhookRunner } from './jobs/webhooks.js';
 import { startJourneyWorker } from './jobs/journeys.js';
@@ -98,6 +100,7 @@ export async function deliveryConfigFor(
     smsRatePerSecond: config.smsRatePerSecond,
     smsConcurrency: config.smsConcurrency,
     twilioAuthToken: config.twilioAccountSid ? config.twilioAuthToken : undefined,
+    twilioApiBaseUrl: config.twilioApiBaseUrl,
     ...(config.deliveryClaimLeaseSeconds ? { claimLeaseSeconds: config.deliveryClaimLeaseSeconds } : {}),
     ...(config.deliveryRetryBaseSeconds ? { retryBaseSeconds: config.deliveryRetryBaseSeconds } : {}),
     socialWebhookAllowPrivate: config.socialWebhookAllowPrivate,
@@ -123,15 +126,20 @@ export function emailTransportFor(config: Config, db: Db): EmailTransport {
   return withChurchSenders(transport, (userId) => churchSender(db, userId));
 }
 
-/** Twilio when TWILIO_ACCOUNT_SID and TWILIO_AUTH_TOKEN are set, else the local outbox. */
+/**
+ * Twilio when TWILIO_ACCOUNT_SID and TWILIO_AUTH_TOKEN are set, else the local outbox; a church
+ * with its own number (Settings → Texting) texts from it, through its own Twilio account.
+ */
 export function smsTransportFor(config: Config, db: Db): SmsTransport {
-  return config.twilioAccountSid && config.twilioAuthToken
-    ? createTwilioTransport({
-        accountSid: config.twilioAccountSid,
-        authToken: config.twilioAuthToken,
-        apiBaseUrl: config.twilioApiBaseUrl,
-      })
-    : createSmsOutboxTransport(db);
+  const platform =
+    config.twilioAccountSid && config.twilioAuthToken
+      ? createTwilioTransport({
+          accountSid: config.twilioAccountSid,
+          authToken: config.twilioAuthToken,
+          apiBaseUrl: config.twilioApiBaseUrl,
+        })
+      : createSmsOutboxTransport(db);
+  return withChurchNumbers(platform, (userId) => churchSmsNumber(db, userId), config.twilioApiBaseUrl);
 }
 
 /** An S3-compatible bucket when S3_BUCKET is set, else a folder under DATA_DIR served at /uploads/. */
@@ -189,8 +197,14 @@ export async function startRuntime(
     pollingIntervalSeconds?: number;
     delivery?: Partial<DeliveryConfig>;
     log?: JobLog;
+    /**
+     * pg-boss's connection: the tables' owner when the app logs in as its own role (it creates its
+     * schema and a table per queue; issue 43 §6). Default `databaseUrl`.
+     */
+    queueUrl?: string;
   } = {},
 ): Promise<AppRuntime> {
+  installKeyring(config);
   const email = emailTransportFor(config, db);
   const sms = smsTransportFor(config, db);
   const delivery = await deliveryConfigFor(config, db, opts.delivery);
@@ -205,7 +219,7 @@ export async function startRuntime(
   };
   const showUp = await showUpServicesFor(config, db);
   const runner = await startJobs({
-    connectionString: databaseUrl,
+    connectionString: opts.queueUrl ?? databaseUrl,
     deps: { db, email, sms, delivery, showUp },
     work,
     pollingIntervalSeconds: opts.pollingIntervalSeconds,

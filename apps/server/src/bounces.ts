@@ -1,5 +1,12 @@
 import { SMTPServer } from 'smtp-server';
-import { parseReport, recordBounce, verpToken, withActor } from '@lampstand/api/server';
+import {
+  authenticatedFeedbackSender,
+  parseReport,
+  recordBounce,
+  verpToken,
+  withActor,
+  type FeedbackLoopConfig,
+} from '@lampstand/api/server';
 import type { Db } from '@lampstand/db';
 
 export interface BounceReceiver {
@@ -17,13 +24,17 @@ const MAX_REPORT_BYTES = 2 * 1024 * 1024;
  * `bounces+<delivery token>@<bounce domain>`, which names the delivery; a complaint (sent to the
  * address registered with the mailbox provider's feedback loop) names it by the Message-ID it
  * quotes. Only those recipients are accepted; a report that names no delivery of ours is accepted
- * and dropped (refusing it would only bounce the bounce).
+ * and dropped (refusing it would only bounce the bounce). A complaint counts only when a configured
+ * feedback-loop sender authenticated it (DKIM or SPF, `authenticatedFeedbackSender`): anyone can
+ * write an ARF report quoting a newsletter's Message-ID; an unauthenticated one is dropped.
  */
 export async function startBounceReceiver(opts: {
   db: Db;
   port: number;
   host?: string;
   log?: (msg: string, fields?: Record<string, unknown>) => void;
+  /** Who may send complaint reports (FEEDBACK_LOOP_SENDERS), and the DNS server to check them with. */
+  feedbackLoop?: FeedbackLoopConfig;
 }): Promise<BounceReceiver> {
   const log = opts.log ?? (() => {});
   const server = new SMTPServer({
@@ -46,6 +57,15 @@ export async function startBounceReceiver(opts: {
         const tokens = session.envelope.rcptTo.map((r) => verpToken(r.address)).filter((t): t is string => !!t);
         if (!report) return callback();
         void withActor({ kind: 'system', id: null }, async () => {
+          if (report.kind === 'complaint') {
+            const envelope = {
+              ip: session.remoteAddress,
+              helo: session.hostNameAppearsAs || session.clientHostname,
+              sender: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
+            };
+            const sender = await authenticatedFeedbackSender(raw, envelope, opts.feedbackLoop ?? { senders: [] });
+            if (!sender) return log('complaint report not authenticated: ignored', { ip: envelope.ip });
+          }
           const outcome = await recordBounce(opts.db, { token: tokens[0] ?? null, report });
           log('bounce report', { kind: report.kind, outcome });
         })

@@ -1,5 +1,7 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { keyringFrom, secretKeyInDataDir, TEST_SECRETS_KEY, useKeyring } from '@lampstand/db';
+import { parseEnv } from './env.js';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 
@@ -9,6 +11,11 @@ export interface Config {
   host: string;
   /** External PostgreSQL; unset means the embedded one under dataDir. */
   databaseUrl?: string;
+  /**
+   * The tables' owner (`DATABASE_OWNER_URL`), for migrations only; the app then logs in with
+   * `DATABASE_URL` as its own role (issue 43 §6, docs/security.md). Unset: `DATABASE_URL` is the owner.
+   */
+  databaseOwnerUrl?: string;
   /**
    * Streaming replicas (`DATABASE_READ_URL`, comma-separated; issue 33 §5, docs/scaling.md): reads
    * that may be a second behind go there. Empty: everything uses DATABASE_URL.
@@ -22,6 +29,14 @@ export interface Config {
   embeddedPgPort: number;
   /** At least 32 characters; unset means one kept in the database (shared by every instance). */
   sessionSecret?: string;
+  /**
+   * The key stored secrets are sealed with (`SECRETS_KEY`, 32 bytes as base64 or hex; issue 43 §5):
+   * unset, the embedded default and development keep one in `DATA_DIR/secrets-key`; production with
+   * `DATABASE_URL` must set it. `SECRETS_KEY_PREVIOUS` (comma-separated) still opens values sealed
+   * before a rotation; they are re-sealed under the new key at start.
+   */
+  secretsKey?: string;
+  secretsKeyPrevious: string[];
   /** Where people reach the app (links in emails, QR codes). */
   publicUrl: string;
   /** The built web app (apps/web/dist); served when it exists. */
@@ -69,8 +84,14 @@ export interface Config {
   /** The DNS server a sending domain's Verify asks (DNS_SERVER, e.g. 127.0.0.1:5353); default the system's. */
   dnsServer?: string;
   /**
+   * FEEDBACK_LOOP_SENDERS (comma-separated domains): the mailbox providers' feedback loops whose
+   * complaint reports the bounce receiver believes, when DKIM or SPF authenticates them; none: every
+   * complaint by mail is ignored.
+   */
+  feedbackLoopSenders: string[];
+  /**
    * Provider event webhooks (POST /api/email/events/{provider}): SES_SNS_TOPIC_ARNS (comma-separated;
-   * unset: any topic SNS signed), POSTMARK_WEBHOOK_USERNAME / POSTMARK_WEBHOOK_PASSWORD (unset: Postmark
+   * unset: SES refused), POSTMARK_WEBHOOK_USERNAME / POSTMARK_WEBHOOK_PASSWORD (unset: Postmark
    * refused); for tests, SNS_CERT_URL_PREFIXES (where SigningCertURL may point instead of AWS's SNS hosts)
    * and SNS_CERT_ALLOW_LOOPBACK.
    */
@@ -160,165 +181,121 @@ export interface Config {
   firstAccountIsAdmin: boolean;
 }
 
-export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
-  const port = intFrom(env.PORT, 3000, 'PORT');
+export function loadConfig(raw: NodeJS.ProcessEnv = process.env): Config {
+  const env = parseEnv(raw);
+  const test = env.NODE_ENV === 'test';
+  const port = env.PORT;
   const dataDir = path.resolve(repoRoot, env.DATA_DIR || './.data');
-  if (env.SESSION_SECRET && env.SESSION_SECRET.length < 32) {
-    throw new Error('SESSION_SECRET must be at least 32 characters long');
+  const secretsKey = env.SECRETS_KEY ?? (test ? TEST_SECRETS_KEY : undefined);
+  if (!secretsKey && env.DATABASE_URL && env.NODE_ENV === 'production') {
+    throw new Error(
+      'SECRETS_KEY must be set in production with DATABASE_URL: 32 random bytes as base64 (openssl rand -base64 32), the same for every instance',
+    );
+  }
+  if (secretsKey) keyringFrom(secretsKey, env.SECRETS_KEY_PREVIOUS); // refused at start when malformed
+  if (env.TWILIO_ACCOUNT_SID && !env.TWILIO_FROM_NUMBER) {
+    throw new Error('TWILIO_FROM_NUMBER must be set with TWILIO_ACCOUNT_SID: the number texts are sent from');
   }
   return {
-    nodeEnv: env.NODE_ENV || 'development',
+    nodeEnv: env.NODE_ENV,
     port,
     host: env.HOST || '0.0.0.0',
-    databaseUrl: env.DATABASE_URL || undefined,
-    databaseReadUrls: env.DATABASE_URL
-      ? (env.DATABASE_READ_URL ?? '')
-          .split(',')
-          .map((u) => u.trim())
-          .filter(Boolean)
-      : [],
-    databasePooler: poolerFrom(env.DATABASE_POOLER),
-    readYourWritesSeconds: intFrom(env.READ_YOUR_WRITES_SECONDS, 5, 'READ_YOUR_WRITES_SECONDS'),
+    databaseUrl: env.DATABASE_URL,
+    databaseOwnerUrl: env.DATABASE_URL ? env.DATABASE_OWNER_URL : undefined,
+    databaseReadUrls: env.DATABASE_URL ? env.DATABASE_READ_URL : [],
+    databasePooler: env.DATABASE_POOLER,
+    readYourWritesSeconds: env.READ_YOUR_WRITES_SECONDS,
     dataDir,
-    embeddedPgPort: intFrom(env.EMBEDDED_PG_PORT, 54329, 'EMBEDDED_PG_PORT'),
-    sessionSecret: env.SESSION_SECRET || undefined,
+    embeddedPgPort: env.EMBEDDED_PG_PORT,
+    sessionSecret: env.SESSION_SECRET,
+    secretsKey,
+    secretsKeyPrevious: env.SECRETS_KEY_PREVIOUS,
     publicUrl: (env.PUBLIC_URL || `http://localhost:${port}`).replace(/\/$/, ''),
     webDist: path.resolve(repoRoot, env.WEB_DIST || 'apps/web/dist'),
     trustProxy: trustProxyFrom(env.TRUST_PROXY),
-    logLevel: env.LOG_LEVEL || (env.NODE_ENV === 'test' ? 'silent' : 'info'),
-    accessLog: {
-      sampleEvery: intFrom(env.ACCESS_LOG_SAMPLE, 100, 'ACCESS_LOG_SAMPLE'),
-      slowMs: intFrom(env.ACCESS_LOG_SLOW_MS, 1000, 'ACCESS_LOG_SLOW_MS'),
-    },
-    runWorkers: env.RUN_WORKERS !== 'false' && env.RUN_WORKERS !== '0',
-    workerNice: Math.min(19, intFrom(env.WORKER_NICE, 10, 'WORKER_NICE')),
-    workerCpuPercent: Math.min(
-      100,
-      Math.max(1, intFrom(env.WORKER_CPU_PERCENT, env.NODE_ENV === 'test' ? 100 : 70, 'WORKER_CPU_PERCENT')),
-    ),
-    rls: env.RLS !== 'off',
-    dbPoolMax: positiveOrUndefined(env.DB_POOL_MAX, 'DB_POOL_MAX'),
-    emailSmtpUrl: env.EMAIL_SMTP_URL || undefined,
+    logLevel: env.LOG_LEVEL ?? (test ? 'silent' : 'info'),
+    accessLog: { sampleEvery: env.ACCESS_LOG_SAMPLE, slowMs: env.ACCESS_LOG_SLOW_MS },
+    runWorkers: env.RUN_WORKERS,
+    workerNice: env.WORKER_NICE,
+    workerCpuPercent: env.WORKER_CPU_PERCENT ?? (test ? 100 : 70),
+    rls: env.RLS === 'on',
+    dbPoolMax: env.DB_POOL_MAX,
+    emailSmtpUrl: env.EMAIL_SMTP_URL,
     emailFrom: env.EMAIL_FROM || 'Lampstand <no-reply@localhost>',
-    emailRatePerSecond: positiveOrUndefined(env.EMAIL_RATE_PER_SECOND, 'EMAIL_RATE_PER_SECOND'),
-    emailConcurrency: positiveOrUndefined(env.EMAIL_CONCURRENCY, 'EMAIL_CONCURRENCY') ?? 16,
-    emailWarmup: isOn(env.EMAIL_WARMUP),
-    smsQuietHours: env.SMS_QUIET_HOURS ? isOn(env.SMS_QUIET_HOURS) : env.NODE_ENV !== 'test',
-    bounceSmtpPort: env.BOUNCE_SMTP_PORT ? Number(env.BOUNCE_SMTP_PORT) : undefined,
-    bounceDomain: env.BOUNCE_DOMAIN || undefined,
-    emailSpfInclude: env.EMAIL_SPF_INCLUDE || undefined,
-    dnsServer: env.DNS_SERVER || undefined,
+    emailRatePerSecond: env.EMAIL_RATE_PER_SECOND,
+    emailConcurrency: env.EMAIL_CONCURRENCY ?? 16,
+    emailWarmup: env.EMAIL_WARMUP,
+    smsQuietHours: env.SMS_QUIET_HOURS ?? !test,
+    bounceSmtpPort: env.BOUNCE_SMTP_PORT,
+    bounceDomain: env.BOUNCE_DOMAIN,
+    emailSpfInclude: env.EMAIL_SPF_INCLUDE,
+    dnsServer: env.DNS_SERVER,
+    feedbackLoopSenders: env.FEEDBACK_LOOP_SENDERS,
     emailEvents: {
-      sesTopicArns: listFrom(env.SES_SNS_TOPIC_ARNS),
+      sesTopicArns: env.SES_SNS_TOPIC_ARNS.length ? env.SES_SNS_TOPIC_ARNS : undefined,
       postmarkAuth:
         env.POSTMARK_WEBHOOK_USERNAME && env.POSTMARK_WEBHOOK_PASSWORD
           ? { username: env.POSTMARK_WEBHOOK_USERNAME, password: env.POSTMARK_WEBHOOK_PASSWORD }
           : undefined,
-      snsCertUrlPrefixes: listFrom(env.SNS_CERT_URL_PREFIXES),
-      snsCertAllowLoopback: isOn(env.SNS_CERT_ALLOW_LOOPBACK),
+      snsCertUrlPrefixes: env.SNS_CERT_URL_PREFIXES.length ? env.SNS_CERT_URL_PREFIXES : undefined,
+      snsCertAllowLoopback: env.SNS_CERT_ALLOW_LOOPBACK,
     },
-    twilioAccountSid: env.TWILIO_ACCOUNT_SID || undefined,
-    twilioAuthToken: env.TWILIO_AUTH_TOKEN || undefined,
-    twilioFromNumber: env.TWILIO_FROM_NUMBER || '+15005550006',
+    twilioAccountSid: env.TWILIO_ACCOUNT_SID,
+    twilioAuthToken: env.TWILIO_AUTH_TOKEN,
+    // Without Twilio, texts go to the local outbox, from no number.
+    twilioFromNumber: env.TWILIO_FROM_NUMBER ?? '',
     twilioApiBaseUrl: env.TWILIO_API_BASE_URL || 'https://api.twilio.com',
-    smsRatePerSecond: positiveOrUndefined(env.SMS_RATE_PER_SECOND, 'SMS_RATE_PER_SECOND'),
-    smsConcurrency: positiveOrUndefined(env.SMS_CONCURRENCY, 'SMS_CONCURRENCY') ?? 16,
-    deliveryClaimLeaseSeconds: positiveOrUndefined(env.DELIVERY_CLAIM_LEASE_SECONDS, 'DELIVERY_CLAIM_LEASE_SECONDS'),
-    deliveryRetryBaseSeconds: positiveOrUndefined(env.DELIVERY_RETRY_BASE_SECONDS, 'DELIVERY_RETRY_BASE_SECONDS'),
+    smsRatePerSecond: env.SMS_RATE_PER_SECOND,
+    smsConcurrency: env.SMS_CONCURRENCY ?? 16,
+    deliveryClaimLeaseSeconds: env.DELIVERY_CLAIM_LEASE_SECONDS,
+    deliveryRetryBaseSeconds: env.DELIVERY_RETRY_BASE_SECONDS,
     shortUrlBase: (env.SHORT_URL_BASE || env.PUBLIC_URL || `http://localhost:${port}`).replace(/\/$/, ''),
-    qrLogoAllowLoopback: env.QR_LOGO_ALLOW_LOOPBACK === 'true' || env.QR_LOGO_ALLOW_LOOPBACK === '1',
-    qrScanFlushMs: positiveOrUndefined(env.QR_SCAN_FLUSH_MS, 'QR_SCAN_FLUSH_MS') ?? 1000,
-    stripeSecretKey: env.STRIPE_SECRET_KEY || undefined,
-    stripePublishableKey: env.STRIPE_PUBLISHABLE_KEY || undefined,
-    stripeWebhookSecret: env.STRIPE_WEBHOOK_SECRET || undefined,
-    stripeApiBaseUrl: env.STRIPE_API_BASE_URL || undefined,
-    stripeConnect: env.STRIPE_CONNECT === 'on' || env.STRIPE_CONNECT === 'true' || env.STRIPE_CONNECT === '1',
-    platformFeePercent: percentFrom(env.PLATFORM_FEE_PERCENT),
-    cardFee: cardFeeFrom(env.GIVING_CARD_FEE_PERCENT, env.GIVING_CARD_FEE_FIXED_CENTS),
-    mapTileUrl: env.MAP_TILE_URL || undefined,
-    mapTileAttribution: env.MAP_TILE_ATTRIBUTION || undefined,
-    s3Bucket: env.S3_BUCKET || undefined,
-    s3Endpoint: env.S3_ENDPOINT || undefined,
-    s3Region: env.S3_REGION || undefined,
-    s3AccessKeyId: env.S3_ACCESS_KEY_ID || undefined,
-    s3SecretAccessKey: env.S3_SECRET_ACCESS_KEY || undefined,
-    s3PublicUrl: env.S3_PUBLIC_URL || undefined,
-    socialWebhookAllowPrivate: env.SOCIAL_WEBHOOK_ALLOW_PRIVATE === 'true' || env.SOCIAL_WEBHOOK_ALLOW_PRIVATE === '1',
-    webhookAllowHttp: ['development', 'test'].includes(env.NODE_ENV || 'development'),
-    webhookReach: isOn(env.WEBHOOKS_ALLOW_PRIVATE)
-      ? 'private'
-      : isOn(env.WEBHOOKS_ALLOW_LOOPBACK)
-        ? 'loopback'
-        : 'public',
-    webhookConcurrency: positiveOrUndefined(env.WEBHOOK_CONCURRENCY, 'WEBHOOK_CONCURRENCY') ?? 64,
-    webhookLeaseSeconds: positiveOrUndefined(env.WEBHOOK_LEASE_SECONDS, 'WEBHOOK_LEASE_SECONDS'),
-    webhookRetryDelaysMs: env.WEBHOOK_RETRY_DELAYS_MS
-      ? env.WEBHOOK_RETRY_DELAYS_MS.split(',').map((v) => positiveOrUndefined(v.trim(), 'WEBHOOK_RETRY_DELAYS_MS') ?? 0)
-      : undefined,
-    openaiApiKey: env.OPENAI_API_KEY || undefined,
-    openaiBaseUrl: env.OPENAI_BASE_URL || undefined,
+    qrLogoAllowLoopback: env.QR_LOGO_ALLOW_LOOPBACK,
+    qrScanFlushMs: env.QR_SCAN_FLUSH_MS ?? 1000,
+    stripeSecretKey: env.STRIPE_SECRET_KEY,
+    stripePublishableKey: env.STRIPE_PUBLISHABLE_KEY,
+    stripeWebhookSecret: env.STRIPE_WEBHOOK_SECRET,
+    stripeApiBaseUrl: env.STRIPE_API_BASE_URL,
+    stripeConnect: env.STRIPE_CONNECT,
+    platformFeePercent: env.PLATFORM_FEE_PERCENT,
+    cardFee: {
+      percentBasisPoints: Math.round(env.GIVING_CARD_FEE_PERCENT * 100),
+      fixedCents: env.GIVING_CARD_FEE_FIXED_CENTS,
+    },
+    mapTileUrl: env.MAP_TILE_URL,
+    mapTileAttribution: env.MAP_TILE_ATTRIBUTION,
+    s3Bucket: env.S3_BUCKET,
+    s3Endpoint: env.S3_ENDPOINT,
+    s3Region: env.S3_REGION,
+    s3AccessKeyId: env.S3_ACCESS_KEY_ID,
+    s3SecretAccessKey: env.S3_SECRET_ACCESS_KEY,
+    s3PublicUrl: env.S3_PUBLIC_URL,
+    socialWebhookAllowPrivate: env.SOCIAL_WEBHOOK_ALLOW_PRIVATE,
+    webhookAllowHttp: ['development', 'test'].includes(env.NODE_ENV),
+    webhookReach: env.WEBHOOKS_ALLOW_PRIVATE ? 'private' : env.WEBHOOKS_ALLOW_LOOPBACK ? 'loopback' : 'public',
+    webhookConcurrency: env.WEBHOOK_CONCURRENCY ?? 64,
+    webhookLeaseSeconds: env.WEBHOOK_LEASE_SECONDS,
+    webhookRetryDelaysMs: env.WEBHOOK_RETRY_DELAYS_MS,
+    openaiApiKey: env.OPENAI_API_KEY,
+    openaiBaseUrl: env.OPENAI_BASE_URL,
     openaiModel: env.OPENAI_MODEL || 'gpt-4o-mini',
-    openaiTimeoutMs: positiveOrUndefined(env.OPENAI_TIMEOUT_MS, 'OPENAI_TIMEOUT_MS') ?? 30_000,
-    aiGenerationsPerHour: positiveOrUndefined(env.AI_GENERATIONS_PER_HOUR, 'AI_GENERATIONS_PER_HOUR') ?? 30,
-    aiGenerationsPerAddressPerHour:
-      positiveOrUndefined(env.AI_GENERATIONS_PER_ADDRESS_PER_HOUR, 'AI_GENERATIONS_PER_ADDRESS_PER_HOUR') ?? 100,
-    donationsPerAddressPerHour:
-      positiveOrUndefined(env.DONATIONS_PER_ADDRESS_PER_HOUR, 'DONATIONS_PER_ADDRESS_PER_HOUR') ?? 30,
-    unverifiedDailyRecipients:
-      positiveOrUndefined(env.UNVERIFIED_DAILY_RECIPIENTS, 'UNVERIFIED_DAILY_RECIPIENTS') ?? 100,
-    bodyTimeoutMs: positiveOrUndefined(env.BODY_TIMEOUT_MS, 'BODY_TIMEOUT_MS') ?? 30_000,
-    requestTimeoutMs: positiveOrUndefined(env.REQUEST_TIMEOUT_MS, 'REQUEST_TIMEOUT_MS') ?? 60_000,
-    allowedOrigins: (env.ALLOWED_ORIGINS ?? '')
-      .split(',')
-      .map((o) => o.trim().replace(/\/$/, ''))
-      .filter(Boolean),
-    cspStripe: env.CSP_STRIPE === 'true' || env.CSP_STRIPE === '1',
-    registrationsPerHour: positiveOrUndefined(env.REGISTRATIONS_PER_HOUR, 'REGISTRATIONS_PER_HOUR') ?? 20,
-    firstAccountIsAdmin: env.FIRST_ACCOUNT_ADMIN
-      ? env.FIRST_ACCOUNT_ADMIN === 'true' || env.FIRST_ACCOUNT_ADMIN === '1'
-      : !env.DATABASE_URL,
+    openaiTimeoutMs: env.OPENAI_TIMEOUT_MS ?? 30_000,
+    aiGenerationsPerHour: env.AI_GENERATIONS_PER_HOUR ?? 30,
+    aiGenerationsPerAddressPerHour: env.AI_GENERATIONS_PER_ADDRESS_PER_HOUR ?? 100,
+    donationsPerAddressPerHour: env.DONATIONS_PER_ADDRESS_PER_HOUR ?? 30,
+    unverifiedDailyRecipients: env.UNVERIFIED_DAILY_RECIPIENTS ?? 100,
+    bodyTimeoutMs: env.BODY_TIMEOUT_MS ?? 30_000,
+    requestTimeoutMs: env.REQUEST_TIMEOUT_MS ?? 60_000,
+    allowedOrigins: env.ALLOWED_ORIGINS.map((o) => o.replace(/\/$/, '')),
+    cspStripe: env.CSP_STRIPE,
+    registrationsPerHour: env.REGISTRATIONS_PER_HOUR ?? 20,
+    firstAccountIsAdmin: env.FIRST_ACCOUNT_ADMIN ?? !env.DATABASE_URL,
   };
 }
 
-const isOn = (v: string | undefined) => v === 'true' || v === '1';
-
-function poolerFrom(value: string | undefined): 'session' | 'transaction' {
-  if (!value || value === 'session') return 'session';
-  if (value === 'transaction') return 'transaction';
-  throw new Error(`DATABASE_POOLER must be 'session' or 'transaction', not ${JSON.stringify(value)}`);
-}
-
-function intFrom(value: string | undefined, fallback: number, name: string): number {
-  if (value === undefined || value === '') return fallback;
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < 0 || n > 65535) throw new Error(`${name} must be a port number, got '${value}'`);
-  return n;
-}
-
-function positiveOrUndefined(value: string | undefined, name: string): number | undefined {
-  if (value === undefined || value === '' || value === '0' || value === 'off') return undefined;
-  const n = Number(value);
-  if (!Number.isFinite(n) || n <= 0) throw new Error(`${name} must be a positive number, got '${value}'`);
-  return n;
-}
-
-function percentFrom(value: string | undefined): number {
-  if (value === undefined || value === '') return 0;
-  const n = Number(value);
-  if (!Number.isFinite(n) || n < 0 || n > 50) throw new Error(`PLATFORM_FEE_PERCENT must be 0 to 50, got '${value}'`);
-  return n;
-}
-
-/** The card fee donors may cover: 2.9% + 30 cents unless the platform sets it. */
-function cardFeeFrom(percent: string | undefined, fixed: string | undefined) {
-  const p = percent === undefined || percent === '' ? 2.9 : Number(percent);
-  if (!Number.isFinite(p) || p < 0 || p > 20)
-    throw new Error(`GIVING_CARD_FEE_PERCENT must be 0 to 20, got '${percent}'`);
-  const f = fixed === undefined || fixed === '' ? 30 : Number(fixed);
-  if (!Number.isInteger(f) || f < 0 || f > 1000) {
-    throw new Error(`GIVING_CARD_FEE_FIXED_CENTS must be a whole number 0 to 1000, got '${fixed}'`);
-  }
-  return { percentBasisPoints: Math.round(p * 100), fixedCents: f };
+/** Make the configured keys this process's keyring (the server, worker and CLIs, at start). */
+export function installKeyring(config: Pick<Config, 'secretsKey' | 'secretsKeyPrevious' | 'dataDir'>): void {
+  useKeyring(keyringFrom(config.secretsKey ?? secretKeyInDataDir(config.dataDir), config.secretsKeyPrevious));
 }
 
 /** A hop count ('1'; 'true' means one hop) or a list of proxy addresses/CIDRs; never trust-all. */
@@ -338,13 +315,4 @@ function trustProxyFrom(value: string | undefined): number | string[] | false {
   )
     throw new Error(`TRUST_PROXY must be a hop count or proxy addresses, got '${v}'`);
   return list;
-}
-
-/** A comma-separated list; unset or empty: undefined. */
-function listFrom(v: string | undefined): string[] | undefined {
-  const items = (v ?? '')
-    .split(',')
-    .map((s) => s.trim())
-    .filter(Boolean);
-  return items.length ? items : undefined;
 }

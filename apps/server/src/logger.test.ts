@@ -1,8 +1,11 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { Writable } from 'node:stream';
 import Fastify from 'fastify';
 import pino from 'pino';
 import { describe, expect, it } from 'vitest';
-import { OneLineRequestLog } from './logger.js';
+import { createLogStream, OneLineRequestLog } from './logger.js';
 
 // Issue 33 §1: no log line per request on the hot path; a sampled access log instead, with every
 // failed or slow request kept.
@@ -39,5 +42,44 @@ describe('the sampled access log', () => {
       ['/slow', 200, undefined],
     ]);
     expect(lines.some((l) => l.msg === 'incoming request')).toBe(false);
+  });
+});
+
+// Issue 43 §16: in production a line sat in a 4 KiB buffer until it filled or the process exited.
+describe('the production log stream', () => {
+  it('writes an info line within the flush interval, and a warning or an error at once', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'log-'));
+    const file = path.join(dir, 'out.log');
+    let tick: (() => void) | undefined;
+    const stream = createLogStream({
+      dest: file,
+      every: (fn) => {
+        tick = fn;
+        return {};
+      },
+      stop: () => undefined,
+    });
+    const logger = pino({ level: 'info' }, stream);
+    const read = () => (fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : '');
+    const eventually = async (want: string) => {
+      for (let i = 0; i < 200 && !read().includes(want); i++) await new Promise((r) => setTimeout(r, 10));
+      return read();
+    };
+    try {
+      logger.info('quiet line');
+      await new Promise((r) => setTimeout(r, 50));
+      expect(read()).not.toContain('quiet line'); // buffered: no system call per line
+      tick!(); // the second passes
+      expect(await eventually('quiet line')).toContain('quiet line');
+
+      logger.info('another quiet line');
+      logger.warn('a proxy warning');
+      expect(await eventually('a proxy warning')).toContain('another quiet line'); // with it, in order
+      logger.error('an error');
+      expect(await eventually('an error')).toContain('an error'); // no tick needed
+    } finally {
+      stream.close();
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

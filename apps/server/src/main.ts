@@ -1,15 +1,18 @@
-import { connectDatabase, rlsStatus } from '@lampstand/db';
-import { loadConfig } from './config.js';
+import { connectDatabase } from '@lampstand/db';
+import { checkRowSecurity } from './row-security.js';
+import { installKeyring, loadConfig } from './config.js';
 import { createLogger, jobLog } from './logger.js';
 import { createServer } from './server.js';
 import { startRuntime } from './app-deps.js';
 
 async function main(): Promise<void> {
   const config = loadConfig();
+  installKeyring(config);
   const log = (line: string) => console.log(line);
   if (!config.databaseUrl) log(`[lampstand] No DATABASE_URL: starting embedded PostgreSQL (data in ${config.dataDir})`);
   const database = await connectDatabase({
     databaseUrl: config.databaseUrl,
+    databaseOwnerUrl: config.databaseOwnerUrl,
     dataDir: config.dataDir,
     embeddedPort: config.embeddedPgPort,
     rls: config.rls,
@@ -19,15 +22,11 @@ async function main(): Promise<void> {
     readUrls: config.databaseReadUrls,
     log: process.env.LOG_LEVEL === 'debug' ? (l) => console.log(`[postgres] ${l}`) : undefined,
   });
-  const rls = await rlsStatus(database.db);
-  if (rls === 'off')
-    log('[lampstand] Row-level security is OFF (RLS=off): churches are kept apart by the queries alone');
-  if (rls === 'no-role')
-    log(
-      '[lampstand] Row-level security does not apply: the database user may not create or become the role lampstand_app (see docs/security.md)',
-    );
+  const rls = await checkRowSecurity(database, config);
+  if (rls) log(rls);
   const runtime = await startRuntime(config, database.db, database.url, {
     log: jobLog(createLogger(config.logLevel)),
+    queueUrl: database.ownerUrl,
   });
   if (config.runWorkers) await runtime.runner.sweep();
   const server = await createServer(config, runtime.deps);

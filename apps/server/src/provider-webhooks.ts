@@ -5,6 +5,7 @@ import {
   handleProviderEvent,
   PUBLIC_ACTOR,
   receiveInboundSms,
+  twilioWebhookTokens,
   validTwilioSignature,
   withActor,
 } from '@lampstand/api/server';
@@ -28,25 +29,30 @@ export async function providerWebhookRoutes(app: FastifyInstance, opts: { deps: 
     done(null, Object.fromEntries(new URLSearchParams(String(body))));
   });
 
-  /** Twilio webhooks: form-encoded, signed with the auth token over PUBLIC_URL + path + params. */
-  function twilioParams(req: { body: unknown; url: string; headers: Record<string, string | string[] | undefined> }) {
+  /**
+   * Twilio webhooks: form-encoded, signed over PUBLIC_URL + path + params with the auth token of the
+   * account that sent or received the text: the platform's, or a church's own (`twilioWebhookTokens`:
+   * a text to a church's own number on its own account is checked with that church's token only).
+   */
+  async function twilioParams(
+    req: { body: unknown; url: string; headers: Record<string, string | string[] | undefined> },
+    kind: 'inbound' | 'status',
+  ) {
     const params = Object.fromEntries(
       Object.entries((req.body ?? {}) as Record<string, unknown>).map(([k, v]) => [k, String(v)]),
     );
-    const signature = req.headers['x-twilio-signature'];
-    const ok =
-      !!delivery.twilioAuthToken &&
-      validTwilioSignature(
-        delivery.twilioAuthToken,
-        `${delivery.publicUrl}${req.url}`,
-        params,
-        Array.isArray(signature) ? signature[0] : signature,
-      );
+    const header = req.headers['x-twilio-signature'];
+    const signature = Array.isArray(header) ? header[0] : header;
+    if (!signature) return { params, ok: false };
+    const tokens = await twilioWebhookTokens(db, params, { kind, platformToken: delivery.twilioAuthToken });
+    const ok = tokens.some((token) =>
+      validTwilioSignature(token, `${delivery.publicUrl}${req.url}`, params, signature),
+    );
     return { params, ok };
   }
 
   app.post('/api/sms/status', { config: { publicNoCsrf: true } }, async (req, reply) => {
-    const { params, ok } = twilioParams(req);
+    const { params, ok } = await twilioParams(req, 'status');
     if (!ok) return reply.code(403).send({ message: 'Invalid Twilio signature', code: 'FORBIDDEN' });
     await applySmsStatus(db, params);
     return reply.code(204).send();
@@ -74,7 +80,7 @@ export async function providerWebhookRoutes(app: FastifyInstance, opts: { deps: 
   // statement) and answered at once; the 'sms-inbound-process' job puts it on its conversations.
   for (const path of ['/api/twilio/inbound', '/api/sms/inbound']) {
     app.post(path, { config: { publicNoCsrf: true } }, async (req, reply) => {
-      const { params, ok } = twilioParams(req);
+      const { params, ok } = await twilioParams(req, 'inbound');
       if (!ok) return reply.code(403).send({ message: 'Invalid Twilio signature', code: 'FORBIDDEN' });
       // The person who texted acts (a provider's status callback is the system's).
       const result = await withActor(PUBLIC_ACTOR, () => receiveInboundSms(db, params, delivery.smsFromNumber));

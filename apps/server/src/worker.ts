@@ -1,12 +1,14 @@
 import os from 'node:os';
 import { connectDatabase } from '@lampstand/db';
-import { loadConfig } from './config.js';
+import { checkRowSecurity } from './row-security.js';
+import { installKeyring, loadConfig } from './config.js';
 import { createLogger, jobLog } from './logger.js';
 import { startRuntime } from './app-deps.js';
 
 /** Background workers alone, no HTTP: run as many as you like, on any machine that reaches the database. */
 async function main(): Promise<void> {
   const config = loadConfig();
+  installKeyring(config);
   if (!config.databaseUrl) {
     throw new Error('pnpm worker needs DATABASE_URL (the embedded database belongs to the app process)');
   }
@@ -20,14 +22,18 @@ async function main(): Promise<void> {
   }
   const database = await connectDatabase({
     databaseUrl: config.databaseUrl,
+    databaseOwnerUrl: config.databaseOwnerUrl,
     dataDir: config.dataDir,
     rls: config.rls,
     poolMax: config.dbPoolMax,
     pooler: config.databasePooler,
   });
+  const rls = await checkRowSecurity(database, config);
+  if (rls) console.log(rls);
   const runtime = await startRuntime(config, database.db, database.url, {
     work: true,
     log: jobLog(createLogger(config.logLevel)),
+    queueUrl: database.ownerUrl,
   });
   await runtime.runner.sweep();
   console.log('[lampstand] worker started');

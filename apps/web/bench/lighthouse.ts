@@ -18,7 +18,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createTestDatabase, startTestServer } from '@lampstand/db/testing';
-import { EASTER_SUNDAY_PAGE, registerChurch, startAppOn } from '@lampstand/server/testing';
+import { EASTER_SUNDAY_PAGE, registerChurch, seedProjectGifts, startAppOn } from '@lampstand/server/testing';
 import buildWeb from '../e2e/build-web.js';
 import { bundleReport, FIRST_LOAD_LIMIT_KB } from '../scripts/bundle-report.mjs';
 
@@ -62,8 +62,6 @@ async function main() {
         latitude: 39.78,
         longitude: -89.65,
         targetAmount: 5000,
-        raisedAmount: 1250,
-        donationsCount: 14,
         category: 'Community',
         tags: ['food'],
         organizationName: 'Grace Community Church',
@@ -74,6 +72,11 @@ async function main() {
       })
       .returning('id')
       .executeTakeFirstOrThrow();
+    // Its $1,250 from 14 supporters, in the ledger (issue 43): 10 gifts of $100 and 4 of $62.50.
+    await seedProjectGifts(app.db, [
+      { projectId: project.id, count: 10, cents: 10_000 },
+      { projectId: project.id, count: 4, cents: 6_250 },
+    ]);
     // The members' portal's first page (issue 28 §3): the sign-in form of the church's handle.
     await app.db
       .insertInto('churchProfiles')

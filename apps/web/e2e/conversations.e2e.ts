@@ -3,7 +3,18 @@ import { registerChurch } from '@lampstand/server/testing';
 import { twilioSignature } from '@lampstand/api/server';
 import { startFakeTwilio } from '../../server/test/helpers/fake-twilio';
 import { processInbound } from '../../server/test/helpers/inbound';
-import { animationsDone, browserDescribe, expectAccessible, signIn, screenshot, startE2E, toast } from './helpers';
+import path from 'node:path';
+import {
+  animationsDone,
+  browserDescribe,
+  expectAccessible,
+  signIn,
+  screenshot,
+  screenshotsDir,
+  seeToast,
+  startE2E,
+  toast,
+} from './helpers';
 
 // Marketing → Conversations (issue 32 §2): a text arrives through Twilio's signed webhook and shows
 // as unread; staff open it, read it, and answer it; the reply leaves through the local Twilio peer.
@@ -11,9 +22,17 @@ const SID = 'AC000000000000000000000000000000e2';
 const TOKEN = 'e2e-auth-token';
 const CHURCH_NUMBER = '+61400777000';
 const PUBLIC_URL = 'http://lampstand.test';
+// Hope Chapel's own Twilio account (Settings → Texting).
+const HOPE_SID = 'AC0000000000000000000000000000a0e2';
+const HOPE_TOKEN = 'hope-own-token-5b7d';
+const HOPE_NUMBER = '+61400777111';
 
 browserDescribe(describe)('Conversations', async () => {
-  const twilio = await startFakeTwilio({ accountSid: SID, authToken: TOKEN });
+  const twilio = await startFakeTwilio({
+    accountSid: SID,
+    authToken: TOKEN,
+    accounts: [{ accountSid: HOPE_SID, authToken: HOPE_TOKEN, numbers: [HOPE_NUMBER] }],
+  });
   afterAll(() => twilio.close());
   const e2e = await startE2E({
     twilioAccountSid: SID,
@@ -163,5 +182,51 @@ browserDescribe(describe)('Conversations', async () => {
     await page.setViewportSize({ width: 1366, height: 900 });
     await page.reload();
     await page.getByRole('cell', { name: '1', exact: true }).waitFor();
+  });
+
+  it("on the shared number the Keywords screen says why keywords are off; Settings → Texting saves the church's own number", async () => {
+    const hope = await registerChurch(e2e.app.url, 'Hope Chapel');
+    const { page } = await e2e.newPage();
+    await signIn(page, e2e.app.url, hope.user.username, hope.password);
+    await page.getByRole('heading', { name: 'Welcome back, Hope Chapel!' }).waitFor();
+    await page.goto('/conversations/keywords');
+    await page.getByRole('heading', { name: 'Keywords', level: 1 }).waitFor();
+    const why = page.getByRole('alert').filter({ hasText: 'Keywords are off on the shared number' });
+    await why.getByText('on the shared number a reply cannot be told apart from a reply to another church').waitFor();
+    expect(await page.getByRole('button', { name: 'Add keyword' }).first().isDisabled()).toBe(true);
+    await expectAccessible(page);
+    await screenshot(page, 'keywords-shared-number-1366');
+
+    await why.getByRole('link', { name: 'Add your number in Settings → Texting' }).click();
+    const section = page.locator('#texting');
+    await section.getByRole('heading', { name: 'Texting' }).waitFor();
+    await section.getByText('Shared number', { exact: true }).waitFor();
+    await animationsDone(page);
+    await section.screenshot({ path: path.join(screenshotsDir, 'settings-texting-shared-1366.png') });
+    await section.getByRole('textbox', { name: 'Twilio number' }).fill(HOPE_NUMBER);
+    await section.getByRole('textbox', { name: 'Account SID' }).fill(HOPE_SID);
+    await section.getByLabel('Auth Token').fill('not-the-token');
+    await section.getByRole('button', { name: 'Save and check with Twilio' }).click();
+    await section.getByText('Twilio refused this Account SID and Auth Token: check both').waitFor();
+    await section.getByLabel('Auth Token').fill(HOPE_TOKEN);
+    await section.getByRole('button', { name: 'Save and check with Twilio' }).click();
+    await seeToast(page, 'Texting number saved');
+    await section.getByText('Your own number', { exact: true }).waitFor();
+    await section.getByText('Saved (ending 5b7d). Leave empty to keep it.').waitFor();
+    expect(await section.getByLabel('Auth Token').inputValue()).toBe('');
+    await expectAccessible(page);
+    for (const width of [390, 1024, 1366]) {
+      await page.setViewportSize({ width, height: 900 });
+      await section.getByRole('heading', { name: 'Texting' }).waitFor();
+      await animationsDone(page);
+      await section.screenshot({ path: path.join(screenshotsDir, `settings-texting-${width}.png`) });
+    }
+
+    // Keywords now work on Hope's own number.
+    await page.goto('/conversations/keywords');
+    await page.getByRole('heading', { name: 'Keywords', level: 1 }).waitFor();
+    await page.getByText('No keywords yet.').waitFor();
+    expect(await page.getByRole('alert').filter({ hasText: 'Keywords are off' }).count()).toBe(0);
+    expect(await page.getByRole('button', { name: 'Add keyword' }).first().isDisabled()).toBe(false);
   });
 });

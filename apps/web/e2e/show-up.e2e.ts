@@ -240,7 +240,7 @@ browserDescribe(describe)('Show Up', async () => {
     });
     expect(done.status, done.text).toBe(200);
     const { receiptToken } = await e2e.app.db
-      .selectFrom('showUpDonations')
+      .selectFrom('gifts')
       .select('receiptToken')
       .where('id', '=', prepared.body.donationId)
       .executeTakeFirstOrThrow();

@@ -29,6 +29,7 @@ export { deliverPlannerNotices } from './services/service-planner/notices.js';
 export { runPlannerDue, sendDueReminders } from './services/service-planner/reminders.js';
 export {
   acceptCover,
+  alreadyCoveredMessage,
   getCoverOffer,
   offerSwap,
   offerSwapFromPortal,
@@ -52,13 +53,16 @@ export {
   createSmsOutboxTransport,
   twilioSignature,
   validTwilioSignature,
+  withChurchNumbers,
 } from './providers/sms.js';
+export { churchSmsNumber, twilioWebhookTokens } from './services/settings/sms-number.js';
 export { withActor, PUBLIC_ACTOR } from './services/events/actor.js';
 export { deleteExpiredEvents } from './services/events/retention.js';
 export { compactContactCounts } from './services/contacts/counts.js';
 export { applySmsStatus } from './services/sms-campaigns/webhooks.js';
 export { processInboundTexts, receiveInboundSms } from './services/conversations/inbound.js';
 export { parseReport, verpToken, verpAddress } from './services/deliverability/reports.js';
+export { authenticatedFeedbackSender, type FeedbackLoopConfig } from './services/deliverability/feedback-auth.js';
 export { recordBounce } from './services/deliverability/suppressions.js';
 export { churchSender } from './services/deliverability/sending-domains.js';
 export {
@@ -83,7 +87,7 @@ export {
   referrerHost,
   resolveShortLink,
 } from './services/qr-codes/short-links.js';
-export { publicProjectSummary } from './services/show-up/projects.js';
+export { projectTotals, publicProjectSummary } from './services/show-up/projects.js';
 export type { ShowUpServices } from './services/show-up/config.js';
 export { DEFAULT_MAP_ATTRIBUTION, DEFAULT_MAP_TILE_URL } from './services/show-up/config.js';
 export type { PaymentsProvider } from './providers/payments.js';

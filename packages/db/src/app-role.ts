@@ -10,7 +10,28 @@ import { APP_ROLE, ownerDb } from './tenancy.js';
  * create roles it does nothing and the application works as the connecting user (`rlsStatus`
  * says 'no-role'; the server logs it at start). `pnpm db:restore` runs it too: an archive has no grants.
  */
-export async function ensureAppRole(db: Db): Promise<void> {
+export async function ensureAppRole(
+  db: Db,
+  options: {
+    /** Let the role log in with this password (the embedded default: the app logs in as it). */
+    loginPassword?: string;
+    /** The application's login (DATABASE_URL's user) when it is another role: made a member of it. */
+    appLogin?: string;
+  } = {},
+): Promise<void> {
+  const { loginPassword, appLogin } = options;
+  if (loginPassword !== undefined && !/^[A-Za-z0-9_-]{16,200}$/.test(loginPassword)) {
+    throw new Error('The application role password must be 16 or more letters, digits, - or _');
+  }
+  if (appLogin !== undefined && !/^[A-Za-z_][A-Za-z0-9_]{0,62}$/.test(appLogin)) {
+    throw new Error(`Unexpected database user name ${JSON.stringify(appLogin)}`);
+  }
+  // Both checked above: letters, digits, - and _ only, so they are safe inside the literals below.
+  const login = loginPassword ? `execute 'alter role ${APP_ROLE} login password ''${loginPassword}''';` : '';
+  const member =
+    appLogin && appLogin !== APP_ROLE
+      ? `if not pg_has_role('${appLogin}', '${APP_ROLE}', 'member') then execute 'grant ${APP_ROLE} to ${appLogin}'; end if;`
+      : '';
   await ownerDb(db)
     .transaction()
     .execute(async (trx) => {
@@ -38,6 +59,8 @@ begin
       return;
     end;
   end if;
+  ${login}
+  ${member}
   execute 'grant usage on schema public to ${APP_ROLE}';
   execute 'grant select, insert, update, delete on all tables in schema public to ${APP_ROLE}';
   execute 'grant usage, select, update on all sequences in schema public to ${APP_ROLE}';

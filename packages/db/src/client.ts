@@ -41,6 +41,11 @@ export interface CreateDbOptions {
    * a church's settings are made per transaction, never left on a connection (tenancy.ts).
    */
   pooler?: 'session' | 'transaction';
+  /**
+   * The tables' owner's login (`DATABASE_OWNER_URL`, issue 43 §6): migrations, the role's grants and
+   * ANALYZE use it (a pool of 2); the URL given to `createDb` is then the application's own login.
+   */
+  ownerUrl?: string;
 }
 
 function createPool(connectionString: string, max: number): pg.Pool {
@@ -66,6 +71,7 @@ export function createDb(connectionString: string, options: CreateDbOptions = {}
     cursor: Cursor,
     plugins: [new CamelCasePlugin()],
     pooler: options.pooler,
+    ownerPool: options.ownerUrl ? createPool(options.ownerUrl, 2) : undefined,
   });
   const readUrls = options.readUrls?.filter(Boolean) ?? [];
   if (readUrls.length > 0) {

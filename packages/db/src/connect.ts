@@ -1,11 +1,17 @@
+import fs from 'node:fs';
+import crypto from 'node:crypto';
 import path from 'node:path';
 import { createDb, type Db } from './client.js';
+import { APP_ROLE } from './tenancy.js';
 import { startEmbeddedPostgres, type EmbeddedDatabase } from './embedded.js';
 import { migrateToLatest } from './migrate.js';
 
 export interface DatabaseHandle {
   db: Db;
+  /** The application's own login (issue 43 §6). */
   url: string;
+  /** The tables' owner, for what must be: migrations, pg-boss's own schema. Unset: `url` is the owner. */
+  ownerUrl?: string;
   /** Set when the server is the embedded one this process started. */
   embedded?: EmbeddedDatabase;
   close(): Promise<void>;
@@ -13,6 +19,8 @@ export interface DatabaseHandle {
 
 export interface ConnectOptions {
   databaseUrl?: string;
+  /** `DATABASE_OWNER_URL`: the tables' owner, for migrations; `databaseUrl` is then the app's own login. */
+  databaseOwnerUrl?: string;
   dataDir: string;
   embeddedPort?: number;
   migrate?: boolean;
@@ -28,28 +36,40 @@ export interface ConnectOptions {
 }
 
 /**
- * `DATABASE_URL` when given; otherwise an embedded real PostgreSQL under `DATA_DIR/postgres`,
- * with a `lampstand` database. Runs migrations unless told not to.
+ * `DATABASE_URL` when given (with `DATABASE_OWNER_URL`, the owner's login for migrations);
+ * otherwise an embedded real PostgreSQL under `DATA_DIR/postgres`, with a `lampstand` database,
+ * where it makes both: the superuser owns the tables and migrates, and the app logs in as
+ * `lampstand_app` with a password kept in `DATA_DIR/app-role-password`. Runs migrations unless
+ * told not to.
  */
 export async function connectDatabase(options: ConnectOptions): Promise<DatabaseHandle> {
   let embedded: EmbeddedDatabase | undefined;
   let url = options.databaseUrl;
+  let ownerUrl = options.databaseUrl ? options.databaseOwnerUrl : undefined;
+  let loginPassword: string | undefined;
   if (!url) {
     embedded = await startEmbeddedPostgres({
       dataDir: path.join(options.dataDir, 'postgres'),
       port: options.embeddedPort ?? 54329,
       log: options.log,
     });
-    url = await ensureDatabase(embedded.url, 'lampstand');
+    ownerUrl = await ensureDatabase(embedded.url, 'lampstand');
+    loginPassword = appRolePassword(options.dataDir);
+    const app = new URL(ownerUrl);
+    app.username = APP_ROLE;
+    app.password = loginPassword;
+    url = app.toString();
   }
   const db = createDb(url, {
     rls: options.rls,
     max: options.poolMax,
     readUrls: options.readUrls,
     pooler: options.pooler,
+    ownerUrl,
   });
   try {
-    if (options.migrate !== false) await migrateToLatest(db);
+    const appLogin = ownerUrl ? decodeURIComponent(new URL(url).username) || undefined : undefined;
+    if (options.migrate !== false) await migrateToLatest(db, { loginPassword, appLogin });
   } catch (err) {
     await db.destroy();
     await embedded?.stop();
@@ -58,6 +78,7 @@ export async function connectDatabase(options: ConnectOptions): Promise<Database
   return {
     db,
     url,
+    ownerUrl,
     embedded,
     async close() {
       await db.destroy();
@@ -84,4 +105,21 @@ export async function ensureDatabase(serverUrl: string, name: string): Promise<s
   const u = new URL(serverUrl);
   u.pathname = `/${name}`;
   return u.toString();
+}
+
+/** The embedded database's password for the application's role, made once and kept in the data folder. */
+function appRolePassword(dataDir: string): string {
+  const file = path.join(dataDir, 'app-role-password');
+  try {
+    return fs.readFileSync(file, 'utf8').trim();
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+  }
+  fs.mkdirSync(dataDir, { recursive: true });
+  try {
+    fs.writeFileSync(file, `${crypto.randomBytes(24).toString('base64url')}\n`, { mode: 0o600, flag: 'wx' });
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+  }
+  return fs.readFileSync(file, 'utf8').trim();
 }

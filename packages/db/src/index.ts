@@ -11,6 +11,7 @@ export {
   refreshStatistics,
   scopedDb,
   rlsStatus,
+  rowSecurity,
   databaseKey,
   readDb,
   primaryDb,
@@ -21,3 +22,19 @@ export { connectDatabase, ensureDatabase, type DatabaseHandle, type ConnectOptio
 export * from './schema.js';
 export { sql } from 'kysely';
 export { getOrCreateSetting, randomSecret } from './settings.js';
+export {
+  activeKeyring,
+  isSealed,
+  keyringFrom,
+  newSecretKey,
+  openSecret,
+  openSecretOrNull,
+  resealSecrets,
+  sealSecret,
+  secretKeyInDataDir,
+  TEST_SECRETS_KEY,
+  useKeyring,
+  SECRET_COLUMNS,
+  type SecretColumn,
+  type Keyring,
+} from './secrets.js';

@@ -3,6 +3,8 @@ import type { Db } from './client.js';
 import { migrations } from './migrations/index.js';
 import { ensureAppRole } from './app-role.js';
 import { withStartupLock } from './startup-lock.js';
+import { resealSecrets } from './secrets.js';
+import { rawSql } from './raw-sql.js';
 import { forgetAppRole, ownerDb } from './tenancy.js';
 
 /**
@@ -11,15 +13,22 @@ import { forgetAppRole, ownerDb } from './tenancy.js';
  * also covers kysely creating its own migration tables, outside its migration lock, and the role's
  * grants) makes the others wait, and they then find nothing to do.
  */
-export async function migrateToLatest(db: Db): Promise<MigrationResultSet> {
+export async function migrateToLatest(
+  db: Db,
+  roleOptions: Parameters<typeof ensureAppRole>[1] = {},
+): Promise<MigrationResultSet> {
   const owner = ownerDb(db);
   const migrator = new Migrator({
     db: owner,
     provider: { getMigrations: async () => migrations },
   });
-  const result = await withStartupLock(db, async () => {
+  const result = await withStartupLock(owner, async () => {
     const r = await migrator.migrateToLatest();
-    if (!r.error) await ensureAppRole(owner);
+    if (!r.error) {
+      await ensureAppRole(owner, roleOptions);
+      // Secrets written in clear by an older instance, or sealed under a rotated-out key.
+      await resealSecrets(rawSql(owner));
+    }
     return r;
   });
   if (result.error) {

@@ -60,15 +60,23 @@ class Tenancy {
      * statement outside a transaction runs in one of its own (docs/scaling.md).
      */
     readonly pooler: 'session' | 'transaction' = 'session',
+    /**
+     * The tables' owner's own login (`DATABASE_OWNER_URL`, issue 43 §6): when given, the system and
+     * church pools log in as the application's role, and only the owner handle (migrations, the
+     * role's grants, ANALYZE after a bulk change) uses this pool. Unset: the owner is the system
+     * pool's connecting user.
+     */
+    readonly owner?: Driver,
   ) {}
 
   init(): Promise<void> {
-    this.started ??= Promise.all([this.system.init(), this.tenants.init()]).then(() => undefined);
+    this.started ??= Promise.all([this.system.init(), this.tenants.init(), this.owner?.init()]).then(() => undefined);
     return this.started;
   }
 
   driverFor(scope: Scope): Driver {
-    return scope.kind === 'owner' || scope.kind === 'bypass' ? this.system : this.tenants;
+    if (scope.kind === 'owner') return this.owner ?? this.system;
+    return scope.kind === 'bypass' ? this.system : this.tenants;
   }
 
   /** Whether `lampstand_app` exists and the connecting user may become it (asked once; see `forgetRole`). */
@@ -93,6 +101,7 @@ class Tenancy {
   }
 
   async settingsFor(conn: DatabaseConnection, scope: Scope): Promise<Settings> {
+    // The owner's own pool is its login as it is (its connections never carry another scope).
     const role = scope.kind !== 'owner' && (await this.roleUsable(conn)) ? APP_ROLE : 'none';
     return {
       role,
@@ -150,6 +159,7 @@ class Tenancy {
     this.ended ??= Promise.all([
       this.system.destroy(),
       this.tenants.destroy(),
+      this.owner?.destroy(),
       ...this.replicas.map((r) => r.destroy()),
     ]).then(() => undefined);
     return this.ended;
@@ -337,6 +347,8 @@ export function createScopedDb(
     plugins: KyselyPlugin[];
     cursor?: PostgresDialectConfig['cursor'];
     pooler?: 'session' | 'transaction';
+    /** The owner's own pool (`DATABASE_OWNER_URL`); see `Tenancy.owner`. */
+    ownerPool?: pg.Pool;
   },
 ): Kysely<Database> {
   const tenancy = new Tenancy(
@@ -345,6 +357,9 @@ export function createScopedDb(
     options.rls,
     options.plugins,
     options.pooler,
+    options.ownerPool
+      ? new PostgresDialect({ pool: options.ownerPool, cursor: options.cursor }).createDriver()
+      : undefined,
   );
   return handle(tenancy, { kind: 'bypass' }, true);
 }
@@ -455,6 +470,29 @@ export function forgetAppRole(db: Kysely<Database>): void {
  * Whether row-level security applies to this handle's connections: 'on', 'off' (RLS=off) or
  * 'no-role' (the connecting user may not become `lampstand_app`: the policies do not apply).
  */
+/**
+ * How row-level security stands for the application's connections (issue 43 §6), asked on a church
+ * connection: 'enforced' (it works as a role the policies bind, and its login is such a role too,
+ * so no statement can `reset role` out of them); 'climbable' (the policies bind it, but its login
+ * is the tables' owner, a superuser or a BYPASSRLS role, which an injected `reset role` returns to);
+ * 'not-enforced' (the policies do not bind it at all: the role could not be used); 'off' (`RLS=off`).
+ */
+export async function rowSecurity(
+  db: Kysely<Database>,
+): Promise<{ status: 'enforced' | 'climbable' | 'not-enforced' | 'off'; login: string }> {
+  const tenancy = tenancyOf.get(db);
+  if (!tenancy) throw new Error('rowSecurity: not a handle of createDb');
+  const probe = (who: string) =>
+    `(select r.rolsuper or r.rolbypassrls or exists (select 1 from pg_tables t where t.schemaname = 'public' and pg_has_role(r.oid, (select oid from pg_roles where rolname = t.tableowner), 'member')) from pg_roles r where r.rolname = ${who})`;
+  const r = await sql<{ login: string; currentFree: boolean; loginFree: boolean }>`
+    select session_user as login, ${sql.raw(probe('current_user'))} as current_free, ${sql.raw(probe('session_user'))} as login_free
+  `.execute(scopedDb(db, { kind: 'none' }));
+  const row = r.rows[0]!;
+  if (!tenancy.enabled) return { status: 'off', login: row.login };
+  if (row.currentFree) return { status: 'not-enforced', login: row.login };
+  return { status: row.loginFree ? 'climbable' : 'enforced', login: row.login };
+}
+
 export async function rlsStatus(db: Kysely<Database>): Promise<'on' | 'off' | 'no-role'> {
   const tenancy = tenancyOf.get(db);
   if (!tenancy?.enabled) return 'off';

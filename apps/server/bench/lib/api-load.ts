@@ -246,11 +246,15 @@ export function spawnApp(databaseUrl: string, port: number, extraArgs: string[] 
   return spawnServer([...serveNodeOptions(), ...extraArgs, 'dist/main.js'], appEnv(databaseUrl, port), port);
 }
 
+const BENCH_SECRETS_KEY = 'YmVuY2gtc2VjcmV0cy1rZXktMzItYnl0ZXMtbG9uZyE';
+
 export function appEnv(databaseUrl: string, port: number): Record<string, string> {
   return {
     NODE_ENV: 'production',
     DATABASE_URL: databaseUrl,
     SESSION_SECRET,
+    // Production with DATABASE_URL needs the key stored secrets are sealed with (a bench's own).
+    SECRETS_KEY: BENCH_SECRETS_KEY,
     PUBLIC_URL: `http://127.0.0.1:${port}`,
     RUN_WORKERS: 'false',
     LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'info',

@@ -31,6 +31,7 @@ if (values.help || (!values.promote && !values.username)) {
 const config = loadConfig();
 const database = await connectDatabase({
   databaseUrl: config.databaseUrl,
+  databaseOwnerUrl: config.databaseOwnerUrl,
   dataDir: config.dataDir,
   embeddedPort: config.embeddedPgPort,
 });

@@ -14,12 +14,13 @@ const file = path.resolve(
 fs.mkdirSync(path.dirname(file), { recursive: true });
 const database = await connectDatabase({
   databaseUrl: config.databaseUrl,
+  databaseOwnerUrl: config.databaseOwnerUrl,
   dataDir: config.dataDir,
   embeddedPort: config.embeddedPgPort,
   migrate: false,
 });
 try {
-  await backupDatabase(database.url, file);
+  await backupDatabase(database.ownerUrl ?? database.url, file);
   console.log(`Backup written to ${file}`);
 } finally {
   await database.close();

@@ -13,12 +13,13 @@ if (!process.argv[2]) {
 const file = path.resolve(process.env.INIT_CWD ?? process.cwd(), process.argv[2]);
 const database = await connectDatabase({
   databaseUrl: config.databaseUrl,
+  databaseOwnerUrl: config.databaseOwnerUrl,
   dataDir: config.dataDir,
   embeddedPort: config.embeddedPgPort,
   migrate: false,
 });
 try {
-  await restoreDatabase(database.url, file);
+  await restoreDatabase(database.ownerUrl ?? database.url, file);
   await ensureAppRole(database.db); // the archive holds no grants (--no-privileges)
   console.log(`Restored ${file}`);
 } finally {

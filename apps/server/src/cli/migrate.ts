@@ -1,9 +1,11 @@
 import { connectDatabase } from '@lampstand/db';
-import { loadConfig } from '../config.js';
+import { installKeyring, loadConfig } from '../config.js';
 
 const config = loadConfig();
+installKeyring(config);
 const database = await connectDatabase({
   databaseUrl: config.databaseUrl,
+  databaseOwnerUrl: config.databaseOwnerUrl,
   dataDir: config.dataDir,
   embeddedPort: config.embeddedPgPort,
   migrate: false,

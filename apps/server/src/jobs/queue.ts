@@ -92,7 +92,7 @@ function handlers(d: JobDeps, queue: JobQueue, log: JobLog, databaseUrl: string)
       await runPlannerDue(deps, { now: new Date() });
     },
     'sms-inbound-process': async () => {
-      await processInboundTexts({ db: d.db, jobs: queue }, d.delivery.smsFromNumber);
+      await processInboundTexts({ db: d.db, jobs: queue, sms: d.sms }, d.delivery.smsFromNumber);
     },
     'conversation-reply-deliver': async ({ conversationId }) => {
       await deliverConversationReplies(deps, conversationId);

@@ -1,4 +1,4 @@
-import { createDb, ownerDb } from '@lampstand/db';
+import { bypassDb, createDb } from '@lampstand/db';
 import { buildStatements } from '@lampstand/api/statements-build';
 
 /**
@@ -13,7 +13,7 @@ export async function runStatementBuild(o: {
 }): Promise<{ emails: number }> {
   const db = createDb(o.databaseUrl, { max: 2 });
   try {
-    return await buildStatements(ownerDb(db), o.runId, { chunkSize: o.chunkSize });
+    return await buildStatements(bypassDb(db), o.runId, { chunkSize: o.chunkSize });
   } finally {
     await db.destroy();
   }

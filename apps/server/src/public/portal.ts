@@ -192,6 +192,9 @@ export async function portalRoutes(app: FastifyInstance, opts: { deps: AppDeps; 
         return await handler(req, reply, c, s);
       } catch (err) {
         if (err instanceof AppError && err.code === 'NOT_FOUND') return html(reply, 404, renderNotFound());
+        // An answer the slot no longer takes ('Already covered by …').
+        if (err instanceof AppError && err.code === 'CONFLICT')
+          return html(reply, 409, messagePage(view(c), err.message, err.message));
         if (err instanceof AppError && err.code === 'TOO_MANY_REQUESTS') {
           reply.header('retry-after', String(retryAfterOf(err) ?? 60));
           return html(reply, 429, messagePage(view(c), 'Please wait', err.message));
@@ -253,31 +256,35 @@ export async function portalRoutes(app: FastifyInstance, opts: { deps: AppDeps; 
     }
   });
 
-  app.post<{ Params: { handle: string } }>('/c/:handle/me/code', async (req, reply) => {
-    const c = await churchOf(req, reply);
-    if (!c) return reply;
-    const body = (req.body ?? {}) as Body;
-    const parsed = portalCodeSchema.safeParse({ address: one(body.address), code: one(body.code) });
-    if (!parsed.success)
-      return html(
-        reply,
-        400,
-        signInSent(view(c), { phone: one(body.address), error: parsed.error.issues[0]!.message }),
-      );
-    try {
-      const r = await redeemPortalCode(db, c, parsed.data);
-      if (r.state === 'ready') return signIn(reply, c, r.contactIds);
-      return html(
-        reply,
-        400,
-        signInSent(view(c), { phone: parsed.data.address, error: 'This code is not valid or has expired' }),
-      );
-    } catch (err) {
-      if (err instanceof AppError && err.code === 'TOO_MANY_REQUESTS')
-        return html(reply, 429, signInSent(view(c), { phone: parsed.data.address, error: err.message }));
-      throw err;
-    }
-  });
+  app.post<{ Params: { handle: string } }>(
+    '/c/:handle/me/code',
+    { config: { sameOrigin: true } },
+    async (req, reply) => {
+      const c = await churchOf(req, reply);
+      if (!c) return reply;
+      const body = (req.body ?? {}) as Body;
+      const parsed = portalCodeSchema.safeParse({ address: one(body.address), code: one(body.code) });
+      if (!parsed.success)
+        return html(
+          reply,
+          400,
+          signInSent(view(c), { phone: one(body.address), error: parsed.error.issues[0]!.message }),
+        );
+      try {
+        const r = await redeemPortalCode(db, c, parsed.data);
+        if (r.state === 'ready') return signIn(reply, c, r.contactIds);
+        return html(
+          reply,
+          400,
+          signInSent(view(c), { phone: parsed.data.address, error: 'This code is not valid or has expired' }),
+        );
+      } catch (err) {
+        if (err instanceof AppError && err.code === 'TOO_MANY_REQUESTS')
+          return html(reply, 429, signInSent(view(c), { phone: parsed.data.address, error: err.message }));
+        throw err;
+      }
+    },
+  );
 
   const linkAnswer = (reply: FastifyReply, c: PortalChurch, state: 'used' | 'expired' | 'missing') =>
     state === 'used'
@@ -311,13 +318,17 @@ export async function portalRoutes(app: FastifyInstance, opts: { deps: AppDeps; 
     return html(reply, 200, buttonPage(view(c), 'Sign in', `Sign in to ${c.churchName}'s members' page?`, 'Sign in'));
   });
 
-  app.post<{ Params: { handle: string; token: string } }>('/c/:handle/me/link/:token', async (req, reply) => {
-    const c = await churchOf(req, reply);
-    if (!c) return reply;
-    const r = await redeemPortalLink(db, c, req.params.token);
-    if (r.state !== 'ready') return linkAnswer(reply, c, r.state);
-    return signIn(reply, c, r.contactIds);
-  });
+  app.post<{ Params: { handle: string; token: string } }>(
+    '/c/:handle/me/link/:token',
+    { config: { sameOrigin: true } },
+    async (req, reply) => {
+      const c = await churchOf(req, reply);
+      if (!c) return reply;
+      const r = await redeemPortalLink(db, c, req.params.token);
+      if (r.state !== 'ready') return linkAnswer(reply, c, r.state);
+      return signIn(reply, c, r.contactIds);
+    },
+  );
 
   // 'Manage your subscriptions' in a campaign email: this contact only, no email round-trip.
   app.get<{ Params: { token: string } }>('/u/:token/manage', async (req, reply) => {
@@ -335,7 +346,7 @@ export async function portalRoutes(app: FastifyInstance, opts: { deps: AppDeps; 
       ),
     );
   });
-  app.post<{ Params: { token: string } }>('/u/:token/manage', async (req, reply) => {
+  app.post<{ Params: { token: string } }>('/u/:token/manage', { config: { sameOrigin: true } }, async (req, reply) => {
     const t = await manageLinkTarget(db, req.params.token);
     if (!t) return html(reply, 404, renderNotFound());
     const token = await createPortalSession(db, t.church.userId, [t.contactId]);
@@ -403,6 +414,8 @@ export async function portalRoutes(app: FastifyInstance, opts: { deps: AppDeps; 
           id: w.id,
           status: w.status,
           fields: Object.keys(w.changes),
+          awaitingEmail: !!w.awaitingEmail,
+          awaitingPhone: !!w.awaitingPhone,
         }));
         return override?.id === person.id
           ? { person, waiting, values: override.values, errors: override.errors }
@@ -474,17 +487,22 @@ export async function portalRoutes(app: FastifyInstance, opts: { deps: AppDeps; 
       ),
     );
   });
-  app.post<{ Params: { handle: string; token: string } }>('/c/:handle/me/confirm/:token', async (req, reply) => {
-    const c = await churchOf(req, reply);
-    if (!c) return reply;
-    const ok = await confirmProposalEmail(db, c, req.params.token);
-    if (!ok) return html(reply, 404, messagePage(view(c), 'Link not found', 'This link is not valid or has expired.'));
-    return html(
-      reply,
-      200,
-      messagePage(view(c), 'Email address confirmed', 'Thank you. The church will check your changes.'),
-    );
-  });
+  app.post<{ Params: { handle: string; token: string } }>(
+    '/c/:handle/me/confirm/:token',
+    { config: { sameOrigin: true } },
+    async (req, reply) => {
+      const c = await churchOf(req, reply);
+      if (!c) return reply;
+      const ok = await confirmProposalEmail(db, c, req.params.token);
+      if (!ok)
+        return html(reply, 404, messagePage(view(c), 'Link not found', 'This link is not valid or has expired.'));
+      return html(
+        reply,
+        200,
+        messagePage(view(c), 'Email address confirmed', 'Thank you. The church will check your changes.'),
+      );
+    },
+  );
 
   // ---- My schedule (issue 31 §1) ----
   const schedulePage = async (c: PortalChurch, s: PortalSession, notice?: string, state?: BlockoutFormState) =>

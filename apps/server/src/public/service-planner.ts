@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import {
   acceptCover,
+  alreadyCoveredMessage,
   AppError,
   getCoverOffer,
   getRequest,
@@ -71,14 +72,17 @@ export async function servicePlannerPublicRoutes(app: FastifyInstance, opts: { d
           : '';
     const acceptFirst = req.query.answer !== 'decline';
     const offer = r.status === 'declined' ? await offerStateFor(db, { token: req.params.token }) : null;
+    if (offer?.state === 'covered')
+      return page(
+        alreadyCoveredMessage(offer.by),
+        `<h1>${escapeHtml(alreadyCoveredMessage(offer.by))}</h1><p>Hi ${escapeHtml(r.memberName)}, ${escapeHtml(offer.by)} covers ${escapeHtml(r.planTitle)} on ${escapeHtml(when(r))} for you. Thank you for letting us know.</p>`,
+      );
     const ask =
-      offer === 'asking'
+      offer?.state === 'asking'
         ? '<p>Your teammates are being asked to cover for you.</p>'
-        : offer === 'covered'
-          ? '<p>A teammate covers for you. Thank you for letting us know.</p>'
-          : r.status === 'declined' && r.positionName
-            ? askForm(req.params.token)
-            : '';
+        : r.status === 'declined' && r.positionName
+          ? askForm(req.params.token)
+          : '';
     const accept = `<form method="post"><input type="hidden" name="answer" value="accept"><button class="accept" type="submit">Accept: I can serve</button></form>`;
     const decline = `<form method="post"><input type="hidden" name="answer" value="decline"><button class="decline" type="submit">Decline: I can't serve</button></form>`;
     return page(
@@ -112,6 +116,8 @@ export async function servicePlannerPublicRoutes(app: FastifyInstance, opts: { d
       );
     } catch (err) {
       if (err instanceof AppError && err.code === 'NOT_FOUND') return reply.code(404).send(NOT_FOUND);
+      if (err instanceof AppError && err.code === 'CONFLICT')
+        return reply.code(409).send(page(err.message, `<h1>${escapeHtml(err.message)}</h1>`));
       throw err;
     }
   });

@@ -2,6 +2,7 @@
 //
 //   app.post('/api/uploads', { config: { multipart: true }, bodyLimit: 10 * 1024 * 1024 }, handler)
 //   app.post('/api/stripe/webhook', { config: { publicNoCsrf: true } }, handler)
+//   app.post('/c/:handle/me/link/:token', { config: { sameOrigin: true } }, handler)
 //
 // See docs/security.md.
 declare module 'fastify' {
@@ -14,6 +15,12 @@ declare module 'fastify' {
      * Routes outside /api and /trpc are never checked.
      */
     publicNoCsrf?: boolean;
+    /**
+     * A POST outside /api and /trpc that signs a browser in or sets a cookie (the portal's sign-in
+     * link and code, a manage link, a confirm link): refused (403) when it comes from another site,
+     * before its handler runs, as the staff API refuses cross-site writes (login CSRF).
+     */
+    sameOrigin?: boolean;
     /** The 413's message when the body is over the route's limit ('Request body is too large' unless set). */
     tooLargeMessage?: string;
   }

@@ -239,7 +239,7 @@ describe('POST /api/twilio/inbound', () => {
     ]);
   });
 
-  it('the shared platform number reaches every church that texted the person in the last 30 days', async () => {
+  it('the shared platform number reaches the one church that texted the person in the last 30 days', async () => {
     const phone = '+61412000005';
     const g = await person(grace, { firstName: 'Eve', phone });
     const list = (await grace.client.post('/api/contact-lists', { name: 'Youth', type: 'sms' })).body;

@@ -43,6 +43,7 @@ const app = await startTestApp({
   emailEvents: {
     snsCertUrlPrefixes: [snsBase],
     snsCertAllowLoopback: true,
+    sesTopicArns: ['arn:aws:sns:us-east-1:123456789012:ses-events'],
     postmarkAuth: { username: 'postmark', password: 'hook-secret' },
   },
 });
@@ -215,6 +216,39 @@ describe('provider event webhooks', () => {
     expect(await bounceRows()).toBe(rows);
     expect((await suppressed()).some((s) => s.startsWith('victim@'))).toBe(false);
     expect((await post('mailgun', {}, { 'content-type': 'application/json' })).status).toBe(404);
+  });
+
+  it('refuses SES events from a topic not configured, and every SES event until topics are (issue 43 §14)', async () => {
+    const ids = await sendTo(['forged@example.org']);
+    const bounce = sesBounce('forged@example.org', ids.get('forged@example.org')!, 'Permanent');
+    const rows = await bounceRows();
+    // Signed by SNS, but anyone's topic: SNS signs every topic's messages.
+    const foreign = sns({
+      Type: 'Notification',
+      Message: JSON.stringify(bounce),
+      TopicArn: 'arn:aws:sns:us-east-1:999999999999:attacker',
+    });
+    const res = await postSes(foreign);
+    expect(res.status).toBe(403);
+    expect(res.text).toContain('This SNS topic is not accepted here');
+
+    // An app without SES_SNS_TOPIC_ARNS refuses even a well-signed event of a plausible topic.
+    const bare = await startTestApp({
+      publicUrl: 'http://lampstand.test',
+      emailEvents: { snsCertUrlPrefixes: [snsBase], snsCertAllowLoopback: true },
+    });
+    const refused = await fetch(`${bare.url}/api/email/events/ses`, {
+      method: 'POST',
+      headers: { 'content-type': 'text/plain; charset=UTF-8' },
+      body: JSON.stringify(sesNotification(bounce)),
+    });
+    expect(refused.status).toBe(403);
+    expect(await refused.json()).toEqual({
+      message: 'SES events are not accepted: SES_SNS_TOPIC_ARNS is not configured',
+      code: 'FORBIDDEN',
+    });
+    expect(await bounceRows()).toBe(rows);
+    expect((await suppressed()).some((s) => s.startsWith('forged@'))).toBe(false);
   });
 
   it('confirms an SNS subscription by visiting its SubscribeURL', async () => {

@@ -1,6 +1,5 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { PDFParse } from 'pdf-parse';
-import { chargeDueSchedules, deliverStatements } from '../helpers/giving.js';
+import { chargeDueSchedules, deliverStatements, pdfText } from '../helpers/giving.js';
 import { addContact, HttpClient, registerChurch, startTestApp } from '../helpers/test-app.js';
 import { giveHandle } from '../helpers/portal.js';
 import { startSmtpSink } from '../helpers/smtp-sink.js';
@@ -33,15 +32,6 @@ const isoDay = (d: Date) => d.toISOString().slice(0, 10);
 const from = isoDay(start);
 // 364 days: 52 weeks (the 53rd weekly date, day 364, is outside).
 const to = isoDay(new Date(start.getTime() + 363 * DAY));
-
-async function pdfText(data: Buffer): Promise<string> {
-  const parser = new PDFParse({ data: new Uint8Array(data) });
-  try {
-    return (await parser.getText()).text;
-  } finally {
-    await parser.destroy();
-  }
-}
 
 async function runUntilDone(client: HttpClient, runId: number) {
   let run: Record<string, unknown> = {};

@@ -93,6 +93,18 @@ describe('POST /api/giving/prepare', () => {
       [{ handle: 'nobody-here' }, 404, /Church not found/],
       [{ donor: { name: 'X', email: 'not-an-email' } }, 400, /valid email address/],
       [{ donor: { name: '', email: 'a@example.org' } }, 400, /Name is required/],
+      // Issue 43 §15: one card charge at most (the processor's $999,999.99), a start within a year.
+      [
+        { lines: Array.from({ length: 10 }, () => ({ fundId: general.id, amountCents: 99_999_999 })) },
+        400,
+        /The lines add up to more than \$999,999.99, the most one card payment can be/,
+      ],
+      [
+        { lines: [{ fundId: general.id, amountCents: 99_999_999 }], coverFees: true },
+        400,
+        /With the fees covered the gift is \$1,029,866.42, more than \$999,999.99/,
+      ],
+      [{ frequency: 'monthly', startDate: '9999-12-31' }, 400, /Start date must be within a year from today/],
     ];
     for (const [override, status, message] of cases) {
       const res = await visitor.post('/api/giving/prepare', gift(override));
@@ -103,6 +115,13 @@ describe('POST /api/giving/prepare', () => {
     expect(field.body.issues?.[0]?.path).toBe('frequency');
     const past = await visitor.post('/api/giving/prepare', gift({ frequency: 'weekly', startDate: '2020-01-01' }));
     expect(past.body.issues?.[0]?.path).toBe('startDate');
+    const far = await visitor.post('/api/giving/prepare', gift({ frequency: 'weekly', startDate: '9999-12-31' }));
+    expect(far.body.issues?.[0]?.path).toBe('startDate');
+    const huge = await visitor.post(
+      '/api/giving/prepare',
+      gift({ lines: Array.from({ length: 10 }, () => ({ fundId: general.id, amountCents: 99_999_999 })) }),
+    );
+    expect(huge.body.issues?.[0]?.path).toBe('lines');
     const archivedLine = await visitor.post(
       '/api/giving/prepare',
       gift({ lines: [{ fundId: archived.id, amountCents: 500 }] }),
@@ -274,6 +293,18 @@ describe('Recurring gifts (demo mode, a controlled clock)', () => {
     expect(changed.body).toMatchObject({ status: 'paused', amountCents: 3500, feeCents: 0 });
     expect(changed.body.lines.map((l: { fundName: string }) => l.fundName)).toEqual(['General', 'Missions']);
     expect((await grace.client.patch(`/api/giving/recurring/${id}`, { frequency: 'daily' })).status).toBe(400);
+    const tooMuch = await grace.client.patch(`/api/giving/recurring/${id}`, {
+      lines: [
+        { fundId: general.id, amountCents: 99_999_950 },
+        { fundId: missions.id, amountCents: 50 },
+      ],
+    });
+    expect(tooMuch.status).toBe(400);
+    expect(tooMuch.body.issues?.[0]?.path).toBe('lines');
+    const farNext = await grace.client.patch(`/api/giving/recurring/${id}`, { nextDate: '9999-12-31' });
+    expect(farNext.status).toBe(400);
+    expect(farNext.text).toMatch(/Next date must be within a year from today/);
+    expect(farNext.body.issues?.[0]?.path).toBe('nextDate');
     expect(
       (await grace.client.patch(`/api/giving/recurring/${id}`, { lines: [{ fundId: hopeFund.id, amountCents: 500 }] }))
         .status,

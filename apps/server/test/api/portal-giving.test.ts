@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { chargeDueSchedules } from '../helpers/giving.js';
+import { chargeDueSchedules, statementRunDone } from '../helpers/giving.js';
 import { HttpClient, registerChurch, startTestApp } from '../helpers/test-app.js';
 import { giveHandle, linkInOutbox, Member } from '../helpers/portal.js';
 
@@ -135,6 +135,16 @@ describe("the portal's My giving", () => {
     expect((await recurring(mine)).frequency).toBe('monthly');
     expect((await post('frequency', { frequency: 'daily' })).status).toBe(400);
 
+    // Issue 43 §10: a staff-only fund is neither offered nor accepted, and its name never shown.
+    const staffOnly = (await grace.client.post('/api/funds', { name: 'Pastor Discretionary', isPublic: false }))
+      .body as { id: number };
+    expect((await member.get(`${base}/giving`)).text).not.toContain('Pastor Discretionary');
+    const hidden = await post('lines', { fund: [String(staffOnly.id)], amount: ['40.00'] });
+    expect(hidden.status).toBe(404);
+    expect(hidden.text).not.toContain('Pastor Discretionary');
+    expect((await recurring(mine)).lines).toEqual([expect.objectContaining({ fundId: general.id, amountCents: 3000 })]);
+    expect((await member.get(`${base}/giving`)).text).not.toContain('Pastor Discretionary');
+
     // A cancel asks first.
     const ask = await member.get(`${base}/giving/recurring/${mine}/cancel`);
     expect(ask.status).toBe(200);
@@ -148,14 +158,7 @@ describe("the portal's My giving", () => {
   });
 
   it("lists the donor's statements and downloads their own PDF only", async () => {
-    const run = await grace.client.post('/api/giving/statements', { from: today, to: today });
-    expect(run.status, run.text).toBe(202);
-    await expect
-      .poll(async () => (await grace.client.get(`/api/giving/statements/${run.body.id}`)).body.status, {
-        timeout: 60_000,
-        interval: 250,
-      })
-      .toBe('done');
+    await statementRunDone(grace.client, { from: today, to: today });
     const member = await signIn('lydia-portal@example.org');
     const page = await member.get(`${base}/giving`);
     const ids = [...page.text.matchAll(/\/giving\/statements\/(\d+)/g)].map((m) => Number(m[1]));

@@ -376,6 +376,67 @@ describe('members portal: my details', () => {
     expect(queue.find((q) => q.contactId === c.id)?.changes.email.to).toBe(newEmail);
   });
 
+  // Issue 43 §9: the email link alone once sent the new phone to staff unconfirmed.
+  it('a new email and a new phone together are each confirmed on itself before staff see them', async () => {
+    const inQueue = async (contactId: number) =>
+      ((await grace.client.get('/api/profile-updates')).body as { contactId: number; changes: any }[]).find(
+        (q) => q.contactId === contactId,
+      );
+    const textedCode = async (to: string) => {
+      const sms = await app.db
+        .selectFrom('outboxMessages')
+        .select('text')
+        .where('channel', '=', 'sms')
+        .where('toAddress', '=', to)
+        .orderBy('id', 'desc')
+        .executeTakeFirstOrThrow();
+      return /\d{6}/.exec(sms.text ?? '')![0];
+    };
+    const emailLink = (to: string) => linkInOutbox(app.db, to, /http:\/\/\S+\/c\/grace-city\/me\/confirm\/[\w-]+/);
+
+    // The email's link first, then the phone's code.
+    const a = await addContact(grace.client, { email: uniqueEmail(), phone: '0411111111' });
+    const memberA = await signIn(a.email!);
+    const formA = await detailsForm(memberA, a);
+    const newEmailA = uniqueEmail();
+    const proposed = await memberA.post(`${base}/details/${a.id}`, { ...formA, email: newEmailA, phone: '0422222222' });
+    expect(proposed.status, proposed.text).toBe(303);
+    const both = (await memberA.get(`${base}/details`)).text;
+    expect(both).toContain('Please confirm your new email address: we have sent you a link.');
+    expect(both).toContain('Enter the 6-digit code we texted to your new number');
+    expect(await inQueue(a.id)).toBeUndefined();
+    expect((await new Member(app.url).post(new URL(await emailLink(newEmailA)).pathname)).status).toBe(200);
+    // The email is confirmed, the phone is not: staff still do not see it, nothing is applied.
+    expect(await inQueue(a.id)).toBeUndefined();
+    const phoneOnly = (await memberA.get(`${base}/details`)).text;
+    expect(phoneOnly).not.toContain('Please confirm your new email address');
+    const confirmA = /action="([^"]+\/confirm-phone\/\d+)"/.exec(phoneOnly)![1]!;
+    expect((await memberA.post(confirmA, { csrf: formA.csrf, code: await textedCode('+61422222222') })).status).toBe(
+      303,
+    );
+    expect((await inQueue(a.id))?.changes).toEqual({
+      email: { from: a.email, to: newEmailA },
+      phone: { from: '0411111111', to: '0422222222' },
+    });
+
+    // The phone's code first, then the email's link.
+    const b = await addContact(grace.client, { email: uniqueEmail(), phone: '0433333333' });
+    const memberB = await signIn(b.email!);
+    const formB = await detailsForm(memberB, b);
+    const newEmailB = uniqueEmail();
+    await memberB.post(`${base}/details/${b.id}`, { ...formB, email: newEmailB, phone: '0444444444' });
+    const confirmB = /action="([^"]+\/confirm-phone\/\d+)"/.exec((await memberB.get(`${base}/details`)).text)![1]!;
+    expect((await memberB.post(confirmB, { csrf: formB.csrf, code: await textedCode('+61444444444') })).status).toBe(
+      303,
+    );
+    expect(await inQueue(b.id)).toBeUndefined();
+    expect((await memberB.get(`${base}/details`)).text).toContain(
+      'Please confirm your new email address: we have sent you a link.',
+    );
+    expect((await new Member(app.url).post(new URL(await emailLink(newEmailB)).pathname)).status).toBe(200);
+    expect((await inQueue(b.id))?.changes.phone.to).toBe('0444444444');
+  });
+
   it('10 proposals an hour a person', async () => {
     const c = await addContact(grace.client, { email: uniqueEmail() });
     const member = await signIn(c.email!);
@@ -385,6 +446,33 @@ describe('members portal: my details', () => {
       statuses.push((await member.post(`${base}/details/${c.id}`, { ...form, address: `${i + 1} Hill Rd` })).status);
     expect(statuses.slice(0, 10)).toEqual(Array(10).fill(303));
     expect(statuses[10]).toBe(429);
+  });
+});
+
+describe('members portal: a new phone where no text can be sent (issue 43 §9)', () => {
+  it('is refused naming why, and nothing goes to staff unconfirmed', async () => {
+    const quiet = await startTestApp({}, { smsFromNumber: '' });
+    const church = await registerChurch(quiet.url, 'Quiet Church');
+    await giveHandle(quiet.db, church.user.id, 'quiet-church');
+    const c = await addContact(church.client, { email: uniqueEmail(), phone: '0411111111' });
+    const member = new Member(quiet.url);
+    expect((await member.post('/c/quiet-church/me/sign-in', { address: c.email! })).status).toBe(200);
+    const link = await linkInOutbox(quiet.db, c.email!, /http:\/\/\S+\/c\/quiet-church\/me\/link\/[\w-]+/);
+    expect((await member.post(new URL(link).pathname)).status).toBe(303);
+    const page = await member.get('/c/quiet-church/me/details');
+    const csrf = /name="csrf" value="([^"]+)"/.exec(page.text)![1]!;
+    const res = await member.post(`/c/quiet-church/me/details/${c.id}`, {
+      csrf,
+      firstName: c.firstName,
+      lastName: c.lastName,
+      email: c.email!,
+      phone: '0422222222',
+      address: '',
+      dateOfBirth: '',
+    });
+    expect(res.status).toBe(400);
+    expect(res.text).toContain('A new phone number is confirmed by a text, and this church cannot send texts yet.');
+    expect((await church.client.get('/api/profile-updates')).body).toEqual([]);
   });
 });
 

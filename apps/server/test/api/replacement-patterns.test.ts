@@ -50,7 +50,7 @@ describe('replacement patterns in text on server-rendered pages', () => {
       donorName,
     });
     const row = await app.db
-      .selectFrom('showUpDonations')
+      .selectFrom('gifts')
       .select('receiptToken')
       .where('id', '=', donationId)
       .executeTakeFirstOrThrow();

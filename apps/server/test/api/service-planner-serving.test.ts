@@ -100,8 +100,15 @@ describe('decline → a substitute', () => {
     expect((await anon.get(`/serve/cover/${calToken}`)).text).toContain('This slot is filled');
     expect((await anon.get(`/serve/cover/${'x'.repeat(43)}`)).status).toBe(404);
     const covered = (await anon.get(`/serve/${token}`)).text;
-    expect(covered).toContain('A teammate covers for you.');
+    expect(covered).toContain('<h1>Already covered by Ben</h1>');
     expect(covered).not.toContain('Ask my teammates to cover');
+    expect(covered).not.toContain('Accept: I can serve');
+    // Ann's old link cannot take the slot back: both would be confirmed (issue 43 §13).
+    for (const answer of ['accept', 'decline']) {
+      const again = await form(`/serve/${token}`, `answer=${answer}`);
+      expect(again.status).toBe(409);
+      expect(await again.text()).toContain('<h1>Already covered by Ben</h1>');
+    }
 
     const now = (await g.get(`${BASE}/plans/${plan.id}`)).body;
     expect(
@@ -137,6 +144,38 @@ describe('decline → a substitute', () => {
     ]);
     const doc = (await g.get('/api/openapi.json')).body;
     expect(Object.keys(doc.paths)).toContain('/api/service-planner/settings');
+  });
+});
+
+describe('a decline taken back while teammates are asked (issue 43 §13)', () => {
+  it('accepting again closes the offer: a teammate answering later finds it closed, one person serves', async () => {
+    const piano = (await g.post(`${BASE}/positions`, { name: 'Piano' })).body;
+    const add = async (name: string) =>
+      (await g.post(`${BASE}/members`, { name, email: `${name.toLowerCase()}@example.org`, positionIds: [piano.id] }))
+        .body;
+    const [fay, gus] = [await add('Fay'), await add('Gus')];
+    const plan = (await g.post(`${BASE}/plans`, { title: 'Carols', date: '2031-12-21', startTime: '18:00' })).body;
+    const a = (await g.post(`${BASE}/plans/${plan.id}/assignments`, { memberId: fay.id, positionId: piano.id })).body;
+    const { token } = await app.db
+      .selectFrom('servicePlanAssignments')
+      .select('token')
+      .where('id', '=', a.id)
+      .executeTakeFirstOrThrow();
+    expect((await form(`/serve/${token}`, 'answer=decline')).status).toBe(200);
+    expect((await form(`/serve/${token}/substitute`)).status).toBe(200);
+    expect((await form(`/serve/${token}`, 'answer=accept')).status).toBe(200);
+    const { token: gusToken } = await app.db
+      .selectFrom('substituteOfferCandidates')
+      .select('token')
+      .where('teamMemberId', '=', gus.id)
+      .executeTakeFirstOrThrow();
+    const late = await form(`/serve/cover/${gusToken}`);
+    expect(late.status).toBe(409);
+    expect(await late.text()).toContain('This offer has closed');
+    const now = (await g.get(`${BASE}/plans/${plan.id}`)).body;
+    expect(now.assignments.map((x: { memberName: string; status: string }) => [x.memberName, x.status])).toEqual([
+      ['Fay', 'confirmed'],
+    ]);
   });
 });
 
@@ -231,6 +270,30 @@ describe("the portal's 'Swap a date'", () => {
     expect((await form(`/serve/cover/${token}`)).status).toBe(200);
     const now = (await g.get(`${BASE}/plans/${plan.id}`)).body;
     expect(now.assignments.map((x: { memberName: string; status: string }) => [x.memberName, x.status])).toEqual(
+      expect.arrayContaining([
+        ['Dana Lee', 'declined'],
+        ['Eli', 'confirmed'],
+      ]),
+    );
+    // Dana's old links (the portal's Accept, the request email's) answer who covers, and change
+    // nothing (issue 43 §13).
+    const fromPortal = await member.post(`${base}/schedule/${a.id}/accept`, { csrf });
+    expect(fromPortal.status).toBe(409);
+    expect(fromPortal.text).toContain('Already covered by Eli');
+    const { token: danaToken } = await app.db
+      .selectFrom('servicePlanAssignments')
+      .select('token')
+      .where('id', '=', a.id)
+      .executeTakeFirstOrThrow();
+    const fromEmail = await form(`/serve/${danaToken}`, 'answer=accept');
+    expect(fromEmail.status).toBe(409);
+    expect(await fromEmail.text()).toContain('<h1>Already covered by Eli</h1>');
+    expect(
+      (await g.get(`${BASE}/plans/${plan.id}`)).body.assignments.map((x: { memberName: string; status: string }) => [
+        x.memberName,
+        x.status,
+      ]),
+    ).toEqual(
       expect.arrayContaining([
         ['Dana Lee', 'declined'],
         ['Eli', 'confirmed'],

@@ -121,11 +121,7 @@ describe('POST /api/show-up/donations/prepare', () => {
       },
     });
     expect(sent[0]!.form).not.toHaveProperty('transfer_data[destination]');
-    const row = await app.db
-      .selectFrom('showUpDonations')
-      .selectAll()
-      .where('id', '=', d.donationId)
-      .executeTakeFirstOrThrow();
+    const row = await app.db.selectFrom('gifts').selectAll().where('id', '=', d.donationId).executeTakeFirstOrThrow();
     expect(row).toMatchObject({ status: 'pending', amountCents: 1999, sourceKind: 'qr', sourceId: 12 });
   });
 
@@ -137,7 +133,7 @@ describe('POST /api/show-up/donations/prepare', () => {
     expect(b.donationId).toBe(a.donationId);
     expect(c.clientSecret).toBe(a.clientSecret);
     const count = await app.db
-      .selectFrom('showUpDonations')
+      .selectFrom('gifts')
       .select((eb) => eb.fn.countAll<number>().as('n'))
       .where('idempotencyKey', '=', key)
       .executeTakeFirstOrThrow();
@@ -156,11 +152,7 @@ describe('POST /api/show-up/donations/prepare', () => {
     const before = stripeApi.requests.length;
     const d = await prepare(p.id, { isAnonymous: true });
     expect(stripeApi.requests.slice(before)[0]!.form).not.toHaveProperty('receipt_email');
-    const row = await app.db
-      .selectFrom('showUpDonations')
-      .selectAll()
-      .where('id', '=', d.donationId)
-      .executeTakeFirstOrThrow();
+    const row = await app.db.selectFrom('gifts').selectAll().where('id', '=', d.donationId).executeTakeFirstOrThrow();
     expect(row).toMatchObject({ donorName: null, donorEmail: null, isAnonymous: true });
   });
 
@@ -190,7 +182,7 @@ describe('POST /api/show-up/donations/prepare', () => {
     const p = await newProject();
     const d = await prepare(p.id, { source: 'evil.<script>' });
     const row = await app.db
-      .selectFrom('showUpDonations')
+      .selectFrom('gifts')
       .select(['sourceKind'])
       .where('id', '=', d.donationId)
       .executeTakeFirstOrThrow();
@@ -305,12 +297,51 @@ describe('POST /api/stripe/webhook', () => {
     expect(await totals(p.id)).toEqual({ raised: 0, count: 0 });
   });
 
+  // Issue 43 §1: a project gift is a gift of the ledger, so a dispute moves the project's total as
+  // it moves any gift's (before, a Show Up dispute was 'ignored' and the total kept the money).
+  it("a dispute takes the gift off the project's total; a won dispute puts it back, a lost one keeps it off", async () => {
+    const dispute = (type: 'created' | 'closed', pi: string, status: string) =>
+      event(`charge.dispute.${type}`, {
+        id: `dp_${crypto.randomBytes(6).toString('hex')}`,
+        object: 'dispute',
+        amount: 4000,
+        currency: 'usd',
+        status,
+        payment_intent: pi,
+      });
+    const p = await newProject();
+    const won = await prepare(p.id, { amount: 40 });
+    const lost = await prepare(p.id, { amount: 40 });
+    await deliver(succeeded(won.paymentIntentId, 4000));
+    await deliver(succeeded(lost.paymentIntentId, 4000));
+    expect(await totals(p.id)).toEqual({ raised: 80, count: 2 });
+    expect((await deliver(dispute('created', won.paymentIntentId, 'needs_response'))).body.outcome).toBe('disputed');
+    expect((await deliver(dispute('created', lost.paymentIntentId, 'needs_response'))).body.outcome).toBe('disputed');
+    expect(await totals(p.id)).toEqual({ raised: 0, count: 0 });
+    expect((await deliver(dispute('closed', won.paymentIntentId, 'won'))).body.outcome).toBe('dispute_won');
+    expect((await deliver(dispute('closed', lost.paymentIntentId, 'lost'))).body.outcome).toBe('dispute_lost');
+    expect(await totals(p.id)).toEqual({ raised: 40, count: 1 });
+    const report = await grace.client.get(`/api/show-up/projects/${p.id}/donations/report`);
+    expect(report.body.totalCompleted).toBe(40);
+    expect(report.body.donations.map((d: { status: string }) => d.status).sort()).toEqual(['completed', 'disputed']);
+    const log = await grace.client.get('/api/events?types=donation.disputed,donation.dispute_closed');
+    const mine = (log.body.events as { type: string; data: { project?: { id: number } } }[]).filter(
+      (e) => e.data.project?.id === p.id,
+    );
+    expect(mine.map((e) => e.type).sort()).toEqual([
+      'donation.dispute_closed',
+      'donation.dispute_closed',
+      'donation.disputed',
+      'donation.disputed',
+    ]);
+  });
+
   it('a failure records the reason; a later success still completes the gift', async () => {
     const p = await newProject();
     const d = await prepare(p.id);
     expect((await deliver(failed(d.paymentIntentId, 2500))).body.outcome).toBe('failed');
     const row = await app.db
-      .selectFrom('showUpDonations')
+      .selectFrom('gifts')
       .select(['status', 'failureReason'])
       .where('id', '=', d.donationId)
       .executeTakeFirstOrThrow();
@@ -320,15 +351,17 @@ describe('POST /api/stripe/webhook', () => {
   });
 
   it("records each outcome in the church's log, on the donor's contact when the church has one (issue 27)", async () => {
+    // An address no earlier gift used: a completed gift makes its donor a contact (issue 43), and
+    // this one is the church's own contact first.
     const ruth = await grace.client.post('/api/contacts', {
       firstName: 'Ruth',
       lastName: 'Moabite',
-      email: 'Ruth@Example.org',
+      email: 'Ruth.Log@Example.org',
       phone: '0412 345 678',
     });
     expect(ruth.status, ruth.text).toBe(201);
     const p = await newProject();
-    const d = await prepare(p.id, { amount: 50 });
+    const d = await prepare(p.id, { amount: 50, donorEmail: 'ruth.log@example.org' });
     await deliver(failed(d.paymentIntentId, 5000));
     await deliver(succeeded(d.paymentIntentId, 5000));
     await deliver(refunded(d.paymentIntentId, 5000));
@@ -341,9 +374,15 @@ describe('POST /api/stripe/webhook', () => {
       ['donation.succeeded', ruth.body.id, 'public'],
       ['donation.refunded', ruth.body.id, 'system'],
     ]);
+    // The one builder of donation.* events (issue 43): a project gift is a gift with its project.
+    const fund = (await grace.client.get('/api/funds?status=all')).body.find(
+      (f: { name: string }) => f.name === p.title,
+    );
     expect(mine[1]!.data).toEqual({
-      person: { name: 'Ruth Moabite', email: 'Ruth@Example.org', phone: '0412 345 678' },
+      person: { name: 'Ruth Moabite', email: 'Ruth.Log@Example.org', phone: '0412 345 678' },
       project: { id: p.id, name: p.title },
+      gift: { id: d.donationId, frequency: 'one_time', scheduleId: null },
+      funds: [{ fund: { id: fund.id, name: p.title }, amountCents: 5000 }],
       donationId: d.donationId,
       amountCents: 5000,
       currency: 'usd',
@@ -362,7 +401,7 @@ describe('POST /api/stripe/webhook', () => {
     expect((await deliver(succeeded(d.paymentIntentId, 2500, undefined, 'eur'))).body.outcome).toBe('amount_mismatch');
     expect(await totals(p.id)).toEqual({ raised: 0, count: 0 });
     const row = await app.db
-      .selectFrom('showUpDonations')
+      .selectFrom('gifts')
       .select('status')
       .where('id', '=', d.donationId)
       .executeTakeFirstOrThrow();
@@ -471,7 +510,7 @@ describe("the owner's Donations tab", () => {
     const date = row.slice(0, row.indexOf(','));
     expect(date).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
     const stored = await app.db
-      .selectFrom('showUpDonations')
+      .selectFrom('gifts')
       .select('createdAt')
       .where('id', '=', d.donationId)
       .executeTakeFirstOrThrow();

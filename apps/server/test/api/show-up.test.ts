@@ -333,13 +333,14 @@ describe('updates', () => {
 describe('supporters (GET /api/show-up/projects/{id}/donations)', () => {
   it('lists completed gifts only, anonymous ones without a name, never an email', async () => {
     const p = await createProject();
-    const base = { projectId: p.id, userId: grace.user.id, currency: 'usd' };
-    await app.db
-      .insertInto('showUpDonations')
+    // Project gifts in the ledger (issue 43): gifts with a line to the project's own fund.
+    const fund = await app.db.selectFrom('funds').select('id').where('projectId', '=', p.id).executeTakeFirstOrThrow();
+    const base = { userId: grace.user.id, currency: 'usd' };
+    const gifts = await app.db
+      .insertInto('gifts')
       .values([
         {
           ...base,
-          amount: 25,
           amountCents: 2500,
           donorName: 'Ruth Secret',
           donorEmail: 'ruth@example.org',
@@ -351,7 +352,6 @@ describe('supporters (GET /api/show-up/projects/{id}/donations)', () => {
         },
         {
           ...base,
-          amount: 10,
           amountCents: 1000,
           donorName: 'Boaz',
           donorEmail: 'boaz@example.org',
@@ -362,7 +362,6 @@ describe('supporters (GET /api/show-up/projects/{id}/donations)', () => {
         },
         {
           ...base,
-          amount: 99,
           amountCents: 9900,
           donorName: 'Pending Person',
           status: 'pending',
@@ -370,6 +369,11 @@ describe('supporters (GET /api/show-up/projects/{id}/donations)', () => {
           receiptToken: 't3',
         },
       ])
+      .returning(['id', 'amountCents'])
+      .execute();
+    await app.db
+      .insertInto('giftLines')
+      .values(gifts.map((g) => ({ userId: grace.user.id, giftId: g.id, fundId: fund.id, amountCents: g.amountCents })))
       .execute();
     const res = await visitor.get(`/api/show-up/projects/${p.id}/donations`);
     expect(res.status).toBe(200);

@@ -1,13 +1,27 @@
 import { afterAll, describe, expect, it } from 'vitest';
+import crypto from 'node:crypto';
 import net from 'node:net';
+import { dkimSign } from 'mailauth/lib/dkim/sign';
 import { HttpClient, registerChurch, startTestApp } from '../helpers/test-app.js';
 import { startSmtpSink } from '../helpers/smtp-sink.js';
+import { startLocalDns } from '../helpers/local-dns.js';
 
 // Issue 32 §5, §6: campaign mail carries a VERP return path; bounce DSNs (RFC 3464) and ARF
 // complaints (RFC 5965) sent by SMTP to the bounce receiver suppress the address; every send skips
 // suppressed addresses, and the count before sending says how many.
 const sink = await startSmtpSink({ ignoreTo: /^office_/ });
-afterAll(() => sink.close());
+// Complaint reports count only when a feedback-loop sender (FEEDBACK_LOOP_SENDERS) authenticates
+// them (issue 43 §14): its DKIM key is published on a local DNS server (DNS_SERVER).
+const dns = await startLocalDns();
+afterAll(async () => {
+  await sink.close();
+  await dns.close();
+});
+const FBL = 'fbl.mailbox.test';
+const fblKey = crypto.generateKeyPairSync('rsa', { modulusLength: 2048 });
+dns.set(`s1._domainkey.${FBL}`, 'TXT', [
+  `v=DKIM1; k=rsa; p=${fblKey.publicKey.export({ type: 'spki', format: 'der' }).toString('base64')}`,
+]);
 const app = await startTestApp(
   {
     emailSmtpUrl: sink.url,
@@ -15,6 +29,8 @@ const app = await startTestApp(
     publicUrl: 'http://lampstand.test',
     bounceSmtpPort: 0,
     bounceDomain: 'bounces.lampstand.test',
+    dnsServer: dns.server,
+    feedbackLoopSenders: [FBL],
   },
   { retryBaseSeconds: 1 },
 );
@@ -109,9 +125,13 @@ function dsn(to: string, action: string, status: string, diagnostic: string) {
     '',
   ].join('\r\n');
 }
-/** An ARF complaint report quoting the original message's headers. */
-function arf(to: string, messageId: string) {
+/** An ARF complaint report quoting the original message's headers, from `from`. */
+function arf(to: string, messageId: string, from = `Feedback Loop <reports@${FBL}>`) {
   return [
+    `From: ${from}`,
+    'To: fbl@bounces.lampstand.test',
+    'Date: Sun, 29 Nov 2026 01:00:00 +0000',
+    'MIME-Version: 1.0',
     'Content-Type: multipart/report; report-type=feedback-report; boundary="b2"',
     'Subject: Complaint',
     '',
@@ -138,6 +158,15 @@ function arf(to: string, messageId: string) {
   ].join('\r\n');
 }
 const report = (to: string, raw: string) => smtpSend(to, raw);
+
+/** `raw` DKIM-signed by `domain` with `key` (selector s1). */
+async function signed(raw: string, domain = FBL, key: crypto.KeyObject = fblKey.privateKey) {
+  const signature = { signingDomain: domain, selector: 's1', privateKey: key.export({ type: 'pkcs8', format: 'pem' }) };
+  // mailauth signs what `signatureData` lists (the top-level fields only satisfy its types).
+  const { signatures } = await dkimSign(raw, { ...signature, signatureData: [signature] });
+  expect(signatures).toMatch(/^DKIM-Signature:/);
+  return signatures + raw;
+}
 
 async function suppressions(client = grace.client) {
   const res = await client.get('/api/suppressions');
@@ -198,9 +227,26 @@ describe('bounces and complaints', () => {
       reason: 'soft_bounces',
     });
 
-    // A complaint by ARF to the feedback-loop address, naming the message by its Message-ID.
+    // A complaint by ARF to the feedback-loop address, naming the message by its Message-ID. Anyone
+    // can write one (issue 43 §14): unsigned, signed by another domain, signed with another key, or
+    // from another sender with the feedback loop's signature, it changes nothing.
     const angryMessage = first.messages.find((m) => m.envelopeTo[0] === 'angry@example.org')!;
-    await report('fbl@bounces.lampstand.test', arf('angry@example.org', angryMessage.parsed.messageId!));
+    const complaint = (from?: string) => arf('angry@example.org', angryMessage.parsed.messageId!, from);
+    const attackerKey = crypto.generateKeyPairSync('rsa', { modulusLength: 2048 });
+    dns.set('s1._domainkey.attacker.test', 'TXT', [
+      `v=DKIM1; k=rsa; p=${attackerKey.publicKey.export({ type: 'spki', format: 'der' }).toString('base64')}`,
+    ]);
+    const forged = [
+      complaint(),
+      await signed(complaint('Reports <reports@attacker.test>'), 'attacker.test', attackerKey.privateKey),
+      await signed(complaint(), FBL, attackerKey.privateKey),
+      await signed(complaint('Reports <reports@attacker.test>')),
+    ];
+    for (const raw of forged) await report('fbl@bounces.lampstand.test', raw);
+    expect((await suppressions()).map((s) => s.email)).not.toContain('angry@example.org');
+    expect((await grace.client.get(`/api/contacts/${angry.id}`)).body.consent.email.status).not.toBe('unsubscribed');
+    // The feedback loop's own report, DKIM-signed by it: suppressed and unsubscribed.
+    await report('fbl@bounces.lampstand.test', await signed(complaint()));
     expect((await suppressions()).find((s) => s.email === 'angry@example.org')).toMatchObject({ reason: 'complaint' });
     const angryContact = (await grace.client.get(`/api/contacts/${angry.id}`)).body;
     expect(angryContact.consent.email.status).toBe('unsubscribed');

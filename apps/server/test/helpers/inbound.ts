@@ -1,4 +1,4 @@
-import { processInboundTexts } from '@lampstand/api/server';
+import { processInboundTexts, twilioSignature } from '@lampstand/api/server';
 import type { TestApp } from './test-app.js';
 
 /**
@@ -7,7 +7,7 @@ import type { TestApp } from './test-app.js';
  */
 export async function processInbound(app: Pick<TestApp, 'db' | 'deps'>): Promise<void> {
   for (;;) {
-    await processInboundTexts({ db: app.db, jobs: app.deps.jobs }, app.deps.delivery.smsFromNumber);
+    await processInboundTexts({ db: app.db, jobs: app.deps.jobs, sms: app.deps.sms }, app.deps.delivery.smsFromNumber);
     const waiting = await app.db
       .selectFrom('smsInboundMessages')
       .select('id')
@@ -17,4 +17,20 @@ export async function processInbound(app: Pick<TestApp, 'db' | 'deps'>): Promise
     if (waiting.length === 0) return;
     await new Promise((r) => setTimeout(r, 20));
   }
+}
+
+/** A Twilio webhook POSTed to the app as Twilio sends it: form-encoded, signed with `token` over PUBLIC_URL + path + params. */
+export async function postAsTwilio(
+  app: Pick<TestApp, 'url'>,
+  o: { publicUrl: string; path: string; params: Record<string, string>; token: string },
+): Promise<{ status: number; body: string }> {
+  const res = await fetch(`${app.url}${o.path}`, {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/x-www-form-urlencoded',
+      'x-twilio-signature': twilioSignature(o.token, `${o.publicUrl}${o.path}`, o.params),
+    },
+    body: new URLSearchParams(o.params),
+  });
+  return { status: res.status, body: await res.text() };
 }

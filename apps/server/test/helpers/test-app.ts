@@ -1,6 +1,6 @@
 import { afterAll, onTestFinished } from 'vitest';
 import { createFreshDatabase } from '@lampstand/db/test/fresh-db';
-import type { Db } from '@lampstand/db';
+import { sql, type Db } from '@lampstand/db';
 import { loadConfig, type Config } from '../../src/config.js';
 import { createServer, type ServerHandle } from '../../src/server.js';
 import { startRuntime, type AppDeps, type AppRuntime } from '../../src/app-deps.js';
@@ -220,3 +220,31 @@ export const EASTER_SUNDAY_PAGE = {
   },
 };
 export { demoGift } from './show-up.js';
+
+/**
+ * Show Up projects written straight into the database (benchmarks): each gets its own fund, as
+ * createProject makes it, and `count` completed gifts of `cents` each in the ledger (issue 43), so
+ * its raised amount and supporters read from them. A real gift goes through prepare and Stripe.
+ */
+export async function seedProjectGifts(db: Db, projects: { projectId: number; count: number; cents: number }[]) {
+  const ids = projects.map((p) => p.projectId);
+  await sql`
+    insert into funds (user_id, name, is_public, project_id)
+    select user_id, title, false, id from show_up_projects where id = any(${ids}::int[])
+    on conflict (project_id) do nothing`.execute(db);
+  await sql`
+    with wanted as (
+      select w.cents, f.id as fund_id, f.user_id
+        from unnest(${ids}::int[], ${projects.map((p) => p.count)}::int[], ${projects.map((p) => p.cents)}::int[])
+             as w(project_id, n, cents)
+        join funds f on f.project_id = w.project_id, generate_series(1, w.n)
+    ), made as (
+      insert into gifts (user_id, amount_cents, status, idempotency_key, receipt_token, completed_at, donor_name)
+      select user_id, cents, 'completed', 'seed-' || fund_id || '-' || gen_random_uuid(), gen_random_uuid()::text,
+             now(), 'Seeded donor'
+        from wanted
+      returning id, user_id, amount_cents, idempotency_key
+    )
+    insert into gift_lines (user_id, gift_id, fund_id, amount_cents)
+    select user_id, id, split_part(idempotency_key, '-', 2)::int, amount_cents from made`.execute(db);
+}

@@ -57,7 +57,7 @@ describe('the receipt email is a retried pg-boss job', () => {
     const [mail] = receiptsTo('flaky@example.org');
     expect(mail!.parsed.subject).toBe(`Your receipt: $12.00 to ${title}`);
     const row = await app.db
-      .selectFrom('showUpDonations')
+      .selectFrom('gifts')
       .select(['status', 'receiptSentAt'])
       .where('id', '=', donationId)
       .executeTakeFirstOrThrow();

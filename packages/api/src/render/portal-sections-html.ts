@@ -76,7 +76,8 @@ export interface DetailsView {
   /** What was typed when the form came back with errors. */
   values?: Partial<Record<string, string>>;
   errors?: Record<string, string>;
-  waiting: { id: number; status: string; fields: string[] }[];
+  /** Open proposals; an unconfirmed one says which channel's proof it still waits for. */
+  waiting: { id: number; status: string; fields: string[]; awaitingEmail: boolean; awaitingPhone: boolean }[];
 }
 
 export function detailsSection(base: string, csrf: string, views: DetailsView[]): string {
@@ -85,16 +86,17 @@ export function detailsSection(base: string, csrf: string, views: DetailsView[])
       const v = (k: keyof Person) => (values && k in values ? (values[k] ?? null) : (p[k] as string | null));
       const pending = waiting
         .map((w) =>
-          w.status === 'unconfirmed' && w.fields.includes('phone') && !w.fields.includes('email')
-            ? `<div class="note"><form method="post" action="${e(base)}/details/${p.id}/confirm-phone/${w.id}">${csrfField(csrf)}` +
-              `<div class="field"><label for="p${p.id}-code${w.id}">Enter the 6-digit code we texted to your new number</label>` +
-              `<input id="p${p.id}-code${w.id}" name="code" type="text" inputmode="numeric" autocomplete="one-time-code" maxlength="6"></div>` +
-              `<button class="btn" type="submit">Confirm my phone</button></form></div>`
-            : `<p class="note">${
-                w.status === 'unconfirmed'
-                  ? 'Please confirm your new email address: we have sent you a link.'
-                  : `Waiting for the church to approve: ${e(w.fields.map((f) => PROPOSAL_FIELD_LABELS[f as ProposalField] ?? f).join(', '))}.`
-              }</p>`,
+          w.status === 'unconfirmed'
+            ? (w.awaitingEmail
+                ? `<p class="note">Please confirm your new email address: we have sent you a link.</p>`
+                : '') +
+              (w.awaitingPhone
+                ? `<div class="note"><form method="post" action="${e(base)}/details/${p.id}/confirm-phone/${w.id}">${csrfField(csrf)}` +
+                  `<div class="field"><label for="p${p.id}-code${w.id}">Enter the 6-digit code we texted to your new number</label>` +
+                  `<input id="p${p.id}-code${w.id}" name="code" type="text" inputmode="numeric" autocomplete="one-time-code" maxlength="6"></div>` +
+                  `<button class="btn" type="submit">Confirm my phone</button></form></div>`
+                : '')
+            : `<p class="note">Waiting for the church to approve: ${e(w.fields.map((f) => PROPOSAL_FIELD_LABELS[f as ProposalField] ?? f).join(', '))}.</p>`,
         )
         .join('');
       return (

@@ -30,7 +30,11 @@ const source = z.object({
 const campaign = z.object({ id, name: z.string() });
 const money = { amountCents: z.number().int(), currency: z.string() };
 
-/** What a gift went to: a Show Up project, or a church gift's funds (issue 30). */
+/**
+ * What a gift went to: its `gift` and `funds` (issue 30), and its Show Up `project` when a line goes
+ * to a project's fund (issue 43: a project gift is a gift). Events before issue 43 name a project
+ * gift by its `project` alone, `donationId` then being its Show Up id.
+ */
 const gifted = {
   project: ref.optional(),
   gift: z
@@ -94,8 +98,7 @@ export const eventPayloadSchemas = {
       conversationId: id.optional(),
     }),
   },
-  // A Show Up gift names its `project`; a gift to the church (issue 30) names its `gift` and its
-  // `funds` (one gift split across funds) instead, and `donationId` is then the gift's id.
+  // `donationId` is the gift's id (before issue 43 a Show Up gift's own id, with `project` alone).
   'donation.succeeded': { 1: about({ ...gifted, donationId: id, ...money, source: source.nullable() }) },
   'donation.refunded': { 1: about({ ...gifted, donationId: id, ...money }) },
   'donation.failed': { 1: about({ ...gifted, donationId: id, ...money, reason: z.string() }) },

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { MAX_CHARGE_CENTS } from './show-up-values.js';
 import { emailAddressSchema, idSchema, isoTimestamp, optionalTextSchema, requiredTextSchema } from './common.js';
 
 // Giving that recurs (issue 30). Zod only: the staff screens and the public giving page read the
@@ -137,6 +138,16 @@ export const giftLineInputSchema = z.object({
     .max(MAX_LINE_CENTS, 'Amount is too large'),
 });
 
+/** A gift's (or a recurring gift's) lines: one to ten funds, together at most one card charge. */
+const giftLinesSchema = z
+  .array(giftLineInputSchema, { error: 'Lines must be a list of funds and amounts' })
+  .min(1, 'Add at least one fund')
+  .max(MAX_GIFT_LINES, `At most ${MAX_GIFT_LINES} funds in one gift`)
+  .refine(
+    (lines) => lines.reduce((sum, l) => sum + l.amountCents, 0) <= MAX_CHARGE_CENTS,
+    `The lines add up to more than ${formatCents(MAX_CHARGE_CENTS)}, the most one card payment can be`,
+  );
+
 export const postalAddressSchema = z.object({
   line1: optionalTextSchema('Address line 1', 200).optional(),
   line2: optionalTextSchema('Address line 2', 200).optional(),
@@ -155,10 +166,7 @@ export const donorSchema = z.object({
 
 export const prepareGiftSchema = z.object({
   handle: z.string({ error: 'Handle is required' }).trim().min(1, 'Handle is required').max(64, 'Handle not found'),
-  lines: z
-    .array(giftLineInputSchema, { error: 'Lines must be a list of funds and amounts' })
-    .min(1, 'Add at least one fund')
-    .max(MAX_GIFT_LINES, `At most ${MAX_GIFT_LINES} funds in one gift`),
+  lines: giftLinesSchema,
   /** The gift's amount before the fee, when the page sends it: the lines must add up to it. */
   amountCents: z
     .number({ error: 'Amount must be a whole number of cents' })
@@ -308,11 +316,7 @@ export const updateScheduleSchema = z.object({
       error: 'Frequency must be weekly, every two weeks, monthly, 1st and 15th or yearly',
     })
     .optional(),
-  lines: z
-    .array(giftLineInputSchema, { error: 'Lines must be a list of funds and amounts' })
-    .min(1, 'Add at least one fund')
-    .max(MAX_GIFT_LINES, `At most ${MAX_GIFT_LINES} funds in one gift`)
-    .optional(),
+  lines: giftLinesSchema.optional(),
   nextDate: dateSchema('Next date').optional(),
 });
 

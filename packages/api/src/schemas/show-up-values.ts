@@ -14,6 +14,11 @@ export const PROJECT_CATEGORIES = [
 
 /** Money of the spec: 2 decimals, below numeric(10, 2)'s 100,000,000. */
 export const MAX_MONEY = 99_999_999.99;
+/**
+ * The most one card payment may be, in cents: the card processor's per-charge maximum (Stripe's
+ * $999,999.99). A Show Up gift, a church gift and each charge of a recurring gift are capped at it.
+ */
+export const MAX_CHARGE_CENTS = 99_999_999;
 /** The smallest card payment the card network accepts in USD. */
 export const MIN_DONATION = 0.5;
 export const QUICK_AMOUNTS = [10, 25, 50, 100, 250, 500] as const;

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { boundedArray, idSchema, isCleanText, isoTimestamp, textSchema } from './common.js';
-import { LSRC_PATTERN, MAX_MONEY, MIN_DONATION, PROJECT_CATEGORIES } from './show-up-values.js';
+import { LSRC_PATTERN, MAX_CHARGE_CENTS, MAX_MONEY, MIN_DONATION, PROJECT_CATEGORIES } from './show-up-values.js';
 
 export * from './show-up-values.js';
 
@@ -299,7 +299,7 @@ export const donationFormSchema = z.object({
       .refine((n) => Number.isFinite(n), 'Amount must be a positive number')
       .positive('Amount must be a positive number')
       .min(MIN_DONATION, 'The minimum donation is $0.50')
-      .max(999_999.99, 'Amount must be less than $1,000,000')
+      .max(MAX_CHARGE_CENTS / 100, 'Amount must be less than $1,000,000')
       .refine(hasAtMostTwoDecimals, 'Amount can have at most 2 decimal places'),
   ),
   donorName: optionalDonorText('Name', 200),
@@ -350,7 +350,7 @@ export const donationReceiptInfoSchema = z.object({
   isAnonymous: z.boolean(),
   projectId: z.number().int(),
   projectTitle: z.string(),
-  status: z.enum(['pending', 'completed', 'failed', 'refunded']),
+  status: z.enum(['pending', 'completed', 'failed', 'refunded', 'disputed']),
   receiptUrl: z.string().nullable(),
 });
 
@@ -387,7 +387,7 @@ export const ownerDonationSchema = z.object({
   donorEmail: z.string().nullable(),
   isAnonymous: z.boolean(),
   message: z.string().nullable(),
-  status: z.enum(['pending', 'completed', 'failed', 'refunded']),
+  status: z.enum(['pending', 'completed', 'failed', 'refunded', 'disputed']),
   failureReason: z.string().nullable(),
   source: donationSourceSchema.nullable(),
 });

@@ -105,7 +105,11 @@ export interface ChurchSettings {
   defaultCountryCode: Generated<string>;
   eventRetentionDays: Generated<number>;
   postalAddress: string | null;
+  smsAccountSid: string | null;
+  smsAuthToken: string | null;
   smsFromNumber: string | null;
+  smsMessagingServiceSid: string | null;
+  smsNumberCheckedAt: Date | null;
   taxId: string | null;
   timeZone: Generated<string>;
   updatedAt: Generated<Date>;
@@ -405,6 +409,7 @@ export interface Funds {
   id: Generated<number>;
   isPublic: Generated<boolean>;
   name: string;
+  projectId: number | null;
   status: Generated<'active' | 'archived'>;
   updatedAt: Generated<Date>;
   userId: number;
@@ -453,15 +458,19 @@ export interface Gifts {
   goodsServicesCents: number | null;
   id: Generated<number>;
   idempotencyKey: string;
+  isAnonymous: Generated<boolean>;
   isDemo: Generated<boolean>;
   method: Generated<'card' | 'cash' | 'check' | 'other'>;
   note: string | null;
   platformFeeCents: Generated<number>;
   receiptSentAt: Date | null;
   receiptToken: string;
+  receiptUrl: string | null;
   refundedAt: Date | null;
   reversalReason: string | null;
   scheduleId: number | null;
+  showNote: Generated<boolean>;
+  showUpDonationId: number | null;
   sourceId: number | null;
   sourceKind: 'qr' | 'link' | 'email' | 'sms' | 'page' | null;
   status: Generated<'pending' | 'completed' | 'failed' | 'refunded' | 'disputed'>;
@@ -749,6 +758,7 @@ export interface ProfileUpdateProposals {
   decidedAt: Date | null;
   decidedBy: number | null;
   id: Generated<number>;
+  phoneCodeHash: string | null;
   status: Generated<'unconfirmed' | 'pending' | 'approved' | 'rejected'>;
   userId: number;
 }
@@ -934,38 +944,6 @@ export interface Sessions {
   sid: string;
 }
 
-export interface ShowUpDonations {
-  amount: number;
-  amountCents: number;
-  completedAt: Date | null;
-  createdAt: Generated<Date>;
-  currency: Generated<string>;
-  donorEmail: string | null;
-  donorName: string | null;
-  failureReason: string | null;
-  id: Generated<number>;
-  idempotencyKey: string;
-  isAnonymous: Generated<boolean>;
-  isDemo: Generated<boolean>;
-  message: string | null;
-  platformFeeCents: Generated<number>;
-  projectId: number;
-  receiptSentAt: Date | null;
-  receiptToken: string;
-  receiptUrl: string | null;
-  refundedAt: Date | null;
-  showMessage: Generated<boolean>;
-  sourceId: number | null;
-  sourceKind: 'qr' | 'link' | 'email' | 'sms' | 'page' | null;
-  status: Generated<'pending' | 'completed' | 'failed' | 'refunded'>;
-  stripeAccountId: string | null;
-  stripeClientSecret: string | null;
-  stripeCustomerId: string | null;
-  stripePaymentId: string | null;
-  updatedAt: Generated<Date>;
-  userId: number;
-}
-
 export interface ShowUpProjects {
   category: Generated<string>;
   contactEmail: string;
@@ -975,7 +953,6 @@ export interface ShowUpProjects {
   coverUploadId: number | null;
   createdAt: Generated<Date>;
   description: string;
-  donationsCount: Generated<number>;
   endDate: string | null;
   id: Generated<number>;
   images: ColumnType<ShowUpImage[], string | undefined, string>;
@@ -983,7 +960,6 @@ export interface ShowUpProjects {
   location: string;
   longitude: number | null;
   organizationName: string;
-  raisedAmount: Generated<number>;
   shortDescription: string;
   startDate: Generated<string>;
   status: Generated<string>;
@@ -1025,9 +1001,11 @@ export interface SmsInboundMessages {
   body: string;
   createdAt: Generated<Date>;
   fromNumber: string;
+  heldAt: Date | null;
   id: Generated<number>;
   keyword: string | null;
   messageSid: string;
+  messagingServiceSid: string | null;
   processedAt: Date | null;
   toNumber: string;
 }
@@ -1050,6 +1028,16 @@ export interface SmsQuickReplies {
   id: Generated<number>;
   title: string;
   userId: number;
+}
+
+export interface SmsSharedRoutes {
+  askedAt: Generated<Date>;
+  chosenAt: Date | null;
+  chosenChurchId: number | null;
+  offeredChurchIds: number[];
+  phoneE164: string;
+  question: string;
+  questionSentAt: Date | null;
 }
 
 export interface SocialPosts {
@@ -1333,13 +1321,13 @@ export interface DB {
   servicePlanTemplates: ServicePlanTemplates;
   serviceTeams: ServiceTeams;
   sessions: Sessions;
-  showUpDonations: ShowUpDonations;
   showUpProjects: ShowUpProjects;
   showUpUpdates: ShowUpUpdates;
   smsCampaigns: SmsCampaigns;
   smsInboundMessages: SmsInboundMessages;
   smsKeywords: SmsKeywords;
   smsQuickReplies: SmsQuickReplies;
+  smsSharedRoutes: SmsSharedRoutes;
   socialPosts: SocialPosts;
   socialSettings: SocialSettings;
   songs: Songs;

@@ -16,6 +16,7 @@ import { IconArrowLeft, IconKey, IconPencil, IconTrash } from '@tabler/icons-rea
 import { useState } from 'react';
 import { Link } from 'react-router-dom';
 import { createKeywordInput, type SmsKeyword } from '@lampstand/api/schemas/conversations';
+import { KEYWORDS_NEED_OWN_NUMBER } from '@lampstand/api/schemas/sms-number';
 import { trpc } from '../../lib/trpc';
 import { useSave } from '../../lib/use-save';
 import { confirmDestructive } from '../../ui/confirm';
@@ -130,6 +131,9 @@ function KeywordDialog({ keyword, onClose }: { keyword: SmsKeyword | null; onClo
 /** Conversations → Keywords (issue 32 §3): what a text starting with a church's word does. */
 export function KeywordsPage() {
   const keywords = trpc.smsKeywords.list.useQuery();
+  const texting = trpc.settings.texting.useQuery();
+  // On the shared number keywords are refused (issue 43 §4): the screen says why, and where to go.
+  const shared = texting.data?.mode === 'shared';
   const [editing, setEditing] = useState<SmsKeyword | 'new' | null>(null);
   const del = useSave(trpc.smsKeywords.delete, {
     success: 'Keyword deleted',
@@ -144,8 +148,22 @@ export function KeywordsPage() {
       <PageHeader
         title="Keywords"
         description="A text that starts with a keyword gets its reply, joins its list, starts its journey or makes a follow-up task. STOP, START and HELP are answered for you."
-        action={<Button onClick={() => setEditing('new')}>Add keyword</Button>}
+        action={
+          <Button onClick={() => setEditing('new')} disabled={shared}>
+            Add keyword
+          </Button>
+        }
       />
+      {shared ? (
+        <Alert color="yellow" title="Keywords are off on the shared number" mb="md">
+          <Stack gap="xs">
+            <Text size="sm">{KEYWORDS_NEED_OWN_NUMBER}</Text>
+            <Anchor component={Link} to="/settings#texting" size="sm">
+              Add your number in Settings → Texting
+            </Anchor>
+          </Stack>
+        </Alert>
+      ) : null}
       {keywords.error ? (
         <Alert color="red" title="Failed to load keywords">
           {keywords.error.message}
@@ -161,7 +179,11 @@ export function KeywordsPage() {
               icon={<IconKey size={24} />}
               title="No keywords yet."
               description="Add one, e.g. PRAY to answer prayer requests, or JOIN YOUTH to add people to a list."
-              action={<Button onClick={() => setEditing('new')}>Add keyword</Button>}
+              action={
+                <Button onClick={() => setEditing('new')} disabled={shared}>
+                  Add keyword
+                </Button>
+              }
             />
           )
         }

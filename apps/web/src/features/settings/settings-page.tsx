@@ -16,6 +16,7 @@ import { PublicProfileSection } from './public-profile-section';
 import { IntegrationsSection } from './webhooks/integrations-section';
 import { SuppressionsSection } from './suppressions-section';
 import { SendingDomainSection } from './sending-domain-section';
+import { TextingSection } from './texting-section';
 
 /** 'Keep activity for': the choices, and the church's own number of days if it set another over the API. */
 function retentionOptions(current: number): { value: string; label: string }[] {
@@ -58,7 +59,10 @@ export function SettingsPage() {
   const { hash } = useLocation();
   const loaded = !!settings.data;
   useEffect(() => {
-    if (!loaded || hash !== '#time-zone') return;
+    if (!loaded) return;
+    // '/settings#texting' (the Keywords screen's link): the Texting section, in view.
+    if (hash === '#texting') document.getElementById('texting')?.scrollIntoView({ block: 'start' });
+    if (hash !== '#time-zone') return;
     const input = document.getElementById('time-zone');
     input?.scrollIntoView({ block: 'center' });
     input?.focus({ preventScroll: true });
@@ -138,6 +142,7 @@ export function SettingsPage() {
       <ApiKeysSection />
       <IntegrationsSection />
       <SendingDomainSection />
+      <TextingSection />
       <SuppressionsSection />
     </>
   );

@@ -7,7 +7,7 @@ import { formatDate, formatUsd } from '../../ui/format';
 
 /**
  * The heading says only what is known (issue 26 §9): thanks for a gift that is made or being
- * confirmed, what happened to a failed or refunded one, and no thanks for a payment not found.
+ * confirmed, what happened to a failed, refunded or disputed one, and no thanks for a payment not found.
  */
 const HEADINGS = {
   unknown: { title: 'Donation details unavailable', good: false },
@@ -16,6 +16,7 @@ const HEADINGS = {
   completed: { title: 'Thank you for your donation!', good: true },
   failed: { title: 'Your donation did not go through', good: false },
   refunded: { title: 'This donation was refunded', good: false },
+  disputed: { title: 'This donation is disputed with the bank', good: false },
 } as const;
 
 /** The thank-you page (also Stripe's return address after a redirecting payment method). */

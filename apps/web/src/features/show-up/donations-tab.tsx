@@ -10,12 +10,14 @@ const STATUS_COLOR: Record<OwnerDonation['status'], string> = {
   completed: 'green',
   failed: 'red',
   refunded: 'orange',
+  disputed: 'orange',
 };
 const STATUS_LABEL: Record<OwnerDonation['status'], string> = {
   pending: 'Pending',
   completed: 'Completed',
   failed: 'Failed',
   refunded: 'Refunded',
+  disputed: 'Disputed',
 };
 
 /** The owner's view: every gift, its status and where it came from, and the sum by source. */

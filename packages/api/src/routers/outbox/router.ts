@@ -1,13 +1,15 @@
 import { z } from 'zod';
 import { outboxMessageSchema, outboxQuerySchema } from '../../schemas/outbox.js';
 import { listOutbox } from '../../services/email-campaigns/outbox.js';
-import { protectedProcedure, router } from '../../trpc.js';
+import { router, sessionProcedure } from '../../trpc.js';
 import { restTag } from '../../rest-meta.js';
 
 const rest = restTag('Email campaigns');
 
 export const outboxRouter = router({
-  list: protectedProcedure
+  // Staff signed in only, never an API key: the outbox holds live sign-in, verification, confirm,
+  // manage, unsubscribe and serve links, and SMS sign-in codes (docs/decisions.md, issue 43 §8).
+  list: sessionProcedure
     .meta(
       rest.get(
         '/api/outbox',

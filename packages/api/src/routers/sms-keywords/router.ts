@@ -20,7 +20,7 @@ export const smsKeywordsRouter = router({
     .meta(
       rest.post(
         '/api/sms-keywords',
-        'Add a keyword (one or two words; STOP, START, HELP and their kind are reserved)',
+        "Add a keyword (one or two words; STOP, START, HELP and their kind are reserved). Needs the church's own texting number (Settings → Texting): 400 on the shared number",
         {
           status: 201,
           errors: [409],
@@ -31,7 +31,11 @@ export const smsKeywordsRouter = router({
     .output(smsKeywordSchema)
     .mutation(({ ctx, input }) => createKeyword(ctx.db, ctx.tenantId, input)),
   update: protectedProcedure
-    .meta(rest.patch('/api/sms-keywords/{id}', 'Change a keyword (only the fields sent)', { errors: [409] }))
+    .meta(
+      rest.patch('/api/sms-keywords/{id}', 'Change a keyword (only the fields sent; 400 on the shared number)', {
+        errors: [409],
+      }),
+    )
     .input(updateKeywordInput)
     .output(smsKeywordSchema)
     .mutation(({ ctx, input }) => updateKeyword(ctx.db, ctx.tenantId, input)),

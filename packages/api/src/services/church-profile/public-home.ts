@@ -3,6 +3,7 @@ import type { VisitSourceKind } from '@lampstand/db';
 import { badRequest, notFound } from '../../errors.js';
 import { signUpTo, type SignupDeps, type SignupResult } from '../landing-pages/signups.js';
 import type { ShowUpCard } from '../../render/landing-page-html.js';
+import { RAISED_AMOUNT, SUPPORTERS } from '../show-up/projects.js';
 
 export const CHURCH_NOT_FOUND = "The page you're looking for doesn't exist.";
 export const CHOOSE_A_LIST = 'Choose at least one list to join';
@@ -56,11 +57,12 @@ export async function churchHomeByHandle(db: Db, handle: string): Promise<{ home
       .limit(20)
       .execute(),
     db
-      .selectFrom('showUpProjects')
-      .select(['id', 'title', 'shortDescription', 'raisedAmount', 'targetAmount', 'donationsCount'])
-      .where('userId', '=', tenantId)
-      .where('status', '=', 'active')
-      .orderBy('createdAt', 'desc')
+      .selectFrom('showUpProjects as p')
+      .select(['p.id', 'p.title', 'p.shortDescription', 'p.targetAmount'])
+      .select([RAISED_AMOUNT.as('raisedAmount'), SUPPORTERS.as('donationsCount')])
+      .where('p.userId', '=', tenantId)
+      .where('p.status', '=', 'active')
+      .orderBy('p.createdAt', 'desc')
       .limit(12)
       .execute(),
     publicLists(db, tenantId),

@@ -9,9 +9,15 @@ import type { NewEvent } from '../../schemas/events.js';
 import type { JobQueue } from '../../jobs.js';
 import { keywordCandidates, runKeywordActions, type MatchedKeyword } from './keywords.js';
 import { preview } from './preview.js';
+import type { SmsTransport } from '../../providers/sms.js';
+import {
+  sendSharedQuestions,
+  SHARED_NUMBER_ROUTING_DAYS,
+  SharedNumberRouter,
+  type SharedCandidate,
+} from './shared-number.js';
 
-/** How long after a church last texted a number its replies to the shared platform number reach it. */
-export const SHARED_NUMBER_ROUTING_DAYS = 30;
+export { SHARED_NUMBER_ROUTING_DAYS };
 
 /** The longest MessageSid, From or To a webhook may carry (Twilio's SIDs are 34 characters). */
 const MAX_TWILIO_ID = 64;
@@ -31,6 +37,8 @@ interface StoredText {
   id: number;
   from: string;
   to: string;
+  /** The Messaging Service it came through (a church's own service routes by it), if any. */
+  service: string | null;
   body: string;
   receivedAt: Date;
 }
@@ -58,6 +66,7 @@ export async function receiveInboundSms(
   const from = params.From ?? '';
   const to = params.To ?? '';
   const body = params.Body ?? '';
+  const service = params.MessagingServiceSid || null;
   // Refused here, alone, before it can join (and fail) a group-commit statement with other people's
   // texts: control characters (PostgreSQL cannot hold a NUL), as every text field of the product
   // refuses them, and an id or number longer than any Twilio sends (its unique index has a limit).
@@ -66,24 +75,25 @@ export async function receiveInboundSms(
     ['From', from],
     ['To', to],
     ['Body', body],
+    ['MessagingServiceSid', service ?? ''],
   ] as const) {
     if (!isCleanText(value)) throw badRequest(notAllowedMessage(field), field);
     if (field !== 'Body' && value.length > MAX_TWILIO_ID)
       throw badRequest(`${field} must be at most ${MAX_TWILIO_ID} characters`, field);
   }
   const reserved = smsKeyword(body);
-  if (!reserved) return { reply: null, queued: await intakeOf(db).store({ sid, from, to, body }) };
+  if (!reserved) return { reply: null, queued: await intakeOf(db).store({ sid, from, to, service, body }) };
   return db.transaction().execute(async (trx) => {
     const { rows } = await sql<{ id: number; receivedAt: Date }>`
-      insert into sms_inbound_messages (message_sid, from_number, to_number, body, keyword, processed_at)
-      values (${sid}, ${from}, ${to}, ${body}, ${reserved}, now())
+      insert into sms_inbound_messages (message_sid, from_number, to_number, messaging_service_sid, body, keyword, processed_at)
+      values (${sid}, ${from}, ${to}, ${service}, ${body}, ${reserved}, now())
       on conflict (message_sid) do nothing
       returning id, created_at as received_at`.execute(trx);
     const stored = rows[0];
     if (!stored) return { reply: null, queued: false };
     const done = await processTexts(
       trx,
-      [{ id: stored.id, from, to, body, receivedAt: stored.receivedAt }],
+      [{ id: stored.id, from, to, service, body, receivedAt: stored.receivedAt }],
       platformNumber,
     );
     return { reply: done.replies.get(stored.id) ?? null, queued: false };
@@ -94,6 +104,7 @@ interface IntakeRow {
   sid: string;
   from: string;
   to: string;
+  service: string | null;
   body: string;
 }
 
@@ -146,9 +157,10 @@ class IntakeWriter {
   /** One multi-row insert; the MessageSids it stored (a retried one is not stored again). */
   private async insert(batch: IntakeRow[]): Promise<Set<string>> {
     const { rows } = await sql<{ messageSid: string }>`
-      insert into sms_inbound_messages (message_sid, from_number, to_number, body)
+      insert into sms_inbound_messages (message_sid, from_number, to_number, messaging_service_sid, body)
       select * from unnest(${batch.map((b) => b.sid)}::text[], ${batch.map((b) => b.from)}::text[],
-                           ${batch.map((b) => b.to)}::text[], ${batch.map((b) => b.body)}::text[])
+                           ${batch.map((b) => b.to)}::text[], ${batch.map((b) => b.service)}::text[],
+                           ${batch.map((b) => b.body)}::text[])
       on conflict (message_sid) do nothing
       returning message_sid`.execute(this.db);
     return new Set(rows.map((r) => r.messageSid));
@@ -171,7 +183,7 @@ function intakeOf(db: Db): IntakeWriter {
  * sweep finds any a dead worker never asked for). Returns how many texts it processed.
  */
 export async function processInboundTexts(
-  deps: { db: Db; jobs: JobQueue },
+  deps: { db: Db; jobs: JobQueue; sms?: SmsTransport },
   platformNumber: string,
   opts: { batchSize?: number } = {},
 ): Promise<number> {
@@ -181,60 +193,87 @@ export async function processInboundTexts(
     const done = await withActor(PUBLIC_ACTOR, () =>
       deps.db.transaction().execute(async (trx) => {
         const { rows } = await sql<StoredText>`
-          select id, from_number as "from", to_number as "to", body, created_at as received_at
+          select id, from_number as "from", to_number as "to", messaging_service_sid as service, body,
+                 created_at as received_at
           from sms_inbound_messages where processed_at is null
           order by id limit ${batchSize}
           for update skip locked`.execute(trx);
-        if (rows.length === 0) return { count: 0, repliesQueued: [], taskNotices: [] };
+        if (rows.length === 0) return { count: 0, repliesQueued: [], taskNotices: [], released: 0 };
         const result = await processTexts(
           trx,
           rows.map((r) => ({ ...r, id: Number(r.id) })),
           platformNumber,
         );
-        await sql`update sms_inbound_messages set processed_at = now()
+        await sql`update sms_inbound_messages set processed_at = now(),
+                    held_at = case when id = any(${result.held}::bigint[]) then now() end
                   where id = any(${rows.map((r) => r.id)}::bigint[])`.execute(trx);
-        return { count: rows.length, ...result };
+        // An answer releases its sender's held texts to the intake: the next round routes them
+        // to the church chosen.
+        const released = result.answered.length
+          ? Number(
+              (
+                await sql`update sms_inbound_messages set processed_at = null, held_at = null
+                          where held_at is not null and to_number = ${platformNumber}
+                            and from_number = any(${result.answered}::text[])`.execute(trx)
+              ).numAffectedRows ?? 0,
+            )
+          : 0;
+        return { count: rows.length, ...result, released };
       }),
     );
     for (const conversationId of done.repliesQueued)
       await deps.jobs.send('conversation-reply-deliver', { conversationId });
     for (const userId of done.taskNotices) await deps.jobs.send('task-notice-deliver', { userId });
     total += done.count;
-    if (done.count < batchSize) return total;
+    if (done.count < batchSize && done.released === 0) break;
   }
+  if (deps.sms) await sendSharedQuestions({ db: deps.db, sms: deps.sms }, platformNumber);
+  return total;
 }
 
 /**
- * Where a text goes (see `processTexts`): `own`, a church's own number; `reached`, a church's number
- * or the shared platform number (a text to neither, or from nobody, is kept but goes nowhere).
+ * Where a text goes (see `processTexts`): `own`, a church's own number (or Messaging Service);
+ * `reached`, a church's number or the shared platform number (a text to neither, or from nobody,
+ * is kept but goes nowhere). On the shared number, `candidates` are the churches that texted the
+ * sender in the window, and `churches` is filled by `SharedNumberRouter`.
  */
 interface Route {
   churches: number[];
   own: boolean;
   reached: boolean;
+  candidates: SharedCandidate[];
 }
 
 /** Where each text goes, for all of them in one statement. */
 async function routeTexts(trx: Db, texts: StoredText[], platformNumber: string) {
-  const { rows } = await sql<{ n: number; owners: number[]; shared: number[] }>`
+  const { rows } = await sql<{ n: number; owners: number[]; shared: { churchId: number; lastSentAt: string }[] }>`
     select t.n::int,
-      array(select s.user_id from church_settings s where s.sms_from_number = t.to_number order by s.user_id) as owners,
-      case when t.to_number = ${platformNumber} and t.from_number <> '' then array(
-        select distinct d.user_id from deliveries d
-        left join church_settings s on s.user_id = d.user_id
-        where d.channel = 'sms' and d.address = t.from_number
-          and d.sent_at > now() - make_interval(days => ${SHARED_NUMBER_ROUTING_DAYS})
-          and (s.sms_from_number is null or s.sms_from_number = '')
-        order by d.user_id) else '{}' end as shared
-    from unnest(${texts.map((t) => t.to)}::text[], ${texts.map((t) => t.from)}::text[])
-      with ordinality as t(to_number, from_number, n)
+      array(select s.user_id from church_settings s where s.sms_from_number = t.to_number
+            union select s.user_id from church_settings s where s.sms_messaging_service_sid = t.service
+            order by 1) as owners,
+      case when t.to_number = ${platformNumber} and t.from_number <> '' then (
+        select coalesce(jsonb_agg(jsonb_build_object('churchId', x.user_id, 'lastSentAt', x.last_sent_at)
+                                  order by x.user_id), '[]'::jsonb)
+        from (
+          select d.user_id, max(d.sent_at) as last_sent_at from deliveries d
+          left join church_settings s on s.user_id = d.user_id
+          where d.channel = 'sms' and d.address = t.from_number
+            and d.sent_at > now() - make_interval(days => ${SHARED_NUMBER_ROUTING_DAYS})
+            and (s.sms_from_number is null or s.sms_from_number = '') and s.sms_messaging_service_sid is null
+          group by d.user_id) x) else '[]'::jsonb end as shared
+    from unnest(${texts.map((t) => t.to)}::text[], ${texts.map((t) => t.from)}::text[],
+                ${texts.map((t) => t.service)}::text[])
+      with ordinality as t(to_number, from_number, service, n)
     order by t.n`.execute(trx);
   return rows.map((r): Route => {
     const text = texts[r.n - 1]!;
-    if (!text.from) return { churches: [], own: false, reached: false };
-    if (r.owners.length > 0) return { churches: r.owners, own: true, reached: true };
+    if (!text.from) return { churches: [], own: false, reached: false, candidates: [] };
+    if (r.owners.length > 0) return { churches: r.owners, own: true, reached: true, candidates: [] };
     const shared = text.to === platformNumber;
-    return { churches: shared ? r.shared : [], own: false, reached: shared };
+    const candidates = shared
+      ? r.shared.map((c) => ({ churchId: c.churchId, lastSentAt: new Date(c.lastSentAt) }))
+      : [];
+    return { churches: [], own: false, reached: shared, candidates };
   });
 }
 
@@ -263,16 +302,18 @@ interface Placement {
  * Texts already stored, in the caller's transaction: each on a conversation in every church it
  * belongs to, with an `sms.received` event naming the keyword it matched, and the keyword's actions.
  *
- * Where a text goes: to `owners`, the church(es) whose own sending number it was sent to; for the
- * shared platform number, to every church that texted the sender in the last 30 days (a campaign
- * text or a reply, sent or delivered). None: the text is kept (sms_inbound_messages) but reaches
- * no inbox.
+ * Where a text goes: to `owners`, the church(es) whose own sending number (or Messaging Service)
+ * it was sent to; for the shared platform number, to the one church that texted the sender in the
+ * last 30 days (a campaign text or a reply, sent or delivered), or that the sender chose
+ * (`SharedNumberRouter`: with more than one, the text is held — `held` — until the sender answers
+ * the question, and the answer releases the held texts — `answered`). None: the text is kept
+ * (sms_inbound_messages) but reaches no inbox.
  *
  * STOP, STOPALL, UNSUBSCRIBE, CANCEL, END, QUIT, REVOKE, OPTOUT and OPT OUT opt the number out;
  * START and UNSTOP opt it back in: in the church that owns the number texted, or, for the shared
  * platform number, in every church that has the sender as a contact (each change on the contact's
  * consent history). HELP and INFO are answered with the churches' names and how to stop. Other
- * texts are matched against each church's keywords (keywords.ts).
+ * texts on a church's own number are matched against its keywords (keywords.ts).
  *
  * Set-based: the routing, the keyword and contact lookups and the conversations with their messages
  * are one statement each for the whole batch; then, church by church in ascending order (the order
@@ -283,16 +324,29 @@ async function processTexts(trx: Db, texts: StoredText[], platformNumber: string
   const routes = await routeTexts(trx, texts, platformNumber);
   const replies = new Map<number, string>();
   const placements: Placement[] = [];
+  const held: number[] = [];
+  const shared = await SharedNumberRouter.load(
+    trx,
+    texts.filter((t, i) => !routes[i]!.own && routes[i]!.reached && !smsKeyword(t.body)).map((t) => t.from),
+  );
   for (const [i, text] of texts.entries()) {
     const route = routes[i]!;
     const reserved = smsKeyword(text.body);
     if (reserved && route.reached) {
+      // STOP on the shared number stops every church's texts to the person (`applyReserved`).
       const consentChurches = await applyReserved(trx, text, reserved, route);
+      if (!route.own) route.churches = route.candidates.map((c) => c.churchId);
       const churchIds = [...new Set([...consentChurches, ...route.churches])];
       replies.set(text.id, await reservedReply(trx, reserved, churchIds));
+    } else if (route.reached && !route.own) {
+      // The shared number: one church per conversation (issue 43 §4).
+      const decision = shared.decide(text.from, text.body, route.candidates);
+      if (decision.kind === 'reach') route.churches = [decision.churchId];
+      else if (decision.kind === 'hold') held.push(text.id);
     }
-    // The church's own keyword (issue 32 §3), unless the text is STOP, START or HELP.
-    const candidates = reserved ? [] : keywordCandidates(text.body);
+    // The church's own keyword (issue 32 §3) on its own number only (issue 43 §4: on the shared
+    // number a church's keyword would answer texts meant for another), never STOP, START or HELP.
+    const candidates = reserved || !route.own ? [] : keywordCandidates(text.body);
     for (const churchId of route.churches)
       placements.push({
         text,
@@ -303,7 +357,9 @@ async function processTexts(trx: Db, texts: StoredText[], platformNumber: string
         knownId: null,
       });
   }
-  if (placements.length === 0) return { replies, repliesQueued: [], taskNotices: [] };
+  await shared.save();
+  const answered = [...shared.answered.keys()];
+  if (placements.length === 0) return { replies, repliesQueued: [], taskNotices: [], held, answered };
   await matchKeywords(trx, placements);
   const contacts = await storeOnConversations(trx, placements);
 
@@ -361,7 +417,7 @@ async function processTexts(trx: Db, texts: StoredText[], platformNumber: string
     // Last for the church: its event lock is held from here to the commit.
     await recordEvents(trx, churchId, events);
   }
-  return { replies, repliesQueued: [...repliesQueued], taskNotices };
+  return { replies, repliesQueued: [...repliesQueued], taskNotices, held, answered };
 }
 
 /** STOP/START: the church owning the number, or every church with the sender as a contact. HELP changes nothing. */

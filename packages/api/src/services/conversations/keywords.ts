@@ -16,6 +16,7 @@ import { enrollCandidates } from '../journeys/enroll.js';
 import { loadVersion } from '../journeys/definitions.js';
 import { queueTaskNotice } from '../journeys/task-notices.js';
 import { localDate } from '../journeys/time.js';
+import { assertOwnSmsNumber } from '../settings/sms-number.js';
 
 const MISSING = 'Keyword not found';
 const TAKEN = 'This keyword already exists';
@@ -80,6 +81,7 @@ export async function createKeyword(
 ): Promise<SmsKeyword> {
   await assertList(db, tenantId, input.listId);
   await assertJourney(db, tenantId, input.journeyId);
+  await assertOwnSmsNumber(db, tenantId);
   try {
     const row = await db
       .insertInto('smsKeywords')
@@ -109,6 +111,7 @@ export async function updateKeyword(
   const current = await getKeyword(db, tenantId, input.id);
   await assertList(db, tenantId, input.listId);
   await assertJourney(db, tenantId, input.journeyId);
+  await assertOwnSmsNumber(db, tenantId);
   const replyText = input.replyText !== undefined ? input.replyText : current.replyText;
   const listId = input.listId !== undefined ? input.listId : current.listId;
   const journeyId = input.journeyId !== undefined ? input.journeyId : current.journeyId;

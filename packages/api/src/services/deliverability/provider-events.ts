@@ -16,7 +16,7 @@ export interface ProviderEventsConfig {
   snsCertUrlPrefixes?: string[];
   /** Let the certificate fetch reach loopback (tests: a local certificate server). */
   snsCertAllowLoopback?: boolean;
-  /** Only these SNS topics are accepted (SES_SNS_TOPIC_ARNS); unset: any topic whose message is signed by SNS. */
+  /** Only these SNS topics are accepted (SES_SNS_TOPIC_ARNS); unset: SES refused (anyone can make an SNS topic). */
   sesTopicArns?: string[];
   /** Postmark's webhook basic auth (POSTMARK_WEBHOOK_USERNAME, POSTMARK_WEBHOOK_PASSWORD); unset: Postmark refused. */
   postmarkAuth?: { username: string; password: string };
@@ -31,6 +31,8 @@ export type ProviderEventResult =
   | { status: 200; outcomes: BounceOutcome[]; confirmed?: boolean };
 
 const refused = (message: string): ProviderEventResult => ({ status: 403, message });
+
+export const SES_NOT_CONFIGURED = 'SES events are not accepted: SES_SNS_TOPIC_ARNS is not configured';
 
 const AWS_SNS_HOST = /^sns\.[a-z0-9-]+\.amazonaws\.com(\.cn)?$/;
 
@@ -219,10 +221,12 @@ export async function handleProviderEvent(
     return { status: 200, outcomes: [outcome] };
   }
 
+  // SNS signs every topic's messages, anyone's: a signature proves only that SNS sent it. Until the
+  // church's topics are configured nothing is accepted (and no certificate is fetched).
+  if (!config.sesTopicArns?.length) return refused(SES_NOT_CONFIGURED);
   const m = parseJson(input.body);
   if (!m || !(await verifySns(m, config))) return refused('Invalid SNS signature');
-  if (config.sesTopicArns?.length && !config.sesTopicArns.includes(String(m.TopicArn)))
-    return refused('This SNS topic is not accepted here');
+  if (!config.sesTopicArns.includes(String(m.TopicArn))) return refused('This SNS topic is not accepted here');
   if (m.Type === 'SubscriptionConfirmation') {
     // Confirming the subscription: visit its SubscribeURL (on the same allowed SNS host).
     if (!allowedSnsUrl(m.SubscribeURL, config)) return refused('Invalid SubscribeURL');

@@ -1,6 +1,6 @@
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import { Resolver } from 'node:dns/promises';
-import { databaseKey, type Db } from '@lampstand/db';
+import { databaseKey, openSecret, sealSecret, type Db } from '@lampstand/db';
 import { conflict, notFound } from '../../errors.js';
 import type { DnsRecord, DnsRecordKey, SendingDomain } from '../../schemas/sending-domains.js';
 import type { DeliveryConfig } from '../delivery/config.js';
@@ -142,7 +142,7 @@ export async function addSendingDomain(
       userId: tenantId,
       domain: input.domain,
       dkimSelector: selector,
-      dkimPrivateKey: keys.privateKey,
+      dkimPrivateKey: sealSecret(keys.privateKey),
       dkimPublicKey: keys.publicKey,
     })
     .onConflict((oc) => oc.columns(['userId', 'domain']).doNothing())
@@ -355,7 +355,9 @@ export function churchSender(db: Db, userId: number): Promise<ChurchSender> {
       .executeTakeFirst();
     return {
       replyTo: church?.email || null,
-      domain: domain ? { name: domain.domain, selector: domain.dkimSelector, privateKey: domain.dkimPrivateKey } : null,
+      domain: domain
+        ? { name: domain.domain, selector: domain.dkimSelector, privateKey: openSecret(domain.dkimPrivateKey) }
+        : null,
     };
   })();
   cache.set(userId, { at: Date.now(), sender });

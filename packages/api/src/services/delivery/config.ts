@@ -17,6 +17,8 @@ export interface DeliveryConfig {
   smsFromNumber: string;
   /** Validates Twilio's webhook signatures; undefined when Twilio is not configured. */
   twilioAuthToken?: string;
+  /** Twilio's API (TWILIO_API_BASE_URL; tests point it at a local peer): churches' own accounts. */
+  twilioApiBaseUrl?: string;
   /** The domain of campaign mail's VERP return path (bounces+<token>@…); default: PUBLIC_URL's host. */
   bounceDomain?: string;
   /** What a church's SPF record includes (EMAIL_SPF_INCLUDE; default spf.<bounce domain>). */
@@ -35,7 +37,11 @@ export interface DeliveryConfig {
   unverifiedDailyRecipients?: number;
   /** EMAIL_WARMUP: a new church's first week of email limited to 50, 100, 200, … a day (warmup.ts). */
   emailWarmup?: boolean;
-  /** The clock due deliveries and warm-up days are read on; the database's `now()` when absent (tests set one). */
+  /**
+   * The clock due deliveries, claims (their stamps, leases and age before a send) and warm-up days
+   * are read on; when absent the database's clock, and this process's monotonic clock for a claim's
+   * age (tests set one).
+   */
   clock?: () => Date;
   /**
    * SMS_QUIET_HOURS: texts that are not an answer wait for the end of quiet hours (21:00–8:00 in the

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { sql } from '@lampstand/db';
+import { RawNode, type KyselyPlugin, type QueryId } from 'kysely';
 import { freshDatabase } from '@lampstand/db/test/fresh-db';
 import { registerUser } from '../auth/register-user.js';
 import { defaultDeliveryConfig, type DeliveryConfig } from './config.js';
@@ -15,9 +16,18 @@ const church = await registerUser(db, {
   email: 'g@example.org',
 });
 
+/**
+ * The engine's clock, moved by the tests (and a millisecond a reading, so no two claims share a
+ * stamp): claims are stamped, leases run out and a claim's age is read on it, so nothing here
+ * waits on real time, and a loaded machine cannot make a lease run out by itself.
+ */
+const clock = { ms: Date.now(), now: () => new Date((clock.ms += 1)) };
+const LEASE_SECONDS = 60;
+
 const config: DeliveryConfig = {
   ...defaultDeliveryConfig,
-  claimLeaseSeconds: 1,
+  claimLeaseSeconds: LEASE_SECONDS,
+  clock: clock.now,
   retryBaseSeconds: 1,
   publicUrl: 'http://localhost',
   trackingSecret: 'test-secret',
@@ -27,9 +37,39 @@ const config: DeliveryConfig = {
 
 const campaignOf = (recipients: number) => sendingCampaignWith(db, church.id, recipients);
 
-/** A driver that records what it sent; `gate` holds every send until it resolves. */
+/** The lease of these claims ran out (as a worker's would, stalled a lease long), their stamps replaced. */
+const expireClaims = (campaignId: number, where: { address?: string; notAddress?: string } = {}) =>
+  db
+    .updateTable('deliveries')
+    .set({ claimedAt: new Date(clock.ms - 2 * LEASE_SECONDS * 1000) })
+    .where('campaignId', '=', campaignId)
+    .where('status', '=', 'sending')
+    .$if(!!where.address, (q) => q.where('address', '=', where.address!))
+    .$if(!!where.notAddress, (q) => q.where('address', '<>', where.notAddress!))
+    .execute();
+
+const until = async (check: () => boolean) => {
+  while (!check()) await new Promise((r) => setTimeout(r, 10));
+};
+
+/** A promise and the function that resolves it. */
+function gate() {
+  let open = () => {};
+  const closed = new Promise<void>((r) => (open = r));
+  return { closed, open };
+}
+
+/**
+ * A driver that records what it sent; `gate` holds every send until it resolves, `pause` the
+ * `at`-th send (1 for the first).
+ */
 function recordingDriver(
-  opts: { gate?: Promise<void>; gateFirst?: Promise<void>; fail?: boolean; concurrency?: number } = {},
+  opts: {
+    gate?: Promise<void>;
+    pause?: { at: number; until: Promise<void> };
+    fail?: boolean;
+    concurrency?: number;
+  } = {},
 ) {
   const sent: string[] = [];
   const started: string[] = [];
@@ -44,7 +84,7 @@ function recordingDriver(
     async send(_c, d: Delivery) {
       started.push(d.address);
       await opts.gate;
-      if (started.length === 1) await opts.gateFirst;
+      if (started.length === opts.pause?.at) await opts.pause.until;
       if (opts.fail) throw new Error('connection lost');
       sent.push(d.address);
       return { providerMessageId: `<${d.id}>` };
@@ -65,13 +105,9 @@ describe('runDeliveries across workers', () => {
     let release = () => {};
     const slow = recordingDriver({ gate: new Promise<void>((r) => (release = r)), fail: true });
     const stalled = runDeliveries(db, slow.driver, campaignId, config);
-    while (slow.started.length === 0) await new Promise((r) => setTimeout(r, 20));
+    await until(() => slow.started.length > 0);
     // The lease runs out while the first worker hangs; a second worker takes the delivery over.
-    await db
-      .updateTable('deliveries')
-      .set({ claimedAt: new Date(Date.now() - 60_000) })
-      .where('campaignId', '=', campaignId)
-      .execute();
+    await expireClaims(campaignId);
     const other = recordingDriver();
     const second = await runDeliveries(db, other.driver, campaignId, config);
     expect(other.sent).toHaveLength(1);
@@ -90,7 +126,7 @@ describe('runDeliveries across workers', () => {
     // The "dead" worker claimed a batch and never came back.
     await db
       .updateTable('deliveries')
-      .set({ status: 'sending', claimedAt: new Date(Date.now() - 5_000), attempts: 1 })
+      .set({ status: 'sending', claimedAt: new Date(clock.ms - 2 * LEASE_SECONDS * 1000), attempts: 1 })
       .where('campaignId', '=', campaignId)
       .where('address', 'like', 'p1%')
       .execute();
@@ -110,27 +146,21 @@ describe('runDeliveries across workers', () => {
 
   it('a claim held past half its lease is renewed before its send, and skipped once another worker took it', async () => {
     const campaignId = await campaignOf(12);
-    let release = () => {};
+    const first = gate();
     // One sender: the first send hangs while the rest of the batch waits in the queue.
-    const slow = recordingDriver({ gateFirst: new Promise<void>((r) => (release = r)), concurrency: 1 });
+    const slow = recordingDriver({ pause: { at: 1, until: first.closed }, concurrency: 1 });
     const stalled = runDeliveries(db, slow.driver, campaignId, config);
-    while (slow.started.length === 0) await new Promise((r) => setTimeout(r, 20));
+    await until(() => slow.started.length > 0);
     const inFlight = slow.started[0]!;
-    // Past half the first worker's lease (1 s), the waiting ones are taken over (their claims made
-    // old enough for the other worker's 60 s lease; the one in flight stays the first worker's).
-    await new Promise((r) => setTimeout(r, 600));
-    await db
-      .updateTable('deliveries')
-      .set({ claimedAt: new Date(Date.now() - 120_000) })
-      .where('campaignId', '=', campaignId)
-      .where('status', '=', 'sending')
-      .where('address', '<>', inFlight)
-      .execute();
+    // Past half the first worker's lease, the waiting ones are taken over (their leases ran out;
+    // the one in flight stays the first worker's).
+    clock.ms += (LEASE_SECONDS / 2) * 1000 + 1;
+    await expireClaims(campaignId, { notAddress: inFlight });
     const other = recordingDriver();
-    await runDeliveries(db, other.driver, campaignId, { ...config, claimLeaseSeconds: 60 });
+    await runDeliveries(db, other.driver, campaignId, config);
     expect(other.sent).toHaveLength(11);
     // The first worker's send completes: it records that one, and sends none of the others.
-    release();
+    first.open();
     const late = await stalled;
     expect(slow.started).toEqual([inFlight]);
     expect(slow.sent).toEqual([inFlight]);
@@ -138,7 +168,73 @@ describe('runDeliveries across workers', () => {
     expect(new Set([...slow.sent, ...other.sent]).size).toBe(12);
     expect(new Set(await statuses(campaignId))).toEqual(new Set(['sent']));
   });
+
+  it('a worker whose lease ran out during a send does not claim that message back and send it again', async () => {
+    // One sender, one batch (8 a sender): the last send of the batch outlasts its lease.
+    const campaignId = await campaignOf(8);
+    const last = gate();
+    const w = recordingDriver({ pause: { at: 8, until: last.closed }, concurrency: 1 });
+    const run = runDeliveries(db, w.driver, campaignId, config);
+    await until(() => w.started.length === 8);
+    // Its lease runs out (its stamp, the worker's fence, unchanged).
+    clock.ms += 2 * LEASE_SECONDS * 1000;
+    // The provider accepts it; the worker's next claim comes before the sent mark is written.
+    last.open();
+    const result = await run;
+    expect(w.started).toHaveLength(8);
+    expect(new Set(w.started).size).toBe(8);
+    expect(result.sent).toBe(8);
+    expect(new Set(await statuses(campaignId))).toEqual(new Set(['sent']));
+  });
+
+  it('a renewal whose answer arrives after the lease ran out is not trusted: another worker took the message, no second send', async () => {
+    const campaignId = await campaignOf(1);
+    // The renewal runs in the database, and its answer is held back (a stalled worker).
+    const answer = gate();
+    let renewed = false;
+    const stalledDb = db.withPlugin(holdingRenewals(answer.closed, () => (renewed = true)));
+    // The claim is past half its lease by its send: the pacer holds the worker meanwhile.
+    const paced = gate();
+    let pacing = false;
+    const pacer = { take: () => ((pacing = true), paced.closed) } as unknown as Pacer;
+    const slow = recordingDriver({ concurrency: 1 });
+    const run = runDeliveries(stalledDb, slow.driver, campaignId, { ...config, pacer });
+    await until(() => pacing);
+    clock.ms += (LEASE_SECONDS / 2) * 1000 + 1;
+    paced.open();
+    await until(() => renewed);
+    // While the answer is on its way the lease runs out, and another worker sends the message.
+    await expireClaims(campaignId);
+    const other = recordingDriver();
+    await runDeliveries(db, other.driver, campaignId, config);
+    expect(other.sent).toHaveLength(1);
+    // The answer arrives more than a lease after the renewal was sent.
+    clock.ms += LEASE_SECONDS * 1000 + 1;
+    answer.open();
+    await run;
+    expect(slow.started).toEqual([]);
+    expect(await statuses(campaignId)).toEqual(['sent']);
+  });
 });
+
+/** Holds back the answer of every claim renewal until `release`; `held` once the first is held. */
+function holdingRenewals(release: Promise<void>, held: () => void): KyselyPlugin {
+  const renewals = new WeakSet<QueryId>();
+  return {
+    transformQuery({ node, queryId }) {
+      if (RawNode.is(node) && node.sqlFragments.join('').includes('update deliveries set claimed_at ='))
+        renewals.add(queryId);
+      return node;
+    },
+    async transformResult({ queryId, result }) {
+      if (renewals.has(queryId)) {
+        held();
+        await release;
+      }
+      return result;
+    },
+  };
+}
 
 describe('runDeliveries: recording and pacing', () => {
   it('marks messages accepted within the linger sent in one write, not one a message (group commit)', async () => {

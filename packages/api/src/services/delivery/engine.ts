@@ -91,7 +91,10 @@ export async function runDeliveries<C>(
     if (driver.ratePerSecond) await takeRateSlot(db, `${driver.channel}`, driver.ratePerSecond);
     // Fencing: a claim older than half its lease is renewed first, or skipped if another worker
     // took it over meanwhile; no send starts on a claim that may have run out.
-    if (!(await claims.hold(claimed))) return 'skipped';
+    if (!(await claims.hold(claimed))) {
+      claims.settle(claimed.delivery);
+      return 'skipped';
+    }
     const delivery = claimed.delivery;
     try {
       const { providerMessageId } = await driver.send(campaign, delivery);
@@ -106,8 +109,12 @@ export async function runDeliveries<C>(
       const outcome = await sendNext().finally(release);
       if (outcome === null) return;
       if (outcome === 'skipped') continue;
+      // Until its outcome is written the delivery stays this worker's: its own next claim must not
+      // take it back as abandoned when its lease ran out meanwhile (see claimQueue).
+      const settle = () => claims.settle(outcome.delivery);
       if ('verdict' in outcome && outcome.verdict) {
-        if (await recordSkip(db, outcome.delivery, outcome.verdict)) {
+        const skipped = await recordSkip(db, outcome.delivery, outcome.verdict).finally(settle);
+        if (skipped) {
           result.failed++;
           await driver.failed?.(outcome.delivery, skippedError(outcome.verdict));
         }
@@ -115,15 +122,19 @@ export async function runDeliveries<C>(
       }
       if ('error' in outcome) {
         const ref = refOf(outcome.delivery, driver.campaignRef?.(campaign) ?? null);
-        if (await recordFailure(db, driver, ref, outcome.delivery, outcome.error, config)) result.failed++;
+        const failed = await recordFailure(db, driver, ref, outcome.delivery, outcome.error, config).finally(settle);
+        if (failed) result.failed++;
         continue;
       }
       const ref = refOf(outcome.delivery, driver.campaignRef?.(campaign) ?? null);
       recorded.push(
-        recorder.add(outcome.delivery, outcome.providerMessageId, sentEvent(ref)).then(
-          (ok) => void (ok && result.sent++),
-          (err: unknown) => void (recordError ??= err),
-        ),
+        recorder
+          .add(outcome.delivery, outcome.providerMessageId, sentEvent(ref))
+          .finally(settle)
+          .then(
+            (ok) => void (ok && result.sent++),
+            (err: unknown) => void (recordError ??= err),
+          ),
       );
     }
   });
@@ -286,13 +297,20 @@ interface Claimed {
   delivery: Delivery;
   /** Why the contact rule holds it back; none: it may be sent. */
   verdict?: Exclude<ContactVerdict, { send: true }>;
-  /** performance.now() just before the claim (or its last renewal) was sent to the database. */
+  /** The monotonic clock just before the claim (or its last renewal) was sent to the database. */
   since: number;
 }
+
+/** Tries of a renewal whose answer came back too late to trust before a claim is given up. */
+const RENEW_TRIES = 3;
 
 /**
  * The deliveries this worker holds, claimed a batch at a time: the next batch is claimed as soon as
  * fewer than `concurrency` are left, so the senders never wait on a claim round trip.
+ *
+ * A delivery stays in `held` from its claim until its outcome is written (`settle`): sent and not
+ * yet marked, its lease may run out (a slow send, a loaded machine), and this worker's next claim
+ * would otherwise take it back as a dead worker's and send it a second time.
  */
 function claimQueue<C>(db: Db, driver: ChannelDriver<C>, campaignId: number, config: DeliveryConfig) {
   const batchSize = Math.max(1, Math.min(config.batchSize, driver.concurrency * 8));
@@ -300,6 +318,8 @@ function claimQueue<C>(db: Db, driver: ChannelDriver<C>, campaignId: number, con
   // with this process's monotonic clock from before the claim was sent: the database stamped the
   // claim later than that, so another worker can take it over only after a full lease from then.
   const renewAfterMs = (config.claimLeaseSeconds * 1000) / 2;
+  const clock = config.clock ? () => config.clock!().getTime() : () => performance.now();
+  const held = new Set<number>();
   const queue: Claimed[] = [];
   let exhausted = false;
   let claiming: Promise<void> | null = null;
@@ -307,7 +327,7 @@ function claimQueue<C>(db: Db, driver: ChannelDriver<C>, campaignId: number, con
   const warmup = config.emailWarmup && driver.channel === 'email';
   let church: number | null | undefined;
   const claim = async (): Promise<Delivery[]> => {
-    if (!warmup) return claimBatch(db, driver, campaignId, config, batchSize);
+    if (!warmup) return claimBatch(db, driver, campaignId, config, batchSize, held);
     church ??=
       (
         await db
@@ -323,18 +343,21 @@ function claimQueue<C>(db: Db, driver: ChannelDriver<C>, campaignId: number, con
       now: config.clock?.() ?? new Date(),
       want: batchSize,
       groupWhere: groupWhere(driver, campaignId),
-      claim: (trx, limit) => claimBatch(trx, driver, campaignId, config, limit),
+      claim: (trx, limit) => claimBatch(trx, driver, campaignId, config, limit, held),
     });
   };
   const refill = async () => {
-    const since = performance.now();
+    const since = clock();
     const rows = await claim();
     if (rows.length < batchSize) exhausted = true;
     const verdicts = await deliveryVerdicts(db, driver.channel, rows, {
       now: config.clock?.(),
       quietHours: config.smsQuietHours,
     });
-    for (const delivery of rows) queue.push({ delivery, since, verdict: verdicts.get(delivery.id) });
+    for (const delivery of rows) {
+      held.add(delivery.id);
+      queue.push({ delivery, since, verdict: verdicts.get(delivery.id) });
+    }
   };
   return {
     /** The next delivery to send; undefined when nothing claimable is left. */
@@ -349,13 +372,24 @@ function claimQueue<C>(db: Db, driver: ChannelDriver<C>, campaignId: number, con
         await claiming;
       }
     },
-    /** True when the claim is (still) ours to send on, renewing it when it is getting old. */
+    /**
+     * True when the claim is (still) ours to send on, renewing it when it is getting old. A renewal
+     * proves the claim was ours when the database ran it, not when its answer arrived: an answer
+     * that took more than half a lease (a stalled process) is not trusted, and the claim is renewed
+     * again (false when another worker took it meanwhile, or after RENEW_TRIES late answers).
+     */
     async hold(c: Claimed): Promise<boolean> {
-      if (performance.now() - c.since < renewAfterMs) return true;
-      const since = performance.now();
-      if (!(await renewClaim(db, c.delivery))) return false;
-      c.since = since;
+      for (let tries = 0; clock() - c.since >= renewAfterMs; tries++) {
+        if (tries === RENEW_TRIES) return false;
+        const since = clock();
+        if (!(await renewClaim(db, c.delivery, config))) return false;
+        c.since = since;
+      }
       return true;
+    },
+    /** The delivery's outcome is written (or it was skipped): claimable again if still open. */
+    settle(delivery: Delivery): void {
+      held.delete(delivery.id);
     },
   };
 }
@@ -507,9 +541,9 @@ async function recordFailure<C>(
  * ran out and another worker took it, or it was finished meanwhile). The new stamp is kept on the
  * delivery, so the write that records the outcome can check it too.
  */
-async function renewClaim(db: Db, delivery: Delivery): Promise<boolean> {
+async function renewClaim(db: Db, delivery: Delivery, config: Pick<DeliveryConfig, 'clock'>): Promise<boolean> {
   const renewed = await sql<{ claimedAt: Date }>`
-    update deliveries set claimed_at = date_trunc('milliseconds', clock_timestamp())
+    update deliveries set claimed_at = ${claimStamp(config)}
     where id = ${delivery.id} and status = 'sending' and claimed_at = ${delivery.claimedAt} and ${asyncCommit}
     returning claimed_at`.execute(db);
   const row = renewed.rows[0];
@@ -518,22 +552,34 @@ async function renewClaim(db: Db, delivery: Delivery): Promise<boolean> {
   return true;
 }
 
+/**
+ * A claim's stamp, its fence: the outcome and a renewal are written only while it is unchanged.
+ * Milliseconds, as a JavaScript Date holds them, so the stamp read back compares equal.
+ */
+function claimStamp(config: Pick<DeliveryConfig, 'clock'>) {
+  return config.clock
+    ? sql<Date>`date_trunc('milliseconds', ${config.clock()}::timestamptz)`
+    : sql<Date>`date_trunc('milliseconds', clock_timestamp())`;
+}
+
 async function claimBatch<C>(
   db: Db,
   driver: ChannelDriver<C>,
   campaignId: number,
   config: DeliveryConfig,
   limit: number,
+  held: ReadonlySet<number>,
 ): Promise<Delivery[]> {
   const rows = await sql<Delivery>`
     update deliveries d
-    set status = 'sending', claimed_at = date_trunc('milliseconds', clock_timestamp()), attempts = d.attempts + 1, updated_at = now()
+    set status = 'sending', claimed_at = ${claimStamp(config)}, attempts = d.attempts + 1, updated_at = now()
     where d.id in (
       select id from deliveries
       where channel = ${driver.channel} and ${groupWhere(driver, campaignId)}
+        and id <> all(${[...held]}::int[])
         and (
           (status = 'pending' and (next_attempt_at is null or next_attempt_at <= ${config.clock ? sql`${config.clock()}::timestamptz` : sql`now()`}))
-          or (status = 'sending' and claimed_at < now() - make_interval(secs => ${config.claimLeaseSeconds}))
+          or (status = 'sending' and claimed_at < ${config.clock ? sql`${config.clock()}::timestamptz` : sql`now()`} - make_interval(secs => ${config.claimLeaseSeconds}))
         )
       order by id
       limit ${limit}

@@ -14,6 +14,9 @@ export function addDays(date: string, n: number): string {
   return new Date(Date.UTC(y, m - 1, d + n)).toISOString().slice(0, 10);
 }
 
+/** The last date a recurring gift may start (or next charge) on: a year from `today`. */
+export const lastStartDate = (today: string): string => nextChargeDate('yearly', today, today);
+
 /** The first date a schedule charges: its start date, or for '1st and 15th' the next 1st or 15th. */
 export function firstChargeDate(frequency: RecurringFrequency, startDate: string): string {
   if (frequency !== 'first_and_fifteenth') return startDate;

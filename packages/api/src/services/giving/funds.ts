@@ -14,12 +14,14 @@ type FundOut = z.input<typeof fundSchema>;
 export const GENERAL_FUND = 'General';
 const NAME_TAKEN = 'A fund with this name already exists';
 const FUND_NOT_FOUND = 'Fund not found';
+/** A Show Up project's own fund (issue 43) follows its project: named after it, never offered. */
+const PROJECT_FUND = "This fund is a Show Up project's: change the project instead";
 
 /** Every church has a 'General' fund (made at registration; the migration made it for the others). */
 export async function ensureGeneralFund(db: Db, tenantId: number): Promise<void> {
   await sql`
     insert into funds (user_id, name) values (${tenantId}, ${GENERAL_FUND})
-    on conflict (user_id, lower(name)) do nothing`.execute(db);
+    on conflict (user_id, lower(name)) where project_id is null do nothing`.execute(db);
 }
 
 function fundsQuery(db: Db, tenantId: number) {
@@ -95,11 +97,12 @@ export async function createFund(db: Db, tenantId: number, input: z.output<typeo
 export async function updateFund(db: Db, tenantId: number, input: z.output<typeof updateFundSchema>): Promise<FundOut> {
   const current = await db
     .selectFrom('funds')
-    .select(['id', 'name'])
+    .select(['id', 'name', 'projectId'])
     .where('id', '=', input.id)
     .where('userId', '=', tenantId)
     .executeTakeFirst();
   if (!current) throw notFound(FUND_NOT_FOUND);
+  if (current.projectId !== null) throw badRequest(PROJECT_FUND, 'id');
   if (current.name === GENERAL_FUND) {
     if (input.name !== undefined && input.name !== GENERAL_FUND) {
       throw badRequest('The General fund keeps its name', 'name');
@@ -138,12 +141,13 @@ export async function deleteFund(
   return db.transaction().execute(async (trx) => {
     const fund = await trx
       .selectFrom('funds')
-      .select(['id', 'name'])
+      .select(['id', 'name', 'projectId'])
       .where('id', '=', id)
       .where('userId', '=', tenantId)
       .forUpdate()
       .executeTakeFirst();
     if (!fund) throw notFound(FUND_NOT_FOUND);
+    if (fund.projectId !== null) throw badRequest(PROJECT_FUND, 'id');
     if (fund.name === GENERAL_FUND) throw badRequest('The General fund cannot be deleted', 'id');
     const used = await trx
       .selectFrom('giftLines')

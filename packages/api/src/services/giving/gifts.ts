@@ -13,13 +13,14 @@ import {
   type prepareGiftSchema,
   type preparedGiftSchema,
 } from '../../schemas/giving.js';
+import { MAX_CHARGE_CENTS } from '../../schemas/show-up-values.js';
 import type { NewEvent } from '../../schemas/events.js';
 import { personOf, PUBLIC_ACTOR, recordEvents } from '../events/record.js';
 import { eventSource } from '../sources/labels.js';
 import { splitName } from '../landing-pages/signups.js';
 import { churchAccount, givingBlock, parseSource } from '../show-up/donations.js';
 import { giftFunds } from './funds.js';
-import { firstChargeDate } from './dates.js';
+import { firstChargeDate, lastStartDate } from './dates.js';
 
 type PrepareInput = z.output<typeof prepareGiftSchema>;
 type Prepared = z.input<typeof preparedGiftSchema>;
@@ -35,6 +36,10 @@ export interface GivingDeps {
 }
 
 export const CHURCH_NOT_FOUND = 'Church not found';
+
+/** A charge over the card processor's maximum because of the covered fees, said with both figures. */
+export const tooLargeWithFees = (totalCents: number) =>
+  `With the fees covered the gift is ${formatCents(totalCents)}, more than ${formatCents(MAX_CHARGE_CENTS)}, the most one card payment can be`;
 
 /** The church of a public handle (the giving page's and prepare's). */
 export async function churchOfHandle(db: Db, handle: string) {
@@ -103,6 +108,7 @@ export async function prepareGift(deps: GivingDeps, input: PrepareInput): Promis
   const today = dateIn(now, church.timeZone);
   const startDate = input.startDate ?? today;
   if (startDate < today) throw badRequest('Start date cannot be in the past', 'startDate');
+  if (startDate > lastStartDate(today)) throw badRequest('Start date must be within a year from today', 'startDate');
   if (input.frequency === 'one_time' && startDate !== today) {
     throw badRequest('A one-time gift is given today: leave the start date empty', 'startDate');
   }
@@ -115,6 +121,7 @@ export async function prepareGift(deps: GivingDeps, input: PrepareInput): Promis
   }
   const feeCents = input.coverFees ? coverFeeCents(linesCents, deps.cardFee) : 0;
   const totalCents = linesCents + feeCents;
+  if (totalCents > MAX_CHARGE_CENTS) throw badRequest(tooLargeWithFees(totalCents), 'coverFees');
   const source = parseSource(input.source);
   const idempotencyKey = input.idempotencyKey ?? crypto.randomUUID();
   const address = cleanAddress(input.donor.address);
@@ -313,13 +320,13 @@ export async function donorContact(
   tenantId: number,
   donor: { name: string | null; email: string | null; address: PostalAddress | null },
 ): Promise<{
-  contact: { id: number; firstName: string; lastName: string; email: string | null } | null;
+  contact: { id: number; firstName: string; lastName: string; email: string | null; phone: string | null } | null;
   created: NewEvent | null;
 }> {
   if (!donor.email) return { contact: null, created: null };
   const existing = await trx
     .selectFrom('contacts')
-    .select(['id', 'firstName', 'lastName', 'email'])
+    .select(['id', 'firstName', 'lastName', 'email', 'phone'])
     .where('userId', '=', tenantId)
     .where('emailLower', '=', donor.email.toLowerCase())
     .orderBy('id')
@@ -347,7 +354,7 @@ export async function donorContact(
       emailConsentSource: 'giving',
       smsConsent: 'unsubscribed',
     })
-    .returning(['id', 'firstName', 'lastName', 'email'])
+    .returning(['id', 'firstName', 'lastName', 'email', 'phone'])
     .executeTakeFirstOrThrow();
   return {
     contact: row,
@@ -357,7 +364,10 @@ export async function donorContact(
 
 type GiftRow = Row<'gifts'>;
 
-/** A church gift's `donation.*` event: its fund lines, the donor, the source (as named now). */
+/**
+ * The one builder of `donation.*` events (issue 43): a gift's fund lines, its project when a line
+ * goes to a Show Up project's fund, the donor, the source (as named now).
+ */
 export async function giftEvent(
   trx: Db,
   gift: Pick<
@@ -373,7 +383,7 @@ export async function giftEvent(
     | 'frequency'
     | 'scheduleId'
   >,
-  contact: { id: number; firstName: string; lastName: string; email: string | null } | null,
+  contact: { id: number; firstName: string; lastName: string; email: string | null; phone?: string | null } | null,
   what:
     | { type: 'donation.succeeded' }
     | { type: 'donation.refunded' }
@@ -385,7 +395,8 @@ export async function giftEvent(
     trx
       .selectFrom('giftLines as l')
       .innerJoin('funds as f', 'f.id', 'l.fundId')
-      .select(['f.id', 'f.name', 'l.amountCents'])
+      .leftJoin('showUpProjects as p', 'p.id', 'f.projectId')
+      .select(['f.id', 'f.name', 'l.amountCents', 'p.id as projectId', 'p.title as projectTitle'])
       .where('l.giftId', '=', gift.id)
       .orderBy('l.id')
       .execute(),
@@ -398,8 +409,10 @@ export async function giftEvent(
     : gift.donorName || gift.donorEmail
       ? { name: gift.donorName || gift.donorEmail!, email: gift.donorEmail }
       : undefined;
+  const project = lines.find((l) => l.projectId !== null);
   const common = {
     person,
+    ...(project ? { project: { id: project.projectId!, name: project.projectTitle! } } : {}),
     donationId: gift.id,
     gift: { id: gift.id, frequency: gift.frequency as Frequency, scheduleId: gift.scheduleId },
     funds: lines.map((l) => ({ fund: { id: l.id, name: l.name }, amountCents: l.amountCents })),

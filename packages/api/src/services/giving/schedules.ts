@@ -17,9 +17,10 @@ import {
   type updateScheduleSchema,
 } from '../../schemas/giving.js';
 import { recordEvents } from '../events/record.js';
-import { completeGift, dateIn, destinationFor, frequencyLabel, giftEvent } from './gifts.js';
+import { completeGift, dateIn, destinationFor, frequencyLabel, giftEvent, tooLargeWithFees } from './gifts.js';
 import { giftFunds } from './funds.js';
-import { nextChargeDate } from './dates.js';
+import { lastStartDate, nextChargeDate } from './dates.js';
+import { MAX_CHARGE_CENTS } from '../../schemas/show-up-values.js';
 import { DIRECT_SEND_RULES, mayContact } from '../delivery/contact-rule.js';
 
 // ---- Charging due schedules
@@ -341,14 +342,16 @@ export async function exportSchedules(db: Db, tenantId: number, input: z.output<
 }
 
 /**
- * Change a recurring gift (staff, or the donor through the portal later): status active / paused
+ * Change a recurring gift (staff, or the donor through the portal): status active / paused
  * (with a date to resume) / cancelled, frequency, lines (funds and amounts), next date. PATCH:
- * unsent fields keep their values; the fee is worked out again from the new amount.
+ * unsent fields keep their values; the fee is worked out again from the new amount. The donor
+ * (`by: 'donor'`) may choose only the church's public funds, as on the giving page; staff any.
  */
 export async function updateSchedule(
   deps: { db: Db; cardFee: CardFee; now?: () => Date },
   tenantId: number,
   input: z.output<typeof updateScheduleSchema>,
+  options: { by: 'staff' | 'donor' } = { by: 'staff' },
 ): Promise<ScheduleOut> {
   const now = deps.now?.() ?? new Date();
   await deps.db.transaction().execute(async (trx) => {
@@ -393,13 +396,22 @@ export async function updateSchedule(
     if (input.frequency) set.frequency = input.frequency;
     if (input.nextDate) {
       if (input.nextDate < today) throw badRequest('Next date cannot be in the past', 'nextDate');
+      if (input.nextDate > lastStartDate(today)) {
+        throw badRequest('Next date must be within a year from today', 'nextDate');
+      }
       set.nextDate = input.nextDate;
     }
     if (input.lines) {
-      await giftFunds(trx, tenantId, { fundIds: input.lines.map((l) => l.fundId), publicOnly: false });
+      await giftFunds(trx, tenantId, {
+        fundIds: input.lines.map((l) => l.fundId),
+        publicOnly: options.by === 'donor',
+      });
       const amount = input.lines.reduce((sum, l) => sum + l.amountCents, 0);
       set.amountCents = amount;
       set.feeCents = s.coverFees ? coverFeeCents(amount, deps.cardFee) : 0;
+      if (amount + set.feeCents > MAX_CHARGE_CENTS) {
+        throw badRequest(tooLargeWithFees(amount + set.feeCents), 'lines');
+      }
       await trx.deleteFrom('giftScheduleLines').where('scheduleId', '=', s.id).execute();
       await trx
         .insertInto('giftScheduleLines')

@@ -46,12 +46,21 @@ export async function handleGiftStripeEvent(
     .executeTakeFirst();
   if (!gift) return { outcome: 'unknown_payment' };
   const giftId = gift.id;
+  // The gift's contact; before it is completed (a failure), the church's contact with the donor's
+  // email when there is one (none is made for a failed payment).
   const contactOf = async () =>
-    gift.contactId
-      ? ((await trx
-          .selectFrom('contacts')
-          .select(['id', 'firstName', 'lastName', 'email'])
-          .where('id', '=', gift.contactId)
+    gift.contactId || gift.donorEmail
+      ? ((await (
+          gift.contactId
+            ? trx.selectFrom('contacts').where('id', '=', gift.contactId)
+            : trx
+                .selectFrom('contacts')
+                .where('userId', '=', gift.userId)
+                .where('emailLower', '=', gift.donorEmail!.toLowerCase())
+                .orderBy('id')
+                .limit(1)
+        )
+          .select(['id', 'firstName', 'lastName', 'email', 'phone'])
           .executeTakeFirst()) ?? null)
       : null;
   const record = async (what: Parameters<typeof giftEvent>[3], actor = PUBLIC_ACTOR) => {

@@ -123,7 +123,8 @@ export async function changePortalSchedule(
   change: PortalScheduleChange,
 ): Promise<void> {
   const row = await mySchedule(deps.db, s, id);
-  const update = (input: Parameters<typeof updateSchedule>[2]) => updateSchedule(deps, s.userId, input);
+  const update = (input: Parameters<typeof updateSchedule>[2]) =>
+    updateSchedule(deps, s.userId, input, { by: 'donor' });
   switch (change.kind) {
     case 'pause': {
       const until = dateSchema('Paused until').safeParse(change.until);
@@ -141,7 +142,7 @@ export async function changePortalSchedule(
       await update({ id, frequency: change.frequency });
       return;
     case 'lines':
-      // The same checks as the giving page: at least one fund, at least $0.50 each, at most ten.
+      // The same checks as the giving page: public funds only, at least $0.50 each, at most ten.
       await update({ id, lines: updateScheduleSchema.shape.lines.unwrap().parse(change.lines) });
       return;
     case 'skip': {

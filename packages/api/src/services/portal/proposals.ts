@@ -27,10 +27,15 @@ type Changes = Record<string, { from: string | null; to: string | null }>;
 
 const codeHash = (proposalId: number, code: string) => sha256(`portal-proposal:${proposalId}:${code}`);
 
+/** A new phone cannot be confirmed where no text can be sent (issue 43 §9). */
+export const PHONE_NOT_CONFIRMABLE =
+  'A new phone number is confirmed by a text, and this church cannot send texts yet. Please ask the church office to change it.';
+
 /**
  * My details: the fields that differ from the contact become one proposal for staff to approve.
- * A new email or phone is first confirmed (a link to the new email, or a code texted to the new
- * phone when the church sends SMS); until then staff do not see it. 10 proposals an hour a person.
+ * Each new channel is confirmed on itself: a new email by a link sent to it, a new phone by a code
+ * texted to it; staff see the proposal only once every one of them is confirmed. 10 proposals an
+ * hour a person.
  */
 export async function proposeDetails(
   deps: PortalMailDeps,
@@ -38,7 +43,7 @@ export async function proposeDetails(
   s: PortalSession,
   contactId: number,
   input: unknown,
-): Promise<{ id: number; confirm: 'email' | 'phone' | null }> {
+): Promise<{ id: number; confirm: { email: boolean; phone: boolean } }> {
   const person = await portalPerson(deps.db, s, contactId);
   const details = portalDetailsSchema.parse(input);
   const current: Record<ProposalField, string | null> = {
@@ -61,9 +66,10 @@ export async function proposeDetails(
 
   const db = tenantDb(deps.db, church.userId);
   const phoneE164 = changes.phone?.to ? toE164(changes.phone.to, await churchCountryCode(db, church.userId)) : null;
-  const confirm: 'email' | 'phone' | null = changes.email?.to ? 'email' : phoneE164 && deps.smsFrom ? 'phone' : null;
-  const token = confirm === 'email' ? newToken() : null;
-  const code = confirm === 'phone' ? String(crypto.randomInt(0, 1_000_000)).padStart(6, '0') : null;
+  if (phoneE164 && !deps.smsFrom) throw badRequest(PHONE_NOT_CONFIRMABLE, 'phone');
+  const token = changes.email?.to ? newToken() : null;
+  const code = phoneE164 ? String(crypto.randomInt(0, 1_000_000)).padStart(6, '0') : null;
+  const confirm = { email: token !== null, phone: code !== null };
 
   const id = await db.transaction().execute(async (trx) => {
     const row = await trx
@@ -72,16 +78,16 @@ export async function proposeDetails(
         userId: church.userId,
         contactId,
         changes: JSON.stringify(changes),
-        status: confirm ? 'unconfirmed' : 'pending',
+        status: token || code ? 'unconfirmed' : 'pending',
         confirmTokenHash: token ? sha256(token) : null,
-        confirmExpiresAt: confirm ? sql<Date>`now() + make_interval(mins => ${PORTAL_LINK_MINUTES})` : null,
+        confirmExpiresAt: token || code ? sql<Date>`now() + make_interval(mins => ${PORTAL_LINK_MINUTES})` : null,
       })
       .returning('id')
       .executeTakeFirstOrThrow();
     if (code)
       await trx
         .updateTable('profileUpdateProposals')
-        .set({ confirmTokenHash: codeHash(row.id, code) })
+        .set({ phoneCodeHash: codeHash(row.id, code) })
         .where('id', '=', row.id)
         .execute();
     await recordEvent(
@@ -121,11 +127,19 @@ export async function proposeDetails(
   return { id, confirm };
 }
 
-/** The new email's link (pressed on its page): the proposal goes to staff. */
+/**
+ * The proposal's status once one proof is used: 'pending' (to staff) when the other channel's proof
+ * is used too or was never needed, else still 'unconfirmed'. Evaluated on the locked row, so two
+ * confirmations at once cannot both leave it unconfirmed.
+ */
+const statusAfter = (other: 'confirm_token_hash' | 'phone_code_hash') =>
+  sql<'pending' | 'unconfirmed'>`case when ${sql.ref(other)} is null then 'pending' else 'unconfirmed' end`;
+
+/** The new email's link (pressed on its page): the proposal goes to staff once its phone is confirmed too. */
 export async function confirmProposalEmail(db: Db, church: PortalChurch, token: string): Promise<boolean> {
   const row = await tenantDb(db, church.userId)
     .updateTable('profileUpdateProposals')
-    .set({ status: 'pending', confirmTokenHash: null })
+    .set({ status: statusAfter('phone_code_hash'), confirmTokenHash: null })
     .where('userId', '=', church.userId)
     .where('status', '=', 'unconfirmed')
     .where('confirmTokenHash', '=', sha256(token))
@@ -135,7 +149,7 @@ export async function confirmProposalEmail(db: Db, church: PortalChurch, token: 
   return !!row;
 }
 
-/** The new phone's code, typed on My details by a person of the session. */
+/** The new phone's code, typed on My details by a person of the session; its email confirmed too, to staff. */
 export async function confirmProposalCode(
   db: Db,
   s: PortalSession,
@@ -150,12 +164,12 @@ export async function confirmProposalCode(
   );
   const row = await tenantDb(db, s.userId)
     .updateTable('profileUpdateProposals')
-    .set({ status: 'pending', confirmTokenHash: null })
+    .set({ status: statusAfter('confirm_token_hash'), phoneCodeHash: null })
     .where('userId', '=', s.userId)
     .where('id', '=', proposalId)
     .where('contactId', 'in', s.contactIds.length ? s.contactIds : [-1])
     .where('status', '=', 'unconfirmed')
-    .where('confirmTokenHash', '=', codeHash(proposalId, code))
+    .where('phoneCodeHash', '=', codeHash(proposalId, code))
     .where('confirmExpiresAt', '>', sql<Date>`now()`)
     .returning('id')
     .executeTakeFirst();
@@ -167,6 +181,10 @@ export async function openProposals(db: Db, s: PortalSession, contactId: number)
   return tenantDb(db, s.userId)
     .selectFrom('profileUpdateProposals')
     .select(['id', 'status', 'changes'])
+    .select((eb) => [
+      eb('confirmTokenHash', 'is not', null).as('awaitingEmail'),
+      eb('phoneCodeHash', 'is not', null).as('awaitingPhone'),
+    ])
     .where('userId', '=', s.userId)
     .where('contactId', '=', contactId)
     .where('status', 'in', ['unconfirmed', 'pending'])

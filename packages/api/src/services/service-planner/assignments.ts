@@ -1,5 +1,6 @@
 import { awayWords, blocksDate, type Blockout } from './auto-schedule.js';
 import { memberTargets, queueNotice } from './notices.js';
+import { alreadyCoveredMessage, coveredBy } from './substitutes.js';
 import crypto from 'node:crypto';
 import type { z } from 'zod';
 import { sql, type AssignmentStatus, type Db } from '@lampstand/db';
@@ -456,11 +457,23 @@ export async function respondToRequest(db: Db, input: { token: string; response:
       .forUpdate('a')
       .executeTakeFirst();
     if (!a) throw notFound('This link is not valid');
+    // A teammate covers the slot: its old links answer who, and change nothing.
+    const cover = await coveredBy(trx, a.id);
+    if (cover !== null) throw conflict(alreadyCoveredMessage(cover), 'token');
     await trx
       .updateTable('servicePlanAssignments')
       .set({ status, respondedAt: new Date(), updatedAt: new Date() })
       .where('id', '=', a.id)
       .execute();
+    // They can serve after all: teammates still being asked to cover are no longer asked.
+    if (status === 'confirmed')
+      await trx
+        .updateTable('substituteOffers')
+        .set({ status: 'cancelled', updatedAt: new Date() })
+        .where('assignmentId', '=', a.id)
+        .where('kind', '=', 'substitute')
+        .where('status', '=', 'open')
+        .execute();
     // The same answer again (a second press) is not news.
     if (a.status !== status) {
       const type = status === 'confirmed' ? 'plan.accepted' : 'plan.declined';

@@ -281,7 +281,8 @@ export async function acceptCover(
     }
     if (offer.status !== 'open' || offer.expiresAt.getTime() <= now.getTime()) return { outcome: 'closed' as const };
     const a = await lockedAssignment(trx, { id: offer.assignmentId, tenantId: cand.userId });
-    if (!a) return { outcome: 'closed' as const };
+    // Gone, or its person can serve after all (they accepted again: respondToRequest cancels the offer).
+    if (!a || (offer.kind === 'substitute' && a.status !== 'declined')) return { outcome: 'closed' as const };
     // Still free: not scheduled that day since the offer was made (nor blocked out, nor at the limit).
     const free = await freeTeammates(trx, cand.userId, a);
     const me = free.find((m) => m.id === cand.teamMemberId);
@@ -466,14 +467,41 @@ export async function offerSwapFromPortal(
 }
 
 /** For a request's page: whether the slot's teammates are being asked now, or who covers it. */
-export async function offerStateFor(db: Db, input: { token: string }): Promise<'asking' | 'covered' | null> {
+export async function offerStateFor(
+  db: Db,
+  input: { token: string },
+): Promise<{ state: 'asking' } | { state: 'covered'; by: string } | null> {
   const o = await db
     .selectFrom('substituteOffers as o')
     .innerJoin('servicePlanAssignments as a', 'a.id', 'o.assignmentId')
-    .select('o.status')
+    .select(['o.status', 'o.assignmentId'])
     .where('a.token', '=', input.token)
     .where('o.status', 'in', ['open', 'filled'])
     .orderBy('o.id', 'desc')
     .executeTakeFirst();
-  return o ? (o.status === 'open' ? 'asking' : 'covered') : null;
+  if (!o) return null;
+  if (o.status === 'open') return { state: 'asking' };
+  const by = await coveredBy(db, o.assignmentId);
+  return by === null ? null : { state: 'covered', by };
 }
+
+/**
+ * The teammate who covers a slot (a filled cover or swap offer of it), or null. The slot's own
+ * links then answer 'Already covered by …' instead of taking an answer: accepting again would
+ * schedule two people in one slot (issue 43 §13).
+ */
+export async function coveredBy(db: Db, assignmentId: number): Promise<string | null> {
+  const row = await db
+    .selectFrom('substituteOffers as o')
+    .innerJoin('servicePlanAssignments as f', 'f.id', 'o.filledAssignmentId')
+    .innerJoin('teamMembers as m', 'm.id', 'f.teamMemberId')
+    .select('m.name')
+    .where('o.assignmentId', '=', assignmentId)
+    .where('o.status', '=', 'filled')
+    .where('f.status', '<>', 'declined')
+    .orderBy('o.id', 'desc')
+    .executeTakeFirst();
+  return row?.name ?? null;
+}
+
+export const alreadyCoveredMessage = (name: string) => `Already covered by ${name}`;

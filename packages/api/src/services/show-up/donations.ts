@@ -1,8 +1,8 @@
 import crypto from 'node:crypto';
-import { sql, type Db, type DonationSourceKind, type DonationStatus, type Row } from '@lampstand/db';
+import type { Db, DonationSourceKind } from '@lampstand/db';
 import type Stripe from 'stripe';
 import type { z } from 'zod';
-import { AppError, badRequest, conflict, notFound } from '../../errors.js';
+import { badRequest, conflict, notFound } from '../../errors.js';
 import type { JobQueue } from '../../jobs.js';
 import type { EmailTransport } from '../../providers/email.js';
 import type { PaymentsProvider } from '../../providers/payments.js';
@@ -19,10 +19,8 @@ import type { ShowUpServices } from './config.js';
 import { invalidateShowUpLists, ownedProject } from './projects.js';
 import { escapeHtml } from '../../render/html.js';
 import { toCsv } from '../../render/csv.js';
-import { eventSource, sourceLabels } from '../sources/labels.js';
-import type { NewEvent } from '../../schemas/events.js';
-import { personOf, PUBLIC_ACTOR, recordEvent } from '../events/record.js';
-import { handleGiftStripeEvent, type GiftOutcome } from '../giving/stripe-events.js';
+import { sourceLabels } from '../sources/labels.js';
+import { completeDemoGift, handleGiftStripeEvent, type GiftOutcome } from '../giving/stripe-events.js';
 import { DIRECT_SEND_RULES, mayContact } from '../delivery/contact-rule.js';
 
 type PrepareInput = z.output<typeof prepareDonationSchema>;
@@ -39,9 +37,6 @@ const MONEY_EVENTS = [
   'charge.dispute.created',
   'charge.dispute.closed',
 ];
-
-/** Later states win: a late or repeated event never moves a donation backwards. */
-const RANK: Record<DonationStatus, number> = { pending: 0, failed: 1, completed: 2, refunded: 3 };
 
 /** Can this church take gifts now? (Connect: only once its own Stripe account is ready.) */
 export async function givingBlock(db: Db, payments: PaymentsProvider, churchId: number): Promise<string | null> {
@@ -89,9 +84,29 @@ export function parseSource(source: string | null | undefined): { kind: Donation
   return id <= 2_147_483_647 ? { kind: m[1] as DonationSourceKind, id } : null;
 }
 
+/** A project's own fund (issue 43: a project gift is a gift with one line to it). */
+export async function projectFund(db: Db, projectId: number): Promise<{ id: number }> {
+  return db.selectFrom('funds').select('id').where('projectId', '=', projectId).executeTakeFirstOrThrow();
+}
+
+/** A gift's project, when one of its lines goes to a project's fund. */
+async function giftProject(db: Db, giftId: number) {
+  return (
+    (await db
+      .selectFrom('giftLines as l')
+      .innerJoin('funds as f', 'f.id', 'l.fundId')
+      .innerJoin('showUpProjects as p', 'p.id', 'f.projectId')
+      .select(['p.id', 'p.title'])
+      .where('l.giftId', '=', giftId)
+      .executeTakeFirst()) ?? null
+  );
+}
+
 /**
- * Public: a pending donation and its PaymentIntent (USD, whole cents, an idempotency key, metadata
- * projectId and donationId). The same browser key twice gives the same donation and PaymentIntent.
+ * Public: a pending project gift and its PaymentIntent (USD, whole cents, an idempotency key,
+ * metadata projectId and donationId). A project gift is a gift of the ledger (issue 43): one
+ * one-time card gift with one line to the project's fund. The same browser key twice gives the same
+ * gift and PaymentIntent.
  */
 export async function prepareDonation(
   db: Db,
@@ -117,46 +132,52 @@ export async function prepareDonation(
   const anonymous = input.isAnonymous;
   const source = parseSource(input.source);
   const idempotencyKey = input.idempotencyKey ?? crypto.randomUUID();
+  const fund = await projectFund(db, project.id);
 
-  const inserted = await db
-    .insertInto('showUpDonations')
-    .values({
-      userId: project.userId,
-      projectId: project.id,
-      amount: amountCents / 100,
-      amountCents,
-      currency: 'usd',
-      donorName: anonymous ? null : (input.donorName ?? null),
-      donorEmail: anonymous ? null : (input.donorEmail ?? null),
-      isAnonymous: anonymous,
-      message: input.message ?? null,
-      showMessage: input.showMessage ?? !anonymous,
-      status: 'pending',
-      idempotencyKey,
-      isDemo: payments.mode === 'demo',
-      sourceKind: source?.kind ?? null,
-      sourceId: source?.id ?? null,
-      receiptToken: crypto.randomBytes(24).toString('base64url'),
-    })
-    .onConflict((oc) => oc.column('idempotencyKey').doNothing())
-    .returningAll()
-    .executeTakeFirst();
-  const donation =
+  const inserted = await db.transaction().execute(async (trx) => {
+    const gift = await trx
+      .insertInto('gifts')
+      .values({
+        userId: project.userId,
+        amountCents,
+        currency: 'usd',
+        donorName: anonymous ? null : (input.donorName ?? null),
+        donorEmail: anonymous ? null : (input.donorEmail ?? null),
+        isAnonymous: anonymous,
+        note: input.message ?? null,
+        showNote: input.showMessage ?? !anonymous,
+        frequency: 'one_time',
+        method: 'card',
+        status: 'pending',
+        idempotencyKey,
+        isDemo: payments.mode === 'demo',
+        sourceKind: source?.kind ?? null,
+        sourceId: source?.id ?? null,
+        receiptToken: crypto.randomBytes(24).toString('base64url'),
+      })
+      .onConflict((oc) => oc.column('idempotencyKey').doNothing())
+      .returningAll()
+      .executeTakeFirst();
+    if (gift)
+      await trx
+        .insertInto('giftLines')
+        .values({ userId: project.userId, giftId: gift.id, fundId: fund.id, amountCents })
+        .execute();
+    return gift;
+  });
+  const gift =
     inserted ??
-    (await db
-      .selectFrom('showUpDonations')
-      .selectAll()
-      .where('idempotencyKey', '=', idempotencyKey)
-      .executeTakeFirstOrThrow());
-  if (donation.projectId !== project.id || donation.amountCents !== amountCents) {
+    (await db.selectFrom('gifts').selectAll().where('idempotencyKey', '=', idempotencyKey).executeTakeFirstOrThrow());
+  const sameProject = inserted ? project : await giftProject(db, gift.id);
+  if (sameProject?.id !== project.id || gift.amountCents !== amountCents) {
     throw conflict('This donation was already prepared with other details. Please start again.');
   }
-  if (donation.stripePaymentId && donation.stripeClientSecret) {
+  if (gift.stripePaymentId && gift.stripeClientSecret) {
     return {
-      donationId: donation.id,
-      paymentIntentId: donation.stripePaymentId,
-      clientSecret: donation.stripeClientSecret,
-      amount: donation.amount,
+      donationId: gift.id,
+      paymentIntentId: gift.stripePaymentId,
+      clientSecret: gift.stripeClientSecret,
+      amount: gift.amountCents / 100,
       mode: payments.mode,
     };
   }
@@ -173,14 +194,14 @@ export async function prepareDonation(
   const intent = await payments.createPaymentIntent({
     amountCents,
     currency: 'usd',
-    idempotencyKey: `donation-${donation.id}`,
-    metadata: { projectId: String(project.id), donationId: String(donation.id) },
-    receiptEmail: donation.donorEmail,
+    idempotencyKey: `donation-${gift.id}`,
+    metadata: { projectId: String(project.id), donationId: String(gift.id) },
+    receiptEmail: gift.donorEmail,
     description: `Donation to ${project.title}`.slice(0, 500),
     destination,
   });
   await db
-    .updateTable('showUpDonations')
+    .updateTable('gifts')
     .set({
       stripePaymentId: intent.id,
       stripeClientSecret: intent.clientSecret,
@@ -188,29 +209,18 @@ export async function prepareDonation(
       platformFeeCents: destination?.applicationFeeCents ?? 0,
       updatedAt: new Date(),
     })
-    .where('id', '=', donation.id)
+    .where('id', '=', gift.id)
     .execute();
   return {
-    donationId: donation.id,
+    donationId: gift.id,
     paymentIntentId: intent.id,
     clientSecret: intent.clientSecret,
-    amount: donation.amount,
+    amount: gift.amountCents / 100,
     mode: payments.mode,
   };
 }
 
-export type WebhookOutcome =
-  | 'duplicate'
-  | 'completed'
-  | 'failed'
-  | 'refunded'
-  | 'partial_refund'
-  | 'stale'
-  | 'amount_mismatch'
-  | 'unknown_payment'
-  | 'account_updated'
-  | 'ignored'
-  | GiftOutcome;
+export type WebhookOutcome = 'duplicate' | 'account_updated' | GiftOutcome;
 
 export interface StripeEventDeps {
   db: Db;
@@ -239,66 +249,34 @@ function paymentIntentOf(event: Stripe.Event): string | null {
   return null;
 }
 
+/** The outcomes that move a project's raised amount or supporters. */
+const MOVES_TOTALS: WebhookOutcome[] = ['completed', 'refunded', 'disputed', 'dispute_won', 'dispute_lost'];
+
 /**
- * A gift's event, in the transaction that moves it: the person is the church's contact with the
- * donor's email (a gift does not create a contact), the project and source named as they are now.
- * A success and a failure are the donor's doing; a refund is the church's (through Stripe).
+ * A project gift just completed: its receipt page's address, and the donor's receipt queued before
+ * the commit, so a gift is never completed without its receipt job; should the commit fail, the job
+ * finds the gift not completed and does nothing (Stripe sends the event again).
  */
-async function recordDonationEvent(
-  trx: Db,
-  donation: Pick<
-    Row<'showUpDonations'>,
-    'id' | 'userId' | 'projectId' | 'amountCents' | 'currency' | 'donorName' | 'donorEmail' | 'sourceKind' | 'sourceId'
-  >,
-  what: { type: 'donation.succeeded' } | { type: 'donation.refunded' } | { type: 'donation.failed'; reason: string },
-): Promise<void> {
-  const [project, contact, source] = await Promise.all([
-    trx
-      .selectFrom('showUpProjects')
-      .select(['id', 'title'])
-      .where('id', '=', donation.projectId)
-      .executeTakeFirstOrThrow(),
-    donation.donorEmail
-      ? trx
-          .selectFrom('contacts')
-          .select(['id', 'firstName', 'lastName', 'email', 'phone'])
-          .where('userId', '=', donation.userId)
-          .where('emailLower', '=', donation.donorEmail.toLowerCase())
-          .orderBy('id')
-          .limit(1)
-          .executeTakeFirst()
-      : undefined,
-    donation.sourceKind && donation.sourceId
-      ? eventSource(trx, donation.userId, { kind: donation.sourceKind, value: String(donation.sourceId) })
-      : null,
-  ]);
-  const person = contact
-    ? personOf(contact)
-    : donation.donorName || donation.donorEmail
-      ? { name: donation.donorName || donation.donorEmail!, email: donation.donorEmail }
-      : undefined;
-  const common = {
-    person,
-    project: { id: project.id, name: project.title },
-    donationId: donation.id,
-    amountCents: donation.amountCents,
-    currency: donation.currency,
-  };
-  const event: NewEvent =
-    what.type === 'donation.succeeded'
-      ? { type: what.type, contactId: contact?.id, payload: { ...common, source } }
-      : what.type === 'donation.failed'
-        ? { type: what.type, contactId: contact?.id, payload: { ...common, reason: what.reason.slice(0, 500) } }
-        : { type: what.type, contactId: contact?.id, payload: common };
-  await recordEvent(trx, donation.userId, event, {
-    actor: what.type === 'donation.refunded' ? { kind: 'system', id: null } : PUBLIC_ACTOR,
-  });
+async function projectGiftCompleted(trx: Db, deps: StripeEventDeps, giftId: number): Promise<void> {
+  const gift = await trx.selectFrom('gifts').select('receiptToken').where('id', '=', giftId).executeTakeFirstOrThrow();
+  await trx
+    .updateTable('gifts')
+    .set({ receiptUrl: `${deps.publicUrl}/show-up/receipts/${gift.receiptToken}` })
+    .where('id', '=', giftId)
+    .execute();
+  await deps.jobs.send(
+    'donation-receipt',
+    { donationId: giftId },
+    { retryLimit: RECEIPT_RETRIES, startAfter: new Date(Date.now() + 1000) },
+  );
 }
 
 /**
  * One verified Stripe event, exactly once: its id is recorded in the same transaction that moves
- * the donation and the project's totals, and the donation row is locked, so the same event twice
- * or two events for one payment, even at once, count a gift once.
+ * the gift, and the gift row is locked (handleGiftStripeEvent), so the same event twice or two
+ * events for one payment, even at once, count a gift once. A project gift is a gift: its success,
+ * failure, refund and dispute are the ledger's, and the project's raised amount, read from the
+ * ledger, moves with them.
  */
 async function handleStripeEvent(
   deps: StripeEventDeps,
@@ -312,11 +290,11 @@ async function handleStripeEvent(
       .onConflict((oc) => oc.column('eventId').doNothing())
       .returning('eventId')
       .executeTakeFirst();
-    if (!fresh) return { outcome: 'duplicate' as const };
+    if (!fresh) return { outcome: 'duplicate' as const, donationId: undefined, project: false };
 
-    const finish = async (outcome: WebhookOutcome, donationId?: number) => {
+    const finish = async (outcome: WebhookOutcome, donationId?: number, project?: boolean) => {
       await trx.updateTable('stripeWebhookEvents').set({ outcome }).where('eventId', '=', event.id).execute();
-      return { outcome, donationId };
+      return { outcome, donationId, project };
     };
 
     if (event.type === 'account.updated') {
@@ -338,101 +316,14 @@ async function handleStripeEvent(
       return finish(r.outcome, r.scheduleId);
     }
     if (!paymentIntentId || !MONEY_EVENTS.includes(event.type)) return finish('ignored');
-
-    const donation = await trx
-      .selectFrom('showUpDonations')
-      .selectAll()
-      .where('stripePaymentId', '=', paymentIntentId)
-      .forUpdate()
-      .executeTakeFirst();
-    if (!donation) {
-      // Not a Show Up gift: a gift to a church's funds (issue 30), or none of ours.
-      const r = await handleGiftStripeEvent(trx, deps, event, paymentIntentId);
-      return finish(r.outcome, r.giftId);
-    }
-    // Disputes are followed for church gifts (issue 30 §10); a Show Up project's total is unchanged.
-    if (event.type.startsWith('charge.dispute.')) return finish('ignored', donation.id);
-
-    const obj = event.data.object as { amount: number; currency: string };
-    if (obj.amount !== donation.amountCents || obj.currency !== donation.currency) {
-      return finish('amount_mismatch', donation.id);
-    }
-
-    const now = new Date();
-    if (event.type === 'payment_intent.succeeded') {
-      if (RANK[donation.status] >= RANK.completed) return finish('stale', donation.id);
-      const pi = event.data.object;
-      await trx
-        .updateTable('showUpDonations')
-        .set({
-          status: 'completed',
-          failureReason: null,
-          completedAt: now,
-          updatedAt: now,
-          receiptUrl: `${deps.publicUrl}/show-up/receipts/${donation.receiptToken}`,
-          stripeCustomerId: typeof pi.customer === 'string' ? pi.customer : (pi.customer?.id ?? null),
-        })
-        .where('id', '=', donation.id)
-        .execute();
-      await trx
-        .updateTable('showUpProjects')
-        .set({
-          raisedAmount: sql`raised_amount + ${donation.amount}::numeric`,
-          donationsCount: sql`donations_count + 1`,
-        })
-        .where('id', '=', donation.projectId)
-        .execute();
-      // Queued before the commit, so a gift is never completed without its receipt job; should the
-      // commit fail, the job finds the gift not completed and does nothing (Stripe sends the event again).
-      await deps.jobs.send(
-        'donation-receipt',
-        { donationId: donation.id },
-        { retryLimit: RECEIPT_RETRIES, startAfter: new Date(Date.now() + 1000) },
-      );
-      await recordDonationEvent(trx, donation, { type: 'donation.succeeded' });
-      return finish('completed', donation.id);
-    }
-    if (event.type === 'payment_intent.payment_failed') {
-      if (RANK[donation.status] >= RANK.failed) return finish('stale', donation.id);
-      const pi = event.data.object;
-      await trx
-        .updateTable('showUpDonations')
-        .set({
-          status: 'failed',
-          failureReason: (pi.last_payment_error?.message ?? 'The payment failed').slice(0, 500),
-          updatedAt: now,
-        })
-        .where('id', '=', donation.id)
-        .execute();
-      const reason = pi.last_payment_error?.message ?? 'The payment failed';
-      await recordDonationEvent(trx, donation, { type: 'donation.failed', reason });
-      return finish('failed', donation.id);
-    }
-    // charge.refunded: only a full refund takes the gift off the total.
-    const charge = event.data.object as Stripe.Charge;
-    if (!charge.refunded && charge.amount_refunded < charge.amount) return finish('partial_refund', donation.id);
-    if (donation.status === 'refunded') return finish('stale', donation.id);
-    await trx
-      .updateTable('showUpDonations')
-      .set({ status: 'refunded', refundedAt: now, updatedAt: now })
-      .where('id', '=', donation.id)
-      .execute();
-    if (donation.status === 'completed') {
-      await trx
-        .updateTable('showUpProjects')
-        .set({
-          raisedAmount: sql`greatest(raised_amount - ${donation.amount}::numeric, 0)`,
-          donationsCount: sql`greatest(donations_count - 1, 0)`,
-        })
-        .where('id', '=', donation.projectId)
-        .execute();
-    }
-    await recordDonationEvent(trx, donation, { type: 'donation.refunded' });
-    return finish('refunded', donation.id);
+    const r = await handleGiftStripeEvent(trx, deps, event, paymentIntentId);
+    const project = r.giftId ? await giftProject(trx, r.giftId) : null;
+    if (project && r.outcome === 'completed') await projectGiftCompleted(trx, deps, r.giftId!);
+    return finish(r.outcome, r.giftId, !!project);
   });
 
-  if (result.outcome === 'completed' || result.outcome === 'refunded') invalidateShowUpLists(deps.db);
-  return result;
+  if (result.project && MOVES_TOTALS.includes(result.outcome)) invalidateShowUpLists(deps.db);
+  return { outcome: result.outcome, donationId: result.donationId };
 }
 
 /** A webhook delivery: verify the signature over the raw body, then handle the event once. */
@@ -453,43 +344,16 @@ export async function receiveStripeWebhook(
 
 /**
  * Demo mode: the visitor's "payment" becomes a locally signed payment_intent.succeeded that goes
- * through the same verification and handler as Stripe's own events.
+ * through the same verification and handler as Stripe's own events (the ledger's demo payment).
  */
 export async function completeDemoPayment(
   deps: StripeEventDeps & { payments: PaymentsProvider },
   input: { paymentIntent: string; clientSecret: string },
 ): Promise<{ status: 'succeeded' }> {
-  if (deps.payments.mode !== 'demo') throw new AppError('FORBIDDEN', 'Demo payments are off on this server');
-  const donation = await deps.db
-    .selectFrom('showUpDonations')
-    .select(['id', 'projectId', 'amountCents', 'currency', 'stripeClientSecret', 'status'])
-    .where('stripePaymentId', '=', input.paymentIntent)
-    .executeTakeFirst();
-  if (!donation || donation.stripeClientSecret !== input.clientSecret) throw notFound('Payment not found');
-  const payload = JSON.stringify({
-    id: `evt_demo_${crypto.randomBytes(12).toString('hex')}`,
-    object: 'event',
-    api_version: null,
-    created: Math.floor(Date.now() / 1000),
-    livemode: false,
-    pending_webhooks: 0,
-    request: { id: null, idempotency_key: null },
-    type: 'payment_intent.succeeded',
-    data: {
-      object: {
-        id: input.paymentIntent,
-        object: 'payment_intent',
-        amount: donation.amountCents,
-        amount_received: donation.amountCents,
-        currency: donation.currency,
-        status: 'succeeded',
-        customer: null,
-        metadata: { projectId: String(donation.projectId), donationId: String(donation.id) },
-      },
-    },
-  });
-  await receiveStripeWebhook(deps, payload, deps.payments.signDemoEvent(payload));
-  return { status: 'succeeded' };
+  return completeDemoGift(
+    { db: deps.db, payments: deps.payments, deliver: (raw, signature) => receiveStripeWebhook(deps, raw, signature) },
+    { intentId: input.paymentIntent, clientSecret: input.clientSecret },
+  );
 }
 
 const usd = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD' });
@@ -498,19 +362,30 @@ const longDate = (d: Date) =>
 
 const NO_GOODS_STATEMENT = 'No goods or services were provided in exchange for this contribution.';
 
-/** The receipt's facts: church name and postal address, amount, date, project. */
+/** A project gift in the ledger: the gift, its line to a project's fund, and the project. */
+function projectGifts(db: Db) {
+  return db
+    .selectFrom('gifts as g')
+    .innerJoin('giftLines as l', 'l.giftId', 'g.id')
+    .innerJoin('funds as f', 'f.id', 'l.fundId')
+    .innerJoin('showUpProjects as p', 'p.id', 'f.projectId');
+}
+
+/**
+ * The receipt's facts: church name and postal address, amount, date, project. Its number is the
+ * gift's Show Up id when it was made before the ledger (issue 43), else the gift's id.
+ */
 export async function receiptFacts(db: Db, where: { token: string } | { donationId: number }) {
-  let q = db
-    .selectFrom('showUpDonations as d')
-    .innerJoin('showUpProjects as p', 'p.id', 'd.projectId')
-    .innerJoin('users as u', 'u.id', 'd.userId')
-    .leftJoin('churchSettings as s', 's.userId', 'd.userId')
-    .select(['d.id', 'd.amount', 'd.donorName', 'd.donorEmail', 'd.isAnonymous', 'd.status', 'd.completedAt'])
-    .select(['d.receiptUrl', 'd.receiptSentAt', 'd.userId', 'd.stripePaymentId'])
-    .select(['p.id as projectId', 'p.title as projectTitle', 'u.churchName', 's.postalAddress'])
-    .where('d.status', 'in', ['completed', 'refunded']);
-  q = 'token' in where ? q.where('d.receiptToken', '=', where.token) : q.where('d.id', '=', where.donationId);
-  return (await q.executeTakeFirst()) ?? null;
+  let q = projectGifts(db)
+    .innerJoin('users as u', 'u.id', 'g.userId')
+    .leftJoin('churchSettings as s', 's.userId', 'g.userId')
+    .select(['g.id', 'g.donorName', 'g.donorEmail', 'g.isAnonymous', 'g.status', 'g.completedAt'])
+    .select(['g.receiptUrl', 'g.receiptSentAt', 'g.userId', 'g.stripePaymentId', 'g.showUpDonationId'])
+    .select(['l.amountCents', 'p.id as projectId', 'p.title as projectTitle', 'u.churchName', 's.postalAddress'])
+    .where('g.status', 'in', ['completed', 'refunded']);
+  q = 'token' in where ? q.where('g.receiptToken', '=', where.token) : q.where('g.id', '=', where.donationId);
+  const row = await q.executeTakeFirst();
+  return row ? { ...row, amount: row.amountCents / 100, receiptNumber: row.showUpDonationId ?? row.id } : null;
 }
 
 export function receiptText(f: NonNullable<Awaited<ReturnType<typeof receiptFacts>>>) {
@@ -523,7 +398,7 @@ export function receiptText(f: NonNullable<Awaited<ReturnType<typeof receiptFact
     `Amount: ${usd.format(f.amount)}`,
     `Date: ${date}`,
     `Project: ${f.projectTitle}`,
-    `Receipt number: ${f.id}`,
+    `Receipt number: ${f.receiptNumber}`,
     '',
     NO_GOODS_STATEMENT,
   ];
@@ -537,14 +412,10 @@ export function receiptText(f: NonNullable<Awaited<ReturnType<typeof receiptFact
  * the receipt page works meanwhile.
  */
 export async function sendDonationReceipt(deps: ReceiptDeps, donationId: number): Promise<void> {
-  const donation = await deps.db
-    .selectFrom('showUpDonations')
-    .select('status')
-    .where('id', '=', donationId)
-    .executeTakeFirst();
-  if (donation?.status === 'pending') throw new Error(`Donation ${donationId} is not completed yet`);
+  const gift = await deps.db.selectFrom('gifts').select('status').where('id', '=', donationId).executeTakeFirst();
+  if (gift?.status === 'pending') throw new Error(`Donation ${donationId} is not completed yet`);
   const claimed = await deps.db
-    .updateTable('showUpDonations')
+    .updateTable('gifts')
     .set({ receiptSentAt: new Date() })
     .where('id', '=', donationId)
     .where('status', '=', 'completed')
@@ -586,7 +457,7 @@ export async function sendDonationReceipt(deps: ReceiptDeps, donationId: number)
     });
   } catch (err) {
     // Not sent: release the claim (receipt_sent_at stays empty); pg-boss tries again.
-    await deps.db.updateTable('showUpDonations').set({ receiptSentAt: null }).where('id', '=', donationId).execute();
+    await deps.db.updateTable('gifts').set({ receiptSentAt: null }).where('id', '=', donationId).execute();
     throw err;
   }
 }
@@ -596,24 +467,14 @@ export async function donationByPayment(
   db: Db,
   { paymentIntent }: { paymentIntent: string },
 ): Promise<z.input<typeof donationReceiptInfoSchema>> {
-  const row = await db
-    .selectFrom('showUpDonations as d')
-    .innerJoin('showUpProjects as p', 'p.id', 'd.projectId')
-    .select([
-      'd.amount',
-      'd.createdAt',
-      'd.donorName',
-      'd.isAnonymous',
-      'd.projectId',
-      'd.status',
-      'd.receiptUrl',
-      'p.title as projectTitle',
-    ])
-    .where('d.stripePaymentId', '=', paymentIntent)
+  const row = await projectGifts(db)
+    .select(['l.amountCents', 'g.createdAt', 'g.donorName', 'g.isAnonymous', 'g.status', 'g.receiptUrl'])
+    .select(['p.id as projectId', 'p.title as projectTitle'])
+    .where('g.stripePaymentId', '=', paymentIntent)
     .executeTakeFirst();
   if (!row) throw notFound('Donation not found');
   return {
-    amount: row.amount,
+    amount: row.amountCents / 100,
     createdAt: row.createdAt,
     donorName: row.isAnonymous ? null : row.donorName,
     isAnonymous: row.isAnonymous,
@@ -624,32 +485,20 @@ export async function donationByPayment(
   };
 }
 
-/** The owner's Donations tab: every gift with its status and source, and the sum by source. */
+/** The owner's Donations tab: every gift to the project with its status and source, and the sum by source. */
 export async function ownerDonations(
   db: Db,
   tenantId: number,
   { id }: { id: number },
 ): Promise<z.input<typeof ownerDonationsSchema>> {
   await ownedProject(db, tenantId, id);
-  const rows = await db
-    .selectFrom('showUpDonations')
-    .select([
-      'id',
-      'createdAt',
-      'amount',
-      'donorName',
-      'donorEmail',
-      'isAnonymous',
-      'message',
-      'status',
-      'failureReason',
-      'sourceKind',
-      'sourceId',
-    ])
-    .where('projectId', '=', id)
-    .where('userId', '=', tenantId)
-    .orderBy('createdAt', 'desc')
-    .orderBy('id', 'desc')
+  const rows = await projectGifts(db)
+    .select(['g.id', 'g.createdAt', 'l.amountCents', 'g.donorName', 'g.donorEmail', 'g.isAnonymous', 'g.note'])
+    .select(['g.status', 'g.failureReason', 'g.sourceKind', 'g.sourceId'])
+    .where('p.id', '=', id)
+    .where('g.userId', '=', tenantId)
+    .orderBy('g.createdAt', 'desc')
+    .orderBy('g.id', 'desc')
     .limit(5000)
     .execute();
   const refs = rows.flatMap((r) => (r.sourceKind && r.sourceId ? [{ kind: r.sourceKind, id: r.sourceId }] : []));
@@ -657,11 +506,11 @@ export async function ownerDonations(
   const donations: z.input<typeof ownerDonationSchema>[] = rows.map((r) => ({
     id: r.id,
     createdAt: r.createdAt,
-    amount: r.amount,
+    amount: r.amountCents / 100,
     donorName: r.isAnonymous || !r.donorName ? 'Anonymous' : r.donorName,
     donorEmail: r.isAnonymous ? null : r.donorEmail,
     isAnonymous: r.isAnonymous,
-    message: r.message,
+    message: r.note,
     status: r.status,
     failureReason: r.failureReason,
     source:

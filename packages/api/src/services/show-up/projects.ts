@@ -63,6 +63,30 @@ async function resolveFields<T extends { coverImage?: ImageIn | null; images?: I
   };
 }
 
+/**
+ * A project's raised amount (dollars) and supporters, read from the ledger (issue 43): the lines of
+ * completed gifts to the project's fund. A refund, a dispute or a lost dispute takes a gift off; a
+ * won dispute puts it back. For a query of `showUpProjects as p`.
+ */
+export const RAISED_AMOUNT = sql<number>`(select (coalesce(sum(l.amount_cents), 0) / 100.0)::float8
+  from gift_lines l join gifts g on g.id = l.gift_id join funds f on f.id = l.fund_id
+  where f.project_id = p.id and g.status = 'completed')`;
+export const SUPPORTERS = sql<number>`(select count(distinct l.gift_id)::int
+  from gift_lines l join gifts g on g.id = l.gift_id join funds f on f.id = l.fund_id
+  where f.project_id = p.id and g.status = 'completed')`;
+
+/** One project's raised amount and supporters, from the ledger. */
+export async function projectTotals(
+  db: Db,
+  projectId: number,
+): Promise<{ raisedAmount: number; donationsCount: number }> {
+  return db
+    .selectFrom('showUpProjects as p')
+    .select([RAISED_AMOUNT.as('raisedAmount'), SUPPORTERS.as('donationsCount')])
+    .where('p.id', '=', projectId)
+    .executeTakeFirstOrThrow();
+}
+
 const CARD_COLUMNS = [
   'p.id',
   'p.userId',
@@ -72,8 +96,6 @@ const CARD_COLUMNS = [
   'p.latitude',
   'p.longitude',
   'p.targetAmount',
-  'p.raisedAmount',
-  'p.donationsCount',
   'p.status',
   'p.category',
   'p.tags',
@@ -153,7 +175,9 @@ async function queryProjects(db: Db, viewerId: number | null, input: FindProject
   }
 
   const offset = (input.page - 1) * input.pageSize;
-  let rowsQuery = query.select([...CARD_COLUMNS]).select(distance.as('distanceKm'));
+  let rowsQuery = query
+    .select([...CARD_COLUMNS])
+    .select([RAISED_AMOUNT.as('raisedAmount'), SUPPORTERS.as('donationsCount'), distance.as('distanceKm')]);
   if (near) rowsQuery = rowsQuery.orderBy(sql`${distance} asc nulls last`);
   if (input.category === 'urgent') rowsQuery = rowsQuery.orderBy('p.endDate', 'asc');
   rowsQuery = rowsQuery.orderBy('p.createdAt', 'desc').orderBy('p.id', 'desc');
@@ -179,6 +203,7 @@ function projectRow(db: Db, id: number) {
   return db
     .selectFrom('showUpProjects as p')
     .selectAll('p')
+    .select([RAISED_AMOUNT.as('raisedAmount'), SUPPORTERS.as('donationsCount')])
     .select((eb) =>
       eb
         .selectFrom('showUpUpdates as u')
@@ -268,22 +293,31 @@ export async function createProject(
 ): Promise<z.input<typeof projectSchema>> {
   const input = await resolveFields(db, tenantId, fields);
   const values = columns(input);
-  const created = await db
-    .insertInto('showUpProjects')
-    .values({
-      ...values,
-      userId: tenantId,
-      title: input.title,
-      shortDescription: input.shortDescription,
-      description: input.description,
-      location: input.location,
-      targetAmount: input.targetAmount,
-      organizationName: input.organizationName,
-      contactEmail: input.contactEmail,
-      images: values.images ?? '[]',
-    })
-    .returning('id')
-    .executeTakeFirstOrThrow();
+  const created = await db.transaction().execute(async (trx) => {
+    const project = await trx
+      .insertInto('showUpProjects')
+      .values({
+        ...values,
+        userId: tenantId,
+        title: input.title,
+        shortDescription: input.shortDescription,
+        description: input.description,
+        location: input.location,
+        targetAmount: input.targetAmount,
+        organizationName: input.organizationName,
+        contactEmail: input.contactEmail,
+        images: values.images ?? '[]',
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    // The project's own fund: its gifts are gifts of the ledger with a line to it (issue 43). Not
+    // offered on the giving page; named after the project.
+    await trx
+      .insertInto('funds')
+      .values({ userId: tenantId, name: input.title, isPublic: false, projectId: project.id })
+      .execute();
+    return project;
+  });
   invalidateShowUpLists(db);
   return getProject(db, tenantId, { id: created.id });
 }
@@ -344,6 +378,14 @@ export async function updateProject(
       .where('id', '=', id)
       .where('userId', '=', tenantId)
       .execute();
+    if (fields.title !== undefined) {
+      await trx
+        .updateTable('funds')
+        .set({ name: fields.title, updatedAt: new Date() })
+        .where('projectId', '=', id)
+        .where('userId', '=', tenantId)
+        .execute();
+    }
   });
   invalidateShowUpLists(db);
   return getProject(db, tenantId, { id });
@@ -370,10 +412,11 @@ export async function showUpCardsFor(
   const ids = [...new Set(opts.ids)].filter((id) => id > 0 && id <= 2_147_483_647);
   if (ids.length === 0) return new Map();
   const rows = await db
-    .selectFrom('showUpProjects')
-    .select(['id', 'title', 'shortDescription', 'raisedAmount', 'targetAmount', 'donationsCount'])
-    .where('userId', '=', tenantId)
-    .where('id', 'in', ids)
+    .selectFrom('showUpProjects as p')
+    .select(['p.id', 'p.title', 'p.shortDescription', 'p.targetAmount'])
+    .select([RAISED_AMOUNT.as('raisedAmount'), SUPPORTERS.as('donationsCount')])
+    .where('p.userId', '=', tenantId)
+    .where('p.id', 'in', ids)
     .execute();
   return new Map(
     rows.map((r) => [

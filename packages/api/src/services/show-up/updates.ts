@@ -64,21 +64,25 @@ export async function listSupporters(
   { id }: { id: number },
 ): Promise<z.input<typeof supporterSchema>[]> {
   await getProject(db, viewerId, { id });
+  // The project's gifts in the ledger (issue 43): completed gifts with a line to its fund.
   const rows = await db
-    .selectFrom('showUpDonations')
-    .select(['id', 'amount', 'donorName', 'isAnonymous', 'message', 'showMessage', 'completedAt', 'createdAt'])
-    .where('projectId', '=', id)
-    .where('status', '=', 'completed')
-    .orderBy('completedAt', 'desc')
-    .orderBy('id', 'desc')
+    .selectFrom('gifts as g')
+    .innerJoin('giftLines as l', 'l.giftId', 'g.id')
+    .innerJoin('funds as f', 'f.id', 'l.fundId')
+    .select(['g.id', 'l.amountCents', 'g.donorName', 'g.isAnonymous', 'g.note', 'g.showNote'])
+    .select(['g.completedAt', 'g.createdAt'])
+    .where('f.projectId', '=', id)
+    .where('g.status', '=', 'completed')
+    .orderBy('g.completedAt', 'desc')
+    .orderBy('g.id', 'desc')
     .limit(500)
     .execute();
   return rows.map((r) => ({
     id: r.id,
-    amount: r.amount,
+    amount: r.amountCents / 100,
     donorName: r.isAnonymous || !r.donorName ? 'Anonymous' : r.donorName,
     isAnonymous: r.isAnonymous,
-    message: r.showMessage ? r.message : null,
+    message: r.showNote ? r.note : null,
     createdAt: r.completedAt ?? r.createdAt,
   }));
 }

@@ -1,4 +1,4 @@
-import { sql, type Db } from '@lampstand/db';
+import { openSecret, sql, type Db } from '@lampstand/db';
 import type { JobQueue } from '../../jobs.js';
 import type { SocialPublisher } from '../../providers/social-webhook.js';
 import type { DeliveryConfig } from '../delivery/config.js';
@@ -78,7 +78,7 @@ function toClaimed(raw: Record<string, unknown>): ClaimedPost {
     attempts: Number(r.attempts),
     claimedAt: new Date(r.claimedAt as Date),
     webhookUrl: String(r.webhookUrl),
-    webhookSecret: String(r.webhookSecret),
+    webhookSecret: openSecret(String(r.webhookSecret)),
     churchName: String(r.churchName),
   };
 }

@@ -1,5 +1,5 @@
 import crypto from 'node:crypto';
-import type { Db } from '@lampstand/db';
+import { sealSecret, type Db } from '@lampstand/db';
 import type { JobQueue } from '../../jobs.js';
 import type { SocialSettings } from '../../schemas/social-posts.js';
 import { hasForbiddenLiteralHost } from '../../schemas/network-address.js';
@@ -46,12 +46,13 @@ export async function updateSocialSettings(
     );
   await getSocialSettings(deps.db, tenantId);
   const secret = crypto.randomBytes(32).toString('hex');
+  const sealed = sealSecret(secret);
   const row = await deps.db
     .updateTable('socialSettings')
     .set((eb) => ({
       webhookUrl: input.webhookUrl,
       webhookSecret:
-        input.webhookUrl === null ? eb.ref('webhookSecret') : eb.fn.coalesce('webhookSecret', eb.val(secret)),
+        input.webhookUrl === null ? eb.ref('webhookSecret') : eb.fn.coalesce('webhookSecret', eb.val(sealed)),
       updatedAt: new Date(),
     }))
     .where('userId', '=', tenantId)
@@ -59,7 +60,7 @@ export async function updateSocialSettings(
     .executeTakeFirstOrThrow();
   if (input.webhookUrl) await deps.jobs.send('social-post-sweep', { force: true });
   const settings = await getSocialSettings(deps.db, tenantId);
-  return { ...settings, webhookSecret: row.webhookSecret === secret ? secret : null };
+  return { ...settings, webhookSecret: row.webhookSecret === sealed ? secret : null };
 }
 
 /** A new signing secret, shown once (the old one stops working at once). */
@@ -68,7 +69,7 @@ export async function regenerateWebhookSecret(db: Db, tenantId: number): Promise
   const webhookSecret = crypto.randomBytes(32).toString('hex');
   await db
     .updateTable('socialSettings')
-    .set({ webhookSecret, updatedAt: new Date() })
+    .set({ webhookSecret: sealSecret(webhookSecret), updatedAt: new Date() })
     .where('userId', '=', tenantId)
     .execute();
   return { webhookSecret };

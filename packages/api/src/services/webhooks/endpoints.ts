@@ -1,4 +1,4 @@
-import { sql, type Db, type Row } from '@lampstand/db';
+import { openSecret, sealSecret, sql, type Db, type Row } from '@lampstand/db';
 import { badRequest, notFound } from '../../errors.js';
 import { hasForbiddenLiteralHost, type OutboundReach } from '../../schemas/network-address.js';
 import {
@@ -45,7 +45,7 @@ function toWebhookOut(row: EndpointRow): WebhookOut {
     enabled: row.disabledAt === null,
     disabledReason: row.disabledReason,
     disabledAt: row.disabledAt,
-    secretHint: `${row.secret.slice(0, 10)}…`,
+    secretHint: `${openSecret(row.secret).slice(0, 10)}…`,
     previousSecretUntil:
       row.previousSecretUntil && row.previousSecretUntil > new Date() ? row.previousSecretUntil : null,
     createdAt: row.createdAt,
@@ -93,6 +93,7 @@ export async function createWebhook(
       .where('userId', '=', tenantId)
       .executeTakeFirstOrThrow();
     if (n >= MAX_WEBHOOK_ENDPOINTS) throw badRequest(TOO_MANY_ENDPOINTS, 'url');
+    const secret = newWebhookSecret();
     const row = await trx
       .insertInto('webhookEndpoints')
       .values({
@@ -100,12 +101,12 @@ export async function createWebhook(
         url: input.url,
         description: input.description ?? '',
         eventTypes: input.eventTypes,
-        secret: newWebhookSecret(),
+        secret: sealSecret(secret),
         lastEventId: sql<number>`coalesce((select max(id) from events where user_id = ${tenantId}), 0)`,
       })
       .returning(COLUMNS)
       .executeTakeFirstOrThrow();
-    return { ...toWebhookOut(row), secret: row.secret };
+    return { ...toWebhookOut(row), secret };
   });
 }
 
@@ -162,18 +163,19 @@ export async function rotateWebhookSecret(
   tenantId: number,
   { id }: { id: number },
 ): Promise<{ secret: string; previousSecretUntil: Date }> {
+  const secret = newWebhookSecret();
   const row = await db
     .updateTable('webhookEndpoints')
     .set({
       previousSecret: sql<string>`secret`,
       previousSecretUntil: sql<Date>`now() + make_interval(hours => ${PREVIOUS_SECRET_HOURS})`,
-      secret: newWebhookSecret(),
+      secret: sealSecret(secret),
       updatedAt: new Date(),
     })
     .where('id', '=', id)
     .where('userId', '=', tenantId)
-    .returning(['secret', 'previousSecretUntil'])
+    .returning(['previousSecretUntil'])
     .executeTakeFirst();
   if (!row?.previousSecretUntil) throw notFound(MISSING);
-  return { secret: row.secret, previousSecretUntil: row.previousSecretUntil };
+  return { secret, previousSecretUntil: row.previousSecretUntil };
 }

@@ -1,6 +1,6 @@
 import http from 'node:http';
 import https from 'node:https';
-import { sql, type Db } from '@lampstand/db';
+import { openSecret, sql, type Db } from '@lampstand/db';
 import {
   OutboundError,
   UNREACHABLE_MESSAGE,
@@ -69,7 +69,13 @@ export interface TryResult {
  * again after `leaseSeconds` unless its result is recorded first (a worker that dies mid-try). It
  * changes no indexed column, so the row is updated in place (HOT) without new index entries.
  */
-export async function claimDeliveries(db: Db, limit: number, leaseSeconds: number): Promise<ClaimedDelivery[]> {
+export async function claimDeliveries(
+  db: Db,
+  limit: number,
+  leaseSeconds: number,
+  /** Deliveries the caller holds (in flight, or their results not yet written): never claimed again by it. */
+  held: readonly number[] = [],
+): Promise<ClaimedDelivery[]> {
   const { rows } = await sql<{
     id: number;
     endpointId: number;
@@ -87,6 +93,7 @@ export async function claimDeliveries(db: Db, limit: number, leaseSeconds: numbe
       select x.id from webhook_deliveries x
       join webhook_endpoints w on w.id = x.endpoint_id and w.disabled_at is null
       where x.status = 'pending' and x.next_attempt_at <= now() and (x.lease_until is null or x.lease_until < now())
+        and x.id <> all(${held}::bigint[])
       order by x.next_attempt_at limit ${limit}
       for update of x skip locked
     ) due
@@ -114,8 +121,10 @@ export async function claimDeliveries(db: Db, limit: number, leaseSeconds: numbe
   const now = new Date();
   return rows.map((r) => {
     const ep = endpointById.get(r.endpointId)!;
-    const secrets = [ep.secret];
-    if (ep.previousSecret && ep.previousSecretUntil && ep.previousSecretUntil > now) secrets.push(ep.previousSecret);
+    const secrets = [openSecret(ep.secret)];
+    if (ep.previousSecret && ep.previousSecretUntil && ep.previousSecretUntil > now) {
+      secrets.push(openSecret(ep.previousSecret));
+    }
     const event = r.eventId === null ? null : eventById.get(r.eventId);
     let body: string | null = null;
     if (event) {

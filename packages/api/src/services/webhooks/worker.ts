@@ -38,6 +38,12 @@ export class WebhookWorker {
   /** A poke came while no one waited: the next wait returns at once. */
   private poked = false;
   private results: TryResult[] = [];
+  /**
+   * Deliveries this worker holds, from their claim until their result is written: a try that
+   * outlasts its lease, or a result waiting for its batch, is not claimed back by this same worker
+   * and sent a second time (another worker may take it over: at least once).
+   */
+  private held = new Set<number>();
   private flushTimer: NodeJS.Timeout | null = null;
   private flushing: Promise<void> = Promise.resolve();
   private loop: Promise<void> | null = null;
@@ -105,9 +111,10 @@ export class WebhookWorker {
         const free = this.opts.concurrency - this.inFlight;
         let claimed = 0;
         if (free >= Math.max(1, this.opts.concurrency / 4)) {
-          const batch = await claimDeliveries(this.deps.db, free, this.opts.leaseSeconds);
+          const batch = await claimDeliveries(this.deps.db, free, this.opts.leaseSeconds, [...this.held]);
           claimed = batch.length;
           for (const d of batch) {
+            this.held.add(d.id);
             this.inFlight++;
             void tryDelivery(d, this.opts).then((r) => this.finished(r));
           }
@@ -150,6 +157,8 @@ export class WebhookWorker {
       } catch (err) {
         // Not written: the claims' leases run out and the deliveries are tried again (at least once).
         this.deps.log?.('webhook results not recorded', { err, count: batch.length });
+      } finally {
+        for (const r of batch) this.held.delete(r.id);
       }
     });
     return this.flushing;
