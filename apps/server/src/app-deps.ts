@@ -95,6 +95,7 @@ export async function deliveryConfigFor(
     emailRatePerSecond: config.emailRatePerSecond,
     emailConcurrency: config.emailConcurrency,
     emailWarmup: config.emailWarmup,
+    smsQuietHours: config.smsQuietHours,
     smsFromNumber: config.twilioFromNumber,
     smsRatePerSecond: config.smsRatePerSecond,
     smsConcurrency: config.smsConcurrency,

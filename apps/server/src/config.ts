@@ -71,6 +71,8 @@ export interface Config {
   emailFrom: string;
   emailRatePerSecond?: number;
   emailConcurrency: number;
+  /** SMS_QUIET_HOURS (default on; off when NODE_ENV is test): texts that are not answers wait out 21:00–8:00. */
+  smsQuietHours: boolean;
   /** EMAIL_WARMUP: a new church's first week of email limited to 50, 100, 200, … a day (default off). */
   emailWarmup: boolean;
   /** The bounce receiver's SMTP port (BOUNCE_SMTP_PORT); unset: no receiver. 0 picks a free port. */
@@ -223,6 +225,7 @@ export function loadConfig(raw: NodeJS.ProcessEnv = process.env): Config {
     emailRatePerSecond: env.EMAIL_RATE_PER_SECOND,
     emailConcurrency: env.EMAIL_CONCURRENCY ?? 16,
     emailWarmup: env.EMAIL_WARMUP,
+    smsQuietHours: env.SMS_QUIET_HOURS ?? !test,
     bounceSmtpPort: env.BOUNCE_SMTP_PORT,
     bounceDomain: env.BOUNCE_DOMAIN,
     emailSpfInclude: env.EMAIL_SPF_INCLUDE,

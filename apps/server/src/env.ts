@@ -47,6 +47,13 @@ function bool(fallback: boolean) {
     .transform((v) => (unset(v) ? fallback : /^(true|1|on|yes)$/i.test(v.trim())));
 }
 
+/** 'true' or 'false'; unset: undefined (the caller's default, which may depend on NODE_ENV). */
+const optionalBool = z
+  .string()
+  .optional()
+  .refine((v) => unset(v) || /^(true|false|1|0|on|off|yes|no)$/i.test(v.trim()), "must be 'true' or 'false'")
+  .transform((v) => (unset(v) ? undefined : /^(true|1|on|yes)$/i.test(v.trim())));
+
 /** A comma-separated list (empty items dropped); unset: []. */
 const list = z
   .string()
@@ -156,6 +163,7 @@ export const envSchema = z.object({
   EMAIL_RATE_PER_SECOND: positiveOrOff(100_000, false),
   EMAIL_CONCURRENCY: positiveOrOff(1000),
   EMAIL_WARMUP: bool(false),
+  SMS_QUIET_HOURS: optionalBool,
   BOUNCE_SMTP_PORT: int(0, 65535),
   BOUNCE_DOMAIN: text,
   EMAIL_SPF_INCLUDE: text,

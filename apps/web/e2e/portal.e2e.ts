@@ -29,14 +29,30 @@ browserDescribe(describe)('members portal', async () => {
     .set({ isPublic: true, publicDescription: 'News from the church, once a month' })
     .where('id', 'in', Object.values(lists))
     .execute();
-  const latest = (channel: 'email' | 'sms', to: string) =>
-    e2e.app.db
+  /** The newest message to `to`, once the worker has sent every portal message (issue 43 §7). */
+  const latest = async (channel: 'email' | 'sms', to: string) => {
+    await expect
+      .poll(
+        async () =>
+          (
+            await e2e.app.db
+              .selectFrom('deliveries')
+              .select('id')
+              .where('kind', '=', 'portal')
+              .where('status', 'in', ['pending', 'sending'])
+              .execute()
+          ).length,
+        { timeout: 60_000 },
+      )
+      .toBe(0);
+    return e2e.app.db
       .selectFrom('outboxMessages')
       .select('text')
       .where('channel', '=', channel)
       .where('toAddress', '=', to)
       .orderBy('id', 'desc')
       .executeTakeFirstOrThrow();
+  };
   const shots = async (page: Page, name: string) => {
     for (const width of [390, 1024, 1366]) {
       await page.setViewportSize({ width, height: 844 });

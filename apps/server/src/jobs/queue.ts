@@ -14,6 +14,7 @@ import {
   processInboundTexts,
   deliverConversationDigest,
   deliverTaskNotices,
+  deliverPortalMessages,
   runConversationDigests,
   runContactImport,
   startScheduledCampaign,
@@ -105,6 +106,9 @@ function handlers(d: JobDeps, queue: JobQueue, log: JobLog, databaseUrl: string)
     'task-notice-deliver': async ({ userId }) => {
       await deliverTaskNotices(deps, userId);
     },
+    'portal-deliver': async ({ userId }) => {
+      await deliverPortalMessages(deps, userId);
+    },
     'events-retention': async () => {
       await deleteExpiredEvents(d.db);
       // The same nightly maintenance: each church's contact counts of past days, one row a day.
@@ -183,6 +187,7 @@ const CONCURRENCY: Record<JobName, number> = {
   'conversation-digest': 1,
   'conversation-digest-deliver': 2,
   'task-notice-deliver': 2,
+  'portal-deliver': 2,
 };
 
 /**

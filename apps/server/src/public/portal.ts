@@ -114,10 +114,8 @@ export async function portalRoutes(app: FastifyInstance, opts: { deps: AppDeps; 
   const secret = opts.deps.delivery.trackingSecret;
   const mail = {
     db,
-    email: opts.deps.email,
-    sms: opts.deps.sms,
+    jobs: opts.deps.jobs,
     publicUrl: opts.publicUrl,
-    emailFrom: opts.deps.delivery.emailFrom,
     smsFrom: opts.deps.delivery.smsFromNumber || null,
   };
 

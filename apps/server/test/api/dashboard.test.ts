@@ -85,13 +85,10 @@ describe('GET /api/dashboard/stats', () => {
       listIds: [list.id],
     });
 
-    // 1 of 4 emails opened (twice: still one unique open); 3 of 4 texts delivered.
+    // 1 of 4 emails opened (one 'open' row per delivery: migration 0106); 3 of 4 texts delivered.
     await app.db
       .insertInto('deliveryEvents')
-      .values([
-        { deliveryId: emailIds[0]!, type: 'open', url: null },
-        { deliveryId: emailIds[0]!, type: 'open', url: null },
-      ])
+      .values([{ deliveryId: emailIds[0]!, type: 'open', url: null }])
       .execute();
     await app.db.updateTable('deliveries').set({ status: 'delivered' }).where('id', 'in', smsIds.slice(0, 3)).execute();
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { sql } from '@lampstand/db';
 import { addContact, registerChurch, startTestApp } from '../helpers/test-app.js';
-import { giveHandle, linkInOutbox, Member } from '../helpers/portal.js';
+import { giveHandle, linkInOutbox, Member, portalMessagesSent } from '../helpers/portal.js';
 
 // Issue 28 §3–6: the members' portal at /c/{handle}/me (sign-in by link, subscriptions, details
 // proposed and approved by staff, household), and its isolation from the staff API.
@@ -42,6 +42,7 @@ describe('members portal: signing in', () => {
     expect(unknown.status).toBe(200);
     expect(known.text).toContain('If we know this address, we have sent you a link');
     expect(unknown.text.replace(/\s+/g, ' ')).toBe(known.text.replace(/\s+/g, ' '));
+    await portalMessagesSent(app.db);
     const sent = await app.db
       .selectFrom('outboxMessages')
       .select('toAddress')
@@ -298,6 +299,7 @@ describe('members portal: my details', () => {
     expect(
       (await grace.client.get('/api/profile-updates')).body.some((q: { contactId: number }) => q.contactId === c.id),
     ).toBe(false);
+    await portalMessagesSent(app.db);
     const sms = await app.db
       .selectFrom('outboxMessages')
       .select('text')

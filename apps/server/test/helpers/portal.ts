@@ -7,8 +7,29 @@ export async function giveHandle(db: Db, userId: number, handle: string): Promis
   return handle;
 }
 
+/**
+ * The portal's messages are sent by the worker (issue 43 §7): wait until none is waiting (polled,
+ * so a slow machine only waits longer).
+ */
+export async function portalMessagesSent(db: Db, timeoutMs = 60_000): Promise<void> {
+  const until = Date.now() + timeoutMs;
+  for (;;) {
+    const waiting = await db
+      .selectFrom('deliveries')
+      .select('id')
+      .where('kind', '=', 'portal')
+      .where('status', 'in', ['pending', 'sending'])
+      .limit(1)
+      .executeTakeFirst();
+    if (!waiting) return;
+    if (Date.now() > until) throw new Error('Portal messages are still waiting to be sent');
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
 /** The newest email in the outbox to `to`, and the first link in it matching `pattern`. */
 export async function linkInOutbox(db: Db, to: string, pattern: RegExp): Promise<string> {
+  await portalMessagesSent(db);
   const m = await db
     .selectFrom('outboxMessages')
     .select(['text'])

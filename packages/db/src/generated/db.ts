@@ -59,6 +59,7 @@ export interface CampaignRecipientUsage {
     | 'giving-statement'
     | 'conversation-digest'
     | 'task-notice'
+    | 'portal'
   >;
   recipients: number;
   userId: number;
@@ -302,6 +303,7 @@ export interface Deliveries {
     | 'giving-statement'
     | 'conversation-digest'
     | 'task-notice'
+    | 'portal'
   >;
   lastError: string | null;
   lastName: Generated<string>;
@@ -717,6 +719,15 @@ export interface OutboxMessages {
   text: string | null;
   toAddress: string;
   userId: number | null;
+}
+
+export interface PortalMessages {
+  createdAt: Generated<Date>;
+  deliveryId: number;
+  html: string | null;
+  subject: string | null;
+  text: string;
+  userId: number;
 }
 
 export interface PortalSessions {
@@ -1291,6 +1302,7 @@ export interface DB {
   marketingPackages: MarketingPackages;
   marketingTemplates: MarketingTemplates;
   outboxMessages: OutboxMessages;
+  portalMessages: PortalMessages;
   portalSessions: PortalSessions;
   portalSignInTokens: PortalSignInTokens;
   profileUpdateProposals: ProfileUpdateProposals;

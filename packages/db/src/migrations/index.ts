@@ -57,6 +57,8 @@ import * as m0099 from './2026_11_26_0099_contact_search_table.js';
 import * as m0100 from './2026_11_26_0100_lookups_under_policies.js';
 import * as m0101 from './2026_11_29_0101_proposal_phone_code.js';
 import * as m0102 from './2026_11_29_0102_one_ledger.js';
+import * as m0105 from './2026_11_29_0105_portal_deliveries.js';
+import * as m0106 from './2026_11_29_0106_delivery_events_once.js';
 import * as m0109 from './2026_11_29_0109_church_sms_numbers.js';
 import * as m0117 from './2026_11_29_0117_sealed_secrets.js';
 import * as m0118 from './2026_11_29_0118_mend_edited_migrations.js';
@@ -121,6 +123,8 @@ export const migrations: Record<string, Migration> = {
   '2026_11_26_0100_lookups_under_policies': m0100,
   '2026_11_29_0101_proposal_phone_code': m0101,
   '2026_11_29_0102_one_ledger': m0102,
+  '2026_11_29_0105_portal_deliveries': m0105,
+  '2026_11_29_0106_delivery_events_once': m0106,
   '2026_11_29_0109_church_sms_numbers': m0109,
   '2026_11_29_0117_sealed_secrets': m0117,
   '2026_11_29_0118_mend_edited_migrations': m0118,

@@ -5,6 +5,7 @@ import type { DeliveryConfig } from '../delivery/config.js';
 import { badRequest, notFound } from '../../errors.js';
 import { throttle } from '../rate-limit/buckets.js';
 import { escapeHtml } from '../../render/html.js';
+import { DIRECT_SEND_RULES, mayContact } from '../delivery/contact-rule.js';
 
 /** How long a verification link works. */
 export const VERIFICATION_LINK_HOURS = 24;
@@ -12,6 +13,9 @@ export const VERIFICATION_LINK_HOURS = 24;
 export const VERIFICATION_EMAILS_PER_HOUR = 5;
 export const VERIFICATION_EMAIL_SUBJECT = 'Verify your email address';
 export const TOO_MANY_VERIFICATION_EMAILS = `At most ${VERIFICATION_EMAILS_PER_HOUR} verification emails an hour. Please try again later.`;
+/** The account's address is on the church's suppression list (it bounced): a link would not arrive. */
+export const ACCOUNT_EMAIL_SUPPRESSED =
+  'Your account email address bounced, so no link was sent. Please change it in Settings → Account first.';
 export const ALREADY_VERIFIED = 'Your email address is already verified';
 
 export interface VerificationDeps {
@@ -47,6 +51,8 @@ export async function sendVerificationEmail(
     { limit: VERIFICATION_EMAILS_PER_HOUR, windowSeconds: 3600 },
     TOO_MANY_VERIFICATION_EMAILS,
   );
+  const rule = { channel: 'email' as const, address: user.email, ...DIRECT_SEND_RULES['staff-account'] };
+  if (!(await mayContact(deps.db, tenantId, rule))) throw badRequest(ACCOUNT_EMAIL_SUPPRESSED, 'email');
   const token = crypto.randomBytes(32).toString('base64url');
   await deps.db
     .insertInto('emailVerificationTokens')

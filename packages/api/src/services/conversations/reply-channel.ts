@@ -1,4 +1,5 @@
 import { sql } from '@lampstand/db';
+import { skipReasonSql } from '../delivery/contact-rule.js';
 import {
   type ChannelDriver,
   type DeliveryGroup,
@@ -12,8 +13,8 @@ import type { DeliveryDeps } from '../delivery/channels.js';
  * Staff replies in a conversation as an entry of the one delivery engine (issue 32 §4): the
  * deliveries of kind 'conversation-reply' of one conversation are claimed, paced (the SMS rate
  * slot and in-flight limit), retried, fenced and recorded (`sms.sent`) exactly like a campaign's.
- * They were counted against the daily limit when written (`sendReply`). Quiet hours, if a church
- * has them, are for campaigns and journeys: a person who texted in may be answered at any hour.
+ * They were counted against the daily limit when written (`sendReply`). A reply is an answer to the
+ * person (`DELIVERY_KIND_RULES`): quiet hours do not hold it.
  */
 export const CONVERSATION_REPLIES: DeliveryGroup = { kind: 'conversation-reply', column: 'conversation_id' };
 
@@ -27,19 +28,12 @@ interface ConversationForReplies {
 const permanent = (message: string) => Object.assign(new Error(message), { permanent: true });
 
 /**
- * True when the person has opted out of the church's texts: any of the church's contacts with the
- * number is unsubscribed; with no contact, the newest of their STOP/START texts was a STOP.
- * `userId` and `phone` are values or column references (`sql.ref('c.user_id')`).
+ * True when the person has opted out of the church's texts (the contact rule's STOP: any of the
+ * church's contacts with the number unsubscribed; with no contact, their newest STOP/START text was
+ * a STOP). `userId` and `phone` are values or column references (`sql.ref('c.user_id')`).
  */
 export function optedOutSql(userId: unknown, phone: unknown) {
-  return sql<boolean>`case
-    when exists (select 1 from contacts u where u.user_id = ${userId} and u.phone_e164 = ${phone})
-      then exists (select 1 from contacts u where u.user_id = ${userId} and u.phone_e164 = ${phone} and u.sms_consent = 'unsubscribed')
-    else coalesce((
-      select m.keyword = 'STOP' from conversation_messages m join conversations k on k.id = m.conversation_id
-      where k.user_id = ${userId} and k.phone_e164 = ${phone} and m.keyword in ('STOP', 'START')
-      order by m.id desc limit 1), false)
-  end`;
+  return sql<boolean>`(${skipReasonSql(userId, { channel: 'sms', purpose: 'operational' }, phone)}) is not null`;
 }
 
 /** The engine's driver of a conversation's replies. */
@@ -66,9 +60,8 @@ export function conversationReplyDriver(deps: DeliveryDeps): ChannelDriver<Conve
         .where('deliveryId', '=', d.id)
         .executeTakeFirst();
       if (!message) throw permanent('The reply was deleted');
-      // Consent at the moment of sending: a STOP that arrived after the reply was written wins.
-      const { rows } = await sql<{ out: boolean }>`select ${optedOutSql(c.userId, d.address)} as out`.execute(db);
-      if (rows[0]?.out) throw permanent('This person texted STOP');
+      // Consent is the engine's contact rule, asked just before the send: a STOP that arrived after
+      // the reply was written wins.
       return sms.send({
         to: d.address,
         from: c.fromNumber || config.smsFromNumber,

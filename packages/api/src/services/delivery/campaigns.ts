@@ -16,6 +16,7 @@ import { smsChannel } from '../sms-campaigns/channel.js';
 import { sweepPlannerRequests } from '../service-planner/request-channel.js';
 import { sweepConversationReplies } from '../conversations/reply-channel.js';
 import { sweepStatementDeliveries } from '../giving/statements.js';
+import { sweepPortalMessages } from '../portal/messages.js';
 
 /**
  * The channel registry: a new campaign channel is one entry here (and its own `channel.ts`).
@@ -172,4 +173,5 @@ export async function sweepCampaigns(deps: DeliveryDeps, opts: { force?: boolean
   await sweepPlannerRequests(deps, opts);
   await sweepConversationReplies(deps, opts);
   await sweepStatementDeliveries(deps, opts);
+  await sweepPortalMessages(deps, opts);
 }

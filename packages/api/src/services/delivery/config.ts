@@ -43,6 +43,12 @@ export interface DeliveryConfig {
    * age (tests set one).
    */
   clock?: () => Date;
+  /**
+   * SMS_QUIET_HOURS: texts that are not an answer wait for the end of quiet hours (21:00–8:00 in the
+   * church's time zone, contact-rule.ts). Undefined: on. Off in test apps, whose time of day is the
+   * real clock's (the rule's own test sets a clock).
+   */
+  smsQuietHours?: boolean;
   /** Let social-post webhooks reach loopback and private addresses (local receivers, tests). */
   socialWebhookAllowPrivate?: boolean;
   /** Paces background sends and journey moves by how busy the machine is (pacer.ts); none: unpaced. */

@@ -3,6 +3,7 @@ import { sql, type Channel, type DeliveriesTable, type DeliveryKind, type Db } f
 import type { Selectable } from 'kysely';
 import type { DeliveryConfig } from './config.js';
 import { takeRateSlot } from './rate-limit.js';
+import { deliveryVerdicts, recordSkip, skippedError, type ContactVerdict } from './contact-rule.js';
 import { claimWithinWarmup } from './warmup.js';
 import { performance } from 'node:perf_hooks';
 import type { NewEvent } from '../../schemas/events.js';
@@ -81,6 +82,9 @@ export async function runDeliveries<C>(
   const sendNext = async () => {
     const claimed = await claims.next();
     if (!claimed) return null;
+    // The contact rule (contact-rule.ts), asked for the claimed batch: held back, nothing is sent.
+    const verdict = claimed.verdict;
+    if (verdict) return { delivery: claimed.delivery, verdict };
     // Its turn at the machine's pace (pacer.ts), then the provider's rate slot, taken when this
     // send can start at once: no queue between the two.
     await config.pacer?.take();
@@ -108,6 +112,14 @@ export async function runDeliveries<C>(
       // Until its outcome is written the delivery stays this worker's: its own next claim must not
       // take it back as abandoned when its lease ran out meanwhile (see claimQueue).
       const settle = () => claims.settle(outcome.delivery);
+      if ('verdict' in outcome && outcome.verdict) {
+        const skipped = await recordSkip(db, outcome.delivery, outcome.verdict).finally(settle);
+        if (skipped) {
+          result.failed++;
+          await driver.failed?.(outcome.delivery, skippedError(outcome.verdict));
+        }
+        continue;
+      }
       if ('error' in outcome) {
         const ref = refOf(outcome.delivery, driver.campaignRef?.(campaign) ?? null);
         const failed = await recordFailure(db, driver, ref, outcome.delivery, outcome.error, config).finally(settle);
@@ -283,6 +295,8 @@ function inFlightLimit<C>(db: Db, driver: ChannelDriver<C>) {
 
 interface Claimed {
   delivery: Delivery;
+  /** Why the contact rule holds it back; none: it may be sent. */
+  verdict?: Exclude<ContactVerdict, { send: true }>;
   /** The monotonic clock just before the claim (or its last renewal) was sent to the database. */
   since: number;
 }
@@ -336,9 +350,13 @@ function claimQueue<C>(db: Db, driver: ChannelDriver<C>, campaignId: number, con
     const since = clock();
     const rows = await claim();
     if (rows.length < batchSize) exhausted = true;
+    const verdicts = await deliveryVerdicts(db, driver.channel, rows, {
+      now: config.clock?.(),
+      quietHours: config.smsQuietHours,
+    });
     for (const delivery of rows) {
       held.add(delivery.id);
-      queue.push({ delivery, since });
+      queue.push({ delivery, since, verdict: verdicts.get(delivery.id) });
     }
   };
   return {

@@ -38,23 +38,3 @@ export async function countRecipients(
   const suppressed = Number(skipped[0]?.n ?? 0);
   return suppressed > 0 ? { recipients, lists, suppressed } : { recipients, lists };
 }
-
-/** Whether any of the church's contacts with this address unsubscribed from the channel. */
-export async function addressUnsubscribed(
-  db: Db,
-  tenantId: number,
-  o: { channel: Channel; address: string },
-): Promise<boolean> {
-  const r = await db
-    .selectFrom('contacts')
-    .select('id')
-    .where('userId', '=', tenantId)
-    .where(
-      o.channel === 'email'
-        ? sql<boolean>`email_lower = lower(${o.address}) and email_consent = 'unsubscribed'`
-        : sql<boolean>`phone_e164 = ${o.address} and sms_consent = 'unsubscribed'`,
-    )
-    .limit(1)
-    .executeTakeFirst();
-  return !!r;
-}

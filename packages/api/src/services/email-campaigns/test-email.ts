@@ -8,6 +8,7 @@ import { renderEmail } from './render.js';
 import { sanitizeEmailHtml } from './sanitize.js';
 import { badRequest, tooManyRequests } from '../../errors.js';
 import { takeAttempt } from '../rate-limit/buckets.js';
+import { DIRECT_SEND_RULES, contactVerdict } from '../delivery/contact-rule.js';
 
 /** Test emails a church may send in an hour. */
 const TEST_EMAILS_PER_HOUR = 20;
@@ -76,6 +77,9 @@ export async function sendTestEmail(
     windowSeconds: 3600,
   });
   if (!quota.allowed) throw tooManyRequests(TOO_MANY_TEST_EMAILS, quota.retryAfterSeconds);
+  const rule = { channel: 'email' as const, address: input.testEmail, ...DIRECT_SEND_RULES['test-email'] };
+  const verdict = await contactVerdict(deps.db, tenantId, rule);
+  if (!verdict.send) throw badRequest(`Not sent: this address is ${verdict.detail}`, 'testEmail');
   const settings = await getChurchSettings(deps.db, tenantId);
   const sample = await sampleContact(deps.db, tenantId);
   const message = renderEmail({

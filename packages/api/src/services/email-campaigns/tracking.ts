@@ -13,29 +13,33 @@ async function findDelivery(db: Db, token: string) {
     .executeTakeFirst();
 }
 
-/** Whether delivery `id` already has an event of `type` (read under the delivery's row lock). */
-async function seenBefore(trx: Db, id: number, type: 'open' | 'unsubscribe'): Promise<boolean> {
-  await trx.selectFrom('deliveries').select('id').where('id', '=', id).forUpdate().execute();
-  const seen = await trx
-    .selectFrom('deliveryEvents')
-    .select('id')
-    .where('deliveryId', '=', id)
-    .where('type', '=', type)
+/**
+ * The statistics' row of delivery `id` for `type` (opened, clicked, unsubscribed at least once):
+ * true when this insert wrote it, i.e. this is the first. Race-free: the unique index
+ * `delivery_events_once` (migration 0106) lets one of two concurrent inserts win.
+ */
+async function firstOf(trx: Db, id: number, type: 'open' | 'click' | 'unsubscribe'): Promise<boolean> {
+  const row = await trx
+    .insertInto('deliveryEvents')
+    .values({ deliveryId: id, type, url: null })
+    .onConflict((oc) =>
+      oc.columns(['deliveryId', 'type']).where('type', 'in', ['open', 'click', 'unsubscribe']).doNothing(),
+    )
+    .returning('id')
     .executeTakeFirst();
-  return !!seen;
+  return !!row;
 }
 
 /**
- * The open pixel was loaded: every load is counted; the first one is the person's `email.opened`
- * (a mail client loading the image again is not news).
+ * The open pixel was loaded: the first load is the person's `email.opened` (a mail client loading
+ * the image again is not news), with the delivery's 'open' row for the statistics.
  */
 export async function recordOpen(db: Db, token: string): Promise<void> {
   const d = await findDelivery(db, token);
   if (!d) return;
   await db.transaction().execute(async (trx) => {
-    const first = !(await seenBefore(trx, d.id, 'open'));
-    await trx.insertInto('deliveryEvents').values({ deliveryId: d.id, type: 'open', url: null }).execute();
-    const ref = first ? await findDeliveryRef(trx, d.id) : undefined;
+    if (!(await firstOf(trx, d.id, 'open'))) return;
+    const ref = await findDeliveryRef(trx, d.id);
     if (ref) await recordEvent(trx, d.userId, deliveryEvent('email.opened', ref));
   });
 }
@@ -51,8 +55,10 @@ export async function recordClick(
   if (!/^https?:\/\//i.test(url) || !verifyLink(secret, token, url, signature)) return null;
   const d = await findDelivery(db, token);
   if (!d) return url;
+  // Every click is an `email.clicked` event (with its address); the statistics keep one 'click'
+  // row per delivery.
   await db.transaction().execute(async (trx) => {
-    await trx.insertInto('deliveryEvents').values({ deliveryId: d.id, type: 'click', url }).execute();
+    await firstOf(trx, d.id, 'click');
     const ref = await findDeliveryRef(trx, d.id);
     if (ref) await recordEvent(trx, d.userId, clickedEvent(ref, url));
   });
@@ -109,8 +115,7 @@ export async function unsubscribeByToken(
     });
   }
   await db.transaction().execute(async (trx) => {
-    if (await seenBefore(trx, d.id, 'unsubscribe')) return;
-    await trx.insertInto('deliveryEvents').values({ deliveryId: d.id, type: 'unsubscribe', url: null }).execute();
+    if (!(await firstOf(trx, d.id, 'unsubscribe'))) return;
     const ref = await findDeliveryRef(trx, d.id);
     if (ref) await recordEvent(trx, d.userId, deliveryEvent('email.unsubscribed', ref));
   });

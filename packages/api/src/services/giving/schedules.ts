@@ -21,6 +21,7 @@ import { completeGift, dateIn, destinationFor, frequencyLabel, giftEvent, tooLar
 import { giftFunds } from './funds.js';
 import { lastStartDate, nextChargeDate } from './dates.js';
 import { MAX_CHARGE_CENTS } from '../../schemas/show-up-values.js';
+import { DIRECT_SEND_RULES, mayContact } from '../delivery/contact-rule.js';
 
 // ---- Charging due schedules
 
@@ -495,6 +496,8 @@ export async function sendGivingNotice(
     subject = `Please confirm your gift to ${s.churchName}`;
     lines = [`Hello ${s.donorName},`, `Your bank asks you to confirm your ${what}.`, `Confirm it here: ${manage}`];
   }
+  const rule = DIRECT_SEND_RULES[input.kind === 'schedule-failing' ? 'staff-account' : 'donor-payment'];
+  if (!(await mayContact(deps.db, s.userId, { channel: 'email', address: to, ...rule }))) return;
   const html = lines.map((l) => `<p>${escapeHtml(l).replace(/(https?:\/\/\S+)/g, '<a href="$1">$1</a>')}</p>`).join('');
   await deps.email.send({
     from: deps.emailFrom,

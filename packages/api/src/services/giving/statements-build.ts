@@ -1,5 +1,5 @@
 import { sql, type Db } from '@lampstand/db';
-import { suppressedSql } from '../deliverability/suppressed-sql.js';
+import { DELIVERY_KIND_RULES, skipReasonSql } from '../delivery/contact-rule.js';
 import { renderStatement, renderStatements, type StatementData, type StatementLine } from './statement-pdf.js';
 
 /**
@@ -139,7 +139,7 @@ export async function buildStatements(
                coalesce(${addressText(newest, { line1: 'line1', line2: 'line2' })},
                         ${addressText(meta, { line1: 'address' })}),
                d.gift_count, d.total_cents,
-               coalesce(${suppressedSql(tenantId, donorEmail)}, false)
+               (${skipReasonSql(tenantId, { channel: 'email', ...DELIVERY_KIND_RULES['giving-statement'] }, donorEmail)}) is not null
         from (${donorsInRange(tenantId, tz, { from: run.fromDate, to: run.toDate })}) d
         join contacts c on c.id = d.contact_id and c.user_id = ${tenantId}
         on conflict (run_id, contact_id) do nothing`.execute(trx);

@@ -7,7 +7,7 @@ import type {
   statementPreviewSchema,
   statementRunSchema,
 } from '../../schemas/giving-statements.js';
-import { suppressedSql } from '../deliverability/suppressed-sql.js';
+import { DELIVERY_KIND_RULES, skipReasonSql } from '../delivery/contact-rule.js';
 import { formatCents } from '../../schemas/giving.js';
 import { isSent } from '../delivery/status.js';
 import {
@@ -52,7 +52,9 @@ export async function previewStatementRun(
     from (${donorsInRange(tenantId, timeZone, input)}) d
     join contacts c on c.id = d.contact_id and c.user_id = ${tenantId}
     cross join lateral (select ${donorEmail} as email,
-                               coalesce(${suppressedSql(tenantId, donorEmail)}, false) as suppressed) e`.execute(db);
+                               (${skipReasonSql(tenantId, { channel: 'email', ...DELIVERY_KIND_RULES['giving-statement'] }, donorEmail)}) is not null as suppressed) e`.execute(
+    db,
+  );
   const r = rows[0] ?? { donors: 0, toEmail: 0, suppressed: 0 };
   return {
     from: input.from,

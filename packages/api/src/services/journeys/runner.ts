@@ -13,6 +13,7 @@ import { AppError } from '../../errors.js';
 import { takeDailyAllowance, UNVERIFIED_DAILY_RECIPIENTS } from '../delivery/daily-limit.js';
 import { loadVersion, stepById, type JourneyDefinition } from './definitions.js';
 import { localDate, nextWeekdayAt, quietHoursEnd } from './time.js';
+import { DELIVERY_KIND_RULES, contactVerdicts } from '../delivery/contact-rule.js';
 import type { Pacer } from '../delivery/pacer.js';
 
 /**
@@ -334,27 +335,18 @@ async function blockedAddresses(
   channel: 'email' | 'sms',
   addresses: string[],
 ): Promise<Blocked> {
-  const set = (r: { rows: { a: string }[] }) => new Set(r.rows.map((x) => x.a));
-  if (addresses.length === 0) return { unsubscribed: new Set(), suppressed: new Set() };
-  if (channel === 'sms') {
-    const unsub = await sql<{ a: string }>`
-      select distinct phone_e164 as a from contacts
-      where user_id = ${userId} and phone_e164 = any(${addresses}::text[]) and sms_consent = 'unsubscribed'`.execute(
-      trx,
-    );
-    return { unsubscribed: set(unsub), suppressed: new Set() };
-  }
-  // `email_lower`, not lower(email): under the row policy only a leakproof comparison reaches the
-  // index (migration 0100).
-  const unsub = await sql<{ a: string }>`
-    select distinct email_lower as a from contacts
-    where user_id = ${userId} and email_lower = any(${addresses}::text[]) and email_consent = 'unsubscribed'`.execute(
-    trx,
-  );
-  const suppressed = await sql<{ a: string }>`
-    select email as a from email_suppressions
-    where user_id = ${userId} and email = any(${addresses}::text[]) and removed_at is null`.execute(trx);
-  return { unsubscribed: set(unsub), suppressed: set(suppressed) };
+  const blocked: Blocked = { unsubscribed: new Set(), suppressed: new Set() };
+  // The contact rule (contact-rule.ts), for the whole group in one statement; quiet hours are the
+  // runner's own wait (a text step waits for them to end before its delivery is written).
+  const verdicts = await contactVerdicts(trx, userId, {
+    channel,
+    ...DELIVERY_KIND_RULES.journey,
+    answer: true,
+    addresses,
+  });
+  for (const [address, v] of verdicts)
+    if (!v.send) (v.reason === 'suppressed' ? blocked.suppressed : blocked.unsubscribed).add(address);
+  return blocked;
 }
 
 /**

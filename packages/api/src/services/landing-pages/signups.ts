@@ -13,6 +13,7 @@ import type { NewEvent } from '../../schemas/events.js';
 import { personOf, PUBLIC_ACTOR, recordEvent, recordEvents } from '../events/record.js';
 import { withActor } from '../events/actor.js';
 import { eventSource } from '../sources/labels.js';
+import { DIRECT_SEND_RULES, mayContact } from '../delivery/contact-rule.js';
 
 const SIGNUP_RATE_MESSAGE = 'Too many sign-ups from here. Please try again later.';
 /** Per visitor (daily hash of address and agent) and per email address. */
@@ -260,6 +261,9 @@ export async function signUpTo(
   // submitted the form, inline so a failure is answered there (they can submit again). Not
   // counted against the church's campaign allowance, and not rate-limited per visitor address
   // yet (issue 24 §15 leaves it here).
+  // The contact rule: never to a suppressed address (the answer to the form is the same).
+  const rule = { channel: 'email' as const, address: email, ...DIRECT_SEND_RULES['signup-confirmation'] };
+  if (!(await mayContact(deps.db, tenantId, rule))) return { stored: true, ...result };
   await deps.email.send({
     from: formatFrom(target.churchName, deps.emailFrom),
     onBehalfOf: tenantId,

@@ -4,7 +4,6 @@ import { badRequest } from '../../errors.js';
 import { escapeHtml } from '../../render/html.js';
 import { PROPOSAL_FIELDS, portalDetailsSchema, type ProfileUpdate, type ProposalField } from '../../schemas/portal.js';
 import type { EventActor } from '../../schemas/events.js';
-import { formatFrom } from '../email-campaigns/channel.js';
 import { updateContact } from '../contacts/contacts.js';
 import { personOf, PUBLIC_ACTOR, recordEvent } from '../events/record.js';
 import { throttle } from '../rate-limit/buckets.js';
@@ -20,6 +19,7 @@ import {
   type PortalChurch,
   type PortalMailDeps,
 } from './sign-in.js';
+import { queuePortalMessage } from './messages.js';
 
 const PER_PERSON_PER_HOUR = { limit: 10, windowSeconds: 3600 };
 export const TOO_MANY_PROPOSALS = 'You have proposed many changes this hour. Please try again later.';
@@ -100,34 +100,30 @@ export async function proposeDetails(
       },
       { actor: PUBLIC_ACTOR },
     );
+    if (token) {
+      const link = `${deps.publicUrl}${portalPath(church.handle)}/confirm/${token}`;
+      await queuePortalMessage(trx, church.userId, {
+        channel: 'email',
+        address: changes.email!.to!,
+        subject: `Please confirm your new email address for ${church.churchName}`,
+        html:
+          `<p>Hello,</p><p>Please confirm that this is your new email address for ${escapeHtml(church.churchName)}. ` +
+          `The link works for ${PORTAL_LINK_MINUTES} minutes:</p><p><a href="${escapeHtml(link)}">Confirm my email address</a></p>` +
+          `<p>If you did not ask for it, ignore this email.</p>`,
+        text: `Please confirm that this is your new email address for ${church.churchName}:\n${link}\n\nIf you did not ask for it, ignore this email.\n`,
+      });
+    }
+    if (code && phoneE164)
+      await queuePortalMessage(trx, church.userId, {
+        channel: 'sms',
+        address: phoneE164,
+        text: `${code} is your code to confirm your new phone number for ${church.churchName}.`,
+      });
     return row.id;
   });
 
-  if (token) {
-    const link = `${deps.publicUrl}${portalPath(church.handle)}/confirm/${token}`;
-    const host = new URL(deps.publicUrl).hostname || 'lampstand.local';
-    await deps.email.send({
-      from: formatFrom(church.churchName, deps.emailFrom),
-      onBehalfOf: church.userId,
-      to: changes.email!.to!,
-      subject: `Please confirm your new email address for ${church.churchName}`,
-      html:
-        `<p>Hello,</p><p>Please confirm that this is your new email address for ${escapeHtml(church.churchName)}. ` +
-        `The link works for ${PORTAL_LINK_MINUTES} minutes:</p><p><a href="${escapeHtml(link)}">Confirm my email address</a></p>` +
-        `<p>If you did not ask for it, ignore this email.</p>`,
-      text: `Please confirm that this is your new email address for ${church.churchName}:\n${link}\n\nIf you did not ask for it, ignore this email.\n`,
-      headers: {},
-      messageId: `portal-${crypto.randomUUID()}@${host}`,
-      meta: { userId: church.userId },
-    });
-  }
-  if (code && phoneE164)
-    await deps.sms.send({
-      to: phoneE164,
-      from: deps.smsFrom!,
-      body: `${code} is your code to confirm your new phone number for ${church.churchName}.`,
-      meta: { userId: church.userId },
-    });
+  // Sent by the worker (issue 43 §7): the answer does not wait for SMTP or SMS.
+  if (token || code) await deps.jobs.send('portal-deliver', { userId: church.userId });
   return { id, confirm };
 }
 

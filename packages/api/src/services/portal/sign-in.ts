@@ -1,12 +1,11 @@
 import crypto from 'node:crypto';
 import { sql, tenantDb, type Db } from '@lampstand/db';
-import type { EmailTransport } from '../../providers/email.js';
-import type { SmsTransport } from '../../providers/sms.js';
 import { escapeHtml } from '../../render/html.js';
-import { formatFrom } from '../email-campaigns/channel.js';
 import { throttle } from '../rate-limit/buckets.js';
 import { toE164 } from '../contacts/phone.js';
 import { churchCountryCode } from '../settings/church-settings.js';
+import type { JobQueue } from '../../jobs.js';
+import { queuePortalMessage } from './messages.js';
 
 /** Links and codes work for 15 minutes, once. */
 export const PORTAL_LINK_MINUTES = 15;
@@ -28,10 +27,9 @@ export interface PortalChurch {
 
 export interface PortalMailDeps {
   db: Db;
-  email: EmailTransport;
-  sms: SmsTransport;
+  /** Where the portal's messages are asked for ('portal-deliver'): the worker sends them. */
+  jobs: Pick<JobQueue, 'send'>;
   publicUrl: string;
-  emailFrom: string;
   /** The number the church's texts come from; null when it sends no SMS (no codes then). */
   smsFrom: string | null;
 }
@@ -95,6 +93,10 @@ export async function contactsWithAddress(
  * 'Enter your email or mobile number': a one-time link by email, or a 6-digit code by SMS when the
  * church sends SMS. The answer is the same whether the address is known or not: the caller shows
  * 'If we know this address, we have sent you a link'. Throttled per address and per client.
+ *
+ * Equal work either way (issue 43 §7): the message is a delivery of the engine, written in one
+ * transaction by the same statements for a known and an unknown address (each writes its rows only
+ * when a contact has the address), and sent by the worker; the answer never waits for SMTP or SMS.
  */
 export async function requestPortalSignIn(
   deps: PortalMailDeps,
@@ -106,54 +108,58 @@ export async function requestPortalSignIn(
   const kind = a?.kind ?? (input.address.includes('@') ? 'email' : 'phone');
   if (!a) return { kind };
   await throttle(deps.db, `portal-sign-in:address:${church.userId}:${a.value}`, PER_ADDRESS, TOO_MANY);
-  const contacts = await contactsWithAddress(deps.db, church.userId, a);
-  if (contacts.length === 0) return { kind };
-  const db = tenantDb(deps.db, church.userId);
+  // A church that sends no SMS sends no codes (the same for every number).
+  if (a.kind === 'phone' && !deps.smsFrom) return { kind };
+  const known = sql<boolean>`exists (select 1 from contacts c where c.user_id = ${church.userId} and ${
+    a.kind === 'email' ? sql`c.email_lower = ${a.value}` : sql`c.phone_e164 = ${a.value}`
+  })`;
   const expiresAt = sql<Date>`now() + make_interval(mins => ${PORTAL_LINK_MINUTES})`;
-  const host = new URL(deps.publicUrl).hostname || 'lampstand.local';
-  if (a.kind === 'email') {
-    const token = newToken();
-    await db
-      .insertInto('portalSignInTokens')
-      .values({ userId: church.userId, tokenHash: sha256(token), kind: 'link', address: a.value, expiresAt })
-      .execute();
-    const link = `${deps.publicUrl}${portalPath(church.handle)}/link/${token}`;
-    await deps.email.send({
-      from: formatFrom(church.churchName, deps.emailFrom),
-      onBehalfOf: church.userId,
-      to: a.value,
-      subject: `Your sign-in link for ${church.churchName}`,
-      html:
-        `<p>Hello,</p><p>Here is your link to sign in to ${escapeHtml(church.churchName)}'s members' page. ` +
-        `It works once, for ${PORTAL_LINK_MINUTES} minutes:</p><p><a href="${escapeHtml(link)}">Sign in</a></p>` +
-        `<p>If you did not ask for it, ignore this email.</p>`,
-      text:
-        `Here is your link to sign in to ${church.churchName}'s members' page. ` +
-        `It works once, for ${PORTAL_LINK_MINUTES} minutes:\n${link}\n\nIf you did not ask for it, ignore this email.\n`,
-      headers: {},
-      messageId: `portal-${crypto.randomUUID()}@${host}`,
-      meta: { userId: church.userId },
+  const addToken = (trx: Db, tokenHash: string, tokenKind: 'link' | 'code') =>
+    sql`insert into portal_sign_in_tokens (user_id, token_hash, kind, address, expires_at)
+        select ${church.userId}, ${tokenHash}, ${tokenKind}, ${a.value}, ${expiresAt} where ${known}`.execute(trx);
+  await tenantDb(deps.db, church.userId)
+    .transaction()
+    .execute(async (trx) => {
+      if (a.kind === 'email') {
+        const token = newToken();
+        await addToken(trx, sha256(token), 'link');
+        await queuePortalMessage(trx, church.userId, signInEmail(deps, church, a.value, token), known);
+        return;
+      }
+      const code = String(crypto.randomInt(0, 1_000_000)).padStart(6, '0');
+      // A new code cancels the earlier ones of the address (issue 43 §11): only the newest works.
+      await trx
+        .updateTable('portalSignInTokens')
+        .set({ expiresAt: sql<Date>`least(expires_at, now())` })
+        .where('userId', '=', church.userId)
+        .where('address', '=', a.value)
+        .where('kind', '=', 'code')
+        .where('usedAt', 'is', null)
+        .execute();
+      await addToken(trx, codeHash(church.userId, a.value, code), 'code');
+      const text = `${code} is your code to sign in to ${church.churchName}'s members' page. It works for ${PORTAL_LINK_MINUTES} minutes.`;
+      await queuePortalMessage(trx, church.userId, { channel: 'sms', address: a.value, text }, known);
     });
-  } else if (deps.smsFrom) {
-    const code = String(crypto.randomInt(0, 1_000_000)).padStart(6, '0');
-    await db
-      .insertInto('portalSignInTokens')
-      .values({
-        userId: church.userId,
-        tokenHash: codeHash(church.userId, a.value, code),
-        kind: 'code',
-        address: a.value,
-        expiresAt,
-      })
-      .execute();
-    await deps.sms.send({
-      to: a.value,
-      from: deps.smsFrom,
-      body: `${code} is your code to sign in to ${church.churchName}'s members' page. It works for ${PORTAL_LINK_MINUTES} minutes.`,
-      meta: { userId: church.userId },
-    });
-  }
+  // Asked for either way: for an unknown address the worker finds nothing to send.
+  await deps.jobs.send('portal-deliver', { userId: church.userId });
   return { kind };
+}
+
+/** The sign-in link's email. */
+function signInEmail(deps: Pick<PortalMailDeps, 'publicUrl'>, church: PortalChurch, to: string, token: string) {
+  const link = `${deps.publicUrl}${portalPath(church.handle)}/link/${token}`;
+  return {
+    channel: 'email' as const,
+    address: to,
+    subject: `Your sign-in link for ${church.churchName}`,
+    html:
+      `<p>Hello,</p><p>Here is your link to sign in to ${escapeHtml(church.churchName)}'s members' page. ` +
+      `It works once, for ${PORTAL_LINK_MINUTES} minutes:</p><p><a href="${escapeHtml(link)}">Sign in</a></p>` +
+      `<p>If you did not ask for it, ignore this email.</p>`,
+    text:
+      `Here is your link to sign in to ${church.churchName}'s members' page. ` +
+      `It works once, for ${PORTAL_LINK_MINUTES} minutes:\n${link}\n\nIf you did not ask for it, ignore this email.\n`,
+  };
 }
 
 export type PortalLinkState = 'ready' | 'used' | 'expired' | 'missing';

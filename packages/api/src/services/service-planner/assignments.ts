@@ -10,7 +10,7 @@ import type { assignmentSchema } from '../../schemas/service-planner.js';
 import type { DeliveryConfig } from '../delivery/config.js';
 import type { JobQueue } from '../../jobs.js';
 import { takeDailyAllowance } from '../delivery/daily-limit.js';
-import { suppressedSql } from '../deliverability/suppressions.js';
+import { skipReasonSql } from '../delivery/contact-rule.js';
 import { deleteChurchRow, findChurchRow } from '../church-rows.js';
 import { recordEvent, recordEvents } from '../events/record.js';
 import type { NewEvent } from '../../schemas/events.js';
@@ -320,7 +320,7 @@ export async function sendRequests(
   input: { planId: number },
 ): Promise<{ sent: number; skippedNoEmail: string[]; message: string }> {
   const { db, email, jobs, config } = deps;
-  const { queued, textedOnly, skippedNoEmail, skippedSuppressed, unasked, texted } = await db
+  const { queued, textedOnly, skippedNoEmail, skippedSuppressed, skippedUnsubscribed, unasked, texted } = await db
     .transaction()
     .execute(async (trx) => {
       let texts = 0;
@@ -335,8 +335,9 @@ export async function sendRequests(
         .innerJoin('teamMembers as m', 'm.id', 'a.teamMemberId')
         .leftJoin('teamPositions as pos', 'pos.id', 'a.positionId')
         .select(['a.id', 'a.teamMemberId as memberId', 'm.name', 'm.email', 'm.contactId', 'pos.name as positionName'])
-        // Issue 32 §6: an address on the church's suppression list (it bounced or complained) is not asked.
-        .select(suppressedSql(tenantId, sql.ref('m.email')).as('suppressed'))
+        // The contact rule (operational): an address on the church's suppression list (it bounced or
+        // complained) or unsubscribed from email is not asked by email.
+        .select(skipReasonSql(tenantId, { channel: 'email', purpose: 'operational' }, sql.ref('m.email')).as('skip'))
         .where('a.servicePlanId', '=', plan.id)
         .where('a.userId', '=', tenantId)
         .where('a.status', '=', 'scheduled')
@@ -344,7 +345,7 @@ export async function sendRequests(
         .orderBy('a.id')
         .forUpdate('a')
         .execute();
-      const ask = pending.filter((a) => a.email && !a.suppressed);
+      const ask = pending.filter((a) => a.email && !a.skip);
       // The request as a text to the member's linked contact, by their consent (issue 31 §6: by
       // email and SMS): beside the email, or alone when the email address is missing or suppressed.
       const textOnly: typeof pending = [];
@@ -358,7 +359,10 @@ export async function sendRequests(
       }
       const asked = [...ask, ...textOnly];
       const skipped = pending.filter((a) => !a.email && !textOnly.includes(a)).map((a) => a.name);
-      const suppressed = pending.filter((a) => a.email && a.suppressed && !textOnly.includes(a)).map((a) => a.name);
+      const notAsked = (why: 'suppressed' | 'unsubscribed') =>
+        pending.filter((a) => a.email && a.skip?.startsWith(why) && !textOnly.includes(a)).map((a) => a.name);
+      const suppressed = notAsked('suppressed');
+      const unsubscribed = notAsked('unsubscribed');
       if (asked.length > 0) {
         await trx
           .updateTable('servicePlanAssignments')
@@ -405,6 +409,7 @@ export async function sendRequests(
         textedOnly: textOnly.length,
         skippedNoEmail: skipped,
         skippedSuppressed: suppressed,
+        skippedUnsubscribed: unsubscribed,
         unasked: pending.length,
         texted: texts > 0,
       };
@@ -420,6 +425,7 @@ export async function sendRequests(
         (skippedSuppressed.length
           ? `; the email address of ${skippedSuppressed.join(', ')} is suppressed (it bounced or complained)`
           : '') +
+        (skippedUnsubscribed.length ? `; ${skippedUnsubscribed.join(', ')} unsubscribed from email` : '') +
         (email.kind === 'outbox' ? ' (saved to your outbox: no SMTP server is configured)' : '');
   return { sent: queued + textedOnly, skippedNoEmail, message };
 }

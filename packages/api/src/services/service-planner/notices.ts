@@ -10,7 +10,7 @@ import {
 } from '../delivery/engine.js';
 import type { DeliveryDeps } from '../delivery/channels.js';
 import { takeDailyAllowance } from '../delivery/daily-limit.js';
-import { addressUnsubscribed } from '../delivery/recipients.js';
+import { contactVerdict } from '../delivery/contact-rule.js';
 import { formatFrom } from '../email-campaigns/channel.js';
 import { escapeHtml } from '../../render/html.js';
 import { longDate, shortTime } from './request-channel.js';
@@ -38,9 +38,10 @@ export interface NoticeTarget {
 }
 
 /**
- * Where a team member can be reached, by their consent: email at the member's address (or their
- * contact's) unless that address unsubscribed from email; a text to the linked contact's mobile
- * unless it unsubscribed from texts. Any of the church's contacts with the address counts.
+ * Where a team member can be reached, by the contact rule (operational: `contact-rule.ts`): email
+ * at the member's address (or their contact's) unless it is suppressed or unsubscribed from email;
+ * a text to the linked contact's mobile unless it texted STOP. The engine asks the rule again just
+ * before each send.
  */
 export async function memberTargets(db: Db, tenantId: number, memberId: number): Promise<NoticeTarget[]> {
   const m = await db
@@ -53,11 +54,12 @@ export async function memberTargets(db: Db, tenantId: number, memberId: number):
   if (!m) return [];
   const targets: NoticeTarget[] = [];
   const email = (m.email || m.contactEmail || '').trim();
-  const unsubscribed = (channel: 'email' | 'sms', address: string) =>
-    addressUnsubscribed(db, tenantId, { channel, address });
+  // Quiet hours aside (`answer`): a text in them is queued and waits in the engine until they end.
+  const reachable = async (channel: 'email' | 'sms', address: string) =>
+    (await contactVerdict(db, tenantId, { channel, address, purpose: 'operational', answer: true })).send;
   const base = { contactId: m.contactId, firstName: m.name };
-  if (email && !(await unsubscribed('email', email))) targets.push({ channel: 'email', address: email, ...base });
-  if (m.phoneE164 && !(await unsubscribed('sms', m.phoneE164)))
+  if (email && (await reachable('email', email))) targets.push({ channel: 'email', address: email, ...base });
+  if (m.phoneE164 && (await reachable('sms', m.phoneE164)))
     targets.push({ channel: 'sms', address: m.phoneE164, ...base });
   return targets;
 }

@@ -472,3 +472,47 @@ describe('substitutes', () => {
     expect((await eventsOf('plan.substitute_requested')).length).toBe(before);
   });
 });
+
+describe('the contact rule (issue 43 §2)', () => {
+  it('a reminder never reaches a suppressed address: not queued, or skipped with the reason when it bounced since', async () => {
+    await updatePlannerSettings(db, T, { reminderDays: [3] });
+    // 10:00 in Chicago on 6 June 2032 is 15:00 UTC; three days before.
+    const p = await plan('2032-06-06');
+    const flo = await member('Flo', { phone: '+15551230011' });
+    const gus = await member('Gus');
+    await db
+      .insertInto('emailSuppressions')
+      .values({ userId: T, email: flo.email, reason: 'hard_bounce', detail: '550 unknown user' })
+      .execute();
+    const aFlo = await assign(p, flo.id, null, 'confirmed');
+    const aGus = await assign(p, gus.id, null, 'confirmed');
+    expect((await runPlannerDue(deps, { now: new Date('2032-06-03T15:00:00Z') })).reminders).toBe(2);
+    // Flo's address bounced: only her text is queued.
+    expect(await notices(aFlo.id)).toEqual([{ plannerNotice: 'reminder:3', channel: 'sms', address: '+15551230011' }]);
+    // Gus complains about something else before his reminder is sent: the engine skips it.
+    await db
+      .insertInto('emailSuppressions')
+      .values({ userId: T, email: gus.email, reason: 'complaint', detail: 'abuse report' })
+      .execute();
+    await deliverPlannerNotices(deps, p);
+    const gusDelivery = await db
+      .selectFrom('deliveries')
+      .select(['status', 'lastError'])
+      .where('kind', '=', 'planner-notice')
+      .where('assignmentId', '=', aGus.id)
+      .executeTakeFirstOrThrow();
+    expect(gusDelivery).toEqual({ status: 'failed', lastError: 'Skipped: suppressed (complaint)' });
+    await updatePlannerSettings(db, T, { reminderDays: [3, 1] });
+  });
+
+  it('a request is not emailed to a member who unsubscribed from email, and the planner is told', async () => {
+    const p = await plan('2032-07-04');
+    const ivy = await member('Ivy', { emailConsent: 'unsubscribed' });
+    const a = await assign(p, ivy.id, null);
+    const r = await sendRequests(deps, T, { planId: p });
+    expect(r.sent).toBe(0);
+    expect(r.message).toContain('Ivy unsubscribed from email');
+    const requests = await db.selectFrom('deliveries').select('id').where('assignmentId', '=', a.id).execute();
+    expect(requests).toEqual([]);
+  });
+});

@@ -21,6 +21,7 @@ import { escapeHtml } from '../../render/html.js';
 import { toCsv } from '../../render/csv.js';
 import { sourceLabels } from '../sources/labels.js';
 import { completeDemoGift, handleGiftStripeEvent, type GiftOutcome } from '../giving/stripe-events.js';
+import { DIRECT_SEND_RULES, mayContact } from '../delivery/contact-rule.js';
 
 type PrepareInput = z.output<typeof prepareDonationSchema>;
 
@@ -426,6 +427,14 @@ export async function sendDonationReceipt(deps: ReceiptDeps, donationId: number)
   if (!claimed) return;
   const f = await receiptFacts(deps.db, { donationId });
   if (!f || !f.donorEmail) return;
+  if (
+    !(await mayContact(deps.db, f.userId, {
+      channel: 'email',
+      address: f.donorEmail,
+      ...DIRECT_SEND_RULES['donor-payment'],
+    }))
+  )
+    return;
   const { lines } = receiptText(f);
   const html =
     `<h1 style="font-size:20px">Thank you for your gift to ${escapeHtml(f.projectTitle)}</h1>` +

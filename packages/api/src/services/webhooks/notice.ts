@@ -3,6 +3,7 @@ import type { Db } from '@lampstand/db';
 import type { EmailTransport } from '../../providers/email.js';
 import { escapeHtml } from '../../render/html.js';
 import type { FailingEndpoint } from './sender.js';
+import { DIRECT_SEND_RULES, mayContact } from '../delivery/contact-rule.js';
 
 export const ENDPOINT_OFF_SUBJECT = 'A webhook endpoint was turned off';
 
@@ -21,6 +22,8 @@ export async function sendEndpointOffNotice(
     .where('id', '=', endpoint.userId)
     .executeTakeFirst();
   if (!user) return;
+  const rule = { channel: 'email' as const, address: user.email, ...DIRECT_SEND_RULES['staff-account'] };
+  if (!(await mayContact(deps.db, endpoint.userId, rule))) return;
   const link = `${deps.publicUrl}/settings#integrations`;
   const text =
     `Deliveries to your webhook endpoint ${endpoint.url} have failed for 3 days, so Lampstand turned it off.\n\n` +
