@@ -5,6 +5,8 @@ export default defineConfig({
     include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
     globalSetup: ['./test/global-setup.ts'],
     testTimeout: 30_000,
+    // expect.poll waits 1 s by default: a worker's send on a loaded 2-core machine can take longer.
+    expect: { poll: { timeout: 15_000 } },
     hookTimeout: 120_000,
     // Files share a worker's loaded modules (each still has its own app and database): importing
     // the server again for every file took most of the suite's time. Module state must therefore

@@ -116,7 +116,7 @@ export async function portalRoutes(app: FastifyInstance, opts: { deps: AppDeps; 
     db,
     jobs: opts.deps.jobs,
     publicUrl: opts.publicUrl,
-    smsFrom: opts.deps.delivery.smsFromNumber || null,
+    canText: opts.deps.sms.kind === 'outbox' || Boolean(opts.deps.delivery.smsFromNumber),
   };
 
   app.addContentTypeParser(
@@ -245,7 +245,7 @@ export async function portalRoutes(app: FastifyInstance, opts: { deps: AppDeps; 
       return html(
         reply,
         200,
-        signInSent(view(c), { phone: kind === 'phone' && mail.smsFrom ? parsed.data.address : undefined }),
+        signInSent(view(c), { phone: kind === 'phone' && mail.canText ? parsed.data.address : undefined }),
       );
     } catch (err) {
       if (err instanceof AppError && err.code === 'TOO_MANY_REQUESTS') {

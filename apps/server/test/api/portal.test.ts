@@ -382,15 +382,23 @@ describe('members portal: my details', () => {
       ((await grace.client.get('/api/profile-updates')).body as { contactId: number; changes: any }[]).find(
         (q) => q.contactId === contactId,
       );
+    // The code is texted by the worker (the portal answers first): wait for it.
     const textedCode = async (to: string) => {
-      const sms = await app.db
-        .selectFrom('outboxMessages')
-        .select('text')
-        .where('channel', '=', 'sms')
-        .where('toAddress', '=', to)
-        .orderBy('id', 'desc')
-        .executeTakeFirstOrThrow();
-      return /\d{6}/.exec(sms.text ?? '')![0];
+      let text = '';
+      await expect
+        .poll(async () => {
+          const sms = await app.db
+            .selectFrom('outboxMessages')
+            .select('text')
+            .where('channel', '=', 'sms')
+            .where('toAddress', '=', to)
+            .orderBy('id', 'desc')
+            .executeTakeFirst();
+          text = sms?.text ?? '';
+          return /\d{6}/.test(text);
+        })
+        .toBe(true);
+      return /\d{6}/.exec(text)![0];
     };
     const emailLink = (to: string) => linkInOutbox(app.db, to, /http:\/\/\S+\/c\/grace-city\/me\/confirm\/[\w-]+/);
 
@@ -451,7 +459,12 @@ describe('members portal: my details', () => {
 
 describe('members portal: a new phone where no text can be sent (issue 43 §9)', () => {
   it('is refused naming why, and nothing goes to staff unconfirmed', async () => {
-    const quiet = await startTestApp({}, { smsFromNumber: '' });
+    // A platform that texts through Twilio with no number of its own: a configuration the environment
+    // check refuses, kept so the guard behind it stays tested.
+    const quiet = await startTestApp(
+      { twilioAccountSid: 'ACquiet', twilioAuthToken: 'quiet-token', twilioFromNumber: '' },
+      { smsFromNumber: '' },
+    );
     const church = await registerChurch(quiet.url, 'Quiet Church');
     await giveHandle(quiet.db, church.user.id, 'quiet-church');
     const c = await addContact(church.client, { email: uniqueEmail(), phone: '0411111111' });

@@ -66,7 +66,7 @@ export async function proposeDetails(
 
   const db = tenantDb(deps.db, church.userId);
   const phoneE164 = changes.phone?.to ? toE164(changes.phone.to, await churchCountryCode(db, church.userId)) : null;
-  if (phoneE164 && !deps.smsFrom) throw badRequest(PHONE_NOT_CONFIRMABLE, 'phone');
+  if (phoneE164 && !deps.canText) throw badRequest(PHONE_NOT_CONFIRMABLE, 'phone');
   const token = changes.email?.to ? newToken() : null;
   const code = phoneE164 ? String(crypto.randomInt(0, 1_000_000)).padStart(6, '0') : null;
   const confirm = { email: token !== null, phone: code !== null };

@@ -41,7 +41,7 @@ const portal = (handle: Db = db) => ({
   db: handle,
   jobs: delivery.jobs,
   publicUrl: 'http://localhost',
-  smsFrom: '+15005550006',
+  canText: true,
 });
 
 const ask = (address: string, handle?: Db) =>

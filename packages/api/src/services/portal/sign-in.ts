@@ -30,8 +30,11 @@ export interface PortalMailDeps {
   /** Where the portal's messages are asked for ('portal-deliver'): the worker sends them. */
   jobs: Pick<JobQueue, 'send'>;
   publicUrl: string;
-  /** The number the church's texts come from; null when it sends no SMS (no codes then). */
-  smsFrom: string | null;
+  /**
+   * Whether the platform sends texts (Twilio with its number, or the local outbox without an
+   * account): false, no codes by SMS and no phone confirmed.
+   */
+  canText: boolean;
 }
 
 /** The church behind `/c/{handle}` (its current handle only: the old ones redirect). */
@@ -109,7 +112,7 @@ export async function requestPortalSignIn(
   if (!a) return { kind };
   await throttle(deps.db, `portal-sign-in:address:${church.userId}:${a.value}`, PER_ADDRESS, TOO_MANY);
   // A church that sends no SMS sends no codes (the same for every number).
-  if (a.kind === 'phone' && !deps.smsFrom) return { kind };
+  if (a.kind === 'phone' && !deps.canText) return { kind };
   const known = sql<boolean>`exists (select 1 from contacts c where c.user_id = ${church.userId} and ${
     a.kind === 'email' ? sql`c.email_lower = ${a.value}` : sql`c.phone_e164 = ${a.value}`
   })`;
