@@ -199,7 +199,7 @@ export async function startRuntime(
     log?: JobLog;
     /**
      * pg-boss's connection: the tables' owner when the app logs in as its own role (it creates its
-     * schema and a table per queue; issue 43 §6). Default `databaseUrl`.
+     * schema and a table per queue). Default `databaseUrl`.
      */
     queueUrl?: string;
   } = {},

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from './config.js';
 
-// Issue 43 §17: one schema for the environment; each variable with its own type, range and message,
+// One schema for the environment; each variable with its own type, range and message,
 // refused at start with the variable named.
 describe('the environment', () => {
   it('an integer setting is a whole number in its own range, not a port number', () => {

@@ -13,7 +13,7 @@ export interface Config {
   databaseUrl?: string;
   /**
    * The tables' owner (`DATABASE_OWNER_URL`), for migrations only; the app then logs in with
-   * `DATABASE_URL` as its own role (issue 43 §6, docs/security.md). Unset: `DATABASE_URL` is the owner.
+   * `DATABASE_URL` as its own role (docs/security.md). Unset: `DATABASE_URL` is the owner.
    */
   databaseOwnerUrl?: string;
   /**
@@ -30,7 +30,7 @@ export interface Config {
   /** At least 32 characters; unset means one kept in the database (shared by every instance). */
   sessionSecret?: string;
   /**
-   * The key stored secrets are sealed with (`SECRETS_KEY`, 32 bytes as base64 or hex; issue 43 §5):
+   * The key stored secrets are sealed with (`SECRETS_KEY`, 32 bytes as base64 or hex):
    * unset, the embedded default and development keep one in `DATA_DIR/secrets-key`; production with
    * `DATABASE_URL` must set it. `SECRETS_KEY_PREVIOUS` (comma-separated) still opens values sealed
    * before a rotation; they are re-sealed under the new key at start.

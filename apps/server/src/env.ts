@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 /**
- * The environment the server reads, one schema (issue 43 §17): each variable with its own type,
+ * The environment the server reads, one schema: each variable with its own type,
  * range and message. A bad value is refused at start with the variable named and what it should
  * be (`PORT must be a port number (0 to 65535), got 'abc'`); every bad variable is listed at once.
  * Unset and empty are the same: the default applies. config.ts turns the result into `Config`.

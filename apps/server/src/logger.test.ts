@@ -45,7 +45,7 @@ describe('the sampled access log', () => {
   });
 });
 
-// Issue 43 §16: in production a line sat in a 4 KiB buffer until it filled or the process exited.
+// In production a line sat in a 4 KiB buffer until it filled or the process exited.
 describe('the production log stream', () => {
   it('writes an info line within the flush interval, and a warning or an error at once', async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'log-'));

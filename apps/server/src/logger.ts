@@ -13,7 +13,7 @@ export interface LogStream {
 }
 
 /**
- * Production's log lines (issue 43 §16): written to `dest` (stdout) in writes of up to 4 KiB rather
+ * Production's log lines: written to `dest` (stdout) in writes of up to 4 KiB rather
  * than a system call per request, but never held longer than `flushEveryMs` (1 s), and a warning or
  * an error is written at once: on a quiet server a line used to wait until 4 KiB had gathered or
  * the process exited. `every` is the timer (a test passes its own clock).

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { rowSecurityVerdict } from './row-security.js';
 
-// Issue 43 §6: row-level security on but not enforced stops the start; in production, so does an
+// Row-level security on but not enforced stops the start; in production, so does an
 // app logged in as the tables' owner.
 describe('row-level security at start', () => {
   it('enforced: starts quietly', () => {

@@ -2,7 +2,7 @@ import { rowSecurity, type DatabaseHandle } from '@lampstand/db';
 import type { Config } from './config.js';
 
 /**
- * At start (issue 43 §6): row-level security on but not enforced is refused, never a warning; in
+ * At start: row-level security on but not enforced is refused, never a warning; in
  * production the app must log in as its own role, so that no statement can `reset role` back to
  * the tables' owner. Returns a line to log (RLS=off, or a development database where the app logs
  * in as the owner), or null; throws what stops the start.

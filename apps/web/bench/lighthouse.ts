@@ -72,7 +72,7 @@ async function main() {
       })
       .returning('id')
       .executeTakeFirstOrThrow();
-    // Its $1,250 from 14 supporters, in the ledger (issue 43): 10 gifts of $100 and 4 of $62.50.
+    // Its $1,250 from 14 supporters, in the ledger: 10 gifts of $100 and 4 of $62.50.
     await seedProjectGifts(app.db, [
       { projectId: project.id, count: 10, cents: 10_000 },
       { projectId: project.id, count: 4, cents: 6_250 },

@@ -29,7 +29,7 @@ browserDescribe(describe)('members portal', async () => {
     .set({ isPublic: true, publicDescription: 'News from the church, once a month' })
     .where('id', 'in', Object.values(lists))
     .execute();
-  /** The newest message to `to`, once the worker has sent every portal message (issue 43 §7). */
+  /** The newest message to `to`, once the worker has sent every portal message. */
   const latest = async (channel: 'email' | 'sms', to: string) => {
     await expect
       .poll(

@@ -6,7 +6,7 @@ import { createDb } from './client.js';
 import { migrateToLatest } from './migrate.js';
 import { APP_ROLE, rowSecurity, tenantDb } from './tenancy.js';
 
-// Issue 43 §6: the app logs in as its own role (DATABASE_URL), the owner only migrates
+// The app logs in as its own role (DATABASE_URL), the owner only migrates
 // (DATABASE_OWNER_URL), so an injected statement cannot `reset role` back to the owner.
 describe('the application logs in as its own role', async () => {
   const owner = await freshDatabase();

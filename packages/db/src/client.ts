@@ -42,7 +42,7 @@ export interface CreateDbOptions {
    */
   pooler?: 'session' | 'transaction';
   /**
-   * The tables' owner's login (`DATABASE_OWNER_URL`, issue 43 §6): migrations, the role's grants and
+   * The tables' owner's login (`DATABASE_OWNER_URL`): migrations, the role's grants and
    * ANALYZE use it (a pool of 2); the URL given to `createDb` is then the application's own login.
    */
   ownerUrl?: string;

@@ -8,7 +8,7 @@ import { migrateToLatest } from './migrate.js';
 
 export interface DatabaseHandle {
   db: Db;
-  /** The application's own login (issue 43 §6). */
+  /** The application's own login. */
   url: string;
   /** The tables' owner, for what must be: migrations, pg-boss's own schema. Unset: `url` is the owner. */
   ownerUrl?: string;

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 
-// Issue 43 §6: every use of an owner or bypass handle is listed in docs/security.md with its
+// Every use of an owner or bypass handle is listed in docs/security.md with its
 // reason. A file uses one when it calls bypassDb/ownerDb/refreshStatistics, or when it works on the
 // system handle outside a church's request (the server's jobs, public routes and entry points).
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');

@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { migrations } from './migrations/index.js';
 
-// Issue 43 §18: landed migrations are frozen. Two were edited after they landed, and a database
+// Landed migrations are frozen. Two were edited after they landed, and a database
 // migrated between the two commits differed silently. Each migration's SHA-256 is recorded in
 // migrations/landed.json when it is added; an edit of a recorded one fails here. A new migration is
 // recorded with the line this test prints.

@@ -8,7 +8,7 @@ import { migrations } from './migrations/index.js';
 import { ownerDb } from './tenancy.js';
 import '../test/provided.js';
 
-// Issue 43 §1: migration 0102 moves every Show Up donation into the ledger (`gifts` and a line to
+// Migration 0102 moves every Show Up donation into the ledger (`gifts` and a line to
 // the project's own fund). Its totals before and after, per church, per project and per status,
 // are the same to the cent; every id, source and event is kept.
 

@@ -40,7 +40,7 @@ export type Channel = Value<'deliveries', 'channel'>;
 export type DeliveryKind = Value<'deliveries', 'kind'>;
 export type ServicePlanStatus = Value<'servicePlans', 'status'>;
 export type AssignmentStatus = Value<'servicePlanAssignments', 'status'>;
-/** A gift's status in the ledger (a Show Up project gift is a gift, issue 43). */
+/** A gift's status in the ledger (a Show Up project gift is a gift). */
 export type DonationStatus = Value<'gifts', 'status'>;
 export type DonationSourceKind = NonNullable<Value<'gifts', 'sourceKind'>>;
 /** Where a visit or a sign-up came from: our own `lsrc` (qr, link, email, sms), UTM, the referrer, or none. */

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 
 /**
- * Secrets at rest (issue 43 §5, docs/security.md): DKIM private keys, webhook signing secrets,
+ * Secrets at rest (docs/security.md): DKIM private keys, webhook signing secrets,
  * provider credentials and the app's own signing secrets are stored sealed with AES-256-GCM under
  * `SECRETS_KEY`, so a leaked backup or dump holds none of them. A sealed value is text:
  * `enc:v1:<key id>:<iv>:<tag>:<ciphertext>` (base64url), where the key id names which key sealed it

@@ -61,7 +61,7 @@ class Tenancy {
      */
     readonly pooler: 'session' | 'transaction' = 'session',
     /**
-     * The tables' owner's own login (`DATABASE_OWNER_URL`, issue 43 §6): when given, the system and
+     * The tables' owner's own login (`DATABASE_OWNER_URL`): when given, the system and
      * church pools log in as the application's role, and only the owner handle (migrations, the
      * role's grants, ANALYZE after a bulk change) uses this pool. Unset: the owner is the system
      * pool's connecting user.
@@ -471,7 +471,7 @@ export function forgetAppRole(db: Kysely<Database>): void {
  * 'no-role' (the connecting user may not become `lampstand_app`: the policies do not apply).
  */
 /**
- * How row-level security stands for the application's connections (issue 43 §6), asked on a church
+ * How row-level security stands for the application's connections, asked on a church
  * connection: 'enforced' (it works as a role the policies bind, and its login is such a role too,
  * so no statement can `reset role` out of them); 'climbable' (the policies bind it, but its login
  * is the tables' owner, a superuser or a BYPASSRLS role, which an injected `reset role` returns to);

@@ -107,7 +107,7 @@ describe('what keeps working', () => {
     expect(res.status).toBe(201);
   });
 
-  it('requests without the session cookie need no JSON check; a script logs in, another site does not (issue 43 §12)', async () => {
+  it('requests without the session cookie need no JSON check; a script logs in, another site does not', async () => {
     const login = (headers: Record<string, string>) =>
       fetch(`${app.url}/api/login`, {
         method: 'POST',

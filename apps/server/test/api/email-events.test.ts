@@ -218,7 +218,7 @@ describe('provider event webhooks', () => {
     expect((await post('mailgun', {}, { 'content-type': 'application/json' })).status).toBe(404);
   });
 
-  it('refuses SES events from a topic not configured, and every SES event until topics are (issue 43 §14)', async () => {
+  it('refuses SES events from a topic not configured, and every SES event until topics are', async () => {
     const ids = await sendTo(['forged@example.org']);
     const bounce = sesBounce('forged@example.org', ids.get('forged@example.org')!, 'Permanent');
     const rows = await bounceRows();

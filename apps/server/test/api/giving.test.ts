@@ -93,7 +93,7 @@ describe('POST /api/giving/prepare', () => {
       [{ handle: 'nobody-here' }, 404, /Church not found/],
       [{ donor: { name: 'X', email: 'not-an-email' } }, 400, /valid email address/],
       [{ donor: { name: '', email: 'a@example.org' } }, 400, /Name is required/],
-      // Issue 43 §15: one card charge at most (the processor's $999,999.99), a start within a year.
+      // One card charge at most (the processor's $999,999.99), a start within a year.
       [
         { lines: Array.from({ length: 10 }, () => ({ fundId: general.id, amountCents: 99_999_999 })) },
         400,

@@ -150,7 +150,7 @@ const suppression = await app.db
   .values({ userId: a.user.id, email: 'gone@example.org', reason: 'hard_bounce' })
   .returning('id')
   .executeTakeFirstOrThrow();
-// Keywords are for a church's own number (issue 43 §4).
+// Keywords are for a church's own number.
 await app.db.insertInto('churchSettings').values({ userId: a.user.id, smsFromNumber: '+61400100200' }).execute();
 const smsKeyword = await create(a.client, '/api/sms-keywords', {}, { keyword: 'PRAY', replyText: 'We are praying' });
 const sendingDomain = await create(a.client, '/api/sending-domains', {}, { domain: 'church-a.example' });

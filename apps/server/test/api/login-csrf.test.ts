@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { addContact, registerChurch, startTestApp } from '../helpers/test-app.js';
 import { giveHandle, linkInOutbox, Member } from '../helpers/portal.js';
 
-// Issue 43 §12: login CSRF. A page of another site must not sign a visitor's browser in (as the
+// Login CSRF. A page of another site must not sign a visitor's browser in (as the
 // attacker, whose link or code it holds): every POST that sets a sign-in cookie, wherever it
 // lives, is refused from another site before it runs, as the staff API refuses cross-site writes.
 const app = await startTestApp();

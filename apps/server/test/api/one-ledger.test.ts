@@ -4,7 +4,7 @@ import { HttpClient, registerChurch, startTestApp } from '../helpers/test-app.js
 import { giveHandle, linkInOutbox, Member } from '../helpers/portal.js';
 import { demoGift, projectPayload } from '../helpers/show-up.js';
 
-// Issue 43 §1, one ledger: a donor gave $40 to the roof project (Show Up), $25 once and $10 a month
+// One ledger: a donor gave $40 to the roof project (Show Up), $25 once and $10 a month
 // on the giving page, and $50 by check in a batch. Before, the project gift lived in its own table
 // and the statement said $85. Now every one of the four is a gift of the ledger: the year-end
 // statement, the giving overview, the gift list and the portal's My giving each show all four, to

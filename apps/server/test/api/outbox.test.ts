@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { addContact, HttpClient, registerChurch, startTestApp } from '../helpers/test-app.js';
 import { giveHandle, linkInOutbox, Member } from '../helpers/portal.js';
 
-// Issue 43 §8: the local outbox (no SMTP or SMS provider) holds live links — portal sign-in,
+// The local outbox (no SMTP or SMS provider) holds live links — portal sign-in,
 // email verification, confirm, manage, unsubscribe, serve — and SMS sign-in codes. An API key,
 // read-only or not, never reads it: only staff signed in with the session see their outbox.
 const app = await startTestApp();

@@ -135,7 +135,7 @@ describe("the portal's My giving", () => {
     expect((await recurring(mine)).frequency).toBe('monthly');
     expect((await post('frequency', { frequency: 'daily' })).status).toBe(400);
 
-    // Issue 43 §10: a staff-only fund is neither offered nor accepted, and its name never shown.
+    // A staff-only fund is neither offered nor accepted, and its name never shown.
     const staffOnly = (await grace.client.post('/api/funds', { name: 'Pastor Discretionary', isPublic: false }))
       .body as { id: number };
     expect((await member.get(`${base}/giving`)).text).not.toContain('Pastor Discretionary');

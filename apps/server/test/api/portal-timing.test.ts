@@ -3,7 +3,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { addContact, registerChurch, startTestApp } from '../helpers/test-app.js';
 import { giveHandle, Member } from '../helpers/portal.js';
 
-// Issue 43 §7: a known address was answered in 223–371 ms (the email went out before the answer),
+// A known address was answered in 223–371 ms (the email went out before the answer),
 // an unknown one in 13–29 ms. Here the SMTP server accepts connections and never answers: the
 // sign-in answer must not wait for it, and both addresses get the same page.
 const sockets = new Set<net.Socket>();

@@ -376,7 +376,7 @@ describe('members portal: my details', () => {
     expect(queue.find((q) => q.contactId === c.id)?.changes.email.to).toBe(newEmail);
   });
 
-  // Issue 43 §9: the email link alone once sent the new phone to staff unconfirmed.
+  // The email link alone once sent the new phone to staff unconfirmed.
   it('a new email and a new phone together are each confirmed on itself before staff see them', async () => {
     const inQueue = async (contactId: number) =>
       ((await grace.client.get('/api/profile-updates')).body as { contactId: number; changes: any }[]).find(
@@ -457,7 +457,7 @@ describe('members portal: my details', () => {
   });
 });
 
-describe('members portal: a new phone where no text can be sent (issue 43 §9)', () => {
+describe('members portal: a new phone where no text can be sent', () => {
   it('is refused naming why, and nothing goes to staff unconfirmed', async () => {
     // A platform that texts through Twilio with no number of its own: a configuration the environment
     // check refuses, kept so the guard behind it stays tested.

@@ -103,7 +103,7 @@ describe('decline → a substitute', () => {
     expect(covered).toContain('<h1>Already covered by Ben</h1>');
     expect(covered).not.toContain('Ask my teammates to cover');
     expect(covered).not.toContain('Accept: I can serve');
-    // Ann's old link cannot take the slot back: both would be confirmed (issue 43 §13).
+    // Ann's old link cannot take the slot back: both would be confirmed.
     for (const answer of ['accept', 'decline']) {
       const again = await form(`/serve/${token}`, `answer=${answer}`);
       expect(again.status).toBe(409);
@@ -147,7 +147,7 @@ describe('decline → a substitute', () => {
   });
 });
 
-describe('a decline taken back while teammates are asked (issue 43 §13)', () => {
+describe('a decline taken back while teammates are asked', () => {
   it('accepting again closes the offer: a teammate answering later finds it closed, one person serves', async () => {
     const piano = (await g.post(`${BASE}/positions`, { name: 'Piano' })).body;
     const add = async (name: string) =>
@@ -276,7 +276,7 @@ describe("the portal's 'Swap a date'", () => {
       ]),
     );
     // Dana's old links (the portal's Accept, the request email's) answer who covers, and change
-    // nothing (issue 43 §13).
+    // nothing.
     const fromPortal = await member.post(`${base}/schedule/${a.id}/accept`, { csrf });
     expect(fromPortal.status).toBe(409);
     expect(fromPortal.text).toContain('Already covered by Eli');

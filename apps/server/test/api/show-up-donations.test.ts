@@ -297,7 +297,7 @@ describe('POST /api/stripe/webhook', () => {
     expect(await totals(p.id)).toEqual({ raised: 0, count: 0 });
   });
 
-  // Issue 43 §1: a project gift is a gift of the ledger, so a dispute moves the project's total as
+  // A project gift is a gift of the ledger, so a dispute moves the project's total as
   // it moves any gift's (before, a Show Up dispute was 'ignored' and the total kept the money).
   it("a dispute takes the gift off the project's total; a won dispute puts it back, a lost one keeps it off", async () => {
     const dispute = (type: 'created' | 'closed', pi: string, status: string) =>
@@ -351,7 +351,7 @@ describe('POST /api/stripe/webhook', () => {
   });
 
   it("records each outcome in the church's log, on the donor's contact when the church has one (issue 27)", async () => {
-    // An address no earlier gift used: a completed gift makes its donor a contact (issue 43), and
+    // An address no earlier gift used: a completed gift makes its donor a contact, and
     // this one is the church's own contact first.
     const ruth = await grace.client.post('/api/contacts', {
       firstName: 'Ruth',
@@ -374,7 +374,7 @@ describe('POST /api/stripe/webhook', () => {
       ['donation.succeeded', ruth.body.id, 'public'],
       ['donation.refunded', ruth.body.id, 'system'],
     ]);
-    // The one builder of donation.* events (issue 43): a project gift is a gift with its project.
+    // The one builder of donation.* events: a project gift is a gift with its project.
     const fund = (await grace.client.get('/api/funds?status=all')).body.find(
       (f: { name: string }) => f.name === p.title,
     );

@@ -333,7 +333,7 @@ describe('updates', () => {
 describe('supporters (GET /api/show-up/projects/{id}/donations)', () => {
   it('lists completed gifts only, anonymous ones without a name, never an email', async () => {
     const p = await createProject();
-    // Project gifts in the ledger (issue 43): gifts with a line to the project's own fund.
+    // Project gifts in the ledger: gifts with a line to the project's own fund.
     const fund = await app.db.selectFrom('funds').select('id').where('projectId', '=', p.id).executeTakeFirstOrThrow();
     const base = { userId: grace.user.id, currency: 'usd' };
     const gifts = await app.db

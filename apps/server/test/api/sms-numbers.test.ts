@@ -4,7 +4,7 @@ import { registerChurch, startTestApp } from '../helpers/test-app.js';
 import { startFakeTwilio } from '../helpers/fake-twilio.js';
 import { postAsTwilio, processInbound } from '../helpers/inbound.js';
 
-// Issue 43 §4: one church per conversation. A church's own number (Settings → Texting), and the
+// One church per conversation. A church's own number (Settings → Texting), and the
 // shared platform number reaching a church only when exactly one texted the person (or they chose).
 const SID = 'AC00000000000000000000000000000043';
 const TOKEN = 'platform-token-43';

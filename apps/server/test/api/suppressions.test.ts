@@ -11,7 +11,7 @@ import { startLocalDns } from '../helpers/local-dns.js';
 // suppressed addresses, and the count before sending says how many.
 const sink = await startSmtpSink({ ignoreTo: /^office_/ });
 // Complaint reports count only when a feedback-loop sender (FEEDBACK_LOOP_SENDERS) authenticates
-// them (issue 43 §14): its DKIM key is published on a local DNS server (DNS_SERVER).
+// them: its DKIM key is published on a local DNS server (DNS_SERVER).
 const dns = await startLocalDns();
 afterAll(async () => {
   await sink.close();
@@ -228,7 +228,7 @@ describe('bounces and complaints', () => {
     });
 
     // A complaint by ARF to the feedback-loop address, naming the message by its Message-ID. Anyone
-    // can write one (issue 43 §14): unsigned, signed by another domain, signed with another key, or
+    // can write one: unsigned, signed by another domain, signed with another key, or
     // from another sender with the feedback loop's signature, it changes nothing.
     const angryMessage = first.messages.find((m) => m.envelopeTo[0] === 'angry@example.org')!;
     const complaint = (from?: string) => arf('angry@example.org', angryMessage.parsed.messageId!, from);

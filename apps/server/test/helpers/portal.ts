@@ -8,7 +8,7 @@ export async function giveHandle(db: Db, userId: number, handle: string): Promis
 }
 
 /**
- * The portal's messages are sent by the worker (issue 43 §7): wait until none is waiting (polled,
+ * The portal's messages are sent by the worker: wait until none is waiting (polled,
  * so a slow machine only waits longer).
  */
 export async function portalMessagesSent(db: Db, timeoutMs = 60_000): Promise<void> {

@@ -223,7 +223,7 @@ export { demoGift } from './show-up.js';
 
 /**
  * Show Up projects written straight into the database (benchmarks): each gets its own fund, as
- * createProject makes it, and `count` completed gifts of `cents` each in the ledger (issue 43), so
+ * createProject makes it, and `count` completed gifts of `cents` each in the ledger, so
  * its raised amount and supporters read from them. A real gift goes through prepare and Stripe.
  */
 export async function seedProjectGifts(db: Db, projects: { projectId: number; count: number; cents: number }[]) {

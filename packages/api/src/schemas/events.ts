@@ -32,7 +32,7 @@ const money = { amountCents: z.number().int(), currency: z.string() };
 
 /**
  * What a gift went to: its `gift` and `funds` (issue 30), and its Show Up `project` when a line goes
- * to a project's fund (issue 43: a project gift is a gift). Events before issue 43 name a project
+ * to a project's fund (a project gift is a gift). Events written before the one ledger name a project
  * gift by its `project` alone, `donationId` then being its Show Up id.
  */
 const gifted = {
@@ -98,7 +98,7 @@ export const eventPayloadSchemas = {
       conversationId: id.optional(),
     }),
   },
-  // `donationId` is the gift's id (before issue 43 a Show Up gift's own id, with `project` alone).
+  // `donationId` is the gift's id (before the one ledger, a Show Up gift's own id, with `project` alone).
   'donation.succeeded': { 1: about({ ...gifted, donationId: id, ...money, source: source.nullable() }) },
   'donation.refunded': { 1: about({ ...gifted, donationId: id, ...money }) },
   'donation.failed': { 1: about({ ...gifted, donationId: id, ...money, reason: z.string() }) },

@@ -5,7 +5,7 @@ import { emailAddressSchema, idSchema, isoTimestamp, optionalTextSchema, require
 // Giving that recurs (issue 30). Zod only: the staff screens and the public giving page read the
 // same schemas. Money is whole cents (integers) everywhere: no float error.
 
-// ---- Funds (§1)
+// ---- Funds
 
 export const FUND_STATUSES = ['active', 'archived'] as const;
 
@@ -54,7 +54,7 @@ export const fundIdSchema = z.object({ id: idSchema('Fund') });
 /** DELETE answers whether the fund went away or, having gifts, was archived instead. */
 export const deleteFundResultSchema = z.object({ id: z.number().int(), outcome: z.enum(['deleted', 'archived']) });
 
-// ---- Gifts and the giving page (§2, §3)
+// ---- Gifts and the giving page
 
 export const FREQUENCIES = [
   'one_time',
@@ -275,7 +275,7 @@ export const giftPageSchema = z.object({
   pageSize: z.number().int(),
 });
 
-// ---- Recurring schedules (§4, §6)
+// ---- Recurring schedules
 
 export const SCHEDULE_STATUSES = ['pending', 'active', 'paused', 'cancelled', 'failing'] as const;
 
@@ -329,7 +329,7 @@ export const cardUpdateResultSchema = z.object({
   mode: z.enum(['stripe', 'demo', 'disabled']),
 });
 
-// ---- Batches of cash and checks (§7)
+// ---- Batches of cash and checks
 
 export const BATCH_METHODS = ['cash', 'check', 'other'] as const;
 

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { isCleanText, notAllowedMessage } from './common.js';
 
-// Settings → Texting (issue 43 §4): a church's own texting number (a Twilio number or Messaging
+// Settings → Texting: a church's own texting number (a Twilio number or Messaging
 // Service of its own, with its account's SID and auth token), or the platform's shared number.
 
 export const smsNumberSchema = z.object({

@@ -2,7 +2,7 @@ import { sql, type Kysely } from 'kysely';
 
 // Frozen: never edit after it has landed. A change is a new migration.
 //
-// Issue 43 §9: a portal change of email and phone together was confirmed by the email link alone,
+// A portal change of email and phone together was confirmed by the email link alone,
 // and the new phone went to staff unconfirmed. Each channel now has its own proof: the email's link
 // (`confirm_token_hash`, as before) and the phone's texted code (`phone_code_hash`); the proposal
 // reaches staff ('pending') only when both are used. A phone-only proposal waiting for its code

@@ -2,12 +2,12 @@ import { sql, type Kysely } from 'kysely';
 
 // Frozen: never edit after it has landed. A change is a new migration.
 //
-// One ledger (issue 43 §1). A Show Up card gift lived in `show_up_donations`, which statements, the
+// One ledger. A Show Up card gift lived in `show_up_donations`, which statements, the
 // giving overview, the gift list, lapsed donors, exports and the portal's My giving never read: a
 // donor who gave $40 to the roof and $50 by check got a statement for $50. A project gift is now a
 // gift: each project owns a fund (`funds.project_id`, named after the project, not offered on the
 // giving page), and a project gift is a one-time card gift with one line to that fund
-// (docs/decisions.md, issue 43). Every donation moves to `gifts` with its amount, status, failure,
+// (docs/decisions.md). Every donation moves to `gifts` with its amount, status, failure,
 // Stripe ids, source, receipt token and times; its id is kept as `gifts.show_up_donation_id` (the
 // receipt number printed on its receipt, the donationId of its events and of its PaymentIntent's
 // metadata); a receipt job still queued is pointed at the gift. Its events stay in the event log

@@ -3,7 +3,7 @@ import { sql, type Kysely } from 'kysely';
 // Frozen: never edit after it has landed. A change is a new migration.
 //
 // The members' portal's messages (a sign-in link or code, a change's confirmation) become
-// deliveries of kind 'portal' of the one engine (issue 43 §7): the request answers at once and the
+// deliveries of kind 'portal' of the one engine: the request answers at once and the
 // worker sends, so a known address takes no longer than an unknown one. The message itself (it
 // carries the one-time link or code) waits in `portal_messages` beside its delivery and is deleted
 // once the delivery is sent or failed.

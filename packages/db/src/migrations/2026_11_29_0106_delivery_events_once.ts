@@ -2,7 +2,7 @@ import { sql, type Kysely } from 'kysely';
 
 // Frozen: never edit after it has landed. A change is a new migration.
 //
-// Opens, clicks and unsubscribes were written twice (issue 43 §3): a `delivery_events` row for
+// Opens, clicks and unsubscribes were written twice: a `delivery_events` row for
 // every pixel load and every click, and the event log's `email.opened` (the first open),
 // `email.clicked` (every click) and `email.unsubscribed`. The event log is the one record of what
 // happened (docs/events.md); `delivery_events` keeps only what the statistics read, one row per

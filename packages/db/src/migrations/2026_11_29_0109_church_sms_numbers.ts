@@ -2,7 +2,7 @@ import { sql, type Kysely } from 'kysely';
 
 // Frozen: never edit after it has landed. A change is a new migration.
 //
-// One church per conversation (issue 43 §4).
+// One church per conversation.
 //
 // A church's own texting number (Settings → Texting): its Twilio number (`sms_from_number`, there
 // since 0004) or a Messaging Service SID, with the Twilio account's SID and auth token (sealed,

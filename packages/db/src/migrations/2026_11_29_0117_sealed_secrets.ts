@@ -4,7 +4,7 @@ import { resealSecrets, type SecretColumn } from '../secrets.js';
 
 // Frozen: never edit after it has landed. A change is a new migration.
 //
-// Secrets at rest (issue 43 §5): the DKIM private keys, the outgoing and social webhooks' signing
+// Secrets at rest: the DKIM private keys, the outgoing and social webhooks' signing
 // secrets and the app's own secrets (session, tracking, demo Stripe webhook, visit salts) were
 // stored in clear, so a leaked backup signed mail as a church's domain and forged its webhooks.
 // This seals every existing value with AES-256-GCM under SECRETS_KEY (packages/db/src/secrets.ts);

@@ -2,7 +2,7 @@ import { sql, type Kysely } from 'kysely';
 
 // Frozen: never edit after it has landed. A change is a new migration.
 //
-// Two landed migrations were edited afterwards (issue 43 §18), so a database migrated between the
+// Two landed migrations were edited afterwards, so a database migrated between the
 // two commits lacks what the edit added, silently:
 // - 0055_webhooks gained `webhook_deliveries.lease_until` and `fillfactor = 70` (6a62a1b);
 // - 0092_email_warmup gained the index `church_settings_sms_from_idx` (8ef6425).

@@ -132,7 +132,7 @@ function KeywordDialog({ keyword, onClose }: { keyword: SmsKeyword | null; onClo
 export function KeywordsPage() {
   const keywords = trpc.smsKeywords.list.useQuery();
   const texting = trpc.settings.texting.useQuery();
-  // On the shared number keywords are refused (issue 43 §4): the screen says why, and where to go.
+  // On the shared number keywords are refused: the screen says why, and where to go.
   const shared = texting.data?.mode === 'shared';
   const [editing, setEditing] = useState<SmsKeyword | 'new' | null>(null);
   const del = useSave(trpc.smsKeywords.delete, {

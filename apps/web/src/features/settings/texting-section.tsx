@@ -13,7 +13,7 @@ import { CopyField } from '../social-blast/social-settings';
 type TextingForm = z.input<typeof updateSmsNumberSchema> & { authToken: string };
 
 /**
- * Settings → Texting (issue 43 §4): the church's own texting number (a Twilio number or Messaging
+ * Settings → Texting: the church's own texting number (a Twilio number or Messaging
  * Service of its own, with its Account SID and Auth Token), checked with Twilio on save; or the
  * shared number, where a reply reaches the church only when no other church texted the person, and
  * keywords are off.

@@ -8,7 +8,7 @@ const rest = restTag('Email campaigns');
 
 export const outboxRouter = router({
   // Staff signed in only, never an API key: the outbox holds live sign-in, verification, confirm,
-  // manage, unsubscribe and serve links, and SMS sign-in codes (docs/decisions.md, issue 43 §8).
+  // manage, unsubscribe and serve links, and SMS sign-in codes (docs/decisions.md).
   list: sessionProcedure
     .meta(
       rest.get(

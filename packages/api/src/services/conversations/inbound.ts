@@ -339,12 +339,12 @@ async function processTexts(trx: Db, texts: StoredText[], platformNumber: string
       const churchIds = [...new Set([...consentChurches, ...route.churches])];
       replies.set(text.id, await reservedReply(trx, reserved, churchIds));
     } else if (route.reached && !route.own) {
-      // The shared number: one church per conversation (issue 43 §4).
+      // The shared number: one church per conversation.
       const decision = shared.decide(text.from, text.body, route.candidates);
       if (decision.kind === 'reach') route.churches = [decision.churchId];
       else if (decision.kind === 'hold') held.push(text.id);
     }
-    // The church's own keyword (issue 32 §3) on its own number only (issue 43 §4: on the shared
+    // The church's own keyword (issue 32 §3) on its own number only (on the shared
     // number a church's keyword would answer texts meant for another), never STOP, START or HELP.
     const candidates = reserved || !route.own ? [] : keywordCandidates(text.body);
     for (const churchId of route.churches)

@@ -5,7 +5,7 @@ import { registerUser } from '../auth/register-user.js';
 import type { SmsMessage, SmsTransport } from '../../providers/sms.js';
 import { sendSharedQuestions, SharedNumberRouter, type SharedCandidate } from './shared-number.js';
 
-// Issue 43 §4: on the shared number a text reaches one church: the only one that texted the person
+// On the shared number a text reaches one church: the only one that texted the person
 // in the window, or the one they chose. Driven by a controlled clock (`now`), not the real one.
 const { db } = await freshDatabase();
 const register = (n: string) =>

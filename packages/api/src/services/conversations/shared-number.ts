@@ -35,7 +35,7 @@ export type SharedDecision =
 const windowStart = (now: Date) => new Date(now.getTime() - SHARED_NUMBER_ROUTING_DAYS * 86_400_000);
 
 /**
- * One church per conversation on the shared number (issue 43 §4): a text reaches a church only when
+ * One church per conversation on the shared number: a text reaches a church only when
  * exactly one church texted the person in the window, or the person chose it (by answering the
  * question) and no other church has texted them since. Otherwise it is held and the person is asked
  * once which church it is for; their answer ('1') chooses.

@@ -3,7 +3,7 @@ import { dnsResolver } from './sending-domains.js';
 
 /**
  * Complaints by mail (ARF reports to the bounce receiver) are believed only from a mailbox
- * provider's feedback loop (issue 43 §14): the report must be authenticated — a DKIM signature
+ * provider's feedback loop: the report must be authenticated — a DKIM signature
  * that verifies, or an SPF pass for its envelope sender — by a domain of FEEDBACK_LOOP_SENDERS,
  * and its From must be of the same sender. Anyone can write an ARF report quoting a newsletter's
  * Message-ID; only the provider can sign as itself. Checked with the `mailauth` package, its DNS

@@ -4,7 +4,7 @@ import { quietHoursEnd } from '../journeys/time.js';
 import type { Delivery } from './engine.js';
 
 /**
- * The contact rule (issue 43 §2): whether a church may send a message on a channel to an address,
+ * The contact rule: whether a church may send a message on a channel to an address,
  * for a purpose, now. Every kind of delivery is checked by the engine just before its send
  * (`engine.ts`), and every direct send asks `contactVerdict` first; no sender keeps its own copy.
  * The exceptions are named in one table, `docs/contact-rule.md`.

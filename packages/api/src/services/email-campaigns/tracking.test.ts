@@ -38,7 +38,7 @@ const events = (deliveryId: number, type: string) =>
     .execute()
     .then((all) => all.filter((e) => (e.payload as { deliveryId?: number }).deliveryId === deliveryId));
 
-describe('opens and clicks: the event log, with one statistics row per delivery (issue 43 §3)', () => {
+describe('opens and clicks: the event log, with one statistics row per delivery', () => {
   it('concurrent opens: exactly one is the first (one email.opened, one open row)', async () => {
     const d = await sentDelivery();
     await Promise.all(Array.from({ length: 6 }, () => recordOpen(db, d.token)));

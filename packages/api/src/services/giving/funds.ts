@@ -14,7 +14,7 @@ type FundOut = z.input<typeof fundSchema>;
 export const GENERAL_FUND = 'General';
 const NAME_TAKEN = 'A fund with this name already exists';
 const FUND_NOT_FOUND = 'Fund not found';
-/** A Show Up project's own fund (issue 43) follows its project: named after it, never offered. */
+/** A Show Up project's own fund follows its project: named after it, never offered. */
 const PROJECT_FUND = "This fund is a Show Up project's: change the project instead";
 
 /** Every church has a 'General' fund (made at registration; the migration made it for the others). */

@@ -365,7 +365,7 @@ export async function donorContact(
 type GiftRow = Row<'gifts'>;
 
 /**
- * The one builder of `donation.*` events (issue 43): a gift's fund lines, its project when a line
+ * The one builder of `donation.*` events: a gift's fund lines, its project when a line
  * goes to a Show Up project's fund, the donor, the source (as named now).
  */
 export async function giftEvent(

@@ -12,7 +12,7 @@ import { formatFrom } from '../email-campaigns/channel.js';
 
 /**
  * The members' portal's messages (a sign-in link or code, a change's confirmation) as deliveries of
- * kind 'portal' of the one engine, grouped by church (issue 43 §7): the request that asks for one
+ * kind 'portal' of the one engine, grouped by church: the request that asks for one
  * writes it in its transaction and answers at once; the 'portal-deliver' job sends it (the contact
  * rule, claim, retries, `email.sent`). The text waits in `portal_messages` (it holds the one-time
  * link or code) and is deleted once its delivery is sent or failed.

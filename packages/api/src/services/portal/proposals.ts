@@ -27,7 +27,7 @@ type Changes = Record<string, { from: string | null; to: string | null }>;
 
 const codeHash = (proposalId: number, code: string) => sha256(`portal-proposal:${proposalId}:${code}`);
 
-/** A new phone cannot be confirmed where no text can be sent (issue 43 §9). */
+/** A new phone cannot be confirmed where no text can be sent. */
 export const PHONE_NOT_CONFIRMABLE =
   'A new phone number is confirmed by a text, and this church cannot send texts yet. Please ask the church office to change it.';
 
@@ -122,7 +122,7 @@ export async function proposeDetails(
     return row.id;
   });
 
-  // Sent by the worker (issue 43 §7): the answer does not wait for SMTP or SMS.
+  // Sent by the worker: the answer does not wait for SMTP or SMS.
   if (token || code) await deps.jobs.send('portal-deliver', { userId: church.userId });
   return { id, confirm };
 }

@@ -68,7 +68,7 @@ function recordingStatements(): { handle: Db; statements: string[] } {
   return { handle: db.withPlugin(plugin), statements };
 }
 
-describe('portal sign-in (issue 43 §7, §11)', () => {
+describe('portal sign-in', () => {
   it('answers without sending: the link is a delivery the worker sends, and its text is then deleted', async () => {
     const before = emails.length;
     await ask(email);
@@ -110,7 +110,7 @@ describe('portal sign-in (issue 43 §7, §11)', () => {
     expect(unknownRows).toEqual([]);
   });
 
-  it('a new code cancels the earlier ones (§11)', async () => {
+  it('a new code cancels the earlier ones', async () => {
     const first = await askForCode();
     const second = await askForCode();
     expect(second).not.toBe(first);

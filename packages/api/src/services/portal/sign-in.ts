@@ -97,7 +97,7 @@ export async function contactsWithAddress(
  * church sends SMS. The answer is the same whether the address is known or not: the caller shows
  * 'If we know this address, we have sent you a link'. Throttled per address and per client.
  *
- * Equal work either way (issue 43 §7): the message is a delivery of the engine, written in one
+ * Equal work either way: the message is a delivery of the engine, written in one
  * transaction by the same statements for a known and an unknown address (each writes its rows only
  * when a contact has the address), and sent by the worker; the answer never waits for SMTP or SMS.
  */
@@ -130,7 +130,7 @@ export async function requestPortalSignIn(
         return;
       }
       const code = String(crypto.randomInt(0, 1_000_000)).padStart(6, '0');
-      // A new code cancels the earlier ones of the address (issue 43 §11): only the newest works.
+      // A new code cancels the earlier ones of the address: only the newest works.
       await trx
         .updateTable('portalSignInTokens')
         .set({ expiresAt: sql<Date>`least(expires_at, now())` })

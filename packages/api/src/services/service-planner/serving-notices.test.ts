@@ -473,7 +473,7 @@ describe('substitutes', () => {
   });
 });
 
-describe('the contact rule (issue 43 §2)', () => {
+describe('the contact rule', () => {
   it('a reminder never reaches a suppressed address: not queued, or skipped with the reason when it bounced since', async () => {
     await updatePlannerSettings(db, T, { reminderDays: [3] });
     // 10:00 in Chicago on 6 June 2032 is 15:00 UTC; three days before.

@@ -488,7 +488,7 @@ export async function offerStateFor(
 /**
  * The teammate who covers a slot (a filled cover or swap offer of it), or null. The slot's own
  * links then answer 'Already covered by …' instead of taking an answer: accepting again would
- * schedule two people in one slot (issue 43 §13).
+ * schedule two people in one slot.
  */
 export async function coveredBy(db: Db, assignmentId: number): Promise<string | null> {
   const row = await db

@@ -120,7 +120,7 @@ export async function removeSmsNumber(deps: SmsNumberDeps, tenantId: number): Pr
   return getSmsNumber(deps, tenantId);
 }
 
-/** Keywords are for a church's own number (issue 43 §4): refused on the shared one, saying why. */
+/** Keywords are for a church's own number: refused on the shared one, saying why. */
 export async function assertOwnSmsNumber(db: Db, tenantId: number): Promise<void> {
   if (!ownNumberOf(await settingsRow(db, tenantId))) throw badRequest(KEYWORDS_NEED_OWN_NUMBER, 'keyword');
 }

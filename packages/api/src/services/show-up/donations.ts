@@ -84,7 +84,7 @@ export function parseSource(source: string | null | undefined): { kind: Donation
   return id <= 2_147_483_647 ? { kind: m[1] as DonationSourceKind, id } : null;
 }
 
-/** A project's own fund (issue 43: a project gift is a gift with one line to it). */
+/** A project's own fund (a project gift is a gift with one line to it). */
 export async function projectFund(db: Db, projectId: number): Promise<{ id: number }> {
   return db.selectFrom('funds').select('id').where('projectId', '=', projectId).executeTakeFirstOrThrow();
 }
@@ -104,7 +104,7 @@ async function giftProject(db: Db, giftId: number) {
 
 /**
  * Public: a pending project gift and its PaymentIntent (USD, whole cents, an idempotency key,
- * metadata projectId and donationId). A project gift is a gift of the ledger (issue 43): one
+ * metadata projectId and donationId). A project gift is a gift of the ledger: one
  * one-time card gift with one line to the project's fund. The same browser key twice gives the same
  * gift and PaymentIntent.
  */
@@ -373,7 +373,7 @@ function projectGifts(db: Db) {
 
 /**
  * The receipt's facts: church name and postal address, amount, date, project. Its number is the
- * gift's Show Up id when it was made before the ledger (issue 43), else the gift's id.
+ * gift's Show Up id when it was made before the ledger, else the gift's id.
  */
 export async function receiptFacts(db: Db, where: { token: string } | { donationId: number }) {
   let q = projectGifts(db)

@@ -64,7 +64,7 @@ async function resolveFields<T extends { coverImage?: ImageIn | null; images?: I
 }
 
 /**
- * A project's raised amount (dollars) and supporters, read from the ledger (issue 43): the lines of
+ * A project's raised amount (dollars) and supporters, read from the ledger: the lines of
  * completed gifts to the project's fund. A refund, a dispute or a lost dispute takes a gift off; a
  * won dispute puts it back. For a query of `showUpProjects as p`.
  */
@@ -310,7 +310,7 @@ export async function createProject(
       })
       .returning('id')
       .executeTakeFirstOrThrow();
-    // The project's own fund: its gifts are gifts of the ledger with a line to it (issue 43). Not
+    // The project's own fund: its gifts are gifts of the ledger with a line to it. Not
     // offered on the giving page; named after the project.
     await trx
       .insertInto('funds')

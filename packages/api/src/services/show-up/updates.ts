@@ -64,7 +64,7 @@ export async function listSupporters(
   { id }: { id: number },
 ): Promise<z.input<typeof supporterSchema>[]> {
   await getProject(db, viewerId, { id });
-  // The project's gifts in the ledger (issue 43): completed gifts with a line to its fund.
+  // The project's gifts in the ledger: completed gifts with a line to its fund.
   const rows = await db
     .selectFrom('gifts as g')
     .innerJoin('giftLines as l', 'l.giftId', 'g.id')

@@ -8,7 +8,7 @@ import { createWebhook } from './endpoints.js';
 import { defaultSenderOptions } from './sender.js';
 import { WebhookWorker } from './worker.js';
 
-// Issue 43 §19: a worker never sends one delivery twice itself. With a lease that has always run
+// A worker never sends one delivery twice itself. With a lease that has always run
 // out (0 s: the condition a slow try on a loaded machine reaches), the worker's own next claims
 // must not take back the try it still has in flight.
 const { db } = await freshDatabase();
