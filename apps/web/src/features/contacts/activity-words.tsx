@@ -118,7 +118,9 @@ export function eventWords(e: EventOut): ReactNode {
         .map((l) => `${ref(l.fund)?.name ?? 'a fund'} (${money(l.amountCents, d.currency)})`)
         .join(', ')
     : null;
-  const projectLink = funds ? <b>{funds}</b> : named(project, project ? `/show-up/${project.id}` : undefined);
+  // A Show Up gift is a gift with one line to its project's fund: it names and links the project.
+  const projectLink =
+    funds && !project ? <b>{funds}</b> : named(project, project ? `/show-up/${project.id}` : undefined);
   const journey = ref(d.journey);
   const journeyLink = named(journey, journey ? `/journeys/${journey.id}` : undefined);
   const plan = ref(d.plan);
