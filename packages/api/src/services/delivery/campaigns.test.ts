@@ -32,6 +32,8 @@ function recordingQueue() {
       trackingSecret: 'test-secret',
       emailFrom: 'Lampstand <no-reply@localhost>',
       smsFromNumber: '+15005550006',
+      // The real clock's time of day must not hold a text (quiet hours are tested with a clock of their own).
+      smsQuietHours: false,
     },
   };
   return { jobs, sent, deps };

@@ -26,6 +26,8 @@ export function recordingDeliveryDeps(
       trackingSecret: 'test-secret',
       emailFrom: 'Lampstand <no-reply@localhost>',
       smsFromNumber: '+15005550006',
+      // The real clock's time of day must not hold a text (quiet hours are tested with a clock of their own).
+      smsQuietHours: false,
       ...config,
     },
   };
