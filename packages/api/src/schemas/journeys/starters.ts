@@ -1,0 +1,140 @@
+import type { JourneyFieldsInput } from './journey.js';
+
+// The four ready journeys a church starts from. Content is plain and editable; anything a
+// church must choose (a list, a page) is left open and activation asks for it.
+
+export interface JourneyStarter {
+  key: string;
+  name: string;
+  description: string;
+  fields: JourneyFieldsInput;
+}
+
+export const JOURNEY_STARTERS: JourneyStarter[] = [
+  {
+    key: 'first-time-guest',
+    name: 'Welcome a first-time guest',
+    description: 'A welcome that day, a text from a pastor two days later, an invitation a week later, and a call.',
+    fields: {
+      name: 'Welcome a first-time guest',
+      trigger: { kind: 'signup_confirmed', pageId: null },
+      entryRule: { kind: 'once' },
+      steps: [
+        {
+          id: 'welcome',
+          kind: 'email',
+          name: 'Welcome',
+          subject: 'Welcome to {{churchName}}',
+          content:
+            '<p>Hello {{firstName}},</p><p>Thank you for visiting {{churchName}}. We are so glad you came, and we would love to see you again this Sunday.</p>',
+          next: 'call',
+        },
+        {
+          id: 'call',
+          kind: 'task',
+          title: 'Call {{firstName}} {{lastName}}',
+          notes: 'A first-time guest: say hello and ask how we can help.',
+          dueInDays: 2,
+          next: 'wait-2d',
+        },
+        { id: 'wait-2d', kind: 'wait', wait: { mode: 'duration', amount: 2, unit: 'days' }, next: 'hello-text' },
+        {
+          id: 'hello-text',
+          kind: 'sms',
+          name: "Pastor's hello",
+          body: 'Hi {{firstName}}, it was great to have you at {{churchName}}. Anything we can pray for? Just reply.',
+          next: 'wait-5d',
+        },
+        { id: 'wait-5d', kind: 'wait', wait: { mode: 'duration', amount: 5, unit: 'days' }, next: 'lunch' },
+        {
+          id: 'lunch',
+          kind: 'email',
+          name: "Newcomers' lunch",
+          subject: 'Join us for lunch',
+          content:
+            '<p>Hello {{firstName}},</p><p>Once a month we share lunch after the service with people who are new to {{churchName}}. We would love you to come as our guest.</p>',
+          next: null,
+        },
+      ],
+    },
+  },
+  {
+    key: 'first-time-giver',
+    name: 'Thank a first-time giver',
+    description: 'A thank-you the day of a first gift, and a note to the pastor.',
+    fields: {
+      name: 'Thank a first-time giver',
+      trigger: { kind: 'donation_succeeded', firstGiftOnly: true },
+      entryRule: { kind: 'once' },
+      steps: [
+        {
+          id: 'thanks',
+          kind: 'email',
+          name: 'Thank you',
+          subject: 'Thank you for your gift',
+          content:
+            '<p>Dear {{firstName}},</p><p>Thank you for your first gift to {{churchName}}. Your generosity makes our ministry possible.</p>',
+          next: 'tell-pastor',
+        },
+        {
+          id: 'tell-pastor',
+          kind: 'notify',
+          subject: 'A first-time giver',
+          message: '{{firstName}} {{lastName}} gave for the first time.',
+          next: null,
+        },
+      ],
+    },
+  },
+  {
+    key: 'birthday',
+    name: 'Birthday greeting',
+    description: 'A greeting by email at 9:00 on each birthday.',
+    fields: {
+      name: 'Birthday greeting',
+      trigger: { kind: 'date', field: 'birthday' },
+      entryRule: { kind: 'every_time' },
+      steps: [
+        {
+          id: 'greeting',
+          kind: 'email',
+          name: 'Happy birthday',
+          subject: 'Happy birthday, {{firstName}}!',
+          content:
+            '<p>Happy birthday, {{firstName}}!</p><p>Everyone at {{churchName}} wishes you a wonderful year.</p>',
+          next: null,
+        },
+      ],
+    },
+  },
+  {
+    key: 'new-volunteer',
+    name: 'Welcome a new volunteer',
+    description: 'A welcome when someone joins a serving list, and a check-in two weeks later.',
+    fields: {
+      name: 'Welcome a new volunteer',
+      trigger: { kind: 'list_added', listId: null },
+      entryRule: { kind: 'once' },
+      steps: [
+        {
+          id: 'welcome',
+          kind: 'email',
+          name: 'Welcome to the team',
+          subject: 'Welcome to the team',
+          content:
+            '<p>Hello {{firstName}},</p><p>Thank you for serving at {{churchName}}! We will be in touch with your first dates soon.</p>',
+          next: 'wait-2w',
+        },
+        { id: 'wait-2w', kind: 'wait', wait: { mode: 'duration', amount: 2, unit: 'weeks' }, next: 'check-in' },
+        {
+          id: 'check-in',
+          kind: 'task',
+          title: 'Check in with {{firstName}} {{lastName}}',
+          notes: 'Two weeks of serving: how is it going?',
+          dueInDays: 3,
+          next: null,
+        },
+      ],
+    },
+  },
+];

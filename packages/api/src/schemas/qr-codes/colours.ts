@@ -1,0 +1,81 @@
+import { QR_MIN_CONTRAST } from './limits.js';
+
+const HEX = /^#?([0-9a-fA-F]{6})$/;
+
+/** '#1a2b3c', '1A2B3C' -> '#1A2B3C'; anything else -> null. */
+export function normalizeHex(value: string): string | null {
+  const m = HEX.exec(value.trim());
+  return m ? `#${m[1]!.toUpperCase()}` : null;
+}
+
+function channel(c: number): number {
+  const s = c / 255;
+  return s <= 0.03928 ? s / 12.92 : ((s + 0.055) / 1.055) ** 2.4;
+}
+
+/** WCAG relative luminance of '#RRGGBB' (0 black .. 1 white). */
+function relativeLuminance(hex: string): number {
+  const h = normalizeHex(hex) ?? '#000000';
+  const n = parseInt(h.slice(1), 16);
+  return 0.2126 * channel((n >> 16) & 255) + 0.7152 * channel((n >> 8) & 255) + 0.0722 * channel(n & 255);
+}
+
+/** WCAG contrast ratio of two colours, 1 .. 21. */
+export function contrastRatio(a: string, b: string): number {
+  const la = relativeLuminance(a);
+  const lb = relativeLuminance(b);
+  return (Math.max(la, lb) + 0.05) / (Math.min(la, lb) + 0.05);
+}
+
+export interface QrColourCheck {
+  field: 'foregroundColor' | 'cornerSquareColor' | 'cornerDotColor';
+  message: string;
+  /** True when only a confirmation is missing (light modules on a dark background). */
+  needsConfirmation: boolean;
+}
+
+const LABELS = {
+  foregroundColor: 'foreground',
+  cornerSquareColor: 'corner square',
+  cornerDotColor: 'corner dot',
+} as const;
+
+const LIGHT_ON_DARK_MESSAGE =
+  'Light modules on a dark background do not scan on every phone. Tick "Use light on dark anyway" to keep these colors.';
+
+/**
+ * The contrast rule: every dark part (modules, corner squares, corner dots) needs a contrast of at
+ * least 3:1 with the background, and light modules on a dark background need a confirmation.
+ * Returns the first problem, or null.
+ */
+export function checkQrColours(c: {
+  foregroundColor: string;
+  backgroundColor: string;
+  cornerSquareColor?: string | null;
+  cornerDotColor?: string | null;
+  lightOnDarkConfirmed?: boolean;
+}): QrColourCheck | null {
+  const parts = [
+    ['foregroundColor', c.foregroundColor],
+    ['cornerSquareColor', c.cornerSquareColor ?? c.foregroundColor],
+    ['cornerDotColor', c.cornerDotColor ?? c.cornerSquareColor ?? c.foregroundColor],
+  ] as const;
+  for (const [field, colour] of parts) {
+    const ratio = contrastRatio(colour, c.backgroundColor);
+    if (ratio < QR_MIN_CONTRAST) {
+      return {
+        field,
+        needsConfirmation: false,
+        message: `The ${LABELS[field]} and background colors are too close for scanners to read (contrast ${
+          Math.floor(ratio * 10) / 10
+        }:1, at least 3:1 needed)`,
+      };
+    }
+  }
+  for (const [field, colour] of parts) {
+    if (relativeLuminance(colour) > relativeLuminance(c.backgroundColor) && !c.lightOnDarkConfirmed) {
+      return { field, needsConfirmation: true, message: LIGHT_ON_DARK_MESSAGE };
+    }
+  }
+  return null;
+}
