@@ -9,6 +9,7 @@ import {
 } from '@lampstand/api/server';
 import type { SessionUser } from '@lampstand/api';
 import type { AppDeps } from './app-deps.js';
+import { bearerToken } from './bearer-token.js';
 
 declare module 'fastify' {
   interface Session extends SessionData {}
@@ -50,13 +51,6 @@ export function sessionControl(req: FastifyRequest): SessionControl {
       await req.session.save();
     },
   };
-}
-
-/** The integrator's token of `Authorization: Bearer <token>`, if the request sends one. */
-export function bearerToken(req: Pick<FastifyRequest, 'headers'>): string | undefined {
-  const header = req.headers.authorization;
-  if (typeof header !== 'string' || !/^Bearer\s/i.test(header)) return undefined;
-  return header.slice(7).trim(); // a malformed token is simply unknown: 401 where a user is needed
 }
 
 const noSessionWithKey = () => new AppError('FORBIDDEN', 'Not available with an API key');

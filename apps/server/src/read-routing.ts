@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { hasReplicas, readDb, type Db } from '@lampstand/db';
-import { bearerToken } from './context.js';
+import { bearerToken } from './bearer-token.js';
 
 /**
  * Read-your-writes with streaming replicas (issue 33 §5, docs/scaling.md). Reads that may be a

@@ -30,8 +30,9 @@ import { codeForStatus, toErrorResponse } from './rest/errors.js';
 import { apiCompression, isAppRoute, serveWebApp } from './static.js';
 import { registerSecurity } from './security/index.js';
 import { DEFAULT_BODY_LIMIT } from './security/body-limits.js';
+import { SESSION_COOKIE } from './session-cookie.js';
 
-export const SESSION_COOKIE = 'lampstand.sid';
+export { SESSION_COOKIE };
 
 /** What /trpc runs (also what the adapter equivalence test mounts tRPC's own adapter with). */
 export function trpcOptionsFor(

@@ -36,6 +36,15 @@ describe("tRPC's internal module, as trpc-plugin.ts uses it", () => {
     expect(new core.TRPCError({ code: 'BAD_REQUEST', message: 'x' })).toBeInstanceOf(Error);
   });
 
+  it('keeps a TRPCError as it is, and the cause an input parse error is given', () => {
+    const cause = new SyntaxError('Unexpected token');
+    const error = new core.TRPCError({ code: 'BAD_REQUEST', message: cause.message, cause });
+    expect(error.cause).toBe(cause);
+    expect(error.message).toBe('Unexpected token');
+    // A context that throws a TRPCError answers with that error's code, not a 500.
+    expect(core.getTRPCErrorFromUnknown(error)).toBe(error);
+  });
+
   it("reads the router's config: its transformer and error formatter", () => {
     expect(config.transformer.input.deserialize({ n: 1 })).toEqual({ n: 1 });
     expect(typeof config.errorFormatter).toBe('function');
@@ -116,5 +125,10 @@ describe("tRPC's internal module, as trpc-plugin.ts uses it", () => {
     expect(versions.length).toBeGreaterThanOrEqual(5);
     expect(new Set(versions.map(([, v]) => v)).size).toBe(1);
     expect(versions[0]![1]).toMatch(/^\d+\.\d+\.\d+$/);
+    // The lockfile installs that version: the module these tests read is the one pinned.
+    const installed = JSON.parse(
+      fs.readFileSync(new URL('node_modules/@trpc/server/package.json', `file://${process.cwd()}/`), 'utf8'),
+    ) as { version: string };
+    expect(installed.version).toBe(versions[0]![1]);
   });
 });

@@ -5,7 +5,7 @@ import type { EmailTransport } from './providers/email.js';
 import type { SmsTransport } from './providers/sms.js';
 import type { DeliveryConfig } from './services/delivery/config.js';
 import type { AiProvider } from './providers/ai.js';
-import type { QrSettings } from './services/qr-codes/qr-codes.js';
+import type { QrSettings } from './services/qr-codes/qr-settings.js';
 import type { FileStorage } from './providers/storage.js';
 import type { ShowUpServices } from './services/show-up/config.js';
 import type { ApiKeyScope } from './schemas/api-keys.js';

@@ -71,7 +71,7 @@ export {
   snsStringToSign,
 } from './services/deliverability/provider-events.js';
 export { getRequest, respondToRequest } from './services/service-planner/assignments.js';
-export type { QrSettings } from './services/qr-codes/qr-codes.js';
+export type { QrSettings } from './services/qr-codes/qr-settings.js';
 export { qrRenderPool, qrRenderThreads } from './services/qr-codes/render-pool.js';
 export { buildQrSvg, svgToPng } from './services/qr-codes/render.js';
 export {

@@ -7,7 +7,7 @@ import { createContext, type ContextDeps } from '../context.js';
 import { restRoutes, type RestRoute } from './route-list.js';
 import { callProcedure, inputSchema, outputSchema, procedureAt } from './procedures.js';
 import { buildOpenApiDocument } from './openapi.js';
-import { SESSION_COOKIE } from '../server.js';
+import { SESSION_COOKIE } from '../session-cookie.js';
 import { publicReadCache } from '../security/cache-control.js';
 
 function defaultInput(route: RestRoute, req: FastifyRequest): unknown {

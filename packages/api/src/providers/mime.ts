@@ -1,6 +1,5 @@
 import crypto from 'node:crypto';
-import { encode as qpEncode, wrap as qpWrap } from 'nodemailer/lib/qp';
-import { encodeWords, foldLines } from 'nodemailer/lib/mime-funcs';
+import { encodeWords, foldHeader, quotedPrintable } from './mime-encoding.js';
 
 /** What `composeMime` writes: a message with a text and an HTML part, no attachments. */
 export interface MimeInput {
@@ -42,15 +41,15 @@ function addressHeader(value: string): string {
         .replace(/^"(.*)"$/, '$1')
     : '';
   if (!name) return address;
-  const quoted = /^[\x20-\x7e]*$/.test(name) ? `"${name.replace(/["\\]/g, '\\$&')}"` : encodeWords(name, 'Q', 52);
+  const quoted = /^[\x20-\x7e]*$/.test(name) ? `"${name.replace(/["\\]/g, '\\$&')}"` : encodeWords(name, 52);
   return `${quoted} <${address}>`;
 }
 
 /** One header line, its value stripped of line breaks, non-ASCII encoded (RFC 2047), folded at 76. */
 function header(name: string, value: string): string {
   const clean = value.replace(/\r?\n|\r/g, ' ');
-  const v = /^[\x20-\x7e]*$/.test(clean) ? clean : encodeWords(clean, 'Q', 52);
-  return foldLines(`${name}: ${v}`, 76);
+  const v = /^[\x20-\x7e]*$/.test(clean) ? clean : encodeWords(clean, 52);
+  return foldHeader(`${name}: ${v}`, 76);
 }
 
 /** A line over SMTP's 998 characters (a linear scan: a regex for it backtracks at every position). */
@@ -72,7 +71,7 @@ function part(contentType: string, body: string): string {
   return (
     `Content-Type: ${contentType}; charset=utf-8\r\n` +
     `Content-Transfer-Encoding: ${plain ? '7bit' : 'quoted-printable'}\r\n\r\n` +
-    (plain ? crlf : qpWrap(qpEncode(crlf), 76))
+    (plain ? crlf : quotedPrintable(crlf, 76))
   );
 }
 

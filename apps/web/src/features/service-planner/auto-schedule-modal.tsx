@@ -7,7 +7,7 @@ import { useSave } from '../../lib/use-save';
 import { confirmAction } from '../../ui/confirm';
 import { suppressedSentence } from '@lampstand/api/schemas/suppressions';
 import { dayLabel } from './bits';
-import { PLANNER_STALE_MS } from './plans-tab';
+import { PLANNER_STALE_MS } from './planner-cache';
 import { ScheduleMatrix, type MatrixRow } from './schedule-matrix';
 
 type Slot = ScheduleProposal['assignments'][number];

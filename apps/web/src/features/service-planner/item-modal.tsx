@@ -5,7 +5,7 @@ import { trpc } from '../../lib/trpc';
 import { errorMessage } from '../../lib/errors';
 import { notifyError, notifySuccess } from '../../ui/notify';
 import { KEY_OPTIONS } from './bits';
-import { PLANNER_STALE_MS } from './plans-tab';
+import { PLANNER_STALE_MS } from './planner-cache';
 import { FormActions } from '../../ui/form-actions';
 
 interface ItemFormValues {

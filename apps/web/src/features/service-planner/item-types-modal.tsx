@@ -13,7 +13,7 @@ import { errorMessage } from '../../lib/errors';
 import { confirmDestructive } from '../../ui/confirm';
 import { notifyError, notifySuccess } from '../../ui/notify';
 import { ItemTypeIcon } from './bits';
-import { PLANNER_STALE_MS } from './plans-tab';
+import { PLANNER_STALE_MS } from './planner-cache';
 
 type TypeInput = z.input<typeof itemTypeFieldsSchema>;
 

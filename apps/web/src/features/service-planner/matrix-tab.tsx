@@ -15,7 +15,7 @@ import { EmptyState } from '../../ui/empty-state';
 import { confirmDestructive } from '../../ui/confirm';
 import { notifyError, notifySuccess } from '../../ui/notify';
 import { dayLabel } from './bits';
-import { PLANNER_STALE_MS } from './plans-tab';
+import { PLANNER_STALE_MS } from './planner-cache';
 import { MatrixStatusBadge, ScheduleMatrix, type MatrixRow } from './schedule-matrix';
 import { ScheduleAnyway, ServiceTimeSelect, serviceTimeLabel, useScheduleMember } from './team-section';
 import { AutoScheduleButton } from './auto-schedule-modal';

@@ -22,7 +22,7 @@ import { trpc } from '../../lib/trpc';
 import { errorMessage } from '../../lib/errors';
 import { formatDate } from '../../ui/format';
 import { notifyError, notifySuccess } from '../../ui/notify';
-import { PLANNER_STALE_MS } from './plans-tab';
+import { PLANNER_STALE_MS } from './planner-cache';
 import { useContactSearch } from '../contacts/contact-search';
 import type { Contact } from '../contacts/labels';
 import { FormActions } from '../../ui/form-actions';

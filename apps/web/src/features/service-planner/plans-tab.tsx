@@ -15,8 +15,7 @@ import { PlanFormModal } from './plan-form';
 import { PlanStatusBadge, dayLabel, timeLabel } from './bits';
 import { AutoScheduleButton } from './auto-schedule-modal';
 import { FromTemplateButton } from './template-modals';
-
-export const PLANNER_STALE_MS = 5 * 60_000;
+import { PLANNER_STALE_MS } from './planner-cache';
 
 function teamFill(p: PlanSummary) {
   return p.team.total ? `${p.team.confirmed} of ${p.team.total} confirmed` : 'No one scheduled';

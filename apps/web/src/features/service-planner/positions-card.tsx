@@ -6,7 +6,7 @@ import { trpc } from '../../lib/trpc';
 import { errorMessage } from '../../lib/errors';
 import { confirmDestructive } from '../../ui/confirm';
 import { notifyError, notifySuccess } from '../../ui/notify';
-import { PLANNER_STALE_MS } from './plans-tab';
+import { PLANNER_STALE_MS } from './planner-cache';
 
 export function PositionsCard() {
   const positions = trpc.servicePlanner.positions.list.useQuery(undefined, { staleTime: PLANNER_STALE_MS });

@@ -6,7 +6,7 @@ import { type Song } from '@lampstand/api/schemas/service-planner';
 import { readChordProMeta } from '@lampstand/api/schemas/chordpro';
 import { trpc } from '../../lib/trpc';
 import { ChordChart, KEY_OPTIONS } from './bits';
-import { PLANNER_STALE_MS } from './plans-tab';
+import { PLANNER_STALE_MS } from './planner-cache';
 
 /**
  * A song's chart, shown in any key (sharps or flats as that key wants): first in `initialKey` (a

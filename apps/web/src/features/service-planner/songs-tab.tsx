@@ -10,7 +10,7 @@ import { EmptyState } from '../../ui/empty-state';
 import { DataTable, RowActionsMenu } from '../../ui/data-table';
 import { formatDate } from '../../ui/format';
 import { notifyError, notifySuccess } from '../../ui/notify';
-import { PLANNER_STALE_MS } from './plans-tab';
+import { PLANNER_STALE_MS } from './planner-cache';
 import { SongFormModal } from './song-form-modal';
 import { SongViewModal } from './song-view-modal';
 import { ImportChordProButton, SongUsageButton } from './song-files';

@@ -73,7 +73,7 @@ export function ScheduleAnyway({
     </Alert>
   );
 }
-import { PLANNER_STALE_MS } from './plans-tab';
+import { PLANNER_STALE_MS } from './planner-cache';
 
 /**
  * Schedule a member: on a 409 (away that day, already scheduled) the warning is kept for

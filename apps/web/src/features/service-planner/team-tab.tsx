@@ -8,7 +8,7 @@ import { confirmDestructive } from '../../ui/confirm';
 import { EmptyState } from '../../ui/empty-state';
 import { DataTable, RowActionsMenu } from '../../ui/data-table';
 import { notifyError, notifySuccess } from '../../ui/notify';
-import { PLANNER_STALE_MS } from './plans-tab';
+import { PLANNER_STALE_MS } from './planner-cache';
 import { MemberModal } from './member-modal';
 import { PositionsCard } from './positions-card';
 import { ServingSettingsCard } from './serving-settings-card';

@@ -11,7 +11,7 @@ import {
 import { trpc } from '../../lib/trpc';
 import { useSave } from '../../lib/use-save';
 import { FormActions } from '../../ui/form-actions';
-import { PLANNER_STALE_MS } from './plans-tab';
+import { PLANNER_STALE_MS } from './planner-cache';
 
 /** 'Save as template': the plan's times, items and songs, and the positions its team fills. */
 export function SaveTemplateModal({ plan, onClose }: { plan: PlanSummary; onClose: () => void }) {

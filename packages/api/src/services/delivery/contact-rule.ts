@@ -1,7 +1,9 @@
-import { sql, type Channel, type Db, type DeliveryKind } from '@lampstand/db';
-import type { RawBuilder } from 'kysely';
+import { sql, type Channel, type Db, type DeliveriesTable, type DeliveryKind } from '@lampstand/db';
+import type { RawBuilder, Selectable } from 'kysely';
 import { quietHoursEnd } from '../journeys/time.js';
-import type { Delivery } from './engine.js';
+
+/** A delivery row (the engine's `Delivery`; named here so the rule need not import the engine that calls it). */
+type Delivery = Selectable<DeliveriesTable>;
 
 /**
  * The contact rule: whether a church may send a message on a channel to an address,

@@ -18,7 +18,7 @@ import type { NewEvent } from '../../schemas/events.js';
 import { personOf, PUBLIC_ACTOR, recordEvents } from '../events/record.js';
 import { eventSource } from '../sources/labels.js';
 import { splitName } from '../landing-pages/signups.js';
-import { churchAccount, givingBlock, parseSource } from '../show-up/donations.js';
+import { churchAccount, givingBlock, parseSource } from './availability.js';
 import { giftFunds } from './funds.js';
 import { firstChargeDate, lastStartDate } from './dates.js';
 

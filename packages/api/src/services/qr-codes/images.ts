@@ -7,8 +7,8 @@ import type { QrErrorCorrectionLevel, QrImageOutput } from '../../schemas/qr-cod
 import { cachedLogo } from './logo.js';
 import { buildQrSvg, minimumQrSize, type QrLogo } from './render.js';
 import { qrRenderPool } from './render-pool.js';
-import type { QrSettings } from './qr-codes.js';
-import { encodedUrlOf, findQrCodeRow } from './qr-codes.js';
+import type { QrSettings } from './qr-settings.js';
+import { encodedUrlOf, findQrCodeRow } from './qr-settings.js';
 
 export interface QrDrawRequest {
   data: string;

@@ -6,81 +6,25 @@ import { isUniqueViolation, notFound } from '../../errors.js';
 import {
   destinationAt,
   nextDestinationChange,
-  qrDestinationWithUtm,
   type qrCodeSchema,
   type QrCodeFields,
   type QrScanStats,
 } from '../../schemas/qr-codes.js';
-import type { LogoFetchOptions } from './logo.js';
 import type { FileStorage } from '../../providers/storage.js';
 import { invalidateShortLink } from './short-links.js';
 import { checkRenderable } from './images.js';
-import { findChurchRow } from '../church-rows.js';
+import { encodedUrlOf, findQrCodeRow, shortUrlOf, type QrSettings } from './qr-settings.js';
 
 type Row = Selectable<QrCodesTable>;
-
-/** QR settings from the server's configuration. */
-export interface QrSettings {
-  /** Where the app is reached (our own landing pages and Show Up projects live here). */
-  publicUrl: string;
-  /** The branded short domain of `/s/{code}` links (default: publicUrl). */
-  shortUrlBase: string;
-  logo: LogoFetchOptions;
-}
 
 /** An unambiguous alphabet: no 0/o, 1/l/i. */
 const SHORT_ALPHABET = '23456789abcdefghjkmnpqrstuvwxyz';
 const SHORT_CODE_LENGTH = 7;
-export const SHORT_CODE_PATTERN = /^[23456789abcdefghjkmnpqrstuvwxyz]{7,16}$/;
 
 function newShortCode(): string {
   let s = '';
   for (let i = 0; i < SHORT_CODE_LENGTH; i++) s += SHORT_ALPHABET[randomInt(SHORT_ALPHABET.length)];
   return s;
-}
-
-interface Utm {
-  utmSource: string | null;
-  utmMedium: string | null;
-  utmCampaign: string | null;
-}
-
-/**
- * The destination with the church's UTM parameters and, when it is one of our own pages (the
- * PUBLIC_URL origin), the first-party attribution `lsrc=qr.<id>` (printed code) or `lsrc=link.<id>`
- * (shared short link).
- */
-export function decorateDestination(
-  url: string,
-  o: { utm: Utm; publicUrl: string; qrCodeId: number; source: 'qr' | 'link' },
-): string {
-  let u: URL;
-  try {
-    u = new URL(qrDestinationWithUtm(url, o.utm));
-  } catch {
-    return url;
-  }
-  let own = false;
-  try {
-    own = new URL(o.publicUrl).origin === u.origin;
-  } catch {
-    own = false;
-  }
-  if (own) u.searchParams.set('lsrc', `${o.source}.${o.qrCodeId}`);
-  return u.toString();
-}
-
-function shortUrlOf(settings: QrSettings, code: string): string {
-  return `${settings.shortUrlBase.replace(/\/$/, '')}/s/${code}`;
-}
-
-/** What the printed code holds: the short link marked as a scan, or the decorated URL itself. */
-export function encodedUrlOf(
-  row: Pick<Row, 'id' | 'url' | 'isShortUrl' | 'shortCode' | 'utmSource' | 'utmMedium' | 'utmCampaign'>,
-  settings: QrSettings,
-): string {
-  if (row.isShortUrl && row.shortCode) return `${shortUrlOf(settings, row.shortCode)}?src=qr`;
-  return decorateDestination(row.url, { utm: row, publicUrl: settings.publicUrl, qrCodeId: row.id, source: 'qr' });
 }
 
 type LogoUploads = Map<number, { id: number; url: string; thumbnailUrl: string }>;
@@ -154,11 +98,6 @@ export async function listQrCodes(deps: QrDeps, tenantId: number): Promise<z.inp
   const now = deps.now();
   const uploads = await logoUploadsOf(deps.db, tenantId, rows);
   return rows.map((r) => toQrCode(r, deps.settings, now, uploads));
-}
-
-export async function findQrCodeRow(db: Db, tenantId: number, { id }: { id: number }): Promise<Row> {
-  const row = await findChurchRow(db, tenantId, { table: 'qrCodes', id: id, missing: 'QR code not found' });
-  return row;
 }
 
 export async function getQrCode(

@@ -1,5 +1,5 @@
 import crypto from 'node:crypto';
-import type { Db, DonationSourceKind } from '@lampstand/db';
+import type { Db } from '@lampstand/db';
 import type Stripe from 'stripe';
 import type { z } from 'zod';
 import { badRequest, conflict, notFound } from '../../errors.js';
@@ -7,7 +7,6 @@ import type { JobQueue } from '../../jobs.js';
 import type { EmailTransport } from '../../providers/email.js';
 import type { PaymentsProvider } from '../../providers/payments.js';
 import {
-  LSRC_PATTERN,
   toCents,
   type donationReceiptInfoSchema,
   type ownerDonationSchema,
@@ -22,12 +21,9 @@ import { toCsv } from '../../render/csv.js';
 import { sourceLabels } from '../sources/labels.js';
 import { completeDemoGift, handleGiftStripeEvent, type GiftOutcome } from '../giving/stripe-events.js';
 import { DIRECT_SEND_RULES, mayContact } from '../delivery/contact-rule.js';
+import { churchAccount, GIVING_DISABLED, GIVING_NOT_SET_UP, givingBlock, parseSource } from '../giving/availability.js';
 
 type PrepareInput = z.output<typeof prepareDonationSchema>;
-
-const GIVING_NOT_SET_UP = 'Online giving is not set up yet for this church.';
-const GIVING_DISABLED =
-  'Online giving is not available yet. The site administrator needs to set STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET.';
 
 /** The Stripe events that move money (and are looked up by their PaymentIntent). */
 const MONEY_EVENTS = [
@@ -37,18 +33,6 @@ const MONEY_EVENTS = [
   'charge.dispute.created',
   'charge.dispute.closed',
 ];
-
-/** Can this church take gifts now? (Connect: only once its own Stripe account is ready.) */
-export async function givingBlock(db: Db, payments: PaymentsProvider, churchId: number): Promise<string | null> {
-  if (payments.mode === 'disabled') return GIVING_DISABLED;
-  if (!payments.connect) return null;
-  const account = await churchAccount(db, churchId);
-  return account?.chargesEnabled ? null : GIVING_NOT_SET_UP;
-}
-
-export async function churchAccount(db: Db, churchId: number) {
-  return db.selectFrom('churchStripeAccounts').selectAll().where('userId', '=', churchId).executeTakeFirst();
-}
 
 /** Public: map tiles, and whether Donate Now can take a gift (for a project, its church's status). */
 export async function showUpConfig(
@@ -75,13 +59,6 @@ export async function showUpConfig(
       message,
     },
   };
-}
-
-export function parseSource(source: string | null | undefined): { kind: DonationSourceKind; id: number } | null {
-  const m = source ? LSRC_PATTERN.exec(source) : null;
-  if (!m) return null;
-  const id = Number(m[2]);
-  return id <= 2_147_483_647 ? { kind: m[1] as DonationSourceKind, id } : null;
 }
 
 /** A project's own fund (a project gift is a gift with one line to it). */
