@@ -15,7 +15,7 @@ export { issueSetupToken } from './services/auth/setup-token.js';
 export { hashPassword } from './services/auth/password.js';
 export type { JobQueue, JobName, JobPayloads } from './jobs.js';
 export { BadJobPayloadError, JOB_NAMES, parseJobPayload } from './jobs.js';
-export { runContactImport } from './services/contacts/import.js';
+export { runContactImport } from './services/contacts/import-run.js';
 export { openContactsCsvExport, openContactsExport, type OpenExport } from './services/contacts/export.js';
 export { acquireExportSlot, CHURCH_LIMITS, EXPORT_BUSY, IMPORT_BUSY } from './services/contacts/church-limits.js';
 export type { EmailTransport, EmailMessage } from './providers/email.js';
