@@ -29,15 +29,13 @@ export { deliverPlannerNotices } from './services/service-planner/notices.js';
 export { runPlannerDue, sendDueReminders } from './services/service-planner/reminders.js';
 export {
   acceptCover,
-  alreadyCoveredMessage,
   getCoverOffer,
   offerSwap,
-  offerSwapFromPortal,
-  offerStateFor,
   requestSubstitute,
-  swappableDates,
   type CoverOutcome,
 } from './services/service-planner/substitutes.js';
+export { alreadyCoveredMessage, offerStateFor } from './services/service-planner/offer-state.js';
+export { offerSwapFromPortal, swappableDates } from './services/service-planner/portal-swaps.js';
 export { deliverConversationReplies } from './services/conversations/reply-channel.js';
 export { deliverConversationDigest, runConversationDigests } from './services/conversations/digest.js';
 export { SENT_STATUSES } from './services/delivery/status.js';

@@ -1,6 +1,6 @@
 import { awayWords, blocksDate, type Blockout } from './auto-schedule.js';
 import { memberTargets, queueNotice } from './notices.js';
-import { alreadyCoveredMessage, coveredBy } from './substitutes.js';
+import { alreadyCoveredMessage, coveredBy } from './offer-state.js';
 import crypto from 'node:crypto';
 import type { z } from 'zod';
 import { sql, type AssignmentStatus, type Db } from '@lampstand/db';

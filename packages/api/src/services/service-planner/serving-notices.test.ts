@@ -6,7 +6,8 @@ import { respondToRequest, sendRequests } from './assignments.js';
 import { deliverPlannerNotices } from './notices.js';
 import { updatePlannerSettings } from './planner-settings.js';
 import { dueReminder, runPlannerDue, sendDueReminders } from './reminders.js';
-import { acceptCover, closeExpiredOffers, offerSwap, requestSubstitute } from './substitutes.js';
+import { acceptCover, offerSwap, requestSubstitute } from './substitutes.js';
+import { closeExpiredOffers } from './offer-expiry.js';
 
 // Issue 31 §6–8 on a controlled clock: reminders exactly once by consent; substitutes (the first
 // Accept wins under concurrency, the others are told, the timeout tells the leader); events
