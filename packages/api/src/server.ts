@@ -68,7 +68,7 @@ export {
   handleProviderEvent,
   snsStringToSign,
 } from './services/deliverability/provider-events.js';
-export { getRequest, respondToRequest } from './services/service-planner/assignments.js';
+export { getRequest, respondToRequest } from './services/service-planner/requests.js';
 export type { QrSettings } from './services/qr-codes/qr-codes.js';
 export { qrRenderPool, qrRenderThreads } from './services/qr-codes/render-pool.js';
 export { buildQrSvg, svgToPng } from './services/qr-codes/render.js';

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { freshDatabase } from '@lampstand/db/test/fresh-db';
 import { registerUser } from '../auth/register-user.js';
 import { recordingDeliveryDeps } from '../delivery/test-deps.js';
-import { respondToRequest, sendRequests } from './assignments.js';
+import { respondToRequest, sendRequests } from './requests.js';
 import { deliverPlannerNotices } from './notices.js';
 import { updatePlannerSettings } from './planner-settings.js';
 import { dueReminder, runPlannerDue, sendDueReminders } from './reminders.js';
