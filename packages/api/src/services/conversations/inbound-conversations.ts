@@ -1,5 +1,5 @@
 import { sql, type Db } from '@lampstand/db';
-import type { MatchedKeyword } from './keywords.js';
+import type { MatchedKeyword } from './keyword-actions.js';
 import { preview } from './preview.js';
 import type { StoredText } from './inbound-routing.js';
 

@@ -2,7 +2,7 @@ import type { Db } from '@lampstand/db';
 import { smsKeyword } from '../../schemas/sms-campaigns.js';
 import { personOf, recordEvents } from '../events/record.js';
 import type { NewEvent } from '../../schemas/events.js';
-import { keywordCandidates, runKeywordActions } from './keywords.js';
+import { keywordCandidates, runKeywordActions } from './keyword-actions.js';
 import { SharedNumberRouter } from './shared-number.js';
 import { routeTexts, type StoredText } from './inbound-routing.js';
 import { applyReserved, reservedReply } from './inbound-reserved.js';
