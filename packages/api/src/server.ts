@@ -115,7 +115,8 @@ export {
   countVisits,
   type VisitSource,
 } from './services/landing-pages/visits.js';
-export { signUp, confirmSignup, describeSignupToken } from './services/landing-pages/signups.js';
+export { signUp } from './services/landing-pages/signups.js';
+export { confirmSignup, describeSignupToken } from './services/landing-pages/signup-confirmation.js';
 export { showUpCardsFor } from './services/show-up/projects.js';
 export { contactActivity, listEvents } from './services/events/list.js';
 export { recordEvent, recordEvents, personOf } from './services/events/record.js';
