@@ -123,7 +123,7 @@ async function run(databaseUrl: string, db: Db) {
     for (const size of sizes) {
       const t = performance.now();
       await size.prepare();
-      // As the contact import does at the end of a large import (services/contacts/import.ts):
+      // As the contact import does at the end of a large import (services/contacts/import-run.ts):
       // the figures are the church at its new size, not the minute before autovacuum analyzes it
       // and merges the search index's pending list.
       await sql`analyze contacts, contacts_in_lists, contact_search`.execute(ownerDb(db));

@@ -15,7 +15,7 @@ export { issueSetupToken } from './services/auth/setup-token.js';
 export { hashPassword } from './services/auth/password.js';
 export type { JobQueue, JobName, JobPayloads } from './jobs.js';
 export { BadJobPayloadError, JOB_NAMES, parseJobPayload } from './jobs.js';
-export { runContactImport } from './services/contacts/import.js';
+export { runContactImport } from './services/contacts/import-run.js';
 export { openContactsCsvExport, openContactsExport, type OpenExport } from './services/contacts/export.js';
 export { acquireExportSlot, CHURCH_LIMITS, EXPORT_BUSY, IMPORT_BUSY } from './services/contacts/church-limits.js';
 export type { EmailTransport, EmailMessage } from './providers/email.js';
@@ -29,15 +29,13 @@ export { deliverPlannerNotices } from './services/service-planner/notices.js';
 export { runPlannerDue, sendDueReminders } from './services/service-planner/reminders.js';
 export {
   acceptCover,
-  alreadyCoveredMessage,
   getCoverOffer,
   offerSwap,
-  offerSwapFromPortal,
-  offerStateFor,
   requestSubstitute,
-  swappableDates,
   type CoverOutcome,
 } from './services/service-planner/substitutes.js';
+export { alreadyCoveredMessage, offerStateFor } from './services/service-planner/offer-state.js';
+export { offerSwapFromPortal, swappableDates } from './services/service-planner/portal-swaps.js';
 export { deliverConversationReplies } from './services/conversations/reply-channel.js';
 export { deliverConversationDigest, runConversationDigests } from './services/conversations/digest.js';
 export { SENT_STATUSES } from './services/delivery/status.js';
@@ -70,7 +68,7 @@ export {
   handleProviderEvent,
   snsStringToSign,
 } from './services/deliverability/provider-events.js';
-export { getRequest, respondToRequest } from './services/service-planner/assignments.js';
+export { getRequest, respondToRequest } from './services/service-planner/requests.js';
 export type { QrSettings } from './services/qr-codes/qr-settings.js';
 export { qrRenderPool, qrRenderThreads } from './services/qr-codes/render-pool.js';
 export { buildQrSvg, svgToPng } from './services/qr-codes/render.js';
@@ -117,7 +115,8 @@ export {
   countVisits,
   type VisitSource,
 } from './services/landing-pages/visits.js';
-export { signUp, confirmSignup, describeSignupToken } from './services/landing-pages/signups.js';
+export { signUp } from './services/landing-pages/signups.js';
+export { confirmSignup, describeSignupToken } from './services/landing-pages/signup-confirmation.js';
 export { showUpCardsFor } from './services/show-up/projects.js';
 export { contactActivity, listEvents } from './services/events/list.js';
 export { recordEvent, recordEvents, personOf } from './services/events/record.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { csvCell, phoneCell, safeCell, toCsv } from './csv.js';
-import { unescapeCell } from '../services/contacts/import.js';
+import { unescapeCell } from '../services/contacts/import-csv.js';
 
 describe('CSV formula guard', () => {
   it.each([

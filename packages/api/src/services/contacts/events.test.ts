@@ -5,7 +5,8 @@ import { registerUser } from '../auth/register-user.js';
 import { withActor } from '../events/actor.js';
 import { setConsent } from './consent.js';
 import { createContact, deleteContact, updateContact } from './contacts.js';
-import { runContactImport, uploadImport } from './import.js';
+import { uploadImport } from './import.js';
+import { runContactImport } from './import-run.js';
 import { addContactToList, createContactList, removeContactFromList } from './lists.js';
 import { mergeContacts } from './merge.js';
 

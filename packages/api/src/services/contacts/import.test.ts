@@ -3,7 +3,11 @@ import { describe, expect, it } from 'vitest';
 import { freshDatabase } from '@lampstand/db/test/fresh-db';
 import { registerUser } from '../auth/register-user.js';
 import { IMPORT_LEASE_MINUTES } from './church-limits.js';
-import { openCsv, rowToCandidate, runContactImport, suggestMapping, uploadImport, type CsvRow } from './import.js';
+import { uploadImport } from './import.js';
+import { openCsv, type CsvRow } from './import-csv.js';
+import { suggestMapping } from './import-mapping.js';
+import { rowToCandidate } from './import-rows.js';
+import { runContactImport } from './import-run.js';
 
 /** The whole file through the streaming parser. */
 async function parseCsv(csv: string) {

@@ -2,23 +2,20 @@ import { sql, type Db } from '@lampstand/db';
 import {
   describeJourney,
   describeTrigger,
-  journeyFieldsSchema,
   type JourneyFields,
-  type JourneyNames,
   type journeyOutputSchema,
-  type JourneyStep,
   type JourneyStatus,
 } from '../../schemas/journeys.js';
 import type { z } from 'zod';
 import { badRequest, notFound } from '../../errors.js';
 import { peopleOf, recordEvents } from '../events/record.js';
+import { definitionOf, parseDefinition } from './journey-definition.js';
+import { assertRefs, findRefs, namesOf, refsOf, type Refs } from './references.js';
+import { checkActivation } from './activation.js';
+
+export { parseDefinition, stepById, type JourneyDefinition } from './journey-definition.js';
 
 type JourneyOutput = z.input<typeof journeyOutputSchema>;
-import { churchTemplates } from '../templates/templates.js';
-import { countSuppressedContacts } from '../deliverability/suppressions.js';
-
-/** What a version keeps: everything but the name and description. */
-export type JourneyDefinition = Pick<JourneyFields, 'trigger' | 'entryRule' | 'goal' | 'steps'>;
 
 export interface JourneyRow {
   id: number;
@@ -32,19 +29,6 @@ export interface JourneyRow {
   createdAt: Date;
   updatedAt: Date;
 }
-
-/** A stored definition, read back through the shared schema (defaults filled for older shapes). */
-export function parseDefinition(name: string, raw: unknown): JourneyDefinition {
-  const parsed = journeyFieldsSchema.parse({ ...(raw as object), name });
-  return { trigger: parsed.trigger, entryRule: parsed.entryRule, goal: parsed.goal, steps: parsed.steps };
-}
-
-const definitionOf = (f: JourneyFields): JourneyDefinition => ({
-  trigger: f.trigger,
-  entryRule: f.entryRule,
-  goal: f.goal,
-  steps: f.steps,
-});
 
 /** The journey `id` of the church (locked with `forUpdate`), or a 404. */
 export async function findJourney(db: Db, tenantId: number, id: number, forUpdate = false): Promise<JourneyRow> {
@@ -63,249 +47,6 @@ export async function loadVersion(db: Db, journey: Pick<JourneyRow, 'id' | 'name
     .where('version', '=', version)
     .executeTakeFirstOrThrow();
   return parseDefinition(journey.name, v.definition);
-}
-
-// ---- What a definition refers to -----------------------------------------------------------
-
-interface Refs {
-  lists: Set<number>;
-  pages: Set<number>;
-  projects: Set<number>;
-  funds: Set<number>;
-  templates: Set<number>;
-  staff: Set<number>;
-}
-
-function refsOf(d: JourneyDefinition): Refs {
-  const r: Refs = {
-    lists: new Set(),
-    pages: new Set(),
-    projects: new Set(),
-    funds: new Set(),
-    templates: new Set(),
-    staff: new Set(),
-  };
-  const t = d.trigger;
-  if (t.kind === 'list_added' && t.listId) r.lists.add(t.listId);
-  if (t.kind === 'signup_confirmed' && t.pageId) r.pages.add(t.pageId);
-  if (t.kind === 'donation_succeeded' && t.projectId) r.projects.add(t.projectId);
-  if (t.kind === 'donation_succeeded' && t.fundId) r.funds.add(t.fundId);
-  if (d.goal?.kind === 'joined_list') r.lists.add(d.goal.listId);
-  for (const s of d.steps) {
-    if (s.kind === 'add_to_list' || s.kind === 'remove_from_list') r.lists.add(s.listId);
-    if (s.kind === 'branch' && s.condition?.kind === 'on_list') r.lists.add(s.condition.listId);
-    if (s.kind === 'email' && s.templateId) r.templates.add(s.templateId);
-    if (s.kind === 'task' && s.assigneeContactId) r.staff.add(s.assigneeContactId);
-    if (s.kind === 'notify') for (const c of s.contactIds) r.staff.add(c);
-  }
-  return r;
-}
-
-interface Found {
-  lists: Map<number, string>;
-  pages: Map<number, string>;
-  projects: Map<number, string>;
-  /** Giving funds (issue 30): name, and whether archived. */
-  funds: Map<number, { name: string; archived: boolean }>;
-  /** Staff contacts: name, email, and whether they are marked service staff. */
-  staff: Map<number, { name: string; email: string | null; isStaff: boolean }>;
-}
-
-async function findRefs(db: Db, tenantId: number, r: Refs): Promise<Found> {
-  const ids = (s: Set<number>) => [...s];
-  const lists = r.lists.size
-    ? await db
-        .selectFrom('contactLists')
-        .select(['id', 'name'])
-        .where('userId', '=', tenantId)
-        .where('id', 'in', ids(r.lists))
-        .execute()
-    : [];
-  const pages = r.pages.size
-    ? await db
-        .selectFrom('landingPages')
-        .select(['id', 'name'])
-        .where('userId', '=', tenantId)
-        .where('id', 'in', ids(r.pages))
-        .execute()
-    : [];
-  const projects = r.projects.size
-    ? await db
-        .selectFrom('showUpProjects')
-        .select(['id', 'title as name'])
-        .where('userId', '=', tenantId)
-        .where('id', 'in', ids(r.projects))
-        .execute()
-    : [];
-  const funds = r.funds.size
-    ? await db
-        .selectFrom('funds')
-        .select(['id', 'name', 'status'])
-        .where('userId', '=', tenantId)
-        .where('id', 'in', ids(r.funds))
-        .execute()
-    : [];
-  const staff = r.staff.size
-    ? await db
-        .selectFrom('contacts')
-        .select([
-          'id',
-          'firstName',
-          'lastName',
-          'email',
-          sql<boolean>`coalesce((metadata->>'isServiceStaff')::boolean, false)`.as('isStaff'),
-        ])
-        .where('userId', '=', tenantId)
-        .where('id', 'in', ids(r.staff))
-        .execute()
-    : [];
-  return {
-    lists: new Map(lists.map((l) => [l.id, l.name])),
-    pages: new Map(pages.map((p) => [p.id, p.name])),
-    projects: new Map(projects.map((p) => [p.id, String(p.name)])),
-    funds: new Map(funds.map((x) => [x.id, { name: x.name, archived: x.status !== 'active' }])),
-    staff: new Map(
-      staff.map((s) => [
-        s.id,
-        {
-          name: `${s.firstName} ${s.lastName}`.trim() || s.email || 'Staff member',
-          email: s.email,
-          isStaff: !!s.isStaff,
-        },
-      ]),
-    ),
-  };
-}
-
-/** On save: a list, page, project, template or staff member that is not the church's is a 404. */
-async function assertRefs(db: Db, tenantId: number, d: JourneyDefinition): Promise<void> {
-  const r = refsOf(d);
-  const f = await findRefs(db, tenantId, r);
-  for (const id of r.lists) if (!f.lists.has(id)) throw notFound('List not found');
-  for (const id of r.pages) if (!f.pages.has(id)) throw notFound('Landing page not found');
-  for (const id of r.projects) if (!f.projects.has(id)) throw notFound('Project not found');
-  for (const id of r.funds) if (!f.funds.has(id)) throw notFound('Fund not found');
-  for (const id of r.staff) if (!f.staff.has(id)) throw notFound('Staff member not found');
-  if (r.templates.size) {
-    const mine = new Set((await churchTemplates(db, tenantId)).map((t) => t.id));
-    for (const id of r.templates) if (!mine.has(id)) throw notFound('Template not found');
-  }
-}
-
-const namesOf = (f: Found): JourneyNames => ({
-  list: (id) => f.lists.get(id),
-  page: (id) => f.pages.get(id),
-  project: (id) => f.projects.get(id),
-  fund: (id) => f.funds.get(id)?.name,
-});
-
-// ---- Activation ------------------------------------------------------------------------------
-
-/**
- * What stops a journey from running, each as 'Step 3: …', 'Trigger: …' or 'Goal: …' (empty when
- * it can run), and how many people its trigger could reach now (null when unknowable).
- */
-export async function checkActivation(
-  db: Db,
-  tenantId: number,
-  d: JourneyDefinition,
-): Promise<{ reach: number | null; suppressed?: number; problems: string[] }> {
-  const f = await findRefs(db, tenantId, refsOf(d));
-  const problems: string[] = [];
-  const t = d.trigger;
-  if (t.kind === 'list_added') {
-    if (!t.listId) problems.push('Trigger: choose a list');
-    else if (!f.lists.has(t.listId)) problems.push('Trigger: the list was deleted');
-  }
-  if (t.kind === 'signup_confirmed' && t.pageId && !f.pages.has(t.pageId))
-    problems.push('Trigger: the landing page was deleted');
-  if (t.kind === 'donation_succeeded') {
-    if (t.projectId && !f.projects.has(t.projectId)) problems.push('Trigger: the project was deleted');
-    if (t.fundId && !f.funds.has(t.fundId)) problems.push('Trigger: the fund was deleted');
-  }
-  if (t.kind === 'keyword' && !t.keyword) problems.push('Trigger: choose a keyword');
-  if (d.goal?.kind === 'joined_list' && !f.lists.has(d.goal.listId)) problems.push('Goal: the list was deleted');
-  if (d.steps.length === 0) problems.push('The journey has no steps');
-  const staffProblem = (id: number | null): string | null => {
-    if (id === null) return null;
-    const s = f.staff.get(id);
-    if (!s) return 'the staff member was deleted';
-    if (!s.isStaff) return `${s.name} is not marked as service staff`;
-    if (!s.email) return `${s.name} has no email address`;
-    return null;
-  };
-  d.steps.forEach((s, i) => {
-    const at = `Step ${i + 1}`;
-    switch (s.kind) {
-      case 'email':
-        if (!s.subject.trim()) problems.push(`${at}: the email has no subject`);
-        if (!s.content.replace(/<[^>]*>/g, '').trim()) problems.push(`${at}: the email has no content`);
-        break;
-      case 'sms':
-        if (!s.body.trim()) problems.push(`${at}: the text has no message`);
-        break;
-      case 'add_to_list':
-      case 'remove_from_list':
-        if (!f.lists.has(s.listId)) problems.push(`${at}: the list was deleted`);
-        break;
-      case 'branch':
-        if (s.condition?.kind === 'on_list' && !f.lists.has(s.condition.listId))
-          problems.push(`${at}: the list was deleted`);
-        break;
-      case 'task': {
-        const p = staffProblem(s.assigneeContactId);
-        if (p) problems.push(`${at}: ${p}`);
-        break;
-      }
-      case 'notify':
-        for (const id of s.contactIds) {
-          const p = staffProblem(id);
-          if (p) problems.push(`${at}: ${p}`);
-        }
-        break;
-      default:
-        break;
-    }
-  });
-  const reach = await reachOf(db, tenantId, d);
-  // Issue 32 §6: with email steps, the reach's suppressed addresses are said before activating.
-  const suppressed =
-    reach !== null && d.steps.some((s) => s.kind === 'email') ? await suppressedInReach(db, tenantId, d) : undefined;
-  return suppressed ? { reach, suppressed, problems } : { reach, problems };
-}
-
-async function suppressedInReach(db: Db, tenantId: number, d: JourneyDefinition): Promise<number | undefined> {
-  const t = d.trigger;
-  const who =
-    t.kind === 'list_added' && t.listId
-      ? sql<boolean>`c.id in (select contact_id from contacts_in_lists where user_id = ${tenantId} and list_id = ${t.listId})`
-      : t.kind === 'date'
-        ? sql<boolean>`c.date_of_birth is not null`
-        : null;
-  return who ? countSuppressedContacts(db, tenantId, who) : undefined;
-}
-
-async function reachOf(db: Db, tenantId: number, d: JourneyDefinition): Promise<number | null> {
-  const t = d.trigger;
-  if (t.kind === 'list_added' && t.listId) {
-    const r = await db
-      .selectFrom('contactsInLists')
-      .select((eb) => eb.fn.countAll<number>().as('n'))
-      .where('userId', '=', tenantId)
-      .where('listId', '=', t.listId)
-      .executeTakeFirstOrThrow();
-    return Number(r.n);
-  }
-  if (t.kind === 'date') {
-    const r = await db
-      .selectFrom('contacts')
-      .select((eb) => eb.fn.countAll<number>().as('n'))
-      .where('userId', '=', tenantId)
-      .where('dateOfBirth', 'is not', null)
-      .executeTakeFirstOrThrow();
-    return Number(r.n);
-  }
-  return null;
 }
 
 // ---- Reading ---------------------------------------------------------------------------------
@@ -561,11 +302,4 @@ export async function archiveJourney(db: Db, tenantId: number, input: { id: numb
     );
   });
   return getJourney(db, tenantId, input);
-}
-
-/** The step `id` of a definition, with its number (1-based) as the editor shows it. */
-export function stepById(d: JourneyDefinition, id: string | null): { step: JourneyStep; n: number } | null {
-  if (!id) return null;
-  const i = d.steps.findIndex((s) => s.id === id);
-  return i < 0 ? null : { step: d.steps[i]!, n: i + 1 };
 }

@@ -5,7 +5,7 @@ import { recordEvent } from '../events/record.js';
 import { zonedInstant } from '../journeys/time.js';
 import { atServiceTime, memberTargets, planTime, queueNotice, sweepPlannerNotices } from './notices.js';
 import { DEFAULT_REMINDER_DAYS } from './planner-settings.js';
-import { closeExpiredOffers } from './substitutes.js';
+import { closeExpiredOffers } from './offer-expiry.js';
 import type { DeliveryDeps } from '../delivery/channels.js';
 
 // Reminders before a plan (issue 31 §6), at the church's days before (default 3 and 1), to people

@@ -4,7 +4,7 @@ import type { z } from 'zod';
 import { notFound } from '../../errors.js';
 import type { scheduleCommitResultSchema, ScheduleProposal } from '../../schemas/service-planner.js';
 import { awayWords, blocksDate, proposeSchedule, type Blockout, type ScheduleMember } from './auto-schedule.js';
-import { sendRequests } from './assignments.js';
+import { sendRequests } from './requests.js';
 
 // Auto-scheduling with the church's data (issue 31 §4): the proposal reads plans, positions,
 // members, blockouts, households and what is already scheduled, and runs the pure rules of

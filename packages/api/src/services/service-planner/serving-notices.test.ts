@@ -2,11 +2,12 @@ import { describe, expect, it } from 'vitest';
 import { freshDatabase } from '@lampstand/db/test/fresh-db';
 import { registerUser } from '../auth/register-user.js';
 import { recordingDeliveryDeps } from '../delivery/test-deps.js';
-import { respondToRequest, sendRequests } from './assignments.js';
+import { respondToRequest, sendRequests } from './requests.js';
 import { deliverPlannerNotices } from './notices.js';
 import { updatePlannerSettings } from './planner-settings.js';
 import { dueReminder, runPlannerDue, sendDueReminders } from './reminders.js';
-import { acceptCover, closeExpiredOffers, offerSwap, requestSubstitute } from './substitutes.js';
+import { acceptCover, offerSwap, requestSubstitute } from './substitutes.js';
+import { closeExpiredOffers } from './offer-expiry.js';
 
 // Issue 31 §6–8 on a controlled clock: reminders exactly once by consent; substitutes (the first
 // Accept wins under concurrency, the others are told, the timeout tells the leader); events

@@ -18,7 +18,7 @@ import { getPlannerSettings } from './planner-settings.js';
 type Deps = { db: Db; jobs: JobQueue };
 
 /** An assignment with what an offer needs, locked for the rest of the transaction. */
-async function lockedAssignment(trx: Db, where: { token: string } | { id: number; tenantId: number }) {
+export async function lockedAssignment(trx: Db, where: { token: string } | { id: number; tenantId: number }) {
   let q = trx
     .selectFrom('servicePlanAssignments as a')
     .innerJoin('teamMembers as m', 'm.id', 'a.teamMemberId')
@@ -36,8 +36,8 @@ async function lockedAssignment(trx: Db, where: { token: string } | { id: number
 }
 type Slot = NonNullable<Awaited<ReturnType<typeof lockedAssignment>>>;
 
-const slotRef = (a: Slot) => ({ plan: { id: a.planId, name: a.planTitle }, position: a.positionName ?? '' });
-const memberPerson = (p: { name: string; email: string | null }) => ({ name: p.name, email: p.email });
+export const slotRef = (a: Slot) => ({ plan: { id: a.planId, name: a.planTitle }, position: a.positionName ?? '' });
+export const memberPerson = (p: { name: string; email: string | null }) => ({ name: p.name, email: p.email });
 
 /**
  * Who could cover the slot: active members qualified for its position, other than its person, not
@@ -359,149 +359,3 @@ export async function acceptCover(
   if ('planId' in result && result.planId) await deps.jobs.send('planner-notice-deliver', { planId: result.planId });
   return { outcome: result.outcome };
 }
-
-/**
- * Part of the planner's due job: open offers whose time ran out are closed as unfilled and the
- * leader is told (each offer in its own transaction, locked, so a late Accept and the timeout do
- * not both happen). Returns how many were closed.
- */
-export async function closeExpiredOffers(deps: Deps, opts: { now: Date }): Promise<number> {
-  const due = await deps.db
-    .selectFrom('substituteOffers')
-    .select('id')
-    .where('status', '=', 'open')
-    .where('expiresAt', '<=', opts.now)
-    .orderBy('id')
-    .execute();
-  const plans = new Set<number>();
-  let closed = 0;
-  for (const { id } of due) {
-    const planId = await deps.db.transaction().execute(async (trx) => {
-      const offer = await trx
-        .selectFrom('substituteOffers')
-        .select(['id', 'userId', 'assignmentId'])
-        .where('id', '=', id)
-        .where('status', '=', 'open')
-        .forUpdate()
-        .skipLocked()
-        .executeTakeFirst();
-      if (!offer) return null;
-      closed++;
-      const a = await lockedAssignment(trx, { id: offer.assignmentId, tenantId: offer.userId });
-      await trx
-        .updateTable('substituteOffers')
-        .set({ status: 'unfilled', updatedAt: opts.now })
-        .where('id', '=', offer.id)
-        .execute();
-      if (!a) return null;
-      await queueNotice(trx, offer.userId, {
-        planId: a.planId,
-        assignmentId: a.id,
-        offerId: offer.id,
-        notice: 'leader-unfilled',
-        targets: [await leaderTarget(trx, offer.userId)],
-      });
-      await recordEvents(trx, offer.userId, [
-        {
-          type: 'plan.substitute_unfilled',
-          contactId: a.contactId,
-          payload: { person: memberPerson(a), ...slotRef(a), offerId: offer.id, assignmentId: a.id },
-        },
-      ]);
-      return a.planId;
-    });
-    if (planId) plans.add(planId);
-  }
-  for (const planId of plans) await deps.jobs.send('planner-notice-deliver', { planId });
-  return closed;
-}
-
-/** The team members a portal session speaks for (the person and their household). */
-async function membersOf(db: Db, tenantId: number, contactIds: number[]): Promise<number[]> {
-  if (contactIds.length === 0) return [];
-  const rows = await db
-    .selectFrom('teamMembers')
-    .select('id')
-    .where('userId', '=', tenantId)
-    .where('contactId', 'in', contactIds)
-    .execute();
-  return rows.map((r) => r.id);
-}
-
-/**
- * The portal's 'Swap a date': the dates from `today` on that the session's people serve (not
- * declined), each with whether their teammates are being asked now.
- */
-export async function swappableDates(db: Db, s: { userId: number; contactIds: number[] }, o: { today: string }) {
-  const memberIds = await membersOf(db, s.userId, s.contactIds);
-  if (memberIds.length === 0) return [];
-  return db
-    .selectFrom('servicePlanAssignments as a')
-    .innerJoin('servicePlans as p', 'p.id', 'a.servicePlanId')
-    .innerJoin('teamMembers as m', 'm.id', 'a.teamMemberId')
-    .leftJoin('teamPositions as pos', 'pos.id', 'a.positionId')
-    .select(['a.id', 'a.status', 'm.name as memberName', 'pos.name as positionName'])
-    .select(['p.title as planTitle', 'p.date', 'p.startTime', 'p.serviceTimes', 'p.location'])
-    .select(
-      sql<boolean>`exists (select 1 from substitute_offers o where o.assignment_id = a.id and o.status = 'open')`.as(
-        'offered',
-      ),
-    )
-    .where('a.userId', '=', s.userId)
-    .where('a.teamMemberId', 'in', memberIds)
-    .where('a.status', '<>', 'declined')
-    .where('p.date', '>=', o.today)
-    .orderBy('p.date')
-    .orderBy('a.id')
-    .execute();
-}
-
-/** A swap offered from the portal: only a slot of the session's own people (else 404). */
-export async function offerSwapFromPortal(
-  deps: Deps,
-  s: { userId: number; contactIds: number[] },
-  input: { assignmentId: number },
-): Promise<OfferResult> {
-  const memberIds = await membersOf(deps.db, s.userId, s.contactIds);
-  return offerSwap(deps, s.userId, { assignmentId: input.assignmentId, memberIds });
-}
-
-/** For a request's page: whether the slot's teammates are being asked now, or who covers it. */
-export async function offerStateFor(
-  db: Db,
-  input: { token: string },
-): Promise<{ state: 'asking' } | { state: 'covered'; by: string } | null> {
-  const o = await db
-    .selectFrom('substituteOffers as o')
-    .innerJoin('servicePlanAssignments as a', 'a.id', 'o.assignmentId')
-    .select(['o.status', 'o.assignmentId'])
-    .where('a.token', '=', input.token)
-    .where('o.status', 'in', ['open', 'filled'])
-    .orderBy('o.id', 'desc')
-    .executeTakeFirst();
-  if (!o) return null;
-  if (o.status === 'open') return { state: 'asking' };
-  const by = await coveredBy(db, o.assignmentId);
-  return by === null ? null : { state: 'covered', by };
-}
-
-/**
- * The teammate who covers a slot (a filled cover or swap offer of it), or null. The slot's own
- * links then answer 'Already covered by …' instead of taking an answer: accepting again would
- * schedule two people in one slot.
- */
-export async function coveredBy(db: Db, assignmentId: number): Promise<string | null> {
-  const row = await db
-    .selectFrom('substituteOffers as o')
-    .innerJoin('servicePlanAssignments as f', 'f.id', 'o.filledAssignmentId')
-    .innerJoin('teamMembers as m', 'm.id', 'f.teamMemberId')
-    .select('m.name')
-    .where('o.assignmentId', '=', assignmentId)
-    .where('o.status', '=', 'filled')
-    .where('f.status', '<>', 'declined')
-    .orderBy('o.id', 'desc')
-    .executeTakeFirst();
-  return row?.name ?? null;
-}
-
-export const alreadyCoveredMessage = (name: string) => `Already covered by ${name}`;

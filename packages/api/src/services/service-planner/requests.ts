@@ -1,0 +1,221 @@
+import { memberTargets, queueNotice } from './notices.js';
+import { alreadyCoveredMessage, coveredBy } from './offer-state.js';
+import crypto from 'node:crypto';
+import { sql, type Db } from '@lampstand/db';
+import { conflict, notFound } from '../../errors.js';
+import type { EmailTransport } from '../../providers/email.js';
+import type { DeliveryConfig } from '../delivery/config.js';
+import type { JobQueue } from '../../jobs.js';
+import { takeDailyAllowance } from '../delivery/daily-limit.js';
+import { skipReasonSql } from '../delivery/contact-rule.js';
+import { findChurchRow } from '../church-rows.js';
+import { recordEvent, recordEvents } from '../events/record.js';
+import type { NewEvent } from '../../schemas/events.js';
+
+/** Scheduling requests: asking the people scheduled on a plan, and their answers by link. */
+
+/** A plan event (`plan.request_sent`, `plan.accepted`, `plan.declined`) of one assignment. */
+function planEvent(
+  type: 'plan.request_sent' | 'plan.accepted' | 'plan.declined',
+  a: { id: number; contactId: number | null; name: string; email: string | null; planId: number; planTitle: string },
+  positionName: string | null,
+): NewEvent {
+  return {
+    type,
+    contactId: a.contactId,
+    payload: {
+      person: { name: a.name, email: a.email },
+      plan: { id: a.planId, name: a.planTitle },
+      position: positionName ?? '',
+      assignmentId: a.id,
+    },
+  };
+}
+
+/** Assignments (a) with their member (m), plan (p) and position (pos, if any). */
+function assignmentsJoined(db: Db) {
+  return db
+    .selectFrom('servicePlanAssignments as a')
+    .innerJoin('teamMembers as m', 'm.id', 'a.teamMemberId')
+    .innerJoin('servicePlans as p', 'p.id', 'a.servicePlanId')
+    .leftJoin('teamPositions as pos', 'pos.id', 'a.positionId');
+}
+
+/**
+ * Ask everyone scheduled on the plan who has not been asked yet, by email with Accept and Decline
+ * links: as deliveries of the one engine, like campaign mail. In one transaction,
+ * each request is claimed (`requested_at` set only where it is still null, rows locked in id
+ * order), written as a delivery of kind 'planner-request', and counted against the church's daily
+ * limit (over it: 429 with the campaign's message, nothing is queued); then the deliver job is
+ * queued. The engine sends them with the email rate slot, retries with backoff, and on a final
+ * failure gives the claim back with the reason shown on the assignment. Two presses at once thus
+ * queue each request once.
+ */
+export async function sendRequests(
+  deps: { db: Db; email: EmailTransport; jobs: JobQueue; config: DeliveryConfig },
+  tenantId: number,
+  input: { planId: number },
+): Promise<{ sent: number; skippedNoEmail: string[]; message: string }> {
+  const { db, email, jobs, config } = deps;
+  const { queued, textedOnly, skippedNoEmail, skippedSuppressed, skippedUnsubscribed, unasked, texted } = await db
+    .transaction()
+    .execute(async (trx) => {
+      let texts = 0;
+      const plan = await findChurchRow(trx, tenantId, {
+        table: 'servicePlans',
+        id: input.planId,
+        columns: ['id', 'title'],
+        missing: 'Service plan not found',
+      });
+      const pending = await trx
+        .selectFrom('servicePlanAssignments as a')
+        .innerJoin('teamMembers as m', 'm.id', 'a.teamMemberId')
+        .leftJoin('teamPositions as pos', 'pos.id', 'a.positionId')
+        .select(['a.id', 'a.teamMemberId as memberId', 'm.name', 'm.email', 'm.contactId', 'pos.name as positionName'])
+        // The contact rule (operational): an address on the church's suppression list (it bounced or
+        // complained) or unsubscribed from email is not asked by email.
+        .select(skipReasonSql(tenantId, { channel: 'email', purpose: 'operational' }, sql.ref('m.email')).as('skip'))
+        .where('a.servicePlanId', '=', plan.id)
+        .where('a.userId', '=', tenantId)
+        .where('a.status', '=', 'scheduled')
+        .where('a.requestedAt', 'is', null)
+        .orderBy('a.id')
+        .forUpdate('a')
+        .execute();
+      const ask = pending.filter((a) => a.email && !a.skip);
+      // The request as a text to the member's linked contact, by their consent (issue 31 §6: by
+      // email and SMS): beside the email, or alone when the email address is missing or suppressed.
+      const textOnly: typeof pending = [];
+      for (const a of pending) {
+        const phones = (await memberTargets(trx, tenantId, a.memberId)).filter((t) => t.channel === 'sms');
+        if (phones.length === 0) continue;
+        const notice = { planId: plan.id, assignmentId: a.id, notice: 'request', targets: phones };
+        const queuedTexts = (await queueNotice(trx, tenantId, notice)).length;
+        texts += queuedTexts;
+        if (queuedTexts > 0 && !ask.includes(a)) textOnly.push(a);
+      }
+      const asked = [...ask, ...textOnly];
+      const skipped = pending.filter((a) => !a.email && !textOnly.includes(a)).map((a) => a.name);
+      const notAsked = (why: 'suppressed' | 'unsubscribed') =>
+        pending.filter((a) => a.email && a.skip?.startsWith(why) && !textOnly.includes(a)).map((a) => a.name);
+      const suppressed = notAsked('suppressed');
+      const unsubscribed = notAsked('unsubscribed');
+      if (asked.length > 0) {
+        await trx
+          .updateTable('servicePlanAssignments')
+          .set({ requestedAt: new Date(), updatedAt: new Date() })
+          .where(
+            'id',
+            'in',
+            asked.map((a) => a.id),
+          )
+          .execute();
+        const planRef = { planId: plan.id, planTitle: plan.title };
+        await recordEvents(
+          trx,
+          tenantId,
+          asked.map((a) => planEvent('plan.request_sent', { ...a, ...planRef }, a.positionName)),
+        );
+      }
+      if (ask.length > 0) {
+        await trx
+          .insertInto('deliveries')
+          .values(
+            ask.map((a) => ({
+              userId: tenantId,
+              channel: 'email' as const,
+              kind: 'planner-request' as const,
+              servicePlanId: plan.id,
+              assignmentId: a.id,
+              address: a.email!,
+              firstName: a.name,
+              token: crypto.randomBytes(24).toString('hex'),
+            })),
+          )
+          .execute();
+        await takeDailyAllowance(trx, tenantId, {
+          channel: 'email',
+          kind: 'planner-request',
+          campaignId: null,
+          recipients: ask.length,
+          unverifiedLimit: config.unverifiedDailyRecipients,
+        });
+      }
+      return {
+        queued: ask.length,
+        textedOnly: textOnly.length,
+        skippedNoEmail: skipped,
+        skippedSuppressed: suppressed,
+        skippedUnsubscribed: unsubscribed,
+        unasked: pending.length,
+        texted: texts > 0,
+      };
+    });
+  if (queued > 0) await jobs.send('planner-request-deliver', { planId: input.planId });
+  if (texted) await jobs.send('planner-notice-deliver', { planId: input.planId });
+  const people = (n: number) => `${n} ${n === 1 ? 'person' : 'people'}`;
+  const message =
+    unasked === 0
+      ? 'Everyone scheduled has already been asked'
+      : `Requests sent to ${people(queued + textedOnly)}` +
+        (skippedNoEmail.length ? `; no email address for ${skippedNoEmail.join(', ')}` : '') +
+        (skippedSuppressed.length
+          ? `; the email address of ${skippedSuppressed.join(', ')} is suppressed (it bounced or complained)`
+          : '') +
+        (skippedUnsubscribed.length ? `; ${skippedUnsubscribed.join(', ')} unsubscribed from email` : '') +
+        (email.kind === 'outbox' ? ' (saved to your outbox: no SMTP server is configured)' : '');
+  return { sent: queued + textedOnly, skippedNoEmail, message };
+}
+
+function requestQuery(db: Db, token: string) {
+  return assignmentsJoined(db)
+    .innerJoin('users as u', 'u.id', 'a.userId')
+    .select(['a.id', 'a.status', 'a.serviceTime', 'u.churchName', 'm.name as memberName', 'pos.name as positionName'])
+    .select(['p.title as planTitle', 'p.date', 'p.startTime', 'p.location'])
+    .where('a.token', '=', token);
+}
+
+/** What a request link shows. Reading it never answers: mail scanners open links too. */
+export async function getRequest(db: Db, input: { token: string }) {
+  const row = await requestQuery(db, input.token).executeTakeFirst();
+  if (!row) throw notFound('This link is not valid');
+  const { id: _id, ...rest } = row;
+  return { ...rest, positionName: rest.positionName ?? null };
+}
+
+/** The person's answer (a POST from the confirmation page). They may change it later. */
+export async function respondToRequest(db: Db, input: { token: string; response: 'accept' | 'decline' }) {
+  const status = input.response === 'accept' ? 'confirmed' : 'declined';
+  await db.transaction().execute(async (trx) => {
+    const a = await assignmentsJoined(trx)
+      .select(['a.id', 'a.userId', 'a.status', 'm.name', 'm.email', 'm.contactId', 'pos.name as positionName'])
+      .select(['p.id as planId', 'p.title as planTitle'])
+      .where('a.token', '=', input.token)
+      .forUpdate('a')
+      .executeTakeFirst();
+    if (!a) throw notFound('This link is not valid');
+    // A teammate covers the slot: its old links answer who, and change nothing.
+    const cover = await coveredBy(trx, a.id);
+    if (cover !== null) throw conflict(alreadyCoveredMessage(cover), 'token');
+    await trx
+      .updateTable('servicePlanAssignments')
+      .set({ status, respondedAt: new Date(), updatedAt: new Date() })
+      .where('id', '=', a.id)
+      .execute();
+    // They can serve after all: teammates still being asked to cover are no longer asked.
+    if (status === 'confirmed')
+      await trx
+        .updateTable('substituteOffers')
+        .set({ status: 'cancelled', updatedAt: new Date() })
+        .where('assignmentId', '=', a.id)
+        .where('kind', '=', 'substitute')
+        .where('status', '=', 'open')
+        .execute();
+    // The same answer again (a second press) is not news.
+    if (a.status !== status) {
+      const type = status === 'confirmed' ? 'plan.accepted' : 'plan.declined';
+      await recordEvent(trx, a.userId, planEvent(type, a, a.positionName));
+    }
+  });
+  return getRequest(db, input);
+}
