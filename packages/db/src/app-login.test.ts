@@ -3,8 +3,9 @@ import { sql } from 'kysely';
 import { freshDatabase } from '../test/fresh-db.js';
 import { ensureAppRole } from './app-role.js';
 import { createDb } from './client.js';
+import { connectDatabase } from './connect.js';
 import { migrateToLatest } from './migrate.js';
-import { APP_ROLE, rowSecurity, tenantDb } from './tenancy.js';
+import { APP_ROLE, ownerDb, rowSecurity, tenantDb } from './tenancy.js';
 
 // The app logs in as its own role (DATABASE_URL), the owner only migrates
 // (DATABASE_OWNER_URL), so an injected statement cannot `reset role` back to the owner.
@@ -43,6 +44,23 @@ describe('the application logs in as its own role', async () => {
         return (await sql<{ u: string }>`select current_user as u`.execute(conn)).rows[0]!.u;
       });
     expect(after).not.toBe(APP_ROLE); // what the app role login prevents
+  });
+
+  it('given both URLs, the owner gives lampstand_app the login DATABASE_URL names, and the app uses it', async () => {
+    // As on a server where the role was made by an earlier start, without a login.
+    await sql`alter role lampstand_app nologin`.execute(ownerDb(owner.db));
+    const both = await connectDatabase({
+      databaseUrl: appUrl.toString(),
+      databaseOwnerUrl: owner.url,
+      dataDir: '/nonexistent',
+      poolMax: 2,
+    });
+    try {
+      expect(await rowSecurity(both.db)).toEqual({ status: 'enforced', login: APP_ROLE });
+      expect(both.ownerUrl).toBe(owner.url);
+    } finally {
+      await both.close();
+    }
   });
 
   it('RLS=off says so', async () => {

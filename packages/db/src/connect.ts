@@ -68,7 +68,13 @@ export async function connectDatabase(options: ConnectOptions): Promise<Database
     ownerUrl,
   });
   try {
-    const appLogin = ownerUrl ? decodeURIComponent(new URL(url).username) || undefined : undefined;
+    const app = new URL(url);
+    const appLogin = ownerUrl ? decodeURIComponent(app.username) || undefined : undefined;
+    // With both URLs and the app logging in as lampstand_app itself, the owner gives the role the
+    // login and password DATABASE_URL names (so setting up is giving the two URLs); a password of
+    // other characters than letters, digits, - and _ is left for whoever made the role to set.
+    const given = decodeURIComponent(app.password);
+    if (!loginPassword && appLogin === APP_ROLE && /^[A-Za-z0-9_-]{16,200}$/.test(given)) loginPassword = given;
     if (options.migrate !== false) await migrateToLatest(db, { loginPassword, appLogin });
   } catch (err) {
     await db.destroy();

@@ -248,10 +248,21 @@ export function spawnApp(databaseUrl: string, port: number, extraArgs: string[] 
 
 const BENCH_SECRETS_KEY = 'YmVuY2gtc2VjcmV0cy1rZXktMzItYnl0ZXMtbG9uZyE';
 
+/** `databaseUrl` logged in as the application's own role, with the bench's password. */
+export function appLoginUrl(databaseUrl: string): string {
+  const u = new URL(databaseUrl);
+  u.username = 'lampstand_app';
+  u.password = 'bench-app-role-password-0123';
+  return u.toString();
+}
+
 export function appEnv(databaseUrl: string, port: number): Record<string, string> {
   return {
     NODE_ENV: 'production',
-    DATABASE_URL: databaseUrl,
+    // Production logs in as the app's own role; the owner (the bench's URL) migrates and gives the
+    // role this login (packages/db/src/connect.ts).
+    DATABASE_URL: appLoginUrl(databaseUrl),
+    DATABASE_OWNER_URL: databaseUrl,
     SESSION_SECRET,
     // Production with DATABASE_URL needs the key stored secrets are sealed with (a bench's own).
     SECRETS_KEY: BENCH_SECRETS_KEY,
