@@ -1,8 +1,8 @@
-import fs from 'node:fs';
 import crypto from 'node:crypto';
 import path from 'node:path';
 import { createDb, type Db } from './client.js';
 import { APP_ROLE } from './tenancy.js';
+import { secretInDataDir } from './secrets.js';
 import { startEmbeddedPostgres, type EmbeddedDatabase } from './embedded.js';
 import { migrateToLatest } from './migrate.js';
 
@@ -54,7 +54,9 @@ export async function connectDatabase(options: ConnectOptions): Promise<Database
       log: options.log,
     });
     ownerUrl = await ensureDatabase(embedded.url, 'lampstand');
-    loginPassword = appRolePassword(options.dataDir);
+    loginPassword = secretInDataDir(options.dataDir, 'app-role-password', () =>
+      crypto.randomBytes(24).toString('base64url'),
+    );
     const app = new URL(ownerUrl);
     app.username = APP_ROLE;
     app.password = loginPassword;
@@ -111,21 +113,4 @@ export async function ensureDatabase(serverUrl: string, name: string): Promise<s
   const u = new URL(serverUrl);
   u.pathname = `/${name}`;
   return u.toString();
-}
-
-/** The embedded database's password for the application's role, made once and kept in the data folder. */
-function appRolePassword(dataDir: string): string {
-  const file = path.join(dataDir, 'app-role-password');
-  try {
-    return fs.readFileSync(file, 'utf8').trim();
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
-  }
-  fs.mkdirSync(dataDir, { recursive: true });
-  try {
-    fs.writeFileSync(file, `${crypto.randomBytes(24).toString('base64url')}\n`, { mode: 0o600, flag: 'wx' });
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
-  }
-  return fs.readFileSync(file, 'utf8').trim();
 }

@@ -1,35 +1,17 @@
-import crypto from 'node:crypto';
 import { sql } from 'kysely';
 import { Migrator } from 'kysely/migration';
-import pg from 'pg';
-import { afterAll, describe, expect, inject, it } from 'vitest';
-import { createDb } from './client.js';
+import { describe, expect, it } from 'vitest';
 import { migrations } from './migrations/index.js';
 import { ownerDb } from './tenancy.js';
-import '../test/provided.js';
+import { emptyDatabase } from '../test/fresh-db.js';
 
 // Migration 0102 moves every Show Up donation into the ledger (`gifts` and a line to
 // the project's own fund). Its totals before and after, per church, per project and per status,
 // are the same to the cent; every id, source and event is kept.
 
 const BEFORE = '2026_11_29_0101_proposal_phone_code';
-const name = `lampstand_t_ledger_${crypto.randomBytes(5).toString('hex')}`;
-const serverUrl = inject('pgServerUrl');
-const admin = new pg.Client({ connectionString: serverUrl });
-await admin.connect();
-await admin.query(`create database ${name}`);
-await admin.end();
-const url = new URL(serverUrl);
-url.pathname = `/${name}`;
-const db = createDb(url.toString(), { max: 2 });
+const { db } = await emptyDatabase();
 const owner = ownerDb(db);
-afterAll(async () => {
-  await db.destroy();
-  const c = new pg.Client({ connectionString: serverUrl });
-  await c.connect();
-  await c.query(`drop database if exists ${name} with (force)`);
-  await c.end();
-});
 const migrator = new Migrator({ db: owner, provider: { getMigrations: async () => migrations } });
 
 type Row = Record<string, unknown>;

@@ -1,9 +1,7 @@
 import crypto from 'node:crypto';
-import pg from 'pg';
-import { afterAll, describe, expect, inject, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { Migrator } from 'kysely/migration';
-import '../test/provided.js';
-import { createDb } from './client.js';
+import { emptyDatabase } from '../test/fresh-db.js';
 import { migrateToLatest } from './migrate.js';
 import { migrations } from './migrations/index.js';
 import { rawSql } from './raw-sql.js';
@@ -44,22 +42,7 @@ describe('sealed secrets', () => {
 });
 
 describe('migration 0117 seals the secrets stored in clear, and a rotation re-seals them', async () => {
-  const serverUrl = inject('pgServerUrl');
-  const name = `lampstand_t_${crypto.randomBytes(6).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: serverUrl });
-  await admin.connect();
-  await admin.query(`create database ${name}`);
-  await admin.end();
-  const u = new URL(serverUrl);
-  u.pathname = `/${name}`;
-  const db = createDb(u.toString(), { max: 2 });
-  afterAll(async () => {
-    await db.destroy();
-    const c = new pg.Client({ connectionString: serverUrl });
-    await c.connect();
-    await c.query(`drop database if exists ${name} with (force)`);
-    await c.end();
-  });
+  const { db } = await emptyDatabase();
   const owner = ownerDb(db);
   const raw = rawSql(owner);
   const clear = {

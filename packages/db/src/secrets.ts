@@ -52,11 +52,12 @@ export function newSecretKey(): string {
 }
 
 /**
- * The key kept in `DATA_DIR/secrets-key` (created with mode 0600 on first use), for the embedded
- * default and development: as the embedded database's files live there, so does its key.
+ * A secret kept in a file of the data folder (mode 0600), made with `make()` the first time:
+ * the embedded default keeps its keys where it keeps the database's files. Two processes starting
+ * together write it once (the second finds the first's).
  */
-export function secretKeyInDataDir(dataDir: string): string {
-  const file = path.join(dataDir, 'secrets-key');
+export function secretInDataDir(dataDir: string, name: string, make: () => string): string {
+  const file = path.join(dataDir, name);
   try {
     return fs.readFileSync(file, 'utf8').trim();
   } catch (err) {
@@ -64,11 +65,16 @@ export function secretKeyInDataDir(dataDir: string): string {
   }
   fs.mkdirSync(dataDir, { recursive: true });
   try {
-    fs.writeFileSync(file, `${newSecretKey()}\n`, { mode: 0o600, flag: 'wx' });
+    fs.writeFileSync(file, `${make()}\n`, { mode: 0o600, flag: 'wx' });
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err; // another process wrote it first
+    if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
   }
   return fs.readFileSync(file, 'utf8').trim();
+}
+
+/** The key kept in `DATA_DIR/secrets-key`, for the embedded default and development. */
+export function secretKeyInDataDir(dataDir: string): string {
+  return secretInDataDir(dataDir, 'secrets-key', newSecretKey);
 }
 
 let active: Keyring | undefined;
