@@ -38,7 +38,9 @@ describe('the QR render pool', () => {
     await new Promise((r) => setImmediate(r));
     order.push('immediate');
     await Promise.all(renders);
-    expect(order[0]).toBe('immediate');
+    // Before the last render finished: on the main thread it would come after all six. (Not
+    // necessarily first: a worker may finish a render while a busy machine holds this thread back.)
+    expect(order.indexOf('immediate')).toBeLessThan(6);
     expect(order).toHaveLength(7);
     expect(pool.stats().workers).toBeLessThanOrEqual(2);
   });
