@@ -155,6 +155,7 @@ browserDescribe(describe)('Journeys', async () => {
     await visitor.getByLabel('Email').fill('ada@example.org');
     await visitor.getByRole('button', { name: 'Sign up' }).click();
     await visitor.getByText('Thank you! Please check your email').waitFor();
+    await expect.poll(() => emailTo('ada@example.org'), { timeout: 60_000 }).toBeTruthy();
     const confirmation = await emailTo('ada@example.org');
     const link = /http:\/\/\S+\/p\/easter-at-grace\/confirm\/[\w-]+/.exec(confirmation?.text ?? '')![0];
     await visitor.goto(new URL(link).pathname);
