@@ -8,7 +8,15 @@ import { fetchRequestHandler } from '@trpc/server/adapters/fetch';
 import { appRouter, type Context } from '@lampstand/api/server';
 import type { AppRouter } from '@lampstand/api';
 import { createQueryClient, trpc } from './trpc';
-import { useSave, type FieldErrorTarget, type SaveOptions, type SaveProcedure } from './use-save';
+import {
+  fieldIssue,
+  fieldIssues,
+  showFailure,
+  useSave,
+  type FieldErrorTarget,
+  type SaveOptions,
+  type SaveProcedure,
+} from './use-save';
 
 /** The real router and its errorFormatter answer: the input check fails before anything reads the context. */
 const realServer = trpc.createClient({
@@ -242,5 +250,86 @@ describe('useSave', () => {
       },
     ]);
     expect(asked.at(-1)).toBe('onError');
+  });
+
+  it('fail shows a check made before the call as the save’s own failure: its title and prefix', async () => {
+    const { mutation } = renderSave(realServer, () => trpc.contactLists.addContact, {
+      errorTitle: 'Error',
+      errorPrefix: 'Failed to add contact to list',
+      errorText: 'The screen’s words for a server failure',
+    });
+    mutation.fail('Please select a contact list.');
+    expect(shown()).toEqual([
+      { title: 'Error', message: 'Failed to add contact to list: Please select a contact list.', color: 'red' },
+    ]);
+    // A failure of the call itself still reads with the screen's words.
+    await mutation.mutateAsync({ listId: 0, contactId: 0 }).catch(() => undefined);
+    expect(shown()).toEqual([
+      {
+        title: 'Error',
+        message: 'Failed to add contact to list: The screen’s words for a server failure',
+        color: 'red',
+      },
+    ]);
+  });
+
+  it('fail puts the field issues of a query fetched first on the form, as the save’s own failure would', () => {
+    const { form, errors } = recordingForm();
+    const { mutation } = renderSave(realServer, () => trpc.giving.startStatements, {
+      errorTitle: 'Error',
+      errorPrefix: 'Failed to start the statements',
+      form,
+      fieldErrorsOnly: true,
+    });
+    const refusedDates = TRPCClientError.from({
+      error: {
+        code: -32600,
+        message: 'To must be on or after From',
+        data: {
+          code: 'BAD_REQUEST',
+          httpStatus: 400,
+          issues: [{ path: 'to', message: 'To must be on or after From' }],
+        },
+      },
+    });
+    mutation.fail(refusedDates);
+    expect(errors).toEqual({ to: 'To must be on or after From' });
+    expect(shown()).toEqual([]);
+    mutation.fail(new Error('Network error'));
+    expect(shown()).toEqual([
+      { title: 'Error', message: 'Failed to start the statements: Network error', color: 'red' },
+    ]);
+  });
+
+  it('showFailure words a failure that is not a save’s: a text as it is, an error by its message', () => {
+    const { form, errors } = recordingForm();
+    showFailure({ errorTitle: 'Could not copy', form }, 'https://example.org/q/abc');
+    expect(shown()).toEqual([{ title: 'Could not copy', message: 'https://example.org/q/abc', color: 'red' }]);
+    showFailure({ errorTitle: 'Location detection failed' }, new Error('User denied Geolocation'));
+    expect(shown()).toEqual([{ title: 'Location detection failed', message: 'User denied Geolocation', color: 'red' }]);
+    showFailure({ errorTitle: 'Failed to count recipients' }, undefined);
+    expect(shown()).toEqual([
+      { title: 'Failed to count recipients', message: 'Please try again later.', color: 'red' },
+    ]);
+    expect(errors).toEqual({});
+  });
+
+  it('field issues are read from a tRPC failure only', () => {
+    const refused = TRPCClientError.from({
+      error: {
+        code: -32600,
+        message: 'Test emails go to your account email or to one of your contacts',
+        data: {
+          code: 'BAD_REQUEST',
+          httpStatus: 400,
+          issues: [{ path: 'testEmail', message: 'Test emails go to your account email or to one of your contacts' }],
+        },
+      },
+    });
+    expect(fieldIssue(refused, 'testEmail')).toBe('Test emails go to your account email or to one of your contacts');
+    expect(fieldIssue(refused, 'subject')).toBeUndefined();
+    const lookalike = Object.assign(new Error('x'), { data: { issues: [{ path: 'testEmail', message: 'x' }] } });
+    expect(fieldIssues(lookalike)).toEqual([]);
+    expect(fieldIssues('testEmail')).toEqual([]);
   });
 });

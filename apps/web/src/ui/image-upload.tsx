@@ -2,7 +2,8 @@ import { useState } from 'react';
 import { ActionIcon, Button, FileInput, Group, Image, Loader, SimpleGrid, Stack } from '@mantine/core';
 import { IconPhoto, IconTrash } from '@tabler/icons-react';
 import { UPLOAD_TOO_LARGE_MESSAGE, UPLOAD_TYPES, uploadProblem } from '@lampstand/api/schemas/uploads';
-import { notifyError, notifySuccess } from './notify';
+import { showFailure } from '../lib/use-save';
+import { notifySuccess } from './notify';
 
 /** An image stored by `POST /api/uploads` (or any image address kept from before). */
 export interface UploadedImage {
@@ -50,7 +51,7 @@ export function ImageUpload({
 
   function fail(message: string) {
     setError(message);
-    notifyError('Image upload failed', message);
+    showFailure({ errorTitle: 'Image upload failed' }, message);
   }
 
   async function pick(file: File | null) {

@@ -19,7 +19,7 @@ export function notifySuccess(title: string, message?: string) {
   showOnly('green', title, message);
 }
 
-/** Red (destructive) failure notice. */
+/** Red (destructive) failure notice. Screens show it through `lib/use-save.ts` (`useSave`, `showFailure`), which words its text. */
 export function notifyError(title: string, message?: string) {
   showOnly('red', title, message);
 }

@@ -1,31 +1,22 @@
 import { Button } from '@mantine/core';
 import { IconSend } from '@tabler/icons-react';
-import { errorMessage } from '../../lib/errors';
+import type { SaveUtils } from '../../lib/use-save';
 import { formatDate, formatTime } from '../../ui/format';
-import { notifyError, notifySuccess } from '../../ui/notify';
 
 /** A campaign's 'When' cell: the scheduled or sent time in the church's time zone. */
 export function campaignWhen(when: string | null | undefined, timeZone: string): string {
   return when ? `${formatDate(when, timeZone)} ${formatTime(when, timeZone)}` : '—';
 }
 
-/** The toasts of the Send and Delete row actions (both channels), then the list is refreshed. */
-export function campaignRowToasts(refresh: () => Promise<unknown>, sentText?: string) {
+/** The `useSave` options of the Send and Delete row actions (both channels): their toasts, then the list refreshed. */
+export function campaignRowSaves(invalidate: (utils: SaveUtils) => Promise<unknown>, sentText?: string) {
   return {
     send: {
-      onSuccess: async () => {
-        notifySuccess('Campaign sent successfully', sentText);
-        await refresh();
-      },
-      onError: (err: unknown) => notifyError('Failed to send campaign', errorMessage(err)),
+      success: sentText ? (['Campaign sent successfully', sentText] as const) : 'Campaign sent successfully',
+      errorTitle: 'Failed to send campaign',
+      invalidate,
     },
-    delete: {
-      onSuccess: async () => {
-        notifySuccess('Campaign deleted');
-        await refresh();
-      },
-      onError: (err: unknown) => notifyError('Error', `Failed to delete campaign: ${errorMessage(err)}`),
-    },
+    delete: { success: 'Campaign deleted', errorTitle: 'Error', errorPrefix: 'Failed to delete campaign', invalidate },
   };
 }
 

@@ -9,11 +9,10 @@ import {
 } from '@lampstand/api/schemas/account';
 import { suppressedSentence } from '@lampstand/api/schemas/suppressions';
 import { smsSegmentsOfMessage } from '@lampstand/api/schemas/sms-campaigns';
-import { errorMessage } from '../../lib/errors';
 import { trpc } from '../../lib/trpc';
+import { showFailure } from '../../lib/use-save';
 import { useSession } from '../../shell/session';
 import { formatNumber } from '../../ui/format';
-import { notifyError } from '../../ui/notify';
 import { SmsTextCount } from './sms-text-count';
 import { dailyUsage } from './sending-limit';
 
@@ -48,7 +47,7 @@ export function useSendConfirmation(channel: CampaignChannel) {
       const q = channel === 'email' ? utils.emailCampaigns.recipientCount : utils.smsCampaigns.recipientCount;
       return await q.fetch({ listIds }, { staleTime: 0 });
     } catch (err) {
-      notifyError('Failed to count recipients', errorMessage(err));
+      showFailure({ errorTitle: 'Failed to count recipients' }, err);
       return null;
     }
   };

@@ -3,7 +3,8 @@ import { IconSearch } from '@tabler/icons-react';
 import { useState } from 'react';
 import { trpc } from '../../lib/trpc';
 import { errorMessage } from '../../lib/errors';
-import { notifyError, notifySuccess } from '../../ui/notify';
+import { useSave } from '../../lib/use-save';
+import { notifySuccess } from '../../ui/notify';
 import { fullName, type ContactList } from './labels';
 
 export function AddContactsModal({ list, onClose }: { list: ContactList; onClose: () => void }) {
@@ -14,10 +15,14 @@ export function AddContactsModal({ list, onClose }: { list: ContactList; onClose
   // within the list, so every member among the candidates is in it (never the whole list).
   const members = trpc.contacts.find.useQuery({ search, tab: 'all', listId: list.id, page: 1, pageSize: 100 });
   const [selected, setSelected] = useState<number[]>([]);
-  const add = trpc.contactLists.addContact.useMutation();
+  const add = useSave(trpc.contactLists.addContact, {
+    errorTitle: 'Error',
+    errorPrefix: 'Failed to add contact to list',
+  });
   const [saving, setSaving] = useState(false);
   const inList = new Set((members.data?.items ?? []).map((c) => c.id));
   const available = (candidates.data?.items ?? []).filter((c) => !inList.has(c.id));
+  // One contact at a time, one toast for all of them; a refusal stops the rest (its toast says why).
   const save = async () => {
     setSaving(true);
     try {
@@ -29,8 +34,8 @@ export function AddContactsModal({ list, onClose }: { list: ContactList; onClose
         utils.contactLists.ofContact.invalidate(),
       ]);
       onClose();
-    } catch (err) {
-      notifyError('Error', `Failed to add contact to list: ${errorMessage(err)}`);
+    } catch {
+      // The kit has shown the refusal.
     } finally {
       setSaving(false);
     }

@@ -27,7 +27,6 @@ import {
 import { trpc } from '../../lib/trpc';
 import { useSave } from '../../lib/use-save';
 import { errorMessage } from '../../lib/errors';
-import { notifyError } from '../../ui/notify';
 import { type Child, type Contact } from './labels';
 
 export function ChildForm({ contact, child, onDone }: { contact: Contact; child?: Child; onDone: () => void }) {
@@ -141,7 +140,7 @@ export function AddChildToList({ child }: { child: Child }) {
         leftSection={<IconListCheck size={14} />}
         loading={add.isPending}
         onClick={() => {
-          if (!listId) return notifyError('Error adding child to list', 'Please select a contact list.');
+          if (!listId) return add.fail('Please select a contact list.');
           add.mutate({ childId: child.id, listId: Number(listId) });
         }}
       >

@@ -5,7 +5,7 @@ import { IconAlertTriangle } from '@tabler/icons-react';
 import { Link } from 'react-router-dom';
 import { duplicateMessage, type ContactFormValues, type DuplicateContact } from '@lampstand/api/schemas/contacts';
 import { trpc } from '../../lib/trpc';
-import type { SaveError } from '../../lib/use-save';
+import { fieldIssue, type SaveError } from '../../lib/use-save';
 import { fullName } from './labels';
 
 /** Contacts with the typed email or phone (other than the one being edited), checked as the user types. */
@@ -53,8 +53,7 @@ export function DuplicateWarning({ duplicates }: { duplicates: DuplicateContact[
  * failure, which the save shows as usual.
  */
 export function askAboutDuplicate(error: SaveError, saveAnyway: () => void): boolean {
-  const question =
-    error.data?.code === 'CONFLICT' ? error.data.issues?.find((i) => i.path === 'ifDuplicate')?.message : undefined;
+  const question = error.data?.code === 'CONFLICT' ? fieldIssue(error, 'ifDuplicate') : undefined;
   if (!question) return false;
   modals.openConfirmModal({
     title: 'Save a possible duplicate?',

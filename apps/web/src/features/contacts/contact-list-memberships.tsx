@@ -4,7 +4,6 @@ import { useState } from 'react';
 import { trpc } from '../../lib/trpc';
 import { useSave } from '../../lib/use-save';
 import { confirmDestructive } from '../../ui/confirm';
-import { notifyError } from '../../ui/notify';
 import { LIST_TYPE_LABELS, fullName, type Contact } from './labels';
 
 export function ListMemberships({ contact }: { contact: Contact }) {
@@ -107,7 +106,7 @@ export function ListMemberships({ contact }: { contact: Contact }) {
             variant="light"
             loading={add.isPending}
             onClick={() => {
-              if (!listId) return notifyError('Error', 'Failed to add contact to list: Please select a contact list.');
+              if (!listId) return add.fail('Please select a contact list.');
               add.mutate({ listId: Number(listId), contactId: contact.id });
             }}
           >

@@ -4,9 +4,8 @@ import { useState } from 'react';
 import { Link } from 'react-router-dom';
 import { RELATIONSHIPS } from '@lampstand/api/schemas/contacts';
 import { trpc } from '../../lib/trpc';
-import { useSave } from '../../lib/use-save';
+import { showFailure, useSave } from '../../lib/use-save';
 import { errorMessage } from '../../lib/errors';
-import { notifyError } from '../../ui/notify';
 import { fullName, relationshipSentence, type Contact } from './labels';
 import { contactChoiceLabel } from './contact-search';
 
@@ -41,7 +40,7 @@ export function FamilyRelationships({ contact }: { contact: Contact }) {
 
   const submit = () => {
     if (!relatedId || !relationship) {
-      notifyError('Missing information', 'Please select a contact and relationship type.');
+      showFailure({ errorTitle: 'Missing information' }, 'Please select a contact and relationship type.');
       return;
     }
     add.mutate({ id: contact.id, relatedContactId: Number(relatedId), relationship: relationship as 'spouse' });

@@ -2,6 +2,7 @@ import { ActionIcon, Alert, Anchor, Button, Group, Paper, Skeleton, Tabs, Text }
 import { IconEye, IconMail, IconPencil, IconPlus, IconTrash } from '@tabler/icons-react';
 import { Link, useSearchParams } from 'react-router-dom';
 import { trpc } from '../../lib/trpc';
+import { useSave } from '../../lib/use-save';
 import { confirmDestructive } from '../../ui/confirm';
 import { errorMessage } from '../../lib/errors';
 import { formatNumber } from '../../ui/format';
@@ -11,7 +12,7 @@ import { StatusBadge } from './status';
 import { useChurchTimeZone } from '../../lib/time-zone';
 import { useSendConfirmation } from '../campaigns/send-confirmation';
 import { SendingLimitNotice } from '../campaigns/sending-limit';
-import { campaignRowToasts, campaignWhen, SendCampaignButton } from '../campaigns/campaign-table';
+import { campaignRowSaves, campaignWhen, SendCampaignButton } from '../campaigns/campaign-table';
 import { DataTable, RowActionsMenu } from '../../ui/data-table';
 
 type Tab = 'all' | 'draft' | 'scheduled' | 'sent';
@@ -22,7 +23,6 @@ export function EmailCampaignsPage() {
   const tab = (
     ['all', 'draft', 'scheduled', 'sent'].includes(params.get('tab') ?? '') ? params.get('tab') : 'all'
   ) as Tab;
-  const utils = trpc.useUtils();
   const campaigns = trpc.emailCampaigns.list.useQuery(
     { status: tab },
     { refetchInterval: (q) => (q.state.data?.some((c) => c.status === 'sending') ? 2000 : false) },
@@ -33,10 +33,12 @@ export function EmailCampaignsPage() {
 
   const timeZone = useChurchTimeZone();
   const { confirmSend } = useSendConfirmation('email');
-  const refresh = () => utils.emailCampaigns.list.invalidate();
-  const toasts = campaignRowToasts(refresh, 'Messages are on their way; the numbers update as they go out.');
-  const send = trpc.emailCampaigns.send.useMutation(toasts.send);
-  const del = trpc.emailCampaigns.delete.useMutation(toasts.delete);
+  const saves = campaignRowSaves(
+    (utils) => utils.emailCampaigns.list.invalidate(),
+    'Messages are on their way; the numbers update as they go out.',
+  );
+  const send = useSave(trpc.emailCampaigns.send, saves.send);
+  const del = useSave(trpc.emailCampaigns.delete, saves.delete);
 
   const setTab = (v: string | null) => {
     const next = new URLSearchParams(params);

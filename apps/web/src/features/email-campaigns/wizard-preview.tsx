@@ -4,8 +4,7 @@ import { useEffect, useState } from 'react';
 import { testEmailSchema } from '@lampstand/api/schemas/email-campaigns';
 import { trpc } from '../../lib/trpc';
 import { errorMessage } from '../../lib/errors';
-import type { SaveError } from '../../lib/use-save';
-import { notifyError, notifySuccess } from '../../ui/notify';
+import { fieldIssue, useSave } from '../../lib/use-save';
 
 export function Preview({ subject, content, listId }: { subject: string; content: string; listId: string }) {
   const [device, setDevice] = useState<'desktop' | 'mobile'>('desktop');
@@ -13,13 +12,30 @@ export function Preview({ subject, content, listId }: { subject: string; content
   const [testState, setTestState] = useState<'idle' | 'sending' | 'sent' | 'error'>('idle');
   const [testError, setTestError] = useState<string | null>(null);
   const [failure, setFailure] = useState<string | null>(null);
-  const preview = trpc.emailCampaigns.preview.useMutation();
-  const sendTest = trpc.emailCampaigns.sendTest.useMutation();
+  // A read that posts the draft: the loader stays until it answers, with no toast of its own.
+  const preview = useSave(trpc.emailCampaigns.preview, {
+    errorTitle: 'Failed to load the preview',
+    answer: () => true,
+  });
+  const sendTest = useSave(trpc.emailCampaigns.sendTest, {
+    success: (res) => ['Test Email Sent', res.message],
+    errorTitle: 'Failed to send test email',
+    onSuccess: () => setTestState('sent'),
+    // The server's reason ('Test emails go to your account email or to one of your contacts'),
+    // under the address when it is about the address, else beside the failure.
+    onError: (err) => {
+      const reason = errorMessage(err);
+      const onAddress = fieldIssue(err, 'testEmail') !== undefined;
+      setTestState('error');
+      setTestError(onAddress ? reason : null);
+      setFailure(onAddress ? null : reason);
+    },
+  });
   useEffect(() => {
     preview.mutate({ subject, content, listId: listId ? Number(listId) : undefined });
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [subject, content, listId]);
-  const test = async () => {
+  const test = () => {
     const address = testEmailSchema.shape.testEmail.safeParse(testEmail);
     if (!address.success) {
       setTestError(address.error.issues[0]?.message ?? null);
@@ -27,20 +43,7 @@ export function Preview({ subject, content, listId }: { subject: string; content
     }
     setTestError(null);
     setTestState('sending');
-    try {
-      const res = await sendTest.mutateAsync({ testEmail: address.data, subject, content });
-      setTestState('sent');
-      notifySuccess('Test Email Sent', res.message);
-    } catch (err) {
-      // The server's reason ('Test emails go to your account email or to one of your contacts'),
-      // under the address when it is about the address, else beside the failure.
-      const reason = errorMessage(err);
-      const onAddress = (err as SaveError).data?.issues?.some((i) => i.path === 'testEmail');
-      setTestState('error');
-      setTestError(onAddress ? reason : null);
-      setFailure(onAddress ? null : reason);
-      notifyError('Failed to send test email', reason);
-    }
+    sendTest.mutate({ testEmail: address.data, subject, content });
   };
   return (
     <Stack>
@@ -125,7 +128,7 @@ export function Preview({ subject, content, listId }: { subject: string; content
             mt={45}
             leftSection={<IconSend size={16} />}
             loading={testState === 'sending'}
-            onClick={() => void test()}
+            onClick={test}
             variant="light"
           >
             {testState === 'sent' ? 'Sent' : 'Send Test'}

@@ -11,8 +11,7 @@ import {
   emailCampaignFieldsSchema,
 } from '@lampstand/api/schemas/email-campaigns';
 import { trpc } from '../../lib/trpc';
-import { errorMessage } from '../../lib/errors';
-import { notifyError, notifySuccess } from '../../ui/notify';
+import { useSave } from '../../lib/use-save';
 import { PageHeader } from '../../ui/page-header';
 import { confirmDiscard } from '../../ui/confirm';
 import { DraftNotice } from '../../ui/draft-notice';
@@ -70,10 +69,31 @@ function WizardForm({ campaign }: { campaign?: Campaign }) {
   const previewDone = basicsDone && designDone && scheduleDone;
   const unlocked = [true, basicsDone, basicsDone && designDone, basicsDone && designDone && scheduleDone];
 
-  const create = trpc.emailCampaigns.create.useMutation();
-  const update = trpc.emailCampaigns.update.useMutation();
-  const send = trpc.emailCampaigns.send.useMutation();
-  const [saving, setSaving] = useState(false);
+  const send = useSave(trpc.emailCampaigns.send, {
+    success: ['Campaign sent successfully', 'Messages are on their way.'],
+    errorTitle: 'Failed to send campaign',
+  });
+  // Saving goes back to the list, sent or not: a send that fails has its own toast.
+  const saved = {
+    errorTitle: 'Error',
+    onSuccess: async (c: Campaign) => {
+      autosave.clear();
+      if (v.when === 'now') await send.mutateAsync({ id: c.id }).catch(() => undefined);
+      await utils.emailCampaigns.invalidate();
+      void navigate('/email-campaigns');
+    },
+  };
+  const create = useSave(trpc.emailCampaigns.create, {
+    ...saved,
+    success: 'Campaign created',
+    errorPrefix: 'Failed to create campaign',
+  });
+  const update = useSave(trpc.emailCampaigns.update, {
+    ...saved,
+    success: 'Campaign updated',
+    errorPrefix: 'Failed to update campaign',
+  });
+  const saving = create.isPending || update.isPending;
 
   const payload = () => ({
     name: v.name,
@@ -84,34 +104,8 @@ function WizardForm({ campaign }: { campaign?: Campaign }) {
     scheduledFor: v.when === 'later' ? v.scheduledFor : null,
   });
 
-  const saveAndMaybeSend = async () => {
-    setSaving(true);
-    let saved: Campaign;
-    try {
-      const body = payload();
-      saved = campaign ? await update.mutateAsync({ id: campaign.id, ...body }) : await create.mutateAsync(body);
-      notifySuccess(campaign ? 'Campaign updated' : 'Campaign created');
-      autosave.clear();
-    } catch (err) {
-      notifyError(
-        'Error',
-        `${campaign ? 'Failed to update campaign' : 'Failed to create campaign'}: ${errorMessage(err)}`,
-      );
-      setSaving(false);
-      return;
-    }
-    if (v.when === 'now') {
-      try {
-        await send.mutateAsync({ id: saved.id });
-        notifySuccess('Campaign sent successfully', 'Messages are on their way.');
-      } catch (err) {
-        notifyError('Failed to send campaign', errorMessage(err));
-      }
-    }
-    await utils.emailCampaigns.invalidate();
-    setSaving(false);
-    void navigate('/email-campaigns');
-  };
+  const saveAndMaybeSend = () =>
+    campaign ? update.mutate({ id: campaign.id, ...payload() }) : create.mutate(payload());
 
   const save = async () => {
     const checked = emailCampaignFieldsSchema.safeParse(payload());
@@ -121,11 +115,9 @@ function WizardForm({ campaign }: { campaign?: Campaign }) {
       setActive(2);
       return;
     }
-    if (v.when === 'now')
-      await confirmSend({ name: v.name, listIds: v.listIds, onConfirm: () => void saveAndMaybeSend() });
-    else if (v.when === 'later')
-      await confirmSchedule({ listIds: v.listIds, onConfirm: () => void saveAndMaybeSend() });
-    else await saveAndMaybeSend();
+    if (v.when === 'now') await confirmSend({ name: v.name, listIds: v.listIds, onConfirm: saveAndMaybeSend });
+    else if (v.when === 'later') await confirmSchedule({ listIds: v.listIds, onConfirm: saveAndMaybeSend });
+    else saveAndMaybeSend();
   };
 
   return (

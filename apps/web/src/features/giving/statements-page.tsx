@@ -4,10 +4,8 @@ import { useEffect, useState } from 'react';
 import { formatCents } from '@lampstand/api/schemas/giving';
 import type { RouterOutputs } from '@lampstand/api';
 import { trpc } from '../../lib/trpc';
-import { errorMessage } from '../../lib/errors';
-import { useSave, type SaveError } from '../../lib/use-save';
+import { showFailure, useSave } from '../../lib/use-save';
 import { confirmAction } from '../../ui/confirm';
-import { notifyError } from '../../ui/notify';
 import { DataTable } from '../../ui/data-table';
 import { PageHeader } from '../../ui/page-header';
 import { formatDate, formatNumber } from '../../ui/format';
@@ -160,15 +158,14 @@ export function StatementsPage() {
     try {
       const preview = await utils.giving.previewStatements.fetch({ from, to }, { staleTime: 0 });
       if (preview.donors === 0) {
-        notifyError('No statements to make', 'No gifts were completed in these dates.');
+        showFailure({ errorTitle: 'No statements to make' }, 'No gifts were completed in these dates.');
         return;
       }
       const q = statementsQuestion(preview);
       confirmAction({ ...q, confirm: 'Make and Email Statements', onConfirm: () => start.mutate({ from, to }) });
     } catch (error) {
-      const issues = (error as SaveError).data?.issues ?? [];
-      for (const i of issues) setErrors((e) => ({ ...e, [i.path]: i.message }));
-      if (issues.length === 0) notifyError('Error', `Failed to start the statements: ${errorMessage(error)}`);
+      // The dates are checked by the count first: a refusal shows as the start's own would.
+      start.fail(error);
     } finally {
       setAsking(false);
     }

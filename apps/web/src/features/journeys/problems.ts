@@ -1,4 +1,4 @@
-import type { SaveError } from '../../lib/use-save';
+import { fieldIssues, type SaveError } from '../../lib/use-save';
 import { stepNumberOf, stepNumberOfPath } from './flow-model';
 
 /** What the server said: messages tied to a step (by its number) and the others ('Trigger: …'). */
@@ -24,7 +24,8 @@ export function problemsOf(messages: { path?: string; message: string }[]): Prob
  * into its reasons ('This journey cannot start: Step 3: …; Trigger: …').
  */
 export function messagesOfError(e: SaveError): { path?: string; message: string }[] {
-  if (e.data?.issues?.length) return e.data.issues;
+  const issues = fieldIssues(e);
+  if (issues.length) return issues;
   const text = e.message.replace(/^This journey cannot start:\s*/, '');
   return text.split(/;\s+(?=Step \d+:|Trigger:|Goal:)/).map((message) => ({ message }));
 }

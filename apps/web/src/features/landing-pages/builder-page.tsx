@@ -14,7 +14,6 @@ import type { RouterOutputs } from '@lampstand/api';
 import { trpc } from '../../lib/trpc';
 import { useSave } from '../../lib/use-save';
 import { useSession } from '../../shell/session';
-import { notifyError } from '../../ui/notify';
 import { PageHeader } from '../../ui/page-header';
 import { useUnsavedChangesGuard } from '../../ui/unsaved-changes';
 import { AiContext, AiDisabledNote, AiGeneratorButton } from './ai';
@@ -63,7 +62,7 @@ function Builder({ page }: { page: Page }) {
     const content = { ...EMPTY, blocks };
     const check = landingPageContentSchema.safeParse(content);
     if (!check.success) {
-      notifyError('Failed to update landing page', check.error.issues[0]?.message ?? 'Please check the blocks.');
+      update.fail(check.error.issues[0]?.message ?? 'Please check the blocks.');
       return;
     }
     update.mutate({ id: page.id, name: page.name, slug: page.slug, content, published: page.published });

@@ -1,7 +1,8 @@
 import { ActionIcon, Anchor, Group, Menu, Stack, Text, Tooltip } from '@mantine/core';
 import { IconChartBar, IconCopy, IconDots, IconDownload, IconPencil, IconTrash } from '@tabler/icons-react';
+import { showFailure } from '../../lib/use-save';
 import { formatDate, formatTime } from '../../ui/format';
-import { notifyError, notifySuccess } from '../../ui/notify';
+import { notifySuccess } from '../../ui/notify';
 import type { QrCode } from './qr-form-values';
 
 export const thumb = (c: QrCode) => `/api/qr-codes/${c.id}/image?size=100&v=${encodeURIComponent(c.updatedAt)}`;
@@ -13,7 +14,7 @@ export async function copyLink(c: QrCode) {
     if (c.shortUrl) notifySuccess('Link copied', text);
     else notifySuccess('URL Copied', text);
   } catch {
-    notifyError('Could not copy', text);
+    showFailure({ errorTitle: 'Could not copy' }, text);
   }
 }
 

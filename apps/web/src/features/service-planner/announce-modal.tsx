@@ -3,8 +3,7 @@ import { useState } from 'react';
 import { Link } from 'react-router-dom';
 import type { PlanDetail } from '@lampstand/api/schemas/service-planner';
 import { trpc } from '../../lib/trpc';
-import { errorMessage } from '../../lib/errors';
-import { notifyError } from '../../ui/notify';
+import { useSave } from '../../lib/use-save';
 
 export const DRAFT_LABELS: Record<string, string> = {
   email: 'Email campaign',
@@ -20,21 +19,21 @@ export function AnnounceModal({ plan, onClose }: { plan: PlanDetail; onClose: ()
   const [daysBefore, setDaysBefore] = useState<number | string>(3);
   const ai = trpc.aiGenerator.status.useQuery();
   const utils = trpc.useUtils();
-  const announce = trpc.servicePlanner.plans.announce.useMutation();
   const [made, setMade] = useState<{ drafts: PlanDetail['announcements']; copy: 'ai' | 'template' } | null>(null);
-  const create = async () => {
-    try {
-      const res = await announce.mutateAsync({
-        planId: plan.id,
-        listId: listId ? Number(listId) : null,
-        socialDaysBefore: typeof daysBefore === 'number' ? daysBefore : 3,
-      });
+  // The drafts show at once; the plan's list of announcements is read again after.
+  const announce = useSave(trpc.servicePlanner.plans.announce, {
+    errorTitle: 'Failed to create drafts',
+    onSuccess: async (res, input) => {
       setMade(res);
-      await utils.servicePlanner.plans.get.invalidate({ id: plan.id });
-    } catch (err) {
-      notifyError('Failed to create drafts', errorMessage(err));
-    }
-  };
+      await utils.servicePlanner.plans.get.invalidate({ id: input.planId });
+    },
+  });
+  const create = () =>
+    announce.mutate({
+      planId: plan.id,
+      listId: listId ? Number(listId) : null,
+      socialDaysBefore: typeof daysBefore === 'number' ? daysBefore : 3,
+    });
   return (
     <Modal opened onClose={onClose} title="Announce this service" size="lg">
       {made ? (
@@ -102,7 +101,7 @@ export function AnnounceModal({ plan, onClose }: { plan: PlanDetail; onClose: ()
             <Button variant="default" onClick={onClose}>
               Cancel
             </Button>
-            <Button onClick={() => void create()} loading={announce.isPending}>
+            <Button onClick={create} loading={announce.isPending}>
               Create Drafts
             </Button>
           </Group>

@@ -3,8 +3,7 @@ import { schemaResolver, useForm } from '@mantine/form';
 import dayjs from 'dayjs';
 import { duplicatePlanSchema, type PlanSummary } from '@lampstand/api/schemas/service-planner';
 import { trpc } from '../../lib/trpc';
-import { errorMessage } from '../../lib/errors';
-import { notifyError, notifySuccess } from '../../ui/notify';
+import { useSave } from '../../lib/use-save';
 import { dayLabel } from './bits';
 import { FormActions } from '../../ui/form-actions';
 
@@ -18,8 +17,6 @@ export function DuplicatePlanModal({
   onClose: () => void;
   onSaved: (id: number) => void;
 }) {
-  const utils = trpc.useUtils();
-  const dup = trpc.servicePlanner.plans.duplicate.useMutation();
   const nextWeek = dayjs(plan.date).add(7, 'day');
   const form = useForm({
     mode: 'controlled',
@@ -30,20 +27,19 @@ export function DuplicatePlanModal({
     },
     validate: schemaResolver(duplicatePlanSchema, { sync: true }),
   });
-  const save = async (values: typeof form.values) => {
-    try {
-      const made = await dup.mutateAsync(values);
-      await utils.servicePlanner.plans.invalidate();
-      notifySuccess('Plan duplicated');
+  const dup = useSave(trpc.servicePlanner.plans.duplicate, {
+    success: 'Plan duplicated',
+    errorTitle: 'Failed to duplicate plan',
+    invalidate: (utils) => utils.servicePlanner.plans.invalidate(),
+    form,
+    onSuccess: (made) => {
       onClose();
       onSaved(made.id);
-    } catch (err) {
-      notifyError('Failed to duplicate plan', errorMessage(err));
-    }
-  };
+    },
+  });
   return (
     <Modal opened onClose={onClose} title="Duplicate Plan">
-      <form onSubmit={form.onSubmit((v) => void save(v))} noValidate>
+      <form onSubmit={form.onSubmit((v) => dup.mutate(v))} noValidate>
         <Stack>
           <Text size="sm">
             A new draft from {plan.title} on {dayLabel(plan.date)}: its details, items and songs (with their keys). The

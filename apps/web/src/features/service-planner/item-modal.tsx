@@ -2,8 +2,7 @@ import { Divider, Modal, NumberInput, Select, SimpleGrid, Stack, Switch, Textare
 import { useForm } from '@mantine/form';
 import { createItemSchema, type PlanItem } from '@lampstand/api/schemas/service-planner';
 import { trpc } from '../../lib/trpc';
-import { errorMessage } from '../../lib/errors';
-import { notifyError, notifySuccess } from '../../ui/notify';
+import { useSave, type SaveUtils } from '../../lib/use-save';
 import { KEY_OPTIONS } from './bits';
 import { PLANNER_STALE_MS } from './planner-cache';
 import { FormActions } from '../../ui/form-actions';
@@ -37,11 +36,8 @@ function toInput(v: ItemFormValues) {
 
 /** Add or edit an item: its type, title, minutes, notes and (for songs) the song in its key for this plan. */
 export function ItemModal({ planId, item, onClose }: { planId: number; item?: PlanItem; onClose: () => void }) {
-  const utils = trpc.useUtils();
   const types = trpc.servicePlanner.itemTypes.list.useQuery(undefined, { staleTime: PLANNER_STALE_MS });
   const songs = trpc.servicePlanner.songs.list.useQuery({}, { staleTime: PLANNER_STALE_MS });
-  const create = trpc.servicePlanner.items.create.useMutation();
-  const update = trpc.servicePlanner.items.update.useMutation();
   const form = useForm<ItemFormValues>({
     mode: 'controlled',
     initialValues: {
@@ -71,22 +67,23 @@ export function ItemModal({ planId, item, onClose }: { planId: number; item?: Pl
   const isSongType = types.data?.find((t) => String(t.id) === form.values.serviceItemTypeId)?.name === 'Song';
   const chosenSong = songs.data?.find((s) => String(s.id) === form.values.songId);
 
-  const save = async (values: ItemFormValues) => {
-    try {
-      const input = toInput(values);
-      if (item) await update.mutateAsync({ id: item.id, ...input });
-      else await create.mutateAsync({ planId, ...input });
-      await utils.servicePlanner.plans.invalidate();
-      notifySuccess(item ? 'Item updated' : 'Item added');
-      onClose();
-    } catch (err) {
-      notifyError(item ? 'Failed to update item' : 'Failed to add item', errorMessage(err));
-    }
-  };
+  const saved = { invalidate: (utils: SaveUtils) => utils.servicePlanner.plans.invalidate(), onSuccess: onClose };
+  const create = useSave(trpc.servicePlanner.items.create, {
+    ...saved,
+    success: 'Item added',
+    errorTitle: 'Failed to add item',
+  });
+  const update = useSave(trpc.servicePlanner.items.update, {
+    ...saved,
+    success: 'Item updated',
+    errorTitle: 'Failed to update item',
+  });
+  const save = (values: ItemFormValues) =>
+    item ? update.mutate({ id: item.id, ...toInput(values) }) : create.mutate({ planId, ...toInput(values) });
 
   return (
     <Modal opened onClose={onClose} title={item ? 'Edit Item' : 'Add Item'} size="lg">
-      <form onSubmit={form.onSubmit((v) => void save(v))} noValidate>
+      <form onSubmit={form.onSubmit(save)} noValidate>
         <Stack>
           <SimpleGrid cols={{ base: 1, sm: 2 }}>
             <Select

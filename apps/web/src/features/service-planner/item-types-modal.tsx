@@ -9,9 +9,8 @@ import {
 } from '@lampstand/api/schemas/service-planner';
 import type { z } from 'zod';
 import { trpc } from '../../lib/trpc';
-import { errorMessage } from '../../lib/errors';
+import { useSave } from '../../lib/use-save';
 import { confirmDestructive } from '../../ui/confirm';
-import { notifyError, notifySuccess } from '../../ui/notify';
 import { ItemTypeIcon } from './bits';
 import { PLANNER_STALE_MS } from './planner-cache';
 
@@ -22,34 +21,29 @@ const capital = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
 /** The church's item types: the eight defaults and its own, each with a colour and an icon. */
 export function ItemTypesModal({ onClose }: { onClose: () => void }) {
   const types = trpc.servicePlanner.itemTypes.list.useQuery(undefined, { staleTime: PLANNER_STALE_MS });
-  const utils = trpc.useUtils();
-  const create = trpc.servicePlanner.itemTypes.create.useMutation();
-  const del = trpc.servicePlanner.itemTypes.delete.useMutation();
   const form = useForm<TypeInput>({
     mode: 'controlled',
     initialValues: { name: '', color: 'gray', icon: 'circle' },
     validate: schemaResolver(itemTypeFieldsSchema, { sync: true }),
   });
-  const save = async (values: typeof form.values) => {
-    try {
-      await create.mutateAsync(values);
-      await utils.servicePlanner.itemTypes.invalidate();
-      form.reset();
-      notifySuccess('Item type added');
-    } catch (err) {
-      notifyError('Failed to add item type', errorMessage(err));
-    }
-  };
+  const create = useSave(trpc.servicePlanner.itemTypes.create, {
+    success: 'Item type added',
+    errorTitle: 'Failed to add item type',
+    invalidate: (utils) => utils.servicePlanner.itemTypes.invalidate(),
+    form,
+    onSuccess: () => form.reset(),
+  });
+  // Plans show their items' types: the whole planner is read again.
+  const del = useSave(trpc.servicePlanner.itemTypes.delete, {
+    errorTitle: 'Failed to delete item type',
+    invalidate: (utils) => utils.servicePlanner.invalidate(),
+  });
   const remove = (t: ItemType) =>
     confirmDestructive({
       title: 'Delete item type',
       text: `Delete the item type ${t.name}? Items of this type keep their place and title.`,
       confirm: 'Delete',
-      onConfirm: () =>
-        void del
-          .mutateAsync({ id: t.id })
-          .then(() => utils.servicePlanner.invalidate())
-          .catch((err: unknown) => notifyError('Failed to delete item type', errorMessage(err))),
+      onConfirm: () => del.mutate({ id: t.id }),
     });
   return (
     <Modal opened onClose={onClose} title="Item Types" size="lg">
@@ -79,7 +73,7 @@ export function ItemTypesModal({ onClose }: { onClose: () => void }) {
             </Group>
           ))}
         </Stack>
-        <form onSubmit={form.onSubmit((v) => void save(v))} noValidate>
+        <form onSubmit={form.onSubmit((v) => create.mutate(v))} noValidate>
           <Stack gap="xs">
             <Text size="sm" fw={600}>
               Add your own

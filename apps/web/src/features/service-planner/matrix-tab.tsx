@@ -10,10 +10,9 @@ import {
   type ScheduleMatrix as Matrix,
 } from '@lampstand/api/schemas/service-planner';
 import { trpc } from '../../lib/trpc';
-import { errorMessage } from '../../lib/errors';
+import { useSave, type SaveUtils } from '../../lib/use-save';
 import { EmptyState } from '../../ui/empty-state';
 import { confirmDestructive } from '../../ui/confirm';
-import { notifyError, notifySuccess } from '../../ui/notify';
 import { dayLabel } from './bits';
 import { PLANNER_STALE_MS } from './planner-cache';
 import { MatrixStatusBadge, ScheduleMatrix, type MatrixRow } from './schedule-matrix';
@@ -128,10 +127,21 @@ function MatrixCellModal({
   onClose: () => void;
 }) {
   const positions = trpc.servicePlanner.positions.list.useQuery(undefined, { staleTime: PLANNER_STALE_MS });
-  const utils = trpc.useUtils();
   const { schedule, warning, setWarning, pending } = useScheduleMember(onClose);
-  const update = trpc.servicePlanner.assignments.update.useMutation();
-  const del = trpc.servicePlanner.assignments.delete.useMutation();
+  const refresh = (utils: SaveUtils) => [
+    utils.servicePlanner.matrix.invalidate(),
+    utils.servicePlanner.plans.invalidate(),
+  ];
+  const update = useSave(trpc.servicePlanner.assignments.update, {
+    success: 'Assignment changed',
+    errorTitle: 'Failed to update assignment',
+    invalidate: refresh,
+  });
+  const del = useSave(trpc.servicePlanner.assignments.delete, {
+    errorTitle: 'Failed to remove assignment',
+    invalidate: refresh,
+    onSuccess: onClose,
+  });
   const [planId, setPlanId] = useState<string | null>(plans.length === 1 ? String(plans[0]!.id) : null);
   const [positionId, setPositionId] = useState<string | null>(null);
   const [time, setTime] = useState('all');
@@ -140,36 +150,21 @@ function MatrixCellModal({
     value: String(p.id),
     label: p.category ? `${p.category}: ${p.name}` : p.name,
   }));
-  const refresh = () =>
-    Promise.all([utils.servicePlanner.matrix.invalidate(), utils.servicePlanner.plans.invalidate()]);
 
-  const change = async (
+  const change = (
     e: MatrixEntry,
     fields: { positionId?: number | null; serviceTime?: string | null; status?: AssignmentStatus },
-  ) => {
-    try {
-      await update.mutateAsync({ id: e.assignmentId, ...fields });
-      await refresh();
-      notifySuccess('Assignment changed');
-    } catch (err) {
-      notifyError('Failed to update assignment', errorMessage(err));
-    }
-  };
+  ) => update.mutate({ id: e.assignmentId, ...fields });
   const remove = (e: MatrixEntry) =>
     confirmDestructive({
       title: 'Remove from plan',
       text: `Remove ${member.name}${e.positionName ? ` (${e.positionName})` : ''} from ${e.planTitle} on ${dayLabel(date)}?`,
       confirm: 'Remove',
-      onConfirm: () =>
-        void del
-          .mutateAsync({ id: e.assignmentId })
-          .then(refresh)
-          .then(onClose)
-          .catch((err: unknown) => notifyError('Failed to remove assignment', errorMessage(err))),
+      onConfirm: () => del.mutate({ id: e.assignmentId }),
     });
-  const assign = async (force: boolean) => {
+  const assign = (force: boolean) => {
     if (!planId) return;
-    await schedule({
+    schedule({
       planId: Number(planId),
       memberId: member.id,
       positionId: positionId ? Number(positionId) : null,
@@ -195,7 +190,7 @@ function MatrixCellModal({
                 label="Position"
                 data={positionOptions}
                 value={e.positionId ? String(e.positionId) : null}
-                onChange={(v) => void change(e, { positionId: v ? Number(v) : null })}
+                onChange={(v) => change(e, { positionId: v ? Number(v) : null })}
                 clearable
               />
               <Select
@@ -203,13 +198,13 @@ function MatrixCellModal({
                 allowDeselect={false}
                 data={STATUS_OPTIONS}
                 value={STATUS_OPTIONS.find((o) => matrixStatusOf(o.value) === e.status)!.value}
-                onChange={(v) => v && void change(e, { status: v })}
+                onChange={(v) => v && change(e, { status: v })}
               />
               {p && p.serviceTimes.length > 1 ? (
                 <ServiceTimeSelect
                   times={p.serviceTimes}
                   value={e.serviceTime ?? 'all'}
-                  onChange={(v) => void change(e, { serviceTime: v === 'all' ? null : v })}
+                  onChange={(v) => change(e, { serviceTime: v === 'all' ? null : v })}
                 />
               ) : null}
               <Group justify="flex-end">
@@ -257,12 +252,12 @@ function MatrixCellModal({
             }}
           />
         ) : null}
-        <ScheduleAnyway warning={warning} onForce={() => void assign(true)} loading={pending} />
+        <ScheduleAnyway warning={warning} onForce={() => assign(true)} loading={pending} />
         <Group justify="flex-end">
           <Button variant="default" onClick={onClose}>
             Close
           </Button>
-          <Button onClick={() => void assign(false)} disabled={!planId} loading={pending && !warning}>
+          <Button onClick={() => assign(false)} disabled={!planId} loading={pending && !warning}>
             Assign
           </Button>
         </Group>

@@ -20,8 +20,8 @@ import type { z } from 'zod';
 import { createMemberSchema, type TeamMember } from '@lampstand/api/schemas/service-planner';
 import { trpc } from '../../lib/trpc';
 import { errorMessage } from '../../lib/errors';
+import { useSave, type SaveUtils } from '../../lib/use-save';
 import { formatDate } from '../../ui/format';
-import { notifyError, notifySuccess } from '../../ui/notify';
 import { PLANNER_STALE_MS } from './planner-cache';
 import { useContactSearch } from '../contacts/contact-search';
 import type { Contact } from '../contacts/labels';
@@ -40,9 +40,6 @@ function repeatWords(r: NonNullable<TeamMember['blockouts'][number]['recurrence'
 }
 
 export function Blockouts({ member }: { member: TeamMember }) {
-  const utils = trpc.useUtils();
-  const add = trpc.servicePlanner.members.addBlockout.useMutation();
-  const del = trpc.servicePlanner.members.deleteBlockout.useMutation();
   const [startsOn, setStartsOn] = useState('');
   const [endsOn, setEndsOn] = useState('');
   const [reason, setReason] = useState('');
@@ -50,30 +47,40 @@ export function Blockouts({ member }: { member: TeamMember }) {
   const [error, setError] = useState<string | null>(null);
   const weekday = startsOn ? new Date(`${startsOn}T00:00:00Z`).getUTCDay() : 0;
   const nth = startsOn ? Math.floor((Number(startsOn.slice(8, 10)) - 1) / 7) + 1 : 1;
-  const save = async () => {
-    try {
-      await add.mutateAsync({
-        memberId: member.id,
-        startsOn,
-        endsOn: endsOn || startsOn,
-        reason,
-        recurrence:
-          repeat === 'month'
-            ? { every: 'month', nth: Math.min(nth, 5) as 1 | 2 | 3 | 4 | 5, weekday }
-            : repeat === 'weeks2'
-              ? { every: 'weeks', interval: 2, weekday }
-              : null,
-      });
+  const refresh = (utils: SaveUtils) => utils.servicePlanner.members.invalidate();
+  // A refused blockout says why under its first date, not in a toast.
+  const add = useSave(trpc.servicePlanner.members.addBlockout, {
+    errorTitle: 'Failed to add blockout',
+    answer: (err) => {
+      setError(errorMessage(err));
+      return true;
+    },
+    invalidate: refresh,
+    onSuccess: () => {
       setRepeat('none');
-      await utils.servicePlanner.members.invalidate();
       setStartsOn('');
       setEndsOn('');
       setReason('');
       setError(null);
-    } catch (err) {
-      setError(errorMessage(err));
-    }
-  };
+    },
+  });
+  const del = useSave(trpc.servicePlanner.members.deleteBlockout, {
+    errorTitle: 'Failed to remove blockout',
+    invalidate: refresh,
+  });
+  const save = () =>
+    add.mutate({
+      memberId: member.id,
+      startsOn,
+      endsOn: endsOn || startsOn,
+      reason,
+      recurrence:
+        repeat === 'month'
+          ? { every: 'month', nth: Math.min(nth, 5) as 1 | 2 | 3 | 4 | 5, weekday }
+          : repeat === 'weeks2'
+            ? { every: 'weeks', interval: 2, weekday }
+            : null,
+    });
   return (
     <Stack gap="xs">
       <Divider label="Blockout dates" labelPosition="left" />
@@ -87,12 +94,7 @@ export function Blockouts({ member }: { member: TeamMember }) {
           </Text>
           <CloseButton
             aria-label={`Remove blockout from ${formatDate(b.startsOn)}`}
-            onClick={() =>
-              void del
-                .mutateAsync({ id: b.id })
-                .then(() => utils.servicePlanner.members.invalidate())
-                .catch((err: unknown) => notifyError('Failed to remove blockout', errorMessage(err)))
-            }
+            onClick={() => del.mutate({ id: b.id })}
           />
         </Group>
       ))}
@@ -128,7 +130,7 @@ export function Blockouts({ member }: { member: TeamMember }) {
         ]}
       />
       <Group justify="flex-end">
-        <Button size="xs" variant="light" onClick={() => void save()} loading={add.isPending} disabled={!startsOn}>
+        <Button size="xs" variant="light" onClick={save} loading={add.isPending} disabled={!startsOn}>
           Add Blockout
         </Button>
       </Group>
@@ -137,12 +139,9 @@ export function Blockouts({ member }: { member: TeamMember }) {
 }
 
 export function MemberModal({ member, onClose }: { member?: TeamMember; onClose: () => void }) {
-  const utils = trpc.useUtils();
   const positions = trpc.servicePlanner.positions.list.useQuery(undefined, { staleTime: PLANNER_STALE_MS });
   const [linked, setLinked] = useState<Contact | null>(null);
   const contacts = useContactSearch({ enabled: !member, chosen: linked, nothingFound: 'No contacts found' });
-  const create = trpc.servicePlanner.members.create.useMutation();
-  const update = trpc.servicePlanner.members.update.useMutation();
   const members = trpc.servicePlanner.members.list.useQuery({}, { enabled: !!member });
   const current = members.data?.find((m) => m.id === member?.id) ?? member;
   const form = useForm<MemberInput>({
@@ -160,25 +159,29 @@ export function MemberModal({ member, onClose }: { member?: TeamMember; onClose:
     },
     validate: schemaResolver(createMemberSchema, { sync: true }),
   });
-  const save = async (values: MemberInput) => {
-    try {
-      if (member)
-        await update.mutateAsync({
-          id: member.id,
-          ...values,
-          name: typeof values.name === 'string' && values.name ? values.name : member.name,
-        });
-      else await create.mutateAsync(values);
-      await utils.servicePlanner.members.invalidate();
-      notifySuccess(member ? 'Team member updated' : 'Team member added');
-      onClose();
-    } catch (err) {
-      notifyError(member ? 'Failed to update team member' : 'Failed to add team member', errorMessage(err));
-    }
+  const saved = {
+    invalidate: (utils: SaveUtils) => utils.servicePlanner.members.invalidate(),
+    form,
+    onSuccess: onClose,
+  };
+  const create = useSave(trpc.servicePlanner.members.create, {
+    ...saved,
+    success: 'Team member added',
+    errorTitle: 'Failed to add team member',
+  });
+  const update = useSave(trpc.servicePlanner.members.update, {
+    ...saved,
+    success: 'Team member updated',
+    errorTitle: 'Failed to update team member',
+  });
+  const save = (values: MemberInput) => {
+    if (!member) return create.mutate(values);
+    const name = typeof values.name === 'string' && values.name ? values.name : member.name;
+    update.mutate({ id: member.id, ...values, name });
   };
   return (
     <Modal opened onClose={onClose} title={member ? 'Edit Team Member' : 'Add Team Member'} size="lg">
-      <form onSubmit={form.onSubmit((v) => void save(v))} noValidate>
+      <form onSubmit={form.onSubmit(save)} noValidate>
         <Stack>
           {!member ? (
             <Select

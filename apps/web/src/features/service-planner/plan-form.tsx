@@ -8,8 +8,7 @@ import {
   type PlanSummary,
 } from '@lampstand/api/schemas/service-planner';
 import { trpc } from '../../lib/trpc';
-import { errorMessage } from '../../lib/errors';
-import { notifyError, notifySuccess } from '../../ui/notify';
+import { useSave, type SaveUtils } from '../../lib/use-save';
 import { FormActions } from '../../ui/form-actions';
 
 type PlanInput = z.input<typeof createPlanSchema>;
@@ -26,7 +25,6 @@ export function PlanFormModal({
   onClose: () => void;
   onSaved?: (id: number) => void;
 }) {
-  const utils = trpc.useUtils();
   const form = useForm<PlanInput>({
     mode: 'controlled',
     initialValues: {
@@ -43,23 +41,29 @@ export function PlanFormModal({
     },
     validate: schemaResolver(createPlanSchema, { sync: true }),
   });
-  const create = trpc.servicePlanner.plans.create.useMutation();
-  const update = trpc.servicePlanner.plans.update.useMutation();
-  const save = async (values: PlanInput) => {
-    try {
-      const saved = plan ? await update.mutateAsync({ id: plan.id, ...values }) : await create.mutateAsync(values);
-      await utils.servicePlanner.plans.invalidate();
-      notifySuccess(plan ? 'Plan updated' : 'Plan created');
+  const saved = {
+    invalidate: (utils: SaveUtils) => utils.servicePlanner.plans.invalidate(),
+    form,
+    onSuccess: (p: { id: number }) => {
       form.resetDirty();
       onClose();
-      onSaved?.(saved.id);
-    } catch (err) {
-      notifyError(plan ? 'Failed to update plan' : 'Failed to create plan', errorMessage(err));
-    }
+      onSaved?.(p.id);
+    },
   };
+  const create = useSave(trpc.servicePlanner.plans.create, {
+    ...saved,
+    success: 'Plan created',
+    errorTitle: 'Failed to create plan',
+  });
+  const update = useSave(trpc.servicePlanner.plans.update, {
+    ...saved,
+    success: 'Plan updated',
+    errorTitle: 'Failed to update plan',
+  });
+  const save = (values: PlanInput) => (plan ? update.mutate({ id: plan.id, ...values }) : create.mutate(values));
   return (
     <Modal opened={opened} onClose={onClose} title={plan ? 'Edit Plan' : 'New Service Plan'} size="lg">
-      <form onSubmit={form.onSubmit((v) => void save(v))} noValidate>
+      <form onSubmit={form.onSubmit(save)} noValidate>
         <Stack>
           <TextInput label="Title" withAsterisk {...form.getInputProps('title')} />
           <SimpleGrid cols={{ base: 1, sm: 3 }}>

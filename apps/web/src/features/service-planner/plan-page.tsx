@@ -4,9 +4,8 @@ import { useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router-dom';
 import type { PlanItem } from '@lampstand/api/schemas/service-planner';
 import { trpc } from '../../lib/trpc';
-import { errorMessage } from '../../lib/errors';
+import { useSave } from '../../lib/use-save';
 import { confirmDestructive } from '../../ui/confirm';
-import { notifyError, notifySuccess } from '../../ui/notify';
 import { PageHeader } from '../../ui/page-header';
 import { AnnounceModal, DRAFT_LABELS } from './announce-modal';
 import { PlanStatusBadge, dayLabel, timeLabel } from './bits';
@@ -25,12 +24,26 @@ const LIVE_MS = 10_000;
 export function PlanPage() {
   const id = Number(useParams().id);
   const navigate = useNavigate();
-  const utils = trpc.useUtils();
   const plan = trpc.servicePlanner.plans.get.useQuery({ id }, { enabled: id > 0, refetchInterval: LIVE_MS });
-  const reorder = trpc.servicePlanner.items.reorder.useMutation();
-  const delItem = trpc.servicePlanner.items.delete.useMutation();
-  const delPlan = trpc.servicePlanner.plans.delete.useMutation();
   const [order, setOrder] = useState<PlanItem[] | null>(null);
+  // The dragged order shows until the plan is read again, or until the move fails.
+  const reorder = useSave(trpc.servicePlanner.items.reorder, {
+    errorTitle: 'Failed to reorder items',
+    invalidate: (utils, _out, input) => utils.servicePlanner.plans.get.invalidate({ id: input.planId }),
+    onSuccess: () => setOrder(null),
+    onError: () => setOrder(null),
+  });
+  const delItem = useSave(trpc.servicePlanner.items.delete, {
+    success: 'Item deleted',
+    errorTitle: 'Failed to delete item',
+    invalidate: (utils) => utils.servicePlanner.plans.invalidate(),
+  });
+  const delPlan = useSave(trpc.servicePlanner.plans.delete, {
+    success: 'Plan deleted',
+    errorTitle: 'Failed to delete plan',
+    invalidate: (utils) => utils.servicePlanner.plans.invalidate(),
+    onSuccess: () => navigate('/service-planner'),
+  });
   const [editing, setEditing] = useState(false);
   const [itemModal, setItemModal] = useState<PlanItem | 'new' | null>(null);
   const [announcing, setAnnouncing] = useState(false);
@@ -44,42 +57,21 @@ export function PlanPage() {
 
   const onReorder = (next: PlanItem[]) => {
     setOrder(next);
-    void reorder
-      .mutateAsync({ planId: p.id, itemIds: next.map((i) => i.id) })
-      .then(async () => {
-        await utils.servicePlanner.plans.get.invalidate({ id: p.id });
-      })
-      .catch((err: unknown) => notifyError('Failed to reorder items', errorMessage(err)))
-      .finally(() => setOrder(null));
+    reorder.mutate({ planId: p.id, itemIds: next.map((i) => i.id) });
   };
   const deleteItem = (item: PlanItem) =>
     confirmDestructive({
       title: 'Delete item',
       text: `Delete "${item.title}" from ${p.title}?`,
       confirm: 'Delete',
-      onConfirm: () =>
-        void delItem
-          .mutateAsync({ id: item.id })
-          .then(async () => {
-            await utils.servicePlanner.plans.invalidate();
-            notifySuccess('Item deleted');
-          })
-          .catch((err: unknown) => notifyError('Failed to delete item', errorMessage(err))),
+      onConfirm: () => delItem.mutate({ id: item.id }),
     });
   const deletePlan = () =>
     confirmDestructive({
       title: 'Delete plan',
       text: `Delete "${p.title}" on ${dayLabel(p.date)}? Its ${p.items.length} items and ${p.team.total} team assignments are deleted too.`,
       confirm: 'Delete',
-      onConfirm: () =>
-        void delPlan
-          .mutateAsync({ id: p.id })
-          .then(async () => {
-            await utils.servicePlanner.plans.invalidate();
-            notifySuccess('Plan deleted');
-            await navigate('/service-planner');
-          })
-          .catch((err: unknown) => notifyError('Failed to delete plan', errorMessage(err))),
+      onConfirm: () => delPlan.mutate({ id: p.id }),
     });
 
   const when = [

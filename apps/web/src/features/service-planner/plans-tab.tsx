@@ -4,11 +4,10 @@ import { useState } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
 import type { PlanSummary } from '@lampstand/api/schemas/service-planner';
 import { trpc } from '../../lib/trpc';
-import { errorMessage } from '../../lib/errors';
+import { useSave } from '../../lib/use-save';
 import { confirmDestructive } from '../../ui/confirm';
 import { EmptyState } from '../../ui/empty-state';
 import { DataTable, RowActionsMenu } from '../../ui/data-table';
-import { notifyError, notifySuccess } from '../../ui/notify';
 import { DuplicatePlanModal } from './duplicate-modal';
 import { ItemTypesModal } from './item-types-modal';
 import { PlanFormModal } from './plan-form';
@@ -28,22 +27,18 @@ export function PlansTab() {
   const [types, setTypes] = useState(false);
   const [duplicating, setDuplicating] = useState<PlanSummary | null>(null);
   const navigate = useNavigate();
-  const utils = trpc.useUtils();
-  const del = trpc.servicePlanner.plans.delete.useMutation();
+  const del = useSave(trpc.servicePlanner.plans.delete, {
+    success: 'Plan deleted',
+    errorTitle: 'Failed to delete plan',
+    invalidate: (utils) => utils.servicePlanner.plans.invalidate(),
+  });
 
   const remove = (p: PlanSummary) =>
     confirmDestructive({
       title: 'Delete plan',
       text: `Delete "${p.title}" on ${dayLabel(p.date)}? Its ${p.itemCount} items and ${p.team.total} team assignments are deleted too.`,
       confirm: 'Delete',
-      onConfirm: () =>
-        void del
-          .mutateAsync({ id: p.id })
-          .then(async () => {
-            await utils.servicePlanner.plans.invalidate();
-            notifySuccess('Plan deleted');
-          })
-          .catch((err: unknown) => notifyError('Failed to delete plan', errorMessage(err))),
+      onConfirm: () => del.mutate({ id: p.id }),
     });
 
   const actions = (p: PlanSummary) => (

@@ -3,31 +3,29 @@ import { schemaResolver, useForm } from '@mantine/form';
 import { IconPlus } from '@tabler/icons-react';
 import { positionFieldsSchema } from '@lampstand/api/schemas/service-planner';
 import { trpc } from '../../lib/trpc';
-import { errorMessage } from '../../lib/errors';
+import { useSave } from '../../lib/use-save';
 import { confirmDestructive } from '../../ui/confirm';
-import { notifyError, notifySuccess } from '../../ui/notify';
 import { PLANNER_STALE_MS } from './planner-cache';
 
 export function PositionsCard() {
   const positions = trpc.servicePlanner.positions.list.useQuery(undefined, { staleTime: PLANNER_STALE_MS });
-  const utils = trpc.useUtils();
-  const create = trpc.servicePlanner.positions.create.useMutation();
-  const del = trpc.servicePlanner.positions.delete.useMutation();
   const form = useForm({
     mode: 'controlled',
     initialValues: { name: '', category: '' },
     validate: schemaResolver(positionFieldsSchema, { sync: true }),
   });
-  const save = async (values: typeof form.values) => {
-    try {
-      await create.mutateAsync(values);
-      await utils.servicePlanner.positions.invalidate();
-      form.reset();
-      notifySuccess('Position added');
-    } catch (err) {
-      notifyError('Failed to add position', errorMessage(err));
-    }
-  };
+  const create = useSave(trpc.servicePlanner.positions.create, {
+    success: 'Position added',
+    errorTitle: 'Failed to add position',
+    invalidate: (utils) => utils.servicePlanner.positions.invalidate(),
+    form,
+    onSuccess: () => form.reset(),
+  });
+  // A position is on members and assignments too: the whole planner is read again.
+  const del = useSave(trpc.servicePlanner.positions.delete, {
+    errorTitle: 'Failed to delete position',
+    invalidate: (utils) => utils.servicePlanner.invalidate(),
+  });
   const groups = new Map<string, NonNullable<typeof positions.data>>();
   for (const p of positions.data ?? []) {
     const k = p.category ?? 'Other';
@@ -58,11 +56,7 @@ export function PositionsCard() {
                           title: 'Delete position',
                           text: `Delete the position ${p.name}? Members lose it and assignments keep the person without a position.`,
                           confirm: 'Delete',
-                          onConfirm: () =>
-                            void del
-                              .mutateAsync({ id: p.id })
-                              .then(() => utils.servicePlanner.invalidate())
-                              .catch((err: unknown) => notifyError('Failed to delete position', errorMessage(err))),
+                          onConfirm: () => del.mutate({ id: p.id }),
                         })
                       }
                     />
@@ -74,7 +68,7 @@ export function PositionsCard() {
             </Group>
           </Stack>
         ))}
-        <form onSubmit={form.onSubmit((v) => void save(v))} noValidate>
+        <form onSubmit={form.onSubmit((v) => create.mutate(v))} noValidate>
           <Stack gap="xs">
             <TextInput label="Position name" placeholder="e.g. Keys" {...form.getInputProps('name')} />
             <TextInput label="Category" placeholder="e.g. Band" {...form.getInputProps('category')} />

@@ -4,8 +4,7 @@ import { useEffect } from 'react';
 import type { z } from 'zod';
 import { updatePlannerSettingsSchema } from '@lampstand/api/schemas/service-planner';
 import { trpc } from '../../lib/trpc';
-import { errorMessage } from '../../lib/errors';
-import { notifyError, notifySuccess } from '../../ui/notify';
+import { useSave } from '../../lib/use-save';
 
 type Values = { reminderDays: number[]; substituteHours: number };
 const DAYS = [7, 6, 5, 4, 3, 2, 1];
@@ -18,7 +17,6 @@ const DAYS = [7, 6, 5, 4, 3, 2, 1];
 export function ServingSettingsCard() {
   const settings = trpc.servicePlanner.settings.get.useQuery();
   const utils = trpc.useUtils();
-  const update = trpc.servicePlanner.settings.update.useMutation();
   const form = useForm<Values>({
     mode: 'controlled',
     initialValues: { reminderDays: [3, 1], substituteHours: 48 },
@@ -31,15 +29,12 @@ export function ServingSettingsCard() {
       resetDirty(settings.data);
     }
   }, [settings.data, setValues, resetDirty]);
-  const save = async (values: Values) => {
-    try {
-      const saved = await update.mutateAsync(values);
-      utils.servicePlanner.settings.get.setData(undefined, saved);
-      notifySuccess('Reminder settings saved');
-    } catch (err) {
-      notifyError('Failed to save reminder settings', errorMessage(err));
-    }
-  };
+  const update = useSave(trpc.servicePlanner.settings.update, {
+    success: 'Reminder settings saved',
+    errorTitle: 'Failed to save reminder settings',
+    form,
+    onSuccess: (saved) => utils.servicePlanner.settings.get.setData(undefined, saved),
+  });
   return (
     <Card withBorder>
       <Title order={3} size="h4" mb="xs">
@@ -48,7 +43,7 @@ export function ServingSettingsCard() {
       {settings.isLoading ? (
         <Skeleton height={160} />
       ) : (
-        <form onSubmit={form.onSubmit((v) => void save(v))} noValidate>
+        <form onSubmit={form.onSubmit((v) => update.mutate(v))} noValidate>
           <Stack gap="sm">
             <Checkbox.Group
               label="Remind people before a plan"

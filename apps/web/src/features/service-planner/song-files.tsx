@@ -7,7 +7,6 @@ import { trpc } from '../../lib/trpc';
 import { useSave } from '../../lib/use-save';
 import { DataTable } from '../../ui/data-table';
 import { formatDate } from '../../ui/format';
-import { notifyError } from '../../ui/notify';
 
 /** 'Import ChordPro': one or many .cho / .chordpro / .pro files, each at most 1 MB, read as text. */
 export function ImportChordProButton() {
@@ -18,7 +17,7 @@ export function ImportChordProButton() {
   });
   const read = async (files: File[]) => {
     const big = files.find((f) => f.size > MAX_CHORDPRO_BYTES);
-    if (big) return notifyError('Failed to import songs', `${big.name} is larger than 1 MB`);
+    if (big) return importSongs.fail(`${big.name} is larger than 1 MB`);
     if (files.length)
       importSongs.mutate({
         files: await Promise.all(files.map(async (f) => ({ name: f.name, content: await f.text() }))),

@@ -3,17 +3,13 @@ import { schemaResolver, useForm } from '@mantine/form';
 import type { z } from 'zod';
 import { createSongSchema, type Song } from '@lampstand/api/schemas/service-planner';
 import { trpc } from '../../lib/trpc';
-import { errorMessage } from '../../lib/errors';
-import { notifyError, notifySuccess } from '../../ui/notify';
+import { useSave, type SaveUtils } from '../../lib/use-save';
 import { KEY_OPTIONS } from './bits';
 import { FormActions } from '../../ui/form-actions';
 
 export type SongInput = z.input<typeof createSongSchema>;
 
 export function SongFormModal({ song, onClose }: { song?: Song; onClose: () => void }) {
-  const utils = trpc.useUtils();
-  const create = trpc.servicePlanner.songs.create.useMutation();
-  const update = trpc.servicePlanner.songs.update.useMutation();
   const form = useForm<SongInput>({
     mode: 'controlled',
     initialValues: {
@@ -31,20 +27,21 @@ export function SongFormModal({ song, onClose }: { song?: Song; onClose: () => v
     },
     validate: schemaResolver(createSongSchema, { sync: true }),
   });
-  const save = async (values: SongInput) => {
-    try {
-      if (song) await update.mutateAsync({ id: song.id, ...values });
-      else await create.mutateAsync(values);
-      await utils.servicePlanner.songs.invalidate();
-      notifySuccess(song ? 'Song updated' : 'Song added');
-      onClose();
-    } catch (err) {
-      notifyError(song ? 'Failed to update song' : 'Failed to add song', errorMessage(err));
-    }
-  };
+  const saved = { invalidate: (utils: SaveUtils) => utils.servicePlanner.songs.invalidate(), form, onSuccess: onClose };
+  const create = useSave(trpc.servicePlanner.songs.create, {
+    ...saved,
+    success: 'Song added',
+    errorTitle: 'Failed to add song',
+  });
+  const update = useSave(trpc.servicePlanner.songs.update, {
+    ...saved,
+    success: 'Song updated',
+    errorTitle: 'Failed to update song',
+  });
+  const save = (values: SongInput) => (song ? update.mutate({ id: song.id, ...values }) : create.mutate(values));
   return (
     <Modal opened onClose={onClose} title={song ? 'Edit Song' : 'Add Song'} size="xl">
-      <form onSubmit={form.onSubmit((v) => void save(v))} noValidate>
+      <form onSubmit={form.onSubmit(save)} noValidate>
         <Stack>
           <SimpleGrid cols={{ base: 1, sm: 2 }}>
             <TextInput label="Title" withAsterisk {...form.getInputProps('title')} />

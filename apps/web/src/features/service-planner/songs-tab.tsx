@@ -4,12 +4,11 @@ import { IconEye, IconMusic, IconPencil, IconPlus, IconSearch, IconTrash } from 
 import { useState } from 'react';
 import { type Song } from '@lampstand/api/schemas/service-planner';
 import { trpc } from '../../lib/trpc';
-import { errorMessage } from '../../lib/errors';
+import { useSave } from '../../lib/use-save';
 import { confirmDestructive } from '../../ui/confirm';
 import { EmptyState } from '../../ui/empty-state';
 import { DataTable, RowActionsMenu } from '../../ui/data-table';
 import { formatDate } from '../../ui/format';
-import { notifyError, notifySuccess } from '../../ui/notify';
 import { PLANNER_STALE_MS } from './planner-cache';
 import { SongFormModal } from './song-form-modal';
 import { SongViewModal } from './song-view-modal';
@@ -24,22 +23,18 @@ export function SongsTab() {
   );
   const [editing, setEditing] = useState<Song | 'new' | null>(null);
   const [viewing, setViewing] = useState<Song | null>(null);
-  const utils = trpc.useUtils();
-  const del = trpc.servicePlanner.songs.delete.useMutation();
+  const del = useSave(trpc.servicePlanner.songs.delete, {
+    success: 'Song deleted',
+    errorTitle: 'Failed to delete song',
+    invalidate: (utils) => utils.servicePlanner.songs.invalidate(),
+  });
 
   const remove = (s: Song) =>
     confirmDestructive({
       title: 'Delete song',
       text: `Delete "${s.title}"? Plans that use it keep their items but lose the song.`,
       confirm: 'Delete',
-      onConfirm: () =>
-        void del
-          .mutateAsync({ id: s.id })
-          .then(async () => {
-            await utils.servicePlanner.songs.invalidate();
-            notifySuccess('Song deleted');
-          })
-          .catch((err: unknown) => notifyError('Failed to delete song', errorMessage(err))),
+      onConfirm: () => del.mutate({ id: s.id }),
     });
   const actions = (s: Song) => (
     <RowActionsMenu

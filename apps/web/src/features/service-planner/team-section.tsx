@@ -19,7 +19,7 @@ import type { z } from 'zod';
 import type { Assignment, createAssignmentSchema, PlanDetail } from '@lampstand/api/schemas/service-planner';
 import { trpc } from '../../lib/trpc';
 import { errorMessage, httpStatus } from '../../lib/errors';
-import { notifyError, notifySuccess } from '../../ui/notify';
+import { useSave } from '../../lib/use-save';
 import { confirmAction, confirmDestructive } from '../../ui/confirm';
 import { suppressedSentence } from '@lampstand/api/schemas/suppressions';
 import { AssignmentStatusBadge, timeLabel } from './bits';
@@ -80,20 +80,19 @@ import { PLANNER_STALE_MS } from './planner-cache';
  * 'Schedule anyway'; on success the planner's views refresh and `onDone` runs.
  */
 export function useScheduleMember(onDone: () => void) {
-  const utils = trpc.useUtils();
-  const create = trpc.servicePlanner.assignments.create.useMutation();
   const [warning, setWarning] = useState<string | null>(null);
-  const schedule = async (input: z.input<typeof createAssignmentSchema>) => {
-    try {
-      await create.mutateAsync(input);
-      await utils.servicePlanner.invalidate();
-      notifySuccess('Member scheduled');
-      onDone();
-    } catch (err) {
-      if (httpStatus(err) === 409) setWarning(errorMessage(err));
-      else notifyError('Failed to schedule member', errorMessage(err));
-    }
-  };
+  const create = useSave(trpc.servicePlanner.assignments.create, {
+    success: 'Member scheduled',
+    errorTitle: 'Failed to schedule member',
+    answer: (err) => {
+      if (httpStatus(err) !== 409) return false;
+      setWarning(errorMessage(err));
+      return true;
+    },
+    invalidate: (utils) => utils.servicePlanner.invalidate(),
+    onSuccess: onDone,
+  });
+  const schedule = (input: z.input<typeof createAssignmentSchema>) => create.mutate(input);
   return { schedule, warning, setWarning, pending: create.isPending };
 }
 
@@ -117,12 +116,12 @@ function ScheduleModal({ plan, onClose }: { plan: PlanDetail; onClose: () => voi
       label: `${p.category ? `${p.category}: ` : ''}${p.name}${member && !canFill.has(p.id) ? ' (not usually)' : ''}`,
     }));
 
-  const save = async (force: boolean) => {
+  const save = (force: boolean) => {
     if (!memberId) {
       setMemberError('Please choose a team member');
       return;
     }
-    await schedule({
+    schedule({
       planId: plan.id,
       memberId: Number(memberId),
       positionId: positionId ? Number(positionId) : null,
@@ -172,12 +171,12 @@ function ScheduleModal({ plan, onClose }: { plan: PlanDetail; onClose: () => voi
           />
         ) : null}
         <TextInput label="Notes" value={notes} onChange={(e) => setNotes(e.currentTarget.value)} />
-        <ScheduleAnyway warning={warning} onForce={() => void save(true)} loading={pending} />
+        <ScheduleAnyway warning={warning} onForce={() => save(true)} loading={pending} />
         <Group justify="flex-end">
           <Button variant="default" onClick={onClose}>
             Cancel
           </Button>
-          <Button onClick={() => void save(false)} loading={pending && !warning}>
+          <Button onClick={() => save(false)} loading={pending && !warning}>
             Schedule
           </Button>
         </Group>
@@ -190,39 +189,30 @@ function ScheduleModal({ plan, onClose }: { plan: PlanDetail; onClose: () => voi
 export function TeamSection({ plan }: { plan: PlanDetail }) {
   const [scheduling, setScheduling] = useState(false);
   const utils = trpc.useUtils();
-  const update = trpc.servicePlanner.assignments.update.useMutation();
-  const del = trpc.servicePlanner.assignments.delete.useMutation();
-  const send = trpc.servicePlanner.plans.sendRequests.useMutation();
+  const update = useSave(trpc.servicePlanner.assignments.update, {
+    errorTitle: 'Failed to update assignment',
+    invalidate: (u) => u.servicePlanner.plans.invalidate(),
+  });
+  const del = useSave(trpc.servicePlanner.assignments.delete, {
+    errorTitle: 'Failed to remove assignment',
+    invalidate: (u) => u.servicePlanner.plans.invalidate(),
+  });
+  const send = useSave(trpc.servicePlanner.plans.sendRequests, {
+    success: (res) => ['Requests sent', res.message],
+    errorTitle: 'Failed to send requests',
+    invalidate: (u) => u.servicePlanner.plans.invalidate(),
+  });
   const unasked = plan.assignments.filter((a) => a.status === 'scheduled' && !a.requestedAt).length;
 
-  const setStatus = async (a: Assignment, status: Assignment['status']) => {
-    try {
-      await update.mutateAsync({ id: a.id, status });
-      await utils.servicePlanner.plans.invalidate();
-    } catch (err) {
-      notifyError('Failed to update assignment', errorMessage(err));
-    }
-  };
+  const setStatus = (a: Assignment, status: Assignment['status']) => update.mutate({ id: a.id, status });
   const remove = (a: Assignment) =>
     confirmDestructive({
       title: 'Remove from plan',
       text: `Remove ${a.memberName}${a.positionName ? ` (${a.positionName})` : ''} from ${plan.title}?`,
       confirm: 'Remove',
-      onConfirm: () =>
-        void del
-          .mutateAsync({ id: a.id })
-          .then(() => utils.servicePlanner.plans.invalidate())
-          .catch((err: unknown) => notifyError('Failed to remove assignment', errorMessage(err))),
+      onConfirm: () => del.mutate({ id: a.id }),
     });
-  const sendNow = async () => {
-    try {
-      const res = await send.mutateAsync({ id: plan.id });
-      await utils.servicePlanner.plans.invalidate();
-      notifySuccess('Requests sent', res.message);
-    } catch (err) {
-      notifyError('Failed to send requests', errorMessage(err));
-    }
-  };
+  const sendNow = () => send.mutate({ id: plan.id });
   // Issue 32 §6: when some of the addresses are suppressed, say how many before sending.
   const sendRequests = async () => {
     const memberIds = [
@@ -243,7 +233,7 @@ export function TeamSection({ plan }: { plan: PlanDetail }) {
       title: 'Send requests',
       text: `Send ${unasked} request${unasked === 1 ? '' : 's'}? ${suppressedSentence(suppressed)}`,
       confirm: 'Send requests',
-      onConfirm: () => void sendNow(),
+      onConfirm: sendNow,
     });
   };
 
@@ -316,10 +306,10 @@ export function TeamSection({ plan }: { plan: PlanDetail }) {
                   </ActionIcon>
                 </Menu.Target>
                 <Menu.Dropdown>
-                  <Menu.Item leftSection={<IconCheck size={16} />} onClick={() => void setStatus(a, 'confirmed')}>
+                  <Menu.Item leftSection={<IconCheck size={16} />} onClick={() => setStatus(a, 'confirmed')}>
                     Mark confirmed
                   </Menu.Item>
-                  <Menu.Item leftSection={<IconX size={16} />} onClick={() => void setStatus(a, 'declined')}>
+                  <Menu.Item leftSection={<IconX size={16} />} onClick={() => setStatus(a, 'declined')}>
                     Mark declined
                   </Menu.Item>
                   <Menu.Item color="red" leftSection={<IconTrash size={16} />} onClick={() => remove(a)}>

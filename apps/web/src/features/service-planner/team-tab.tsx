@@ -3,11 +3,10 @@ import { IconPencil, IconPlus, IconTrash, IconUsers } from '@tabler/icons-react'
 import { useState } from 'react';
 import { type TeamMember } from '@lampstand/api/schemas/service-planner';
 import { trpc } from '../../lib/trpc';
-import { errorMessage } from '../../lib/errors';
+import { useSave } from '../../lib/use-save';
 import { confirmDestructive } from '../../ui/confirm';
 import { EmptyState } from '../../ui/empty-state';
 import { DataTable, RowActionsMenu } from '../../ui/data-table';
-import { notifyError, notifySuccess } from '../../ui/notify';
 import { PLANNER_STALE_MS } from './planner-cache';
 import { MemberModal } from './member-modal';
 import { PositionsCard } from './positions-card';
@@ -16,21 +15,17 @@ import { ServingSettingsCard } from './serving-settings-card';
 export function TeamTab() {
   const members = trpc.servicePlanner.members.list.useQuery({}, { staleTime: PLANNER_STALE_MS });
   const [editing, setEditing] = useState<TeamMember | 'new' | null>(null);
-  const utils = trpc.useUtils();
-  const del = trpc.servicePlanner.members.delete.useMutation();
+  const del = useSave(trpc.servicePlanner.members.delete, {
+    success: 'Team member deleted',
+    errorTitle: 'Failed to delete team member',
+    invalidate: (utils) => utils.servicePlanner.invalidate(),
+  });
   const remove = (m: TeamMember) =>
     confirmDestructive({
       title: 'Delete team member',
       text: `Delete ${m.name}? They are removed from every plan they are scheduled on.`,
       confirm: 'Delete',
-      onConfirm: () =>
-        void del
-          .mutateAsync({ id: m.id })
-          .then(async () => {
-            await utils.servicePlanner.invalidate();
-            notifySuccess('Team member deleted');
-          })
-          .catch((err: unknown) => notifyError('Failed to delete team member', errorMessage(err))),
+      onConfirm: () => del.mutate({ id: m.id }),
     });
   const actions = (m: TeamMember) => (
     <RowActionsMenu

@@ -6,9 +6,9 @@ import { loadStripe } from '@stripe/stripe-js/pure';
 import { useState } from 'react';
 import { type Project } from '@lampstand/api/schemas/show-up';
 import { trpc } from '../../lib/trpc';
-import { useSave } from '../../lib/use-save';
+import { showFailure, useSave } from '../../lib/use-save';
 import { formatUsd } from '../../ui/format';
-import { notifyError, notifySuccess } from '../../ui/notify';
+import { notifySuccess } from '../../ui/notify';
 
 export type Prepared = {
   paymentIntentId: string;
@@ -62,7 +62,7 @@ export function StripePayment({
         },
         redirect: 'if_required',
       });
-      if (error) notifyError('Payment Failed', error.message ?? 'The payment did not go through.');
+      if (error) showFailure({ errorTitle: 'Payment Failed' }, error.message ?? 'The payment did not go through.');
       else if (paymentIntent?.status === 'succeeded') await done(paymentIntent.id);
     } finally {
       setBusy(false);

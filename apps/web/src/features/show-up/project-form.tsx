@@ -18,8 +18,8 @@ import { IconCurrentLocation } from '@tabler/icons-react';
 import { Link, useNavigate } from 'react-router-dom';
 import { createProjectSchema, PROJECT_CATEGORIES, type Project } from '@lampstand/api/schemas/show-up';
 import { trpc } from '../../lib/trpc';
-import { useSave } from '../../lib/use-save';
-import { notifyError, notifySuccess } from '../../ui/notify';
+import { showFailure, useSave } from '../../lib/use-save';
+import { notifySuccess } from '../../ui/notify';
 import { ImageThumbnails, ImageUpload, type UploadedImage } from '../../ui/image-upload';
 import { useUnsavedChangesGuard } from '../../ui/unsaved-changes';
 import { type Values, initialValues } from './project-form-values';
@@ -63,8 +63,8 @@ export function ProjectForm({ project }: { project?: Project }) {
 
   const locate = () => {
     if (!('geolocation' in navigator)) {
-      notifyError(
-        'Geolocation not supported',
+      showFailure(
+        { errorTitle: 'Geolocation not supported' },
         'Your browser cannot share its location. Please enter coordinates manually.',
       );
       return;
@@ -75,7 +75,7 @@ export function ProjectForm({ project }: { project?: Project }) {
         form.setFieldValue('longitude', Number(pos.coords.longitude.toFixed(6)));
         notifySuccess('Location detected', 'Latitude and longitude are filled in.');
       },
-      (err) => notifyError('Location detection failed', err.message),
+      (err) => showFailure({ errorTitle: 'Location detection failed' }, err.message),
       { timeout: 15_000 },
     );
   };

@@ -4,7 +4,8 @@ import type { Project } from '@lampstand/api/schemas/show-up';
 import { progressPercent, websiteLabel } from '@lampstand/api/schemas/show-up-values';
 import { trpc } from '../../lib/trpc';
 import { formatDate, formatNumber, formatUsd } from '../../ui/format';
-import { notifyError, notifySuccess } from '../../ui/notify';
+import { showFailure } from '../../lib/use-save';
+import { notifySuccess } from '../../ui/notify';
 import { SHOW_UP_STALE_MS } from './labels';
 
 export async function share(project: Project) {
@@ -21,7 +22,7 @@ export async function share(project: Project) {
     await navigator.clipboard.writeText(url);
     notifySuccess('Link copied', 'The project link is on your clipboard.');
   } catch {
-    notifyError('Link not copied', url);
+    showFailure({ errorTitle: 'Link not copied' }, url);
   }
 }
 

@@ -1,11 +1,12 @@
 import { ActionIcon, Group, Text, Tooltip } from '@mantine/core';
 import { IconPencil, IconTrash } from '@tabler/icons-react';
 import { trpc } from '../../lib/trpc';
+import { useSave } from '../../lib/use-save';
 import { useChurchTimeZone } from '../../lib/time-zone';
 import { confirmDestructive } from '../../ui/confirm';
 import { formatNumber } from '../../ui/format';
 import { useSendConfirmation } from '../campaigns/send-confirmation';
-import { campaignRowToasts, campaignWhen, SendCampaignButton } from '../campaigns/campaign-table';
+import { campaignRowSaves, campaignWhen, SendCampaignButton } from '../campaigns/campaign-table';
 import { DataTable } from '../../ui/data-table';
 import { useSmsSegments } from '../campaigns/sms-text-count';
 import { StatusBadge } from '../email-campaigns/status';
@@ -32,12 +33,11 @@ export function SmsCampaignsTable({
   listName: (id: string) => string;
   onEdit: (c: SmsCampaign) => void;
 }) {
-  const utils = trpc.useUtils();
   const timeZone = useChurchTimeZone();
   const { confirmSend } = useSendConfirmation('sms');
-  const toasts = campaignRowToasts(() => utils.smsCampaigns.list.invalidate());
-  const send = trpc.smsCampaigns.send.useMutation(toasts.send);
-  const del = trpc.smsCampaigns.delete.useMutation(toasts.delete);
+  const saves = campaignRowSaves((utils) => utils.smsCampaigns.list.invalidate());
+  const send = useSave(trpc.smsCampaigns.send, saves.send);
+  const del = useSave(trpc.smsCampaigns.delete, saves.delete);
   return (
     <DataTable
       label="SMS campaigns"
