@@ -128,7 +128,13 @@ export {
   CHOOSE_A_LIST,
 } from './services/church-profile/public-home.js';
 export type { SignupDeps } from './services/landing-pages/signups.js';
-export { WebhookWorker, type WebhookWorkerOptions } from './services/webhooks/worker.js';
+export { webhookWork, type WebhookWorkerOptions } from './services/webhooks/worker.js';
+export {
+  startBackground,
+  type BackgroundRunner,
+  type BackgroundWork,
+  type Round,
+} from './services/background/runner.js';
 export { defaultSenderOptions } from './services/webhooks/sender.js';
 export { EVENTS_CHANNEL, WEBHOOKS_CHANNEL } from './services/webhooks/wake.js';
 export { verifyWebhook, signWebhook } from './services/webhooks/signing.js';
