@@ -12,14 +12,17 @@ import type { SelectQueryBuilder } from 'kysely';
  * Batches of `limit` rows, one transaction each, until no row is due. With `once`, a row worked on
  * is not taken again by this drain even when it is still due (a schedule whose date did not move).
  */
-export interface LockedWork<DB, TB extends keyof DB, R, O> {
+interface LockedQuery<DB, TB extends keyof DB, R> {
   /** The due rows, in the order to take them (the primitive adds the limit and the lock). */
   due: (trx: Db) => SelectQueryBuilder<DB, TB, R>;
-  /** The table whose rows are locked when `due` joins others. */
-  lock?: TB & string;
-  limit: number;
+  /** The table (its alias) whose rows are locked when `due` joins others. */
+  lock?: string;
   /** The row's id column in `due` (`gs.id`) and its value: each row once per drain. */
   once?: { column: string; id: (row: R) => number };
+}
+
+export interface LockedWork<DB, TB extends keyof DB, R, O> extends LockedQuery<DB, TB, R> {
+  limit: number;
   /** What to do with a batch, in its transaction. */
   work: (trx: Db, rows: R[]) => Promise<O>;
 }
@@ -36,8 +39,7 @@ export async function* lockedBatches<DB, TB extends keyof DB, R, O>(
   for (;;) {
     const batch = await db.transaction().execute(async (trx) => {
       let q = w.due(trx);
-      if (w.once && seen.length > 0)
-        q = q.where(sql<boolean>`${sql.ref(w.once.column)} <> all(${seen}::bigint[])`);
+      if (w.once && seen.length > 0) q = q.where(sql<boolean>`${sql.ref(w.once.column)} <> all(${seen}::bigint[])`);
       q = q.limit(w.limit);
       q = (w.lock ? q.forUpdate(w.lock as never) : q.forUpdate()).skipLocked();
       const rows = (await q.execute()) as R[];
@@ -55,4 +57,12 @@ export async function drainLocked<DB, TB extends keyof DB, R, O>(db: Db, w: Lock
   const outs: O[] = [];
   for await (const b of lockedBatches(db, w)) outs.push(b.out);
   return outs;
+}
+
+/** One row a transaction (a charge, a send): `work` gets the row itself. */
+export function lockedRows<DB, TB extends keyof DB, R, O>(
+  db: Db,
+  w: LockedQuery<DB, TB, R> & { work: (trx: Db, row: R) => Promise<O> },
+): AsyncGenerator<{ rows: number; out: O }> {
+  return lockedBatches(db, { ...w, limit: 1, work: (trx, rows) => w.work(trx, rows[0]!) });
 }
