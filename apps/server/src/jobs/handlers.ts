@@ -48,7 +48,7 @@ export interface JobDeps {
   email: EmailTransport;
   sms: SmsTransport;
   delivery: DeliveryConfig;
-  /** Payments and the card fee: recurring gifts are charged by a job (issue 30). */
+  /** Payments and the card fee: recurring gifts are charged by a job. */
   showUp: ShowUpServices;
 }
 

@@ -8,9 +8,8 @@ import { lockedRows } from '../background/locked.js';
 import type { NewEvent } from '../../schemas/events.js';
 
 /**
- * Journeys' triggers read the event log (issue 29 §2) through a cursor per church, like the
- * webhook dispatcher: one transaction locks the church's cursor (another reader skips it), reads
- * the events after it, enrols the people they name and moves the cursor past them. A church's
+ * Journeys' triggers read the event log through a cursor per church, like the webhook dispatcher:
+ * one transaction claims the church's cursor (another reader skips it), reads the events after it, enrols the people they name and moves the cursor past them. A church's
  * events commit in the order of their ids (events/record.ts), so nothing can appear below the
  * cursor later: each event is read once, and if the transaction fails nothing moved.
  */
@@ -74,7 +73,7 @@ function matches(t: JourneyTrigger, e: EventRow): boolean {
     case 'signup_confirmed':
       return t.pageId === null || idOf(e.payload.page) === t.pageId;
     case 'donation_succeeded':
-      // A gift to the church names its funds (issue 30); a Show Up gift its project.
+      // A gift to the church names its funds; a Show Up gift its project.
       return (
         (t.projectId === null || idOf(e.payload.project) === t.projectId) &&
         (t.fundId === null ||
