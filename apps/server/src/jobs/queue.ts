@@ -109,12 +109,12 @@ export async function openJobQueue(opts: {
 
 /** The queues with a job that may start now, of `names`: one statement for every queue. */
 async function readyQueues(boss: PgBoss, names: readonly JobName[]): Promise<JobName[]> {
-  const { rows } = (await boss
+  const { rows }: { rows: { name: JobName }[] } = await boss
     .getDb()
     .executeSql(
       `select name from pgboss.job where name = any($1::text[]) and state < 'active' and start_after < now() group by name`,
       [names],
-    )) as { rows: { name: JobName }[] };
+    );
   return rows.map((r) => r.name);
 }
 

@@ -84,10 +84,10 @@ describe.each([
   it('claims due rows once each, stamping the lease and one more attempt', async () => {
     await items(5);
     const [a, b] = await Promise.all([claim(t, T0, 3), claim(t, T0, 3)]);
-    const ids = [...a!, ...b!].map((c) => c.lease.id);
+    const ids = [...a, ...b].map((c) => c.lease.id);
     expect(ids).toHaveLength(5);
     expect(new Set(ids).size).toBe(5);
-    const first = a![0]!;
+    const first = a[0]!;
     expect(first.lease.attempt).toBe(1);
     expect(first.row.attempts).toBe(1);
     expect(first.lease.lease.getTime()).toBe(t.holds === 'until' ? at(LEASE).getTime() : T0.getTime());

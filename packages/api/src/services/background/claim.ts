@@ -236,7 +236,10 @@ export async function failLeased(
   const waitMs = f.giveUp ? null : f.backoff(held.attempt);
   const sets = [sql`${sql.ref(t.lease)} = null`];
   if (waitMs !== null)
-    sets.push(sql`${sql.ref(t.retryAt)} = ${timeOf(f.now)} + make_interval(secs => ${waitMs / 1000})`, ...(f.retry ? [f.retry] : []));
+    sets.push(
+      sql`${sql.ref(t.retryAt)} = ${timeOf(f.now)} + make_interval(secs => ${waitMs / 1000})`,
+      ...(f.retry ? [f.retry] : []),
+    );
   else if (f.failed) sets.push(f.failed);
   if (f.also) sets.push(f.also);
   const { rows } = await sql<Record<string, unknown>>`

@@ -27,7 +27,7 @@ export interface Round {
   /** What woke the runner since the last round: channel names, or the reasons given to `wake`. */
   woken: ReadonlySet<string>;
   /** Another round as soon as this one ends, or now if none is running (a slot came free). */
-  wake(why?: string): void;
+  wake: (why?: string) => void;
 }
 
 export interface BackgroundRunner {
