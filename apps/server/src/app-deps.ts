@@ -35,9 +35,7 @@ import {
 } from '@lampstand/api/server';
 import { getOrCreateSetting, randomSecret, type Db } from '@lampstand/db';
 import { installKeyring, type Config } from './config.js';
-import { startJobs, type JobRunner } from './jobs/queue.js';
-import { startWebhookWorker, type WebhookRunner } from './jobs/webhooks.js';
-import { startJourneyWorker } from './jobs/journeys.js';
+import { startJobs, type JobRunner } from './jobs/runner.js';
 import { PublicPageCache } from './public/page-cache.js';
 
 /** Everything the procedures and jobs use, chosen by configuration. */
@@ -76,9 +74,8 @@ export function qrSettingsFor(config: Config): QrSettings {
 
 export interface AppRuntime {
   deps: AppDeps;
+  /** The job queue, and the background work of a process that works (jobs/runner.ts). */
   runner: JobRunner;
-  /** Outgoing webhooks, in a process that works (null otherwise). */
-  webhooks: WebhookRunner | null;
   close(): Promise<void>;
 }
 
@@ -220,22 +217,14 @@ export async function startRuntime(
   const showUp = await showUpServicesFor(config, db);
   const runner = await startJobs({
     connectionString: opts.queueUrl ?? databaseUrl,
+    databaseUrl,
+    config,
     deps: { db, email, sms, delivery, showUp },
     work,
     pollingIntervalSeconds: opts.pollingIntervalSeconds,
     log: opts.log,
     poolMax: config.dbPoolMax,
   });
-  const webhooks = work
-    ? await startWebhookWorker(
-        config,
-        { db, email, emailFrom: delivery.emailFrom, databaseUrl },
-        opts.log ?? (() => {}),
-      )
-    : null;
-  const journeys = work
-    ? startJourneyWorker({ db, jobs: runner.queue, email, sms, config: delivery }, opts.log ?? (() => {}))
-    : null;
   return {
     deps: {
       db,
@@ -263,11 +252,8 @@ export async function startRuntime(
       reads: new ReadRouting(db, config.readYourWritesSeconds),
     },
     runner,
-    webhooks,
     async close() {
       await pages.visits.flush();
-      await webhooks?.stop();
-      await journeys?.stop();
       await runner.stop();
       await email.close();
       delivery.pacer?.close();

@@ -128,7 +128,13 @@ export {
   CHOOSE_A_LIST,
 } from './services/church-profile/public-home.js';
 export type { SignupDeps } from './services/landing-pages/signups.js';
-export { WebhookWorker, type WebhookWorkerOptions } from './services/webhooks/worker.js';
+export { webhookWork, type WebhookWorkerOptions } from './services/webhooks/worker.js';
+export {
+  startBackground,
+  type BackgroundRunner,
+  type BackgroundWork,
+  type Round,
+} from './services/background/runner.js';
 export { defaultSenderOptions } from './services/webhooks/sender.js';
 export { EVENTS_CHANNEL, WEBHOOKS_CHANNEL } from './services/webhooks/wake.js';
 export { verifyWebhook, signWebhook } from './services/webhooks/signing.js';
@@ -150,7 +156,8 @@ export { runDueEnrollments } from './services/journeys/runner.js';
 export { processJourneyTriggers, runBirthdayTriggers } from './services/journeys/triggers.js';
 export { deliverJourney, sweepJourneyDeliveries } from './services/journeys/channel.js';
 export { deliverTaskNotices, sweepTaskNotices } from './services/journeys/task-notices.js';
-export { chargeDueSchedules, sendGivingNotice, type ChargeDeps } from './services/giving/schedules.js';
+export { chargeDueSchedules, type ChargeDeps } from './services/giving/charge-due.js';
+export { sendGivingNotice } from './services/giving/schedule-notices.js';
 export { churchOfHandle, publicFunds, churchToday } from './services/giving/gifts.js';
 export { scheduleByToken } from './services/giving/schedules.js';
 export { deliverStatements, failStatementRun } from './services/giving/statements.js';

@@ -1,13 +1,8 @@
 import crypto from 'node:crypto';
 import type { Db } from '@lampstand/db';
 import { escapeHtml } from '../../render/html.js';
-import {
-  stalledGroups,
-  type ChannelDriver,
-  type DeliveryGroup,
-  type RunResult,
-  deliverGroup,
-} from '../delivery/engine.js';
+import { type ChannelDriver, type DeliveryGroup, type RunResult } from '../delivery/engine.js';
+import { stalledGroups, deliverGroup } from '../delivery/groups.js';
 import type { DeliveryDeps } from '../delivery/channels.js';
 import { localDate, localParts } from '../journeys/time.js';
 import type { ConversationDigestSetting } from '../../schemas/conversations.js';

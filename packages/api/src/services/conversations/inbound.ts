@@ -4,6 +4,7 @@ import { isCleanText, notAllowedMessage } from '../../schemas/common.js';
 import { smsKeyword } from '../../schemas/sms-campaigns.js';
 import { PUBLIC_ACTOR } from '../events/record.js';
 import { withActor } from '../events/actor.js';
+import { lockedBatches } from '../background/locked.js';
 import type { JobQueue } from '../../jobs.js';
 import type { SmsTransport } from '../../providers/sms.js';
 import { sendSharedQuestions, SHARED_NUMBER_ROUTING_DAYS } from './shared-number.js';
@@ -156,11 +157,12 @@ function intakeOf(db: Db): IntakeWriter {
 
 /**
  * The 'sms-inbound-process' job: the stored texts not yet processed, in batches of `batchSize`,
- * each batch in one transaction that takes its rows with FOR UPDATE SKIP LOCKED and marks them
- * processed, so any number of workers share the work and each text is processed exactly once (a
- * worker that dies mid-batch leaves its rows to the next). Keyword replies and task notices are
- * deliveries written in the batch: their deliver jobs are asked for after the commit (the engine's
- * sweep finds any a dead worker never asked for). Returns how many texts it processed.
+ * each claimed for the length of the transaction that processes it and marks it processed (the
+ * claim primitive's `lockedBatches`), so any number of workers share the work and each text is
+ * processed exactly once (a worker that dies mid-batch leaves its rows to the next). Keyword
+ * replies and task notices are deliveries written in the batch: their deliver jobs are asked for
+ * after the commit (the engine's sweep finds any a dead worker never asked for). Returns how many
+ * texts it processed.
  */
 export async function processInboundTexts(
   deps: { db: Db; jobs: JobQueue; sms?: SmsTransport },
@@ -169,44 +171,48 @@ export async function processInboundTexts(
 ): Promise<number> {
   const batchSize = opts.batchSize ?? INBOUND_BATCH;
   let total = 0;
-  for (;;) {
-    const done = await withActor(PUBLIC_ACTOR, () =>
-      deps.db.transaction().execute(async (trx) => {
-        const { rows } = await sql<StoredText>`
-          select id, from_number as "from", to_number as "to", messaging_service_sid as service, body,
-                 created_at as received_at
-          from sms_inbound_messages where processed_at is null
-          order by id limit ${batchSize}
-          for update skip locked`.execute(trx);
-        if (rows.length === 0) return { count: 0, repliesQueued: [], taskNotices: [], released: 0 };
-        const result = await processTexts(
-          trx,
-          rows.map((r) => ({ ...r, id: Number(r.id) })),
-          platformNumber,
-        );
-        await sql`update sms_inbound_messages set processed_at = now(),
-                    held_at = case when id = any(${result.held}::bigint[]) then now() end
-                  where id = any(${rows.map((r) => r.id)}::bigint[])`.execute(trx);
-        // An answer releases its sender's held texts to the intake: the next round routes them
-        // to the church chosen.
-        const released = result.answered.length
-          ? Number(
-              (
-                await sql`update sms_inbound_messages set processed_at = null, held_at = null
-                          where held_at is not null and to_number = ${platformNumber}
-                            and from_number = any(${result.answered}::text[])`.execute(trx)
-              ).numAffectedRows ?? 0,
-            )
-          : 0;
-        return { count: rows.length, ...result, released };
-      }),
-    );
-    for (const conversationId of done.repliesQueued)
+  const batches = lockedBatches(deps.db, {
+    due: (trx) =>
+      trx
+        .selectFrom('smsInboundMessages')
+        .select(['id', 'fromNumber as from', 'toNumber as to', 'messagingServiceSid as service', 'body'])
+        .select('createdAt as receivedAt')
+        .where('processedAt', 'is', null)
+        .orderBy('id'),
+    limit: batchSize,
+    work: (trx, rows: StoredText[]) => withActor(PUBLIC_ACTOR, () => processBatch(trx, rows, platformNumber)),
+  });
+  for await (const { rows, out } of batches) {
+    for (const conversationId of out.repliesQueued)
       await deps.jobs.send('conversation-reply-deliver', { conversationId });
-    for (const userId of done.taskNotices) await deps.jobs.send('task-notice-deliver', { userId });
-    total += done.count;
-    if (done.count < batchSize && done.released === 0) break;
+    for (const userId of out.taskNotices) await deps.jobs.send('task-notice-deliver', { userId });
+    total += rows;
+    if (rows < batchSize && out.released === 0) break;
   }
   if (deps.sms) await sendSharedQuestions({ db: deps.db, sms: deps.sms }, platformNumber);
   return total;
+}
+
+/** One batch of stored texts, in the transaction that holds them: processed, and marked so. */
+async function processBatch(trx: Db, rows: StoredText[], platformNumber: string) {
+  const result = await processTexts(
+    trx,
+    rows.map((r) => ({ ...r, id: Number(r.id) })),
+    platformNumber,
+  );
+  await sql`update sms_inbound_messages set processed_at = now(),
+              held_at = case when id = any(${result.held}::bigint[]) then now() end
+            where id = any(${rows.map((r) => r.id)}::bigint[])`.execute(trx);
+  // An answer releases its sender's held texts to the intake: the next round routes them to the
+  // church chosen.
+  const released = result.answered.length
+    ? Number(
+        (
+          await sql`update sms_inbound_messages set processed_at = null, held_at = null
+                    where held_at is not null and to_number = ${platformNumber}
+                      and from_number = any(${result.answered}::text[])`.execute(trx)
+        ).numAffectedRows ?? 0,
+      )
+    : 0;
+  return { ...result, released };
 }

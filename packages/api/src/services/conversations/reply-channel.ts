@@ -1,12 +1,7 @@
 import { sql } from '@lampstand/db';
 import { skipReasonSql } from '../delivery/contact-rule.js';
-import {
-  type ChannelDriver,
-  type DeliveryGroup,
-  type RunResult,
-  deliverGroup,
-  requeueStalled,
-} from '../delivery/engine.js';
+import { type ChannelDriver, type DeliveryGroup, type RunResult } from '../delivery/engine.js';
+import { deliverGroup, requeueStalled } from '../delivery/groups.js';
 import type { DeliveryDeps } from '../delivery/channels.js';
 
 /**

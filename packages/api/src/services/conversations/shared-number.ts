@@ -1,4 +1,5 @@
 import { sql, type Db } from '@lampstand/db';
+import { lockedRows } from '../background/locked.js';
 import type { SmsTransport } from '../../providers/sms.js';
 
 /** How long after a church last texted a number its replies to the shared platform number reach it. */
@@ -158,30 +159,27 @@ export async function sendSharedQuestions(
   deps: { db: Db; sms: SmsTransport },
   platformNumber: string,
 ): Promise<number> {
+  // One question a transaction, claimed for its length: the send and its mark commit together, and
+  // a send that fails rolls back (the question stays for the next run).
   let sent = 0;
-  for (;;) {
-    const done = await deps.db.transaction().execute(async (trx) => {
-      const row = await trx
+  const questions = lockedRows(deps.db, {
+    due: (trx) =>
+      trx
         .selectFrom('smsSharedRoutes')
         .select(['phoneE164', 'question'])
         .where('questionSentAt', 'is', null)
         .where('chosenChurchId', 'is', null)
         .where('askedAt', '>', new Date(Date.now() - QUESTION_RESEND_HOURS * 3_600_000))
-        .orderBy('askedAt')
-        .limit(1)
-        .forUpdate()
-        .skipLocked()
-        .executeTakeFirst();
-      if (!row) return false;
+        .orderBy('askedAt'),
+    work: async (trx, row) => {
       await deps.sms.send({ to: row.phoneE164, from: platformNumber, body: row.question });
       await trx
         .updateTable('smsSharedRoutes')
         .set({ questionSentAt: new Date() })
         .where('phoneE164', '=', row.phoneE164)
         .execute();
-      return true;
-    });
-    if (!done) return sent;
-    sent++;
-  }
+    },
+  });
+  for await (const q of questions) sent += q.rows;
+  return sent;
 }

@@ -10,6 +10,8 @@ import {
   type DeliveryDeps,
 } from './channels.js';
 import { runDeliveries, type RunResult } from './engine.js';
+import { leaseFree } from '../background/claim.js';
+import { DELIVERY_LEASES } from './leases.js';
 import { takeDailyAllowance } from './daily-limit.js';
 import { emailChannel } from '../email-campaigns/channel.js';
 import { smsChannel } from '../sms-campaigns/channel.js';
@@ -158,7 +160,7 @@ export async function sweepCampaigns(deps: DeliveryDeps, opts: { force?: boolean
       ? sql<boolean>`true`
       : sql<boolean>`coalesce((
           select count(*) filter (where (d.status = 'pending' and coalesce(d.next_attempt_at, now()) <= now())
-                                     or (d.status = 'sending' and d.claimed_at < now() - make_interval(secs => ${deps.config.claimLeaseSeconds}))) > 0
+                                     or (d.status = 'sending' and ${leaseFree(DELIVERY_LEASES, 'd', { leaseSeconds: deps.config.claimLeaseSeconds })})) > 0
                  and max(d.updated_at) < now() - interval '30 seconds'
           from deliveries d where d.channel = ${ch.channel} and d.campaign_id = c.id and d.status in ('pending', 'sending')
         ), true)`;

@@ -1,9 +1,8 @@
-import { sql, type Channel, type Db, type DeliveriesTable, type DeliveryKind } from '@lampstand/db';
-import type { RawBuilder, Selectable } from 'kysely';
+import { sql, type Channel, type Db, type DeliveryKind } from '@lampstand/db';
+import type { RawBuilder } from 'kysely';
+import { finishLeased } from '../background/claim.js';
 import { quietHoursEnd } from '../journeys/time.js';
-
-/** A delivery row (the engine's `Delivery`; named here so the rule need not import the engine that calls it). */
-type Delivery = Selectable<DeliveriesTable>;
+import { DELIVERY_LEASES, leaseOf, type Delivery } from './leases.js';
 
 /**
  * The contact rule: whether a church may send a message on a channel to an address,
@@ -220,28 +219,24 @@ export async function recordSkip(
   delivery: Delivery,
   verdict: Exclude<ContactVerdict, { send: true }>,
 ): Promise<boolean> {
-  const mine = db
-    .updateTable('deliveries')
-    .where('id', '=', delivery.id)
-    .where('status', '=', 'sending')
-    .where('claimedAt', '=', delivery.claimedAt);
+  const held = leaseOf(delivery);
   if (verdict.reason === 'quiet-hours') {
-    await mine
-      .set({
-        status: 'pending',
-        claimedAt: null,
-        nextAttemptAt: verdict.until,
-        attempts: sql<number>`greatest(attempts - 1, 0)`,
-        lastError: `Waiting: quiet hours until ${verdict.until.toISOString()}`,
-        updatedAt: new Date(),
-      })
-      .execute();
+    // Let go, due again when quiet hours end; the try is not counted.
+    await finishLeased(
+      db,
+      DELIVERY_LEASES,
+      held,
+      sql`status = 'pending', next_attempt_at = ${verdict.until}, attempts = greatest(t.attempts - 1, 0),
+          last_error = ${`Waiting: quiet hours until ${verdict.until.toISOString()}`}, updated_at = now()`,
+    );
     return false;
   }
-  const r = await mine
-    .set({ status: 'failed', claimedAt: null, lastError: skippedError(verdict), updatedAt: new Date() })
-    .executeTakeFirst();
-  return Number(r.numUpdatedRows) > 0;
+  return finishLeased(
+    db,
+    DELIVERY_LEASES,
+    held,
+    sql`status = 'failed', last_error = ${skippedError(verdict)}, updated_at = now()`,
+  );
 }
 
 /** A skipped delivery's last error: 'Skipped: suppressed (hard bounce)'. */

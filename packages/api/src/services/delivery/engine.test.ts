@@ -224,7 +224,8 @@ function holdingRenewals(release: Promise<void>, held: () => void): KyselyPlugin
   const renewals = new WeakSet<QueryId>();
   return {
     transformQuery({ node, queryId }) {
-      if (RawNode.is(node) && node.sqlFragments.join('').includes('update deliveries set claimed_at ='))
+      // The claim primitive's renewal: an update that stamps a new lease on one row it still holds.
+      if (RawNode.is(node) && /^\s*update\s+t set\s+=\s+where t\.id =/.test(node.sqlFragments.join(' ')))
         renewals.add(queryId);
       return node;
     },

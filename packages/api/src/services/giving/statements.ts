@@ -10,13 +10,8 @@ import type {
 import { DELIVERY_KIND_RULES, skipReasonSql } from '../delivery/contact-rule.js';
 import { formatCents } from '../../schemas/giving.js';
 import { isSent } from '../delivery/status.js';
-import {
-  type ChannelDriver,
-  type DeliveryGroup,
-  type RunResult,
-  deliverGroup,
-  requeueStalled,
-} from '../delivery/engine.js';
+import { type ChannelDriver, type DeliveryGroup, type RunResult } from '../delivery/engine.js';
+import { deliverGroup, requeueStalled } from '../delivery/groups.js';
 import type { DeliveryDeps } from '../delivery/channels.js';
 import { formatFrom } from '../email-campaigns/channel.js';
 import { escapeHtml } from '../../render/html.js';

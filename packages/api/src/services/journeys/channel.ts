@@ -1,12 +1,6 @@
 import { sql, type Db } from '@lampstand/db';
-import {
-  type ChannelDriver,
-  type Delivery,
-  type DeliveryGroup,
-  type RunResult,
-  deliverGroup,
-  requeueStalled,
-} from '../delivery/engine.js';
+import { type ChannelDriver, type Delivery, type DeliveryGroup, type RunResult } from '../delivery/engine.js';
+import { deliverGroup, requeueStalled } from '../delivery/groups.js';
 import type { DeliveryDeps } from '../delivery/channels.js';
 import { fillMergeTags, renderEmail } from '../email-campaigns/render.js';
 import { formatFrom } from '../email-campaigns/channel.js';

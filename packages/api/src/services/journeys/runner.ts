@@ -7,8 +7,8 @@ import { LostClaim, type Claim, type RunnerOptions, type RunResult } from './run
 export type { RunnerOptions, RunResult } from './runner/types.js';
 
 /**
- * The journey runner: workers claim due enrolments (`next_run_at <= now`) with FOR UPDATE SKIP
- * LOCKED and a lease, then move each one through its steps until a wait (or the end), up to 250 of
+ * The journey runner: workers claim due enrolments (`next_run_at <= now`) with the claim primitive
+ * (background/claim.ts: FOR UPDATE SKIP LOCKED and a lease), then move each one through its steps until a wait (or the end), up to 250 of
  * one church in a transaction (a group that fails is tried again one enrolment per transaction, so
  * one that cannot move holds up no other). What the visits read (their people, who unsubscribed or
  * is suppressed) is read once for the group, and what they write (deliveries, step runs, tags, the
@@ -72,7 +72,7 @@ async function isolate(db: Db, cache: RunCache, group: Claim[], opts: RunnerOpti
       out.moved += r.moved;
       for (const id of r.journeys) out.journeys.add(id);
     } catch (err) {
-      if (!(err instanceof LostClaim)) await noteFailure(db, c.id, c.leaseUntil, opts.now, err);
+      if (!(err instanceof LostClaim)) await noteFailure(db, c, opts.now, err);
     }
   }
   return out;

@@ -4,12 +4,12 @@ import { parseDefinition, type JourneyDefinition, type JourneyRow } from './defi
 import { enrollCandidates } from './enroll.js';
 import { localParts } from './time.js';
 import { recordEvents } from '../events/record.js';
+import { lockedRows } from '../background/locked.js';
 import type { NewEvent } from '../../schemas/events.js';
 
 /**
- * Journeys' triggers read the event log (issue 29 §2) through a cursor per church, like the
- * webhook dispatcher: one transaction locks the church's cursor (another reader skips it), reads
- * the events after it, enrols the people they name and moves the cursor past them. A church's
+ * Journeys' triggers read the event log through a cursor per church, like the webhook dispatcher:
+ * one transaction claims the church's cursor (another reader skips it), reads the events after it, enrols the people they name and moves the cursor past them. A church's
  * events commit in the order of their ids (events/record.ts), so nothing can appear below the
  * cursor later: each event is read once, and if the transaction fails nothing moved.
  */
@@ -73,7 +73,7 @@ function matches(t: JourneyTrigger, e: EventRow): boolean {
     case 'signup_confirmed':
       return t.pageId === null || idOf(e.payload.page) === t.pageId;
     case 'donation_succeeded':
-      // A gift to the church names its funds (issue 30); a Show Up gift its project.
+      // A gift to the church names its funds; a Show Up gift its project.
       return (
         (t.projectId === null || idOf(e.payload.project) === t.projectId) &&
         (t.fundId === null ||
@@ -89,98 +89,94 @@ function matches(t: JourneyTrigger, e: EventRow): boolean {
   }
 }
 
-/**
- * One batch of one church's events: enrolments made, or null when another reader holds the cursor.
- */
-export async function processChurchEvents(db: Db, tenantId: number, now: Date): Promise<number | null> {
-  return db.transaction().execute(async (trx) => {
-    const cursor = await trx
-      .selectFrom('journeyTriggerCursors')
-      .select('lastEventId')
-      .where('userId', '=', tenantId)
-      .forUpdate()
-      .skipLocked()
-      .executeTakeFirst();
-    if (!cursor) return null;
-    const after = Number(cursor.lastEventId);
-    const journeys = await activeJourneys(trx, tenantId);
-    const types = [
-      ...new Set([...journeys.map((j) => TRIGGER_EVENT[j.d.trigger.kind]).filter(Boolean), ...GOAL_EVENTS]),
-    ];
-    const events = (await trx
-      .selectFrom('events')
-      .select(['id', 'type', 'contactId', 'payload'])
-      .where('userId', '=', tenantId)
-      .where('id', '>', after)
-      .where('type', 'in', types as string[])
-      .orderBy('id')
-      .limit(TRIGGER_BATCH)
-      .execute()) as EventRow[];
-    let moveTo: number;
-    if (events.length >= TRIGGER_BATCH) moveTo = Number(events[events.length - 1]!.id);
-    else {
-      const { rows } = await sql<{ last: number | null }>`
-        select max(id) as last from events where user_id = ${tenantId} and id > ${after}`.execute(trx);
-      moveTo = Math.max(after, Number(rows[0]?.last ?? after), ...events.map((e) => Number(e.id)));
-    }
-    let enrolled = 0;
-    // Recorded last: the church's event lock is taken after every other write of the transaction.
-    const entered: NewEvent[] = [];
-    for (const j of journeys) {
-      const contacts: number[] = [];
-      for (const e of events) {
-        if (!e.contactId || Number(e.id) <= Number(j.row.activatedEventId) || !matches(j.d.trigger, e)) continue;
-        if (j.d.trigger.kind === 'donation_succeeded' && j.d.trigger.firstGiftOnly) {
-          const earlier = await trx
-            .selectFrom('events')
-            .select('id')
-            .where('userId', '=', tenantId)
-            .where('contactId', '=', e.contactId)
-            .where('type', '=', 'donation.succeeded')
-            .where('id', '<', e.id)
-            .limit(1)
-            .executeTakeFirst();
-          if (earlier) continue;
-        }
-        contacts.push(e.contactId);
+/** One batch of one church's events, in the transaction that holds its cursor: the enrolments made. */
+async function churchEvents(trx: Db, tenantId: number, after: number, now: Date): Promise<number> {
+  const journeys = await activeJourneys(trx, tenantId);
+  const types = [...new Set([...journeys.map((j) => TRIGGER_EVENT[j.d.trigger.kind]).filter(Boolean), ...GOAL_EVENTS])];
+  const events = (await trx
+    .selectFrom('events')
+    .select(['id', 'type', 'contactId', 'payload'])
+    .where('userId', '=', tenantId)
+    .where('id', '>', after)
+    .where('type', 'in', types as string[])
+    .orderBy('id')
+    .limit(TRIGGER_BATCH)
+    .execute()) as EventRow[];
+  let moveTo: number;
+  if (events.length >= TRIGGER_BATCH) moveTo = Number(events[events.length - 1]!.id);
+  else {
+    const { rows } = await sql<{ last: number | null }>`
+      select max(id) as last from events where user_id = ${tenantId} and id > ${after}`.execute(trx);
+    moveTo = Math.max(after, Number(rows[0]?.last ?? after), ...events.map((e) => Number(e.id)));
+  }
+  let enrolled = 0;
+  // Recorded last: the church's event lock is taken after every other write of the transaction.
+  const entered: NewEvent[] = [];
+  for (const j of journeys) {
+    const contacts: number[] = [];
+    for (const e of events) {
+      if (!e.contactId || Number(e.id) <= Number(j.row.activatedEventId) || !matches(j.d.trigger, e)) continue;
+      if (j.d.trigger.kind === 'donation_succeeded' && j.d.trigger.firstGiftOnly) {
+        const earlier = await trx
+          .selectFrom('events')
+          .select('id')
+          .where('userId', '=', tenantId)
+          .where('contactId', '=', e.contactId)
+          .where('type', '=', 'donation.succeeded')
+          .where('id', '<', e.id)
+          .limit(1)
+          .executeTakeFirst();
+        if (earlier) continue;
       }
-      if (contacts.length === 0) continue;
-      enrolled += await enrollCandidates(trx, j.row, j.d, sql`select unnest(${contacts}::int[]) as id`, {
-        now,
-        events: entered,
-      });
+      contacts.push(e.contactId);
     }
-    // Goals: people who may have reached one are looked at now rather than at their next step.
-    const goalContacts = [
-      ...new Set(events.filter((e) => GOAL_EVENTS.includes(e.type) && e.contactId).map((e) => e.contactId!)),
-    ];
-    if (goalContacts.length > 0) {
-      await sql`
-        update journey_enrollments e set next_run_at = ${now}
-        from journey_versions v
-        where v.journey_id = e.journey_id and v.version = e.version and v.definition->'goal' is not null
-          and jsonb_typeof(v.definition->'goal') = 'object'
-          and e.user_id = ${tenantId} and e.status = 'active' and e.contact_id = any(${goalContacts}::int[])
-          and e.next_run_at > ${now}`.execute(trx);
-    }
-    await trx
-      .updateTable('journeyTriggerCursors')
-      .set({ lastEventId: moveTo, updatedAt: new Date() })
-      .where('userId', '=', tenantId)
-      .execute();
-    await recordEvents(trx, tenantId, entered);
-    return enrolled;
-  });
+    if (contacts.length === 0) continue;
+    enrolled += await enrollCandidates(trx, j.row, j.d, sql`select unnest(${contacts}::int[]) as id`, {
+      now,
+      events: entered,
+    });
+  }
+  // Goals: people who may have reached one are looked at now rather than at their next step.
+  const goalContacts = [
+    ...new Set(events.filter((e) => GOAL_EVENTS.includes(e.type) && e.contactId).map((e) => e.contactId!)),
+  ];
+  if (goalContacts.length > 0) {
+    await sql`
+      update journey_enrollments e set next_run_at = ${now}
+      from journey_versions v
+      where v.journey_id = e.journey_id and v.version = e.version and v.definition->'goal' is not null
+        and jsonb_typeof(v.definition->'goal') = 'object'
+        and e.user_id = ${tenantId} and e.status = 'active' and e.contact_id = any(${goalContacts}::int[])
+        and e.next_run_at > ${now}`.execute(trx);
+  }
+  await trx
+    .updateTable('journeyTriggerCursors')
+    .set({ lastEventId: moveTo, updatedAt: new Date() })
+    .where('userId', '=', tenantId)
+    .execute();
+  await recordEvents(trx, tenantId, entered);
+  return enrolled;
 }
 
-/** Every church with an active journey and events after its cursor, one batch each; the enrolments made. */
+/**
+ * Every church with an active journey and events after its cursor, one batch each, each cursor
+ * claimed for its transaction (the claim primitive's `lockedRows`: another reader skips it); the
+ * enrolments made.
+ */
 export async function processJourneyTriggers(db: Db, now: Date): Promise<number> {
-  const { rows } = await sql<{ userId: number }>`
-    select c.user_id from journey_trigger_cursors c
-    where exists (select 1 from journeys j where j.user_id = c.user_id and j.status = 'active')
-      and exists (select 1 from events e where e.user_id = c.user_id and e.id > c.last_event_id)`.execute(db);
+  const churches = lockedRows(db, {
+    due: (trx) =>
+      trx
+        .selectFrom('journeyTriggerCursors as c')
+        .select(['c.userId', 'c.lastEventId'])
+        .where(sql<boolean>`exists (select 1 from journeys j where j.user_id = c.user_id and j.status = 'active')`)
+        .where(sql<boolean>`exists (select 1 from events e where e.user_id = c.user_id and e.id > c.last_event_id)`)
+        .orderBy('c.userId'),
+    once: { column: 'c.userId', id: (c) => c.userId },
+    work: (trx, c) => churchEvents(trx, c.userId, Number(c.lastEventId), now),
+  });
   let made = 0;
-  for (const r of rows) made += (await processChurchEvents(db, r.userId, now)) ?? 0;
+  for await (const { out } of churches) made += out;
   return made;
 }
 

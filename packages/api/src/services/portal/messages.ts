@@ -1,12 +1,7 @@
 import crypto from 'node:crypto';
 import { sql, type Db } from '@lampstand/db';
-import {
-  type ChannelDriver,
-  type DeliveryGroup,
-  type RunResult,
-  deliverGroup,
-  requeueStalled,
-} from '../delivery/engine.js';
+import { type ChannelDriver, type DeliveryGroup, type RunResult } from '../delivery/engine.js';
+import { deliverGroup, requeueStalled } from '../delivery/groups.js';
 import type { DeliveryDeps } from '../delivery/channels.js';
 import { formatFrom } from '../email-campaigns/channel.js';
 

@@ -1,13 +1,7 @@
 import crypto from 'node:crypto';
 import type { Db } from '@lampstand/db';
-import {
-  type ChannelDriver,
-  type Delivery,
-  type DeliveryGroup,
-  type RunResult,
-  deliverGroup,
-  requeueStalled,
-} from '../delivery/engine.js';
+import { type ChannelDriver, type Delivery, type DeliveryGroup, type RunResult } from '../delivery/engine.js';
+import { deliverGroup, requeueStalled } from '../delivery/groups.js';
 import type { DeliveryDeps } from '../delivery/channels.js';
 import { takeDailyAllowance } from '../delivery/daily-limit.js';
 import { contactVerdict } from '../delivery/contact-rule.js';

@@ -1,5 +1,6 @@
 import type { Db } from '@lampstand/db';
 import type { JobQueue } from '../../jobs.js';
+import { lockedRows } from '../background/locked.js';
 import { recordEvents } from '../events/record.js';
 import { leaderTarget, queueNotice } from './notices.js';
 import { lockedAssignment, memberPerson, slotRef } from './substitutes.js';
@@ -10,31 +11,20 @@ type Deps = { db: Db; jobs: JobQueue };
 
 /**
  * Part of the planner's due job: open offers whose time ran out are closed as unfilled and the
- * leader is told (each offer in its own transaction, locked, so a late Accept and the timeout do
- * not both happen). Returns how many were closed.
+ * leader is told (each offer claimed for its own transaction, so a late Accept, which locks the
+ * offer, and the timeout do not both happen). Returns how many were closed.
  */
 export async function closeExpiredOffers(deps: Deps, opts: { now: Date }): Promise<number> {
-  const due = await deps.db
-    .selectFrom('substituteOffers')
-    .select('id')
-    .where('status', '=', 'open')
-    .where('expiresAt', '<=', opts.now)
-    .orderBy('id')
-    .execute();
-  const plans = new Set<number>();
-  let closed = 0;
-  for (const { id } of due) {
-    const planId = await deps.db.transaction().execute(async (trx) => {
-      const offer = await trx
+  const planIds: (number | null)[] = [];
+  const offers = lockedRows(deps.db, {
+    due: (trx) =>
+      trx
         .selectFrom('substituteOffers')
         .select(['id', 'userId', 'assignmentId'])
-        .where('id', '=', id)
         .where('status', '=', 'open')
-        .forUpdate()
-        .skipLocked()
-        .executeTakeFirst();
-      if (!offer) return null;
-      closed++;
+        .where('expiresAt', '<=', opts.now)
+        .orderBy('id'),
+    work: async (trx, offer) => {
       const a = await lockedAssignment(trx, { id: offer.assignmentId, tenantId: offer.userId });
       await trx
         .updateTable('substituteOffers')
@@ -57,9 +47,9 @@ export async function closeExpiredOffers(deps: Deps, opts: { now: Date }): Promi
         },
       ]);
       return a.planId;
-    });
-    if (planId) plans.add(planId);
-  }
-  for (const planId of plans) await deps.jobs.send('planner-notice-deliver', { planId });
-  return closed;
+    },
+  });
+  for await (const { out } of offers) planIds.push(out);
+  for (const planId of new Set(planIds)) if (planId) await deps.jobs.send('planner-notice-deliver', { planId });
+  return planIds.length;
 }

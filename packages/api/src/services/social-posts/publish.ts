@@ -1,8 +1,18 @@
-import { openSecret, sql, type Db } from '@lampstand/db';
+import { openSecret, sql, type Db, type Row } from '@lampstand/db';
 import type { JobQueue } from '../../jobs.js';
 import type { SocialPublisher } from '../../providers/social-webhook.js';
+import {
+  claimLeased,
+  failLeased,
+  finishLeased,
+  renewLease,
+  type Claimed,
+  type FailedTry,
+  type Lease,
+  type LeasedTable,
+} from '../background/claim.js';
 import type { DeliveryConfig } from '../delivery/config.js';
-import { retryOutcome } from '../delivery/engine.js';
+import { deliveryBackoff, failureReason, isPermanent } from '../delivery/retry.js';
 import { recordEvent } from '../events/record.js';
 
 /** A post as its events name it: its opening words (a post has no title). */
@@ -12,9 +22,9 @@ export function postRef(p: { id: number; content: string }): { id: number; name:
 }
 
 // Social posts as a channel of the delivery engine: the same guarantees as email and SMS
-// deliveries (claim with FOR UPDATE SKIP LOCKED, a lease renewed with fencing just before the
-// send, a record only after the receiver's 2xx, the engine's one retry policy `retryOutcome`,
-// then failed with the reason), with the post itself as the one "delivery". The driver below
+// deliveries (the claim primitive's claim, a lease renewed with fencing just before the send, a
+// record only after the receiver's 2xx, the engine's one retry policy `deliveryBackoff`, then
+// failed with the reason), with the post itself as the one "delivery". The driver below
 // says what to claim, how to send and how to record; `publishDueSocialPosts` is the loop that
 // runs it. Why this is not an entry of the campaign registry `CHANNELS`: see delivery/campaigns.ts.
 
@@ -35,10 +45,8 @@ export interface ClaimedPost {
   imageUrl: string | null;
   linkUrl: string | null;
   tags: string[];
-  /** Tries including this one. */
-  attempts: number;
-  /** Our claim: the fencing token every later write checks. */
-  claimedAt: Date;
+  /** Our claim (its try is `lease.attempt`): the fence every later write checks. */
+  lease: Lease;
   webhookUrl: string;
   webhookSecret: string;
   churchName: string;
@@ -53,34 +61,55 @@ export interface RowChannelDriver<T> {
   renew(item: T): Promise<T | null>;
   send(item: T): Promise<{ providerMessageId: string | null }>;
   recordSuccess(item: T, result: { providerMessageId: string | null }): Promise<void>;
-  recordFailure(item: T, reason: string, outcome: { giveUp: boolean; retryAt: Date | null }): Promise<void>;
+  /** A failed send, while still ours: due again after its back-off, or failed for good. */
+  recordFailure(item: T, err: unknown): Promise<FailedTry>;
   /** When rows of `id` may be claimable next (a retry time, or a dead worker's lease running out). */
   nextCheck(id: number): Promise<Date | null>;
 }
 
-const claimedCols = sql`p.id, p.user_id, p.content, p.scheduled_for, p.platforms, p.image_url, p.link_url, p.tags,
-  p.publish_attempts as attempts, p.publish_claimed_at as claimed_at,
-  s.webhook_url, s.webhook_secret, u.church_name`;
+/** Social posts as the claim primitive reads them: the claim's time, its try, a retry's time. */
+const POST_LEASES: LeasedTable = {
+  table: 'social_posts',
+  lease: 'publish_claimed_at',
+  holds: 'since',
+  attempts: 'publish_attempts',
+  retryAt: 'publish_next_attempt_at',
+};
 
-function toClaimed(raw: Record<string, unknown>): ClaimedPost {
-  // Keys as the camelCase plugin gives them, whether or not it mapped this raw query.
-  const r: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(raw)) r[k.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase())] = v;
-  return {
-    id: Number(r.id),
-    userId: Number(r.userId),
-    content: String(r.content),
-    scheduledFor: new Date(r.scheduledFor as Date),
-    platforms: (r.platforms as string[]) ?? [],
-    imageUrl: (r.imageUrl as string | null) ?? null,
-    linkUrl: (r.linkUrl as string | null) ?? null,
-    tags: (r.tags as string[]) ?? [],
-    attempts: Number(r.attempts),
-    claimedAt: new Date(r.claimedAt as Date),
-    webhookUrl: String(r.webhookUrl),
-    webhookSecret: openSecret(String(r.webhookSecret)),
-    churchName: String(r.churchName),
-  };
+type PostRow = Row<'socialPosts'>;
+
+/** The claimed posts with what their send needs: the church's webhook (opened) and name; none without a webhook. */
+async function withReceivers(db: Db, claimed: Claimed<PostRow>[]): Promise<ClaimedPost[]> {
+  if (claimed.length === 0) return [];
+  const churches = await db
+    .selectFrom('socialSettings as s')
+    .innerJoin('users as u', 'u.id', 's.userId')
+    .select(['s.userId', 's.webhookUrl', 's.webhookSecret', 'u.churchName'])
+    .where('s.userId', 'in', [...new Set(claimed.map((c) => c.row.userId))])
+    .where('s.webhookUrl', 'is not', null)
+    .where('s.webhookSecret', 'is not', null)
+    .execute();
+  const byChurch = new Map(churches.map((c) => [c.userId, c]));
+  return claimed.flatMap(({ row: p, lease }) => {
+    const church = byChurch.get(p.userId);
+    if (!church) return [];
+    return [
+      {
+        id: p.id,
+        userId: p.userId,
+        content: p.content,
+        scheduledFor: new Date(p.scheduledFor),
+        platforms: p.platforms ?? [],
+        imageUrl: p.imageUrl ?? null,
+        linkUrl: p.linkUrl ?? null,
+        tags: p.tags ?? [],
+        lease,
+        webhookUrl: church.webhookUrl!,
+        webhookSecret: openSecret(church.webhookSecret!),
+        churchName: church.churchName,
+      },
+    ];
+  });
 }
 
 /** The JSON a receiver gets (documented in the README): the post, absolute URLs, and the church. */
@@ -99,7 +128,7 @@ function socialWebhookBody(post: ClaimedPost, publicUrl: string): string {
       scheduledFor: post.scheduledFor.toISOString(),
     },
     church: { id: post.userId, name: post.churchName },
-    attempt: post.attempts,
+    attempt: post.lease.attempt,
   });
 }
 
@@ -111,54 +140,34 @@ function socialDriver(deps: SocialPublishDeps): RowChannelDriver<ClaimedPost> {
   return {
     channel: 'social',
     async claim({ id, limit }) {
-      // A post is due when its time has come, its church has a webhook, no retry is waiting, and
-      // nobody holds a live lease on it. Raw SQL maps no names, so rows are read by hand.
-      const { rows } = await sql<Record<string, unknown>>`
-        with due as (
-          select p.id from social_posts p
-          join social_settings s on s.user_id = p.user_id
-          where p.status = 'scheduled' and p.scheduled_for <= now()
-            and s.webhook_url is not null and s.webhook_secret is not null
-            and (p.publish_next_attempt_at is null or p.publish_next_attempt_at <= now())
-            and (p.publish_claimed_at is null or p.publish_claimed_at < now() - make_interval(secs => ${lease}))
-            ${id === undefined ? sql`` : sql`and p.id = ${id}`}
-          order by p.scheduled_for, p.id
-          limit ${limit}
-          for update of p skip locked
-        ), claimed as (
-          update social_posts p
-          set publish_claimed_at = date_trunc('milliseconds', clock_timestamp()),
-              publish_attempts = p.publish_attempts + 1
-          from due where p.id = due.id
-          returning p.*
-        )
-        select ${claimedCols} from claimed p
-        join social_settings s on s.user_id = p.user_id
-        join users u on u.id = p.user_id`.execute(db);
-      return rows.map(toClaimed);
+      // A post is due when its time has come, its church has a webhook and no retry is waiting.
+      const claimed = await claimLeased<PostRow>(db, POST_LEASES, {
+        join: sql`join social_settings s on s.user_id = x.user_id`,
+        due: sql`x.status = 'scheduled' and x.scheduled_for <= now()
+          and s.webhook_url is not null and s.webhook_secret is not null
+          and (x.publish_next_attempt_at is null or x.publish_next_attempt_at <= now())
+          ${id === undefined ? sql`` : sql`and x.id = ${id}`}`,
+        order: sql`x.scheduled_for, x.id`,
+        limit,
+        leaseSeconds: lease,
+      });
+      const posts = await withReceivers(db, claimed);
+      // A church whose webhook went between the claim and its read: its posts are let go at once.
+      for (const c of claimed)
+        if (!posts.some((p) => p.id === c.lease.id)) await finishLeased(db, POST_LEASES, c.lease);
+      return posts;
     },
     async renew(item) {
-      // Fencing: still ours, still scheduled for the time we claimed it at. Read the post again
-      // so an edit made since the claim is what goes out.
-      const { rows } = await sql<Record<string, unknown>>`
-        with renewed as (
-          update social_posts p set publish_claimed_at = date_trunc('milliseconds', clock_timestamp())
-          where p.id = ${item.id} and p.status = 'scheduled' and p.scheduled_for <= now()
-            and p.publish_claimed_at = ${item.claimedAt}
-          returning p.*
-        )
-        select ${claimedCols} from renewed p
-        join social_settings s on s.user_id = p.user_id
-        join users u on u.id = p.user_id
-        where s.webhook_url is not null and s.webhook_secret is not null`.execute(db);
-      if (rows[0]) return toClaimed(rows[0]);
-      // Not ours any more, or changed: let go of the claim if we still hold it.
-      await db
-        .updateTable('socialPosts')
-        .set({ publishClaimedAt: null })
-        .where('id', '=', item.id)
-        .where('publishClaimedAt', '=', item.claimedAt)
-        .execute();
+      // Fencing: still ours, still scheduled for a time that has come. The post is read again, so
+      // an edit made since the claim is what goes out.
+      const renewed = await renewLease<PostRow>(db, POST_LEASES, item.lease, {
+        leaseSeconds: lease,
+        where: sql`t.status = 'scheduled' and t.scheduled_for <= now()`,
+      });
+      const [fresh] = renewed ? await withReceivers(db, [renewed]) : [];
+      if (fresh) return fresh;
+      // Not ours any more, or changed (its webhook removed): let go of the claim if we still hold it.
+      await finishLeased(db, POST_LEASES, renewed?.lease ?? item.lease);
       return null;
     },
     async send(item) {
@@ -171,6 +180,8 @@ function socialDriver(deps: SocialPublishDeps): RowChannelDriver<ClaimedPost> {
       return { providerMessageId: responseId };
     },
     async recordSuccess(item, result) {
+      // Recorded even when our lease ran out meanwhile: the receiver took the post, and a worker
+      // that took it over finds it posted when it renews, so it is not sent a second time.
       await db.transaction().execute(async (trx) => {
         await trx
           .updateTable('socialPosts')
@@ -191,29 +202,21 @@ function socialDriver(deps: SocialPublishDeps): RowChannelDriver<ClaimedPost> {
         });
       });
     },
-    async recordFailure(item, reason, { giveUp, retryAt }) {
-      await db.transaction().execute(async (trx) => {
-        const failed = await trx
-          .updateTable('socialPosts')
-          .set(
-            giveUp
-              ? {
-                  status: 'failed',
-                  publishError: reason,
-                  publishClaimedAt: null,
-                  publishNextAttemptAt: null,
-                  updatedAt: new Date(),
-                }
-              : { publishError: reason, publishClaimedAt: null, publishNextAttemptAt: retryAt, updatedAt: new Date() },
-          )
-          .where('id', '=', item.id)
-          .where('publishClaimedAt', '=', item.claimedAt)
-          .executeTakeFirst();
-        if (!giveUp || Number(failed.numUpdatedRows) === 0) return;
-        await recordEvent(trx, item.userId, {
-          type: 'social_post.failed',
-          payload: { post: postRef(item), platforms: item.platforms, reason },
+    async recordFailure(item, err) {
+      const reason = failureReason(err);
+      return db.transaction().execute(async (trx) => {
+        const failed = await failLeased(trx, POST_LEASES, item.lease, {
+          backoff: deliveryBackoff(config),
+          giveUp: isPermanent(err),
+          failed: sql`status = 'failed', publish_next_attempt_at = null`,
+          also: sql`publish_error = ${reason}, updated_at = now()`,
         });
+        if (failed.outcome === 'failed')
+          await recordEvent(trx, item.userId, {
+            type: 'social_post.failed',
+            payload: { post: postRef(item), platforms: item.platforms, reason },
+          });
+        return failed;
       });
     },
     async nextCheck(id) {
@@ -288,15 +291,14 @@ async function publishBatch(
       await driver.recordSuccess(item, sent);
       result.posted++;
     } catch (err) {
-      const { reason, giveUp, retryAt } = retryOutcome(err, item.attempts, deps.config);
-      await driver.recordFailure(item, reason, { giveUp, retryAt });
-      if (giveUp) result.failed++;
-      else {
+      const { outcome, retryAt } = await driver.recordFailure(item, err);
+      if (outcome === 'failed') result.failed++;
+      else if (outcome === 'retry') {
         result.retrying++;
         await deps.jobs.send(
           'social-post-publish',
           { postId: item.id },
-          { startAfter: retryAt!, singletonKey: `social-post-${item.id}-try-${item.attempts + 1}` },
+          { startAfter: retryAt!, singletonKey: `social-post-${item.id}-try-${item.lease.attempt + 1}` },
         );
       }
     }

@@ -7,6 +7,7 @@ import {
   outboundFetch,
   type OutboundReach,
 } from '../../providers/outbound-http.js';
+import { afterDelays, claimLeased, finishLeasedMany, type Lease, type LeasedTable } from '../background/claim.js';
 import { toEventOut } from '../events/list.js';
 import { webhookHeaders } from './signing.js';
 
@@ -40,11 +41,21 @@ export const defaultSenderOptions = (): SenderOptions => ({
   },
 });
 
+/** Webhook deliveries as the claim primitive reads them: a lease's end, the try, the next try's time. */
+const WEBHOOK_LEASES: LeasedTable = {
+  table: 'webhook_deliveries',
+  lease: 'lease_until',
+  holds: 'until',
+  attempts: 'attempts',
+  retryAt: 'next_attempt_at',
+};
+
 /** A delivery claimed for one try, with what the request needs. */
 export interface ClaimedDelivery {
   id: number;
   endpointId: number;
-  attempt: number;
+  /** The claim (its try is `lease.attempt`): the result is written only while it still holds. */
+  lease: Lease;
   messageId: string;
   url: string;
   secrets: string[];
@@ -55,7 +66,7 @@ export interface ClaimedDelivery {
 export interface TryResult {
   id: number;
   endpointId: number;
-  attempt: number;
+  lease: Lease;
   ok: boolean;
   gone: boolean;
   status: number | null;
@@ -64,10 +75,10 @@ export interface TryResult {
 }
 
 /**
- * Claims up to `limit` due deliveries of endpoints that are on (`for update skip locked`: workers
- * never take the same one), as one more attempt each; the claim is a lease: the delivery is due
- * again after `leaseSeconds` unless its result is recorded first (a worker that dies mid-try). It
- * changes no indexed column, so the row is updated in place (HOT) without new index entries.
+ * Claims up to `limit` due deliveries of endpoints that are on (the claim primitive: workers never
+ * take the same one), as one more attempt each; the claim is a lease: the delivery is due again
+ * after `leaseSeconds` unless its result is recorded first (a worker that dies mid-try). It changes
+ * no indexed column, so the row is updated in place (HOT) without new index entries.
  */
 export async function claimDeliveries(
   db: Db,
@@ -76,29 +87,23 @@ export async function claimDeliveries(
   /** Deliveries the caller holds (in flight, or their results not yet written): never claimed again by it. */
   held: readonly number[] = [],
 ): Promise<ClaimedDelivery[]> {
-  const { rows } = await sql<{
-    id: number;
+  const claimed = await claimLeased<{
     endpointId: number;
     eventId: number | null;
     type: string;
     payload: Record<string, unknown> | null;
     messageId: string;
-    attempts: number;
     createdAt: Date;
-  }>`
-    update webhook_deliveries d
-    set attempts = d.attempts + 1, last_attempt_at = now(),
-        lease_until = now() + make_interval(secs => ${leaseSeconds})
-    from (
-      select x.id from webhook_deliveries x
-      join webhook_endpoints w on w.id = x.endpoint_id and w.disabled_at is null
-      where x.status = 'pending' and x.next_attempt_at <= now() and (x.lease_until is null or x.lease_until < now())
-        and x.id <> all(${held}::bigint[])
-      order by x.next_attempt_at limit ${limit}
-      for update of x skip locked
-    ) due
-    where d.id = due.id
-    returning d.id, d.endpoint_id, d.event_id, d.type, d.payload, d.message_id, d.attempts, d.created_at`.execute(db);
+  }>(db, WEBHOOK_LEASES, {
+    join: sql`join webhook_endpoints w on w.id = x.endpoint_id and w.disabled_at is null`,
+    due: sql`x.status = 'pending' and x.next_attempt_at <= now()`,
+    order: sql`x.next_attempt_at`,
+    limit,
+    leaseSeconds,
+    held,
+    set: sql`last_attempt_at = now()`,
+  });
+  const rows = claimed.map((c) => ({ ...c.row, lease: c.lease }));
   if (rows.length === 0) return [];
   const eventIds = rows.flatMap((r) => (r.eventId === null ? [] : [r.eventId]));
   const endpointIds = [...new Set(rows.map((r) => r.endpointId))];
@@ -133,9 +138,9 @@ export async function claimDeliveries(
       body = JSON.stringify({ type: r.type, timestamp: r.createdAt.toISOString(), data: r.payload ?? {} });
     }
     return {
-      id: r.id,
+      id: r.lease.id,
       endpointId: r.endpointId,
-      attempt: r.attempts,
+      lease: r.lease,
       messageId: r.messageId,
       url: ep.url,
       secrets,
@@ -150,7 +155,7 @@ export async function tryDelivery(d: ClaimedDelivery, opts: SenderOptions): Prom
   const result = (r: Pick<TryResult, 'ok' | 'gone' | 'status' | 'excerpt'>): TryResult => ({
     id: d.id,
     endpointId: d.endpointId,
-    attempt: d.attempt,
+    lease: d.lease,
     durationMs: Math.round(performance.now() - start),
     ...r,
   });
@@ -208,24 +213,30 @@ export async function recordResults(
 ): Promise<FailingEndpoint[]> {
   if (results.length === 0) return [];
   const now = Date.now();
-  const status = results.map((r) =>
-    r.ok ? 'delivered' : r.attempt > opts.retryDelaysMs.length ? 'failed' : 'pending',
+  const backoff = afterDelays(opts.retryDelaysMs);
+  const waits = results.map((r) => (r.ok ? 0 : backoff(r.lease.attempt)));
+  // Written only while each try is still its delivery's latest: a try whose lease ran out and was
+  // claimed again by another worker has its result dropped.
+  await finishLeasedMany(
+    db,
+    WEBHOOK_LEASES,
+    results.map((r) => r.lease),
+    {
+      values: {
+        status: {
+          type: 'text',
+          of: results.map((r, i) => (r.ok ? 'delivered' : waits[i] === null ? 'failed' : 'pending')),
+        },
+        next: { type: 'timestamptz', of: waits.map((w) => new Date(now + (w ?? 0)).toISOString()) },
+        code: { type: 'int', of: results.map((r) => r.status) },
+        ms: { type: 'int', of: results.map((r) => r.durationMs) },
+        excerpt: { type: 'text', of: results.map((r) => r.excerpt) },
+      },
+      set: sql`status = v.status, next_attempt_at = v.next, response_status = v.code, duration_ms = v.ms,
+               response_excerpt = v.excerpt,
+               delivered_at = case when v.status = 'delivered' then now() else t.delivered_at end`,
+    },
   );
-  const next = results.map((r) =>
-    new Date(
-      r.ok ? now : now + (opts.retryDelaysMs[Math.min(r.attempt, opts.retryDelaysMs.length) - 1] ?? 0),
-    ).toISOString(),
-  );
-  await sql`
-    update webhook_deliveries d
-    set status = r.status, next_attempt_at = r.next, lease_until = null, response_status = r.code, duration_ms = r.ms,
-        response_excerpt = r.excerpt, delivered_at = case when r.status = 'delivered' then now() else d.delivered_at end
-    from unnest(${results.map((r) => r.id)}::bigint[], ${status}::text[], ${next}::timestamptz[],
-                ${results.map((r) => r.status)}::int[], ${results.map((r) => r.durationMs)}::int[],
-                ${results.map((r) => r.excerpt)}::text[], ${results.map((r) => r.attempt)}::int[])
-           as r(id, status, next, code, ms, excerpt, attempt)
-    -- A try whose lease ran out and was claimed again is no longer the delivery's latest: its result is dropped.
-    where d.id = r.id and d.attempts = r.attempt`.execute(db);
   const succeeded = new Set(results.filter((r) => r.ok).map((r) => r.endpointId));
   const gone = [...new Set(results.filter((r) => r.gone).map((r) => r.endpointId))];
   const failed = [

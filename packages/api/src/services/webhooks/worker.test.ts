@@ -6,7 +6,8 @@ import { recordEvents } from '../events/record.js';
 import { createOutboxTransport } from '../../providers/email.js';
 import { createWebhook } from './endpoints.js';
 import { defaultSenderOptions } from './sender.js';
-import { WebhookWorker } from './worker.js';
+import { startBackground } from '../background/runner.js';
+import { webhookWork } from './worker.js';
 
 // A worker never sends one delivery twice itself. With a lease that has always run
 // out (0 s: the condition a slow try on a loaded machine reaches), the worker's own next claims
@@ -50,21 +51,22 @@ describe('the webhook worker', () => {
       .execute((trx) =>
         recordEvents(trx, church.id, [{ type: 'contact.created', payload: { via: 'api', person: { name: 'Kim' } } }]),
       );
-    const worker = new WebhookWorker(
-      {
-        db,
-        email: createOutboxTransport(db),
-        emailFrom: 'Lampstand <no-reply@localhost>',
-        publicUrl: 'http://localhost',
-      },
-      { ...defaultSenderOptions(), reach: 'loopback', leaseSeconds: 0, concurrency: 4, sweepMs: 5 },
-    );
-    worker.start();
+    const runner = startBackground([
+      webhookWork(
+        {
+          db,
+          email: createOutboxTransport(db),
+          emailFrom: 'Lampstand <no-reply@localhost>',
+          publicUrl: 'http://localhost',
+        },
+        { ...defaultSenderOptions(), reach: 'loopback', leaseSeconds: 0, concurrency: 4, sweepMs: 5 },
+      ),
+    ]);
     try {
       await until(() => tries.length > 0);
       // The worker looks for due deliveries again and again while the try is in flight.
       for (let i = 0; i < 30; i++) {
-        worker.wake('deliveries');
+        runner.wake('webhooks', 'deliveries');
         await new Promise((r) => setTimeout(r, 5));
       }
       expect(tries).toHaveLength(1);
@@ -75,7 +77,7 @@ describe('the webhook worker', () => {
       });
     } finally {
       answer();
-      await worker.stop();
+      await runner.stop();
     }
     expect(tries).toHaveLength(1);
     const d = await db.selectFrom('webhookDeliveries').select(['attempts', 'status']).executeTakeFirstOrThrow();

@@ -1,4 +1,5 @@
 import { sql, type Db } from '@lampstand/db';
+import { stillHeld } from '../../background/claim.js';
 import { personOf, recordEvents } from '../../events/record.js';
 import { DELIVERY_KIND_RULES, contactVerdicts } from '../../delivery/contact-rule.js';
 import type { JourneyDefinition } from '../definitions.js';
@@ -42,7 +43,7 @@ export async function moveGroup(
   const defs = new Map<string, JourneyDefinition>();
   for (const c of group) defs.set(`${c.journeyId}:${c.version}`, await cache.definition(c.journeyId, c.version));
   const church = await cache.church(userId);
-  const leases = new Map(group.map((c) => [c.id, c.leaseUntil.getTime()]));
+  const leases = new Map(group.map((c) => [c.id, c.lease]));
   return db.transaction().execute(async (trx) => {
     const rows = (await trx
       .selectFrom('journeyEnrollments')
@@ -61,13 +62,16 @@ export async function moveGroup(
         'lastEmailDeliveryId',
         'waitUntil',
         'leaseUntil',
+        'attempts',
       ])
       .where('id', 'in', [...leases.keys()])
       .orderBy('id')
       .forUpdate()
       .execute()) as Enrollment[];
     // Still ours: active, and the lease we took (another worker may have taken it over).
-    const mine = rows.filter((e) => e.status === 'active' && e.leaseUntil?.getTime() === leases.get(e.id));
+    const mine = rows.filter(
+      (e) => e.status === 'active' && stillHeld(leases.get(e.id)!, { lease: e.leaseUntil, attempt: e.attempts }),
+    );
     const journeys = new Map(
       (
         await trx

@@ -1,5 +1,6 @@
 import type { NewRow } from '@lampstand/db';
 import type { NewEvent } from '../../../schemas/events.js';
+import type { Lease } from '../../background/claim.js';
 import type { Pacer } from '../../delivery/pacer.js';
 import type { DeliveryIds } from './delivery-ids.js';
 
@@ -45,6 +46,7 @@ export interface Enrollment {
   lastEmailDeliveryId: number | null;
   waitUntil: Date | null;
   leaseUntil: Date | null;
+  attempts: number;
 }
 
 export interface Church {
@@ -66,7 +68,7 @@ export interface Person {
 }
 
 /** An enrolment this worker claimed, with the lease it holds. */
-export type Claim = { id: number; leaseUntil: Date; journeyId: number; version: number; userId: number };
+export type Claim = { id: number; journeyId: number; version: number; userId: number; lease: Lease };
 
 /** Another worker holds the enrolment or ran the step: this visit changes nothing. */
 export class LostClaim extends Error {}
