@@ -108,7 +108,7 @@ export { publishDueSocialPosts, sweepSocialPosts, SOCIAL_DRAIN_JOBS } from './se
 export { socialPostsFeed } from './services/social-posts/feed.js';
 export type { AiProvider } from './providers/ai.js';
 export { aiProviderFor } from './providers/ai.js';
-export { getPublishedLandingPage } from './services/landing-pages/pages.js';
+export { getPublishedLandingPage } from './services/landing-pages/public-page.js';
 export {
   visitSource,
   isCrawler,
