@@ -1,11 +1,7 @@
 import { bypassDb, sql, type Db } from '@lampstand/db';
 import { conflict, isUniqueViolation } from '../../errors.js';
-import {
-  HANDLE_TAKEN,
-  handleFrom,
-  type ChurchProfile,
-  type updateChurchProfileSchema,
-} from '../../schemas/church-profile.js';
+import { HANDLE_TAKEN, type ChurchProfile, type updateChurchProfileSchema } from '../../schemas/church-profile.js';
+import { handleFrom } from './handles.js';
 import type { z } from 'zod';
 
 /** A handle given up keeps redirecting to its church this long (and no other church may take it). */

@@ -8,14 +8,13 @@ import type { PaymentsProvider } from '../../providers/payments.js';
 import { escapeHtml } from '../../render/html.js';
 import { toCsv } from '../../render/csv.js';
 import {
-  coverFeeCents,
-  formatCents,
   type CardFee,
   type findSchedulesSchema,
   type RecurringFrequency,
   type scheduleSchema,
   type updateScheduleSchema,
 } from '../../schemas/giving.js';
+import { coverFeeCents, formatCents } from '../../shared/giving.js';
 import { recordEvents } from '../events/record.js';
 import { completeGift, dateIn, destinationFor, frequencyLabel, giftEvent, tooLargeWithFees } from './gifts.js';
 import { giftFunds } from './funds.js';

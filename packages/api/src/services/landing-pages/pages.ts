@@ -3,11 +3,11 @@ import { bypassDb, sql, type Db, type LandingPagesTable } from '@lampstand/db';
 import { AppError, conflict, isUniqueViolation, notFound } from '../../errors.js';
 import {
   landingPageContentSchema,
-  slugify,
   type LandingPage,
   type LandingPageContent,
   type LandingPageListItem,
 } from '../../schemas/landing-pages.js';
+import { slugify } from '../../shared/landing-pages.js';
 import { cleanContent } from './sanitize.js';
 import { findChurchRow } from '../church-rows.js';
 

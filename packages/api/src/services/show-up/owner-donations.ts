@@ -1,6 +1,7 @@
 import type { Db } from '@lampstand/db';
 import type { z } from 'zod';
-import { toCents, type ownerDonationSchema, type ownerDonationsSchema } from '../../schemas/show-up.js';
+import { type ownerDonationSchema, type ownerDonationsSchema } from '../../schemas/show-up.js';
+import { toCents } from '../../shared/show-up.js';
 import { toCsv } from '../../render/csv.js';
 import { sourceLabels } from '../sources/labels.js';
 import { ownedProject } from './projects.js';
