@@ -1,3 +1,4 @@
+import { slugOf } from './text.js';
 import type { Block, BlockType } from '../schemas/landing-pages/blocks.js';
 import type { LandingPageContent } from '../schemas/landing-pages/content.js';
 
@@ -69,12 +70,5 @@ export function normalizeContent(content: LandingPageContent): LandingPageConten
 
 /** 'Easter Sunday 2026!' -> 'easter-sunday-2026' (the suggestion; the user may change it). */
 export function slugify(name: string): string {
-  return name
-    .normalize('NFKD')
-    .replace(/[\u0300-\u036f]/g, '')
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, '-')
-    .replace(/^-+|-+$/g, '')
-    .slice(0, 80)
-    .replace(/-+$/g, '');
+  return slugOf(name, 80);
 }

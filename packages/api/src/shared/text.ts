@@ -14,3 +14,19 @@ export function isCleanText(s: string): boolean {
 
 /** The message for text with control characters or lone surrogates. */
 export const notAllowedMessage = (label: string) => `${label} contains characters that are not allowed`;
+
+/**
+ * A name as an address part: accents dropped, lower case, runs of anything but letters and digits
+ * as one hyphen, none at either end, at most `max` characters ('Grace City Church!' ->
+ * 'grace-city-church').
+ */
+export function slugOf(name: string, max: number): string {
+  return name
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, max)
+    .replace(/-+$/g, '');
+}

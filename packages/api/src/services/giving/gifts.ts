@@ -1,7 +1,7 @@
 import type { Db, PostalAddress, Row } from '@lampstand/db';
 import { conflict } from '../../errors.js';
 import type { JobQueue } from '../../jobs.js';
-import type { PaymentsProvider } from '../../providers/payments.js';
+import type { CreatePaymentIntentInput, PaymentsProvider } from '../../providers/payments.js';
 import { FREQUENCY_LABELS, type CardFee, type Frequency } from '../../schemas/giving.js';
 import { formatCents } from '../../shared/giving.js';
 import { MAX_CHARGE_CENTS } from '../../schemas/show-up-values.js';
@@ -47,6 +47,45 @@ export async function destinationFor(db: Db, payments: PaymentsProvider, tenantI
     account: account.stripeAccountId,
     applicationFeeCents: Math.round((cents * payments.platformFeePercent) / 100),
   };
+}
+
+/**
+ * A pending one-time gift's PaymentIntent (USD, Stripe's idempotency key, where its charge goes),
+ * kept on the gift: the same browser key again answers with this intent.
+ */
+export async function createGiftPayment(
+  db: Db,
+  payments: PaymentsProvider,
+  gift: { id: number; amountCents: number; donorEmail: string | null },
+  o: {
+    idempotencyKey: string;
+    metadata: Record<string, string>;
+    description: string;
+    destination: CreatePaymentIntentInput['destination'];
+    now: Date;
+  },
+): Promise<{ id: string; clientSecret: string }> {
+  const intent = await payments.createPaymentIntent({
+    amountCents: gift.amountCents,
+    currency: 'usd',
+    idempotencyKey: o.idempotencyKey,
+    metadata: o.metadata,
+    receiptEmail: gift.donorEmail,
+    description: o.description.slice(0, 500),
+    destination: o.destination,
+  });
+  await db
+    .updateTable('gifts')
+    .set({
+      stripePaymentId: intent.id,
+      stripeClientSecret: intent.clientSecret,
+      stripeAccountId: o.destination?.account ?? null,
+      platformFeeCents: o.destination?.applicationFeeCents ?? 0,
+      updatedAt: o.now,
+    })
+    .where('id', '=', gift.id)
+    .execute();
+  return intent;
 }
 
 /**

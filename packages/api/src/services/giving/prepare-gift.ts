@@ -9,7 +9,7 @@ import { givingBlock, parseSource } from './availability.js';
 import { giftFunds } from './funds.js';
 import { firstChargeDate, lastStartDate } from './dates.js';
 import { churchOfHandle } from './giving-church.js';
-import { dateIn, destinationFor, tooLargeWithFees, type GivingDeps } from './gifts.js';
+import { createGiftPayment, dateIn, destinationFor, tooLargeWithFees, type GivingDeps } from './gifts.js';
 
 type PrepareInput = z.output<typeof prepareGiftSchema>;
 type Prepared = z.input<typeof preparedGiftSchema>;
@@ -115,26 +115,13 @@ export async function prepareGift(deps: GivingDeps, input: PrepareInput): Promis
         clientSecret: row.stripeClientSecret,
       };
     }
-    const intent = await payments.createPaymentIntent({
-      amountCents: totalCents,
-      currency: 'usd',
+    const intent = await createGiftPayment(db, payments, row, {
       idempotencyKey: `gift-${row.id}`,
       metadata: { churchId: String(tenantId), giftId: String(row.id) },
-      receiptEmail: row.donorEmail,
-      description: `Gift to ${church.churchName}: ${describeLines(input.lines, funds)}`.slice(0, 500),
+      description: `Gift to ${church.churchName}: ${describeLines(input.lines, funds)}`,
       destination,
+      now,
     });
-    await db
-      .updateTable('gifts')
-      .set({
-        stripePaymentId: intent.id,
-        stripeClientSecret: intent.clientSecret,
-        stripeAccountId: destination?.account ?? null,
-        platformFeeCents: destination?.applicationFeeCents ?? 0,
-        updatedAt: now,
-      })
-      .where('id', '=', row.id)
-      .execute();
     return {
       ...out,
       kind: 'payment',

@@ -8,7 +8,7 @@ import { toCents } from '../../shared/show-up.js';
 import type { ShowUpServices } from './config.js';
 import { giftProject, projectFund } from './project-gifts.js';
 import { GIVING_DISABLED, givingBlock, parseSource } from '../giving/availability.js';
-import { destinationFor } from '../giving/gifts.js';
+import { createGiftPayment, destinationFor } from '../giving/gifts.js';
 
 // Starting a gift to a project: whether Donate Now can take one, and the pending gift with its
 // PaymentIntent. The Stripe events that complete it are in stripe-webhook.ts, the receipt in
@@ -124,26 +124,13 @@ export async function prepareDonation(
   }
 
   const destination = await destinationFor(db, payments, project.userId, amountCents);
-  const intent = await payments.createPaymentIntent({
-    amountCents,
-    currency: 'usd',
+  const intent = await createGiftPayment(db, payments, gift, {
     idempotencyKey: `donation-${gift.id}`,
     metadata: { projectId: String(project.id), donationId: String(gift.id) },
-    receiptEmail: gift.donorEmail,
-    description: `Donation to ${project.title}`.slice(0, 500),
+    description: `Donation to ${project.title}`,
     destination,
+    now: new Date(),
   });
-  await db
-    .updateTable('gifts')
-    .set({
-      stripePaymentId: intent.id,
-      stripeClientSecret: intent.clientSecret,
-      stripeAccountId: destination?.account ?? null,
-      platformFeeCents: destination?.applicationFeeCents ?? 0,
-      updatedAt: new Date(),
-    })
-    .where('id', '=', gift.id)
-    .execute();
   return {
     donationId: gift.id,
     paymentIntentId: intent.id,
