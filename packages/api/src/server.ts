@@ -85,12 +85,14 @@ export {
   referrerHost,
   resolveShortLink,
 } from './services/qr-codes/short-links.js';
-export { projectTotals, publicProjectSummary } from './services/show-up/projects.js';
+export { publicProjectSummary } from './services/show-up/projects.js';
+export { projectTotals, showUpCardsFor } from './services/show-up/project-totals.js';
 export type { ShowUpServices } from './services/show-up/config.js';
 export { DEFAULT_MAP_ATTRIBUTION, DEFAULT_MAP_TILE_URL } from './services/show-up/config.js';
 export type { PaymentsProvider } from './providers/payments.js';
 export { createDemoPayments, createDisabledPayments, createStripePayments } from './providers/payments.js';
-export { receiveStripeWebhook, receiptFacts, receiptText, sendDonationReceipt } from './services/show-up/donations.js';
+export { receiveStripeWebhook } from './services/show-up/stripe-webhook.js';
+export { receiptFacts, receiptText, sendDonationReceipt } from './services/show-up/receipts.js';
 export type { FileStorage, S3StorageOptions } from './providers/storage.js';
 export { createLocalStorage, createS3Storage } from './providers/storage.js';
 export {
@@ -106,7 +108,7 @@ export { publishDueSocialPosts, sweepSocialPosts, SOCIAL_DRAIN_JOBS } from './se
 export { socialPostsFeed } from './services/social-posts/feed.js';
 export type { AiProvider } from './providers/ai.js';
 export { aiProviderFor } from './providers/ai.js';
-export { getPublishedLandingPage } from './services/landing-pages/pages.js';
+export { getPublishedLandingPage } from './services/landing-pages/public-page.js';
 export {
   visitSource,
   isCrawler,
@@ -117,7 +119,6 @@ export {
 } from './services/landing-pages/visits.js';
 export { signUp } from './services/landing-pages/signups.js';
 export { confirmSignup, describeSignupToken } from './services/landing-pages/signup-confirmation.js';
-export { showUpCardsFor } from './services/show-up/projects.js';
 export { contactActivity, listEvents } from './services/events/list.js';
 export { recordEvent, recordEvents, personOf } from './services/events/record.js';
 export { currentActor } from './services/events/actor.js';
@@ -158,6 +159,6 @@ export { deliverJourney, sweepJourneyDeliveries } from './services/journeys/chan
 export { deliverTaskNotices, sweepTaskNotices } from './services/journeys/task-notices.js';
 export { chargeDueSchedules, type ChargeDeps } from './services/giving/charge-due.js';
 export { sendGivingNotice } from './services/giving/schedule-notices.js';
-export { churchOfHandle, publicFunds, churchToday } from './services/giving/gifts.js';
+export { churchOfHandle, publicFunds, churchToday } from './services/giving/giving-church.js';
 export { scheduleByToken } from './services/giving/schedules.js';
 export { deliverStatements, failStatementRun } from './services/giving/statements.js';

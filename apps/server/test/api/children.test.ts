@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { addContact, HttpClient, registerChurch, startTestApp } from '../helpers/test-app.js';
-import { ageFromDateOfBirth } from '@lampstand/api/schemas/contacts';
+import { ageFromDateOfBirth } from '@lampstand/api/shared/contacts';
 
 const app = await startTestApp();
 await registerChurch(app.url, 'Platform');

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { createHash } from 'node:crypto';
 import { renderLandingPage, renderNotFound } from '@lampstand/api/render/landing-page-html';
-import { landingPageContentSchema, normalizeContent } from '@lampstand/api/schemas/landing-pages';
+import { landingPageContentSchema } from '@lampstand/api/schemas/landing-pages';
+import { normalizeContent } from '@lampstand/api/shared/landing-pages';
 import { cspDirectives, INLINE_SCRIPT_HASHES, tileSource } from '../../src/security/headers.js';
 import { startTestApp } from '../helpers/test-app.js';
 

@@ -1,4 +1,4 @@
-import { isTimeZone } from '@lampstand/api/schemas/time-zone';
+import { isTimeZone } from '@lampstand/api/shared/time-zone';
 import { trpc } from './trpc';
 
 // A church enters and reads campaign times in its own time zone; the server stores UTC instants.

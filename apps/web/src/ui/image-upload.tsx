@@ -1,7 +1,8 @@
 import { useState } from 'react';
 import { ActionIcon, Button, FileInput, Group, Image, Loader, SimpleGrid, Stack } from '@mantine/core';
 import { IconPhoto, IconTrash } from '@tabler/icons-react';
-import { UPLOAD_TOO_LARGE_MESSAGE, UPLOAD_TYPES, uploadProblem } from '@lampstand/api/schemas/uploads';
+import { UPLOAD_TOO_LARGE_MESSAGE, UPLOAD_TYPES } from '@lampstand/api/schemas/uploads';
+import { uploadProblem } from '@lampstand/api/shared/uploads';
 import { showFailure } from '../lib/use-save';
 import { notifySuccess } from './notify';
 

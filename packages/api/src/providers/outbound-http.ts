@@ -2,9 +2,9 @@ import dns from 'node:dns/promises';
 import http from 'node:http';
 import https from 'node:https';
 import net from 'node:net';
-import { isForbiddenAddress, type OutboundReach } from '../schemas/network-address.js';
+import { isForbiddenAddress, type OutboundReach } from './network-address.js';
 
-export type { OutboundReach } from '../schemas/network-address.js';
+export type { OutboundReach } from './network-address.js';
 
 /**
  * The guarded outbound HTTP client: every server-side fetch of an address a church can set

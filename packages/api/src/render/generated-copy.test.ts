@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { newBlock, type Block } from '../schemas/landing-pages.js';
+import { type Block } from '../schemas/landing-pages.js';
+import { newBlock } from '../shared/landing-pages.js';
 import { withGeneratedCopy } from './generated-copy.js';
 
 const copy = {

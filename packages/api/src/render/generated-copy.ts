@@ -1,4 +1,5 @@
-import { newBlock, SPEC_BLOCK_ORDER, type Block } from '../schemas/landing-pages.js';
+import { SPEC_BLOCK_ORDER, type Block } from '../schemas/landing-pages.js';
+import { newBlock } from '../shared/landing-pages.js';
 import { escapeHtml } from './html.js';
 
 /** The generator's answer for a whole page (`aiGenerator.landingPage`). */

@@ -1,5 +1,5 @@
 import type { Block, ImageRef, LandingPageContent } from '../schemas/landing-pages.js';
-import { progressPercent } from '../schemas/show-up.js';
+import { progressPercent } from '../shared/show-up.js';
 import { escapeHtml } from './html.js';
 
 // The public landing page as HTML: served by the server at /p/{slug} and shown by the builder's

@@ -1,6 +1,7 @@
 import { escapeHtml as e } from './html.js';
 import { csrfField } from './portal-html.js';
-import { FREQUENCY_LABELS, formatCents, goodsServicesText, type Frequency } from '../schemas/giving.js';
+import { FREQUENCY_LABELS, type Frequency } from '../schemas/giving.js';
+import { formatCents, goodsServicesText } from '../shared/giving.js';
 import { NO_GOODS_SENTENCE, formatStatementDate } from '../services/giving/statement-pdf.js';
 import type { PortalGift } from '../services/portal/giving.js';
 

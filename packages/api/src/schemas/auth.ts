@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { isCleanText, notAllowedMessage, requiredTextSchema, timeZoneSchema } from './common.js';
+import { requiredTextSchema, timeZoneSchema } from './common.js';
+import { isCleanText, notAllowedMessage } from '../shared/text.js';
 
 // Zod only: the browser imports this file for its forms, so each message is written once.
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { boundedArray, idSchema, isoTimestamp, requiredTextSchema } from './common.js';
+import { boundedArraySchema, idSchema, isoTimestamp, requiredTextSchema } from './common.js';
 
 // Zod only: what email and SMS campaigns share — scheduling rules, their messages, and the count of
 // people a send reaches — for the server and for the forms.
@@ -32,7 +32,7 @@ export const campaignNameSchema = requiredTextSchema('Campaign name', 200);
 export const campaignIdSchema = z.object({ id: idSchema('Campaign ID') });
 
 /** An edit of a campaign: the channel's fields and the campaign's id. */
-export const withCampaignId = <T extends z.ZodType>(fields: T) => z.intersection(fields, campaignIdSchema);
+export const withCampaignIdSchema = <T extends z.ZodType>(fields: T) => z.intersection(fields, campaignIdSchema);
 
 /** The columns every channel's campaign answers with (the channel adds its own). */
 export const campaignOutputShape = {
@@ -59,7 +59,7 @@ export const campaignProgressShape = {
 
 /** Which lists a send would go to. */
 export const recipientCountInputSchema = z.object({
-  listIds: boundedArray(idSchema('List ID'), 'Lists', 20).min(1, SELECT_LIST),
+  listIds: boundedArraySchema(idSchema('List ID'), 'Lists', 20).min(1, SELECT_LIST),
 });
 
 /** How many people a send to these lists reaches now, counted as the send itself selects them. */

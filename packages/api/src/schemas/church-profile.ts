@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { isCleanText, notAllowedMessage } from './common.js';
+import { isCleanText, notAllowedMessage } from '../shared/text.js';
 import { imageInputSchema, websiteSchema } from './show-up.js';
 
 // A church's public home (issue 28 §1–2): its handle (/c/{handle}) and what the page shows.
@@ -15,19 +15,6 @@ export const handleSchema = z
   .min(3, HANDLE_MESSAGE)
   .max(40, HANDLE_MESSAGE)
   .regex(/^[a-z0-9]+(?:-[a-z0-9]+)*$/, HANDLE_MESSAGE);
-
-/** A handle suggested from a church's name: 'Grace City Church!' → 'grace-city-church'. */
-export function handleFrom(name: string): string {
-  const base = name
-    .normalize('NFKD')
-    .replace(/[\u0300-\u036f]/g, '')
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, '-')
-    .replace(/^-+|-+$/g, '')
-    .slice(0, 40)
-    .replace(/-+$/, '');
-  return base.length >= 3 ? base : `${base || 'church'}-home`.replace(/^-/, '');
-}
 
 const text = (label: string, max: number) =>
   z

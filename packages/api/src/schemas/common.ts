@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { isTimeZone } from './time-zone.js';
+import { isTimeZone } from '../shared/time-zone.js';
+import { isCleanText } from '../shared/text.js';
 
 // Bounded building blocks for every schema: ids that fit PostgreSQL's integer, text without
 // control characters or lone surrogates (PostgreSQL refuses NUL; JSON refuses lone surrogates),
@@ -15,16 +16,6 @@ export const idSchema = (label = 'ID') =>
     .positive(`${label} must be a number`)
     .max(MAX_ID, `${label} must be a number`);
 
-// C0 controls except tab, line feed and carriage return; DEL; lone surrogates.
-// eslint-disable-next-line no-control-regex
-const CONTROL = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F]/;
-const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
-
-/** True when the text has no control characters (other than tab and line breaks) and no lone surrogates. */
-export function isCleanText(s: string): boolean {
-  return !CONTROL.test(s) && !LONE_SURROGATE.test(s);
-}
-
 /**
  * Text of at most `max` characters with no control characters or lone surrogates.
  * `label` names the field in the messages ('Name is too long').
@@ -34,9 +25,6 @@ export const textSchema = (label: string, max = 2000) =>
     .string({ error: `${label} must be text` })
     .max(max, `${label} must be at most ${max} characters`)
     .refine(isCleanText, `${label} contains characters that are not allowed`);
-
-/** The message for text with control characters or lone surrogates. */
-export const notAllowedMessage = (label: string) => `${label} contains characters that are not allowed`;
 
 /** Required text: trimmed, not empty ('{label} is required' unless `requiredMessage` is given). */
 export const requiredTextSchema = (label: string, max = 2000, requiredMessage = `${label} is required`) =>
@@ -70,7 +58,7 @@ export const urlSchema = (message = 'Please enter a valid URL', max = 2048) =>
     }, message);
 
 /** A bounded array. */
-export const boundedArray = <T extends z.ZodType>(item: T, label: string, max = 1000) =>
+export const boundedArraySchema = <T extends z.ZodType>(item: T, label: string, max = 1000) =>
   z.array(item).max(max, `${label}: at most ${max} items`);
 
 /** An email address ('Please enter a valid email address'): trimmed, at most 320 characters. */

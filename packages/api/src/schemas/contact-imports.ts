@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { idSchema } from './contacts.js';
-import { isCleanText, notAllowedMessage } from './common.js';
+import { isCleanText, notAllowedMessage } from '../shared/text.js';
 
 /** Contact fields a CSV column can be mapped to, with the labels the mapping screen shows. */
 export const IMPORT_FIELDS = [

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { ageFromDateOfBirth, contactFormSchema, updateContactSchema } from './contacts.js';
+import { contactFormSchema, updateContactSchema } from './contacts.js';
+import { ageFromDateOfBirth } from '../shared/contacts.js';
 
 describe('ageFromDateOfBirth', () => {
   it('counts whole years, turning a year older on the birthday', () => {

@@ -1,5 +1,7 @@
 import { z } from 'zod';
-import { idSchema, isCleanText, requiredTextSchema } from './common.js';
+import { idSchema, requiredTextSchema } from './common.js';
+import { isCleanText } from '../shared/text.js';
+import { keywordWords } from '../shared/conversations.js';
 
 // Two-way texting (issue 32 §1, §2, §4): zod only, shared by the server and the inbox's forms.
 
@@ -103,18 +105,6 @@ export const createQuickReplyInput = z.object({
 export const quickReplyIdSchema = z.object({ id: idSchema('Quick reply ID') });
 
 // ---- Keywords (issue 32 §3) ----
-
-/** An incoming text's words as keywords read them: upper case, punctuation dropped, single spaces. */
-export function keywordWords(body: string): string[] {
-  return body
-    .toUpperCase()
-    .normalize('NFKD')
-    .replace(/[\u0300-\u036f]/g, '')
-    .replace(/[^A-Z0-9]+/g, ' ')
-    .trim()
-    .split(' ')
-    .filter(Boolean);
-}
 
 /** Opt-out, opt-in and help words Lampstand answers itself: never a church's keyword. */
 export const RESERVED_KEYWORDS = [

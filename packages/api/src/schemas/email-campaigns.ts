@@ -7,9 +7,10 @@ import {
   checkSchedule,
   scheduledForSchema,
   SELECT_LIST,
-  withCampaignId,
+  withCampaignIdSchema,
 } from './campaigns.js';
-import { emailAddressSchema, idSchema, isCleanText, notAllowedMessage } from './common.js';
+import { emailAddressSchema, idSchema } from './common.js';
+import { isCleanText, notAllowedMessage } from '../shared/text.js';
 
 // Zod only: the wizard validates with these same schemas.
 
@@ -26,7 +27,7 @@ const listIdsSchema = z
   .transform((ids) => [...new Set(ids)]);
 
 /** True when HTML shows something: text other than spaces, or an image (an empty editor gives '<p></p>'). */
-export function hasVisibleContent(html: string): boolean {
+function hasVisibleContent(html: string): boolean {
   if (/<img\b/i.test(html)) return true;
   return (
     html
@@ -77,7 +78,7 @@ export const emailCampaignFieldsSchema = emailCampaignObjectSchema.superRefine((
   }
 });
 export const createEmailCampaignSchema = emailCampaignFieldsSchema;
-export const updateEmailCampaignSchema = withCampaignId(emailCampaignFieldsSchema);
+export const updateEmailCampaignSchema = withCampaignIdSchema(emailCampaignFieldsSchema);
 export const emailCampaignIdSchema = campaignIdSchema;
 export const listEmailCampaignsSchema = z
   .object({

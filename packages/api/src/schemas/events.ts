@@ -170,7 +170,14 @@ export type NewEvent = {
   [T in EventType]: { type: T; contactId?: number | null; payload: EventPayload<T> };
 }[EventType];
 
-export const isEventType = (s: string): s is EventType => Object.hasOwn(eventPayloadSchemas, s);
+const isEventType = (s: string): s is EventType => Object.hasOwn(eventPayloadSchemas, s);
+
+/** A refinement of a list of event types: each one known, else one issue naming the unknown ones. */
+export function checkEventTypes(types: string[], ctx: z.RefinementCtx): boolean {
+  const unknown = types.filter((t) => !isEventType(t));
+  if (unknown.length > 0) ctx.addIssue({ code: 'custom', message: `Unknown event type: ${unknown.join(', ')}` });
+  return unknown.length === 0;
+}
 
 /** The kinds of the timeline's filter: the part of the type before the dot. */
 export const EVENT_KINDS = [...new Set(EVENT_TYPES.map((t) => t.split('.')[0]!))] as const;
@@ -202,12 +209,7 @@ export const eventTypesListSchema = z
       .split(',')
       .map((t) => t.trim())
       .filter(Boolean);
-    const unknown = types.filter((t) => !isEventType(t));
-    if (unknown.length > 0) {
-      ctx.addIssue({ code: 'custom', message: `Unknown event type: ${unknown.join(', ')}` });
-      return z.NEVER;
-    }
-    return types as EventType[];
+    return checkEventTypes(types, ctx) ? (types as EventType[]) : z.NEVER;
   });
 
 export const MAX_EVENTS_PAGE = 500;

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { createJourneySchema, describeJourney, JOURNEY_STARTERS } from './journeys.js';
+import { createJourneySchema, JOURNEY_STARTERS } from './journeys.js';
+import { describeJourney } from '../shared/journeys.js';
 
 const base = { name: 'Welcome', trigger: { kind: 'manual' } };
 const messages = (input: unknown) => {

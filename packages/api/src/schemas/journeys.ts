@@ -27,4 +27,3 @@ export * from './journeys/steps.js';
 export * from './journeys/journey.js';
 export * from './journeys/tasks.js';
 export * from './journeys/starters.js';
-export * from './journeys/describe.js';

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { landingPageContentSchema, normalizeContent, slugify, slugSchema } from './landing-pages.js';
+import { landingPageContentSchema, slugSchema } from './landing-pages.js';
+import { normalizeContent, slugify } from '../shared/landing-pages.js';
 import { sanitizeRichText } from '../services/landing-pages/sanitize.js';
 import { renderLandingPage } from '../render/landing-page-html.js';
 

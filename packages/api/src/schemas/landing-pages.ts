@@ -19,7 +19,6 @@ export {
   type Block,
   type BlockType,
   BLOCK_TYPES,
-  newBlock,
 } from './landing-pages/blocks.js';
 export * from './landing-pages/content.js';
 export * from './landing-pages/pages.js';

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { contactFieldsSchema, isoDateSchema } from './contacts.js';
-import { idSchema, isCleanText, notAllowedMessage } from './common.js';
+import { idSchema } from './common.js';
+import { isCleanText, notAllowedMessage } from '../shared/text.js';
 
 /**
  * The members' portal (issue 28 §3–6) and the staff's 'Profile updates' queue. A member's proposed

@@ -1,16 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import QRCode from 'qrcode';
+import { QR_BYTE_CAPACITY, QR_ERROR_CORRECTION, createQrCodeSchema, qrPreviewSchema } from './qr-codes.js';
 import {
-  QR_BYTE_CAPACITY,
-  QR_ERROR_CORRECTION,
   checkQrColours,
   contrastRatio,
-  createQrCodeSchema,
   destinationAt,
   nextDestinationChange,
   normalizeHex,
-  qrPreviewSchema,
-} from './qr-codes.js';
+} from '../shared/qr-codes.js';
 
 const urlOf = (length: number) => {
   const start = 'https://example.org/';

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { computeItemTimes, createPlanSchema, createSongSchema, hhmmOf, minutesOf } from './service-planner.js';
+import { createPlanSchema, createSongSchema } from './service-planner.js';
+import { computeItemTimes, hhmmOf, minutesOf } from '../shared/service-planner.js';
 
 describe('computeItemTimes', () => {
   it('starts each item where the one before ended', () => {

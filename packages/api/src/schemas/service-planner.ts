@@ -1,8 +1,7 @@
-// The planner's schemas, one file per area of the planner. Zod and pure functions only: the
-// planner's forms and its live item times use this same code.
+// The planner's schemas, one file per area of the planner. Zod only: the planner's forms validate
+// with this same code (its live item times are in shared/service-planner.ts).
 
 export * from './service-planner/options.js';
-export { minutesOf, hhmmOf, type ItemTimes, computeItemTimes } from './service-planner/times.js';
 export { keySchema, okIdSchema } from './service-planner/fields.js';
 export * from './service-planner/plans.js';
 export * from './service-planner/items.js';

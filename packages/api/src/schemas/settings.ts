@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { isCleanText, notAllowedMessage, timeZoneSchema } from './common.js';
+import { timeZoneSchema } from './common.js';
+import { isCleanText, notAllowedMessage } from '../shared/text.js';
 import { countryCodeSchema } from './contacts.js';
 
 // A church's own settings: its name, its postal address (shown in email footers and receipts), its time

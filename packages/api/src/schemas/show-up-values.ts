@@ -1,4 +1,4 @@
-// Show Up's plain values and helpers, without zod: the public project pages import these, and
+// Show Up's plain values, without zod (its helpers are in shared/show-up.ts): the public project pages import these, and
 // pulling in the schemas would put zod (about 26 KB gzipped) on a donor's first load.
 
 export const PROJECT_CATEGORIES = [
@@ -28,14 +28,3 @@ export const MAP_MAX_PROJECTS = 5;
 
 /** First-party attribution carried from our links (?lsrc=qr.12): kind and id. */
 export const LSRC_PATTERN = /^(qr|link|email|sms|page)\.([1-9]\d{0,9})$/;
-
-/** The spec's percent funded: raised / target, rounded, capped at 100, 0 when not a number. */
-export function progressPercent(raised: number, target: number): number {
-  const pct = Math.round((raised / target) * 100);
-  return Number.isFinite(pct) ? Math.min(100, Math.max(0, pct)) : 0;
-}
-
-/** A website as shown: without its protocol (and trailing slash). */
-export function websiteLabel(url: string): string {
-  return url.replace(/^[a-z][a-z0-9+.-]*:\/\//i, '').replace(/\/$/, '');
-}

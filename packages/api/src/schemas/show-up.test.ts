@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { hasAtMostTwoDecimals, progressPercent, toCents, websiteLabel } from './show-up.js';
+import { hasAtMostTwoDecimals, progressPercent, toCents, websiteLabel } from '../shared/show-up.js';
 
 describe('toCents', () => {
   it('gives whole cents without float error', () => {

@@ -2,6 +2,6 @@
 // browser validate with these same schemas.
 
 export * from './show-up-values.js';
-export { toCents, hasAtMostTwoDecimals, websiteSchema, imageInputSchema } from './show-up/fields.js';
+export { websiteSchema, imageInputSchema } from './show-up/fields.js';
 export * from './show-up/projects.js';
 export * from './show-up/donations.js';

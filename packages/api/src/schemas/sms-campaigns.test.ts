@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { smsKeyword, smsSegments, smsSegmentsOfMessage } from './sms-campaigns.js';
+import { smsKeyword, smsSegments, smsSegmentsOfMessage } from '../shared/sms.js';
 
 describe('smsSegments', () => {
   it('GSM-7: 160 in one segment, then 153 per segment; minimum 1', () => {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { isCleanText, notAllowedMessage } from './common.js';
+import { isCleanText, notAllowedMessage } from '../shared/text.js';
 
 // Settings → Texting: a church's own texting number (a Twilio number or Messaging
 // Service of its own, with its account's SID and auth token), or the platform's shared number.

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { isImageUrl, platformsOverLimit, socialLength, socialPostFieldsSchema } from './social-posts.js';
+import { socialPostFieldsSchema } from './social-posts.js';
+import { platformsOverLimit, socialLength } from '../shared/social-posts.js';
+import { isImageUrl } from '../shared/urls.js';
 
 describe('social post rules', () => {
   it('counts characters as people see them (an emoji is one)', () => {

@@ -1,7 +1,9 @@
 import { z } from 'zod';
-import { idSchema, isCleanText, isoTimestamp, textSchema, urlSchema } from './common.js';
+import { idSchema, isoTimestamp, textSchema, urlSchema } from './common.js';
+import { isCleanText } from '../shared/text.js';
+import { isImageUrl } from '../shared/urls.js';
 
-// Zod and pure functions only: the calendar's dialogs validate with these same schemas.
+// Zod only: the calendar's dialogs validate with these same schemas.
 
 export const SOCIAL_PLATFORMS = ['facebook', 'instagram', 'twitter', 'linkedin'] as const;
 export type SocialPlatform = (typeof SOCIAL_PLATFORMS)[number];
@@ -34,35 +36,12 @@ export const SOCIAL_STATUS_LABELS: Record<SocialPostStatus, string> = {
 /** The longest post any platform takes (Facebook's). */
 const SOCIAL_CONTENT_MAX = SOCIAL_PLATFORM_LIMITS.facebook;
 
-/** Content length as platforms count it: characters, an emoji as one. */
-export function socialLength(text: string): number {
-  return Array.from(text).length;
-}
-
-/** Chosen platforms whose limit the text is past. */
-export function platformsOverLimit(text: string, platforms: readonly string[]): SocialPlatform[] {
-  const n = socialLength(text);
-  return SOCIAL_PLATFORMS.filter((p) => platforms.includes(p) && n > SOCIAL_PLATFORM_LIMITS[p]);
-}
-
 /** '' and null are "none"; otherwise a URL. */
 const optionalUrl = (message: string) =>
   z.preprocess(
     (v) => (v === '' || v === undefined || (typeof v === 'string' && v.trim() === '') ? null : v),
     urlSchema(message).nullable(),
   );
-
-/** An http(s) URL, or a path on this server (an uploaded image: '/uploads/…'). */
-export function isImageUrl(v: string): boolean {
-  if (!isCleanText(v)) return false;
-  if (/^\/(?!\/)[^\s\\]*$/.test(v)) return true;
-  try {
-    const u = new URL(v);
-    return u.protocol === 'http:' || u.protocol === 'https:';
-  } catch {
-    return false;
-  }
-}
 
 const imageUrlSchema = z.preprocess(
   (v) => (v === '' || v === undefined || (typeof v === 'string' && v.trim() === '') ? null : v),

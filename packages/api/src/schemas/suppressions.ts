@@ -31,10 +31,3 @@ export const suppressedCountInputSchema = z
     path: ['contactIds'],
   });
 export const suppressedCountSchema = z.object({ suppressed: z.number().int() });
-
-/** Issue 32 §6, before every send: '12 addresses are suppressed and will be skipped.' */
-export function suppressedSentence(n: number): string {
-  return n === 1
-    ? '1 address is suppressed and will be skipped.'
-    : `${new Intl.NumberFormat('en-US').format(n)} addresses are suppressed and will be skipped.`;
-}

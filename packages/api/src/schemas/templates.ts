@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { idSchema } from './contacts.js';
-import { isCleanText, isoTimestamp, notAllowedMessage } from './common.js';
+import { isoTimestamp } from './common.js';
+import { isCleanText, notAllowedMessage } from '../shared/text.js';
 
 export const TEMPLATE_CATEGORIES = [
   'christmas',

@@ -6,10 +6,3 @@ export const MAX_UPLOAD_BYTES = 10 * 1024 * 1024;
 export const UPLOAD_TYPES = ['image/jpeg', 'image/png', 'image/webp'] as const;
 export const UPLOAD_TOO_LARGE_MESSAGE = 'This image is larger than 10 MB.';
 export const UPLOAD_WRONG_TYPE_MESSAGE = 'Only JPEG, PNG or WebP images can be uploaded.';
-
-/** What is wrong with a file before it is sent (its declared type and size), or null. */
-export function uploadProblem(file: { type: string; size: number }): string | null {
-  if (!(UPLOAD_TYPES as readonly string[]).includes(file.type)) return UPLOAD_WRONG_TYPE_MESSAGE;
-  if (file.size > MAX_UPLOAD_BYTES) return UPLOAD_TOO_LARGE_MESSAGE;
-  return null;
-}

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { idSchema, isoTimestamp, optionalTextSchema, urlSchema } from './common.js';
-import { EVENT_TYPES, isEventType, type EventType } from './events.js';
+import { checkEventTypes, EVENT_TYPES, type EventType } from './events.js';
 
 /**
  * Outgoing webhooks (issue 27 §5–8): a church's endpoints and their deliveries, signed as the
@@ -22,8 +22,7 @@ export const webhookEventTypesSchema = z
   .min(1, 'Choose at least one event type, or all of them')
   .max(EVENT_TYPES.length, 'Too many event types')
   .superRefine((types, ctx) => {
-    const unknown = types.filter((t) => !isEventType(t));
-    if (unknown.length > 0) ctx.addIssue({ code: 'custom', message: `Unknown event type: ${unknown.join(', ')}` });
+    checkEventTypes(types, ctx);
   })
   .transform((types) => [...new Set(types)] as EventType[])
   .nullable()

@@ -1,14 +1,10 @@
 import { Stack, Text } from '@mantine/core';
 import { modals } from '@mantine/modals';
 import type { RecipientCount } from '@lampstand/api/schemas/campaigns';
-import {
-  dailyLimitReason,
-  emailWarmupSendSentence,
-  overDailyLimitMessage,
-  type AccountStatus,
-} from '@lampstand/api/schemas/account';
-import { suppressedSentence } from '@lampstand/api/schemas/suppressions';
-import { smsSegmentsOfMessage } from '@lampstand/api/schemas/sms-campaigns';
+import { type AccountStatus } from '@lampstand/api/schemas/account';
+import { dailyLimitReason, emailWarmupSendSentence, overDailyLimitMessage } from '@lampstand/api/shared/account';
+import { suppressedSentence } from '@lampstand/api/shared/suppressions';
+import { smsSegmentsOfMessage } from '@lampstand/api/shared/sms';
 import { trpc } from '../../lib/trpc';
 import { showFailure } from '../../lib/use-save';
 import { useSession } from '../../shell/session';

@@ -1,12 +1,8 @@
 import { Alert, Anchor, Button, Group, Stack, Text } from '@mantine/core';
 import { IconFlame, IconShieldCheck } from '@tabler/icons-react';
 import { Link } from 'react-router-dom';
-import {
-  dailyLimitReason,
-  emailWarmupSentence,
-  type EmailWarmup,
-  type SendingLimit,
-} from '@lampstand/api/schemas/account';
+import { type EmailWarmup, type SendingLimit } from '@lampstand/api/schemas/account';
+import { dailyLimitReason, emailWarmupSentence } from '@lampstand/api/shared/account';
 import { trpc } from '../../lib/trpc';
 import { useSave } from '../../lib/use-save';
 import { formatDate, formatNumber, formatTime } from '../../ui/format';

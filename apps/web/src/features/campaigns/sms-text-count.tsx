@@ -1,6 +1,6 @@
 import { Group, Text, Tooltip } from '@mantine/core';
 import { IconInfoCircle } from '@tabler/icons-react';
-import { smsSegmentsOfMessage, TYPICAL_MERGE_VALUES } from '@lampstand/api/schemas/sms-campaigns';
+import { smsSegmentsOfMessage, TYPICAL_MERGE_VALUES } from '@lampstand/api/shared/sms';
 import { useSession } from '../../shell/session';
 import { formatNumber } from '../../ui/format';
 

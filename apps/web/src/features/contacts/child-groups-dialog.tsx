@@ -2,7 +2,8 @@ import { ActionIcon, Button, Group, Modal, NumberInput, Paper, Stack, Text, Text
 import { schemaResolver, useForm } from '@mantine/form';
 import { IconPencil, IconTrash } from '@tabler/icons-react';
 import { useState } from 'react';
-import { createChildGroupSchema, formatAgeRange } from '@lampstand/api/schemas/contacts';
+import { createChildGroupSchema } from '@lampstand/api/schemas/contacts';
+import { formatAgeRange } from '@lampstand/api/shared/contacts';
 import type { RouterOutputs } from '@lampstand/api';
 import { trpc } from '../../lib/trpc';
 import { useSave } from '../../lib/use-save';

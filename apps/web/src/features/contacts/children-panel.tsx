@@ -16,14 +16,8 @@ import { schemaResolver, useForm } from '@mantine/form';
 import { IconListCheck, IconPencil, IconPlus, IconTrash } from '@tabler/icons-react';
 import { useState } from 'react';
 import { Link, useSearchParams } from 'react-router-dom';
-import {
-  ageFromDateOfBirth,
-  childFormSchema,
-  dmyToIso,
-  formatAgeRange,
-  isoToDmy,
-  type ChildFormValues,
-} from '@lampstand/api/schemas/contacts';
+import { childFormSchema, type ChildFormValues } from '@lampstand/api/schemas/contacts';
+import { ageFromDateOfBirth, dmyToIso, formatAgeRange, isoToDmy } from '@lampstand/api/shared/contacts';
 import { trpc } from '../../lib/trpc';
 import { useSave } from '../../lib/use-save';
 import { errorMessage } from '../../lib/errors';

@@ -1,7 +1,7 @@
 import { Alert, Badge, Button, Group, Loader, SimpleGrid, Stack, Tabs, Text, Title } from '@mantine/core';
 import { IconArrowMerge, IconMail, IconPhone } from '@tabler/icons-react';
 import { useState } from 'react';
-import { isoToDmy } from '@lampstand/api/schemas/contacts';
+import { isoToDmy } from '@lampstand/api/shared/contacts';
 import { trpc } from '../../lib/trpc';
 import { usePhoneFormatter } from '../../lib/phone';
 import { errorMessage } from '../../lib/errors';

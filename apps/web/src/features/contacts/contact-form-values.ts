@@ -1,4 +1,5 @@
-import { isoToDmy, type ContactFormValues } from '@lampstand/api/schemas/contacts';
+import { type ContactFormValues } from '@lampstand/api/schemas/contacts';
+import { isoToDmy } from '@lampstand/api/shared/contacts';
 import { type Contact } from './labels';
 
 export const TABS = ['basic', 'church', 'address', 'dependants'] as const;

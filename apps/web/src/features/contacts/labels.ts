@@ -1,4 +1,5 @@
-import { STAFF_ROLES, inverseRelationship } from '@lampstand/api/schemas/contacts';
+import { STAFF_ROLES } from '@lampstand/api/schemas/contacts';
+import { inverseRelationship } from '@lampstand/api/shared/contacts';
 import type { RouterOutputs } from '@lampstand/api';
 
 export type Contact = RouterOutputs['contacts']['get'];

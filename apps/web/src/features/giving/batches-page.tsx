@@ -2,7 +2,7 @@ import { Alert, Badge, Button, Modal, Paper, Skeleton, Stack, Text, TextInput } 
 import { IconPlus } from '@tabler/icons-react';
 import { useState } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
-import { formatCents } from '@lampstand/api/schemas/giving';
+import { formatCents } from '@lampstand/api/shared/giving';
 import { trpc } from '../../lib/trpc';
 import { useSave } from '../../lib/use-save';
 import { DataTable } from '../../ui/data-table';

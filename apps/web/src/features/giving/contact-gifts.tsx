@@ -1,7 +1,8 @@
 import { Alert, Anchor, Badge, Button, Group, Pagination, Skeleton, Stack, Text } from '@mantine/core';
 import { useState } from 'react';
 import { Link } from 'react-router-dom';
-import { FREQUENCY_LABELS, formatCents, goodsServicesText, type GIFT_STATUSES } from '@lampstand/api/schemas/giving';
+import { FREQUENCY_LABELS, type GIFT_STATUSES } from '@lampstand/api/schemas/giving';
+import { formatCents, goodsServicesText } from '@lampstand/api/shared/giving';
 import { trpc } from '../../lib/trpc';
 import { DataTable } from '../../ui/data-table';
 import { formatDate } from '../../ui/format';

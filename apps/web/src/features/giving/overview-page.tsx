@@ -4,7 +4,8 @@ import { Alert, Button, Group, Paper, Select, SimpleGrid, Skeleton, Stack, Text,
 import { IconListCheck, IconRoute } from '@tabler/icons-react';
 import { useState } from 'react';
 import { Link } from 'react-router-dom';
-import { formatCents, type GivingOverview } from '@lampstand/api/schemas/giving';
+import { type GivingOverview } from '@lampstand/api/schemas/giving';
+import { formatCents } from '@lampstand/api/shared/giving';
 import { trpc } from '../../lib/trpc';
 import { useSave } from '../../lib/use-save';
 import { confirmAction } from '../../ui/confirm';

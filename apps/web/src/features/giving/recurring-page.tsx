@@ -1,7 +1,8 @@
 import { ActionIcon, Alert, Badge, Button, Group, Menu, Paper, Select, Skeleton, Stack, Text } from '@mantine/core';
 import { IconDots, IconDownload, IconPlayerPause, IconPlayerPlay, IconX } from '@tabler/icons-react';
 import { useState } from 'react';
-import { FREQUENCY_LABELS, formatCents, SCHEDULE_STATUSES } from '@lampstand/api/schemas/giving';
+import { FREQUENCY_LABELS, SCHEDULE_STATUSES } from '@lampstand/api/schemas/giving';
+import { formatCents } from '@lampstand/api/shared/giving';
 import { trpc } from '../../lib/trpc';
 import { useSave } from '../../lib/use-save';
 import { confirmDestructive } from '../../ui/confirm';

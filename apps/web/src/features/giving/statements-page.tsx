@@ -1,7 +1,7 @@
 import { Alert, Badge, Button, Group, Paper, Progress, Skeleton, Stack, Text, TextInput, Title } from '@mantine/core';
 import { IconDownload, IconFileText } from '@tabler/icons-react';
 import { useEffect, useState } from 'react';
-import { formatCents } from '@lampstand/api/schemas/giving';
+import { formatCents } from '@lampstand/api/shared/giving';
 import type { RouterOutputs } from '@lampstand/api';
 import { trpc } from '../../lib/trpc';
 import { showFailure, useSave } from '../../lib/use-save';

@@ -1,7 +1,7 @@
 import { Alert, Button, Group, List, Loader, Modal, Stack, Text } from '@mantine/core';
 import { useEffect, useState } from 'react';
 import type { JourneyOutput } from '@lampstand/api/schemas/journeys';
-import { suppressedSentence } from '@lampstand/api/schemas/suppressions';
+import { suppressedSentence } from '@lampstand/api/shared/suppressions';
 import { trpc } from '../../lib/trpc';
 import { errorMessage } from '../../lib/errors';
 import { useSave } from '../../lib/use-save';

@@ -14,12 +14,12 @@ import {
 import { useMemo, useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router-dom';
 import {
-  describeJourney,
   type JourneyFields,
   type JourneyOutput,
   type JourneyStep,
   type JourneyStepKind,
 } from '@lampstand/api/schemas/journeys';
+import { describeJourney } from '@lampstand/api/shared/journeys';
 import { trpc } from '../../lib/trpc';
 import { errorMessage } from '../../lib/errors';
 import { useSave } from '../../lib/use-save';

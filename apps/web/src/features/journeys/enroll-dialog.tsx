@@ -2,7 +2,7 @@ import { Alert, Button, Group, Modal, MultiSelect, SegmentedControl, Select, Sta
 import { useDebouncedValue } from '@mantine/hooks';
 import { useState } from 'react';
 import type { JourneyOutput } from '@lampstand/api/schemas/journeys';
-import { suppressedSentence } from '@lampstand/api/schemas/suppressions';
+import { suppressedSentence } from '@lampstand/api/shared/suppressions';
 import { trpc } from '../../lib/trpc';
 import { useSave } from '../../lib/use-save';
 import { formatNumber } from '../../ui/format';

@@ -1,5 +1,5 @@
 import type { JourneyStep, JourneyStepKind } from '@lampstand/api/schemas/journeys';
-import { stepTargets } from '@lampstand/api/schemas/journeys';
+import { stepTargets } from '@lampstand/api/shared/journey-steps';
 
 /**
  * The editor's flow, pure functions over the shared step graph (`next`, a branch's `yes`/`no`; the

@@ -11,7 +11,8 @@ import {
   VisuallyHidden,
 } from '@mantine/core';
 import { IconPlus } from '@tabler/icons-react';
-import { describeStep, type JourneyStep, type JourneyStepKind } from '@lampstand/api/schemas/journeys';
+import { type JourneyStep, type JourneyStepKind } from '@lampstand/api/schemas/journeys';
+import { describeStep } from '@lampstand/api/shared/journeys';
 import type { z } from 'zod';
 import type { stepStatsSchema } from '@lampstand/api/schemas/journeys';
 import { formatNumber } from '../../ui/format';

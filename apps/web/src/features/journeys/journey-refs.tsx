@@ -1,6 +1,6 @@
 import { Autocomplete, Text, type AutocompleteProps, type TextProps } from '@mantine/core';
 import { Fragment, useMemo } from 'react';
-import type { JourneyNames } from '@lampstand/api/schemas/journeys';
+import type { JourneyNames } from '@lampstand/api/shared/journeys';
 import { trpc } from '../../lib/trpc';
 import { fullName } from '../contacts/labels';
 

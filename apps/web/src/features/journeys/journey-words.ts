@@ -1,4 +1,5 @@
-import type { EntryRule, JourneyGoal, JourneyNames, JourneyStatus } from '@lampstand/api/schemas/journeys';
+import type { EntryRule, JourneyGoal, JourneyStatus } from '@lampstand/api/schemas/journeys';
+import type { JourneyNames } from '@lampstand/api/shared/journeys';
 
 export const STATUS_LABELS: Record<JourneyStatus, string> = {
   draft: 'Draft',

@@ -18,12 +18,12 @@ import { IconEdit, IconPlus, IconRoute } from '@tabler/icons-react';
 import { useState } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
 import {
-  describeTrigger,
   JOURNEY_STARTERS,
   journeyNameSchema,
   type JourneyFieldsInput,
   type JourneyOutput,
 } from '@lampstand/api/schemas/journeys';
+import { describeTrigger } from '@lampstand/api/shared/journeys';
 import { trpc } from '../../lib/trpc';
 import { useSave } from '../../lib/use-save';
 import { EmptyState } from '../../ui/empty-state';

@@ -15,13 +15,13 @@ import { schemaResolver, useForm } from '@mantine/form';
 import { z } from 'zod';
 import {
   CONTACT_SOURCE_LABELS,
-  describeTrigger,
   entryRuleSchema,
   journeyGoalSchema,
   journeyNameSchema,
   journeyTriggerSchema,
   type JourneyFields,
 } from '@lampstand/api/schemas/journeys';
+import { describeTrigger } from '@lampstand/api/shared/journeys';
 import { confirmDiscard } from '../../ui/confirm';
 import { TagPicker, Words, type JourneyRefs } from './journey-refs';
 

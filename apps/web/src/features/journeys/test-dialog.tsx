@@ -1,6 +1,7 @@
 import { Badge, Button, Group, Modal, Radio, Select, Stack, Text, Timeline } from '@mantine/core';
 import { useState } from 'react';
-import { describeStep, type JourneyOutput } from '@lampstand/api/schemas/journeys';
+import { type JourneyOutput } from '@lampstand/api/schemas/journeys';
+import { describeStep } from '@lampstand/api/shared/journeys';
 import { trpc } from '../../lib/trpc';
 import { useSave } from '../../lib/use-save';
 import { useChurchTimeZone } from '../../lib/time-zone';

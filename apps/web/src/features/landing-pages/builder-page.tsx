@@ -2,13 +2,8 @@ import { Alert, Anchor, Badge, Button, Grid, Group, Loader, Menu, Stack, Text } 
 import { IconPlus } from '@tabler/icons-react';
 import { useMemo, useState } from 'react';
 import { Link, useParams } from 'react-router-dom';
-import {
-  BLOCK_TYPES,
-  landingPageContentSchema,
-  newBlock,
-  normalizeContent,
-  type Block,
-} from '@lampstand/api/schemas/landing-pages';
+import { BLOCK_TYPES, landingPageContentSchema, type Block } from '@lampstand/api/schemas/landing-pages';
+import { newBlock, normalizeContent } from '@lampstand/api/shared/landing-pages';
 import { renderLandingPage } from '@lampstand/api/render/landing-page-html';
 import type { RouterOutputs } from '@lampstand/api';
 import { trpc } from '../../lib/trpc';

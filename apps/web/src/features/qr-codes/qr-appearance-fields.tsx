@@ -1,11 +1,6 @@
 import { Box, Checkbox, ColorInput, Grid, Select, Slider, Text, TextInput } from '@mantine/core';
-import {
-  type checkQrColours,
-  QR_ERROR_CORRECTION,
-  QR_ERROR_CORRECTION_LABELS,
-  QR_MARGIN,
-  QR_SIZE,
-} from '@lampstand/api/schemas/qr-codes';
+import { QR_ERROR_CORRECTION, QR_ERROR_CORRECTION_LABELS, QR_MARGIN, QR_SIZE } from '@lampstand/api/schemas/qr-codes';
+import { type checkQrColours } from '@lampstand/api/shared/qr-codes';
 import { ImageUpload } from '../../ui/image-upload';
 import classes from './qr-codes.module.css';
 import type { QrForm } from './qr-form-values';

@@ -3,7 +3,7 @@ import { Button, Grid, Group, Modal, Stack, Switch, Text, TextInput } from '@man
 import { useForm } from '@mantine/form';
 import { modals } from '@mantine/modals';
 import { useId, useMemo } from 'react';
-import { checkQrColours } from '@lampstand/api/schemas/qr-codes';
+import { checkQrColours } from '@lampstand/api/shared/qr-codes';
 import { trpc } from '../../lib/trpc';
 import { showFirstError } from '../../ui/first-error';
 import { useSave, type SaveUtils } from '../../lib/use-save';

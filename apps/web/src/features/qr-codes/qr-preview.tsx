@@ -1,7 +1,7 @@
 import { Box, Center, Image, Loader, Stack, Text } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { useState } from 'react';
-import { checkQrColours } from '@lampstand/api/schemas/qr-codes';
+import { checkQrColours } from '@lampstand/api/shared/qr-codes';
 import type { QrCode, Values } from './qr-form-values';
 
 export const hex = (v: string) => v.replace(/^#/, '');

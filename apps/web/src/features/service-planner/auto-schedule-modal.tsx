@@ -5,7 +5,7 @@ import type { ScheduleProposal } from '@lampstand/api/schemas/service-planner';
 import { trpc } from '../../lib/trpc';
 import { useSave } from '../../lib/use-save';
 import { confirmAction } from '../../ui/confirm';
-import { suppressedSentence } from '@lampstand/api/schemas/suppressions';
+import { suppressedSentence } from '@lampstand/api/shared/suppressions';
 import { dayLabel } from './bits';
 import { PLANNER_STALE_MS } from './planner-cache';
 import { ScheduleMatrix, type MatrixRow } from './schedule-matrix';

@@ -21,8 +21,8 @@ import {
   type ItemType,
   type PlanSummary,
 } from '@lampstand/api/schemas/service-planner';
-import { KEYS } from '@lampstand/api/schemas/music';
-import { nashvilleNumber } from '@lampstand/api/schemas/chordpro';
+import { KEYS } from '@lampstand/api/shared/music';
+import { nashvilleNumber } from '@lampstand/api/shared/chordpro';
 import { renderChordPro } from './chordpro';
 
 const ICONS = {

@@ -1,5 +1,5 @@
 import { ChordLyricsPair, ChordProParser, Tag } from 'chordsheetjs';
-import { isValidKey, transposeChordPro } from '@lampstand/api/schemas/music';
+import { isValidKey, transposeChordPro } from '@lampstand/api/shared/music';
 
 export interface ChartSegment {
   chord: string;

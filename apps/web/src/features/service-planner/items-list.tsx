@@ -4,7 +4,8 @@ import { useSortable } from '@dnd-kit/sortable';
 import { CSS } from '@dnd-kit/utilities';
 import { SortableList } from '../../ui/sortable-list';
 import { IconDots, IconGripVertical, IconPencil, IconTrash } from '@tabler/icons-react';
-import { computeItemTimes, type PlanDetail, type PlanItem } from '@lampstand/api/schemas/service-planner';
+import { type PlanDetail, type PlanItem } from '@lampstand/api/schemas/service-planner';
+import { computeItemTimes } from '@lampstand/api/shared/service-planner';
 import { ItemTypeIcon, minutesLabel, timeLabel } from './bits';
 import { PlanSongChart } from './song-view-modal';
 

@@ -5,10 +5,10 @@ import { useState } from 'react';
 import {
   ASSIGNMENT_STATUSES,
   MATRIX_STATUS_LABELS,
-  matrixStatusOf,
   type MatrixEntry,
   type ScheduleMatrix as Matrix,
 } from '@lampstand/api/schemas/service-planner';
+import { matrixStatusOf } from '@lampstand/api/shared/service-planner';
 import { trpc } from '../../lib/trpc';
 import { useSave, type SaveUtils } from '../../lib/use-save';
 import { EmptyState } from '../../ui/empty-state';

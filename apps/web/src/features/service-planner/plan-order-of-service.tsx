@@ -1,6 +1,7 @@
 import { Button, Card, Group, Stack, Text, Title } from '@mantine/core';
 import { IconPlus } from '@tabler/icons-react';
-import { computeItemTimes, type PlanDetail, type PlanItem } from '@lampstand/api/schemas/service-planner';
+import { type PlanDetail, type PlanItem } from '@lampstand/api/schemas/service-planner';
+import { computeItemTimes } from '@lampstand/api/shared/service-planner';
 import { EmptyState } from '../../ui/empty-state';
 import { minutesLabel, timeLabel } from './bits';
 import { ItemsList } from './items-list';

@@ -3,7 +3,7 @@ import { IconDownload, IconPrinter } from '@tabler/icons-react';
 import { useState } from 'react';
 import { Link } from 'react-router-dom';
 import { type Song } from '@lampstand/api/schemas/service-planner';
-import { readChordProMeta } from '@lampstand/api/schemas/chordpro';
+import { readChordProMeta } from '@lampstand/api/shared/chordpro';
 import { trpc } from '../../lib/trpc';
 import { ChordChart, KEY_OPTIONS } from './bits';
 import { PLANNER_STALE_MS } from './planner-cache';

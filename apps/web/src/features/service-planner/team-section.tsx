@@ -21,7 +21,7 @@ import { trpc } from '../../lib/trpc';
 import { errorMessage, httpStatus } from '../../lib/errors';
 import { useSave } from '../../lib/use-save';
 import { confirmAction, confirmDestructive } from '../../ui/confirm';
-import { suppressedSentence } from '@lampstand/api/schemas/suppressions';
+import { suppressedSentence } from '@lampstand/api/shared/suppressions';
 import { AssignmentStatusBadge, timeLabel } from './bits';
 
 /** 'At 9:00 AM' or 'All times' (issue 31 §3); nothing for a plan held once. */

@@ -15,7 +15,7 @@ import {
 import { IconMapPin, IconUsers } from '@tabler/icons-react';
 import { Link } from 'react-router-dom';
 import type { ProjectCard as Card_ } from '@lampstand/api/schemas/show-up';
-import { progressPercent } from '@lampstand/api/schemas/show-up-values';
+import { progressPercent } from '@lampstand/api/shared/show-up';
 import { formatNumber, formatUsd } from '../../ui/format';
 import { CATEGORY_COLOR, categoryLabel } from './labels';
 

@@ -1,7 +1,7 @@
 import { Anchor, Badge, Box, Button, Card, Divider, Group, Progress, Stack, Text, Title } from '@mantine/core';
 import { IconCalendar, IconHeart, IconUsers } from '@tabler/icons-react';
 import type { Project } from '@lampstand/api/schemas/show-up';
-import { progressPercent, websiteLabel } from '@lampstand/api/schemas/show-up-values';
+import { progressPercent, websiteLabel } from '@lampstand/api/shared/show-up';
 import { trpc } from '../../lib/trpc';
 import { formatDate, formatNumber, formatUsd } from '../../ui/format';
 import { showFailure } from '../../lib/use-save';

@@ -15,9 +15,6 @@ import { DatePickerInput, TimeInput } from '@mantine/dates';
 import { IconAlertTriangle, IconCalendar, IconClock } from '@tabler/icons-react';
 import dayjs from 'dayjs';
 import {
-  isImageUrl,
-  platformsOverLimit,
-  socialLength,
   SOCIAL_PLATFORM_LABELS,
   SOCIAL_PLATFORM_LIMITS,
   SOCIAL_PLATFORMS,
@@ -25,6 +22,8 @@ import {
   SOCIAL_STATUS_LABELS,
   type SocialPlatform,
 } from '@lampstand/api/schemas/social-posts';
+import { platformsOverLimit, socialLength } from '@lampstand/api/shared/social-posts';
+import { isImageUrl } from '@lampstand/api/shared/urls';
 import { formatDate, formatNumber, formatTime } from '../../ui/format';
 import { ImageUpload } from '../../ui/image-upload';
 import { PlatformIcon } from './platforms';

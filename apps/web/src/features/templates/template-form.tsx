@@ -5,7 +5,7 @@ import { Link as LinkExtension, RichTextEditor } from '@mantine/tiptap';
 import { useEditor } from '@tiptap/react';
 import StarterKit from '@tiptap/starter-kit';
 import { TEMPLATE_CATEGORIES, TEMPLATE_TYPES, templateFormSchema } from '@lampstand/api/schemas/templates';
-import { smsSegments } from '@lampstand/api/schemas/sms-campaigns';
+import { smsSegments } from '@lampstand/api/shared/sms';
 import type { RouterOutputs } from '@lampstand/api';
 import { trpc } from '../../lib/trpc';
 import { useSave } from '../../lib/use-save';

@@ -36,7 +36,7 @@ import {
   previewStatementRun,
   startStatementRun,
 } from '../../services/giving/statements.js';
-import { prepareGift } from '../../services/giving/gifts.js';
+import { prepareGift } from '../../services/giving/prepare-gift.js';
 import { completeDemoGift } from '../../services/giving/stripe-events.js';
 import { findGifts } from '../../services/giving/gift-list.js';
 import { givingOverview, lapsedDonorsToJourney, lapsedDonorsToList } from '../../services/giving/overview.js';
@@ -50,7 +50,7 @@ import {
   reverseBatchLine,
 } from '../../services/giving/batches.js';
 import { exportSchedules, listSchedules, startCardUpdate, updateSchedule } from '../../services/giving/schedules.js';
-import { receiveStripeWebhook } from '../../services/show-up/donations.js';
+import { receiveStripeWebhook } from '../../services/show-up/stripe-webhook.js';
 import { throttleDonations } from '../../services/show-up/donation-limits.js';
 import type { Context } from '../../context.js';
 import { protectedProcedure, publicProcedure, router } from '../../trpc.js';

@@ -13,6 +13,8 @@ import {
   applySignupValueSchema,
 } from '../../schemas/landing-pages.js';
 import * as svc from '../../services/landing-pages/pages.js';
+import { landingPageStats } from '../../services/landing-pages/page-stats.js';
+import { getPublishedLandingPage, toPublicLandingPage } from '../../services/landing-pages/public-page.js';
 import { applySignupValue } from '../../services/landing-pages/signup-values.js';
 import { protectedProcedure, publicProcedure, router } from '../../trpc.js';
 import { restTag } from '../../rest-meta.js';
@@ -79,7 +81,7 @@ export const landingPagesRouter = router({
     .meta(rest.get('/api/landing-pages/{id}/stats', 'Visits per day, sources, sign-ups and conversion (?days=30)'))
     .input(landingPageStatsInputSchema)
     .output(landingPageStatsSchema)
-    .query(({ ctx, input }) => svc.landingPageStats(ctx.db, ctx.tenantId, input)),
+    .query(({ ctx, input }) => landingPageStats(ctx.db, ctx.tenantId, input)),
   applySignupValue: protectedProcedure
     .meta(
       rest.post(
@@ -94,5 +96,5 @@ export const landingPagesRouter = router({
     .meta(rest.get('/api/landing-pages/slug/{slug}', 'A published page by its slug (public; a draft is 404)'))
     .input(landingPageSlugSchema)
     .output(publicLandingPageSchema)
-    .query(async ({ ctx, input }) => svc.toPublicLandingPage(await svc.getPublishedLandingPage(ctx.db, input))),
+    .query(async ({ ctx, input }) => toPublicLandingPage(await getPublishedLandingPage(ctx.db, input))),
 });

@@ -19,16 +19,13 @@ import {
   supporterSchema,
   updateProjectSchema,
 } from '../../schemas/show-up.js';
-import { createProject, findProjects, getProject, updateProject } from '../../services/show-up/projects.js';
+import { createProject, getProject, updateProject } from '../../services/show-up/projects.js';
+import { findProjects } from '../../services/show-up/project-list.js';
 import { createUpdate, listSupporters, listUpdates } from '../../services/show-up/updates.js';
-import {
-  completeDemoPayment,
-  donationByPayment,
-  exportDonations,
-  ownerDonations,
-  prepareDonation,
-  showUpConfig,
-} from '../../services/show-up/donations.js';
+import { prepareDonation, showUpConfig } from '../../services/show-up/donations.js';
+import { completeDemoPayment } from '../../services/show-up/stripe-webhook.js';
+import { donationByPayment } from '../../services/show-up/receipts.js';
+import { exportDonations, ownerDonations } from '../../services/show-up/owner-donations.js';
 import { connectGiving, givingStatus, refreshGiving } from '../../services/show-up/giving.js';
 import { throttleDonations as throttleByAddress } from '../../services/show-up/donation-limits.js';
 import type { Context } from '../../context.js';

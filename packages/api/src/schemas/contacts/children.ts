@@ -1,7 +1,8 @@
 import { z } from 'zod';
-import { idSchema, isCleanText, isoTimestamp, notAllowedMessage } from '../common.js';
+import { idSchema, isoTimestamp } from '../common.js';
+import { isCleanText, notAllowedMessage } from '../../shared/text.js';
 import { dmyDateSchema, isoDateSchema } from './dates.js';
-import { optionalText } from './contact.js';
+import { contactTextSchema } from './contact.js';
 
 // Children and child groups
 
@@ -26,7 +27,7 @@ export const childFieldsSchema = z.object({
   dateOfBirth: isoDateSchema.optional(),
   age: nullableInt('Age', 0, 30).optional(),
   groupId: z.preprocess((v) => (v === '' || v === undefined ? null : v), idSchema('Group').nullable()).optional(),
-  notes: optionalText(5000).optional(),
+  notes: contactTextSchema(5000).optional(),
 });
 export const addChildSchema = childFieldsSchema.extend({ id: idSchema('Contact ID') });
 /** The child form: the date of birth typed as DD/MM/YYYY. */
@@ -72,7 +73,7 @@ export const childGroupFieldsSchema = z
       .min(1, 'Group name is required')
       .max(200)
       .refine(isCleanText, notAllowedMessage('Group name')),
-    description: optionalText(2000).optional(),
+    description: contactTextSchema(2000).optional(),
     ageMin: nullableInt('Minimum age', 0, 30).optional(),
     ageMax: nullableInt('Maximum age', 0, 30).optional(),
   })
@@ -93,8 +94,3 @@ export const childGroupSchema = z.object({
   createdAt: isoTimestamp,
   updatedAt: isoTimestamp,
 });
-/** '(min-max years)' as the spec shows a group's ages. */
-export function formatAgeRange(g: { ageMin: number | null; ageMax: number | null }): string {
-  if (g.ageMin == null && g.ageMax == null) return '';
-  return `(${g.ageMin ?? 0}-${g.ageMax ?? '+'} years)`;
-}

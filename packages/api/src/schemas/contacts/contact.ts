@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { idSchema, isCleanText, isoTimestamp, notAllowedMessage, requiredTextSchema } from '../common.js';
+import { idSchema, isoTimestamp, requiredTextSchema } from '../common.js';
+import { isCleanText, notAllowedMessage } from '../../shared/text.js';
 import { dmyDateSchema, isoDateSchema } from './dates.js';
 
 // A contact: its fields, metadata, consent, the list page and the export.
@@ -29,7 +30,7 @@ export const staffRoleSchema = z.enum(
 );
 
 /** Optional text: '' and null both mean "none". */
-export const optionalText = (max = 2000) =>
+export const contactTextSchema = (max = 2000) =>
   z
     .string()
     .trim()
@@ -42,19 +43,19 @@ export const optionalText = (max = 2000) =>
 const contactMetadataShape = {
   countryCode: countryCodeSchema,
   dateOfBirth: isoDateSchema,
-  notes: optionalText(10000),
+  notes: contactTextSchema(10000),
   isChurchMember: z.boolean(),
   isBaptised: z.boolean(),
   isSeeker: z.boolean(),
   isServiceStaff: z.boolean(),
   staffRole: z.union([staffRoleSchema, z.literal(''), z.null()]).transform((v) => (v ? v : null)),
-  wwccNumber: optionalText(100),
-  website: optionalText(500),
-  address: optionalText(500),
-  city: optionalText(200),
-  state: optionalText(200),
-  country: optionalText(200),
-  postalCode: optionalText(50),
+  wwccNumber: contactTextSchema(100),
+  website: contactTextSchema(500),
+  address: contactTextSchema(500),
+  city: contactTextSchema(200),
+  state: contactTextSchema(200),
+  country: contactTextSchema(200),
+  postalCode: contactTextSchema(50),
 };
 export const contactMetadataSchema = z.object({
   ...contactMetadataShape,

@@ -22,21 +22,6 @@ export const duplicateContactSchema = z.object({
 });
 export type DuplicateContact = z.infer<typeof duplicateContactSchema>;
 
-/** 'A contact with this email already exists' (or phone, or both) for one match. */
-export function duplicateMessage(d: DuplicateContact): string {
-  const what =
-    d.matchedOn.length === 2
-      ? 'this email and phone number'
-      : d.matchedOn[0] === 'email'
-        ? 'this email'
-        : 'this phone number';
-  return `A contact with ${what} already exists`;
-}
-
-/** The question a save with `ifDuplicate: 'ask'` answers: 'A contact with this phone number already exists: Mary Jones.' */
-export function duplicatesQuestion(duplicates: DuplicateContact[]): string {
-  return duplicates.map((d) => `${duplicateMessage(d)}: ${`${d.firstName} ${d.lastName}`.trim()}.`).join(' ');
-}
 /** Keep contact `id`; move everything of `otherId` onto it and delete `otherId`. */
 export const mergeContactsSchema = z.object({
   id: idSchema('Contact ID'),

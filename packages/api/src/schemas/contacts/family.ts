@@ -14,10 +14,7 @@ export const RELATIONSHIPS = [
 export const relationshipSchema = z.enum(['spouse', 'parent', 'child', 'sibling', 'other'], {
   error: 'Please select a contact and relationship type.',
 });
-/** How a relationship reads from the other contact's side (parent ↔ child). */
-export function inverseRelationship(r: z.infer<typeof relationshipSchema>): z.infer<typeof relationshipSchema> {
-  return r === 'parent' ? 'child' : r === 'child' ? 'parent' : r;
-}
+export type Relationship = z.infer<typeof relationshipSchema>;
 export const addFamilyLinkSchema = z.object({
   id: idSchema('Contact ID'),
   relatedContactId: idSchema('Related contact ID'),

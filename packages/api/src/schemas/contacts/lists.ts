@@ -1,17 +1,17 @@
 import { z } from 'zod';
 import { idSchema, isoTimestamp, requiredTextSchema } from '../common.js';
-import { optionalText } from './contact.js';
+import { contactTextSchema } from './contact.js';
 
 // Contact lists
 
 export const contactListTypeSchema = z.enum(['email', 'sms', 'both'], { error: 'Please select a contact list type' });
 export const contactListFieldsSchema = z.object({
   name: requiredTextSchema('List name', 200),
-  description: optionalText(2000).optional(),
+  description: contactTextSchema(2000).optional(),
   type: contactListTypeSchema.default('both'),
   /** On the church's public home (/c/{handle}), where people may join it themselves. */
   isPublic: z.boolean({ error: 'Public must be true or false' }).default(false),
-  publicDescription: optionalText(500).optional(),
+  publicDescription: contactTextSchema(500).optional(),
 });
 export const createContactListSchema = contactListFieldsSchema;
 export const updateContactListSchema = contactListFieldsSchema.extend({ id: idSchema('List ID') });

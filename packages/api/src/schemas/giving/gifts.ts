@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { emailAddressSchema, idSchema, isoTimestamp, optionalTextSchema, requiredTextSchema } from '../common.js';
 import { MAX_CHARGE_CENTS } from '../show-up-values.js';
-import { FREQUENCIES, MAX_GIFT_LINES, MAX_LINE_CENTS, MIN_LINE_CENTS, formatCents } from './amounts.js';
+import { FREQUENCIES, MAX_GIFT_LINES, MAX_LINE_CENTS, MIN_LINE_CENTS } from './amounts.js';
+import { formatCents } from '../../shared/giving.js';
 import { dateSchema } from './dates.js';
 
 // ---- Gifts and the giving page

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { idSchema, requiredTextSchema, textSchema } from '../common.js';
 import { listId } from './triggers.js';
+import { stepTargets, waitMinutes } from '../../shared/journey-steps.js';
 
 // A journey's steps, and the check of the whole list (bounds, branches, no cycle, no unknown id).
 
@@ -8,13 +9,6 @@ export const MAX_JOURNEY_STEPS = 50;
 export const MAX_WAIT_DAYS = 365;
 
 export const WAIT_UNITS = ['minutes', 'hours', 'days', 'weeks'] as const;
-const UNIT_MINUTES: Record<(typeof WAIT_UNITS)[number], number> = {
-  minutes: 1,
-  hours: 60,
-  days: 60 * 24,
-  weeks: 60 * 24 * 7,
-};
-
 export const waitSchema = z.discriminatedUnion('mode', [
   z.object({
     mode: z.literal('duration'),
@@ -32,9 +26,6 @@ export const waitSchema = z.discriminatedUnion('mode', [
   }),
 ]);
 export type JourneyWait = z.infer<typeof waitSchema>;
-
-/** Minutes a duration wait lasts (for the 365-day check and the runner). */
-export const waitMinutes = (w: Extract<JourneyWait, { mode: 'duration' }>) => w.amount * UNIT_MINUTES[w.unit];
 
 export const branchConditionSchema = z.discriminatedUnion('kind', [
   /** The last email this person was sent on their way through the journey before the branch. */
@@ -117,13 +108,6 @@ export const journeyStepSchema = z.discriminatedUnion(
 );
 export type JourneyStep = z.infer<typeof journeyStepSchema>;
 export type JourneyStepKind = JourneyStep['kind'];
-
-/** The steps a step leads to (none for exit). */
-export function stepTargets(step: JourneyStep): (string | null)[] {
-  if (step.kind === 'exit') return [];
-  if (step.kind === 'branch') return [step.yes, step.no];
-  return [step.next];
-}
 
 const stepLabel = (i: number) => `Step ${i + 1}`;
 

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { idSchema, isCleanText, requiredTextSchema } from '../common.js';
+import { idSchema, requiredTextSchema } from '../common.js';
+import { isCleanText } from '../../shared/text.js';
 
 // What starts a journey, who may enter it, and the goal that takes a person out.
 

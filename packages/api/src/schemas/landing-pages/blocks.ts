@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { boundedArray, idSchema, isCleanText, textSchema, urlSchema } from '../common.js';
+import { boundedArraySchema, idSchema, textSchema, urlSchema } from '../common.js';
+import { isCleanText } from '../../shared/text.js';
 
 // ---------------------------------------------------------------------------------------------
 // Blocks
@@ -32,33 +33,33 @@ export const imageRefSchema = z.object({
 });
 export type ImageRef = z.infer<typeof imageRefSchema>;
 
-export const line = (label: string, max: number) => textSchema(label, max).default('');
+export const lineSchema = (label: string, max: number) => textSchema(label, max).default('');
 
 export const heroBlockSchema = z.object({
   id: blockIdSchema,
   type: z.literal('hero'),
-  headline: line('Headline', 200),
-  subheading: line('Subheading', 500),
+  headline: lineSchema('Headline', 200),
+  subheading: lineSchema('Subheading', 500),
   backgroundImage: imageRefSchema.nullable().default(null),
 });
 export const textBlockSchema = z.object({
   id: blockIdSchema,
   type: z.literal('text'),
   /** Rich text as HTML (sanitised on the server: paragraphs, headings, lists, bold, italic, links). */
-  html: line('Main content', 20_000),
+  html: lineSchema('Main content', 20_000),
 });
 export const highlightsBlockSchema = z.object({
   id: blockIdSchema,
   type: z.literal('highlights'),
-  title: line('Title', 200),
-  items: boundedArray(textSchema('Key point', 300), 'Key points', 12).default([]),
+  title: lineSchema('Title', 200),
+  items: boundedArraySchema(textSchema('Key point', 300), 'Key points', 12).default([]),
 });
 export const imageBlockSchema = z.object({
   id: blockIdSchema,
   type: z.literal('image'),
   image: imageRefSchema.nullable().default(null),
-  alt: line('Image description', 300),
-  caption: line('Caption', 300),
+  alt: lineSchema('Image description', 300),
+  caption: lineSchema('Caption', 300),
 });
 export const ctaLinkSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('url'), url: urlSchema() }),
@@ -73,7 +74,7 @@ export type CtaLink = z.infer<typeof ctaLinkSchema>;
 export const ctaBlockSchema = z.object({
   id: blockIdSchema,
   type: z.literal('cta'),
-  text: line('Button text', 100),
+  text: lineSchema('Button text', 100),
   link: ctaLinkSchema.nullable().default(null),
 });
 const dateSchema = z
@@ -89,12 +90,12 @@ const timeSchema = z
 export const eventBlockSchema = z.object({
   id: blockIdSchema,
   type: z.literal('event'),
-  title: line('Event title', 200),
+  title: lineSchema('Event title', 200),
   date: dateSchema,
   startTime: timeSchema,
   endTime: timeSchema,
-  place: line('Place', 200),
-  address: line('Address', 300),
+  place: lineSchema('Place', 200),
+  address: lineSchema('Address', 300),
   mapUrl: z.union([z.literal(''), urlSchema()]).default(''),
 });
 export const showUpBlockSchema = z.object({
@@ -106,9 +107,9 @@ export const SIGNUP_FIELDS = ['phone', 'city', 'postalCode'] as const;
 export const signupBlockSchema = z.object({
   id: blockIdSchema,
   type: z.literal('signup'),
-  title: line('Form title', 200),
-  description: line('Form description', 500),
-  buttonText: line('Button text', 60),
+  title: lineSchema('Form title', 200),
+  description: lineSchema('Form description', 500),
+  buttonText: lineSchema('Button text', 60),
   /** The contact list sign-ups join (a list of the church). */
   listId: idSchema('List ID').nullable().default(null),
   /** Asked besides name and email (always optional for the visitor). */
@@ -138,33 +139,3 @@ export const BLOCK_TYPES: { type: BlockType; label: string }[] = [
   { type: 'showup', label: 'Show Up project' },
   { type: 'signup', label: 'Sign-up form' },
 ];
-
-/** A new block of a type with its empty (valid) fields. */
-export function newBlock(type: BlockType, id: string): Block {
-  switch (type) {
-    case 'hero':
-      return { id, type, headline: '', subheading: '', backgroundImage: null };
-    case 'text':
-      return { id, type, html: '' };
-    case 'highlights':
-      return { id, type, title: 'Key Highlights', items: [] };
-    case 'image':
-      return { id, type, image: null, alt: '', caption: '' };
-    case 'cta':
-      return { id, type, text: '', link: null };
-    case 'event':
-      return { id, type, title: '', date: null, startTime: null, endTime: null, place: '', address: '', mapUrl: '' };
-    case 'showup':
-      return { id, type, projectId: null };
-    case 'signup':
-      return {
-        id,
-        type,
-        title: 'Stay in touch',
-        description: '',
-        buttonText: 'Sign up',
-        listId: null,
-        fields: [],
-      };
-  }
-}

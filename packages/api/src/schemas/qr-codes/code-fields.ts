@@ -1,12 +1,14 @@
 import { z } from 'zod';
-import { boundedArray, idSchema, isCleanText, optionalTextSchema, requiredTextSchema, urlSchema } from '../common.js';
-import { QR_ERROR_CORRECTION, QR_MARGIN, QR_MAX_SCHEDULE, QR_SIZE, qrCapacityProblem, qrDrawnLevel } from './limits.js';
-import { checkQrColours, normalizeHex } from './colours.js';
-import { qrDestinationWithUtm } from './destinations.js';
+import { boundedArraySchema, idSchema, optionalTextSchema, requiredTextSchema, urlSchema } from '../common.js';
+import { isCleanText } from '../../shared/text.js';
+import { QR_ERROR_CORRECTION, QR_MARGIN, QR_MAX_SCHEDULE, QR_SIZE } from './limits.js';
+import { qrCapacityProblem, qrDrawnLevel } from '../../shared/qr-codes.js';
+import { checkQrColours, normalizeHex } from '../../shared/qr-codes.js';
+import { qrDestinationWithUtm } from '../../shared/qr-codes.js';
 
 // The QR code form: create and update.
 
-export const hexColour = (label: string) =>
+export const hexColourSchema = (label: string) =>
   z
     .string({ error: `${label} must be a hex color such as #1A2B3C` })
     .max(16, `${label} must be a hex color such as #1A2B3C`)
@@ -19,8 +21,8 @@ export const hexColour = (label: string) =>
       return hex;
     });
 
-export const optionalHexColour = (label: string) =>
-  z.preprocess((v) => (v === '' || v === undefined ? null : v), hexColour(label).nullable());
+export const optionalHexColourSchema = (label: string) =>
+  z.preprocess((v) => (v === '' || v === undefined ? null : v), hexColourSchema(label).nullable());
 
 export const sizeSchema = z.coerce
   .number({ error: 'Size must be a number' })
@@ -73,10 +75,10 @@ const qrCodeFieldsObject = z.object({
   name: requiredTextSchema('Name', 200),
   url: urlSchema('Please enter a valid URL'),
   isShortUrl: z.boolean({ error: 'Short link must be true or false' }).default(false),
-  foregroundColor: hexColour('Foreground color').default('#000000'),
-  backgroundColor: hexColour('Background color').default('#FFFFFF'),
-  cornerSquareColor: optionalHexColour('Corner square color').optional(),
-  cornerDotColor: optionalHexColour('Corner dot color').optional(),
+  foregroundColor: hexColourSchema('Foreground color').default('#000000'),
+  backgroundColor: hexColourSchema('Background color').default('#FFFFFF'),
+  cornerSquareColor: optionalHexColourSchema('Corner square color').optional(),
+  cornerDotColor: optionalHexColourSchema('Corner dot color').optional(),
   size: sizeSchema.default(QR_SIZE.default),
   errorCorrection: errorCorrectionSchema.default('M'),
   margin: marginSchema.default(QR_MARGIN.default),
@@ -87,7 +89,7 @@ const qrCodeFieldsObject = z.object({
   utmSource: optionalTextSchema('UTM source', 100).optional(),
   utmMedium: optionalTextSchema('UTM medium', 100).optional(),
   utmCampaign: optionalTextSchema('UTM campaign', 100).optional(),
-  schedule: boundedArray(qrScheduleEntrySchema, 'Scheduled destinations', QR_MAX_SCHEDULE).default([]),
+  schedule: boundedArraySchema(qrScheduleEntrySchema, 'Scheduled destinations', QR_MAX_SCHEDULE).default([]),
 });
 
 export function refineColours(

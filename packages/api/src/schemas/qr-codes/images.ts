@@ -1,12 +1,13 @@
 import { z } from 'zod';
 import { idSchema, requiredTextSchema } from '../common.js';
-import { QR_MARGIN, QR_SIZE, qrCapacityProblem, qrDrawnLevel } from './limits.js';
+import { QR_MARGIN, QR_SIZE } from './limits.js';
+import { qrCapacityProblem, qrDrawnLevel } from '../../shared/qr-codes.js';
 import {
   errorCorrectionSchema,
-  hexColour,
+  hexColourSchema,
   logoUrlSchema,
   marginSchema,
-  optionalHexColour,
+  optionalHexColourSchema,
   refineColours,
   sizeSchema,
 } from './code-fields.js';
@@ -17,10 +18,10 @@ import {
 export const qrPreviewSchema = z
   .object({
     data: requiredTextSchema('Data', 2048, 'Data is required'),
-    foregroundColor: hexColour('Foreground color').default('#000000'),
-    backgroundColor: hexColour('Background color').default('#FFFFFF'),
-    cornerSquareColor: optionalHexColour('Corner square color').optional(),
-    cornerDotColor: optionalHexColour('Corner dot color').optional(),
+    foregroundColor: hexColourSchema('Foreground color').default('#000000'),
+    backgroundColor: hexColourSchema('Background color').default('#FFFFFF'),
+    cornerSquareColor: optionalHexColourSchema('Corner square color').optional(),
+    cornerDotColor: optionalHexColourSchema('Corner dot color').optional(),
     size: sizeSchema.default(QR_SIZE.default),
     errorCorrection: errorCorrectionSchema.default('M'),
     margin: marginSchema.default(QR_MARGIN.default),

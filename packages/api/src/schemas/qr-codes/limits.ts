@@ -17,19 +17,6 @@ export const QR_ERROR_CORRECTION_LABELS: Record<QrErrorCorrectionLevel, string> 
  */
 export const QR_BYTE_CAPACITY: Record<QrErrorCorrectionLevel, number> = { L: 2953, M: 2331, Q: 1663, H: 1273 };
 
-/** A logo covers part of the code, so it is always drawn at H. */
-export const qrDrawnLevel = (level: QrErrorCorrectionLevel, hasLogo: boolean): QrErrorCorrectionLevel =>
-  hasLogo ? 'H' : level;
-
-const utf8Length = (s: string) => new TextEncoder().encode(s).length;
-
-/** The message when `label` will not fit a code at `level`; null when it fits. */
-export function qrCapacityProblem(label: string, data: string, level: QrErrorCorrectionLevel): string | null {
-  const max = QR_BYTE_CAPACITY[level];
-  if (utf8Length(data) <= max) return null;
-  return `${label} is too long for a QR code at error correction ${level} (at most ${max.toLocaleString('en-US')} characters)`;
-}
-
 /** Scanners need at least this contrast between the dark and the light modules. */
 export const QR_MIN_CONTRAST = 3;
 export const QR_MAX_SCHEDULE = 20;

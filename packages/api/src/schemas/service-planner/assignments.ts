@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { idSchema, isoTimestamp, optionalTextSchema } from '../common.js';
 import { ASSIGNMENT_STATUSES } from './options.js';
-import { HHMM } from './times.js';
+import { HHMM } from '../../shared/service-planner.js';
 
 // ---- Assignments ----
 

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { isValidKey } from '../music.js';
-import { HHMM } from './times.js';
+import { isValidKey } from '../../shared/music.js';
+import { HHMM } from '../../shared/service-planner.js';
 
 // ---- Field schemas ----
 

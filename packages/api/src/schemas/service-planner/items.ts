@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { boundedArray, idSchema, optionalTextSchema, requiredTextSchema } from '../common.js';
+import { boundedArraySchema, idSchema, optionalTextSchema, requiredTextSchema } from '../common.js';
 import { ITEM_TYPE_COLORS, ITEM_TYPE_ICONS } from './options.js';
 import { keySchema } from './fields.js';
 
@@ -70,7 +70,7 @@ export const updateItemSchema = z.object({
 export const itemIdSchema = z.object({ id: idSchema('Item ID') });
 export const reorderItemsSchema = z.object({
   planId: idSchema('Plan ID'),
-  itemIds: boundedArray(idSchema('Item ID'), 'Items', 500).refine(
+  itemIds: boundedArraySchema(idSchema('Item ID'), 'Items', 500).refine(
     (ids) => new Set(ids).size === ids.length,
     'Each item must appear once',
   ),

@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import { type ASSIGNMENT_STATUSES } from './options.js';
 import { dateSchema } from './fields.js';
 
 // ---- The scheduling matrix ----
@@ -14,9 +13,6 @@ export const MATRIX_STATUS_LABELS: Record<MatrixStatus, string> = {
   accepted: 'Accepted',
   declined: 'Declined',
 };
-export const matrixStatusOf = (status: (typeof ASSIGNMENT_STATUSES)[number]): MatrixStatus =>
-  status === 'confirmed' ? 'accepted' : status === 'declined' ? 'declined' : 'pending';
-
 export const matrixInputSchema = z
   .object({
     from: dateSchema('From'),

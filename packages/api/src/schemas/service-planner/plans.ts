@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { idSchema, isoTimestamp, optionalTextSchema, requiredTextSchema } from '../common.js';
-import { HHMM, minutesOf } from './times.js';
+import { HHMM, minutesOf } from '../../shared/service-planner.js';
 import { PLAN_STATUSES } from './options.js';
 import { announcementSchema } from './announce.js';
 import { assignmentSchema } from './assignments.js';

@@ -1,14 +1,14 @@
 import { z } from 'zod';
 import {
-  boundedArray,
+  boundedArraySchema,
   idSchema,
-  isCleanText,
   isoTimestamp,
   optionalTextSchema,
   requiredTextSchema,
   textSchema,
   urlSchema,
 } from '../common.js';
+import { isCleanText } from '../../shared/text.js';
 import { dateSchema, keySchema } from './fields.js';
 
 // ---- Songs ----
@@ -49,7 +49,7 @@ const songFields = {
     )
     .optional(),
   notes: optionalTextSchema('Notes', 5000).optional(),
-  tags: boundedArray(requiredTextSchema('Tag', 40), 'Tags', 30).default([]),
+  tags: boundedArraySchema(requiredTextSchema('Tag', 40), 'Tags', 30).default([]),
   audioUrl: z
     .preprocess((v) => (v === '' || v === undefined ? null : v), urlSchema('Audio URL must be a valid URL').nullable())
     .optional(),
@@ -59,7 +59,7 @@ export const updateSongSchema = z.object({
   id: idSchema('Song ID'),
   ...songFields,
   title: songFields.title.optional(),
-  tags: boundedArray(requiredTextSchema('Tag', 40), 'Tags', 30).optional(),
+  tags: boundedArraySchema(requiredTextSchema('Tag', 40), 'Tags', 30).optional(),
 });
 export const songIdSchema = z.object({ id: idSchema('Song ID') });
 export const listSongsSchema = z

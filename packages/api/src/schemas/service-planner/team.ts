@@ -1,5 +1,12 @@
 import { z } from 'zod';
-import { boundedArray, idSchema, isoTimestamp, optionalTextSchema, requiredTextSchema, textSchema } from '../common.js';
+import {
+  boundedArraySchema,
+  idSchema,
+  isoTimestamp,
+  optionalTextSchema,
+  requiredTextSchema,
+  textSchema,
+} from '../common.js';
 import { dateSchema } from './fields.js';
 
 // ---- Team ----
@@ -31,7 +38,7 @@ export const memberFieldsSchema = z.object({
   notes: optionalTextSchema('Notes', 2000).optional(),
   isActive: z.boolean({ error: 'Active must be true or false' }).default(true),
   contactId: idSchema('Contact ID').nullable().optional(),
-  positionIds: boundedArray(idSchema('Position ID'), 'Positions', 100).default([]),
+  positionIds: boundedArraySchema(idSchema('Position ID'), 'Positions', 100).default([]),
   /** Most times a month the scheduler may choose them; null for no limit. */
   maxPerMonth: z
     .preprocess(
@@ -63,7 +70,7 @@ export const updateMemberSchema = z.object({
   notes: memberFieldsSchema.shape.notes,
   isActive: z.boolean({ error: 'Active must be true or false' }).optional(),
   contactId: memberFieldsSchema.shape.contactId,
-  positionIds: boundedArray(idSchema('Position ID'), 'Positions', 100).optional(),
+  positionIds: boundedArraySchema(idSchema('Position ID'), 'Positions', 100).optional(),
   maxPerMonth: memberFieldsSchema.shape.maxPerMonth,
   scheduleWithHousehold: memberFieldsSchema.shape.scheduleWithHousehold,
 });

@@ -1,7 +1,9 @@
 import { z } from 'zod';
 import { idSchema, isoTimestamp, textSchema } from '../common.js';
 import { LSRC_PATTERN, MAX_CHARGE_CENTS, MIN_DONATION } from '../show-up-values.js';
-import { emailSchema, emptyToNull, hasAtMostTwoDecimals, numberOrNull } from './fields.js';
+import { emailSchema } from './fields.js';
+import { emptyToNull, numberOrNull } from '../../shared/form-input.js';
+import { hasAtMostTwoDecimals } from '../../shared/show-up.js';
 
 // Gifts to a project: the public donation form, the thank-you page, the owner's list, the giving set-up.
 

@@ -1,41 +1,17 @@
 import { z } from 'zod';
-import { boundedArray, idSchema, isCleanText, textSchema } from '../common.js';
+import { boundedArraySchema, idSchema, textSchema } from '../common.js';
+import { isCleanText } from '../../shared/text.js';
+import { isIsoDate } from '../../shared/dates.js';
+import { emptyToNull, numberOrNull } from '../../shared/form-input.js';
+import { hasAtMostTwoDecimals } from '../../shared/show-up.js';
+import { isImageUrl } from '../../shared/urls.js';
 import { MAX_MONEY, PROJECT_CATEGORIES } from '../show-up-values.js';
 
 // The field schemas the Show Up forms share: money in cents, dates, addresses, images, tags.
 
 export const CATEGORY_VALUES = PROJECT_CATEGORIES.map((c) => c.value) as [string, ...string[]];
 
-/** Whole cents of a dollar amount with at most 2 decimals, without float error (19.99 -> 1999). */
-export function toCents(amount: number): number {
-  const [whole, frac = ''] = amount.toFixed(6).split('.');
-  const cents = Number(whole!.replace('-', '')) * 100 + Number(frac.slice(0, 2).padEnd(2, '0'));
-  // toFixed(6) rounds 19.989999999 up to 19.990000, so the first two decimals are the intended ones.
-  return amount < 0 ? -cents : cents;
-}
-
-/** True when the amount has at most 2 decimal places (as typed: 12.5, 12.50, 12). */
-export function hasAtMostTwoDecimals(amount: number): boolean {
-  return Math.abs(toCents(amount) - amount * 100) < 1e-6;
-}
-
-const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
-function isIsoDate(value: string): boolean {
-  const m = ISO_DATE.exec(value);
-  if (!m) return false;
-  const d = new Date(Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3])));
-  return d.getUTCFullYear() === Number(m[1]) && d.getUTCMonth() === Number(m[2]) - 1 && d.getUTCDate() === Number(m[3]);
-}
-
-export const emptyToNull = (v: unknown) =>
-  v === '' || v === undefined || (typeof v === 'string' && v.trim() === '') ? null : v;
-export const numberOrNull = (v: unknown) => {
-  const e = emptyToNull(v);
-  if (typeof e === 'string' && e.trim() !== '' && Number.isFinite(Number(e))) return Number(e);
-  return e;
-};
-
-export const cleanText = (label: string, min: number, max: number, minMessage: string, maxMessage?: string) =>
+export const cleanTextSchema = (label: string, min: number, max: number, minMessage: string, maxMessage?: string) =>
   z
     .string({ error: minMessage })
     .trim()
@@ -77,15 +53,7 @@ const imageUrlSchema = z
   .trim()
   .min(1, 'Please enter a valid image URL')
   .max(2048, 'Please enter a valid image URL')
-  .refine((v) => {
-    if (v.startsWith('/') && !v.startsWith('//')) return isCleanText(v) && !/\s/.test(v);
-    try {
-      const u = new URL(v);
-      return (u.protocol === 'http:' || u.protocol === 'https:') && isCleanText(v);
-    } catch {
-      return false;
-    }
-  }, 'Please enter a valid image URL');
+  .refine(isImageUrl, 'Please enter a valid image URL');
 
 /** An image as the uploads service returns it, or just its URL. */
 export const imageInputSchema = z.preprocess(
@@ -107,7 +75,7 @@ export const tagsSchema = z.preprocess(
       : v == null
         ? []
         : v,
-  boundedArray(textSchema('Tag', 50).trim().min(1, 'Tags cannot be empty'), 'Tags', 30),
+  boundedArraySchema(textSchema('Tag', 50).trim().min(1, 'Tags cannot be empty'), 'Tags', 30),
 );
 
 export const moneySchema = (requiredMessage: string, positiveMessage: string) =>
@@ -121,7 +89,7 @@ export const moneySchema = (requiredMessage: string, positiveMessage: string) =>
       .refine(hasAtMostTwoDecimals, 'Amount can have at most 2 decimal places'),
   );
 
-export const coordinate = (label: string, limit: number) =>
+export const coordinateSchema = (label: string, limit: number) =>
   z.preprocess(
     numberOrNull,
     z

@@ -1,46 +1,46 @@
 import { z } from 'zod';
-import { boundedArray, idSchema, isoTimestamp, textSchema } from '../common.js';
+import { boundedArraySchema, idSchema, isoTimestamp, textSchema } from '../common.js';
 import {
   CATEGORY_VALUES,
-  cleanText,
-  coordinate,
+  cleanTextSchema,
+  coordinateSchema,
   dateSchema,
   emailSchema,
-  emptyToNull,
   imageInputSchema,
   moneySchema,
   tagsSchema,
   websiteSchema,
 } from './fields.js';
+import { emptyToNull } from '../../shared/form-input.js';
 
 /** Every field of the project form (the same form creates and edits). */
 export const projectFieldsSchema = z.object({
-  title: cleanText('Title', 5, 200, 'Title must be at least 5 characters'),
-  shortDescription: cleanText(
+  title: cleanTextSchema('Title', 5, 200, 'Title must be at least 5 characters'),
+  shortDescription: cleanTextSchema(
     'Short description',
     10,
     200,
     'Short description must be at least 10 characters',
     'Short description must be less than 200 characters',
   ),
-  description: cleanText('Description', 50, 20_000, 'Description must be at least 50 characters'),
-  location: cleanText('Location', 3, 300, 'Location is required'),
-  latitude: coordinate('Latitude', 90),
-  longitude: coordinate('Longitude', 180),
+  description: cleanTextSchema('Description', 50, 20_000, 'Description must be at least 50 characters'),
+  location: cleanTextSchema('Location', 3, 300, 'Location is required'),
+  latitude: coordinateSchema('Latitude', 90),
+  longitude: coordinateSchema('Longitude', 180),
   targetAmount: moneySchema('Target amount must be positive', 'Target amount must be positive'),
   category: z
     .string({ error: 'Category is required' })
     .min(1, 'Category is required')
     .refine((v) => CATEGORY_VALUES.includes(v), 'Please choose a category'),
   tags: tagsSchema,
-  organizationName: cleanText('Organization name', 3, 200, 'Organization name is required'),
+  organizationName: cleanTextSchema('Organization name', 3, 200, 'Organization name is required'),
   contactEmail: emailSchema,
   contactPhone: z.preprocess(emptyToNull, textSchema('Contact phone', 40).nullable()),
   website: websiteSchema,
   startDate: dateSchema,
   endDate: z.preprocess(emptyToNull, dateSchema.nullable()),
   coverImage: z.preprocess(emptyToNull, imageInputSchema.nullable()),
-  images: boundedArray(imageInputSchema, 'Images', 20),
+  images: boundedArraySchema(imageInputSchema, 'Images', 20),
 });
 // No defaults above: zod 4 applies a default inside .partial(), which would blank unsent PATCH fields.
 
@@ -84,8 +84,8 @@ export const findProjectsSchema = z.object({
     )
     .default(null),
   /** Nearest first from here (the browser's location), e.g. for the map. */
-  lat: coordinate('Latitude', 90).default(null),
-  lng: coordinate('Longitude', 180).default(null),
+  lat: coordinateSchema('Latitude', 90).default(null),
+  lng: coordinateSchema('Longitude', 180).default(null),
   ownedByMe: z.preprocess((v) => v === true || v === 'true' || v === '1', z.boolean()).default(false),
   page: z.coerce.number().int().min(1).max(1_000_000).default(1),
   pageSize: z.coerce.number().int().min(1).max(100).default(24),
@@ -141,9 +141,9 @@ export type Project = z.infer<typeof projectSchema>;
 
 export const createUpdateSchema = z.object({
   projectId: idSchema('Project ID'),
-  title: cleanText('Title', 5, 200, 'Title must be at least 5 characters'),
-  content: cleanText('Content', 20, 20_000, 'Content must be at least 20 characters'),
-  images: boundedArray(imageInputSchema, 'Images', 20).default([]),
+  title: cleanTextSchema('Title', 5, 200, 'Title must be at least 5 characters'),
+  content: cleanTextSchema('Content', 20, 20_000, 'Content must be at least 20 characters'),
+  images: boundedArraySchema(imageInputSchema, 'Images', 20).default([]),
 });
 
 export const projectUpdateSchema = z.object({

@@ -1,12 +1,14 @@
 import { bypassDb, sql, type Db } from '@lampstand/db';
 import { conflict, isUniqueViolation } from '../../errors.js';
-import {
-  HANDLE_TAKEN,
-  handleFrom,
-  type ChurchProfile,
-  type updateChurchProfileSchema,
-} from '../../schemas/church-profile.js';
+import { HANDLE_TAKEN, type ChurchProfile, type updateChurchProfileSchema } from '../../schemas/church-profile.js';
+import { slugOf } from '../../shared/text.js';
 import type { z } from 'zod';
+
+/** A handle suggested from a church's name: 'Grace City Church!' → 'grace-city-church'. */
+function handleFrom(name: string): string {
+  const base = slugOf(name, 40);
+  return base.length >= 3 ? base : `${base || 'church'}-home`.replace(/^-/, '');
+}
 
 /** A handle given up keeps redirecting to its church this long (and no other church may take it). */
 const REDIRECT_DAYS = 365;

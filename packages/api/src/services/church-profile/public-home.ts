@@ -3,7 +3,7 @@ import type { VisitSourceKind } from '@lampstand/db';
 import { badRequest, notFound } from '../../errors.js';
 import { signUpTo, type SignupDeps, type SignupResult } from '../landing-pages/signups.js';
 import type { ShowUpCard } from '../../render/landing-page-html.js';
-import { RAISED_AMOUNT, SUPPORTERS } from '../show-up/projects.js';
+import { RAISED_AMOUNT, SUPPORTERS } from '../show-up/project-totals.js';
 
 export const CHURCH_NOT_FOUND = "The page you're looking for doesn't exist.";
 export const CHOOSE_A_LIST = 'Choose at least one list to join';

@@ -1,6 +1,7 @@
 import { sql, type Db } from '@lampstand/db';
 import type { z } from 'zod';
-import { ageFromDateOfBirth, type childSchema } from '../../schemas/contacts.js';
+import { type childSchema } from '../../schemas/contacts.js';
+import { ageFromDateOfBirth } from '../../shared/contacts.js';
 import { badRequest, notFound } from '../../errors.js';
 import { sentFields } from './contacts.js';
 import { assertChurchRow, deleteChurchRow, findChurchRow } from '../church-rows.js';

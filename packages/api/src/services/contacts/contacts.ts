@@ -5,11 +5,11 @@ import { contactTotal } from './counts.js';
 import {
   type contactFieldsSchema,
   contactMetadataSchema,
-  duplicatesQuestion,
   type contactSchema,
   type ContactTab,
   type updateContactSchema,
 } from '../../schemas/contacts.js';
+import { duplicatesQuestion } from '../../shared/contacts.js';
 import { toContact, type ContactRow } from './map.js';
 import { churchCountryCode, type CountryCode } from '../settings/church-settings.js';
 import { toE164 } from './phone.js';

@@ -1,12 +1,8 @@
 import type { ContactMetadata, ImportSkip } from '@lampstand/db';
 import { type ImportField } from '../../schemas/contact-imports.js';
-import {
-  contactFieldsSchema,
-  countryCodeSchema,
-  dmyToIso,
-  isValidIsoDate,
-  staffRoleSchema,
-} from '../../schemas/contacts.js';
+import { contactFieldsSchema, countryCodeSchema, staffRoleSchema } from '../../schemas/contacts.js';
+import { isIsoDate } from '../../shared/dates.js';
+import { dmyToIso } from '../../shared/contacts.js';
 import type { CountryCode } from '../settings/church-settings.js';
 import { toE164 } from './phone.js';
 import { unescapeCell } from './import-csv.js';
@@ -88,7 +84,7 @@ export function rowToCandidate(
     if (parsed.success) metadata.staffRole = parsed.data;
   }
   let dateOfBirth: string | null = null;
-  if (v.dateOfBirth) dateOfBirth = isValidIsoDate(v.dateOfBirth) ? v.dateOfBirth : dmyToIso(v.dateOfBirth);
+  if (v.dateOfBirth) dateOfBirth = isIsoDate(v.dateOfBirth) ? v.dateOfBirth : dmyToIso(v.dateOfBirth);
   const tags = v.tags
     ? v.tags
         .split(/[;,|]/)

@@ -1,5 +1,5 @@
 import type { Db } from '@lampstand/db';
-import { smsKeyword } from '../../schemas/sms-campaigns.js';
+import { smsKeyword } from '../../shared/sms.js';
 import { personOf, recordEvents } from '../events/record.js';
 import type { NewEvent } from '../../schemas/events.js';
 import { keywordCandidates, runKeywordActions } from './keyword-actions.js';

@@ -1,5 +1,5 @@
 import type { Db } from '@lampstand/db';
-import type { smsKeyword } from '../../schemas/sms-campaigns.js';
+import type { smsKeyword } from '../../shared/sms.js';
 import { setConsent } from '../contacts/consent.js';
 import type { Route, StoredText } from './inbound-routing.js';
 

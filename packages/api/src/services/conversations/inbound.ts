@@ -1,7 +1,7 @@
 import { sql, type Db } from '@lampstand/db';
 import { badRequest, isBadInputDbError } from '../../errors.js';
-import { isCleanText, notAllowedMessage } from '../../schemas/common.js';
-import { smsKeyword } from '../../schemas/sms-campaigns.js';
+import { isCleanText, notAllowedMessage } from '../../shared/text.js';
+import { smsKeyword } from '../../shared/sms.js';
 import { PUBLIC_ACTOR } from '../events/record.js';
 import { withActor } from '../events/actor.js';
 import { lockedBatches } from '../background/locked.js';

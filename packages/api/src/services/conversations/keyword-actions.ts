@@ -1,6 +1,6 @@
 import crypto from 'node:crypto';
 import { sql, type Db } from '@lampstand/db';
-import { keywordWords } from '../../schemas/conversations.js';
+import { keywordWords } from '../../shared/conversations.js';
 import { personOf } from '../events/record.js';
 import type { NewEvent } from '../../schemas/events.js';
 import { preview } from './preview.js';

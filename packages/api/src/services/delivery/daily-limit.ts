@@ -1,5 +1,6 @@
 import { sql, type Channel, type Db, type DeliveryKind } from '@lampstand/db';
-import { overDailyLimitMessage, type SendingLimit } from '../../schemas/account.js';
+import { type SendingLimit } from '../../schemas/account.js';
+import { overDailyLimitMessage } from '../../shared/account.js';
 import { tooManyRequests } from '../../errors.js';
 
 /** People a day that campaigns of a church with an unverified account email reach (issue 12 §13). */

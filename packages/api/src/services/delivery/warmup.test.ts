@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { freshDatabase } from '@lampstand/db/test/fresh-db';
 import { registerUser } from '../auth/register-user.js';
 import { getAccountStatus } from '../account/account-status.js';
-import { emailWarmupSendSentence } from '../../schemas/account.js';
+import { emailWarmupSendSentence } from '../../shared/account.js';
 import { createOutboxTransport } from '../../providers/email.js';
 import { deliverCampaign } from './campaigns.js';
 import { recordingDeliveryDeps, sendingCampaignWith } from './test-deps.js';

@@ -3,7 +3,6 @@ import { sql, type Db } from '@lampstand/db';
 import type { z } from 'zod';
 import { badRequest, conflict, notFound } from '../../errors.js';
 import {
-  formatCents,
   type addBatchLineSchema,
   type batchDetailSchema,
   type batchSchema,
@@ -11,6 +10,7 @@ import {
   type reverseBatchLineSchema,
   type updateBatchSchema,
 } from '../../schemas/giving.js';
+import { formatCents } from '../../shared/giving.js';
 import type { NewEvent } from '../../schemas/events.js';
 import { recordEvents } from '../events/record.js';
 import { giftFunds } from './funds.js';

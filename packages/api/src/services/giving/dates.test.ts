@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { firstChargeDate, nextChargeDate } from './dates.js';
-import { coverFeeCents } from '../../schemas/giving.js';
+import { coverFeeCents } from '../../shared/giving.js';
 
 describe('recurring gift dates', () => {
   it('weekly and every two weeks count days across months and years', () => {

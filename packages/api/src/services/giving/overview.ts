@@ -3,7 +3,7 @@ import { GIFT_SOURCES, type GivingOverview } from '../../schemas/giving.js';
 import { addContactsToList } from '../contacts/lists.js';
 import { findJourney } from '../journeys/definitions.js';
 import { enrollInJourney } from '../journeys/enroll.js';
-import { churchToday } from './gifts.js';
+import { churchToday } from './giving-church.js';
 
 /** Income per month of one recurring gift, by its frequency (a weekly gift comes 52 times a year). */
 const TIMES_A_MONTH = sql.raw(`case s.frequency

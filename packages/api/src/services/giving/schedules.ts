@@ -5,13 +5,13 @@ import { badRequest, notFound } from '../../errors.js';
 import type { PaymentsProvider } from '../../providers/payments.js';
 import { toCsv } from '../../render/csv.js';
 import {
-  coverFeeCents,
   type CardFee,
   type findSchedulesSchema,
   type RecurringFrequency,
   type scheduleSchema,
   type updateScheduleSchema,
 } from '../../schemas/giving.js';
+import { coverFeeCents } from '../../shared/giving.js';
 import { dateIn, frequencyLabel, tooLargeWithFees } from './gifts.js';
 import { giftFunds } from './funds.js';
 import { lastStartDate } from './dates.js';

@@ -1,4 +1,4 @@
-import { formatCents, goodsServicesText } from '../../schemas/giving.js';
+import { formatCents, goodsServicesText } from '../../shared/giving.js';
 import type { Pdf } from '../../render/pdf.js';
 
 /**

@@ -8,7 +8,7 @@ import type {
   statementRunSchema,
 } from '../../schemas/giving-statements.js';
 import { DELIVERY_KIND_RULES, skipReasonSql } from '../delivery/contact-rule.js';
-import { formatCents } from '../../schemas/giving.js';
+import { formatCents } from '../../shared/giving.js';
 import { isSent } from '../delivery/status.js';
 import { type ChannelDriver, type DeliveryGroup, type RunResult } from '../delivery/engine.js';
 import { deliverGroup, requeueStalled } from '../delivery/groups.js';

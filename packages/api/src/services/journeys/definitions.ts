@@ -1,11 +1,6 @@
 import { sql, type Db } from '@lampstand/db';
-import {
-  describeJourney,
-  describeTrigger,
-  type JourneyFields,
-  type journeyOutputSchema,
-  type JourneyStatus,
-} from '../../schemas/journeys.js';
+import { type JourneyFields, type journeyOutputSchema, type JourneyStatus } from '../../schemas/journeys.js';
+import { describeJourney, describeTrigger } from '../../shared/journeys.js';
 import type { z } from 'zod';
 import { badRequest, notFound } from '../../errors.js';
 import { peopleOf, recordEvents } from '../events/record.js';

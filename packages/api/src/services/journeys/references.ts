@@ -1,5 +1,5 @@
 import { sql, type Db } from '@lampstand/db';
-import type { JourneyNames } from '../../schemas/journeys.js';
+import type { JourneyNames } from '../../shared/journeys.js';
 import { notFound } from '../../errors.js';
 import { churchTemplates } from '../templates/templates.js';
 import type { JourneyDefinition } from './journey-definition.js';

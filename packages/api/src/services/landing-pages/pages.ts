@@ -1,22 +1,14 @@
 import type { Selectable } from 'kysely';
-import type { z } from 'zod';
 import { bypassDb, sql, type Db, type LandingPagesTable } from '@lampstand/db';
 import { AppError, conflict, isUniqueViolation, notFound } from '../../errors.js';
 import {
   landingPageContentSchema,
-  slugify,
-  type Block,
-  type ImageRef,
-  type PublicBlock,
   type LandingPage,
   type LandingPageContent,
   type LandingPageListItem,
-  type landingPageStatsSchema,
 } from '../../schemas/landing-pages.js';
-import { churchCountryCode } from '../settings/church-settings.js';
-import { visitSourceLabels } from '../sources/labels.js';
+import { slugify } from '../../shared/landing-pages.js';
 import { cleanContent } from './sanitize.js';
-import { signupDifferences } from './signup-values.js';
 import { findChurchRow } from '../church-rows.js';
 
 /**
@@ -40,7 +32,7 @@ function toContent(raw: unknown): LandingPageContent {
   return parsed.success ? parsed.data : landingPageContentSchema.parse({});
 }
 
-function toLandingPage(row: Selectable<LandingPagesTable>): LandingPageRecord {
+export function toLandingPage(row: Selectable<LandingPagesTable>): LandingPageRecord {
   return {
     id: row.id,
     userId: row.userId,
@@ -237,166 +229,6 @@ export async function duplicateLandingPage(
     content: page.content,
     published: false,
   });
-}
-
-/** A published page by its slug, for everyone (a draft or a missing page is not found). */
-export async function getPublishedLandingPage(db: Db, input: { slug: string }) {
-  const row = await db
-    .selectFrom('landingPages as p')
-    .innerJoin('users as u', 'u.id', 'p.userId')
-    .selectAll('p')
-    .select('u.churchName')
-    .where('p.slug', '=', input.slug)
-    .where('p.published', '=', true)
-    .executeTakeFirst();
-  if (!row) throw notFound("The landing page you're looking for doesn't exist or is not published yet.");
-  return { ...toLandingPage(row), churchName: row.churchName };
-}
-
-/** A block without the church's internal ids (see `publicLandingPageSchema`). */
-function toPublicBlock(block: Block): PublicBlock {
-  const image = (ref: ImageRef | null) => (ref ? { url: ref.url, thumbnailUrl: ref.thumbnailUrl } : null);
-  switch (block.type) {
-    case 'hero':
-      return { ...block, backgroundImage: image(block.backgroundImage) };
-    case 'image':
-      return { ...block, image: image(block.image) };
-    case 'signup': {
-      const { listId: _internal, ...rest } = block;
-      return rest;
-    }
-    default:
-      return block;
-  }
-}
-
-/** What `GET /api/landing-pages/slug/{slug}` answers: only what the public page needs. */
-export function toPublicLandingPage(page: Awaited<ReturnType<typeof getPublishedLandingPage>>) {
-  return {
-    name: page.name,
-    slug: page.slug,
-    publishedAt: page.publishedAt,
-    churchName: page.churchName,
-    content: { ...page.content, blocks: page.content.blocks.map(toPublicBlock) },
-  };
-}
-
-const pct = (n: number, of: number) => (of > 0 ? Math.round((1000 * n) / of) / 10 : 0);
-
-export async function landingPageStats(
-  db: Db,
-  tenantId: number,
-  input: { id: number; days: number },
-): Promise<z.input<typeof landingPageStatsSchema>> {
-  await getLandingPage(db, tenantId, { id: input.id });
-  const since = sql<string>`(current_date - ${input.days - 1}::int)`;
-  const [totals, perDay, sources, signups, recent] = await Promise.all([
-    db
-      .selectFrom('landingPageVisits')
-      .select([
-        sql<number>`count(*)::int`.as('visits'),
-        sql<number>`count(distinct (day, visitor_hash))::int`.as('unique'),
-      ])
-      .where('pageId', '=', input.id)
-      .where('userId', '=', tenantId)
-      .where('day', '>=', since)
-      .executeTakeFirstOrThrow(),
-    db
-      .selectFrom('landingPageVisits')
-      .select([
-        sql<string>`to_char(day, 'YYYY-MM-DD')`.as('day'),
-        sql<number>`count(*)::int`.as('visits'),
-        sql<number>`count(distinct visitor_hash)::int`.as('unique'),
-      ])
-      .where('pageId', '=', input.id)
-      .where('userId', '=', tenantId)
-      .where('day', '>=', since)
-      .groupBy('day')
-      .orderBy('day')
-      .execute(),
-    db
-      .selectFrom('landingPageVisits')
-      .select(['sourceKind', 'sourceValue', sql<number>`count(*)::int`.as('visits')])
-      .where('pageId', '=', input.id)
-      .where('userId', '=', tenantId)
-      .where('day', '>=', since)
-      .groupBy(['sourceKind', 'sourceValue'])
-      .orderBy(sql`count(*)`, 'desc')
-      .limit(50)
-      .execute(),
-    db
-      .selectFrom('landingPageSignups')
-      .select([sql<number>`count(*)::int`.as('all'), sql<number>`count(confirmed_at)::int`.as('confirmed')])
-      .where('pageId', '=', input.id)
-      .where('userId', '=', tenantId)
-      .where(sql<boolean>`created_at >= ${since}::date`)
-      .executeTakeFirstOrThrow(),
-    db
-      .selectFrom('landingPageSignups as s')
-      .leftJoin('contacts as c', (j) => j.onRef('c.id', '=', 's.contactId').on('c.userId', '=', tenantId))
-      .select([
-        's.id',
-        's.name',
-        's.email',
-        's.contactId',
-        's.confirmedAt',
-        's.sourceKind',
-        's.sourceValue',
-        's.createdAt',
-        's.phone',
-        's.city',
-        's.postalCode',
-        'c.phone as contactPhone',
-        'c.phoneE164 as contactPhoneE164',
-        'c.metadata as contactMetadata',
-      ])
-      .where('s.pageId', '=', input.id)
-      .where('s.userId', '=', tenantId)
-      .orderBy('s.createdAt', 'desc')
-      .orderBy('s.id', 'desc')
-      .limit(20)
-      .execute(),
-  ]);
-  const [churchCountry, sourceLabel] = await Promise.all([
-    churchCountryCode(db, tenantId),
-    visitSourceLabels(db, tenantId, [
-      ...sources.map((r) => ({ kind: r.sourceKind, value: r.sourceValue })),
-      ...recent.map((r) => ({ kind: r.sourceKind, value: r.sourceValue })),
-    ]),
-  ]);
-  return {
-    days: input.days,
-    visits: Number(totals.visits),
-    uniqueVisitors: Number(totals.unique),
-    signups: Number(signups.all),
-    confirmedSignups: Number(signups.confirmed),
-    conversionRate: pct(Number(signups.all), Number(totals.unique)),
-    perDay: perDay.map((r) => ({ day: r.day, visits: Number(r.visits), uniqueVisitors: Number(r.unique) })),
-    sources: sources.map((r) => ({
-      kind: r.sourceKind,
-      value: r.sourceValue,
-      label: sourceLabel({ kind: r.sourceKind, value: r.sourceValue }),
-      visits: Number(r.visits),
-    })),
-    recentSignups: recent.map((r) => ({
-      id: r.id,
-      name: r.name,
-      email: r.email,
-      contactId: r.contactId,
-      confirmed: r.confirmedAt !== null,
-      sourceKind: r.sourceKind,
-      sourceValue: r.sourceValue,
-      sourceLabel: sourceLabel({ kind: r.sourceKind, value: r.sourceValue }),
-      createdAt: r.createdAt,
-      differences: r.contactId
-        ? signupDifferences(
-            { phone: r.phone, city: r.city, postalCode: r.postalCode },
-            { phone: r.contactPhone, phoneE164: r.contactPhoneE164, metadata: r.contactMetadata ?? {} },
-            churchCountry,
-          )
-        : [],
-    })),
-  };
 }
 
 /** 'Use' on a landing-page template: a draft named after it at a free slug, its copy as the content. */

@@ -1,6 +1,6 @@
 import sanitizeHtml from 'sanitize-html';
 import type { LandingPageContent } from '../../schemas/landing-pages.js';
-import { normalizeContent } from '../../schemas/landing-pages.js';
+import { normalizeContent } from '../../shared/landing-pages.js';
 import { escapeHtml } from '../../render/html.js';
 
 /** Plain text (an AI answer, an old client) becomes paragraphs; HTML keeps only what the editor makes. */

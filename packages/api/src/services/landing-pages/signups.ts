@@ -6,7 +6,7 @@ import { signupFormSchema, type Block } from '../../schemas/landing-pages.js';
 import { toE164 } from '../contacts/phone.js';
 import { churchCountryCode } from '../settings/church-settings.js';
 import { formatFrom } from '../email-campaigns/channel.js';
-import { getPublishedLandingPage } from './pages.js';
+import { getPublishedLandingPage } from './public-page.js';
 import { escapeHtml } from '../../render/html.js';
 import type { NewEvent } from '../../schemas/events.js';
 import { personOf, PUBLIC_ACTOR, recordEvents } from '../events/record.js';

@@ -1,7 +1,7 @@
 import { sql, tenantDb, type Db } from '@lampstand/db';
 import { badRequest, notFound } from '../../errors.js';
 import { dateSchema, updateScheduleSchema, type CardFee, type RecurringFrequency } from '../../schemas/giving.js';
-import { churchToday } from '../giving/gifts.js';
+import { churchToday } from '../giving/giving-church.js';
 import { nextChargeDate } from '../giving/dates.js';
 import { listSchedules, updateSchedule } from '../giving/schedules.js';
 import { donorStatementPdf, statementsOfDonor } from '../giving/statements.js';

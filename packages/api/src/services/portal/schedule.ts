@@ -1,6 +1,7 @@
 import { sql, tenantDb, type Db } from '@lampstand/db';
 import { notFound } from '../../errors.js';
-import { blockoutFieldsSchema, matrixStatusOf, type MatrixStatus } from '../../schemas/service-planner.js';
+import { blockoutFieldsSchema, type MatrixStatus } from '../../schemas/service-planner.js';
+import { matrixStatusOf } from '../../shared/service-planner.js';
 import type { BlockoutRecurrence } from '../service-planner/auto-schedule.js';
 import { respondToRequest, shortTime } from '../service-planner/assignments.js';
 import { addBlockout, deleteBlockout } from '../service-planner/team.js';

@@ -6,7 +6,7 @@ import {
   outboundFetch,
   type OutboundResponse,
 } from '../../providers/outbound-http.js';
-import { hasForbiddenLiteralHost } from '../../schemas/network-address.js';
+import { hasForbiddenLiteralHost } from '../../providers/network-address.js';
 import type { QrLogo } from './render.js';
 
 export interface LogoFetchOptions {

@@ -3,13 +3,8 @@ import type { z } from 'zod';
 import type { Selectable } from 'kysely';
 import { sql, type Db, type QrCodesTable } from '@lampstand/db';
 import { isUniqueViolation, notFound } from '../../errors.js';
-import {
-  destinationAt,
-  nextDestinationChange,
-  type qrCodeSchema,
-  type QrCodeFields,
-  type QrScanStats,
-} from '../../schemas/qr-codes.js';
+import { type qrCodeSchema, type QrCodeFields, type QrScanStats } from '../../schemas/qr-codes.js';
+import { destinationAt, nextDestinationChange } from '../../shared/qr-codes.js';
 import type { FileStorage } from '../../providers/storage.js';
 import { invalidateShortLink } from './short-links.js';
 import { checkRenderable } from './images.js';

@@ -1,6 +1,6 @@
 import type { Selectable } from 'kysely';
 import type { Db, QrCodesTable } from '@lampstand/db';
-import { qrDestinationWithUtm } from '../../schemas/qr-codes.js';
+import { qrDestinationWithUtm } from '../../shared/qr-codes.js';
 import type { LogoFetchOptions } from './logo.js';
 import { findChurchRow } from '../church-rows.js';
 

@@ -1,6 +1,6 @@
 import { isCrawler } from '../crawlers.js';
 import { sql, type Db, type QrScheduleEntry } from '@lampstand/db';
-import { destinationAt, nextDestinationChange } from '../../schemas/qr-codes.js';
+import { destinationAt, nextDestinationChange } from '../../shared/qr-codes.js';
 import { decorateDestination, SHORT_CODE_PATTERN } from './qr-settings.js';
 
 /** What a redirect needs, cached a few seconds per instance (edits here drop it at once). */

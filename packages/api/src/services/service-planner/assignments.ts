@@ -5,15 +5,7 @@ import { sql, type AssignmentStatus, type Db } from '@lampstand/db';
 import { badRequest, conflict, notFound } from '../../errors.js';
 import type { assignmentSchema } from '../../schemas/service-planner.js';
 import { deleteChurchRow, findChurchRow } from '../church-rows.js';
-
-/** Assignments (a) with their member (m), plan (p) and position (pos, if any); requests.ts reads the same join. */
-function assignmentsJoined(db: Db) {
-  return db
-    .selectFrom('servicePlanAssignments as a')
-    .innerJoin('teamMembers as m', 'm.id', 'a.teamMemberId')
-    .innerJoin('servicePlans as p', 'p.id', 'a.servicePlanId')
-    .leftJoin('teamPositions as pos', 'pos.id', 'a.positionId');
-}
+import { assignmentsJoined } from './assignments-joined.js';
 
 /** Two assignments of a plan overlap when either is for all times or both are for the same time. */
 const sameTime = sql<boolean>`(o.service_time is null or a.service_time is null or o.service_time = a.service_time)`;

@@ -1,6 +1,7 @@
 import type { Db } from '@lampstand/db';
 import { notFound } from '../../errors.js';
-import { matrixStatusOf, type MatrixEntry, type ScheduleMatrix } from '../../schemas/service-planner.js';
+import { type MatrixEntry, type ScheduleMatrix } from '../../schemas/service-planner.js';
+import { matrixStatusOf } from '../../shared/service-planner.js';
 import { blocksDate, type Blockout } from './auto-schedule.js';
 
 // The scheduling matrix (issue 31 §5): people × dates, each cell the person's assignments that day

@@ -1,12 +1,8 @@
 import { sql, type Db, type ServicePlanStatus } from '@lampstand/db';
 import type { z } from 'zod';
 import { badRequest, notFound } from '../../errors.js';
-import {
-  computeItemTimes,
-  type planDetailSchema,
-  type PlanItem,
-  type planSummarySchema,
-} from '../../schemas/service-planner.js';
+import { type planDetailSchema, type PlanItem, type planSummarySchema } from '../../schemas/service-planner.js';
+import { computeItemTimes } from '../../shared/service-planner.js';
 import { loadAnnouncements } from './announce.js';
 import { loadAssignments } from './assignments.js';
 import { ensureItemTypes } from './item-types.js';

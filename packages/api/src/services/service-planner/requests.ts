@@ -11,6 +11,7 @@ import { skipReasonSql } from '../delivery/contact-rule.js';
 import { findChurchRow } from '../church-rows.js';
 import { recordEvent, recordEvents } from '../events/record.js';
 import type { NewEvent } from '../../schemas/events.js';
+import { assignmentsJoined } from './assignments-joined.js';
 
 /** Scheduling requests: asking the people scheduled on a plan, and their answers by link. */
 
@@ -30,15 +31,6 @@ function planEvent(
       assignmentId: a.id,
     },
   };
-}
-
-/** Assignments (a) with their member (m), plan (p) and position (pos, if any). */
-function assignmentsJoined(db: Db) {
-  return db
-    .selectFrom('servicePlanAssignments as a')
-    .innerJoin('teamMembers as m', 'm.id', 'a.teamMemberId')
-    .innerJoin('servicePlans as p', 'p.id', 'a.servicePlanId')
-    .leftJoin('teamPositions as pos', 'pos.id', 'a.positionId');
 }
 
 /**

@@ -11,8 +11,8 @@ import {
   songsToChordPro,
   splitSongs,
   type SongForChordPro,
-} from '../../schemas/chordpro.js';
-import { isValidKey } from '../../schemas/music.js';
+} from '../../shared/chordpro.js';
+import { isValidKey } from '../../shared/music.js';
 import { createSong } from './songs.js';
 
 // Songs in and out as files (issue 31 §10, §11): ChordPro import and export, and OpenLyrics for

@@ -1,7 +1,8 @@
 import type { Db } from '@lampstand/db';
 import type { z } from 'zod';
 import type { createUpdateSchema, projectUpdateSchema, supporterSchema } from '../../schemas/show-up.js';
-import { ownedProject, getProject, resolveImage, toStoredImage } from './projects.js';
+import { ownedProject, getProject } from './projects.js';
+import { resolveImage, toStoredImage } from './project-images.js';
 import { recordEvent } from '../events/record.js';
 
 type CreateUpdate = z.output<typeof createUpdateSchema>;

@@ -1,7 +1,8 @@
 import { type Db, type SmsCampaignsTable } from '@lampstand/db';
 import type { z } from 'zod';
 import type { Selectable } from 'kysely';
-import { smsSegments, type smsCampaignSchema } from '../../schemas/sms-campaigns.js';
+import { type smsCampaignSchema } from '../../schemas/sms-campaigns.js';
+import { smsSegments } from '../../shared/sms.js';
 import type { JobQueue } from '../../jobs.js';
 import {
   commonCampaignValues,

@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import { sealSecret, type Db } from '@lampstand/db';
 import type { JobQueue } from '../../jobs.js';
 import type { SocialSettings } from '../../schemas/social-posts.js';
-import { hasForbiddenLiteralHost } from '../../schemas/network-address.js';
+import { hasForbiddenLiteralHost } from '../../providers/network-address.js';
 import { badRequest } from '../../errors.js';
 
 const newToken = () => crypto.randomBytes(32).toString('base64url');

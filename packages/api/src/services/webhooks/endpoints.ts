@@ -1,6 +1,6 @@
 import { openSecret, sealSecret, sql, type Db, type Row } from '@lampstand/db';
 import { badRequest, notFound } from '../../errors.js';
-import { hasForbiddenLiteralHost, type OutboundReach } from '../../schemas/network-address.js';
+import { hasForbiddenLiteralHost, type OutboundReach } from '../../providers/network-address.js';
 import {
   MAX_WEBHOOK_ENDPOINTS,
   TOO_MANY_ENDPOINTS,

@@ -1,5 +1,5 @@
 import type { Db } from '@lampstand/db';
-import { describeCondition } from '../../../schemas/journeys.js';
+import { describeCondition } from '../../../shared/journeys.js';
 import { conditionHolds } from './conditions.js';
 import type { StepContext, StepResult } from './step-context.js';
 import { runListStep } from './steps/lists.js';

@@ -1,6 +1,8 @@
 import type { Db } from '@lampstand/db';
 import { personOf } from '../../events/record.js';
-import { describeStep, waitMinutes, type JourneyStep } from '../../../schemas/journeys.js';
+import { type JourneyStep } from '../../../schemas/journeys.js';
+import { describeStep } from '../../../shared/journeys.js';
+import { waitMinutes } from '../../../shared/journey-steps.js';
 import { stepById, type JourneyDefinition } from '../definitions.js';
 import { nextWeekdayAt, quietHoursEnd } from '../time.js';
 import { goalReached } from './conditions.js';

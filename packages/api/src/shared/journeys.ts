@@ -1,5 +1,6 @@
-import { type BranchCondition, type JourneyStep, type JourneyWait, stepTargets } from './steps.js';
-import { CONTACT_SOURCE_LABELS, type JourneyTrigger } from './triggers.js';
+import type { BranchCondition, JourneyStep, JourneyWait } from '../schemas/journeys/steps.js';
+import { CONTACT_SOURCE_LABELS, type JourneyTrigger } from '../schemas/journeys/triggers.js';
+import { stepTargets } from './journey-steps.js';
 
 // The journey in words (cards, the editor's summary, the activation dialog). The server fills
 // `triggerText` and `summary` with the same functions the editor uses while a journey is edited.
@@ -47,6 +48,7 @@ export function describeTrigger(trigger: JourneyTrigger, names: JourneyNames = {
 }
 
 const plural = (n: number, unit: string) => `${n} ${unit.replace(/s$/, '')}${n === 1 ? '' : 's'}`;
+
 const WEEKDAYS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
 
 export function describeWait(wait: JourneyWait): string {

@@ -13,6 +13,7 @@ import {
 import { transposeChordPro } from './music.js';
 
 const dir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../test/fixtures/chordpro');
+
 const file = (name: string) => fs.readFileSync(path.join(dir, name), 'utf8');
 
 describe('reading ChordPro files', () => {

@@ -1,6 +1,6 @@
 // The forbidden-address rule of every server-side fetch of an address a church can set (social
-// webhooks, QR logos, outgoing webhooks): pure functions, no imports, so the forms and the
-// save-time checks share it with the guarded outbound client (providers/outbound-http.ts).
+// webhooks, QR logos, outgoing webhooks): pure functions, no imports, so the save-time checks
+// share it with the guarded outbound client (outbound-http.ts).
 
 /** How far an outbound fetch may reach: the public internet only (the default), loopback too (tests), or anywhere. */
 export type OutboundReach = 'public' | 'loopback' | 'private';

@@ -11,11 +11,14 @@ import {
 } from './music.js';
 
 const PC: Record<string, number> = { C: 0, D: 2, E: 4, F: 5, G: 7, A: 9, B: 11 };
+
 /** Pitch class of a spelled note ('F#', 'Bb', 'Cb', 'E#'). */
 const pcOf = (n: string) => (PC[n[0]!]! + (n.slice(1) === '#' ? 1 : n.slice(1) === 'b' ? -1 : 0) + 12) % 12;
+
 const rootOf = (chord: string) => /^[A-G][#b]?/.exec(chord)![0];
 
 const SHARP_KEYS = ['G', 'D', 'A', 'E', 'B', 'F#', 'C#', 'Em', 'Bm', 'F#m', 'C#m', 'G#m', 'D#m', 'A#m'];
+
 const FLAT_KEYS = ['F', 'Bb', 'Eb', 'Ab', 'Db', 'Gb', 'Cb', 'Dm', 'Gm', 'Cm', 'Fm', 'Bbm', 'Ebm', 'Abm'];
 
 describe('keys', () => {

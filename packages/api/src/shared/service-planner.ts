@@ -1,4 +1,8 @@
-// ---- Times ----
+import type { ASSIGNMENT_STATUSES } from '../schemas/service-planner/options.js';
+import type { MatrixStatus } from '../schemas/service-planner/matrix.js';
+
+// The planner's times (an item's start from the plan's start and the durations before it) and an
+// assignment's status as the matrix reads it: the planner's screens and the server share them.
 
 export const HHMM = /^([01]\d|2[0-3]):[0-5]\d$/;
 
@@ -48,3 +52,6 @@ export function computeItemTimes(
     overBy: planned === null ? 0 : Math.max(0, t - planned),
   };
 }
+
+export const matrixStatusOf = (status: (typeof ASSIGNMENT_STATUSES)[number]): MatrixStatus =>
+  status === 'confirmed' ? 'accepted' : status === 'declined' ? 'declined' : 'pending';

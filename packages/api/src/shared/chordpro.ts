@@ -157,7 +157,9 @@ export function songsToChordPro(songs: SongForChordPro[]): string {
 // ---- Nashville numbers ----
 
 const NOTE_PC: Record<string, number> = { C: 0, D: 2, E: 4, F: 5, G: 7, A: 9, B: 11 };
+
 const mod12 = (n: number) => ((n % 12) + 12) % 12;
+
 /** Scale degrees of the major scale by semitones above the tonic; the others are flat degrees. */
 const DEGREE: Record<number, string> = {
   0: '1',

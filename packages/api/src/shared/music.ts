@@ -2,12 +2,16 @@
 // browser (charts shown and printed in another key). No imports, so the browser bundle stays small.
 
 const LETTERS = ['C', 'D', 'E', 'F', 'G', 'A', 'B'] as const;
+
 const NATURAL_PC: Record<string, number> = { C: 0, D: 2, E: 4, F: 5, G: 7, A: 9, B: 11 };
+
 const MAJOR = [0, 2, 4, 5, 7, 9, 11];
+
 const MINOR = [0, 2, 3, 5, 7, 8, 10];
 
 /** Every key a song or a plan's song may be in: the 15 major and 15 minor key signatures. */
 export const MAJOR_KEYS = ['C', 'G', 'D', 'A', 'E', 'B', 'F#', 'C#', 'F', 'Bb', 'Eb', 'Ab', 'Db', 'Gb', 'Cb'] as const;
+
 export const MINOR_KEYS = [
   'Am',
   'Em',
@@ -25,6 +29,7 @@ export const MINOR_KEYS = [
   'Ebm',
   'Abm',
 ] as const;
+
 export const KEYS: readonly string[] = [...MAJOR_KEYS, ...MINOR_KEYS];
 
 export function isValidKey(key: string): boolean {
