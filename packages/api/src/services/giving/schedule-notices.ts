@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import type { Db } from '@lampstand/db';
 import type { EmailTransport } from '../../providers/email.js';
 import { escapeHtml } from '../../render/html.js';
-import { formatCents } from '../../schemas/giving.js';
+import { formatCents } from '../../shared/giving.js';
 import { DIRECT_SEND_RULES, mayContact } from '../delivery/contact-rule.js';
 import { RETRY_DAYS } from './charge-due.js';
 import { frequencyLabel } from './gifts.js';
