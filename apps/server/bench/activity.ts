@@ -1,5 +1,5 @@
 /**
- * pnpm bench:activity — a person's Activity tab stays fast on a long story (issue 27 §4).
+ * pnpm bench:activity — a person's Activity tab stays fast on a long story.
  *
  * Seeds one church with BENCH_EVENTS events (default 200,000) spread over 2,000 contacts, and one
  * contact with 5,000 of its own, in INSERT … SELECT over generate_series; then times the timeline's

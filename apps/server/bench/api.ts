@@ -177,7 +177,7 @@ async function main() {
           `  ${ok ? 'ok' : 'MISSED (target ≥ 70%, p99 ≤ 2×)'}`,
       );
     }
-    // Issue 19: idle < 200 MB; issue 33 §3: peak under this load ≤ 250 MB.
+    // Idle < 200 MB; peak under this load ≤ 250 MB.
     const rssOk = idleMb < 200 && peakMb <= 250;
     if (!rssOk) failed = true;
     console.log(

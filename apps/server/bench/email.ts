@@ -76,7 +76,7 @@ async function runCampaign(label: string, recipients: number, rate: number | und
         email: 'b@example.org',
       })
     ).body.id as number;
-    // A verified account email: new churches reach only 100 people a day until then (issue 12 §13).
+    // A verified account email: new churches reach only 100 people a day until then.
     await sql`update users set email_verified_at = now() where id = ${tenantId}`.execute(tdb.db);
     const list = (await church.post('/api/contact-lists', { name: 'Everyone', type: 'email' })).body;
     await seedListContacts(tdb.db, tenantId, list.id, recipients, 'person');

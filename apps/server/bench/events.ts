@@ -1,5 +1,5 @@
 /**
- * pnpm bench:events — 100,000 events of one church (issue 27) delivered to a webhook receiver on
+ * pnpm bench:events — 100,000 events of one church delivered to a webhook receiver on
  * loopback by 2 worker processes (`src/worker.ts`, what `pnpm worker` runs): deliveries per second
  * (target ≥ 1,000), how many were lost (target 0), and what writing the events costs the import
  * (target ≤ 10% slower). The import is timed on its own (a 100,000-row CSV through the import job's

@@ -1,5 +1,5 @@
 /**
- * pnpm bench:export — one church's whole-address-book exports must not stall the others (issue 12 §4).
+ * pnpm bench:export — one church's whole-address-book exports must not stall the others.
  *
  * 1. Sets up two churches (in-process app, fresh database) and seeds 200,000 contacts for the first
  *    in one INSERT … SELECT over generate_series.

@@ -1,5 +1,5 @@
 /**
- * pnpm bench:fairness — no church can stall another (issue 24 §11–14).
+ * pnpm bench:fairness — no church can stall another.
  *
  * One app process as `pnpm serve` runs it (dist/main.js, production, workers in the process, mail to
  * a counting SMTP server on loopback). Church A has BENCH_CONTACTS contacts (default 200,000) and a

@@ -5,7 +5,7 @@
  * For each size the app (compiled dist/main.js, as `pnpm serve`) is started on the grown database and
  * each endpoint gets BENCH_ROUNDS sequential requests (one connection: latency, not throughput).
  * Prints p50/p95 per endpoint and size; exits 1 when an endpoint's p95 at the largest size of a series
- * is over its target times its p95 at the smallest (issue 33 §2: the search 2×, the others 1.5×).
+ * is over its target times its p95 at the smallest (the search 2×, the others 1.5×).
  * Writes EXPLAIN (ANALYZE, BUFFERS) of the slowest endpoint's statements at the largest size to stdout.
  *
  * Env: BENCH_ROUNDS (default 200), BENCH_CHURCH_CONTACTS (contacts per extra church, default 5000),
@@ -37,7 +37,7 @@ const MAX_CHURCHES = Number(process.env.BENCH_MAX_CHURCHES ?? 1000);
 // Its own port per run (two runs on one machine must not meet), as BENCH_PORT or from the pid.
 const PORT = Number(process.env.BENCH_PORT ?? 20_000 + (process.pid % 20_000));
 
-/** Issue 33 §2: a search's p95 at 100k within 2× of 1k; the first page and the dashboard 1.5×. */
+/** The targets: a search's p95 at 100k within 2× of 1k; the first page and the dashboard 1.5×. */
 const targetFor = (e: Endpoint) => (e.name === 'contacts search' ? 2 : 1.5);
 
 async function measure(url: string, e: Endpoint, church: Church) {

@@ -1,5 +1,5 @@
 /**
- * pnpm bench:inbound — incoming texts (issue 32): 1,000 a second for 30 s through Twilio's signed
+ * pnpm bench:inbound — incoming texts: 1,000 a second for 30 s through Twilio's signed
  * webhook (`POST /api/twilio/inbound`) of the server running as its own process (`src/main.ts`,
  * production mode, workers off), with BENCH_INBOUND_WORKERS worker processes (`src/worker.ts`, what
  * `pnpm worker` runs; default 2) processing what the webhook stored. Targets: every text stored

@@ -1,5 +1,5 @@
 /**
- * pnpm bench:journeys — issue 29's figures: 100,000 people of a list enrolled at once into a
+ * pnpm bench:journeys — the target: 100,000 people of a list enrolled at once into a
  * journey whose first step is an email, then a 1-day wait, then a tag. Two worker processes
  * (`src/worker.ts`, what `pnpm worker` runs) send to an SMTP sink on loopback (a process of its own,
  * as a provider would be). Prints the time to

@@ -1,5 +1,5 @@
 /**
- * pnpm bench:recurring — issue 30's figure: 1,000 recurring gifts due at the same moment all charged
+ * pnpm bench:recurring — the target: 1,000 recurring gifts due at the same moment all charged
  * once in < 30 s. Seeds one church with 1,000 active monthly schedules (each a saved card) due
  * today, then runs the 'giving-charge-due' job's own function (`chargeDueSchedules`) on a controlled
  * clock, twice at once as two workers would, with the `stripe` SDK against the local Stripe peer

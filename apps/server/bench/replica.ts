@@ -1,5 +1,5 @@
 /**
- * pnpm bench:replica — issue 33 §6: the app in front of a real streaming replica.
+ * pnpm bench:replica — the app in front of a real streaming replica.
  *
  * Makes a PostgreSQL primary and a streaming replica of it on loopback with the machine's own
  * PostgreSQL binaries (`initdb`, `pg_basebackup -R`, `pg_ctl`; `PG_BIN` or the newest

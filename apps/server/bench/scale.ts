@@ -11,7 +11,7 @@
  *   4. an SMS campaign to the local Twilio-speaking server the tests use, and
  *   5. social posts published to a local webhook receiver, each with its figures;
  *   6. then the wave's features, each by its own benchmark in turn on the same PostgreSQL server
- *      (issue 33 §4): bench:journeys (100,000 enrolments), bench:events (100,000 events to
+ *      bench:journeys (100,000 enrolments), bench:events (100,000 events to
  *      webhooks), bench:statements (5,000 donors), bench:inbound (texts at 1,000 a second).
  *      BENCH_WAVE=off leaves them out.
  * Needs `pnpm build` (the server's dist/). Uses TEST_DATABASE_URL's (or DATABASE_URL's) server
@@ -293,7 +293,7 @@ async function main() {
       email: 'b@example.org',
     });
     const tenantId = reg.body.id as number;
-    // A verified account email: new churches reach only 100 people a day until then (issue 12 §13).
+    // A verified account email: new churches reach only 100 people a day until then.
     await sql`update users set email_verified_at = now() where id = ${tenantId}`.execute(tdb.db);
     const b = new HttpClient(`http://127.0.0.1:${apiPorts[1]}`, origin);
     b.cookies = a.cookies;
@@ -458,7 +458,7 @@ async function main() {
     await tdb.drop();
     await pgServer.stop();
   }
-  // 6. The wave's features (issue 33 §4), each by its own benchmark in turn on the same PostgreSQL
+  // 6. The wave's features, each by its own benchmark in turn on the same PostgreSQL
   // server (each on a fresh database of its own, with its own two workers), so one run gives every
   // figure: journeys, webhooks, statements, inbound texts. BENCH_WAVE=off skips them.
   if (process.env.BENCH_WAVE !== 'off') {

@@ -1,5 +1,5 @@
 /**
- * pnpm bench:schedule — an auto-schedule proposal for a season (issue 31 §4).
+ * pnpm bench:schedule — an auto-schedule proposal for a season.
  *
  * Seeds one church with BENCH_MEMBERS members (default 200), 10 positions (each member qualified
  * for 1–3), 52 weekly plans, a blockout for one member in five, a monthly limit for one in four,

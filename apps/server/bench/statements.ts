@@ -1,5 +1,5 @@
 /**
- * pnpm bench:statements — issue 30's figures: giving statements for 5,000 donors × 52 weekly gifts
+ * pnpm bench:statements — the target: giving statements for 5,000 donors × 52 weekly gifts
  * (one PDF per donor, Inter embedded) built by the statement job's own function
  * (`buildStatementsInThread`, what the 'giving-statements-build' job runs: the build in a worker
  * thread with a capped heap), in a process of its own with every module of the api package loaded

@@ -18,7 +18,7 @@ export interface BounceReceiver {
 const MAX_REPORT_BYTES = 2 * 1024 * 1024;
 
 /**
- * The bounce receiver (issue 32 §5): a small SMTP server (the `smtp-server` package) on its own
+ * The bounce receiver: a small SMTP server (the `smtp-server` package) on its own
  * port (BOUNCE_SMTP_PORT) that mail systems send delivery status notifications (RFC 3464) and
  * complaint reports (ARF, RFC 5965) to. A DSN comes to the VERP return path of the message,
  * `bounces+<delivery token>@<bounce domain>`, which names the delivery; a complaint (sent to the

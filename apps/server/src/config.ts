@@ -17,7 +17,7 @@ export interface Config {
    */
   databaseOwnerUrl?: string;
   /**
-   * Streaming replicas (`DATABASE_READ_URL`, comma-separated; issue 33 §5, docs/scaling.md): reads
+   * Streaming replicas (`DATABASE_READ_URL`, comma-separated; docs/scaling.md): reads
    * that may be a second behind go there. Empty: everything uses DATABASE_URL.
    */
   databaseReadUrls: string[];

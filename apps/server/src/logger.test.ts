@@ -7,7 +7,7 @@ import pino from 'pino';
 import { describe, expect, it } from 'vitest';
 import { createLogStream, OneLineRequestLog } from './logger.js';
 
-// Issue 33 §1: no log line per request on the hot path; a sampled access log instead, with every
+// No log line per request on the hot path; a sampled access log instead, with every
 // failed or slow request kept.
 describe('the sampled access log', () => {
   it('writes one in N ordinary requests, and every failed or slow one', async () => {

@@ -77,7 +77,7 @@ export function jobLog(logger: Logger): JobLog {
   return (msg, fields) => logger.error(fields, msg);
 }
 
-/** Which requests the access log writes (issue 33 §1: no log line per request on the hot path). */
+/** Which requests the access log writes (no log line per request on the hot path). */
 export interface AccessLogPolicy {
   /** One in this many ordinary requests is logged (`ACCESS_LOG_SAMPLE`, default 100; 1 logs every one). */
   sampleEvery: number;

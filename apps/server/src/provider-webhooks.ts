@@ -75,7 +75,7 @@ export async function providerWebhookRoutes(app: FastifyInstance, opts: { deps: 
     if (asking) clearTimeout(asking);
   });
 
-  // Incoming texts (issue 32 §1): /api/twilio/inbound is the address to set at Twilio; the older
+  // Incoming texts: /api/twilio/inbound is the address to set at Twilio; the older
   // /api/sms/inbound answers the same, for numbers configured before it. The text is stored (one
   // statement) and answered at once; the 'sms-inbound-process' job puts it on its conversations.
   for (const path of ['/api/twilio/inbound', '/api/sms/inbound']) {
@@ -92,7 +92,7 @@ export async function providerWebhookRoutes(app: FastifyInstance, opts: { deps: 
     });
   }
 
-  // Provider event webhooks (issue 32 §5): Amazon SES through SNS (signature checked with SNS's
+  // Provider event webhooks: Amazon SES through SNS (signature checked with SNS's
   // certificate), Postmark (basic auth). Unsigned or wrongly signed: 403, nothing stored.
   app.post<{ Params: { provider: string } }>(
     '/api/email/events/:provider',

@@ -105,7 +105,7 @@ export async function publicRoutes(app: FastifyInstance, opts: { deps: AppDeps }
     return reply.redirect(url, 302);
   });
 
-  // Account email verification (issue 12 §13): GET shows what the link does, POST uses it.
+  // Account email verification: GET shows what the link does, POST uses it.
   app.get<{ Params: { token: string } }>('/verify-email/:token', async (req, reply) => {
     const { status, html } = verificationPage(await describeVerificationLink(db, req.params.token), false);
     return reply.code(status).type('text/html').header('cache-control', 'no-store').send(html);

@@ -4,7 +4,7 @@ import { hasReplicas, readDb, type Db } from '@lampstand/db';
 import { bearerToken } from './bearer-token.js';
 
 /**
- * Read-your-writes with streaming replicas (issue 33 §5, docs/scaling.md). Reads that may be a
+ * Read-your-writes with streaming replicas (docs/scaling.md). Reads that may be a
  * second behind go to a replica (`readDb`), except for whoever wrote in the last few seconds: a
  * browser gets a short-lived cookie with each write (so any of the app's processes sees it), an
  * integrator's key is remembered by the process that took the write. Without replicas nothing of

@@ -26,7 +26,7 @@ export class PgSessionStore implements SessionStore {
   constructor(private readonly db: Db) {}
 
   /**
-   * The users a session names, read with the session itself (issue 33: one round trip fewer per
+   * The users a session names, read with the session itself (one round trip fewer per
    * request); `createContext` takes them (`takeSessionUsers`). Kept by session id only until the
    * request that read them takes them (a few ms), and dropped after PREFETCH_TTL_MS otherwise.
    */

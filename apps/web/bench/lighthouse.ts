@@ -77,7 +77,7 @@ async function main() {
       { projectId: project.id, count: 10, cents: 10_000 },
       { projectId: project.id, count: 4, cents: 6_250 },
     ]);
-    // The members' portal's first page (issue 28 §3): the sign-in form of the church's handle.
+    // The members' portal's first page: the sign-in form of the church's handle.
     await app.db
       .insertInto('churchProfiles')
       .values({

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { registerChurch } from '@lampstand/server/testing';
 import { browserDescribe, expectAccessible, loginViaUi, screenshot, startE2E, toast } from './helpers';
 
-// Issue 12 §13: the Account page shows whether the account email is verified; without SMTP the
+// The Account page shows whether the account email is verified; without SMTP the
 // verification email is kept in the outbox and its link opens from the page; the campaign screens
 // explain the daily limit until then.
 browserDescribe(describe)('account email verification', async () => {

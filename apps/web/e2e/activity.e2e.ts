@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { demoGift, HttpClient, registerChurch } from '@lampstand/server/testing';
 import { browserDescribe, expectAccessible, screenshot, signIn, startE2E } from './helpers';
 
-// A person's story (issue 27 §4): a visitor signs up from the lobby's QR code and gives to a
+// A person's story: a visitor signs up from the lobby's QR code and gives to a
 // project; staff open the contact's Activity tab and read both, in plain words, with links.
 browserDescribe(describe)('Activity', async () => {
   const e2e = await startE2E();

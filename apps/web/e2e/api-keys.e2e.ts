@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { HttpClient, registerChurch } from '@lampstand/server/testing';
 import { browserDescribe, expectAccessible, signIn, screenshot, startE2E, toast } from './helpers';
 
-// Settings → API keys (issue 12 §9): create a key (shown once), use it from a script, revoke it.
+// Settings → API keys: create a key (shown once), use it from a script, revoke it.
 browserDescribe(describe)('API keys', async () => {
   const e2e = await startE2E();
   await registerChurch(e2e.app.url, 'Platform');
@@ -26,7 +26,7 @@ browserDescribe(describe)('API keys', async () => {
     await page.getByText(`Created by ${church.user.username}`).waitFor();
     await page.getByRole('cell', { name: 'Read and write', exact: true }).waitFor();
 
-    // Issue 27 §9: a read-only key reads and is refused every write.
+    // A read-only key reads and is refused every write.
     await page.getByRole('textbox', { name: 'Key name' }).fill('Reporting');
     await page.getByRole('combobox', { name: 'Access' }).click();
     await page.getByRole('option', { name: 'Read only' }).click();
@@ -58,7 +58,7 @@ browserDescribe(describe)('API keys', async () => {
     expect((await script.get('/api/contacts')).status).toBe(401);
   });
 
-  // Issue 27 §3: how long the church's activity is kept.
+  // How long the church's activity is kept.
   it("Settings → 'Keep activity for' saves the church's retention", async () => {
     const { page } = await e2e.newPage();
     await signIn(page, e2e.app.url, church.user.username, church.password);

@@ -58,7 +58,7 @@ browserDescribe(describe)('sign-in and registration', async () => {
     await context.close();
   });
 
-  it("asks for the church's time zone at registration, starting from the browser's (issue 26 §8)", async () => {
+  it("asks for the church's time zone at registration, starting from the browser's", async () => {
     const context = await e2e.browser.newContext({ baseURL: e2e.app.url, timezoneId: 'America/Chicago' });
     const page = await context.newPage();
     const username = uniqueName('hope');

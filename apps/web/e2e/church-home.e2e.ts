@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { registerChurch } from '@lampstand/server/testing';
 import { browserDescribe, expectAccessible, screenshot, signIn, startE2E, toast } from './helpers';
 
-// A church's public home (issue 28 §1–2): staff set it up in Settings; a visitor on a phone reads
+// A church's public home: staff set it up in Settings; a visitor on a phone reads
 // it and joins a public list.
 browserDescribe(describe)('Church public home', async () => {
   const e2e = await startE2E();

@@ -39,7 +39,7 @@ browserDescribe(describe)('contacts: duplicates, unsaved work, merge', async () 
       await sheet.getByLabel('First Name').fill('Ruthie');
       await sheet.getByLabel('Last Name').fill('Moab');
       // Saved at once after typing Ruth's number another way (before the warning can show): the
-      // save itself finds her and asks (issue 26 §11).
+      // save itself finds her and asks.
       await sheet.getByLabel('Email').fill('ruthie@example.org');
       await sheet.getByLabel('Phone Number').fill('+61412345678');
       await sheet.getByRole('button', { name: 'Save Contact' }).click();

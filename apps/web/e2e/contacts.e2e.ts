@@ -66,7 +66,7 @@ browserDescribe(describe)('contacts', async () => {
     await second.getByRole('button', { name: 'Save Contact' }).click();
     await seeToast(page, 'Contact created successfully');
     await page.getByRole('cell', { name: 'Lazarus Bethany', exact: true }).waitFor();
-    // Phones read in the church's country's format, never '+61 412 000 111' (issue 26 §10).
+    // Phones read in the church's country's format, never '+61 412 000 111'.
     await page.getByRole('cell', { name: '0412 000 111', exact: true }).waitFor();
     expect(await page.getByText('+61 ').count()).toBe(0);
     await screenshot(page, 'contacts-list');

@@ -16,7 +16,7 @@ import {
   toast,
 } from './helpers';
 
-// Marketing → Conversations (issue 32 §2): a text arrives through Twilio's signed webhook and shows
+// Marketing → Conversations: a text arrives through Twilio's signed webhook and shows
 // as unread; staff open it, read it, and answer it; the reply leaves through the local Twilio peer.
 const SID = 'AC000000000000000000000000000000e2';
 const TOKEN = 'e2e-auth-token';

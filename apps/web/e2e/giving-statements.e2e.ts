@@ -5,7 +5,7 @@ import { addContact, registerChurch } from '@lampstand/server/testing';
 import { chargeDueSchedules } from '@lampstand/api/server';
 import { animationsDone, browserDescribe, expectAccessible, screenshot, signIn, startE2E } from './helpers';
 
-// Issue 30 §8 and §5, in demo mode: staff produce giving statements (Giving → Statements) and see
+// In demo mode: staff produce giving statements (Giving → Statements) and see
 // the progress and the report; the donor pauses their recurring gift in the portal's My giving.
 browserDescribe(describe)('Giving statements and My giving', async () => {
   const e2e = await startE2E();

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { registerChurch } from '@lampstand/server/testing';
 import { animationsDone, browserDescribe, expectAccessible, screenshot, signIn, startE2E, toast } from './helpers';
 
-// Giving that recurs (issue 30), in demo mode: staff add a fund; a visitor on a phone gives $40
+// Giving that recurs, in demo mode: staff add a fund; a visitor on a phone gives $40
 // monthly split $30 General / $10 Missions with the fees covered; staff see it under Recurring and
 // pause it.
 browserDescribe(describe)('Giving', async () => {

@@ -3,7 +3,7 @@ import type { Page } from 'playwright-core';
 import { registerChurch } from '@lampstand/server/testing';
 import { animationsDone, browserDescribe, expectAccessible, screenshot, signIn, startE2E, toast } from './helpers';
 
-// Issue 29 §9–10: staff build *Welcome a first-time guest* from its starter, activate it, and a
+// Staff build *Welcome a first-time guest* from its starter, activate it, and a
 // visitor who signs up on a landing page gets the welcome email; the call shows on the dashboard's
 // 'My follow-ups' and the steps in the person's Activity.
 browserDescribe(describe)('Journeys', async () => {

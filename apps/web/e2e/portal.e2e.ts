@@ -3,7 +3,7 @@ import type { Page } from 'playwright-core';
 import { addContact, registerChurch } from '@lampstand/server/testing';
 import { animationsDone, browserDescribe, expectAccessible, screenshot, signIn, startE2E, toast } from './helpers';
 
-// Issue 28 §3–5: a member signs in to the church's portal by the link in their email, turns off
+// A member signs in to the church's portal by the link in their email, turns off
 // one list and proposes a new phone (confirmed by the code texted to it); staff approve it from
 // the dashboard's count; the contact's Activity tab shows both. Member screens at 390 px first.
 browserDescribe(describe)('members portal', async () => {
@@ -120,7 +120,7 @@ browserDescribe(describe)('members portal', async () => {
     await expectAccessible(member);
     await shots(member, 'portal-household');
 
-    // Issue 31 §1: My schedule: accept a request, add blockout dates.
+    // My schedule: accept a request, add blockout dates.
     const P = '/api/service-planner';
     const sound = (await church.client.post(`${P}/positions`, { name: 'Sound', category: 'Tech' })).body;
     const ruthMember = (await church.client.post(`${P}/members`, { contactId: ruth.id, positionIds: [sound.id] })).body;

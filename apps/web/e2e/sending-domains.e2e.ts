@@ -3,7 +3,7 @@ import { registerChurch } from '@lampstand/server/testing';
 import { startLocalDns } from '@lampstand/server/testing/local-dns';
 import { animationsDone, browserDescribe, expectAccessible, signIn, screenshot, startE2E, toast } from './helpers';
 
-// Settings → Email (issue 32 §7): a domain is added, its DNS records shown with copy buttons;
+// Settings → Email: a domain is added, its DNS records shown with copy buttons;
 // Verify against a local DNS server says which record is missing, then verifies.
 browserDescribe(describe)('Sending domains', async () => {
   const dns = await startLocalDns();

@@ -100,7 +100,7 @@ browserDescribe(describe)('Service planner', async () => {
     await screenshot(page, 'planner-member-linked-contact');
     await choose(page, 'Positions', 'Band: Vocals');
     await page.keyboard.press('Escape');
-    // Issue 31 §2: the most times a month, and serving with the household.
+    // The most times a month, and serving with the household.
     await memberDialog.getByLabel('Most times a month').fill('2');
     await memberDialog.getByRole('switch', { name: 'Schedule with my household' }).check();
     await expectAccessible(page);
@@ -160,7 +160,7 @@ browserDescribe(describe)('Service planner', async () => {
     await addItem('Sermon', '30');
     await page.getByText('Amazing Grace · Key of A').waitFor();
 
-    // Issue 31 §9: the plan saved as a template (its name asked first).
+    // The plan saved as a template (its name asked first).
     await page.getByRole('button', { name: 'More' }).click();
     await page.getByRole('menuitem', { name: 'Save as template' }).click();
     const templateDialog = page.getByRole('dialog', { name: 'Save as Template' });

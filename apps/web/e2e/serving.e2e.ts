@@ -42,7 +42,7 @@ const dayIn = (iso: string, o: Intl.DateTimeFormatOptions) =>
 const longDay = (iso: string) => dayIn(iso, { weekday: 'long', month: 'long', day: 'numeric', year: 'numeric' });
 const shortDay = (iso: string) => dayIn(iso, { month: 'short', day: 'numeric', year: 'numeric' });
 
-// Issue 31 in a browser, as one story: the planner auto-schedules four Sundays (one volunteer is
+// Serving in a browser, as one story: the planner auto-schedules four Sundays (one volunteer is
 // away), sends the requests after one confirmation; a volunteer declines from her email and asks
 // for a substitute, a teammate accepts from his, the matrix shows it; a reminder arrives on a
 // controlled clock. Then the planner's reminder settings and the portal's 'Swap a date'.

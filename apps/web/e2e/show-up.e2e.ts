@@ -202,7 +202,7 @@ browserDescribe(describe)('Show Up', async () => {
     const second = await e2e.newPage();
     await second.page.goto('/show-up/donation-success');
     await second.page.getByRole('heading', { name: 'Show Up' }).waitFor();
-    // A payment it cannot find: no thanks, only what is known (issue 26 §9).
+    // A payment it cannot find: no thanks, only what is known.
     await second.page.goto('/show-up/donation-success?payment_intent=pi_unknown123&project_id=1');
     await second.page.getByRole('heading', { level: 1, name: 'Donation details unavailable' }).waitFor();
     await second.page.getByText('We could not find the details of this donation.').waitFor();

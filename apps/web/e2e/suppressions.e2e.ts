@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { registerChurch } from '@lampstand/server/testing';
 import { animationsDone, browserDescribe, expectAccessible, signIn, screenshot, startE2E, toast } from './helpers';
 
-// Settings → Suppressed addresses (issue 32 §6): a bounced address is listed with its reason;
+// Settings → Suppressed addresses: a bounced address is listed with its reason;
 // removing it asks first, and the address leaves the list. A journey's enrolment says how many of
 // the people's addresses are suppressed before it goes. With the platform's email warm-up (§8), the
 // email campaign screens show the day's number.

@@ -3,7 +3,7 @@ import { registerChurch } from '@lampstand/server/testing';
 import { startStandardReceiver } from '@lampstand/server/testing/webhook-receiver';
 import { browserDescribe, expectAccessible, signIn, screenshot, startE2E, toast } from './helpers';
 
-// Settings → Integrations (issue 27 §5–7): add an endpoint (its secret shown once), send a test
+// Settings → Integrations: add an endpoint (its secret shown once), send a test
 // event, see it in the delivery log, redeliver it. The receiver on loopback checks signatures.
 browserDescribe(describe)('Webhooks', async () => {
   const receiver = await startStandardReceiver();

@@ -30,7 +30,7 @@ export const jobPayloadSchemas = {
   'donation-receipt': z.strictObject({ donationId: rowId }),
   /** Send a service plan's pending requests to serve (deliveries of kind 'planner-request'). */
   'planner-request-deliver': z.strictObject({ planId: rowId }),
-  /** Charge the recurring gifts that are due (issue 30 §4): every few minutes, and when a card is saved. */
+  /** Charge the recurring gifts that are due: every few minutes, and when a card is saved. */
   'giving-charge-due': z.strictObject({}),
   /** Email about a recurring gift: the card failed (to the donor), it is failing (to staff), 3-D Secure asked. */
   'giving-notice': z.strictObject({
@@ -40,9 +40,9 @@ export const jobPayloadSchemas = {
   }),
   /** Send a service plan's reminders, cover offers and leader notices (deliveries of kind 'planner-notice'). */
   'planner-notice-deliver': z.strictObject({ planId: rowId }),
-  /** Every 5 minutes: reminders whose time has come, cover offers nobody took in time (issue 31 §6–7). */
+  /** Every 5 minutes: reminders whose time has come, cover offers nobody took in time. */
   'planner-due': z.strictObject({}),
-  /** Build a giving statement run's PDFs (issue 30 §8), then queue its emails and the PDF to print. */
+  /** Build a giving statement run's PDFs, then queue its emails and the PDF to print. */
   'giving-statements-build': z.strictObject({ runId: rowId }),
   /** Email a run's giving statements (deliveries of kind 'giving-statement'), each with its PDF. */
   'giving-statement-deliver': z.strictObject({ runId: rowId }),

@@ -5,7 +5,7 @@ import { z } from 'zod';
  * tRPC validates a procedure's input and output with zod's `parseAsync`. Zod 4 compiles an object
  * schema into one generated function (its "fastpass"), but uses it only for a synchronous parse:
  * `parseAsync` walks the schema field by field, which on a page of 25 contacts was most of zod's
- * quarter of a request's CPU (docs/benchmarks.md, issue 33). The same schemas, parsed with `parse`,
+ * quarter of a request's CPU (docs/benchmarks.md). The same schemas, parsed with `parse`,
  * give the same values and the same errors (a schema with an async refinement falls back to
  * `parseAsync`): the output is still stripped to the listed fields, so no unlisted column leaves.
  *

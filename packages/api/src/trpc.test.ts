@@ -13,8 +13,8 @@ import {
 import type { Context } from './context.js';
 import type { SessionUser } from './schemas/auth.js';
 
-// The procedure builders hand each procedure a database handle that row-level security scopes
-// (issue 12 §15). These procedures forget the `user_id` filter on purpose.
+// The procedure builders hand each procedure a database handle that row-level security scopes.
+// These procedures forget the `user_id` filter on purpose.
 const everyName = (db: Db) =>
   sql<{ firstName: string }>`select first_name from contacts order by first_name`
     .execute(db)

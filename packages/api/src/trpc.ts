@@ -68,7 +68,7 @@ export const publicProcedure = t.procedure
   .use(({ ctx, next }) => withActor(requestActor(ctx), next));
 
 /**
- * One church must not stall the others (issue 24 §11–14): a process runs at most this many of a
+ * One church must not stall the others: a process runs at most this many of a
  * church's calls at once (a tRPC batch of 10, a script's parallel requests); the rest wait their
  * turn in order. Each call may hold a connection of the church pool (10 by default) and a share of
  * PostgreSQL's CPU: with 4, another church's p95 was 4.3× its baseline during batches of searches

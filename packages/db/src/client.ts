@@ -32,7 +32,7 @@ export interface CreateDbOptions {
    */
   rls?: boolean;
   /**
-   * Streaming replicas (`DATABASE_READ_URL`, issue 33 §5): reads that may be a second behind go
+   * Streaming replicas (`DATABASE_READ_URL`): reads that may be a second behind go
    * there through `readDb`; everything else uses the primary. Each gets pools of the same size.
    */
   readUrls?: string[];

@@ -36,7 +36,7 @@ export type ConsentStatus = Value<'contacts', 'emailConsent'>;
 export type ContactListType = Value<'contactLists', 'type'>;
 export type FamilyRelationship = Value<'contactFamilyLinks', 'relationship'>;
 export type Channel = Value<'deliveries', 'channel'>;
-/** What a delivery belongs to: a campaign, or a planner's request to serve (issue 24 §15). */
+/** What a delivery belongs to: a campaign, or a planner's request to serve. */
 export type DeliveryKind = Value<'deliveries', 'kind'>;
 export type ServicePlanStatus = Value<'servicePlans', 'status'>;
 export type AssignmentStatus = Value<'servicePlanAssignments', 'status'>;

@@ -7,7 +7,7 @@ import { twoChurchesWithContacts } from '../test/two-churches.js';
 import { APP_ROLE, createScopedDb, tenantDb, bypassDb, scopedDb } from './tenancy.js';
 import type { Db } from './client.js';
 
-// Issue 33 §6: behind PgBouncer in transaction mode, a server connection may serve anyone between
+// Behind PgBouncer in transaction mode, a server connection may serve anyone between
 // two transactions, so nothing of a church may be left on it. With `pooler: 'transaction'` the
 // settings are made per transaction. Pools of one connection each here, so the test can look at
 // the very connection the handles used.

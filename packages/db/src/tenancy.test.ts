@@ -5,7 +5,7 @@ import { twoChurchesWithContacts } from '../test/two-churches.js';
 import { APP_ROLE, bypassDb, ownerDb, rlsStatus, scopedDb, tenantDb } from './tenancy.js';
 import type { Db } from './client.js';
 
-// Issue 12 §15: row-level security is the second wall behind `where user_id = tenant` in every
+// Row-level security is the second wall behind `where user_id = tenant` in every
 // query. These queries forget the tenant on purpose.
 describe('row-level security', async () => {
   const { db } = await freshDatabase();

@@ -115,7 +115,7 @@ export function addReplicas(
 }
 
 /**
- * The same scope as `db` on a streaming replica (issue 33 §5, docs/scaling.md): for reads that may
+ * The same scope as `db` on a streaming replica (docs/scaling.md): for reads that may
  * be a second behind (public pages, dashboards, reports, exports, the events API, statements). The
  * replicas are taken in turn. Without replicas (no `DATABASE_READ_URL`), or for a handle not made
  * by `createDb` (a transaction), `db` itself. Never for a write: a replica refuses it.

@@ -5,7 +5,7 @@ import { seedListContacts } from './campaigns.js';
 import { percentile } from './latency.js';
 
 /**
- * Another church, beside the one a benchmark loads (issue 33 §4: "another church's p95 ≤ 2×
+ * Another church, beside the one a benchmark loads ("another church's p95 ≤ 2×
  * baseline during each"): it has 2,000 contacts on a list and asks for its first page of contacts
  * (GET /api/contacts/search, 50 a page, as the Contacts screen does), ten times a second. `baseline()`
  * times it while the load has not begun; `during()` times it until `stop()`, which prints its

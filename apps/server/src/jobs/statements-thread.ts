@@ -5,7 +5,7 @@ import type { JobQueue } from '@lampstand/api/server';
 
 /**
  * The 'giving-statements-build' job builds a run's PDFs in a worker thread with a heap of its own,
- * capped (issue 30's figures: 5,000 donors × 52 gifts in < 60 s, the process < 400 MB). The build
+ * capped (the target: 5,000 donors × 52 gifts in < 60 s, the process < 400 MB). The build
  * makes a lot of short-lived garbage (pdfkit documents, font subsets); on the worker process's main
  * heap, which has every module of the app loaded, V8 let it grow by ~185 MB before collecting. In
  * a thread whose heap is capped, it is collected as it goes, and a run too large for the cap fails

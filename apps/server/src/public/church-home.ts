@@ -21,7 +21,7 @@ type AnswerSignup = (
 ) => Promise<unknown>;
 
 /**
- * A church's public home (issue 28 §2): `/c/{handle}`, rendered on the server like its landing
+ * A church's public home: `/c/{handle}`, rendered on the server like its landing
  * pages; a handle the church gave up redirects (301) to its current one for a year; `POST
  * /c/{handle}/join` signs someone up to the lists they ticked (double opt-in, like a page's form).
  */

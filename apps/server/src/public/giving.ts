@@ -8,7 +8,7 @@ import type { AppDeps } from '../app-deps.js';
 const GIVING_NOT_SET_UP = 'Online giving is not set up yet for this church.';
 
 /**
- * A church's giving page (issue 30 §2): `/c/{handle}/give`, server-rendered like its home;
+ * A church's giving page: `/c/{handle}/give`, server-rendered like its home;
  * `?fund={id}` chooses a fund (a 'Give' block links here). Not cached: the fund list and the
  * church's giving status are read each time.
  */

@@ -30,7 +30,7 @@ export interface PortalPageKit {
 const time = (hhmm: string | null) => (hhmm ? ` at ${shortTime(hhmm)}` : '');
 
 /**
- * 'Swap a date' in the members' portal (issue 31 §7): the dates the person (or their household)
+ * 'Swap a date' in the members' portal: the dates the person (or their household)
  * serves, each with 'Offer to teammates'; the slot is offered to the free teammates as a declined
  * one is, and they keep it until one accepts. At `/c/{handle}/me/swaps`, linked from 'My schedule'.
  */

@@ -25,7 +25,7 @@ form{display:inline-block;margin:0 8px 8px 0}button{border:0;border-radius:8px;p
 button:focus-visible{outline:3px solid #364fc7;outline-offset:2px}</style></head><body><main>${body}</main></body></html>`;
 }
 
-/** After a decline: offer the slot to free teammates (issue 31 §7). */
+/** After a decline: offer the slot to free teammates. */
 const askForm = (token: string) =>
   `<p>Would you like Lampstand to ask teammates who are free to cover for you?</p>` +
   `<form method="post" action="/serve/${escapeHtml(token)}/substitute"><button class="accept" type="submit">Ask my teammates to cover</button></form>`;

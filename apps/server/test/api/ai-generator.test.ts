@@ -65,7 +65,7 @@ describe('AI copy through the openai SDK', () => {
     ]);
   });
 
-  it('drops blank key points, and the copy keeps the page order on the published page (issue 26 §12)', async () => {
+  it('drops blank key points, and the copy keeps the page order on the published page', async () => {
     const { client } = await registerChurch(app.url);
     openai.reply({
       kind: 'json',

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { restRoutes } from '../../src/rest/route-list.js';
 import { HttpClient, registerChurch, startTestApp } from '../helpers/test-app.js';
 
-// Issue 12 §9: API keys for integrators, sent as `Authorization: Bearer …`.
+// API keys for integrators, sent as `Authorization: Bearer …`.
 const app = await startTestApp();
 const admin = await registerChurch(app.url, 'Platform Team'); // first account: admin
 const church = await registerChurch(app.url, 'Grace Church');

@@ -3,7 +3,7 @@ import { restRoutes } from '../../src/rest/route-list.js';
 import { HttpClient, registerChurch, startTestApp } from '../helpers/test-app.js';
 import { projectPayload } from '../helpers/show-up.js';
 
-// Issue 24 §5: an answer that depends on who asks (session cookie or API key) is never `public`;
+// An answer that depends on who asks (session cookie or API key) is never `public`;
 // where a visitors' variant exists the answer varies by Cookie and Authorization.
 const app = await startTestApp();
 await registerChurch(app.url, 'Platform');

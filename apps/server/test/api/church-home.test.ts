@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { HttpClient, registerChurch, startTestApp } from '../helpers/test-app.js';
 import { projectPayload } from '../helpers/show-up.js';
 
-// A church's public home (issue 28 §1–2): Settings → Public profile, and /c/{handle}.
+// A church's public home: Settings → Public profile, and /c/{handle}.
 const app = await startTestApp();
 await registerChurch(app.url, 'Platform');
 const grace = await registerChurch(app.url, 'Grace City Church');
@@ -87,7 +87,7 @@ describe('/c/{handle}', () => {
     expect(home.html).toContain(`name="list_${list.body.id}"`);
     expect(home.html).toContain('News once a month.');
     expect(home.html).not.toContain('Elders (private)');
-    // The giving page is one click away (issue 30 §2).
+    // The giving page is one click away.
     expect(home.html).toContain('<a href="/c/grace-city/give">Give</a>');
     // At most 2 KB of JavaScript.
     const scripts = [...home.html.matchAll(/<script>([\s\S]*?)<\/script>/g)].map((m) => m[1]!);

@@ -124,7 +124,7 @@ describe('GET /api/contacts/export (streamed)', () => {
     expect(res.text).not.toMatch(/(^|,)=SUM/m);
   });
 
-  it('writes phones as E.164 and the country code bare: the guard leaves a + followed by digits alone (issue 26 §10)', async () => {
+  it('writes phones as E.164 and the country code bare: the guard leaves a + followed by digits alone', async () => {
     const add = async (lastName: string, phone: string) => {
       const res = await hope.client.post('/api/contacts', {
         firstName: 'Phone',
@@ -223,7 +223,7 @@ describe('exports at once per church', () => {
   });
 });
 
-describe('streamed routes and row-level security (issue 24 §9)', () => {
+describe('streamed routes and row-level security', () => {
   it("each stream gets the church's handle: role lampstand_app, app.tenant_id the church, no bypass", async () => {
     const streamed = restRoutes.filter((r) => r.stream);
     expect(streamed.map((r) => r.path).sort()).toEqual([
@@ -254,7 +254,7 @@ describe('streamed routes and row-level security (issue 24 §9)', () => {
   });
 });
 
-describe('no whole-table read builds every row in memory (issue 24 §13)', () => {
+describe('no whole-table read builds every row in memory', () => {
   it.each(['contacts.list', 'contacts.export', 'contactLists.contacts'])(
     'tRPC %s answers 405 (the REST route streams it) and returns no rows',
     async (path) => {

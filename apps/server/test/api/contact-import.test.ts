@@ -133,7 +133,7 @@ describe('CSV import', () => {
     });
   });
 
-  it("reads a phone without a country in the church's default country (issue 24)", async () => {
+  it("reads a phone without a country in the church's default country", async () => {
     const us = await registerChurch(app.url, 'Bay Church');
     expect((await us.client.put('/api/settings', { defaultCountryCode: '+1' })).status).toBe(200);
     const csv = ['First Name,Last Name,Phone,Country Code', 'Ann,Arbor,4155550100,', 'Ben,Bristol,7911 123456,44'].join(

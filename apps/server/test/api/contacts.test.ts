@@ -66,7 +66,7 @@ describe('POST /api/contacts', () => {
     expect(row).toEqual({ dateOfBirth: '1990-12-31', userId: grace.user.id });
   });
 
-  it("reads a phone sent without a country code in the church's default country (issue 24)", async () => {
+  it("reads a phone sent without a country code in the church's default country", async () => {
     const us = await registerChurch(app.url, 'Bay Church');
     const bad = await us.client.put('/api/settings', { defaultCountryCode: '+99' });
     expect(bad.status).toBe(400);
@@ -425,7 +425,7 @@ describe('GET /api/contacts/duplicates', () => {
   });
 });
 
-describe("saving a possible duplicate (ifDuplicate: 'ask', issue 26 §11)", () => {
+describe("saving a possible duplicate (ifDuplicate: 'ask')", () => {
   it('answers 409 naming the contact with the same phone, and saves when told to', async () => {
     const church = await registerChurch(app.url, 'Duplicate Church');
     const other = await registerChurch(app.url, 'Other Church');

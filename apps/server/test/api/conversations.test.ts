@@ -5,7 +5,7 @@ import { HttpClient, registerChurch, startTestApp } from '../helpers/test-app.js
 import { startFakeTwilio } from '../helpers/fake-twilio.js';
 import { processInbound } from '../helpers/inbound.js';
 
-// Issue 32 §1, §2, §4: inbound texts on conversations, staff replies through the delivery engine.
+// Inbound texts on conversations, staff replies through the delivery engine.
 const SID = 'AC00000000000000000000000000000032';
 const TOKEN = 'test-auth-token-32';
 const FROM = '+61400999000';

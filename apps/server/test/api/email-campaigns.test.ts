@@ -238,7 +238,7 @@ describe('sending over SMTP', () => {
     const stats = await grace.client.get(`/api/email/campaigns/${c.id}/stats`);
     expect(stats.body).toEqual({ recipients: 2, sent: 2, opened: 1, clicked: 1, bounced: 0, unsubscribed: 1 });
 
-    // Issue 27: the send, the first open, the click and the unsubscribe are Ann's events.
+    // The send, the first open, the click and the unsubscribe are Ann's events.
     await fetch(local(pixel)); // a second load is counted, not news
     const timeline = (await grace.client.get(`/api/contacts/${ann.id}/events?limit=6`)).body.events;
     const ref = { id: c.id, name: 'Easter Sunday' };

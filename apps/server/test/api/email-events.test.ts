@@ -9,7 +9,7 @@ import { snsStringToSign } from '@lampstand/api/server';
 import { registerChurch, startTestApp } from '../helpers/test-app.js';
 import { startSmtpSink } from '../helpers/smtp-sink.js';
 
-// Issue 32 §5: provider event webhooks. Amazon SES through SNS, each message signed with a local
+// Provider event webhooks. Amazon SES through SNS, each message signed with a local
 // certificate (test/fixtures/sns-signing.*, a test-only key pair) served by a local HTTP server that
 // stands for SNS's certificate host (SNS_CERT_URL_PREFIXES); Postmark with its basic auth. Hard
 // bounces and complaints suppress at once, the third soft bounce too; a complaint unsubscribes; an

@@ -3,7 +3,7 @@ import { sql } from '@lampstand/db';
 import { registerChurch, startTestApp, type HttpClient } from '../helpers/test-app.js';
 import { startSmtpSink } from '../helpers/smtp-sink.js';
 
-// Issue 12 §13: a church earns trust by verifying its account email through a link sent by the
+// A church earns trust by verifying its account email through a link sent by the
 // email engine (here the real SMTP adapter against an SMTP server on loopback); until then its
 // campaigns reach at most 100 people a day; an administrator can lift or lower a church's limit.
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { registerChurch, startTestApp } from '../helpers/test-app.js';
 
-// Issue 24 §10e: Fastify's own errors answer in the API's one error shape `{ message, code, issues? }`.
+// Fastify's own errors answer in the API's one error shape `{ message, code, issues? }`.
 const app = await startTestApp();
 await registerChurch(app.url, 'Platform');
 const grace = await registerChurch(app.url, 'Grace Church');

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { addContact, HttpClient, registerChurch, startTestApp } from '../helpers/test-app.js';
 
-// Batches of cash and checks (issue 30 §7): lines, a counted total that must match before Commit,
+// Batches of cash and checks: lines, a counted total that must match before Commit,
 // a committed batch locked (a correction is a new line with its reason); the gifts count as card
 // gifts do (completed, donation.succeeded).
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { addContact, HttpClient, registerChurch, startTestApp } from '../helpers/test-app.js';
 
-// Giving → Overview (issue 30 §9): the 12 months up to today by month and by fund, new donors this
+// Giving → Overview: the 12 months up to today by month and by fund, new donors this
 // month, lapsed donors (gave in the last 12 months, nothing in the last 90 days) sent to a list or a
 // journey, and gifts by source. Gifts come from committed batches dated days before today.
 

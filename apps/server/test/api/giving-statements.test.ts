@@ -4,7 +4,7 @@ import { addContact, HttpClient, registerChurch, startTestApp } from '../helpers
 import { giveHandle } from '../helpers/portal.js';
 import { startSmtpSink } from '../helpers/smtp-sink.js';
 
-// Giving statements (issue 30 §8): a controlled clock charges a year of weekly gifts for a donor;
+// Giving statements: a controlled clock charges a year of weekly gifts for a donor;
 // the statement run builds one PDF per donor (read back with a PDF text extractor), emails it with
 // the PDF attached through the delivery engine (once), and puts the donors without an email in one
 // PDF to print; the report names donors without an email or a postal address.

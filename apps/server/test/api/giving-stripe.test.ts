@@ -7,7 +7,7 @@ import { startFakeStripe } from '../helpers/fake-stripe.js';
 import { HttpClient, registerChurch, startTestApp } from '../helpers/test-app.js';
 import { giveHandle } from '../helpers/portal.js';
 
-// Church gifts with Stripe keys (issue 30 §3, §4, §10): the SDK against the local Stripe peer,
+// Church gifts with Stripe keys: the SDK against the local Stripe peer,
 // webhooks signed with the SDK's helper and sent to the existing /api/stripe/webhook route.
 
 const SECRET_KEY = 'sk_test_giving';

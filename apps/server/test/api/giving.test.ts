@@ -4,7 +4,7 @@ import { chargeDueSchedules, GIVE_PAGE_SCRIPT_FOR_TESTS } from '../helpers/givin
 import { HttpClient, registerChurch, startTestApp } from '../helpers/test-app.js';
 import { giveHandle } from '../helpers/portal.js';
 
-// Giving that recurs (issue 30), in demo mode (no Stripe keys): funds on the giving page, one gift
+// Giving that recurs, in demo mode (no Stripe keys): funds on the giving page, one gift
 // split across funds with the fee covered, recurring gifts charged by the job on a controlled clock.
 
 const app = await startTestApp();

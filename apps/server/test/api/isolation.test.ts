@@ -3,7 +3,7 @@ import { restRoutes, type RestRoute } from '../../src/rest/route-list.js';
 import { HttpClient, registerChurch, startTestApp } from '../helpers/test-app.js';
 import { baseline, type Schema } from '../helpers/openapi-values.js';
 
-// Issue 12 §15: tenant isolation proven for every route, generated from the ONE route table. For
+// Tenant isolation proven for every route, generated from the ONE route table. For
 // every row with a path parameter, church B (signed in) calls it with church A's ids: the answer is
 // 404 (or 403), and everything church A can read is unchanged afterwards. A new row whose path
 // parameter has no seed below fails the test, so no route can skip the matrix.
@@ -158,10 +158,10 @@ const sendingDomain = await create(a.client, '/api/sending-domains', {}, { domai
 const template = await create(admin.client, '/api/admin/marketing-templates', {}, { type: 'email', isActive: true });
 await create(admin.client, '/api/admin/assignments', {}, { userId: a.user.id, templateId: template.id });
 
-// Issue 31: a plan template of church A (made from its plan).
+// A plan template of church A (made from its plan).
 const planTemplate = await create(a.client, '/api/service-planner/templates', {}, { planId: plan.id, name: 'Seed' });
 
-// Giving (issue 30): a fund, a recurring gift (as the giving page makes one) and a batch.
+// Giving: a fund, a recurring gift (as the giving page makes one) and a batch.
 const fund = await create(a.client, '/api/funds', {}, { name: 'Missions' });
 const schedule = await app.db
   .insertInto('giftSchedules')
@@ -193,7 +193,7 @@ for (let i = 0; i < 600; i++) {
   if ((await a.client.get(`/api/giving/statements/${statementRun.id}`)).body.status === 'done') break;
   await new Promise((resolve) => setTimeout(resolve, 100));
 }
-// Issue 29: a journey (with an enrolment) and a follow-up task of church A.
+// A journey (with an enrolment) and a follow-up task of church A.
 const journeyFields = { name: 'A journey', trigger: { kind: 'manual' }, steps: [] };
 const journey = await create(a.client, '/api/journeys', {}, journeyFields);
 const task = await app.db

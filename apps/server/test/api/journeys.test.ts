@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { addContact, registerChurch, startTestApp } from '../helpers/test-app.js';
 
-// Issue 29 over HTTP: the journeys and tasks REST routes, bad input naming the step, another
+// The journeys and tasks REST routes, bad input naming the step, another
 // church's ids (404), activation refused with reasons, and a journey run by the app's own worker
 // (a list trigger → the welcome in the outbox, a task, the steps in the person's Activity).
 const app = await startTestApp();

@@ -151,7 +151,7 @@ describe('landing pages API', () => {
     expect((await visitor.get(`/api/landing-pages/slug/${page.slug}`)).status).toBe(404);
   });
 
-  it('answers the public only what the page needs: no list, page or upload ids (issue 24)', async () => {
+  it('answers the public only what the page needs: no list, page or upload ids', async () => {
     const list = await a.client.post('/api/contact-lists', { name: 'Newcomers' });
     expect(list.status).toBe(201);
     const page = await createPage(a.client, {
@@ -343,7 +343,7 @@ describe('the public page /p/{slug}', () => {
     expect((await fetch(`${app.url}/p/${page.slug}/event/nope.ics`)).status).toBe(404);
   });
 
-  it('an event title with CR, LF, ; and , stays one SUMMARY in the calendar file (issue 24 §7)', async () => {
+  it('an event title with CR, LF, ; and , stays one SUMMARY in the calendar file', async () => {
     const title = 'Picnic\rATTACH:https://evil.example/a\nX-EVIL:1\r\nLOCATION:elsewhere; bring food, drinks';
     const page = await createPage(a.client, {
       published: true,
@@ -431,7 +431,7 @@ describe('visits by source', () => {
     expect(stats.status).toBe(200);
     expect(stats.body).toMatchObject({ visits: 7, uniqueVisitors: 1, signups: 0, conversionRate: 0 });
     expect(stats.body.perDay).toEqual([{ day: new Date().toISOString().slice(0, 10), visits: 7, uniqueVisitors: 1 }]);
-    // Sources read as the church named them (issue 26 §7); an id that is not the church's reads as deleted.
+    // Sources read as the church named them; an id that is not the church's reads as deleted.
     const labels = (stats.body.sources as { label: string }[]).map((x) => x.label).sort();
     expect(labels).toEqual(
       [
@@ -569,7 +569,7 @@ describe('sign-up forms', () => {
     });
     expect((await fetch(app.url + link.replace(/confirm\/.*/, 'confirm/not-a-token'))).status).toBe(404);
 
-    // The person's timeline (issue 27): what the visitor did, newest first, as the public.
+    // The person's timeline: what the visitor did, newest first, as the public.
     const activity = await c.client.get(`/api/contacts/${contact.id}/events`);
     expect(activity.status).toBe(200);
     const events = (activity.body.events as { type: string; actor: unknown; data: Record<string, unknown> }[]).filter(
@@ -607,7 +607,7 @@ describe('sign-up forms', () => {
   const contactRow = (id: number) =>
     app.db.selectFrom('contacts').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
 
-  it("never overwrites an existing member's phone: kept on the sign-up for staff, who may 'Use it' (issue 24)", async () => {
+  it("never overwrites an existing member's phone: kept on the sign-up for staff, who may 'Use it'", async () => {
     const c = await registerChurch(app.url, 'Update Church');
     const existing = await c.client.post('/api/contacts', {
       firstName: 'Grace',
@@ -710,7 +710,7 @@ describe('sign-up forms', () => {
     expect(stats.body.recentSignups[0].differences).toEqual([]);
   });
 
-  it("reads a sign-up's phone in the church's default country (issue 24)", async () => {
+  it("reads a sign-up's phone in the church's default country", async () => {
     const c = await registerChurch(app.url, 'Default Country Church');
     expect((await c.client.put('/api/settings', { defaultCountryCode: '+1' })).status).toBe(200);
     const page = await pageWithForm(c.client, null);

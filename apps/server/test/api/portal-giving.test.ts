@@ -3,7 +3,7 @@ import { chargeDueSchedules, statementRunDone } from '../helpers/giving.js';
 import { HttpClient, registerChurch, startTestApp } from '../helpers/test-app.js';
 import { giveHandle, linkInOutbox, Member } from '../helpers/portal.js';
 
-// Issue 30 §5: 'My giving' in the members' portal (demo mode): the donor's gifts with receipts,
+// 'My giving' in the members' portal (demo mode): the donor's gifts with receipts,
 // their recurring gift (pause until a date, skip the next one, change amounts, funds and
 // frequency, cancel after asking), their statements; another donor's gifts are invisible.
 

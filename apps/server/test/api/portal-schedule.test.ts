@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { addContact, registerChurch, startTestApp } from '../helpers/test-app.js';
 import { giveHandle, signInToPortal } from '../helpers/portal.js';
 
-// Issue 31 §1: 'My schedule' in the members' portal: a volunteer's upcoming assignments with
+// 'My schedule' in the members' portal: a volunteer's upcoming assignments with
 // Accept and Decline, and their blockout dates; nobody else's.
 const app = await startTestApp();
 const grace = await registerChurch(app.url, 'Grace Church');
@@ -78,7 +78,7 @@ describe("members portal: 'My schedule'", () => {
     ]);
     const page = await member.get(`${base}/schedule?done=accepted`);
     expect(page.text).toContain('Thank you. You have accepted.');
-    // An accepted date can be offered to teammates (issue 31 §7).
+    // An accepted date can be offered to teammates.
     expect(page.text).toContain(`<a href="${base}/swaps">Swap a date</a>`);
     expect(page.text).toMatch(/Morning Service<\/strong> <span[^>]*>Accepted<\/span>/);
     expect(page.text).toMatch(/Evening Service<\/strong> <span[^>]*>Declined<\/span>/);

@@ -3,7 +3,7 @@ import { sql } from '@lampstand/db';
 import { addContact, registerChurch, startTestApp } from '../helpers/test-app.js';
 import { giveHandle, linkInOutbox, Member, portalMessagesSent } from '../helpers/portal.js';
 
-// Issue 28 §3–6: the members' portal at /c/{handle}/me (sign-in by link, subscriptions, details
+// The members' portal at /c/{handle}/me (sign-in by link, subscriptions, details
 // proposed and approved by staff, household), and its isolation from the staff API.
 const app = await startTestApp();
 const grace = await registerChurch(app.url, 'Grace Church');

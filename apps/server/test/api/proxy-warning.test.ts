@@ -2,7 +2,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { HttpClient, startTestApp } from '../helpers/test-app.js';
 import { UNTRUSTED_PROXY_WARNING } from '../../src/security/proxy-warning.js';
 
-// Issue 24 §10f: behind a proxy without TRUST_PROXY, every visitor looks like the proxy to the
+// Behind a proxy without TRUST_PROXY, every visitor looks like the proxy to the
 // throttles; the server says so once in its log, not on every request.
 const proxied = (url: string) => new HttpClient(url, { 'x-forwarded-for': '203.0.113.7' });
 

@@ -3,7 +3,7 @@ import { HttpClient, registerChurch, startTestApp } from '../helpers/test-app.js
 import { startFakeOpenAi } from '../helpers/fake-openai.js';
 import { projectPayload } from '../helpers/show-up.js';
 
-// Issue 12 §13: limits on the public and costly endpoints, counted in PostgreSQL
+// Limits on the public and costly endpoints, counted in PostgreSQL
 // (`rate_limit_buckets`, shared by every instance): Show Up giving per address, AI copy per church
 // and per address. A refusal is 429 with `Retry-After` and the usual { message, code }.
 

@@ -522,7 +522,7 @@ describe('short links and scans', () => {
     expect(c.encodedUrl).toBe(`${SHORT}/s/${c.shortCode}?src=qr`);
   });
 
-  it('reads an empty start as now, as the form says (issue 26 §13)', async () => {
+  it('reads an empty start as now, as the form says', async () => {
     const until = new Date(Date.now() + 5 * 86_400_000).toISOString();
     const res = await grace.client.post('/api/qr-codes', {
       name: 'Advent banner',

@@ -3,7 +3,7 @@ import { escapeHtml } from '@lampstand/api/render/html';
 import { HttpClient, registerChurch, startTestApp } from '../helpers/test-app.js';
 import { demoGift, projectPayload } from '../helpers/show-up.js';
 
-// Issue 24 §6: text with String.replace's replacement patterns ($`, $&, $', $1, $$) reaches every
+// Text with String.replace's replacement patterns ($`, $&, $', $1, $$) reaches every
 // server-rendered page verbatim (escaped), and the page's head stays whole.
 const app = await startTestApp();
 await registerChurch(app.url, 'Platform');

@@ -5,7 +5,7 @@ import { registerChurch, startTestApp } from '../helpers/test-app.js';
 import { startSmtpSink } from '../helpers/smtp-sink.js';
 import { startLocalDns } from '../helpers/local-dns.js';
 
-// Issue 32 §7: the church's own sending domain. Verify looks the records up in a local DNS server
+// The church's own sending domain. Verify looks the records up in a local DNS server
 // (DNS_SERVER); once verified the church's mail goes From its domain, DKIM-signed (checked with
 // mailauth against the same DNS); until then From is the platform's address with Reply-To the church.
 const dns = await startLocalDns();

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { expect400, PLANNER as BASE, plannerChurches } from '../helpers/planner.js';
 
-// Issue 31 §3, §5: assignments per service time (or for all of them), and the scheduling matrix.
+// Assignments per service time (or for all of them), and the scheduling matrix.
 
 const { g, h } = await plannerChurches();
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { registerChurch, startTestApp } from '../helpers/test-app.js';
 
-// Issue 31 §1, §2, §4: blockouts (recurring too), members' limits, the proposal and its commit.
+// Blockouts (recurring too), members' limits, the proposal and its commit.
 
 const app = await startTestApp();
 await registerChurch(app.url, 'Platform');

@@ -3,7 +3,7 @@ import { createPortalSession } from '@lampstand/api/server';
 import { addContact, HttpClient, registerChurch, startTestApp } from '../helpers/test-app.js';
 import { giveHandle, Member } from '../helpers/portal.js';
 
-// Issue 31 §6–8 over HTTP: the planner's reminder settings, and a decline answered from the
+// The planner's reminder settings, and a decline answered from the
 // request's page, its teammates asked, one of them covering from their own link.
 
 const app = await startTestApp({ publicUrl: 'http://lampstand.test' });
@@ -179,7 +179,7 @@ describe('a decline taken back while teammates are asked', () => {
   });
 });
 
-describe('an assignment for one service time (issue 31 §3)', () => {
+describe('an assignment for one service time', () => {
   it("the answer page, the REST read and a teammate's cover offer name the assignment's time, not the plan's start", async () => {
     const usher = (await g.post(`${BASE}/positions`, { name: 'Usher' })).body;
     const add = async (name: string) =>
@@ -307,7 +307,7 @@ describe("the portal's 'Swap a date'", () => {
 });
 
 describe('requests by text alone', () => {
-  it('texts the request to a member whose email address is suppressed, with its Answer link (issue 31 §6)', async () => {
+  it('texts the request to a member whose email address is suppressed, with its Answer link', async () => {
     const contact = await addContact(g, {
       firstName: 'Tess',
       lastName: 'Moore',

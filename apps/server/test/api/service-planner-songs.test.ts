@@ -5,7 +5,7 @@ import { strFromU8, unzipSync } from 'fflate';
 import { describe, expect, it } from 'vitest';
 import { type HttpClient, registerChurch, startTestApp } from '../helpers/test-app.js';
 
-// Issue 31 §3, §10, §11: service times, ChordPro import and export, the song-usage report, OpenLyrics.
+// Service times, ChordPro import and export, the song-usage report, OpenLyrics.
 
 const app = await startTestApp();
 await registerChurch(app.url, 'Platform');

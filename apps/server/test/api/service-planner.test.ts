@@ -593,7 +593,7 @@ describe('assignments and scheduling requests', () => {
     expect((await g.delete(`${BASE}/assignments/${forcedTwice.body.id}`)).status).toBe(200);
   });
 
-  it('two presses of Send requests at once email each person once (issue 24 §15)', async () => {
+  it('two presses of Send requests at once email each person once', async () => {
     const p = await plan(g, { date: '2030-05-05', title: 'Twice pressed' });
     const people = await Promise.all(
       ['Ida', 'Jon', 'Kim'].map(
@@ -718,7 +718,7 @@ describe('assignments and scheduling requests', () => {
     expect(now.assignments.find((x: { id: number }) => x.id === a.id).status).toBe('declined');
     expect((await anon.post(`${BASE}/requests/${token}/accept`)).body.status).toBe('confirmed');
 
-    // Issue 27: the request (the planner's doing) and each answer (the person's) are events.
+    // The request (the planner's doing) and each answer (the person's) are events.
     const log = (await g.get('/api/events?types=plan.request_sent,plan.accepted,plan.declined&limit=500')).body.events
       .filter((e: { data: { assignmentId: number } }) => e.data.assignmentId === a.id)
       .map((e: { type: string; actor: { kind: string }; data: unknown }) => [e.type, e.actor.kind, e.data]);
@@ -750,7 +750,7 @@ describe('assignments and scheduling requests', () => {
 });
 
 describe('announce', () => {
-  it('does not ask a volunteer whose email address is suppressed (issue 32 §6)', async () => {
+  it('does not ask a volunteer whose email address is suppressed', async () => {
     const p = await plan(g, { date: '2030-05-05', title: 'May Sunday' });
     const hal = (await g.post(`${BASE}/members`, { name: 'Hal', email: 'Hal.Bounced@example.org' })).body;
     const ivy = (await g.post(`${BASE}/members`, { name: 'Ivy', email: 'ivy.ok@example.org' })).body;

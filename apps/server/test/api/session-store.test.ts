@@ -4,7 +4,7 @@ import { PgSessionStore } from '../../src/session-store.js';
 import { registerChurch, startTestApp } from '../helpers/test-app.js';
 
 // The session store reads the users a session names with the session itself (one statement per
-// signed-in request instead of two, issue 33); createContext takes them once.
+// signed-in request instead of two); createContext takes them once.
 const app = await startTestApp();
 const admin = await registerChurch(app.url, 'Platform Team');
 const church = await registerChurch(app.url, 'Store Church');

@@ -63,7 +63,7 @@ describe("a church's time zone", () => {
   });
 });
 
-describe("a church's activity retention (issue 27 §3)", () => {
+describe("a church's activity retention", () => {
   it('is two years until changed; a whole number of days from 30 to 3650, naming the field', async () => {
     const { client } = await register('UTC');
     expect((await client.get('/api/settings')).body.eventRetentionDays).toBe(730);

@@ -350,7 +350,7 @@ describe('POST /api/stripe/webhook', () => {
     expect(await totals(p.id)).toEqual({ raised: 25, count: 1 });
   });
 
-  it("records each outcome in the church's log, on the donor's contact when the church has one (issue 27)", async () => {
+  it("records each outcome in the church's log, on the donor's contact when the church has one", async () => {
     // An address no earlier gift used: a completed gift makes its donor a contact, and
     // this one is the church's own contact first.
     const ruth = await grace.client.post('/api/contacts', {
@@ -499,7 +499,7 @@ describe("the owner's Donations tab", () => {
     expect((await visitor.get(`/api/show-up/projects/${p.id}/donations/report`)).status).toBe(401);
   });
 
-  it('the export guards formulas in what donors typed and writes dates as ISO 8601 (issue 24 §4)', async () => {
+  it('the export guards formulas in what donors typed and writes dates as ISO 8601', async () => {
     const p = await newProject();
     const name = "-1+1+cmd|' /C calc'!A0";
     const d = await prepare(p.id, { donorName: name, message: '=HYPERLINK("http://evil.example")', amount: 12 });
@@ -634,7 +634,7 @@ describe('demo mode (no Stripe keys, not production)', async () => {
   });
 });
 
-describe("a donor's message on the public project page (issue 24)", async () => {
+describe("a donor's message on the public project page", async () => {
   const demoApp = await startTestApp();
   await registerChurch(demoApp.url, 'Platform');
   const church = await registerChurch(demoApp.url, 'Message Church');

@@ -116,7 +116,7 @@ describe('uploads attached to projects and updates', () => {
     });
     expect(update.status).toBe(201);
     expect(update.body.images).toEqual([{ id: extra.id, url: extra.url, thumbnailUrl: extra.thumbnailUrl }]);
-    // Issue 27: the update is the church's event.
+    // The update is the church's event.
     const [posted] = (await grace.client.get('/api/events?types=project.update_posted&limit=500')).body.events.slice(
       -1,
     );

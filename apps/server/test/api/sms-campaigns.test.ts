@@ -172,7 +172,7 @@ describe('sending through Twilio', () => {
     const after = (await grace.client.get(`/api/sms-campaigns/${c.id}`)).body;
     expect(after.progress).toMatchObject({ sent: 3, delivered: 1, undelivered: 1 });
 
-    // Issue 27: sent, delivered and failed are the people's events, the system's doing.
+    // Sent, delivered and failed are the people's events, the system's doing.
     const ref = { id: c.id, name: 'Reminder' };
     const kinds = async (id: number) =>
       (await eventsOf(id, 'sms')).map((e) => [e.type, e.actor.kind, e.data.campaign, e.data.reason ?? null]);
@@ -236,7 +236,7 @@ describe('opt-out keywords', () => {
       ['subscribed', 'UNSTOP'],
       ['unsubscribed', 'STOP'],
     ]);
-    // Issue 27: each keyword is a consent.changed of the person's own (the public's).
+    // Each keyword is a consent.changed of the person's own (the public's).
     const consent = await eventsOf(c.id, 'consent');
     expect(consent.map((e) => [e.actor.kind, e.data.channel, e.data.from, e.data.to, e.data.reason])).toEqual([
       ['public', 'sms', 'unsubscribed', 'subscribed', 'sms keyword'],

@@ -265,7 +265,7 @@ describe('Calendar feed', () => {
     expect((await fetch(`${app.url}/api/social-posts.ics?token=${'a'.repeat(43)}`)).status).toBe(404);
   });
 
-  it('a CR in a post or in the church name injects no property (issue 24 §7)', async () => {
+  it('a CR in a post or in the church name injects no property', async () => {
     const church = await registerChurch(app.url, 'St Mark\rX-EVIL-CAL:1; Hope, Joy');
     const content = 'Picnic\rATTACH:https://evil.example/a\rX-EVIL:1; bring food, drinks';
     expect((await church.client.post('/api/social-posts', post({ content }))).status).toBe(201);

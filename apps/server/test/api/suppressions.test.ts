@@ -6,7 +6,7 @@ import { HttpClient, registerChurch, startTestApp } from '../helpers/test-app.js
 import { startSmtpSink } from '../helpers/smtp-sink.js';
 import { startLocalDns } from '../helpers/local-dns.js';
 
-// Issue 32 §5, §6: campaign mail carries a VERP return path; bounce DSNs (RFC 3464) and ARF
+// Campaign mail carries a VERP return path; bounce DSNs (RFC 3464) and ARF
 // complaints (RFC 5965) sent by SMTP to the bounce receiver suppress the address; every send skips
 // suppressed addresses, and the count before sending says how many.
 const sink = await startSmtpSink({ ignoreTo: /^office_/ });
@@ -278,7 +278,7 @@ describe('bounces and complaints', () => {
   });
 });
 
-describe('the count before other sends (issue 32 §6)', () => {
+describe('the count before other sends', () => {
   it('says how many addresses of chosen contacts, a list, team members or a journey are suppressed', async () => {
     const a = await person('gone1@example.org');
     const b = await person('Gone2@example.org');

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { HttpClient, registerChurch, startTestApp } from '../helpers/test-app.js';
 
-// Issue 12 §8: usernames normalized (NFKC, case-insensitive), look-alikes refused; passwords 8..256.
+// Usernames normalized (NFKC, case-insensitive), look-alikes refused; passwords 8..256.
 const app = await startTestApp();
 await registerChurch(app.url, 'Platform Team'); // first account: admin
 

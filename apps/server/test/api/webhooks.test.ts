@@ -3,7 +3,7 @@ import { recordEvents } from '@lampstand/api/server';
 import { registerChurch, startTestApp } from '../helpers/test-app.js';
 import { startStandardReceiver } from '../helpers/standard-webhooks-receiver.js';
 
-// Issue 27 §5–8: outgoing webhooks. The app's own worker sends them to a receiver on loopback
+// Outgoing webhooks. The app's own worker sends them to a receiver on loopback
 // (allowed by WEBHOOKS_ALLOW_LOOPBACK's setting), with retries a tenth of a second apart.
 const receiver = await startStandardReceiver({ answer: (_n, w) => answers(w) });
 let answers: (w: { body: { type: string; data: Record<string, any> } }) => number = () => 200;

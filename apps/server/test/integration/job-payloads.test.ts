@@ -79,7 +79,7 @@ describe('job payloads are checked against their schema (packages/api/src/jobs.t
   });
 });
 
-describe('events-retention (issue 27 §3)', () => {
+describe('events-retention', () => {
   it('is scheduled daily; the job deletes the events past the church retention, nothing newer', async () => {
     const { rows } = await sql<{
       cron: string;

@@ -4,7 +4,7 @@ import { registerChurch, startTestApp } from '../helpers/test-app.js';
 import { startSmtpSink } from '../helpers/smtp-sink.js';
 import { countsBy, waitForSentDeliveries, workerProcesses } from '../helpers/worker-crash.js';
 
-// Issue 29 §6: a journey's steps run at most once per enrolment and its emails go out exactly once,
+// A journey's steps run at most once per enrolment and its emails go out exactly once,
 // with two worker processes at once and one of them killed (SIGKILL) in the middle. After 20
 // accepted messages the sink holds its replies, so the killed worker dies with messages in flight
 // and enrolments claimed; the survivor and a new worker take them over when their leases end.

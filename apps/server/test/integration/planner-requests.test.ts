@@ -3,7 +3,7 @@ import { registerChurch, type HttpClient } from '../helpers/test-app.js';
 import { startTestApp } from '../helpers/test-app.js';
 import { refuseBadAndFlakyOnce, startSmtpSink } from '../helpers/smtp-sink.js';
 
-// Planner requests are deliveries of the one engine (issue 24 §15), like campaign mail: the same
+// Planner requests are deliveries of the one engine, like campaign mail: the same
 // claim, rate slot, retry with backoff, daily limit and failure reason.
 // flaky@ is refused once (451, temporary), then accepted; bad@ is refused for good (550).
 const refusals = refuseBadAndFlakyOnce();

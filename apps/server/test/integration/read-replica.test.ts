@@ -5,7 +5,7 @@ import '@lampstand/db/test/provided';
 import { ReadRouting } from '../../src/read-routing.js';
 import { HttpClient, registerChurch, startAppOn } from '../helpers/test-app.js';
 
-// Issue 33 §5: with DATABASE_READ_URL, reads that may lag (the dashboard, reports, exports, the
+// With DATABASE_READ_URL, reads that may lag (the dashboard, reports, exports, the
 // events API, statements) go to a replica; a session or key that wrote in the last seconds reads
 // from the primary; writes always go to the primary. The "replica" here is a second database that
 // replication never reaches, so every answer shows which database it came from. (`pnpm

@@ -122,7 +122,7 @@ describe('Publishing social posts through the signed webhook', () => {
     expect(got!.headers['idempotency-key']).toBe(`social-post-${created.id}-${Date.parse(at)}`);
     expect(got!.headers['x-lampstand-signature']).toMatch(/^sha256=[0-9a-f]{64}$/);
     expect(receiver.badSignatures).toBe(0);
-    // Issue 27: the church's log says it was published (by the system, at its time).
+    // The church's log says it was published (by the system, at its time).
     const log = (await church.client.get('/api/events?types=social_post.published,social_post.failed')).body.events;
     expect(log).toMatchObject([
       {

@@ -4,7 +4,7 @@ import { registerChurch, startTestApp } from '../helpers/test-app.js';
 import { startStandardReceiver } from '../helpers/standard-webhooks-receiver.js';
 import { countsBy, workerProcesses } from '../helpers/worker-crash.js';
 
-// Issue 27 §6: delivery is at least once, never lost. The web process saves endpoints and events
+// Delivery is at least once, never lost. The web process saves endpoints and events
 // but sends nothing; only the worker processes below do, and one is killed mid-delivery.
 const receiver = await startStandardReceiver();
 const app = await startTestApp({ runWorkers: false, webhookReach: 'loopback' });

@@ -149,7 +149,7 @@ describe('useSave', () => {
     expect(shown()).toEqual([{ title: 'Login failed', message: 'Too many attempts', color: 'red' }]);
   });
 
-  it('a server message that only repeats the title reads as the fallback, not twice (issue 26 §3)', async () => {
+  it('a server message that only repeats the title reads as the fallback, not twice', async () => {
     const failed = cannedServer(() => {
       throw TRPCClientError.from({
         error: {

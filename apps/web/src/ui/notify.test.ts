@@ -7,7 +7,7 @@ const titles = () => state().notifications.map((n) => n.title);
 
 afterEach(() => cleanNotifications());
 
-describe('notices (issue 26 §1)', () => {
+describe('notices', () => {
   it('the newest replaces the one showing at once: nothing waits in a queue', () => {
     notifySuccess('URL Copied');
     notifySuccess('URL Copied', 'again');

@@ -139,7 +139,7 @@ export function createOutboxTransport(db: Db): EmailTransport {
 }
 
 /**
- * Mail sent on a church's behalf (`onBehalfOf`), issue 32 §7: once the church's own domain is
+ * Mail sent on a church's behalf (`onBehalfOf`), once the church's own domain is
  * verified it goes From the same mailbox at that domain (the display name kept), DKIM-signed with
  * the domain's key, its return path under the domain (bounces.<domain>, a CNAME to the bounce
  * domain); until then From stays the platform's address and Reply-To is the church's. Other

@@ -2,7 +2,7 @@ import { escapeHtml } from './html.js';
 import { CSS, LANDING_PAGE_SCRIPT, showUpCard, socialTags } from './landing-page-html.js';
 import type { ChurchHome } from '../services/church-profile/public-home.js';
 
-// A church's public home at /c/{handle} (issue 28 §2), rendered on the server like its landing
+// A church's public home at /c/{handle}, rendered on the server like its landing
 // pages, with their stylesheet and their one small script (the header, and forms sent in place).
 
 /** A church's home as its page shows it (services/church-profile/public-home.ts), and where it is. */

@@ -2,7 +2,7 @@ import { escapeHtml } from './html.js';
 import { CSS } from './landing-page-html.js';
 import { FREQUENCIES, FREQUENCY_LABELS, QUICK_GIFT_AMOUNTS, type CardFee } from '../schemas/giving.js';
 
-// A church's giving page at /c/{handle}/give (issue 30 §2): rendered on the server like the church
+// A church's giving page at /c/{handle}/give: rendered on the server like the church
 // home, with one small script (constant: the CSP allows it by its hash) reading its facts from a
 // JSON block. Stripe's Payment Element (js.stripe.com) is loaded only with Stripe keys.
 

@@ -27,7 +27,7 @@ describe('the public page: key highlights', () => {
   });
 });
 
-describe('the public page: a button to the giving page (issue 30 §2)', () => {
+describe('the public page: a button to the giving page', () => {
   const give = (fundId: number | null): Block => ({
     id: 'g',
     type: 'cta',

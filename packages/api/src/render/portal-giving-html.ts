@@ -5,7 +5,7 @@ import { formatCents, goodsServicesText } from '../shared/giving.js';
 import { NO_GOODS_SENTENCE, formatStatementDate } from '../services/giving/statement-pdf.js';
 import type { PortalGift } from '../services/portal/giving.js';
 
-// 'My giving' in the members' portal (issue 30 §5): plain HTML forms, no JavaScript.
+// 'My giving' in the members' portal: plain HTML forms, no JavaScript.
 
 export interface PortalScheduleView {
   id: number;

@@ -1,6 +1,6 @@
 import { escapeHtml as e } from './html.js';
 
-// The members' portal (issue 28), rendered on the server: plain HTML forms, no JavaScript, designed
+// The members' portal, rendered on the server: plain HTML forms, no JavaScript, designed
 // for a 390 px phone first. Pure string building.
 
 const CSS = `*{box-sizing:border-box}body{margin:0;font-family:-apple-system,BlinkMacSystemFont,"Segoe UI",Roboto,Helvetica,Arial,sans-serif;color:#1f2937;background:#f8f9fa;line-height:1.5;font-size:16px}

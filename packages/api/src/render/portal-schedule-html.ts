@@ -4,7 +4,7 @@ import { MATRIX_STATUS_LABELS } from '../schemas/service-planner.js';
 import type { PortalBlockout, PortalVolunteer } from '../services/portal/schedule.js';
 import { longDate } from '../services/service-planner/request-channel.js';
 
-// 'My schedule' in the members' portal (issue 31 §1): plain forms, no JavaScript.
+// 'My schedule' in the members' portal: plain forms, no JavaScript.
 
 const WEEKDAYS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
 const NTH = [

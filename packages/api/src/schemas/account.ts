@@ -41,7 +41,7 @@ export const changePasswordResultSchema = z.object({
   revokedApiKeys: z.number().int(),
 });
 
-/** A church's daily recipient limit for email and SMS campaigns (issue 12 §13). */
+/** A church's daily recipient limit for email and SMS campaigns. */
 export const sendingLimitSchema = z.object({
   email: z.string(),
   emailVerified: z.boolean(),
@@ -56,7 +56,7 @@ export const sendingLimitSchema = z.object({
 });
 export type SendingLimit = z.infer<typeof sendingLimitSchema>;
 
-/** Email warm-up today (EMAIL_WARMUP, issue 32 §8): a new church's first week, 50, 100, 200, … emails a day. */
+/** Email warm-up today (EMAIL_WARMUP): a new church's first week, 50, 100, 200, … emails a day. */
 export const emailWarmupSchema = z.object({
   /** 1–7, each 24 hours from the church's sign-up. */
   day: z.number().int(),

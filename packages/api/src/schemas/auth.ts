@@ -23,7 +23,7 @@ export const roleSchema = z.enum(['admin', 'church']);
 /** What `POST /api/register` takes (the form's confirmPassword is not sent). */
 export const registerSchema = z.object({
   username: requiredTextSchema('Username', 64),
-  // 8 at least (issue 12 §8). The spec states only the confirmation's rule (at least 6, with its
+  // 8 at least. The spec states only the confirmation's rule (at least 6, with its
   // message, kept on confirmPassword below); a password must match it, so 8 holds for both.
   password: z
     .string({ error: 'Password is required' })

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { isCleanText, notAllowedMessage } from '../shared/text.js';
 import { imageInputSchema, websiteSchema } from './show-up.js';
 
-// A church's public home (issue 28 §1–2): its handle (/c/{handle}) and what the page shows.
+// A church's public home: its handle (/c/{handle}) and what the page shows.
 
 export const HANDLE_MESSAGE = 'Use 3–40 lowercase letters, numbers and hyphens';
 export const HANDLE_TAKEN = 'This handle is taken';

@@ -3,7 +3,7 @@ import { idSchema, requiredTextSchema } from './common.js';
 import { isCleanText } from '../shared/text.js';
 import { keywordWords } from '../shared/conversations.js';
 
-// Two-way texting (issue 32 §1, §2, §4): zod only, shared by the server and the inbox's forms.
+// Two-way texting: zod only, shared by the server and the inbox's forms.
 
 /** The longest reply staff may send (Twilio's limit for one message: 1,600 characters). */
 export const MAX_REPLY_LENGTH = 1600;
@@ -104,7 +104,7 @@ export const createQuickReplyInput = z.object({
 });
 export const quickReplyIdSchema = z.object({ id: idSchema('Quick reply ID') });
 
-// ---- Keywords (issue 32 §3) ----
+// ---- Keywords ----
 
 /** Opt-out, opt-in and help words Lampstand answers itself: never a church's keyword. */
 export const RESERVED_KEYWORDS = [
@@ -197,7 +197,7 @@ export const updateKeywordInput = z.object({
 });
 export const keywordIdSchema = z.object({ id: idSchema('Keyword ID') });
 
-// ---- The staff email digest (issue 32 §2) ----
+// ---- The staff email digest ----
 
 export const CONVERSATION_DIGEST_SETTINGS = ['off', 'hourly', 'daily'] as const;
 export type ConversationDigestSetting = (typeof CONVERSATION_DIGEST_SETTINGS)[number];

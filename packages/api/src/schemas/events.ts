@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { idSchema } from './common.js';
 
 /**
- * The log of what happened (issue 27): every event type, and the zod schema of its payload for
+ * The log of what happened: every event type, and the zod schema of its payload for
  * each version. Integrators and the web read the same schemas (`@lampstand/api/schemas/events`).
  *
  * A payload keeps every detail about a person (name, email, phone) under `person`, and nowhere
@@ -31,7 +31,7 @@ const campaign = z.object({ id, name: z.string() });
 const money = { amountCents: z.number().int(), currency: z.string() };
 
 /**
- * What a gift went to: its `gift` and `funds` (issue 30), and its Show Up `project` when a line goes
+ * What a gift went to: its `gift` and `funds`, and its Show Up `project` when a line goes
  * to a project's fund (a project gift is a gift). Events written before the one ledger name a project
  * gift by its `project` alone, `donationId` then being its Show Up id.
  */
@@ -93,7 +93,7 @@ export const eventPayloadSchemas = {
   'sms.received': {
     1: about({
       body: z.string(),
-      /** The keyword the text matched: STOP, START, HELP or one of the church's (issue 32 §3). */
+      /** The keyword the text matched: STOP, START, HELP or one of the church's. */
       keyword: z.string().nullable().optional(),
       conversationId: id.optional(),
     }),
@@ -108,7 +108,7 @@ export const eventPayloadSchemas = {
   'plan.request_sent': { 1: about({ plan: ref, position: z.string(), assignmentId: id }) },
   'plan.accepted': { 1: about({ plan: ref, position: z.string(), assignmentId: id }) },
   'plan.declined': { 1: about({ plan: ref, position: z.string(), assignmentId: id }) },
-  // Issue 31 §6–8: reminders, and a slot offered to teammates (after a decline, or a swap from the
+  // Reminders, and a slot offered to teammates (after a decline, or a swap from the
   // portal); `offerId` ties an offer's events together, `assignmentId` is the person's own slot.
   'plan.reminder_sent': {
     1: about({
@@ -134,11 +134,11 @@ export const eventPayloadSchemas = {
   },
   'plan.substitute_unfilled': { 1: about({ plan: ref, position: z.string(), assignmentId: id, offerId: id }) },
   'project.update_posted': { 1: about({ project: ref, update: ref }) },
-  // Issue 28 §5: a member's proposed details (field names only: the values are the person's).
+  // A member's proposed details (field names only: the values are the person's).
   'profile.update_proposed': { 1: about({ proposalId: id, fields: z.array(z.string()) }) },
   'profile.update_approved': { 1: about({ proposalId: id, fields: z.array(z.string()) }) },
   'profile.update_rejected': { 1: about({ proposalId: id, fields: z.array(z.string()) }) },
-  // Issue 29: journeys and their follow-up tasks. `step` names the step as the editor shows it.
+  // Journeys and their follow-up tasks. `step` names the step as the editor shows it.
   'journey.entered': { 1: about({ journey: ref, enrollmentId: id, version: z.number().int(), test: z.boolean() }) },
   'journey.step_done': {
     1: about({
@@ -154,7 +154,7 @@ export const eventPayloadSchemas = {
   'journey.exited': { 1: about({ journey: ref, enrollmentId: id, reason: z.string() }) },
   'task.assigned': { 1: about({ task: ref, assignee: z.string(), journey: ref.nullable() }) },
   'task.done': { 1: about({ task: ref, assignee: z.string() }) },
-  // Issue 30 §10: a card gift disputed with the bank is off the totals until the dispute is won.
+  // A card gift disputed with the bank is off the totals until the dispute is won.
   'donation.disputed': { 1: about({ ...gifted, donationId: id, ...money }) },
   'donation.dispute_closed': { 1: about({ ...gifted, donationId: id, ...money, won: z.boolean() }) },
 } as const satisfies Record<string, Record<number, z.ZodType<object>>>;

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { idSchema, isoTimestamp } from './common.js';
 import { dateSchema } from './giving.js';
 
-// Giving statements (issue 30 §8). Zod only: the staff screen reads the same schemas.
+// Giving statements. Zod only: the staff screen reads the same schemas.
 
 /** The longest range one run covers: ten years and their leap days. */
 export const MAX_STATEMENT_DAYS = 3653;

@@ -4,7 +4,7 @@ import { idSchema } from './common.js';
 import { isCleanText, notAllowedMessage } from '../shared/text.js';
 
 /**
- * The members' portal (issue 28 §3–6) and the staff's 'Profile updates' queue. A member's proposed
+ * The members' portal and the staff's 'Profile updates' queue. A member's proposed
  * details use the staff contact form's own field schemas, so the messages are the spec's.
  */
 

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { idSchema } from './common.js';
 
-/** An address on the church's suppression list (issue 32 §6): no send of the church reaches it. */
+/** An address on the church's suppression list: no send of the church reaches it. */
 export const suppressionSchema = z.object({
   id: z.number().int(),
   email: z.string(),

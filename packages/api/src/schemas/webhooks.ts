@@ -3,7 +3,7 @@ import { idSchema, isoTimestamp, optionalTextSchema, urlSchema } from './common.
 import { checkEventTypes, EVENT_TYPES, type EventType } from './events.js';
 
 /**
- * Outgoing webhooks (issue 27 §5–8): a church's endpoints and their deliveries, signed as the
+ * Outgoing webhooks: a church's endpoints and their deliveries, signed as the
  * Standard Webhooks specification says. Settings → Integrations and integrators share these.
  */
 

@@ -1,6 +1,6 @@
 // The suppression list in words, before every send.
 
-/** Issue 32 §6, before every send: '12 addresses are suppressed and will be skipped.' */
+/** Before every send: '12 addresses are suppressed and will be skipped.' */
 export function suppressedSentence(n: number): string {
   return n === 1
     ? '1 address is suppressed and will be skipped.'

@@ -5,7 +5,7 @@ import { MemoryRouter } from 'react-router-dom';
 import type { EventOut } from '@lampstand/api/schemas/events';
 import { eventWords } from './activity-words';
 
-// Issue 29 §7: each journey step reads as a sentence in the person's Activity.
+// Each journey step reads as a sentence in the person's Activity.
 const words = (type: string, data: Record<string, unknown>) => {
   const e: EventOut = {
     id: 1,

@@ -112,7 +112,7 @@ export function eventWords(e: EventOut): ReactNode {
   const emailCampaign = named(campaign, campaign ? `/email-campaigns/${campaign.id}` : undefined);
   const smsCampaign = campaign ? named(campaign, '/sms-campaigns') : 'a text';
   const project = ref(d.project);
-  // A church gift (issue 30) names its funds instead of a project: 'General ($30.00), Missions ($10.00)'.
+  // A church gift names its funds instead of a project: 'General ($30.00), Missions ($10.00)'.
   const funds = Array.isArray(d.funds)
     ? (d.funds as { fund?: unknown; amountCents?: unknown }[])
         .map((l) => `${ref(l.fund)?.name ?? 'a fund'} (${money(l.amountCents, d.currency)})`)
@@ -233,7 +233,7 @@ export function eventWords(e: EventOut): ReactNode {
       return <>Accepted {planPart}</>;
     case 'plan.declined':
       return <>Declined {planPart}</>;
-    // Issue 31 §6–8: reminders, and slots offered to teammates.
+    // Reminders, and slots offered to teammates.
     case 'plan.reminder_sent':
       return (
         <>
@@ -266,7 +266,7 @@ export function eventWords(e: EventOut): ReactNode {
       return `New details approved: ${fieldWords(d.fields)}`;
     case 'profile.update_rejected':
       return `New details rejected: ${fieldWords(d.fields)}`;
-    // Issue 29: journeys ('Entered *Welcome a first-time guest*', 'Sent *Day 2 text*').
+    // Journeys ('Entered *Welcome a first-time guest*', 'Sent *Day 2 text*').
     case 'journey.entered':
       return (
         <>

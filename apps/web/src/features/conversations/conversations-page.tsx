@@ -29,7 +29,7 @@ const DIGEST_CHOICES: { value: ConversationDigestSetting; label: string }[] = [
   { value: 'daily', label: 'Daily' },
 ];
 
-/** 'Email digest': how often staff get an email of unread conversations (issue 32 §2). */
+/** 'Email digest': how often staff get an email of unread conversations. */
 function DigestSelect() {
   const digest = trpc.conversations.digest.useQuery();
   const utils = trpc.useUtils();
@@ -56,7 +56,7 @@ function DigestSelect() {
 }
 
 /**
- * Marketing → Conversations (issue 32 §2): every text thread with a person, newest first, with its
+ * Marketing → Conversations: every text thread with a person, newest first, with its
  * unread count; search by name, number or words; open / closed / assigned to me. Refreshes every
  * few seconds, so a reply that arrives shows without a reload.
  */

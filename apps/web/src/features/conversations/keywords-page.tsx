@@ -128,7 +128,7 @@ function KeywordDialog({ keyword, onClose }: { keyword: SmsKeyword | null; onClo
   );
 }
 
-/** Conversations → Keywords (issue 32 §3): what a text starting with a church's word does. */
+/** Conversations → Keywords: what a text starting with a church's word does. */
 export function KeywordsPage() {
   const keywords = trpc.smsKeywords.list.useQuery();
   const texting = trpc.settings.texting.useQuery();

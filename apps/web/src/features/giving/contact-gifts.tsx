@@ -24,7 +24,7 @@ const STATUS_COLOR: Record<(typeof GIFT_STATUSES)[number], string> = {
 };
 const METHOD_LABEL = { card: 'Card', cash: 'Cash', check: 'Check', other: 'Other' } as const;
 
-/** A contact's gifts to the church's funds (issue 30 §6), newest first, a page at a time. */
+/** A contact's gifts to the church's funds, newest first, a page at a time. */
 export function ContactGifts({ contactId }: { contactId: number }) {
   const [page, setPage] = useState(1);
   const gifts = trpc.giving.gifts.useQuery({ contactId, page, pageSize: PAGE_SIZE });

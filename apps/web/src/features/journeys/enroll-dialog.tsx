@@ -46,7 +46,7 @@ export function EnrollDialog({
   });
   const count = mode === 'contacts' ? contactIds.length : listId ? refs.listCount(Number(listId)) : undefined;
   const ready = mode === 'contacts' ? contactIds.length > 0 : Boolean(listId);
-  // Issue 32 §6: a journey with email steps says, before enrolling, how many addresses it will skip.
+  // A journey with email steps says, before enrolling, how many addresses it will skip.
   const emails = journey.steps.some((s) => s.kind === 'email');
   const suppressed = trpc.suppressions.count.useQuery(
     mode === 'contacts' ? { contactIds: contactIds.map(Number) } : { listId: Number(listId) },

@@ -13,7 +13,7 @@ const label = (f: string) => PROPOSAL_FIELD_LABELS[f as ProposalField] ?? f;
 const shown = (v: string | null) => (v ? v : '(empty)');
 
 /**
- * Profile updates (issue 28 §5): the details members proposed in the portal, old → new per field,
+ * Profile updates: the details members proposed in the portal, old → new per field,
  * approved (the contact changes) or rejected, one by one or the selected ones together.
  */
 export function ProfileUpdatesPage() {

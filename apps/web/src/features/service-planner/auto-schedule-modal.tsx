@@ -13,7 +13,7 @@ import { ScheduleMatrix, type MatrixRow } from './schedule-matrix';
 type Slot = ScheduleProposal['assignments'][number];
 
 /**
- * Auto-schedule (issue 31 §4): choose plans and positions, see who Lampstand proposes (people ×
+ * Auto-schedule: choose plans and positions, see who Lampstand proposes (people ×
  * dates), change anyone, then 'Send requests' after one confirmation.
  */
 export function AutoScheduleButton() {
@@ -101,7 +101,7 @@ function AutoScheduleModal({ onClose }: { onClose: () => void }) {
     const count = slots.length;
     const members = [...new Set(slots.map((s) => s.memberId))];
     const who = members.length;
-    // Issue 32 §6: the addresses that are suppressed, said before sending.
+    // The addresses that are suppressed, said before sending.
     const suppressed = who
       ? await utils.suppressions.count
           .fetch({ memberIds: members })

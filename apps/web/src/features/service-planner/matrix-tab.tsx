@@ -49,7 +49,7 @@ export function matrixRows(matrix: Matrix): MatrixRow[] {
   }));
 }
 
-/** The everyday view of who serves (issue 31 §5): filter by team and dates, click a cell to change it. */
+/** The everyday view of who serves: filter by team and dates, click a cell to change it. */
 export function MatrixTab() {
   const [from, setFrom] = useState(() => dayjs().format('YYYY-MM-DD'));
   const [to, setTo] = useState(() => dayjs().add(8, 'week').format('YYYY-MM-DD'));

@@ -3,7 +3,7 @@ import { MATRIX_STATUS_LABELS, type MatrixStatus } from '@lampstand/api/schemas/
 import classes from './schedule-matrix.module.css';
 import { dayLabel } from './bits';
 
-// The scheduling matrix (issue 31 §4, §5): people × dates, each cell what the person does that day.
+// The scheduling matrix: people × dates, each cell what the person does that day.
 // One component for the everyday matrix and the auto-schedule proposal. On a phone it scrolls
 // sideways inside a labelled region, the names staying in view.
 

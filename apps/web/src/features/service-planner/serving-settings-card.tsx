@@ -10,7 +10,7 @@ type Values = { reminderDays: number[]; substituteHours: number };
 const DAYS = [7, 6, 5, 4, 3, 2, 1];
 
 /**
- * The planner's settings (issue 31 §6–7): the days before a plan that reminders go to the people
+ * The planner's settings: the days before a plan that reminders go to the people
  * who accepted or have not answered, and how long teammates have to cover a declined slot before
  * the leader is told.
  */

@@ -24,7 +24,7 @@ import { confirmAction, confirmDestructive } from '../../ui/confirm';
 import { suppressedSentence } from '@lampstand/api/shared/suppressions';
 import { AssignmentStatusBadge, timeLabel } from './bits';
 
-/** 'At 9:00 AM' or 'All times' (issue 31 §3); nothing for a plan held once. */
+/** 'At 9:00 AM' or 'All times'; nothing for a plan held once. */
 export function serviceTimeLabel(plan: { serviceTimes: string[] }, time: string | null): string | null {
   if (time) return `At ${timeLabel(time)}`;
   return plan.serviceTimes.length > 1 ? 'All times' : null;
@@ -213,7 +213,7 @@ export function TeamSection({ plan }: { plan: PlanDetail }) {
       onConfirm: () => del.mutate({ id: a.id }),
     });
   const sendNow = () => send.mutate({ id: plan.id });
-  // Issue 32 §6: when some of the addresses are suppressed, say how many before sending.
+  // When some of the addresses are suppressed, say how many before sending.
   const sendRequests = async () => {
     const memberIds = [
       ...new Set(

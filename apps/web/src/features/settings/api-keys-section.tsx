@@ -13,7 +13,7 @@ import { CopyField } from '../social-blast/social-settings';
 /**
  * Settings → API keys: named keys for integrators' scripts (`Authorization: Bearer …`). A new key's
  * token is shown once; the list shows each key's start, what it may do (read only, or read and
- * write: issue 27 §9), when and by whom it was made, and when it was last used.
+ * write), when and by whom it was made, and when it was last used.
  */
 const SCOPES: { value: ApiKeyScope; label: string }[] = [
   { value: 'write', label: 'Read and write' },

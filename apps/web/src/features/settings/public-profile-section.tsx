@@ -8,7 +8,7 @@ import { useSave } from '../../lib/use-save';
 import { ImageUpload, type UploadedImage } from '../../ui/image-upload';
 
 /**
- * Settings → Public profile: the church's public home at /c/{handle} (issue 28): its handle
+ * Settings → Public profile: the church's public home at /c/{handle}: its handle
  * (suggested from the church's name until saved), a short description, logo, address, service
  * times and website. Lists are made public in their own dialog (Contacts → Lists).
  */

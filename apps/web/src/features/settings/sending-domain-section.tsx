@@ -49,7 +49,7 @@ function RecordRow({ domain, record }: { domain: string; record: DnsRecord }) {
 }
 
 /**
- * Settings → Email (issue 32 §7): the church's own sending domain. Adding one makes its DKIM key
+ * Settings → Email: the church's own sending domain. Adding one makes its DKIM key
  * and shows the DNS records to add, each with copy buttons; Verify looks them up and says which is
  * missing or wrong. Once verified the church's mail goes From the domain, DKIM-signed.
  */

@@ -11,7 +11,7 @@ import { formatDate } from '../../ui/format';
 type Suppression = RouterOutputs['suppressions']['list'][number];
 
 /**
- * Settings → Suppressed addresses (issue 32 §6): addresses that bounced or complained, which no
+ * Settings → Suppressed addresses: addresses that bounced or complained, which no
  * email of the church reaches; removing one asks first, and the removal is kept in the log.
  */
 export function SuppressionsSection() {

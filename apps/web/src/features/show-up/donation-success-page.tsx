@@ -6,7 +6,7 @@ import { trpc } from '../../lib/trpc';
 import { formatDate, formatUsd } from '../../ui/format';
 
 /**
- * The heading says only what is known (issue 26 §9): thanks for a gift that is made or being
+ * The heading says only what is known: thanks for a gift that is made or being
  * confirmed, what happened to a failed, refunded or disputed one, and no thanks for a payment not found.
  */
 const HEADINGS = {

@@ -17,7 +17,7 @@ import { restTag } from '../../rest-meta.js';
 
 const rest = restTag('Profile updates');
 
-/** Staff: the details members proposed in the portal (issue 28 §5), approved or rejected here. */
+/** Staff: the details members proposed in the portal, approved or rejected here. */
 export const profileUpdatesRouter = router({
   list: protectedProcedure
     .meta(rest.get('/api/profile-updates', 'Details members proposed, waiting for approval, oldest first'))

@@ -52,7 +52,7 @@ export async function updateAccount(db: Db, userId: number, input: UpdateAccount
 /**
  * Change the password (the current one is required) and sign out every other session of this
  * account, in one transaction; `keepSessionId`, the session making the change, stays signed in.
- * The church's API keys are revoked too unless `revokeApiKeys` is false (issue 24 §8).
+ * The church's API keys are revoked too unless `revokeApiKeys` is false.
  */
 export async function changePassword(
   db: Db,

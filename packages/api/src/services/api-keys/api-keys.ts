@@ -39,7 +39,7 @@ export function listApiKeys(db: Db, tenantId: number) {
 /**
  * A new key; the token is returned once and only its hash is kept. `actorId` is the account
  * signed in: an administrator impersonating the church is refused, since the key would keep
- * acting as the church after the impersonation ends (issue 24 §8).
+ * acting as the church after the impersonation ends.
  */
 export async function createApiKey(
   db: Db,

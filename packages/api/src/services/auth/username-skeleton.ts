@@ -1,5 +1,5 @@
 /**
- * Usernames that look alike (issue 12 §8): `rооt` with Cyrillic о beside `root`. A small version of
+ * Usernames that look alike: `rооt` with Cyrillic о beside `root`. A small version of
  * Unicode's confusables skeleton (UTS #39): NFKC, lower case, accents and invisible characters
  * dropped, then the common Cyrillic and Greek look-alikes (and 0/1) mapped to Latin letters.
  */

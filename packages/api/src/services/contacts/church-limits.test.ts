@@ -20,7 +20,7 @@ const churches = (
     .execute()
 ).map((r) => r.id);
 
-// Issue 24 §11–14: each export holds a pooled connection for its whole length, so one process
+// Each export holds a pooled connection for its whole length, so one process
 // streams at most PROCESS_EXPORT_LIMIT at once, whichever churches ask; the pool keeps the rest.
 describe('exports in one process', () => {
   it('are at most PROCESS_EXPORT_LIMIT at once across churches (429), and a finished one frees its place', async () => {

@@ -4,7 +4,7 @@ import { freshDatabase } from '@lampstand/db/test/fresh-db';
 import { twoChurchesWithContacts } from '@lampstand/db/test/two-churches';
 import { compactContactCounts, contactTotal } from './counts.js';
 
-// Issue 33 §2: a church's number of contacts is kept by the writes (migration 0096), not counted.
+// A church's number of contacts is kept by the writes (migration 0096), not counted.
 const { db } = await freshDatabase({ poolMax: 4 });
 const { churchA, churchB } = await twoChurchesWithContacts(db);
 

@@ -10,7 +10,7 @@ import { runContactImport } from './import-run.js';
 import { addContactToList, createContactList, removeContactFromList } from './lists.js';
 import { mergeContacts } from './merge.js';
 
-// Issue 27: every change to a contact writes its event in the change's transaction.
+// Every change to a contact writes its event in the change's transaction.
 const { db } = await freshDatabase();
 const church = (
   await registerUser(db, { username: 'grace', password: 'secret12', churchName: 'Grace', email: 'g@example.org' })

@@ -5,7 +5,7 @@ import { twoChurchesWithContacts } from '@lampstand/db/test/two-churches';
 import type * as Contacts from './contacts.js';
 import { openContactsCsvExport, openContactsExport } from './export.js';
 
-// Issue 24 §9: the streamed whole-address-book reads run on the church's handle, so row-level
+// The streamed whole-address-book reads run on the church's handle, so row-level
 // security holds them to the church's rows. Here their query forgets its `WHERE user_id` on purpose,
 // and they are handed the system handle (which bypasses the policies), as the REST shim once did.
 vi.mock('./contacts.js', async (importOriginal) => {

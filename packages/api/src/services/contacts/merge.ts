@@ -148,7 +148,7 @@ export async function mergeContacts(
           and k.campaign_id = d.campaign_id and k.contact_id = ${keepId})`.execute(trx);
     const signups = await repoint('landing_page_signups', 'contact_id');
     const teamMembers = await repoint('team_members', 'contact_id');
-    // Journeys (issue 29): the kept contact carries on the other's enrolments and follow-ups.
+    // Journeys: the kept contact carries on the other's enrolments and follow-ups.
     await repoint('journey_enrollments', 'contact_id');
     await repoint('tasks', 'contact_id');
     await repoint('tasks', 'assignee_contact_id');

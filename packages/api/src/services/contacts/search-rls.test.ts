@@ -4,7 +4,7 @@ import { freshDatabase } from '@lampstand/db/test/fresh-db';
 import { twoChurchesWithContacts } from '@lampstand/db/test/two-churches';
 import { createContact, deleteContact, findContacts, updateContact } from './contacts.js';
 
-// Issue 33 §2: contact search finds its ids with `contact_search_page` and `contact_search_ids`
+// Contact search finds its ids with `contact_search_page` and `contact_search_ids`
 // (migrations 0095, 0099), SECURITY DEFINER functions that may use the church's trigram index over
 // `contact_search` (each contact's lowered text and sort keys, kept by triggers on contacts). They
 // must show no more than the row-level security policy would: another church's ids never, whatever

@@ -227,7 +227,7 @@ export async function listConversationMessages(
 }
 
 /**
- * Staff answer a conversation (issue 32 §4): in one transaction the reply becomes a delivery of
+ * Staff answer a conversation: in one transaction the reply becomes a delivery of
  * kind 'conversation-reply' of the one engine (refused while the person has texted STOP), counted
  * against the church's daily limit, and a message of the thread; answering marks the thread read.
  * Then the deliver job is queued; the engine sends it once (claim, fence, retries).

@@ -13,7 +13,7 @@ import {
   setConversationDigest,
 } from './digest.js';
 
-// Issue 32 §2: the staff email digest of unread conversations, through the engine, once per period.
+// The staff email digest of unread conversations, through the engine, once per period.
 const { db } = await freshDatabase();
 const register = (n: string) =>
   registerUser(db, { username: n, password: 'secret12', churchName: `Church ${n}`, email: `${n}@example.org` });

@@ -8,7 +8,7 @@ import { localDate, localParts } from '../journeys/time.js';
 import type { ConversationDigestSetting } from '../../schemas/conversations.js';
 
 /**
- * The staff email digest of unread conversations (issue 32 §2). Each staff login chooses off,
+ * The staff email digest of unread conversations. Each staff login chooses off,
  * hourly or daily; a scheduled job (`conversation-digest`, every five minutes) writes one delivery
  * of kind 'conversation-digest' per login and period — the unique (user, period) makes it once
  * however often or wherever the job runs — when something is unread, and the one engine sends it

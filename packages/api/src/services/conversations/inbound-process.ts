@@ -54,7 +54,7 @@ export async function processTexts(trx: Db, texts: StoredText[], platformNumber:
       if (decision.kind === 'reach') route.churches = [decision.churchId];
       else if (decision.kind === 'hold') held.push(text.id);
     }
-    // The church's own keyword (issue 32 §3) on its own number only (on the shared
+    // The church's own keyword on its own number only (on the shared
     // number a church's keyword would answer texts meant for another), never STOP, START or HELP.
     const candidates = reserved || !route.own ? [] : keywordCandidates(text.body);
     for (const churchId of route.churches)

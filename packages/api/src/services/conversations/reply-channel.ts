@@ -5,7 +5,7 @@ import { deliverGroup, requeueStalled } from '../delivery/groups.js';
 import type { DeliveryDeps } from '../delivery/channels.js';
 
 /**
- * Staff replies in a conversation as an entry of the one delivery engine (issue 32 §4): the
+ * Staff replies in a conversation as an entry of the one delivery engine: the
  * deliveries of kind 'conversation-reply' of one conversation are claimed, paced (the SMS rate
  * slot and in-flight limit), retried, fenced and recorded (`sms.sent`) exactly like a campaign's.
  * They were counted against the daily limit when written (`sendReply`). A reply is an answer to the

@@ -5,7 +5,7 @@ import { ourMessageIds, type BounceReport } from './reports.js';
 import { recordBounce, type BounceOutcome } from './suppressions.js';
 
 /**
- * Provider event webhooks (issue 32 §5): `POST /api/email/events/{provider}`. Amazon SES posts
+ * Provider event webhooks: `POST /api/email/events/{provider}`. Amazon SES posts
  * through SNS (each message signed with the key of the certificate at its SigningCertURL, on an
  * AWS host); Postmark posts with the basic-auth credentials set in its webhook's URL. A verified
  * bounce or complaint is recorded by the same `recordBounce` the SMTP receiver uses, once per the

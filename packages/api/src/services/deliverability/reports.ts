@@ -1,5 +1,5 @@
 /**
- * Reading the reports a mail system sends back (issue 32 §5): delivery status notifications
+ * Reading the reports a mail system sends back: delivery status notifications
  * (RFC 3464, a multipart/report with a message/delivery-status part) and complaint reports (ARF,
  * RFC 5965, a multipart/report with a message/feedback-report part). Plain text parsing of the
  * report parts' header-like fields: no MIME library needed for the fields that matter.

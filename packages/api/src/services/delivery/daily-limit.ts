@@ -3,7 +3,7 @@ import { type SendingLimit } from '../../schemas/account.js';
 import { overDailyLimitMessage } from '../../shared/account.js';
 import { tooManyRequests } from '../../errors.js';
 
-/** People a day that campaigns of a church with an unverified account email reach (issue 12 §13). */
+/** People a day that campaigns of a church with an unverified account email reach. */
 export const UNVERIFIED_DAILY_RECIPIENTS = 100;
 
 /**

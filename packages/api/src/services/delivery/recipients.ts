@@ -29,7 +29,7 @@ export async function countRecipients(
   );
   const recipients = Number(rows[0]?.n ?? 0);
   if (opts.channel !== 'email') return { recipients, lists };
-  // Issue 32 §6: '12 addresses are suppressed and will be skipped'.
+  // Shown before a send: '12 addresses are suppressed and will be skipped'.
   const { rows: skipped } = await sql<{ n: number }>`
     select count(distinct lower(c.email))::int as n
     from contacts c join contacts_in_lists m on m.contact_id = c.id and m.user_id = c.user_id

@@ -8,7 +8,7 @@ import { deliverCampaign } from './campaigns.js';
 import { recordingDeliveryDeps, sendingCampaignWith } from './test-deps.js';
 import { warmupDay, warmupLimit } from './warmup.js';
 
-// Issue 32 §8 on a controlled clock: with EMAIL_WARMUP, a new church's email goes out 50 on its
+// Email warm-up on a controlled clock: with EMAIL_WARMUP, a new church's email goes out 50 on its
 // first day, 100 on the second, 200 on the third…; the rest waits for the next day.
 
 const { db } = await freshDatabase();

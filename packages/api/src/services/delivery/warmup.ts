@@ -3,7 +3,7 @@ import type { RawBuilder } from 'kysely';
 import type { EmailWarmup } from '../../schemas/account.js';
 
 /**
- * Email warm-up (issue 32 §8, the platform's `EMAIL_WARMUP`, off by default): a new church's first
+ * Email warm-up (the platform's `EMAIL_WARMUP`, off by default): a new church's first
  * week of email is limited to a number a day that doubles each day, so that a new sender's
  * reputation is built slowly. The days are counted from the church's sign-up (`users.created_at`),
  * 24 hours each: day 1 allows 50 emails, day 2 100, then 200, 400, 800, 1,600 and 3,200 on day 7;

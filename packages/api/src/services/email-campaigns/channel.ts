@@ -60,7 +60,7 @@ export const emailChannel: CampaignChannel = {
       to: d.address,
       ...message,
       messageId: `delivery-${d.id}.${d.token.slice(0, 12)}@${host}`,
-      // VERP (issue 32 §5): a bounce comes back to an address that names this delivery.
+      // VERP: a bounce comes back to an address that names this delivery.
       returnPath: verpAddress(d.token, config.bounceDomain ?? host),
       meta: { userId: c.userId, campaignId: c.id, deliveryId: d.id },
     });

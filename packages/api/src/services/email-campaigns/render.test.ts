@@ -71,7 +71,7 @@ describe('the sent message', () => {
     expect(render('Lee')).not.toContain('onerror');
   });
 
-  it("has 'Manage your subscriptions' beside the one-click unsubscribe (issue 28 §4)", () => {
+  it("has 'Manage your subscriptions' beside the one-click unsubscribe", () => {
     const token = 'ab'.repeat(32);
     const { html, text, headers } = renderEmail({
       subject: 's',

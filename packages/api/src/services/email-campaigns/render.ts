@@ -50,7 +50,7 @@ export interface TrackingLinks {
 }
 
 const unsubscribeUrl = (t: { publicUrl: string; token: string }) => `${t.publicUrl}/u/${t.token}`;
-/** The members' portal for this recipient only (issue 28 §4), signed in by the same token. */
+/** The members' portal for this recipient only, signed in by the same token. */
 const manageUrl = (t: { publicUrl: string; token: string }) => `${t.publicUrl}/u/${t.token}/manage`;
 const openPixelUrl = (t: { publicUrl: string; token: string }) => `${t.publicUrl}/t/o/${t.token}.gif`;
 function clickUrl(t: TrackingLinks, url: string): string {

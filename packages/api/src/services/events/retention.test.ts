@@ -22,7 +22,7 @@ async function ages(church: number) {
   return rows.map((r) => [r.days, r.n]);
 }
 
-describe('deleteExpiredEvents (issue 27 §3)', () => {
+describe('deleteExpiredEvents', () => {
   it("deletes each church's events past its own retention, in batches, and nothing newer", async () => {
     // Church A keeps the default two years; church B chose 30 days.
     await updateChurchSettings(db, churchB, { eventRetentionDays: 30 });

@@ -4,7 +4,7 @@ import { sql, type Db } from '@lampstand/db';
 export const RETENTION_BATCH = 5_000;
 
 /**
- * The daily 'events-retention' job (issue 27 §3): each church's events older than its
+ * The daily 'events-retention' job: each church's events older than its
  * `event_retention_days` (two years unless the church chose otherwise in Settings) are deleted,
  * `batchSize` per statement, until none is left. Answers how many were deleted.
  */

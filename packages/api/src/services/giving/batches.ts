@@ -259,7 +259,7 @@ export async function commitBatch(db: Db, tenantId: number, input: { id: number;
 }
 
 /**
- * Reverse a committed batch's line (issue 30 §7: a bounced check, a line entered twice): its gift is
+ * Reverse a committed batch's line (a bounced check, a line entered twice): its gift is
  * refunded — off every total — with the reason, and `donation.refunded` is recorded. The batch keeps
  * the line, marked, so the counted total still reads as it was counted. Twice: 409.
  */

@@ -64,7 +64,7 @@ function lapsedOf(all: DonorRow[], today: string): DonorRow[] {
   return all.filter((d) => d.last > yearAgo && d.last <= quarterAgo).sort((a, b) => (a.last < b.last ? 1 : -1));
 }
 
-/** Giving → Overview (issue 30 §9): the 12 months up to the church's today. */
+/** Giving → Overview: the 12 months up to the church's today. */
 export async function givingOverview(db: Db, tenantId: number, now = new Date()): Promise<GivingOverview> {
   const today = await churchToday(db, tenantId, now);
   const firstMonth = `${monthsBefore(today.slice(0, 7), 11)}-01`;

@@ -26,7 +26,7 @@ const cleanAddress = (a: PrepareInput['donor']['address']): PostalAddress | null
 /**
  * Public: start a gift on the church's giving page. One time: a pending gift, its lines and a
  * PaymentIntent. Recurring: a pending schedule, its lines, a Stripe customer and a SetupIntent that
- * saves the card; our scheduler charges it on each date (decisions.md, issue 30). The same browser
+ * saves the card; our scheduler charges it on each date (decisions.md). The same browser
  * key twice gives the same gift or schedule.
  */
 export async function prepareGift(deps: GivingDeps, input: PrepareInput): Promise<Prepared> {

@@ -3,7 +3,7 @@ import { DELIVERY_KIND_RULES, skipReasonSql } from '../delivery/contact-rule.js'
 import { renderStatement, renderStatements, type StatementData, type StatementLine } from './statement-pdf.js';
 
 /**
- * Building a statement run (issue 30 §8): what the 'giving-statements-build' job does. It imports
+ * Building a statement run: what the 'giving-statements-build' job does. It imports
  * only the database and the PDF helper, so the thread that runs it (`@lampstand/api/statements-build`)
  * loads little besides them.
  */

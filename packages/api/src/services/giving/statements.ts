@@ -21,7 +21,7 @@ import { churchOf, donorEmail, donorsInRange } from './statements-build.js';
 type StatementRun = z.input<typeof statementRunSchema>;
 
 /**
- * Giving statements (issue 30 §8). A run covers a date range: the 'giving-statements-build' job
+ * Giving statements. A run covers a date range: the 'giving-statements-build' job
  * makes one statement per donor (a contact with completed gifts dated in the range, in the
  * church's time zone), its PDF built and stored 50 at a time (the run's done of total is the
  * progress), then queues each statement with an email address as a delivery of kind

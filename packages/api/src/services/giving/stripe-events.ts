@@ -23,7 +23,7 @@ export type GiftOutcome =
   | 'ignored';
 
 /**
- * A verified Stripe event about a church gift (issue 30 §10), in the webhook's transaction (which
+ * A verified Stripe event about a church gift, in the webhook's transaction (which
  * has recorded the event's id: the same event twice never gets here twice). The gift row is locked,
  * and each move is allowed only from the states it comes from, so two events for one payment, or
  * events out of order, count the gift once: a refund before its success leaves it refunded; a

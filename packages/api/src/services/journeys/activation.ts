@@ -70,7 +70,7 @@ export async function checkActivation(
     }
   });
   const reach = await reachOf(db, tenantId, d);
-  // Issue 32 §6: with email steps, the reach's suppressed addresses are said before activating.
+  // With email steps, the reach's suppressed addresses are said before activating.
   const suppressed =
     reach !== null && d.steps.some((s) => s.kind === 'email') ? await suppressedInReach(db, tenantId, d) : undefined;
   return suppressed ? { reach, suppressed, problems } : { reach, problems };

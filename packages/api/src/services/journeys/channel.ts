@@ -9,7 +9,7 @@ import { escapeHtml } from '../../render/html.js';
 import { parseDefinition, stepById, type JourneyDefinition } from './definitions.js';
 
 /**
- * A journey's messages as an entry of the one delivery engine (issue 29 §6): the deliveries of kind
+ * A journey's messages as an entry of the one delivery engine: the deliveries of kind
  * 'journey' of one journey are claimed, paced (the channel's rate slot and in-flight limit),
  * retried, fenced and recorded exactly as a campaign's. What differs is the message: the step's
  * email (merge tags, tracking, the footer with the unsubscribe and subscriptions links) or text,
@@ -187,7 +187,7 @@ export function journeyDriver(deps: DeliveryDeps, channel: 'email' | 'sms'): Cha
         headers: message.headers ?? {},
         // The same id on every try of one message: a receiver can drop a duplicate.
         messageId: `journey-${d.id}.${d.token.slice(0, 12)}@${host()}`,
-        // VERP (issue 32 §5), as a campaign's: a bounce comes back to an address naming this delivery.
+        // VERP, as a campaign's: a bounce comes back to an address naming this delivery.
         returnPath: verpAddress(d.token, config.bounceDomain ?? host()),
         meta,
       });

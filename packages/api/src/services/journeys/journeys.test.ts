@@ -311,7 +311,7 @@ describe('steps', () => {
     const skipped = await stepRun(unsub.id, 'm');
     expect(skipped).toEqual({ outcome: 'skipped', detail: 'Unsubscribed from email' });
 
-    // Issue 32 §6: a suppressed address (bounced or complained; any case) is skipped too.
+    // A suppressed address (bounced or complained; any case) is skipped too.
     const bounced = await contact({ email: 'Bounced@Example.org' });
     await db
       .insertInto('emailSuppressions')
@@ -584,7 +584,7 @@ describe('triggers', () => {
     expect(rows.map((r) => r.contactId)).toEqual([c.id]);
   });
 
-  it('starts on a gift to a chosen giving fund only (issue 30 funds), and refuses another church’s fund', async () => {
+  it('starts on a gift to a chosen giving fund only, and refuses another church’s fund', async () => {
     const missions = await db
       .insertInto('funds')
       .values({ userId: church.id, name: 'Missions' })

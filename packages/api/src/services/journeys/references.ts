@@ -44,7 +44,7 @@ export interface Found {
   lists: Map<number, string>;
   pages: Map<number, string>;
   projects: Map<number, string>;
-  /** Giving funds (issue 30): name, and whether archived. */
+  /** Giving funds: name, and whether archived. */
   funds: Map<number, { name: string; archived: boolean }>;
   /** Staff contacts: name, email, and whether they are marked service staff. */
   staff: Map<number, { name: string; email: string | null; isStaff: boolean }>;

@@ -7,9 +7,9 @@ import { formatFrom } from '../email-campaigns/channel.js';
 import { staffMessage } from './channel.js';
 
 /**
- * A follow-up task's email to the person it is assigned to (issue 29 §3: 'the user gets an email'),
- * for tasks no journey step emails itself: a task given to someone else, or made by a text keyword
- * (issue 32 §3). A delivery of kind 'task-notice' of the one engine (claim, fence, retries,
+ * A follow-up task's email to the person it is assigned to ('the user gets an email'),
+ * for tasks no journey step emails itself: a task given to someone else, or made by a text keyword.
+ * A delivery of kind 'task-notice' of the one engine (claim, fence, retries,
  * `email.sent`), grouped by church, once per task and address: giving a task back to someone who
  * was already told tells them nothing new. Staff mail: not counted against the daily limit.
  */

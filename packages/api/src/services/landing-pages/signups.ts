@@ -42,7 +42,7 @@ export function splitName(name: string): { firstName: string; lastName: string }
 }
 
 /**
- * Where a sign-up is made: a landing page's form, or the church's public home (issue 28), with the
+ * Where a sign-up is made: a landing page's form, or the church's public home, with the
  * lists it puts the person on and the fields it may keep.
  */
 export interface SignupTarget {
@@ -259,7 +259,7 @@ export async function signUpTo(
   // Outside the delivery engine: the double opt-in confirmation goes to the person who just
   // submitted the form, inline so a failure is answered there (they can submit again). Not
   // counted against the church's campaign allowance, and not rate-limited per visitor address
-  // yet (issue 24 §15 leaves it here).
+  // yet (the form's own limits per visitor cover it).
   // The contact rule: never to a suppressed address (the answer to the form is the same).
   const rule = { channel: 'email' as const, address: email, ...DIRECT_SEND_RULES['signup-confirmation'] };
   if (!(await mayContact(deps.db, tenantId, rule))) return { stored: true, ...result };

@@ -8,7 +8,7 @@ import { donorStatementPdf, statementsOfDonor } from '../giving/statements.js';
 import type { PortalSession } from './sessions.js';
 
 /**
- * 'My giving' in the members' portal (issue 30 §5): the gifts and recurring gifts of the session's
+ * 'My giving' in the members' portal: the gifts and recurring gifts of the session's
  * contacts (the person and their household) and their statements. Changes go through the same
  * `updateSchedule` staff use; any other id answers 'not found'.
  */

@@ -9,7 +9,7 @@ import { PUBLIC_ACTOR } from '../events/record.js';
 import { withActor } from '../events/actor.js';
 import type { PortalSession } from './sessions.js';
 
-// 'My schedule' in the members' portal (issue 31 §1): a volunteer (a contact of the session who is
+// 'My schedule' in the members' portal: a volunteer (a contact of the session who is
 // a planner team member) sees what they are scheduled for and answers, and keeps their blockout
 // dates. Only the session's own members are reachable: any other id is 'not found'.
 

@@ -1,6 +1,6 @@
 import type { BlockoutRecurrence } from '@lampstand/db';
 
-// Auto-scheduling (issue 31 §4): who serves where, proposed from the rules, before anything is
+// Auto-scheduling: who serves where, proposed from the rules, before anything is
 // sent. Pure functions over plain data, so the rules are tested alone (and by a property test)
 // and the benchmark measures the algorithm, not the database.
 

@@ -4,7 +4,7 @@ import { type MatrixEntry, type ScheduleMatrix } from '../../schemas/service-pla
 import { matrixStatusOf } from '../../shared/service-planner.js';
 import { blocksDate, type Blockout } from './auto-schedule.js';
 
-// The scheduling matrix (issue 31 §5): people × dates, each cell the person's assignments that day
+// The scheduling matrix: people × dates, each cell the person's assignments that day
 // (position, service time, status) and whether they are away. The everyday view of who serves.
 
 /**

@@ -10,7 +10,7 @@ import { escapeHtml } from '../../render/html.js';
 import { longDate, shortTime } from './request-channel.js';
 
 /**
- * The planner's other messages (issue 31 §6–7) as an entry of the one delivery engine: reminders,
+ * The planner's other messages as an entry of the one delivery engine: reminders,
  * offers to cover a slot, 'it is filled', and the leader's notices. Deliveries of kind
  * 'planner-notice', grouped by plan; `planner_notice` says which message:
  * - `request`           the request to serve as a text (its email is a 'planner-request' delivery);
@@ -130,7 +130,7 @@ export const planTime = (p: { startTime: string | null; serviceTimes: string[] }
   p.startTime ?? p.serviceTimes[0] ?? null;
 
 /**
- * The plan as one assignment sees it: its own service time (issue 31 §3) as the start when it has
+ * The plan as one assignment sees it: its own service time as the start when it has
  * one, else the plan's own times.
  */
 export const atServiceTime = <P extends { startTime: string | null }>(p: P, serviceTime: string | null): P =>

@@ -2,7 +2,7 @@ import type { z } from 'zod';
 import type { Db } from '@lampstand/db';
 import type { plannerSettingsSchema } from '../../schemas/service-planner.js';
 
-// The planner's settings (issue 31 §6–7): reminder days before a plan, and how long teammates
+// The planner's settings: reminder days before a plan, and how long teammates
 // have to cover a slot before the leader is told. Edited in the Service Planner's Settings.
 
 export const DEFAULT_REMINDER_DAYS = [3, 1];

@@ -8,7 +8,7 @@ import { DEFAULT_REMINDER_DAYS } from './planner-settings.js';
 import { closeExpiredOffers } from './offer-expiry.js';
 import type { DeliveryDeps } from '../delivery/channels.js';
 
-// Reminders before a plan (issue 31 §6), at the church's days before (default 3 and 1), to people
+// Reminders before a plan, at the church's days before (default 3 and 1), to people
 // who accepted or have not answered yet; through the one delivery engine, by each person's
 // consent, within the church's daily limit, and exactly once per (assignment, days before).
 

@@ -5,7 +5,7 @@ import { formatFrom } from '../email-campaigns/channel.js';
 import { escapeHtml } from '../../render/html.js';
 
 /**
- * Planner requests as an entry of the one delivery engine (issue 24 §15): the deliveries of kind
+ * Planner requests as an entry of the one delivery engine: the deliveries of kind
  * 'planner-request' of one service plan are claimed, paced (the email rate slot and in-flight
  * limit), retried, fenced and recorded exactly like a campaign's; only the message and what is
  * recorded at the end differ. They were counted against the daily limit when queued (`sendRequests`).
@@ -49,7 +49,7 @@ export function renderRequest(
   a: { name: string; token: string; positionName: string | null; serviceTime?: string | null },
   publicUrl: string,
 ): { subject: string; html: string; text: string } {
-  // The assignment's own service time (issue 31 §3) when it has one, else the plan's start.
+  // The assignment's own service time when it has one, else the plan's start.
   const time = a.serviceTime ?? plan.startTime;
   const when = `${longDate(plan.date)}${time ? ` at ${shortTime(time)}` : ''}`;
   const role = a.positionName ? ` as ${a.positionName}` : '';

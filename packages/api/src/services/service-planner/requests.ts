@@ -75,7 +75,7 @@ export async function sendRequests(
         .forUpdate('a')
         .execute();
       const ask = pending.filter((a) => a.email && !a.skip);
-      // The request as a text to the member's linked contact, by their consent (issue 31 §6: by
+      // The request as a text to the member's linked contact, by their consent (by
       // email and SMS): beside the email, or alone when the email address is missing or suppressed.
       const textOnly: typeof pending = [];
       for (const a of pending) {

@@ -6,7 +6,7 @@ import type { scheduleCommitResultSchema, ScheduleProposal } from '../../schemas
 import { awayWords, blocksDate, proposeSchedule, type Blockout, type ScheduleMember } from './auto-schedule.js';
 import { sendRequests } from './requests.js';
 
-// Auto-scheduling with the church's data (issue 31 §4): the proposal reads plans, positions,
+// Auto-scheduling with the church's data: the proposal reads plans, positions,
 // members, blockouts, households and what is already scheduled, and runs the pure rules of
 // auto-schedule.ts; nothing is written until the planner commits (and sends the requests).
 

@@ -9,7 +9,7 @@ import { dueReminder, runPlannerDue, sendDueReminders } from './reminders.js';
 import { acceptCover, offerSwap, requestSubstitute } from './substitutes.js';
 import { closeExpiredOffers } from './offer-expiry.js';
 
-// Issue 31 §6–8 on a controlled clock: reminders exactly once by consent; substitutes (the first
+// Serving notices on a controlled clock: reminders exactly once by consent; substitutes (the first
 // Accept wins under concurrency, the others are told, the timeout tells the leader); events
 // written in the same transaction as what they describe.
 

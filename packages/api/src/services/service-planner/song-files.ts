@@ -15,7 +15,7 @@ import {
 import { isValidKey } from '../../shared/music.js';
 import { createSong } from './songs.js';
 
-// Songs in and out as files (issue 31 §10, §11): ChordPro import and export, and OpenLyrics for
+// Songs in and out as files: ChordPro import and export, and OpenLyrics for
 // projection software (OpenLP, FreeShow). Files are read as text; nothing in them is run.
 
 /** A file a route hands back as it is: its name, type, and its text or bytes (base64). */

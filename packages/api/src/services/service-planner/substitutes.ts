@@ -8,7 +8,7 @@ import { blocksDate } from './auto-schedule.js';
 import { atServiceTime, dayAndTime, leaderTarget, memberTargets, queueNotice } from './notices.js';
 import { getPlannerSettings } from './planner-settings.js';
 
-// Decline → find a substitute, and swaps (issue 31 §7): a slot is offered to the teammates who
+// Decline → find a substitute, and swaps: a slot is offered to the teammates who
 // could take it (same position, active, not blocked out, not serving that day, within their
 // monthly limit); each gets 'Can you cover Sound on Sunday 10:00?' with an Accept link. The first
 // to accept gets the slot (the offer row is locked while it is taken, so two at once cannot both

@@ -5,7 +5,7 @@ import type { planTemplateSchema } from '../../schemas/service-planner.js';
 import { findChurchRow } from '../church-rows.js';
 import { storeItemStartTimes } from './item-times.js';
 
-// Plan templates (issue 31 §9): a plan's shape kept under a name (times, items with their lengths
+// Plan templates: a plan's shape kept under a name (times, items with their lengths
 // and songs, the positions its team filled), and new plans made from it.
 
 const COLUMNS = [

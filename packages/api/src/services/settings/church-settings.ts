@@ -11,11 +11,11 @@ const DEFAULT_COUNTRY_CODE: CountryCode = '+61';
 export interface ChurchSettings {
   churchName: string;
   postalAddress: string | null;
-  /** Printed on giving statements (issue 30 §8). */
+  /** Printed on giving statements. */
   taxId: string | null;
   timeZone: string;
   defaultCountryCode: CountryCode;
-  /** Days its events are kept (issue 27 §3). */
+  /** Days its events are kept. */
   eventRetentionDays: number;
 }
 

@@ -7,7 +7,7 @@ export interface ShowUpServices {
   /** Leaflet tile URL template (MAP_TILE_URL), e.g. https://tile.openstreetmap.org/{z}/{x}/{y}.png */
   mapTileUrl: string;
   mapAttribution: string;
-  /** The card fee a donor may cover on the church giving page (issue 30). */
+  /** The card fee a donor may cover on the church giving page. */
   cardFee: CardFee;
 }
 

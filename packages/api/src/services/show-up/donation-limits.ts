@@ -7,7 +7,7 @@ export const TOO_MANY_GIFT_LOOKUPS = 'Too many requests from this address. Pleas
 export const LOOKUPS_PER_GIFT = 10;
 
 /**
- * The public giving endpoints, per address (issue 12 §13), counted in PostgreSQL: starting a gift
+ * The public giving endpoints, per address, counted in PostgreSQL: starting a gift
  * or completing a demo payment (`start`: `perHour` an hour, which stops card testing through the
  * payment provider) and reading a gift by its payment id (`lookup`: LOOKUPS_PER_GIFT times that).
  */

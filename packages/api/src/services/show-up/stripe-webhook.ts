@@ -100,7 +100,7 @@ async function handleStripeEvent(
       return finish('account_updated');
     }
     if (event.type === 'setup_intent.succeeded') {
-      // A recurring church gift's saved card (issue 30).
+      // A recurring church gift's saved card.
       const r = await handleGiftStripeEvent(trx, deps, event, null);
       return finish(r.outcome, r.scheduleId);
     }
