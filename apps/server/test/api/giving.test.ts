@@ -280,9 +280,14 @@ describe('Recurring gifts (demo mode, a controlled clock)', () => {
       frequency: 'weekly',
       amountCents: 2500,
     });
-    // Paused: its dates pass without a charge.
+    // Paused: its dates pass without a charge. (The worker's charge job, queued a second after the
+    // card was saved, may have charged today's date before the pause on a slow machine: counted.)
+    const giftsOfSchedule = async () =>
+      (await grace.client.get(`/api/giving/gifts?scheduleId=${id}`)).body.total as number;
+    const chargedBeforePause = await giftsOfSchedule();
+    expect(chargedBeforePause).toBeLessThanOrEqual(1);
     await chargeDueSchedules(deps(), { now: new Date(Date.now() + 7 * 86_400_000) });
-    expect((await grace.client.get(`/api/giving/gifts?scheduleId=${id}`)).body.total).toBe(0);
+    expect(await giftsOfSchedule()).toBe(chargedBeforePause);
 
     const changed = await grace.client.patch(`/api/giving/recurring/${id}`, {
       lines: [
@@ -321,6 +326,6 @@ describe('Recurring gifts (demo mode, a controlled clock)', () => {
     const cancelled = await grace.client.patch(`/api/giving/recurring/${id}`, { status: 'cancelled' });
     expect(cancelled.body.status).toBe('cancelled');
     await chargeDueSchedules(deps(), { now: new Date(Date.now() + 60 * 86_400_000) });
-    expect((await grace.client.get(`/api/giving/gifts?scheduleId=${id}`)).body.total).toBe(0);
+    expect(await giftsOfSchedule()).toBe(chargedBeforePause);
   });
 });
