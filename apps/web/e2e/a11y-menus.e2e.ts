@@ -10,7 +10,6 @@ import {
   expectUncovered,
   signIn,
   screenshot,
-  screenshotsDir,
   startE2E,
   toast,
 } from './helpers';
@@ -22,7 +21,7 @@ const LONG = 180_000;
 
 /** What the screen shows now (a notice stays where it is, as a full-page shot would not keep it). */
 async function viewShot(page: Page, name: string) {
-  await page.screenshot({ path: path.join(screenshotsDir, `${name}.png`) });
+  await screenshot(page, name, { fullPage: false });
 }
 
 /** Opens the menu behind `button`, checks it with axe (its items found by role), and closes it. */

@@ -3,14 +3,12 @@ import { registerChurch } from '@lampstand/server/testing';
 import { twilioSignature } from '@lampstand/api/server';
 import { startFakeTwilio } from '../../server/test/helpers/fake-twilio';
 import { processInbound } from '../../server/test/helpers/inbound';
-import path from 'node:path';
 import {
   animationsDone,
   browserDescribe,
   expectAccessible,
   signIn,
   screenshot,
-  screenshotsDir,
   seeToast,
   startE2E,
   toast,
@@ -202,7 +200,7 @@ browserDescribe(describe)('Conversations', async () => {
     await section.getByRole('heading', { name: 'Texting' }).waitFor();
     await section.getByText('Shared number', { exact: true }).waitFor();
     await animationsDone(page);
-    await section.screenshot({ path: path.join(screenshotsDir, 'settings-texting-shared-1366.png') });
+    await screenshot(section, 'settings-texting-shared-1366');
     await section.getByRole('textbox', { name: 'Twilio number' }).fill(HOPE_NUMBER);
     await section.getByRole('textbox', { name: 'Account SID' }).fill(HOPE_SID);
     await section.getByLabel('Auth Token').fill('not-the-token');
@@ -219,7 +217,7 @@ browserDescribe(describe)('Conversations', async () => {
       await page.setViewportSize({ width, height: 900 });
       await section.getByRole('heading', { name: 'Texting' }).waitFor();
       await animationsDone(page);
-      await section.screenshot({ path: path.join(screenshotsDir, `settings-texting-${width}.png`) });
+      await screenshot(section, `settings-texting-${width}`);
     }
 
     // Keywords now work on Hope's own number.

@@ -72,9 +72,23 @@ export async function startE2E(overrides: Parameters<typeof startTestApp>[0] = {
   };
 }
 
-export async function screenshot(page: Page, name: string): Promise<void> {
+/**
+ * Screenshots are for people to look at, not for the tests to check: they are written only when
+ * `E2E_SCREENSHOTS=1` (a developer looking at the screens they changed), so a CI run does not spend
+ * its CPU encoding a few hundred PNGs nobody opens.
+ */
+export const screenshotsWanted = process.env.E2E_SCREENSHOTS === '1';
+
+/**
+ * Saves `e2e/screenshots/<name>.png` when screenshots are wanted: a page (the whole page, or only
+ * the viewport with `{ fullPage: false }`) or one element.
+ */
+export async function screenshot(target: Page | Locator, name: string, o: { fullPage?: boolean } = {}): Promise<void> {
+  if (!screenshotsWanted) return;
   fs.mkdirSync(screenshotsDir, { recursive: true });
-  await page.screenshot({ path: path.join(screenshotsDir, `${name}.png`), fullPage: true });
+  const file = path.join(screenshotsDir, `${name}.png`);
+  if ('goto' in target) await target.screenshot({ path: file, fullPage: o.fullPage ?? true });
+  else await target.screenshot({ path: file });
 }
 
 /**

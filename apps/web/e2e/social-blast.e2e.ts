@@ -1,8 +1,7 @@
-import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Locator, Page } from 'playwright-core';
 import { registerChurch } from '@lampstand/server/testing';
-import { browserDescribe, expectAccessible, signIn, screenshot, screenshotsDir, seeToast, startE2E } from './helpers';
+import { browserDescribe, expectAccessible, signIn, screenshot, seeToast, startE2E } from './helpers';
 
 /** A day of the current month, as the calendar names its cell and the date picker its button. */
 function dayOfThisMonth(n: number) {
@@ -167,7 +166,7 @@ browserDescribe(describe)('Social Blast', async () => {
     await phoneDialog.getByLabel('Post Content').fill('x'.repeat(300));
     await phoneDialog.getByRole('checkbox', { name: 'X (Twitter)' }).check();
     await phoneDialog.getByText('Too long for X (Twitter)').waitFor();
-    await page.screenshot({ path: path.join(screenshotsDir, 'social-dialog-390.png') });
+    await screenshot(page, 'social-dialog-390', { fullPage: false });
     // Typed work is not thrown away silently.
     await phoneDialog.getByRole('button', { name: 'Close' }).click();
     await page.getByText('This post has changes that are not saved.').waitFor();
