@@ -211,8 +211,17 @@ export async function animationsDone(page: Page) {
 
 /** Pick an option in a Mantine Select (or MultiSelect) by its label. */
 export async function choose(page: Page, label: string, option: string) {
-  await page.getByRole('combobox', { name: label, exact: true }).click();
-  await page.getByRole('option', { name: option, exact: true }).click();
+  const box = page.getByRole('combobox', { name: label, exact: true });
+  const item = page.getByRole('option', { name: option, exact: true });
+  await box.click();
+  // A dropdown opened while the form around it was still re-rendering can close again at once:
+  // open it once more (as a person would) if the option has not shown.
+  const shown = await item.waitFor({ timeout: 10_000 }).then(
+    () => true,
+    () => false,
+  );
+  if (!shown && (await box.getAttribute('aria-expanded')) !== 'true') await box.click();
+  await item.click();
 }
 
 /** A toast (Mantine notification) with this text: never confused with the same words on the page. */

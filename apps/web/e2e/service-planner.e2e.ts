@@ -86,6 +86,8 @@ browserDescribe(describe)('Service planner', async () => {
     await page.getByLabel('Category').fill('Band');
     await page.getByRole('button', { name: 'Add Position' }).click();
     await page.getByText('Position added').waitFor();
+    // The list shows the new position (refreshed after the toast) before a member is given it.
+    await page.getByRole('button', { name: 'Delete position Vocals' }).waitFor();
     await page.getByRole('button', { name: 'Add Member' }).first().click();
     const memberDialog = page.getByRole('dialog', { name: 'Add Team Member' });
     await memberDialog.getByRole('button', { name: 'Add Member' }).click();
