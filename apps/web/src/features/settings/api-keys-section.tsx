@@ -47,7 +47,7 @@ export function ApiKeysSection() {
 
   return (
     <Paper withBorder p="lg" maw={720} mt="lg" id="api-keys">
-      <Title order={3} size="h4" mb={4}>
+      <Title order={2} size="h4" mb={4}>
         API keys
       </Title>
       <Text size="sm" c="dimmed" mb="md">

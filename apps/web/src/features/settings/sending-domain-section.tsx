@@ -83,7 +83,7 @@ export function SendingDomainSection() {
   });
   return (
     <Paper withBorder p="lg" maw={720} mt="lg" id="email">
-      <Title order={3} size="h4" mb={4}>
+      <Title order={2} size="h4" mb={4}>
         Email
       </Title>
       <Text size="sm" c="dimmed" mb="md">
@@ -114,7 +114,7 @@ export function SendingDomainSection() {
             <Stack gap="sm">
               <Group justify="space-between" wrap="wrap" gap="xs">
                 <Group gap="xs">
-                  <Title order={4} size="h5">
+                  <Title order={3} size="h5">
                     {d.domain}
                   </Title>
                   <Badge color={d.status === 'verified' ? 'green' : 'gray'} variant="light">

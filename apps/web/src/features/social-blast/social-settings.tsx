@@ -66,16 +66,11 @@ export function SocialSettingsSection() {
     errorTitle: 'Failed to make a new address',
     onSuccess: (data) => utils.socialPosts.settings.setData(undefined, data),
   });
-  // Arriving from the calendar's link (/settings#social): bring this section into view.
-  const loaded = settings.isSuccess;
-  useEffect(() => {
-    if (loaded && window.location.hash === '#social') document.getElementById('social')?.scrollIntoView();
-  }, [loaded]);
   const feedUrl = settings.data?.feedPath ? `${window.location.origin}${settings.data.feedPath}` : '';
 
   return (
     <Paper withBorder p="lg" maw={720} mt="lg" id="social">
-      <Title order={3} size="h4" mb={4}>
+      <Title order={2} size="h4" mb={4}>
         Social
       </Title>
       <Text size="sm" c="dimmed" mb="md">

@@ -63,7 +63,7 @@ export function IntegrationsSection() {
     <Paper withBorder p="lg" maw={720} mt="lg" id="integrations">
       <Group justify="space-between" align="flex-start" mb="md" wrap="wrap">
         <div style={{ flex: 1, minWidth: 240 }}>
-          <Title order={3} size="h4" mb={4}>
+          <Title order={2} size="h4" mb={4}>
             Integrations
           </Title>
           <Text size="sm" c="dimmed">
