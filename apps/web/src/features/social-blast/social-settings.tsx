@@ -6,6 +6,7 @@ import { updateSocialSettingsSchema } from '@lampstand/api/schemas/social-posts'
 import { trpc } from '../../lib/trpc';
 import { useSave } from '../../lib/use-save';
 import { confirmDestructive } from '../../ui/confirm';
+import { ForDeveloper } from '../../ui/for-developer';
 
 export function CopyField({ label, value }: { label: string; value: string }) {
   return (
@@ -99,10 +100,14 @@ export function SocialSettingsSection() {
             <Alert color="orange" icon={<IconKey size={18} />} title="Copy your signing secret now">
               <Stack gap="xs">
                 <Text size="sm">
-                  It will not be shown again. Your service checks the <Code>X-Lampstand-Signature</Code> header
-                  (HMAC-SHA256 of the <Code>X-Lampstand-Timestamp</Code> value, a dot and the body) with it.
+                  It will not be shown again. Your publishing service uses it to check that posts really come from
+                  Lampstand.
                 </Text>
                 <CopyField label="Signing secret" value={secret} />
+                <ForDeveloper>
+                  Check the <Code>X-Lampstand-Signature</Code> header: HMAC-SHA256 of the{' '}
+                  <Code>X-Lampstand-Timestamp</Code> value, a dot and the body, with this secret.
+                </ForDeveloper>
               </Stack>
             </Alert>
           ) : null}
