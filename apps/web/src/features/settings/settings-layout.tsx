@@ -75,7 +75,9 @@ export function SettingsPage() {
         allowDeselect={false}
         data={SETTINGS_SECTIONS.map((s) => ({ value: s.path, label: s.label }))}
         value={section.path}
-        onChange={(v) => v && navigate(`/settings/${v}`)}
+        onChange={(v) => {
+          if (v) void navigate(`/settings/${v}`);
+        }}
         mb="md"
         maw={720}
       />
