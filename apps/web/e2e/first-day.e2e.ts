@@ -85,6 +85,7 @@ browserDescribe(describe)('first day', async () => {
     await page.getByRole('heading', { level: 2, name: 'Giving' }).waitFor();
     const nav = page.getByRole('navigation', { name: 'Settings sections' });
     expect(await nav.getByRole('link', { name: 'Giving' }).getAttribute('aria-current')).toBe('page');
+    await screenshot(page, 'settings-giving-1366');
     await page.goto('/settings');
     await page.waitForURL(/\/settings\/church$/);
     await page.getByRole('heading', { level: 2, name: 'Church details' }).waitFor();
