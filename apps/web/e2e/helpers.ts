@@ -140,7 +140,8 @@ export async function registerViaUi(
   await page.getByLabel('Password', { exact: true }).fill(o.password);
   await page.getByLabel('Confirm Password').fill(o.password);
   await page.getByRole('button', { name: 'Create account' }).click();
-  await page.getByRole('heading', { name: `Welcome back, ${o.church}!` }).waitFor();
+  // A church that has done nothing yet is welcomed, not welcomed back.
+  await page.getByRole('heading', { level: 1, name: `Welcome, ${o.church}!`, exact: true }).waitFor();
 }
 
 export async function loginViaUi(page: Page, username: string, password: string) {

@@ -37,7 +37,10 @@ browserDescribe(describe)('Social Blast', async () => {
   it('create a post on a day, see it in the cell, edit it, move it, delete it', async () => {
     const { page, context } = await e2e.newPage();
     await signIn(page, e2e.app.url, church.user.username, church.password);
-    await page.getByText('Welcome back, Grace Church!').first().waitFor();
+    await page
+      .getByText(/^Welcome( back)?, Grace Church!$/)
+      .first()
+      .waitFor();
     await page.goto('/social-blast');
     await page.getByRole('heading', { name: 'Social Blast' }).waitFor();
     // No webhook yet: the calendar says so.
@@ -197,8 +200,11 @@ browserDescribe(describe)('Social Blast', async () => {
   it('Settings → Social: the webhook, its secret shown once, the feed address; a failed post shows why', async () => {
     const { page, context } = await e2e.newPage();
     await signIn(page, e2e.app.url, church.user.username, church.password);
-    await page.getByText('Welcome back, Grace Church!').first().waitFor();
-    await page.goto('/settings');
+    await page
+      .getByText(/^Welcome( back)?, Grace Church!$/)
+      .first()
+      .waitFor();
+    await page.goto('/settings/social');
     await page.getByRole('heading', { name: 'Social' }).waitFor();
     const feed = await page.getByLabel('Calendar feed (iCalendar)').inputValue();
     expect(feed).toMatch(/\/api\/social-posts\.ics\?token=[A-Za-z0-9_-]{43}$/);
