@@ -256,7 +256,11 @@ describe('Giving statements', () => {
   });
 
   it("staff open one donor's statement for any dates; another church's contact is a 404", async () => {
-    const donor = await addContact(grace.client, { firstName: 'Priscilla', lastName: 'Tent', email: 'pris@example.org' });
+    const donor = await addContact(grace.client, {
+      firstName: 'Priscilla',
+      lastName: 'Tent',
+      email: 'pris@example.org',
+    });
     const batch = (await grace.client.post('/api/giving/batches', { batchDate: from, expectedTotalCents: 4200 })).body;
     await grace.client.post(`/api/giving/batches/${batch.id}/lines`, {
       contactId: donor.id,

@@ -47,12 +47,7 @@ export function DonorStatement({ contactId }: { contactId: number }) {
           allowDeselect={false}
           w={120}
         />
-        <Button
-          variant="light"
-          leftSection={<IconFileText size={18} />}
-          loading={opening}
-          onClick={() => void open()}
-        >
+        <Button variant="light" leftSection={<IconFileText size={18} />} loading={opening} onClick={() => void open()}>
           Open statement
         </Button>
         <Button variant="default" component="a" href={href} download leftSection={<IconDownload size={18} />}>

@@ -49,25 +49,20 @@ export function SongUsageButton() {
 
 /** The report's ready ranges: the past six months (what was sung) or the plans still to come. */
 const RANGES = {
-  past: () => [dayjs().subtract(6, 'month'), dayjs()],
-  coming: () => [dayjs(), dayjs().add(3, 'month')],
-} as const;
+  past: () => ({ from: dayjs().subtract(6, 'month').format('YYYY-MM-DD'), to: dayjs().format('YYYY-MM-DD') }),
+  coming: () => ({ from: dayjs().format('YYYY-MM-DD'), to: dayjs().add(3, 'month').format('YYYY-MM-DD') }),
+};
 
 function SongUsageModal({ onClose }: { onClose: () => void }) {
-  const [from, setFrom] = useState(RANGES.past()[0].format('YYYY-MM-DD'));
-  const [to, setTo] = useState(RANGES.past()[1].format('YYYY-MM-DD'));
+  const [from, setFrom] = useState(RANGES.past().from);
+  const [to, setTo] = useState(RANGES.past().to);
   const choose = (range: keyof typeof RANGES) => {
-    const [a, b] = RANGES[range]();
-    setFrom(a.format('YYYY-MM-DD'));
-    setTo(b.format('YYYY-MM-DD'));
+    setFrom(RANGES[range]().from);
+    setTo(RANGES[range]().to);
   };
   const today = dayjs().format('YYYY-MM-DD');
   const chosen =
-    from === RANGES.past()[0].format('YYYY-MM-DD') && to === today
-      ? 'past'
-      : from === today && to === RANGES.coming()[1].format('YYYY-MM-DD')
-        ? 'coming'
-        : 'custom';
+    (['past', 'coming'] as const).find((r) => RANGES[r]().from === from && RANGES[r]().to === to) ?? 'custom';
   const range = songUsageInputSchema.safeParse({ from, to });
   const issue = (field: string) =>
     range.success ? undefined : range.error.issues.find((i) => i.path[0] === field)?.message;

@@ -358,5 +358,6 @@ export async function sendReply(
     keyword: null,
     status: 'pending',
     campaignName: null,
+    journeyName: null,
   };
 }

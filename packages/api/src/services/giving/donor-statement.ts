@@ -26,9 +26,9 @@ export async function staffDonorStatement(
   const donor = rows[0];
   if (!donor) throw notFound('Contact not found');
   const lines =
-    (await statementLines(db, tenantId, { fromDate: input.from, toDate: input.to }, church.timeZone, [input.contactId])).get(
-      input.contactId,
-    ) ?? [];
+    (
+      await statementLines(db, tenantId, { fromDate: input.from, toDate: input.to }, church.timeZone, [input.contactId])
+    ).get(input.contactId) ?? [];
   const pdf = await renderStatement({
     church,
     donor: { name: donor.name, address: donor.address },
@@ -37,7 +37,11 @@ export async function staffDonorStatement(
     lines,
     totalCents: Number(donor.totalCents ?? 0),
   });
-  const slug = donor.name.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '') || 'donor';
+  const slug =
+    donor.name
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, '-')
+      .replace(/^-|-$/g, '') || 'donor';
   return {
     fileName: `giving-statement-${slug}-${input.from}-to-${input.to}.pdf`,
     contentType: 'application/pdf',

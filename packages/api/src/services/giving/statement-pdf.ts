@@ -110,9 +110,7 @@ export function drawStatement(doc: Pdf, s: StatementData): void {
   doc.font('Regular').fontSize(10);
   put(
     doc,
-    s.from === s.to
-      ? formatStatementDate(s.from)
-      : `${formatStatementDate(s.from)} – ${formatStatementDate(s.to)}`,
+    s.from === s.to ? formatStatementDate(s.from) : `${formatStatementDate(s.from)} – ${formatStatementDate(s.to)}`,
     LEFT,
     y,
   );

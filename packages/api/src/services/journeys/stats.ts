@@ -97,7 +97,7 @@ export async function listJourneyEnrollments(
     .execute();
   const page = rows.slice(0, input.limit);
   const waitingOf = await waitReasons(db, { journey: j, tenantId, now });
-  const waiting = await Promise.all(page.map((r) => (r.status === 'active' ? waitingOf(r) : null)));
+  const waiting = await Promise.all(page.map((r) => (r.status === 'active' ? waitingOf(r) : Promise.resolve(null))));
   return {
     enrollments: page.map((r, i) => ({
       id: Number(r.id),
