@@ -283,6 +283,11 @@ describe('Giving statements', () => {
     expect(text).toMatch(/General\s+Check #77\s+\$42\.00/);
     expect(text).toMatch(/Total\s+\$42\.00/);
     expect((await hope.client.get(`/api/giving/donors/${donor.id}/statement?from=${from}&to=${to}`)).status).toBe(404);
+    // Without dates: this calendar year.
+    const thisYear = await fetch(`${app.url}/api/giving/donors/${donor.id}/statement`, { headers: { cookie } });
+    expect(thisYear.headers.get('content-disposition')).toContain(
+      `-${from.slice(0, 4)}-01-01-to-${from.slice(0, 4)}-12-31.pdf`,
+    );
     const bad = await grace.client.get(`/api/giving/donors/${donor.id}/statement?from=${to}&to=${from}`);
     expect(bad.status).toBe(400);
     expect(bad.body.message).toBe('To must be on or after From');

@@ -20,10 +20,17 @@ export const startStatementsSchema = z
   .superRefine(rangeIssues);
 export type StartStatementsInput = z.input<typeof startStatementsSchema>;
 
-/** One donor's statement for staff (the contact's Giving tab), for the dates asked. */
+/**
+ * One donor's statement for staff (the contact's Giving tab), for the dates asked; without them,
+ * this calendar year (in the church's time zone).
+ */
 export const donorStatementSchema = z
-  .object({ contactId: idSchema('Contact ID'), from: dateSchema('From'), to: dateSchema('To') })
-  .superRefine(rangeIssues);
+  .object({ contactId: idSchema('Contact ID'), from: dateSchema('From').optional(), to: dateSchema('To').optional() })
+  .superRefine((v, ctx) => {
+    if (v.from && v.to) rangeIssues({ from: v.from, to: v.to }, ctx);
+    else if (v.from || v.to)
+      ctx.addIssue({ code: 'custom', path: [v.from ? 'to' : 'from'], message: 'Give both From and To, or neither' });
+  });
 
 export const statementRunIdSchema = z.object({ runId: idSchema('Statement run') });
 

@@ -119,7 +119,7 @@ function AddLine({ batchId, committed }: { batchId: number; committed: boolean }
             description={sameAsAbove ? `Same as the line above: ${fundName}. Choose another to change it.` : undefined}
             inputWrapperOrder={['label', 'input', 'description', 'error']}
             styles={
-              sameAsAbove ? { description: { color: 'var(--mantine-color-orange-9)', fontWeight: 500 } } : undefined
+              sameAsAbove ? { description: { color: 'var(--mantine-color-indigo-9)', fontWeight: 500 } } : undefined
             }
             data={(funds.data ?? []).map((f) => ({ value: String(f.id), label: f.name }))}
           />

@@ -62,7 +62,8 @@ function SongUsageModal({ onClose }: { onClose: () => void }) {
   };
   const today = dayjs().format('YYYY-MM-DD');
   const chosen =
-    (['past', 'coming'] as const).find((r) => RANGES[r]().from === from && RANGES[r]().to === to) ?? 'custom';
+    // Neither when the dates were typed.
+    (['past', 'coming'] as const).find((r) => RANGES[r]().from === from && RANGES[r]().to === to) ?? '';
   const range = songUsageInputSchema.safeParse({ from, to });
   const issue = (field: string) =>
     range.success ? undefined : range.error.issues.find((i) => i.path[0] === field)?.message;
@@ -82,7 +83,6 @@ function SongUsageModal({ onClose }: { onClose: () => void }) {
           data={[
             { value: 'past', label: 'Past 6 months' },
             { value: 'coming', label: 'Coming plans' },
-            { value: 'custom', label: 'Dates below', disabled: true },
           ]}
           style={{ alignSelf: 'flex-start' }}
         />

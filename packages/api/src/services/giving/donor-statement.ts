@@ -1,19 +1,23 @@
 import { sql, type Db } from '@lampstand/db';
 import { notFound } from '../../errors.js';
 import { renderStatement } from './statement-pdf.js';
+import { churchToday } from './giving-church.js';
 import { addressText, churchOf, donorsInRange, statementLines } from './statements-build.js';
 
 /**
  * One donor's giving statement for staff (the contact's Giving tab): the same lines, totals and
- * PDF as a statement run makes, for the dates asked, made on the spot and not stored or sent.
- * Another church's contact is a 404.
+ * PDF as a statement run makes, for the dates asked (this calendar year in the church's time zone
+ * when none are), made on the spot and not stored or sent. Another church's contact is a 404.
  */
 export async function staffDonorStatement(
   db: Db,
   tenantId: number,
-  input: { contactId: number; from: string; to: string },
+  asked: { contactId: number; from?: string; to?: string },
+  now = new Date(),
 ): Promise<{ fileName: string; contentType: 'application/pdf'; base64: string }> {
   const church = await churchOf(db, tenantId);
+  const year = (await churchToday(db, tenantId, now)).slice(0, 4);
+  const input = { contactId: asked.contactId, from: asked.from ?? `${year}-01-01`, to: asked.to ?? `${year}-12-31` };
   const newest = sql.ref('d.newest');
   const meta = sql.ref('c.metadata');
   const { rows } = await sql<{ name: string; address: string | null; totalCents: string | null }>`
