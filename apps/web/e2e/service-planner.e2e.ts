@@ -368,7 +368,7 @@ browserDescribe(describe)('Service planner', async () => {
         name: 'be-thou-my-vision.cho',
         mimeType: 'text/plain',
         buffer: Buffer.from(
-          '{title: Be Thou My Vision}\n{key: D}\n{capo: 2}\n[D]Be Thou my [G]Vi[D]sion, O [A]Lord of my [Bm]heart',
+          '{title: Be Thou My Vision}\n{key: D}\n{capo: 2}\n[D]Be Thou my [G]Vi[D]sion, O [A]Lord of my [Bm]heart\n\n{soc}\n[G]High King of [D]Heaven\n{eoc}',
         ),
       },
       {
@@ -382,6 +382,8 @@ browserDescribe(describe)('Service planner', async () => {
     const chart = page.getByRole('dialog', { name: 'Be Thou My Vision' });
     await chart.getByText('Capo 2: chords as played').waitFor();
     await chart.getByText('Bm', { exact: true }).waitFor();
+    // The chorus is marked on the chart.
+    await chart.getByText('Chorus', { exact: true }).waitFor();
     await chart.getByText('Numbers', { exact: true }).click();
     await chart.getByText('6m', { exact: true }).waitFor();
     expect(await chart.getByText('Bm', { exact: true }).count()).toBe(0);
@@ -405,7 +407,9 @@ browserDescribe(describe)('Service planner', async () => {
     });
     await page.getByRole('button', { name: 'Song usage' }).click();
     const report = page.getByRole('dialog', { name: 'Song usage' });
-    await report.getByLabel('To').fill(date);
+    // The coming plans are offered as well as the past months.
+    await report.getByText('Coming plans', { exact: true }).click();
+    await report.getByRole('columnheader', { name: 'Last planned' }).waitFor();
     const row = report.getByRole('row', { name: /Be Thou My Vision/ });
     await expect
       .poll(() => row.getByRole('cell').allTextContents())

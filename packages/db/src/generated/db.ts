@@ -869,6 +869,7 @@ export interface ServicePlanAssignments {
   id: Generated<number>;
   notes: string | null;
   positionId: number | null;
+  requestDeliveryId: number | null;
   requestedAt: Date | null;
   respondedAt: Date | null;
   serviceItemId: number | null;

@@ -47,7 +47,8 @@ export function SongsTab() {
     />
   );
   const usage = (s: Song) =>
-    s.lastUsed ? `Last used ${formatDate(s.lastUsed)} · ${s.usesLast90Days} in 90 days` : 'Not used yet';
+    (s.lastUsed ? `Last used ${formatDate(s.lastUsed)} · ${s.usesLast90Days} in 90 days` : 'Not used yet') +
+    (s.nextPlanned ? ` · Next ${formatDate(s.nextPlanned)}` : '');
 
   return (
     <Stack>
