@@ -45,6 +45,12 @@ export interface AppSettings {
   value: string;
 }
 
+export interface BellSeen {
+  readerId: number;
+  seenUpTo: Date;
+  userId: number;
+}
+
 export interface CampaignRecipientUsage {
   campaignId: number | null;
   channel: 'email' | 'sms';
@@ -1252,6 +1258,7 @@ export interface DB {
   aiGenerations: AiGenerations;
   apiKeys: ApiKeys;
   appSettings: AppSettings;
+  bellSeen: BellSeen;
   campaignRecipientUsage: CampaignRecipientUsage;
   childGroups: ChildGroups;
   childrenInLists: ChildrenInLists;
