@@ -1,161 +1,85 @@
-import { ActionIcon, Combobox, Kbd, Loader, Text, TextInput, useCombobox } from '@mantine/core';
-import { useDebouncedValue, useHotkeys, useMediaQuery } from '@mantine/hooks';
+import { ActionIcon, Kbd, TextInput } from '@mantine/core';
+import { useHotkeys, useMediaQuery } from '@mantine/hooks';
 import { IconSearch } from '@tabler/icons-react';
-import { keepPreviousData } from '@tanstack/react-query';
-import { useRef, useState, type KeyboardEvent } from 'react';
-import { useNavigate } from 'react-router-dom';
-import type { SearchKind, SearchResult } from '@lampstand/api/schemas/search';
-import { trpc } from '../lib/trpc';
-import { formatDate } from '../ui/format';
+import { lazy, Suspense, useEffect, useRef, useState } from 'react';
 import { ICON_SIZE } from '../ui/theme';
-import { SEARCH_KIND_LABELS, searchResultPath, searchValue } from './search-results';
 import classes from './app-layout.module.css';
 
-/** Fewer letters than this are not searched (the server finds nothing for them either). */
-const MIN_QUERY = 2;
-
-function ResultLine({ r }: { r: SearchResult }) {
-  const second = r.kind === 'plan' && r.date ? formatDate(r.date) : r.note;
-  return (
-    <>
-      <Text size="sm" fw={500} lineClamp={1}>
-        {r.name}
-      </Text>
-      {second ? (
-        <Text size="xs" c="dimmed" lineClamp={1}>
-          {second}
-        </Text>
-      ) : null}
-    </>
-  );
-}
-
-/**
- * The search box and its dropdown of results grouped by kind: typing searches (after a short
- * pause), arrows move through the results, Enter opens the chosen one (or the first), Escape closes.
- */
-function SearchBox({
-  inputRef,
-  autoFocus,
-  className,
-  onDone,
-}: {
-  inputRef: React.RefObject<HTMLInputElement | null>;
-  autoFocus?: boolean;
-  className: string | undefined;
-  onDone?: () => void;
-}) {
-  const navigate = useNavigate();
-  const [q, setQ] = useState('');
-  const [debounced] = useDebouncedValue(q.trim(), 200);
-  const store = useCombobox({ onDropdownClose: () => store.resetSelectedOption() });
-  const enabled = debounced.length >= MIN_QUERY;
-  const search = trpc.search.everything.useQuery(
-    { q: debounced },
-    { enabled, staleTime: 30_000, placeholderData: keepPreviousData },
-  );
-  const results = enabled ? (search.data?.results ?? []) : [];
-  // Grouped by kind in the order the server sends them (the schemas, and zod, stay out of the shell).
-  const groups: { kind: SearchKind; items: SearchResult[] }[] = [];
-  for (const r of results) {
-    const last = groups.at(-1);
-    if (last?.kind === r.kind) last.items.push(r);
-    else groups.push({ kind: r.kind, items: [r] });
-  }
-  const waiting = q.trim() !== debounced || (enabled && search.isFetching && !search.data);
-
-  const open = (value: string) => {
-    const r = results.find((x) => searchValue(x) === value);
-    if (!r) return;
-    setQ('');
-    store.closeDropdown();
-    inputRef.current?.blur();
-    onDone?.();
-    void navigate(searchResultPath(r));
-  };
-  // Enter with no result chosen opens the first one.
-  const onKeyDown = (e: KeyboardEvent<HTMLInputElement>) => {
-    if (e.key === 'Enter' && store.getSelectedOptionIndex() === -1 && results[0] && !waiting) {
-      e.preventDefault();
-      open(searchValue(results[0]));
-    }
-    if (e.key === 'Escape' && !store.dropdownOpened) {
-      setQ('');
-      inputRef.current?.blur();
-      onDone?.();
-    }
-  };
-
-  return (
-    <Combobox store={store} onOptionSubmit={open} shadow="md" position="bottom-start" zIndex={300}>
-      <Combobox.Target withExpandedAttribute>
-        <TextInput
-          ref={inputRef}
-          className={className}
-          value={q}
-          onChange={(e) => {
-            setQ(e.currentTarget.value);
-            store.resetSelectedOption();
-            if (e.currentTarget.value.trim().length >= MIN_QUERY) store.openDropdown();
-            else store.closeDropdown();
-          }}
-          onFocus={() => q.trim().length >= MIN_QUERY && store.openDropdown()}
-          onBlur={() => {
-            store.closeDropdown();
-            onDone?.();
-          }}
-          onKeyDown={onKeyDown}
-          autoFocus={autoFocus}
-          placeholder="Search..."
-          aria-label="Search"
-          leftSection={<IconSearch size={16} />}
-          rightSection={waiting && q.trim().length >= MIN_QUERY ? <Loader size={14} /> : <Kbd size="xs">/</Kbd>}
-          rightSectionPointerEvents="none"
-        />
-      </Combobox.Target>
-      <Combobox.Dropdown className={classes.searchDropdown}>
-        <Combobox.Options aria-label="Search results" className={classes.searchOptions} tabIndex={0}>
-          {groups.length === 0 ? (
-            <Combobox.Empty>{waiting ? 'Searching…' : `No results for “${q.trim()}”`}</Combobox.Empty>
-          ) : (
-            groups.map((g) => (
-              <Combobox.Group key={g.kind} label={SEARCH_KIND_LABELS[g.kind]}>
-                {g.items.map((r) => (
-                  <Combobox.Option key={searchValue(r)} value={searchValue(r)}>
-                    <ResultLine r={r} />
-                  </Combobox.Option>
-                ))}
-              </Combobox.Group>
-            ))
-          )}
-        </Combobox.Options>
-      </Combobox.Dropdown>
-    </Combobox>
-  );
-}
+// The box with its dropdown (Mantine's Combobox and the search call) loads a moment after the
+// shell, or at once when the box is used: the shell is on the staff app's first load.
+const loadSearchBox = () => import('./search-box');
+const SearchBox = lazy(() => loadSearchBox().then((m) => ({ default: m.SearchBox })));
+const PRELOAD_AFTER_MS = 1500;
 
 /**
  * The header's search. On a phone it is a button that opens the box over the header; `/` focuses
- * it anywhere but in a field.
+ * it anywhere but in a field. Until its dropdown has loaded, a plain box of the same look keeps
+ * what is typed.
  */
 export function HeaderSearch() {
   const narrow = useMediaQuery('(max-width: 36em)');
   const [opened, setOpened] = useState(false);
+  const [live, setLive] = useState(false);
+  const [typed, setTyped] = useState('');
   const inputRef = useRef<HTMLInputElement>(null);
-  useHotkeys([['/', () => (narrow ? setOpened(true) : inputRef.current?.focus())]]);
+  useEffect(() => {
+    const t = setTimeout(() => void loadSearchBox().catch(() => undefined), PRELOAD_AFTER_MS);
+    return () => clearTimeout(t);
+  }, []);
+  useHotkeys([
+    [
+      '/',
+      () => {
+        if (narrow) setOpened(true);
+        if (live) inputRef.current?.focus();
+        else setLive(true);
+      },
+    ],
+  ]);
   if (narrow && !opened) {
     return (
-      <ActionIcon variant="subtle" color="gray" size="lg" aria-label="Search" onClick={() => setOpened(true)}>
+      <ActionIcon
+        variant="subtle"
+        color="gray"
+        size="lg"
+        aria-label="Search"
+        onClick={() => {
+          setOpened(true);
+          setLive(true);
+        }}
+      >
         <IconSearch size={ICON_SIZE} />
       </ActionIcon>
     );
   }
-  return (
-    <SearchBox
-      inputRef={inputRef}
-      autoFocus={narrow}
-      className={narrow ? classes.searchOverlay : classes.search}
-      onDone={narrow ? () => setOpened(false) : undefined}
+  const className = narrow ? classes.searchOverlay : classes.search;
+  const done = narrow
+    ? () => {
+        setOpened(false);
+        setTyped('');
+      }
+    : () => setTyped('');
+  const plain = (
+    <TextInput
+      className={className}
+      value={typed}
+      onChange={(e) => {
+        setTyped(e.currentTarget.value);
+        setLive(true);
+      }}
+      onFocus={() => setLive(true)}
+      autoFocus={live}
+      placeholder="Search..."
+      aria-label="Search"
+      leftSection={<IconSearch size={16} />}
+      rightSection={<Kbd size="xs">/</Kbd>}
+      rightSectionPointerEvents="none"
     />
+  );
+  if (!live) return plain;
+  return (
+    <Suspense fallback={plain}>
+      <SearchBox inputRef={inputRef} initial={typed} className={className} onDone={done} />
+    </Suspense>
   );
 }

@@ -1,4 +1,4 @@
-import { Badge, Box, NavLink, Text } from '@mantine/core';
+import { Badge, Box, NavLink, Text, VisuallyHidden } from '@mantine/core';
 import { Link, useLocation } from 'react-router-dom';
 import type { WaitingCounts } from '@lampstand/api/schemas/waiting';
 import { ICON_SIZE } from '../ui/theme';
@@ -22,14 +22,17 @@ function NavItemLink({
       component={Link}
       to={item.to}
       label={item.label}
-      // The badge's number, read with what it counts: 'Conversations, 3 unread'.
-      aria-label={shown ? `${item.label}, ${count} ${item.badge!.words}` : undefined}
       leftSection={<item.icon size={ICON_SIZE} stroke={1.6} />}
       rightSection={
         shown ? (
-          <Badge size="sm" circle={count < 10} color={active ? 'white' : 'red.9'} c={active ? 'indigo.9' : 'white'} aria-hidden>
-            {count > 99 ? '99+' : count}
-          </Badge>
+          // The badge's number is read with what it counts: 'Conversations, 3 unread'.
+          <>
+            <VisuallyHidden>, </VisuallyHidden>
+            <Badge size="sm" circle={count < 10} color={active ? 'white' : 'red.9'} c={active ? 'indigo.9' : 'white'}>
+              {count > 99 ? '99+' : count}
+            </Badge>
+            <VisuallyHidden> {item.badge!.words}</VisuallyHidden>
+          </>
         ) : undefined
       }
       active={active}
