@@ -1,4 +1,4 @@
-import { Badge, Box, NavLink, Text, VisuallyHidden } from '@mantine/core';
+import { Box, NavLink, Text, VisuallyHidden } from '@mantine/core';
 import { Link, useLocation } from 'react-router-dom';
 import type { WaitingCounts } from '@lampstand/api/schemas/waiting';
 import { ICON_SIZE } from '../ui/theme';
@@ -28,9 +28,7 @@ function NavItemLink({
           // The badge's number is read with what it counts: 'Conversations, 3 unread'.
           <>
             <VisuallyHidden>, </VisuallyHidden>
-            <Badge size="sm" circle={count < 10} color={active ? 'white' : 'red.9'} c={active ? 'indigo.9' : 'white'}>
-              {count > 99 ? '99+' : count}
-            </Badge>
+            <span className={classes.navCount}>{count > 99 ? '99+' : count}</span>
             <VisuallyHidden> {item.badge!.words}</VisuallyHidden>
           </>
         ) : undefined
