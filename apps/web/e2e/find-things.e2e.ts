@@ -129,7 +129,10 @@ browserDescribe(describe)('finding things: the sidebar, the search, the bell and
         expect(await current.getAttribute('data-active'), `${link} is the current page`).not.toBeNull();
       }
       // The planner's tabs follow the sidebar's links.
-      await page.getByRole('navigation', { name: 'Worship & Serving' }).getByRole('link', { name: 'Song Library' }).click();
+      await page
+        .getByRole('navigation', { name: 'Worship & Serving' })
+        .getByRole('link', { name: 'Song Library' })
+        .click();
       expect(await page.getByRole('tab', { name: 'Song Library' }).getAttribute('aria-selected')).toBe('true');
 
       // '/' focuses the search (not while typing in a field); arrows and Enter open a person.
@@ -175,11 +178,17 @@ browserDescribe(describe)('finding things: the sidebar, the search, the bell and
         const { page, context } = await pageAt(width);
         if (width === 390) {
           await page.getByRole('button', { name: 'Open navigation' }).click();
-          await page.getByRole('navigation', { name: 'People' }).getByRole('link', { name: /^Tasks\s*,\s*1 due$/ }).waitFor();
+          await page
+            .getByRole('navigation', { name: 'People' })
+            .getByRole('link', { name: /^Tasks\s*,\s*1 due$/ })
+            .waitFor();
           await animationsDone(page);
           await expectAccessible(page);
           await screenshot(page, 'find-sidebar-390');
-          await page.getByRole('navigation', { name: 'Worship & Serving' }).getByRole('link', { name: 'Service Plans' }).click();
+          await page
+            .getByRole('navigation', { name: 'Worship & Serving' })
+            .getByRole('link', { name: 'Service Plans' })
+            .click();
           await page.getByRole('heading', { level: 1, name: 'Service Planner' }).waitFor();
           // On a phone the search is a button that opens the box over the header.
           await page.getByRole('button', { name: 'Search' }).click();

@@ -39,10 +39,12 @@ async function oneOfEach(church: Church, word: string) {
     emailCampaign: (
       await c.post('/api/email-campaigns', { name: `${word} appeal`, subject: 'Harvest', content: '<p>Hi</p>' })
     ).body.id,
-    smsCampaign: (await c.post('/api/sms-campaigns', { name: `${word} reminder`, content: 'See you tonight' })).body
-      .id,
+    smsCampaign: (await c.post('/api/sms-campaigns', { name: `${word} reminder`, content: 'See you tonight' })).body.id,
     landingPage: (
-      await c.post('/api/landing-pages', { name: `${word} festival`, slug: `${word.toLowerCase()}-festival-${church.user.id}` })
+      await c.post('/api/landing-pages', {
+        name: `${word} festival`,
+        slug: `${word.toLowerCase()}-festival-${church.user.id}`,
+      })
     ).body.id,
     plan: (await c.post('/api/service-planner/plans', { title: `${word} Sunday`, date: '2026-12-06' })).body.id,
     song: (await c.post('/api/service-planner/songs', { title: `${word} hymn`, artist: 'Wesley' })).body.id,
@@ -125,7 +127,14 @@ describe('waiting.counts, waiting.bell and waiting.markAllRead', () => {
       .executeTakeFirstOrThrow();
     await db
       .insertInto('webhookDeliveries')
-      .values({ userId, endpointId: endpoint.id, type: 'contact.created', status: 'failed', attempts: 8, lastAttemptAt: new Date() })
+      .values({
+        userId,
+        endpointId: endpoint.id,
+        type: 'contact.created',
+        status: 'failed',
+        attempts: 8,
+        lastAttemptAt: new Date(),
+      })
       .execute();
     return church;
   }
@@ -169,7 +178,11 @@ describe('waiting.counts, waiting.bell and waiting.markAllRead', () => {
     const bell = await query(grace.client, 'waiting.bell');
     expect(bell.items).toHaveLength(5);
     expect(bell.items.every((i: { unread: boolean }) => !i.unread)).toBe(true);
-    expect(await query(grace.client, 'waiting.counts')).toMatchObject({ profileUpdates: 1, tasksDue: 1, bellUnread: 0 });
+    expect(await query(grace.client, 'waiting.counts')).toMatchObject({
+      profileUpdates: 1,
+      tasksDue: 1,
+      bellUnread: 0,
+    });
 
     // An administrator acting as the church has their own mark.
     const acting = new HttpClient(app.url);

@@ -146,7 +146,12 @@ export const churchNav: NavGroup[] = [
         icon: IconMusic,
         isActive: (at) => plannerTabActive('songs')(at) || under('/service-planner/songs')(at),
       },
-      { label: 'Team Members', to: '/service-planner?tab=team', icon: IconUsersGroup, isActive: plannerTabActive('team') },
+      {
+        label: 'Team Members',
+        to: '/service-planner?tab=team',
+        icon: IconUsersGroup,
+        isActive: plannerTabActive('team'),
+      },
     ],
   },
   {

@@ -7,7 +7,13 @@ export function HelpDrawer({ opened, onClose }: { opened: boolean; onClose: () =
   const location = useLocation();
   const guide = guideFor(location);
   return (
-    <Drawer opened={opened} onClose={onClose} position="right" size="md" title={guide ? `Help: ${guide.title}` : 'Help'}>
+    <Drawer
+      opened={opened}
+      onClose={onClose}
+      position="right"
+      size="md"
+      title={guide ? `Help: ${guide.title}` : 'Help'}
+    >
       {guide ? (
         <Stack gap="md">
           {guide.about.map((p) => (

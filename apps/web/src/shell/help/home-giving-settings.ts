@@ -64,7 +64,10 @@ export const homeGivingSettingsGuides: Guide[] = [
     title: 'Account',
     about: ['Your church’s name, the email address Lampstand writes to, and your password.'],
     tasks: [
-      { title: 'Change your password', how: 'Enter your current password and the new one twice, then Change password.' },
+      {
+        title: 'Change your password',
+        how: 'Enter your current password and the new one twice, then Change password.',
+      },
       {
         title: 'Change your email',
         how: 'Save the new address, then open the link we send to it to confirm it is yours.',

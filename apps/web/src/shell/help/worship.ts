@@ -27,9 +27,7 @@ export const worshipGuides: Guide[] = [
   {
     paths: ['/service-planner/plans'],
     title: 'A service plan',
-    about: [
-      'One service from start to finish: its order of service, the people serving, and what you print for them.',
-    ],
+    about: ['One service from start to finish: its order of service, the people serving, and what you print for them.'],
     tasks: [
       {
         title: 'Change the order',

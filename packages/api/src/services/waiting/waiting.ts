@@ -80,7 +80,9 @@ const KINDS: Kind[] = ['task', 'reply', 'approval', 'webhook'];
 export async function waitingCounts(db: Db, reader: BellReader): Promise<WaitingCounts> {
   const w = waits(reader.tenantId);
   const t = reader.tenantId;
-  const unread = KINDS.map((k) => sql`(select count(*) from ${w[k].from} where ${w[k].where} and ${w[k].at} > seen.at)`);
+  const unread = KINDS.map(
+    (k) => sql`(select count(*) from ${w[k].from} where ${w[k].where} and ${w[k].at} > seen.at)`,
+  );
   const { rows } = await sql<WaitingCounts>`
     with seen as (select ${seenUpTo(reader)} as at)
     select
@@ -98,7 +100,9 @@ export async function waitingCounts(db: Db, reader: BellReader): Promise<Waiting
 export async function bellItems(db: Db, reader: BellReader): Promise<{ items: BellRow[]; unread: number }> {
   const w = waits(reader.tenantId);
   const branches = KINDS.map(
-    (k) => sql`(select ${k}::text as kind, ${w[k].id} as id, ${w[k].title} as title, coalesce(${w[k].detail}, '') as detail,
+    (
+      k,
+    ) => sql`(select ${k}::text as kind, ${w[k].id} as id, ${w[k].title} as title, coalesce(${w[k].detail}, '') as detail,
         ${w[k].at} as at, ${w[k].dueOn} as due_on, ${w[k].at} > seen.at as unread
       from ${w[k].from}, seen where ${w[k].where} order by ${w[k].at} desc limit ${BELL_PER_KIND})`,
   );
@@ -106,7 +110,11 @@ export async function bellItems(db: Db, reader: BellReader): Promise<{ items: Be
     with seen as (select ${seenUpTo(reader)} as at)
     select * from (${sql.join(branches, sql` union all `)}) items order by at desc, kind, id desc`.execute(db);
   const counts = await waitingCounts(db, reader);
-  const items = rows.map((r) => ({ ...r, id: Number(r.id), detail: r.kind === 'approval' ? fieldsChanged(r.detail) : r.detail }));
+  const items = rows.map((r) => ({
+    ...r,
+    id: Number(r.id),
+    detail: r.kind === 'approval' ? fieldsChanged(r.detail) : r.detail,
+  }));
   return { items, unread: counts.bellUnread };
 }
 
