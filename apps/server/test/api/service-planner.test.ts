@@ -671,7 +671,7 @@ describe('assignments and scheduling requests', () => {
       )
       .toEqual({ kind: 'planner-request', status: 'sent', assignmentId: a.id, campaignId: null });
     expect(sent.body.message).toBe(
-      'Requests sent to 1 person; no email address for Gus (saved to your outbox: no SMTP server is configured)',
+      'Requests sent to 1 person; no email address for Gus (saved to your outbox: email sending is not set up on this server yet)',
     );
     expect(mail.subject).toBe('Can you serve as Vocals on Sunday, April 7, 2030?');
     expect(mail.fromAddress).toContain('Grace Church');

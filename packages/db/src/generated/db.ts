@@ -110,6 +110,7 @@ export interface ChurchProfiles {
 export interface ChurchSettings {
   defaultCountryCode: Generated<string>;
   eventRetentionDays: Generated<number>;
+  gettingStartedDismissedAt: Date | null;
   postalAddress: string | null;
   smsAccountSid: string | null;
   smsAuthToken: string | null;

@@ -4,6 +4,7 @@ import dayjs, { type Dayjs } from 'dayjs';
 import { useState } from 'react';
 import { SOCIAL_PLATFORM_LABELS, SOCIAL_STATUS_LABELS } from '@lampstand/api/schemas/social-posts';
 import { formatDate, formatTime } from '../../ui/format';
+import { statusColor } from '../../ui/status-color';
 import { PlatformIcons } from './platforms';
 import { type SocialPost } from './post-form-values';
 import classes from './social-blast.module.css';
@@ -13,10 +14,10 @@ export type View = 'month' | 'week' | 'list';
 export const WEEKDAYS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
 
 export const STATUS_COLOR: Record<string, string> = {
-  scheduled: 'indigo',
-  posted: 'green',
-  failed: 'red',
-  draft: 'gray',
+  scheduled: statusColor('waiting'),
+  posted: statusColor('success'),
+  failed: statusColor('failure'),
+  draft: statusColor('neutral'),
 };
 
 /** The first 20 characters of a post (the spec's calendar cell). */

@@ -155,7 +155,7 @@ export async function sendRequests(
           ? `; the email address of ${skippedSuppressed.join(', ')} is suppressed (it bounced or complained)`
           : '') +
         (skippedUnsubscribed.length ? `; ${skippedUnsubscribed.join(', ')} unsubscribed from email` : '') +
-        (email.kind === 'outbox' ? ' (saved to your outbox: no SMTP server is configured)' : '');
+        (email.kind === 'outbox' ? ' (saved to your outbox: email sending is not set up on this server yet)' : '');
   return { sent: queued + textedOnly, skippedNoEmail, message };
 }
 
