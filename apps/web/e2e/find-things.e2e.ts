@@ -126,7 +126,10 @@ browserDescribe(describe)('finding things: the sidebar, the search, the bell and
         await page.getByRole('navigation', { name: group }).getByRole('link', { name: link }).click();
         await page.getByRole('heading', { level: 1, name: heading }).waitFor();
         const current = page.getByRole('navigation', { name: group }).getByRole('link', { name: link });
-        expect(await current.getAttribute('data-active'), `${link} is the current page`).not.toBeNull();
+        // The planner's areas share a heading: wait for the link to light up.
+        await expect
+          .poll(() => current.getAttribute('data-active'), { message: `${link} is the current page` })
+          .not.toBeNull();
       }
       // The planner's tabs follow the sidebar's links.
       await page
