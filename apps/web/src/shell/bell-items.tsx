@@ -12,8 +12,8 @@ const KINDS: Record<BellKind, { label: string; path: (item: BellItem) => string 
   task: { label: 'Task', path: () => '/tasks' },
   reply: { label: 'Reply', path: (i) => `/conversations/${i.id}` },
   approval: { label: 'Profile update to approve', path: () => '/profile-updates' },
-  // The webhook delivery log is in Settings.
-  webhook: { label: 'Webhook', path: () => '/settings' },
+  // The webhooks and their delivery logs are in Settings.
+  webhook: { label: 'Webhook', path: () => '/settings/webhooks' },
 };
 
 function when(item: BellItem) {

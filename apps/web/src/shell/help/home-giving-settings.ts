@@ -42,20 +42,20 @@ export const homeGivingSettingsGuides: Guide[] = [
     paths: ['/settings'],
     title: 'Settings',
     about: [
-      'Details about your church that Lampstand uses everywhere: your address and time zone, how emails are sent from your own domain, your texting number, your public page, and connections to other systems.',
+      'Details about your church that Lampstand uses everywhere, one section each in the list on the side: your address and time zone, your public profile, how emails are sent from your own domain, your texting number, giving, social posts, and connections to other systems.',
     ],
     tasks: [
       {
         title: 'Set your time zone',
-        how: 'Choose your church’s time zone: scheduled emails, quiet hours and due dates follow it.',
+        how: 'Under Church details choose your church’s time zone: scheduled emails, quiet hours and due dates follow it.',
       },
       {
         title: 'Send email from your own domain',
-        how: 'Add your domain, then ask whoever looks after your website to add the records shown. Check status tells you when it is ready.',
+        how: 'Under Email sending add your domain, then ask whoever looks after your website to add the records shown. Check status tells you when it is ready.',
       },
       {
         title: 'Connect another system',
-        how: 'Webhooks tell your other systems what happens in Lampstand (sign-ups, gifts, replies). The bell tells you when one could not be reached.',
+        how: 'Under Integrations, add the address of your other system: it hears what happens in Lampstand (sign-ups, gifts, replies). The bell tells you when one could not be reached.',
       },
     ],
   },
