@@ -209,7 +209,7 @@ browserDescribe(describe)(
         const { page, context } = await pageAt(390, church);
         await page.getByRole('heading', { level: 1, name: /^Welcome( back)?, Grace Church!$/ }).waitFor();
         await page.getByRole('button', { name: 'Open navigation' }).click();
-        await page.getByRole('navigation', { name: 'Marketing' }).getByRole('link', { name: 'Contacts' }).waitFor();
+        await page.getByRole('navigation', { name: 'People' }).getByRole('link', { name: 'Contacts' }).waitFor();
         await expectAccessible(page);
         await page.getByRole('button', { name: 'Close navigation' }).click();
         await checkMenu(page, page.getByRole('button', { name: 'Account menu' }), 'Logout', 'a11y-menu-account-390');

@@ -42,7 +42,7 @@ browserDescribe(describe)('first load', async () => {
     await page.waitForLoadState('networkidle');
     expect(checks()).toBe(1);
     // The spec lights the Show Up link on / as well as the Dashboard's.
-    const nav = page.getByRole('navigation', { name: 'Marketing' });
+    const nav = page.getByRole('navigation', { name: 'Main navigation' });
     const active = async (name: string) => (await nav.getByRole('link', { name }).getAttribute('data-active')) !== null;
     expect({ dashboard: await active('Dashboard'), showUp: await active('Show Up') }).toEqual({
       dashboard: true,

@@ -15,7 +15,7 @@ browserDescribe(describe)('Giving', async () => {
   it('staff add a fund; a visitor gives monthly split across two funds; staff pause it', async () => {
     const { page } = await e2e.newPage();
     await signIn(page, e2e.app.url, church.user.username, church.password);
-    await page.getByRole('navigation', { name: 'Marketing' }).getByRole('link', { name: 'Giving' }).click();
+    await page.getByRole('navigation', { name: 'Giving' }).getByRole('link', { name: 'Giving' }).click();
     await page.getByRole('heading', { level: 1, name: 'Giving' }).waitFor();
     // Giving opens on its Overview; nothing given yet.
     await page.getByText('No lapsed donors: everyone who gave this year gave in the last 90 days.').waitFor();

@@ -52,7 +52,7 @@ browserDescribe(describe)('Journeys', async () => {
     await signIn(page, e2e.app.url, church.user.username, church.password);
 
     // Marketing → Journeys: empty, then 'New journey' offers the four starters.
-    await page.getByRole('navigation', { name: 'Marketing' }).getByRole('link', { name: 'Journeys' }).click();
+    await page.getByRole('navigation', { name: 'Outreach' }).getByRole('link', { name: 'Journeys' }).click();
     await page.getByRole('heading', { level: 1, name: 'Journeys' }).waitFor();
     await page.getByText('No journeys yet').waitFor();
     await expectAccessible(page);
@@ -186,7 +186,7 @@ browserDescribe(describe)('Journeys', async () => {
     await shots(page, 'journeys-dashboard');
 
     // The Tasks page: the same task; done.
-    await page.getByRole('navigation', { name: 'Marketing' }).getByRole('link', { name: 'Tasks' }).click();
+    await page.getByRole('navigation', { name: 'People' }).getByRole('link', { name: 'Tasks' }).click();
     await page.getByRole('heading', { level: 1, name: 'Tasks' }).waitFor();
     await page.getByRole('table', { name: 'Tasks' }).getByText('Call Ada Lovelace').waitFor();
     await expectAccessible(page);

@@ -116,7 +116,7 @@ browserDescribe(describe)('Landing pages', async () => {
     await page.getByRole('region', { name: '6. Sign-up form block' }).waitFor();
 
     // Leaving with unsaved blocks asks first (in-app navigation is blocked until answered).
-    await page.getByRole('navigation', { name: 'Marketing' }).getByRole('link', { name: 'Landing Pages' }).click();
+    await page.getByRole('navigation', { name: 'Outreach' }).getByRole('link', { name: 'Landing Pages' }).click();
     const leave = page.getByRole('dialog', { name: 'Leave without saving?' });
     await leave.getByText('This landing page has changes that are not saved.').waitFor();
     await expectAccessible(page);

@@ -70,7 +70,7 @@ browserDescribe(describe)('marketing templates', async () => {
     const second = await e2e.newPage();
     await signIn(second.page, e2e.app.url, church.user.username, church.password);
     await second.page.getByRole('heading', { name: /^Welcome( back)?, Grace Church!$/ }).waitFor();
-    await second.page.getByRole('navigation', { name: 'Marketing' }).getByRole('link', { name: 'Templates' }).click();
+    await second.page.getByRole('navigation', { name: 'Outreach' }).getByRole('link', { name: 'Templates' }).click();
     await second.page.getByText('Easter invitation').first().waitFor();
     await screenshot(second.page, 'church-templates');
     await second.page.getByRole('button', { name: 'Use Easter invitation' }).first().click();

@@ -361,7 +361,7 @@ browserDescribe(describe)('every main screen at 390, 1024 and 1366 px', async ()
       await signIn(page, e2e.app.url, church.user.username, church.password);
       await page.getByRole('heading', { name: /^Welcome( back)?, Grace Church!$/ }).waitFor();
       await page.getByRole('button', { name: 'Open navigation' }).click();
-      const nav = page.getByRole('navigation', { name: 'Marketing' });
+      const nav = page.getByRole('navigation', { name: 'People' });
       await nav.getByRole('link', { name: 'Contacts' }).waitFor();
       await animationsDone(page); // the navbar slides in
       const box = await page.locator('.mantine-AppShell-navbar').boundingBox();

@@ -45,6 +45,12 @@ export interface AppSettings {
   value: string;
 }
 
+export interface BellSeen {
+  readerId: number;
+  seenUpTo: Date;
+  userId: number;
+}
+
 export interface CampaignRecipientUsage {
   campaignId: number | null;
   channel: 'email' | 'sms';
@@ -1254,6 +1260,7 @@ export interface DB {
   aiGenerations: AiGenerations;
   apiKeys: ApiKeys;
   appSettings: AppSettings;
+  bellSeen: BellSeen;
   campaignRecipientUsage: CampaignRecipientUsage;
   childGroups: ChildGroups;
   childrenInLists: ChildrenInLists;
