@@ -33,6 +33,7 @@ import { sendingDomainsRouter } from './routers/sending-domains/router.js';
 import { createCallerFactory, router } from './trpc.js';
 import { journeysRouter } from './routers/journeys/router.js';
 import { tasksRouter } from './routers/tasks/router.js';
+import { exportsRouter } from './routers/exports/router.js';
 
 export const appRouter = router({
   auth: authRouter,
@@ -69,6 +70,7 @@ export const appRouter = router({
   smsKeywords: smsKeywordsRouter,
   suppressions: suppressionsRouter,
   sendingDomains: sendingDomainsRouter,
+  exports: exportsRouter,
 });
 
 // Zod's compiled (synchronous) parse for every procedure's input and output (sync-parsers.ts).
