@@ -60,11 +60,11 @@ const CHUNK_ROWS = 500;
  */
 export async function* churchRows(db: Db, tenantId: number, table: ExportTable): AsyncGenerator<unknown[][]> {
   // Any table, by name from the catalogue: aliased c0, c1, … so the camelCase plugin leaves the keys alone.
-  const query = (db as unknown as Kysely<Record<string, Record<string, unknown>>>)
+  let query = (db as unknown as Kysely<Record<string, Record<string, unknown>>>)
     .selectFrom(table.name)
     .select(table.columns.map((c, i) => sql.ref(c.name).as(`c${i}`)))
-    .where(sql.ref('user_id'), '=', tenantId)
-    .orderBy(table.orderBy.map((c) => sql.ref(c)));
+    .where(sql.ref('user_id'), '=', tenantId);
+  for (const column of table.orderBy) query = query.orderBy(sql.ref(column));
   let chunk: unknown[][] = [];
   for await (const row of query.stream(CHUNK_ROWS)) {
     chunk.push(table.columns.map((_, i) => (row as Record<string, unknown>)[`c${i}`]));
