@@ -28,8 +28,7 @@ export async function exportDownloadRoutes(app: FastifyInstance, opts: { deps: A
       let tenantId: number | undefined;
       if (token === undefined) {
         const { effectiveUser } = await createContext(opts.deps, req);
-        if (!effectiveUser)
-          return reply.code(401).send({ message: EXPORT_LINK_INVALID, code: 'UNAUTHORIZED' });
+        if (!effectiveUser) return reply.code(401).send({ message: EXPORT_LINK_INVALID, code: 'UNAUTHORIZED' });
         tenantId = effectiveUser.id;
       }
       const found = await openExportDownload({ db, storage }, { id, token, tenantId });

@@ -1,6 +1,12 @@
 import type { FastifyInstance } from 'fastify';
 import fastifyMultipart from '@fastify/multipart';
-import { AppError, createUpload, EXPORT_KEY_PREFIX, MAX_UPLOAD_BYTES, UPLOAD_TOO_LARGE_MESSAGE } from '@lampstand/api/server';
+import {
+  AppError,
+  createUpload,
+  EXPORT_KEY_PREFIX,
+  MAX_UPLOAD_BYTES,
+  UPLOAD_TOO_LARGE_MESSAGE,
+} from '@lampstand/api/server';
 import type { AppDeps } from '../app-deps.js';
 import { createContext } from '../context.js';
 import { READ_ONLY_KEY_REFUSED } from '@lampstand/api/schemas/api-keys';

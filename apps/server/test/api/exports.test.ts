@@ -69,7 +69,13 @@ describe('POST /api/exports and GET /api/exports/{id}', () => {
     const date = new Date().toISOString().slice(0, 10);
     expect(res.headers.get('content-disposition')).toBe(`attachment; filename="grace-church-export-${date}.zip"`);
     const files = unzipSync(new Uint8Array(await res.arrayBuffer()));
-    for (const name of ['README.md', 'manifest.json', 'tables/contacts.csv', 'tables/landing_pages.csv', 'json/landing-pages.json'])
+    for (const name of [
+      'README.md',
+      'manifest.json',
+      'tables/contacts.csv',
+      'tables/landing_pages.csv',
+      'json/landing-pages.json',
+    ])
       expect(Object.keys(files)).toContain(name);
     const contacts = strFromU8(files['tables/contacts.csv']!);
     expect(contacts).toContain("'=Formula");
@@ -82,7 +88,11 @@ describe('POST /api/exports and GET /api/exports/{id}', () => {
   });
 
   it('never serves the stored ZIP through /uploads, nor with a wrong token', async () => {
-    const row = await app.db.selectFrom('exports').select('storageKey').where('id', '=', exportId).executeTakeFirstOrThrow();
+    const row = await app.db
+      .selectFrom('exports')
+      .select('storageKey')
+      .where('id', '=', exportId)
+      .executeTakeFirstOrThrow();
     expect(row.storageKey).toMatch(/^exports\//);
     expect((await fetch(`${app.url}/uploads/${row.storageKey}`)).status).toBe(404);
     const wrong = await fetch(`${app.url}/api/exports/${exportId}/download?token=${'x'.repeat(43)}`);
@@ -98,8 +108,15 @@ describe('POST /api/exports and GET /api/exports/{id}', () => {
     const res = await fetch(link);
     expect(res.status).toBe(410);
     expect(((await res.json()) as { message: string }).message).toMatch(/expired: links work for 24 hours/);
-    expect((await grace.client.get(`/api/exports/${exportId}`)).body).toMatchObject({ status: 'expired', downloadUrl: null });
-    const row = await app.db.selectFrom('exports').select(['status', 'storageKey']).where('id', '=', exportId).executeTakeFirstOrThrow();
+    expect((await grace.client.get(`/api/exports/${exportId}`)).body).toMatchObject({
+      status: 'expired',
+      downloadUrl: null,
+    });
+    const row = await app.db
+      .selectFrom('exports')
+      .select(['status', 'storageKey'])
+      .where('id', '=', exportId)
+      .executeTakeFirstOrThrow();
     expect(row).toEqual({ status: 'expired', storageKey: null });
   });
 
@@ -110,7 +127,9 @@ describe('POST /api/exports and GET /api/exports/{id}', () => {
     expect((await grace.client.get('/api/exports/abc')).status).toBe(400);
     const extra = await grace.client.post('/api/exports', { everything: 'please' });
     expect(extra.status).toBe(400);
-    expect(await app.db.selectFrom('exports').select('id').where('userId', '=', grace.user.id).execute()).toHaveLength(1);
+    expect(await app.db.selectFrom('exports').select('id').where('userId', '=', grace.user.id).execute()).toHaveLength(
+      1,
+    );
   });
 
   it('refuses a second export while one is running, with words (409)', async () => {
@@ -120,6 +139,8 @@ describe('POST /api/exports and GET /api/exports/{id}', () => {
     const res = await hope.client.post('/api/exports');
     expect(res.status).toBe(409);
     expect(res.body.message).toMatch(/already being made/);
-    expect(await app.db.selectFrom('exports').select('id').where('userId', '=', hope.user.id).execute()).toHaveLength(1);
+    expect(await app.db.selectFrom('exports').select('id').where('userId', '=', hope.user.id).execute()).toHaveLength(
+      1,
+    );
   });
 });

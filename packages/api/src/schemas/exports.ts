@@ -14,7 +14,8 @@ export const EXPORT_NOT_FOUND = 'Export not found';
 /** The link's 24 hours are over (or the file was removed). */
 export const EXPORT_LINK_EXPIRED = `This download link has expired: links work for ${EXPORT_LINK_HOURS} hours. Start a new export in Settings → Export everything.`;
 export const EXPORT_NOT_READY = 'This export is not ready yet. We email you a link when it is.';
-export const EXPORT_LINK_INVALID = 'This download link is not valid. Open the link from the email, or sign in and download from Settings → Export everything.';
+export const EXPORT_LINK_INVALID =
+  'This download link is not valid. Open the link from the email, or sign in and download from Settings → Export everything.';
 
 export const exportIdSchema = z.strictObject({ id: idSchema('Export ID') });
 export const createExportSchema = z.strictObject({}).optional();

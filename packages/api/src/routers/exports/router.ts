@@ -1,4 +1,9 @@
-import { churchExportListSchema, churchExportSchema, createExportSchema, exportIdSchema } from '../../schemas/exports.js';
+import {
+  churchExportListSchema,
+  churchExportSchema,
+  createExportSchema,
+  exportIdSchema,
+} from '../../schemas/exports.js';
 import { createExport, getExport, listExports } from '../../services/exports/exports.js';
 import { protectedProcedure, router } from '../../trpc.js';
 import { restTag } from '../../rest-meta.js';
@@ -8,10 +13,14 @@ const rest = restTag('Exports');
 export const exportsRouter = router({
   create: protectedProcedure
     .meta(
-      rest.post('/api/exports', 'Export everything the church owns as one ZIP, built in the background and emailed as a link', {
-        status: 201,
-        errors: [409],
-      }),
+      rest.post(
+        '/api/exports',
+        'Export everything the church owns as one ZIP, built in the background and emailed as a link',
+        {
+          status: 201,
+          errors: [409],
+        },
+      ),
     )
     .input(createExportSchema)
     .output(churchExportSchema)

@@ -156,7 +156,13 @@ async function buildExport(
       }
     }
     await zip.entry(tableFile(table.name), csv());
-    manifest.tables.push({ name: table.name, file: tableFile(table.name), rows, columns: table.columns, leftOut: table.leftOut });
+    manifest.tables.push({
+      name: table.name,
+      file: tableFile(table.name),
+      rows,
+      columns: table.columns,
+      leftOut: table.leftOut,
+    });
     await step();
   }
   for (const doc of NESTED_DOCUMENTS) {

@@ -29,7 +29,7 @@ export const TABLE_DESCRIPTIONS: Record<string, string> = {
   email_bounces: 'Emails that bounced, and why.',
   email_campaigns: 'Email campaigns, their content and status.',
   email_suppressions: 'Addresses that must not be emailed (bounced, complained, unsubscribed).',
-  email_warmup_usage: "How many emails the church sent each day while its sending was warming up.",
+  email_warmup_usage: 'How many emails the church sent each day while its sending was warming up.',
   events: 'The activity log: what happened, to whom, by whom, when.',
   exports: 'Earlier exports like this one.',
   funds: 'Giving funds (General, Building, Missions, …).',

@@ -22,11 +22,7 @@ export async function sendExportReadyEmail(
   deps: { db: Db; email: EmailTransport; config: Pick<DeliveryConfig, 'publicUrl' | 'emailFrom'> },
   input: { tenantId: number; exportId: number; requestedBy: number; token: string },
 ): Promise<void> {
-  const to = await deps.db
-    .selectFrom('users')
-    .select(['email'])
-    .where('id', '=', input.requestedBy)
-    .executeTakeFirst();
+  const to = await deps.db.selectFrom('users').select(['email']).where('id', '=', input.requestedBy).executeTakeFirst();
   const church = await deps.db
     .selectFrom('users')
     .select(['churchName'])

@@ -61,7 +61,11 @@ export async function createExport(
 ): Promise<ChurchExport> {
   await deps.db
     .updateTable('exports')
-    .set({ status: 'failed', error: 'The export stopped before it finished. Please start another.', finishedAt: new Date() })
+    .set({
+      status: 'failed',
+      error: 'The export stopped before it finished. Please start another.',
+      finishedAt: new Date(),
+    })
     .where('userId', '=', tenantId)
     .where('status', 'in', ['queued', 'running'])
     .where('createdAt', '<', sql<Date>`now() - make_interval(hours => ${LOST_AFTER_HOURS})`)
@@ -107,8 +111,7 @@ export async function listExports(db: Db, tenantId: number): Promise<{ exports: 
 }
 
 export type ExportDownload =
-  | { kind: 'file'; body: Buffer; fileName: string }
-  | { kind: 'not-found' | 'invalid' | 'not-ready' | 'expired' };
+  { kind: 'file'; body: Buffer; fileName: string } | { kind: 'not-found' | 'invalid' | 'not-ready' | 'expired' };
 
 const fileDate = (d: Date) => d.toISOString().slice(0, 10);
 const fileSlug = (name: string) =>

@@ -61,4 +61,3 @@ export function exportReadme(manifest: ExportManifest, documents: readonly Neste
 }
 
 export const skippedTablesList = () => Object.entries(SKIPPED_TABLES).map(([name, reason]) => ({ name, reason }));
-

@@ -45,8 +45,7 @@ export async function churchTables(db: Db): Promise<ExportTable[]> {
     else table.columns.push({ name: col, type: typ });
   }
   for (const { tbl, col } of keys) tables.get(tbl)?.orderBy.push(col);
-  for (const table of tables.values())
-    if (table.orderBy.length === 0) table.orderBy = table.columns.map((c) => c.name);
+  for (const table of tables.values()) if (table.orderBy.length === 0) table.orderBy = table.columns.map((c) => c.name);
   return [...tables.values()];
 }
 
