@@ -164,6 +164,7 @@ export { scheduleByToken } from './services/giving/schedules.js';
 export { deliverStatements, failStatementRun } from './services/giving/statements.js';
 export {
   createExport,
+  expireExports,
   getExport,
   listExports,
   openExportDownload,

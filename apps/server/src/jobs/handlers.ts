@@ -30,6 +30,7 @@ import {
   deliverJourney,
   runBirthdayTriggers,
   runChurchExport,
+  expireExports,
   type FileStorage,
   type SmsTransport,
   type DeliveryConfig,
@@ -122,6 +123,8 @@ export function jobHandlers(
       await deleteExpiredEvents(d.db);
       // The same nightly maintenance: each church's contact counts of past days, one row a day.
       await compactContactCounts(d.db);
+      // And the export ZIPs whose 24 hours are over.
+      await expireExports({ db: d.db, storage: d.storage });
     },
     'journey-deliver': async ({ journeyId }) => {
       await deliverJourney(deps, journeyId);

@@ -8,7 +8,7 @@ import type { FileStorage } from '../../providers/storage.js';
 import { runChurchExport } from './build.js';
 import { churchRows, churchTables } from './tables.js';
 import { readExport } from './read.js';
-import { createExport } from './exports.js';
+import { createExport, expireExports } from './exports.js';
 import { SECRET_COLUMNS, SKIPPED_TABLES } from './catalogue.js';
 
 // A seeded church exported and read back: every table's CSV rows equal its rows in the database,
@@ -205,6 +205,21 @@ describe('Export everything', () => {
       code: 'CONFLICT',
     });
     expect(() => readExport(new Uint8Array([1, 2, 3]))).toThrow(/not a Lampstand export/);
+  });
+
+  it('deletes the file and marks the export expired once its 24 hours are over', async () => {
+    const ready = await db.selectFrom('exports').selectAll().where('status', '=', 'ready').executeTakeFirstOrThrow();
+    expect(storage.objects.has(ready.storageKey!)).toBe(true);
+    expect(await expireExports({ db, storage })).toBe(0);
+    await sql`update exports set expires_at = now() - interval '1 second' where id = ${ready.id}`.execute(db);
+    expect(await expireExports({ db, storage })).toBe(1);
+    expect(storage.objects.has(ready.storageKey!)).toBe(false);
+    const row = await db
+      .selectFrom('exports')
+      .select(['status', 'storageKey'])
+      .where('id', '=', ready.id)
+      .executeTakeFirstOrThrow();
+    expect(row).toEqual({ status: 'expired', storageKey: null });
   });
 });
 

@@ -173,3 +173,18 @@ async function expireExport(deps: { db: Db; storage: FileStorage }, row: ExportR
     .where('status', '=', 'ready')
     .execute();
 }
+
+/**
+ * Every church's exports whose link time has passed: files deleted, marked expired (the nightly
+ * maintenance; a download after the time does the same for its own export at once). Returns how many.
+ */
+export async function expireExports(deps: { db: Db; storage: FileStorage }): Promise<number> {
+  const due = await deps.db
+    .selectFrom('exports')
+    .selectAll()
+    .where('status', '=', 'ready')
+    .where('expiresAt', '<=', sql<Date>`now()`)
+    .execute();
+  for (const row of due) await expireExport(deps, row);
+  return due.length;
+}
