@@ -35,6 +35,7 @@ import { journeysRouter } from './routers/journeys/router.js';
 import { tasksRouter } from './routers/tasks/router.js';
 import { searchRouter } from './routers/search/router.js';
 import { waitingRouter } from './routers/waiting/router.js';
+import { exportsRouter } from './routers/exports/router.js';
 
 export const appRouter = router({
   auth: authRouter,
@@ -73,6 +74,7 @@ export const appRouter = router({
   sendingDomains: sendingDomainsRouter,
   search: searchRouter,
   waiting: waitingRouter,
+  exports: exportsRouter,
 });
 
 // Zod's compiled (synchronous) parse for every procedure's input and output (sync-parsers.ts).

@@ -162,3 +162,13 @@ export { sendGivingNotice } from './services/giving/schedule-notices.js';
 export { churchOfHandle, publicFunds, churchToday } from './services/giving/giving-church.js';
 export { scheduleByToken } from './services/giving/schedules.js';
 export { deliverStatements, failStatementRun } from './services/giving/statements.js';
+export {
+  createExport,
+  expireExports,
+  getExport,
+  listExports,
+  openExportDownload,
+  type ExportDownload,
+} from './services/exports/exports.js';
+export { runChurchExport, EXPORT_KEY_PREFIX, type ExportDeps } from './services/exports/build.js';
+export { readExport, type ReadExport } from './services/exports/read.js';

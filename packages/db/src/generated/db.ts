@@ -410,6 +410,22 @@ export interface Events {
   version: Generated<number>;
 }
 
+export interface Exports {
+  createdAt: Generated<Date>;
+  error: string | null;
+  expiresAt: Date | null;
+  fileSize: number | null;
+  finishedAt: Date | null;
+  id: Generated<number>;
+  progress: Generated<number>;
+  requestedBy: number | null;
+  startedAt: Date | null;
+  status: Generated<'queued' | 'running' | 'ready' | 'failed' | 'expired'>;
+  storageKey: string | null;
+  tokenHash: string | null;
+  userId: number;
+}
+
 export interface Funds {
   createdAt: Generated<Date>;
   description: string | null;
@@ -1290,6 +1306,7 @@ export interface DB {
   emailVerificationTokens: EmailVerificationTokens;
   emailWarmupUsage: EmailWarmupUsage;
   events: Events;
+  exports: Exports;
   funds: Funds;
   giftBatches: GiftBatches;
   giftLines: GiftLines;
