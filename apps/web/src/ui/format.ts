@@ -1,5 +1,23 @@
 import dayjs from 'dayjs';
+import * as shared from '@lampstand/api/shared/format';
 import { toZonedWallTime } from '../lib/time-zone';
+
+// Dates, times, numbers and money on the staff screens, in the church's locale (its country's:
+// 'Dec 7, 2026' in the US, '7 Dec 2026' in Australia), through the one shared formatter the
+// server's emails, texts, PDFs and portal use. The signed-in shell sets the locale from the church's
+// settings (ChurchLocale) before any screen renders; until then, and for visitors, the US's.
+
+let locale = 'en-US';
+
+/** The church's locale ('en-AU'), set by the shell once its settings are known. */
+export function setChurchLocale(next: string): void {
+  locale = next;
+}
+
+/** The locale screens write in now: 'en-US' until the church's settings say otherwise. */
+export function churchLocale(): string {
+  return locale;
+}
 
 /** The value as dayjs, read in `zone` when given (otherwise in the browser's zone). */
 function inZone(value: string | Date, zone?: string) {
@@ -14,26 +32,47 @@ export function formatIn(value: string | Date | null | undefined, pattern: strin
   return d.isValid() ? d.format(pattern) : '';
 }
 
-/** 'Jan 5, 2025' (the spec's 'MMM d, yyyy'), in `zone` when given. */
-export function formatDate(value: string | Date | null | undefined, zone?: string): string {
-  return formatIn(value, 'MMM D, YYYY', zone);
+type Value = string | Date | null | undefined;
+
+/** 'Jan 5, 2025' in the US (the spec's 'MMM d, yyyy'), '5 Jan 2025' in Australia; in `zone` when given. */
+export function formatDate(value: Value, zone?: string): string {
+  return shared.formatDate(value, { locale, timeZone: zone });
 }
 
-/** '3:05 PM' (the spec's 'h:mm a'), in `zone` when given. */
-export function formatTime(value: string | Date | null | undefined, zone?: string): string {
-  return formatIn(value, 'h:mm A', zone);
+/** '3:05 PM' in the US (the spec's 'h:mm a'), '3:05 pm' in Australia, '15:05' in the UK. */
+export function formatTime(value: Value, zone?: string): string {
+  return shared.formatTime(value, { locale, timeZone: zone });
 }
 
-const numberFormat = new Intl.NumberFormat('en-US');
+/** 'Jan 5, 2025, 3:05 PM' in the church's locale, in `zone` when given. */
+export function formatDateTime(value: Value, zone?: string): string {
+  return shared.formatDateTime(value, { locale, timeZone: zone });
+}
+
+/** A birthday without its year: 'January 5' in the US, '5 January' in Australia. */
+export function formatBirthday(value: Value): string {
+  return shared.formatBirthday(value, { locale });
+}
+
+/** A wall-clock 'HH:MM' as the church writes times: '9:00 AM', '09:00'. */
+export function formatWallTime(hhmm: string | null | undefined): string {
+  return shared.formatWallTime(hhmm, { locale });
+}
+
+/** 'Dec 2026' from a date or 'YYYY-MM-DD'. */
+export function formatMonth(value: Value): string {
+  return shared.formatMonth(value, { locale });
+}
+
 export function formatNumber(n: number): string {
-  return numberFormat.format(n);
+  return shared.formatNumber(n, { locale });
 }
 
 export function formatPercent(n: number, digits = 1): string {
   return `${(Number.isFinite(n) ? n : 0).toFixed(digits)}%`;
 }
 
-const usd = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD' });
+/** Dollars with cents: '$1,234.50'. */
 export function formatUsd(n: number): string {
-  return usd.format(n);
+  return shared.formatMoney(Math.round(n * 100), { locale });
 }

@@ -102,7 +102,7 @@ export interface ChurchProfiles {
 }
 
 export interface ChurchSettings {
-  defaultCountryCode: Generated<string>;
+  country: string | null;
   eventRetentionDays: Generated<number>;
   postalAddress: string | null;
   smsAccountSid: string | null;

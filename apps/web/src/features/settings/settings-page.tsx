@@ -2,13 +2,13 @@ import { Button, Group, Paper, Select, Skeleton, Stack, Text, Textarea, TextInpu
 import { schemaResolver, useForm } from '@mantine/form';
 import { useEffect } from 'react';
 import { useLocation } from 'react-router-dom';
-import { COUNTRY_CODES } from '@lampstand/api/schemas/contacts';
 import { EVENT_RETENTION_CHOICES, updateChurchSettingsSchema } from '@lampstand/api/schemas/settings';
 import { trpc } from '../../lib/trpc';
 import { useSave } from '../../lib/use-save';
 import { confirmDestructive } from '../../ui/confirm';
 import { PageHeader } from '../../ui/page-header';
 import { TimeZoneSelect } from '../../ui/time-zone';
+import { CountrySelect } from '../../ui/country-select';
 import { SocialSettingsSection } from '../social-blast/social-settings';
 import { GivingSettings } from '../show-up/giving-settings';
 import { ApiKeysSection } from './api-keys-section';
@@ -39,7 +39,7 @@ export function SettingsPage() {
       postalAddress: '',
       taxId: '',
       timeZone: 'UTC',
-      defaultCountryCode: '+61' as (typeof COUNTRY_CODES)[number]['value'],
+      country: undefined as string | undefined,
       eventRetentionDays: 730,
     },
     validate: schemaResolver(updateChurchSettingsSchema, { sync: true }),
@@ -50,7 +50,7 @@ export function SettingsPage() {
         postalAddress: settings.data.postalAddress ?? '',
         taxId: settings.data.taxId ?? '',
         timeZone: settings.data.timeZone,
-        defaultCountryCode: settings.data.defaultCountryCode,
+        country: settings.data.country ?? undefined,
         eventRetentionDays: settings.data.eventRetentionDays,
       });
     // eslint-disable-next-line react-hooks/exhaustive-deps
@@ -111,12 +111,10 @@ export function SettingsPage() {
                 {...form.getInputProps('taxId')}
               />
               <TimeZoneSelect id="time-zone" {...form.getInputProps('timeZone')} />
-              <Select
-                label="Default country"
-                description="Phone numbers without a country code (CSV imports, sign-up forms, the API) are read in this country."
-                allowDeselect={false}
-                data={COUNTRY_CODES.map((c) => ({ value: c.value, label: c.label }))}
-                {...form.getInputProps('defaultCountryCode')}
+              <CountrySelect
+                placeholder="Choose your country"
+                {...form.getInputProps('country')}
+                value={form.values.country ?? null}
               />
               <Select
                 label="Keep activity for"

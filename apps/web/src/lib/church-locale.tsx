@@ -1,0 +1,24 @@
+import { Center, Loader } from '@mantine/core';
+import { Fragment, type ReactNode } from 'react';
+import { setChurchLocale } from '../ui/format';
+import { trpc } from './trpc';
+
+/**
+ * Signed-in screens write dates, times and numbers in the church's locale: this waits for its
+ * settings (a moment after the session check), sets the locale `format.ts` writes in, and renders
+ * the screens. A change of country in Settings renders them afresh in the new locale. Without
+ * settings (a failed load) the screens write as in the US.
+ */
+export function ChurchLocale({ children }: { children: ReactNode }) {
+  const settings = trpc.settings.get.useQuery(undefined, { staleTime: 5 * 60_000, retry: 1 });
+  if (settings.isLoading) {
+    return (
+      <Center h="100vh" aria-busy="true">
+        <Loader aria-label="Loading" />
+      </Center>
+    );
+  }
+  const locale = settings.data?.locale ?? 'en-US';
+  setChurchLocale(locale);
+  return <Fragment key={locale}>{children}</Fragment>;
+}
