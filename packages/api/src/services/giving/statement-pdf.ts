@@ -1,4 +1,5 @@
 import { formatCents, goodsServicesText } from '../../shared/giving.js';
+import { formatDate, type Locale } from '../../shared/format.js';
 import type { Pdf } from '../../render/pdf.js';
 
 /**
@@ -53,11 +54,9 @@ export function goodsServicesClosing(lines: StatementLine[]): string[] {
   ];
 }
 
-const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
-/** 'Jan 5, 2026' from '2026-01-05'. */
-export function formatStatementDate(iso: string): string {
-  const [y, m, d] = iso.split('-');
-  return `${MONTHS[Number(m) - 1]} ${Number(d)}, ${y}`;
+/** 'Jan 5, 2026' from '2026-01-05' ('5 Jan 2026' in an Australian church's locale). */
+export function formatStatementDate(iso: string, o: Locale = {}): string {
+  return formatDate(iso, o);
 }
 
 const METHOD_LABELS: Record<StatementLine['method'], string> = {

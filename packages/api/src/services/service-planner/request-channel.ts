@@ -3,6 +3,9 @@ import { deliverGroup, requeueStalled } from '../delivery/groups.js';
 import type { DeliveryDeps } from '../delivery/channels.js';
 import { formatFrom } from '../email-campaigns/channel.js';
 import { escapeHtml } from '../../render/html.js';
+import { formatLongDate, formatWallTime, type Locale } from '../../shared/format.js';
+import { churchLocale } from '../../shared/locale.js';
+import { effectiveCountry } from '../settings/church-settings.js';
 
 /**
  * Planner requests as an entry of the one delivery engine: the deliveries of kind
@@ -20,23 +23,18 @@ interface PlanForRequests {
   startTime: string | null;
   location: string | null;
   churchName: string;
+  /** 'en-AU': how the church writes dates and times (the US's when left out). */
+  locale?: string;
 }
 
-/** 'Sunday, December 6, 2026' from 'YYYY-MM-DD' (no time zone shift). */
-export function longDate(date: string): string {
-  return new Date(`${date}T12:00:00Z`).toLocaleDateString('en-US', {
-    weekday: 'long',
-    month: 'long',
-    day: 'numeric',
-    year: 'numeric',
-    timeZone: 'UTC',
-  });
+/** 'Sunday, December 6, 2026' from 'YYYY-MM-DD' (no time zone shift); 'Sunday 6 December 2026' in Australia. */
+export function longDate(date: string, o: Locale = {}): string {
+  return formatLongDate(date, o);
 }
 
-/** '10:30 AM' from 'HH:MM'. */
-export function shortTime(hhmm: string): string {
-  const [h, m] = hhmm.split(':').map(Number);
-  return `${((h! + 11) % 12) + 1}:${String(m).padStart(2, '0')} ${h! < 12 ? 'AM' : 'PM'}`;
+/** '10:30 AM' from 'HH:MM'; '10:30 am' in Australia, '10:30' in the UK. */
+export function shortTime(hhmm: string, o: Locale = {}): string {
+  return formatWallTime(hhmm, o);
 }
 
 /** The page the links in a request open (answers need a button press there: a POST). */
@@ -51,11 +49,12 @@ export function renderRequest(
 ): { subject: string; html: string; text: string } {
   // The assignment's own service time when it has one, else the plan's start.
   const time = a.serviceTime ?? plan.startTime;
-  const when = `${longDate(plan.date)}${time ? ` at ${shortTime(time)}` : ''}`;
+  const o = { locale: plan.locale };
+  const when = `${longDate(plan.date, o)}${time ? ` at ${shortTime(time, o)}` : ''}`;
   const role = a.positionName ? ` as ${a.positionName}` : '';
   const accept = requestUrl(publicUrl, a.token, 'accept');
   const decline = requestUrl(publicUrl, a.token, 'decline');
-  const subject = `Can you serve${role} on ${longDate(plan.date)}?`;
+  const subject = `Can you serve${role} on ${longDate(plan.date, o)}?`;
   const html =
     `<!doctype html><html><head><meta charset="utf-8"></head><body style="font-family:-apple-system,Segoe UI,Roboto,Helvetica,Arial,sans-serif;font-size:16px;line-height:1.6;color:#111827">` +
     `<p>Hi ${escapeHtml(a.name)},</p>` +
@@ -83,10 +82,12 @@ export function plannerRequestDriver(deps: DeliveryDeps): ChannelDriver<PlanForR
       const plan = await db
         .selectFrom('servicePlans as p')
         .innerJoin('users as u', 'u.id', 'p.userId')
+        .leftJoin('churchSettings as s', 's.userId', 'p.userId')
         .select(['p.id', 'p.userId', 'p.title', 'p.date', 'p.startTime', 'p.location', 'u.churchName'])
+        .select(['s.country', 's.timeZone'])
         .where('p.id', '=', planId)
         .executeTakeFirst();
-      return plan ?? null;
+      return plan ? { ...plan, locale: churchLocale(effectiveCountry(plan)) } : null;
     },
     async send(plan, d) {
       // Read at send time: the position may have changed since the request was queued.

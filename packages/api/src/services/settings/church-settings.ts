@@ -21,7 +21,7 @@ export function effectiveCountry(row: { country?: string | null; timeZone?: stri
 }
 
 /** The calling code a phone without one is read in: its country's, else the spec's '+61'. */
-const callingCodeOfCountry = (country: string | null): CountryCode =>
+export const callingCodeOfCountry = (country: string | null): CountryCode =>
   country ? callingCodeOf(country) : DEFAULT_COUNTRY_CODE;
 
 export interface ChurchSettings {
