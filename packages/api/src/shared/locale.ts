@@ -44,6 +44,13 @@ export function countryFromTimeZone(zone: string | null | undefined): string | u
   return zoneToCountry!.get(zone);
 }
 
+/** A church's country: the one it chose, else its time zone's; null when neither says. */
+export function effectiveCountry(
+  row: { country?: string | null; timeZone?: string | null } | undefined,
+): string | null {
+  return row?.country ?? countryFromTimeZone(row?.timeZone) ?? null;
+}
+
 /** The first country named by a browser's languages ('en-AU' → 'AU'); a bare 'en' names none. */
 export function countryFromLanguages(languages: readonly string[] | undefined): string | undefined {
   for (const tag of languages ?? []) {

@@ -24,7 +24,7 @@ export interface StatementLine {
 }
 
 export interface StatementData {
-  church: { name: string; address: string | null; taxId: string | null };
+  church: { name: string; address: string | null; taxId: string | null; locale?: string };
   donor: { name: string; address: string | null };
   from: string;
   to: string;
@@ -39,7 +39,7 @@ export const NO_GOODS_SENTENCE = 'No goods or services were provided in exchange
  * otherwise each such gift with what was received and its value (a quid pro quo disclosure), and
  * the sentence for the other gifts.
  */
-export function goodsServicesClosing(lines: StatementLine[]): string[] {
+export function goodsServicesClosing(lines: StatementLine[], o: Locale = {}): string[] {
   const seen = new Set<number>();
   const marked = lines.filter((l) => l.goodsServices && !seen.has(l.giftId) && seen.add(l.giftId));
   if (marked.length === 0) return [NO_GOODS_SENTENCE];
@@ -47,7 +47,7 @@ export function goodsServicesClosing(lines: StatementLine[]): string[] {
     'Goods or services were provided in exchange for some contributions (marked *):',
     ...marked.map(
       (l) =>
-        `${formatStatementDate(l.date)}, gift of ${formatCents(l.giftCents)}: ${goodsServicesText(l.goodsServices!, l.goodsServicesCents)}`,
+        `${formatStatementDate(l.date, o)}, gift of ${formatCents(l.giftCents)}: ${goodsServicesText(l.goodsServices!, l.goodsServicesCents)}`,
     ),
     'The deductible amount of such a gift is limited to the amount given above the value of the goods or services.',
     'No goods or services were provided in exchange for the other contributions.',
@@ -105,7 +105,8 @@ export function drawStatement(doc: Pdf, s: StatementData): void {
   put(doc, 'Giving statement', LEFT, y);
   y += 19;
   doc.font('Regular').fontSize(10);
-  put(doc, `${formatStatementDate(s.from)} – ${formatStatementDate(s.to)}`, LEFT, y);
+  const o = { locale: s.church.locale };
+  put(doc, `${formatStatementDate(s.from, o)} – ${formatStatementDate(s.to, o)}`, LEFT, y);
   y += 26;
   doc.font('Bold').fontSize(11);
   put(doc, s.donor.name, LEFT, y);
@@ -138,7 +139,7 @@ export function drawStatement(doc: Pdf, s: StatementData): void {
       y = 54;
       header();
     }
-    put(doc, formatStatementDate(l.date), COLUMNS.date, y);
+    put(doc, formatStatementDate(l.date, o), COLUMNS.date, y);
     put(doc, clip(doc, `${l.fund}${l.goodsServices ? ' *' : ''}`, COLUMNS.method - COLUMNS.fund - 10), COLUMNS.fund, y);
     put(
       doc,
@@ -160,7 +161,7 @@ export function drawStatement(doc: Pdf, s: StatementData): void {
   putRight(doc, formatCents(s.totalCents), COLUMNS.amountRight, y);
   doc.font('Regular');
   y += 30;
-  for (const text of goodsServicesClosing(s.lines)) {
+  for (const text of goodsServicesClosing(s.lines, o)) {
     if (y > PAGE_BOTTOM - 14) {
       doc.addPage();
       y = 54;

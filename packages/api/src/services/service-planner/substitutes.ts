@@ -249,6 +249,7 @@ export async function getCoverOffer(db: Db, input: { token: string }) {
   const locale = churchLocale(effectiveCountry({ country, timeZone: churchTimeZone }));
   return {
     ...slot,
+    locale,
     question: `Can you cover ${row.positionName ?? 'this slot'} on ${dayAndTime(slot, { locale })}?`,
   };
 }

@@ -5,8 +5,8 @@ import type { countryCodeSchema } from '../../schemas/contacts.js';
 import {
   callingCodeOf,
   churchLocale,
-  countryFromTimeZone,
   countryOfCallingCode,
+  effectiveCountry,
   firstDayOfWeek,
 } from '../../shared/locale.js';
 
@@ -15,10 +15,7 @@ export type CountryCode = z.output<typeof countryCodeSchema>;
 /** What a church that says no country (chosen or by its time zone) reads phones in: the spec's. */
 const DEFAULT_COUNTRY_CODE: CountryCode = '+61';
 
-/** The church's country: the one it chose, else its time zone's; null when neither says. */
-export function effectiveCountry(row: { country?: string | null; timeZone?: string | null } | undefined) {
-  return row?.country ?? countryFromTimeZone(row?.timeZone) ?? null;
-}
+export { effectiveCountry };
 
 /** The calling code a phone without one is read in: its country's, else the spec's '+61'. */
 export const callingCodeOfCountry = (country: string | null): CountryCode =>
