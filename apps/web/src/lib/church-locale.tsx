@@ -1,13 +1,14 @@
 import { Center, Loader } from '@mantine/core';
-import { Fragment, type ReactNode } from 'react';
+import { DatesProvider } from '@mantine/dates';
+import type { ReactNode } from 'react';
 import { setChurchLocale } from '../ui/format';
 import { trpc } from './trpc';
 
 /**
  * Signed-in screens write dates, times and numbers in the church's locale: this waits for its
- * settings (a moment after the session check), sets the locale `format.ts` writes in, and renders
- * the screens. A change of country in Settings renders them afresh in the new locale. Without
- * settings (a failed load) the screens write as in the US.
+ * settings (a moment after the session check), sets the locale `format.ts` writes in and the first
+ * day of the week of every date picker, and renders the screens. A change of country in Settings
+ * renders them afresh in the new locale. Without settings (a failed load) they write as in the US.
  */
 export function ChurchLocale({ children }: { children: ReactNode }) {
   const settings = trpc.settings.get.useQuery(undefined, { staleTime: 5 * 60_000, retry: 1 });
@@ -20,5 +21,10 @@ export function ChurchLocale({ children }: { children: ReactNode }) {
   }
   const locale = settings.data?.locale ?? 'en-US';
   setChurchLocale(locale);
-  return <Fragment key={locale}>{children}</Fragment>;
+  const firstDayOfWeek = (settings.data?.firstDayOfWeek ?? 0) as 0 | 1 | 6;
+  return (
+    <DatesProvider key={locale} settings={{ firstDayOfWeek }}>
+      {children}
+    </DatesProvider>
+  );
 }

@@ -44,7 +44,13 @@ export function subscriptionsSection(
         `<section class="card" aria-labelledby="${id('h')}"><h2 id="${id('h')}">${e(nameOf(p))}</h2>` +
         `<form method="post" action="${e(base)}/subscriptions/${p.id}">${csrfField(csrf)}<fieldset style="border:0;padding:0;margin:0 0 12px"><legend class="muted">Channels</legend>` +
         check('email', id('email'), 'Email', p.emailConsent === 'subscribed', p.email ?? 'No email address') +
-        check('sms', id('sms'), 'Text messages (SMS)', p.smsConsent === 'subscribed', p.phone ? formatPhone(p, countryCode) : 'No mobile number') +
+        check(
+          'sms',
+          id('sms'),
+          'Text messages (SMS)',
+          p.smsConsent === 'subscribed',
+          p.phone ? formatPhone(p, countryCode) : 'No mobile number',
+        ) +
         `</fieldset>${lists.length ? `<fieldset style="border:0;padding:0;margin:0 0 12px"><legend class="muted">Lists</legend>${listBoxes}</fieldset>` : ''}` +
         `<button class="btn" type="submit">Save subscriptions</button></form>` +
         `<form method="post" action="${e(base)}/subscriptions/${p.id}/unsubscribe-all" style="margin-top:12px">${csrfField(csrf)}` +

@@ -92,7 +92,9 @@ export function formatWeekday(value: Value, o: Locale = {}): string {
 export function formatWallTime(hhmm: string | null | undefined, o: Locale = {}): string {
   const m = hhmm ? /^(\d{1,2}):(\d{2})/.exec(hhmm) : null;
   if (!m) return '';
-  return plain(dtf(o.locale, { ...TIME, timeZone: 'UTC' }).format(new Date(Date.UTC(2000, 0, 1, Number(m[1]), Number(m[2])))));
+  return plain(
+    dtf(o.locale, { ...TIME, timeZone: 'UTC' }).format(new Date(Date.UTC(2000, 0, 1, Number(m[1]), Number(m[2])))),
+  );
 }
 
 /**

@@ -148,8 +148,10 @@ export function churchLocale(country: string | null | undefined): string {
 // Where the week starts, as the Unicode CLDR's week data says (Monday elsewhere). Kept here because
 // not every runtime has Intl.Locale's week information yet.
 const SUNDAY_FIRST = new Set(
-  ('AG AS BD BR BS BT BW BZ CA CN CO DM DO ET GT GU HK HN ID IL IN JM JP KE KH KR LA MH MM MO MT MX MZ ' +
-    'NI NP PA PE PH PK PR PT PY SA SG SV TH TT TW UM US VE VI WS YE ZA ZW').split(' '),
+  (
+    'AG AS BD BR BS BT BW BZ CA CN CO DM DO ET GT GU HK HN ID IL IN JM JP KE KH KR LA MH MM MO MT MX MZ ' +
+    'NI NP PA PE PH PK PR PT PY SA SG SV TH TT TW UM US VE VI WS YE ZA ZW'
+  ).split(' '),
 );
 const SATURDAY_FIRST = new Set('AE AF BH DJ DZ EG IQ IR JO KW LY OM QA SD SY'.split(' '));
 

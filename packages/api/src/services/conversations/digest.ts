@@ -113,7 +113,12 @@ async function renderDigest(db: Db, church: DigestChurch, publicUrl: string) {
   const subject = `${total === 1 ? '1 unread text' : `${total} unread texts`} in ${rows.length === 1 ? '1 conversation' : `${rows.length} conversations`}`;
   const items = rows.slice(0, LISTED).map((r) => {
     const name = `${r.firstName ?? ''} ${r.lastName ?? ''}`.trim() || 'Unknown';
-    return { name: `${name} (${formatE164(r.phoneE164, code)})`, count: Number(r.unreadCount), preview: r.lastMessagePreview, id: r.id };
+    return {
+      name: `${name} (${formatE164(r.phoneE164, code)})`,
+      count: Number(r.unreadCount),
+      preview: r.lastMessagePreview,
+      id: r.id,
+    };
   });
   const more = rows.length - items.length;
   const link = `${publicUrl}/conversations`;

@@ -145,7 +145,10 @@ export const atServiceTime = <P extends { startTime: string | null }>(p: P, serv
  * 'Sunday, December 7 at 9:00 AM' (the plan's day and first time) as the offer's question names
  * it, in the church's locale: 'Sunday 7 December at 9:00 am' in Australia.
  */
-export function dayAndTime(p: { date: string; startTime: string | null; serviceTimes: string[] }, o: Locale = {}): string {
+export function dayAndTime(
+  p: { date: string; startTime: string | null; serviceTimes: string[] },
+  o: Locale = {},
+): string {
   return formatDayAndTime(p.date, planTime(p), o);
 }
 

@@ -43,14 +43,7 @@ export async function getChurchSettings(db: Db, tenantId: number): Promise<Churc
   const row = await db
     .selectFrom('users')
     .leftJoin('churchSettings as s', 's.userId', 'users.id')
-    .select([
-      'users.churchName',
-      's.postalAddress',
-      's.taxId',
-      's.timeZone',
-      's.country',
-      's.eventRetentionDays',
-    ])
+    .select(['users.churchName', 's.postalAddress', 's.taxId', 's.timeZone', 's.country', 's.eventRetentionDays'])
     .where('users.id', '=', tenantId)
     .executeTakeFirst();
   if (!row) throw notFound('Account not found');
@@ -109,7 +102,11 @@ export async function updateChurchSettings(
   let country = input.country;
   if (country === undefined && input.defaultCountryCode !== undefined) {
     const current = effectiveCountry(
-      await db.selectFrom('churchSettings').select(['country', 'timeZone']).where('userId', '=', tenantId).executeTakeFirst(),
+      await db
+        .selectFrom('churchSettings')
+        .select(['country', 'timeZone'])
+        .where('userId', '=', tenantId)
+        .executeTakeFirst(),
     );
     country = countryOfCallingCode(input.defaultCountryCode, current ?? undefined);
   }

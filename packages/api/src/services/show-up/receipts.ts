@@ -19,7 +19,6 @@ export interface ReceiptDeps {
 
 const usd = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD' });
 
-
 const NO_GOODS_STATEMENT = 'No goods or services were provided in exchange for this contribution.';
 
 /**
