@@ -20,10 +20,10 @@ export function ChurchLocale({ children }: { children: ReactNode }) {
     );
   }
   const locale = settings.data?.locale ?? 'en-US';
-  setChurchLocale(locale);
   const firstDayOfWeek = (settings.data?.firstDayOfWeek ?? 0) as 0 | 1 | 6;
+  setChurchLocale(locale, firstDayOfWeek);
   return (
-    <DatesProvider key={locale} settings={{ firstDayOfWeek }}>
+    <DatesProvider key={`${locale} ${firstDayOfWeek}`} settings={{ firstDayOfWeek }}>
       {children}
     </DatesProvider>
   );

@@ -8,10 +8,17 @@ import { toZonedWallTime } from '../lib/time-zone';
 // settings (ChurchLocale) before any screen renders; until then, and for visitors, the US's.
 
 let locale = 'en-US';
+let firstDay: 0 | 1 | 6 = 0;
 
-/** The church's locale ('en-AU'), set by the shell once its settings are known. */
-export function setChurchLocale(next: string): void {
+/** The church's locale ('en-AU') and first day of the week, set by the shell once its settings are known. */
+export function setChurchLocale(next: string, firstDayOfWeek: 0 | 1 | 6 = 0): void {
   locale = next;
+  firstDay = firstDayOfWeek;
+}
+
+/** The church's first day of the week: 0 Sunday (the US's, until its settings say), 1 Monday, 6 Saturday. */
+export function churchFirstDayOfWeek(): 0 | 1 | 6 {
+  return firstDay;
 }
 
 /** The locale screens write in now: 'en-US' until the church's settings say otherwise. */
@@ -47,6 +54,21 @@ export function formatTime(value: Value, zone?: string): string {
 /** 'Jan 5, 2025, 3:05 PM' in the church's locale, in `zone` when given. */
 export function formatDateTime(value: Value, zone?: string): string {
   return shared.formatDateTime(value, { locale, timeZone: zone });
+}
+
+/** 'Monday, December 7, 2026'; 'Monday 7 December 2026' in Australia. */
+export function formatLongDate(value: Value): string {
+  return shared.formatLongDate(value, { locale });
+}
+
+/** 'Sun, Dec 7'; 'Sun 7 Dec' in Australia. */
+export function formatShortDay(value: Value): string {
+  return shared.formatShortDay(value, { locale });
+}
+
+/** 'Sun, Jan 5, 2025'; 'Sun 5 Jan 2025' in Australia. */
+export function formatDayDate(value: Value): string {
+  return shared.formatDayDate(value, { locale });
 }
 
 /** A birthday without its year: 'January 5' in the US, '5 January' in Australia. */

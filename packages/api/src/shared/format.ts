@@ -73,6 +73,16 @@ export function formatLongDate(value: Value, o: Locale = {}): string {
   return format(value, o, { weekday: 'long', month: 'long', day: 'numeric', year: 'numeric' });
 }
 
+/** 'Sun, Dec 7'; 'Sun 7 Dec' (a day in a list of days). */
+export function formatShortDay(value: Value, o: Locale = {}): string {
+  return format(value, o, { weekday: 'short', month: 'short', day: 'numeric' });
+}
+
+/** 'Sun, Jan 5, 2025'; 'Sun 5 Jan 2025' (a plan's day). */
+export function formatDayDate(value: Value, o: Locale = {}): string {
+  return format(value, o, { weekday: 'short', ...DATE });
+}
+
 /** A birthday without its year: 'December 7'; '7 December'. */
 export function formatBirthday(value: Value, o: Locale = {}): string {
   return format(value, o, { month: 'long', day: 'numeric' });
