@@ -1,7 +1,7 @@
 import { Center, Loader } from '@mantine/core';
 import { DatesProvider } from '@mantine/dates';
 import type { ReactNode } from 'react';
-import { setChurchLocale } from '../ui/format';
+import { setChurchLocale } from './locale-state';
 import { trpc } from './trpc';
 
 /**
