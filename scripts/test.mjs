@@ -3,7 +3,8 @@
 // at once: both spend most of their time waiting (on PostgreSQL, a browser, timers), so together
 // they take little longer than the browser tests alone. Each part's lines keep their own prefix
 // (turbo's `@lampstand/<package>:test:`, and `e2e:` for the browser tests), and its seconds are
-// printed when it ends. `--no-install` (as `pnpm test:all`) skips the install check.
+// printed when it ends. `--no-install` (as `pnpm test:all`) skips the install check. Without
+// TEST_DATABASE_URL, the run starts one embedded PostgreSQL that every part's tests share.
 //
 // The install is skipped when node_modules already holds exactly this lockfile's packages (pnpm
 // keeps a copy of the lockfile it installed in node_modules/.pnpm/lock.yaml): CI has just
@@ -51,5 +52,39 @@ function part(script, prefix) {
   });
 }
 
+/**
+ * Without TEST_DATABASE_URL, one embedded PostgreSQL serves the whole run (each package's tests
+ * would otherwise start their own, several at once). Resolves to its URL and a stop function.
+ */
+function startTestServer() {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/test-server.ts'], {
+    cwd: path.join(root, 'packages', 'db'),
+    stdio: ['pipe', 'pipe', 'inherit'],
+  });
+  return new Promise((resolve, reject) => {
+    const lines = readline.createInterface({ input: child.stdout });
+    lines.on('line', (line) => {
+      if (line.startsWith('url=')) {
+        const stopped = new Promise((done) => child.on('close', done));
+        resolve({
+          url: line.slice(4),
+          stop: () => {
+            child.stdin.end();
+            return stopped;
+          },
+        });
+      }
+    });
+    child.on('close', (code) => reject(new Error(`the test PostgreSQL stopped before it answered (exit ${code})`)));
+  });
+}
+
+let server = null;
+if (!process.env.TEST_DATABASE_URL) {
+  server = await startTestServer();
+  process.env.TEST_DATABASE_URL = server.url;
+  console.log('Tests use one embedded PostgreSQL for the whole run (no TEST_DATABASE_URL)');
+}
 const results = await Promise.all([part('test:unit', ''), part('test:e2e', 'e2e: ')]);
+await server?.stop();
 process.exit(results.every(Boolean) ? 0 : 1);

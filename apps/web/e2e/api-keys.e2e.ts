@@ -11,8 +11,11 @@ browserDescribe(describe)('API keys', async () => {
   it('creates a key shown once, lists it, and revokes it', async () => {
     const { page } = await e2e.newPage();
     await signIn(page, e2e.app.url, church.user.username, church.password);
-    await page.getByText('Welcome back, Grace Church!').first().waitFor();
-    await page.goto('/settings');
+    await page
+      .getByText(/^Welcome( back)?, Grace Church!$/)
+      .first()
+      .waitFor();
+    await page.goto('/settings/api');
     await page.getByRole('heading', { name: 'API keys' }).waitFor();
     await page.getByRole('button', { name: 'Create key' }).click();
     await page.getByText('Name is required').waitFor();

@@ -28,7 +28,7 @@ browserDescribe(describe)('Church public home', async () => {
     await dialog.getByRole('button', { name: 'Update List' }).click();
     await toast(page, 'List updated').waitFor();
 
-    await page.goto('/settings');
+    await page.goto('/settings/profile');
     const handle = page.getByLabel('Handle');
     await expect.poll(() => handle.inputValue()).toBe('grace-city-church');
     await handle.fill('hope-chapel');

@@ -25,7 +25,7 @@ browserDescribe(describe)('contacts', async () => {
   it('creates a contact through all four tabs, views it, links family (inverse label), adds a child with a group, lists, search, import', async () => {
     const { page, context } = await e2e.newPage();
     await signIn(page, e2e.app.url, church.user.username, church.password);
-    await page.getByRole('navigation', { name: 'Marketing' }).getByRole('link', { name: 'Contacts' }).click();
+    await page.getByRole('navigation', { name: 'People' }).getByRole('link', { name: 'Contacts' }).click();
     await page.getByText('No contacts yet').waitFor();
     await expectAccessible(page);
 

@@ -185,6 +185,11 @@ browserDescribe(describe)('Giving statements and My giving', async () => {
     await member.getByRole('heading', { level: 1, name: 'My giving' }).waitFor();
     await member.getByRole('heading', { name: 'Weekly gift of $25.00' }).waitFor();
     await member.getByRole('link', { name: /Giving statement .* \(PDF\)/ }).waitFor();
+    // Each gift has its receipt, as a PDF from the statements' writer.
+    const receipt = member.getByRole('link', { name: /^Receipt \(PDF\) for / }).first();
+    const receiptPdf = await member.request.get((await receipt.getAttribute('href'))!);
+    expect(receiptPdf.headers()['content-type']).toBe('application/pdf');
+    expect(await pdfText(await receiptPdf.body())).toMatch(/Gift receipt[\s\S]*Total\s+\$25\.00/);
     await expectAccessible(member);
     await shots(member, 'portal-my-giving', 390);
 

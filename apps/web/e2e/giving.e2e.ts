@@ -15,7 +15,7 @@ browserDescribe(describe)('Giving', async () => {
   it('staff add a fund; a visitor gives monthly split across two funds; staff pause it', async () => {
     const { page } = await e2e.newPage();
     await signIn(page, e2e.app.url, church.user.username, church.password);
-    await page.getByRole('navigation', { name: 'Marketing' }).getByRole('link', { name: 'Giving' }).click();
+    await page.getByRole('navigation', { name: 'Giving' }).getByRole('link', { name: 'Giving' }).click();
     await page.getByRole('heading', { level: 1, name: 'Giving' }).waitFor();
     // Giving opens on its Overview; nothing given yet.
     await page.getByText('No lapsed donors: everyone who gave this year gave in the last 90 days.').waitFor();
@@ -57,9 +57,21 @@ browserDescribe(describe)('Giving', async () => {
     }
     await visitor.getByRole('button', { name: 'Give', exact: true }).click();
     await visitor.getByRole('heading', { name: 'Thank you!' }).waitFor();
+    // The date in words, and what the gift is made of: each fund, the fee covered, the total.
     await visitor
-      .getByText(/Your gift of \$41\.51 to Grace City Church is received\. Your monthly gift starts on/)
+      .getByText(
+        /Your gift of \$41\.51 to Grace City Church is received\. Your monthly gift starts on [A-Z][a-z]{2} \d{1,2}, \d{4}\./,
+      )
       .waitFor();
+    const breakdown = visitor.getByRole('table', { name: 'Your gift' });
+    expect((await breakdown.innerText()).replace(/\s+/g, ' ').trim()).toBe(
+      'General $30.00 Missions $10.00 Card fee covered $1.51 Total each time $41.51',
+    );
+    await expectAccessible(visitor);
+    for (const width of [390, 1024, 1366]) {
+      await visitor.setViewportSize({ width, height: 900 });
+      await screenshot(visitor, `giving-thanks-${width}`);
+    }
     await visitorContext.close();
 
     await page.getByRole('tab', { name: 'Recurring' }).click();
@@ -102,6 +114,8 @@ browserDescribe(describe)('Giving', async () => {
     await page.getByLabel('Check number').fill('1042');
     await page.getByRole('button', { name: 'Add Line' }).click();
     await page.getByText('Lines total $125.00 of the counted $175.50 ($50.50 to go)').waitFor();
+    // The next line keeps the fund, and says so under the field.
+    await page.getByText('Same as the line above: General. Choose another to change it.').waitFor();
     expect(await page.getByRole('button', { name: 'Commit' }).isDisabled()).toBe(true);
     await page.getByLabel('Amount (USD)').fill('50.50');
     await page.getByRole('combobox', { name: 'Method' }).click();
@@ -177,8 +191,14 @@ browserDescribe(describe)('Giving', async () => {
     const donorGifts = page.getByRole('table', { name: 'Gifts' });
     await donorGifts.getByText('General $30.00, Missions $10.00').waitFor();
     await donorGifts.getByText('Card, monthly').waitFor();
+    // Their statement for the year: open or download it from here.
+    await page.getByRole('button', { name: 'Open statement' }).waitFor();
+    const statement = page.getByRole('link', { name: 'Download PDF' });
+    const pdf = await page.request.get((await statement.getAttribute('href'))!);
+    expect(pdf.headers()['content-type']).toBe('application/pdf');
+    expect(pdf.headers()['content-disposition']).toContain('giving-statement-lydia-purple-');
     await expectAccessible(page);
-    for (const width of [390, 1366]) {
+    for (const width of [390, 1024, 1366]) {
       await page.setViewportSize({ width, height: 900 });
       await animationsDone(page);
       await screenshot(page, `contact-gifts-${width}`);

@@ -72,9 +72,23 @@ export async function startE2E(overrides: Parameters<typeof startTestApp>[0] = {
   };
 }
 
-export async function screenshot(page: Page, name: string): Promise<void> {
+/**
+ * Screenshots are for people to look at, not for the tests to check: they are written only when
+ * `E2E_SCREENSHOTS=1` (a developer looking at the screens they changed), so a CI run does not spend
+ * its CPU encoding a few hundred PNGs nobody opens.
+ */
+export const screenshotsWanted = process.env.E2E_SCREENSHOTS === '1';
+
+/**
+ * Saves `e2e/screenshots/<name>.png` when screenshots are wanted: a page (the whole page, or only
+ * the viewport with `{ fullPage: false }`) or one element.
+ */
+export async function screenshot(target: Page | Locator, name: string, o: { fullPage?: boolean } = {}): Promise<void> {
+  if (!screenshotsWanted) return;
   fs.mkdirSync(screenshotsDir, { recursive: true });
-  await page.screenshot({ path: path.join(screenshotsDir, `${name}.png`), fullPage: true });
+  const file = path.join(screenshotsDir, `${name}.png`);
+  if ('goto' in target) await target.screenshot({ path: file, fullPage: o.fullPage ?? true });
+  else await target.screenshot({ path: file });
 }
 
 /**
@@ -126,7 +140,8 @@ export async function registerViaUi(
   await page.getByLabel('Password', { exact: true }).fill(o.password);
   await page.getByLabel('Confirm Password').fill(o.password);
   await page.getByRole('button', { name: 'Create account' }).click();
-  await page.getByRole('heading', { name: `Welcome back, ${o.church}!` }).waitFor();
+  // A church that has done nothing yet is welcomed, not welcomed back.
+  await page.getByRole('heading', { level: 1, name: `Welcome, ${o.church}!`, exact: true }).waitFor();
 }
 
 export async function loginViaUi(page: Page, username: string, password: string) {
@@ -197,8 +212,17 @@ export async function animationsDone(page: Page) {
 
 /** Pick an option in a Mantine Select (or MultiSelect) by its label. */
 export async function choose(page: Page, label: string, option: string) {
-  await page.getByRole('combobox', { name: label, exact: true }).click();
-  await page.getByRole('option', { name: option, exact: true }).click();
+  const box = page.getByRole('combobox', { name: label, exact: true });
+  const item = page.getByRole('option', { name: option, exact: true });
+  await box.click();
+  // A dropdown opened while the form around it was still re-rendering can close again at once:
+  // open it once more (as a person would) if the option has not shown.
+  const shown = await item.waitFor({ timeout: 10_000 }).then(
+    () => true,
+    () => false,
+  );
+  if (!shown && (await box.getAttribute('aria-expanded')) !== 'true') await box.click();
+  await item.click();
 }
 
 /** A toast (Mantine notification) with this text: never confused with the same words on the page. */

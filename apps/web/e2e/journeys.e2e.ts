@@ -52,7 +52,7 @@ browserDescribe(describe)('Journeys', async () => {
     await signIn(page, e2e.app.url, church.user.username, church.password);
 
     // Marketing → Journeys: empty, then 'New journey' offers the four starters.
-    await page.getByRole('navigation', { name: 'Marketing' }).getByRole('link', { name: 'Journeys' }).click();
+    await page.getByRole('navigation', { name: 'Outreach' }).getByRole('link', { name: 'Journeys' }).click();
     await page.getByRole('heading', { level: 1, name: 'Journeys' }).waitFor();
     await page.getByText('No journeys yet').waitFor();
     await expectAccessible(page);
@@ -77,8 +77,10 @@ browserDescribe(describe)('Journeys', async () => {
     await expect
       .poll(() => summary.textContent())
       .toBe(
-        "When someone signs up on any landing page: send Welcome, ask staff to Call {{firstName}} {{lastName}}, wait 2 days, text Pastor's hello, wait 5 days, send Newcomers' lunch.",
+        "When someone signs up on any landing page: send Welcome, ask staff to Call Tess Tagged, wait 2 days, text Pastor's hello, wait 5 days, send Newcomers' lunch.",
       );
+    // The merge tags are filled from a sample person, named under the summary.
+    await page.getByText('Merge tags filled from Tess Tagged').waitFor();
     await page.getByRole('button', { name: /^Edit Step 1 · Send email/ }).waitFor();
     await page.getByRole('button', { name: /^Edit Step 6 · Send email Send Newcomers' lunch/ }).waitFor();
 
@@ -184,7 +186,7 @@ browserDescribe(describe)('Journeys', async () => {
     await shots(page, 'journeys-dashboard');
 
     // The Tasks page: the same task; done.
-    await page.getByRole('navigation', { name: 'Marketing' }).getByRole('link', { name: 'Tasks' }).click();
+    await page.getByRole('navigation', { name: 'People' }).getByRole('link', { name: 'Tasks' }).click();
     await page.getByRole('heading', { level: 1, name: 'Tasks' }).waitFor();
     await page.getByRole('table', { name: 'Tasks' }).getByText('Call Ada Lovelace').waitFor();
     await expectAccessible(page);
@@ -225,6 +227,8 @@ browserDescribe(describe)('Journeys', async () => {
     await page.getByRole('menuitem', { name: 'Test this journey' }).click();
     const test = page.getByRole('dialog', { name: 'Test Welcome a first-time guest' });
     await test.getByRole('radio', { name: /My own address/ }).waitFor();
+    // A test does not wait for quiet hours, and says so.
+    await test.getByText('Quiet hours are skipped in a test').waitFor();
     await expectAccessible(page);
     await test.getByRole('button', { name: 'Start test' }).click();
     await test.getByText('Step 1').waitFor({ timeout: 60_000 });
@@ -300,5 +304,45 @@ browserDescribe(describe)('Journeys', async () => {
     await page.getByRole('button', { name: /^Edit Step 2 · Send email/ }).click();
     await page.getByRole('dialog', { name: 'Step 2: Send email' }).getByText(problem!).waitFor();
     await expectAccessible(page);
+  }, 120_000);
+
+  it('says when someone waits for quiet hours to end, in the church’s time', async () => {
+    const created = await church.client.post('/api/journeys', {
+      name: 'Evening text',
+      trigger: { kind: 'manual' },
+      steps: [{ id: 'txt', kind: 'sms', name: 'Hello', body: 'Hi {{firstName}}', next: null }],
+    });
+    expect(created.status, created.text).toBe(201);
+    const activated = await church.client.post(`/api/journeys/${created.body.id}/activate`);
+    expect(activated.status, activated.text).toBeLessThan(300);
+    // Tess is held by quiet hours until 8:00 tomorrow in the church's zone (made UTC here).
+    await e2e.app.db
+      .updateTable('churchSettings')
+      .set({ timeZone: 'UTC' })
+      .where('userId', '=', church.user.id)
+      .execute();
+    const eight = new Date();
+    eight.setUTCDate(eight.getUTCDate() + 1);
+    eight.setUTCHours(8, 0, 0, 0);
+    await e2e.app.db
+      .insertInto('journeyEnrollments')
+      .values({
+        userId: church.user.id,
+        journeyId: created.body.id,
+        version: 1,
+        contactId: tagged.body.id,
+        status: 'active',
+        currentStepId: 'txt',
+        nextRunAt: eight,
+      })
+      .execute();
+    const { page } = await e2e.newPage();
+    page.setDefaultTimeout(20_000);
+    await signIn(page, e2e.app.url, church.user.username, church.password);
+    await page.goto(`/journeys/${created.body.id}`);
+    const people = page.getByRole('table', { name: 'People in this journey' });
+    await people.getByText('Waiting for quiet hours to end (8:00 AM)').waitFor();
+    await expectAccessible(page);
+    await shots(page, 'journey-quiet-hours');
   }, 120_000);
 });

@@ -45,7 +45,7 @@ browserDescribe(describe)('Landing pages', async () => {
     const page = await context.newPage();
     page.setDefaultTimeout(15_000);
     await signIn(page, app.url, church.user.username, church.password);
-    await page.getByRole('heading', { name: 'Welcome back, Grace Church!' }).waitFor();
+    await page.getByRole('heading', { name: /^Welcome( back)?, Grace Church!$/ }).waitFor();
 
     await page.goto('/landing-pages');
     await page.getByText('No landing pages yet').waitFor();
@@ -116,7 +116,7 @@ browserDescribe(describe)('Landing pages', async () => {
     await page.getByRole('region', { name: '6. Sign-up form block' }).waitFor();
 
     // Leaving with unsaved blocks asks first (in-app navigation is blocked until answered).
-    await page.getByRole('navigation', { name: 'Marketing' }).getByRole('link', { name: 'Landing Pages' }).click();
+    await page.getByRole('navigation', { name: 'Outreach' }).getByRole('link', { name: 'Landing Pages' }).click();
     const leave = page.getByRole('dialog', { name: 'Leave without saving?' });
     await leave.getByText('This landing page has changes that are not saved.').waitFor();
     await expectAccessible(page);
@@ -212,7 +212,7 @@ browserDescribe(describe)('Landing pages', async () => {
     const page = await context.newPage();
     page.setDefaultTimeout(15_000);
     await signIn(page, app.url, church.user.username, church.password);
-    await page.getByRole('heading', { name: 'Welcome back, Grace Church!' }).waitFor();
+    await page.getByRole('heading', { name: /^Welcome( back)?, Grace Church!$/ }).waitFor();
 
     await page.goto(`/landing-pages/${created.body.id}/stats`);
     await page.getByRole('heading', { name: 'Visits and sign-ups: Youth camp' }).waitFor();

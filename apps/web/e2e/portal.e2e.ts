@@ -143,13 +143,13 @@ browserDescribe(describe)('members portal', async () => {
     await member.getByText('Accepted', { exact: true }).waitFor();
     await member.getByLabel('From', { exact: true }).fill('2031-05-10');
     await member.getByLabel('To', { exact: true }).fill('2031-05-01');
-    await member.getByRole('button', { name: 'Add blockout dates' }).click();
+    await member.getByRole('button', { name: 'Add dates you are away' }).click();
     await member.getByText('End date must be on or after the start date').waitFor();
     await expectAccessible(member);
     await member.getByLabel('To', { exact: true }).fill('2031-05-19');
     await member.getByLabel('Reason (optional)').fill('Holiday');
-    await member.getByRole('button', { name: 'Add blockout dates' }).click();
-    await member.getByText('Your blockout dates are saved.').waitFor();
+    await member.getByRole('button', { name: 'Add dates you are away' }).click();
+    await member.getByText('The dates you are away are saved.').waitFor();
     await member.getByText(/May 10, 2031 to .*May 19, 2031 · Holiday/).waitFor();
     await expectAccessible(member);
     await shots(member, 'portal-schedule-blockout');

@@ -32,7 +32,7 @@ browserDescribe(describe)('QR codes', async () => {
     const { page, context } = await e2e.newPage();
     await context.grantPermissions(['clipboard-read', 'clipboard-write']);
     await signIn(page, e2e.app.url, church.user.username, church.password);
-    await page.getByRole('navigation', { name: 'Marketing' }).getByRole('link', { name: 'QR Codes' }).click();
+    await page.getByRole('navigation', { name: 'Outreach' }).getByRole('link', { name: 'QR Codes' }).click();
     await page.getByRole('heading', { name: 'QR Codes' }).waitFor();
     await page.getByText('No QR codes yet').waitFor();
     await expectAccessible(page);
@@ -237,7 +237,7 @@ browserDescribe(describe)('QR codes', async () => {
     expect(lp.status, lp.text).toBe(201);
     const { page, context } = await e2e.newPage();
     await signIn(page, e2e.app.url, church.user.username, church.password);
-    await page.getByRole('navigation', { name: 'Marketing' }).getByRole('link', { name: 'QR Codes' }).click();
+    await page.getByRole('navigation', { name: 'Outreach' }).getByRole('link', { name: 'QR Codes' }).click();
     await page.getByRole('heading', { name: 'QR Codes' }).waitFor();
     await page.getByRole('button', { name: 'Create QR Code' }).first().click();
     const dialog = page.getByRole('dialog', { name: 'Create QR Code' });

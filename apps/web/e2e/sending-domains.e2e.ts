@@ -15,8 +15,8 @@ browserDescribe(describe)('Sending domains', async () => {
   it('adds a domain, says which record is missing, and verifies it', async () => {
     const { page } = await e2e.newPage();
     await signIn(page, e2e.app.url, church.user.username, church.password);
-    await page.getByRole('heading', { name: 'Welcome back, Grace Church!' }).waitFor();
-    await page.goto('/settings');
+    await page.getByRole('heading', { name: /^Welcome( back)?, Grace Church!$/ }).waitFor();
+    await page.goto('/settings/sending');
     await page.getByRole('heading', { name: 'Email', exact: true }).waitFor();
     const input = page.getByRole('textbox', { name: 'Domain', exact: true });
     await input.fill('not a domain');
@@ -43,6 +43,9 @@ browserDescribe(describe)('Sending domains', async () => {
     for (const r of records) if (r.key !== 'spf') dns.set(r.name, r.type, [r.value]);
     await section.getByRole('button', { name: 'Verify' }).click();
     await toast(page, 'Not verified yet').waitFor();
+    // Still waiting for DNS: a yellow notice, not a green one.
+    const notice = page.locator('.mantine-Notification-root').filter({ hasText: 'Not verified yet' });
+    expect(await notice.getAttribute('style')).toContain('yellow');
     await section.getByText('No TXT record named gracechurch.example was found.').waitFor();
     await expectAccessible(page);
     for (const width of [390, 1024, 1366]) {

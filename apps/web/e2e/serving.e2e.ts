@@ -140,6 +140,9 @@ browserDescribe(describe)('Serving: auto-schedule, substitutes and reminders', a
     await expectAccessible(page);
     await confirm.getByRole('button', { name: 'Send requests' }).click();
     await seeToast(page, '4 requests to 3 people.');
+    // Ann, asked for two Sundays, gets one email listing both, each with its own answer.
+    const both = await linkIn(e2e, 'ann@example.org', 'Can you serve on 2 dates?', /https?:\/\/\S+\/serve\/[\w-]+/);
+    expect(both).toMatch(/^\/serve\//);
 
     // Cal declines from his email's link and asks his teammates to cover.
     const decline = await linkIn(
@@ -202,6 +205,11 @@ browserDescribe(describe)('Serving: auto-schedule, substitutes and reminders', a
     expect(await text(cell(grid, 'Ben', sundays[1]!))).toBe('Sound Pending');
     expect(await text(cell(grid, 'Ann', sundays[1]!))).toBe('Away Holiday');
     expect(await text(cell(grid, 'Ann', sundays[0]!))).toBe('Sound Pending');
+    // The camera slots nobody could fill stay in the matrix, with why.
+    expect(await text(cell(grid, 'Not filled', sundays[0]!))).toBe(
+      'Camera: not filled Nobody active is qualified for Camera',
+    );
+    await expectAccessible(page);
     for (const width of [390, 1024, 1366]) {
       await page.setViewportSize({ width, height: 900 });
       await animationsDone(page);

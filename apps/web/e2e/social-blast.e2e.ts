@@ -1,8 +1,7 @@
-import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Locator, Page } from 'playwright-core';
 import { registerChurch } from '@lampstand/server/testing';
-import { browserDescribe, expectAccessible, signIn, screenshot, screenshotsDir, seeToast, startE2E } from './helpers';
+import { browserDescribe, expectAccessible, signIn, screenshot, seeToast, startE2E } from './helpers';
 
 /** A day of the current month, as the calendar names its cell and the date picker its button. */
 function dayOfThisMonth(n: number) {
@@ -38,7 +37,10 @@ browserDescribe(describe)('Social Blast', async () => {
   it('create a post on a day, see it in the cell, edit it, move it, delete it', async () => {
     const { page, context } = await e2e.newPage();
     await signIn(page, e2e.app.url, church.user.username, church.password);
-    await page.getByText('Welcome back, Grace Church!').first().waitFor();
+    await page
+      .getByText(/^Welcome( back)?, Grace Church!$/)
+      .first()
+      .waitFor();
     await page.goto('/social-blast');
     await page.getByRole('heading', { name: 'Social Blast' }).waitFor();
     // No webhook yet: the calendar says so.
@@ -167,7 +169,7 @@ browserDescribe(describe)('Social Blast', async () => {
     await phoneDialog.getByLabel('Post Content').fill('x'.repeat(300));
     await phoneDialog.getByRole('checkbox', { name: 'X (Twitter)' }).check();
     await phoneDialog.getByText('Too long for X (Twitter)').waitFor();
-    await page.screenshot({ path: path.join(screenshotsDir, 'social-dialog-390.png') });
+    await screenshot(page, 'social-dialog-390', { fullPage: false });
     // Typed work is not thrown away silently.
     await phoneDialog.getByRole('button', { name: 'Close' }).click();
     await page.getByText('This post has changes that are not saved.').waitFor();
@@ -198,8 +200,11 @@ browserDescribe(describe)('Social Blast', async () => {
   it('Settings → Social: the webhook, its secret shown once, the feed address; a failed post shows why', async () => {
     const { page, context } = await e2e.newPage();
     await signIn(page, e2e.app.url, church.user.username, church.password);
-    await page.getByText('Welcome back, Grace Church!').first().waitFor();
-    await page.goto('/settings');
+    await page
+      .getByText(/^Welcome( back)?, Grace Church!$/)
+      .first()
+      .waitFor();
+    await page.goto('/settings/social');
     await page.getByRole('heading', { name: 'Social' }).waitFor();
     const feed = await page.getByLabel('Calendar feed (iCalendar)').inputValue();
     expect(feed).toMatch(/\/api\/social-posts\.ics\?token=[A-Za-z0-9_-]{43}$/);

@@ -18,8 +18,8 @@ browserDescribe(describe)('Suppressed addresses', async () => {
   it('lists a bounced address and removes it after asking', async () => {
     const { page } = await e2e.newPage();
     await signIn(page, e2e.app.url, church.user.username, church.password);
-    await page.getByRole('heading', { name: 'Welcome back, Grace Church!' }).waitFor();
-    await page.goto('/settings');
+    await page.getByRole('heading', { name: /^Welcome( back)?, Grace Church!$/ }).waitFor();
+    await page.goto('/settings/sending');
     await page.getByRole('heading', { name: 'Suppressed addresses' }).waitFor();
     await page.getByRole('cell', { name: 'gone@example.org', exact: true }).waitFor();
     await page.getByText('5.1.1 User unknown').waitFor();

@@ -30,7 +30,7 @@ const AuthPage = lazyScreen(() => import('./features/auth/auth-page'), 'AuthPage
 const DashboardPage = lazyScreen(() => import('./features/dashboard/dashboard-page'), 'DashboardPage');
 const UsersPage = lazyScreen(() => import('./features/admin/users-page'), 'UsersPage');
 const AccountPage = lazyScreen(() => import('./features/account/account-page'), 'AccountPage');
-const SettingsPage = lazyScreen(() => import('./features/settings/settings-page'), 'SettingsPage');
+const SettingsPage = lazyScreen(() => import('./features/settings/settings-layout'), 'SettingsPage');
 const ContactsPage = lazyScreen(() => import('./features/contacts/contacts-page'), 'ContactsPage');
 const ContactDetailPage = lazyScreen(() => import('./features/contacts/contact-detail-page'), 'ContactDetailPage');
 const EmailCampaignsPage = lazyScreen(() => import('./features/email-campaigns/list-page'), 'EmailCampaignsPage');
@@ -143,6 +143,7 @@ const routes = createRoutesFromElements(
         <Route index element={<DashboardPage />} />
         <Route path="/account" element={<AccountPage />} />
         <Route path="/settings" element={<SettingsPage />} />
+        <Route path="/settings/:section" element={<SettingsPage />} />
         <Route path="/contacts" element={<ContactsPage />} />
         <Route path="/contacts/new" element={<ContactsPage />} />
         <Route path="/contacts/detail/:id" element={<ContactDetailPage />} />

@@ -33,6 +33,8 @@ import { sendingDomainsRouter } from './routers/sending-domains/router.js';
 import { createCallerFactory, router } from './trpc.js';
 import { journeysRouter } from './routers/journeys/router.js';
 import { tasksRouter } from './routers/tasks/router.js';
+import { searchRouter } from './routers/search/router.js';
+import { waitingRouter } from './routers/waiting/router.js';
 
 export const appRouter = router({
   auth: authRouter,
@@ -69,6 +71,8 @@ export const appRouter = router({
   smsKeywords: smsKeywordsRouter,
   suppressions: suppressionsRouter,
   sendingDomains: sendingDomainsRouter,
+  search: searchRouter,
+  waiting: waitingRouter,
 });
 
 // Zod's compiled (synchronous) parse for every procedure's input and output (sync-parsers.ts).

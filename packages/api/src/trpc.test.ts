@@ -130,4 +130,24 @@ describe("a church's calls at once", async () => {
     expect(await all).toEqual(Array(CHURCH_CALLS_AT_ONCE + 4).fill('done'));
     expect(most).toBe(CHURCH_CALLS_AT_ONCE + 1);
   });
+
+  it("another database's church with the same id is not held up (apps in one process keep their own turns)", async () => {
+    const { db: other } = await freshDatabase();
+    const [twin] = (await other
+      .insertInto('users')
+      .values({ id: a.id, username: 'turn-twin', passwordHash: 'x', churchName: 'Twin', email: 'twin@x.test' })
+      .returning(['id', 'username', 'churchName', 'email', 'role'])
+      .execute()) as [SessionUser];
+    const held = Array.from({ length: CHURCH_CALLS_AT_ONCE }, () => callerFor(a).hold());
+    await until(() => inside === CHURCH_CALLS_AT_ONCE);
+    const twinCall = createCallerFactory(holdRouter)({
+      db: other,
+      user: twin,
+      effectiveUser: twin,
+      ip: '127.0.0.1',
+    } as unknown as Context).hold();
+    await until(() => inside === CHURCH_CALLS_AT_ONCE + 1); // went straight in
+    while (gates.length) gates.shift()?.();
+    expect(await Promise.all([...held, twinCall])).toEqual(Array(CHURCH_CALLS_AT_ONCE + 1).fill('done'));
+  });
 });

@@ -1,7 +1,7 @@
 import { initTRPC, TRPCError } from '@trpc/server';
-import { churchTurns } from './services/limits/church-turns.js';
+import { churchTurns, type ChurchTurns } from './services/limits/church-turns.js';
 import { ZodError } from 'zod';
-import { bypassDb, tenantDb } from '@lampstand/db';
+import { bypassDb, databaseKey, tenantDb } from '@lampstand/db';
 import type { Context } from './context.js';
 import { AppError, isBadInputDbError } from './errors.js';
 import type { Meta } from './rest-meta.js';
@@ -77,11 +77,27 @@ export const publicProcedure = t.procedure
  */
 export const CHURCH_CALLS_AT_ONCE = 2;
 export const CHURCH_CALLS_WAITING = 200;
-const callTurns = churchTurns({
-  atOnce: CHURCH_CALLS_AT_ONCE,
-  waiting: CHURCH_CALLS_WAITING,
-  refuse: () => new TRPCError({ code: 'TOO_MANY_REQUESTS', message: 'Too many requests at once. Please try again.' }),
-});
+/**
+ * The turns of one database's churches. A process serves one database, but tests run several apps
+ * (each on its own database, with church ids that repeat) in one process: turns kept per process
+ * would let a call left hanging in one app's church hold up the same church id in the next app.
+ */
+const callTurnsOf = new WeakMap<object, ChurchTurns>();
+function callTurns(db: Context['db']): ChurchTurns {
+  const key = databaseKey(db);
+  let turns = callTurnsOf.get(key);
+  if (!turns)
+    callTurnsOf.set(
+      key,
+      (turns = churchTurns({
+        atOnce: CHURCH_CALLS_AT_ONCE,
+        waiting: CHURCH_CALLS_WAITING,
+        refuse: () =>
+          new TRPCError({ code: 'TOO_MANY_REQUESTS', message: 'Too many requests at once. Please try again.' }),
+      })),
+    );
+  return turns;
+}
 
 /**
  * A write, which a read-only API key may not call: a mutation, or a procedure served over REST by
@@ -118,7 +134,7 @@ const signedInProcedure = publicProcedure.meta({ access: 'signed-in' }).use(({ c
 });
 
 export const protectedProcedure = signedInProcedure.use(async ({ ctx, next }) => {
-  const done = await callTurns.take(ctx.tenantId);
+  const done = await callTurns(ctx.db).take(ctx.tenantId);
   try {
     return await next();
   } finally {

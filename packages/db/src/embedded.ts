@@ -46,6 +46,11 @@ export interface StartEmbeddedOptions {
   /** Delete the files on stop (tests). */
   persistent?: boolean;
   log?: (line: string) => void;
+  /**
+   * More server settings (`-c name=value` pairs): a test server turns off what only protects
+   * data from a power cut (fsync, synchronous commit, full-page writes).
+   */
+  settings?: Record<string, string>;
 }
 
 const USER = 'postgres';
@@ -84,7 +89,15 @@ export async function startEmbeddedPostgres(options: StartEmbeddedOptions): Prom
     port,
     persistent: options.persistent ?? true,
     createPostgresUser: isRoot,
-    postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories=', '-c', 'max_connections=200'],
+    postgresFlags: [
+      '-c',
+      'listen_addresses=127.0.0.1',
+      '-c',
+      'unix_socket_directories=',
+      '-c',
+      'max_connections=200',
+      ...Object.entries(options.settings ?? {}).flatMap(([name, value]) => ['-c', `${name}=${value}`]),
+    ],
     onLog: (m: unknown) => log(String(m).trimEnd()),
     onError: (e: unknown) => log(`[error] ${e instanceof Error ? e.message : String(e)}`),
   });

@@ -46,6 +46,9 @@ function templateNameFor(extra?: TemplateExtra): string {
   return `lampstand_tmpl_${h}`;
 }
 
+/** A throwaway test server need not survive a power cut: its writes skip the disk flushes. */
+export const TEST_SERVER_SETTINGS = { fsync: 'off', synchronous_commit: 'off', full_page_writes: 'off' };
+
 /** Start (or reach) the server and make the migrated template. For vitest's globalSetup. */
 export async function startTestServer(log?: (l: string) => void, extra?: TemplateExtra): Promise<TestServer> {
   let embedded: EmbeddedDatabase | undefined;
@@ -55,7 +58,13 @@ export async function startTestServer(log?: (l: string) => void, extra?: Templat
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'lampstand-test-pg-'));
     tmpDir = dir;
     fs.chmodSync(dir, 0o777);
-    embedded = await startEmbeddedPostgres({ dataDir: path.join(dir, 'data'), port: 0, persistent: false, log });
+    embedded = await startEmbeddedPostgres({
+      dataDir: path.join(dir, 'data'),
+      port: 0,
+      persistent: false,
+      log,
+      settings: TEST_SERVER_SETTINGS,
+    });
     serverUrl = embedded.url;
   }
   const templateName = templateNameFor(extra);

@@ -338,7 +338,8 @@ export function statementRecorder() {
  */
 export async function startSetupServer(databaseUrl: string, db: Db): Promise<{ url: string; stop(): Promise<void> }> {
   const config = {
-    ...loadConfig({ NODE_ENV: 'test' }),
+    // The measured server's key: secrets sealed here (a church's texting credentials) open there.
+    ...loadConfig({ NODE_ENV: 'test', SECRETS_KEY: BENCH_SECRETS_KEY }),
     port: 0,
     host: '127.0.0.1',
     databaseUrl,

@@ -9,6 +9,7 @@ import {
   getChurchSettings,
   portalGift,
   portalGifts,
+  portalReceiptPdf,
   portalSchedules,
   portalStatementPdf,
   portalStatements,
@@ -65,6 +66,17 @@ export function portalGivingRoutes(app: FastifyInstance, kit: PortalKit): void {
         gift,
       );
       return html(reply, 200, page(c, s, 'Receipt', '/giving', content));
+    }),
+  );
+  app.get(
+    '/c/:handle/me/giving/gifts/:id/receipt',
+    signedIn(false, async (req, reply, _c, s) => {
+      const file = await portalReceiptPdf(db, s, idParam(req.params.id));
+      return reply
+        .type('application/pdf')
+        .header('cache-control', 'private, no-store')
+        .header('content-disposition', `inline; filename="${file.fileName}"`)
+        .send(file.pdf);
     }),
   );
   app.get(

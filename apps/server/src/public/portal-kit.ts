@@ -26,8 +26,8 @@ export type Body = Record<string, string | string[]>;
 const SCHEDULE_NOTICES: Record<string, string> = {
   accepted: 'Thank you. You have accepted.',
   declined: 'You have declined. The church will find someone else.',
-  'blockout-added': 'Your blockout dates are saved.',
-  'blockout-removed': 'Your blockout dates are removed.',
+  'blockout-added': 'The dates you are away are saved.',
+  'blockout-removed': 'The dates you are away are removed.',
 };
 export type Req = FastifyRequest<{ Params: Record<string, string> }>;
 

@@ -254,4 +254,42 @@ describe('Giving statements', () => {
     }
     expect((await visitor.post('/api/giving/statements', { from, to })).status).toBe(401);
   });
+
+  it("staff open one donor's statement for any dates; another church's contact is a 404", async () => {
+    const donor = await addContact(grace.client, {
+      firstName: 'Priscilla',
+      lastName: 'Tent',
+      email: 'pris@example.org',
+    });
+    const batch = (await grace.client.post('/api/giving/batches', { batchDate: from, expectedTotalCents: 4200 })).body;
+    await grace.client.post(`/api/giving/batches/${batch.id}/lines`, {
+      contactId: donor.id,
+      fundId: general.id,
+      amountCents: 4200,
+      method: 'check',
+      checkNumber: '77',
+    });
+    expect((await grace.client.post(`/api/giving/batches/${batch.id}/commit`, {})).status).toBe(200);
+    const cookie = [...grace.client.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
+    const res = await fetch(`${app.url}/api/giving/donors/${donor.id}/statement?from=${from}&to=${to}`, {
+      headers: { cookie },
+    });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('application/pdf');
+    expect(res.headers.get('content-disposition')).toContain('giving-statement-priscilla-tent-');
+    const text = await pdfText(Buffer.from(await res.arrayBuffer()));
+    expect(text).toContain('Giving statement');
+    expect(text).toContain('Priscilla Tent');
+    expect(text).toMatch(/General\s+Check #77\s+\$42\.00/);
+    expect(text).toMatch(/Total\s+\$42\.00/);
+    expect((await hope.client.get(`/api/giving/donors/${donor.id}/statement?from=${from}&to=${to}`)).status).toBe(404);
+    // Without dates: this calendar year.
+    const thisYear = await fetch(`${app.url}/api/giving/donors/${donor.id}/statement`, { headers: { cookie } });
+    expect(thisYear.headers.get('content-disposition')).toContain(
+      `-${from.slice(0, 4)}-01-01-to-${from.slice(0, 4)}-12-31.pdf`,
+    );
+    const bad = await grace.client.get(`/api/giving/donors/${donor.id}/statement?from=${to}&to=${from}`);
+    expect(bad.status).toBe(400);
+    expect(bad.body.message).toBe('To must be on or after From');
+  });
 });

@@ -206,6 +206,7 @@ const task = await app.db
 const seeds: Record<string, number | string> = {
   'contacts/{id}': contact.id,
   'contacts/{contactId}': contact.id,
+  'donors/{contactId}': contact.id,
   'contact-lists/{id}': list.id,
   'contact-lists/{listId}': list.id,
   'lists/{listId}': list.id,

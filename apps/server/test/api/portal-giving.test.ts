@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { chargeDueSchedules, statementRunDone } from '../helpers/giving.js';
+import { chargeDueSchedules, pdfText, statementRunDone } from '../helpers/giving.js';
 import { HttpClient, registerChurch, startTestApp } from '../helpers/test-app.js';
 import { giveHandle, linkInOutbox, Member } from '../helpers/portal.js';
 
@@ -74,17 +74,30 @@ describe("the portal's My giving", () => {
     expect(page.text).toContain('General $20.00, Missions $5.00');
     expect(page.text).toContain(`/give/manage/`);
     expect(page.text).not.toContain('Demas');
-    const giftIds = [...page.text.matchAll(/\/giving\/gifts\/(\d+)/g)].map((m) => Number(m[1]));
+    const giftIds = [...new Set([...page.text.matchAll(/\/giving\/gifts\/(\d+)/g)].map((m) => Number(m[1])))];
     expect(giftIds).toHaveLength(1);
+    expect(page.text).toContain(`${base}/giving/gifts/${giftIds[0]}/receipt`);
 
     const receipt = await member.get(`${base}/giving/gifts/${giftIds[0]}`);
     expect(receipt.status).toBe(200);
     expect(receipt.text).toContain('Total: $25.00');
     expect(receipt.text).toContain('No goods or services were provided in exchange for these contributions.');
+    // The receipt as a PDF, from the statements' writer: each fund, the total.
+    const pdf = await fetch(`${app.url}${base}/giving/gifts/${giftIds[0]}/receipt`, {
+      headers: { cookie: [...member.cookies].map(([k, v]) => `${k}=${v}`).join('; ') },
+    });
+    expect(pdf.status).toBe(200);
+    expect(pdf.headers.get('content-type')).toBe('application/pdf');
+    const text = await pdfText(Buffer.from(await pdf.arrayBuffer()));
+    expect(text).toContain('Gift receipt');
+    expect(text).toMatch(/General\s+Card\s+\$20\.00/);
+    expect(text).toMatch(/Missions\s+Card\s+\$5\.00/);
+    expect(text).toMatch(/Total\s+\$25\.00/);
 
     // Another donor's gift and recurring gift: 404, and no change happens.
     const other = (await grace.client.get(`/api/giving/gifts?scheduleId=${theirs}`)).body.gifts[0].id as number;
     expect((await member.get(`${base}/giving/gifts/${other}`)).status).toBe(404);
+    expect((await member.get(`${base}/giving/gifts/${other}/receipt`)).status).toBe(404);
     const csrf = await member.csrf(`${base}/giving`);
     expect((await member.post(`${base}/giving/recurring/${theirs}/cancel`, { csrf })).status).toBe(404);
     expect((await member.get(`${base}/giving/recurring/${theirs}/cancel`)).status).toBe(404);

@@ -152,7 +152,7 @@ describe("members portal: 'My schedule'", () => {
     expect(removed.status).toBe(303);
     expect(removed.headers.get('location')).toBe(`${base}/schedule?done=blockout-removed`);
     const after = await member.get(`${base}/schedule?done=blockout-removed`);
-    expect(after.text).toContain('Your blockout dates are removed.');
+    expect(after.text).toContain('The dates you are away are removed.');
     expect(after.text).not.toContain('Holiday');
     // Staff see the blockout the volunteer entered.
     const staff = (await g.get(`${BASE}/members/${maria.id}`)).body;

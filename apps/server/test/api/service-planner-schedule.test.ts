@@ -163,6 +163,20 @@ describe('auto-schedule', () => {
     });
     expect(res.status).toBe(201);
     expect(res.body).toEqual({ created: 4, plans: 4, requests: 4, people: 3, skippedNoEmail: [], away: [] });
+    // One email per person: Maria, asked for 4 and 25 May, gets one listing both dates.
+    const mailTo = (name: string) =>
+      app.db
+        .selectFrom('outboxMessages')
+        .select(['subject', 'text'])
+        .where('toAddress', '=', `${name}@example.org`)
+        .execute();
+    for (const name of ['ben', 'cleo', 'maria'])
+      await expect.poll(async () => (await mailTo(name)).length, { timeout: 20_000 }).toBe(1);
+    const [toMaria] = await mailTo('maria');
+    expect(toMaria!.subject).toBe('Can you serve on 2 dates?');
+    expect(toMaria!.text).toContain('Sunday, May 4, 2031');
+    expect(toMaria!.text).toContain('Sunday, May 25, 2031');
+    expect(toMaria!.text!.match(/answer=accept/g)).toHaveLength(2);
     const first = (await g.get(`${BASE}/plans/${plans[0].id}`)).body;
     expect(first.assignments.map((a: { memberName: string; status: string }) => [a.memberName, a.status])).toEqual([
       ['Maria', 'scheduled'],
@@ -182,6 +196,36 @@ describe('auto-schedule', () => {
       sendRequests: false,
     });
     expect(awayDay.body).toMatchObject({ created: 1, away: ['Maria is away 10–19 May'] });
+  });
+
+  it('shows a slot nobody could fill in the matrix, with why', async () => {
+    // Two sound slots on 25 May: Maria has one; Cleo is away (4th Sunday), Ben at his monthly limit.
+    const res = await g.post(`${BASE}/schedule/commit`, {
+      assignments: [{ planId: plans[3].id, positionId: sound.id, memberId: maria.id }],
+      slots: [
+        { planId: plans[3].id, positionId: sound.id },
+        { planId: plans[3].id, positionId: sound.id },
+      ],
+      sendRequests: false,
+    });
+    expect(res.status).toBe(201);
+    const matrix = (await g.get(`${BASE}/matrix?from=2031-05-01&to=2031-05-31`)).body;
+    expect(matrix.unfilled).toEqual([
+      {
+        date: '2031-05-25',
+        planId: plans[3].id,
+        planTitle: 'Sunday',
+        positionId: sound.id,
+        positionName: 'Sound',
+        reason: 'No one free: 1 blocked out, 1 already serving that day, 1 at their monthly limit',
+      },
+    ]);
+    // Another church's plan cannot be made to need a slot.
+    const other = await h.post(`${BASE}/schedule/commit`, {
+      assignments: [{ planId: plans[3].id, positionId: sound.id, memberId: maria.id }],
+      slots: [{ planId: plans[3].id, positionId: sound.id }],
+    });
+    expect(other.status).toBe(404);
   });
 });
 

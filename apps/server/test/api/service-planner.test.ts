@@ -420,7 +420,7 @@ describe('songs', () => {
     expect((await g.get(`${BASE}/songs/${a.body.id}`)).status).toBe(404);
   });
 
-  it('says when a song was last used and how often in the last 90 days', async () => {
+  it('says when a song was last used, how often in the last 90 days, and when it is planned next', async () => {
     const s = (await g.post(`${BASE}/songs`, { title: 'Usage Song' })).body;
     for (const [date, title] of [
       [isoDay(-100), 'Old'],
@@ -434,6 +434,8 @@ describe('songs', () => {
     const got = (await g.get(`${BASE}/songs/${s.id}`)).body;
     expect(got.lastUsed).toBe(isoDay(-10));
     expect(got.usesLast90Days).toBe(2);
+    // The coming plan is offered too: the next date it is planned for.
+    expect(got.nextPlanned).toBe(isoDay(30));
   });
 });
 
@@ -671,7 +673,7 @@ describe('assignments and scheduling requests', () => {
       )
       .toEqual({ kind: 'planner-request', status: 'sent', assignmentId: a.id, campaignId: null });
     expect(sent.body.message).toBe(
-      'Requests sent to 1 person; no email address for Gus (saved to your outbox: no SMTP server is configured)',
+      'Requests sent to 1 person; no email address for Gus (saved to your outbox: email sending is not set up on this server yet)',
     );
     expect(mail.subject).toBe('Can you serve as Vocals on Sunday, April 7, 2030?');
     expect(mail.fromAddress).toContain('Grace Church');

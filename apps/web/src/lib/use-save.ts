@@ -3,7 +3,7 @@ import type { UseTRPCMutationOptions, UseTRPCMutationResult } from '@trpc/react-
 import type { AppRouter } from '@lampstand/api';
 import { trpc } from './trpc';
 import { errorMessage, errorText } from './errors';
-import { notifyError, notifySuccess } from '../ui/notify';
+import { notifyError, notifySuccess, notifyWaiting } from '../ui/notify';
 
 /** A failed call as the browser sees it: `data` is the server's errorFormatter shape (code, httpStatus, issues). */
 export type SaveError = TRPCClientErrorLike<AppRouter>;
@@ -31,8 +31,12 @@ export interface FieldErrorTarget {
   setFieldError: (path: string, message: string) => void;
 }
 
-/** A toast: its title alone, or its title and text. */
-export type Toast = string | readonly [title: string, message: string];
+/**
+ * A toast: its title alone, or its title and text (green); or, where the call worked but what it was
+ * for still waits or did not happen ('Not verified yet'), with the kind that gives its colour.
+ */
+export type Toast =
+  string | readonly [title: string, message: string] | { kind: 'waiting' | 'failure'; title: string; message: string };
 
 /** `trpc.useUtils()`: what `invalidate` refreshes. */
 export type SaveUtils = ReturnType<typeof trpc.useUtils>;
@@ -114,6 +118,7 @@ export function showFailure(options: FailureOptions, reason: unknown): void {
 
 function showToast(toast: Toast) {
   if (typeof toast === 'string') notifySuccess(toast);
+  else if ('kind' in toast) (toast.kind === 'waiting' ? notifyWaiting : notifyError)(toast.title, toast.message);
   else notifySuccess(toast[0], toast[1]);
 }
 

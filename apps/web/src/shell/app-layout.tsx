@@ -2,67 +2,40 @@ import {
   ActionIcon,
   AppShell,
   Avatar,
-  Box,
   Burger,
   Button,
   Group,
   Menu,
-  NavLink,
   Overlay,
   ScrollArea,
   Stack,
   Text,
-  TextInput,
   UnstyledButton,
 } from '@mantine/core';
 import { useDisclosure, useMediaQuery } from '@mantine/hooks';
-import { IconBell, IconHelpCircle, IconLogout, IconSearch, IconSettings, IconUser } from '@tabler/icons-react';
-import { Link, Outlet, useLocation } from 'react-router-dom';
+import { IconHelpCircle, IconLogout, IconSettings, IconUser } from '@tabler/icons-react';
+import { lazy, Suspense, useState } from 'react';
+import { Link, Outlet } from 'react-router-dom';
 import { ICON_SIZE } from '../ui/theme';
-import { adminNav, marketingNav, type NavItem } from './nav';
+import { Bell } from './bell';
+import { HeaderSearch } from './header-search';
 import { useLogout, useSession, useStopImpersonating } from './session';
+import { SidebarNav } from './sidebar-nav';
+import { useWaitingCounts } from './waiting';
 import classes from './app-layout.module.css';
 
-function NavGroup({
-  title,
-  items,
-  path,
-  onNavigate,
-}: {
-  title: string;
-  items: NavItem[];
-  path: string;
-  onNavigate: () => void;
-}) {
-  return (
-    <Box component="nav" aria-label={title} mb="md">
-      <Text size="xs" fw={700} c="dimmed" tt="uppercase" px="sm" mb={4}>
-        {title}
-      </Text>
-      {items.map((item) => (
-        <NavLink
-          key={item.to}
-          component={Link}
-          to={item.to}
-          label={item.label}
-          leftSection={<item.icon size={ICON_SIZE} stroke={1.6} />}
-          active={item.isActive(path)}
-          onClick={onNavigate}
-          variant="filled"
-          className={classes.navLink}
-        />
-      ))}
-    </Box>
-  );
-}
+// The guides' text loads when Help is first opened, not with the shell (on every first load).
+const HelpDrawer = lazy(() => import('./help/help-drawer').then((m) => ({ default: m.HelpDrawer })));
 
 export function AppLayout() {
   const [opened, { toggle, close }] = useDisclosure(false);
   const { user } = useSession();
   const logout = useLogout();
   const stop = useStopImpersonating();
-  const location = useLocation();
   const isMobile = useMediaQuery('(max-width: 48em)');
+  const counts = useWaitingCounts();
+  // Mounted on first opening (its guides load then) and kept, so it can close with its animation.
+  const [help, setHelp] = useState<'never' | 'open' | 'closed'>('never');
   if (!user) return null;
   const impersonating = !!user._impersonatedBy;
   const initial = user.churchName.trim().charAt(0).toUpperCase() || '?';
@@ -90,18 +63,10 @@ export function AppLayout() {
               </Text>
             ) : null}
           </Group>
-          <TextInput
-            className={classes.search}
-            placeholder="Search..."
-            aria-label="Search"
-            leftSection={<IconSearch size={16} />}
-            visibleFrom="xs"
-          />
+          <HeaderSearch />
           <Group gap="xs" wrap="nowrap">
-            <ActionIcon variant="subtle" color="gray" size="lg" aria-label="Notifications">
-              <IconBell size={ICON_SIZE} />
-            </ActionIcon>
-            <ActionIcon variant="subtle" color="gray" size="lg" aria-label="Help">
+            <Bell unread={counts?.bellUnread ?? 0} />
+            <ActionIcon variant="subtle" color="gray" size="lg" aria-label="Help" onClick={() => setHelp('open')}>
               <IconHelpCircle size={ICON_SIZE} />
             </ActionIcon>
             <Menu position="bottom-end" width={200} shadow="md">
@@ -147,10 +112,7 @@ export function AppLayout() {
           </Group>
         </AppShell.Section>
         <AppShell.Section grow component={ScrollArea} type="scroll">
-          <NavGroup title="Marketing" items={marketingNav} path={location.pathname} onNavigate={close} />
-          {user.role === 'admin' ? (
-            <NavGroup title="Admin" items={adminNav} path={location.pathname} onNavigate={close} />
-          ) : null}
+          <SidebarNav admin={user.role === 'admin'} counts={counts} onNavigate={close} />
         </AppShell.Section>
         <AppShell.Section>
           <Button
@@ -189,6 +151,11 @@ export function AppLayout() {
         ) : null}
         <Outlet />
       </AppShell.Main>
+      {help !== 'never' ? (
+        <Suspense fallback={null}>
+          <HelpDrawer opened={help === 'open'} onClose={() => setHelp('closed')} />
+        </Suspense>
+      ) : null}
     </AppShell>
   );
 }

@@ -8,7 +8,7 @@ export function TimeZoneLink() {
   return (
     <>
       {' · '}
-      <Anchor component={Link} to="/settings#time-zone" inherit>
+      <Anchor component={Link} to="/settings/church#time-zone" inherit>
         Set your time zone
       </Anchor>
     </>

@@ -94,7 +94,10 @@ function scheduleCard(base: string, csrf: string, s: PortalScheduleView, v: MyGi
   );
 }
 
-/** The 'My giving' page: recurring gifts with their changes, the history with receipts, the statements. */
+/**
+ * The 'My giving' page: recurring gifts with their changes, the history with each gift's receipt
+ * (a page, and a PDF), the statements.
+ */
 export function myGivingSection(base: string, csrf: string, v: MyGivingView): string {
   const recurring = v.schedules.length
     ? v.schedules.map((s) => scheduleCard(base, csrf, s, v)).join('')
@@ -105,7 +108,7 @@ export function myGivingSection(base: string, csrf: string, v: MyGivingView): st
           (g) =>
             `<li><a href="${e(base)}/giving/gifts/${g.id}">${e(formatStatementDate(g.date, { locale: v.locale }))} · ${e(formatCents(g.amountCents))}</a> · ${e(
               fundsOf(g.lines),
-            )}${g.status === 'completed' ? '' : ` · ${e(STATUS_LABELS[g.status] ?? g.status)}`}</li>`,
+            )}${g.status === 'completed' ? '' : ` · ${e(STATUS_LABELS[g.status] ?? g.status)}`} · <a href="${e(base)}/giving/gifts/${g.id}/receipt" aria-label="Receipt (PDF) for ${e(formatStatementDate(g.date, { locale: v.locale }))}, ${e(formatCents(g.amountCents))}">Receipt (PDF)</a></li>`,
         )
         .join('')}</ul>`
     : '<p class="muted">No gifts yet.</p>';
@@ -146,7 +149,8 @@ export function giftReceiptSection(
     `<ul class="plain">${rows.map(([k, v]) => `<li>${e(k!)}: ${e(v!)}</li>`).join('')}<li><b>Total: ${e(formatCents(g.amountCents))}</b></li></ul>` +
     `<p>${e(g.goodsServices ? `Goods or services provided: ${goodsServicesText(g.goodsServices, g.goodsServicesCents)}` : NO_GOODS_SENTENCE)}</p>` +
     (g.status === 'completed' ? '' : `<p><b>${e(STATUS_LABELS[g.status] ?? g.status)}</b></p>`) +
-    `</div><p><a href="${e(base)}/giving">Back to My giving</a></p>`
+    `</div><p class="row"><a class="btn" href="${e(base)}/giving/gifts/${g.id}/receipt">Download receipt (PDF)</a>` +
+    `<a class="btn light" href="${e(base)}/giving">Back to My giving</a></p>`
   );
 }
 

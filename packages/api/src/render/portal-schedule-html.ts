@@ -58,7 +58,7 @@ function blockoutForm(base: string, csrf: string, memberId: number, state?: Bloc
     `</select>${errLine(k)}</div>`;
   return (
     `<form method="post" action="${e(base)}/schedule/blockouts" novalidate>${csrfField(csrf)}<input type="hidden" name="memberId" value="${memberId}">` +
-    `<h3 style="font-size:1rem;margin:16px 0 8px">Add blockout dates</h3>` +
+    `<h3 style="font-size:1rem;margin:16px 0 8px">Add dates you are away</h3>` +
     field('startsOn', 'From', 'date') +
     field('endsOn', 'To', 'date', 'Leave empty for one day.') +
     field('reason', 'Reason (optional)', 'text') +
@@ -88,7 +88,7 @@ function blockoutForm(base: string, csrf: string, memberId: number, state?: Bloc
     ) +
     `<p class="muted">A repeat counts only inside the dates above: set To far ahead for 'until then'.</p></fieldset>` +
     (err('_') ? `<p class="err">${e(err('_')!)}</p>` : '') +
-    `<button class="btn" type="submit">Add blockout dates</button></form>`
+    `<button class="btn" type="submit">Add dates you are away</button></form>`
   );
 }
 
@@ -129,18 +129,18 @@ export function scheduleSection(
               return (
                 `<li class="row" style="justify-content:space-between"><span>${e(words)}</span>` +
                 `<form method="post" action="${e(base)}/schedule/blockouts/${b.id}/delete">${csrfField(csrf)}` +
-                `<button class="btn light" type="submit" aria-label="Remove blockout ${e(datesWords(b, o))}">Remove</button></form></li>`
+                `<button class="btn light" type="submit" aria-label="Remove away ${e(datesWords(b, o))}">Remove</button></form></li>`
               );
             })
             .join('')}</ul>`
-        : '<p class="muted">No blockout dates.</p>';
+        : '<p class="muted">No dates away.</p>';
       return (
         `<section class="card" aria-labelledby="${h}"><h2 id="${h}">${e(v.name)}</h2>` +
         `<h3 style="font-size:1rem;margin:8px 0 4px">Upcoming</h3>${upcoming}` +
         (v.assignments.some((a) => a.status === 'accepted')
           ? `<p class="muted" style="margin:8px 0 0">Cannot make a date you accepted? <a href="${e(base)}/swaps">Swap a date</a>: your teammates are asked to cover it.</p>`
           : '') +
-        `<h3 style="font-size:1rem;margin:16px 0 4px">Blockout dates</h3><p class="muted" style="margin:0 0 8px">Days you cannot serve: the church will not schedule you then.</p>${blockouts}` +
+        `<h3 style="font-size:1rem;margin:16px 0 4px">Dates you are away</h3><p class="muted" style="margin:0 0 8px">Days you cannot serve: the church will not schedule you then.</p>${blockouts}` +
         blockoutForm(base, csrf, v.memberId, state) +
         `</section>`
       );

@@ -17,7 +17,7 @@ export function homeSection(base: string, people: Person[]): string {
     `<li><a href="${e(base)}/subscriptions">Subscriptions</a>: choose which emails, texts and lists you get.</li>` +
     `<li><a href="${e(base)}/details">My details</a>: your name, email, phone, address and birthday.</li>` +
     `<li><a href="${e(base)}/household">My household</a>: your family and children.</li>` +
-    `<li><a href="${e(base)}/schedule">My schedule</a>: when you serve, your answers and your blockout dates.</li></ul></div>`
+    `<li><a href="${e(base)}/schedule">My schedule</a>: when you serve, your answers and the dates you are away.</li></ul></div>`
   );
 }
 

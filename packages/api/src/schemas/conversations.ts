@@ -66,20 +66,25 @@ export const updateConversationInput = z.object({
 });
 export type UpdateConversationInput = z.input<typeof updateConversationInput>;
 
-/** One entry of a thread's timeline: a text in, a reply out, or a campaign text sent to the number. */
+/**
+ * One entry of a thread's timeline: a text in, a reply out, or a campaign's or a journey's text
+ * sent to the number.
+ */
 export const conversationMessageSchema = z.object({
-  /** 'in-12', 'reply-34', 'campaign-56': unique across the three kinds. */
+  /** 'in-12', 'reply-34', 'campaign-56', 'journey-78': unique across the kinds. */
   key: z.string(),
   direction: z.enum(['inbound', 'outbound']),
-  kind: z.enum(['text', 'reply', 'campaign']),
+  kind: z.enum(['text', 'reply', 'campaign', 'journey']),
   body: z.string(),
   at: z.string(),
   /** The keyword the text matched (STOP, START, HELP or one of the church's). */
   keyword: z.string().nullable(),
-  /** For a reply or campaign text: its delivery's status (pending, sent, delivered, failed…). */
+  /** For a reply, campaign or journey text: its delivery's status (pending, sent, delivered, failed…). */
   status: z.string().nullable(),
   /** For a campaign text: the campaign's name. */
   campaignName: z.string().nullable(),
+  /** For a journey's text: the journey's name. */
+  journeyName: z.string().nullable().default(null),
 });
 export type ConversationMessage = z.infer<typeof conversationMessageSchema>;
 

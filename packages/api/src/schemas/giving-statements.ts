@@ -9,14 +9,28 @@ export const MAX_STATEMENT_DAYS = 3653;
 
 const dayNumber = (iso: string) => Date.parse(`${iso}T00:00:00Z`) / 86_400_000;
 
+const rangeIssues = (v: { from: string; to: string }, ctx: z.RefinementCtx) => {
+  if (v.to < v.from) ctx.addIssue({ code: 'custom', path: ['to'], message: 'To must be on or after From' });
+  else if (dayNumber(v.to) - dayNumber(v.from) >= MAX_STATEMENT_DAYS)
+    ctx.addIssue({ code: 'custom', path: ['to'], message: 'A statement covers at most ten years' });
+};
+
 export const startStatementsSchema = z
   .object({ from: dateSchema('From'), to: dateSchema('To') })
-  .superRefine((v, ctx) => {
-    if (v.to < v.from) ctx.addIssue({ code: 'custom', path: ['to'], message: 'To must be on or after From' });
-    else if (dayNumber(v.to) - dayNumber(v.from) >= MAX_STATEMENT_DAYS)
-      ctx.addIssue({ code: 'custom', path: ['to'], message: 'A statement covers at most ten years' });
-  });
+  .superRefine(rangeIssues);
 export type StartStatementsInput = z.input<typeof startStatementsSchema>;
+
+/**
+ * One donor's statement for staff (the contact's Giving tab), for the dates asked; without them,
+ * this calendar year (in the church's time zone).
+ */
+export const donorStatementSchema = z
+  .object({ contactId: idSchema('Contact ID'), from: dateSchema('From').optional(), to: dateSchema('To').optional() })
+  .superRefine((v, ctx) => {
+    if (v.from && v.to) rangeIssues({ from: v.from, to: v.to }, ctx);
+    else if (v.from || v.to)
+      ctx.addIssue({ code: 'custom', path: [v.from ? 'to' : 'from'], message: 'Give both From and To, or neither' });
+  });
 
 export const statementRunIdSchema = z.object({ runId: idSchema('Statement run') });
 

@@ -151,3 +151,17 @@ export function describeJourney(
   const steps = path(j.steps[0]?.id ?? null, null);
   return `${describeTrigger(j.trigger, names)}: ${steps.length ? steps.join(', ') : 'nothing yet'}.`;
 }
+
+/** The person a journey's words are shown for (its summary, as previews elsewhere fill merge tags). */
+export interface SampleValues {
+  firstName: string;
+  lastName: string;
+  churchName: string;
+}
+
+/** {{firstName}}, {{lastName}} and {{churchName}} in a journey's words, filled from a sample person. */
+export function fillSample(text: string, sample: SampleValues): string {
+  return text.replace(/\{\{\s*(firstName|lastName|churchName)\s*\}\}/g, (_, key: string) =>
+    sample[key as keyof SampleValues].trim(),
+  );
+}

@@ -45,6 +45,12 @@ export interface AppSettings {
   value: string;
 }
 
+export interface BellSeen {
+  readerId: number;
+  seenUpTo: Date;
+  userId: number;
+}
+
 export interface CampaignRecipientUsage {
   campaignId: number | null;
   channel: 'email' | 'sms';
@@ -104,6 +110,7 @@ export interface ChurchProfiles {
 export interface ChurchSettings {
   country: string | null;
   eventRetentionDays: Generated<number>;
+  gettingStartedDismissedAt: Date | null;
   postalAddress: string | null;
   smsAccountSid: string | null;
   smsAuthToken: string | null;
@@ -868,6 +875,7 @@ export interface ServicePlanAssignments {
   id: Generated<number>;
   notes: string | null;
   positionId: number | null;
+  requestDeliveryId: number | null;
   requestedAt: Date | null;
   respondedAt: Date | null;
   serviceItemId: number | null;
@@ -1252,6 +1260,7 @@ export interface DB {
   aiGenerations: AiGenerations;
   apiKeys: ApiKeys;
   appSettings: AppSettings;
+  bellSeen: BellSeen;
   campaignRecipientUsage: CampaignRecipientUsage;
   childGroups: ChildGroups;
   childrenInLists: ChildrenInLists;

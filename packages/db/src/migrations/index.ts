@@ -62,7 +62,10 @@ import * as m0106 from './2026_11_29_0106_delivery_events_once.js';
 import * as m0109 from './2026_11_29_0109_church_sms_numbers.js';
 import * as m0117 from './2026_11_29_0117_sealed_secrets.js';
 import * as m0118 from './2026_11_29_0118_mend_edited_migrations.js';
+import * as m0119 from './2026_11_29_0119_bell_seen.js';
+import * as m0120 from './2026_11_29_0120_getting_started.js';
 import * as m0121 from './2026_11_29_0121_church_country.js';
+import * as m0122 from './2026_11_29_0122_request_batches.js';
 
 /** Every migration, by its frozen date-prefixed name. Add new ones at the end. */
 export const migrations: Record<string, Migration> = {
@@ -129,5 +132,8 @@ export const migrations: Record<string, Migration> = {
   '2026_11_29_0109_church_sms_numbers': m0109,
   '2026_11_29_0117_sealed_secrets': m0117,
   '2026_11_29_0118_mend_edited_migrations': m0118,
+  '2026_11_29_0119_bell_seen': m0119,
+  '2026_11_29_0120_getting_started': m0120,
   '2026_11_29_0121_church_country': m0121,
+  '2026_11_29_0122_request_batches': m0122,
 };

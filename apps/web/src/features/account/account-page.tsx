@@ -156,7 +156,8 @@ function EmailVerification() {
                     Outbox
                   </Text>
                   <Text size="sm" c="dimmed">
-                    No SMTP server is configured, so the email was kept here instead of being sent.
+                    Email sending is not set up on this Lampstand server yet, so the email was kept here instead of
+                    being sent.
                   </Text>
                   <Text size="sm">
                     To {s.verificationEmail.to} · {s.verificationEmail.subject} ·{' '}

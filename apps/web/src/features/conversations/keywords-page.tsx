@@ -158,7 +158,7 @@ export function KeywordsPage() {
         <Alert color="yellow" title="Keywords are off on the shared number" mb="md">
           <Stack gap="xs">
             <Text size="sm">{KEYWORDS_NEED_OWN_NUMBER}</Text>
-            <Anchor component={Link} to="/settings#texting" size="sm">
+            <Anchor component={Link} to="/settings/texting" size="sm">
               Add your number in Settings → Texting
             </Anchor>
           </Stack>

@@ -45,7 +45,15 @@ const STATUS_WORDS: Record<string, string> = {
 /** One entry of the timeline: the person's texts on the left, the church's on the right. Text only, never HTML. */
 function Bubble({ m, name, timeZone }: { m: Message; name: string; timeZone: string }) {
   const mine = m.direction === 'outbound';
-  const who = m.kind === 'campaign' ? `Campaign: ${m.campaignName ?? ''}` : mine ? 'You' : name;
+  const who =
+    m.kind === 'campaign'
+      ? `Campaign: ${m.campaignName ?? ''}`
+      : m.kind === 'journey'
+        ? `Journey: ${m.journeyName ?? ''}`
+        : mine
+          ? 'You'
+          : name;
+  const automatic = m.kind === 'campaign' || m.kind === 'journey';
   return (
     <Group justify={mine ? 'flex-end' : 'flex-start'} wrap="nowrap">
       <Paper
@@ -53,7 +61,7 @@ function Bubble({ m, name, timeZone }: { m: Message; name: string; timeZone: str
         p="sm"
         radius="md"
         maw="min(80%, 560px)"
-        bg={mine ? (m.kind === 'campaign' ? 'gray.0' : 'indigo.0') : 'white'}
+        bg={mine ? (automatic ? 'gray.0' : 'indigo.0') : 'white'}
         component="article"
         aria-label={`${who}, ${formatDate(m.at, timeZone)} ${formatTime(m.at, timeZone)}`}
       >

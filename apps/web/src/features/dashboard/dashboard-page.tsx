@@ -9,6 +9,7 @@ import {
   Loader,
   Paper,
   SimpleGrid,
+  Skeleton,
   Stack,
   Text,
   ThemeIcon,
@@ -26,7 +27,9 @@ import { DataTable } from '../../ui/data-table';
 import { StatChange } from './stat-change';
 import { ProfileUpdatesNotice } from '../profile-updates/profile-updates-notice';
 import { MyFollowUps } from '../tasks/my-follow-ups';
-import { QUICK_ACTIONS, QUICK_ACTION_STYLES, statusColor } from './quick-actions';
+import { QUICK_ACTIONS, QUICK_ACTION_STYLES, campaignStatusKind } from './quick-actions';
+import { GettingStartedChecklist } from './getting-started';
+import { statusColor } from '../../ui/status-color';
 
 /** A dashboard list: its title with View All, then the list, or the empty text when there is none. */
 function ListPanel({ title, empty, children }: { title: string; empty: string | null; children: ReactNode }) {
@@ -62,6 +65,8 @@ const STAT_CARDS = [
 export function DashboardPage() {
   const { user } = useSession();
   const stats = trpc.dashboard.stats.useQuery();
+  // Read again on each visit: a step done elsewhere (a contact added) ticks when the church comes back.
+  const start = trpc.dashboard.gettingStarted.useQuery(undefined, { staleTime: 0, refetchOnMount: 'always' });
   const timeZone = useChurchTimeZone();
   const rate = (n: number | null) => (n === null ? '—' : formatPercent(n));
   const values: Record<(typeof STAT_CARDS)[number]['key'], string> | null = stats.data
@@ -75,13 +80,19 @@ export function DashboardPage() {
   return (
     <Stack gap="lg">
       <div>
-        <Title order={1} size="h2">
-          Welcome back, {user?.churchName}!
-        </Title>
+        {/* 'Welcome' on a first visit (nothing done yet), else the spec's 'Welcome back': told once known. */}
+        {start.isLoading ? (
+          <Skeleton h={32} w={320} maw="100%" />
+        ) : (
+          <Title order={1} size="h2">
+            {start.data?.firstVisit ? 'Welcome' : 'Welcome back'}, {user?.churchName}!
+          </Title>
+        )}
         <Text c="dimmed" mt={4}>
           Let's grow your congregation with powerful marketing tools.
         </Text>
       </div>
+      {start.data ? <GettingStartedChecklist data={start.data} /> : null}
       <ProfileUpdatesNotice />
 
       {stats.isLoading ? (
@@ -147,7 +158,7 @@ export function DashboardPage() {
                     {
                       header: 'Status',
                       cell: (c) => (
-                        <Badge color={statusColor(c.status)} variant="light">
+                        <Badge color={statusColor(campaignStatusKind(c.status))} variant="light">
                           {c.status}
                         </Badge>
                       ),

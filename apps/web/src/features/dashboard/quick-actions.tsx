@@ -1,3 +1,4 @@
+import type { StatusKind } from '../../ui/status-color';
 import { IconCalendarPlus, IconMail, IconMessage, IconQrcode, IconUserPlus, IconWorldWww } from '@tabler/icons-react';
 
 export const QUICK_ACTIONS = [
@@ -16,11 +17,12 @@ export const QUICK_ACTION_STYLES = {
   label: { whiteSpace: 'normal', textAlign: 'center', lineHeight: 1.3, overflow: 'visible' },
 } as const;
 
-export function statusColor(status: string): string {
+/** A campaign's status as the dashboard colours it: sent green, scheduled waiting, sending at work, failed red. */
+export function campaignStatusKind(status: string): StatusKind {
   const s = status.toLowerCase();
-  if (s === 'completed' || s === 'sent') return 'green';
-  if (s === 'active' || s === 'sending' || s === 'scheduled') return 'blue';
-  if (s === 'draft') return 'gray';
-  if (s === 'failed') return 'red';
-  return 'gray';
+  if (s === 'completed' || s === 'sent') return 'success';
+  if (s === 'scheduled') return 'waiting';
+  if (s === 'active' || s === 'sending') return 'working';
+  if (s === 'failed') return 'failure';
+  return 'neutral';
 }

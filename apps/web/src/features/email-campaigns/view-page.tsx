@@ -36,8 +36,8 @@ function Outbox({ campaignId }: { campaignId: number }) {
       <OutboxPanel
         description={
           <>
-            No SMTP server is configured, so messages were kept here instead of being sent. Showing the latest{' '}
-            {outbox.data.length}.
+            Email sending is not set up on this Lampstand server yet, so messages were kept here instead of being sent.
+            Showing the latest {outbox.data.length}.
           </>
         }
         messages={outbox.data}

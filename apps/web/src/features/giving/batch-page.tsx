@@ -42,6 +42,8 @@ function AddLine({ batchId, committed }: { batchId: number; committed: boolean }
   const [reason, setReason] = useState('');
   const [goods, setGoods] = useState('');
   const [goodsValue, setGoodsValue] = useState('');
+  // The fund of the line just added: the next line keeps it, and says so under the field.
+  const [carried, setCarried] = useState<string | null>(null);
   const [errors, setErrors] = useState<Partial<Record<LineField, string>>>({});
   const fieldError = (field: LineField, message: string) => setErrors((e) => ({ ...e, [field]: message }));
   const add = useSave(trpc.giving.addBatchLine, {
@@ -49,7 +51,8 @@ function AddLine({ batchId, committed }: { batchId: number; committed: boolean }
     errorPrefix: 'Failed to add the line',
     success: 'Line added',
     invalidate: (utils) => [utils.giving.batch.invalidate({ id: batchId }), utils.giving.batches.invalidate()],
-    onSuccess: () => {
+    onSuccess: (_line, input) => {
+      setCarried(String(input.fundId));
       setAmount('');
       setCheckNumber('');
       setReason('');
@@ -61,6 +64,8 @@ function AddLine({ batchId, committed }: { batchId: number; committed: boolean }
     fieldErrorsOnly: true,
   });
   const fund = fundId ?? (funds.data?.[0] ? String(funds.data[0].id) : null);
+  const fundName = funds.data?.find((f) => String(f.id) === fund)?.name;
+  const sameAsAbove = carried !== null && carried === fund && fundName !== undefined;
   return (
     <form
       noValidate
@@ -111,6 +116,11 @@ function AddLine({ batchId, committed }: { batchId: number; committed: boolean }
             allowDeselect={false}
             value={fund}
             onChange={setFundId}
+            description={sameAsAbove ? `Same as the line above: ${fundName}. Choose another to change it.` : undefined}
+            inputWrapperOrder={['label', 'input', 'description', 'error']}
+            styles={
+              sameAsAbove ? { description: { color: 'var(--mantine-color-indigo-9)', fontWeight: 500 } } : undefined
+            }
             data={(funds.data ?? []).map((f) => ({ value: String(f.id), label: f.name }))}
           />
         </Group>

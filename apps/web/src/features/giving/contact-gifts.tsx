@@ -6,6 +6,7 @@ import { formatCents, goodsServicesText } from '@lampstand/api/shared/giving';
 import { trpc } from '../../lib/trpc';
 import { DataTable } from '../../ui/data-table';
 import { formatDate } from '../../ui/format';
+import { DonorStatement } from './donor-statement';
 
 const PAGE_SIZE = 10;
 const STATUS_LABEL: Record<(typeof GIFT_STATUSES)[number], string> = {
@@ -24,7 +25,7 @@ const STATUS_COLOR: Record<(typeof GIFT_STATUSES)[number], string> = {
 };
 const METHOD_LABEL = { card: 'Card', cash: 'Cash', check: 'Check', other: 'Other' } as const;
 
-/** A contact's gifts to the church's funds, newest first, a page at a time. */
+/** A contact's gifts to the church's funds, newest first, a page at a time, and their statement for a year. */
 export function ContactGifts({ contactId }: { contactId: number }) {
   const [page, setPage] = useState(1);
   const gifts = trpc.giving.gifts.useQuery({ contactId, page, pageSize: PAGE_SIZE });
@@ -40,6 +41,7 @@ export function ContactGifts({ contactId }: { contactId: number }) {
   const { total } = gifts.data;
   return (
     <Stack gap="sm">
+      {total > 0 ? <DonorStatement contactId={contactId} /> : null}
       <DataTable
         label="Gifts"
         rows={gifts.data.gifts}

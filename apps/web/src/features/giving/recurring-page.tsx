@@ -9,6 +9,7 @@ import { confirmDestructive } from '../../ui/confirm';
 import { DataTable } from '../../ui/data-table';
 import { PageHeader } from '../../ui/page-header';
 import { formatDate } from '../../ui/format';
+import { statusColor } from '../../ui/status-color';
 import { GivingTabs } from './giving-tabs';
 
 type Status = (typeof SCHEDULE_STATUSES)[number];
@@ -20,11 +21,11 @@ const STATUS_LABEL: Record<Status, string> = {
   failing: 'Failing',
 };
 const STATUS_COLOR: Record<Status, string> = {
-  pending: 'gray',
-  active: 'green',
-  paused: 'yellow',
-  cancelled: 'gray',
-  failing: 'red',
+  pending: statusColor('waiting'),
+  active: statusColor('success'),
+  paused: statusColor('neutral'),
+  cancelled: statusColor('neutral'),
+  failing: statusColor('failure'),
 };
 
 /** A month from today, as the pause's end. */

@@ -9,6 +9,7 @@ import { confirmAction } from '../../ui/confirm';
 import { DataTable } from '../../ui/data-table';
 import { PageHeader } from '../../ui/page-header';
 import { formatDate, formatNumber } from '../../ui/format';
+import { statusColor } from '../../ui/status-color';
 import { GivingTabs } from './giving-tabs';
 
 type Run = RouterOutputs['giving']['statementRun'];
@@ -30,11 +31,11 @@ export function statementsQuestion(p: Preview): { title: string; text: string } 
 }
 
 const STATUS_LABELS: Record<Run['status'], { label: string; color: string }> = {
-  queued: { label: 'Waiting', color: 'gray' },
-  building: { label: 'Making statements', color: 'blue' },
-  sending: { label: 'Emailing', color: 'blue' },
-  done: { label: 'Done', color: 'green' },
-  failed: { label: 'Failed', color: 'red' },
+  queued: { label: 'Waiting', color: statusColor('waiting') },
+  building: { label: 'Making statements', color: statusColor('working') },
+  sending: { label: 'Emailing', color: statusColor('working') },
+  done: { label: 'Done', color: statusColor('success') },
+  failed: { label: 'Failed', color: statusColor('failure') },
 };
 
 const lastYear = new Date().getFullYear() - 1;

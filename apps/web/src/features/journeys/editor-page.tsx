@@ -32,7 +32,7 @@ import { noProblems, problemsOfError, type Problems } from './problems';
 import { EnrollDialog } from './enroll-dialog';
 import { Flow, type StepStats } from './flow';
 import { blankStep, insertAt, newStepId, removeStep, replaceStep, slotTarget, type Slot } from './flow-model';
-import { useJourneyRefs, Words } from './journey-refs';
+import { SummaryWords, useJourneyRefs } from './journey-refs';
 import { entryWords, goalWords, STATUS_COLORS, STATUS_LABELS } from './journey-words';
 import { PeoplePanel } from './people-panel';
 import { SettingsDrawer } from './settings-drawer';
@@ -180,7 +180,8 @@ function Editor({ journey }: { journey: JourneyOutput }) {
       onConfirm: () => pause.mutate({ id: journey.id }),
     });
 
-  const summary = describeJourney(draft, refs.names);
+  const rawSummary = describeJourney(draft, refs.names);
+  const summary = refs.fill(rawSummary);
   const counts = stats.data?.counts ?? journey.counts;
   return (
     <Stack gap="md">
@@ -309,7 +310,7 @@ function Editor({ journey }: { journey: JourneyOutput }) {
             <Title order={2} size="h5">
               Summary
             </Title>
-            <Words text={summary} size="sm" data-testid="journey-summary" />
+            <SummaryWords raw={rawSummary} sample={refs.sample} />
             <Text size="xs" c="dimmed">
               {entryWords(draft.entryRule)} · {goalWords(draft.goal, refs.names)}
             </Text>

@@ -1,7 +1,8 @@
 import { Autocomplete, Text, type AutocompleteProps, type TextProps } from '@mantine/core';
 import { Fragment, useMemo } from 'react';
-import type { JourneyNames } from '@lampstand/api/shared/journeys';
+import { fillSample, type JourneyNames, type SampleValues } from '@lampstand/api/shared/journeys';
 import { trpc } from '../../lib/trpc';
+import { useSession } from '../../shell/session';
 import { fullName } from '../contacts/labels';
 
 export interface Option {
@@ -21,7 +22,16 @@ export function useJourneyRefs() {
   const staff = trpc.contacts.find.useQuery({ tab: 'staff', page: 1, pageSize: 200 });
   const funds = trpc.funds.list.useQuery({});
   const tags = trpc.contacts.tags.useQuery();
+  // The person merge tags are filled from in the journey's words: the church's first contact, as
+  // the email preview does ('Friend' before there is one).
+  const first = trpc.contacts.find.useQuery({ page: 1, pageSize: 1 });
+  const { user } = useSession();
+  const churchName = user?.churchName ?? '';
   return useMemo(() => {
+    const person = first.data?.items[0];
+    const sample: SampleValues = person
+      ? { firstName: person.firstName, lastName: person.lastName, churchName }
+      : { firstName: 'Friend', lastName: '', churchName };
     const listName = new Map((lists.data ?? []).map((l) => [l.id, l.name]));
     const pageName = new Map((pages.data ?? []).map((p) => [p.id, p.name]));
     const projectName = new Map((projects.data?.items ?? []).map((p) => [p.id, p.title]));
@@ -35,6 +45,8 @@ export function useJourneyRefs() {
     const staffItems = (staff.data?.items ?? []).filter((c) => c.email);
     return {
       names,
+      sample,
+      fill: (text: string) => fillSample(text, sample),
       loading: lists.isLoading || pages.isLoading,
       lists: (lists.data ?? []).map((l) => ({ value: String(l.id), label: l.name })),
       listCount: (id: number) => lists.data?.find((l) => l.id === id)?.contactCount,
@@ -48,7 +60,18 @@ export function useJourneyRefs() {
         return c ? fullName(c) : undefined;
       },
     };
-  }, [lists.data, lists.isLoading, pages.data, pages.isLoading, projects.data, staff.data, funds.data, tags.data]);
+  }, [
+    lists.data,
+    lists.isLoading,
+    pages.data,
+    pages.isLoading,
+    projects.data,
+    staff.data,
+    funds.data,
+    tags.data,
+    first.data,
+    churchName,
+  ]);
 }
 export type JourneyRefs = ReturnType<typeof useJourneyRefs>;
 
@@ -57,6 +80,24 @@ export function Words({ text, ...props }: { text: string } & TextProps) {
   const parts = text.split(/\*([^*]+)\*/g);
   return (
     <Text {...props}>{parts.map((p, i) => (i % 2 === 1 ? <b key={i}>{p}</b> : <Fragment key={i}>{p}</Fragment>))}</Text>
+  );
+}
+
+/**
+ * A journey's summary, its merge tags filled from the sample person, and who that is when it had
+ * any ('Follow up with Maria', not 'Follow up with {{firstName}}').
+ */
+export function SummaryWords({ raw, sample }: { raw: string; sample: SampleValues }) {
+  const filled = fillSample(raw, sample);
+  return (
+    <>
+      <Words text={filled} size="sm" data-testid="journey-summary" />
+      {filled !== raw ? (
+        <Text size="xs" c="dimmed">
+          Merge tags filled from {`${sample.firstName} ${sample.lastName}`.trim()}
+        </Text>
+      ) : null}
+    </>
   );
 }
 

@@ -1,11 +1,11 @@
 import { Anchor, Badge, Button, Card, Group, SegmentedControl, Text, Title } from '@mantine/core';
 import { useState } from 'react';
 import { Link } from 'react-router-dom';
-import type { JourneyOutput } from '@lampstand/api/schemas/journeys';
+import type { EnrollmentOutput, JourneyOutput } from '@lampstand/api/schemas/journeys';
 import { trpc } from '../../lib/trpc';
 import { useChurchTimeZone } from '../../lib/time-zone';
 import { DataTable } from '../../ui/data-table';
-import { formatDate } from '../../ui/format';
+import { formatDate, formatTime } from '../../ui/format';
 
 const STATUS = {
   active: { label: 'In the journey', color: 'indigo' },
@@ -14,6 +14,26 @@ const STATUS = {
   exited: { label: 'Exited', color: 'gray' },
 } as const;
 type Status = keyof typeof STATUS;
+
+/**
+ * Why someone is not moving yet, in the church's time: 'Waiting for quiet hours to end (8:00 AM)';
+ * a day other than today is named ('…until Dec 3, 2026 9:00 AM').
+ */
+function waitingWords(waiting: EnrollmentOutput['waiting'], timeZone: string): string | null {
+  if (!waiting) return null;
+  const today = formatDate(new Date(), timeZone) === formatDate(waiting.until, timeZone);
+  const tomorrow = formatDate(new Date(Date.now() + 86_400_000), timeZone) === formatDate(waiting.until, timeZone);
+  const time = formatTime(waiting.until, timeZone);
+  const when = today || tomorrow ? time : `${formatDate(waiting.until, timeZone)} ${time}`;
+  switch (waiting.reason) {
+    case 'quiet_hours':
+      return `Waiting for quiet hours to end (${when})`;
+    case 'wait':
+      return `Waiting until ${today ? time : tomorrow ? `tomorrow ${time}` : when}`;
+    case 'daily_limit':
+      return `Waiting for the daily sending limit (tries again ${today ? time : when})`;
+  }
+}
 
 /** Who is in the journey, newest first: where each person is, or how they left. */
 export function PeoplePanel({ journey }: { journey: JourneyOutput }) {
@@ -83,6 +103,7 @@ export function PeoplePanel({ journey }: { journey: JourneyOutput }) {
               e.status === 'active' && e.currentStepId
                 ? `Step ${numbers.get(e.currentStepId) ?? '?'}${e.version !== journey.version ? ` (version ${e.version})` : ''}`
                 : '',
+            note: (e) => waitingWords(e.waiting, timeZone),
           },
           { header: 'Entered', cell: (e) => formatDate(e.enteredAt, timeZone) },
         ]}

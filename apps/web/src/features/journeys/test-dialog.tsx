@@ -1,10 +1,10 @@
-import { Badge, Button, Group, Modal, Radio, Select, Stack, Text, Timeline } from '@mantine/core';
+import { Alert, Badge, Button, Group, Modal, Radio, Select, Stack, Text, Timeline } from '@mantine/core';
 import { useState } from 'react';
 import { type JourneyOutput } from '@lampstand/api/schemas/journeys';
 import { describeStep } from '@lampstand/api/shared/journeys';
 import { trpc } from '../../lib/trpc';
 import { useSave } from '../../lib/use-save';
-import { useChurchTimeZone } from '../../lib/time-zone';
+import { timeZoneLabel, useChurchTimeZone } from '../../lib/time-zone';
 import { formatTime } from '../../ui/format';
 import { useSession } from '../../shell/session';
 import type { Contact } from '../contacts/labels';
@@ -45,6 +45,7 @@ export function TestDialog({ journey, onClose }: { journey: JourneyOutput; onClo
       refetchInterval: (q) => (q.state.data?.status === 'active' ? 1000 : false),
     },
   );
+  const texts = journey.steps.some((s) => s.kind === 'sms');
   const byId = new Map(journey.steps.map((s, i) => [s.id, { step: s, number: i + 1 }]));
   const data = runs.data;
   const status = data?.status;
@@ -57,6 +58,12 @@ export function TestDialog({ journey, onClose }: { journey: JourneyOutput; onClo
               One person goes through the journey now, with each wait shortened to seconds. Every email and text is sent
               for real, to that person only.
             </Text>
+            {texts ? (
+              <Alert color="yellow" variant="light" title="Quiet hours are skipped in a test">
+                Its texts go out at any time of day. For everyone else, a text due between 9:00 PM and 8:00 AM waits
+                until 8:00 AM ({timeZoneLabel(timeZone)}).
+              </Alert>
+            ) : null}
             <Radio.Group label="Send the test to" value={who} onChange={(v) => setWho(v)}>
               <Stack gap="xs" mt="xs">
                 <Radio value="me" label={`My own address${user?.email ? ` (${user.email})` : ''}`} />
@@ -91,6 +98,11 @@ export function TestDialog({ journey, onClose }: { journey: JourneyOutput; onClo
               <Text size="sm" fw={500}>
                 {status === 'active' || !status ? 'Running…' : 'Finished'}
               </Text>
+              {texts ? (
+                <Badge color="yellow" variant="light">
+                  Quiet hours skipped
+                </Badge>
+              ) : null}
               {status && status !== 'active' ? <Badge variant="light">{status}</Badge> : null}
             </Group>
             {data && data.runs.length === 0 ? (

@@ -117,6 +117,13 @@ function AutoScheduleModal({ onClose }: { onClose: () => void }) {
       onConfirm: () =>
         commit.mutate({
           assignments: slots.map((s) => ({ planId: s.planId, positionId: s.positionId, memberId: s.memberId })),
+          // Every slot asked for: one left empty shows in the matrix as not filled, with why.
+          slots: proposal
+            ? [...proposal.assignments, ...proposal.unfilled].map((s) => ({
+                planId: s.planId,
+                positionId: s.positionId,
+              }))
+            : [],
         }),
     });
   };
@@ -253,6 +260,7 @@ function proposalRows(proposal: ScheduleProposal, slots: Slot[], dates: string[]
   const unfilled = {
     id: 0,
     name: 'Not filled',
+    notFilled: true,
     cells: dates.map((d) => ({
       entries: [],
       unfilled: proposal.unfilled

@@ -118,8 +118,23 @@ export function ChordChart({
         <Box
           key={si}
           pl={section.type === 'chorus' ? 'md' : 0}
-          style={section.type === 'chorus' ? { borderLeft: '3px solid var(--mantine-color-indigo-3)' } : undefined}
+          py={section.type === 'chorus' ? 6 : 0}
+          data-section={section.type}
+          style={
+            section.type === 'chorus'
+              ? {
+                  borderLeft: '4px solid var(--mantine-color-indigo-6)',
+                  background: 'var(--mantine-color-indigo-0)',
+                  borderRadius: 4,
+                }
+              : undefined
+          }
         >
+          {section.label ? (
+            <Text size="xs" fw={700} tt="uppercase" c={section.type === 'chorus' ? 'indigo.9' : 'dark.6'} mb={2}>
+              {section.label}
+            </Text>
+          ) : null}
           {section.lines.map((line, li) =>
             line.kind === 'comment' ? (
               <Text key={li} fw={700} size="sm" mt={4}>

@@ -20,6 +20,12 @@ describe('renderChordPro', () => {
     expect(chart.title).toBe('Amazing Grace');
     expect(chart.key).toBe('G');
     expect(chart.sections.map((s) => s.type)).toEqual(['verse', 'none', 'chorus']);
+    // The chorus is named on the chart, by its own label or as 'Chorus' ({soc} as well).
+    expect(chart.sections.map((s) => s.label)).toEqual([null, null, 'Chorus']);
+    expect(renderChordPro('{soc: Chorus 2}\n[D]My chains\n{eoc}').sections[0]).toMatchObject({
+      type: 'chorus',
+      label: 'Chorus 2',
+    });
     const first = chart.sections[0]!.lines[0]!;
     expect(first.kind).toBe('lyrics');
     if (first.kind !== 'lyrics') return;

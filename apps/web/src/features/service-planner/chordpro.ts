@@ -12,6 +12,11 @@ export type ChartLine =
 export interface ChartSection {
   /** 'verse', 'chorus', 'bridge', 'tab' or 'none'. */
   type: string;
+  /**
+   * What the section is called on the chart: its start directive's label ('{soc: Chorus 2}'), else
+   * 'Chorus' for a chorus ('{start_of_chorus}' / '{soc}'), else null.
+   */
+  label: string | null;
   lines: ChartLine[];
 }
 
@@ -33,6 +38,7 @@ export function renderChordPro(text: string, o: { fromKey?: string | null; toKey
   const song = new ChordProParser().parse(source);
   const sections: ChartSection[] = song.paragraphs.map((p) => ({
     type: p.type,
+    label: p.label?.trim() || (p.type === 'chorus' ? 'Chorus' : null),
     lines: p.lines.map((line): ChartLine => {
       const comment = line.items.find((i) => i instanceof Tag && (i.name === 'comment' || i.name === 'c'));
       if (comment instanceof Tag) return { kind: 'comment', text: comment.value ?? '' };

@@ -28,9 +28,12 @@ const STATUS_OPTIONS = ASSIGNMENT_STATUSES.map((value) => ({
   label: MATRIX_STATUS_LABELS[matrixStatusOf(value)],
 }));
 
-/** The matrix's rows from the API's answer: each entry's position, time and status. */
+/**
+ * The matrix's rows from the API's answer: each entry's position, time and status, and a last
+ * 'Not filled' row with each slot nobody fills and why.
+ */
 export function matrixRows(matrix: Matrix): MatrixRow[] {
-  return matrix.people.map((p) => ({
+  const people: MatrixRow[] = matrix.people.map((p) => ({
     id: p.memberId,
     name: p.name,
     cells: p.cells.map((c, i) => ({
@@ -47,6 +50,22 @@ export function matrixRows(matrix: Matrix): MatrixRow[] {
       })),
     })),
   }));
+  if (matrix.unfilled.length === 0) return people;
+  const notFilled: MatrixRow = {
+    id: 0,
+    name: 'Not filled',
+    notFilled: true,
+    cells: matrix.dates.map((d) => ({
+      entries: [],
+      unfilled: matrix.unfilled
+        .filter((u) => u.date === d.date)
+        .map((u) => ({
+          position: d.plans.length > 1 ? `${u.positionName} (${u.planTitle})` : u.positionName,
+          reason: u.reason,
+        })),
+    })),
+  };
+  return [...people, notFilled];
 }
 
 /** The everyday view of who serves: filter by team and dates, click a cell to change it. */

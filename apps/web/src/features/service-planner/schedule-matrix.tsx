@@ -19,6 +19,8 @@ export interface MatrixCellEntry {
 export interface MatrixRow {
   id: number;
   name: string;
+  /** A row of what is not filled, not a person: its cells are not buttons. */
+  notFilled?: boolean;
   /** One per date, in the order of `dates`. */
   cells: MatrixCell[];
 }
@@ -138,8 +140,12 @@ export function ScheduleMatrix({
                 {row.name}
               </Table.Th>
               {row.cells.map((cell, i) => (
-                <Table.Td key={dates[i]} className={cell.away ? classes.away : undefined} p={onCellClick ? 0 : 'xs'}>
-                  {onCellClick ? (
+                <Table.Td
+                  key={dates[i]}
+                  className={cell.away ? classes.away : undefined}
+                  p={onCellClick && !row.notFilled ? 0 : 'xs'}
+                >
+                  {onCellClick && !row.notFilled ? (
                     <UnstyledButton className={classes.cellButton} onClick={() => onCellClick(row, i)}>
                       {/* The button's name: who and when, then what the cell shows. */}
                       <VisuallyHidden>{`${row.name}, ${dayLabel(dates[i]!)}: `}</VisuallyHidden>

@@ -1,4 +1,4 @@
-import { Button, FileButton, Group, Modal, Stack, Text, TextInput } from '@mantine/core';
+import { Button, FileButton, Group, Modal, SegmentedControl, Stack, Text, TextInput } from '@mantine/core';
 import { IconDownload, IconFileImport, IconReportAnalytics } from '@tabler/icons-react';
 import dayjs from 'dayjs';
 import { useState } from 'react';
@@ -47,9 +47,23 @@ export function SongUsageButton() {
   );
 }
 
+/** The report's ready ranges: the past six months (what was sung) or the plans still to come. */
+const RANGES = {
+  past: () => ({ from: dayjs().subtract(6, 'month').format('YYYY-MM-DD'), to: dayjs().format('YYYY-MM-DD') }),
+  coming: () => ({ from: dayjs().format('YYYY-MM-DD'), to: dayjs().add(3, 'month').format('YYYY-MM-DD') }),
+};
+
 function SongUsageModal({ onClose }: { onClose: () => void }) {
-  const [from, setFrom] = useState(dayjs().subtract(6, 'month').format('YYYY-MM-DD'));
-  const [to, setTo] = useState(dayjs().format('YYYY-MM-DD'));
+  const [from, setFrom] = useState(RANGES.past().from);
+  const [to, setTo] = useState(RANGES.past().to);
+  const choose = (range: keyof typeof RANGES) => {
+    setFrom(RANGES[range]().from);
+    setTo(RANGES[range]().to);
+  };
+  const today = dayjs().format('YYYY-MM-DD');
+  const chosen =
+    // Neither when the dates were typed.
+    (['past', 'coming'] as const).find((r) => RANGES[r]().from === from && RANGES[r]().to === to) ?? '';
   const range = songUsageInputSchema.safeParse({ from, to });
   const issue = (field: string) =>
     range.success ? undefined : range.error.issues.find((i) => i.path[0] === field)?.message;
@@ -62,6 +76,16 @@ function SongUsageModal({ onClose }: { onClose: () => void }) {
           Each song used by the plans in these dates, counted once per service time: a plan held at 9:00 and 11:00
           counts twice, as CCLI reporting asks.
         </Text>
+        <SegmentedControl
+          aria-label="Which plans"
+          value={chosen}
+          onChange={(v) => (v === 'past' || v === 'coming' ? choose(v) : undefined)}
+          data={[
+            { value: 'past', label: 'Past 6 months' },
+            { value: 'coming', label: 'Coming plans' },
+          ]}
+          style={{ alignSelf: 'flex-start' }}
+        />
         <Group align="flex-end" wrap="wrap">
           <TextInput
             label="From"
@@ -94,7 +118,7 @@ function SongUsageModal({ onClose }: { onClose: () => void }) {
           <Text size="sm">Loading…</Text>
         ) : songs.length === 0 ? (
           <Text size="sm" c="dimmed">
-            No songs were used in these dates.
+            {to > today ? 'No songs are planned in these dates.' : 'No songs were used in these dates.'}
           </Text>
         ) : (
           <DataTable
@@ -115,7 +139,7 @@ function SongUsageModal({ onClose }: { onClose: () => void }) {
               { header: 'Artist', cell: (s) => s.artist },
               { header: 'CCLI number', cell: (s) => s.ccliNumber ?? '—' },
               { header: 'Uses', cell: (s) => s.uses },
-              { header: 'Last used', cell: (s) => formatDate(s.lastUsed) },
+              { header: to > today ? 'Last planned' : 'Last used', cell: (s) => formatDate(s.lastUsed) },
             ]}
           />
         )}

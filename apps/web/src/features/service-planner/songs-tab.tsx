@@ -2,6 +2,7 @@ import { Anchor, Badge, Button, Group, Skeleton, Stack, Text, TextInput } from '
 import { useDebouncedValue } from '@mantine/hooks';
 import { IconEye, IconMusic, IconPencil, IconPlus, IconSearch, IconTrash } from '@tabler/icons-react';
 import { useState } from 'react';
+import { useSearchParams } from 'react-router-dom';
 import { type Song } from '@lampstand/api/schemas/service-planner';
 import { trpc } from '../../lib/trpc';
 import { useSave } from '../../lib/use-save';
@@ -15,7 +16,15 @@ import { SongViewModal } from './song-view-modal';
 import { ImportChordProButton, SongUsageButton } from './song-files';
 
 export function SongsTab() {
-  const [search, setSearch] = useState('');
+  // The header's search opens a song as this tab searched for its title (?q=).
+  const [params] = useSearchParams();
+  const q = params.get('q') ?? '';
+  const [search, setSearch] = useState(q);
+  const [searchedFor, setSearchedFor] = useState(q);
+  if (q !== searchedFor) {
+    setSearchedFor(q);
+    setSearch(q);
+  }
   const [debounced] = useDebouncedValue(search, 250);
   const songs = trpc.servicePlanner.songs.list.useQuery(
     { search: debounced || undefined },
@@ -47,7 +56,8 @@ export function SongsTab() {
     />
   );
   const usage = (s: Song) =>
-    s.lastUsed ? `Last used ${formatDate(s.lastUsed)} · ${s.usesLast90Days} in 90 days` : 'Not used yet';
+    (s.lastUsed ? `Last used ${formatDate(s.lastUsed)} · ${s.usesLast90Days} in 90 days` : 'Not used yet') +
+    (s.nextPlanned ? ` · Next ${formatDate(s.nextPlanned)}` : '');
 
   return (
     <Stack>

@@ -1,4 +1,4 @@
-import { Alert, Button, Code, Group, Paper, Select, Skeleton, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Alert, Box, Button, Code, Group, Paper, Select, Skeleton, Stack, Text, TextInput, Title } from '@mantine/core';
 import { schemaResolver, useForm } from '@mantine/form';
 import { IconKey } from '@tabler/icons-react';
 import { useState } from 'react';
@@ -7,6 +7,7 @@ import { trpc } from '../../lib/trpc';
 import { useSave } from '../../lib/use-save';
 import { confirmDestructive } from '../../ui/confirm';
 import { DataTable } from '../../ui/data-table';
+import { ForDeveloper } from '../../ui/for-developer';
 import { formatDate } from '../../ui/format';
 import { CopyField } from '../social-blast/social-settings';
 
@@ -47,13 +48,19 @@ export function ApiKeysSection() {
 
   return (
     <Paper withBorder p="lg" maw={720} mt="lg" id="api-keys">
-      <Title order={3} size="h4" mb={4}>
+      <Title order={2} size="h4" mb={4}>
         API keys
       </Title>
-      <Text size="sm" c="dimmed" mb="md">
-        Let your own scripts and services use the Lampstand API as your church. Send a key as{' '}
-        <Code>Authorization: Bearer …</Code>; see <Code>/api/openapi.json</Code> for the routes.
+      <Text size="sm" c="dimmed">
+        Let your own website, scripts or other services read and change your church&apos;s Lampstand data. Give each one
+        its own key, so you can stop one without stopping the others.
       </Text>
+      <Box mb="md">
+        <ForDeveloper>
+          Send a key as <Code>Authorization: Bearer …</Code>; the routes are described at <Code>/api/openapi.json</Code>
+          . A read-only key may make GET requests only: anything else answers 403.
+        </ForDeveloper>
+      </Box>
       <Stack>
         <form onSubmit={form.onSubmit((v) => create.mutate(v))} noValidate>
           <Group align="flex-start" wrap="wrap">
@@ -69,7 +76,7 @@ export function ApiKeysSection() {
             </Button>
           </Group>
           <Text size="xs" c="dimmed" mt={4}>
-            A read-only key can make GET requests only; anything else answers 403.
+            A read-only key can look at your data but not change it.
           </Text>
         </form>
         {token ? (

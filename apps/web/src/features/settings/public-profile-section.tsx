@@ -51,7 +51,7 @@ export function PublicProfileSection() {
   return (
     <Paper withBorder p="lg" maw={720} mt="lg">
       <Stack gap="xs" mb="md">
-        <Title order={3} size="h4">
+        <Title order={2} size="h4">
           Public profile
         </Title>
         <Text size="sm" c="gray.7">

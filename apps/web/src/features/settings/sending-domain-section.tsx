@@ -7,24 +7,28 @@ import { trpc } from '../../lib/trpc';
 import { useSave } from '../../lib/use-save';
 import { confirmDestructive } from '../../ui/confirm';
 import { formatDate } from '../../ui/format';
+import { statusColor, type StatusKind } from '../../ui/status-color';
 import { useChurchTimeZone } from '../../lib/time-zone';
 import { CopyField } from '../social-blast/social-settings';
 
 type Domain = RouterOutputs['sendingDomains']['list'][number];
 type DnsRecord = Domain['records'][number];
 
-const STATUS: Record<DnsRecord['status'], { label: string; color: string }> = {
-  unchecked: { label: 'Not checked', color: 'gray' },
-  ok: { label: 'Found', color: 'green' },
-  missing: { label: 'Missing', color: 'red' },
-  wrong: { label: 'Wrong', color: 'red' },
+const STATUS: Record<DnsRecord['status'], { label: string; kind: StatusKind }> = {
+  unchecked: { label: 'Not checked', kind: 'neutral' },
+  ok: { label: 'Found', kind: 'success' },
+  missing: { label: 'Missing', kind: 'failure' },
+  wrong: { label: 'Wrong', kind: 'failure' },
 };
+
+/** While a domain is added or checked (its DNS looked up, which can take several seconds). */
+const CHECKING = 'Checking your domain… this can take a few seconds.';
 
 function RecordRow({ domain, record }: { domain: string; record: DnsRecord }) {
   const status = STATUS[record.status];
   // DMARC is a suggestion: missing, it is shown in grey, not red.
   const suggestion = !record.required && record.status !== 'ok';
-  const color = suggestion ? 'gray' : status.color;
+  const color = statusColor(suggestion ? 'neutral' : status.kind);
   return (
     <Paper withBorder p="sm" radius="md">
       <Stack gap={6}>
@@ -72,7 +76,12 @@ export function SendingDomainSection() {
     success: (d) =>
       d.status === 'verified'
         ? ['Domain verified', `Your email is now sent from ${d.fromAddress}.`]
-        : ['Not verified yet', 'Some records are missing or wrong: see below.'],
+        : // Only missing: DNS may still be on its way (waiting); a record shown wrong has to be changed (failure).
+          {
+            kind: d.records.some((r) => r.required && r.status === 'wrong') ? 'failure' : 'waiting',
+            title: 'Not verified yet',
+            message: 'Some records are missing or wrong: see below.',
+          },
     errorTitle: 'Failed to verify the domain',
     invalidate: (u) => u.sendingDomains.list.invalidate(),
   });
@@ -83,7 +92,7 @@ export function SendingDomainSection() {
   });
   return (
     <Paper withBorder p="lg" maw={720} mt="lg" id="email">
-      <Title order={3} size="h4" mb={4}>
+      <Title order={2} size="h4" mb={4}>
         Email
       </Title>
       <Text size="sm" c="dimmed" mb="md">
@@ -103,6 +112,11 @@ export function SendingDomainSection() {
               Add domain
             </Button>
           </Group>
+          {add.isPending ? (
+            <Text size="sm" mt="xs" role="status">
+              {CHECKING}
+            </Text>
+          ) : null}
         </form>
         {domains.error ? (
           <Alert color="red" title="Failed to load your sending domains">
@@ -114,10 +128,10 @@ export function SendingDomainSection() {
             <Stack gap="sm">
               <Group justify="space-between" wrap="wrap" gap="xs">
                 <Group gap="xs">
-                  <Title order={4} size="h5">
+                  <Title order={3} size="h5">
                     {d.domain}
                   </Title>
-                  <Badge color={d.status === 'verified' ? 'green' : 'gray'} variant="light">
+                  <Badge color={statusColor(d.status === 'verified' ? 'success' : 'waiting')} variant="light">
                     {d.status === 'verified' ? 'Verified' : 'Not verified'}
                   </Badge>
                 </Group>
@@ -147,6 +161,11 @@ export function SendingDomainSection() {
                   </ActionIcon>
                 </Group>
               </Group>
+              {verify.isPending && verify.variables?.id === d.id ? (
+                <Text size="sm" role="status">
+                  {CHECKING}
+                </Text>
+              ) : null}
               <Text size="sm">
                 {d.status === 'verified'
                   ? `Your email is sent from ${d.fromAddress}, signed with your domain's DKIM key.`

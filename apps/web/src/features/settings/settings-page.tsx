@@ -1,4 +1,4 @@
-import { Button, Group, Paper, Select, Skeleton, Stack, Text, Textarea, TextInput } from '@mantine/core';
+import { Button, Group, Paper, Select, Skeleton, Stack, Text, Textarea, TextInput, Title } from '@mantine/core';
 import { schemaResolver, useForm } from '@mantine/form';
 import { useEffect } from 'react';
 import { useLocation } from 'react-router-dom';
@@ -6,17 +6,8 @@ import { EVENT_RETENTION_CHOICES, updateChurchSettingsSchema } from '@lampstand/
 import { trpc } from '../../lib/trpc';
 import { useSave } from '../../lib/use-save';
 import { confirmDestructive } from '../../ui/confirm';
-import { PageHeader } from '../../ui/page-header';
 import { TimeZoneSelect } from '../../ui/time-zone';
 import { CountrySelect } from '../../ui/country-select';
-import { SocialSettingsSection } from '../social-blast/social-settings';
-import { GivingSettings } from '../show-up/giving-settings';
-import { ApiKeysSection } from './api-keys-section';
-import { PublicProfileSection } from './public-profile-section';
-import { IntegrationsSection } from './webhooks/integrations-section';
-import { SuppressionsSection } from './suppressions-section';
-import { SendingDomainSection } from './sending-domain-section';
-import { TextingSection } from './texting-section';
 
 /** 'Keep activity for': the choices, and the church's own number of days if it set another over the API. */
 function retentionOptions(current: number): { value: string; label: string }[] {
@@ -30,7 +21,8 @@ function retentionOptions(current: number): { value: string; label: string }[] {
   return options.sort((a, b) => Number(a.value) - Number(b.value));
 }
 
-export function SettingsPage() {
+/** Settings → Church details (/settings/church, the first section): the details used across Lampstand. */
+export function ChurchDetailsSection() {
   const settings = trpc.settings.get.useQuery();
   const utils = trpc.useUtils();
   const form = useForm({
@@ -55,14 +47,11 @@ export function SettingsPage() {
       });
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [settings.data]);
-  // '/settings#time-zone' (the link beside a time shown in UTC): the time zone, in view and focused.
+  // '/settings/church#time-zone' (the link beside a time shown in UTC): the time zone, in view and focused.
   const { hash } = useLocation();
   const loaded = !!settings.data;
   useEffect(() => {
-    if (!loaded) return;
-    // '/settings#texting' (the Keywords screen's link): the Texting section, in view.
-    if (hash === '#texting') document.getElementById('texting')?.scrollIntoView({ block: 'start' });
-    if (hash !== '#time-zone') return;
+    if (!loaded || hash !== '#time-zone') return;
     const input = document.getElementById('time-zone');
     input?.scrollIntoView({ block: 'center' });
     input?.focus({ preventScroll: true });
@@ -74,8 +63,10 @@ export function SettingsPage() {
   });
   return (
     <>
-      <PageHeader title="Settings" description="Details about your church used across Lampstand." />
-      <Paper withBorder p="lg" maw={720}>
+      <Paper withBorder p="lg" maw={720} mt="lg">
+        <Title order={2} size="h4" mb="md">
+          Church details
+        </Title>
         {settings.isLoading ? (
           <Skeleton h={120} />
         ) : (
@@ -134,14 +125,6 @@ export function SettingsPage() {
           </form>
         )}
       </Paper>
-      <PublicProfileSection />
-      <SocialSettingsSection />
-      <GivingSettings />
-      <ApiKeysSection />
-      <IntegrationsSection />
-      <SendingDomainSection />
-      <TextingSection />
-      <SuppressionsSection />
     </>
   );
 }

@@ -24,7 +24,7 @@ export function SuppressionsSection() {
   });
   return (
     <Paper withBorder p="lg" maw={720} mt="lg" id="suppressions">
-      <Title order={3} size="h4" mb={4}>
+      <Title order={2} size="h4" mb={4}>
         Suppressed addresses
       </Title>
       <Text size="sm" c="dimmed" mb="md">

@@ -56,11 +56,10 @@ export function TextingSection() {
   });
   const t = texting.data;
   return (
-    // scrollMarginTop: /settings#texting scrolls the section in below the sticky header.
-    <Paper withBorder p="lg" maw={720} mt="lg" id="texting" style={{ scrollMarginTop: 76 }}>
+    <Paper withBorder p="lg" maw={720} mt="lg" id="texting">
       <Stack gap="xs" mb="md">
         <Group justify="space-between" wrap="wrap" gap="xs">
-          <Title order={3} size="h4">
+          <Title order={2} size="h4">
             Texting
           </Title>
           {t ? (

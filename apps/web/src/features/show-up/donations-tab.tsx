@@ -4,13 +4,14 @@ import type { OwnerDonation } from '@lampstand/api/schemas/show-up';
 import { trpc } from '../../lib/trpc';
 import { DataTable } from '../../ui/data-table';
 import { formatDate, formatUsd } from '../../ui/format';
+import { statusColor } from '../../ui/status-color';
 
 const STATUS_COLOR: Record<OwnerDonation['status'], string> = {
-  pending: 'gray',
-  completed: 'green',
-  failed: 'red',
-  refunded: 'orange',
-  disputed: 'orange',
+  pending: statusColor('waiting'),
+  completed: statusColor('success'),
+  failed: statusColor('failure'),
+  refunded: statusColor('neutral'),
+  disputed: statusColor('failure'),
 };
 const STATUS_LABEL: Record<OwnerDonation['status'], string> = {
   pending: 'Pending',

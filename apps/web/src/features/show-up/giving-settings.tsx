@@ -1,14 +1,16 @@
-import { Badge, Button, Group, Paper, Skeleton, Stack, Text, Title } from '@mantine/core';
+import { Badge, Button, Code, Group, Paper, Skeleton, Stack, Text, Title } from '@mantine/core';
 import { IconExternalLink } from '@tabler/icons-react';
 import { useEffect } from 'react';
 import { useSearchParams } from 'react-router-dom';
 import { trpc } from '../../lib/trpc';
 import { useSave } from '../../lib/use-save';
+import { ForDeveloper } from '../../ui/for-developer';
+import { statusColor } from '../../ui/status-color';
 
 const STATUS = {
-  not_connected: { label: 'Not connected', color: 'gray' },
-  pending: { label: 'Pending', color: 'orange' },
-  ready: { label: 'Ready', color: 'green' },
+  not_connected: { label: 'Not connected', kind: 'neutral' },
+  pending: { label: 'Pending', kind: 'waiting' },
+  ready: { label: 'Ready', kind: 'success' },
 } as const;
 
 /** Settings → Giving: the church's own Stripe account (Stripe Connect), when the platform uses it. */
@@ -38,10 +40,16 @@ export function GivingSettings() {
       {status.isLoading || !status.data ? (
         <Skeleton h={60} />
       ) : status.data.mode === 'disabled' ? (
-        <Text size="sm">
-          Online giving is off on this server: the administrator needs to set STRIPE_SECRET_KEY and
-          STRIPE_WEBHOOK_SECRET.
-        </Text>
+        <>
+          <Text size="sm">
+            Online giving is not turned on for Lampstand yet. Ask whoever runs Lampstand for your church to turn it on;
+            then you can connect your church&apos;s own account here.
+          </Text>
+          <ForDeveloper>
+            Stripe is not configured on this server: set <Code>STRIPE_SECRET_KEY</Code> and{' '}
+            <Code>STRIPE_WEBHOOK_SECRET</Code>.
+          </ForDeveloper>
+        </>
       ) : !status.data.connect ? (
         <Text size="sm">
           Donations to your Show Up projects are processed by the platform's Stripe account
@@ -53,7 +61,7 @@ export function GivingSettings() {
             <Text size="sm" fw={600}>
               Stripe account:
             </Text>
-            <Badge color={STATUS[status.data.status].color} variant="light">
+            <Badge color={statusColor(STATUS[status.data.status].kind)} variant="light">
               {STATUS[status.data.status].label}
             </Badge>
           </Group>

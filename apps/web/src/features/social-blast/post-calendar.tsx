@@ -4,6 +4,7 @@ import dayjs, { type Dayjs } from 'dayjs';
 import { useState } from 'react';
 import { SOCIAL_PLATFORM_LABELS, SOCIAL_STATUS_LABELS } from '@lampstand/api/schemas/social-posts';
 import { churchFirstDayOfWeek, formatDate, formatLongDate, formatShortDay, formatTime } from '../../ui/format';
+import { statusColor } from '../../ui/status-color';
 import { PlatformIcons } from './platforms';
 import { type SocialPost } from './post-form-values';
 import classes from './social-blast.module.css';
@@ -22,10 +23,10 @@ export function weekdays(): string[] {
 const intoWeek = (d: Dayjs) => (d.day() - churchFirstDayOfWeek() + 7) % 7;
 
 export const STATUS_COLOR: Record<string, string> = {
-  scheduled: 'indigo',
-  posted: 'green',
-  failed: 'red',
-  draft: 'gray',
+  scheduled: statusColor('waiting'),
+  posted: statusColor('success'),
+  failed: statusColor('failure'),
+  draft: statusColor('neutral'),
 };
 
 /** The first 20 characters of a post (the spec's calendar cell). */

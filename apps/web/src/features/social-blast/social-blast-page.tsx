@@ -111,7 +111,7 @@ export function SocialBlastPage() {
       {publishingOff ? (
         <Alert color="orange" icon={<IconAlertTriangle size={18} />} title="Publishing is not set up" mb="md">
           Posts will not publish until a webhook is set in{' '}
-          <Anchor component={Link} to="/settings#social" inherit>
+          <Anchor component={Link} to="/settings/social" inherit>
             Settings → Social
           </Anchor>
           . Until then they stay scheduled.

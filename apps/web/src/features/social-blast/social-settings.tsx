@@ -6,6 +6,7 @@ import { updateSocialSettingsSchema } from '@lampstand/api/schemas/social-posts'
 import { trpc } from '../../lib/trpc';
 import { useSave } from '../../lib/use-save';
 import { confirmDestructive } from '../../ui/confirm';
+import { ForDeveloper } from '../../ui/for-developer';
 
 export function CopyField({ label, value }: { label: string; value: string }) {
   return (
@@ -66,16 +67,11 @@ export function SocialSettingsSection() {
     errorTitle: 'Failed to make a new address',
     onSuccess: (data) => utils.socialPosts.settings.setData(undefined, data),
   });
-  // Arriving from the calendar's link (/settings#social): bring this section into view.
-  const loaded = settings.isSuccess;
-  useEffect(() => {
-    if (loaded && window.location.hash === '#social') document.getElementById('social')?.scrollIntoView();
-  }, [loaded]);
   const feedUrl = settings.data?.feedPath ? `${window.location.origin}${settings.data.feedPath}` : '';
 
   return (
     <Paper withBorder p="lg" maw={720} mt="lg" id="social">
-      <Title order={3} size="h4" mb={4}>
+      <Title order={2} size="h4" mb={4}>
         Social
       </Title>
       <Text size="sm" c="dimmed" mb="md">
@@ -104,10 +100,14 @@ export function SocialSettingsSection() {
             <Alert color="orange" icon={<IconKey size={18} />} title="Copy your signing secret now">
               <Stack gap="xs">
                 <Text size="sm">
-                  It will not be shown again. Your service checks the <Code>X-Lampstand-Signature</Code> header
-                  (HMAC-SHA256 of the <Code>X-Lampstand-Timestamp</Code> value, a dot and the body) with it.
+                  It will not be shown again. Your publishing service uses it to check that posts really come from
+                  Lampstand.
                 </Text>
                 <CopyField label="Signing secret" value={secret} />
+                <ForDeveloper>
+                  Check the <Code>X-Lampstand-Signature</Code> header: HMAC-SHA256 of the{' '}
+                  <Code>X-Lampstand-Timestamp</Code> value, a dot and the body, with this secret.
+                </ForDeveloper>
               </Stack>
             </Alert>
           ) : null}

@@ -84,7 +84,7 @@ export const accountRouter = router({
       return {
         ...sent,
         message: sent.outbox
-          ? 'No SMTP server is configured: the email is in your outbox, shown on the Account page.'
+          ? 'Email sending is not set up on this server yet: the email is in your outbox, shown on the Account page.'
           : `We sent a link to ${sent.to}. It works once, for 24 hours.`,
       };
     }),

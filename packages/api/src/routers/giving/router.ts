@@ -22,6 +22,7 @@ import {
   updateScheduleSchema,
 } from '../../schemas/giving.js';
 import {
+  donorStatementSchema,
   pdfFileSchema,
   startStatementsSchema,
   statementRunIdSchema,
@@ -36,6 +37,7 @@ import {
   previewStatementRun,
   startStatementRun,
 } from '../../services/giving/statements.js';
+import { staffDonorStatement } from '../../services/giving/donor-statement.js';
 import { prepareGift } from '../../services/giving/prepare-gift.js';
 import { completeDemoGift } from '../../services/giving/stripe-events.js';
 import { findGifts } from '../../services/giving/gift-list.js';
@@ -295,4 +297,15 @@ export const givingRouter = router({
     .input(statementRunIdSchema)
     .output(pdfFileSchema)
     .query(({ ctx, input }) => downloadStatementRun(ctx.db, ctx.tenantId, input.runId)),
+  donorStatement: protectedProcedure
+    .meta(
+      rest.get(
+        '/api/giving/donors/{contactId}/statement',
+        "One donor's giving statement for from–to (dates, both included), as a PDF made on the spot: nothing is stored or sent",
+        { format: 'file', fileTypes: ['application/pdf'] },
+      ),
+    )
+    .input(donorStatementSchema)
+    .output(pdfFileSchema)
+    .query(({ ctx, input }) => staffDonorStatement(ctx.db, ctx.tenantId, input)),
 });

@@ -109,7 +109,16 @@ export const enrollmentOutputSchema = z.object({
   /** Why it ended when exited ('Contact deleted', 'Unsubscribed from email'…). */
   exitReason: z.string().nullable(),
   test: z.boolean(),
+  /**
+   * Why an active person is not moving yet, and until when: texts' quiet hours, a wait step, or the
+   * church's daily sending limit. Null when the step is due now.
+   */
+  waiting: z
+    .object({ reason: z.enum(['quiet_hours', 'wait', 'daily_limit']), until: isoTimestamp })
+    .nullable()
+    .default(null),
 });
+export type EnrollmentOutput = z.output<typeof enrollmentOutputSchema>;
 export const listEnrollmentsSchema = z.object({
   id: idSchema('Journey ID'),
   status: enrollmentStatusSchema.optional(),

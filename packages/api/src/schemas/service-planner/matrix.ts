@@ -76,5 +76,21 @@ export const matrixSchema = z.object({
       ),
     }),
   ),
+  /**
+   * The slots nobody fills: a plan's positions needed (from its template or an auto-schedule) that
+   * nobody is scheduled for, each with why ('No one free: 2 blocked out, 1 at their monthly limit').
+   */
+  unfilled: z
+    .array(
+      z.object({
+        date: z.string(),
+        planId: z.number().int(),
+        planTitle: z.string(),
+        positionId: z.number().int(),
+        positionName: z.string(),
+        reason: z.string(),
+      }),
+    )
+    .default([]),
 });
 export type ScheduleMatrix = z.infer<typeof matrixSchema>;

@@ -54,6 +54,14 @@ export const scheduleCommitInputSchema = z.object({
     .max(5000, 'At most 5000 assignments at once'),
   /** Email the requests at once (through the delivery engine). */
   sendRequests: z.boolean().default(true),
+  /**
+   * Every slot the proposal was for, filled or not: each plan then needs at least these positions,
+   * so a slot nobody could fill stays in the matrix as not filled, with why.
+   */
+  slots: z
+    .array(z.object({ planId: idSchema('Plan ID'), positionId: idSchema('Position ID') }))
+    .max(5000, 'At most 5000 slots at once')
+    .default([]),
 });
 export const scheduleCommitResultSchema = z.object({
   created: z.number().int(),

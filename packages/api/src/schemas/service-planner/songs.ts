@@ -84,6 +84,8 @@ export const songSchema = z.object({
   lastUsed: z.string().nullable(),
   /** Plans in the last 90 days that used it. */
   usesLast90Days: z.number().int(),
+  /** The date of the next plan (after today) that has it. */
+  nextPlanned: z.string().nullable().default(null),
 });
 export type Song = z.infer<typeof songSchema>;
 // ---- Song files and reports ----

@@ -166,7 +166,8 @@ export async function updateConversation(
 
 /**
  * A thread's timeline, oldest first: the person's texts, the staff's replies (with their delivery
- * status) and the campaign texts sent to the number, each with its merge tags filled as sent.
+ * status) and the campaigns' and journeys' texts sent to the number, each with its merge tags filled
+ * as sent (a journey's text from the step of the version the person was on).
  */
 export async function listConversationMessages(
   db: Db,
@@ -196,6 +197,7 @@ export async function listConversationMessages(
     .orderBy('d.id', 'desc')
     .limit(200)
     .execute();
+  const journeys = await journeyTexts(db, tenantId, c.phone);
   const messages: ConversationMessage[] = [
     ...own.map((m) => ({
       key: `${m.direction === 'inbound' ? 'in' : 'reply'}-${m.id}`,
@@ -206,6 +208,7 @@ export async function listConversationMessages(
       keyword: m.keyword,
       status: m.direction === 'outbound' ? (m.status ?? 'pending') : null,
       campaignName: null,
+      journeyName: null,
     })),
     ...campaigns.map((d) => ({
       key: `campaign-${d.id}`,
@@ -220,10 +223,52 @@ export async function listConversationMessages(
       keyword: null,
       status: d.status,
       campaignName: d.name,
+      journeyName: null,
     })),
+    ...journeys,
   ];
   messages.sort((a, b) => a.at.localeCompare(b.at) || a.key.localeCompare(b.key));
   return { messages };
+}
+
+/** The journeys' texts sent to a number (deliveries of kind 'journey'), their step's body filled. */
+async function journeyTexts(db: Db, tenantId: number, phone: string): Promise<ConversationMessage[]> {
+  const { rows } = await sql<{
+    id: number;
+    status: string;
+    sentAt: Date;
+    firstName: string;
+    lastName: string;
+    name: string;
+    body: string | null;
+    churchName: string;
+  }>`
+    select d.id, d.status, d.sent_at, d.first_name, d.last_name, j.name, u.church_name,
+      (select s->>'body' from jsonb_array_elements(v.definition->'steps') s where s->>'id' = d.journey_step_id) as body
+    from deliveries d
+    join journeys j on j.id = d.journey_id and j.user_id = d.user_id
+    join journey_enrollments e on e.id = d.journey_enrollment_id
+    join journey_versions v on v.journey_id = d.journey_id and v.version = e.version
+    join users u on u.id = d.user_id
+    where d.user_id = ${tenantId} and d.kind = 'journey' and d.channel = 'sms' and d.address = ${phone}
+      and d.sent_at is not null
+    order by d.id desc
+    limit 200`.execute(db);
+  return rows.map((d) => ({
+    key: `journey-${d.id}`,
+    direction: 'outbound' as const,
+    kind: 'journey' as const,
+    body: fillMergeTags(
+      d.body ?? '',
+      { firstName: d.firstName, lastName: d.lastName, churchName: d.churchName },
+      { html: false },
+    ),
+    at: new Date(d.sentAt).toISOString(),
+    keyword: null,
+    status: d.status,
+    campaignName: null,
+    journeyName: d.name,
+  }));
 }
 
 /**
@@ -313,5 +358,6 @@ export async function sendReply(
     keyword: null,
     status: 'pending',
     campaignName: null,
+    journeyName: null,
   };
 }

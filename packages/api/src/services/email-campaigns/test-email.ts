@@ -105,7 +105,7 @@ export async function sendTestEmail(
     to: input.testEmail,
     message:
       deps.email.kind === 'outbox'
-        ? `Saved to your outbox for ${input.testEmail} (no SMTP server is configured).`
+        ? `Saved to your outbox for ${input.testEmail} (email sending is not set up on this server yet).`
         : `Sent to ${input.testEmail}.`,
   };
 }

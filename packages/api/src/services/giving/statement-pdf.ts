@@ -24,6 +24,8 @@ export interface StatementLine {
 }
 
 export interface StatementData {
+  /** 'Giving statement' unless told ('Gift receipt': one gift, from its lines). */
+  title?: string;
   church: { name: string; address: string | null; taxId: string | null; locale?: string };
   donor: { name: string; address: string | null };
   from: string;
@@ -102,11 +104,18 @@ export function drawStatement(doc: Pdf, s: StatementData): void {
   }
   y += 18;
   doc.font('Bold').fontSize(14);
-  put(doc, 'Giving statement', LEFT, y);
+  put(doc, s.title ?? 'Giving statement', LEFT, y);
   y += 19;
   doc.font('Regular').fontSize(10);
   const o = { locale: s.church.locale };
-  put(doc, `${formatStatementDate(s.from, o)} – ${formatStatementDate(s.to, o)}`, LEFT, y);
+  put(
+    doc,
+    s.from === s.to
+      ? formatStatementDate(s.from, o)
+      : `${formatStatementDate(s.from, o)} – ${formatStatementDate(s.to, o)}`,
+    LEFT,
+    y,
+  );
   y += 26;
   doc.font('Bold').fontSize(11);
   put(doc, s.donor.name, LEFT, y);
@@ -179,7 +188,7 @@ export function drawStatement(doc: Pdf, s: StatementData): void {
 /** One donor's statement as a PDF. */
 export async function renderStatement(s: StatementData): Promise<Buffer> {
   const { renderPdf } = await pdf();
-  return renderPdf({ title: `Giving statement: ${s.donor.name}`, author: s.church.name }, (doc) =>
+  return renderPdf({ title: `${s.title ?? 'Giving statement'}: ${s.donor.name}`, author: s.church.name }, (doc) =>
     drawStatement(doc, s),
   );
 }

@@ -13,7 +13,7 @@ import { churchLocale, effectiveCountry } from '../../shared/locale.js';
 const giftDate = (tz: string) => sql<string>`(g.completed_at at time zone ${tz})::date`;
 
 /** A postal address (jsonb of the giving page, or a contact's metadata) as lines of text, or null. */
-function addressText(j: ReturnType<typeof sql.ref>, keys: { line1: string; line2?: string }) {
+export function addressText(j: ReturnType<typeof sql.ref>, keys: { line1: string; line2?: string }) {
   const f = (k: string) => sql`nullif(trim(${j} ->> ${k}), '')`;
   return sql<string | null>`nullif(concat_ws(E'\n', ${f(keys.line1)}, ${keys.line2 ? f(keys.line2) : sql`null`},
     nullif(concat_ws(' ', nullif(concat_ws(', ', ${f('city')}, ${f('state')}), ''), ${f('postalCode')}), ''),
@@ -53,7 +53,7 @@ export function donorsInRange(tenantId: number, tz: string, range: { from: strin
 export const donorEmail = sql<string | null>`nullif(trim(c.email), '')`;
 
 /** The lines of each donor's statement: each gift's funds, and the card fee they covered. */
-async function statementLines(
+export async function statementLines(
   db: Db,
   tenantId: number,
   run: { fromDate: string; toDate: string },

@@ -23,7 +23,8 @@ import { enrollInJourney, testJourney } from './enroll.js';
 import { runDueEnrollments } from './runner.js';
 import { deliverJourney } from './channel.js';
 import { processJourneyTriggers, runBirthdayTriggers } from './triggers.js';
-import { journeyStats, listEnrollmentRuns } from './stats.js';
+import { journeyStats, listEnrollmentRuns, listJourneyEnrollments } from './stats.js';
+import { listConversationMessages } from '../conversations/conversations.js';
 import { listTasks, updateTask } from './tasks.js';
 
 // Journeys on real PostgreSQL with a clock the test holds (`at`): triggers from the event log,
@@ -169,7 +170,7 @@ describe('a journey from a list trigger', () => {
     const j = await active({
       name: 'Late text',
       trigger: { kind: 'manual' },
-      steps: [{ id: 'txt', kind: 'sms', name: 'Night text', body: 'Hi', next: null }],
+      steps: [{ id: 'txt', kind: 'sms', name: 'Night text', body: 'Hi {{firstName}}', next: null }],
     });
     const c = await contact();
     // 23:30 in New York.
@@ -179,10 +180,43 @@ describe('a journey from a list trigger', () => {
     expect(await outbox(c.phoneE164!)).toHaveLength(0);
     const [e] = await enrollmentsOf(j.id);
     expect(e!.nextRunAt!.toISOString()).toBe('2026-12-02T13:00:00.000Z');
+    // The people table says why the person waits, and until when (8:00 in New York).
+    const listed = await listJourneyEnrollments(db, church.id, { id: j.id, limit: 10 }, night);
+    expect(listed.enrollments[0]!.waiting).toEqual({ reason: 'quiet_hours', until: e!.nextRunAt });
     await tick(new Date('2026-12-02T12:59:00Z'));
     expect(await outbox(c.phoneE164!)).toHaveLength(0);
     await tick(new Date('2026-12-02T13:00:00Z'));
     expect(await outbox(c.phoneE164!)).toHaveLength(1);
+    const sent = await listJourneyEnrollments(db, church.id, { id: j.id, limit: 10 }, new Date('2026-12-02T13:00:00Z'));
+    expect(sent.enrollments[0]).toMatchObject({ status: 'completed', waiting: null });
+    // The text shows in the person's conversation thread, as sent and named by its journey.
+    const thread = await db
+      .insertInto('conversations')
+      .values({ userId: church.id, phoneE164: c.phoneE164!, contactId: c.id })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    const { messages } = await listConversationMessages(db, church.id, { id: thread.id });
+    expect(messages).toEqual([
+      expect.objectContaining({
+        kind: 'journey',
+        direction: 'outbound',
+        journeyName: 'Late text',
+        body: expect.stringMatching(/^Hi Maria\d+$/),
+      }),
+    ]);
+  });
+
+  it('names a wait step and the daily limit as what a person waits for', async () => {
+    const j = await active({
+      name: 'Slow',
+      trigger: { kind: 'manual' },
+      steps: [{ id: 'w', kind: 'wait', wait: { mode: 'duration', amount: 2, unit: 'days' }, next: null }],
+    });
+    const c = await contact();
+    await enrollInJourney(db, church.id, { id: j.id, contactIds: [c.id] }, T0);
+    await tick(T0);
+    const listed = await listJourneyEnrollments(db, church.id, { id: j.id, limit: 10 }, T0);
+    expect(listed.enrollments[0]!.waiting).toEqual({ reason: 'wait', until: later(2 * DAY) });
   });
 
   it('waits until a weekday and time in the church time zone, then goes on', async () => {

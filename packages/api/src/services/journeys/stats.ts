@@ -2,7 +2,8 @@ import { sql, type Db } from '@lampstand/db';
 import type { z } from 'zod';
 import type { enrollmentOutputSchema, enrollmentStepRunSchema, journeyStatsSchema } from '../../schemas/journeys.js';
 import { notFound } from '../../errors.js';
-import { findJourney, loadVersion } from './definitions.js';
+import { findJourney, loadVersion, stepById } from './definitions.js';
+import { quietHoursEnd } from './time.js';
 
 type Stats = z.input<typeof journeyStatsSchema>;
 
@@ -66,8 +67,9 @@ export async function listJourneyEnrollments(
   db: Db,
   tenantId: number,
   input: { id: number; status?: EnrollmentOut['status']; cursor?: number; limit: number },
+  now = new Date(),
 ): Promise<{ enrollments: EnrollmentOut[]; next: number | null }> {
-  await findJourney(db, tenantId, input.id);
+  const j = await findJourney(db, tenantId, input.id);
   const rows = await db
     .selectFrom('journeyEnrollments as e')
     .leftJoin('contacts as c', 'c.id', 'e.contactId')
@@ -94,8 +96,10 @@ export async function listJourneyEnrollments(
     .limit(input.limit + 1)
     .execute();
   const page = rows.slice(0, input.limit);
+  const waitingOf = await waitReasons(db, { journey: j, tenantId, now });
+  const waiting = await Promise.all(page.map((r) => (r.status === 'active' ? waitingOf(r) : Promise.resolve(null))));
   return {
-    enrollments: page.map((r) => ({
+    enrollments: page.map((r, i) => ({
       id: Number(r.id),
       contact:
         r.contactId !== null
@@ -109,8 +113,45 @@ export async function listJourneyEnrollments(
       endedAt: r.endedAt,
       exitReason: r.exitReason,
       test: r.test,
+      waiting: waiting[i] ?? null,
     })),
     next: rows.length > input.limit ? Number(page[page.length - 1]!.id) : null,
+  };
+}
+
+type Waiting = NonNullable<EnrollmentOut['waiting']>;
+
+/**
+ * Why an active enrolment is not moving yet, read from where it stands: a text step whose next run
+ * is the 8:00 that ends quiet hours (in the church's time zone) waits for them; a wait step waits
+ * for its end; a message step due later waits for the daily limit (the runner's retry).
+ */
+async function waitReasons(db: Db, o: { journey: { id: number; name: string }; tenantId: number; now: Date }) {
+  const settings = await db
+    .selectFrom('churchSettings')
+    .select('timeZone')
+    .where('userId', '=', o.tenantId)
+    .executeTakeFirst();
+  const timeZone = settings?.timeZone ?? 'UTC';
+  const versions = new Map<number, ReturnType<typeof loadVersion>>();
+  return async (e: {
+    version: number;
+    currentStepId: string | null;
+    nextRunAt: Date | null;
+    test: boolean;
+  }): Promise<Waiting | null> => {
+    if (!e.nextRunAt || e.nextRunAt.getTime() <= o.now.getTime()) return null;
+    let d = versions.get(e.version);
+    if (!d) versions.set(e.version, (d = loadVersion(db, o.journey, e.version)));
+    const step = stepById(await d, e.currentStepId)?.step;
+    if (!step) return null;
+    const until = e.nextRunAt;
+    if (step.kind === 'wait') return { reason: 'wait', until };
+    if (step.kind !== 'email' && step.kind !== 'sms') return null;
+    const minuteBefore = new Date(until.getTime() - 60_000);
+    if (step.kind === 'sms' && !e.test && quietHoursEnd(minuteBefore, timeZone)?.getTime() === until.getTime())
+      return { reason: 'quiet_hours', until };
+    return { reason: 'daily_limit', until };
   };
 }
 

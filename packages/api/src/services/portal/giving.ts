@@ -5,6 +5,8 @@ import { churchToday } from '../giving/giving-church.js';
 import { nextChargeDate } from '../giving/dates.js';
 import { listSchedules, updateSchedule } from '../giving/schedules.js';
 import { donorStatementPdf, statementsOfDonor } from '../giving/statements.js';
+import { churchOf } from '../giving/statements-build.js';
+import { renderStatement, type StatementLine } from '../giving/statement-pdf.js';
 import type { PortalSession } from './sessions.js';
 
 /**
@@ -163,4 +165,38 @@ export async function portalStatementPdf(db: Db, s: PortalSession, statementId: 
   const pdf = await donorStatementPdf(tenantDb(db, s.userId), s.contactIds, statementId);
   if (!pdf) throw notFound('Not found');
   return pdf;
+}
+
+/**
+ * A gift's receipt as a PDF, from the statements' writer: the church, the donor, each fund and the
+ * card fee covered, the total and what was received for it. Only the session's own gifts (another
+ * person's is a 404).
+ */
+export async function portalReceiptPdf(db: Db, s: PortalSession, giftId: number) {
+  const g = await portalGift(db, s, giftId);
+  const church = await churchOf(db, s.userId);
+  const line = (fund: string, amountCents: number): StatementLine => ({
+    date: g.date,
+    fund,
+    method: g.method,
+    checkNumber: g.checkNumber,
+    amountCents,
+    giftId: g.id,
+    giftCents: g.amountCents,
+    goodsServices: g.goodsServices,
+    goodsServicesCents: g.goodsServicesCents,
+  });
+  const pdf = await renderStatement({
+    title: 'Gift receipt',
+    church,
+    donor: { name: g.donorName ?? 'Donor', address: null },
+    from: g.date,
+    to: g.date,
+    lines: [
+      ...g.lines.map((l) => line(l.fundName, l.amountCents)),
+      ...(g.feeCents ? [{ ...line('Card fee covered', g.feeCents), goodsServices: null }] : []),
+    ],
+    totalCents: g.amountCents,
+  });
+  return { fileName: `receipt-${g.date}-${g.id}.pdf`, pdf };
 }

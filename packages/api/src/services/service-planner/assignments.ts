@@ -45,7 +45,8 @@ function assignmentQuery(db: Db, tenantId: number) {
       eb
         .selectFrom('deliveries as d')
         .select(sql<string | null>`case when d.status = 'failed' then coalesce(d.last_error, 'Not sent') end`.as('e'))
-        .whereRef('d.assignmentId', '=', 'a.id')
+        // Its own request, or the one email that asked about several of the person's slots.
+        .where((w) => w.or([w('d.assignmentId', '=', w.ref('a.id')), w('d.id', '=', w.ref('a.requestDeliveryId'))]))
         .where('d.kind', '=', 'planner-request')
         .orderBy('d.id', 'desc')
         .limit(1)

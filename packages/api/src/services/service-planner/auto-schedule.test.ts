@@ -106,7 +106,7 @@ describe('proposeSchedule', () => {
     expect(unfilled).toContainEqual({
       planId: 101,
       positionId: SOUND,
-      reason: 'Everyone qualified for Sound is unavailable (1 away, 1 at their monthly limit)',
+      reason: 'No one free: 1 blocked out, 1 at their monthly limit',
     });
     // 19 Jan: 4 does sound, so vocals go to 2 (4 cannot serve twice that day).
     expect([at(102, SOUND), at(102, VOCALS)]).toEqual([4, 2]);

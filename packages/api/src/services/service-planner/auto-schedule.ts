@@ -93,6 +93,48 @@ export function awayWords(name: string, b: Blockout): string {
   return `${name} is away ${day(from)} ${month(from)}–${day(to)} ${month(to)}`;
 }
 
+/** Why nobody qualified is free: 'No one free: 2 blocked out, 1 at their monthly limit'. */
+export function noOneFreeWords(reasons: { away: number; busy: number; limit: number }): string {
+  const why = [
+    reasons.away ? `${reasons.away} blocked out` : '',
+    reasons.busy ? `${reasons.busy} already serving that day` : '',
+    reasons.limit ? `${reasons.limit} at their monthly limit` : '',
+  ].filter(Boolean);
+  return `No one free: ${why.join(', ')}`;
+}
+
+/**
+ * Why one slot of a plan is empty, by the same rules as the proposal (the matrix's 'not filled'
+ * cells): nobody qualified, nobody free (and why each is not), or people free whom nobody has
+ * asked yet. `existing` is what is scheduled (declined left out), the plan's own included.
+ */
+export function unfilledReason(input: {
+  date: string;
+  positionId: number;
+  positionName: string;
+  members: ScheduleMember[];
+  blockouts: Blockout[];
+  existing: ExistingAssignment[];
+}): string {
+  const qualified = input.members.filter((m) => m.isActive && m.positionIds.includes(input.positionId));
+  if (qualified.length === 0) return `Nobody active is qualified for ${input.positionName}`;
+  const reasons = { away: 0, busy: 0, limit: 0 };
+  let free = 0;
+  for (const m of qualified) {
+    const own = input.existing.filter((a) => a.memberId === m.id);
+    if (input.blockouts.some((b) => b.memberId === m.id && blocksDate(b, input.date))) reasons.away++;
+    else if (own.some((a) => a.date === input.date)) reasons.busy++;
+    else if (
+      m.maxPerMonth !== null &&
+      own.filter((a) => monthOf(a.date) === monthOf(input.date)).length >= m.maxPerMonth
+    )
+      reasons.limit++;
+    else free++;
+  }
+  if (free === 0) return noOneFreeWords(reasons);
+  return `Nobody asked yet: ${free} free to serve`;
+}
+
 const monthOf = (date: string) => date.slice(0, 7);
 const quarterOf = (date: string) => `${date.slice(0, 4)}Q${Math.floor((Number(date.slice(5, 7)) - 1) / 3)}`;
 
@@ -167,16 +209,7 @@ export function proposeSchedule(input: {
         return true;
       });
       if (free.length === 0) {
-        const why = [
-          reasons.away ? `${reasons.away} away` : '',
-          reasons.busy ? `${reasons.busy} already serving that day` : '',
-          reasons.limit ? `${reasons.limit} at their monthly limit` : '',
-        ].filter(Boolean);
-        unfilled.push({
-          planId: plan.id,
-          positionId,
-          reason: `Everyone qualified for ${posName(positionId)} is unavailable (${why.join(', ')})`,
-        });
+        unfilled.push({ planId: plan.id, positionId, reason: noOneFreeWords(reasons) });
         continue;
       }
       const here = onPlan.get(plan.id) ?? new Set<number>();

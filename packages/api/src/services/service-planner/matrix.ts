@@ -3,9 +3,11 @@ import { notFound } from '../../errors.js';
 import { type MatrixEntry, type ScheduleMatrix } from '../../schemas/service-planner.js';
 import { matrixStatusOf } from '../../shared/service-planner.js';
 import { blocksDate, type Blockout } from './auto-schedule.js';
+import { unfilledSlots } from './matrix-unfilled.js';
 
 // The scheduling matrix: people × dates, each cell the person's assignments that day
-// (position, service time, status) and whether they are away. The everyday view of who serves.
+// (position, service time, status) and whether they are away, and the slots nobody fills with why.
+// The everyday view of who serves.
 
 /**
  * The matrix for the plans dated from–to. With a team (a position category), only the team's
@@ -28,7 +30,7 @@ export async function scheduleMatrix(
 
   const plans = await db
     .selectFrom('servicePlans')
-    .select(['id', 'title', 'date', 'serviceTimes'])
+    .select(['id', 'title', 'date', 'serviceTimes', 'positionsNeeded'])
     .where('userId', '=', tenantId)
     .where('date', '>=', input.from)
     .where('date', '<=', input.to)
@@ -121,5 +123,6 @@ export async function scheduleMatrix(
         return { date, away: !!away, awayReason: away?.reason ?? null, entries: entries.get(`${m.id}:${date}`) ?? [] };
       }),
     })),
+    unfilled: await unfilledSlots(db, tenantId, { plans, teamId: team?.id ?? null }),
   };
 }

@@ -69,6 +69,64 @@ export function renderRequest(
   return { subject, html, text };
 }
 
+/** One slot of a request that lists several: its plan, when, the position and its own links. */
+export interface RequestSlot {
+  token: string;
+  positionName: string | null;
+  serviceTime: string | null;
+  plan: { title: string; date: string; startTime: string | null; location: string | null };
+}
+
+/**
+ * The request email for several slots of one person (one scheduling action): each date with its
+ * plan, position and own Accept and Decline links, in date order.
+ */
+export function renderRequests(
+  church: { churchName: string; locale?: string },
+  person: { name: string },
+  slots: RequestSlot[],
+  publicUrl: string,
+): { subject: string; html: string; text: string } {
+  const o = { locale: church.locale };
+  const line = (x: RequestSlot) => {
+    const time = x.serviceTime ?? x.plan.startTime;
+    const when = `${longDate(x.plan.date, o)}${time ? ` at ${shortTime(time, o)}` : ''}`;
+    const role = x.positionName ? ` as ${x.positionName}` : '';
+    const where = x.plan.location ? ` at ${x.plan.location}` : '';
+    return { when, what: `${x.plan.title}${role}${where}` };
+  };
+  const dates = new Set(slots.map((x) => x.plan.date)).size;
+  const subject = `Can you serve on ${dates === 1 ? longDate(slots[0]!.plan.date, o) : `${dates} dates`}?`;
+  const items = slots
+    .map((x) => {
+      const l = line(x);
+      const accept = requestUrl(publicUrl, x.token, 'accept');
+      const decline = requestUrl(publicUrl, x.token, 'decline');
+      return (
+        `<li style="margin-bottom:14px"><strong>${escapeHtml(l.when)}</strong><br>${escapeHtml(l.what)}<br>` +
+        `<a href="${escapeHtml(accept)}" style="color:#364fc7;font-weight:600">Accept</a> &nbsp;·&nbsp; ` +
+        `<a href="${escapeHtml(decline)}" style="color:#364fc7">Decline</a></li>`
+      );
+    })
+    .join('');
+  const html =
+    `<!doctype html><html><head><meta charset="utf-8"></head><body style="font-family:-apple-system,Segoe UI,Roboto,Helvetica,Arial,sans-serif;font-size:16px;line-height:1.6;color:#111827">` +
+    `<p>Hi ${escapeHtml(person.name)},</p>` +
+    `<p>${escapeHtml(church.churchName)} has scheduled you on these dates. Can you serve? Answer each on its own.</p>` +
+    `<ul style="padding-left:20px">${items}</ul>` +
+    `<p style="color:#6b7280;font-size:13px">${escapeHtml(church.churchName)}</p></body></html>`;
+  const text =
+    `Hi ${person.name},\n\n${church.churchName} has scheduled you on these dates. Can you serve? Answer each on its own.\n\n` +
+    slots
+      .map((x) => {
+        const l = line(x);
+        return `${l.when}\n${l.what}\nAccept: ${requestUrl(publicUrl, x.token, 'accept')}\nDecline: ${requestUrl(publicUrl, x.token, 'decline')}`;
+      })
+      .join('\n\n') +
+    `\n\n${church.churchName}\n`;
+  return { subject, html, text };
+}
+
 /** The engine's driver of a plan's requests. */
 export function plannerRequestDriver(deps: DeliveryDeps): ChannelDriver<PlanForRequests> {
   const { db, email, config } = deps;
@@ -90,22 +148,44 @@ export function plannerRequestDriver(deps: DeliveryDeps): ChannelDriver<PlanForR
       return plan ? { ...plan, locale: churchLocale(effectiveCountry(plan)) } : null;
     },
     async send(plan, d) {
-      // Read at send time: the position may have changed since the request was queued.
-      const a = await db
+      // Read at send time: the position may have changed since the request was queued. The
+      // delivery's own assignment, and the others of the same request (one email for several).
+      const slots = await db
         .selectFrom('servicePlanAssignments as a')
+        .innerJoin('servicePlans as p', 'p.id', 'a.servicePlanId')
         .innerJoin('teamMembers as m', 'm.id', 'a.teamMemberId')
         .leftJoin('teamPositions as pos', 'pos.id', 'a.positionId')
         .select(['a.id', 'a.token', 'a.serviceTime', 'm.name', 'pos.name as positionName'])
-        .where('a.id', '=', d.assignmentId!)
-        .executeTakeFirst();
+        .select(['p.title', 'p.date', 'p.startTime', 'p.location'])
+        .where('a.userId', '=', plan.userId)
+        .where((eb) => eb.or([eb('a.id', '=', d.assignmentId!), eb('a.requestDeliveryId', '=', d.id)]))
+        .orderBy('p.date')
+        .orderBy('p.startTime')
+        .orderBy('a.id')
+        .execute();
+      const a = slots.find((x) => x.id === d.assignmentId);
       // Removed from the plan meanwhile (its deliveries go with it; this is the race in between).
       if (!a) throw Object.assign(new Error('No longer scheduled'), { permanent: true });
       const host = new URL(config.publicUrl).hostname || 'lampstand.local';
+      const message =
+        slots.length === 1
+          ? renderRequest(plan, a, config.publicUrl)
+          : renderRequests(
+              plan,
+              a,
+              slots.map((x) => ({
+                token: x.token,
+                positionName: x.positionName,
+                serviceTime: x.serviceTime,
+                plan: { title: x.title, date: x.date, startTime: x.startTime, location: x.location },
+              })),
+              config.publicUrl,
+            );
       return email.send({
         from: formatFrom(plan.churchName, config.emailFrom),
         onBehalfOf: plan.userId,
         to: d.address,
-        ...renderRequest(plan, a, config.publicUrl),
+        ...message,
         headers: {},
         // The same id on every try of one request: a receiver can drop a duplicate.
         messageId: `serve-${a.id}.${d.token.slice(0, 12)}@${host}`,
@@ -115,11 +195,12 @@ export function plannerRequestDriver(deps: DeliveryDeps): ChannelDriver<PlanForR
     // Nothing to mark on the plan: each assignment shows its own request (see assignments.ts).
     async finish() {},
     async failed(d) {
-      // Not asked after all: the planner sees why (the delivery's last error) and can send again.
+      // Not asked after all (every slot the email listed): the planner sees why (the delivery's
+      // last error, which each slot still names) and can send again.
       await db
         .updateTable('servicePlanAssignments')
         .set({ requestedAt: null, updatedAt: new Date() })
-        .where('id', '=', d.assignmentId!)
+        .where((eb) => eb.or([eb('id', '=', d.assignmentId!), eb('requestDeliveryId', '=', d.id)]))
         .where('userId', '=', d.userId)
         .execute();
     },

@@ -8,7 +8,6 @@ import type { DeliveryConfig } from '../delivery/config.js';
 import type { JobQueue } from '../../jobs.js';
 import { takeDailyAllowance } from '../delivery/daily-limit.js';
 import { skipReasonSql } from '../delivery/contact-rule.js';
-import { findChurchRow } from '../church-rows.js';
 import { recordEvent, recordEvents } from '../events/record.js';
 import type { NewEvent } from '../../schemas/events.js';
 import { assignmentsJoined } from './assignments-joined.js';
@@ -35,46 +34,59 @@ function planEvent(
 }
 
 /**
- * Ask everyone scheduled on the plan who has not been asked yet, by email with Accept and Decline
- * links: as deliveries of the one engine, like campaign mail. In one transaction,
- * each request is claimed (`requested_at` set only where it is still null, rows locked in id
- * order), written as a delivery of kind 'planner-request', and counted against the church's daily
- * limit (over it: 429 with the campaign's message, nothing is queued); then the deliver job is
- * queued. The engine sends them with the email rate slot, retries with backoff, and on a final
- * failure gives the claim back with the reason shown on the assignment. Two presses at once thus
- * queue each request once.
+ * Ask everyone scheduled on the plans (one plan, or the plans of one auto-schedule) who has not
+ * been asked yet, by email with Accept and Decline links: as deliveries of the one engine, like
+ * campaign mail. A person asked for several slots gets one email listing them all, each with its
+ * own links: one delivery per person, naming its assignments (`request_delivery_id`). In one
+ * transaction, each request is claimed (`requested_at` set only where it is still null, rows
+ * locked in id order), written as a delivery of kind 'planner-request', and counted against the
+ * church's daily limit (over it: 429 with the campaign's message, nothing is queued); then the
+ * deliver job is queued. The engine sends them with the email rate slot, retries with backoff,
+ * and on a final failure gives the claims back with the reason shown on the assignment. Two
+ * presses at once thus queue each request once.
  */
 export async function sendRequests(
   deps: { db: Db; email: EmailTransport; jobs: JobQueue; config: DeliveryConfig },
   tenantId: number,
-  input: { planId: number },
-): Promise<{ sent: number; skippedNoEmail: string[]; message: string }> {
+  input: { planId: number } | { planIds: number[] },
+): Promise<{ sent: number; people: number; skippedNoEmail: string[]; message: string }> {
   const { db, email, jobs, config } = deps;
-  const { queued, textedOnly, skippedNoEmail, skippedSuppressed, skippedUnsubscribed, unasked, texted } = await db
-    .transaction()
-    .execute(async (trx) => {
-      let texts = 0;
-      const plan = await findChurchRow(trx, tenantId, {
-        table: 'servicePlans',
-        id: input.planId,
-        columns: ['id', 'title'],
-        missing: 'Service plan not found',
-      });
-      const pending = await trx
+  const planIds = 'planId' in input ? [input.planId] : [...new Set(input.planIds)];
+  const { queued, people, emailPlans, textPlans, skippedNoEmail, skippedSuppressed, skippedUnsubscribed, unasked } =
+    await db.transaction().execute(async (trx) => {
+      const textPlans = new Set<number>();
+      const plans = planIds.length
+        ? await trx
+            .selectFrom('servicePlans')
+            .select(['id', 'title', 'date', 'startTime'])
+            .where('userId', '=', tenantId)
+            .where('id', 'in', planIds)
+            .execute()
+        : [];
+      if (plans.length !== planIds.length) throw notFound('Service plan not found');
+      const planById = new Map(plans.map((p) => [p.id, p]));
+      const locked = await trx
         .selectFrom('servicePlanAssignments as a')
         .innerJoin('teamMembers as m', 'm.id', 'a.teamMemberId')
         .leftJoin('teamPositions as pos', 'pos.id', 'a.positionId')
-        .select(['a.id', 'a.teamMemberId as memberId', 'm.name', 'm.email', 'm.contactId', 'pos.name as positionName'])
+        .select(['a.id', 'a.servicePlanId as planId', 'a.serviceTime', 'a.teamMemberId as memberId'])
+        .select(['m.name', 'm.email', 'm.contactId', 'pos.name as positionName'])
         // The contact rule (operational): an address on the church's suppression list (it bounced or
         // complained) or unsubscribed from email is not asked by email.
         .select(skipReasonSql(tenantId, { channel: 'email', purpose: 'operational' }, sql.ref('m.email')).as('skip'))
-        .where('a.servicePlanId', '=', plan.id)
+        .where('a.servicePlanId', 'in', planIds.length ? planIds : [0])
         .where('a.userId', '=', tenantId)
         .where('a.status', '=', 'scheduled')
         .where('a.requestedAt', 'is', null)
         .orderBy('a.id')
         .forUpdate('a')
         .execute();
+      // In the order a person reads them: by date and time, then as scheduled.
+      const when = (a: (typeof locked)[number]) => {
+        const p = planById.get(a.planId)!;
+        return `${p.date} ${a.serviceTime ?? p.startTime ?? ''}`;
+      };
+      const pending = [...locked].sort((a, b) => when(a).localeCompare(when(b)) || a.id - b.id);
       const ask = pending.filter((a) => a.email && !a.skip);
       // The request as a text to the member's linked contact, by their consent (by
       // email and SMS): beside the email, or alone when the email address is missing or suppressed.
@@ -82,9 +94,9 @@ export async function sendRequests(
       for (const a of pending) {
         const phones = (await memberTargets(trx, tenantId, a.memberId)).filter((t) => t.channel === 'sms');
         if (phones.length === 0) continue;
-        const notice = { planId: plan.id, assignmentId: a.id, notice: 'request', targets: phones };
+        const notice = { planId: a.planId, assignmentId: a.id, notice: 'request', targets: phones };
         const queuedTexts = (await queueNotice(trx, tenantId, notice)).length;
-        texts += queuedTexts;
+        if (queuedTexts > 0) textPlans.add(a.planId);
         if (queuedTexts > 0 && !ask.includes(a)) textOnly.push(a);
       }
       const asked = [...ask, ...textOnly];
@@ -103,61 +115,82 @@ export async function sendRequests(
             asked.map((a) => a.id),
           )
           .execute();
-        const planRef = { planId: plan.id, planTitle: plan.title };
         await recordEvents(
           trx,
           tenantId,
-          asked.map((a) => planEvent('plan.request_sent', { ...a, ...planRef }, a.positionName)),
+          asked.map((a) =>
+            planEvent('plan.request_sent', { ...a, planTitle: planById.get(a.planId)!.title }, a.positionName),
+          ),
         );
       }
-      if (ask.length > 0) {
-        await trx
+      // One email per person: their first slot names the delivery; every slot points at it.
+      const byMember = new Map<number, typeof ask>();
+      for (const a of ask) byMember.set(a.memberId, [...(byMember.get(a.memberId) ?? []), a]);
+      const emailPlans = new Set<number>();
+      if (byMember.size > 0) {
+        const groups = [...byMember.values()];
+        const made = await trx
           .insertInto('deliveries')
           .values(
-            ask.map((a) => ({
+            groups.map(([first]) => ({
               userId: tenantId,
               channel: 'email' as const,
               kind: 'planner-request' as const,
-              servicePlanId: plan.id,
-              assignmentId: a.id,
-              address: a.email!,
-              firstName: a.name,
+              servicePlanId: first!.planId,
+              assignmentId: first!.id,
+              address: first!.email!,
+              firstName: first!.name,
               token: crypto.randomBytes(24).toString('hex'),
             })),
           )
+          .returning(['id', 'assignmentId', 'servicePlanId'])
           .execute();
+        for (const group of groups) {
+          const d = made.find((m) => m.assignmentId === group[0]!.id)!;
+          emailPlans.add(d.servicePlanId!);
+          await trx
+            .updateTable('servicePlanAssignments')
+            .set({ requestDeliveryId: d.id })
+            .where(
+              'id',
+              'in',
+              group.map((a) => a.id),
+            )
+            .execute();
+        }
         await takeDailyAllowance(trx, tenantId, {
           channel: 'email',
           kind: 'planner-request',
           campaignId: null,
-          recipients: ask.length,
+          recipients: groups.length,
           unverifiedLimit: config.unverifiedDailyRecipients,
         });
       }
       return {
-        queued: ask.length,
-        textedOnly: textOnly.length,
+        queued: ask.length + textOnly.length,
+        people: new Set(asked.map((a) => a.memberId)).size,
+        emailPlans,
+        textPlans,
         skippedNoEmail: skipped,
         skippedSuppressed: suppressed,
         skippedUnsubscribed: unsubscribed,
         unasked: pending.length,
-        texted: texts > 0,
       };
     });
-  if (queued > 0) await jobs.send('planner-request-deliver', { planId: input.planId });
-  if (texted) await jobs.send('planner-notice-deliver', { planId: input.planId });
-  const people = (n: number) => `${n} ${n === 1 ? 'person' : 'people'}`;
+  for (const planId of emailPlans) await jobs.send('planner-request-deliver', { planId });
+  for (const planId of textPlans) await jobs.send('planner-notice-deliver', { planId });
+  const count = (n: number) => `${n} ${n === 1 ? 'person' : 'people'}`;
   const message =
     unasked === 0
       ? 'Everyone scheduled has already been asked'
-      : `Requests sent to ${people(queued + textedOnly)}` +
+      : `Requests sent to ${count(people)}` +
         (skippedNoEmail.length ? `; no email address for ${skippedNoEmail.join(', ')}` : '') +
         (skippedSuppressed.length
           ? `; the email address of ${skippedSuppressed.join(', ')} is suppressed (it bounced or complained)`
           : '') +
         (skippedUnsubscribed.length ? `; ${skippedUnsubscribed.join(', ')} unsubscribed from email` : '') +
-        (email.kind === 'outbox' ? ' (saved to your outbox: no SMTP server is configured)' : '');
-  return { sent: queued + textedOnly, skippedNoEmail, message };
+        (email.kind === 'outbox' ? ' (saved to your outbox: email sending is not set up on this server yet)' : '');
+  return { sent: queued, people, skippedNoEmail, message };
 }
 
 function requestQuery(db: Db, token: string) {

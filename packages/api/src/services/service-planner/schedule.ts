@@ -17,30 +17,12 @@ const HISTORY_DAYS = 120;
 const endOfMonth = (date: string) =>
   new Date(Date.UTC(Number(date.slice(0, 4)), Number(date.slice(5, 7)), 0)).toISOString().slice(0, 10);
 
-export async function proposeScheduleFor(
-  db: Db,
-  tenantId: number,
-  input: { planIds: number[]; positionIds: number[] },
-): Promise<ScheduleProposal> {
-  const plans = await db
-    .selectFrom('servicePlans')
-    .select(['id', 'date', 'title'])
-    .where('userId', '=', tenantId)
-    .where('id', 'in', input.planIds)
-    .execute();
-  if (plans.length !== input.planIds.length) throw notFound('Service plan not found');
-  const positionSet = [...new Set(input.positionIds)];
-  const positions = await db
-    .selectFrom('teamPositions')
-    .select(['id', 'name'])
-    .where('userId', '=', tenantId)
-    .where('id', 'in', positionSet)
-    .execute();
-  if (positions.length !== positionSet.length) throw notFound('Position not found');
-  const dates = plans.map((p) => p.date).sort();
-  const from = dates[0]!;
-  const to = dates[dates.length - 1]!;
-
+/**
+ * What the scheduling rules read for plans dated from–to: the members (with their positions,
+ * monthly limit and household), their blockouts in the range, and what is scheduled (declined
+ * left out) from the rotation's history to the end of the last month.
+ */
+export async function readScheduleData(db: Db, tenantId: number, { from, to }: { from: string; to: string }) {
   const [memberRows, qualifications, blockouts, existing, families] = await Promise.all([
     db
       .selectFrom('teamMembers')
@@ -97,6 +79,34 @@ export async function proposeScheduleFor(
     withHousehold: m.scheduleWithHousehold,
     householdIds: household.get(m.id) ?? [],
   }));
+  return { memberRows, members, blockouts, existing };
+}
+
+export async function proposeScheduleFor(
+  db: Db,
+  tenantId: number,
+  input: { planIds: number[]; positionIds: number[] },
+): Promise<ScheduleProposal> {
+  const plans = await db
+    .selectFrom('servicePlans')
+    .select(['id', 'date', 'title'])
+    .where('userId', '=', tenantId)
+    .where('id', 'in', input.planIds)
+    .execute();
+  if (plans.length !== input.planIds.length) throw notFound('Service plan not found');
+  const positionSet = [...new Set(input.positionIds)];
+  const positions = await db
+    .selectFrom('teamPositions')
+    .select(['id', 'name'])
+    .where('userId', '=', tenantId)
+    .where('id', 'in', positionSet)
+    .execute();
+  if (positions.length !== positionSet.length) throw notFound('Position not found');
+  const dates = plans.map((p) => p.date).sort();
+  const { memberRows, members, blockouts, existing } = await readScheduleData(db, tenantId, {
+    from: dates[0]!,
+    to: dates[dates.length - 1]!,
+  });
   const positionNames = new Map(positions.map((p) => [p.id, p.name]));
   const result = proposeSchedule({
     plans,
@@ -153,24 +163,32 @@ function awayOnDates(
 
 /**
  * The proposal (as edited) made real: every assignment in one transaction (another church's plan,
- * position or member is a 404 and nothing is written), then each plan's requests sent through the
- * delivery engine. An assignment that exists already (same plan, member and position) is kept.
+ * position or member is a 404 and nothing is written), then the requests sent through the
+ * delivery engine, one email per person however many dates they are asked for. An assignment that exists already (same plan, member and position) is kept.
  */
 export async function commitSchedule(
   deps: Parameters<typeof sendRequests>[0],
   tenantId: number,
-  input: { assignments: { planId: number; positionId: number; memberId: number }[]; sendRequests: boolean },
+  input: {
+    assignments: { planId: number; positionId: number; memberId: number }[];
+    sendRequests: boolean;
+    slots?: { planId: number; positionId: number }[];
+  },
 ): Promise<z.input<typeof scheduleCommitResultSchema>> {
   const { db } = deps;
   const planIds = [...new Set(input.assignments.map((a) => a.planId))];
+  const slots = input.slots ?? [];
   const { created, away } = await db.transaction().execute(async (trx) => {
     const count = async (table: 'servicePlans' | 'teamPositions' | 'teamMembers', ids: number[]) =>
       (await trx.selectFrom(table).select('id').where('userId', '=', tenantId).where('id', 'in', ids).execute())
         .length === ids.length;
     const memberIds = [...new Set(input.assignments.map((a) => a.memberId))];
     const positionIds = [...new Set(input.assignments.map((a) => a.positionId))];
-    if (!(await count('servicePlans', planIds))) throw notFound('Service plan not found');
-    if (!(await count('teamPositions', positionIds))) throw notFound('Position not found');
+    const slotPlanIds = [...new Set([...planIds, ...slots.map((x) => x.planId)])];
+    const slotPositionIds = [...new Set([...positionIds, ...slots.map((x) => x.positionId)])];
+    if (!(await count('servicePlans', slotPlanIds))) throw notFound('Service plan not found');
+    if (!(await count('teamPositions', slotPositionIds))) throw notFound('Position not found');
+    await needSlots(trx, tenantId, slots);
     if (!(await count('teamMembers', memberIds))) throw notFound('Team member not found');
     const existing = await trx
       .selectFrom('servicePlanAssignments')
@@ -199,11 +217,10 @@ export async function commitSchedule(
   const people = new Set<string>();
   const skippedNoEmail = new Set<string>();
   if (input.sendRequests) {
-    for (const planId of planIds) {
-      const r = await sendRequests(deps, tenantId, { planId });
-      requests += r.sent;
-      r.skippedNoEmail.forEach((n) => skippedNoEmail.add(n));
-    }
+    // One scheduling action: a person asked for several dates gets one email listing them.
+    const r = await sendRequests(deps, tenantId, { planIds });
+    requests = r.sent;
+    r.skippedNoEmail.forEach((n) => skippedNoEmail.add(n));
     for (const a of input.assignments) people.add(String(a.memberId));
   }
   return {
@@ -214,6 +231,37 @@ export async function commitSchedule(
     skippedNoEmail: [...skippedNoEmail],
     away,
   };
+}
+
+/**
+ * Each plan needs at least the slots given: a position asked for twice needs two people. Its
+ * positions already needed stay; one needed more often than before is added as many times more.
+ */
+async function needSlots(trx: Db, tenantId: number, slots: { planId: number; positionId: number }[]) {
+  if (slots.length === 0) return;
+  const plans = await trx
+    .selectFrom('servicePlans')
+    .select(['id', 'positionsNeeded'])
+    .where('userId', '=', tenantId)
+    .where('id', 'in', [...new Set(slots.map((x) => x.planId))])
+    .forUpdate()
+    .execute();
+  for (const plan of plans) {
+    const want = new Map<number, number>();
+    for (const x of slots) if (x.planId === plan.id) want.set(x.positionId, (want.get(x.positionId) ?? 0) + 1);
+    const needed = [...plan.positionsNeeded];
+    for (const [positionId, n] of want) {
+      const have = needed.filter((id) => id === positionId).length;
+      for (let i = have; i < n; i++) needed.push(positionId);
+    }
+    if (needed.length !== plan.positionsNeeded.length)
+      await trx
+        .updateTable('servicePlans')
+        .set({ positionsNeeded: needed, updatedAt: new Date() })
+        .where('id', '=', plan.id)
+        .where('userId', '=', tenantId)
+        .execute();
+  }
 }
 
 /** The warnings for whoever the committed schedule puts on a day they are blocked out, once each. */

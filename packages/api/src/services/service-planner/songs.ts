@@ -57,6 +57,14 @@ function songQuery(db: Db, tenantId: number) {
         .where('p.date', '<=', sql<string>`current_date`)
         .where('p.date', '>', sql<string>`current_date - 90`)
         .as('usesLast90Days'),
+      eb
+        .selectFrom('servicePlanSongs as ps')
+        .innerJoin('servicePlans as p', 'p.id', 'ps.servicePlanId')
+        .select(sql<string | null>`min(p.date)::text`.as('d'))
+        .whereRef('ps.songId', '=', 's.id')
+        .where('p.userId', '=', tenantId)
+        .where('p.date', '>', sql<string>`current_date`)
+        .as('nextPlanned'),
     ])
     .where('s.userId', '=', tenantId);
 }
@@ -70,6 +78,7 @@ function toSong(r: Row): z.input<typeof songSchema> {
     updatedAt: r.updatedAt,
     lastUsed: r.lastUsed ?? null,
     usesLast90Days: Number(r.usesLast90Days ?? 0),
+    nextPlanned: r.nextPlanned ?? null,
   };
 }
 

@@ -62,7 +62,7 @@ export async function connectGiving(
       .where('userId', '=', tenantId)
       .executeTakeFirstOrThrow();
   }
-  const back = `${deps.publicUrl}/settings?giving=`;
+  const back = `${deps.publicUrl}/settings/giving?giving=`;
   return deps.payments.createOnboardingLink({
     account: account.stripeAccountId,
     refreshUrl: `${back}refresh`,

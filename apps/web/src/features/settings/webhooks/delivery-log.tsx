@@ -5,17 +5,29 @@ import { useSave } from '../../../lib/use-save';
 import { DataTable } from '../../../ui/data-table';
 import { formatDate, formatNumber, formatTime } from '../../../ui/format';
 import type { Webhook } from './webhook-dialog';
+import { eventDescription } from '@lampstand/api/shared/event-words';
+import { ForDeveloper } from '../../../ui/for-developer';
+import { statusColor } from '../../../ui/status-color';
 
 type Delivery = RouterOutputs['webhooks']['deliveries']['deliveries'][number];
 
-/** A delivery's state in words, coloured: delivered, waiting to retry, failed for good. */
+/** A delivery's state in words, coloured: delivered, waiting (to be sent, to retry), failed for good. */
 function DeliveryStatus({ d }: { d: Delivery }) {
-  const code = d.responseStatus ? ` · ${d.responseStatus}` : '';
-  if (d.status === 'delivered') return <Badge color="green" variant="light">{`Delivered${code}`}</Badge>;
-  if (d.status === 'failed') return <Badge color="red" variant="light">{`Failed${code}`}</Badge>;
+  if (d.status === 'delivered')
+    return (
+      <Badge color={statusColor('success')} variant="light">
+        Delivered
+      </Badge>
+    );
+  if (d.status === 'failed')
+    return (
+      <Badge color={statusColor('failure')} variant="light">
+        Failed
+      </Badge>
+    );
   return (
-    <Badge color={d.attempts > 0 ? 'orange' : 'gray'} variant="light">
-      {d.attempts > 0 ? `Retrying${code}` : 'Pending'}
+    <Badge color={statusColor('waiting')} variant="light">
+      {d.attempts > 0 ? 'Retrying' : 'Pending'}
     </Badge>
   );
 }
@@ -75,7 +87,17 @@ export function DeliveryLog({ webhook, onClose }: { webhook: Webhook; onClose: (
                 cell: (d) =>
                   `${formatDate(d.lastAttemptAt ?? d.createdAt)} ${formatTime(d.lastAttemptAt ?? d.createdAt)}`,
               },
-              { header: 'Type', cell: (d) => <Code>{d.type}</Code> },
+              {
+                header: 'Event',
+                cell: (d) => (
+                  <>
+                    {eventDescription(d.type)}
+                    <ForDeveloper label="Event id">
+                      <Code>{d.type}</Code>
+                    </ForDeveloper>
+                  </>
+                ),
+              },
               { header: 'Attempt', cell: (d) => d.attempts },
               { header: 'Status', cell: (d) => <DeliveryStatus d={d} />, th: { miw: 150 } },
               { header: 'Duration', cell: (d) => (d.durationMs === null ? '—' : `${formatNumber(d.durationMs)} ms`) },
@@ -84,7 +106,7 @@ export function DeliveryLog({ webhook, onClose }: { webhook: Webhook; onClose: (
                 td: { maw: 260 },
                 cell: (d) => (
                   <Text size="xs" ff="monospace" lineClamp={3} style={{ wordBreak: 'break-all' }}>
-                    {d.response ?? '—'}
+                    {d.responseStatus || d.response ? `${d.responseStatus ?? ''} ${d.response ?? ''}`.trim() : '—'}
                   </Text>
                 ),
               },
@@ -94,7 +116,7 @@ export function DeliveryLog({ webhook, onClose }: { webhook: Webhook; onClose: (
                 size="xs"
                 variant="subtle"
                 disabled={!webhook.enabled}
-                aria-label={`Redeliver ${d.type} (delivery ${d.id})`}
+                aria-label={`Redeliver ${eventDescription(d.type).toLowerCase()} (delivery ${d.id})`}
                 onClick={() => redeliver.mutate({ id: webhook.id, deliveryId: d.id })}
               >
                 Redeliver

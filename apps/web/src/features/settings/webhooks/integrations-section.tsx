@@ -20,12 +20,14 @@ import { useSave } from '../../../lib/use-save';
 import { confirmDestructive } from '../../../ui/confirm';
 import { DataTable } from '../../../ui/data-table';
 import { CopyField } from '../../social-blast/social-settings';
+import { ForDeveloper } from '../../../ui/for-developer';
+import { statusColor } from '../../../ui/status-color';
 import { DeliveryLog } from './delivery-log';
 import { WebhookDialog, type Webhook } from './webhook-dialog';
 
 const OFF_REASON = {
   staff: 'Turned off',
-  gone: 'Off: the receiver answered 410 Gone',
+  gone: 'Off: your system asked to stop',
   failing: 'Off: failing for 3 days',
 } as const;
 
@@ -63,14 +65,17 @@ export function IntegrationsSection() {
     <Paper withBorder p="lg" maw={720} mt="lg" id="integrations">
       <Group justify="space-between" align="flex-start" mb="md" wrap="wrap">
         <div style={{ flex: 1, minWidth: 240 }}>
-          <Title order={3} size="h4" mb={4}>
+          <Title order={2} size="h4" mb={4}>
             Integrations
           </Title>
           <Text size="sm" c="dimmed">
-            Webhooks tell your other systems what happens in Lampstand (sign-ups, gifts, replies) as it happens: a
-            signed POST to your endpoint for each event. Scripts that cannot receive them can read{' '}
-            <Code>GET /api/events</Code> instead.
+            Tell your other systems (a website, a CRM, a spreadsheet service) what happens in Lampstand as it happens:
+            sign-ups, gifts, replies and more.
           </Text>
+          <ForDeveloper>
+            Webhooks: a signed POST (Standard Webhooks) to your endpoint for each event. Scripts that cannot receive
+            them can read <Code>GET /api/events</Code> instead. An endpoint that answers 410 Gone is turned off.
+          </ForDeveloper>
         </div>
         <Button leftSection={<IconPlus size={18} aria-hidden />} onClick={() => setEditing('new')}>
           Add endpoint
@@ -125,11 +130,14 @@ export function IntegrationsSection() {
                 header: 'Status',
                 cell: (w) =>
                   w.enabled ? (
-                    <Badge color="green" variant="light">
+                    <Badge color={statusColor('success')} variant="light">
                       Active
                     </Badge>
                   ) : (
-                    <Badge color="red" variant="light">
+                    <Badge
+                      color={statusColor(w.disabledReason && w.disabledReason !== 'staff' ? 'failure' : 'neutral')}
+                      variant="light"
+                    >
                       {OFF_REASON[w.disabledReason ?? 'staff']}
                     </Badge>
                   ),

@@ -1,10 +1,15 @@
-import { Button, Group, Modal, MultiSelect, Stack, Switch, TextInput, Textarea } from '@mantine/core';
+import { Button, Code, Group, Modal, MultiSelect, Stack, Switch, TextInput, Textarea } from '@mantine/core';
 import { schemaResolver, useForm } from '@mantine/form';
 import { EVENT_TYPES, type EventType } from '@lampstand/api/schemas/events';
+import { EVENT_DESCRIPTIONS } from '@lampstand/api/shared/event-words';
 import { createWebhookSchema } from '@lampstand/api/schemas/webhooks';
 import type { RouterOutputs } from '@lampstand/api';
 import { trpc } from '../../../lib/trpc';
 import { useSave } from '../../../lib/use-save';
+import { ForDeveloper } from '../../../ui/for-developer';
+
+/** The types by what happened ('A contact was added'); their ids are for developers. */
+const EVENT_CHOICES = EVENT_TYPES.map((t) => ({ value: t, label: EVENT_DESCRIPTIONS[t] }));
 
 export type Webhook = RouterOutputs['webhooks']['list'][number];
 
@@ -78,15 +83,22 @@ export function WebhookDialog({
             onChange={(e) => form.setFieldValue('eventTypes', e.currentTarget.checked ? null : [])}
           />
           {all ? null : (
-            <MultiSelect
-              label="Event types"
-              placeholder="Choose event types"
-              searchable
-              data={EVENT_TYPES}
-              value={form.values.eventTypes ?? []}
-              onChange={(v) => form.setFieldValue('eventTypes', v)}
-              error={form.errors.eventTypes}
-            />
+            <div>
+              <MultiSelect
+                label="Event types"
+                placeholder="Choose event types"
+                searchable
+                data={EVENT_CHOICES}
+                value={form.values.eventTypes ?? []}
+                onChange={(v) => form.setFieldValue('eventTypes', v)}
+                error={form.errors.eventTypes}
+              />
+              {form.values.eventTypes?.length ? (
+                <ForDeveloper>
+                  Event types sent: <Code>{form.values.eventTypes.join(', ')}</Code>
+                </ForDeveloper>
+              ) : null}
+            </div>
           )}
           <Textarea
             label="Description"
