@@ -145,7 +145,7 @@ export * from './services/portal/sessions.js';
 export * from './services/portal/member.js';
 export * from './services/portal/schedule.js';
 export * from './services/portal/giving.js';
-export { getChurchSettings } from './services/settings/church-settings.js';
+export { churchLocaleOf, getChurchSettings } from './services/settings/church-settings.js';
 export {
   proposeDetails,
   confirmProposalEmail,

@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ZodError } from 'zod';
 import {
   AppError,
+  churchLocaleOf,
   confirmSignup,
   describeSignupToken,
   getPublishedLandingPage,
@@ -62,6 +63,7 @@ export async function landingPageRoutes(
         name: page.name,
         slug: page.slug,
         content: page.content,
+        locale: (await churchLocaleOf(db, page.userId)).locale,
       });
       return pages.cache.set(slug, { id: page.id, userId: page.userId }, html);
     } catch (err) {

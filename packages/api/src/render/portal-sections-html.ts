@@ -1,4 +1,5 @@
 import { escapeHtml as e } from './html.js';
+import { formatPhone } from './phone.js';
 import { csrfField } from './portal-html.js';
 import type { PortalPerson } from '../services/portal/member.js';
 import { PROPOSAL_FIELD_LABELS, type ProposalField } from '../schemas/portal.js';
@@ -30,6 +31,8 @@ export function subscriptionsSection(
   base: string,
   csrf: string,
   people: { person: Person; lists: { id: number; name: string; description: string; member: boolean }[] }[],
+  /** The church's calling code ('+61'): the mobile number as the church writes it. */
+  countryCode?: string,
 ): string {
   return people
     .map(({ person: p, lists }) => {
@@ -41,7 +44,13 @@ export function subscriptionsSection(
         `<section class="card" aria-labelledby="${id('h')}"><h2 id="${id('h')}">${e(nameOf(p))}</h2>` +
         `<form method="post" action="${e(base)}/subscriptions/${p.id}">${csrfField(csrf)}<fieldset style="border:0;padding:0;margin:0 0 12px"><legend class="muted">Channels</legend>` +
         check('email', id('email'), 'Email', p.emailConsent === 'subscribed', p.email ?? 'No email address') +
-        check('sms', id('sms'), 'Text messages (SMS)', p.smsConsent === 'subscribed', p.phone ?? 'No mobile number') +
+        check(
+          'sms',
+          id('sms'),
+          'Text messages (SMS)',
+          p.smsConsent === 'subscribed',
+          p.phone ? formatPhone(p, countryCode) : 'No mobile number',
+        ) +
         `</fieldset>${lists.length ? `<fieldset style="border:0;padding:0;margin:0 0 12px"><legend class="muted">Lists</legend>${listBoxes}</fieldset>` : ''}` +
         `<button class="btn" type="submit">Save subscriptions</button></form>` +
         `<form method="post" action="${e(base)}/subscriptions/${p.id}/unsubscribe-all" style="margin-top:12px">${csrfField(csrf)}` +

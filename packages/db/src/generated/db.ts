@@ -108,7 +108,7 @@ export interface ChurchProfiles {
 }
 
 export interface ChurchSettings {
-  defaultCountryCode: Generated<string>;
+  country: string | null;
   eventRetentionDays: Generated<number>;
   gettingStartedDismissedAt: Date | null;
   postalAddress: string | null;

@@ -2,6 +2,8 @@ import { Anchor } from '@mantine/core';
 import type { ReactNode } from 'react';
 import { Link } from 'react-router-dom';
 import type { EventOut } from '@lampstand/api/schemas/events';
+import { formatMoney } from '@lampstand/api/shared/format';
+import { churchLocale } from '../../ui/format';
 import { PROPOSAL_FIELD_LABELS, type ProposalField } from '@lampstand/api/schemas/portal';
 
 // A person's events in plain words, with links to what they name ('Signed up on *Easter at Grace*
@@ -25,9 +27,7 @@ function named(r: Ref | null, to?: string): ReactNode {
 }
 
 const money = (cents: unknown, currency: unknown) =>
-  new Intl.NumberFormat('en-US', { style: 'currency', currency: str(currency).toUpperCase() || 'USD' }).format(
-    Number(cents) / 100,
-  );
+  formatMoney(Number(cents), { locale: churchLocale(), currency: str(currency) || 'USD' });
 
 /** 'the QR code *Lobby banner*', 'the email *Advent news*', 'example.org' — where a sign-up or a gift came from. */
 function fromSource(source: unknown): ReactNode {

@@ -20,6 +20,7 @@ export interface PortalPerson {
   lastName: string;
   email: string | null;
   phone: string | null;
+  phoneE164: string | null;
   address: string | null;
   dateOfBirth: string | null;
   emailConsent: 'subscribed' | 'unsubscribed' | null;
@@ -33,7 +34,8 @@ export async function portalPeople(db: Db, s: PortalSession): Promise<PortalPers
   if (s.contactIds.length === 0) return [];
   const rows = await tenantDb(db, s.userId)
     .selectFrom('contacts')
-    .select(['id', 'firstName', 'lastName', 'email', 'phone', 'metadata', 'dateOfBirth', 'emailConsent', 'smsConsent'])
+    .select(['id', 'firstName', 'lastName', 'email', 'phone', 'phoneE164', 'metadata', 'dateOfBirth'])
+    .select(['emailConsent', 'smsConsent'])
     .where('userId', '=', s.userId)
     .where('id', 'in', s.contactIds)
     .orderBy('id')

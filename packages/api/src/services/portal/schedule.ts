@@ -8,6 +8,7 @@ import { addBlockout, deleteBlockout } from '../service-planner/team.js';
 import { PUBLIC_ACTOR } from '../events/record.js';
 import { withActor } from '../events/actor.js';
 import type { PortalSession } from './sessions.js';
+import type { Locale } from '../../shared/format.js';
 
 // 'My schedule' in the members' portal: a volunteer (a contact of the session who is
 // a planner team member) sees what they are scheduled for and answers, and keeps their blockout
@@ -40,13 +41,13 @@ export interface PortalVolunteer {
   blockouts: PortalBlockout[];
 }
 
-const timesWords = (times: string[]) =>
-  times.length <= 1
-    ? times.map(shortTime).join('')
-    : `${times.slice(0, -1).map(shortTime).join(', ')} and ${shortTime(times.at(-1)!)}`;
+const timesWords = (times: string[], o: Locale) => {
+  const t = times.map((x) => shortTime(x, o));
+  return t.length <= 1 ? t.join('') : `${t.slice(0, -1).join(', ')} and ${t.at(-1)!}`;
+};
 
 /** The session's team members with their assignments from today on and their current blockouts. */
-export async function portalSchedule(db: Db, s: PortalSession): Promise<PortalVolunteer[]> {
+export async function portalSchedule(db: Db, s: PortalSession, o: Locale = {}): Promise<PortalVolunteer[]> {
   if (s.contactIds.length === 0) return [];
   const tdb = tenantDb(db, s.userId);
   const members = await tdb
@@ -93,11 +94,11 @@ export async function portalSchedule(db: Db, s: PortalSession): Promise<PortalVo
         planTitle: a.title,
         date: a.date,
         time: a.serviceTime
-          ? shortTime(a.serviceTime)
+          ? shortTime(a.serviceTime, o)
           : a.serviceTimes.length
-            ? timesWords(a.serviceTimes)
+            ? timesWords(a.serviceTimes, o)
             : a.startTime
-              ? shortTime(a.startTime)
+              ? shortTime(a.startTime, o)
               : null,
         location: a.location,
         positionName: a.positionName ?? null,
