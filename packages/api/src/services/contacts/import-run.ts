@@ -7,6 +7,7 @@ import { recordEvents } from '../events/record.js';
 import { IMPORT_LEASE_MINUTES } from './church-limits.js';
 import { openCsv, type CsvRow } from './import-csv.js';
 import type { Candidate } from './import-rows.js';
+import { linkHouseholds, type Households } from './import-households.js';
 import {
   addToList,
   createContacts,
@@ -147,6 +148,8 @@ export async function runContactImport(db: Db, importId: number): Promise<void> 
   const job = await claimImport(db, importId);
   if (!job) return;
   let processed = job.processedRows;
+  // Each household's contacts so far, for rows of one household in different batches.
+  const households: Households = new Map();
   try {
     const { headers, rows } = await openCsv(job.csv);
     for await (const batch of batchesOf(rows, BATCH, job.processedRows)) {
@@ -160,6 +163,7 @@ export async function runContactImport(db: Db, importId: number): Promise<void> 
         for (const [i, id] of created.entries()) people.set(id, plan.toCreate[i]!);
         for (const [i, id] of updated.entries()) people.set(id, plan.toUpdate[i]!.c);
         await addToList(trx, job, people, new Set(created), events);
+        await linkHouseholds(trx, job.tenantId, households, people);
         await recordProgress(trx, job, processed + batch.length, plan);
         // Last in the batch's transaction: one write of the batch's events (record.ts).
         await recordEvents(trx, job.tenantId, events);
