@@ -12,6 +12,7 @@ import {
   portalPath,
   type PortalSession,
 } from '@lampstand/api/server';
+import { PROPOSAL_FIELDS } from '@lampstand/api/schemas/portal';
 import { buttonPage, messagePage } from '@lampstand/api/render/portal-html';
 import { detailsSection, type DetailsView } from '@lampstand/api/render/portal-sections-html';
 import { idParam, one, type Body, type PortalKit } from './portal-kit.js';
@@ -29,7 +30,8 @@ export function portalDetailsRoutes(app: FastifyInstance, kit: PortalKit): void 
         const waiting = (await openProposals(db, s, person.id)).map((w) => ({
           id: w.id,
           status: w.status,
-          fields: Object.keys(w.changes),
+          // In the form's order (the stored changes keep no order).
+          fields: PROPOSAL_FIELDS.filter((f) => f in w.changes),
           awaitingEmail: !!w.awaitingEmail,
           awaitingPhone: !!w.awaitingPhone,
         }));
@@ -53,7 +55,7 @@ export function portalDetailsRoutes(app: FastifyInstance, kit: PortalKit): void 
       await portalPerson(db, s, id);
       const body = (req.body ?? {}) as Body;
       const values = Object.fromEntries(
-        ['firstName', 'lastName', 'email', 'phone', 'address', 'dateOfBirth'].map((k) => [k, one(body[k])]),
+        PROPOSAL_FIELDS.map((k) => [k, one(body[k])]),
       );
       try {
         await proposeDetails(mail, c, s, id, values);

@@ -63,6 +63,7 @@ import * as m0109 from './2026_11_29_0109_church_sms_numbers.js';
 import * as m0117 from './2026_11_29_0117_sealed_secrets.js';
 import * as m0118 from './2026_11_29_0118_mend_edited_migrations.js';
 import * as m0120 from './2026_11_29_0120_getting_started.js';
+import * as m0123 from './2026_11_29_0123_portal_actor.js';
 
 /** Every migration, by its frozen date-prefixed name. Add new ones at the end. */
 export const migrations: Record<string, Migration> = {
@@ -130,4 +131,5 @@ export const migrations: Record<string, Migration> = {
   '2026_11_29_0117_sealed_secrets': m0117,
   '2026_11_29_0118_mend_edited_migrations': m0118,
   '2026_11_29_0120_getting_started': m0120,
+  '2026_11_29_0123_portal_actor': m0123,
 };

@@ -307,11 +307,16 @@ export function eventWords(e: EventOut): ReactNode {
   }
 }
 
-/** Who did it, when it was not the person: 'by staff', 'through the API'. */
+/**
+ * Who did it: 'by staff' (or the account's name), 'through the API', 'by Ann Lee, in the portal';
+ * nothing for a visitor of a public page.
+ */
 export function actorWords(e: EventOut): string | null {
   switch (e.actor.kind) {
     case 'user':
-      return 'by staff';
+      return e.actor.name ? `by ${e.actor.name} (staff)` : 'by staff';
+    case 'portal':
+      return e.actor.name ? `by ${e.actor.name}, in the portal` : 'in the portal';
     case 'api_key':
       return 'through the API';
     case 'system':
