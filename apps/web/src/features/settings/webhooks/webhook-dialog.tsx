@@ -92,6 +92,8 @@ export function WebhookDialog({
                 value={form.values.eventTypes ?? []}
                 onChange={(v) => form.setFieldValue('eventTypes', v)}
                 error={form.errors.eventTypes}
+                // The long list scrolls: reachable from the keyboard too (axe: scrollable-region-focusable).
+                scrollAreaProps={{ viewportProps: { tabIndex: 0 } }}
               />
               {form.values.eventTypes?.length ? (
                 <ForDeveloper>
