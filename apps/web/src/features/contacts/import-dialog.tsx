@@ -157,10 +157,10 @@ export function ImportDialog({ opened, onClose }: { opened: boolean; onClose: ()
               </Table.Tbody>
             </Table>
           </ScrollArea.Autosize>
+          {householdColumn ? <HouseholdsNote column={householdColumn} data={households.data} /> : null}
           <Text fw={600} size="sm">
             Preview (first rows)
           </Text>
-          {householdColumn ? <HouseholdsNote column={householdColumn} data={households.data} /> : null}
           <ScrollArea type="auto" viewportProps={{ tabIndex: 0, role: 'region', 'aria-label': 'Preview of the first rows' }}>
             <Table withTableBorder striped fz="xs">
               <Table.Thead>

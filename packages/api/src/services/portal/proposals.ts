@@ -270,7 +270,8 @@ async function decide(
       {
         type: approved ? 'profile.update_approved' : 'profile.update_rejected',
         contactId: p.contactId,
-        payload: { person: personOf(c), proposalId: p.id, fields: Object.keys(p.changes) },
+        // In the form's order (the stored changes keep none).
+        payload: { person: personOf(c), proposalId: p.id, fields: PROPOSAL_FIELDS.filter((f) => f in p.changes) },
       },
       { actor },
     );
