@@ -54,9 +54,7 @@ export function portalDetailsRoutes(app: FastifyInstance, kit: PortalKit): void 
       const id = idParam(req.params.id);
       await portalPerson(db, s, id);
       const body = (req.body ?? {}) as Body;
-      const values = Object.fromEntries(
-        PROPOSAL_FIELDS.map((k) => [k, one(body[k])]),
-      );
+      const values = Object.fromEntries(PROPOSAL_FIELDS.map((k) => [k, one(body[k])]));
       try {
         await proposeDetails(mail, c, s, id, values);
         return reply.redirect(`${portalPath(c.handle)}/details?done=proposed`, 303);

@@ -32,7 +32,11 @@ export function AddContactsModal({ list, onClose }: { list: ContactList; onClose
     errorTitle: 'Error',
     errorPrefix: 'Failed to add contacts to list',
     success: (out) => ['Contacts added to list', `${formatNumber(out.added)} added to ${list.name}.`],
-    invalidate: (u) => [u.contactLists.list.invalidate(), u.contacts.find.invalidate(), u.contactLists.ofContact.invalidate()],
+    invalidate: (u) => [
+      u.contactLists.list.invalidate(),
+      u.contacts.find.invalidate(),
+      u.contactLists.ofContact.invalidate(),
+    ],
     onSuccess: onClose,
   });
   const confirmAll = () =>

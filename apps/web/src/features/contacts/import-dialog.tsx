@@ -161,7 +161,10 @@ export function ImportDialog({ opened, onClose }: { opened: boolean; onClose: ()
           <Text fw={600} size="sm">
             Preview (first rows)
           </Text>
-          <ScrollArea type="auto" viewportProps={{ tabIndex: 0, role: 'region', 'aria-label': 'Preview of the first rows' }}>
+          <ScrollArea
+            type="auto"
+            viewportProps={{ tabIndex: 0, role: 'region', 'aria-label': 'Preview of the first rows' }}
+          >
             <Table withTableBorder striped fz="xs">
               <Table.Thead>
                 <Table.Tr>

@@ -246,7 +246,10 @@ async function pageOfAll(db: Db, tenantId: number, input: FindContactsInput) {
 function searchPatterns(search: string | undefined) {
   const words = (search?.trim().toLowerCase() ?? '').split(/\s+/).filter(Boolean).slice(0, 5);
   // Words of 3+ letters can use the church's trigram index.
-  return { patterns: words.map((w) => '%' + escapeLike(w) + '%'), indexed: words.length > 0 && words.every((w) => w.length >= 3) };
+  return {
+    patterns: words.map((w) => '%' + escapeLike(w) + '%'),
+    indexed: words.length > 0 && words.every((w) => w.length >= 3),
+  };
 }
 
 /** A page of contacts: case-insensitive search over name, email and phone; tab filter; by name. */

@@ -69,9 +69,7 @@ describe('the household column of an import', () => {
       tooLarge: 0,
     });
     // Another church's import is not found.
-    await expect(countHouseholds(db, hope.id, { id: imp.id, column: 'Household' })).rejects.toThrow(
-      'Import not found',
-    );
+    await expect(countHouseholds(db, hope.id, { id: imp.id, column: 'Household' })).rejects.toThrow('Import not found');
 
     await runContactImport(db, imp.id);
 
@@ -81,21 +79,13 @@ describe('the household column of an import', () => {
     expect(await familyOf(grace.id, 'fay@example.org')).toEqual([]);
     expect(await familyOf(grace.id, 'gus@example.org')).toEqual([]);
     expect(await familyOf(hope.id, 'ann@example.org')).toEqual([]);
-    const hopeLinks = await db
-      .selectFrom('contactFamilyLinks')
-      .select('id')
-      .where('userId', '=', hope.id)
-      .execute();
+    const hopeLinks = await db.selectFrom('contactFamilyLinks').select('id').where('userId', '=', hope.id).execute();
     expect(hopeLinks).toHaveLength(0);
 
     // Imported again (everyone updated): the same families, no second link of a pair.
     const again = await importFile(grace.id, csv);
     await runContactImport(db, again.id);
-    const links = await db
-      .selectFrom('contactFamilyLinks')
-      .select('id')
-      .where('userId', '=', grace.id)
-      .execute();
+    const links = await db.selectFrom('contactFamilyLinks').select('id').where('userId', '=', grace.id).execute();
     expect(links).toHaveLength(3 + 1);
   });
 

@@ -46,11 +46,7 @@ describe('adding every matching contact to a list', () => {
     // No search: everyone of the church.
     expect(await addMatchingContactsToList(db, grace.id, { listId: list.id, tab: 'all' })).toBe(1);
     expect(await members(list.id)).toBe(4);
-    const hopeIn = await db
-      .selectFrom('contactsInLists')
-      .select('contactId')
-      .where('userId', '=', hope.id)
-      .execute();
+    const hopeIn = await db.selectFrom('contactsInLists').select('contactId').where('userId', '=', hope.id).execute();
     expect(hopeIn).toHaveLength(0);
   });
 
@@ -66,11 +62,25 @@ describe('adding every matching contact to a list', () => {
     await db
       .insertInto('contacts')
       .values([
-        { userId: grace.id, firstName: 'Mo', lastName: 'Member', email: 'mo@example.org', metadata: JSON.stringify({ isChurchMember: true }) },
-        { userId: grace.id, firstName: 'No', lastName: 'Member', email: 'no@example.org', metadata: JSON.stringify({ isChurchMember: false }) },
+        {
+          userId: grace.id,
+          firstName: 'Mo',
+          lastName: 'Member',
+          email: 'mo@example.org',
+          metadata: JSON.stringify({ isChurchMember: true }),
+        },
+        {
+          userId: grace.id,
+          firstName: 'No',
+          lastName: 'Member',
+          email: 'no@example.org',
+          metadata: JSON.stringify({ isChurchMember: false }),
+        },
       ])
       .execute();
     const list = await createContactList(db, grace.id, { name: 'Members', type: 'both' });
-    expect(await addMatchingContactsToList(db, grace.id, { listId: list.id, search: 'member', tab: 'members' })).toBe(1);
+    expect(await addMatchingContactsToList(db, grace.id, { listId: list.id, search: 'member', tab: 'members' })).toBe(
+      1,
+    );
   });
 });

@@ -178,7 +178,10 @@ export async function addContactsToList(
     return 0;
   }
   return addToListWhere(db, tenantId, input.listId, (trx) =>
-    trx.selectFrom('contacts').where('userId', '=', tenantId).where('id', 'in', [...input.contactIds]),
+    trx
+      .selectFrom('contacts')
+      .where('userId', '=', tenantId)
+      .where('id', 'in', [...input.contactIds]),
   );
 }
 

@@ -1,7 +1,7 @@
 import { tenantDb, type Db } from '@lampstand/db';
 import { notFound } from '../../errors.js';
 import { RELATIONSHIPS } from '../../schemas/contacts.js';
-import { ADDRESS_FIELDS } from '../../schemas/portal.js';
+import { type ADDRESS_FIELDS } from '../../schemas/portal.js';
 import { setConsent } from '../contacts/consent.js';
 import { listFamily } from '../contacts/family.js';
 import { listChildren } from '../contacts/children.js';
@@ -43,7 +43,7 @@ export async function portalPeople(db: Db, s: PortalSession): Promise<PortalPers
     .where('id', 'in', s.contactIds)
     .orderBy('id')
     .execute();
-  const part = (m: typeof rows[number]['metadata'], key: (typeof ADDRESS_FIELDS)[number]) => {
+  const part = (m: (typeof rows)[number]['metadata'], key: (typeof ADDRESS_FIELDS)[number]) => {
     const v = (m as Record<string, unknown> | null)?.[key];
     return typeof v === 'string' && v ? v : null;
   };

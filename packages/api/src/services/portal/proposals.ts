@@ -2,7 +2,13 @@ import crypto from 'node:crypto';
 import { sql, tenantDb, type Db } from '@lampstand/db';
 import { badRequest } from '../../errors.js';
 import { escapeHtml } from '../../render/html.js';
-import { ADDRESS_FIELDS, PROPOSAL_FIELDS, portalDetailsSchema, type ProfileUpdate, type ProposalField } from '../../schemas/portal.js';
+import {
+  ADDRESS_FIELDS,
+  PROPOSAL_FIELDS,
+  portalDetailsSchema,
+  type ProfileUpdate,
+  type ProposalField,
+} from '../../schemas/portal.js';
 import type { EventActor } from '../../schemas/events.js';
 import { updateContact } from '../contacts/contacts.js';
 import { personOf, recordEvent } from '../events/record.js';
