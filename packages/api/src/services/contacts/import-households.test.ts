@@ -1,3 +1,4 @@
+import { ownerDb, sql } from '@lampstand/db';
 import { describe, expect, it } from 'vitest';
 import { freshDatabase } from '@lampstand/db/test/fresh-db';
 import { registerUser } from '../auth/register-user.js';
@@ -100,5 +101,32 @@ describe('the household column of an import', () => {
     await runContactImport(db, imp.id);
     expect(await familyOf(grace.id, 'big0@example.org')).toHaveLength(MAX_HOUSEHOLD - 1);
     expect(await familyOf(grace.id, `big${MAX_HOUSEHOLD}@example.org`)).toEqual([]);
+  });
+
+  it('keeps a household whole when a failed batch is retried (its first rows committed before the failure)', async () => {
+    const rows = Array.from(
+      { length: 1500 },
+      (_, i) => `S${i},Split,s${i}@example.org,${i === 0 || i === 1200 ? 'Split home' : ''}`,
+    );
+    const imp = await importFile(grace.id, ['First,Last,Email,Household', ...rows].join('\n'));
+    // The second batch fails once, as a dropped connection would (a sequence is not rolled back).
+    await sql`create sequence household_fail_once`.execute(ownerDb(db));
+    await sql`create function household_fail_once() returns trigger language plpgsql security definer as $$
+      begin
+        if new.first_name = 'S1100' and nextval('household_fail_once') = 1 then
+          raise exception 'connection lost (simulated)';
+        end if;
+        return new;
+      end $$`.execute(ownerDb(db));
+    await sql`create trigger household_fail_once before insert on contacts for each row execute function household_fail_once()`.execute(
+      ownerDb(db),
+    );
+    try {
+      await expect(runContactImport(db, imp.id)).rejects.toThrow('connection lost (simulated)');
+      await runContactImport(db, imp.id); // the job's retry, from row 1001
+    } finally {
+      await sql`drop trigger household_fail_once on contacts`.execute(ownerDb(db));
+    }
+    expect(await familyOf(grace.id, 's0@example.org')).toEqual(['s1200@example.org']);
   });
 });

@@ -4,6 +4,7 @@ import { badRequest } from '../../errors.js';
 import { findChurchRow } from '../church-rows.js';
 import { openCsv } from './import-csv.js';
 import type { Candidate } from './import-rows.js';
+import { planBatch, type ImportJob } from './import-batch.js';
 
 /**
  * An import's household column: rows with the same value become one family, each member linked to
@@ -75,4 +76,33 @@ export async function countHouseholds(
     if (n > MAX_HOUSEHOLD) result.tooLarge++;
   }
   return result;
+}
+
+/**
+ * A resumed import (a retry after a failed batch): the households of the rows committed before,
+ * found again by the same matching as the import (those rows' people exist now, so each row
+ * matches its contact), so that a household split by the failure is still one family.
+ */
+export async function householdsSoFar(db: Db, job: ImportJob, batchSize: number): Promise<Households> {
+  const households: Households = new Map();
+  if (job.processedRows === 0 || !Object.values(job.mapping).includes('household')) return households;
+  const { headers, rows } = await openCsv(job.csv);
+  let seen = 0;
+  let batch: { line: number; cells: string[] }[] = [];
+  const take = async () => {
+    const plan = await planBatch(db, job, headers, batch);
+    for (const { id, c } of plan.toUpdate) {
+      const key = c.household ? householdKey(c.household) : '';
+      const members = key ? (households.get(key) ?? []) : [];
+      if (key && !members.includes(id) && members.length < MAX_HOUSEHOLD) households.set(key, [...members, id]);
+    }
+    batch = [];
+  };
+  for await (const r of rows) {
+    if (seen++ >= job.processedRows) break;
+    batch.push(r);
+    if (batch.length === batchSize) await take();
+  }
+  if (batch.length) await take();
+  return households;
 }

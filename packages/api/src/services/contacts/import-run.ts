@@ -7,7 +7,7 @@ import { recordEvents } from '../events/record.js';
 import { IMPORT_LEASE_MINUTES } from './church-limits.js';
 import { openCsv, type CsvRow } from './import-csv.js';
 import type { Candidate } from './import-rows.js';
-import { linkHouseholds, type Households } from './import-households.js';
+import { householdsSoFar, linkHouseholds } from './import-households.js';
 import {
   addToList,
   createContacts,
@@ -148,9 +148,10 @@ export async function runContactImport(db: Db, importId: number): Promise<void> 
   const job = await claimImport(db, importId);
   if (!job) return;
   let processed = job.processedRows;
-  // Each household's contacts so far, for rows of one household in different batches.
-  const households: Households = new Map();
   try {
+    // Each household's contacts so far, for rows of one household in different batches (and
+    // before a failure this run resumes after).
+    const households = await householdsSoFar(db, job, BATCH);
     const { headers, rows } = await openCsv(job.csv);
     for await (const batch of batchesOf(rows, BATCH, job.processedRows)) {
       await db.transaction().execute(async (trx) => {
