@@ -73,3 +73,11 @@ describe('who did it', () => {
     expect(by({ kind: 'public', id: null })).toBeNull();
   });
 });
+
+describe('details updated', () => {
+  it('names the fields as the form does', () => {
+    expect(words('contact.updated', { changed: ['phone', 'address', 'postalCode', 'somethingNew'] })).toBe(
+      'Details updated: phone, street address, postcode, somethingNew',
+    );
+  });
+});
