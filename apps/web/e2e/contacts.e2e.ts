@@ -136,6 +136,10 @@ browserDescribe(describe)('contacts', async () => {
     await picker.getByText('2 selected').waitFor();
     expect(await picker.getByRole('checkbox', { name: /Martha Bethany/ }).isChecked()).toBe(true);
     await expectAccessible(page);
+    await page.setViewportSize({ width: 390, height: 844 });
+    await expectAccessible(page);
+    await screenshot(page, 'contacts-select-all-390', { fullPage: false });
+    await page.setViewportSize({ width: 1280, height: 800 });
     await picker.getByRole('button', { name: 'Add to List' }).click();
     const ask = page.getByRole('dialog', { name: 'Add 2 people to Hospitality?' });
     await ask.getByRole('button', { name: 'Add to List' }).click();
@@ -170,8 +174,11 @@ browserDescribe(describe)('contacts', async () => {
     await importing.locator('input[type=file]').setInputFiles(file);
     // The household column is recognised, and the preview says what it will make.
     await importing.getByText("1 household will be made from 'Household' (2 people)", { exact: false }).waitFor();
-    await expectAccessible(page);
-    await screenshot(page, 'contact-import-households');
+    for (const width of [390, 1024, 1366]) {
+      await page.setViewportSize({ width, height: 900 });
+      await expectAccessible(page);
+      await screenshot(page, `contact-import-households-${width}`, { fullPage: false });
+    }
     await page.getByRole('button', { name: 'Import 3 rows' }).click();
     await page.getByText('Import complete.').waitFor();
     await page.getByText("Line 3: Please enter a valid email address: 'not-an-email'").waitFor();
