@@ -3,6 +3,7 @@ import { AppError, churchOfHandle, churchToday, publicFunds, scheduleByToken } f
 import { handleSchema } from '@lampstand/api/schemas/church-profile';
 import { renderGivePage, renderManagePage } from '@lampstand/api/render/give-page-html';
 import { renderNotFound } from '@lampstand/api/render/landing-page-html';
+import { renderChurchNotFound } from '@lampstand/api/render/church-home-html';
 import type { Db } from '@lampstand/db';
 import type { ShowUpServices } from '@lampstand/api/server';
 import type { AppDeps } from '../app-deps.js';
@@ -30,7 +31,7 @@ export async function givingPublicRoutes(app: FastifyInstance, opts: { deps: App
   const { db, showUp } = opts.deps;
   app.get<{ Params: { handle: string }; Querystring: { fund?: string } }>('/c/:handle/give', async (req, reply) => {
     const notFound = () =>
-      reply.code(404).type('text/html; charset=utf-8').header('cache-control', 'no-cache').send(renderNotFound());
+      reply.code(404).type('text/html; charset=utf-8').header('cache-control', 'no-cache').send(renderChurchNotFound());
     const parsed = handleSchema.safeParse(req.params.handle);
     if (!parsed.success) return notFound();
     let church;

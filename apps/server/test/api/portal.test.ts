@@ -61,7 +61,9 @@ describe('members portal: signing in', () => {
     const bad = await visitor.post(`${base}/sign-in`, { address: '' });
     expect(bad.status).toBe(400);
     expect(bad.text).toContain('Please enter your email or mobile number');
-    expect((await visitor.get('/c/no-such-church/me')).status).toBe(404);
+    const none = await visitor.get('/c/no-such-church/me');
+    expect(none.status).toBe(404);
+    expect(none.text).toContain('Church not found');
     await app.db
       .insertInto('churchHandleRedirects')
       .values({ handle: 'grace-old', userId: grace.user.id, expiresAt: new Date(Date.now() + 86_400_000) })
