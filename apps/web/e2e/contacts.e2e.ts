@@ -201,6 +201,8 @@ browserDescribe(describe)('contacts', async () => {
     // The name is a link to the contact's page, where the household made her Martha's family.
     await page.getByRole('link', { name: 'Mary Magdala' }).click();
     await page.waitForURL(/\/contacts\/detail\/\d+$/);
+    // Her page shows every tag, the fifth too.
+    await page.getByText('Welcome', { exact: true }).waitFor();
     await page.getByRole('tab', { name: 'Family', exact: true }).click();
     await page.getByRole('link', { name: 'Martha Bethany' }).waitFor();
     await context.close();
