@@ -211,7 +211,7 @@ export async function landingPageRoutes(
     });
   }
 
-  await churchHomeRoutes(app, { db, publicUrl: opts.publicUrl, answerSignup, signupDeps });
+  await churchHomeRoutes(app, { db, publicUrl: opts.publicUrl, answerSignup, signupDeps, showUp: opts.deps.showUp });
 
   app.get<{ Params: { slug: string; file: string } }>('/p/:slug/event/:file', async (req, reply) => {
     const notFound = () => reply.code(404).type('text/html; charset=utf-8').send(renderNotFound());

@@ -264,9 +264,11 @@ export const NOT_FOUND_TEXT = "The landing page you're looking for doesn't exist
 export const NOT_FOUND_SCRIPT = `document.querySelector('a.btn').addEventListener('click',function(e){if(history.length>1){e.preventDefault();history.back()}});`;
 
 /** The spec's Page Not Found (sent with status 404). */
-export function renderNotFound(): string {
-  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><meta name="robots" content="noindex"><title>Page Not Found</title><style>${CSS}</style></head><body><main class="nf"><div><h1>Page Not Found</h1><p>${escapeHtml(
-    NOT_FOUND_TEXT,
+export function renderNotFound(
+  o: { title: string; text: string } = { title: 'Page Not Found', text: NOT_FOUND_TEXT },
+): string {
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><meta name="robots" content="noindex"><title>${escapeHtml(o.title)}</title><style>${CSS}</style></head><body><main class="nf"><div><h1>${escapeHtml(o.title)}</h1><p>${escapeHtml(
+    o.text,
   )}</p><a class="btn" href="/">Go Back</a></div></main><script>${NOT_FOUND_SCRIPT}</script></body></html>`;
 }
 

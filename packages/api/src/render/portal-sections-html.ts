@@ -115,7 +115,15 @@ export function detailsSection(base: string, csrf: string, views: DetailsView[])
         input(p.id, 'lastName', 'Last name', v('lastName'), 'text', errors, 'family-name') +
         input(p.id, 'email', 'Email', v('email'), 'email', errors, 'email') +
         input(p.id, 'phone', 'Phone', v('phone'), 'tel', errors, 'tel') +
-        input(p.id, 'address', 'Address', v('address'), 'text', errors, 'street-address') +
+        `<fieldset class="address"><legend>Address</legend>` +
+        input(p.id, 'address', 'Street address', v('address'), 'text', errors, 'street-address') +
+        input(p.id, 'city', 'City or town', v('city'), 'text', errors, 'address-level2') +
+        `<div class="row">` +
+        input(p.id, 'state', 'State or region', v('state'), 'text', errors, 'address-level1') +
+        input(p.id, 'postalCode', 'Postcode', v('postalCode'), 'text', errors, 'postal-code') +
+        `</div>` +
+        input(p.id, 'country', 'Country', v('country'), 'text', errors, 'country-name') +
+        `</fieldset>` +
         input(p.id, 'dateOfBirth', 'Birthday', v('dateOfBirth'), 'date', errors, 'bday') +
         (errors._ ? `<p class="err">${e(errors._)}</p>` : '') +
         `<button class="btn" type="submit">Propose changes</button><p class="muted">The church checks each change before it is made.</p></form></section>`

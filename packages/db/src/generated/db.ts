@@ -400,7 +400,7 @@ export interface EmailWarmupUsage {
 
 export interface Events {
   actorId: number | null;
-  actorKind: 'user' | 'api_key' | 'public' | 'system';
+  actorKind: 'user' | 'api_key' | 'public' | 'system' | 'portal';
   contactId: number | null;
   id: Generated<number>;
   occurredAt: Generated<Date>;

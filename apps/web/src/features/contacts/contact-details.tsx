@@ -68,6 +68,12 @@ export function ContactDetails({ contactId, initialTab }: { contactId: number; i
               Staff
             </Badge>
           ) : null}
+          {/* The church's own tags (imported or typed), every one, as they were written. */}
+          {c.tags.map((t) => (
+            <Badge key={t} variant="light" color="teal" tt="none">
+              {t}
+            </Badge>
+          ))}
         </Group>
       </Stack>
       <SimpleGrid cols={{ base: 1, xs: 2 }} spacing="xs">

@@ -5,8 +5,7 @@ import { matrixStatusOf } from '../../shared/service-planner.js';
 import type { BlockoutRecurrence } from '../service-planner/auto-schedule.js';
 import { respondToRequest, shortTime } from '../service-planner/assignments.js';
 import { addBlockout, deleteBlockout } from '../service-planner/team.js';
-import { PUBLIC_ACTOR } from '../events/record.js';
-import { withActor } from '../events/actor.js';
+import { portalActor, PUBLIC_ACTOR, withActor } from '../events/actor.js';
 import type { PortalSession } from './sessions.js';
 import type { Locale } from '../../shared/format.js';
 
@@ -135,13 +134,15 @@ export async function answerPortalAssignment(
   const a = await tdb
     .selectFrom('servicePlanAssignments as a')
     .innerJoin('teamMembers as m', 'm.id', 'a.teamMemberId')
-    .select('a.token')
+    .select(['a.token', 'm.contactId'])
     .where('a.userId', '=', s.userId)
     .where('a.id', '=', input.assignmentId)
     .where('m.contactId', 'in', s.contactIds.length ? s.contactIds : [-1])
     .executeTakeFirst();
   if (!a) throw notFound('Not found');
-  await withActor(PUBLIC_ACTOR, () => respondToRequest(tdb, { token: a.token, response: input.response }));
+  // The person answers, through the portal (the team member was found by the session's contact).
+  const actor = a.contactId === null ? PUBLIC_ACTOR : portalActor(a.contactId);
+  await withActor(actor, () => respondToRequest(tdb, { token: a.token, response: input.response }));
 }
 
 /** The blockout form's fields as posted (a recurrence from 'repeat', 'nth', 'weekday', 'interval'). */
