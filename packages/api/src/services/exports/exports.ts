@@ -70,20 +70,27 @@ export async function createExport(
     .where('status', 'in', ['queued', 'running'])
     .where('createdAt', '<', sql<Date>`now() - make_interval(hours => ${LOST_AFTER_HOURS})`)
     .execute();
+  let row;
   try {
-    return await deps.db.transaction().execute(async (trx) => {
-      const row = await trx
-        .insertInto('exports')
-        .values({ userId: tenantId, requestedBy: input.requestedBy })
-        .returningAll()
-        .executeTakeFirstOrThrow();
-      await deps.jobs.send('church-export', { exportId: row.id }, { singletonKey: `church-export-${row.id}` });
-      return toExport(row);
-    });
+    row = await deps.db
+      .insertInto('exports')
+      .values({ userId: tenantId, requestedBy: input.requestedBy })
+      .returningAll()
+      .executeTakeFirstOrThrow();
   } catch (err) {
     if (isUniqueViolation(err, 'exports_one_running_idx')) throw conflict(EXPORT_ALREADY_RUNNING);
     throw err;
   }
+  // Queued once the row is committed: the job queue writes on its own connection and wakes a
+  // worker at once, which must find the row (queued inside the insert's transaction, it could run
+  // first, find nothing and leave the export waiting for good).
+  try {
+    await deps.jobs.send('church-export', { exportId: row.id }, { singletonKey: `church-export-${row.id}` });
+  } catch (err) {
+    await deps.db.deleteFrom('exports').where('id', '=', row.id).where('status', '=', 'queued').execute();
+    throw err;
+  }
+  return toExport(row);
 }
 
 export async function getExport(db: Db, tenantId: number, id: number): Promise<ChurchExport> {
