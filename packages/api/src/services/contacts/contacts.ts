@@ -140,7 +140,7 @@ export async function updateContact(
     const before = toContact(current);
     // The stored country, not toContact's display fallback: a contact saved without one (an
     // older row) is read in the church's default country.
-    const storedCountry = (current.metadata ?? {}).countryCode as CountryCode | undefined;
+    const storedCountry = (current.metadata ?? {}).countryCode;
     const churchCountry = storedCountry ?? (await churchCountryCode(trx, tenantId));
     const merged = {
       firstName: before.firstName,
