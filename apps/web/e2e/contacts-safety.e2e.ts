@@ -137,7 +137,7 @@ browserDescribe(describe)('contacts: duplicates, unsaved work, merge', async () 
       await page.getByRole('tab', { name: 'Children' }).click();
       await page.getByText('Obed', { exact: true }).waitFor();
       // The age comes from the date of birth.
-      await page.getByText(/Born 15\/01\/2020 · Age \d+/).waitFor();
+      await page.getByText(/Born Jan 15, 2020 · Age \d+/).waitFor();
 
       await page.goto(`/contacts/detail/${other.id}`);
       await page.getByText('Contact not found').waitFor();

@@ -178,7 +178,7 @@ browserDescribe(describe)('members portal', async () => {
     await staff.getByText('1 member proposed new details.').waitFor();
     await staff.getByRole('link', { name: 'Review 1 update' }).click();
     await staff.getByRole('heading', { name: 'Profile updates' }).waitFor();
-    await staff.getByText('0412345678 → 0498 765 432').waitFor();
+    await staff.getByText('0412 345 678 → 0498 765 432').waitFor();
     await expectAccessible(staff);
     for (const width of [390, 1024, 1366]) {
       await staff.setViewportSize({ width, height: 900 });

@@ -40,6 +40,8 @@ async function atWidths(page: Page, name: string, heading: string) {
 const dayIn = (iso: string, o: Intl.DateTimeFormatOptions) =>
   new Date(`${iso}T12:00:00Z`).toLocaleDateString('en-US', { ...o, timeZone: 'UTC' });
 const longDay = (iso: string) => dayIn(iso, { weekday: 'long', month: 'long', day: 'numeric', year: 'numeric' });
+/** 'Sunday, December 20': how a serving question names its day (with ' at 10:00 AM' after it). */
+const weekDay = (iso: string) => dayIn(iso, { weekday: 'long', month: 'long', day: 'numeric' });
 const shortDay = (iso: string) => dayIn(iso, { month: 'short', day: 'numeric', year: 'numeric' });
 
 // Serving in a browser, as one story: the planner auto-schedules four Sundays (one volunteer is
@@ -162,13 +164,15 @@ browserDescribe(describe)('Serving: auto-schedule, substitutes and reminders', a
     await calPage.getByRole('button', { name: 'Ask my teammates to cover' }).click();
     await calPage.getByRole('heading', { name: 'Teammates asked' }).waitFor();
     await calPage
-      .getByText('We asked 2 teammates who can serve as Sound on Sunday 10:00. The first to accept gets it.')
+      .getByText(
+        `We asked 2 teammates who can serve as Sound on ${weekDay(sundays[2]!)} at 10:00 AM. The first to accept gets it.`,
+      )
       .waitFor();
     await expectAccessible(calPage);
     await calCtx.close();
 
     // Ben accepts from his email; Ann, later, finds it filled.
-    const question = 'Can you cover Sound on Sunday 10:00?';
+    const question = `Can you cover Sound on ${weekDay(sundays[2]!)} at 10:00 AM?`;
     const coverLink = /https?:\/\/\S+\/serve\/cover\/[\w-]+/;
     const benLink = await linkIn(e2e, 'ben@example.org', question, coverLink);
     const annLink = await linkIn(e2e, 'ann@example.org', question, coverLink);
@@ -190,7 +194,7 @@ browserDescribe(describe)('Serving: auto-schedule, substitutes and reminders', a
     await linkIn(
       e2e,
       church.user.email,
-      'Ben covers Sound on Sunday 10:00',
+      `Ben covers Sound on ${weekDay(sundays[2]!)} at 10:00 AM`,
       /https?:\/\/\S+\/service-planner\/plans\/\d+/,
     );
 
@@ -302,10 +306,15 @@ browserDescribe(describe)('Serving: auto-schedule, substitutes and reminders', a
     await expectAccessible(portal);
     await atWidths(portal, 'serving-portal-swaps', 'Swap a date');
     await portal.getByRole('button', { name: 'Offer to teammates' }).click();
-    await portal.getByText('We asked 1 teammate who can serve as Keys on Sunday 18:00.').waitFor();
+    await portal.getByText(`We asked 1 teammate who can serve as Keys on ${weekDay(date)} at 6:00 PM.`).waitFor();
     await portal.getByText('Your teammates are being asked.').waitFor();
     await expectAccessible(portal);
     await member.close();
-    await linkIn(e2e, 'eli@example.org', 'Can you cover Keys on Sunday 18:00?', /https?:\/\/\S+\/serve\/cover\/[\w-]+/);
+    await linkIn(
+      e2e,
+      'eli@example.org',
+      `Can you cover Keys on ${weekDay(date)} at 6:00 PM?`,
+      /https?:\/\/\S+\/serve\/cover\/[\w-]+/,
+    );
   });
 });

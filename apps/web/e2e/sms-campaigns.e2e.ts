@@ -1,14 +1,17 @@
 import { describe, expect, it } from 'vitest';
 import { ownerDb, sql } from '@lampstand/db';
 import { registerChurch } from '@lampstand/server/testing';
+import { formatDate, formatTime } from '@lampstand/api/shared/format';
 import { browserDescribe, expectAccessible, signIn, screenshot, startE2E, toast } from './helpers';
 
 browserDescribe(describe)('SMS campaigns', async () => {
   const e2e = await startE2E();
   await registerChurch(e2e.app.url, 'Platform');
   const church = await registerChurch(e2e.app.url, 'Grace Church');
-  // Kolkata: a half-hour offset and no clock changes, so the times below are the church's, not the machine's.
-  await church.client.put('/api/settings', { timeZone: 'Asia/Kolkata' });
+  // Kolkata: a half-hour offset and no clock changes, so the times below are the church's, not the
+  // machine's. An Australian church (its people's phones are Australian) that keeps Kolkata's time.
+  await church.client.put('/api/settings', { timeZone: 'Asia/Kolkata', country: 'AU' });
+  const { locale } = (await church.client.get('/api/settings')).body as { locale: string };
   const list = (await church.client.post('/api/contact-lists', { name: 'Youth Parents', type: 'sms' })).body;
   for (const [first, phone] of [
     ['Ann', '0412 000 001'],
@@ -110,7 +113,9 @@ browserDescribe(describe)('SMS campaigns', async () => {
     // At its time the workers send it; without Twilio the texts land in the outbox.
     // Shown in the church's time zone.
     await page
-      .getByRole('cell', { name: `${w.month!.slice(0, 3)} ${w.day}, ${w.year} ${w.hour}:${w.minute} ${w.dayPeriod}` })
+      .getByRole('cell', {
+        name: `${formatDate(at, { locale, timeZone: 'Asia/Kolkata' })} ${formatTime(at, { locale, timeZone: 'Asia/Kolkata' })}`,
+      })
       .waitFor();
     // Its time comes now rather than in two minutes of real waiting: the stored time moves to a
     // second ago, and the sweep (every minute in production) starts it, as it would its own job.

@@ -275,6 +275,10 @@ const PROBE_BODY: Record<string, Record<string, unknown>> = {
   'PUT /api/journeys/{id}': journeyFields,
   'POST /api/journeys/{id}/enroll': { contactIds: [other.id] },
 };
+/** Query strings a GET probe needs to pass its input check and reach the church's row. */
+const PROBE_QUERY: Record<string, string> = {
+  'GET /api/contacts/import/{id}/households': '?column=Household',
+};
 
 /** A parameter's seed key: 'plans/{id}', or with the segment before it when a seed is named so
  * ('service-planner/templates/{id}' beside the marketing 'templates/{id}'). */
@@ -327,7 +331,7 @@ describe('tenant isolation matrix (generated from the route table)', () => {
   });
 
   it.each(probed.map((r) => [name(r), r] as const))("%s as church B with church A's ids → 404 or 403", async (_, r) => {
-    const url = fill(r.path);
+    const url = fill(r.path) + (PROBE_QUERY[name(r)] ?? '');
     const same = restRoutes.find((g) => g.method === 'GET' && g.path === r.path && g.access === 'signed-in');
     const read = async () => (same && (!same.format || same.format === 'json') ? (await a.client.get(url)).body : null);
     const was = await read();
