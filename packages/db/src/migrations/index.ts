@@ -65,6 +65,7 @@ import * as m0118 from './2026_11_29_0118_mend_edited_migrations.js';
 import * as m0119 from './2026_11_29_0119_bell_seen.js';
 import * as m0120 from './2026_11_29_0120_getting_started.js';
 import * as m0122 from './2026_11_29_0122_request_batches.js';
+import * as m0131 from './2026_11_29_0131_move_in_imports.js';
 
 /** Every migration, by its frozen date-prefixed name. Add new ones at the end. */
 export const migrations: Record<string, Migration> = {
@@ -134,4 +135,5 @@ export const migrations: Record<string, Migration> = {
   '2026_11_29_0119_bell_seen': m0119,
   '2026_11_29_0120_getting_started': m0120,
   '2026_11_29_0122_request_batches': m0122,
+  '2026_11_29_0131_move_in_imports': m0131,
 };
