@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { pdfText } from '../helpers/giving.js';
 import { registerChurch, startTestApp, type HttpClient } from '../helpers/test-app.js';
 
 const app = await startTestApp();
@@ -44,7 +45,7 @@ async function contacts(client: HttpClient) {
     lastName: string;
     email: string | null;
     phone: string | null;
-    emailConsent: string;
+    consent: { email: { status: string } };
   }[];
 }
 
@@ -62,8 +63,9 @@ describe('moving in from Planning Center', () => {
       firstName: 'Grace',
       lastName: 'Okafor',
       email: 'GRACE.okafor@example.org',
+      phone: '(512) 555-0999',
     });
-    expect(existing.status).toBe(201);
+    expect(existing.status, existing.text).toBe(201);
     const before = (await contacts(grace.client)).length;
     const res = await upload(grace.client, fixture('planning-center-people.csv'), 'people.csv');
     expect(res.status, JSON.stringify(res.body)).toBe(201);
@@ -75,7 +77,7 @@ describe('moving in from Planning Center', () => {
       status: 'previewed',
     });
     expect(res.body.preview.people).toMatchObject({ new: 4, matched: 1, changed: 1, skipped: 2, households: 4, children: 2 });
-    expect(res.body.preview.people.changes[0]).toMatchObject({ name: 'Grace Okafor', fields: ['phone', 'notes'] });
+    expect(res.body.preview.people.changes[0]).toMatchObject({ name: 'Grace Okafor', fields: ['birthDate', 'notes'] });
     expect(res.body.preview.problems).toEqual([
       { line: 10, column: 'First Name', reason: 'The row has no name' },
       { line: 11, column: 'Birthdate', reason: expect.stringContaining("'31/31/2020' is not a date") },
@@ -93,11 +95,12 @@ describe('moving in from Planning Center', () => {
     const jose = all.find((c) => c.firstName === 'José')!;
     const zoe = all.find((c) => c.firstName === 'Zoë')!;
     const okafor = all.filter((c) => c.lastName === 'Okafor');
-    expect(jose).toMatchObject({ lastName: 'Muñoz', email: 'jose.munoz@example.org', emailConsent: 'subscribed' });
+    expect(jose).toMatchObject({ lastName: 'Muñoz', email: 'jose.munoz@example.org', consent: { email: { status: 'subscribed' } } });
     // Sharing José's email: created, and not subscribed (the file does not say she opted in).
-    expect(zoe).toMatchObject({ email: 'jose.munoz@example.org', emailConsent: 'unsubscribed' });
+    expect(zoe).toMatchObject({ email: 'jose.munoz@example.org', consent: { email: { status: 'unsubscribed' } } });
     expect(okafor).toHaveLength(1);
-    expect(okafor[0]).toMatchObject({ emailConsent: 'unsubscribed', phone: '512.555.0201' });
+    // Fill empty only (the default): her phone stays ours.
+    expect(okafor[0]).toMatchObject({ consent: { email: { status: 'unsubscribed' } }, phone: '(512) 555-0999' });
     expect(all.some((c) => c.firstName === 'Mateo' || c.firstName === 'Ava')).toBe(false);
     const family = (await grace.client.get(`/api/contacts/${jose.id}/family`)).body;
     expect(family.map((f: { contact: { firstName: string } }) => f.contact.firstName)).toEqual(['Zoë']);
@@ -139,15 +142,17 @@ describe('moving in from Planning Center', () => {
     ]);
     expect(gifts.funds.find((f: { name: string }) => f.name === 'Missions')).toEqual({ name: 'Missions', isNew: true });
     expect(res.body.preview.problems).toEqual([]);
-    const tenant = (await grace.client.get('/api/auth/me')).body.user?.id ?? null;
-    void tenant;
     const done = await committed(grace.client, res.body.id);
     for (const t of done.report.totals) expect(t.ledgerCents).toBe(t.fileCents);
     expect(done.report.fundsCreated).toEqual(expect.arrayContaining(['Missions', 'Building Fund']));
     const jose = (await contacts(grace.client)).find((c) => c.firstName === 'José')!;
-    const statement = await grace.client.get(`/api/giving/donors/${jose.id}/statement?year=2024`);
-    expect(statement.status, JSON.stringify(statement.body)).toBe(200);
-    expect(JSON.stringify(statement.body)).toContain('130000');
+    // On José's statement for 2024: $1,250.00 and $50.00.
+    const cookie = [...grace.client.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
+    const statement = await fetch(`${app.url}/api/giving/donors/${jose.id}/statement?from=2024-01-01&to=2024-12-31`, {
+      headers: { cookie },
+    });
+    expect(statement.status).toBe(200);
+    expect(await pdfText(Buffer.from(await statement.arrayBuffer()))).toContain('1,300.00');
     // No receipt was queued and no donation event written for the imported gifts.
     const events = await app.db.selectFrom('events').select('type').where('type', 'like', 'donation.%').execute();
     expect(events).toEqual([]);
@@ -212,8 +217,8 @@ describe('moving in from Breeze and a spreadsheet', () => {
     await committed(breezeChurch.client, people.body.id);
     const all = await contacts(breezeChurch.client);
     const elodie = all.find((c) => c.firstName === 'Élodie')!;
-    expect(elodie.emailConsent).toBe('subscribed');
-    expect(all.find((c) => c.firstName === 'Ruth')!.emailConsent).toBe('unsubscribed');
+    expect(elodie.consent.email.status).toBe('subscribed');
+    expect(all.find((c) => c.firstName === 'Ruth')!.consent.email.status).toBe('unsubscribed');
     const family = (await breezeChurch.client.get(`/api/contacts/${elodie.id}/family`)).body;
     expect(family).toMatchObject([{ relationship: 'spouse', contact: { firstName: 'Marcus' } }]);
     expect((await breezeChurch.client.get(`/api/contacts/${elodie.id}/children`)).body).toMatchObject([

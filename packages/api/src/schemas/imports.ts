@@ -142,6 +142,6 @@ export const commitImportSchema = z.object({ id: idSchema(), policy: importPolic
 export const importPresetInputSchema = z.object({
   name: z.string().trim().min(1, 'Name the preset').max(100),
   kind: z.enum(['people', 'gifts']),
-  mapping: z.record(presetFieldSchema, z.string().trim().max(200)),
+  mapping: z.partialRecord(presetFieldSchema, z.string().trim().max(200)),
 });
 export const importPresetSchema = importPresetInputSchema.extend({ id: idSchema() });
