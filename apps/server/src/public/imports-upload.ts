@@ -47,7 +47,8 @@ export async function importUploadRoutes(app: FastifyInstance, opts: { deps: App
         }
       } catch (err) {
         const e = err as { code?: string; statusCode?: number };
-        if (e.code === 'FST_REQ_FILE_TOO_LARGE') throw new AppError('PAYLOAD_TOO_LARGE', IMPORT_TOO_LARGE_MESSAGE, 'file');
+        if (e.code === 'FST_REQ_FILE_TOO_LARGE')
+          throw new AppError('PAYLOAD_TOO_LARGE', IMPORT_TOO_LARGE_MESSAGE, 'file');
         if (typeof e.statusCode === 'number' && e.statusCode < 500)
           throw new AppError('BAD_REQUEST', 'The upload could not be read. Please try again.', 'file');
         throw err;
@@ -55,7 +56,11 @@ export async function importUploadRoutes(app: FastifyInstance, opts: { deps: App
       if (!data) throw new AppError('BAD_REQUEST', 'Choose a CSV file to upload.', 'file');
       const source = fields.source ? importSourceIdSchema.exclude(['preset']).safeParse(fields.source) : undefined;
       if (source && !source.success)
-        throw new AppError('BAD_REQUEST', `Unknown source '${fields.source}': ${importSourceIdSchema.exclude(['preset']).options.join(', ')}`, 'source');
+        throw new AppError(
+          'BAD_REQUEST',
+          `Unknown source '${fields.source}': ${importSourceIdSchema.exclude(['preset']).options.join(', ')}`,
+          'source',
+        );
       const presetId = fields.presetId ? Number(fields.presetId) : undefined;
       if (presetId !== undefined && !(Number.isInteger(presetId) && presetId > 0 && presetId < 2 ** 31))
         throw new AppError('BAD_REQUEST', 'presetId must be a number', 'presetId');

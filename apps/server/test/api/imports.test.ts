@@ -51,8 +51,13 @@ async function contacts(client: HttpClient) {
 
 const ledgerCount = async (tenant: number) =>
   Number(
-    (await app.db.selectFrom('gifts').select((eb) => eb.fn.countAll().as('n')).where('userId', '=', tenant).executeTakeFirstOrThrow())
-      .n,
+    (
+      await app.db
+        .selectFrom('gifts')
+        .select((eb) => eb.fn.countAll().as('n'))
+        .where('userId', '=', tenant)
+        .executeTakeFirstOrThrow()
+    ).n,
   );
 
 describe('moving in from Planning Center', () => {
@@ -76,7 +81,14 @@ describe('moving in from Planning Center', () => {
       kind: 'people',
       status: 'previewed',
     });
-    expect(res.body.preview.people).toMatchObject({ new: 4, matched: 1, changed: 1, skipped: 2, households: 4, children: 2 });
+    expect(res.body.preview.people).toMatchObject({
+      new: 4,
+      matched: 1,
+      changed: 1,
+      skipped: 2,
+      households: 4,
+      children: 2,
+    });
     expect(res.body.preview.people.changes[0]).toMatchObject({ name: 'Grace Okafor', fields: ['birthDate', 'notes'] });
     expect(res.body.preview.problems).toEqual([
       { line: 10, column: 'First Name', reason: 'The row has no name' },
@@ -95,7 +107,11 @@ describe('moving in from Planning Center', () => {
     const jose = all.find((c) => c.firstName === 'José')!;
     const zoe = all.find((c) => c.firstName === 'Zoë')!;
     const okafor = all.filter((c) => c.lastName === 'Okafor');
-    expect(jose).toMatchObject({ lastName: 'Muñoz', email: 'jose.munoz@example.org', consent: { email: { status: 'subscribed' } } });
+    expect(jose).toMatchObject({
+      lastName: 'Muñoz',
+      email: 'jose.munoz@example.org',
+      consent: { email: { status: 'subscribed' } },
+    });
     // Sharing José's email: created, and not subscribed (the file does not say she opted in).
     expect(zoe).toMatchObject({ email: 'jose.munoz@example.org', consent: { email: { status: 'unsubscribed' } } });
     expect(okafor).toHaveLength(1);
@@ -112,7 +128,9 @@ describe('moving in from Planning Center', () => {
     expect((await grace.client.get(`/api/contacts/${sam.id}/children`)).body).toMatchObject([{ name: 'Ava Lee' }]);
     expect((await grace.client.get(`/api/contacts/${jin.id}/children`)).body).toMatchObject([{ name: 'Ava Lee' }]);
     const consent = (await grace.client.get(`/api/contacts/${zoe.id}/consent`)).body;
-    expect(consent).toContainEqual(expect.objectContaining({ channel: 'email', status: 'unsubscribed', source: 'Planning Center' }));
+    expect(consent).toContainEqual(
+      expect.objectContaining({ channel: 'email', status: 'unsubscribed', source: 'Planning Center' }),
+    );
     const detail = (await grace.client.get(`/api/contacts/${jose.id}`)).body;
     expect(detail.metadata.notes).toContain('Membership: Member');
   });
@@ -133,7 +151,13 @@ describe('moving in from Planning Center', () => {
     expect(res.status, JSON.stringify(res.body)).toBe(201);
     expect(res.body.source).toBe('planning-center-donations');
     const gifts = res.body.preview.gifts;
-    expect(gifts).toMatchObject({ count: 6, refunds: 1, totalCents: 135000 + 12000 + 5000, donorsMatched: 2, donorsNotFound: 1 });
+    expect(gifts).toMatchObject({
+      count: 6,
+      refunds: 1,
+      totalCents: 135000 + 12000 + 5000,
+      donorsMatched: 2,
+      donorsNotFound: 1,
+    });
     expect(gifts.totals).toEqual([
       { fund: 'Building Fund', year: 2025, count: 2, cents: 0 },
       { fund: 'General Fund', year: 2024, count: 2, cents: 135000 },
@@ -159,7 +183,11 @@ describe('moving in from Planning Center', () => {
   });
 
   it('running the donations file again adds nothing to the ledger', async () => {
-    const church = await app.db.selectFrom('gifts').select('userId').where('importId', 'is not', null).executeTakeFirstOrThrow();
+    const church = await app.db
+      .selectFrom('gifts')
+      .select('userId')
+      .where('importId', 'is not', null)
+      .executeTakeFirstOrThrow();
     const before = await ledgerCount(church.userId);
     const again = await upload(grace.client, fixture('planning-center-donations.csv'), 'donations.csv');
     const done = await committed(grace.client, again.body.id);
@@ -183,7 +211,11 @@ describe('moving in from Planning Center', () => {
   it('one import at a time per church (409), another church’s import is 404', async () => {
     const a = await upload(grace.client, fixture('planning-center-people.csv'), 'people.csv');
     const b = await upload(grace.client, fixture('planning-center-people.csv'), 'people.csv');
-    await app.db.updateTable('imports').set({ status: 'running', progressAt: new Date() }).where('id', '=', a.body.id).execute();
+    await app.db
+      .updateTable('imports')
+      .set({ status: 'running', progressAt: new Date() })
+      .where('id', '=', a.body.id)
+      .execute();
     const busy = await grace.client.post(`/api/imports/${b.body.id}/commit`, {});
     expect(busy.status).toBe(409);
     expect(busy.body.message).toBe('Another import is running for this church; confirm this one when it has finished');
@@ -200,9 +232,13 @@ describe('moving in from Planning Center', () => {
     const unknown = await upload(grace.client, Buffer.from('Foo,Bar\n1,2\n'), 'foo.csv');
     expect(unknown.status).toBe(400);
     expect(unknown.body.message).toMatch(/does not match a Planning Center or Breeze export/);
-    const wrong = await upload(grace.client, fixture('breeze-people.csv'), 'x.csv', { source: 'planning-center-people' });
+    const wrong = await upload(grace.client, fixture('breeze-people.csv'), 'x.csv', {
+      source: 'planning-center-people',
+    });
     expect(wrong.status).toBe(400);
-    expect(wrong.body.message).toBe("This is not a Planning Center People export: its header row has no column 'Person ID'");
+    expect(wrong.body.message).toBe(
+      "This is not a Planning Center People export: its header row has no column 'Person ID'",
+    );
     const big = await upload(grace.client, Buffer.alloc(51 * 1024 * 1024, 'a'), 'big.csv');
     expect(big.status).toBe(413);
   });
@@ -246,15 +282,22 @@ describe('moving in from Breeze and a spreadsheet', () => {
       mapping: { externalId: 'Member #', firstName: 'Given', lastName: 'Family name', email: 'E-mail', phone: 'Cell' },
     });
     expect(preset.status, JSON.stringify(preset.body)).toBe(201);
-    const res = await upload(hope.client, fixture('spreadsheet-people.csv'), 'sheet.csv', { presetId: String(preset.body.id) });
+    const res = await upload(hope.client, fixture('spreadsheet-people.csv'), 'sheet.csv', {
+      presetId: String(preset.body.id),
+    });
     expect(res.status, JSON.stringify(res.body)).toBe(201);
-    expect(res.body).toMatchObject({ source: 'preset', sourceLabel: "CSV read with the saved mapping 'Old spreadsheet'" });
+    expect(res.body).toMatchObject({
+      source: 'preset',
+      sourceLabel: "CSV read with the saved mapping 'Old spreadsheet'",
+    });
     expect(res.body.preview.people).toMatchObject({ new: 2 });
     await committed(hope.client, res.body.id);
     const priya = (await contacts(hope.client)).find((c) => c.firstName === 'Priya')!;
     expect((await hope.client.get(`/api/contacts/${priya.id}`)).body.metadata.notes).toBe('Small group: Tuesday');
     // Another church's preset is not this church's.
-    const other = await upload(grace.client, fixture('spreadsheet-people.csv'), 'sheet.csv', { presetId: String(preset.body.id) });
+    const other = await upload(grace.client, fixture('spreadsheet-people.csv'), 'sheet.csv', {
+      presetId: String(preset.body.id),
+    });
     expect(other.status).toBe(404);
   });
 });

@@ -108,7 +108,9 @@ export type ImportPreview = z.infer<typeof importPreviewSchema>;
 export const importReportSchema = z.object({
   people: z.object({ created: z.number().int(), updated: z.number().int(), unchanged: z.number().int() }).nullable(),
   /** After a gifts file: each fund and year, the file's total beside the ledger's for this import. */
-  totals: z.array(z.object({ fund: z.string(), year: z.number().int(), fileCents: z.number().int(), ledgerCents: z.number().int() })),
+  totals: z.array(
+    z.object({ fund: z.string(), year: z.number().int(), fileCents: z.number().int(), ledgerCents: z.number().int() }),
+  ),
   fundsCreated: z.array(z.string()),
 });
 

@@ -55,9 +55,7 @@ export function PeoplePreview({ imp }: { imp: MoveIn }) {
         <Figure label="Children" value={p.children} />
       </SimpleGrid>
       {p.changes.length ? (
-        <Text size="sm">
-          Would change: {p.changes.map((c) => `${c.name} (${c.fields.join(', ')})`).join('; ')}
-        </Text>
+        <Text size="sm">Would change: {p.changes.map((c) => `${c.name} (${c.fields.join(', ')})`).join('; ')}</Text>
       ) : null}
     </Stack>
   );
@@ -81,7 +79,9 @@ export function GiftsPreview({ imp }: { imp: MoveIn }) {
       </SimpleGrid>
       <Text size="sm">
         Total in the file: <b>{cents(g.totalCents)}</b>
-        {newFunds.length ? `. New funds made when you confirm: ${newFunds.join(', ')}` : ''}
+        {newFunds.length && imp.status === 'previewed'
+          ? `. New funds made when you confirm: ${newFunds.join(', ')}`
+          : ''}
       </Text>
       <Table withTableBorder striped aria-label="Totals per fund and year">
         <Table.Thead>

@@ -35,7 +35,9 @@ export const importsRouter = router({
     .output(importSchema)
     .query(({ ctx, input }) => getMoveIn(ctx.db, ctx.tenantId, input.id)),
   problems: protectedProcedure
-    .meta(rest.get('/api/imports/{id}/problems', 'The rows the import cannot read, as a CSV file (line, column, problem)'))
+    .meta(
+      rest.get('/api/imports/{id}/problems', 'The rows the import cannot read, as a CSV file (line, column, problem)'),
+    )
     .input(importIdInputSchema)
     .output(csvFileSchema)
     .query(({ ctx, input }) => moveInProblems(ctx.db, ctx.tenantId, input.id)),
@@ -55,7 +57,12 @@ export const importsRouter = router({
     .output(z.array(importPresetSchema))
     .query(({ ctx }) => listImportPresets(ctx.db, ctx.tenantId)),
   savePreset: protectedProcedure
-    .meta(rest.post('/api/import-presets', 'Save a column mapping (field → the file’s column) as a preset', { status: 201, errors: [409] }))
+    .meta(
+      rest.post('/api/import-presets', 'Save a column mapping (field → the file’s column) as a preset', {
+        status: 201,
+        errors: [409],
+      }),
+    )
     .input(importPresetInputSchema)
     .output(importPresetSchema)
     .mutation(({ ctx, input }) => saveImportPreset(ctx.db, ctx.tenantId, input)),

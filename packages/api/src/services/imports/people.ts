@@ -65,7 +65,18 @@ export async function matchPeople(
   const byEmail = new Map<string, number>();
   const byPhone = new Map<string, number>();
   const byName = new Map<string, number>();
-  const remember = (rows: { id: number; firstName: string; lastName: string; email: string | null; phone: string | null; phoneE164: string | null; dateOfBirth: string | null; metadata: { notes?: string | null } }[]) => {
+  const remember = (
+    rows: {
+      id: number;
+      firstName: string;
+      lastName: string;
+      email: string | null;
+      phone: string | null;
+      phoneE164: string | null;
+      dateOfBirth: string | null;
+      metadata: { notes?: string | null };
+    }[],
+  ) => {
     for (const r of rows) {
       found.set(r.id, {
         id: r.id,
@@ -90,9 +101,20 @@ export async function matchPeople(
   for (const part of chunks([...new Set(byExt.values())])) remember(await base().where('id', 'in', part).execute());
   const mine = (set: Set<string>, values: (string | null | undefined)[]) =>
     [...new Set(values)].filter((v): v is string => !!v && set.has(v));
-  for (const part of chunks(mine(emails, people.map((p) => p.email?.toLowerCase()))))
+  for (const part of chunks(
+    mine(
+      emails,
+      people.map((p) => p.email?.toLowerCase()),
+    ),
+  ))
     remember(await base().where('emailLower', 'in', part).execute());
-  for (const part of chunks(mine(phones, people.map((p) => p.phoneE164)))) remember(await base().where('phoneE164', 'in', part).execute());
+  for (const part of chunks(
+    mine(
+      phones,
+      people.map((p) => p.phoneE164),
+    ),
+  ))
+    remember(await base().where('phoneE164', 'in', part).execute());
   for (const part of chunks(births)) remember(await base().where('dateOfBirth', 'in', part).execute());
 
   const used = new Set<number>();

@@ -33,7 +33,8 @@ export async function previewFile(
       const fields = Object.keys(changesFor(p, ours, {}));
       if (!fields.length) continue;
       changed++;
-      if (changes.length < MAX_CHANGES) changes.push({ line: p.line, name: `${p.firstName} ${p.lastName}`.trim(), fields });
+      if (changes.length < MAX_CHANGES)
+        changes.push({ line: p.line, name: `${p.firstName} ${p.lastName}`.trim(), fields });
     }
     const matched = matches.filter(Boolean).length;
     return {

@@ -83,7 +83,8 @@ function readPerson(map: ColumnMap, cells: string[], line: number, countryCode: 
   const get = (f: Parameters<typeof cellOf>[1]) => cellOf(map, f, cells)?.value ?? null;
   const firstName = get('firstName') ?? '';
   const lastName = get('lastName') ?? '';
-  if (!firstName && !lastName) return { line, column: map.at.firstName?.[0]?.name ?? null, reason: 'The row has no name' };
+  if (!firstName && !lastName)
+    return { line, column: map.at.firstName?.[0]?.name ?? null, reason: 'The row has no name' };
   const birth = cellOf(map, 'birthDate', cells);
   const born = birth ? readDate(birth.value) : null;
   if (born && !born.ok) return { line, column: birth!.column, reason: born.reason };

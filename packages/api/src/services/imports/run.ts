@@ -57,7 +57,11 @@ async function fence(trx: Db, importId: number, processed: number) {
 const emptyCounts = (): PeopleCounts => ({ created: 0, updated: 0, unchanged: 0 });
 
 async function runPeople(db: Db, imp: Claimed) {
-  const def = await sourceOf(db, imp.userId, { source: imp.source, presetId: imp.presetId, headers: (await openCsv(imp.csv)).headers });
+  const def = await sourceOf(db, imp.userId, {
+    source: imp.source,
+    presetId: imp.presetId,
+    headers: (await openCsv(imp.csv)).headers,
+  });
   const countryCode = await churchCountryCode(db, imp.userId);
   const file = await readPeople(imp.csv, def, countryCode);
   const job = {
@@ -78,7 +82,11 @@ async function runPeople(db: Db, imp: Claimed) {
       await fence(trx, imp.id, processed);
       const events: NewEvent[] = [];
       const c = await writePeople(trx, job, batch, events);
-      const next = { created: counts.created + c.created, updated: counts.updated + c.updated, unchanged: counts.unchanged + c.unchanged };
+      const next = {
+        created: counts.created + c.created,
+        updated: counts.updated + c.updated,
+        unchanged: counts.unchanged + c.unchanged,
+      };
       await trx
         .updateTable('imports')
         .set({
@@ -101,7 +109,11 @@ async function runPeople(db: Db, imp: Claimed) {
 }
 
 async function runGifts(db: Db, imp: Claimed) {
-  const def = await sourceOf(db, imp.userId, { source: imp.source, presetId: imp.presetId, headers: (await openCsv(imp.csv)).headers });
+  const def = await sourceOf(db, imp.userId, {
+    source: imp.source,
+    presetId: imp.presetId,
+    headers: (await openCsv(imp.csv)).headers,
+  });
   const file = await readGifts(imp.csv, def);
   const keys = giftKeys(imp.userId, def.system, file.items);
   const job = { importId: imp.id, tenantId: imp.userId, system: def.system };

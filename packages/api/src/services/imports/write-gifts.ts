@@ -76,7 +76,8 @@ export async function donorsOf(
       .where('x.source', '=', system)
       .where('x.externalId', 'in', ids.slice(i, i + 1000))
       .execute();
-    for (const r of rows) byId.set(r.externalId, { id: r.id, name: `${r.firstName} ${r.lastName}`.trim(), email: r.email });
+    for (const r of rows)
+      byId.set(r.externalId, { id: r.id, name: `${r.firstName} ${r.lastName}`.trim(), email: r.email });
   }
   for (let i = 0; i < emails.length; i += 1000) {
     const rows = await db

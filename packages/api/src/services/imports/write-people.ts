@@ -139,7 +139,12 @@ async function updatePerson(trx: Db, job: PeopleJob, p: PersonRow, ours: Ours, e
 }
 
 /** One batch of the file's people: each created, updated by the policy, or left as it is. */
-export async function writePeople(trx: Db, job: PeopleJob, batch: PersonRow[], events: NewEvent[]): Promise<PeopleCounts> {
+export async function writePeople(
+  trx: Db,
+  job: PeopleJob,
+  batch: PersonRow[],
+  events: NewEvent[],
+): Promise<PeopleCounts> {
   const counts: PeopleCounts = { created: 0, updated: 0, unchanged: 0 };
   const adults = batch.filter((p) => !isChildOfHousehold(p, job.withAdult));
   const matches = await matchPeople(trx, job.tenantId, job.system, adults, job.all);
@@ -163,7 +168,10 @@ export async function writeHouseholds(trx: Db, job: PeopleJob): Promise<void> {
   const adults = job.all.filter((p) => !isChildOfHousehold(p, job.withAdult));
   const matches = await matchPeople(trx, job.tenantId, job.system, adults, job.all);
   const contactOf = new Map<PersonRow, number>();
-  for (const [i, p] of adults.entries()) if (matches[i]) contactOf.set(p, matches[i]!.id);
+  for (const [i, p] of adults.entries()) {
+    const ours = matches[i];
+    if (ours) contactOf.set(p, ours.id);
+  }
   const households = new Map<string, { adults: PersonRow[]; children: PersonRow[] }>();
   for (const p of job.all) {
     for (const h of p.households) {
@@ -173,8 +181,7 @@ export async function writeHouseholds(trx: Db, job: PeopleJob): Promise<void> {
     }
   }
   for (const [hid, h] of households) {
-    const head =
-      h.adults.find((p) => p.households.some((x) => x.id === hid && x.primary)) ?? h.adults[0];
+    const head = h.adults.find((p) => p.households.some((x) => x.id === hid && x.primary)) ?? h.adults[0];
     if (!head) continue;
     const headId = contactOf.get(head)!;
     for (const other of h.adults) {
