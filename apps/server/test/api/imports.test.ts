@@ -2,6 +2,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { ownerDb, sql } from '@lampstand/db';
+import { runMoveInImport } from '@lampstand/api/server';
 import { pdfText } from '../helpers/giving.js';
 import { registerChurch, startTestApp, type HttpClient } from '../helpers/test-app.js';
 
@@ -299,5 +301,32 @@ describe('moving in from Breeze and a spreadsheet', () => {
       presetId: String(preset.body.id),
     });
     expect(other.status).toBe(404);
+  });
+});
+
+describe('a restarted import', () => {
+  it('resumes after the last committed batch: everyone once, nobody twice', async () => {
+    const church = await registerChurch(app.url, 'Restart Church');
+    const res = await upload(church.client, fixture('planning-center-people.csv'), 'people.csv');
+    expect(res.status).toBe(201);
+    // Queued as Confirm queues it, but run here (no job) with batches of two people.
+    await app.db.updateTable('imports').set({ status: 'queued' }).where('id', '=', res.body.id).execute();
+    // The process dies while writing the second batch (Grace Okafor, the third person).
+    const owner = ownerDb(app.db);
+    await sql`create function fail_grace() returns trigger language plpgsql as $$
+      begin if new.first_name = 'Grace' then raise exception 'the server went away'; end if; return new; end $$`.execute(owner);
+    await sql`create trigger fail_grace before insert on contacts for each row execute function fail_grace()`.execute(owner);
+    await expect(runMoveInImport(app.db, res.body.id, { batchSize: 2 })).rejects.toThrow('the server went away');
+    const stopped = (await church.client.get(`/api/imports/${res.body.id}`)).body;
+    expect(stopped).toMatchObject({ status: 'failed', processedRows: 2 });
+    expect((await contacts(church.client)).map((c) => c.firstName).sort()).toEqual(['José', 'Zoë']);
+    await sql`drop trigger fail_grace on contacts`.execute(owner);
+    await sql`drop function fail_grace()`.execute(owner);
+    // pg-boss retries the job: it resumes at the third person.
+    await runMoveInImport(app.db, res.body.id, { batchSize: 2 });
+    const done = (await church.client.get(`/api/imports/${res.body.id}`)).body;
+    expect(done).toMatchObject({ status: 'completed', processedRows: 7 });
+    expect(done.report.people).toEqual({ created: 5, updated: 0, unchanged: 0 });
+    expect((await contacts(church.client)).map((c) => c.firstName).sort()).toEqual(['Grace', 'Jin', 'José', 'Sam', 'Zoë']);
   });
 });

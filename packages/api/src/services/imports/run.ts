@@ -18,6 +18,11 @@ import { householdsWithAdults, writeHouseholds, writePeople, type PeopleCounts }
  */
 
 const BATCH = 500;
+
+/** `batchSize`: rows per transaction (a test makes it small to stop an import between two batches). */
+export interface RunOptions {
+  batchSize?: number;
+}
 /** A running import without progress for this long is taken to be dead, and a retry takes it over. */
 const LEASE_MINUTES = 10;
 
@@ -56,7 +61,7 @@ async function fence(trx: Db, importId: number, processed: number) {
 
 const emptyCounts = (): PeopleCounts => ({ created: 0, updated: 0, unchanged: 0 });
 
-async function runPeople(db: Db, imp: Claimed) {
+async function runPeople(db: Db, imp: Claimed, size: number) {
   const def = await sourceOf(db, imp.userId, {
     source: imp.source,
     presetId: imp.presetId,
@@ -77,7 +82,7 @@ async function runPeople(db: Db, imp: Claimed) {
   let counts = report.people ?? emptyCounts();
   let processed = imp.processedRows;
   while (processed < file.items.length) {
-    const batch = file.items.slice(processed, processed + BATCH);
+    const batch = file.items.slice(processed, processed + size);
     counts = await db.transaction().execute(async (trx) => {
       await fence(trx, imp.id, processed);
       const events: NewEvent[] = [];
@@ -108,7 +113,7 @@ async function runPeople(db: Db, imp: Claimed) {
   });
 }
 
-async function runGifts(db: Db, imp: Claimed) {
+async function runGifts(db: Db, imp: Claimed, size: number) {
   const def = await sourceOf(db, imp.userId, {
     source: imp.source,
     presetId: imp.presetId,
@@ -133,7 +138,7 @@ async function runGifts(db: Db, imp: Claimed) {
     });
   }
   while (processed < file.items.length) {
-    const end = processed + BATCH;
+    const end = processed + size;
     await db.transaction().execute(async (trx) => {
       await fence(trx, imp.id, processed);
       await writeGifts(trx, job, file.items.slice(processed, end), keys.slice(processed, end));
@@ -167,12 +172,13 @@ async function finish(trx: Db, importId: number, report: Record<string, unknown>
 }
 
 /** The `move-in-import` job: commit a confirmed import (or resume one a restart stopped). */
-export async function runMoveInImport(db: Db, importId: number): Promise<void> {
+export async function runMoveInImport(db: Db, importId: number, opts: RunOptions = {}): Promise<void> {
+  const size = opts.batchSize ?? BATCH;
   const imp = await claim(db, importId);
   if (!imp) return;
   try {
-    if (imp.kind === 'people') await runPeople(db, imp);
-    else await runGifts(db, imp);
+    if (imp.kind === 'people') await runPeople(db, imp, size);
+    else await runGifts(db, imp, size);
   } catch (err) {
     if (err instanceof TakenOver) return;
     await db
