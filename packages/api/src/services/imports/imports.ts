@@ -26,7 +26,25 @@ import { detectSource, presetSource, SOURCES, type SourceDef } from './sources.j
 
 const MISSING = 'Import not found';
 
-function toImport(r: Selectable<Database['imports']>, label: string): ImportOut {
+/** An import's columns but its file (up to 50 MB, read only by the background commit). */
+const COLUMNS = [
+  'id',
+  'fileName',
+  'source',
+  'kind',
+  'status',
+  'preview',
+  'policy',
+  'totalRows',
+  'processedRows',
+  'report',
+  'error',
+  'createdAt',
+  'finishedAt',
+] as const;
+type ImportRow = Pick<Selectable<Database['imports']>, (typeof COLUMNS)[number]>;
+
+function toImport(r: ImportRow, label: string): ImportOut {
   return {
     id: r.id,
     fileName: r.fileName,
@@ -61,7 +79,7 @@ export async function sourceOf(
   return presetSource(preset, input.headers);
 }
 
-const labelOf = (r: Selectable<Database['imports']>) =>
+const labelOf = (r: Pick<ImportRow, 'source'>) =>
   SOURCES.find((s) => s.id === r.source)?.label ?? 'CSV read with a saved mapping';
 
 /** A file that is not text (a spreadsheet, a PDF) is refused before the CSV parser sees it. */
@@ -107,13 +125,13 @@ export async function uploadMoveIn(
       totalRows: items,
       createdBy: input.createdBy ?? null,
     })
-    .returningAll()
+    .returning(COLUMNS)
     .executeTakeFirstOrThrow();
   return toImport(row, def.label);
 }
 
 export async function getMoveIn(db: Db, tenantId: number, id: number): Promise<ImportOut> {
-  const row = await findChurchRow(db, tenantId, { table: 'imports', id, missing: MISSING });
+  const row = await findChurchRow(db, tenantId, { table: 'imports', id, missing: MISSING, columns: COLUMNS });
   return toImport(row, labelOf(row));
 }
 
@@ -121,7 +139,7 @@ export async function getMoveIn(db: Db, tenantId: number, id: number): Promise<I
 export async function listMoveIns(db: Db, tenantId: number): Promise<ImportOut[]> {
   const rows = await db
     .selectFrom('imports')
-    .selectAll()
+    .select(COLUMNS)
     .where('userId', '=', tenantId)
     .orderBy('createdAt', 'desc')
     .orderBy('id', 'desc')
@@ -148,6 +166,7 @@ export async function commitMoveIn(
       table: 'imports',
       id: input.id,
       missing: MISSING,
+      columns: ['id', 'status', 'kind', 'preview'],
       forUpdate: true,
     });
     if (imp.status !== 'previewed') throw conflict('This import has already been confirmed');
@@ -172,7 +191,7 @@ export async function commitMoveIn(
         .updateTable('imports')
         .set({ status: 'queued', policy: JSON.stringify(input.policy), progressAt: new Date() })
         .where('id', '=', imp.id)
-        .returningAll()
+        .returning(COLUMNS)
         .executeTakeFirstOrThrow();
     } catch (err) {
       if (isUniqueViolation(err, 'imports_one_running_idx')) throw conflict(RUNNING);
