@@ -64,5 +64,20 @@ browserDescribe(describe)('Move in', async () => {
     const gifts = await church.client.get(`/api/giving/gifts?contactId=${jose.id}`);
     const sum = (gifts.body.gifts as { amountCents: number }[]).reduce((s, g) => s + g.amountCents, 0);
     expect(sum).toBe(130000);
+
+    // A spreadsheet's columns saved as a mapping, then offered as the source.
+    await page.goto('/settings/move-in');
+    await page.getByRole('button', { name: 'Save a column mapping for another file' }).click();
+    await page.getByRole('button', { name: 'Save mapping' }).click();
+    await page.getByText('Name the preset').waitFor();
+    await expectAccessible(page);
+    await page.getByRole('textbox', { name: 'Mapping name' }).fill('Old spreadsheet');
+    await page.getByRole('textbox', { name: 'First name' }).fill('Given');
+    await page.getByRole('textbox', { name: 'Last name' }).fill('Family name');
+    await page.getByRole('button', { name: 'Save mapping' }).click();
+    await expect
+      .poll(async () => page.getByRole('combobox', { name: 'Source' }).inputValue(), { timeout: 20_000 })
+      .toBe('Saved mapping: Old spreadsheet');
+    await screenshot(page, 'move-in-mapping-saved-1366');
   });
 });

@@ -314,8 +314,12 @@ describe('a restarted import', () => {
     // The process dies while writing the second batch (Grace Okafor, the third person).
     const owner = ownerDb(app.db);
     await sql`create function fail_grace() returns trigger language plpgsql as $$
-      begin if new.first_name = 'Grace' then raise exception 'the server went away'; end if; return new; end $$`.execute(owner);
-    await sql`create trigger fail_grace before insert on contacts for each row execute function fail_grace()`.execute(owner);
+      begin if new.first_name = 'Grace' then raise exception 'the server went away'; end if; return new; end $$`.execute(
+      owner,
+    );
+    await sql`create trigger fail_grace before insert on contacts for each row execute function fail_grace()`.execute(
+      owner,
+    );
     await expect(runMoveInImport(app.db, res.body.id, { batchSize: 2 })).rejects.toThrow('the server went away');
     const stopped = (await church.client.get(`/api/imports/${res.body.id}`)).body;
     expect(stopped).toMatchObject({ status: 'failed', processedRows: 2 });
@@ -327,6 +331,12 @@ describe('a restarted import', () => {
     const done = (await church.client.get(`/api/imports/${res.body.id}`)).body;
     expect(done).toMatchObject({ status: 'completed', processedRows: 7 });
     expect(done.report.people).toEqual({ created: 5, updated: 0, unchanged: 0 });
-    expect((await contacts(church.client)).map((c) => c.firstName).sort()).toEqual(['Grace', 'Jin', 'José', 'Sam', 'Zoë']);
+    expect((await contacts(church.client)).map((c) => c.firstName).sort()).toEqual([
+      'Grace',
+      'Jin',
+      'José',
+      'Sam',
+      'Zoë',
+    ]);
   });
 });

@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { Alert, Button, FileInput, Group, Paper, Select, Stack, Text, Title } from '@mantine/core';
 import { IconFileTypeCsv } from '@tabler/icons-react';
 import { trpc } from '../../lib/trpc';
+import { MoveInPresetForm } from './move-in-preset-form';
 import { useSave } from '../../lib/use-save';
 import {
   CommitProgress,
@@ -33,6 +34,7 @@ export function MoveInSection() {
   const [source, setSource] = useState<string>('');
   const [importId, setImportId] = useState<number | null>(null);
   const [policy, setPolicy] = useState<Policy>({});
+  const [mapping, setMapping] = useState(false);
   const presets = trpc.imports.presets.useQuery();
   const upload = useSave(trpc.imports.upload, {
     errorTitle: 'The file cannot be imported',
@@ -104,6 +106,20 @@ export function MoveInSection() {
             disabled={upload.isPending}
           />
           {upload.isPending ? <Text size="sm">Reading the file…</Text> : null}
+          {mapping ? (
+            <MoveInPresetForm
+              onSaved={(id) => {
+                setMapping(false);
+                setSource(`preset:${id}`);
+              }}
+            />
+          ) : (
+            <Group>
+              <Button variant="default" onClick={() => setMapping(true)}>
+                Save a column mapping for another file
+              </Button>
+            </Group>
+          )}
         </Stack>
       ) : (
         <Stack>
