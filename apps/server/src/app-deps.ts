@@ -215,11 +215,12 @@ export async function startRuntime(
     visits: new VisitRecorder(db, { onError: (err) => opts.log?.('visits not recorded', { err }) }),
   };
   const showUp = await showUpServicesFor(config, db);
+  const storage = fileStorageFor(config);
   const runner = await startJobs({
     connectionString: opts.queueUrl ?? databaseUrl,
     databaseUrl,
     config,
-    deps: { db, email, sms, delivery, showUp },
+    deps: { db, email, sms, delivery, showUp, storage },
     work,
     pollingIntervalSeconds: opts.pollingIntervalSeconds,
     log: opts.log,
@@ -232,7 +233,7 @@ export async function startRuntime(
       email,
       sms,
       delivery,
-      storage: fileStorageFor(config),
+      storage,
       ai: aiProviderFor({
         apiKey: config.openaiApiKey,
         baseURL: config.openaiBaseUrl,

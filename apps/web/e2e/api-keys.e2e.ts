@@ -88,4 +88,26 @@ browserDescribe(describe)('API keys', async () => {
       await screenshot(page, `settings-retention-${width}`);
     }
   });
+  // Settings → Export everything: the ZIP is made in the background; the list follows it until it can be downloaded.
+  it('exports everything and offers the download once it is ready', async () => {
+    const { page } = await e2e.newPage();
+    await signIn(page, e2e.app.url, church.user.username, church.password);
+    await page.goto('/settings/export');
+    await page.getByRole('heading', { name: 'Export everything' }).waitFor();
+    await page.getByText('No exports yet.').waitFor();
+    await page.getByRole('button', { name: 'Export everything' }).click();
+    await toast(page, 'Export started').waitFor();
+    // The list asks again every 2 seconds while the export is being made.
+    await page.getByRole('link', { name: /Download ZIP/ }).waitFor({ timeout: 60_000 });
+    await page.getByText('Ready', { exact: true }).first().waitFor();
+    const href = await page.getByRole('link', { name: /Download ZIP/ }).getAttribute('href');
+    const zip = await church.client.get(href!);
+    expect([zip.status, zip.headers.get('content-type')]).toEqual([200, 'application/zip']);
+    for (const width of [390, 1024, 1366]) {
+      await page.setViewportSize({ width, height: 900 });
+      await page.getByRole('heading', { name: 'Export everything' }).scrollIntoViewIfNeeded();
+      await expectAccessible(page);
+      await screenshot(page, `settings-export-${width}`);
+    }
+  });
 });

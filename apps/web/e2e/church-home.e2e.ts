@@ -37,6 +37,7 @@ browserDescribe(describe)('Church public home', async () => {
     await page.getByText('This handle is taken').waitFor();
     await handle.fill('grace-city');
     await page.getByLabel('Short description').fill('A church for the whole city.');
+    await page.getByLabel('Address', { exact: true }).fill('1 Church Street\nSpringfield');
     await page.getByRole('button', { name: 'Save public profile' }).click();
     await toast(page, 'Public profile saved').waitFor();
     await page.getByRole('link', { name: 'View your public page' }).waitFor();
@@ -50,6 +51,14 @@ browserDescribe(describe)('Church public home', async () => {
     await visitor.goto('/c/grace-city');
     await visitor.getByRole('heading', { level: 1, name: 'Grace City Church' }).waitFor();
     await visitor.getByText('Sundays 9:00 and 10:30 am').waitFor();
+    // The list's description, a map of the address (a plain link), and a clear Give button.
+    await visitor.getByText('News from Grace once a month.').waitFor();
+    expect(await visitor.getByRole('link', { name: 'Show on a map (OpenStreetMap)' }).getAttribute('href')).toBe(
+      'https://www.openstreetmap.org/search?query=1%20Church%20Street%2C%20Springfield',
+    );
+    expect(await visitor.getByRole('link', { name: 'Give to Grace City Church' }).getAttribute('href')).toBe(
+      '/c/grace-city/give',
+    );
     await expectAccessible(visitor);
     for (const width of [390, 1024, 1366]) {
       await visitor.setViewportSize({ width, height: 900 });
@@ -61,6 +70,12 @@ browserDescribe(describe)('Church public home', async () => {
     await visitor.getByLabel('Email').fill('priscilla@example.org');
     await visitor.getByRole('button', { name: 'Join' }).click();
     await visitor.getByText('Thank you! Please check your email').waitFor();
+    // An address with no church says so (not 'landing page').
+    await visitor.goto('/c/no-church-here');
+    await visitor.getByRole('heading', { level: 1, name: 'Church not found' }).waitFor();
+    await visitor.getByText("We couldn't find a church at this address.", { exact: false }).waitFor();
+    await expectAccessible(visitor);
+    await screenshot(visitor, 'church-not-found-390');
     await visitorContext.close();
 
     const joined = await e2e.app.db

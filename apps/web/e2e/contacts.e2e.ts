@@ -128,10 +128,23 @@ browserDescribe(describe)('contacts', async () => {
     await page.getByLabel('List name').fill('Hospitality');
     await page.getByRole('button', { name: 'Create List' }).last().click();
     await toast(page, 'List created').waitFor();
+    // Select all: everyone the search finds, added on the server in one go, after a question with the count.
     await page.getByRole('button', { name: 'Add Contacts' }).click();
-    await page.getByRole('checkbox', { name: /Martha Bethany/ }).check();
-    await page.getByRole('button', { name: 'Add to List' }).click();
-    await page.getByText('1 contact', { exact: true }).waitFor();
+    const picker = page.getByRole('dialog', { name: 'Add Contacts to Hospitality' });
+    await picker.getByLabel('Search contacts').fill('bethany');
+    await picker.getByRole('checkbox', { name: 'Select all 2 matching' }).check();
+    await picker.getByText('2 selected').waitFor();
+    expect(await picker.getByRole('checkbox', { name: /Martha Bethany/ }).isChecked()).toBe(true);
+    await expectAccessible(page);
+    await page.setViewportSize({ width: 390, height: 844 });
+    await expectAccessible(page);
+    await screenshot(page, 'contacts-select-all-390', { fullPage: false });
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await picker.getByRole('button', { name: 'Add to List' }).click();
+    const ask = page.getByRole('dialog', { name: 'Add 2 people to Hospitality?' });
+    await ask.getByRole('button', { name: 'Add to List' }).click();
+    await toast(page, 'Contacts added to list').waitFor();
+    await page.getByText('2 contacts', { exact: true }).waitFor();
     await page.getByRole('link', { name: 'Email', exact: true }).waitFor();
     expect(await page.getByRole('link', { name: 'SMS', exact: true }).getAttribute('href')).toMatch(
       /^\/sms-campaigns\?listId=\d+$/,
@@ -151,13 +164,21 @@ browserDescribe(describe)('contacts', async () => {
     const file = path.join(os.tmpdir(), `import-${Date.now()}.csv`);
     fs.writeFileSync(
       file,
-      'First Name,Last Name,Email,Phone\nMary,Magdala,mary@example.org,0400111222\nNo,Email,not-an-email,\nMartha,Bethany,martha@example.org,\n',
+      'First Name,Last Name,Email,Phone,Household,Tags\n' +
+        'Mary,Magdala,mary@example.org,0400111222,Magdala house,Choir;Prayer team;Youth;Alpha;Welcome\n' +
+        'No,Email,not-an-email,,,\n' +
+        'Martha,Bethany,martha@example.org,,Magdala house,\n',
     );
     await page.getByRole('button', { name: 'Import CSV' }).click();
-    await page
-      .getByRole('dialog', { name: 'Import contacts from CSV' })
-      .locator('input[type=file]')
-      .setInputFiles(file);
+    const importing = page.getByRole('dialog', { name: 'Import contacts from CSV' });
+    await importing.locator('input[type=file]').setInputFiles(file);
+    // The household column is recognised, and the preview says what it will make.
+    await importing.getByText("1 household will be made from 'Household' (2 people)", { exact: false }).waitFor();
+    for (const width of [390, 1024, 1366]) {
+      await page.setViewportSize({ width, height: 900 });
+      await expectAccessible(page);
+      await screenshot(page, `contact-import-households-${width}`, { fullPage: false });
+    }
     await page.getByRole('button', { name: 'Import 3 rows' }).click();
     await page.getByText('Import complete.').waitFor();
     await page.getByText("Line 3: Please enter a valid email address: 'not-an-email'").waitFor();
@@ -166,6 +187,24 @@ browserDescribe(describe)('contacts', async () => {
     await page.getByRole('button', { name: 'Done' }).click();
     await page.getByLabel('Search contacts').fill('magdala');
     await page.getByRole('cell', { name: 'Mary Magdala', exact: true }).waitFor();
+    // Her imported tags, a few as chips and the rest counted.
+    for (const tag of ['Choir', 'Prayer team', 'Youth', 'Alpha']) await page.getByText(tag, { exact: true }).waitFor();
+    await page.getByText('+1').waitFor();
+    // Every width with the tags showing: axe, and a look.
+    await page.getByLabel('Search contacts').fill('');
+    for (const width of [390, 1024, 1366]) {
+      await page.setViewportSize({ width, height: 900 });
+      await page.getByRole('link', { name: 'Mary Magdala' }).waitFor();
+      await expectAccessible(page);
+      await screenshot(page, `contacts-tags-${width}`);
+    }
+    // The name is a link to the contact's page, where the household made her Martha's family.
+    await page.getByRole('link', { name: 'Mary Magdala' }).click();
+    await page.waitForURL(/\/contacts\/detail\/\d+$/);
+    // Her page shows every tag, the fifth too.
+    await page.getByText('Welcome', { exact: true }).waitFor();
+    await page.getByRole('tab', { name: 'Family', exact: true }).click();
+    await page.getByRole('link', { name: 'Martha Bethany' }).waitFor();
     await context.close();
   }, 180_000); // the suite's longest flow: a generous limit on a shared, busy machine, no timing asserted
 });

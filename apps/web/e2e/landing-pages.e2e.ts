@@ -229,13 +229,15 @@ browserDescribe(describe)('Landing pages', async () => {
     const after = await church.client.get(`/api/contacts/${member.body.id}`);
     expect(after.body).toMatchObject({ phone: '0499 999 999', phoneE164: '+61499999999' });
 
-    // The church's default country, for phones typed without one.
+    // The church's country, for phones typed without a country code: none chosen yet (registered
+    // without a time zone, so phones are read as '+61'), then the United States.
     await page.goto('/settings');
     await page.getByRole('heading', { name: 'Settings' }).waitFor();
-    const country = page.getByRole('combobox', { name: 'Default country' });
-    expect(await country.inputValue()).toBe('+61 Australia');
+    const country = page.getByRole('combobox', { name: 'Country' });
+    expect(await country.inputValue()).toBe('');
     await country.click();
-    await page.getByRole('option', { name: '+1 USA' }).click();
+    await country.fill('United States');
+    await page.getByRole('option', { name: 'United States (+1)', exact: true }).click();
     await page.getByRole('button', { name: 'Save', exact: true }).click();
     await page.getByText('Your campaign footer and times now use these settings.').waitFor();
     expect((await church.client.get('/api/settings')).body.defaultCountryCode).toBe('+1');

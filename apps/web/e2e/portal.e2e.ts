@@ -88,6 +88,13 @@ browserDescribe(describe)('members portal', async () => {
       'My giving',
     ]);
     await member.getByText('Signed in as Ruth Moss.').waitFor();
+    // On a 390 px phone every section's tab is whole and in sight (the bar wraps, nothing is cut).
+    for (const tab of await member.getByRole('navigation').getByRole('link').all()) {
+      const box = (await tab.boundingBox())!;
+      expect(box.x).toBeGreaterThanOrEqual(0);
+      expect(box.x + box.width).toBeLessThanOrEqual(390);
+      expect(await tab.evaluate((a) => a.scrollWidth <= a.clientWidth)).toBe(true);
+    }
     await expectAccessible(member);
     await shots(member, 'portal-home');
 
@@ -104,6 +111,12 @@ browserDescribe(describe)('members portal', async () => {
 
     await member.getByRole('navigation').getByRole('link', { name: 'My details' }).click();
     await member.getByLabel('Phone').fill('0498 765 432');
+    // Every part of the address, not only the street.
+    await member.getByLabel('Street address').fill('12 Vine Street');
+    await member.getByLabel('City or town').fill('Bethel');
+    await member.getByLabel('State or region').fill('NSW');
+    await member.getByLabel('Postcode').fill('2999');
+    await member.getByLabel('Country').fill('Australia');
     await member.getByRole('button', { name: 'Propose changes' }).click();
     await member.getByText('Thank you. The church will check your changes.').waitFor();
     const sms = await latest('sms', '+61498765432');
@@ -111,7 +124,11 @@ browserDescribe(describe)('members portal', async () => {
       .getByLabel('Enter the 6-digit code we texted to your new number')
       .fill(/\d{6}/.exec(sms.text ?? '')![0]);
     await member.getByRole('button', { name: 'Confirm my phone' }).click();
-    await member.getByText('Waiting for the church to approve: Phone.').waitFor();
+    await member
+      .getByText(
+        'Waiting for the church to approve: Phone, Street address, City or town, State or region, Postcode, Country.',
+      )
+      .waitFor();
     await expectAccessible(member);
     await shots(member, 'portal-details');
 
@@ -171,14 +188,19 @@ browserDescribe(describe)('members portal', async () => {
     await staff.getByRole('button', { name: 'Approve Ruth Moss' }).click();
     await toast(staff, 'Update approved').waitFor();
     await staff.getByText('No profile updates are waiting.').waitFor();
-    expect((await church.client.get(`/api/contacts/${ruth.id}`)).body.phone).toBe('0498 765 432');
+    const approved = (await church.client.get(`/api/contacts/${ruth.id}`)).body;
+    expect(approved.phone).toBe('0498 765 432');
+    expect(approved.metadata).toMatchObject({ address: '12 Vine Street', city: 'Bethel', postalCode: '2999' });
 
     await staff.goto(`/contacts/detail/${ruth.id}?tab=activity`);
     const timeline = staff.getByLabel('Activity', { exact: true });
     const removed = timeline.getByRole('listitem').filter({ hasText: 'Removed from the list' });
     await removed.getByRole('link', { name: 'Youth events' }).waitFor();
-    await timeline.getByText('Proposed new details in the members’ portal: Phone').waitFor();
-    await timeline.getByText('New details approved: Phone').waitFor();
+    // Who did it: the person, in the portal; the approval by the church's account.
+    await removed.getByText('by Ruth Moss, in the portal').waitFor();
+    await timeline.getByText(/^Proposed new details in the members’ portal: Phone, Street address/).waitFor();
+    const approval = timeline.getByRole('listitem').filter({ hasText: 'New details approved: Phone' });
+    await approval.getByText(`by ${church.user.username} (staff)`).waitFor();
     await expectAccessible(staff);
     await screenshot(staff, 'portal-activity-1366');
   }, 120_000);

@@ -30,7 +30,13 @@ browserDescribe(describe)('Webhooks', async () => {
     await dialog.getByRole('button', { name: 'Add endpoint' }).click();
     await dialog.getByText('Please enter a valid webhook URL').waitFor();
     await dialog.getByText('Choose at least one event type, or all of them').waitFor();
-    await expectAccessible(page);
+    // Every event type in sight as a checkbox (no list scrolling inside the dialog), at each width.
+    await dialog.getByRole('checkbox', { name: 'A contact was added' }).check();
+    for (const width of [390, 1024, 1366]) {
+      await page.setViewportSize({ width, height: 900 });
+      await expectAccessible(page);
+      await screenshot(page, `webhook-event-types-${width}`, { fullPage: false });
+    }
     await dialog.getByRole('switch', { name: 'Send every event type' }).click({ force: true });
     await dialog.getByRole('textbox', { name: 'Endpoint URL' }).fill(receiver.url);
     await dialog.getByRole('textbox', { name: 'Description' }).fill('CRM sync');
@@ -67,6 +73,7 @@ browserDescribe(describe)('Webhooks', async () => {
     expect(receiver.all[1]!.id).toBe(receiver.all[0]!.id);
     expect(receiver.badSignatures).toBe(0);
     await page.setViewportSize({ width: 390, height: 900 });
+    await expectAccessible(page);
     await screenshot(page, 'webhooks-log-390');
   });
 });

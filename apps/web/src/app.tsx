@@ -14,6 +14,7 @@ import {
 import { createQueryClient, createTrpcClient, trpc } from './lib/trpc';
 import { cssVariablesResolver, theme } from './ui/theme';
 import { RequireAdmin, RequireUser } from './shell/guards';
+import { ChurchLocale } from './lib/church-locale';
 import { useSession } from './shell/session';
 import { lazyScreen, preloadScreens } from './shell/lazy-screen';
 import { ComingSoonPage } from './features/misc/coming-soon-page';
@@ -113,7 +114,9 @@ const routes = createRoutesFromElements(
     <Route
       element={
         <RequireUser>
-          <Outlet />
+          <ChurchLocale>
+            <Outlet />
+          </ChurchLocale>
         </RequireUser>
       }
     >
@@ -129,7 +132,9 @@ const routes = createRoutesFromElements(
     <Route
       element={
         <RequireUser>
-          <Outlet />
+          <ChurchLocale>
+            <Outlet />
+          </ChurchLocale>
         </RequireUser>
       }
     >

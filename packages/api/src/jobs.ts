@@ -69,6 +69,8 @@ export const jobPayloadSchemas = {
   'journey-deliver': z.strictObject({ journeyId: rowId }),
   /** Every 15 minutes: people whose birthday it is (9:00 or later in the church's time zone) enter birthday journeys. */
   'journey-birthdays': z.strictObject({}),
+  /** Build a church's "Export everything" ZIP, store it and email its link. */
+  'church-export': z.strictObject({ exportId: rowId }),
 } satisfies Record<string, z.ZodType<object>>;
 
 export type JobName = keyof typeof jobPayloadSchemas;

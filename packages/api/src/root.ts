@@ -36,6 +36,7 @@ import { journeysRouter } from './routers/journeys/router.js';
 import { tasksRouter } from './routers/tasks/router.js';
 import { searchRouter } from './routers/search/router.js';
 import { waitingRouter } from './routers/waiting/router.js';
+import { exportsRouter } from './routers/exports/router.js';
 
 export const appRouter = router({
   auth: authRouter,
@@ -75,6 +76,7 @@ export const appRouter = router({
   sendingDomains: sendingDomainsRouter,
   search: searchRouter,
   waiting: waitingRouter,
+  exports: exportsRouter,
 });
 
 // Zod's compiled (synchronous) parse for every procedure's input and output (sync-parsers.ts).

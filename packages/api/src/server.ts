@@ -148,7 +148,7 @@ export * from './services/portal/sessions.js';
 export * from './services/portal/member.js';
 export * from './services/portal/schedule.js';
 export * from './services/portal/giving.js';
-export { getChurchSettings } from './services/settings/church-settings.js';
+export { churchLocaleOf, getChurchSettings } from './services/settings/church-settings.js';
 export {
   proposeDetails,
   confirmProposalEmail,
@@ -165,3 +165,13 @@ export { sendGivingNotice } from './services/giving/schedule-notices.js';
 export { churchOfHandle, publicFunds, churchToday } from './services/giving/giving-church.js';
 export { scheduleByToken } from './services/giving/schedules.js';
 export { deliverStatements, failStatementRun } from './services/giving/statements.js';
+export {
+  createExport,
+  expireExports,
+  getExport,
+  listExports,
+  openExportDownload,
+  type ExportDownload,
+} from './services/exports/exports.js';
+export { runChurchExport, EXPORT_KEY_PREFIX, type ExportDeps } from './services/exports/build.js';
+export { readExport, type ReadExport } from './services/exports/read.js';

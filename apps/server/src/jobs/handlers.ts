@@ -30,6 +30,9 @@ import {
   deleteExpiredEvents,
   deliverJourney,
   runBirthdayTriggers,
+  runChurchExport,
+  expireExports,
+  type FileStorage,
   type SmsTransport,
   type DeliveryConfig,
   type EmailTransport,
@@ -51,6 +54,8 @@ export interface JobDeps {
   delivery: DeliveryConfig;
   /** Payments and the card fee: recurring gifts are charged by a job. */
   showUp: ShowUpServices;
+  /** Uploaded files, and where a church's "Export everything" ZIP is kept. */
+  storage: FileStorage;
 }
 
 /** What social publishing needs: the signed outgoing webhook as its publisher. */
@@ -120,6 +125,8 @@ export function jobHandlers(
       await deleteExpiredEvents(d.db);
       // The same nightly maintenance: each church's contact counts of past days, one row a day.
       await compactContactCounts(d.db);
+      // And the export ZIPs whose 24 hours are over.
+      await expireExports({ db: d.db, storage: d.storage });
     },
     'journey-deliver': async ({ journeyId }) => {
       await deliverJourney(deps, journeyId);
@@ -144,6 +151,8 @@ export function jobHandlers(
     'giving-statement-deliver': async ({ runId }) => {
       await deliverStatements(deps, runId);
     },
+    'church-export': ({ exportId }) =>
+      runChurchExport({ db: d.db, storage: d.storage, email: d.email, config: d.delivery }, exportId),
     'giving-notice': (input) =>
       sendGivingNotice(
         { db: d.db, email: d.email, emailFrom: d.delivery.emailFrom, publicUrl: d.delivery.publicUrl },
@@ -178,6 +187,7 @@ export const CONCURRENCY: Record<JobName, number> = {
   'conversation-digest-deliver': 2,
   'task-notice-deliver': 2,
   'portal-deliver': 2,
+  'church-export': 1,
 };
 
 /** Jobs queued on a clock (cron, UTC), by whichever process's pg-boss keeps the schedule. */

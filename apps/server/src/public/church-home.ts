@@ -8,8 +8,9 @@ import {
   type VisitSource,
 } from '@lampstand/api/server';
 import { handleSchema } from '@lampstand/api/schemas/church-profile';
-import { renderChurchHome } from '@lampstand/api/render/church-home-html';
-import { renderNotFound } from '@lampstand/api/render/landing-page-html';
+import { renderChurchHome, renderChurchNotFound } from '@lampstand/api/render/church-home-html';
+import type { ShowUpServices } from '@lampstand/api/server';
+import { givingBlocked } from './giving.js';
 
 const HOME_CACHE_CONTROL = 'public, max-age=30';
 
@@ -22,16 +23,17 @@ type AnswerSignup = (
 
 /**
  * A church's public home: `/c/{handle}`, rendered on the server like its landing
- * pages; a handle the church gave up redirects (301) to its current one for a year; `POST
+ * pages (with a Give button when its giving page takes gifts); an unknown handle says no church is
+ * there; a handle the church gave up redirects (301) to its current one for a year; `POST
  * /c/{handle}/join` signs someone up to the lists they ticked (double opt-in, like a page's form).
  */
 export async function churchHomeRoutes(
   app: FastifyInstance,
-  opts: { db: Db; publicUrl: string; answerSignup: AnswerSignup; signupDeps: SignupDeps },
+  opts: { db: Db; publicUrl: string; answerSignup: AnswerSignup; signupDeps: SignupDeps; showUp: ShowUpServices },
 ): Promise<void> {
   const { db } = opts;
   const notFound = (reply: FastifyReply) =>
-    reply.code(404).type('text/html; charset=utf-8').header('cache-control', 'no-cache').send(renderNotFound());
+    reply.code(404).type('text/html; charset=utf-8').header('cache-control', 'no-cache').send(renderChurchNotFound());
 
   /** The church by a handle as typed (any case), or the answer for one that is unknown or moved. */
   async function find(handle: string, reply: FastifyReply, rest = '') {
@@ -51,12 +53,13 @@ export async function churchHomeRoutes(
   app.get<{ Params: { handle: string } }>('/c/:handle', async (req, reply) => {
     const { home, answered } = await find(req.params.handle, reply);
     if (!home) return answered;
+    const canGive = (await givingBlocked(db, opts.showUp, home.userId)) === null;
     return reply
       .header('cache-control', HOME_CACHE_CONTROL)
       .header('x-content-type-options', 'nosniff')
       .header('referrer-policy', 'strict-origin-when-cross-origin')
       .type('text/html; charset=utf-8')
-      .send(renderChurchHome({ ...home, publicUrl: opts.publicUrl }));
+      .send(renderChurchHome({ ...home, publicUrl: opts.publicUrl, canGive }));
   });
 
   app.post<{ Params: { handle: string } }>('/c/:handle/join', async (req, reply) => {

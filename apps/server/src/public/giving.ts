@@ -3,9 +3,24 @@ import { AppError, churchOfHandle, churchToday, publicFunds, scheduleByToken } f
 import { handleSchema } from '@lampstand/api/schemas/church-profile';
 import { renderGivePage, renderManagePage } from '@lampstand/api/render/give-page-html';
 import { renderNotFound } from '@lampstand/api/render/landing-page-html';
+import { renderChurchNotFound } from '@lampstand/api/render/church-home-html';
+import type { Db } from '@lampstand/db';
+import type { ShowUpServices } from '@lampstand/api/server';
 import type { AppDeps } from '../app-deps.js';
 
 const GIVING_NOT_SET_UP = 'Online giving is not set up yet for this church.';
+
+/** Why a church's giving page takes no gifts (the server has no payments, or the church is not set up), or null. */
+export async function givingBlocked(db: Db, showUp: ShowUpServices, tenantId: number): Promise<string | null> {
+  if (showUp.payments.mode === 'disabled') return 'Online giving is not available yet on this server.';
+  if (!showUp.payments.connect) return null;
+  const account = await db
+    .selectFrom('churchStripeAccounts')
+    .select('chargesEnabled')
+    .where('userId', '=', tenantId)
+    .executeTakeFirst();
+  return account?.chargesEnabled ? null : GIVING_NOT_SET_UP;
+}
 
 /**
  * A church's giving page: `/c/{handle}/give`, server-rendered like its home;
@@ -16,7 +31,7 @@ export async function givingPublicRoutes(app: FastifyInstance, opts: { deps: App
   const { db, showUp } = opts.deps;
   app.get<{ Params: { handle: string }; Querystring: { fund?: string } }>('/c/:handle/give', async (req, reply) => {
     const notFound = () =>
-      reply.code(404).type('text/html; charset=utf-8').header('cache-control', 'no-cache').send(renderNotFound());
+      reply.code(404).type('text/html; charset=utf-8').header('cache-control', 'no-cache').send(renderChurchNotFound());
     const parsed = handleSchema.safeParse(req.params.handle);
     if (!parsed.success) return notFound();
     let church;
@@ -27,23 +42,11 @@ export async function givingPublicRoutes(app: FastifyInstance, opts: { deps: App
       throw err;
     }
     if (church.handle !== req.params.handle) return reply.redirect(`/c/${church.handle}/give`, 301);
-    const [funds, today, account] = await Promise.all([
+    const [funds, today, blocked] = await Promise.all([
       publicFunds(db, church.userId),
       churchToday(db, church.userId, new Date()),
-      showUp.payments.connect
-        ? db
-            .selectFrom('churchStripeAccounts')
-            .select('chargesEnabled')
-            .where('userId', '=', church.userId)
-            .executeTakeFirst()
-        : null,
+      givingBlocked(db, showUp, church.userId),
     ]);
-    const blocked =
-      showUp.payments.mode === 'disabled'
-        ? 'Online giving is not available yet on this server.'
-        : showUp.payments.connect && !account?.chargesEnabled
-          ? GIVING_NOT_SET_UP
-          : null;
     const wanted = Number(req.query.fund);
     return reply
       .header('cache-control', 'no-cache')

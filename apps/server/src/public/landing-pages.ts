@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ZodError } from 'zod';
 import {
   AppError,
+  churchLocaleOf,
   confirmSignup,
   describeSignupToken,
   getPublishedLandingPage,
@@ -62,6 +63,7 @@ export async function landingPageRoutes(
         name: page.name,
         slug: page.slug,
         content: page.content,
+        locale: (await churchLocaleOf(db, page.userId)).locale,
       });
       return pages.cache.set(slug, { id: page.id, userId: page.userId }, html);
     } catch (err) {
@@ -209,7 +211,7 @@ export async function landingPageRoutes(
     });
   }
 
-  await churchHomeRoutes(app, { db, publicUrl: opts.publicUrl, answerSignup, signupDeps });
+  await churchHomeRoutes(app, { db, publicUrl: opts.publicUrl, answerSignup, signupDeps, showUp: opts.deps.showUp });
 
   app.get<{ Params: { slug: string; file: string } }>('/p/:slug/event/:file', async (req, reply) => {
     const notFound = () => reply.code(404).type('text/html; charset=utf-8').send(renderNotFound());

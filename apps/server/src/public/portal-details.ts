@@ -12,6 +12,7 @@ import {
   portalPath,
   type PortalSession,
 } from '@lampstand/api/server';
+import { PROPOSAL_FIELDS } from '@lampstand/api/schemas/portal';
 import { buttonPage, messagePage } from '@lampstand/api/render/portal-html';
 import { detailsSection, type DetailsView } from '@lampstand/api/render/portal-sections-html';
 import { idParam, one, type Body, type PortalKit } from './portal-kit.js';
@@ -29,7 +30,8 @@ export function portalDetailsRoutes(app: FastifyInstance, kit: PortalKit): void 
         const waiting = (await openProposals(db, s, person.id)).map((w) => ({
           id: w.id,
           status: w.status,
-          fields: Object.keys(w.changes),
+          // In the form's order (the stored changes keep no order).
+          fields: PROPOSAL_FIELDS.filter((f) => f in w.changes),
           awaitingEmail: !!w.awaitingEmail,
           awaitingPhone: !!w.awaitingPhone,
         }));
@@ -52,9 +54,7 @@ export function portalDetailsRoutes(app: FastifyInstance, kit: PortalKit): void 
       const id = idParam(req.params.id);
       await portalPerson(db, s, id);
       const body = (req.body ?? {}) as Body;
-      const values = Object.fromEntries(
-        ['firstName', 'lastName', 'email', 'phone', 'address', 'dateOfBirth'].map((k) => [k, one(body[k])]),
-      );
+      const values = Object.fromEntries(PROPOSAL_FIELDS.map((k) => [k, one(body[k])]));
       try {
         await proposeDetails(mail, c, s, id, values);
         return reply.redirect(`${portalPath(c.handle)}/details?done=proposed`, 303);

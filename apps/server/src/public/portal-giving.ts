@@ -46,6 +46,7 @@ export function portalGivingRoutes(app: FastifyInstance, kit: PortalKit): void {
       statements,
       funds,
       today,
+      locale: c.locale,
       error,
     });
     return html(reply, error ? 400 : 200, page(c, s, 'My giving', '/giving', content, noticeOf(req)));
@@ -61,7 +62,7 @@ export function portalGivingRoutes(app: FastifyInstance, kit: PortalKit): void {
       const settings = await getChurchSettings(db, c.userId);
       const content = giftReceiptSection(
         portalPath(c.handle),
-        { churchName: c.churchName, address: settings.postalAddress, taxId: settings.taxId },
+        { churchName: c.churchName, address: settings.postalAddress, taxId: settings.taxId, locale: settings.locale },
         gift,
       );
       return html(reply, 200, page(c, s, 'Receipt', '/giving', content));

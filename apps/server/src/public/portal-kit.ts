@@ -16,6 +16,7 @@ import {
 } from '@lampstand/api/server';
 import { messagePage, portalLayout, signInForm, type PortalChurchView } from '@lampstand/api/render/portal-html';
 import { renderNotFound } from '@lampstand/api/render/landing-page-html';
+import { renderChurchNotFound } from '@lampstand/api/render/church-home-html';
 import type { AppDeps } from '../app-deps.js';
 
 /** What the members' portal's routes share: form parsing, the church and session of a request, the layout. */
@@ -80,7 +81,7 @@ export function portalKit(opts: { deps: AppDeps; publicUrl: string }) {
     if (renamed) {
       const rest = req.url.slice(portalPath(req.params.handle ?? '').length);
       reply.redirect(`${portalPath(renamed)}${rest}`, 301);
-    } else html(reply, 404, renderNotFound());
+    } else html(reply, 404, renderChurchNotFound());
     return null;
   }
 

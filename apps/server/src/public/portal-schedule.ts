@@ -22,7 +22,13 @@ export function portalScheduleRoutes(app: FastifyInstance, kit: PortalKit): void
       s,
       'My schedule',
       '/schedule',
-      scheduleSection(portalPath(c.handle), portalCsrfToken(secret, s), await portalSchedule(db, s), state),
+      scheduleSection(
+        portalPath(c.handle),
+        portalCsrfToken(secret, s),
+        await portalSchedule(db, s, { locale: c.locale }),
+        state,
+        { locale: c.locale },
+      ),
       notice,
     );
   app.get(

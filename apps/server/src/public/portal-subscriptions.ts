@@ -20,7 +20,7 @@ export function portalSubscriptionRoutes(app: FastifyInstance, kit: PortalKit): 
       const rows = await Promise.all(
         people.map(async (person) => ({ person, lists: await portalLists(db, s, person.id) })),
       );
-      const content = subscriptionsSection(portalPath(c.handle), portalCsrfToken(secret, s), rows);
+      const content = subscriptionsSection(portalPath(c.handle), portalCsrfToken(secret, s), rows, c.countryCode);
       return html(reply, 200, page(c, s, 'Subscriptions', '/subscriptions', content, noticeOf(req)));
     }),
   );

@@ -27,7 +27,7 @@ export interface PortalPageKit {
   base: (c: PortalChurch) => string;
 }
 
-const time = (hhmm: string | null) => (hhmm ? ` at ${shortTime(hhmm)}` : '');
+const time = (hhmm: string | null, locale?: string) => (hhmm ? ` at ${shortTime(hhmm, { locale })}` : '');
 
 /**
  * 'Swap a date' in the members' portal: the dates the person (or their household)
@@ -39,7 +39,7 @@ export function portalSwapRoutes(app: FastifyInstance, deps: AppDeps, kit: Porta
   const render = async (reply: FastifyReply, c: PortalChurch, s: PortalSession, notice?: string, status = 200) => {
     const dates = await swappableDates(db, s, { today: new Date().toISOString().slice(0, 10) });
     const rows = dates.map((d) => {
-      const when = `${longDate(d.date)}${time(d.startTime ?? d.serviceTimes[0] ?? null)}`;
+      const when = `${longDate(d.date, { locale: c.locale })}${time(d.startTime ?? d.serviceTimes[0] ?? null, c.locale)}`;
       const action = d.offered
         ? '<p class="muted">Your teammates are being asked.</p>'
         : d.positionName

@@ -5,10 +5,12 @@ import {
   AppError,
   getCoverOffer,
   getRequest,
+  longDate,
   offerStateFor,
   PUBLIC_ACTOR,
   requestSubstitute,
   respondToRequest,
+  shortTime,
   withActor,
 } from '@lampstand/api/server';
 import type { AppDeps } from '../app-deps.js';
@@ -33,18 +35,10 @@ const askForm = (token: string) =>
 const NOT_FOUND = page('Link not found', '<h1>Link not found</h1><p>This scheduling link is not valid.</p>');
 
 /** 'Sunday, May 12, 2030 at 9:00 AM': the assignment's own service time when it has one, else the plan's start. */
-function when(r: { date: string; startTime: string | null; serviceTime?: string | null }): string {
+function when(r: { date: string; startTime: string | null; serviceTime?: string | null; locale: string }): string {
   const time = r.serviceTime ?? r.startTime;
-  const d = new Date(`${r.date}T12:00:00Z`).toLocaleDateString('en-US', {
-    weekday: 'long',
-    month: 'long',
-    day: 'numeric',
-    year: 'numeric',
-    timeZone: 'UTC',
-  });
-  if (!time) return d;
-  const [h, m] = time.split(':').map(Number);
-  return `${d} at ${((h! + 11) % 12) + 1}:${String(m).padStart(2, '0')} ${h! < 12 ? 'AM' : 'PM'}`;
+  const o = { locale: r.locale };
+  return `${longDate(r.date, o)}${time ? ` at ${shortTime(time, o)}` : ''}`;
 }
 
 /**

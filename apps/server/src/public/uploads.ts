@@ -1,6 +1,12 @@
 import type { FastifyInstance } from 'fastify';
 import fastifyMultipart from '@fastify/multipart';
-import { AppError, createUpload, MAX_UPLOAD_BYTES, UPLOAD_TOO_LARGE_MESSAGE } from '@lampstand/api/server';
+import {
+  AppError,
+  createUpload,
+  EXPORT_KEY_PREFIX,
+  MAX_UPLOAD_BYTES,
+  UPLOAD_TOO_LARGE_MESSAGE,
+} from '@lampstand/api/server';
 import type { AppDeps } from '../app-deps.js';
 import { createContext } from '../context.js';
 import { READ_ONLY_KEY_REFUSED } from '@lampstand/api/schemas/api-keys';
@@ -56,7 +62,9 @@ export async function uploadRoutes(app: FastifyInstance, opts: { deps: AppDeps }
   );
 
   app.get<{ Params: { '*': string } }>('/uploads/*', async (req, reply) => {
-    const object = await storage.get(req.params['*']);
+    // A church's "Export everything" ZIP shares the storage; it is fetched only through its own link.
+    const key = req.params['*'];
+    const object = key.startsWith(EXPORT_KEY_PREFIX) ? null : await storage.get(key);
     if (!object) return reply.code(404).send({ message: 'Not found', code: 'NOT_FOUND' });
     return reply
       .type(object.contentType)

@@ -87,19 +87,28 @@ describe('/c/{handle}', () => {
     expect(home.html).toContain(`name="list_${list.body.id}"`);
     expect(home.html).toContain('News once a month.');
     expect(home.html).not.toContain('Elders (private)');
-    // The giving page is one click away.
+    // The giving page is one click away: in the header and as a clear button.
     expect(home.html).toContain('<a href="/c/grace-city/give">Give</a>');
+    expect(home.html).toContain('<a class="btn give-btn" href="/c/grace-city/give">Give to Grace City Church</a>');
+    // The address on a map: a plain link to OpenStreetMap's search, the lines joined.
+    expect(home.html).toContain(
+      'href="https://www.openstreetmap.org/search?query=1%20Church%20Street%2C%20Springfield"',
+    );
+    // A public list's description, under its name.
+    expect(home.html).toContain('<small>News once a month.</small>');
     // At most 2 KB of JavaScript.
     const scripts = [...home.html.matchAll(/<script>([\s\S]*?)<\/script>/g)].map((m) => m[1]!);
     expect(scripts.join('').length).toBeLessThanOrEqual(2048);
     expect(home.html).not.toMatch(/<script[^>]+src=/);
   });
 
-  it('answers the not-found page for an unknown or malformed handle, and lowercases one typed in capitals', async () => {
+  it('says no church is at an unknown or malformed handle, and lowercases one typed in capitals', async () => {
     for (const path of ['/c/no-such-church', '/c/x', '/c/%3Cscript%3E']) {
       const res = await page(path);
       expect(res.status, path).toBe(404);
-      expect(res.html).toContain('Page Not Found');
+      expect(res.html).toContain('<h1>Church not found</h1>');
+      expect(res.html).toContain('We couldn&#39;t find a church at this address.');
+      expect(res.html).not.toContain('landing page');
     }
     const upper = await page('/c/Grace-City');
     expect(upper).toMatchObject({ status: 301, location: '/c/grace-city' });

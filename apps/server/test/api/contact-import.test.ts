@@ -200,6 +200,16 @@ describe('CSV import', () => {
     });
     expect(res.status).toBe(404);
   });
+
+  it('says how many households a column will make; only to the importing church', async () => {
+    const csv = 'First,Last,Email,Home\nA,Lee,a@lee.org,Lee\nB,Lee,b@lee.org,lee\nC,Ng,c@ng.org,Ng\n';
+    const upload = (await grace.client.post('/api/contacts/import', { fileName: 'homes.csv', csv })).body;
+    const res = await grace.client.get(`/api/contacts/import/${upload.id}/households?column=Home`);
+    expect(res.status, res.text).toBe(200);
+    expect(res.body).toEqual({ households: 1, people: 2, tooLarge: 0 });
+    expect((await grace.client.get(`/api/contacts/import/${upload.id}/households?column=Nope`)).status).toBe(400);
+    expect((await hope.client.get(`/api/contacts/import/${upload.id}/households?column=Home`)).status).toBe(404);
+  });
 });
 
 describe('imports at once per church', () => {

@@ -95,6 +95,22 @@ describe('contact lists', () => {
     ).rejects.toThrow(/foreign key/);
   });
 
+  it('adds every contact matching a search at once, counting the newly added; not to another church', async () => {
+    const list = (await grace.client.post('/api/contact-lists', { name: 'Select all' })).body;
+    await addContact(grace.client, { firstName: 'Zebedee', lastName: 'Fisher' });
+    await addContact(grace.client, { firstName: 'Zebulun', lastName: 'Fisher' });
+    await addContact(hope.client, { firstName: 'Zelda', lastName: 'Fisher' });
+    const res = await grace.client.post(`/api/contact-lists/${list.id}/contacts/matching`, { search: 'fisher' });
+    expect(res.status, res.text).toBe(200);
+    expect(res.body).toEqual({ listId: list.id, added: 2 });
+    const again = await grace.client.post(`/api/contact-lists/${list.id}/contacts/matching`, { search: 'fisher' });
+    expect(again.body.added).toBe(0);
+    const theirs = await hope.client.post(`/api/contact-lists/${list.id}/contacts/matching`, { search: 'fisher' });
+    expect(theirs.status).toBe(404);
+    const bad = await grace.client.post(`/api/contact-lists/${list.id}/contacts/matching`, { tab: 'everyone' });
+    expect(bad.status).toBe(400);
+  });
+
   it('needs a session', async () => {
     expect((await new HttpClient(app.url).get('/api/contact-lists')).status).toBe(401);
   });

@@ -201,6 +201,12 @@ const task = await app.db
   .values({ userId: a.user.id, title: 'Call', dueOn: '2030-01-01' })
   .returning('id')
   .executeTakeFirstOrThrow();
+// An earlier "Export everything" of church A (written here: no job builds it while the probes run).
+const churchExport = await app.db
+  .insertInto('exports')
+  .values({ userId: a.user.id, requestedBy: a.user.id, status: 'failed' })
+  .returning('id')
+  .executeTakeFirstOrThrow();
 
 // A move-in import of church A (its dry run stored; the upload itself is multipart, tested in imports.test.ts).
 const moveIn = await app.db
@@ -266,6 +272,7 @@ const seeds: Record<string, number | string> = {
   'sending-domains/{id}': sendingDomain.id,
   'journeys/{id}': journey.id,
   'tasks/{id}': task.id,
+  'exports/{id}': churchExport.id,
 };
 
 /**

@@ -61,7 +61,9 @@ describe('members portal: signing in', () => {
     const bad = await visitor.post(`${base}/sign-in`, { address: '' });
     expect(bad.status).toBe(400);
     expect(bad.text).toContain('Please enter your email or mobile number');
-    expect((await visitor.get('/c/no-such-church/me')).status).toBe(404);
+    const none = await visitor.get('/c/no-such-church/me');
+    expect(none.status).toBe(404);
+    expect(none.text).toContain('Church not found');
     await app.db
       .insertInto('churchHandleRedirects')
       .values({ handle: 'grace-old', userId: grace.user.id, expiresAt: new Date(Date.now() + 86_400_000) })
@@ -214,8 +216,17 @@ describe('members portal: what a member can do', () => {
     ).toEqual(['email unsubscribed', 'sms subscribed']);
     const on = await app.db.selectFrom('contactsInLists').select('listId').where('contactId', '=', c.id).execute();
     expect(on.map((r) => r.listId)).toEqual([lists[1]!.id]);
-    const events = (await grace.client.get(`/api/contacts/${c.id}/events`)).body.events as { type: string }[];
+    const events = (await grace.client.get(`/api/contacts/${c.id}/events`)).body.events as {
+      type: string;
+      actor: { kind: string; id: number | null; name?: string | null };
+    }[];
     expect(events.map((e) => e.type)).toEqual(expect.arrayContaining(['list.member_added', 'list.member_removed']));
+    // Recorded as the person, through the portal (not an anonymous visitor), with their name.
+    const left = events.find((e) => e.type === 'list.member_removed')!;
+    expect(left.actor).toEqual({ kind: 'portal', id: c.id, name: `${c.firstName} ${c.lastName}` });
+    // Staff's own change names the church's account.
+    const added = events.find((e) => e.type === 'list.member_added' && e.actor.kind === 'user')!;
+    expect(added.actor).toEqual({ kind: 'user', id: grace.user.id, name: grace.user.username });
 
     const all = await member.post(`${base}/subscriptions/${c.id}/unsubscribe-all`, { csrf });
     expect(all.status).toBe(303);
@@ -284,6 +295,10 @@ describe('members portal: my details', () => {
       email: val('email'),
       phone: val('phone'),
       address: val('address'),
+      city: val('city'),
+      state: val('state'),
+      postalCode: val('postalCode'),
+      country: val('country'),
       dateOfBirth: val('dateOfBirth'),
     };
   }
@@ -292,7 +307,15 @@ describe('members portal: my details', () => {
     const c = await addContact(grace.client, { email: uniqueEmail(), phone: '0412345678' });
     const member = await signIn(c.email!);
     const form = await detailsForm(member, c);
-    const res = await member.post(`${base}/details/${c.id}`, { ...form, phone: '0498765432', address: '1 Church St' });
+    const res = await member.post(`${base}/details/${c.id}`, {
+      ...form,
+      phone: '0498765432',
+      address: '1 Church St',
+      city: 'Springfield',
+      state: 'NSW',
+      postalCode: '2000',
+      country: 'Australia',
+    });
     // The new phone is confirmed first: a code texted to it, typed on My details.
     const waiting = await member.get(`${base}/details`);
     expect(waiting.text).toContain('Enter the 6-digit code we texted to your new number');
@@ -313,7 +336,9 @@ describe('members portal: my details', () => {
     expect(wrong.status).toBe(400);
     expect((await member.post(confirmPath, { csrf: form.csrf, code })).status).toBe(303);
     expect(res.status, res.text).toBe(303);
-    expect((await member.get(`${base}/details`)).text).toContain('Waiting for the church to approve: Phone, Address.');
+    expect((await member.get(`${base}/details`)).text).toContain(
+      'Waiting for the church to approve: Phone, Street address, City or town, State or region, Postcode, Country.',
+    );
     expect((await grace.client.get(`/api/contacts/${c.id}`)).body.phone).toBe('0412345678');
 
     expect((await grace.client.get('/api/profile-updates/count')).body.pending).toBeGreaterThanOrEqual(1);
@@ -326,13 +351,26 @@ describe('members portal: my details', () => {
     expect(mine.changes).toEqual({
       phone: { from: '0412345678', to: '0498765432' },
       address: { from: null, to: '1 Church St' },
+      city: { from: null, to: 'Springfield' },
+      state: { from: null, to: 'NSW' },
+      postalCode: { from: null, to: '2000' },
+      country: { from: null, to: 'Australia' },
     });
     // Another church cannot decide it.
     expect((await hope.client.post('/api/profile-updates/approve', { ids: [mine.id] })).body.decided).toBe(0);
     expect((await grace.client.post('/api/profile-updates/approve', { ids: [mine.id] })).body.decided).toBe(1);
     const after = (await grace.client.get(`/api/contacts/${c.id}`)).body;
     expect(after.phone).toBe('0498765432');
-    expect(after.metadata.address).toBe('1 Church St');
+    expect(after.metadata).toMatchObject({
+      address: '1 Church St',
+      city: 'Springfield',
+      state: 'NSW',
+      postalCode: '2000',
+      country: 'Australia',
+    });
+    // The form shows every part of the address now.
+    const again = await detailsForm(member, c);
+    expect(again).toMatchObject({ city: 'Springfield', state: 'NSW', postalCode: '2000', country: 'Australia' });
     const types = ((await grace.client.get(`/api/contacts/${c.id}/events`)).body.events as { type: string }[]).map(
       (e) => e.type,
     );

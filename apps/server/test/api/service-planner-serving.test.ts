@@ -72,7 +72,7 @@ describe('decline → a substitute', () => {
     const asked = await form(`/serve/${token}/substitute`);
     expect(asked.status).toBe(200);
     expect(await asked.text()).toContain(
-      'We asked 2 teammates who can serve as Sound on Sunday 10:00. The first to accept gets it.',
+      'We asked 2 teammates who can serve as Sound on Sunday, February 2 at 10:00 AM. The first to accept gets it.',
     );
     expect((await form(`/serve/${token}/substitute`)).status).toBe(409);
     expect((await anon.get(`/serve/${token}`)).text).toContain('Your teammates are being asked to cover for you.');
@@ -89,7 +89,7 @@ describe('decline → a substitute', () => {
     // Opening the link never accepts (mail scanners follow links).
     const cover = await anon.get(`/serve/cover/${benToken}`);
     expect(cover.status).toBe(200);
-    expect(cover.text).toContain('<h1>Can you cover Sound on Sunday 10:00?</h1>');
+    expect(cover.text).toContain('<h1>Can you cover Sound on Sunday, February 2 at 10:00 AM?</h1>');
     expect(cover.text).toContain('<button class="accept" type="submit">Accept</button>');
     const res = await form(`/serve/cover/${benToken}`);
     expect(res.status).toBe(200);
@@ -215,7 +215,7 @@ describe('an assignment for one service time', () => {
     const declined = await (await form(`/serve/${token}`, 'answer=decline')).text();
     expect(declined).toContain('You have declined Two Services on Sunday, March 2, 2031 at 11:00 AM.');
     const asked = await (await form(`/serve/${token}/substitute`)).text();
-    expect(asked).toContain('We asked 1 teammate who can serve as Usher on Sunday 11:00.');
+    expect(asked).toContain('We asked 1 teammate who can serve as Usher on Sunday, March 2 at 11:00 AM.');
     const { token: eveToken } = await app.db
       .selectFrom('substituteOfferCandidates')
       .select('token')
@@ -223,7 +223,7 @@ describe('an assignment for one service time', () => {
       .orderBy('id', 'desc')
       .executeTakeFirstOrThrow();
     const cover = (await anon.get(`/serve/cover/${eveToken}`)).text;
-    expect(cover).toContain('<h1>Can you cover Usher on Sunday 11:00?</h1>');
+    expect(cover).toContain('<h1>Can you cover Usher on Sunday, March 2 at 11:00 AM?</h1>');
     expect(cover).toContain('<dd>Sunday, March 2, 2031 at 11:00 AM</dd>');
   });
 });
@@ -258,7 +258,7 @@ describe("the portal's 'Swap a date'", () => {
     await g.delete(`${BASE}/assignments/${other.id}`);
     const offered = await member.post(`${base}/swaps/${a.id}`, { csrf });
     expect(offered.status).toBe(200);
-    expect(offered.text).toContain('We asked 1 teammate who can serve as Keys on Sunday 09:30.');
+    expect(offered.text).toContain('We asked 1 teammate who can serve as Keys on Sunday, October 5 at 9:30 AM.');
     expect(offered.text).toContain('Your teammates are being asked.');
     expect((await member.post(`${base}/swaps/${a.id}`, { csrf })).status).toBe(409);
 

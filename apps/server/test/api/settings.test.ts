@@ -80,3 +80,64 @@ describe("a church's activity retention", () => {
     expect((await client.get('/api/settings')).body.eventRetentionDays).toBe(365);
   });
 });
+
+describe("a church's country", () => {
+  it('follows the time zone chosen at registration: Chicago is the US, Sydney Australia', async () => {
+    const chicago = await register('America/Chicago');
+    expect((await chicago.client.get('/api/settings')).body).toMatchObject({
+      country: 'US',
+      locale: 'en-US',
+      defaultCountryCode: '+1',
+      firstDayOfWeek: 0,
+    });
+    // A phone typed without its country code is read in the church's country.
+    const us = await chicago.client.post('/api/contacts', {
+      firstName: 'Sam',
+      lastName: 'Lee',
+      email: 'sam@example.org',
+      phone: '(217) 555-0109',
+    });
+    expect(us.status).toBe(201);
+    expect(us.body.phoneE164).toBe('+12175550109');
+    const sydney = await register('Australia/Sydney');
+    expect((await sydney.client.get('/api/settings')).body).toMatchObject({
+      country: 'AU',
+      locale: 'en-AU',
+      defaultCountryCode: '+61',
+      firstDayOfWeek: 1,
+    });
+    // Without a zone the spec's defaults stay: phones in '+61', dates as in the US.
+    const none = await register();
+    expect((await none.client.get('/api/settings')).body).toMatchObject({
+      country: null,
+      locale: 'en-US',
+      defaultCountryCode: '+61',
+    });
+  });
+
+  it('can be chosen at registration and changed in settings, by country or by calling code', async () => {
+    const client = new HttpClient(app.url);
+    const n = Math.random().toString(36).slice(2, 10);
+    const res = await client.post('/api/register', {
+      username: `cc_${n}`,
+      password: 'correct-horse',
+      churchName: `Church ${n}`,
+      email: `cc_${n}@example.org`,
+      timeZone: 'America/Chicago',
+      country: 'ca',
+    });
+    expect(res.status).toBe(201);
+    expect((await client.get('/api/settings')).body).toMatchObject({ country: 'CA', locale: 'en-CA' });
+    // '+1' in a Canadian church is still Canada; '+44' is the United Kingdom.
+    expect((await client.put('/api/settings', { defaultCountryCode: '+1' })).body.country).toBe('CA');
+    expect((await client.put('/api/settings', { defaultCountryCode: '+44' })).body).toMatchObject({
+      country: 'GB',
+      locale: 'en-GB',
+    });
+    const nz = await client.put('/api/settings', { country: 'NZ' });
+    expect(nz.body).toMatchObject({ country: 'NZ', defaultCountryCode: '+64', timeZone: 'America/Chicago' });
+    const bad = await client.put('/api/settings', { country: 'XX' });
+    expect(bad.status).toBe(400);
+    expect(bad.body.issues[0]).toMatchObject({ path: 'country', message: 'Please choose a country' });
+  });
+});

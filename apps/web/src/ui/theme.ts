@@ -80,6 +80,9 @@ export const theme = createTheme({
         scrollAreaProps: { viewportProps: { tabIndex: 0 } },
       } satisfies Partial<TableScrollContainerProps>,
     },
+    // A spinner is a status: its name ('Loading contacts') is allowed then (on a bare span, axe's
+    // aria-prohibited-attr), and screen readers hear that something is loading.
+    Loader: { defaultProps: { role: 'status' } },
     // Row actions (the last cell when it holds a button or link) stay in view when a table scrolls sideways.
     Table: { classNames: { table: classes.table } } satisfies ExtendComponent<TableFactory>,
   },

@@ -46,3 +46,15 @@ export function csvCell(value: CsvCell): string {
 export function toCsv(rows: readonly (readonly CsvCell[])[]): string {
   return stringify(rows.map((row) => row.map(csvCell)));
 }
+
+/**
+ * A table's rows as CSV, keeping null apart from empty text: null is an empty field, empty text is
+ * `""` (a reader tells them apart by the quotes, as `readExport` does). The cells are guarded as in
+ * `toCsv`.
+ */
+export function toCsvTable(rows: readonly (readonly CsvCell[])[]): string {
+  return stringify(
+    rows.map((row) => row.map((v) => (v === null || v === undefined ? null : csvCell(v)))),
+    { quoted_match: /^$/ },
+  );
+}

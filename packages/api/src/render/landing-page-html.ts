@@ -1,5 +1,6 @@
 import type { Block, ImageRef, LandingPageContent } from '../schemas/landing-pages.js';
 import { progressPercent } from '../shared/show-up.js';
+import { formatLongDate, formatWallTime, type Locale } from '../shared/format.js';
 import { escapeHtml } from './html.js';
 
 // The public landing page as HTML: served by the server at /p/{slug} and shown by the builder's
@@ -63,6 +64,8 @@ export interface RenderOptions {
   /** The church's giving page (`/c/{handle}/give`), when it has a public handle: where a 'give' button goes. */
   givePath?: string | null;
   year?: number;
+  /** The church's locale ('en-AU'): an event's date and times as it writes them (the US's when left out). */
+  locale?: string;
 }
 
 const usd = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD', maximumFractionDigits: 0 });
@@ -76,23 +79,14 @@ export function showUpCard(id: string, p: ShowUpCard): string {
   }<p class="raised"><strong>${usd.format(p.raisedAmount)}</strong> raised of ${usd.format(p.targetAmount)} goal</p><progress max="100" value="${pct}" aria-label="Raised so far">${pct}%</progress><p>${pct}% · ${supporters}</p><a class="btn" href="/show-up/${p.id}">Donate Now</a></div></section>`;
 }
 
-function fmtDate(date: string | null, start: string | null, end: string | null): { date: string; time: string } {
-  const d = date ? new Date(`${date}T12:00:00Z`) : null;
-  const dateText = d
-    ? d.toLocaleDateString('en-US', {
-        weekday: 'long',
-        month: 'long',
-        day: 'numeric',
-        year: 'numeric',
-        timeZone: 'UTC',
-      })
-    : '';
-  const t = (v: string | null) => {
-    if (!v) return '';
-    const [h, m] = v.split(':').map(Number) as [number, number];
-    return `${((h + 11) % 12) + 1}:${String(m).padStart(2, '0')} ${h < 12 ? 'AM' : 'PM'}`;
-  };
-  return { date: dateText, time: [t(start), t(end)].filter(Boolean).join(' – ') };
+function fmtDate(
+  date: string | null,
+  start: string | null,
+  end: string | null,
+  o: Locale,
+): { date: string; time: string } {
+  const dateText = date ? formatLongDate(date, o) : '';
+  return { date: dateText, time: [formatWallTime(start, o), formatWallTime(end, o)].filter(Boolean).join(' – ') };
 }
 
 function renderBlock(b: Block, ctx: RenderOptions & { firstHero: boolean }): string {
@@ -145,7 +139,7 @@ function renderBlock(b: Block, ctx: RenderOptions & { firstHero: boolean }): str
       }</div>`;
     }
     case 'event': {
-      const when = fmtDate(b.date, b.startTime, b.endTime);
+      const when = fmtDate(b.date, b.startTime, b.endTime, { locale: ctx.locale });
       const rows = [
         when.date && `<dt>Date</dt><dd>${escapeHtml(when.date)}</dd>`,
         when.time && `<dt>Time</dt><dd>${escapeHtml(when.time)}</dd>`,
@@ -270,9 +264,11 @@ export const NOT_FOUND_TEXT = "The landing page you're looking for doesn't exist
 export const NOT_FOUND_SCRIPT = `document.querySelector('a.btn').addEventListener('click',function(e){if(history.length>1){e.preventDefault();history.back()}});`;
 
 /** The spec's Page Not Found (sent with status 404). */
-export function renderNotFound(): string {
-  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><meta name="robots" content="noindex"><title>Page Not Found</title><style>${CSS}</style></head><body><main class="nf"><div><h1>Page Not Found</h1><p>${escapeHtml(
-    NOT_FOUND_TEXT,
+export function renderNotFound(
+  o: { title: string; text: string } = { title: 'Page Not Found', text: NOT_FOUND_TEXT },
+): string {
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><meta name="robots" content="noindex"><title>${escapeHtml(o.title)}</title><style>${CSS}</style></head><body><main class="nf"><div><h1>${escapeHtml(o.title)}</h1><p>${escapeHtml(
+    o.text,
   )}</p><a class="btn" href="/">Go Back</a></div></main><script>${NOT_FOUND_SCRIPT}</script></body></html>`;
 }
 

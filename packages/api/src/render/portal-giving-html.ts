@@ -26,6 +26,8 @@ export interface MyGivingView {
   /** The funds a donor may choose (public, active). */
   funds: { id: number; name: string }[];
   today: string;
+  /** The church's locale: dates as it writes them ('5 Jan 2026' in Australia). */
+  locale?: string;
   /** A refused change: which recurring gift and why. */
   error?: { scheduleId: number; message: string };
 }
@@ -76,8 +78,8 @@ function scheduleCard(base: string, csrf: string, s: PortalScheduleView, v: MyGi
     `<p>${e(fundsOf(s.lines))}${s.feeCents ? ` + ${e(formatCents(s.feeCents))} card fee covered` : ''}</p>` +
     `<p><b>${e(STATUS_LABELS[s.status] ?? s.status)}</b>${
       paused && s.pausedUntil
-        ? ` until ${e(formatStatementDate(s.pausedUntil))}`
-        : ` · next gift ${e(formatStatementDate(s.nextDate))}`
+        ? ` until ${e(formatStatementDate(s.pausedUntil, { locale: v.locale }))}`
+        : ` · next gift ${e(formatStatementDate(s.nextDate, { locale: v.locale }))}`
     }</p>${error}` +
     `<details><summary>Change amount or funds</summary><form method="post" action="${action('lines')}">${csrfField(csrf)}${lineRows}<button class="btn" type="submit">Save amounts</button></form></details>` +
     `<details><summary>Change frequency</summary><form method="post" action="${action('frequency')}">${csrfField(csrf)}<div class="field"><label for="${id('frequency')}">Frequency</label><select id="${id('frequency')}" name="frequency">${RECURRING.map(
@@ -104,9 +106,9 @@ export function myGivingSection(base: string, csrf: string, v: MyGivingView): st
     ? `<ul class="plain">${v.gifts
         .map(
           (g) =>
-            `<li><a href="${e(base)}/giving/gifts/${g.id}">${e(formatStatementDate(g.date))} · ${e(formatCents(g.amountCents))}</a> · ${e(
+            `<li><a href="${e(base)}/giving/gifts/${g.id}">${e(formatStatementDate(g.date, { locale: v.locale }))} · ${e(formatCents(g.amountCents))}</a> · ${e(
               fundsOf(g.lines),
-            )}${g.status === 'completed' ? '' : ` · ${e(STATUS_LABELS[g.status] ?? g.status)}`} · <a href="${e(base)}/giving/gifts/${g.id}/receipt" aria-label="Receipt (PDF) for ${e(formatStatementDate(g.date))}, ${e(formatCents(g.amountCents))}">Receipt (PDF)</a></li>`,
+            )}${g.status === 'completed' ? '' : ` · ${e(STATUS_LABELS[g.status] ?? g.status)}`} · <a href="${e(base)}/giving/gifts/${g.id}/receipt" aria-label="Receipt (PDF) for ${e(formatStatementDate(g.date, { locale: v.locale }))}, ${e(formatCents(g.amountCents))}">Receipt (PDF)</a></li>`,
         )
         .join('')}</ul>`
     : '<p class="muted">No gifts yet.</p>';
@@ -114,8 +116,8 @@ export function myGivingSection(base: string, csrf: string, v: MyGivingView): st
     ? `<ul class="plain">${v.statements
         .map(
           (s) =>
-            `<li><a href="${e(base)}/giving/statements/${s.id}">Giving statement ${e(formatStatementDate(s.fromDate))} – ${e(
-              formatStatementDate(s.toDate),
+            `<li><a href="${e(base)}/giving/statements/${s.id}">Giving statement ${e(formatStatementDate(s.fromDate, { locale: v.locale }))} – ${e(
+              formatStatementDate(s.toDate, { locale: v.locale }),
             )} (PDF)</a> · ${e(formatCents(Number(s.totalCents)))}</li>`,
         )
         .join('')}</ul>`
@@ -130,7 +132,7 @@ export function myGivingSection(base: string, csrf: string, v: MyGivingView): st
 /** A gift's receipt. */
 export function giftReceiptSection(
   base: string,
-  church: { churchName: string; address: string | null; taxId: string | null },
+  church: { churchName: string; address: string | null; taxId: string | null; locale?: string },
   g: PortalGift,
 ): string {
   const rows = [
@@ -141,7 +143,7 @@ export function giftReceiptSection(
     `<div class="card"><p><b>${e(church.churchName)}</b>${church.address ? `<br>${e(church.address).replace(/\n/g, '<br>')}` : ''}${
       church.taxId ? `<br>Tax ID: ${e(church.taxId)}` : ''
     }</p>` +
-    `<p>${e(formatStatementDate(g.date))} · ${e(g.method === 'check' && g.checkNumber ? `Check #${g.checkNumber}` : METHODS[g.method])}${
+    `<p>${e(formatStatementDate(g.date, { locale: church.locale }))} · ${e(g.method === 'check' && g.checkNumber ? `Check #${g.checkNumber}` : METHODS[g.method])}${
       g.donorName ? ` · ${e(g.donorName)}` : ''
     }</p>` +
     `<ul class="plain">${rows.map(([k, v]) => `<li>${e(k!)}: ${e(v!)}</li>`).join('')}<li><b>Total: ${e(formatCents(g.amountCents))}</b></li></ul>` +

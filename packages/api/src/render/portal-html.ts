@@ -5,8 +5,8 @@ import { escapeHtml as e } from './html.js';
 
 const CSS = `*{box-sizing:border-box}body{margin:0;font-family:-apple-system,BlinkMacSystemFont,"Segoe UI",Roboto,Helvetica,Arial,sans-serif;color:#1f2937;background:#f8f9fa;line-height:1.5;font-size:16px}
 a{color:#364fc7}.in,main,footer{max-width:720px;margin:0 auto;padding-left:16px;padding-right:16px}header{background:#fff;border-bottom:1px solid #e5e7eb;padding:12px 0}
-header .church{font-weight:700;font-size:1.05rem;margin:0}header .church a{color:inherit;text-decoration:none}nav{background:#fff;border-bottom:1px solid #e5e7eb;overflow-x:auto}nav ul{display:flex;gap:4px;list-style:none;margin:0;padding:0}
-nav a{display:block;padding:12px 10px;text-decoration:none;color:#374151;white-space:nowrap;border-bottom:3px solid transparent}nav a[aria-current=page]{color:#364fc7;border-color:#364fc7;font-weight:600}nav li:first-child a{padding-left:0}
+header .church{font-weight:700;font-size:1.05rem;margin:0}header .church a{color:inherit;text-decoration:none}nav{background:#fff;border-bottom:1px solid #e5e7eb}nav ul{display:flex;flex-wrap:wrap;column-gap:4px;list-style:none;margin:0 0 0 -10px;padding:0}
+nav a{display:block;padding:10px 10px;text-decoration:none;color:#374151;white-space:nowrap;border-bottom:3px solid transparent}nav a[aria-current=page]{color:#364fc7;border-color:#364fc7;font-weight:600}
 main{padding-top:16px;padding-bottom:16px}h1{font-size:1.5rem;margin:8px 0 16px;line-height:1.25}h2{font-size:1.15rem;margin:0 0 12px}
 .card{background:#fff;border:1px solid #e5e7eb;border-radius:12px;padding:16px;margin:0 0 16px}
 label{display:block;font-weight:600;margin:0 0 4px}input[type=text],input[type=email],input[type=tel],input[type=date],select{width:100%;font:inherit;padding:10px 12px;border:1px solid #868e96;border-radius:8px;background:#fff}
@@ -17,7 +17,7 @@ label{display:block;font-weight:600;margin:0 0 4px}input[type=text],input[type=e
 .note{background:#edf2ff;border-radius:8px;padding:12px;margin:0 0 16px}.ok{background:#ebfbee}.muted{color:#4b5563}ul.plain{list-style:none;padding:0;margin:0}ul.plain li{padding:6px 0;border-bottom:1px solid #f1f3f5}
 footer{padding-top:8px;padding-bottom:32px}footer form{display:inline}
 select{width:100%;font:inherit;padding:10px 12px;border:1px solid #868e96;border-radius:8px;background:#fff}h3{font-size:1.05rem;margin:0 0 8px}
-details{margin:8px 0}summary{cursor:pointer;color:#364fc7;font-weight:600;padding:6px 0}.row .field{flex:1 1 140px}select:focus-visible,summary:focus-visible{outline:3px solid #f59f00;outline-offset:2px}`;
+details{margin:8px 0}summary{cursor:pointer;color:#364fc7;font-weight:600;padding:6px 0}.row .field{flex:1 1 140px}fieldset{border:0;padding:0;margin:0}legend{font-weight:700;font-size:1.05rem;padding:0;margin:4px 0 8px}select:focus-visible,summary:focus-visible{outline:3px solid #f59f00;outline-offset:2px}`;
 
 export interface PortalChurchView {
   churchName: string;
@@ -27,7 +27,8 @@ export interface PortalChurchView {
 
 /**
  * The portal's sections (its home is the church's name in the header). Later issues add 'My giving'
- * and 'My schedule' here, each once its page exists; the bar scrolls sideways on a narrow phone.
+ * and 'My schedule' here, each once its page exists; on a narrow phone the bar wraps onto a second
+ * line, so every section stays in sight.
  */
 export const PORTAL_SECTIONS = [
   { path: '/subscriptions', label: 'Subscriptions' },

@@ -3,6 +3,7 @@ import { csrfField } from './portal-html.js';
 import { MATRIX_STATUS_LABELS } from '../schemas/service-planner.js';
 import type { PortalBlockout, PortalVolunteer } from '../services/portal/schedule.js';
 import { longDate } from '../services/service-planner/request-channel.js';
+import type { Locale } from '../shared/format.js';
 
 // 'My schedule' in the members' portal: plain forms, no JavaScript.
 
@@ -24,8 +25,8 @@ export function recurrenceWords(r: PortalBlockout['recurrence']): string {
   return `Every ${NTH.find(([v]) => Number(v) === r.nth)?.[1] ?? ''} ${day} of the month`;
 }
 
-const datesWords = (b: { startsOn: string; endsOn: string }) =>
-  b.startsOn === b.endsOn ? longDate(b.startsOn) : `${longDate(b.startsOn)} to ${longDate(b.endsOn)}`;
+const datesWords = (b: { startsOn: string; endsOn: string }, o: Locale) =>
+  b.startsOn === b.endsOn ? longDate(b.startsOn, o) : `${longDate(b.startsOn, o)} to ${longDate(b.endsOn, o)}`;
 
 /** What the blockout form sends back when it has errors. */
 export interface BlockoutFormState {
@@ -96,6 +97,8 @@ export function scheduleSection(
   csrf: string,
   volunteers: PortalVolunteer[],
   state?: BlockoutFormState,
+  /** The church's locale: its dates as it writes them ('Sunday 7 December 2026' in Australia). */
+  o: Locale = {},
 ): string {
   if (volunteers.length === 0)
     return `<div class="card"><p>You are not on a serving team yet.</p><p class="muted">When the church adds you to a team, what you are scheduled for shows here.</p></div>`;
@@ -105,12 +108,12 @@ export function scheduleSection(
       const upcoming = v.assignments.length
         ? `<ul class="plain">${v.assignments
             .map((a) => {
-              const what = [longDate(a.date), a.time, a.positionName, a.location].filter(Boolean).join(' · ');
+              const what = [longDate(a.date, o), a.time, a.positionName, a.location].filter(Boolean).join(' · ');
               const answer =
                 a.status === 'pending'
                   ? `<div class="row" style="margin-top:8px">` +
-                    `<form method="post" action="${e(base)}/schedule/${a.id}/accept">${csrfField(csrf)}<button class="btn" type="submit" aria-label="Accept ${e(a.planTitle)}, ${e(longDate(a.date))}">Accept</button></form>` +
-                    `<form method="post" action="${e(base)}/schedule/${a.id}/decline">${csrfField(csrf)}<button class="btn light" type="submit" aria-label="Decline ${e(a.planTitle)}, ${e(longDate(a.date))}">Decline</button></form></div>`
+                    `<form method="post" action="${e(base)}/schedule/${a.id}/accept">${csrfField(csrf)}<button class="btn" type="submit" aria-label="Accept ${e(a.planTitle)}, ${e(longDate(a.date, o))}">Accept</button></form>` +
+                    `<form method="post" action="${e(base)}/schedule/${a.id}/decline">${csrfField(csrf)}<button class="btn light" type="submit" aria-label="Decline ${e(a.planTitle)}, ${e(longDate(a.date, o))}">Decline</button></form></div>`
                   : '';
               return (
                 `<li data-assignment="${a.id}"><strong>${e(a.planTitle)}</strong> <span style="${STATUS_STYLE[a.status]};border-radius:6px;padding:1px 8px;font-size:.9rem;font-weight:600">${e(MATRIX_STATUS_LABELS[a.status])}</span>` +
@@ -122,11 +125,11 @@ export function scheduleSection(
       const blockouts = v.blockouts.length
         ? `<ul class="plain">${v.blockouts
             .map((b) => {
-              const words = [datesWords(b), recurrenceWords(b.recurrence), b.reason].filter(Boolean).join(' · ');
+              const words = [datesWords(b, o), recurrenceWords(b.recurrence), b.reason].filter(Boolean).join(' · ');
               return (
                 `<li class="row" style="justify-content:space-between"><span>${e(words)}</span>` +
                 `<form method="post" action="${e(base)}/schedule/blockouts/${b.id}/delete">${csrfField(csrf)}` +
-                `<button class="btn light" type="submit" aria-label="Remove away ${e(datesWords(b))}">Remove</button></form></li>`
+                `<button class="btn light" type="submit" aria-label="Remove away ${e(datesWords(b, o))}">Remove</button></form></li>`
               );
             })
             .join('')}</ul>`

@@ -1,4 +1,5 @@
 import { escapeHtml as e } from './html.js';
+import { formatPhone } from './phone.js';
 import { csrfField } from './portal-html.js';
 import type { PortalPerson } from '../services/portal/member.js';
 import { PROPOSAL_FIELD_LABELS, type ProposalField } from '../schemas/portal.js';
@@ -30,6 +31,8 @@ export function subscriptionsSection(
   base: string,
   csrf: string,
   people: { person: Person; lists: { id: number; name: string; description: string; member: boolean }[] }[],
+  /** The church's calling code ('+61'): the mobile number as the church writes it. */
+  countryCode?: string,
 ): string {
   return people
     .map(({ person: p, lists }) => {
@@ -41,7 +44,13 @@ export function subscriptionsSection(
         `<section class="card" aria-labelledby="${id('h')}"><h2 id="${id('h')}">${e(nameOf(p))}</h2>` +
         `<form method="post" action="${e(base)}/subscriptions/${p.id}">${csrfField(csrf)}<fieldset style="border:0;padding:0;margin:0 0 12px"><legend class="muted">Channels</legend>` +
         check('email', id('email'), 'Email', p.emailConsent === 'subscribed', p.email ?? 'No email address') +
-        check('sms', id('sms'), 'Text messages (SMS)', p.smsConsent === 'subscribed', p.phone ?? 'No mobile number') +
+        check(
+          'sms',
+          id('sms'),
+          'Text messages (SMS)',
+          p.smsConsent === 'subscribed',
+          p.phone ? formatPhone(p, countryCode) : 'No mobile number',
+        ) +
         `</fieldset>${lists.length ? `<fieldset style="border:0;padding:0;margin:0 0 12px"><legend class="muted">Lists</legend>${listBoxes}</fieldset>` : ''}` +
         `<button class="btn" type="submit">Save subscriptions</button></form>` +
         `<form method="post" action="${e(base)}/subscriptions/${p.id}/unsubscribe-all" style="margin-top:12px">${csrfField(csrf)}` +
@@ -106,7 +115,15 @@ export function detailsSection(base: string, csrf: string, views: DetailsView[])
         input(p.id, 'lastName', 'Last name', v('lastName'), 'text', errors, 'family-name') +
         input(p.id, 'email', 'Email', v('email'), 'email', errors, 'email') +
         input(p.id, 'phone', 'Phone', v('phone'), 'tel', errors, 'tel') +
-        input(p.id, 'address', 'Address', v('address'), 'text', errors, 'street-address') +
+        `<fieldset class="address"><legend>Address</legend>` +
+        input(p.id, 'address', 'Street address', v('address'), 'text', errors, 'street-address') +
+        input(p.id, 'city', 'City or town', v('city'), 'text', errors, 'address-level2') +
+        `<div class="row">` +
+        input(p.id, 'state', 'State or region', v('state'), 'text', errors, 'address-level1') +
+        input(p.id, 'postalCode', 'Postcode', v('postalCode'), 'text', errors, 'postal-code') +
+        `</div>` +
+        input(p.id, 'country', 'Country', v('country'), 'text', errors, 'country-name') +
+        `</fieldset>` +
         input(p.id, 'dateOfBirth', 'Birthday', v('dateOfBirth'), 'date', errors, 'bday') +
         (errors._ ? `<p class="err">${e(errors._)}</p>` : '') +
         `<button class="btn" type="submit">Propose changes</button><p class="muted">The church checks each change before it is made.</p></form></section>`

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { requiredTextSchema, timeZoneSchema } from './common.js';
 import { isCleanText, notAllowedMessage } from '../shared/text.js';
+import { countrySchema } from './settings.js';
 
 // Zod only: the browser imports this file for its forms, so each message is written once.
 
@@ -37,6 +38,8 @@ export const registerSchema = z.object({
     .pipe(z.email('Please enter a valid email address')),
   /** The church's time zone (the browser's at registration); UTC when left out. */
   timeZone: timeZoneSchema.optional(),
+  /** The church's country (ISO 3166); left out, its time zone's (none for UTC). */
+  country: countrySchema.optional(),
   /** Accepted for compatibility with the spec's payload; the server decides the role. */
   role: roleSchema.optional(),
   /** The one-time token printed in the server log at first start: this account becomes the administrator. */

@@ -26,6 +26,7 @@ export const IMPORT_FIELDS = [
   { value: 'postalCode', label: 'Postal Code' },
   { value: 'emailConsent', label: 'Email Consent' },
   { value: 'smsConsent', label: 'SMS Consent' },
+  { value: 'household', label: 'Household' },
 ] as const;
 export type ImportField = (typeof IMPORT_FIELDS)[number]['value'];
 export const importFieldSchema = z.enum(IMPORT_FIELDS.map((f) => f.value) as [ImportField, ...ImportField[]]);
@@ -69,6 +70,27 @@ export const startImportSchema = z.object({
 });
 
 export const importIdSchema = z.object({ id: idSchema('Import ID') });
+
+/**
+ * A household's most members: past this many rows with one value (a column of surnames, say), the
+ * rest are not linked, so a mistaken column cannot make thousands of links.
+ */
+export const MAX_HOUSEHOLD = 20;
+
+/** How many families a household column would make, for the mapping screen to say before the import. */
+export const importHouseholdsSchema = z.object({
+  id: idSchema('Import ID'),
+  column: z.string().max(500).refine(isCleanText, notAllowedMessage('Column')),
+});
+export const importHouseholdsResultSchema = z.object({
+  /** Households of 2 or more rows: each becomes one family. */
+  households: z.number().int(),
+  /** The rows linked in those households. */
+  people: z.number().int(),
+  /** Households with more rows than a household's most members: only the first ones are linked. */
+  tooLarge: z.number().int(),
+});
+export type ImportHouseholds = z.infer<typeof importHouseholdsResultSchema>;
 
 export const importStatusSchema = z.enum(['uploaded', 'queued', 'running', 'completed', 'failed']);
 export const contactImportSchema = z.object({

@@ -4,7 +4,6 @@
 export { idSchema } from './common.js';
 export * from './contacts/dates.js';
 export {
-  COUNTRY_CODES,
   countryCodeSchema,
   STAFF_ROLES,
   staffRoleSchema,

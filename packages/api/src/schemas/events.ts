@@ -182,9 +182,15 @@ export function checkEventTypes(types: string[], ctx: z.RefinementCtx): boolean 
 /** The kinds of the timeline's filter: the part of the type before the dot. */
 export const EVENT_KINDS = [...new Set(EVENT_TYPES.map((t) => t.split('.')[0]!))] as const;
 
+/**
+ * Who did it: the church's account ('user'), an API key, a visitor of a public page, Lampstand
+ * itself ('system'), or a person through the members' portal ('portal', id the contact's).
+ */
 export const actorSchema = z.object({
-  kind: z.enum(['user', 'api_key', 'public', 'system']),
+  kind: z.enum(['user', 'api_key', 'public', 'system', 'portal']),
   id: z.number().int().nullable(),
+  /** Where the log is read for people (a person's activity): the actor's name, when it has one. */
+  name: z.string().nullable().optional(),
 });
 export type EventActor = z.infer<typeof actorSchema>;
 

@@ -26,7 +26,20 @@ export const portalCodeSchema = portalSignInSchema.extend({
 });
 
 /** The fields a member may propose, each as the staff form checks it. */
-export const PROPOSAL_FIELDS = ['firstName', 'lastName', 'email', 'phone', 'address', 'dateOfBirth'] as const;
+export const PROPOSAL_FIELDS = [
+  'firstName',
+  'lastName',
+  'email',
+  'phone',
+  'address',
+  'city',
+  'state',
+  'postalCode',
+  'country',
+  'dateOfBirth',
+] as const;
+/** The parts of the address, each kept in the contact's details under the same name. */
+export const ADDRESS_FIELDS = ['address', 'city', 'state', 'postalCode', 'country'] as const;
 export type ProposalField = (typeof PROPOSAL_FIELDS)[number];
 
 export const PROPOSAL_FIELD_LABELS: Record<ProposalField, string> = {
@@ -34,9 +47,22 @@ export const PROPOSAL_FIELD_LABELS: Record<ProposalField, string> = {
   lastName: 'Last name',
   email: 'Email',
   phone: 'Phone',
-  address: 'Address',
+  address: 'Street address',
+  city: 'City or town',
+  state: 'State or region',
+  postalCode: 'Postcode',
+  country: 'Country',
   dateOfBirth: 'Birthday',
 };
+
+/** One part of the address as typed: empty is none. */
+const addressPart = (max: number) =>
+  z
+    .string()
+    .trim()
+    .max(max, `Must be at most ${max} characters`)
+    .refine(isCleanText, notAllowedMessage('Text'))
+    .transform((v) => v || null);
 
 /** My details: every field as typed; only those that differ from the contact become a proposal. */
 export const portalDetailsSchema = z.object({
@@ -44,12 +70,11 @@ export const portalDetailsSchema = z.object({
   lastName: contactFieldsSchema.shape.lastName,
   email: contactFieldsSchema.shape.email,
   phone: contactFieldsSchema.shape.phone,
-  address: z
-    .string()
-    .trim()
-    .max(500, 'Must be at most 500 characters')
-    .refine(isCleanText, notAllowedMessage('Text'))
-    .transform((v) => v || null),
+  address: addressPart(500),
+  city: addressPart(200),
+  state: addressPart(200),
+  postalCode: addressPart(20),
+  country: addressPart(200),
   dateOfBirth: isoDateSchema,
 });
 export type PortalDetails = z.output<typeof portalDetailsSchema>;

@@ -2,17 +2,33 @@ import { z } from 'zod';
 import { timeZoneSchema } from './common.js';
 import { isCleanText, notAllowedMessage } from '../shared/text.js';
 import { countryCodeSchema } from './contacts.js';
+import { isCountry } from '../shared/locale.js';
 
 // A church's own settings: its name, its postal address (shown in email footers and receipts), its time
-// zone, and the country a phone typed without a country code is read in.
+// zone, and its country (a phone typed without a country code is read in it; dates and times are
+// written as there).
+
+/** An ISO 3166 country code ('US', 'AU') of a country with a telephone calling code. */
+export const countrySchema = z
+  .string({ error: 'Please choose a country' })
+  .trim()
+  .toUpperCase()
+  .refine(isCountry, 'Please choose a country')
+  .describe("ISO 3166 country code, e.g. 'US' or 'AU'");
 
 export const churchSettingsSchema = z.object({
   churchName: z.string(),
   postalAddress: z.string().nullable(),
   taxId: z.string().nullable().describe("The church's tax id (EIN), printed on giving statements"),
   timeZone: z.string().describe('IANA time zone; campaign times are entered and shown in it'),
+  country: z
+    .string()
+    .nullable()
+    .describe("The church's country (ISO 3166): chosen, or its time zone's; null when neither says"),
+  locale: z.string().describe("The locale its dates and times are written in ('en-US', 'en-AU')"),
+  firstDayOfWeek: z.number().int().describe('The first day of its week: 0 Sunday, 1 Monday, 6 Saturday'),
   defaultCountryCode: countryCodeSchema.describe(
-    'Country code a phone without one is read in (CSV import, landing page sign-ups, the API, merge)',
+    "Calling code a phone without one is read in (CSV import, landing page sign-ups, the API, merge): the country's",
   ),
   eventRetentionDays: z
     .number()
@@ -55,6 +71,8 @@ export const updateChurchSettingsSchema = z.object({
     .nullish()
     .transform((v) => (v === undefined ? undefined : v || null)),
   timeZone: timeZoneSchema.optional(),
+  country: countrySchema.optional(),
+  /** Sets the country: the church's own when it shares the code ('+1' in Canada), else the code's main one. */
   defaultCountryCode: countryCodeSchema.optional(),
   eventRetentionDays: eventRetentionDaysSchema.optional(),
 });

@@ -108,7 +108,7 @@ export interface ChurchProfiles {
 }
 
 export interface ChurchSettings {
-  defaultCountryCode: Generated<string>;
+  country: string | null;
   eventRetentionDays: Generated<number>;
   gettingStartedDismissedAt: Date | null;
   postalAddress: string | null;
@@ -409,7 +409,7 @@ export interface EmailWarmupUsage {
 
 export interface Events {
   actorId: number | null;
-  actorKind: 'user' | 'api_key' | 'public' | 'system';
+  actorKind: 'user' | 'api_key' | 'public' | 'system' | 'portal';
   contactId: number | null;
   id: Generated<number>;
   occurredAt: Generated<Date>;
@@ -417,6 +417,22 @@ export interface Events {
   type: string;
   userId: number;
   version: Generated<number>;
+}
+
+export interface Exports {
+  createdAt: Generated<Date>;
+  error: string | null;
+  expiresAt: Date | null;
+  fileSize: number | null;
+  finishedAt: Date | null;
+  id: Generated<number>;
+  progress: Generated<number>;
+  requestedBy: number | null;
+  startedAt: Date | null;
+  status: Generated<'queued' | 'running' | 'ready' | 'failed' | 'expired'>;
+  storageKey: string | null;
+  tokenHash: string | null;
+  userId: number;
 }
 
 export interface Funds {
@@ -1332,6 +1348,7 @@ export interface DB {
   emailVerificationTokens: EmailVerificationTokens;
   emailWarmupUsage: EmailWarmupUsage;
   events: Events;
+  exports: Exports;
   funds: Funds;
   giftBatches: GiftBatches;
   giftLines: GiftLines;

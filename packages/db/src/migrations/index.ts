@@ -64,7 +64,10 @@ import * as m0117 from './2026_11_29_0117_sealed_secrets.js';
 import * as m0118 from './2026_11_29_0118_mend_edited_migrations.js';
 import * as m0119 from './2026_11_29_0119_bell_seen.js';
 import * as m0120 from './2026_11_29_0120_getting_started.js';
+import * as m0121 from './2026_11_29_0121_church_country.js';
 import * as m0122 from './2026_11_29_0122_request_batches.js';
+import * as m0123 from './2026_11_29_0123_portal_actor.js';
+import * as m0129 from './2026_11_29_0129_church_exports.js';
 import * as m0131 from './2026_11_29_0131_move_in_imports.js';
 
 /** Every migration, by its frozen date-prefixed name. Add new ones at the end. */
@@ -134,6 +137,9 @@ export const migrations: Record<string, Migration> = {
   '2026_11_29_0118_mend_edited_migrations': m0118,
   '2026_11_29_0119_bell_seen': m0119,
   '2026_11_29_0120_getting_started': m0120,
+  '2026_11_29_0121_church_country': m0121,
   '2026_11_29_0122_request_batches': m0122,
+  '2026_11_29_0123_portal_actor': m0123,
+  '2026_11_29_0129_church_exports': m0129,
   '2026_11_29_0131_move_in_imports': m0131,
 };

@@ -23,6 +23,8 @@ import { trpc } from '../../lib/trpc';
 import { useSave } from '../../lib/use-save';
 import { browserTimeZone } from '../../lib/time-zone';
 import { TimeZoneSelect } from '../../ui/time-zone';
+import { CountrySelect } from '../../ui/country-select';
+import { countryFromTimeZone, guessCountry } from '@lampstand/api/shared/locale';
 import { useSession } from '../../shell/session';
 
 const BENEFITS = [
@@ -81,6 +83,7 @@ function RegisterForm({ onSwitch }: { onSwitch: () => void }) {
       confirmPassword: '',
       role: 'admin',
       timeZone: browserTimeZone() ?? 'UTC',
+      country: guessCountry({ timeZone: browserTimeZone(), languages: navigator.languages }),
     },
     validate: schemaResolver(registerFormSchema, { sync: true }),
   });
@@ -112,7 +115,16 @@ function RegisterForm({ onSwitch }: { onSwitch: () => void }) {
           autoComplete="new-password"
           {...form.getInputProps('confirmPassword')}
         />
-        <TimeZoneSelect {...form.getInputProps('timeZone')} />
+        <TimeZoneSelect
+          {...form.getInputProps('timeZone')}
+          onChange={(zone) => {
+            form.setFieldValue('timeZone', zone ?? 'UTC');
+            // The country follows the time zone chosen (a zone in Chicago: the United States).
+            const country = countryFromTimeZone(zone);
+            if (country) form.setFieldValue('country', country);
+          }}
+        />
+        <CountrySelect {...form.getInputProps('country')} />
         <Button type="submit" fullWidth disabled={register.isPending}>
           {register.isPending ? 'Creating account...' : 'Create account'}
         </Button>

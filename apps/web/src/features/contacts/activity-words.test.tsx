@@ -3,7 +3,7 @@ import { renderToString } from 'react-dom/server';
 import { MantineProvider } from '@mantine/core';
 import { MemoryRouter } from 'react-router-dom';
 import type { EventOut } from '@lampstand/api/schemas/events';
-import { eventWords } from './activity-words';
+import { actorWords, eventWords } from './activity-words';
 
 // Each journey step reads as a sentence in the person's Activity.
 const words = (type: string, data: Record<string, unknown>) => {
@@ -58,6 +58,26 @@ describe('journey events in words', () => {
     ).toBe('Skipped Welcome in Welcome a first-time guest: Unsubscribed from email');
     expect(words('journey.exited', { journey, enrollmentId: 1, reason: 'Contact deleted' })).toBe(
       'Left Welcome a first-time guest: Contact deleted',
+    );
+  });
+});
+
+describe('who did it', () => {
+  const by = (actor: EventOut['actor']) =>
+    actorWords({ id: 1, type: 'list.member_removed', version: 1, occurredAt: '', contactId: 1, actor, data: {} });
+  it('names the person in the portal and the staff account, when the log knows them', () => {
+    expect(by({ kind: 'portal', id: 7, name: 'Ann Lee' })).toBe('by Ann Lee, in the portal');
+    expect(by({ kind: 'portal', id: 7, name: null })).toBe('in the portal');
+    expect(by({ kind: 'user', id: 2, name: 'grace' })).toBe('by grace (staff)');
+    expect(by({ kind: 'user', id: 2 })).toBe('by staff');
+    expect(by({ kind: 'public', id: null })).toBeNull();
+  });
+});
+
+describe('details updated', () => {
+  it('names the fields as the form does', () => {
+    expect(words('contact.updated', { changed: ['phone', 'address', 'postalCode', 'somethingNew'] })).toBe(
+      'Details updated: phone, street address, postcode, somethingNew',
     );
   });
 });

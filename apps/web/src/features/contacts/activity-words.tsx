@@ -2,6 +2,8 @@ import { Anchor } from '@mantine/core';
 import type { ReactNode } from 'react';
 import { Link } from 'react-router-dom';
 import type { EventOut } from '@lampstand/api/schemas/events';
+import { formatMoney } from '@lampstand/api/shared/format';
+import { churchLocale } from '../../ui/format';
 import { PROPOSAL_FIELD_LABELS, type ProposalField } from '@lampstand/api/schemas/portal';
 
 // A person's events in plain words, with links to what they name ('Signed up on *Easter at Grace*
@@ -25,9 +27,7 @@ function named(r: Ref | null, to?: string): ReactNode {
 }
 
 const money = (cents: unknown, currency: unknown) =>
-  new Intl.NumberFormat('en-US', { style: 'currency', currency: str(currency).toUpperCase() || 'USD' }).format(
-    Number(cents) / 100,
-  );
+  formatMoney(Number(cents), { locale: churchLocale(), currency: str(currency) || 'USD' });
 
 /** 'the QR code *Lobby banner*', 'the email *Advent news*', 'example.org' — where a sign-up or a gift came from. */
 function fromSource(source: unknown): ReactNode {
@@ -60,6 +60,31 @@ const VIA: Record<string, string> = {
   portal: 'from the members’ portal',
 };
 const CHANNEL_WORD: Record<string, string> = { email: 'email', sms: 'texts' };
+
+/** A changed field as the contact form names it ('postalCode' reads 'postcode'); an unknown one as stored. */
+const FIELD_WORDS: Record<string, string> = {
+  firstName: 'first name',
+  lastName: 'last name',
+  email: 'email',
+  phone: 'phone',
+  tags: 'tags',
+  address: 'street address',
+  city: 'city or town',
+  state: 'state or region',
+  postalCode: 'postcode',
+  country: 'country',
+  dateOfBirth: 'birthday',
+  countryCode: 'phone country',
+  isChurchMember: 'church member',
+  isBaptised: 'baptised',
+  isSeeker: 'seeker',
+  isServiceStaff: 'service staff',
+  staffRole: 'staff role',
+  wwccNumber: 'WWCC number',
+  notes: 'notes',
+  website: 'website',
+};
+const fieldWord = (f: string) => FIELD_WORDS[f] ?? f;
 
 /** 'Phone, Address': the fields a member proposed, as the form names them. */
 const fieldWords = (fields: unknown) =>
@@ -135,7 +160,7 @@ export function eventWords(e: EventOut): ReactNode {
       return `Added as a contact ${VIA[str(d.via)] ?? ''}`.trim();
     case 'contact.updated': {
       const changed = Array.isArray(d.changed) ? d.changed.map(String) : [];
-      return changed.length ? `Details updated: ${changed.join(', ')}` : 'Details updated';
+      return changed.length ? `Details updated: ${changed.map(fieldWord).join(', ')}` : 'Details updated';
     }
     case 'contact.merged':
       return (
@@ -307,11 +332,16 @@ export function eventWords(e: EventOut): ReactNode {
   }
 }
 
-/** Who did it, when it was not the person: 'by staff', 'through the API'. */
+/**
+ * Who did it: 'by staff' (or the account's name), 'through the API', 'by Ann Lee, in the portal';
+ * nothing for a visitor of a public page.
+ */
 export function actorWords(e: EventOut): string | null {
   switch (e.actor.kind) {
     case 'user':
-      return 'by staff';
+      return e.actor.name ? `by ${e.actor.name} (staff)` : 'by staff';
+    case 'portal':
+      return e.actor.name ? `by ${e.actor.name}, in the portal` : 'in the portal';
     case 'api_key':
       return 'through the API';
     case 'system':

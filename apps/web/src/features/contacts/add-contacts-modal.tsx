@@ -5,6 +5,8 @@ import { trpc } from '../../lib/trpc';
 import { errorMessage } from '../../lib/errors';
 import { useSave } from '../../lib/use-save';
 import { notifySuccess } from '../../ui/notify';
+import { confirmAction } from '../../ui/confirm';
+import { formatNumber } from '../../ui/format';
 import { fullName, type ContactList } from './labels';
 
 export function AddContactsModal({ list, onClose }: { list: ContactList; onClose: () => void }) {
@@ -20,8 +22,33 @@ export function AddContactsModal({ list, onClose }: { list: ContactList; onClose
     errorPrefix: 'Failed to add contact to list',
   });
   const [saving, setSaving] = useState(false);
+  const [allMatching, setAllMatching] = useState(false);
   const inList = new Set((members.data?.items ?? []).map((c) => c.id));
   const available = (candidates.data?.items ?? []).filter((c) => !inList.has(c.id));
+  // Everyone the search finds who is not on the list yet: the same search over the whole church
+  // and within the list, so the count is exact however many contacts there are.
+  const matchingCount = Math.max(0, (candidates.data?.total ?? 0) - (members.data?.total ?? 0));
+  const addMatching = useSave(trpc.contactLists.addMatching, {
+    errorTitle: 'Error',
+    errorPrefix: 'Failed to add contacts to list',
+    success: (out) => ['Contacts added to list', `${formatNumber(out.added)} added to ${list.name}.`],
+    invalidate: (u) => [
+      u.contactLists.list.invalidate(),
+      u.contacts.find.invalidate(),
+      u.contactLists.ofContact.invalidate(),
+    ],
+    onSuccess: onClose,
+  });
+  const confirmAll = () =>
+    confirmAction({
+      title: `Add ${formatNumber(matchingCount)} ${matchingCount === 1 ? 'person' : 'people'} to ${list.name}?`,
+      text: search.trim()
+        ? `Everyone matching '${search.trim()}' who is not on the list yet is added.`
+        : 'Everyone in your contacts who is not on the list yet is added.',
+      confirm: 'Add to List',
+      onConfirm: () => addMatching.mutate({ listId: list.id, search: search.trim() || undefined, tab: 'all' }),
+    });
+  const selectedCount = allMatching ? matchingCount : selected.length;
   // One contact at a time, one toast for all of them; a refusal stops the rest (its toast says why).
   const save = async () => {
     setSaving(true);
@@ -48,8 +75,18 @@ export function AddContactsModal({ list, onClose }: { list: ContactList; onClose
           aria-label="Search contacts"
           leftSection={<IconSearch size={16} />}
           value={search}
-          onChange={(e) => setSearch(e.currentTarget.value)}
+          onChange={(e) => {
+            setSearch(e.currentTarget.value);
+            setAllMatching(false);
+          }}
         />
+        {matchingCount > 0 ? (
+          <Checkbox
+            label={`Select all ${formatNumber(matchingCount)} ${search.trim() ? 'matching' : 'contacts'}`}
+            checked={allMatching}
+            onChange={(e) => setAllMatching(e.currentTarget.checked)}
+          />
+        ) : null}
         <ScrollArea.Autosize mah={400} type="auto">
           {candidates.isLoading || members.isLoading ? (
             <Loader size="sm" aria-label="Loading contacts" />
@@ -67,7 +104,8 @@ export function AddContactsModal({ list, onClose }: { list: ContactList; onClose
                 <Checkbox
                   key={c.id}
                   label={`${fullName(c)}${c.email ? ` · ${c.email}` : ''}`}
-                  checked={selected.includes(c.id)}
+                  checked={allMatching || selected.includes(c.id)}
+                  disabled={allMatching}
                   onChange={(e) => {
                     const checked = e.currentTarget.checked;
                     setSelected((s) => (checked ? [...s, c.id] : s.filter((x) => x !== c.id)));
@@ -79,13 +117,17 @@ export function AddContactsModal({ list, onClose }: { list: ContactList; onClose
         </ScrollArea.Autosize>
         <Group justify="space-between">
           <Text size="sm" c="dimmed">
-            {selected.length} selected
+            {formatNumber(selectedCount)} selected
           </Text>
           <Group>
             <Button variant="default" onClick={onClose}>
               Cancel
             </Button>
-            <Button disabled={selected.length === 0} loading={saving} onClick={() => void save()}>
+            <Button
+              disabled={selectedCount === 0}
+              loading={saving || addMatching.isPending}
+              onClick={() => (allMatching ? confirmAll() : void save())}
+            >
               Add to List
             </Button>
           </Group>

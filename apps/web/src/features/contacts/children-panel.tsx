@@ -22,6 +22,7 @@ import { trpc } from '../../lib/trpc';
 import { useSave } from '../../lib/use-save';
 import { errorMessage } from '../../lib/errors';
 import { type Child, type Contact } from './labels';
+import { formatDate } from '../../ui/format';
 
 export function ChildForm({ contact, child, onDone }: { contact: Contact; child?: Child; onDone: () => void }) {
   const utils = trpc.useUtils();
@@ -186,7 +187,7 @@ export function ChildrenPanel({ contact }: { contact: Contact }) {
                 <Stack gap={2}>
                   <Text fw={600}>{c.name}</Text>
                   <Text size="sm" c="dimmed">
-                    {[c.dateOfBirth ? `Born ${isoToDmy(c.dateOfBirth)}` : null, c.age != null ? `Age ${c.age}` : null]
+                    {[c.dateOfBirth ? `Born ${formatDate(c.dateOfBirth)}` : null, c.age != null ? `Age ${c.age}` : null]
                       .filter(Boolean)
                       .join(' · ') || 'No date of birth'}
                   </Text>

@@ -1,7 +1,7 @@
 import { Alert, Badge, Button, Group, Loader, SimpleGrid, Stack, Tabs, Text, Title } from '@mantine/core';
 import { IconArrowMerge, IconMail, IconPhone } from '@tabler/icons-react';
 import { useState } from 'react';
-import { isoToDmy } from '@lampstand/api/shared/contacts';
+import { formatDate } from '../../ui/format';
 import { trpc } from '../../lib/trpc';
 import { usePhoneFormatter } from '../../lib/phone';
 import { errorMessage } from '../../lib/errors';
@@ -68,6 +68,12 @@ export function ContactDetails({ contactId, initialTab }: { contactId: number; i
               Staff
             </Badge>
           ) : null}
+          {/* The church's own tags (imported or typed), every one, as they were written. */}
+          {c.tags.map((t) => (
+            <Badge key={t} variant="light" color="teal" tt="none">
+              {t}
+            </Badge>
+          ))}
         </Group>
       </Stack>
       <SimpleGrid cols={{ base: 1, xs: 2 }} spacing="xs">
@@ -79,7 +85,7 @@ export function ContactDetails({ contactId, initialTab }: { contactId: number; i
           <IconPhone size={16} aria-hidden />
           <Text size="sm">{phone(c) || '—'}</Text>
         </Group>
-        {m.dateOfBirth ? <Text size="sm">Born {isoToDmy(m.dateOfBirth)}</Text> : null}
+        {m.dateOfBirth ? <Text size="sm">Born {formatDate(m.dateOfBirth)}</Text> : null}
         {m.address || m.city ? (
           <Text size="sm">{[m.address, m.city, m.state, m.postalCode, m.country].filter(Boolean).join(', ')}</Text>
         ) : null}

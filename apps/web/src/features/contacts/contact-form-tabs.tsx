@@ -1,17 +1,17 @@
 import { Checkbox, Group, Select, SimpleGrid, Stack, Textarea, TextInput } from '@mantine/core';
 import type { UseFormReturnType } from '@mantine/form';
-import {
-  COUNTRY_CODES,
-  STAFF_ROLES,
-  type ContactFormValues,
-  type DuplicateContact,
-} from '@lampstand/api/schemas/contacts';
+import { useMemo } from 'react';
+import { STAFF_ROLES, type ContactFormValues, type DuplicateContact } from '@lampstand/api/schemas/contacts';
+import { callingCodeOptions } from '@lampstand/api/shared/locale';
+import { trpc } from '../../lib/trpc';
 import { DuplicateWarning } from './contact-duplicates';
 
 type ContactFormApi = UseFormReturnType<ContactFormValues>;
 
 /** The name, email and phone (with the possible duplicates they match) and date of birth. */
 export function BasicInfoTab({ form, duplicates }: { form: ContactFormApi; duplicates: DuplicateContact[] }) {
+  const country = trpc.settings.get.useQuery(undefined, { staleTime: 5 * 60_000 }).data?.country ?? undefined;
+  const codes = useMemo(() => callingCodeOptions(country), [country]);
   return (
     <Stack>
       <SimpleGrid cols={{ base: 1, xs: 2 }}>
@@ -22,9 +22,11 @@ export function BasicInfoTab({ form, duplicates }: { form: ContactFormApi; dupli
       <Group grow align="flex-start" wrap="nowrap" gap="sm">
         <Select
           label="Country Code"
-          data={COUNTRY_CODES.map((c) => ({ value: c.value, label: c.label }))}
+          data={codes}
+          searchable
           allowDeselect={false}
           maw={170}
+          comboboxProps={{ width: 300, position: 'bottom-start' }}
           {...form.getInputProps('metadata.countryCode')}
         />
         <TextInput

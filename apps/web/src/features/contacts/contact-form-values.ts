@@ -6,7 +6,8 @@ export const TABS = ['basic', 'church', 'address', 'dependants'] as const;
 
 export type Tab = (typeof TABS)[number];
 
-export function initialValues(c?: Contact): ContactFormValues {
+/** The form's values for `c`, or empty ones whose phone is read in the church's calling code. */
+export function initialValues(c?: Contact, churchCountryCode = '+61'): ContactFormValues {
   const m = c?.metadata;
   return {
     firstName: c?.firstName ?? '',
@@ -14,7 +15,7 @@ export function initialValues(c?: Contact): ContactFormValues {
     email: c?.email ?? '',
     phone: c?.phone ?? '',
     metadata: {
-      countryCode: (m?.countryCode ?? '+61') as '+61',
+      countryCode: m?.countryCode ?? churchCountryCode,
       dateOfBirth: isoToDmy(m?.dateOfBirth),
       notes: m?.notes ?? '',
       isChurchMember: m?.isChurchMember ?? false,

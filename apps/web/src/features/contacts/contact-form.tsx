@@ -24,9 +24,11 @@ export function ContactForm({
   const [tab, setTab] = useState<Tab>('basic');
   const [saved, setSaved] = useState<Contact | undefined>(contact);
   const utils = trpc.useUtils();
+  // Loaded before any screen (ChurchLocale): a new contact's phone starts in the church's country.
+  const churchCode = trpc.settings.get.useQuery(undefined, { staleTime: 5 * 60_000 }).data?.defaultCountryCode;
   const form = useForm<ContactFormValues>({
     mode: 'controlled',
-    initialValues: initialValues(contact),
+    initialValues: initialValues(contact, churchCode),
     validate: schemaResolver(contactFormSchema, { sync: true }),
   });
   const isEdit = !!saved;
@@ -47,8 +49,8 @@ export function ContactForm({
     answer: (error, input) => askAboutDuplicate(error, () => create.mutate({ ...input, ifDuplicate: 'save' })),
     invalidate: refresh,
     onSuccess: (c) => {
-      form.setValues(initialValues());
-      form.resetDirty(initialValues());
+      form.setValues(initialValues(undefined, churchCode));
+      form.resetDirty(initialValues(undefined, churchCode));
       setTab('basic');
       onSaved?.(c);
     },

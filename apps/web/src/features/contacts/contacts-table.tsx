@@ -1,7 +1,21 @@
-import { ActionIcon, Alert, Badge, Button, Group, Pagination, Paper, Skeleton, Text, TextInput } from '@mantine/core';
+import {
+  ActionIcon,
+  Alert,
+  Anchor,
+  Badge,
+  Button,
+  Group,
+  Pagination,
+  Paper,
+  Skeleton,
+  Text,
+  TextInput,
+  VisuallyHidden,
+} from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { IconEye, IconPencil, IconPlus, IconSearch, IconTrash, IconUsers } from '@tabler/icons-react';
 import { useState } from 'react';
+import { Link } from 'react-router-dom';
 import { trpc } from '../../lib/trpc';
 import { usePhoneFormatter } from '../../lib/phone';
 import { useSave } from '../../lib/use-save';
@@ -114,7 +128,16 @@ export function ContactsTable({
             stickyHeader
             actionsWidth={140}
             columns={[
-              { header: 'Name', card: 'title', td: { fw: 500 }, cell: fullName },
+              {
+                header: 'Name',
+                card: 'title',
+                td: { fw: 500 },
+                cell: (c) => (
+                  <Anchor component={Link} to={`/contacts/detail/${c.id}`} fw={500} inherit>
+                    {fullName(c)}
+                  </Anchor>
+                ),
+              },
               { header: 'Email', cell: (c) => c.email },
               { header: 'Phone', cell: (c) => phone(c) },
               { header: 'Tags', cell: contactTags },
@@ -152,21 +175,40 @@ export function ContactsTable({
   );
 }
 
-/** A contact's tags: member, staff, and the channels they unsubscribed from (none: nothing). */
+/** Chips shown in a row before the rest are counted as "+N". */
+const SHOWN_TAGS = 4;
+
+/**
+ * A contact's tags: member, staff, the channels they unsubscribed from, then the church's own tags
+ * (imported or typed), wrapping; past a few, "+N" with the rest in its title (none: nothing).
+ */
 function contactTags(c: Contact) {
-  const tags = [
+  const flags = [
     c.metadata.isChurchMember ? { label: 'Member', color: undefined } : null,
     c.metadata.isServiceStaff ? { label: 'Staff', color: 'grape' } : null,
     c.consent.email.status === 'unsubscribed' ? { label: 'No email', color: 'gray' } : null,
     c.consent.sms.status === 'unsubscribed' ? { label: 'No SMS', color: 'gray' } : null,
   ].filter((t) => t !== null);
-  return tags.length === 0 ? null : (
-    <Group gap={4}>
-      {tags.map((t) => (
-        <Badge key={t.label} size="sm" variant="light" color={t.color}>
+  const tags = [
+    ...flags.map((t) => ({ ...t, own: false })),
+    ...c.tags.map((t) => ({ label: t, color: 'teal', own: true })),
+  ];
+  if (tags.length === 0) return null;
+  const shown = tags.slice(0, SHOWN_TAGS);
+  const rest = tags.slice(SHOWN_TAGS);
+  return (
+    <Group gap={4} wrap="wrap">
+      {shown.map((t, i) => (
+        <Badge key={i} size="sm" variant="light" color={t.color} tt={t.own ? 'none' : undefined}>
           {t.label}
         </Badge>
       ))}
+      {rest.length > 0 ? (
+        <Badge size="sm" variant="outline" color="gray" title={rest.map((t) => t.label).join(', ')}>
+          {`+${rest.length}`}
+          <VisuallyHidden>{` more: ${rest.map((t) => t.label).join(', ')}`}</VisuallyHidden>
+        </Badge>
+      ) : null}
     </Group>
   );
 }

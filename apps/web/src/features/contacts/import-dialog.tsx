@@ -14,7 +14,12 @@ import {
 } from '@mantine/core';
 import { IconFileTypeCsv } from '@tabler/icons-react';
 import { useState } from 'react';
-import { IMPORT_FIELDS, importMappingSchema } from '@lampstand/api/schemas/contact-imports';
+import {
+  IMPORT_FIELDS,
+  MAX_HOUSEHOLD,
+  importMappingSchema,
+  type ImportHouseholds,
+} from '@lampstand/api/schemas/contact-imports';
 import { trpc } from '../../lib/trpc';
 import { useSave } from '../../lib/use-save';
 import { formatNumber } from '../../ui/format';
@@ -43,6 +48,11 @@ export function ImportDialog({ opened, onClose }: { opened: boolean; onClose: ()
       refetchInterval: (q) =>
         q.state.data && (q.state.data.status === 'queued' || q.state.data.status === 'running') ? 500 : false,
     },
+  );
+  const householdColumn = Object.entries(mapping).find(([, f]) => f === 'household')?.[0];
+  const households = trpc.contactImports.households.useQuery(
+    { id: importId ?? 0, column: householdColumn ?? '' },
+    { enabled: importId !== null && householdColumn !== undefined },
   );
   const start = useSave(trpc.contactImports.start, { errorTitle: 'Import failed', onSuccess: () => status.refetch() });
   const imp = status.data ?? upload.data;
@@ -116,7 +126,11 @@ export function ImportDialog({ opened, onClose }: { opened: boolean; onClose: ()
           <Text size="sm">
             <b>{imp.fileName}</b>: {formatNumber(imp.totalRows)} rows. Match each column to a contact field.
           </Text>
-          <ScrollArea.Autosize mah={260} type="auto">
+          <ScrollArea.Autosize
+            mah={260}
+            type="auto"
+            viewportProps={{ tabIndex: 0, role: 'region', 'aria-label': 'Column matching' }}
+          >
             <Table withTableBorder>
               <Table.Thead>
                 <Table.Tr>
@@ -143,10 +157,14 @@ export function ImportDialog({ opened, onClose }: { opened: boolean; onClose: ()
               </Table.Tbody>
             </Table>
           </ScrollArea.Autosize>
+          {householdColumn ? <HouseholdsNote column={householdColumn} data={households.data} /> : null}
           <Text fw={600} size="sm">
             Preview (first rows)
           </Text>
-          <ScrollArea type="auto">
+          <ScrollArea
+            type="auto"
+            viewportProps={{ tabIndex: 0, role: 'region', 'aria-label': 'Preview of the first rows' }}
+          >
             <Table withTableBorder striped fz="xs">
               <Table.Thead>
                 <Table.Tr>
@@ -209,7 +227,11 @@ export function ImportDialog({ opened, onClose }: { opened: boolean; onClose: ()
               <Text fw={600} size="sm">
                 Skipped rows
               </Text>
-              <ScrollArea.Autosize mah={220} type="auto">
+              <ScrollArea.Autosize
+                mah={220}
+                type="auto"
+                viewportProps={{ tabIndex: 0, role: 'region', 'aria-label': 'Skipped rows' }}
+              >
                 <List size="sm" spacing={2} data-testid="import-skipped">
                   {imp.skipped.map((s) => (
                     <List.Item key={`${s.line}-${s.reason}`}>
@@ -226,5 +248,20 @@ export function ImportDialog({ opened, onClose }: { opened: boolean; onClose: ()
         </Stack>
       )}
     </Modal>
+  );
+}
+
+/** What the household column will do, said before the import starts. */
+function HouseholdsNote({ column, data }: { column: string; data: ImportHouseholds | undefined }) {
+  if (!data) return null;
+  return (
+    <Alert color="blue" title="Households">
+      {data.households === 0
+        ? `No two rows share a value in '${column}': no families will be made.`
+        : `${formatNumber(data.households)} ${data.households === 1 ? 'household' : 'households'} will be made from '${column}' (${formatNumber(data.people)} people): the people of each are linked as family.`}
+      {data.tooLarge > 0
+        ? ` ${formatNumber(data.tooLarge)} ${data.tooLarge === 1 ? 'value is' : 'values are'} shared by more than ${MAX_HOUSEHOLD} rows: only the first ${MAX_HOUSEHOLD} of each are linked.`
+        : null}
+    </Alert>
   );
 }

@@ -5,6 +5,7 @@ import { useState } from 'react';
 import { Link } from 'react-router-dom';
 import type { RouterOutputs } from '@lampstand/api';
 import { trpc } from '../../lib/trpc';
+import { useE164Formatter } from '../../lib/phone';
 import { useSave } from '../../lib/use-save';
 import type { ConversationDigestSetting } from '@lampstand/api/schemas/conversations';
 import { useChurchTimeZone } from '../../lib/time-zone';
@@ -62,6 +63,7 @@ function DigestSelect() {
  */
 export function ConversationsPage() {
   const timeZone = useChurchTimeZone();
+  const phone = useE164Formatter();
   const [filter, setFilter] = useState<Filter>('open');
   const [search, setSearch] = useState('');
   const [debounced] = useDebouncedValue(search.trim(), 300);
@@ -159,7 +161,7 @@ export function ConversationsPage() {
               ),
               note: (c) => c.preview,
             },
-            { header: 'Number', cell: (c) => c.phone },
+            { header: 'Number', cell: (c) => phone(c.phone) },
             {
               header: 'Unread',
               cell: (c) =>

@@ -22,6 +22,7 @@ import { Link, useParams } from 'react-router-dom';
 import type { RouterOutputs } from '@lampstand/api';
 import { MAX_REPLY_LENGTH, createQuickReplyInput, sendReplyInput } from '@lampstand/api/schemas/conversations';
 import { trpc } from '../../lib/trpc';
+import { useE164Formatter } from '../../lib/phone';
 import { useSave } from '../../lib/use-save';
 import { useChurchTimeZone } from '../../lib/time-zone';
 import { useSession } from '../../shell/session';
@@ -95,6 +96,7 @@ function LinkContact({ conversation, onClose }: { conversation: Conversation; on
   const [search, setSearch] = useState('');
   const [debounced] = useDebouncedValue(search.trim(), 250);
   const [contactId, setContactId] = useState<string | null>(null);
+  const phone = useE164Formatter();
   const found = trpc.contacts.find.useQuery({ search: debounced || undefined, pageSize: 20 });
   const form = useForm({ initialValues: { firstName: '', lastName: '' } });
   const update = useSave(trpc.conversations.update, {
@@ -105,7 +107,7 @@ function LinkContact({ conversation, onClose }: { conversation: Conversation; on
     onSuccess: onClose,
   });
   return (
-    <Modal opened onClose={onClose} title={`Who is ${conversation.phone}?`} size="md">
+    <Modal opened onClose={onClose} title={`Who is ${phone(conversation.phone)}?`} size="md">
       <Stack>
         <Select
           label="An existing contact"
@@ -265,6 +267,7 @@ function ReplyBox({ conversation }: { conversation: Conversation }) {
 export function ConversationThreadPage() {
   const id = Number(useParams().id);
   const timeZone = useChurchTimeZone();
+  const phone = useE164Formatter();
   const { user } = useSession();
   const conversation = trpc.conversations.get.useQuery({ id }, { refetchInterval: 5000 });
   const messages = trpc.conversations.messages.useQuery({ id }, { refetchInterval: 5000 });
@@ -303,7 +306,7 @@ export function ConversationThreadPage() {
         title={c.name}
         description={
           <>
-            {c.phone} · {c.status === 'open' ? 'Open' : 'Closed'}
+            {phone(c.phone)} · {c.status === 'open' ? 'Open' : 'Closed'}
             {c.assignedUserId ? (mine ? ' · Assigned to you' : ' · Assigned') : ''}
             {c.contactId ? (
               <>

@@ -10,7 +10,7 @@ import { trpc } from '../../lib/trpc';
 import { useSave } from '../../lib/use-save';
 import { confirmAction } from '../../ui/confirm';
 import { DataTable } from '../../ui/data-table';
-import { formatDate, formatNumber } from '../../ui/format';
+import { formatDate, formatMonth, formatNumber } from '../../ui/format';
 import { PageHeader } from '../../ui/page-header';
 import { GivingTabs } from './giving-tabs';
 
@@ -23,9 +23,8 @@ const SOURCE_LABELS: Record<GivingOverview['sources'][number]['source'], string>
   direct: 'Direct (the giving page, batches)',
 };
 
-/** 'Nov 2026' for '2026-11'. */
-const monthLabel = (month: string) =>
-  new Date(`${month}-01T00:00:00Z`).toLocaleDateString('en-US', { month: 'short', year: 'numeric', timeZone: 'UTC' });
+/** 'Nov 2026' for '2026-11', in the church's locale. */
+const monthLabel = (month: string) => formatMonth(`${month}-01`);
 
 /** Giving → Overview: the last 12 months at a glance, and the lapsed donors to reach out to. */
 export function GivingOverviewPage() {

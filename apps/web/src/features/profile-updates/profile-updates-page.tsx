@@ -7,10 +7,10 @@ import { trpc } from '../../lib/trpc';
 import { useSave, type SaveUtils } from '../../lib/use-save';
 import { formatDate } from '../../ui/format';
 import { useChurchTimeZone } from '../../lib/time-zone';
+import { usePhoneFormatter } from '../../lib/phone';
 
 const refresh = (utils: SaveUtils) => [utils.profileUpdates.list.invalidate(), utils.profileUpdates.count.invalidate()];
 const label = (f: string) => PROPOSAL_FIELD_LABELS[f as ProposalField] ?? f;
-const shown = (v: string | null) => (v ? v : '(empty)');
 
 /**
  * Profile updates: the details members proposed in the portal, old → new per field,
@@ -19,6 +19,16 @@ const shown = (v: string | null) => (v ? v : '(empty)');
 export function ProfileUpdatesPage() {
   const list = trpc.profileUpdates.list.useQuery();
   const timeZone = useChurchTimeZone();
+  const phone = usePhoneFormatter();
+  // A phone and a birthday as the church writes them; anything else as proposed.
+  const shown = (field: string, v: string | null) =>
+    !v
+      ? '(empty)'
+      : field === 'phone'
+        ? phone({ phone: v, phoneE164: null })
+        : field === 'dateOfBirth'
+          ? formatDate(v) || v
+          : v;
   const [selected, setSelected] = useState<number[]>([]);
   const approve = useSave(trpc.profileUpdates.approve, {
     success: (r) => (r.decided === 1 ? 'Update approved' : `${r.decided} updates approved`),
@@ -115,7 +125,7 @@ export function ProfileUpdatesPage() {
                 <Stack gap={4} my="sm" pl={36}>
                   {Object.entries(r.changes).map(([field, c]) => (
                     <Text size="sm" key={field}>
-                      <b>{label(field)}</b>: {shown(c.from)} → {shown(c.to)}
+                      <b>{label(field)}</b>: {shown(field, c.from)} → {shown(field, c.to)}
                     </Text>
                   ))}
                 </Stack>

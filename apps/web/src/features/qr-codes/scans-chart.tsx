@@ -3,7 +3,7 @@ import { BarChart } from '@mantine/charts';
 import { Alert, Group, Modal, Skeleton, Stack, Text } from '@mantine/core';
 import type { RouterOutputs } from '@lampstand/api';
 import { trpc } from '../../lib/trpc';
-import { formatNumber } from '../../ui/format';
+import { churchLocale, formatNumber } from '../../ui/format';
 
 type QrCode = RouterOutputs['qrCodes']['list'][number];
 
@@ -12,7 +12,7 @@ export function ScansDialog({ code, onClose }: { code: QrCode | null; onClose: (
   const stats = trpc.qrCodes.scans.useQuery({ id: code?.id ?? 0 }, { enabled: !!code });
   const days = (stats.data?.days ?? []).map((d) => ({
     ...d,
-    label: new Date(`${d.date}T00:00:00Z`).toLocaleDateString('en-US', {
+    label: new Date(`${d.date}T00:00:00Z`).toLocaleDateString(churchLocale(), {
       month: 'short',
       day: 'numeric',
       timeZone: 'UTC',

@@ -13,7 +13,7 @@ import {
   IconUsers,
   IconVideo,
 } from '@tabler/icons-react';
-import dayjs from 'dayjs';
+import { formatDayDate, formatWallTime } from '../../ui/format';
 import {
   ASSIGNMENT_STATUS_LABELS,
   PLAN_STATUS_LABELS,
@@ -55,17 +55,15 @@ export function ItemTypeIcon({
   );
 }
 
-/** '9:30 AM' from 'HH:MM'. */
+/** '9:30 AM' from 'HH:MM', as the church writes times ('9:30 am' in Australia, '09:30' in the UK). */
 export function timeLabel(hhmm: string | null | undefined): string {
   if (!hhmm) return '';
-  const d = dayjs(`2000-01-01T${hhmm}`);
-  return d.isValid() ? d.format('h:mm A') : hhmm;
+  return formatWallTime(hhmm) || hhmm;
 }
 
-/** 'Sun, Jan 5, 2025' from 'YYYY-MM-DD'. */
+/** 'Sun, Jan 5, 2025' from 'YYYY-MM-DD' ('Sun 5 Jan 2025' in Australia). */
 export function dayLabel(date: string): string {
-  const d = dayjs(date);
-  return d.isValid() ? d.format('ddd, MMM D, YYYY') : date;
+  return formatDayDate(date) || date;
 }
 
 export function minutesLabel(n: number): string {

@@ -101,16 +101,23 @@ function SongUsageModal({ onClose }: { onClose: () => void }) {
             onChange={(e) => setTo(e.currentTarget.value)}
             error={issue('to')}
           />
-          <Button
-            variant="default"
-            leftSection={<IconDownload size={18} />}
-            component="a"
-            href={`/api/service-planner/reports/song-usage?from=${from}&to=${to}&format=csv`}
-            download
-            disabled={!range.success || songs.length === 0}
-          >
-            Download CSV
-          </Button>
+          {range.success && songs.length > 0 ? (
+            <Button
+              variant="default"
+              leftSection={<IconDownload size={18} />}
+              component="a"
+              href={`/api/service-planner/reports/song-usage?from=${from}&to=${to}&format=csv`}
+              download
+            >
+              Download CSV
+            </Button>
+          ) : (
+            // Nothing to download: a real disabled button (a disabled link is still read, and its grey
+            // text is under AA contrast).
+            <Button variant="default" leftSection={<IconDownload size={18} />} disabled>
+              Download CSV
+            </Button>
+          )}
         </Group>
         {report.isError ? (
           <Text c="red.8">Failed to load the report. Please try again.</Text>

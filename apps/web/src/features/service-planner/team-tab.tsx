@@ -3,6 +3,7 @@ import { IconPencil, IconPlus, IconTrash, IconUsers } from '@tabler/icons-react'
 import { useState } from 'react';
 import { type TeamMember } from '@lampstand/api/schemas/service-planner';
 import { trpc } from '../../lib/trpc';
+import { usePhoneFormatter } from '../../lib/phone';
 import { useSave } from '../../lib/use-save';
 import { confirmDestructive } from '../../ui/confirm';
 import { EmptyState } from '../../ui/empty-state';
@@ -15,6 +16,7 @@ import { ServingSettingsCard } from './serving-settings-card';
 export function TeamTab() {
   const members = trpc.servicePlanner.members.list.useQuery({}, { staleTime: PLANNER_STALE_MS });
   const [editing, setEditing] = useState<TeamMember | 'new' | null>(null);
+  const phone = usePhoneFormatter();
   const del = useSave(trpc.servicePlanner.members.delete, {
     success: 'Team member deleted',
     errorTitle: 'Failed to delete team member',
@@ -85,7 +87,7 @@ export function TeamTab() {
                     m.blockouts.length ? `${m.blockouts.length} blockout${m.blockouts.length === 1 ? '' : 's'}` : null,
                 },
                 { header: 'Email', cell: (m) => m.email },
-                { header: 'Phone', cell: (m) => m.phone },
+                { header: 'Phone', cell: (m) => phone({ phone: m.phone, phoneE164: null }) },
                 { header: 'Positions', cell: (m) => (m.positions.length ? positionsOf(m) : null) },
                 {
                   header: 'Status',

@@ -12,6 +12,7 @@ import { SuppressionsSection } from './suppressions-section';
 import { SendingDomainSection } from './sending-domain-section';
 import { TextingSection } from './texting-section';
 import { MoveInSection } from './move-in-section';
+import { ExportSection } from './export-section';
 
 interface Section {
   /** Its address: /settings/{path}. */
@@ -48,6 +49,7 @@ export const SETTINGS_SECTIONS: Section[] = [
   },
   { path: 'api', label: 'API keys', anchors: ['api-keys'], render: () => <ApiKeysSection /> },
   { path: 'move-in', label: 'Move in', anchors: ['move-in'], render: () => <MoveInSection /> },
+  { path: 'export', label: 'Export everything', anchors: ['export'], render: () => <ExportSection /> },
 ];
 
 /**

@@ -2,12 +2,12 @@ import { Button, Group, Paper, Select, Skeleton, Stack, Text, Textarea, TextInpu
 import { schemaResolver, useForm } from '@mantine/form';
 import { useEffect } from 'react';
 import { useLocation } from 'react-router-dom';
-import { COUNTRY_CODES } from '@lampstand/api/schemas/contacts';
 import { EVENT_RETENTION_CHOICES, updateChurchSettingsSchema } from '@lampstand/api/schemas/settings';
 import { trpc } from '../../lib/trpc';
 import { useSave } from '../../lib/use-save';
 import { confirmDestructive } from '../../ui/confirm';
 import { TimeZoneSelect } from '../../ui/time-zone';
+import { CountrySelect } from '../../ui/country-select';
 
 /** 'Keep activity for': the choices, and the church's own number of days if it set another over the API. */
 function retentionOptions(current: number): { value: string; label: string }[] {
@@ -31,7 +31,7 @@ export function ChurchDetailsSection() {
       postalAddress: '',
       taxId: '',
       timeZone: 'UTC',
-      defaultCountryCode: '+61' as (typeof COUNTRY_CODES)[number]['value'],
+      country: undefined as string | undefined,
       eventRetentionDays: 730,
     },
     validate: schemaResolver(updateChurchSettingsSchema, { sync: true }),
@@ -42,7 +42,7 @@ export function ChurchDetailsSection() {
         postalAddress: settings.data.postalAddress ?? '',
         taxId: settings.data.taxId ?? '',
         timeZone: settings.data.timeZone,
-        defaultCountryCode: settings.data.defaultCountryCode,
+        country: settings.data.country ?? undefined,
         eventRetentionDays: settings.data.eventRetentionDays,
       });
     // eslint-disable-next-line react-hooks/exhaustive-deps
@@ -102,12 +102,10 @@ export function ChurchDetailsSection() {
                 {...form.getInputProps('taxId')}
               />
               <TimeZoneSelect id="time-zone" {...form.getInputProps('timeZone')} />
-              <Select
-                label="Default country"
-                description="Phone numbers without a country code (CSV imports, sign-up forms, the API) are read in this country."
-                allowDeselect={false}
-                data={COUNTRY_CODES.map((c) => ({ value: c.value, label: c.label }))}
-                {...form.getInputProps('defaultCountryCode')}
+              <CountrySelect
+                placeholder="Choose your country"
+                {...form.getInputProps('country')}
+                value={form.values.country ?? null}
               />
               <Select
                 label="Keep activity for"

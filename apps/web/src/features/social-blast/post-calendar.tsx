@@ -3,7 +3,7 @@ import { IconAlertTriangle, IconPencil, IconPlus, IconTrash } from '@tabler/icon
 import dayjs, { type Dayjs } from 'dayjs';
 import { useState } from 'react';
 import { SOCIAL_PLATFORM_LABELS, SOCIAL_STATUS_LABELS } from '@lampstand/api/schemas/social-posts';
-import { formatDate, formatTime } from '../../ui/format';
+import { churchFirstDayOfWeek, formatDate, formatLongDate, formatShortDay, formatTime } from '../../ui/format';
 import { statusColor } from '../../ui/status-color';
 import { PlatformIcons } from './platforms';
 import { type SocialPost } from './post-form-values';
@@ -11,7 +11,16 @@ import classes from './social-blast.module.css';
 
 export type View = 'month' | 'week' | 'list';
 
-export const WEEKDAYS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
+const WEEKDAY_NAMES = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
+
+/** The weekdays in the order of the church's week (Sunday first in the US, Monday in Australia). */
+export function weekdays(): string[] {
+  const first = churchFirstDayOfWeek();
+  return WEEKDAY_NAMES.map((_, i) => WEEKDAY_NAMES[(i + first) % 7]!);
+}
+
+/** Days from the start of the church's week to `d`. */
+const intoWeek = (d: Dayjs) => (d.day() - churchFirstDayOfWeek() + 7) % 7;
 
 export const STATUS_COLOR: Record<string, string> = {
   scheduled: statusColor('waiting'),
@@ -26,16 +35,19 @@ export const snippet = (content: string) => {
   return chars.length > 20 ? `${chars.slice(0, 20).join('')}…` : chars.join('');
 };
 
-/** The days a view shows: whole weeks Sunday–Saturday around the month, one week, or 30 days from today. */
+/**
+ * The days a view shows: whole weeks of the church's (Sunday–Saturday in the US) around the
+ * month, one week, or 30 days from today.
+ */
 export function rangeOf(view: View, anchor: Dayjs): { start: Dayjs; end: Dayjs } {
   if (view === 'month') {
     const first = anchor.startOf('month');
-    const start = first.subtract(first.day(), 'day');
+    const start = first.subtract(intoWeek(first), 'day');
     const last = anchor.endOf('month').startOf('day');
-    return { start, end: last.add(7 - last.day(), 'day') };
+    return { start, end: last.add(7 - intoWeek(last), 'day') };
   }
   if (view === 'week') {
-    const start = anchor.startOf('day').subtract(anchor.day(), 'day');
+    const start = anchor.startOf('day').subtract(intoWeek(anchor), 'day');
     return { start, end: start.add(7, 'day') };
   }
   const start = dayjs().startOf('day');
@@ -138,7 +150,7 @@ export function DayCell({
   onDropPost: (postId: number, day: Dayjs) => void;
 }) {
   const today = day.isSame(dayjs(), 'day');
-  const label = day.format('dddd, MMMM D, YYYY');
+  const label = formatLongDate(day.format('YYYY-MM-DD'));
   const [over, setOver] = useState(false);
   return (
     <Box
@@ -205,10 +217,10 @@ export function DayList({
         const today = day.isSame(dayjs(), 'day');
         return (
           <li key={key} className={classes.dayRow} data-today={today || undefined}>
-            <div role="group" aria-label={day.format('dddd, MMMM D, YYYY')} data-date={key}>
+            <div role="group" aria-label={formatLongDate(key)} data-date={key}>
               <Group justify="space-between" gap="xs" wrap="nowrap">
                 <Text size="sm" fw={today ? 700 : posts.length ? 600 : 400} className={classes.dayNumber}>
-                  {day.format('ddd, MMM D')}
+                  {formatShortDay(key)}
                   {today ? ' · Today' : ''}
                 </Text>
                 <AddPostButton day={day} onAdd={onAdd} size="md" />

@@ -23,7 +23,7 @@ import { PostDialog } from './post-dialog';
 import { TIME_ZONE, type SocialPost } from './post-form-values';
 import { useDeletePost } from './use-delete-post';
 import classes from './social-blast.module.css';
-import { type View, WEEKDAYS, rangeOf, DayCell, DayList } from './post-calendar';
+import { type View, weekdays, rangeOf, DayCell, DayList } from './post-calendar';
 import { ListView } from './post-list-view';
 
 export function SocialBlastPage() {
@@ -179,7 +179,7 @@ export function SocialBlastPage() {
           />
         ) : (
           <div className={classes.grid} data-view={view}>
-            {WEEKDAYS.map((w) => (
+            {weekdays().map((w) => (
               <div key={w} className={classes.weekday} aria-hidden>
                 {w.slice(0, 3)}
               </div>

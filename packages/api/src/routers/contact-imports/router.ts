@@ -1,10 +1,13 @@
 import {
   contactImportSchema,
+  importHouseholdsResultSchema,
+  importHouseholdsSchema,
   importIdSchema,
   startImportSchema,
   uploadImportSchema,
 } from '../../schemas/contact-imports.js';
 import { getImport, startImport, uploadImport } from '../../services/contacts/import.js';
+import { countHouseholds } from '../../services/contacts/import-households.js';
 import { protectedProcedure, router } from '../../trpc.js';
 import { restTag } from '../../rest-meta.js';
 
@@ -33,6 +36,16 @@ export const contactImportsRouter = router({
     .input(startImportSchema)
     .output(contactImportSchema)
     .mutation(({ ctx, input }) => startImport(ctx.db, ctx.services.jobs, ctx.tenantId, input)),
+  households: protectedProcedure
+    .meta(
+      rest.get(
+        '/api/contacts/import/{id}/households',
+        'How many families a household column (column) of an uploaded import would make',
+      ),
+    )
+    .input(importHouseholdsSchema)
+    .output(importHouseholdsResultSchema)
+    .query(({ ctx, input }) => countHouseholds(ctx.db, ctx.tenantId, input)),
   get: protectedProcedure
     .meta(rest.get('/api/contacts/import/{id}', 'Progress and report of an import'))
     .input(importIdSchema)

@@ -1,5 +1,7 @@
 import { z } from 'zod';
 import {
+  addMatchingToListResultSchema,
+  addMatchingToListSchema,
   contactIdSchema,
   contactListSchema,
   contactSchema,
@@ -11,6 +13,7 @@ import {
 } from '../../schemas/contacts.js';
 import {
   addContactToList,
+  addMatchingContactsToList,
   createContactList,
   deleteContactList,
   listContactLists,
@@ -68,6 +71,19 @@ export const contactListsRouter = router({
     .input(listMembershipSchema)
     .output(membership)
     .mutation(({ ctx, input }) => addContactToList(ctx.db, ctx.tenantId, input)),
+  addMatching: protectedProcedure
+    .meta(
+      rest.post(
+        '/api/contact-lists/{listId}/contacts/matching',
+        'Add every contact matching a search (and tab) to a list; added counts the newly added',
+      ),
+    )
+    .input(addMatchingToListSchema)
+    .output(addMatchingToListResultSchema)
+    .mutation(async ({ ctx, input }) => ({
+      listId: input.listId,
+      added: await addMatchingContactsToList(ctx.db, ctx.tenantId, input),
+    })),
   removeContact: protectedProcedure
     .meta(rest.delete('/api/contact-lists/{listId}/contacts/{contactId}', 'Remove a contact from a list'))
     .input(listMembershipSchema)

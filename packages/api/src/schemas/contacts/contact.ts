@@ -2,16 +2,14 @@ import { z } from 'zod';
 import { idSchema, isoTimestamp, requiredTextSchema } from '../common.js';
 import { isCleanText, notAllowedMessage } from '../../shared/text.js';
 import { dmyDateSchema, isoDateSchema } from './dates.js';
+import { CALLING_CODES } from '../../shared/locale.js';
 
 // A contact: its fields, metadata, consent, the list page and the export.
 
-export const COUNTRY_CODES = [
-  { value: '+61', label: '+61 Australia' },
-  { value: '+1', label: '+1 USA' },
-  { value: '+44', label: '+44 UK' },
-  { value: '+64', label: '+64 New Zealand' },
-] as const;
-export const countryCodeSchema = z.enum(['+61', '+1', '+44', '+64'], { error: 'Please choose a country code' });
+/** A phone's calling code ('+61'): every country's. The form's choices come from `callingCodeOptions`. */
+export const countryCodeSchema = z.enum(CALLING_CODES as [string, ...string[]], {
+  error: 'Please choose a country code',
+});
 
 export const STAFF_ROLES = [
   { value: 'pastor', label: 'Pastor' },
@@ -59,7 +57,7 @@ const contactMetadataShape = {
 };
 export const contactMetadataSchema = z.object({
   ...contactMetadataShape,
-  /** Left out: the church's default country (Settings). The Add Contact form starts at '+61'. */
+  /** Left out: the calling code of the church's country (Settings); the Add Contact form starts there. */
   countryCode: countryCodeSchema.optional(),
   dateOfBirth: isoDateSchema.optional(),
   notes: contactMetadataShape.notes.optional(),

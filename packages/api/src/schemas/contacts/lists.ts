@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { idSchema, isoTimestamp, requiredTextSchema } from '../common.js';
-import { contactTextSchema } from './contact.js';
+import { contactTabSchema, contactTextSchema, findContactsSchema } from './contact.js';
 
 // Contact lists
 
@@ -36,3 +36,11 @@ export const listContactListsSchema = z
   .default({ include_counts: false });
 export const listIdSchema = z.object({ id: idSchema('List ID') });
 export const listMembershipSchema = z.object({ listId: idSchema('List ID'), contactId: idSchema('Contact ID') });
+
+/** Every contact matching a search (and tab) added to a list at once: "Select all" in the picker. */
+export const addMatchingToListSchema = z.object({
+  listId: idSchema('List ID'),
+  search: findContactsSchema.shape.search,
+  tab: contactTabSchema.default('all'),
+});
+export const addMatchingToListResultSchema = z.object({ listId: z.number().int(), added: z.number().int() });

@@ -2,6 +2,7 @@ import { sql, type Db } from '@lampstand/db';
 import type { RegisterInput, SessionUser } from '../../schemas/auth.js';
 import { conflict, isUniqueViolation } from '../../errors.js';
 import { ensureGeneralFund } from '../giving/funds.js';
+import { countryFromTimeZone } from '../../shared/locale.js';
 import { hashPassword } from './password.js';
 import { takeSetupToken } from './setup-token.js';
 import { toSessionUser } from './users.js';
@@ -58,8 +59,14 @@ export async function registerUser(
         .values({ username: input.username, passwordHash, churchName: input.churchName, email: input.email, role })
         .returning(['id', 'username', 'churchName', 'email', 'role'])
         .executeTakeFirstOrThrow();
-      if (input.timeZone)
-        await trx.insertInto('churchSettings').values({ userId: user.id, timeZone: input.timeZone }).execute();
+      // The country follows the time zone chosen unless the form says otherwise: a church registered
+      // in Chicago reads phones as +1 and writes 'Dec 7, 2026'; one in Sydney '+61' and '7 Dec 2026'.
+      const country = input.country ?? countryFromTimeZone(input.timeZone);
+      if (input.timeZone || country)
+        await trx
+          .insertInto('churchSettings')
+          .values({ userId: user.id, ...(input.timeZone ? { timeZone: input.timeZone } : {}), country })
+          .execute();
       await ensureGeneralFund(trx, user.id);
       return toSessionUser(user);
     });

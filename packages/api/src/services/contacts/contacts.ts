@@ -140,7 +140,7 @@ export async function updateContact(
     const before = toContact(current);
     // The stored country, not toContact's display fallback: a contact saved without one (an
     // older row) is read in the church's default country.
-    const storedCountry = (current.metadata ?? {}).countryCode as CountryCode | undefined;
+    const storedCountry = (current.metadata ?? {}).countryCode;
     const churchCountry = storedCountry ?? (await churchCountryCode(trx, tenantId));
     const merged = {
       firstName: before.firstName,
@@ -242,30 +242,20 @@ async function pageOfAll(db: Db, tenantId: number, input: FindContactsInput) {
   };
 }
 
+/** The words of a search (at most 5) as LIKE patterns, and whether the trigram index can serve them. */
+function searchPatterns(search: string | undefined) {
+  const words = (search?.trim().toLowerCase() ?? '').split(/\s+/).filter(Boolean).slice(0, 5);
+  // Words of 3+ letters can use the church's trigram index.
+  return {
+    patterns: words.map((w) => '%' + escapeLike(w) + '%'),
+    indexed: words.length > 0 && words.every((w) => w.length >= 3),
+  };
+}
+
 /** A page of contacts: case-insensitive search over name, email and phone; tab filter; by name. */
 export async function findContacts(db: Db, tenantId: number, input: FindContactsInput) {
   if (input.tab === 'all' && !input.listId && !input.search?.trim()) return pageOfAll(db, tenantId, input);
-  let q = db.selectFrom('contacts').where('contacts.userId', '=', tenantId);
-  if (input.tab === 'members') q = q.where(sql<boolean>`(metadata->>'isChurchMember') = 'true'`);
-  if (input.tab === 'staff') q = q.where(sql<boolean>`(metadata->>'isServiceStaff') = 'true'`);
-  if (input.listId) {
-    q = q.where('contacts.id', 'in', (eb) =>
-      eb
-        .selectFrom('contactsInLists')
-        .select('contactId')
-        .where('listId', '=', input.listId!)
-        .where('userId', '=', tenantId),
-    );
-  }
-  const words = (input.search?.trim().toLowerCase() ?? '').split(/\s+/).filter(Boolean).slice(0, 5);
-  const patterns = words.map((w) => '%' + escapeLike(w) + '%');
-  // Every word must appear somewhere (so 'mary smith' finds Mary Smith). Words of 3+ letters can use
-  // the church's trigram index, but not through the row-level security policies (LIKE is not
-  // leakproof): `contact_search_page` and `contact_search_ids` find the ids with the index of
-  // `contact_search` (each contact's lowered text, kept by triggers) under the same rule as the
-  // policy (migrations 0095 and 0099, docs/security.md), and the rows are still read under the
-  // policies here.
-  const indexed = words.length > 0 && words.every((w) => w.length >= 3);
+  const { patterns, indexed } = searchPatterns(input.search);
   const offset = (input.page - 1) * input.pageSize;
   if (indexed && input.tab === 'all' && !input.listId) {
     // The whole address book searched: `contact_search_page` (migration 0099) goes over the
@@ -284,16 +274,7 @@ export async function findContacts(db: Db, tenantId: number, input: FindContacts
       pageSize: input.pageSize,
     };
   }
-  if (indexed) {
-    q = q.where(
-      'contacts.id',
-      'in',
-      sql<number>`(select id from contact_search_ids(${tenantId}, ${patterns}::text[]))`,
-    );
-  } else {
-    for (const pattern of patterns) q = q.where(sql<boolean>`${SEARCH_DOC} like ${pattern}`);
-  }
-
+  const q = matchingContacts(db, tenantId, input);
   const rowsQuery = q
     .selectAll('contacts')
     .orderBy(sql`lower(contacts.last_name)`)
@@ -306,6 +287,44 @@ export async function findContacts(db: Db, tenantId: number, input: FindContacts
     q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
   ]);
   return { items: rows.map(toContact), total: Number(count.n), page: input.page, pageSize: input.pageSize };
+}
+
+/**
+ * The church's contacts matching a search, tab and list, as a query to select from (the contacts
+ * page's filter; the picker's "Select all" adds every one of them in one statement).
+ */
+export function matchingContacts(
+  db: Db,
+  tenantId: number,
+  input: Pick<FindContactsInput, 'search' | 'tab' | 'listId'>,
+) {
+  let q = db.selectFrom('contacts').where('contacts.userId', '=', tenantId);
+  if (input.tab === 'members') q = q.where(sql<boolean>`(metadata->>'isChurchMember') = 'true'`);
+  if (input.tab === 'staff') q = q.where(sql<boolean>`(metadata->>'isServiceStaff') = 'true'`);
+  if (input.listId) {
+    q = q.where('contacts.id', 'in', (eb) =>
+      eb
+        .selectFrom('contactsInLists')
+        .select('contactId')
+        .where('listId', '=', input.listId!)
+        .where('userId', '=', tenantId),
+    );
+  }
+  const { patterns, indexed } = searchPatterns(input.search);
+  // Every word must appear somewhere (so 'mary smith' finds Mary Smith). The trigram index cannot
+  // be used through the row-level security policies (LIKE is not leakproof): `contact_search_page`
+  // and `contact_search_ids` find the ids with the index of `contact_search` (each contact's
+  // lowered text, kept by triggers) under the same rule as the policy (migrations 0095 and 0099,
+  // docs/security.md), and the rows are still read under the policies here.
+  if (indexed) {
+    return q.where(
+      'contacts.id',
+      'in',
+      sql<number>`(select id from contact_search_ids(${tenantId}, ${patterns}::text[]))`,
+    );
+  }
+  for (const pattern of patterns) q = q.where(sql<boolean>`${SEARCH_DOC} like ${pattern}`);
+  return q;
 }
 
 /**

@@ -62,6 +62,11 @@ const SYNONYMS: Record<string, ImportField> = {
   zipcode: 'postalCode',
   emailconsent: 'emailConsent',
   smsconsent: 'smsConsent',
+  household: 'household',
+  householdid: 'household',
+  householdname: 'household',
+  family: 'household',
+  familyid: 'household',
 };
 for (const f of IMPORT_FIELDS) SYNONYMS[norm(f.label)] = f.value;
 

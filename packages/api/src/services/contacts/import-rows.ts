@@ -32,6 +32,8 @@ export interface Candidate {
   phoneE164: string | null;
   dateOfBirth: string | null;
   tags: string[] | null;
+  /** The household column's value (rows with the same one become a family), or null. */
+  household: string | null;
   metadata: Partial<ContactMetadata>;
   emailUnsubscribed: boolean;
   smsUnsubscribed: boolean;
@@ -100,6 +102,7 @@ export function rowToCandidate(
     phoneE164: toE164(phone, countryCode ?? churchCountry),
     dateOfBirth,
     tags,
+    household: v.household ? v.household : null,
     metadata,
     emailUnsubscribed: v.emailConsent !== undefined && UNSUBSCRIBED.has(v.emailConsent.toLowerCase()),
     smsUnsubscribed: v.smsConsent !== undefined && UNSUBSCRIBED.has(v.smsConsent.toLowerCase()),

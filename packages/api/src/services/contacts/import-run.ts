@@ -7,6 +7,7 @@ import { recordEvents } from '../events/record.js';
 import { IMPORT_LEASE_MINUTES } from './church-limits.js';
 import { openCsv, type CsvRow } from './import-csv.js';
 import type { Candidate } from './import-rows.js';
+import { householdsSoFar, linkHouseholds } from './import-households.js';
 import {
   addToList,
   createContacts,
@@ -148,6 +149,9 @@ export async function runContactImport(db: Db, importId: number): Promise<void> 
   if (!job) return;
   let processed = job.processedRows;
   try {
+    // Each household's contacts so far, for rows of one household in different batches (and
+    // before a failure this run resumes after).
+    const households = await householdsSoFar(db, job, BATCH);
     const { headers, rows } = await openCsv(job.csv);
     for await (const batch of batchesOf(rows, BATCH, job.processedRows)) {
       await db.transaction().execute(async (trx) => {
@@ -160,6 +164,7 @@ export async function runContactImport(db: Db, importId: number): Promise<void> 
         for (const [i, id] of created.entries()) people.set(id, plan.toCreate[i]!);
         for (const [i, id] of updated.entries()) people.set(id, plan.toUpdate[i]!.c);
         await addToList(trx, job, people, new Set(created), events);
+        await linkHouseholds(trx, job.tenantId, households, people);
         await recordProgress(trx, job, processed + batch.length, plan);
         // Last in the batch's transaction: one write of the batch's events (record.ts).
         await recordEvents(trx, job.tenantId, events);

@@ -1,9 +1,11 @@
-import { type ContactListType, type Db } from '@lampstand/db';
+import { type ContactListType, type Database, type Db } from '@lampstand/db';
 import type { z } from 'zod';
-import type { Selectable } from 'kysely';
+import type { Selectable, SelectQueryBuilder } from 'kysely';
 import type { ContactListsTable } from '@lampstand/db';
 import type { contactListSchema } from '../../schemas/contacts.js';
 import { notFound } from '../../errors.js';
+import type { ContactTab } from '../../schemas/contacts.js';
+import { matchingContacts } from './contacts.js';
 import { deleteChurchRow, findChurchRow } from '../church-rows.js';
 import { peopleOf, personOf, recordEvent, recordEvents } from '../events/record.js';
 
@@ -171,18 +173,46 @@ export async function addContactsToList(
   tenantId: number,
   input: { listId: number; contactIds: readonly number[] },
 ): Promise<number> {
+  if (input.contactIds.length === 0) {
+    await getContactList(db, tenantId, input.listId);
+    return 0;
+  }
+  return addToListWhere(db, tenantId, input.listId, (trx) =>
+    trx
+      .selectFrom('contacts')
+      .where('userId', '=', tenantId)
+      .where('id', 'in', [...input.contactIds]),
+  );
+}
+
+/**
+ * Every contact matching a search (and tab) added to a list in one statement, those already there
+ * left as they are: the picker's "Select all", for a church of any size. The number newly added.
+ */
+export function addMatchingContactsToList(
+  db: Db,
+  tenantId: number,
+  input: { listId: number; search?: string; tab: ContactTab },
+): Promise<number> {
+  return addToListWhere(db, tenantId, input.listId, (trx) =>
+    matchingContacts(trx, tenantId, { search: input.search, tab: input.tab }),
+  );
+}
+
+/** The contacts `from` selects (the church's own) added to a list, with their events, in one transaction. */
+async function addToListWhere(
+  db: Db,
+  tenantId: number,
+  listId: number,
+  from: (trx: Db) => SelectQueryBuilder<Database, 'contacts', object>,
+): Promise<number> {
   return db.transaction().execute(async (trx) => {
-    const list = await getContactList(trx, tenantId, input.listId);
-    if (input.contactIds.length === 0) return 0;
+    const list = await getContactList(trx, tenantId, listId);
     const added = await trx
       .insertInto('contactsInLists')
       .columns(['userId', 'listId', 'contactId'])
       .expression((eb) =>
-        eb
-          .selectFrom('contacts')
-          .select([eb.val(tenantId).as('userId'), eb.val(list.id).as('listId'), 'id'])
-          .where('userId', '=', tenantId)
-          .where('id', 'in', [...input.contactIds]),
+        from(trx).select([eb.val(tenantId).as('userId'), eb.val(list.id).as('listId'), 'contacts.id']),
       )
       .onConflict((oc) => oc.columns(['listId', 'contactId']).doNothing())
       .returning('contactId')

@@ -106,8 +106,8 @@ describe('conversation digests', () => {
       .executeTakeFirstOrThrow();
     expect(mail.subject).toBe('2 unread texts in 1 conversation');
     expect(mail.fromAddress).toBe('"Lampstand" <news@lampstand.test>');
-    expect(mail.text).toContain('Unknown (+61412000001), 2 unread: Running late, save me a <seat>');
-    expect(mail.text).not.toContain('+61412000002');
+    expect(mail.text).toContain('Unknown (0412 000 001), 2 unread: Running late, save me a <seat>');
+    expect(mail.text).not.toContain('0412 000 002');
     expect(mail.html).toContain('save me a &lt;seat&gt;');
     // Sending again sends nothing more.
     expect(await deliverConversationDigest(deps, grace.id)).toMatchObject({ sent: 0 });

@@ -1,6 +1,8 @@
 import crypto from 'node:crypto';
 import type { Db } from '@lampstand/db';
 import { escapeHtml } from '../../render/html.js';
+import { formatE164 } from '../../render/phone.js';
+import { churchCountryCode } from '../settings/church-settings.js';
 import { type ChannelDriver, type DeliveryGroup, type RunResult } from '../delivery/engine.js';
 import { stalledGroups, deliverGroup } from '../delivery/groups.js';
 import type { DeliveryDeps } from '../delivery/channels.js';
@@ -106,11 +108,17 @@ async function renderDigest(db: Db, church: DigestChurch, publicUrl: string) {
     .orderBy('c.lastMessageAt', 'desc')
     .orderBy('c.id', 'desc')
     .execute();
+  const code = await churchCountryCode(db, church.id);
   const total = rows.reduce((n, r) => n + Number(r.unreadCount), 0);
   const subject = `${total === 1 ? '1 unread text' : `${total} unread texts`} in ${rows.length === 1 ? '1 conversation' : `${rows.length} conversations`}`;
   const items = rows.slice(0, LISTED).map((r) => {
     const name = `${r.firstName ?? ''} ${r.lastName ?? ''}`.trim() || 'Unknown';
-    return { name: `${name} (${r.phoneE164})`, count: Number(r.unreadCount), preview: r.lastMessagePreview, id: r.id };
+    return {
+      name: `${name} (${formatE164(r.phoneE164, code)})`,
+      count: Number(r.unreadCount),
+      preview: r.lastMessagePreview,
+      id: r.id,
+    };
   });
   const more = rows.length - items.length;
   const link = `${publicUrl}/conversations`;

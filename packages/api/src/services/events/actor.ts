@@ -12,6 +12,9 @@ const SYSTEM: EventActor = { kind: 'system', id: null };
 /** A visitor of a public page or link (an unsubscribe, an open, a serving answer): nobody signed in. */
 export const PUBLIC_ACTOR: EventActor = { kind: 'public', id: null };
 
+/** A member signed in to the portal, acting for a person of their session: that person, through the portal. */
+export const portalActor = (contactId: number): EventActor => ({ kind: 'portal', id: contactId });
+
 export const currentActor = (): EventActor => actors.getStore() ?? SYSTEM;
 
 /** Runs `fn` as `actor`: the events it records name them. */

@@ -54,6 +54,40 @@ export async function contactActivity(
     .orderBy('id', 'desc')
     .limit(input.limit + 1)
     .execute();
-  const events = rows.slice(0, input.limit).map(toEventOut);
+  const events = await withActorNames(db, tenantId, rows.slice(0, input.limit).map(toEventOut));
   return { events, next: rows.length > input.limit ? events.at(-1)!.id : null };
+}
+
+/**
+ * The actors named, for a timeline read by people: the church's account by its user name, a person
+ * acting in the portal by their name (none when the account or the person is gone, or for an
+ * administrator's support session).
+ */
+async function withActorNames(db: Db, tenantId: number, events: EventOut[]): Promise<EventOut[]> {
+  const idsOf = (kind: EventOut['actor']['kind']) => [
+    ...new Set(events.flatMap((e) => (e.actor.kind === kind && e.actor.id !== null ? [e.actor.id] : []))),
+  ];
+  const people = idsOf('portal');
+  const account = idsOf('user').includes(tenantId)
+    ? await db.selectFrom('users').select('username').where('id', '=', tenantId).executeTakeFirst()
+    : undefined;
+  const names = new Map<number, string>();
+  if (people.length) {
+    const rows = await db
+      .selectFrom('contacts')
+      .select(['id', 'firstName', 'lastName'])
+      .where('userId', '=', tenantId)
+      .where('id', 'in', people)
+      .execute();
+    for (const r of rows) names.set(r.id, [r.firstName, r.lastName].filter(Boolean).join(' '));
+  }
+  return events.map((e) => {
+    const name =
+      e.actor.kind === 'portal' && e.actor.id !== null
+        ? names.get(e.actor.id)
+        : e.actor.kind === 'user' && e.actor.id === tenantId
+          ? account?.username
+          : undefined;
+    return { ...e, actor: { ...e.actor, name: name || null } };
+  });
 }

@@ -1,4 +1,5 @@
 import { formatCents, goodsServicesText } from '../../shared/giving.js';
+import { formatDate, type Locale } from '../../shared/format.js';
 import type { Pdf } from '../../render/pdf.js';
 
 /**
@@ -25,7 +26,7 @@ export interface StatementLine {
 export interface StatementData {
   /** 'Giving statement' unless told ('Gift receipt': one gift, from its lines). */
   title?: string;
-  church: { name: string; address: string | null; taxId: string | null };
+  church: { name: string; address: string | null; taxId: string | null; locale?: string };
   donor: { name: string; address: string | null };
   from: string;
   to: string;
@@ -40,7 +41,7 @@ export const NO_GOODS_SENTENCE = 'No goods or services were provided in exchange
  * otherwise each such gift with what was received and its value (a quid pro quo disclosure), and
  * the sentence for the other gifts.
  */
-export function goodsServicesClosing(lines: StatementLine[]): string[] {
+export function goodsServicesClosing(lines: StatementLine[], o: Locale = {}): string[] {
   const seen = new Set<number>();
   const marked = lines.filter((l) => l.goodsServices && !seen.has(l.giftId) && seen.add(l.giftId));
   if (marked.length === 0) return [NO_GOODS_SENTENCE];
@@ -48,18 +49,16 @@ export function goodsServicesClosing(lines: StatementLine[]): string[] {
     'Goods or services were provided in exchange for some contributions (marked *):',
     ...marked.map(
       (l) =>
-        `${formatStatementDate(l.date)}, gift of ${formatCents(l.giftCents)}: ${goodsServicesText(l.goodsServices!, l.goodsServicesCents)}`,
+        `${formatStatementDate(l.date, o)}, gift of ${formatCents(l.giftCents)}: ${goodsServicesText(l.goodsServices!, l.goodsServicesCents)}`,
     ),
     'The deductible amount of such a gift is limited to the amount given above the value of the goods or services.',
     'No goods or services were provided in exchange for the other contributions.',
   ];
 }
 
-const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
-/** 'Jan 5, 2026' from '2026-01-05'. */
-export function formatStatementDate(iso: string): string {
-  const [y, m, d] = iso.split('-');
-  return `${MONTHS[Number(m) - 1]} ${Number(d)}, ${y}`;
+/** 'Jan 5, 2026' from '2026-01-05' ('5 Jan 2026' in an Australian church's locale). */
+export function formatStatementDate(iso: string, o: Locale = {}): string {
+  return formatDate(iso, o);
 }
 
 const METHOD_LABELS: Record<StatementLine['method'], string> = {
@@ -108,9 +107,12 @@ export function drawStatement(doc: Pdf, s: StatementData): void {
   put(doc, s.title ?? 'Giving statement', LEFT, y);
   y += 19;
   doc.font('Regular').fontSize(10);
+  const o = { locale: s.church.locale };
   put(
     doc,
-    s.from === s.to ? formatStatementDate(s.from) : `${formatStatementDate(s.from)} – ${formatStatementDate(s.to)}`,
+    s.from === s.to
+      ? formatStatementDate(s.from, o)
+      : `${formatStatementDate(s.from, o)} – ${formatStatementDate(s.to, o)}`,
     LEFT,
     y,
   );
@@ -146,7 +148,7 @@ export function drawStatement(doc: Pdf, s: StatementData): void {
       y = 54;
       header();
     }
-    put(doc, formatStatementDate(l.date), COLUMNS.date, y);
+    put(doc, formatStatementDate(l.date, o), COLUMNS.date, y);
     put(doc, clip(doc, `${l.fund}${l.goodsServices ? ' *' : ''}`, COLUMNS.method - COLUMNS.fund - 10), COLUMNS.fund, y);
     put(
       doc,
@@ -168,7 +170,7 @@ export function drawStatement(doc: Pdf, s: StatementData): void {
   putRight(doc, formatCents(s.totalCents), COLUMNS.amountRight, y);
   doc.font('Regular');
   y += 30;
-  for (const text of goodsServicesClosing(s.lines)) {
+  for (const text of goodsServicesClosing(s.lines, o)) {
     if (y > PAGE_BOTTOM - 14) {
       doc.addPage();
       y = 54;

@@ -1,6 +1,7 @@
 import { sql, type Db } from '@lampstand/db';
 import { DELIVERY_KIND_RULES, skipReasonSql } from '../delivery/contact-rule.js';
 import { renderStatement, renderStatements, type StatementData, type StatementLine } from './statement-pdf.js';
+import { churchLocale, effectiveCountry } from '../../shared/locale.js';
 
 /**
  * Building a statement run: what the 'giving-statements-build' job does. It imports
@@ -19,12 +20,12 @@ export function addressText(j: ReturnType<typeof sql.ref>, keys: { line1: string
     ${f('country')}), '')`;
 }
 
-/** The church's name, address, tax id and time zone, as a statement shows them. */
+/** The church's name, address, tax id, time zone and locale, as a statement shows them. */
 export async function churchOf(db: Db, tenantId: number) {
   const c = await db
     .selectFrom('users as u')
     .leftJoin('churchSettings as s', 's.userId', 'u.id')
-    .select(['u.churchName', 's.postalAddress', 's.taxId', 's.timeZone'])
+    .select(['u.churchName', 's.postalAddress', 's.taxId', 's.timeZone', 's.country'])
     .where('u.id', '=', tenantId)
     .executeTakeFirstOrThrow();
   return {
@@ -32,6 +33,7 @@ export async function churchOf(db: Db, tenantId: number) {
     address: c.postalAddress ?? null,
     taxId: c.taxId ?? null,
     timeZone: c.timeZone ?? 'UTC',
+    locale: churchLocale(effectiveCountry(c)),
   };
 }
 

@@ -230,7 +230,8 @@ export function statementDriver(deps: DeliveryDeps): ChannelDriver<RunForSending
         .where('contactId', '=', d.contactId!)
         .executeTakeFirst();
       if (!s?.pdf) throw permanent('The statement was deleted');
-      const range = `${formatStatementDate(r.fromDate)} – ${formatStatementDate(r.toDate)}`;
+      const { locale } = await churchOf(db, r.userId);
+      const range = `${formatStatementDate(r.fromDate, { locale })} – ${formatStatementDate(r.toDate, { locale })}`;
       const lines = [
         `Hello ${d.firstName || s.donorName},`,
         `Thank you for your generosity. Your giving statement from ${r.churchName} for ${range} is attached: ${formatCents(Number(s.totalCents))} in all.`,

@@ -1,11 +1,12 @@
 import { tenantDb, type Db } from '@lampstand/db';
 import { notFound } from '../../errors.js';
 import { RELATIONSHIPS } from '../../schemas/contacts.js';
+import { type ADDRESS_FIELDS } from '../../schemas/portal.js';
 import { setConsent } from '../contacts/consent.js';
 import { listFamily } from '../contacts/family.js';
 import { listChildren } from '../contacts/children.js';
-import { personOf, PUBLIC_ACTOR, recordEvents } from '../events/record.js';
-import { withActor } from '../events/actor.js';
+import { personOf, recordEvents } from '../events/record.js';
+import { portalActor, withActor } from '../events/actor.js';
 import type { NewEvent } from '../../schemas/events.js';
 import type { PortalSession } from './sessions.js';
 
@@ -20,7 +21,12 @@ export interface PortalPerson {
   lastName: string;
   email: string | null;
   phone: string | null;
+  phoneE164: string | null;
   address: string | null;
+  city: string | null;
+  state: string | null;
+  postalCode: string | null;
+  country: string | null;
   dateOfBirth: string | null;
   emailConsent: 'subscribed' | 'unsubscribed' | null;
   smsConsent: 'subscribed' | 'unsubscribed' | null;
@@ -33,14 +39,23 @@ export async function portalPeople(db: Db, s: PortalSession): Promise<PortalPers
   if (s.contactIds.length === 0) return [];
   const rows = await tenantDb(db, s.userId)
     .selectFrom('contacts')
-    .select(['id', 'firstName', 'lastName', 'email', 'phone', 'metadata', 'dateOfBirth', 'emailConsent', 'smsConsent'])
+    .select(['id', 'firstName', 'lastName', 'email', 'phone', 'phoneE164', 'metadata', 'dateOfBirth'])
+    .select(['emailConsent', 'smsConsent'])
     .where('userId', '=', s.userId)
     .where('id', 'in', s.contactIds)
     .orderBy('id')
     .execute();
+  const part = (m: (typeof rows)[number]['metadata'], key: (typeof ADDRESS_FIELDS)[number]) => {
+    const v = (m as Record<string, unknown> | null)?.[key];
+    return typeof v === 'string' && v ? v : null;
+  };
   return rows.map(({ metadata, ...r }) => ({
     ...r,
-    address: typeof metadata?.address === 'string' ? metadata.address : null,
+    address: part(metadata, 'address'),
+    city: part(metadata, 'city'),
+    state: part(metadata, 'state'),
+    postalCode: part(metadata, 'postalCode'),
+    country: part(metadata, 'country'),
   }));
 }
 
@@ -92,7 +107,7 @@ export async function setPortalSubscriptions(
   const person = await portalPerson(db, s, contactId);
   const lists = await portalLists(db, s, contactId);
   const tdb = tenantDb(db, s.userId);
-  await withActor(PUBLIC_ACTOR, () =>
+  await withActor(portalActor(contactId), () =>
     tdb.transaction().execute(async (trx) => {
       for (const channel of ['email', 'sms'] as const) {
         const want = choice[channel] ? 'subscribed' : 'unsubscribed';
@@ -123,7 +138,7 @@ export async function setPortalSubscriptions(
           payload: { person: personOf(person), list: { id: list.id, name: list.name } },
         });
       }
-      await recordEvents(trx, s.userId, events, { actor: PUBLIC_ACTOR });
+      await recordEvents(trx, s.userId, events);
     }),
   );
 }

@@ -2,10 +2,17 @@ import crypto from 'node:crypto';
 import { sql, tenantDb, type Db } from '@lampstand/db';
 import { badRequest } from '../../errors.js';
 import { escapeHtml } from '../../render/html.js';
-import { PROPOSAL_FIELDS, portalDetailsSchema, type ProfileUpdate, type ProposalField } from '../../schemas/portal.js';
+import {
+  ADDRESS_FIELDS,
+  PROPOSAL_FIELDS,
+  portalDetailsSchema,
+  type ProfileUpdate,
+  type ProposalField,
+} from '../../schemas/portal.js';
 import type { EventActor } from '../../schemas/events.js';
 import { updateContact } from '../contacts/contacts.js';
-import { personOf, PUBLIC_ACTOR, recordEvent } from '../events/record.js';
+import { personOf, recordEvent } from '../events/record.js';
+import { portalActor } from '../events/actor.js';
 import { throttle } from '../rate-limit/buckets.js';
 import { toE164 } from '../contacts/phone.js';
 import { churchCountryCode } from '../settings/church-settings.js';
@@ -52,6 +59,10 @@ export async function proposeDetails(
     email: person.email,
     phone: person.phone,
     address: person.address,
+    city: person.city,
+    state: person.state,
+    postalCode: person.postalCode,
+    country: person.country,
     dateOfBirth: person.dateOfBirth,
   };
   const changes: Changes = {};
@@ -98,7 +109,7 @@ export async function proposeDetails(
         contactId,
         payload: { person: personOf(person), proposalId: row.id, fields: Object.keys(changes) },
       },
-      { actor: PUBLIC_ACTOR },
+      { actor: portalActor(contactId) },
     );
     if (token) {
       const link = `${deps.publicUrl}${portalPath(church.handle)}/confirm/${token}`;
@@ -265,7 +276,8 @@ async function decide(
       {
         type: approved ? 'profile.update_approved' : 'profile.update_rejected',
         contactId: p.contactId,
-        payload: { person: personOf(c), proposalId: p.id, fields: Object.keys(p.changes) },
+        // In the form's order (the stored changes keep none).
+        payload: { person: personOf(c), proposalId: p.id, fields: PROPOSAL_FIELDS.filter((f) => f in p.changes) },
       },
       { actor },
     );
@@ -279,7 +291,7 @@ export async function approveProfileUpdates(db: Db, tenantId: number, ids: numbe
   for (const p of await pendingOf(db, tenantId, ids)) {
     const to = (f: ProposalField) => (f in p.changes ? { [f]: p.changes[f]!.to ?? '' } : {});
     const metadata = {
-      ...('address' in p.changes ? { address: p.changes.address.to } : {}),
+      ...Object.fromEntries(ADDRESS_FIELDS.filter((f) => f in p.changes).map((f) => [f, p.changes[f]!.to])),
       ...('dateOfBirth' in p.changes ? { dateOfBirth: p.changes.dateOfBirth.to } : {}),
     };
     await updateContact(db, tenantId, {

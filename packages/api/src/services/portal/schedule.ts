@@ -5,9 +5,9 @@ import { matrixStatusOf } from '../../shared/service-planner.js';
 import type { BlockoutRecurrence } from '../service-planner/auto-schedule.js';
 import { respondToRequest, shortTime } from '../service-planner/assignments.js';
 import { addBlockout, deleteBlockout } from '../service-planner/team.js';
-import { PUBLIC_ACTOR } from '../events/record.js';
-import { withActor } from '../events/actor.js';
+import { portalActor, PUBLIC_ACTOR, withActor } from '../events/actor.js';
 import type { PortalSession } from './sessions.js';
+import type { Locale } from '../../shared/format.js';
 
 // 'My schedule' in the members' portal: a volunteer (a contact of the session who is
 // a planner team member) sees what they are scheduled for and answers, and keeps their blockout
@@ -40,13 +40,13 @@ export interface PortalVolunteer {
   blockouts: PortalBlockout[];
 }
 
-const timesWords = (times: string[]) =>
-  times.length <= 1
-    ? times.map(shortTime).join('')
-    : `${times.slice(0, -1).map(shortTime).join(', ')} and ${shortTime(times.at(-1)!)}`;
+const timesWords = (times: string[], o: Locale) => {
+  const t = times.map((x) => shortTime(x, o));
+  return t.length <= 1 ? t.join('') : `${t.slice(0, -1).join(', ')} and ${t.at(-1)!}`;
+};
 
 /** The session's team members with their assignments from today on and their current blockouts. */
-export async function portalSchedule(db: Db, s: PortalSession): Promise<PortalVolunteer[]> {
+export async function portalSchedule(db: Db, s: PortalSession, o: Locale = {}): Promise<PortalVolunteer[]> {
   if (s.contactIds.length === 0) return [];
   const tdb = tenantDb(db, s.userId);
   const members = await tdb
@@ -93,11 +93,11 @@ export async function portalSchedule(db: Db, s: PortalSession): Promise<PortalVo
         planTitle: a.title,
         date: a.date,
         time: a.serviceTime
-          ? shortTime(a.serviceTime)
+          ? shortTime(a.serviceTime, o)
           : a.serviceTimes.length
-            ? timesWords(a.serviceTimes)
+            ? timesWords(a.serviceTimes, o)
             : a.startTime
-              ? shortTime(a.startTime)
+              ? shortTime(a.startTime, o)
               : null,
         location: a.location,
         positionName: a.positionName ?? null,
@@ -134,13 +134,15 @@ export async function answerPortalAssignment(
   const a = await tdb
     .selectFrom('servicePlanAssignments as a')
     .innerJoin('teamMembers as m', 'm.id', 'a.teamMemberId')
-    .select('a.token')
+    .select(['a.token', 'm.contactId'])
     .where('a.userId', '=', s.userId)
     .where('a.id', '=', input.assignmentId)
     .where('m.contactId', 'in', s.contactIds.length ? s.contactIds : [-1])
     .executeTakeFirst();
   if (!a) throw notFound('Not found');
-  await withActor(PUBLIC_ACTOR, () => respondToRequest(tdb, { token: a.token, response: input.response }));
+  // The person answers, through the portal (the team member was found by the session's contact).
+  const actor = a.contactId === null ? PUBLIC_ACTOR : portalActor(a.contactId);
+  await withActor(actor, () => respondToRequest(tdb, { token: a.token, response: input.response }));
 }
 
 /** The blockout form's fields as posted (a recurrence from 'repeat', 'nth', 'weekday', 'interval'). */

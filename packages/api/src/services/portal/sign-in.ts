@@ -3,7 +3,8 @@ import { sql, tenantDb, type Db } from '@lampstand/db';
 import { escapeHtml } from '../../render/html.js';
 import { throttle } from '../rate-limit/buckets.js';
 import { toE164 } from '../contacts/phone.js';
-import { churchCountryCode } from '../settings/church-settings.js';
+import { callingCodeOfCountry, churchCountryCode, effectiveCountry } from '../settings/church-settings.js';
+import { churchLocale } from '../../shared/locale.js';
 import type { JobQueue } from '../../jobs.js';
 import { queuePortalMessage } from './messages.js';
 
@@ -23,6 +24,9 @@ export interface PortalChurch {
   userId: number;
   churchName: string;
   handle: string;
+  /** How its pages write dates and phones: its locale ('en-AU') and calling code ('+61'); the US's and '+61' when left out. */
+  locale?: string;
+  countryCode?: string;
 }
 
 export interface PortalMailDeps {
@@ -43,10 +47,19 @@ export async function churchByHandle(db: Db, handle: string): Promise<PortalChur
   const row = await db
     .selectFrom('churchProfiles as p')
     .innerJoin('users as u', 'u.id', 'p.userId')
-    .select(['p.userId', 'p.handle', 'u.churchName'])
+    .leftJoin('churchSettings as s', 's.userId', 'p.userId')
+    .select(['p.userId', 'p.handle', 'u.churchName', 's.country', 's.timeZone'])
     .where('p.handle', '=', handle)
     .executeTakeFirst();
-  return row ?? null;
+  if (!row) return null;
+  const country = effectiveCountry(row);
+  return {
+    userId: row.userId,
+    handle: row.handle,
+    churchName: row.churchName,
+    locale: churchLocale(country),
+    countryCode: callingCodeOfCountry(country),
+  };
 }
 
 /** A handle the church gave up less than a year ago: its current handle (the old one redirects). */

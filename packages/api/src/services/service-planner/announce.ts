@@ -11,6 +11,7 @@ import type { AiProvider } from '../../providers/ai.js';
 import type { AiAnnounceAnswer } from '../../schemas/service-planner.js';
 import type { Block } from '../../schemas/landing-pages.js';
 import { longDate, shortTime } from './assignments.js';
+import { churchLocaleOf } from '../settings/church-settings.js';
 import { escapeHtml } from '../../render/html.js';
 
 /** What a draft is made from: the plan's fields and the church's name. */
@@ -23,6 +24,8 @@ export interface AnnounceSource {
   theme: string | null;
   description: string | null;
   churchName: string;
+  /** 'en-AU': the date and time as the church writes them. */
+  locale?: string;
   /** The contact list the drafts go to, or none (chosen later in the draft). */
   listId: number | null;
   /** The social post is dated this many days before the service. */
@@ -70,8 +73,8 @@ export interface Announcer {
   name(db: Db, tenantId: number, id: number): Promise<string | null>;
 }
 
-const whenOf = (s: Pick<AnnounceSource, 'date' | 'startTime'>) =>
-  `${longDate(s.date)}${s.startTime ? ` at ${shortTime(s.startTime)}` : ''}`;
+const whenOf = (s: Pick<AnnounceSource, 'date' | 'startTime' | 'locale'>) =>
+  `${longDate(s.date, s)}${s.startTime ? ` at ${shortTime(s.startTime, s)}` : ''}`;
 
 const emailDraft: Announcer = {
   kind: 'email',
@@ -80,7 +83,7 @@ const emailDraft: Announcer = {
       ? [`<h2>${escapeHtml(s.title)}</h2>`, ...s.copy.emailParagraphs.map((p) => `<p>${escapeHtml(p)}</p>`)]
       : templateEmail(s);
     const c = await saveEmailCampaign(deps.db, deps.jobs, tenantId, {
-      name: `${s.title} – ${longDate(s.date)}`,
+      name: `${s.title} – ${longDate(s.date, s)}`,
       subject: s.copy?.emailSubject ?? `${s.title}: ${whenOf(s)}`,
       content: paragraphs.filter(Boolean).join('\n'),
       status: 'draft',
@@ -127,7 +130,7 @@ const smsDraft: Announcer = {
       `${s.churchName}: ${s.title}, ${whenOf(s)}${s.location ? `, ${s.location}` : ''}.` +
         `${s.theme ? ` Theme: ${s.theme}.` : ''} See you there!`;
     const c = await saveSmsCampaign(deps.db, deps.jobs, tenantId, {
-      name: `${s.title} – ${longDate(s.date)}`,
+      name: `${s.title} – ${longDate(s.date, s)}`,
       content: content.slice(0, 1600),
       status: 'draft',
       listIds: s.listId ? [s.listId] : [],
@@ -181,7 +184,7 @@ const landingDraft: Announcer = {
     if (s.copy?.keyPoints.length)
       blocks.push({ id: 'highlights', type: 'highlights', title: 'Key Highlights', items: s.copy.keyPoints });
     const page = await createDraftLandingPage({ db: deps.db, onChange: deps.landingPageChanged }, tenantId, {
-      name: `${s.title} – ${longDate(s.date)}`,
+      name: `${s.title} – ${longDate(s.date, s)}`,
       content: {
         headline: '',
         subheading: '',
@@ -312,6 +315,7 @@ export async function announcePlan(
     theme: plan.theme,
     description: plan.description,
     churchName: plan.churchName,
+    locale: (await churchLocaleOf(deps.db, tenantId)).locale,
     listId: input.listId ?? null,
     socialDaysBefore: input.socialDaysBefore ?? 3,
   };

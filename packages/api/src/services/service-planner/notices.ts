@@ -8,6 +8,9 @@ import { contactVerdict } from '../delivery/contact-rule.js';
 import { formatFrom } from '../email-campaigns/channel.js';
 import { escapeHtml } from '../../render/html.js';
 import { longDate, shortTime } from './request-channel.js';
+import { formatDayAndTime, type Locale } from '../../shared/format.js';
+import { churchLocale } from '../../shared/locale.js';
+import { effectiveCountry } from '../settings/church-settings.js';
 
 /**
  * The planner's other messages as an entry of the one delivery engine: reminders,
@@ -123,6 +126,8 @@ interface PlanForNotices {
   location: string | null;
   churchName: string;
   smsFromNumber: string | null;
+  /** 'en-AU': how the church writes dates and times. */
+  locale: string;
 }
 
 /** The plan's first time ('HH:MM'): its start, else its first service time; null when it has none. */
@@ -136,16 +141,21 @@ export const planTime = (p: { startTime: string | null; serviceTimes: string[] }
 export const atServiceTime = <P extends { startTime: string | null }>(p: P, serviceTime: string | null): P =>
   serviceTime ? { ...p, startTime: serviceTime } : p;
 
-/** 'Sunday 10:00' (the plan's day and first time), as the offer's question names it. */
-export function dayAndTime(p: { date: string; startTime: string | null; serviceTimes: string[] }): string {
-  const weekday = new Date(`${p.date}T12:00:00Z`).toLocaleDateString('en-US', { weekday: 'long', timeZone: 'UTC' });
-  const t = planTime(p);
-  return t ? `${weekday} ${t}` : weekday;
+/**
+ * 'Sunday, December 7 at 9:00 AM' (the plan's day and first time) as the offer's question names
+ * it, in the church's locale: 'Sunday 7 December at 9:00 am' in Australia.
+ */
+export function dayAndTime(
+  p: { date: string; startTime: string | null; serviceTimes: string[] },
+  o: Locale = {},
+): string {
+  return formatDayAndTime(p.date, planTime(p), o);
 }
 
 const when = (p: PlanForNotices) => {
   const t = planTime(p);
-  return `${longDate(p.date)}${t ? ` at ${shortTime(t)}` : ''}`;
+  const o = { locale: p.locale };
+  return `${longDate(p.date, o)}${t ? ` at ${shortTime(t, o)}` : ''}`;
 };
 
 interface Message {
@@ -182,7 +192,7 @@ async function compose(db: Db, planRow: PlanForNotices, d: Delivery, publicUrl: 
   // The slot's own time: a plan held at 9:00 and 11:00 reminds the 11:00 team of 11:00.
   const plan = atServiceTime(planRow, a.serviceTime);
   const position = a.positionName ?? 'your position';
-  const slot = `${position} on ${dayAndTime(plan)}`;
+  const slot = `${position} on ${dayAndTime(plan, { locale: plan.locale })}`;
   const [notice, arg] = (d.plannerNotice ?? '').split(':') as [string, string | undefined];
   const hi = `Hi ${d.firstName || 'there'},`;
   const place = plan.location ? ` at ${plan.location}` : '';
@@ -280,10 +290,10 @@ export function plannerNoticeDriver(deps: DeliveryDeps, channel: 'email' | 'sms'
         .innerJoin('users as u', 'u.id', 'p.userId')
         .leftJoin('churchSettings as s', 's.userId', 'p.userId')
         .select(['p.id', 'p.userId', 'p.title', 'p.date', 'p.startTime', 'p.serviceTimes', 'p.location'])
-        .select(['u.churchName', 's.smsFromNumber'])
+        .select(['u.churchName', 's.smsFromNumber', 's.country', 's.timeZone'])
         .where('p.id', '=', planId)
         .executeTakeFirst();
-      return plan ?? null;
+      return plan ? { ...plan, locale: churchLocale(effectiveCountry(plan)) } : null;
     },
     async send(plan, d) {
       const m = render(plan, await compose(db, plan, d, config.publicUrl));

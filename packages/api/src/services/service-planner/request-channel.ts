@@ -3,6 +3,9 @@ import { deliverGroup, requeueStalled } from '../delivery/groups.js';
 import type { DeliveryDeps } from '../delivery/channels.js';
 import { formatFrom } from '../email-campaigns/channel.js';
 import { escapeHtml } from '../../render/html.js';
+import { formatLongDate, formatWallTime, type Locale } from '../../shared/format.js';
+import { churchLocale } from '../../shared/locale.js';
+import { effectiveCountry } from '../settings/church-settings.js';
 
 /**
  * Planner requests as an entry of the one delivery engine: the deliveries of kind
@@ -20,23 +23,18 @@ interface PlanForRequests {
   startTime: string | null;
   location: string | null;
   churchName: string;
+  /** 'en-AU': how the church writes dates and times (the US's when left out). */
+  locale?: string;
 }
 
-/** 'Sunday, December 6, 2026' from 'YYYY-MM-DD' (no time zone shift). */
-export function longDate(date: string): string {
-  return new Date(`${date}T12:00:00Z`).toLocaleDateString('en-US', {
-    weekday: 'long',
-    month: 'long',
-    day: 'numeric',
-    year: 'numeric',
-    timeZone: 'UTC',
-  });
+/** 'Sunday, December 6, 2026' from 'YYYY-MM-DD' (no time zone shift); 'Sunday 6 December 2026' in Australia. */
+export function longDate(date: string, o: Locale = {}): string {
+  return formatLongDate(date, o);
 }
 
-/** '10:30 AM' from 'HH:MM'. */
-export function shortTime(hhmm: string): string {
-  const [h, m] = hhmm.split(':').map(Number);
-  return `${((h! + 11) % 12) + 1}:${String(m).padStart(2, '0')} ${h! < 12 ? 'AM' : 'PM'}`;
+/** '10:30 AM' from 'HH:MM'; '10:30 am' in Australia, '10:30' in the UK. */
+export function shortTime(hhmm: string, o: Locale = {}): string {
+  return formatWallTime(hhmm, o);
 }
 
 /** The page the links in a request open (answers need a button press there: a POST). */
@@ -51,11 +49,12 @@ export function renderRequest(
 ): { subject: string; html: string; text: string } {
   // The assignment's own service time when it has one, else the plan's start.
   const time = a.serviceTime ?? plan.startTime;
-  const when = `${longDate(plan.date)}${time ? ` at ${shortTime(time)}` : ''}`;
+  const o = { locale: plan.locale };
+  const when = `${longDate(plan.date, o)}${time ? ` at ${shortTime(time, o)}` : ''}`;
   const role = a.positionName ? ` as ${a.positionName}` : '';
   const accept = requestUrl(publicUrl, a.token, 'accept');
   const decline = requestUrl(publicUrl, a.token, 'decline');
-  const subject = `Can you serve${role} on ${longDate(plan.date)}?`;
+  const subject = `Can you serve${role} on ${longDate(plan.date, o)}?`;
   const html =
     `<!doctype html><html><head><meta charset="utf-8"></head><body style="font-family:-apple-system,Segoe UI,Roboto,Helvetica,Arial,sans-serif;font-size:16px;line-height:1.6;color:#111827">` +
     `<p>Hi ${escapeHtml(a.name)},</p>` +
@@ -83,20 +82,21 @@ export interface RequestSlot {
  * plan, position and own Accept and Decline links, in date order.
  */
 export function renderRequests(
-  church: { churchName: string },
+  church: { churchName: string; locale?: string },
   person: { name: string },
   slots: RequestSlot[],
   publicUrl: string,
 ): { subject: string; html: string; text: string } {
+  const o = { locale: church.locale };
   const line = (x: RequestSlot) => {
     const time = x.serviceTime ?? x.plan.startTime;
-    const when = `${longDate(x.plan.date)}${time ? ` at ${shortTime(time)}` : ''}`;
+    const when = `${longDate(x.plan.date, o)}${time ? ` at ${shortTime(time, o)}` : ''}`;
     const role = x.positionName ? ` as ${x.positionName}` : '';
     const where = x.plan.location ? ` at ${x.plan.location}` : '';
     return { when, what: `${x.plan.title}${role}${where}` };
   };
   const dates = new Set(slots.map((x) => x.plan.date)).size;
-  const subject = `Can you serve on ${dates === 1 ? longDate(slots[0]!.plan.date) : `${dates} dates`}?`;
+  const subject = `Can you serve on ${dates === 1 ? longDate(slots[0]!.plan.date, o) : `${dates} dates`}?`;
   const items = slots
     .map((x) => {
       const l = line(x);
@@ -140,10 +140,12 @@ export function plannerRequestDriver(deps: DeliveryDeps): ChannelDriver<PlanForR
       const plan = await db
         .selectFrom('servicePlans as p')
         .innerJoin('users as u', 'u.id', 'p.userId')
+        .leftJoin('churchSettings as s', 's.userId', 'p.userId')
         .select(['p.id', 'p.userId', 'p.title', 'p.date', 'p.startTime', 'p.location', 'u.churchName'])
+        .select(['s.country', 's.timeZone'])
         .where('p.id', '=', planId)
         .executeTakeFirst();
-      return plan ?? null;
+      return plan ? { ...plan, locale: churchLocale(effectiveCountry(plan)) } : null;
     },
     async send(plan, d) {
       // Read at send time: the position may have changed since the request was queued. The

@@ -11,6 +11,7 @@ import { skipReasonSql } from '../delivery/contact-rule.js';
 import { recordEvent, recordEvents } from '../events/record.js';
 import type { NewEvent } from '../../schemas/events.js';
 import { assignmentsJoined } from './assignments-joined.js';
+import { churchLocale, effectiveCountry } from '../../shared/locale.js';
 
 /** Scheduling requests: asking the people scheduled on a plan, and their answers by link. */
 
@@ -195,8 +196,9 @@ export async function sendRequests(
 function requestQuery(db: Db, token: string) {
   return assignmentsJoined(db)
     .innerJoin('users as u', 'u.id', 'a.userId')
+    .leftJoin('churchSettings as s', 's.userId', 'a.userId')
     .select(['a.id', 'a.status', 'a.serviceTime', 'u.churchName', 'm.name as memberName', 'pos.name as positionName'])
-    .select(['p.title as planTitle', 'p.date', 'p.startTime', 'p.location'])
+    .select(['p.title as planTitle', 'p.date', 'p.startTime', 'p.location', 's.country', 's.timeZone'])
     .where('a.token', '=', token);
 }
 
@@ -204,8 +206,10 @@ function requestQuery(db: Db, token: string) {
 export async function getRequest(db: Db, input: { token: string }) {
   const row = await requestQuery(db, input.token).executeTakeFirst();
   if (!row) throw notFound('This link is not valid');
-  const { id: _id, ...rest } = row;
-  return { ...rest, positionName: rest.positionName ?? null };
+  const { id: _id, country, timeZone, ...rest } = row;
+  // The locale the answer page writes the date in ('Sunday 7 December 2026' in Australia).
+  const locale = churchLocale(effectiveCountry({ country, timeZone }));
+  return { ...rest, positionName: rest.positionName ?? null, locale };
 }
 
 /** The person's answer (a POST from the confirmation page). They may change it later. */

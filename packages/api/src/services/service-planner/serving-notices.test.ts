@@ -322,7 +322,7 @@ describe('substitutes', () => {
     const r = await requestSubstitute(deps, { token: slot.token, now });
     expect(r.offeredTo).toBe(3);
     expect(r.message).toBe(
-      'We asked 3 teammates who can serve as Sound desk on Sunday 10:00. The first to accept gets it.',
+      'We asked 3 teammates who can serve as Sound desk on Sunday, June 1 at 10:00 AM. The first to accept gets it.',
     );
     // Asking again: 409.
     await expect(requestSubstitute(deps, { token: slot.token, now })).rejects.toMatchObject({ code: 'CONFLICT' });
@@ -338,7 +338,7 @@ describe('substitutes', () => {
       .select(['subject', 'text'])
       .where('toAddress', '=', ben.email)
       .executeTakeFirstOrThrow();
-    expect(question.subject).toBe('Can you cover Sound desk on Sunday 10:00?');
+    expect(question.subject).toBe('Can you cover Sound desk on Sunday, June 1 at 10:00 AM?');
     const offerId = r.offerId!;
     expect(question.text).toContain(`http://localhost/serve/cover/${await candidateToken(offerId, ben.id)}`);
 
@@ -386,9 +386,9 @@ describe('substitutes', () => {
       .where('toAddress', '=', 'leader@grace.example')
       .executeTakeFirstOrThrow();
     const winnerName = winner === ben ? 'Ben' : 'Cal';
-    expect(leader.subject).toBe(`${winnerName} covers Sound desk on Sunday 10:00`);
+    expect(leader.subject).toBe(`${winnerName} covers Sound desk on Sunday, June 1 at 10:00 AM`);
     expect(leader.text).toContain(
-      `${winnerName} accepted to cover Sound desk on Sunday 10:00 at Sunday Service for Anna.`,
+      `${winnerName} accepted to cover Sound desk on Sunday, June 1 at 10:00 AM at Sunday Service for Anna.`,
     );
   });
 
@@ -418,7 +418,7 @@ describe('substitutes', () => {
       .where('toAddress', '=', 'leader@grace.example')
       .orderBy('id', 'desc')
       .executeTakeFirstOrThrow();
-    expect(mail.subject).toBe('Nobody has covered Keys on Sunday 10:00');
+    expect(mail.subject).toBe('Nobody has covered Keys on Sunday, July 6 at 10:00 AM');
     await updatePlannerSettings(db, T, { substituteHours: 48 });
   });
 

@@ -7,6 +7,8 @@ import { recordEvents } from '../events/record.js';
 import { blocksDate } from './auto-schedule.js';
 import { atServiceTime, dayAndTime, leaderTarget, memberTargets, queueNotice } from './notices.js';
 import { getPlannerSettings } from './planner-settings.js';
+import { churchLocaleOf, effectiveCountry } from '../settings/church-settings.js';
+import { churchLocale } from '../../shared/locale.js';
 
 // Decline → find a substitute, and swaps: a slot is offered to the teammates who
 // could take it (same position, active, not blocked out, not serving that day, within their
@@ -163,11 +165,12 @@ async function openOffer(trx: Db, a: Slot, kind: 'substitute' | 'swap', now: Dat
     });
   await recordEvents(trx, tenantId, events);
   const n = candidates.length;
+  const { locale } = await churchLocaleOf(trx, tenantId);
   return {
     offerId: offer.id,
     offeredTo: n,
     message: n
-      ? `We asked ${n} ${n === 1 ? 'teammate' : 'teammates'} who can serve as ${a.positionName} on ${dayAndTime(atServiceTime(a, a.serviceTime))}. The first to accept gets it.`
+      ? `We asked ${n} ${n === 1 ? 'teammate' : 'teammates'} who can serve as ${a.positionName} on ${dayAndTime(atServiceTime(a, a.serviceTime), { locale })}. The first to accept gets it.`
       : 'No teammate is free to cover this date. We let your leader know.',
   };
 }
@@ -231,16 +234,24 @@ export async function getCoverOffer(db: Db, input: { token: string }) {
     .innerJoin('servicePlans as p', 'p.id', 'a.servicePlanId')
     .innerJoin('teamMembers as m', 'm.id', 'c.teamMemberId')
     .innerJoin('users as u', 'u.id', 'c.userId')
+    .leftJoin('churchSettings as s', 's.userId', 'c.userId')
     .leftJoin('teamPositions as pos', 'pos.id', 'a.positionId')
     .leftJoin('servicePlanAssignments as f', 'f.id', 'o.filledAssignmentId')
     .select(['o.status', 'o.expiresAt', 'm.name as memberName', 'u.churchName', 'pos.name as positionName'])
     .select(['p.title as planTitle', 'p.date', 'p.startTime', 'p.serviceTimes', 'p.location', 'a.serviceTime'])
     .select(sql<boolean>`f.team_member_id is not distinct from c.team_member_id`.as('mine'))
+    .select(['s.country', 's.timeZone as churchTimeZone'])
     .where('c.token', '=', input.token)
     .executeTakeFirst();
   if (!row) throw notFound('This link is not valid');
-  const slot = atServiceTime(row, row.serviceTime);
-  return { ...slot, question: `Can you cover ${row.positionName ?? 'this slot'} on ${dayAndTime(slot)}?` };
+  const { country, churchTimeZone, ...rest } = row;
+  const slot = atServiceTime(rest, rest.serviceTime);
+  const locale = churchLocale(effectiveCountry({ country, timeZone: churchTimeZone }));
+  return {
+    ...slot,
+    locale,
+    question: `Can you cover ${row.positionName ?? 'this slot'} on ${dayAndTime(slot, { locale })}?`,
+  };
 }
 
 export type CoverOutcome = 'accepted' | 'filled' | 'closed' | 'unavailable';

@@ -2,11 +2,24 @@ import type { Db } from '@lampstand/db';
 import type { z } from 'zod';
 import { notFound } from '../../errors.js';
 import type { countryCodeSchema } from '../../schemas/contacts.js';
+import {
+  callingCodeOf,
+  churchLocale,
+  countryOfCallingCode,
+  effectiveCountry,
+  firstDayOfWeek,
+} from '../../shared/locale.js';
 
 export type CountryCode = z.output<typeof countryCodeSchema>;
 
-/** What a church that never saved its settings reads phones in (the migration's default too). */
+/** What a church that says no country (chosen or by its time zone) reads phones in: the spec's. */
 const DEFAULT_COUNTRY_CODE: CountryCode = '+61';
+
+export { effectiveCountry };
+
+/** The calling code a phone without one is read in: its country's, else the spec's '+61'. */
+export const callingCodeOfCountry = (country: string | null): CountryCode =>
+  country ? callingCodeOf(country) : DEFAULT_COUNTRY_CODE;
 
 export interface ChurchSettings {
   churchName: string;
@@ -14,6 +27,10 @@ export interface ChurchSettings {
   /** Printed on giving statements. */
   taxId: string | null;
   timeZone: string;
+  country: string | null;
+  /** 'en-US', 'en-AU': how its dates and times are written (US formats for a church without a country). */
+  locale: string;
+  firstDayOfWeek: number;
   defaultCountryCode: CountryCode;
   /** Days its events are kept. */
   eventRetentionDays: number;
@@ -26,23 +43,20 @@ export async function getChurchSettings(db: Db, tenantId: number): Promise<Churc
   const row = await db
     .selectFrom('users')
     .leftJoin('churchSettings as s', 's.userId', 'users.id')
-    .select([
-      'users.churchName',
-      's.postalAddress',
-      's.taxId',
-      's.timeZone',
-      's.defaultCountryCode',
-      's.eventRetentionDays',
-    ])
+    .select(['users.churchName', 's.postalAddress', 's.taxId', 's.timeZone', 's.country', 's.eventRetentionDays'])
     .where('users.id', '=', tenantId)
     .executeTakeFirst();
   if (!row) throw notFound('Account not found');
+  const country = effectiveCountry(row);
   return {
     churchName: row.churchName,
     postalAddress: row.postalAddress ?? null,
     taxId: row.taxId ?? null,
     timeZone: row.timeZone ?? 'UTC',
-    defaultCountryCode: (row.defaultCountryCode as CountryCode | null) ?? DEFAULT_COUNTRY_CODE,
+    country,
+    locale: churchLocale(country),
+    firstDayOfWeek: firstDayOfWeek(country),
+    defaultCountryCode: callingCodeOfCountry(country),
     eventRetentionDays: row.eventRetentionDays ?? DEFAULT_EVENT_RETENTION_DAYS,
   };
 }
@@ -54,10 +68,20 @@ export async function getChurchSettings(db: Db, tenantId: number): Promise<Churc
 export async function churchCountryCode(db: Db, tenantId: number): Promise<CountryCode> {
   const row = await db
     .selectFrom('churchSettings')
-    .select('defaultCountryCode')
+    .select(['country', 'timeZone'])
     .where('userId', '=', tenantId)
     .executeTakeFirst();
-  return (row?.defaultCountryCode as CountryCode | undefined) ?? DEFAULT_COUNTRY_CODE;
+  return callingCodeOfCountry(effectiveCountry(row));
+}
+
+/** How a church writes dates and times: its locale and time zone, for the server's renderers. */
+export async function churchLocaleOf(db: Db, tenantId: number): Promise<{ locale: string; timeZone: string }> {
+  const row = await db
+    .selectFrom('churchSettings')
+    .select(['country', 'timeZone'])
+    .where('userId', '=', tenantId)
+    .executeTakeFirst();
+  return { locale: churchLocale(effectiveCountry(row)), timeZone: row?.timeZone ?? 'UTC' };
 }
 
 /** Partial: a field left undefined keeps its value (the row is created on the first save). */
@@ -68,15 +92,29 @@ export async function updateChurchSettings(
     postalAddress?: string | null;
     taxId?: string | null;
     timeZone?: string;
+    country?: string;
     defaultCountryCode?: CountryCode;
     eventRetentionDays?: number;
   },
 ): Promise<ChurchSettings> {
+  // A calling code alone (the API before countries) names a country: the church's own when it
+  // shares the code ('+1' in Canada), else the code's main one.
+  let country = input.country;
+  if (country === undefined && input.defaultCountryCode !== undefined) {
+    const current = effectiveCountry(
+      await db
+        .selectFrom('churchSettings')
+        .select(['country', 'timeZone'])
+        .where('userId', '=', tenantId)
+        .executeTakeFirst(),
+    );
+    country = countryOfCallingCode(input.defaultCountryCode, current ?? undefined);
+  }
   const set = {
     ...(input.postalAddress !== undefined ? { postalAddress: input.postalAddress } : {}),
     ...(input.taxId !== undefined ? { taxId: input.taxId } : {}),
     ...(input.timeZone !== undefined ? { timeZone: input.timeZone } : {}),
-    ...(input.defaultCountryCode !== undefined ? { defaultCountryCode: input.defaultCountryCode } : {}),
+    ...(country !== undefined ? { country } : {}),
     ...(input.eventRetentionDays !== undefined ? { eventRetentionDays: input.eventRetentionDays } : {}),
   };
   await db

@@ -6,6 +6,8 @@ import type { EmailTransport } from '../../providers/email.js';
 import type { donationReceiptInfoSchema } from '../../schemas/show-up.js';
 import { escapeHtml } from '../../render/html.js';
 import { DIRECT_SEND_RULES, mayContact } from '../delivery/contact-rule.js';
+import { formatDate } from '../../shared/format.js';
+import { churchLocale, effectiveCountry } from '../../shared/locale.js';
 import { projectGifts } from './project-gifts.js';
 
 /** What sending a receipt needs: the email engine's transport and sender. */
@@ -16,9 +18,6 @@ export interface ReceiptDeps {
 }
 
 const usd = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD' });
-
-const longDate = (d: Date) =>
-  d.toLocaleDateString('en-US', { year: 'numeric', month: 'short', day: 'numeric', timeZone: 'UTC' });
 
 const NO_GOODS_STATEMENT = 'No goods or services were provided in exchange for this contribution.';
 
@@ -33,6 +32,7 @@ export async function receiptFacts(db: Db, where: { token: string } | { donation
     .select(['g.id', 'g.donorName', 'g.donorEmail', 'g.isAnonymous', 'g.status', 'g.completedAt'])
     .select(['g.receiptUrl', 'g.receiptSentAt', 'g.userId', 'g.stripePaymentId', 'g.showUpDonationId'])
     .select(['l.amountCents', 'p.id as projectId', 'p.title as projectTitle', 'u.churchName', 's.postalAddress'])
+    .select(['s.country', 's.timeZone'])
     .where('g.status', 'in', ['completed', 'refunded']);
   q = 'token' in where ? q.where('g.receiptToken', '=', where.token) : q.where('g.id', '=', where.donationId);
   const row = await q.executeTakeFirst();
@@ -40,7 +40,11 @@ export async function receiptFacts(db: Db, where: { token: string } | { donation
 }
 
 export function receiptText(f: NonNullable<Awaited<ReturnType<typeof receiptFacts>>>) {
-  const date = longDate(f.completedAt ?? new Date());
+  // The day of the gift in the church's time zone, written as the church writes dates.
+  const date = formatDate(f.completedAt ?? new Date(), {
+    locale: churchLocale(effectiveCountry(f)),
+    timeZone: f.timeZone ?? 'UTC',
+  });
   const lines = [
     `Donation receipt from ${f.churchName}`,
     f.postalAddress ?? '',

@@ -52,7 +52,17 @@ export function DeliveryLog({ webhook, onClose }: { webhook: Webhook; onClose: (
   });
   const rows = log.data?.deliveries ?? [];
   return (
-    <Modal opened onClose={onClose} title={`Delivery log: ${webhook.url}`} size={1040} centered>
+    <Modal
+      opened
+      onClose={onClose}
+      title={
+        <>
+          Delivery log: <span style={{ overflowWrap: 'anywhere' }}>{webhook.url}</span>
+        </>
+      }
+      size={1040}
+      centered
+    >
       <Stack>
         <Group justify="space-between" wrap="wrap">
           <Text size="sm" c="dimmed">
@@ -105,7 +115,7 @@ export function DeliveryLog({ webhook, onClose }: { webhook: Webhook; onClose: (
                 header: 'Response',
                 td: { maw: 260 },
                 cell: (d) => (
-                  <Text size="xs" ff="monospace" lineClamp={3} style={{ wordBreak: 'break-all' }}>
+                  <Text size="xs" ff="monospace" lineClamp={3} style={{ overflowWrap: 'anywhere' }}>
                     {d.responseStatus || d.response ? `${d.responseStatus ?? ''} ${d.response ?? ''}`.trim() : '—'}
                   </Text>
                 ),

@@ -115,9 +115,13 @@ export function IntegrationsSection() {
               {
                 header: 'Endpoint',
                 card: 'title',
-                cell: (w) => <Text size="sm">{w.url}</Text>,
+                // A long address breaks where it must; the description wraps between words.
+                cell: (w) => (
+                  <Text size="sm" style={{ overflowWrap: 'anywhere' }}>
+                    {w.url}
+                  </Text>
+                ),
                 note: (w) => w.description,
-                td: { style: { wordBreak: 'break-all' } },
               },
               {
                 header: 'Events',

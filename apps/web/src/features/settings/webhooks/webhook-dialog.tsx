@@ -1,4 +1,4 @@
-import { Button, Code, Group, Modal, MultiSelect, Stack, Switch, TextInput, Textarea } from '@mantine/core';
+import { Button, Checkbox, Code, Group, Modal, SimpleGrid, Stack, Switch, TextInput, Textarea } from '@mantine/core';
 import { schemaResolver, useForm } from '@mantine/form';
 import { EVENT_TYPES, type EventType } from '@lampstand/api/schemas/events';
 import { EVENT_DESCRIPTIONS } from '@lampstand/api/shared/event-words';
@@ -84,15 +84,20 @@ export function WebhookDialog({
           />
           {all ? null : (
             <div>
-              <MultiSelect
+              {/* Every type in sight, as checkboxes: no list that scrolls inside the dialog (a scrolling
+                  dropdown cannot be reached from the keyboard). */}
+              <Checkbox.Group
                 label="Event types"
-                placeholder="Choose event types"
-                searchable
-                data={EVENT_CHOICES}
                 value={form.values.eventTypes ?? []}
                 onChange={(v) => form.setFieldValue('eventTypes', v)}
                 error={form.errors.eventTypes}
-              />
+              >
+                <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="xs" verticalSpacing={6} mt="xs">
+                  {EVENT_CHOICES.map((c) => (
+                    <Checkbox key={c.value} value={c.value} label={c.label} size="sm" />
+                  ))}
+                </SimpleGrid>
+              </Checkbox.Group>
               {form.values.eventTypes?.length ? (
                 <ForDeveloper>
                   Event types sent: <Code>{form.values.eventTypes.join(', ')}</Code>
