@@ -49,8 +49,8 @@ export function MoveInSection() {
     },
   );
   const commit = useSave(trpc.imports.commit, {
+    // No toast: the progress bar in place of the button says it started (a toast would cover the next file's Confirm).
     errorTitle: 'The import was not started',
-    success: ['Import started', 'It runs in the background; this page shows its progress.'],
     invalidate: (u) => u.imports.get.invalidate(),
   });
   const imp: MoveIn | undefined = status.data ?? upload.data;
