@@ -13,6 +13,7 @@ import { servicePlannerPublicRoutes } from './public/service-planner.js';
 import { qrShortLinkRoutes } from './public/qr-codes.js';
 import { showUpPublic } from './public/show-up.js';
 import { uploadRoutes } from './public/uploads.js';
+import { importUploadRoutes } from './public/imports-upload.js';
 import { exportDownloadRoutes } from './public/exports.js';
 import { socialPostsPublicRoutes } from './public/social-posts.js';
 import { portalRoutes } from './public/portal.js';
@@ -227,6 +228,7 @@ export async function createServer(config: Config, deps: AppDeps): Promise<Serve
     await withSession.register(servicePlannerPublicRoutes, { deps });
     await withSession.register(showUpPublic, { deps, config });
     await withSession.register(uploadRoutes, { deps });
+    await withSession.register(importUploadRoutes, { deps });
     await withSession.register(exportDownloadRoutes, { deps });
     await withSession.register(socialPostsPublicRoutes, { deps });
   });

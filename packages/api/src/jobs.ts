@@ -13,6 +13,8 @@ const channel = z.enum(['email', 'sms']);
  */
 export const jobPayloadSchemas = {
   'contact-import': z.strictObject({ importId: rowId }),
+  /** Commit a confirmed move-in import (people or gifts from another system), resuming where it stopped. */
+  'move-in-import': z.strictObject({ importId: rowId }),
   /** A scheduled campaign's time has come (ignored if it was rescheduled or sent meanwhile). */
   'campaign-start': z.strictObject({ channel, campaignId: rowId, scheduledFor: z.iso.datetime() }),
   /** Send a campaign's pending deliveries; several may run at once for one campaign. */

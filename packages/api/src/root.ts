@@ -6,6 +6,7 @@ import { authRouter } from './routers/auth/router.js';
 import { childGroupsRouter } from './routers/child-groups/router.js';
 import { childrenRouter } from './routers/children/router.js';
 import { contactImportsRouter } from './routers/contact-imports/router.js';
+import { importsRouter } from './routers/imports/router.js';
 import { contactListsRouter } from './routers/contact-lists/router.js';
 import { contactsRouter } from './routers/contacts/router.js';
 import { familyRouter } from './routers/family/router.js';
@@ -47,6 +48,7 @@ export const appRouter = router({
   children: childrenRouter,
   childGroups: childGroupsRouter,
   contactImports: contactImportsRouter,
+  imports: importsRouter,
   emailCampaigns: emailCampaignsRouter,
   outbox: outboxRouter,
   settings: settingsRouter,

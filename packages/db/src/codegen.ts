@@ -52,6 +52,10 @@ const JSON_COLUMN_SHAPES: Record<string, string> = {
   'gift_schedules.donor_address': 'PostalAddress',
   'gifts.donor_address': 'PostalAddress',
   'sending_domains.check_results': 'Record<string, unknown>[]',
+  'imports.preview': 'Record<string, unknown>',
+  'imports.policy': 'Record<string, string>',
+  'imports.report': 'Record<string, unknown>',
+  'import_presets.mapping': 'Record<string, string>',
 };
 
 /** The hand-written shapes the overrides name (json-shapes.ts). */

@@ -13,6 +13,7 @@ import {
   deliverPortalMessages,
   runConversationDigests,
   runContactImport,
+  runMoveInImport,
   startScheduledCampaign,
   sweepCampaigns,
   type DeliveryDeps,
@@ -80,6 +81,7 @@ export function jobHandlers(
   const socialDeps = socialDepsOf(d, queue, log);
   return {
     'contact-import': ({ importId }) => runContactImport(d.db, importId),
+    'move-in-import': ({ importId }) => runMoveInImport(d.db, importId),
     'campaign-start': ({ channel, campaignId, scheduledFor }) =>
       startScheduledCampaign(deps, channel, campaignId, scheduledFor),
     'campaign-deliver': async ({ channel, campaignId }) => {
@@ -162,6 +164,7 @@ export function jobHandlers(
 /** How many jobs of each kind one process works on at once. */
 export const CONCURRENCY: Record<JobName, number> = {
   'contact-import': 1,
+  'move-in-import': 1,
   'campaign-start': 2,
   'campaign-deliver': 4,
   'campaign-sweep': 1,

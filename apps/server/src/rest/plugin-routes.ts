@@ -59,6 +59,53 @@ export const pluginRoutes: PluginRouteDoc[] = [
   },
   {
     method: 'POST',
+    path: '/api/imports',
+    plugin: 'src/public/imports-upload.ts',
+    access: 'signed-in',
+    tag: 'Imports',
+    summary:
+      'Upload an export from another system (multipart/form-data: field "file", a CSV of at most 50 MB; optional ' +
+      '"source" or "presetId"): the source is recognised from the header row and a dry run (people new, matched, ' +
+      'changed, skipped; households, children; gifts and totals per fund and year; unreadable rows with line and ' +
+      'column) is stored as the import’s preview. Nothing else is written until POST /api/imports/{id}/commit',
+    status: 201,
+    requestBody: {
+      required: true,
+      content: {
+        'multipart/form-data': {
+          schema: {
+            type: 'object',
+            required: ['file'],
+            properties: {
+              file: { type: 'string', format: 'binary', description: 'CSV, ≤ 50 MB' },
+              source: {
+                type: 'string',
+                enum: ['planning-center-people', 'planning-center-donations', 'breeze-people', 'breeze-contributions'],
+                description: 'Optional: the file must be this export (recognised from its header row otherwise)',
+              },
+              presetId: { type: 'integer', description: 'Optional: read a generic CSV through this saved mapping' },
+            },
+          },
+          encoding: { file: { contentType: 'text/csv' } },
+        },
+      },
+    },
+    response: {
+      type: 'object',
+      required: ['id', 'source', 'sourceLabel', 'kind', 'status', 'preview'],
+      properties: {
+        id: { type: 'integer' },
+        source: { type: 'string' },
+        sourceLabel: { type: 'string', description: 'Which export was recognised, in words' },
+        kind: { type: 'string', enum: ['people', 'gifts'] },
+        status: { type: 'string', enum: ['previewed', 'queued', 'running', 'completed', 'failed'] },
+        preview: { type: 'object', additionalProperties: true, description: 'As GET /api/imports/{id}' },
+      },
+    },
+    errors: [404, 413],
+  },
+  {
+    method: 'POST',
     path: '/api/email/events/{provider}',
     plugin: 'src/provider-webhooks.ts',
     access: 'public',

@@ -5,8 +5,15 @@ import type { FastifyInstance, FastifyReply, FastifyRequest, RequestPayload } fr
 export const DEFAULT_BODY_LIMIT = 1024 * 1024;
 /** The CSV import: 20 MiB of CSV as a JSON string, with room for escapes. */
 export const IMPORT_BODY_LIMIT = 25 * 1024 * 1024;
-/** tRPC procedures whose bodies may exceed the default. */
-const LARGE_TRPC_PROCEDURES = new Set(['contactImports.upload', 'servicePlanner.songs.importChordPro']);
+/**
+ * tRPC procedures whose bodies may exceed the default. The app's move-in upload too (a larger
+ * export goes through `POST /api/imports` as multipart, up to 50 MB).
+ */
+const LARGE_TRPC_PROCEDURES = new Set([
+  'contactImports.upload',
+  'servicePlanner.songs.importChordPro',
+  'imports.upload',
+]);
 
 function httpError(statusCode: number, message: string): Error & { statusCode: number } {
   return Object.assign(new Error(message), { statusCode });

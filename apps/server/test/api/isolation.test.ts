@@ -208,6 +208,20 @@ const churchExport = await app.db
   .returning('id')
   .executeTakeFirstOrThrow();
 
+// A move-in import of church A (its dry run stored; the upload itself is multipart, tested in imports.test.ts).
+const moveIn = await app.db
+  .insertInto('imports')
+  .values({
+    userId: a.user.id,
+    fileName: 'people.csv',
+    source: 'planning-center-people',
+    kind: 'people',
+    csv: 'Person ID,First Name,Last Name,Household ID\n1,A,B,2\n',
+    preview: JSON.stringify({ rows: 1, people: null, gifts: null, problems: [] }),
+  })
+  .returning('id')
+  .executeTakeFirstOrThrow();
+
 /** `<segment before the parameter>/{parameter}` → church A's id (or slug) for it. */
 const seeds: Record<string, number | string> = {
   'contacts/{id}': contact.id,
@@ -220,6 +234,7 @@ const seeds: Record<string, number | string> = {
   'children/{childId}': child.id,
   'child-groups/{id}': group.id,
   'import/{id}': upload.id,
+  'imports/{id}': moveIn.id,
   'email-campaigns/{id}': email.id,
   'campaigns/{id}': email.id,
   'sms-campaigns/{id}': sms.id,

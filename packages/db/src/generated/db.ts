@@ -163,6 +163,15 @@ export interface ContactCounts {
   userId: number;
 }
 
+export interface ContactExternalIds {
+  contactId: number;
+  createdAt: Generated<Date>;
+  externalId: string;
+  id: Generated<number>;
+  source: string;
+  userId: number;
+}
+
 export interface ContactFamilyLinks {
   contact1Id: number;
   contact2Id: number;
@@ -474,6 +483,7 @@ export interface Gifts {
   donorAddress: ColumnType<PostalAddress | null, string | null, string | null>;
   donorEmail: string | null;
   donorName: string | null;
+  externalId: string | null;
   failureReason: string | null;
   feeCents: Generated<number>;
   frequency: Generated<string>;
@@ -481,6 +491,7 @@ export interface Gifts {
   goodsServicesCents: number | null;
   id: Generated<number>;
   idempotencyKey: string;
+  importId: number | null;
   isAnonymous: Generated<boolean>;
   isDemo: Generated<boolean>;
   method: Generated<'card' | 'cash' | 'check' | 'other'>;
@@ -585,6 +596,36 @@ export interface ImpersonationAudit {
   at: Generated<Date>;
   id: Generated<number>;
   targetId: number;
+}
+
+export interface ImportPresets {
+  createdAt: Generated<Date>;
+  id: Generated<number>;
+  kind: 'people' | 'gifts';
+  mapping: ColumnType<Record<string, string>, string, string>;
+  name: string;
+  userId: number;
+}
+
+export interface Imports {
+  createdAt: Generated<Date>;
+  createdBy: number | null;
+  csv: string;
+  error: string | null;
+  fileName: string;
+  finishedAt: Date | null;
+  id: Generated<number>;
+  kind: 'people' | 'gifts';
+  policy: ColumnType<Record<string, string>, string | undefined, string>;
+  presetId: number | null;
+  preview: ColumnType<Record<string, unknown>, string, string>;
+  processedRows: Generated<number>;
+  progressAt: Date | null;
+  report: ColumnType<Record<string, unknown> | null, string | null, string | null>;
+  source: string;
+  status: Generated<'previewed' | 'queued' | 'running' | 'completed' | 'failed'>;
+  totalRows: Generated<number>;
+  userId: number;
 }
 
 export interface JourneyEnrollments {
@@ -1287,6 +1328,7 @@ export interface DB {
   contactChildren: ContactChildren;
   contactConsentEvents: ContactConsentEvents;
   contactCounts: ContactCounts;
+  contactExternalIds: ContactExternalIds;
   contactFamilyLinks: ContactFamilyLinks;
   contactImports: ContactImports;
   contactLists: ContactLists;
@@ -1316,6 +1358,8 @@ export interface DB {
   givingStatementRuns: GivingStatementRuns;
   givingStatements: GivingStatements;
   impersonationAudit: ImpersonationAudit;
+  importPresets: ImportPresets;
+  imports: Imports;
   journeyEnrollments: JourneyEnrollments;
   journeys: Journeys;
   journeyStepRuns: JourneyStepRuns;

@@ -68,6 +68,7 @@ import * as m0121 from './2026_11_29_0121_church_country.js';
 import * as m0122 from './2026_11_29_0122_request_batches.js';
 import * as m0123 from './2026_11_29_0123_portal_actor.js';
 import * as m0129 from './2026_11_29_0129_church_exports.js';
+import * as m0131 from './2026_11_29_0131_move_in_imports.js';
 
 /** Every migration, by its frozen date-prefixed name. Add new ones at the end. */
 export const migrations: Record<string, Migration> = {
@@ -140,4 +141,5 @@ export const migrations: Record<string, Migration> = {
   '2026_11_29_0122_request_batches': m0122,
   '2026_11_29_0123_portal_actor': m0123,
   '2026_11_29_0129_church_exports': m0129,
+  '2026_11_29_0131_move_in_imports': m0131,
 };

@@ -11,6 +11,7 @@ import { IntegrationsSection } from './webhooks/integrations-section';
 import { SuppressionsSection } from './suppressions-section';
 import { SendingDomainSection } from './sending-domain-section';
 import { TextingSection } from './texting-section';
+import { MoveInSection } from './move-in-section';
 import { ExportSection } from './export-section';
 
 interface Section {
@@ -47,6 +48,7 @@ export const SETTINGS_SECTIONS: Section[] = [
     render: () => <IntegrationsSection />,
   },
   { path: 'api', label: 'API keys', anchors: ['api-keys'], render: () => <ApiKeysSection /> },
+  { path: 'move-in', label: 'Move in', anchors: ['move-in'], render: () => <MoveInSection /> },
   { path: 'export', label: 'Export everything', anchors: ['export'], render: () => <ExportSection /> },
 ];
 

@@ -1,0 +1,83 @@
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { registerChurch } from '@lampstand/server/testing';
+import { animationsDone, browserDescribe, expectAccessible, signIn, screenshot, startE2E } from './helpers';
+
+// Settings → Move in: a secretary uploads a Planning Center people export, reads the dry run and
+// confirms; then the donations export, whose totals per fund and year equal the ledger's after.
+const fixtures = path.join(path.dirname(fileURLToPath(import.meta.url)), '../../server/test/fixtures/move-in');
+
+browserDescribe(describe)('Move in', async () => {
+  const e2e = await startE2E();
+  await registerChurch(e2e.app.url, 'Platform');
+  const church = await registerChurch(e2e.app.url, 'Grace Church');
+
+  it('imports Planning Center people and donations after a dry run', async () => {
+    expect((await church.client.put('/api/settings', { defaultCountryCode: '+1' })).status).toBe(200);
+    const { page } = await e2e.newPage();
+    await signIn(page, e2e.app.url, church.user.username, church.password);
+    await page.goto('/settings/move-in');
+    await page.getByRole('heading', { name: 'Move in' }).waitFor();
+    await page.locator('#move-in input[type=file]').setInputFiles(path.join(fixtures, 'planning-center-people.csv'));
+    await page.getByText('Recognised: Planning Center People export').waitFor();
+    await page.getByText('2 rows cannot be read').waitFor();
+    await expectAccessible(page);
+    for (const width of [390, 1024, 1366]) {
+      await page.setViewportSize({ width, height: 900 });
+      await animationsDone(page);
+      await screenshot(page, `move-in-people-preview-${width}`);
+    }
+    await page.setViewportSize({ width: 1366, height: 900 });
+    expect((await church.client.get('/api/contacts')).body).toEqual([]);
+    await page.getByRole('button', { name: 'Confirm import' }).click();
+    await page.getByText('5 people added, 0 updated, 0 unchanged.').waitFor({ timeout: 60_000 });
+    await page.getByRole('button', { name: 'Import another file' }).click();
+
+    await page.locator('#move-in input[type=file]').setInputFiles(path.join(fixtures, 'planning-center-donations.csv'));
+    await page.getByText('Recognised: Planning Center Giving donations export').waitFor();
+    const totals = page.getByRole('table', { name: 'Totals per fund and year' });
+    await totals.getByRole('row', { name: /General Fund 2024 2 \$1,350\.00/ }).waitFor();
+    await expectAccessible(page);
+    for (const width of [390, 1024, 1366]) {
+      await page.setViewportSize({ width, height: 900 });
+      await animationsDone(page);
+      await screenshot(page, `move-in-gifts-preview-${width}`);
+    }
+    await page.setViewportSize({ width: 1366, height: 900 });
+    await page.getByRole('button', { name: 'Confirm import' }).click();
+    const report = page.getByRole('table', { name: 'File totals and ledger totals' });
+    await report.getByRole('row', { name: /General Fund 2024 \$1,350\.00 \$1,350\.00/ }).waitFor({ timeout: 60_000 });
+    await expectAccessible(page);
+    await screenshot(page, 'move-in-report-1366');
+
+    // The people are there, and José's gifts are his: $1,250.00 and $50.00.
+    const jose = ((await church.client.get('/api/contacts')).body as { id: number; firstName: string }[]).find(
+      (c) => c.firstName === 'José',
+    )!;
+    await page.goto('/contacts');
+    await page.getByText('Zoë').first().waitFor();
+    await page.goto(`/contacts/detail/${jose.id}`);
+    await page.getByRole('tab', { name: 'Giving' }).click();
+    await page.getByText('General Fund $1,250.00').waitFor();
+    await page.getByText('Missions $50.00').waitFor();
+    const gifts = await church.client.get(`/api/giving/gifts?contactId=${jose.id}`);
+    const sum = (gifts.body.gifts as { amountCents: number }[]).reduce((s, g) => s + g.amountCents, 0);
+    expect(sum).toBe(130000);
+
+    // A spreadsheet's columns saved as a mapping, then offered as the source.
+    await page.goto('/settings/move-in');
+    await page.getByRole('button', { name: 'Save a column mapping for another file' }).click();
+    await page.getByRole('button', { name: 'Save mapping' }).click();
+    await page.getByText('Name the preset').waitFor();
+    await expectAccessible(page);
+    await page.getByRole('textbox', { name: 'Mapping name' }).fill('Old spreadsheet');
+    await page.getByRole('textbox', { name: 'First name' }).fill('Given');
+    await page.getByRole('textbox', { name: 'Last name' }).fill('Family name');
+    await page.getByRole('button', { name: 'Save mapping' }).click();
+    await expect
+      .poll(async () => page.getByRole('combobox', { name: 'Source' }).inputValue(), { timeout: 20_000 })
+      .toBe('Saved mapping: Old spreadsheet');
+    await screenshot(page, 'move-in-mapping-saved-1366');
+  });
+});

@@ -1,0 +1,156 @@
+import { useState } from 'react';
+import { Alert, Button, FileInput, Group, Paper, Select, Stack, Text, Title } from '@mantine/core';
+import { IconFileTypeCsv } from '@tabler/icons-react';
+import { trpc } from '../../lib/trpc';
+import { MoveInPresetForm } from './move-in-preset-form';
+import { useSave } from '../../lib/use-save';
+import {
+  CommitProgress,
+  GiftsPreview,
+  PeoplePreview,
+  PolicyPicker,
+  ProblemsPreview,
+  type MoveIn,
+  type Policy,
+} from './move-in-preview';
+
+const SOURCES = [
+  { value: '', label: 'Recognise it from the header row' },
+  { value: 'planning-center-people', label: 'Planning Center People export' },
+  { value: 'planning-center-donations', label: 'Planning Center Giving donations export' },
+  { value: 'breeze-people', label: 'Breeze people export' },
+  { value: 'breeze-contributions', label: 'Breeze contributions export' },
+];
+
+type SourceId = 'planning-center-people' | 'planning-center-donations' | 'breeze-people' | 'breeze-contributions';
+
+/**
+ * Settings → Move in: upload an export from another system, read the dry run (nothing is written
+ * until Confirm), choose what wins for people already here, confirm, follow the background import
+ * and read its report. People first, then the donations (they find their donors by the first file's ids).
+ */
+export function MoveInSection() {
+  const [file, setFile] = useState<File | null>(null);
+  const [source, setSource] = useState<string>('');
+  const [importId, setImportId] = useState<number | null>(null);
+  const [policy, setPolicy] = useState<Policy>({});
+  const [mapping, setMapping] = useState(false);
+  const presets = trpc.imports.presets.useQuery();
+  const upload = useSave(trpc.imports.upload, {
+    errorTitle: 'The file cannot be imported',
+    onSuccess: (imp) => setImportId(imp.id),
+  });
+  const status = trpc.imports.get.useQuery(
+    { id: importId ?? 0 },
+    {
+      enabled: importId !== null,
+      refetchInterval: (q) =>
+        q.state.data && (q.state.data.status === 'queued' || q.state.data.status === 'running') ? 500 : false,
+    },
+  );
+  const commit = useSave(trpc.imports.commit, {
+    // No toast: the progress bar in place of the button says it started (a toast would cover the next file's Confirm).
+    errorTitle: 'The import was not started',
+    invalidate: (u) => u.imports.get.invalidate(),
+  });
+  const imp: MoveIn | undefined = status.data ?? upload.data;
+
+  const reset = () => {
+    setFile(null);
+    setImportId(null);
+    setPolicy({});
+    upload.reset();
+    commit.reset();
+  };
+  const readAndUpload = async (f: File | null) => {
+    setFile(f);
+    if (!f) return;
+    const csv = await f.text();
+    const preset = source.startsWith('preset:') ? Number(source.slice(7)) : undefined;
+    upload.mutate({
+      fileName: f.name,
+      csv,
+      ...(preset ? { presetId: preset } : source ? { source: source as SourceId } : {}),
+    });
+  };
+  const sourceOptions = [
+    ...SOURCES,
+    ...(presets.data ?? []).map((p) => ({ value: `preset:${p.id}`, label: `Saved mapping: ${p.name}` })),
+  ];
+
+  return (
+    <Paper withBorder p="lg" maw={960} mt="lg" id="move-in">
+      <Title order={2} size="h4" mb={4}>
+        Move in
+      </Title>
+      <Text size="sm" c="dimmed" mb="md">
+        Bring your people, households and giving history from Planning Center, Breeze or a spreadsheet. Upload the
+        people export first, then the donations. You see what would happen before anything is written.
+      </Text>
+      {!imp ? (
+        <Stack>
+          <Select
+            label="Source"
+            data={sourceOptions}
+            value={source}
+            allowDeselect={false}
+            onChange={(v) => setSource(v ?? '')}
+          />
+          <FileInput
+            label="Export file (CSV)"
+            placeholder="Choose a file"
+            accept=".csv,text/csv"
+            leftSection={<IconFileTypeCsv size={18} />}
+            value={file}
+            onChange={(f) => void readAndUpload(f)}
+            disabled={upload.isPending}
+          />
+          {upload.isPending ? <Text size="sm">Reading the file…</Text> : null}
+          {mapping ? (
+            <MoveInPresetForm
+              onSaved={(id) => {
+                setMapping(false);
+                setSource(`preset:${id}`);
+              }}
+            />
+          ) : (
+            <Group>
+              <Button variant="default" onClick={() => setMapping(true)}>
+                Save a column mapping for another file
+              </Button>
+            </Group>
+          )}
+        </Stack>
+      ) : (
+        <Stack>
+          <Alert color="blue" title={`Recognised: ${imp.sourceLabel}`}>
+            {imp.fileName}: {imp.preview.rows} rows. {imp.status === 'previewed' ? 'Nothing has been written yet.' : ''}
+          </Alert>
+          <PeoplePreview imp={imp} />
+          <GiftsPreview imp={imp} />
+          <ProblemsPreview imp={imp} />
+          {imp.status === 'previewed' && imp.kind === 'people' ? (
+            <PolicyPicker policy={policy} onChange={setPolicy} />
+          ) : null}
+          <CommitProgress imp={imp} />
+          <Group>
+            {imp.status === 'previewed' ? (
+              <Button
+                onClick={() => commit.mutate({ id: imp.id, policy })}
+                loading={commit.isPending}
+                disabled={imp.kind === 'gifts' && imp.preview.problems.length > 0}
+              >
+                Confirm import
+              </Button>
+            ) : null}
+            {imp.status !== 'queued' && imp.status !== 'running' ? (
+              <Button variant="default" onClick={reset}>
+                {imp.status === 'previewed' ? 'Choose another file' : 'Import another file'}
+              </Button>
+            ) : null}
+          </Group>
+        </Stack>
+      )}
+    </Paper>
+  );
+}

@@ -1,0 +1,69 @@
+import { z } from 'zod';
+import {
+  commitImportSchema,
+  importIdInputSchema,
+  importPresetInputSchema,
+  importPresetSchema,
+  importSchema,
+  uploadMoveInSchema,
+} from '../../schemas/imports.js';
+import { csvFileSchema } from '../../schemas/contacts.js';
+import { commitMoveIn, getMoveIn, listMoveIns, moveInProblems, uploadMoveIn } from '../../services/imports/imports.js';
+import { listImportPresets, saveImportPreset } from '../../services/imports/presets.js';
+import { protectedProcedure, router } from '../../trpc.js';
+import { restTag } from '../../rest-meta.js';
+
+const rest = restTag('Imports');
+
+/**
+ * Moving in from another system. `POST /api/imports` takes the file as multipart/form-data
+ * (apps/server's imports plugin, which calls the same `uploadMoveIn`); the app uploads through
+ * `upload` here with the file's text.
+ */
+export const importsRouter = router({
+  upload: protectedProcedure
+    .input(uploadMoveInSchema)
+    .output(importSchema)
+    .mutation(({ ctx, input }) => uploadMoveIn(ctx.db, ctx.tenantId, { ...input, createdBy: ctx.user.id })),
+  list: protectedProcedure
+    .meta(rest.get('/api/imports', 'The church’s latest imports (preview, progress and report of each)'))
+    .output(z.array(importSchema))
+    .query(({ ctx }) => listMoveIns(ctx.db, ctx.tenantId)),
+  get: protectedProcedure
+    .meta(rest.get('/api/imports/{id}', 'An import: the recognised source, the dry run’s preview, progress and report'))
+    .input(importIdInputSchema)
+    .output(importSchema)
+    .query(({ ctx, input }) => getMoveIn(ctx.db, ctx.tenantId, input.id)),
+  problems: protectedProcedure
+    .meta(
+      rest.get('/api/imports/{id}/problems', 'The rows the import cannot read, as a CSV file (line, column, problem)'),
+    )
+    .input(importIdInputSchema)
+    .output(csvFileSchema)
+    .query(({ ctx, input }) => moveInProblems(ctx.db, ctx.tenantId, input.id)),
+  commit: protectedProcedure
+    .meta(
+      rest.post(
+        '/api/imports/{id}/commit',
+        'Confirm the dry run (policy: per field keep, take or fill, the default) and import in the background; one import at a time per church',
+        { errors: [409] },
+      ),
+    )
+    .input(commitImportSchema)
+    .output(importSchema)
+    .mutation(({ ctx, input }) => commitMoveIn(ctx.db, ctx.services.jobs, ctx.tenantId, input)),
+  presets: protectedProcedure
+    .meta(rest.get('/api/import-presets', 'The church’s saved column mappings for a generic CSV'))
+    .output(z.array(importPresetSchema))
+    .query(({ ctx }) => listImportPresets(ctx.db, ctx.tenantId)),
+  savePreset: protectedProcedure
+    .meta(
+      rest.post('/api/import-presets', 'Save a column mapping (field → the file’s column) as a preset', {
+        status: 201,
+        errors: [409],
+      }),
+    )
+    .input(importPresetInputSchema)
+    .output(importPresetSchema)
+    .mutation(({ ctx, input }) => saveImportPreset(ctx.db, ctx.tenantId, input)),
+});

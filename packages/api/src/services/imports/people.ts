@@ -1,0 +1,164 @@
+import type { Db } from '@lampstand/db';
+import type { ImportPolicy, PolicyField } from '../../schemas/imports.js';
+import type { PersonRow } from './read.js';
+import { nameKey } from './values.js';
+
+/**
+ * Finding a file's people among the church's contacts — by the source's id, then email, then
+ * phone, then name and birth date — and what the file would change for each, by the per-field
+ * policy (fill empty only unless staff chose otherwise).
+ */
+
+export interface Ours {
+  id: number;
+  firstName: string;
+  lastName: string;
+  email: string | null;
+  phone: string | null;
+  phoneE164: string | null;
+  dateOfBirth: string | null;
+  notes: string | null;
+  hasExternalId: boolean;
+}
+
+const CHUNK = 1000;
+
+function chunks<T>(list: T[]): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < list.length; i += CHUNK) out.push(list.slice(i, i + CHUNK));
+  return out;
+}
+
+/** Values that one person of the file has alone (two people sharing an email match by it neither). */
+function uniqueValues(values: (string | null)[]): Set<string> {
+  const seen = new Map<string, number>();
+  for (const v of values) if (v) seen.set(v, (seen.get(v) ?? 0) + 1);
+  return new Set([...seen].filter(([, n]) => n === 1).map(([v]) => v));
+}
+
+/** Each person's contact (or null: new), a contact matched once at most. */
+export async function matchPeople(
+  db: Db,
+  tenantId: number,
+  system: string,
+  people: PersonRow[],
+  /** The whole file's people, when `people` is one batch of it (an email two of them share matches neither). */
+  all: PersonRow[] = people,
+): Promise<(Ours | null)[]> {
+  const byExt = new Map<string, number>();
+  const ids = people.flatMap((p) => (p.externalId ? [p.externalId] : []));
+  for (const part of chunks(ids)) {
+    const rows = await db
+      .selectFrom('contactExternalIds')
+      .select(['contactId', 'externalId'])
+      .where('userId', '=', tenantId)
+      .where('source', '=', system)
+      .where('externalId', 'in', part)
+      .execute();
+    for (const r of rows) byExt.set(r.externalId, r.contactId);
+  }
+  const emails = uniqueValues(all.map((p) => p.email?.toLowerCase() ?? null));
+  const phones = uniqueValues(all.map((p) => p.phoneE164));
+  const births = [...new Set(people.flatMap((p) => (p.birthDate ? [p.birthDate] : [])))];
+  const cols = ['id', 'firstName', 'lastName', 'email', 'phone', 'phoneE164', 'dateOfBirth', 'metadata'] as const;
+  const found = new Map<number, Ours>();
+  const byEmail = new Map<string, number>();
+  const byPhone = new Map<string, number>();
+  const byName = new Map<string, number>();
+  const remember = (
+    rows: {
+      id: number;
+      firstName: string;
+      lastName: string;
+      email: string | null;
+      phone: string | null;
+      phoneE164: string | null;
+      dateOfBirth: string | null;
+      metadata: { notes?: string | null };
+    }[],
+  ) => {
+    for (const r of rows) {
+      found.set(r.id, {
+        id: r.id,
+        firstName: r.firstName,
+        lastName: r.lastName,
+        email: r.email,
+        phone: r.phone,
+        phoneE164: r.phoneE164,
+        dateOfBirth: r.dateOfBirth,
+        notes: r.metadata.notes ?? null,
+        hasExternalId: false,
+      });
+      if (r.email && !byEmail.has(r.email.toLowerCase())) byEmail.set(r.email.toLowerCase(), r.id);
+      if (r.phoneE164 && !byPhone.has(r.phoneE164)) byPhone.set(r.phoneE164, r.id);
+      if (r.dateOfBirth) {
+        const k = `${nameKey(r.firstName, r.lastName)}|${r.dateOfBirth}`;
+        if (!byName.has(k)) byName.set(k, r.id);
+      }
+    }
+  };
+  const base = () => db.selectFrom('contacts').select(cols).where('userId', '=', tenantId).orderBy('id');
+  for (const part of chunks([...new Set(byExt.values())])) remember(await base().where('id', 'in', part).execute());
+  const mine = (set: Set<string>, values: (string | null | undefined)[]) =>
+    [...new Set(values)].filter((v): v is string => !!v && set.has(v));
+  for (const part of chunks(
+    mine(
+      emails,
+      people.map((p) => p.email?.toLowerCase()),
+    ),
+  ))
+    remember(await base().where('emailLower', 'in', part).execute());
+  for (const part of chunks(
+    mine(
+      phones,
+      people.map((p) => p.phoneE164),
+    ),
+  ))
+    remember(await base().where('phoneE164', 'in', part).execute());
+  for (const part of chunks(births)) remember(await base().where('dateOfBirth', 'in', part).execute());
+
+  const used = new Set<number>();
+  return people.map((p) => {
+    const candidates = [
+      p.externalId ? byExt.get(p.externalId) : undefined,
+      p.email && emails.has(p.email.toLowerCase()) ? byEmail.get(p.email.toLowerCase()) : undefined,
+      p.phoneE164 && phones.has(p.phoneE164) ? byPhone.get(p.phoneE164) : undefined,
+      p.birthDate ? byName.get(`${nameKey(p.firstName, p.lastName)}|${p.birthDate}`) : undefined,
+    ];
+    const id = candidates.find((c) => c !== undefined && !used.has(c));
+    if (id === undefined) return null;
+    used.add(id);
+    const ours = found.get(id)!;
+    return { ...ours, hasExternalId: id === candidates[0] };
+  });
+}
+
+export type FieldChanges = Partial<{
+  firstName: string;
+  lastName: string;
+  email: string;
+  phone: { phone: string; phoneE164: string | null };
+  birthDate: string;
+  notes: string;
+}>;
+
+/** What the file writes on a matched person, field by field, under the policy. */
+export function changesFor(p: PersonRow, ours: Ours, policy: ImportPolicy): FieldChanges {
+  const out: FieldChanges = {};
+  const decide = (field: PolicyField, theirs: string | null, current: string | null) => {
+    const rule = policy[field] ?? 'fill';
+    if (!theirs || rule === 'keep') return false;
+    if (rule === 'fill') return !current;
+    return theirs !== current;
+  };
+  if (decide('firstName', p.firstName, ours.firstName)) out.firstName = p.firstName;
+  if (decide('lastName', p.lastName, ours.lastName)) out.lastName = p.lastName;
+  if (decide('email', p.email, ours.email) && p.email?.toLowerCase() !== ours.email?.toLowerCase())
+    out.email = p.email!;
+  if (decide('phone', p.phone, ours.phone) && (p.phoneE164 === null || p.phoneE164 !== ours.phoneE164))
+    out.phone = { phone: p.phone!, phoneE164: p.phoneE164 };
+  if (decide('birthDate', p.birthDate, ours.dateOfBirth)) out.birthDate = p.birthDate!;
+  // Notes from the file are added once, never replacing what the church wrote.
+  if (p.notes && !(ours.notes ?? '').includes(p.notes)) out.notes = ours.notes ? `${ours.notes}\n${p.notes}` : p.notes;
+  return out;
+}

@@ -1,0 +1,230 @@
+import type { ContactMetadata } from '@lampstand/db';
+import type { ImportProblem } from '../../schemas/imports.js';
+import { openCsv } from '../contacts/import-csv.js';
+import { toE164 } from '../contacts/phone.js';
+import { cellOf, columnMap, type ColumnMap, type SourceDef } from './sources.js';
+import { nameKey, readAmount, readDate, readMethod, readYesNo } from './values.js';
+
+/** A whole export read into people or gifts, with a problem for every row that cannot be read. */
+
+export interface PersonRow {
+  line: number;
+  externalId: string | null;
+  firstName: string;
+  lastName: string;
+  birthDate: string | null;
+  email: string | null;
+  phone: string | null;
+  phoneE164: string | null;
+  /** Every household the person is in (a person can be in two: a row for each). */
+  households: { id: string; name: string | null; primary: boolean; role: string | null }[];
+  child: boolean;
+  emailOptIn: boolean | null;
+  smsOptIn: boolean | null;
+  address: Partial<ContactMetadata>;
+  /** The columns the product has no place for, as 'Column: value' lines. */
+  notes: string | null;
+}
+
+export interface GiftRow {
+  line: number;
+  externalId: string | null;
+  personId: string | null;
+  donorName: string | null;
+  email: string | null;
+  date: string;
+  fund: string;
+  amountCents: number;
+  method: 'card' | 'cash' | 'check' | 'other';
+  checkNumber: string | null;
+  /** For a gift a later line of the file refunds: that line's date. */
+  refundedOn: string | null;
+}
+
+export interface ReadFile<T> {
+  rows: number;
+  items: T[];
+  problems: ImportProblem[];
+}
+
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+/** The people of a people file; a person on several rows (two households) is one person. */
+export async function readPeople(csv: string, def: SourceDef, countryCode: string): Promise<ReadFile<PersonRow>> {
+  const { headers, rows } = await openCsv(csv);
+  const map = columnMap(def, headers);
+  const out: PersonRow[] = [];
+  const byKey = new Map<string, PersonRow>();
+  const problems: ImportProblem[] = [];
+  let count = 0;
+  for await (const { line, cells } of rows) {
+    count++;
+    const person = readPerson(map, cells, line, countryCode);
+    if ('reason' in person) {
+      problems.push(person);
+      continue;
+    }
+    const key = person.externalId
+      ? `id:${person.externalId}`
+      : `name:${nameKey(person.firstName, person.lastName)}|${person.birthDate ?? person.email ?? ''}`;
+    const seen = byKey.get(key);
+    if (seen) {
+      // The same person again: another household of theirs, else a duplicate row.
+      for (const h of person.households) if (!seen.households.some((x) => x.id === h.id)) seen.households.push(h);
+      continue;
+    }
+    byKey.set(key, person);
+    out.push(person);
+  }
+  return { rows: count, items: out, problems };
+}
+
+function readPerson(map: ColumnMap, cells: string[], line: number, countryCode: string): PersonRow | ImportProblem {
+  const get = (f: Parameters<typeof cellOf>[1]) => cellOf(map, f, cells)?.value ?? null;
+  const firstName = get('firstName') ?? '';
+  const lastName = get('lastName') ?? '';
+  if (!firstName && !lastName)
+    return { line, column: map.at.firstName?.[0]?.name ?? null, reason: 'The row has no name' };
+  const birth = cellOf(map, 'birthDate', cells);
+  const born = birth ? readDate(birth.value) : null;
+  if (born && !born.ok) return { line, column: birth!.column, reason: born.reason };
+  const notes: string[] = [];
+  let email = get('email');
+  if (email && !EMAIL.test(email)) {
+    notes.push(`Email: ${email}`);
+    email = null;
+  }
+  const phone = get('phone');
+  const role = get('role');
+  const householdId = get('householdId');
+  const primaryCell = get('primary');
+  for (const c of map.extra) {
+    const v = (cells[c.index] ?? '').trim();
+    if (v) notes.push(`${c.name}: ${v}`);
+  }
+  const address: Partial<ContactMetadata> = {};
+  for (const f of ['address', 'city', 'state', 'postalCode'] as const) {
+    const v = get(f);
+    if (v) address[f] = v;
+  }
+  return {
+    line,
+    externalId: get('externalId'),
+    firstName,
+    lastName,
+    birthDate: born?.ok ? born.value : null,
+    email,
+    phone,
+    phoneE164: toE164(phone, countryCode),
+    households: householdId
+      ? [
+          {
+            id: householdId,
+            name: get('householdName'),
+            primary: readYesNo(primaryCell ?? undefined) === true || /^head/i.test(role ?? ''),
+            role,
+          },
+        ]
+      : [],
+    child: readYesNo(get('child') ?? undefined) === true || /^child/i.test(role ?? ''),
+    emailOptIn: readYesNo(get('emailOptIn') ?? undefined),
+    smsOptIn: readYesNo(get('smsOptIn') ?? undefined),
+    address,
+    notes: notes.length ? notes.join('\n') : null,
+  };
+}
+
+const money = (cents: number) =>
+  `${cents < 0 ? '-' : ''}$${(Math.abs(cents) / 100).toFixed(2).replace(/\B(?=(\d{3})+(?!\d))/g, ',')}`;
+
+/**
+ * The gifts of a donations file. A negative line is a refund: it marks the donor's gift of that
+ * amount to that fund on or before its date as refunded, so the ledger leaves both out of its
+ * totals; a refund with no such gift is a problem.
+ */
+export async function readGifts(csv: string, def: SourceDef): Promise<ReadFile<GiftRow>> {
+  const { headers, rows } = await openCsv(csv);
+  const map = columnMap(def, headers);
+  const gifts: GiftRow[] = [];
+  const refunds: GiftRow[] = [];
+  const problems: ImportProblem[] = [];
+  let count = 0;
+  for await (const { line, cells } of rows) {
+    count++;
+    const g = readGift(map, cells, line);
+    if ('reason' in g) problems.push(g);
+    else if (g.amountCents < 0) refunds.push(g);
+    else gifts.push(g);
+  }
+  const donor = (g: GiftRow) => g.personId ?? g.email ?? g.donorName ?? '';
+  for (const r of refunds) {
+    const match = gifts
+      .filter(
+        (g) =>
+          !g.refundedOn &&
+          donor(g) === donor(r) &&
+          g.fund.toLowerCase() === r.fund.toLowerCase() &&
+          g.amountCents === -r.amountCents &&
+          g.date <= r.date,
+      )
+      .sort((a, b) => (a.date < b.date ? 1 : a.date > b.date ? -1 : 0))[0];
+    if (match) match.refundedOn = r.date;
+    else {
+      problems.push({
+        line: r.line,
+        column: map.at.amount?.[0]?.name ?? null,
+        reason: `A refund of ${money(r.amountCents)} with no gift of ${money(-r.amountCents)} to ${r.fund} by the same donor before it`,
+      });
+    }
+  }
+  problems.sort((a, b) => a.line - b.line);
+  return { rows: count, items: gifts, problems };
+}
+
+function readGift(map: ColumnMap, cells: string[], line: number): GiftRow | ImportProblem {
+  const get = (f: Parameters<typeof cellOf>[1]) => cellOf(map, f, cells);
+  const col = (f: Parameters<typeof cellOf>[1]) => map.at[f]?.[0]?.name ?? null;
+  const dateCell = get('date');
+  if (!dateCell) return { line, column: col('date'), reason: 'The row has no date' };
+  const date = readDate(dateCell.value);
+  if (!date.ok || !date.value) return { line, column: dateCell.column, reason: date.ok ? 'No date' : date.reason };
+  const amountCell = get('amount');
+  if (!amountCell) return { line, column: col('amount'), reason: 'The row has no amount' };
+  const amount = readAmount(amountCell.value);
+  if (!amount.ok) return { line, column: amountCell.column, reason: amount.reason };
+  const fund = get('fund');
+  if (!fund) return { line, column: col('fund'), reason: 'The row has no fund' };
+  const first = get('firstName')?.value ?? '';
+  const last = get('lastName')?.value ?? '';
+  return {
+    line,
+    externalId: get('externalId')?.value ?? null,
+    personId: get('personId')?.value ?? null,
+    donorName: `${first} ${last}`.trim() || null,
+    email: get('email')?.value.toLowerCase() ?? null,
+    date: date.value,
+    fund: fund.value.replace(/\s+/g, ' '),
+    amountCents: amount.value,
+    method: readMethod(get('method')?.value),
+    checkNumber: get('checkNumber')?.value ?? null,
+    refundedOn: null,
+  };
+}
+
+/** The file's own totals per fund and year (refunds counted on their lines, as the file has them). */
+export function fileTotals(gifts: GiftRow[]): { fund: string; year: number; count: number; cents: number }[] {
+  const totals = new Map<string, { fund: string; year: number; count: number; cents: number }>();
+  const add = (fund: string, date: string, cents: number) => {
+    const year = Number(date.slice(0, 4));
+    const k = `${fund.toLowerCase()}|${year}`;
+    const t = totals.get(k) ?? { fund, year, count: 0, cents: 0 };
+    t.count++;
+    t.cents += cents;
+    totals.set(k, t);
+  };
+  for (const g of gifts) {
+    add(g.fund, g.date, g.amountCents);
+    if (g.refundedOn) add(g.fund, g.refundedOn, -g.amountCents);
+  }
+  return [...totals.values()].sort((a, b) => a.fund.localeCompare(b.fund) || a.year - b.year);
+}

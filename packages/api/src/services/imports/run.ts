@@ -1,0 +1,194 @@
+import { sql, type Db } from '@lampstand/db';
+import type { ImportPolicy } from '../../schemas/imports.js';
+import type { NewEvent } from '../../schemas/events.js';
+import { AppError } from '../../errors.js';
+import { recordEvents } from '../events/record.js';
+import { churchCountryCode } from '../settings/church-settings.js';
+import { openCsv } from '../contacts/import-csv.js';
+import { fileTotals, readGifts, readPeople } from './read.js';
+import { sourceOf } from './imports.js';
+import { giftKeys, ledgerTotals, makeMissingFunds, writeGifts } from './write-gifts.js';
+import { householdsWithAdults, writeHouseholds, writePeople, type PeopleCounts } from './write-people.js';
+
+/**
+ * The commit, in the background: the file is read again (it is the same file, so the same people
+ * and gifts in the same order), then written a batch per transaction, each recording how far it
+ * got; a restarted job resumes after the last committed batch. A run that finds the import taken
+ * over by another (pg-boss retrying beside a slow run) stops, its batch rolled back.
+ */
+
+const BATCH = 500;
+
+/** `batchSize`: rows per transaction (a test makes it small to stop an import between two batches). */
+export interface RunOptions {
+  batchSize?: number;
+}
+/** A running import without progress for this long is taken to be dead, and a retry takes it over. */
+const LEASE_MINUTES = 10;
+
+class TakenOver extends Error {}
+
+type Claimed = NonNullable<Awaited<ReturnType<typeof claim>>>;
+
+async function claim(db: Db, importId: number) {
+  return db
+    .updateTable('imports')
+    .set({ status: 'running', error: null, finishedAt: null, progressAt: new Date() })
+    .where('id', '=', importId)
+    .where((eb) =>
+      eb.or([
+        eb('status', 'in', ['queued', 'failed']),
+        eb.and([
+          eb('status', '=', 'running'),
+          sql<boolean>`coalesce(progress_at, created_at) < now() - make_interval(mins => ${LEASE_MINUTES})`,
+        ]),
+      ]),
+    )
+    .returningAll()
+    .executeTakeFirst();
+}
+
+/** First in each batch's transaction: the import is still this run's, at the count it left. */
+async function fence(trx: Db, importId: number, processed: number) {
+  const row = await trx
+    .selectFrom('imports')
+    .select(['status', 'processedRows'])
+    .where('id', '=', importId)
+    .forUpdate()
+    .executeTakeFirst();
+  if (row?.status !== 'running' || row.processedRows !== processed) throw new TakenOver();
+}
+
+const emptyCounts = (): PeopleCounts => ({ created: 0, updated: 0, unchanged: 0 });
+
+async function runPeople(db: Db, imp: Claimed, size: number) {
+  const def = await sourceOf(db, imp.userId, {
+    source: imp.source,
+    presetId: imp.presetId,
+    headers: (await openCsv(imp.csv)).headers,
+  });
+  const countryCode = await churchCountryCode(db, imp.userId);
+  const file = await readPeople(imp.csv, def, countryCode);
+  const job = {
+    tenantId: imp.userId,
+    system: def.system,
+    fileName: imp.fileName,
+    countryCode,
+    policy: imp.policy as ImportPolicy,
+    all: file.items,
+    withAdult: householdsWithAdults(file.items),
+  };
+  const report = (imp.report ?? {}) as { people?: PeopleCounts };
+  let counts = report.people ?? emptyCounts();
+  let processed = imp.processedRows;
+  while (processed < file.items.length) {
+    const batch = file.items.slice(processed, processed + size);
+    counts = await db.transaction().execute(async (trx) => {
+      await fence(trx, imp.id, processed);
+      const events: NewEvent[] = [];
+      const c = await writePeople(trx, job, batch, events);
+      const next = {
+        created: counts.created + c.created,
+        updated: counts.updated + c.updated,
+        unchanged: counts.unchanged + c.unchanged,
+      };
+      await trx
+        .updateTable('imports')
+        .set({
+          processedRows: processed + batch.length,
+          progressAt: new Date(),
+          report: JSON.stringify({ people: next, totals: [], fundsCreated: [] }),
+        })
+        .where('id', '=', imp.id)
+        .execute();
+      await recordEvents(trx, imp.userId, events);
+      return next;
+    });
+    processed += batch.length;
+  }
+  await db.transaction().execute(async (trx) => {
+    await fence(trx, imp.id, processed);
+    await writeHouseholds(trx, job);
+    await finish(trx, imp.id, { people: counts, totals: [], fundsCreated: [] });
+  });
+}
+
+async function runGifts(db: Db, imp: Claimed, size: number) {
+  const def = await sourceOf(db, imp.userId, {
+    source: imp.source,
+    presetId: imp.presetId,
+    headers: (await openCsv(imp.csv)).headers,
+  });
+  const file = await readGifts(imp.csv, def);
+  const keys = giftKeys(imp.userId, def.system, file.items);
+  const job = { importId: imp.id, tenantId: imp.userId, system: def.system };
+  const report = (imp.report ?? {}) as { fundsCreated?: string[] };
+  let fundsCreated = report.fundsCreated ?? [];
+  let processed = imp.processedRows;
+  if (processed === 0) {
+    fundsCreated = await db.transaction().execute(async (trx) => {
+      await fence(trx, imp.id, 0);
+      const made = await makeMissingFunds(trx, imp.userId, [...new Set(file.items.map((g) => g.fund))]);
+      await trx
+        .updateTable('imports')
+        .set({ report: JSON.stringify({ people: null, totals: [], fundsCreated: made }), progressAt: new Date() })
+        .where('id', '=', imp.id)
+        .execute();
+      return made;
+    });
+  }
+  while (processed < file.items.length) {
+    const end = processed + size;
+    await db.transaction().execute(async (trx) => {
+      await fence(trx, imp.id, processed);
+      await writeGifts(trx, job, file.items.slice(processed, end), keys.slice(processed, end));
+      await trx
+        .updateTable('imports')
+        .set({ processedRows: Math.min(end, file.items.length), progressAt: new Date() })
+        .where('id', '=', imp.id)
+        .execute();
+    });
+    processed = Math.min(end, file.items.length);
+  }
+  const ledger = await ledgerTotals(db, imp.userId, keys);
+  const totals = fileTotals(file.items).map((t) => ({
+    fund: t.fund,
+    year: t.year,
+    fileCents: t.cents,
+    ledgerCents: ledger.get(`${t.fund.toLowerCase()}|${t.year}`)?.cents ?? 0,
+  }));
+  await db.transaction().execute(async (trx) => {
+    await fence(trx, imp.id, processed);
+    await finish(trx, imp.id, { people: null, totals, fundsCreated });
+  });
+}
+
+async function finish(trx: Db, importId: number, report: Record<string, unknown>) {
+  await trx
+    .updateTable('imports')
+    .set({ status: 'completed', finishedAt: new Date(), progressAt: new Date(), report: JSON.stringify(report) })
+    .where('id', '=', importId)
+    .execute();
+}
+
+/** The `move-in-import` job: commit a confirmed import (or resume one a restart stopped). */
+export async function runMoveInImport(db: Db, importId: number, opts: RunOptions = {}): Promise<void> {
+  const size = opts.batchSize ?? BATCH;
+  const imp = await claim(db, importId);
+  if (!imp) return;
+  try {
+    if (imp.kind === 'people') await runPeople(db, imp, size);
+    else await runGifts(db, imp, size);
+  } catch (err) {
+    if (err instanceof TakenOver) return;
+    await db
+      .updateTable('imports')
+      .set({ status: 'failed', error: err instanceof Error ? err.message : String(err), finishedAt: new Date() })
+      .where('id', '=', importId)
+      .where('status', '=', 'running')
+      .execute();
+    // A problem with the file will not go away; anything else is retried by pg-boss, and resumes.
+    if (err instanceof AppError) return;
+    throw err;
+  }
+}

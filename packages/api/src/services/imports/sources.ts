@@ -1,0 +1,232 @@
+import { badRequest } from '../../errors.js';
+import type { ImportSourceId, PresetField } from '../../schemas/imports.js';
+
+/**
+ * The systems a church moves in from, each known by its export's header row: which columns mean
+ * what. Column names are compared without case or surrounding spaces; each field lists the names
+ * the product has used for it (the first present wins).
+ */
+
+export type ImportKind = 'people' | 'gifts';
+
+export type PersonField =
+  | 'externalId'
+  | 'firstName'
+  | 'lastName'
+  | 'birthDate'
+  | 'email'
+  | 'phone'
+  | 'householdId'
+  | 'householdName'
+  | 'primary'
+  | 'role'
+  | 'child'
+  | 'emailOptIn'
+  | 'smsOptIn'
+  | 'address'
+  | 'city'
+  | 'state'
+  | 'postalCode';
+export type GiftField =
+  | 'externalId'
+  | 'personId'
+  | 'firstName'
+  | 'lastName'
+  | 'email'
+  | 'date'
+  | 'fund'
+  | 'amount'
+  | 'method'
+  | 'checkNumber';
+
+export interface SourceDef {
+  id: ImportSourceId;
+  /** What the screen says was recognised. */
+  label: string;
+  /** The system's name: the people's external ids are kept under it, and their consent says it. */
+  system: string;
+  kind: ImportKind;
+  /** Columns that must all be there for a header row to be this source's. */
+  signature: string[];
+  columns: Partial<Record<PersonField | GiftField, string[]>>;
+}
+
+const PC = 'Planning Center';
+const BREEZE = 'Breeze';
+
+export const SOURCES: SourceDef[] = [
+  {
+    id: 'planning-center-donations',
+    label: 'Planning Center Giving donations export',
+    system: PC,
+    kind: 'gifts',
+    signature: ['Donation ID', 'Amount', 'Fund'],
+    columns: {
+      externalId: ['Donation ID'],
+      personId: ['Person ID'],
+      firstName: ['First Name'],
+      lastName: ['Last Name'],
+      email: ['Email', 'Email Address'],
+      date: ['Received At', 'Received Date', 'Date'],
+      fund: ['Fund', 'Fund Name'],
+      amount: ['Amount'],
+      method: ['Payment Method', 'Payment Method Sub'],
+      checkNumber: ['Check Number', 'Payment Check Number'],
+    },
+  },
+  {
+    id: 'breeze-contributions',
+    label: 'Breeze contributions export',
+    system: BREEZE,
+    kind: 'gifts',
+    signature: ['Payment ID', 'Date', 'Amount'],
+    columns: {
+      externalId: ['Payment ID'],
+      personId: ['Person ID', 'Breeze ID'],
+      firstName: ['First Name'],
+      lastName: ['Last Name'],
+      email: ['Email'],
+      date: ['Date'],
+      fund: ['Fund(s)', 'Funds', 'Fund'],
+      amount: ['Amount'],
+      method: ['Method', 'Method ID'],
+      checkNumber: ['Check Number', 'Check #'],
+    },
+  },
+  {
+    id: 'planning-center-people',
+    label: 'Planning Center People export',
+    system: PC,
+    kind: 'people',
+    signature: ['Person ID', 'First Name', 'Last Name', 'Household ID'],
+    columns: {
+      externalId: ['Person ID'],
+      firstName: ['First Name', 'Given Name'],
+      lastName: ['Last Name'],
+      birthDate: ['Birthdate'],
+      email: ['Home Email', 'Work Email', 'Other Email'],
+      phone: ['Mobile Phone Number', 'Home Phone Number', 'Work Phone Number'],
+      householdId: ['Household ID'],
+      householdName: ['Household Name'],
+      primary: ['Household Primary Contact'],
+      child: ['Child'],
+      emailOptIn: ['Email Opt In', 'Email Subscribed'],
+      smsOptIn: ['SMS Opt In', 'Text Opt In'],
+      address: ['Home Address Street Line 1'],
+      city: ['Home Address City'],
+      state: ['Home Address State'],
+      postalCode: ['Home Address Zip Code'],
+    },
+  },
+  {
+    id: 'breeze-people',
+    label: 'Breeze people export',
+    system: BREEZE,
+    kind: 'people',
+    signature: ['Breeze ID', 'First Name', 'Last Name'],
+    columns: {
+      externalId: ['Breeze ID'],
+      firstName: ['First Name'],
+      lastName: ['Last Name'],
+      birthDate: ['Birthdate', 'Birth Date'],
+      email: ['Email'],
+      phone: ['Mobile', 'Home', 'Work'],
+      householdId: ['Family ID', 'Family'],
+      householdName: ['Family', 'Family Name'],
+      role: ['Family Role'],
+      emailOptIn: ['Email Opt In', 'Email Subscribed'],
+      smsOptIn: ['SMS Opt In', 'Text Opt In'],
+      address: ['Street Address'],
+      city: ['City'],
+      state: ['State'],
+      postalCode: ['Zip'],
+    },
+  },
+];
+
+const key = (h: string) => h.trim().toLowerCase();
+
+/** The source whose columns a header row has, or a 400 saying none does. */
+export function detectSource(headers: string[], asked?: ImportSourceId): SourceDef {
+  const have = new Set(headers.map(key));
+  const fits = (s: SourceDef) => s.signature.every((c) => have.has(key(c)));
+  if (asked) {
+    const def = SOURCES.find((s) => s.id === asked);
+    if (!def) throw badRequest(`Unknown source '${asked}'`, 'source');
+    const missing = def.signature.filter((c) => !have.has(key(c)));
+    if (missing.length) {
+      throw badRequest(`This is not a ${def.label}: its header row has no column '${missing[0]}'`, 'file');
+    }
+    return def;
+  }
+  const found = SOURCES.find(fits);
+  if (!found) {
+    throw badRequest(
+      'The header row does not match a Planning Center or Breeze export; choose a saved column mapping (preset) for this file',
+      'file',
+    );
+  }
+  return found;
+}
+
+/** A generic CSV read through a church's saved mapping (field → the file's column name). */
+export function presetSource(
+  preset: { id: number; name: string; kind: ImportKind; mapping: Record<string, string> },
+  headers: string[],
+): SourceDef {
+  const have = new Set(headers.map(key));
+  const required: PresetField[] = preset.kind === 'people' ? ['firstName', 'lastName'] : ['date', 'fund', 'amount'];
+  for (const f of required) {
+    const col = preset.mapping[f];
+    if (!col) throw badRequest(`The preset '${preset.name}' maps no column to ${f}`, 'preset');
+    if (!have.has(key(col))) throw badRequest(`The file has no column '${col}' (preset '${preset.name}')`, 'file');
+  }
+  const columns: SourceDef['columns'] = {};
+  for (const [field, col] of Object.entries(preset.mapping)) {
+    if (col) columns[field as PersonField] = [col];
+  }
+  return {
+    id: 'preset',
+    label: `CSV read with the saved mapping '${preset.name}'`,
+    system: preset.name,
+    kind: preset.kind,
+    signature: [],
+    columns,
+  };
+}
+
+/** Where each field is in this file: the column index and its name, for the fields it has. */
+export interface ColumnMap {
+  at: Partial<Record<PersonField | GiftField, { index: number; name: string }[]>>;
+  /** Columns no field reads: kept as notes on the person. */
+  extra: { index: number; name: string }[];
+}
+
+export function columnMap(def: SourceDef, headers: string[]): ColumnMap {
+  const index = new Map(headers.map((h, i) => [key(h), i] as const));
+  const at: ColumnMap['at'] = {};
+  const used = new Set<number>();
+  for (const [field, names] of Object.entries(def.columns)) {
+    const found = names.flatMap((n) => {
+      const i = index.get(key(n));
+      return i === undefined ? [] : [{ index: i, name: headers[i]! }];
+    });
+    if (found.length) at[field as PersonField] = found;
+    for (const f of found) used.add(f.index);
+  }
+  const extra = headers.flatMap((name, i) => (used.has(i) ? [] : [{ index: i, name }]));
+  return { at, extra };
+}
+
+/** The first non-empty cell of a field's columns, with the column it came from. */
+export function cellOf(
+  map: ColumnMap,
+  field: PersonField | GiftField,
+  cells: string[],
+): { value: string; column: string } | null {
+  for (const c of map.at[field] ?? []) {
+    const v = (cells[c.index] ?? '').trim();
+    if (v) return { value: v, column: c.name };
+  }
+  return null;
+}

@@ -1,0 +1,91 @@
+/**
+ * Reading one cell of another system's export: amounts to the cent, dates, yes/no and payment
+ * methods. Each reader answers the value or a worded reason naming what it could not read, for
+ * the preview's list of problems (with the row and column beside it).
+ */
+
+export type Read<T> = { ok: true; value: T } | { ok: false; reason: string };
+
+const ok = <T>(value: T): Read<T> => ({ ok: true, value });
+const fail = <T>(reason: string): Read<T> => ({ ok: false, reason });
+
+/**
+ * An amount written the US way ('1,234.56', '$50', '-20.00', '(20.00)' for a refund) in cents. A
+ * comma before exactly two digits ('12,50') is a decimal comma, which a US file does not use: it
+ * is refused rather than read as 1250 dollars.
+ */
+export function readAmount(raw: string): Read<number> {
+  let s = raw.trim().replace(/^\$|^USD\s*/i, '');
+  if (!s) return fail('The amount is empty');
+  let negative = false;
+  if (/^\(.*\)$/.test(s)) {
+    negative = true;
+    s = s.slice(1, -1).trim();
+  }
+  if (s.startsWith('-')) {
+    negative = !negative;
+    s = s.slice(1).trim();
+  }
+  s = s.replace(/^\$/, '');
+  if (/^\d+,\d{1,2}$/.test(s)) {
+    return fail(`'${raw.trim()}' uses a decimal comma; this file is read as US, so write it as ${s.replace(',', '.')}`);
+  }
+  if (!/^(\d{1,3}(,\d{3})+|\d+)(\.\d{1,2})?$/.test(s)) return fail(`'${raw.trim()}' is not an amount`);
+  const [whole, cents = ''] = s.replace(/,/g, '').split('.');
+  const value = Number(whole) * 100 + Number(cents.padEnd(2, '0'));
+  if (!Number.isSafeInteger(value) || value > 2_000_000_000) return fail(`'${raw.trim()}' is too large`);
+  if (value === 0) return fail('The amount is zero');
+  return ok(negative ? -value : value);
+}
+
+const MONTHS = ['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', 'oct', 'nov', 'dec'];
+
+function isoOf(y: number, m: number, d: number): string | null {
+  const date = new Date(Date.UTC(y, m - 1, d));
+  if (date.getUTCFullYear() !== y || date.getUTCMonth() !== m - 1 || date.getUTCDate() !== d) return null;
+  return date.toISOString().slice(0, 10);
+}
+
+/**
+ * A calendar date as the exports write it: '2024-03-15' (with or without a time after it),
+ * '03/15/2024' (US month first), '3/15/24' or 'Mar 15, 2024'. Null for an empty cell.
+ */
+export function readDate(raw: string): Read<string | null> {
+  const s = raw.trim();
+  if (!s) return ok(null);
+  let iso: string | null = null;
+  let m = /^(\d{4})-(\d{1,2})-(\d{1,2})(?:[T ].*)?$/.exec(s);
+  if (m) iso = isoOf(Number(m[1]), Number(m[2]), Number(m[3]));
+  else if ((m = /^(\d{1,2})\/(\d{1,2})\/(\d{2}|\d{4})$/.exec(s))) {
+    const y = m[3]!.length === 2 ? 2000 + Number(m[3]) : Number(m[3]);
+    iso = isoOf(m[3]!.length === 2 && y > new Date().getUTCFullYear() ? y - 100 : y, Number(m[1]), Number(m[2]));
+  } else if ((m = /^([A-Za-z]{3})[a-z]*\.? (\d{1,2}),? (\d{4})$/.exec(s))) {
+    const month = MONTHS.indexOf(m[1]!.toLowerCase()) + 1;
+    if (month > 0) iso = isoOf(Number(m[3]), month, Number(m[2]));
+  }
+  return iso ? ok(iso) : fail(`'${s}' is not a date this import can read (use 2024-03-15 or 03/15/2024)`);
+}
+
+const YES = new Set(['yes', 'y', 'true', '1', 'x', 'opted in', 'subscribed', 't']);
+const NO = new Set(['no', 'n', 'false', '0', 'opted out', 'unsubscribed', 'f']);
+
+/** A yes/no cell: true, false, or null when the cell says nothing. */
+export function readYesNo(raw: string | undefined): boolean | null {
+  const s = (raw ?? '').trim().toLowerCase();
+  if (YES.has(s)) return true;
+  if (NO.has(s)) return false;
+  return null;
+}
+
+/** The ledger's payment method for the export's wording. */
+export function readMethod(raw: string | undefined): 'card' | 'cash' | 'check' | 'other' {
+  const s = (raw ?? '').trim().toLowerCase();
+  if (/cheque|check/.test(s)) return 'check';
+  if (/cash/.test(s)) return 'cash';
+  if (/card|visa|master|amex|discover|credit|debit/.test(s)) return 'card';
+  return 'other';
+}
+
+/** A name compared the same whatever its case or spacing (accents are kept: José is not Jose). */
+export const nameKey = (first: string, last: string) =>
+  `${first.trim().replace(/\s+/g, ' ')} ${last.trim().replace(/\s+/g, ' ')}`.normalize('NFC').toLowerCase();
