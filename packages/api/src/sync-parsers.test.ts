@@ -108,6 +108,24 @@ describe('no unlisted column leaves: each output schema keeps only the keys it l
         "events.list": [
           ".events[].data (record)",
         ],
+        "imports.commit": [
+          ".policy (record)",
+        ],
+        "imports.get": [
+          ".policy (record)",
+        ],
+        "imports.list": [
+          "[].policy (record)",
+        ],
+        "imports.presets": [
+          "[].mapping (record)",
+        ],
+        "imports.savePreset": [
+          ".mapping (record)",
+        ],
+        "imports.upload": [
+          ".policy (record)",
+        ],
         "outbox.list": [
           "[].headers (record)",
         ],
