@@ -108,20 +108,23 @@ async function main(): Promise<number> {
       ['people', 'people.csv', peopleCsv()],
       ['gifts', 'donations.csv', gifts.csv],
     ] as const) {
-      const preview = await timed(`${kind}: preview`, () => uploadMoveIn(scoped, church.id, { fileName, csv }));
+      let importId = 0;
+      const preview = await timed(`${kind}: preview`, async () => {
+        importId = Number((await uploadMoveIn(scoped, church.id, { fileName, csv })).id);
+      });
       if (preview.seconds > TARGETS.previewSeconds) failures.push(`${kind} preview took ${preview.seconds} s`);
       // What confirming does (its job then runs): the import queued with the default choices.
       await db
         .updateTable('imports')
         .set({ status: 'queued', policy: JSON.stringify({}) })
-        .where('id', '=', preview.value.id)
+        .where('id', '=', importId)
         .execute();
-      const commit = await timed(`${kind}: commit`, () => runMoveInImport(tdb.db, preview.value.id));
+      const commit = await timed(`${kind}: commit`, () => runMoveInImport(tdb.db, importId));
       if (commit.seconds > TARGETS.commitSeconds) failures.push(`${kind} commit took ${commit.seconds} s`);
       const done = await db
         .selectFrom('imports')
         .select(['status', 'error'])
-        .where('id', '=', preview.value.id)
+        .where('id', '=', importId)
         .executeTakeFirstOrThrow();
       if (done.status !== 'completed') failures.push(`${kind} import ended ${done.status}: ${done.error ?? ''}`);
     }
