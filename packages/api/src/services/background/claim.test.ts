@@ -254,6 +254,19 @@ describe('claims for the length of a transaction', () => {
     await drainLocked(db, { due: pending, limit: 10, work });
     expect(taken).toEqual([2]);
     await sql`select pg_terminate_backend(${pid})`.execute(ownerDb(db));
+    // Told to end, the backend goes (and its row lock with it) a moment later, sooner or later on
+    // a busy machine: wait until it holds no lock and is gone.
+    await expect
+      .poll(
+        async () =>
+          (
+            await sql<{ n: number }>`
+              select (select count(*) from pg_locks where pid = ${pid})::int
+                   + (select count(*) from pg_stat_activity where pid = ${pid})::int as n`.execute(ownerDb(db))
+          ).rows[0]!.n,
+        { timeout: 30_000, interval: 20 },
+      )
+      .toBe(0);
     await drainLocked(db, { due: pending, limit: 10, work });
     expect(taken).toEqual([2, 1]);
     expect(await row(1)).toMatchObject({ status: 'done', note: null });
