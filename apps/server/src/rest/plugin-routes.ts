@@ -80,7 +80,14 @@ export const pluginRoutes: PluginRouteDoc[] = [
               file: { type: 'string', format: 'binary', description: 'CSV, ≤ 50 MB' },
               source: {
                 type: 'string',
-                enum: ['planning-center-people', 'planning-center-donations', 'breeze-people', 'breeze-contributions'],
+                enum: [
+                  'planning-center-people',
+                  'planning-center-donations',
+                  'breeze-people',
+                  'breeze-contributions',
+                  'churchcrm-people',
+                  'elvanto-people',
+                ],
                 description: 'Optional: the file must be this export (recognised from its header row otherwise)',
               },
               presetId: { type: 'integer', description: 'Optional: read a generic CSV through this saved mapping' },

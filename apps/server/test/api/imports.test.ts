@@ -1,11 +1,9 @@
-import fs from 'node:fs';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { ownerDb, sql } from '@lampstand/db';
 import { runMoveInImport } from '@lampstand/api/server';
 import { pdfText } from '../helpers/giving.js';
-import { registerChurch, startTestApp, type HttpClient } from '../helpers/test-app.js';
+import { moveIn, moveInFixture } from '../helpers/move-in.js';
+import { registerChurch, startTestApp } from '../helpers/test-app.js';
 
 const app = await startTestApp();
 await registerChurch(app.url, 'Platform');
@@ -13,43 +11,8 @@ const grace = await registerChurch(app.url, 'Grace Church');
 const hope = await registerChurch(app.url, 'Hope Chapel');
 const breezeChurch = await registerChurch(app.url, 'Breeze Church');
 
-const here = path.dirname(fileURLToPath(import.meta.url));
-const fixture = (name: string) => fs.readFileSync(path.join(here, '../fixtures/move-in', name));
-
-/** POST /api/imports as multipart/form-data, as an integrator or the browser would send it. */
-async function upload(client: HttpClient, data: Buffer, name: string, fields: Record<string, string> = {}) {
-  const form = new FormData();
-  form.append('file', new Blob([new Uint8Array(data)], { type: 'text/csv' }), name);
-  for (const [k, v] of Object.entries(fields)) form.append(k, v);
-  const headers: Record<string, string> = {};
-  if (client.cookies.size) headers.cookie = [...client.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
-  const res = await fetch(`${app.url}/api/imports`, { method: 'POST', headers, body: form });
-  const text = await res.text();
-  return { status: res.status, body: text ? JSON.parse(text) : undefined };
-}
-
-async function committed(client: HttpClient, id: number, policy: Record<string, string> = {}) {
-  const res = await client.post(`/api/imports/${id}/commit`, { policy });
-  expect(res.status, JSON.stringify(res.body)).toBe(200);
-  await expect
-    .poll(async () => (await client.get(`/api/imports/${id}`)).body.status, { timeout: 60_000, interval: 200 })
-    .toMatch(/completed|failed/);
-  const done = (await client.get(`/api/imports/${id}`)).body;
-  expect(done.error).toBeNull();
-  expect(done.status).toBe('completed');
-  return done;
-}
-
-async function contacts(client: HttpClient) {
-  return (await client.get('/api/contacts')).body as {
-    id: number;
-    firstName: string;
-    lastName: string;
-    email: string | null;
-    phone: string | null;
-    consent: { email: { status: string } };
-  }[];
-}
+const { upload, committed, contacts } = moveIn(app.url);
+const fixture = moveInFixture;
 
 const ledgerCount = async (tenant: number) =>
   Number(
@@ -233,7 +196,7 @@ describe('moving in from Planning Center', () => {
     expect(pdf.body.message).toBe('This file is not a CSV file: export it from the other system as CSV');
     const unknown = await upload(grace.client, Buffer.from('Foo,Bar\n1,2\n'), 'foo.csv');
     expect(unknown.status).toBe(400);
-    expect(unknown.body.message).toMatch(/does not match a Planning Center or Breeze export/);
+    expect(unknown.body.message).toMatch(/does not match an export from Planning Center, Breeze, ChurchCRM or Elvanto/);
     const wrong = await upload(grace.client, fixture('breeze-people.csv'), 'x.csv', {
       source: 'planning-center-people',
     });

@@ -11,6 +11,8 @@ export const importSourceIdSchema = z.enum([
   'planning-center-donations',
   'breeze-people',
   'breeze-contributions',
+  'churchcrm-people',
+  'elvanto-people',
   'preset',
 ]);
 export type ImportSourceId = z.infer<typeof importSourceIdSchema>;

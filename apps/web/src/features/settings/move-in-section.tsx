@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { Alert, Button, FileInput, Group, Paper, Select, Stack, Text, Title } from '@mantine/core';
 import { IconFileTypeCsv } from '@tabler/icons-react';
+import type { ImportSourceId } from '@lampstand/api/schemas/imports';
 import { trpc } from '../../lib/trpc';
 import { MoveInPresetForm } from './move-in-preset-form';
 import { useSave } from '../../lib/use-save';
@@ -20,9 +21,11 @@ const SOURCES = [
   { value: 'planning-center-donations', label: 'Planning Center Giving donations export' },
   { value: 'breeze-people', label: 'Breeze people export' },
   { value: 'breeze-contributions', label: 'Breeze contributions export' },
+  { value: 'churchcrm-people', label: 'ChurchCRM people export' },
+  { value: 'elvanto-people', label: 'Elvanto people export' },
 ];
 
-type SourceId = 'planning-center-people' | 'planning-center-donations' | 'breeze-people' | 'breeze-contributions';
+type SourceId = Exclude<ImportSourceId, 'preset'>;
 
 /**
  * Settings → Move in: upload an export from another system, read the dry run (nothing is written

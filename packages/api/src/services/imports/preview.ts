@@ -1,7 +1,7 @@
 import type { Db } from '@lampstand/db';
 import type { ImportPreview, ImportProblem } from '../../schemas/imports.js';
 import { changesFor, matchPeople } from './people.js';
-import { fileTotals, readGifts, readPeople } from './read.js';
+import { fileTotals, fundNames, readGifts, readPeople } from './read.js';
 import type { SourceDef } from './sources.js';
 import { donorsOf, fundsByName } from './write-gifts.js';
 import { householdsWithAdults, isChildOfHousehold } from './write-people.js';
@@ -57,8 +57,6 @@ export async function previewFile(
   }
   const file = await readGifts(csv, def);
   const have = await fundsByName(db, tenantId);
-  const names = new Map<string, string>();
-  for (const g of file.items) if (!names.has(g.fund.toLowerCase())) names.set(g.fund.toLowerCase(), g.fund);
   const donors = await donorsOf(db, tenantId, def.system, file.items);
   const donorKey = (g: (typeof file.items)[number]) => g.personId ?? g.email ?? g.donorName ?? `line ${g.line}`;
   const matchedDonors = new Set<string>();
@@ -76,7 +74,9 @@ export async function previewFile(
         totalCents: totals.reduce((s, t) => s + t.cents, 0),
         donorsMatched: matchedDonors.size,
         donorsNotFound: unmatchedDonors.size,
-        funds: [...names.values()].sort().map((name) => ({ name, isNew: !have.has(name.toLowerCase()) })),
+        funds: fundNames(file.items)
+          .sort()
+          .map((name) => ({ name, isNew: !have.has(name.toLowerCase()) })),
         totals,
       },
       problems: capped(file.problems),

@@ -2,8 +2,9 @@ import type { ContactMetadata } from '@lampstand/db';
 import type { ImportProblem } from '../../schemas/imports.js';
 import { openCsv } from '../contacts/import-csv.js';
 import { toE164 } from '../contacts/phone.js';
+import { readFundLines, type FundLine } from './fund-lines.js';
 import { cellOf, columnMap, type ColumnMap, type SourceDef } from './sources.js';
-import { nameKey, readAmount, readDate, readMethod, readYesNo } from './values.js';
+import { nameKey, readAmount, readBirthDate, readDate, readMethod, readYesNo } from './values.js';
 
 /** A whole export read into people or gifts, with a problem for every row that cannot be read. */
 
@@ -33,8 +34,11 @@ export interface GiftRow {
   donorName: string | null;
   email: string | null;
   date: string;
+  /** The fund, or for a gift split between funds their names joined by ', '. */
   fund: string;
   amountCents: number;
+  /** The gift's share per fund (one line unless the row splits it): what the ledger's lines are. */
+  lines: FundLine[];
   method: 'card' | 'cash' | 'check' | 'other';
   checkNumber: string | null;
   /** For a gift a later line of the file refunds: that line's date. */
@@ -86,9 +90,10 @@ function readPerson(map: ColumnMap, cells: string[], line: number, countryCode: 
   if (!firstName && !lastName)
     return { line, column: map.at.firstName?.[0]?.name ?? null, reason: 'The row has no name' };
   const birth = cellOf(map, 'birthDate', cells);
-  const born = birth ? readDate(birth.value) : null;
+  const born = birth ? readBirthDate(birth.value) : null;
   if (born && !born.ok) return { line, column: birth!.column, reason: born.reason };
   const notes: string[] = [];
+  if (born?.ok && born.value.yearless) notes.push(`${birth!.column}: ${birth!.value}`);
   let email = get('email');
   if (email && !EMAIL.test(email)) {
     notes.push(`Email: ${email}`);
@@ -112,7 +117,7 @@ function readPerson(map: ColumnMap, cells: string[], line: number, countryCode: 
     externalId: get('externalId'),
     firstName,
     lastName,
-    birthDate: born?.ok ? born.value : null,
+    birthDate: born?.ok ? born.value.date : null,
     email,
     phone,
     phoneE164: toE164(phone, countryCode),
@@ -121,7 +126,8 @@ function readPerson(map: ColumnMap, cells: string[], line: number, countryCode: 
           {
             id: householdId,
             name: get('householdName'),
-            primary: readYesNo(primaryCell ?? undefined) === true || /^head/i.test(role ?? ''),
+            // 'Head of Household' (Breeze, ChurchCRM), 'Primary Contact' (Elvanto).
+            primary: readYesNo(primaryCell ?? undefined) === true || /^(head|primary)/i.test(role ?? ''),
             role,
           },
         ]
@@ -151,7 +157,7 @@ export async function readGifts(csv: string, def: SourceDef): Promise<ReadFile<G
   let count = 0;
   for await (const { line, cells } of rows) {
     count++;
-    const g = readGift(map, cells, line);
+    const g = readGift(map, cells, line, def.splitFunds === true);
     if ('reason' in g) problems.push(g);
     else if (g.amountCents < 0) refunds.push(g);
     else gifts.push(g);
@@ -159,14 +165,7 @@ export async function readGifts(csv: string, def: SourceDef): Promise<ReadFile<G
   const donor = (g: GiftRow) => g.personId ?? g.email ?? g.donorName ?? '';
   for (const r of refunds) {
     const match = gifts
-      .filter(
-        (g) =>
-          !g.refundedOn &&
-          donor(g) === donor(r) &&
-          g.fund.toLowerCase() === r.fund.toLowerCase() &&
-          g.amountCents === -r.amountCents &&
-          g.date <= r.date,
-      )
+      .filter((g) => !g.refundedOn && donor(g) === donor(r) && refundsAll(r, g) && g.date <= r.date)
       .sort((a, b) => (a.date < b.date ? 1 : a.date > b.date ? -1 : 0))[0];
     if (match) match.refundedOn = r.date;
     else {
@@ -181,7 +180,14 @@ export async function readGifts(csv: string, def: SourceDef): Promise<ReadFile<G
   return { rows: count, items: gifts, problems };
 }
 
-function readGift(map: ColumnMap, cells: string[], line: number): GiftRow | ImportProblem {
+/** Whether a refund line takes back the whole of a gift: the same funds, each the same amount. */
+const refundsAll = (r: GiftRow, g: GiftRow) =>
+  r.lines.length === g.lines.length &&
+  r.lines.every((rl) =>
+    g.lines.some((gl) => gl.fund.toLowerCase() === rl.fund.toLowerCase() && gl.amountCents === -rl.amountCents),
+  );
+
+function readGift(map: ColumnMap, cells: string[], line: number, splitFunds: boolean): GiftRow | ImportProblem {
   const get = (f: Parameters<typeof cellOf>[1]) => cellOf(map, f, cells);
   const col = (f: Parameters<typeof cellOf>[1]) => map.at[f]?.[0]?.name ?? null;
   const dateCell = get('date');
@@ -194,6 +200,20 @@ function readGift(map: ColumnMap, cells: string[], line: number): GiftRow | Impo
   if (!amount.ok) return { line, column: amountCell.column, reason: amount.reason };
   const fund = get('fund');
   if (!fund) return { line, column: col('fund'), reason: 'The row has no fund' };
+  let lines: FundLine[] = [{ fund: fund.value.replace(/\s+/g, ' '), amountCents: amount.value }];
+  const split = splitFunds ? readFundLines(fund.value, amount.value) : null;
+  if (split && !split.ok) return { line, column: fund.column, reason: split.reason };
+  if (split?.ok) {
+    const sum = split.value.reduce((n, l) => n + l.amountCents, 0);
+    if (sum !== amount.value) {
+      return {
+        line,
+        column: fund.column,
+        reason: `The funds’ amounts add up to ${money(sum)}, not the row’s ${amountCell.column} of ${money(amount.value)}`,
+      };
+    }
+    lines = split.value;
+  }
   const first = get('firstName')?.value ?? '';
   const last = get('lastName')?.value ?? '';
   return {
@@ -203,12 +223,21 @@ function readGift(map: ColumnMap, cells: string[], line: number): GiftRow | Impo
     donorName: `${first} ${last}`.trim() || null,
     email: get('email')?.value.toLowerCase() ?? null,
     date: date.value,
-    fund: fund.value.replace(/\s+/g, ' '),
+    fund: lines.map((l) => l.fund).join(', '),
     amountCents: amount.value,
+    lines,
     method: readMethod(get('method')?.value),
     checkNumber: get('checkNumber')?.value ?? null,
     refundedOn: null,
   };
+}
+
+/** The funds a file's gifts name, each once (as first written). */
+export function fundNames(gifts: GiftRow[]): string[] {
+  const names = new Map<string, string>();
+  for (const g of gifts)
+    for (const l of g.lines) if (!names.has(l.fund.toLowerCase())) names.set(l.fund.toLowerCase(), l.fund);
+  return [...names.values()];
 }
 
 /** The file's own totals per fund and year (refunds counted on their lines, as the file has them). */
@@ -223,8 +252,10 @@ export function fileTotals(gifts: GiftRow[]): { fund: string; year: number; coun
     totals.set(k, t);
   };
   for (const g of gifts) {
-    add(g.fund, g.date, g.amountCents);
-    if (g.refundedOn) add(g.fund, g.refundedOn, -g.amountCents);
+    for (const l of g.lines) {
+      add(l.fund, g.date, l.amountCents);
+      if (g.refundedOn) add(l.fund, g.refundedOn, -l.amountCents);
+    }
   }
   return [...totals.values()].sort((a, b) => a.fund.localeCompare(b.fund) || a.year - b.year);
 }

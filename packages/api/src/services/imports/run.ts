@@ -5,7 +5,7 @@ import { AppError } from '../../errors.js';
 import { recordEvents } from '../events/record.js';
 import { churchCountryCode } from '../settings/church-settings.js';
 import { openCsv } from '../contacts/import-csv.js';
-import { fileTotals, readGifts, readPeople } from './read.js';
+import { fileTotals, fundNames, readGifts, readPeople } from './read.js';
 import { sourceOf } from './imports.js';
 import { giftKeys, ledgerTotals, makeMissingFunds, writeGifts } from './write-gifts.js';
 import { householdsWithAdults, writeHouseholds, writePeople, type PeopleCounts } from './write-people.js';
@@ -128,7 +128,7 @@ async function runGifts(db: Db, imp: Claimed, size: number) {
   if (processed === 0) {
     fundsCreated = await db.transaction().execute(async (trx) => {
       await fence(trx, imp.id, 0);
-      const made = await makeMissingFunds(trx, imp.userId, [...new Set(file.items.map((g) => g.fund))]);
+      const made = await makeMissingFunds(trx, imp.userId, fundNames(file.items));
       await trx
         .updateTable('imports')
         .set({ report: JSON.stringify({ people: null, totals: [], fundsCreated: made }), progressAt: new Date() })

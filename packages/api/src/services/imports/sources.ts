@@ -49,10 +49,14 @@ export interface SourceDef {
   /** Columns that must all be there for a header row to be this source's. */
   signature: string[];
   columns: Partial<Record<PersonField | GiftField, string[]>>;
+  /** The fund cell may split a gift between funds, 'General (50.00), Missions (25.00)' (fund-lines.ts). */
+  splitFunds?: boolean;
 }
 
 const PC = 'Planning Center';
 const BREEZE = 'Breeze';
+const CHURCHCRM = 'ChurchCRM';
+const ELVANTO = 'Elvanto';
 
 export const SOURCES: SourceDef[] = [
   {
@@ -80,6 +84,7 @@ export const SOURCES: SourceDef[] = [
     system: BREEZE,
     kind: 'gifts',
     signature: ['Payment ID', 'Date', 'Amount'],
+    splitFunds: true,
     columns: {
       externalId: ['Payment ID'],
       personId: ['Person ID', 'Breeze ID'],
@@ -142,6 +147,69 @@ export const SOURCES: SourceDef[] = [
       postalCode: ['Zip'],
     },
   },
+  /*
+   * ChurchCRM's people CSV export (Data/Reports → CSV Export Records, "individual records" format;
+   * CSVCreateFile.php in ChurchCRM's source): one row per person, always starting
+   * "Family ID " (with that space), "Person Id", "Last Name", then the columns ticked: Title, First
+   * Name, Suffix, Middle Name, Address 1, Address 2, City, State, Zip, Country, Home Phone, Work
+   * Phone, Cell Phone, Email, Work Email, Envelope Number, MembershipDate, Birth Date (year-month-day
+   * without zero padding, '4-12' when the year is hidden, '-' or '0-0' when unknown), Age,
+   * Classification, Family Role ('Head of Household', 'Spouse', 'Child', 'Other Relative', 'Non
+   * Relative' by default), Gender, then custom fields. A person has one family there (Family ID
+   * empty for none); the family's name is not in the file. No consent column: nobody is subscribed.
+   */
+  {
+    id: 'churchcrm-people',
+    label: 'ChurchCRM people export',
+    system: CHURCHCRM,
+    kind: 'people',
+    signature: ['Family ID', 'Person Id', 'Last Name'],
+    columns: {
+      externalId: ['Person Id'],
+      firstName: ['First Name'],
+      lastName: ['Last Name'],
+      birthDate: ['Birth Date'],
+      email: ['Email', 'Work Email'],
+      phone: ['Cell Phone', 'Home Phone', 'Work Phone'],
+      householdId: ['Family ID'],
+      role: ['Family Role'],
+      address: ['Address 1'],
+      city: ['City'],
+      state: ['State'],
+      postalCode: ['Zip'],
+    },
+  },
+  /*
+   * Elvanto's people export (People → Export, CSV): one row per person with the person fields of
+   * Elvanto's people API under their export titles — Member ID (Elvanto's own id, which its import
+   * help calls the 'Member ID'), First Name, Preferred Name, Middle Name, Last Name, Email, Phone,
+   * Mobile, Gender, Birthday, Anniversary, Marital Status, Home Address, Home Address 2, Home City,
+   * Home State, Home Postcode, Home Country, and, when the family fields are exported, Family ID
+   * and Family Relationship (Primary Contact, Spouse, Child, Sibling, Grandfather, Grandmother,
+   * Partner, Other). Written from that documentation, not checked against a live export. No
+   * consent column: nobody is subscribed.
+   */
+  {
+    id: 'elvanto-people',
+    label: 'Elvanto people export',
+    system: ELVANTO,
+    kind: 'people',
+    signature: ['Member ID', 'First Name', 'Preferred Name', 'Last Name'],
+    columns: {
+      externalId: ['Member ID'],
+      firstName: ['First Name'],
+      lastName: ['Last Name'],
+      birthDate: ['Birthday'],
+      email: ['Email'],
+      phone: ['Mobile', 'Phone'],
+      householdId: ['Family ID'],
+      role: ['Family Relationship'],
+      address: ['Home Address'],
+      city: ['Home City'],
+      state: ['Home State'],
+      postalCode: ['Home Postcode'],
+    },
+  },
 ];
 
 const key = (h: string) => h.trim().toLowerCase();
@@ -162,7 +230,7 @@ export function detectSource(headers: string[], asked?: ImportSourceId): SourceD
   const found = SOURCES.find(fits);
   if (!found) {
     throw badRequest(
-      'The header row does not match a Planning Center or Breeze export; choose a saved column mapping (preset) for this file',
+      'The header row does not match an export from Planning Center, Breeze, ChurchCRM or Elvanto; choose a saved column mapping (preset) for this file',
       'file',
     );
   }

@@ -66,6 +66,20 @@ export function readDate(raw: string): Read<string | null> {
   return iso ? ok(iso) : fail(`'${s}' is not a date this import can read (use 2024-03-15 or 03/15/2024)`);
 }
 
+/**
+ * A birth date: a date as `readDate` reads it, except what ChurchCRM writes for a birthday it
+ * does not fully know — '-', '0-0' or '1980-0-0' (unknown: no date) and '4-12' (month and day, the
+ * year hidden: kept aside, since a contact's birth date is a whole date).
+ */
+export function readBirthDate(raw: string): Read<{ date: string | null; yearless: boolean }> {
+  const s = raw.trim();
+  if (/^-$|^(\d{4}-)?0{1,2}-0{1,2}$/.test(s)) return ok({ date: null, yearless: false });
+  const m = /^(\d{1,2})-(\d{1,2})$/.exec(s);
+  if (m && isoOf(2000, Number(m[1]), Number(m[2]))) return ok({ date: null, yearless: true });
+  const d = readDate(s);
+  return d.ok ? ok({ date: d.value, yearless: false }) : d;
+}
+
 const YES = new Set(['yes', 'y', 'true', '1', 'x', 'opted in', 'subscribed', 't']);
 const NO = new Set(['no', 'n', 'false', '0', 'opted out', 'unsubscribed', 'f']);
 

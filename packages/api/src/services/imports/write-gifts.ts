@@ -140,12 +140,14 @@ export async function writeGifts(trx: Db, job: GiftsJob, batch: GiftRow[], keys:
     await trx
       .insertInto('giftLines')
       .values(
-        inserted.map((r) => {
-          const g = byKey.get(r.idempotencyKey)!;
-          const fundId = funds.get(g.fund.toLowerCase());
-          if (!fundId) throw new Error(`Fund '${g.fund}' was not made before its gifts`);
-          return { userId: job.tenantId, giftId: r.id, fundId, amountCents: g.amountCents };
-        }),
+        // A line per fund: a gift the file splits between funds is one gift with a line for each.
+        inserted.flatMap((r) =>
+          byKey.get(r.idempotencyKey)!.lines.map((l) => {
+            const fundId = funds.get(l.fund.toLowerCase());
+            if (!fundId) throw new Error(`Fund '${l.fund}' was not made before its gifts`);
+            return { userId: job.tenantId, giftId: r.id, fundId, amountCents: l.amountCents };
+          }),
+        ),
       )
       .execute();
   }

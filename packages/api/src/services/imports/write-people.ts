@@ -194,7 +194,11 @@ export async function writeHouseholds(trx: Db, job: PeopleJob): Promise<void> {
           userId: job.tenantId,
           contact1Id: headId,
           contact2Id: otherId,
-          relationship: /spouse|wife|husband/i.test(role) ? 'spouse' : 'other',
+          relationship: /spouse|wife|husband/i.test(role)
+            ? 'spouse'
+            : /sibling|brother|sister/i.test(role)
+              ? 'sibling'
+              : 'other',
         })
         .onConflict((oc) => oc.doNothing())
         .execute();
