@@ -1,3 +1,5 @@
+import { importSourceIdSchema } from '@lampstand/api/schemas/imports';
+
 /**
  * HTTP routes under /api that are Fastify plugins rather than procedures' REST routes (their body
  * is not JSON), documented by hand here so the OpenAPI document lists them too. Each entry must
@@ -80,14 +82,7 @@ export const pluginRoutes: PluginRouteDoc[] = [
               file: { type: 'string', format: 'binary', description: 'CSV, ≤ 50 MB' },
               source: {
                 type: 'string',
-                enum: [
-                  'planning-center-people',
-                  'planning-center-donations',
-                  'breeze-people',
-                  'breeze-contributions',
-                  'churchcrm-people',
-                  'elvanto-people',
-                ],
+                enum: importSourceIdSchema.exclude(['preset']).options,
                 description: 'Optional: the file must be this export (recognised from its header row otherwise)',
               },
               presetId: { type: 'integer', description: 'Optional: read a generic CSV through this saved mapping' },
