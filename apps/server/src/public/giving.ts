@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { AppError, churchOfHandle, churchToday, publicFunds, scheduleByToken } from '@lampstand/api/server';
+import { AppError, churchOfHandle, churchToday, openRenewal, publicFunds, scheduleByToken } from '@lampstand/api/server';
 import { handleSchema } from '@lampstand/api/schemas/church-profile';
 import { renderGivePage, renderManagePage } from '@lampstand/api/render/give-page-html';
 import { renderNotFound } from '@lampstand/api/render/landing-page-html';
@@ -29,7 +29,7 @@ export async function givingBlocked(db: Db, showUp: ShowUpServices, tenantId: nu
  */
 export async function givingPublicRoutes(app: FastifyInstance, opts: { deps: AppDeps; publicUrl: string }) {
   const { db, showUp } = opts.deps;
-  app.get<{ Params: { handle: string }; Querystring: { fund?: string } }>('/c/:handle/give', async (req, reply) => {
+  app.get<{ Params: { handle: string }; Querystring: { fund?: string; renew?: string } }>('/c/:handle/give', async (req, reply) => {
     const notFound = () =>
       reply.code(404).type('text/html; charset=utf-8').header('cache-control', 'no-cache').send(renderChurchNotFound());
     const parsed = handleSchema.safeParse(req.params.handle);
@@ -42,11 +42,16 @@ export async function givingPublicRoutes(app: FastifyInstance, opts: { deps: App
       throw err;
     }
     if (church.handle !== req.params.handle) return reply.redirect(`/c/${church.handle}/give`, 301);
-    const [funds, today, blocked] = await Promise.all([
+    const [funds, today, blocked, renewal] = await Promise.all([
       publicFunds(db, church.userId),
       churchToday(db, church.userId, new Date()),
       givingBlocked(db, showUp, church.userId),
+      openRenewal(db, church.userId, req.query.renew),
     ]);
+    // A recurring giver's link (`?renew=`): their own funds are offered even when off the page.
+    for (const l of renewal?.lines ?? []) {
+      if (!funds.some((f) => f.id === l.fundId)) funds.push({ id: l.fundId, name: l.fundName, description: null });
+    }
     const wanted = Number(req.query.fund);
     return reply
       .header('cache-control', 'no-cache')
@@ -64,6 +69,12 @@ export async function givingPublicRoutes(app: FastifyInstance, opts: { deps: App
           mode: showUp.payments.mode,
           publishableKey: showUp.payments.publishableKey,
           blocked,
+          renew:
+            req.query.renew === undefined
+              ? undefined
+              : renewal
+                ? { open: true, token: req.query.renew, ...renewal }
+                : { open: false },
         }),
       );
   });
