@@ -30,7 +30,11 @@ export async function previewRecurring(
   const funds = new Map<string, { name: string; isNew: boolean; monthlyCents: number }>();
   for (const r of file.items) {
     for (const l of r.lines) {
-      const f = funds.get(l.fund.toLowerCase()) ?? { name: l.fund, isNew: !have.has(l.fund.toLowerCase()), monthlyCents: 0 };
+      const f = funds.get(l.fund.toLowerCase()) ?? {
+        name: l.fund,
+        isNew: !have.has(l.fund.toLowerCase()),
+        monthlyCents: 0,
+      };
       f.monthlyCents += monthlyCents(r.frequency, l.amountCents);
       funds.set(l.fund.toLowerCase(), f);
     }
@@ -100,7 +104,11 @@ export async function writeRecurring(
             donorEmail: r.email,
             frequency: r.frequency,
             lines: JSON.stringify(
-              r.lines.map((l) => ({ fundId: funds.get(l.fund.toLowerCase())!, fundName: l.fund, amountCents: l.amountCents })),
+              r.lines.map((l) => ({
+                fundId: funds.get(l.fund.toLowerCase())!,
+                fundName: l.fund,
+                amountCents: l.amountCents,
+              })),
             ),
             amountCents: amount,
             monthlyCents: monthlyCents(r.frequency, amount),

@@ -265,11 +265,7 @@ export function columnMap(def: SourceDef, headers: string[]): ColumnMap {
 }
 
 /** The first non-empty cell of a field's columns, with the column it came from. */
-export function cellOf(
-  map: ColumnMap,
-  field: Field,
-  cells: string[],
-): { value: string; column: string } | null {
+export function cellOf(map: ColumnMap, field: Field, cells: string[]): { value: string; column: string } | null {
   for (const c of map.at[field] ?? []) {
     const v = (cells[c.index] ?? '').trim();
     if (v) return { value: v, column: c.name };
