@@ -34,7 +34,7 @@ async function uploadRest(client: HttpClient, file: string, fields: Record<strin
   const headers: Record<string, string> = {};
   if (client.cookies.size) headers.cookie = [...client.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
   const res = await fetch(`${app.url}/api/imports`, { method: 'POST', headers, body: form });
-  return { status: res.status, body: await res.json() };
+  return { status: res.status, body: (await res.json()) as any };
 }
 
 async function committed(client: HttpClient, id: number) {

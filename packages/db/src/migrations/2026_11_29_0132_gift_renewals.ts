@@ -38,7 +38,9 @@ export async function up(db: Kysely<any>): Promise<void> {
       created_at timestamptz not null default now(),
       unique (user_id, source, external_id)
     )`.execute(db);
-  await sql`create index gift_renewals_contact_idx on gift_renewals (contact_id) where contact_id is not null`.execute(db);
+  await sql`create index gift_renewals_contact_idx on gift_renewals (contact_id) where contact_id is not null`.execute(
+    db,
+  );
   await sql`create index gift_renewals_schedule_idx on gift_renewals (schedule_id) where schedule_id is not null`.execute(
     db,
   );

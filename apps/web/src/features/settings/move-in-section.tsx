@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { Alert, Button, FileInput, Group, Paper, Select, Stack, Text, Title } from '@mantine/core';
 import { IconFileTypeCsv } from '@tabler/icons-react';
 import { trpc } from '../../lib/trpc';
+import { RecurringPreview } from './move-in-recurring';
 import { MoveInPresetForm } from './move-in-preset-form';
 import { useSave } from '../../lib/use-save';
 import {
@@ -20,9 +21,17 @@ const SOURCES = [
   { value: 'planning-center-donations', label: 'Planning Center Giving donations export' },
   { value: 'breeze-people', label: 'Breeze people export' },
   { value: 'breeze-contributions', label: 'Breeze contributions export' },
+  { value: 'planning-center-recurring', label: 'Planning Center Giving recurring donations export' },
+  { value: 'breeze-recurring', label: 'Breeze recurring contributions export' },
 ];
 
-type SourceId = 'planning-center-people' | 'planning-center-donations' | 'breeze-people' | 'breeze-contributions';
+type SourceId =
+  | 'planning-center-people'
+  | 'planning-center-donations'
+  | 'breeze-people'
+  | 'breeze-contributions'
+  | 'planning-center-recurring'
+  | 'breeze-recurring';
 
 /**
  * Settings → Move in: upload an export from another system, read the dry run (nothing is written
@@ -128,6 +137,7 @@ export function MoveInSection() {
           </Alert>
           <PeoplePreview imp={imp} />
           <GiftsPreview imp={imp} />
+          <RecurringPreview imp={imp} />
           <ProblemsPreview imp={imp} />
           {imp.status === 'previewed' && imp.kind === 'people' ? (
             <PolicyPicker policy={policy} onChange={setPolicy} />
