@@ -163,6 +163,7 @@ export { deliverTaskNotices, sweepTaskNotices } from './services/journeys/task-n
 export { chargeDueSchedules, type ChargeDeps } from './services/giving/charge-due.js';
 export { sendGivingNotice } from './services/giving/schedule-notices.js';
 export { churchOfHandle, publicFunds, churchToday } from './services/giving/giving-church.js';
+export { openRenewal } from './services/giving/renewals.js';
 export { scheduleByToken } from './services/giving/schedules.js';
 export { deliverStatements, failStatementRun } from './services/giving/statements.js';
 export {

@@ -56,6 +56,7 @@ const JSON_COLUMN_SHAPES: Record<string, string> = {
   'imports.policy': 'Record<string, string>',
   'imports.report': 'Record<string, unknown>',
   'import_presets.mapping': 'Record<string, string>',
+  'gift_renewals.lines': '{ fundId: number; fundName: string; amountCents: number }[]',
 };
 
 /** The hand-written shapes the overrides name (json-shapes.ts). */

@@ -1,5 +1,12 @@
 import type { FastifyInstance } from 'fastify';
-import { AppError, churchOfHandle, churchToday, publicFunds, scheduleByToken } from '@lampstand/api/server';
+import {
+  AppError,
+  churchOfHandle,
+  churchToday,
+  openRenewal,
+  publicFunds,
+  scheduleByToken,
+} from '@lampstand/api/server';
 import { handleSchema } from '@lampstand/api/schemas/church-profile';
 import { renderGivePage, renderManagePage } from '@lampstand/api/render/give-page-html';
 import { renderNotFound } from '@lampstand/api/render/landing-page-html';
@@ -29,44 +36,62 @@ export async function givingBlocked(db: Db, showUp: ShowUpServices, tenantId: nu
  */
 export async function givingPublicRoutes(app: FastifyInstance, opts: { deps: AppDeps; publicUrl: string }) {
   const { db, showUp } = opts.deps;
-  app.get<{ Params: { handle: string }; Querystring: { fund?: string } }>('/c/:handle/give', async (req, reply) => {
-    const notFound = () =>
-      reply.code(404).type('text/html; charset=utf-8').header('cache-control', 'no-cache').send(renderChurchNotFound());
-    const parsed = handleSchema.safeParse(req.params.handle);
-    if (!parsed.success) return notFound();
-    let church;
-    try {
-      church = await churchOfHandle(db, parsed.data);
-    } catch (err) {
-      if (err instanceof AppError && err.code === 'NOT_FOUND') return notFound();
-      throw err;
-    }
-    if (church.handle !== req.params.handle) return reply.redirect(`/c/${church.handle}/give`, 301);
-    const [funds, today, blocked] = await Promise.all([
-      publicFunds(db, church.userId),
-      churchToday(db, church.userId, new Date()),
-      givingBlocked(db, showUp, church.userId),
-    ]);
-    const wanted = Number(req.query.fund);
-    return reply
-      .header('cache-control', 'no-cache')
-      .header('referrer-policy', 'strict-origin-when-cross-origin')
-      .type('text/html; charset=utf-8')
-      .send(
-        renderGivePage({
-          handle: church.handle,
-          churchName: church.churchName,
-          publicUrl: opts.publicUrl,
-          funds,
-          fundId: funds.some((f) => f.id === wanted) ? wanted : null,
-          today,
-          cardFee: showUp.cardFee,
-          mode: showUp.payments.mode,
-          publishableKey: showUp.payments.publishableKey,
-          blocked,
-        }),
-      );
-  });
+  app.get<{ Params: { handle: string }; Querystring: { fund?: string; renew?: string } }>(
+    '/c/:handle/give',
+    async (req, reply) => {
+      const notFound = () =>
+        reply
+          .code(404)
+          .type('text/html; charset=utf-8')
+          .header('cache-control', 'no-cache')
+          .send(renderChurchNotFound());
+      const parsed = handleSchema.safeParse(req.params.handle);
+      if (!parsed.success) return notFound();
+      let church;
+      try {
+        church = await churchOfHandle(db, parsed.data);
+      } catch (err) {
+        if (err instanceof AppError && err.code === 'NOT_FOUND') return notFound();
+        throw err;
+      }
+      if (church.handle !== req.params.handle) return reply.redirect(`/c/${church.handle}/give`, 301);
+      const [funds, today, blocked, renewal] = await Promise.all([
+        publicFunds(db, church.userId),
+        churchToday(db, church.userId, new Date()),
+        givingBlocked(db, showUp, church.userId),
+        openRenewal(db, church.userId, req.query.renew),
+      ]);
+      // A recurring giver's link (`?renew=`): their own funds are offered even when off the page.
+      for (const l of renewal?.lines ?? []) {
+        if (!funds.some((f) => f.id === l.fundId)) funds.push({ id: l.fundId, name: l.fundName, description: null });
+      }
+      const wanted = Number(req.query.fund);
+      return reply
+        .header('cache-control', 'no-cache')
+        .header('referrer-policy', 'strict-origin-when-cross-origin')
+        .type('text/html; charset=utf-8')
+        .send(
+          renderGivePage({
+            handle: church.handle,
+            churchName: church.churchName,
+            publicUrl: opts.publicUrl,
+            funds,
+            fundId: funds.some((f) => f.id === wanted) ? wanted : null,
+            today,
+            cardFee: showUp.cardFee,
+            mode: showUp.payments.mode,
+            publishableKey: showUp.payments.publishableKey,
+            blocked,
+            renew:
+              req.query.renew === undefined
+                ? undefined
+                : renewal
+                  ? { open: true, token: req.query.renew, ...renewal }
+                  : { open: false },
+          }),
+        );
+    },
+  );
 
   // The donor's link from a 'card declined' or 'confirm with your bank' email: update the card.
   app.get<{ Params: { token: string } }>('/give/manage/:token', async (req, reply) => {

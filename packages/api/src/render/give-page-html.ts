@@ -20,6 +20,19 @@ export interface GivePageView {
   /** Why nobody can give now (giving not set up), or null. */
   blocked: string | null;
   year?: number;
+  /**
+   * A recurring giver's personal link after a move (`?renew=`): their funds, amounts, frequency and
+   * first date filled in (`open: false`: the link was used or is unknown; the page is as usual).
+   */
+  renew?: {
+    open: boolean;
+    token?: string;
+    donorName?: string;
+    donorEmail?: string | null;
+    frequency?: string;
+    startDate?: string;
+    lines?: { fundId: number; amountCents: number }[];
+  };
 }
 
 const GIVE_CSS = `header{background:#fff;box-shadow:0 1px 0 #e5e7eb}.give{max-width:640px;margin:0 auto;padding:24px}.give h1{font-size:clamp(1.6rem,5vw,2.2rem);margin:8px 0 4px}
@@ -58,7 +71,7 @@ function post(u,b){return fetch(u,{method:'POST',headers:{'content-type':'applic
 f.addEventListener('submit',function(e){e.preventDefault();var ls=rows().map(function(r){return{fundId:Number(r.querySelector('select').value),amountCents:cents(r.querySelector('input').value)}});
 if(ls.some(function(l){return l.amountCents===null||l.amountCents<50})){say('Each amount must be at least $0.50',true);return}
 var v=function(n){var x=f.elements[n];return x?x.value.trim():''};var addr={line1:v('line1'),line2:v('line2'),city:v('city'),state:v('state'),postalCode:v('postalCode')};
-var body={handle:D.handle,lines:ls,amountCents:sum(),frequency:freq.value,coverFees:feeBox.checked,donor:{name:v('name'),email:v('email'),address:addr},note:v('note'),idempotencyKey:key,source:new URLSearchParams(location.search).get('lsrc')};
+var body={handle:D.handle,lines:ls,amountCents:sum(),frequency:freq.value,coverFees:feeBox.checked,donor:{name:v('name'),email:v('email'),address:addr},note:v('note'),idempotencyKey:key,source:new URLSearchParams(location.search).get('lsrc'),renew:D.renew};
 if(freq.value!=='one_time'&&v('startDate'))body.startDate=v('startDate');var btn=f.querySelector('button[type=submit]');btn.disabled=true;say('Preparing your gift…');
 post('/api/giving/prepare',body).then(function(p){if(p.mode==='demo')return post('/api/giving/demo-complete',{intentId:p.intentId,clientSecret:p.clientSecret}).then(function(){thanks(p,ls)});return pay(p)}).catch(function(err){btn.disabled=false;say(err.message,true)})});
 function pay(p){return new Promise(function(ok,no){var s=document.createElement('script');s.src='https://js.stripe.com/v3';s.onload=ok;s.onerror=function(){no(new Error('The card form could not load. Please try again.'))};document.head.appendChild(s)}).then(function(){
@@ -91,19 +104,35 @@ export function renderGivePage(v: GivePageView): string {
     fee: v.cardFee,
     publishableKey: v.publishableKey,
     maxLines: 10,
+    renew: v.renew?.open ? v.renew.token : null,
   }).replace(/</g, '\\u003c');
   const first = v.fundId ?? v.funds[0]?.id ?? null;
   const quick = QUICK_GIFT_AMOUNTS.map((a) => `<button type="button" data-amount="${a}">$${a}</button>`).join('');
-  const frequencies = FREQUENCIES.map((f) => `<option value="${f}">${FREQUENCY_LABELS[f]}</option>`).join('');
+  const r = v.renew?.open ? v.renew : null;
+  const frequencies = FREQUENCIES.map(
+    (f) => `<option value="${f}"${r?.frequency === f ? ' selected' : ''}>${FREQUENCY_LABELS[f]}</option>`,
+  ).join('');
+  const prefill: Record<string, string> = r ? { name: r.donorName ?? '', email: r.donorEmail ?? '' } : {};
   const field = (name: string, label: string, type = 'text', auto = 'off', required = false) =>
-    `<label>${label}<input name="${name}" type="${type}" autocomplete="${auto}"${required ? ' required' : ''}></label>`;
+    `<label>${label}<input name="${name}" type="${type}" autocomplete="${auto}"${
+      prefill[name] ? ` value="${escapeHtml(prefill[name])}"` : ''
+    }${required ? ' required' : ''}></label>`;
+  const dollars = (c: number) => `${Math.floor(c / 100)}.${String(c % 100).padStart(2, '0')}`;
+  const lines = r?.lines?.length
+    ? r.lines.map((l) => line(v, l.fundId, dollars(l.amountCents))).join('')
+    : line(v, first, '');
+  const notice = r
+    ? `<p class="card" role="status">Welcome back${r.donorName ? `, ${escapeHtml(r.donorName)}` : ''}: your recurring gift is filled in as you gave it before, starting after your last gift. Check it, then give.</p>`
+    : v.renew
+      ? '<p class="card" role="status">This personal link is no longer open (the gift may already be set up). You can still give below.</p>'
+      : '';
   const form =
     v.blocked || v.funds.length === 0
       ? `<p class="card" role="status">${escapeHtml(v.blocked ?? 'Online giving is not available yet for this church.')}</p>`
-      : `<form id="give-form" class="gv" novalidate><fieldset><legend>Your gift</legend><div class="quick" role="group" aria-label="Quick amounts">${quick}</div>
-<div id="lines">${line(v, first, '')}</div><button type="button" class="link" id="add-line">Add a fund</button>
+      : `${notice}<form id="give-form" class="gv" novalidate><fieldset><legend>Your gift</legend><div class="quick" role="group" aria-label="Quick amounts">${quick}</div>
+<div id="lines">${lines}</div><button type="button" class="link" id="add-line">Add a fund</button>
 <label>Frequency<select id="frequency" name="frequency">${frequencies}</select></label>
-<label id="start-wrap" hidden>Start date<input type="date" name="startDate" min="${v.today}" value="${v.today}"></label>
+<label id="start-wrap" hidden>Start date<input type="date" name="startDate" min="${v.today}" value="${r?.startDate ?? v.today}"></label>
 <label class="fee"><input type="checkbox" id="cover" name="coverFees"><span id="fee-text"></span></label>
 <p class="total" id="total" aria-live="polite"></p></fieldset>
 <fieldset><legend>About you</legend>${field('name', 'Name', 'text', 'name', true)}${field('email', 'Email', 'email', 'email', true)}

@@ -13,6 +13,8 @@ export const importSourceIdSchema = z.enum([
   'breeze-contributions',
   'churchcrm-people',
   'elvanto-people',
+  'planning-center-recurring',
+  'breeze-recurring',
   'preset',
 ]);
 export type ImportSourceId = z.infer<typeof importSourceIdSchema>;
@@ -78,6 +80,17 @@ export const fundYearTotalSchema = z.object({
   cents: z.number().int(),
 });
 
+export const recurringPreviewSchema = z.object({
+  /** Active recurring gifts in the file (one per giver and schedule, its funds together). */
+  count: z.number().int(),
+  donorsMatched: z.number().int(),
+  donorsNotFound: z.number().int(),
+  /** Rows of gifts the old system had already stopped (cancelled, expired): left out. */
+  inactive: z.number().int(),
+  monthlyCents: z.number().int(),
+  funds: z.array(z.object({ name: z.string(), isNew: z.boolean(), monthlyCents: z.number().int() })),
+});
+
 export const importPreviewSchema = z.object({
   rows: z.number().int(),
   people: z
@@ -103,6 +116,8 @@ export const importPreviewSchema = z.object({
       totals: z.array(fundYearTotalSchema),
     })
     .nullable(),
+  /** A recurring-gift export: the givers to bring back, and what they gave per month there. */
+  recurring: recurringPreviewSchema.nullable().optional(),
   problems: z.array(importProblemSchema),
 });
 export type ImportPreview = z.infer<typeof importPreviewSchema>;
@@ -114,6 +129,8 @@ export const importReportSchema = z.object({
     z.object({ fund: z.string(), year: z.number().int(), fileCents: z.number().int(), ledgerCents: z.number().int() }),
   ),
   fundsCreated: z.array(z.string()),
+  /** After a recurring-gift file: the givers written, and how many entered the journey that asks them back. */
+  recurring: z.object({ created: z.number().int(), enrolled: z.number().int() }).optional(),
 });
 
 export const importSchema = z.object({
@@ -121,7 +138,7 @@ export const importSchema = z.object({
   fileName: z.string(),
   source: importSourceIdSchema,
   sourceLabel: z.string(),
-  kind: z.enum(['people', 'gifts']),
+  kind: z.enum(['people', 'gifts', 'recurring']),
   status: z.enum(['previewed', 'queued', 'running', 'completed', 'failed']),
   preview: importPreviewSchema,
   policy: z.record(z.string(), fieldPolicySchema),

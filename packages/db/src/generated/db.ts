@@ -468,6 +468,27 @@ export interface GiftLines {
   userId: number;
 }
 
+export interface GiftRenewals {
+  amountCents: number;
+  contactId: number | null;
+  createdAt: Generated<Date>;
+  donorEmail: string | null;
+  donorName: string;
+  externalId: string;
+  frequency: 'weekly' | 'every_two_weeks' | 'monthly' | 'first_and_fifteenth' | 'yearly';
+  id: Generated<number>;
+  importId: number | null;
+  lastChargeDate: string | null;
+  lines: ColumnType<{ fundId: number; fundName: string; amountCents: number }[], string, string>;
+  monthlyCents: number;
+  renewedAt: Date | null;
+  scheduleId: number | null;
+  source: string;
+  startDate: string;
+  token: string;
+  userId: number;
+}
+
 export interface Gifts {
   amountCents: number;
   batchId: number | null;
@@ -615,7 +636,7 @@ export interface Imports {
   fileName: string;
   finishedAt: Date | null;
   id: Generated<number>;
-  kind: 'people' | 'gifts';
+  kind: 'people' | 'gifts' | 'recurring';
   policy: ColumnType<Record<string, string>, string | undefined, string>;
   presetId: number | null;
   preview: ColumnType<Record<string, unknown>, string, string>;
@@ -1352,6 +1373,7 @@ export interface DB {
   funds: Funds;
   giftBatches: GiftBatches;
   giftLines: GiftLines;
+  giftRenewals: GiftRenewals;
   gifts: Gifts;
   giftScheduleLines: GiftScheduleLines;
   giftSchedules: GiftSchedules;

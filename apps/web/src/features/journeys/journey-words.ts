@@ -34,5 +34,7 @@ export function goalWords(goal: JourneyGoal, names: JourneyNames): string {
       return 'Goal: gave';
     case 'tag_added':
       return `Goal: tagged ${goal.tag}`;
+    case 'renewed_giving':
+      return 'Goal: set up their recurring gift again';
   }
 }

@@ -207,6 +207,7 @@ export function SettingsDrawer({
               { value: 'joined_list', label: 'Joined a list' },
               { value: 'gave', label: 'Gave' },
               { value: 'tag_added', label: 'A tag was added' },
+              { value: 'renewed_giving', label: 'Set up their recurring gift again' },
             ]}
             value={goal?.kind ?? 'none'}
             onChange={(kind) =>
@@ -216,7 +217,7 @@ export function SettingsDrawer({
                   ? { kind, listId: 0 }
                   : kind === 'tag_added'
                     ? { kind, tag: '' }
-                    : kind === 'gave'
+                    : kind === 'gave' || kind === 'renewed_giving'
                       ? { kind }
                       : null,
               )

@@ -3,6 +3,7 @@ import { Alert, Button, FileInput, Group, Paper, Select, Stack, Text, Title } fr
 import { IconFileTypeCsv } from '@tabler/icons-react';
 import type { ImportSourceId } from '@lampstand/api/schemas/imports';
 import { trpc } from '../../lib/trpc';
+import { RecurringPreview } from './move-in-recurring';
 import { MoveInPresetForm } from './move-in-preset-form';
 import { useSave } from '../../lib/use-save';
 import {
@@ -23,6 +24,8 @@ const SOURCES = [
   { value: 'breeze-contributions', label: 'Breeze contributions export' },
   { value: 'churchcrm-people', label: 'ChurchCRM people export' },
   { value: 'elvanto-people', label: 'Elvanto people export' },
+  { value: 'planning-center-recurring', label: 'Planning Center Giving recurring donations export' },
+  { value: 'breeze-recurring', label: 'Breeze recurring contributions export' },
 ];
 
 type SourceId = Exclude<ImportSourceId, 'preset'>;
@@ -131,6 +134,7 @@ export function MoveInSection() {
           </Alert>
           <PeoplePreview imp={imp} />
           <GiftsPreview imp={imp} />
+          <RecurringPreview imp={imp} />
           <ProblemsPreview imp={imp} />
           {imp.status === 'previewed' && imp.kind === 'people' ? (
             <PolicyPicker policy={policy} onChange={setPolicy} />

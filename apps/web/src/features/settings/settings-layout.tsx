@@ -12,6 +12,7 @@ import { SuppressionsSection } from './suppressions-section';
 import { SendingDomainSection } from './sending-domain-section';
 import { TextingSection } from './texting-section';
 import { MoveInSection } from './move-in-section';
+import { RecurringGiversSection } from './move-in-recurring';
 import { ExportSection } from './export-section';
 
 interface Section {
@@ -49,6 +50,7 @@ export const SETTINGS_SECTIONS: Section[] = [
   },
   { path: 'api', label: 'API keys', anchors: ['api-keys'], render: () => <ApiKeysSection /> },
   { path: 'move-in', label: 'Move in', anchors: ['move-in'], render: () => <MoveInSection /> },
+  { path: 're-enrolment', label: 'Re-enrolment', anchors: ['re-enrolment'], render: () => <RecurringGiversSection /> },
   { path: 'export', label: 'Export everything', anchors: ['export'], render: () => <ExportSection /> },
 ];
 

@@ -12,6 +12,8 @@ import { commitMoveIn, getMoveIn, listMoveIns, moveInProblems, uploadMoveIn } fr
 import { listImportPresets, saveImportPreset } from '../../services/imports/presets.js';
 import { protectedProcedure, router } from '../../trpc.js';
 import { restTag } from '../../rest-meta.js';
+import { giftRenewalsSchema } from '../../schemas/gift-renewals.js';
+import { listRenewals } from '../../services/giving/renewals.js';
 
 const rest = restTag('Imports');
 
@@ -52,6 +54,15 @@ export const importsRouter = router({
     .input(commitImportSchema)
     .output(importSchema)
     .mutation(({ ctx, input }) => commitMoveIn(ctx.db, ctx.services.jobs, ctx.tenantId, input)),
+  recurring: protectedProcedure
+    .meta(
+      rest.get(
+        '/api/imports/recurring',
+        'Recurring givers brought back after a move: each with their personal link and status, and the totals (re-enrolled of all, per month recovered of per month before)',
+      ),
+    )
+    .output(giftRenewalsSchema)
+    .query(({ ctx }) => listRenewals(ctx.db, ctx.tenantId, ctx.services.delivery.publicUrl)),
   presets: protectedProcedure
     .meta(rest.get('/api/import-presets', 'The church’s saved column mappings for a generic CSV'))
     .output(z.array(importPresetSchema))

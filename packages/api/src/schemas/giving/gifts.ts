@@ -61,6 +61,8 @@ export const prepareGiftSchema = z.object({
   note: optionalTextSchema('Note', 1000).optional(),
   /** Where the visitor came from: our own `lsrc` ('qr.12'); anything else is ignored. */
   source: z.string().max(40).nullish(),
+  /** A recurring giver's personal link after a move (`?renew=`): the schedule made is theirs again. */
+  renew: z.string().max(64).nullish(),
   /** The browser's key: the same key twice gives the same gift. */
   idempotencyKey: z
     .string()

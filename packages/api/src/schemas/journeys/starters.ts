@@ -1,6 +1,6 @@
 import type { JourneyFieldsInput } from './journey.js';
 
-// The four ready journeys a church starts from. Content is plain and editable; anything a
+// The ready journeys a church starts from. Content is plain and editable; anything a
 // church must choose (a list, a page) is left open and activation asks for it.
 
 export interface JourneyStarter {
@@ -132,6 +132,48 @@ export const JOURNEY_STARTERS: JourneyStarter[] = [
           title: 'Check in with {{firstName}} {{lastName}}',
           notes: 'Two weeks of serving: how is it going?',
           dueInDays: 3,
+          next: null,
+        },
+      ],
+    },
+  },
+  {
+    key: 'recurring-givers',
+    name: 'Bring recurring givers back',
+    description:
+      'After a move: each recurring giver gets their personal link by email, then a text, then a reminder; it stops when they set their gift up again.',
+    fields: {
+      name: 'Bring recurring givers back',
+      // The recurring-gift import enrols the givers it finds (and staff may enrol more).
+      trigger: { kind: 'manual' },
+      entryRule: { kind: 'once' },
+      goal: { kind: 'renewed_giving' },
+      steps: [
+        {
+          id: 'link',
+          kind: 'email',
+          name: 'Your personal link',
+          subject: 'Please set up your recurring gift to {{churchName}} again',
+          content:
+            '<p>Dear {{firstName}},</p><p>{{churchName}} has moved to a new giving system. Card details cannot move with us, so your recurring gift needs you once more: your personal link has your funds, amounts and frequency filled in, starting after your last gift in the old system.</p><p><a href="{{giveLink}}">Set up my gift again</a></p><p>Thank you for your faithful giving.</p>',
+          next: 'wait-3d',
+        },
+        { id: 'wait-3d', kind: 'wait', wait: { mode: 'duration', amount: 3, unit: 'days' }, next: 'text' },
+        {
+          id: 'text',
+          kind: 'sms',
+          name: 'A text with the link',
+          body: 'Hi {{firstName}}, {{churchName}} has a new giving system. Your recurring gift is ready to set up again here: {{giveLink}}',
+          next: 'wait-7d',
+        },
+        { id: 'wait-7d', kind: 'wait', wait: { mode: 'duration', amount: 7, unit: 'days' }, next: 'reminder' },
+        {
+          id: 'reminder',
+          kind: 'email',
+          name: 'Reminder',
+          subject: 'A reminder: your recurring gift to {{churchName}}',
+          content:
+            '<p>Dear {{firstName}},</p><p>Your recurring gift to {{churchName}} is not set up in our new system yet. It takes a minute: your funds and amounts are already filled in.</p><p><a href="{{giveLink}}">Set up my gift again</a></p>',
           next: null,
         },
       ],

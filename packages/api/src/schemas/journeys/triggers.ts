@@ -82,6 +82,8 @@ export const journeyGoalSchema = z
     z.object({ kind: z.literal('joined_list'), listId }),
     z.object({ kind: z.literal('gave') }),
     z.object({ kind: z.literal('tag_added'), tag: requiredTextSchema('Tag', 100) }),
+    /** A recurring giver set their gift up again through their personal link (after a move). */
+    z.object({ kind: z.literal('renewed_giving') }),
   ])
   .nullable();
 export type JourneyGoal = z.infer<typeof journeyGoalSchema>;

@@ -6,9 +6,11 @@ export interface MergeValues {
   firstName: string;
   lastName: string;
   churchName: string;
+  /** A recurring giver's personal link to the giving page (the journey that asks them back). */
+  giveLink?: string;
 }
 
-const MERGE_TAG = /\{\{\s*(firstName|lastName|churchName)\s*\}\}/g;
+const MERGE_TAG = /\{\{\s*(firstName|lastName|churchName|giveLink)\s*\}\}/g;
 /** Attributes whose value is a URL. */
 const URL_ATTRIBUTE =
   /(\s(?:href|src|action|formaction|background|poster|cite|xlink:href)\s*=\s*)("([^"]*)"|'([^']*)')/gi;
@@ -27,7 +29,10 @@ export function fillMergeTags(template: string, values: MergeValues, opts: { htm
   const inUrls = template.replace(URL_ATTRIBUTE, (whole, pre: string, _q: string, dq?: string, sq?: string) => {
     const url = dq ?? sq ?? '';
     if (!HAS_MERGE_TAG.test(url)) return whole;
-    const filled = url.replace(MERGE_TAG, (_m, key: string) => encodeURIComponent(value(key)));
+    // The give link is a whole URL of our own (handle and token are URL-safe): it is the link.
+    const filled = url.replace(MERGE_TAG, (_m, key: string) =>
+      key === 'giveLink' ? value(key) : encodeURIComponent(value(key)),
+    );
     return `${pre}"${SAFE_URL.test(decodeEntities(filled).trim()) ? escapeHtml(decodeEntities(filled)) : '#'}"`;
   });
   return inUrls.replace(MERGE_TAG, (_, key: string) => escapeHtml(value(key)));
@@ -95,7 +100,7 @@ export interface RenderInput {
   html: string;
   churchName: string;
   postalAddress: string | null;
-  recipient: { firstName: string; lastName: string };
+  recipient: { firstName: string; lastName: string; giveLink?: string };
   /** Omit for a test email: no tracking, a sample unsubscribe link. */
   tracking?: TrackingLinks;
   publicUrl: string;
@@ -116,6 +121,7 @@ export function renderEmail(input: RenderInput): {
     firstName: input.recipient.firstName,
     lastName: input.recipient.lastName,
     churchName: input.churchName,
+    giveLink: input.recipient.giveLink,
   };
   const prepared = prepare(input.html);
   // The author's HTML was sanitized (once per content, `prepare`); the merge values are escaped for

@@ -173,7 +173,8 @@ export async function deleteFund(
 export async function giftFunds(
   db: Db,
   tenantId: number,
-  input: { fundIds: number[]; publicOnly: boolean; field?: string },
+  /** `alsoAllow`: funds off the giving page a donor may still choose (their own renewal's). */
+  input: { fundIds: number[]; publicOnly: boolean; alsoAllow?: number[]; field?: string },
 ): Promise<Map<number, { id: number; name: string }>> {
   const unique = [...new Set(input.fundIds)];
   const rows = unique.length
@@ -188,7 +189,7 @@ export async function giftFunds(
   const field = input.field ?? 'lines';
   input.fundIds.forEach((fundId, i) => {
     const f = byId.get(fundId);
-    if (!f || (input.publicOnly && !f.isPublic)) {
+    if (!f || (input.publicOnly && !f.isPublic && !input.alsoAllow?.includes(fundId))) {
       throw notFound(`Fund not found (${field}.${i}.fundId)`);
     }
     if (f.status !== 'active') throw badRequest(`${f.name} is archived: choose another fund`, `${field}.${i}.fundId`);

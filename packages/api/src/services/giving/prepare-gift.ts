@@ -9,6 +9,7 @@ import { givingBlock, parseSource } from './availability.js';
 import { giftFunds } from './funds.js';
 import { firstChargeDate, lastStartDate } from './dates.js';
 import { churchOfHandle } from './giving-church.js';
+import { linkRenewal, openRenewal } from './renewals.js';
 import { createGiftPayment, dateIn, destinationFor, tooLargeWithFees, type GivingDeps } from './gifts.js';
 
 type PrepareInput = z.output<typeof prepareGiftSchema>;
@@ -36,7 +37,13 @@ export async function prepareGift(deps: GivingDeps, input: PrepareInput): Promis
   const tenantId = church.userId;
   const blocked = await givingBlock(db, payments, tenantId);
   if (blocked) throw conflict(blocked);
-  const funds = await giftFunds(db, tenantId, { fundIds: input.lines.map((l) => l.fundId), publicOnly: true });
+  // A recurring giver's personal link (after a move): their old funds are allowed even off the page.
+  const renewal = input.frequency === 'one_time' ? null : await openRenewal(db, tenantId, input.renew, now);
+  const funds = await giftFunds(db, tenantId, {
+    fundIds: input.lines.map((l) => l.fundId),
+    publicOnly: true,
+    alsoAllow: renewal?.lines.map((l) => l.fundId),
+  });
   const today = dateIn(now, church.timeZone);
   const startDate = input.startDate ?? today;
   if (startDate < today) throw badRequest('Start date cannot be in the past', 'startDate');
@@ -174,6 +181,7 @@ export async function prepareGift(deps: GivingDeps, input: PrepareInput): Promis
   if (row.userId !== tenantId || row.amountCents !== linesCents) {
     throw conflict('This gift was already prepared with other details. Please start again.');
   }
+  if (renewal) await linkRenewal(db, tenantId, { renewalId: renewal.id, scheduleId: row.id });
   if (row.stripeSetupIntentId && row.stripeClientSecret) {
     return {
       ...out,

@@ -6,6 +6,7 @@ import type { JobQueue } from '../../jobs.js';
 import type { PaymentsProvider } from '../../providers/payments.js';
 import { PUBLIC_ACTOR, recordEvents } from '../events/record.js';
 import { completeGift, donorContact, giftEvent } from './gifts.js';
+import { markRenewed } from './renewals.js';
 
 /** What a church gift's Stripe event came to (the webhook's `outcome`). */
 export type GiftOutcome =
@@ -182,6 +183,7 @@ async function scheduleCardSaved(
     })
     .where('id', '=', schedule.id)
     .execute();
+  await markRenewed(trx, { tenantId: schedule.userId, scheduleId: schedule.id, contactId: contact?.id ?? null });
   await deps.jobs.send('giving-charge-due', {}, { startAfter: new Date(Date.now() + 1000) });
   if (created) await recordEvents(trx, schedule.userId, [created], { actor: PUBLIC_ACTOR });
   return { outcome: 'schedule_active', scheduleId: schedule.id };

@@ -3,6 +3,7 @@ import type { ImportPreview, ImportProblem } from '../../schemas/imports.js';
 import { changesFor, matchPeople } from './people.js';
 import { fileTotals, fundNames, readGifts, readPeople } from './read.js';
 import type { SourceDef } from './sources.js';
+import { previewRecurring } from './recurring.js';
 import { donorsOf, fundsByName } from './write-gifts.js';
 import { householdsWithAdults, isChildOfHousehold } from './write-people.js';
 
@@ -20,6 +21,7 @@ export async function previewFile(
   input: { def: SourceDef; csv: string; countryCode: string },
 ): Promise<{ preview: ImportPreview; items: number }> {
   const { def, csv } = input;
+  if (def.kind === 'recurring') return previewRecurring(db, tenantId, input);
   if (def.kind === 'people') {
     const file = await readPeople(csv, def, input.countryCode);
     const withAdult = householdsWithAdults(file.items);

@@ -7,6 +7,7 @@ import { churchCountryCode } from '../settings/church-settings.js';
 import { openCsv } from '../contacts/import-csv.js';
 import { fileTotals, fundNames, readGifts, readPeople } from './read.js';
 import { sourceOf } from './imports.js';
+import { runRecurring } from './recurring.js';
 import { giftKeys, ledgerTotals, makeMissingFunds, writeGifts } from './write-gifts.js';
 import { householdsWithAdults, writeHouseholds, writePeople, type PeopleCounts } from './write-people.js';
 
@@ -178,7 +179,11 @@ export async function runMoveInImport(db: Db, importId: number, opts: RunOptions
   if (!imp) return;
   try {
     if (imp.kind === 'people') await runPeople(db, imp, size);
-    else await runGifts(db, imp, size);
+    else if (imp.kind === 'recurring') {
+      const headers = (await openCsv(imp.csv)).headers;
+      const def = await sourceOf(db, imp.userId, { source: imp.source, presetId: imp.presetId, headers });
+      await runRecurring(db, imp, { def, fence, finish });
+    } else await runGifts(db, imp, size);
   } catch (err) {
     if (err instanceof TakenOver) return;
     await db

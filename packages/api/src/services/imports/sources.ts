@@ -7,7 +7,7 @@ import type { ImportSourceId, PresetField } from '../../schemas/imports.js';
  * the product has used for it (the first present wins).
  */
 
-export type ImportKind = 'people' | 'gifts';
+export type ImportKind = 'people' | 'gifts' | 'recurring';
 
 export type PersonField =
   | 'externalId'
@@ -38,6 +38,9 @@ export type GiftField =
   | 'amount'
   | 'method'
   | 'checkNumber';
+/** A recurring-gift export's own columns (its donor, fund and amount read as a gift's). */
+export type RecurringField = 'frequency' | 'lastDate' | 'nextDate' | 'status' | 'phone';
+type Field = PersonField | GiftField | RecurringField;
 
 export interface SourceDef {
   id: ImportSourceId;
@@ -48,7 +51,7 @@ export interface SourceDef {
   kind: ImportKind;
   /** Columns that must all be there for a header row to be this source's. */
   signature: string[];
-  columns: Partial<Record<PersonField | GiftField, string[]>>;
+  columns: Partial<Record<Field, string[]>>;
   /** The fund cell may split a gift between funds, 'General (50.00), Missions (25.00)' (fund-lines.ts). */
   splitFunds?: boolean;
 }
@@ -96,6 +99,49 @@ export const SOURCES: SourceDef[] = [
       amount: ['Amount'],
       method: ['Method', 'Method ID'],
       checkNumber: ['Check Number', 'Check #'],
+    },
+  },
+  // Recurring gifts (before the people exports: a recurring file has a person's columns too).
+  {
+    id: 'planning-center-recurring',
+    label: 'Planning Center Giving recurring donations export',
+    system: PC,
+    kind: 'recurring',
+    signature: ['Recurring Donation ID', 'Amount', 'Fund'],
+    columns: {
+      externalId: ['Recurring Donation ID'],
+      personId: ['Person ID'],
+      firstName: ['First Name'],
+      lastName: ['Last Name'],
+      email: ['Email', 'Email Address'],
+      phone: ['Phone', 'Phone Number', 'Mobile Phone Number'],
+      fund: ['Fund', 'Fund Name'],
+      amount: ['Amount'],
+      frequency: ['Frequency', 'Schedule'],
+      status: ['Status'],
+      nextDate: ['Next Occurrence', 'Next Donation Date'],
+      lastDate: ['Last Donation Received At', 'Last Donation Date', 'Last Received At'],
+    },
+  },
+  {
+    id: 'breeze-recurring',
+    label: 'Breeze recurring contributions export',
+    system: BREEZE,
+    kind: 'recurring',
+    signature: ['Recurring ID', 'Frequency', 'Amount'],
+    columns: {
+      externalId: ['Recurring ID'],
+      personId: ['Person ID', 'Breeze ID'],
+      firstName: ['First Name'],
+      lastName: ['Last Name'],
+      email: ['Email'],
+      phone: ['Phone', 'Mobile'],
+      fund: ['Fund', 'Fund(s)', 'Funds'],
+      amount: ['Amount'],
+      frequency: ['Frequency'],
+      status: ['Status'],
+      nextDate: ['Next Payment Date', 'Next Date'],
+      lastDate: ['Last Payment Date', 'Last Contribution Date', 'Last Date'],
     },
   },
   {
@@ -265,7 +311,7 @@ export function presetSource(
 
 /** Where each field is in this file: the column index and its name, for the fields it has. */
 export interface ColumnMap {
-  at: Partial<Record<PersonField | GiftField, { index: number; name: string }[]>>;
+  at: Partial<Record<Field, { index: number; name: string }[]>>;
   /** Columns no field reads: kept as notes on the person. */
   extra: { index: number; name: string }[];
 }
@@ -279,7 +325,7 @@ export function columnMap(def: SourceDef, headers: string[]): ColumnMap {
       const i = index.get(key(n));
       return i === undefined ? [] : [{ index: i, name: headers[i]! }];
     });
-    if (found.length) at[field as PersonField] = found;
+    if (found.length) at[field as Field] = found;
     for (const f of found) used.add(f.index);
   }
   const extra = headers.flatMap((name, i) => (used.has(i) ? [] : [{ index: i, name }]));
@@ -287,11 +333,7 @@ export function columnMap(def: SourceDef, headers: string[]): ColumnMap {
 }
 
 /** The first non-empty cell of a field's columns, with the column it came from. */
-export function cellOf(
-  map: ColumnMap,
-  field: PersonField | GiftField,
-  cells: string[],
-): { value: string; column: string } | null {
+export function cellOf(map: ColumnMap, field: Field, cells: string[]): { value: string; column: string } | null {
   for (const c of map.at[field] ?? []) {
     const v = (cells[c.index] ?? '').trim();
     if (v) return { value: v, column: c.name };

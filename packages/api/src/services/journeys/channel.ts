@@ -7,6 +7,7 @@ import { formatFrom } from '../email-campaigns/channel.js';
 import { verpAddress } from '../deliverability/reports.js';
 import { escapeHtml } from '../../render/html.js';
 import { parseDefinition, stepById, type JourneyDefinition } from './definitions.js';
+import { giveLinkOf } from '../giving/renewals.js';
 
 /**
  * A journey's messages as an entry of the one delivery engine: the deliveries of kind
@@ -129,7 +130,11 @@ export function journeyDriver(deps: DeliveryDeps, channel: 'email' | 'sms'): Cha
     },
     async send(j, d) {
       const { step, about } = await stepOf(db, j, d);
-      const values = { firstName: about.firstName, lastName: about.lastName, churchName: j.churchName };
+      // A step that carries a recurring giver's personal link ({{giveLink}}) reads it now.
+      const text = step.kind === 'sms' ? step.body : step.kind === 'email' ? step.content : '';
+      const giveLink =
+        text.includes('giveLink') && d.contactId ? await giveLinkOf(db, d.contactId, config.publicUrl) : undefined;
+      const values = { firstName: about.firstName, lastName: about.lastName, churchName: j.churchName, giveLink };
       const meta = { userId: j.userId, deliveryId: d.id };
       if (step.kind === 'sms') {
         return sms.send({
@@ -147,7 +152,7 @@ export function journeyDriver(deps: DeliveryDeps, channel: 'email' | 'sms'): Cha
           html: step.content,
           churchName: j.churchName,
           postalAddress: j.postalAddress,
-          recipient: { firstName: d.firstName, lastName: d.lastName },
+          recipient: { firstName: d.firstName, lastName: d.lastName, giveLink },
           tracking: { publicUrl: config.publicUrl, secret: config.trackingSecret, token: d.token },
           publicUrl: config.publicUrl,
         });

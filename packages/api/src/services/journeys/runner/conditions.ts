@@ -2,6 +2,7 @@ import { sql, type Db } from '@lampstand/db';
 import type { BranchCondition } from '../../../schemas/journeys.js';
 import type { JourneyDefinition } from '../definitions.js';
 import type { Enrollment, Person } from './types.js';
+import { hasRenewed } from '../../giving/renewals.js';
 
 /** Whether the journey's goal is reached (the person leaves it converted). */
 export async function goalReached(
@@ -22,6 +23,8 @@ export async function goalReached(
     }
     case 'gave':
       return hasEventSince(trx, e.userId, contactId, 'donation.succeeded', e.enteredAt);
+    case 'renewed_giving':
+      return hasRenewed(trx, contactId);
     case 'tag_added': {
       const r = await trx
         .selectFrom('contacts')

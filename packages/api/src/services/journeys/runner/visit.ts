@@ -182,5 +182,6 @@ function goalWords(goal: JourneyDefinition['goal']): string {
   if (!goal) return '';
   if (goal.kind === 'gave') return 'gave';
   if (goal.kind === 'tag_added') return `tagged ${goal.tag}`;
+  if (goal.kind === 'renewed_giving') return 'set up their recurring gift again';
   return 'joined the list';
 }
