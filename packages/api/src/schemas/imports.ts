@@ -12,6 +12,7 @@ export const importSourceIdSchema = z.enum([
   'breeze-people',
   'breeze-contributions',
   'preset',
+  'lampstand-export',
 ]);
 export type ImportSourceId = z.infer<typeof importSourceIdSchema>;
 
@@ -102,6 +103,17 @@ export const importPreviewSchema = z.object({
     })
     .nullable(),
   problems: z.array(importProblemSchema),
+  /** A Lampstand export: the church it was made from, and the rows each table brings. */
+  church: z
+    .object({
+      name: z.string(),
+      exportedAt: z.string(),
+      tables: z.array(z.object({ name: z.string(), label: z.string(), rows: z.number().int() })),
+      files: z.number().int(),
+      notMoved: z.array(z.object({ name: z.string(), reason: z.string() })),
+    })
+    .nullable()
+    .optional(),
 });
 export type ImportPreview = z.infer<typeof importPreviewSchema>;
 
@@ -112,6 +124,10 @@ export const importReportSchema = z.object({
     z.object({ fund: z.string(), year: z.number().int(), fileCents: z.number().int(), ledgerCents: z.number().int() }),
   ),
   fundsCreated: z.array(z.string()),
+  /** After a Lampstand export: the rows written per table and the files copied. */
+  church: z
+    .object({ tables: z.array(z.object({ name: z.string(), rows: z.number().int() })), files: z.number().int() })
+    .optional(),
 });
 
 export const importSchema = z.object({
@@ -119,7 +135,7 @@ export const importSchema = z.object({
   fileName: z.string(),
   source: importSourceIdSchema,
   sourceLabel: z.string(),
-  kind: z.enum(['people', 'gifts']),
+  kind: z.enum(['people', 'gifts', 'church']),
   status: z.enum(['previewed', 'queued', 'running', 'completed', 'failed']),
   preview: importPreviewSchema,
   policy: z.record(z.string(), fieldPolicySchema),
@@ -135,7 +151,7 @@ export type ImportOut = z.input<typeof importSchema>;
 export const uploadMoveInSchema = z.object({
   fileName: z.string().trim().min(1).max(255),
   csv: z.string().max(MAX_IMPORT_BYTES, IMPORT_TOO_LARGE_MESSAGE),
-  source: importSourceIdSchema.exclude(['preset']).optional(),
+  source: importSourceIdSchema.exclude(['preset', 'lampstand-export']).optional(),
   presetId: idSchema().optional(),
 });
 export const importIdInputSchema = z.object({ id: idSchema() });

@@ -608,6 +608,7 @@ export interface ImportPresets {
 }
 
 export interface Imports {
+  archive: Buffer | null;
   createdAt: Generated<Date>;
   createdBy: number | null;
   csv: string;
@@ -615,7 +616,7 @@ export interface Imports {
   fileName: string;
   finishedAt: Date | null;
   id: Generated<number>;
-  kind: 'people' | 'gifts';
+  kind: 'people' | 'gifts' | 'church';
   policy: ColumnType<Record<string, string>, string | undefined, string>;
   presetId: number | null;
   preview: ColumnType<Record<string, unknown>, string, string>;
