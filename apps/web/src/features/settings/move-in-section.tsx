@@ -3,6 +3,7 @@ import { Alert, Button, FileInput, Group, Paper, Select, Stack, Text, Title } fr
 import { IconFileTypeCsv } from '@tabler/icons-react';
 import { trpc } from '../../lib/trpc';
 import { MoveInPresetForm } from './move-in-preset-form';
+import { ChurchPreview, sendExportZip } from './move-in-church';
 import { useSave } from '../../lib/use-save';
 import {
   CommitProgress,
@@ -35,6 +36,7 @@ export function MoveInSection() {
   const [importId, setImportId] = useState<number | null>(null);
   const [policy, setPolicy] = useState<Policy>({});
   const [mapping, setMapping] = useState(false);
+  const [zipError, setZipError] = useState<string | null>(null);
   const presets = trpc.imports.presets.useQuery();
   const upload = useSave(trpc.imports.upload, {
     errorTitle: 'The file cannot be imported',
@@ -64,7 +66,13 @@ export function MoveInSection() {
   };
   const readAndUpload = async (f: File | null) => {
     setFile(f);
+    setZipError(null);
     if (!f) return;
+    if (/\.zip$/i.test(f.name)) {
+      // A Lampstand export ("Export everything"): moved whole into this church when it is new.
+      await sendExportZip(f).then(setImportId, (e: Error) => setZipError(e.message));
+      return;
+    }
     const csv = await f.text();
     const preset = source.startsWith('preset:') ? Number(source.slice(7)) : undefined;
     upload.mutate({
@@ -97,9 +105,10 @@ export function MoveInSection() {
             onChange={(v) => setSource(v ?? '')}
           />
           <FileInput
-            label="Export file (CSV)"
+            label="Export file (CSV, or a Lampstand export ZIP)"
             placeholder="Choose a file"
-            accept=".csv,text/csv"
+            accept=".csv,text/csv,.zip,application/zip"
+            error={zipError}
             leftSection={<IconFileTypeCsv size={18} />}
             value={file}
             onChange={(f) => void readAndUpload(f)}
@@ -128,6 +137,7 @@ export function MoveInSection() {
           </Alert>
           <PeoplePreview imp={imp} />
           <GiftsPreview imp={imp} />
+          <ChurchPreview imp={imp} />
           <ProblemsPreview imp={imp} />
           {imp.status === 'previewed' && imp.kind === 'people' ? (
             <PolicyPicker policy={policy} onChange={setPolicy} />
