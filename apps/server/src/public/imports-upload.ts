@@ -2,7 +2,10 @@ import type { FastifyInstance } from 'fastify';
 import fastifyMultipart from '@fastify/multipart';
 import {
   AppError,
+  getMoveIn,
   IMPORT_TOO_LARGE_MESSAGE,
+  isZip,
+  uploadChurchExport,
   importSourceIdSchema,
   MAX_IMPORT_BYTES,
   uploadMoveIn,
@@ -15,7 +18,7 @@ import { createContext } from '../context.js';
 /**
  * `POST /api/imports` (multipart, signed in): a file exported from another system (field `file`)
  * and optionally `source` or `presetId`; answers 201 with the import and its dry run (the same
- * `uploadMoveIn` as the app's `imports.upload`).
+ * `uploadMoveIn` as the app's `imports.upload`). A ZIP is a Lampstand export for a new church.
  */
 export async function importUploadRoutes(app: FastifyInstance, opts: { deps: AppDeps }): Promise<void> {
   // Scoped to this plugin: other routes keep refusing multipart bodies.
@@ -54,6 +57,16 @@ export async function importUploadRoutes(app: FastifyInstance, opts: { deps: App
         throw err;
       }
       if (!data) throw new AppError('BAD_REQUEST', 'Choose a CSV file to upload.', 'file');
+      if (isZip(data)) {
+        // A ZIP can only be a Lampstand export ("Export everything"), moved whole into a new church.
+        const db = tenantDb(opts.deps.db, effectiveUser.id);
+        const { id } = await uploadChurchExport(db, effectiveUser.id, {
+          fileName: fileName.slice(0, 255),
+          zip: data,
+          createdBy: user?.id ?? null,
+        });
+        return reply.code(201).send(await getMoveIn(db, effectiveUser.id, id));
+      }
       const source = fields.source ? importSourceIdSchema.exclude(['preset']).safeParse(fields.source) : undefined;
       if (source && !source.success)
         throw new AppError(

@@ -69,7 +69,9 @@ export const pluginRoutes: PluginRouteDoc[] = [
       'Upload an export from another system (multipart/form-data: field "file", a CSV of at most 50 MB; optional ' +
       '"source" or "presetId"): the source is recognised from the header row and a dry run (people new, matched, ' +
       'changed, skipped; households, children; gifts and totals per fund and year; unreadable rows with line and ' +
-      'column) is stored as the import’s preview. Nothing else is written until POST /api/imports/{id}/commit',
+      'column) is stored as the import’s preview. A ZIP made by Settings → Export everything is a Lampstand export: ' +
+      'it goes only into a new church, and its preview counts the rows of each table. Nothing else is written ' +
+      'until POST /api/imports/{id}/commit',
     status: 201,
     requestBody: {
       required: true,
@@ -79,7 +81,7 @@ export const pluginRoutes: PluginRouteDoc[] = [
             type: 'object',
             required: ['file'],
             properties: {
-              file: { type: 'string', format: 'binary', description: 'CSV, ≤ 50 MB' },
+              file: { type: 'string', format: 'binary', description: 'CSV or a Lampstand export ZIP, ≤ 50 MB' },
               source: {
                 type: 'string',
                 enum: importSourceIdSchema.exclude(['preset']).options,
@@ -99,12 +101,12 @@ export const pluginRoutes: PluginRouteDoc[] = [
         id: { type: 'integer' },
         source: { type: 'string' },
         sourceLabel: { type: 'string', description: 'Which export was recognised, in words' },
-        kind: { type: 'string', enum: ['people', 'gifts'] },
+        kind: { type: 'string', enum: ['people', 'gifts', 'church'] },
         status: { type: 'string', enum: ['previewed', 'queued', 'running', 'completed', 'failed'] },
         preview: { type: 'object', additionalProperties: true, description: 'As GET /api/imports/{id}' },
       },
     },
-    errors: [404, 413],
+    errors: [404, 409, 413],
   },
   {
     method: 'POST',

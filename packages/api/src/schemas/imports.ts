@@ -16,6 +16,7 @@ export const importSourceIdSchema = z.enum([
   'planning-center-recurring',
   'breeze-recurring',
   'preset',
+  'lampstand-export',
 ]);
 export type ImportSourceId = z.infer<typeof importSourceIdSchema>;
 
@@ -119,6 +120,17 @@ export const importPreviewSchema = z.object({
   /** A recurring-gift export: the givers to bring back, and what they gave per month there. */
   recurring: recurringPreviewSchema.nullable().optional(),
   problems: z.array(importProblemSchema),
+  /** A Lampstand export: the church it was made from, and the rows each table brings. */
+  church: z
+    .object({
+      name: z.string(),
+      exportedAt: z.string(),
+      tables: z.array(z.object({ name: z.string(), label: z.string(), rows: z.number().int() })),
+      files: z.number().int(),
+      notMoved: z.array(z.object({ name: z.string(), reason: z.string() })),
+    })
+    .nullable()
+    .optional(),
 });
 export type ImportPreview = z.infer<typeof importPreviewSchema>;
 
@@ -131,6 +143,10 @@ export const importReportSchema = z.object({
   fundsCreated: z.array(z.string()),
   /** After a recurring-gift file: the givers written, and how many entered the journey that asks them back. */
   recurring: z.object({ created: z.number().int(), enrolled: z.number().int() }).optional(),
+  /** After a Lampstand export: the rows written per table and the files copied. */
+  church: z
+    .object({ tables: z.array(z.object({ name: z.string(), rows: z.number().int() })), files: z.number().int() })
+    .optional(),
 });
 
 export const importSchema = z.object({
@@ -138,7 +154,7 @@ export const importSchema = z.object({
   fileName: z.string(),
   source: importSourceIdSchema,
   sourceLabel: z.string(),
-  kind: z.enum(['people', 'gifts', 'recurring']),
+  kind: z.enum(['people', 'gifts', 'recurring', 'church']),
   status: z.enum(['previewed', 'queued', 'running', 'completed', 'failed']),
   preview: importPreviewSchema,
   policy: z.record(z.string(), fieldPolicySchema),
@@ -154,7 +170,7 @@ export type ImportOut = z.input<typeof importSchema>;
 export const uploadMoveInSchema = z.object({
   fileName: z.string().trim().min(1).max(255),
   csv: z.string().max(MAX_IMPORT_BYTES, IMPORT_TOO_LARGE_MESSAGE),
-  source: importSourceIdSchema.exclude(['preset']).optional(),
+  source: importSourceIdSchema.exclude(['preset', 'lampstand-export']).optional(),
   presetId: idSchema().optional(),
 });
 export const importIdInputSchema = z.object({ id: idSchema() });

@@ -629,6 +629,7 @@ export interface ImportPresets {
 }
 
 export interface Imports {
+  archive: Buffer | null;
   createdAt: Generated<Date>;
   createdBy: number | null;
   csv: string;
@@ -636,7 +637,7 @@ export interface Imports {
   fileName: string;
   finishedAt: Date | null;
   id: Generated<number>;
-  kind: 'people' | 'gifts' | 'recurring';
+  kind: 'people' | 'gifts' | 'recurring' | 'church';
   policy: ColumnType<Record<string, string>, string | undefined, string>;
   presetId: number | null;
   preview: ColumnType<Record<string, unknown>, string, string>;

@@ -5,6 +5,7 @@ import type { ImportSourceId } from '@lampstand/api/schemas/imports';
 import { trpc } from '../../lib/trpc';
 import { RecurringPreview } from './move-in-recurring';
 import { MoveInPresetForm } from './move-in-preset-form';
+import { ChurchPreview, sendExportZip } from './move-in-church';
 import { useSave } from '../../lib/use-save';
 import {
   CommitProgress,
@@ -28,7 +29,7 @@ const SOURCES = [
   { value: 'breeze-recurring', label: 'Breeze recurring contributions export' },
 ];
 
-type SourceId = Exclude<ImportSourceId, 'preset'>;
+type SourceId = Exclude<ImportSourceId, 'preset' | 'lampstand-export'>;
 
 /**
  * Settings → Move in: upload an export from another system, read the dry run (nothing is written
@@ -41,6 +42,7 @@ export function MoveInSection() {
   const [importId, setImportId] = useState<number | null>(null);
   const [policy, setPolicy] = useState<Policy>({});
   const [mapping, setMapping] = useState(false);
+  const [zipError, setZipError] = useState<string | null>(null);
   const presets = trpc.imports.presets.useQuery();
   const upload = useSave(trpc.imports.upload, {
     errorTitle: 'The file cannot be imported',
@@ -70,7 +72,13 @@ export function MoveInSection() {
   };
   const readAndUpload = async (f: File | null) => {
     setFile(f);
+    setZipError(null);
     if (!f) return;
+    if (/\.zip$/i.test(f.name)) {
+      // A Lampstand export ("Export everything"): moved whole into this church when it is new.
+      await sendExportZip(f).then(setImportId, (e: Error) => setZipError(e.message));
+      return;
+    }
     const csv = await f.text();
     const preset = source.startsWith('preset:') ? Number(source.slice(7)) : undefined;
     upload.mutate({
@@ -103,9 +111,10 @@ export function MoveInSection() {
             onChange={(v) => setSource(v ?? '')}
           />
           <FileInput
-            label="Export file (CSV)"
+            label="Export file (CSV, or a Lampstand export ZIP)"
             placeholder="Choose a file"
-            accept=".csv,text/csv"
+            accept=".csv,text/csv,.zip,application/zip"
+            error={zipError}
             leftSection={<IconFileTypeCsv size={18} />}
             value={file}
             onChange={(f) => void readAndUpload(f)}
@@ -135,6 +144,7 @@ export function MoveInSection() {
           <PeoplePreview imp={imp} />
           <GiftsPreview imp={imp} />
           <RecurringPreview imp={imp} />
+          <ChurchPreview imp={imp} />
           <ProblemsPreview imp={imp} />
           {imp.status === 'previewed' && imp.kind === 'people' ? (
             <PolicyPicker policy={policy} onChange={setPolicy} />

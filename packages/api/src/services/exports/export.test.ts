@@ -4,7 +4,7 @@ import { sql, tenantDb } from '@lampstand/db';
 import { freshDatabase } from '@lampstand/db/test/fresh-db';
 import { twoChurchesWithContacts } from '@lampstand/db/test/two-churches';
 import type { EmailMessage, EmailTransport } from '../../providers/email.js';
-import type { FileStorage } from '../../providers/storage.js';
+import { memoryStorage } from '../../providers/memory-storage.js';
 import { runChurchExport } from './build.js';
 import { churchRows, churchTables } from './tables.js';
 import { readExport } from './read.js';
@@ -17,18 +17,6 @@ import { SECRET_COLUMNS, SKIPPED_TABLES } from './catalogue.js';
 const { db } = await freshDatabase();
 const { churchA, churchB } = await twoChurchesWithContacts(db);
 
-/** Files in memory, as the local folder or the bucket would keep them. */
-function memoryStorage(): FileStorage & { objects: Map<string, Buffer> } {
-  const objects = new Map<string, Buffer>();
-  return {
-    kind: 'local',
-    objects,
-    put: (key, body) => Promise.resolve(void objects.set(key, body)),
-    get: (key) => Promise.resolve(objects.has(key) ? { body: objects.get(key)!, contentType: 'image/webp' } : null),
-    delete: (key) => Promise.resolve(void objects.delete(key)),
-    urlFor: (key) => `/uploads/${key}`,
-  };
-}
 const sent: EmailMessage[] = [];
 const email: EmailTransport = {
   kind: 'outbox',

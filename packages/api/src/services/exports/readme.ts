@@ -1,5 +1,6 @@
 import { SECRET_COLUMNS_REASON, SKIPPED_TABLES, tableDescription } from './catalogue.js';
 import type { NestedDocument } from './nested.js';
+import { RESTORE_NOTES } from '../imports/church/rules.js';
 
 /** What manifest.json says about the export: read back by `readExport`. */
 export interface ExportManifest {
@@ -55,6 +56,12 @@ export function exportReadme(manifest: ExportManifest, documents: readonly Neste
   for (const [name, reason] of Object.entries(SKIPPED_TABLES)) lines.push(`- \`${name}\`: ${reason}`);
   lines.push(
     '- Passwords, sign-in sessions and the account itself are not tables of the church; sign up again where you move to.',
+    '',
+    '## Moving it into another Lampstand',
+    '',
+    'Settings → Move in on a new church takes this ZIP as it is. What it does:',
+    '',
+    ...RESTORE_NOTES.map((n) => `- ${n}`),
     '',
   );
   return lines.join('\n');

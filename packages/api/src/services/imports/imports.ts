@@ -15,6 +15,7 @@ import { findChurchRow } from '../church-rows.js';
 import { openCsv } from '../contacts/import-csv.js';
 import { churchCountryCode } from '../settings/church-settings.js';
 import { previewFile } from './preview.js';
+import { LAMPSTAND_LABEL, LAMPSTAND_SOURCE } from './church/move-in.js';
 import { detectSource, presetSource, SOURCES, type SourceDef } from './sources.js';
 
 /**
@@ -80,7 +81,9 @@ export async function sourceOf(
 }
 
 const labelOf = (r: Pick<ImportRow, 'source'>) =>
-  SOURCES.find((s) => s.id === r.source)?.label ?? 'CSV read with a saved mapping';
+  r.source === LAMPSTAND_SOURCE
+    ? LAMPSTAND_LABEL
+    : (SOURCES.find((s) => s.id === r.source)?.label ?? 'CSV read with a saved mapping');
 
 /** A file that is not text (a spreadsheet, a PDF) is refused before the CSV parser sees it. */
 function assertText(csv: string) {

@@ -8,6 +8,8 @@ import { openCsv } from '../contacts/import-csv.js';
 import { fileTotals, fundNames, readGifts, readPeople } from './read.js';
 import { sourceOf } from './imports.js';
 import { runRecurring } from './recurring.js';
+import type { FileStorage } from '../../providers/storage.js';
+import { runChurchRestore } from './church/move-in.js';
 import { giftKeys, ledgerTotals, makeMissingFunds, writeGifts } from './write-gifts.js';
 import { householdsWithAdults, writeHouseholds, writePeople, type PeopleCounts } from './write-people.js';
 
@@ -23,6 +25,8 @@ const BATCH = 500;
 /** `batchSize`: rows per transaction (a test makes it small to stop an import between two batches). */
 export interface RunOptions {
   batchSize?: number;
+  /** Where a Lampstand export's uploaded files are copied to. */
+  storage?: FileStorage;
 }
 /** A running import without progress for this long is taken to be dead, and a retry takes it over. */
 const LEASE_MINUTES = 10;
@@ -178,7 +182,8 @@ export async function runMoveInImport(db: Db, importId: number, opts: RunOptions
   const imp = await claim(db, importId);
   if (!imp) return;
   try {
-    if (imp.kind === 'people') await runPeople(db, imp, size);
+    if (imp.kind === 'church') await runChurchRestore(db, imp, opts.storage ?? null);
+    else if (imp.kind === 'people') await runPeople(db, imp, size);
     else if (imp.kind === 'recurring') {
       const headers = (await openCsv(imp.csv)).headers;
       const def = await sourceOf(db, imp.userId, { source: imp.source, presetId: imp.presetId, headers });
