@@ -99,6 +99,7 @@ export const SECRET_COLUMNS: Record<string, readonly string[]> = {
   deliveries: ['token'],
   gifts: ['stripe_client_secret', 'receipt_token'],
   gift_schedules: ['stripe_client_secret', 'manage_token'],
+  gift_renewals: ['token'],
   landing_page_signups: ['confirm_token_hash'],
   profile_update_proposals: ['confirm_token_hash', 'phone_code_hash'],
   sending_domains: ['dkim_private_key'],
