@@ -20,7 +20,10 @@ export const NOT_NEW = (what: string, more: number) =>
   'a Lampstand export moves only into a new church. Sign up a new church and move in there.';
 
 export async function assertNewChurch(db: Db, tenantId: number): Promise<void> {
-  const tables = (await churchTables(db)).filter((t) => !SIGN_UP_TABLES.has(t.name) && !isChurchSingleton(t.orderBy));
+  // A child table (no church column) has rows only where its parent table has.
+  const tables = (await churchTables(db)).filter(
+    (t) => !t.parent && !SIGN_UP_TABLES.has(t.name) && !isChurchSingleton(t.orderBy),
+  );
   const { rows } = await sql<{ tbl: string }>`${sql.join(
     tables.map(
       (t) =>

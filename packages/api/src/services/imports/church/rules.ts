@@ -68,6 +68,7 @@ export const FRESH_TOKENS: Record<string, readonly string[]> = {
   deliveries: ['token'],
   gifts: ['receipt_token'],
   gift_schedules: ['manage_token'],
+  gift_renewals: ['token'],
   landing_page_signups: ['confirm_token_hash'],
   service_plan_assignments: ['token'],
   substitute_offer_candidates: ['token'],
@@ -149,7 +150,8 @@ export const RESTORE_NOTES: readonly string[] = [
   ...Object.entries(NOT_MOVED).map(([t, why]) => `\`${t}\` is not moved: ${why}`),
   'Stripe ids of gifts and recurring gifts are cleared (the payments belong to the old Stripe account); the ' +
     'texting number and its account are cleared (set up texting again).',
-  'Links sent to people (receipts, manage-your-gift, serving requests, sign-up confirmations) get new tokens: ' +
+  'Links sent to people (receipts, manage-your-gift, set-up-your-gift-again, serving requests, sign-up ' +
+    'confirmations) get new tokens: ' +
     'the old links stop working. Webhooks come back switched off with a new signing secret.',
   'Nothing goes out by itself: scheduled campaigns and posts come back as drafts, waiting messages as not ' +
     'sent, active journeys and recurring gifts as paused. Gifts come back as the ledger had them, with no ' +

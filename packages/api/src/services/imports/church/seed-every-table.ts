@@ -32,7 +32,7 @@ export async function seedEveryTable(
     const given = overrides(ids)[p.name];
     const rows = given ?? [{}];
     for (const over of rows) {
-      const row: Row = { user_id: tenantId };
+      const row: Row = p.live.has('user_id') ? { user_id: tenantId } : {};
       for (const [col, live] of p.live) {
         if (col === 'user_id' || col in over || live.generated) continue;
         const target = refTarget(p, col, { ...over, channel: 'email', kind: 'email', actor_kind: 'user' });
