@@ -21,7 +21,7 @@ const hope = await registerChurch(app.url, 'Hope Chapel');
 const { upload, committed, contacts, exportZip } = moveIn(app.url);
 
 const PLANNER = '/api/service-planner';
-let zip = Buffer.alloc(0);
+let zip: Buffer = Buffer.alloc(0);
 
 /** What the API shows of a church, without the ids (the new church's rows have new ones). */
 async function churchAsSeen(client: HttpClient) {
@@ -30,7 +30,11 @@ async function churchAsSeen(client: HttpClient) {
     const c = withIds.find((x) => x.id === id);
     return c ? `${c.firstName} ${c.lastName}` : null;
   };
-  const people = withIds.map(({ id: _id, userId: _church, ...c }) => c);
+  // Ids differ, the church's too.
+  const people = withIds.map((x) => {
+    const { id: _id, userId: _church, ...c } = x as typeof x & { userId?: number };
+    return c;
+  });
   const gifts = (await client.get('/api/giving/gifts?pageSize=200')).body.gifts.map(
     ({ id: _id, contactId, lines, ...g }: { id: number; contactId: number | null; lines: { fundId: number }[] }) => ({
       ...g,

@@ -1,6 +1,7 @@
 import { sql, type Db } from '@lampstand/db';
 import { churchTables } from '../../exports/tables.js';
 import type { ReadExport } from '../../exports/read.js';
+import { encode } from './restore.js';
 import { planTables, refTarget } from './schema.js';
 
 /**
@@ -64,12 +65,6 @@ export async function seedEveryTable(
     }
   }
   return { ids, failed };
-}
-
-function encode(v: unknown, type: string): unknown {
-  if (v === null || v === undefined) return null;
-  if (type === 'json' || type === 'jsonb') return JSON.stringify(v);
-  return v;
 }
 
 function valueOf(col: string, type: string, checks: string[]): unknown {
