@@ -17,9 +17,7 @@ export function moveIn(appUrl: string) {
     const form = new FormData();
     form.append('file', new Blob([new Uint8Array(data)], { type: 'text/csv' }), name);
     for (const [k, v] of Object.entries(fields)) form.append(k, v);
-    const headers: Record<string, string> = {};
-    if (client.cookies.size) headers.cookie = [...client.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
-    const res = await fetch(`${appUrl}/api/imports`, { method: 'POST', headers, body: form });
+    const res = await fetch(`${appUrl}/api/imports`, { method: 'POST', headers: signedIn(client), body: form });
     const text = await res.text();
     return { status: res.status, body: text ? JSON.parse(text) : undefined };
   }
@@ -48,5 +46,21 @@ export function moveIn(appUrl: string) {
     }[];
   }
 
-  return { upload, committed, contacts };
+  /** Settings → Export everything: POST /api/exports, wait for it, and download the ZIP signed in. */
+  async function exportZip(client: HttpClient): Promise<Buffer> {
+    const created = await client.post('/api/exports');
+    expect(created.status, created.text).toBe(201);
+    await expect
+      .poll(async () => (await client.get(`/api/exports/${created.body.id}`)).body.status, { timeout: 60_000 })
+      .toBe('ready');
+    const res = await fetch(`${appUrl}/api/exports/${created.body.id}/download`, { headers: signedIn(client) });
+    expect(res.status).toBe(200);
+    return Buffer.from(await res.arrayBuffer());
+  }
+
+  return { upload, committed, contacts, exportZip };
 }
+
+/** The session cookie of `client`, for a request it cannot make itself (multipart, a binary answer). */
+const signedIn = (client: HttpClient): Record<string, string> =>
+  client.cookies.size ? { cookie: [...client.cookies].map(([k, v]) => `${k}=${v}`).join('; ') } : {};

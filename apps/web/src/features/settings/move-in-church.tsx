@@ -1,24 +1,29 @@
-import { Stack, Table, Text, Title } from '@mantine/core';
+import { Alert, List, Stack, Table, Text, Title } from '@mantine/core';
+import { formatDate, formatNumber } from '../../ui/format';
 import type { MoveIn } from './move-in-preview';
 
-/** A Lampstand export's preview: the church it came from and the rows each table brings. */
+const plural = (n: number, one: string, many: string) => `${formatNumber(n)} ${n === 1 ? one : many}`;
+
+/** A Lampstand export's preview: the church it came from, the rows each table brings, and what stays behind. */
 export function ChurchPreview({ imp }: { imp: MoveIn }) {
   const c = imp.preview.church;
   if (!c) return null;
   return (
     <Stack gap="xs">
       <Title order={3} size="h5">
-        {c.name}, exported {c.exportedAt.slice(0, 10)}
+        {c.name}, exported {formatDate(c.exportedAt)}
       </Title>
       <Text size="sm">
         Everything moves into this church with new ids; nothing is sent by itself (campaigns come back as drafts,
-        journeys and recurring gifts paused). {c.files} uploaded files.
+        journeys and recurring gifts paused). {plural(c.files, 'uploaded file', 'uploaded files')}.
       </Text>
-      <Table striped withTableBorder>
+      <Table striped withTableBorder aria-label="Rows per table" layout="fixed">
         <Table.Thead>
           <Table.Tr>
             <Table.Th>What</Table.Th>
-            <Table.Th ta="right">Rows</Table.Th>
+            <Table.Th ta="right" w={88}>
+              Rows
+            </Table.Th>
           </Table.Tr>
         </Table.Thead>
         <Table.Tbody>
@@ -26,19 +31,29 @@ export function ChurchPreview({ imp }: { imp: MoveIn }) {
             .filter((t) => t.rows > 0)
             .map((t) => (
               <Table.Tr key={t.name}>
-                <Table.Td>{t.label}</Table.Td>
-                <Table.Td ta="right">{t.rows}</Table.Td>
+                <Table.Td style={{ overflowWrap: 'anywhere' }}>{t.label}</Table.Td>
+                <Table.Td ta="right">{formatNumber(t.rows)}</Table.Td>
               </Table.Tr>
             ))}
         </Table.Tbody>
       </Table>
-      {c.notMoved.map((n) => (
-        <Text size="sm" key={n.name}>
-          Not moved: {n.reason}
-        </Text>
-      ))}
+      {c.notMoved.length ? (
+        <Alert color="yellow" title="What does not move">
+          <List size="sm" spacing={4}>
+            {c.notMoved.map((n) => (
+              <List.Item key={n.name}>{n.reason}</List.Item>
+            ))}
+          </List>
+        </Alert>
+      ) : null}
     </Stack>
   );
+}
+
+/** The finished move's one line: rows written and files copied. */
+export function churchDone(done: { tables: { rows: number }[]; files: number }): string {
+  const rows = done.tables.reduce((s, t) => s + t.rows, 0);
+  return `Everything moved in: ${plural(rows, 'row', 'rows')} in ${plural(done.tables.filter((t) => t.rows > 0).length, 'table', 'tables')}, ${plural(done.files, 'file', 'files')} copied.`;
 }
 
 /** Upload a ZIP as multipart to `POST /api/imports` (the tRPC upload takes a CSV's text). */

@@ -5,6 +5,7 @@ import { policyFields, type PolicyField } from '@lampstand/api/schemas/imports';
 import { trpc } from '../../lib/trpc';
 import { showFailure } from '../../lib/use-save';
 import { formatNumber, formatUsd } from '../../ui/format';
+import { churchDone } from './move-in-church';
 
 export type MoveIn = RouterOutputs['imports']['get'];
 export type Policy = Partial<Record<PolicyField, 'keep' | 'take' | 'fill'>>;
@@ -197,9 +198,11 @@ export function CommitProgress({ imp }: { imp: MoveIn }) {
   return (
     <Stack gap="xs">
       <Alert color="green" title="Import complete">
-        {r.people
-          ? `${formatNumber(r.people.created)} people added, ${formatNumber(r.people.updated)} updated, ${formatNumber(r.people.unchanged)} unchanged.`
-          : `Gifts written to the ledger${r.fundsCreated.length ? `; funds made: ${r.fundsCreated.join(', ')}` : ''}.`}
+        {r.church
+          ? churchDone(r.church)
+          : r.people
+            ? `${formatNumber(r.people.created)} people added, ${formatNumber(r.people.updated)} updated, ${formatNumber(r.people.unchanged)} unchanged.`
+            : `Gifts written to the ledger${r.fundsCreated.length ? `; funds made: ${r.fundsCreated.join(', ')}` : ''}.`}
       </Alert>
       {r.totals.length ? (
         <Table withTableBorder striped aria-label="File totals and ledger totals">

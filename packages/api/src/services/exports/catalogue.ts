@@ -26,6 +26,7 @@ export const TABLE_DESCRIPTIONS: Record<string, string> = {
   conversation_messages: 'Messages in text and email conversations with people.',
   conversations: 'Conversations with people (threads of texts or emails).',
   deliveries: 'Every message sent or queued (campaign, journey step, reminder, receipt), one row per person.',
+  delivery_events: 'What happened to each message after it was sent: opened, clicked, bounced, delivered.',
   email_bounces: 'Emails that bounced, and why.',
   email_campaigns: 'Email campaigns, their content and status.',
   email_suppressions: 'Addresses that must not be emailed (bounced, complained, unsubscribed).',
@@ -38,6 +39,7 @@ export const TABLE_DESCRIPTIONS: Record<string, string> = {
   gifts: 'The giving ledger: every gift and payment received.',
   gift_schedule_lines: 'How each recurring gift is split between funds.',
   gift_schedules: 'Recurring gifts.',
+  gift_renewals: 'Recurring givers moved in from another system, each with their link to set their gift up again.',
   giving_statement_runs: 'Giving statement runs (a year’s statements made at once).',
   giving_statements: 'Each donor’s giving statement of a run.',
   journey_enrollments: 'People in journeys and where they are.',
@@ -74,12 +76,22 @@ export const TABLE_DESCRIPTIONS: Record<string, string> = {
   substitute_offers: 'Requests for someone to cover a serving slot.',
   tasks: 'Follow-up tasks.',
   team_member_blockouts: 'Dates team members cannot serve.',
+  team_member_positions: 'Which positions each team member serves in.',
   team_members: 'Team members who serve.',
   team_positions: 'Positions in serving teams.',
   uploads: 'Uploaded images; the files themselves are in the files/ folder.',
   user_templates: 'Marketing templates available to the church.',
   webhook_deliveries: 'Calls made to the church’s webhooks.',
   webhook_endpoints: 'The church’s webhook addresses and the events they receive.',
+};
+
+/**
+ * Church tables without a church column of their own: a row is the church's when its parent row
+ * is (the same rule their row-level security follows). Written like the others, read through the parent.
+ */
+export const CHILD_TABLES: Record<string, { table: string; column: string }> = {
+  delivery_events: { table: 'deliveries', column: 'delivery_id' },
+  team_member_positions: { table: 'team_members', column: 'team_member_id' },
 };
 
 /** Church tables left out whole, with the reason the README gives. */

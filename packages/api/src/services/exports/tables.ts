@@ -1,7 +1,7 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { sql, type Db } from '@lampstand/db';
 import type { Kysely } from 'kysely';
-import { SECRET_COLUMNS, SKIPPED_TABLES, looksSecret } from './catalogue.js';
+import { CHILD_TABLES, SECRET_COLUMNS, SKIPPED_TABLES, looksSecret } from './catalogue.js';
 
 /** A church table as the export writes it: its columns (secrets left out) and the key it is ordered by. */
 export interface ExportTable {
@@ -11,11 +11,14 @@ export interface ExportTable {
   orderBy: string[];
   /** Secret columns left out of this table. */
   leftOut: string[];
+  /** A table without a church column: its rows are the church's through this reference to a parent row. */
+  parent?: { table: string; column: string };
 }
 
 /**
  * Every table with a `user_id` church column, read from the catalogue at run time, so a table a
- * later migration adds is exported without a change here (its secret-looking columns left out).
+ * later migration adds is exported without a change here (its secret-looking columns left out),
+ * and the child tables of `CHILD_TABLES`.
  */
 export async function churchTables(db: Db): Promise<ExportTable[]> {
   const { rows: columns } = await sql<{ tbl: string; col: string; typ: string }>`
@@ -25,8 +28,9 @@ export async function churchTables(db: Db): Promise<ExportTable[]> {
     join information_schema.tables t
       on t.table_schema = c.table_schema and t.table_name = c.table_name and t.table_type = 'BASE TABLE'
     where c.table_schema = 'public'
-      and exists (select 1 from information_schema.columns u
+      and (exists (select 1 from information_schema.columns u
         where u.table_schema = 'public' and u.table_name = c.table_name and u.column_name = 'user_id')
+        or c.table_name = any(${Object.keys(CHILD_TABLES)}::text[]))
     order by c.table_name, c.ordinal_position`.execute(db);
   const { rows: keys } = await sql<{ tbl: string; col: string }>`
     select cl.relname as tbl, a.attname as col
@@ -40,7 +44,10 @@ export async function churchTables(db: Db): Promise<ExportTable[]> {
   for (const { tbl, col, typ } of columns) {
     if (SKIPPED_TABLES[tbl] !== undefined) continue;
     let table = tables.get(tbl);
-    if (!table) tables.set(tbl, (table = { name: tbl, columns: [], orderBy: [], leftOut: [] }));
+    if (!table) {
+      const parent = CHILD_TABLES[tbl];
+      tables.set(tbl, (table = { name: tbl, columns: [], orderBy: [], leftOut: [], ...(parent ? { parent } : {}) }));
+    }
     if (SECRET_COLUMNS[tbl]?.includes(col) || looksSecret(col)) table.leftOut.push(col);
     else table.columns.push({ name: col, type: typ });
   }
@@ -55,14 +62,18 @@ const CHUNK_ROWS = 500;
 /**
  * The church's rows of `table`, `CHUNK_ROWS` at a time through a server-side cursor (memory stays
  * flat however large the table), each row its values in `table.columns` order. Scoped twice: `db`
- * acts as the church (row-level security) and the query names its `user_id`.
+ * acts as the church (row-level security) and the query names its `user_id`, or its parent's.
  */
 export async function* churchRows(db: Db, tenantId: number, table: ExportTable): AsyncGenerator<unknown[][]> {
   // Any table, by name from the catalogue: aliased c0, c1, … so the camelCase plugin leaves the keys alone.
   let query = (db as unknown as Kysely<Record<string, Record<string, unknown>>>)
     .selectFrom(table.name)
     .select(table.columns.map((c, i) => sql.ref(c.name).as(`c${i}`)))
-    .where(sql.ref('user_id'), '=', tenantId);
+    .where(
+      table.parent
+        ? sql<boolean>`${sql.ref(table.parent.column)} in (select id from ${sql.table(table.parent.table)} where user_id = ${tenantId})`
+        : sql<boolean>`user_id = ${tenantId}`,
+    );
   for (const column of table.orderBy) query = query.orderBy(sql.ref(column));
   let chunk: unknown[][] = [];
   for await (const row of query.stream(CHUNK_ROWS)) {

@@ -126,7 +126,8 @@ export async function restoreChurch(
   return { tables: written, files: copied };
 }
 
-function encode(value: unknown, type: string): unknown {
+/** A value as the insert takes it: JSON columns as their text. */
+export function encode(value: unknown, type: string): unknown {
   if (value === null || value === undefined) return null;
   if (JSON_TYPES.has(type)) return JSON.stringify(value);
   return value;

@@ -146,11 +146,11 @@ export const RESTORE_NOTES: readonly string[] = [
   'Every row gets a new id, and every reference to it (columns, and ids inside JSON such as pages, journeys, ' +
     'plans and the activity log) follows. Uploaded files are copied and their addresses rewritten.',
   'It goes only into a new church: one with no rows yet in any table this export writes, apart from its own ' +
-    'settings, the General fund sign-up makes, and its exports and move-in uploads.',
+    'settings, the General fund and the emails sign-up makes, and its exports and move-in uploads.',
   ...Object.entries(NOT_MOVED).map(([t, why]) => `\`${t}\` is not moved: ${why}`),
   'Stripe ids of gifts and recurring gifts are cleared (the payments belong to the old Stripe account); the ' +
     'texting number and its account are cleared (set up texting again).',
-  'Links sent to people (receipts, manage-your-gift, come-back-to-giving, serving requests, sign-up ' +
+  'Links sent to people (receipts, manage-your-gift, set-up-your-gift-again, serving requests, sign-up ' +
     'confirmations) get new tokens: ' +
     'the old links stop working. Webhooks come back switched off with a new signing secret.',
   'Nothing goes out by itself: scheduled campaigns and posts come back as drafts, waiting messages as not ' +

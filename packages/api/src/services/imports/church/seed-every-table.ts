@@ -1,6 +1,7 @@
 import { sql, type Db } from '@lampstand/db';
 import { churchTables } from '../../exports/tables.js';
 import type { ReadExport } from '../../exports/read.js';
+import { encode } from './restore.js';
 import { planTables, refTarget } from './schema.js';
 
 /**
@@ -32,7 +33,7 @@ export async function seedEveryTable(
     const given = overrides(ids)[p.name];
     const rows = given ?? [{}];
     for (const over of rows) {
-      const row: Row = { user_id: tenantId };
+      const row: Row = p.live.has('user_id') ? { user_id: tenantId } : {};
       for (const [col, live] of p.live) {
         if (col === 'user_id' || col in over || live.generated) continue;
         const target = refTarget(p, col, { ...over, channel: 'email', kind: 'email', actor_kind: 'user' });
@@ -64,12 +65,6 @@ export async function seedEveryTable(
     }
   }
   return { ids, failed };
-}
-
-function encode(v: unknown, type: string): unknown {
-  if (v === null || v === undefined) return null;
-  if (type === 'json' || type === 'jsonb') return JSON.stringify(v);
-  return v;
 }
 
 function valueOf(col: string, type: string, checks: string[]): unknown {
