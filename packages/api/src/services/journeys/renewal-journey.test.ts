@@ -1,12 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { freshDatabase } from '@lampstand/db/test/fresh-db';
 import { registerUser } from '../auth/register-user.js';
-import type { JobQueue } from '../../jobs.js';
-import { createOutboxTransport } from '../../providers/email.js';
 import { createDemoPayments } from '../../providers/payments.js';
-import { createSmsOutboxTransport } from '../../providers/sms.js';
 import { DEFAULT_CARD_FEE } from '../../schemas/giving/amounts.js';
-import { defaultDeliveryConfig } from '../delivery/config.js';
+import { recordingDeliveryDeps } from '../delivery/test-deps.js';
 import { prepareGift } from '../giving/prepare-gift.js';
 import { listRenewals } from '../giving/renewals.js';
 import { commitMoveIn, uploadMoveIn } from '../imports/imports.js';
@@ -35,22 +32,9 @@ await db.updateTable('users').set({ emailVerifiedAt: new Date() }).execute();
 await db.insertInto('churchProfiles').values({ userId: church.id, handle: 'grace-back' }).execute();
 
 const PUBLIC_URL = 'http://localhost';
-const jobs: JobQueue = { send: async () => 'id', cancel: async () => {} };
-const deps = {
-  db,
-  jobs,
-  email: createOutboxTransport(db),
-  sms: createSmsOutboxTransport(db),
-  config: {
-    ...defaultDeliveryConfig,
-    publicUrl: PUBLIC_URL,
-    trackingSecret: 'test-secret',
-    emailFrom: 'Lampstand <no-reply@localhost>',
-    smsFromNumber: '+15005550006',
-    // The real clock's time of day must not hold a text.
-    smsQuietHours: false,
-  },
-};
+// The local outboxes; the real clock's time of day holds no text (the runner still keeps texts out of
+// the church's night, hence the held clock's 10:00 in New York below).
+const { jobs, deps } = recordingDeliveryDeps(db);
 const payments = createDemoPayments({ webhookSecret: 'whsec_renewal_test', connect: false, platformFeePercent: 0 });
 const giving = { db, payments, jobs, cardFee: DEFAULT_CARD_FEE, publicUrl: PUBLIC_URL };
 
@@ -110,8 +94,9 @@ describe('the journey that asks recurring givers back', () => {
   it('enrols the givers the import found, and emails each their personal link', async () => {
     const imp = await uploadMoveIn(db, church.id, { fileName: 'recurring.csv', csv: CSV });
     expect(imp.preview.recurring).toMatchObject({ count: 2, donorsMatched: 2 });
-    await commitMoveIn(db, jobs, church.id, { id: imp.id, policy: {} });
-    await runMoveInImport(db, imp.id);
+    const id = Number(imp.id);
+    await commitMoveIn(db, jobs, church.id, { id, policy: {} });
+    await runMoveInImport(db, id);
     const list = await listRenewals(db, church.id, PUBLIC_URL);
     expect(list.journey).toMatchObject({ name: 'Bring recurring givers back', status: 'active' });
     for (const r of list.renewals) links.set(r.donorName, r.link!);
@@ -123,7 +108,7 @@ describe('the journey that asks recurring givers back', () => {
     for (const [name, email] of [
       ['Ruth', 'ruth@example.org'],
       ['Boaz', 'boaz@example.org'],
-    ]) {
+    ] as const) {
       const mail = await outbox(email);
       expect(mail.map((m) => m.subject)).toEqual(['Please set up your recurring gift to Grace Church again']);
       expect(linkIn(mail[0]!.html)).toBe(links.get(`${name} Ephrath`));
@@ -139,7 +124,7 @@ describe('the journey that asks recurring givers back', () => {
     for (const [name, phone] of [
       ['Ruth', '+15125550111'],
       ['Boaz', '+15125550122'],
-    ]) {
+    ] as const) {
       const texts = await smsOutbox(phone);
       expect(texts.map((t) => t.text)).toEqual([
         `Hi ${name}, Grace Church has a new giving system. Your recurring gift is ready to set up again here: ${links.get(`${name} Ephrath`)}`,
