@@ -1,8 +1,6 @@
-import fs from 'node:fs';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { runDueEnrollments } from '@lampstand/api/server';
+import { moveIn, moveInFixture } from '../helpers/move-in.js';
 import { giveHandle } from '../helpers/portal.js';
 import { HttpClient, registerChurch, startTestApp } from '../helpers/test-app.js';
 
@@ -20,33 +18,10 @@ await giveHandle(app.db, grace.user.id, 'grace-renew');
 await giveHandle(app.db, breezeChurch.user.id, 'breeze-renew');
 const visitor = new HttpClient(app.url);
 
-const here = path.dirname(fileURLToPath(import.meta.url));
-const fixture = (name: string) => fs.readFileSync(path.join(here, '../fixtures/move-in', name), 'utf8');
-
-async function upload(client: HttpClient, file: string, extra: Record<string, unknown> = {}) {
-  return client.post('/trpc/imports.upload', { fileName: file, csv: fixture(file), ...extra });
-}
-
-async function uploadRest(client: HttpClient, file: string, fields: Record<string, string> = {}) {
-  const form = new FormData();
-  form.append('file', new Blob([fixture(file)], { type: 'text/csv' }), file);
-  for (const [k, v] of Object.entries(fields)) form.append(k, v);
-  const headers: Record<string, string> = {};
-  if (client.cookies.size) headers.cookie = [...client.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
-  const res = await fetch(`${app.url}/api/imports`, { method: 'POST', headers, body: form });
-  return { status: res.status, body: (await res.json()) as any };
-}
-
-async function committed(client: HttpClient, id: number) {
-  const res = await client.post(`/api/imports/${id}/commit`, { policy: {} });
-  expect(res.status, JSON.stringify(res.body)).toBe(200);
-  await expect
-    .poll(async () => (await client.get(`/api/imports/${id}`)).body.status, { timeout: 60_000, interval: 200 })
-    .toMatch(/completed|failed/);
-  const done = (await client.get(`/api/imports/${id}`)).body;
-  expect(done.error).toBeNull();
-  return done;
-}
+const { upload, committed } = moveIn(app.url);
+/** POST /api/imports with a fixture of test/fixtures/move-in, under its own name. */
+const uploadRest = (client: HttpClient, file: string, fields: Record<string, string> = {}) =>
+  upload(client, moveInFixture(file), file, fields);
 
 interface Renewal {
   id: number;
@@ -113,7 +88,6 @@ describe('recurring givers from Planning Center', () => {
 
   it('commits renewals (not schedules) with a personal link each, and enrols the givers found in the journey', async () => {
     const done = await committed(grace.client, importId);
-    expect(done.status).toBe('completed');
     expect(done.report.recurring).toEqual({ created: 3, enrolled: 2 });
     expect((await grace.client.get('/api/giving/recurring')).body).toEqual([]);
     const list = await renewals(grace.client);
@@ -277,9 +251,9 @@ describe('recurring givers from Breeze', () => {
 
 describe('bad input', () => {
   it('lists unreadable rows with their line, column and reason', async () => {
-    const res = await upload(grace.client, 'planning-center-recurring-bad.csv');
-    expect(res.status, res.text).toBe(200);
-    const preview = res.body.result.data.preview;
+    const res = await uploadRest(grace.client, 'planning-center-recurring-bad.csv');
+    expect(res.status, JSON.stringify(res.body)).toBe(201);
+    const preview = res.body.preview;
     expect(preview.problems).toEqual([
       { line: 2, column: 'Frequency', reason: expect.stringContaining("'Quarterly' is not a frequency") },
       { line: 3, column: 'Amount', reason: expect.stringContaining("'12,50' uses a decimal comma") },

@@ -246,16 +246,22 @@ function CardList<T>({ label, rows, rowKey, columns, actions, empty, sort }: Dat
                   );
                 })}
               </dl>
-              {actions ? (
-                <Group gap="xs" justify="flex-end" className={classes.actions}>
-                  {actions(r)}
-                </Group>
-              ) : null}
+              <CardActions>{actions?.(r)}</CardActions>
             </Card>
           ))}
         </Stack>
       )}
     </>
+  );
+}
+
+/** A card's last line: its actions, left out (with the line above it) when a record has none. */
+function CardActions({ children }: { children: ReactNode }) {
+  if (isEmpty(children)) return null;
+  return (
+    <Group gap="xs" justify="flex-end" className={classes.actions}>
+      {children}
+    </Group>
   );
 }
 

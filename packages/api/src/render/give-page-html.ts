@@ -36,11 +36,11 @@ export interface GivePageView {
 }
 
 const GIVE_CSS = `header{background:#fff;box-shadow:0 1px 0 #e5e7eb}.give{max-width:640px;margin:0 auto;padding:24px}.give h1{font-size:clamp(1.6rem,5vw,2.2rem);margin:8px 0 4px}
-form.gv{display:grid;gap:16px}form.gv label{display:grid;gap:4px;font-weight:600}form.gv input,form.gv select,form.gv textarea{font:inherit;padding:10px 12px;border:1px solid #868e96;border-radius:8px;background:#fff;width:100%}
+form.gv{display:grid;gap:16px}form.gv label{display:grid;gap:4px;font-weight:600}form.gv input,form.gv select,form.gv textarea{font:inherit;font-weight:400;padding:10px 12px;border:1px solid #868e96;border-radius:8px;background:#fff;width:100%}form.gv input:not([type=checkbox]),form.gv select{height:48px}
 .quick{display:flex;flex-wrap:wrap;gap:8px}.quick button{font:inherit;padding:8px 16px;border:1px solid #364fc7;color:#364fc7;background:#fff;border-radius:999px;cursor:pointer}
 .line{display:grid;grid-template-columns:1fr 8rem auto;gap:8px;align-items:end}.line button{font:inherit;padding:10px;border:1px solid #ced4da;background:#fff;border-radius:8px;cursor:pointer}
 .link{font:inherit;background:none;border:0;color:#3b5bdb;text-decoration:underline;cursor:pointer;padding:0;justify-self:start}
-.total{font-size:1.15rem;font-weight:700}.fee{display:flex;gap:10px;align-items:flex-start;font-weight:400!important}.fee input{width:20px!important;height:20px;margin-top:3px}
+.total{font-size:1.15rem;font-weight:700}form.gv label.fee{display:flex;gap:10px;align-items:flex-start;font-weight:400}form.gv .fee input{width:20px;height:20px;margin-top:3px;flex:none}
 fieldset{border:1px solid #e5e7eb;border-radius:12px;padding:16px;display:grid;gap:12px;margin:0}legend{font-weight:700;padding:0 6px}.row2{display:grid;grid-template-columns:1fr 1fr;gap:12px}
 .err{color:#c92a2a;font-weight:600}.done{border:1px solid #b2f2bb;background:#ebfbee;border-radius:12px;padding:20px}
 .breakdown{border-collapse:collapse;min-width:min(100%,320px)}.breakdown th{text-align:left;font-weight:400;padding:4px 16px 4px 0}.breakdown td{text-align:right;padding:4px 0;font-variant-numeric:tabular-nums}.breakdown tfoot th,.breakdown tfoot td{font-weight:700;border-top:1px solid #8ce99a}

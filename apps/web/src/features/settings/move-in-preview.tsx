@@ -1,5 +1,6 @@
-import { Alert, Button, Group, Progress, Select, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
+import { Alert, Anchor, Button, Group, Progress, Select, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
 import { IconDownload } from '@tabler/icons-react';
+import { Link } from 'react-router-dom';
 import type { RouterOutputs } from '@lampstand/api';
 import { policyFields, type PolicyField } from '@lampstand/api/schemas/imports';
 import { trpc } from '../../lib/trpc';
@@ -173,6 +174,8 @@ export function PolicyPicker({ policy, onChange }: { policy: Policy; onChange: (
   );
 }
 
+const fundsMade = (funds: string[]) => (funds.length ? `; funds made: ${funds.join(', ')}` : '');
+
 /** The background commit's progress, then its report: people written, and the file's totals beside the ledger's. */
 export function CommitProgress({ imp }: { imp: MoveIn }) {
   if (imp.status === 'queued' || imp.status === 'running') {
@@ -202,7 +205,14 @@ export function CommitProgress({ imp }: { imp: MoveIn }) {
           ? churchDone(r.church)
           : r.people
             ? `${formatNumber(r.people.created)} people added, ${formatNumber(r.people.updated)} updated, ${formatNumber(r.people.unchanged)} unchanged.`
-            : `Gifts written to the ledger${r.fundsCreated.length ? `; funds made: ${r.fundsCreated.join(', ')}` : ''}.`}
+            : r.recurring
+              ? `${formatNumber(r.recurring.created)} recurring givers added, ${formatNumber(r.recurring.enrolled)} of them asked back by the journey${fundsMade(r.fundsCreated)}. `
+              : `Gifts written to the ledger${fundsMade(r.fundsCreated)}.`}
+        {r.recurring ? (
+          <Anchor component={Link} to="/settings/re-enrolment" size="sm">
+            Follow them under Re-enrolment
+          </Anchor>
+        ) : null}
       </Alert>
       {r.totals.length ? (
         <Table withTableBorder striped aria-label="File totals and ledger totals">

@@ -1,12 +1,16 @@
-import { Alert, Badge, Button, CopyButton, Paper, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
+import { Alert, Anchor, Badge, Button, CopyButton, Paper, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
 import { IconRepeat } from '@tabler/icons-react';
+import { Link } from 'react-router-dom';
+import type { RouterOutputs } from '@lampstand/api';
 import { FREQUENCY_LABELS } from '@lampstand/api/schemas/giving';
 import { RENEWAL_STATUS_LABELS } from '@lampstand/api/schemas/gift-renewals';
 import { trpc } from '../../lib/trpc';
+import { DataTable, type Column } from '../../ui/data-table';
 import { formatDate, formatNumber, formatUsd } from '../../ui/format';
 import type { MoveIn } from './move-in-preview';
 
 const cents = (n: number) => formatUsd(n / 100);
+const count = (n: number, noun: string) => `${formatNumber(n)} ${noun}${n === 1 ? '' : 's'}`;
 const STATUS_COLORS = { renewed: 'green', link_sent: 'blue', not_yet: 'gray' } as const;
 
 /** The dry run of a recurring-gift export: givers found, per month, and per fund. */
@@ -19,11 +23,11 @@ export function RecurringPreview({ imp }: { imp: MoveIn }) {
         Recurring givers
       </Title>
       <Text size="sm">
-        {formatNumber(r.count)} recurring gifts ({formatNumber(r.donorsMatched)} givers found among your contacts,{' '}
-        {formatNumber(r.donorsNotFound)} not found; {formatNumber(r.inactive)} stopped gifts left out):{' '}
+        {count(r.count, 'recurring gift')} ({count(r.donorsMatched, 'giver')} found among your contacts,{' '}
+        {formatNumber(r.donorsNotFound)} not found; {count(r.inactive, 'stopped gift')} left out):{' '}
         {cents(r.monthlyCents)} per month. Each giver gets a personal link to set the gift up again; no card moves.
       </Text>
-      <Table>
+      <Table aria-label="Per fund">
         <Table.Thead>
           <Table.Tr>
             <Table.Th>Fund</Table.Th>
@@ -42,6 +46,56 @@ export function RecurringPreview({ imp }: { imp: MoveIn }) {
         </Table.Tbody>
       </Table>
     </Stack>
+  );
+}
+
+/** What the journey does now, after its name. */
+const JOURNEY_DOES: Record<string, string> = {
+  active: 'sends each giver their link.',
+  paused: 'is paused: no link goes out until it is resumed.',
+  draft: 'is a draft: no link goes out until it is started.',
+};
+
+type Renewal = RouterOutputs['imports']['recurring']['renewals'][number];
+
+const COLUMNS: Column<Renewal>[] = [
+  {
+    header: 'Giver',
+    card: 'title',
+    cell: (r) => r.donorName,
+    note: (r) => `${FREQUENCY_LABELS[r.frequency]} from ${formatDate(r.startDate)}`,
+  },
+  {
+    header: 'Per month',
+    cell: (r) => cents(r.monthlyCents),
+    th: { ta: 'right', style: { whiteSpace: 'nowrap' } },
+    td: { ta: 'right' },
+  },
+  {
+    header: 'Status',
+    cell: (r) => (
+      <Badge color={STATUS_COLORS[r.status]} variant="light">
+        {RENEWAL_STATUS_LABELS[r.status]}
+      </Badge>
+    ),
+  },
+];
+
+/** A giver's personal link to copy (to send it by hand); the list leaves it out once they have set their gift up again. */
+function CopyLink({ name, link }: { name: string; link: string }) {
+  return (
+    <CopyButton value={link}>
+      {({ copied, copy }) => (
+        <Button
+          size="xs"
+          variant="default"
+          onClick={copy}
+          aria-label={copied ? `Copied the link for ${name}` : `Copy link for ${name}`}
+        >
+          {copied ? 'Copied' : 'Copy link'}
+        </Button>
+      )}
+    </CopyButton>
   );
 }
 
@@ -69,14 +123,16 @@ export function RecurringGiversSection() {
         {!data ? null : data.renewals.length === 0 ? (
           <Stack align="center" gap="xs" py="lg">
             <IconRepeat size={32} aria-hidden />
-            <Text>No recurring givers yet. Import your old system’s recurring-gift export under Move in.</Text>
-            <Button component="a" href="/settings/move-in" variant="default">
+            <Text ta="center">
+              No recurring givers yet. Import your old system’s recurring-gift export under Move in.
+            </Text>
+            <Button component={Link} to="/settings/move-in" variant="default">
               Go to Move in
             </Button>
           </Stack>
         ) : (
           <>
-            <SimpleGrid cols={{ base: 1, sm: 2 }}>
+            <SimpleGrid cols={{ base: 1, sm: 2 }} data-testid="re-enrolment-totals">
               <div>
                 <Text size="xs" c="dimmed">
                   Re-enrolled
@@ -96,56 +152,21 @@ export function RecurringGiversSection() {
             </SimpleGrid>
             {data.journey ? (
               <Text size="sm">
-                The journey <a href={`/journeys/${data.journey.id}`}>{data.journey.name}</a> sends each link (
-                {data.journey.status}).
+                The journey{' '}
+                <Anchor component={Link} to={`/journeys/${data.journey.id}`} inherit>
+                  {data.journey.name}
+                </Anchor>{' '}
+                {JOURNEY_DOES[data.journey.status] ?? 'sends each giver their link.'}
               </Text>
             ) : null}
-            <Table.ScrollContainer minWidth={560}>
-              <Table stickyHeader>
-                <Table.Thead>
-                  <Table.Tr>
-                    <Table.Th>Giver</Table.Th>
-                    <Table.Th ta="right">Per month</Table.Th>
-                    <Table.Th>Status</Table.Th>
-                    <Table.Th>Link</Table.Th>
-                  </Table.Tr>
-                </Table.Thead>
-                <Table.Tbody>
-                  {data.renewals.map((r) => (
-                    <Table.Tr key={r.id}>
-                      <Table.Td>
-                        <Text size="sm">{r.donorName}</Text>
-                        <Text size="xs" c="dimmed">
-                          {FREQUENCY_LABELS[r.frequency]} from {formatDate(r.startDate)}
-                        </Text>
-                      </Table.Td>
-                      <Table.Td ta="right">{cents(r.monthlyCents)}</Table.Td>
-                      <Table.Td>
-                        <Badge color={STATUS_COLORS[r.status]} variant="light">
-                          {RENEWAL_STATUS_LABELS[r.status]}
-                        </Badge>
-                      </Table.Td>
-                      <Table.Td>
-                        {r.link && r.status !== 'renewed' ? (
-                          <CopyButton value={r.link}>
-                            {({ copied, copy }) => (
-                              <Button
-                                size="xs"
-                                variant="default"
-                                onClick={copy}
-                                aria-label={`Copy ${r.donorName}’s link`}
-                              >
-                                {copied ? 'Copied' : 'Copy link'}
-                              </Button>
-                            )}
-                          </CopyButton>
-                        ) : null}
-                      </Table.Td>
-                    </Table.Tr>
-                  ))}
-                </Table.Tbody>
-              </Table>
-            </Table.ScrollContainer>
+            <DataTable
+              label="Recurring givers"
+              rows={data.renewals}
+              rowKey={(r) => r.id}
+              columns={COLUMNS}
+              actions={(r) => (r.link && r.status !== 'renewed' ? <CopyLink name={r.donorName} link={r.link} /> : null)}
+              actionsHeader="hidden"
+            />
           </>
         )}
       </Stack>

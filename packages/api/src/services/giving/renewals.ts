@@ -143,7 +143,7 @@ export async function listRenewals(db: Db, tenantId: number, publicUrl: string):
         .as('linkSent'),
     )
     .where('r.userId', '=', tenantId)
-    .orderBy('r.renewedAt', sql`asc nulls first`)
+    .orderBy('r.renewedAt', (ob) => ob.asc().nullsFirst())
     .orderBy('r.donorName')
     .orderBy('r.id')
     .limit(10_000)
