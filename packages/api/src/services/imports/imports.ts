@@ -16,6 +16,7 @@ import { openCsv } from '../contacts/import-csv.js';
 import { churchCountryCode } from '../settings/church-settings.js';
 import { previewFile } from './preview.js';
 import { LAMPSTAND_LABEL, LAMPSTAND_SOURCE } from './church/move-in.js';
+import { canUndoKind, undoUntil } from './undo.js';
 import { detectSource, presetSource, SOURCES, type SourceDef } from './sources.js';
 
 /**
@@ -42,6 +43,7 @@ const COLUMNS = [
   'error',
   'createdAt',
   'finishedAt',
+  'undoneAt',
 ] as const;
 type ImportRow = Pick<Selectable<Database['imports']>, (typeof COLUMNS)[number]>;
 
@@ -61,6 +63,9 @@ function toImport(r: ImportRow, label: string): ImportOut {
     error: r.error,
     createdAt: r.createdAt.toISOString(),
     finishedAt: r.finishedAt ? r.finishedAt.toISOString() : null,
+    undoUntil:
+      r.status === 'completed' && r.finishedAt && canUndoKind(r.kind) ? undoUntil(r.finishedAt).toISOString() : null,
+    undoneAt: r.undoneAt ? r.undoneAt.toISOString() : null,
   };
 }
 
