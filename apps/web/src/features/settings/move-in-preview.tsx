@@ -192,6 +192,17 @@ export function CommitProgress({ imp }: { imp: MoveIn }) {
       </Alert>
     );
   }
+  if (imp.status === 'undone') {
+    const u = imp.report?.undone;
+    return (
+      <Alert color="gray" title="Import undone">
+        {u && imp.kind === 'people'
+          ? `${formatNumber(u.contactsRemoved)} people removed, ${formatNumber(u.contactsRestored)} restored.`
+          : `${formatNumber(u?.giftsRemoved ?? 0)} gifts removed from the ledger.`}
+        {u?.fieldsKept ? ` ${formatNumber(u.fieldsKept)} changes made after the import were kept.` : ''}
+      </Alert>
+    );
+  }
   if (imp.status !== 'completed' || !imp.report) return null;
   const r = imp.report;
   return (
