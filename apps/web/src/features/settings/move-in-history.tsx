@@ -5,7 +5,7 @@ import { useSave } from '../../lib/use-save';
 import { confirmDestructive } from '../../ui/confirm';
 import { formatDate, formatNumber } from '../../ui/format';
 import { statusColor, type StatusKind } from '../../ui/status-color';
-import type { MoveIn } from './move-in-preview';
+import { undoneWords, type MoveIn } from './move-in-preview';
 
 /** The church's recent imports, each with its state, and Undo while the 7 days last. */
 
@@ -42,15 +42,7 @@ function undoWords(imp: MoveIn): string {
 export function UndoImportButton({ imp }: { imp: MoveIn }) {
   const undo = useSave(trpc.imports.undo, {
     errorTitle: 'The import was not undone',
-    success: (out) => {
-      const u = out.report?.undone;
-      return [
-        'Import undone',
-        u && out.kind === 'people'
-          ? `${formatNumber(u.contactsRemoved)} people removed, ${formatNumber(u.contactsRestored)} restored.`
-          : `${formatNumber(u?.giftsRemoved ?? 0)} gifts removed from the ledger.`,
-      ];
-    },
+    success: (out) => ['Import undone', undoneWords(out)],
     invalidate: (u) => [u.imports.get.invalidate(), u.imports.list.invalidate()],
   });
   if (!undoable(imp) || !imp.undoUntil) return null;

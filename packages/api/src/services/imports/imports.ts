@@ -156,6 +156,17 @@ export async function listMoveIns(db: Db, tenantId: number): Promise<ImportOut[]
   return rows.map((r) => toImport(r, labelOf(r)));
 }
 
+/** Is one of the church's imports queued or running (one at a time, and nothing undone meanwhile)? */
+export async function importRunning(db: Db, tenantId: number): Promise<boolean> {
+  const row = await db
+    .selectFrom('imports')
+    .select('id')
+    .where('userId', '=', tenantId)
+    .where('status', 'in', ['queued', 'running'])
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
 const RUNNING = 'Another import is running for this church; confirm this one when it has finished';
 
 /**
@@ -187,13 +198,7 @@ export async function commitMoveIn(
         'file',
       );
     }
-    const busy = await trx
-      .selectFrom('imports')
-      .select('id')
-      .where('userId', '=', tenantId)
-      .where('status', 'in', ['queued', 'running'])
-      .executeTakeFirst();
-    if (busy) throw conflict(RUNNING);
+    if (await importRunning(trx, tenantId)) throw conflict(RUNNING);
     try {
       return await trx
         .updateTable('imports')

@@ -1,4 +1,5 @@
-import type { Db } from '@lampstand/db';
+import type { Selectable } from 'kysely';
+import type { Database, Db } from '@lampstand/db';
 
 /**
  * An import's undo log (`import_changes`): what a batch created and the before-image of what it
@@ -6,13 +7,8 @@ import type { Db } from '@lampstand/db';
  * back leaves no entry behind). Undo (undo.ts) reads it back.
  */
 
-export type UndoTable =
-  | 'contacts'
-  | 'contact_external_ids'
-  | 'contact_consent_events'
-  | 'contact_family_links'
-  | 'contact_children'
-  | 'funds';
+/** The tables an import's rows are logged from (the table's check constraint, migration 0133). */
+export type UndoTable = Selectable<Database['importChanges']>['tableName'];
 
 type Values = Record<string, unknown>;
 

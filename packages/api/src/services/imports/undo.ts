@@ -4,7 +4,8 @@ import type { NewEvent } from '../../schemas/events.js';
 import { conflict } from '../../errors.js';
 import { findChurchRow } from '../church-rows.js';
 import { recordEvents } from '../events/record.js';
-import { getMoveIn } from './imports.js';
+import { getMoveIn, importRunning } from './imports.js';
+import type { UndoTable } from './undo-log.js';
 import { undoPeople, type PeopleUndone } from './undo-people.js';
 
 /**
@@ -37,6 +38,15 @@ const STATUS_WORDS: Record<string, string> = {
   failed: 'stopped before it finished',
 };
 
+/** The ids of the rows of `table` the import created, as a subquery. */
+const createdBy = (trx: Db, importId: number, table: UndoTable) =>
+  trx
+    .selectFrom('importChanges')
+    .select('rowId')
+    .where('importId', '=', importId)
+    .where('tableName', '=', table)
+    .where('action', '=', 'created');
+
 /** Gifts of a donations import still in the ledger that are given by contacts this import made. */
 async function laterGiftsImport(trx: Db, tenantId: number, importId: number) {
   return trx
@@ -45,14 +55,7 @@ async function laterGiftsImport(trx: Db, tenantId: number, importId: number) {
     .select('i.fileName')
     .where('g.userId', '=', tenantId)
     .where('i.status', '=', 'completed')
-    .where('g.contactId', 'in', (eb) =>
-      eb
-        .selectFrom('importChanges')
-        .select('rowId')
-        .where('importId', '=', importId)
-        .where('tableName', '=', 'contacts')
-        .where('action', '=', 'created'),
-    )
+    .where('g.contactId', 'in', createdBy(trx, importId, 'contacts'))
     .limit(1)
     .executeTakeFirst();
 }
@@ -71,14 +74,7 @@ async function undoGifts(trx: Db, tenantId: number, importId: number) {
   const funds = await trx
     .deleteFrom('funds')
     .where('userId', '=', tenantId)
-    .where('id', 'in', (eb) =>
-      eb
-        .selectFrom('importChanges')
-        .select('rowId')
-        .where('importId', '=', importId)
-        .where('tableName', '=', 'funds')
-        .where('action', '=', 'created'),
-    )
+    .where('id', 'in', createdBy(trx, importId, 'funds'))
     .where((eb) =>
       eb.not(
         eb.exists(
@@ -126,13 +122,8 @@ export async function undoMoveIn(
       throw conflict(`Only a finished import can be undone; this one is ${STATUS_WORDS[imp.status] ?? imp.status}`);
     if (!imp.finishedAt || now > undoUntil(imp.finishedAt))
       throw conflict(`An import can be undone for ${UNDO_DAYS} days after it finished; this one finished longer ago`);
-    const busy = await trx
-      .selectFrom('imports')
-      .select('id')
-      .where('userId', '=', tenantId)
-      .where('status', 'in', ['queued', 'running'])
-      .executeTakeFirst();
-    if (busy) throw conflict('Another import is running for this church; undo this one when it has finished');
+    if (await importRunning(trx, tenantId))
+      throw conflict('Another import is running for this church; undo this one when it has finished');
 
     const events: NewEvent[] = [];
     let people: PeopleUndone = { contactsRemoved: 0, contactsRestored: 0, contactsKept: 0, fieldsKept: 0 };
