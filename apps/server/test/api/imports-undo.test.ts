@@ -228,4 +228,35 @@ describe('undoing a move-in import', () => {
     expect(inTime.status, JSON.stringify(inTime.body)).toBe(200);
     expect((await church.client.get('/api/contacts')).body).toEqual([]);
   });
+
+  it('refuses a recurring givers import, and one that came with a Lampstand export', async () => {
+    const church = await registerChurch(app.url, 'Moved Church');
+    const id = await imported(church.client, 'planning-center-people.csv');
+    await app.db.updateTable('imports').set({ kind: 'recurring' }).where('id', '=', id).execute();
+    const recurring = await church.client.post(`/api/imports/${id}/undo`, {});
+    expect(recurring.status).toBe(409);
+    expect(recurring.body.message).toBe('A recurring givers import cannot be undone');
+    await app.db.updateTable('imports').set({ kind: 'people' }).where('id', '=', id).execute();
+    // The church was then moved in from an export: its earlier imports' undo logs name another church's rows.
+    await app.db
+      .insertInto('imports')
+      .values({
+        userId: church.user.id,
+        fileName: 'lampstand-export.zip',
+        source: 'lampstand',
+        kind: 'church',
+        csv: '',
+        preview: JSON.stringify({ rows: 0, people: null, gifts: null, problems: [] }),
+        status: 'completed',
+        finishedAt: new Date(),
+        createdAt: new Date(Date.now() + 1000),
+      })
+      .execute();
+    const moved = await church.client.post(`/api/imports/${id}/undo`, {});
+    expect(moved.status).toBe(409);
+    expect(moved.body.message).toBe(
+      'This import came with the church’s Lampstand export: it can be undone only where it was made',
+    );
+    expect((await church.client.get('/api/contacts')).body).toHaveLength(5);
+  });
 });

@@ -107,7 +107,7 @@ export async function undoMoveIn(
       table: 'imports',
       id: input.id,
       missing: MISSING,
-      columns: ['id', 'status', 'kind', 'fileName', 'finishedAt', 'report'],
+      columns: ['id', 'status', 'kind', 'fileName', 'finishedAt', 'report', 'createdAt'],
       forUpdate: true,
     });
     const kind = imp.kind;
@@ -122,6 +122,17 @@ export async function undoMoveIn(
       throw conflict(`Only a finished import can be undone; this one is ${STATUS_WORDS[imp.status] ?? imp.status}`);
     if (!imp.finishedAt || now > undoUntil(imp.finishedAt))
       throw conflict(`An import can be undone for ${UNDO_DAYS} days after it finished; this one finished longer ago`);
+    // An import that came with a Lampstand export has no undo log here (it names the old church's rows).
+    const moved = await trx
+      .selectFrom('imports')
+      .select('id')
+      .where('userId', '=', tenantId)
+      .where('kind', '=', 'church')
+      .where('status', '=', 'completed')
+      .where('createdAt', '>', imp.createdAt)
+      .executeTakeFirst();
+    if (moved)
+      throw conflict('This import came with the church’s Lampstand export: it can be undone only where it was made');
     if (await importRunning(trx, tenantId))
       throw conflict('Another import is running for this church; undo this one when it has finished');
 
