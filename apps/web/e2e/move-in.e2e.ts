@@ -56,6 +56,11 @@ browserDescribe(describe)('Move in', async () => {
     await page.getByRole('button', { name: 'Confirm import' }).click();
     const report = page.getByRole('table', { name: 'File totals and ledger totals' });
     await report.getByRole('row', { name: /General Fund 2024 \$1,350\.00 \$1,350\.00/ }).waitFor({ timeout: 60_000 });
+    // The list of recent imports keeps up: the donations import is imported there too.
+    await page
+      .getByRole('region', { name: 'Import planning-center-donations.csv' })
+      .getByText('Imported', { exact: true })
+      .waitFor();
     await expectAccessible(page);
     await screenshot(page, 'move-in-report-1366');
 

@@ -68,7 +68,10 @@ export function UndoImportButton({ imp }: { imp: MoveIn }) {
 
 /** The latest imports: file, what it was, its state, and Undo where it can be. */
 export function MoveInHistory() {
-  const list = trpc.imports.list.useQuery();
+  // Followed while an import is on its way, so its state here keeps up with the progress above.
+  const list = trpc.imports.list.useQuery(undefined, {
+    refetchInterval: (q) => (q.state.data?.some((i) => i.status === 'queued' || i.status === 'running') ? 1000 : false),
+  });
   const rows = (list.data ?? []).filter((i) => i.status !== 'previewed');
   if (!rows.length) return null;
   return (
