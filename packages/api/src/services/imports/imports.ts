@@ -16,7 +16,7 @@ import { openCsv } from '../contacts/import-csv.js';
 import { churchCountryCode } from '../settings/church-settings.js';
 import { previewFile } from './preview.js';
 import { LAMPSTAND_LABEL, LAMPSTAND_SOURCE } from './church/move-in.js';
-import { canUndoKind, undoUntil } from './undo.js';
+import { canUndoKind, undoUntil } from './undo-window.js';
 import { detectSource, presetSource, SOURCES, type SourceDef } from './sources.js';
 
 /**

@@ -1,5 +1,6 @@
 import { sql, type Db } from '@lampstand/db';
 import { UNDO_DAYS, type ImportOut } from '../../schemas/imports.js';
+import { canUndoKind, undoUntil } from './undo-window.js';
 import type { NewEvent } from '../../schemas/events.js';
 import { conflict } from '../../errors.js';
 import { findChurchRow } from '../church-rows.js';
@@ -20,16 +21,6 @@ import { undoPeople, type PeopleUndone } from './undo-people.js';
  */
 
 const MISSING = 'Import not found';
-const DAY_MS = 86_400_000;
-
-/**
- * The kinds an undo can take back. A recurring givers file (its renewals, links and journey) and a
- * Lampstand export moved into a new church are not undone here.
- */
-export const canUndoKind = (kind: string): kind is 'people' | 'gifts' => kind === 'people' || kind === 'gifts';
-
-/** The last moment an import finished at `finishedAt` can be undone. */
-export const undoUntil = (finishedAt: Date) => new Date(finishedAt.getTime() + UNDO_DAYS * DAY_MS);
 
 const STATUS_WORDS: Record<string, string> = {
   previewed: 'not confirmed yet',
