@@ -1,9 +1,7 @@
-import fs from 'node:fs';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { sql } from '@lampstand/db';
 import { registerChurch, startTestApp, type HttpClient } from '../helpers/test-app.js';
+import { moveIn, moveInFixture } from '../helpers/move-in.js';
 
 // POST /api/imports/{id}/undo: a people file (changing people already here) and a donations file
 // imported, then undone, donations first: the church's rows are what they were before, but for an
@@ -15,25 +13,17 @@ await registerChurch(app.url, 'Platform');
 const grace = await registerChurch(app.url, 'Grace Church');
 const hope = await registerChurch(app.url, 'Hope Chapel');
 
-const here = path.dirname(fileURLToPath(import.meta.url));
-const fixture = (name: string) => fs.readFileSync(path.join(here, '../fixtures/move-in', name));
+const { upload: uploadFile, committed } = moveIn(app.url);
 
 async function upload(client: HttpClient, name: string) {
-  const form = new FormData();
-  form.append('file', new Blob([new Uint8Array(fixture(name))], { type: 'text/csv' }), name);
-  const cookie = [...client.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
-  const res = await fetch(`${app.url}/api/imports`, { method: 'POST', headers: { cookie }, body: form });
-  const body = (await res.json()) as { id: number };
-  expect(res.status, JSON.stringify(body)).toBe(201);
-  return body.id;
+  const res = await uploadFile(client, moveInFixture(name), name);
+  expect(res.status, JSON.stringify(res.body)).toBe(201);
+  return res.body.id as number;
 }
 
 async function imported(client: HttpClient, name: string, policy: Record<string, string> = {}) {
   const id = await upload(client, name);
-  expect((await client.post(`/api/imports/${id}/commit`, { policy })).status).toBe(200);
-  await expect
-    .poll(async () => (await client.get(`/api/imports/${id}`)).body.status, { timeout: 60_000, interval: 200 })
-    .toBe('completed');
+  await committed(client, id, policy);
   return id;
 }
 
