@@ -29,6 +29,14 @@ browserDescribe(describe)('Move in', async () => {
       await screenshot(page, `move-in-people-preview-${width}`);
     }
     await page.setViewportSize({ width: 1366, height: 900 });
+    // A file chosen but not imported is not dropped without asking.
+    await page.getByRole('button', { name: 'Choose another file' }).click();
+    const discard = page.getByRole('dialog', { name: 'Discard the chosen file?' });
+    await discard.getByText('planning-center-people.csv is not imported yet. Discard it?').waitFor();
+    await expectAccessible(page);
+    await discard.getByRole('button', { name: 'Cancel' }).click();
+    await discard.waitFor({ state: 'detached' });
+    await page.getByText('Recognised: Planning Center People export').waitFor();
     expect((await church.client.get('/api/contacts')).body).toEqual([]);
     await page.getByRole('button', { name: 'Confirm import' }).click();
     await page.getByText('5 people added, 0 updated, 0 unchanged.').waitFor({ timeout: 60_000 });
@@ -48,6 +56,11 @@ browserDescribe(describe)('Move in', async () => {
     await page.getByRole('button', { name: 'Confirm import' }).click();
     const report = page.getByRole('table', { name: 'File totals and ledger totals' });
     await report.getByRole('row', { name: /General Fund 2024 \$1,350\.00 \$1,350\.00/ }).waitFor({ timeout: 60_000 });
+    // The list of recent imports keeps up: the donations import is imported there too.
+    await page
+      .getByRole('region', { name: 'Import planning-center-donations.csv' })
+      .getByText('Imported', { exact: true })
+      .waitFor();
     await expectAccessible(page);
     await screenshot(page, 'move-in-report-1366');
 
@@ -79,5 +92,30 @@ browserDescribe(describe)('Move in', async () => {
       .poll(async () => page.getByRole('combobox', { name: 'Source' }).inputValue(), { timeout: 20_000 })
       .toBe('Saved mapping: Old spreadsheet');
     await screenshot(page, 'move-in-mapping-saved-1366');
+
+    // Undo the donations from the list of recent imports: asked first, then they leave the ledger.
+    const donations = page.getByRole('region', { name: 'Import planning-center-donations.csv' });
+    await donations.getByRole('button', { name: 'Undo import' }).click();
+    const undo = page.getByRole('dialog', { name: 'Undo this import?' });
+    await undo.getByText(/Its 6 gifts leave the ledger/).waitFor();
+    await expectAccessible(page);
+    for (const width of [390, 1024, 1366]) {
+      await page.setViewportSize({ width, height: 900 });
+      await animationsDone(page);
+      await screenshot(page, `move-in-undo-confirm-${width}`);
+    }
+    await undo.getByRole('button', { name: 'Undo import' }).click();
+    await page.getByRole('alert').filter({ hasText: 'Import undone' }).waitFor();
+    await donations.getByText('Undone', { exact: true }).waitFor();
+    expect(await donations.getByRole('button', { name: 'Undo import' }).count()).toBe(0);
+    const left = await church.client.get(`/api/giving/gifts?contactId=${jose.id}`);
+    expect(left.body.gifts).toEqual([]);
+    // The people import can still be undone (its 7 days last).
+    await page
+      .getByRole('region', { name: 'Import planning-center-people.csv' })
+      .getByRole('button', { name: 'Undo import' })
+      .waitFor();
+    await expectAccessible(page);
+    await screenshot(page, 'move-in-history-1366');
   });
 });

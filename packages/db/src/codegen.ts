@@ -55,6 +55,8 @@ const JSON_COLUMN_SHAPES: Record<string, string> = {
   'imports.preview': 'Record<string, unknown>',
   'imports.policy': 'Record<string, string>',
   'imports.report': 'Record<string, unknown>',
+  'import_changes.before': 'Record<string, unknown>',
+  'import_changes.after': 'Record<string, unknown>',
   'import_presets.mapping': 'Record<string, string>',
   'gift_renewals.lines': '{ fundId: number; fundName: string; amountCents: number }[]',
 };

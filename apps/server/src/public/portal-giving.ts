@@ -23,6 +23,19 @@ import { FREQUENCIES, type RecurringFrequency } from '@lampstand/api/schemas/giv
 import { renderNotFound } from '@lampstand/api/render/landing-page-html';
 import { idParam, many, one, type Body, type PortalKit, type Req } from './portal-kit.js';
 
+/** A member's own PDF (a receipt shown in the browser, a statement downloaded), never cached by a shared cache. */
+function sendPdf(
+  reply: FastifyReply,
+  file: { fileName: string; pdf: Buffer | Uint8Array },
+  as: 'inline' | 'attachment',
+) {
+  return reply
+    .type('application/pdf')
+    .header('cache-control', 'private, no-store')
+    .header('content-disposition', `${as}; filename="${file.fileName}"`)
+    .send(file.pdf);
+}
+
 /** 'My giving' in the members' portal: gifts, receipts, statements and recurring gifts. */
 export function portalGivingRoutes(app: FastifyInstance, kit: PortalKit): void {
   const { db, secret, html, signedIn, page, noticeOf, deps } = kit;
@@ -71,23 +84,13 @@ export function portalGivingRoutes(app: FastifyInstance, kit: PortalKit): void {
   app.get(
     '/c/:handle/me/giving/gifts/:id/receipt',
     signedIn(false, async (req, reply, _c, s) => {
-      const file = await portalReceiptPdf(db, s, idParam(req.params.id));
-      return reply
-        .type('application/pdf')
-        .header('cache-control', 'private, no-store')
-        .header('content-disposition', `inline; filename="${file.fileName}"`)
-        .send(file.pdf);
+      return sendPdf(reply, await portalReceiptPdf(db, s, idParam(req.params.id)), 'inline');
     }),
   );
   app.get(
     '/c/:handle/me/giving/statements/:id',
     signedIn(false, async (req, reply, _c, s) => {
-      const file = await portalStatementPdf(db, s, idParam(req.params.id));
-      return reply
-        .type('application/pdf')
-        .header('cache-control', 'private, no-store')
-        .header('content-disposition', `attachment; filename="${file.fileName}"`)
-        .send(file.pdf);
+      return sendPdf(reply, await portalStatementPdf(db, s, idParam(req.params.id)), 'attachment');
     }),
   );
   app.get(

@@ -1,15 +1,7 @@
 import type { FastifyInstance } from 'fastify';
-import fastifyMultipart from '@fastify/multipart';
-import {
-  AppError,
-  createUpload,
-  EXPORT_KEY_PREFIX,
-  MAX_UPLOAD_BYTES,
-  UPLOAD_TOO_LARGE_MESSAGE,
-} from '@lampstand/api/server';
+import { createUpload, EXPORT_KEY_PREFIX, MAX_UPLOAD_BYTES, UPLOAD_TOO_LARGE_MESSAGE } from '@lampstand/api/server';
 import type { AppDeps } from '../app-deps.js';
-import { createContext } from '../context.js';
-import { READ_ONLY_KEY_REFUSED } from '@lampstand/api/schemas/api-keys';
+import { readUpload, registerMultipart } from './multipart-upload.js';
 
 const IMMUTABLE = 'public, max-age=31536000, immutable';
 
@@ -21,9 +13,7 @@ const IMMUTABLE = 'public, max-age=31536000, immutable';
 export async function uploadRoutes(app: FastifyInstance, opts: { deps: AppDeps }): Promise<void> {
   const { db, storage } = opts.deps;
   // Scoped to this plugin: other routes keep refusing multipart bodies.
-  await app.register(fastifyMultipart, {
-    limits: { fileSize: MAX_UPLOAD_BYTES, files: 1, fields: 5, parts: 6, fieldSize: 1024 },
-  });
+  await registerMultipart(app, MAX_UPLOAD_BYTES);
 
   // multipart: let multipart/form-data past the global 415; still CSRF-checked (an allowed Origin).
   app.post(
@@ -31,31 +21,11 @@ export async function uploadRoutes(app: FastifyInstance, opts: { deps: AppDeps }
     { config: { multipart: true, tooLargeMessage: UPLOAD_TOO_LARGE_MESSAGE }, bodyLimit: MAX_UPLOAD_BYTES + 64 * 1024 },
     async (req, reply) => {
       // The session cookie or a church's API key (`Authorization: Bearer lsk_…`), as everywhere in /api.
-      const { effectiveUser, apiKeyScope } = await createContext(opts.deps, req);
-      if (!effectiveUser) throw new AppError('UNAUTHORIZED', 'Not authenticated');
-      if (apiKeyScope === 'read') throw new AppError('FORBIDDEN', READ_ONLY_KEY_REFUSED);
-      if (!req.isMultipart())
-        throw new AppError('BAD_REQUEST', 'Send the image as multipart/form-data in the field "file".', 'file');
-      let data: Buffer | undefined;
-      try {
-        for await (const part of req.parts()) {
-          if (part.type === 'file') {
-            if (part.fieldname !== 'file' || data) {
-              await part.toBuffer().catch(() => undefined);
-              continue;
-            }
-            data = await part.toBuffer();
-          }
-        }
-      } catch (err) {
-        const e = err as { code?: string; statusCode?: number };
-        if (e.code === 'FST_REQ_FILE_TOO_LARGE')
-          throw new AppError('PAYLOAD_TOO_LARGE', UPLOAD_TOO_LARGE_MESSAGE, 'file');
-        if (typeof e.statusCode === 'number' && e.statusCode < 500)
-          throw new AppError('BAD_REQUEST', 'The upload could not be read. Please try again.', 'file');
-        throw err;
-      }
-      if (!data) throw new AppError('BAD_REQUEST', 'Choose an image to upload.', 'file');
+      const { effectiveUser, data } = await readUpload(opts.deps, req, {
+        what: 'the image',
+        tooLarge: UPLOAD_TOO_LARGE_MESSAGE,
+        missing: 'Choose an image to upload.',
+      });
       const upload = await createUpload({ db, storage }, effectiveUser.id, { data });
       return reply.code(201).send(upload);
     },

@@ -8,9 +8,14 @@ import { useUnloadWarning } from './form-draft';
  * Typed work is never thrown away silently: while `dirty`, leaving the screen inside the app
  * (a link, the sidebar, Back) asks first in a dialog, and closing or reloading the tab asks
  * through the browser's own prompt (`beforeunload`). Call `leaveWithoutAsking()` just before the
- * screen itself navigates away after saving.
+ * screen itself navigates away after saving. `words` replaces the dialog's title and text where
+ * the work is not typed (a chosen file not imported yet).
  */
-export function useUnsavedChangesGuard(dirty: boolean, what = 'This page'): { leaveWithoutAsking: () => void } {
+export function useUnsavedChangesGuard(
+  dirty: boolean,
+  what = 'This page',
+  words?: { title: string; text: string },
+): { leaveWithoutAsking: () => void } {
   const saved = useRef(false);
   const blocker = useBlocker(
     ({ currentLocation, nextLocation }) =>
@@ -30,15 +35,19 @@ export function useUnsavedChangesGuard(dirty: boolean, what = 'This page'): { le
       else blocker.reset();
     };
     modals.openConfirmModal({
-      title: 'Leave without saving?',
-      children: <Text size="sm">{what} has changes that are not saved. They will be lost if you leave.</Text>,
+      title: words?.title ?? 'Leave without saving?',
+      children: (
+        <Text size="sm">
+          {words?.text ?? `${what} has changes that are not saved. They will be lost if you leave.`}
+        </Text>
+      ),
       labels: { confirm: 'Leave', cancel: 'Keep editing' },
       confirmProps: { color: 'red' },
       onConfirm: () => answer(true),
       onCancel: () => answer(false),
       onClose: () => answer(false),
     });
-  }, [blocker, what]);
+  }, [blocker, what, words?.title, words?.text]);
 
   useUnloadWarning(dirty);
 

@@ -157,6 +157,20 @@ export const eventPayloadSchemas = {
   // A card gift disputed with the bank is off the totals until the dispute is won.
   'donation.disputed': { 1: about({ ...gifted, donationId: id, ...money }) },
   'donation.dispute_closed': { 1: about({ ...gifted, donationId: id, ...money, won: z.boolean() }) },
+  // A move-in import taken back (Settings → Move in): what it created removed, what it changed
+  // restored where nobody edited it since. The gifts it wrote leave the ledger (they never had
+  // receipts or donation events); each removed or restored contact has its own contact event too.
+  'import.undone': {
+    1: about({
+      import: ref,
+      kind: z.enum(['people', 'gifts']),
+      contactsRemoved: z.number().int(),
+      contactsRestored: z.number().int(),
+      giftsRemoved: z.number().int(),
+      giftsCents: z.number().int(),
+      fundsRemoved: z.array(z.string()),
+    }),
+  },
 } as const satisfies Record<string, Record<number, z.ZodType<object>>>;
 
 export type EventType = keyof typeof eventPayloadSchemas;

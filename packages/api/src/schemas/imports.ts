@@ -4,6 +4,8 @@ import { idSchema } from './common.js';
 /** Moving in from another system: an upload's dry run, its commit, and the saved column mappings. */
 
 export const MAX_IMPORT_BYTES = 50 * 1024 * 1024;
+/** A finished import can be undone for this many days. */
+export const UNDO_DAYS = 7;
 export const IMPORT_TOO_LARGE_MESSAGE = 'The file is over 50 MB; export a shorter date range and upload each part';
 
 export const importSourceIdSchema = z.enum([
@@ -147,6 +149,18 @@ export const importReportSchema = z.object({
   church: z
     .object({ tables: z.array(z.object({ name: z.string(), rows: z.number().int() })), files: z.number().int() })
     .optional(),
+  /** After an undo: what it took back, and the changes it left because someone edited them since. */
+  undone: z
+    .object({
+      contactsRemoved: z.number().int(),
+      contactsRestored: z.number().int(),
+      contactsKept: z.number().int(),
+      fieldsKept: z.number().int(),
+      giftsRemoved: z.number().int(),
+      giftsCents: z.number().int(),
+      fundsRemoved: z.array(z.string()),
+    })
+    .optional(),
 });
 
 export const importSchema = z.object({
@@ -155,7 +169,7 @@ export const importSchema = z.object({
   source: importSourceIdSchema,
   sourceLabel: z.string(),
   kind: z.enum(['people', 'gifts', 'recurring', 'church']),
-  status: z.enum(['previewed', 'queued', 'running', 'completed', 'failed']),
+  status: z.enum(['previewed', 'queued', 'running', 'completed', 'failed', 'undone']),
   preview: importPreviewSchema,
   policy: z.record(z.string(), fieldPolicySchema),
   totalRows: z.number().int(),
@@ -164,6 +178,9 @@ export const importSchema = z.object({
   error: z.string().nullable(),
   createdAt: z.string(),
   finishedAt: z.string().nullable(),
+  /** Until when a completed import can be undone; null when it cannot be (not completed). */
+  undoUntil: z.string().nullable(),
+  undoneAt: z.string().nullable(),
 });
 export type ImportOut = z.input<typeof importSchema>;
 

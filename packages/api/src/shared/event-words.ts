@@ -31,6 +31,7 @@ export const EVENT_DESCRIPTIONS: Record<EventType, string> = {
   'donation.failed': 'A gift did not go through',
   'donation.disputed': 'A gift was disputed with the bank',
   'donation.dispute_closed': 'A disputed gift was settled',
+  'import.undone': 'A move-in import was undone',
   'campaign.sent': 'A campaign was sent',
   'social_post.published': 'A social post was published',
   'social_post.failed': 'A social post could not be published',

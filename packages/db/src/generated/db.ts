@@ -619,6 +619,23 @@ export interface ImpersonationAudit {
   targetId: number;
 }
 
+export interface ImportChanges {
+  action: 'created' | 'changed';
+  after: ColumnType<Record<string, unknown> | null, string | null, string | null>;
+  before: ColumnType<Record<string, unknown> | null, string | null, string | null>;
+  id: Generated<number>;
+  importId: number;
+  rowId: number;
+  tableName:
+    | 'contacts'
+    | 'contact_external_ids'
+    | 'contact_consent_events'
+    | 'contact_family_links'
+    | 'contact_children'
+    | 'funds';
+  userId: number;
+}
+
 export interface ImportPresets {
   createdAt: Generated<Date>;
   id: Generated<number>;
@@ -645,8 +662,10 @@ export interface Imports {
   progressAt: Date | null;
   report: ColumnType<Record<string, unknown> | null, string | null, string | null>;
   source: string;
-  status: Generated<'previewed' | 'queued' | 'running' | 'completed' | 'failed'>;
+  status: Generated<'previewed' | 'queued' | 'running' | 'completed' | 'failed' | 'undone'>;
   totalRows: Generated<number>;
+  undoneAt: Date | null;
+  undoneBy: number | null;
   userId: number;
 }
 
@@ -1381,6 +1400,7 @@ export interface DB {
   givingStatementRuns: GivingStatementRuns;
   givingStatements: GivingStatements;
   impersonationAudit: ImpersonationAudit;
+  importChanges: ImportChanges;
   importPresets: ImportPresets;
   imports: Imports;
   journeyEnrollments: JourneyEnrollments;

@@ -70,6 +70,7 @@ import * as m0123 from './2026_11_29_0123_portal_actor.js';
 import * as m0129 from './2026_11_29_0129_church_exports.js';
 import * as m0131 from './2026_11_29_0131_move_in_imports.js';
 import * as m0132 from './2026_11_29_0132_gift_renewals.js';
+import * as m0133 from './2026_11_29_0133_import_undo.js';
 import * as m0134 from './2026_11_29_0134_church_export_imports.js';
 
 /** Every migration, by its frozen date-prefixed name. Add new ones at the end. */
@@ -145,5 +146,6 @@ export const migrations: Record<string, Migration> = {
   '2026_11_29_0129_church_exports': m0129,
   '2026_11_29_0131_move_in_imports': m0131,
   '2026_11_29_0132_gift_renewals': m0132,
+  '2026_11_29_0133_import_undo': m0133,
   '2026_11_29_0134_church_export_imports': m0134,
 };

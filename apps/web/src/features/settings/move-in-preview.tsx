@@ -39,6 +39,50 @@ function Figure({ label, value }: { label: string; value: number }) {
   );
 }
 
+/** A table of funds and years with two figures each (the dry run's totals, the report's file beside ledger). */
+function FundYearTable(props: {
+  label: string;
+  heads: [string, string];
+  rows: { fund: string; year: number; cells: { value: string; color?: string }[] }[];
+}) {
+  return (
+    <Table withTableBorder striped aria-label={props.label}>
+      <Table.Thead>
+        <Table.Tr>
+          <Table.Th>Fund</Table.Th>
+          <Table.Th>Year</Table.Th>
+          {props.heads.map((h) => (
+            <Table.Th key={h} ta="right">
+              {h}
+            </Table.Th>
+          ))}
+        </Table.Tr>
+      </Table.Thead>
+      <Table.Tbody>
+        {props.rows.map((t) => (
+          <Table.Tr key={`${t.fund}-${t.year}`}>
+            <Table.Td>{t.fund}</Table.Td>
+            <Table.Td>{t.year}</Table.Td>
+            {t.cells.map((c, i) => (
+              <Table.Td key={i} ta="right" c={c.color}>
+                {c.value}
+              </Table.Td>
+            ))}
+          </Table.Tr>
+        ))}
+      </Table.Tbody>
+    </Table>
+  );
+}
+
+/** What an undo took back, in a sentence (the undone import's notice and the undo's toast). */
+export function undoneWords(imp: MoveIn): string {
+  const u = imp.report?.undone;
+  return u && imp.kind === 'people'
+    ? `${formatNumber(u.contactsRemoved)} people removed, ${formatNumber(u.contactsRestored)} restored.`
+    : `${formatNumber(u?.giftsRemoved ?? 0)} gifts removed from the ledger.`;
+}
+
 /** The dry run's people: new, matched, changed, skipped, households and children. */
 export function PeoplePreview({ imp }: { imp: MoveIn }) {
   const p = imp.preview.people;
@@ -85,26 +129,11 @@ export function GiftsPreview({ imp }: { imp: MoveIn }) {
           ? `. New funds made when you confirm: ${newFunds.join(', ')}`
           : ''}
       </Text>
-      <Table withTableBorder striped aria-label="Totals per fund and year">
-        <Table.Thead>
-          <Table.Tr>
-            <Table.Th>Fund</Table.Th>
-            <Table.Th>Year</Table.Th>
-            <Table.Th ta="right">Lines</Table.Th>
-            <Table.Th ta="right">Total</Table.Th>
-          </Table.Tr>
-        </Table.Thead>
-        <Table.Tbody>
-          {g.totals.map((t) => (
-            <Table.Tr key={`${t.fund}-${t.year}`}>
-              <Table.Td>{t.fund}</Table.Td>
-              <Table.Td>{t.year}</Table.Td>
-              <Table.Td ta="right">{formatNumber(t.count)}</Table.Td>
-              <Table.Td ta="right">{cents(t.cents)}</Table.Td>
-            </Table.Tr>
-          ))}
-        </Table.Tbody>
-      </Table>
+      <FundYearTable
+        label="Totals per fund and year"
+        heads={['Lines', 'Total']}
+        rows={g.totals.map((t) => ({ ...t, cells: [{ value: formatNumber(t.count) }, { value: cents(t.cents) }] }))}
+      />
     </Stack>
   );
 }
@@ -196,6 +225,15 @@ export function CommitProgress({ imp }: { imp: MoveIn }) {
       </Alert>
     );
   }
+  if (imp.status === 'undone') {
+    const u = imp.report?.undone;
+    return (
+      <Alert color="gray" title="Import undone">
+        {undoneWords(imp)}
+        {u?.fieldsKept ? ` ${formatNumber(u.fieldsKept)} changes made after the import were kept.` : ''}
+      </Alert>
+    );
+  }
   if (imp.status !== 'completed' || !imp.report) return null;
   const r = imp.report;
   return (
@@ -215,28 +253,17 @@ export function CommitProgress({ imp }: { imp: MoveIn }) {
         ) : null}
       </Alert>
       {r.totals.length ? (
-        <Table withTableBorder striped aria-label="File totals and ledger totals">
-          <Table.Thead>
-            <Table.Tr>
-              <Table.Th>Fund</Table.Th>
-              <Table.Th>Year</Table.Th>
-              <Table.Th ta="right">File</Table.Th>
-              <Table.Th ta="right">Ledger</Table.Th>
-            </Table.Tr>
-          </Table.Thead>
-          <Table.Tbody>
-            {r.totals.map((t) => (
-              <Table.Tr key={`${t.fund}-${t.year}`}>
-                <Table.Td>{t.fund}</Table.Td>
-                <Table.Td>{t.year}</Table.Td>
-                <Table.Td ta="right">{cents(t.fileCents)}</Table.Td>
-                <Table.Td ta="right" c={t.fileCents === t.ledgerCents ? undefined : 'red'}>
-                  {cents(t.ledgerCents)}
-                </Table.Td>
-              </Table.Tr>
-            ))}
-          </Table.Tbody>
-        </Table>
+        <FundYearTable
+          label="File totals and ledger totals"
+          heads={['File', 'Ledger']}
+          rows={r.totals.map((t) => ({
+            ...t,
+            cells: [
+              { value: cents(t.fileCents) },
+              { value: cents(t.ledgerCents), color: t.fileCents === t.ledgerCents ? undefined : 'red' },
+            ],
+          }))}
+        />
       ) : null}
     </Stack>
   );

@@ -7,6 +7,9 @@ import { RecurringPreview } from './move-in-recurring';
 import { MoveInPresetForm } from './move-in-preset-form';
 import { ChurchPreview, sendExportZip } from './move-in-church';
 import { useSave } from '../../lib/use-save';
+import { confirmDestructive } from '../../ui/confirm';
+import { useUnsavedChangesGuard } from '../../ui/unsaved-changes';
+import { MoveInHistory, UndoImportButton } from './move-in-history';
 import {
   CommitProgress,
   GiftsPreview,
@@ -59,9 +62,28 @@ export function MoveInSection() {
   const commit = useSave(trpc.imports.commit, {
     // No toast: the progress bar in place of the button says it started (a toast would cover the next file's Confirm).
     errorTitle: 'The import was not started',
-    invalidate: (u) => u.imports.get.invalidate(),
+    invalidate: (u) => [u.imports.get.invalidate(), u.imports.list.invalidate()],
   });
   const imp: MoveIn | undefined = status.data ?? upload.data;
+  // A file chosen and not imported yet (being read, refused, or its dry run not confirmed) is not
+  // thrown away without asking: leaving the screen, another source, another file.
+  const unconfirmed = file !== null && (!imp || imp.status === 'previewed');
+  useUnsavedChangesGuard(unconfirmed, 'Move in', {
+    title: 'Leave without importing?',
+    text: `${file?.name ?? 'The file'} is not imported yet. Leave, and choose it again to import it.`,
+  });
+  const discardFile = (then: () => void) => {
+    if (!unconfirmed) {
+      then();
+      return;
+    }
+    confirmDestructive({
+      title: 'Discard the chosen file?',
+      text: `${file?.name ?? 'The file'} is not imported yet. Discard it?`,
+      confirm: 'Discard file',
+      onConfirm: then,
+    });
+  };
 
   const reset = () => {
     setFile(null);
@@ -108,7 +130,13 @@ export function MoveInSection() {
             data={sourceOptions}
             value={source}
             allowDeselect={false}
-            onChange={(v) => setSource(v ?? '')}
+            onChange={(v) =>
+              discardFile(() => {
+                setFile(null);
+                upload.reset();
+                setSource(v ?? '');
+              })
+            }
           />
           <FileInput
             label="Export file (CSV, or a Lampstand export ZIP)"
@@ -160,14 +188,16 @@ export function MoveInSection() {
                 Confirm import
               </Button>
             ) : null}
+            <UndoImportButton imp={imp} />
             {imp.status !== 'queued' && imp.status !== 'running' ? (
-              <Button variant="default" onClick={reset}>
+              <Button variant="default" onClick={() => discardFile(reset)}>
                 {imp.status === 'previewed' ? 'Choose another file' : 'Import another file'}
               </Button>
             ) : null}
           </Group>
         </Stack>
       )}
+      <MoveInHistory />
     </Paper>
   );
 }

@@ -10,6 +10,7 @@ import {
 import { csvFileSchema } from '../../schemas/contacts.js';
 import { commitMoveIn, getMoveIn, listMoveIns, moveInProblems, uploadMoveIn } from '../../services/imports/imports.js';
 import { listImportPresets, saveImportPreset } from '../../services/imports/presets.js';
+import { undoMoveIn } from '../../services/imports/undo.js';
 import { protectedProcedure, router } from '../../trpc.js';
 import { restTag } from '../../rest-meta.js';
 import { giftRenewalsSchema } from '../../schemas/gift-renewals.js';
@@ -63,6 +64,17 @@ export const importsRouter = router({
     )
     .output(giftRenewalsSchema)
     .query(({ ctx }) => listRenewals(ctx.db, ctx.tenantId, ctx.services.delivery.publicUrl)),
+  undo: protectedProcedure
+    .meta(
+      rest.post(
+        '/api/imports/{id}/undo',
+        'Undo a completed import, for 7 days after it finished: everything it created removed, everything it changed restored (a field someone edited since keeps the edit)',
+        { errors: [409] },
+      ),
+    )
+    .input(importIdInputSchema)
+    .output(importSchema)
+    .mutation(({ ctx, input }) => undoMoveIn(ctx.db, ctx.tenantId, { id: input.id, undoneBy: ctx.user.id })),
   presets: protectedProcedure
     .meta(rest.get('/api/import-presets', 'The church’s saved column mappings for a generic CSV'))
     .output(z.array(importPresetSchema))

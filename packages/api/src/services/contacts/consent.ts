@@ -43,15 +43,23 @@ export async function setConsent(
   return db.isTransaction ? run(db) : db.transaction().execute(run);
 }
 
+/** What a consent change wrote: the contact's consent columns before and after, and its history entry. */
+export interface ConsentWrite {
+  historyId: number;
+  before: Record<string, unknown>;
+  after: Record<string, unknown>;
+}
+
 /**
  * `setConsent` in the caller's transaction `trx`, answering the `consent.changed` event for the
- * caller to record (last in its transaction); null when nothing changed.
+ * caller to record (last in its transaction) and what it wrote (`written`, for a caller that can
+ * take it back: a move-in import's undo); null both when nothing changed.
  */
 export async function changeConsent(
   trx: Db,
   tenantId: number,
   { contactId, ...change }: ConsentChange & { contactId: number },
-): Promise<{ contact: ContactOut; event: NewEvent | null }> {
+): Promise<{ contact: ContactOut; event: NewEvent | null; written: ConsentWrite | null }> {
   const row = await findChurchRow(trx, tenantId, {
     table: 'contacts',
     id: contactId,
@@ -59,19 +67,27 @@ export async function changeConsent(
     missing: 'Contact not found',
   });
   const current = change.channel === 'email' ? row.emailConsent : row.smsConsent;
-  if (current === change.status) return { contact: toContact(row), event: null };
+  if (current === change.status) return { contact: toContact(row), event: null, written: null };
   const now = new Date();
   const set =
     change.channel === 'email'
       ? { emailConsent: change.status, emailConsentAt: now, emailConsentSource: change.source }
       : { smsConsent: change.status, smsConsentAt: now, smsConsentSource: change.source };
+  const before =
+    change.channel === 'email'
+      ? {
+          emailConsent: row.emailConsent,
+          emailConsentAt: row.emailConsentAt,
+          emailConsentSource: row.emailConsentSource,
+        }
+      : { smsConsent: row.smsConsent, smsConsentAt: row.smsConsentAt, smsConsentSource: row.smsConsentSource };
   const updated = await trx
     .updateTable('contacts')
     .set({ ...set, updatedAt: now })
     .where('id', '=', contactId)
     .returningAll()
     .executeTakeFirstOrThrow();
-  await trx
+  const history = await trx
     .insertInto('contactConsentEvents')
     .values({
       userId: tenantId,
@@ -82,10 +98,12 @@ export async function changeConsent(
       note: change.note ?? null,
       at: now,
     })
-    .execute();
+    .returning('id')
+    .executeTakeFirstOrThrow();
   return {
     contact: toContact(updated),
     event: consentEvent(updated, change.channel, current, change.status, change.source),
+    written: { historyId: history.id, before, after: set },
   };
 }
 

@@ -1,9 +1,11 @@
-import { ownerDb, refreshStatistics, sql, type Db } from '@lampstand/db';
+import type { Selectable } from 'kysely';
+import { ownerDb, refreshStatistics, sql, type Database, type Db } from '@lampstand/db';
 import type { ImportField } from '../../schemas/contact-imports.js';
 import { AppError } from '../../errors.js';
 import { churchCountryCode } from '../settings/church-settings.js';
 import type { NewEvent } from '../../schemas/events.js';
 import { recordEvents } from '../events/record.js';
+import { claimResumable, fenceResumable, TakenOver, type ResumableTable } from '../background/resumable.js';
 import { IMPORT_LEASE_MINUTES } from './church-limits.js';
 import { openCsv, type CsvRow } from './import-csv.js';
 import type { Candidate } from './import-rows.js';
@@ -21,31 +23,15 @@ import {
 
 const BATCH = 1000;
 
-/** Another run took the import over (or finished it): this run stops, its batch rolled back. */
-class ImportTakenOver extends Error {}
+const CONTACT_IMPORTS: ResumableTable = { table: 'contact_imports', leaseMinutes: IMPORT_LEASE_MINUTES };
 
 /**
- * Mark the import running, in one conditional statement, so that two runs at once (pg-boss
- * retrying beside a slow first run) cannot both claim it: queued, or failed (the job's retry
- * resumes after the last committed batch), or running without progress for IMPORT_LEASE_MINUTES.
- * Null when there is nothing to do (finished, never started, or another run has it).
+ * Mark the import running (the one claim of a resumable job, background/resumable.ts): queued, or
+ * failed (the job's retry resumes after the last committed batch), or running without progress for
+ * IMPORT_LEASE_MINUTES. Null when there is nothing to do (finished, never started, or another run has it).
  */
 async function claimImport(db: Db, importId: number): Promise<ImportJob | null> {
-  const imp = await db
-    .updateTable('contactImports')
-    .set({ status: 'running', error: null, finishedAt: null, progressAt: new Date() })
-    .where('id', '=', importId)
-    .where((eb) =>
-      eb.or([
-        eb('status', 'in', ['queued', 'failed']),
-        eb.and([
-          eb('status', '=', 'running'),
-          sql<boolean>`coalesce(progress_at, created_at) < now() - make_interval(mins => ${IMPORT_LEASE_MINUTES})`,
-        ]),
-      ]),
-    )
-    .returningAll()
-    .executeTakeFirst();
+  const imp = await claimResumable<Selectable<Database['contactImports']>>(db, CONTACT_IMPORTS, importId);
   if (!imp) return null;
   const list = imp.listId
     ? await db.selectFrom('contactLists').select('name').where('id', '=', imp.listId).executeTakeFirst()
@@ -76,22 +62,6 @@ async function* batchesOf(rows: AsyncIterable<CsvRow>, size: number, skip: numbe
     }
   }
   if (batch.length) yield batch;
-}
-
-/**
- * The fence, first in each batch's transaction: lock the import's row and check that it is still
- * this run's (running, at the row count this run committed last). A run that took it over has
- * moved the count on (or waits here for this batch to commit, then finds it moved), so every row
- * is imported once.
- */
-async function fence(trx: Db, job: ImportJob, processedRows: number): Promise<void> {
-  const row = await trx
-    .selectFrom('contactImports')
-    .select(['status', 'processedRows'])
-    .where('id', '=', job.id)
-    .forUpdate()
-    .executeTakeFirst();
-  if (row?.status !== 'running' || row.processedRows !== processedRows) throw new ImportTakenOver();
 }
 
 async function recordProgress(trx: Db, job: ImportJob, processedRows: number, plan: BatchPlan): Promise<void> {
@@ -155,7 +125,7 @@ export async function runContactImport(db: Db, importId: number): Promise<void> 
     const { headers, rows } = await openCsv(job.csv);
     for await (const batch of batchesOf(rows, BATCH, job.processedRows)) {
       await db.transaction().execute(async (trx) => {
-        await fence(trx, job, processed);
+        await fenceResumable(trx, CONTACT_IMPORTS, job.id, processed);
         const plan = await planBatch(trx, job, headers, batch);
         const events: NewEvent[] = [];
         const created = await createContacts(trx, job, plan.toCreate, events);
@@ -175,7 +145,7 @@ export async function runContactImport(db: Db, importId: number): Promise<void> 
     if (processed - job.processedRows >= ANALYZE_AFTER_ROWS) await refreshContactStatistics(db);
   } catch (err) {
     // Another run has the import: it finishes it.
-    if (err instanceof ImportTakenOver) return;
+    if (err instanceof TakenOver) return;
     await endImport(db, importId, {
       error: err instanceof Error ? err.message : String(err),
       processedRows: processed,

@@ -18,6 +18,7 @@ export const TABLE_DESCRIPTIONS: Record<string, string> = {
   contact_consent_events: 'Every change of a contact’s email or SMS consent, with when and why.',
   contact_family_links: 'How contacts are related to each other (families).',
   contact_imports: 'Contact CSV imports: the file, its column mapping and the result.',
+  import_changes: "Each move-in import's undo log: the rows it created, and the fields it changed as they were before.",
   contact_lists: 'Contact lists and groups.',
   contact_merges: 'Contacts merged into other contacts, and what was kept.',
   contact_removals_daily: 'How many contacts were removed each day.',

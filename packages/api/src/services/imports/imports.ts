@@ -16,6 +16,7 @@ import { openCsv } from '../contacts/import-csv.js';
 import { churchCountryCode } from '../settings/church-settings.js';
 import { previewFile } from './preview.js';
 import { LAMPSTAND_LABEL, LAMPSTAND_SOURCE } from './church/move-in.js';
+import { canUndoKind, undoUntil } from './undo-window.js';
 import { detectSource, presetSource, SOURCES, type SourceDef } from './sources.js';
 
 /**
@@ -42,6 +43,7 @@ const COLUMNS = [
   'error',
   'createdAt',
   'finishedAt',
+  'undoneAt',
 ] as const;
 type ImportRow = Pick<Selectable<Database['imports']>, (typeof COLUMNS)[number]>;
 
@@ -61,6 +63,9 @@ function toImport(r: ImportRow, label: string): ImportOut {
     error: r.error,
     createdAt: r.createdAt.toISOString(),
     finishedAt: r.finishedAt ? r.finishedAt.toISOString() : null,
+    undoUntil:
+      r.status === 'completed' && r.finishedAt && canUndoKind(r.kind) ? undoUntil(r.finishedAt).toISOString() : null,
+    undoneAt: r.undoneAt ? r.undoneAt.toISOString() : null,
   };
 }
 
@@ -151,6 +156,17 @@ export async function listMoveIns(db: Db, tenantId: number): Promise<ImportOut[]
   return rows.map((r) => toImport(r, labelOf(r)));
 }
 
+/** Is one of the church's imports queued or running (one at a time, and nothing undone meanwhile)? */
+export async function importRunning(db: Db, tenantId: number): Promise<boolean> {
+  const row = await db
+    .selectFrom('imports')
+    .select('id')
+    .where('userId', '=', tenantId)
+    .where('status', 'in', ['queued', 'running'])
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
 const RUNNING = 'Another import is running for this church; confirm this one when it has finished';
 
 /**
@@ -182,13 +198,7 @@ export async function commitMoveIn(
         'file',
       );
     }
-    const busy = await trx
-      .selectFrom('imports')
-      .select('id')
-      .where('userId', '=', tenantId)
-      .where('status', 'in', ['queued', 'running'])
-      .executeTakeFirst();
-    if (busy) throw conflict(RUNNING);
+    if (await importRunning(trx, tenantId)) throw conflict(RUNNING);
     try {
       return await trx
         .updateTable('imports')

@@ -1,8 +1,10 @@
-import { sql, type Db } from '@lampstand/db';
+import type { Selectable } from 'kysely';
+import type { Database, Db } from '@lampstand/db';
 import type { ImportPolicy } from '../../schemas/imports.js';
 import type { NewEvent } from '../../schemas/events.js';
 import { AppError } from '../../errors.js';
 import { recordEvents } from '../events/record.js';
+import { claimResumable, fenceResumable, TakenOver, type ResumableTable } from '../background/resumable.js';
 import { churchCountryCode } from '../settings/church-settings.js';
 import { openCsv } from '../contacts/import-csv.js';
 import { fileTotals, fundNames, readGifts, readPeople } from './read.js';
@@ -12,6 +14,7 @@ import type { FileStorage } from '../../providers/storage.js';
 import { runChurchRestore } from './church/move-in.js';
 import { giftKeys, ledgerTotals, makeMissingFunds, writeGifts } from './write-gifts.js';
 import { householdsWithAdults, writeHouseholds, writePeople, type PeopleCounts } from './write-people.js';
+import { UndoLog } from './undo-log.js';
 
 /**
  * The commit, in the background: the file is read again (it is the same file, so the same people
@@ -28,41 +31,12 @@ export interface RunOptions {
   /** Where a Lampstand export's uploaded files are copied to. */
   storage?: FileStorage;
 }
-/** A running import without progress for this long is taken to be dead, and a retry takes it over. */
-const LEASE_MINUTES = 10;
+/** A running import without progress for 10 minutes is taken to be dead, and a retry takes it over. */
+const IMPORTS: ResumableTable = { table: 'imports', leaseMinutes: 10 };
 
-class TakenOver extends Error {}
+type Claimed = Selectable<Database['imports']>;
 
-type Claimed = NonNullable<Awaited<ReturnType<typeof claim>>>;
-
-async function claim(db: Db, importId: number) {
-  return db
-    .updateTable('imports')
-    .set({ status: 'running', error: null, finishedAt: null, progressAt: new Date() })
-    .where('id', '=', importId)
-    .where((eb) =>
-      eb.or([
-        eb('status', 'in', ['queued', 'failed']),
-        eb.and([
-          eb('status', '=', 'running'),
-          sql<boolean>`coalesce(progress_at, created_at) < now() - make_interval(mins => ${LEASE_MINUTES})`,
-        ]),
-      ]),
-    )
-    .returningAll()
-    .executeTakeFirst();
-}
-
-/** First in each batch's transaction: the import is still this run's, at the count it left. */
-async function fence(trx: Db, importId: number, processed: number) {
-  const row = await trx
-    .selectFrom('imports')
-    .select(['status', 'processedRows'])
-    .where('id', '=', importId)
-    .forUpdate()
-    .executeTakeFirst();
-  if (row?.status !== 'running' || row.processedRows !== processed) throw new TakenOver();
-}
+const fence = (trx: Db, importId: number, processed: number) => fenceResumable(trx, IMPORTS, importId, processed);
 
 const emptyCounts = (): PeopleCounts => ({ created: 0, updated: 0, unchanged: 0 });
 
@@ -82,6 +56,7 @@ async function runPeople(db: Db, imp: Claimed, size: number) {
     policy: imp.policy as ImportPolicy,
     all: file.items,
     withAdult: householdsWithAdults(file.items),
+    undo: new UndoLog(imp.id, imp.userId),
   };
   const report = (imp.report ?? {}) as { people?: PeopleCounts };
   let counts = report.people ?? emptyCounts();
@@ -92,6 +67,7 @@ async function runPeople(db: Db, imp: Claimed, size: number) {
       await fence(trx, imp.id, processed);
       const events: NewEvent[] = [];
       const c = await writePeople(trx, job, batch, events);
+      await job.undo.flush(trx);
       const next = {
         created: counts.created + c.created,
         updated: counts.updated + c.updated,
@@ -114,6 +90,7 @@ async function runPeople(db: Db, imp: Claimed, size: number) {
   await db.transaction().execute(async (trx) => {
     await fence(trx, imp.id, processed);
     await writeHouseholds(trx, job);
+    await job.undo.flush(trx);
     await finish(trx, imp.id, { people: counts, totals: [], fundsCreated: [] });
   });
 }
@@ -133,7 +110,9 @@ async function runGifts(db: Db, imp: Claimed, size: number) {
   if (processed === 0) {
     fundsCreated = await db.transaction().execute(async (trx) => {
       await fence(trx, imp.id, 0);
-      const made = await makeMissingFunds(trx, imp.userId, fundNames(file.items));
+      const undo = new UndoLog(imp.id, imp.userId);
+      const made = await makeMissingFunds(trx, imp.userId, fundNames(file.items), undo);
+      await undo.flush(trx);
       await trx
         .updateTable('imports')
         .set({ report: JSON.stringify({ people: null, totals: [], fundsCreated: made }), progressAt: new Date() })
@@ -179,7 +158,7 @@ async function finish(trx: Db, importId: number, report: Record<string, unknown>
 /** The `move-in-import` job: commit a confirmed import (or resume one a restart stopped). */
 export async function runMoveInImport(db: Db, importId: number, opts: RunOptions = {}): Promise<void> {
   const size = opts.batchSize ?? BATCH;
-  const imp = await claim(db, importId);
+  const imp = await claimResumable<Claimed>(db, IMPORTS, importId);
   if (!imp) return;
   try {
     if (imp.kind === 'church') await runChurchRestore(db, imp, opts.storage ?? null);

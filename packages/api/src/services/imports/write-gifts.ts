@@ -1,6 +1,7 @@
 import crypto from 'node:crypto';
 import { sql, type Db } from '@lampstand/db';
 import type { GiftRow } from './read.js';
+import type { UndoLog } from './undo-log.js';
 
 /**
  * Writing a donations file into the one ledger: completed gifts (refunded where the file refunds
@@ -39,8 +40,11 @@ export async function fundsByName(db: Db, tenantId: number): Promise<Map<string,
   return new Map(rows.map((r) => [r.name.toLowerCase(), r.id]));
 }
 
-/** Make the funds the file names that the church does not have (not offered on the giving page). */
-export async function makeMissingFunds(trx: Db, tenantId: number, names: string[]): Promise<string[]> {
+/**
+ * Make the funds the file names that the church does not have (not offered on the giving page),
+ * each logged for the import's undo when `undo` is given.
+ */
+export async function makeMissingFunds(trx: Db, tenantId: number, names: string[], undo?: UndoLog): Promise<string[]> {
   const have = await fundsByName(trx, tenantId);
   const made: string[] = [];
   for (const name of names) {
@@ -51,6 +55,7 @@ export async function makeMissingFunds(trx: Db, tenantId: number, names: string[
       .returning('id')
       .executeTakeFirstOrThrow();
     have.set(name.toLowerCase(), row.id);
+    undo?.created('funds', row.id);
     made.push(name);
   }
   return made;

@@ -5,6 +5,7 @@ import { changeConsent, type ConsentChannel } from '../contacts/consent.js';
 import { personOf } from '../events/record.js';
 import type { PersonRow } from './read.js';
 import { changesFor, matchPeople, type Ours } from './people.js';
+import type { UndoLog } from './undo-log.js';
 
 /** Writing one batch of a people file, then its households (families and children) at the end. */
 
@@ -18,6 +19,8 @@ export interface PeopleJob {
   all: PersonRow[];
   /** Households with at least one adult: their children are children of that adult. */
   withAdult: Set<string>;
+  /** What the import creates and changes, for its undo (flushed in each batch's transaction). */
+  undo: UndoLog;
 }
 
 export interface PeopleCounts {
@@ -36,11 +39,13 @@ export function householdsWithAdults(all: PersonRow[]): Set<string> {
 
 async function keepExternalId(trx: Db, job: PeopleJob, contactId: number, p: PersonRow) {
   if (!p.externalId) return;
-  await trx
+  const made = await trx
     .insertInto('contactExternalIds')
     .values({ userId: job.tenantId, contactId, source: job.system, externalId: p.externalId })
     .onConflict((oc) => oc.columns(['userId', 'source', 'externalId']).doNothing())
-    .execute();
+    .returning('id')
+    .executeTakeFirst();
+  if (made) job.undo.created('contact_external_ids', made.id);
 }
 
 /** The consent the file states, per channel (null: it says nothing). */
@@ -81,7 +86,8 @@ async function createPerson(trx: Db, job: PeopleJob, p: PersonRow, events: NewEv
     })
     .returning('id')
     .executeTakeFirstOrThrow();
-  await trx
+  job.undo.created('contacts', id);
+  const history = await trx
     .insertInto('contactConsentEvents')
     .values(
       stated(p).map(([channel, v]) => ({
@@ -94,7 +100,9 @@ async function createPerson(trx: Db, job: PeopleJob, p: PersonRow, events: NewEv
         at: now,
       })),
     )
+    .returning('id')
     .execute();
+  for (const h of history) job.undo.created('contact_consent_events', h.id);
   await keepExternalId(trx, job, id, p);
   events.push({ type: 'contact.created', contactId: id, payload: { person: personOf(p), via: 'import' } });
 }
@@ -104,32 +112,47 @@ async function updatePerson(trx: Db, job: PeopleJob, p: PersonRow, ours: Ours, e
   await keepExternalId(trx, job, ours.id, p);
   let changed = Object.keys(c).length > 0;
   if (changed) {
+    const after = {
+      ...(c.firstName ? { firstName: c.firstName } : {}),
+      ...(c.lastName ? { lastName: c.lastName } : {}),
+      ...(c.email ? { email: c.email } : {}),
+      ...(c.phone ? c.phone : {}),
+      ...(c.birthDate ? { dateOfBirth: c.birthDate } : {}),
+    };
     await trx
       .updateTable('contacts')
       .set({
         updatedAt: new Date(),
-        ...(c.firstName ? { firstName: c.firstName } : {}),
-        ...(c.lastName ? { lastName: c.lastName } : {}),
-        ...(c.email ? { email: c.email } : {}),
-        ...(c.phone ? c.phone : {}),
-        ...(c.birthDate ? { dateOfBirth: c.birthDate } : {}),
+        ...after,
         ...(c.notes ? { metadata: sql<string>`metadata || ${JSON.stringify({ notes: c.notes })}::jsonb` } : {}),
       })
       .where('id', '=', ours.id)
       .where('userId', '=', job.tenantId)
       .execute();
+    const was = ours as unknown as Record<string, unknown>;
+    const before = Object.fromEntries(Object.keys(after).map((k) => [k, was[k]]));
+    job.undo.changed(
+      'contacts',
+      ours.id,
+      c.notes ? { ...before, notes: ours.notes } : before,
+      c.notes ? { ...after, notes: c.notes } : after,
+    );
     const fields = Object.keys(c).map((k) => (k === 'birthDate' ? 'dateOfBirth' : k));
     events.push({ type: 'contact.updated', contactId: ours.id, payload: { person: personOf(p), changed: fields } });
   }
   for (const [channel, v] of stated(p)) {
     if (v === null) continue;
-    const { event } = await changeConsent(trx, job.tenantId, {
+    const { event, written } = await changeConsent(trx, job.tenantId, {
       contactId: ours.id,
       channel,
       status: v ? 'subscribed' : 'unsubscribed',
       source: job.system,
       note: job.fileName,
     });
+    if (written) {
+      job.undo.changed('contacts', ours.id, written.before, written.after);
+      job.undo.created('contact_consent_events', written.historyId);
+    }
     if (event) {
       events.push(event);
       changed = true;
@@ -188,7 +211,7 @@ export async function writeHouseholds(trx: Db, job: PeopleJob): Promise<void> {
       const otherId = contactOf.get(other)!;
       if (otherId === headId) continue;
       const role = other.households.find((x) => x.id === hid)?.role ?? '';
-      await trx
+      const link = await trx
         .insertInto('contactFamilyLinks')
         .values({
           userId: job.tenantId,
@@ -201,7 +224,9 @@ export async function writeHouseholds(trx: Db, job: PeopleJob): Promise<void> {
               : 'other',
         })
         .onConflict((oc) => oc.doNothing())
-        .execute();
+        .returning('id')
+        .executeTakeFirst();
+      if (link) job.undo.created('contact_family_links', link.id);
     }
     for (const child of h.children) {
       const name = `${child.firstName} ${child.lastName}`.trim();
@@ -213,10 +238,12 @@ export async function writeHouseholds(trx: Db, job: PeopleJob): Promise<void> {
         .where(sql<boolean>`lower(name) = lower(${name})`)
         .executeTakeFirst();
       if (exists) continue;
-      await trx
+      const made = await trx
         .insertInto('contactChildren')
         .values({ userId: job.tenantId, parentContactId: headId, name, dateOfBirth: child.birthDate })
-        .execute();
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      job.undo.created('contact_children', made.id);
     }
   }
 }

@@ -50,6 +50,8 @@ export const NOT_MOVED: Record<string, string> = {
   church_stripe_accounts: 'The Stripe account stays connected to the old church; connect Stripe again.',
   sending_domains: 'A sending domain needs its DKIM key, which never leaves the old church; add and verify it again.',
   exports: 'Earlier exports are files of the old church.',
+  import_changes:
+    "A move-in import's undo log names rows by the old church's ids; imports moved with the church cannot be undone.",
 };
 
 /**
