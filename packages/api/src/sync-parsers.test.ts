@@ -123,6 +123,9 @@ describe('no unlisted column leaves: each output schema keeps only the keys it l
         "imports.savePreset": [
           ".mapping (record)",
         ],
+        "imports.undo": [
+          ".policy (record)",
+        ],
         "imports.upload": [
           ".policy (record)",
         ],
