@@ -266,6 +266,7 @@ describe('The editor’s own procedures (tRPC)', () => {
       'Thank a first-time giver',
       'Birthday greeting',
       'Welcome a new volunteer',
+      'Bring recurring givers back',
     ]);
     const guest = all.find((s) => s.key === 'first-time-guest')!;
     const j = (await church.client.post('/api/journeys', guest.fields)).body as { id: number; summary: string };
