@@ -3,6 +3,7 @@ import type { ImportProblem } from '../../schemas/imports.js';
 import { openCsv } from '../contacts/import-csv.js';
 import { toE164 } from '../contacts/phone.js';
 import { readFundLines, type FundLine } from './fund-lines.js';
+import { joinPaymentRows } from './same-payment.js';
 import { cellOf, columnMap, type ColumnMap, type SourceDef } from './sources.js';
 import { nameKey, readAmount, readBirthDate, readDate, readMethod, readYesNo } from './values.js';
 
@@ -162,6 +163,9 @@ export async function readGifts(csv: string, def: SourceDef): Promise<ReadFile<G
     else if (g.amountCents < 0) refunds.push(g);
     else gifts.push(g);
   }
+  const joined = joinPaymentRows(gifts, map.at.externalId?.[0]?.name ?? null);
+  gifts.splice(0, gifts.length, ...joined.gifts);
+  problems.push(...joined.problems);
   const donor = (g: GiftRow) => g.personId ?? g.email ?? g.donorName ?? '';
   for (const r of refunds) {
     const match = gifts
