@@ -26,6 +26,11 @@ export const jobPayloadSchemas = {
    * every other due post; without `postId`, every due post.
    */
   'social-post-publish': z.strictObject({ postId: rowId.optional() }),
+  /**
+   * Publish every due post: the few jobs the sweep queues for due posts with no job coming. One
+   * waiting per key is enough (its run takes every due post), so a sweep while one waits adds none.
+   */
+  'social-post-drain': z.strictObject({}),
   /** Every minute: queue due social posts that have no job coming (lost jobs, dead workers); `force` takes every due one now. */
   'social-post-sweep': z.strictObject({ force: z.boolean().optional() }),
   /** Email a completed gift's receipt (once; retried by pg-boss while the mail server refuses). */

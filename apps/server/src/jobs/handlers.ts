@@ -91,6 +91,9 @@ export function jobHandlers(
     'social-post-publish': async ({ postId }) => {
       await publishDueSocialPosts(socialDeps, { postId });
     },
+    'social-post-drain': async () => {
+      await publishDueSocialPosts(socialDeps);
+    },
     'social-post-sweep': ({ force }) => sweepSocialPosts(socialDeps, { force }),
     'donation-receipt': ({ donationId }) =>
       sendDonationReceipt({ db: d.db, email: d.email, emailFrom: d.delivery.emailFrom }, donationId),
@@ -169,6 +172,7 @@ export const CONCURRENCY: Record<JobName, number> = {
   'campaign-deliver': 4,
   'campaign-sweep': 1,
   'social-post-publish': 2,
+  'social-post-drain': 2,
   'social-post-sweep': 1,
   'donation-receipt': 2,
   'planner-request-deliver': 2,

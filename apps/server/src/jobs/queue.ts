@@ -16,7 +16,7 @@ import { CONCURRENCY, SCHEDULES, type Handler } from './handlers.js';
  * Queues where one job waiting is enough (pg-boss's 'short' policy: a send while one waits is
  * dropped): each run does all there is, so asking again while one waits adds nothing.
  */
-const ONE_WAITING: ReadonlySet<JobName> = new Set(['sms-inbound-process']);
+const ONE_WAITING: ReadonlySet<JobName> = new Set(['sms-inbound-process', 'social-post-drain']);
 
 /** How long a stopping process waits for the jobs it is working on before failing them (pg-boss retries them). */
 const STOP_WAIT_MS = 20_000;

@@ -366,5 +366,7 @@ export async function sweepSocialPosts(deps: SocialPublishDeps, opts: { force?: 
     else free++;
   }
   for (let i = 0; i < Math.min(free, SOCIAL_DRAIN_JOBS); i++)
-    await deps.jobs.send('social-post-publish', {}, { singletonKey: `social-drain-${i}`, singletonSeconds: 30 });
+    // One waiting per key (the queue's policy), not one per time slot: a slot's job that had already
+    // run kept a webhook set moments later from being drained until the next minute's sweep.
+    await deps.jobs.send('social-post-drain', {}, { singletonKey: `social-drain-${i}` });
 }
