@@ -9,11 +9,11 @@ export default defineConfig({
     // expect.poll waits 1 s by default: too short for a redirect on a loaded 2-core machine (seen in a
     // fresh-clone run: the visitor's redirect to /auth came later).
     expect: { poll: { timeout: 15_000 } },
-    // One file at a time: they run beside the unit tests. Two at a time was measured (docs/developing.md):
-    // on CI's two cores it saved little (the machine is busy with lint, typecheck and the unit tests)
-    // and took the shared PostgreSQL closer to its 100 connections.
-    fileParallelism: false,
-    maxWorkers: 1,
+    // Two files at a time. A browser file is mostly waiting (on its page, its app and PostgreSQL: about a
+    // third of a core while it runs), and one at a time it was CI's long pole, running alone for its
+    // last five minutes (docs/ci-history.md). Connections stay well under the shared PostgreSQL's 100.
+    fileParallelism: true,
+    maxWorkers: 2,
     // Files share a worker's loaded modules (the server, Playwright, axe): each still starts its own
     // app, database and browser. See apps/server/vitest.config.ts.
     isolate: false,
