@@ -17,17 +17,22 @@
  *
  * Uses TEST_DATABASE_URL's server when set, else an embedded PostgreSQL. BENCH_PEOPLE,
  * BENCH_HOUSEHOLDS and BENCH_GIFTS set the size.
+ *
+ * The commit takes turns on a pacer as the worker's job does (WORKER_CPU_PERCENT, default 70:
+ * the import slows down while the cores are busier than that); BENCH_WORKER_CPU_PERCENT=100
+ * times it unpaced.
  */
 import { performance } from 'node:perf_hooks';
 import { createTestDatabase, startTestServer } from '@lampstand/db/testing';
 import { ownerDb, sql, tenantDb } from '@lampstand/db';
-import { runMoveInImport, uploadMoveIn } from '@lampstand/api/server';
+import { Pacer, runMoveInImport, uploadMoveIn } from '@lampstand/api/server';
 import { startApiProcess } from './lib/api-process.js';
 import { startNeighbour } from './lib/neighbour.js';
 
 const PEOPLE = Number(process.env.BENCH_PEOPLE ?? 5_000);
 const HOUSEHOLDS = Number(process.env.BENCH_HOUSEHOLDS ?? 2_000);
 const GIFTS = Number(process.env.BENCH_GIFTS ?? 50_000);
+const WORKER_CPU_PERCENT = Number(process.env.BENCH_WORKER_CPU_PERCENT ?? 70);
 const TARGETS = { previewSeconds: 30, commitSeconds: 120, rssMb: 400, neighbourRatio: 2 };
 
 const PEOPLE_HEADER =
@@ -104,6 +109,7 @@ async function main(): Promise<number> {
   const db = ownerDb(tdb.db);
   const failures: string[] = [];
   let api: Awaited<ReturnType<typeof startApiProcess>> | null = null;
+  const pacer = WORKER_CPU_PERCENT < 100 ? new Pacer({ target: WORKER_CPU_PERCENT / 100 }) : undefined;
   try {
     const church = await db
       .insertInto('users')
@@ -135,7 +141,7 @@ async function main(): Promise<number> {
         .set({ status: 'queued', policy: JSON.stringify({}) })
         .where('id', '=', importId)
         .execute();
-      const commit = await timed(`${kind}: commit`, () => runMoveInImport(tdb.db, importId));
+      const commit = await timed(`${kind}: commit`, () => runMoveInImport(tdb.db, importId, { pacer }));
       if (commit.seconds > TARGETS.commitSeconds) failures.push(`${kind} commit took ${commit.seconds} s`);
       const fair = await probe.stop(`the ${kind} file's preview and commit`);
       if (fair.ratio > TARGETS.neighbourRatio)
@@ -161,6 +167,7 @@ async function main(): Promise<number> {
     if (rssMb > TARGETS.rssMb) failures.push(`peak RSS ${rssMb} MB`);
   } finally {
     clearInterval(sampler);
+    pacer?.close();
     await api?.stop();
     await tdb.drop();
     await pgServer.stop();

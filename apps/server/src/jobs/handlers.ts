@@ -81,7 +81,8 @@ export function jobHandlers(
   const socialDeps = socialDepsOf(d, queue, log);
   return {
     'contact-import': ({ importId }) => runContactImport(d.db, importId),
-    'move-in-import': ({ importId }) => runMoveInImport(d.db, importId, { storage: d.storage }),
+    'move-in-import': ({ importId }) =>
+      runMoveInImport(d.db, importId, { storage: d.storage, pacer: d.delivery.pacer }),
     'campaign-start': ({ channel, campaignId, scheduledFor }) =>
       startScheduledCampaign(deps, channel, campaignId, scheduledFor),
     'campaign-deliver': async ({ channel, campaignId }) => {

@@ -289,8 +289,12 @@ describe('a restarted import', () => {
     expect((await contacts(church.client)).map((c) => c.firstName).sort()).toEqual(['José', 'Zoë']);
     await sql`drop trigger fail_grace on contacts`.execute(owner);
     await sql`drop function fail_grace()`.execute(owner);
-    // pg-boss retries the job: it resumes at the third person.
-    await runMoveInImport(app.db, res.body.id, { batchSize: 2 });
+    // pg-boss retries the job: it resumes at the third person, each batch taking its turn on the
+    // worker's pacer first (a person's row is a unit).
+    const turns: number[] = [];
+    const pacer = { take: async (units: number) => void turns.push(units) };
+    await runMoveInImport(app.db, res.body.id, { batchSize: 2, pacer });
+    expect(turns).toEqual([2, 2, 1]);
     const done = (await church.client.get(`/api/imports/${res.body.id}`)).body;
     expect(done).toMatchObject({ status: 'completed', processedRows: 7 });
     expect(done.report.people).toEqual({ created: 5, updated: 0, unchanged: 0 });
