@@ -2,6 +2,8 @@ import type { FastifyRequest } from 'fastify';
 import {
   AppError,
   resolveApiKeyUsers,
+  resolveStation,
+  STATION_COOKIE,
   resolveSessionUsers,
   type Context,
   type SessionControl,
@@ -73,8 +75,12 @@ export async function createContext(deps: AppDeps, req: FastifyRequest): Promise
     token === undefined
       ? { ...(await resolveSessionUsers(deps.db, session.data(), { users: req.sessionUsers })), apiKey: null }
       : await resolveApiKeyUsers(deps.db, token);
+  // A paired check-in station's cookie counts only when no account is signed in and no key is sent.
+  const station =
+    user === null && token === undefined ? await resolveStation(deps.db, req.cookies?.[STATION_COOKIE]) : null;
   return {
     db: deps.db,
+    station,
     // Reads that may be a second behind: a replica's handle, unless this session or key just wrote.
     readDb: deps.reads.handleFor(req),
     session,

@@ -32,6 +32,7 @@ import { codeForStatus, toErrorResponse } from './rest/errors.js';
 import { apiCompression, isAppRoute, serveWebApp } from './static.js';
 import { registerSecurity } from './security/index.js';
 import { DEFAULT_BODY_LIMIT } from './security/body-limits.js';
+import { checkinPairingRoutes } from './public/checkin-pairing.js';
 import { SESSION_COOKIE } from './session-cookie.js';
 
 export { SESSION_COOKIE };
@@ -231,6 +232,7 @@ export async function createServer(config: Config, deps: AppDeps): Promise<Serve
     await withSession.register(importUploadRoutes, { deps });
     await withSession.register(exportDownloadRoutes, { deps });
     await withSession.register(socialPostsPublicRoutes, { deps });
+    await withSession.register(checkinPairingRoutes, { deps, secureCookies: config.nodeEnv === 'production' });
   });
 
   // Health checks, the built web app and the 404 answer need no session either.

@@ -9,6 +9,7 @@ import type { QrSettings } from './services/qr-codes/qr-settings.js';
 import type { FileStorage } from './providers/storage.js';
 import type { ShowUpServices } from './services/show-up/config.js';
 import type { ApiKeyScope } from './schemas/api-keys.js';
+import type { StationCredential } from './services/checkin/scope.js';
 
 /** What a session remembers between requests. */
 export interface SessionData {
@@ -71,6 +72,8 @@ export interface AccountPolicy {
 }
 
 export interface Context {
+  /** A paired check-in station (its cookie), read only when no account is signed in: it reaches `checkinProcedure`s only. */
+  station?: StationCredential | null;
   db: Db;
   /**
    * For reads that may be a second behind (dashboards, reports, exports, the events API,

@@ -13,9 +13,10 @@ export type RouteError = 404 | 409 | 413 | 429 | 503;
  * Who may call a procedure; documented in OpenAPI and enforced by the procedure's builder, which
  * sets it (trpc.ts), never a procedure itself. 'signed-in': the session cookie or a church's API
  * key (`Authorization: Bearer`); 'session': the session cookie only (managing API keys); 'admin':
- * an administrator's session, never an API key.
+ * an administrator's session, never an API key; 'station': 'signed-in', or a paired check-in
+ * station's cookie (the check-in routes a station uses).
  */
-export type RestAccess = 'public' | 'signed-in' | 'session' | 'admin';
+export type RestAccess = 'public' | 'signed-in' | 'session' | 'admin' | 'station';
 
 /** What a streamed route needs: the database and the signed-in church. */
 export interface StreamContext {

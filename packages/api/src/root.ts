@@ -4,6 +4,7 @@ import { adminRouter } from './routers/admin/router.js';
 import { apiKeysRouter } from './routers/api-keys/router.js';
 import { authRouter } from './routers/auth/router.js';
 import { childGroupsRouter } from './routers/child-groups/router.js';
+import { checkinRouter } from './routers/checkin/router.js';
 import { childrenRouter } from './routers/children/router.js';
 import { contactImportsRouter } from './routers/contact-imports/router.js';
 import { importsRouter } from './routers/imports/router.js';
@@ -47,6 +48,7 @@ export const appRouter = router({
   family: familyRouter,
   children: childrenRouter,
   childGroups: childGroupsRouter,
+  checkin: checkinRouter,
   contactImports: contactImportsRouter,
   imports: importsRouter,
   emailCampaigns: emailCampaignsRouter,

@@ -5,6 +5,7 @@ export { zodIssues, type FieldIssue } from './trpc.js';
 export { AppError, APP_ERROR_STATUS, isBadInputDbError, retryAfterOf, type AppErrorCode } from './errors.js';
 export { resolveSessionUsers } from './services/auth/session-users.js';
 export { resolveApiKeyUsers } from './services/api-keys/api-keys.js';
+export { resolveStation, redeemPairingCode, STATION_COOKIE } from './services/checkin/stations.js';
 export { registerUser } from './services/auth/register-user.js';
 export {
   describeVerificationLink,

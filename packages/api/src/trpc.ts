@@ -163,6 +163,40 @@ export const streamedProcedure = protectedProcedure.use(() => {
   });
 });
 
+/**
+ * The check-in routes a paired station uses: a signed-in church (staff, or an API key) as
+ * `protectedProcedure`, or a station by its cookie (`ctx.station`), scoped to the station's church.
+ * `ctx.checkin` says which: `station` is null for staff. Every other builder refuses a station (it
+ * has no user), so its cookie reaches nothing else.
+ */
+export const checkinProcedure = publicProcedure.meta({ access: 'station' }).use(async ({ ctx, type, meta, next }) => {
+  let tenantId: number;
+  if (ctx.user && ctx.effectiveUser) {
+    tenantId = ctx.effectiveUser.id;
+    if (ctx.apiKeyScope === 'read' && isWrite(type, meta)) {
+      throw new TRPCError({ code: 'FORBIDDEN', message: READ_ONLY_KEY_REFUSED });
+    }
+  } else if (ctx.station) {
+    tenantId = ctx.station.userId;
+  } else {
+    throw new TRPCError({ code: 'UNAUTHORIZED', message: 'Not authenticated' });
+  }
+  const station = ctx.user ? null : (ctx.station ?? null);
+  const done = await callTurns(ctx.db).take(tenantId);
+  try {
+    return await next({
+      ctx: {
+        ...ctx,
+        tenantId,
+        db: tenantDb(ctx.db, tenantId),
+        checkin: { tenantId, station, userId: station ? null : (ctx.user?.id ?? null), now: new Date() },
+      },
+    });
+  } finally {
+    done();
+  }
+});
+
 /** Signed in with the session cookie, not an API key (managing API keys, for one). */
 export const sessionProcedure = protectedProcedure.meta({ access: 'session' }).use(({ ctx, next }) => {
   if (ctx.authMethod === 'apiKey') {

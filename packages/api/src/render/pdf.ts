@@ -109,19 +109,20 @@ function loadFonts() {
 export type Pdf = PDFKit.PDFDocument;
 
 /**
- * A new US Letter document with the fonts 'Regular' and 'Bold' (Regular is current). `draw` fills
+ * A new document (US Letter, or `size` in points with `margin`, e.g. a 2.25″×1.25″ label) with the
+ * fonts 'Regular' and 'Bold' (Regular is current). `draw` fills
  * it (one statement, or many, page after page; pdfkit writes each page out when the next starts,
  * so an async `draw` can fetch as it goes); the PDF's bytes are returned.
  */
 export function renderPdf(
-  opts: { title: string; author: string },
+  opts: { title: string; author: string; size?: [number, number]; margin?: number },
   draw: (doc: Pdf) => void | Promise<void>,
 ): Promise<Buffer> {
   const { regular, bold } = loadFonts();
   // pdfkit opens its default font (Helvetica, parsed from its AFM file) unless given one.
   const doc = new PDFDocument({
-    size: 'LETTER',
-    margin: 54,
+    size: opts.size ?? 'LETTER',
+    margin: opts.margin ?? 54,
     font: regular as unknown as string,
     info: { Title: opts.title, Author: opts.author, Producer: 'Lampstand', Creator: 'Lampstand' },
   });

@@ -53,7 +53,7 @@ const about = <S extends z.ZodRawShape>(shape: S) => z.object({ person: person.o
 export const eventPayloadSchemas = {
   'contact.created': {
     1: about({
-      via: z.enum(['staff', 'import', 'api', 'signup', 'donation', 'portal']),
+      via: z.enum(['staff', 'import', 'api', 'signup', 'donation', 'portal', 'checkin']),
       /** The list it was created into (an import's list): no separate `list.member_added` then. */
       list: ref.optional(),
     }),
@@ -171,6 +171,33 @@ export const eventPayloadSchemas = {
       fundsRemoved: z.array(z.string()),
     }),
   },
+  // Children's check-in: `person` is the family's parent (the child has no contact of their own);
+  // the security code is a pickup secret and is never in an event.
+  'checkin.checked_in': {
+    1: about({
+      checkinId: id,
+      date: z.string(),
+      child: ref,
+      room: ref,
+      service: ref.nullable(),
+      station: ref.nullable(),
+      firstTime: z.boolean(),
+      offline: z.boolean(),
+      overrides: z.array(z.enum(['age', 'capacity'])),
+    }),
+  },
+  'checkin.checked_out': {
+    1: about({
+      checkinId: id,
+      date: z.string(),
+      child: ref,
+      room: ref,
+      station: ref.nullable(),
+      offline: z.boolean(),
+      /** Picked up without the code by staff, with the reason they gave. */
+      override: z.object({ reason: z.string() }).nullable(),
+    }),
+  },
 } as const satisfies Record<string, Record<number, z.ZodType<object>>>;
 
 export type EventType = keyof typeof eventPayloadSchemas;
@@ -198,10 +225,11 @@ export const EVENT_KINDS = [...new Set(EVENT_TYPES.map((t) => t.split('.')[0]!))
 
 /**
  * Who did it: the church's account ('user'), an API key, a visitor of a public page, Lampstand
- * itself ('system'), or a person through the members' portal ('portal', id the contact's).
+ * itself ('system'), a person through the members' portal ('portal', id the contact's), or a paired
+ * check-in station ('station', id the station's).
  */
 export const actorSchema = z.object({
-  kind: z.enum(['user', 'api_key', 'public', 'system', 'portal']),
+  kind: z.enum(['user', 'api_key', 'public', 'system', 'portal', 'station']),
   id: z.number().int().nullable(),
   /** Where the log is read for people (a person's activity): the actor's name, when it has one. */
   name: z.string().nullable().optional(),

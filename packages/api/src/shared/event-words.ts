@@ -56,6 +56,8 @@ export const EVENT_DESCRIPTIONS: Record<EventType, string> = {
   'journey.exited': 'Someone left a journey',
   'task.assigned': 'A follow-up task was assigned',
   'task.done': 'A follow-up task was done',
+  'checkin.checked_in': 'A child was checked in',
+  'checkin.checked_out': 'A child was picked up',
 };
 
 /** A type's words; the test event and a type unknown to this version read plainly too. */

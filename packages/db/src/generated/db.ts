@@ -71,6 +71,122 @@ export interface CampaignRecipientUsage {
   userId: number;
 }
 
+export interface CheckinChildAdults {
+  authorised: boolean;
+  childId: number;
+  createdAt: Generated<Date>;
+  id: Generated<number>;
+  name: string;
+  phone: string | null;
+  relationship: string | null;
+  userId: number;
+}
+
+export interface CheckinCodes {
+  code: string;
+  createdAt: Generated<Date>;
+  day: string;
+  id: Generated<number>;
+  releasedAt: Date | null;
+  state: 'reserved' | 'active' | 'released';
+  stationId: number | null;
+  userId: number;
+}
+
+export interface CheckinFamilyCards {
+  contactId: number;
+  createdAt: Generated<Date>;
+  id: Generated<number>;
+  token: string;
+  userId: number;
+}
+
+export interface CheckinNoteReads {
+  childId: number;
+  id: Generated<number>;
+  note: 'medical' | 'custody';
+  purpose: string;
+  readAt: Generated<Date>;
+  readerId: number | null;
+  readerKind: 'user' | 'api_key' | 'station';
+  userId: number;
+}
+
+export interface CheckinRoomClosures {
+  day: string;
+  roomId: number;
+  userId: number;
+}
+
+export interface CheckinRooms {
+  ageMaxMonths: number | null;
+  ageMinMonths: number | null;
+  capacity: number | null;
+  createdAt: Generated<Date>;
+  gradeMax: number | null;
+  gradeMin: number | null;
+  id: Generated<number>;
+  name: string;
+  updatedAt: Generated<Date>;
+  userId: number;
+}
+
+export interface CheckinRoomServices {
+  roomId: number;
+  serviceId: number;
+  userId: number;
+}
+
+export interface Checkins {
+  ageOverride: Generated<boolean>;
+  capacityOverride: Generated<boolean>;
+  checkedInAt: Generated<Date>;
+  checkedInByStation: number | null;
+  checkedInByUser: number | null;
+  checkedOutAt: Date | null;
+  checkedOutByStation: number | null;
+  checkedOutByUser: number | null;
+  checkoutOverride: Generated<boolean>;
+  checkoutOverrideReason: string | null;
+  childId: number;
+  clientId: string | null;
+  codeId: number;
+  day: string;
+  familyContactId: number;
+  id: Generated<number>;
+  roomId: number;
+  serviceId: number | null;
+  userId: number;
+}
+
+export interface CheckinServices {
+  createdAt: Generated<Date>;
+  id: Generated<number>;
+  name: string;
+  startsAt: string;
+  userId: number;
+  weekday: number;
+}
+
+export interface CheckinStations {
+  createdAt: Generated<Date>;
+  id: Generated<number>;
+  kind: 'self' | 'manned' | 'room';
+  labelSize: Generated<'2.25x1.25' | '4x2'>;
+  lastSeenAt: Date | null;
+  name: string;
+  pairedAt: Date | null;
+  pairedBy: number | null;
+  pairingCodeHash: string | null;
+  pairingExpiresAt: Date | null;
+  printer: Generated<'pdf' | 'bridge'>;
+  printerBridgeSecret: string | null;
+  printerBridgeUrl: string | null;
+  roomId: number | null;
+  tokenHash: string | null;
+  userId: number;
+}
+
 export interface ChildGroups {
   ageMax: number | null;
   ageMin: number | null;
@@ -134,10 +250,14 @@ export interface ChurchStripeAccounts {
 
 export interface ContactChildren {
   age: number | null;
+  allergies: string | null;
   createdAt: Generated<Date>;
+  custodyNote: string | null;
   dateOfBirth: string | null;
+  grade: number | null;
   groupId: number | null;
   id: Generated<number>;
+  medicalNotes: string | null;
   name: string;
   notes: string | null;
   parentContactId: number;
@@ -409,7 +529,7 @@ export interface EmailWarmupUsage {
 
 export interface Events {
   actorId: number | null;
-  actorKind: 'user' | 'api_key' | 'public' | 'system' | 'portal';
+  actorKind: 'user' | 'api_key' | 'public' | 'system' | 'portal' | 'station';
   contactId: number | null;
   id: Generated<number>;
   occurredAt: Generated<Date>;
@@ -1360,6 +1480,16 @@ export interface DB {
   appSettings: AppSettings;
   bellSeen: BellSeen;
   campaignRecipientUsage: CampaignRecipientUsage;
+  checkinChildAdults: CheckinChildAdults;
+  checkinCodes: CheckinCodes;
+  checkinFamilyCards: CheckinFamilyCards;
+  checkinNoteReads: CheckinNoteReads;
+  checkinRoomClosures: CheckinRoomClosures;
+  checkinRooms: CheckinRooms;
+  checkinRoomServices: CheckinRoomServices;
+  checkins: Checkins;
+  checkinServices: CheckinServices;
+  checkinStations: CheckinStations;
   childGroups: ChildGroups;
   childrenInLists: ChildrenInLists;
   churchHandleRedirects: ChurchHandleRedirects;

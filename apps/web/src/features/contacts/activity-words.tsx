@@ -327,6 +327,20 @@ export function eventWords(e: EventOut): ReactNode {
           Task {named(ref(d.task), '/tasks')} done by {str(d.assignee)}
         </>
       );
+    case 'checkin.checked_in':
+      return (
+        <>
+          {str(ref(d.child)?.name)} checked in to {str(ref(d.room)?.name)}
+          {d.firstTime === true ? ' (first time)' : ''}
+        </>
+      );
+    case 'checkin.checked_out':
+      return (
+        <>
+          {str(ref(d.child)?.name)} picked up from {str(ref(d.room)?.name)}
+          {d.override ? ' (without the code, by staff)' : ''}
+        </>
+      );
     default:
       return e.type;
   }
@@ -346,6 +360,8 @@ export function actorWords(e: EventOut): string | null {
       return 'through the API';
     case 'system':
       return 'by Lampstand';
+    case 'station':
+      return 'at a check-in station';
     default:
       return null;
   }
@@ -364,4 +380,5 @@ export const ACTIVITY_KINDS: { value: string; label: string }[] = [
   { value: 'profile', label: 'Profile updates' },
   { value: 'journey', label: 'Journeys' },
   { value: 'task', label: 'Tasks' },
+  { value: 'checkin', label: 'Check-in' },
 ];

@@ -7,7 +7,7 @@ import { isCleanText } from '../../shared/text.js';
 export const listId = idSchema('List ID');
 
 /** The sources a contact can be created from (those of the `contact.created` event's `via`). */
-export const CONTACT_SOURCES = ['staff', 'import', 'api', 'portal', 'signup', 'donation'] as const;
+export const CONTACT_SOURCES = ['staff', 'import', 'api', 'portal', 'signup', 'donation', 'checkin'] as const;
 export const CONTACT_SOURCE_LABELS: Record<(typeof CONTACT_SOURCES)[number], string> = {
   staff: 'the contact form',
   import: 'an import',
@@ -15,6 +15,7 @@ export const CONTACT_SOURCE_LABELS: Record<(typeof CONTACT_SOURCES)[number], str
   portal: 'the members’ portal',
   signup: 'a sign-up',
   donation: 'a gift',
+  checkin: 'children’s check-in (a first-time family)',
 };
 
 /**

@@ -22,13 +22,15 @@ export function withActor<T>(actor: EventActor, fn: () => T): T {
   return actors.run(actor, fn);
 }
 
-/** A request's actor: the account signed in (the administrator, while impersonating), its API key, or the public. */
+/** A request's actor: the account signed in (the administrator, while impersonating), its API key, a paired station, or the public. */
 export function requestActor(ctx: {
   user: { id: number } | null;
   authMethod?: 'session' | 'apiKey';
   apiKeyId?: number;
+  station?: { id: number } | null;
 }): EventActor {
   if (ctx.authMethod === 'apiKey' && ctx.user) return { kind: 'api_key', id: ctx.apiKeyId ?? null };
   if (ctx.user) return { kind: 'user', id: ctx.user.id };
+  if (ctx.station) return { kind: 'station', id: ctx.station.id };
   return PUBLIC_ACTOR;
 }

@@ -9,6 +9,16 @@ export const TABLE_DESCRIPTIONS: Record<string, string> = {
   ai_generations: 'Each time AI copy was written for the church (for its hourly allowance).',
   campaign_recipient_usage: 'How many people each send reached, for the daily allowance.',
   child_groups: "Children's groups (age groups, classes).",
+  checkin_services: "The times children's check-in runs (a weekday and a start time).",
+  checkin_rooms: "Children's check-in rooms and classes, by age or grade, with their capacity.",
+  checkin_room_services: 'Which services each check-in room runs at.',
+  checkin_room_closures: 'Dates a check-in room is closed.',
+  checkin_child_adults: "Adults authorised (or not) to pick each child up.",
+  checkin_note_reads: "Every read of a child's medical or custody note (an audit log).",
+  checkin_stations: 'Check-in stations (their pairing is not exported: pair them again after moving).',
+  checkin_family_cards: "Families' check-in QR cards (new cards are made after moving).",
+  checkin_codes: "Children's check-in security codes of each day.",
+  checkins: "Children's check-ins: who, which room, when, and who picked them up.",
   children_in_lists: "Which children's groups each child is in.",
   church_handle_redirects: "The church's earlier public handles, which still lead to its pages.",
   church_profiles: "The church's public profile (name, logo, about, links).",
@@ -121,6 +131,8 @@ export const SECRET_COLUMNS: Record<string, readonly string[]> = {
   social_settings: ['webhook_secret', 'feed_token'],
   webhook_endpoints: ['secret', 'previous_secret'],
   exports: ['token_hash', 'storage_key'],
+  checkin_stations: ['token_hash', 'pairing_code_hash', 'printer_bridge_secret'],
+  checkin_family_cards: ['token'],
 };
 
 export const SECRET_COLUMNS_REASON =

@@ -67,6 +67,7 @@ export const CLEARED: Record<string, readonly string[]> = {
 
 /** Secret columns the export leaves out that a row cannot be without: each gets a new one (old links stop working). */
 export const FRESH_TOKENS: Record<string, readonly string[]> = {
+  checkin_family_cards: ['token'],
   deliveries: ['token'],
   gifts: ['receipt_token'],
   gift_schedules: ['manage_token'],
