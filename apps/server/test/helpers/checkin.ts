@@ -44,9 +44,14 @@ export async function checkinChurch(baseUrl: string, name: string, opts: { capac
     .body;
   const { client: station, station: stationRow } = await pairStation(baseUrl, church);
   const today = (await station.get('/api/check-in/station')).body.today as string;
-  const parent = (
-    await c.post('/api/contacts', { firstName: 'Ruth', lastName: 'Boaz', email: null, phone: '(555) 010-4321' })
-  ).body;
+  const made = await c.post('/api/contacts', {
+    firstName: 'Ruth',
+    lastName: 'Boaz',
+    email: `ruth.${church.user.id}@example.org`,
+    phone: '(555) 010-4321',
+  });
+  if (made.status !== 201) throw new Error(`contact: ${made.status} ${made.text}`);
+  const parent = made.body;
   const baby = (
     await c.post(`/api/contacts/${parent.id}/children`, { name: 'Obed', dateOfBirth: monthsBefore(today, 13) })
   ).body;

@@ -108,12 +108,13 @@ export async function roomRoster(
 }
 
 export async function headcounts(db: Db, tenantId: number, day: string) {
+  // Result columns arrive camelCased (the database handle's CamelCasePlugin).
   const rows = await sql<{
-    room_id: number;
-    room_name: string;
+    roomId: number;
+    roomName: string;
     capacity: number | null;
-    service_id: number | null;
-    checked_in: string;
+    serviceId: number | null;
+    checkedIn: string;
     present: string;
   }>`
     select r.id as room_id, r.name as room_name, r.capacity, k.service_id,
@@ -126,11 +127,11 @@ export async function headcounts(db: Db, tenantId: number, day: string) {
   return {
     date: day,
     rooms: rows.rows.map((r) => ({
-      roomId: r.room_id,
-      roomName: r.room_name,
+      roomId: r.roomId,
+      roomName: r.roomName,
       capacity: r.capacity,
-      serviceId: r.service_id,
-      checkedIn: Number(r.checked_in),
+      serviceId: r.serviceId,
+      checkedIn: Number(r.checkedIn),
       present: Number(r.present),
     })),
   };
