@@ -74,7 +74,11 @@ describe("what a station's cookie reaches", () => {
     const refused: string[] = [];
     for (const r of staffRoutes) {
       const path = r.path.replace(/\{[^}]+\}/g, '1');
-      const res = await grace.station.request(r.method, path, r.method === 'GET' || r.method === 'DELETE' ? undefined : {});
+      const res = await grace.station.request(
+        r.method,
+        path,
+        r.method === 'GET' || r.method === 'DELETE' ? undefined : {},
+      );
       if (res.status !== 401 && res.status !== 403) refused.push(`${r.method} ${r.path} → ${res.status}`);
     }
     expect(refused).toEqual([]);

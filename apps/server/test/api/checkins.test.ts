@@ -71,9 +71,9 @@ describe('checking in and picking up', () => {
     });
     expect(ok.status).toBe(200);
     expect(ok.body.checkedOutAt).not.toBeNull();
-    expect((await g.station.post(`/api/check-ins/${baby.id}/checkout`, { securityCode: baby.securityCode })).status).toBe(
-      409,
-    );
+    expect(
+      (await g.station.post(`/api/check-ins/${baby.id}/checkout`, { securityCode: baby.securityCode })).status,
+    ).toBe(409);
 
     // A station may not override; staff may, with a reason, and it is recorded.
     const stationOverride = await g.station.post(`/api/check-ins/${kid.id}/checkout`, { override: true, reason: 'x' });
@@ -136,7 +136,11 @@ describe('checking in and picking up', () => {
     const full = await g.station.post('/api/check-ins', { familyId: family.id, children });
     expect(full.status).toBe(409);
     expect(full.body.message).toBe('Over capacity: Nursery (0 of 2). Confirm to check in anyway');
-    const confirmed = await g.station.post('/api/check-ins', { familyId: family.id, children, confirmOverCapacity: true });
+    const confirmed = await g.station.post('/api/check-ins', {
+      familyId: family.id,
+      children,
+      confirmOverCapacity: true,
+    });
     expect(confirmed.status).toBe(201);
     expect(confirmed.body.checkins.every((c: { capacityOverride: boolean }) => c.capacityOverride)).toBe(true);
 
@@ -167,7 +171,9 @@ describe('checking in and picking up', () => {
     });
     expect(res.status).toBe(201);
     const roster = (await g.station.get(`/api/check-in/rooms/${g.nursery.id}/roster`)).body;
-    const obed = roster.children.find((c: { name: string; checkedOutAt: string | null }) => c.name === 'Obed' && !c.checkedOutAt);
+    const obed = roster.children.find(
+      (c: { name: string; checkedOutAt: string | null }) => c.name === 'Obed' && !c.checkedOutAt,
+    );
     expect(obed).toMatchObject({ securityCode: res.body.securityCode, medicalNotes: 'Epipen in bag' });
     expect(obed.adults).toEqual([
       { name: 'Ruth Boaz', relationship: 'Mother', phone: null, authorised: true },
@@ -188,9 +194,9 @@ describe("another church's rows", () => {
     expect((await hope.station.get(`/api/check-in/rooms/${g.nursery.id}/roster`)).status).toBe(404);
     expect((await hope.church.client.put(`/api/check-in/rooms/${g.nursery.id}`, { name: 'X' })).status).toBe(404);
     const gc = (await g.station.get('/api/check-ins')).body[0];
-    expect((await hope.station.post(`/api/check-ins/${gc.id}/checkout`, { securityCode: gc.securityCode })).status).toBe(
-      404,
-    );
+    expect(
+      (await hope.station.post(`/api/check-ins/${gc.id}/checkout`, { securityCode: gc.securityCode })).status,
+    ).toBe(404);
     expect((await hope.church.client.get(`/api/check-in/children/${g.kid.id}`)).status).toBe(404);
   });
 });

@@ -55,8 +55,9 @@ export async function checkinChurch(baseUrl: string, name: string, opts: { capac
   const baby = (
     await c.post(`/api/contacts/${parent.id}/children`, { name: 'Obed', dateOfBirth: monthsBefore(today, 13) })
   ).body;
-  const kid = (await c.post(`/api/contacts/${parent.id}/children`, { name: 'Jesse', dateOfBirth: monthsBefore(today, 70) }))
-    .body;
+  const kid = (
+    await c.post(`/api/contacts/${parent.id}/children`, { name: 'Jesse', dateOfBirth: monthsBefore(today, 70) })
+  ).body;
   await c.patch(`/api/check-in/children/${kid.id}`, { grade: 0, allergies: 'Peanuts' });
   return { church, service, nursery, k2, station, stationRow, today, parent, baby, kid };
 }

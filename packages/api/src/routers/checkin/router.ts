@@ -149,7 +149,9 @@ export const checkinRouter = router({
       return { date: day, codes };
     }),
   offlineBundle: checkinProcedure
-    .meta(rest.get('/api/check-in/station/offline', "Today's rooms, services and this station's codes, for offline use"))
+    .meta(
+      rest.get('/api/check-in/station/offline', "Today's rooms, services and this station's codes, for offline use"),
+    )
     .output(offlineBundleOutputSchema)
     .query(async ({ ctx }) => {
       const day = await churchToday(ctx.db, ctx.checkin);
@@ -171,7 +173,11 @@ export const checkinRouter = router({
       };
     }),
   sync: checkinProcedure
-    .meta(rest.post('/api/check-in/sync', "Send a station's offline check-ins and pickups (idempotent)", { bodyLimit: 1_048_576 }))
+    .meta(
+      rest.post('/api/check-in/sync', "Send a station's offline check-ins and pickups (idempotent)", {
+        bodyLimit: 1_048_576,
+      }),
+    )
     .input(syncInputSchema)
     .output(syncOutputSchema)
     .mutation(({ ctx, input }) => syncOffline(ctx.db, ctx.checkin, input)),

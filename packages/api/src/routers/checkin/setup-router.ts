@@ -14,7 +14,12 @@ import {
   updateRoomSchema,
   updateServiceSchema,
 } from '../../schemas/checkin/setup.js';
-import { childCareInputSchema, childCareSchema, childIdSchema, familyIdSchema } from '../../schemas/checkin/checkins.js';
+import {
+  childCareInputSchema,
+  childCareSchema,
+  childIdSchema,
+  familyIdSchema,
+} from '../../schemas/checkin/checkins.js';
 import {
   createService,
   deleteRoom,
@@ -102,9 +107,7 @@ export const checkinSetupRouter = router({
     .output(z.array(stationSchema))
     .query(({ ctx }) => listStations(ctx.db, ctx.tenantId)),
   createStation: protectedProcedure
-    .meta(
-      rest.post('/api/check-in/stations', 'Add a station: its one-time pairing code (15 minutes)', { status: 201 }),
-    )
+    .meta(rest.post('/api/check-in/stations', 'Add a station: its one-time pairing code (15 minutes)', { status: 201 }))
     .input(createStationSchema)
     .output(pairingCodeSchema)
     .mutation(({ ctx, input }) => createStation(ctx.db, ctx.tenantId, { ...input, pairedBy: ctx.user.id })),
@@ -130,7 +133,9 @@ export const checkinSetupRouter = router({
     .output(z.object({ token: z.string() }))
     .mutation(({ ctx, input }) => familyCard(ctx.db, ctx.tenantId, input.id)),
   getChildCare: protectedProcedure
-    .meta(rest.get('/api/check-in/children/{id}', "A child's care record (notes, custody note, adults); read is logged"))
+    .meta(
+      rest.get('/api/check-in/children/{id}', "A child's care record (notes, custody note, adults); read is logged"),
+    )
     .input(z.object({ id: childIdSchema }))
     .output(childCareSchema)
     .query(({ ctx, input }) => getChildCare(ctx.db, staff(ctx), input.id)),

@@ -30,7 +30,11 @@ function ageRange(room: Room): string {
 }
 
 /** The worded refusal of a child outside a room's range: too young, too old, or no birth date/grade. */
-function notFitting(room: Room, child: { name: string; dateOfBirth: string | null; grade: number | null }, day: string) {
+function notFitting(
+  room: Room,
+  child: { name: string; dateOfBirth: string | null; grade: number | null },
+  day: string,
+) {
   const byGrade = room.gradeMin !== null || room.gradeMax !== null;
   let why: string;
   if (byGrade) {
@@ -123,7 +127,11 @@ export async function checkIn(
       if (Number(present.n) + adding > room.capacity) over.push(`${room.name} (${present.n} of ${room.capacity})`);
     }
     if (over.length && !input.confirmOverCapacity)
-      throw new AppError('CONFLICT', `Over capacity: ${over.join(', ')}. Confirm to check in anyway`, 'confirmOverCapacity');
+      throw new AppError(
+        'CONFLICT',
+        `Over capacity: ${over.join(', ')}. Confirm to check in anyway`,
+        'confirmOverCapacity',
+      );
     const code = how.code ?? (await allocateCode(trx, tenantId, { day, state: 'active' }));
     const firstTime = !(await trx
       .selectFrom('checkins')
@@ -148,7 +156,13 @@ export async function checkIn(
             checkedInAt: how.at ?? scope.now,
             checkedInByUser: scope.userId,
             checkedInByStation: scope.station?.id ?? null,
-            ageOverride: c.ageOverride && !fitsRoom(byRoom.get(c.roomId)!, children.find((k) => k.id === c.childId)!, day),
+            ageOverride:
+              c.ageOverride &&
+              !fitsRoom(
+                byRoom.get(c.roomId)!,
+                children.find((k) => k.id === c.childId)!,
+                day,
+              ),
             capacityOverride: over.length > 0 && byRoom.get(c.roomId)!.capacity !== null,
           })),
         )
@@ -186,7 +200,11 @@ export async function checkIn(
           offline: how.code !== undefined,
           overrides: [
             ...(input.children.find((c) => c.childId === k.childId)!.ageOverride &&
-            !fitsRoom(byRoom.get(k.roomId)!, children.find((c) => c.id === k.childId)!, day)
+            !fitsRoom(
+              byRoom.get(k.roomId)!,
+              children.find((c) => c.id === k.childId)!,
+              day,
+            )
               ? (['age'] as const)
               : []),
             ...(over.length && byRoom.get(k.roomId)!.capacity !== null ? (['capacity'] as const) : []),

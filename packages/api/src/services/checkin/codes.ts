@@ -90,7 +90,9 @@ export async function reserveCodeBlock(
     .execute();
   const codes = held.map((h) => h.code);
   while (codes.length < opts.size) {
-    codes.push((await allocateCode(trx, tenantId, { day: opts.day, state: 'reserved', stationId: opts.stationId })).code);
+    codes.push(
+      (await allocateCode(trx, tenantId, { day: opts.day, state: 'reserved', stationId: opts.stationId })).code,
+    );
   }
   return codes;
 }

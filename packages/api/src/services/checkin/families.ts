@@ -32,10 +32,7 @@ async function householdsOf(db: Db, tenantId: number, ids: number[]): Promise<Ma
   return new Map(
     ids.map((id) => [
       id,
-      [
-        id,
-        ...links.flatMap((l) => (l.contact1Id === id ? [l.contact2Id] : l.contact2Id === id ? [l.contact1Id] : [])),
-      ],
+      [id, ...links.flatMap((l) => (l.contact1Id === id ? [l.contact2Id] : l.contact2Id === id ? [l.contact1Id] : []))],
     ]),
   );
 }

@@ -118,24 +118,48 @@ export function labelsPdf(tags: { children: ChildTag[]; pickup: PickupTag }, siz
     };
     tags.children.forEach((t, i) => {
       page(i === 0);
-      doc.font('Bold').fontSize(16 * k).text(t.name, 6 * k, 6 * k, { width: w - 12 * k, lineBreak: false, ellipsis: true });
-      doc.font('Regular').fontSize(9 * k).text(t.room, 6 * k, 26 * k, { lineBreak: false });
+      doc
+        .font('Bold')
+        .fontSize(16 * k)
+        .text(t.name, 6 * k, 6 * k, { width: w - 12 * k, lineBreak: false, ellipsis: true });
+      doc
+        .font('Regular')
+        .fontSize(9 * k)
+        .text(t.room, 6 * k, 26 * k, { lineBreak: false });
       if (t.care)
         doc
           .font('Bold')
           .fontSize(7 * k)
           .text(`(!) ${t.care}`, 6 * k, 39 * k, { width: w - 12 * k, height: 20 * k, ellipsis: true });
-      doc.font('Regular').fontSize(8 * k).text(t.date, 6 * k, h - 16 * k, { lineBreak: false });
-      doc.font('Bold').fontSize(22 * k).text(t.code, w - 70 * k, h - 30 * k, { lineBreak: false });
+      doc
+        .font('Regular')
+        .fontSize(8 * k)
+        .text(t.date, 6 * k, h - 16 * k, { lineBreak: false });
+      doc
+        .font('Bold')
+        .fontSize(22 * k)
+        .text(t.code, w - 70 * k, h - 30 * k, { lineBreak: false });
     });
     page(tags.children.length === 0);
-    doc.font('Bold').fontSize(9 * k).text('PICKUP TAG', 6 * k, 6 * k, { lineBreak: false });
-    doc.font('Regular').fontSize(9 * k).text(tags.pickup.children.join(', '), 6 * k, 20 * k, {
-      width: w - 12 * k,
-      height: 36 * k,
-      ellipsis: true,
-    });
-    doc.font('Regular').fontSize(8 * k).text(tags.pickup.date, 6 * k, h - 16 * k, { lineBreak: false });
-    doc.font('Bold').fontSize(22 * k).text(tags.pickup.code, w - 70 * k, h - 30 * k, { lineBreak: false });
+    doc
+      .font('Bold')
+      .fontSize(9 * k)
+      .text('PICKUP TAG', 6 * k, 6 * k, { lineBreak: false });
+    doc
+      .font('Regular')
+      .fontSize(9 * k)
+      .text(tags.pickup.children.join(', '), 6 * k, 20 * k, {
+        width: w - 12 * k,
+        height: 36 * k,
+        ellipsis: true,
+      });
+    doc
+      .font('Regular')
+      .fontSize(8 * k)
+      .text(tags.pickup.date, 6 * k, h - 16 * k, { lineBreak: false });
+    doc
+      .font('Bold')
+      .fontSize(22 * k)
+      .text(tags.pickup.code, w - 70 * k, h - 30 * k, { lineBreak: false });
   });
 }

@@ -180,11 +180,17 @@ export function fitsRoom(
   if (byAge) {
     if (!child.dateOfBirth) return false;
     const age = ageInMonths(child.dateOfBirth, day);
-    return (room.ageMinMonths === null || age >= room.ageMinMonths) && (room.ageMaxMonths === null || age <= room.ageMaxMonths);
+    return (
+      (room.ageMinMonths === null || age >= room.ageMinMonths) &&
+      (room.ageMaxMonths === null || age <= room.ageMaxMonths)
+    );
   }
   if (byGrade) {
     if (child.grade === null) return false;
-    return (room.gradeMin === null || child.grade >= room.gradeMin) && (room.gradeMax === null || child.grade <= room.gradeMax);
+    return (
+      (room.gradeMin === null || child.grade >= room.gradeMin) &&
+      (room.gradeMax === null || child.grade <= room.gradeMax)
+    );
   }
   return true;
 }

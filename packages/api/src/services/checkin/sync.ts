@@ -37,12 +37,21 @@ export async function syncOffline(
           continue;
         }
         const done = await db.transaction().execute(async (trx) => {
-          const code = await claimReservedCode(trx, scope.tenantId, { day, code: action.securityCode, stationId: station.id });
+          const code = await claimReservedCode(trx, scope.tenantId, {
+            day,
+            code: action.securityCode,
+            stationId: station.id,
+          });
           if (!code) throw new AppError('BAD_REQUEST', 'That security code is not one reserved for this station today');
           return checkIn(
             trx,
             scope,
-            { familyId: action.familyId, serviceId: action.serviceId, children: action.children, confirmOverCapacity: true },
+            {
+              familyId: action.familyId,
+              serviceId: action.serviceId,
+              children: action.children,
+              confirmOverCapacity: true,
+            },
             {
               day,
               code,
