@@ -57,7 +57,9 @@ export function buildOpenApiDocument(serverUrl: string): Record<string, unknown>
           ? []
           : route.access === 'signed-in'
             ? [{ sessionCookie: [] }, { apiKey: [] }]
-            : [{ sessionCookie: [] }],
+            : route.access === 'station'
+              ? [{ sessionCookie: [] }, { apiKey: [] }, { stationCookie: [] }]
+              : [{ sessionCookie: [] }],
       parameters: params.map((name) => ({
         name,
         in: 'path',
@@ -161,6 +163,12 @@ export function buildOpenApiDocument(serverUrl: string): Record<string, unknown>
     components: {
       securitySchemes: {
         sessionCookie: { type: 'apiKey', in: 'cookie', name: 'lampstand.sid' },
+        stationCookie: {
+          type: 'apiKey',
+          in: 'cookie',
+          name: 'lampstand.station',
+          description: 'A paired check-in station (POST /api/check-in/pair): the check-in routes only, today only',
+        },
         apiKey: {
           type: 'http',
           scheme: 'bearer',

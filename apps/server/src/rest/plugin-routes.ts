@@ -154,4 +154,35 @@ export const pluginRoutes: PluginRouteDoc[] = [
     },
     errors: [403, 404],
   },
+  {
+    method: 'POST',
+    path: '/api/check-in/pair',
+    plugin: 'src/public/checkin-pairing.ts',
+    access: 'public',
+    tag: 'Check-in',
+    summary:
+      "Pair this browser as a check-in station with staff's one-time code: the answer sets the station's cookie " +
+      '(lampstand.station, httpOnly), which reaches the check-in routes only; a wrong or expired code is a 400',
+    status: 200,
+    requestBody: {
+      required: true,
+      content: {
+        'application/json': {
+          schema: { type: 'object', required: ['code'], properties: { code: { type: 'string', maxLength: 20 } } },
+        },
+      },
+    },
+    response: {
+      type: 'object',
+      required: ['id', 'name', 'kind', 'paired'],
+      properties: {
+        id: { type: 'integer' },
+        name: { type: 'string' },
+        kind: { type: 'string', enum: ['self', 'manned', 'room'] },
+        roomId: { type: ['integer', 'null'] },
+        paired: { type: 'boolean' },
+      },
+    },
+    errors: [],
+  },
 ];

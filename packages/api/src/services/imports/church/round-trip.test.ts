@@ -57,6 +57,8 @@ const seeded = await seedEveryTable(db, churchA, (ids) => {
     gift_schedules: [{ amount_cents: 500, status: 'active', idempotency_key: `rt-s-${churchA}` }],
     gift_schedule_lines: [{ amount_cents: 500 }],
     sms_keywords: [{ keyword: 'JOIN' }],
+    checkin_services: [{ starts_at: '09:00' }],
+    checkin_codes: [{ code: 'ABCD', state: 'active' }],
     qr_codes: [{ size: 300, short_code: `rt${churchA}` }],
     uploads: [
       {
