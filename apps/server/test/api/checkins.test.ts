@@ -182,6 +182,19 @@ describe('checking in and picking up', () => {
     expect(obed).not.toHaveProperty('custodyNote');
     const staffRoster = (await g.church.client.get(`/api/check-in/rooms/${g.nursery.id}/roster`)).body;
     expect(staffRoster.children.find((c: { name: string }) => c.name === 'Obed').custodyNote).toMatch(/court order/);
+    const reads = await app.db
+      .selectFrom('checkinNoteReads')
+      .select(['note', 'readerKind', 'readerId'])
+      .where('childId', '=', g.baby.id)
+      .orderBy('id')
+      .execute();
+    expect(reads).toEqual([
+      { note: 'medical', readerKind: 'user', readerId: g.church.user.id },
+      { note: 'custody', readerKind: 'user', readerId: g.church.user.id },
+      { note: 'medical', readerKind: 'station', readerId: g.stationRow.id },
+      { note: 'medical', readerKind: 'user', readerId: g.church.user.id },
+      { note: 'custody', readerKind: 'user', readerId: g.church.user.id },
+    ]);
   });
 });
 
