@@ -42,6 +42,12 @@ export function describeTrigger(trigger: JourneyTrigger, names: JourneyNames = {
       return 'On each birthday at 9:00';
     case 'keyword':
       return trigger.keyword ? `When someone texts ${trigger.keyword.toUpperCase()}` : 'When someone texts a keyword';
+    case 'checked_in':
+      return trigger.firstTimeOnly
+        ? 'When a family checks children in for the first time'
+        : trigger.weeksInARow
+          ? `When a family has checked children in ${trigger.weeksInARow} weeks in a row`
+          : 'When a family checks children in';
     case 'manual':
       return 'When you enrol people';
   }

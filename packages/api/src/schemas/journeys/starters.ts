@@ -87,6 +87,44 @@ export const JOURNEY_STARTERS: JourneyStarter[] = [
     },
   },
   {
+    key: 'first-time-family',
+    name: 'Welcome a first-time family',
+    description:
+      'After a family checks children in for the first time: a thank-you text and email that afternoon, and a call.',
+    fields: {
+      name: 'Welcome a first-time family',
+      trigger: { kind: 'checked_in', firstTimeOnly: true, weeksInARow: null },
+      entryRule: { kind: 'once' },
+      steps: [
+        { id: 'wait-4h', kind: 'wait', wait: { mode: 'duration', amount: 4, unit: 'hours' }, next: 'thanks-text' },
+        {
+          id: 'thanks-text',
+          kind: 'sms',
+          name: 'Thank you for coming',
+          body: 'Hi {{firstName}}, thank you for bringing your children to {{churchName}} today. We loved having them! Any questions, just reply.',
+          next: 'welcome',
+        },
+        {
+          id: 'welcome',
+          kind: 'email',
+          name: 'Welcome',
+          subject: 'Thank you for visiting {{churchName}}',
+          content:
+            '<p>Hello {{firstName}},</p><p>Thank you for bringing your children to {{churchName}} today. Our children’s team loved meeting them, and we would love to see your family again.</p>',
+          next: 'call',
+        },
+        {
+          id: 'call',
+          kind: 'task',
+          title: 'Call {{firstName}} {{lastName}}',
+          notes: 'A family checked children in for the first time: say hello and ask how their children found it.',
+          dueInDays: 3,
+          next: null,
+        },
+      ],
+    },
+  },
+  {
     key: 'birthday',
     name: 'Birthday greeting',
     description: 'A greeting by email at 9:00 on each birthday.',

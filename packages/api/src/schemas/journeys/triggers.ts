@@ -51,6 +51,22 @@ export const journeyTriggerSchema = z.discriminatedUnion(
         .nullable()
         .default(null),
     }),
+    /**
+     * Children's check-in, on the family's parent: any check-in, a family's first (`firstTimeOnly`),
+     * or the week a family has checked in `weeksInARow` weeks running on the same weekday (N Sundays
+     * in a row: it fires once per run, when the run reaches N).
+     */
+    z.object({
+      kind: z.literal('checked_in'),
+      firstTimeOnly: z.boolean().default(false),
+      weeksInARow: z.coerce
+        .number({ error: 'Weeks in a row must be a number' })
+        .int('Weeks in a row must be a whole number')
+        .min(2, 'Weeks in a row must be at least 2')
+        .max(52, 'Weeks in a row must be at most 52')
+        .nullable()
+        .default(null),
+    }),
     /** Only by 'Enrol people' (chosen contacts or a list). */
     z.object({ kind: z.literal('manual') }),
   ],

@@ -6,6 +6,7 @@ import { localParts } from './time.js';
 import { recordEvents } from '../events/record.js';
 import { lockedRows } from '../background/locked.js';
 import type { NewEvent } from '../../schemas/events.js';
+import { reachesWeeksInARow } from '../checkin/streaks.js';
 
 /**
  * Journeys' triggers read the event log through a cursor per church, like the webhook dispatcher:
@@ -24,6 +25,7 @@ const TRIGGER_EVENT: Partial<Record<JourneyTrigger['kind'], string>> = {
   donation_succeeded: 'donation.succeeded',
   contact_created: 'contact.created',
   keyword: 'sms.received',
+  checked_in: 'checkin.checked_in',
 };
 /** Events that may mean a goal was reached: the people's enrolments are looked at now. */
 const GOAL_EVENTS = ['list.member_added', 'donation.succeeded', 'contact.updated'];
@@ -84,6 +86,8 @@ function matches(t: JourneyTrigger, e: EventRow): boolean {
       return t.source === null || e.payload.via === t.source;
     case 'keyword':
       return !!t.keyword && keywordOf(e.payload) === t.keyword.toUpperCase();
+    case 'checked_in':
+      return !t.firstTimeOnly || e.payload.firstTime === true;
     default:
       return false;
   }
@@ -128,6 +132,16 @@ async function churchEvents(trx: Db, tenantId: number, after: number, now: Date)
           .executeTakeFirst();
         if (earlier) continue;
       }
+      if (j.d.trigger.kind === 'checked_in' && j.d.trigger.weeksInARow) {
+        const day = typeof e.payload.date === 'string' ? e.payload.date : null;
+        if (
+          !day ||
+          !(await reachesWeeksInARow(trx, tenantId, { familyId: e.contactId, day, weeks: j.d.trigger.weeksInARow }))
+        )
+          continue;
+      }
+      // A family's children check in together: one enrolment for the family's events of a batch.
+      if (j.d.trigger.kind === 'checked_in' && contacts.includes(e.contactId)) continue;
       contacts.push(e.contactId);
     }
     if (contacts.length === 0) continue;
