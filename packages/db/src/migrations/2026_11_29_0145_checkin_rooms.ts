@@ -9,6 +9,7 @@ import { sql, type Kysely } from 'kysely';
 // A child's check-in details live on the child (`contact_children`: grade, allergies, medical note,
 // the staff-only custody note) and `checkin_child_adults` (adults authorised, or not, to pick the
 // child up). `checkin_note_reads`: every read of a child's medical or custody note (an audit log).
+// `contacts_phone_last4_idx`: a family found by the last four digits of a phone.
 export async function up(db: Kysely<any>): Promise<void> {
   await sql`
     create table checkin_services (
@@ -89,6 +90,10 @@ export async function up(db: Kysely<any>): Promise<void> {
     )`.execute(db);
   await sql`create index checkin_note_reads_church_idx on checkin_note_reads (user_id, read_at desc)`.execute(db);
 
+  // Finding a family at check-in by the last four digits of a phone.
+  await sql`create index contacts_phone_last4_idx on contacts
+    (user_id, right(coalesce(phone_e164, regexp_replace(phone, '\\D', '', 'g')), 4))`.execute(db);
+
   const TENANT = `nullif(current_setting('app.tenant_id', true), '')::int`;
   const rule = `(select current_setting('app.rls_bypass', true) = 'on') or user_id = (select ${TENANT})`;
   for (const table of [
@@ -105,6 +110,7 @@ export async function up(db: Kysely<any>): Promise<void> {
 }
 
 export async function down(db: Kysely<any>): Promise<void> {
+  await sql`drop index contacts_phone_last4_idx`.execute(db);
   await sql`drop table checkin_note_reads`.execute(db);
   await sql`drop table checkin_child_adults`.execute(db);
   await sql`alter table contact_children drop column grade, drop column allergies,
