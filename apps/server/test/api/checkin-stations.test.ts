@@ -95,6 +95,40 @@ describe("what a station's cookie reaches", () => {
     expect((await grace.church.client.get('/api/check-ins?date=2020-01-05')).status).toBe(200);
   });
 
+  it('a self-service station checks families in, and never sees codes or picks up', async () => {
+    const { client: kiosk } = await pairStation(app.url, grace.church, { name: 'Kiosk', kind: 'self' });
+    const res = await kiosk.post('/api/check-ins', {
+      familyId: grace.parent.id,
+      children: [{ childId: grace.kid.id, roomId: grace.k2.id }],
+    });
+    expect(res.status).toBe(201);
+    expect((await kiosk.get(`/api/check-in/labels?securityCode=${res.body.securityCode}`)).status).toBe(200);
+    const list = await kiosk.get('/api/check-ins');
+    expect(list.status).toBe(403);
+    expect(list.body.message).toBe('A self-service station cannot list check-ins');
+    expect((await kiosk.get('/api/check-ins/headcounts')).status).toBe(403);
+    expect((await kiosk.get(`/api/check-in/rooms/${grace.k2.id}/roster`)).status).toBe(403);
+    const id = res.body.checkins[0].id;
+    const out = await kiosk.post(`/api/check-ins/${id}/checkout`, { securityCode: res.body.securityCode });
+    expect(out.status).toBe(403);
+    expect(out.body.message).toBe('A self-service station cannot pick children up');
+
+    // A room station: its own room's roster and pickups only.
+    const { client: k2 } = await pairStation(app.url, grace.church, {
+      name: 'K–2 room',
+      kind: 'room',
+      roomId: grace.k2.id,
+    });
+    expect((await k2.get(`/api/check-in/rooms/${grace.nursery.id}/roster`)).body.message).toBe(
+      'A room station sees only its own room',
+    );
+    expect((await k2.get(`/api/check-ins?room=${grace.nursery.id}`)).status).toBe(403);
+    const mine = (await k2.get('/api/check-ins')).body;
+    expect(mine.map((c: { roomId: number }) => c.roomId)).toEqual([grace.k2.id]);
+    expect((await k2.get(`/api/check-in/rooms/${grace.k2.id}/roster`)).body.children).toHaveLength(1);
+    expect((await k2.post(`/api/check-ins/${id}/checkout`, { securityCode: res.body.securityCode })).status).toBe(200);
+  });
+
   it('a staff-only check-in action is refused to a station', async () => {
     const care = await grace.station.get(`/api/check-in/children/${grace.kid.id}`);
     expect([401, 403]).toContain(care.status);

@@ -33,7 +33,7 @@ import { loadCheckins } from '../../services/checkin/records.js';
 import { headcounts, roomRoster } from '../../services/checkin/roster.js';
 import { reserveCodeBlock } from '../../services/checkin/codes.js';
 import { listRooms, listServices } from '../../services/checkin/rooms.js';
-import { churchToday, dayFor } from '../../services/checkin/scope.js';
+import { assertStationMay, churchToday, dayFor } from '../../services/checkin/scope.js';
 import { stationSelf } from '../../services/checkin/stations.js';
 import { syncOffline } from '../../services/checkin/sync.js';
 import { checkinProcedure, router } from '../../trpc.js';
@@ -93,18 +93,25 @@ export const checkinRouter = router({
     .meta(rest.get('/api/check-ins', 'Check-ins of a date (today by default), of one room'))
     .input(listCheckinsInputSchema)
     .output(z.array(checkinSchema))
-    .query(async ({ ctx, input }) =>
-      loadCheckins(ctx.db, ctx.tenantId, {
+    .query(async ({ ctx, input }) => {
+      // A room station lists its own room (asked for another: 403).
+      const roomId =
+        input.room ?? (ctx.checkin.station?.kind === 'room' ? (ctx.checkin.station.roomId ?? 0) : undefined);
+      assertStationMay(ctx.checkin, 'list', roomId);
+      return loadCheckins(ctx.db, ctx.tenantId, {
         day: await dayFor(ctx.db, ctx.checkin, input.date),
-        roomId: input.room,
+        roomId,
         present: input.present,
-      }),
-    ),
+      });
+    }),
   headcounts: checkinProcedure
     .meta(rest.get('/api/check-ins/headcounts', 'Headcounts per room per service'))
     .input(headcountsInputSchema)
     .output(headcountsOutputSchema)
-    .query(async ({ ctx, input }) => headcounts(ctx.db, ctx.tenantId, await dayFor(ctx.db, ctx.checkin, input.date))),
+    .query(async ({ ctx, input }) => {
+      assertStationMay(ctx.checkin, 'list');
+      return headcounts(ctx.db, ctx.tenantId, await dayFor(ctx.db, ctx.checkin, input.date));
+    }),
   roster: checkinProcedure
     .meta(rest.get('/api/check-in/rooms/{id}/roster', "A room's children with codes and pickup adults"))
     .input(rosterInputSchema)

@@ -4,7 +4,7 @@ import { badRequest, conflict, forbidden, notFound } from '../../errors.js';
 import { peopleOf, recordEvent } from '../events/record.js';
 import { releaseCodeIfDone } from './codes.js';
 import { loadCheckins } from './records.js';
-import { churchToday, type CheckinScope } from './scope.js';
+import { assertStationMay, churchToday, type CheckinScope } from './scope.js';
 
 export const WRONG_CODE = 'That security code does not match this child: check the parent’s pickup tag';
 
@@ -45,6 +45,7 @@ export async function checkOut(
       .forUpdate('k')
       .executeTakeFirst();
     if (!k || (today !== null && String(k.day) !== today)) throw notFound('Check-in not found');
+    assertStationMay(scope, 'pick_up', k.roomId);
     if (k.checkedOutAt) throw conflict(`${k.childName} has already been picked up`);
     if (!input.override && input.securityCode !== k.code) throw badRequest(WRONG_CODE, 'securityCode');
     const at = how.at ?? scope.now;

@@ -3,7 +3,7 @@ import type { z } from 'zod';
 import type { childCareInputSchema, childCareSchema, rosterOutputSchema } from '../../schemas/checkin/checkins.js';
 import { notFound } from '../../errors.js';
 import { loadCheckins } from './records.js';
-import type { CheckinScope } from './scope.js';
+import { assertStationMay, type CheckinScope } from './scope.js';
 
 /**
  * A room's roster, headcounts, and a child's care record (allergies, medical note, custody note,
@@ -52,6 +52,7 @@ export async function roomRoster(
   input: { id: number; day: string },
 ): Promise<z.input<typeof rosterOutputSchema>> {
   const { tenantId } = scope;
+  assertStationMay(scope, 'roster', input.id);
   const room = await db
     .selectFrom('checkinRooms')
     .select(['id', 'name', 'capacity'])

@@ -50,3 +50,31 @@ export function assertStaff(scope: CheckinScope, what = 'Only staff can do this'
 export function inTransaction<T>(db: Db, fn: (trx: Db) => Promise<T>): Promise<T> {
   return db.isTransaction ? fn(db) : db.transaction().execute(fn);
 }
+
+/** What each kind of station may do beyond finding families and checking them in. */
+type StationAction = 'pick_up' | 'roster' | 'list';
+const STATION_MAY: Record<StationCredential['kind'], readonly StationAction[]> = {
+  // Parents at a kiosk: never another family's codes or children.
+  self: [],
+  manned: ['pick_up', 'roster', 'list'],
+  // The teacher's screen: its own room only.
+  room: ['pick_up', 'roster', 'list'],
+};
+const ACTION_WORDS: Record<StationAction, string> = {
+  pick_up: 'pick children up',
+  roster: 'show a room’s roster',
+  list: 'list check-ins',
+};
+
+/**
+ * A station may do `action` (staff always may): a self-service station only checks families in; a
+ * room station sees and picks up its own room's children only (`roomId`, when the action is about one).
+ */
+export function assertStationMay(scope: CheckinScope, action: StationAction, roomId?: number): void {
+  const s = scope.station;
+  if (!s) return;
+  if (!STATION_MAY[s.kind].includes(action))
+    throw forbidden(`A ${s.kind === 'self' ? 'self-service' : s.kind} station cannot ${ACTION_WORDS[action]}`);
+  if (s.kind === 'room' && roomId !== undefined && roomId !== s.roomId)
+    throw forbidden('A room station sees only its own room');
+}
