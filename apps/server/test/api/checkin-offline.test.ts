@@ -121,6 +121,12 @@ describe('offline check-in', () => {
       ['refused', 'Family not found'],
       ['recorded', null],
     ]);
+    // The next bundle has the families that checked in lately (for finding them offline).
+    const bundle = (await g.station.get('/api/check-in/station/offline')).body;
+    const late = bundle.families.find((f: { id: number }) => f.id === fam.id);
+    expect(late).toMatchObject({ name: 'Late Comer', phoneLast4: '1111' });
+    expect(late.children[0]).toMatchObject({ name: 'Tiny', roomName: 'Nursery', checkedIn: true });
+    expect(bundle.families.map((f: { id: number }) => f.id)).not.toContain(hope.parent.id);
   });
 
   it('is for stations only, with worded errors for a bad batch', async () => {

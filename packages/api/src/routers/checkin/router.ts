@@ -19,6 +19,8 @@ import {
   codeBlockOutputSchema,
   labelInputSchema,
   labelOutputSchema,
+  MAX_OFFLINE_FAMILIES,
+  OFFLINE_WEEKS,
   offlineBundleOutputSchema,
   syncInputSchema,
   syncOutputSchema,
@@ -27,7 +29,7 @@ import { stationSelfSchema } from '../../schemas/checkin/setup.js';
 import { forbidden } from '../../errors.js';
 import { checkIn } from '../../services/checkin/check-in.js';
 import { checkOut } from '../../services/checkin/checkout.js';
-import { addFamily, lookupFamilies } from '../../services/checkin/families.js';
+import { addFamily, lookupFamilies, recentFamilies } from '../../services/checkin/families.js';
 import { labelsPdf, labelsZpl, tagsFor } from '../../services/checkin/labels.js';
 import { loadCheckins } from '../../services/checkin/records.js';
 import { headcounts, roomRoster } from '../../services/checkin/roster.js';
@@ -171,11 +173,17 @@ export const checkinRouter = router({
             .transaction()
             .execute((trx) => reserveCodeBlock(trx, ctx.tenantId, { day, stationId: station.id, size: 50 }))
         : [];
+      const families = await recentFamilies(ctx.db, ctx.checkin, {
+        day,
+        weeks: OFFLINE_WEEKS,
+        max: MAX_OFFLINE_FAMILIES,
+      });
       return {
         date: day,
         generatedAt: ctx.checkin.now,
         rooms: rooms.map(({ closedOn: _c, ...r }) => r),
         services: services.map(({ weekday: _w, ...s }) => s),
+        families,
         codes,
       };
     }),

@@ -1,6 +1,13 @@
 import { z } from 'zod';
 import { isoTimestamp } from '../common.js';
-import { checkinIdSchema, checkinSchema, checkInChildSchema, familyIdSchema, securityCodeSchema } from './checkins.js';
+import {
+  checkinIdSchema,
+  checkinSchema,
+  checkInChildSchema,
+  familyIdSchema,
+  familySchema,
+  securityCodeSchema,
+} from './checkins.js';
 import { serviceIdSchema } from './setup.js';
 
 // A station working without the network: a block of codes reserved for it, and the batch of
@@ -94,5 +101,9 @@ export const offlineBundleOutputSchema = z.object({
     }),
   ),
   services: z.array(z.object({ id: z.number().int(), name: z.string(), startsAt: z.string() })),
+  /** The families likely today: those who checked children in during the last `OFFLINE_WEEKS` weeks. */
+  families: z.array(familySchema),
   codes: z.array(z.string()),
 });
+export const OFFLINE_WEEKS = 12;
+export const MAX_OFFLINE_FAMILIES = 2000;

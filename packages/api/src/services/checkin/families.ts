@@ -175,6 +175,29 @@ export async function lookupFamilies(
   return families.filter((f) => f.children.length > 0);
 }
 
+/**
+ * The families a station keeps for offline use: those who checked children in during the `weeks`
+ * weeks before `day` (at most `max`), with their children and rooms as a lookup gives them.
+ */
+export async function recentFamilies(
+  db: Db,
+  scope: CheckinScope,
+  opts: { day: string; weeks: number; max: number },
+): Promise<Family[]> {
+  const since = new Date(`${opts.day}T00:00:00Z`);
+  since.setUTCDate(since.getUTCDate() - 7 * opts.weeks);
+  const rows = await db
+    .selectFrom('checkins')
+    .select('familyContactId')
+    .distinct()
+    .where('userId', '=', scope.tenantId)
+    .where('day', '>=', since.toISOString().slice(0, 10))
+    .orderBy('familyContactId')
+    .limit(opts.max)
+    .execute();
+  return familiesOf(db, scope, { contactIds: rows.map((r) => r.familyContactId), day: opts.day, serviceId: null });
+}
+
 /** A first-time family added at the station: the parent (a new contact) and their children. */
 export async function addFamily(
   db: Db,
