@@ -86,15 +86,17 @@ export async function checkIn(
       .where('parentContactId', 'in', parents)
       .execute();
     if (children.length !== childIds.length) throw notFound('Child not found');
-    if (input.serviceId !== null) {
-      const s = await trx
-        .selectFrom('checkinServices')
-        .select('id')
-        .where('userId', '=', tenantId)
-        .where('id', '=', input.serviceId)
-        .executeTakeFirst();
-      if (!s) throw notFound('Service not found');
-    }
+    const childOf = (id: number) => children.find((k) => k.id === id)!;
+    const service =
+      input.serviceId === null
+        ? null
+        : await trx
+            .selectFrom('checkinServices')
+            .select(['id', 'name'])
+            .where('userId', '=', tenantId)
+            .where('id', '=', input.serviceId)
+            .executeTakeFirst();
+    if (service === undefined) throw notFound('Service not found');
     const roomIds = [...new Set(input.children.map((c) => c.roomId))];
     // Locked while counted: a concurrent check-in into the same room waits for this one.
     await sql`select id from checkin_rooms where user_id = ${tenantId} and id in (${sql.join(roomIds)}) order by id for update`.execute(
@@ -105,7 +107,7 @@ export async function checkIn(
     const byRoom = new Map(rooms.map((r) => [r.id, r]));
     input.children.forEach((c, i) => {
       const room = byRoom.get(c.roomId)!;
-      const child = children.find((k) => k.id === c.childId)!;
+      const child = childOf(c.childId);
       if (room.closedOn.includes(day)) throw badRequest(`${room.name} is closed today`, `children.${i}.roomId`);
       if (input.serviceId !== null && room.serviceIds.length > 0 && !room.serviceIds.includes(input.serviceId))
         throw badRequest(`${room.name} does not meet at this service`, `children.${i}.roomId`);
@@ -113,6 +115,7 @@ export async function checkIn(
         throw badRequest(notFitting(room, child, day), `children.${i}.roomId`);
     });
     const over: string[] = [];
+    const overRooms = new Set<number>();
     for (const room of rooms) {
       if (room.capacity === null) continue;
       const adding = input.children.filter((c) => c.roomId === room.id).length;
@@ -124,7 +127,10 @@ export async function checkIn(
         .where('roomId', '=', room.id)
         .where('checkedOutAt', 'is', null)
         .executeTakeFirstOrThrow();
-      if (Number(present.n) + adding > room.capacity) over.push(`${room.name} (${present.n} of ${room.capacity})`);
+      if (Number(present.n) + adding > room.capacity) {
+        over.push(`${room.name} (${present.n} of ${room.capacity})`);
+        overRooms.add(room.id);
+      }
     }
     if (over.length && !input.confirmOverCapacity)
       throw new AppError(
@@ -139,7 +145,7 @@ export async function checkIn(
       .where('userId', '=', tenantId)
       .where('familyContactId', '=', family.id)
       .executeTakeFirst());
-    let inserted: { id: number; childId: number; roomId: number }[];
+    let inserted: { id: number; childId: number; roomId: number; ageOverride: boolean; capacityOverride: boolean }[];
     try {
       inserted = await trx
         .insertInto('checkins')
@@ -156,14 +162,9 @@ export async function checkIn(
             checkedInAt: how.at ?? scope.now,
             checkedInByUser: scope.userId,
             checkedInByStation: scope.station?.id ?? null,
-            ageOverride:
-              c.ageOverride &&
-              !fitsRoom(
-                byRoom.get(c.roomId)!,
-                children.find((k) => k.id === c.childId)!,
-                day,
-              ),
-            capacityOverride: over.length > 0 && byRoom.get(c.roomId)!.capacity !== null,
+            // Recorded only where it was needed: a child who fits the room was not an exception.
+            ageOverride: c.ageOverride && !fitsRoom(byRoom.get(c.roomId)!, childOf(c.childId), day),
+            capacityOverride: overRooms.has(c.roomId),
           })),
         )
         .returning(['id', 'childId', 'roomId', 'ageOverride', 'capacityOverride'])
@@ -174,14 +175,6 @@ export async function checkIn(
       throw err;
     }
     const people = await peopleOf(trx, tenantId, [family.id]);
-    const service =
-      input.serviceId === null
-        ? null
-        : await trx
-            .selectFrom('checkinServices')
-            .select(['id', 'name'])
-            .where('id', '=', input.serviceId)
-            .executeTakeFirstOrThrow();
     await recordEvents(
       trx,
       tenantId,
@@ -192,22 +185,15 @@ export async function checkIn(
           person: people.get(family.id),
           checkinId: k.id,
           date: day,
-          child: { id: k.childId, name: children.find((c) => c.id === k.childId)!.name },
+          child: { id: k.childId, name: childOf(k.childId).name },
           room: { id: k.roomId, name: byRoom.get(k.roomId)!.name },
           service,
           station: scope.station ? { id: scope.station.id, name: scope.station.name } : null,
           firstTime,
           offline: how.code !== undefined,
           overrides: [
-            ...(input.children.find((c) => c.childId === k.childId)!.ageOverride &&
-            !fitsRoom(
-              byRoom.get(k.roomId)!,
-              children.find((c) => c.id === k.childId)!,
-              day,
-            )
-              ? (['age'] as const)
-              : []),
-            ...(over.length && byRoom.get(k.roomId)!.capacity !== null ? (['capacity'] as const) : []),
+            ...(k.ageOverride ? (['age'] as const) : []),
+            ...(k.capacityOverride ? (['capacity'] as const) : []),
           ],
         },
       })),
