@@ -13,7 +13,7 @@ export const TABLE_DESCRIPTIONS: Record<string, string> = {
   checkin_rooms: "Children's check-in rooms and classes, by age or grade, with their capacity.",
   checkin_room_services: 'Which services each check-in room runs at.',
   checkin_room_closures: 'Dates a check-in room is closed.',
-  checkin_child_adults: "Adults authorised (or not) to pick each child up.",
+  checkin_child_adults: 'Adults authorised (or not) to pick each child up.',
   checkin_note_reads: "Every read of a child's medical or custody note (an audit log).",
   checkin_stations: 'Check-in stations (their pairing is not exported: pair them again after moving).',
   checkin_family_cards: "Families' check-in QR cards (new cards are made after moving).",
