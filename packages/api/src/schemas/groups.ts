@@ -1,7 +1,6 @@
 import { z } from 'zod';
 import {
   boundedArraySchema,
-  emailAddressSchema,
   idSchema,
   isoTimestamp,
   optionalTextSchema,
