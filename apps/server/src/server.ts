@@ -19,6 +19,7 @@ import { socialPostsPublicRoutes } from './public/social-posts.js';
 import { portalRoutes } from './public/portal.js';
 import { landingPageRoutes } from './public/landing-pages.js';
 import { givingPublicRoutes } from './public/giving.js';
+import { groupsPublicRoutes } from './public/groups.js';
 import type { AppRouter } from '@lampstand/api';
 import { getOrCreateSetting, pendingMigrations, randomSecret, sql } from '@lampstand/db';
 import { issueSetupToken, retryAfterOf } from '@lampstand/api/server';
@@ -171,6 +172,7 @@ export async function createServer(config: Config, deps: AppDeps): Promise<Serve
   await app.register(landingPageRoutes, { deps, publicUrl: config.publicUrl });
   await app.register(portalRoutes, { deps, publicUrl: config.publicUrl });
   await app.register(givingPublicRoutes, { deps, publicUrl: config.publicUrl });
+  await app.register(groupsPublicRoutes, { deps });
   await app.register(providerWebhookRoutes, { deps });
 
   const secret = config.sessionSecret ?? (await getOrCreateSetting(db, 'session_secret', () => randomSecret()));

@@ -19,6 +19,7 @@ import { dashboardRouter } from './routers/dashboard/router.js';
 import { profileUpdatesRouter } from './routers/profile-updates/router.js';
 import { adminTemplatesRouter, templatesRouter } from './routers/templates/router.js';
 import { servicePlannerRouter } from './routers/service-planner/router.js';
+import { groupsRouter } from './routers/groups/router.js';
 import { socialPostsRouter } from './routers/social-posts/router.js';
 import { landingPagesRouter } from './routers/landing-pages/router.js';
 import { aiGeneratorRouter } from './routers/ai-generator/router.js';
@@ -63,6 +64,7 @@ export const appRouter = router({
   adminTemplates: adminTemplatesRouter,
   templates: templatesRouter,
   servicePlanner: servicePlannerRouter,
+  groups: groupsRouter,
   socialPosts: socialPostsRouter,
   landingPages: landingPagesRouter,
   aiGenerator: aiGeneratorRouter,

@@ -178,3 +178,6 @@ export {
 } from './services/exports/exports.js';
 export { runChurchExport, EXPORT_KEY_PREFIX, type ExportDeps } from './services/exports/build.js';
 export { readExport, type ReadExport } from './services/exports/read.js';
+export { finderGroups, finderGroup, type Finder, type FinderGroup } from './services/groups/finder.js';
+export { askToJoin, type JoinDeps } from './services/groups/join.js';
+export * from './services/groups/portal.js';

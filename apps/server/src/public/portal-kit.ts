@@ -173,6 +173,7 @@ export function portalKit(opts: { deps: AppDeps; publicUrl: string }) {
     sessionOf,
     signIn,
     signedIn,
+    writeAllowed,
     page,
     noticeOf,
     csrf: (s: PortalSession) => portalCsrfToken(secret, s),

@@ -9,6 +9,7 @@ import { portalSubscriptionRoutes } from './portal-subscriptions.js';
 import { portalDetailsRoutes } from './portal-details.js';
 import { portalScheduleRoutes } from './portal-schedule.js';
 import { portalGivingRoutes } from './portal-giving.js';
+import { portalGroupRoutes } from './portal-groups.js';
 
 /**
  * The members' portal at `/c/{handle}/me`: sign-in by link or code, then the person's
@@ -44,4 +45,5 @@ export async function portalRoutes(app: FastifyInstance, opts: { deps: AppDeps; 
   );
 
   portalGivingRoutes(app, kit);
+  portalGroupRoutes(app, kit);
 }

@@ -101,10 +101,10 @@ export function renderChurchHome(v: ChurchHomeView): string {
   const year = v.year ?? new Date().getFullYear();
   const give = `/c/${escapeHtml(v.handle)}/give`;
   const body =
-    `<header><a class="brand" href="${escapeHtml(canonical)}">${escapeHtml(v.churchName)}</a><nav aria-label="${escapeHtml(v.churchName)}">${v.canGive ? `<a href="${give}">Give</a> ` : ''}<a href="/c/${escapeHtml(v.handle)}/me">Members</a></nav></header>` +
+    `<header><a class="brand" href="${escapeHtml(canonical)}">${escapeHtml(v.churchName)}</a><nav aria-label="${escapeHtml(v.churchName)}">${v.canGive ? `<a href="${give}">Give</a> ` : ''}${v.groupCount ? `<a href="/c/${escapeHtml(v.handle)}/groups">Groups</a> ` : ''}<a href="/c/${escapeHtml(v.handle)}/me">Members</a></nav></header>` +
     `<main><div class="home-hero">${logo}<h1>${escapeHtml(v.churchName)}</h1>${
       v.description ? `<p class="lines">${escapeHtml(v.description)}</p>` : ''
-    }${v.canGive ? `<p class="give"><a class="btn give-btn" href="${give}">Give to ${escapeHtml(v.churchName)}</a></p>` : ''}</div>${visit ? section('visit', 'Visit us', visit) : ''}${pages}${projects}${joinForm(v)}</main>` +
+    }${v.canGive ? `<p class="give"><a class="btn give-btn" href="${give}">Give to ${escapeHtml(v.churchName)}</a></p>` : ''}</div>${visit ? section('visit', 'Visit us', visit) : ''}${v.groupCount ? section('groups', 'Groups', `<p>Find a small group, class or team near you.</p><p><a class="btn" href="/c/${escapeHtml(v.handle)}/groups">Find a group</a></p>`) : ''}${pages}${projects}${joinForm(v)}</main>` +
     `<footer><p>© ${year} ${escapeHtml(v.churchName)}. All rights reserved.</p></footer>`;
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>${escapeHtml(
     v.churchName,

@@ -171,6 +171,20 @@ export const eventPayloadSchemas = {
       fundsRemoved: z.array(z.string()),
     }),
   },
+  // Groups: joining (staff, the public finder, an approved request, a move), leaving, asking to
+  // join from the finder, and a meeting's attendance (one event per meeting, no person).
+  'group.member_joined': {
+    1: about({
+      group: ref,
+      role: z.enum(['leader', 'member']),
+      via: z.enum(['staff', 'finder', 'request', 'move']),
+    }),
+  },
+  'group.member_left': { 1: about({ group: ref, via: z.enum(['staff', 'portal', 'move']) }) },
+  'group.join_requested': { 1: about({ group: ref, requestId: id }) },
+  'group.attendance_recorded': {
+    1: about({ group: ref, meetingId: id, date: z.string(), present: z.number().int(), visitors: z.number().int() }),
+  },
   // Children's check-in: `person` is the family's parent (the child has no contact of their own);
   // the security code is a pickup secret and is never in an event.
   'checkin.checked_in': {

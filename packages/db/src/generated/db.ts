@@ -731,6 +731,83 @@ export interface GivingStatements {
   userId: number;
 }
 
+export interface GroupAttendance {
+  contactId: number;
+  id: Generated<number>;
+  meetingId: number;
+  userId: number;
+}
+
+export interface GroupAttendanceKeys {
+  clientKey: string;
+  createdAt: Generated<Date>;
+  id: Generated<number>;
+  meetingId: number;
+  userId: number;
+}
+
+export interface GroupJoinRequests {
+  contactId: number | null;
+  createdAt: Generated<Date>;
+  decidedAt: Date | null;
+  email: string | null;
+  groupId: number;
+  id: Generated<number>;
+  name: string;
+  note: string | null;
+  phone: string | null;
+  status: Generated<'pending' | 'approved' | 'declined'>;
+  userId: number;
+}
+
+export interface GroupMeetings {
+  attendanceRecordedAt: Date | null;
+  createdAt: Generated<Date>;
+  groupId: number;
+  id: Generated<number>;
+  meetsAt: string | null;
+  meetsOn: string;
+  note: string | null;
+  userId: number;
+  visitors: Generated<string[]>;
+}
+
+export interface GroupMembers {
+  contactId: number;
+  createdAt: Generated<Date>;
+  groupId: number;
+  id: Generated<number>;
+  joinedOn: Generated<string>;
+  leftOn: string | null;
+  role: Generated<'leader' | 'member'>;
+  userId: number;
+}
+
+export interface Groups {
+  address: string | null;
+  archivedAt: Date | null;
+  area: string | null;
+  areaPrecision: Generated<'suburb' | 'none'>;
+  capacity: number | null;
+  createdAt: Generated<Date>;
+  description: string | null;
+  frequency: Generated<'weekly' | 'every_other_week' | 'monthly' | 'by_arrangement'>;
+  id: Generated<number>;
+  imageUrl: string | null;
+  joinMode: Generated<'open' | 'request' | 'closed'>;
+  latitude: number | null;
+  longitude: number | null;
+  meetsAt: string | null;
+  name: string;
+  startsOn: string | null;
+  tags: Generated<string[]>;
+  type: Generated<string>;
+  updatedAt: Generated<Date>;
+  userId: number;
+  weekday: number | null;
+  weekOfMonth: number | null;
+}
+
 export interface ImpersonationAudit {
   action: 'start' | 'stop';
   adminId: number;
@@ -1529,6 +1606,12 @@ export interface DB {
   giftSchedules: GiftSchedules;
   givingStatementRuns: GivingStatementRuns;
   givingStatements: GivingStatements;
+  groupAttendance: GroupAttendance;
+  groupAttendanceKeys: GroupAttendanceKeys;
+  groupJoinRequests: GroupJoinRequests;
+  groupMeetings: GroupMeetings;
+  groupMembers: GroupMembers;
+  groups: Groups;
   impersonationAudit: ImpersonationAudit;
   importChanges: ImportChanges;
   importPresets: ImportPresets;

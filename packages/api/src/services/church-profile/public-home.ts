@@ -20,6 +20,8 @@ export interface ChurchHome {
   pages: { name: string; slug: string; headline: string }[];
   projects: ShowUpCard[];
   lists: { id: number; name: string; description: string }[];
+  /** Active groups the group finder (`/c/{handle}/groups`) shows. */
+  groupCount?: number;
 }
 
 /**
@@ -47,7 +49,7 @@ export async function churchHomeByHandle(db: Db, handle: string): Promise<{ home
     throw notFound(CHURCH_NOT_FOUND);
   }
   const tenantId = profile.userId;
-  const [pages, projects, lists] = await Promise.all([
+  const [pages, projects, lists, groups] = await Promise.all([
     db
       .selectFrom('landingPages')
       .select(['name', 'slug', sql<string>`coalesce(content->>'headline', '')`.as('headline')])
@@ -66,6 +68,12 @@ export async function churchHomeByHandle(db: Db, handle: string): Promise<{ home
       .limit(12)
       .execute(),
     publicLists(db, tenantId),
+    db
+      .selectFrom('groups')
+      .select((eb) => eb.fn.countAll<string>().as('n'))
+      .where('userId', '=', tenantId)
+      .where('archivedAt', 'is', null)
+      .executeTakeFirstOrThrow(),
   ]);
   return {
     home: {
@@ -85,6 +93,7 @@ export async function churchHomeByHandle(db: Db, handle: string): Promise<{ home
         donationsCount: Number(p.donationsCount),
       })),
       lists,
+      groupCount: Number(groups.n),
     },
   };
 }

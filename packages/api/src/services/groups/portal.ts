@@ -1,0 +1,132 @@
+import { tenantDb, type Db } from '@lampstand/db';
+import { notFound } from '../../errors.js';
+import type { GroupMember, Meeting } from '../../schemas/groups-people.js';
+import { portalActor, withActor } from '../events/actor.js';
+import type { PortalSession } from '../portal/sessions.js';
+import { churchToday } from '../giving/giving-church.js';
+import { decideJoinRequest, listJoinRequests } from './join.js';
+import { createMeeting, recordAttendance } from './meetings.js';
+import { leaveGroup, listMembers } from './members.js';
+import { nextMeeting } from './schedule.js';
+
+// The members' portal side of groups. A member sees their groups with the next meeting and may
+// leave one; a leader (a contact of the session who leads the group) also reads the roster with
+// phone and email, answers join requests and records attendance. Every group id is checked against
+// the session's contacts: a group the session does not lead (or belong to) is 404, like every
+// portal id. Reads and writes go through the church's row policy (`tenantDb`).
+
+export const GROUP_MISSING = 'Group not found';
+
+export interface PortalGroup {
+  id: number;
+  name: string;
+  type: string;
+  /** The session's contact in it, and their role. */
+  contactId: number;
+  role: 'leader' | 'member';
+  nextMeeting: string | null;
+  time: string | null;
+  area: string | null;
+}
+
+/** The session's groups (current memberships), leaders' groups first. */
+export async function portalMyGroups(db: Db, s: PortalSession): Promise<PortalGroup[]> {
+  if (s.contactIds.length === 0) return [];
+  const tdb = tenantDb(db, s.userId);
+  const rows = await tdb
+    .selectFrom('groupMembers as m')
+    .innerJoin('groups as g', 'g.id', 'm.groupId')
+    .select(['g.id', 'g.name', 'g.type', 'g.frequency', 'g.weekday', 'g.weekOfMonth', 'g.startsOn', 'g.meetsAt'])
+    .select(['g.area', 'g.areaPrecision', 'm.contactId', 'm.role'])
+    .where('m.userId', '=', s.userId)
+    .where('m.contactId', 'in', s.contactIds)
+    .where('m.leftOn', 'is', null)
+    .where('g.archivedAt', 'is', null)
+    .orderBy('m.role')
+    .orderBy('g.name')
+    .orderBy('g.id')
+    .execute();
+  const today = await churchToday(tdb, s.userId, new Date());
+  return rows.map((r) => ({
+    id: r.id,
+    name: r.name,
+    type: r.type,
+    contactId: r.contactId,
+    role: r.role,
+    nextMeeting: nextMeeting(r, today),
+    time: r.meetsAt ? r.meetsAt.slice(0, 5) : null,
+    area: r.areaPrecision === 'suburb' ? r.area : null,
+  }));
+}
+
+/** The session's contact leading the group, or 404: only leaders reach a group's roster. */
+async function leaderOf(db: Db, s: PortalSession, groupId: number): Promise<number> {
+  const groups = await portalMyGroups(db, s);
+  const led = groups.find((g) => g.id === groupId && g.role === 'leader');
+  if (!led) throw notFound(GROUP_MISSING);
+  return led.contactId;
+}
+
+/** A leader's roster: the group's current members with phone and email. */
+export async function portalRoster(db: Db, s: PortalSession, groupId: number): Promise<GroupMember[]> {
+  await leaderOf(db, s, groupId);
+  return listMembers(tenantDb(db, s.userId), s.userId, { id: groupId });
+}
+
+export async function portalJoinRequests(db: Db, s: PortalSession, groupId: number) {
+  await leaderOf(db, s, groupId);
+  return listJoinRequests(tenantDb(db, s.userId), s.userId, { id: groupId });
+}
+
+export async function portalDecideRequest(
+  db: Db,
+  s: PortalSession,
+  input: { groupId: number; requestId: number; decision: 'approve' | 'decline' },
+) {
+  const leader = await leaderOf(db, s, input.groupId);
+  return withActor(portalActor(leader), () =>
+    decideJoinRequest(tenantDb(db, s.userId), s.userId, {
+      id: input.groupId,
+      requestId: input.requestId,
+      decision: input.decision,
+    }),
+  );
+}
+
+/**
+ * A leader records a meeting's attendance in one call: the meeting of `date` (the church's today
+ * when none) is found or made, then its attendance replaced; the phone's `clientKey` makes a
+ * submission sent twice count once.
+ */
+export async function portalRecordAttendance(
+  db: Db,
+  s: PortalSession,
+  input: { groupId: number; date?: string; present: number[]; visitors: string[]; clientKey?: string },
+): Promise<Meeting & { applied: boolean }> {
+  const leader = await leaderOf(db, s, input.groupId);
+  const tdb = tenantDb(db, s.userId);
+  return withActor(portalActor(leader), async () => {
+    const meeting = await createMeeting(tdb, s.userId, { id: input.groupId, date: input.date });
+    return recordAttendance(tdb, s.userId, {
+      id: input.groupId,
+      meetingId: meeting.id,
+      present: input.present,
+      visitors: input.visitors,
+      clientKey: input.clientKey,
+    });
+  });
+}
+
+/** A member leaves one of their groups (every contact of the session in it). */
+export async function portalLeaveGroup(db: Db, s: PortalSession, groupId: number): Promise<void> {
+  const mine = (await portalMyGroups(db, s)).filter((g) => g.id === groupId);
+  if (mine.length === 0) throw notFound(GROUP_MISSING);
+  const tdb = tenantDb(db, s.userId);
+  await withActor(portalActor(mine[0]!.contactId), () =>
+    tdb
+      .transaction()
+      .execute((trx) =>
+        leaveGroup(trx, s.userId, { id: groupId, contactIds: mine.map((g) => g.contactId) }, { via: 'portal' }),
+      ),
+  );
+}
