@@ -5,7 +5,8 @@ import type { Room } from '../../schemas/checkin/setup.js';
 import { AppError, badRequest, conflict, isUniqueViolation, notFound } from '../../errors.js';
 import { peopleOf, recordEvents } from '../events/record.js';
 import { allocateCode } from './codes.js';
-import { ageInMonths, fitsRoom, listRooms } from './rooms.js';
+import { ageInMonths, fitsRoom } from '../../shared/checkin-rooms.js';
+import { listRooms } from './rooms.js';
 import { loadCheckins } from './records.js';
 import { inTransaction, type CheckinScope } from './scope.js';
 

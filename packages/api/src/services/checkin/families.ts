@@ -7,7 +7,8 @@ import { notFound } from '../../errors.js';
 import { churchCountryCode } from '../settings/church-settings.js';
 import { toE164 } from '../contacts/phone.js';
 import { personOf, recordEvent } from '../events/record.js';
-import { chooseRoom, listRooms } from './rooms.js';
+import { chooseRoom } from '../../shared/checkin-rooms.js';
+import { listRooms } from './rooms.js';
 import { type CheckinScope } from './scope.js';
 
 /**
