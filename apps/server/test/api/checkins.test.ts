@@ -95,6 +95,14 @@ describe('checking in and picking up', () => {
     );
     expect(overridden.data.override).toEqual({ reason: 'Tag lost; ID checked' });
     expect(JSON.stringify(activity.body)).not.toContain(res.body.securityCode + '"');
+    // Both children picked up: the family's code is released, free to be given again.
+    const codeRow = await app.db
+      .selectFrom('checkinCodes')
+      .select(['state', 'releasedAt'])
+      .where('code', '=', res.body.securityCode)
+      .where('day', '=', g.today)
+      .execute();
+    expect(codeRow).toEqual([{ state: 'released', releasedAt: expect.any(Date) }]);
   });
 
   it('refuses a child too old for the room in words, unless overridden', async () => {
@@ -146,6 +154,9 @@ describe('checking in and picking up', () => {
 
     const counts = (await g.station.get('/api/check-ins/headcounts')).body;
     expect(counts.rooms.find((r: { roomName: string }) => r.roomName === 'Nursery')).toMatchObject({ present: 3 });
+    const kept = await g.church.client.delete(`/api/check-in/rooms/${g.nursery.id}`);
+    expect(kept.status).toBe(409);
+    expect(kept.body.message).toMatch(/^This room has check-ins/);
     const listed = (await g.station.get(`/api/check-ins?room=${g.nursery.id}&present=true`)).body;
     expect(listed.map((c: { childName: string }) => c.childName).sort()).toEqual(['Chilion', 'Mahlon', 'Orpah']);
 

@@ -92,7 +92,7 @@ export const checkinSetupRouter = router({
     .output(roomSchema)
     .mutation(async ({ ctx, input }) => saveRoom(ctx.db, ctx.tenantId, input, await today(ctx))),
   deleteRoom: protectedProcedure
-    .meta(rest.delete('/api/check-in/rooms/{id}', 'Delete a room'))
+    .meta(rest.delete('/api/check-in/rooms/{id}', 'Delete a room that never had a check-in', { errors: [409] }))
     .input(z.object({ id: roomIdSchema }))
     .output(idOut)
     .mutation(({ ctx, input }) => deleteRoom(ctx.db, ctx.tenantId, input.id)),

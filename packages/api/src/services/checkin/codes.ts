@@ -24,11 +24,6 @@ function draw(alphabet: string, length: number): string {
   return s;
 }
 
-/** Whether a code could have been given (the alphabet and length), before it is looked up. */
-export function isWellFormedCode(code: string): boolean {
-  return new RegExp(`^[${CODE_ALPHABET}]{${CODE_LENGTH},${MAX_LENGTH}}$`).test(code);
-}
-
 /**
  * A new code for the day in state `state` (a family's `active` code, or one `reserved` for a
  * station's offline use), inserted in `trx`: a draw already held is drawn again, in a savepoint so

@@ -1,7 +1,7 @@
 import type { Db } from '@lampstand/db';
 import type { z } from 'zod';
 import type { roomInputSchema, serviceInputSchema, Room } from '../../schemas/checkin/setup.js';
-import { notFound } from '../../errors.js';
+import { conflict, notFound } from '../../errors.js';
 
 /** Services (the times check-in runs) and rooms (classes by age or grade), staff's set-up. */
 
@@ -131,7 +131,17 @@ export async function saveRoom(
   return (await listRooms(db, tenantId, { fromDay: today, ids: [roomId] }))[0]!;
 }
 
+/** Delete a room that never had a check-in (one with check-ins keeps its history: close it instead). */
 export async function deleteRoom(db: Db, tenantId: number, id: number) {
+  const used = await db
+    .selectFrom('checkins')
+    .select('id')
+    .where('userId', '=', tenantId)
+    .where('roomId', '=', id)
+    .limit(1)
+    .executeTakeFirst();
+  if (used)
+    throw conflict('This room has check-ins, so it is kept for its history: close it for the dates it does not meet');
   const r = await db
     .deleteFrom('checkinRooms')
     .where('userId', '=', tenantId)
