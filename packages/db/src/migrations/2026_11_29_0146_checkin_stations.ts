@@ -91,7 +91,7 @@ export async function up(db: Kysely<any>): Promise<void> {
       foreign key (family_contact_id, user_id) references contacts (id, user_id) on delete cascade,
       foreign key (child_id, user_id) references contact_children (id, user_id) on delete cascade,
       -- A room with check-ins is kept (its attendance is history): deleting it is refused.
-      foreign key (room_id, user_id) references checkin_rooms (id, user_id) on delete restrict,
+      foreign key (room_id, user_id) references checkin_rooms (id, user_id) on delete no action,
       foreign key (service_id, user_id) references checkin_services (id, user_id) on delete set null (service_id),
       foreign key (code_id, user_id) references checkin_codes (id, user_id) on delete cascade,
       foreign key (checked_in_by_station, user_id) references checkin_stations (id, user_id)

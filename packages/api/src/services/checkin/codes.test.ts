@@ -79,3 +79,34 @@ describe('security codes', () => {
     expect(new Set(again).size).toBe(25);
   });
 });
+
+describe('deleting a church', () => {
+  it('takes its rooms, codes and check-ins with it (a room kept for its history does not stop it)', async () => {
+    const contact = await b.selectFrom('contacts').select('id').limit(1).executeTakeFirstOrThrow();
+    const child = await b
+      .insertInto('contactChildren')
+      .values({ userId: churchB, parentContactId: contact.id, name: 'Kid' })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    const room = await b
+      .insertInto('checkinRooms')
+      .values({ userId: churchB, name: 'R' })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    const code = await inTrx(b, (trx) => allocateCode(trx, churchB, { day: '2026-12-06', state: 'active' }));
+    await b
+      .insertInto('checkins')
+      .values({
+        userId: churchB,
+        day: '2026-12-06',
+        familyContactId: contact.id,
+        childId: child.id,
+        roomId: room.id,
+        codeId: code.id,
+      })
+      .execute();
+    await expect(b.deleteFrom('checkinRooms').where('id', '=', room.id).execute()).rejects.toThrow(/foreign key/);
+    await db.deleteFrom('users').where('id', '=', churchB).execute();
+    expect(await db.selectFrom('checkins').select('id').where('userId', '=', churchB).execute()).toEqual([]);
+  });
+});
