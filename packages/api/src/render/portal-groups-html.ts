@@ -62,7 +62,7 @@ function rosterList(roster: GroupMember[]): string {
       (m) =>
         `<li><span><strong>${e(m.name)}</strong>${m.role === 'leader' ? ' <span class="tag">Leader</span>' : ''}</span>` +
         `<span>${contactLines(m) || '<span class="muted">No phone or email</span>'}</span>` +
-        `<span class="muted">Came to ${formatNumber(m.attended)} of ${formatNumber(m.meetings)} meetings</span></li>`,
+        `<span class="muted">${m.meetings ? `Came to ${formatNumber(m.attended)} of ${formatNumber(m.meetings)} meeting${m.meetings === 1 ? '' : 's'}` : 'No attendance yet'}</span></li>`,
     )
     .join('')}</ul>`;
 }
@@ -76,13 +76,16 @@ const meetingWords = (m: Meeting) =>
 export function ledGroupSection(base: string, csrf: string, v: PortalLedGroup, o: Locale = {}): string {
   const g = v.group;
   const at = `${e(base)}/groups/${g.id}`;
-  const choices = v.choices
-    .map((c) =>
-      c.today
-        ? `<li><a class="btn big" href="${at}/attendance?date=${c.date}">Take today's attendance</a></li>`
-        : `<li><a href="${at}/attendance?date=${c.date}">${e(formatLongDate(c.date, o))}</a>${c.recorded ? ' <span class="tag done">Taken</span>' : ''}</li>`,
+  const earlier = v.choices
+    .filter((c) => !c.today)
+    .map(
+      (c) =>
+        `<li><a href="${at}/attendance?date=${c.date}">${e(formatLongDate(c.date, o))}</a>${c.recorded ? ' <span class="tag done">Taken</span>' : ''}</li>`,
     )
     .join('');
+  const choices =
+    `<p style="margin:0 0 8px"><a class="btn big" href="${at}/attendance?date=${v.today}">Take today's attendance</a></p>` +
+    (earlier ? `<h3>Or an earlier meeting</h3><ul class="plain">${earlier}</ul>` : '');
   const requests = v.requests.length
     ? `<ul class="plain people">${v.requests
         .map(
@@ -105,7 +108,7 @@ export function ledGroupSection(base: string, csrf: string, v: PortalLedGroup, o
     : '<p class="muted">No meetings in the last four weeks.</p>';
   return (
     `<p><a href="${e(base)}/groups">← My groups</a></p>${statusLine}` +
-    `<section class="card" aria-labelledby="take"><h2 id="take">Attendance</h2><ul class="plain">${choices}</ul></section>` +
+    `<section class="card" aria-labelledby="take"><h2 id="take">Attendance</h2>${choices}</section>` +
     `<section class="card" aria-labelledby="asking"><h2 id="asking">Asking to join (${formatNumber(v.requests.length)})</h2>${requests}</section>` +
     `<section class="card" aria-labelledby="roster"><h2 id="roster">Members (${formatNumber(v.roster.length)})</h2>${rosterList(v.roster)}</section>` +
     `<section class="card" aria-labelledby="recent"><h2 id="recent">Recent meetings</h2>${meetings}</section>` +

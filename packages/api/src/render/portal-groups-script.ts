@@ -7,7 +7,7 @@ export const GROUP_ATTENDANCE_SCRIPT = `(function(){
 var K='lampstand-attendance',st=document.getElementById('attendance-status'),busy=false;
 function load(){try{return JSON.parse(localStorage.getItem(K)||'[]')}catch(e){return[]}}
 function keep(q){try{localStorage.setItem(K,JSON.stringify(q))}catch(e){}}
-function say(t){if(st)st.textContent=t}
+function say(t,ok){if(st){st.textContent=t;st.className=ok?'note ok':'note'}}
 function key(){var a=new Uint8Array(12);crypto.getRandomValues(a);return 'a'+Date.now().toString(36)+'-'+Array.prototype.map.call(a,function(b){return(b+256).toString(16).slice(1)}).join('')}
 function drop(k){keep(load().filter(function(x){return x.body.clientKey!==k}))}
 function waiting(){return 'Saved on this phone. It will be sent when you are back online.'}
@@ -15,7 +15,7 @@ function flush(){
 if(busy)return;var q=load();if(!q.length)return;busy=true;var it=q[0];
 fetch(it.url,{method:'POST',credentials:'same-origin',headers:{'content-type':'application/json'},body:JSON.stringify(it.body)}).then(function(r){
 busy=false;
-if(r.ok){drop(it.body.clientKey);say('Attendance saved for '+it.label+'.');flush();return}
+if(r.ok){drop(it.body.clientKey);say('Attendance saved for '+it.label+'.',1);flush();return}
 if(r.status===401){say('Please sign in again: the attendance for '+it.label+' is kept on this phone.');return}
 if(r.status>=500||r.status===408||r.status===429){say(waiting());return}
 drop(it.body.clientKey);return r.json().then(function(b){say('Not saved ('+it.label+'): '+(b&&b.message||'please try again'))},function(){say('Not saved ('+it.label+').')});

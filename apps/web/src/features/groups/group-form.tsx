@@ -14,13 +14,14 @@ import {
   TextInput,
 } from '@mantine/core';
 import { schemaResolver, useForm } from '@mantine/form';
-import { useState } from 'react';
+import { useId, useState } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { createGroupSchema, GROUP_FREQUENCIES, GROUP_TYPES, JOIN_MODES, WEEKDAYS } from '@lampstand/api/schemas/groups';
 import type { RouterOutputs } from '@lampstand/api';
 import { trpc } from '../../lib/trpc';
 import { useSave, type SaveUtils } from '../../lib/use-save';
 import { confirmDiscard } from '../../ui/confirm';
+import { showFirstError } from '../../ui/first-error';
 import { ImageUpload } from '../../ui/image-upload';
 import { FREQUENCY_LABELS, JOIN_MODE_LABELS } from './group-words';
 import { ContactsPicker, type PickedContact } from './leader-picker';
@@ -78,6 +79,8 @@ function valuesOf(g?: GroupDetail): Values {
 /** New group, or Edit group: every field of a group in a side sheet, checked by the shared schema. */
 export function GroupFormDrawer({ group, onClose }: { group?: GroupDetail; onClose: () => void }) {
   const navigate = useNavigate();
+  const formId = useId();
+  const showProblem = () => showFirstError(document.getElementById(formId));
   const form = useForm<Values>({ mode: 'controlled', initialValues: valuesOf(group), validate });
   const [leaders, setLeaders] = useState<PickedContact[]>(group?.leaders ?? []);
   const leadersChanged =
@@ -93,6 +96,7 @@ export function GroupFormDrawer({ group, onClose }: { group?: GroupDetail; onClo
     form,
     fieldErrorsOnly: true,
     invalidate: refresh,
+    onError: () => showProblem(),
     onSuccess: (g) => {
       onClose();
       return navigate(`/groups/${g.id}`);
@@ -104,33 +108,37 @@ export function GroupFormDrawer({ group, onClose }: { group?: GroupDetail; onClo
     form,
     fieldErrorsOnly: true,
     invalidate: refresh,
+    onError: () => showProblem(),
     onSuccess: onClose,
   });
   const addMembers = trpc.groups.addMembers.useMutation();
   const v = form.values;
 
-  const submit = form.onSubmit(async (values) => {
-    const fields = createGroupSchema.parse({ ...values, leaderContactIds: leaders.map((l) => l.contactId) });
-    if (!group) return create.mutate(fields);
-    const { leaderContactIds, ...rest } = fields;
-    // Leaders are the group's members with the role leader: new ones join as leaders, removed ones stay as members.
-    const before = group.leaders.map((l) => l.contactId);
-    const added = leaderContactIds.filter((id) => !before.includes(id));
-    const removed = before.filter((id) => !leaderContactIds.includes(id));
-    try {
-      if (added.length) await addMembers.mutateAsync({ id: group.id, contactIds: added, role: 'leader' });
-      if (removed.length) await addMembers.mutateAsync({ id: group.id, contactIds: removed, role: 'member' });
-    } catch (err) {
-      return update.fail(err);
-    }
-    update.mutate({ id: group.id, ...rest });
-  });
+  const submit = form.onSubmit(
+    async (values) => {
+      const fields = createGroupSchema.parse({ ...values, leaderContactIds: leaders.map((l) => l.contactId) });
+      if (!group) return create.mutate(fields);
+      const { leaderContactIds, ...rest } = fields;
+      // Leaders are the group's members with the role leader: new ones join as leaders, removed ones stay as members.
+      const before = group.leaders.map((l) => l.contactId);
+      const added = leaderContactIds.filter((id) => !before.includes(id));
+      const removed = before.filter((id) => !leaderContactIds.includes(id));
+      try {
+        if (added.length) await addMembers.mutateAsync({ id: group.id, contactIds: added, role: 'leader' });
+        if (removed.length) await addMembers.mutateAsync({ id: group.id, contactIds: removed, role: 'member' });
+      } catch (err) {
+        return update.fail(err);
+      }
+      update.mutate({ id: group.id, ...rest });
+    },
+    () => showProblem(),
+  );
   const close = (): void =>
     form.isDirty() || leadersChanged ? confirmDiscard({ what: 'this group', onDiscard: onClose }) : onClose();
 
   return (
     <Drawer opened onClose={close} position="right" size="lg" title={group ? `Edit ${group.name}` : 'New group'}>
-      <form onSubmit={submit} noValidate>
+      <form id={formId} onSubmit={submit} noValidate>
         <Stack gap="md">
           <TextInput label="Name" required {...form.getInputProps('name')} />
           <Autocomplete

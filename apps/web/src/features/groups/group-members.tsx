@@ -213,7 +213,10 @@ export function GroupMembers({ group }: { group: GroupDetail }) {
       ),
     },
     { header: 'Joined', cell: (m) => formatDate(m.joinedOn) },
-    { header: 'Came to', cell: (m) => `${formatNumber(m.attended)} of ${formatNumber(m.meetings)} meetings` },
+    {
+      header: 'Came to',
+      cell: (m) => `${formatNumber(m.attended)} of ${formatNumber(m.meetings)} meeting${m.meetings === 1 ? '' : 's'}`,
+    },
   ];
   const chosen = rows.filter((m) => selected.includes(m.contactId));
   return (

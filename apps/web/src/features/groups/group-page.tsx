@@ -63,7 +63,11 @@ function MissedLastThree({ group }: { group: GroupDetail }) {
       <Title order={2} size="h4" mb="xs">
         Missed the last three meetings
       </Title>
-      {group.missedLastThree.length === 0 ? (
+      {group.recentMeetings.filter((m) => m.recorded).length < 3 ? (
+        <Text size="sm" c="dimmed">
+          Shown once three meetings have attendance.
+        </Text>
+      ) : group.missedLastThree.length === 0 ? (
         <Text size="sm" c="dimmed">
           Nobody: everyone came at least once in the last three meetings with attendance.
         </Text>
