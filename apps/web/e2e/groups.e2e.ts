@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { addContact, registerChurch } from '@lampstand/server/testing';
-import { animationsDone, browserDescribe, expectAccessible, screenshot, signIn, startE2E } from './helpers';
+import { animationsDone, browserDescribe, choose, expectAccessible, screenshot, signIn, startE2E } from './helpers';
 
 // Groups from the three sides: a visitor finds a Tuesday group on the public finder and asks to
 // join; the group's leader, signed in to the members' portal on a 390 px phone, approves and takes
@@ -36,7 +36,9 @@ browserDescribe(describe)('groups', async () => {
     })
   ).body;
   await c.post(`/api/groups/${tuesday.id}/members`, { contactIds: [tom.id, ann.id] });
-  await c.post('/api/groups', { name: 'Sunday Class', type: 'Class', frequency: 'weekly', weekday: 0, time: '09:00' });
+  const sunday = (
+    await c.post('/api/groups', { name: 'Sunday Class', type: 'Class', frequency: 'weekly', weekday: 0, time: '09:00' })
+  ).body;
 
   const shots = async (page: Page, name: string) => {
     for (const width of [390, 1024, 1366]) {
@@ -169,6 +171,32 @@ browserDescribe(describe)('groups', async () => {
     await expectAccessible(page);
     await shots(page, 'groups-staff-group');
     await page.setViewportSize({ width: 1280, height: 800 });
+
+    // Its dialogs, open: taking attendance, adding people, copying Tom to the Sunday class.
+    await page.getByRole('button', { name: 'Take attendance' }).click();
+    const taking = page.getByRole('dialog', { name: 'Attendance: Tuesday Night' });
+    await taking.getByRole('checkbox', { name: 'Tom Reed' }).waitFor();
+    await expectAccessible(page);
+    await taking.getByRole('button', { name: 'Cancel' }).click();
+    await taking.waitFor({ state: 'hidden' });
+    await page.getByRole('button', { name: 'Add members' }).click();
+    const adding = page.getByRole('dialog', { name: 'Add people to Tuesday Night' });
+    await adding.getByRole('button', { name: 'Add to group' }).click();
+    await adding.getByText('Choose at least one contact').waitFor();
+    await expectAccessible(page);
+    await adding.getByRole('button', { name: 'Cancel' }).click();
+    await adding.waitFor({ state: 'hidden' });
+    await members.getByRole('checkbox', { name: 'Select Tom Reed' }).check();
+    await page.getByRole('button', { name: 'Move or copy 1' }).click();
+    const moving = page.getByRole('dialog', { name: 'Move or copy 1 person' });
+    await moving.getByText('Copy (stay in both)').click();
+    await choose(page, 'To group', 'Sunday Class');
+    await expectAccessible(page);
+    await moving.getByRole('button', { name: 'Copy', exact: true }).click();
+    await moving.waitFor({ state: 'hidden' });
+    await expect
+      .poll(async () => (await c.get(`/api/groups/${sunday.id}/members`)).body.map((m: { name: string }) => m.name))
+      .toEqual(['Tom Reed']);
 
     // The editor, with its errors showing: axe clean too.
     await page.getByRole('button', { name: 'Edit group' }).click();

@@ -134,7 +134,7 @@ export function GroupsPage() {
             label="Type"
             placeholder="Any type"
             clearable
-            data={[...GROUP_TYPES]}
+            data={[...new Set([...GROUP_TYPES, ...groups.map((g) => g.type), ...(f.type ? [f.type] : [])])]}
             value={f.type}
             onChange={(v) => set({ type: v })}
             w={{ base: '100%', sm: 160 }}
