@@ -200,6 +200,15 @@ const SCREENS: Screen[] = [
     heading: 'Tasks',
     actions: (p) => [p.getByRole('combobox', { name: 'Assigned to' })],
   },
+  {
+    name: 'groups',
+    path: '/groups',
+    heading: 'Groups',
+    actions: (p) => [
+      p.getByRole('button', { name: 'New group' }).first(),
+      p.getByRole('button', { name: 'Export CSV' }),
+    ],
+  },
 ];
 
 /**

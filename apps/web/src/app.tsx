@@ -86,6 +86,8 @@ const NewUpdatePage = lazyScreen(() => import('./features/show-up/update-page'),
 const JourneysPage = lazyScreen(() => import('./features/journeys/list-page'), 'JourneysPage');
 const JourneyEditorPage = lazyScreen(() => import('./features/journeys/editor-page'), 'JourneyEditorPage');
 const TasksPage = lazyScreen(() => import('./features/tasks/tasks-page'), 'TasksPage');
+const GroupsPage = lazyScreen(() => import('./features/groups/groups-page'), 'GroupsPage');
+const GroupPage = lazyScreen(() => import('./features/groups/group-page'), 'GroupPage');
 
 /** Every route's frame: the session check starts here, while the lazy screens that read it load. */
 function Root() {
@@ -193,6 +195,8 @@ const routes = createRoutesFromElements(
         <Route path="/journeys" element={<JourneysPage />} />
         <Route path="/journeys/:id" element={<JourneyEditorPage />} />
         <Route path="/tasks" element={<TasksPage />} />
+        <Route path="/groups" element={<GroupsPage />} />
+        <Route path="/groups/:id" element={<GroupPage />} />
         <Route
           element={
             <RequireAdmin>

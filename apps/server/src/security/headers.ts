@@ -5,15 +5,17 @@ import type { FastifyInstance } from 'fastify';
 import { LANDING_PAGE_SCRIPT, NOT_FOUND_SCRIPT } from '@lampstand/api/render/landing-page-html';
 import { RECEIPT_SCRIPT } from '@lampstand/api/render/receipt-page';
 import { GIVE_PAGE_SCRIPT, MANAGE_PAGE_SCRIPT } from '@lampstand/api/render/give-page-html';
+import { GROUP_ATTENDANCE_SCRIPT } from '@lampstand/api/render/portal-groups-script';
 
 /** The public pages' inline scripts (landing pages: header on scroll, sign-up forms; Page Not Found: Go
- * Back; the donation receipt: Print; the church giving page), allowed by their hashes. */
+ * Back; the donation receipt: Print; the church giving page; the portal's group attendance), allowed by their hashes. */
 export const INLINE_SCRIPT_HASHES = [
   LANDING_PAGE_SCRIPT,
   NOT_FOUND_SCRIPT,
   RECEIPT_SCRIPT,
   GIVE_PAGE_SCRIPT,
   MANAGE_PAGE_SCRIPT,
+  GROUP_ATTENDANCE_SCRIPT,
 ].map((js) => `'sha256-${createHash('sha256').update(js).digest('base64')}'`);
 
 export interface CspOptions {

@@ -3,6 +3,7 @@ import {
   IconCalendarEvent,
   IconCalendarTime,
   IconChecklist,
+  IconCirclesRelation,
   IconCoin,
   IconHeartHandshake,
   IconLayoutDashboard,
@@ -102,6 +103,7 @@ export const churchNav: NavGroup[] = [
     title: 'People',
     items: [
       { label: 'Contacts', to: '/contacts', icon: IconUsers, isActive: under('/contacts') },
+      { label: 'Groups', to: '/groups', icon: IconCirclesRelation, isActive: under('/groups') },
       {
         label: 'Profile updates',
         to: '/profile-updates',

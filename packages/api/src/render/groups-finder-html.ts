@@ -19,6 +19,7 @@ export interface FinderChurch {
 const FINDER_CSS = `ul.groups{list-style:none;padding:0;margin:0;display:grid;gap:16px}ul.groups>li{border:1px solid #e5e7eb;border-radius:12px;padding:16px;background:#fff}
 ul.groups h2,ul.groups h3{margin:0 0 4px;font-size:1.25rem}.when{font-weight:600;margin:0}.tags{display:flex;flex-wrap:wrap;gap:6px;list-style:none;padding:0;margin:8px 0}
 .tags li{background:#edf2ff;color:#364fc7;border-radius:999px;padding:2px 10px;font-size:.9rem}form.filters{display:grid;grid-template-columns:repeat(auto-fit,minmax(150px,1fr));gap:12px;align-items:end;margin-bottom:24px}
+form.filters label{display:flex;flex-direction:column;gap:4px;font-weight:600}form.filters select{font:inherit;font-weight:400;padding:10px 12px;border:1px solid #868e96;border-radius:8px;background:#fff;width:100%}
 .map{position:relative;width:256px;height:256px;max-width:100%;overflow:hidden;border-radius:12px;margin:8px 0}.map img{display:block;width:256px;height:256px}
 .map .area{position:absolute;width:96px;height:96px;margin:-48px 0 0 -48px;border-radius:50%;background:rgba(54,79,199,.25);border:2px solid #364fc7}
 .map small{position:absolute;right:0;bottom:0;background:rgba(255,255,255,.85);font-size:.7rem;padding:0 4px}.full{color:#9c4221}`;

@@ -36,6 +36,7 @@ export const PORTAL_SECTIONS = [
   { path: '/household', label: 'My household' },
   { path: '/schedule', label: 'My schedule' },
   { path: '/giving', label: 'My giving' },
+  { path: '/groups', label: 'My groups' },
 ] as const;
 
 function doc(title: string, church: PortalChurchView, body: string): string {

@@ -38,7 +38,10 @@ export const groupDateSchema = (label: string) =>
   z
     .string({ error: `${label} must be a date as YYYY-MM-DD` })
     .regex(/^\d{4}-\d{2}-\d{2}$/, `${label} must be a date as YYYY-MM-DD`)
-    .refine((v) => new Date(`${v}T00:00:00Z`).toISOString().startsWith(v), `${label} must be a date as YYYY-MM-DD`);
+    .refine((v) => {
+      const d = new Date(`${v}T00:00:00Z`);
+      return !Number.isNaN(d.getTime()) && d.toISOString().startsWith(v);
+    }, `${label} must be a date as YYYY-MM-DD`);
 
 const weekdaySchema = z.preprocess(
   (v) => (v === '' || v === undefined ? null : v),

@@ -65,6 +65,29 @@ export const peopleGuides: Guide[] = [
     ],
   },
   {
+    paths: ['/groups'],
+    title: 'Groups',
+    about: [
+      'Small groups, classes and teams: who is in them, when they meet and who came. Newcomers find them on your group finder and ask to join.',
+      "Leaders see their roster, answer requests and take attendance on their phone in the members' portal, even on a poor connection.",
+    ],
+    tasks: [
+      {
+        title: 'Start a group',
+        how: 'Choose New group, set when and where it meets, its leaders and how people join.',
+      },
+      {
+        title: 'Answer a request to join',
+        how: 'Open the group: requests wait at the top with Approve and Decline. Its leaders can answer them in the portal too.',
+      },
+      {
+        title: 'Follow up who drifted',
+        how: 'A group’s page lists members who missed the last three meetings: a call from the leader helps.',
+      },
+      { title: 'Move people', how: 'Tick members on the group’s page and choose Move or copy, then the other group.' },
+    ],
+  },
+  {
     paths: ['/tasks'],
     title: 'Tasks',
     about: [

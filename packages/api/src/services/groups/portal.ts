@@ -5,9 +5,9 @@ import { portalActor, withActor } from '../events/actor.js';
 import type { PortalSession } from '../portal/sessions.js';
 import { churchToday } from '../giving/giving-church.js';
 import { decideJoinRequest, listJoinRequests } from './join.js';
-import { createMeeting, recordAttendance } from './meetings.js';
+import { createMeeting, meetingsOf, recordAttendance } from './meetings.js';
 import { leaveGroup, listMembers } from './members.js';
-import { nextMeeting } from './schedule.js';
+import { meetsOn, nextMeeting } from './schedule.js';
 
 // The members' portal side of groups. A member sees their groups with the next meeting and may
 // leave one; a leader (a contact of the session who leads the group) also reads the roster with
@@ -129,4 +129,55 @@ export async function portalLeaveGroup(db: Db, s: PortalSession, groupId: number
         leaveGroup(trx, s.userId, { id: groupId, contactIds: mine.map((g) => g.contactId) }, { via: 'portal' }),
       ),
   );
+}
+
+/** A day a leader may take attendance for: today first, then the group's recent meeting days. */
+export interface MeetingChoice {
+  date: string;
+  today: boolean;
+  recorded: boolean;
+}
+
+export interface PortalLedGroup {
+  group: PortalGroup;
+  today: string;
+  roster: GroupMember[];
+  requests: Awaited<ReturnType<typeof listJoinRequests>>;
+  /** The meetings of the last four weeks with attendance or not, newest first. */
+  meetings: Meeting[];
+  choices: MeetingChoice[];
+}
+
+const minusDays = (day: string, n: number) =>
+  new Date(new Date(`${day}T00:00:00Z`).getTime() - n * 86_400_000).toISOString().slice(0, 10);
+
+/**
+ * A leader's page of their group: the roster, pending requests, recent meetings, and the days to
+ * take attendance for (today's first, then the schedule's and the meetings' days of four weeks).
+ */
+export async function portalLedGroup(db: Db, s: PortalSession, groupId: number): Promise<PortalLedGroup> {
+  const group = (await portalMyGroups(db, s)).find((g) => g.id === groupId && g.role === 'leader');
+  if (!group) throw notFound(GROUP_MISSING);
+  const tdb = tenantDb(db, s.userId);
+  const today = await churchToday(tdb, s.userId, new Date());
+  const schedule = await tdb
+    .selectFrom('groups')
+    .select(['frequency', 'weekday', 'weekOfMonth', 'startsOn'])
+    .where('userId', '=', s.userId)
+    .where('id', '=', groupId)
+    .executeTakeFirstOrThrow();
+  const from = minusDays(today, 28);
+  const [roster, requests, recent] = await Promise.all([
+    listMembers(tdb, s.userId, { id: groupId }),
+    listJoinRequests(tdb, s.userId, { id: groupId }),
+    meetingsOf(tdb, s.userId, { groupId, from, to: today }),
+  ]);
+  const meetings = [...recent].reverse();
+  const days = new Set<string>([today, ...meetings.map((m) => m.date)]);
+  for (let i = 1; i <= 28; i++) if (meetsOn(schedule, minusDays(today, i))) days.add(minusDays(today, i));
+  const choices = [...days]
+    .sort((a, b) => (a === today ? -1 : b === today ? 1 : b.localeCompare(a)))
+    .slice(0, 6)
+    .map((date) => ({ date, today: date === today, recorded: meetings.some((m) => m.date === date && m.recorded) }));
+  return { group, today, roster, requests, meetings, choices };
 }
