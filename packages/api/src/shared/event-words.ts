@@ -56,6 +56,10 @@ export const EVENT_DESCRIPTIONS: Record<EventType, string> = {
   'journey.exited': 'Someone left a journey',
   'task.assigned': 'A follow-up task was assigned',
   'task.done': 'A follow-up task was done',
+  'calendar_event.published': 'An event was published',
+  'registration.created': 'Someone registered for an event',
+  'registration.cancelled': 'A registration was cancelled',
+  'registration.checked_in': 'Someone arrived at an event',
 };
 
 /** A type's words; the test event and a type unknown to this version read plainly too. */

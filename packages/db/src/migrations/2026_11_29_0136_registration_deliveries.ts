@@ -27,7 +27,9 @@ export async function up(db: Kysely<any>): Promise<void> {
     alter table deliveries
       add column registration_id integer references calendar_registrations(id) on delete cascade,
       add column registration_notice text check (registration_notice in
-        ('confirmed', 'waitlisted', 'pending_approval', 'offered', 'late_refund', 'cancelled', 'declined'))`.execute(db);
+        ('confirmed', 'waitlisted', 'pending_approval', 'offered', 'late_refund', 'cancelled', 'declined'))`.execute(
+    db,
+  );
   await sql
     .raw(
       `alter table deliveries

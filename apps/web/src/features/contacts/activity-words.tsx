@@ -327,6 +327,17 @@ export function eventWords(e: EventOut): ReactNode {
           Task {named(ref(d.task), '/tasks')} done by {str(d.assignee)}
         </>
       );
+    case 'registration.created':
+      return (
+        <>
+          {str(d.status) === 'waitlisted' ? 'Joined the waitlist of ' : 'Registered for '}
+          {named(ref(d.calendarEvent))}
+        </>
+      );
+    case 'registration.cancelled':
+      return <>Registration for {named(ref(d.calendarEvent))} cancelled</>;
+    case 'registration.checked_in':
+      return <>Arrived at {named(ref(d.calendarEvent))}</>;
     default:
       return e.type;
   }
@@ -364,4 +375,5 @@ export const ACTIVITY_KINDS: { value: string; label: string }[] = [
   { value: 'profile', label: 'Profile updates' },
   { value: 'journey', label: 'Journeys' },
   { value: 'task', label: 'Tasks' },
+  { value: 'registration', label: 'Events' },
 ];
