@@ -21,7 +21,8 @@ export async function handleRegistrationStripeEvent(
 ): Promise<{ outcome: RegistrationPaymentOutcome; registrationId?: number }> {
   if (event.type === 'charge.refunded') {
     const charge = event.data.object;
-    if (charge.amount_refunded < gift.amountCents || gift.status === 'refunded') return { outcome: 'partial_refund' };
+    if (gift.status === 'refunded') return { outcome: 'stale' };
+    if (charge.amount_refunded < gift.amountCents) return { outcome: 'partial_refund' };
     await trx
       .updateTable('gifts')
       .set({ status: 'refunded', refundedAt: now, updatedAt: now })

@@ -57,6 +57,8 @@ const seeded = await seedEveryTable(db, churchA, (ids) => {
     gift_schedules: [{ amount_cents: 500, status: 'active', idempotency_key: `rt-s-${churchA}` }],
     gift_schedule_lines: [{ amount_cents: 500 }],
     sms_keywords: [{ keyword: 'JOIN' }],
+    calendar_discount_codes: [{ code: 'EARLY', percent_off: 10 }],
+    calendar_registrations: [{ status: 'confirmed', name: 'Ann', email: 'ann@example.org', seats: 1 }],
     qr_codes: [{ size: 300, short_code: `rt${churchA}` }],
     uploads: [
       {

@@ -68,6 +68,8 @@ export const CLEARED: Record<string, readonly string[]> = {
 /** Secret columns the export leaves out that a row cannot be without: each gets a new one (old links stop working). */
 export const FRESH_TOKENS: Record<string, readonly string[]> = {
   deliveries: ['token'],
+  calendar_attendees: ['ticket_token'],
+  calendar_registrations: ['offer_token'],
   gifts: ['receipt_token'],
   gift_schedules: ['manage_token'],
   gift_renewals: ['token'],
@@ -87,6 +89,7 @@ export const UNIQUE_NAMES: Record<string, string> = {
 /** Keys unique across churches, prefixed with the new church so both churches can keep theirs. */
 export const PREFIXED_KEYS: Record<string, readonly string[]> = {
   gifts: ['idempotency_key'],
+  calendar_registrations: ['idempotency_key'],
   gift_schedules: ['idempotency_key'],
 };
 
