@@ -224,6 +224,20 @@ const questionOut = z.object({
   required: z.boolean(),
 });
 
+const n = z.number().int();
+/** How many registrations of an event are in each status. */
+export const registrationCountsSchema = z.object({
+  held: n,
+  pending_approval: n,
+  confirmed: n,
+  waitlisted: n,
+  offered: n,
+  cancelled: n,
+  expired: n,
+  declined: n,
+});
+export type RegistrationCounts = z.output<typeof registrationCountsSchema>;
+
 export const calendarEventSchema = z.object({
   id: z.number().int(),
   slug: z.string(),
@@ -246,7 +260,7 @@ export const calendarEventSchema = z.object({
   discountCodes: z.array(discountCodeOut),
   questions: z.array(questionOut),
   /** Registrations by status (the registrant list's tabs). */
-  counts: z.record(z.string(), z.number().int()),
+  counts: registrationCountsSchema,
   createdAt: isoTimestamp,
   updatedAt: isoTimestamp,
 });

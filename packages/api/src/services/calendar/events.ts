@@ -1,6 +1,7 @@
 import { sql, type Db } from '@lampstand/db';
 import type { z } from 'zod';
 import { badRequest, conflict, isUniqueViolation, notFound } from '../../errors.js';
+import { REGISTRATION_STATUSES, type RegistrationCounts } from '../../schemas/calendar-events.js';
 import type {
   CalendarEventOut,
   CreateCalendarEventInput,
@@ -80,15 +81,17 @@ export async function getCalendarEvent(db: Db, tenantId: number, input: { id: nu
     ticketTypes,
     discountCodes,
     questions: questions as CalendarEventOut['questions'],
-    counts: counts.get(e.id) ?? {},
+    counts: counts.get(e.id) ?? NONE,
     createdAt: e.createdAt,
     updatedAt: e.updatedAt,
   };
 }
 
+const NONE: RegistrationCounts = Object.fromEntries(REGISTRATION_STATUSES.map((s) => [s, 0])) as RegistrationCounts;
+
 /** Registrations of each event by status. */
-async function statusCounts(db: Db, eventIds: number[]): Promise<Map<number, Record<string, number>>> {
-  const map = new Map<number, Record<string, number>>();
+async function statusCounts(db: Db, eventIds: number[]): Promise<Map<number, RegistrationCounts>> {
+  const map = new Map<number, RegistrationCounts>();
   if (eventIds.length === 0) return map;
   const rows = await db
     .selectFrom('calendarRegistrations')
@@ -96,7 +99,7 @@ async function statusCounts(db: Db, eventIds: number[]): Promise<Map<number, Rec
     .where('eventId', 'in', eventIds)
     .groupBy(['eventId', 'status'])
     .execute();
-  for (const r of rows) map.set(r.eventId, { ...map.get(r.eventId), [r.status]: r.n });
+  for (const r of rows) map.set(r.eventId, { ...(map.get(r.eventId) ?? NONE), [r.status]: r.n });
   return map;
 }
 
@@ -130,7 +133,7 @@ export async function listCalendarEvents(
     ...e,
     status: e.status as Summary['status'],
     visibility: e.visibility as Summary['visibility'],
-    counts: counts.get(e.id) ?? {},
+    counts: counts.get(e.id) ?? NONE,
     times: times.filter((t) => t.eventId === e.id).map(({ eventId: _, ...t }) => t),
   }));
 }
