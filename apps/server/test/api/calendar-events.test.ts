@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createEvent, inHours, register } from '../helpers/calendar.js';
 import { HttpClient, registerChurch, startTestApp } from '../helpers/test-app.js';
+import { giveHandle } from '../helpers/portal.js';
 
 // A church's calendar events through /api/calendar/events: create with times, ticket types,
 // discount codes and questions; read, list, partial change (a part list is the whole set), delete;
@@ -171,5 +172,20 @@ describe('calendar events', () => {
     expect(ics.text).toContain('SUMMARY:Carols\\; by candlelight');
     expect(ics.text).toContain('DTSTART:20301220T180000Z');
     expect(ics.text).toContain('DTEND:20301221T193000Z');
+  });
+
+  it("publishes the church's public events as an iCalendar feed", async () => {
+    const handle = await giveHandle(app.db, grace.user.id, 'grace-calendar');
+    await createEvent(grace.client, { title: 'Open day', times: [{ startsAt: '2031-05-01T15:00:00Z' }] });
+    await createEvent(grace.client, { title: 'Members meeting', visibility: 'members' });
+    await createEvent(grace.client, { title: 'Still a draft', status: 'draft' });
+    const feed = await visitor.get(`/c/${handle}/events.ics`);
+    expect(feed.status).toBe(200);
+    expect(feed.headers.get('content-type')).toContain('text/calendar');
+    expect(feed.text).toContain('SUMMARY:Open day');
+    expect(feed.text).toContain(`/c/${handle}/events/open-day`);
+    expect(feed.text).not.toContain('Members meeting');
+    expect(feed.text).not.toContain('Still a draft');
+    expect((await visitor.get('/c/no-such-church/events.ics')).status).toBe(404);
   });
 });
