@@ -146,7 +146,7 @@ export { verifyWebhook, signWebhook } from './services/webhooks/signing.js';
 export * from './services/portal/sign-in.js';
 export { deliverPortalMessages, sweepPortalMessages } from './services/portal/messages.js';
 export { deliverRegistrationMessages, registrationEmail } from './services/calendar/messages.js';
-export { runCalendarDue } from './services/calendar/background.js';
+export { runCalendarDue, type CalendarDueResult } from './services/calendar/background.js';
 export { churchEventsFeed, eventIcs } from './services/calendar/files.js';
 export { ticketToken, ticketUrl } from './services/calendar/door.js';
 export * from './services/portal/sessions.js';

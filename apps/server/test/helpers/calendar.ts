@@ -1,6 +1,6 @@
 import { expect } from 'vitest';
 import type { Db } from '@lampstand/db';
-import { runCalendarDue } from '@lampstand/api/server';
+import { runCalendarDue, type CalendarDueResult } from '@lampstand/api/server';
 import type { HttpClient, TestApp } from './test-app.js';
 
 // Calendar events in HTTP tests: an event made through the API, a registration through the public
@@ -61,7 +61,7 @@ export async function demoPay(visitor: HttpClient, payment: { intentId: string; 
 }
 
 /** One round of the calendar's background work at `now`. */
-export function calendarDue(app: TestApp, now: Date) {
+export function calendarDue(app: TestApp, now: Date): Promise<CalendarDueResult> {
   return runCalendarDue(
     { db: app.db, payments: app.deps.showUp.payments, jobs: app.deps.jobs, publicUrl: app.deps.delivery.publicUrl },
     { now },

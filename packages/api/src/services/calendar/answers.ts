@@ -22,7 +22,7 @@ export async function eventQuestions(db: Db, eventId: number): Promise<Question[
     .orderBy('position')
     .orderBy('id')
     .execute();
-  return rows as Question[];
+  return rows;
 }
 
 const empty = (v: AnswerValue) => v === '' || (Array.isArray(v) && v.length === 0);

@@ -135,7 +135,7 @@ describe('calendar services', () => {
       attendees: [{ name: 'Di Hold', ticketTypeId: event.ticketTypes[0]!.id, answers: [] }],
       answers: [],
     });
-    const expires = new Date(r.payment!.holdExpiresAt as unknown as string | Date);
+    const expires = new Date(r.payment!.holdExpiresAt);
     expect((await runCalendarDue(deps, { now: new Date(expires.getTime() - 1000) })).holdsExpired).toBe(0);
     expect((await runCalendarDue(deps, { now: expires })).holdsExpired).toBe(1);
     const time = await db

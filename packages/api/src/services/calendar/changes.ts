@@ -93,7 +93,7 @@ export async function updateRegistration(
       if (reg.status !== 'pending_approval') {
         throw conflict('Only a registration waiting for approval can be approved or declined', 'status');
       }
-      const who = { ...reg, ...set } as typeof reg;
+      const who = { ...reg, ...set };
       if (input.status === 'confirmed') {
         await trx
           .updateTable('calendarRegistrations')

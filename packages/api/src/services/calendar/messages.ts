@@ -176,7 +176,7 @@ export function registrationDriver(deps: DeliveryDeps): ChannelDriver<Church> {
     },
     async send(church, d) {
       if (!d.registrationId || !d.registrationNotice) throw permanent('The delivery names no registration');
-      const m = await registrationEmail(deps, church, d.registrationId, d.registrationNotice as RegistrationNotice);
+      const m = await registrationEmail(deps, church, d.registrationId, d.registrationNotice);
       if (!m) throw permanent('The registration is gone');
       return email.send({
         from: formatFrom(church.churchName, config.emailFrom),

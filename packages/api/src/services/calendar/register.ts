@@ -212,8 +212,7 @@ async function writeRegistration(
     };
     const giftId =
       status === 'held' ? await openRegistrationGift(trx, deps, { ...row, totalCents }, event.title) : null;
-    if (status !== 'held')
-      await queueRegistrationNotice(trx, row, status as 'confirmed' | 'waitlisted' | 'pending_approval');
+    if (status !== 'held') await queueRegistrationNotice(trx, row, status);
     await recordEvents(
       trx,
       event.userId,
@@ -226,7 +225,7 @@ async function writeRegistration(
             person: registrantPerson({ ...form.registrant, phone: form.registrant.phone ?? null }),
             calendarEvent: { id: event.id, name: event.title },
             registrationId: reg.id,
-            status: status as 'held' | 'pending_approval' | 'confirmed' | 'waitlisted',
+            status: status,
             attendees: p.lines.length,
             amountCents: totalCents,
             currency: 'usd',
@@ -292,7 +291,7 @@ export async function registerForEvent(deps: CalendarDeps, input: RegisterInput)
     .select(['id', 'userId', 'status', 'totalCents', 'discountCents', 'giftId', 'holdExpiresAt'])
     .where('idempotencyKey', '=', key)
     .executeTakeFirst();
-  if (again) return resultOf(deps, again as Written, event.title);
+  if (again) return resultOf(deps, again, event.title);
   const priced = await checkForm(deps.db, event, input, now, false);
   if (priced.subtotalCents > 0) await assertCanTakePayments(deps, event.userId);
   const w = await writeRegistration(

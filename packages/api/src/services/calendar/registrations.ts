@@ -61,7 +61,7 @@ export async function registrationsOut(db: Db, ids: readonly number[]): Promise<
       eventId: r.eventId,
       timeId: r.timeId,
       startsAt: r.startsAt,
-      status: r.status as RegistrationOut['status'],
+      status: r.status,
       contactId: r.contactId,
       name: r.name,
       email: r.email,

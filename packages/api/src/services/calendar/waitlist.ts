@@ -144,7 +144,7 @@ export async function claimOffer(deps: CalendarDeps, input: { token: string }): 
   }
   const payment = await registrationPayment(
     deps,
-    { id: reg.id, userId: reg.userId, giftId: out.giftId!, holdExpiresAt: out.holdExpiresAt },
+    { id: reg.id, userId: reg.userId, giftId: out.giftId, holdExpiresAt: out.holdExpiresAt },
     reg.title,
   );
   return {
