@@ -122,52 +122,30 @@ async function writeRegistration(
       discount = { id: used.id, cents: discountOf(p.subtotalCents, used) };
     }
     const totalCents = p.subtotalCents - (discount?.cents ?? 0);
-    const byType = seatsByType(p.lines);
-    const taken = await takeSeats(trx, p.timeId, byType);
-    let status: RegistrationStatus;
-    if (taken.ok) {
-      status = o.staff
-        ? 'confirmed'
-        : event.requiresApproval
-          ? 'pending_approval'
-          : totalCents > 0
-            ? 'held'
-            : 'confirmed';
-    } else if (taken.full === 'type') {
-      const name = p.lines.find((l) => l.ticketTypeId === taken.ticketTypeId)!.name;
-      const i = p.lines.findIndex((l) => l.ticketTypeId === taken.ticketTypeId);
-      throw conflict(`${name} tickets are sold out for this time`, `attendees.${i}.ticketTypeId`);
-    } else if (event.waitlist && !o.staff) {
-      status = 'waitlisted';
-    } else {
-      throw conflict('This time is full', 'timeId');
-    }
     const { contact, created } = await registrantContact(trx, event.userId, {
       name: form.registrant.name,
       email: form.registrant.email,
       phone: form.registrant.phone ?? null,
     });
-    const holdExpiresAt = status === 'held' ? new Date(o.now.getTime() + HOLD_MINUTES * 60_000) : null;
+    // Written first as waiting, its seats taken last: the seat counters stay locked only from
+    // there to the commit.
     const reg = await trx
       .insertInto('calendarRegistrations')
       .values({
         userId: event.userId,
         eventId: event.id,
         timeId: p.timeId,
-        status,
+        status: 'waitlisted',
         contactId: contact.id,
         name: form.registrant.name,
         email: form.registrant.email,
         phone: form.registrant.phone ?? null,
         seats: p.lines.length,
-        seatsHeld: taken.ok,
         subtotalCents: p.subtotalCents,
         discountCodeId: discount?.id ?? null,
         discountCents: discount?.cents ?? 0,
         totalCents,
-        holdExpiresAt,
-        waitlistedAt: status === 'waitlisted' ? o.now : null,
-        confirmedAt: status === 'confirmed' ? o.now : null,
+        waitlistedAt: o.now,
         idempotencyKey: form.idempotencyKey,
         createdAt: o.now,
         updatedAt: o.now,
@@ -201,6 +179,40 @@ async function writeRegistration(
             value: JSON.stringify(a.value),
           })),
         )
+        .execute();
+    }
+    const byType = seatsByType(p.lines);
+    const taken = await takeSeats(trx, p.timeId, byType);
+    let status: RegistrationStatus;
+    if (taken.ok) {
+      status = o.staff
+        ? 'confirmed'
+        : event.requiresApproval
+          ? 'pending_approval'
+          : totalCents > 0
+            ? 'held'
+            : 'confirmed';
+    } else if (taken.full === 'type') {
+      const name = p.lines.find((l) => l.ticketTypeId === taken.ticketTypeId)!.name;
+      const i = p.lines.findIndex((l) => l.ticketTypeId === taken.ticketTypeId);
+      throw conflict(`${name} tickets are sold out for this time`, `attendees.${i}.ticketTypeId`);
+    } else if (event.waitlist && !o.staff) {
+      status = 'waitlisted';
+    } else {
+      throw conflict('This time is full', 'timeId');
+    }
+    const holdExpiresAt = status === 'held' ? new Date(o.now.getTime() + HOLD_MINUTES * 60_000) : null;
+    if (status !== 'waitlisted') {
+      await trx
+        .updateTable('calendarRegistrations')
+        .set({
+          status,
+          seatsHeld: true,
+          holdExpiresAt,
+          waitlistedAt: null,
+          confirmedAt: status === 'confirmed' ? o.now : null,
+        })
+        .where('id', '=', reg.id)
         .execute();
     }
     const row = {
