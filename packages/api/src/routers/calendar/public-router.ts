@@ -5,6 +5,20 @@ import { claimOffer } from '../../services/calendar/waitlist.js';
 import { registerForEvent } from '../../services/calendar/register.js';
 import { completeDemoPayment } from '../../services/show-up/stripe-webhook.js';
 import { throttleDonations } from '../../services/show-up/donation-limits.js';
+import { throttle } from '../../services/rate-limit/buckets.js';
+import type { Context } from '../../context.js';
+
+/**
+ * Registrations one address may send an hour: ten for each gift it may start (a church's members
+ * behind one address register for themselves and their families; card testing is the giving limit's).
+ */
+const throttleRegistrations = (ctx: Context) =>
+  throttle(
+    ctx.db,
+    `calendar-register:${ctx.ip}`,
+    { limit: ctx.services.limits.donationsPerAddressPerHour * 10, windowSeconds: 3600 },
+    'Too many registrations from this address. Please try again later.',
+  );
 import { publicProcedure, router } from '../../trpc.js';
 import { calendarDeps, rest } from './router.js';
 
@@ -15,12 +29,15 @@ export const publicCalendarRouter = router({
       rest.post(
         '/api/public/calendar/events/{id}/register',
         'Register for a published event: registrant, attendees (ticketTypeId, answers), answers, discountCode, timeId, idempotencyKey; answers confirmed, waitlisted, pending_approval, or payment (seats held 10 minutes)',
-        { errors: [404, 409] },
+        { errors: [404, 409, 429] },
       ),
     )
     .input(registerSchema)
     .output(registerResultSchema)
-    .mutation(({ ctx, input }) => registerForEvent(calendarDeps(ctx), input)),
+    .mutation(async ({ ctx, input }) => {
+      await throttleRegistrations(ctx);
+      return registerForEvent(calendarDeps(ctx), input);
+    }),
   claimOffer: publicProcedure
     .meta(
       rest.post(
