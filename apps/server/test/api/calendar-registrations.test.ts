@@ -212,4 +212,55 @@ describe('registering', () => {
       expect(res.status).toBe(404);
     }
   });
+
+  it('keeps to the registration window, the times of a series and who may see the event', async () => {
+    const series = await createEvent(grace.client, {
+      title: 'Alpha',
+      times: [
+        { startsAt: inHours(30), capacity: 1 },
+        { startsAt: inHours(200), capacity: 1 },
+      ],
+    });
+    const none = await register(visitor, series);
+    expect(none.status).toBe(400);
+    expect(none.body.message).toBe('Choose a time');
+    expect(none.body.issues[0].path).toBe('timeId');
+    const [first, second] = series.times;
+    expect((await register(visitor, series, { timeId: first!.id }, ['Ma One'])).body.outcome).toBe('confirmed');
+    // Each time has its own seats.
+    expect((await register(visitor, series, { timeId: second!.id }, ['Ni Two'])).body.outcome).toBe('confirmed');
+    expect((await register(visitor, series, { timeId: first!.id }, ['Ol Three'])).body.outcome).toBe('waitlisted');
+
+    const later = await createEvent(grace.client, { title: 'Later', registrationOpensAt: inHours(5) });
+    expect((await register(visitor, later)).body.message).toBe('Registration has not opened yet');
+    const closed = await createEvent(grace.client, {
+      title: 'Closed',
+      registrationOpensAt: inHours(-5),
+      registrationClosesAt: inHours(-1),
+    });
+    expect((await register(visitor, closed)).body.message).toBe('Registration has closed');
+    const members = await createEvent(grace.client, { title: 'Members only', visibility: 'members' });
+    expect((await register(visitor, members)).status).toBe(403);
+    const link = await createEvent(grace.client, { title: 'By link', visibility: 'link' });
+    expect((await register(visitor, link)).body.outcome).toBe('confirmed');
+    await grace.client.patch(`/api/calendar/events/${link.id}`, { status: 'cancelled' });
+    const cancelled = await register(visitor, link, {}, ['Pa Late']);
+    expect(cancelled.status).toBe(409);
+    expect(cancelled.body.message).toBe('This event was cancelled');
+  });
+
+  it('lets webhook endpoints subscribe to the registration events', async () => {
+    const types = [
+      'registration.created',
+      'registration.cancelled',
+      'registration.checked_in',
+      'calendar_event.published',
+    ];
+    const hook = await grace.client.post('/api/webhooks', {
+      url: 'https://hooks.example.org/lampstand',
+      eventTypes: types,
+    });
+    expect(hook.status, hook.text).toBe(201);
+    expect(hook.body.eventTypes).toEqual(types);
+  });
 });
