@@ -1,7 +1,7 @@
 import { drainLocked } from '../background/locked.js';
 import { nowOf, wakeRegistrationMessages, type CalendarDeps } from './deps.js';
 import { settleRefunds } from './refunds.js';
-import { endRegistration, seatsFreed, type RegRow } from './waitlist.js';
+import { endRegistrations, seatsFreed, type RegRow } from './waitlist.js';
 
 // The calendar's background work ('calendar-due', every minute and when asked): seat holds that ran
 // out without a payment, and waitlist offers nobody claimed in time, end (their seats given back
@@ -42,7 +42,7 @@ async function expire(
         .orderBy('id'),
     limit: 50,
     work: async (trx, rows: RegRow[]) => {
-      for (const r of rows) await endRegistration(trx, r, 'expired', { now, paid: false });
+      await endRegistrations(trx, rows, 'expired', { now, paid: false });
       const offered = await seatsFreed(
         trx,
         rows.map((r) => r.timeId),

@@ -145,4 +145,23 @@ describe('calendar services', () => {
       .executeTakeFirstOrThrow();
     expect(time.seatsTaken).toBe(0);
   });
+
+  it("gives a discount code's use back when a hold runs out unpaid", async () => {
+    const event = await createCalendarEvent(db, church.id, {
+      ...createEventInput({ title: 'Coded', priceCents: 1000 }),
+      discountCodes: [{ code: 'ONCE', percentOff: 20, maxUses: 1 }],
+    });
+    const form = (email: string) => ({
+      id: event.id,
+      registrant: { name: 'Ed Code', email },
+      attendees: [{ name: 'Ed Code', ticketTypeId: event.ticketTypes[0]!.id, answers: [] }],
+      answers: [],
+      discountCode: 'once',
+    });
+    const first = await registerForEvent(deps, form('ed@example.org'));
+    expect(first.totalCents).toBe(800);
+    await expect(registerForEvent(deps, form('fi@example.org'))).rejects.toThrow('Discount code once has been used up');
+    await runCalendarDue(deps, { now: new Date(Date.now() + 11 * 60_000) });
+    expect((await registerForEvent(deps, form('fi@example.org'))).discountCents).toBe(200);
+  });
 });

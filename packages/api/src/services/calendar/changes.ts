@@ -8,7 +8,7 @@ import { nowOf, queueRegistrationNotice, wakeRegistrationMessages, type Calendar
 import { registrantPerson } from './people.js';
 import { settleRefunds } from './refunds.js';
 import { getRegistration, REGISTRATION_NOT_FOUND } from './registrations.js';
-import { endRegistration, seatsFreed } from './waitlist.js';
+import { endRegistrations, seatsFreed } from './waitlist.js';
 
 // Staff changing a registration: its registrant's details and answers, approving or declining it,
 // cancelling it with a refund through the payment processor (full or partial).
@@ -102,7 +102,7 @@ export async function updateRegistration(
           .execute();
         await queueRegistrationNotice(trx, who, 'confirmed');
       } else {
-        await endRegistration(trx, reg, 'declined', { now, paid: false });
+        await endRegistrations(trx, [reg], 'declined', { now, paid: false });
         await queueRegistrationNotice(trx, who, 'declined');
         await seatsFreed(trx, [reg.timeId], now);
       }
@@ -142,7 +142,7 @@ export async function cancelRegistration(
         'refundCents',
       );
     }
-    await endRegistration(trx, reg, 'cancelled', { now, paid });
+    await endRegistrations(trx, [reg], 'cancelled', { now, paid });
     if (refund > 0) {
       await trx
         .updateTable('calendarRegistrations')

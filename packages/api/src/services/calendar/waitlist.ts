@@ -27,28 +27,34 @@ export interface RegRow {
 }
 
 /**
- * Ends a registration's claim on its seats, in the caller's transaction (its row locked): the seats
- * given back when it holds them, the discount code's use given back when nothing was paid.
+ * Ends registrations' claims on their seats, in the caller's transaction (their rows locked): the
+ * discount codes' uses given back first when nothing was paid, then the seats. Codes before seats
+ * is the order registering takes them in, so the two never wait on each other in a cycle.
  */
-export async function endRegistration(
+export async function endRegistrations(
   trx: Db,
-  reg: RegRow,
+  regs: readonly RegRow[],
   status: Extract<RegistrationStatus, 'cancelled' | 'expired' | 'declined'>,
   o: { now: Date; paid: boolean },
 ): Promise<void> {
-  if (reg.seatsHeld) await releaseSeats(trx, reg.timeId, await registrationSeats(trx, reg.id));
-  if (!o.paid) await returnDiscountCode(trx, reg.discountCodeId);
-  await trx
-    .updateTable('calendarRegistrations')
-    .set({
-      status,
-      seatsHeld: false,
-      offerToken: null,
-      ...(status === 'cancelled' || status === 'declined' ? { cancelledAt: o.now } : {}),
-      updatedAt: o.now,
-    })
-    .where('id', '=', reg.id)
-    .execute();
+  if (!o.paid) {
+    const codes = regs.map((r) => r.discountCodeId).filter((c): c is number => c !== null);
+    for (const code of codes.sort((a, b) => a - b)) await returnDiscountCode(trx, code);
+  }
+  for (const reg of regs) {
+    if (reg.seatsHeld) await releaseSeats(trx, reg.timeId, await registrationSeats(trx, reg.id));
+    await trx
+      .updateTable('calendarRegistrations')
+      .set({
+        status,
+        seatsHeld: false,
+        offerToken: null,
+        ...(status === 'cancelled' || status === 'declined' ? { cancelledAt: o.now } : {}),
+        updatedAt: o.now,
+      })
+      .where('id', '=', reg.id)
+      .execute();
+  }
 }
 
 /**
