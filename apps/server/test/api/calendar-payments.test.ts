@@ -32,7 +32,8 @@ const giftOf = (registrationId: number) =>
 describe('paying for a registration', () => {
   it('holds the seat while the person pays, and never asks the waitlisted to pay', async () => {
     const e = await paidEvent('Marriage course', 1, { discountCodes: [{ code: 'HALF', percentOff: 50 }] });
-    const a = await register(visitor, e, { discountCode: 'half' }, ['Ann Lee']);
+    const key = { discountCode: 'half', idempotencyKey: 'marriage-course-ann-lee' };
+    const a = await register(visitor, e, key, ['Ann Lee']);
     expect(a.status, a.text).toBe(200);
     expect(a.body).toMatchObject({ outcome: 'payment', totalCents: 750, discountCents: 750 });
     expect(a.body.payment).toMatchObject({ mode: 'demo' });
@@ -57,16 +58,21 @@ describe('paying for a registration', () => {
     const mail = await registrationMail(app.db, a.body.registrationId, 1);
     expect(mail.map((m) => m.registrationNotice)).toEqual(['confirmed']);
     // Asked again with the same key: the same registration, no second seat.
+    const again = await register(visitor, e, key, ['Ann Lee']);
+    expect(again.body).toMatchObject({ outcome: 'confirmed', registrationId: a.body.registrationId });
     const e2 = await grace.client.get(`/api/calendar/events/${e.id}`);
     expect(e2.body.times[0].seatsTaken).toBe(1);
   });
 
   it('refunds a payment that comes after the hold ran out and the seat is gone, and tells the person', async () => {
     const e = await paidEvent('Late payer');
-    const a = await register(visitor, e, {}, ['Cy Late']);
+    const a = await register(visitor, e, { idempotencyKey: 'late-payer-cy' }, ['Cy Late']);
     const due = await calendarDue(app, new Date(Date.now() + 11 * MINUTE));
     expect(due.holdsExpired).toBeGreaterThanOrEqual(1);
     expect((await registration(a.body.registrationId)).status).toBe('expired');
+    const retried = await register(visitor, e, { idempotencyKey: 'late-payer-cy' }, ['Cy Late']);
+    expect(retried.status).toBe(409);
+    expect(retried.body.message).toBe('This registration ran out before it was paid: please register again');
     const b = await register(visitor, e, {}, ['Di Quick']);
     expect(b.body.outcome).toBe('payment');
 

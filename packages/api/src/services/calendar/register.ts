@@ -268,8 +268,13 @@ const MESSAGES: Record<RegisterResult['outcome'], string> = {
 
 /** What the form answers for a registration as it is now (a retried request answers the same). */
 async function resultOf(deps: CalendarDeps, w: Written, title: string): Promise<RegisterResult> {
+  if (w.status === 'cancelled' || w.status === 'expired' || w.status === 'declined') {
+    const why = { cancelled: 'was cancelled', expired: 'ran out before it was paid', declined: 'was not approved' };
+    throw conflict(`This registration ${why[w.status]}: please register again`);
+  }
+  // Someone offered a seat from the waitlist answers with the offer's email, as a waiting person.
   const outcome: RegisterResult['outcome'] =
-    w.status === 'held' ? 'payment' : (w.status as Exclude<RegisterResult['outcome'], 'payment'>);
+    w.status === 'held' ? 'payment' : w.status === 'offered' ? 'waitlisted' : w.status;
   const payment =
     w.status === 'held' && w.giftId && w.holdExpiresAt
       ? await registrationPayment(
@@ -278,9 +283,9 @@ async function resultOf(deps: CalendarDeps, w: Written, title: string): Promise<
           title,
         )
       : null;
-  const message = MESSAGES[outcome] ?? 'Your registration was received.';
+  const message = w.status === 'offered' ? 'A seat is offered to you: the link is in your email.' : MESSAGES[outcome];
   return {
-    outcome: MESSAGES[outcome] ? outcome : 'confirmed',
+    outcome,
     registrationId: w.id,
     totalCents: w.totalCents,
     discountCents: w.discountCents,
