@@ -186,4 +186,21 @@ describe('paying for a registration', () => {
       expect((await grace.client.get(`/api/calendar/events/${e.id}`)).body.times[0].seatsTaken).toBe(1);
     }
   });
+
+  it('cancels the registrations of a cancelled event and refunds what they paid in full', async () => {
+    const e = await paidEvent('Called off', 1, { refundPolicy: 'none' });
+    const paid = await register(visitor, e, {}, ['Pia Paid']);
+    await demoPay(visitor, paid.body.payment);
+    const waiting = await register(visitor, e, {}, ['Quin Waits']);
+    const res = await grace.client.patch(`/api/calendar/events/${e.id}`, { status: 'cancelled' });
+    expect(res.status, res.text).toBe(200);
+    expect(res.body.counts).toMatchObject({ cancelled: 2, confirmed: 0, waitlisted: 0 });
+    expect(res.body.times[0].seatsTaken).toBe(0);
+    await expect
+      .poll(() => registration(paid.body.registrationId), { timeout: 30_000 })
+      .toMatchObject({ status: 'cancelled', refundedCents: 1500, paymentStatus: 'refunded' });
+    expect(await registration(waiting.body.registrationId)).toMatchObject({ status: 'cancelled', refundedCents: 0 });
+    const mail = await registrationMail(app.db, paid.body.registrationId, 2);
+    expect(mail.find((m) => m.registrationNotice === 'cancelled')!.text).toContain('A refund of $15.00');
+  });
 });

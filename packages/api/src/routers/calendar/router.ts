@@ -22,6 +22,7 @@ import {
   updateCalendarEvent,
 } from '../../services/calendar/events.js';
 import { addRegistration } from '../../services/calendar/register.js';
+import { afterEventCancelled } from '../../services/calendar/event-cancel.js';
 import { listRegistrations } from '../../services/calendar/registrations.js';
 import { eventIcs, registrantsCsv } from '../../services/calendar/files.js';
 import { lookupTicket } from '../../services/calendar/door.js';
@@ -68,13 +69,17 @@ export const calendarRouter = router({
     .meta(
       rest.patch(
         '/api/calendar/events/{id}',
-        'Change an event (unsent fields keep their values; a list sent — times, ticketTypes, discountCodes, questions — is the whole set: items with an id are changed, without one added, left out removed)',
+        'Change an event (unsent fields keep their values; status cancelled cancels its open registrations and refunds what they paid; a list sent — times, ticketTypes, discountCodes, questions — is the whole set: items with an id are changed, without one added, left out removed)',
         { errors: [409] },
       ),
     )
     .input(updateCalendarEventSchema)
     .output(calendarEventSchema)
-    .mutation(({ ctx, input }) => updateCalendarEvent(ctx.db, ctx.tenantId, input)),
+    .mutation(async ({ ctx, input }) => {
+      const event = await updateCalendarEvent(ctx.db, ctx.tenantId, input);
+      if (input.status === 'cancelled') await afterEventCancelled(calendarDeps(ctx), ctx.tenantId);
+      return event;
+    }),
   delete: protectedProcedure
     .meta(
       rest.delete('/api/calendar/events/{id}', 'Delete an event nobody registered for (else cancel it)', {

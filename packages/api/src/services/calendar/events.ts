@@ -12,6 +12,7 @@ import type {
 import { slugOf } from '../../shared/text.js';
 import { recordEvents } from '../events/record.js';
 import { sanitizeRichText } from '../landing-pages/sanitize.js';
+import { cancelEventRegistrations } from './event-cancel.js';
 import { ensureCounters, syncDiscountCodes, syncQuestions, syncTicketTypes, syncTimes } from './event-parts.js';
 
 // A church's calendar events: create, change (PATCH partial; a part list sent is the whole set,
@@ -280,6 +281,9 @@ export async function updateCalendarEvent(
     if (questions) await syncQuestions(trx, o, questions);
     if (input.status === 'published') {
       await published(trx, tenantId, e.id, input.title ?? e.title, input.slug ?? e.slug, now);
+    }
+    if (input.status === 'cancelled' && e.status !== 'cancelled') {
+      await cancelEventRegistrations(trx, tenantId, { id: e.id, title: input.title ?? e.title }, now);
     }
   });
   return getCalendarEvent(db, tenantId, { id: input.id });
