@@ -16,6 +16,7 @@ import { uploadRoutes } from './public/uploads.js';
 import { importUploadRoutes } from './public/imports-upload.js';
 import { exportDownloadRoutes } from './public/exports.js';
 import { socialPostsPublicRoutes } from './public/social-posts.js';
+import { calendarPublicRoutes } from './public/calendar.js';
 import { portalRoutes } from './public/portal.js';
 import { landingPageRoutes } from './public/landing-pages.js';
 import { givingPublicRoutes } from './public/giving.js';
@@ -235,6 +236,7 @@ export async function createServer(config: Config, deps: AppDeps): Promise<Serve
     await withSession.register(exportDownloadRoutes, { deps });
     await withSession.register(socialPostsPublicRoutes, { deps });
     await withSession.register(checkinPairingRoutes, { deps, secureCookies: config.nodeEnv === 'production' });
+    await withSession.register(calendarPublicRoutes, { deps });
   });
 
   // Health checks, the built web app and the 404 answer need no session either.

@@ -74,6 +74,13 @@ export const jobPayloadSchemas = {
   'journey-deliver': z.strictObject({ journeyId: rowId }),
   /** Every 15 minutes: people whose birthday it is (9:00 or later in the church's time zone) enter birthday journeys. */
   'journey-birthdays': z.strictObject({}),
+  /** Send a church's pending registration messages (deliveries of kind 'registration'). */
+  'registration-deliver': z.strictObject({ userId: rowId }),
+  /**
+   * Every minute: seat holds and waitlist offers that ran out (their seats offered to the next
+   * person waiting), and registration refunds due.
+   */
+  'calendar-due': z.strictObject({}),
   /** Build a church's "Export everything" ZIP, store it and email its link. */
   'church-export': z.strictObject({ exportId: rowId }),
 } satisfies Record<string, z.ZodType<object>>;

@@ -29,6 +29,9 @@ import { eventsRouter } from './routers/events/router.js';
 import { webhooksRouter } from './routers/webhooks/router.js';
 import { fundsRouter } from './routers/giving/funds-router.js';
 import { givingRouter } from './routers/giving/router.js';
+import { calendarRouter } from './routers/calendar/router.js';
+import { registrationsRouter } from './routers/calendar/registrations-router.js';
+import { publicCalendarRouter } from './routers/calendar/public-router.js';
 import { conversationsRouter } from './routers/conversations/router.js';
 import { smsKeywordsRouter } from './routers/sms-keywords/router.js';
 import { suppressionsRouter } from './routers/suppressions/router.js';
@@ -74,6 +77,9 @@ export const appRouter = router({
   tasks: tasksRouter,
   funds: fundsRouter,
   giving: givingRouter,
+  calendar: calendarRouter,
+  registrations: registrationsRouter,
+  publicCalendar: publicCalendarRouter,
   conversations: conversationsRouter,
   smsKeywords: smsKeywordsRouter,
   suppressions: suppressionsRouter,

@@ -59,6 +59,7 @@ const JSON_COLUMN_SHAPES: Record<string, string> = {
   'import_changes.after': 'Record<string, unknown>',
   'import_presets.mapping': 'Record<string, string>',
   'gift_renewals.lines': '{ fundId: number; fundName: string; amountCents: number }[]',
+  'calendar_answers.value': 'string | number | boolean | string[]',
 };
 
 /** The hand-written shapes the overrides name (json-shapes.ts). */

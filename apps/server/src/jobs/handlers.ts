@@ -31,6 +31,8 @@ import {
   deliverJourney,
   runBirthdayTriggers,
   runChurchExport,
+  deliverRegistrationMessages,
+  runCalendarDue,
   expireExports,
   type FileStorage,
   type SmsTransport,
@@ -155,6 +157,12 @@ export function jobHandlers(
     'giving-statement-deliver': async ({ runId }) => {
       await deliverStatements(deps, runId);
     },
+    'registration-deliver': async ({ userId }) => {
+      await deliverRegistrationMessages(deps, userId);
+    },
+    'calendar-due': async () => {
+      await runCalendarDue({ db: d.db, payments: d.showUp.payments, jobs: queue, publicUrl: d.delivery.publicUrl });
+    },
     'church-export': ({ exportId }) =>
       runChurchExport({ db: d.db, storage: d.storage, email: d.email, config: d.delivery }, exportId),
     'giving-notice': (input) =>
@@ -193,6 +201,8 @@ export const CONCURRENCY: Record<JobName, number> = {
   'task-notice-deliver': 2,
   'portal-deliver': 2,
   'church-export': 1,
+  'registration-deliver': 2,
+  'calendar-due': 1,
 };
 
 /** Jobs queued on a clock (cron, UTC), by whichever process's pg-boss keeps the schedule. */
@@ -211,4 +221,6 @@ export const SCHEDULES: readonly { name: JobName; cron: string; key: string }[] 
   { name: 'sms-inbound-process', cron: '* * * * *', key: 'sms-inbound' },
   // Staff email digests of unread conversations that are due.
   { name: 'conversation-digest', cron: '*/5 * * * *', key: 'conversation-digest' },
+  // Seat holds and waitlist offers that ran out, and registration refunds due.
+  { name: 'calendar-due', cron: '* * * * *', key: 'calendar-due' },
 ];

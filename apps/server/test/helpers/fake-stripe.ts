@@ -15,7 +15,8 @@ export interface StripeRequest {
  * PaymentIntent, as Stripe does), POST /v1/accounts, POST /v1/account_links, GET /v1/accounts/{id};
  * for recurring gifts POST /v1/customers, POST /v1/setup_intents, and off-session PaymentIntents
  * (`confirm` + `off_session`): paid, unless the test made the customer's card decline
- * (`declineCustomer`, a 402 card_error as Stripe answers) or ask for 3-D Secure (`requireAction`).
+ * (`declineCustomer`, a 402 card_error as Stripe answers) or ask for 3-D Secure (`requireAction`);
+ * for registrations POST /v1/refunds.
  */
 export async function startFakeStripe(opts: { secretKey: string }) {
   const requests: StripeRequest[] = [];
@@ -128,6 +129,16 @@ export async function startFakeStripe(opts: { secretKey: string }) {
           usage: form.usage ?? 'off_session',
           status: 'requires_payment_method',
           client_secret: `${id}_secret_${crypto.randomBytes(8).toString('hex')}`,
+        });
+      }
+      if (req.method === 'POST' && url.pathname === '/v1/refunds') {
+        return remember({
+          id: `re_${crypto.randomBytes(12).toString('hex')}`,
+          object: 'refund',
+          amount: Number(form.amount),
+          payment_intent: form.payment_intent,
+          status: 'succeeded',
+          currency: 'usd',
         });
       }
       if (req.method === 'POST' && url.pathname === '/v1/accounts') {

@@ -64,6 +64,15 @@ export interface PaymentsProvider {
     metadata: Record<string, string>;
   }): Promise<{ id: string; clientSecret: string }>;
   chargeOffSession(input: ChargeOffSessionInput): Promise<OffSessionResult>;
+  /** Gives back all or part of a paid PaymentIntent (the same key never refunds twice). */
+  refund(input: RefundInput): Promise<{ id: string }>;
+}
+
+export interface RefundInput {
+  paymentIntentId: string;
+  amountCents: number;
+  idempotencyKey: string;
+  metadata: Record<string, string>;
 }
 
 export interface StripeSettings {
@@ -210,6 +219,13 @@ export function createStripePayments(settings: StripeSettings): PaymentsProvider
         throw err;
       }
     },
+    async refund(input) {
+      const r = await stripe.refunds.create(
+        { payment_intent: input.paymentIntentId, amount: input.amountCents, metadata: input.metadata },
+        { idempotencyKey: input.idempotencyKey },
+      );
+      return { id: r.id };
+    },
   };
 }
 
@@ -257,6 +273,9 @@ export function createDemoPayments(settings: { webhookSecret: string; connect: b
       // Demo cards always pay: the recurring gifts of a demo run on a controlled clock.
       return { status: 'succeeded', id: derive('pi_demo_', input.idempotencyKey) };
     },
+    async refund(input) {
+      return { id: derive('re_demo_', input.idempotencyKey) };
+    },
   };
   return provider;
 }
@@ -282,5 +301,6 @@ export function createDisabledPayments(): PaymentsProvider {
     createCustomer: refuse,
     createSetupIntent: refuse,
     chargeOffSession: refuse,
+    refund: refuse,
   };
 }

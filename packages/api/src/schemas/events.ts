@@ -212,6 +212,21 @@ export const eventPayloadSchemas = {
       override: z.object({ reason: z.string() }).nullable(),
     }),
   },
+  // A church's calendar events and registrations for them (`calendarEvent` names the event).
+  'calendar_event.published': { 1: about({ calendarEvent: ref, slug: z.string() }) },
+  'registration.created': {
+    1: about({
+      calendarEvent: ref,
+      registrationId: id,
+      status: z.enum(['held', 'pending_approval', 'confirmed', 'waitlisted']),
+      attendees: z.number().int(),
+      ...money,
+    }),
+  },
+  'registration.cancelled': {
+    1: about({ calendarEvent: ref, registrationId: id, refundCents: z.number().int(), currency: z.string() }),
+  },
+  'registration.checked_in': { 1: about({ calendarEvent: ref, registrationId: id, attendees: z.array(z.string()) }) },
 } as const satisfies Record<string, Record<number, z.ZodType<object>>>;
 
 export type EventType = keyof typeof eventPayloadSchemas;

@@ -62,6 +62,10 @@ export const EVENT_DESCRIPTIONS: Record<EventType, string> = {
   'task.done': 'A follow-up task was done',
   'checkin.checked_in': 'A child was checked in',
   'checkin.checked_out': 'A child was picked up',
+  'calendar_event.published': 'An event was published',
+  'registration.created': 'Someone registered for an event',
+  'registration.cancelled': 'A registration was cancelled',
+  'registration.checked_in': 'Someone arrived at an event',
 };
 
 /** A type's words; the test event and a type unknown to this version read plainly too. */

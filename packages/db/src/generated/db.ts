@@ -51,6 +51,136 @@ export interface BellSeen {
   userId: number;
 }
 
+export interface CalendarAnswers {
+  attendeeId: number | null;
+  id: Generated<number>;
+  questionId: number;
+  registrationId: number;
+  userId: number;
+  value: ColumnType<boolean | number | string | string[], string, string>;
+}
+
+export interface CalendarAttendees {
+  checkedInAt: Date | null;
+  checkedInBy: number | null;
+  email: string | null;
+  id: Generated<number>;
+  name: string;
+  priceCents: Generated<number>;
+  registrationId: number;
+  ticketToken: string;
+  ticketTypeId: number;
+  userId: number;
+}
+
+export interface CalendarDiscountCodes {
+  amountOffCents: number | null;
+  code: string;
+  eventId: number;
+  expiresAt: Date | null;
+  id: Generated<number>;
+  maxUses: number | null;
+  percentOff: number | null;
+  userId: number;
+  uses: Generated<number>;
+}
+
+export interface CalendarEvents {
+  address: string | null;
+  audienceTags: Generated<string[]>;
+  createdAt: Generated<Date>;
+  descriptionHtml: Generated<string>;
+  id: Generated<number>;
+  imageUrl: string | null;
+  locationName: string | null;
+  publishedAt: Date | null;
+  refundPolicy: Generated<'full' | 'none'>;
+  registrationClosesAt: Date | null;
+  registrationOpensAt: Date | null;
+  requiresApproval: Generated<boolean>;
+  slug: string;
+  status: Generated<'draft' | 'published' | 'cancelled'>;
+  title: string;
+  updatedAt: Generated<Date>;
+  userId: number;
+  visibility: Generated<'public' | 'members' | 'link'>;
+  waitlist: Generated<boolean>;
+}
+
+export interface CalendarEventTimes {
+  capacity: number | null;
+  endsAt: Date | null;
+  eventId: number;
+  id: Generated<number>;
+  seatsTaken: Generated<number>;
+  startsAt: Date;
+  userId: number;
+}
+
+export interface CalendarQuestions {
+  choices: Generated<string[]>;
+  eventId: number;
+  id: Generated<number>;
+  kind: 'short_text' | 'long_text' | 'choice' | 'multiple_choice' | 'yes_no' | 'date' | 'number';
+  label: string;
+  position: Generated<number>;
+  required: Generated<boolean>;
+  scope: 'registration' | 'attendee';
+  userId: number;
+}
+
+export interface CalendarRegistrations {
+  cancelledAt: Date | null;
+  confirmedAt: Date | null;
+  contactId: number | null;
+  createdAt: Generated<Date>;
+  discountCents: Generated<number>;
+  discountCodeId: number | null;
+  email: string;
+  eventId: number;
+  giftId: number | null;
+  holdExpiresAt: Date | null;
+  id: Generated<number>;
+  idempotencyKey: string;
+  name: string;
+  offerExpiresAt: Date | null;
+  offerToken: string | null;
+  phone: string | null;
+  refundAttempts: Generated<number>;
+  refundDueCents: Generated<number>;
+  refundedCents: Generated<number>;
+  refundError: string | null;
+  refundRetryAt: Date | null;
+  seats: number;
+  seatsHeld: Generated<boolean>;
+  status: 'held' | 'pending_approval' | 'confirmed' | 'waitlisted' | 'offered' | 'cancelled' | 'expired' | 'declined';
+  subtotalCents: Generated<number>;
+  timeId: number;
+  totalCents: Generated<number>;
+  updatedAt: Generated<Date>;
+  userId: number;
+  waitlistedAt: Date | null;
+}
+
+export interface CalendarTicketCounts {
+  capacity: number | null;
+  taken: Generated<number>;
+  ticketTypeId: number;
+  timeId: number;
+  userId: number;
+}
+
+export interface CalendarTicketTypes {
+  capacity: number | null;
+  eventId: number;
+  id: Generated<number>;
+  maxPerRegistration: number | null;
+  name: string;
+  position: Generated<number>;
+  priceCents: Generated<number>;
+  userId: number;
+}
+
 export interface CampaignRecipientUsage {
   campaignId: number | null;
   channel: 'email' | 'sms';
@@ -66,6 +196,7 @@ export interface CampaignRecipientUsage {
     | 'conversation-digest'
     | 'task-notice'
     | 'portal'
+    | 'registration'
   >;
   recipients: number;
   userId: number;
@@ -440,12 +571,16 @@ export interface Deliveries {
     | 'conversation-digest'
     | 'task-notice'
     | 'portal'
+    | 'registration'
   >;
   lastError: string | null;
   lastName: Generated<string>;
   nextAttemptAt: Date | null;
   plannerNotice: string | null;
   providerMessageId: string | null;
+  registrationId: number | null;
+  registrationNotice:
+    'confirmed' | 'waitlisted' | 'pending_approval' | 'offered' | 'late_refund' | 'cancelled' | 'declined' | null;
   sentAt: Date | null;
   servicePlanId: number | null;
   statementRunId: number | null;
@@ -635,6 +770,7 @@ export interface Gifts {
   importId: number | null;
   isAnonymous: Generated<boolean>;
   isDemo: Generated<boolean>;
+  kind: Generated<'gift' | 'registration'>;
   method: Generated<'card' | 'cash' | 'check' | 'other'>;
   note: string | null;
   platformFeeCents: Generated<number>;
@@ -1556,6 +1692,15 @@ export interface DB {
   apiKeys: ApiKeys;
   appSettings: AppSettings;
   bellSeen: BellSeen;
+  calendarAnswers: CalendarAnswers;
+  calendarAttendees: CalendarAttendees;
+  calendarDiscountCodes: CalendarDiscountCodes;
+  calendarEvents: CalendarEvents;
+  calendarEventTimes: CalendarEventTimes;
+  calendarQuestions: CalendarQuestions;
+  calendarRegistrations: CalendarRegistrations;
+  calendarTicketCounts: CalendarTicketCounts;
+  calendarTicketTypes: CalendarTicketTypes;
   campaignRecipientUsage: CampaignRecipientUsage;
   checkinChildAdults: CheckinChildAdults;
   checkinCodes: CheckinCodes;

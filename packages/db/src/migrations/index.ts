@@ -72,6 +72,8 @@ import * as m0131 from './2026_11_29_0131_move_in_imports.js';
 import * as m0132 from './2026_11_29_0132_gift_renewals.js';
 import * as m0133 from './2026_11_29_0133_import_undo.js';
 import * as m0134 from './2026_11_29_0134_church_export_imports.js';
+import * as m0135 from './2026_11_29_0135_calendar_events.js';
+import * as m0136 from './2026_11_29_0136_registration_deliveries.js';
 import * as m0140 from './2026_11_29_0140_groups.js';
 import * as m0145 from './2026_11_29_0145_checkin_rooms.js';
 import * as m0146 from './2026_11_29_0146_checkin_stations.js';
@@ -151,6 +153,8 @@ export const migrations: Record<string, Migration> = {
   '2026_11_29_0132_gift_renewals': m0132,
   '2026_11_29_0133_import_undo': m0133,
   '2026_11_29_0134_church_export_imports': m0134,
+  '2026_11_29_0135_calendar_events': m0135,
+  '2026_11_29_0136_registration_deliveries': m0136,
   '2026_11_29_0140_groups': m0140,
   '2026_11_29_0145_checkin_rooms': m0145,
   '2026_11_29_0146_checkin_stations': m0146,

@@ -62,6 +62,23 @@ describe('journey events in words', () => {
   });
 });
 
+describe('registration events in words', () => {
+  it('names the event', () => {
+    const calendarEvent = { id: 3, name: 'Harvest supper' };
+    const created = { calendarEvent, registrationId: 1, attendees: 2, amountCents: 0, currency: 'usd' };
+    expect(words('registration.created', { ...created, status: 'confirmed' })).toBe('Registered for Harvest supper');
+    expect(words('registration.created', { ...created, status: 'waitlisted' })).toBe(
+      'Joined the waitlist of Harvest supper',
+    );
+    expect(words('registration.checked_in', { calendarEvent, registrationId: 1, attendees: ['Ann'] })).toBe(
+      'Arrived at Harvest supper',
+    );
+    expect(words('registration.cancelled', { calendarEvent, registrationId: 1, refundCents: 0, currency: 'usd' })).toBe(
+      'Registration for Harvest supper cancelled',
+    );
+  });
+});
+
 describe('who did it', () => {
   const by = (actor: EventOut['actor']) =>
     actorWords({ id: 1, type: 'list.member_removed', version: 1, occurredAt: '', contactId: 1, actor, data: {} });

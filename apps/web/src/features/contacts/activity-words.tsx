@@ -341,6 +341,17 @@ export function eventWords(e: EventOut): ReactNode {
           {d.override ? ' (without the code, by staff)' : ''}
         </>
       );
+    case 'registration.created':
+      return (
+        <>
+          {str(d.status) === 'waitlisted' ? 'Joined the waitlist of ' : 'Registered for '}
+          {named(ref(d.calendarEvent))}
+        </>
+      );
+    case 'registration.cancelled':
+      return <>Registration for {named(ref(d.calendarEvent))} cancelled</>;
+    case 'registration.checked_in':
+      return <>Arrived at {named(ref(d.calendarEvent))}</>;
     default:
       return e.type;
   }
@@ -381,4 +392,5 @@ export const ACTIVITY_KINDS: { value: string; label: string }[] = [
   { value: 'journey', label: 'Journeys' },
   { value: 'task', label: 'Tasks' },
   { value: 'checkin', label: 'Check-in' },
+  { value: 'registration', label: 'Events' },
 ];

@@ -6,6 +6,15 @@
 
 /** A short sentence per church table; a table not named here gets a plain generic one. */
 export const TABLE_DESCRIPTIONS: Record<string, string> = {
+  calendar_answers: 'Answers given to events’ registration questions.',
+  calendar_attendees: 'The people each event registration covers, their tickets and check-in times.',
+  calendar_discount_codes: 'Events’ discount codes and how often each was used.',
+  calendar_event_times: 'The times of each event, with their capacity and seats taken.',
+  calendar_events: 'The church’s calendar events people register for.',
+  calendar_questions: 'Events’ registration questions.',
+  calendar_registrations: 'Registrations for events: who, their status, what they paid and were refunded.',
+  calendar_ticket_counts: 'Seats taken of each ticket type at each event time.',
+  calendar_ticket_types: 'Events’ ticket types, prices and capacities.',
   ai_generations: 'Each time AI copy was written for the church (for its hourly allowance).',
   campaign_recipient_usage: 'How many people each send reached, for the daily allowance.',
   child_groups: "Children's groups (age groups, classes).",
@@ -124,6 +133,8 @@ export const SKIPPED_TABLES: Record<string, string> = {
 
 /** Secret columns left out of tables that are written (table → columns), with the reason. */
 export const SECRET_COLUMNS: Record<string, readonly string[]> = {
+  calendar_attendees: ['ticket_token'],
+  calendar_registrations: ['offer_token'],
   church_settings: ['sms_auth_token'],
   deliveries: ['token'],
   gifts: ['stripe_client_secret', 'receipt_token'],

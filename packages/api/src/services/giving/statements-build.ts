@@ -44,7 +44,7 @@ export function donorsInRange(tenantId: number, tz: string, range: { from: strin
            (array_agg(g.donor_address order by g.completed_at desc)
               filter (where g.donor_address is not null and g.donor_address <> 'null'::jsonb))[1] as newest
     from gifts g
-    where g.user_id = ${tenantId} and g.status = 'completed' and g.contact_id is not null
+    where g.user_id = ${tenantId} and g.status = 'completed' and g.kind = 'gift' and g.contact_id is not null
       and ${giftDate(tz)} between ${range.from}::date and ${range.to}::date
     group by g.contact_id`;
 }
@@ -67,13 +67,13 @@ export async function statementLines(
     from gifts g
     join gift_lines l on l.gift_id = g.id
     join funds f on f.id = l.fund_id
-    where g.user_id = ${tenantId} and g.status = 'completed' and g.contact_id = any(${contactIds}::int[])
+    where g.user_id = ${tenantId} and g.status = 'completed' and g.kind = 'gift' and g.contact_id = any(${contactIds}::int[])
       and ${giftDate(tz)} between ${run.fromDate}::date and ${run.toDate}::date
     union all
     select g.contact_id, ${giftDate(tz)}::text, 'Card fee covered', g.method, g.check_number, g.fee_cents,
            g.id, g.amount_cents, null, null, 0
     from gifts g
-    where g.user_id = ${tenantId} and g.status = 'completed' and g.fee_cents > 0
+    where g.user_id = ${tenantId} and g.status = 'completed' and g.kind = 'gift' and g.fee_cents > 0
       and g.contact_id = any(${contactIds}::int[])
       and ${giftDate(tz)} between ${run.fromDate}::date and ${run.toDate}::date
     order by contact_id, date, gift_id, line_id`.execute(db);

@@ -6,6 +6,7 @@ import type { PaymentsProvider } from '../../providers/payments.js';
 import { invalidateShowUpLists } from './project-list.js';
 import { giftProject } from './project-gifts.js';
 import { completeDemoGift, handleGiftStripeEvent, type GiftOutcome } from '../giving/stripe-events.js';
+import { handleRegistrationStripeEvent, type RegistrationPaymentOutcome } from '../calendar/paid.js';
 
 /** The Stripe events that move money (and are looked up by their PaymentIntent). */
 const MONEY_EVENTS = [
@@ -16,7 +17,7 @@ const MONEY_EVENTS = [
   'charge.dispute.closed',
 ];
 
-export type WebhookOutcome = 'duplicate' | 'account_updated' | GiftOutcome;
+export type WebhookOutcome = 'duplicate' | 'account_updated' | GiftOutcome | RegistrationPaymentOutcome;
 
 export interface StripeEventDeps {
   db: Db;
@@ -105,6 +106,19 @@ async function handleStripeEvent(
       return finish(r.outcome, r.scheduleId);
     }
     if (!paymentIntentId || !MONEY_EVENTS.includes(event.type)) return finish('ignored');
+    // A registration fee (the ledger's goods received): its payment confirms the registration or is
+    // refunded; its disputes are the ledger's like a gift's.
+    const fee = await trx
+      .selectFrom('gifts')
+      .selectAll()
+      .where('stripePaymentId', '=', paymentIntentId)
+      .where('kind', '=', 'registration')
+      .forUpdate()
+      .executeTakeFirst();
+    if (fee && !event.type.startsWith('charge.dispute.')) {
+      const r = await handleRegistrationStripeEvent(trx, deps, event, fee);
+      return finish(r.outcome, fee.id);
+    }
     const r = await handleGiftStripeEvent(trx, deps, event, paymentIntentId);
     const project = r.giftId ? await giftProject(trx, r.giftId) : null;
     if (project && r.outcome === 'completed') await projectGiftCompleted(trx, deps, r.giftId!);

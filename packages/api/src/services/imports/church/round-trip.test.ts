@@ -59,6 +59,8 @@ const seeded = await seedEveryTable(db, churchA, (ids) => {
     sms_keywords: [{ keyword: 'JOIN' }],
     checkin_services: [{ starts_at: '09:00' }],
     checkin_codes: [{ code: 'ABCD', state: 'active' }],
+    calendar_discount_codes: [{ code: 'EARLY', percent_off: 10 }],
+    calendar_registrations: [{ status: 'confirmed', name: 'Ann', email: 'ann@example.org', seats: 1 }],
     qr_codes: [{ size: 300, short_code: `rt${churchA}` }],
     uploads: [
       {

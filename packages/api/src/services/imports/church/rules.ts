@@ -69,6 +69,8 @@ export const CLEARED: Record<string, readonly string[]> = {
 export const FRESH_TOKENS: Record<string, readonly string[]> = {
   checkin_family_cards: ['token'],
   deliveries: ['token'],
+  calendar_attendees: ['ticket_token'],
+  calendar_registrations: ['offer_token'],
   gifts: ['receipt_token'],
   gift_schedules: ['manage_token'],
   gift_renewals: ['token'],
@@ -88,6 +90,7 @@ export const UNIQUE_NAMES: Record<string, string> = {
 /** Keys unique across churches, prefixed with the new church so both churches can keep theirs. */
 export const PREFIXED_KEYS: Record<string, readonly string[]> = {
   gifts: ['idempotency_key'],
+  calendar_registrations: ['idempotency_key'],
   gift_schedules: ['idempotency_key'],
 };
 

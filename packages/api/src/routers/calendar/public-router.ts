@@ -1,0 +1,70 @@
+import { z } from 'zod';
+import { claimOfferSchema, registerResultSchema, registerSchema } from '../../schemas/calendar-registrations.js';
+import { demoCompleteSchema } from '../../schemas/show-up.js';
+import { claimOffer } from '../../services/calendar/waitlist.js';
+import { registerForEvent } from '../../services/calendar/register.js';
+import { completeDemoPayment } from '../../services/show-up/stripe-webhook.js';
+import { throttleDonations } from '../../services/show-up/donation-limits.js';
+import { throttle } from '../../services/rate-limit/buckets.js';
+import type { Context } from '../../context.js';
+
+/**
+ * Registrations one address may send an hour: ten for each gift it may start (a church's members
+ * behind one address register for themselves and their families; card testing is the giving limit's).
+ */
+const throttleRegistrations = (ctx: Context) =>
+  throttle(
+    ctx.db,
+    `calendar-register:${ctx.ip}`,
+    { limit: ctx.services.limits.donationsPerAddressPerHour * 10, windowSeconds: 3600 },
+    'Too many registrations from this address. Please try again later.',
+  );
+import { publicProcedure, router } from '../../trpc.js';
+import { calendarDeps, rest } from './router.js';
+
+/** Registering without signing in (docs/calendar-events.md). */
+export const publicCalendarRouter = router({
+  register: publicProcedure
+    .meta(
+      rest.post(
+        '/api/public/calendar/events/{id}/register',
+        'Register for a published event: registrant, attendees (ticketTypeId, answers), answers, discountCode, timeId, idempotencyKey; answers confirmed, waitlisted, pending_approval, or payment (seats held 10 minutes)',
+        { errors: [404, 409, 429] },
+      ),
+    )
+    .input(registerSchema)
+    .output(registerResultSchema)
+    .mutation(async ({ ctx, input }) => {
+      await throttleRegistrations(ctx);
+      return registerForEvent(calendarDeps(ctx), input);
+    }),
+  claimOffer: publicProcedure
+    .meta(
+      rest.post(
+        '/api/public/calendar/offers/{token}/claim',
+        'Claim a seat offered from the waitlist (the emailed link, valid 24 hours): confirmed, or payment with the seats held',
+        { errors: [404, 409] },
+      ),
+    )
+    .input(claimOfferSchema)
+    .output(registerResultSchema)
+    .mutation(({ ctx, input }) => claimOffer(calendarDeps(ctx), input)),
+  completeDemoPayment: publicProcedure
+    .meta(
+      rest.post(
+        '/api/public/calendar/payments/demo-complete',
+        'Demo mode only (no Stripe keys, not production): pay a registration (paymentIntent, clientSecret)',
+        { errors: [404, 429] },
+      ),
+    )
+    .input(demoCompleteSchema)
+    .output(z.object({ status: z.literal('succeeded') }))
+    .mutation(async ({ ctx, input }) => {
+      await throttleDonations(ctx.db, {
+        ip: ctx.ip,
+        perHour: ctx.services.limits.donationsPerAddressPerHour,
+        kind: 'start',
+      });
+      return completeDemoPayment({ ...calendarDeps(ctx), publicUrl: ctx.services.delivery.publicUrl }, input);
+    }),
+});
