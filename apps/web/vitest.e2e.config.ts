@@ -3,7 +3,7 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['e2e/**/*.e2e.ts'],
-    globalSetup: ['@lampstand/server/test/global-setup', './e2e/build-web.ts'],
+    globalSetup: ['@lampstand/server/test/global-setup', './e2e/build-web.ts', './e2e/worker-apps.ts'],
     testTimeout: 60_000,
     hookTimeout: 180_000,
     // expect.poll waits 1 s by default: too short for a redirect on a loaded 2-core machine (seen in a

@@ -4,7 +4,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { registerChurch, startTestApp } from '@lampstand/server/testing';
 import { startFakeOpenAi } from '../../server/test/helpers/fake-openai';
-import { browserDescribe, expectAccessible, launchChromium, signIn, screenshot } from './helpers';
+import { browserDescribe, expectAccessible, sharedChromium, signIn, screenshot } from './helpers';
 
 const webDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 // A 1×1 PNG.
@@ -31,9 +31,8 @@ browserDescribe(describe)('Landing pages', async () => {
     openaiBaseUrl: openai.baseURL,
     openaiModel: 'e2e-model',
   });
-  const browser = await launchChromium();
+  const browser = await sharedChromium();
   afterAll(async () => {
-    await browser.close();
     await openai.close();
   });
   await registerChurch(app.url, 'Platform');
