@@ -56,6 +56,13 @@ export interface E2E {
   newPage(): Promise<{ context: BrowserContext; page: Page }>;
 }
 
+/**
+ * The browser tests' apps look for queued jobs every 2 s (the production default) rather than the
+ * unit tests' 0.5 s: a job the app sends wakes it at once, a job due later (a scheduled send, a
+ * receipt a second after a gift) starts up to 2 s after its time, well inside a test's waits.
+ */
+const POLLING = { pollingIntervalSeconds: 2 };
+
 let workerBrowser: Promise<Browser> | undefined;
 let workerApp: Promise<TestApp> | undefined;
 
@@ -63,7 +70,7 @@ let workerApp: Promise<TestApp> | undefined;
  * The worker process's Chromium, launched by its first file and shared by the files it runs (one
  * at a time): each test opens its own contexts, and a file's contexts are closed when it ends.
  */
-export async function sharedChromium(): Promise<Browser> {
+async function sharedChromium(): Promise<Browser> {
   if (workerBrowser && !(await workerBrowser).isConnected()) workerBrowser = undefined;
   workerBrowser ??= launchChromium();
   const browser = await workerBrowser;
@@ -83,7 +90,7 @@ async function startWorkerApp(): Promise<TestApp> {
   const tdb = await createTestDatabase(inject('pgServerUrl'), inject('pgTemplate'), {
     name: `${inject('e2eDatabasePrefix')}${process.pid}`,
   });
-  const app = await startAppOn(tdb, { webDist: path.join(webDir, 'dist') });
+  const app = await startAppOn(tdb, { webDist: path.join(webDir, 'dist') }, false, {}, POLLING);
   await registerChurch(app.url, 'Lampstand Platform');
   return app;
 }
@@ -91,8 +98,9 @@ async function startWorkerApp(): Promise<TestApp> {
 /**
  * The real server serving the built web app, and headless Chromium. Without `overrides` (and
  * without `ownApp`), the worker's shared app; else an app of the file's own on a fresh database,
- * stopped when the file ends (a file that uses the platform administrator, or lists every church,
- * asks for `{ ownApp: true }`).
+ * stopped when the file ends. A file whose screens show every church's rows (the administrator's
+ * lists and templates, Show Up's public projects) or that runs a controlled clock over every church
+ * asks for `{ ownApp: true }`: another file's churches would be in what it counts.
  */
 export async function startE2E(
   overrides: Parameters<typeof startTestApp>[0] = {},
@@ -100,7 +108,7 @@ export async function startE2E(
 ): Promise<E2E> {
   const own = o.ownApp || Object.keys(overrides).length > 0;
   const app = own
-    ? await startTestApp({ webDist: path.join(webDir, 'dist'), ...overrides })
+    ? await startTestApp({ webDist: path.join(webDir, 'dist'), ...overrides }, {}, POLLING)
     : await (workerApp ??= startWorkerApp());
   const browser = await sharedChromium();
   return {
