@@ -14,8 +14,8 @@ export default defineConfig({
     // last five minutes (docs/ci-history.md). Connections stay well under the shared PostgreSQL's 100.
     fileParallelism: true,
     maxWorkers: 2,
-    // Files share a worker's loaded modules (the server, Playwright, axe): each still starts its own
-    // app, database and browser. See apps/server/vitest.config.ts.
+    // Files share a worker's loaded modules (the server, Playwright, axe), its Chromium, and (unless a
+    // file needs one of its own) its app: `startE2E` in e2e/helpers.ts. See apps/server/vitest.config.ts.
     isolate: false,
   },
 });
