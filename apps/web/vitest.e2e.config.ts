@@ -3,7 +3,7 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['e2e/**/*.e2e.ts'],
-    globalSetup: ['@lampstand/server/test/global-setup', './e2e/build-web.ts'],
+    globalSetup: ['@lampstand/server/test/global-setup', './e2e/build-web.ts', './e2e/worker-apps.ts'],
     testTimeout: 60_000,
     hookTimeout: 180_000,
     // expect.poll waits 1 s by default: too short for a redirect on a loaded 2-core machine (seen in a
@@ -14,8 +14,8 @@ export default defineConfig({
     // last five minutes (docs/ci-history.md). Connections stay well under the shared PostgreSQL's 100.
     fileParallelism: true,
     maxWorkers: 2,
-    // Files share a worker's loaded modules (the server, Playwright, axe): each still starts its own
-    // app, database and browser. See apps/server/vitest.config.ts.
+    // Files share a worker's loaded modules (the server, Playwright, axe), its Chromium, and (unless a
+    // file needs one of its own) its app: `startE2E` in e2e/helpers.ts. See apps/server/vitest.config.ts.
     isolate: false,
   },
 });

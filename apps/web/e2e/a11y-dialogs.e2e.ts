@@ -40,7 +40,7 @@ async function checkEmptyForm(
 const LONG = 180_000;
 
 browserDescribe(describe)('accessible with dialogs open and errors showing (axe: 0 serious or critical)', async () => {
-  const e2e = await startE2E();
+  const e2e = await startE2E({}, { ownApp: true });
   const admin = await registerChurch(e2e.app.url, 'Lampstand Platform');
   const church = await registerChurch(e2e.app.url, 'Grace Church');
   const c = church.client;

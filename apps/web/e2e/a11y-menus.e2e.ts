@@ -57,7 +57,7 @@ async function showNotice(page: Page) {
 browserDescribe(describe)(
   'every menu, popover and notice, and the public pages: axe finds nothing serious',
   async () => {
-    const e2e = await startE2E();
+    const e2e = await startE2E({}, { ownApp: true });
     const admin = await registerChurch(e2e.app.url, 'Lampstand Platform');
     const church = await registerChurch(e2e.app.url, 'Grace Church');
     const c = church.client;

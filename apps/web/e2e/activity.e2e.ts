@@ -57,6 +57,7 @@ browserDescribe(describe)('Activity', async () => {
     const lydia = await e2e.app.db
       .selectFrom('contacts')
       .select('id')
+      .where('userId', '=', church.user.id)
       .where('email', '=', 'lydia@example.org')
       .executeTakeFirstOrThrow();
     const { page: staff } = await e2e.newPage();

@@ -3,7 +3,7 @@ import { registerChurch } from '@lampstand/server/testing';
 import { animationsDone, browserDescribe, expectAccessible, signIn, screenshot, startE2E, toast } from './helpers';
 
 browserDescribe(describe)('administration and impersonation', async () => {
-  const e2e = await startE2E();
+  const e2e = await startE2E({}, { ownApp: true });
   const admin = await registerChurch(e2e.app.url, 'Lampstand Platform'); // first account: admin
   const grace = await registerChurch(e2e.app.url, 'Grace Church');
   await registerChurch(e2e.app.url, 'Hope Chapel');

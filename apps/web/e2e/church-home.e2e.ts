@@ -82,6 +82,7 @@ browserDescribe(describe)('Church public home', async () => {
       .selectFrom('contactsInLists as m')
       .innerJoin('contacts as c', 'c.id', 'm.contactId')
       .select('m.listId')
+      .where('c.userId', '=', church.user.id)
       .where('c.email', '=', 'priscilla@example.org')
       .execute();
     expect(joined.map((j) => j.listId)).toEqual([list.body.id]);

@@ -137,6 +137,7 @@ browserDescribe(describe)('Giving statements and My giving', async () => {
     const sent = await e2e.app.db
       .selectFrom('outboxMessages')
       .select(['subject', 'attachments'])
+      .where('userId', '=', church.user.id)
       .where('toAddress', '=', 'lydia@example.org')
       .where('subject', 'like', 'Your giving statement%')
       .execute();
@@ -147,6 +148,7 @@ browserDescribe(describe)('Giving statements and My giving', async () => {
       .selectFrom('givingStatements')
       .innerJoin('contacts', 'contacts.id', 'givingStatements.contactId')
       .select('givingStatements.pdf')
+      .where('contacts.userId', '=', church.user.id)
       .where('contacts.email', '=', 'lydia@example.org')
       .executeTakeFirstOrThrow();
     const lydiaText = await pdfText(lydias.pdf!);
@@ -172,6 +174,7 @@ browserDescribe(describe)('Giving statements and My giving', async () => {
       e2e.app.db
         .selectFrom('outboxMessages')
         .select('text')
+        .where('userId', '=', church.user.id)
         .where('toAddress', '=', 'lydia@example.org')
         .where('text', 'like', '%/me/link/%')
         .orderBy('id', 'desc')

@@ -12,7 +12,7 @@ browserDescribe(describe)('Journeys', async () => {
   const church = await registerChurch(e2e.app.url, 'Grace Church');
   const landing = await church.client.post('/api/landing-pages', {
     name: 'Easter at Grace',
-    slug: 'easter-at-grace',
+    slug: 'easter-journeys',
     published: true,
     content: { blocks: [{ id: 'form', type: 'signup', title: 'Plan your visit', fields: [] }] },
   });
@@ -31,6 +31,7 @@ browserDescribe(describe)('Journeys', async () => {
     let q = e2e.app.db
       .selectFrom('outboxMessages')
       .select(['subject', 'text', 'html'])
+      .where('userId', '=', church.user.id)
       .where('channel', '=', 'email')
       .where('toAddress', '=', to);
     if (subject) q = q.where('subject', '=', subject);
@@ -152,14 +153,14 @@ browserDescribe(describe)('Journeys', async () => {
       viewport: { width: 390, height: 844 },
     });
     const visitor = await visitorContext.newPage();
-    await visitor.goto('/p/easter-at-grace');
+    await visitor.goto('/p/easter-journeys');
     await visitor.getByLabel('Name').fill('Ada Lovelace');
     await visitor.getByLabel('Email').fill('ada@example.org');
     await visitor.getByRole('button', { name: 'Sign up' }).click();
     await visitor.getByText('Thank you! Please check your email').waitFor();
     await expect.poll(() => emailTo('ada@example.org'), { timeout: 60_000 }).toBeTruthy();
     const confirmation = await emailTo('ada@example.org');
-    const link = /http:\/\/\S+\/p\/easter-at-grace\/confirm\/[\w-]+/.exec(confirmation?.text ?? '')![0];
+    const link = /http:\/\/\S+\/p\/easter-journeys\/confirm\/[\w-]+/.exec(confirmation?.text ?? '')![0];
     await visitor.goto(new URL(link).pathname);
     await visitor.getByRole('button', { name: 'Confirm my sign-up' }).click();
     await visitor.getByText('is confirmed').waitFor();
@@ -172,9 +173,17 @@ browserDescribe(describe)('Journeys', async () => {
 
     // The call on the dashboard's 'My follow-ups'.
     await expect
-      .poll(() => e2e.app.db.selectFrom('tasks').select(['title', 'assigneeContactId', 'status']).execute(), {
-        timeout: 30_000,
-      })
+      .poll(
+        () =>
+          e2e.app.db
+            .selectFrom('tasks')
+            .select(['title', 'assigneeContactId', 'status'])
+            .where('userId', '=', church.user.id)
+            .execute(),
+        {
+          timeout: 30_000,
+        },
+      )
       .toEqual([{ title: 'Call Ada Lovelace', assigneeContactId: null, status: 'open' }]);
     await page.goto('/');
     await page.getByRole('list', { name: 'My follow-ups' }).getByText('Call Ada Lovelace').waitFor();
@@ -199,6 +208,7 @@ browserDescribe(describe)('Journeys', async () => {
     const ada = await e2e.app.db
       .selectFrom('contacts')
       .select('id')
+      .where('userId', '=', church.user.id)
       .where('email', '=', 'ada@example.org')
       .executeTakeFirstOrThrow();
     await page.goto(`/contacts/detail/${ada.id}?tab=activity`);

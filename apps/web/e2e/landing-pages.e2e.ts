@@ -1,12 +1,9 @@
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { registerChurch, startTestApp } from '@lampstand/server/testing';
+import { registerChurch } from '@lampstand/server/testing';
 import { startFakeOpenAi } from '../../server/test/helpers/fake-openai';
-import { browserDescribe, expectAccessible, launchChromium, signIn, screenshot } from './helpers';
+import { browserDescribe, expectAccessible, signIn, screenshot, startE2E } from './helpers';
 
-const webDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 // A 1×1 PNG.
 const PNG = Buffer.from(
   'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==',
@@ -25,15 +22,12 @@ async function shots(page: Page, name: string) {
 
 browserDescribe(describe)('Landing pages', async () => {
   const openai = await startFakeOpenAi({ apiKey: 'sk-e2e' });
-  const app = await startTestApp({
-    webDist: path.join(webDir, 'dist'),
+  const { app, browser } = await startE2E({
     openaiApiKey: 'sk-e2e',
     openaiBaseUrl: openai.baseURL,
     openaiModel: 'e2e-model',
   });
-  const browser = await launchChromium();
   afterAll(async () => {
-    await browser.close();
     await openai.close();
   });
   await registerChurch(app.url, 'Platform');

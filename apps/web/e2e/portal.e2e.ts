@@ -10,7 +10,7 @@ browserDescribe(describe)('members portal', async () => {
   const e2e = await startE2E();
   await registerChurch(e2e.app.url, 'Lampstand Platform'); // the first account is the admin
   const church = await registerChurch(e2e.app.url, 'Grace Church');
-  await e2e.app.db.insertInto('churchProfiles').values({ userId: church.user.id, handle: 'grace-city' }).execute();
+  await e2e.app.db.insertInto('churchProfiles').values({ userId: church.user.id, handle: 'grace-portal' }).execute();
   const ruth = await addContact(church.client, {
     firstName: 'Ruth',
     lastName: 'Moss',
@@ -38,6 +38,7 @@ browserDescribe(describe)('members portal', async () => {
             await e2e.app.db
               .selectFrom('deliveries')
               .select('id')
+              .where('userId', '=', church.user.id)
               .where('kind', '=', 'portal')
               .where('status', 'in', ['pending', 'sending'])
               .execute()
@@ -48,6 +49,7 @@ browserDescribe(describe)('members portal', async () => {
     return e2e.app.db
       .selectFrom('outboxMessages')
       .select('text')
+      .where('userId', '=', church.user.id)
       .where('channel', '=', channel)
       .where('toAddress', '=', to)
       .orderBy('id', 'desc')
@@ -65,7 +67,7 @@ browserDescribe(describe)('members portal', async () => {
   it('signs in by link, turns off a list, proposes a phone; staff approve; Activity shows both', async () => {
     const context = await e2e.browser.newContext({ baseURL: e2e.app.url, viewport: { width: 390, height: 844 } });
     const member = await context.newPage();
-    await member.goto('/c/grace-city/me');
+    await member.goto('/c/grace-portal/me');
     await member.getByRole('heading', { name: 'Sign in' }).waitFor();
     await expectAccessible(member);
     await shots(member, 'portal-sign-in');
@@ -76,7 +78,7 @@ browserDescribe(describe)('members portal', async () => {
 
     // The sink's email: its link opens a page with a button (mail scanners only follow links).
     const email = await latest('email', 'ruth@example.org');
-    const link = /http:\/\/\S+\/c\/grace-city\/me\/link\/[\w-]+/.exec(email.text ?? '')![0];
+    const link = /http:\/\/\S+\/c\/grace-portal\/me\/link\/[\w-]+/.exec(email.text ?? '')![0];
     await member.goto(new URL(link).pathname);
     await member.getByRole('button', { name: 'Sign in' }).click();
     await member.getByRole('heading', { name: 'Welcome' }).waitFor();

@@ -249,6 +249,7 @@ browserDescribe(describe)('Service planner', async () => {
       e2e.app.db
         .selectFrom('outboxMessages')
         .select(['text', 'subject'])
+        .where('userId', '=', church.user.id)
         .where('toAddress', '=', 'fay@example.org')
         .executeTakeFirst();
     await expect.poll(fayMail).toBeTruthy();
@@ -339,9 +340,14 @@ browserDescribe(describe)('Service planner', async () => {
     await page.getByRole('textbox', { name: 'Event title' }).first().waitFor();
     // Drafts only: no text went out but Fay's request to serve (her linked contact has a mobile).
     const texts = async () =>
-      (await e2e.app.db.selectFrom('outboxMessages').select('text').where('channel', '=', 'sms').execute()).map((m) =>
-        m.text?.replace(/http\S+/, 'LINK'),
-      );
+      (
+        await e2e.app.db
+          .selectFrom('outboxMessages')
+          .select('text')
+          .where('userId', '=', church.user.id)
+          .where('channel', '=', 'sms')
+          .execute()
+      ).map((m) => m.text?.replace(/http\S+/, 'LINK'));
     await expect.poll(texts).toEqual([expect.stringMatching(/^Can you serve as .* Answer: LINK$/)]);
 
     // The list shows the team fill.

@@ -49,7 +49,7 @@ const shortDay = (iso: string) => dayIn(iso, { month: 'short', day: 'numeric', y
 // for a substitute, a teammate accepts from his, the matrix shows it; a reminder arrives on a
 // controlled clock. Then the planner's reminder settings and the portal's 'Swap a date'.
 browserDescribe(describe)('Serving: auto-schedule, substitutes and reminders', async () => {
-  const e2e = await startE2E();
+  const e2e = await startE2E({}, { ownApp: true });
   await registerChurch(e2e.app.url, 'Platform');
   const church = await registerChurch(e2e.app.url, 'Grace Church');
   const api = church.client;

@@ -25,7 +25,7 @@ async function shots(page: Page, name: string) {
 }
 
 browserDescribe(describe)('Show Up', async () => {
-  const e2e = await startE2E();
+  const e2e = await startE2E({}, { ownApp: true });
   await registerChurch(e2e.app.url, 'Platform');
   const church = await registerChurch(e2e.app.url, 'Grace Church');
   const title = 'Food bank freezer';

@@ -3,7 +3,7 @@ import { registerChurch } from '@lampstand/server/testing';
 import { browserDescribe, expectAccessible, signIn, screenshot, startE2E, toast } from './helpers';
 
 browserDescribe(describe)('marketing templates', async () => {
-  const e2e = await startE2E();
+  const e2e = await startE2E({}, { ownApp: true });
   const admin = await registerChurch(e2e.app.url, 'Lampstand Platform');
   const church = await registerChurch(e2e.app.url, 'Grace Church');
 

@@ -258,7 +258,7 @@ async function expectInsideWidth(page: Page, control: Locator, width: number) {
 const LONG = 180_000;
 
 browserDescribe(describe)('every main screen at 390, 1024 and 1366 px', async () => {
-  const e2e = await startE2E();
+  const e2e = await startE2E({}, { ownApp: true });
   const admin = await registerChurch(e2e.app.url, 'Lampstand Platform');
   const church = await registerChurch(e2e.app.url, 'Grace Church');
   const c = church.client;

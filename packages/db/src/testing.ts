@@ -109,16 +109,16 @@ export interface TestDatabase {
 }
 
 /**
- * A fresh, migrated database of its own. Its pools hold `poolMax` connections each (3: many test
+ * A fresh, migrated database of its own (named `name`, else a random `lampstand_t_…`). Its pools hold `poolMax` connections each (3: many test
  * files and their apps share one PostgreSQL's 100 connections); a test that holds more at once
  * (the export slots) asks for more.
  */
 export async function createTestDatabase(
   serverUrl: string,
   templateName: string,
-  options: { poolMax?: number } = {},
+  options: { poolMax?: number; name?: string } = {},
 ): Promise<TestDatabase> {
-  const name = `lampstand_t_${crypto.randomBytes(6).toString('hex')}`;
+  const name = options.name ?? `lampstand_t_${crypto.randomBytes(6).toString('hex')}`;
   const admin = new pg.Client({ connectionString: serverUrl });
   await admin.connect();
   try {
@@ -143,4 +143,20 @@ export async function createTestDatabase(
       }
     },
   };
+}
+
+/** Drop every database whose name starts with `prefix` (test databases a run left behind on purpose). */
+export async function dropTestDatabases(serverUrl: string, prefix: string): Promise<void> {
+  if (!/^lampstand_t_\w+$/.test(prefix)) throw new Error(`not a test database prefix: ${prefix}`);
+  const client = new pg.Client({ connectionString: serverUrl });
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ datname: string }>(
+      'select datname from pg_database where starts_with(datname, $1)',
+      [prefix],
+    );
+    for (const { datname } of rows) await client.query(`drop database if exists ${datname} with (force)`);
+  } finally {
+    await client.end();
+  }
 }

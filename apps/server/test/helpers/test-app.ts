@@ -20,9 +20,19 @@ export interface TestApp {
 export async function startTestApp(
   overrides: Partial<Config> = {},
   deliveryOverrides: Partial<DeliveryConfig> = {},
+  queue: TestQueueOptions = {},
 ): Promise<TestApp> {
   const tdb = await createFreshDatabase();
-  return startAppOn(tdb, overrides, true, deliveryOverrides);
+  return startAppOn(tdb, overrides, true, deliveryOverrides, queue);
+}
+
+export interface TestQueueOptions {
+  /**
+   * How often the app looks for queued jobs without a wake (default 0.5 s). A job this process sends
+   * wakes it at once; polling finds jobs due later (a scheduled send, a retry). An idle app's polling
+   * costs CPU (its own and PostgreSQL's) for the whole time it is up.
+   */
+  pollingIntervalSeconds?: number;
 }
 
 export async function startAppOn(
@@ -30,6 +40,7 @@ export async function startAppOn(
   overrides: Partial<Config> = {},
   registerAfterAll = false,
   deliveryOverrides: Partial<DeliveryConfig> = {},
+  queue: TestQueueOptions = {},
 ): Promise<TestApp> {
   const config: Config = {
     ...loadConfig({ NODE_ENV: 'test' }),
@@ -46,7 +57,7 @@ export async function startAppOn(
     ...overrides,
   };
   const runtime = await startRuntime(config, tdb.db, tdb.url, {
-    pollingIntervalSeconds: 0.5,
+    pollingIntervalSeconds: queue.pollingIntervalSeconds ?? 0.5,
     delivery: deliveryOverrides,
   });
   const server = await createServer(config, runtime.deps);
