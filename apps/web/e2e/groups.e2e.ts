@@ -56,6 +56,7 @@ browserDescribe(describe)('groups', async () => {
             await e2e.app.db
               .selectFrom('deliveries')
               .select('id')
+              .where('userId', '=', church.user.id)
               .where('kind', '=', 'portal')
               .where('status', 'in', ['pending', 'sending'])
               .execute()
@@ -66,6 +67,7 @@ browserDescribe(describe)('groups', async () => {
     return e2e.app.db
       .selectFrom('outboxMessages')
       .select('text')
+      .where('userId', '=', church.user.id)
       .where('toAddress', '=', to)
       .orderBy('id', 'desc')
       .executeTakeFirstOrThrow();
@@ -145,6 +147,7 @@ browserDescribe(describe)('groups', async () => {
     const events = await e2e.app.db
       .selectFrom('events')
       .select('id')
+      .where('userId', '=', church.user.id)
       .where('type', '=', 'group.attendance_recorded')
       .execute();
     expect(events).toHaveLength(1);
