@@ -28,9 +28,10 @@ export async function startTestApp(
 
 export interface TestQueueOptions {
   /**
-   * How often the app looks for queued jobs without a wake (default 0.5 s). A job this process sends
+   * How often the app looks for queued jobs without a wake (default 2 s). A job this process sends
    * wakes it at once; polling finds jobs due later (a scheduled send, a retry). An idle app's polling
-   * costs CPU (its own and PostgreSQL's) for the whole time it is up.
+   * costs CPU (its own and PostgreSQL's) for the whole time it is up: at 0.5 s, each app's 37 queue
+   * workers asked PostgreSQL about 74 times a second.
    */
   pollingIntervalSeconds?: number;
 }
@@ -57,7 +58,7 @@ export async function startAppOn(
     ...overrides,
   };
   const runtime = await startRuntime(config, tdb.db, tdb.url, {
-    pollingIntervalSeconds: queue.pollingIntervalSeconds ?? 0.5,
+    pollingIntervalSeconds: queue.pollingIntervalSeconds ?? 2,
     delivery: deliveryOverrides,
   });
   const server = await createServer(config, runtime.deps);
