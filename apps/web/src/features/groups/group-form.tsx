@@ -111,7 +111,11 @@ export function GroupFormDrawer({ group, onClose }: { group?: GroupDetail; onClo
     onError: () => showProblem(),
     onSuccess: onClose,
   });
-  const addMembers = trpc.groups.addMembers.useMutation();
+  // A leader added or removed is a membership saved first; its failure shows as the group's.
+  const addMembers = useSave(trpc.groups.addMembers, {
+    errorTitle: 'Failed to save group',
+    onError: () => showProblem(),
+  });
   const v = form.values;
 
   const submit = form.onSubmit(
@@ -126,8 +130,8 @@ export function GroupFormDrawer({ group, onClose }: { group?: GroupDetail; onClo
       try {
         if (added.length) await addMembers.mutateAsync({ id: group.id, contactIds: added, role: 'leader' });
         if (removed.length) await addMembers.mutateAsync({ id: group.id, contactIds: removed, role: 'member' });
-      } catch (err) {
-        return update.fail(err);
+      } catch {
+        return; // useSave has shown why
       }
       update.mutate({ id: group.id, ...rest });
     },

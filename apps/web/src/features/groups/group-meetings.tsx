@@ -4,10 +4,9 @@ import { useState } from 'react';
 import { groupDateSchema } from '@lampstand/api/schemas/groups';
 import type { RouterOutputs } from '@lampstand/api';
 import { trpc } from '../../lib/trpc';
-import { showFailure, type SaveUtils } from '../../lib/use-save';
+import { useSave, type SaveUtils } from '../../lib/use-save';
 import { DataTable, type Column } from '../../ui/data-table';
 import { formatDate, formatNumber } from '../../ui/format';
-import { notifySuccess } from '../../ui/notify';
 import type { GroupDetail } from './group-form';
 
 type Meeting = RouterOutputs['groups']['meetings'][number];
@@ -45,8 +44,15 @@ function AttendanceModal({
   const [visitors, setVisitors] = useState<string[]>(existing?.visitors ?? []);
   const [saving, setSaving] = useState(false);
   const utils = trpc.useUtils();
-  const createMeeting = trpc.groups.createMeeting.useMutation();
-  const record = trpc.groups.recordAttendance.useMutation();
+  const failed = { errorTitle: 'Failed to save attendance' };
+  const createMeeting = useSave(trpc.groups.createMeeting, failed);
+  const record = useSave(trpc.groups.recordAttendance, {
+    ...failed,
+    success: (_out, input) => [
+      'Attendance saved',
+      `${formatNumber(input.present?.length ?? 0)} present on ${formatDate(date)}.`,
+    ],
+  });
   const roster = members.data ?? [];
   const ticked = present ?? roster.map((m) => m.contactId);
   const pickDate = (d: string) => {
@@ -64,10 +70,9 @@ function AttendanceModal({
       const meeting = await createMeeting.mutateAsync({ id: group.id, date: parsed.data });
       await record.mutateAsync({ id: group.id, meetingId: meeting.id, present: ticked, visitors });
       await refresh(utils);
-      notifySuccess('Attendance saved', `${formatNumber(ticked.length)} present on ${formatDate(parsed.data)}.`);
       onClose();
-    } catch (err) {
-      showFailure({ errorTitle: 'Failed to save attendance' }, err);
+    } catch {
+      // useSave has shown why.
     } finally {
       setSaving(false);
     }
