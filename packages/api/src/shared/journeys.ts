@@ -11,6 +11,7 @@ export interface JourneyNames {
   page?(id: number): string | undefined;
   project?(id: number): string | undefined;
   fund?(id: number): string | undefined;
+  group?(id: number): string | undefined;
 }
 
 const named = (name: string | undefined) => (name ? `*${name}*` : 'a deleted one');
@@ -42,6 +43,18 @@ export function describeTrigger(trigger: JourneyTrigger, names: JourneyNames = {
       return 'On each birthday at 9:00';
     case 'keyword':
       return trigger.keyword ? `When someone texts ${trigger.keyword.toUpperCase()}` : 'When someone texts a keyword';
+    case 'group_joined':
+      return trigger.groupId
+        ? `When someone joins ${named(names.group?.(trigger.groupId))}`
+        : 'When someone joins a group';
+    case 'group_join_requested':
+      return trigger.groupId
+        ? `When someone asks to join ${named(names.group?.(trigger.groupId))}`
+        : 'When someone asks to join a group';
+    case 'group_missed': {
+      const of = trigger.groupId ? named(names.group?.(trigger.groupId)) : 'their group';
+      return `When a member misses ${plural(trigger.count, 'meetings')} of ${of} in a row`;
+    }
     case 'manual':
       return 'When you enrol people';
   }
