@@ -145,6 +145,7 @@ export { EVENTS_CHANNEL, WEBHOOKS_CHANNEL } from './services/webhooks/wake.js';
 export { verifyWebhook, signWebhook } from './services/webhooks/signing.js';
 export * from './services/portal/sign-in.js';
 export { deliverPortalMessages, sweepPortalMessages } from './services/portal/messages.js';
+export { deliverGroupMessages, sendGroupMessage } from './services/groups/messages.js';
 export * from './services/portal/sessions.js';
 export * from './services/portal/member.js';
 export * from './services/portal/schedule.js';

@@ -66,6 +66,7 @@ export interface CampaignRecipientUsage {
     | 'conversation-digest'
     | 'task-notice'
     | 'portal'
+    | 'group-message'
   >;
   recipients: number;
   userId: number;
@@ -306,6 +307,7 @@ export interface Deliveries {
   createdAt: Generated<Date>;
   digestPeriod: string | null;
   firstName: Generated<string>;
+  groupMessageId: number | null;
   id: Generated<number>;
   journeyEnrollmentId: number | null;
   journeyId: number | null;
@@ -320,6 +322,7 @@ export interface Deliveries {
     | 'conversation-digest'
     | 'task-notice'
     | 'portal'
+    | 'group-message'
   >;
   lastError: string | null;
   lastName: Generated<string>;
@@ -660,6 +663,18 @@ export interface GroupMembers {
   joinedOn: Generated<string>;
   leftOn: string | null;
   role: Generated<'leader' | 'member'>;
+  userId: number;
+}
+
+export interface GroupMessages {
+  body: string;
+  channel: 'email' | 'sms';
+  createdAt: Generated<Date>;
+  groupId: number;
+  id: Generated<number>;
+  senderContactId: number | null;
+  senderName: string;
+  subject: string | null;
   userId: number;
 }
 
@@ -1481,6 +1496,7 @@ export interface DB {
   groupJoinRequests: GroupJoinRequests;
   groupMeetings: GroupMeetings;
   groupMembers: GroupMembers;
+  groupMessages: GroupMessages;
   groups: Groups;
   impersonationAudit: ImpersonationAudit;
   importChanges: ImportChanges;

@@ -19,6 +19,7 @@ import { sweepPlannerRequests } from '../service-planner/request-channel.js';
 import { sweepConversationReplies } from '../conversations/reply-channel.js';
 import { sweepStatementDeliveries } from '../giving/statements.js';
 import { sweepPortalMessages } from '../portal/messages.js';
+import { sweepGroupMessages } from '../groups/messages.js';
 
 /**
  * The channel registry: a new campaign channel is one entry here (and its own `channel.ts`).
@@ -176,4 +177,5 @@ export async function sweepCampaigns(deps: DeliveryDeps, opts: { force?: boolean
   await sweepConversationReplies(deps, opts);
   await sweepStatementDeliveries(deps, opts);
   await sweepPortalMessages(deps, opts);
+  await sweepGroupMessages(deps, opts);
 }

@@ -15,6 +15,7 @@ import { CONVERSATION_REPLIES } from '../conversations/reply-channel.js';
 import { CONVERSATION_DIGESTS } from '../conversations/digest.js';
 import { STATEMENT_DELIVERIES } from '../giving/statements.js';
 import { PORTAL_DELIVERIES } from '../portal/messages.js';
+import { GROUP_MESSAGES } from '../groups/messages.js';
 
 const { db } = await freshDatabase();
 const church = await registerUser(db, {
@@ -44,6 +45,7 @@ const GROUPS: Record<DeliveryKind, DeliveryGroup> = {
   'conversation-digest': CONVERSATION_DIGESTS,
   'giving-statement': STATEMENT_DELIVERIES,
   portal: PORTAL_DELIVERIES,
+  'group-message': GROUP_MESSAGES,
 };
 
 // The people: one suppressed address (a hard bounce), one person who unsubscribed from email,
@@ -109,6 +111,7 @@ async function queue(kind: DeliveryKind, groupId: number) {
               contactId: n,
               digestPeriod: `p${n}`,
               taskId: n,
+              groupMessageId: n,
             })
             .execute();
         }

@@ -55,6 +55,8 @@ export const DELIVERY_KIND_RULES: Record<DeliveryKind, KindRule> = {
   'giving-statement': { purpose: 'transactional' },
   /** The members' portal: a sign-in link or code, a change's confirmation (asked for by the person). */
   portal: { purpose: 'transactional', answer: true },
+  /** A leader's message to their group's members. */
+  'group-message': { purpose: 'operational' },
 };
 
 /** What a direct send (not a delivery) asks: its purpose per sender, named once. */
