@@ -222,7 +222,7 @@ describe('the public group finder', () => {
     const res = await ask(closed.id, { name: 'Cal Closed', email: 'cal.f@example.org' });
     expect(res.status).toBe(400);
     expect(res.text).toContain('This group is not taking new members. Please ask the church about another group.');
-    const stored = await app.db.selectFrom('groupJoinRequests').select('id').where('email', '=', 'cal.f@example.org');
+    const stored = app.db.selectFrom('groupJoinRequests').select('id').where('email', '=', 'cal.f@example.org');
     expect(await stored.execute()).toEqual([]);
     const bad = await ask(tuesday.id, { name: '', email: 'not-an-email' });
     expect(bad.status).toBe(400);

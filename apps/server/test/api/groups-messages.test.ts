@@ -141,8 +141,20 @@ describe("a leader's message to their group", () => {
     });
     expect(reply.status).toBe(200);
     await processInbound(app);
-    const convs = (await g.get('/api/conversations')).body.conversations as { phone: string; name: string }[];
-    expect(convs.find((c) => c.phone === '+61412480001')).toMatchObject({ name: 'Tom Reed' });
+    const convs = (await g.get('/api/conversations')).body.conversations as {
+      id: number;
+      phone: string;
+      name: string;
+    }[];
+    const conv = convs.find((c) => c.phone === '+61412480001')!;
+    expect(conv).toMatchObject({ name: 'Tom Reed' });
+    // One timeline: the leader's text, then Tom's reply.
+    const thread = (await g.get(`/api/conversations/${conv.id}/messages`)).body.messages;
+    expect(thread.map((m: { kind: string; body: string }) => [m.kind, m.body])).toEqual([
+      ['group', 'Lydia Dye (Tuesday Night): Bring a plate on Tuesday!'],
+      ['text', 'I will bring cake'],
+    ]);
+    expect(thread[0].groupName).toBe('Tuesday Night');
     expect((await hope.client.get('/api/conversations')).body.conversations).toHaveLength(0);
   });
 
@@ -173,7 +185,7 @@ describe("a leader's message to their group", () => {
     expect(bad.body.issues[0]).toMatchObject({ path: 'channel' });
     const theirs = await g.post(`/api/groups/${hopeGroup.id}/messages`, { channel: 'sms', body: 'Hello' });
     expect(theirs.status).toBe(404);
-    const mail = await app.db
+    const mail = app.db
       .selectFrom('outboxMessages')
       .select('fromAddress')
       .where('subject', '=', 'Picnic')

@@ -38,7 +38,7 @@ async function publish(client: typeof grace.client, blocks: unknown[]) {
     content: { blocks },
   });
   expect(res.status, res.text).toBe(201);
-  return (await (await fetch(`${app.url}/p/${res.body.slug}`)).text()) as string;
+  return (await fetch(`${app.url}/p/${res.body.slug}`)).text();
 }
 const section = (html: string, id: string) => new RegExp(`<section id="${id}">.*?</section>`).exec(html)?.[0] ?? '';
 

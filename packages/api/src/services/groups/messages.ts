@@ -1,6 +1,7 @@
 import crypto from 'node:crypto';
 import { sql, type Db } from '@lampstand/db';
 import type { GroupMessageInput, GroupMessageResult } from '../../schemas/groups-people.js';
+import type { ConversationMessage } from '../../schemas/conversations.js';
 import { escapeHtml } from '../../render/html.js';
 import { tooManyRequests } from '../../errors.js';
 import { type ChannelDriver, type DeliveryGroup, type RunResult } from '../delivery/engine.js';
@@ -190,4 +191,33 @@ export async function deliverGroupMessages(deps: DeliveryDeps, userId: number): 
 /** Part of the delivery sweep: churches whose group messages a dead worker (or a lost job) left. */
 export async function sweepGroupMessages(deps: DeliveryDeps, opts: { force?: boolean } = {}): Promise<void> {
   await requeueStalled(deps, GROUP_MESSAGES, GROUP_MESSAGE_JOB, opts);
+}
+
+/** Group leaders' texts sent to a number, for its conversation's timeline (as the person read them). */
+export async function groupTexts(db: Db, tenantId: number, phone: string): Promise<ConversationMessage[]> {
+  const rows = await db
+    .selectFrom('deliveries as d')
+    .innerJoin('groupMessages as m', 'm.id', 'd.groupMessageId')
+    .innerJoin('groups as g', 'g.id', 'm.groupId')
+    .select(['d.id', 'd.status', 'd.sentAt', 'm.senderName', 'm.body', 'g.name'])
+    .where('d.userId', '=', tenantId)
+    .where('d.kind', '=', 'group-message')
+    .where('d.channel', '=', 'sms')
+    .where('d.address', '=', phone)
+    .where('d.sentAt', 'is not', null)
+    .orderBy('d.id', 'desc')
+    .limit(200)
+    .execute();
+  return rows.map((d) => ({
+    key: `group-${d.id}`,
+    direction: 'outbound' as const,
+    kind: 'group' as const,
+    body: `${d.senderName} (${d.name}): ${d.body}`,
+    at: new Date(d.sentAt!).toISOString(),
+    keyword: null,
+    status: d.status,
+    campaignName: null,
+    journeyName: null,
+    groupName: d.name,
+  }));
 }
