@@ -180,4 +180,5 @@ export { runChurchExport, EXPORT_KEY_PREFIX, type ExportDeps } from './services/
 export { readExport, type ReadExport } from './services/exports/read.js';
 export { finderGroups, finderGroup, type Finder, type FinderGroup } from './services/groups/finder.js';
 export { askToJoin, type JoinDeps } from './services/groups/join.js';
+export { churchAttendance } from './services/groups/meetings.js';
 export * from './services/groups/portal.js';

@@ -74,6 +74,7 @@ import * as m0133 from './2026_11_29_0133_import_undo.js';
 import * as m0134 from './2026_11_29_0134_church_export_imports.js';
 import * as m0140 from './2026_11_29_0140_groups.js';
 import * as m0141 from './2026_11_29_0141_group_messages.js';
+import * as m0142 from './2026_11_29_0142_group_attendance_covering.js';
 
 /** Every migration, by its frozen date-prefixed name. Add new ones at the end. */
 export const migrations: Record<string, Migration> = {
@@ -152,4 +153,5 @@ export const migrations: Record<string, Migration> = {
   '2026_11_29_0134_church_export_imports': m0134,
   '2026_11_29_0140_groups': m0140,
   '2026_11_29_0141_group_messages': m0141,
+  '2026_11_29_0142_group_attendance_covering': m0142,
 };
