@@ -102,7 +102,7 @@ export function describeStep(step: JourneyStep, names: JourneyNames = {}): strin
     case 'add_tag':
       return `tag ${step.tag}`;
     case 'task':
-      return `ask staff to *${step.title}*`;
+      return `ask ${step.toGroupLeader ? 'their group’s leader' : 'staff'} to *${step.title}*`;
     case 'notify':
       return `tell staff *${step.subject}*`;
     case 'branch':

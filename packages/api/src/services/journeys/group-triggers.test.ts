@@ -146,6 +146,9 @@ describe('journeys started by groups', () => {
     await joinedEarly(g.id);
     const starter = JOURNEY_STARTERS.find((s) => s.key === 'missed-group')!;
     const three = await active(starter.fields);
+    expect((await getJourney(db, church.id, { id: three.id })).summary).toContain(
+      'ask their group’s leader to *Call {{firstName}} {{lastName}}*',
+    );
     const two = await active({
       name: 'Missed two',
       trigger: { kind: 'group_missed', groupId: g.id, count: 2 },
