@@ -61,6 +61,8 @@ export const jobPayloadSchemas = {
   'task-notice-deliver': z.strictObject({ userId: rowId }),
   /** Send a church's pending members' portal messages (deliveries of kind 'portal': sign-in links and codes). */
   'portal-deliver': z.strictObject({ userId: rowId }),
+  /** Send a church's pending messages of group leaders to their groups (deliveries of kind 'group-message'). */
+  'group-message-deliver': z.strictObject({ userId: rowId }),
   /**
    * Process the incoming texts the webhook stored (their conversations, events, keyword actions), in
    * batches, until none is left: asked for when texts come in, and every minute (nothing waits forever).

@@ -150,6 +150,7 @@ export { deliverRegistrationMessages, registrationEmail } from './services/calen
 export { runCalendarDue, type CalendarDueResult } from './services/calendar/background.js';
 export { churchEventsFeed, eventIcs } from './services/calendar/files.js';
 export { ticketToken, ticketUrl } from './services/calendar/door.js';
+export { deliverGroupMessages, sendGroupMessage } from './services/groups/messages.js';
 export * from './services/portal/sessions.js';
 export * from './services/portal/member.js';
 export * from './services/portal/schedule.js';
@@ -184,4 +185,5 @@ export { runChurchExport, EXPORT_KEY_PREFIX, type ExportDeps } from './services/
 export { readExport, type ReadExport } from './services/exports/read.js';
 export { finderGroups, finderGroup, type Finder, type FinderGroup } from './services/groups/finder.js';
 export { askToJoin, type JoinDeps } from './services/groups/join.js';
+export { churchAttendance } from './services/groups/meetings.js';
 export * from './services/groups/portal.js';

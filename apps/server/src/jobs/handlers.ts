@@ -11,6 +11,7 @@ import {
   deliverConversationDigest,
   deliverTaskNotices,
   deliverPortalMessages,
+  deliverGroupMessages,
   runConversationDigests,
   runContactImport,
   runMoveInImport,
@@ -127,6 +128,9 @@ export function jobHandlers(
     'portal-deliver': async ({ userId }) => {
       await deliverPortalMessages(deps, userId);
     },
+    'group-message-deliver': async ({ userId }) => {
+      await deliverGroupMessages(deps, userId);
+    },
     'events-retention': async () => {
       await deleteExpiredEvents(d.db);
       // The same nightly maintenance: each church's contact counts of past days, one row a day.
@@ -200,6 +204,7 @@ export const CONCURRENCY: Record<JobName, number> = {
   'conversation-digest-deliver': 2,
   'task-notice-deliver': 2,
   'portal-deliver': 2,
+  'group-message-deliver': 2,
   'church-export': 1,
   'registration-deliver': 2,
   'calendar-due': 1,

@@ -12,14 +12,33 @@ import {
   zodIssues,
   type VisitSource,
   showUpCardsFor,
+  finderGroups,
 } from '@lampstand/api/server';
 import type { AppDeps } from '../app-deps.js';
 import { escapeHtml } from '@lampstand/api/render/html';
 import { renderEventIcs } from '@lampstand/api/render/ical';
 import { renderLandingPage, renderMessage, renderNotFound } from '@lampstand/api/render/landing-page-html';
+import { whenWords } from '@lampstand/api/render/groups-finder-html';
 import { churchHomeRoutes } from './church-home.js';
 
 const PAGE_CACHE_CONTROL = 'public, max-age=30';
+
+/** For a page with a Groups block: the church's groups taking new members, and its finder's address. */
+async function groupsForBlocks(db: AppDeps['db'], page: { userId: number; content: { blocks: { type: string }[] } }) {
+  if (!page.content.blocks.some((b) => b.type === 'groups')) return undefined;
+  const { groups } = await finderGroups(db, page.userId, {});
+  const profile = await db
+    .selectFrom('churchProfiles')
+    .select('handle')
+    .where('userId', '=', page.userId)
+    .executeTakeFirst();
+  return {
+    finderPath: profile?.handle ? `/c/${encodeURIComponent(profile.handle)}/groups` : null,
+    groups: groups
+      .filter((g) => g.joinMode !== 'closed')
+      .map((g) => ({ id: g.id, name: g.name, type: g.type, when: whenWords(g), area: g.area })),
+  };
+}
 
 /**
  * The public landing pages, rendered on the server: `/p/{slug}` (counting a visit with its
@@ -57,6 +76,7 @@ export async function landingPageRoutes(
         : undefined;
       const html = renderLandingPage({
         projects,
+        groups: await groupsForBlocks(db, page),
         givePath: profile?.handle ? `/c/${encodeURIComponent(profile.handle)}/give` : null,
         publicUrl: opts.publicUrl,
         churchName: page.churchName,

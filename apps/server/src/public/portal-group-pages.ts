@@ -8,12 +8,14 @@ import {
   portalLedGroup,
   portalMyGroups,
   portalRecordAttendance,
+  portalSendGroupMessage,
   type PortalChurch,
   type PortalSession,
 } from '@lampstand/api/server';
 import { groupDateSchema } from '@lampstand/api/schemas/groups';
-import { recordAttendanceByDateSchema } from '@lampstand/api/schemas/groups-people';
+import { groupMessageSchema, recordAttendanceByDateSchema } from '@lampstand/api/schemas/groups-people';
 import { attendanceSection, ledGroupSection, myGroupsSection } from '@lampstand/api/render/portal-groups-html';
+import type { MessageFormState } from '@lampstand/api/render/portal-group-message-html';
 import { idParam, many, one, type Body, type PortalKit, type Req } from './portal-kit.js';
 
 /** What 'My groups' says after a change. */
@@ -22,6 +24,7 @@ const NOTICES: Record<string, string> = {
   approved: 'Approved: they are in the group and have been told.',
   declined: 'Declined.',
   attendance: 'Attendance saved.',
+  message: 'Your message is on its way to the group.',
 };
 
 /**
@@ -31,7 +34,7 @@ const NOTICES: Record<string, string> = {
  * the server has it.
  */
 export function portalGroupPageRoutes(app: FastifyInstance, kit: PortalKit): void {
-  const { db, html, signedIn, page, csrf, base } = kit;
+  const { db, html, signedIn, page, csrf, base, mail } = kit;
   const notice = (req: Req) => NOTICES[(req.query as Record<string, string>).done ?? ''];
   const locale = (c: PortalChurch) => ({ locale: c.locale });
 
@@ -52,15 +55,31 @@ export function portalGroupPageRoutes(app: FastifyInstance, kit: PortalKit): voi
       ),
     ),
   );
+  const ledPage = async (req: Req, c: PortalChurch, s: PortalSession, message?: MessageFormState) => {
+    const v = await portalLedGroup(db, s, idParam(req.params.id));
+    return page(c, s, v.group.name, '/groups', ledGroupSection(base(c), csrf(s), v, locale(c), message), notice(req));
+  };
   app.get(
     '/c/:handle/me/groups/:id',
-    signedIn(false, async (req, reply, c, s) => {
-      const v = await portalLedGroup(db, s, idParam(req.params.id));
-      return html(
-        reply,
-        200,
-        page(c, s, v.group.name, '/groups', ledGroupSection(base(c), csrf(s), v, locale(c)), notice(req)),
-      );
+    signedIn(false, async (req, reply, c, s) => html(reply, 200, await ledPage(req, c, s))),
+  );
+  app.post(
+    '/c/:handle/me/groups/:id/message',
+    signedIn(true, async (req, reply, c, s) => {
+      const b = (req.body ?? {}) as Body;
+      const groupId = idParam(req.params.id);
+      const values = { channel: one(b.channel), subject: one(b.subject), body: one(b.body) };
+      try {
+        const input = groupMessageSchema.parse({ id: groupId, ...values, subject: values.subject || undefined });
+        await portalSendGroupMessage(mail, s, input);
+      } catch (err) {
+        const errors: Record<string, string> = {};
+        if (err instanceof ZodError) for (const i of err.issues) errors[String(i.path[0] ?? '_')] ??= i.message;
+        else if (err instanceof AppError && err.code === 'TOO_MANY_REQUESTS') errors._ = err.message;
+        else throw err;
+        return html(reply, err instanceof ZodError ? 400 : 429, await ledPage(req, c, s, { values, errors }));
+      }
+      return reply.redirect(`${base(c)}/groups/${groupId}?done=message#message`, 303);
     }),
   );
 

@@ -150,14 +150,15 @@ export function renderGroupPage(c: FinderChurch, g: FinderGroup, state: AskState
     )}"${required ? ' required' : ''}${e[name] ? ` aria-invalid="true" aria-describedby="${name}-error"` : ''}></label>${
       e[name] ? `<p class="error" id="${name}-error">${escapeHtml(e[name])}</p>` : ''
     }`;
+  const alert = e._ ? `<p class="error" role="alert">${escapeHtml(e._)}</p>` : '';
   const form =
     g.joinMode === 'closed'
-      ? '<p>This group is not taking new members at the moment.</p>'
+      ? alert || '<p>This group is not taking new members at the moment.</p>'
       : `<h2>Ask to join</h2>${
           g.full
             ? '<p class="full">This group is full. Ask anyway and a leader will tell you when there is room.</p>'
             : ''
-        }${e._ ? `<p class="error" role="alert">${escapeHtml(e._)}</p>` : ''}<form class="su" method="post" action="/c/${escapeHtml(
+        }${alert}<form class="su" method="post" action="/c/${escapeHtml(
           c.handle,
         )}/groups/${g.id}/join">${field('name', 'Name', 'text', 'name', true)}${field('email', 'Email', 'email', 'email', true)}${field(
           'phone',

@@ -50,6 +50,15 @@ export interface ShowUpCard {
   donationsCount: number;
 }
 
+/** A group as a Groups block lists it ('Tuesdays at 7:00 PM' written by the caller). */
+export interface GroupsBlockGroup {
+  id: number;
+  name: string;
+  type: string;
+  when: string;
+  area: string | null;
+}
+
 export interface RenderOptions {
   publicUrl: string;
   churchName: string;
@@ -61,6 +70,11 @@ export interface RenderOptions {
    * absent in the builder's preview.
    */
   projects?: ReadonlyMap<number, ShowUpCard>;
+  /**
+   * The church's groups taking new members (not closed, not archived) and its finder
+   * (`/c/{handle}/groups`, null without a public handle); absent in the builder's preview.
+   */
+  groups?: { finderPath: string | null; groups: GroupsBlockGroup[] };
   /** The church's giving page (`/c/{handle}/give`), when it has a public handle: where a 'give' button goes. */
   givePath?: string | null;
   year?: number;
@@ -77,6 +91,23 @@ export function showUpCard(id: string, p: ShowUpCard): string {
   return `<section id="${escapeHtml(id)}"><div class="in card"><h2>${escapeHtml(p.title)}</h2>${
     p.shortDescription ? `<p>${escapeHtml(p.shortDescription)}</p>` : ''
   }<p class="raised"><strong>${usd.format(p.raisedAmount)}</strong> raised of ${usd.format(p.targetAmount)} goal</p><progress max="100" value="${pct}" aria-label="Raised so far">${pct}%</progress><p>${pct}% · ${supporters}</p><a class="btn" href="/show-up/${p.id}">Donate Now</a></div></section>`;
+}
+
+function groupsBlock(b: Extract<Block, { type: 'groups' }>, g: RenderOptions['groups']): string {
+  const head = `<section id="${escapeHtml(b.id)}"><div class="in card"><h2>${escapeHtml(b.title || 'Find a group')}</h2>`;
+  // The builder's preview has no groups: a placeholder says what appears.
+  if (!g) return `${head}<p>The published page lists the church's groups taking new members here.</p></div></section>`;
+  const type = b.groupType.trim().toLowerCase();
+  const shown = g.groups.filter((x) => !type || x.type.toLowerCase() === type);
+  const item = (x: GroupsBlockGroup) =>
+    `<li><strong>${escapeHtml(x.name)}</strong> · ${escapeHtml(x.when)}${x.area ? ` · ${escapeHtml(x.area)}` : ''}</li>`;
+  const list = shown.length
+    ? `<ul>${shown.map(item).join('')}</ul>`
+    : '<p>No group is taking new members at the moment.</p>';
+  const link = g.finderPath
+    ? `<p><a class="btn" href="${escapeHtml(g.finderPath)}">Find a group and ask to join</a></p>`
+    : '';
+  return `${head}${list}${link}</div></section>`;
 }
 
 function fmtDate(
@@ -162,6 +193,8 @@ function renderBlock(b: Block, ctx: RenderOptions & { firstHero: boolean }): str
       const project = ctx.projects.get(b.projectId);
       return project ? showUpCard(b.id, project) : '';
     }
+    case 'groups':
+      return groupsBlock(b, ctx.groups);
     case 'signup': {
       const f = (name: string, label: string, type = 'text', auto = '', required = false) =>
         `<label>${escapeHtml(label)}${required ? '' : ' (optional)'}<input name="${name}" type="${type}"${auto ? ` autocomplete="${auto}"` : ''}${required ? ' required' : ''}></label>`;

@@ -1,6 +1,7 @@
 import { escapeHtml as e } from './html.js';
 import { csrfField } from './portal-html.js';
 import { GROUP_ATTENDANCE_SCRIPT } from './portal-groups-script.js';
+import { groupMessageSection, type MessageFormState } from './portal-group-message-html.js';
 import type { GroupMember, Meeting } from '../schemas/groups-people.js';
 import type { PortalGroup, PortalLedGroup } from '../services/groups/portal.js';
 import { formatLongDate, formatNumber, formatWallTime, type Locale } from '../shared/format.js';
@@ -73,7 +74,13 @@ const meetingWords = (m: Meeting) =>
     : 'Attendance not taken';
 
 /** A leader's page of their group. */
-export function ledGroupSection(base: string, csrf: string, v: PortalLedGroup, o: Locale = {}): string {
+export function ledGroupSection(
+  base: string,
+  csrf: string,
+  v: PortalLedGroup,
+  o: Locale = {},
+  message?: MessageFormState,
+): string {
   const g = v.group;
   const at = `${e(base)}/groups/${g.id}`;
   const earlier = v.choices
@@ -111,6 +118,7 @@ export function ledGroupSection(base: string, csrf: string, v: PortalLedGroup, o
     `<section class="card" aria-labelledby="take"><h2 id="take">Attendance</h2>${choices}</section>` +
     `<section class="card" aria-labelledby="asking"><h2 id="asking">Asking to join (${formatNumber(v.requests.length)})</h2>${requests}</section>` +
     `<section class="card" aria-labelledby="roster"><h2 id="roster">Members (${formatNumber(v.roster.length)})</h2>${rosterList(v.roster)}</section>` +
+    groupMessageSection(at, csrf, message) +
     `<section class="card" aria-labelledby="recent"><h2 id="recent">Recent meetings</h2>${meetings}</section>` +
     STYLE +
     script

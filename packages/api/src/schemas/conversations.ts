@@ -67,14 +67,14 @@ export const updateConversationInput = z.object({
 export type UpdateConversationInput = z.input<typeof updateConversationInput>;
 
 /**
- * One entry of a thread's timeline: a text in, a reply out, or a campaign's or a journey's text
- * sent to the number.
+ * One entry of a thread's timeline: a text in, a reply out, or a campaign's, a journey's or a
+ * group leader's text sent to the number.
  */
 export const conversationMessageSchema = z.object({
-  /** 'in-12', 'reply-34', 'campaign-56', 'journey-78': unique across the kinds. */
+  /** 'in-12', 'reply-34', 'campaign-56', 'journey-78', 'group-90': unique across the kinds. */
   key: z.string(),
   direction: z.enum(['inbound', 'outbound']),
-  kind: z.enum(['text', 'reply', 'campaign', 'journey']),
+  kind: z.enum(['text', 'reply', 'campaign', 'journey', 'group']),
   body: z.string(),
   at: z.string(),
   /** The keyword the text matched (STOP, START, HELP or one of the church's). */
@@ -85,6 +85,8 @@ export const conversationMessageSchema = z.object({
   campaignName: z.string().nullable(),
   /** For a journey's text: the journey's name. */
   journeyName: z.string().nullable().default(null),
+  /** For a group leader's text: the group's name. */
+  groupName: z.string().nullable().default(null),
 });
 export type ConversationMessage = z.infer<typeof conversationMessageSchema>;
 

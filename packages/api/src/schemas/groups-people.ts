@@ -189,10 +189,26 @@ export const churchAttendanceOutputSchema = z.object({
 
 // ---- A leader's message to the group ----
 
-export const groupMessageSchema = z.object({
-  id: idSchema('Group ID'),
-  channel: z.enum(['email', 'sms'], { error: 'Channel must be email or sms' }),
-  subject: optionalTextSchema('Subject', 200).optional(),
-  body: requiredTextSchema('Message', 5000),
+/** A message to the group's current members: an email (subject and text) or a text. */
+export const groupMessageSchema = z
+  .object({
+    id: idSchema('Group ID'),
+    channel: z.enum(['email', 'sms'], { error: 'Send by must be email or text' }),
+    subject: optionalTextSchema('Subject', 200).optional(),
+    body: requiredTextSchema('Message', 5000),
+  })
+  .superRefine((v, ctx) => {
+    if (v.channel === 'email' && !v.subject?.trim())
+      ctx.addIssue({ code: 'custom', path: ['subject'], message: 'Subject is required for an email' });
+    if (v.channel === 'sms' && v.body.length > 1000)
+      ctx.addIssue({ code: 'custom', path: ['body'], message: 'A text must be at most 1000 characters' });
+  });
+export type GroupMessageInput = z.infer<typeof groupMessageSchema>;
+export const groupMessageResultSchema = z.object({
+  id: z.number().int(),
+  /** Deliveries written: each is sent, or skipped with the contact rule's reason, by the engine. */
+  queued: z.number().int(),
+  /** Members with no address on the channel (no email, no mobile number). */
+  withoutAddress: z.array(z.string()),
 });
-export const groupMessageResultSchema = z.object({ queued: z.number().int(), skipped: z.number().int() });
+export type GroupMessageResult = z.infer<typeof groupMessageResultSchema>;

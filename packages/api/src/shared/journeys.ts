@@ -11,6 +11,7 @@ export interface JourneyNames {
   page?(id: number): string | undefined;
   project?(id: number): string | undefined;
   fund?(id: number): string | undefined;
+  group?(id: number): string | undefined;
 }
 
 const named = (name: string | undefined) => (name ? `*${name}*` : 'a deleted one');
@@ -48,6 +49,18 @@ export function describeTrigger(trigger: JourneyTrigger, names: JourneyNames = {
         : trigger.weeksInARow
           ? `When a family has checked children in ${trigger.weeksInARow} weeks in a row`
           : 'When a family checks children in';
+    case 'group_joined':
+      return trigger.groupId
+        ? `When someone joins ${named(names.group?.(trigger.groupId))}`
+        : 'When someone joins a group';
+    case 'group_join_requested':
+      return trigger.groupId
+        ? `When someone asks to join ${named(names.group?.(trigger.groupId))}`
+        : 'When someone asks to join a group';
+    case 'group_missed': {
+      const of = trigger.groupId ? named(names.group?.(trigger.groupId)) : 'their group';
+      return `When a member misses ${plural(trigger.count, 'meetings')} of ${of} in a row`;
+    }
     case 'manual':
       return 'When you enrol people';
   }
@@ -95,7 +108,7 @@ export function describeStep(step: JourneyStep, names: JourneyNames = {}): strin
     case 'add_tag':
       return `tag ${step.tag}`;
     case 'task':
-      return `ask staff to *${step.title}*`;
+      return `ask ${step.toGroupLeader ? 'their group’s leader' : 'staff'} to *${step.title}*`;
     case 'notify':
       return `tell staff *${step.subject}*`;
     case 'branch':

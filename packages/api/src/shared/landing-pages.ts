@@ -21,6 +21,8 @@ export function newBlock(type: BlockType, id: string): Block {
       return { id, type, title: '', date: null, startTime: null, endTime: null, place: '', address: '', mapUrl: '' };
     case 'showup':
       return { id, type, projectId: null };
+    case 'groups':
+      return { id, type, title: 'Find a group', groupType: '' };
     case 'signup':
       return {
         id,

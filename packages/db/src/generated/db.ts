@@ -197,6 +197,7 @@ export interface CampaignRecipientUsage {
     | 'task-notice'
     | 'portal'
     | 'registration'
+    | 'group-message'
   >;
   recipients: number;
   userId: number;
@@ -557,6 +558,7 @@ export interface Deliveries {
   createdAt: Generated<Date>;
   digestPeriod: string | null;
   firstName: Generated<string>;
+  groupMessageId: number | null;
   id: Generated<number>;
   journeyEnrollmentId: number | null;
   journeyId: number | null;
@@ -572,6 +574,7 @@ export interface Deliveries {
     | 'task-notice'
     | 'portal'
     | 'registration'
+    | 'group-message'
   >;
   lastError: string | null;
   lastName: Generated<string>;
@@ -916,6 +919,18 @@ export interface GroupMembers {
   joinedOn: Generated<string>;
   leftOn: string | null;
   role: Generated<'leader' | 'member'>;
+  userId: number;
+}
+
+export interface GroupMessages {
+  body: string;
+  channel: 'email' | 'sms';
+  createdAt: Generated<Date>;
+  groupId: number;
+  id: Generated<number>;
+  senderContactId: number | null;
+  senderName: string;
+  subject: string | null;
   userId: number;
 }
 
@@ -1756,6 +1771,7 @@ export interface DB {
   groupJoinRequests: GroupJoinRequests;
   groupMeetings: GroupMeetings;
   groupMembers: GroupMembers;
+  groupMessages: GroupMessages;
   groups: Groups;
   impersonationAudit: ImpersonationAudit;
   importChanges: ImportChanges;

@@ -50,10 +50,12 @@ function Bubble({ m, name, timeZone }: { m: Message; name: string; timeZone: str
       ? `Campaign: ${m.campaignName ?? ''}`
       : m.kind === 'journey'
         ? `Journey: ${m.journeyName ?? ''}`
-        : mine
-          ? 'You'
-          : name;
-  const automatic = m.kind === 'campaign' || m.kind === 'journey';
+        : m.kind === 'group'
+          ? `Group: ${m.groupName ?? ''}`
+          : mine
+            ? 'You'
+            : name;
+  const automatic = m.kind === 'campaign' || m.kind === 'journey' || m.kind === 'group';
   return (
     <Group justify={mine ? 'flex-end' : 'flex-start'} wrap="nowrap">
       <Paper

@@ -11,6 +11,7 @@ import { GroupFormDrawer, type GroupDetail } from './group-form';
 import { GroupMeetings } from './group-meetings';
 import { GroupMembers } from './group-members';
 import { JoinRequests } from './join-requests';
+import { MessageGroupButton } from './group-message';
 import { JOIN_MODE_SHORT, nextMeetingWords, rateWords, scheduleWords, TREND_COLORS, TREND_LABELS } from './group-words';
 
 function Figure({ label, value, extra }: { label: string; value: string; extra?: React.ReactNode }) {
@@ -142,6 +143,7 @@ export function GroupPage() {
         description={[g.type, scheduleWords(g), g.area, JOIN_MODE_SHORT[g.joinMode]].filter(Boolean).join(' · ')}
         action={
           <Group gap="sm">
+            {g.archived ? null : <MessageGroupButton group={g} />}
             <Button variant="default" leftSection={<IconPencil size={18} />} onClick={() => setEditing(true)}>
               Edit group
             </Button>

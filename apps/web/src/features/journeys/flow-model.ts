@@ -152,6 +152,7 @@ export function blankStep(kind: JourneyStepKind, id: string, target: string | nu
         notes: '',
         dueInDays: 1,
         assigneeContactId: null,
+        toGroupLeader: false,
         next: target,
       };
     case 'notify':

@@ -12,7 +12,7 @@ export interface Option {
 
 /**
  * What a journey's steps and trigger can name, read once for the editor: the church's lists,
- * landing pages, Show Up projects, giving funds, contact tags and service-staff contacts, as picker options and as the names
+ * landing pages, Show Up projects, giving funds, groups, contact tags and service-staff contacts, as picker options and as the names
  * `describeTrigger`/`describeJourney` put in words.
  */
 export function useJourneyRefs() {
@@ -22,6 +22,7 @@ export function useJourneyRefs() {
   const staff = trpc.contacts.find.useQuery({ tab: 'staff', page: 1, pageSize: 200 });
   const funds = trpc.funds.list.useQuery({});
   const tags = trpc.contacts.tags.useQuery();
+  const groups = trpc.groups.list.useQuery({ limit: 1000 });
   // The person merge tags are filled from in the journey's words: the church's first contact, as
   // the email preview does ('Friend' before there is one).
   const first = trpc.contacts.find.useQuery({ page: 1, pageSize: 1 });
@@ -36,11 +37,14 @@ export function useJourneyRefs() {
     const pageName = new Map((pages.data ?? []).map((p) => [p.id, p.name]));
     const projectName = new Map((projects.data?.items ?? []).map((p) => [p.id, p.title]));
     const fundName = new Map((funds.data ?? []).map((f) => [f.id, f.name]));
+    const groupRows = groups.data && 'groups' in groups.data ? groups.data.groups : [];
+    const groupName = new Map(groupRows.map((g) => [g.id, g.name]));
     const names: JourneyNames = {
       list: (id) => listName.get(id),
       page: (id) => pageName.get(id),
       project: (id) => projectName.get(id),
       fund: (id) => fundName.get(id),
+      group: (id) => groupName.get(id),
     };
     const staffItems = (staff.data?.items ?? []).filter((c) => c.email);
     return {
@@ -53,6 +57,7 @@ export function useJourneyRefs() {
       pages: (pages.data ?? []).map((p) => ({ value: String(p.id), label: p.name })),
       projects: (projects.data?.items ?? []).map((p) => ({ value: String(p.id), label: p.title })),
       funds: (funds.data ?? []).map((f) => ({ value: String(f.id), label: f.name })),
+      groups: groupRows.map((g) => ({ value: String(g.id), label: g.name })),
       tags: tags.data?.tags ?? [],
       staff: staffItems.map((c) => ({ value: String(c.id), label: `${fullName(c)} (${c.email})` })),
       staffName: (id: number) => {
@@ -68,6 +73,7 @@ export function useJourneyRefs() {
     projects.data,
     staff.data,
     funds.data,
+    groups.data,
     tags.data,
     first.data,
     churchName,

@@ -45,6 +45,9 @@ const TRIGGER_KINDS = [
   { value: 'contact_created', label: 'A contact is created' },
   { value: 'date', label: 'Their birthday (yearly at 9:00)' },
   { value: 'keyword', label: 'Someone texts a keyword' },
+  { value: 'group_joined', label: 'Someone joins a group' },
+  { value: 'group_join_requested', label: 'Someone asks to join a group' },
+  { value: 'group_missed', label: 'A member misses meetings of their group in a row' },
   { value: 'manual', label: 'Only when you enrol people' },
 ];
 
@@ -55,6 +58,9 @@ const TRIGGER_DEFAULTS: Record<string, Record<string, unknown>> = {
   contact_created: { kind: 'contact_created', source: null },
   date: { kind: 'date', field: 'birthday' },
   keyword: { kind: 'keyword', keyword: '' },
+  group_joined: { kind: 'group_joined', groupId: null },
+  group_join_requested: { kind: 'group_join_requested', groupId: null },
+  group_missed: { kind: 'group_missed', groupId: null, count: 3 },
   manual: { kind: 'manual' },
 };
 
@@ -165,6 +171,22 @@ export function SettingsDrawer({
               ]}
               value={(t.source as string | null) ?? ANY}
               onChange={(s) => form.setFieldValue('trigger.source', s && s !== ANY ? s : null)}
+            />
+          ) : null}
+          {t.kind === 'group_joined' || t.kind === 'group_join_requested' || t.kind === 'group_missed' ? (
+            <Select
+              label="Group"
+              data={[{ value: ANY, label: 'Any group' }, ...refs.groups]}
+              {...idSelect('trigger.groupId', t.groupId, 'any')}
+            />
+          ) : null}
+          {t.kind === 'group_missed' ? (
+            <NumberInput
+              label="Meetings missed in a row"
+              description="They enter when the attendance that makes this many is recorded."
+              min={1}
+              max={12}
+              {...form.getInputProps('trigger.count')}
             />
           ) : null}
           {t.kind === 'keyword' ? (

@@ -2,6 +2,7 @@ import '@mantine/dates/styles.css';
 import {
   Alert,
   Button,
+  Checkbox,
   Drawer,
   Group,
   MultiSelect,
@@ -156,6 +157,12 @@ function StepFields({ form, refs }: { form: Form; refs: JourneyRefs }) {
             onChange={(id) => form.setFieldValue('assigneeContactId', id && id !== ME ? Number(id) : null)}
             allowDeselect={false}
             error={form.errors.assigneeContactId}
+          />
+          <Checkbox
+            label="To the group’s leader when a group started the journey"
+            description="Joined a group, asked to join, or missed meetings: the group’s first leader with an email."
+            checked={Boolean(v.toGroupLeader)}
+            onChange={(e) => form.setFieldValue('toGroupLeader', e.currentTarget.checked)}
           />
           <MergeTagNote />
         </>

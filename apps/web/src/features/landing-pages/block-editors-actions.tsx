@@ -128,6 +128,21 @@ export function ShowUpEditor({ block, onChange }: EditorProps<'showup'>) {
   );
 }
 
+export function GroupsEditor({ block, onChange }: EditorProps<'groups'>) {
+  const set = (patch: Partial<Of<'groups'>>) => onChange({ ...block, ...patch });
+  return (
+    <Stack gap="sm">
+      <TextInput label="Title" value={block.title} onChange={(e) => set({ title: e.currentTarget.value })} />
+      <TextInput
+        label="Only groups of this type"
+        description="For example Small group; empty: every group taking new members"
+        value={block.groupType}
+        onChange={(e) => set({ groupType: e.currentTarget.value })}
+      />
+    </Stack>
+  );
+}
+
 export const FIELD_LABELS: Record<(typeof SIGNUP_FIELDS)[number], string> = {
   phone: 'Phone',
   city: 'City',

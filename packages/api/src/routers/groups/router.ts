@@ -16,6 +16,8 @@ import {
   createMeetingSchema,
   createdMeetingSchema,
   decideRequestSchema,
+  groupMessageResultSchema,
+  groupMessageSchema,
   joinRequestSchema,
   listMeetingsSchema,
   listMembersSchema,
@@ -31,6 +33,7 @@ import { createGroup, deleteGroup, getGroup, listGroups, updateGroup } from '../
 import { addGroupMembers, listMembers, moveGroupMembers, removeGroupMember } from '../../services/groups/members.js';
 import { churchAttendance, createMeeting, listMeetings, recordAttendance } from '../../services/groups/meetings.js';
 import { decideJoinRequest, listJoinRequests } from '../../services/groups/join.js';
+import { sendGroupMessage } from '../../services/groups/messages.js';
 import { protectedProcedure, router } from '../../trpc.js';
 
 const rest = restTag('Groups');
@@ -127,6 +130,22 @@ export const groupsRouter = router({
     .input(recordAttendanceSchema)
     .output(recordedMeetingSchema)
     .mutation(({ ctx, input }) => recordAttendance(ctx.db, ctx.tenantId, input)),
+  sendMessage: protectedProcedure
+    .meta(
+      rest.post(
+        '/api/groups/{id}/messages',
+        "Email or text the group's current members (each through the contact rule), as the church",
+        { status: 201, errors: [429] },
+      ),
+    )
+    .input(groupMessageSchema)
+    .output(groupMessageResultSchema)
+    .mutation(({ ctx, input }) =>
+      sendGroupMessage({ db: ctx.db, jobs: ctx.services.jobs }, ctx.tenantId, {
+        ...input,
+        sender: { contactId: null, name: ctx.effectiveUser.churchName },
+      }),
+    ),
   attendance: protectedProcedure
     .meta(rest.get('/api/groups/attendance', "Every meeting's attendance of many groups from–to, paged by meeting"))
     .input(churchAttendanceSchema)

@@ -176,6 +176,29 @@ export const JOURNEY_STARTERS: JourneyStarter[] = [
     },
   },
   {
+    key: 'missed-group',
+    name: 'Missed three weeks of their group',
+    description:
+      'When a member misses three meetings of their group in a row, a task for the group’s leader to call them.',
+    fields: {
+      name: 'Missed three weeks of their group',
+      trigger: { kind: 'group_missed', groupId: null, count: 3 },
+      // The trigger fires once per run of missed meetings (not again at the fourth).
+      entryRule: { kind: 'every_time' },
+      steps: [
+        {
+          id: 'call',
+          kind: 'task',
+          title: 'Call {{firstName}} {{lastName}}',
+          notes: 'They have missed the last three meetings of your group. Give them a call: how are they doing?',
+          dueInDays: 2,
+          toGroupLeader: true,
+          next: null,
+        },
+      ],
+    },
+  },
+  {
     key: 'recurring-givers',
     name: 'Bring recurring givers back',
     description:

@@ -84,6 +84,11 @@ export const journeyStepSchema = z.discriminatedUnion(
       notes: textSchema('Notes', 5000).default(''),
       dueInDays: z.coerce.number().int().min(0, 'Due in must be 0 days or more').max(365).default(1),
       assigneeContactId: assigneeSchema,
+      /**
+       * For a journey started by a group trigger: the task goes to the group's leader (its first
+       * current leader with an email), else to the assignee.
+       */
+      toGroupLeader: z.boolean().default(false),
       next: nextId,
     }),
     z.object({

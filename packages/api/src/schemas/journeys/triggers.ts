@@ -5,6 +5,7 @@ import { isCleanText } from '../../shared/text.js';
 // What starts a journey, who may enter it, and the goal that takes a person out.
 
 export const listId = idSchema('List ID');
+const groupId = idSchema('Group ID');
 
 /** The sources a contact can be created from (those of the `contact.created` event's `via`). */
 export const CONTACT_SOURCES = ['staff', 'import', 'api', 'portal', 'signup', 'donation', 'checkin'] as const;
@@ -66,6 +67,24 @@ export const journeyTriggerSchema = z.discriminatedUnion(
         .max(52, 'Weeks in a row must be at most 52')
         .nullable()
         .default(null),
+    }),
+    /** Someone joins a group (any way: staff, the finder, an approved request, a move); null: any group. */
+    z.object({ kind: z.literal('group_joined'), groupId: groupId.nullable().default(null) }),
+    /** Someone asks to join a group from the finder (a request waiting for its leaders). */
+    z.object({ kind: z.literal('group_join_requested'), groupId: groupId.nullable().default(null) }),
+    /**
+     * A member of a group has missed its last `count` meetings with attendance in a row: they enter
+     * when the attendance that makes it `count` is recorded (not again at `count` + 1).
+     */
+    z.object({
+      kind: z.literal('group_missed'),
+      groupId: groupId.nullable().default(null),
+      count: z.coerce
+        .number({ error: 'Meetings must be a number' })
+        .int('Meetings must be a whole number')
+        .min(1, 'Meetings must be at least 1')
+        .max(12, 'Meetings must be at most 12')
+        .default(3),
     }),
     /** Only by 'Enrol people' (chosen contacts or a list). */
     z.object({ kind: z.literal('manual') }),

@@ -103,6 +103,14 @@ export const showUpBlockSchema = z.object({
   type: z.literal('showup'),
   projectId: idSchema('Project ID').nullable().default(null),
 });
+/** The church's groups taking new members, with a link to its group finder. */
+export const groupsBlockSchema = z.object({
+  id: blockIdSchema,
+  type: z.literal('groups'),
+  title: lineSchema('Title', 200),
+  /** Only groups of this type ('Small group'); empty: every type. */
+  groupType: lineSchema('Group type', 60),
+});
 export const SIGNUP_FIELDS = ['phone', 'city', 'postalCode'] as const;
 export const signupBlockSchema = z.object({
   id: blockIdSchema,
@@ -125,6 +133,7 @@ export const blockSchema = z.discriminatedUnion('type', [
   eventBlockSchema,
   showUpBlockSchema,
   signupBlockSchema,
+  groupsBlockSchema,
 ]);
 export type Block = z.infer<typeof blockSchema>;
 export type BlockType = Block['type'];
@@ -138,4 +147,5 @@ export const BLOCK_TYPES: { type: BlockType; label: string }[] = [
   { type: 'event', label: 'Event details' },
   { type: 'showup', label: 'Show Up project' },
   { type: 'signup', label: 'Sign-up form' },
+  { type: 'groups', label: 'Groups' },
 ];

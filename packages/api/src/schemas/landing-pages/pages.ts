@@ -4,6 +4,7 @@ import {
   SIGNUP_FIELDS,
   ctaBlockSchema,
   eventBlockSchema,
+  groupsBlockSchema,
   heroBlockSchema,
   highlightsBlockSchema,
   imageBlockSchema,
@@ -73,6 +74,7 @@ export const publicBlockSchema = z.discriminatedUnion('type', [
   eventBlockSchema,
   showUpBlockSchema,
   signupBlockSchema.omit({ listId: true }),
+  groupsBlockSchema,
 ]);
 export type PublicBlock = z.infer<typeof publicBlockSchema>;
 export const publicLandingPageSchema = z.object({

@@ -11,6 +11,7 @@ import { badRequest, conflict, notFound } from '../../errors.js';
 import type { JobQueue } from '../../jobs.js';
 import type { DeliveryConfig } from '../delivery/config.js';
 import { takeDailyAllowance } from '../delivery/daily-limit.js';
+import { groupTexts } from '../groups/messages.js';
 import { fillMergeTags } from '../email-campaigns/render.js';
 import { createContact } from '../contacts/contacts.js';
 import { optedOutSql } from './reply-channel.js';
@@ -198,6 +199,7 @@ export async function listConversationMessages(
     .limit(200)
     .execute();
   const journeys = await journeyTexts(db, tenantId, c.phone);
+  const groups = await groupTexts(db, tenantId, c.phone);
   const messages: ConversationMessage[] = [
     ...own.map((m) => ({
       key: `${m.direction === 'inbound' ? 'in' : 'reply'}-${m.id}`,
@@ -209,6 +211,7 @@ export async function listConversationMessages(
       status: m.direction === 'outbound' ? (m.status ?? 'pending') : null,
       campaignName: null,
       journeyName: null,
+      groupName: null,
     })),
     ...campaigns.map((d) => ({
       key: `campaign-${d.id}`,
@@ -224,8 +227,10 @@ export async function listConversationMessages(
       status: d.status,
       campaignName: d.name,
       journeyName: null,
+      groupName: null,
     })),
     ...journeys,
+    ...groups,
   ];
   messages.sort((a, b) => a.at.localeCompare(b.at) || a.key.localeCompare(b.key));
   return { messages };
@@ -268,6 +273,7 @@ async function journeyTexts(db: Db, tenantId: number, phone: string): Promise<Co
     status: d.status,
     campaignName: null,
     journeyName: d.name,
+    groupName: null,
   }));
 }
 
@@ -359,5 +365,6 @@ export async function sendReply(
     status: 'pending',
     campaignName: null,
     journeyName: null,
+    groupName: null,
   };
 }

@@ -20,6 +20,7 @@ import { sweepConversationReplies } from '../conversations/reply-channel.js';
 import { sweepStatementDeliveries } from '../giving/statements.js';
 import { sweepPortalMessages } from '../portal/messages.js';
 import { sweepRegistrationMessages } from '../calendar/messages.js';
+import { sweepGroupMessages } from '../groups/messages.js';
 
 /**
  * The channel registry: a new campaign channel is one entry here (and its own `channel.ts`).
@@ -178,4 +179,5 @@ export async function sweepCampaigns(deps: DeliveryDeps, opts: { force?: boolean
   await sweepStatementDeliveries(deps, opts);
   await sweepPortalMessages(deps, opts);
   await sweepRegistrationMessages(deps, opts);
+  await sweepGroupMessages(deps, opts);
 }

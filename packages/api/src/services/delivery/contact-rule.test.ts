@@ -16,6 +16,7 @@ import { CONVERSATION_DIGESTS } from '../conversations/digest.js';
 import { STATEMENT_DELIVERIES } from '../giving/statements.js';
 import { PORTAL_DELIVERIES } from '../portal/messages.js';
 import { REGISTRATION_DELIVERIES } from '../calendar/messages.js';
+import { GROUP_MESSAGES } from '../groups/messages.js';
 
 const { db } = await freshDatabase();
 const church = await registerUser(db, {
@@ -46,6 +47,7 @@ const GROUPS: Record<DeliveryKind, DeliveryGroup> = {
   'giving-statement': STATEMENT_DELIVERIES,
   portal: PORTAL_DELIVERIES,
   registration: REGISTRATION_DELIVERIES,
+  'group-message': GROUP_MESSAGES,
 };
 
 // The people: one suppressed address (a hard bounce), one person who unsubscribed from email,
@@ -113,6 +115,7 @@ async function queue(kind: DeliveryKind, groupId: number) {
               taskId: n,
               registrationId: n,
               registrationNotice: 'confirmed',
+              groupMessageId: n,
             })
             .execute();
         }

@@ -57,6 +57,8 @@ export const DELIVERY_KIND_RULES: Record<DeliveryKind, KindRule> = {
   portal: { purpose: 'transactional', answer: true },
   /** An event registration's confirmation, waitlist place, seat offer, refund or cancellation. */
   registration: { purpose: 'transactional', answer: true },
+  /** A leader's message to their group's members. */
+  'group-message': { purpose: 'operational' },
 };
 
 /** What a direct send (not a delivery) asks: its purpose per sender, named once. */

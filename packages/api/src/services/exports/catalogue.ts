@@ -41,6 +41,8 @@ export const TABLE_DESCRIPTIONS: Record<string, string> = {
   group_attendance_keys: "Attendance already received from a leader's phone, so a submission sent twice counts once.",
   group_join_requests: 'Requests to join a group from the public group finder, and their answers.',
   group_meetings: 'Meetings of each group, with visitors by name.',
+  group_messages:
+    'Messages of group leaders (or staff) to their groups: who sent them, by email or text, and the words.',
   group_members: 'Who is in each group (leaders and members), since when, and when they left.',
   groups: 'Groups (small groups, classes, teams): when and where they meet and how people join.',
   import_changes: "Each move-in import's undo log: the rows it created, and the fields it changed as they were before.",

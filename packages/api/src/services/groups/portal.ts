@@ -8,6 +8,8 @@ import { decideJoinRequest, listJoinRequests } from './join.js';
 import { createMeeting, meetingsOf, recordAttendance } from './meetings.js';
 import { leaveGroup, listMembers } from './members.js';
 import { meetsOn, nextMeeting } from './schedule.js';
+import { sendGroupMessage, type GroupMessageDeps } from './messages.js';
+import type { GroupMessageInput, GroupMessageResult } from '../../schemas/groups-people.js';
 
 // The members' portal side of groups. A member sees their groups with the next meeting and may
 // leave one; a leader (a contact of the session who leads the group) also reads the roster with
@@ -115,6 +117,24 @@ export async function portalRecordAttendance(
       clientKey: input.clientKey,
     });
   });
+}
+
+/** A leader emails or texts their group's other members, under the leader's own name. */
+export async function portalSendGroupMessage(
+  deps: GroupMessageDeps,
+  s: PortalSession,
+  input: GroupMessageInput,
+): Promise<GroupMessageResult> {
+  const leader = await leaderOf(deps.db, s, input.id);
+  const tdb = tenantDb(deps.db, s.userId);
+  const me = await tdb
+    .selectFrom('contacts')
+    .select(['firstName', 'lastName', 'email'])
+    .where('id', '=', leader)
+    .where('userId', '=', s.userId)
+    .executeTakeFirstOrThrow();
+  const name = `${me.firstName} ${me.lastName}`.trim() || me.email || 'Your group leader';
+  return sendGroupMessage({ db: tdb, jobs: deps.jobs }, s.userId, { ...input, sender: { contactId: leader, name } });
 }
 
 /** A member leaves one of their groups (every contact of the session in it). */

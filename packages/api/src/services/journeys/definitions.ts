@@ -91,12 +91,13 @@ async function outputs(db: Db, tenantId: number, rows: JourneyRow[]): Promise<Jo
     pages: new Set(),
     projects: new Set(),
     funds: new Set(),
+    groups: new Set(),
     templates: new Set(),
     staff: new Set(),
   };
   for (const d of defs.values()) {
     const r = refsOf(d);
-    for (const k of ['lists', 'pages', 'projects', 'funds'] as const) for (const id of r[k]) all[k].add(id);
+    for (const k of ['lists', 'pages', 'projects', 'funds', 'groups'] as const) for (const id of r[k]) all[k].add(id);
   }
   const names = namesOf(await findRefs(db, tenantId, all));
   const counts = await countsOf(

@@ -4,13 +4,14 @@ import { notFound } from '../../errors.js';
 import { churchTemplates } from '../templates/templates.js';
 import type { JourneyDefinition } from './journey-definition.js';
 
-/** What a definition refers to (lists, pages, projects, funds, templates, staff): found, checked on save, named. */
+/** What a definition refers to (lists, pages, projects, funds, groups, templates, staff): found, checked on save, named. */
 
 export interface Refs {
   lists: Set<number>;
   pages: Set<number>;
   projects: Set<number>;
   funds: Set<number>;
+  groups: Set<number>;
   templates: Set<number>;
   staff: Set<number>;
 }
@@ -21,6 +22,7 @@ export function refsOf(d: JourneyDefinition): Refs {
     pages: new Set(),
     projects: new Set(),
     funds: new Set(),
+    groups: new Set(),
     templates: new Set(),
     staff: new Set(),
   };
@@ -29,6 +31,8 @@ export function refsOf(d: JourneyDefinition): Refs {
   if (t.kind === 'signup_confirmed' && t.pageId) r.pages.add(t.pageId);
   if (t.kind === 'donation_succeeded' && t.projectId) r.projects.add(t.projectId);
   if (t.kind === 'donation_succeeded' && t.fundId) r.funds.add(t.fundId);
+  if ((t.kind === 'group_joined' || t.kind === 'group_join_requested' || t.kind === 'group_missed') && t.groupId)
+    r.groups.add(t.groupId);
   if (d.goal?.kind === 'joined_list') r.lists.add(d.goal.listId);
   for (const s of d.steps) {
     if (s.kind === 'add_to_list' || s.kind === 'remove_from_list') r.lists.add(s.listId);
@@ -46,6 +50,7 @@ export interface Found {
   projects: Map<number, string>;
   /** Giving funds: name, and whether archived. */
   funds: Map<number, { name: string; archived: boolean }>;
+  groups: Map<number, string>;
   /** Staff contacts: name, email, and whether they are marked service staff. */
   staff: Map<number, { name: string; email: string | null; isStaff: boolean }>;
 }
@@ -84,6 +89,14 @@ export async function findRefs(db: Db, tenantId: number, r: Refs): Promise<Found
         .where('id', 'in', ids(r.funds))
         .execute()
     : [];
+  const groups = r.groups.size
+    ? await db
+        .selectFrom('groups')
+        .select(['id', 'name'])
+        .where('userId', '=', tenantId)
+        .where('id', 'in', ids(r.groups))
+        .execute()
+    : [];
   const staff = r.staff.size
     ? await db
         .selectFrom('contacts')
@@ -103,6 +116,7 @@ export async function findRefs(db: Db, tenantId: number, r: Refs): Promise<Found
     pages: new Map(pages.map((p) => [p.id, p.name])),
     projects: new Map(projects.map((p) => [p.id, String(p.name)])),
     funds: new Map(funds.map((x) => [x.id, { name: x.name, archived: x.status !== 'active' }])),
+    groups: new Map(groups.map((g) => [g.id, g.name])),
     staff: new Map(
       staff.map((s) => [
         s.id,
@@ -116,7 +130,7 @@ export async function findRefs(db: Db, tenantId: number, r: Refs): Promise<Found
   };
 }
 
-/** On save: a list, page, project, template or staff member that is not the church's is a 404. */
+/** On save: a list, page, project, fund, group, template or staff member that is not the church's is a 404. */
 export async function assertRefs(db: Db, tenantId: number, d: JourneyDefinition): Promise<void> {
   const r = refsOf(d);
   const f = await findRefs(db, tenantId, r);
@@ -124,6 +138,7 @@ export async function assertRefs(db: Db, tenantId: number, d: JourneyDefinition)
   for (const id of r.pages) if (!f.pages.has(id)) throw notFound('Landing page not found');
   for (const id of r.projects) if (!f.projects.has(id)) throw notFound('Project not found');
   for (const id of r.funds) if (!f.funds.has(id)) throw notFound('Fund not found');
+  for (const id of r.groups) if (!f.groups.has(id)) throw notFound('Group not found');
   for (const id of r.staff) if (!f.staff.has(id)) throw notFound('Staff member not found');
   if (r.templates.size) {
     const mine = new Set((await churchTemplates(db, tenantId)).map((t) => t.id));
@@ -137,4 +152,5 @@ export const namesOf = (f: Found): JourneyNames => ({
   page: (id) => f.pages.get(id),
   project: (id) => f.projects.get(id),
   fund: (id) => f.funds.get(id)?.name,
+  group: (id) => f.groups.get(id),
 });

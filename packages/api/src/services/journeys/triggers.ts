@@ -7,6 +7,7 @@ import { recordEvents } from '../events/record.js';
 import { lockedRows } from '../background/locked.js';
 import type { NewEvent } from '../../schemas/events.js';
 import { reachesWeeksInARow } from '../checkin/streaks.js';
+import { GROUP_TRIGGER_EVENT, groupTriggerEntrants, isGroupTrigger } from './group-triggers.js';
 
 /**
  * Journeys' triggers read the event log through a cursor per church, like the webhook dispatcher:
@@ -26,6 +27,7 @@ const TRIGGER_EVENT: Partial<Record<JourneyTrigger['kind'], string>> = {
   contact_created: 'contact.created',
   keyword: 'sms.received',
   checked_in: 'checkin.checked_in',
+  ...GROUP_TRIGGER_EVENT,
 };
 /** Events that may mean a goal was reached: the people's enrolments are looked at now. */
 const GOAL_EVENTS = ['list.member_added', 'donation.succeeded', 'contact.updated'];
@@ -117,6 +119,20 @@ async function churchEvents(trx: Db, tenantId: number, after: number, now: Date)
   // Recorded last: the church's event lock is taken after every other write of the transaction.
   const entered: NewEvent[] = [];
   for (const j of journeys) {
+    if (isGroupTrigger(j.d.trigger)) {
+      // One enrolment call per event: each has its own trigger key (the group that started it).
+      for (const e of events) {
+        if (Number(e.id) <= Number(j.row.activatedEventId)) continue;
+        const entrants = await groupTriggerEntrants(trx, tenantId, j.d.trigger, e);
+        if (!entrants) continue;
+        enrolled += await enrollCandidates(trx, j.row, j.d, sql`select unnest(${entrants.contactIds}::int[]) as id`, {
+          now,
+          triggerKey: entrants.key,
+          events: entered,
+        });
+      }
+      continue;
+    }
     const contacts: number[] = [];
     for (const e of events) {
       if (!e.contactId || Number(e.id) <= Number(j.row.activatedEventId) || !matches(j.d.trigger, e)) continue;

@@ -59,6 +59,7 @@ export async function moveGroup(
         'enteredAt',
         'test',
         'testEmail',
+        'triggerKey',
         'lastEmailDeliveryId',
         'waitUntil',
         'leaseUntil',

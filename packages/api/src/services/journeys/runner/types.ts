@@ -43,6 +43,8 @@ export interface Enrollment {
   enteredAt: Date;
   test: boolean;
   testEmail: string | null;
+  /** What started it ('group:12:…' for a group trigger). */
+  triggerKey: string | null;
   lastEmailDeliveryId: number | null;
   waitUntil: Date | null;
   leaseUntil: Date | null;

@@ -2,6 +2,7 @@ import type { Db } from '@lampstand/db';
 import type { JourneyStep } from '../../../../schemas/journeys.js';
 import { personOf } from '../../../events/record.js';
 import { localDate } from '../../time.js';
+import { groupLeaderOf, groupOfTriggerKey } from '../../group-triggers.js';
 import { fillStepTags, queueDelivery, type StepContext, type StepResult } from '../step-context.js';
 
 /** A task step: a task for a staff member (or the account), and an email telling them. */
@@ -11,14 +12,19 @@ export async function runTaskStep(
   step: Extract<JourneyStep, { kind: 'task' }>,
 ): Promise<StepResult> {
   const { person } = x;
-  const [assignee] = await staffRecipients(trx, x, step.assigneeContactId ? [step.assigneeContactId] : []);
+  const groupId = step.toGroupLeader ? groupOfTriggerKey(x.e.triggerKey) : null;
+  const group = groupId === null ? null : await groupLeaderOf(trx, x.e.userId, groupId);
+  const [assignee] = group?.leader
+    ? [{ ...group.leader, contactId: group.leader.id, name: fullNameOf(group.leader) }]
+    : await staffRecipients(trx, x, step.assigneeContactId ? [step.assigneeContactId] : []);
   const title = fillStepTags(x, step.title).trim();
+  const notes = fillStepTags(x, step.notes);
   const task = await trx
     .insertInto('tasks')
     .values({
       userId: x.e.userId,
       title,
-      notes: fillStepTags(x, step.notes),
+      notes: group ? `${notes}${notes ? '\n\n' : ''}Group: ${group.groupName}` : notes,
       dueOn: localDate(x.now, x.church.timeZone, step.dueInDays),
       assigneeContactId: assignee!.contactId,
       contactId: person.contactId,
@@ -84,7 +90,7 @@ async function staffRecipients(trx: Db, x: StepContext, ids: number[]) {
     : [];
   const staff = rows.map((r) => ({
     contactId: r.id,
-    name: `${r.firstName} ${r.lastName}`.trim() || r.email!,
+    name: fullNameOf({ ...r, email: r.email! }),
     firstName: r.firstName,
     lastName: r.lastName,
     email: r.email!,
@@ -100,3 +106,6 @@ async function staffRecipients(trx: Db, x: StepContext, ids: number[]) {
     },
   ];
 }
+
+const fullNameOf = (c: { firstName: string; lastName: string; email: string }) =>
+  `${c.firstName} ${c.lastName}`.trim() || c.email;
