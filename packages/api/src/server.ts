@@ -150,6 +150,14 @@ export { deliverRegistrationMessages, registrationEmail } from './services/calen
 export { runCalendarDue, type CalendarDueResult } from './services/calendar/background.js';
 export { churchEventsFeed, eventIcs } from './services/calendar/files.js';
 export { ticketToken, ticketUrl } from './services/calendar/door.js';
+export * from './services/calendar/public-pages.js';
+export * from './services/calendar/public-form.js';
+export * from './services/calendar/portal-events.js';
+export { registerForEvent } from './services/calendar/register.js';
+export type { CalendarDeps } from './services/calendar/deps.js';
+export { claimOffer } from './services/calendar/waitlist.js';
+export { cancelRegistration, updateRegistration } from './services/calendar/changes.js';
+export { throttleRegistrations } from './services/calendar/throttle.js';
 export * from './services/portal/sessions.js';
 export * from './services/portal/member.js';
 export * from './services/portal/schedule.js';
