@@ -12,6 +12,7 @@ import {
   zodIssues,
   type VisitSource,
   showUpCardsFor,
+  registerCardsFor,
 } from '@lampstand/api/server';
 import type { AppDeps } from '../app-deps.js';
 import { escapeHtml } from '@lampstand/api/render/html';
@@ -55,8 +56,15 @@ export async function landingPageRoutes(
       const profile = gives
         ? await db.selectFrom('churchProfiles').select('handle').where('userId', '=', page.userId).executeTakeFirst()
         : undefined;
+      const events = await registerCardsFor(
+        db,
+        page.userId,
+        page.content.blocks.flatMap((b) => (b.type === 'register' && b.eventId ? [b.eventId] : [])),
+        new Date(),
+      );
       const html = renderLandingPage({
         projects,
+        events,
         givePath: profile?.handle ? `/c/${encodeURIComponent(profile.handle)}/give` : null,
         publicUrl: opts.publicUrl,
         churchName: page.churchName,

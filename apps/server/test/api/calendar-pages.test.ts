@@ -220,3 +220,26 @@ describe('a waitlist offer and a ticket', () => {
     expect(thanks.text).toContain('your payment is received');
   });
 });
+
+describe("a landing page's Register block", () => {
+  it("shows the event's date and a Register button to its page; another church's event is left out", async () => {
+    const res = await g.post('/api/landing-pages', {
+      name: 'Christmas',
+      slug: `christmas-${Date.now()}`,
+      published: true,
+      content: {
+        blocks: [
+          { id: 'h', type: 'hero', headline: 'Christmas at Grace', subheading: '' },
+          { id: 'r', type: 'register', eventId: open.id, buttonText: 'Save my seat' },
+          { id: 'x', type: 'register', eventId: hopeEvent.id, buttonText: 'Not ours' },
+        ],
+      },
+    });
+    expect(res.status, res.text).toBe(201);
+    const landing = await page(`/p/${res.body.slug}`);
+    expect(landing.status).toBe(200);
+    expect(landing.text).toContain(`<a class="btn" href="/c/${handle}/events/christmas-breakfast">Save my seat</a>`);
+    expect(landing.text).toContain('<h2>Christmas breakfast</h2>');
+    expect(landing.text).not.toContain('Not ours');
+  });
+});

@@ -21,6 +21,8 @@ export function newBlock(type: BlockType, id: string): Block {
       return { id, type, title: '', date: null, startTime: null, endTime: null, place: '', address: '', mapUrl: '' };
     case 'showup':
       return { id, type, projectId: null };
+    case 'register':
+      return { id, type, eventId: null, buttonText: 'Register' };
     case 'signup':
       return {
         id,

@@ -1,7 +1,7 @@
 import '@mantine/tiptap/styles.css';
 import type { Block } from '@lampstand/api/schemas/landing-pages';
 import { HeroEditor, TextEditor, HighlightsEditor, ImageEditor } from './block-editors-content';
-import { CtaEditor, EventEditor, ShowUpEditor, SignupEditor } from './block-editors-actions';
+import { CtaEditor, EventEditor, RegisterEditor, ShowUpEditor, SignupEditor } from './block-editors-actions';
 
 /** The fields of one block. */
 export function BlockEditor({
@@ -30,5 +30,7 @@ export function BlockEditor({
       return <ShowUpEditor block={block} onChange={onChange} blocks={blocks} />;
     case 'signup':
       return <SignupEditor block={block} onChange={onChange} blocks={blocks} />;
+    case 'register':
+      return <RegisterEditor block={block} onChange={onChange} blocks={blocks} />;
   }
 }

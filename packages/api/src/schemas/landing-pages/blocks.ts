@@ -115,6 +115,13 @@ export const signupBlockSchema = z.object({
   /** Asked besides name and email (always optional for the visitor). */
   fields: z.array(z.enum(SIGNUP_FIELDS)).max(SIGNUP_FIELDS.length).default([]),
 });
+/** A card of one of the church's calendar events: its date and a Register button to its page. */
+export const registerBlockSchema = z.object({
+  id: blockIdSchema,
+  type: z.literal('register'),
+  eventId: idSchema('Event').nullable().default(null),
+  buttonText: lineSchema('Button text', 60),
+});
 
 export const blockSchema = z.discriminatedUnion('type', [
   heroBlockSchema,
@@ -125,6 +132,7 @@ export const blockSchema = z.discriminatedUnion('type', [
   eventBlockSchema,
   showUpBlockSchema,
   signupBlockSchema,
+  registerBlockSchema,
 ]);
 export type Block = z.infer<typeof blockSchema>;
 export type BlockType = Block['type'];
@@ -138,4 +146,5 @@ export const BLOCK_TYPES: { type: BlockType; label: string }[] = [
   { type: 'event', label: 'Event details' },
   { type: 'showup', label: 'Show Up project' },
   { type: 'signup', label: 'Sign-up form' },
+  { type: 'register', label: 'Event registration' },
 ];

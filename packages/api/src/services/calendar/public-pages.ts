@@ -2,6 +2,8 @@ import type { Db } from '@lampstand/db';
 import { churchLocaleOf } from '../settings/church-settings.js';
 import { eventQuestions, type Question } from './answers.js';
 import { closedReason } from './register.js';
+import { whenText } from '../../render/events-html.js';
+import type { RegisterCard } from '../../render/landing-page-html.js';
 
 // What the public pages show: a church's published public events, one event by its slug with its
 // times and the seats left of each ticket type (read at each request), a ticket by its token and a
@@ -246,4 +248,46 @@ export async function offerByToken(db: Db, token: string): Promise<OfferView | n
   if (!r) return null;
   const { userId, ...rest } = r;
   return { ...rest, ...(await churchLocaleOf(db, userId)) };
+}
+
+/**
+ * The Register blocks' events of a landing page, by id: the church's published events still to
+ * come (public and link-only to their page; members-only to the portal's); others are left out.
+ */
+export async function registerCardsFor(
+  db: Db,
+  tenantId: number,
+  ids: number[],
+  now: Date,
+): Promise<Map<number, RegisterCard>> {
+  const out = new Map<number, RegisterCard>();
+  if (ids.length === 0) return out;
+  const handle = await db
+    .selectFrom('churchProfiles')
+    .select('handle')
+    .where('userId', '=', tenantId)
+    .executeTakeFirst();
+  if (!handle) return out;
+  const rows = await db
+    .selectFrom('calendarEvents as e')
+    .innerJoin('calendarEventTimes as t', 't.eventId', 'e.id')
+    .select(['e.id', 'e.title', 'e.slug', 'e.visibility', 'e.locationName'])
+    .select((eb) => eb.fn.min('t.startsAt').as('startsAt'))
+    .where('e.userId', '=', tenantId)
+    .where('e.id', 'in', ids)
+    .where('e.status', '=', 'published')
+    .where('t.startsAt', '>', now)
+    .groupBy('e.id')
+    .execute();
+  const zone = await churchLocaleOf(db, tenantId);
+  for (const r of rows) {
+    const base = r.visibility === 'members' ? `/c/${handle.handle}/me/events` : `/c/${handle.handle}/events`;
+    out.set(r.id, {
+      title: r.title,
+      path: `${base}/${r.slug}`,
+      when: whenText(new Date(r.startsAt), zone),
+      place: r.locationName,
+    });
+  }
+  return out;
 }
