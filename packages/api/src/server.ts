@@ -172,6 +172,7 @@ export {
 export { proposeScheduleFor } from './services/service-planner/schedule.js';
 export { runDueEnrollments } from './services/journeys/runner.js';
 export { processJourneyTriggers, runBirthdayTriggers } from './services/journeys/triggers.js';
+export { runMissedEventTriggers } from './services/journeys/event-triggers.js';
 export { deliverJourney, sweepJourneyDeliveries } from './services/journeys/channel.js';
 export { deliverTaskNotices, sweepTaskNotices } from './services/journeys/task-notices.js';
 export { chargeDueSchedules, type ChargeDeps } from './services/giving/charge-due.js';

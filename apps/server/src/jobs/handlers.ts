@@ -30,6 +30,7 @@ import {
   deleteExpiredEvents,
   deliverJourney,
   runBirthdayTriggers,
+  runMissedEventTriggers,
   runChurchExport,
   deliverRegistrationMessages,
   runCalendarDue,
@@ -139,6 +140,8 @@ export function jobHandlers(
     },
     'journey-birthdays': async () => {
       await runBirthdayTriggers(d.db, new Date());
+      // The same clock: registrations whose event ended without a check-in ('did not attend').
+      await runMissedEventTriggers(d.db, new Date());
     },
     'giving-charge-due': async () => {
       await chargeDueSchedules(
