@@ -16,7 +16,7 @@ table.seats{border-collapse:collapse;width:100%;margin:8px 0}table.seats th,tabl
 form.reg{display:grid;gap:16px;margin-top:16px}form.reg label{display:grid;gap:4px;font-weight:600}form.reg input,form.reg select,form.reg textarea{font:inherit;font-weight:400;padding:10px 12px;border:1px solid #868e96;border-radius:8px;background:#fff;width:100%}
 form.reg input:not([type=checkbox]):not([type=radio]),form.reg select{min-height:48px}form.reg .opt{display:flex;gap:8px;align-items:center;font-weight:400}form.reg .opt input{width:20px;height:20px;flex:none}
 fieldset{border:1px solid #e5e7eb;border-radius:12px;padding:16px;display:grid;gap:12px;margin:0;min-width:0}legend{font-weight:700;padding:0 6px}.row2{display:grid;grid-template-columns:1fr 1fr;gap:12px}
-.err{color:#c92a2a;font-weight:600;margin:0}.done{border:1px solid #b2f2bb;background:#ebfbee;border-radius:12px;padding:20px}.wait{border:1px solid #ffd8a8;background:#fff4e6;border-radius:12px;padding:20px}
+.err{color:#c92a2a;font-weight:600;margin:0}.done{border:1px solid #b2f2bb;background:#ebfbee;border-radius:12px;padding:4px 20px;margin:16px 0}.wait{border:1px solid #ffd8a8;background:#fff4e6;border-radius:12px;padding:4px 20px;margin:16px 0}
 .actions{display:flex;flex-wrap:wrap;gap:12px;align-items:center}.btn2{font:inherit;padding:10px 16px;border:1px solid #364fc7;color:#364fc7;background:#fff;border-radius:8px;cursor:pointer}
 @media (max-width:480px){.row2{grid-template-columns:1fr}}`;
 
