@@ -264,6 +264,9 @@ describe('The editor’s own procedures (tRPC)', () => {
     expect(all.map((s) => s.name)).toEqual([
       'Welcome a first-time guest',
       'Thank a first-time giver',
+      'Welcome a first-time family',
+      'Event reminders',
+      'We missed you',
       'Birthday greeting',
       'Welcome a new volunteer',
       'Bring recurring givers back',

@@ -22,6 +22,7 @@ import {
   type JourneyFields,
 } from '@lampstand/api/schemas/journeys';
 import { describeTrigger } from '@lampstand/api/shared/journeys';
+import { trpc } from '../../lib/trpc';
 import { confirmDiscard } from '../../ui/confirm';
 import { TagPicker, Words, type JourneyRefs } from './journey-refs';
 
@@ -45,6 +46,9 @@ const TRIGGER_KINDS = [
   { value: 'contact_created', label: 'A contact is created' },
   { value: 'date', label: 'Their birthday (yearly at 9:00)' },
   { value: 'keyword', label: 'Someone texts a keyword' },
+  { value: 'event_registered', label: 'Someone registers for an event' },
+  { value: 'event_attended', label: 'Someone attends an event (checked in)' },
+  { value: 'event_missed', label: 'Someone registered does not attend an event' },
   { value: 'manual', label: 'Only when you enrol people' },
 ];
 
@@ -55,6 +59,9 @@ const TRIGGER_DEFAULTS: Record<string, Record<string, unknown>> = {
   contact_created: { kind: 'contact_created', source: null },
   date: { kind: 'date', field: 'birthday' },
   keyword: { kind: 'keyword', keyword: '' },
+  event_registered: { kind: 'event_registered', eventId: null },
+  event_attended: { kind: 'event_attended', eventId: null },
+  event_missed: { kind: 'event_missed', eventId: null },
   manual: { kind: 'manual' },
 };
 
@@ -167,6 +174,9 @@ export function SettingsDrawer({
               onChange={(s) => form.setFieldValue('trigger.source', s && s !== ANY ? s : null)}
             />
           ) : null}
+          {typeof t.kind === 'string' && t.kind.startsWith('event_') ? (
+            <EventSelect value={t.eventId} onChange={(id) => form.setFieldValue('trigger.eventId', id)} />
+          ) : null}
           {t.kind === 'keyword' ? (
             <TextInput
               label="Keyword"
@@ -245,5 +255,22 @@ export function SettingsDrawer({
         </Stack>
       </form>
     </Drawer>
+  );
+}
+
+/** A calendar event trigger's event: one of the church's events, or any. */
+function EventSelect({ value, onChange }: { value: unknown; onChange: (id: number | null) => void }) {
+  const events = trpc.calendar.list.useQuery({ status: 'all' });
+  return (
+    <Select
+      label="Event"
+      allowDeselect={false}
+      data={[
+        { value: 'any', label: 'Any event' },
+        ...(events.data ?? []).map((e) => ({ value: String(e.id), label: e.title })),
+      ]}
+      value={typeof value === 'number' ? String(value) : 'any'}
+      onChange={(v) => onChange(v && v !== 'any' ? Number(v) : null)}
+    />
   );
 }
