@@ -164,4 +164,23 @@ browserDescribe(describe)('public events', async () => {
     await shots(page, 'events-ticket');
     await context.close();
   });
+
+  it("Ben sees his registration in the portal's My events, with his ticket and the refund a cancel gives", async () => {
+    const context = await visitor();
+    const page = await context.newPage();
+    await page.goto('/c/grace-events/me');
+    await page.getByLabel('Enter your email or mobile number').fill('ben@example.org');
+    await page.getByRole('button', { name: 'Send me a link' }).click();
+    await page.getByText('If we know this address, we have sent you a link').waitFor();
+    const link = await emailLink('ben@example.org', /http:\/\/\S+\/c\/grace-events\/me\/link\/[\w-]+/);
+    await page.goto(new URL(link).pathname);
+    await page.getByRole('button', { name: /sign in/i }).click();
+    await page.getByRole('link', { name: 'My events' }).click();
+    await page.getByRole('heading', { name: 'My registrations' }).waitFor();
+    await page.getByRole('link', { name: 'Ben Ray: ticket' }).waitFor();
+    await page.getByText('You will be refunded $25.00.').waitFor();
+    await expectAccessible(page);
+    await shots(page, 'events-portal-my-events');
+    await context.close();
+  });
 });

@@ -10,7 +10,7 @@ import type { EventListItem, EventPage, EventsChurch } from '../services/calenda
 // fields are named by the paths the register route's errors name (`attendees.0.answers.7`).
 
 export const EVENTS_CSS = `header{background:#fff;box-shadow:0 1px 0 #e5e7eb}.ev{max-width:720px;margin:0 auto;padding:24px}.ev h1{font-size:clamp(1.6rem,5vw,2.2rem);margin:8px 0 4px}
-ul.events{list-style:none;padding:0;margin:0;display:grid;gap:16px}ul.events>li{border:1px solid #e5e7eb;border-radius:12px;padding:16px;background:#fff}ul.events h2{margin:0 0 4px;font-size:1.25rem}
+ul.events{list-style:none;padding:0;margin:0 0 24px;display:grid;gap:16px}ul.events>li{border:1px solid #e5e7eb;border-radius:12px;padding:16px;background:#fff}ul.events h2{margin:0 0 4px;font-size:1.25rem}
 .when{font-weight:600;margin:0}.hero{width:100%;max-height:320px;object-fit:cover;border-radius:12px}.muted{color:#495057}
 table.seats{border-collapse:collapse;width:100%;margin:8px 0}table.seats th,table.seats td{text-align:left;padding:6px 8px;border-bottom:1px solid #e5e7eb}
 form.reg{display:grid;gap:16px;margin-top:16px}form.reg label{display:grid;gap:4px;font-weight:600}form.reg input,form.reg select,form.reg textarea{font:inherit;font-weight:400;padding:10px 12px;border:1px solid #868e96;border-radius:8px;background:#fff;width:100%}
