@@ -21,6 +21,7 @@ import { portalRoutes } from './public/portal.js';
 import { landingPageRoutes } from './public/landing-pages.js';
 import { givingPublicRoutes } from './public/giving.js';
 import { groupsPublicRoutes } from './public/groups.js';
+import { eventsPublicRoutes } from './public/events.js';
 import type { AppRouter } from '@lampstand/api';
 import { getOrCreateSetting, pendingMigrations, randomSecret, sql } from '@lampstand/db';
 import { issueSetupToken, retryAfterOf } from '@lampstand/api/server';
@@ -174,6 +175,7 @@ export async function createServer(config: Config, deps: AppDeps): Promise<Serve
   await app.register(portalRoutes, { deps, publicUrl: config.publicUrl });
   await app.register(givingPublicRoutes, { deps, publicUrl: config.publicUrl });
   await app.register(groupsPublicRoutes, { deps });
+  await app.register(eventsPublicRoutes, { deps });
   await app.register(providerWebhookRoutes, { deps });
 
   const secret = config.sessionSecret ?? (await getOrCreateSetting(db, 'session_secret', () => randomSecret()));

@@ -151,6 +151,14 @@ export { runCalendarDue, type CalendarDueResult } from './services/calendar/back
 export { churchEventsFeed, eventIcs } from './services/calendar/files.js';
 export { ticketToken, ticketUrl } from './services/calendar/door.js';
 export { deliverGroupMessages, sendGroupMessage } from './services/groups/messages.js';
+export * from './services/calendar/public-pages.js';
+export * from './services/calendar/public-form.js';
+export * from './services/calendar/portal-events.js';
+export { registerForEvent } from './services/calendar/register.js';
+export type { CalendarDeps } from './services/calendar/deps.js';
+export { claimOffer } from './services/calendar/waitlist.js';
+export { cancelRegistration, updateRegistration } from './services/calendar/changes.js';
+export { throttleRegistrations } from './services/calendar/throttle.js';
 export * from './services/portal/sessions.js';
 export * from './services/portal/member.js';
 export * from './services/portal/schedule.js';
@@ -165,6 +173,7 @@ export {
 export { proposeScheduleFor } from './services/service-planner/schedule.js';
 export { runDueEnrollments } from './services/journeys/runner.js';
 export { processJourneyTriggers, runBirthdayTriggers } from './services/journeys/triggers.js';
+export { runMissedEventTriggers } from './services/journeys/event-triggers.js';
 export { deliverJourney, sweepJourneyDeliveries } from './services/journeys/channel.js';
 export { deliverTaskNotices, sweepTaskNotices } from './services/journeys/task-notices.js';
 export { chargeDueSchedules, type ChargeDeps } from './services/giving/charge-due.js';

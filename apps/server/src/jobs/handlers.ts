@@ -31,6 +31,7 @@ import {
   deleteExpiredEvents,
   deliverJourney,
   runBirthdayTriggers,
+  runMissedEventTriggers,
   runChurchExport,
   deliverRegistrationMessages,
   runCalendarDue,
@@ -143,6 +144,8 @@ export function jobHandlers(
     },
     'journey-birthdays': async () => {
       await runBirthdayTriggers(d.db, new Date());
+      // The same clock: registrations whose event ended without a check-in ('did not attend').
+      await runMissedEventTriggers(d.db, new Date());
     },
     'giving-charge-due': async () => {
       await chargeDueSchedules(

@@ -3,6 +3,7 @@ import type { Db } from '@lampstand/db';
 import {
   AppError,
   churchHomeByHandle,
+  hasPublicEvents,
   joinChurchLists,
   type SignupDeps,
   type VisitSource,
@@ -53,13 +54,17 @@ export async function churchHomeRoutes(
   app.get<{ Params: { handle: string } }>('/c/:handle', async (req, reply) => {
     const { home, answered } = await find(req.params.handle, reply);
     if (!home) return answered;
-    const canGive = (await givingBlocked(db, opts.showUp, home.userId)) === null;
+    const [blocked, hasEvents] = await Promise.all([
+      givingBlocked(db, opts.showUp, home.userId),
+      hasPublicEvents(db, home.userId, new Date()),
+    ]);
+    const canGive = blocked === null;
     return reply
       .header('cache-control', HOME_CACHE_CONTROL)
       .header('x-content-type-options', 'nosniff')
       .header('referrer-policy', 'strict-origin-when-cross-origin')
       .type('text/html; charset=utf-8')
-      .send(renderChurchHome({ ...home, publicUrl: opts.publicUrl, canGive }));
+      .send(renderChurchHome({ ...home, publicUrl: opts.publicUrl, canGive, hasEvents }));
   });
 
   app.post<{ Params: { handle: string } }>('/c/:handle/join', async (req, reply) => {

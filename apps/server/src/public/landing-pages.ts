@@ -13,6 +13,7 @@ import {
   type VisitSource,
   showUpCardsFor,
   finderGroups,
+  registerCardsFor,
 } from '@lampstand/api/server';
 import type { AppDeps } from '../app-deps.js';
 import { escapeHtml } from '@lampstand/api/render/html';
@@ -74,9 +75,16 @@ export async function landingPageRoutes(
       const profile = gives
         ? await db.selectFrom('churchProfiles').select('handle').where('userId', '=', page.userId).executeTakeFirst()
         : undefined;
+      const events = await registerCardsFor(
+        db,
+        page.userId,
+        page.content.blocks.flatMap((b) => (b.type === 'register' && b.eventId ? [b.eventId] : [])),
+        new Date(),
+      );
       const html = renderLandingPage({
         projects,
         groups: await groupsForBlocks(db, page),
+        events,
         givePath: profile?.handle ? `/c/${encodeURIComponent(profile.handle)}/give` : null,
         publicUrl: opts.publicUrl,
         churchName: page.churchName,

@@ -11,6 +11,7 @@ import { portalScheduleRoutes } from './portal-schedule.js';
 import { portalGivingRoutes } from './portal-giving.js';
 import { portalGroupRoutes } from './portal-groups.js';
 import { portalGroupPageRoutes } from './portal-group-pages.js';
+import { portalEventRoutes } from './portal-events.js';
 
 /**
  * The members' portal at `/c/{handle}/me`: sign-in by link or code, then the person's
@@ -20,7 +21,8 @@ import { portalGroupPageRoutes } from './portal-group-pages.js';
  * each carrying an HMAC of the session and checked for the page's own origin. The request's
  * church and session, the layout and the sign-in guard are in portal-kit.ts; each area's routes
  * in a file of its own (portal-sign-in.ts, portal-subscriptions.ts, portal-details.ts,
- * portal-schedule.ts, portal-swaps.ts, portal-giving.ts, portal-groups.ts and portal-group-pages.ts).
+ * portal-schedule.ts, portal-swaps.ts, portal-giving.ts, portal-groups.ts, portal-group-pages.ts and
+ * portal-events.ts).
  */
 export async function portalRoutes(app: FastifyInstance, opts: { deps: AppDeps; publicUrl: string }): Promise<void> {
   app.addContentTypeParser(
@@ -48,4 +50,5 @@ export async function portalRoutes(app: FastifyInstance, opts: { deps: AppDeps; 
   portalGivingRoutes(app, kit);
   portalGroupRoutes(app, kit);
   portalGroupPageRoutes(app, kit);
+  portalEventRoutes(app, kit);
 }

@@ -6,9 +6,10 @@ import { LANDING_PAGE_SCRIPT, NOT_FOUND_SCRIPT } from '@lampstand/api/render/lan
 import { RECEIPT_SCRIPT } from '@lampstand/api/render/receipt-page';
 import { GIVE_PAGE_SCRIPT, MANAGE_PAGE_SCRIPT } from '@lampstand/api/render/give-page-html';
 import { GROUP_ATTENDANCE_SCRIPT } from '@lampstand/api/render/portal-groups-script';
+import { EVENT_PAY_SCRIPT } from '@lampstand/api/render/events-pay-html';
 
 /** The public pages' inline scripts (landing pages: header on scroll, sign-up forms; Page Not Found: Go
- * Back; the donation receipt: Print; the church giving page; the portal's group attendance), allowed by their hashes. */
+ * Back; the donation receipt: Print; the church giving page; the portal's group attendance; an event's payment), allowed by their hashes. */
 export const INLINE_SCRIPT_HASHES = [
   LANDING_PAGE_SCRIPT,
   NOT_FOUND_SCRIPT,
@@ -16,6 +17,7 @@ export const INLINE_SCRIPT_HASHES = [
   GIVE_PAGE_SCRIPT,
   MANAGE_PAGE_SCRIPT,
   GROUP_ATTENDANCE_SCRIPT,
+  EVENT_PAY_SCRIPT,
 ].map((js) => `'sha256-${createHash('sha256').update(js).digest('base64')}'`);
 
 export interface CspOptions {

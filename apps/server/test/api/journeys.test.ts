@@ -265,8 +265,11 @@ describe('The editor’s own procedures (tRPC)', () => {
       'Welcome a first-time guest',
       'Thank a first-time giver',
       'Welcome a first-time family',
+      'Event reminders',
+      'We missed you',
       'Birthday greeting',
       'Welcome a new volunteer',
+      'Missed three weeks of their group',
       'Bring recurring givers back',
     ]);
     const guest = all.find((s) => s.key === 'first-time-guest')!;

@@ -9,7 +9,13 @@ import type { ChurchHome } from '../services/church-profile/public-home.js';
  * A church's home as its page shows it (services/church-profile/public-home.ts), where it is, and
  * whether its giving page takes gifts (then the page offers a Give button).
  */
-export type ChurchHomeView = Omit<ChurchHome, 'userId'> & { publicUrl: string; year?: number; canGive?: boolean };
+export type ChurchHomeView = Omit<ChurchHome, 'userId'> & {
+  publicUrl: string;
+  year?: number;
+  canGive?: boolean;
+  /** The church has public events coming up (the nav links to their list). */
+  hasEvents?: boolean;
+};
 
 export const CHURCH_NOT_FOUND_TITLE = 'Church not found';
 export const CHURCH_NOT_FOUND_TEXT =
@@ -101,7 +107,7 @@ export function renderChurchHome(v: ChurchHomeView): string {
   const year = v.year ?? new Date().getFullYear();
   const give = `/c/${escapeHtml(v.handle)}/give`;
   const body =
-    `<header><a class="brand" href="${escapeHtml(canonical)}">${escapeHtml(v.churchName)}</a><nav aria-label="${escapeHtml(v.churchName)}">${v.canGive ? `<a href="${give}">Give</a> ` : ''}${v.groupCount ? `<a href="/c/${escapeHtml(v.handle)}/groups">Groups</a> ` : ''}<a href="/c/${escapeHtml(v.handle)}/me">Members</a></nav></header>` +
+    `<header><a class="brand" href="${escapeHtml(canonical)}">${escapeHtml(v.churchName)}</a><nav aria-label="${escapeHtml(v.churchName)}">${v.canGive ? `<a href="${give}">Give</a> ` : ''}${v.groupCount ? `<a href="/c/${escapeHtml(v.handle)}/groups">Groups</a> ` : ''}${v.hasEvents ? `<a href="/c/${escapeHtml(v.handle)}/events">Events</a> ` : ''}<a href="/c/${escapeHtml(v.handle)}/me">Members</a></nav></header>` +
     `<main><div class="home-hero">${logo}<h1>${escapeHtml(v.churchName)}</h1>${
       v.description ? `<p class="lines">${escapeHtml(v.description)}</p>` : ''
     }${v.canGive ? `<p class="give"><a class="btn give-btn" href="${give}">Give to ${escapeHtml(v.churchName)}</a></p>` : ''}</div>${visit ? section('visit', 'Visit us', visit) : ''}${v.groupCount ? section('groups', 'Groups', `<p>Find a small group, class or team near you.</p><p><a class="btn" href="/c/${escapeHtml(v.handle)}/groups">Find a group</a></p>`) : ''}${pages}${projects}${joinForm(v)}</main>` +

@@ -55,3 +55,39 @@ describe('the public page: a button to the giving page', () => {
     expect(html).not.toContain('/give');
   });
 });
+
+describe('the public page: a Register block', () => {
+  const block: Block = { id: 'r', type: 'register', eventId: 4, buttonText: 'Save my seat' };
+  const render = (events?: Map<number, { title: string; path: string; when: string; place: string | null }>) =>
+    renderLandingPage({
+      publicUrl: 'https://lampstand.example',
+      churchName: 'Grace Church',
+      name: 'Easter',
+      slug: 'easter',
+      content: landingPageContentSchema.parse({ blocks: [block] }),
+      events,
+    });
+
+  it("shows the event's date and place with a button to its page", () => {
+    const html = render(
+      new Map([
+        [
+          4,
+          {
+            title: 'Easter breakfast',
+            path: '/c/grace/events/easter-breakfast',
+            when: 'Sunday, April 4',
+            place: 'Hall',
+          },
+        ],
+      ]),
+    );
+    expect(html).toContain('<h2>Easter breakfast</h2><p>Sunday, April 4</p><p>Hall</p>');
+    expect(html).toContain('<a class="btn" href="/c/grace/events/easter-breakfast">Save my seat</a>');
+  });
+
+  it('is left out for an event the page may not show, and is a placeholder in the preview', () => {
+    expect(render(new Map())).not.toContain('Save my seat');
+    expect(render()).toContain('Event #4');
+  });
+});

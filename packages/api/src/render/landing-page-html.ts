@@ -77,9 +77,33 @@ export interface RenderOptions {
   groups?: { finderPath: string | null; groups: GroupsBlockGroup[] };
   /** The church's giving page (`/c/{handle}/give`), when it has a public handle: where a 'give' button goes. */
   givePath?: string | null;
+  /**
+   * The church's events its Register blocks name, by id (an event not open to the public, or of
+   * another church, is left out); absent in the builder's preview.
+   */
+  events?: ReadonlyMap<number, RegisterCard>;
   year?: number;
   /** The church's locale ('en-AU'): an event's date and times as it writes them (the US's when left out). */
   locale?: string;
+}
+
+/** A Register block's event: its title, its page, when it is next (in the church's words). */
+export interface RegisterCard {
+  title: string;
+  path: string;
+  when: string;
+  place: string | null;
+}
+
+function registerCard(b: Extract<Block, { type: 'register' }>, ctx: RenderOptions): string {
+  if (!b.eventId) return '';
+  if (!ctx.events)
+    return `<section id="${escapeHtml(b.id)}"><div class="in card"><h2>Event #${b.eventId}</h2><p>The published page shows the event's date and a Register button here.</p></div></section>`;
+  const e = ctx.events.get(b.eventId);
+  if (!e) return '';
+  return `<section id="${escapeHtml(b.id)}"><div class="in card"><h2>${escapeHtml(e.title)}</h2><p>${escapeHtml(e.when)}</p>${
+    e.place ? `<p>${escapeHtml(e.place)}</p>` : ''
+  }<a class="btn" href="${escapeHtml(e.path)}">${escapeHtml(b.buttonText || 'Register')}</a></div></section>`;
 }
 
 const usd = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD', maximumFractionDigits: 0 });
@@ -195,6 +219,8 @@ function renderBlock(b: Block, ctx: RenderOptions & { firstHero: boolean }): str
     }
     case 'groups':
       return groupsBlock(b, ctx.groups);
+    case 'register':
+      return registerCard(b, ctx);
     case 'signup': {
       const f = (name: string, label: string, type = 'text', auto = '', required = false) =>
         `<label>${escapeHtml(label)}${required ? '' : ' (optional)'}<input name="${name}" type="${type}"${auto ? ` autocomplete="${auto}"` : ''}${required ? ' required' : ''}></label>`;

@@ -37,6 +37,7 @@ export const PORTAL_SECTIONS = [
   { path: '/schedule', label: 'My schedule' },
   { path: '/giving', label: 'My giving' },
   { path: '/groups', label: 'My groups' },
+  { path: '/events', label: 'My events' },
 ] as const;
 
 function doc(title: string, church: PortalChurchView, body: string): string {

@@ -10,7 +10,8 @@ const UNIT_MINUTES: Record<(typeof WAIT_UNITS)[number], number> = {
 };
 
 /** Minutes a duration wait lasts (for the 365-day check and the runner). */
-export const waitMinutes = (w: Extract<JourneyWait, { mode: 'duration' }>) => w.amount * UNIT_MINUTES[w.unit];
+export const waitMinutes = (w: Extract<JourneyWait, { mode: 'duration' | 'before_event' }>) =>
+  w.amount * UNIT_MINUTES[w.unit];
 
 /** The steps a step leads to (none for exit). */
 export function stepTargets(step: JourneyStep): (string | null)[] {

@@ -43,6 +43,14 @@ export function describeTrigger(trigger: JourneyTrigger, names: JourneyNames = {
       return 'On each birthday at 9:00';
     case 'keyword':
       return trigger.keyword ? `When someone texts ${trigger.keyword.toUpperCase()}` : 'When someone texts a keyword';
+    case 'event_registered':
+      return trigger.eventId ? 'When someone registers for the chosen event' : 'When someone registers for an event';
+    case 'event_attended':
+      return trigger.eventId ? 'When someone attends the chosen event' : 'When someone attends an event (checked in)';
+    case 'event_missed':
+      return trigger.eventId
+        ? 'When someone registered does not attend the chosen event'
+        : 'When someone registered does not attend an event (no check-in by its end)';
     case 'checked_in':
       return trigger.firstTimeOnly
         ? 'When a family checks children in for the first time'
@@ -71,6 +79,7 @@ const plural = (n: number, unit: string) => `${n} ${unit.replace(/s$/, '')}${n =
 const WEEKDAYS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
 
 export function describeWait(wait: JourneyWait): string {
+  if (wait.mode === 'before_event') return `wait until ${plural(wait.amount, wait.unit)} before the event`;
   return wait.mode === 'duration'
     ? `wait ${plural(wait.amount, wait.unit)}`
     : `wait until ${WEEKDAYS[wait.weekday]} ${wait.time}`;

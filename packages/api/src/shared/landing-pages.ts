@@ -23,6 +23,8 @@ export function newBlock(type: BlockType, id: string): Block {
       return { id, type, projectId: null };
     case 'groups':
       return { id, type, title: 'Find a group', groupType: '' };
+    case 'register':
+      return { id, type, eventId: null, buttonText: 'Register' };
     case 'signup':
       return {
         id,

@@ -22,6 +22,7 @@ import {
   type JourneyFields,
 } from '@lampstand/api/schemas/journeys';
 import { describeTrigger } from '@lampstand/api/shared/journeys';
+import { trpc } from '../../lib/trpc';
 import { confirmDiscard } from '../../ui/confirm';
 import { TagPicker, Words, type JourneyRefs } from './journey-refs';
 
@@ -48,6 +49,9 @@ const TRIGGER_KINDS = [
   { value: 'group_joined', label: 'Someone joins a group' },
   { value: 'group_join_requested', label: 'Someone asks to join a group' },
   { value: 'group_missed', label: 'A member misses meetings of their group in a row' },
+  { value: 'event_registered', label: 'Someone registers for an event' },
+  { value: 'event_attended', label: 'Someone attends an event (checked in)' },
+  { value: 'event_missed', label: 'Someone registered does not attend an event' },
   { value: 'manual', label: 'Only when you enrol people' },
 ];
 
@@ -61,6 +65,9 @@ const TRIGGER_DEFAULTS: Record<string, Record<string, unknown>> = {
   group_joined: { kind: 'group_joined', groupId: null },
   group_join_requested: { kind: 'group_join_requested', groupId: null },
   group_missed: { kind: 'group_missed', groupId: null, count: 3 },
+  event_registered: { kind: 'event_registered', eventId: null },
+  event_attended: { kind: 'event_attended', eventId: null },
+  event_missed: { kind: 'event_missed', eventId: null },
   manual: { kind: 'manual' },
 };
 
@@ -189,6 +196,9 @@ export function SettingsDrawer({
               {...form.getInputProps('trigger.count')}
             />
           ) : null}
+          {typeof t.kind === 'string' && t.kind.startsWith('event_') ? (
+            <EventSelect value={t.eventId} onChange={(id) => form.setFieldValue('trigger.eventId', id)} />
+          ) : null}
           {t.kind === 'keyword' ? (
             <TextInput
               label="Keyword"
@@ -267,5 +277,22 @@ export function SettingsDrawer({
         </Stack>
       </form>
     </Drawer>
+  );
+}
+
+/** A calendar event trigger's event: one of the church's events, or any. */
+function EventSelect({ value, onChange }: { value: unknown; onChange: (id: number | null) => void }) {
+  const events = trpc.calendar.list.useQuery({ status: 'all' });
+  return (
+    <Select
+      label="Event"
+      allowDeselect={false}
+      data={[
+        { value: 'any', label: 'Any event' },
+        ...(events.data ?? []).map((e) => ({ value: String(e.id), label: e.title })),
+      ]}
+      value={typeof value === 'number' ? String(value) : 'any'}
+      onChange={(v) => onChange(v && v !== 'any' ? Number(v) : null)}
+    />
   );
 }

@@ -209,7 +209,7 @@ function listProps(form: Form, path: string) {
 }
 
 function WaitFields({ form }: { form: Form }) {
-  const wait = form.values.wait as { mode: 'duration' | 'until' };
+  const wait = form.values.wait as { mode: 'duration' | 'until' | 'before_event' };
   return (
     <>
       <SegmentedControl
@@ -218,15 +218,23 @@ function WaitFields({ form }: { form: Form }) {
         onChange={(mode) =>
           form.setFieldValue(
             'wait',
-            mode === 'duration' ? { mode, amount: 1, unit: 'days' } : { mode: 'until', weekday: 0, time: '09:00' },
+            mode === 'duration' || mode === 'before_event'
+              ? { mode, amount: 1, unit: 'days' }
+              : { mode: 'until', weekday: 0, time: '09:00' },
           )
         }
         data={[
           { value: 'duration', label: 'For a while' },
           { value: 'until', label: 'Until a day and time' },
+          { value: 'before_event', label: 'Until before the event' },
         ]}
       />
-      {wait.mode === 'duration' ? (
+      {wait.mode === 'before_event' ? (
+        <Text size="sm" c="dimmed">
+          For journeys an event starts: the wait ends this long before the registration’s event time.
+        </Text>
+      ) : null}
+      {wait.mode === 'duration' || wait.mode === 'before_event' ? (
         <Group grow align="flex-start">
           <NumberInput label="Wait" min={1} {...form.getInputProps('wait.amount')} />
           <Select

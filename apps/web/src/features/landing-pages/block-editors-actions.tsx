@@ -143,6 +143,28 @@ export function GroupsEditor({ block, onChange }: EditorProps<'groups'>) {
   );
 }
 
+export function RegisterEditor({ block, onChange }: EditorProps<'register'>) {
+  const events = trpc.calendar.list.useQuery({ status: 'published' });
+  return (
+    <Stack gap="sm">
+      <Select
+        label="Event"
+        description="The page shows the event's date and a button to its registration form"
+        placeholder="Choose a published event"
+        searchable
+        data={(events.data ?? []).map((e) => ({ value: String(e.id), label: e.title }))}
+        value={block.eventId === null ? null : String(block.eventId)}
+        onChange={(v) => onChange({ ...block, eventId: v ? Number(v) : null })}
+      />
+      <TextInput
+        label="Button text"
+        value={block.buttonText}
+        onChange={(e) => onChange({ ...block, buttonText: e.currentTarget.value })}
+      />
+    </Stack>
+  );
+}
+
 export const FIELD_LABELS: Record<(typeof SIGNUP_FIELDS)[number], string> = {
   phone: 'Phone',
   city: 'City',

@@ -2,6 +2,7 @@ import '@mantine/tiptap/styles.css';
 import type { Block } from '@lampstand/api/schemas/landing-pages';
 import { HeroEditor, TextEditor, HighlightsEditor, ImageEditor } from './block-editors-content';
 import { CtaEditor, EventEditor, GroupsEditor, ShowUpEditor, SignupEditor } from './block-editors-actions';
+import { CtaEditor, EventEditor, RegisterEditor, ShowUpEditor, SignupEditor } from './block-editors-actions';
 
 /** The fields of one block. */
 export function BlockEditor({
@@ -32,5 +33,7 @@ export function BlockEditor({
       return <SignupEditor block={block} onChange={onChange} blocks={blocks} />;
     case 'groups':
       return <GroupsEditor block={block} onChange={onChange} blocks={blocks} />;
+    case 'register':
+      return <RegisterEditor block={block} onChange={onChange} blocks={blocks} />;
   }
 }

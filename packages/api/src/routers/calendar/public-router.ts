@@ -5,20 +5,7 @@ import { claimOffer } from '../../services/calendar/waitlist.js';
 import { registerForEvent } from '../../services/calendar/register.js';
 import { completeDemoPayment } from '../../services/show-up/stripe-webhook.js';
 import { throttleDonations } from '../../services/show-up/donation-limits.js';
-import { throttle } from '../../services/rate-limit/buckets.js';
-import type { Context } from '../../context.js';
-
-/**
- * Registrations one address may send an hour: ten for each gift it may start (a church's members
- * behind one address register for themselves and their families; card testing is the giving limit's).
- */
-const throttleRegistrations = (ctx: Context) =>
-  throttle(
-    ctx.db,
-    `calendar-register:${ctx.ip}`,
-    { limit: ctx.services.limits.donationsPerAddressPerHour * 10, windowSeconds: 3600 },
-    'Too many registrations from this address. Please try again later.',
-  );
+import { throttleRegistrations } from '../../services/calendar/throttle.js';
 import { publicProcedure, router } from '../../trpc.js';
 import { calendarDeps, rest } from './router.js';
 
@@ -35,7 +22,7 @@ export const publicCalendarRouter = router({
     .input(registerSchema)
     .output(registerResultSchema)
     .mutation(async ({ ctx, input }) => {
-      await throttleRegistrations(ctx);
+      await throttleRegistrations(ctx.db, ctx.ip, ctx.services.limits.donationsPerAddressPerHour);
       return registerForEvent(calendarDeps(ctx), input);
     }),
   claimOffer: publicProcedure

@@ -125,6 +125,64 @@ export const JOURNEY_STARTERS: JourneyStarter[] = [
     },
   },
   {
+    key: 'event-reminders',
+    name: 'Event reminders',
+    description: 'For each registration: an email a day before the event and a text an hour before.',
+    fields: {
+      name: 'Event reminders',
+      trigger: { kind: 'event_registered', eventId: null },
+      entryRule: { kind: 'every_time' },
+      steps: [
+        { id: 'day-before', kind: 'wait', wait: { mode: 'before_event', amount: 1, unit: 'days' }, next: 'reminder' },
+        {
+          id: 'reminder',
+          kind: 'email',
+          name: 'See you tomorrow',
+          subject: 'See you tomorrow',
+          content:
+            '<p>Hello {{firstName}},</p><p>A reminder that the event you registered for at {{churchName}} is tomorrow. Your tickets are in your confirmation email: show their QR codes at the door.</p>',
+          next: 'hour-before',
+        },
+        {
+          id: 'hour-before',
+          kind: 'wait',
+          wait: { mode: 'before_event', amount: 1, unit: 'hours' },
+          next: 'text',
+        },
+        {
+          id: 'text',
+          kind: 'sms',
+          name: 'Starting soon',
+          body: 'Hi {{firstName}}, the event you registered for at {{churchName}} starts in an hour. See you soon!',
+          next: null,
+        },
+      ],
+    },
+  },
+  {
+    key: 'missed-event',
+    name: 'We missed you',
+    description:
+      'When someone registered does not come (no check-in by the end of the event): a kind note the next day.',
+    fields: {
+      name: 'We missed you',
+      trigger: { kind: 'event_missed', eventId: null },
+      entryRule: { kind: 'every_time' },
+      steps: [
+        { id: 'next-day', kind: 'wait', wait: { mode: 'duration', amount: 1, unit: 'days' }, next: 'note' },
+        {
+          id: 'note',
+          kind: 'email',
+          name: 'We missed you',
+          subject: 'We missed you',
+          content:
+            '<p>Hello {{firstName}},</p><p>We missed you at {{churchName}} yesterday and hope all is well. We would love to see you next time.</p>',
+          next: null,
+        },
+      ],
+    },
+  },
+  {
     key: 'birthday',
     name: 'Birthday greeting',
     description: 'A greeting by email at 9:00 on each birthday.',

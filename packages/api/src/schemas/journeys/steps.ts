@@ -24,6 +24,19 @@ export const waitSchema = z.discriminatedUnion('mode', [
     weekday: z.number().int().min(0).max(6),
     time: z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'Time must be HH:MM'),
   }),
+  /**
+   * Until `amount` `unit` before the start of the event the person registered for (journeys an
+   * event trigger starts: a reminder a day or an hour before). Without an event, or when that
+   * moment has passed, the journey goes on at once.
+   */
+  z.object({
+    mode: z.literal('before_event'),
+    amount: z.coerce
+      .number({ error: 'Wait must be a number' })
+      .int('Wait must be a whole number')
+      .min(1, 'Wait must be at least 1'),
+    unit: z.enum(WAIT_UNITS),
+  }),
 ]);
 export type JourneyWait = z.infer<typeof waitSchema>;
 

@@ -86,6 +86,14 @@ export const journeyTriggerSchema = z.discriminatedUnion(
         .max(12, 'Meetings must be at most 12')
         .default(3),
     }),
+    /**
+     * A calendar event (`eventId`, or any): registered for it, checked in at its door, or its time
+     * ended with none of the registration's attendees checked in. Each registration enters once
+     * (its trigger key), so a 'wait until before the event' step knows the event's time.
+     */
+    z.object({ kind: z.literal('event_registered'), eventId: idSchema('Event').nullable().default(null) }),
+    z.object({ kind: z.literal('event_attended'), eventId: idSchema('Event').nullable().default(null) }),
+    z.object({ kind: z.literal('event_missed'), eventId: idSchema('Event').nullable().default(null) }),
     /** Only by 'Enrol people' (chosen contacts or a list). */
     z.object({ kind: z.literal('manual') }),
   ],

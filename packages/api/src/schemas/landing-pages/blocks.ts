@@ -123,6 +123,13 @@ export const signupBlockSchema = z.object({
   /** Asked besides name and email (always optional for the visitor). */
   fields: z.array(z.enum(SIGNUP_FIELDS)).max(SIGNUP_FIELDS.length).default([]),
 });
+/** A card of one of the church's calendar events: its date and a Register button to its page. */
+export const registerBlockSchema = z.object({
+  id: blockIdSchema,
+  type: z.literal('register'),
+  eventId: idSchema('Event').nullable().default(null),
+  buttonText: lineSchema('Button text', 60),
+});
 
 export const blockSchema = z.discriminatedUnion('type', [
   heroBlockSchema,
@@ -134,6 +141,7 @@ export const blockSchema = z.discriminatedUnion('type', [
   showUpBlockSchema,
   signupBlockSchema,
   groupsBlockSchema,
+  registerBlockSchema,
 ]);
 export type Block = z.infer<typeof blockSchema>;
 export type BlockType = Block['type'];
@@ -148,4 +156,5 @@ export const BLOCK_TYPES: { type: BlockType; label: string }[] = [
   { type: 'showup', label: 'Show Up project' },
   { type: 'signup', label: 'Sign-up form' },
   { type: 'groups', label: 'Groups' },
+  { type: 'register', label: 'Event registration' },
 ];

@@ -11,6 +11,7 @@ import {
   imageRefSchema,
   showUpBlockSchema,
   signupBlockSchema,
+  registerBlockSchema,
   textBlockSchema,
 } from './blocks.js';
 import { landingPageContentSchema } from './content.js';
@@ -62,7 +63,7 @@ export type LandingPageListItem = z.infer<typeof landingPageListItemSchema>;
  * The public answer: only what a visitor's page needs. No database ids of the church's own things
  * (the page's id, the list a sign-up form adds people to, uploaded images' ids): the page is
  * addressed by its slug, a sign-up by its block id, an image by its address. A Show Up project's
- * id stays: its public page is addressed by it.
+ * id and a calendar event's stay: their public routes are addressed by them.
  */
 const publicImageRefSchema = imageRefSchema.omit({ id: true });
 export const publicBlockSchema = z.discriminatedUnion('type', [
@@ -75,6 +76,7 @@ export const publicBlockSchema = z.discriminatedUnion('type', [
   showUpBlockSchema,
   signupBlockSchema.omit({ listId: true }),
   groupsBlockSchema,
+  registerBlockSchema,
 ]);
 export type PublicBlock = z.infer<typeof publicBlockSchema>;
 export const publicLandingPageSchema = z.object({

@@ -82,7 +82,7 @@ async function checkForm(db: Db, event: EventRow, form: Form, now: Date, staff: 
 }
 
 /** Why the public cannot register now, or null. */
-function closedReason(e: EventRow, now: Date): string | null {
+export function closedReason(e: EventRow, now: Date): string | null {
   if (e.status === 'cancelled') return 'This event was cancelled';
   if (e.registrationOpensAt && now < e.registrationOpensAt) return 'Registration has not opened yet';
   if (e.registrationClosesAt && now >= e.registrationClosesAt) return 'Registration has closed';
@@ -294,12 +294,22 @@ async function resultOf(deps: CalendarDeps, w: Written, title: string): Promise<
   };
 }
 
-/** The public form: POST /api/public/calendar/events/{id}/register. */
-export async function registerForEvent(deps: CalendarDeps, input: RegisterInput): Promise<RegisterResult> {
+/**
+ * The public form: POST /api/public/calendar/events/{id}/register, and the public pages' form.
+ * `tenantId` (the church of the page) makes another church's event 404; `member` (a signed-in
+ * member in the portal) may register for a members-only event.
+ */
+export async function registerForEvent(
+  deps: CalendarDeps,
+  input: RegisterInput,
+  o: { tenantId?: number; member?: boolean } = {},
+): Promise<RegisterResult> {
   const now = nowOf(deps);
   const event = await deps.db.selectFrom('calendarEvents').selectAll().where('id', '=', input.id).executeTakeFirst();
-  if (!event || event.status === 'draft') throw notFound(EVENT_NOT_FOUND);
-  if (event.visibility === 'members') throw forbidden("Members register for this event through the members' portal");
+  if (!event || event.status === 'draft' || (o.tenantId !== undefined && event.userId !== o.tenantId))
+    throw notFound(EVENT_NOT_FOUND);
+  if (event.visibility === 'members' && !o.member)
+    throw forbidden("Members register for this event through the members' portal");
   const closed = closedReason(event, now);
   if (closed) throw conflict(closed);
   const key = `${event.id}:${input.idempotencyKey ?? crypto.randomUUID()}`;

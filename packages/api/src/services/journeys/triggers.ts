@@ -8,6 +8,7 @@ import { lockedRows } from '../background/locked.js';
 import type { NewEvent } from '../../schemas/events.js';
 import { reachesWeeksInARow } from '../checkin/streaks.js';
 import { GROUP_TRIGGER_EVENT, groupTriggerEntrants, isGroupTrigger } from './group-triggers.js';
+import { registrationKey } from './runner/before-event.js';
 
 /**
  * Journeys' triggers read the event log through a cursor per church, like the webhook dispatcher:
@@ -28,6 +29,8 @@ const TRIGGER_EVENT: Partial<Record<JourneyTrigger['kind'], string>> = {
   keyword: 'sms.received',
   checked_in: 'checkin.checked_in',
   ...GROUP_TRIGGER_EVENT,
+  event_registered: 'registration.created',
+  event_attended: 'registration.checked_in',
 };
 /** Events that may mean a goal was reached: the people's enrolments are looked at now. */
 const GOAL_EVENTS = ['list.member_added', 'donation.succeeded', 'contact.updated'];
@@ -90,6 +93,9 @@ function matches(t: JourneyTrigger, e: EventRow): boolean {
       return !!t.keyword && keywordOf(e.payload) === t.keyword.toUpperCase();
     case 'checked_in':
       return !t.firstTimeOnly || e.payload.firstTime === true;
+    case 'event_registered':
+    case 'event_attended':
+      return t.eventId === null || idOf(e.payload.calendarEvent) === t.eventId;
     default:
       return false;
   }
@@ -158,6 +164,16 @@ async function churchEvents(trx: Db, tenantId: number, after: number, now: Date)
       }
       // A family's children check in together: one enrolment for the family's events of a batch.
       if (j.d.trigger.kind === 'checked_in' && contacts.includes(e.contactId)) continue;
+      // An event trigger enters each registration once, keyed by it (its reminders know its time).
+      const registrationId = Number(e.payload.registrationId);
+      if (j.d.trigger.kind.startsWith('event_') && Number.isInteger(registrationId)) {
+        enrolled += await enrollCandidates(trx, j.row, j.d, sql`select ${e.contactId}::int as id`, {
+          now,
+          events: entered,
+          triggerKey: registrationKey(registrationId),
+        });
+        continue;
+      }
       contacts.push(e.contactId);
     }
     if (contacts.length === 0) continue;

@@ -64,6 +64,7 @@ export async function moveGroup(
         'waitUntil',
         'leaseUntil',
         'attempts',
+        'triggerKey',
       ])
       .where('id', 'in', [...leases.keys()])
       .orderBy('id')

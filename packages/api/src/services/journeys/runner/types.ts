@@ -49,6 +49,8 @@ export interface Enrollment {
   waitUntil: Date | null;
   leaseUntil: Date | null;
   attempts: number;
+  /** What entered it, when it says (a registration: `registration:{id}`). */
+  triggerKey: string | null;
 }
 
 export interface Church {

@@ -6,6 +6,7 @@ import { waitMinutes } from '../../../shared/journey-steps.js';
 import { stepById, type JourneyDefinition } from '../definitions.js';
 import { nextWeekdayAt, quietHoursEnd } from '../time.js';
 import { goalReached } from './conditions.js';
+import { beforeEventEnd } from './before-event.js';
 import { runStep } from './run-step.js';
 import type { StepResult } from './step-context.js';
 import type { Church, Enrollment, GroupOut, Person, RunnerOptions } from './types.js';
@@ -55,11 +56,15 @@ export async function visit(
     const step = at.step;
     let r: StepResult | 'later';
     if (step.kind === 'wait') {
-      if (waitUntil && waitUntil.getTime() <= now.getTime()) {
+      // A wait before an event that is already closer than that ends at once.
+      waitUntil ??=
+        step.wait.mode === 'before_event'
+          ? await beforeEventEnd(trx, e, step.wait, now)
+          : waitEnd(step, now, church.timeZone, e.test);
+      if (waitUntil.getTime() <= now.getTime()) {
         r = { outcome: 'done', detail: 'The wait is over', next: step.next };
         waitUntil = null;
       } else {
-        waitUntil ??= waitEnd(step, now, church.timeZone, e.test);
         nextRunAt = waitUntil;
         r = 'later';
       }
@@ -143,6 +148,7 @@ function waitEnd(step: Extract<JourneyStep, { kind: 'wait' }>, now: Date, timeZo
     return new Date(now.getTime() + seconds * 1000);
   }
   if (w.mode === 'duration') return new Date(now.getTime() + waitMinutes(w) * 60_000);
+  if (w.mode === 'before_event') return now;
   return nextWeekdayAt(now, timeZone, w.weekday, w.time);
 }
 
