@@ -4,7 +4,7 @@ import { escapeHtml } from '../../render/html.js';
 import type { MessageRegistrantsInput } from '../../schemas/calendar-registrations.js';
 import { takeDailyAllowance } from '../delivery/daily-limit.js';
 import { wakeRegistrationMessages, type CalendarDeps } from './deps.js';
-import { registrationsOf } from './registrations.js';
+import { registrantAddresses } from './registrations.js';
 
 // Staff message an event's registrants by email and text. Each recipient is a delivery of kind
 // 'registration' (notice 'message') of the one engine, so its contact rule decides each send:
@@ -18,13 +18,7 @@ export async function messageRegistrants(
   staff: { staffId: number | null },
 ) {
   const result = await deps.db.transaction().execute(async (trx) => {
-    const regs = await (
-      await registrationsOf(trx, tenantId, input)
-    )
-      .leftJoin('contacts as c', (j) => j.onRef('c.id', '=', 'r.contactId').on('c.userId', '=', tenantId))
-      .select(['r.id', 'r.name', 'r.email', 'r.contactId', 'c.phoneE164'])
-      .orderBy('r.id')
-      .execute();
+    const regs = await registrantAddresses(trx, tenantId, input);
     const message = await trx
       .insertInto('calendarMessages')
       .values({
