@@ -30,8 +30,7 @@ browserDescribe(describe)('events (staff)', async () => {
   const pickStart = async (page: Page, label: string) => {
     const day = new Date(Date.now() + 3 * 86_400_000);
     await page.getByRole('button', { name: label, exact: true }).click();
-    if (day.getUTCMonth() !== new Date().getUTCMonth())
-      await page.locator('.mantine-Popover-dropdown [data-direction="next"]').click();
+    if (day.getUTCMonth() !== new Date().getUTCMonth()) await page.getByRole('button', { name: 'Next month' }).click();
     const name = new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' })
       .format(day)
       .replace(',', '');
@@ -82,7 +81,7 @@ browserDescribe(describe)('events (staff)', async () => {
     await page.getByLabel('Ticket name').fill('Adult');
     await page.getByLabel('Price').fill('15');
     await page.getByRole('button', { name: 'Add a question' }).click();
-    await page.getByLabel('Question', { exact: true }).fill('Dietary needs');
+    await page.getByRole('textbox', { name: /^Question/ }).fill('Dietary needs');
     await expectAccessible(page);
     await shots(page, 'events-editor');
     await page.setViewportSize({ width: 1280, height: 900 });

@@ -1,7 +1,7 @@
 import { Alert, Anchor, Button, Card, FileButton, Group, Skeleton, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { IconArrowLeft, IconCamera, IconPhoto, IconSearch, IconUserPlus } from '@tabler/icons-react';
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import { Link, useParams } from 'react-router-dom';
 import { trpc } from '../../lib/trpc';
 import { errorMessage } from '../../lib/errors';
@@ -49,6 +49,8 @@ function Door({ event }: { event: EventDetail }) {
     { enabled: search.trim().length > 0 },
   );
   const checkIn = trpc.registrations.checkIn.useMutation();
+  // The file input is emptied after each picture, so the same picture may be chosen again.
+  const resetFile = useRef<() => void>(null);
 
   const arrive = async (registrationId: number, attendeeIds: number[]) => {
     const r = await checkIn.mutateAsync({ id: registrationId, attendeeIds });
@@ -74,6 +76,7 @@ function Door({ event }: { event: EventDetail }) {
   };
   const picture = async (file: File | null) => {
     if (!file) return;
+    resetFile.current?.();
     const text = await readQrFile(file).catch(() => null);
     if (!text) return setResult({ ok: false, title: 'No QR code found', text: 'Try a sharper picture of the ticket.' });
     await scanned(text);
@@ -101,7 +104,7 @@ function Door({ event }: { event: EventDetail }) {
       />
       <div aria-live="polite">
         {result ? (
-          <Alert color={result.ok ? 'green' : 'red'} title={result.title} variant="filled">
+          <Alert color={result.ok ? 'teal.9' : 'red.9'} title={result.title} variant="filled">
             {result.text}
           </Alert>
         ) : null}
@@ -115,7 +118,7 @@ function Door({ event }: { event: EventDetail }) {
         >
           {scanning ? 'Stop camera' : 'Scan tickets'}
         </Button>
-        <FileButton onChange={(f) => void picture(f)} accept="image/*">
+        <FileButton resetRef={resetFile} onChange={(f) => void picture(f)} accept="image/*">
           {(props) => (
             <Button size="lg" variant="default" leftSection={<IconPhoto size={20} />} loading={busy} {...props}>
               Picture of a ticket
