@@ -1,4 +1,17 @@
-import { Alert, Anchor, Button, Card, FileButton, Group, Skeleton, Stack, Text, TextInput, Title } from '@mantine/core';
+import {
+  Alert,
+  Anchor,
+  Button,
+  Card,
+  FileButton,
+  Group,
+  SimpleGrid,
+  Skeleton,
+  Stack,
+  Text,
+  TextInput,
+  Title,
+} from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { IconArrowLeft, IconCamera, IconPhoto, IconSearch, IconUserPlus } from '@tabler/icons-react';
 import { useRef, useState } from 'react';
@@ -100,7 +113,7 @@ function Door({ event }: { event: EventDetail }) {
       </Anchor>
       <PageHeader
         title={`Door: ${event.title}`}
-        description={`${formatNumber(seats)} seats taken. Scan each ticket or find a name.`}
+        description={`${formatNumber(seats)} ${seats === 1 ? 'seat' : 'seats'} taken. Scan each ticket or find a name.`}
       />
       <div aria-live="polite">
         {result ? (
@@ -109,7 +122,7 @@ function Door({ event }: { event: EventDetail }) {
           </Alert>
         ) : null}
       </div>
-      <Group grow gap="sm">
+      <SimpleGrid cols={{ base: 1, xs: 2 }} spacing="sm">
         <Button
           size="lg"
           leftSection={<IconCamera size={20} />}
@@ -125,7 +138,7 @@ function Door({ event }: { event: EventDetail }) {
             </Button>
           )}
         </FileButton>
-      </Group>
+      </SimpleGrid>
       {scanning ? <CameraScanner onRead={(t) => void scanned(t)} /> : null}
       <Card withBorder padding="md">
         <Stack gap="sm">

@@ -80,22 +80,26 @@ export function EventsPage() {
         action={newButton}
       />
       <Stack gap="md">
-        <SegmentedControl
-          aria-label="Which events"
-          data={TABS}
-          value={tab}
-          onChange={(v) => setTab(v)}
-          w={{ base: '100%', sm: 'auto' }}
-          style={{ alignSelf: 'flex-start' }}
-        />
-        <TextInput
-          label="Search"
-          placeholder="Title or place"
-          leftSection={<IconSearch size={16} />}
-          value={typed}
-          onChange={(e) => setTyped(e.currentTarget.value)}
-          w={{ base: '100%', sm: 280 }}
-        />
+        {all.length === 0 && !search && !list.isLoading ? null : (
+          <>
+            <SegmentedControl
+              aria-label="Which events"
+              data={TABS}
+              value={tab}
+              onChange={(v) => setTab(v)}
+              w={{ base: '100%', sm: 'auto' }}
+              style={{ alignSelf: 'flex-start' }}
+            />
+            <TextInput
+              label="Search"
+              placeholder="Title or place"
+              leftSection={<IconSearch size={16} />}
+              value={typed}
+              onChange={(e) => setTyped(e.currentTarget.value)}
+              w={{ base: '100%', sm: 280 }}
+            />
+          </>
+        )}
         {list.isLoading ? (
           <Stack gap="xs">
             {[0, 1, 2, 3].map((i) => (
