@@ -1,6 +1,5 @@
 import {
   Alert,
-  Anchor,
   Button,
   Card,
   FileButton,
@@ -13,14 +12,15 @@ import {
   Title,
 } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
-import { IconArrowLeft, IconCamera, IconPhoto, IconSearch, IconUserPlus } from '@tabler/icons-react';
+import { IconCamera, IconPhoto, IconSearch, IconUserPlus } from '@tabler/icons-react';
 import { useRef, useState } from 'react';
-import { Link, useParams } from 'react-router-dom';
+import { useParams } from 'react-router-dom';
 import { trpc } from '../../lib/trpc';
 import { errorMessage } from '../../lib/errors';
 import { useChurchTimeZone } from '../../lib/time-zone';
 import { formatNumber, formatTime } from '../../ui/format';
 import { PageHeader } from '../../ui/page-header';
+import { BackLink, EventNotFound } from './loading';
 import { CameraScanner } from './camera-scanner';
 import type { EventDetail } from './event-words';
 import { readQrFile } from './qr-decode';
@@ -39,12 +39,7 @@ export function DoorPage() {
         <Skeleton h={200} />
       </Stack>
     );
-  if (!event.data)
-    return (
-      <Alert color="red" title="Event not found">
-        This event does not exist or was deleted.
-      </Alert>
-    );
+  if (!event.data) return <EventNotFound />;
   return <Door event={event.data} />;
 }
 
@@ -106,11 +101,7 @@ function Door({ event }: { event: EventDetail }) {
   const seats = event.times.reduce((n, t) => n + t.seatsTaken, 0);
   return (
     <Stack maw={560} gap="md">
-      <Anchor component={Link} to={`/events/${event.id}`} size="sm">
-        <Group gap={4}>
-          <IconArrowLeft size={16} /> Back to the event
-        </Group>
-      </Anchor>
+      <BackLink to={`/events/${event.id}`}>Back to the event</BackLink>
       <PageHeader
         title={`Door: ${event.title}`}
         description={`${formatNumber(seats)} ${seats === 1 ? 'seat' : 'seats'} taken. Scan each ticket or find a name.`}

@@ -1,21 +1,7 @@
-import {
-  Alert,
-  Anchor,
-  Button,
-  Group,
-  Radio,
-  Select,
-  SimpleGrid,
-  Skeleton,
-  Stack,
-  Switch,
-  TagsInput,
-  TextInput,
-} from '@mantine/core';
+import { Button, Group, Radio, Select, SimpleGrid, Skeleton, Stack, Switch, TagsInput, TextInput } from '@mantine/core';
 import { schemaResolver, useForm } from '@mantine/form';
-import { IconArrowLeft } from '@tabler/icons-react';
 import { useId } from 'react';
-import { Link, useNavigate, useParams } from 'react-router-dom';
+import { useNavigate, useParams } from 'react-router-dom';
 import { createCalendarEventSchema, EVENT_VISIBILITIES } from '@lampstand/api/schemas/calendar-events';
 import { trpc } from '../../lib/trpc';
 import { useChurchTimeZone } from '../../lib/time-zone';
@@ -24,6 +10,7 @@ import { confirmDiscard } from '../../ui/confirm';
 import { showFirstError } from '../../ui/first-error';
 import { ImageUpload } from '../../ui/image-upload';
 import { PageHeader } from '../../ui/page-header';
+import { BackLink, EventNotFound } from './loading';
 import { ZonedDateTimePicker } from '../../ui/zoned-date-time-picker';
 import { DescriptionEditor } from './description-editor';
 import { eventValues, type EventValues } from './event-form-values';
@@ -39,11 +26,7 @@ export function EventEditorPage() {
   const editing = Number.isInteger(id) && id > 0;
   const event = trpc.calendar.get.useQuery({ id }, { enabled: editing });
   const back = (
-    <Anchor component={Link} to={editing ? `/events/${id}` : '/events'} size="sm">
-      <Group gap={4}>
-        <IconArrowLeft size={16} /> {editing ? 'Back to the event' : 'All events'}
-      </Group>
-    </Anchor>
+    <BackLink to={editing ? `/events/${id}` : '/events'}>{editing ? 'Back to the event' : 'All events'}</BackLink>
   );
   if (editing && event.isLoading)
     return (
@@ -52,15 +35,7 @@ export function EventEditorPage() {
         <Skeleton h={300} />
       </Stack>
     );
-  if (editing && !event.data)
-    return (
-      <Stack>
-        {back}
-        <Alert color="red" title="Event not found">
-          This event does not exist or was deleted.
-        </Alert>
-      </Stack>
-    );
+  if (editing && !event.data) return <EventNotFound back={back} />;
   return <EventEditor key={event.data?.updatedAt ?? 'new'} event={event.data} back={back} />;
 }
 

@@ -1,19 +1,5 @@
+import { Badge, Button, Card, Group, Menu, SimpleGrid, Skeleton, Stack, Text, Title } from '@mantine/core';
 import {
-  Alert,
-  Anchor,
-  Badge,
-  Button,
-  Card,
-  Group,
-  Menu,
-  SimpleGrid,
-  Skeleton,
-  Stack,
-  Text,
-  Title,
-} from '@mantine/core';
-import {
-  IconArrowLeft,
   IconChevronDown,
   IconDoorEnter,
   IconDownload,
@@ -30,6 +16,7 @@ import { showFailure, useSave } from '../../lib/use-save';
 import { confirmAction, confirmDestructive } from '../../ui/confirm';
 import { formatDateTime, formatNumber } from '../../ui/format';
 import { PageHeader } from '../../ui/page-header';
+import { BackLink, EventNotFound } from './loading';
 import { MessageDialog } from './message-dialog';
 import { Registrants } from './registrants';
 import { STATUS_COLORS, STATUS_LABELS, type EventDetail } from './event-words';
@@ -82,13 +69,7 @@ export function EventPage() {
       u.calendar.registrations.invalidate(),
     ],
   });
-  const back = (
-    <Anchor component={Link} to="/events" size="sm">
-      <Group gap={4}>
-        <IconArrowLeft size={16} /> All events
-      </Group>
-    </Anchor>
-  );
+  const back = <BackLink to="/events">All events</BackLink>;
   if (event.isLoading)
     return (
       <Stack>
@@ -97,15 +78,7 @@ export function EventPage() {
         <Skeleton h={240} />
       </Stack>
     );
-  if (!event.data)
-    return (
-      <Stack>
-        {back}
-        <Alert color="red" title="Event not found">
-          This event does not exist or was deleted.
-        </Alert>
-      </Stack>
-    );
+  if (!event.data) return <EventNotFound back={back} />;
   const e = event.data;
   const open = e.counts.confirmed + e.counts.held + e.counts.offered + e.counts.pending_approval + e.counts.waitlisted;
   const publish = () =>

@@ -1,4 +1,4 @@
-import { Alert, Anchor, Badge, Button, SegmentedControl, Skeleton, Stack, Text, TextInput } from '@mantine/core';
+import { Anchor, Badge, Button, SegmentedControl, Stack, Text, TextInput } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { IconPlus, IconSearch, IconTicket } from '@tabler/icons-react';
 import { useState } from 'react';
@@ -7,6 +7,7 @@ import { trpc } from '../../lib/trpc';
 import { useChurchTimeZone } from '../../lib/time-zone';
 import { DataTable, type Column } from '../../ui/data-table';
 import { EmptyState } from '../../ui/empty-state';
+import { ListState } from './loading';
 import { formatNumber } from '../../ui/format';
 import { PageHeader } from '../../ui/page-header';
 import { seatsWords, STATUS_COLORS, STATUS_LABELS, whenWords, type EventSummary } from './event-words';
@@ -100,19 +101,8 @@ export function EventsPage() {
             />
           </>
         )}
-        {list.isLoading ? (
-          <Stack gap="xs">
-            {[0, 1, 2, 3].map((i) => (
-              <Skeleton key={i} h={48} />
-            ))}
-          </Stack>
-        ) : list.error ? (
-          <Alert color="red" title="Error">
-            There was an error loading your events.{' '}
-            <Anchor component="button" onClick={() => void list.refetch()}>
-              Retry
-            </Anchor>
-          </Alert>
+        {list.isLoading || list.error ? (
+          <ListState query={list} what="your events" rows={4} />
         ) : all.length === 0 && !search ? (
           <EmptyState
             icon={<IconTicket size={24} />}

@@ -1,4 +1,4 @@
-import { Alert, Anchor, Badge, Group, Pagination, Select, Skeleton, Stack, Text, TextInput } from '@mantine/core';
+import { Badge, Group, Pagination, Select, Stack, Text, TextInput } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { IconCheck, IconPencil, IconSearch, IconX } from '@tabler/icons-react';
 import { useState } from 'react';
@@ -15,6 +15,7 @@ import {
   type EventDetail,
   type Registration,
 } from './event-words';
+import { ListState } from './loading';
 import { CancelRegistrationDialog, EditRegistrationDialog } from './registration-dialogs';
 
 const PAGE_SIZE = 25;
@@ -186,19 +187,8 @@ export function Registrants({ event, zone }: { event: EventDetail; zone: string 
           </>
         ) : null}
       </Group>
-      {list.isLoading ? (
-        <Stack gap="xs">
-          {[0, 1, 2].map((i) => (
-            <Skeleton key={i} h={48} />
-          ))}
-        </Stack>
-      ) : list.error ? (
-        <Alert color="red" title="Error">
-          There was an error loading the registrations.{' '}
-          <Anchor component="button" onClick={() => void list.refetch()}>
-            Retry
-          </Anchor>
-        </Alert>
+      {list.isLoading || list.error ? (
+        <ListState query={list} what="the registrations" />
       ) : (
         <DataTable
           label="Registrations"
