@@ -20,6 +20,7 @@ const AREAS: [group: string, link: string, heading: string | RegExp][] = [
   ['Outreach', 'Show Up', 'Show Up'],
   ['Outreach', 'Social Blast', 'Social Blast'],
   ['Outreach', 'Journeys', 'Journeys'],
+  ['Outreach', 'Events', 'Events'],
   ['People', 'Contacts', 'Contacts'],
   ['People', 'Profile updates', 'Profile updates'],
   ['People', 'Conversations', 'Conversations'],

@@ -209,6 +209,12 @@ const SCREENS: Screen[] = [
       p.getByRole('button', { name: 'Export CSV' }),
     ],
   },
+  {
+    name: 'events',
+    path: '/events',
+    heading: 'Events',
+    actions: (p) => [p.getByRole('link', { name: 'New event' }).first()],
+  },
 ];
 
 /**

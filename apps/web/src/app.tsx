@@ -88,6 +88,10 @@ const JourneyEditorPage = lazyScreen(() => import('./features/journeys/editor-pa
 const TasksPage = lazyScreen(() => import('./features/tasks/tasks-page'), 'TasksPage');
 const GroupsPage = lazyScreen(() => import('./features/groups/groups-page'), 'GroupsPage');
 const GroupPage = lazyScreen(() => import('./features/groups/group-page'), 'GroupPage');
+const EventsPage = lazyScreen(() => import('./features/events/events-page'), 'EventsPage');
+const EventEditorPage = lazyScreen(() => import('./features/events/event-editor-page'), 'EventEditorPage');
+const EventPage = lazyScreen(() => import('./features/events/event-page'), 'EventPage');
+const DoorPage = lazyScreen(() => import('./features/events/door-page'), 'DoorPage');
 
 /** Every route's frame: the session check starts here, while the lazy screens that read it load. */
 function Root() {
@@ -197,6 +201,11 @@ const routes = createRoutesFromElements(
         <Route path="/tasks" element={<TasksPage />} />
         <Route path="/groups" element={<GroupsPage />} />
         <Route path="/groups/:id" element={<GroupPage />} />
+        <Route path="/events" element={<EventsPage />} />
+        <Route path="/events/new" element={<EventEditorPage />} />
+        <Route path="/events/:id" element={<EventPage />} />
+        <Route path="/events/:id/edit" element={<EventEditorPage />} />
+        <Route path="/events/:id/door" element={<DoorPage />} />
         <Route
           element={
             <RequireAdmin>

@@ -2,6 +2,7 @@ import {
   IconBuildingChurch,
   IconCalendarEvent,
   IconCalendarTime,
+  IconTicket,
   IconChecklist,
   IconCirclesRelation,
   IconCoin,
@@ -97,6 +98,7 @@ export const churchNav: NavGroup[] = [
       },
       { label: 'Social Blast', to: '/social-blast', icon: IconSpeakerphone, isActive: under('/social-blast') },
       { label: 'Journeys', to: '/journeys', icon: IconRoute, isActive: under('/journeys') },
+      { label: 'Events', to: '/events', icon: IconTicket, isActive: under('/events') },
     ],
   },
   {

@@ -219,3 +219,36 @@ export const ticketSchema = z.object({
   attendee: attendeeSchema,
   registrant: z.string(),
 });
+
+// ---- Staff message the registrants
+
+export const MESSAGE_CHANNELS = ['email', 'sms'] as const;
+
+export const messageRegistrantsSchema = z
+  .object({
+    id: idSchema('Event'),
+    channels: boundedArraySchema(z.enum(MESSAGE_CHANNELS, { error: 'Channel must be email or sms' }), 'Channels', 2)
+      .min(1, 'Choose email, text or both')
+      .refine((c) => new Set(c).size === c.length, { message: 'Choose each channel once' }),
+    subject: optionalTextSchema('Subject', 200).optional(),
+    body: requiredTextSchema('Message', 5000),
+    /** Which registrations: active (not cancelled, expired or declined: the default) or one status. */
+    status: z.enum([...REGISTRATION_STATUSES, 'active'], { error: 'Status is not known' }).default('active'),
+    timeId: idSchema('Time').optional(),
+  })
+  .superRefine((m, ctx) => {
+    if (m.channels.includes('email') && !m.subject?.trim())
+      ctx.addIssue({ code: 'custom', path: ['subject'], message: 'An email needs a subject' });
+    if (m.channels.includes('sms') && m.body.length > 640)
+      ctx.addIssue({ code: 'custom', path: ['body'], message: 'A text may be at most 640 characters' });
+  });
+export type MessageRegistrantsInput = z.output<typeof messageRegistrantsSchema>;
+
+export const messageResultSchema = z.object({
+  messageId: z.number().int(),
+  /** Registrations the message is for. */
+  registrations: z.number().int(),
+  /** Emails and texts queued (a registrant with no mobile number on their contact gets no text). */
+  emails: z.number().int(),
+  texts: z.number().int(),
+});

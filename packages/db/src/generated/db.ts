@@ -117,6 +117,19 @@ export interface CalendarEventTimes {
   userId: number;
 }
 
+export interface CalendarMessages {
+  body: string;
+  channels: string[];
+  createdAt: Generated<Date>;
+  emailCount: Generated<number>;
+  eventId: number;
+  id: Generated<number>;
+  sentBy: number | null;
+  smsCount: Generated<number>;
+  subject: Generated<string>;
+  userId: number;
+}
+
 export interface CalendarQuestions {
   choices: Generated<string[]>;
   eventId: number;
@@ -550,6 +563,7 @@ export interface Deliveries {
   address: string;
   assignmentId: number | null;
   attempts: Generated<number>;
+  calendarMessageId: number | null;
   campaignId: number | null;
   channel: 'email' | 'sms';
   claimedAt: Date | null;
@@ -583,7 +597,15 @@ export interface Deliveries {
   providerMessageId: string | null;
   registrationId: number | null;
   registrationNotice:
-    'confirmed' | 'waitlisted' | 'pending_approval' | 'offered' | 'late_refund' | 'cancelled' | 'declined' | null;
+    | 'confirmed'
+    | 'waitlisted'
+    | 'pending_approval'
+    | 'offered'
+    | 'late_refund'
+    | 'cancelled'
+    | 'declined'
+    | 'message'
+    | null;
   sentAt: Date | null;
   servicePlanId: number | null;
   statementRunId: number | null;
@@ -1712,6 +1734,7 @@ export interface DB {
   calendarDiscountCodes: CalendarDiscountCodes;
   calendarEvents: CalendarEvents;
   calendarEventTimes: CalendarEventTimes;
+  calendarMessages: CalendarMessages;
   calendarQuestions: CalendarQuestions;
   calendarRegistrations: CalendarRegistrations;
   calendarTicketCounts: CalendarTicketCounts;

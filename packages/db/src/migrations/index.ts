@@ -74,6 +74,7 @@ import * as m0133 from './2026_11_29_0133_import_undo.js';
 import * as m0134 from './2026_11_29_0134_church_export_imports.js';
 import * as m0135 from './2026_11_29_0135_calendar_events.js';
 import * as m0136 from './2026_11_29_0136_registration_deliveries.js';
+import * as m0137 from './2026_11_29_0137_calendar_messages.js';
 import * as m0140 from './2026_11_29_0140_groups.js';
 import * as m0141 from './2026_11_29_0141_group_messages.js';
 import * as m0142 from './2026_11_29_0142_group_attendance_covering.js';
@@ -157,6 +158,7 @@ export const migrations: Record<string, Migration> = {
   '2026_11_29_0134_church_export_imports': m0134,
   '2026_11_29_0135_calendar_events': m0135,
   '2026_11_29_0136_registration_deliveries': m0136,
+  '2026_11_29_0137_calendar_messages': m0137,
   '2026_11_29_0140_groups': m0140,
   '2026_11_29_0141_group_messages': m0141,
   '2026_11_29_0142_group_attendance_covering': m0142,

@@ -162,4 +162,30 @@ export const outreachGuides: Guide[] = [
       { title: 'See who is where', how: 'Open a journey to see each person in it and the step they are at.' },
     ],
   },
+  {
+    paths: ['/events'],
+    title: 'Events',
+    about: [
+      'Events people register for: a Christmas service, a breakfast, a camp, a course. Each has its times (one or a series, each with its own number of seats), free or paid tickets, questions to ask, and a public page once you publish it.',
+      'Seats are never oversold: when a time is full people join the waitlist and get a link to claim a seat that comes free. Paid registrations are in your giving ledger as event registrations, not gifts.',
+    ],
+    tasks: [
+      {
+        title: 'Set up an event',
+        how: 'Choose New event, fill in the title, the times and seats, the tickets and any questions, then Save. It stays a draft until you choose Publish on its page.',
+      },
+      {
+        title: 'See who registered',
+        how: 'Open the event: its registrant list shows each person, their tickets and answers. Search, filter by ticket, answer or check-in, export a CSV, or cancel a registration with a full or partial refund.',
+      },
+      {
+        title: 'Tell registrants about a change',
+        how: 'On the event’s page choose Message registrants, write the news (a new room, what to bring) and choose email, text or both. It reaches the people registered, even those who unsubscribed from newsletters.',
+      },
+      {
+        title: 'Check people in at the door',
+        how: 'On a phone open the event and choose Door view. Scan each ticket’s QR code with the camera, or search a name and tap Check in; add walk-ins on the spot.',
+      },
+    ],
+  },
 ];

@@ -9,6 +9,8 @@ import {
 } from '../../schemas/calendar-events.js';
 import {
   listRegistrationsSchema,
+  messageRegistrantsSchema,
+  messageResultSchema,
   registrationPageSchema,
   staffRegisterSchema,
   ticketLookupSchema,
@@ -26,6 +28,7 @@ import { afterEventCancelled } from '../../services/calendar/event-cancel.js';
 import { listRegistrations } from '../../services/calendar/registrations.js';
 import { eventIcs, registrantsCsv } from '../../services/calendar/files.js';
 import { lookupTicket } from '../../services/calendar/door.js';
+import { messageRegistrants } from '../../services/calendar/staff-messages.js';
 import type { CalendarDeps } from '../../services/calendar/deps.js';
 import type { Context } from '../../context.js';
 import { protectedProcedure, router } from '../../trpc.js';
@@ -110,6 +113,17 @@ export const calendarRouter = router({
     .input(staffRegisterSchema)
     .output(z.object({ id: z.number().int() }))
     .mutation(({ ctx, input }) => addRegistration(calendarDeps(ctx), ctx.tenantId, input)),
+  messageRegistrants: protectedProcedure
+    .meta(
+      rest.post(
+        '/api/calendar/events/{id}/messages',
+        'Message the registrants by email and/or text (channels, subject, body; status: active by default, or one; timeId): about the event they registered for, so sent even to people who unsubscribed from newsletters, never to a suppressed address or a number that texted STOP',
+        { status: 201, errors: [429] },
+      ),
+    )
+    .input(messageRegistrantsSchema)
+    .output(messageResultSchema)
+    .mutation(({ ctx, input }) => messageRegistrants(calendarDeps(ctx), ctx.tenantId, input, { staffId: ctx.user.id })),
   exportRegistrations: protectedProcedure
     .meta(
       rest.get(

@@ -11,6 +11,7 @@ import { OFFER_HOURS } from '../../schemas/calendar-events.js';
 import type { RegistrationNotice } from './deps.js';
 import { ticketUrl } from './door.js';
 import { eventIcs } from './files.js';
+import { staffMessageEmail, staffMessageOf, staffMessageText } from './staff-messages.js';
 
 // A registration's messages as deliveries of kind 'registration' of the one engine (its contact
 // rule, claim, retries, `email.sent`), grouped by church: written from the registration when sent.
@@ -26,6 +27,7 @@ interface Church {
   churchName: string;
   locale: string;
   timeZone: string;
+  smsFromNumber: string | null;
 }
 
 const permanent = (message: string) => Object.assign(new Error(message), { permanent: true });
@@ -161,6 +163,24 @@ export async function registrationEmail(
   return { subject, html, text: `${lines.join('\n\n')}\n\n${church.churchName}\n`, attachments };
 }
 
+/** The church a registration message is sent for. */
+async function loadChurch(db: DeliveryDeps['db'], userId: number): Promise<Church | null> {
+  const row = await db
+    .selectFrom('users as u')
+    .leftJoin('churchSettings as s', 's.userId', 'u.id')
+    .select(['u.id', 'u.churchName', 's.smsFromNumber'])
+    .where('u.id', '=', userId)
+    .executeTakeFirst();
+  return row ? { ...row, ...(await churchLocaleOf(db, userId)) } : null;
+}
+
+/** A staff message's words (notice 'message'): `staff-messages.ts`. */
+async function staffMessage(deps: DeliveryDeps, d: { calendarMessageId: number | null }) {
+  const m = d.calendarMessageId ? await staffMessageOf(deps.db, d.calendarMessageId) : null;
+  if (!m) throw permanent('The message is gone');
+  return m;
+}
+
 /** The engine's driver of a church's registration emails. */
 export function registrationDriver(deps: DeliveryDeps): ChannelDriver<Church> {
   const { db, email, config } = deps;
@@ -170,13 +190,13 @@ export function registrationDriver(deps: DeliveryDeps): ChannelDriver<Church> {
     group: REGISTRATION_DELIVERIES,
     ratePerSecond: config.emailRatePerSecond,
     concurrency: Math.min(config.emailConcurrency, 4),
-    async load(userId) {
-      const row = await db.selectFrom('users').select(['id', 'churchName']).where('id', '=', userId).executeTakeFirst();
-      return row ? { ...row, ...(await churchLocaleOf(db, userId)) } : null;
-    },
+    load: (userId) => loadChurch(db, userId),
     async send(church, d) {
       if (!d.registrationId || !d.registrationNotice) throw permanent('The delivery names no registration');
-      const m = await registrationEmail(deps, church, d.registrationId, d.registrationNotice);
+      const m =
+        d.registrationNotice === 'message'
+          ? { ...staffMessageEmail(await staffMessage(deps, d), church.churchName), attachments: [] }
+          : await registrationEmail(deps, church, d.registrationId, d.registrationNotice);
       if (!m) throw permanent('The registration is gone');
       return email.send({
         from: formatFrom(church.churchName, config.emailFrom),
@@ -195,11 +215,34 @@ export function registrationDriver(deps: DeliveryDeps): ChannelDriver<Church> {
   };
 }
 
+/** The engine's driver of a church's registration texts (staff messages to registrants). */
+export function registrationSmsDriver(deps: DeliveryDeps): ChannelDriver<Church> {
+  const { db, sms, config } = deps;
+  return {
+    channel: 'sms',
+    group: REGISTRATION_DELIVERIES,
+    ratePerSecond: config.smsRatePerSecond,
+    concurrency: config.smsConcurrency,
+    load: (userId) => loadChurch(db, userId),
+    async send(church, d) {
+      if (d.registrationNotice !== 'message') throw permanent('Only staff messages are texted');
+      return sms.send({
+        to: d.address,
+        from: church.smsFromNumber || config.smsFromNumber,
+        body: staffMessageText(await staffMessage(deps, d), church.churchName),
+        statusCallback: `${config.publicUrl}/api/sms/status`,
+        meta: { userId: church.id, deliveryId: d.id },
+      });
+    },
+    async finish() {},
+  };
+}
+
 const REGISTRATION_JOB = { name: 'registration-deliver', payload: (userId: number) => ({ userId }) } as const;
 
 /** The 'registration-deliver' job: send a church's pending registration messages; come back for retries. */
 export async function deliverRegistrationMessages(deps: DeliveryDeps, userId: number): Promise<RunResult[]> {
-  return deliverGroup(deps, [registrationDriver(deps)], userId, REGISTRATION_JOB);
+  return deliverGroup(deps, [registrationDriver(deps), registrationSmsDriver(deps)], userId, REGISTRATION_JOB);
 }
 
 /** Part of the delivery sweep: churches whose registration messages a dead worker (or a lost job) left. */

@@ -96,11 +96,12 @@ export async function getRegistration(db: Db, tenantId: number, input: { id: num
 
 const like = (s: string) => `%${s.replace(/[\\%_]/g, '\\$&')}%`;
 
-export async function listRegistrations(
+/** The event's registrations (`r`) in a status ('active': not ended) and at a time; 404 for another church's event. */
+async function registrationsOf(
   db: Db,
   tenantId: number,
-  input: ListRegistrationsInput,
-): Promise<z.input<typeof registrationPageSchema>> {
+  input: Pick<ListRegistrationsInput, 'id' | 'status' | 'timeId'>,
+) {
   const event = await db
     .selectFrom('calendarEvents')
     .select('id')
@@ -115,6 +116,28 @@ export async function listRegistrations(
   if (input.status === 'active') q = q.where('r.status', 'not in', ENDED);
   else if (input.status !== 'all') q = q.where('r.status', '=', input.status);
   if (input.timeId) q = q.where('r.timeId', '=', input.timeId);
+  return q;
+}
+
+/** Who a staff message goes to: the registrations' addresses and their contacts' mobile numbers. */
+export async function registrantAddresses(
+  db: Db,
+  tenantId: number,
+  input: Pick<ListRegistrationsInput, 'id' | 'status' | 'timeId'>,
+) {
+  return (await registrationsOf(db, tenantId, input))
+    .leftJoin('contacts as c', (j) => j.onRef('c.id', '=', 'r.contactId').on('c.userId', '=', tenantId))
+    .select(['r.id', 'r.name', 'r.email', 'r.contactId', 'c.phoneE164'])
+    .orderBy('r.id')
+    .execute();
+}
+
+export async function listRegistrations(
+  db: Db,
+  tenantId: number,
+  input: ListRegistrationsInput,
+): Promise<z.input<typeof registrationPageSchema>> {
+  let q = await registrationsOf(db, tenantId, input);
   if (input.search) {
     const s = like(input.search);
     q = q.where(

@@ -11,6 +11,7 @@ export const TABLE_DESCRIPTIONS: Record<string, string> = {
   calendar_discount_codes: 'Events’ discount codes and how often each was used.',
   calendar_event_times: 'The times of each event, with their capacity and seats taken.',
   calendar_events: 'The church’s calendar events people register for.',
+  calendar_messages: 'Messages staff sent to events’ registrants (email and text).',
   calendar_questions: 'Events’ registration questions.',
   calendar_registrations: 'Registrations for events: who, their status, what they paid and were refunded.',
   calendar_ticket_counts: 'Seats taken of each ticket type at each event time.',

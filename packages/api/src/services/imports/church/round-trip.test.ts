@@ -61,6 +61,7 @@ const seeded = await seedEveryTable(db, churchA, (ids) => {
     checkin_codes: [{ code: 'ABCD', state: 'active' }],
     calendar_discount_codes: [{ code: 'EARLY', percent_off: 10 }],
     calendar_registrations: [{ status: 'confirmed', name: 'Ann', email: 'ann@example.org', seats: 1 }],
+    calendar_messages: [{ channels: ['email'], subject: 'Parking', body: 'Park behind the hall' }],
     qr_codes: [{ size: 300, short_code: `rt${churchA}` }],
     uploads: [
       {
