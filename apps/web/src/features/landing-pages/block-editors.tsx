@@ -1,8 +1,14 @@
 import '@mantine/tiptap/styles.css';
 import type { Block } from '@lampstand/api/schemas/landing-pages';
 import { HeroEditor, TextEditor, HighlightsEditor, ImageEditor } from './block-editors-content';
-import { CtaEditor, EventEditor, GroupsEditor, ShowUpEditor, SignupEditor } from './block-editors-actions';
-import { CtaEditor, EventEditor, RegisterEditor, ShowUpEditor, SignupEditor } from './block-editors-actions';
+import {
+  CtaEditor,
+  EventEditor,
+  GroupsEditor,
+  RegisterEditor,
+  ShowUpEditor,
+  SignupEditor,
+} from './block-editors-actions';
 
 /** The fields of one block. */
 export function BlockEditor({

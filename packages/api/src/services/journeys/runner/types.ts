@@ -43,14 +43,12 @@ export interface Enrollment {
   enteredAt: Date;
   test: boolean;
   testEmail: string | null;
-  /** What started it ('group:12:…' for a group trigger). */
+  /** What started it, when it says ('group:12:…' for a group trigger, `registration:{id}` for a registration). */
   triggerKey: string | null;
   lastEmailDeliveryId: number | null;
   waitUntil: Date | null;
   leaseUntil: Date | null;
   attempts: number;
-  /** What entered it, when it says (a registration: `registration:{id}`). */
-  triggerKey: string | null;
 }
 
 export interface Church {
