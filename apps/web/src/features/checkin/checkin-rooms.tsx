@@ -244,7 +244,7 @@ export function CheckinRooms() {
                 <Button
                   size="xs"
                   variant="default"
-                  aria-label={`Close ${r.name} for a date`}
+                  aria-label={`Close for a date: ${r.name}`}
                   onClick={() => setClosing(r)}
                 >
                   Close for a date

@@ -1,4 +1,4 @@
-import { Button, Group, Paper, Select, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Button, Group, Paper, Select, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core';
 import { schemaResolver, useForm } from '@mantine/form';
 import { serviceInputSchema, WEEKDAYS } from '@lampstand/api/schemas/checkin/setup';
 import { trpc } from '../../lib/trpc';
@@ -41,19 +41,19 @@ export function CheckinServices() {
         onSubmit={form.onSubmit((v) => create.mutate({ ...v, weekday: Number(v.weekday) }))}
         aria-label="Add a service"
       >
-        <Group align="flex-start" wrap="wrap">
+        <SimpleGrid cols={{ base: 1, xs: 2, sm: 4 }} verticalSpacing="xs">
           <TextInput
             label="Service name"
             placeholder="First service"
             style={{ flex: 1, minWidth: 180 }}
             {...form.getInputProps('name')}
           />
-          <Select label="Day" data={DAYS} allowDeselect={false} w={140} {...form.getInputProps('weekday')} />
-          <TextInput label="Starts at" type="time" w={130} {...form.getInputProps('startsAt')} />
-          <Button type="submit" mt={25} loading={create.isPending}>
+          <Select label="Day" data={DAYS} allowDeselect={false} {...form.getInputProps('weekday')} />
+          <TextInput label="Starts at" type="time" {...form.getInputProps('startsAt')} />
+          <Button type="submit" mt={{ base: 0, sm: 25 }} loading={create.isPending}>
             Add service
           </Button>
-        </Group>
+        </SimpleGrid>
       </form>
       <Stack gap="xs" mt="md">
         {services.data?.length === 0 ? (

@@ -9,6 +9,7 @@ import {
   Paper,
   PasswordInput,
   Select,
+  SimpleGrid,
   Stack,
   Text,
   TextInput,
@@ -73,16 +74,16 @@ function NewStation({ onCode }: { onCode: (c: { name: string; code: string; expi
       )}
     >
       <Stack>
-        <Group grow align="flex-start" wrap="wrap">
-          <TextInput label="Station name" placeholder="Lobby kiosk" miw={200} {...form.getInputProps('name')} />
+        <SimpleGrid cols={{ base: 1, xs: 2 }}>
+          <TextInput label="Station name" placeholder="Lobby kiosk" {...form.getInputProps('name')} />
           <Select
             label="Kind"
             allowDeselect={false}
-            miw={200}
+
             data={STATION_KINDS.map((k) => ({ value: k, label: KIND_LABELS[k] }))}
             {...form.getInputProps('kind')}
           />
-        </Group>
+        </SimpleGrid>
         {v.kind === 'room' ? (
           <Select
             label="Room"
@@ -90,11 +91,11 @@ function NewStation({ onCode }: { onCode: (c: { name: string; code: string; expi
             {...form.getInputProps('roomId')}
           />
         ) : null}
-        <Group grow align="flex-start" wrap="wrap">
+        <SimpleGrid cols={{ base: 1, xs: 2 }}>
           <Select
             label="Labels"
             allowDeselect={false}
-            miw={200}
+
             data={[
               { value: 'pdf', label: 'Print a PDF (any printer)' },
               { value: 'bridge', label: 'Label printer through the print bridge' },
@@ -104,24 +105,24 @@ function NewStation({ onCode }: { onCode: (c: { name: string; code: string; expi
           <Select
             label="Label size"
             allowDeselect={false}
-            miw={200}
+
             data={[
               { value: '2.25x1.25', label: '2.25″ × 1.25″' },
               { value: '4x2', label: '4″ × 2″' },
             ]}
             {...form.getInputProps('labelSize')}
           />
-        </Group>
+        </SimpleGrid>
         {v.printer === 'bridge' ? (
-          <Group grow align="flex-start" wrap="wrap">
+          <SimpleGrid cols={{ base: 1, xs: 2 }}>
             <TextInput
               label="Print bridge address"
               placeholder="http://127.0.0.1:9180"
-              miw={200}
+
               {...form.getInputProps('printerBridgeUrl')}
             />
-            <PasswordInput label="Print bridge secret" miw={200} {...form.getInputProps('printerBridgeSecret')} />
-          </Group>
+            <PasswordInput label="Print bridge secret" {...form.getInputProps('printerBridgeSecret')} />
+          </SimpleGrid>
         ) : null}
         <Group justify="flex-end">
           <Button type="submit" loading={create.isPending}>
@@ -166,7 +167,8 @@ export function CheckinStations() {
         Stations
       </Title>
       <Text size="sm" c="dimmed" mb="md">
-        Open <Code>{stationUrl}</Code> on the tablet, laptop or phone and enter its pairing code.
+        Open <Code style={{ overflowWrap: 'anywhere' }}>{stationUrl}</Code> on the tablet, laptop or phone and enter its
+        pairing code.
       </Text>
       <Box mb="md">
         <ForDeveloper label="How to run the print bridge">
@@ -226,7 +228,7 @@ export function CheckinStations() {
                 <Button
                   size="xs"
                   variant="default"
-                  aria-label={`Pair ${s.name} again`}
+                  aria-label={`${s.paired ? 'Re-pair' : 'Pairing code for'} ${s.name}`}
                   onClick={() => pair.mutate({ id: s.id })}
                 >
                   {s.paired ? 'Re-pair' : 'Pairing code'}

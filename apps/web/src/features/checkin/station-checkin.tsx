@@ -145,7 +145,7 @@ function FamilyCheckin({
         >
           {picked.length === 0
             ? 'Everyone is checked in'
-            : `Check in ${picked.length === 1 ? picked[0]!.name : `all ${picked.length}`}`}
+            : `Check in ${picked.length === 1 ? picked[0]!.name : picked.length === 2 ? 'both' : `all ${picked.length}`}`}
         </Button>
         <Button variant="subtle" size="lg" onClick={onBack}>
           Back to search
