@@ -264,6 +264,7 @@ describe('The editor’s own procedures (tRPC)', () => {
     expect(all.map((s) => s.name)).toEqual([
       'Welcome a first-time guest',
       'Thank a first-time giver',
+      'Welcome a first-time family',
       'Birthday greeting',
       'Welcome a new volunteer',
       'Bring recurring givers back',

@@ -557,6 +557,7 @@ export interface Deliveries {
   createdAt: Generated<Date>;
   digestPeriod: string | null;
   firstName: Generated<string>;
+  givenAtCheckin: Generated<boolean>;
   id: Generated<number>;
   journeyEnrollmentId: number | null;
   journeyId: number | null;

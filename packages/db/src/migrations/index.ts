@@ -77,6 +77,7 @@ import * as m0136 from './2026_11_29_0136_registration_deliveries.js';
 import * as m0140 from './2026_11_29_0140_groups.js';
 import * as m0145 from './2026_11_29_0145_checkin_rooms.js';
 import * as m0146 from './2026_11_29_0146_checkin_stations.js';
+import * as m0150 from './2026_11_29_0150_checkin_welcome_deliveries.js';
 
 /** Every migration, by its frozen date-prefixed name. Add new ones at the end. */
 export const migrations: Record<string, Migration> = {
@@ -158,4 +159,5 @@ export const migrations: Record<string, Migration> = {
   '2026_11_29_0140_groups': m0140,
   '2026_11_29_0145_checkin_rooms': m0145,
   '2026_11_29_0146_checkin_stations': m0146,
+  '2026_11_29_0150_checkin_welcome_deliveries': m0150,
 };

@@ -1,19 +1,5 @@
-import {
-  Alert,
-  Box,
-  Button,
-  Center,
-  Container,
-  Group,
-  Loader,
-  Paper,
-  Select,
-  Stack,
-  Text,
-  TextInput,
-  Title,
-} from '@mantine/core';
-import { useState, type FormEvent, type ReactNode } from 'react';
+import { Alert, Button, Center, Group, Loader, Paper, Select, Stack, Text, TextInput } from '@mantine/core';
+import { useState, type FormEvent } from 'react';
 import { trpc } from '../../lib/trpc';
 import { httpStatus } from '../../lib/errors';
 import { useSession } from '../../shell/session';
