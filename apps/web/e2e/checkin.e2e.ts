@@ -131,5 +131,28 @@ browserDescribe(describe)('Check-in', async () => {
     await toast(door, 'Mia Rivers picked up').waitFor();
     await door.getByText('Here: 1 of 20').waitFor();
     await door.getByText('Picked up: 1').waitFor();
+
+    // Offline: the kiosk loses the network, finds the family in the bundle it keeps and checks Mia in
+    // again with a code from its reserved block; when the network returns the check-in is sent.
+    const bundle = kiosk.waitForResponse((r) => r.url().includes('checkin.offlineBundle') && r.ok());
+    await kiosk.reload();
+    await bundle;
+    await kiosk.getByRole('heading', { name: 'Welcome! Check in' }).waitFor();
+    await kiosk.context().setOffline(true);
+    await kiosk.getByRole('textbox', { name: /Last 4 digits/ }).fill('4477');
+    await kiosk.getByRole('button', { name: 'Find' }).click();
+    await kiosk.getByRole('button', { name: /Rivers/ }).click();
+    await kiosk.getByRole('button', { name: 'Check in Mia Rivers' }).click();
+    await kiosk.getByText('No network: this check-in is sent when it returns.').waitFor();
+    await kiosk.getByText('1 check-in is saved on this station').waitFor();
+    const offlineCode = (await kiosk.getByTestId('security-code').textContent())!.trim();
+    expect(offlineCode).not.toBe(code);
+    await expectAccessible(kiosk);
+    await screenshot(kiosk, 'checkin-station-offline-390');
+    await kiosk.context().setOffline(false);
+    await kiosk.getByText('Working offline').waitFor({ state: 'detached' });
+    await door.reload();
+    await door.getByText('Here: 2 of 20').waitFor();
+    await door.getByRole('region', { name: 'Mia Rivers' }).getByText(offlineCode).waitFor();
   });
 });

@@ -1,4 +1,6 @@
 import { Alert, Badge, Button, Checkbox, Group, Paper, Select, Stack, Text, TextInput } from '@mantine/core';
+import { useStationOffline } from './station-sync';
+import { clientId, enqueue, isNetworkFailure, searchBundle, takeCode, type Bundle } from './station-offline';
 import { IconAlertTriangle, IconSearch } from '@tabler/icons-react';
 import { useState, type FormEvent } from 'react';
 import { trpc } from '../../lib/trpc';
@@ -23,13 +25,17 @@ function FamilyCheckin({
   family,
   serviceId,
   rooms,
+  bundle,
+  onQueued,
   onDone,
   onBack,
 }: {
   family: Family;
   serviceId: number | null;
   rooms: { id: number; name: string }[];
-  onDone: (code: string, names: string[]) => void;
+  bundle: Bundle | undefined;
+  onQueued: () => void;
+  onDone: (code: string, children: { name: string; room: string; care: string | null }[], offline: boolean) => void;
   onBack: () => void;
 }) {
   const waiting = family.children.filter((c) => !c.checkedIn);
@@ -39,9 +45,16 @@ function FamilyCheckin({
   );
   const [refusal, setRefusal] = useState<Refusal | null>(null);
   const [accepted, setAccepted] = useState<{ age: number[]; capacity: boolean }>({ age: [], capacity: false });
-  const checkIn = trpc.checkin.checkIn.useMutation();
+  // 'always': without the network the call fails at once (the station then works offline), not paused.
+  const checkIn = trpc.checkin.checkIn.useMutation({ networkMode: 'always' });
   const picked = waiting.filter((c) => chosen[c.id]);
   const missingRoom = picked.filter((c) => !roomOf[c.id]);
+  const tagsOf = () =>
+    picked.map((c) => ({
+      name: c.name,
+      room: rooms.find((r) => String(r.id) === roomOf[c.id])?.name ?? '',
+      care: c.allergies ?? null,
+    }));
 
   const submit = async (accept: { age: number[]; capacity: boolean }) => {
     setRefusal(null);
@@ -56,11 +69,37 @@ function FamilyCheckin({
           ageOverride: accept.age.includes(c.id),
         })),
       });
-      onDone(
-        out.securityCode,
-        picked.map((c) => c.name),
-      );
+      onDone(out.securityCode, tagsOf(), false);
     } catch (err) {
+      if (isNetworkFailure(err) && bundle) {
+        // No network: a code from this station's block; the check-in is sent when the network returns.
+        const code = await takeCode(bundle);
+        if (!code) {
+          setRefusal({
+            message: 'No network, and this station has no offline codes left.',
+            ageChildIds: [],
+            capacity: false,
+          });
+          return;
+        }
+        await enqueue({
+          kind: 'check_in',
+          clientId: clientId(),
+          at: new Date().toISOString(),
+          familyId: family.id,
+          serviceId,
+          securityCode: code,
+          children: picked.map((c) => ({
+            childId: c.id,
+            roomId: Number(roomOf[c.id]),
+            ageOverride: accept.age.includes(c.id),
+            clientId: clientId(),
+          })),
+        });
+        onQueued();
+        onDone(code, tagsOf(), true);
+        return;
+      }
       const issues = fieldIssues(err);
       const age = issues
         .map((i) => /^children\.(\d+)\.roomId$/.exec(i.path))
@@ -161,20 +200,30 @@ function FamilyCheckin({
  * family's code and labels.
  */
 export function StationCheckin({ station }: { station: StationSelf }) {
-  const bundle = trpc.checkin.offlineBundle.useQuery(undefined, { retry: false });
-  const services = bundle.data?.services ?? [];
-  const rooms = bundle.data?.rooms ?? [];
+  const offline = useStationOffline();
+  const services = offline.bundle?.services ?? [];
+  const rooms = offline.bundle?.rooms ?? [];
   const [serviceId, setServiceId] = useState<string | null>(null);
   const service = serviceId ?? (services[0] ? String(services[0].id) : null);
   const [query, setQuery] = useState('');
   const [search, setSearch] = useState<{ phone?: string; name?: string } | null>(null);
   const [family, setFamily] = useState<Family | null>(null);
   const [adding, setAdding] = useState(false);
-  const [done, setDone] = useState<{ code: string; names: string[] } | null>(null);
+  const [done, setDone] = useState<{
+    code: string;
+    children: { name: string; room: string; care: string | null }[];
+    offline: boolean;
+  } | null>(null);
   const found = trpc.checkin.lookup.useQuery(
     { ...search, serviceId: service ? Number(service) : undefined },
-    { enabled: search !== null },
+    { enabled: search !== null, networkMode: 'always' },
   );
+  // Without the network, families are found in the bundle kept on this station.
+  const localFamilies =
+    search && found.error && isNetworkFailure(found.error) && offline.bundle
+      ? searchBundle(offline.bundle, search)
+      : null;
+  const families = localFamilies ?? found.data?.families;
   const reset = () => {
     setFamily(null);
     setAdding(false);
@@ -189,7 +238,7 @@ export function StationCheckin({ station }: { station: StationSelf }) {
     setSearch(/^\d{4}$/.test(q) ? { phone: q } : { name: q });
   };
   let body;
-  if (done) body = <CheckedIn station={station} code={done.code} names={done.names} onNext={reset} />;
+  if (done) body = <CheckedIn station={station} {...done} onNext={reset} />;
   else if (adding)
     body = (
       <NewFamily
@@ -206,8 +255,10 @@ export function StationCheckin({ station }: { station: StationSelf }) {
         family={family}
         serviceId={service ? Number(service) : null}
         rooms={rooms}
+        bundle={offline.bundle}
+        onQueued={offline.refresh}
         onBack={() => setFamily(null)}
-        onDone={(code, names) => setDone({ code, names })}
+        onDone={(code, children, queued) => setDone({ code, children, offline: queued })}
       />
     );
   else
@@ -242,11 +293,9 @@ export function StationCheckin({ station }: { station: StationSelf }) {
             </Button>
           </Group>
         </form>
-        {found.error ? <Alert color="red">{found.error.message}</Alert> : null}
-        {search && found.data?.families.length === 0 ? (
-          <Text>No family found. New here? Add your family below.</Text>
-        ) : null}
-        {found.data?.families.map((f) => (
+        {found.error && !localFamilies ? <Alert color="red">{found.error.message}</Alert> : null}
+        {search && families?.length === 0 ? <Text>No family found. New here? Add your family below.</Text> : null}
+        {families?.map((f) => (
           <Button
             key={f.id}
             size="xl"
@@ -276,6 +325,17 @@ export function StationCheckin({ station }: { station: StationSelf }) {
       title={station.kind === 'self' ? 'Welcome! Check in' : 'Check-in'}
       sub={`${station.churchName} · ${station.name}`}
     >
+      {offline.waiting > 0 ? (
+        <Alert color="yellow" mb="md" title="Working offline">
+          {offline.waiting === 1 ? '1 check-in is' : `${offline.waiting} check-ins are`} saved on this station and sent
+          when the network returns.
+        </Alert>
+      ) : null}
+      {offline.refused.length > 0 ? (
+        <Alert color="red" mb="md" title="Some offline check-ins were refused">
+          {offline.refused.join(' ')}
+        </Alert>
+      ) : null}
       {body}
     </StationFrame>
   );

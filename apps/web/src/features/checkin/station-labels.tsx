@@ -3,6 +3,7 @@ import { IconPrinter } from '@tabler/icons-react';
 import { useEffect, useRef, useState } from 'react';
 import type { z } from 'zod';
 import type { stationSelfSchema } from '@lampstand/api/schemas/checkin/setup';
+import { labelsZpl } from '@lampstand/api/shared/checkin-labels';
 import { trpc } from '../../lib/trpc';
 
 export type StationSelf = z.infer<typeof stationSelfSchema>;
@@ -39,14 +40,18 @@ async function printThroughBridge(url: string, secret: string | null, zpl: strin
 export function CheckedIn({
   station,
   code,
-  names,
+  children,
+  offline,
   onNext,
 }: {
   station: StationSelf;
   code: string;
-  names: string[];
+  children: { name: string; room: string; care: string | null }[];
+  /** Checked in without the network: saved on the station, sent when it returns. */
+  offline: boolean;
   onNext: () => void;
 }) {
+  const names = children.map((c) => c.name);
   const utils = trpc.useUtils();
   const [print, setPrint] = useState<PrintState | null>(null);
   const started = useRef(false);
@@ -56,11 +61,22 @@ export function CheckedIn({
     if (!bridge || started.current) return;
     started.current = true;
     setPrint({ kind: 'printing' });
-    void utils.checkin.labels
-      .fetch({ securityCode: code, format: 'zpl', size: station.labelSize })
-      .then((l) => printThroughBridge(station.printerBridgeUrl!, station.printerBridgeSecret, l.text ?? ''))
+    // Offline, the labels are made here with the server's own ZPL builders.
+    const date = station.today;
+    const zpl = offline
+      ? Promise.resolve(
+          labelsZpl(
+            { children: children.map((c) => ({ ...c, code, date })), pickup: { children: names, code, date } },
+            station.labelSize,
+          ),
+        )
+      : utils.checkin.labels
+          .fetch({ securityCode: code, format: 'zpl', size: station.labelSize })
+          .then((l) => l.text ?? '');
+    void zpl
+      .then((text) => printThroughBridge(station.printerBridgeUrl!, station.printerBridgeSecret, text))
       .then(setPrint, () => setPrint({ kind: 'failed', message: 'The labels could not be made.' }));
-  }, [bridge, code, station, utils]);
+  }, [bridge, code, station, utils, offline, children, names]);
   return (
     <Paper withBorder p="lg">
       <Stack align="center" ta="center">
@@ -71,6 +87,12 @@ export function CheckedIn({
         <Text ff="monospace" fw={800} fz={56} lh={1} data-testid="security-code" style={{ letterSpacing: 6 }}>
           {code}
         </Text>
+        {offline ? (
+          <Alert color="yellow" title="Saved on this station" w="100%" ta="left">
+            No network: this check-in is sent when it returns.{' '}
+            {bridge ? '' : 'The labels’ PDF opens once the network is back.'}
+          </Alert>
+        ) : null}
         {print?.kind === 'printing' ? <Text>Printing labels…</Text> : null}
         {print?.kind === 'printed' ? <Text c="green.8">Labels printed.</Text> : null}
         {print?.kind === 'queued' || print?.kind === 'failed' ? (
