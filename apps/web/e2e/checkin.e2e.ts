@@ -154,5 +154,23 @@ browserDescribe(describe)('Check-in', async () => {
     await door.reload();
     await door.getByText('Here: 2 of 20').waitFor();
     await door.getByRole('region', { name: 'Mia Rivers' }).getByText(offlineCode).waitFor();
+
+    // Staff signed in on /station pick any room, and may pick up without the code, saying why.
+    await page.setViewportSize({ width: 1024, height: 900 });
+    await page.goto('/station');
+    await page.getByRole('combobox', { name: 'Room' }).click();
+    await page.getByRole('option', { name: 'Kids Room' }).click();
+    await page.getByRole('button', { name: 'Check out Leo Rivers' }).click();
+    const staffPickup = page.getByRole('dialog', { name: 'Pick up Leo Rivers' });
+    await staffPickup.getByRole('button', { name: 'Pick up without the code (staff)' }).click();
+    await staffPickup.getByRole('button', { name: 'Pick up Leo Rivers' }).click();
+    await staffPickup.getByText('Say why the child is picked up without the code').waitFor();
+    await expectAccessible(page);
+    await staffPickup
+      .getByRole('textbox', { name: /Why is the child picked up/ })
+      .fill('Grandmother, known to staff; tag lost');
+    await staffPickup.getByRole('button', { name: 'Pick up Leo Rivers' }).click();
+    await toast(page, 'Leo Rivers picked up').waitFor();
+    await screenshot(page, 'checkin-station-staff-1024');
   });
 });
