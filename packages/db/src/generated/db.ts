@@ -572,6 +572,7 @@ export interface Deliveries {
   createdAt: Generated<Date>;
   digestPeriod: string | null;
   firstName: Generated<string>;
+  givenAtCheckin: Generated<boolean>;
   groupMessageId: number | null;
   id: Generated<number>;
   journeyEnrollmentId: number | null;

@@ -136,9 +136,18 @@ export function blankStep(kind: JourneyStepKind, id: string, target: string | nu
     case 'wait':
       return { id, kind, wait: { mode: 'duration', amount: 1, unit: 'days' }, next: target };
     case 'email':
-      return { id, kind, name: 'New email', subject: '', content: '', templateId: null, next: target };
+      return {
+        id,
+        kind,
+        name: 'New email',
+        subject: '',
+        content: '',
+        templateId: null,
+        operational: false,
+        next: target,
+      };
     case 'sms':
-      return { id, kind, name: 'New text', body: '', next: target };
+      return { id, kind, name: 'New text', body: '', operational: false, next: target };
     case 'add_to_list':
     case 'remove_from_list':
       return { id, kind, listId: listId ?? 0, next: target };

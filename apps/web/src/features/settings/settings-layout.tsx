@@ -14,6 +14,7 @@ import { TextingSection } from './texting-section';
 import { MoveInSection } from './move-in-section';
 import { RecurringGiversSection } from './move-in-recurring';
 import { ExportSection } from './export-section';
+import { CheckinSettingsSection } from '../checkin/checkin-settings';
 
 interface Section {
   /** Its address: /settings/{path}. */
@@ -48,6 +49,7 @@ export const SETTINGS_SECTIONS: Section[] = [
     anchors: ['integrations', 'webhooks'],
     render: () => <IntegrationsSection />,
   },
+  { path: 'check-in', label: 'Check-in', anchors: ['check-in'], render: () => <CheckinSettingsSection /> },
   { path: 'api', label: 'API keys', anchors: ['api-keys'], render: () => <ApiKeysSection /> },
   { path: 'move-in', label: 'Move in', anchors: ['move-in'], render: () => <MoveInSection /> },
   { path: 're-enrolment', label: 'Re-enrolment', anchors: ['re-enrolment'], render: () => <RecurringGiversSection /> },

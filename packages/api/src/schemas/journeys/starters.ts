@@ -102,6 +102,7 @@ export const JOURNEY_STARTERS: JourneyStarter[] = [
           kind: 'sms',
           name: 'Thank you for coming',
           body: 'Hi {{firstName}}, thank you for bringing your children to {{churchName}} today. We loved having them! Any questions, just reply.',
+          operational: true,
           next: 'welcome',
         },
         {
@@ -111,6 +112,7 @@ export const JOURNEY_STARTERS: JourneyStarter[] = [
           subject: 'Thank you for visiting {{churchName}}',
           content:
             '<p>Hello {{firstName}},</p><p>Thank you for bringing your children to {{churchName}} today. Our children’s team loved meeting them, and we would love to see your family again.</p>',
+          operational: true,
           next: 'call',
         },
         {

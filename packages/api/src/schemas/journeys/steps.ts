@@ -5,6 +5,13 @@ import { stepTargets, waitMinutes } from '../../shared/journey-steps.js';
 
 // A journey's steps, and the check of the whole list (bounds, branches, no cycle, no unknown id).
 
+/**
+ * A first check-in's welcome: sent as an operational message to the address the parent gave at the
+ * check-in station, who gave no consent to campaigns there (docs/contact-rule.md). Only in a journey
+ * started by a family's first check-in (refused on activation elsewhere, and never honoured there).
+ */
+const operationalSchema = z.boolean().default(false);
+
 export const MAX_JOURNEY_STEPS = 50;
 export const MAX_WAIT_DAYS = 365;
 
@@ -78,6 +85,7 @@ export const journeyStepSchema = z.discriminatedUnion(
       content: textSchema('Email content', 500_000).default(''),
       /** The template it was started from, if any (its content was copied in). */
       templateId: idSchema('Template ID').nullable().default(null),
+      operational: operationalSchema,
       next: nextId,
     }),
     z.object({
@@ -85,6 +93,7 @@ export const journeyStepSchema = z.discriminatedUnion(
       kind: z.literal('sms'),
       name: requiredTextSchema('Text name', 120),
       body: textSchema('Message', 1600).trim().default(''),
+      operational: operationalSchema,
       next: nextId,
     }),
     z.object({ id: stepId, kind: z.literal('add_to_list'), listId, next: nextId }),

@@ -11,6 +11,8 @@ import { activateJourney, createJourney } from '../journeys/definitions.js';
 import { processJourneyTriggers } from '../journeys/triggers.js';
 import { runDueEnrollments } from '../journeys/runner.js';
 import { deliverJourney } from '../journeys/channel.js';
+import { setConsent } from '../contacts/consent.js';
+import { contactVerdict, DELIVERY_KIND_RULES } from '../delivery/contact-rule.js';
 import { checkIn } from './check-in.js';
 import { addFamily } from './families.js';
 import type { CheckinScope } from './scope.js';
@@ -126,28 +128,111 @@ describe('check-in triggers', () => {
   it('the ready journey welcomes a first-time family that afternoon, through the engine and its consent rule', async () => {
     const starter = JOURNEY_STARTERS.find((s) => s.key === 'first-time-family')!;
     const j = await active(starter.fields);
+    // The same messages as marketing (not marked operational): the station's parent gave no consent.
+    const marketing = await active({
+      ...starter.fields,
+      name: 'Our news',
+      steps: starter.fields.steps!.map((s) =>
+        s.kind === 'email'
+          ? { ...s, subject: 'News from {{churchName}}', operational: false }
+          : s.kind === 'sms'
+            ? { ...s, body: 'News!', operational: false }
+            : s,
+      ),
+    });
     const boaz = await family('Boaz');
     await checkInOn(boaz, '2026-12-06');
-    // A family added at the station has given no consent to be contacted: the rule skips them.
-    const added = await addFamily(
-      t,
-      scope(),
-      {
-        firstName: 'Orpah',
-        lastName: 'New',
-        phone: '555 010 7777',
-        email: 'orpah@example.org',
-        children: [{ name: 'Kid', dateOfBirth: null, grade: null, allergies: null, medicalNotes: null }],
-      },
-      '2026-12-06',
-    );
-    await checkInOn({ id: added.id, childId: added.children[0]!.id }, '2026-12-06');
+    const addAtStation = (firstName: string, phone: string) =>
+      addFamily(
+        t,
+        scope(),
+        {
+          firstName,
+          lastName: 'New',
+          phone,
+          email: `${firstName.toLowerCase()}@example.org`,
+          children: [{ name: `${firstName} Kid`, dateOfBirth: null, grade: null, allergies: null, medicalNotes: null }],
+        },
+        '2026-12-06',
+      );
+    // Two families added at the station: Orpah, and Mara who opts out of both channels before the afternoon.
+    const orpah = await addAtStation('Orpah', '555 010 7777');
+    const mara = await addAtStation('Mara', '555 010 8888');
+    for (const f of [orpah, mara]) await checkInOn({ id: f.id, childId: f.children[0]!.id }, '2026-12-06');
+    await setConsent(t, church.id, {
+      contactId: mara.id,
+      channel: 'email',
+      status: 'unsubscribed',
+      source: 'unsubscribe link',
+    });
+    await setConsent(t, church.id, {
+      contactId: mara.id,
+      channel: 'sms',
+      status: 'unsubscribed',
+      source: 'sms keyword',
+    });
     await tick(T0);
-    expect(await enrolled(j.id)).toEqual(expect.arrayContaining([boaz.id, added.id]));
+    expect(await enrolled(j.id)).toEqual(expect.arrayContaining([boaz.id, orpah.id, mara.id]));
     await tick(new Date(T0.getTime() + 4 * 3600_000 + 60_000));
     await tick(new Date(T0.getTime() + 4 * 3600_000 + 120_000));
-    const mail = await db.selectFrom('outboxMessages').select(['toAddress', 'subject']).orderBy('id').execute();
-    expect(mail).toContainEqual({ toAddress: 'boaz@example.org', subject: 'Thank you for visiting Grace' });
-    expect(mail.map((m) => m.toAddress)).not.toContain('orpah@example.org');
+    const sent = await db
+      .selectFrom('outboxMessages')
+      .select(['channel', 'toAddress', 'subject'])
+      .where('userId', '=', church.id)
+      .orderBy('id')
+      .execute();
+    const to = (address: string) => sent.filter((m) => m.toAddress === address);
+    const phoneOf = async (id: number) =>
+      (await t.selectFrom('contacts').select('phoneE164').where('id', '=', id).executeTakeFirstOrThrow()).phoneE164!;
+    const orpahPhone = await phoneOf(orpah.id);
+    // The welcome reaches the parent who gave the phone and email at the station: a text and an email.
+    expect(to('orpah@example.org')).toEqual([
+      { channel: 'email', toAddress: 'orpah@example.org', subject: 'Thank you for visiting Grace' },
+    ]);
+    expect(to(orpahPhone).map((m) => m.channel)).toEqual(['sms']);
+    const welcome = await db
+      .selectFrom('deliveries')
+      .select(['givenAtCheckin', 'status'])
+      .where('journeyId', '=', j.id)
+      .where('contactId', '=', orpah.id)
+      .execute();
+    expect(welcome).toEqual([
+      { givenAtCheckin: true, status: 'sent' },
+      { givenAtCheckin: true, status: 'sent' },
+    ]);
+    // Marketing does not: not the same messages as a journey, nor a campaign (the engine's question).
+    expect(sent.filter((m) => m.subject === 'News from Grace').map((m) => m.toAddress)).toEqual(['boaz@example.org']);
+    const news = await db
+      .selectFrom('deliveries')
+      .select(['address', 'status', 'lastError'])
+      .where('journeyId', '=', marketing.id)
+      .where('contactId', '=', orpah.id)
+      .execute();
+    expect(news).toEqual([]);
+    for (const [channel, address] of [
+      ['email', 'orpah@example.org'],
+      ['sms', orpahPhone],
+    ] as const)
+      expect(
+        await contactVerdict(t, church.id, { channel, ...DELIVERY_KIND_RULES.campaign, answer: true, address }),
+      ).toMatchObject({ send: false });
+    // A parent who opted out after the station is not welcomed either.
+    expect(to('mara@example.org')).toEqual([]);
+    expect(to(await phoneOf(mara.id))).toEqual([]);
+  });
+
+  it('an operational message step is refused outside a first check-in journey', async () => {
+    const j = await createJourney(
+      db,
+      church.id,
+      journeyFieldsSchema.parse({
+        name: 'Sneaky news',
+        trigger: { kind: 'checked_in', weeksInARow: 2 },
+        steps: [{ id: 's', kind: 'sms', name: 'News', body: 'Hello', operational: true, next: null }],
+      }),
+    );
+    await expect(activateJourney(db, church.id, { id: j.id })).rejects.toThrow(
+      "Step 1: only a first check-in's welcome is sent without consent to campaigns",
+    );
   });
 });

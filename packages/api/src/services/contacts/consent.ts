@@ -67,7 +67,11 @@ export async function changeConsent(
     missing: 'Contact not found',
   });
   const current = change.channel === 'email' ? row.emailConsent : row.smsConsent;
-  if (current === change.status) return { contact: toContact(row), event: null, written: null };
+  const source = change.channel === 'email' ? row.emailConsentSource : row.smsConsentSource;
+  // A check-in station's 'not given' (unsubscribed, source 'checkin') is not an opt-out: an opt-out
+  // after it is recorded, and ends the welcome the contact rule allows to that address.
+  const optOutAfterCheckin = change.status === 'unsubscribed' && source === 'checkin' && change.source !== 'checkin';
+  if (current === change.status && !optOutAfterCheckin) return { contact: toContact(row), event: null, written: null };
   const now = new Date();
   const set =
     change.channel === 'email'

@@ -15,6 +15,10 @@ import { DELIVERY_LEASES, leaseOf, type Delivery } from './leases.js';
  * - **operational** (planner requests, reminders, cover offers and notices, staff notices): the
  *   same; a person who unsubscribed from a channel is not reached on it for anything they did not
  *   ask for.
+ *   One exception: a journey's welcome to a first-time family (a delivery `given_at_checkin`) is an
+ *   operational message to the address the parent gave at a check-in station, where no consent to
+ *   campaigns is asked: a contact whose consent is still the station's 'not given' (source
+ *   'checkin') does not stop it; one who has opted out since (STOP, an unsubscribe) does.
  * - **transactional** (a sign-in link or code, a confirmation, a receipt, a giving statement): sent
  *   even to a person who unsubscribed (they asked for it, or the law wants it), but never to a
  *   suppressed address (it bounced, complained or staff blocked it) and never as a text after STOP.
@@ -38,7 +42,16 @@ export interface KindRule {
   purpose: ContactPurpose;
   /** An answer to the person (a reply, something they asked for): quiet hours do not hold it. */
   answer?: boolean;
+  /**
+   * Operational only: the address the person gave at a check-in station. A contact whose consent is
+   * the station's 'not given' (unsubscribed with source 'checkin', never changed since) does not
+   * stop it; any other unsubscribed contact with the address does.
+   */
+  givenAtCheckin?: boolean;
 }
+
+/** The question a journey's welcome to a first-time family asks (a delivery `given_at_checkin`). */
+export const CHECKIN_WELCOME_RULE: KindRule = { purpose: 'operational', givenAtCheckin: true };
 
 /**
  * Every kind of delivery the engine knows, with its purpose. Typed over `DeliveryKind` (the
@@ -85,15 +98,19 @@ export interface ContactQuestion extends KindRule {
  */
 export function skipReasonSql(
   userId: unknown,
-  q: { channel: Channel; purpose: ContactPurpose },
+  q: { channel: Channel; purpose: ContactPurpose; givenAtCheckin?: boolean },
   address: unknown,
 ): RawBuilder<string | null> {
+  // The station's 'not given' does not stop a welcome to the address given at check-in.
+  const atCheckin = q.purpose === 'operational' && q.givenAtCheckin === true;
+  const notGiven = (source: 'email' | 'sms') =>
+    atCheckin ? sql` and u.${sql.raw(`${source}_consent_source`)} is distinct from 'checkin'` : sql``;
   if (q.channel === 'email') {
     const consent =
       q.purpose === 'transactional'
         ? sql`false`
         : sql`exists (select 1 from contacts u where u.user_id = ${userId} and u.email_lower = lower(${address})
-                       and u.email_consent = 'unsubscribed')`;
+                       and u.email_consent = 'unsubscribed'${notGiven('email')})`;
     return sql<string | null>`coalesce(
       (select 'suppressed:' || s.reason from email_suppressions s
         where s.user_id = ${userId} and s.email = lower(${address}) and s.removed_at is null limit 1),
@@ -104,7 +121,7 @@ export function skipReasonSql(
   return sql<string | null>`case when (case
       when exists (select 1 from contacts u where u.user_id = ${userId} and u.phone_e164 = ${address})
         then exists (select 1 from contacts u where u.user_id = ${userId} and u.phone_e164 = ${address}
-                     and u.sms_consent = 'unsubscribed')
+                     and u.sms_consent = 'unsubscribed'${notGiven('sms')})
       else coalesce((
         select m.keyword = 'STOP' from conversation_messages m join conversations k on k.id = m.conversation_id
         where k.user_id = ${userId} and k.phone_e164 = ${address} and m.keyword in ('STOP', 'START')
@@ -192,14 +209,14 @@ export async function deliveryVerdicts(
   const out = new Map<number, Exclude<ContactVerdict, { send: true }>>();
   const groups = new Map<string, Delivery[]>();
   for (const d of deliveries) {
-    const key = `${d.userId}/${d.kind}`;
+    const key = `${d.userId}/${d.kind}/${d.givenAtCheckin && d.kind === 'journey'}`;
     groups.set(key, [...(groups.get(key) ?? []), d]);
   }
   for (const group of groups.values()) {
-    const { userId, kind } = group[0]!;
+    const { userId, kind, givenAtCheckin } = group[0]!;
     const verdicts = await contactVerdicts(db, userId, {
       channel,
-      ...DELIVERY_KIND_RULES[kind],
+      ...(givenAtCheckin && kind === 'journey' ? CHECKIN_WELCOME_RULE : DELIVERY_KIND_RULES[kind]),
       // Quiet hours switched off (SMS_QUIET_HOURS=off, and test apps): every text is taken as an answer.
       ...(opts.quietHours === false ? { answer: true } : {}),
       addresses: group.map((d) => d.address),

@@ -2,6 +2,7 @@ import { sql, type Db } from '@lampstand/db';
 import { countSuppressedContacts } from '../deliverability/suppressions.js';
 import type { JourneyDefinition } from './journey-definition.js';
 import { findRefs, refsOf } from './references.js';
+import { isCheckinWelcome } from './runner/welcome.js';
 
 /**
  * What stops a journey from running, each as 'Step 3: …', 'Trigger: …' or 'Goal: …' (empty when
@@ -36,8 +37,11 @@ export async function checkActivation(
     if (!s.email) return `${s.name} has no email address`;
     return null;
   };
+  const welcome = isCheckinWelcome(d);
   d.steps.forEach((s, i) => {
     const at = `Step ${i + 1}`;
+    if ((s.kind === 'email' || s.kind === 'sms') && s.operational && !welcome)
+      problems.push(`${at}: only a first check-in's welcome is sent without consent to campaigns`);
     switch (s.kind) {
       case 'email':
         if (!s.subject.trim()) problems.push(`${at}: the email has no subject`);

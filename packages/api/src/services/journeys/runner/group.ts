@@ -1,7 +1,7 @@
 import { sql, type Db } from '@lampstand/db';
 import { stillHeld } from '../../background/claim.js';
 import { personOf, recordEvents } from '../../events/record.js';
-import { DELIVERY_KIND_RULES, contactVerdicts } from '../../delivery/contact-rule.js';
+import { CHECKIN_WELCOME_RULE, DELIVERY_KIND_RULES, contactVerdicts } from '../../delivery/contact-rule.js';
 import type { JourneyDefinition } from '../definitions.js';
 import { DeliveryIds } from './delivery-ids.js';
 import type { RunCache } from './run-cache.js';
@@ -13,13 +13,14 @@ async function blockedAddresses(
   userId: number,
   channel: 'email' | 'sms',
   addresses: string[],
+  welcome: boolean,
 ): Promise<Blocked> {
   const blocked: Blocked = { unsubscribed: new Set(), suppressed: new Set() };
   // The contact rule (contact-rule.ts), for the whole group in one statement; quiet hours are the
   // runner's own wait (a text step waits for them to end before its delivery is written).
   const verdicts = await contactVerdicts(trx, userId, {
     channel,
-    ...DELIVERY_KIND_RULES.journey,
+    ...(welcome ? CHECKIN_WELCOME_RULE : DELIVERY_KIND_RULES.journey),
     answer: true,
     addresses,
   });
@@ -94,8 +95,8 @@ export async function moveGroup(
         : []
       ).map((c) => [c.id, { ...c, contactId: c.id }]),
     );
-    const blocked = new Map<'email' | 'sms', Promise<Blocked>>();
-    const readBlocked = (channel: 'email' | 'sms') => {
+    const blocked = new Map<string, Promise<Blocked>>();
+    const readBlocked = (channel: 'email' | 'sms', welcome: boolean) => {
       const addresses = new Set<string>();
       for (const p of people.values()) {
         if (channel === 'email' && p.email?.trim()) addresses.add(p.email.trim().toLowerCase());
@@ -103,15 +104,16 @@ export async function moveGroup(
       }
       if (channel === 'email')
         for (const e of mine) if (e.test) addresses.add((e.testEmail ?? church.accountEmail).trim().toLowerCase());
-      return blockedAddresses(trx, userId, channel, [...addresses]);
+      return blockedAddresses(trx, userId, channel, [...addresses], welcome);
     };
     const out: GroupOut = {
       events: [],
       usage: { email: 0, sms: 0 },
       people,
-      blocked: (channel) => {
-        let read = blocked.get(channel);
-        if (!read) blocked.set(channel, (read = readBlocked(channel)));
+      blocked: (channel, o = {}) => {
+        const key = `${channel}/${o.welcome === true}`;
+        let read = blocked.get(key);
+        if (!read) blocked.set(key, (read = readBlocked(channel, o.welcome === true)));
         return read;
       },
       deliveryIds: new DeliveryIds(trx, Math.max(16, mine.length)),
@@ -130,9 +132,9 @@ export async function moveGroup(
       const rows = [...out.deliveries.values()];
       const { rows: inserted } = await sql<{ id: number }>`
         insert into deliveries (id, user_id, kind, channel, journey_id, journey_enrollment_id, journey_step_id, contact_id,
-                                address, first_name, last_name, token)
+                                address, first_name, last_name, given_at_checkin, token)
         select v.id, v.user_id, 'journey', v.channel, v.journey_id, v.enrollment_id, v.step_id, v.contact_id,
-               v.address, v.first_name, v.last_name, ${token}
+               v.address, v.first_name, v.last_name, v.given_at_checkin, ${token}
         from jsonb_to_recordset(${JSON.stringify(
           rows.map((r) => ({
             id: r.id,
@@ -145,9 +147,10 @@ export async function moveGroup(
             address: r.address,
             first_name: r.firstName,
             last_name: r.lastName,
+            given_at_checkin: r.givenAtCheckin,
           })),
         )}::jsonb) as v(id bigint, user_id integer, channel text, journey_id integer, enrollment_id bigint, step_id text,
-                         contact_id integer, address text, first_name text, last_name text)
+                         contact_id integer, address text, first_name text, last_name text, given_at_checkin boolean)
         on conflict do nothing
         returning id`.execute(trx);
       // A message of (enrolment, step, address) already there: another worker ran the step. Nothing of this group stands.

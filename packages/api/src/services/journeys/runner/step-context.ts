@@ -16,6 +16,8 @@ export interface StepResult {
 export interface StepContext {
   e: Enrollment;
   step: JourneyStep;
+  /** A message step sent as the welcome to a first-time family (`sentAsWelcome`). */
+  welcome: boolean;
   person: Person;
   church: Church;
   now: Date;
@@ -51,6 +53,7 @@ export async function queueDelivery(
     journeyId: x.e.journeyId,
     enrollmentId: x.e.id,
     stepId: x.step.id,
+    givenAtCheckin: x.welcome,
     ...o,
   });
   return id;

@@ -93,7 +93,7 @@ interface GroupOut {
    * once for the group, when its first step on that channel needs them (a group of waits and tags
    * never does, a group of emails never reads the numbers).
    */
-  blocked: (channel: 'email' | 'sms') => Promise<Blocked>;
+  blocked: (channel: 'email' | 'sms', o?: { welcome?: boolean }) => Promise<Blocked>;
   /** Ids for the group's deliveries, taken from their sequence ahead of the insert. */
   deliveryIds: DeliveryIds;
   /** Deliveries queued, by (enrolment, step, address): inserted at once at the end. */
@@ -125,4 +125,6 @@ export interface QueuedDelivery {
   address: string;
   firstName: string;
   lastName: string;
+  /** The welcome to a first-time family: asked of the contact rule as `CHECKIN_WELCOME_RULE`. */
+  givenAtCheckin: boolean;
 }

@@ -8,6 +8,7 @@ import { nextWeekdayAt, quietHoursEnd } from '../time.js';
 import { goalReached } from './conditions.js';
 import { beforeEventEnd } from './before-event.js';
 import { runStep } from './run-step.js';
+import { sentAsWelcome } from './welcome.js';
 import type { StepResult } from './step-context.js';
 import type { Church, Enrollment, GroupOut, Person, RunnerOptions } from './types.js';
 
@@ -73,7 +74,8 @@ export async function visit(
       nextRunAt = quietHoursEnd(now, church.timeZone);
       r = 'later';
     } else {
-      r = await runStep(trx, { e, step, person: person!, church, now, journeyName: journey.name, opts, out });
+      const welcome = sentAsWelcome(d, step);
+      r = await runStep(trx, { e, step, welcome, person: person!, church, now, journeyName: journey.name, opts, out });
       if (r !== 'later' && r.deliveryId && step.kind === 'email' && r.outcome === 'done') lastEmail = r.deliveryId;
       if (r !== 'later' && r.deliveryId) delivered = true;
       if (r === 'later') nextRunAt = new Date(now.getTime() + OVER_LIMIT_RETRY_MS);

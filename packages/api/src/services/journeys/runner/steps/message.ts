@@ -16,7 +16,7 @@ export async function runEmailStep(
   if (await unsubscribed(x, 'email', address))
     return { outcome: 'skipped', detail: 'Unsubscribed from email', next: step.next };
   // An address on the church's suppression list (bounced or complained) is skipped.
-  if ((await x.out.blocked('email')).suppressed.has(address.toLowerCase()))
+  if ((await x.out.blocked('email', { welcome: x.welcome })).suppressed.has(address.toLowerCase()))
     return { outcome: 'skipped', detail: 'The address is suppressed (bounced or complained)', next: step.next };
   if (!(await takeAllowance(trx, x, 'email'))) return 'later';
   const deliveryId = await queueDelivery(x, {
@@ -77,11 +77,15 @@ async function takeAllowance(trx: Db, x: StepContext, channel: 'email' | 'sms'):
   }
 }
 
-/** Whether any of the church's contacts with this address unsubscribed from the channel. */
+/**
+ * Whether any of the church's contacts with this address unsubscribed from the channel. A welcome
+ * to a first-time family asks the contact rule's check-in question: the station's 'not given'
+ * does not stop it, an opt-out does.
+ */
 async function unsubscribed(x: StepContext, channel: 'email' | 'sms', address: string): Promise<boolean> {
   const p = x.person;
   if (p.contactId === null) return false;
-  if ((channel === 'email' ? p.emailConsent : p.smsConsent) === 'unsubscribed') return true;
-  const blocked = await x.out.blocked(channel);
+  if (!x.welcome && (channel === 'email' ? p.emailConsent : p.smsConsent) === 'unsubscribed') return true;
+  const blocked = await x.out.blocked(channel, { welcome: x.welcome });
   return blocked.unsubscribed.has(channel === 'email' ? address.toLowerCase() : address);
 }
