@@ -88,6 +88,8 @@ browserDescribe(describe)('members portal', async () => {
       'My household',
       'My schedule',
       'My giving',
+      'My groups',
+      'My events',
     ]);
     await member.getByText('Signed in as Ruth Moss.').waitFor();
     // On a 390 px phone every section's tab is whole and in sight (the bar wraps, nothing is cut).
