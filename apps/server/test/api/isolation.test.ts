@@ -2,6 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { restRoutes, type RestRoute } from '../../src/rest/route-list.js';
 import { HttpClient, registerChurch, startTestApp } from '../helpers/test-app.js';
 import { baseline, type Schema } from '../helpers/openapi-values.js';
+import { createEvent, register } from '../helpers/calendar.js';
+import { pairStation } from '../helpers/checkin.js';
 
 // Tenant isolation proven for every route, generated from the ONE route table. For
 // every row with a path parameter, church B (signed in) calls it with church A's ids: the answer is
@@ -222,6 +224,52 @@ const moveIn = await app.db
   .returning('id')
   .executeTakeFirstOrThrow();
 
+// A small group of church A: a member, a meeting and a request to join (as its public page writes one).
+const smallGroup = await create(
+  a.client,
+  '/api/groups',
+  {},
+  { name: 'Tuesday Night', frequency: 'by_arrangement', joinMode: 'request' },
+);
+await create(a.client, '/api/groups/{id}/members', { id: smallGroup.id }, { contactIds: [contact.id] });
+const otherGroup = await create(
+  a.client,
+  '/api/groups',
+  {},
+  { name: 'Wednesday Night', frequency: 'by_arrangement', joinMode: 'request' },
+);
+const meeting = await create(a.client, '/api/groups/{id}/meetings', { id: smallGroup.id }, { date: '2030-01-05' });
+const joinRequest = await app.db
+  .insertInto('groupJoinRequests')
+  .values({ userId: a.user.id, groupId: smallGroup.id, name: 'Seed Joiner', email: 'joiner@example.org' })
+  .returning('id')
+  .executeTakeFirstOrThrow();
+
+// Check-in of church A: a service, a room, a paired station and a check-in of its contact's child.
+const checkinService = await create(
+  a.client,
+  '/api/check-in/services',
+  {},
+  { name: 'Sunday 9:00', weekday: 0, startsAt: '09:00' },
+);
+const room = await create(a.client, '/api/check-in/rooms', {}, { name: 'Nursery', serviceIds: [checkinService.id] });
+const { client: stationClient, station } = await pairStation(app.url, a);
+const checkinRes = await stationClient.post('/api/check-ins', {
+  familyId: contact.id,
+  serviceId: checkinService.id,
+  children: [{ childId: child.id, roomId: room.id }],
+});
+if (checkinRes.status !== 201) seedFailures.push(`check-in → ${checkinRes.status} ${checkinRes.text}`);
+const checkinBody = checkinRes.body as { securityCode?: string; checkins?: { id: number }[] };
+const checkin = checkinBody.checkins?.[0] ?? { id: 0 };
+
+// A published calendar event of church A with one registration (through the public route).
+const calendarEvent = await createEvent(a.client);
+const registrationRes = await register(new HttpClient(app.url), calendarEvent);
+if (registrationRes.status >= 300)
+  seedFailures.push(`registration → ${registrationRes.status} ${registrationRes.text}`);
+const registration = { id: (registrationRes.body as { registrationId: number }).registrationId };
+
 /** `<segment before the parameter>/{parameter}` → church A's id (or slug) for it. */
 const seeds: Record<string, number | string> = {
   'contacts/{id}': contact.id,
@@ -273,6 +321,18 @@ const seeds: Record<string, number | string> = {
   'journeys/{id}': journey.id,
   'tasks/{id}': task.id,
   'exports/{id}': churchExport.id,
+  'groups/{id}': smallGroup.id,
+  'members/{contactId}': contact.id,
+  'meetings/{meetingId}': meeting.id,
+  'requests/{requestId}': joinRequest.id,
+  'services/{id}': checkinService.id,
+  'rooms/{id}': room.id,
+  'stations/{id}': station.id,
+  'families/{id}': contact.id,
+  'check-in/children/{id}': child.id,
+  'check-ins/{id}': checkin.id,
+  'events/{id}': calendarEvent.id,
+  'registrations/{id}': registration.id,
 };
 
 /**
@@ -289,10 +349,16 @@ const PROBE_BODY: Record<string, Record<string, unknown>> = {
   'POST /api/landing-page-signups/{id}/use': { field: 'phone' },
   'PUT /api/journeys/{id}': journeyFields,
   'POST /api/journeys/{id}/enroll': { contactIds: [other.id] },
+  'PUT /api/check-in/services/{id}': { name: 'Probe', weekday: 0, startsAt: '10:00' },
+  'POST /api/check-ins/{id}/checkout': { securityCode: checkinBody.securityCode },
+  'POST /api/groups/{id}/members/move': { toGroupId: otherGroup.id, contactIds: [contact.id] },
+  'POST /api/groups/{id}/messages': { channel: 'email', subject: 'Probe', body: 'Probe' },
+  'POST /api/calendar/events/{id}/messages': { subject: 'Probe' },
 };
 /** Query strings a GET probe needs to pass its input check and reach the church's row. */
 const PROBE_QUERY: Record<string, string> = {
   'GET /api/contacts/import/{id}/households': '?column=Household',
+  'GET /api/calendar/events/{id}/tickets': '?ticket=isolation-probe',
 };
 
 /** A parameter's seed key: 'plans/{id}', or with the segment before it when a seed is named so
