@@ -72,6 +72,11 @@ export interface SaveOptions<TInput, TOutput> extends FailureOptions {
    * `onError`).
    */
   answer?: (error: SaveError, input: TInput) => boolean;
+  /**
+   * Passed to the mutation as is: 'always' makes a call without the network fail at once instead
+   * of waiting paused (an offline station then works offline).
+   */
+  networkMode?: 'online' | 'always' | 'offlineFirst';
 }
 
 /** A tRPC mutation procedure as `trpc.contacts.create` is: what `useSave` calls. */
@@ -141,6 +146,7 @@ export function useSave<TInput, TOutput>(
 ): Save<TInput, TOutput> {
   const utils = trpc.useUtils();
   const mutation = procedure.useMutation({
+    networkMode: options.networkMode,
     onSuccess: async (output, input) => {
       const { success, invalidate, onSuccess } = options;
       if (success !== undefined) showToast(typeof success === 'function' ? success(output, input) : success);

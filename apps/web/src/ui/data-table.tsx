@@ -3,7 +3,6 @@ import {
   Card,
   Group,
   Menu,
-  Select,
   Stack,
   Table,
   Text,
@@ -14,17 +13,14 @@ import {
   type TableThProps,
 } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
-import {
-  IconChevronDown,
-  IconChevronUp,
-  IconDots,
-  IconSelector,
-  IconSortAscending,
-  IconSortDescending,
-} from '@tabler/icons-react';
-import type { ReactNode } from 'react';
+import { IconChevronDown, IconChevronUp, IconDots, IconSelector } from '@tabler/icons-react';
+import { lazy, Suspense, type ReactNode } from 'react';
 import { Link } from 'react-router-dom';
 import classes from './data-table.module.css';
+
+// The phone's 'Sort by' (a Select, with Mantine's combobox) loads with the first sortable card list:
+// the dashboard's table sorts nothing and is on the staff app's first load.
+const CardSort = lazy(() => import('./data-table-card-sort').then((m) => ({ default: m.CardSort })));
 
 /** Where the table becomes cards: below Mantine's `sm` (48em, 768 px), as the navbar folds away. */
 export const WIDE_QUERY = '(min-width: 48em)';
@@ -189,38 +185,16 @@ function SortHeader<T>({ column, sort, sortKey }: { column: Column<T>; sort: Dat
   );
 }
 
-/** On a phone the column headers are gone: the order is chosen above the cards. */
-function CardSort<T>({ columns, sort }: { columns: Column<T>[]; sort: DataTableSort }) {
-  const options = columns.filter((c) => c.sortKey).map((c) => ({ value: c.sortKey!, label: c.header }));
-  return (
-    <Group gap="xs" align="flex-end" wrap="nowrap" mb="sm">
-      <Select
-        label="Sort by"
-        size="xs"
-        data={options}
-        value={sort.key}
-        allowDeselect={false}
-        onChange={(key) => key && sort.onChange({ key, dir: 'asc' })}
-        w={180}
-      />
-      <ActionIcon
-        variant="default"
-        size={30}
-        aria-label={sort.dir === 'asc' ? 'Sort descending' : 'Sort ascending'}
-        onClick={() => sort.onChange({ key: sort.key, dir: sort.dir === 'asc' ? 'desc' : 'asc' })}
-      >
-        {sort.dir === 'asc' ? <IconSortAscending size={16} /> : <IconSortDescending size={16} />}
-      </ActionIcon>
-    </Group>
-  );
-}
-
 function CardList<T>({ label, rows, rowKey, columns, actions, empty, sort }: DataTableProps<T>) {
   const title = columns.find((c) => c.card === 'title');
   const fields = columns.filter((c) => !c.card);
   return (
     <>
-      {sort && rows.length > 1 ? <CardSort columns={columns} sort={sort} /> : null}
+      {sort && rows.length > 1 ? (
+        <Suspense fallback={null}>
+          <CardSort columns={columns} sort={sort} />
+        </Suspense>
+      ) : null}
       {rows.length === 0 && empty !== undefined ? (
         <Text ta="center" py="xl" size="sm">
           {empty}

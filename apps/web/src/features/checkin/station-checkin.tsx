@@ -5,7 +5,7 @@ import { IconAlertTriangle, IconSearch } from '@tabler/icons-react';
 import { useState, type FormEvent } from 'react';
 import { trpc } from '../../lib/trpc';
 import { errorMessage } from '../../lib/errors';
-import { fieldIssues } from '../../lib/use-save';
+import { fieldIssues, useSave } from '../../lib/use-save';
 import { serviceLabel } from './checkin-words';
 import { CheckedIn, type StationSelf } from './station-labels';
 import { NewFamily } from './station-new-family';
@@ -46,7 +46,12 @@ function FamilyCheckin({
   const [refusal, setRefusal] = useState<Refusal | null>(null);
   const [accepted, setAccepted] = useState<{ age: number[]; capacity: boolean }>({ age: [], capacity: false });
   // 'always': without the network the call fails at once (the station then works offline), not paused.
-  const checkIn = trpc.checkin.checkIn.useMutation({ networkMode: 'always' });
+  // The refusal (or the offline queue) is answered below, beside the button: no toast.
+  const checkIn = useSave(trpc.checkin.checkIn, {
+    errorTitle: 'Not checked in',
+    answer: () => true,
+    networkMode: 'always',
+  });
   const picked = waiting.filter((c) => chosen[c.id]);
   const missingRoom = picked.filter((c) => !roomOf[c.id]);
   const tagsOf = () =>

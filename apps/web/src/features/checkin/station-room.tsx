@@ -3,7 +3,7 @@ import { IconAlertTriangle } from '@tabler/icons-react';
 import { useState, type FormEvent } from 'react';
 import { trpc } from '../../lib/trpc';
 import { errorMessage } from '../../lib/errors';
-import { fieldIssue } from '../../lib/use-save';
+import { fieldIssue, useSave } from '../../lib/use-save';
 import { notifySuccess } from '../../ui/notify';
 import { formatTime } from '../../ui/format';
 
@@ -20,7 +20,8 @@ function Checkout({ child, staff, onDone }: { child: Child; staff: boolean; onDo
   const [override, setOverride] = useState(false);
   const [reason, setReason] = useState('');
   const [error, setError] = useState<{ field: 'code' | 'reason'; message: string } | null>(null);
-  const checkOut = trpc.checkin.checkOut.useMutation();
+  // A wrong code or a missing reason shows under its input, not as a toast.
+  const checkOut = useSave(trpc.checkin.checkOut, { errorTitle: 'Not picked up', answer: () => true });
   const submit = async (e: FormEvent) => {
     e.preventDefault();
     setError(null);

@@ -17,6 +17,7 @@ import { useRef, useState } from 'react';
 import { useParams } from 'react-router-dom';
 import { trpc } from '../../lib/trpc';
 import { errorMessage } from '../../lib/errors';
+import { useSave } from '../../lib/use-save';
 import { useChurchTimeZone } from '../../lib/time-zone';
 import { formatNumber, formatTime } from '../../ui/format';
 import { PageHeader } from '../../ui/page-header';
@@ -56,7 +57,8 @@ function Door({ event }: { event: EventDetail }) {
     { id: event.id, search, status: 'confirmed', pageSize: 20 },
     { enabled: search.trim().length > 0 },
   );
-  const checkIn = trpc.registrations.checkIn.useMutation();
+  // Why a ticket is refused shows in the result banner ('Already checked in at 18:42'), not as a toast.
+  const checkIn = useSave(trpc.registrations.checkIn, { errorTitle: 'Not checked in', answer: () => true });
   // The file input is emptied after each picture, so the same picture may be chosen again.
   const resetFile = useRef<() => void>(null);
 

@@ -16,7 +16,8 @@ export function WalkInDialog({ event, zone, onClose }: { event: EventDetail; zon
       timeId: String(event.times[0]?.id ?? ''),
     },
   });
-  const checkIn = trpc.registrations.checkIn.useMutation();
+  // A failed check-in shows as the walk-in's failure (add's toast), once.
+  const checkIn = useSave(trpc.registrations.checkIn, { errorTitle: 'Failed to add the walk-in', answer: () => true });
   const add = useSave(trpc.calendar.addRegistration, {
     success: (_r, input) => ['Walk-in added', `${input.registrant.name} is registered and checked in.`],
     errorTitle: 'Failed to add the walk-in',
