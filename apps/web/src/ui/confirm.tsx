@@ -1,4 +1,4 @@
-import { Text } from '@mantine/core';
+import { Button, Text } from '@mantine/core';
 import { modals } from '@mantine/modals';
 import type { ReactNode } from 'react';
 
@@ -11,6 +11,23 @@ export function confirmDestructive(o: { title: string; text: ReactNode; confirm:
     confirmProps: { color: 'red' },
     onConfirm: o.onConfirm,
   });
+}
+
+/** A row's small red Delete button that asks first (`confirmDestructive`), named after the row. */
+export function DeleteRowButton(o: { name: string; text: ReactNode; confirm: string; onConfirm: () => void }) {
+  return (
+    <Button
+      size="xs"
+      variant="subtle"
+      color="red"
+      aria-label={`Delete ${o.name}`}
+      onClick={() =>
+        confirmDestructive({ title: `Delete ${o.name}?`, text: o.text, confirm: o.confirm, onConfirm: o.onConfirm })
+      }
+    >
+      Delete
+    </Button>
+  );
 }
 
 /**

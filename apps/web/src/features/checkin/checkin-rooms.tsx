@@ -17,7 +17,7 @@ import { useState } from 'react';
 import type { Room } from '@lampstand/api/schemas/checkin/setup';
 import { trpc } from '../../lib/trpc';
 import { useSave } from '../../lib/use-save';
-import { confirmDestructive } from '../../ui/confirm';
+import { DeleteRowButton } from '../../ui/confirm';
 import { formatDate } from '../../ui/format';
 import { GRADE_OPTIONS, roomRange, serviceLabel } from './checkin-words';
 
@@ -249,22 +249,12 @@ export function CheckinRooms() {
                 >
                   Close for a date
                 </Button>
-                <Button
-                  size="xs"
-                  variant="subtle"
-                  color="red"
-                  aria-label={`Delete ${r.name}`}
-                  onClick={() =>
-                    confirmDestructive({
-                      title: `Delete ${r.name}?`,
-                      text: 'A room that has had check-ins is kept for its history: close it instead.',
-                      confirm: 'Delete room',
-                      onConfirm: () => remove.mutate({ id: r.id }),
-                    })
-                  }
-                >
-                  Delete
-                </Button>
+                <DeleteRowButton
+                  name={r.name}
+                  text="A room that has had check-ins is kept for its history: close it instead."
+                  confirm="Delete room"
+                  onConfirm={() => remove.mutate({ id: r.id })}
+                />
               </Group>
             </Group>
           </Paper>

@@ -21,7 +21,7 @@ import { useState } from 'react';
 import { STATION_KINDS } from '@lampstand/api/schemas/checkin/setup';
 import { trpc } from '../../lib/trpc';
 import { useSave } from '../../lib/use-save';
-import { confirmDestructive } from '../../ui/confirm';
+import { confirmDestructive, DeleteRowButton } from '../../ui/confirm';
 import { formatDateTime } from '../../ui/format';
 import { ForDeveloper } from '../../ui/for-developer';
 import { KIND_LABELS } from './checkin-words';
@@ -250,22 +250,12 @@ export function CheckinStations() {
                     Unpair
                   </Button>
                 ) : null}
-                <Button
-                  size="xs"
-                  variant="subtle"
-                  color="red"
-                  aria-label={`Delete ${s.name}`}
-                  onClick={() =>
-                    confirmDestructive({
-                      title: `Delete ${s.name}?`,
-                      text: 'The station stops working at once.',
-                      confirm: 'Delete station',
-                      onConfirm: () => remove.mutate({ id: s.id }),
-                    })
-                  }
-                >
-                  Delete
-                </Button>
+                <DeleteRowButton
+                  name={s.name}
+                  text="The station stops working at once."
+                  confirm="Delete station"
+                  onConfirm={() => remove.mutate({ id: s.id })}
+                />
               </Group>
             </Group>
           </Paper>
