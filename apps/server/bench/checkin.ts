@@ -156,7 +156,7 @@ async function main() {
     );
     console.log(`duplicate security codes: ${dup.rows[0]!.n} (target 0)`);
     const ok =
-      percentile(lookups, 95) < 150 && percentile(labelWaits, 95) < 2000 && dup.rows[0]!.n === '0' && ratio <= 2;
+      percentile(lookups, 95) < 150 && percentile(labelWaits, 95) < 2000 && Number(dup.rows[0]!.n) === 0 && ratio <= 2;
     console.log(ok ? '\nOK' : '\nFAIL: a target is missed');
     process.exitCode = ok ? 0 : 1;
   } finally {

@@ -130,11 +130,15 @@ async function main(): Promise<number> {
       ['gifts', 'donations.csv', gifts.csv],
     ] as const) {
       let importId = 0;
-      const probe = neighbour.during();
+      // The preview (staff waiting on the upload's answer, unpaced) and the commit (the job, paced)
+      // are probed apart: each is a different burst on the cores, and the target holds for both.
+      const previewProbe = neighbour.during();
       const preview = await timed(`${kind}: preview`, async () => {
         importId = Number((await uploadMoveIn(scoped, church.id, { fileName, csv })).id);
       });
       if (preview.seconds > TARGETS.previewSeconds) failures.push(`${kind} preview took ${preview.seconds} s`);
+      const previewFair = await previewProbe.stop(`the ${kind} file's preview`);
+      const probe = neighbour.during();
       // What confirming does (its job then runs): the import queued with the default choices.
       await db
         .updateTable('imports')
@@ -143,9 +147,13 @@ async function main(): Promise<number> {
         .execute();
       const commit = await timed(`${kind}: commit`, () => runMoveInImport(tdb.db, importId, { pacer }));
       if (commit.seconds > TARGETS.commitSeconds) failures.push(`${kind} commit took ${commit.seconds} s`);
-      const fair = await probe.stop(`the ${kind} file's preview and commit`);
-      if (fair.ratio > TARGETS.neighbourRatio)
-        failures.push(`another church's p95 was ${fair.ratio.toFixed(2)}× its idle p95 during the ${kind} import`);
+      const fair = await probe.stop(`the ${kind} file's commit`);
+      for (const [phase, f] of [
+        ['preview', previewFair],
+        ['commit', fair],
+      ] as const)
+        if (f.ratio > TARGETS.neighbourRatio)
+          failures.push(`another church's p95 was ${f.ratio.toFixed(2)}× its idle p95 during the ${kind} ${phase}`);
       const done = await db
         .selectFrom('imports')
         .select(['status', 'error'])

@@ -25,10 +25,11 @@ import { UndoLog } from './undo-log.js';
 
 /**
  * Rows per transaction. A person's row is about 1.6 ms of work (its contact, household, undo log,
- * search row and event), a gift's about a tenth of that: batches of about 160 ms and 65 ms, so a
- * batch's burst on the cores is short beside another church's requests.
+ * search row and event), a gift's about a tenth of that: batches of about 160 ms and 15 ms, so a
+ * batch's burst on the cores is short beside another church's requests (with 500 gifts a batch,
+ * another church's p95 went to 4.9× its idle p95 during a 50,000-gift import: bench:import).
  */
-const BATCH = { people: 100, gifts: 500 };
+const BATCH = { people: 100, gifts: 100 };
 
 /**
  * The pacer's units for a batch: about a millisecond of work each (a person's row, ten gifts), so
