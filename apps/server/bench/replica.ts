@@ -14,6 +14,11 @@
  * 3. read-your-writes: BENCH_RYW times (200) a contact added and the dashboard read at once by the
  *    same session: every read must show the write (exits non-zero otherwise). A session that did not
  *    write reads the replica meanwhile: how often it was behind is printed, not judged.
+ *
+ * BENCH_PGBOUNCER=1: the app reaches both through a real PgBouncer in transaction mode
+ * (lib/pgbouncer.ts; `DATABASE_POOLER=transaction`, the replica as a database of its own name), its
+ * workers LISTEN on a direct connection (`DATABASE_LISTEN_URL`), and any error PgBouncer logs
+ * (prepared statements, session settings, refused clients) fails the run.
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -22,8 +27,10 @@ import { execFileSync } from 'node:child_process';
 import autocannon from 'autocannon';
 import pg from 'pg';
 import { connectDatabase, freePort, sql } from '@lampstand/db';
+import { startPgBouncer, type PgBouncer } from './lib/pgbouncer.js';
 import {
   appEnv,
+  appLoginUrl,
   headersFor,
   seedContacts,
   setUpChurch,
@@ -40,6 +47,7 @@ const IMPORT = Number(process.env.BENCH_IMPORT ?? 100_000);
 const RYW = Number(process.env.BENCH_RYW ?? 200);
 const DURATION = Number(process.env.BENCH_DURATION ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
+const THROUGH_PGBOUNCER = process.env.BENCH_PGBOUNCER === '1';
 
 function pgBin(): string {
   if (process.env.PG_BIN) return process.env.PG_BIN;
@@ -92,6 +100,7 @@ async function main() {
   const common = `-c listen_addresses=127.0.0.1 -c unix_socket_directories=${dir} -c max_connections=200`;
   const started: string[] = [];
   const apps: Spawned[] = [];
+  let bouncer: PgBouncer | undefined;
   try {
     console.log(`PostgreSQL binaries: ${bin}; primary on ${p1}, replica on ${p2}, in ${dir}`);
     run(bin, 'initdb', ['-D', primaryDir, '-U', 'postgres', '--auth=trust', '--no-sync']);
@@ -171,15 +180,35 @@ async function main() {
       { name: 'dashboard stats', shim: 'REST', method: 'GET', path: '/api/dashboard/stats', auth: true },
       { name: 'events API (50)', shim: 'REST', method: 'GET', path: '/api/events?limit=50', auth: true },
     ];
+    if (THROUGH_PGBOUNCER) {
+      bouncer = await startPgBouncer({
+        dir: path.join(dir, 'pgbouncer'),
+        server: { host: '127.0.0.1', port: p1 },
+        databases: { lampstand_replica: { host: '127.0.0.1', port: p2, dbname: 'lampstand' } },
+        users: ['postgres', new URL(appLoginUrl(primaryUrl)).username],
+      });
+      console.log(`through PgBouncer in transaction mode on ${bouncer.port}`);
+    }
+    /** The app's settings: straight to the servers, or through PgBouncer (LISTEN always straight). */
+    const envFor = (withReplica: boolean): Record<string, string> => {
+      const env: Record<string, string> = { ...appEnv(primaryUrl, port), LOG_LEVEL: 'warn', DB_POOL_MAX: '10' };
+      const read = appLoginUrl(replicaUrl);
+      if (!bouncer) return withReplica ? { ...env, DATABASE_READ_URL: read } : env;
+      const viaReplica = new URL(bouncer.through(read));
+      viaReplica.pathname = '/lampstand_replica';
+      return {
+        ...env,
+        DATABASE_URL: bouncer.through(env.DATABASE_URL!),
+        DATABASE_OWNER_URL: bouncer.through(env.DATABASE_OWNER_URL!),
+        DATABASE_POOLER: 'transaction',
+        DATABASE_LISTEN_URL: env.DATABASE_URL!,
+        ...(withReplica ? { DATABASE_READ_URL: viaReplica.toString() } : {}),
+      };
+    };
     const port = await freePort();
     const figures: Record<string, { without: number; with: number; p99Without: number; p99With: number }> = {};
     for (const withReplica of [false, true]) {
-      const env = { ...appEnv(primaryUrl, port), LOG_LEVEL: 'warn', DB_POOL_MAX: '10' };
-      const app = await spawnServer(
-        ['dist/main.js'],
-        withReplica ? { ...env, DATABASE_READ_URL: replicaUrl } : env,
-        port,
-      );
+      const app = await spawnServer(['dist/main.js'], envFor(withReplica), port);
       apps.push(app);
       for (const e of rows) {
         const r = await rps(app.url, e, church);
@@ -275,8 +304,18 @@ async function main() {
       console.log('MISSED: a session read older data than it had written');
       process.exitCode = 1;
     }
+    if (bouncer) {
+      const st = await bouncer.stats();
+      const errors = bouncer.errors();
+      console.log(
+        `PgBouncer: ${st.transactions.toLocaleString('en')} transactions, ${st.queries.toLocaleString('en')} queries, clients waited ${st.waitMs.toFixed(0)} ms in all; errors in its log: ${errors.length}`,
+      );
+      for (const e of errors.slice(0, 10)) console.log(`  ${e}`);
+      if (errors.length > 0) process.exitCode = 1;
+    }
   } finally {
     for (const a of apps) await a.stop().catch(() => {});
+    await bouncer?.stop();
     for (const d of started.reverse()) {
       try {
         run(bin, 'pg_ctl', ['-D', d, '-m', 'fast', '-w', 'stop']);

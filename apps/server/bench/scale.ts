@@ -16,6 +16,12 @@
  *      BENCH_WAVE=off leaves them out.
  * Needs `pnpm build` (the server's dist/). Uses TEST_DATABASE_URL's (or DATABASE_URL's) server
  * for a fresh database, else an embedded PostgreSQL. Exits non-zero when a target is missed.
+ *
+ * BENCH_PGBOUNCER=1: every API and worker process reaches the database through a real PgBouncer in
+ * transaction mode (lib/pgbouncer.ts; `DATABASE_POOLER=transaction`), the workers LISTEN on a direct
+ * connection (`DATABASE_LISTEN_URL`), and an error in PgBouncer's log (prepared statements, session
+ * settings, refused clients) is a missed target. The wave's benchmarks (6.) start their own
+ * processes straight to PostgreSQL, so they are left out then.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
@@ -30,6 +36,7 @@ import { HttpClient } from '../test/helpers/test-app.js';
 import { startFakeTwilio } from '../test/helpers/fake-twilio.js';
 import { BENCH_EMAIL, createCampaign, seedListContacts, sendCampaign, waitCampaign } from './lib/campaigns.js';
 import { startNeighbour } from './lib/neighbour.js';
+import { startPgBouncer, type PgBouncer } from './lib/pgbouncer.js';
 
 const EMAIL_RECIPIENTS = Number(process.env.BENCH_RECIPIENTS ?? 100_000);
 const RATE_LIMIT = 100;
@@ -229,6 +236,17 @@ async function main() {
     process.env.TEST_DATABASE_URL = process.env.DATABASE_URL;
   const pgServer = await startTestServer();
   const tdb = await createTestDatabase(pgServer.serverUrl, pgServer.templateName);
+  let bouncer: PgBouncer | undefined;
+  if (process.env.BENCH_PGBOUNCER === '1') {
+    fs.chmodSync(logDir, 0o755); // PgBouncer runs as postgres when this runs as root
+    const server = new URL(tdb.url);
+    bouncer = await startPgBouncer({
+      dir: path.join(logDir, 'pgbouncer'),
+      server: { host: server.hostname, port: Number(server.port || 5432) },
+      users: [tdb.url],
+    });
+    console.log(`through PgBouncer in transaction mode on ${bouncer.port}`);
+  }
   const smtp = await startSmtpSink();
   const twilio = await startFakeTwilio({ accountSid: 'ACbench', authToken: 'bench-token' });
   const hook = await startWebhookSink();
@@ -237,12 +255,14 @@ async function main() {
   const common: Record<string, string> = {
     NODE_ENV: 'development',
     LOG_LEVEL: 'warn',
-    DATABASE_URL: tdb.url,
+    DATABASE_URL: bouncer ? bouncer.through(tdb.url) : tdb.url,
+    ...(bouncer ? { DATABASE_POOLER: 'transaction', DATABASE_LISTEN_URL: tdb.url } : {}),
     SESSION_SECRET: 'scale-bench-session-secret-0123456789abcdef',
     PUBLIC_URL: proxyPlaceholder.url,
     EMAIL_SMTP_URL: smtp.url,
     TWILIO_ACCOUNT_SID: 'ACbench',
     TWILIO_AUTH_TOKEN: 'bench-token',
+    TWILIO_FROM_NUMBER: '+15125550100',
     TWILIO_API_BASE_URL: twilio.url,
     SOCIAL_WEBHOOK_ALLOW_PRIVATE: 'true',
     DELIVERY_CLAIM_LEASE_SECONDS: String(LEASE_SECONDS),
@@ -455,13 +475,23 @@ async function main() {
     await smtp.close();
     await twilio.close();
     await hook.close();
+    if (bouncer) {
+      const st = await bouncer.stats();
+      const errors = bouncer.errors();
+      console.log(
+        `\nPgBouncer: ${fmt(st.transactions)} transactions, ${fmt(st.queries)} queries, clients waited ${st.waitMs.toFixed(0)} ms in all; ` +
+          `errors in its log: ${errors.length} — ${check(errors.length === 0, 'PgBouncer errors')}`,
+      );
+      for (const e of errors.slice(0, 10)) console.log(`  ${e}`);
+      await bouncer.stop();
+    }
     await tdb.drop();
     await pgServer.stop();
   }
   // 6. The wave's features, each by its own benchmark in turn on the same PostgreSQL
   // server (each on a fresh database of its own, with its own two workers), so one run gives every
   // figure: journeys, webhooks, statements, inbound texts. BENCH_WAVE=off skips them.
-  if (process.env.BENCH_WAVE !== 'off') {
+  if (process.env.BENCH_WAVE !== 'off' && process.env.BENCH_PGBOUNCER !== '1') {
     for (const part of WAVE) {
       const file = path.join(serverDir, 'bench', `${part.script}.ts`);
       if (!fs.existsSync(file)) {

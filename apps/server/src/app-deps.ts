@@ -34,7 +34,7 @@ import {
   type PublicLimits,
 } from '@lampstand/api/server';
 import { getOrCreateSetting, randomSecret, type Db } from '@lampstand/db';
-import { installKeyring, type Config } from './config.js';
+import { installKeyring, listenUrlOf, type Config } from './config.js';
 import { startJobs, type JobRunner } from './jobs/runner.js';
 import { PublicPageCache } from './public/page-cache.js';
 
@@ -218,7 +218,7 @@ export async function startRuntime(
   const storage = fileStorageFor(config);
   const runner = await startJobs({
     connectionString: opts.queueUrl ?? databaseUrl,
-    databaseUrl,
+    listenUrl: listenUrlOf(config, databaseUrl),
     config,
     deps: { db, email, sms, delivery, showUp, storage },
     work,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { loadConfig } from './config.js';
+import { listenUrlOf, loadConfig } from './config.js';
 
 // One schema for the environment; each variable with its own type, range and message,
 // refused at start with the variable named.
@@ -15,6 +15,18 @@ describe('the environment', () => {
     );
     expect(() => loadConfig({ NODE_ENV: 'test', PORT: '70000' })).toThrow(
       "PORT must be a port number (0 to 65535), got '70000'",
+    );
+  });
+
+  it('the workers LISTEN on a direct connection, never through a pooler in transaction mode', () => {
+    const app = 'postgres://app@127.0.0.1:6432/lampstand';
+    const direct = 'postgres://app@127.0.0.1:5432/lampstand';
+    expect(listenUrlOf(loadConfig({ NODE_ENV: 'test', DATABASE_URL: app }), app)).toBe(app);
+    const pooled = { NODE_ENV: 'test', DATABASE_URL: app, DATABASE_POOLER: 'transaction' };
+    expect(listenUrlOf(loadConfig(pooled), app)).toBeNull();
+    expect(listenUrlOf(loadConfig({ ...pooled, DATABASE_LISTEN_URL: direct }), app)).toBe(direct);
+    expect(() => loadConfig({ ...pooled, DATABASE_LISTEN_URL: 'redis://x' })).toThrow(
+      /^DATABASE_LISTEN_URL must be a URL/,
     );
   });
 

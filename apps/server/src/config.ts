@@ -23,6 +23,12 @@ export interface Config {
   databaseReadUrls: string[];
   /** 'transaction' behind PgBouncer in transaction mode (`DATABASE_POOLER`, docs/scaling.md). */
   databasePooler: 'session' | 'transaction';
+  /**
+   * A direct connection to the primary for the background workers' LISTEN (`DATABASE_LISTEN_URL`):
+   * notifications do not pass through a pooler in transaction mode. Unset: `DATABASE_URL` in
+   * session mode; behind a transaction pooler, no LISTEN (the workers poll).
+   */
+  databaseListenUrl?: string;
   /** A session that wrote within this many seconds reads from the primary (`READ_YOUR_WRITES_SECONDS`, default 5). */
   readYourWritesSeconds: number;
   dataDir: string;
@@ -181,6 +187,16 @@ export interface Config {
   firstAccountIsAdmin: boolean;
 }
 
+/**
+ * Where the background workers LISTEN: a session of its own, so never through a pooler in
+ * transaction mode (a notification would reach whichever server connection listened, long since
+ * someone else's). `DATABASE_LISTEN_URL`, else the app's own connection in session mode, else none
+ * (the workers poll).
+ */
+export function listenUrlOf(config: Config, databaseUrl: string): string | null {
+  return config.databaseListenUrl ?? (config.databasePooler === 'transaction' ? null : databaseUrl);
+}
+
 export function loadConfig(raw: NodeJS.ProcessEnv = process.env): Config {
   const env = parseEnv(raw);
   const test = env.NODE_ENV === 'test';
@@ -204,6 +220,7 @@ export function loadConfig(raw: NodeJS.ProcessEnv = process.env): Config {
     databaseOwnerUrl: env.DATABASE_URL ? env.DATABASE_OWNER_URL : undefined,
     databaseReadUrls: env.DATABASE_URL ? env.DATABASE_READ_URL : [],
     databasePooler: env.DATABASE_POOLER,
+    databaseListenUrl: env.DATABASE_URL ? env.DATABASE_LISTEN_URL : undefined,
     readYourWritesSeconds: env.READ_YOUR_WRITES_SECONDS,
     dataDir,
     embeddedPgPort: env.EMBEDDED_PG_PORT,

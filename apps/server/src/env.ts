@@ -131,6 +131,7 @@ export const envSchema = z.object({
   DATABASE_OWNER_URL: url(['postgres', 'postgresql']),
   DATABASE_READ_URL: list,
   DATABASE_POOLER: oneOf(['session', 'transaction'] as const, 'session'),
+  DATABASE_LISTEN_URL: url(['postgres', 'postgresql']),
   READ_YOUR_WRITES_SECONDS: int(0, DAY, 5),
   DATA_DIR: text,
   EMBEDDED_PG_PORT: int(1, 65535, 54329),

@@ -27,8 +27,11 @@ export interface JobRunner {
 export interface StartJobsOptions {
   /** pg-boss's connection (the tables' owner when the app logs in as its own role). */
   connectionString: string;
-  /** The application's connection: the runner's LISTEN connection uses it. */
-  databaseUrl: string;
+  /**
+   * The runner's LISTEN connection (a session of its own, so never through a pooler in transaction
+   * mode); null: no LISTEN, the background work finds its work by polling alone.
+   */
+  listenUrl: string | null;
   config: Config;
   deps: JobDeps;
   /** Run background work in this process (the web process by default; `pnpm worker` alone for scaling out). */
@@ -70,7 +73,12 @@ export async function startJobs(opts: StartJobsOptions): Promise<JobRunner> {
   const runner = startBackground(works, { log });
   jobs.onSend((name) => runner.wake('jobs', name));
   const channels = [...new Set(works.flatMap((w) => w.channels ?? []))];
-  const listener = await listenTo(opts.databaseUrl, channels, (ch) => runner.notify(ch), log).catch(
+  if (!opts.listenUrl)
+    log(
+      'background work polls: no LISTEN behind a transaction pooler (set DATABASE_LISTEN_URL to be woken at once)',
+      {},
+    );
+  const listener = await listenTo(opts.listenUrl, channels, (ch) => runner.notify(ch), log).catch(
     async (err: unknown) => {
       await runner.stop();
       await jobs.stop();
