@@ -19,7 +19,7 @@ import {
   type PortalChurch,
   type PortalSession,
 } from '@lampstand/api/server';
-import { eventBody, type HouseholdOption, type RegisterFormState } from '@lampstand/api/render/events-html';
+import { EVENTS_CSS, eventBody, type HouseholdOption, type RegisterFormState } from '@lampstand/api/render/events-html';
 import { renderOutcome } from '@lampstand/api/render/events-pay-html';
 import { answersSection, myEventsSection } from '@lampstand/api/render/portal-events-html';
 import { renderNotFound } from '@lampstand/api/render/landing-page-html';
@@ -138,7 +138,7 @@ export function portalEventRoutes(app: FastifyInstance, kit: PortalKit): void {
       s,
       f.e.title,
       '/events',
-      `<style>.ev h1{font-size:1.6rem}</style>${eventBody(f.z, f.e, state, {
+      `<style>${EVENTS_CSS}.ev h1{font-size:1.6rem}</style>${eventBody(f.z, f.e, state, {
         action: `${base(c)}/events/${f.e.slug}/register`,
         csrf: csrf(s),
         household: f.options,

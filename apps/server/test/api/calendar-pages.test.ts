@@ -107,7 +107,9 @@ describe('the event list and pages', () => {
     expect(res.text).toContain(
       '<img src="https://tile.openstreetmap.org/15/8223/12431.png" alt="Map of Church hall, 1 Main St, Springfield"',
     );
-    expect(res.text).toContain('<span class="pin" style="left:217px;top:46px"></span>');
+    expect(res.text).toContain(
+      '<span class="pin" style="left:217px;top:46px"></span><small>© OpenStreetMap contributors</small>',
+    );
     expect(res.text).toContain('href="https://www.openstreetmap.org/search?query=1%20Main%20St%2C%20Springfield"');
     expect(res.text).not.toMatch(/<script/);
     // Taken off the map: no tile (the link stays).

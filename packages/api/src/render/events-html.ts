@@ -1,6 +1,6 @@
 import { escapeHtml } from './html.js';
 import { CSS } from './landing-page-html.js';
-import { MAP_CSS, tileAddress, tileOf } from './map-tile.js';
+import { attributionText, MAP_CSS, tileAddress, tileOf } from './map-tile.js';
 import { formatCents } from '../shared/giving.js';
 import type { Question } from '../services/calendar/answers.js';
 import type { EventListItem, EventPage, EventsChurch } from '../services/calendar/public-pages.js';
@@ -19,7 +19,7 @@ form.reg input:not([type=checkbox]):not([type=radio]),form.reg select{min-height
 fieldset{border:1px solid #e5e7eb;border-radius:12px;padding:16px;display:grid;gap:12px;margin:0;min-width:0}legend{font-weight:700;padding:0 6px}.row2{display:grid;grid-template-columns:1fr 1fr;gap:12px}
 .err{color:#c92a2a;font-weight:600;margin:0}.done{border:1px solid #b2f2bb;background:#ebfbee;border-radius:12px;padding:4px 20px;margin:16px 0}.wait{border:1px solid #ffd8a8;background:#fff4e6;border-radius:12px;padding:4px 20px;margin:16px 0}
 .actions{display:flex;flex-wrap:wrap;gap:12px;align-items:center}.btn2{font:inherit;padding:10px 16px;border:1px solid #364fc7;color:#364fc7;background:#fff;border-radius:8px;cursor:pointer}
-fieldset.who:has(legend input:not(:checked))>:not(legend){display:none}
+fieldset.who legend .opt{font-weight:700}fieldset.who:has(legend input:not(:checked))>:not(legend){display:none}
 .map .pin{position:absolute;width:18px;height:18px;margin:-9px 0 0 -9px;border-radius:50%;background:#364fc7;border:3px solid #fff;box-shadow:0 0 0 2px #364fc7}
 @media (max-width:480px){.row2{grid-template-columns:1fr}}${MAP_CSS}`;
 
@@ -275,7 +275,7 @@ function placeTile(e: EventPage, where: string, tiles: MapTiles | undefined): st
   return `<div class="map"><img src="${escapeHtml(tileAddress(tiles.tileUrl, t))}" alt="Map of ${escapeHtml(
     where || e.title,
   )}" width="256" height="256" loading="lazy"><span class="pin" style="left:${t.left}px;top:${t.top}px"></span><small>${escapeHtml(
-    tiles.attribution,
+    attributionText(tiles.attribution),
   )}</small></div>`;
 }
 

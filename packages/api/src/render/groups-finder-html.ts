@@ -1,5 +1,5 @@
 import { escapeHtml } from './html.js';
-import { MAP_CSS, tileAddress, tileOf } from './map-tile.js';
+import { attributionText, MAP_CSS, tileAddress, tileOf } from './map-tile.js';
 import { CSS } from './landing-page-html.js';
 import { WEEKDAYS } from '../schemas/groups.js';
 import type { Finder, FinderFilters, FinderGroup } from '../services/groups/finder.js';
@@ -30,7 +30,7 @@ function map(c: FinderChurch, g: FinderGroup): string {
   if (!g.point || !g.area) return '';
   const t = tileOf(g.point.lat, g.point.lng, ZOOM);
   const src = tileAddress(c.mapTileUrl, t);
-  return `<div class="map"><img src="${escapeHtml(src)}" alt="Map of the area around ${escapeHtml(g.area)}" width="256" height="256" loading="lazy"><span class="area" style="left:${t.left}px;top:${t.top}px"></span><small>${escapeHtml(c.mapAttribution)}</small></div>`;
+  return `<div class="map"><img src="${escapeHtml(src)}" alt="Map of the area around ${escapeHtml(g.area)}" width="256" height="256" loading="lazy"><span class="area" style="left:${t.left}px;top:${t.top}px"></span><small>${escapeHtml(attributionText(c.mapAttribution))}</small></div>`;
 }
 
 function clock(time: string): string {
