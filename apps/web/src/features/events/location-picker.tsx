@@ -1,8 +1,6 @@
-import 'leaflet/dist/leaflet.css';
-import { Alert, Box, Card } from '@mantine/core';
-import { IconMapOff } from '@tabler/icons-react';
-import { useEffect, useState } from 'react';
-import { CircleMarker, MapContainer, TileLayer, useMap, useMapEvents } from 'react-leaflet';
+import { useEffect } from 'react';
+import { CircleMarker, useMap, useMapEvents } from 'react-leaflet';
+import { TiledMap } from '../../ui/tiled-map';
 
 /** Degrees to 6 places (about 10 cm), longitude wrapped into -180..180. */
 const round = (n: number) => Number(n.toFixed(6));
@@ -23,9 +21,9 @@ function Follow({ lat, lng }: { lat: number; lng: number }) {
 }
 
 /**
- * The event's place on a Leaflet map with tiles from MAP_TILE_URL (as Show Up's project map): a
- * click puts the pin there. The latitude and longitude fields beside it do the same by keyboard;
- * where tiles cannot load, the map says so and the fields still work.
+ * The event's place on the map Show Up's projects use (TiledMap, tiles from MAP_TILE_URL): a click
+ * puts the pin there. The latitude and longitude fields beside it do the same by keyboard, and
+ * still work where tiles cannot load.
  */
 export function LocationPicker({
   latitude,
@@ -40,42 +38,25 @@ export function LocationPicker({
   tileUrl?: string;
   attribution?: string;
 }) {
-  const [tilesFailed, setTilesFailed] = useState(false);
   const placed = latitude !== null && longitude !== null;
   return (
-    <>
-      {tilesFailed ? (
-        <Alert color="orange" icon={<IconMapOff size={18} />} title="The map could not load">
-          Map tiles cannot be reached from here. Type the latitude and longitude instead.
-        </Alert>
+    <TiledMap
+      label="Map: click to place the event"
+      tileUrl={tileUrl}
+      attribution={attribution}
+      failedText="Map tiles cannot be reached from here. Type the latitude and longitude instead."
+      height={{ base: 240, sm: 300 }}
+      view={{ center: placed ? [latitude, longitude] : [20, 0], zoom: placed ? 15 : 2 }}
+    >
+      <Clicks onPick={onPick} />
+      {placed ? <Follow lat={latitude} lng={longitude} /> : null}
+      {placed ? (
+        <CircleMarker
+          center={[latitude, longitude]}
+          radius={10}
+          pathOptions={{ color: '#364fc7', fillColor: '#4c6ef5', fillOpacity: 0.85, weight: 2 }}
+        />
       ) : null}
-      <Card withBorder p={0} style={{ overflow: 'hidden' }}>
-        <Box h={{ base: 240, sm: 300 }} role="region" aria-label="Map: click to place the event">
-          {tileUrl ? (
-            <MapContainer
-              center={placed ? [latitude, longitude] : [20, 0]}
-              zoom={placed ? 15 : 2}
-              style={{ height: '100%', width: '100%' }}
-              scrollWheelZoom={false}
-            >
-              <TileLayer
-                url={tileUrl}
-                attribution={attribution}
-                eventHandlers={{ tileerror: () => setTilesFailed(true) }}
-              />
-              <Clicks onPick={onPick} />
-              {placed ? <Follow lat={latitude} lng={longitude} /> : null}
-              {placed ? (
-                <CircleMarker
-                  center={[latitude, longitude]}
-                  radius={10}
-                  pathOptions={{ color: '#364fc7', fillColor: '#4c6ef5', fillOpacity: 0.85, weight: 2 }}
-                />
-              ) : null}
-            </MapContainer>
-          ) : null}
-        </Box>
-      </Card>
-    </>
+    </TiledMap>
   );
 }
