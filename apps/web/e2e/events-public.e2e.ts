@@ -26,6 +26,8 @@ browserDescribe(describe)('public events', async () => {
     descriptionHtml: '<p>A weekend away for teenagers: games, talks and a campfire.</p>',
     locationName: 'Pine Lake Camp',
     address: '12 Lake Road, Springfield',
+    latitude: 39.7817,
+    longitude: -89.6501,
     times: [{ startsAt: inDays(10), endsAt: inDays(10, 21), capacity: 2 }],
     ticketTypes: [{ name: 'Camper', priceCents: 2500 }],
     questions: [{ kind: 'choice', label: 'T-shirt size', choices: ['S', 'M', 'L'], required: true }],
@@ -81,6 +83,9 @@ browserDescribe(describe)('public events', async () => {
     await page.getByRole('link', { name: 'Youth camp' }).click();
     await page.getByRole('heading', { name: 'Youth camp', level: 1 }).waitFor();
     expect(await page.locator('script').count()).toBe(0);
+    // The place: a map tile with a pin (an image: tiles cannot be reached here) and the map-search link.
+    await page.getByRole('img', { name: 'Map of Pine Lake Camp, 12 Lake Road, Springfield' }).waitFor();
+    await page.getByRole('link', { name: 'Map', exact: true }).waitFor();
     await page.getByText('2 left').waitFor();
     await expectAccessible(page);
     await shots(page, 'events-page');
@@ -166,6 +171,14 @@ browserDescribe(describe)('public events', async () => {
   });
 
   it("Ben sees his registration in the portal's My events, with his ticket and the refund a cancel gives", async () => {
+    // Ben's daughter shares his email: she is his household in the portal.
+    const mia = await c.post('/api/contacts', {
+      firstName: 'Mia',
+      lastName: 'Ray',
+      email: 'ben@example.org',
+      phone: '0412345678',
+    });
+    expect(mia.status, mia.text).toBe(201);
     const context = await visitor();
     const page = await context.newPage();
     await page.goto('/c/grace-events/me');
@@ -181,6 +194,18 @@ browserDescribe(describe)('public events', async () => {
     await page.getByText('You will be refunded $25.00.').waitFor();
     await expectAccessible(page);
     await shots(page, 'events-portal-my-events');
+
+    // Registering in the portal: a box to tick for each of the household, Ben ticked.
+    await page.goto('/c/grace-events/me/events/youth-camp');
+    await page.getByRole('heading', { name: 'Who is coming' }).waitFor();
+    expect(await page.getByRole('checkbox', { name: 'Ben Ray' }).isChecked()).toBe(true);
+    expect(await page.getByRole('checkbox', { name: 'Mia Ray' }).isChecked()).toBe(false);
+    await page.getByRole('checkbox', { name: 'Mia Ray' }).check();
+    await page.getByRole('button', { name: 'Add someone else' }).click();
+    await page.getByRole('group', { name: 'Someone else 1' }).waitFor();
+    expect(await page.getByRole('checkbox', { name: 'Mia Ray' }).isChecked()).toBe(true);
+    await expectAccessible(page);
+    await shots(page, 'events-portal-register');
     await context.close();
   });
 });

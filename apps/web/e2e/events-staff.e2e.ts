@@ -7,10 +7,11 @@ import QRCode from 'qrcode';
 import { HttpClient, registerChurch } from '@lampstand/server/testing';
 import { animationsDone, browserDescribe, expectAccessible, screenshot, seeToast, signIn, startE2E } from './helpers';
 
-// Staff's side of events: a paid event with a question and two seats is created and published in
-// the editor; two people register through the public route (paid in demo mode); staff see them
-// with their answers, cancel one with a refund, and at the door on a 390 px phone a ticket is read
-// from a picture of its QR code: checked in once, and the second scan says when.
+// Staff's side of events: a paid event with a question, two seats and its place on the map is
+// created and published in the editor; two people register through the public route (paid in demo
+// mode); staff see them with their answers, cancel one with a refund and message the registrants;
+// at the door on a 390 px phone a ticket is read from a picture of its QR code (checked in once, the
+// second scan says when, another event's ticket says which event it is for) and a walk-in is added.
 browserDescribe(describe)('events (staff)', async () => {
   const e2e = await startE2E();
   await registerChurch(e2e.app.url, 'Lampstand Platform'); // the first account is the admin
@@ -82,6 +83,11 @@ browserDescribe(describe)('events (staff)', async () => {
     await page.getByLabel('Price').fill('15');
     await page.getByRole('button', { name: 'Add a question' }).click();
     await page.getByRole('textbox', { name: /^Question/ }).fill('Dietary needs');
+    await page.getByLabel('Latitude', { exact: true }).fill('39.7817');
+    await page.getByLabel('Longitude', { exact: true }).fill('-89.6501');
+    // The map loads on demand (its tiles cannot be reached here: it says so, the fields still work).
+    await page.getByRole('button', { name: 'Pick on a map' }).click();
+    await page.getByRole('region', { name: 'Map: click to place the event' }).locator('.leaflet-container').waitFor();
     await expectAccessible(page);
     await shots(page, 'events-editor');
     await page.setViewportSize({ width: 1280, height: 900 });
@@ -92,6 +98,8 @@ browserDescribe(describe)('events (staff)', async () => {
     expect(saved).toMatchObject({
       status: 'draft',
       times: [{ capacity: 2 }],
+      latitude: 39.7817,
+      longitude: -89.6501,
       ticketTypes: [{ name: 'Adult', priceCents: 1500 }],
       questions: [{ label: 'Dietary needs', kind: 'short_text' }],
     });
@@ -144,6 +152,40 @@ browserDescribe(describe)('events (staff)', async () => {
     await context.close();
   });
 
+  it('staff message the registrants, after saying how many it reaches', async () => {
+    const { context, page } = await e2e.newPage();
+    await signIn(page, e2e.app.url, church.user.username, church.password);
+    await page.goto(`/events/${eventId}`);
+    await page.getByRole('heading', { name: 'Christmas breakfast', level: 1 }).waitFor();
+    await page.getByRole('button', { name: 'More' }).click();
+    await page.getByRole('menuitem', { name: 'Message registrants' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Message registrants' });
+    await dialog.getByRole('checkbox', { name: /^Text/ }).check();
+    await dialog
+      .getByRole('textbox', { name: 'Message', exact: true })
+      .fill('Park behind the hall. Doors open at 8:30.');
+    await dialog.getByText('they wait until 8:00 AM').waitFor();
+    await expectAccessible(page);
+    await shots(page, 'events-message-dialog');
+    await page.setViewportSize({ width: 1280, height: 900 });
+    await dialog.getByRole('button', { name: 'Send message' }).click();
+    // Bo's registration was cancelled: only Ann's is active.
+    const confirm = page.getByRole('dialog', { name: 'Send to 1 registrant?' });
+    await confirm.getByRole('button', { name: 'Send' }).click();
+    await seeToast(page, 'Message sent');
+    const sent = await e2e.app.db
+      .selectFrom('calendarMessages')
+      .select(['body', 'channels', 'emailCount'])
+      .where('eventId', '=', eventId)
+      .executeTakeFirstOrThrow();
+    expect(sent).toEqual({
+      body: 'Park behind the hall. Doors open at 8:30.',
+      channels: ['email', 'sms'],
+      emailCount: 1,
+    });
+    await context.close();
+  });
+
   it('at the door on a phone, a ticket scanned from a picture checks in once; twice says when', async () => {
     const ann = await e2e.app.db
       .selectFrom('calendarAttendees')
@@ -172,6 +214,50 @@ browserDescribe(describe)('events (staff)', async () => {
     await page.getByText(/In at /).waitFor();
     await expectAccessible(page);
     await screenshot(page, 'events-door-again-390');
+
+    // A ticket of another of the church's events: it says which event it is for.
+    const other = await church.client.post('/api/calendar/events', {
+      title: 'Carol service',
+      status: 'published',
+      times: [{ startsAt: new Date(Date.now() + 5 * 86_400_000).toISOString() }],
+    });
+    expect(other.status, other.text).toBe(201);
+    const carol = await visitor.post(`/api/public/calendar/events/${other.body.id}/register`, {
+      registrant: { name: 'Cara Lee', email: 'cara.lee@example.org' },
+      attendees: [{ name: 'Cara Lee', ticketTypeId: other.body.ticketTypes[0].id }],
+    });
+    expect(carol.body.outcome, carol.text).toBe('confirmed');
+    const cara = await e2e.app.db
+      .selectFrom('calendarAttendees')
+      .select('ticketToken')
+      .where('registrationId', '=', carol.body.registrationId)
+      .executeTakeFirstOrThrow();
+    const otherPng = path.join(path.dirname(png), 'other.png');
+    await QRCode.toFile(otherPng, `${e2e.app.deps.delivery.publicUrl}/tickets/${cara.ticketToken}`, { width: 320 });
+    await page.locator('input[type="file"]').setInputFiles(otherPng);
+    await expect.poll(() => result.textContent()).toContain('This ticket is for Carol service (');
+    await expectAccessible(page);
+    await shots(page, 'events-door-other-event');
+
+    // A walk-in: registered and checked in at once (the last seat).
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.getByRole('button', { name: 'Add a walk-in' }).click();
+    const walkIn = page.getByRole('dialog', { name: 'Add a walk-in' });
+    await walkIn.getByRole('textbox', { name: 'Name', exact: true }).fill('Cy Walker');
+    await walkIn.getByRole('textbox', { name: 'Email', exact: true }).fill('cy.walker@example.org');
+    await expectAccessible(page);
+    await shots(page, 'events-walk-in');
+    await walkIn.getByRole('button', { name: 'Add and check in' }).click();
+    await seeToast(page, 'Walk-in added');
+    const cy = await e2e.app.db
+      .selectFrom('calendarAttendees as a')
+      .innerJoin('calendarRegistrations as r', 'r.id', 'a.registrationId')
+      .select(['r.status', 'a.checkedInAt'])
+      .where('r.eventId', '=', eventId)
+      .where('a.name', '=', 'Cy Walker')
+      .executeTakeFirstOrThrow();
+    expect(cy.status).toBe('confirmed');
+    expect(cy.checkedInAt).not.toBeNull();
     await context.close();
   });
 });

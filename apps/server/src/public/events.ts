@@ -27,6 +27,7 @@ import {
   renderEventList,
   renderEventMessage,
   renderEventPage,
+  type MapTiles,
   type RegisterFormState,
 } from '@lampstand/api/render/events-html';
 import { renderOffer, renderOutcome, renderTicket } from '@lampstand/api/render/events-pay-html';
@@ -39,6 +40,12 @@ export const pageCalendarDeps = (deps: AppDeps): CalendarDeps => ({
   payments: deps.showUp.payments,
   jobs: deps.jobs,
   publicUrl: deps.delivery.publicUrl,
+});
+
+/** The map tiles the event pages show an event's place on (MAP_TILE_URL). */
+export const mapTilesOf = (deps: AppDeps): MapTiles => ({
+  tileUrl: deps.showUp.mapTileUrl,
+  attribution: deps.showUp.mapAttribution,
 });
 
 /** A new form's idempotency key: the same form posted twice is one registration. */
@@ -54,6 +61,7 @@ export const formKey = () => crypto.randomBytes(12).toString('base64url');
 export async function eventsPublicRoutes(app: FastifyInstance, opts: { deps: AppDeps }): Promise<void> {
   const { db } = opts.deps;
   const calendar = pageCalendarDeps(opts.deps);
+  const tiles = mapTilesOf(opts.deps);
   app.addContentTypeParser(
     'application/x-www-form-urlencoded',
     { parseAs: 'string', bodyLimit: 65_536 },
@@ -109,6 +117,7 @@ export async function eventsPublicRoutes(app: FastifyInstance, opts: { deps: App
         renderEventPage(c, e, state, {
           action: `${eventUrl(c, e.slug)}/register`,
           icsUrl: `${eventUrl(c, e.slug)}/calendar.ics`,
+          map: tiles,
           idempotencyKey: formKey(),
         }),
       );
@@ -138,6 +147,7 @@ export async function eventsPublicRoutes(app: FastifyInstance, opts: { deps: App
         renderEventPage(c, e, state, {
           action: `${eventUrl(c, e.slug)}/register`,
           icsUrl: `${eventUrl(c, e.slug)}/calendar.ics`,
+          map: tiles,
           idempotencyKey: key,
         }),
       );

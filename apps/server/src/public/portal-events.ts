@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import {
+  attendeeRows,
   cancelRegistration,
   churchLocaleOf,
   formAttendees,
@@ -18,11 +19,11 @@ import {
   type PortalChurch,
   type PortalSession,
 } from '@lampstand/api/server';
-import { eventBody, type HouseholdOption, type RegisterFormState } from '@lampstand/api/render/events-html';
+import { EVENTS_CSS, eventBody, type HouseholdOption, type RegisterFormState } from '@lampstand/api/render/events-html';
 import { renderOutcome } from '@lampstand/api/render/events-pay-html';
 import { answersSection, myEventsSection } from '@lampstand/api/render/portal-events-html';
 import { renderNotFound } from '@lampstand/api/render/landing-page-html';
-import { formKey, pageCalendarDeps } from './events.js';
+import { formKey, mapTilesOf, pageCalendarDeps } from './events.js';
 import { idParam, many, one, type Body, type PortalKit } from './portal-kit.js';
 
 const NOTICES: Record<string, string> = {
@@ -32,8 +33,8 @@ const NOTICES: Record<string, string> = {
 
 /**
  * 'My events' in the members' portal: the person's registrations (cancel by the event's refund
- * policy, change the answers), and registering for public and members-only events with the
- * household offered as attendees. Another person's registration is 404.
+ * policy, change the answers), and registering for public and members-only events, ticking who of
+ * the household is coming (and adding others). Another person's registration is 404.
  */
 export function portalEventRoutes(app: FastifyInstance, kit: PortalKit): void {
   const { db, html, signedIn, page, csrf, base, deps } = kit;
@@ -137,11 +138,12 @@ export function portalEventRoutes(app: FastifyInstance, kit: PortalKit): void {
       s,
       f.e.title,
       '/events',
-      `<style>.ev h1{font-size:1.6rem}</style>${eventBody(f.z, f.e, state, {
+      `<style>${EVENTS_CSS}.ev h1{font-size:1.6rem}</style>${eventBody(f.z, f.e, state, {
         action: `${base(c)}/events/${f.e.slug}/register`,
         csrf: csrf(s),
         household: f.options,
         icsUrl: `/c/${c.handle}/events/${f.e.slug}/calendar.ics`,
+        map: mapTilesOf(deps),
         idempotencyKey: key,
       })}`,
     );
@@ -151,14 +153,15 @@ export function portalEventRoutes(app: FastifyInstance, kit: PortalKit): void {
     signedIn(false, async (req, reply, c, s) => {
       const f = await memberForm(c, s, req.params.slug ?? '');
       if (!f) return html(reply, 404, renderNotFound());
+      // The member is coming (ticked); the rest of the household is offered, unticked.
       const values: Record<string, string> = f.me
         ? {
             'registrant.name': f.options[0]?.name ?? '',
             'registrant.email': f.me.email ?? '',
-            'attendees.0.name': f.options[0]?.name ?? '',
+            'attendees.0.coming': 'yes',
           }
         : {};
-      return html(reply, 200, render(c, s, f, { values, errors: {}, attendees: 1 }, formKey()));
+      return html(reply, 200, render(c, s, f, { values, errors: {}, attendees: f.options.length }, formKey()));
     }),
   );
 
@@ -169,12 +172,13 @@ export function portalEventRoutes(app: FastifyInstance, kit: PortalKit): void {
       if (!f) return html(reply, 404, renderNotFound());
       const body = (req.body ?? {}) as Body;
       const key = /^[A-Za-z0-9_-]{8,100}$/.test(one(body.key)) ? one(body.key) : formKey();
-      const attendees = formAttendees(body);
+      const household = f.options.length;
+      const attendees = formAttendees(body, household);
       if (typeof body.change === 'string')
         return html(reply, 200, render(c, s, f, { values: body, errors: {}, attendees }, key));
       try {
         await throttleRegistrations(db, req.ip, deps.limits.donationsPerAddressPerHour);
-        const input = registrationFromForm(f.e.id, f.e.questions, body, key);
+        const input = registrationFromForm(f.e.id, f.e.questions, body, key, household);
         const result = await registerForEvent(calendar, input, { tenantId: c.userId, member: true });
         return html(
           reply,
@@ -182,7 +186,7 @@ export function portalEventRoutes(app: FastifyInstance, kit: PortalKit): void {
           renderOutcome({ ...f.z, handle: c.handle }, f.e.title, result, `${portalPath(c.handle)}/events`),
         );
       } catch (err) {
-        const errors = formErrors(err);
+        const errors = formErrors(err, attendeeRows(body, household));
         if (!errors) throw err;
         return html(reply, 400, render(c, s, f, { values: body, errors, attendees }, key));
       }

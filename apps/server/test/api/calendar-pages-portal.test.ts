@@ -4,7 +4,7 @@ import { addContact, HttpClient, registerChurch, startTestApp } from '../helpers
 import { giveHandle, signInToPortal } from '../helpers/portal.js';
 
 // 'My events' in the members' portal: a signed-in member registers for a members-only event (the
-// public page is 404 for it) picking attendees from their household, lists their registrations,
+// public page is 404 for it) ticking who of their household comes, lists their registrations,
 // changes the answers, cancels a paid one with the refund the event's policy gives; another
 // person's registration is 404.
 
@@ -51,28 +51,43 @@ describe("the portal's My events", () => {
     expect((await fetch(`${app.url}/c/${handle}/events/members-meeting`)).status).toBe(404);
   });
 
-  it('registers the household for a members-only event', async () => {
+  it('registers the household for a members-only event: a box to tick per person, others typed in', async () => {
     const form = await member.get(`${base}/events/members-meeting`);
     expect(form.status).toBe(200);
-    expect(form.text).toContain('<option value="Ruth Reed">');
-    expect(form.text).toContain('<option value="Sam Reed">');
+    // The member is ticked; the rest of the household is offered, unticked.
+    expect(form.text).toContain(
+      '<input type="checkbox" name="attendees.0.coming" value="yes" checked>Ruth Reed</label>',
+    );
+    expect(form.text).toContain('<input type="checkbox" name="attendees.1.coming" value="yes">Sam Reed</label>');
+    expect(form.text).not.toContain('<datalist');
+    const ticket = String(meeting.ticketTypes[0]!.id);
     const fields = {
       csrf,
-      count: '2',
+      count: '3',
       key: `portal-${Date.now()}`,
       'registrant.name': 'Ruth Reed',
       'registrant.email': email,
+      'attendees.0.coming': 'yes',
       'attendees.0.name': 'Ruth Reed',
-      'attendees.0.ticketTypeId': String(meeting.ticketTypes[0]!.id),
+      'attendees.0.ticketTypeId': ticket,
       [`attendees.0.answers.${allergies.id}`]: 'None',
       'attendees.1.name': 'Sam Reed',
-      'attendees.1.ticketTypeId': String(meeting.ticketTypes[0]!.id),
+      'attendees.1.ticketTypeId': ticket,
+      'attendees.2.name': 'Gus Gray',
+      'attendees.2.ticketTypeId': ticket,
     };
+    // Sam not ticked; the guest typed in has no answer: the error is by the guest's field.
     const missing = await member.post(`${base}/events/members-meeting/register`, fields);
     expect(missing.status).toBe(400);
-    expect(missing.text).toContain('&quot;Allergies&quot; needs an answer');
+    expect(missing.text).toContain(
+      `<p class="err" id="f-attendees-2-answers-${allergies.id}-err">&quot;Allergies&quot; needs an answer</p>`,
+    );
+    expect(missing.text).toContain('<input type="checkbox" name="attendees.1.coming" value="yes">Sam Reed</label>');
+    const { 'attendees.2.name': _, 'attendees.2.ticketTypeId': __, ...household } = fields;
     const res = await member.post(`${base}/events/members-meeting/register`, {
-      ...fields,
+      ...household,
+      count: '2',
+      'attendees.1.coming': 'yes',
       [`attendees.1.answers.${allergies.id}`]: 'Peanuts',
     });
     expect(res.status, res.text).toBe(200);
@@ -80,6 +95,7 @@ describe("the portal's My events", () => {
     const list = await member.get(`${base}/events`);
     expect(list.text).toContain('Members meeting');
     expect(list.text).toContain('Sam Reed: ticket');
+    expect(list.text).not.toContain('Gus Gray');
   });
 
   it("changes an attendee's answer", async () => {

@@ -91,6 +91,32 @@ describe('the event list and pages', () => {
     expect((await page(`/c/${handle}/events/${linkOnly.slug}`)).status).toBe(200);
   });
 
+  it('shows a map tile with a pin when the place has coordinates, beside the map-search link', async () => {
+    const one = await g.patch(`/api/calendar/events/${open.id}`, { latitude: 39.7817 });
+    expect(one.status).toBe(400);
+    expect(one.body.issues[0]).toMatchObject({
+      path: 'longitude',
+      message: 'Give both latitude and longitude, or neither',
+    });
+    const far = await g.patch(`/api/calendar/events/${open.id}`, { latitude: 91, longitude: 0 });
+    expect(far.body.issues[0]).toMatchObject({ path: 'latitude', message: 'Latitude must be between -90 and 90' });
+    const set = await g.patch(`/api/calendar/events/${open.id}`, { latitude: 39.7817, longitude: -89.6501 });
+    expect(set.status, set.text).toBe(200);
+    expect(set.body).toMatchObject({ latitude: 39.7817, longitude: -89.6501, address: '1 Main St, Springfield' });
+    const res = await page(`/c/${handle}/events/christmas-breakfast`);
+    expect(res.text).toContain(
+      '<img src="https://tile.openstreetmap.org/15/8223/12431.png" alt="Map of Church hall, 1 Main St, Springfield"',
+    );
+    expect(res.text).toContain(
+      '<span class="pin" style="left:217px;top:46px"></span><small>© OpenStreetMap contributors</small>',
+    );
+    expect(res.text).toContain('href="https://www.openstreetmap.org/search?query=1%20Main%20St%2C%20Springfield"');
+    expect(res.text).not.toMatch(/<script/);
+    // Taken off the map: no tile (the link stays).
+    await g.patch(`/api/calendar/events/${open.id}`, { latitude: null, longitude: null });
+    expect((await page(`/c/${handle}/events/christmas-breakfast`)).text).not.toContain('class="map"');
+  });
+
   it('answers 404 for drafts, members-only events, another church’s slug and unknown handles', async () => {
     expect((await page(`/c/${handle}/events/${draft.slug}`)).status).toBe(404);
     expect((await page(`/c/${handle}/events/${members.slug}`)).status).toBe(404);

@@ -5,7 +5,8 @@ import { HttpClient, registerChurch, startTestApp } from '../helpers/test-app.js
 // Paid registrations in demo mode (no Stripe keys): the fee is a ledger entry of kind registration;
 // seats are held 10 minutes while the person pays; nobody waitlisted is asked to pay; a payment
 // after the hold ran out and the seat went to someone else is refunded and the person told; a
-// cancellation refunds in full or in part; two people racing for the last seat: one wins. The
+// cancellation refunds in full or in part (a part stays in the ledger less its refund, in the church's
+// totals and the payer's history); two people racing for the last seat: one wins. The
 // background work runs on a controlled clock.
 
 const app = await startTestApp();
@@ -117,6 +118,18 @@ describe('paying for a registration', () => {
     expect(tooMuch.body.message).toBe('The refund cannot be more than the $15.00 paid');
     expect(tooMuch.body.issues[0].path).toBe('refundCents');
 
+    // The ledger: the church's registrations fund in the overview, and each payer's gift.
+    const feesTotal = async () =>
+      ((await grace.client.get('/api/giving/overview')).body.funds as { fundName: string; totalCents: number }[]).find(
+        (f) => f.fundName === 'Event registrations',
+      )!.totalCents;
+    const ledgerOf = async (id: number) => {
+      const { contactId } = await registration(id);
+      const list = await grace.client.get(`/api/giving/gifts?contactId=${contactId}`);
+      return list.body.gifts[0];
+    };
+    const before = await feesTotal();
+
     // The refund is sent right after the cancellation commits (or by the background work, should
     // the app's own runner hold the row at that moment: polled).
     const part = await grace.client.post(`/api/registrations/${ids[0]}/cancel`, { refundCents: 500 });
@@ -125,11 +138,21 @@ describe('paying for a registration', () => {
     await expect
       .poll(() => registration(ids[0]!), { timeout: 30_000 })
       .toMatchObject({ refundedCents: 500, refundDueCents: 0, paymentStatus: 'completed' });
+    // A partial refund: the entry still counts, less its refund, in the totals and the payer's history.
+    expect(await ledgerOf(ids[0]!)).toMatchObject({
+      status: 'completed',
+      amountCents: 1500,
+      refundedCents: 500,
+      lines: [{ fundName: 'Event registrations', amountCents: 1500 }],
+    });
+    expect(await feesTotal()).toBe(before - 500);
     const full = await grace.client.post(`/api/registrations/${ids[1]}/cancel`);
     expect(full.body.status).toBe('cancelled');
     await expect
       .poll(() => registration(ids[1]!), { timeout: 30_000 })
       .toMatchObject({ refundedCents: 1500, paymentStatus: 'refunded' });
+    expect(await ledgerOf(ids[1]!)).toMatchObject({ status: 'refunded', amountCents: 1500, refundedCents: 1500 });
+    expect(await feesTotal()).toBe(before - 500 - 1500);
     expect((await grace.client.post(`/api/registrations/${ids[1]}/cancel`)).status).toBe(409);
     expect((await grace.client.get(`/api/calendar/events/${e.id}`)).body.times[0].seatsTaken).toBe(0);
     const log = await grace.client.get('/api/events?types=registration.cancelled');

@@ -1,5 +1,6 @@
 import { escapeHtml } from './html.js';
 import { CSS } from './landing-page-html.js';
+import { attributionText, MAP_CSS, tileAddress, tileOf } from './map-tile.js';
 import { formatCents } from '../shared/giving.js';
 import type { Question } from '../services/calendar/answers.js';
 import type { EventListItem, EventPage, EventsChurch } from '../services/calendar/public-pages.js';
@@ -18,7 +19,9 @@ form.reg input:not([type=checkbox]):not([type=radio]),form.reg select{min-height
 fieldset{border:1px solid #e5e7eb;border-radius:12px;padding:16px;display:grid;gap:12px;margin:0;min-width:0}legend{font-weight:700;padding:0 6px}.row2{display:grid;grid-template-columns:1fr 1fr;gap:12px}
 .err{color:#c92a2a;font-weight:600;margin:0}.done{border:1px solid #b2f2bb;background:#ebfbee;border-radius:12px;padding:4px 20px;margin:16px 0}.wait{border:1px solid #ffd8a8;background:#fff4e6;border-radius:12px;padding:4px 20px;margin:16px 0}
 .actions{display:flex;flex-wrap:wrap;gap:12px;align-items:center}.btn2{font:inherit;padding:10px 16px;border:1px solid #364fc7;color:#364fc7;background:#fff;border-radius:8px;cursor:pointer}
-@media (max-width:480px){.row2{grid-template-columns:1fr}}`;
+fieldset.who legend .opt{font-weight:700}fieldset.who:has(legend input:not(:checked))>:not(legend){display:none}
+.map .pin{position:absolute;width:18px;height:18px;margin:-9px 0 0 -9px;border-radius:50%;background:#364fc7;border:3px solid #fff;box-shadow:0 0 0 2px #364fc7}
+@media (max-width:480px){.row2{grid-template-columns:1fr}}${MAP_CSS}`;
 
 /** Date and time in the church's time zone ('Sunday, December 20, 2026 at 6:00 PM'). */
 export function whenText(at: Date, c: Pick<EventsChurch, 'locale' | 'timeZone'>, end?: Date | null): string {
@@ -71,7 +74,7 @@ export interface RegisterFormState {
   attendees: number;
 }
 
-/** A signed-in member's household, offered as attendees. */
+/** A signed-in member's household: a box each in the form's first attendee rows. */
 export interface HouseholdOption {
   name: string;
   email: string | null;
@@ -144,8 +147,13 @@ function questionField(s: RegisterFormState, q: Question, name: string): string 
 
 const price = (cents: number) => (cents === 0 ? 'Free' : formatCents(cents));
 
+/**
+ * An attendee row: a household member (a box to tick, their name kept), or someone typed in
+ * ('Attendee N' on the public page; after the household in the portal, 'Someone else N').
+ */
 function attendeeFields(e: EventPage, s: RegisterFormState, i: number, household: HouseholdOption[]): string {
   const p = `attendees.${i}`;
+  const member = household[i];
   const t = fieldError(s, `${p}.ticketTypeId`);
   const chosen = valueOf(s, `${p}.ticketTypeId`);
   const tickets = e.ticketTypes
@@ -154,14 +162,19 @@ function attendeeFields(e: EventPage, s: RegisterFormState, i: number, household
         `<option value="${k.id}"${String(k.id) === chosen ? ' selected' : ''}>${escapeHtml(k.name)} — ${price(k.priceCents)}</option>`,
     )
     .join('');
-  const pick = household.length
-    ? `<datalist id="household-${i}">${household.map((h) => `<option value="${escapeHtml(h.name)}"></option>`).join('')}</datalist>`
-    : '';
-  const nameField = input(s, `${p}.name`, 'Name', { auto: i === 0 ? 'name' : 'off', required: true }).replace(
-    '<input ',
-    household.length ? `<input list="household-${i}" ` : '<input ',
-  );
-  return `<fieldset><legend>Attendee ${i + 1}</legend>${nameField}${pick}${input(s, `${p}.email`, 'Email', { type: 'email' })}
+  const who = member
+    ? `<legend><label class="opt"><input type="checkbox" name="${p}.coming" value="yes"${valueOf(s, `${p}.coming`) ? ' checked' : ''}>${escapeHtml(
+        member.name,
+      )}</label></legend><input type="hidden" name="${p}.name" value="${escapeHtml(member.name)}">${
+        member.email ? `<input type="hidden" name="${p}.email" value="${escapeHtml(member.email)}">` : ''
+      }${fieldError(s, `${p}.name`).after}`
+    : `<legend>${household.length ? `Someone else ${i - household.length + 1}` : `Attendee ${i + 1}`}</legend>${input(
+        s,
+        `${p}.name`,
+        'Name',
+        { auto: i === 0 ? 'name' : 'off', required: true },
+      )}${input(s, `${p}.email`, 'Email', { type: 'email' })}`;
+  return `<fieldset${member ? ' class="who"' : ''}>${who}
 <label for="${idOf(`${p}.ticketTypeId`)}">Ticket</label><select id="${idOf(`${p}.ticketTypeId`)}" name="${p}.ticketTypeId"${t.attrs}>${tickets}</select>${t.after}
 ${e.questions
   .filter((q) => q.scope === 'attendee')
@@ -169,9 +182,17 @@ ${e.questions
   .join('')}</fieldset>`;
 }
 
+/** The church's map tiles (MAP_TILE_URL and its attribution). */
+export interface MapTiles {
+  tileUrl: string;
+  attribution: string;
+}
+
 export interface EventPageOptions {
   /** Where the form posts (the public page's route, or the portal's). */
   action: string;
+  /** The map tiles: a tile around the event's place when it has coordinates. */
+  map?: MapTiles;
   /** The portal's form token, for a member's form. */
   csrf?: string;
   household?: HouseholdOption[];
@@ -213,8 +234,10 @@ export function registerForm(c: EventsChurch, e: EventPage, s: RegisterFormState
           )
           .join('')}</select>${timeErr.after}`
       : `<input type="hidden" name="timeId" value="${e.times[0]!.id}">${timeErr.after}`;
-  const n = Math.max(1, s.attendees);
-  const attendees = Array.from({ length: n }, (_, i) => attendeeFields(e, s, i, o.household ?? [])).join('');
+  const household = o.household ?? [];
+  const least = Math.max(1, household.length);
+  const n = Math.max(least, s.attendees);
+  const attendees = Array.from({ length: n }, (_, i) => attendeeFields(e, s, i, household)).join('');
   const regQuestions = e.questions.filter((q) => q.scope === 'registration');
   const paid = e.ticketTypes.some((k) => k.priceCents > 0);
   const general = s.errors._ ?? s.errors.attendees;
@@ -231,14 +254,29 @@ export function registerForm(c: EventsChurch, e: EventPage, s: RegisterFormState
       required: true,
     },
   )}${input(s, 'registrant.phone', 'Phone', { type: 'tel', auto: 'tel' })}${time}</fieldset>
-${attendees}<div class="actions"><button class="btn2" type="submit" name="change" value="add">Add another attendee</button>${
-    n > 1 ? '<button class="btn2" type="submit" name="change" value="remove">Remove the last attendee</button>' : ''
+${household.length ? '<h3>Who is coming</h3><p class="muted">Tick each person from your household who is coming; add anyone else below.</p>' : ''}${attendees}<div class="actions"><button class="btn2" type="submit" name="change" value="add">${
+    household.length ? 'Add someone else' : 'Add another attendee'
+  }</button>${
+    n > least ? '<button class="btn2" type="submit" name="change" value="remove">Remove the last attendee</button>' : ''
   }</div>
 ${regQuestions.length ? `<fieldset><legend>A few questions</legend>${regQuestions.map((q) => questionField(s, q, `answers.${q.id}`)).join('')}</fieldset>` : ''}
 ${paid ? input(s, 'discountCode', 'Discount code') : ''}
 <button class="btn" type="submit">${paid ? 'Continue to payment' : 'Register'}</button>${
     paid ? `<p class="muted">Your seats are held for 10 minutes while you pay.</p>` : ''
   }</form>`;
+}
+
+const PLACE_ZOOM = 15;
+
+/** One tile around the event's place with a pin on it (an image: no script), when it has coordinates. */
+function placeTile(e: EventPage, where: string, tiles: MapTiles | undefined): string {
+  if (!tiles || e.latitude === null || e.longitude === null) return '';
+  const t = tileOf(e.latitude, e.longitude, PLACE_ZOOM);
+  return `<div class="map"><img src="${escapeHtml(tileAddress(tiles.tileUrl, t))}" alt="Map of ${escapeHtml(
+    where || e.title,
+  )}" width="256" height="256" loading="lazy"><span class="pin" style="left:${t.left}px;top:${t.top}px"></span><small>${escapeHtml(
+    attributionText(tiles.attribution),
+  )}</small></div>`;
 }
 
 /** An event's details, seats left, 'Add to calendar', and the registration form (the page's or the portal's). */
@@ -250,7 +288,7 @@ export function eventBody(c: EventsChurch, e: EventPage, s: RegisterFormState, o
   const cancelled = e.status === 'cancelled' ? '<p class="wait" role="status">This event was cancelled.</p>' : '';
   return `${e.imageUrl ? `<img class="hero" src="${escapeHtml(e.imageUrl)}" alt="">` : ''}<h1>${escapeHtml(e.title)}</h1>${cancelled}
 ${e.times[0] ? `<p class="when">${escapeHtml(whenText(e.times[0].startsAt, c, e.times[0].endsAt))}${e.times.length > 1 ? ` and ${e.times.length - 1} more` : ''}</p>` : ''}
-${where ? `<p>${escapeHtml(where)}${map}</p>` : ''}<p><a href="${escapeHtml(o.icsUrl)}">Add to calendar</a></p>
+${where ? `<p>${escapeHtml(where)}${map}</p>` : ''}${placeTile(e, where, o.map)}<p><a href="${escapeHtml(o.icsUrl)}">Add to calendar</a></p>
 <div>${e.descriptionHtml}</div>${e.status === 'cancelled' ? '' : `${seatsTable(c, e)}${registerForm(c, e, s, o)}`}`;
 }
 

@@ -1,4 +1,5 @@
 import { escapeHtml } from './html.js';
+import { attributionText, MAP_CSS, tileAddress, tileOf } from './map-tile.js';
 import { CSS } from './landing-page-html.js';
 import { WEEKDAYS } from '../schemas/groups.js';
 import type { Finder, FinderFilters, FinderGroup } from '../services/groups/finder.js';
@@ -20,37 +21,16 @@ const FINDER_CSS = `ul.groups{list-style:none;padding:0;margin:0;display:grid;ga
 ul.groups h2,ul.groups h3{margin:0 0 4px;font-size:1.25rem}.when{font-weight:600;margin:0}.tags{display:flex;flex-wrap:wrap;gap:6px;list-style:none;padding:0;margin:8px 0}
 .tags li{background:#edf2ff;color:#364fc7;border-radius:999px;padding:2px 10px;font-size:.9rem}form.filters{display:grid;grid-template-columns:repeat(auto-fit,minmax(150px,1fr));gap:12px;align-items:end;margin-bottom:24px}
 form.filters label{display:flex;flex-direction:column;gap:4px;font-weight:600}form.filters select{font:inherit;font-weight:400;padding:10px 12px;border:1px solid #868e96;border-radius:8px;background:#fff;width:100%}
-.map{position:relative;width:256px;height:256px;max-width:100%;overflow:hidden;border-radius:12px;margin:8px 0}.map img{display:block;width:256px;height:256px}
-.map .area{position:absolute;width:96px;height:96px;margin:-48px 0 0 -48px;border-radius:50%;background:rgba(54,79,199,.25);border:2px solid #364fc7}
-.map small{position:absolute;right:0;bottom:0;background:rgba(255,255,255,.85);font-size:.7rem;padding:0 4px}.full{color:#9c4221}`;
+.map .area{position:absolute;width:96px;height:96px;margin:-48px 0 0 -48px;border-radius:50%;background:rgba(54,79,199,.25);border:2px solid #364fc7}.full{color:#9c4221}
+${MAP_CSS}`;
 
 const ZOOM = 13;
 
-/** The tile holding the point and where the point falls in it (pixels from its top left). */
-export function tileOf(lat: number, lng: number, zoom = ZOOM) {
-  const n = 2 ** zoom;
-  const x = ((lng + 180) / 360) * n;
-  const r = (lat * Math.PI) / 180;
-  const y = ((1 - Math.log(Math.tan(r) + 1 / Math.cos(r)) / Math.PI) / 2) * n;
-  return {
-    z: zoom,
-    x: Math.floor(x),
-    y: Math.floor(y),
-    left: Math.round((x % 1) * 256),
-    top: Math.round((y % 1) * 256),
-  };
-}
-
 function map(c: FinderChurch, g: FinderGroup): string {
   if (!g.point || !g.area) return '';
-  const t = tileOf(g.point.lat, g.point.lng);
-  const src = c.mapTileUrl
-    .replace('{s}', 'a')
-    .replace('{z}', String(t.z))
-    .replace('{x}', String(t.x))
-    .replace('{y}', String(t.y))
-    .replace('{r}', '');
-  return `<div class="map"><img src="${escapeHtml(src)}" alt="Map of the area around ${escapeHtml(g.area)}" width="256" height="256" loading="lazy"><span class="area" style="left:${t.left}px;top:${t.top}px"></span><small>${escapeHtml(c.mapAttribution)}</small></div>`;
+  const t = tileOf(g.point.lat, g.point.lng, ZOOM);
+  const src = tileAddress(c.mapTileUrl, t);
+  return `<div class="map"><img src="${escapeHtml(src)}" alt="Map of the area around ${escapeHtml(g.area)}" width="256" height="256" loading="lazy"><span class="area" style="left:${t.left}px;top:${t.top}px"></span><small>${escapeHtml(attributionText(c.mapAttribution))}</small></div>`;
 }
 
 function clock(time: string): string {

@@ -44,6 +44,10 @@ const STATUS_LABELS: Record<string, string> = {
 };
 const METHODS: Record<PortalGift['method'], string> = { card: 'Card', cash: 'Cash', check: 'Check', other: 'Other' };
 const dollars = (cents: number) => (cents / 100).toFixed(2);
+/** ' · $5.00 refunded' for a gift refunded in part (it still counts the rest); a refunded gift says so by its status. */
+const refundedOf = (g: Pick<PortalGift, 'status' | 'refundedCents'>) =>
+  g.status === 'completed' && g.refundedCents > 0 ? ` · ${formatCents(g.refundedCents)} refunded` : '';
+
 const fundsOf = (lines: { fundName: string; amountCents: number }[]) =>
   lines.map((l) => `${l.fundName} ${formatCents(l.amountCents)}`).join(', ');
 
@@ -108,7 +112,7 @@ export function myGivingSection(base: string, csrf: string, v: MyGivingView): st
           (g) =>
             `<li><a href="${e(base)}/giving/gifts/${g.id}">${e(formatStatementDate(g.date, { locale: v.locale }))} · ${e(formatCents(g.amountCents))}</a> · ${e(
               fundsOf(g.lines),
-            )}${g.status === 'completed' ? '' : ` · ${e(STATUS_LABELS[g.status] ?? g.status)}`} · <a href="${e(base)}/giving/gifts/${g.id}/receipt" aria-label="Receipt (PDF) for ${e(formatStatementDate(g.date, { locale: v.locale }))}, ${e(formatCents(g.amountCents))}">Receipt (PDF)</a></li>`,
+            )}${e(refundedOf(g))}${g.status === 'completed' ? '' : ` · ${e(STATUS_LABELS[g.status] ?? g.status)}`} · <a href="${e(base)}/giving/gifts/${g.id}/receipt" aria-label="Receipt (PDF) for ${e(formatStatementDate(g.date, { locale: v.locale }))}, ${e(formatCents(g.amountCents))}">Receipt (PDF)</a></li>`,
         )
         .join('')}</ul>`
     : '<p class="muted">No gifts yet.</p>';
@@ -146,7 +150,11 @@ export function giftReceiptSection(
     `<p>${e(formatStatementDate(g.date, { locale: church.locale }))} · ${e(g.method === 'check' && g.checkNumber ? `Check #${g.checkNumber}` : METHODS[g.method])}${
       g.donorName ? ` · ${e(g.donorName)}` : ''
     }</p>` +
-    `<ul class="plain">${rows.map(([k, v]) => `<li>${e(k!)}: ${e(v!)}</li>`).join('')}<li><b>Total: ${e(formatCents(g.amountCents))}</b></li></ul>` +
+    `<ul class="plain">${rows.map(([k, v]) => `<li>${e(k!)}: ${e(v!)}</li>`).join('')}<li><b>Total: ${e(formatCents(g.amountCents))}</b></li>${
+      refundedOf(g)
+        ? `<li>Refunded: ${e(formatCents(g.refundedCents))}</li><li><b>After the refund: ${e(formatCents(g.amountCents - g.refundedCents))}</b></li>`
+        : ''
+    }</ul>` +
     `<p>${e(g.goodsServices ? `Goods or services provided: ${goodsServicesText(g.goodsServices, g.goodsServicesCents)}` : NO_GOODS_SENTENCE)}</p>` +
     (g.status === 'completed' ? '' : `<p><b>${e(STATUS_LABELS[g.status] ?? g.status)}</b></p>`) +
     `</div><p class="row"><a class="btn" href="${e(base)}/giving/gifts/${g.id}/receipt">Download receipt (PDF)</a>` +

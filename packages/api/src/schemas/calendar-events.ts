@@ -55,6 +55,13 @@ const count = (label: string) =>
     .int(`${label} must be a whole number`)
     .min(1, `${label} must be at least 1`)
     .max(1_000_000, `${label} must be at most 1,000,000`);
+/** A coordinate of the event's place on the map (degrees), or null for none. */
+const coordinate = (label: string, limit: number) =>
+  z
+    .number({ error: `${label} must be a number` })
+    .min(-limit, `${label} must be between -${limit} and ${limit}`)
+    .max(limit, `${label} must be between -${limit} and ${limit}`)
+    .nullable();
 const cents = (label: string) =>
   z
     .number({ error: `${label} must be a whole number of cents` })
@@ -116,6 +123,9 @@ const eventFields = {
   imageUrl: urlSchema('Image must be a valid URL').nullable(),
   locationName: optionalTextSchema('Location', 200),
   address: optionalTextSchema('Address', 500),
+  /** Where the place is on the map: both or neither (the public page then shows a map tile). */
+  latitude: coordinate('Latitude', 90),
+  longitude: coordinate('Longitude', 180),
   audienceTags: boundedArraySchema(requiredTextSchema('Tag', 50), 'Tags', 20),
   visibility: z.enum(EVENT_VISIBILITIES, { error: 'Visibility must be public, members or link' }),
   status: z.enum(EVENT_STATUSES, { error: 'Status must be draft, published or cancelled' }),
@@ -140,6 +150,8 @@ export const createCalendarEventSchema = z.object({
   imageUrl: eventFields.imageUrl.optional(),
   locationName: eventFields.locationName.optional(),
   address: eventFields.address.optional(),
+  latitude: eventFields.latitude.optional(),
+  longitude: eventFields.longitude.optional(),
   audienceTags: eventFields.audienceTags.default([]),
   visibility: eventFields.visibility.default('public'),
   status: eventFields.status.default('draft'),
@@ -164,6 +176,8 @@ export const updateCalendarEventSchema = z.object({
   imageUrl: eventFields.imageUrl.optional(),
   locationName: eventFields.locationName.optional(),
   address: eventFields.address.optional(),
+  latitude: eventFields.latitude.optional(),
+  longitude: eventFields.longitude.optional(),
   audienceTags: eventFields.audienceTags.optional(),
   visibility: eventFields.visibility.optional(),
   status: eventFields.status.optional(),
@@ -246,6 +260,8 @@ export const calendarEventSchema = z.object({
   imageUrl: z.string().nullable(),
   locationName: z.string().nullable(),
   address: z.string().nullable(),
+  latitude: z.number().nullable(),
+  longitude: z.number().nullable(),
   audienceTags: z.array(z.string()),
   visibility: z.enum(EVENT_VISIBILITIES),
   status: z.enum(EVENT_STATUSES),

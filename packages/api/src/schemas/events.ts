@@ -223,6 +223,13 @@ export const eventPayloadSchemas = {
       ...money,
     }),
   },
+  /**
+   * The registration holds its seats for good: free at once, paid when the payment succeeds, a
+   * waitlist offer claimed (and paid), or approved by staff. Journeys 'Registered for an event' read it.
+   */
+  'registration.confirmed': {
+    1: about({ calendarEvent: ref, registrationId: id, attendees: z.number().int(), ...money }),
+  },
   'registration.cancelled': {
     1: about({ calendarEvent: ref, registrationId: id, refundCents: z.number().int(), currency: z.string() }),
   },

@@ -64,6 +64,7 @@ export const EVENT_DESCRIPTIONS: Record<EventType, string> = {
   'checkin.checked_out': 'A child was picked up',
   'calendar_event.published': 'An event was published',
   'registration.created': 'Someone registered for an event',
+  'registration.confirmed': 'A registration was confirmed',
   'registration.cancelled': 'A registration was cancelled',
   'registration.checked_in': 'Someone arrived at an event',
 };

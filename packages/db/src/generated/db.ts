@@ -92,7 +92,9 @@ export interface CalendarEvents {
   descriptionHtml: Generated<string>;
   id: Generated<number>;
   imageUrl: string | null;
+  latitude: number | null;
   locationName: string | null;
+  longitude: number | null;
   publishedAt: Date | null;
   refundPolicy: Generated<'full' | 'none'>;
   registrationClosesAt: Date | null;
@@ -804,6 +806,7 @@ export interface Gifts {
   receiptToken: string;
   receiptUrl: string | null;
   refundedAt: Date | null;
+  refundedCents: Generated<number>;
   reversalReason: string | null;
   scheduleId: number | null;
   showNote: Generated<boolean>;

@@ -81,6 +81,8 @@ import * as m0142 from './2026_11_29_0142_group_attendance_covering.js';
 import * as m0145 from './2026_11_29_0145_checkin_rooms.js';
 import * as m0146 from './2026_11_29_0146_checkin_stations.js';
 import * as m0150 from './2026_11_29_0150_checkin_welcome_deliveries.js';
+import * as m0151 from './2026_11_29_0151_gift_refunded_cents.js';
+import * as m0152 from './2026_11_29_0152_calendar_event_coordinates.js';
 
 /** Every migration, by its frozen date-prefixed name. Add new ones at the end. */
 export const migrations: Record<string, Migration> = {
@@ -166,4 +168,6 @@ export const migrations: Record<string, Migration> = {
   '2026_11_29_0145_checkin_rooms': m0145,
   '2026_11_29_0146_checkin_stations': m0146,
   '2026_11_29_0150_checkin_welcome_deliveries': m0150,
+  '2026_11_29_0151_gift_refunded_cents': m0151,
+  '2026_11_29_0152_calendar_event_coordinates': m0152,
 };

@@ -70,6 +70,7 @@ describe('registration events in words', () => {
     expect(words('registration.created', { ...created, status: 'waitlisted' })).toBe(
       'Joined the waitlist of Harvest supper',
     );
+    expect(words('registration.confirmed', created)).toBe('Registration for Harvest supper confirmed');
     expect(words('registration.checked_in', { calendarEvent, registrationId: 1, attendees: ['Ann'] })).toBe(
       'Arrived at Harvest supper',
     );

@@ -348,6 +348,8 @@ export function eventWords(e: EventOut): ReactNode {
           {named(ref(d.calendarEvent))}
         </>
       );
+    case 'registration.confirmed':
+      return <>Registration for {named(ref(d.calendarEvent))} confirmed</>;
     case 'registration.cancelled':
       return <>Registration for {named(ref(d.calendarEvent))} cancelled</>;
     case 'registration.checked_in':

@@ -15,6 +15,7 @@ import { ZonedDateTimePicker } from '../../ui/zoned-date-time-picker';
 import { DescriptionEditor } from './description-editor';
 import { eventValues, type EventValues } from './event-form-values';
 import { DiscountCodesEditor, QuestionsEditor, Section, TicketTypesEditor, TimesEditor } from './event-parts';
+import { PlaceOnMap } from './place-on-map';
 import { VISIBILITY_LABELS, type EventDetail } from './event-words';
 
 const validate = schemaResolver(createCalendarEventSchema, { sync: true });
@@ -106,6 +107,7 @@ function EventEditor({ event, back }: { event?: EventDetail; back: React.ReactNo
           <Section title="Where">
             <TextInput label="Location" description="The hall, the campsite" {...form.getInputProps('locationName')} />
             <TextInput label="Address" {...form.getInputProps('address')} />
+            <PlaceOnMap form={form} />
           </Section>
           <Section title="Who it is for">
             <TagsInput

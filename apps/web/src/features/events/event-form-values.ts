@@ -12,6 +12,8 @@ export interface EventValues {
   imageUrl: string | null;
   locationName: string;
   address: string;
+  latitude: number | null;
+  longitude: number | null;
   audienceTags: string[];
   visibility: NonNullable<Input['visibility']>;
   registrationOpensAt: string | null;
@@ -78,6 +80,8 @@ export function eventValues(e?: EventDetail): EventValues {
       imageUrl: null,
       locationName: '',
       address: '',
+      latitude: null,
+      longitude: null,
       audienceTags: [],
       visibility: 'public',
       registrationOpensAt: null,
@@ -96,6 +100,8 @@ export function eventValues(e?: EventDetail): EventValues {
     imageUrl: e.imageUrl,
     locationName: e.locationName ?? '',
     address: e.address ?? '',
+    latitude: e.latitude,
+    longitude: e.longitude,
     audienceTags: e.audienceTags,
     visibility: e.visibility,
     registrationOpensAt: e.registrationOpensAt,
@@ -147,6 +153,22 @@ export function countProps(form: EventForm, path: string) {
     allowDecimal: false,
     min: 1,
     onChange: (v: string | number) => form.setFieldValue(path, v === '' ? null : Number(v)),
+  };
+}
+
+/** A NumberInput bound to a coordinate that may be empty (null): latitude, longitude. */
+export function coordinateProps(form: EventForm, path: 'latitude' | 'longitude') {
+  const { value, error, onFocus, onBlur } = form.getInputProps(path) as InputProps;
+  const limit = path === 'latitude' ? 90 : 180;
+  return {
+    error,
+    onFocus,
+    onBlur,
+    value: value === null || value === undefined ? '' : (value as number),
+    decimalScale: 6,
+    min: -limit,
+    max: limit,
+    onChange: (v: string | number) => form.setFieldValue(path, v === '' || v === '-' ? null : Number(v)),
   };
 }
 

@@ -90,7 +90,8 @@ export function MessageDialog({ event, onClose }: { event: EventDetail; onClose:
             {...form.getInputProps('body')}
           />
           <Text size="xs" c="dimmed">
-            Texts start with your church’s name. Nobody who texted STOP or whose email bounced is reached.
+            Texts start with your church’s name; sent between 9:00 PM and 8:00 AM (your church’s time), they wait until
+            8:00 AM. Nobody who texted STOP or whose email bounced is reached.
           </Text>
           <Group justify="flex-end">
             <Button variant="default" onClick={onClose}>

@@ -59,6 +59,9 @@ export function ContactGifts({ contactId }: { contactId: number }) {
             note: (g) =>
               [
                 g.feeCents ? `${formatCents(g.feeCents)} fees covered` : null,
+                g.status === 'completed' && g.refundedCents > 0
+                  ? `${formatCents(g.refundedCents)} refunded: ${formatCents(g.amountCents - g.refundedCents)} kept`
+                  : null,
                 g.goodsServices ? `Received: ${goodsServicesText(g.goodsServices, g.goodsServicesCents)}` : null,
               ]
                 .filter(Boolean)

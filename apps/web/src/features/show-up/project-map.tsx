@@ -1,11 +1,9 @@
-import 'leaflet/dist/leaflet.css';
-import { Alert, Anchor, Box, Card, List, Stack, Text, Title } from '@mantine/core';
-import { IconMapOff } from '@tabler/icons-react';
-import { useState } from 'react';
-import { CircleMarker, MapContainer, TileLayer, Tooltip } from 'react-leaflet';
+import { Anchor, Box, List, Stack, Text, Title } from '@mantine/core';
+import { CircleMarker, Tooltip } from 'react-leaflet';
 import { Link, useNavigate } from 'react-router-dom';
 import type { ProjectCard } from '@lampstand/api/schemas/show-up';
 import { formatUsd } from '../../ui/format';
+import { TiledMap } from '../../ui/tiled-map';
 
 /**
  * At most 5 projects (nearest first when the browser's location is known) on a Leaflet map with
@@ -23,7 +21,6 @@ export function ProjectMap({
   nearest: boolean;
 }) {
   const navigate = useNavigate();
-  const [tilesFailed, setTilesFailed] = useState(false);
   const placed = projects.filter((p) => p.latitude != null && p.longitude != null);
   const center: [number, number] = placed.length
     ? [
@@ -35,42 +32,26 @@ export function ProjectMap({
 
   return (
     <Stack gap="md">
-      {tilesFailed ? (
-        <Alert color="orange" icon={<IconMapOff size={18} />} title="The map could not load">
-          Map tiles cannot be reached from here. The projects are listed below.
-        </Alert>
-      ) : null}
-      <Card withBorder p={0} style={{ overflow: 'hidden' }}>
-        <Box h={{ base: 320, sm: 420 }} aria-label="Map of projects" role="region">
-          {tileUrl ? (
-            <MapContainer
-              center={center}
-              zoom={placed.length === 1 ? 10 : 3}
-              bounds={bounds}
-              boundsOptions={{ padding: [40, 40] }}
-              style={{ height: '100%', width: '100%' }}
-              scrollWheelZoom={false}
-            >
-              <TileLayer
-                url={tileUrl}
-                attribution={attribution}
-                eventHandlers={{ tileerror: () => setTilesFailed(true) }}
-              />
-              {placed.map((p) => (
-                <CircleMarker
-                  key={p.id}
-                  center={[p.latitude!, p.longitude!]}
-                  radius={10}
-                  pathOptions={{ color: '#364fc7', fillColor: '#4c6ef5', fillOpacity: 0.85, weight: 2 }}
-                  eventHandlers={{ click: () => void navigate(`/show-up/${p.id}`) }}
-                >
-                  <Tooltip>{p.title}</Tooltip>
-                </CircleMarker>
-              ))}
-            </MapContainer>
-          ) : null}
-        </Box>
-      </Card>
+      <TiledMap
+        label="Map of projects"
+        tileUrl={tileUrl}
+        attribution={attribution}
+        failedText="Map tiles cannot be reached from here. The projects are listed below."
+        height={{ base: 320, sm: 420 }}
+        view={{ center, zoom: placed.length === 1 ? 10 : 3, bounds, boundsOptions: { padding: [40, 40] } }}
+      >
+        {placed.map((p) => (
+          <CircleMarker
+            key={p.id}
+            center={[p.latitude!, p.longitude!]}
+            radius={10}
+            pathOptions={{ color: '#364fc7', fillColor: '#4c6ef5', fillOpacity: 0.85, weight: 2 }}
+            eventHandlers={{ click: () => void navigate(`/show-up/${p.id}`) }}
+          >
+            <Tooltip>{p.title}</Tooltip>
+          </CircleMarker>
+        ))}
+      </TiledMap>
       <Box>
         <Title order={2} size="h4" mb="xs">
           {nearest ? 'Nearest projects' : 'Projects on the map'}

@@ -111,6 +111,8 @@ export const giftSchema = z.object({
   donorName: z.string().nullable(),
   donorEmail: z.string().nullable(),
   amountCents: z.number().int(),
+  /** How much of the amount went back to the payer: a part (the gift still counts the rest) or, refunded, all of it. */
+  refundedCents: z.number().int(),
   feeCents: z.number().int(),
   frequency: z.enum(FREQUENCIES),
   method: z.enum(GIFT_METHODS),

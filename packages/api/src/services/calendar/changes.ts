@@ -4,6 +4,7 @@ import type { RegistrationOut, UpdateRegistrationInput } from '../../schemas/cal
 import { formatCents } from '../../shared/giving.js';
 import { recordEvents } from '../events/record.js';
 import { checkAnswers, eventQuestions } from './answers.js';
+import { recordConfirmed } from './confirmed.js';
 import { nowOf, queueRegistrationNotice, wakeRegistrationMessages, type CalendarDeps } from './deps.js';
 import { registrantPerson } from './people.js';
 import { settleRefunds } from './refunds.js';
@@ -101,6 +102,7 @@ export async function updateRegistration(
           .where('id', '=', reg.id)
           .execute();
         await queueRegistrationNotice(trx, who, 'confirmed');
+        await recordConfirmed(trx, reg);
       } else {
         await endRegistrations(trx, [reg], 'declined', { now, paid: false });
         await queueRegistrationNotice(trx, who, 'declined');

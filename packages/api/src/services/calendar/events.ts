@@ -69,6 +69,8 @@ export async function getCalendarEvent(db: Db, tenantId: number, input: { id: nu
     imageUrl: e.imageUrl,
     locationName: e.locationName,
     address: e.address,
+    latitude: e.latitude,
+    longitude: e.longitude,
     audienceTags: e.audienceTags,
     visibility: e.visibility,
     status: e.status,
@@ -140,6 +142,8 @@ export async function listCalendarEvents(
 }
 
 interface Checked {
+  latitude?: number | null;
+  longitude?: number | null;
   registrationOpensAt?: Date | null;
   registrationClosesAt?: Date | null;
   requiresApproval?: boolean;
@@ -150,6 +154,10 @@ interface Checked {
 function checkEvent(e: Required<Checked>): void {
   if (e.registrationOpensAt && e.registrationClosesAt && e.registrationClosesAt <= e.registrationOpensAt) {
     throw badRequest('Registration must close after it opens', 'registrationClosesAt');
+  }
+  if ((e.latitude === null) !== (e.longitude === null)) {
+    const missing = e.latitude === null ? 'latitude' : 'longitude';
+    throw badRequest('Give both latitude and longitude, or neither', missing);
   }
   if (e.requiresApproval && e.ticketTypes.some((t) => t.priceCents > 0)) {
     throw badRequest('An event with an approval step can only have free tickets', 'requiresApproval');
@@ -177,6 +185,8 @@ export async function createCalendarEvent(
   now = new Date(),
 ): Promise<CalendarEventOut> {
   checkEvent({
+    latitude: input.latitude ?? null,
+    longitude: input.longitude ?? null,
     registrationOpensAt: input.registrationOpensAt ?? null,
     registrationClosesAt: input.registrationClosesAt ?? null,
     requiresApproval: input.requiresApproval,
@@ -206,6 +216,8 @@ export async function createCalendarEvent(
         imageUrl: input.imageUrl ?? null,
         locationName: input.locationName ?? null,
         address: input.address ?? null,
+        latitude: input.latitude ?? null,
+        longitude: input.longitude ?? null,
         audienceTags: input.audienceTags,
         visibility: input.visibility,
         status: input.status,
@@ -252,6 +264,8 @@ export async function updateCalendarEvent(
       input.ticketTypes ??
       (await trx.selectFrom('calendarTicketTypes').select('priceCents').where('eventId', '=', e.id).execute());
     checkEvent({
+      latitude: input.latitude !== undefined ? input.latitude : e.latitude,
+      longitude: input.longitude !== undefined ? input.longitude : e.longitude,
       registrationOpensAt: input.registrationOpensAt !== undefined ? input.registrationOpensAt : e.registrationOpensAt,
       registrationClosesAt:
         input.registrationClosesAt !== undefined ? input.registrationClosesAt : e.registrationClosesAt,

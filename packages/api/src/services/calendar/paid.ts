@@ -1,6 +1,8 @@
 import type { Db, Row } from '@lampstand/db';
 import type Stripe from 'stripe';
 import type { JobQueue } from '../../jobs.js';
+import { PUBLIC_ACTOR } from '../events/record.js';
+import { recordConfirmed } from './confirmed.js';
 import { queueRegistrationNotice } from './deps.js';
 import { registrationSeats, takeSeats } from './seats.js';
 
@@ -25,7 +27,7 @@ export async function handleRegistrationStripeEvent(
     if (charge.amount_refunded < gift.amountCents) return { outcome: 'partial_refund' };
     await trx
       .updateTable('gifts')
-      .set({ status: 'refunded', refundedAt: now, updatedAt: now })
+      .set({ status: 'refunded', refundedAt: now, refundedCents: gift.amountCents, updatedAt: now })
       .where('id', '=', gift.id)
       .execute();
     return { outcome: 'refunded' };
@@ -77,6 +79,7 @@ export async function handleRegistrationStripeEvent(
       .where('id', '=', reg.id)
       .execute();
     await queueRegistrationNotice(trx, reg, 'confirmed');
+    await recordConfirmed(trx, reg, PUBLIC_ACTOR);
     await deps.jobs.send('registration-deliver', { userId: reg.userId }, { startAfter: new Date(Date.now() + 1000) });
     return { outcome: 'completed', registrationId: reg.id };
   }

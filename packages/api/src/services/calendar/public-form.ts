@@ -7,7 +7,9 @@ import type { Question } from './answers.js';
 import { ticketUrl } from './door.js';
 
 // The public pages' registration form (plain HTML fields named by the register route's error
-// paths) read into the register route's input, and its errors put back by their fields.
+// paths) read into the register route's input, and its errors put back by their fields. In the
+// portal the form's first rows are the member's household, each coming only when its box is
+// ticked (`attendees.N.coming`); the rows after them are other people, typed in.
 
 type Body = Record<string, string | string[]>;
 const one = (v: string | string[] | undefined) => ((Array.isArray(v) ? v[0] : v) ?? '').trim();
@@ -29,11 +31,22 @@ export function formAnswers(questions: Question[], scope: Question['scope'], bod
     .filter((a) => a.value !== '' && !(Array.isArray(a.value) && a.value.length === 0));
 }
 
-/** How many attendees the posted form has, after its 'Add'/'Remove' button. */
-export function formAttendees(body: Body): number {
-  const n = Math.min(MAX_ATTENDEES, Math.max(1, Number(one(body.count)) || 1));
+/**
+ * How many attendee rows the posted form has, after its 'Add'/'Remove' button: at least one, and
+ * at least the `household` rows (a member's household, always shown).
+ */
+export function formAttendees(body: Body, household = 0): number {
+  const least = Math.max(1, household);
+  const n = Math.min(Math.max(MAX_ATTENDEES, least), Math.max(least, Number(one(body.count)) || 1));
   const change = one(body.change);
-  return change === 'add' ? Math.min(MAX_ATTENDEES, n + 1) : change === 'remove' ? Math.max(1, n - 1) : n;
+  return change === 'add' ? Math.min(MAX_ATTENDEES, n + 1) : change === 'remove' ? Math.max(least, n - 1) : n;
+}
+
+/** The rows of the form that are attendees: a household row only when ticked, every other row. */
+export function attendeeRows(body: Body, household = 0): number[] {
+  return Array.from({ length: formAttendees({ count: body.count ?? '' }, household) }, (_, i) => i).filter(
+    (i) => i >= household || one(body[`attendees.${i}.coming`]) !== '',
+  );
 }
 
 /** The form as the register route's input (checked by its schema: a ZodError names the field). */
@@ -42,8 +55,9 @@ export function registrationFromForm(
   questions: Question[],
   body: Body,
   idempotencyKey?: string,
+  household = 0,
 ): RegisterInput {
-  const n = formAttendees(body);
+  const rows = attendeeRows(body, household);
   const email = (v: string) => (v === '' ? null : v);
   return registerSchema.parse({
     id: eventId,
@@ -53,7 +67,7 @@ export function registrationFromForm(
       email: one(body['registrant.email']),
       phone: one(body['registrant.phone']) || null,
     },
-    attendees: Array.from({ length: n }, (_, i) => ({
+    attendees: rows.map((i) => ({
       name: one(body[`attendees.${i}.name`]),
       email: email(one(body[`attendees.${i}.email`])),
       ticketTypeId: Number(one(body[`attendees.${i}.ticketTypeId`])),
@@ -67,21 +81,22 @@ export function registrationFromForm(
 
 /**
  * The errors of a failed registration by the form's fields, or null when the error is not the
- * form's (it is thrown on).
+ * form's (it is thrown on). `rows` (from `attendeeRows`) names the form row of each attendee the
+ * input had, when rows were left out (a household member not ticked).
  */
-export function formErrors(err: unknown): Record<string, string> | null {
+export function formErrors(err: unknown, rows?: number[]): Record<string, string> | null {
+  const field = (key: string) =>
+    rows ? key.replace(/^attendees\.(\d+)(?=\.|$)/, (_, k: string) => `attendees.${rows[Number(k)] ?? k}`) : key;
   if (err instanceof ZodError) {
     const out: Record<string, string> = {};
     for (const i of err.issues) {
-      const path = i.path.map(String);
-      // An answer's path is its index in the list: the field is named by its question.
-      const key = path.join('.');
+      const key = field(i.path.map(String).join('.'));
       out[key || '_'] ??= i.message;
     }
     return out;
   }
   if (err instanceof AppError && ['BAD_REQUEST', 'CONFLICT', 'TOO_MANY_REQUESTS', 'FORBIDDEN'].includes(err.code)) {
-    return { [err.field ?? '_']: err.message };
+    return { [err.field ? field(err.field) : '_']: err.message };
   }
   return null;
 }

@@ -88,6 +88,9 @@ export interface EventPage {
   imageUrl: string | null;
   locationName: string | null;
   address: string | null;
+  /** Where the place is on the map (both or neither). */
+  latitude: number | null;
+  longitude: number | null;
   visibility: 'public' | 'members' | 'link';
   status: 'published' | 'cancelled';
   waitlist: boolean;

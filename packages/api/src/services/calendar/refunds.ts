@@ -58,10 +58,17 @@ async function refundOne(trx: Db, deps: CalendarDeps, r: Due, now: Date): Promis
     .set({ refundDueCents: 0, refundedCents: refunded, refundError: null, refundRetryAt: null, updatedAt: now })
     .where('id', '=', r.id)
     .execute();
-  if (gift && cents > 0 && refunded >= gift.amountCents) {
+  if (gift && cents > 0) {
+    // The ledger's entry says what went back: in part, it still counts less the refund; in full,
+    // it is refunded (off every total).
+    const full = refunded >= gift.amountCents;
     await trx
       .updateTable('gifts')
-      .set({ status: 'refunded', refundedAt: now, updatedAt: now })
+      .set({
+        refundedCents: Math.min(refunded, gift.amountCents),
+        ...(full ? { status: 'refunded' as const, refundedAt: now } : {}),
+        updatedAt: now,
+      })
       .where('id', '=', gift.id)
       .execute();
   }

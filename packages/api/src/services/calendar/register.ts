@@ -11,6 +11,7 @@ import { newToken, nowOf, queueRegistrationNotice, wakeRegistrationMessages, typ
 import { EVENT_NOT_FOUND } from './events.js';
 import { assertCanTakePayments, openRegistrationGift, registrationPayment } from './ledger.js';
 import { registrantContact, registrantPerson } from './people.js';
+import { confirmedEvent } from './confirmed.js';
 import { discountOf, seatsByType, takeSeats, useDiscountCode } from './seats.js';
 
 // Registering for an event: the public form (several attendees, answers, ticket types, a discount
@@ -102,7 +103,7 @@ interface Written {
 /**
  * In one transaction: the discount code's use, the seats (or the waitlist), the contact, the
  * registration with its attendees and answers, its ledger entry when it is to be paid, its message,
- * and `registration.created` last.
+ * and `registration.created` last (with `registration.confirmed` when it is confirmed at once).
  */
 async function writeRegistration(
   deps: CalendarDeps,
@@ -243,6 +244,7 @@ async function writeRegistration(
             currency: 'usd',
           },
         },
+        ...(status === 'confirmed' ? [await confirmedEvent(trx, reg.id)] : []),
       ],
       o.actor ? { actor: o.actor } : {},
     );

@@ -2,6 +2,8 @@ import type { Db } from '@lampstand/db';
 import { conflict, notFound } from '../../errors.js';
 import { HOLD_MINUTES, OFFER_HOURS, type RegistrationStatus } from '../../schemas/calendar-events.js';
 import type { RegisterResult } from '../../schemas/calendar-registrations.js';
+import { PUBLIC_ACTOR } from '../events/record.js';
+import { recordConfirmed } from './confirmed.js';
 import { newToken, nowOf, queueRegistrationNotice, wakeRegistrationMessages, type CalendarDeps } from './deps.js';
 import { openRegistrationGift, registrationPayment } from './ledger.js';
 import { registrationSeats, releaseSeats, returnDiscountCode, takeSeats } from './seats.js';
@@ -125,6 +127,7 @@ export async function claimOffer(deps: CalendarDeps, input: { token: string }): 
         .where('id', '=', reg.id)
         .execute();
       await queueRegistrationNotice(trx, reg, 'confirmed');
+      await recordConfirmed(trx, reg, PUBLIC_ACTOR);
       return { reg, holdExpiresAt: null, giftId: null };
     }
     const holdExpiresAt = new Date(now.getTime() + HOLD_MINUTES * 60_000);

@@ -210,6 +210,57 @@ describe('the contact rule: every kind of delivery', () => {
     expect(held).toEqual({ status: 'pending', attempts: 0, nextAttemptAt: new Date('2026-12-01T08:00:00Z') });
   });
 
+  it("staff's texts to an event's registrants wait for the end of quiet hours; the person's own notices do not", async () => {
+    const night = new Date('2026-11-30T23:30:00Z');
+    const ids: Record<string, number> = {};
+    await ownerDb(db)
+      .transaction()
+      .execute(async (trx) => {
+        // References are not checked: the rule is what is tested.
+        await sql`set local session_replication_role = replica`.execute(trx);
+        for (const notice of ['confirmed', 'message'] as const) {
+          const n = ++serial;
+          const row = await trx
+            .insertInto('deliveries')
+            .values({
+              userId: church.id,
+              kind: 'registration',
+              channel: 'sms',
+              address: OK_PHONE,
+              token: `quiet-${n}`.padStart(64, '0'),
+              registrationId: n,
+              registrationNotice: notice,
+              calendarMessageId: notice === 'message' ? n : null,
+            })
+            .returning('id')
+            .executeTakeFirstOrThrow();
+          ids[notice] = row.id;
+        }
+      });
+    const sent: string[] = [];
+    await runDeliveries(db, recordingDriver('registration', 'sms', sent), church.id, { ...config, clock: () => night });
+    const row = (id: number) =>
+      db
+        .selectFrom('deliveries')
+        .select(['status', 'attempts', 'nextAttemptAt'])
+        .where('id', '=', id)
+        .executeTakeFirstOrThrow();
+    expect((await row(ids.confirmed!)).status).toBe('sent');
+    expect(await row(ids.message!)).toEqual({
+      status: 'pending',
+      attempts: 0,
+      nextAttemptAt: new Date('2026-12-01T08:00:00Z'),
+    });
+    // At 8:00 it goes (its retry time made due by hand: claims compare it with the database's clock).
+    const morning = new Date('2026-12-01T08:00:00Z');
+    await db.updateTable('deliveries').set({ nextAttemptAt: null }).where('id', '=', ids.message!).execute();
+    await runDeliveries(db, recordingDriver('registration', 'sms', sent), church.id, {
+      ...config,
+      clock: () => morning,
+    });
+    expect((await row(ids.message!)).status).toBe('sent');
+  });
+
   it('direct sends: transactional mail reaches an unsubscribed person, never a suppressed address', async () => {
     for (const [sender, rule] of Object.entries(DIRECT_SEND_RULES)) {
       expect(await mayContact(db, church.id, { channel: 'email', address: SUPPRESSED, ...rule }), sender).toBe(false);

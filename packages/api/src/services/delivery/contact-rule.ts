@@ -54,6 +54,20 @@ export interface KindRule {
 export const CHECKIN_WELCOME_RULE: KindRule = { purpose: 'operational', givenAtCheckin: true };
 
 /**
+ * Staff's message to an event's registrants (a delivery of kind 'registration' whose notice is
+ * 'message'): about the person's registration, so transactional, but written by staff, not an
+ * answer to something the person just did: a text waits for the end of quiet hours.
+ */
+export const REGISTRATION_MESSAGE_RULE: KindRule = { purpose: 'transactional' };
+
+/** The rule a delivery is asked under: its kind's, or one of the two per-delivery exceptions above. */
+export function deliveryRule(d: Pick<Delivery, 'kind' | 'givenAtCheckin' | 'registrationNotice'>): KindRule {
+  if (d.kind === 'journey' && d.givenAtCheckin) return CHECKIN_WELCOME_RULE;
+  if (d.kind === 'registration' && d.registrationNotice === 'message') return REGISTRATION_MESSAGE_RULE;
+  return DELIVERY_KIND_RULES[d.kind];
+}
+
+/**
  * Every kind of delivery the engine knows, with its purpose. Typed over `DeliveryKind` (the
  * deliveries table's `kind` check), so a new kind does not compile until it has its rule here.
  */
@@ -68,7 +82,10 @@ export const DELIVERY_KIND_RULES: Record<DeliveryKind, KindRule> = {
   'giving-statement': { purpose: 'transactional' },
   /** The members' portal: a sign-in link or code, a change's confirmation (asked for by the person). */
   portal: { purpose: 'transactional', answer: true },
-  /** An event registration's confirmation, waitlist place, seat offer, refund or cancellation. */
+  /**
+   * An event registration's confirmation, waitlist place, seat offer, refund or cancellation (staff's
+   * own messages to registrants: REGISTRATION_MESSAGE_RULE).
+   */
   registration: { purpose: 'transactional', answer: true },
   /** A leader's message to their group's members. */
   'group-message': { purpose: 'operational' },
@@ -207,16 +224,19 @@ export async function deliveryVerdicts(
   opts: { now?: Date; quietHours?: boolean } = {},
 ): Promise<Map<number, Exclude<ContactVerdict, { send: true }>>> {
   const out = new Map<number, Exclude<ContactVerdict, { send: true }>>();
-  const groups = new Map<string, Delivery[]>();
+  const groups = new Map<string, { rule: KindRule; list: Delivery[] }>();
   for (const d of deliveries) {
-    const key = `${d.userId}/${d.kind}/${d.givenAtCheckin && d.kind === 'journey'}`;
-    groups.set(key, [...(groups.get(key) ?? []), d]);
+    const rule = deliveryRule(d);
+    const key = `${d.userId}/${JSON.stringify(rule)}`;
+    const g = groups.get(key) ?? { rule, list: [] };
+    g.list.push(d);
+    groups.set(key, g);
   }
-  for (const group of groups.values()) {
-    const { userId, kind, givenAtCheckin } = group[0]!;
+  for (const { rule, list: group } of groups.values()) {
+    const { userId } = group[0]!;
     const verdicts = await contactVerdicts(db, userId, {
       channel,
-      ...(givenAtCheckin && kind === 'journey' ? CHECKIN_WELCOME_RULE : DELIVERY_KIND_RULES[kind]),
+      ...rule,
       // Quiet hours switched off (SMS_QUIET_HOURS=off, and test apps): every text is taken as an answer.
       ...(opts.quietHours === false ? { answer: true } : {}),
       addresses: group.map((d) => d.address),

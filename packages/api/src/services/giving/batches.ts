@@ -285,7 +285,13 @@ export async function reverseBatchLine(
     const now = new Date();
     await trx
       .updateTable('gifts')
-      .set({ status: 'refunded', refundedAt: now, reversalReason: input.reason, updatedAt: now })
+      .set((eb) => ({
+        status: 'refunded',
+        refundedAt: now,
+        refundedCents: eb.ref('amountCents'),
+        reversalReason: input.reason,
+        updatedAt: now,
+      }))
       .where('id', '=', line.id)
       .execute();
     await recordEvents(trx, tenantId, [await batchGiftEvent(trx, line.id, 'donation.refunded')]);

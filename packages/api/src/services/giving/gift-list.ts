@@ -62,6 +62,7 @@ export async function findGifts(
       donorName: g.donorName,
       donorEmail: g.donorEmail,
       amountCents: g.amountCents,
+      refundedCents: g.refundedCents,
       feeCents: g.feeCents,
       frequency: g.frequency as GiftOut['frequency'],
       method: g.method,

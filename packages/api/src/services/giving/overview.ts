@@ -17,7 +17,8 @@ const LAPSED_SHOWN = 500;
  * The church's completed gifts as the overview counts them: each on its date in the church's time
  * zone, its funds' lines (the fee a donor covered is not income to a fund), and its donor: the
  * contact, or else the email. Refunded gifts are out; a disputed gift is off the totals until won
- * (it is 'disputed', not 'completed', meanwhile).
+ * (it is 'disputed', not 'completed', meanwhile). A gift refunded in part counts less its refund:
+ * `kept` is the share of its amount not paid back, taken off each of its lines alike.
  */
 function completedGifts(tenantId: number) {
   return sql`
@@ -25,7 +26,9 @@ function completedGifts(tenantId: number) {
       coalesce(g.source_kind, 'direct') as source,
       (coalesce(g.completed_at, g.created_at) at time zone coalesce(
         (select time_zone from church_settings where user_id = ${tenantId}), 'UTC'))::date as d,
-      (select coalesce(sum(l.amount_cents), 0) from gift_lines l where l.gift_id = g.id)::bigint as cents
+      (g.amount_cents - g.refunded_cents)::numeric / g.amount_cents as kept,
+      round((select coalesce(sum(l.amount_cents), 0) from gift_lines l where l.gift_id = g.id)
+        * (g.amount_cents - g.refunded_cents)::numeric / g.amount_cents)::bigint as cents
     from gifts g
     where g.user_id = ${tenantId} and g.status = 'completed'`;
 }
@@ -73,8 +76,8 @@ export async function givingOverview(db: Db, tenantId: number, now = new Date())
     sql<{ month: string; fundId: number; fundName: string; totalCents: string; recurringCents: string }>`
       with g as (${completedGifts(tenantId)})
       select to_char(g.d, 'YYYY-MM') as month, l.fund_id, f.name as fund_name,
-        sum(l.amount_cents)::bigint as total_cents,
-        coalesce(sum(l.amount_cents) filter (where g.schedule_id is not null), 0)::bigint as recurring_cents
+        sum(round(l.amount_cents * g.kept))::bigint as total_cents,
+        coalesce(sum(round(l.amount_cents * g.kept)) filter (where g.schedule_id is not null), 0)::bigint as recurring_cents
       from g join gift_lines l on l.gift_id = g.id join funds f on f.id = l.fund_id
       where g.d >= ${firstMonth}::date and g.d <= ${today}::date
       group by 1, 2, 3`.execute(db),

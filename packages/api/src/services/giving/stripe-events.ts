@@ -98,7 +98,7 @@ export async function handleGiftStripeEvent(
     if (gift.status === 'refunded') return { outcome: 'stale', giftId };
     await trx
       .updateTable('gifts')
-      .set({ status: 'refunded', refundedAt: now, updatedAt: now })
+      .set({ status: 'refunded', refundedAt: now, refundedCents: gift.amountCents, updatedAt: now })
       .where('id', '=', giftId)
       .execute();
     await record({ type: 'donation.refunded' }, system);

@@ -129,6 +129,7 @@ export async function writeGifts(trx: Db, job: GiftsJob, batch: GiftRow[], keys:
           status: g.refundedOn ? ('refunded' as const) : ('completed' as const),
           completedAt: moment(g.date),
           refundedAt: g.refundedOn ? moment(g.refundedOn) : null,
+          refundedCents: g.refundedOn ? g.amountCents : 0,
           reversalReason: g.refundedOn ? `Refunded in ${job.system}` : null,
           idempotencyKey: keys[i]!,
           receiptToken: crypto.randomBytes(24).toString('base64url'),

@@ -6,7 +6,10 @@ import { createDemoPayments } from '../../providers/payments.js';
 import { journeyFieldsSchema, type JourneyFieldsInput } from '../../schemas/journeys.js';
 import { createCalendarEvent } from '../calendar/events.js';
 import { registerForEvent } from '../calendar/register.js';
+import { cancelRegistration, updateRegistration } from '../calendar/changes.js';
+import { claimOffer } from '../calendar/waitlist.js';
 import { checkIn } from '../calendar/door.js';
+import { completeDemoPayment } from '../show-up/stripe-webhook.js';
 import { createEventInput } from '../calendar/test-input.js';
 import { activateJourney, createJourney } from './definitions.js';
 import { runDueEnrollments } from './runner.js';
@@ -15,7 +18,9 @@ import { runMissedEventTriggers } from './event-triggers.js';
 
 // Journeys started by calendar events, on a clock the test holds: registered (with reminders a
 // day and an hour before the event, waits of the 'before the event' kind), attended (checked in at
-// the door), and did not attend (the time ended without a check-in), each registration once.
+// the door), and did not attend (the time ended without a check-in), each registration once. A
+// registration enters 'registered' only once it is confirmed: paid, claimed from the waitlist, or
+// approved; never while held, waitlisted or waiting for approval.
 
 const { db } = await freshDatabase();
 const church = await registerUser(db, {
@@ -47,17 +52,17 @@ async function tick(now: Date) {
   await processJourneyTriggers(db, now);
   await runDueEnrollments(db, { now });
 }
-const register = (name: string) =>
+const register = (name: string, e: { id: number; ticketTypes: { id: number }[] } = event) =>
   registerForEvent(calendar, {
-    id: event.id,
+    id: e.id,
     registrant: { name, email: `${name.toLowerCase()}@example.org` },
-    attendees: [{ name, ticketTypeId: event.ticketTypes[0]!.id, answers: [] }],
+    attendees: [{ name, ticketTypeId: e.ticketTypes[0]!.id, answers: [] }],
     answers: [],
   });
-/** The journeys' tags on a contact (registrants carry the source's own tag too). */
+/** The reminder journeys' tags on a contact (not the source's own tag, nor 'Registered anywhere''s). */
 const tagsOf = async (email: string) =>
   (await db.selectFrom('contacts').select('tags').where('email', '=', email).executeTakeFirstOrThrow()).tags.filter(
-    (t) => t !== 'event',
+    (t) => t !== 'event' && t !== 'registered',
   );
 const enrollments = (journeyId: number) =>
   db.selectFrom('journeyEnrollments').selectAll().where('journeyId', '=', journeyId).orderBy('id').execute();
@@ -77,6 +82,14 @@ const attended = await active({
   trigger: { kind: 'event_attended', eventId: null },
   steps: [{ id: 't', kind: 'add_tag', tag: 'attended', next: null }],
 });
+const registered = await active({
+  name: 'Registered anywhere',
+  trigger: { kind: 'event_registered', eventId: null },
+  steps: [{ id: 't', kind: 'add_tag', tag: 'registered', next: null }],
+});
+/** Whether registration `id` has entered the 'Registered anywhere' journey. */
+const entered = async (id: number) =>
+  (await enrollments(registered.id)).some((e) => e.triggerKey === `registration:${id}`);
 const missed = await active({
   name: 'We missed you',
   trigger: { kind: 'event_missed', eventId: event.id },
@@ -140,5 +153,62 @@ describe('journeys from calendar events', () => {
     expect((await enrollments(missed.id)).map((e) => e.triggerKey)).toEqual([
       expect.stringMatching(/^registration:\d+$/),
     ]);
+  });
+});
+
+describe("'Registered for an event' starts on a confirmed registration only", () => {
+  const another = (o: { title: string; priceCents?: number; capacity?: number; requiresApproval?: boolean }) =>
+    createCalendarEvent(db, church.id, {
+      ...createEventInput(o),
+      requiresApproval: o.requiresApproval ?? false,
+      times: [{ startsAt: START, endsAt: END, capacity: o.capacity ?? 10 }],
+    });
+
+  it('a paid registration enters when its payment succeeds, not while its seats are held', async () => {
+    const supper = await another({ title: 'Supper', priceCents: 1200 });
+    const pia = await register('Pia', supper);
+    expect(pia.outcome).toBe('payment');
+    await tick(T0);
+    expect(await entered(pia.registrationId)).toBe(false);
+    await completeDemoPayment(calendar, {
+      paymentIntent: pia.payment!.intentId,
+      clientSecret: pia.payment!.clientSecret,
+    });
+    await tick(T0);
+    expect(await entered(pia.registrationId)).toBe(true);
+  });
+
+  it('a waitlisted person enters once they claim the seat offered to them', async () => {
+    const walk = await another({ title: 'Prayer walk', capacity: 1 });
+    const wes = await register('Wes', walk);
+    const val = await register('Val', walk);
+    expect([wes.outcome, val.outcome]).toEqual(['confirmed', 'waitlisted']);
+    await tick(T0);
+    expect(await entered(wes.registrationId)).toBe(true);
+    expect(await entered(val.registrationId)).toBe(false);
+
+    await cancelRegistration(calendar, church.id, { id: wes.registrationId });
+    const offer = await db
+      .selectFrom('calendarRegistrations')
+      .select(['status', 'offerToken'])
+      .where('id', '=', val.registrationId)
+      .executeTakeFirstOrThrow();
+    expect(offer.status).toBe('offered');
+    await tick(T0);
+    expect(await entered(val.registrationId)).toBe(false);
+    expect((await claimOffer(calendar, { token: offer.offerToken! })).outcome).toBe('confirmed');
+    await tick(T0);
+    expect(await entered(val.registrationId)).toBe(true);
+  });
+
+  it('a registration waiting for approval enters when staff approve it', async () => {
+    const course = await another({ title: 'Alpha course', requiresApproval: true });
+    const ama = await register('Ama', course);
+    expect(ama.outcome).toBe('pending_approval');
+    await tick(T0);
+    expect(await entered(ama.registrationId)).toBe(false);
+    await updateRegistration(calendar, church.id, { id: ama.registrationId, status: 'confirmed' });
+    await tick(T0);
+    expect(await entered(ama.registrationId)).toBe(true);
   });
 });

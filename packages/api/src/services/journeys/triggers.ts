@@ -29,7 +29,9 @@ const TRIGGER_EVENT: Partial<Record<JourneyTrigger['kind'], string>> = {
   keyword: 'sms.received',
   checked_in: 'checkin.checked_in',
   ...GROUP_TRIGGER_EVENT,
-  event_registered: 'registration.created',
+  // A registration counts once it is confirmed (not while it is held for payment, waits for
+  // approval or is on the waitlist).
+  event_registered: 'registration.confirmed',
   event_attended: 'registration.checked_in',
 };
 /** Events that may mean a goal was reached: the people's enrolments are looked at now. */

@@ -19,6 +19,8 @@ export interface PortalGift {
   id: number;
   date: string;
   amountCents: number;
+  /** Paid back: a part of a completed gift, or all of a refunded one. */
+  refundedCents: number;
   feeCents: number;
   method: 'card' | 'cash' | 'check' | 'other';
   checkNumber: string | null;
@@ -39,7 +41,16 @@ export async function portalGifts(db: Db, s: PortalSession, opts: { giftId?: num
       ?.timeZone ?? 'UTC';
   let q = tdb
     .selectFrom('gifts as g')
-    .select(['g.id', 'g.amountCents', 'g.feeCents', 'g.method', 'g.checkNumber', 'g.status', 'g.frequency'])
+    .select([
+      'g.id',
+      'g.amountCents',
+      'g.refundedCents',
+      'g.feeCents',
+      'g.method',
+      'g.checkNumber',
+      'g.status',
+      'g.frequency',
+    ])
     .select(['g.donorName', 'g.goodsServices', 'g.goodsServicesCents'])
     .select(sql<string>`to_char(g.completed_at at time zone ${tz}, 'YYYY-MM-DD')`.as('date'))
     .where('g.userId', '=', s.userId)
