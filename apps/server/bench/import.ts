@@ -97,9 +97,14 @@ const sampler = setInterval(() => (peakRss = Math.max(peakRss, process.memoryUsa
 
 async function timed<T>(what: string, run: () => Promise<T>): Promise<{ value: T; seconds: number }> {
   const t0 = performance.now();
+  const cpu0 = process.cpuUsage();
   const value = await run();
   const seconds = (performance.now() - t0) / 1000;
-  console.log(`${what}: ${seconds.toFixed(1)} s`);
+  const cpu = process.cpuUsage(cpu0);
+  // This process's CPU beside the wall time: what is the import's own work, and what is PostgreSQL's.
+  console.log(
+    `${what}: ${seconds.toFixed(1)} s (${((cpu.user + cpu.system) / 1e6).toFixed(1)} s of CPU in this process)`,
+  );
   return { value, seconds };
 }
 
