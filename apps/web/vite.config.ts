@@ -1,6 +1,7 @@
 import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
 import { compressAssets } from './compress-assets.ts';
+import { stationWorker } from './station-worker.ts';
 
 const api = process.env.API_URL ?? 'http://localhost:3000';
 
@@ -8,7 +9,7 @@ const OVERLAY_PARTS =
   /@mantine\/core\/esm\/(components\/(Transition|FocusTrap|Paper|CloseButton|Portal)\/|core\/utils\/(get-default-z-index|create-safe-context)\/)|@mantine\/hooks\/esm\/(use-reduced-motion|use-id|use-window-event)\//;
 
 export default defineConfig({
-  plugins: [react(), compressAssets()],
+  plugins: [react(), stationWorker(), compressAssets()],
   server: {
     port: 5173,
     proxy: {

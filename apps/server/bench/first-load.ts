@@ -1,6 +1,7 @@
-// pnpm bench:first-load — bytes a browser transfers on a first visit: index.html and the scripts,
-// module preloads and style sheets it names, each fetched from the compiled server (dist/main.js)
-// with `accept-encoding: br`, with `gzip` and with none. Needs a prior `pnpm build` and a database
+// pnpm bench:first-load — bytes a browser transfers on a first visit: the page (the staff app's
+// index.html, then the check-in station's /station) and the scripts, module preloads and style
+// sheets it names, each fetched from the compiled server (dist/main.js) with `accept-encoding: br`,
+// with `gzip` and with none. Needs a prior `pnpm build` and a database
 // (DATABASE_URL, or TEST_DATABASE_URL's server).
 import { spawn } from 'node:child_process';
 import http from 'node:http';
@@ -54,26 +55,29 @@ try {
     }
     await new Promise((r) => setTimeout(r, 100));
   }
-  const index = await get('/', 'identity');
-  const assets = [...index.body.matchAll(/(?:src|href)="(\/assets\/[^"]+\.(?:js|css))"/g)].map((m) => m[1]!);
-  const files = ['/', ...assets];
-  const totals: Record<string, Record<string, number>> = {};
-  for (const encoding of ['identity', 'gzip', 'br']) {
-    const sums = (totals[encoding] = { html: 0, js: 0, css: 0, all: 0 });
-    for (const f of files) {
-      const res = await get(f, encoding);
-      const kind = f === '/' ? 'html' : f.endsWith('.css') ? 'css' : 'js';
-      sums[kind] += res.bytes;
-      sums.all += res.bytes;
+  // The staff app (/) and the check-in station's own page (/station), each with what it names.
+  for (const page of ['/', '/station']) {
+    const index = await get(page, 'identity');
+    const assets = [...index.body.matchAll(/(?:src|href)="(\/assets\/[^"]+\.(?:js|css))"/g)].map((m) => m[1]!);
+    const files = [page, ...assets];
+    const totals: Record<string, Record<string, number>> = {};
+    for (const encoding of ['identity', 'gzip', 'br']) {
+      const sums = (totals[encoding] = { html: 0, js: 0, css: 0, all: 0 });
+      for (const f of files) {
+        const res = await get(f, encoding);
+        const kind = f === page ? 'html' : f.endsWith('.css') ? 'css' : 'js';
+        sums[kind] += res.bytes;
+        sums.all += res.bytes;
+      }
     }
-  }
-  const kb = (n: number) => `${(n / 1024).toFixed(1)} KB`;
-  console.log(`first load: index.html + the ${assets.length} scripts and style sheets it names`);
-  console.log('encoding   html       js          css        total');
-  for (const [encoding, s] of Object.entries(totals)) {
-    console.log(
-      `${encoding.padEnd(10)} ${kb(s.html!).padEnd(10)} ${kb(s.js!).padEnd(11)} ${kb(s.css!).padEnd(10)} ${kb(s.all!)}`,
-    );
+    const kb = (n: number) => `${(n / 1024).toFixed(1)} KB`;
+    console.log(`first load of ${page}: the page + the ${assets.length} scripts and style sheets it names`);
+    console.log('encoding   html       js          css        total');
+    for (const [encoding, s] of Object.entries(totals)) {
+      console.log(
+        `${encoding.padEnd(10)} ${kb(s.html!).padEnd(10)} ${kb(s.js!).padEnd(11)} ${kb(s.css!).padEnd(10)} ${kb(s.all!)}`,
+      );
+    }
   }
 } finally {
   child.kill('SIGTERM');

@@ -42,6 +42,11 @@ export async function serveWebApp(app: FastifyInstance, webDist: string): Promis
   // `/` is the directory itself for the wildcard route (403 without a pre-compressed match, e.g. curl
   // sending no Accept-Encoding): the app's index, as every other app route gets it.
   app.get('/', (_req, reply) => reply.type('text/html').header('cache-control', 'no-cache').sendFile('index.html'));
+  // The check-in station is a page of its own (the web build's second entry): none of the staff app.
+  if (fs.existsSync(path.join(webDist, 'station.html')))
+    app.get('/station', (_req, reply) =>
+      reply.type('text/html').header('cache-control', 'no-cache').sendFile('station.html'),
+    );
   return true;
 }
 

@@ -4,7 +4,8 @@ import { registerChurch } from '@lampstand/server/testing';
 import { browserDescribe, expectAccessible, screenshot, signIn, startE2E, toast, uniqueName } from './helpers';
 
 // Children's check-in: Settings → Check-in sets up a room and stations; a paired station (its own
-// browser, no staff login) checks a new family in and opens its labels; a room station picks up.
+// browser, no staff login) checks a new family in and opens its labels; a room station picks up;
+// both keep working without the network, a reload included (the station's service worker).
 browserDescribe(describe)('Check-in', async () => {
   const e2e = await startE2E();
   const church = await registerChurch(e2e.app.url, uniqueName('Cedar Church '));
@@ -23,6 +24,30 @@ browserDescribe(describe)('Check-in', async () => {
     await page.getByRole('textbox', { name: 'Pairing code' }).fill(code.toLowerCase());
     await page.getByRole('button', { name: 'Pair station' }).click();
     return page;
+  }
+
+  /**
+   * A station ready to lose the network: its service worker active (the page and its files kept),
+   * and `text` in the bundle it keeps in IndexedDB.
+   */
+  async function readyOffline(p: Page, text: string): Promise<void> {
+    await p.evaluate(() => navigator.serviceWorker.ready.then(() => undefined));
+    const kept = () =>
+      p.evaluate(async () => {
+        const db = await new Promise<IDBDatabase>((resolve, reject) => {
+          const req = indexedDB.open('lampstand-station', 1);
+          req.onsuccess = () => resolve(req.result);
+          req.onerror = () => reject(new Error('IndexedDB'));
+        });
+        const bundle = await new Promise<unknown>((resolve) => {
+          const req = db.transaction('kv').objectStore('kv').get('bundle');
+          req.onsuccess = () => resolve(req.result);
+          req.onerror = () => resolve(null);
+        });
+        db.close();
+        return JSON.stringify(bundle ?? null);
+      });
+    await expect.poll(kept, { timeout: 30_000 }).toContain(text);
   }
 
   it('sets up, pairs, checks a new family in, prints labels and picks up with the code', async () => {
@@ -91,7 +116,8 @@ browserDescribe(describe)('Check-in', async () => {
     await screenshot(kiosk, 'checkin-station-new-family-390');
     await kiosk.getByRole('button', { name: 'Add family' }).click();
     await kiosk.getByText('Allergies: Peanuts').waitFor();
-    expect(await kiosk.getByRole('combobox', { name: 'Room for Mia Rivers' }).inputValue()).toBe('Kids Room');
+    const miaRoom = kiosk.getByRole('combobox', { name: 'Room for Mia Rivers' });
+    expect(await miaRoom.evaluate((el: HTMLSelectElement) => el.selectedOptions[0]?.textContent)).toBe('Kids Room');
     await screenshot(kiosk, 'checkin-station-family-390');
     await kiosk.getByRole('button', { name: 'Check in both' }).click();
     const code = (await kiosk.getByTestId('security-code').textContent())!.trim();
@@ -109,6 +135,21 @@ browserDescribe(describe)('Check-in', async () => {
     await kiosk.getByRole('textbox', { name: /Last 4 digits/ }).fill('4477');
     await kiosk.getByRole('button', { name: 'Find' }).click();
     await kiosk.getByRole('button', { name: /Rivers/ }).click();
+    await kiosk.getByRole('button', { name: 'Everyone is checked in' }).waitFor();
+    // Or by the family's QR card: the camera (this browser has none, and says so), or the card's code typed.
+    const rivers = (await (await kiosk.request.get('/api/check-in/families?phone=4477')).json()).families[0];
+    const card = (await church.client.post(`/api/check-in/families/${rivers.id}/card`)).body.token;
+    await kiosk.getByRole('button', { name: 'Back to search' }).click();
+    await kiosk.getByRole('button', { name: 'Scan card' }).click();
+    await kiosk
+      .getByRole('alert')
+      .filter({ hasText: 'No camera' })
+      .or(kiosk.getByLabel(/Camera: hold/))
+      .waitFor();
+    await kiosk.getByRole('textbox', { name: 'Card code' }).fill(card);
+    await expectAccessible(kiosk);
+    await kiosk.getByRole('button', { name: 'Find card' }).click();
+    await kiosk.getByRole('button', { name: /Dana Rivers/ }).click();
     await kiosk.getByRole('button', { name: 'Everyone is checked in' }).waitFor();
 
     // The room station at 1024 px: the roster with codes; a wrong code refused; the right one picks up.
@@ -132,34 +173,72 @@ browserDescribe(describe)('Check-in', async () => {
     await door.getByText('Here: 1 of 20').waitFor();
     await door.getByText('Picked up: 1').waitFor();
 
-    // Offline: the kiosk loses the network, finds the family in the bundle it keeps and checks Mia in
-    // again with a code from its reserved block; when the network returns the check-in is sent.
-    const bundle = kiosk.waitForResponse((r) => r.url().includes('checkin.offlineBundle') && r.ok());
+    // Offline: the kiosk loses the network and is reloaded; its service worker still opens the
+    // station, which finds the family in the bundle it keeps and checks Mia in again with a code from
+    // its reserved block, then adds a first-time family; when the network returns all is sent.
     await kiosk.reload();
-    await bundle;
-    await kiosk.getByRole('heading', { name: 'Welcome! Check in' }).waitFor();
+    await readyOffline(kiosk, 'Mia Rivers');
     await kiosk.context().setOffline(true);
+    await kiosk.reload();
+    await kiosk.getByRole('heading', { name: 'Welcome! Check in' }).waitFor();
     await kiosk.getByRole('textbox', { name: /Last 4 digits/ }).fill('4477');
     await kiosk.getByRole('button', { name: 'Find' }).click();
+
     await kiosk.getByRole('button', { name: /Rivers/ }).click();
     await kiosk.getByRole('button', { name: 'Check in Mia Rivers' }).click();
     await kiosk.getByText('No network: this check-in is sent when it returns.').waitFor();
-    await kiosk.getByText('1 check-in is saved on this station').waitFor();
     const offlineCode = (await kiosk.getByTestId('security-code').textContent())!.trim();
     expect(offlineCode).not.toBe(code);
+    await kiosk.getByRole('button', { name: 'Next family' }).click();
+    await kiosk.getByRole('button', { name: 'New here? Add your family' }).click();
+    await kiosk.getByRole('textbox', { name: 'First name' }).fill('Sam');
+    await kiosk.getByRole('textbox', { name: 'Last name' }).fill('Oak');
+    await kiosk.getByRole('textbox', { name: 'Mobile phone' }).fill('12');
+    await kiosk.getByRole('textbox', { name: 'Child 1 name' }).fill('Ivy Oak');
+    await kiosk.getByLabel('Child 1 birth date').fill('2022-01-15');
+    await kiosk.getByRole('button', { name: 'Add family' }).click();
+    // Checked on the station with the server's own rules.
+    await kiosk.getByText('Please enter a valid phone number').waitFor();
+    await kiosk.getByRole('textbox', { name: 'Mobile phone' }).fill('(555) 010-5566');
+    await kiosk.getByRole('button', { name: 'Add family' }).click();
+    await kiosk.getByRole('button', { name: 'Check in Ivy Oak' }).click();
+    const ivyCode = (await kiosk.getByTestId('security-code').textContent())!.trim();
+    expect([code, offlineCode]).not.toContain(ivyCode);
+    await kiosk.getByText('1 new family and 2 check-ins are saved on this station').waitFor();
     await expectAccessible(kiosk);
     await screenshot(kiosk, 'checkin-station-offline-390');
     await kiosk.context().setOffline(false);
     await kiosk.getByText('Working offline').waitFor({ state: 'detached' });
     await door.reload();
-    await door.getByText('Here: 2 of 20').waitFor();
+    await door.getByText('Here: 3 of 20').waitFor();
     await door.getByRole('region', { name: 'Mia Rivers' }).getByText(offlineCode).waitFor();
+    await door.getByRole('region', { name: 'Ivy Oak' }).getByText(ivyCode).waitFor();
+
+    // The room station without the network: the children it keeps, a pickup checked by the code.
+    await readyOffline(door, 'Ivy Oak');
+    await door.context().setOffline(true);
+    await door.reload();
+    await door.getByText('Here: 3 of 20').waitFor();
+    await door.getByRole('button', { name: 'Check out Ivy Oak' }).click();
+    const offlinePickup = door.getByRole('dialog', { name: 'Pick up Ivy Oak' });
+    await offlinePickup.getByRole('textbox', { name: /Security code/ }).fill(ivyCode === 'ZZZZ' ? 'YYYY' : 'ZZZZ');
+    await offlinePickup.getByRole('button', { name: 'Pick up Ivy Oak' }).click();
+    await offlinePickup.getByText('That security code does not match this child').waitFor();
+    await offlinePickup.getByRole('textbox', { name: /Security code/ }).fill(ivyCode);
+    await offlinePickup.getByRole('button', { name: 'Pick up Ivy Oak' }).click();
+    await door.getByText('1 pickup is saved on this station').waitFor();
+    await door.getByText('Here: 2 of 20').waitFor();
+    await expectAccessible(door);
+    await screenshot(door, 'checkin-station-room-offline-1024');
+    await door.context().setOffline(false);
+    await door.getByText('Working offline').waitFor({ state: 'detached' });
+    await door.reload();
+    await door.getByText('Picked up: 2').waitFor();
 
     // Staff signed in on /station pick any room, and may pick up without the code, saying why.
     await page.setViewportSize({ width: 1024, height: 900 });
     await page.goto('/station');
-    await page.getByRole('combobox', { name: 'Room' }).click();
-    await page.getByRole('option', { name: 'Kids Room' }).click();
+    await page.getByRole('combobox', { name: 'Room' }).selectOption({ label: 'Kids Room' });
     await page.getByRole('button', { name: 'Check out Leo Rivers' }).click();
     const staffPickup = page.getByRole('dialog', { name: 'Pick up Leo Rivers' });
     await staffPickup.getByRole('button', { name: 'Pick up without the code (staff)' }).click();
@@ -172,5 +251,5 @@ browserDescribe(describe)('Check-in', async () => {
     await staffPickup.getByRole('button', { name: 'Pick up Leo Rivers' }).click();
     await toast(page, 'Leo Rivers picked up').waitFor();
     await screenshot(page, 'checkin-station-staff-1024');
-  });
+  }, 180_000); // a long flow (set-up, two stations, online and offline): generous on a busy machine
 });

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { registerChurch } from '@lampstand/server/testing';
 import { addSession, browserDescribe, startE2E } from './helpers';
-import { bundleReport, FIRST_LOAD_LIMIT_KB } from '../scripts/bundle-report.mjs';
+import { bundleReport, FIRST_LOAD_LIMIT_KB, STATION_LIMIT_KB } from '../scripts/bundle-report.mjs';
 
 /** The session check (auth.me) requests a page makes, alone or inside a tRPC batch. */
 function countSessionChecks(page: Page): () => number {
@@ -65,5 +65,16 @@ describe('first load budget', () => {
     expect(r.firstLoadKb).toBeLessThanOrEqual(FIRST_LOAD_LIMIT_KB);
     // A donor opening a project does without the staff shell and the donation form until they give.
     expect(r.showUpProjectKb).toBeLessThan(r.firstLoadKb);
+  });
+
+  it(`a check-in station's first load (its own entry, station.html) is at most ${STATION_LIMIT_KB} KB of gzipped JavaScript`, () => {
+    const r = bundleReport();
+    expect(r.stationKb).toBeGreaterThan(30);
+    expect(r.stationKb).toBeLessThanOrEqual(STATION_LIMIT_KB);
+    // A room station loads its roster at once as well.
+    expect(r.stationRoomKb).toBeGreaterThan(r.stationKb);
+    expect(r.stationRoomKb).toBeLessThanOrEqual(STATION_LIMIT_KB);
+    // None of the staff app: the station is a smaller page than the staff app's entry alone.
+    expect(r.stationKb).toBeLessThan(r.entryKb);
   });
 });

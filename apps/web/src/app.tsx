@@ -87,7 +87,6 @@ const JourneysPage = lazyScreen(() => import('./features/journeys/list-page'), '
 const JourneyEditorPage = lazyScreen(() => import('./features/journeys/editor-page'), 'JourneyEditorPage');
 const TasksPage = lazyScreen(() => import('./features/tasks/tasks-page'), 'TasksPage');
 const GroupsPage = lazyScreen(() => import('./features/groups/groups-page'), 'GroupsPage');
-const StationPage = lazyScreen(() => import('./features/checkin/station-page'), 'StationPage');
 const GroupPage = lazyScreen(() => import('./features/groups/group-page'), 'GroupPage');
 const EventsPage = lazyScreen(() => import('./features/events/events-page'), 'EventsPage');
 const EventEditorPage = lazyScreen(() => import('./features/events/event-editor-page'), 'EventEditorPage');
@@ -130,8 +129,6 @@ const routes = createRoutesFromElements(
       <Route path="/service-planner/plans/:id/print" element={<PlanPrintPage />} />
       <Route path="/service-planner/songs/:id/print" element={<SongPrintPage />} />
     </Route>
-    {/* A paired check-in station: its own cookie, no staff login. */}
-    <Route path="/station" element={<StationPage />} />
     {/* Show Up's public pages: visitors and donors are not signed in. */}
     <Route element={<ShowUpShell />}>
       <Route path="/show-up" element={<ShowUpPage />} />

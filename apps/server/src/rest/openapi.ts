@@ -145,6 +145,7 @@ export function buildOpenApiDocument(serverUrl: string): Record<string, unknown>
           : {}),
         ...(route.errors.includes(404) ? { '404': errorResponse('Not found') } : {}),
         ...(route.errors.includes(413) ? { '413': errorResponse('Request body too large') } : {}),
+        ...(route.errors.includes(429) ? { '429': errorResponse('Too many requests: try again later') } : {}),
       },
     };
   }

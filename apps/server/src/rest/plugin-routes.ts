@@ -162,7 +162,8 @@ export const pluginRoutes: PluginRouteDoc[] = [
     tag: 'Check-in',
     summary:
       "Pair this browser as a check-in station with staff's one-time code: the answer sets the station's cookie " +
-      '(lampstand.station, httpOnly), which reaches the check-in routes only; a wrong or expired code is a 400',
+      '(lampstand.station, httpOnly), which reaches the check-in routes only; a wrong or expired code is a 400, ' +
+      'and too many wrong codes from one address (or from all together) a 429 with Retry-After',
     status: 200,
     requestBody: {
       required: true,
@@ -183,6 +184,6 @@ export const pluginRoutes: PluginRouteDoc[] = [
         paired: { type: 'boolean' },
       },
     },
-    errors: [],
+    errors: [429],
   },
 ];

@@ -259,6 +259,16 @@ export interface CheckinNoteReads {
   userId: number;
 }
 
+export interface CheckinOfflineFamilies {
+  childId: number | null;
+  clientId: string;
+  contactId: number;
+  createdAt: Generated<Date>;
+  id: Generated<number>;
+  stationId: number | null;
+  userId: number;
+}
+
 export interface CheckinRoomClosures {
   day: string;
   roomId: number;
@@ -1748,6 +1758,7 @@ export interface DB {
   checkinCodes: CheckinCodes;
   checkinFamilyCards: CheckinFamilyCards;
   checkinNoteReads: CheckinNoteReads;
+  checkinOfflineFamilies: CheckinOfflineFamilies;
   checkinRoomClosures: CheckinRoomClosures;
   checkinRooms: CheckinRooms;
   checkinRoomServices: CheckinRoomServices;

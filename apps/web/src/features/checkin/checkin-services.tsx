@@ -1,6 +1,7 @@
 import { Button, Group, Paper, Select, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core';
 import { schemaResolver, useForm } from '@mantine/form';
-import { serviceInputSchema, WEEKDAYS } from '@lampstand/api/schemas/checkin/setup';
+import { serviceInputSchema } from '@lampstand/api/schemas/checkin/setup';
+import { WEEKDAYS } from '@lampstand/api/shared/checkin-words';
 import { trpc } from '../../lib/trpc';
 import { useSave } from '../../lib/use-save';
 import { confirmDestructive } from '../../ui/confirm';

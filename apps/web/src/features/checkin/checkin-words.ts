@@ -1,4 +1,4 @@
-import { WEEKDAYS } from '@lampstand/api/schemas/checkin/setup';
+import { WEEKDAYS } from '@lampstand/api/shared/checkin-words';
 import { formatWallTime } from '../../ui/format';
 
 /** Words the check-in screens share: a service's time, a room's ages or grades. */

@@ -1,240 +1,79 @@
-import { Alert, Badge, Button, Checkbox, Group, Paper, Select, Stack, Text, TextInput } from '@mantine/core';
-import { useStationOffline } from './station-sync';
-import { clientId, enqueue, isNetworkFailure, searchBundle, takeCode, type Bundle } from './station-offline';
-import { IconAlertTriangle, IconSearch } from '@tabler/icons-react';
-import { useState, type FormEvent } from 'react';
+import { Alert, Button, Group, NativeSelect, Stack, Text, TextInput } from '@mantine/core';
+import { IconQrcode, IconSearch } from '@tabler/icons-react';
+import { lazy, Suspense, useEffect, useState, type FormEvent } from 'react';
 import { trpc } from '../../lib/trpc';
-import { errorMessage } from '../../lib/errors';
-import { fieldIssues, useSave } from '../../lib/use-save';
+import { useStationOffline } from './station-sync';
+import { familyOfCard, isNetworkFailure, searchBundle, type StationFamily, type StationSelf } from './station-offline';
 import { serviceLabel } from './checkin-words';
-import { CheckedIn, type StationSelf } from './station-labels';
-import { NewFamily } from './station-new-family';
-import { StationFrame } from './station-frame';
+import { CheckedIn } from './station-labels';
+import { FamilyCheckin, type CheckedInTags } from './station-family';
+import { ScanCard } from './station-card';
+import { OfflineNotices, StationFrame } from './station-frame';
+import { reloadIfUpdated } from './station-update';
 
-type Family = {
-  id: number;
-  name: string;
-  phoneLast4: string | null;
-  children: { id: number; name: string; allergies?: string | null; roomId?: number | null; checkedIn?: boolean }[];
-};
+type Search = { phone?: string; name?: string; card?: string };
 
-/** What the server refused, and the override that accepts it: too old/young for a room, or a full room. */
-type Refusal = { message: string; ageChildIds: number[]; capacity: boolean };
-
-function FamilyCheckin({
-  family,
-  serviceId,
-  rooms,
-  bundle,
-  onQueued,
-  onDone,
-  onBack,
-}: {
-  family: Family;
-  serviceId: number | null;
-  rooms: { id: number; name: string }[];
-  bundle: Bundle | undefined;
-  onQueued: () => void;
-  onDone: (code: string, children: { name: string; room: string; care: string | null }[], offline: boolean) => void;
-  onBack: () => void;
-}) {
-  const waiting = family.children.filter((c) => !c.checkedIn);
-  const [chosen, setChosen] = useState<Record<number, boolean>>(Object.fromEntries(waiting.map((c) => [c.id, true])));
-  const [roomOf, setRoomOf] = useState<Record<number, string | null>>(
-    Object.fromEntries(family.children.map((c) => [c.id, c.roomId ? String(c.roomId) : null])),
-  );
-  const [refusal, setRefusal] = useState<Refusal | null>(null);
-  const [accepted, setAccepted] = useState<{ age: number[]; capacity: boolean }>({ age: [], capacity: false });
-  // 'always': without the network the call fails at once (the station then works offline), not paused.
-  // The refusal (or the offline queue) is answered below, beside the button: no toast.
-  const checkIn = useSave(trpc.checkin.checkIn, {
-    errorTitle: 'Not checked in',
-    answer: () => true,
-    networkMode: 'always',
-  });
-  const picked = waiting.filter((c) => chosen[c.id]);
-  const missingRoom = picked.filter((c) => !roomOf[c.id]);
-  const tagsOf = () =>
-    picked.map((c) => ({
-      name: c.name,
-      room: rooms.find((r) => String(r.id) === roomOf[c.id])?.name ?? '',
-      care: c.allergies ?? null,
-    }));
-
-  const submit = async (accept: { age: number[]; capacity: boolean }) => {
-    setRefusal(null);
-    try {
-      const out = await checkIn.mutateAsync({
-        familyId: family.id,
-        serviceId,
-        confirmOverCapacity: accept.capacity,
-        children: picked.map((c) => ({
-          childId: c.id,
-          roomId: Number(roomOf[c.id]),
-          ageOverride: accept.age.includes(c.id),
-        })),
-      });
-      onDone(out.securityCode, tagsOf(), false);
-    } catch (err) {
-      if (isNetworkFailure(err) && bundle) {
-        // No network: a code from this station's block; the check-in is sent when the network returns.
-        const code = await takeCode(bundle);
-        if (!code) {
-          setRefusal({
-            message: 'No network, and this station has no offline codes left.',
-            ageChildIds: [],
-            capacity: false,
-          });
-          return;
-        }
-        await enqueue({
-          kind: 'check_in',
-          clientId: clientId(),
-          at: new Date().toISOString(),
-          familyId: family.id,
-          serviceId,
-          securityCode: code,
-          children: picked.map((c) => ({
-            childId: c.id,
-            roomId: Number(roomOf[c.id]),
-            ageOverride: accept.age.includes(c.id),
-            clientId: clientId(),
-          })),
-        });
-        onQueued();
-        onDone(code, tagsOf(), true);
-        return;
-      }
-      const issues = fieldIssues(err);
-      const age = issues
-        .map((i) => /^children\.(\d+)\.roomId$/.exec(i.path))
-        .filter((m): m is RegExpExecArray => m !== null)
-        .map((m) => picked[Number(m[1])]!.id);
-      const capacity = issues.some((i) => i.path === 'confirmOverCapacity');
-      setAccepted(accept);
-      setRefusal({ message: errorMessage(err), ageChildIds: age, capacity });
-    }
-  };
-  return (
-    <Paper withBorder p="lg">
-      <Stack>
-        <Text fw={700} size="xl">
-          {family.name}
-        </Text>
-        {family.children.map((c) => (
-          <Paper key={c.id} withBorder p="sm">
-            <Group justify="space-between" wrap="wrap" gap="xs">
-              <Checkbox
-                size="lg"
-                label={c.name}
-                checked={!!chosen[c.id]}
-                disabled={c.checkedIn}
-                onChange={(e) => setChosen({ ...chosen, [c.id]: e.currentTarget.checked })}
-              />
-              {c.checkedIn ? (
-                <Badge color="green" variant="light">
-                  Checked in
-                </Badge>
-              ) : (
-                <Select
-                  aria-label={`Room for ${c.name}`}
-                  placeholder="Choose a room"
-                  size="md"
-                  w={200}
-                  data={rooms.map((r) => ({ value: String(r.id), label: r.name }))}
-                  value={roomOf[c.id] ?? null}
-                  onChange={(v) => setRoomOf({ ...roomOf, [c.id]: v })}
-                />
-              )}
-            </Group>
-            {c.allergies ? (
-              <Text size="sm" c="red.8" mt={4}>
-                <IconAlertTriangle size={14} aria-hidden /> Allergies: {c.allergies}
-              </Text>
-            ) : null}
-          </Paper>
-        ))}
-        {refusal ? (
-          <Alert color="yellow" title="Check before checking in" icon={<IconAlertTriangle size={18} />}>
-            <Stack gap="xs">
-              <Text size="sm">{refusal.message}</Text>
-              {refusal.ageChildIds.length > 0 || refusal.capacity ? (
-                <Button
-                  color="yellow"
-                  c="dark"
-                  size="lg"
-                  onClick={() =>
-                    void submit({
-                      age: [...accepted.age, ...refusal.ageChildIds],
-                      capacity: accepted.capacity || refusal.capacity,
-                    })
-                  }
-                >
-                  Check in anyway
-                </Button>
-              ) : null}
-            </Stack>
-          </Alert>
-        ) : null}
-        {missingRoom.length > 0 ? (
-          <Text size="sm" c="red.8">
-            Choose a room for {missingRoom.map((c) => c.name).join(', ')}.
-          </Text>
-        ) : null}
-        <Button
-          size="xl"
-          disabled={picked.length === 0 || missingRoom.length > 0}
-          loading={checkIn.isPending}
-          onClick={() => void submit({ age: [], capacity: false })}
-        >
-          {picked.length === 0
-            ? 'Everyone is checked in'
-            : `Check in ${picked.length === 1 ? picked[0]!.name : picked.length === 2 ? 'both' : `all ${picked.length}`}`}
-        </Button>
-        <Button variant="subtle" size="lg" onClick={onBack}>
-          Back to search
-        </Button>
-      </Stack>
-    </Paper>
-  );
-}
+// Loaded when first needed (and kept by the station's service worker): the first-time family's
+// form, and a manned station's pickup roster. The station's first load stays small.
+const NewFamily = lazy(() => import('./station-new-family').then((m) => ({ default: m.NewFamily })));
+const RoomRoster = lazy(() => import('./station-room').then((m) => ({ default: m.RoomRoster })));
 
 /**
- * A self (parents) or manned (volunteer) station: find a family by the last four digits of a phone
- * or a name, check its children in with their rooms chosen, or add a first-time family; then the
- * family's code and labels.
+ * A self (parents) or manned (volunteer) station: find a family by the last four digits of a phone,
+ * a name or its QR card, check its children in with their rooms chosen, or add a first-time
+ * family; then the family's code and labels. Without the network all of it works from the bundle
+ * kept on the station.
  */
 export function StationCheckin({ station }: { station: StationSelf }) {
-  const offline = useStationOffline();
-  const services = offline.bundle?.services ?? [];
-  const rooms = offline.bundle?.rooms ?? [];
+  const offline = useStationOffline('checkIn');
+  const { bundle, queue } = offline;
+  const services = bundle?.services ?? [];
+  const rooms = bundle?.rooms ?? [];
   const [serviceId, setServiceId] = useState<string | null>(null);
   const service = serviceId ?? (services[0] ? String(services[0].id) : null);
   const [query, setQuery] = useState('');
-  const [search, setSearch] = useState<{ phone?: string; name?: string } | null>(null);
-  const [family, setFamily] = useState<Family | null>(null);
+  const [search, setSearch] = useState<Search | null>(null);
+  const [scanning, setScanning] = useState(false);
+  const [family, setFamily] = useState<StationFamily | null>(null);
   const [adding, setAdding] = useState(false);
-  const [done, setDone] = useState<{
-    code: string;
-    children: { name: string; room: string; care: string | null }[];
-    offline: boolean;
-  } | null>(null);
+  const [done, setDone] = useState<{ code: string; children: CheckedInTags; offline: boolean } | null>(null);
+  // A manned station (a volunteer) picks children up too: any room's roster.
+  const [pickup, setPickup] = useState(false);
+  const [pickupRoom, setPickupRoom] = useState('');
   const found = trpc.checkin.lookup.useQuery(
     { ...search, serviceId: service ? Number(service) : undefined },
     { enabled: search !== null, networkMode: 'always' },
   );
-  // Without the network, families are found in the bundle kept on this station.
-  const localFamilies =
-    search && found.error && isNetworkFailure(found.error) && offline.bundle
-      ? searchBundle(offline.bundle, search)
-      : null;
-  const families = localFamilies ?? found.data?.families;
+  // Without the network, families are found in the bundle kept on this station (a card by its
+  // token's hash: worked out asynchronously).
+  const noNetwork = search !== null && !!found.error && isNetworkFailure(found.error) && !!bundle;
+  const [cardFamilies, setCardFamilies] = useState<{ card: string; families: StationFamily[] } | null>(null);
+  useEffect(() => {
+    const card = search?.card;
+    if (!noNetwork || !card || !bundle) return;
+    let current = true;
+    void familyOfCard(bundle, queue, card).then((families) => {
+      if (current) setCardFamilies({ card, families });
+    });
+    return () => {
+      current = false;
+    };
+  }, [noNetwork, search, bundle, queue]);
+  let families: StationFamily[] | undefined = found.data?.families;
+  if (noNetwork && search && bundle)
+    families = search.card
+      ? cardFamilies?.card === search.card
+        ? cardFamilies.families
+        : undefined
+      : searchBundle(bundle, queue, search);
   const reset = () => {
     setFamily(null);
     setAdding(false);
     setDone(null);
     setSearch(null);
     setQuery('');
+    // A new version of the station, installed meanwhile, starts between two families.
+    reloadIfUpdated();
   };
   const find = (e: FormEvent) => {
     e.preventDefault();
@@ -243,10 +82,25 @@ export function StationCheckin({ station }: { station: StationSelf }) {
     setSearch(/^\d{4}$/.test(q) ? { phone: q } : { name: q });
   };
   let body;
-  if (done) body = <CheckedIn station={station} {...done} onNext={reset} />;
+  if (pickup)
+    body = (
+      <Stack>
+        <NativeSelect
+          label="Room"
+          size="lg"
+          data={[{ value: '', label: 'Choose a room' }, ...rooms.map((r) => ({ value: String(r.id), label: r.name }))]}
+          value={pickupRoom}
+          onChange={(e) => setPickupRoom(e.currentTarget.value)}
+        />
+        {pickupRoom ? <RoomRoster roomId={Number(pickupRoom)} staff={false} offline={offline} /> : null}
+      </Stack>
+    );
+  else if (done) body = <CheckedIn station={station} {...done} onNext={reset} />;
   else if (adding)
     body = (
       <NewFamily
+        bundle={bundle}
+        onQueued={offline.refresh}
         onCancel={() => setAdding(false)}
         onAdded={(f) => {
           setAdding(false);
@@ -260,7 +114,7 @@ export function StationCheckin({ station }: { station: StationSelf }) {
         family={family}
         serviceId={service ? Number(service) : null}
         rooms={rooms}
-        bundle={offline.bundle}
+        bundle={bundle}
         onQueued={offline.refresh}
         onBack={() => setFamily(null)}
         onDone={(code, children, queued) => setDone({ code, children, offline: queued })}
@@ -270,16 +124,15 @@ export function StationCheckin({ station }: { station: StationSelf }) {
     body = (
       <Stack>
         {services.length > 1 ? (
-          <Select
+          <NativeSelect
             label="Service"
             size="lg"
-            allowDeselect={false}
             data={services.map((s) => ({
               value: String(s.id),
               label: serviceLabel({ ...s, weekday: new Date(`${station.today}T12:00:00Z`).getUTCDay() }),
             }))}
-            value={service}
-            onChange={setServiceId}
+            value={service ?? ''}
+            onChange={(e) => setServiceId(e.currentTarget.value)}
           />
         ) : null}
         <form onSubmit={find} noValidate>
@@ -298,8 +151,30 @@ export function StationCheckin({ station }: { station: StationSelf }) {
             </Button>
           </Group>
         </form>
-        {found.error && !localFamilies ? <Alert color="red">{found.error.message}</Alert> : null}
-        {search && families?.length === 0 ? <Text>No family found. New here? Add your family below.</Text> : null}
+        {scanning ? (
+          <ScanCard
+            onClose={() => setScanning(false)}
+            onCard={(card) => {
+              setScanning(false);
+              setSearch({ card });
+            }}
+          />
+        ) : (
+          <Button
+            size="xl"
+            variant="default"
+            leftSection={<IconQrcode size={26} aria-hidden />}
+            onClick={() => setScanning(true)}
+          >
+            Scan card
+          </Button>
+        )}
+        {found.error && !noNetwork ? <Alert color="red">{found.error.message}</Alert> : null}
+        {search && families?.length === 0 ? (
+          <Text>
+            {search.card ? 'That card is not known here.' : 'No family found.'} New here? Add your family below.
+          </Text>
+        ) : null}
         {families?.map((f) => (
           <Button
             key={f.id}
@@ -325,21 +200,33 @@ export function StationCheckin({ station }: { station: StationSelf }) {
         </Button>
       </Stack>
     );
+  body = <Suspense fallback={<Text c="dimmed">Loading…</Text>}>{body}</Suspense>;
   return (
     <StationFrame
       title={station.kind === 'self' ? 'Welcome! Check in' : 'Check-in'}
+      wide={pickup}
       sub={`${station.churchName} · ${station.name}`}
     >
-      {offline.waiting > 0 ? (
-        <Alert color="yellow" mb="md" title="Working offline">
-          {offline.waiting === 1 ? '1 check-in is' : `${offline.waiting} check-ins are`} saved on this station and sent
-          when the network returns.
-        </Alert>
-      ) : null}
-      {offline.refused.length > 0 ? (
-        <Alert color="red" mb="md" title="Some offline check-ins were refused">
-          {offline.refused.join(' ')}
-        </Alert>
+      <OfflineNotices queue={queue} refused={offline.refused} />
+      {station.kind === 'manned' ? (
+        <Group grow mb="md">
+          <Button
+            size="lg"
+            variant={pickup ? 'default' : 'filled'}
+            aria-pressed={!pickup}
+            onClick={() => setPickup(false)}
+          >
+            Check in
+          </Button>
+          <Button
+            size="lg"
+            variant={pickup ? 'filled' : 'default'}
+            aria-pressed={pickup}
+            onClick={() => setPickup(true)}
+          >
+            Pick up
+          </Button>
+        </Group>
       ) : null}
       {body}
     </StationFrame>

@@ -1,12 +1,9 @@
 import { Alert, Button, Paper, Stack, Text } from '@mantine/core';
 import { IconPrinter } from '@tabler/icons-react';
 import { useEffect, useRef, useState } from 'react';
-import type { z } from 'zod';
-import type { stationSelfSchema } from '@lampstand/api/schemas/checkin/setup';
 import { labelsZpl } from '@lampstand/api/shared/checkin-labels';
 import { trpc } from '../../lib/trpc';
-
-export type StationSelf = z.infer<typeof stationSelfSchema>;
+import type { StationSelf } from './station-offline';
 
 export function labelsPdfUrl(code: string, size: string): string {
   return `/api/check-in/labels?${new URLSearchParams({ securityCode: code, format: 'pdf', size })}`;

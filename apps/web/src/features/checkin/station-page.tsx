@@ -1,11 +1,22 @@
-import { Alert, Button, Center, Group, Loader, Paper, Select, Stack, Text, TextInput } from '@mantine/core';
-import { useState, type FormEvent } from 'react';
+import { Alert, Button, Center, Group, Loader, NativeSelect, Paper, Stack, Text, TextInput } from '@mantine/core';
+import { lazy, Suspense, useEffect, useState, type ComponentProps, type FormEvent } from 'react';
 import { trpc } from '../../lib/trpc';
 import { httpStatus } from '../../lib/errors';
-import { useSession } from '../../shell/session';
 import { StationCheckin } from './station-checkin';
-import { RoomRoster } from './station-room';
-import { StationFrame } from './station-frame';
+import { OfflineNotices, StationFrame } from './station-frame';
+import { forgetStation, isNetworkFailure, loadStation, saveStation, type StationSelf } from './station-offline';
+import { useStationOffline } from './station-sync';
+
+// A room's roster (a room station's screen, staff's) loads after the station's entry: a self-service
+// kiosk never needs it.
+const LazyRoster = lazy(() => import('./station-room').then((m) => ({ default: m.RoomRoster })));
+function RoomRoster(props: ComponentProps<typeof LazyRoster>) {
+  return (
+    <Suspense fallback={<Text c="dimmed">Loading the roster…</Text>}>
+      <LazyRoster {...props} />
+    </Suspense>
+  );
+}
 
 /** The pairing screen: the code staff got in Settings → Check-in; the server sets the station's cookie. */
 function PairStation({ onPaired }: { onPaired: () => void }) {
@@ -61,63 +72,92 @@ function PairStation({ onPaired }: { onPaired: () => void }) {
 /** Staff signed in on this browser: any room's roster, with pickup by override. */
 function StaffRooms() {
   const rooms = trpc.checkin.setup.listRooms.useQuery();
-  const [roomId, setRoomId] = useState<string | null>(null);
+  const [roomId, setRoomId] = useState('');
   return (
     <StationFrame title="Rooms" sub="Signed in as staff: pick a room to see its roster." wide>
-      <Select
+      <NativeSelect
         label="Room"
         size="lg"
         maw={400}
         mb="md"
-        data={(rooms.data ?? []).map((r) => ({ value: String(r.id), label: r.name }))}
+        data={[
+          { value: '', label: 'Choose a room' },
+          ...(rooms.data ?? []).map((r) => ({ value: String(r.id), label: r.name })),
+        ]}
         value={roomId}
-        onChange={setRoomId}
+        onChange={(e) => setRoomId(e.currentTarget.value)}
       />
       {roomId ? <RoomRoster roomId={Number(roomId)} staff /> : null}
     </StationFrame>
   );
 }
 
+/** A room station: its room's roster and pickups, offline too. */
+function RoomStation({ station }: { station: StationSelf }) {
+  const offline = useStationOffline('room');
+  return (
+    <StationFrame title={station.name} sub={`${station.churchName} · room station`} wide>
+      <OfflineNotices queue={offline.queue} refused={offline.refused} />
+      {station.roomId ? (
+        <RoomRoster roomId={station.roomId} staff={false} offline={offline} />
+      ) : (
+        <Text>This station has no room.</Text>
+      )}
+    </StationFrame>
+  );
+}
+
 /**
- * /station: a paired station's browser, without a staff login. Not paired yet: the pairing
- * screen. Paired: a self or manned station finds families and checks them in; a room station
- * shows its room's roster and picks children up with the code.
+ * The station's own settings: from the server, else (no network, e.g. a reload while offline) the
+ * copy kept on the station. Unpaired (401/403): the kept copy and bundle are forgotten.
+ */
+function useStationSelf(enabled: boolean) {
+  const station = trpc.checkin.station.useQuery(undefined, { retry: false, enabled, networkMode: 'always' });
+  const [kept, setKept] = useState<StationSelf | null | undefined>(undefined);
+  const status = httpStatus(station.error);
+  const offline = !!station.error && isNetworkFailure(station.error);
+  useEffect(() => {
+    if (station.data) void saveStation(station.data);
+    else if (status === 401 || status === 403) void forgetStation();
+    else if (offline) void loadStation().then((s) => setKept(s ?? null));
+  }, [station.data, status, offline]);
+  return { station, kept, offline, unpaired: status === 401 || status === 403 };
+}
+
+/**
+ * /station: a paired station's browser, without a staff login (its own entry, station-main.tsx).
+ * Not paired yet: the pairing screen. Paired: a self or manned station finds families and checks
+ * them in; a room station shows its room's roster and picks children up with the code.
  */
 export function StationPage() {
-  const session = useSession();
   const utils = trpc.useUtils();
-  const station = trpc.checkin.station.useQuery(undefined, {
-    retry: false,
-    enabled: !session.isLoading && !session.user,
-  });
-  if (session.isLoading || (!session.user && station.isLoading))
+  // The session check: staff signed in here see every room. Without the network: nobody is.
+  const me = trpc.auth.me.useQuery(undefined, { retry: false, retryOnMount: false, networkMode: 'always' });
+  const user = me.error ? null : (me.data ?? null);
+  const { station, kept, offline, unpaired } = useStationSelf(!me.isLoading && !user);
+  const loading = me.isLoading || (!user && (station.isLoading || (offline && kept === undefined)));
+  if (loading)
     return (
       <Center h="100vh">
         <Loader aria-label="Loading" />
       </Center>
     );
-  if (session.user) return <StaffRooms />;
-  if (station.error) {
-    const status = httpStatus(station.error);
-    if (status === 401 || status === 403)
-      return <PairStation onPaired={() => void utils.checkin.station.invalidate()} />;
+  if (user) return <StaffRooms />;
+  if (unpaired) return <PairStation onPaired={() => void utils.checkin.station.invalidate()} />;
+  const s = station.data ?? kept;
+  if (!s)
     return (
       <StationFrame title="Check-in">
         <Alert color="red" title="The station could not load">
-          {station.error.message}
+          {offline
+            ? 'No network, and this station has not kept its settings yet: it needs the network once.'
+            : station.error?.message}
           <Group mt="sm">
             <Button onClick={() => void station.refetch()}>Retry</Button>
           </Group>
         </Alert>
       </StationFrame>
     );
-  }
-  const s = station.data!;
-  if (s.kind === 'room')
-    return (
-      <StationFrame title={s.name} sub={`${s.churchName} · room station`} wide>
-        {s.roomId ? <RoomRoster roomId={s.roomId} staff={false} /> : <Text>This station has no room.</Text>}
-      </StationFrame>
-    );
+  if (s.kind === 'room') return <RoomStation station={s} />;
   return <StationCheckin station={s} />;
 }

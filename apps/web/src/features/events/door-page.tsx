@@ -22,9 +22,9 @@ import { useChurchTimeZone } from '../../lib/time-zone';
 import { formatNumber, formatTime } from '../../ui/format';
 import { PageHeader } from '../../ui/page-header';
 import { BackLink, EventNotFound } from './loading';
-import { CameraScanner } from './camera-scanner';
+import { CameraScanner } from '../../ui/camera-scanner';
 import type { EventDetail } from './event-words';
-import { readQrFile } from './qr-decode';
+import { readQrFile } from '../../ui/qr-decode';
 import { WalkInDialog } from './walk-in-dialog';
 
 type Result = { ok: boolean; title: string; text: string };
@@ -132,7 +132,13 @@ function Door({ event }: { event: EventDetail }) {
           )}
         </FileButton>
       </SimpleGrid>
-      {scanning ? <CameraScanner onRead={(t) => void scanned(t)} /> : null}
+      {scanning ? (
+        <CameraScanner
+          onRead={(t) => void scanned(t)}
+          label="Camera: hold a ticket's QR code in view"
+          otherWay="choose a picture of the ticket"
+        />
+      ) : null}
       <Card withBorder padding="md">
         <Stack gap="sm">
           <Title order={2} size="h4">

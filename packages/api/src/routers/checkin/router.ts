@@ -19,8 +19,6 @@ import {
   codeBlockOutputSchema,
   labelInputSchema,
   labelOutputSchema,
-  MAX_OFFLINE_FAMILIES,
-  OFFLINE_WEEKS,
   offlineBundleOutputSchema,
   syncInputSchema,
   syncOutputSchema,
@@ -29,13 +27,13 @@ import { stationSelfSchema } from '../../schemas/checkin/setup.js';
 import { forbidden } from '../../errors.js';
 import { checkIn } from '../../services/checkin/check-in.js';
 import { checkOut } from '../../services/checkin/checkout.js';
-import { addFamily, lookupFamilies, recentFamilies } from '../../services/checkin/families.js';
+import { addFamily, lookupFamilies } from '../../services/checkin/families.js';
+import { offlineBundle } from '../../services/checkin/offline-bundle.js';
 import { labelsPdf, tagsFor } from '../../services/checkin/labels.js';
 import { labelsZpl } from '../../shared/checkin-labels.js';
 import { loadCheckins } from '../../services/checkin/records.js';
 import { headcounts, roomRoster } from '../../services/checkin/roster.js';
 import { reserveCodeBlock } from '../../services/checkin/codes.js';
-import { listRooms, listServices } from '../../services/checkin/rooms.js';
 import { assertStationMay, churchToday, dayFor } from '../../services/checkin/scope.js';
 import { stationSelf } from '../../services/checkin/stations.js';
 import { syncOffline } from '../../services/checkin/sync.js';
@@ -160,39 +158,22 @@ export const checkinRouter = router({
     }),
   offlineBundle: checkinProcedure
     .meta(
-      rest.get('/api/check-in/station/offline', "Today's rooms, services and this station's codes, for offline use"),
+      rest.get(
+        '/api/check-in/station/offline',
+        "Today's rooms, services, recent families, this station's codes and the children it may pick up, for offline use",
+      ),
     )
     .output(offlineBundleOutputSchema)
-    .query(async ({ ctx }) => {
-      const day = await churchToday(ctx.db, ctx.checkin);
-      const weekday = new Date(`${day}T12:00:00Z`).getUTCDay();
-      const rooms = await listRooms(ctx.db, ctx.tenantId, { fromDay: day, openOn: day });
-      const services = (await listServices(ctx.db, ctx.tenantId)).filter((s) => s.weekday === weekday);
-      const station = ctx.checkin.station;
-      const codes = station
-        ? await ctx.db
-            .transaction()
-            .execute((trx) => reserveCodeBlock(trx, ctx.tenantId, { day, stationId: station.id, size: 50 }))
-        : [];
-      const families = await recentFamilies(ctx.db, ctx.checkin, {
-        day,
-        weeks: OFFLINE_WEEKS,
-        max: MAX_OFFLINE_FAMILIES,
-      });
-      return {
-        date: day,
-        generatedAt: ctx.checkin.now,
-        rooms: rooms.map(({ closedOn: _c, ...r }) => r),
-        services: services.map(({ weekday: _w, ...s }) => s),
-        families,
-        codes,
-      };
-    }),
+    .query(({ ctx }) => offlineBundle(ctx.db, ctx.checkin)),
   sync: checkinProcedure
     .meta(
-      rest.post('/api/check-in/sync', "Send a station's offline check-ins and pickups (idempotent)", {
-        bodyLimit: 1_048_576,
-      }),
+      rest.post(
+        '/api/check-in/sync',
+        "Send a station's offline first-time families, check-ins and pickups (idempotent)",
+        {
+          bodyLimit: 1_048_576,
+        },
+      ),
     )
     .input(syncInputSchema)
     .output(syncOutputSchema)

@@ -159,7 +159,7 @@ export const rosterOutputSchema = z.object({
   ),
 });
 
-const newChildSchema = z.object({
+export const newChildSchema = z.object({
   name: requiredTextSchema('Child name', 100),
   dateOfBirth: dateSchema.nullable().default(null),
   grade: gradeSchema.nullable().default(null),

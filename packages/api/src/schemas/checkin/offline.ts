@@ -1,11 +1,15 @@
 import { z } from 'zod';
 import { isoTimestamp } from '../common.js';
 import {
+  adultSchema,
   checkinIdSchema,
   checkinSchema,
   checkInChildSchema,
+  childIdSchema,
   familyIdSchema,
   familySchema,
+  newChildSchema,
+  newFamilyInputSchema,
   securityCodeSchema,
 } from './checkins.js';
 import { serviceIdSchema } from './setup.js';
@@ -37,16 +41,47 @@ const clientIdSchema = z
   .regex(/^[A-Za-z0-9_-]+$/, 'Client ID must be 8 to 64 letters, digits or dashes');
 const atSchema = z.iso.datetime({ error: 'At must be a date and time (ISO 8601)', offset: true });
 
-export const offlineCheckInSchema = z.object({
-  kind: z.literal('check_in'),
+/**
+ * A first-time family added while offline: the online form's fields, the family's and each child's
+ * client id (a check-in later in the batch names them by these).
+ */
+export const offlineAddFamilySchema = newFamilyInputSchema.extend({
+  kind: z.literal('add_family'),
   clientId: clientIdSchema,
   at: atSchema,
-  familyId: familyIdSchema,
-  serviceId: serviceIdSchema.nullable().default(null),
-  /** A code from this station's reserved block. */
-  securityCode: securityCodeSchema,
-  children: z.array(checkInChildSchema.extend({ clientId: clientIdSchema })).min(1, 'Choose at least one child'),
+  children: z
+    .array(newChildSchema.extend({ clientId: clientIdSchema }))
+    .min(1, 'Add at least one child')
+    .max(12, 'At most 12 children'),
 });
+const offlineCheckInChildSchema = checkInChildSchema
+  .extend({
+    childId: childIdSchema.optional(),
+    /** A child of a family added offline, by the client id it was added with. */
+    childClientId: clientIdSchema.optional(),
+    clientId: clientIdSchema,
+  })
+  .refine((c) => (c.childId === undefined) !== (c.childClientId === undefined), {
+    message: 'Give the child ID or the child’s client ID',
+    path: ['childId'],
+  });
+export const offlineCheckInSchema = z
+  .object({
+    kind: z.literal('check_in'),
+    clientId: clientIdSchema,
+    at: atSchema,
+    familyId: familyIdSchema.optional(),
+    /** A family added offline (an earlier `add_family`), by its client id. */
+    familyClientId: clientIdSchema.optional(),
+    serviceId: serviceIdSchema.nullable().default(null),
+    /** A code from this station's reserved block. */
+    securityCode: securityCodeSchema,
+    children: z.array(offlineCheckInChildSchema).min(1, 'Choose at least one child'),
+  })
+  .refine((a) => (a.familyId === undefined) !== (a.familyClientId === undefined), {
+    message: 'Give the family ID or the family’s client ID',
+    path: ['familyId'],
+  });
 export const offlineCheckoutSchema = z.object({
   kind: z.literal('check_out'),
   clientId: clientIdSchema,
@@ -58,7 +93,11 @@ export const offlineCheckoutSchema = z.object({
 });
 export const syncInputSchema = z.object({
   actions: z
-    .array(z.discriminatedUnion('kind', [offlineCheckInSchema, offlineCheckoutSchema], { error: 'Unknown action' }))
+    .array(
+      z.discriminatedUnion('kind', [offlineAddFamilySchema, offlineCheckInSchema, offlineCheckoutSchema], {
+        error: 'Unknown action',
+      }),
+    )
     .min(1, 'Send at least one action')
     .max(500, 'At most 500 actions at once'),
 });
@@ -69,6 +108,8 @@ export const syncOutputSchema = z.object({
       /** 'recorded' now, 'already' recorded by an earlier sync, or 'refused' with the reason. */
       status: z.enum(['recorded', 'already', 'refused']),
       message: z.string().nullable(),
+      /** An `add_family`'s family (the new contact's id). */
+      familyId: z.number().int().nullable(),
       checkins: z.array(checkinSchema),
     }),
   ),
@@ -103,7 +144,30 @@ export const offlineBundleOutputSchema = z.object({
   services: z.array(z.object({ id: z.number().int(), name: z.string(), startsAt: z.string() })),
   /** The families likely today: those who checked children in during the last `OFFLINE_WEEKS` weeks. */
   families: z.array(familySchema),
+  /**
+   * These families' QR cards, as the SHA-256 (hex) of the card's token: a scanned card is matched
+   * offline without the station keeping the tokens themselves.
+   */
+  cards: z.array(z.object({ familyId: z.number().int(), tokenSha256: z.string() })),
   codes: z.array(z.string()),
+  /**
+   * Today's children not yet picked up, with their codes, for pickups without the network: a room
+   * station's own room, a manned station's (and staff's) every room, a self-service station none.
+   */
+  present: z.array(
+    z.object({
+      checkinId: z.number().int(),
+      childId: z.number().int(),
+      childName: z.string(),
+      familyName: z.string(),
+      roomId: z.number().int(),
+      roomName: z.string(),
+      securityCode: z.string(),
+      checkedInAt: isoTimestamp,
+      allergies: z.string().nullable(),
+      adults: z.array(adultSchema),
+    }),
+  ),
 });
 export const OFFLINE_WEEKS = 12;
 export const MAX_OFFLINE_FAMILIES = 2000;

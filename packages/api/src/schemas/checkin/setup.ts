@@ -25,8 +25,6 @@ const months = (label: string) =>
     .min(0, `${label} must be at least 0 months`)
     .max(300, `${label} must be at most 300 months`);
 
-export const WEEKDAYS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'] as const;
-
 export const serviceInputSchema = z.object({
   name: requiredTextSchema('Service name', 100),
   /** 0 = Sunday. */

@@ -5,8 +5,7 @@ import { peopleOf, recordEvent } from '../events/record.js';
 import { releaseCodeIfDone } from './codes.js';
 import { loadCheckins } from './records.js';
 import { assertStationMay, churchToday, type CheckinScope } from './scope.js';
-
-export const WRONG_CODE = 'That security code does not match this child: check the parent’s pickup tag';
+import { WRONG_CODE } from '../../shared/checkin-words.js';
 
 /**
  * Pick a child up: the parent's code must match the child's, or staff override it (a signed-in

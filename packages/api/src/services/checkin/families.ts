@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { sql, type Db } from '@lampstand/db';
 import type { z } from 'zod';
 import type { familySchema, lookupInputSchema, newFamilyInputSchema } from '../../schemas/checkin/checkins.js';
@@ -199,6 +199,60 @@ export async function recentFamilies(
   return familiesOf(db, scope, { contactIds: rows.map((r) => r.familyContactId), day: opts.day, serviceId: null });
 }
 
+/**
+ * Insert a first-time family in `trx`: the parent (a new contact, no consent to campaigns: the
+ * parent gets operational messages only) and their children, with the `contact.created` event
+ * (`via: 'checkin'`). The contact's id and the children's ids, in the order given.
+ */
+export async function insertFamily(
+  trx: Db,
+  tenantId: number,
+  input: z.output<typeof newFamilyInputSchema>,
+  opts: { country: string; at?: Date },
+): Promise<{ contactId: number; childIds: number[] }> {
+  const c = await trx
+    .insertInto('contacts')
+    .values({
+      userId: tenantId,
+      firstName: input.firstName,
+      lastName: input.lastName,
+      phone: input.phone,
+      phoneE164: toE164(input.phone, opts.country),
+      email: input.email,
+      emailConsent: 'unsubscribed',
+      emailConsentSource: 'checkin',
+      smsConsent: 'unsubscribed',
+      smsConsentSource: 'checkin',
+      metadata: JSON.stringify({ countryCode: opts.country }),
+      ...(opts.at ? { createdAt: opts.at } : {}),
+    })
+    .returning(['id', 'firstName', 'lastName', 'email', 'phone'])
+    .executeTakeFirstOrThrow();
+  const childIds: number[] = [];
+  for (const ch of input.children) {
+    const row = await trx
+      .insertInto('contactChildren')
+      .values({
+        userId: tenantId,
+        parentContactId: c.id,
+        name: ch.name,
+        dateOfBirth: ch.dateOfBirth,
+        grade: ch.grade,
+        allergies: ch.allergies,
+        medicalNotes: ch.medicalNotes,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    childIds.push(row.id);
+  }
+  await recordEvent(trx, tenantId, {
+    type: 'contact.created',
+    contactId: c.id,
+    payload: { person: personOf(c), via: 'checkin' },
+  });
+  return { contactId: c.id, childIds };
+}
+
 /** A first-time family added at the station: the parent (a new contact) and their children. */
 export async function addFamily(
   db: Db,
@@ -206,49 +260,25 @@ export async function addFamily(
   input: z.output<typeof newFamilyInputSchema>,
   day: string,
 ): Promise<Family> {
-  const { tenantId } = scope;
-  const country = await churchCountryCode(db, tenantId);
-  const contactId = await db.transaction().execute(async (trx) => {
-    // Consent to campaigns is not given at check-in: the parent gets operational messages only.
-    const c = await trx
-      .insertInto('contacts')
-      .values({
-        userId: tenantId,
-        firstName: input.firstName,
-        lastName: input.lastName,
-        phone: input.phone,
-        phoneE164: toE164(input.phone, country),
-        email: input.email,
-        emailConsent: 'unsubscribed',
-        emailConsentSource: 'checkin',
-        smsConsent: 'unsubscribed',
-        smsConsentSource: 'checkin',
-        metadata: JSON.stringify({ countryCode: country }),
-      })
-      .returning(['id', 'firstName', 'lastName', 'email', 'phone'])
-      .executeTakeFirstOrThrow();
-    await trx
-      .insertInto('contactChildren')
-      .values(
-        input.children.map((ch) => ({
-          userId: tenantId,
-          parentContactId: c.id,
-          name: ch.name,
-          dateOfBirth: ch.dateOfBirth,
-          grade: ch.grade,
-          allergies: ch.allergies,
-          medicalNotes: ch.medicalNotes,
-        })),
-      )
-      .execute();
-    await recordEvent(trx, tenantId, {
-      type: 'contact.created',
-      contactId: c.id,
-      payload: { person: personOf(c), via: 'checkin' },
-    });
-    return c.id;
-  });
+  const country = await churchCountryCode(db, scope.tenantId);
+  const { contactId } = await db.transaction().execute((trx) => insertFamily(trx, scope.tenantId, input, { country }));
   return (await familiesOf(db, scope, { contactIds: [contactId], day, serviceId: null }))[0]!;
+}
+
+/** The QR cards of these families, as the SHA-256 (hex) of each token (for matching a scan offline). */
+export async function cardHashesOf(
+  db: Db,
+  tenantId: number,
+  contactIds: number[],
+): Promise<{ familyId: number; tokenSha256: string }[]> {
+  if (contactIds.length === 0) return [];
+  const rows = await db
+    .selectFrom('checkinFamilyCards')
+    .select(['contactId', 'token'])
+    .where('userId', '=', tenantId)
+    .where('contactId', 'in', contactIds)
+    .execute();
+  return rows.map((r) => ({ familyId: r.contactId, tokenSha256: createHash('sha256').update(r.token).digest('hex') }));
 }
 
 /** The token of a family's QR code (made once, then the same). Staff only. */

@@ -108,6 +108,49 @@ export async function roomRoster(
   };
 }
 
+/**
+ * Today's children not yet picked up, with their codes, allergies and pickup adults, for a station
+ * to pick up without the network (the offline bundle): a room station's own room, a manned
+ * station's or staff's every room, a self-service station none (parents at a kiosk never receive
+ * another family's codes). No medical or custody notes: those are read online, where each read is logged.
+ */
+export async function presentForPickups(db: Db, scope: CheckinScope, day: string) {
+  const s = scope.station;
+  if (s?.kind === 'self' || (s?.kind === 'room' && s.roomId === null)) return [];
+  const checkins = await loadCheckins(db, scope.tenantId, {
+    day,
+    present: true,
+    ...(s?.kind === 'room' ? { roomId: s.roomId! } : {}),
+  });
+  const childIds = [...new Set(checkins.map((c) => c.childId))];
+  const [allergies, adults] = await Promise.all([
+    childIds.length
+      ? db
+          .selectFrom('contactChildren')
+          .select(['id', 'allergies'])
+          .where('userId', '=', scope.tenantId)
+          .where('id', 'in', childIds)
+          .execute()
+      : [],
+    adultsOf(db, scope.tenantId, childIds),
+  ]);
+  const allergiesOf = new Map(allergies.map((a) => [a.id, a.allergies]));
+  return checkins.map((c) => ({
+    checkinId: c.id,
+    childId: c.childId,
+    childName: c.childName,
+    familyName: c.familyName,
+    roomId: c.roomId,
+    roomName: c.roomName,
+    securityCode: c.securityCode,
+    checkedInAt: c.checkedInAt,
+    allergies: allergiesOf.get(c.childId) ?? null,
+    adults: adults
+      .filter((a) => a.childId === c.childId)
+      .map(({ name, relationship, phone, authorised }) => ({ name, relationship, phone, authorised })),
+  }));
+}
+
 export async function headcounts(db: Db, tenantId: number, day: string) {
   // Result columns arrive camelCased (the database handle's CamelCasePlugin).
   const rows = await sql<{

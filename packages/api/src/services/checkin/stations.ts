@@ -2,7 +2,8 @@ import { createHash, randomBytes, randomInt } from 'node:crypto';
 import { sql, type Db } from '@lampstand/db';
 import type { z } from 'zod';
 import type { createStationSchema, stationSchema } from '../../schemas/checkin/setup.js';
-import { badRequest, notFound } from '../../errors.js';
+import { badRequest, notFound, tooManyRequests } from '../../errors.js';
+import { releaseAttempt, takeAttempt } from '../rate-limit/buckets.js';
 import { assertChurchRow } from '../church-rows.js';
 import { CODE_ALPHABET } from './codes.js';
 import type { StationCredential } from './scope.js';
@@ -143,11 +144,35 @@ export async function deleteStation(db: Db, tenantId: number, id: number) {
   return { id: row.id };
 }
 
+const TOO_MANY_PAIRINGS = 'Too many wrong pairing codes. Please wait a few minutes, then enter the code again.';
+/** Wrong codes from one address: 10 in 15 minutes. */
+const PAIRING_PER_ADDRESS = { limit: 10, windowSeconds: 15 * 60 };
+/** Wrong codes from every address together (a code names no church until it is found). */
+const PAIRING_OVERALL = { limit: 200, windowSeconds: 15 * 60 };
+
 /**
  * Redeem a pairing code (any church's: the code finds its station, so `db` is the system handle):
- * the station's new token, shown once. A wrong or expired code is one worded error.
+ * the station's new token, shown once. A wrong or expired code is one worded error. Attempts are
+ * counted before the code is looked up, per address and overall (the rate-limit buckets), and a
+ * right code gives its attempts back: only wrong codes use up the allowance.
  */
-export async function redeemPairingCode(db: Db, code: string, now = new Date()) {
+export async function redeemPairingCode(db: Db, input: { code: string; ip: string }, now = new Date()) {
+  const addressKey = `checkin-pair:${input.ip}`;
+  const overallKey = 'checkin-pair:all';
+  const byAddress = await takeAttempt(db, addressKey, PAIRING_PER_ADDRESS);
+  if (!byAddress.allowed) throw tooManyRequests(TOO_MANY_PAIRINGS, byAddress.retryAfterSeconds);
+  const overall = await takeAttempt(db, overallKey, PAIRING_OVERALL);
+  if (!overall.allowed) {
+    await releaseAttempt(db, addressKey);
+    throw tooManyRequests(TOO_MANY_PAIRINGS, overall.retryAfterSeconds);
+  }
+  const paired = await pairWithCode(db, input.code, now);
+  await releaseAttempt(db, addressKey);
+  await releaseAttempt(db, overallKey);
+  return paired;
+}
+
+async function pairWithCode(db: Db, code: string, now: Date) {
   const token = randomBytes(32).toString('base64url');
   const row = await db
     .updateTable('checkinStations')

@@ -28,6 +28,8 @@ export const TABLE_DESCRIPTIONS: Record<string, string> = {
   checkin_stations: 'Check-in stations (their pairing is not exported: pair them again after moving).',
   checkin_family_cards: "Families' check-in QR cards (new cards are made after moving).",
   checkin_codes: "Children's check-in security codes of each day.",
+  checkin_offline_families:
+    'First-time families a check-in station added while offline, by the station’s own ids (so a batch sent twice adds them once).',
   checkins: "Children's check-ins: who, which room, when, and who picked them up.",
   children_in_lists: "Which children's groups each child is in.",
   church_handle_redirects: "The church's earlier public handles, which still lead to its pages.",

@@ -1,7 +1,7 @@
 import jsQR from 'jsqr';
 
-// Reading a ticket's QR code: the browser's BarcodeDetector where it has one, jsQR (plain
-// JavaScript) otherwise, from a camera frame or a chosen picture.
+// Reading a QR code (an event's ticket, a family's check-in card): the browser's BarcodeDetector
+// where it has one, jsQR (plain JavaScript) otherwise, from a camera frame or a chosen picture.
 
 interface Detector {
   detect(source: CanvasImageSource): Promise<{ rawValue: string }[]>;

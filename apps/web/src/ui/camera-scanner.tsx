@@ -2,11 +2,24 @@ import { Alert, Box } from '@mantine/core';
 import { useEffect, useRef, useState } from 'react';
 import { readQr } from './qr-decode';
 
-/** The phone's back camera, read for QR codes a few times a second; the same code is read once per few seconds. */
-export function CameraScanner({ onRead }: { onRead: (text: string) => void }) {
+/**
+ * The device's back camera, read for QR codes a few times a second; the same code is read once per
+ * few seconds. `label` names what to hold in view; `otherWay` is what to do without a camera
+ * ('choose a picture of the ticket'). The events door and the check-in station use it.
+ */
+export function CameraScanner({
+  onRead,
+  label,
+  otherWay,
+}: {
+  onRead: (text: string) => void;
+  label: string;
+  otherWay: string;
+}) {
   const video = useRef<HTMLVideoElement>(null);
-  const [error, setError] = useState<string | null>(() =>
-    navigator.mediaDevices ? null : 'This browser has no camera access here. Choose a picture of the ticket instead.',
+  // What went wrong, worded below with `otherWay`.
+  const [error, setError] = useState<'no access' | 'not opened' | null>(() =>
+    navigator.mediaDevices ? null : 'no access',
   );
   const read = useRef(onRead);
   useEffect(() => {
@@ -41,9 +54,7 @@ export function CameraScanner({ onRead }: { onRead: (text: string) => void }) {
         }
         void tick();
       })
-      .catch(() =>
-        setError('The camera could not be opened. Allow it in the browser, or choose a picture of the ticket.'),
-      );
+      .catch(() => setError('not opened'));
     return () => {
       stopped = true;
       window.clearTimeout(timer);
@@ -54,7 +65,9 @@ export function CameraScanner({ onRead }: { onRead: (text: string) => void }) {
   if (error)
     return (
       <Alert color="yellow" title="No camera">
-        {error}
+        {error === 'no access'
+          ? `This browser has no camera access here. ${otherWay.charAt(0).toUpperCase()}${otherWay.slice(1)} instead.`
+          : `The camera could not be opened. Allow it in the browser, or ${otherWay}.`}
       </Alert>
     );
   return (
@@ -63,7 +76,7 @@ export function CameraScanner({ onRead }: { onRead: (text: string) => void }) {
       ref={video}
       muted
       playsInline
-      aria-label="Camera: hold a ticket's QR code in view"
+      aria-label={label}
       w="100%"
       style={{ borderRadius: 'var(--mantine-radius-md)', background: '#000', maxHeight: 360, objectFit: 'cover' }}
     />
