@@ -698,6 +698,7 @@ export interface Events {
   type: string;
   userId: number;
   version: Generated<number>;
+  xid: Generated<string>;
 }
 
 export interface Exports {
@@ -1089,6 +1090,7 @@ export interface JourneyStepRuns {
 
 export interface JourneyTriggerCursors {
   lastEventId: Generated<number>;
+  lastEventXid: Generated<string>;
   updatedAt: Generated<Date>;
   userId: number;
 }
@@ -1717,6 +1719,7 @@ export interface WebhookEndpoints {
   failingSince: Date | null;
   id: Generated<number>;
   lastEventId: Generated<number>;
+  lastEventXid: Generated<string>;
   previousSecret: string | null;
   previousSecretUntil: Date | null;
   secret: string;
