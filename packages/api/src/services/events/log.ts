@@ -30,8 +30,9 @@ import type { RawBuilder } from 'kysely';
  * commits; within a transaction it is the order of the events. What readers rely on is that it is
  * fixed and that every event gets a place in it once.
  *
- * The cost: any transaction that has taken an id holds back every reader until it ends — in every
- * church and in every database of the server, since transaction ids are the server's. Readers
+ * The cost: any transaction that has taken an id holds back, until it ends, the events of every
+ * transaction that took one later — in every church and in every database of the server, since
+ * transaction ids are the server's. Readers
  * (webhooks, journeys' triggers, `GET /api/events`) are late by at most the longest write
  * transaction running at the time: a fraction of a second for the app's own work (an import batch
  * of 1,000 rows, a group of sends), longer while one big transaction runs (moving a whole church in
