@@ -125,6 +125,7 @@ export {
 export { signUp } from './services/landing-pages/signups.js';
 export { confirmSignup, describeSignupToken } from './services/landing-pages/signup-confirmation.js';
 export { contactActivity, listEvents } from './services/events/list.js';
+export { eventsSettled } from './services/events/log.js';
 export { recordEvent, recordEvents, personOf } from './services/events/record.js';
 export { currentActor } from './services/events/actor.js';
 export {

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { eventsSettled } from '@lampstand/api/server';
 import { createEvent, inHours, register } from '../helpers/calendar.js';
 import { HttpClient, registerChurch, startTestApp } from '../helpers/test-app.js';
 import { giveHandle } from '../helpers/portal.js';
@@ -145,6 +146,7 @@ describe('calendar events', () => {
     await grace.client.patch(`/api/calendar/events/${e.id}`, { status: 'published' });
     await grace.client.patch(`/api/calendar/events/${e.id}`, { status: 'draft' });
     await grace.client.patch(`/api/calendar/events/${e.id}`, { status: 'published' });
+    await eventsSettled(app.db);
     const log = await grace.client.get('/api/events?types=calendar_event.published');
     const mine = log.body.events.filter(
       (x: { data: { calendarEvent: { id: number } } }) => x.data.calendarEvent.id === e.id,

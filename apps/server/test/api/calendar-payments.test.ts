@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { eventsSettled } from '@lampstand/api/server';
 import { calendarDue, createEvent, demoPay, inHours, MINUTE, register, registrationMail } from '../helpers/calendar.js';
 import { HttpClient, registerChurch, startTestApp } from '../helpers/test-app.js';
 
@@ -155,6 +156,7 @@ describe('paying for a registration', () => {
     expect(await feesTotal()).toBe(before - 500 - 1500);
     expect((await grace.client.post(`/api/registrations/${ids[1]}/cancel`)).status).toBe(409);
     expect((await grace.client.get(`/api/calendar/events/${e.id}`)).body.times[0].seatsTaken).toBe(0);
+    await eventsSettled(app.db);
     const log = await grace.client.get('/api/events?types=registration.cancelled');
     expect(log.body.events.map((x: { data: { refundCents: number } }) => x.data.refundCents)).toEqual([500, 1500]);
     const mail = await registrationMail(app.db, ids[0]!, 2);

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { eventsSettled } from '@lampstand/api/server';
 import { createEvent, inHours, register, registrationMail } from '../helpers/calendar.js';
 import { HttpClient, registerChurch, startTestApp } from '../helpers/test-app.js';
 
@@ -60,6 +61,7 @@ describe('registering', () => {
       'ticket-2-Kid-Lee.png',
       'women-s-breakfast.ics',
     ]);
+    await eventsSettled(app.db);
     const log = await grace.client.get('/api/events?types=registration.created');
     expect(log.body.events.at(-1).data).toMatchObject({
       registrationId: res.body.registrationId,

@@ -1,4 +1,5 @@
 import { afterAll, describe, expect, it } from 'vitest';
+import { eventsSettled } from '@lampstand/api/server';
 import { HttpClient, registerChurch, startTestApp } from '../helpers/test-app.js';
 import { startSmtpSink } from '../helpers/smtp-sink.js';
 
@@ -262,6 +263,7 @@ describe('sending over SMTP', () => {
       to: 'unsubscribed',
       reason: 'one-click unsubscribe',
     });
+    await eventsSettled(app.db);
     const sentEvents = (await grace.client.get('/api/events?types=campaign.sent')).body.events;
     expect(sentEvents.map((e: { data: unknown }) => e.data)).toContainEqual({
       campaign: ref,

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { eventsSettled } from '@lampstand/api/server';
 import { addContact, HttpClient, registerChurch, startTestApp } from '../helpers/test-app.js';
 
 // Batches of cash and checks: lines, a counted total that must match before Commit,
@@ -72,6 +73,7 @@ describe('Giving batches', () => {
       lines: [{ fundName: 'General', amountCents: 12500 }],
     });
     expect(ruthGift.completedAt).toBe('2026-11-22T12:00:00.000Z');
+    await eventsSettled(app.db);
     const events = await grace.client.get('/api/events?types=donation.succeeded');
     expect(events.body.events).toHaveLength(3);
     expect(events.body.events.find((e: { contactId: number | null }) => e.contactId === ruth.id).data).toMatchObject({
@@ -121,6 +123,7 @@ describe('Giving batches', () => {
     expect(reversed.body.lines[0]).toMatchObject({ status: 'refunded', reversalReason: 'Check bounced' });
     expect((await reverse(ruthLine.id, { reason: 'Again' })).status).toBe(409);
     expect((await grace.client.get('/api/giving/gifts?status=completed')).body.total).toBe(3);
+    await eventsSettled(app.db);
     const refunded = await grace.client.get('/api/events?types=donation.refunded');
     expect(refunded.body.events).toHaveLength(1);
     expect(refunded.body.events[0]).toMatchObject({ contactId: ruth.id, data: { amountCents: 12500 } });

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { eventsSettled } from '@lampstand/api/server';
 import { describe, expect, it } from 'vitest';
 import { chargeDueSchedules, GIVE_PAGE_SCRIPT_FOR_TESTS } from '../helpers/giving.js';
 import { HttpClient, registerChurch, startTestApp } from '../helpers/test-app.js';
@@ -169,6 +170,7 @@ describe('POST /api/giving/prepare', () => {
     expect(g.contactId).toBeTruthy();
     const contact = await grace.client.get(`/api/contacts/${g.contactId}`);
     expect(contact.body).toMatchObject({ firstName: 'Lydia', lastName: 'Purple', email: 'lydia@example.org' });
+    await eventsSettled(app.db);
     const events = await grace.client.get(`/api/events?types=donation.succeeded`);
     const e = events.body.events.find((x: { data: { donationId: number } }) => x.data.donationId === g.id);
     expect(e.data).toMatchObject({

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createPortalSession } from '@lampstand/api/server';
+import { eventsSettled, createPortalSession } from '@lampstand/api/server';
 import { addContact, HttpClient, registerChurch, startTestApp } from '../helpers/test-app.js';
 import { giveHandle, Member } from '../helpers/portal.js';
 
@@ -127,6 +127,7 @@ describe('decline → a substitute', () => {
     // Events, for webhooks and each person's Activity: the public's doing.
     const types =
       'plan.declined,plan.substitute_requested,plan.substitute_offered,plan.substitute_accepted,plan.substitute_filled';
+    await eventsSettled(app.db);
     const log = (await g.get(`/api/events?types=${types}&limit=500`)).body.events.map(
       (e: { type: string; actor: { kind: string }; data: { person?: { name: string } } }) => [
         e.type,
@@ -299,6 +300,7 @@ describe("the portal's 'Swap a date'", () => {
         ['Eli', 'confirmed'],
       ]),
     );
+    await eventsSettled(app.db);
     const log = (await g.get('/api/events?types=plan.swap_requested&limit=500')).body.events;
     expect(log.map((e: { contactId: number }) => e.contactId)).toEqual([contact.id]);
     // The date no longer shows once swapped.
@@ -341,6 +343,7 @@ describe('requests by text alone', () => {
     expect(now.assignments.find((x: { id: number }) => x.id === a.id).requestedAt).not.toBeNull();
     // Asked once: a second press texts nobody again.
     expect((await g.post(`${BASE}/plans/${plan.id}/send-requests`)).body.sent).toBe(0);
+    await eventsSettled(app.db);
     const log = (await g.get('/api/events?types=plan.request_sent&limit=500')).body.events;
     expect(log.filter((e: { contactId: number }) => e.contactId === contact.id)).toHaveLength(1);
   });

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { eventsSettled } from '@lampstand/api/server';
 import { HttpClient, registerChurch, startTestApp } from '../helpers/test-app.js';
 
 const PUBLIC_URL = 'http://lampstand.test';
@@ -721,6 +722,7 @@ describe('assignments and scheduling requests', () => {
     expect((await anon.post(`${BASE}/requests/${token}/accept`)).body.status).toBe('confirmed');
 
     // The request (the planner's doing) and each answer (the person's) are events.
+    await eventsSettled(app.db);
     const log = (await g.get('/api/events?types=plan.request_sent,plan.accepted,plan.declined&limit=500')).body.events
       .filter((e: { data: { assignmentId: number } }) => e.data.assignmentId === a.id)
       .map((e: { type: string; actor: { kind: string }; data: unknown }) => [e.type, e.actor.kind, e.data]);

@@ -1,4 +1,5 @@
 import crypto from 'node:crypto';
+import { eventsSettled } from '@lampstand/api/server';
 import Stripe from 'stripe';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ownerDb, sql } from '@lampstand/db';
@@ -324,6 +325,7 @@ describe('POST /api/stripe/webhook', () => {
     const report = await grace.client.get(`/api/show-up/projects/${p.id}/donations/report`);
     expect(report.body.totalCompleted).toBe(40);
     expect(report.body.donations.map((d: { status: string }) => d.status).sort()).toEqual(['completed', 'disputed']);
+    await eventsSettled(app.db);
     const log = await grace.client.get('/api/events?types=donation.disputed,donation.dispute_closed');
     const mine = (log.body.events as { type: string; data: { project?: { id: number } } }[]).filter(
       (e) => e.data.project?.id === p.id,
@@ -365,6 +367,7 @@ describe('POST /api/stripe/webhook', () => {
     await deliver(failed(d.paymentIntentId, 5000));
     await deliver(succeeded(d.paymentIntentId, 5000));
     await deliver(refunded(d.paymentIntentId, 5000));
+    await eventsSettled(app.db);
     const log = await grace.client.get(`/api/events?types=donation.succeeded,donation.failed,donation.refunded`);
     const mine = (log.body.events as { type: string; contactId: number; actor: { kind: string }; data: any }[]).filter(
       (e) => e.data.donationId === d.donationId,
@@ -390,6 +393,7 @@ describe('POST /api/stripe/webhook', () => {
     });
     expect(mine[0]!.data.reason).toBe('Your card was declined.');
     // Another church's log has none of it.
+    await eventsSettled(app.db);
     const other = await hope.client.get('/api/events?types=donation.succeeded');
     expect(other.body.events).toEqual([]);
   });

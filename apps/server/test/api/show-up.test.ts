@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { eventsSettled } from '@lampstand/api/server';
 import { HttpClient, registerChurch, startTestApp } from '../helpers/test-app.js';
 import { projectPayload, uploadImage } from '../helpers/show-up.js';
 
@@ -117,6 +118,7 @@ describe('uploads attached to projects and updates', () => {
     expect(update.status).toBe(201);
     expect(update.body.images).toEqual([{ id: extra.id, url: extra.url, thumbnailUrl: extra.thumbnailUrl }]);
     // The update is the church's event.
+    await eventsSettled(app.db);
     const [posted] = (await grace.client.get('/api/events?types=project.update_posted&limit=500')).body.events.slice(
       -1,
     );

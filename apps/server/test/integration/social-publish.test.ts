@@ -1,4 +1,5 @@
 import { afterAll, describe, expect, it } from 'vitest';
+import { eventsSettled } from '@lampstand/api/server';
 import { ownerDb, sql } from '@lampstand/db';
 import {
   createWebhookPublisher,
@@ -123,6 +124,7 @@ describe('Publishing social posts through the signed webhook', () => {
     expect(got!.headers['x-lampstand-signature']).toMatch(/^sha256=[0-9a-f]{64}$/);
     expect(receiver.badSignatures).toBe(0);
     // The church's log says it was published (by the system, at its time).
+    await eventsSettled(app.db);
     const log = (await church.client.get('/api/events?types=social_post.published,social_post.failed')).body.events;
     expect(log).toMatchObject([
       {
@@ -166,6 +168,7 @@ describe('Publishing social posts through the signed webhook', () => {
     const failed = await waitForStatus(church.client, created.id, 'failed');
     expect(failed.error).toBe('The address could not be reached');
     expect(receivedFor(created.id)).toHaveLength(1);
+    await eventsSettled(app.db);
     const log = (await church.client.get('/api/events?types=social_post.published,social_post.failed')).body.events;
     expect(log.map((e: { type: string; data: unknown }) => [e.type, e.data])).toEqual([
       [

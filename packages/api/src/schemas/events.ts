@@ -298,7 +298,7 @@ export const eventTypesListSchema = z
 
 export const MAX_EVENTS_PAGE = 500;
 
-/** `GET /api/events?after=&types=&limit=`: the church's log, ascending, after a cursor. */
+/** `GET /api/events?after=&types=&limit=`: the church's log in its order (events/log.ts), after a cursor. */
 export const listEventsInput = z.object({
   after: z.coerce
     .number({ error: 'After must be a number' })

@@ -710,6 +710,7 @@ export interface Events {
   type: string;
   userId: number;
   version: Generated<number>;
+  xid: Generated<string>;
 }
 
 export interface Exports {
@@ -1102,6 +1103,7 @@ export interface JourneyStepRuns {
 
 export interface JourneyTriggerCursors {
   lastEventId: Generated<number>;
+  lastEventXid: Generated<string>;
   updatedAt: Generated<Date>;
   userId: number;
 }
@@ -1730,6 +1732,7 @@ export interface WebhookEndpoints {
   failingSince: Date | null;
   id: Generated<number>;
   lastEventId: Generated<number>;
+  lastEventXid: Generated<string>;
   previousSecret: string | null;
   previousSecretUntil: Date | null;
   secret: string;

@@ -15,7 +15,7 @@ export const eventsRouter = router({
     .meta(
       rest.get(
         '/api/events',
-        "The church's log of what happened, oldest first, after the cursor `after` (an event id): at most 500 a page",
+        "The church's log of what happened, oldest first by transaction, after the cursor `after` (the previous page's `next`, an event id): at most 500 a page",
       ),
     )
     .input(listEventsInput)

@@ -16,6 +16,7 @@ import { contactVerdict, DELIVERY_KIND_RULES } from '../delivery/contact-rule.js
 import { checkIn } from './check-in.js';
 import { addFamily } from './families.js';
 import type { CheckinScope } from './scope.js';
+import { eventsSettled } from '../events/log.js';
 
 // The journeys' check-in triggers on real PostgreSQL, with a clock the test holds: a family's
 // first check-in, N weeks in a row, and the ready journey welcoming a first-time family.
@@ -91,6 +92,8 @@ async function active(f: JourneyFieldsInput) {
   return activateJourney(db, church.id, { id: j.id });
 }
 async function tick(at: Date) {
+  // Events written just before are read once they settle (events/log.ts).
+  await eventsSettled(db);
   await processJourneyTriggers(db, at);
   const r = await runDueEnrollments(db, { now: at });
   for (const id of r.journeysToDeliver) await deliverJourney(deps, id);

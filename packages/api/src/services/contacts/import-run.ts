@@ -136,7 +136,7 @@ export async function runContactImport(db: Db, importId: number): Promise<void> 
         await addToList(trx, job, people, new Set(created), events);
         await linkHouseholds(trx, job.tenantId, households, people);
         await recordProgress(trx, job, processed + batch.length, plan);
-        // Last in the batch's transaction: one write of the batch's events (record.ts).
+        // One write of the batch's events (record.ts).
         await recordEvents(trx, job.tenantId, events);
       });
       processed += batch.length;

@@ -26,9 +26,9 @@ import { matchKeywords, storeOnConversations, type Placement } from './inbound-c
  * texts on a church's own number are matched against its keywords (keywords.ts).
  *
  * Set-based: the routing, the keyword and contact lookups and the conversations with their messages
- * are one statement each for the whole batch; then, church by church in ascending order (the order
- * every writer takes the churches' event locks in), the keyword actions (a statement or two for each
- * kind of action, `runKeywordActions`) and the church's events (one statement).
+ * are one statement each for the whole batch; then, church by church in ascending order, the
+ * keyword actions (a statement or two for each kind of action, `runKeywordActions`) and the
+ * church's events (one statement).
  */
 export async function processTexts(trx: Db, texts: StoredText[], platformNumber: string) {
   const routes = await routeTexts(trx, texts, platformNumber);
@@ -124,7 +124,6 @@ export async function processTexts(trx: Db, texts: StoredText[], platformNumber:
           phone: p.text.from,
         });
     }
-    // Last for the church: its event lock is held from here to the commit.
     await recordEvents(trx, churchId, events);
   }
   return { replies, repliesQueued: [...repliesQueued], taskNotices, held, answered };

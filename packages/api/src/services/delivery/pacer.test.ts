@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { Pacer, machineCpuTimes, type CpuTimes } from './pacer.js';
+import { Pacer } from './pacer.js';
+import { machineCpuTimes, type CpuTimes } from './cpu-times.js';
 
 /** A machine whose cores' busy share the test sets for each interval, and a clock the test moves. */
 function fakeMachine() {

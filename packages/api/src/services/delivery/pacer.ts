@@ -1,34 +1,16 @@
-import os from 'node:os';
 import { performance } from 'node:perf_hooks';
-
-/** The machine's cores, in milliseconds of CPU time since boot: busy (every state but idle) and in all. */
-export interface CpuTimes {
-  busy: number;
-  total: number;
-}
-
-/** The cores of the machine this process runs on (every process on it, PostgreSQL's too when it is here). */
-export function machineCpuTimes(): CpuTimes {
-  let busy = 0;
-  let total = 0;
-  for (const { times } of os.cpus()) {
-    const all = times.user + times.nice + times.sys + times.irq + times.idle;
-    total += all;
-    busy += all - times.idle;
-  }
-  return { busy, total };
-}
+import { cpuSource, type CpuTimes } from './cpu-times.js';
 
 export interface PacerOptions {
-  /** The share of the machine's cores (0–1) above which background work slows down. */
+  /** The share of the CPU this process may use (0–1) above which background work slows down. */
   target: number;
-  /** Read the cores' times (tests give their own). */
+  /** Reads the CPU's times (default `cpuSource()`: a container's quota and usage, else the host's cores). */
   cpu?: () => CpuTimes;
   /** How often the cores are read and the pace adjusted. */
   intervalMs?: number;
   /**
    * The slowest pace (default 100 a second): background work never stops altogether, even on a
-   * machine kept busy by work that is not ours (a container reads its host's cores).
+   * machine kept busy by work that is not ours (a container without a CPU quota reads its host's cores).
    */
   minPerSecond?: number;
   /** Monotonic milliseconds (tests give their own). */
@@ -38,18 +20,19 @@ export interface PacerOptions {
 }
 
 /**
- * Background work (the engine's sends, the journey runner's moves) paced by how busy the
- * machine's cores are, so that a burst of 100,000 messages leaves room for people's requests.
+ * Background work (the engine's sends, the journey runner's moves) paced by how busy the CPU it
+ * may use is, so that a burst of 100,000 messages leaves room for people's requests.
  *
  * `nice` alone does not do it: PostgreSQL's backends do the workers' database work at the API's
  * priority (and Linux's autogroups share the cores between sessions before `nice` counts), so a
  * worker sending flat out took the cores from another church's requests (docs/benchmarks.md,
- * 'Journeys'). The pacer reads the cores every `intervalMs`: while they are busier than `target`,
+ * 'Journeys'). The pacer reads the CPU every `intervalMs` (in a container with a CPU quota, its
+ * cgroup's usage against the quota; else the host's cores: cpu-times.ts): while busier than `target`,
  * the pace falls to three quarters of what was taken in that interval (to half while they are
  * full); while they are well below it, the pace rises by a sixth each interval, and once it is far
  * above what is asked for, the limit is lifted. Each unit of work takes its turn at the pace
  * (`take`). One pacer per process, shared by everything that sends or moves; each process paces
- * itself, all of them reading the same cores.
+ * itself, all of them reading the same CPU.
  */
 export class Pacer {
   /** Units a second; Infinity: no limit. */
@@ -66,7 +49,7 @@ export class Pacer {
   private readonly minPerSecond: number;
 
   constructor(private readonly opts: PacerOptions) {
-    this.cpu = opts.cpu ?? machineCpuTimes;
+    this.cpu = opts.cpu ?? cpuSource().read;
     this.now = opts.now ?? (() => performance.now());
     this.sleep = opts.sleep ?? ((ms) => new Promise((r) => setTimeout(r, ms)));
     this.minPerSecond = opts.minPerSecond ?? 100;

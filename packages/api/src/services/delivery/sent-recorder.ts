@@ -11,8 +11,8 @@ import { DELIVERY_LEASES, asyncCommit, leaseOf, type Delivery } from './leases.j
  * (per `db`) shared by every delivery job in it: a write takes everything accepted in the
  * `RECORD_LINGER_MS` since the oldest of them (or `RECORD_BATCH` rows, when that many come first),
  * and what is accepted while it runs waits for the next. Without the linger, a worker sending
- * about a thousand messages a second wrote one transaction (the church's event lock, an event
- * insert, a commit) for every one or two messages, since each write found only what arrived
+ * about a thousand messages a second wrote one transaction (an event insert, a notification, a
+ * commit) for every one or two messages, since each write found only what arrived
  * during the one before: 60,000 transactions for 100,000 messages, most of PostgreSQL's work per
  * message (`pnpm bench:journeys`, docs/benchmarks.md). A message thus waits at most the linger
  * plus about two round trips between the provider's acceptance and its record (the window in
@@ -100,10 +100,7 @@ export function sentRecorder(db: Db): SentRecorder {
   return recorder;
 }
 
-/**
- * The events of sends from several churches, in one transaction: each church's in one write, the
- * churches in the order of their ids (every recorder takes their locks in the same order).
- */
+/** The events of sends from several churches, in one transaction: each church's in one write. */
 async function recordPerChurch(trx: Db, rows: readonly { delivery: Delivery; event: NewEvent }[]): Promise<void> {
   const byChurch = new Map<number, NewEvent[]>();
   for (const r of rows) byChurch.set(r.delivery.userId, [...(byChurch.get(r.delivery.userId) ?? []), r.event]);

@@ -1,6 +1,7 @@
 import type { Db, Row } from '@lampstand/db';
 import type { EventOut, EventType } from '../../schemas/events.js';
 import { assertChurchRow } from '../church-rows.js';
+import { readLog } from './log.js';
 
 const COLUMNS = ['id', 'type', 'version', 'occurredAt', 'contactId', 'actorKind', 'actorId', 'payload'] as const;
 
@@ -17,23 +18,25 @@ export function toEventOut(row: Pick<Row<'events'>, (typeof COLUMNS)[number]>): 
 }
 
 /**
- * The church's log after `after`, oldest first, for integrators who cannot receive webhooks. Ids
- * only grow in the order events commit within a church (record.ts), so the next page starts after
- * the last id seen and never misses one.
+ * The church's log after `after`, in the log's order, for integrators who cannot receive webhooks:
+ * settled events only (events/log.ts), so the next page, after the last event of this one, never
+ * misses one that commits late. `after` is an event's id; its place in the log is looked up.
  */
 export async function listEvents(
   db: Db,
   tenantId: number,
   input: { after: number; types?: EventType[]; limit: number },
 ): Promise<{ events: EventOut[]; next: number }> {
-  let q = db.selectFrom('events').select(COLUMNS).where('userId', '=', tenantId).where('id', '>', input.after);
-  if (input.types?.length) q = q.where('type', 'in', input.types);
-  const rows = await q.orderBy('id').limit(input.limit).execute();
-  const events = rows.map(toEventOut);
+  const page = await readLog(db, tenantId, { after: { eventId: input.after }, types: input.types, limit: input.limit });
+  const events = page.events.map(toEventOut);
   return { events, next: events.at(-1)?.id ?? input.after };
 }
 
-/** A person's timeline: newest first, older than `cursor`, of the given kinds ('email', 'donation', …). */
+/**
+ * A person's timeline: newest first, older than `cursor`, of the given kinds ('email', 'donation', …).
+ * By id, without the log's settling (events/log.ts): people see what has committed at once, and an
+ * older page read later may show an event that committed meanwhile.
+ */
 export async function contactActivity(
   db: Db,
   tenantId: number,

@@ -6,8 +6,6 @@ import { EVENTS_CHANNEL } from '../webhooks/wake.js';
 
 export { PUBLIC_ACTOR };
 
-/** The advisory lock of a church's event writers ('EV' in the high bytes: apart from other locks). */
-const EVENTS_LOCK = 0x4556_0001;
 const INSERT_CHUNK = 2000;
 
 /** A payload that does not match its type's schema: a bug in the service that wrote it. */
@@ -30,11 +28,11 @@ function checkedPayload(event: NewEvent): Record<string, unknown> {
 
 /**
  * Records what a change did, in the change's own transaction (`trx`): the events commit with it or
- * not at all (an outbox). Call it last in the transaction: from here to the commit the church's
- * other event writers wait (an advisory lock), so events commit in the order of their ids and a
- * reader paging by id never skips one. The actor is whoever the request or job acts as
- * (`withActor`), or `options.actor` where the service knows better (a visitor's sign-up is the
- * public's, whatever route carried it).
+ * not at all (an outbox). Writers do not wait on each other: each event keeps its transaction's id
+ * (the `xid` column's default), and readers follow the log by (xid, id) through events whose
+ * transaction has ended (events/log.ts), so none is skipped however the commits interleave. The
+ * actor is whoever the request or job acts as (`withActor`), or `options.actor` where the service
+ * knows better (a visitor's sign-up is the public's, whatever route carried it).
  */
 export async function recordEvents(
   trx: Db,
@@ -50,20 +48,19 @@ export async function recordEvents(
   // One JSON document per chunk, unpacked by PostgreSQL: far cheaper than a parameter per column
   // per row for an import's thousands of events (record.test.ts, the import's events).
   const rows = events.map((e) => ({ t: e.type, c: e.contactId ?? null, p: checkedPayload(e) }));
-  // The lock, with a notification for the webhook workers when the church has an endpoint on
-  // (delivered at commit, and once per transaction however many events it holds), is taken in the
-  // statement that inserts the first chunk, before its first row (`lock` is a row every inserted row
-  // joins; the volatile CTE is evaluated once): one round trip for a change's few events.
+  // A notification for the webhook workers when the church has an endpoint on (delivered at commit,
+  // and once per transaction however many events it holds), in the statement that inserts the
+  // chunk (`wake` is one row every inserted row joins; the materialized CTE is evaluated once): one
+  // round trip for a change's few events.
   for (let i = 0; i < rows.length; i += INSERT_CHUNK) {
     await sql`
-      with lock as materialized (
-        select pg_advisory_xact_lock(${EVENTS_LOCK}::int, ${tenantId}::int),
-          (select pg_notify(${EVENTS_CHANNEL}, ${String(tenantId)}) from webhook_endpoints
-           where user_id = ${tenantId} and disabled_at is null limit 1)
+      with wake as materialized (
+        select (select pg_notify(${EVENTS_CHANNEL}, ${String(tenantId)}) from webhook_endpoints
+                where user_id = ${tenantId} and disabled_at is null limit 1)
       )
       insert into events (user_id, type, version, contact_id, actor_kind, actor_id, payload)
       select ${tenantId}, e.v->>'t', 1, (e.v->>'c')::int, ${actor.kind}, ${actor.id}::int, e.v->'p'
-      from lock, jsonb_array_elements(${JSON.stringify(rows.slice(i, i + INSERT_CHUNK))}::jsonb) with ordinality as e(v, n)
+      from wake, jsonb_array_elements(${JSON.stringify(rows.slice(i, i + INSERT_CHUNK))}::jsonb) with ordinality as e(v, n)
       order by e.n`.execute(trx);
   }
 }

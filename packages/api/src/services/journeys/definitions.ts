@@ -7,6 +7,7 @@ import { peopleOf, recordEvents } from '../events/record.js';
 import { definitionOf, parseDefinition } from './journey-definition.js';
 import { assertRefs, findRefs, namesOf, refsOf, type Refs } from './references.js';
 import { checkActivation } from './activation.js';
+import { logEnd } from '../events/log.js';
 
 export { parseDefinition, stepById, type JourneyDefinition } from './journey-definition.js';
 
@@ -241,9 +242,12 @@ export async function activateJourney(db: Db, tenantId: number, input: { id: num
       .set({ status: 'active', activatedAt: new Date(), activatedEventId: last, updatedAt: new Date() })
       .where('id', '=', j.id)
       .execute();
+    // A church's first active journey starts its cursor after the settled events (events/log.ts);
+    // those still settling come to it, and the journey passes over them (ids up to `last`).
+    const start = await logEnd(trx, tenantId);
     await trx
       .insertInto('journeyTriggerCursors')
-      .values({ userId: tenantId, lastEventId: last })
+      .values({ userId: tenantId, lastEventXid: start.xid, lastEventId: start.id })
       .onConflict((oc) => oc.column('userId').doNothing())
       .execute();
   });

@@ -15,6 +15,7 @@ import { activateJourney, createJourney } from './definitions.js';
 import { runDueEnrollments } from './runner.js';
 import { processJourneyTriggers } from './triggers.js';
 import { runMissedEventTriggers } from './event-triggers.js';
+import { eventsSettled } from '../events/log.js';
 
 // Journeys started by calendar events, on a clock the test holds: registered (with reminders a
 // day and an hour before the event, waits of the 'before the event' kind), attended (checked in at
@@ -49,6 +50,8 @@ async function active(f: JourneyFieldsInput) {
   return activateJourney(db, church.id, { id: j.id });
 }
 async function tick(now: Date) {
+  // Events written just before are read once they settle (events/log.ts).
+  await eventsSettled(db);
   await processJourneyTriggers(db, now);
   await runDueEnrollments(db, { now });
 }

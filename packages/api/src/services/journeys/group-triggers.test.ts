@@ -13,6 +13,7 @@ import { createGroupSchema } from '../../schemas/groups.js';
 import { addGroupMembers } from '../groups/members.js';
 import { createMeeting, recordAttendance } from '../groups/meetings.js';
 import { askToJoin } from '../groups/join.js';
+import { eventsSettled } from '../events/log.js';
 
 // The groups' journey triggers on real PostgreSQL with a clock the test holds: joining a group,
 // asking to join, and missing N meetings in a row (N chosen), and the ready journey that gives the
@@ -53,6 +54,8 @@ let clock = T0.getTime();
 async function tick() {
   clock += 60_000;
   const at = new Date(clock);
+  // Events written just before are read once they settle (events/log.ts).
+  await eventsSettled(db);
   await processJourneyTriggers(db, at);
   const r = await runDueEnrollments(db, { now: at });
   for (const id of r.journeysToDeliver) await deliverJourney(deps, id);

@@ -26,6 +26,7 @@ import { processJourneyTriggers, runBirthdayTriggers } from './triggers.js';
 import { journeyStats, listEnrollmentRuns, listJourneyEnrollments } from './stats.js';
 import { listConversationMessages } from '../conversations/conversations.js';
 import { listTasks, updateTask } from './tasks.js';
+import { eventsSettled } from '../events/log.js';
 
 // Journeys on real PostgreSQL with a clock the test holds (`at`): triggers from the event log,
 // each kind of step, branches both ways, quiet hours, exits, versions and entry rules.
@@ -86,6 +87,8 @@ async function active(f: JourneyFieldsInput) {
 }
 /** Triggers, due steps and the sends, at `at`. */
 async function tick(at: Date) {
+  // Events written just before are read once they settle (events/log.ts).
+  await eventsSettled(db);
   await processJourneyTriggers(db, at);
   const r = await runDueEnrollments(db, { now: at });
   for (const id of r.journeysToDeliver) await deliverJourney(deps, id);

@@ -55,8 +55,8 @@ export async function runDueEnrollments(db: Db, opts: RunnerOptions): Promise<Ru
 }
 
 /**
- * Visits moved in one transaction (one church's): the church's event lock, the commit and the
- * writes (deliveries, step runs, tags, enrolments, events: one statement each) are shared.
+ * Visits moved in one transaction (one church's): the commit and the writes (deliveries, step
+ * runs, tags, enrolments, events: one statement each) are shared.
  */
 const VISITS_PER_TRANSACTION = 250;
 

@@ -9,12 +9,14 @@ import type { NewEvent } from '../../schemas/events.js';
 import { reachesWeeksInARow } from '../checkin/streaks.js';
 import { GROUP_TRIGGER_EVENT, groupTriggerEntrants, isGroupTrigger } from './group-triggers.js';
 import { registrationKey } from './runner/before-event.js';
+import { readLog, settledAfter, type LogPosition } from '../events/log.js';
 
 /**
  * Journeys' triggers read the event log through a cursor per church, like the webhook dispatcher:
- * one transaction claims the church's cursor (another reader skips it), reads the events after it, enrols the people they name and moves the cursor past them. A church's
- * events commit in the order of their ids (events/record.ts), so nothing can appear below the
- * cursor later: each event is read once, and if the transaction fails nothing moved.
+ * one transaction claims the church's cursor (another reader skips it), reads the settled events
+ * after it in the log's order, enrols the people they name and moves the cursor past them. Nothing
+ * can appear behind the cursor later (events/log.ts): each event is read once, and if the
+ * transaction fails nothing moved.
  */
 
 /** Events read per church per transaction. */
@@ -104,27 +106,13 @@ function matches(t: JourneyTrigger, e: EventRow): boolean {
 }
 
 /** One batch of one church's events, in the transaction that holds its cursor: the enrolments made. */
-async function churchEvents(trx: Db, tenantId: number, after: number, now: Date): Promise<number> {
+async function churchEvents(trx: Db, tenantId: number, after: LogPosition, now: Date): Promise<number> {
   const journeys = await activeJourneys(trx, tenantId);
   const types = [...new Set([...journeys.map((j) => TRIGGER_EVENT[j.d.trigger.kind]).filter(Boolean), ...GOAL_EVENTS])];
-  const events = (await trx
-    .selectFrom('events')
-    .select(['id', 'type', 'contactId', 'payload'])
-    .where('userId', '=', tenantId)
-    .where('id', '>', after)
-    .where('type', 'in', types as string[])
-    .orderBy('id')
-    .limit(TRIGGER_BATCH)
-    .execute()) as EventRow[];
-  let moveTo: number;
-  if (events.length >= TRIGGER_BATCH) moveTo = Number(events[events.length - 1]!.id);
-  else {
-    const { rows } = await sql<{ last: number | null }>`
-      select max(id) as last from events where user_id = ${tenantId} and id > ${after}`.execute(trx);
-    moveTo = Math.max(after, Number(rows[0]?.last ?? after), ...events.map((e) => Number(e.id)));
-  }
+  const page = await readLog(trx, tenantId, { after, types: types as string[], limit: TRIGGER_BATCH });
+  const events: EventRow[] = page.events;
+  const moveTo = page.end ?? after;
   let enrolled = 0;
-  // Recorded last: the church's event lock is taken after every other write of the transaction.
   const entered: NewEvent[] = [];
   for (const j of journeys) {
     if (isGroupTrigger(j.d.trigger)) {
@@ -199,7 +187,7 @@ async function churchEvents(trx: Db, tenantId: number, after: number, now: Date)
   }
   await trx
     .updateTable('journeyTriggerCursors')
-    .set({ lastEventId: moveTo, updatedAt: new Date() })
+    .set({ lastEventXid: moveTo.xid, lastEventId: moveTo.id, updatedAt: new Date() })
     .where('userId', '=', tenantId)
     .execute();
   await recordEvents(trx, tenantId, entered);
@@ -216,12 +204,17 @@ export async function processJourneyTriggers(db: Db, now: Date): Promise<number>
     due: (trx) =>
       trx
         .selectFrom('journeyTriggerCursors as c')
-        .select(['c.userId', 'c.lastEventId'])
+        .select(['c.userId', 'c.lastEventXid', 'c.lastEventId'])
         .where(sql<boolean>`exists (select 1 from journeys j where j.user_id = c.user_id and j.status = 'active')`)
-        .where(sql<boolean>`exists (select 1 from events e where e.user_id = c.user_id and e.id > c.last_event_id)`)
+        .where(
+          sql<boolean>`exists (select 1 from events e where ${settledAfter('e', sql.ref('c.user_id'), {
+            xid: sql.ref('c.last_event_xid'),
+            id: sql.ref('c.last_event_id'),
+          })})`,
+        )
         .orderBy('c.userId'),
     once: { column: 'c.userId', id: (c) => c.userId },
-    work: (trx, c) => churchEvents(trx, c.userId, Number(c.lastEventId), now),
+    work: (trx, c) => churchEvents(trx, c.userId, { xid: c.lastEventXid, id: c.lastEventId }, now),
   });
   let made = 0;
   for await (const { out } of churches) made += out;

@@ -12,6 +12,7 @@ import type { EventType } from '../../schemas/events.js';
 import { deleteChurchRow, findChurchRow } from '../church-rows.js';
 import { newWebhookSecret } from './signing.js';
 import { wakeWebhookWorkers } from './wake.js';
+import { laterCursor, logEnd } from '../events/log.js';
 
 /** Where endpoints may point: plain http only in development and tests, and how far they may reach. */
 export interface WebhookPolicy {
@@ -76,7 +77,8 @@ export async function getWebhook(db: Db, tenantId: number, { id }: { id: number 
 
 /**
  * A new endpoint, with its secret (shown this once). It receives the events recorded from now on:
- * its cursor starts at the church's latest event.
+ * its cursor starts after the church's settled events (events/log.ts), so an event whose
+ * transaction was still running reaches it too.
  */
 export async function createWebhook(
   deps: { db: Db; policy: WebhookPolicy },
@@ -94,6 +96,7 @@ export async function createWebhook(
       .executeTakeFirstOrThrow();
     if (n >= MAX_WEBHOOK_ENDPOINTS) throw badRequest(TOO_MANY_ENDPOINTS, 'url');
     const secret = newWebhookSecret();
+    const start = await logEnd(trx, tenantId);
     const row = await trx
       .insertInto('webhookEndpoints')
       .values({
@@ -102,7 +105,8 @@ export async function createWebhook(
         description: input.description ?? '',
         eventTypes: input.eventTypes,
         secret: sealSecret(secret),
-        lastEventId: sql<number>`coalesce((select max(id) from events where user_id = ${tenantId}), 0)`,
+        lastEventXid: start.xid,
+        lastEventId: start.id,
       })
       .returning(COLUMNS)
       .executeTakeFirstOrThrow();
@@ -128,6 +132,7 @@ export async function updateWebhook(
     columns: ['disabledAt'],
   });
   const wasOn = current.disabledAt === null;
+  const end = input.enabled === true && !wasOn ? await logEnd(deps.db, tenantId) : null;
   const row = await deps.db
     .updateTable('webhookEndpoints')
     .set({
@@ -135,12 +140,13 @@ export async function updateWebhook(
       ...(input.eventTypes !== undefined ? { eventTypes: input.eventTypes } : {}),
       ...(input.description !== undefined ? { description: input.description ?? '' } : {}),
       ...(input.enabled === false && wasOn ? { disabledAt: new Date(), disabledReason: 'staff' as const } : {}),
-      ...(input.enabled === true && !wasOn
+      ...(end
         ? {
             disabledAt: null,
             disabledReason: null,
             failingSince: null,
-            lastEventId: sql<number>`greatest(last_event_id, coalesce((select max(id) from events where user_id = ${tenantId}), 0))`,
+            // Never back: a dispatch may have moved it meanwhile.
+            ...laterCursor(end),
           }
         : {}),
       updatedAt: new Date(),

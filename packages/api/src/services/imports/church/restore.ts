@@ -115,13 +115,19 @@ export async function restoreChurch(
   for (const d of deferred)
     await sql`update ${sql.table(d.table)} set ${sql.ref(d.column)} = ${d.value} where id = ${d.id}`.execute(db);
 
-  // The journeys and webhooks start reading the activity log after the events moved in.
-  const { rows: last } = await sql<{ id: string }>`
-    select coalesce(max(id), 0)::text as id from events where user_id = ${tenantId}`.execute(db);
-  const lastEvent = Number(last[0]?.id ?? 0);
-  await sql`update webhook_endpoints set last_event_id = ${lastEvent} where user_id = ${tenantId}`.execute(db);
-  await sql`insert into journey_trigger_cursors (user_id, last_event_id) values (${tenantId}, ${lastEvent})
-    on conflict (user_id) do update set last_event_id = excluded.last_event_id`.execute(db);
+  // The journeys and webhooks start reading the activity log after the events moved in: they are
+  // this transaction's, so the cursors go after this transaction's last (events/log.ts).
+  const { rows: last } = await sql<{ xid: string; id: number }>`
+    select pg_current_xact_id() as xid, coalesce(max(id), 0) as id from events
+    where user_id = ${tenantId} and xid = pg_current_xact_id()`.execute(db);
+  const end = last[0]!;
+  await sql`update webhook_endpoints set last_event_xid = ${end.xid}::xid8, last_event_id = ${end.id}
+    where user_id = ${tenantId}`.execute(db);
+  await sql`insert into journey_trigger_cursors (user_id, last_event_xid, last_event_id)
+    values (${tenantId}, ${end.xid}::xid8, ${end.id})
+    on conflict (user_id) do update set last_event_xid = excluded.last_event_xid, last_event_id = excluded.last_event_id`.execute(
+    db,
+  );
   const copied = await files.copy();
   return { tables: written, files: copied };
 }

@@ -19,6 +19,7 @@ import { CLEARED, HELD_BACK, NOT_MOVED, PREFIXED_KEYS, UNIQUE_NAMES, movedKey } 
 import { remapJson } from './remap.js';
 import { planTables, refTarget } from './schema.js';
 import { seedEveryTable } from './seed-every-table.js';
+import { eventsSettled } from '../../events/log.js';
 
 // A church with rows in every table the export writes is exported, the ZIP moved into a new
 // church, and the two compared row by row through the ids' mapping.
@@ -207,6 +208,8 @@ describe('Moving a Lampstand export into a new church', { timeout: 120_000 }, ()
     const events = async (church: number) => (await rowsOf(db, church, 'events')).length;
     expect(await events(churchB)).toBe(await events(churchA));
     const before = await rowsOf(db, churchB, 'webhook_deliveries');
+    // Every moved event settled: the readers would see them now if their cursors were not after them.
+    await eventsSettled(db);
     await dispatchEvents(db);
     expect(await rowsOf(db, churchB, 'webhook_deliveries')).toHaveLength(before.length);
     expect(await processJourneyTriggers(db, new Date())).toBe(0);

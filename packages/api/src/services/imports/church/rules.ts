@@ -80,6 +80,16 @@ export const FRESH_TOKENS: Record<string, readonly string[]> = {
   webhook_endpoints: ['secret'],
 };
 
+/**
+ * Columns written afresh by their default on the way in: a place in the old server's order of
+ * transactions (the event log's order, services/events/log.ts) means nothing on another server.
+ * The restore's own transaction becomes the moved events' place, and the readers start after it.
+ */
+export const LOCAL_TO_SERVER: Record<string, readonly string[]> = {
+  events: ['xid'],
+  webhook_endpoints: ['last_event_xid'],
+};
+
 /** Names the whole web has one of (another church may hold the old one): kept when free, else numbered. */
 export const UNIQUE_NAMES: Record<string, string> = {
   landing_pages: 'slug',

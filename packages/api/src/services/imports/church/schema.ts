@@ -3,7 +3,7 @@ import { badRequest } from '../../../errors.js';
 import { churchTables } from '../../exports/tables.js';
 import type { ReadExport } from '../../exports/read.js';
 import { isChurchSingleton } from './check.js';
-import { IMPLICIT_REFS, NOT_MOVED } from './rules.js';
+import { IMPLICIT_REFS, LOCAL_TO_SERVER, NOT_MOVED } from './rules.js';
 
 /**
  * The shape of the database an export goes into: each table's columns as they are now, the
@@ -80,7 +80,9 @@ export async function planTables(db: Db, read: ReadExport): Promise<TablePlan[]>
     for (const fk of fks) if (fk.tbl === t.name) refs.set(fk.col, fk.ref);
     plans.set(t.name, {
       name: t.name,
-      columns: t.columns.filter((c) => now.has(c.name) && !now.get(c.name)!.generated),
+      columns: t.columns.filter(
+        (c) => now.has(c.name) && !now.get(c.name)!.generated && !LOCAL_TO_SERVER[t.name]?.includes(c.name),
+      ),
       live: now,
       refs,
       deferred: new Set(),

@@ -196,7 +196,6 @@ export async function moveGroup(
           .values({ userId, channel, kind: 'journey', campaignId: null, recipients: out.usage[channel] })
           .execute();
     }
-    // Last in the transaction: the church's event writers wait from here to the commit.
     await recordEvents(trx, userId, out.events, { actor: { kind: 'system', id: null } });
     return { moved: mine.length, journeys: delivered };
   });
