@@ -242,6 +242,16 @@ async function pageOfAll(db: Db, tenantId: number, input: FindContactsInput) {
   };
 }
 
+/**
+ * A page of the whole address book's search (see `findContacts`), written once like `PAGE_OF_ALL`:
+ * no query tree built, walked by the camel-case plugin and compiled per request.
+ */
+const SEARCH_PAGE = `
+  select c.*, p.total as search_total
+  from contact_search_page($1, $2::text[], $3, $4) with ordinality p
+  left join contacts c on c.id = p.id and c.user_id = $1
+  order by p.ordinality`;
+
 /** The words of a search (at most 5) as LIKE patterns, and whether the trigram index can serve them. */
 function searchPatterns(search: string | undefined) {
   const words = (search?.trim().toLowerCase() ?? '').split(/\s+/).filter(Boolean).slice(0, 5);
@@ -262,11 +272,9 @@ export async function findContacts(db: Db, tenantId: number, input: FindContacts
     // matches once and returns the page's ids in the list's order, each with the total (one row
     // with no id when the page is past the end); only the page's contacts are read, under the
     // policies.
-    const { rows } = await sql<Partial<ContactRow> & { searchTotal: number }>`
-      select c.*, p.total as search_total
-      from contact_search_page(${tenantId}, ${patterns}::text[], ${input.pageSize}, ${offset}) with ordinality p
-      left join contacts c on c.id = p.id and c.user_id = ${tenantId}
-      order by p.ordinality`.execute(db);
+    const { rows } = await db.executeQuery<Partial<ContactRow> & { searchTotal: number }>(
+      CompiledQuery.raw(SEARCH_PAGE, [tenantId, patterns, input.pageSize, offset]),
+    );
     return {
       items: rows.filter((r) => r.id != null).map(({ searchTotal: _, ...row }) => toContact(row as ContactRow)),
       total: rows[0]?.searchTotal ?? 0,
