@@ -121,6 +121,17 @@ export function sentFields<T extends object>(o: T | undefined): Partial<T> {
 }
 
 /**
+ * The contact update's two statements, written once (the columns `columns` gives, in its order):
+ * no query tree built, walked by the camel-case plugin and compiled per save.
+ */
+const CONTACT_FOR_UPDATE = 'select * from contacts where id = $1 and user_id = $2 for update';
+const UPDATE_CONTACT = `
+  update contacts set first_name = $1, last_name = $2, email = $3, phone = $4, phone_e164 = $5, tags = $6,
+    metadata = $7, date_of_birth = $8, updated_at = $9
+  where id = $10 and user_id = $11
+  returning *`;
+
+/**
  * PATCH a contact: unsent fields keep their values, metadata is merged key by key, and the E.164
  * phone is recomputed from the merged phone and country code (read and written under a row lock).
  */
@@ -131,12 +142,8 @@ export async function updateContact(
 ): Promise<z.input<typeof contactSchema>> {
   const { id, userId: _ignored, metadata: metadataPatch, tags, ifDuplicate, ...fields } = input;
   return db.transaction().execute(async (trx) => {
-    const current = await findChurchRow(trx, tenantId, {
-      table: 'contacts',
-      id,
-      forUpdate: true,
-      missing: 'Contact not found',
-    });
+    const current = (await trx.executeQuery<ContactRow>(CompiledQuery.raw(CONTACT_FOR_UPDATE, [id, tenantId]))).rows[0];
+    if (!current) throw notFound('Contact not found');
     const before = toContact(current);
     // The stored country, not toContact's display fallback: a contact saved without one (an
     // older row) is read in the church's default country.
@@ -159,13 +166,24 @@ export async function updateContact(
       countryCode !== (storedCountry ?? churchCountry);
     if (ifDuplicate === 'ask' && identityChanged)
       await askAboutDuplicates(trx, tenantId, { email: merged.email, phone: merged.phone, countryCode, excludeId: id });
-    const row = await trx
-      .updateTable('contacts')
-      .set({ ...columns(merged, churchCountry), updatedAt: new Date() })
-      .where('id', '=', id)
-      .where('userId', '=', tenantId)
-      .returningAll()
-      .executeTakeFirstOrThrow();
+    const c = columns(merged, churchCountry);
+    const updated = await trx.executeQuery<ContactRow>(
+      CompiledQuery.raw(UPDATE_CONTACT, [
+        c.firstName,
+        c.lastName,
+        c.email,
+        c.phone,
+        c.phoneE164,
+        c.tags,
+        c.metadata,
+        c.dateOfBirth,
+        new Date(),
+        id,
+        tenantId,
+      ]),
+    );
+    const row = updated.rows[0];
+    if (!row) throw new Error('The locked contact was not updated');
     const after = toContact(row);
     const changed = changedContactFields(before, after);
     if (changed.length > 0) {
