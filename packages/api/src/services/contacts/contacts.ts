@@ -10,7 +10,7 @@ import {
   type updateContactSchema,
 } from '../../schemas/contacts.js';
 import { duplicatesQuestion } from '../../shared/contacts.js';
-import { toContact, type ContactRow } from './map.js';
+import { contactRowOf, snakeRows, toContact, type ContactRow, type SnakeContactRow } from './map.js';
 import { churchCountryCode, type CountryCode } from '../settings/church-settings.js';
 import { toE164 } from './phone.js';
 import { findChurchRow } from '../church-rows.js';
@@ -247,13 +247,14 @@ const PAGE_OF_ALL = `
   limit $2 offset $3`;
 
 async function pageOfAll(db: Db, tenantId: number, input: FindContactsInput) {
-  const { rows } = await db.executeQuery<ContactRow & { totalCount: number }>(
+  const rows = await snakeRows<SnakeContactRow & { total_count: number }>(
+    db,
     CompiledQuery.raw(PAGE_OF_ALL, [tenantId, input.pageSize, (input.page - 1) * input.pageSize]),
   );
   // A page past the end has no row to carry the total.
-  const total = rows[0]?.totalCount ?? (await contactTotal(db, tenantId));
+  const total = rows[0]?.total_count ?? (await contactTotal(db, tenantId));
   return {
-    items: rows.map(({ totalCount: _, ...row }) => toContact(row)),
+    items: rows.map((row) => toContact(contactRowOf(row))),
     total,
     page: input.page,
     pageSize: input.pageSize,
@@ -290,12 +291,13 @@ export async function findContacts(db: Db, tenantId: number, input: FindContacts
     // matches once and returns the page's ids in the list's order, each with the total (one row
     // with no id when the page is past the end); only the page's contacts are read, under the
     // policies.
-    const { rows } = await db.executeQuery<Partial<ContactRow> & { searchTotal: number }>(
+    const rows = await snakeRows<SnakeContactRow & { search_total: number }>(
+      db,
       CompiledQuery.raw(SEARCH_PAGE, [tenantId, patterns, input.pageSize, offset]),
     );
     return {
-      items: rows.filter((r) => r.id != null).map(({ searchTotal: _, ...row }) => toContact(row as ContactRow)),
-      total: rows[0]?.searchTotal ?? 0,
+      items: rows.filter((r) => r.id != null).map((row) => toContact(contactRowOf(row))),
+      total: rows[0]?.search_total ?? 0,
       page: input.page,
       pageSize: input.pageSize,
     };
