@@ -10,7 +10,7 @@ import {
   type updateContactSchema,
 } from '../../schemas/contacts.js';
 import { duplicatesQuestion } from '../../shared/contacts.js';
-import { toContact, type ContactRow } from './map.js';
+import { contactRowOf, snakeRows, toContact, type ContactRow, type SnakeContactRow } from './map.js';
 import { churchCountryCode, type CountryCode } from '../settings/church-settings.js';
 import { toE164 } from './phone.js';
 import { findChurchRow } from '../church-rows.js';
@@ -121,6 +121,17 @@ export function sentFields<T extends object>(o: T | undefined): Partial<T> {
 }
 
 /**
+ * The contact update's two statements, written once (the columns `columns` gives, in its order):
+ * no query tree built, walked by the camel-case plugin and compiled per save.
+ */
+const CONTACT_FOR_UPDATE = 'select * from contacts where id = $1 and user_id = $2 for update';
+const UPDATE_CONTACT = `
+  update contacts set first_name = $1, last_name = $2, email = $3, phone = $4, phone_e164 = $5, tags = $6,
+    metadata = $7, date_of_birth = $8, updated_at = $9
+  where id = $10 and user_id = $11
+  returning *`;
+
+/**
  * PATCH a contact: unsent fields keep their values, metadata is merged key by key, and the E.164
  * phone is recomputed from the merged phone and country code (read and written under a row lock).
  */
@@ -131,12 +142,8 @@ export async function updateContact(
 ): Promise<z.input<typeof contactSchema>> {
   const { id, userId: _ignored, metadata: metadataPatch, tags, ifDuplicate, ...fields } = input;
   return db.transaction().execute(async (trx) => {
-    const current = await findChurchRow(trx, tenantId, {
-      table: 'contacts',
-      id,
-      forUpdate: true,
-      missing: 'Contact not found',
-    });
+    const current = (await trx.executeQuery<ContactRow>(CompiledQuery.raw(CONTACT_FOR_UPDATE, [id, tenantId]))).rows[0];
+    if (!current) throw notFound('Contact not found');
     const before = toContact(current);
     // The stored country, not toContact's display fallback: a contact saved without one (an
     // older row) is read in the church's default country.
@@ -159,13 +166,24 @@ export async function updateContact(
       countryCode !== (storedCountry ?? churchCountry);
     if (ifDuplicate === 'ask' && identityChanged)
       await askAboutDuplicates(trx, tenantId, { email: merged.email, phone: merged.phone, countryCode, excludeId: id });
-    const row = await trx
-      .updateTable('contacts')
-      .set({ ...columns(merged, churchCountry), updatedAt: new Date() })
-      .where('id', '=', id)
-      .where('userId', '=', tenantId)
-      .returningAll()
-      .executeTakeFirstOrThrow();
+    const c = columns(merged, churchCountry);
+    const updated = await trx.executeQuery<ContactRow>(
+      CompiledQuery.raw(UPDATE_CONTACT, [
+        c.firstName,
+        c.lastName,
+        c.email,
+        c.phone,
+        c.phoneE164,
+        c.tags,
+        c.metadata,
+        c.dateOfBirth,
+        new Date(),
+        id,
+        tenantId,
+      ]),
+    );
+    const row = updated.rows[0];
+    if (!row) throw new Error('The locked contact was not updated');
     const after = toContact(row);
     const changed = changedContactFields(before, after);
     if (changed.length > 0) {
@@ -229,18 +247,29 @@ const PAGE_OF_ALL = `
   limit $2 offset $3`;
 
 async function pageOfAll(db: Db, tenantId: number, input: FindContactsInput) {
-  const { rows } = await db.executeQuery<ContactRow & { totalCount: number }>(
+  const rows = await snakeRows<SnakeContactRow & { total_count: number }>(
+    db,
     CompiledQuery.raw(PAGE_OF_ALL, [tenantId, input.pageSize, (input.page - 1) * input.pageSize]),
   );
   // A page past the end has no row to carry the total.
-  const total = rows[0]?.totalCount ?? (await contactTotal(db, tenantId));
+  const total = rows[0]?.total_count ?? (await contactTotal(db, tenantId));
   return {
-    items: rows.map(({ totalCount: _, ...row }) => toContact(row)),
+    items: rows.map((row) => toContact(contactRowOf(row))),
     total,
     page: input.page,
     pageSize: input.pageSize,
   };
 }
+
+/**
+ * A page of the whole address book's search (see `findContacts`), written once like `PAGE_OF_ALL`:
+ * no query tree built, walked by the camel-case plugin and compiled per request.
+ */
+const SEARCH_PAGE = `
+  select c.*, p.total as search_total
+  from contact_search_page($1, $2::text[], $3, $4) with ordinality p
+  left join contacts c on c.id = p.id and c.user_id = $1
+  order by p.ordinality`;
 
 /** The words of a search (at most 5) as LIKE patterns, and whether the trigram index can serve them. */
 function searchPatterns(search: string | undefined) {
@@ -262,14 +291,13 @@ export async function findContacts(db: Db, tenantId: number, input: FindContacts
     // matches once and returns the page's ids in the list's order, each with the total (one row
     // with no id when the page is past the end); only the page's contacts are read, under the
     // policies.
-    const { rows } = await sql<Partial<ContactRow> & { searchTotal: number }>`
-      select c.*, p.total as search_total
-      from contact_search_page(${tenantId}, ${patterns}::text[], ${input.pageSize}, ${offset}) with ordinality p
-      left join contacts c on c.id = p.id and c.user_id = ${tenantId}
-      order by p.ordinality`.execute(db);
+    const rows = await snakeRows<SnakeContactRow & { search_total: number }>(
+      db,
+      CompiledQuery.raw(SEARCH_PAGE, [tenantId, patterns, input.pageSize, offset]),
+    );
     return {
-      items: rows.filter((r) => r.id != null).map(({ searchTotal: _, ...row }) => toContact(row as ContactRow)),
-      total: rows[0]?.searchTotal ?? 0,
+      items: rows.filter((r) => r.id != null).map((row) => toContact(contactRowOf(row))),
+      total: rows[0]?.search_total ?? 0,
       page: input.page,
       pageSize: input.pageSize,
     };

@@ -1,4 +1,5 @@
-import { sql, type Db } from '@lampstand/db';
+import type { Db } from '@lampstand/db';
+import { CompiledQuery } from 'kysely';
 import type { z } from 'zod';
 import { eventPayloadSchemas, type EventActor, type NewEvent } from '../../schemas/events.js';
 import { currentActor, PUBLIC_ACTOR } from './actor.js';
@@ -7,6 +8,21 @@ import { EVENTS_CHANNEL } from '../webhooks/wake.js';
 export { PUBLIC_ACTOR };
 
 const INSERT_CHUNK = 2000;
+
+/**
+ * The insert of a chunk of events (see `recordEvents`), written once: no query tree built, walked by
+ * the camel-case plugin and compiled per change. $1 the church, $2 its id as text, $3 and $4 the
+ * actor, $5 the events as one JSON array.
+ */
+const INSERT_EVENTS = `
+  with wake as materialized (
+    select (select pg_notify('${EVENTS_CHANNEL}', $2) from webhook_endpoints
+            where user_id = $1 and disabled_at is null limit 1)
+  )
+  insert into events (user_id, type, version, contact_id, actor_kind, actor_id, payload)
+  select $1, e.v->>'t', 1, (e.v->>'c')::int, $3, $4::int, e.v->'p'
+  from wake, jsonb_array_elements($5::jsonb) with ordinality as e(v, n)
+  order by e.n`;
 
 /** A payload that does not match its type's schema: a bug in the service that wrote it. */
 export class BadEventPayloadError extends Error {
@@ -53,15 +69,15 @@ export async function recordEvents(
   // chunk (`wake` is one row every inserted row joins; the materialized CTE is evaluated once): one
   // round trip for a change's few events.
   for (let i = 0; i < rows.length; i += INSERT_CHUNK) {
-    await sql`
-      with wake as materialized (
-        select (select pg_notify(${EVENTS_CHANNEL}, ${String(tenantId)}) from webhook_endpoints
-                where user_id = ${tenantId} and disabled_at is null limit 1)
-      )
-      insert into events (user_id, type, version, contact_id, actor_kind, actor_id, payload)
-      select ${tenantId}, e.v->>'t', 1, (e.v->>'c')::int, ${actor.kind}, ${actor.id}::int, e.v->'p'
-      from wake, jsonb_array_elements(${JSON.stringify(rows.slice(i, i + INSERT_CHUNK))}::jsonb) with ordinality as e(v, n)
-      order by e.n`.execute(trx);
+    await trx.executeQuery(
+      CompiledQuery.raw(INSERT_EVENTS, [
+        tenantId,
+        String(tenantId),
+        actor.kind,
+        actor.id,
+        JSON.stringify(rows.slice(i, i + INSERT_CHUNK)),
+      ]),
+    );
   }
 }
 
