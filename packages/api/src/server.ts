@@ -1,7 +1,7 @@
 // Server-side entry: the router, the context types and the services jobs and tests call.
 export { appRouter, createCaller } from './root.js';
 export type { Context, SessionControl, SessionData, AppServices, AccountPolicy, PublicLimits } from './context.js';
-export { zodIssues, type FieldIssue } from './trpc.js';
+export { takeChurchTurn, zodIssues, type FieldIssue } from './trpc.js';
 export { AppError, APP_ERROR_STATUS, isBadInputDbError, retryAfterOf, type AppErrorCode } from './errors.js';
 export { resolveSessionUsers } from './services/auth/session-users.js';
 export { resolveApiKeyUsers } from './services/api-keys/api-keys.js';
