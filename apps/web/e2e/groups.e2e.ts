@@ -211,4 +211,60 @@ browserDescribe(describe)('groups', async () => {
     await screenshot(page, 'groups-staff-editor-1280', { fullPage: false });
     await context.close();
   });
+  it("on a phone, staff tick several members and copy them; attendance starts on the church's today", async () => {
+    // The church keeps Kiritimati's time (UTC+14), this phone Pago Pago's (UTC−11): 25 hours apart,
+    // so their dates always differ.
+    const zoned = await c.put('/api/settings', { timeZone: 'Pacific/Kiritimati', country: 'US' });
+    expect(zoned.body.timeZone, zoned.text).toBe('Pacific/Kiritimati');
+    const churchToday = () =>
+      new Intl.DateTimeFormat('en-CA', { timeZone: 'Pacific/Kiritimati' }).format(new Date()).slice(0, 10);
+    const context = await e2e.browser.newContext({
+      baseURL: e2e.app.url,
+      viewport: { width: 390, height: 844 },
+      timezoneId: 'Pacific/Pago_Pago',
+    });
+    const page = await context.newPage();
+    await signIn(page, e2e.app.url, church.user.username, church.password);
+    await page.goto(`/groups/${tuesday.id}`);
+    await page.getByRole('heading', { name: 'Tuesday Night', level: 1 }).waitFor();
+    const members = page.getByRole('list', { name: 'Members' });
+    await members.getByRole('link', { name: 'Nia Newcomer' }).waitFor();
+
+    // Each card has its tick box; the chosen people's actions wait at the foot of the screen.
+    await members.getByRole('checkbox', { name: 'Select Ann Lee' }).check();
+    await members.getByRole('checkbox', { name: 'Select Nia Newcomer' }).check();
+    await page.getByText('2 selected').waitFor();
+    await expectAccessible(page);
+    await animationsDone(page);
+    await screenshot(page, 'groups-staff-members-selected-390', { fullPage: false });
+    await page.getByRole('button', { name: 'Move or copy 2' }).click();
+    const moving = page.getByRole('dialog', { name: 'Move or copy 2 people' });
+    await moving.getByText('Ann Lee, Nia Newcomer').waitFor();
+    await moving.getByText('Copy (stay in both)').click();
+    await choose(page, 'To group', 'Sunday Class');
+    await moving.getByRole('button', { name: 'Copy', exact: true }).click();
+    await moving.waitFor({ state: 'hidden' });
+    await expect
+      .poll(async () =>
+        (await c.get(`/api/groups/${sunday.id}/members`)).body.map((m: { name: string }) => m.name).sort(),
+      )
+      .toEqual(['Ann Lee', 'Nia Newcomer', 'Tom Reed']);
+    await expect.poll(() => page.getByText('2 selected').count()).toBe(0);
+    // 'Select all' ticks every card.
+    await page.getByRole('checkbox', { name: 'Select all' }).check();
+    await page.getByText('4 selected').waitFor();
+    await page.getByRole('button', { name: 'Clear' }).click();
+    await expect.poll(() => page.getByText('4 selected').count()).toBe(0);
+
+    // 'Take attendance' opens on the church's date, not this phone's.
+    const phoneToday = await page.evaluate(() => new Date().toLocaleDateString('en-CA'));
+    const before = churchToday();
+    expect(phoneToday).not.toBe(before);
+    await page.getByRole('button', { name: 'Take attendance' }).click();
+    const taking = page.getByRole('dialog', { name: 'Attendance: Tuesday Night' });
+    const date = await taking.getByLabel('Meeting date').inputValue();
+    expect([before, churchToday()]).toContain(date);
+    await taking.getByRole('button', { name: 'Cancel' }).click();
+    await context.close();
+  });
 });

@@ -76,6 +76,15 @@ export interface RestMeta {
    * or the client leaves. Only for 'signed-in' routes.
    */
   stream?: (ctx: StreamContext, input: unknown) => Promise<OpenExport<unknown>>;
+  /**
+   * Answer with JSON text the service wrote (built by the database in one statement) instead of the
+   * procedure's value, for pages too large to read into objects, check row by row and write again
+   * (a year of every group's attendance). The procedure still documents the route and answers tRPC
+   * with the same page as values, checked by its output schema (a test holds the two equal). The
+   * REST route checks the input with the procedure's input schema, takes the church's call turn as
+   * the procedure does, and sends the text. Only for 'signed-in' GET routes.
+   */
+  jsonText?: (ctx: StreamContext, input: unknown) => Promise<string>;
 }
 
 /** The meta of every procedure (`initTRPC.meta<Meta>()`); tRPC merges `.meta()` calls shallowly. */

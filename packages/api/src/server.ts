@@ -1,7 +1,7 @@
 // Server-side entry: the router, the context types and the services jobs and tests call.
 export { appRouter, createCaller } from './root.js';
 export type { Context, SessionControl, SessionData, AppServices, AccountPolicy, PublicLimits } from './context.js';
-export { zodIssues, type FieldIssue } from './trpc.js';
+export { takeChurchTurn, zodIssues, type FieldIssue } from './trpc.js';
 export { AppError, APP_ERROR_STATUS, isBadInputDbError, retryAfterOf, type AppErrorCode } from './errors.js';
 export { resolveSessionUsers } from './services/auth/session-users.js';
 export { resolveApiKeyUsers } from './services/api-keys/api-keys.js';
@@ -16,7 +16,8 @@ export { issueSetupToken } from './services/auth/setup-token.js';
 export { hashPassword } from './services/auth/password.js';
 export type { JobQueue, JobName, JobPayloads } from './jobs.js';
 export { BadJobPayloadError, JOB_NAMES, parseJobPayload } from './jobs.js';
-export { runContactImport } from './services/contacts/import-run.js';
+export { refreshContactStatistics, runContactImport } from './services/contacts/import-run.js';
+export { maintainOwnSearchIndexes } from './services/contacts/search-index.js';
 export { runMoveInImport } from './services/imports/run.js';
 export { getMoveIn, uploadMoveIn } from './services/imports/imports.js';
 export { isZip, uploadChurchExport } from './services/imports/church/move-in.js';

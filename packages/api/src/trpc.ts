@@ -100,6 +100,14 @@ function callTurns(db: Context['db']): ChurchTurns {
 }
 
 /**
+ * A church's call turn, as `protectedProcedure` takes it, for a REST route the shim answers without
+ * calling its procedure (a `jsonText` route, rest-meta.ts). Call what it returns when done.
+ */
+export function takeChurchTurn(db: Context['db'], tenantId: number): Promise<() => void> {
+  return callTurns(db).take(tenantId);
+}
+
+/**
  * A write, which a read-only API key may not call: a mutation, or a procedure served over REST by
  * any method but GET (a POST that only counts is still refused: the scope is the HTTP method's).
  */

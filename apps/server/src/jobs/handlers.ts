@@ -28,6 +28,7 @@ import {
   failStatementRun,
   type ShowUpServices,
   compactContactCounts,
+  maintainOwnSearchIndexes,
   deleteExpiredEvents,
   deliverJourney,
   runBirthdayTriggers,
@@ -136,6 +137,8 @@ export function jobHandlers(
       await deleteExpiredEvents(d.db);
       // The same nightly maintenance: each church's contact counts of past days, one row a day.
       await compactContactCounts(d.db);
+      // And the large churches' own contact search indexes (made, or dropped once not needed).
+      await maintainOwnSearchIndexes(d.db);
       // And the export ZIPs whose 24 hours are over.
       await expireExports({ db: d.db, storage: d.storage });
     },

@@ -1,7 +1,7 @@
 import { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import { AppError } from '@lampstand/api/server';
+import { AppError, takeChurchTurn } from '@lampstand/api/server';
 import { tenantDb } from '@lampstand/db';
 import { createContext, type ContextDeps } from '../context.js';
 import { restRoutes, type RestRoute } from './route-list.js';
@@ -88,6 +88,33 @@ async function sendStream(
     .send(Readable.from(body(), { objectMode: false }));
 }
 
+/**
+ * A route answered with JSON text its service wrote (`jsonText`): signed in, the input checked by
+ * the procedure's schema, in the church's call turn, read through the church's handle (row-level
+ * security) on the read database, as the procedure would; the text is sent as it comes.
+ */
+async function sendJsonText(
+  route: RestRoute & { jsonText: NonNullable<RestRoute['jsonText']> },
+  ctx: Awaited<ReturnType<typeof createContext>>,
+  req: FastifyRequest,
+  reply: FastifyReply,
+) {
+  if (!ctx.user || !ctx.effectiveUser) throw new AppError('UNAUTHORIZED', 'Not authenticated');
+  const schema = inputSchema(route.procedure);
+  const input = schema ? schema.parse(defaultInput(route, req)) : undefined;
+  const tenantId = ctx.effectiveUser.id;
+  const done = await takeChurchTurn(ctx.db, tenantId);
+  try {
+    const text = await route.jsonText({ db: tenantDb(ctx.readDb ?? ctx.db, tenantId), tenantId }, input);
+    return reply
+      .code(route.status ?? 200)
+      .type('application/json; charset=utf-8')
+      .send(text);
+  } finally {
+    done();
+  }
+}
+
 export async function restPlugin(app: FastifyInstance, opts: { deps: ContextDeps; publicUrl: string }): Promise<void> {
   for (const route of restRoutes) {
     procedureAt(route.procedure); // fail at start, not at the first call, if a route's procedure cannot be called
@@ -101,6 +128,9 @@ export async function restPlugin(app: FastifyInstance, opts: { deps: ContextDeps
     if (route.stream && (route.access !== 'signed-in' || (route.format !== 'csv' && !arrayElement(route)))) {
       throw new Error(`streamed route ${route.path} must be signed-in`);
     }
+    if (route.jsonText && (route.access !== 'signed-in' || route.method !== 'GET')) {
+      throw new Error(`route ${route.path} answered with JSON text must be a signed-in GET`);
+    }
     app.route({
       method: route.method,
       url: route.path.replace(/\{(\w+)\}/g, ':$1'),
@@ -109,6 +139,7 @@ export async function restPlugin(app: FastifyInstance, opts: { deps: ContextDeps
       handler: async (req, reply) => {
         const ctx = await createContext(opts.deps, req);
         if (route.stream) return sendStream({ ...route, stream: route.stream }, ctx, req, reply);
+        if (route.jsonText) return sendJsonText({ ...route, jsonText: route.jsonText }, ctx, req, reply);
         const wantsCsv = !!route.csvWhenAccepted && /\btext\/csv\b/i.test(req.headers.accept ?? '');
         const input = defaultInput(route, req);
         const result = await callProcedure(

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { addContact, registerChurch, startTestApp } from '../helpers/test-app.js';
+import { churchAttendanceOutputSchema } from '@lampstand/api/schemas/groups-people';
+import { addContact, HttpClient, registerChurch, startTestApp } from '../helpers/test-app.js';
 
 // Staff groups over REST: groups, members, meetings, attendance (offline-safe), the church-wide
 // attendance read, worded errors and another church's ids.
@@ -189,6 +190,61 @@ describe('groups', () => {
     expect(detail.attendanceRate).toBeGreaterThan(0);
     expect(detail.missedLastThree).toEqual([]);
     expect(detail.recentMeetings[0]).toMatchObject({ date: '2026-03-17', present: 1 });
+  });
+
+  it("writes the attendance page's JSON in the database: the same answer as tRPC's, checked by the schema", async () => {
+    // Names that need escaping in JSON, a meeting without a time, and an empty attendance.
+    const odd = (await g.post('/api/groups', { name: 'Quotes "and" \\ back\tslash é ✓', frequency: 'by_arrangement' }))
+      .body;
+    const eve = await addContact(g, { firstName: 'Eve', lastName: 'Ray', email: 'eve.g@example.org' });
+    await g.post(`/api/groups/${odd.id}/members`, { contactIds: [bob.id, cat.id, eve.id] });
+    const m = (await g.post(`/api/groups/${odd.id}/meetings`, { date: '2026-03-14' })).body;
+    expect(m.time).toBeNull();
+    await g.put(`/api/groups/${odd.id}/meetings/${m.id}/attendance`, {
+      present: [eve.id, cat.id, bob.id],
+      visitors: ['Zoë "Z" O\'Neil', 'line\nbreak'],
+    });
+    await g.post(`/api/groups/${odd.id}/meetings`, { date: '2026-03-15' });
+    const query = 'from=2026-03-01&to=2026-03-31&limit=3';
+    const rest = await g.get(`/api/groups/attendance?${query}`);
+    expect(rest.status).toBe(200);
+    expect(rest.headers.get('content-type')).toContain('application/json');
+    const input = encodeURIComponent(JSON.stringify({ from: '2026-03-01', to: '2026-03-31', limit: 3 }));
+    const trpc = await g.get(`/trpc/groups.attendance?input=${input}`);
+    expect(rest.body).toEqual(trpc.body.result.data);
+    expect(churchAttendanceOutputSchema.parse(rest.body)).toEqual(rest.body);
+    const all = [...rest.body.meetings];
+    let cursor = rest.body.nextCursor;
+    expect(cursor).toMatch(/^2026-03-\d{2}_\d+$/);
+    while (cursor) {
+      const next = await g.get(`/api/groups/attendance?${query}&cursor=${cursor}`);
+      all.push(...next.body.meetings);
+      cursor = next.body.nextCursor;
+    }
+    const saturday = all.find((x: { meetingId: number }) => x.meetingId === m.id);
+    expect(saturday).toEqual({
+      meetingId: m.id,
+      groupId: odd.id,
+      groupName: odd.name,
+      date: '2026-03-14',
+      time: null,
+      present: [bob.id, cat.id, eve.id].sort((a, b) => a - b),
+      visitors: ['Zoë "Z" O\'Neil', 'line\nbreak'],
+      recorded: true,
+    });
+    // Who came is kept on each meeting (migration 0155) with the attendance: replaced, or a person deleted.
+    const presentOn = async (date: string) =>
+      (await g.get(`/api/groups/attendance?from=${date}&to=${date}&groupIds=${odd.id}`)).body.meetings[0].present;
+    await g.put(`/api/groups/${odd.id}/meetings/${m.id}/attendance`, { present: [eve.id, bob.id] });
+    expect(await presentOn('2026-03-14')).toEqual([bob.id, eve.id].sort((a, b) => a - b));
+    expect((await g.delete(`/api/contacts/${eve.id}`)).status).toBe(200);
+    expect(await presentOn('2026-03-14')).toEqual([bob.id]);
+    expect(all.find((x: { date: string }) => x.date === '2026-03-15')).toMatchObject({ present: [], recorded: false });
+    expect(all.map((x: { date: string }) => x.date)).toEqual([...all.map((x: { date: string }) => x.date)].sort());
+    const none = await g.get('/api/groups/attendance?from=2027-01-01&to=2027-01-31');
+    expect(none.body).toEqual({ meetings: [], nextCursor: null });
+    expect((await new HttpClient(app.url).get(`/api/groups/attendance?${query}`)).status).toBe(401);
+    expect((await g.delete(`/api/groups/${odd.id}`)).status).toBe(200);
   });
 
   it("answers 404 for another church's group, member and meeting", async () => {

@@ -33,6 +33,11 @@ export function toZonedWallTime(date: Date, zone: string): string {
   return `${pad(p.year!, 4)}-${pad(p.month!)}-${pad(p.day!)} ${pad(p.hour!)}:${pad(p.minute!)}:${pad(p.second!)}`;
 }
 
+/** The date in `zone` at an instant, 'YYYY-MM-DD': a church's today, whatever the browser's zone. */
+export function todayIn(zone: string, now = new Date()): string {
+  return toZonedWallTime(now, zone).slice(0, 10);
+}
+
 /** Milliseconds `zone` is ahead of UTC at an instant. */
 function offsetMs(zone: string, date: Date): number {
   const p = partsIn(zone, date);

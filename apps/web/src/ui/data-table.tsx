@@ -36,10 +36,11 @@ export interface Column<T> {
   cell: (row: T) => ReactNode;
   /**
    * On a phone's card: 'title' is the record's name, first and without a label (one column has it);
-   * 'hidden' leaves the value out (the title or another value already says it); by default a
-   * labelled value. Empty values (null, '', undefined) are left out of a card.
+   * 'hidden' leaves the value out (the title or another value already says it); 'start' puts it
+   * before the title, unlabelled (a tick box that selects the record); by default a labelled value.
+   * Empty values (null, '', undefined) are left out of a card.
    */
-  card?: 'title' | 'hidden';
+  card?: 'title' | 'hidden' | 'start';
   /** A smaller grey line under the value (a campaign's subject, when it was sent). */
   note?: (row: T) => ReactNode;
   /** With `sort`: the key this column sorts by (its header becomes a button). */
@@ -187,6 +188,7 @@ function SortHeader<T>({ column, sort, sortKey }: { column: Column<T>; sort: Dat
 
 function CardList<T>({ label, rows, rowKey, columns, actions, empty, sort }: DataTableProps<T>) {
   const title = columns.find((c) => c.card === 'title');
+  const start = columns.filter((c) => c.card === 'start');
   const fields = columns.filter((c) => !c.card);
   return (
     <>
@@ -203,9 +205,18 @@ function CardList<T>({ label, rows, rowKey, columns, actions, empty, sort }: Dat
         <Stack component="ul" gap="sm" className={classes.cards} aria-label={label}>
           {rows.map((r) => (
             <Card component="li" key={rowKey(r)} withBorder padding="sm" className={classes.card}>
-              {title ? (
-                <div className={classes.title}>
-                  <Value column={title} row={r} />
+              {title || start.length > 0 ? (
+                <div className={classes.head}>
+                  {start.map((c) => (
+                    <div key={c.header} className={classes.start}>
+                      {c.cell(r)}
+                    </div>
+                  ))}
+                  {title ? (
+                    <div className={classes.title}>
+                      <Value column={title} row={r} />
+                    </div>
+                  ) : null}
                 </div>
               ) : null}
               <dl className={classes.fields}>

@@ -186,6 +186,7 @@ export const churchAttendanceOutputSchema = z.object({
   meetings: z.array(churchAttendanceRowSchema),
   nextCursor: z.string().nullable().describe('Pass as cursor for the next page; null on the last'),
 });
+export type ChurchAttendance = z.infer<typeof churchAttendanceOutputSchema>;
 
 // ---- A leader's message to the group ----
 

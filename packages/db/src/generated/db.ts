@@ -944,6 +944,7 @@ export interface GroupMeetings {
   meetsAt: string | null;
   meetsOn: string;
   note: string | null;
+  presentIds: Generated<number[]>;
   userId: number;
   visitors: Generated<string[]>;
 }

@@ -3,6 +3,7 @@ import { IconChecklist } from '@tabler/icons-react';
 import { useState } from 'react';
 import { groupDateSchema } from '@lampstand/api/schemas/groups';
 import type { RouterOutputs } from '@lampstand/api';
+import { todayIn, useChurchTimeZone } from '../../lib/time-zone';
 import { trpc } from '../../lib/trpc';
 import { useSave, type SaveUtils } from '../../lib/use-save';
 import { DataTable, type Column } from '../../ui/data-table';
@@ -18,11 +19,6 @@ const refresh = (u: SaveUtils) =>
     u.groups.members.invalidate(),
     u.groups.list.invalidate(),
   ]);
-
-const localToday = () => {
-  const d = new Date();
-  return `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`;
-};
 
 /** Take (or change) a meeting's attendance: everyone ticked at first, visitors by name. */
 function AttendanceModal({
@@ -119,6 +115,8 @@ function AttendanceModal({
 /** The group's meetings, newest first, with who came; 'Take attendance'. */
 export function GroupMeetings({ group }: { group: GroupDetail }) {
   const meetings = trpc.groups.meetings.useQuery({ id: group.id });
+  // A meeting's day is the church's (as the server's and the portal's 'today'), not the browser's.
+  const timeZone = useChurchTimeZone();
   const [taking, setTaking] = useState<string | null>(null);
   const all = meetings.data ?? [];
   const rows = [...all].reverse().slice(0, 12);
@@ -150,7 +148,11 @@ export function GroupMeetings({ group }: { group: GroupDetail }) {
         <Title order={2} size="h4">
           Meetings
         </Title>
-        <Button variant="default" leftSection={<IconChecklist size={18} />} onClick={() => setTaking(localToday())}>
+        <Button
+          variant="default"
+          leftSection={<IconChecklist size={18} />}
+          onClick={() => setTaking(todayIn(timeZone))}
+        >
           Take attendance
         </Button>
       </Group>

@@ -1,171 +1,21 @@
-import {
-  ActionIcon,
-  Anchor,
-  Badge,
-  Button,
-  Card,
-  Checkbox,
-  Group,
-  Menu,
-  Modal,
-  SegmentedControl,
-  Select,
-  Stack,
-  Text,
-  Title,
-} from '@mantine/core';
+import { ActionIcon, Anchor, Badge, Button, Card, Checkbox, Group, Menu, Paper, Text, Title } from '@mantine/core';
 import { IconArrowsRightLeft, IconDots, IconUserPlus } from '@tabler/icons-react';
 import { useState } from 'react';
 import { Link } from 'react-router-dom';
 import type { GroupMember } from '@lampstand/api/schemas/groups-people';
 import { trpc } from '../../lib/trpc';
-import { useSave, type SaveUtils } from '../../lib/use-save';
+import { useSave } from '../../lib/use-save';
 import { confirmDestructive } from '../../ui/confirm';
-import { DataTable, type Column } from '../../ui/data-table';
+import { DataTable, useWide, type Column } from '../../ui/data-table';
 import { formatDate, formatNumber } from '../../ui/format';
 import type { GroupDetail } from './group-form';
-import { ContactsPicker, type PickedContact } from './leader-picker';
-
-const refresh = (u: SaveUtils) => [
-  u.groups.members.invalidate(),
-  u.groups.get.invalidate(),
-  u.groups.list.invalidate(),
-];
-
-function AddMembersModal({ group, onClose }: { group: GroupDetail; onClose: () => void }) {
-  const [people, setPeople] = useState<PickedContact[]>([]);
-  const [role, setRole] = useState<'member' | 'leader'>('member');
-  const [error, setError] = useState<string | undefined>();
-  const add = useSave(trpc.groups.addMembers, {
-    success: (_r, input) => `Added ${formatNumber(input.contactIds.length)} to ${group.name}`,
-    errorTitle: 'Failed to add members',
-    invalidate: refresh,
-    onSuccess: onClose,
-  });
-  return (
-    <Modal opened onClose={onClose} title={`Add people to ${group.name}`}>
-      <Stack>
-        <ContactsPicker
-          label="People"
-          value={people}
-          onChange={(p) => {
-            setPeople(p);
-            setError(undefined);
-          }}
-          error={error}
-        />
-        <Select
-          label="Role"
-          data={[
-            { value: 'member', label: 'Member' },
-            { value: 'leader', label: 'Leader' },
-          ]}
-          value={role}
-          allowDeselect={false}
-          onChange={(v) => setRole(v === 'leader' ? 'leader' : 'member')}
-        />
-        <Group justify="flex-end">
-          <Button variant="default" onClick={onClose}>
-            Cancel
-          </Button>
-          <Button
-            loading={add.isPending}
-            onClick={() =>
-              people.length === 0
-                ? setError('Choose at least one contact')
-                : add.mutate({ id: group.id, contactIds: people.map((p) => p.contactId), role })
-            }
-          >
-            Add to group
-          </Button>
-        </Group>
-      </Stack>
-    </Modal>
-  );
-}
-
-function MoveModal({
-  group,
-  people,
-  initialMode,
-  onClose,
-}: {
-  group: GroupDetail;
-  people: GroupMember[];
-  initialMode: 'move' | 'copy';
-  onClose: () => void;
-}) {
-  const [mode, setMode] = useState<'move' | 'copy'>(initialMode);
-  const [to, setTo] = useState<string | null>(null);
-  const [error, setError] = useState<string | undefined>();
-  const groups = trpc.groups.list.useQuery({ limit: 1000 });
-  const options =
-    groups.data && 'groups' in groups.data
-      ? groups.data.groups.filter((x) => x.id !== group.id).map((x) => ({ value: String(x.id), label: x.name }))
-      : [];
-  const move = useSave(trpc.groups.moveMembers, {
-    success: (r, input) =>
-      input.mode === 'move'
-        ? `Moved ${formatNumber(r.added)} to ${destination}`
-        : `Copied ${formatNumber(r.added)} to ${destination}`,
-    errorTitle: mode === 'move' ? 'Failed to move members' : 'Failed to copy members',
-    invalidate: refresh,
-    onSuccess: onClose,
-  });
-  const destination = options.find((o) => o.value === to)?.label ?? 'the group';
-  const names = people.map((p) => p.name).join(', ');
-  return (
-    <Modal
-      opened
-      onClose={onClose}
-      title={`Move or copy ${formatNumber(people.length)} ${people.length === 1 ? 'person' : 'people'}`}
-    >
-      <Stack>
-        <Text size="sm">{names}</Text>
-        <SegmentedControl
-          aria-label="Move or copy"
-          value={mode}
-          onChange={(v) => setMode(v === 'copy' ? 'copy' : 'move')}
-          data={[
-            { value: 'move', label: 'Move (leave this group)' },
-            { value: 'copy', label: 'Copy (stay in both)' },
-          ]}
-        />
-        <Select
-          label="To group"
-          placeholder="Choose a group"
-          searchable
-          data={options}
-          value={to}
-          error={error}
-          onChange={(v) => {
-            setTo(v);
-            setError(undefined);
-          }}
-        />
-        <Group justify="flex-end">
-          <Button variant="default" onClick={onClose}>
-            Cancel
-          </Button>
-          <Button
-            loading={move.isPending}
-            onClick={() =>
-              to === null
-                ? setError('Choose the group to move them to')
-                : move.mutate({ id: group.id, toGroupId: Number(to), contactIds: people.map((p) => p.contactId), mode })
-            }
-          >
-            {mode === 'move' ? 'Move' : 'Copy'}
-          </Button>
-        </Group>
-      </Stack>
-    </Modal>
-  );
-}
+import { AddMembersModal, MoveModal, refresh } from './group-member-dialogs';
+import classes from './group-members.module.css';
 
 /** The group's members: role, joined date, attendance; add, remove, change role, move or copy. */
 export function GroupMembers({ group }: { group: GroupDetail }) {
   const members = trpc.groups.members.useQuery({ id: group.id });
+  const wide = useWide();
   const [selected, setSelected] = useState<number[]>([]);
   const [adding, setAdding] = useState(false);
   const [moving, setMoving] = useState<{ people: GroupMember[]; mode: 'move' | 'copy' } | null>(null);
@@ -184,7 +34,7 @@ export function GroupMembers({ group }: { group: GroupDetail }) {
   const columns: Column<GroupMember>[] = [
     {
       header: 'Select',
-      card: 'hidden',
+      card: 'start',
       cell: (m) => (
         <Checkbox
           aria-label={`Select ${m.name}`}
@@ -219,27 +69,37 @@ export function GroupMembers({ group }: { group: GroupDetail }) {
     },
   ];
   const chosen = rows.filter((m) => selected.includes(m.contactId));
+  const moveButton = (
+    <Button
+      variant={wide ? 'default' : 'filled'}
+      leftSection={<IconArrowsRightLeft size={18} />}
+      onClick={() => setMoving({ people: chosen, mode: 'move' })}
+    >
+      Move or copy {formatNumber(chosen.length)}
+    </Button>
+  );
   return (
-    <Card withBorder padding="lg">
+    <Card withBorder padding="lg" className={classes.members}>
       <Group justify="space-between" mb="sm" wrap="wrap">
         <Title order={2} size="h4">
           Members ({formatNumber(rows.length)})
         </Title>
         <Group gap="xs">
-          {chosen.length > 0 ? (
-            <Button
-              variant="default"
-              leftSection={<IconArrowsRightLeft size={18} />}
-              onClick={() => setMoving({ people: chosen, mode: 'move' })}
-            >
-              Move or copy {formatNumber(chosen.length)}
-            </Button>
-          ) : null}
+          {wide && chosen.length > 0 ? moveButton : null}
           <Button leftSection={<IconUserPlus size={18} />} onClick={() => setAdding(true)}>
             Add members
           </Button>
         </Group>
       </Group>
+      {!wide && rows.length > 1 ? (
+        <Checkbox
+          mb="sm"
+          label="Select all"
+          checked={chosen.length === rows.length}
+          indeterminate={chosen.length > 0 && chosen.length < rows.length}
+          onChange={() => setSelected(chosen.length === rows.length ? [] : rows.map((m) => m.contactId))}
+        />
+      ) : null}
       <DataTable
         label="Members"
         rows={rows}
@@ -289,6 +149,22 @@ export function GroupMembers({ group }: { group: GroupDetail }) {
           </Menu>
         )}
       />
+      {/* On a phone the chosen people's actions stay in view at the foot of the screen while ticking. */}
+      {!wide && chosen.length > 0 ? (
+        <Paper withBorder shadow="md" p="xs" mt="sm" className={classes.selectionBar}>
+          <Group justify="space-between" gap="xs">
+            <Text size="sm" fw={600}>
+              {formatNumber(chosen.length)} selected
+            </Text>
+            <Group gap="xs">
+              <Button variant="default" onClick={() => setSelected([])}>
+                Clear
+              </Button>
+              {moveButton}
+            </Group>
+          </Group>
+        </Paper>
+      ) : null}
       {adding ? <AddMembersModal group={group} onClose={() => setAdding(false)} /> : null}
       {moving ? (
         <MoveModal

@@ -31,7 +31,13 @@ import {
 } from '../../schemas/groups-people.js';
 import { createGroup, deleteGroup, getGroup, listGroups, updateGroup } from '../../services/groups/groups.js';
 import { addGroupMembers, listMembers, moveGroupMembers, removeGroupMember } from '../../services/groups/members.js';
-import { churchAttendance, createMeeting, listMeetings, recordAttendance } from '../../services/groups/meetings.js';
+import {
+  churchAttendance,
+  churchAttendanceJson,
+  createMeeting,
+  listMeetings,
+  recordAttendance,
+} from '../../services/groups/meetings.js';
 import { decideJoinRequest, listJoinRequests } from '../../services/groups/join.js';
 import { sendGroupMessage } from '../../services/groups/messages.js';
 import { protectedProcedure, router } from '../../trpc.js';
@@ -147,7 +153,12 @@ export const groupsRouter = router({
       }),
     ),
   attendance: protectedProcedure
-    .meta(rest.get('/api/groups/attendance', "Every meeting's attendance of many groups from–to, paged by meeting"))
+    .meta(
+      rest.get('/api/groups/attendance', "Every meeting's attendance of many groups from–to, paged by meeting", {
+        jsonText: ({ db, tenantId }, input) =>
+          churchAttendanceJson(db, tenantId, input as z.output<typeof churchAttendanceSchema>),
+      }),
+    )
     .input(churchAttendanceSchema)
     .output(churchAttendanceOutputSchema)
     .query(({ ctx, input }) => churchAttendance(ctx.readDb, ctx.tenantId, input)),

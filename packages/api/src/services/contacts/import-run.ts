@@ -8,6 +8,7 @@ import { recordEvents } from '../events/record.js';
 import { claimResumable, fenceResumable, TakenOver, type ResumableTable } from '../background/resumable.js';
 import { IMPORT_LEASE_MINUTES } from './church-limits.js';
 import { openCsv, type CsvRow } from './import-csv.js';
+import { ensureOwnSearchIndex } from './search-index.js';
 import type { Candidate } from './import-rows.js';
 import { householdsSoFar, linkHouseholds } from './import-households.js';
 import {
@@ -93,14 +94,15 @@ async function endImport(db: Db, importId: number, outcome: { error: string | nu
 export const ANALYZE_AFTER_ROWS = 1_000;
 
 /**
- * After a large import: ANALYZE the contact tables (as their owner; the application's role may
+ * After a large import (exported for `pnpm bench:growth`, which grows a church in SQL as an import
+ * would): ANALYZE the contact tables (as their owner; the application's role may
  * not) so that the next queries are planned for the church's new size. Until autovacuum gets to it
  * (a minute or so later), the statistics still describe the church before the import, and searches
  * and counts chose plans made for a handful of rows (a search at 100,000 contacts: 78 ms instead of
  * 2 ms in `pnpm bench:growth`). Best effort: autovacuum does it anyway, so a failure here is not
  * the import's.
  */
-async function refreshContactStatistics(db: Db): Promise<void> {
+export async function refreshContactStatistics(db: Db, tenantId: number): Promise<void> {
   await refreshStatistics(db, ['contacts', 'contacts_in_lists', 'contact_search']);
   // The imported contacts' search text waits in the trigram index's pending list, which every
   // search of every church reads until it is merged (migration 0099): merged now, not at the next
@@ -108,6 +110,8 @@ async function refreshContactStatistics(db: Db): Promise<void> {
   await sql`select gin_clean_pending_list('contact_search_user_doc_idx'::regclass)`
     .execute(ownerDb(db))
     .catch(() => undefined);
+  // A church the import made large gets its own search index now, not at the next nightly run.
+  await ensureOwnSearchIndex(db, tenantId).catch(() => undefined);
 }
 
 /**
@@ -142,7 +146,7 @@ export async function runContactImport(db: Db, importId: number): Promise<void> 
       processed += batch.length;
     }
     await endImport(db, importId, { error: null, processedRows: processed });
-    if (processed - job.processedRows >= ANALYZE_AFTER_ROWS) await refreshContactStatistics(db);
+    if (processed - job.processedRows >= ANALYZE_AFTER_ROWS) await refreshContactStatistics(db, job.tenantId);
   } catch (err) {
     // Another run has the import: it finishes it.
     if (err instanceof TakenOver) return;
