@@ -81,7 +81,7 @@ import * as m0142 from './2026_11_29_0142_group_attendance_covering.js';
 import * as m0145 from './2026_11_29_0145_checkin_rooms.js';
 import * as m0146 from './2026_11_29_0146_checkin_stations.js';
 import * as m0150 from './2026_11_29_0150_checkin_welcome_deliveries.js';
-import * as m0155 from './2026_11_29_0155_group_meeting_present.js';
+import * as m0155 from './2026_11_29_0155_group_meeting_rows.js';
 
 /** Every migration, by its frozen date-prefixed name. Add new ones at the end. */
 export const migrations: Record<string, Migration> = {
@@ -167,5 +167,5 @@ export const migrations: Record<string, Migration> = {
   '2026_11_29_0145_checkin_rooms': m0145,
   '2026_11_29_0146_checkin_stations': m0146,
   '2026_11_29_0150_checkin_welcome_deliveries': m0150,
-  '2026_11_29_0155_group_meeting_present': m0155,
+  '2026_11_29_0155_group_meeting_rows': m0155,
 };
