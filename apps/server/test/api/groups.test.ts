@@ -232,19 +232,28 @@ describe('groups', () => {
       visitors: ['Zoë "Z" O\'Neil', 'line\nbreak'],
       recorded: true,
     });
-    // Who came is kept on each meeting (migration 0155) with the attendance: replaced, or a person deleted.
-    const presentOn = async (date: string) =>
-      (await g.get(`/api/groups/attendance?from=${date}&to=${date}&groupIds=${odd.id}`)).body.meetings[0].present;
-    await g.put(`/api/groups/${odd.id}/meetings/${m.id}/attendance`, { present: [eve.id, bob.id] });
-    expect(await presentOn('2026-03-14')).toEqual([bob.id, eve.id].sort((a, b) => a - b));
+    // Each meeting's JSON is kept by triggers (migration 0155) with what it shows: attendance
+    // replaced, a person deleted, the group renamed, a meeting deleted with its group.
+    const saturdayNow = async () =>
+      (await g.get(`/api/groups/attendance?from=2026-03-14&to=2026-03-14&groupIds=${odd.id}`)).body.meetings[0];
+    await g.put(`/api/groups/${odd.id}/meetings/${m.id}/attendance`, { present: [eve.id, bob.id], visitors: [] });
+    expect(await saturdayNow()).toMatchObject({ present: [bob.id, eve.id].sort((a, b) => a - b), visitors: [] });
     expect((await g.delete(`/api/contacts/${eve.id}`)).status).toBe(200);
-    expect(await presentOn('2026-03-14')).toEqual([bob.id]);
+    expect((await saturdayNow()).present).toEqual([bob.id]);
+    expect((await g.patch(`/api/groups/${odd.id}`, { name: 'Saturday "Odd" group' })).status).toBe(200);
+    expect((await saturdayNow()).groupName).toBe('Saturday "Odd" group');
     expect(all.find((x: { date: string }) => x.date === '2026-03-15')).toMatchObject({ present: [], recorded: false });
     expect(all.map((x: { date: string }) => x.date)).toEqual([...all.map((x: { date: string }) => x.date)].sort());
     const none = await g.get('/api/groups/attendance?from=2027-01-01&to=2027-01-31');
     expect(none.body).toEqual({ meetings: [], nextCursor: null });
     expect((await new HttpClient(app.url).get(`/api/groups/attendance?${query}`)).status).toBe(401);
     expect((await g.delete(`/api/groups/${odd.id}`)).status).toBe(200);
+    const left = await app.db
+      .selectFrom('groupMeetingRows')
+      .select('meetingId')
+      .where('groupId', '=', odd.id)
+      .execute();
+    expect(left).toEqual([]);
   });
 
   it("answers 404 for another church's group, member and meeting", async () => {

@@ -936,6 +936,14 @@ export interface GroupJoinRequests {
   userId: number;
 }
 
+export interface GroupMeetingRows {
+  groupId: number;
+  json: string;
+  meetingId: number;
+  meetsOn: string;
+  userId: number;
+}
+
 export interface GroupMeetings {
   attendanceRecordedAt: Date | null;
   createdAt: Generated<Date>;
@@ -944,7 +952,6 @@ export interface GroupMeetings {
   meetsAt: string | null;
   meetsOn: string;
   note: string | null;
-  presentIds: Generated<number[]>;
   userId: number;
   visitors: Generated<string[]>;
 }
@@ -1811,6 +1818,7 @@ export interface DB {
   groupAttendance: GroupAttendance;
   groupAttendanceKeys: GroupAttendanceKeys;
   groupJoinRequests: GroupJoinRequests;
+  groupMeetingRows: GroupMeetingRows;
   groupMeetings: GroupMeetings;
   groupMembers: GroupMembers;
   groupMessages: GroupMessages;

@@ -83,7 +83,7 @@ import * as m0146 from './2026_11_29_0146_checkin_stations.js';
 import * as m0150 from './2026_11_29_0150_checkin_welcome_deliveries.js';
 import * as m0151 from './2026_11_29_0151_gift_refunded_cents.js';
 import * as m0152 from './2026_11_29_0152_calendar_event_coordinates.js';
-import * as m0155 from './2026_11_29_0155_group_meeting_present.js';
+import * as m0155 from './2026_11_29_0155_group_meeting_rows.js';
 import * as m0159 from './2026_11_29_0159_checkin_offline_families.js';
 import * as m0163 from './2026_11_29_0163_event_log_xid.js';
 
@@ -173,7 +173,7 @@ export const migrations: Record<string, Migration> = {
   '2026_11_29_0150_checkin_welcome_deliveries': m0150,
   '2026_11_29_0151_gift_refunded_cents': m0151,
   '2026_11_29_0152_calendar_event_coordinates': m0152,
-  '2026_11_29_0155_group_meeting_present': m0155,
+  '2026_11_29_0155_group_meeting_rows': m0155,
   '2026_11_29_0159_checkin_offline_families': m0159,
   '2026_11_29_0163_event_log_xid': m0163,
 };

@@ -133,6 +133,8 @@ export const SKIPPED_TABLES: Record<string, string> = {
   portal_sign_in_tokens: "Members' portal sign-in links and codes (secrets).",
   contact_search: 'A search index the app rebuilds from the contacts.',
   contact_counts: 'Contact totals the app rebuilds from the contacts.',
+  group_meeting_rows:
+    'Each group meeting as the attendance read writes it; the app rebuilds it from the meetings and attendance.',
   journey_trigger_cursors: 'Where the journeys last read the activity log (internal bookkeeping).',
 };
 

@@ -161,36 +161,33 @@ type ChurchAttendanceInput = { from: string; to: string; groupIds?: number[]; cu
 /**
  * Every meeting of the church's groups (or of `groupIds`) from–to with its attendance, in one
  * answer paged by meeting (date, then id): `nextCursor` continues after the last one. The page is
- * written as JSON by the database in one statement (`churchAttendanceOutputSchema`'s shape and key
- * order) from the meetings alone (who came is each meeting's `present_ids`, kept by triggers,
- * migration 0155), so the REST route sends it as it comes: a page of 5,000 meetings is ~1 MB, and
- * reading it into objects, checking each row and writing it again cost more than the statement.
+ * JSON (`churchAttendanceOutputSchema`'s shape) put together by one statement from each meeting's
+ * JSON as `group_meeting_rows` keeps it (written by triggers with the meeting, its attendance and
+ * its group's name, migration 0155), so the REST route sends it as it comes: a page of 5,000
+ * meetings is ~1 MB, and reading it into objects, checking each row and writing it again cost
+ * more than the statement.
  */
 export async function churchAttendanceJson(db: Db, tenantId: number, input: ChurchAttendanceInput): Promise<string> {
   const [afterDate, afterId] = input.cursor ? input.cursor.split('_') : [null, null];
-  // Dates and times as the server writes them (ISO: 'YYYY-MM-DD', 'HH:MM:SS'), as every read of the app.
   const { rows } = await sql<{ page: string }>`
-    select '{"meetings":[' || coalesce(string_agg(
-        '{"meetingId":' || p.id || ',"groupId":' || p.group_id || ',"groupName":' || to_json(g.name)::text
-        || ',"date":"' || p.meets_on::text || '","time":' || coalesce('"' || left(p.meets_at::text, 5) || '"', 'null')
-        || ',"present":[' || array_to_string(p.present_ids, ',') || '],"visitors":' || to_json(p.visitors)::text
-        || ',"recorded":' || case when p.attendance_recorded_at is null then 'false' else 'true' end || '}',
-        ',' order by p.meets_on, p.id) filter (where p.n <= ${input.limit}), '')
-      || '],"nextCursor":'
-      || coalesce('"' || max(p.meets_on::text || '_' || p.id) filter (where p.n = ${input.limit} and p.more) || '"', 'null')
+    select '{"meetings":[' || coalesce(string_agg(r.json, ',' order by r.meets_on, r.meeting_id)
+        filter (where r.n <= ${input.limit}), '')
+      || '],"nextCursor":' || case when count(*) > ${input.limit}
+        then '"' || max(to_char(r.meets_on, 'YYYY-MM-DD') || '_' || r.meeting_id) filter (where r.n = ${input.limit}) || '"'
+        else 'null' end
       || '}' as page
     from (
-      select gm.*, row_number() over (order by gm.meets_on, gm.id) as n, count(*) over () > ${input.limit} as more
+      select r.meeting_id, r.meets_on, r.json, row_number() over (order by r.meets_on, r.meeting_id) as n
       from (
-        select gm.id, gm.group_id, gm.meets_on, gm.meets_at, gm.visitors, gm.attendance_recorded_at, gm.present_ids
-        from group_meetings gm
-        where gm.user_id = ${tenantId} and gm.meets_on between ${input.from} and ${input.to}
-          ${input.groupIds ? sql`and gm.group_id = any(${input.groupIds}::int[])` : sql``}
-          ${afterDate ? sql`and (gm.meets_on, gm.id) > (${afterDate}::date, ${Number(afterId)}::int)` : sql``}
-        order by gm.meets_on, gm.id
+        select r.meeting_id, r.meets_on, r.json
+        from group_meeting_rows r
+        where r.user_id = ${tenantId} and r.meets_on between ${input.from} and ${input.to}
+          ${input.groupIds ? sql`and r.group_id = any(${input.groupIds}::int[])` : sql``}
+          ${afterDate ? sql`and (r.meets_on, r.meeting_id) > (${afterDate}::date, ${Number(afterId)}::int)` : sql``}
+        order by r.meets_on, r.meeting_id
         limit ${input.limit + 1}
-      ) gm
-    ) p join groups g on g.id = p.group_id`.execute(db);
+      ) r
+    ) r`.execute(db);
   return rows[0]!.page;
 }
 

@@ -35,7 +35,6 @@ export const IMPLICIT_REFS: Record<string, Record<string, RefTarget>> = {
     actor_id: (r) => (r.actor_kind === 'user' ? 'users' : r.actor_kind === 'api_key' ? 'api_keys' : null),
   },
   gifts: { source_id: (r) => SOURCE_TABLES[String(r.source_kind)] ?? null },
-  group_meetings: { present_ids: 'contacts' },
   gift_schedules: { source_id: (r) => SOURCE_TABLES[String(r.source_kind)] ?? null },
   journey_enrollments: { last_email_delivery_id: 'deliveries' },
   journey_step_runs: { delivery_id: 'deliveries' },
