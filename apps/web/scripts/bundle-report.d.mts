@@ -1,7 +1,10 @@
 export declare const FIRST_LOAD_LIMIT_KB: number;
 export declare const STATION_LIMIT_KB: number;
 export declare function manifestClosure(
-  manifest: Record<string, { file: string; imports?: string[]; dynamicImports?: string[]; css?: string[]; assets?: string[] }>,
+  manifest: Record<
+    string,
+    { file: string; imports?: string[]; dynamicImports?: string[]; css?: string[]; assets?: string[] }
+  >,
   key: string,
   opts?: { dynamic?: boolean },
   seen?: Set<string>,
