@@ -270,6 +270,19 @@ if (registrationRes.status >= 300)
   seedFailures.push(`registration → ${registrationRes.status} ${registrationRes.text}`);
 const registration = { id: (registrationRes.body as { registrationId: number }).registrationId };
 
+// The registration's confirmation email goes out in the background (and logs `email.sent`): wait
+// for every queued message to be sent, so the snapshot taken before the probes is church A's last word.
+async function queuedMessages(): Promise<number> {
+  const row = await app.db
+    .selectFrom('deliveries')
+    .select((eb) => eb.fn.countAll<string>().as('n'))
+    .where('status', 'in', ['pending', 'sending'])
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+for (let i = 0; i < 1500 && (await queuedMessages()) > 0; i++) await new Promise((r) => setTimeout(r, 20));
+if ((await queuedMessages()) > 0) seedFailures.push('a message queued while seeding was never sent');
+
 /** `<segment before the parameter>/{parameter}` → church A's id (or slug) for it. */
 const seeds: Record<string, number | string> = {
   'contacts/{id}': contact.id,
