@@ -37,6 +37,8 @@ interface Target {
   path: string;
   kind: 'staff' | 'public';
   cookie?: string;
+  /** A screen of the React app (public, but not a server-rendered page): JS printed, no 2 KB limit. */
+  appScreen?: boolean;
 }
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
@@ -118,7 +120,14 @@ async function main() {
       { name: 'sign-in (/auth)', path: '/auth', kind: 'staff' },
       { name: 'dashboard (signed in)', path: '/', kind: 'staff', cookie },
       { name: 'landing page (/p/easter-sunday)', path: '/p/easter-sunday', kind: 'public' },
-      { name: `Show Up project (/show-up/${project.id})`, path: `/show-up/${project.id}`, kind: 'public' },
+      // A screen of the app itself (React), not one of the server-rendered public pages the 2 KB target
+      // names (events, groups, giving, church home): its JavaScript is printed, not held to 2 KB.
+      {
+        name: `Show Up project (/show-up/${project.id})`,
+        path: `/show-up/${project.id}`,
+        kind: 'public',
+        appScreen: true,
+      },
       { name: 'public home (/c/grace-community)', path: '/c/grace-community', kind: 'public' },
       { name: 'members portal (/c/grace-community/me)', path: '/c/grace-community/me', kind: 'public' },
       { name: 'events (/c/grace-community/events)', path: '/c/grace-community/events', kind: 'public' },
@@ -173,11 +182,12 @@ async function main() {
       const a = median(a11y);
       const perfTarget = t.kind === 'staff' ? 90 : 95;
       const js = t.kind === 'public' ? await scriptBytes(app.url, t.path) : null;
-      const ok = p >= perfTarget && a >= 95 && (js === null || js <= PUBLIC_JS_LIMIT_BYTES);
+      const jsOk = js === null || t.appScreen === true || js <= PUBLIC_JS_LIMIT_BYTES;
+      const ok = p >= perfTarget && a >= 95 && jsOk;
       if (!ok) failed = true;
       console.log(
         `${t.name.padEnd(40)} ${String(p).padStart(11)} ${String(a).padStart(13)}  ` +
-          `≥ ${perfTarget} / ≥ 95${js === null ? '' : `, JS ${js} B gz ≤ ${PUBLIC_JS_LIMIT_BYTES}`}: ${ok ? 'met' : 'MISSED'}` +
+          `≥ ${perfTarget} / ≥ 95${js === null ? '' : t.appScreen ? ` (JS ${js} B gz: the app's screen)` : `, JS ${js} B gz ≤ ${PUBLIC_JS_LIMIT_BYTES}`}: ${ok ? 'met' : 'MISSED'}` +
           `   (runs: ${perf.join(', ')} / ${a11y.join(', ')})`,
       );
     }

@@ -9,6 +9,7 @@ import {
 } from '@lampstand/api/server';
 import { handleSchema } from '@lampstand/api/schemas/church-profile';
 import { renderGivePage, renderManagePage } from '@lampstand/api/render/give-page-html';
+import { GIVE_PAY_SCRIPT } from '@lampstand/api/render/give-pay-script';
 import { renderNotFound } from '@lampstand/api/render/landing-page-html';
 import { renderChurchNotFound } from '@lampstand/api/render/church-home-html';
 import type { Db } from '@lampstand/db';
@@ -91,6 +92,14 @@ export async function givingPublicRoutes(app: FastifyInstance, opts: { deps: App
           }),
         );
     },
+  );
+
+  // The giving page's second script, loaded when the donor presses Give (give-pay-script.ts).
+  app.get('/give/pay.js', async (_req, reply) =>
+    reply
+      .type('text/javascript; charset=utf-8')
+      .header('cache-control', 'public, max-age=31536000, immutable')
+      .send(GIVE_PAY_SCRIPT),
   );
 
   // The donor's link from a 'card declined' or 'confirm with your bank' email: update the card.

@@ -66,6 +66,15 @@ describe('GET /c/{handle}/give', () => {
     expect(html).toContain('"fee":{"percentBasisPoints":290,"fixedCents":30}');
     const hash = createHash('sha256').update(GIVE_PAGE_SCRIPT_FOR_TESTS).digest('base64');
     expect(res.headers.get('content-security-policy')).toContain(`'sha256-${hash}'`);
+    // Giving itself is a second script from the church's own origin, loaded when the donor presses Give.
+    const payPath = /"payScript":"([^"]+)"/.exec(html)?.[1];
+    expect(payPath).toMatch(/^\/give\/pay\.js\?v=[0-9a-f]{12}$/);
+    const pay = await fetch(`${app.url}${payPath}`);
+    expect(pay.status).toBe(200);
+    expect(pay.headers.get('content-type')).toBe('text/javascript; charset=utf-8');
+    expect(pay.headers.get('cache-control')).toContain('immutable');
+    expect(await pay.text()).toContain("post('/api/giving/prepare',body)");
+    expect(GIVE_PAGE_SCRIPT_FOR_TESTS).not.toContain('/api/giving/prepare');
   });
 
   it('answers 404 for an unknown church', async () => {

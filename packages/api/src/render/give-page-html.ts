@@ -1,4 +1,5 @@
 import { escapeHtml } from './html.js';
+import { GIVE_PAY_SCRIPT_PATH } from './give-pay-script.js';
 import { CSS } from './landing-page-html.js';
 import { FREQUENCIES, FREQUENCY_LABELS, QUICK_GIFT_AMOUNTS, type CardFee } from '../schemas/giving.js';
 
@@ -46,7 +47,11 @@ fieldset{border:1px solid #e5e7eb;border-radius:12px;padding:16px;display:grid;g
 .breakdown{border-collapse:collapse;min-width:min(100%,320px)}.breakdown th{text-align:left;font-weight:400;padding:4px 16px 4px 0}.breakdown td{text-align:right;padding:4px 0;font-variant-numeric:tabular-nums}.breakdown tfoot th,.breakdown tfoot td{font-weight:700;border-top:1px solid #8ce99a}
 @media (max-width:480px){.line{grid-template-columns:1fr 6.5rem auto}.row2{grid-template-columns:1fr}}`;
 
-/** The page's script: lines that add up, the fee sentence, prepare, then Stripe or the demo payment. */
+/**
+ * The page's script before payment: lines that add up and the fee sentence. Giving itself (prepare,
+ * then Stripe or the demo payment, then the thanks) is `GIVE_PAY_SCRIPT` (give-pay-script.ts),
+ * fetched when the donor first presses Give: a visitor who only reads the page loads under 2 KB.
+ */
 export const GIVE_PAGE_SCRIPT = `(function(){var D=JSON.parse(document.getElementById('give-data').textContent);var f=document.getElementById('give-form');if(!f)return;
 var lines=document.getElementById('lines'),tpl=document.getElementById('line-tpl'),st=document.getElementById('give-status'),feeBox=document.getElementById('cover'),feeText=document.getElementById('fee-text'),tot=document.getElementById('total'),freq=document.getElementById('frequency'),sw=document.getElementById('start-wrap'),add=document.getElementById('add-line');
 function cents(v){v=String(v||'').trim().replace(/^\\$/,'').replace(/,/g,'');var m=/^(\\d{1,9})(?:\\.(\\d{0,2}))?$/.exec(v);if(!m)return null;return Number(m[1])*100+Number(((m[2]||'')+'00').slice(0,2))}
@@ -62,21 +67,11 @@ lines.addEventListener('click',function(e){var b=e.target.closest('button');if(b
 document.querySelectorAll('.quick button').forEach(function(b){b.addEventListener('click',function(){var i=rows()[0].querySelector('input');i.value=b.dataset.amount;update()})});
 renum();update();var key=(crypto.randomUUID?crypto.randomUUID():String(Math.random()).slice(2)+Date.now()).replace(/[^A-Za-z0-9_-]/g,'');
 function say(t,bad){st.textContent=t;st.className=bad?'err':''}
-function esc(t){return String(t).replace(/[&<>"']/g,function(c){return '&#'+c.charCodeAt(0)+';'})}
-var MONTHS=['Jan','Feb','Mar','Apr','May','Jun','Jul','Aug','Sep','Oct','Nov','Dec'];function day(iso){var d=String(iso||'').split('-');return d.length===3?MONTHS[Number(d[1])-1]+' '+Number(d[2])+', '+d[0]:esc(iso)}
-function thanks(p,ls){var when=p.frequency==='one_time'?'':' Your '+freq.options[freq.selectedIndex].text.toLowerCase()+' gift starts on '+day(p.startDate)+'.';var name=function(id){var x=D.funds.filter(function(g){return g.id===id})[0];return x?x.name:'Fund'};
-var row=function(k,v){return '<tr><th scope="row">'+esc(k)+'</th><td>'+money(v)+'</td></tr>'};var b=ls.map(function(l){return row(name(l.fundId),l.amountCents)}).join('')+(p.feeCents?row('Card fee covered',p.feeCents):'');
-f.outerHTML='<div class="done" role="status" tabindex="-1" id="give-done"><h2>Thank you!</h2><p>Your gift of '+money(p.totalCents)+' to '+esc(D.churchName)+' is received.'+when+'</p><table class="breakdown" aria-label="Your gift"><tbody>'+b+'</tbody><tfoot><tr><th scope="row">Total'+(p.frequency==='one_time'?'':' each time')+'</th><td>'+money(p.totalCents)+'</td></tr></tfoot></table></div>';document.getElementById('give-done').focus()}
-function post(u,b){return fetch(u,{method:'POST',headers:{'content-type':'application/json'},body:JSON.stringify(b)}).then(function(r){return r.json().then(function(j){if(!r.ok)throw new Error((j&&j.message)||'Something went wrong. Please try again.');return j})})}
+var payer=null;function payScript(){return payer||(payer=new Promise(function(ok,no){var s=document.createElement('script');s.src=D.payScript;s.onload=function(){ok(window.lampstandGive)};s.onerror=function(){payer=null;s.remove();no(new Error('The card form could not load. Please try again.'))};document.head.appendChild(s)}))}
 f.addEventListener('submit',function(e){e.preventDefault();var ls=rows().map(function(r){return{fundId:Number(r.querySelector('select').value),amountCents:cents(r.querySelector('input').value)}});
 if(ls.some(function(l){return l.amountCents===null||l.amountCents<50})){say('Each amount must be at least $0.50',true);return}
-var v=function(n){var x=f.elements[n];return x?x.value.trim():''};var addr={line1:v('line1'),line2:v('line2'),city:v('city'),state:v('state'),postalCode:v('postalCode')};
-var body={handle:D.handle,lines:ls,amountCents:sum(),frequency:freq.value,coverFees:feeBox.checked,donor:{name:v('name'),email:v('email'),address:addr},note:v('note'),idempotencyKey:key,source:new URLSearchParams(location.search).get('lsrc'),renew:D.renew};
-if(freq.value!=='one_time'&&v('startDate'))body.startDate=v('startDate');var btn=f.querySelector('button[type=submit]');btn.disabled=true;say('Preparing your gift…');
-post('/api/giving/prepare',body).then(function(p){if(p.mode==='demo')return post('/api/giving/demo-complete',{intentId:p.intentId,clientSecret:p.clientSecret}).then(function(){thanks(p,ls)});return pay(p)}).catch(function(err){btn.disabled=false;say(err.message,true)})});
-function pay(p){return new Promise(function(ok,no){var s=document.createElement('script');s.src='https://js.stripe.com/v3';s.onload=ok;s.onerror=function(){no(new Error('The card form could not load. Please try again.'))};document.head.appendChild(s)}).then(function(){
-var stripe=window.Stripe(D.publishableKey),el=stripe.elements({clientSecret:p.clientSecret}),box=document.getElementById('card');box.hidden=false;el.create('payment').mount('#card-element');say('Enter your card, then confirm.');
-var b=document.getElementById('confirm');b.hidden=false;b.onclick=function(){b.disabled=true;var back=location.origin+'/c/'+D.handle+'/give?done=1';var r=p.kind==='setup'?stripe.confirmSetup({elements:el,confirmParams:{return_url:back}}):stripe.confirmPayment({elements:el,confirmParams:{return_url:back}});r.then(function(x){if(x.error){b.disabled=false;say(x.error.message,true)}})}})}})();`;
+var btn=f.querySelector('button[type=submit]');btn.disabled=true;say('Preparing your gift…');
+payScript().then(function(give){return give({D:D,f:f,freq:freq,lines:ls,amountCents:sum(),coverFees:feeBox.checked,key:key,money:money,say:say})}).catch(function(err){btn.disabled=false;say(err.message,true)})})})();`;
 
 function fundOptions(v: GivePageView, selected: number | null): string {
   return v.funds
@@ -105,6 +100,7 @@ export function renderGivePage(v: GivePageView): string {
     publishableKey: v.publishableKey,
     maxLines: 10,
     renew: v.renew?.open ? v.renew.token : null,
+    payScript: GIVE_PAY_SCRIPT_PATH,
   }).replace(/</g, '\\u003c');
   const first = v.fundId ?? v.funds[0]?.id ?? null;
   const quick = QUICK_GIFT_AMOUNTS.map((a) => `<button type="button" data-amount="${a}">$${a}</button>`).join('');
