@@ -24,7 +24,7 @@ import { groupsPublicRoutes } from './public/groups.js';
 import { eventsPublicRoutes } from './public/events.js';
 import type { AppRouter } from '@lampstand/api';
 import { getOrCreateSetting, pendingMigrations, randomSecret, sql } from '@lampstand/db';
-import { issueSetupToken, retryAfterOf } from '@lampstand/api/server';
+import { checkExactOutputs, issueSetupToken, retryAfterOf } from '@lampstand/api/server';
 import type { Config } from './config.js';
 import { createContext } from './context.js';
 import { trpcPlugin } from './trpc-plugin.js';
@@ -75,6 +75,9 @@ export interface ServerHandle {
 
 export async function createServer(config: Config, deps: AppDeps): Promise<ServerHandle> {
   const { db } = deps;
+  // Answers built in their output form are checked against their schemas except in production
+  // (every test checks them; production skips the second parse they exist to save).
+  checkExactOutputs(config.nodeEnv !== 'production');
   const logStream = config.logLevel !== 'silent' && config.nodeEnv === 'production' ? createLogStream() : null;
   const app = Fastify({
     logger:

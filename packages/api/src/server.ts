@@ -2,6 +2,7 @@
 export { appRouter, createCaller } from './root.js';
 export type { Context, SessionControl, SessionData, AppServices, AccountPolicy, PublicLimits } from './context.js';
 export { takeChurchTurn, zodIssues, type FieldIssue } from './trpc.js';
+export { checkExactOutputs } from './exact-output.js';
 export { AppError, APP_ERROR_STATUS, isBadInputDbError, retryAfterOf, type AppErrorCode } from './errors.js';
 export { resolveSessionUsers } from './services/auth/session-users.js';
 export { resolveApiKeyUsers } from './services/api-keys/api-keys.js';

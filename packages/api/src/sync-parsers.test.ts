@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { appRouter } from './root.js';
 import { publicProcedure, router } from './trpc.js';
 import { useSyncParsers } from './sync-parsers.js';
+import { checkExactOutputs, exactOutput } from './exact-output.js';
 import type { Context } from './context.js';
 
 type Def = { middlewares: Array<{ _type?: string; _sync?: true }>; inputs: unknown[]; output?: unknown };
@@ -202,5 +203,39 @@ describe('the synchronous parsers behave as tRPC’s own', () => {
 
   it('a schema with an async refinement falls back to parseAsync', async () => {
     expect(await caller.slow()).toEqual({ n: 1 });
+  });
+});
+
+describe('an exact answer (exactOutput) goes out as it is', () => {
+  const at = z.codec(z.date(), z.string(), { decode: (d) => d.toISOString(), encode: (s) => new Date(s) });
+  const item = z.object({ id: z.number(), at });
+  const page = z.object({ items: z.array(item), total: z.number() });
+  const answer = { items: [{ id: 1, at: '1970-01-01T00:00:00.000Z' }], total: 1 };
+  // Built outside the literal, as a spread row would be: TypeScript lets the unlisted key through.
+  const leaking = { items: [{ id: 1, at: '1970-01-01T00:00:00.000Z', passwordHash: 'secret' }], total: 1 };
+  const testRouter = router({
+    exact: publicProcedure.output(page).query(() => exactOutput(page, answer)),
+    leaking: publicProcedure.output(page).query(() => exactOutput(page, leaking)),
+    unordered: publicProcedure.output(page).query(() => exactOutput(page, { total: 1, items: answer.items })),
+  });
+  useSyncParsers(testRouter);
+  const caller = testRouter.createCaller({} as Context);
+
+  it('is the same object, not parsed again', async () => {
+    expect(await caller.exact()).toBe(answer);
+  });
+
+  it('is checked against its schema outside production: an unlisted key or another order is an internal error', async () => {
+    for (const call of [caller.leaking, caller.unordered])
+      await expect(call()).rejects.toMatchObject({
+        code: 'INTERNAL_SERVER_ERROR',
+        message: 'Output validation failed',
+      });
+    checkExactOutputs(false);
+    try {
+      expect(await caller.leaking()).toBe(leaking);
+    } finally {
+      checkExactOutputs(true);
+    }
   });
 });

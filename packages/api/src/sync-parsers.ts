@@ -1,5 +1,6 @@
 import { TRPCError, type AnyRouter } from '@trpc/server';
 import { z } from 'zod';
+import { isExactOutput, verifyExactOutput } from './exact-output.js';
 
 /**
  * tRPC validates a procedure's input and output with zod's `parseAsync`. Zod 4 compiles an object
@@ -12,6 +13,7 @@ import { z } from 'zod';
  * `useSyncParsers(appRouter)` swaps each procedure's input and output middlewares (what tRPC's
  * `.input()`/`.output()` added, marked `_type`) for ones that call the schemas in `_def.inputs`
  * and `_def.output` synchronously, with tRPC's own error codes (400 for input, 500 for output).
+ * An answer marked by `exactOutput` (built in its output form by typed code) is not parsed again.
  */
 type Parse = (value: unknown) => unknown;
 
@@ -57,11 +59,16 @@ function inputMiddleware(parse: Parse): Middleware {
   return mw;
 }
 
-function outputMiddleware(parse: Parse): Middleware {
+function outputMiddleware(parse: Parse, schema: z.ZodType): Middleware {
   const mw = async function outputValidatorMiddleware(opts: { next: () => Promise<{ ok: boolean; data?: unknown }> }) {
     const result = await opts.next();
     if (!result.ok) return result;
     try {
+      // An answer built in its output form by typed code (exact-output.ts) goes out as it is.
+      if (isExactOutput(result.data)) {
+        verifyExactOutput(schema, result.data);
+        return result;
+      }
       let data = parse(result.data);
       if (data instanceof Promise) data = await data;
       return { ...result, data };
@@ -87,7 +94,7 @@ export function useSyncParsers(router: AnyRouter): void {
       }
       if (mw._type === 'output') {
         const parse = syncParse(def.output);
-        return parse && !mw._sync ? outputMiddleware(parse) : mw;
+        return parse && !mw._sync ? outputMiddleware(parse, def.output as z.ZodType) : mw;
       }
       return mw;
     });

@@ -23,6 +23,7 @@ export {
   type ContactTab,
   findContactsSchema,
   contactPageSchema,
+  type ContactPage,
   contactIdSchema,
   contactTagsSchema,
   type ContactTags,

@@ -29,6 +29,7 @@ import { openContactsCsvExport, openContactsExport } from '../../services/contac
 import { listContactTags } from '../../services/contacts/tags.js';
 import { protectedProcedure, router, streamedProcedure } from '../../trpc.js';
 import { restTag } from '../../rest-meta.js';
+import { exactOutput } from '../../exact-output.js';
 
 const rest = restTag('Contacts');
 
@@ -67,7 +68,7 @@ export const contactsRouter = router({
     )
     .input(findContactsSchema)
     .output(contactPageSchema)
-    .query(({ ctx, input }) => findContacts(ctx.db, ctx.tenantId, input)),
+    .query(async ({ ctx, input }) => exactOutput(contactPageSchema, await findContacts(ctx.db, ctx.tenantId, input))),
   tags: protectedProcedure
     .meta(rest.get('/api/contacts/tags', "Every tag on the church's contacts, A to Z"))
     .output(contactTagsSchema)

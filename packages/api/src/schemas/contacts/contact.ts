@@ -195,6 +195,7 @@ export const contactPageSchema = z.object({
   page: z.number().int(),
   pageSize: z.number().int(),
 });
+export type ContactPage = z.infer<typeof contactPageSchema>;
 
 export const contactIdSchema = z.object({ id: idSchema('Contact ID') });
 

@@ -6,11 +6,12 @@ import {
   type contactFieldsSchema,
   contactMetadataSchema,
   type contactSchema,
+  type ContactPage,
   type ContactTab,
   type updateContactSchema,
 } from '../../schemas/contacts.js';
 import { duplicatesQuestion } from '../../shared/contacts.js';
-import { contactRowOf, snakeRows, toContact, type ContactRow, type SnakeContactRow } from './map.js';
+import { contactAnswer, contactAnswerOf, snakeRows, toContact, type ContactRow, type SnakeContactRow } from './map.js';
 import { churchCountryCode, type CountryCode } from '../settings/church-settings.js';
 import { toE164 } from './phone.js';
 import { findChurchRow } from '../church-rows.js';
@@ -246,7 +247,7 @@ const PAGE_OF_ALL = `
   order by lower(c.last_name), lower(c.first_name), c.id
   limit $2 offset $3`;
 
-async function pageOfAll(db: Db, tenantId: number, input: FindContactsInput) {
+async function pageOfAll(db: Db, tenantId: number, input: FindContactsInput): Promise<ContactPage> {
   const rows = await snakeRows<SnakeContactRow & { total_count: number }>(
     db,
     CompiledQuery.raw(PAGE_OF_ALL, [tenantId, input.pageSize, (input.page - 1) * input.pageSize]),
@@ -254,7 +255,7 @@ async function pageOfAll(db: Db, tenantId: number, input: FindContactsInput) {
   // A page past the end has no row to carry the total.
   const total = rows[0]?.total_count ?? (await contactTotal(db, tenantId));
   return {
-    items: rows.map((row) => toContact(contactRowOf(row))),
+    items: rows.map(contactAnswerOf),
     total,
     page: input.page,
     pageSize: input.pageSize,
@@ -281,8 +282,11 @@ function searchPatterns(search: string | undefined) {
   };
 }
 
-/** A page of contacts: case-insensitive search over name, email and phone; tab filter; by name. */
-export async function findContacts(db: Db, tenantId: number, input: FindContactsInput) {
+/**
+ * A page of contacts: case-insensitive search over name, email and phone; tab filter; by name. In
+ * the API's output form (dates as ISO strings), answered as it is (`exactOutput`).
+ */
+export async function findContacts(db: Db, tenantId: number, input: FindContactsInput): Promise<ContactPage> {
   if (input.tab === 'all' && !input.listId && !input.search?.trim()) return pageOfAll(db, tenantId, input);
   const { patterns, indexed } = searchPatterns(input.search);
   const offset = (input.page - 1) * input.pageSize;
@@ -291,12 +295,12 @@ export async function findContacts(db: Db, tenantId: number, input: FindContacts
     // matches once and returns the page's ids in the list's order, each with the total (one row
     // with no id when the page is past the end); only the page's contacts are read, under the
     // policies.
-    const rows = await snakeRows<SnakeContactRow & { search_total: number }>(
+    const rows = await snakeRows<(SnakeContactRow | { id: null }) & { search_total: number }>(
       db,
       CompiledQuery.raw(SEARCH_PAGE, [tenantId, patterns, input.pageSize, offset]),
     );
     return {
-      items: rows.filter((r) => r.id != null).map((row) => toContact(contactRowOf(row))),
+      items: rows.filter((r): r is SnakeContactRow & { search_total: number } => r.id !== null).map(contactAnswerOf),
       total: rows[0]?.search_total ?? 0,
       page: input.page,
       pageSize: input.pageSize,
@@ -314,7 +318,7 @@ export async function findContacts(db: Db, tenantId: number, input: FindContacts
     rowsQuery.execute(),
     q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
   ]);
-  return { items: rows.map(toContact), total: Number(count.n), page: input.page, pageSize: input.pageSize };
+  return { items: rows.map(contactAnswer), total: Number(count.n), page: input.page, pageSize: input.pageSize };
 }
 
 /**
