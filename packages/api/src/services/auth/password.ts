@@ -4,10 +4,10 @@ const ARGON2ID = 2;
 /** Argon2id (algorithm 2) with OWASP's minimum: 19 MiB memory, 2 passes, 1 lane. */
 const OWASP = { algorithm: ARGON2ID, memoryCost: 19456, timeCost: 2, parallelism: 1 } as const;
 /**
- * Under vitest only (`VITEST` is set by vitest, never by the app): the test suites register a few
- * thousand accounts, and each OWASP hash costs tens of milliseconds of CPU, a large share of a CI
- * run's CPU-seconds. A check reads the cost from the hash itself, so it is as cheap. A test that
- * checks the stored hash's cost sets `PASSWORD_HASHING=owasp` while it runs.
+ * Under vitest only (`VITEST` is set by vitest, never by the app): the test suites register many
+ * hundreds of accounts, and an OWASP hash and its check cost about 20 ms of CPU (this cost: 0.6).
+ * A check reads the cost from the hash itself. A test that checks the stored hash's cost sets
+ * `PASSWORD_HASHING=owasp` while it runs.
  */
 const UNDER_TEST = { algorithm: ARGON2ID, memoryCost: 1024, timeCost: 1, parallelism: 1 } as const;
 
