@@ -1,11 +1,22 @@
 import { hash, verify } from '@node-rs/argon2';
 
-// Argon2id (algorithm 2) with OWASP's minimum: 19 MiB memory, 2 passes, 1 lane.
 const ARGON2ID = 2;
-const OPTIONS = { algorithm: ARGON2ID, memoryCost: 19456, timeCost: 2, parallelism: 1 } as const;
+/** Argon2id (algorithm 2) with OWASP's minimum: 19 MiB memory, 2 passes, 1 lane. */
+const OWASP = { algorithm: ARGON2ID, memoryCost: 19456, timeCost: 2, parallelism: 1 } as const;
+/**
+ * Under vitest only (`VITEST` is set by vitest, never by the app): the test suites register many
+ * hundreds of accounts, and an OWASP hash and its check cost about 20 ms of CPU (this cost: 0.6).
+ * A check reads the cost from the hash itself. A test that checks the stored hash's cost sets
+ * `PASSWORD_HASHING=owasp` while it runs.
+ */
+const UNDER_TEST = { algorithm: ARGON2ID, memoryCost: 1024, timeCost: 1, parallelism: 1 } as const;
+
+function hashOptions() {
+  return process.env.VITEST && process.env.PASSWORD_HASHING !== 'owasp' ? UNDER_TEST : OWASP;
+}
 
 export function hashPassword(password: string): Promise<string> {
-  return hash(password, OPTIONS);
+  return hash(password, hashOptions());
 }
 
 export async function verifyPassword(passwordHash: string, password: string): Promise<boolean> {
