@@ -45,6 +45,26 @@ const open = async (link: string) => {
 };
 const DAY = 86_400_000;
 
+/** Noon in Grace's time zone, `days` days from today: a text is never held by quiet hours then. */
+async function noonInChurch(days: number): Promise<Date> {
+  const settings = await app.db
+    .selectFrom('churchSettings')
+    .select('timeZone')
+    .where('userId', '=', grace.user.id)
+    .executeTakeFirst();
+  const hourIn = new Intl.DateTimeFormat('en-US', {
+    timeZone: settings?.timeZone ?? 'UTC',
+    hour: 'numeric',
+    hourCycle: 'h23',
+  });
+  const midnight = Date.parse(`${new Date(Date.now() + days * DAY).toISOString().slice(0, 10)}T00:00:00Z`);
+  for (let h = 0; h < 48; h++) {
+    const t = new Date(midnight + h * 3_600_000);
+    if (Number(hourIn.format(t)) === 12) return t;
+  }
+  throw new Error('no noon found');
+}
+
 describe('recurring givers from Planning Center', () => {
   let importId = 0;
   it('recognises the recurring donations export and previews it: donors matched, per month per fund', async () => {
@@ -148,7 +168,7 @@ describe('recurring givers from Planning Center', () => {
     await expect
       .poll(
         async () => {
-          await runDueEnrollments(app.db, { now: new Date(Date.now() + 4 * DAY) });
+          await runDueEnrollments(app.db, { now: await noonInChurch(4) });
           return (await stepRuns()).some((r) => r.stepId === 'text');
         },
         { timeout: 20_000 },
