@@ -6,7 +6,7 @@ import { AppError } from '../../errors.js';
 import { recordEvents } from '../events/record.js';
 import { claimResumable, fenceResumable, TakenOver, type ResumableTable } from '../background/resumable.js';
 import { churchCountryCode } from '../settings/church-settings.js';
-import { openCsv } from '../contacts/import-csv.js';
+import { csvHeaders } from '../contacts/import-csv.js';
 import { fileTotals, fundNames, readGifts, readPeople } from './read.js';
 import { sourceOf } from './imports.js';
 import { runRecurring } from './recurring.js';
@@ -62,7 +62,7 @@ async function runPeople(db: Db, imp: Claimed, size: number, pacer: RunOptions['
   const def = await sourceOf(db, imp.userId, {
     source: imp.source,
     presetId: imp.presetId,
-    headers: (await openCsv(imp.csv)).headers,
+    headers: await csvHeaders(imp.csv),
   });
   const countryCode = await churchCountryCode(db, imp.userId);
   const file = await readPeople(imp.csv, def, countryCode);
@@ -118,7 +118,7 @@ async function runGifts(db: Db, imp: Claimed, size: number, pacer: RunOptions['p
   const def = await sourceOf(db, imp.userId, {
     source: imp.source,
     presetId: imp.presetId,
-    headers: (await openCsv(imp.csv)).headers,
+    headers: await csvHeaders(imp.csv),
   });
   const file = await readGifts(imp.csv, def);
   const keys = giftKeys(imp.userId, def.system, file.items);
@@ -183,7 +183,7 @@ export async function runMoveInImport(db: Db, importId: number, opts: RunOptions
     if (imp.kind === 'church') await runChurchRestore(db, imp, opts.storage ?? null);
     else if (imp.kind === 'people') await runPeople(db, imp, opts.batchSize ?? BATCH.people, opts.pacer);
     else if (imp.kind === 'recurring') {
-      const headers = (await openCsv(imp.csv)).headers;
+      const headers = await csvHeaders(imp.csv);
       const def = await sourceOf(db, imp.userId, { source: imp.source, presetId: imp.presetId, headers });
       await runRecurring(db, imp, { def, fence, finish });
     } else await runGifts(db, imp, opts.batchSize ?? BATCH.gifts, opts.pacer);
