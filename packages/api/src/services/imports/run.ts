@@ -12,7 +12,7 @@ import { sourceOf } from './imports.js';
 import { runRecurring } from './recurring.js';
 import type { FileStorage } from '../../providers/storage.js';
 import { runChurchRestore } from './church/move-in.js';
-import { giftKeys, ledgerTotals, makeMissingFunds, writeGifts } from './write-gifts.js';
+import { fundsByName, giftKeys, ledgerTotals, makeMissingFunds, writeGifts } from './write-gifts.js';
 import { householdsWithAdults, writeHouseholds, writePeople, type PeopleCounts } from './write-people.js';
 import { UndoLog } from './undo-log.js';
 
@@ -122,7 +122,6 @@ async function runGifts(db: Db, imp: Claimed, size: number, pacer: RunOptions['p
   });
   const file = await readGifts(imp.csv, def);
   const keys = giftKeys(imp.userId, def.system, file.items);
-  const job = { importId: imp.id, tenantId: imp.userId, system: def.system };
   const report = (imp.report ?? {}) as { fundsCreated?: string[] };
   let fundsCreated = report.fundsCreated ?? [];
   let processed = imp.processedRows;
@@ -140,6 +139,7 @@ async function runGifts(db: Db, imp: Claimed, size: number, pacer: RunOptions['p
       return made;
     });
   }
+  const job = { importId: imp.id, tenantId: imp.userId, system: def.system, funds: await fundsByName(db, imp.userId) };
   while (processed < file.items.length) {
     const end = processed + size;
     await pacer?.take(UNITS.gifts(Math.min(end, file.items.length) - processed));
