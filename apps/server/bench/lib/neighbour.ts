@@ -68,6 +68,8 @@ interface Call {
   request: () => Promise<{ status: number }>;
   alone: number[];
   during: number[];
+  /** With BENCH_TRACE: each timed request's start (ms after `during()` began) and its time. */
+  trace: { at: number; ms: number }[];
 }
 
 export async function startNeighbour(
@@ -97,6 +99,7 @@ export async function startNeighbour(
       request: () => client.get('/api/contacts/search?pageSize=50'),
       alone: [],
       during: [],
+      trace: [],
     },
   ];
   if (opts.gifts) {
@@ -105,6 +108,7 @@ export async function startNeighbour(
       request: () => client.get('/api/giving/gifts?page=1&pageSize=25'),
       alone: [],
       during: [],
+      trace: [],
     });
   }
   return {
@@ -112,13 +116,19 @@ export async function startNeighbour(
       for (const c of calls) c.alone = await pacedBaseline(c.request);
     },
     during() {
-      for (const c of calls) c.during = [];
+      for (const c of calls) {
+        c.during = [];
+        c.trace = [];
+      }
       let going = true;
       const t0 = performance.now();
       const probe = (async () => {
         for (let i = 0; going; i++) {
           const c = calls[i % calls.length]!;
-          c.during.push(await pacedRequest(c.request));
+          const at = performance.now() - t0;
+          const ms = await pacedRequest(c.request);
+          c.during.push(ms);
+          c.trace.push({ at, ms });
         }
       })();
       return {
@@ -138,6 +148,13 @@ export async function startNeighbour(
                 `p50 ${percentile(c.alone, 50).toFixed(1)} → ${percentile(times, 50).toFixed(1)} ms, ` +
                 `p95 ${base.toFixed(1)} → ${p95.toFixed(1)} ms (${ratio.toFixed(2)}×; target ≤ 2×)`,
             );
+            // Which requests were slow, and when: to line them up with what the load was doing then.
+            if (process.env.BENCH_TRACE) {
+              const slow = c.trace.filter((t) => t.ms > 2 * base);
+              console.log(
+                `  slow (> 2× idle p95): ${slow.map((t) => `${t.ms.toFixed(0)} ms at ${(t.at / 1000).toFixed(2)} s`).join(', ') || 'none'}`,
+              );
+            }
           }
           return { ratio: worst, met: worst <= 2 };
         },

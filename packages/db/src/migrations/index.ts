@@ -86,6 +86,7 @@ import * as m0152 from './2026_11_29_0152_calendar_event_coordinates.js';
 import * as m0155 from './2026_11_29_0155_group_meeting_rows.js';
 import * as m0159 from './2026_11_29_0159_checkin_offline_families.js';
 import * as m0163 from './2026_11_29_0163_event_log_xid.js';
+import * as m0164 from './2026_11_29_0164_import_file_uncompressed.js';
 
 /** Every migration, by its frozen date-prefixed name. Add new ones at the end. */
 export const migrations: Record<string, Migration> = {
@@ -176,4 +177,5 @@ export const migrations: Record<string, Migration> = {
   '2026_11_29_0155_group_meeting_rows': m0155,
   '2026_11_29_0159_checkin_offline_families': m0159,
   '2026_11_29_0163_event_log_xid': m0163,
+  '2026_11_29_0164_import_file_uncompressed': m0164,
 };

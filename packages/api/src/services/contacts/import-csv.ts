@@ -1,4 +1,5 @@
-import { setImmediate as nextTurn } from 'node:timers/promises';
+import { performance } from 'node:perf_hooks';
+import { setImmediate as nextTurn, setTimeout as sleep } from 'node:timers/promises';
 import { Readable } from 'node:stream';
 import { parse } from 'csv-parse';
 import { badRequest } from '../../errors.js';
@@ -38,14 +39,43 @@ async function* normalisedChunks(csv: string): AsyncGenerator<string> {
   if (carry) yield '\n';
 }
 
-async function* csvRecords(csv: string): AsyncGenerator<CsvRow> {
+export interface ReadOptions {
+  /**
+   * The share of a core the reading may take (0–1; default 1). Below 1, after each slice of about
+   * SLICE_MS of work (the parser's and what the caller does with each row) the reading rests in
+   * proportion: at 0.5, as long as it worked. A file read while another church waits on the same
+   * cores then comes in short bursts with the cores free between them.
+   */
+  share?: number;
+}
+
+const SLICE_MS = 8;
+
+/** Waits out the rest owed for the work done since the last rest (nothing while the slice is short). */
+function rester(share: number): () => Promise<void> | undefined {
+  const owed = 1 / share - 1;
+  let since = performance.now();
+  return () => {
+    const worked = performance.now() - since;
+    if (worked < SLICE_MS) return undefined;
+    return sleep(worked * owed).then(() => {
+      since = performance.now();
+    });
+  };
+}
+
+async function* csvRecords(csv: string, opts: ReadOptions): AsyncGenerator<CsvRow> {
   const parser = Readable.from(normalisedChunks(csv)).pipe(
     parse({ bom: true, relax_column_count: true, skip_empty_lines: true, info: true, trim: false }),
   );
+  const rest = opts.share !== undefined && opts.share < 1 ? rester(opts.share) : null;
   try {
     for await (const r of parser as AsyncIterable<{ record: string[]; info: { lines: number } }>) {
       // info.lines is where a record ends; a quoted field with line breaks starts that many lines earlier.
-      const breaks = r.record.reduce((n, c) => n + (c.match(/\n/g)?.length ?? 0), 0);
+      let breaks = 0;
+      for (const c of r.record) if (c.includes('\n')) breaks += c.split('\n').length - 1;
+      const resting = rest?.();
+      if (resting) await resting;
       yield { line: r.info.lines - breaks, cells: r.record };
     }
   } catch (err) {
@@ -56,12 +86,19 @@ async function* csvRecords(csv: string): AsyncGenerator<CsvRow> {
 }
 
 /** Read the header row; the rest of the file is parsed as `rows` is read. */
-export async function openCsv(csv: string): Promise<OpenCsv> {
-  const records = csvRecords(csv);
+export async function openCsv(csv: string, opts: ReadOptions = {}): Promise<OpenCsv> {
+  const records = csvRecords(csv, opts);
   const head = await records.next();
   if (head.done) throw badRequest('The file is empty');
   const headers = head.value.cells.map((h, i) => h.trim() || `Column ${i + 1}`);
   return { headers, rows: records };
+}
+
+/** The header row alone (the parser stopped after it). */
+export async function csvHeaders(csv: string): Promise<string[]> {
+  const { headers, rows } = await openCsv(csv);
+  await rows.return(undefined);
+  return headers;
 }
 
 /** The header, the first rows and (when `count`) how many rows there are; stops early otherwise. */

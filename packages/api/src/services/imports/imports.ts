@@ -12,7 +12,7 @@ import { AppError, badRequest, conflict, isUniqueViolation } from '../../errors.
 import type { JobQueue } from '../../jobs.js';
 import { toCsv } from '../../render/csv.js';
 import { findChurchRow } from '../church-rows.js';
-import { openCsv } from '../contacts/import-csv.js';
+import { csvHeaders } from '../contacts/import-csv.js';
 import { churchCountryCode } from '../settings/church-settings.js';
 import { previewFile } from './preview.js';
 import { LAMPSTAND_LABEL, LAMPSTAND_SOURCE } from './church/move-in.js';
@@ -106,8 +106,7 @@ export async function uploadMoveIn(
   if (Buffer.byteLength(input.csv) > MAX_IMPORT_BYTES)
     throw new AppError('PAYLOAD_TOO_LARGE', IMPORT_TOO_LARGE_MESSAGE, 'file');
   assertText(input.csv);
-  const { headers, rows } = await openCsv(input.csv);
-  await rows.return(undefined);
+  const headers = await csvHeaders(input.csv);
   const def = await sourceOf(db, tenantId, {
     // No source asked for (''): it is recognised from the header row.
     source: input.presetId ? 'preset' : (input.source ?? ''),

@@ -54,9 +54,16 @@ export interface ReadFile<T> {
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
+/**
+ * A file is read at half a core at most: the preview answers the staff's upload and the commit
+ * reads the file again before its paced batches, each a second or more of work on a 50,000-row
+ * file, and another church's requests need the same cores meanwhile (bench:import).
+ */
+export const READ_SHARE = 0.5;
+
 /** The people of a people file; a person on several rows (two households) is one person. */
 export async function readPeople(csv: string, def: SourceDef, countryCode: string): Promise<ReadFile<PersonRow>> {
-  const { headers, rows } = await openCsv(csv);
+  const { headers, rows } = await openCsv(csv, { share: READ_SHARE });
   const map = columnMap(def, headers);
   const out: PersonRow[] = [];
   const byKey = new Map<string, PersonRow>();
@@ -150,7 +157,7 @@ const money = (cents: number) =>
  * totals; a refund with no such gift is a problem.
  */
 export async function readGifts(csv: string, def: SourceDef): Promise<ReadFile<GiftRow>> {
-  const { headers, rows } = await openCsv(csv);
+  const { headers, rows } = await openCsv(csv, { share: READ_SHARE });
   const map = columnMap(def, headers);
   const gifts: GiftRow[] = [];
   const refunds: GiftRow[] = [];
@@ -164,13 +171,23 @@ export async function readGifts(csv: string, def: SourceDef): Promise<ReadFile<G
     else gifts.push(g);
   }
   const joined = joinPaymentRows(gifts, map.at.externalId?.[0]?.name ?? null);
-  gifts.splice(0, gifts.length, ...joined.gifts);
-  problems.push(...joined.problems);
+  const items = joined.gifts;
+  for (const p of joined.problems) problems.push(p);
   const donor = (g: GiftRow) => g.personId ?? g.email ?? g.donorName ?? '';
+  // Each donor's gifts in file order, so a refund looks only at its donor's (not every gift of the file).
+  const byDonor = new Map<string, GiftRow[]>();
+  if (refunds.length) {
+    for (const g of items) {
+      const list = byDonor.get(donor(g));
+      if (list) list.push(g);
+      else byDonor.set(donor(g), [g]);
+    }
+  }
   for (const r of refunds) {
-    const match = gifts
-      .filter((g) => !g.refundedOn && donor(g) === donor(r) && refundsAll(r, g) && g.date <= r.date)
-      .sort((a, b) => (a.date < b.date ? 1 : a.date > b.date ? -1 : 0))[0];
+    // The latest such gift on or before the refund (the first in the file of those on that date).
+    let match: GiftRow | undefined;
+    for (const g of byDonor.get(donor(r)) ?? [])
+      if (!g.refundedOn && refundsAll(r, g) && g.date <= r.date && (!match || g.date > match.date)) match = g;
     if (match) match.refundedOn = r.date;
     else {
       problems.push({
@@ -181,7 +198,7 @@ export async function readGifts(csv: string, def: SourceDef): Promise<ReadFile<G
     }
   }
   problems.sort((a, b) => a.line - b.line);
-  return { rows: count, items: gifts, problems };
+  return { rows: count, items, problems };
 }
 
 /** Whether a refund line takes back the whole of a gift: the same funds, each the same amount. */

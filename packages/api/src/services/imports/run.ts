@@ -6,13 +6,13 @@ import { AppError } from '../../errors.js';
 import { recordEvents } from '../events/record.js';
 import { claimResumable, fenceResumable, TakenOver, type ResumableTable } from '../background/resumable.js';
 import { churchCountryCode } from '../settings/church-settings.js';
-import { openCsv } from '../contacts/import-csv.js';
+import { csvHeaders } from '../contacts/import-csv.js';
 import { fileTotals, fundNames, readGifts, readPeople } from './read.js';
 import { sourceOf } from './imports.js';
 import { runRecurring } from './recurring.js';
 import type { FileStorage } from '../../providers/storage.js';
 import { runChurchRestore } from './church/move-in.js';
-import { giftKeys, ledgerTotals, makeMissingFunds, writeGifts } from './write-gifts.js';
+import { fundsByName, giftKeys, ledgerTotals, makeMissingFunds, writeGifts } from './write-gifts.js';
 import { householdsWithAdults, writeHouseholds, writePeople, type PeopleCounts } from './write-people.js';
 import { UndoLog } from './undo-log.js';
 
@@ -62,7 +62,7 @@ async function runPeople(db: Db, imp: Claimed, size: number, pacer: RunOptions['
   const def = await sourceOf(db, imp.userId, {
     source: imp.source,
     presetId: imp.presetId,
-    headers: (await openCsv(imp.csv)).headers,
+    headers: await csvHeaders(imp.csv),
   });
   const countryCode = await churchCountryCode(db, imp.userId);
   const file = await readPeople(imp.csv, def, countryCode);
@@ -118,11 +118,10 @@ async function runGifts(db: Db, imp: Claimed, size: number, pacer: RunOptions['p
   const def = await sourceOf(db, imp.userId, {
     source: imp.source,
     presetId: imp.presetId,
-    headers: (await openCsv(imp.csv)).headers,
+    headers: await csvHeaders(imp.csv),
   });
   const file = await readGifts(imp.csv, def);
   const keys = giftKeys(imp.userId, def.system, file.items);
-  const job = { importId: imp.id, tenantId: imp.userId, system: def.system };
   const report = (imp.report ?? {}) as { fundsCreated?: string[] };
   let fundsCreated = report.fundsCreated ?? [];
   let processed = imp.processedRows;
@@ -140,6 +139,7 @@ async function runGifts(db: Db, imp: Claimed, size: number, pacer: RunOptions['p
       return made;
     });
   }
+  const job = { importId: imp.id, tenantId: imp.userId, system: def.system, funds: await fundsByName(db, imp.userId) };
   while (processed < file.items.length) {
     const end = processed + size;
     await pacer?.take(UNITS.gifts(Math.min(end, file.items.length) - processed));
@@ -183,7 +183,7 @@ export async function runMoveInImport(db: Db, importId: number, opts: RunOptions
     if (imp.kind === 'church') await runChurchRestore(db, imp, opts.storage ?? null);
     else if (imp.kind === 'people') await runPeople(db, imp, opts.batchSize ?? BATCH.people, opts.pacer);
     else if (imp.kind === 'recurring') {
-      const headers = (await openCsv(imp.csv)).headers;
+      const headers = await csvHeaders(imp.csv);
       const def = await sourceOf(db, imp.userId, { source: imp.source, presetId: imp.presetId, headers });
       await runRecurring(db, imp, { def, fence, finish });
     } else await runGifts(db, imp, opts.batchSize ?? BATCH.gifts, opts.pacer);

@@ -9,6 +9,7 @@ import type { GiftRow } from './read.js';
  * Written as separate gifts, the second would share the first's ledger key and be dropped, and the
  * ledger would fall short of the file. Rows under one id that differ in donor or date are not one
  * payment: the later one is a problem naming its line and the id's column, and it is not imported.
+ * The rows given are the file's own, read for this: a payment's first row is changed in place.
  */
 export function joinPaymentRows(
   gifts: GiftRow[],
@@ -21,8 +22,10 @@ export function joinPaymentRows(
   for (const g of gifts) {
     const first = g.externalId ? byId.get(g.externalId) : undefined;
     if (!g.externalId || !first) {
-      if (g.externalId) byId.set(g.externalId, { ...g, lines: [...g.lines] });
-      out.push(g.externalId ? byId.get(g.externalId)! : g);
+      // The payment's first row becomes the gift itself (its later rows are added to it), not a
+      // copy: a 50,000-row file read once more would be 50,000 objects more at once.
+      if (g.externalId) byId.set(g.externalId, g);
+      out.push(g);
       continue;
     }
     if (donor(first) !== donor(g) || first.date !== g.date) {

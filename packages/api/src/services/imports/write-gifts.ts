@@ -14,6 +14,8 @@ export interface GiftsJob {
   importId: number;
   tenantId: number;
   system: string;
+  /** The church's funds by lower-cased name, read once the file's missing funds are made (not per batch). */
+  funds: Map<string, number>;
 }
 
 /** A gift's key in the ledger: the same line of the same source is written once, however often it is imported. */
@@ -111,7 +113,7 @@ const moment = (date: string) => new Date(`${date}T12:00:00Z`);
 /** One batch of gifts; a gift already in the ledger (the same file again) is left as it is. */
 export async function writeGifts(trx: Db, job: GiftsJob, batch: GiftRow[], keys: string[]): Promise<number> {
   if (!batch.length) return 0;
-  const funds = await fundsByName(trx, job.tenantId);
+  const funds = job.funds;
   const donors = await donorsOf(trx, job.tenantId, job.system, batch);
   const inserted = await trx
     .insertInto('gifts')
