@@ -13,9 +13,9 @@ const LONG = 180_000;
 /**
  * One pass over every screen at 390, 1024 and 1366 px. Each screen is opened once per width and,
  * at that visit, checked for its widths (screens.ts), then its menus, dialogs and notices with axe
- * (visits.ts, more-screens.ts): what widths, a11y-menus and a11y-dialogs checked on three apps,
- * with three times the page loads and sign-ins. It has an app of its own: the administrator's
- * screens list every church.
+ * (visits.ts, more-screens.ts): what widths, a11y-menus and a11y-dialogs checked with three apps
+ * and about 125 page loads, now with one app and about 80. It has an app of its own: the
+ * administrator's screens list every church.
  */
 browserDescribe(describe)('every screen at 390, 1024 and 1366 px: widths, menus, dialogs, axe', async () => {
   const e2e = await startE2E({}, { ownApp: true });
