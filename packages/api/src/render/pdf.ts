@@ -97,13 +97,41 @@ function withLayoutCache(font: LayoutFont): LayoutFont {
   return wrapped;
 }
 
-let fonts: { regular: LayoutFont; bold: LayoutFont } | null = null;
+interface GlyphFont extends LayoutFont {
+  characterSet: number[];
+  numGlyphs: number;
+  glyphForCodePoint(codePoint: number): { id: number; codePoints: number[] };
+  getGlyph(id: number): { id: number; codePoints: number[] };
+}
+
+/**
+ * A font whose every glyph knows its character before anything else asks for it. fontkit makes a
+ * glyph once, with the characters of whoever asked first: a glyph first reached by its id (as an
+ * OpenType substitution does) has none, for the rest of the process, and pdfkit then leaves it out
+ * of the PDF's character map, so the text read back from any later PDF lost it ('$2500' for
+ * '$25.00', to a copy and paste or a screen reader as to the tests).
+ */
+function withCharacters(font: GlyphFont): GlyphFont {
+  for (const codePoint of font.characterSet) font.glyphForCodePoint(codePoint);
+  return font;
+}
+
+function openFont(weight: 400 | 700): GlyphFont {
+  return withCharacters(fontkit.create(woffToSfnt(fs.readFileSync(fontFile(weight)))) as GlyphFont);
+}
+
+let fonts: { regular: LayoutFont; bold: LayoutFont; glyphs: GlyphFont[] } | null = null;
 function loadFonts() {
-  fonts ??= {
-    regular: withLayoutCache(fontkit.create(woffToSfnt(fs.readFileSync(fontFile(400)))) as LayoutFont),
-    bold: withLayoutCache(fontkit.create(woffToSfnt(fs.readFileSync(fontFile(700)))) as LayoutFont),
-  };
+  if (!fonts) {
+    const [regular, bold] = [openFont(400), openFont(700)];
+    fonts = { regular: withLayoutCache(regular), bold: withLayoutCache(bold), glyphs: [regular, bold] };
+  }
   return fonts;
+}
+
+/** The documents' two fonts (Regular, Bold) as fontkit holds them, for the test of their glyphs. */
+export function pdfFontsForTests(): GlyphFont[] {
+  return loadFonts().glyphs;
 }
 
 export type Pdf = PDFKit.PDFDocument;
