@@ -97,6 +97,7 @@ const giftOf = async (id: number) =>
   (await app.db.selectFrom('gifts').selectAll().where('id', '=', id).executeTakeFirstOrThrow()) as {
     status: string;
     disputeStatus: string | null;
+    refundedCents: number;
   };
 const eventsOf = async (giftId: number) =>
   (
@@ -147,6 +148,29 @@ describe('one-time gifts through Stripe', () => {
     expect(await eventsOf(g.giftId)).toEqual(['donation.refunded']);
     const completed = await grace.client.get('/api/giving/gifts?status=completed');
     expect(completed.body.gifts.map((x: { id: number }) => x.id)).not.toContain(g.giftId);
+  });
+
+  it("a refund in part (Stripe's dashboard) stays in the ledger less the refund; the rest takes it off", async () => {
+    const g = await prepare();
+    await deliver(succeeded(g.intentId, 4000));
+    const part = (refundedCents: number) =>
+      evt('charge.refunded', {
+        id: `ch_${g.intentId}`,
+        object: 'charge',
+        amount: 4000,
+        amount_refunded: refundedCents,
+        refunded: false,
+        currency: 'usd',
+        payment_intent: g.intentId,
+      });
+    expect(await deliver(part(1500))).toBe('partial_refund');
+    expect(await giftOf(g.giftId)).toMatchObject({ status: 'completed', refundedCents: 1500 });
+    expect(await deliver(part(1000))).toBe('stale');
+    expect(await giftOf(g.giftId)).toMatchObject({ status: 'completed', refundedCents: 1500 });
+    expect(await eventsOf(g.giftId)).toEqual(['donation.succeeded']);
+    expect(await deliver(refunded(g.intentId, 4000))).toBe('refunded');
+    expect(await giftOf(g.giftId)).toMatchObject({ status: 'refunded', refundedCents: 4000 });
+    expect(await eventsOf(g.giftId)).toEqual(['donation.succeeded', 'donation.refunded']);
   });
 
   it('a disputed gift is off the totals until the dispute is won', async () => {

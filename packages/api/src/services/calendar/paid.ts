@@ -2,6 +2,7 @@ import type { Db, Row } from '@lampstand/db';
 import type Stripe from 'stripe';
 import type { JobQueue } from '../../jobs.js';
 import { PUBLIC_ACTOR } from '../events/record.js';
+import { recordStripeRefund } from '../giving/refunded.js';
 import { recordConfirmed } from './confirmed.js';
 import { queueRegistrationNotice } from './deps.js';
 import { registrationSeats, takeSeats } from './seats.js';
@@ -22,15 +23,7 @@ export async function handleRegistrationStripeEvent(
   now = new Date(),
 ): Promise<{ outcome: RegistrationPaymentOutcome; registrationId?: number }> {
   if (event.type === 'charge.refunded') {
-    const charge = event.data.object;
-    if (gift.status === 'refunded') return { outcome: 'stale' };
-    if (charge.amount_refunded < gift.amountCents) return { outcome: 'partial_refund' };
-    await trx
-      .updateTable('gifts')
-      .set({ status: 'refunded', refundedAt: now, refundedCents: gift.amountCents, updatedAt: now })
-      .where('id', '=', gift.id)
-      .execute();
-    return { outcome: 'refunded' };
+    return { outcome: await recordStripeRefund(trx, gift, event.data.object.amount_refunded, now) };
   }
   if (event.type !== 'payment_intent.succeeded' && event.type !== 'payment_intent.payment_failed') {
     return { outcome: 'ignored' };

@@ -7,6 +7,7 @@ import type { PaymentsProvider } from '../../providers/payments.js';
 import { PUBLIC_ACTOR, recordEvents } from '../events/record.js';
 import { completeGift, donorContact, giftEvent } from './gifts.js';
 import { markRenewed } from './renewals.js';
+import { recordStripeRefund } from './refunded.js';
 
 /** What a church gift's Stripe event came to (the webhook's `outcome`). */
 export type GiftOutcome =
@@ -93,16 +94,10 @@ export async function handleGiftStripeEvent(
     if (charge.amount !== gift.amountCents || charge.currency !== gift.currency) {
       return { outcome: 'amount_mismatch', giftId };
     }
-    // Only a full refund takes the gift off the totals.
-    if (!charge.refunded && charge.amount_refunded < charge.amount) return { outcome: 'partial_refund', giftId };
-    if (gift.status === 'refunded') return { outcome: 'stale', giftId };
-    await trx
-      .updateTable('gifts')
-      .set({ status: 'refunded', refundedAt: now, refundedCents: gift.amountCents, updatedAt: now })
-      .where('id', '=', giftId)
-      .execute();
-    await record({ type: 'donation.refunded' }, system);
-    return { outcome: 'refunded', giftId };
+    // In part, the gift counts less the refund; in full, it is off the totals (and its event says so).
+    const outcome = await recordStripeRefund(trx, gift, charge.refunded ? charge.amount : charge.amount_refunded, now);
+    if (outcome === 'refunded') await record({ type: 'donation.refunded' }, system);
+    return { outcome, giftId };
   }
   if (event.type === 'charge.dispute.created') {
     // A dispute already closed (its closing came first) or a refunded gift is not disputed again.
