@@ -48,8 +48,12 @@ export interface CreateDbOptions {
   ownerUrl?: string;
 }
 
-function createPool(connectionString: string, max: number): pg.Pool {
-  const pool = new pg.Pool({ connectionString, max });
+/**
+ * A pool of `max` connections. `pipeline`: behind a pooler in transaction mode a statement is sent
+ * together with its transaction's BEGIN and COMMIT, without waiting between them (tenancy-driver.ts).
+ */
+function createPool(connectionString: string, max: number, pipeline = false): pg.Pool {
+  const pool = new pg.Pool({ connectionString, max, ...(pipeline ? { pipeline } : {}) });
   pool.on('error', (err) => {
     // An idle client lost its connection (e.g. the server restarted); the pool replaces it.
     console.error('[db] idle client error:', err.message);
@@ -65,19 +69,24 @@ function createPool(connectionString: string, max: number): pg.Pool {
  */
 export function createDb(connectionString: string, options: CreateDbOptions = {}): Db {
   const max = options.max ?? 10;
-  const db = createScopedDb(createPool(connectionString, max), createPool(connectionString, max), {
+  const pipeline = options.pooler === 'transaction';
+  const db = createScopedDb(createPool(connectionString, max, pipeline), createPool(connectionString, max, pipeline), {
     rls: options.rls ?? true,
     // `cursor`: a query's `.stream()` reads through a server-side cursor, a chunk of rows at a time.
     cursor: Cursor,
     plugins: [new CamelCasePlugin()],
     pooler: options.pooler,
-    ownerPool: options.ownerUrl ? createPool(options.ownerUrl, 2) : undefined,
+    ownerPool: options.ownerUrl ? createPool(options.ownerUrl, 2, pipeline) : undefined,
   });
   const readUrls = options.readUrls?.filter(Boolean) ?? [];
   if (readUrls.length > 0) {
     addReplicas(
       db,
-      readUrls.map((url) => ({ systemPool: createPool(url, max), tenantPool: createPool(url, max), cursor: Cursor })),
+      readUrls.map((url) => ({
+        systemPool: createPool(url, max, pipeline),
+        tenantPool: createPool(url, max, pipeline),
+        cursor: Cursor,
+      })),
     );
   }
   return db;

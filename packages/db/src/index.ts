@@ -16,6 +16,7 @@ export {
   readDb,
   primaryDb,
   hasReplicas,
+  leasedDb,
   type Scope,
 } from './tenancy.js';
 export { connectDatabase, ensureDatabase, type DatabaseHandle, type ConnectOptions } from './connect.js';

@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { Db } from './client.js';
+import { leasedDb } from './tenancy.js';
 
 /**
  * Schema work at start-up (migrations, pg-boss creating its schema and queues) one process at a time.
@@ -9,12 +10,14 @@ import type { Db } from './client.js';
  * least two), and a process that dies while holding it releases it with its connection.
  */
 export async function withStartupLock<T>(db: Db, work: () => Promise<T>): Promise<T> {
-  return db.connection().execute(async (conn) => {
-    await sql`select pg_advisory_lock(hashtext('lampstand:startup-schema'))`.execute(conn);
-    try {
-      return await work();
-    } finally {
-      await sql`select pg_advisory_unlock(hashtext('lampstand:startup-schema'))`.execute(conn);
-    }
-  });
+  return leasedDb(db)
+    .connection()
+    .execute(async (conn) => {
+      await sql`select pg_advisory_lock(hashtext('lampstand:startup-schema'))`.execute(conn);
+      try {
+        return await work();
+      } finally {
+        await sql`select pg_advisory_unlock(hashtext('lampstand:startup-schema'))`.execute(conn);
+      }
+    });
 }

@@ -15,6 +15,8 @@ import { CompiledQuery, type DatabaseConnection, type Driver, type KyselyPlugin 
  */
 export const APP_ROLE = 'lampstand_app';
 
+const BEGIN = CompiledQuery.raw('begin');
+
 /** Who a handle acts as. */
 export type Scope = { kind: 'owner' } | { kind: 'bypass' } | { kind: 'none' } | { kind: 'tenant'; tenantId: number };
 
@@ -94,18 +96,20 @@ export class Tenancy {
   }
 
   /**
-   * Transaction mode: open a transaction on `conn` (unless `inTransaction`) and make its role and
-   * settings those of `scope` for that transaction only. One round trip: the values are constants
-   * and a church id, written as literals.
+   * Transaction mode: the statement that opens a transaction (unless `inTransaction`) and makes its
+   * role and settings those of `scope` for that transaction only; null when there is nothing to send.
+   * One statement: the values are constants and a church id, written as literals.
    */
-  async prepareTransaction(conn: DatabaseConnection, scope: Scope, inTransaction: boolean): Promise<void> {
-    if (!this.enabled) {
-      if (!inTransaction) await conn.executeQuery(CompiledQuery.raw('begin'));
-      return;
-    }
+  async transactionStart(
+    conn: DatabaseConnection,
+    scope: Scope,
+    inTransaction: boolean,
+  ): Promise<CompiledQuery | null> {
+    if (!this.enabled) return inTransaction ? null : BEGIN;
     const s = await this.settingsFor(conn, scope);
-    const text = `${inTransaction ? '' : 'begin; '}select set_config('role', ${literal(s.role)}, true), set_config('app.tenant_id', ${literal(s.tenant)}, true), set_config('app.rls_bypass', ${literal(s.bypass)}, true)`;
-    await conn.executeQuery(CompiledQuery.raw(text));
+    return CompiledQuery.raw(
+      `${inTransaction ? '' : 'begin; '}select set_config('role', ${literal(s.role)}, true), set_config('app.tenant_id', ${literal(s.tenant)}, true), set_config('app.rls_bypass', ${literal(s.bypass)}, true)`,
+    );
   }
 
   /** Make the connection's role and settings those of `scope` (one statement, skipped when unchanged). */

@@ -4,17 +4,17 @@ import pg from 'pg';
 import Cursor from 'pg-cursor';
 import { createFreshDatabase } from '../test/fresh-db.js';
 import { twoChurchesWithContacts } from '../test/two-churches.js';
-import { APP_ROLE, createScopedDb, tenantDb, bypassDb, scopedDb } from './tenancy.js';
+import { APP_ROLE, createScopedDb, tenantDb, bypassDb, scopedDb, leasedDb, ownerDb } from './tenancy.js';
 import type { Db } from './client.js';
 
 // Behind PgBouncer in transaction mode, a server connection may serve anyone between
 // two transactions, so nothing of a church may be left on it. With `pooler: 'transaction'` the
 // settings are made per transaction. Pools of one connection each here, so the test can look at
-// the very connection the handles used.
+// the very connection the handles used; pipelined, as `createDb` makes them in transaction mode.
 const fresh = await createFreshDatabase();
 const url = fresh.url;
-const systemPool = new pg.Pool({ connectionString: url, max: 1 });
-const tenantPool = new pg.Pool({ connectionString: url, max: 1 });
+const systemPool = new pg.Pool({ connectionString: url, max: 1, pipeline: true });
+const tenantPool = new pg.Pool({ connectionString: url, max: 1, pipeline: true });
 // An idle client whose server goes away (the database dropped at the end) is only logged.
 for (const pool of [systemPool, tenantPool]) pool.on('error', () => {});
 const db: Db = createScopedDb(systemPool, tenantPool, {
@@ -93,18 +93,52 @@ describe('row-level security behind a pooler in transaction mode', () => {
     expect((await leftOn(tenantPool))!.tx).toBe(false);
   });
 
-  it('holds a session lock on a leased connection until it is given back (export slots, start-up lock)', async () => {
-    await tenantDb(db, churchA)
+  it('holds a session lock on a leased connection, in one transaction, until it is given back', async () => {
+    const xid = sql<{ xid: string }>`select pg_current_xact_id()::text as xid`;
+    await leasedDb(tenantDb(db, churchA))
       .connection()
       .execute(async (conn) => {
         const { rows } = await sql<{ ok: boolean }>`select pg_try_advisory_lock(42) as ok`.execute(conn);
         expect(rows[0]!.ok).toBe(true);
         expect(await names(conn)).toEqual(['Abe', 'Amy', 'Ann']);
+        // One transaction for the lease: the pooler keeps its server connection with it.
+        const first = (await xid.execute(conn)).rows[0]!.xid;
+        expect((await xid.execute(conn)).rows[0]!.xid).toBe(first);
         await sql`select pg_advisory_unlock(42)`.execute(conn);
       });
     const { rows } = await systemPool.query<{ n: number }>(
       `select count(*)::int as n from pg_locks where locktype = 'advisory' and objid = 42`,
     );
     expect(rows[0]!.n).toBe(0);
+    expect((await leftOn(tenantPool))!.tx).toBe(false);
+  });
+
+  it('runs each statement outside a transaction in one of its own, and waits for its COMMIT', async () => {
+    const a = tenantDb(db, churchA);
+    const xid = sql<{ xid: string }>`select pg_current_xact_id()::text as xid`;
+    await a.connection().execute(async (conn) => {
+      const first = (await xid.execute(conn)).rows[0]!.xid;
+      expect((await xid.execute(conn)).rows[0]!.xid).not.toBe(first);
+    });
+    // A COMMIT that fails (a deferred check) fails the statement: its answer waited for the COMMIT.
+    const owner = ownerDb(db);
+    await sql`create table deferred_check (id int primary key, parent int references deferred_check (id) deferrable initially deferred)`.execute(
+      owner,
+    );
+    await expect(sql`insert into deferred_check values (1, 99)`.execute(owner)).rejects.toThrow(/foreign key/);
+    expect((await sql<{ n: number }>`select count(*)::int as n from deferred_check`.execute(owner)).rows[0]!.n).toBe(0);
+    await sql`drop table deferred_check`.execute(owner);
+    // A statement that fails leaves the connection clean for the next one.
+    await expect(sql`select 1/0`.execute(a)).rejects.toThrow(/division by zero/);
+    expect(await names(a)).toEqual(['Abe', 'Amy', 'Ann']);
+    expect((await leftOn(tenantPool))!.tx).toBe(false);
+  });
+
+  it('refuses pools that are not pipelined', () => {
+    const plain = new pg.Pool({ connectionString: url, max: 1 });
+    expect(() => createScopedDb(plain, plain, { rls: true, plugins: [], pooler: 'transaction' })).toThrow(
+      /pipeline: true/,
+    );
+    void plain.end();
   });
 });

@@ -34,25 +34,25 @@ const handlesOf = new WeakMap<Tenancy, Map<string, Kysely<Database>>>();
  * request or a connection: its driver prepares each connection it hands out for the scope), the
  * last MAX_CACHED_HANDLES used.
  */
-function cachedHandle(tenancy: Tenancy, scope: Scope): Kysely<Database> {
+function cachedHandle(tenancy: Tenancy, scope: Scope, leased = false): Kysely<Database> {
   let handles = handlesOf.get(tenancy);
   if (!handles) handlesOf.set(tenancy, (handles = new Map<string, Kysely<Database>>()));
   // The whole scope is the key: a scope that gains a field can never share another's handle.
-  const key = JSON.stringify(scope);
+  const key = leased ? `lease:${JSON.stringify(scope)}` : JSON.stringify(scope);
   let db = handles.get(key);
   if (db) {
     handles.delete(key); // re-inserted last: the Map keeps insertion order, least recently used first
   } else {
-    db = handle(tenancy, scope);
+    db = handle(tenancy, scope, false, leased);
     if (handles.size >= MAX_CACHED_HANDLES) handles.delete(handles.keys().next().value!);
   }
   handles.set(key, db);
   return db;
 }
 
-function handle(tenancy: Tenancy, scope: Scope, ownsPools = false): Kysely<Database> {
+function handle(tenancy: Tenancy, scope: Scope, ownsPools = false, leased = false): Kysely<Database> {
   const dialect: Dialect = {
-    createDriver: () => new ScopedDriver(tenancy, scope),
+    createDriver: () => new ScopedDriver(tenancy, scope, leased),
     createQueryCompiler: () => new PostgresQueryCompiler(),
     createAdapter: () => new PostgresAdapter(),
     createIntrospector: (db) => new PostgresIntrospector(db),
@@ -78,6 +78,12 @@ export function createScopedDb(
     ownerPool?: pg.Pool;
   },
 ): Kysely<Database> {
+  if (options.pooler === 'transaction') {
+    // Each statement goes out with its BEGIN, settings and COMMIT behind it (tenancy-driver.ts).
+    for (const pool of [systemPool, tenantPool, options.ownerPool]) {
+      if (pool && !pool.options.pipeline) throw new Error("pooler 'transaction' needs pools made with pipeline: true");
+    }
+  }
   const tenancy = new Tenancy(
     new PostgresDialect({ pool: systemPool, cursor: options.cursor }).createDriver(),
     new PostgresDialect({ pool: tenantPool, cursor: options.cursor }).createDriver(),
@@ -125,6 +131,18 @@ export function readDb(db: Kysely<Database>): Kysely<Database> {
   const scope = scopeOf.get(db);
   const replica = tenancy && !primaryOf.has(tenancy) ? tenancy.replica() : undefined;
   return replica && scope ? cachedHandle(replica, scope) : db;
+}
+
+/**
+ * The same scope as `db`, for a connection held across statements (`leasedDb(db).connection()`:
+ * a session advisory lock and the work under it, a cursor). Behind a pooler in transaction mode
+ * the lease is one transaction, so the pooler keeps one server connection with it; in session mode
+ * it is `db`'s own connection as it is.
+ */
+export function leasedDb(db: Kysely<Database>): Kysely<Database> {
+  const tenancy = tenancyOf.get(db);
+  const scope = scopeOf.get(db);
+  return tenancy && scope && tenancy.pooler === 'transaction' ? cachedHandle(tenancy, scope, true) : db;
 }
 
 /** `db`'s scope on the primary: a replica handle's primary, any other handle itself. */

@@ -1,4 +1,4 @@
-import { sql, type Db } from '@lampstand/db';
+import { leasedDb, sql, type Db } from '@lampstand/db';
 import { tooManyRequests } from '../../errors.js';
 
 /**
@@ -40,7 +40,8 @@ interface LeasedConnection {
 
 function leaseConnection(db: Db): Promise<LeasedConnection> {
   return new Promise((resolve, reject) => {
-    db.connection()
+    leasedDb(db)
+      .connection()
       .execute((conn) => new Promise<void>((release) => resolve({ db: conn, release: () => release() })))
       .catch(reject);
   });
