@@ -17,10 +17,12 @@ let workerApp: Promise<{ app: TestApp; admin: Account }> | undefined;
  * administrator. Its database is dropped when the run ends (`global-setup.ts`): vitest ends a
  * worker without running a hook in it.
  *
- * A file may use it only if what it checks stays inside its own churches: a file that counts
- * every church's rows (the administrator's lists, the outbox as a whole), stops the app or its
- * workers, runs a controlled clock, or needs settings of its own starts an app of its own
- * (`startTestApp`).
+ * A file may use it only if what it checks stays inside its own churches. A file starts an app of
+ * its own (`startTestApp`) when it waits on background jobs (a file before it may have left the
+ * queue busy: such files timed out on the shared app on a loaded machine), reads rows by a value
+ * other files use too (an email address), counts every church's rows, gives money (the limits per
+ * address count every file's gifts), stops the app or its workers, runs a controlled clock, or needs
+ * settings of its own.
  */
 export async function sharedTestApp(): Promise<TestApp> {
   workerApp ??= startWorkerApp();
