@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { HttpClient, registerChurch, startTestApp } from '../helpers/test-app.js';
+import { HttpClient, registerChurch } from '../helpers/test-app.js';
+import { sharedTestApp } from '../helpers/shared-app.js';
 
-const app = await startTestApp();
-await registerChurch(app.url, 'Platform'); // the first account is the admin
+const app = await sharedTestApp();
 
 async function signIn(username: string, password: string) {
   const client = new HttpClient(app.url);

@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { restRoutes } from '../../src/rest/route-list.js';
-import { HttpClient, registerChurch, startTestApp } from '../helpers/test-app.js';
+import { HttpClient, registerChurch } from '../helpers/test-app.js';
+import { sharedTestApp } from '../helpers/shared-app.js';
 import { projectPayload } from '../helpers/show-up.js';
 
 // An answer that depends on who asks (session cookie or API key) is never `public`;
 // where a visitors' variant exists the answer varies by Cookie and Authorization.
-const app = await startTestApp();
-await registerChurch(app.url, 'Platform');
+const app = await sharedTestApp();
 const grace = await registerChurch(app.url, 'Grace Church');
 const visitor = new HttpClient(app.url);
 

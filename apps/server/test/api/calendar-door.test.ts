@@ -1,14 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { createEvent, inHours, register } from '../helpers/calendar.js';
-import { HttpClient, registerChurch, startTestApp } from '../helpers/test-app.js';
+import { HttpClient, registerChurch } from '../helpers/test-app.js';
+import { sharedTestApp } from '../helpers/shared-app.js';
 
 // At the door: a scanned ticket (its address or its token) looked up for the event; a ticket of
 // another event says which; another church's ticket or event is a 404. Check-in marks attendees
 // arrived once: a second time answers when, in the church's time zone. The person's Activity
 // shows the arrival.
 
-const app = await startTestApp();
-await registerChurch(app.url, 'Platform');
+const app = await sharedTestApp();
 const grace = await registerChurch(app.url, 'Grace Church');
 const hope = await registerChurch(app.url, 'Hope Church');
 await app.db

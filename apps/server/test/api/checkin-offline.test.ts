@@ -1,9 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { registerChurch, startTestApp } from '../helpers/test-app.js';
+import { sharedTestApp } from '../helpers/shared-app.js';
 import { checkinChurch, monthsBefore, pairStation } from '../helpers/checkin.js';
 
-const app = await startTestApp();
-await registerChurch(app.url, 'Platform');
+const app = await sharedTestApp();
 const g = await checkinChurch(app.url, 'Grace Church', { capacity: 100 });
 const hope = await checkinChurch(app.url, 'Hope Chapel');
 

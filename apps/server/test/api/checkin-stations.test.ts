@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { HttpClient, registerChurch, startTestApp } from '../helpers/test-app.js';
+import { HttpClient } from '../helpers/test-app.js';
+import { sharedTestApp } from '../helpers/shared-app.js';
 import { checkinChurch, pairStation } from '../helpers/checkin.js';
 import { restRoutes } from '../../src/rest/route-list.js';
 
-const app = await startTestApp();
-await registerChurch(app.url, 'Platform');
+const app = await sharedTestApp();
 const grace = await checkinChurch(app.url, 'Grace Church');
 const hope = await checkinChurch(app.url, 'Hope Chapel');
 

@@ -2,13 +2,13 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { createDb, sql, type Db } from '@lampstand/db';
 import { acquireExportSlot, CHURCH_LIMITS, EXPORT_BUSY } from '@lampstand/api/server';
 import { restRoutes } from '../../src/rest/route-list.js';
-import { registerChurch, startTestApp, type HttpClient } from '../helpers/test-app.js';
+import { registerChurch, type HttpClient } from '../helpers/test-app.js';
+import { sharedTestApp } from '../helpers/shared-app.js';
 
 // The whole address book: GET /api/contacts (a JSON array) and GET /api/contacts/export (CSV) are
 // streamed through a cursor, and a church runs at most CHURCH_LIMITS.exports of them at once.
 
-const app = await startTestApp();
-await registerChurch(app.url, 'Platform');
+const app = await sharedTestApp();
 const grace = await registerChurch(app.url, 'Grace Church');
 const hope = await registerChurch(app.url, 'Hope Chapel');
 const big = await registerChurch(app.url, 'Big Church');

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { sql } from '@lampstand/db';
-import { HttpClient, registerChurch, startTestApp } from '../helpers/test-app.js';
+import { HttpClient, registerChurch } from '../helpers/test-app.js';
+import { sharedTestApp } from '../helpers/shared-app.js';
 
-const app = await startTestApp();
-await registerChurch(app.url, 'Platform'); // the first account is the admin
+const app = await sharedTestApp();
 const grace = await registerChurch(app.url, 'Grace Church');
 const hope = await registerChurch(app.url, 'Hope Chapel');
 

@@ -1,10 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { addContact, type HttpClient, registerChurch, startTestApp } from '../helpers/test-app.js';
+import { addContact, type HttpClient, registerChurch } from '../helpers/test-app.js';
+import { sharedAdmin, sharedTestApp } from '../helpers/shared-app.js';
 
 // CSRF: a cookie-authenticated state change on /api or /trpc must be JSON with an allowed Origin
 // (or Sec-Fetch-Site: same-origin). Scripts without an Origin, public pages and webhooks still work.
-const app = await startTestApp();
-const admin = await registerChurch(app.url, 'Platform Team');
+const app = await sharedTestApp();
+const admin = await sharedAdmin();
 const church = await registerChurch(app.url, 'Grace Church');
 const EVIL = 'http://evil.localhost:9999';
 

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { addContact, HttpClient, registerChurch, startTestApp } from '../helpers/test-app.js';
+import { addContact, HttpClient, registerChurch } from '../helpers/test-app.js';
+import { sharedTestApp } from '../helpers/shared-app.js';
 
-const app = await startTestApp();
-await registerChurch(app.url, 'Platform');
+const app = await sharedTestApp();
 const grace = await registerChurch(app.url, 'Grace Church');
 const hope = await registerChurch(app.url, 'Hope Chapel');
 

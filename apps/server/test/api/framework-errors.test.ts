@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { registerChurch, startTestApp } from '../helpers/test-app.js';
+import { registerChurch } from '../helpers/test-app.js';
+import { sharedTestApp } from '../helpers/shared-app.js';
 
 // Fastify's own errors answer in the API's one error shape `{ message, code, issues? }`.
-const app = await startTestApp();
-await registerChurch(app.url, 'Platform');
+const app = await sharedTestApp();
 const grace = await registerChurch(app.url, 'Grace Church');
 const cookie = [...grace.client.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
 

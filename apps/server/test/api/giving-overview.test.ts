@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { addContact, HttpClient, registerChurch, startTestApp } from '../helpers/test-app.js';
+import { addContact, HttpClient, registerChurch } from '../helpers/test-app.js';
+import { sharedTestApp } from '../helpers/shared-app.js';
 
 // Giving → Overview: the 12 months up to today by month and by fund, new donors this
 // month, lapsed donors (gave in the last 12 months, nothing in the last 90 days) sent to a list or a
 // journey, and gifts by source. Gifts come from committed batches dated days before today.
 
-const app = await startTestApp();
-await registerChurch(app.url, 'Platform');
+const app = await sharedTestApp();
 const grace = await registerChurch(app.url, 'Grace Church');
 const hope = await registerChurch(app.url, 'Hope Chapel');
 const general = ((await grace.client.get('/api/funds')).body as { id: number }[])[0]!;

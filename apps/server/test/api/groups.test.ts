@@ -1,10 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { churchAttendanceOutputSchema } from '@lampstand/api/schemas/groups-people';
-import { addContact, HttpClient, registerChurch, startTestApp } from '../helpers/test-app.js';
+import { addContact, HttpClient, registerChurch } from '../helpers/test-app.js';
+import { sharedTestApp } from '../helpers/shared-app.js';
 
 // Staff groups over REST: groups, members, meetings, attendance (offline-safe), the church-wide
 // attendance read, worded errors and another church's ids.
-const app = await startTestApp();
+const app = await sharedTestApp();
 const grace = await registerChurch(app.url, 'Grace Church');
 const hope = await registerChurch(app.url, 'Hope Chapel');
 const g = grace.client;

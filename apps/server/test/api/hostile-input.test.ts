@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { HttpClient, registerChurch, startTestApp } from '../helpers/test-app.js';
+import { HttpClient, registerChurch } from '../helpers/test-app.js';
+import { sharedTestApp } from '../helpers/shared-app.js';
 
 // Inputs an attacker sends: ids past PostgreSQL's integer, NUL, lone surrogates, huge strings.
 // Each answers 400 with the usual error shape, never a 500.
-const app = await startTestApp();
-await registerChurch(app.url, 'Platform Team');
+const app = await sharedTestApp();
 const church = await registerChurch(app.url, 'Grace Church');
 const contact = await church.client.post('/api/contacts', {
   firstName: 'Ann',

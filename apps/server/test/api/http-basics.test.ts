@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { HttpClient, startTestApp } from '../helpers/test-app.js';
+import { HttpClient } from '../helpers/test-app.js';
+import { sharedTestApp } from '../helpers/shared-app.js';
 import { restRoutes } from '../../src/rest/route-list.js';
 
-const app = await startTestApp();
+const app = await sharedTestApp();
 const client = new HttpClient(app.url);
 
 describe('HTTP basics', () => {

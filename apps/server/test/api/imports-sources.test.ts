@@ -1,14 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { moveIn, moveInFixture as fixture } from '../helpers/move-in.js';
-import { addContact, registerChurch, startTestApp, type HttpClient } from '../helpers/test-app.js';
+import { addContact, registerChurch, type HttpClient } from '../helpers/test-app.js';
+import { sharedTestApp } from '../helpers/shared-app.js';
 
 /**
  * Moving in from ChurchCRM and Elvanto (their people exports, fixtures written from the columns
  * sources.ts lists), and Breeze contributions that split a gift between funds in one cell.
  */
 
-const app = await startTestApp();
-await registerChurch(app.url, 'Platform');
+const app = await sharedTestApp();
 const { upload, committed, contacts } = moveIn(app.url);
 
 /** What the import stored on a contact: the phone in E.164 and the birth date. */

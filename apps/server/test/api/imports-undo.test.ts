@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { sql } from '@lampstand/db';
-import { registerChurch, startTestApp, type HttpClient } from '../helpers/test-app.js';
+import { registerChurch, type HttpClient } from '../helpers/test-app.js';
+import { sharedTestApp } from '../helpers/shared-app.js';
 import { moveIn, moveInFixture } from '../helpers/move-in.js';
 
 // POST /api/imports/{id}/undo: a people file (changing people already here) and a donations file
@@ -8,8 +9,7 @@ import { moveIn, moveInFixture } from '../helpers/move-in.js';
 // edit staff made after the import. The 7 days are counted from the import's finish, which the
 // test moves back (nothing waits on a real clock).
 
-const app = await startTestApp();
-await registerChurch(app.url, 'Platform');
+const app = await sharedTestApp();
 const grace = await registerChurch(app.url, 'Grace Church');
 const hope = await registerChurch(app.url, 'Hope Chapel');
 

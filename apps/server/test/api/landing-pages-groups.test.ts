@@ -1,10 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { registerChurch, startTestApp } from '../helpers/test-app.js';
+import { registerChurch } from '../helpers/test-app.js';
+import { sharedTestApp } from '../helpers/shared-app.js';
 import { giveHandle } from '../helpers/portal.js';
 
 // A landing page's Groups block: the church's groups taking new members, as the finder shows them
 // (no address, no leaders), with a link to its finder; never another church's groups.
-const app = await startTestApp();
+const app = await sharedTestApp();
 const grace = await registerChurch(app.url, 'Grace Church');
 const hope = await registerChurch(app.url, 'Hope Chapel');
 await giveHandle(app.db, grace.user.id, 'grace-block');

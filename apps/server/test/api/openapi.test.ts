@@ -2,11 +2,11 @@ import SwaggerParser from '@apidevtools/swagger-parser';
 import { describe, expect, it } from 'vitest';
 import { restRoutes } from '../../src/rest/route-list.js';
 import { pluginRoutes } from '../../src/rest/plugin-routes.js';
-import { HttpClient, registerChurch, startTestApp } from '../helpers/test-app.js';
+import { HttpClient, registerChurch } from '../helpers/test-app.js';
+import { sharedTestApp } from '../helpers/shared-app.js';
 
 // Generated from the ONE route table: a new row is covered without writing a test for it.
-const app = await startTestApp();
-await registerChurch(app.url, 'Platform Team'); // first account: admin
+const app = await sharedTestApp();
 const church = await registerChurch(app.url, 'Grace Church');
 
 /** The row's path with every parameter filled in. */

@@ -3,12 +3,12 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { strFromU8, unzipSync } from 'fflate';
 import { describe, expect, it } from 'vitest';
-import { type HttpClient, registerChurch, startTestApp } from '../helpers/test-app.js';
+import { type HttpClient, registerChurch } from '../helpers/test-app.js';
+import { sharedTestApp } from '../helpers/shared-app.js';
 
 // Service times, ChordPro import and export, the song-usage report, OpenLyrics.
 
-const app = await startTestApp();
-await registerChurch(app.url, 'Platform');
+const app = await sharedTestApp();
 const grace = await registerChurch(app.url, 'Grace Church');
 const hope = await registerChurch(app.url, 'Hope Chapel');
 const g = grace.client;

@@ -1,10 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
-import { HttpClient, registerChurch, startTestApp } from '../helpers/test-app.js';
+import { HttpClient, registerChurch } from '../helpers/test-app.js';
+import { sharedAdmin, sharedTestApp } from '../helpers/shared-app.js';
 
 // Session details: logout clears the cookie, impersonation gets a new session id.
-const app = await startTestApp();
-const admin = await registerChurch(app.url, 'Platform Team');
+const app = await sharedTestApp();
+const admin = await sharedAdmin();
 const church = await registerChurch(app.url, 'Grace Church');
 
 describe('logout', () => {

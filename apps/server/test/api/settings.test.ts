@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { HttpClient, registerChurch, startTestApp } from '../helpers/test-app.js';
+import { HttpClient } from '../helpers/test-app.js';
+import { sharedTestApp } from '../helpers/shared-app.js';
 
-const app = await startTestApp();
-await registerChurch(app.url, 'Platform');
+const app = await sharedTestApp();
 
 async function register(timeZone?: unknown) {
   const client = new HttpClient(app.url);

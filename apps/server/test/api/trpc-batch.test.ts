@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { registerChurch, startTestApp } from '../helpers/test-app.js';
+import { registerChurch } from '../helpers/test-app.js';
+import { sharedTestApp } from '../helpers/shared-app.js';
 
-const app = await startTestApp();
-await registerChurch(app.url, 'Platform');
+const app = await sharedTestApp();
 const church = await registerChurch(app.url, 'Batch Church');
 
 const contact = (i: number) => ({

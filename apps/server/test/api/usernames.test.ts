@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { HttpClient, registerChurch, startTestApp } from '../helpers/test-app.js';
+import { HttpClient } from '../helpers/test-app.js';
+import { sharedTestApp } from '../helpers/shared-app.js';
 
 // Usernames normalized (NFKC, case-insensitive), look-alikes refused; passwords 8..256.
-const app = await startTestApp();
-await registerChurch(app.url, 'Platform Team'); // first account: admin
+const app = await sharedTestApp();
 
 let n = 0;
 const register = (username: string, password = 'correct-horse') =>
