@@ -63,8 +63,6 @@ export function DonateDialog({
     errorText: 'There was a problem processing your donation request. Please try again.',
     onSuccess: (data) => setPrepared(data),
   });
-  // The ref is read when the form is submitted (an event), not while rendering.
-  // eslint-disable-next-line react-hooks/refs
   const submit = form.onSubmit((values) => {
     const parsed = donationFormSchema.parse(values.isAnonymous ? { ...values, donorName: '', donorEmail: '' } : values);
     if (attempt.current?.amount !== parsed.amount)
