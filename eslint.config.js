@@ -12,6 +12,8 @@ export default tseslint.config(
       '**/.turbo/**',
       '**/.data/**',
       '**/.tsbuild/**',
+      // The crash tests' worker bundles (apps/server/test/helpers/worker-crash.ts), made while the tests run.
+      '**/.test-worker-*/**',
       'apps/web/e2e/screenshots/**',
     ],
   },
