@@ -219,7 +219,12 @@ export async function startRuntime(
   };
   const showUp = await showUpServicesFor(config, db);
   const storage = fileStorageFor(config);
-  const previews = new PreviewThread({ url: databaseUrl, rls: config.rls, pooler: config.databasePooler });
+  const previews = new PreviewThread({
+    url: databaseUrl,
+    rls: config.rls,
+    pooler: config.databasePooler,
+    nice: config.workerNice,
+  });
   const runner = await startJobs({
     connectionString: opts.queueUrl ?? databaseUrl,
     listenUrl: listenUrlOf(config, databaseUrl),

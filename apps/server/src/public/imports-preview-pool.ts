@@ -2,7 +2,12 @@ import { Worker } from 'node:worker_threads';
 import { AppError, type AppErrorCode } from '@lampstand/api/server';
 import type { ImportOut, ImportSourceId } from '@lampstand/api/schemas/imports';
 import { threadEntry } from '../thread-entry.js';
-import type { PreviewDatabase, PreviewReply, PreviewRequest } from './imports-preview-thread.js';
+import type {
+  PreviewReply,
+  PreviewRequest,
+  PreviewThreadOptions,
+  PreviewThreadSeen,
+} from './imports-preview-thread.js';
 
 /**
  * A move-in file's upload is read in a worker thread of the API process (`imports-preview-thread.ts`),
@@ -10,7 +15,8 @@ import type { PreviewDatabase, PreviewReply, PreviewRequest } from './imports-pr
  * gifts file (the parse, the matching, loops over every gift, the file's insert) and garbage of its
  * own, and on the API's thread its synchronous stretches and collections delayed other churches'
  * requests by hundreds of milliseconds. The thread has a heap of its own, capped, so its garbage is
- * collected there. One thread, started on the first upload and closed after a while without one;
+ * collected there, and it runs at the worker's lower OS priority, so on a busy machine the API's
+ * thread gets a core before it. One thread, started on the first upload and closed after a while without one;
  * uploads from every church take turns on it (each church already moves in one import at a time).
  *
  * The bootstrap is plain JavaScript run with `eval`, as the statements' thread's (thread-entry.ts).
@@ -20,12 +26,15 @@ const { parentPort, workerData } = require('node:worker_threads');
 (async () => {
   if (workerData.loader) (await import(workerData.loader)).register();
   const { servePreviews } = await import(workerData.entry);
-  servePreviews(parentPort, workerData.database);
+  servePreviews(parentPort, workerData.options);
 })().catch((err) => parentPort.postMessage({ failed: String((err && err.stack) || err) }));
 `;
 
-/** The thread's heap: a 50 MB file read whole, its rows and the preview, with room to spare. */
-export const PREVIEW_THREAD_LIMITS = { maxOldGenerationSizeMb: 512 };
+/**
+ * The thread's heap: a 50 MB file read whole, its rows and the preview, with room to spare; a small
+ * young generation, so that the preview's short-lived garbage is collected often rather than grown into.
+ */
+export const PREVIEW_THREAD_LIMITS = { maxOldGenerationSizeMb: 512, maxYoungGenerationSizeMb: 16 };
 
 /** How long the thread stays up after an upload, for the next one (its modules take a while to load). */
 const IDLE_MS = 60_000;
@@ -53,11 +62,11 @@ export class PreviewThread {
   private waiting = 0;
   private nextId = 1;
   private idle: NodeJS.Timeout | null = null;
-  /** The threads the previews were read on, by id (the API's own thread is 0). */
-  readonly ranOn: number[] = [];
+  /** The threads the previews were read on: their ids (the API's own is 0) and priorities. */
+  readonly ranOn: PreviewThreadSeen[] = [];
 
   constructor(
-    private readonly database: PreviewDatabase,
+    private readonly options: PreviewThreadOptions,
     private readonly idleMs = IDLE_MS,
   ) {}
 
@@ -117,7 +126,7 @@ export class PreviewThread {
       worker.once('exit', onExit);
       worker.postMessage(request, [request.bytes]);
     });
-    this.ranOn.push(reply.threadId);
+    this.ranOn.push({ threadId: reply.threadId, nice: reply.nice });
     if ('result' in reply) return reply.result;
     const { code, message, field } = reply.error;
     throw code ? new AppError(code as AppErrorCode, message, field) : new Error(message);
@@ -129,7 +138,7 @@ export class PreviewThread {
       eval: true,
       execArgv: [],
       resourceLimits: PREVIEW_THREAD_LIMITS,
-      workerData: { entry, loader, database: this.database },
+      workerData: { entry, loader, options: this.options },
     });
     worker.unref();
     const started = new Promise<Worker>((resolve, reject) => {

@@ -1,3 +1,5 @@
+import fs from 'node:fs';
+import os from 'node:os';
 import { threadId, type MessagePort } from 'node:worker_threads';
 import { createDb, tenantDb } from '@lampstand/db';
 import { uploadMoveIn } from '@lampstand/api/imports-upload';
@@ -11,10 +13,13 @@ import type { ImportOut, ImportSourceId } from '@lampstand/api/schemas/imports';
  * uploading church's scope only (row-level security applies as it does to the API's requests).
  */
 
-export interface PreviewDatabase {
+export interface PreviewThreadOptions {
+  /** The database, as the API connects to it. */
   url: string;
   rls: boolean;
   pooler: 'session' | 'transaction';
+  /** The thread's OS priority (`nice`), the worker's: a preview waits for a core, requests do not. */
+  nice: number;
 }
 
 export interface PreviewRequest {
@@ -35,8 +40,14 @@ export interface PreviewFailure {
   field?: string;
 }
 
-export type PreviewReply =
-  { id: number; threadId: number; result: ImportOut } | { id: number; threadId: number; error: PreviewFailure };
+/** Where a preview was read: the thread's id and its OS priority (null where unknown). */
+export interface PreviewThreadSeen {
+  threadId: number;
+  nice: number | null;
+}
+
+export type PreviewReply = PreviewThreadSeen &
+  ({ id: number; result: ImportOut } | { id: number; error: PreviewFailure });
 
 function failure(err: unknown): PreviewFailure {
   const e = err as { name?: string; code?: unknown; field?: unknown; message?: unknown; stack?: unknown };
@@ -45,9 +56,26 @@ function failure(err: unknown): PreviewFailure {
   return { message: String((e && (e.stack ?? e.message)) || err) };
 }
 
+/**
+ * Lowers this thread's priority alone: on Linux a thread has an id of its own (the end of
+ * /proc/thread-self), and setpriority given that id changes that thread only, not the API's. Elsewhere,
+ * or if refused, the thread keeps the process's priority. Answers the priority it runs at.
+ */
+function lowerPriority(nice: number): number | null {
+  try {
+    const tid = Number(fs.readlinkSync('/proc/thread-self').split('/').pop());
+    if (!(tid > 0)) return null;
+    if (nice > os.getPriority(tid)) os.setPriority(tid, nice);
+    return os.getPriority(tid);
+  } catch {
+    return null;
+  }
+}
+
 /** Answers the API's requests one after another until it asks the thread to close. */
-export function servePreviews(port: MessagePort, database: PreviewDatabase): void {
-  const db = createDb(database.url, { max: 2, rls: database.rls, pooler: database.pooler });
+export function servePreviews(port: MessagePort, options: PreviewThreadOptions): void {
+  const db = createDb(options.url, { max: 2, rls: options.rls, pooler: options.pooler });
+  const nice = lowerPriority(options.nice);
   port.on('message', (m: PreviewRequest | { close: true }) => {
     if ('close' in m) {
       void db.destroy().finally(() => port.postMessage({ closed: true }));
@@ -60,8 +88,8 @@ export function servePreviews(port: MessagePort, database: PreviewDatabase): voi
       presetId: m.presetId,
       createdBy: m.createdBy,
     }).then(
-      (result) => port.postMessage({ id: m.id, threadId, result } satisfies PreviewReply),
-      (err: unknown) => port.postMessage({ id: m.id, threadId, error: failure(err) } satisfies PreviewReply),
+      (result) => port.postMessage({ id: m.id, threadId, nice, result } satisfies PreviewReply),
+      (err: unknown) => port.postMessage({ id: m.id, threadId, nice, error: failure(err) } satisfies PreviewReply),
     );
   });
   port.postMessage({ ready: true });
