@@ -39,7 +39,7 @@ export const PREVIEW_THREAD_LIMITS = { maxOldGenerationSizeMb: 512, maxYoungGene
 /**
  * How long the thread stays up after an upload, for the next one: long enough for a people file's
  * commit (a minute or two) before the gifts file is uploaded, since starting it is 0.2 s of CPU
- * (its modules, from dist/) and ~35 MB while it is up.
+ * (its modules, from dist/) and ~13 MB while it is up.
  */
 const IDLE_MS = 5 * 60_000;
 

@@ -81,15 +81,11 @@ export function servePreviews(port: MessagePort, options: PreviewThreadOptions):
       void db.destroy().finally(() => port.postMessage({ closed: true }));
       return;
     }
-    void uploadMoveIn(tenantDb(db, m.tenantId), m.tenantId, {
-      fileName: m.fileName,
-      csv: Buffer.from(m.bytes).toString('utf8'),
-      source: m.source,
-      presetId: m.presetId,
-      createdBy: m.createdBy,
-    }).then(
-      (result) => port.postMessage({ id: m.id, threadId, nice, result } satisfies PreviewReply),
-      (err: unknown) => port.postMessage({ id: m.id, threadId, nice, error: failure(err) } satisfies PreviewReply),
+    // Only the id outlives this handler: the file's bytes are garbage once read as text.
+    const { id, tenantId, bytes, ...input } = m;
+    void uploadMoveIn(tenantDb(db, tenantId), tenantId, { ...input, csv: Buffer.from(bytes).toString('utf8') }).then(
+      (result) => port.postMessage({ id, threadId, nice, result } satisfies PreviewReply),
+      (err: unknown) => port.postMessage({ id, threadId, nice, error: failure(err) } satisfies PreviewReply),
     );
   });
   port.postMessage({ ready: true });
