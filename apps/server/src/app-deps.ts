@@ -37,6 +37,7 @@ import { getOrCreateSetting, randomSecret, type Db } from '@lampstand/db';
 import { installKeyring, listenUrlOf, type Config } from './config.js';
 import { startJobs, type JobRunner } from './jobs/runner.js';
 import { PublicPageCache } from './public/page-cache.js';
+import { PreviewThread } from './public/imports-preview-pool.js';
 
 /** Everything the procedures and jobs use, chosen by configuration. */
 export interface AppDeps {
@@ -61,6 +62,8 @@ export interface AppDeps {
   emailEvents: Config['emailEvents'];
   /** Which reads may go to a streaming replica (`DATABASE_READ_URL`), and read-your-writes. */
   reads: ReadRouting;
+  /** Move-in uploads, read in a worker thread of their own (public/imports-preview-pool.ts). */
+  previews: PreviewThread;
 }
 
 /** QR codes: the short-link domain and the logo fetch guard. */
@@ -216,6 +219,12 @@ export async function startRuntime(
   };
   const showUp = await showUpServicesFor(config, db);
   const storage = fileStorageFor(config);
+  const previews = new PreviewThread({
+    url: databaseUrl,
+    rls: config.rls,
+    pooler: config.databasePooler,
+    nice: config.workerNice,
+  });
   const runner = await startJobs({
     connectionString: opts.queueUrl ?? databaseUrl,
     listenUrl: listenUrlOf(config, databaseUrl),
@@ -251,10 +260,12 @@ export async function startRuntime(
       accounts: { registrationsPerHour: config.registrationsPerHour, firstAccountIsAdmin: config.firstAccountIsAdmin },
       emailEvents: config.emailEvents,
       reads: new ReadRouting(db, config.readYourWritesSeconds),
+      previews,
     },
     runner,
     async close() {
       await pages.visits.flush();
+      await previews.close();
       await runner.stop();
       await email.close();
       delivery.pacer?.close();

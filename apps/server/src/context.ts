@@ -102,6 +102,8 @@ export async function createContext(deps: AppDeps, req: FastifyRequest): Promise
       storage: deps.storage,
       showUp: deps.showUp,
       accounts: deps.accounts,
+      moveInUploads: (tenantId, { csv, ...input }) =>
+        deps.previews.upload(tenantId, { ...input, data: Buffer.from(csv, 'utf8') }),
     },
   };
 }

@@ -8,6 +8,7 @@ import type { AiProvider } from './providers/ai.js';
 import type { QrSettings } from './services/qr-codes/qr-settings.js';
 import type { FileStorage } from './providers/storage.js';
 import type { ShowUpServices } from './services/show-up/config.js';
+import type { ImportOut, ImportSourceId } from './schemas/imports.js';
 import type { ApiKeyScope } from './schemas/api-keys.js';
 import type { StationCredential } from './services/checkin/scope.js';
 
@@ -51,6 +52,14 @@ export interface AppServices {
   showUp: ShowUpServices;
   /** Who becomes an administrator, and registration limits. */
   accounts: AccountPolicy;
+  /**
+   * Reads and stores a move-in upload (`uploadMoveIn`) away from the thread that answers requests
+   * (the server's previews thread); without it the upload is read in place.
+   */
+  moveInUploads?: (
+    tenantId: number,
+    input: { fileName: string; csv: string; source?: ImportSourceId; presetId?: number; createdBy: number | null },
+  ) => Promise<ImportOut>;
 }
 
 export interface PublicLimits {

@@ -246,7 +246,7 @@ export function spawnApp(databaseUrl: string, port: number, extraArgs: string[] 
   return spawnServer([...serveNodeOptions(), ...extraArgs, 'dist/main.js'], appEnv(databaseUrl, port), port);
 }
 
-const BENCH_SECRETS_KEY = 'YmVuY2gtc2VjcmV0cy1rZXktMzItYnl0ZXMtbG9uZyE';
+export const BENCH_SECRETS_KEY = 'YmVuY2gtc2VjcmV0cy1rZXktMzItYnl0ZXMtbG9uZyE';
 
 /** `databaseUrl` logged in as the application's own role, with the bench's password. */
 export function appLoginUrl(databaseUrl: string): string {

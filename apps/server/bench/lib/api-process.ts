@@ -1,33 +1,71 @@
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { serverDir } from './api-load.js';
 
+export interface BenchProcess<T> {
+  child: ChildProcess;
+  pid: number;
+  /** The first JSON line the process printed (its address, or that it is ready). */
+  hello: T;
+  stop: () => Promise<void>;
+}
+
 /**
- * The app in a process of its own (bench/lib/api-process-main.ts: `startSetupServer` on the
- * benchmark's database), for another church's requests while the benchmark's own process does
- * the heavy work: that process's memory stays the work's alone.
+ * A bench/lib script in a node process of its own (with an IPC channel), started on `env` and
+ * waited for until it prints its first JSON line; stopped with SIGTERM.
  */
-export async function startApiProcess(databaseUrl: string): Promise<{ url: string; stop(): Promise<void> }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'bench/lib/api-process-main.ts'], {
+export async function spawnBenchProcess<T>(
+  script: string,
+  env: Record<string, string>,
+  nodeOptions: string[] = [],
+): Promise<BenchProcess<T>> {
+  const child = spawn(process.execPath, [...nodeOptions, '--import', 'tsx', script], {
     cwd: serverDir,
-    env: { ...process.env, BENCH_DATABASE_URL: databaseUrl },
-    stdio: ['ignore', 'pipe', 'inherit'],
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'inherit', 'ipc'],
   });
-  const url = await new Promise<string>((resolve, reject) => {
+  const hello = await new Promise<T>((resolve, reject) => {
     let out = '';
-    child.stdout.on('data', (d: Buffer) => {
+    let found = false;
+    child.stdout!.on('data', (d: Buffer) => {
+      if (found) return void process.stdout.write(d);
       out += d.toString();
-      const line = out.split('\n').find((l) => l.startsWith('{'));
-      if (line) resolve((JSON.parse(line) as { url: string }).url);
+      const at = out.split('\n').findIndex((l) => l.startsWith('{'));
+      if (at < 0) return;
+      found = true;
+      const lines = out.split('\n');
+      resolve(JSON.parse(lines[at]!) as T);
+      const rest = lines.slice(at + 1).join('\n');
+      if (rest) process.stdout.write(rest);
     });
     child.once('error', reject);
-    child.once('exit', (code) => reject(new Error(`the API process exited with ${code}: ${out}`)));
+    child.once('exit', (code) => reject(new Error(`${script} exited with ${code}: ${out}`)));
   });
   return {
-    url,
-    async stop() {
+    child,
+    pid: child.pid!,
+    hello,
+    stop: async () => {
       if (child.exitCode !== null) return;
       child.kill('SIGTERM');
       await new Promise((r) => child.once('exit', r));
     },
   };
+}
+
+/**
+ * The app in a process of its own (bench/lib/api-process-main.ts: `startSetupServer` on the
+ * benchmark's database), for another church's requests while the benchmark's own process does
+ * the heavy work: that process's memory stays the work's alone. `nodeOptions`: node's flags for it
+ * (`serveNodeOptions()`: those `pnpm serve` runs the app with).
+ */
+export async function startApiProcess(
+  databaseUrl: string,
+  nodeOptions: string[] = [],
+): Promise<{ url: string; pid: number; stop: () => Promise<void> }> {
+  const p = await spawnBenchProcess<{ url: string }>(
+    'bench/lib/api-process-main.ts',
+    { BENCH_DATABASE_URL: databaseUrl },
+    nodeOptions,
+  );
+  return { url: p.hello.url, pid: p.pid, stop: p.stop };
 }

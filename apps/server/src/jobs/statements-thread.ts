@@ -1,7 +1,6 @@
-import { createRequire } from 'node:module';
-import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { JobQueue } from '@lampstand/api/server';
+import { threadEntry } from '../thread-entry.js';
 
 /**
  * The 'giving-statements-build' job builds a run's PDFs in a worker thread with a heap of its own,
@@ -27,27 +26,13 @@ const { parentPort, workerData } = require('node:worker_threads');
 /** The thread's heap: enough for a chunk of 50 statements and the print PDF's data, not much more. */
 export const STATEMENT_THREAD_LIMITS = { maxOldGenerationSizeMb: 64, maxYoungGenerationSizeMb: 8 };
 
-function threadEntry(): { entry: string; loader: string | null } {
-  const fromSource = import.meta.url.endsWith('.ts');
-  const entry = new URL(`./statements-build-thread.${fromSource ? 'ts' : 'js'}`, import.meta.url).href;
-  // tsx's ES module API (require.resolve finds its CommonJS twin beside it).
-  const loader = fromSource
-    ? pathToFileURL(
-        createRequire(import.meta.url)
-          .resolve('tsx/esm/api')
-          .replace(/\.cjs$/, '.mjs'),
-      ).href
-    : null;
-  return { entry, loader };
-}
-
 /** Build run `runId` in a thread, then queue its emails' job. */
 export async function buildStatementsInThread(
   deps: { databaseUrl: string; jobs: JobQueue },
   runId: number,
   opts: { chunkSize?: number } = {},
 ): Promise<void> {
-  const { entry, loader } = threadEntry();
+  const { entry, loader } = threadEntry(import.meta.url, 'statements-build-thread');
   const { emails } = await new Promise<{ emails: number }>((resolve, reject) => {
     const worker = new Worker(SOURCE, {
       eval: true,

@@ -7,7 +7,6 @@ import {
   uploadChurchExport,
   importSourceIdSchema,
   MAX_IMPORT_BYTES,
-  uploadMoveIn,
 } from '@lampstand/api/server';
 import { tenantDb } from '@lampstand/db';
 import type { AppDeps } from '../app-deps.js';
@@ -16,7 +15,7 @@ import { readUpload, registerMultipart } from './multipart-upload.js';
 /**
  * `POST /api/imports` (multipart, signed in): a file exported from another system (field `file`)
  * and optionally `source` or `presetId`; answers 201 with the import and its dry run (the same
- * `uploadMoveIn` as the app's `imports.upload`). A ZIP is a Lampstand export for a new church.
+ * `uploadMoveIn` as the app's `imports.upload`, run in a worker thread). A ZIP is a Lampstand export for a new church.
  */
 export async function importUploadRoutes(app: FastifyInstance, opts: { deps: AppDeps }): Promise<void> {
   // Scoped to this plugin: other routes keep refusing multipart bodies.
@@ -51,9 +50,10 @@ export async function importUploadRoutes(app: FastifyInstance, opts: { deps: App
       const presetId = fields.presetId ? Number(fields.presetId) : undefined;
       if (presetId !== undefined && !(Number.isInteger(presetId) && presetId > 0 && presetId < 2 ** 31))
         throw new AppError('BAD_REQUEST', 'presetId must be a number', 'presetId');
-      const imp = await uploadMoveIn(tenantDb(opts.deps.db, effectiveUser.id), effectiveUser.id, {
+      // Read in the previews' thread (imports-preview-pool.ts), off the event loop other churches use.
+      const imp = await opts.deps.previews.upload(effectiveUser.id, {
         fileName,
-        csv: data.toString('utf8'),
+        data,
         source: source?.data,
         presetId,
         createdBy: user?.id ?? null,

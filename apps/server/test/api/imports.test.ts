@@ -290,11 +290,12 @@ describe('a restarted import', () => {
     await sql`drop trigger fail_grace on contacts`.execute(owner);
     await sql`drop function fail_grace()`.execute(owner);
     // pg-boss retries the job: it resumes at the third person, each batch taking its turn on the
-    // worker's pacer first (a person's row is a unit).
+    // worker's pacer first (a person's row is a unit). Reading the file again, before the batches,
+    // takes turns on the same pacer for its own work (a unit a millisecond; none on a fast read).
     const turns: number[] = [];
     const pacer = { take: async (units: number) => void turns.push(units) };
     await runMoveInImport(app.db, res.body.id, { batchSize: 2, pacer });
-    expect(turns).toEqual([2, 2, 1]);
+    expect(turns.slice(-3)).toEqual([2, 2, 1]);
     const done = (await church.client.get(`/api/imports/${res.body.id}`)).body;
     expect(done).toMatchObject({ status: 'completed', processedRows: 7 });
     expect(done.report.people).toEqual({ created: 5, updated: 0, unchanged: 0 });

@@ -21,13 +21,18 @@ const rest = restTag('Imports');
 /**
  * Moving in from another system. `POST /api/imports` takes the file as multipart/form-data
  * (apps/server's imports plugin, which calls the same `uploadMoveIn`); the app uploads through
- * `upload` here with the file's text.
+ * `upload` here with the file's text. Both are read in the server's previews thread when it has one
+ * (`services.moveInUploads`).
  */
 export const importsRouter = router({
   upload: protectedProcedure
     .input(uploadMoveInSchema)
     .output(importSchema)
-    .mutation(({ ctx, input }) => uploadMoveIn(ctx.db, ctx.tenantId, { ...input, createdBy: ctx.user.id })),
+    .mutation(({ ctx, input }) =>
+      ctx.services.moveInUploads
+        ? ctx.services.moveInUploads(ctx.tenantId, { ...input, createdBy: ctx.user.id })
+        : uploadMoveIn(ctx.db, ctx.tenantId, { ...input, createdBy: ctx.user.id }),
+    ),
   list: protectedProcedure
     .meta(rest.get('/api/imports', 'The church’s latest imports (preview, progress and report of each)'))
     .output(z.array(importSchema))

@@ -55,15 +55,20 @@ export interface ReadFile<T> {
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 /**
- * A file is read at half a core at most: the preview answers the staff's upload and the commit
- * reads the file again before its paced batches, each a second or more of work on a 50,000-row
- * file, and another church's requests need the same cores meanwhile (bench:import).
+ * How a file is read: the preview reads it in short slices with the event loop's turns between them
+ * (the upload answers the staff, in the API process that serves other churches' requests), the
+ * commit's job also with its pacer's turns (the job's one pace, for its reading and its batches).
  */
-export const READ_SHARE = 0.5;
+export type ReadOptions = Parameters<typeof openCsv>[1];
 
 /** The people of a people file; a person on several rows (two households) is one person. */
-export async function readPeople(csv: string, def: SourceDef, countryCode: string): Promise<ReadFile<PersonRow>> {
-  const { headers, rows } = await openCsv(csv, { share: READ_SHARE });
+export async function readPeople(
+  csv: string,
+  def: SourceDef,
+  countryCode: string,
+  opts: ReadOptions = {},
+): Promise<ReadFile<PersonRow>> {
+  const { headers, rows } = await openCsv(csv, opts);
   const map = columnMap(def, headers);
   const out: PersonRow[] = [];
   const byKey = new Map<string, PersonRow>();
@@ -156,8 +161,8 @@ const money = (cents: number) =>
  * amount to that fund on or before its date as refunded, so the ledger leaves both out of its
  * totals; a refund with no such gift is a problem.
  */
-export async function readGifts(csv: string, def: SourceDef): Promise<ReadFile<GiftRow>> {
-  const { headers, rows } = await openCsv(csv, { share: READ_SHARE });
+export async function readGifts(csv: string, def: SourceDef, opts: ReadOptions = {}): Promise<ReadFile<GiftRow>> {
+  const { headers, rows } = await openCsv(csv, opts);
   const map = columnMap(def, headers);
   const gifts: GiftRow[] = [];
   const refunds: GiftRow[] = [];

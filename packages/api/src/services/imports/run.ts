@@ -65,7 +65,7 @@ async function runPeople(db: Db, imp: Claimed, size: number, pacer: RunOptions['
     headers: await csvHeaders(imp.csv),
   });
   const countryCode = await churchCountryCode(db, imp.userId);
-  const file = await readPeople(imp.csv, def, countryCode);
+  const file = await readPeople(imp.csv, def, countryCode, { pacer });
   const job = {
     tenantId: imp.userId,
     system: def.system,
@@ -120,7 +120,7 @@ async function runGifts(db: Db, imp: Claimed, size: number, pacer: RunOptions['p
     presetId: imp.presetId,
     headers: await csvHeaders(imp.csv),
   });
-  const file = await readGifts(imp.csv, def);
+  const file = await readGifts(imp.csv, def, { pacer });
   const keys = giftKeys(imp.userId, def.system, file.items);
   const report = (imp.report ?? {}) as { fundsCreated?: string[] };
   let fundsCreated = report.fundsCreated ?? [];

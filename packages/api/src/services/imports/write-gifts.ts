@@ -74,24 +74,25 @@ export async function donorsOf(
   const emails = [...new Set(gifts.flatMap((g) => (g.email ? [g.email] : [])))];
   const byId = new Map<string, { id: number; name: string; email: string | null }>();
   const byEmail = new Map<string, { id: number; name: string; email: string | null }>();
-  for (let i = 0; i < ids.length; i += 1000) {
+  // One statement a kind, the values as one array (not a list of parameters per thousand).
+  if (ids.length) {
     const rows = await db
       .selectFrom('contactExternalIds as x')
       .innerJoin('contacts as c', 'c.id', 'x.contactId')
       .select(['x.externalId', 'c.id', 'c.firstName', 'c.lastName', 'c.email'])
       .where('x.userId', '=', tenantId)
       .where('x.source', '=', system)
-      .where('x.externalId', 'in', ids.slice(i, i + 1000))
+      .where(sql<boolean>`x.external_id = any(${ids}::text[])`)
       .execute();
     for (const r of rows)
       byId.set(r.externalId, { id: r.id, name: `${r.firstName} ${r.lastName}`.trim(), email: r.email });
   }
-  for (let i = 0; i < emails.length; i += 1000) {
+  if (emails.length) {
     const rows = await db
       .selectFrom('contacts')
       .select(['id', 'firstName', 'lastName', 'email', 'emailLower'])
       .where('userId', '=', tenantId)
-      .where('emailLower', 'in', emails.slice(i, i + 1000))
+      .where(sql<boolean>`email_lower = any(${emails}::text[])`)
       .orderBy('id')
       .execute();
     for (const r of rows) {
