@@ -3,6 +3,7 @@ import { useForm } from '@mantine/form';
 import { trpc } from '../../lib/trpc';
 import { useSave } from '../../lib/use-save';
 import { formatDateTime } from '../../ui/format';
+import { notifySuccess } from '../../ui/notify';
 import type { EventDetail } from './event-words';
 
 /** A walk-in registered on the spot: confirmed when seats are free, nothing to pay, and checked in. */
@@ -19,7 +20,6 @@ export function WalkInDialog({ event, zone, onClose }: { event: EventDetail; zon
   // A failed check-in shows as the walk-in's failure (add's toast), once.
   const checkIn = useSave(trpc.registrations.checkIn, { errorTitle: 'Failed to add the walk-in', answer: () => true });
   const add = useSave(trpc.calendar.addRegistration, {
-    success: (_r, input) => ['Walk-in added', `${input.registrant.name} is registered and checked in.`],
     errorTitle: 'Failed to add the walk-in',
     form: {
       setFieldError: (path, message) =>
@@ -29,8 +29,10 @@ export function WalkInDialog({ event, zone, onClose }: { event: EventDetail; zon
         ),
     },
     invalidate: (u) => [u.calendar.registrations.invalidate(), u.calendar.get.invalidate()],
-    onSuccess: async (r) => {
+    // The notice once both are done: it says the walk-in is checked in.
+    onSuccess: async (r, input) => {
       await checkIn.mutateAsync({ id: r.id });
+      notifySuccess('Walk-in added', `${input.registrant.name} is registered and checked in.`);
       onClose();
     },
   });
