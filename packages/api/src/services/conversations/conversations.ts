@@ -200,8 +200,13 @@ export async function listConversationMessages(
     .execute();
   const journeys = await journeyTexts(db, tenantId, c.phone);
   const groups = await groupTexts(db, tenantId, c.phone);
-  const messages: ConversationMessage[] = [
-    ...own.map((m) => ({
+  // The person's texts and the staff's replies in the order they were recorded (a keyword's reply
+  // is written after its text, though its time can read a millisecond earlier: two transactions'
+  // clocks), the campaigns', journeys' and groups' texts merged in by time.
+  const recorded: ConversationMessage[] = own
+    .slice()
+    .reverse()
+    .map((m) => ({
       key: `${m.direction === 'inbound' ? 'in' : 'reply'}-${m.id}`,
       direction: m.direction,
       kind: m.direction === 'inbound' ? ('text' as const) : ('reply' as const),
@@ -212,7 +217,8 @@ export async function listConversationMessages(
       campaignName: null,
       journeyName: null,
       groupName: null,
-    })),
+    }));
+  const sent: ConversationMessage[] = [
     ...campaigns.map((d) => ({
       key: `campaign-${d.id}`,
       direction: 'outbound' as const,
@@ -232,8 +238,20 @@ export async function listConversationMessages(
     ...journeys,
     ...groups,
   ];
-  messages.sort((a, b) => a.at.localeCompare(b.at) || a.key.localeCompare(b.key));
-  return { messages };
+  sent.sort((a, b) => a.at.localeCompare(b.at) || a.key.localeCompare(b.key));
+  return { messages: mergeByTime(recorded, sent) };
+}
+
+/** Two lists each in its own order, merged by time; at equal times (or out of order) `a`'s stay first. */
+function mergeByTime(a: ConversationMessage[], b: ConversationMessage[]): ConversationMessage[] {
+  const out: ConversationMessage[] = [];
+  let i = 0;
+  let j = 0;
+  while (i < a.length || j < b.length) {
+    if (j >= b.length || (i < a.length && a[i]!.at <= b[j]!.at)) out.push(a[i++]!);
+    else out.push(b[j++]!);
+  }
+  return out;
 }
 
 /** The journeys' texts sent to a number (deliveries of kind 'journey'), their step's body filled. */
