@@ -43,6 +43,9 @@ export const PREVIEW_THREAD_LIMITS = { maxOldGenerationSizeMb: 512, maxYoungGene
  */
 const IDLE_MS = 5 * 60_000;
 
+/** How many previews' threads `ranOn` keeps (it is for tests and diagnosis, not a log that grows). */
+const RAN_ON_KEPT = 20;
+
 export interface PreviewUpload {
   fileName: string;
   /** The file as received; its memory is handed to the thread, so the caller must not read it again. */
@@ -66,7 +69,7 @@ export class PreviewThread {
   private waiting = 0;
   private nextId = 1;
   private idle: NodeJS.Timeout | null = null;
-  /** The threads the previews were read on: their ids (the API's own is 0) and priorities. */
+  /** The threads the last previews (up to RAN_ON_KEPT) were read on: their ids (the API's own is 0) and priorities. */
   readonly ranOn: PreviewThreadSeen[] = [];
 
   constructor(
@@ -131,9 +134,10 @@ export class PreviewThread {
       worker.postMessage(request, [request.bytes]);
     });
     this.ranOn.push({ threadId: reply.threadId, nice: reply.nice });
+    if (this.ranOn.length > RAN_ON_KEPT) this.ranOn.shift();
     if ('result' in reply) return reply.result;
-    const { code, message, field } = reply.error;
-    throw code ? new AppError(code as AppErrorCode, message, field) : new Error(message);
+    const { code, message, field, retryAfterSeconds } = reply.error;
+    throw code ? new AppError(code as AppErrorCode, message, field, retryAfterSeconds) : new Error(message);
   }
 
   private start(): Promise<Worker> {

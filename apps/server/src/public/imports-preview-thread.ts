@@ -38,6 +38,7 @@ export interface PreviewFailure {
   message: string;
   code?: string;
   field?: string;
+  retryAfterSeconds?: number;
 }
 
 /** Where a preview was read: the thread's id and its OS priority (null where unknown). */
@@ -50,9 +51,21 @@ export type PreviewReply = PreviewThreadSeen &
   ({ id: number; result: ImportOut } | { id: number; error: PreviewFailure });
 
 function failure(err: unknown): PreviewFailure {
-  const e = err as { name?: string; code?: unknown; field?: unknown; message?: unknown; stack?: unknown };
+  const e = err as {
+    name?: string;
+    code?: unknown;
+    field?: unknown;
+    retryAfterSeconds?: unknown;
+    message?: unknown;
+    stack?: unknown;
+  };
   if (e && e.name === 'AppError' && typeof e.code === 'string')
-    return { message: String(e.message), code: e.code, field: typeof e.field === 'string' ? e.field : undefined };
+    return {
+      message: String(e.message),
+      code: e.code,
+      field: typeof e.field === 'string' ? e.field : undefined,
+      retryAfterSeconds: typeof e.retryAfterSeconds === 'number' ? e.retryAfterSeconds : undefined,
+    };
   return { message: String((e && (e.stack ?? e.message)) || err) };
 }
 
