@@ -1,4 +1,7 @@
+import { isDeepStrictEqual } from 'node:util';
+import { ownerDb, sql } from '@lampstand/db';
 import { describe, expect, it } from 'vitest';
+import { SCHEDULES } from '../../src/jobs/handlers.js';
 import { restRoutes, type RestRoute } from '../../src/rest/route-list.js';
 import { HttpClient, registerChurch, startTestApp } from '../helpers/test-app.js';
 import { baseline, type Schema } from '../helpers/openapi-values.js';
@@ -10,6 +13,7 @@ import { pairStation } from '../helpers/checkin.js';
 // 404 (or 403), and everything church A can read is unchanged afterwards. A new row whose path
 // parameter has no seed below fails the test, so no route can skip the matrix.
 const app = await startTestApp();
+const SCHEDULED_NAMES = SCHEDULES.map((s) => s.name);
 const admin = await registerChurch(app.url, 'Platform Team'); // first account: admin
 const a = await registerChurch(app.url, 'Church A');
 const b = await registerChurch(app.url, 'Church B');
@@ -191,10 +195,12 @@ const batchWithLine = await create(
 const batchLine = (batchWithLine.lines as { id: number }[] | undefined)?.[0] ?? { id: 0 };
 const statementRun = await create(a.client, '/api/giving/statements', {}, { from: '2030-01-01', to: '2030-12-31' });
 // Its job builds in a thread of its own, seconds later: church A's data is read once it is done.
-for (let i = 0; i < 600; i++) {
-  if ((await a.client.get(`/api/giving/statements/${statementRun.id}`)).body.status === 'done') break;
-  await new Promise((resolve) => setTimeout(resolve, 100));
+let statementStatus = '';
+for (let i = 0; i < 1200 && statementStatus !== 'done'; i++) {
+  statementStatus = (await a.client.get(`/api/giving/statements/${statementRun.id}`)).body.status;
+  if (statementStatus !== 'done') await new Promise((resolve) => setTimeout(resolve, 100));
 }
+if (statementStatus !== 'done') seedFailures.push(`the statement run was never built (${statementStatus})`);
 // A journey (with an enrolment) and a follow-up task of church A.
 const journeyFields = { name: 'A journey', trigger: { kind: 'manual' }, steps: [] };
 const journey = await create(a.client, '/api/journeys', {}, journeyFields);
@@ -282,6 +288,23 @@ async function queuedMessages(): Promise<number> {
 }
 for (let i = 0; i < 1500 && (await queuedMessages()) > 0; i++) await new Promise((r) => setTimeout(r, 20));
 if ((await queuedMessages()) > 0) seedFailures.push('a message queued while seeding was never sent');
+
+// Then no background work while the probes run: every queued job done, the batched visit counts
+// written, and the app's background work (jobs, their clock, journeys, webhooks) stopped. On a busy
+// machine the probes take minutes, and a clock job (the conversation digest, seat holds) that ran
+// between the two snapshots changed church A's answers without church B doing anything. The
+// probes are answered 404 or 403 before anything is queued, so they need no worker.
+async function jobsWaiting(): Promise<number> {
+  const { rows } = await sql<{ n: string }>`
+    select count(*) as n from pgboss.job
+    where state in ('created', 'retry', 'active') and start_after <= now() and name <> all(${SCHEDULED_NAMES})
+  `.execute(ownerDb(app.db));
+  return Number(rows[0]!.n);
+}
+for (let i = 0; i < 1500 && (await jobsWaiting()) > 0; i++) await new Promise((r) => setTimeout(r, 20));
+if ((await jobsWaiting()) > 0) seedFailures.push('a job queued while seeding never ran');
+await app.deps.pages.visits.flush();
+await app.runtime.runner.stop();
 
 /** `<segment before the parameter>/{parameter}` → church A's id (or slug) for it. */
 const seeds: Record<string, number | string> = {
@@ -439,6 +462,12 @@ describe('tenant isolation matrix (generated from the route table)', () => {
   });
 
   it("church A's data reads the same after every probe", async () => {
-    expect(await snapshotOfA()).toEqual(before);
+    const after = await snapshotOfA();
+    // Path by path, so a failure names the row whose answer changed.
+    const changed = Object.keys(before).filter((k) => !isDeepStrictEqual(after[k], before[k]));
+    expect(
+      changed.map((k) => ({ path: k, before: before[k], after: after[k] })),
+      'rows whose answer changed',
+    ).toEqual([]);
   });
 });
