@@ -8,7 +8,10 @@
  * handlers, paced at WORKER_CPU_PERCENT 70 and at the worker's priority, as `pnpm worker` runs
  * them), and another church's client (lib/neighbour-process.ts). Prints each step's seconds and
  * the CPU of the process that did it, the API's peak RSS during the previews and the worker's
- * during the commits, checks that the ledger's total equals the file's to the cent, and exits
+ * during the commits, the API's event-loop delay during each phase (p99 and max of a 10 ms sampler
+ * in the API process: what another church's request waited for the loop, whatever the machine's
+ * load) and the API's CPU per upload split by thread (the event loop's, the lowered preview
+ * thread's, and the rest at the API's priority: V8's collector and compiler helpers), checks that the ledger's total equals the file's to the cent, and exits
  * non-zero when a check fails or a target is missed (preview < 30 s, commit < 2 min, < 400 MB,
  * another church's p95 ≤ 2× during it).
  *
@@ -29,8 +32,8 @@ import { performance } from 'node:perf_hooks';
 import { createTestDatabase, startTestServer } from '@lampstand/db/testing';
 import { ownerDb, sql } from '@lampstand/db';
 import { HttpClient } from '../test/helpers/test-app.js';
-import { cpuMs, rssMb, serveNodeOptions } from './lib/api-load.js';
-import { spawnBenchProcess, startApiProcess } from './lib/api-process.js';
+import { cpuMs, rssMb, serveNodeOptions, threadsCpuMs } from './lib/api-load.js';
+import { spawnBenchProcess, startApiProcess, type ApiLoop } from './lib/api-process.js';
 import { startNeighbourProcess } from './lib/neighbour-process.js';
 
 const PEOPLE = Number(process.env.BENCH_PEOPLE ?? 5_000);
@@ -97,14 +100,31 @@ function giftsCsv(): { csv: string; totalCents: number } {
   return { csv: rows.join('\n') + '\n', totalCents };
 }
 
-/** Largest RSS of `pid` (MB) and its CPU (ms) while `work` runs. */
-async function watched<T>(pid: number, work: () => Promise<T>): Promise<{ value: T; peakMb: number; cpuMs: number }> {
+/**
+ * Largest RSS of `pid` (MB) and its CPU (ms) while `work` runs, with that CPU split by its threads
+ * (lib/api-load.ts `threadsCpuMs`: the event loop's, the lowered threads', the rest at its priority).
+ */
+async function watched<T>(
+  pid: number,
+  work: () => Promise<T>,
+): Promise<{ value: T; peakMb: number; cpuMs: number; threads: ReturnType<typeof threadsCpuMs> }> {
   let peakMb = rssMb(pid);
   const cpu0 = cpuMs(pid);
+  const threads0 = threadsCpuMs(pid);
   const timer = setInterval(() => (peakMb = Math.max(peakMb, rssMb(pid))), 100);
   try {
     const value = await work();
-    return { value, peakMb: Math.round(peakMb), cpuMs: cpuMs(pid) - cpu0 };
+    const threads1 = threadsCpuMs(pid);
+    return {
+      value,
+      peakMb: Math.round(peakMb),
+      cpuMs: cpuMs(pid) - cpu0,
+      threads: {
+        main: threads1.main - threads0.main,
+        lowered: threads1.lowered - threads0.lowered,
+        others: threads1.others - threads0.others,
+      },
+    };
   } finally {
     clearInterval(timer);
   }
@@ -169,9 +189,13 @@ async function main(): Promise<number> {
     const secretary = await secretaryOf(api.url, tdb.db);
     const neighbour = await startNeighbourProcess(api.url, tdb.url, { gifts: 2_000, paceMs: PACE_MS });
     stops.push(neighbour.close);
+    await api.loop(); // from here: the API's event loop while only the other church asks
     await neighbour.baseline();
+    console.log(`during the other church's baseline: ${loopOf(await api.loop())}`);
     const gifts = giftsCsv();
     console.log(`${PEOPLE} people in ${HOUSEHOLDS} households, ${GIFTS} gifts; load ${loadavg()}`);
+    const atRest = await api.loop();
+    console.log(`the API before the previews: RSS ${atRest.rssMb} MB (its heap ${atRest.heapUsedMb} MB)`);
     let peakMb = 0;
 
     for (const [kind, fileName, csv] of [
@@ -192,10 +216,16 @@ async function main(): Promise<number> {
         }
       });
       const previewFair = await previewProbe.stop(`the ${kind} file's previews`);
+      const previewLoop = await api.loop();
       const slowest = Math.max(...uploads);
       console.log(
         `${kind}: preview ${slowest.toFixed(1)} s at most (${uploads.length} uploads: ${uploads.map((u) => u.toFixed(2)).join(', ')} s; ` +
           `${(previews.cpuMs / uploads.length / 1000).toFixed(2)} s of the API's CPU each; its peak RSS ${previews.peakMb} MB)`,
+      );
+      const per = (ms: number) => `${Math.round(ms / uploads.length)} ms`;
+      console.log(
+        `${kind}: during the previews ${loopOf(previewLoop)}; the API's CPU per upload: its event loop's ${per(previews.threads.main)}, ` +
+          `lowered threads' ${per(previews.threads.lowered)}, other threads' at its priority ${per(previews.threads.others)}; load ${loadavg()}`,
       );
       if (slowest > TARGETS.previewSeconds) failures.push(`${kind} preview took ${slowest.toFixed(1)} s`);
       const probe = neighbour.during();
@@ -208,6 +238,7 @@ async function main(): Promise<number> {
       );
       if (commitSeconds > TARGETS.commitSeconds) failures.push(`${kind} commit took ${commitSeconds.toFixed(1)} s`);
       const fair = await probe.stop(`the ${kind} file's commit`);
+      console.log(`${kind}: during the commit ${loopOf(await api.loop())}; load ${loadavg()}`);
       peakMb = Math.max(peakMb, previews.peakMb, commit.peakMb);
       for (const [phase, f] of [
         ['preview', previewFair],
@@ -241,6 +272,10 @@ async function main(): Promise<number> {
   for (const f of failures) console.log(`MISSED: ${f}`);
   return failures.length ? 1 : 0;
 }
+
+/** What a request arriving at the API waited for its event loop (the delays a 10 ms sampler saw). */
+const loopOf = (l: ApiLoop) =>
+  `the API's event loop delay p99 ${l.p99Ms.toFixed(1)} ms, max ${l.maxMs.toFixed(1)} ms (mean ${l.meanMs.toFixed(1)} ms)`;
 
 const loadavg = () =>
   os

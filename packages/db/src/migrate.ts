@@ -1,11 +1,16 @@
 import { Migrator, type MigrationResultSet } from 'kysely/migration';
 import type { Db } from './client.js';
-import { migrations } from './migrations/index.js';
 import { ensureAppRole } from './app-role.js';
 import { withStartupLock } from './startup-lock.js';
 import { resealSecrets } from './secrets.js';
 import { rawSql } from './raw-sql.js';
 import { forgetAppRole, ownerDb } from './tenancy.js';
+
+/**
+ * The migrations, loaded when asked for: a process that only connects (a worker thread of the API,
+ * run from the sources) does without their hundred-odd modules.
+ */
+const migrations = async () => (await import('./migrations/index.js')).migrations;
 
 /**
  * Bring the database to the newest migration, as the tables' owner, then grant the application
@@ -20,7 +25,7 @@ export async function migrateToLatest(
   const owner = ownerDb(db);
   const migrator = new Migrator({
     db: owner,
-    provider: { getMigrations: async () => migrations },
+    provider: { getMigrations: migrations },
   });
   const result = await withStartupLock(owner, async () => {
     const r = await migrator.migrateToLatest();
@@ -43,7 +48,7 @@ export async function migrateToLatest(
 
 /** Migrations this code knows that the database has not applied yet (0 when it is up to date). */
 export async function pendingMigrations(db: Db): Promise<number> {
-  const migrator = new Migrator({ db, provider: { getMigrations: async () => migrations } });
+  const migrator = new Migrator({ db, provider: { getMigrations: migrations } });
   const all = await migrator.getMigrations();
   return all.filter((m) => !m.executedAt).length;
 }

@@ -284,6 +284,35 @@ export function cpuMs(pid: number): number {
   return (Number(fields[11]) + Number(fields[12])) * 10; // utime, stime (fields 14 and 15)
 }
 
+/**
+ * CPU time (ms) `pid` has used so far, split by its threads: its main thread (the event loop),
+ * the threads it runs at a lower priority (nice above the main thread's: a preview thread), and the
+ * rest at the main thread's priority (V8's GC and compiler helpers, libuv's pool), which compete with
+ * the event loop and other processes for a core as equals. A thread that ended no longer counts.
+ */
+export function threadsCpuMs(pid: number): { main: number; lowered: number; others: number } {
+  const out = { main: 0, lowered: 0, others: 0 };
+  let mainNice = 0;
+  const rows: { tid: number; nice: number; ms: number }[] = [];
+  for (const tid of fs.readdirSync(`/proc/${pid}/task`)) {
+    try {
+      const stat = fs.readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
+      const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      const row = { tid: Number(tid), nice: Number(f[16]), ms: (Number(f[11]) + Number(f[12])) * 10 };
+      if (row.tid === pid) mainNice = row.nice;
+      rows.push(row);
+    } catch {
+      /* ended meanwhile */
+    }
+  }
+  for (const r of rows) {
+    if (r.tid === pid) out.main += r.ms;
+    else if (r.nice > mainNice) out.lowered += r.ms;
+    else out.others += r.ms;
+  }
+  return out;
+}
+
 /** Largest RSS of `pid` while `work` runs, sampled every 100 ms. */
 export async function peakRss<T>(pid: number, work: () => Promise<T>): Promise<{ result: T; peakMb: number }> {
   let peakMb = rssMb(pid);

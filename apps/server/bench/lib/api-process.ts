@@ -53,6 +53,19 @@ export async function spawnBenchProcess<T>(
 }
 
 /**
+ * The API process's event loop since the last ask (delays the 10 ms sampler saw, ms: what a request
+ * arriving then waited before it was read) and its memory now (MB).
+ */
+export interface ApiLoop {
+  p99Ms: number;
+  maxMs: number;
+  meanMs: number;
+  rssMb: number;
+  heapUsedMb: number;
+  externalMb: number;
+}
+
+/**
  * The app in a process of its own (bench/lib/api-process-main.ts: `startSetupServer` on the
  * benchmark's database), for another church's requests while the benchmark's own process does
  * the heavy work: that process's memory stays the work's alone. `nodeOptions`: node's flags for it
@@ -61,11 +74,24 @@ export async function spawnBenchProcess<T>(
 export async function startApiProcess(
   databaseUrl: string,
   nodeOptions: string[] = [],
-): Promise<{ url: string; pid: number; stop: () => Promise<void> }> {
+): Promise<{ url: string; pid: number; loop: () => Promise<ApiLoop>; stop: () => Promise<void> }> {
   const p = await spawnBenchProcess<{ url: string }>(
     'bench/lib/api-process-main.ts',
     { BENCH_DATABASE_URL: databaseUrl },
     nodeOptions,
   );
-  return { url: p.hello.url, pid: p.pid, stop: p.stop };
+  const loop = () =>
+    new Promise<ApiLoop>((resolve, reject) => {
+      const onMessage = (m: { done?: string } & ApiLoop) => {
+        if (m.done !== 'loop') return;
+        p.child.off('message', onMessage);
+        p.child.off('exit', onExit);
+        resolve(m);
+      };
+      const onExit = (code: number) => reject(new Error(`the API process exited with ${code}`));
+      p.child.on('message', onMessage);
+      p.child.once('exit', onExit);
+      p.child.send({ cmd: 'loop' });
+    });
+  return { url: p.hello.url, pid: p.pid, loop, stop: p.stop };
 }

@@ -15,9 +15,8 @@ import { findChurchRow } from '../church-rows.js';
 import { csvHeaders } from '../contacts/import-csv.js';
 import { churchCountryCode } from '../settings/church-settings.js';
 import { previewFile } from './preview.js';
-import { LAMPSTAND_LABEL, LAMPSTAND_SOURCE } from './church/move-in.js';
 import { canUndoKind, undoUntil } from './undo-window.js';
-import { detectSource, presetSource, SOURCES, type SourceDef } from './sources.js';
+import { detectSource, LAMPSTAND_LABEL, LAMPSTAND_SOURCE, presetSource, SOURCES, type SourceDef } from './sources.js';
 
 /**
  * Moving in: upload a file from another system (a dry run: nothing is written but the upload and

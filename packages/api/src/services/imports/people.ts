@@ -21,6 +21,14 @@ export interface Ours {
   hasExternalId: boolean;
 }
 
+/** A child of a household with an adult is one of the adult's children, not a contact. */
+export const isChildOfHousehold = (p: PersonRow, withAdult: Set<string>) =>
+  p.child && p.households.some((h) => withAdult.has(h.id));
+
+export function householdsWithAdults(all: PersonRow[]): Set<string> {
+  return new Set(all.filter((p) => !p.child).flatMap((p) => p.households.map((h) => h.id)));
+}
+
 /** Values that one person of the file has alone (two people sharing an email match by it neither). */
 function uniqueValues(values: (string | null)[]): Set<string> {
   const seen = new Map<string, number>();

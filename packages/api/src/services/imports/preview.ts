@@ -1,11 +1,9 @@
 import type { Db } from '@lampstand/db';
 import type { ImportPreview, ImportProblem } from '../../schemas/imports.js';
-import { changesFor, matchPeople } from './people.js';
+import { changesFor, householdsWithAdults, isChildOfHousehold, matchPeople } from './people.js';
 import { fileTotals, fundNames, readGifts, readPeople } from './read.js';
 import type { SourceDef } from './sources.js';
-import { previewRecurring } from './recurring.js';
 import { donorsOf, fundsByName } from './write-gifts.js';
-import { householdsWithAdults, isChildOfHousehold } from './write-people.js';
 
 /** The dry run: what committing the file would do, computed without writing anything. */
 
@@ -21,7 +19,9 @@ export async function previewFile(
   input: { def: SourceDef; csv: string; countryCode: string },
 ): Promise<{ preview: ImportPreview; items: number }> {
   const { def, csv } = input;
-  if (def.kind === 'recurring') return previewRecurring(db, tenantId, input);
+  // Loaded when a recurring file comes: its module brings the renewals and their journey, which the
+  // people and gifts previews (the preview thread's usual work) do without.
+  if (def.kind === 'recurring') return (await import('./recurring.js')).previewRecurring(db, tenantId, input);
   if (def.kind === 'people') {
     const file = await readPeople(csv, def, input.countryCode);
     const withAdult = householdsWithAdults(file.items);

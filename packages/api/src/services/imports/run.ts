@@ -13,7 +13,8 @@ import { runRecurring } from './recurring.js';
 import type { FileStorage } from '../../providers/storage.js';
 import { runChurchRestore } from './church/move-in.js';
 import { fundsByName, giftKeys, ledgerTotals, makeMissingFunds, writeGifts } from './write-gifts.js';
-import { householdsWithAdults, writeHouseholds, writePeople, type PeopleCounts } from './write-people.js';
+import { householdsWithAdults } from './people.js';
+import { writeHouseholds, writePeople, type PeopleCounts } from './write-people.js';
 import { UndoLog } from './undo-log.js';
 
 /**

@@ -258,6 +258,10 @@ export const SOURCES: SourceDef[] = [
   },
 ];
 
+/** A Lampstand export ("Export everything"), moved whole into a new church (church/move-in.ts). */
+export const LAMPSTAND_SOURCE = 'lampstand-export';
+export const LAMPSTAND_LABEL = 'Lampstand export';
+
 const key = (h: string) => h.trim().toLowerCase();
 
 /** The source whose columns a header row has, or a 400 saying none does. */

@@ -4,7 +4,7 @@ import type { NewEvent } from '../../schemas/events.js';
 import { changeConsent, type ConsentChannel } from '../contacts/consent.js';
 import { personOf } from '../events/record.js';
 import type { PersonRow } from './read.js';
-import { changesFor, matchPeople, type Ours } from './people.js';
+import { changesFor, isChildOfHousehold, matchPeople, type Ours } from './people.js';
 import type { UndoLog } from './undo-log.js';
 
 /** Writing one batch of a people file, then its households (families and children) at the end. */
@@ -27,14 +27,6 @@ export interface PeopleCounts {
   created: number;
   updated: number;
   unchanged: number;
-}
-
-/** A child of a household with an adult is one of the adult's children, not a contact. */
-export const isChildOfHousehold = (p: PersonRow, withAdult: Set<string>) =>
-  p.child && p.households.some((h) => withAdult.has(h.id));
-
-export function householdsWithAdults(all: PersonRow[]): Set<string> {
-  return new Set(all.filter((p) => !p.child).flatMap((p) => p.households.map((h) => h.id)));
 }
 
 async function keepExternalId(trx: Db, job: PeopleJob, contactId: number, p: PersonRow) {

@@ -9,15 +9,13 @@ import { assertNewChurch } from './check.js';
 import { restoreChurch } from './restore.js';
 import { NOT_MOVED } from './rules.js';
 import { planTables } from './schema.js';
+import { LAMPSTAND_SOURCE } from '../sources.js';
 
 /**
  * A Lampstand export on the Move in screen: uploaded (read, checked, its counts per table as the
  * preview; nothing else written), confirmed like any import, and restored by the same background
  * job (run.ts), all in one transaction.
  */
-
-export const LAMPSTAND_SOURCE = 'lampstand-export';
-export const LAMPSTAND_LABEL = 'Lampstand export';
 
 /** A ZIP file starts with a local file header. */
 export const isZip = (bytes: Uint8Array) =>
