@@ -1,4 +1,5 @@
 import { isDeepStrictEqual } from 'node:util';
+import { eventsSettled } from '@lampstand/api/server';
 import { ownerDb, sql } from '@lampstand/db';
 import { describe, expect, it } from 'vitest';
 import { SCHEDULES } from '../../src/jobs/handlers.js';
@@ -305,6 +306,10 @@ for (let i = 0; i < 1500 && (await jobsWaiting()) > 0; i++) await new Promise((r
 if ((await jobsWaiting()) > 0) seedFailures.push('a job queued while seeding never ran');
 await app.deps.pages.visits.flush();
 await app.runtime.runner.stop();
+// And the event log settled: `/api/events` shows an event once every transaction older than it has
+// ended, on the whole PostgreSQL server (the other test files' included), so church A's last events
+// could appear between the two snapshots.
+await eventsSettled(app.db);
 
 /** `<segment before the parameter>/{parameter}` → church A's id (or slug) for it. */
 const seeds: Record<string, number | string> = {
