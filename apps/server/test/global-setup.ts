@@ -28,7 +28,7 @@ export default async function setup(project: TestProject) {
   const prefix = `lampstand_t_srv_${process.pid}_${Date.now().toString(36)}_`;
   project.provide('serverDatabasePrefix', prefix);
   return async () => {
-    removeWorkerBundles();
+    removeWorkerBundles(prefix);
     await dropTestDatabases(server.serverUrl, prefix);
     await server.stop();
   };
@@ -47,12 +47,15 @@ function alive(pid: number): boolean {
 }
 
 /**
- * The crash tests' worker bundles (`.test-worker-<pid>`, helpers/worker-crash.ts) of test processes
- * that have ended: vitest stops its workers without their exit handlers running.
+ * The crash tests' worker bundle of this run (`.test-worker-<prefix>`, helpers/worker-crash.ts), a
+ * half-built one's folder, and those left by runs that have ended without this hook (the name holds
+ * the run's process id; `.test-worker-<pid>` is the older name, one per test process).
  */
-function removeWorkerBundles(): void {
+function removeWorkerBundles(prefix: string): void {
   for (const name of fs.readdirSync(serverDir)) {
-    const pid = /^\.test-worker-(\d+)$/.exec(name)?.[1];
-    if (pid && !alive(Number(pid))) fs.rmSync(path.join(serverDir, name), { recursive: true, force: true });
+    if (!name.startsWith('.test-worker-')) continue;
+    const pid = /^\.test-worker-(?:lampstand_t_srv_)?(\d+)(?:_|$)/.exec(name)?.[1];
+    if (name.startsWith(`.test-worker-${prefix}`) || (pid && !alive(Number(pid))))
+      fs.rmSync(path.join(serverDir, name), { recursive: true, force: true });
   }
 }

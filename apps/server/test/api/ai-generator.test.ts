@@ -1,6 +1,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { registerChurch, startTestApp } from '../helpers/test-app.js';
 import { startFakeOpenAi } from '../helpers/fake-openai.js';
+import { sharedTestApp } from '../helpers/shared-app.js';
 import { withGeneratedCopy } from '@lampstand/api/render/generated-copy';
 
 const openai = await startFakeOpenAi({ apiKey: 'sk-test-key' });
@@ -251,7 +252,8 @@ describe('AI copy for Announce (service planner)', () => {
 
 describe('AI copy without a key or base URL', () => {
   it('is reported disabled and refuses with what to set; nothing pretends to be AI', async () => {
-    const plain = await startTestApp();
+    // The worker's shared app: default settings, no AI key.
+    const plain = await sharedTestApp();
     const { client } = await registerChurch(plain.url);
     expect((await client.get('/api/ai-generator/status')).body).toEqual({ enabled: false, remaining: 30 });
     const res = await client.post('/api/ai-generator/landing-page', input);

@@ -111,20 +111,14 @@ export class HttpClient {
     // As the web client does: a POST without a body still sends JSON `{}` (the CSRF check requires JSON).
     if (body === undefined && method === 'POST') body = {};
     if (body !== undefined) headers['content-type'] = 'application/json';
-    if (this.cookies.size) headers.cookie = [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
+    const cookie = this.cookieHeader();
+    if (cookie) headers.cookie = cookie;
     const res = await fetch(this.baseUrl + path, {
       method,
       headers,
       body: body === undefined ? undefined : JSON.stringify(body),
     });
-    for (const c of res.headers.getSetCookie()) {
-      const [pair] = c.split(';');
-      const eq = pair!.indexOf('=');
-      const name = pair!.slice(0, eq);
-      const value = pair!.slice(eq + 1);
-      if (/expires=Thu, 01 Jan 1970/i.test(c) || value === '') this.cookies.delete(name);
-      else this.cookies.set(name, value);
-    }
+    this.rememberCookies(res.headers.getSetCookie());
     const text = await res.text();
     let json: any = undefined;
     try {
@@ -134,6 +128,23 @@ export class HttpClient {
     }
     return { status: res.status, body: json, text, headers: res.headers };
   }
+  /** The `Cookie` header of the cookies kept (undefined when there are none). */
+  cookieHeader(): string | undefined {
+    return this.cookies.size ? [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ') : undefined;
+  }
+
+  /** Keeps the cookies of an answer's `Set-Cookie` headers, and forgets the ones they expire. */
+  rememberCookies(setCookies: string[]): void {
+    for (const c of setCookies) {
+      const [pair] = c.split(';');
+      const eq = pair!.indexOf('=');
+      const name = pair!.slice(0, eq);
+      const value = pair!.slice(eq + 1);
+      if (/expires=Thu, 01 Jan 1970/i.test(c) || value === '') this.cookies.delete(name);
+      else this.cookies.set(name, value);
+    }
+  }
+
   get(path: string) {
     return this.request('GET', path);
   }

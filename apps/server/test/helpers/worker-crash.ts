@@ -3,9 +3,11 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildSync } from 'esbuild';
-import { afterAll } from 'vitest';
+import { afterAll, inject } from 'vitest';
 import type { Db } from '@lampstand/db';
 import type { HttpClient } from './test-app.js';
+
+import '../provided.js';
 
 // What the crash tests of every channel share: worker processes on the test app's database that a
 // test kills with SIGKILL, and the waits around the kill.
@@ -15,32 +17,45 @@ const serverDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..
 let bundled: string | undefined;
 
 /**
- * `src/worker.ts` bundled once per test process, as `build.mjs` bundles it for `pnpm worker` (the
+ * `src/worker.ts` bundled once per test run, as `build.mjs` bundles it for `pnpm worker` (the
  * workspace packages and pure-JS dependencies in, native ones left as imports, found in this
- * package's node_modules). A worker then starts on about 0.9 CPU-seconds
- * instead of 3.6 through tsx, which compiles every source file again in each process (13 worker
- * starts in the crash tests).
+ * package's node_modules). A worker then starts on about 0.9 CPU-seconds instead of 3.6 through
+ * tsx, which compiles every source file again in each process (13 worker starts in the crash
+ * tests). The bundle is the run's (its name holds the run's prefix, `global-setup.ts` removes it):
+ * the first test process that needs it builds it (about 2 CPU-seconds of esbuild) and the others
+ * reuse it. A process builds into a folder of its own and renames it into place; when two build at
+ * once, the second rename fails and that process uses the first one's.
  */
 function workerBundle(): string {
   if (bundled) return bundled;
   // Beside dist/, at its depth: paths the server finds from its own file (config.ts) come out the same.
-  const outdir = path.join(serverDir, `.test-worker-${process.pid}`);
-  fs.rmSync(outdir, { recursive: true, force: true });
-  process.once('exit', () => fs.rmSync(outdir, { recursive: true, force: true }));
-  buildSync({
-    entryPoints: { worker: path.join(serverDir, 'src', 'worker.ts') },
-    outdir,
-    bundle: true,
-    platform: 'node',
-    target: 'node20.19',
-    format: 'esm',
-    external: JSON.parse(fs.readFileSync(path.join(serverDir, 'build-external.json'), 'utf8')) as string[],
-    logLevel: 'warning',
-    banner: {
-      js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);",
-    },
-  });
-  bundled = path.join(outdir, 'worker.js');
+  const outdir = path.join(serverDir, `.test-worker-${inject('serverDatabasePrefix')}`);
+  const file = path.join(outdir, 'worker.js');
+  if (!fs.existsSync(file)) {
+    const building = `${outdir}building-${process.pid}`;
+    fs.rmSync(building, { recursive: true, force: true });
+    buildSync({
+      entryPoints: { worker: path.join(serverDir, 'src', 'worker.ts') },
+      outdir: building,
+      bundle: true,
+      platform: 'node',
+      target: 'node20.19',
+      format: 'esm',
+      external: JSON.parse(fs.readFileSync(path.join(serverDir, 'build-external.json'), 'utf8')) as string[],
+      logLevel: 'warning',
+      banner: {
+        js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);",
+      },
+    });
+    try {
+      fs.renameSync(building, outdir);
+    } catch (err) {
+      // Another test process renamed its bundle into place first: use that one.
+      fs.rmSync(building, { recursive: true, force: true });
+      if (!fs.existsSync(file)) throw err;
+    }
+  }
+  bundled = file;
   return bundled;
 }
 
