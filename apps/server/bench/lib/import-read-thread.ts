@@ -102,14 +102,18 @@ export async function measure(data: ReadThreadData): Promise<ReadThreadResult[]>
       const { profile } = (await session.post('HeapProfiler.stopSampling')) as unknown as { profile: { head: Node } };
       await session.post('HeapProfiler.disable');
       const by = new Map<string, number>();
-      const walk = (n: Node) => {
+      const nameOf = (n: Node) =>
+        `${n.callFrame.functionName || '(anonymous)'} ${n.callFrame.url.split('/').slice(-2).join('/')}`;
+      // Each function with its caller's (where the function is a built-in or a library's, the first of ours up the stack).
+      const walk = (n: Node, caller: string) => {
         r.allocatedBytes += n.selfSize;
-        const { functionName, url, lineNumber } = n.callFrame;
-        const name = `${functionName || '(anonymous)'} ${url.split('/').slice(-2).join('/')}:${lineNumber + 1}`;
-        by.set(name, (by.get(name) ?? 0) + n.selfSize);
-        n.children.forEach(walk);
+        const name = nameOf(n);
+        const key = caller ? `${name} ← ${caller}` : name;
+        by.set(key, (by.get(key) ?? 0) + n.selfSize);
+        const ours = /\/(api|server)\/src\//.test(n.callFrame.url);
+        for (const c of n.children) walk(c, ours ? name : caller);
       };
-      walk(profile.head);
+      walk(profile.head, '');
       r.top = [...by]
         .sort((a, b) => b[1] - a[1])
         .slice(0, 12)

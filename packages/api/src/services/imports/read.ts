@@ -1,11 +1,11 @@
 import type { ContactMetadata } from '@lampstand/db';
 import type { ImportProblem } from '../../schemas/imports.js';
-import { openCsv } from '../contacts/import-csv.js';
+import { openCsvReader } from '../contacts/import-csv.js';
 import { toE164 } from '../contacts/phone.js';
 import { readFundLines, type FundLine } from './fund-lines.js';
 import { joinPaymentRows } from './same-payment.js';
-import { cellOf, columnMap, type ColumnMap, type SourceDef } from './sources.js';
-import { nameKey, readAmount, readBirthDate, readDate, readMethod, readYesNo } from './values.js';
+import { cellOf, columnMap, firstColumn, valueOf, type ColumnMap, type SourceDef } from './sources.js';
+import { nameKey, oneSpaced, readAmount, readBirthDate, readDate, readMethod, readYesNo } from './values.js';
 
 /** A whole export read into people or gifts, with a problem for every row that cannot be read. */
 
@@ -59,7 +59,7 @@ const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
  * (the upload answers the staff, in the API process that serves other churches' requests), the
  * commit's job also with its pacer's turns (the job's one pace, for its reading and its batches).
  */
-export type ReadOptions = Parameters<typeof openCsv>[1];
+export type ReadOptions = Parameters<typeof openCsvReader>[1];
 
 /** The people of a people file; a person on several rows (two households) is one person. */
 export async function readPeople(
@@ -68,13 +68,16 @@ export async function readPeople(
   countryCode: string,
   opts: ReadOptions = {},
 ): Promise<ReadFile<PersonRow>> {
-  const { headers, rows } = await openCsv(csv, opts);
-  const map = columnMap(def, headers);
+  const csvFile = openCsvReader(csv, opts);
+  const map = columnMap(def, csvFile.headers);
   const out: PersonRow[] = [];
   const byKey = new Map<string, PersonRow>();
   const problems: ImportProblem[] = [];
   let count = 0;
-  for await (const { line, cells } of rows) {
+  for (let cells = csvFile.next(); cells !== null; cells = csvFile.next()) {
+    const line = csvFile.line;
+    const turn = csvFile.pause();
+    if (turn) await turn;
     count++;
     const person = readPerson(map, cells, line, countryCode);
     if ('reason' in person) {
@@ -162,13 +165,16 @@ const money = (cents: number) =>
  * totals; a refund with no such gift is a problem.
  */
 export async function readGifts(csv: string, def: SourceDef, opts: ReadOptions = {}): Promise<ReadFile<GiftRow>> {
-  const { headers, rows } = await openCsv(csv, opts);
-  const map = columnMap(def, headers);
+  const csvFile = openCsvReader(csv, opts);
+  const map = columnMap(def, csvFile.headers);
   const gifts: GiftRow[] = [];
   const refunds: GiftRow[] = [];
   const problems: ImportProblem[] = [];
   let count = 0;
-  for await (const { line, cells } of rows) {
+  for (let cells = csvFile.next(); cells !== null; cells = csvFile.next()) {
+    const line = csvFile.line;
+    const turn = csvFile.pause();
+    if (turn) await turn;
     count++;
     const g = readGift(map, cells, line, def.splitFunds === true);
     if ('reason' in g) problems.push(g);
@@ -213,47 +219,53 @@ const refundsAll = (r: GiftRow, g: GiftRow) =>
     g.lines.some((gl) => gl.fund.toLowerCase() === rl.fund.toLowerCase() && gl.amountCents === -rl.amountCents),
   );
 
+/** The column of a field's cell in this row (one the row has), for a problem. */
+const cellColumn = (map: ColumnMap, field: 'date' | 'amount' | 'fund', cells: string[]) =>
+  cellOf(map, field, cells)!.column;
+
+/** A gift's row read into a gift, or the problem that stops it (its cells read without an object for each). */
 function readGift(map: ColumnMap, cells: string[], line: number, splitFunds: boolean): GiftRow | ImportProblem {
-  const get = (f: Parameters<typeof cellOf>[1]) => cellOf(map, f, cells);
-  const col = (f: Parameters<typeof cellOf>[1]) => map.at[f]?.[0]?.name ?? null;
-  const dateCell = get('date');
-  if (!dateCell) return { line, column: col('date'), reason: 'The row has no date' };
-  const date = readDate(dateCell.value);
-  if (!date.ok || !date.value) return { line, column: dateCell.column, reason: date.ok ? 'No date' : date.reason };
-  const amountCell = get('amount');
-  if (!amountCell) return { line, column: col('amount'), reason: 'The row has no amount' };
-  const amount = readAmount(amountCell.value);
-  if (!amount.ok) return { line, column: amountCell.column, reason: amount.reason };
-  const fund = get('fund');
-  if (!fund) return { line, column: col('fund'), reason: 'The row has no fund' };
-  let lines: FundLine[] = [{ fund: fund.value.replace(/\s+/g, ' '), amountCents: amount.value }];
-  const split = splitFunds ? readFundLines(fund.value, amount.value) : null;
-  if (split && !split.ok) return { line, column: fund.column, reason: split.reason };
+  const dateCell = valueOf(map, 'date', cells);
+  if (dateCell === null) return { line, column: firstColumn(map, 'date'), reason: 'The row has no date' };
+  const date = readDate(dateCell);
+  if (!date.ok || !date.value)
+    return { line, column: cellColumn(map, 'date', cells), reason: date.ok ? 'No date' : date.reason };
+  const amountCell = valueOf(map, 'amount', cells);
+  if (amountCell === null) return { line, column: firstColumn(map, 'amount'), reason: 'The row has no amount' };
+  const amount = readAmount(amountCell);
+  if (!amount.ok) return { line, column: cellColumn(map, 'amount', cells), reason: amount.reason };
+  const fund = valueOf(map, 'fund', cells);
+  if (fund === null) return { line, column: firstColumn(map, 'fund'), reason: 'The row has no fund' };
+  let lines: FundLine[] = [{ fund: oneSpaced(fund), amountCents: amount.value }];
+  const split = splitFunds ? readFundLines(fund, amount.value) : null;
+  if (split && !split.ok) return { line, column: cellColumn(map, 'fund', cells), reason: split.reason };
   if (split?.ok) {
     const sum = split.value.reduce((n, l) => n + l.amountCents, 0);
     if (sum !== amount.value) {
       return {
         line,
-        column: fund.column,
-        reason: `The funds’ amounts add up to ${money(sum)}, not the row’s ${amountCell.column} of ${money(amount.value)}`,
+        column: cellColumn(map, 'fund', cells),
+        reason: `The funds’ amounts add up to ${money(sum)}, not the row’s ${cellColumn(map, 'amount', cells)} of ${money(amount.value)}`,
       };
     }
     lines = split.value;
   }
-  const first = get('firstName')?.value ?? '';
-  const last = get('lastName')?.value ?? '';
+  // Trimmed cells: 'first last', or the one there is.
+  const first = valueOf(map, 'firstName', cells);
+  const last = valueOf(map, 'lastName', cells);
+  const email = valueOf(map, 'email', cells);
   return {
     line,
-    externalId: get('externalId')?.value ?? null,
-    personId: get('personId')?.value ?? null,
-    donorName: `${first} ${last}`.trim() || null,
-    email: get('email')?.value.toLowerCase() ?? null,
+    externalId: valueOf(map, 'externalId', cells),
+    personId: valueOf(map, 'personId', cells),
+    donorName: first !== null && last !== null ? `${first} ${last}` : (first ?? last),
+    email: email === null ? null : email.toLowerCase(),
     date: date.value,
-    fund: lines.map((l) => l.fund).join(', '),
+    fund: lines.length === 1 ? lines[0]!.fund : lines.map((l) => l.fund).join(', '),
     amountCents: amount.value,
     lines,
-    method: readMethod(get('method')?.value),
-    checkNumber: get('checkNumber')?.value ?? null,
+    method: readMethod(valueOf(map, 'method', cells) ?? undefined),
+    checkNumber: valueOf(map, 'checkNumber', cells),
     refundedOn: null,
   };
 }
