@@ -42,6 +42,8 @@ const CSV_PARSE_OPTIONS = { bom: true, relax_column_count: true, skip_empty_line
 export class CsvCursor {
   private pos: number;
   private nextLine = 1;
+  /** A record's cells as they are read (a record is handed out as an array of its own length). */
+  private readonly scratch: string[] = [];
   /** The line the last record returned starts on (1 for the file's first line). */
   line = 1;
 
@@ -67,7 +69,8 @@ export class CsvCursor {
     const start = pos;
     const line = this.nextLine;
     let breaks = 0; // line breaks inside quoted fields
-    const cells: string[] = [];
+    const cells = this.scratch;
+    let count = 0;
     for (;;) {
       // One field, from `pos`.
       let value: string;
@@ -114,7 +117,7 @@ export class CsvCursor {
         }
         value = text.slice(from, pos);
       }
-      cells.push(value);
+      cells[count++] = value;
       if (c === COMMA) {
         pos++;
         continue;
@@ -124,7 +127,7 @@ export class CsvCursor {
       this.pos = c === -1 ? end : pos + 1;
       this.line = line;
       this.nextLine = line + 1 + breaks;
-      return cells;
+      return cells.slice(0, count);
     }
   }
 

@@ -148,19 +148,46 @@ const NO = new Set(['no', 'n', 'false', '0', 'opted out', 'unsubscribed', 'f']);
 
 /** A yes/no cell: true, false, or null when the cell says nothing. */
 export function readYesNo(raw: string | undefined): boolean | null {
-  const s = (raw ?? '').trim().toLowerCase();
+  const s = lowerCased((raw ?? '').trim());
   if (YES.has(s)) return true;
   if (NO.has(s)) return false;
   return null;
 }
 
-/** The ledger's payment method for the export's wording. */
-export function readMethod(raw: string | undefined): 'card' | 'cash' | 'check' | 'other' {
-  const s = (raw ?? '').trim().toLowerCase();
-  if (/cheque|check/.test(s)) return 'check';
-  if (/cash/.test(s)) return 'cash';
-  if (/card|visa|master|amex|discover|credit|debit/.test(s)) return 'card';
+type Method = 'card' | 'cash' | 'check' | 'other';
+const CHECK = /cheque|check/;
+const CASH = /cash/;
+const CARD = /card|visa|master|amex|discover|credit|debit/;
+
+function methodOf(raw: string): Method {
+  const s = raw.trim().toLowerCase();
+  if (CHECK.test(s)) return 'check';
+  if (CASH.test(s)) return 'cash';
+  if (CARD.test(s)) return 'card';
   return 'other';
+}
+
+/** The wordings read so far (an export has a handful, on every row): each read once. */
+const METHODS_READ = new Map<string, Method>();
+
+/** The ledger's payment method for the export's wording. */
+export function readMethod(raw: string | undefined): Method {
+  const key = raw ?? '';
+  let method = METHODS_READ.get(key);
+  if (method === undefined) {
+    method = methodOf(key);
+    if (METHODS_READ.size < 100) METHODS_READ.set(key, method);
+  }
+  return method;
+}
+
+/** `s.toLowerCase()`, the string itself when it has no capital (ASCII without A–Z): no copy of it. */
+export function lowerCased(s: string): string {
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if ((c >= 65 && c <= 90) || c > 127) return s.toLowerCase();
+  }
+  return s;
 }
 
 /** A name compared the same whatever its case or spacing (accents are kept: José is not Jose). */
