@@ -81,9 +81,15 @@ try {
         `${r.majorGcs.toFixed(1)} old collections; CPU ${r.threadCpuMs.join(' / ')} ms of the thread, ` +
         `${r.processCpuMs.join(' / ')} ms of the process; wall ${r.wallMs.join(' / ')} ms`,
     );
+    console.log(`    CPU a preview by thread: ${r.byThread.map((t) => `${t.name} ${t.ms} ms`).join(', ')}`);
     for (const f of r.top) console.log(`    ${mb(f.bytes).padStart(6)} MB  ${f.name}`);
   }
-  console.log(`load ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}`);
+  console.log(
+    `load ${os
+      .loadavg()
+      .map((l) => l.toFixed(1))
+      .join(' ')}`,
+  );
 } finally {
   await tdb.drop();
   await pgServer.stop();

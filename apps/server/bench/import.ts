@@ -126,6 +126,7 @@ async function main(): Promise<number> {
         BENCH_DATABASE_URL: tdb.url,
       },
       serveNodeOptions(),
+      { compiled: true },
     );
     stops.push(worker.stop);
     console.log(`worker: paced at ${worker.hello.pacedAt}% of the cores, nice ${worker.hello.nice}`);

@@ -27,6 +27,8 @@ export interface ReadThreadResult {
   threadCpuMs: number[];
   processCpuMs: number[];
   wallMs: number[];
+  /** CPU ms a preview of the process's threads, by name. */
+  byThread: { name: string; ms: number }[];
 }
 
 /** This thread's CPU (ms, at the clock tick's 10 ms): utime and stime of /proc/thread-self/stat. */
@@ -34,6 +36,23 @@ function threadCpuMs(): number {
   const stat = fs.readFileSync('/proc/thread-self/stat', 'utf8');
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
   return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+
+/** CPU ms of each of the process's threads by name (/proc/self/task/<tid>/comm and stat). */
+export function threadsByName(): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const tid of fs.readdirSync('/proc/self/task')) {
+    try {
+      const self = fs.readlinkSync('/proc/thread-self').split('/').pop();
+      const name = tid === self ? 'this thread' : tid === String(process.pid) ? 'the main thread' : `thread ${tid}`;
+      const stat = fs.readFileSync(`/proc/self/task/${tid}/stat`, 'utf8');
+      const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      out.set(name, (out.get(name) ?? 0) + (Number(f[11]) + Number(f[12])) * 10);
+    } catch {
+      /* ended meanwhile */
+    }
+  }
+  return out;
 }
 
 interface Node {
@@ -76,9 +95,11 @@ export async function measure(data: ReadThreadData): Promise<ReadThreadResult[]>
         threadCpuMs: [],
         processCpuMs: [],
         wallMs: [],
+        byThread: [],
       };
       await new Promise((res) => setTimeout(res, 50)); // the observer's entries of the warm-up
       gcs.minor = gcs.major = 0;
+      const names0 = threadsByName();
       for (let i = 0; i < data.runs; i++) {
         const t0 = threadCpuMs();
         const p0 = process.cpuUsage();
@@ -90,6 +111,10 @@ export async function measure(data: ReadThreadData): Promise<ReadThreadResult[]>
         r.processCpuMs.push(Math.round((p.user + p.system) / 1000));
       }
       await new Promise((res) => setTimeout(res, 50));
+      const names1 = threadsByName();
+      r.byThread = [...names1]
+        .map(([name, ms]) => ({ name, ms: Math.round((ms - (names0.get(name) ?? 0)) / data.runs) }))
+        .filter((t) => t.ms > 0);
       r.minorGcs = gcs.minor / data.runs;
       r.majorGcs = gcs.major / data.runs;
       await session.post('HeapProfiler.enable');
