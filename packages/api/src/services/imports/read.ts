@@ -12,7 +12,7 @@ import {
   readAmount,
   readBirthDate,
   readDate,
-  readMethod,
+  methodReader,
   readYesNo,
 } from './values.js';
 
@@ -180,6 +180,7 @@ const money = (cents: number) =>
 export async function readGifts(csv: string, def: SourceDef, opts: ReadOptions = {}): Promise<ReadFile<GiftRow>> {
   const csvFile = openCsvReader(csv, opts);
   const map = columnMap(def, csvFile.headers);
+  const methodOf = methodReader();
   const gifts: GiftRow[] = [];
   const refunds: GiftRow[] = [];
   const problems: ImportProblem[] = [];
@@ -189,7 +190,7 @@ export async function readGifts(csv: string, def: SourceDef, opts: ReadOptions =
     const turn = csvFile.pause();
     if (turn) await turn;
     count++;
-    const g = readGift(map, cells, line, def.splitFunds === true);
+    const g = readGift(map, cells, line, def.splitFunds === true, methodOf);
     if ('reason' in g) problems.push(g);
     else if (g.amountCents < 0) refunds.push(g);
     else gifts.push(g);
@@ -237,7 +238,13 @@ const cellColumn = (map: ColumnMap, field: 'date' | 'amount' | 'fund', cells: st
   cellOf(map, field, cells)!.column;
 
 /** A gift's row read into a gift, or the problem that stops it (its cells read without an object for each). */
-function readGift(map: ColumnMap, cells: string[], line: number, splitFunds: boolean): GiftRow | ImportProblem {
+function readGift(
+  map: ColumnMap,
+  cells: string[],
+  line: number,
+  splitFunds: boolean,
+  methodOf: (raw: string | undefined) => GiftRow['method'],
+): GiftRow | ImportProblem {
   const dateCell = valueOf(map, 'date', cells);
   if (dateCell === null) return { line, column: firstColumn(map, 'date'), reason: 'The row has no date' };
   const date = readDate(dateCell);
@@ -277,7 +284,7 @@ function readGift(map: ColumnMap, cells: string[], line: number, splitFunds: boo
     fund: lines.length === 1 ? lines[0]!.fund : lines.map((l) => l.fund).join(', '),
     amountCents: amount.value,
     lines,
-    method: readMethod(valueOf(map, 'method', cells) ?? undefined),
+    method: methodOf(valueOf(map, 'method', cells) ?? undefined),
     checkNumber: valueOf(map, 'checkNumber', cells),
     refundedOn: null,
   };

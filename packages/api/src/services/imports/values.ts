@@ -159,26 +159,30 @@ const CHECK = /cheque|check/;
 const CASH = /cash/;
 const CARD = /card|visa|master|amex|discover|credit|debit/;
 
-function methodOf(raw: string): Method {
-  const s = raw.trim().toLowerCase();
+/** The ledger's payment method for the export's wording. */
+export function readMethod(raw: string | undefined): Method {
+  const s = (raw ?? '').trim().toLowerCase();
   if (CHECK.test(s)) return 'check';
   if (CASH.test(s)) return 'cash';
   if (CARD.test(s)) return 'card';
   return 'other';
 }
 
-/** The wordings read so far (an export has a handful, on every row): each read once. */
-const METHODS_READ = new Map<string, Method>();
-
-/** The ledger's payment method for the export's wording. */
-export function readMethod(raw: string | undefined): Method {
-  const key = raw ?? '';
-  let method = METHODS_READ.get(key);
-  if (method === undefined) {
-    method = methodOf(key);
-    if (METHODS_READ.size < 100) METHODS_READ.set(key, method);
-  }
-  return method;
+/**
+ * `readMethod` for the rows of one file, each wording read once (an export has a handful, on every
+ * row). Kept with the file, not the process: a cell can be a slice that holds the whole file's text.
+ */
+export function methodReader(): (raw: string | undefined) => Method {
+  const read = new Map<string, Method>();
+  return (raw) => {
+    const key = raw ?? '';
+    let method = read.get(key);
+    if (method === undefined) {
+      method = readMethod(key);
+      if (read.size < 100) read.set(key, method);
+    }
+    return method;
+  };
 }
 
 /** `s.toLowerCase()`, the string itself when it has no capital (ASCII without A–Z): no copy of it. */
