@@ -25,7 +25,8 @@
  *
  * Uses TEST_DATABASE_URL's server when set, else an embedded PostgreSQL. BENCH_PEOPLE,
  * BENCH_HOUSEHOLDS and BENCH_GIFTS set the size; BENCH_WORKER_CPU_PERCENT=100 runs the worker
- * unpaced, BENCH_WORKER_NICE=0 at the API's priority.
+ * unpaced, BENCH_WORKER_NICE=0 at the API's priority; BENCH_API_NODE_OPTIONS adds node flags to the
+ * API's (an A/B of a V8 flag, e.g. --single-threaded-gc).
  */
 import os from 'node:os';
 import { performance } from 'node:perf_hooks';
@@ -118,7 +119,9 @@ async function main(): Promise<number> {
   const stops: (() => Promise<void>)[] = [];
   try {
     // The API and the worker with the node flags `pnpm serve` runs the app with (its heap's growth).
-    const api = await startApiProcess(tdb.url, serveNodeOptions());
+    const apiFlags = (process.env.BENCH_API_NODE_OPTIONS ?? '').split(/\s+/).filter(Boolean);
+    const api = await startApiProcess(tdb.url, [...serveNodeOptions(), ...apiFlags]);
+    if (apiFlags.length) console.log(`the API runs with ${apiFlags.join(' ')} added`);
     stops.push(api.stop);
     const worker = await spawnBenchProcess<{ pacedAt: number; nice: number }>(
       'bench/lib/worker-process-main.ts',
