@@ -14,6 +14,8 @@ export default tseslint.config(
       '**/.tsbuild/**',
       // The crash tests' worker bundles (apps/server/test/helpers/worker-crash.ts), made while the tests run.
       '**/.test-worker-*/**',
+      // bench:import's compiled processes (apps/server/bench/lib/api-process.ts), made while it runs.
+      '**/.bench-dist-*/**',
       'apps/web/e2e/screenshots/**',
     ],
   },

@@ -25,7 +25,8 @@
  *
  * Uses TEST_DATABASE_URL's server when set, else an embedded PostgreSQL. BENCH_PEOPLE,
  * BENCH_HOUSEHOLDS and BENCH_GIFTS set the size; BENCH_WORKER_CPU_PERCENT=100 runs the worker
- * unpaced, BENCH_WORKER_NICE=0 at the API's priority.
+ * unpaced, BENCH_WORKER_NICE=0 at the API's priority; BENCH_API_NODE_OPTIONS adds node flags to the
+ * API's (an A/B of a V8 flag, e.g. --single-threaded-gc).
  */
 import os from 'node:os';
 import { performance } from 'node:perf_hooks';
@@ -34,71 +35,14 @@ import { ownerDb, sql } from '@lampstand/db';
 import { HttpClient } from '../test/helpers/test-app.js';
 import { cpuMs, rssMb, serveNodeOptions, threadsCpuMs } from './lib/api-load.js';
 import { spawnBenchProcess, startApiProcess, type ApiLoop } from './lib/api-process.js';
+import { giftsCsv, importSize, peopleCsv } from './lib/import-files.js';
 import { startNeighbourProcess } from './lib/neighbour-process.js';
 
-const PEOPLE = Number(process.env.BENCH_PEOPLE ?? 5_000);
-const HOUSEHOLDS = Number(process.env.BENCH_HOUSEHOLDS ?? 2_000);
-const GIFTS = Number(process.env.BENCH_GIFTS ?? 50_000);
+const SIZE = importSize();
+const { people: PEOPLE, households: HOUSEHOLDS, gifts: GIFTS } = SIZE;
 const PREVIEW_SECONDS = Number(process.env.BENCH_PREVIEW_SECONDS ?? 5);
 const PACE_MS = Number(process.env.BENCH_NEIGHBOUR_PACE_MS ?? 50);
 const TARGETS = { previewSeconds: 30, commitSeconds: 120, rssMb: 400, neighbourRatio: 2 };
-
-const PEOPLE_HEADER =
-  'Person ID,First Name,Last Name,Birthdate,Child,Home Email,Mobile Phone Number,Household ID,Household Name,Household Primary Contact,Email Opt In';
-const GIFTS_HEADER =
-  'Donation ID,Person ID,First Name,Last Name,Email,Received At,Fund,Amount,Payment Method,Check Number';
-const FUNDS = ['General Fund', 'Missions', 'Building'];
-
-function peopleCsv(): string {
-  const rows = [PEOPLE_HEADER];
-  for (let i = 1; i <= PEOPLE; i++) {
-    const household = ((i - 1) % HOUSEHOLDS) + 1;
-    const primary = i <= HOUSEHOLDS;
-    const phone = `512555${String(i % 10_000).padStart(4, '0')}`;
-    rows.push(
-      [
-        10_000 + i,
-        `Person${i}`,
-        `Family${household}`,
-        `19${50 + (i % 50)}-0${1 + (i % 9)}-1${i % 10}`,
-        'false',
-        `person${i}@example.org`,
-        phone,
-        500 + household,
-        `Family${household} Household`,
-        primary ? 'true' : 'false',
-        i % 3 === 0 ? 'true' : '',
-      ].join(','),
-    );
-  }
-  return rows.join('\n') + '\n';
-}
-
-function giftsCsv(): { csv: string; totalCents: number } {
-  const rows = [GIFTS_HEADER];
-  let totalCents = 0;
-  for (let i = 1; i <= GIFTS; i++) {
-    const person = ((i * 7) % PEOPLE) + 1;
-    const cents = 1_000 + ((i * 37) % 50_000);
-    totalCents += cents;
-    const day = new Date(Date.UTC(2023, 0, 1) + (i % 700) * 86_400_000).toISOString().slice(0, 10);
-    rows.push(
-      [
-        `D${i}`,
-        10_000 + person,
-        `Person${person}`,
-        `Family${((person - 1) % HOUSEHOLDS) + 1}`,
-        `person${person}@example.org`,
-        `${day} 10:00:00 UTC`,
-        FUNDS[i % FUNDS.length],
-        (cents / 100).toFixed(2),
-        i % 2 ? 'card' : 'check',
-        i % 2 ? '' : String(1000 + i),
-      ].join(','),
-    );
-  }
-  return { csv: rows.join('\n') + '\n', totalCents };
-}
 
 /**
  * Largest RSS of `pid` (MB) and its CPU (ms) while `work` runs, with that CPU split by its threads
@@ -175,7 +119,9 @@ async function main(): Promise<number> {
   const stops: (() => Promise<void>)[] = [];
   try {
     // The API and the worker with the node flags `pnpm serve` runs the app with (its heap's growth).
-    const api = await startApiProcess(tdb.url, serveNodeOptions());
+    const apiFlags = (process.env.BENCH_API_NODE_OPTIONS ?? '').split(/\s+/).filter(Boolean);
+    const api = await startApiProcess(tdb.url, [...serveNodeOptions(), ...apiFlags]);
+    if (apiFlags.length) console.log(`the API runs with ${apiFlags.join(' ')} added`);
     stops.push(api.stop);
     const worker = await spawnBenchProcess<{ pacedAt: number; nice: number }>(
       'bench/lib/worker-process-main.ts',
@@ -183,6 +129,7 @@ async function main(): Promise<number> {
         BENCH_DATABASE_URL: tdb.url,
       },
       serveNodeOptions(),
+      { compiled: true },
     );
     stops.push(worker.stop);
     console.log(`worker: paced at ${worker.hello.pacedAt}% of the cores, nice ${worker.hello.nice}`);
@@ -192,14 +139,14 @@ async function main(): Promise<number> {
     await api.loop(); // from here: the API's event loop while only the other church asks
     await neighbour.baseline();
     console.log(`during the other church's baseline: ${loopOf(await api.loop())}`);
-    const gifts = giftsCsv();
+    const gifts = giftsCsv(SIZE);
     console.log(`${PEOPLE} people in ${HOUSEHOLDS} households, ${GIFTS} gifts; load ${loadavg()}`);
     const atRest = await api.loop();
     console.log(`the API before the previews: RSS ${atRest.rssMb} MB (its heap ${atRest.heapUsedMb} MB)`);
     let peakMb = 0;
 
     for (const [kind, fileName, csv] of [
-      ['people', 'people.csv', peopleCsv()],
+      ['people', 'people.csv', peopleCsv(SIZE)],
       ['gifts', 'donations.csv', gifts.csv],
     ] as const) {
       // The previews (staff waiting on the upload's answer, in the API) and the commit (the job, in

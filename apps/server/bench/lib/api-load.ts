@@ -10,13 +10,12 @@ import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { ownerDb, sql, type Db } from '@lampstand/db';
 import { HttpClient } from '../../test/helpers/test-app.js';
-import { loadConfig } from '../../src/config.js';
-import { createServer } from '../../src/server.js';
-import { startRuntime } from '../../src/app-deps.js';
 import type { RecordedStatement } from '../api-bare.js';
+import { BENCH_SECRETS_KEY, SESSION_SECRET } from './setup-server.js';
+
+export { BENCH_SECRETS_KEY, SESSION_SECRET, startSetupServer } from './setup-server.js';
 
 export const serverDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-export const SESSION_SECRET = 'bench-session-secret-0123456789abcdefghij';
 export const SESSION_COOKIE_NAME = 'lampstand.sid';
 
 /**
@@ -246,8 +245,6 @@ export function spawnApp(databaseUrl: string, port: number, extraArgs: string[] 
   return spawnServer([...serveNodeOptions(), ...extraArgs, 'dist/main.js'], appEnv(databaseUrl, port), port);
 }
 
-export const BENCH_SECRETS_KEY = 'YmVuY2gtc2VjcmV0cy1rZXktMzItYnl0ZXMtbG9uZyE';
-
 /** `databaseUrl` logged in as the application's own role, with the bench's password. */
 export function appLoginUrl(databaseUrl: string): string {
   const u = new URL(databaseUrl);
@@ -357,32 +354,6 @@ export function statementRecorder() {
     },
     restore() {
       proto.query = original;
-    },
-  };
-}
-
-/**
- * The app in this process (test config, workers off, the benches' session secret) for setting up
- * churches before the measured server starts: sessions made here stay valid there.
- */
-export async function startSetupServer(databaseUrl: string, db: Db): Promise<{ url: string; stop(): Promise<void> }> {
-  const config = {
-    // The measured server's key: secrets sealed here (a church's texting credentials) open there.
-    ...loadConfig({ NODE_ENV: 'test', SECRETS_KEY: BENCH_SECRETS_KEY }),
-    port: 0,
-    host: '127.0.0.1',
-    databaseUrl,
-    logLevel: 'silent',
-    sessionSecret: SESSION_SECRET,
-  };
-  const runtime = await startRuntime(config, db, databaseUrl, { work: false });
-  const server = await createServer(config, runtime.deps);
-  const url = await server.start();
-  return {
-    url,
-    async stop() {
-      await server.stop();
-      await runtime.close();
     },
   };
 }

@@ -6,7 +6,7 @@
  */
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { createDb } from '@lampstand/db';
-import { startSetupServer } from './api-load.js';
+import { startSetupServer } from './setup-server.js';
 import type { ApiLoop } from './api-process.js';
 
 const databaseUrl = process.env.BENCH_DATABASE_URL!;

@@ -8,7 +8,7 @@ import os from 'node:os';
 import { createDb } from '@lampstand/db';
 import { loadConfig } from '../../src/config.js';
 import { startRuntime } from '../../src/app-deps.js';
-import { BENCH_SECRETS_KEY } from './api-load.js';
+import { BENCH_SECRETS_KEY } from './setup-server.js';
 
 const databaseUrl = process.env.BENCH_DATABASE_URL!;
 const config = {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { openCsv } from './import-csv.js';
+import { parse } from 'csv-parse/sync';
+import { CsvCursor, openCsv, type CsvRow } from './import-csv.js';
 
 /** A file of `n` rows after its header. */
 const file = (n: number) => ['Name,Amount', ...Array.from({ length: n }, (_, i) => `Row ${i + 1},${i}`)].join('\n');
@@ -47,5 +48,81 @@ describe('openCsv: reading a file in slices', () => {
       clock += 10;
     }
     expect(count).toBe(50);
+  });
+});
+
+describe('CsvCursor: reads a file as csv-parse does', () => {
+  /** csv-parse's records of the file (line endings normalised first), each with the line it starts on, empty lines skipped; or its error. */
+  function reference(text: string): { rows: CsvRow[]; error: string | null } {
+    const records: string[][] = [];
+    let error: string | null = null;
+    try {
+      parse(text.replace(/\r\n?/g, '\n'), {
+        bom: true,
+        relax_column_count: true,
+        skip_empty_lines: false,
+        trim: false,
+        on_record: (r: string[]) => (records.push(r), r),
+      });
+    } catch (err) {
+      error = `This file could not be read as CSV: ${(err as Error).message}`;
+    }
+    const rows: CsvRow[] = [];
+    let line = 1;
+    for (const cells of records) {
+      const at = line;
+      line++;
+      for (const c of cells) if (c.includes('\n')) line += c.split('\n').length - 1;
+      if (cells.length === 1 && cells[0] === '') continue;
+      rows.push({ line: at, cells });
+    }
+    return { rows, error };
+  }
+
+  function read(text: string): { rows: CsvRow[]; error: string | null } {
+    const cursor = new CsvCursor(text);
+    const rows: CsvRow[] = [];
+    try {
+      for (let cells = cursor.next(); cells; cells = cursor.next()) rows.push({ line: cursor.line, cells });
+    } catch (err) {
+      return { rows, error: (err as Error).message };
+    }
+    return { rows, error: null };
+  }
+
+  it('the same rows, lines and errors on files made of the characters that matter', () => {
+    const alphabet = ['a', 'b', ',', ',', '"', '"', '\n', '\r', '\r\n', ' ', '\0', 'é', '\uFEFF', '😀'];
+    let seed = 42;
+    const random = (n: number) => {
+      seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31;
+      return seed % n;
+    };
+    let errors = 0;
+    let longer = 0;
+    for (let i = 0; i < 20_000; i++) {
+      let text = '';
+      for (let n = random(24); n > 0; n--) text += alphabet[random(alphabet.length)];
+      const want = reference(text);
+      const got = read(text);
+      // Where the file is malformed, the rows before the malformed one are read, then its error.
+      expect({ text, rows: got.rows, error: got.error }).toEqual({ text, rows: want.rows, error: want.error });
+      if (want.error) errors++;
+      if (want.rows.length > 2) longer++;
+    }
+    // Both kinds of file came up often.
+    expect(errors).toBeGreaterThan(2_000);
+    expect(longer).toBeGreaterThan(2_000);
+  });
+
+  it('reads quoted fields with commas, doubled quotes and line breaks, and counts their lines', () => {
+    const text = '\uFEFFName,Note\r\n"Smith, Ann","said ""hi""\r\nthen left"\r\n\r\nBob,\n';
+    expect(read(text)).toEqual({
+      rows: [
+        { line: 1, cells: ['Name', 'Note'] },
+        { line: 2, cells: ['Smith, Ann', 'said "hi"\nthen left'] },
+        { line: 5, cells: ['Bob', ''] },
+      ],
+      error: null,
+    });
   });
 });

@@ -1,7 +1,7 @@
 import { sql, type Db } from '@lampstand/db';
 import type { ImportPolicy, PolicyField } from '../../schemas/imports.js';
 import type { PersonRow } from './read.js';
-import { nameKey } from './values.js';
+import { lowerCased, nameKey } from './values.js';
 
 /**
  * Finding a file's people among the church's contacts — by the source's id, then email, then
@@ -32,8 +32,26 @@ export function householdsWithAdults(all: PersonRow[]): Set<string> {
 /** Values that one person of the file has alone (two people sharing an email match by it neither). */
 function uniqueValues(values: (string | null)[]): Set<string> {
   const seen = new Map<string, number>();
-  for (const v of values) if (v) seen.set(v, (seen.get(v) ?? 0) + 1);
-  return new Set([...seen].filter(([, n]) => n === 1).map(([v]) => v));
+  for (let i = 0; i < values.length; i++) {
+    const v = values[i];
+    if (v) seen.set(v, (seen.get(v) ?? 0) + 1);
+  }
+  const unique = new Set<string>();
+  seen.forEach((n, v) => n === 1 && unique.add(v));
+  return unique;
+}
+
+/** A person's email lower-cased (undefined without one). */
+const lowerEmail = (p: PersonRow) => (p.email != null ? lowerCased(p.email) : undefined);
+
+/** The values `of` the people, each once, in the order first met (no array a person). */
+function distinct(people: PersonRow[], of: (p: PersonRow) => string | null): string[] {
+  const values = new Set<string>();
+  for (let i = 0; i < people.length; i++) {
+    const v = of(people[i]!);
+    if (v) values.add(v);
+  }
+  return [...values];
 }
 
 /** Each person's contact (or null: new), a contact matched once at most. */
@@ -50,7 +68,7 @@ export async function matchPeople(
   // parameters per thousand values: a 5,000-person file took 18–24 statements, and a contact
   // matched several ways came back once per way).
   const byExt = new Map<string, number>();
-  const ids = [...new Set(people.flatMap((p) => (p.externalId ? [p.externalId] : [])))];
+  const ids = distinct(people, (p) => p.externalId);
   if (ids.length) {
     const rows = await db
       .selectFrom('contactExternalIds')
@@ -61,20 +79,20 @@ export async function matchPeople(
       .execute();
     for (const r of rows) byExt.set(r.externalId, r.contactId);
   }
-  const emails = uniqueValues(all.map((p) => p.email?.toLowerCase() ?? null));
+  const emails = uniqueValues(all.map((p) => lowerEmail(p) ?? null));
   const phones = uniqueValues(all.map((p) => p.phoneE164));
   const mine = (set: Set<string>, values: (string | null | undefined)[]) =>
     [...new Set(values)].filter((v): v is string => !!v && set.has(v));
   const linked = [...new Set(byExt.values())];
   const theirEmails = mine(
     emails,
-    people.map((p) => p.email?.toLowerCase()),
+    people.map((p) => lowerEmail(p)),
   );
   const theirPhones = mine(
     phones,
     people.map((p) => p.phoneE164),
   );
-  const births = [...new Set(people.flatMap((p) => (p.birthDate ? [p.birthDate] : [])))];
+  const births = distinct(people, (p) => p.birthDate);
   const found = new Map<number, Ours>();
   const byEmail = new Map<string, number>();
   const byPhone = new Map<string, number>();
@@ -121,7 +139,7 @@ export async function matchPeople(
   return people.map((p) => {
     const candidates = [
       p.externalId ? byExt.get(p.externalId) : undefined,
-      p.email && emails.has(p.email.toLowerCase()) ? byEmail.get(p.email.toLowerCase()) : undefined,
+      p.email && emails.has(lowerCased(p.email)) ? byEmail.get(lowerCased(p.email)) : undefined,
       p.phoneE164 && phones.has(p.phoneE164) ? byPhone.get(p.phoneE164) : undefined,
       p.birthDate ? byName.get(`${nameKey(p.firstName, p.lastName)}|${p.birthDate}`) : undefined,
     ];
@@ -153,8 +171,7 @@ export function changesFor(p: PersonRow, ours: Ours, policy: ImportPolicy): Fiel
   };
   if (decide('firstName', p.firstName, ours.firstName)) out.firstName = p.firstName;
   if (decide('lastName', p.lastName, ours.lastName)) out.lastName = p.lastName;
-  if (decide('email', p.email, ours.email) && p.email?.toLowerCase() !== ours.email?.toLowerCase())
-    out.email = p.email!;
+  if (decide('email', p.email, ours.email) && lowerEmail(p) !== ours.email?.toLowerCase()) out.email = p.email!;
   if (decide('phone', p.phone, ours.phone) && (p.phoneE164 === null || p.phoneE164 !== ours.phoneE164))
     out.phone = { phone: p.phone!, phoneE164: p.phoneE164 };
   if (decide('birthDate', p.birthDate, ours.dateOfBirth)) out.birthDate = p.birthDate!;

@@ -29,7 +29,8 @@ export async function previewFile(
     const matches = await matchPeople(db, tenantId, def.system, adults, file.items);
     let changed = 0;
     const changes: { line: number; name: string; fields: string[] }[] = [];
-    for (const [i, p] of adults.entries()) {
+    for (let i = 0; i < adults.length; i++) {
+      const p = adults[i]!;
       const ours = matches[i];
       if (!ours) continue;
       const fields = Object.keys(changesFor(p, ours, {}));
@@ -59,11 +60,14 @@ export async function previewFile(
   }
   const file = await readGifts(csv, def);
   const have = await fundsByName(db, tenantId);
-  const donors = await donorsOf(db, tenantId, def.system, file.items);
+  const donorOf = await donorsOf(db, tenantId, def.system, file.items);
   const donorKey = (g: (typeof file.items)[number]) => g.personId ?? g.email ?? g.donorName ?? `line ${g.line}`;
   const matchedDonors = new Set<string>();
   const unmatchedDonors = new Set<string>();
-  for (const g of file.items) (donors.has(g) ? matchedDonors : unmatchedDonors).add(donorKey(g));
+  for (let i = 0; i < file.items.length; i++) {
+    const g = file.items[i]!;
+    (donorOf(g) ? matchedDonors : unmatchedDonors).add(donorKey(g));
+  }
   const totals = fileTotals(file.items);
   return {
     items: file.items.length,

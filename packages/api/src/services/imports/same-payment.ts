@@ -19,7 +19,8 @@ export function joinPaymentRows(
   const out: GiftRow[] = [];
   const problems: ImportProblem[] = [];
   const donor = (g: GiftRow) => g.personId ?? g.email?.toLowerCase() ?? g.donorName ?? '';
-  for (const g of gifts) {
+  for (let i = 0; i < gifts.length; i++) {
+    const g = gifts[i]!;
     const first = g.externalId ? byId.get(g.externalId) : undefined;
     if (!g.externalId || !first) {
       // The payment's first row becomes the gift itself (its later rows are added to it), not a

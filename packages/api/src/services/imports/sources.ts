@@ -344,3 +344,22 @@ export function cellOf(map: ColumnMap, field: Field, cells: string[]): { value: 
   }
   return null;
 }
+
+/**
+ * The first non-empty cell of a field's columns, trimmed (`cellOf`'s value), or null: no object
+ * made for it, for the rows of a large file (the column, for a problem, is `cellOf`'s).
+ */
+export function valueOf(map: ColumnMap, field: Field, cells: string[]): string | null {
+  const columns = map.at[field];
+  if (columns === undefined) return null;
+  for (let i = 0; i < columns.length; i++) {
+    const cell = cells[columns[i]!.index];
+    if (cell === undefined) continue;
+    const v = cell.trim();
+    if (v) return v;
+  }
+  return null;
+}
+
+/** The column a field is read from first (a problem's column when the row has none of the field's cells). */
+export const firstColumn = (map: ColumnMap, field: Field): string | null => map.at[field]?.[0]?.name ?? null;

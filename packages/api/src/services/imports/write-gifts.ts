@@ -63,17 +63,33 @@ export async function makeMissingFunds(trx: Db, tenantId: number, names: string[
   return made;
 }
 
-/** Donors by the source's person id (kept by a people import), else by email. */
+export interface Donor {
+  id: number;
+  name: string;
+  email: string | null;
+}
+
+/**
+ * Donors by the source's person id (kept by a people import), else by email: each gift's contact,
+ * or undefined (looked up as asked, not a map of every gift made for it).
+ */
 export async function donorsOf(
   db: Db,
   tenantId: number,
   system: string,
   gifts: GiftRow[],
-): Promise<Map<GiftRow, { id: number; name: string; email: string | null }>> {
-  const ids = [...new Set(gifts.flatMap((g) => (g.personId ? [g.personId] : [])))];
-  const emails = [...new Set(gifts.flatMap((g) => (g.email ? [g.email] : [])))];
-  const byId = new Map<string, { id: number; name: string; email: string | null }>();
-  const byEmail = new Map<string, { id: number; name: string; email: string | null }>();
+): Promise<(g: GiftRow) => Donor | undefined> {
+  const idSet = new Set<string>();
+  const emailSet = new Set<string>();
+  for (let i = 0; i < gifts.length; i++) {
+    const g = gifts[i]!;
+    if (g.personId) idSet.add(g.personId);
+    if (g.email) emailSet.add(g.email);
+  }
+  const ids = [...idSet];
+  const emails = [...emailSet];
+  const byId = new Map<string, Donor>();
+  const byEmail = new Map<string, Donor>();
   // One statement a kind, the values as one array (not a list of parameters per thousand).
   if (ids.length) {
     const rows = await db
@@ -100,12 +116,7 @@ export async function donorsOf(
         byEmail.set(r.emailLower, { id: r.id, name: `${r.firstName} ${r.lastName}`.trim(), email: r.email });
     }
   }
-  const out = new Map<GiftRow, { id: number; name: string; email: string | null }>();
-  for (const g of gifts) {
-    const d = (g.personId && byId.get(g.personId)) || (g.email && byEmail.get(g.email)) || undefined;
-    if (d) out.set(g, d);
-  }
-  return out;
+  return (g) => (g.personId && byId.get(g.personId)) || (g.email && byEmail.get(g.email)) || undefined;
 }
 
 /** The moment a dated gift counts: noon UTC on its date (the same calendar day in any zone). */
@@ -115,12 +126,12 @@ const moment = (date: string) => new Date(`${date}T12:00:00Z`);
 export async function writeGifts(trx: Db, job: GiftsJob, batch: GiftRow[], keys: string[]): Promise<number> {
   if (!batch.length) return 0;
   const funds = job.funds;
-  const donors = await donorsOf(trx, job.tenantId, job.system, batch);
+  const donorOf = await donorsOf(trx, job.tenantId, job.system, batch);
   const inserted = await trx
     .insertInto('gifts')
     .values(
       batch.map((g, i) => {
-        const donor = donors.get(g);
+        const donor = donorOf(g);
         return {
           userId: job.tenantId,
           contactId: donor?.id ?? null,
