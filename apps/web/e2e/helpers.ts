@@ -142,6 +142,28 @@ export async function screenshot(target: Page | Locator, name: string, o: { full
 }
 
 /**
+ * Screenshots of the page at each width (`<name>-<width>.png`), each once its transitions have
+ * settled, then the viewport `after` (by default the last width's). No check runs at these widths:
+ * the resizes are the shots' alone, so without screenshots wanted only the viewport they leave is
+ * set (each resize cost Chromium a layout and a paint of the whole page, about 0.1 CPU-s).
+ */
+export async function shotsAtWidths(
+  page: Page,
+  name: string,
+  o: { widths?: readonly number[]; height?: number; after?: { width: number; height: number } } = {},
+): Promise<void> {
+  const { widths = [390, 1024, 1366], height = 900 } = o;
+  if (screenshotsWanted) {
+    for (const width of widths) {
+      await page.setViewportSize({ width, height });
+      await animationsDone(page);
+      await screenshot(page, `${name}-${width}`);
+    }
+  }
+  await page.setViewportSize(o.after ?? { width: widths[widths.length - 1] ?? 1366, height });
+}
+
+/**
  * Puts axe in a frame once per document (a check finds it there after that), as @axe-core/playwright
  * did before every check; a child frame that is still loading or refuses a script is left out (after
  * 1 s, as that package waited) rather than failing the check.
@@ -276,7 +298,9 @@ export async function addSession(context: BrowserContext, baseUrl: string, usern
 const storedSessions = new Map<string, Awaited<ReturnType<typeof loginCookies>>>();
 
 /**
- * Signed in without the form (see addSession); leaves the page on the dashboard, as loginViaUi does.
+ * Signed in without the form (see addSession); leaves the page on the dashboard, as loginViaUi does,
+ * or on the screen `at` names (a test that starts elsewhere loads only that screen, not the
+ * dashboard first: a page load of the app costs Chromium about half a CPU-second).
  * A role signs in once per test file: later pages reuse its stored session, as a browser that stays
  * signed in would. A test that changes its session (impersonation renews the session's id; signing
  * out ends it) asks for `{ ownSession: true }`: a sign-in of its own, not stored.
@@ -286,7 +310,7 @@ export async function signIn(
   baseUrl: string,
   username: string,
   password: string,
-  o: { ownSession?: boolean } = {},
+  o: { ownSession?: boolean; at?: string } = {},
 ) {
   const key = `${baseUrl} ${username}`;
   let cookies = o.ownSession ? undefined : storedSessions.get(key);
@@ -295,7 +319,7 @@ export async function signIn(
     if (!o.ownSession) storedSessions.set(key, cookies);
   }
   await page.context().addCookies(cookies);
-  await page.goto('/');
+  await page.goto(o.at ?? '/');
 }
 
 /** Wait until no transition or animation is running (a dialog opening, a toast sliding in). */
