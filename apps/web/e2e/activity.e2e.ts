@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { demoGift, HttpClient, registerChurch } from '@lampstand/server/testing';
-import { browserDescribe, expectAccessible, screenshot, signIn, startE2E } from './helpers';
+import { browserDescribe, expectAccessible, shotsAtWidths, signIn, startE2E } from './helpers';
 
 // A person's story: a visitor signs up from the lobby's QR code and gives to a
 // project; staff open the contact's Activity tab and read both, in plain words, with links.
@@ -61,8 +61,9 @@ browserDescribe(describe)('Activity', async () => {
       .where('email', '=', 'lydia@example.org')
       .executeTakeFirstOrThrow();
     const { page: staff } = await e2e.newPage();
-    await signIn(staff, e2e.app.url, church.user.username, church.password);
-    await staff.goto(`/contacts/detail/${lydia.id}?tab=activity`);
+    await signIn(staff, e2e.app.url, church.user.username, church.password, {
+      at: `/contacts/detail/${lydia.id}?tab=activity`,
+    });
     await staff.getByRole('tab', { name: 'Activity', selected: true }).waitFor();
     const timeline = staff.getByLabel('Activity', { exact: true });
     await timeline.getByText('Gave $50.00 to').waitFor();
@@ -74,10 +75,7 @@ browserDescribe(describe)('Activity', async () => {
       `/landing-pages/${page.body.id}/stats`,
     );
     await expectAccessible(staff);
-    for (const width of [390, 1024, 1366]) {
-      await staff.setViewportSize({ width, height: 900 });
-      await screenshot(staff, `activity-${width}`);
-    }
+    await shotsAtWidths(staff, 'activity');
 
     // Only gifts.
     await staff.locator('label', { hasText: 'Gifts' }).click();

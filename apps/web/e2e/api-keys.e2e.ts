@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { HttpClient, registerChurch } from '@lampstand/server/testing';
-import { browserDescribe, expectAccessible, signIn, screenshot, startE2E, toast } from './helpers';
+import { browserDescribe, expectAccessible, screenshot, shotsAtWidths, signIn, startE2E, toast } from './helpers';
 
 // Settings → API keys: create a key (shown once), use it from a script, revoke it.
 browserDescribe(describe)('API keys', async () => {
@@ -64,8 +64,7 @@ browserDescribe(describe)('API keys', async () => {
   // How long the church's activity is kept.
   it("Settings → 'Keep activity for' saves the church's retention", async () => {
     const { page } = await e2e.newPage();
-    await signIn(page, e2e.app.url, church.user.username, church.password);
-    await page.goto('/settings');
+    await signIn(page, e2e.app.url, church.user.username, church.password, { at: '/settings' });
     const keep = page.getByRole('combobox', { name: 'Keep activity for' });
     expect(await keep.inputValue()).toBe('2 years');
     await keep.click();
@@ -83,16 +82,12 @@ browserDescribe(describe)('API keys', async () => {
     await page.getByRole('combobox', { name: 'Keep activity for' }).waitFor();
     expect(await page.getByRole('combobox', { name: 'Keep activity for' }).inputValue()).toBe('6 months');
     await expectAccessible(page);
-    for (const width of [390, 1024, 1366]) {
-      await page.setViewportSize({ width, height: 900 });
-      await screenshot(page, `settings-retention-${width}`);
-    }
+    await shotsAtWidths(page, 'settings-retention');
   });
   // Settings → Export everything: the ZIP is made in the background; the list follows it until it can be downloaded.
   it('exports everything and offers the download once it is ready', async () => {
     const { page } = await e2e.newPage();
-    await signIn(page, e2e.app.url, church.user.username, church.password);
-    await page.goto('/settings/export');
+    await signIn(page, e2e.app.url, church.user.username, church.password, { at: '/settings/export' });
     await page.getByRole('heading', { name: 'Export everything' }).waitFor();
     await page.getByText('No exports yet.').waitFor();
     await page.getByRole('button', { name: 'Export everything' }).click();

@@ -52,8 +52,7 @@ browserDescribe(describe)('Check-in', async () => {
 
   it('sets up, pairs, checks a new family in, prints labels and picks up with the code', async () => {
     const { page } = await e2e.newPage();
-    await signIn(page, e2e.app.url, church.user.username, church.password);
-    await page.goto('/settings/check-in');
+    await signIn(page, e2e.app.url, church.user.username, church.password, { at: '/settings/check-in' });
     await page.getByRole('heading', { name: 'Rooms and classes' }).waitFor();
 
     // A room by age, with a capacity.

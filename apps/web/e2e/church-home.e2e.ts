@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { registerChurch } from '@lampstand/server/testing';
-import { browserDescribe, expectAccessible, screenshot, signIn, startE2E, toast } from './helpers';
+import { browserDescribe, expectAccessible, screenshot, shotsAtWidths, signIn, startE2E, toast } from './helpers';
 
 // A church's public home: staff set it up in Settings; a visitor on a phone reads
 // it and joins a public list.
@@ -60,11 +60,7 @@ browserDescribe(describe)('Church public home', async () => {
       '/c/grace-city/give',
     );
     await expectAccessible(visitor);
-    for (const width of [390, 1024, 1366]) {
-      await visitor.setViewportSize({ width, height: 900 });
-      await screenshot(visitor, `church-home-${width}`);
-    }
-    await visitor.setViewportSize({ width: 390, height: 844 });
+    await shotsAtWidths(visitor, 'church-home', { after: { width: 390, height: 844 } });
     expect(await visitor.getByRole('checkbox', { name: /Newsletter/ }).isChecked()).toBe(true);
     await visitor.getByLabel('Name').fill('Priscilla Tent');
     await visitor.getByLabel('Email').fill('priscilla@example.org');

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { registerChurch } from '@lampstand/server/testing';
-import { browserDescribe, expectAccessible, signIn, screenshot, startE2E, toast } from './helpers';
+import { browserDescribe, expectAccessible, screenshot, shotsAtWidths, signIn, startE2E, toast } from './helpers';
 
 browserDescribe(describe)('email campaigns', async () => {
   const e2e = await startE2E();
@@ -136,10 +136,7 @@ browserDescribe(describe)('email campaigns', async () => {
     const hour = new Date((Math.floor(Date.now() / 3_600_000) + 1) * 3_600_000);
     const h12 = `${hour.getUTCHours() % 12 || 12}:00 ${hour.getUTCHours() < 12 ? 'AM' : 'PM'}`;
     expect(await page.getByLabel('Send at').textContent()).toContain(h12);
-    for (const width of [390, 1024, 1366]) {
-      await page.setViewportSize({ width, height: 900 });
-      await screenshot(page, `email-wizard-schedule-${width}`);
-    }
+    await shotsAtWidths(page, 'email-wizard-schedule');
     await page.getByRole('radio', { name: 'Save as draft' }).check();
     await page.getByRole('button', { name: 'Next Step' }).click();
     await page.getByRole('button', { name: 'Save Draft' }).click();

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { registerChurch } from '@lampstand/server/testing';
-import { animationsDone, browserDescribe, expectAccessible, screenshot, startE2E } from './helpers';
+import { browserDescribe, expectAccessible, shotsAtWidths, startE2E } from './helpers';
 
 // A church's public events in Chromium: staff make a paid event with a question and 2 seats
 // (through the REST API: the staff screens are tested on their own); Ann registers two people on
@@ -36,14 +36,8 @@ browserDescribe(describe)('public events', async () => {
   const event = created.body as { id: number; questions: { id: number }[] };
   const size = event.questions[0]!.id;
 
-  const shots = async (page: Page, name: string) => {
-    for (const width of [390, 1024, 1366]) {
-      await page.setViewportSize({ width, height: 844 });
-      await animationsDone(page);
-      await screenshot(page, `${name}-${width}`);
-    }
-    await page.setViewportSize({ width: 390, height: 844 });
-  };
+  const shots = (page: Page, name: string) =>
+    shotsAtWidths(page, name, { height: 844, after: { width: 390, height: 844 } });
   const visitor = () => e2e.browser.newContext({ baseURL: e2e.app.url, viewport: { width: 390, height: 844 } });
   const fill = async (page: Page, name: string, email: string) => {
     await page.locator('#f-registrant-name').fill(name);

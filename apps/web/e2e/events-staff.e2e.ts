@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import QRCode from 'qrcode';
 import { HttpClient, registerChurch } from '@lampstand/server/testing';
-import { animationsDone, browserDescribe, expectAccessible, screenshot, seeToast, signIn, startE2E } from './helpers';
+import { browserDescribe, expectAccessible, screenshot, seeToast, shotsAtWidths, signIn, startE2E } from './helpers';
 
 // Staff's side of events: a paid event with a question, two seats and its place on the map is
 // created and published in the editor; two people register through the public route (paid in demo
@@ -19,13 +19,7 @@ browserDescribe(describe)('events (staff)', async () => {
   const visitor = new HttpClient(e2e.app.url);
   let eventId = 0;
 
-  const shots = async (page: Page, name: string) => {
-    for (const width of [390, 1024, 1366]) {
-      await page.setViewportSize({ width, height: 844 });
-      await animationsDone(page);
-      await screenshot(page, `${name}-${width}`);
-    }
-  };
+  const shots = (page: Page, name: string) => shotsAtWidths(page, name, { height: 844 });
 
   /** Picks a day three days ahead at 6:30 PM in the open date-time picker labelled `label`. */
   const pickStart = async (page: Page, label: string) => {
@@ -117,8 +111,7 @@ browserDescribe(describe)('events (staff)', async () => {
     await registerAndPay('Ann Lee', 'Vegetarian');
     bo = await registerAndPay('Bo Moss', 'No nuts');
     const { context, page } = await e2e.newPage();
-    await signIn(page, e2e.app.url, church.user.username, church.password);
-    await page.goto(`/events/${eventId}`);
+    await signIn(page, e2e.app.url, church.user.username, church.password, { at: `/events/${eventId}` });
     await page.getByRole('heading', { name: 'Christmas breakfast', level: 1 }).waitFor();
     await page.getByText('2 of 2 seats').waitFor();
     const table = page.getByRole('table', { name: 'Registrations' });
@@ -154,8 +147,7 @@ browserDescribe(describe)('events (staff)', async () => {
 
   it('staff message the registrants, after saying how many it reaches', async () => {
     const { context, page } = await e2e.newPage();
-    await signIn(page, e2e.app.url, church.user.username, church.password);
-    await page.goto(`/events/${eventId}`);
+    await signIn(page, e2e.app.url, church.user.username, church.password, { at: `/events/${eventId}` });
     await page.getByRole('heading', { name: 'Christmas breakfast', level: 1 }).waitFor();
     await page.getByRole('button', { name: 'More' }).click();
     await page.getByRole('menuitem', { name: 'Message registrants' }).click();
@@ -197,8 +189,7 @@ browserDescribe(describe)('events (staff)', async () => {
 
     const context = await e2e.browser.newContext({ baseURL: e2e.app.url, viewport: { width: 390, height: 844 } });
     const page = await context.newPage();
-    await signIn(page, e2e.app.url, church.user.username, church.password);
-    await page.goto(`/events/${eventId}/door`);
+    await signIn(page, e2e.app.url, church.user.username, church.password, { at: `/events/${eventId}/door` });
     await page.getByRole('heading', { name: 'Door: Christmas breakfast', level: 1 }).waitFor();
     await page.locator('input[type="file"]').setInputFiles(png);
     const result = page.locator('[aria-live="polite"] .mantine-Alert-root');

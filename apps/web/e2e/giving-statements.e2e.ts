@@ -3,7 +3,7 @@ import { PDFParse } from 'pdf-parse';
 import type { Page } from 'playwright-core';
 import { addContact, registerChurch } from '@lampstand/server/testing';
 import { chargeDueSchedules } from '@lampstand/api/server';
-import { animationsDone, browserDescribe, expectAccessible, screenshot, signIn, startE2E } from './helpers';
+import { browserDescribe, expectAccessible, shotsAtWidths, signIn, startE2E } from './helpers';
 
 // In demo mode: staff produce giving statements (Giving → Statements) and see
 // the progress and the report; the donor pauses their recurring gift in the portal's My giving.
@@ -83,19 +83,12 @@ browserDescribe(describe)('Giving statements and My giving', async () => {
     }
   };
 
-  const shots = async (page: Page, name: string, back: number) => {
-    for (const width of [390, 1024, 1366]) {
-      await page.setViewportSize({ width, height: 900 });
-      await animationsDone(page);
-      await screenshot(page, `${name}-${width}`);
-    }
-    await page.setViewportSize({ width: back, height: 900 });
-  };
+  const shots = (page: Page, name: string, back: number) =>
+    shotsAtWidths(page, name, { after: { width: back, height: 900 } });
 
   it('staff make statements for a range and see the progress, the report and the PDF to print', async () => {
     const { page } = await e2e.newPage();
-    await signIn(page, e2e.app.url, church.user.username, church.password);
-    await page.goto('/giving/funds');
+    await signIn(page, e2e.app.url, church.user.username, church.password, { at: '/giving/funds' });
     await page.getByRole('tab', { name: 'Statements' }).click();
     await page.getByRole('button', { name: 'Make Statements' }).waitFor();
     await page.getByLabel('From').fill(today);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { registerChurch } from '@lampstand/server/testing';
-import { animationsDone, browserDescribe, expectAccessible, screenshot, signIn, startE2E, toast } from './helpers';
+import { browserDescribe, expectAccessible, screenshot, shotsAtWidths, signIn, startE2E, toast } from './helpers';
 
 // Giving that recurs, in demo mode: staff add a fund; a visitor on a phone gives $40
 // monthly split $30 General / $10 Missions with the fees covered; staff see it under Recurring and
@@ -51,10 +51,7 @@ browserDescribe(describe)('Giving', async () => {
     await visitor.getByLabel('Email', { exact: true }).fill('lydia@example.org');
     await visitor.getByLabel('Address', { exact: true }).fill('1 River Rd');
     await expectAccessible(visitor);
-    for (const width of [390, 1024, 1366]) {
-      await visitor.setViewportSize({ width, height: 900 });
-      await screenshot(visitor, `giving-page-${width}`);
-    }
+    await shotsAtWidths(visitor, 'giving-page');
     await visitor.getByRole('button', { name: 'Give', exact: true }).click();
     await visitor.getByRole('heading', { name: 'Thank you!' }).waitFor();
     // The date in words, and what the gift is made of: each fund, the fee covered, the total.
@@ -68,10 +65,7 @@ browserDescribe(describe)('Giving', async () => {
       'General $30.00 Missions $10.00 Card fee covered $1.51 Total each time $41.51',
     );
     await expectAccessible(visitor);
-    for (const width of [390, 1024, 1366]) {
-      await visitor.setViewportSize({ width, height: 900 });
-      await screenshot(visitor, `giving-thanks-${width}`);
-    }
+    await shotsAtWidths(visitor, 'giving-thanks');
     await visitorContext.close();
 
     await page.getByRole('tab', { name: 'Recurring' }).click();
@@ -80,11 +74,7 @@ browserDescribe(describe)('Giving', async () => {
     await table.getByText('General $30.00, Missions $10.00').waitFor();
     await table.getByText('$41.51').waitFor();
     await expectAccessible(page);
-    for (const width of [390, 1024, 1366]) {
-      await page.setViewportSize({ width, height: 900 });
-      await screenshot(page, `giving-recurring-${width}`);
-    }
-    await page.setViewportSize({ width: 1366, height: 900 });
+    await shotsAtWidths(page, 'giving-recurring');
     // The first month is charged by the scheduler's job about a second after the card is saved; a
     // pause before it would rightly skip it (on fast cores this test got there first). Staff pause
     // once the first gift is in.
@@ -130,12 +120,7 @@ browserDescribe(describe)('Giving', async () => {
     await page.getByText('Lines total $175.50 of the counted $175.50').waitFor();
     await page.getByText('Received: Harvest dinner ticket (value $15.00)').waitFor();
     await expectAccessible(page);
-    for (const width of [390, 1024, 1366]) {
-      await page.setViewportSize({ width, height: 900 });
-      await animationsDone(page);
-      await screenshot(page, `giving-batch-${width}`);
-    }
-    await page.setViewportSize({ width: 1366, height: 900 });
+    await shotsAtWidths(page, 'giving-batch');
     await page.getByRole('button', { name: 'Commit' }).click();
     await page.getByRole('dialog', { name: 'Commit this batch?' }).getByRole('button', { name: 'Commit' }).click();
     await toast(page, 'Batch committed').waitFor();
@@ -176,10 +161,7 @@ browserDescribe(describe)('Giving', async () => {
       .first()
       .waitFor();
     await expectAccessible(page);
-    for (const width of [390, 1024, 1366]) {
-      await page.setViewportSize({ width, height: 900 });
-      await screenshot(page, `giving-overview-${width}`);
-    }
+    await shotsAtWidths(page, 'giving-overview');
 
     // The donor's gifts on their contact (matched by email when they gave).
     const lydia = (await church.client.get('/api/giving/gifts?status=completed')).body.gifts.find(
@@ -198,10 +180,6 @@ browserDescribe(describe)('Giving', async () => {
     expect(pdf.headers()['content-type']).toBe('application/pdf');
     expect(pdf.headers()['content-disposition']).toContain('giving-statement-lydia-purple-');
     await expectAccessible(page);
-    for (const width of [390, 1024, 1366]) {
-      await page.setViewportSize({ width, height: 900 });
-      await animationsDone(page);
-      await screenshot(page, `contact-gifts-${width}`);
-    }
+    await shotsAtWidths(page, 'contact-gifts');
   }, 240_000);
 });

@@ -1,7 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { addContact, registerChurch } from '@lampstand/server/testing';
-import { animationsDone, browserDescribe, choose, expectAccessible, screenshot, signIn, startE2E } from './helpers';
+import {
+  animationsDone,
+  browserDescribe,
+  choose,
+  expectAccessible,
+  screenshot,
+  shotsAtWidths,
+  signIn,
+  startE2E,
+} from './helpers';
 
 // Groups from the three sides: a visitor finds a Tuesday group on the public finder and asks to
 // join; the group's leader, signed in to the members' portal on a 390 px phone, approves and takes
@@ -40,13 +49,7 @@ browserDescribe(describe)('groups', async () => {
     await c.post('/api/groups', { name: 'Sunday Class', type: 'Class', frequency: 'weekly', weekday: 0, time: '09:00' })
   ).body;
 
-  const shots = async (page: Page, name: string) => {
-    for (const width of [390, 1024, 1366]) {
-      await page.setViewportSize({ width, height: 844 });
-      await animationsDone(page);
-      await screenshot(page, `${name}-${width}`);
-    }
-  };
+  const shots = (page: Page, name: string) => shotsAtWidths(page, name, { height: 844 });
   /** The newest email to `to`, once the worker has sent every portal message. */
   const latestEmail = async (to: string) => {
     await expect
@@ -224,8 +227,7 @@ browserDescribe(describe)('groups', async () => {
       timezoneId: 'Pacific/Pago_Pago',
     });
     const page = await context.newPage();
-    await signIn(page, e2e.app.url, church.user.username, church.password);
-    await page.goto(`/groups/${tuesday.id}`);
+    await signIn(page, e2e.app.url, church.user.username, church.password, { at: `/groups/${tuesday.id}` });
     await page.getByRole('heading', { name: 'Tuesday Night', level: 1 }).waitFor();
     const members = page.getByRole('list', { name: 'Members' });
     await members.getByRole('link', { name: 'Nia Newcomer' }).waitFor();

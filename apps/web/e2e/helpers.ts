@@ -2,8 +2,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, type describe, expect, inject, type TestAPI } from 'vitest';
-import { chromium, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core';
-import AxeBuilder from '@axe-core/playwright';
+import { chromium, type Browser, type BrowserContext, type Frame, type Locator, type Page } from 'playwright-core';
+import axe from 'axe-core';
 import { createTestDatabase } from '@lampstand/db/testing';
 import { HttpClient, registerChurch, startAppOn, startTestApp, type TestApp } from '@lampstand/server/testing';
 import './worker-apps';
@@ -142,6 +142,55 @@ export async function screenshot(target: Page | Locator, name: string, o: { full
 }
 
 /**
+ * Screenshots of the page at each width (`<name>-<width>.png`), each once its transitions have
+ * settled, then the viewport `after` (by default the last width's). No check runs at these widths:
+ * the resizes are the shots' alone, so without screenshots wanted only the viewport they leave is
+ * set (each resize cost Chromium a layout and a paint of the whole page, about 0.1 CPU-s).
+ */
+export async function shotsAtWidths(
+  page: Page,
+  name: string,
+  o: { widths?: readonly number[]; height?: number; after?: { width: number; height: number } } = {},
+): Promise<void> {
+  const { widths = [390, 1024, 1366], height = 900 } = o;
+  if (screenshotsWanted) {
+    for (const width of widths) {
+      await page.setViewportSize({ width, height });
+      await animationsDone(page);
+      await screenshot(page, `${name}-${width}`);
+    }
+  }
+  await page.setViewportSize(o.after ?? { width: widths[widths.length - 1] ?? 1366, height });
+}
+
+/**
+ * Puts axe in a frame once per document (a check finds it there after that), as @axe-core/playwright
+ * did before every check; a child frame that is still loading or refuses a script is left out (after
+ * 1 s, as that package waited) rather than failing the check.
+ */
+async function injectAxe(frame: Frame): Promise<void> {
+  const present = () => frame.evaluate(() => typeof (window as { axe?: { run?: unknown } }).axe?.run === 'function');
+  const inject = async () => {
+    if (await present()) return;
+    await frame.evaluate(axe.source);
+    await frame.evaluate(() => {
+      (window as unknown as { axe: typeof axe }).axe.configure({
+        allowedOrigins: ['<same_origin>'],
+        branding: { application: 'playwright' },
+      });
+    });
+  };
+  if (frame === frame.page().mainFrame()) return inject();
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<void>((_, reject) => {
+    timer = setTimeout(() => reject(new Error('Script Timeout')), 1000);
+  });
+  await Promise.race([inject(), timeout])
+    .catch(() => undefined)
+    .finally(() => clearTimeout(timer));
+}
+
+/**
  * No serious or critical accessibility violations (axe). Sandboxed iframes (email previews, which
  * by design run no scripts) are swapped for an empty box first: axe cannot run inside them.
  */
@@ -155,15 +204,32 @@ export async function expectAccessible(page: Page, o: { notices?: boolean } = {}
       f.replaceWith(box);
     }
   });
+  // axe.run in the page itself, reaching same-origin frames (what @axe-core/playwright calls legacy
+  // mode). Its default runs axe in each frame, then opens a blank page to merge the frames' results:
+  // about 0.4 CPU-s a check against 0.08, the same rules on the same nodes (compared on seven screens).
+  // What it adds is cross-origin frames, and the app has none (sandboxed previews are replaced above).
+  for (const frame of page.frames()) await injectAxe(frame);
   // Toasts are left out unless asked for (`notices: true`, with one shown and settled): one that comes
   // or goes while axe runs is measured mid-animation (partly transparent), not as people read it.
-  // axe.run in the page itself ('legacy mode'). The default runs axe in each frame, then opens a blank
-  // page to merge the frames' results: about 0.4 CPU-s a check against 0.08, the same rules on the
-  // same nodes (compared on seven screens: the same passes, violations and incomplete results). What
-  // it adds is cross-origin frames, and the app has none (sandboxed previews are replaced above).
-  const axe = new AxeBuilder({ page }).setLegacyMode(true);
-  const results = await (o.notices ? axe : axe.exclude('.mantine-Notifications-root')).analyze();
-  const bad = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+  const context = { include: [], exclude: o.notices ? [] : ['.mantine-Notifications-root'] };
+  // Only what the check reads comes back: the serious and critical violations. The whole result (every
+  // rule's passes, with each node's HTML and selector) cost about 0.3 CPU-s a check to build, send and
+  // parse, four times the rules' own work. The rules whose findings are all minor or moderate (each of
+  // axe's rules has one impact, which each of its findings takes) are not run: they could add nothing.
+  const bad = await page.evaluate(async (ctx) => {
+    const a = (window as unknown as { axe: typeof axe & { _audit: { rules: { id: string; impact?: string }[] } } }).axe;
+    const rules: Record<string, { enabled: boolean }> = {};
+    for (const r of a._audit.rules)
+      if (r.impact === 'minor' || r.impact === 'moderate') rules[r.id] = { enabled: false };
+    const results = await a.run(ctx, { resultTypes: ['violations'], rules });
+    return results.violations
+      .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+      .map((v) => ({
+        id: v.id,
+        help: v.help,
+        nodes: v.nodes.map((n) => ({ target: n.target.map(String), failureSummary: n.failureSummary })),
+      }));
+  }, context);
   expect(
     bad.map(
       (v) =>
@@ -232,7 +298,9 @@ export async function addSession(context: BrowserContext, baseUrl: string, usern
 const storedSessions = new Map<string, Awaited<ReturnType<typeof loginCookies>>>();
 
 /**
- * Signed in without the form (see addSession); leaves the page on the dashboard, as loginViaUi does.
+ * Signed in without the form (see addSession); leaves the page on the dashboard, as loginViaUi does,
+ * or on the screen `at` names (a test that starts elsewhere loads only that screen, not the
+ * dashboard first: a page load of the app costs Chromium about half a CPU-second).
  * A role signs in once per test file: later pages reuse its stored session, as a browser that stays
  * signed in would. A test that changes its session (impersonation renews the session's id; signing
  * out ends it) asks for `{ ownSession: true }`: a sign-in of its own, not stored.
@@ -242,7 +310,7 @@ export async function signIn(
   baseUrl: string,
   username: string,
   password: string,
-  o: { ownSession?: boolean } = {},
+  o: { ownSession?: boolean; at?: string } = {},
 ) {
   const key = `${baseUrl} ${username}`;
   let cookies = o.ownSession ? undefined : storedSessions.get(key);
@@ -251,7 +319,7 @@ export async function signIn(
     if (!o.ownSession) storedSessions.set(key, cookies);
   }
   await page.context().addCookies(cookies);
-  await page.goto('/');
+  await page.goto(o.at ?? '/');
 }
 
 /** Wait until no transition or animation is running (a dialog opening, a toast sliding in). */

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { registerChurch } from '@lampstand/server/testing';
-import { animationsDone, browserDescribe, expectAccessible, screenshot, signIn, startE2E, toast } from './helpers';
+import { browserDescribe, expectAccessible, shotsAtWidths, signIn, startE2E, toast } from './helpers';
 
 // Staff build *Welcome a first-time guest* from its starter, activate it, and a
 // visitor who signs up on a landing page gets the welcome email; the call shows on the dashboard's
@@ -37,14 +37,7 @@ browserDescribe(describe)('Journeys', async () => {
     if (subject) q = q.where('subject', '=', subject);
     return q.orderBy('id', 'desc').executeTakeFirst();
   };
-  const shots = async (page: Page, name: string) => {
-    for (const width of [390, 1024, 1366]) {
-      await page.setViewportSize({ width, height: 900 });
-      await animationsDone(page);
-      await screenshot(page, `${name}-${width}`);
-    }
-    await page.setViewportSize({ width: 1366, height: 900 });
-  };
+  const shots = (page: Page, name: string) => shotsAtWidths(page, name);
 
   it('builds Welcome a first-time guest from its starter, activates it, and follows a visitor who signs up', async () => {
     const { page } = await e2e.newPage();
@@ -295,8 +288,7 @@ browserDescribe(describe)('Journeys', async () => {
     expect(created.status, created.text).toBe(201);
     const { page } = await e2e.newPage();
     page.setDefaultTimeout(20_000);
-    await signIn(page, e2e.app.url, church.user.username, church.password);
-    await page.goto(`/journeys/${created.body.id}`);
+    await signIn(page, e2e.app.url, church.user.username, church.password, { at: `/journeys/${created.body.id}` });
     await page.getByRole('heading', { level: 1, name: 'Advent letters' }).waitFor();
     await page.getByRole('button', { name: 'Activate' }).click();
     const activate = page.getByRole('dialog', { name: 'Activate Advent letters?' });
@@ -348,8 +340,7 @@ browserDescribe(describe)('Journeys', async () => {
       .execute();
     const { page } = await e2e.newPage();
     page.setDefaultTimeout(20_000);
-    await signIn(page, e2e.app.url, church.user.username, church.password);
-    await page.goto(`/journeys/${created.body.id}`);
+    await signIn(page, e2e.app.url, church.user.username, church.password, { at: `/journeys/${created.body.id}` });
     const people = page.getByRole('table', { name: 'People in this journey' });
     await people.getByText('Waiting for quiet hours to end (8:00 AM)').waitFor();
     await expectAccessible(page);

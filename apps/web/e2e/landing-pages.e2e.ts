@@ -2,7 +2,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { registerChurch } from '@lampstand/server/testing';
 import { startFakeOpenAi } from '../../server/test/helpers/fake-openai';
-import { browserDescribe, expectAccessible, signIn, screenshot, startE2E } from './helpers';
+import { browserDescribe, expectAccessible, shotsAtWidths, signIn, startE2E } from './helpers';
 
 // A 1×1 PNG.
 const PNG = Buffer.from(
@@ -11,13 +11,7 @@ const PNG = Buffer.from(
 );
 
 async function shots(page: Page, name: string) {
-  for (const width of [390, 1024, 1366]) {
-    await page.setViewportSize({ width, height: 900 });
-    // The shell's navbar slides when the width crosses its breakpoint: shoot once it has settled.
-    await page.waitForFunction(() => document.getAnimations().every((a) => a.playState !== 'running'));
-    await screenshot(page, `${name}-${width}`);
-  }
-  await page.setViewportSize({ width: 1366, height: 900 });
+  await shotsAtWidths(page, name);
 }
 
 browserDescribe(describe)('Landing pages', async () => {

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { addContact, registerChurch } from '@lampstand/server/testing';
 import { moveIn } from '@lampstand/server/testing/move-in';
-import { animationsDone, browserDescribe, expectAccessible, signIn, screenshot, startE2E } from './helpers';
+import { browserDescribe, expectAccessible, screenshot, shotsAtWidths, signIn, startE2E } from './helpers';
 
 // Settings → Move in with a Lampstand export: Grace's "Export everything" ZIP (made through the
 // API) is uploaded on a newly registered church, whose secretary reads the rows per table and
@@ -30,8 +30,7 @@ browserDescribe(describe)('Move in a Lampstand export', async () => {
     const zip = await exportZip(grace.client);
 
     const { page } = await e2e.newPage();
-    await signIn(page, e2e.app.url, fresh.user.username, fresh.password);
-    await page.goto('/settings/move-in');
+    await signIn(page, e2e.app.url, fresh.user.username, fresh.password, { at: '/settings/move-in' });
     await page.getByRole('heading', { name: 'Move in' }).waitFor();
     await page
       .locator('#move-in input[type=file]')
@@ -45,11 +44,7 @@ browserDescribe(describe)('Move in a Lampstand export', async () => {
     await notMoved.getByText('Earlier exports are files of the old church.').waitFor();
     expect((await fresh.client.get('/api/contacts')).body).toEqual([]);
     await expectAccessible(page);
-    for (const width of [390, 1024, 1366]) {
-      await page.setViewportSize({ width, height: 900 });
-      await animationsDone(page);
-      await screenshot(page, `move-in-church-preview-${width}`);
-    }
+    await shotsAtWidths(page, 'move-in-church-preview');
 
     await page.getByRole('button', { name: 'Confirm import' }).click();
     await page.getByText(/^Everything moved in: [\d,]+ rows in \d+ tables, 0 files copied\.$/).waitFor({

@@ -2,7 +2,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { registerChurch } from '@lampstand/server/testing';
-import { animationsDone, browserDescribe, expectAccessible, signIn, screenshot, startE2E } from './helpers';
+import { browserDescribe, expectAccessible, screenshot, shotsAtWidths, signIn, startE2E } from './helpers';
 
 // Settings → Move in: a secretary uploads a Planning Center people export, reads the dry run and
 // confirms; then the donations export, whose totals per fund and year equal the ledger's after.
@@ -16,19 +16,13 @@ browserDescribe(describe)('Move in', async () => {
   it('imports Planning Center people and donations after a dry run', async () => {
     expect((await church.client.put('/api/settings', { defaultCountryCode: '+1' })).status).toBe(200);
     const { page } = await e2e.newPage();
-    await signIn(page, e2e.app.url, church.user.username, church.password);
-    await page.goto('/settings/move-in');
+    await signIn(page, e2e.app.url, church.user.username, church.password, { at: '/settings/move-in' });
     await page.getByRole('heading', { name: 'Move in' }).waitFor();
     await page.locator('#move-in input[type=file]').setInputFiles(path.join(fixtures, 'planning-center-people.csv'));
     await page.getByText('Recognised: Planning Center People export').waitFor();
     await page.getByText('2 rows cannot be read').waitFor();
     await expectAccessible(page);
-    for (const width of [390, 1024, 1366]) {
-      await page.setViewportSize({ width, height: 900 });
-      await animationsDone(page);
-      await screenshot(page, `move-in-people-preview-${width}`);
-    }
-    await page.setViewportSize({ width: 1366, height: 900 });
+    await shotsAtWidths(page, 'move-in-people-preview');
     // A file chosen but not imported is not dropped without asking.
     await page.getByRole('button', { name: 'Choose another file' }).click();
     const discard = page.getByRole('dialog', { name: 'Discard the chosen file?' });
@@ -47,12 +41,7 @@ browserDescribe(describe)('Move in', async () => {
     const totals = page.getByRole('table', { name: 'Totals per fund and year' });
     await totals.getByRole('row', { name: /General Fund 2024 2 \$1,350\.00/ }).waitFor();
     await expectAccessible(page);
-    for (const width of [390, 1024, 1366]) {
-      await page.setViewportSize({ width, height: 900 });
-      await animationsDone(page);
-      await screenshot(page, `move-in-gifts-preview-${width}`);
-    }
-    await page.setViewportSize({ width: 1366, height: 900 });
+    await shotsAtWidths(page, 'move-in-gifts-preview');
     await page.getByRole('button', { name: 'Confirm import' }).click();
     const report = page.getByRole('table', { name: 'File totals and ledger totals' });
     await report.getByRole('row', { name: /General Fund 2024 \$1,350\.00 \$1,350\.00/ }).waitFor({ timeout: 60_000 });
@@ -99,11 +88,7 @@ browserDescribe(describe)('Move in', async () => {
     const undo = page.getByRole('dialog', { name: 'Undo this import?' });
     await undo.getByText(/Its 6 gifts leave the ledger/).waitFor();
     await expectAccessible(page);
-    for (const width of [390, 1024, 1366]) {
-      await page.setViewportSize({ width, height: 900 });
-      await animationsDone(page);
-      await screenshot(page, `move-in-undo-confirm-${width}`);
-    }
+    await shotsAtWidths(page, 'move-in-undo-confirm');
     await undo.getByRole('button', { name: 'Undo import' }).click();
     await page.getByRole('alert').filter({ hasText: 'Import undone' }).waitFor();
     await donations.getByText('Undone', { exact: true }).waitFor();

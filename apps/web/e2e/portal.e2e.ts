@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { addContact, registerChurch } from '@lampstand/server/testing';
-import { animationsDone, browserDescribe, expectAccessible, screenshot, signIn, startE2E, toast } from './helpers';
+import { browserDescribe, expectAccessible, screenshot, shotsAtWidths, signIn, startE2E, toast } from './helpers';
 
 // A member signs in to the church's portal by the link in their email, turns off
 // one list and proposes a new phone (confirmed by the code texted to it); staff approve it from
@@ -55,14 +55,8 @@ browserDescribe(describe)('members portal', async () => {
       .orderBy('id', 'desc')
       .executeTakeFirstOrThrow();
   };
-  const shots = async (page: Page, name: string) => {
-    for (const width of [390, 1024, 1366]) {
-      await page.setViewportSize({ width, height: 844 });
-      await animationsDone(page);
-      await screenshot(page, `${name}-${width}`);
-    }
-    await page.setViewportSize({ width: 390, height: 844 });
-  };
+  const shots = (page: Page, name: string) =>
+    shotsAtWidths(page, name, { height: 844, after: { width: 390, height: 844 } });
 
   it('signs in by link, turns off a list, proposes a phone; staff approve; Activity shows both', async () => {
     const context = await e2e.browser.newContext({ baseURL: e2e.app.url, viewport: { width: 390, height: 844 } });
@@ -184,11 +178,7 @@ browserDescribe(describe)('members portal', async () => {
     await staff.getByRole('heading', { name: 'Profile updates' }).waitFor();
     await staff.getByText('0412 345 678 → 0498 765 432').waitFor();
     await expectAccessible(staff);
-    for (const width of [390, 1024, 1366]) {
-      await staff.setViewportSize({ width, height: 900 });
-      await animationsDone(staff);
-      await screenshot(staff, `profile-updates-${width}`);
-    }
+    await shotsAtWidths(staff, 'profile-updates');
     await staff.getByRole('button', { name: 'Approve Ruth Moss' }).click();
     await toast(staff, 'Update approved').waitFor();
     await staff.getByText('No profile updates are waiting.').waitFor();

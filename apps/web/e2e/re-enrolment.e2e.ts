@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { registerChurch } from '@lampstand/server/testing';
-import { animationsDone, browserDescribe, expectAccessible, screenshot, signIn, startE2E } from './helpers';
+import { browserDescribe, expectAccessible, shotsAtWidths, signIn, startE2E } from './helpers';
 
 // Recurring givers after a move: a secretary uploads the Planning Center recurring donations export
 // on Settings → Move in, reads the dry run, confirms, and follows the givers under Re-enrolment; a
@@ -29,12 +29,7 @@ browserDescribe(describe)('Re-enrolment', async () => {
   /** The staff page at each width, checked with axe. */
   async function staffScreens(page: Page, name: string) {
     await expectAccessible(page);
-    for (const width of [390, 1024, 1366]) {
-      await page.setViewportSize({ width, height: 900 });
-      await animationsDone(page);
-      await screenshot(page, `${name}-${width}`);
-    }
-    await page.setViewportSize({ width: 1366, height: 900 });
+    await shotsAtWidths(page, name);
   }
 
   it('imports the recurring givers, prefills a giver’s page from their link, and counts them re-enrolled', async () => {
@@ -51,8 +46,7 @@ browserDescribe(describe)('Re-enrolment', async () => {
       .toBe('completed');
 
     const { page } = await e2e.newPage();
-    await signIn(page, e2e.app.url, church.user.username, church.password);
-    await page.goto('/settings/move-in');
+    await signIn(page, e2e.app.url, church.user.username, church.password, { at: '/settings/move-in' });
     await page.getByRole('heading', { name: 'Move in' }).waitFor();
     await page.locator('#move-in input[type=file]').setInputFiles(path.join(fixtures, 'planning-center-recurring.csv'));
     await page.getByText('Recognised: Planning Center Giving recurring donations export').waitFor();
@@ -127,10 +121,7 @@ browserDescribe(describe)('Re-enrolment', async () => {
     expect(await giver.getByLabel('Email', { exact: true }).inputValue()).toBe('jose.munoz@example.org');
     await giver.getByText('Total: $1,050.00 monthly').waitFor();
     await expectAccessible(giver);
-    for (const width of [390, 1024, 1366]) {
-      await giver.setViewportSize({ width, height: 900 });
-      await screenshot(giver, `re-enrolment-give-page-${width}`);
-    }
+    await shotsAtWidths(giver, 're-enrolment-give-page');
     await giver.getByRole('button', { name: 'Give', exact: true }).click();
     await giver.getByRole('heading', { name: 'Thank you!' }).waitFor();
     await giverContext.close();

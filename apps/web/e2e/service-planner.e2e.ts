@@ -6,8 +6,9 @@ import {
   browserDescribe,
   choose,
   expectAccessible,
-  signIn,
   screenshot,
+  shotsAtWidths,
+  signIn,
   startE2E,
   toast,
 } from './helpers';
@@ -109,12 +110,7 @@ browserDescribe(describe)('Service planner', async () => {
     await memberDialog.getByLabel('Most times a month').fill('2');
     await memberDialog.getByRole('switch', { name: 'Schedule with my household' }).check();
     await expectAccessible(page);
-    for (const width of [390, 1024, 1366]) {
-      await page.setViewportSize({ width, height: 900 });
-      await animationsDone(page);
-      await screenshot(page, `planner-member-rules-${width}`);
-    }
-    await page.setViewportSize({ width: 1366, height: 900 });
+    await shotsAtWidths(page, 'planner-member-rules');
     await memberDialog.getByRole('button', { name: 'Add Member' }).click();
     await memberDialog.waitFor({ state: 'detached' });
     await page.getByRole('cell', { name: 'Fay Singer', exact: true }).waitFor();
@@ -363,8 +359,7 @@ browserDescribe(describe)('Service planner', async () => {
 
   it('imports ChordPro files, shows a chart with its capo and Nashville numbers, and reports song usage per service time', async () => {
     const { page, context } = await e2e.newPage();
-    await signIn(page, e2e.app.url, church.user.username, church.password);
-    await page.goto('/service-planner?tab=songs');
+    await signIn(page, e2e.app.url, church.user.username, church.password, { at: '/service-planner?tab=songs' });
     const chooser = page.waitForEvent('filechooser');
     await page.getByRole('button', { name: 'Import ChordPro' }).click();
     await (

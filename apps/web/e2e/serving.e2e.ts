@@ -81,8 +81,7 @@ browserDescribe(describe)('Serving: auto-schedule, substitutes and reminders', a
 
     // The planner proposes a schedule for the four Sundays (the upcoming plans are chosen at first).
     const { page } = await e2e.newPage();
-    await signIn(page, e2e.app.url, church.user.username, church.password);
-    await page.goto('/service-planner');
+    await signIn(page, e2e.app.url, church.user.username, church.password, { at: '/service-planner' });
     await page.getByRole('button', { name: 'Auto-schedule' }).click();
     const dialog = page.getByRole('dialog', { name: 'Auto-schedule' });
     for (const d of sundays) await dialog.getByText(`${shortDay(d)} · Sunday Service`).waitFor();
@@ -257,8 +256,7 @@ browserDescribe(describe)('Serving: auto-schedule, substitutes and reminders', a
 
   it("the planner's reminder settings; the portal's 'Swap a date'", async () => {
     const { page } = await e2e.newPage();
-    await signIn(page, e2e.app.url, church.user.username, church.password);
-    await page.goto('/service-planner?tab=team');
+    await signIn(page, e2e.app.url, church.user.username, church.password, { at: '/service-planner?tab=team' });
     const card = page.getByRole('heading', { name: 'Reminders and substitutes' });
     await card.waitFor();
     await page.getByRole('checkbox', { name: '7 days' }).check();

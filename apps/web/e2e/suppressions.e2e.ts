@@ -67,8 +67,7 @@ browserDescribe(describe)('Suppressed addresses', async () => {
     expect((await church.client.post(`/api/journeys/${journey.id}/activate`)).status).toBe(200);
 
     const { page } = await e2e.newPage();
-    await signIn(page, e2e.app.url, church.user.username, church.password);
-    await page.goto(`/journeys/${journey.id}`);
+    await signIn(page, e2e.app.url, church.user.username, church.password, { at: `/journeys/${journey.id}` });
     await page.getByRole('button', { name: 'More' }).click();
     await page.getByRole('menuitem', { name: 'Enrol people' }).click();
     const enrol = page.getByRole('dialog', { name: 'Enrol people in Welcome' });
@@ -93,8 +92,7 @@ browserDescribe(describe)('Suppressed addresses', async () => {
       })
     ).body as { id: number };
     const { page } = await e2e.newPage();
-    await signIn(page, e2e.app.url, church.user.username, church.password);
-    await page.goto('/email-campaigns');
+    await signIn(page, e2e.app.url, church.user.username, church.password, { at: '/email-campaigns' });
     const notice = page.getByRole('alert').filter({ hasText: 'Warming up: at most 50 emails today' });
     await notice
       .getByText(
