@@ -87,6 +87,7 @@ import * as m0155 from './2026_11_29_0155_group_meeting_rows.js';
 import * as m0159 from './2026_11_29_0159_checkin_offline_families.js';
 import * as m0163 from './2026_11_29_0163_event_log_xid.js';
 import * as m0164 from './2026_11_29_0164_import_file_uncompressed.js';
+import * as m0171 from './2026_11_30_0171_contact_search_page_walk.js';
 
 /** Every migration, by its frozen date-prefixed name. Add new ones at the end. */
 export const migrations: Record<string, Migration> = {
@@ -178,4 +179,5 @@ export const migrations: Record<string, Migration> = {
   '2026_11_29_0159_checkin_offline_families': m0159,
   '2026_11_29_0163_event_log_xid': m0163,
   '2026_11_29_0164_import_file_uncompressed': m0164,
+  '2026_11_30_0171_contact_search_page_walk': m0171,
 };

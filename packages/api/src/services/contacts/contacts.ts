@@ -291,10 +291,9 @@ export async function findContacts(db: Db, tenantId: number, input: FindContacts
   const { patterns, indexed } = searchPatterns(input.search);
   const offset = (input.page - 1) * input.pageSize;
   if (indexed && input.tab === 'all' && !input.listId) {
-    // The whole address book searched: `contact_search_page` (migration 0099) goes over the
-    // matches once and returns the page's ids in the list's order, each with the total (one row
-    // with no id when the page is past the end); only the page's contacts are read, under the
-    // policies.
+    // The whole address book searched: `contact_search_page` (migrations 0099, 0171) counts the
+    // matches and returns the page's ids in the list's order, each with the total (one row with
+    // no id when the page is past the end); only the page's contacts are read, under the policies.
     const rows = await snakeRows<(SnakeContactRow | { id: null }) & { search_total: number }>(
       db,
       CompiledQuery.raw(SEARCH_PAGE, [tenantId, patterns, input.pageSize, offset]),
