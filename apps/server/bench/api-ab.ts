@@ -9,11 +9,17 @@
  * round, per request), and the medians of the paired A/B ratios.
  *
  * Env: AB_A, AB_B (required), AB_ROUNDS (default 8), AB_DURATION (s per run, default 3),
- * AB_ONLY=regex (rows to drive, default every JSON row), AB_A_NODE_ARGS / AB_B_NODE_ARGS (node options
- * of each side after `pnpm serve`'s own, e.g. to try a V8 flag). Needs TEST_DATABASE_URL or an embedded PostgreSQL.
+ * AB_ONLY=regex (rows to drive, default every JSON row, and the events API), AB_A_NODE_ARGS /
+ * AB_B_NODE_ARGS (node options of each side after `pnpm serve`'s own, e.g. to try a V8 flag),
+ * AB_PGBOUNCER=1 (both sides reach PostgreSQL through one PgBouncer in transaction mode, as
+ * `BENCH_PGBOUNCER=1 pnpm bench:replica` does; each side's runs also print PgBouncer's transactions,
+ * queries and CPU µs per request). Needs TEST_DATABASE_URL or an embedded PostgreSQL.
  */
+import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
+import { startPgBouncer, type PgBouncer } from './lib/pgbouncer.js';
 import { createTestDatabase, startTestServer } from '@lampstand/db/testing';
 import {
   appEnv,
@@ -44,9 +50,14 @@ const [A, B] = [process.env.AB_A, process.env.AB_B].map((d) => {
 interface Run {
   rps: number;
   cpuUs: number;
+  /** Through PgBouncer: its transactions, queries and CPU µs per request. */
+  pgb?: { tx: number; queries: number; cpuUs: number };
 }
 
+let bouncer: (PgBouncer & { pid: () => number }) | undefined;
+
 async function drive(s: Spawned, e: Endpoint, church: Church): Promise<Run> {
+  const pgbBefore = bouncer && { stats: await bouncer.stats(), cpu: cpuMs(bouncer.pid()) };
   const before = cpuMs(s.child.pid!);
   const r = await autocannon({
     url: s.url + e.path,
@@ -58,7 +69,17 @@ async function drive(s: Spawned, e: Endpoint, church: Church): Promise<Run> {
   });
   if (r.non2xx || r.errors || r.timeouts)
     throw new Error(`${s.url} ${e.shim} ${e.name}: ${r.non2xx} non-2xx, ${r.errors} errors`);
-  return { rps: r.requests.average, cpuUs: ((cpuMs(s.child.pid!) - before) * 1000) / Math.max(1, r.requests.total) };
+  const n = Math.max(1, r.requests.total);
+  const run: Run = { rps: r.requests.average, cpuUs: ((cpuMs(s.child.pid!) - before) * 1000) / n };
+  if (bouncer && pgbBefore) {
+    const stats = await bouncer.stats();
+    run.pgb = {
+      tx: (stats.transactions - pgbBefore.stats.transactions) / n,
+      queries: (stats.queries - pgbBefore.stats.queries) / n,
+      cpuUs: ((cpuMs(bouncer.pid()) - pgbBefore.cpu) * 1000) / n,
+    };
+  }
+  return run;
 }
 
 const median = (xs: number[]) => {
@@ -75,20 +96,50 @@ const church = await setUpChurch(setup.url, 'Bench Church');
 await seedContacts(tdb.db, [church.tenantId], 999);
 await setup.stop();
 
+if (process.env.AB_PGBOUNCER === '1') {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'lampstand-ab-pgbouncer-'));
+  fs.chmodSync(dir, 0o755);
+  const server = new URL(tdb.url);
+  const b = await startPgBouncer({
+    dir,
+    server: { host: server.hostname, port: Number(server.port || 5432) },
+    users: [tdb.url, appEnv(tdb.url, 0).DATABASE_URL!],
+  });
+  bouncer = { ...b, pid: () => Number(fs.readFileSync(path.join(dir, 'pgbouncer.pid'), 'utf8').trim()) };
+}
+/** The app's settings: straight to PostgreSQL, or through PgBouncer (LISTEN always straight). */
+function envFor(port: number): Record<string, string> {
+  const env = appEnv(tdb.url, port);
+  if (!bouncer) return env;
+  return {
+    ...env,
+    DATABASE_URL: bouncer.through(env.DATABASE_URL!),
+    DATABASE_OWNER_URL: bouncer.through(env.DATABASE_OWNER_URL!),
+    DATABASE_POOLER: 'transaction',
+    DATABASE_LISTEN_URL: env.DATABASE_URL!,
+  };
+}
 const nodeArgs = (v: string | undefined) => (v ?? '').split(/\s+/).filter(Boolean);
 const a = await spawnServer(
   [...serveNodeOptions(), ...nodeArgs(process.env.AB_A_NODE_ARGS), path.join(A, 'main.js')],
-  appEnv(tdb.url, benchPort(0)),
+  envFor(benchPort(0)),
   benchPort(0),
 );
 const b = await spawnServer(
   [...serveNodeOptions(), ...nodeArgs(process.env.AB_B_NODE_ARGS), path.join(B, 'main.js')],
-  appEnv(tdb.url, benchPort(1)),
+  envFor(benchPort(1)),
   benchPort(1),
 );
 try {
   console.log(`A ${A}\nB ${B}\n10 connections, ${ROUNDS} rounds of ${DURATION} s each (A B, then B A)`);
-  for (const e of endpointsFor(church).filter((x) => ONLY.test(`${x.shim} ${x.name}`))) {
+  const events: Endpoint = {
+    name: 'events API (50)',
+    shim: 'REST',
+    method: 'GET',
+    path: '/api/events?limit=50',
+    auth: true,
+  };
+  for (const e of [...endpointsFor(church), events].filter((x) => ONLY.test(`${x.shim} ${x.name}`))) {
     for (const s of [a, b])
       for (let i = 0; i < 3; i++)
         await fetch(s.url + e.path, { method: e.method, headers: headersFor(e, church, s.url), body: e.body });
@@ -103,17 +154,27 @@ try {
         ra.push(await drive(a, e, church));
       }
     }
+    const through = (runs: Run[]) => {
+      const of = (k: 'tx' | 'queries' | 'cpuUs') => median(runs.map((r) => r.pgb?.[k] ?? 0));
+      return runs[0]?.pgb
+        ? `; PgBouncer a request: ${fmt(of('tx'), 2)} transactions, ${fmt(of('queries'), 2)} queries, CPU µs ${runs.map((r) => fmt(r.pgb!.cpuUs)).join(' ')} (median ${fmt(of('cpuUs'))})`
+        : '';
+    };
     const side = (runs: Run[]) =>
       `req/s ${runs.map((r) => fmt(r.rps)).join(' ')} (median ${fmt(median(runs.map((r) => r.rps)))}); ` +
-      `CPU µs ${runs.map((r) => fmt(r.cpuUs)).join(' ')} (median ${fmt(median(runs.map((r) => r.cpuUs)))})`;
-    const paired = (k: keyof Run) => fmt(median(ra.map((r, i) => r[k] / rb[i]![k])), 2);
+      `CPU µs ${runs.map((r) => fmt(r.cpuUs)).join(' ')} (median ${fmt(median(runs.map((r) => r.cpuUs)))})` +
+      through(runs);
+    const paired = (k: 'rps' | 'cpuUs') => fmt(median(ra.map((r, i) => r[k] / rb[i]![k])), 2);
     console.log(
       `\n${e.shim} ${e.name}\n  A ${side(ra)}\n  B ${side(rb)}\n  A/B paired medians: req/s ${paired('rps')}, CPU µs ${paired('cpuUs')}`,
     );
   }
+  const errors = bouncer?.errors() ?? [];
+  if (errors.length) throw new Error(`PgBouncer logged errors:\n${errors.slice(0, 10).join('\n')}`);
 } finally {
   await a.stop();
   await b.stop();
+  await bouncer?.stop();
   await tdb.drop();
   await pgServer.stop();
 }

@@ -1,6 +1,6 @@
 import type { FastifyRequest, Session } from 'fastify';
 import type { SessionStore } from '@fastify/session';
-import { sql, type Db } from '@lampstand/db';
+import { plainDb, sql, type Db } from '@lampstand/db';
 import type { SessionUser } from '@lampstand/api';
 
 interface PrefetchedUsers {
@@ -23,7 +23,11 @@ const DEFAULT_TTL_MS = 1000 * 60 * 60 * 24 * 14;
  */
 export class PgSessionStore implements SessionStore {
   private lastSweep = 0;
-  constructor(private readonly db: Db) {}
+  /** Sessions and users have no church column: behind a pooler each statement goes out alone. */
+  private readonly db: Db;
+  constructor(db: Db) {
+    this.db = plainDb(db);
+  }
 
   /**
    * The users a session names, read with the session itself (one round trip fewer per

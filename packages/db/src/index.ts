@@ -8,6 +8,7 @@ export {
   tenantDb,
   bypassDb,
   ownerDb,
+  plainDb,
   refreshStatistics,
   scopedDb,
   rlsStatus,

@@ -38,7 +38,8 @@ let cursorNames = 0;
  *
  * - A statement outside a transaction runs in one of its own, as it would by itself in session mode:
  *   BEGIN with the settings, the statement and COMMIT go out together (one round trip), and the
- *   answer waits for the COMMIT.
+ *   answer waits for the COMMIT. The login scope (`plainDb`) has no settings: its statement goes
+ *   out alone, which the server runs as a transaction of its own.
  * - A transaction kysely opens: its BEGIN and the settings go out together.
  * - A leased connection (`leasedDb(db).connection()`: the export slots, the start-up lock) is one
  *   transaction for the whole lease, committed when it is given back, so the pooler keeps the same
@@ -63,6 +64,8 @@ class PerTransactionConnection implements DatabaseConnection {
 
   async executeQuery<R>(query: CompiledQuery): Promise<QueryResult<R>> {
     if (this.open || this.inKyselyTransaction) return this.raw.executeQuery<R>(query);
+    // Nothing to set for the login scope: the statement alone is its own transaction (one message).
+    if (this.scope.kind === 'login' && !this.leased) return this.raw.executeQuery<R>(query);
     const begin = (await this.start())!;
     if (this.leased) {
       this.open = true; // committed (or, after a failure, rolled back) on release

@@ -17,8 +17,12 @@ export const APP_ROLE = 'lampstand_app';
 
 const BEGIN = CompiledQuery.raw('begin');
 
-/** Who a handle acts as. */
-export type Scope = { kind: 'owner' } | { kind: 'bypass' } | { kind: 'none' } | { kind: 'tenant'; tenantId: number };
+/**
+ * Who a handle acts as. `login`: the connecting user as it logged in, with no church and no bypass,
+ * for statements on tables without row-level security only (`plainDb`).
+ */
+export type Scope =
+  { kind: 'owner' } | { kind: 'bypass' } | { kind: 'none' } | { kind: 'login' } | { kind: 'tenant'; tenantId: number };
 
 interface Settings {
   role: string;
@@ -87,7 +91,8 @@ export class Tenancy {
 
   async settingsFor(conn: DatabaseConnection, scope: Scope): Promise<Settings> {
     // The owner's own pool is its login as it is (its connections never carry another scope).
-    const role = scope.kind !== 'owner' && (await this.roleUsable(conn)) ? APP_ROLE : 'none';
+    const asLogin = scope.kind === 'owner' || scope.kind === 'login';
+    const role = !asLogin && (await this.roleUsable(conn)) ? APP_ROLE : 'none';
     return {
       role,
       tenant: scope.kind === 'tenant' ? String(scope.tenantId) : '',

@@ -4,7 +4,7 @@ import pg from 'pg';
 import Cursor from 'pg-cursor';
 import { createFreshDatabase } from '../test/fresh-db.js';
 import { twoChurchesWithContacts } from '../test/two-churches.js';
-import { APP_ROLE, createScopedDb, tenantDb, bypassDb, scopedDb, leasedDb, ownerDb } from './tenancy.js';
+import { APP_ROLE, createScopedDb, tenantDb, bypassDb, scopedDb, leasedDb, ownerDb, plainDb } from './tenancy.js';
 import type { Db } from './client.js';
 
 // Behind PgBouncer in transaction mode, a server connection may serve anyone between
@@ -132,6 +132,21 @@ describe('row-level security behind a pooler in transaction mode', () => {
     await expect(sql`select 1/0`.execute(a)).rejects.toThrow(/division by zero/);
     expect(await names(a)).toEqual(['Abe', 'Amy', 'Ann']);
     expect((await leftOn(tenantPool))!.tx).toBe(false);
+  });
+
+  it('sends a statement of the plain handle alone, with no church and no bypass', async () => {
+    // Alone: the server ran it as its own transaction (no BEGIN before it, so it started with it).
+    const { rows } = await sql<{ alone: boolean; tenant: string; bypass: string }>`
+      select now() = statement_timestamp() as alone, coalesce(current_setting('app.tenant_id', true), '') as tenant,
+        coalesce(current_setting('app.rls_bypass', true), '') as bypass`.execute(plainDb(db));
+    expect(rows[0]).toEqual({ alone: true, tenant: '', bypass: '' });
+    // A kysely transaction on it still works, and leaves nothing behind.
+    await plainDb(db)
+      .transaction()
+      .execute(async (trx) => {
+        expect((await sql<{ one: number }>`select 1 as one`.execute(trx)).rows[0]!.one).toBe(1);
+      });
+    expect((await leftOn(systemPool))!.tx).toBe(false);
   });
 
   it('refuses pools that are not pipelined', () => {

@@ -188,6 +188,20 @@ export function bypassDb(db: Kysely<Database>): Kysely<Database> {
   return scopedDb(db, { kind: 'bypass' });
 }
 
+/**
+ * For statements on tables without row-level security only (the sessions and the users they name,
+ * read on every request): no church, no bypass. Behind a pooler in transaction mode, the login
+ * with no settings, each statement sent alone as its own transaction (one message where a church's
+ * statement takes three: BEGIN with the settings, the statement, COMMIT); the production login is
+ * the application's own role (`checkRowSecurity`), so a church table read here would show no rows.
+ * Otherwise the bypass handle, whose pooled connections are already set for it (no statement more).
+ */
+export function plainDb(db: Kysely<Database>): Kysely<Database> {
+  const tenancy = tenancyOf.get(db);
+  if (!tenancy) return db;
+  return cachedHandle(tenancy, tenancy.pooler === 'transaction' ? { kind: 'login' } : { kind: 'bypass' });
+}
+
 /** The connecting user, owner of the tables: migrations, and tests that create tables or triggers. */
 export function ownerDb(db: Kysely<Database>): Kysely<Database> {
   return scopedDb(db, { kind: 'owner' });

@@ -1,5 +1,6 @@
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import type { Session } from 'fastify';
+import { createDb } from '@lampstand/db';
 import { PgSessionStore } from '../../src/session-store.js';
 import { registerChurch, startTestApp } from '../helpers/test-app.js';
 
@@ -10,16 +11,24 @@ const admin = await registerChurch(app.url, 'Platform Team');
 const church = await registerChurch(app.url, 'Store Church');
 const store = new PgSessionStore(app.db);
 
-const get = (sid: string) =>
+const get = (sid: string, from = store) =>
   new Promise<Session | null | undefined>((resolve, reject) =>
-    store.get(sid, (err, s) => (err ? reject(new Error('session store', { cause: err })) : resolve(s))),
+    from.get(sid, (err, s) => (err ? reject(new Error('session store', { cause: err })) : resolve(s))),
   );
-const set = (sid: string, sess: Record<string, unknown>) =>
+const set = (sid: string, sess: Record<string, unknown>, from = store) =>
   new Promise<void>((resolve, reject) =>
-    store.set(sid, { ...sess, cookie: { expires: new Date(Date.now() + 60_000) } } as unknown as Session, (err) =>
+    from.set(sid, { ...sess, cookie: { expires: new Date(Date.now() + 60_000) } } as unknown as Session, (err) =>
       err ? reject(new Error('session store', { cause: err })) : resolve(),
     ),
   );
+const destroy = (sid: string, from: PgSessionStore) =>
+  new Promise<void>((resolve, reject) =>
+    from.destroy(sid, (err) => (err ? reject(new Error('session store', { cause: err })) : resolve())),
+  );
+
+// Behind a pooler in transaction mode the store's statements go out alone (no church, no bypass).
+const pooled = createDb(app.databaseUrl, { pooler: 'transaction', max: 2 });
+afterAll(() => pooled.destroy());
 
 describe('PgSessionStore reads the session with its users', () => {
   it('the signed-in user, once', async () => {
@@ -64,6 +73,22 @@ describe('PgSessionStore reads the session with its users', () => {
       .execute();
     expect(await get('store-1')).toBeNull();
     expect(store.takeUsers('store-1')).toBeUndefined();
+  });
+
+  it('behind a pooler in transaction mode: written, read with its users, expired and destroyed', async () => {
+    const viaPooler = new PgSessionStore(pooled);
+    await set('store-5', { userId: church.user.id }, viaPooler);
+    expect((await get('store-5', viaPooler))?.userId).toBe(church.user.id);
+    expect(viaPooler.takeUsers('store-5')?.map((u) => u.id)).toEqual([church.user.id]);
+    await destroy('store-5', viaPooler);
+    expect(await get('store-5', viaPooler)).toBeNull();
+    await set('store-6', { userId: church.user.id }, viaPooler);
+    await app.db
+      .updateTable('sessions')
+      .set({ expiresAt: new Date(Date.now() - 1000) })
+      .where('sid', '=', 'store-6')
+      .execute();
+    expect(await get('store-6', viaPooler)).toBeNull();
   });
 
   it('a signed-in request answers as its user', async () => {

@@ -2,7 +2,8 @@ import { createHash, randomBytes } from 'node:crypto';
 import type { Db } from '@lampstand/db';
 import { forbidden, notFound } from '../../errors.js';
 import type { ResolvedSession } from '../auth/session-users.js';
-import { getUsersByIds } from '../auth/users.js';
+import { toSessionUser } from '../auth/users.js';
+import type { SessionUser } from '../../schemas/auth.js';
 import type { ApiKeyScope } from '../../schemas/api-keys.js';
 
 /** Tokens look like `lsk_` + 43 base64url characters (256 random bits). */
@@ -94,23 +95,25 @@ export interface ApiKeyUse {
 }
 
 /**
- * The key of a bearer token with the church it acts as, or null for an unknown or revoked token.
- * Marks the key used (at most once a minute, so a busy integrator does not write on every call).
+ * The key of a bearer token with the church it acts as (read with the key: one statement), or null
+ * for an unknown or revoked token. Marks the key used (at most once a minute, so a busy integrator
+ * does not write on every call).
  */
-async function findApiKey(db: Db, token: string): Promise<(ApiKeyUse & { userId: number }) | null> {
+async function findApiKey(db: Db, token: string): Promise<(ApiKeyUse & { user: SessionUser }) | null> {
   if (!token.startsWith(API_KEY_PREFIX) || token.length > 200) return null;
   const hash = hashApiKey(token);
   const row = await db
-    .selectFrom('apiKeys')
-    .select(['id', 'userId', 'scope', 'lastUsedAt'])
-    .where('tokenHash', '=', hash)
-    .where('revokedAt', 'is', null)
+    .selectFrom('apiKeys as k')
+    .innerJoin('users as u', 'u.id', 'k.userId')
+    .select(['k.id', 'k.scope', 'k.lastUsedAt', 'u.id as userId', 'u.username', 'u.churchName', 'u.email', 'u.role'])
+    .where('k.tokenHash', '=', hash)
+    .where('k.revokedAt', 'is', null)
     .executeTakeFirst();
   if (!row) return null;
   if (!row.lastUsedAt || Date.now() - row.lastUsedAt.getTime() > 60_000) {
     await db.updateTable('apiKeys').set({ lastUsedAt: new Date() }).where('id', '=', row.id).execute();
   }
-  return { id: row.id, userId: row.userId, scope: row.scope };
+  return { id: row.id, scope: row.scope, user: toSessionUser({ ...row, id: row.userId }) };
 }
 
 /**
@@ -122,8 +125,6 @@ export async function resolveApiKeyUsers(
   token: string,
 ): Promise<ResolvedSession & { apiKey: ApiKeyUse | null }> {
   const key = await findApiKey(db, token);
-  const none = { user: null, effectiveUser: null, apiKey: null };
-  if (key === null) return none;
-  const [user] = await getUsersByIds(db, [key.userId]);
-  return user ? { user, effectiveUser: user, apiKey: { id: key.id, scope: key.scope } } : none;
+  if (key === null) return { user: null, effectiveUser: null, apiKey: null };
+  return { user: key.user, effectiveUser: key.user, apiKey: { id: key.id, scope: key.scope } };
 }
