@@ -132,7 +132,9 @@ async function main(): Promise<number> {
       { compiled: true },
     );
     stops.push(worker.stop);
-    console.log(`worker: paced at ${worker.hello.pacedAt}% of the cores, nice ${worker.hello.nice}`);
+    console.log(
+      `worker: paced at ${worker.hello.pacedAt}% of the cores, every thread at nice ${worker.hello.nice} or lower`,
+    );
     const secretary = await secretaryOf(api.url, tdb.db);
     const neighbour = await startNeighbourProcess(api.url, tdb.url, { gifts: 2_000, paceMs: PACE_MS });
     stops.push(neighbour.close);
