@@ -1,24 +1,23 @@
-import fs from 'node:fs';
-import os from 'node:os';
-import { threadId, type MessagePort } from 'node:worker_threads';
 import { createDb, tenantDb } from '@lampstand/db';
 import { uploadMoveIn } from '@lampstand/api/imports-upload';
 import type { ImportOut, ImportSourceId } from '@lampstand/api/schemas/imports';
+import { lowerProcessPriority, processPriority } from '../priority.js';
 
 /**
- * The thread that reads uploaded move-in files (started by `imports-preview-pool.ts`): the CSV
+ * The process that reads uploaded move-in files (started by `imports-preview-pool.ts`): the CSV
  * parsed, its people or gifts matched against the church's, the totals, and the file and its
  * preview stored, all as `uploadMoveIn` does in the API process otherwise. It imports only the
- * database and the imports' services, and opens its own small connection pool, used through the
- * uploading church's scope only (row-level security applies as it does to the API's requests).
+ * database and the imports' services, and opens its own small connection pool (the parent sends
+ * the API's URL over the IPC channel, never on the command line), used through the uploading
+ * church's scope only (row-level security applies as it does to the API's requests).
  */
 
-export interface PreviewThreadOptions {
+export interface PreviewProcessOptions {
   /** The database, as the API connects to it. */
   url: string;
   rls: boolean;
   pooler: 'session' | 'transaction';
-  /** The thread's OS priority (`nice`), the worker's: a preview waits for a core, requests do not. */
+  /** The process's OS priority (`nice`), the worker's: a preview waits for a core, requests do not. */
   nice: number;
 }
 
@@ -26,14 +25,14 @@ export interface PreviewRequest {
   id: number;
   tenantId: number;
   fileName: string;
-  /** The file's bytes, transferred from the API's thread (UTF-8). */
-  bytes: ArrayBuffer;
+  /** The file's bytes (UTF-8), sent over the channel with the advanced serialization. */
+  bytes: Uint8Array;
   source?: ImportSourceId;
   presetId?: number;
   createdBy: number | null;
 }
 
-/** An error as it crosses threads: an `AppError`'s code and field, or another error's stack. */
+/** An error as it crosses processes: an `AppError`'s code and field, or another error's stack. */
 export interface PreviewFailure {
   message: string;
   code?: string;
@@ -41,13 +40,13 @@ export interface PreviewFailure {
   retryAfterSeconds?: number;
 }
 
-/** Where a preview was read: the thread's id and its OS priority (null where unknown). */
-export interface PreviewThreadSeen {
-  threadId: number;
-  nice: number | null;
+/** Where a preview was read: the process's id and the lowest priority (nice) any of its threads has. */
+export interface PreviewProcessSeen {
+  pid: number;
+  nice: number;
 }
 
-export type PreviewReply = PreviewThreadSeen &
+export type PreviewReply = PreviewProcessSeen &
   ({ id: number; result: ImportOut } | { id: number; error: PreviewFailure });
 
 function failure(err: unknown): PreviewFailure {
@@ -69,37 +68,23 @@ function failure(err: unknown): PreviewFailure {
   return { message: String((e && (e.stack ?? e.message)) || err) };
 }
 
-/**
- * Lowers this thread's priority alone: on Linux a thread has an id of its own (the end of
- * /proc/thread-self), and setpriority given that id changes that thread only, not the API's. Elsewhere,
- * or if refused, the thread keeps the process's priority. Answers the priority it runs at.
- */
-function lowerPriority(nice: number): number | null {
-  try {
-    const tid = Number(fs.readlinkSync('/proc/thread-self').split('/').pop());
-    if (!(tid > 0)) return null;
-    if (nice > os.getPriority(tid)) os.setPriority(tid, nice);
-    return os.getPriority(tid);
-  } catch {
-    return null;
-  }
-}
+const send = (m: object) => process.send!(m);
 
-/** Answers the API's requests one after another until it asks the thread to close. */
-export function servePreviews(port: MessagePort, options: PreviewThreadOptions): void {
+/** Answers the API's requests one after another until it asks the process to close. */
+export function servePreviews(options: PreviewProcessOptions): void {
+  // First, before any work: every thread of this process, V8's helpers included, below the API's priority.
+  lowerProcessPriority(options.nice);
   const db = createDb(options.url, { max: 2, rls: options.rls, pooler: options.pooler });
-  const nice = lowerPriority(options.nice);
-  port.on('message', (m: PreviewRequest | { close: true }) => {
-    if ('close' in m) {
-      void db.destroy().finally(() => port.postMessage({ closed: true }));
-      return;
-    }
+  process.on('message', (m: PreviewRequest | { close: true }) => {
+    if ('close' in m) return void db.destroy().finally(() => process.exit(0));
     // Only the id outlives this handler: the file's bytes are garbage once read as text.
     const { id, tenantId, bytes, ...input } = m;
-    void uploadMoveIn(tenantDb(db, tenantId), tenantId, { ...input, csv: Buffer.from(bytes).toString('utf8') }).then(
-      (result) => port.postMessage({ id, threadId, nice, result } satisfies PreviewReply),
-      (err: unknown) => port.postMessage({ id, threadId, nice, error: failure(err) } satisfies PreviewReply),
+    const csv = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8');
+    const seen = () => ({ pid: process.pid, nice: processPriority() });
+    void uploadMoveIn(tenantDb(db, tenantId), tenantId, { ...input, csv }).then(
+      (result) => send({ id, ...seen(), result } satisfies PreviewReply),
+      (err: unknown) => send({ id, ...seen(), error: failure(err) } satisfies PreviewReply),
     );
   });
-  port.postMessage({ ready: true });
+  send({ ready: true });
 }
