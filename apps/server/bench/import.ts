@@ -187,7 +187,7 @@ async function main(): Promise<number> {
     );
     stops.push(worker.stop);
     console.log(
-      `worker: paced at ${worker.hello.pacedAt}% of the cores, every thread at nice ${worker.hello.nice} or lower`,
+      `worker: paced at ${worker.hello.pacedAt}% of the cores, every thread at nice ${worker.hello.nice} or above`,
     );
     const secretary = await secretaryOf(api.url, tdb.db);
     const neighbour = await startNeighbourProcess(api.url, tdb.url, { gifts: 2_000, paceMs: PACE_MS });

@@ -25,12 +25,19 @@ import type {
  * The bootstrap is plain JavaScript run with `-e`, as the statements' thread's (thread-entry.ts):
  * from the TypeScript sources it registers tsx's loader first. The entry, the loader and the
  * options (the database's URL among them) come in the first message, not on the command line.
- * It exits when its channel closes: no preview process outlives its server, however it stopped.
+ * Before it loads anything it lowers the threads node started with it (priority.ts says why; the
+ * entry does it again, and says what holds): loading the modules is V8's compiler helpers' busiest
+ * time. It exits when its channel closes: no preview process outlives its server, however it stopped.
  */
 const SOURCE = `
 process.title = 'lampstand move-in previews';
 process.once('disconnect', () => process.exit(0));
 process.once('message', (m) => {
+  const os = require('node:os');
+  try {
+    for (const tid of require('node:fs').readdirSync('/proc/self/task').map(Number))
+      if (m.options.nice > os.getPriority(tid)) os.setPriority(tid, m.options.nice);
+  } catch {}
   (async () => {
     if (m.loader) (await import(m.loader)).register();
     const { servePreviews } = await import(m.entry);
@@ -144,7 +151,7 @@ export class PreviewProcess {
 
   private async run(request: PreviewRequest): Promise<ImportOut> {
     const child = await (this.child ??= this.start());
-    // While a preview runs its channel keeps this process up; idle, it does not.
+    // While a preview runs (and while the process starts) its channel keeps this process up; idle, it does not.
     child.channel?.ref();
     const reply = await new Promise<PreviewReply>((resolve, reject) => {
       const timer = setTimeout(() => {
@@ -199,7 +206,6 @@ export class PreviewProcess {
       // Refused (or already gone): the process lowers itself, and says so in each reply.
     }
     child.unref();
-    child.channel?.unref();
     const started = new Promise<ChildProcess>((resolve, reject) => {
       child.on('message', (m: { ready?: boolean; failed?: string }) => {
         if (m.ready) resolve(child);
