@@ -10,14 +10,14 @@ import { registerChurch, startTestApp } from '../helpers/test-app.js';
  * event loop, and with every thread of it (V8's collector and compiler helpers too) below the API's priority.
  */
 
-const app = await startTestApp();
+/** The worker's priority (WORKER_NICE's default), which the previews' process takes. */
+const NICE = 10;
+const app = await startTestApp({ workerNice: NICE });
 await registerChurch(app.url, 'Platform');
 const grace = await registerChurch(app.url, 'Grace Church');
 const hope = await registerChurch(app.url, 'Hope Chapel');
 const { upload } = moveIn(app.url);
 const previews = app.deps.previews;
-/** The worker's priority (WORKER_NICE's default), which the previews' process takes. */
-const NICE = 10;
 
 /** A Planning Center Giving export of `rows` gifts: a preview that takes a while. */
 function bigGiftsFile(rows: number): Buffer {
