@@ -18,8 +18,8 @@ await build({
     'db-restore': 'src/cli/db-restore.ts',
     // The thread that builds giving statements (src/jobs/statements-thread.ts starts it).
     'statements-build-thread': 'src/jobs/statements-build-thread.ts',
-    // The process that reads move-in uploads (src/public/imports-preview-pool.ts starts it).
-    'imports-preview-process': 'src/public/imports-preview-process.ts',
+    // The thread that reads move-in uploads (src/public/imports-preview-pool.ts starts it).
+    'imports-preview-thread': 'src/public/imports-preview-thread.ts',
   },
   outdir: 'dist',
   bundle: true,

@@ -1,7 +1,7 @@
 /**
  * pnpm bench:import-read — what one move-in preview costs the thread that reads it: the bench:import
- * files (lib/import-files.ts: 5,000 people, 50,000 gifts) previewed as the API's preview process does
- * (`uploadMoveIn` on the file's text, in a worker thread with the preview process's heap limits),
+ * files (lib/import-files.ts: 5,000 people, 50,000 gifts) previewed as the API's preview thread does
+ * (`uploadMoveIn` on the file's text, in a worker thread with the preview thread's heap limits),
  * without HTTP or another church. The church already has the file's people (contacts with their
  * Planning Center ids, as after the people file's commit), so the gifts' donors are matched.
  *
@@ -15,7 +15,7 @@ import os from 'node:os';
 import { Worker } from 'node:worker_threads';
 import { createTestDatabase, startTestServer } from '@lampstand/db/testing';
 import { ownerDb, sql } from '@lampstand/db';
-import { PREVIEW_HEAP_LIMITS } from '../src/public/imports-preview-pool.js';
+import { PREVIEW_THREAD_LIMITS } from '../src/public/imports-preview-pool.js';
 import { threadEntry } from '../src/thread-entry.js';
 import { giftsCsv, importSize, peopleCsv } from './lib/import-files.js';
 import type { ReadThreadData, ReadThreadResult } from './lib/import-read-thread.js';
@@ -61,7 +61,7 @@ try {
   const worker = new Worker(SOURCE, {
     eval: true,
     execArgv: [],
-    resourceLimits: PREVIEW_HEAP_LIMITS,
+    resourceLimits: PREVIEW_THREAD_LIMITS,
     workerData: { entry, loader, data },
   });
   const result = await new Promise<ReadThreadResult[] | { failed: string }>((resolve, reject) => {

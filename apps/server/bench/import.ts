@@ -7,13 +7,11 @@
  * configuration, no workers: lib/api-process.ts), a worker (lib/worker-process-main.ts: the job
  * handlers, paced at WORKER_CPU_PERCENT 70 and at the worker's priority, as `pnpm worker` runs
  * them), and another church's client (lib/neighbour-process.ts). Prints each step's seconds and
- * the CPU of the process that did it, the peak RSS of the API and its previews process (the child
- * that reads uploads, at the worker's priority) during the previews and the worker's during the
- * commits, the API's event-loop delay during each phase (p99 and max of a 10 ms sampler in the API
- * process: what another church's request waited for the loop, whatever the machine's load), the
- * API's CPU per upload split by thread (the event loop's, any lowered thread's, and the rest at the
- * API's priority: V8's collector and compiler helpers) and its previews process's (its main thread's
- * and its helpers', with the lowest nice any of them had), checks that the ledger's total equals the file's to the cent, and exits
+ * the CPU of the process that did it, the API's peak RSS during the previews and the worker's
+ * during the commits, the API's event-loop delay during each phase (p99 and max of a 10 ms sampler
+ * in the API process: what another church's request waited for the loop, whatever the machine's
+ * load) and the API's CPU per upload split by thread (the event loop's, the lowered preview
+ * thread's, and the rest at the API's priority: V8's collector and compiler helpers), checks that the ledger's total equals the file's to the cent, and exits
  * non-zero when a check fails or a target is missed (preview < 30 s, commit < 2 min, < 400 MB,
  * another church's p95 ≤ 2× during it).
  *
@@ -35,7 +33,7 @@ import { performance } from 'node:perf_hooks';
 import { createTestDatabase, startTestServer } from '@lampstand/db/testing';
 import { ownerDb, sql } from '@lampstand/db';
 import { HttpClient } from '../test/helpers/test-app.js';
-import { childPids, cpuMs, leastNice, rssMb, serveNodeOptions, threadsCpuMs } from './lib/api-load.js';
+import { cpuMs, rssMb, serveNodeOptions, threadsCpuMs } from './lib/api-load.js';
 import { spawnBenchProcess, startApiProcess, type ApiLoop } from './lib/api-process.js';
 import { giftsCsv, importSize, peopleCsv } from './lib/import-files.js';
 import { startNeighbourProcess } from './lib/neighbour-process.js';
@@ -46,82 +44,30 @@ const PREVIEW_SECONDS = Number(process.env.BENCH_PREVIEW_SECONDS ?? 5);
 const PACE_MS = Number(process.env.BENCH_NEIGHBOUR_PACE_MS ?? 50);
 const TARGETS = { previewSeconds: 30, commitSeconds: 120, rssMb: 400, neighbourRatio: 2 };
 
-/** What `pid`'s children (the API's previews process) used while `work` ran. */
-interface ChildrenSpent {
-  /** CPU ms of their main threads, and of their other threads (V8's collector and compiler helpers). */
-  main: number;
-  others: number;
-  /** The lowest nice any of their threads had (null: no child seen). */
-  nice: number | null;
-  peakMb: number;
-}
-
 /**
  * Largest RSS of `pid` (MB) and its CPU (ms) while `work` runs, with that CPU split by its threads
- * (lib/api-load.ts `threadsCpuMs`: the event loop's, the lowered threads', the rest at its priority),
- * and the same of the processes it started (the previews' process: `children`), sampled every 100 ms
- * so that one which exits or starts meanwhile counts what it used in the phase. `bothPeakMb`: the
- * largest sum of the two at one moment, what the machine held for the app.
+ * (lib/api-load.ts `threadsCpuMs`: the event loop's, the lowered threads', the rest at its priority).
  */
 async function watched<T>(
   pid: number,
   work: () => Promise<T>,
-): Promise<{
-  value: T;
-  peakMb: number;
-  bothPeakMb: number;
-  cpuMs: number;
-  threads: ReturnType<typeof threadsCpuMs>;
-  children: ChildrenSpent;
-}> {
+): Promise<{ value: T; peakMb: number; cpuMs: number; threads: ReturnType<typeof threadsCpuMs> }> {
   let peakMb = rssMb(pid);
-  let bothPeakMb = peakMb;
   const cpu0 = cpuMs(pid);
   const threads0 = threadsCpuMs(pid);
-  const first = new Map<number, { main: number; others: number }>();
-  const last = new Map<number, { main: number; others: number }>();
-  const children: ChildrenSpent = { main: 0, others: 0, nice: null, peakMb: 0 };
-  const sample = (atStart = false) => {
-    const own = rssMb(pid);
-    let theirs = 0;
-    for (const child of childPids(pid)) {
-      try {
-        const t = threadsCpuMs(child);
-        const spent = { main: t.main, others: t.lowered + t.others };
-        if (atStart) first.set(child, spent);
-        last.set(child, spent);
-        theirs += rssMb(child);
-        const nice = leastNice(child);
-        children.nice = Math.min(children.nice ?? nice, nice);
-      } catch {
-        /* ended meanwhile */
-      }
-    }
-    peakMb = Math.max(peakMb, own);
-    children.peakMb = Math.max(children.peakMb, theirs);
-    bothPeakMb = Math.max(bothPeakMb, own + theirs);
-  };
-  sample(true);
-  const timer = setInterval(sample, 100);
+  const timer = setInterval(() => (peakMb = Math.max(peakMb, rssMb(pid))), 100);
   try {
     const value = await work();
-    sample();
     const threads1 = threadsCpuMs(pid);
-    for (const [child, spent] of last) {
-      children.main += spent.main - (first.get(child)?.main ?? 0);
-      children.others += spent.others - (first.get(child)?.others ?? 0);
-    }
     return {
       value,
       peakMb: Math.round(peakMb),
-      bothPeakMb: Math.round(bothPeakMb),
       cpuMs: cpuMs(pid) - cpu0,
       threads: {
         main: threads1.main - threads0.main,
         lowered: threads1.lowered - threads0.lowered,
         others: threads1.others - threads0.others,
       },
-      children: { ...children, peakMb: Math.round(children.peakMb) },
     };
   } finally {
     clearInterval(timer);
@@ -186,9 +132,7 @@ async function main(): Promise<number> {
       { compiled: true },
     );
     stops.push(worker.stop);
-    console.log(
-      `worker: paced at ${worker.hello.pacedAt}% of the cores, every thread at nice ${worker.hello.nice} or above`,
-    );
+    console.log(`worker: paced at ${worker.hello.pacedAt}% of the cores, nice ${worker.hello.nice}`);
     const secretary = await secretaryOf(api.url, tdb.db);
     const neighbour = await startNeighbourProcess(api.url, tdb.url, { gifts: 2_000, paceMs: PACE_MS });
     stops.push(neighbour.close);
@@ -221,18 +165,14 @@ async function main(): Promise<number> {
       const previewFair = await previewProbe.stop(`the ${kind} file's previews`);
       const previewLoop = await api.loop();
       const slowest = Math.max(...uploads);
-      const kids = previews.children;
       console.log(
         `${kind}: preview ${slowest.toFixed(1)} s at most (${uploads.length} uploads: ${uploads.map((u) => u.toFixed(2)).join(', ')} s; ` +
-          `${(previews.cpuMs / uploads.length / 1000).toFixed(2)} s of the API's CPU each and ${((kids.main + kids.others) / uploads.length / 1000).toFixed(2)} s of its previews process's; ` +
-          `peak RSS: the API ${previews.peakMb} MB, the previews process ${kids.peakMb} MB, both at once ${previews.bothPeakMb} MB)`,
+          `${(previews.cpuMs / uploads.length / 1000).toFixed(2)} s of the API's CPU each; its peak RSS ${previews.peakMb} MB)`,
       );
       const per = (ms: number) => `${Math.round(ms / uploads.length)} ms`;
       console.log(
         `${kind}: during the previews ${loopOf(previewLoop)}; the API's CPU per upload: its event loop's ${per(previews.threads.main)}, ` +
-          `lowered threads' ${per(previews.threads.lowered)}, other threads' at its priority ${per(previews.threads.others)}; ` +
-          `its previews process's: main thread ${per(kids.main)}, other threads (V8's helpers) ${per(kids.others)}, ` +
-          `every thread at nice ${kids.nice ?? '-'} or above; load ${loadavg()}`,
+          `lowered threads' ${per(previews.threads.lowered)}, other threads' at its priority ${per(previews.threads.others)}; load ${loadavg()}`,
       );
       if (slowest > TARGETS.previewSeconds) failures.push(`${kind} preview took ${slowest.toFixed(1)} s`);
       const probe = neighbour.during();
@@ -241,12 +181,12 @@ async function main(): Promise<number> {
       const commitSeconds = (performance.now() - c0) / 1000;
       console.log(
         `${kind}: commit ${commitSeconds.toFixed(1)} s (confirm to completed, followed every 0.5 s; ` +
-          `${(commit.cpuMs / 1000).toFixed(1)} s of the worker's CPU, every thread at nice ${leastNice(worker.pid)} or above; its peak RSS ${commit.peakMb} MB)`,
+          `${(commit.cpuMs / 1000).toFixed(1)} s of the worker's CPU; its peak RSS ${commit.peakMb} MB)`,
       );
       if (commitSeconds > TARGETS.commitSeconds) failures.push(`${kind} commit took ${commitSeconds.toFixed(1)} s`);
       const fair = await probe.stop(`the ${kind} file's commit`);
       console.log(`${kind}: during the commit ${loopOf(await api.loop())}; load ${loadavg()}`);
-      peakMb = Math.max(peakMb, previews.bothPeakMb, commit.peakMb);
+      peakMb = Math.max(peakMb, previews.peakMb, commit.peakMb);
       for (const [phase, f] of [
         ['preview', previewFair],
         ['commit', fair],
@@ -268,7 +208,7 @@ async function main(): Promise<number> {
     );
     if (Number(row.cents ?? 0) !== gifts.totalCents) failures.push('the ledger total differs from the file');
     console.log(
-      `peak RSS (the API and its previews process together during the previews, the worker during the commits): ${peakMb} MB (target < ${TARGETS.rssMb}); load ${loadavg()}`,
+      `peak RSS (the API during the previews, the worker during the commits): ${peakMb} MB (target < ${TARGETS.rssMb}); load ${loadavg()}`,
     );
     if (peakMb > TARGETS.rssMb) failures.push(`peak RSS ${peakMb} MB`);
   } finally {

@@ -37,7 +37,7 @@ import { getOrCreateSetting, randomSecret, type Db } from '@lampstand/db';
 import { installKeyring, listenUrlOf, type Config } from './config.js';
 import { startJobs, type JobRunner } from './jobs/runner.js';
 import { PublicPageCache } from './public/page-cache.js';
-import { PreviewProcess } from './public/imports-preview-pool.js';
+import { PreviewThread } from './public/imports-preview-pool.js';
 
 /** Everything the procedures and jobs use, chosen by configuration. */
 export interface AppDeps {
@@ -62,8 +62,8 @@ export interface AppDeps {
   emailEvents: Config['emailEvents'];
   /** Which reads may go to a streaming replica (`DATABASE_READ_URL`), and read-your-writes. */
   reads: ReadRouting;
-  /** Move-in uploads, read in a process of their own at the worker's priority (public/imports-preview-pool.ts). */
-  previews: PreviewProcess;
+  /** Move-in uploads, read in a worker thread of their own (public/imports-preview-pool.ts). */
+  previews: PreviewThread;
 }
 
 /** QR codes: the short-link domain and the logo fetch guard. */
@@ -219,7 +219,7 @@ export async function startRuntime(
   };
   const showUp = await showUpServicesFor(config, db);
   const storage = fileStorageFor(config);
-  const previews = new PreviewProcess({
+  const previews = new PreviewThread({
     url: databaseUrl,
     rls: config.rls,
     pooler: config.databasePooler,

@@ -1,9 +1,9 @@
+import os from 'node:os';
 import { connectDatabase } from '@lampstand/db';
 import { checkRowSecurity } from './row-security.js';
 import { installKeyring, loadConfig } from './config.js';
 import { createLogger, jobLog } from './logger.js';
 import { startRuntime } from './app-deps.js';
-import { lowerProcessPriority } from './priority.js';
 
 /** Background workers alone, no HTTP: run as many as you like, on any machine that reaches the database. */
 async function main(): Promise<void> {
@@ -13,9 +13,13 @@ async function main(): Promise<void> {
     throw new Error('pnpm worker needs DATABASE_URL (the embedded database belongs to the app process)');
   }
   // WORKER_NICE: below the API's priority, background sends wait for a core, people's requests do not.
-  // Every thread of it (priority.ts): V8's collector and compiler helpers as much as the handlers' thread.
-  if (config.workerNice > 0 && lowerProcessPriority(config.workerNice) < config.workerNice)
-    console.log(`[lampstand] worker: could not lower its priority to ${config.workerNice}`);
+  if (config.workerNice > 0) {
+    try {
+      os.setPriority(config.workerNice);
+    } catch {
+      console.log(`[lampstand] worker: could not lower its priority to ${config.workerNice}`);
+    }
+  }
   const database = await connectDatabase({
     databaseUrl: config.databaseUrl,
     databaseOwnerUrl: config.databaseOwnerUrl,

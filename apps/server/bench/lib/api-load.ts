@@ -310,34 +310,6 @@ export function threadsCpuMs(pid: number): { main: number; lowered: number; othe
   return out;
 }
 
-/** The processes `pid` started that are running now (its children: the previews' process of the API). */
-export function childPids(pid: number): number[] {
-  const out: number[] = [];
-  for (const tid of fs.readdirSync(`/proc/${pid}/task`)) {
-    try {
-      const children = fs.readFileSync(`/proc/${pid}/task/${tid}/children`, 'utf8');
-      out.push(...children.split(/\s+/).filter(Boolean).map(Number));
-    } catch {
-      /* ended meanwhile */
-    }
-  }
-  return out;
-}
-
-/** The lowest nice among `pid`'s threads: the priority the busiest of them may run at. */
-export function leastNice(pid: number): number {
-  let least = Infinity;
-  for (const tid of fs.readdirSync(`/proc/${pid}/task`)) {
-    try {
-      const stat = fs.readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
-      least = Math.min(least, Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16]));
-    } catch {
-      /* ended meanwhile */
-    }
-  }
-  return least;
-}
-
 /** Largest RSS of `pid` while `work` runs, sampled every 100 ms. */
 export async function peakRss<T>(pid: number, work: () => Promise<T>): Promise<{ result: T; peakMb: number }> {
   let peakMb = rssMb(pid);

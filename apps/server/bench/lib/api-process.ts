@@ -16,7 +16,7 @@ export interface BenchProcess<T> {
 const COMPILED_ENTRIES = {
   'api-process-main': 'bench/lib/api-process-main.ts',
   'worker-process-main': 'bench/lib/worker-process-main.ts',
-  'imports-preview-process': 'src/public/imports-preview-process.ts',
+  'imports-preview-thread': 'src/public/imports-preview-thread.ts',
   'statements-build-thread': 'src/jobs/statements-build-thread.ts',
 };
 

@@ -1,6 +1,6 @@
 /**
- * bench:import-read's thread (bench/import-read.ts): previews each file as the API's preview process
- * does (imports-preview-process.ts: the bytes read as text, then `uploadMoveIn`), timed, then once
+ * bench:import-read's thread (bench/import-read.ts): previews each file as the API's preview thread
+ * does (imports-preview-thread.ts: the bytes read as text, then `uploadMoveIn`), timed, then once
  * more under V8's sampling heap profiler for what it allocated and where.
  */
 import fs from 'node:fs';

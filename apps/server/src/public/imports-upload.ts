@@ -50,7 +50,7 @@ export async function importUploadRoutes(app: FastifyInstance, opts: { deps: App
       const presetId = fields.presetId ? Number(fields.presetId) : undefined;
       if (presetId !== undefined && !(Number.isInteger(presetId) && presetId > 0 && presetId < 2 ** 31))
         throw new AppError('BAD_REQUEST', 'presetId must be a number', 'presetId');
-      // Read in the previews' process (imports-preview-pool.ts), off the event loop and the cores' share other churches use.
+      // Read in the previews' thread (imports-preview-pool.ts), off the event loop other churches use.
       const imp = await opts.deps.previews.upload(effectiveUser.id, {
         fileName,
         data,

@@ -55,10 +55,6 @@ export async function startAppOn(
     firstAccountIsAdmin: true,
     // Small pools: the suites run many apps at once on one PostgreSQL (100 connections).
     dbPoolMax: 3,
-    // The move-in previews' process at the tests' own priority: at the worker's 10 it starved on a
-    // busy two-core CI machine (its modules, loaded from the sources, took over 30 s to start).
-    // imports-preview-process.test.ts asks for 10 and checks it.
-    workerNice: 0,
     ...overrides,
   };
   const runtime = await startRuntime(config, tdb.db, tdb.url, {
