@@ -4,7 +4,8 @@ export default defineConfig({
   test: {
     include: ['e2e/**/*.e2e.ts'],
     globalSetup: ['@lampstand/server/test/global-setup', './e2e/build-web.ts', './e2e/worker-apps.ts'],
-    testTimeout: 60_000,
+    // 60 s was passed by a browser test on a slow, busy CI machine (2026-11-30); a hang still fails.
+    testTimeout: 120_000,
     hookTimeout: 180_000,
     // expect.poll waits 1 s by default: too short for a redirect on a loaded 2-core machine (seen in a
     // fresh-clone run: the visitor's redirect to /auth came later).
