@@ -19,7 +19,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
-import { startPgBouncer, type PgBouncer } from './lib/pgbouncer.js';
+import { envThrough, startPgBouncer, type PgBouncer } from './lib/pgbouncer.js';
 import { createTestDatabase, startTestServer } from '@lampstand/db/testing';
 import {
   appEnv,
@@ -110,14 +110,7 @@ if (process.env.AB_PGBOUNCER === '1') {
 /** The app's settings: straight to PostgreSQL, or through PgBouncer (LISTEN always straight). */
 function envFor(port: number): Record<string, string> {
   const env = appEnv(tdb.url, port);
-  if (!bouncer) return env;
-  return {
-    ...env,
-    DATABASE_URL: bouncer.through(env.DATABASE_URL!),
-    DATABASE_OWNER_URL: bouncer.through(env.DATABASE_OWNER_URL!),
-    DATABASE_POOLER: 'transaction',
-    DATABASE_LISTEN_URL: env.DATABASE_URL!,
-  };
+  return bouncer ? envThrough(bouncer, env) : env;
 }
 const nodeArgs = (v: string | undefined) => (v ?? '').split(/\s+/).filter(Boolean);
 const a = await spawnServer(

@@ -27,7 +27,7 @@ import { execFileSync } from 'node:child_process';
 import autocannon from 'autocannon';
 import pg from 'pg';
 import { connectDatabase, freePort, sql } from '@lampstand/db';
-import { startPgBouncer, type PgBouncer } from './lib/pgbouncer.js';
+import { envThrough, startPgBouncer, type PgBouncer } from './lib/pgbouncer.js';
 import {
   appEnv,
   appLoginUrl,
@@ -196,14 +196,7 @@ async function main() {
       if (!bouncer) return withReplica ? { ...env, DATABASE_READ_URL: read } : env;
       const viaReplica = new URL(bouncer.through(read));
       viaReplica.pathname = '/lampstand_replica';
-      return {
-        ...env,
-        DATABASE_URL: bouncer.through(env.DATABASE_URL!),
-        DATABASE_OWNER_URL: bouncer.through(env.DATABASE_OWNER_URL!),
-        DATABASE_POOLER: 'transaction',
-        DATABASE_LISTEN_URL: env.DATABASE_URL!,
-        ...(withReplica ? { DATABASE_READ_URL: viaReplica.toString() } : {}),
-      };
+      return { ...envThrough(bouncer, env), ...(withReplica ? { DATABASE_READ_URL: viaReplica.toString() } : {}) };
     };
     const port = await freePort();
     const figures: Record<string, { without: number; with: number; p99Without: number; p99With: number }> = {};

@@ -167,3 +167,17 @@ export async function startPgBouncer(opts: {
     },
   };
 }
+
+/** An app's settings through `bouncer` in transaction mode; LISTEN/NOTIFY stays straight to PostgreSQL. */
+export function envThrough(
+  bouncer: { through(url: string): string },
+  env: Record<string, string>,
+): Record<string, string> {
+  return {
+    ...env,
+    DATABASE_URL: bouncer.through(env.DATABASE_URL!),
+    DATABASE_OWNER_URL: bouncer.through(env.DATABASE_OWNER_URL!),
+    DATABASE_POOLER: 'transaction',
+    DATABASE_LISTEN_URL: env.DATABASE_URL!,
+  };
+}
