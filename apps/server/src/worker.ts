@@ -1,9 +1,9 @@
-import os from 'node:os';
 import { connectDatabase } from '@lampstand/db';
 import { checkRowSecurity } from './row-security.js';
 import { installKeyring, loadConfig } from './config.js';
 import { createLogger, jobLog } from './logger.js';
 import { startRuntime } from './app-deps.js';
+import { lowerProcessPriority } from './priority.js';
 
 /** Background workers alone, no HTTP: run as many as you like, on any machine that reaches the database. */
 async function main(): Promise<void> {
@@ -13,12 +13,9 @@ async function main(): Promise<void> {
     throw new Error('pnpm worker needs DATABASE_URL (the embedded database belongs to the app process)');
   }
   // WORKER_NICE: below the API's priority, background sends wait for a core, people's requests do not.
-  if (config.workerNice > 0) {
-    try {
-      os.setPriority(config.workerNice);
-    } catch {
-      console.log(`[lampstand] worker: could not lower its priority to ${config.workerNice}`);
-    }
+  // Every thread of it, V8's helpers too (src/priority.ts).
+  if (config.workerNice > 0 && lowerProcessPriority(config.workerNice) === null) {
+    console.log(`[lampstand] worker: could not lower its priority to ${config.workerNice}`);
   }
   const database = await connectDatabase({
     databaseUrl: config.databaseUrl,

@@ -32,6 +32,13 @@ export function browserDescribe(d: TestAPI['describe'] | typeof describe) {
  * never validated). Playwright sets `prefers-reduced-motion` per context, overriding Chromium's
  * own switch, so the default goes on `newContext`.
  */
+/**
+ * How long a click, a fill or a `waitFor` may wait before it fails: Playwright's 30 s was passed on
+ * a slow, shared CI machine by elements that did appear (2026-11-30: a run whose tests took 2.5×
+ * the CPU-seconds of a quiet one). A real hang still fails, at the test's own timeout or here.
+ */
+const ACTION_TIMEOUT = 60_000;
+
 async function launchChromium(): Promise<Browser> {
   const browser = await chromium.launch({
     executablePath: CHROMIUM,
@@ -46,7 +53,11 @@ async function launchChromium(): Promise<Browser> {
     ],
   });
   const newContext = browser.newContext.bind(browser);
-  browser.newContext = (options = {}) => newContext({ reducedMotion: 'reduce', ...options });
+  browser.newContext = async (options = {}) => {
+    const context = await newContext({ reducedMotion: 'reduce', ...options });
+    context.setDefaultTimeout(ACTION_TIMEOUT);
+    return context;
+  };
   return browser;
 }
 

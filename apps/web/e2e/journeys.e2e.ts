@@ -41,7 +41,6 @@ browserDescribe(describe)('Journeys', async () => {
 
   it('builds Welcome a first-time guest from its starter, activates it, and follows a visitor who signs up', async () => {
     const { page } = await e2e.newPage();
-    page.setDefaultTimeout(20_000);
     await page.setViewportSize({ width: 1366, height: 900 });
     await signIn(page, e2e.app.url, church.user.username, church.password);
 
@@ -287,7 +286,6 @@ browserDescribe(describe)('Journeys', async () => {
     });
     expect(created.status, created.text).toBe(201);
     const { page } = await e2e.newPage();
-    page.setDefaultTimeout(20_000);
     await signIn(page, e2e.app.url, church.user.username, church.password, { at: `/journeys/${created.body.id}` });
     await page.getByRole('heading', { level: 1, name: 'Advent letters' }).waitFor();
     await page.getByRole('button', { name: 'Activate' }).click();
@@ -339,7 +337,6 @@ browserDescribe(describe)('Journeys', async () => {
       })
       .execute();
     const { page } = await e2e.newPage();
-    page.setDefaultTimeout(20_000);
     await signIn(page, e2e.app.url, church.user.username, church.password, { at: `/journeys/${created.body.id}` });
     const people = page.getByRole('table', { name: 'People in this journey' });
     await people.getByText('Waiting for quiet hours to end (8:00 AM)').waitFor();

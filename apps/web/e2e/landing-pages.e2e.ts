@@ -31,7 +31,6 @@ browserDescribe(describe)('Landing pages', async () => {
   it('builds a page from blocks with AI copy and an image, publishes it, and a visitor signs up', async () => {
     const context = await browser.newContext({ baseURL: app.url, viewport: { width: 1366, height: 900 } });
     const page = await context.newPage();
-    page.setDefaultTimeout(15_000);
     await signIn(page, app.url, church.user.username, church.password);
     await page.getByRole('heading', { name: /^Welcome( back)?, Grace Church!$/ }).waitFor();
 
@@ -198,7 +197,6 @@ browserDescribe(describe)('Landing pages', async () => {
 
     const context = await browser.newContext({ baseURL: app.url, viewport: { width: 1366, height: 900 } });
     const page = await context.newPage();
-    page.setDefaultTimeout(15_000);
     await signIn(page, app.url, church.user.username, church.password);
     await page.getByRole('heading', { name: /^Welcome( back)?, Grace Church!$/ }).waitFor();
 

@@ -4,10 +4,10 @@
  * (BENCH_WORKER_CPU_PERCENT, default 70) and the worker's priority (BENCH_WORKER_NICE, default
  * production's WORKER_NICE of 10). Prints one JSON line when it takes jobs; stops on SIGTERM.
  */
-import os from 'node:os';
 import { createDb } from '@lampstand/db';
 import { loadConfig } from '../../src/config.js';
 import { startRuntime } from '../../src/app-deps.js';
+import { lowerProcessPriority } from '../../src/priority.js';
 import { BENCH_SECRETS_KEY } from './setup-server.js';
 
 const databaseUrl = process.env.BENCH_DATABASE_URL!;
@@ -22,7 +22,7 @@ const config = {
   databaseUrl,
   logLevel: 'silent' as const,
 };
-if (config.workerNice > 0) os.setPriority(config.workerNice);
+if (config.workerNice > 0) lowerProcessPriority(config.workerNice);
 const db = createDb(databaseUrl, { max: 6 });
 const runtime = await startRuntime(config, db, databaseUrl, { work: true, pollingIntervalSeconds: 0.5 });
 console.log(JSON.stringify({ ready: true, pacedAt: config.workerCpuPercent, nice: config.workerNice }));

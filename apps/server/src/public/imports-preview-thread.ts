@@ -1,9 +1,8 @@
-import fs from 'node:fs';
-import os from 'node:os';
 import { threadId, type MessagePort } from 'node:worker_threads';
 import { createDb, tenantDb } from '@lampstand/db';
 import { uploadMoveIn } from '@lampstand/api/imports-upload';
 import type { ImportOut, ImportSourceId } from '@lampstand/api/schemas/imports';
+import { lowerThreadPriority } from '../priority.js';
 
 /**
  * The thread that reads uploaded move-in files (started by `imports-preview-pool.ts`): the CSV
@@ -69,26 +68,10 @@ function failure(err: unknown): PreviewFailure {
   return { message: String((e && (e.stack ?? e.message)) || err) };
 }
 
-/**
- * Lowers this thread's priority alone: on Linux a thread has an id of its own (the end of
- * /proc/thread-self), and setpriority given that id changes that thread only, not the API's. Elsewhere,
- * or if refused, the thread keeps the process's priority. Answers the priority it runs at.
- */
-function lowerPriority(nice: number): number | null {
-  try {
-    const tid = Number(fs.readlinkSync('/proc/thread-self').split('/').pop());
-    if (!(tid > 0)) return null;
-    if (nice > os.getPriority(tid)) os.setPriority(tid, nice);
-    return os.getPriority(tid);
-  } catch {
-    return null;
-  }
-}
-
 /** Answers the API's requests one after another until it asks the thread to close. */
 export function servePreviews(port: MessagePort, options: PreviewThreadOptions): void {
   const db = createDb(options.url, { max: 2, rls: options.rls, pooler: options.pooler });
-  const nice = lowerPriority(options.nice);
+  const nice = lowerThreadPriority(options.nice);
   port.on('message', (m: PreviewRequest | { close: true }) => {
     if ('close' in m) {
       void db.destroy().finally(() => port.postMessage({ closed: true }));
