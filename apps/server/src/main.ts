@@ -4,11 +4,16 @@ import { installKeyring, loadConfig } from './config.js';
 import { createLogger, jobLog } from './logger.js';
 import { createServer } from './server.js';
 import { startRuntime } from './app-deps.js';
+import { lowerHelperThreadsPriority } from './priority.js';
 
 async function main(): Promise<void> {
   const config = loadConfig();
   installKeyring(config);
   const log = (line: string) => console.log(line);
+  // The event loop keeps its priority; V8's helper threads (the garbage of the move-in previews' thread
+  // is collected there) take the background work's (src/priority.ts).
+  if (config.workerNice > 0 && lowerHelperThreadsPriority(config.workerNice) === null)
+    log(`[lampstand] could not lower the priority of the API's helper threads to ${config.workerNice}`);
   if (!config.databaseUrl) log(`[lampstand] No DATABASE_URL: starting embedded PostgreSQL (data in ${config.dataDir})`);
   const database = await connectDatabase({
     databaseUrl: config.databaseUrl,

@@ -8,7 +8,10 @@ const run = promisify(execFile);
 const linux = fs.existsSync('/proc/self/task');
 
 /** In a process of its own (the test runner keeps its priority): lowers it, then lists each thread's nice. */
-async function threadsAfter(call: 'lowerProcessPriority' | 'lowerThreadPriority', nice: number) {
+async function threadsAfter(
+  call: 'lowerProcessPriority' | 'lowerThreadPriority' | 'lowerHelperThreadsPriority',
+  nice: number,
+) {
   const module = pathToFileURL(fileURLToPath(new URL('./priority.ts', import.meta.url))).href;
   const script = `
     import fs from 'node:fs';
@@ -49,5 +52,15 @@ describe.runIf(linux)('priority', () => {
     const others = threads.filter((t) => !t.main);
     expect(others.length).toBeGreaterThan(0);
     expect(others.map((t) => t.nice)).toEqual(others.map(() => before));
+  });
+
+  it('lowers the helper threads of the API process, not its event loop', async () => {
+    const { before, answer, threads } = await threadsAfter('lowerHelperThreadsPriority', 8);
+    expect(before).toBeLessThan(8);
+    const others = threads.filter((t) => !t.main);
+    expect(others.length).toBeGreaterThan(0);
+    expect(answer).toBe(others.length);
+    expect(others.map((t) => t.nice)).toEqual(others.map(() => 8));
+    expect(threads.find((t) => t.main)?.nice).toBe(before);
   });
 });

@@ -70,3 +70,26 @@ export function lowerProcessPriority(nice: number): number | null {
   }
   return lowered > 0 ? lowered : null;
 }
+
+/**
+ * Lowers every thread of this process but the one that asks (the event loop's): V8's helper
+ * threads, which collect the garbage of every isolate in the process (a worker thread's too) and
+ * compile, so that a worker thread's garbage waits for a core instead of taking one from the event
+ * loop. Threads started later inherit the priority of the thread that starts them (the event loop's
+ * libuv pool keeps the loop's). Answers how many were lowered, or null off Linux.
+ */
+export function lowerHelperThreadsPriority(nice: number): number | null {
+  const self = ownThreadId();
+  if (self === null) return null;
+  let lowered = 0;
+  for (const tid of fs.readdirSync('/proc/self/task')) {
+    if (Number(tid) === self) continue;
+    try {
+      lower(Number(tid), nice);
+      lowered += 1;
+    } catch {
+      // A thread that ended between the listing and here.
+    }
+  }
+  return lowered;
+}

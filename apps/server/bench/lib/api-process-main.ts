@@ -8,7 +8,11 @@ import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { createDb } from '@lampstand/db';
 import { startSetupServer } from './setup-server.js';
 import type { ApiLoop } from './api-process.js';
+import { lowerHelperThreadsPriority } from '../../src/priority.js';
 
+// As `pnpm serve` does at WORKER_NICE (main.ts): V8's helper threads below the event loop.
+// BENCH_API_HELPERS_NICE=0 keeps them at its priority (the A/B in docs/benchmarks-history.md).
+lowerHelperThreadsPriority(Number(process.env.BENCH_API_HELPERS_NICE ?? 10));
 const databaseUrl = process.env.BENCH_DATABASE_URL!;
 const db = createDb(databaseUrl, { max: 4 });
 const server = await startSetupServer(databaseUrl, db);
