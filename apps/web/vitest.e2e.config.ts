@@ -9,7 +9,7 @@ export default defineConfig({
     hookTimeout: 180_000,
     // expect.poll waits 1 s by default: too short for a redirect on a loaded 2-core machine (seen in a
     // fresh-clone run: the visitor's redirect to /auth came later).
-    expect: { poll: { timeout: 15_000 } },
+    expect: { poll: { timeout: 30_000 } },
     // Two files at a time. A browser file is mostly waiting (on its page, its app and PostgreSQL: about a
     // third of a core while it runs), and one at a time it was CI's long pole, running alone for its
     // last five minutes (docs/ci-history.md). Connections stay well under the shared PostgreSQL's 100.
