@@ -10,8 +10,8 @@ async function main(): Promise<void> {
   const config = loadConfig();
   installKeyring(config);
   const log = (line: string) => console.log(line);
-  // The event loop keeps its priority; V8's helper threads (the garbage of the move-in previews' thread
-  // is collected there) take the background work's (src/priority.ts).
+  // The event loop keeps its priority; every other thread of the process (V8's helpers, which collect
+  // the move-in previews' thread's garbage, and libuv's pool) takes the background work's (src/priority.ts).
   if (config.workerNice > 0 && lowerHelperThreadsPriority(config.workerNice) === null)
     log(`[lampstand] could not lower the priority of the API's helper threads to ${config.workerNice}`);
   if (!config.databaseUrl) log(`[lampstand] No DATABASE_URL: starting embedded PostgreSQL (data in ${config.dataDir})`);

@@ -42,48 +42,17 @@ export function lowerThreadPriority(nice: number): number | null {
   }
 }
 
-/**
- * Lowers every thread of this process (`pnpm worker`): on Linux each id under /proc/self/task,
- * elsewhere the process as the OS sees it. Answers how many threads were lowered, or null when
- * none could be (the caller says so).
- */
-export function lowerProcessPriority(nice: number): number | null {
+/** Lowers every thread of this process but `skip`; answers how many, or null off Linux. */
+function lowerThreads(nice: number, skip: number | null): number | null {
   let tids: string[];
   try {
     tids = fs.readdirSync('/proc/self/task');
   } catch {
-    try {
-      os.setPriority(nice);
-      return 1;
-    } catch {
-      return null;
-    }
+    return null;
   }
   let lowered = 0;
   for (const tid of tids) {
-    try {
-      lower(Number(tid), nice);
-      lowered += 1;
-    } catch {
-      // A thread that ended between the listing and here.
-    }
-  }
-  return lowered > 0 ? lowered : null;
-}
-
-/**
- * Lowers every thread of this process but the one that asks (the event loop's): V8's helper
- * threads, which collect the garbage of every isolate in the process (a worker thread's too) and
- * compile, so that a worker thread's garbage waits for a core instead of taking one from the event
- * loop. Threads started later inherit the priority of the thread that starts them (the event loop's
- * libuv pool keeps the loop's). Answers how many were lowered, or null off Linux.
- */
-export function lowerHelperThreadsPriority(nice: number): number | null {
-  const self = ownThreadId();
-  if (self === null) return null;
-  let lowered = 0;
-  for (const tid of fs.readdirSync('/proc/self/task')) {
-    if (Number(tid) === self) continue;
+    if (Number(tid) === skip) continue;
     try {
       lower(Number(tid), nice);
       lowered += 1;
@@ -92,4 +61,34 @@ export function lowerHelperThreadsPriority(nice: number): number | null {
     }
   }
   return lowered;
+}
+
+/**
+ * Lowers every thread of this process (`pnpm worker`): on Linux each id under /proc/self/task,
+ * elsewhere the process as the OS sees it. Answers how many threads were lowered, or null when
+ * none could be (the caller says so).
+ */
+export function lowerProcessPriority(nice: number): number | null {
+  const lowered = lowerThreads(nice, null);
+  if (lowered !== null) return lowered > 0 ? lowered : null;
+  try {
+    os.setPriority(nice);
+    return 1;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Lowers every thread of this process but the one that asks (the event loop's), so that a worker
+ * thread's garbage waits for a core instead of taking one from the event loop. Those are V8's
+ * helper threads, which collect the garbage of every isolate in the process (a worker thread's too)
+ * and compile, and libuv's pool (files, DNS lookups, password hashing, response compression), which
+ * already exists when an ES module's code first runs: loading the modules used it. Threads started
+ * later inherit the priority of the thread that starts them (a worker thread started by the loop
+ * keeps the loop's). Answers how many were lowered, or null off Linux.
+ */
+export function lowerHelperThreadsPriority(nice: number): number | null {
+  const self = ownThreadId();
+  return self === null ? null : lowerThreads(nice, self);
 }
