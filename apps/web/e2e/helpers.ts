@@ -39,6 +39,35 @@ export function browserDescribe(d: TestAPI['describe'] | typeof describe) {
  */
 const ACTION_TIMEOUT = 60_000;
 
+/**
+ * Chromium features the tests turn off. The first ones are Playwright's own (1.65's
+ * `chromiumSwitches`): Chromium obeys only the last `--disable-features` on its command line, and
+ * ours comes after Playwright's, so it must carry them too. The last three are the address bar's
+ * suggestion popup, which Chromium 156 builds as WebUI pages (`chrome://omnibox-popup.top-chrome`)
+ * and loads, with about 800 module requests, in a renderer of its own for every window, so for every
+ * browser context a test opens, though a headless window has no address bar anyone types in: 1.5–3
+ * CPU-seconds a context, over a third of what Chromium spent on a signed-in context that loads
+ * three screens (docs/ci-history.md, 'Chromium's address bar').
+ */
+const DISABLED_FEATURES = [
+  'AvoidUnnecessaryBeforeUnloadCheckSync',
+  'DestroyProfileOnBrowserClose',
+  'HttpsUpgrades',
+  'HttpsFirstBalancedModeAutoEnable',
+  'LensOverlay',
+  'MediaRouter',
+  'PaintHolding',
+  'ThirdPartyStoragePartitioning',
+  'AvoidCorsURLLoaderRestartOnRedirect',
+  'OptimizationHints',
+  'NetworkTimeServiceQuerying',
+  'AimEnabled',
+  'PreconnectToSearch',
+  'WebUIOmniboxPopup',
+  'WebUIOmniboxFullPopup',
+  'WebUIOmniboxAimPopup',
+];
+
 async function launchChromium(): Promise<Browser> {
   const browser = await chromium.launch({
     executablePath: CHROMIUM,
@@ -50,6 +79,7 @@ async function launchChromium(): Promise<Browser> {
       '--disable-component-update',
       '--disable-sync',
       '--no-first-run',
+      `--disable-features=${DISABLED_FEATURES.join(',')}`,
     ],
   });
   const newContext = browser.newContext.bind(browser);
@@ -331,6 +361,27 @@ export async function signIn(
   }
   await page.context().addCookies(cookies);
   await page.goto(o.at ?? '/');
+}
+
+/**
+ * Open `path` inside the staff app already loaded in `page`, as its own links do: the router moves
+ * to it from the browser's history (`pushState` and the `popstate` the router listens to), with no
+ * page load. A page load costs Chromium one to two CPU-seconds (the app's scripts compiled again in
+ * a fresh renderer, its first queries, its styles); this costs a render. What the app has already
+ * read stays in its cache, as after a click on a link, so a test that wants the server's newest
+ * answer (after changing something behind the app's back) loads the page with `goto` instead.
+ */
+export async function openInApp(page: Page, path: string) {
+  const inApp = await page.evaluate((to) => {
+    // Another page than the staff app (a public page, a printout): the caller's path is loaded.
+    if (!document.getElementById('root')?.hasChildNodes()) return false;
+    const state = window.history.state as { idx?: number } | null;
+    const key = Math.random().toString(36).slice(2, 10);
+    window.history.pushState({ usr: null, key, idx: (state?.idx ?? 0) + 1 }, '', to);
+    window.dispatchEvent(new PopStateEvent('popstate', { state: window.history.state }));
+    return true;
+  }, path);
+  if (!inApp) await page.goto(path);
 }
 
 /** Wait until no transition or animation is running (a dialog opening, a toast sliding in). */

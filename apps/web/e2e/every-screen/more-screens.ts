@@ -2,7 +2,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect } from 'vitest';
 import type { Page } from 'playwright-core';
-import { animationsDone, screenshot, toast } from '../helpers';
+import { animationsDone, openInApp, screenshot, toast } from '../helpers';
 import { axe, checkMenu, expectUncovered, showNotice, viewShot } from './checks';
 import type { Visit } from './visits';
 import type { Seed } from './seed';
@@ -21,7 +21,7 @@ export const MORE_SCREENS: MoreScreen[] = [
     name: 'a service plan: its menus, and a confirm dialog from a menu',
     widths: [390, 1366],
     async run({ page, width, seed }) {
-      await page.goto(`/service-planner/plans/${seed.ids.plan}`);
+      await openInApp(page, `/service-planner/plans/${seed.ids.plan}`);
       await page.getByRole('heading', { level: 1, name: /Sunday Morning Worship/ }).waitFor();
       if (width === 1366) {
         await checkMenu(page, page.getByRole('button', { name: 'Print' }), 'Run sheet');
@@ -43,7 +43,7 @@ export const MORE_SCREENS: MoreScreen[] = [
     name: "the email wizard: its step list on a phone; basics, the rich-text editor and the schedule's popover",
     widths: [390, 1366],
     async run({ page, width }) {
-      await page.goto('/email-campaigns/new');
+      await openInApp(page, '/email-campaigns/new');
       await page.getByRole('heading', { level: 1, name: 'New Email Campaign' }).waitFor();
       if (width === 390) {
         // No stray separator lines in the step list.
@@ -80,7 +80,7 @@ export const MORE_SCREENS: MoreScreen[] = [
     name: 'a sent email campaign (its Edit Campaign disabled)',
     widths: [1366],
     async run({ page, seed }) {
-      await page.goto(`/email-campaigns/${seed.ids.sent}`);
+      await openInApp(page, `/email-campaigns/${seed.ids.sent}`);
       await page.getByRole('heading', { level: 1, name: 'Sent already' }).waitFor();
       await axe(page);
     },
@@ -89,9 +89,9 @@ export const MORE_SCREENS: MoreScreen[] = [
     name: "a landing page's editor and its stats",
     widths: [1366],
     async run({ page, seed }) {
-      await page.goto(`/landing-pages/${seed.ids.landingPage}`);
+      await openInApp(page, `/landing-pages/${seed.ids.landingPage}`);
       await checkMenu(page, page.getByRole('button', { name: 'Add block' }), 'Sign-up form');
-      await page.goto(`/landing-pages/${seed.ids.landingPage}/stats`);
+      await openInApp(page, `/landing-pages/${seed.ids.landingPage}/stats`);
       await page.getByText('Awaiting confirmation').waitFor();
       await axe(page);
     },
@@ -100,7 +100,7 @@ export const MORE_SCREENS: MoreScreen[] = [
     name: 'settings: a notice with its description',
     widths: [390, 1366],
     async run({ page, width }) {
-      await page.goto('/settings');
+      await openInApp(page, '/settings');
       await page.getByRole('heading', { level: 1, name: 'Settings' }).waitFor();
       await showNotice(page);
       await axe(page, { notices: true });
@@ -111,7 +111,7 @@ export const MORE_SCREENS: MoreScreen[] = [
     name: "a new Show Up project: a notice covers not 'Create Project'; the form's errors and a date field",
     widths: [390, 1024, 1366],
     async run({ page, width }) {
-      await page.goto('/show-up/new');
+      await openInApp(page, '/show-up/new');
       await page.getByRole('heading', { level: 1, name: 'List a Project' }).waitFor();
       const chooser = page.waitForEvent('filechooser');
       await page.getByRole('button', { name: /Cover image/ }).click();
