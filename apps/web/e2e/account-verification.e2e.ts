@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { registerChurch } from '@lampstand/server/testing';
-import { browserDescribe, expectAccessible, loginViaUi, screenshot, startE2E, toast } from './helpers';
+import { browserDescribe, expectAccessible, loginViaUi, openInApp, screenshot, startE2E, toast } from './helpers';
 
 // The Account page shows whether the account email is verified; without SMTP the
 // verification email is kept in the outbox and its link opens from the page; the campaign screens
@@ -16,7 +16,7 @@ browserDescribe(describe)('account email verification', async () => {
     await page.getByRole('heading', { name: /^Welcome( back)?, Grace Church!$/ }).waitFor();
 
     // The campaign screen says the limit and why, before anyone clicks Send.
-    await page.goto('/email-campaigns');
+    await openInApp(page, '/email-campaigns');
     const notice = page.getByRole('alert').filter({ hasText: 'Campaigns reach at most 100 people a day' });
     await notice.waitFor();
     await notice

@@ -1,6 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { registerChurch } from '@lampstand/server/testing';
-import { animationsDone, browserDescribe, expectAccessible, signIn, screenshot, startE2E, toast } from './helpers';
+import {
+  animationsDone,
+  browserDescribe,
+  expectAccessible,
+  openInApp,
+  screenshot,
+  signIn,
+  startE2E,
+  toast,
+} from './helpers';
 
 browserDescribe(describe)('administration and impersonation', async () => {
   const e2e = await startE2E({}, { ownApp: true });
@@ -13,7 +22,7 @@ browserDescribe(describe)('administration and impersonation', async () => {
     await signIn(page, e2e.app.url, grace.user.username, grace.password);
     await page.getByRole('heading', { name: /^Welcome( back)?, Grace Church!$/ }).waitFor();
     expect(await page.getByRole('navigation', { name: 'Admin' }).count()).toBe(0);
-    await page.goto('/admin/users');
+    await openInApp(page, '/admin/users');
     await page.getByRole('heading', { name: 'Access Denied' }).waitFor();
     await page.getByText("You don't have permission to access this page.").waitFor();
     await page.getByRole('link', { name: 'Return to Dashboard' }).click();
@@ -66,7 +75,7 @@ browserDescribe(describe)('administration and impersonation', async () => {
     const { page, context } = await e2e.newPage();
     await signIn(page, e2e.app.url, admin.user.username, admin.password);
     await page.getByRole('heading', { name: /^Welcome( back)?, Lampstand Platform!$/ }).waitFor();
-    await page.goto('/admin/users');
+    await openInApp(page, '/admin/users');
     await page.getByRole('heading', { name: 'User Management' }).waitFor();
     const row = page.getByRole('row').filter({ hasText: 'Grace Church' });
     await row.getByText('100 a day (email not verified)').waitFor();

@@ -1,6 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { HttpClient, registerChurch } from '@lampstand/server/testing';
-import { browserDescribe, expectAccessible, screenshot, shotsAtWidths, signIn, startE2E, toast } from './helpers';
+import {
+  browserDescribe,
+  expectAccessible,
+  openInApp,
+  screenshot,
+  shotsAtWidths,
+  signIn,
+  startE2E,
+  toast,
+} from './helpers';
 
 // Settings → API keys: create a key (shown once), use it from a script, revoke it.
 browserDescribe(describe)('API keys', async () => {
@@ -15,7 +24,7 @@ browserDescribe(describe)('API keys', async () => {
       .getByText(/^Welcome( back)?, Grace Church!$/)
       .first()
       .waitFor();
-    await page.goto('/settings/api');
+    await openInApp(page, '/settings/api');
     await page.getByRole('heading', { name: 'API keys' }).waitFor();
     await page.getByRole('button', { name: 'Create key' }).click();
     await page.getByText('Name is required').waitFor();

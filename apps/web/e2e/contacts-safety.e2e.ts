@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { registerChurch } from '@lampstand/server/testing';
-import { browserDescribe, expectAccessible, signIn, screenshot, startE2E, toast } from './helpers';
+import { browserDescribe, expectAccessible, openInApp, screenshot, signIn, startE2E, toast } from './helpers';
 
 browserDescribe(describe)('contacts: duplicates, unsaved work, merge', async () => {
   const e2e = await startE2E();
@@ -117,7 +117,7 @@ browserDescribe(describe)('contacts: duplicates, unsaved work, merge', async () 
       const { page, context } = await e2e.newPage();
       await signIn(page, e2e.app.url, church.user.username, church.password);
       await page.getByRole('heading', { name: /^Welcome( back)?, Grace Church!$/ }).waitFor();
-      await page.goto(`/contacts/detail/${ruth.id}`);
+      await openInApp(page, `/contacts/detail/${ruth.id}`);
       await page.getByRole('heading', { name: 'Ruth Moab' }).waitFor();
       await page.getByRole('button', { name: 'Merge with…' }).click();
       const dialog = page.getByRole('dialog', { name: 'Merge with another contact' });
@@ -153,7 +153,7 @@ browserDescribe(describe)('contacts: duplicates, unsaved work, merge', async () 
       const { page, context } = await e2e.newPage();
       await signIn(page, e2e.app.url, church.user.username, church.password);
       await page.getByRole('heading', { name: /^Welcome( back)?, Grace Church!$/ }).waitFor();
-      await page.goto('/email-campaigns/new');
+      await openInApp(page, '/email-campaigns/new');
       await page.getByLabel('Campaign Name').fill('Harvest supper');
       // Autosaved a second after the last change.
       await expect

@@ -7,9 +7,10 @@ import {
   animationsDone,
   browserDescribe,
   expectAccessible,
-  signIn,
+  openInApp,
   screenshot,
   seeToast,
+  signIn,
   startE2E,
   toast,
 } from './helpers';
@@ -145,7 +146,7 @@ browserDescribe(describe)('Conversations', async () => {
     const { page } = await e2e.newPage();
     await signIn(page, e2e.app.url, church.user.username, church.password);
     await page.getByRole('heading', { name: /^Welcome( back)?, Grace Church!$/ }).waitFor();
-    await page.goto('/conversations');
+    await openInApp(page, '/conversations');
     await page.getByRole('link', { name: 'Keywords' }).click();
     await page.getByRole('heading', { name: 'Keywords', level: 1 }).waitFor();
     await page.getByText('No keywords yet.').waitFor();
@@ -187,7 +188,7 @@ browserDescribe(describe)('Conversations', async () => {
     const { page } = await e2e.newPage();
     await signIn(page, e2e.app.url, hope.user.username, hope.password);
     await page.getByRole('heading', { name: /^Welcome( back)?, Hope Chapel!$/ }).waitFor();
-    await page.goto('/conversations/keywords');
+    await openInApp(page, '/conversations/keywords');
     await page.getByRole('heading', { name: 'Keywords', level: 1 }).waitFor();
     const why = page.getByRole('alert').filter({ hasText: 'Keywords are off on the shared number' });
     await why.getByText('on the shared number a reply cannot be told apart from a reply to another church').waitFor();

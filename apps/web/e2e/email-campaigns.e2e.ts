@@ -1,6 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { registerChurch } from '@lampstand/server/testing';
-import { browserDescribe, expectAccessible, screenshot, shotsAtWidths, signIn, startE2E, toast } from './helpers';
+import {
+  browserDescribe,
+  expectAccessible,
+  openInApp,
+  screenshot,
+  shotsAtWidths,
+  signIn,
+  startE2E,
+  toast,
+} from './helpers';
 
 browserDescribe(describe)('email campaigns', async () => {
   const e2e = await startE2E();
@@ -23,7 +32,7 @@ browserDescribe(describe)('email campaigns', async () => {
     await page.getByRole('heading', { name: /^Welcome( back)?, Grace Church!$/ }).waitFor();
 
     // From the contact list's Email button.
-    await page.goto('/contacts?tab=lists');
+    await openInApp(page, '/contacts?tab=lists');
     await page.getByRole('link', { name: 'Email', exact: true }).click();
     await page.getByRole('link', { name: 'New Campaign for Newsletter' }).click();
 
@@ -122,7 +131,7 @@ browserDescribe(describe)('email campaigns', async () => {
     const { page, context } = await e2e.newPage();
     await signIn(page, e2e.app.url, church.user.username, church.password);
     await page.getByRole('heading', { name: /^Welcome( back)?, Grace Church!$/ }).waitFor();
-    await page.goto(`/email-campaigns/new?listId=${list.id}`);
+    await openInApp(page, `/email-campaigns/new?listId=${list.id}`);
     await page.getByLabel('Campaign Name').fill('Carols by candlelight');
     await page.getByLabel('Subject Line').fill('Carols, {{firstName}}');
     await page.getByRole('button', { name: 'Next Step' }).click();
@@ -169,7 +178,7 @@ browserDescribe(describe)('email campaigns', async () => {
     const { page, context } = await e2e.newPage();
     await signIn(page, e2e.app.url, church.user.username, church.password);
     await page.getByRole('heading', { name: /^Welcome( back)?, Grace Church!$/ }).waitFor();
-    await page.goto(`/email-campaigns/${draft.id}`);
+    await openInApp(page, `/email-campaigns/${draft.id}`);
     await page.getByText('Campaign not sent yet').waitFor();
     await page.goto('/email-campaigns/999999');
     await page.getByText("Campaign not found or you don't have permission to view it.").waitFor();

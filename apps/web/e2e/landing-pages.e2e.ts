@@ -2,7 +2,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { registerChurch } from '@lampstand/server/testing';
 import { startFakeOpenAi } from '../../server/test/helpers/fake-openai';
-import { browserDescribe, expectAccessible, shotsAtWidths, signIn, startE2E } from './helpers';
+import { browserDescribe, expectAccessible, openInApp, shotsAtWidths, signIn, startE2E } from './helpers';
 
 // A 1×1 PNG.
 const PNG = Buffer.from(
@@ -34,7 +34,7 @@ browserDescribe(describe)('Landing pages', async () => {
     await signIn(page, app.url, church.user.username, church.password);
     await page.getByRole('heading', { name: /^Welcome( back)?, Grace Church!$/ }).waitFor();
 
-    await page.goto('/landing-pages');
+    await openInApp(page, '/landing-pages');
     await page.getByText('No landing pages yet').waitFor();
     await page.getByRole('button', { name: 'Create Landing Page' }).first().click();
     const dialog = page.getByRole('dialog', { name: 'Create Landing Page' });
@@ -200,7 +200,7 @@ browserDescribe(describe)('Landing pages', async () => {
     await signIn(page, app.url, church.user.username, church.password);
     await page.getByRole('heading', { name: /^Welcome( back)?, Grace Church!$/ }).waitFor();
 
-    await page.goto(`/landing-pages/${created.body.id}/stats`);
+    await openInApp(page, `/landing-pages/${created.body.id}/stats`);
     await page.getByRole('heading', { name: 'Visits and sign-ups: Youth camp' }).waitFor();
     await page.getByText('Signed up with a different phone: 0499 999 999 — use it?').waitFor();
     await expectAccessible(page);

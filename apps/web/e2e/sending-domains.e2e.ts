@@ -1,7 +1,16 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { registerChurch } from '@lampstand/server/testing';
 import { startLocalDns } from '@lampstand/server/testing/local-dns';
-import { animationsDone, browserDescribe, expectAccessible, signIn, screenshot, startE2E, toast } from './helpers';
+import {
+  animationsDone,
+  browserDescribe,
+  expectAccessible,
+  openInApp,
+  screenshot,
+  signIn,
+  startE2E,
+  toast,
+} from './helpers';
 
 // Settings → Email: a domain is added, its DNS records shown with copy buttons;
 // Verify against a local DNS server says which record is missing, then verifies.
@@ -16,7 +25,7 @@ browserDescribe(describe)('Sending domains', async () => {
     const { page } = await e2e.newPage();
     await signIn(page, e2e.app.url, church.user.username, church.password);
     await page.getByRole('heading', { name: /^Welcome( back)?, Grace Church!$/ }).waitFor();
-    await page.goto('/settings/sending');
+    await openInApp(page, '/settings/sending');
     await page.getByRole('heading', { name: 'Email', exact: true }).waitFor();
     const input = page.getByRole('textbox', { name: 'Domain', exact: true });
     await input.fill('not a domain');

@@ -6,6 +6,7 @@ import {
   browserDescribe,
   choose,
   expectAccessible,
+  openInApp,
   screenshot,
   shotsAtWidths,
   signIn,
@@ -54,7 +55,7 @@ browserDescribe(describe)('Service planner', async () => {
       .getByText(/^Welcome( back)?, Grace Church!$/)
       .first()
       .waitFor();
-    await page.goto('/service-planner');
+    await openInApp(page, '/service-planner');
     await page.getByRole('heading', { name: 'Service Planner' }).waitFor();
     await page.getByText('No upcoming service plans').waitFor();
 

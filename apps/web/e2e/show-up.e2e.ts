@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { HttpClient, registerChurch } from '@lampstand/server/testing';
-import { browserDescribe, expectAccessible, signIn, screenshot, startE2E } from './helpers';
+import { browserDescribe, expectAccessible, openInApp, screenshot, signIn, startE2E } from './helpers';
 
 const WIDTHS = [390, 1024, 1366] as const;
 const COVER = path.join(path.dirname(fileURLToPath(import.meta.url)), 'fixtures', 'cover.png');
@@ -36,7 +36,7 @@ browserDescribe(describe)('Show Up', async () => {
     await signIn(page, e2e.app.url, church.user.username, church.password);
     await page.getByRole('heading', { name: /^Welcome( back)?, Grace Church!$/ }).waitFor();
 
-    await page.goto('/show-up');
+    await openInApp(page, '/show-up');
     await page.getByRole('heading', { name: 'Show Up' }).waitFor();
     await page.getByText('No projects yet').waitFor();
     await page.getByRole('link', { name: 'List a Project' }).first().click();
@@ -267,7 +267,7 @@ browserDescribe(describe)('Show Up', async () => {
     const { page, context } = await e2e.newPage();
     await signIn(page, e2e.app.url, church.user.username, church.password);
     await page.getByRole('heading', { name: /^Welcome( back)?, Grace Church!$/ }).waitFor();
-    await page.goto(`/show-up/${projectId}`);
+    await openInApp(page, `/show-up/${projectId}`);
     await page.getByRole('tab', { name: 'Donations' }).click();
     await page.getByRole('heading', { name: 'Where gifts came from' }).waitFor();
     await page.getByText('QR code: Lobby banner', { exact: true }).first().waitFor();

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { ownerDb, sql } from '@lampstand/db';
 import { registerChurch } from '@lampstand/server/testing';
 import { formatDate, formatTime } from '@lampstand/api/shared/format';
-import { browserDescribe, expectAccessible, signIn, screenshot, startE2E, toast } from './helpers';
+import { browserDescribe, expectAccessible, openInApp, screenshot, signIn, startE2E, toast } from './helpers';
 
 browserDescribe(describe)('SMS campaigns', async () => {
   const e2e = await startE2E();
@@ -32,7 +32,7 @@ browserDescribe(describe)('SMS campaigns', async () => {
     const { page, context } = await e2e.newPage();
     await signIn(page, e2e.app.url, church.user.username, church.password);
     await page.getByRole('heading', { name: /^Welcome( back)?, Grace Church!$/ }).waitFor();
-    await page.goto('/contacts?tab=lists');
+    await openInApp(page, '/contacts?tab=lists');
     await page.getByRole('link', { name: 'SMS', exact: true }).click();
 
     // The form is open with the list chosen.
@@ -142,7 +142,7 @@ browserDescribe(describe)('SMS campaigns', async () => {
     const { page, context } = await e2e.newPage();
     await signIn(page, e2e.app.url, church.user.username, church.password);
     await page.getByRole('heading', { name: /^Welcome( back)?, Grace Church!$/ }).waitFor();
-    await page.goto('/sms-campaigns');
+    await openInApp(page, '/sms-campaigns');
     await page.getByRole('button', { name: 'Send Camp reminder' }).click();
     const dialog = page.getByRole('dialog', { name: 'Send Camp reminder?' });
     await dialog.getByText('Send to 2 people on Youth Parents?').waitFor();

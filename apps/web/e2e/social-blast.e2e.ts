@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Locator, Page } from 'playwright-core';
 import { registerChurch } from '@lampstand/server/testing';
-import { browserDescribe, expectAccessible, signIn, screenshot, seeToast, startE2E } from './helpers';
+import { browserDescribe, expectAccessible, openInApp, screenshot, seeToast, signIn, startE2E } from './helpers';
 
 /** A day of the current month, as the calendar names its cell and the date picker its button. */
 function dayOfThisMonth(n: number) {
@@ -41,7 +41,7 @@ browserDescribe(describe)('Social Blast', async () => {
       .getByText(/^Welcome( back)?, Grace Church!$/)
       .first()
       .waitFor();
-    await page.goto('/social-blast');
+    await openInApp(page, '/social-blast');
     await page.getByRole('heading', { name: 'Social Blast' }).waitFor();
     // No webhook yet: the calendar says so.
     await page.getByText('Posts will not publish until a webhook is set in').waitFor();
@@ -204,7 +204,7 @@ browserDescribe(describe)('Social Blast', async () => {
       .getByText(/^Welcome( back)?, Grace Church!$/)
       .first()
       .waitFor();
-    await page.goto('/settings/social');
+    await openInApp(page, '/settings/social');
     await page.getByRole('heading', { name: 'Social' }).waitFor();
     const feed = await page.getByLabel('Calendar feed (iCalendar)').inputValue();
     expect(feed).toMatch(/\/api\/social-posts\.ics\?token=[A-Za-z0-9_-]{43}$/);

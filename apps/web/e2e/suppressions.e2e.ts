@@ -1,6 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { registerChurch } from '@lampstand/server/testing';
-import { animationsDone, browserDescribe, expectAccessible, signIn, screenshot, startE2E, toast } from './helpers';
+import {
+  animationsDone,
+  browserDescribe,
+  expectAccessible,
+  openInApp,
+  screenshot,
+  signIn,
+  startE2E,
+  toast,
+} from './helpers';
 
 // Settings → Suppressed addresses: a bounced address is listed with its reason;
 // removing it asks first, and the address leaves the list. A journey's enrolment says how many of
@@ -19,7 +28,7 @@ browserDescribe(describe)('Suppressed addresses', async () => {
     const { page } = await e2e.newPage();
     await signIn(page, e2e.app.url, church.user.username, church.password);
     await page.getByRole('heading', { name: /^Welcome( back)?, Grace Church!$/ }).waitFor();
-    await page.goto('/settings/sending');
+    await openInApp(page, '/settings/sending');
     await page.getByRole('heading', { name: 'Suppressed addresses' }).waitFor();
     await page.getByRole('cell', { name: 'gone@example.org', exact: true }).waitFor();
     await page.getByText('5.1.1 User unknown').waitFor();

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { registerChurch } from '@lampstand/server/testing';
-import { browserDescribe, expectAccessible, signIn, screenshot, startE2E, toast } from './helpers';
+import { browserDescribe, expectAccessible, openInApp, screenshot, signIn, startE2E, toast } from './helpers';
 
 browserDescribe(describe)('marketing templates', async () => {
   const e2e = await startE2E({}, { ownApp: true });
@@ -11,7 +11,7 @@ browserDescribe(describe)('marketing templates', async () => {
     const { page, context } = await e2e.newPage();
     await signIn(page, e2e.app.url, admin.user.username, admin.password);
     await page.getByRole('heading', { name: /^Welcome( back)?, Lampstand Platform!$/ }).waitFor();
-    await page.goto('/admin/templates');
+    await openInApp(page, '/admin/templates');
     await page.getByText('No email templates found.').waitFor();
     await page.getByText('No landing page templates found.').waitFor();
 

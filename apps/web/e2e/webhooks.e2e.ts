@@ -1,7 +1,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { registerChurch } from '@lampstand/server/testing';
 import { startStandardReceiver } from '@lampstand/server/testing/webhook-receiver';
-import { browserDescribe, expectAccessible, signIn, screenshot, startE2E, toast } from './helpers';
+import { browserDescribe, expectAccessible, openInApp, screenshot, signIn, startE2E, toast } from './helpers';
 
 // Settings → Integrations: add an endpoint (its secret shown once), send a test
 // event, see it in the delivery log, redeliver it. The receiver on loopback checks signatures.
@@ -19,7 +19,7 @@ browserDescribe(describe)('Webhooks', async () => {
       .getByText(/^Welcome( back)?, Grace Church!$/)
       .first()
       .waitFor();
-    await page.goto('/settings/webhooks');
+    await openInApp(page, '/settings/webhooks');
     await page.getByRole('heading', { name: 'Integrations' }).waitFor();
     await page.getByText('No webhook endpoints yet.').waitFor();
 
