@@ -41,13 +41,13 @@ const ACTION_TIMEOUT = 60_000;
 
 /**
  * Chromium features the tests turn off. The first ones are Playwright's own (1.65's
- * `chromiumSwitches`): Chromium obeys only the last `--disable-features` on its command line, and
- * ours comes after Playwright's, so it must carry them too. The last three are the address bar's
+ * `chromiumSwitches`, less its Windows and Edge ones): Chromium obeys only the last
+ * `--disable-features` on its command line, and ours comes after Playwright's, so it carries them too. The last three are the address bar's
  * suggestion popup, which Chromium 156 builds as WebUI pages (`chrome://omnibox-popup.top-chrome`)
  * and loads, with about 800 module requests, in a renderer of its own for every window, so for every
  * browser context a test opens, though a headless window has no address bar anyone types in: 1.5–3
  * CPU-seconds a context, over a third of what Chromium spent on a signed-in context that loads
- * three screens (docs/ci-history.md, 'Chromium's address bar').
+ * three screens (docs/ci-history.md, 'Where the browser tests' CPU goes').
  */
 const DISABLED_FEATURES = [
   'AvoidUnnecessaryBeforeUnloadCheckSync',
