@@ -206,16 +206,33 @@ export async function updateJourney(
   return getJourney(db, tenantId, { id: input.id });
 }
 
-/** Deletes the journey, its versions and enrolments; its tasks stay (without the journey). */
+/**
+ * Deletes the journey, its versions and enrolments; its tasks stay (without the journey). The
+ * enrolments are locked first, in id order, as the runner locks them before it writes a step's
+ * delivery (whose row names the journey): deleting the journey first would lock it, then wait
+ * for an enrolment a visit holds while that visit waits for the journey, until PostgreSQL ended
+ * one of the two as a deadlock (a 500 for the person deleting). Now the delete waits for the
+ * visit, and a visit that comes after finds its enrolment gone (a lost claim).
+ */
 export async function deleteJourney(db: Db, tenantId: number, input: { id: number }): Promise<{ id: number }> {
-  const row = await db
-    .deleteFrom('journeys')
-    .where('id', '=', input.id)
-    .where('userId', '=', tenantId)
-    .returning('id')
-    .executeTakeFirst();
-  if (!row) throw notFound('Journey not found');
-  return { id: row.id };
+  return db.transaction().execute(async (trx) => {
+    await trx
+      .selectFrom('journeyEnrollments')
+      .select('id')
+      .where('journeyId', '=', input.id)
+      .where('userId', '=', tenantId)
+      .orderBy('id')
+      .forUpdate()
+      .execute();
+    const row = await trx
+      .deleteFrom('journeys')
+      .where('id', '=', input.id)
+      .where('userId', '=', tenantId)
+      .returning('id')
+      .executeTakeFirst();
+    if (!row) throw notFound('Journey not found');
+    return { id: row.id };
+  });
 }
 
 export async function journeyActivationCheck(db: Db, tenantId: number, input: { id: number }) {

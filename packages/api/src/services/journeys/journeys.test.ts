@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { sql } from '@lampstand/db';
+import { ownerDb, sql } from '@lampstand/db';
 import { freshDatabase } from '@lampstand/db/test/fresh-db';
 import { registerUser } from '../auth/register-user.js';
 import type { JobQueue } from '../../jobs.js';
@@ -14,6 +14,7 @@ import { journeyFieldsSchema, type JourneyFieldsInput } from '../../schemas/jour
 import {
   activateJourney,
   createJourney,
+  deleteJourney,
   getJourney,
   journeyActivationCheck,
   pauseJourney,
@@ -527,6 +528,47 @@ describe('exits and goals', () => {
     const c = await contact();
     await addContactToList(db, church.id, { listId: l.id, contactId: c.id });
     await tick(T0);
+    expect(await enrollmentsOf(j.id)).toHaveLength(0);
+  });
+});
+
+describe('deleting a journey', () => {
+  it('waits for a visit in flight instead of deadlocking with it', async () => {
+    const steps: JourneyFieldsInput['steps'] = [
+      { id: 'w', kind: 'wait', wait: { mode: 'duration', amount: 3, unit: 'days' }, next: null },
+    ];
+    const j = await active({ name: 'Deleted mid-visit', trigger: { kind: 'manual' }, steps });
+    const c = await contact();
+    await enrollInJourney(db, church.id, { id: j.id, contactIds: [c.id] });
+    const [e] = await enrollmentsOf(j.id);
+    // A visit as the runner makes it: the enrolment locked first, then a row that names the journey
+    // (its foreign key check takes a key-share lock on the journey's row).
+    let release!: () => void;
+    const released = new Promise<void>((r) => (release = r));
+    let locked!: () => void;
+    const enrolmentLocked = new Promise<void>((r) => (locked = r));
+    const visit = db.transaction().execute(async (trx) => {
+      await trx.selectFrom('journeyEnrollments').select('id').where('id', '=', e!.id).forUpdate().execute();
+      locked();
+      await released;
+      await sql`select 1 from journeys where id = ${j.id} for key share`.execute(trx);
+    });
+    await enrolmentLocked;
+    const deleted = deleteJourney(db, church.id, { id: j.id });
+    // The delete is waiting for the visit's lock before the visit goes on (read as the tables'
+    // owner: the application's role sees no other session's wait).
+    await expect
+      .poll(async () => {
+        const { rows } = await sql<{ n: number }>`
+          select count(*)::int as n from pg_stat_activity
+          where datname = current_database() and wait_event_type = 'Lock'`.execute(ownerDb(db));
+        return rows[0]!.n;
+      })
+      .toBe(1);
+    release();
+    await visit;
+    await expect(deleted).resolves.toEqual({ id: j.id });
+    await expect(getJourney(db, church.id, { id: j.id })).rejects.toThrow('Journey not found');
     expect(await enrollmentsOf(j.id)).toHaveLength(0);
   });
 });
