@@ -364,6 +364,17 @@ export function matchingContacts(
  */
 export async function deleteContact(db: Db, tenantId: number, id: number): Promise<{ id: number }> {
   return db.transaction().execute(async (trx) => {
+    // The person's journey enrolments first, in id order, as the journey runner locks them before
+    // it writes a delivery that names the person: deleting the person first would lock their row,
+    // then wait for an enrolment a visit holds while the visit waits for that row (a deadlock).
+    await trx
+      .selectFrom('journeyEnrollments')
+      .select('id')
+      .where('contactId', '=', id)
+      .where('userId', '=', tenantId)
+      .orderBy('id')
+      .forUpdate()
+      .execute();
     const row = await trx
       .deleteFrom('contacts')
       .where('id', '=', id)

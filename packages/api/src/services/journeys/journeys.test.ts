@@ -532,44 +532,62 @@ describe('exits and goals', () => {
   });
 });
 
-describe('deleting a journey', () => {
-  it('waits for a visit in flight instead of deadlocking with it', async () => {
-    const steps: JourneyFieldsInput['steps'] = [
-      { id: 'w', kind: 'wait', wait: { mode: 'duration', amount: 3, unit: 'days' }, next: null },
-    ];
-    const j = await active({ name: 'Deleted mid-visit', trigger: { kind: 'manual' }, steps });
-    const c = await contact();
-    await enrollInJourney(db, church.id, { id: j.id, contactIds: [c.id] });
-    const [e] = await enrollmentsOf(j.id);
-    // A visit as the runner makes it: the enrolment locked first, then a row that names the journey
-    // (its foreign key check takes a key-share lock on the journey's row).
-    let release!: () => void;
-    const released = new Promise<void>((r) => (release = r));
-    let locked!: () => void;
-    const enrolmentLocked = new Promise<void>((r) => (locked = r));
-    const visit = db.transaction().execute(async (trx) => {
-      await trx.selectFrom('journeyEnrollments').select('id').where('id', '=', e!.id).forUpdate().execute();
-      locked();
-      await released;
-      await sql`select 1 from journeys where id = ${j.id} for key share`.execute(trx);
-    });
-    await enrolmentLocked;
-    const deleted = deleteJourney(db, church.id, { id: j.id });
-    // The delete is waiting for the visit's lock before the visit goes on (read as the tables'
-    // owner: the application's role sees no other session's wait).
-    await expect
-      .poll(async () => {
-        const { rows } = await sql<{ n: number }>`
-          select count(*)::int as n from pg_stat_activity
-          where datname = current_database() and wait_event_type = 'Lock'`.execute(ownerDb(db));
-        return rows[0]!.n;
-      })
-      .toBe(1);
-    release();
-    await visit;
-    await expect(deleted).resolves.toEqual({ id: j.id });
-    await expect(getJourney(db, church.id, { id: j.id })).rejects.toThrow('Journey not found');
-    expect(await enrollmentsOf(j.id)).toHaveLength(0);
+/**
+ * A visit as the runner makes it, held open: an enrolled person's enrolment is locked first; once
+ * `go()` is called, the row a delivery would name (`names`: the journey's or the person's) is
+ * key-share locked, as a foreign key check does, and the visit commits. `deleting` starts while the
+ * visit holds its enrolment and must wait for it (one session waiting on a lock), not deadlock.
+ */
+async function deleteDuringVisit<T>(names: 'journeys' | 'contacts', deleting: (j: number, c: number) => Promise<T>) {
+  const steps: JourneyFieldsInput['steps'] = [
+    { id: 'w', kind: 'wait', wait: { mode: 'duration', amount: 3, unit: 'days' }, next: null },
+  ];
+  const j = await active({ name: `Deleted mid-visit (${names})`, trigger: { kind: 'manual' }, steps });
+  const c = await contact();
+  await enrollInJourney(db, church.id, { id: j.id, contactIds: [c.id] });
+  const [e] = await enrollmentsOf(j.id);
+  let go!: () => void;
+  const released = new Promise<void>((r) => (go = r));
+  let locked!: () => void;
+  const enrolmentLocked = new Promise<void>((r) => (locked = r));
+  const visit = db.transaction().execute(async (trx) => {
+    await trx.selectFrom('journeyEnrollments').select('id').where('id', '=', e!.id).forUpdate().execute();
+    locked();
+    await released;
+    const id = names === 'journeys' ? j.id : c.id;
+    await sql`select 1 from ${sql.table(names)} where id = ${id} for key share`.execute(trx);
+  });
+  await enrolmentLocked;
+  const deleted = deleting(j.id, c.id);
+  // Sessions of this database waiting for a lock, read as the tables' owner (the application's
+  // role sees no other session's wait): the delete, behind the visit's enrolment.
+  await expect
+    .poll(async () => {
+      const { rows } = await sql<{ n: number }>`
+        select count(*)::int as n from pg_stat_activity
+        where datname = current_database() and wait_event_type = 'Lock'`.execute(ownerDb(db));
+      return rows[0]!.n;
+    })
+    .toBe(1);
+  go();
+  await visit;
+  return { journeyId: j.id, contactId: c.id, result: await deleted };
+}
+
+describe('deleting during a visit', () => {
+  it('a journey waits for a visit in flight instead of deadlocking with it', async () => {
+    const { journeyId, result } = await deleteDuringVisit('journeys', (j) => deleteJourney(db, church.id, { id: j }));
+    expect(result).toEqual({ id: journeyId });
+    await expect(getJourney(db, church.id, { id: journeyId })).rejects.toThrow('Journey not found');
+    expect(await enrollmentsOf(journeyId)).toHaveLength(0);
+  });
+
+  it('a person waits for a visit of their enrolment in flight, too', async () => {
+    const { journeyId, contactId, result } = await deleteDuringVisit('contacts', (_j, c) =>
+      deleteContact(db, church.id, c),
+    );
+    expect(result).toEqual({ id: contactId });
+    expect((await enrollmentsOf(journeyId))[0]).toMatchObject({ contactId: null, status: 'exited' });
   });
 });
 
