@@ -136,6 +136,8 @@ describe('Journeys over REST', () => {
     const enrollments = await church.client.get(`/api/journeys/${id}/enrollments`);
     expect(enrollments.body.enrollments).toHaveLength(1);
     expect(enrollments.body.enrollments[0]).toMatchObject({ contact: { id: c.id }, version: 1, test: false });
+    // Another church's delete finds nothing, and leaves the journey where it is.
+    expect((await other.client.delete(`/api/journeys/${id}`)).status).toBe(404);
     expect((await church.client.delete(`/api/journeys/${id}`)).status).toBe(200);
     expect((await church.client.get(`/api/journeys/${id}`)).status).toBe(404);
   });
