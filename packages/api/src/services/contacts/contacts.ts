@@ -19,6 +19,7 @@ import { conflict, notFound } from '../../errors.js';
 import { findDuplicateContacts } from './merge.js';
 import { personOf, recordEvent } from '../events/record.js';
 import { currentActor } from '../events/actor.js';
+import { lockEnrollmentsFirst } from '../journeys/lock-enrollments.js';
 
 type ContactFields = z.output<typeof contactFieldsSchema>;
 type Metadata = z.output<typeof contactMetadataSchema>;
@@ -364,17 +365,8 @@ export function matchingContacts(
  */
 export async function deleteContact(db: Db, tenantId: number, id: number): Promise<{ id: number }> {
   return db.transaction().execute(async (trx) => {
-    // The person's journey enrolments first, in id order, as the journey runner locks them before
-    // it writes a delivery that names the person: deleting the person first would lock their row,
-    // then wait for an enrolment a visit holds while the visit waits for that row (a deadlock).
-    await trx
-      .selectFrom('journeyEnrollments')
-      .select('id')
-      .where('contactId', '=', id)
-      .where('userId', '=', tenantId)
-      .orderBy('id')
-      .forUpdate()
-      .execute();
+    // Their journey enrolments first: a visit in flight is waited for, not deadlocked with.
+    await lockEnrollmentsFirst(trx, tenantId, { contactIds: [id] });
     const row = await trx
       .deleteFrom('contacts')
       .where('id', '=', id)

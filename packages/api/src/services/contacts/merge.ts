@@ -7,6 +7,7 @@ import { churchCountryCode, type CountryCode } from '../settings/church-settings
 import { toE164 } from './phone.js';
 import { personOf, recordEvents } from '../events/record.js';
 import { consentEvent } from './consent.js';
+import { lockEnrollmentsFirst } from '../journeys/lock-enrollments.js';
 
 /**
  * Contacts of the church with this email (any case) or this phone (compared in E.164, so
@@ -89,6 +90,9 @@ export async function mergeContacts(
 ): Promise<z.input<typeof contactMergeResultSchema>> {
   const { id: keepId, otherId } = input;
   return db.transaction().execute(async (trx) => {
+    // Both people's journey enrolments before their rows: a visit in flight is waited for, not
+    // deadlocked with (the merge moves the other's enrolments to the kept one).
+    await lockEnrollmentsFirst(trx, tenantId, { contactIds: [keepId, otherId] });
     const rows = await trx
       .selectFrom('contacts')
       .selectAll()

@@ -3,6 +3,7 @@ import type { NewEvent } from '../../schemas/events.js';
 import { consentEvent, type ConsentChannel } from '../contacts/consent.js';
 import { personOf } from '../events/record.js';
 import { logged, type UndoTable } from './undo-log.js';
+import { lockEnrollmentsFirst } from '../journeys/lock-enrollments.js';
 
 /**
  * Undoing a people import's contacts: each field it changed goes back to what it was, but only
@@ -134,6 +135,9 @@ export async function undoPeople(trx: Db, tenantId: number, importId: number, ev
     .where('userId', '=', tenantId)
     .orderBy('id')
     .execute()) as Entry[];
+  // The journey enrolments of the people it created, before any of their rows is changed or
+  // deleted: a visit in flight is waited for, not deadlocked with.
+  await lockEnrollmentsFirst(trx, tenantId, { contactIds: createdOf(entries, 'contacts') });
   const { restored, fieldsKept, consentBack } = await restoreChanged(trx, tenantId, entries, events);
 
   // Its consent history entries go where the consent went back (a created contact's go with it).

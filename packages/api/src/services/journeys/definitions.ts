@@ -8,6 +8,7 @@ import { definitionOf, parseDefinition } from './journey-definition.js';
 import { assertRefs, findRefs, namesOf, refsOf, type Refs } from './references.js';
 import { checkActivation } from './activation.js';
 import { logEnd } from '../events/log.js';
+import { lockEnrollmentsFirst } from './lock-enrollments.js';
 
 export { parseDefinition, stepById, type JourneyDefinition } from './journey-definition.js';
 
@@ -208,22 +209,12 @@ export async function updateJourney(
 
 /**
  * Deletes the journey, its versions and enrolments; its tasks stay (without the journey). The
- * enrolments are locked first, in id order, as the runner locks them before it writes a step's
- * delivery (whose row names the journey): deleting the journey first would lock it, then wait
- * for an enrolment a visit holds while that visit waits for the journey, until PostgreSQL ended
- * one of the two as a deadlock (a 500 for the person deleting). Now the delete waits for the
- * visit, and a visit that comes after finds its enrolment gone (a lost claim).
+ * enrolments are locked first (`lockEnrollmentsFirst`): a visit in flight is waited for, not
+ * deadlocked with.
  */
 export async function deleteJourney(db: Db, tenantId: number, input: { id: number }): Promise<{ id: number }> {
   return db.transaction().execute(async (trx) => {
-    await trx
-      .selectFrom('journeyEnrollments')
-      .select('id')
-      .where('journeyId', '=', input.id)
-      .where('userId', '=', tenantId)
-      .orderBy('id')
-      .forUpdate()
-      .execute();
+    await lockEnrollmentsFirst(trx, tenantId, { journeyId: input.id });
     const row = await trx
       .deleteFrom('journeys')
       .where('id', '=', input.id)

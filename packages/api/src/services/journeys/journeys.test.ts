@@ -9,6 +9,7 @@ import { defaultDeliveryConfig } from '../delivery/config.js';
 import { addContactToList } from '../contacts/lists.js';
 import { deleteContact } from '../contacts/contacts.js';
 import { mergeContacts } from '../contacts/merge.js';
+import { undoPeople } from '../imports/undo-people.js';
 import { recordOpen } from '../email-campaigns/tracking.js';
 import { journeyFieldsSchema, type JourneyFieldsInput } from '../../schemas/journeys.js';
 import {
@@ -535,10 +536,11 @@ describe('exits and goals', () => {
 /**
  * A visit as the runner makes it, held open: an enrolled person's enrolment is locked first; once
  * `go()` is called, the row a delivery would name (`names`: the journey's or the person's) is
- * key-share locked, as a foreign key check does, and the visit commits. `deleting` starts while the
- * visit holds its enrolment and must wait for it (one session waiting on a lock), not deadlock.
+ * key-share locked, as a foreign key check does, and the visit commits. `writing` (a delete, a
+ * merge, an import's undo) starts while the visit holds its enrolment and must wait for it (one
+ * session waiting on a lock), not deadlock.
  */
-async function deleteDuringVisit<T>(names: 'journeys' | 'contacts', deleting: (j: number, c: number) => Promise<T>) {
+async function writeDuringVisit<T>(names: 'journeys' | 'contacts', writing: (j: number, c: number) => Promise<T>) {
   const steps: JourneyFieldsInput['steps'] = [
     { id: 'w', kind: 'wait', wait: { mode: 'duration', amount: 3, unit: 'days' }, next: null },
   ];
@@ -558,9 +560,9 @@ async function deleteDuringVisit<T>(names: 'journeys' | 'contacts', deleting: (j
     await sql`select 1 from ${sql.table(names)} where id = ${id} for key share`.execute(trx);
   });
   await enrolmentLocked;
-  const deleted = deleting(j.id, c.id);
+  const written = writing(j.id, c.id);
   // Sessions of this database waiting for a lock, read as the tables' owner (the application's
-  // role sees no other session's wait): the delete, behind the visit's enrolment.
+  // role sees no other session's wait): the write, behind the visit's enrolment.
   await expect
     .poll(async () => {
       const { rows } = await sql<{ n: number }>`
@@ -571,23 +573,50 @@ async function deleteDuringVisit<T>(names: 'journeys' | 'contacts', deleting: (j
     .toBe(1);
   go();
   await visit;
-  return { journeyId: j.id, contactId: c.id, result: await deleted };
+  return { journeyId: j.id, contactId: c.id, result: await written };
 }
 
 describe('deleting during a visit', () => {
   it('a journey waits for a visit in flight instead of deadlocking with it', async () => {
-    const { journeyId, result } = await deleteDuringVisit('journeys', (j) => deleteJourney(db, church.id, { id: j }));
+    const { journeyId, result } = await writeDuringVisit('journeys', (j) => deleteJourney(db, church.id, { id: j }));
     expect(result).toEqual({ id: journeyId });
     await expect(getJourney(db, church.id, { id: journeyId })).rejects.toThrow('Journey not found');
     expect(await enrollmentsOf(journeyId)).toHaveLength(0);
   });
 
   it('a person waits for a visit of their enrolment in flight, too', async () => {
-    const { journeyId, contactId, result } = await deleteDuringVisit('contacts', (_j, c) =>
+    const { journeyId, contactId, result } = await writeDuringVisit('contacts', (_j, c) =>
       deleteContact(db, church.id, c),
     );
     expect(result).toEqual({ id: contactId });
     expect((await enrollmentsOf(journeyId))[0]).toMatchObject({ contactId: null, status: 'exited' });
+  });
+
+  it('a merge of the person into another waits for it too, and the other carries on the enrolment', async () => {
+    const keep = await contact();
+    const { journeyId, contactId } = await writeDuringVisit('contacts', (_j, c) =>
+      mergeContacts(db, church.id, { id: keep.id, otherId: c, mergedBy: 'test' }),
+    );
+    await expect(db.selectFrom('contacts').select('id').where('id', '=', contactId).execute()).resolves.toEqual([]);
+    expect((await enrollmentsOf(journeyId))[0]).toMatchObject({ contactId: keep.id, status: 'active' });
+  });
+
+  it('an undo of the import that brought the person in waits for it too', async () => {
+    const { journeyId, contactId, result } = await writeDuringVisit('contacts', async (_j, c) => {
+      const imp = await db
+        .insertInto('imports')
+        .values({ userId: church.id, kind: 'people', fileName: 'people.csv', csv: '', source: 'csv', preview: '{}' })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      await db
+        .insertInto('importChanges')
+        .values({ userId: church.id, importId: imp.id, tableName: 'contacts', rowId: c, action: 'created' })
+        .execute();
+      return db.transaction().execute((trx) => undoPeople(trx, church.id, imp.id, []));
+    });
+    expect(result).toMatchObject({ contactsRemoved: 1 });
+    expect((await enrollmentsOf(journeyId))[0]).toMatchObject({ contactId: null, status: 'exited' });
+    await expect(db.selectFrom('contacts').select('id').where('id', '=', contactId).execute()).resolves.toEqual([]);
   });
 });
 
