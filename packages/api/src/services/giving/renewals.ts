@@ -2,6 +2,7 @@ import { sql, type Db } from '@lampstand/db';
 import { renewTokenSchema, type GiftRenewalsOut } from '../../schemas/gift-renewals.js';
 import { dateIn } from './gifts.js';
 import { nextChargeDate } from './dates.js';
+import { lockEnrollmentsFirst } from '../journeys/lock-enrollments.js';
 
 /**
  * Recurring givers brought back after a move (their rows come from a recurring-gift import,
@@ -65,6 +66,8 @@ export async function markRenewed(trx: Db, input: { tenantId: number; scheduleId
     .execute();
   const contacts = done.flatMap((r) => (r.contactId ? [r.contactId] : []));
   if (!contacts.length) return;
+  // Locked in id order first, as the journey runner takes them: a visit in flight is waited for.
+  await lockEnrollmentsFirst(trx, input.tenantId, { contactIds: contacts });
   await sql`
     update journey_enrollments e set next_run_at = ${now}
     from journey_versions v

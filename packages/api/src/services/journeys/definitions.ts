@@ -279,6 +279,8 @@ export const ARCHIVED_EXIT_REASON = 'The journey was archived';
  */
 export async function archiveJourney(db: Db, tenantId: number, input: { id: number }): Promise<JourneyOutput> {
   await db.transaction().execute(async (trx) => {
+    // The people still in it first: a visit in flight is waited for, not deadlocked with.
+    await lockEnrollmentsFirst(trx, tenantId, { journeyId: input.id });
     const j = await findJourney(trx, tenantId, input.id, true);
     if (j.status === 'archived') return;
     const now = new Date();

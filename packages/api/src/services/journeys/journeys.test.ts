@@ -13,7 +13,9 @@ import { undoPeople } from '../imports/undo-people.js';
 import { recordOpen } from '../email-campaigns/tracking.js';
 import { journeyFieldsSchema, type JourneyFieldsInput } from '../../schemas/journeys.js';
 import {
+  ARCHIVED_EXIT_REASON,
   activateJourney,
+  archiveJourney,
   createJourney,
   deleteJourney,
   getJourney,
@@ -590,6 +592,11 @@ describe('deleting during a visit', () => {
     );
     expect(result).toEqual({ id: contactId });
     expect((await enrollmentsOf(journeyId))[0]).toMatchObject({ contactId: null, status: 'exited' });
+  });
+
+  it('archiving the journey waits for it too, and the person leaves it', async () => {
+    const { journeyId } = await writeDuringVisit('journeys', (j) => archiveJourney(db, church.id, { id: j }));
+    expect((await enrollmentsOf(journeyId))[0]).toMatchObject({ status: 'exited', exitReason: ARCHIVED_EXIT_REASON });
   });
 
   it('a merge of the person into another waits for it too, and the other carries on the enrolment', async () => {

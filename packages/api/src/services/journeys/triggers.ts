@@ -2,6 +2,7 @@ import { sql, type Db } from '@lampstand/db';
 import type { JourneyTrigger } from '../../schemas/journeys.js';
 import { parseDefinition, type JourneyDefinition, type JourneyRow } from './definitions.js';
 import { enrollCandidates } from './enroll.js';
+import { lockEnrollmentsFirst } from './lock-enrollments.js';
 import { localParts } from './time.js';
 import { recordEvents } from '../events/record.js';
 import { lockedRows } from '../background/locked.js';
@@ -177,6 +178,8 @@ async function churchEvents(trx: Db, tenantId: number, after: LogPosition, now: 
     ...new Set(events.filter((e) => GOAL_EVENTS.includes(e.type) && e.contactId).map((e) => e.contactId!)),
   ];
   if (goalContacts.length > 0) {
+    // Locked in id order first, as the runner takes them (an update's join would take them in any order).
+    await lockEnrollmentsFirst(trx, tenantId, { contactIds: goalContacts });
     await sql`
       update journey_enrollments e set next_run_at = ${now}
       from journey_versions v
