@@ -6,8 +6,9 @@ import { fullName, type Contact } from './labels';
 import { contactChoiceLabel, useContactSearch } from './contact-search';
 
 /**
- * 'Merge with…': choose another contact to merge into this one. The other contact's lists, family
- * links, children and consent history move here and it is deleted (the server logs the merge).
+ * 'Merge with…': choose another contact to merge into this one. Everything of the other contact's
+ * (lists, family, consent history, giving, groups, check-ins…) moves here and it is deleted (the
+ * server logs the merge).
  */
 export function MergeContactDialog({
   contact,
@@ -54,7 +55,8 @@ export function MergeContactDialog({
       <Stack>
         <Text size="sm">
           Keep <b>{fullName(contact)}</b>. The contact you choose moves into it: list memberships, family links,
-          children and consent history; details missing here are filled in. An unsubscribe on either contact is kept.
+          children and consent history, gifts and recurring gifts, groups and attendance, check-ins, journeys and
+          conversations; details missing here are filled in. An unsubscribe on either contact is kept.
         </Text>
         <Select
           label="Contact to merge"

@@ -38,5 +38,10 @@ export const contactMergeResultSchema = z.object({
     deliveries: z.number().int(),
     signups: z.number().int(),
     teamMembers: z.number().int(),
+    /** Their gifts in the ledger, recurring gifts, group memberships and check-ins, now the kept contact's. */
+    gifts: z.number().int(),
+    recurringGifts: z.number().int(),
+    groups: z.number().int(),
+    checkIns: z.number().int(),
   }),
 });

@@ -19,7 +19,7 @@ import { conflict, notFound } from '../../errors.js';
 import { findDuplicateContacts } from './merge.js';
 import { personOf, recordEvent } from '../events/record.js';
 import { currentActor } from '../events/actor.js';
-import { lockEnrollmentsFirst } from '../journeys/lock-enrollments.js';
+import { lockPeopleWorkFirst } from '../background/lock-first.js';
 
 type ContactFields = z.output<typeof contactFieldsSchema>;
 type Metadata = z.output<typeof contactMetadataSchema>;
@@ -365,8 +365,9 @@ export function matchingContacts(
  */
 export async function deleteContact(db: Db, tenantId: number, id: number): Promise<{ id: number }> {
   return db.transaction().execute(async (trx) => {
-    // Their journey enrolments first: a visit in flight is waited for, not deadlocked with.
-    await lockEnrollmentsFirst(trx, tenantId, { contactIds: [id] });
+    // What background work holds of them first (journey enrolments, recurring gifts): a visit or a
+    // charge in flight is waited for, not deadlocked with.
+    await lockPeopleWorkFirst(trx, tenantId, [id]);
     const row = await trx
       .deleteFrom('contacts')
       .where('id', '=', id)

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { ownerDb, sql } from '@lampstand/db';
 import { freshDatabase } from '@lampstand/db/test/fresh-db';
 import { createContactSchema } from '../../schemas/contacts.js';
 import { registerUser } from '../auth/register-user.js';
@@ -29,6 +30,26 @@ async function contact(tenantId: number, overrides: Record<string, unknown> = {}
       ...overrides,
     }),
   );
+}
+
+/** A monthly recurring gift of `donor`'s (written as the tables' owner). */
+function recurringGift(donor: { id: number; email: string | null }) {
+  return ownerDb(db)
+    .insertInto('giftSchedules')
+    .values({
+      userId: grace,
+      contactId: donor.id,
+      donorName: 'Mary Smith',
+      donorEmail: donor.email!,
+      frequency: 'monthly',
+      startDate: '2026-01-01',
+      nextDate: '2026-12-01',
+      amountCents: 2500,
+      manageToken: `m-${donor.id}`,
+      idempotencyKey: `s-${donor.id}`,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
 }
 
 describe('findDuplicateContacts', () => {
@@ -116,7 +137,114 @@ describe('mergeContacts', () => {
     expect(log).toHaveLength(1);
     expect(log[0]).toMatchObject({ userId: grace, mergedContactId: other.id, mergedBy: 'staff' });
     expect(log[0]!.mergedContact).toMatchObject({ id: other.id, email: other.email, firstName: other.firstName });
-    expect(log[0]!.moved).toEqual(result.moved);
+    // The log keeps every table's count too (what `carryOver` moved), beside the answer's.
+    expect(log[0]!.moved).toEqual({
+      ...result.moved,
+      carried: expect.objectContaining({ gifts: 0, groupMembers: 0 }),
+    });
+  });
+
+  it('carries their gifts, recurring gifts, groups, attendance and outside ids; a shared group stays once', async () => {
+    const keep = await contact(grace);
+    const other = await contact(grace);
+    const owner = ownerDb(db);
+    const tenant = { userId: grace };
+    const gift = await owner
+      .insertInto('gifts')
+      .values({
+        ...tenant,
+        contactId: other.id,
+        amountCents: 5000,
+        idempotencyKey: `g-${other.id}`,
+        receiptToken: `r-${other.id}`,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    await recurringGift(other);
+    const [choir, youth] = await owner
+      .insertInto('groups')
+      .values([
+        { ...tenant, name: 'Choir' },
+        { ...tenant, name: 'Youth' },
+      ])
+      .returning('id')
+      .execute();
+    // Both in the choir (the kept contact's membership stays, once); only the other in youth.
+    await owner
+      .insertInto('groupMembers')
+      .values([
+        { ...tenant, groupId: choir!.id, contactId: keep.id },
+        { ...tenant, groupId: choir!.id, contactId: other.id },
+        { ...tenant, groupId: youth!.id, contactId: other.id },
+      ])
+      .execute();
+    const meeting = await owner
+      .insertInto('groupMeetings')
+      .values({ ...tenant, groupId: youth!.id, meetsOn: '2026-11-20' })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    await owner
+      .insertInto('groupAttendance')
+      .values({ ...tenant, meetingId: meeting.id, contactId: other.id })
+      .execute();
+    await owner
+      .insertInto('contactExternalIds')
+      .values({ ...tenant, contactId: other.id, source: 'planning_center', externalId: `pc-${other.id}` })
+      .execute();
+
+    const result = await mergeContacts(db, grace, { id: keep.id, otherId: other.id, mergedBy: 'staff' });
+    expect(result.moved).toMatchObject({ gifts: 1, recurringGifts: 1, groups: 1, checkIns: 0 });
+    const of = async (table: 'gifts' | 'giftSchedules' | 'groupAttendance' | 'contactExternalIds') =>
+      (await owner.selectFrom(table).select('contactId').where('userId', '=', grace).execute()).map((r) => r.contactId);
+    expect(
+      (await owner.selectFrom('gifts').select('contactId').where('id', '=', gift.id).executeTakeFirstOrThrow())
+        .contactId,
+    ).toBe(keep.id);
+    expect(await of('giftSchedules')).toEqual([keep.id]);
+    expect(await of('groupAttendance')).toEqual([keep.id]);
+    expect(await of('contactExternalIds')).toEqual([keep.id]);
+    const members = await owner
+      .selectFrom('groupMembers')
+      .select(['groupId', 'contactId'])
+      .where('userId', '=', grace)
+      .orderBy('groupId')
+      .execute();
+    expect(members).toEqual([
+      { groupId: choir!.id, contactId: keep.id },
+      { groupId: youth!.id, contactId: keep.id },
+    ]);
+  });
+
+  it('waits for a recurring gift being charged instead of deadlocking with it', async () => {
+    const keep = await contact(grace);
+    const other = await contact(grace);
+    const owner = ownerDb(db);
+    const schedule = await recurringGift(other);
+    // A charge as the recurring-gifts job makes it: the schedule locked, then (once `go()` is
+    // called) its gift written, which key-share locks the donor's row through its foreign key.
+    let go!: () => void;
+    const released = new Promise<void>((r) => (go = r));
+    let locked!: () => void;
+    const scheduleLocked = new Promise<void>((r) => (locked = r));
+    const charge = db.transaction().execute(async (trx) => {
+      await trx.selectFrom('giftSchedules').select('id').where('id', '=', schedule.id).forUpdate().execute();
+      locked();
+      await released;
+      await sql`select 1 from contacts where id = ${other.id} for key share`.execute(trx);
+    });
+    await scheduleLocked;
+    const merged = mergeContacts(db, grace, { id: keep.id, otherId: other.id, mergedBy: 'staff' });
+    await expect
+      .poll(async () => {
+        const { rows } = await sql<{ n: number }>`
+          select count(*)::int as n from pg_stat_activity
+          where datname = current_database() and wait_event_type = 'Lock'`.execute(owner);
+        return rows[0]!.n;
+      })
+      .toBe(1);
+    go();
+    await charge;
+    expect((await merged).moved.recurringGifts).toBe(1);
   });
 
   it("refuses the same contact twice and another church's contact, changing nothing", async () => {

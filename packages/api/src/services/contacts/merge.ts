@@ -7,7 +7,8 @@ import { churchCountryCode, type CountryCode } from '../settings/church-settings
 import { toE164 } from './phone.js';
 import { personOf, recordEvents } from '../events/record.js';
 import { consentEvent } from './consent.js';
-import { lockEnrollmentsFirst } from '../journeys/lock-enrollments.js';
+import { lockPeopleWorkFirst } from '../background/lock-first.js';
+import { carryOver } from './merge-carried.js';
 
 /**
  * Contacts of the church with this email (any case) or this phone (compared in E.164, so
@@ -79,7 +80,8 @@ function mergedColumns(keep: ContactRow, other: ContactRow, churchCountry: Count
 /**
  * Merge `otherId` into `id` in one transaction: the kept contact gains the other's list
  * memberships, family links, children, consent history, campaign deliveries, sign-ups and team
- * membership, and its empty fields are filled from the other. An unsubscribe on either contact
+ * membership, journeys and tasks, and everything else that names them (`CARRIED`: gifts, groups,
+ * check-ins…), and its empty fields are filled from the other. An unsubscribe on either contact
  * wins (nobody who said stop is written to again). The other contact is deleted and the merge is
  * logged in `contact_merges` with a snapshot of it.
  */
@@ -90,9 +92,9 @@ export async function mergeContacts(
 ): Promise<z.input<typeof contactMergeResultSchema>> {
   const { id: keepId, otherId } = input;
   return db.transaction().execute(async (trx) => {
-    // Both people's journey enrolments before their rows: a visit in flight is waited for, not
-    // deadlocked with (the merge moves the other's enrolments to the kept one).
-    await lockEnrollmentsFirst(trx, tenantId, { contactIds: [keepId, otherId] });
+    // What background work holds of both people (journey enrolments, recurring gifts) before their
+    // rows: a visit or a charge in flight is waited for, not deadlocked with.
+    await lockPeopleWorkFirst(trx, tenantId, [keepId, otherId]);
     const rows = await trx
       .selectFrom('contacts')
       .selectAll()
@@ -156,6 +158,8 @@ export async function mergeContacts(
     await repoint('journey_enrollments', 'contact_id');
     await repoint('tasks', 'contact_id');
     await repoint('tasks', 'assignee_contact_id');
+    // Their giving, groups, check-ins and the rest: every other table that names a person.
+    const carried = await carryOver(trx, tenantId, { keepId, otherId });
 
     const now = new Date();
     const unsubscribes = (['email', 'sms'] as const).filter((channel) =>
@@ -196,6 +200,10 @@ export async function mergeContacts(
       deliveries: Number(deliveries.numAffectedRows ?? 0),
       signups,
       teamMembers,
+      gifts: carried.gifts ?? 0,
+      recurringGifts: carried.giftSchedules ?? 0,
+      groups: carried.groupMembers ?? 0,
+      checkIns: carried.checkins ?? 0,
     };
     await trx
       .insertInto('contactMerges')
@@ -204,7 +212,7 @@ export async function mergeContacts(
         keptContactId: keepId,
         mergedContactId: otherId,
         mergedContact: JSON.stringify(toContact(other)),
-        moved: JSON.stringify(moved),
+        moved: JSON.stringify({ ...moved, carried }),
         mergedBy: input.mergedBy,
       })
       .execute();

@@ -2,7 +2,7 @@ import { sql, type Db } from '@lampstand/db';
 import { renewTokenSchema, type GiftRenewalsOut } from '../../schemas/gift-renewals.js';
 import { dateIn } from './gifts.js';
 import { nextChargeDate } from './dates.js';
-import { lockEnrollmentsFirst } from '../journeys/lock-enrollments.js';
+import { lockEnrollmentsFirst } from '../background/lock-first.js';
 
 /**
  * Recurring givers brought back after a move (their rows come from a recurring-gift import,

@@ -3,7 +3,7 @@ import type { NewEvent } from '../../schemas/events.js';
 import { consentEvent, type ConsentChannel } from '../contacts/consent.js';
 import { personOf } from '../events/record.js';
 import { logged, type UndoTable } from './undo-log.js';
-import { lockEnrollmentsFirst } from '../journeys/lock-enrollments.js';
+import { lockPeopleWorkFirst } from '../background/lock-first.js';
 
 /**
  * Undoing a people import's contacts: each field it changed goes back to what it was, but only
@@ -135,9 +135,9 @@ export async function undoPeople(trx: Db, tenantId: number, importId: number, ev
     .where('userId', '=', tenantId)
     .orderBy('id')
     .execute()) as Entry[];
-  // The journey enrolments of the people it created, before any of their rows is changed or
-  // deleted: a visit in flight is waited for, not deadlocked with.
-  await lockEnrollmentsFirst(trx, tenantId, { contactIds: createdOf(entries, 'contacts') });
+  // What background work holds of the people it created (journey enrolments, recurring gifts),
+  // before any of their rows is changed or deleted: work in flight is waited for, not deadlocked with.
+  await lockPeopleWorkFirst(trx, tenantId, createdOf(entries, 'contacts'));
   const { restored, fieldsKept, consentBack } = await restoreChanged(trx, tenantId, entries, events);
 
   // Its consent history entries go where the consent went back (a created contact's go with it).

@@ -8,7 +8,7 @@ import { definitionOf, parseDefinition } from './journey-definition.js';
 import { assertRefs, findRefs, namesOf, refsOf, type Refs } from './references.js';
 import { checkActivation } from './activation.js';
 import { logEnd } from '../events/log.js';
-import { lockEnrollmentsFirst } from './lock-enrollments.js';
+import { lockEnrollmentsFirst } from '../background/lock-first.js';
 
 export { parseDefinition, stepById, type JourneyDefinition } from './journey-definition.js';
 

@@ -2,7 +2,7 @@ import { sql, type Db } from '@lampstand/db';
 import type { JourneyTrigger } from '../../schemas/journeys.js';
 import { parseDefinition, type JourneyDefinition, type JourneyRow } from './definitions.js';
 import { enrollCandidates } from './enroll.js';
-import { lockEnrollmentsFirst } from './lock-enrollments.js';
+import { lockEnrollmentsFirst } from '../background/lock-first.js';
 import { localParts } from './time.js';
 import { recordEvents } from '../events/record.js';
 import { lockedRows } from '../background/locked.js';
