@@ -107,12 +107,29 @@ browserDescribe(describe)('contacts: duplicates, unsaved work, merge', async () 
   );
 
   it(
-    'merges two contacts from the details page: lists and children move, the other is gone',
+    'merges two contacts from the details page: lists, children and gifts move, the other is gone',
     async () => {
       const other = (await church.client.get('/api/contacts/search?search=ruthie')).body.items[0] as { id: number };
       const list = (await church.client.post('/api/contact-lists', { name: 'Book Club', type: 'both' })).body;
       await church.client.post(`/api/contact-lists/${list.id}/contacts/${other.id}`);
       await church.client.post(`/api/contacts/${other.id}/children`, { name: 'Obed', dateOfBirth: '2020-01-15' });
+      // A check the other gave, entered in a Sunday's batch: it follows them into the kept contact.
+      const fund = ((await church.client.get('/api/funds')).body as { id: number }[])[0]!;
+      const batch = (
+        await church.client.post('/api/giving/batches', {
+          batchDate: '2026-11-22',
+          description: 'Sunday offering',
+          expectedTotalCents: 4321,
+        })
+      ).body as { id: number };
+      await church.client.post(`/api/giving/batches/${batch.id}/lines`, {
+        contactId: other.id,
+        fundId: fund.id,
+        amountCents: 4321,
+        method: 'check',
+        checkNumber: '77',
+      });
+      expect((await church.client.post(`/api/giving/batches/${batch.id}/commit`)).status).toBe(200);
 
       const { page, context } = await e2e.newPage();
       await signIn(page, e2e.app.url, church.user.username, church.password);
@@ -138,6 +155,8 @@ browserDescribe(describe)('contacts: duplicates, unsaved work, merge', async () 
       await page.getByText('Obed', { exact: true }).waitFor();
       // The age comes from the date of birth.
       await page.getByText(/Born Jan 15, 2020 · Age \d+/).waitFor();
+      await page.getByRole('tab', { name: 'Giving' }).click();
+      await page.getByRole('tabpanel', { name: 'Giving' }).getByText('$43.21').first().waitFor();
 
       await page.goto(`/contacts/detail/${other.id}`);
       await page.getByText('Contact not found').waitFor();
