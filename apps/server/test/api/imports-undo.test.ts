@@ -186,6 +186,28 @@ describe('undoing a move-in import', () => {
     );
   });
 
+  it('keeps a person it added who has joined a group since, with the group', async () => {
+    const people = await imported(grace.client, 'planning-center-people.csv');
+    const added = (
+      await sql<{ id: number; firstName: string }>`
+        select c.id, c.first_name from contacts c
+        join import_changes ic on ic.row_id = c.id and ic.table_name = 'contacts' and ic.action = 'created'
+        where ic.import_id = ${people} order by c.id`.execute(app.db)
+    ).rows;
+    expect(added).toHaveLength(3);
+    const joiner = added[0]!;
+    const group = (await grace.client.post('/api/groups', { name: 'Tuesday Night', frequency: 'by_arrangement' })).body;
+    expect((await grace.client.post(`/api/groups/${group.id}/members`, { contactIds: [joiner.id] })).status).toBe(201);
+
+    const undone = await grace.client.post(`/api/imports/${people}/undo`, {});
+    expect(undone.status, JSON.stringify(undone.body)).toBe(200);
+    expect(undone.body.report.undone).toMatchObject({ contactsRemoved: 2, contactsKept: 1 });
+    expect((await grace.client.get(`/api/contacts/${joiner.id}`)).body.firstName).toBe(joiner.firstName);
+    for (const gone of added.slice(1)) expect((await grace.client.get(`/api/contacts/${gone.id}`)).status).toBe(404);
+    const roster = (await grace.client.get(`/api/groups/${group.id}/members`)).body as { contactId: number }[];
+    expect(roster.map((m) => m.contactId)).toEqual([joiner.id]);
+  });
+
   it('refuses an import that has not finished, and one that finished more than 7 days ago', async () => {
     const church = await registerChurch(app.url, 'Late Church');
     const previewed = await upload(church.client, 'planning-center-people.csv');

@@ -27,7 +27,8 @@ function undoWords(imp: MoveIn): string {
   const people = imp.report?.people;
   if (people)
     return (
-      `The ${formatNumber(people.created)} people it added are removed, and the ${formatNumber(people.updated)} ` +
+      `The ${formatNumber(people.created)} people it added are removed (but for anyone who has given, checked in, ` +
+      `joined a group, registered or texted since), and the ${formatNumber(people.updated)} ` +
       'people it changed get their details back. A detail someone changed after the import is kept'
     );
   const gifts = imp.preview.gifts;

@@ -79,7 +79,10 @@ function FundYearTable(props: {
 export function undoneWords(imp: MoveIn): string {
   const u = imp.report?.undone;
   return u && imp.kind === 'people'
-    ? `${formatNumber(u.contactsRemoved)} people removed, ${formatNumber(u.contactsRestored)} restored.`
+    ? `${formatNumber(u.contactsRemoved)} people removed, ${formatNumber(u.contactsRestored)} restored.` +
+        (u.contactsKept
+          ? ` ${formatNumber(u.contactsKept)} kept: they have given, checked in, joined a group, registered or texted since.`
+          : '')
     : `${formatNumber(u?.giftsRemoved ?? 0)} gifts removed from the ledger.`;
 }
 

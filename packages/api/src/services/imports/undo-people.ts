@@ -126,6 +126,23 @@ async function restoreChanged(trx: Db, tenantId: number, entries: Entry[], event
   return { restored: sets.size, fieldsKept, consentBack };
 }
 
+/**
+ * What a person the import added may have done since, which undoing it must not erase: someone
+ * named here (a gift or a recurring gift, a child checked in, a group joined or attended, an event
+ * registration, a text conversation) is kept, with the details the import gave them, rather than
+ * deleted with that history (their foreign keys would cascade or forget them). `contactsKept`
+ * counts them.
+ */
+const SINCE_IMPORT: readonly [table: string, column: string][] = [
+  ['gifts', 'contact_id'],
+  ['gift_schedules', 'contact_id'],
+  ['checkins', 'family_contact_id'],
+  ['group_members', 'contact_id'],
+  ['group_attendance', 'contact_id'],
+  ['calendar_registrations', 'contact_id'],
+  ['conversations', 'contact_id'],
+];
+
 /** Take back what a people import created and changed, in the caller's transaction. */
 export async function undoPeople(trx: Db, tenantId: number, importId: number, events: NewEvent[]) {
   const entries = (await trx
@@ -163,15 +180,18 @@ export async function undoPeople(trx: Db, tenantId: number, importId: number, ev
   let removed = 0;
   let kept = 0;
   for (const part of chunks(createdOf(entries, 'contacts'))) {
-    const gone = await trx
-      .deleteFrom('contacts')
-      .where('userId', '=', tenantId)
-      .where('id', 'in', part)
-      .where((eb) =>
-        eb.not(eb.exists(eb.selectFrom('gifts').select('gifts.id').whereRef('gifts.contactId', '=', 'contacts.id'))),
-      )
-      .returning('id')
-      .execute();
+    const { rows: gone } = await sql<{ id: number }>`
+      delete from contacts c
+      where c.user_id = ${tenantId} and c.id = any(${part}::int[])
+        ${sql.join(
+          SINCE_IMPORT.map(
+            ([table, column]) =>
+              sql`and not exists (select 1 from ${sql.table(table)} h
+                                  where h.user_id = ${tenantId} and ${sql.ref(`h.${column}`)} = c.id)`,
+          ),
+          sql` `,
+        )}
+      returning c.id`.execute(trx);
     removed += gone.length;
     const left = await trx
       .selectFrom('contacts')
