@@ -55,7 +55,7 @@ export function ContactsTable({
     { placeholderData: (prev) => prev },
   );
   const del = useSave(trpc.contacts.delete, {
-    success: ['Contact deleted', 'The contact, their list memberships, family links and children were removed.'],
+    success: ['Contact deleted', 'The contact was removed, with their lists, family, groups and check-in history.'],
     errorTitle: 'Error deleting contact',
     invalidate: (utils) => [utils.contacts.find.invalidate(), utils.contactLists.list.invalidate()],
   });
@@ -64,7 +64,9 @@ export function ContactsTable({
       title: `Delete ${fullName(c)}?`,
       text: (
         <>
-          This permanently deletes the contact with their list memberships, family links and children. This action
+          This permanently deletes the contact with their list memberships, family links and children, their group
+          memberships and attendance, and their check-in history; their gifts stay in your giving records. If they are a
+          duplicate, merge them instead (Merge with… on the contact to keep): nothing of theirs is lost. This action
           cannot be undone.
         </>
       ),

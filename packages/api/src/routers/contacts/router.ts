@@ -100,7 +100,12 @@ export const contactsRouter = router({
     .output(contactSchema)
     .mutation(({ ctx, input }) => updateContact(ctx.db, ctx.tenantId, input)),
   delete: protectedProcedure
-    .meta(rest.delete('/api/contacts/{id}', 'Delete a contact with its list memberships, family links and children'))
+    .meta(
+      rest.delete(
+        '/api/contacts/{id}',
+        'Delete a contact with its list memberships, family, children, groups and check-in history (their gifts stay in the ledger)',
+      ),
+    )
     .input(contactIdSchema)
     .output(z.object({ id: z.number().int() }))
     .mutation(({ ctx, input }) => deleteContact(ctx.db, ctx.tenantId, input.id)),
