@@ -144,7 +144,7 @@ describe('mergeContacts', () => {
     });
   });
 
-  it('carries their gifts, recurring gifts, groups, attendance and outside ids; a shared group stays once', async () => {
+  it('carries their gifts, recurring gifts, groups, attendance and outside ids; a shared group stays once, led if either led', async () => {
     const keep = await contact(grace);
     const other = await contact(grace);
     const owner = ownerDb(db);
@@ -174,7 +174,7 @@ describe('mergeContacts', () => {
       .insertInto('groupMembers')
       .values([
         { ...tenant, groupId: choir!.id, contactId: keep.id },
-        { ...tenant, groupId: choir!.id, contactId: other.id },
+        { ...tenant, groupId: choir!.id, contactId: other.id, role: 'leader' },
         { ...tenant, groupId: youth!.id, contactId: other.id },
       ])
       .execute();
@@ -205,13 +205,14 @@ describe('mergeContacts', () => {
     expect(await of('contactExternalIds')).toEqual([keep.id]);
     const members = await owner
       .selectFrom('groupMembers')
-      .select(['groupId', 'contactId'])
+      .select(['groupId', 'contactId', 'role'])
       .where('userId', '=', grace)
       .orderBy('groupId')
       .execute();
     expect(members).toEqual([
-      { groupId: choir!.id, contactId: keep.id },
-      { groupId: youth!.id, contactId: keep.id },
+      // The other led the choir: the kept membership leads it now.
+      { groupId: choir!.id, contactId: keep.id, role: 'leader' },
+      { groupId: youth!.id, contactId: keep.id, role: 'member' },
     ]);
   });
 

@@ -158,6 +158,14 @@ export async function mergeContacts(
     await repoint('journey_enrollments', 'contact_id');
     await repoint('tasks', 'contact_id');
     await repoint('tasks', 'assignee_contact_id');
+    // A group both are in keeps the kept contact's membership: it leads if either did.
+    await sql`
+      update group_members k set role = 'leader'
+      from group_members o
+      where k.user_id = ${tenantId} and k.contact_id = ${keepId} and k.role <> 'leader'
+        and o.user_id = ${tenantId} and o.contact_id = ${otherId} and o.group_id = k.group_id and o.role = 'leader'`.execute(
+      trx,
+    );
     // Their giving, groups, check-ins and the rest: every other table that names a person.
     const carried = await carryOver(trx, tenantId, { keepId, otherId });
 
