@@ -235,16 +235,24 @@ describe('mergeContacts', () => {
     });
     await scheduleLocked;
     const merged = mergeContacts(db, grace, { id: keep.id, otherId: other.id, mergedBy: 'staff' });
-    await expect
-      .poll(async () => {
-        const { rows } = await sql<{ n: number }>`
-          select count(*)::int as n from pg_stat_activity
-          where datname = current_database() and wait_event_type = 'Lock'`.execute(owner);
-        return rows[0]!.n;
-      })
-      .toBe(1);
-    go();
-    await charge;
+    // Released whatever the wait shows: a transaction left open here would hold every other test's
+    // event-log readers on the server (they wait for older write transactions to end).
+    try {
+      await expect
+        .poll(
+          async () => {
+            const { rows } = await sql<{ n: number }>`
+            select count(*)::int as n from pg_stat_activity
+            where datname = current_database() and wait_event_type = 'Lock'`.execute(owner);
+            return rows[0]!.n;
+          },
+          { timeout: 15_000 },
+        )
+        .toBe(1);
+    } finally {
+      go();
+      await charge;
+    }
     expect((await merged).moved.recurringGifts).toBe(1);
   });
 

@@ -565,16 +565,24 @@ async function writeDuringVisit<T>(names: 'journeys' | 'contacts', writing: (j: 
   const written = writing(j.id, c.id);
   // Sessions of this database waiting for a lock, read as the tables' owner (the application's
   // role sees no other session's wait): the write, behind the visit's enrolment.
-  await expect
-    .poll(async () => {
-      const { rows } = await sql<{ n: number }>`
-        select count(*)::int as n from pg_stat_activity
-        where datname = current_database() and wait_event_type = 'Lock'`.execute(ownerDb(db));
-      return rows[0]!.n;
-    })
-    .toBe(1);
-  go();
-  await visit;
+  // Released whatever the wait shows: a transaction left open here would hold every other test's
+  // event-log readers on the server (they wait for older write transactions to end).
+  try {
+    await expect
+      .poll(
+        async () => {
+          const { rows } = await sql<{ n: number }>`
+          select count(*)::int as n from pg_stat_activity
+          where datname = current_database() and wait_event_type = 'Lock'`.execute(ownerDb(db));
+          return rows[0]!.n;
+        },
+        { timeout: 15_000 },
+      )
+      .toBe(1);
+  } finally {
+    go();
+    await visit;
+  }
   return { journeyId: j.id, contactId: c.id, result: await written };
 }
 
