@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ownerDb, sql } from '@lampstand/db';
 import { freshDatabase } from '@lampstand/db/test/fresh-db';
+import { lockWaiters } from '@lampstand/db/test/lock-waiters';
 import { createContactSchema } from '../../schemas/contacts.js';
 import { registerUser } from '../auth/register-user.js';
 import { addChild, listChildren } from './children.js';
@@ -219,7 +220,6 @@ describe('mergeContacts', () => {
   it('waits for a recurring gift being charged instead of deadlocking with it', async () => {
     const keep = await contact(grace);
     const other = await contact(grace);
-    const owner = ownerDb(db);
     const schedule = await recurringGift(other);
     // A charge as the recurring-gifts job makes it: the schedule locked, then (once `go()` is
     // called) its gift written, which key-share locks the donor's row through its foreign key.
@@ -238,17 +238,7 @@ describe('mergeContacts', () => {
     // Released whatever the wait shows: a transaction left open here would hold every other test's
     // event-log readers on the server (they wait for older write transactions to end).
     try {
-      await expect
-        .poll(
-          async () => {
-            const { rows } = await sql<{ n: number }>`
-            select count(*)::int as n from pg_stat_activity
-            where datname = current_database() and wait_event_type = 'Lock'`.execute(owner);
-            return rows[0]!.n;
-          },
-          { timeout: 15_000 },
-        )
-        .toBe(1);
+      await expect.poll(() => lockWaiters(db), { timeout: 15_000 }).toBe(1);
     } finally {
       go();
       await charge;

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { ownerDb, sql } from '@lampstand/db';
+import { sql } from '@lampstand/db';
 import { freshDatabase } from '@lampstand/db/test/fresh-db';
+import { lockWaiters } from '@lampstand/db/test/lock-waiters';
 import { registerUser } from '../auth/register-user.js';
 import type { JobQueue } from '../../jobs.js';
 import { createOutboxTransport } from '../../providers/email.js';
@@ -568,17 +569,7 @@ async function writeDuringVisit<T>(names: 'journeys' | 'contacts', writing: (j: 
   // Released whatever the wait shows: a transaction left open here would hold every other test's
   // event-log readers on the server (they wait for older write transactions to end).
   try {
-    await expect
-      .poll(
-        async () => {
-          const { rows } = await sql<{ n: number }>`
-          select count(*)::int as n from pg_stat_activity
-          where datname = current_database() and wait_event_type = 'Lock'`.execute(ownerDb(db));
-          return rows[0]!.n;
-        },
-        { timeout: 15_000 },
-      )
-      .toBe(1);
+    await expect.poll(() => lockWaiters(db), { timeout: 15_000 }).toBe(1);
   } finally {
     go();
     await visit;
