@@ -5,19 +5,11 @@ import { CARRIED } from './merge-carried.js';
 
 const { db } = await freshDatabase();
 
-/** Moved by `mergeContacts` itself (lists are copied, the rest pointed at the kept contact). */
+/** Moved by `mergeContacts` itself (lists are copied; family links lose a link to themselves first). */
 const MOVED_BY_MERGE = [
   'contacts_in_lists.contact_id',
   'contact_family_links.contact1_id',
   'contact_family_links.contact2_id',
-  'contact_children.parent_contact_id',
-  'contact_consent_events.contact_id',
-  'deliveries.contact_id',
-  'landing_page_signups.contact_id',
-  'team_members.contact_id',
-  'journey_enrollments.contact_id',
-  'tasks.contact_id',
-  'tasks.assignee_contact_id',
 ];
 /** Rebuilt from the contact's own row (the search index): nothing of the other person to keep. */
 const DERIVED = ['contact_search.contact_id'];

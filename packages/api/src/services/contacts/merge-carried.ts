@@ -13,9 +13,9 @@ export interface CarriedColumn {
 }
 
 /**
- * Everything else that names a person, carried by a merge (besides what `mergeContacts` moves
- * itself: lists, family, children, consent history, deliveries, sign-ups, teams, journeys, tasks,
- * events): their gifts in the ledger, recurring gifts, renewals and sent statements; their text
+ * Everything that names a person, carried by a merge (besides what `mergeContacts` moves itself:
+ * lists and family links, which need their own rules, and events): children, consent history,
+ * campaign deliveries, sign-ups, teams, journeys and tasks; their gifts in the ledger, recurring gifts, renewals and sent statements; their text
  * conversations; event registrations; groups (memberships, join requests, attendance, messages);
  * check-in (family cards, check-ins, offline families); the ids Planning Center or Breeze know
  * them by; changes they proposed in the portal; and earlier merges into the other contact. Every
@@ -25,6 +25,16 @@ export interface CarriedColumn {
  * attendance and check-ins (their foreign keys cascade) and left their gifts without a donor.
  */
 export const CARRIED: readonly CarriedColumn[] = [
+  { table: 'contact_children', column: 'parent_contact_id' },
+  { table: 'contact_consent_events', column: 'contact_id' },
+  // A campaign both received stays on the kept contact's delivery; the other's loses its contact.
+  { table: 'deliveries', column: 'contact_id', twin: ['channel', 'campaign_id'] },
+  { table: 'landing_page_signups', column: 'contact_id' },
+  { table: 'team_members', column: 'contact_id' },
+  // The kept contact carries on the other's journeys and follow-ups.
+  { table: 'journey_enrollments', column: 'contact_id' },
+  { table: 'tasks', column: 'contact_id' },
+  { table: 'tasks', column: 'assignee_contact_id' },
   { table: 'gifts', column: 'contact_id' },
   { table: 'gift_schedules', column: 'contact_id' },
   { table: 'gift_renewals', column: 'contact_id' },

@@ -144,20 +144,6 @@ export async function mergeContacts(
     };
     const familyLinks =
       (await repoint('contact_family_links', 'contact1_id')) + (await repoint('contact_family_links', 'contact2_id'));
-    const children = await repoint('contact_children', 'parent_contact_id');
-    const consentEvents = await repoint('contact_consent_events', 'contact_id');
-    // A campaign both received stays on the kept contact's delivery; the other's loses its contact.
-    const deliveries = await sql`
-      update deliveries d set contact_id = ${keepId}
-      where d.user_id = ${tenantId} and d.contact_id = ${otherId}
-        and not exists (select 1 from deliveries k where k.channel = d.channel
-          and k.campaign_id = d.campaign_id and k.contact_id = ${keepId})`.execute(trx);
-    const signups = await repoint('landing_page_signups', 'contact_id');
-    const teamMembers = await repoint('team_members', 'contact_id');
-    // Journeys: the kept contact carries on the other's enrolments and follow-ups.
-    await repoint('journey_enrollments', 'contact_id');
-    await repoint('tasks', 'contact_id');
-    await repoint('tasks', 'assignee_contact_id');
     // A group both are in keeps the kept contact's membership: it leads if either did.
     await sql`
       update group_members k set role = 'leader'
@@ -166,7 +152,8 @@ export async function mergeContacts(
         and o.user_id = ${tenantId} and o.contact_id = ${otherId} and o.group_id = k.group_id and o.role = 'leader'`.execute(
       trx,
     );
-    // Their giving, groups, check-ins and the rest: every other table that names a person.
+    // Children, consent history, deliveries, sign-ups, teams, journeys, tasks, giving, groups,
+    // check-ins and the rest: every other table that names a person.
     const carried = await carryOver(trx, tenantId, { keepId, otherId });
 
     const now = new Date();
@@ -203,11 +190,11 @@ export async function mergeContacts(
     const moved = {
       lists: lists.rows.length,
       familyLinks,
-      children,
-      consentEvents,
-      deliveries: Number(deliveries.numAffectedRows ?? 0),
-      signups,
-      teamMembers,
+      children: carried.contactChildren ?? 0,
+      consentEvents: carried.contactConsentEvents ?? 0,
+      deliveries: carried.deliveries ?? 0,
+      signups: carried.landingPageSignups ?? 0,
+      teamMembers: carried.teamMembers ?? 0,
       gifts: carried.gifts ?? 0,
       recurringGifts: carried.giftSchedules ?? 0,
       groups: carried.groupMembers ?? 0,

@@ -9,6 +9,7 @@ import { assertRefs, findRefs, namesOf, refsOf, type Refs } from './references.j
 import { checkActivation } from './activation.js';
 import { logEnd } from '../events/log.js';
 import { lockEnrollmentsFirst } from '../background/lock-first.js';
+import { deleteChurchRow } from '../church-rows.js';
 
 export { parseDefinition, stepById, type JourneyDefinition } from './journey-definition.js';
 
@@ -215,14 +216,7 @@ export async function updateJourney(
 export async function deleteJourney(db: Db, tenantId: number, input: { id: number }): Promise<{ id: number }> {
   return db.transaction().execute(async (trx) => {
     await lockEnrollmentsFirst(trx, tenantId, { journeyId: input.id });
-    const row = await trx
-      .deleteFrom('journeys')
-      .where('id', '=', input.id)
-      .where('userId', '=', tenantId)
-      .returning('id')
-      .executeTakeFirst();
-    if (!row) throw notFound('Journey not found');
-    return { id: row.id };
+    return deleteChurchRow(trx, tenantId, { table: 'journeys', id: input.id, missing: 'Journey not found' });
   });
 }
 
