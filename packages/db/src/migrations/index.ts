@@ -89,6 +89,7 @@ import * as m0163 from './2026_11_29_0163_event_log_xid.js';
 import * as m0164 from './2026_11_29_0164_import_file_uncompressed.js';
 import * as m0171 from './2026_11_30_0171_contact_search_page_walk.js';
 import * as m0172 from './2026_11_30_0172_foreign_key_indexes.js';
+import * as m0173 from './2026_11_30_0173_event_log_horizon.js';
 
 /** Every migration, by its frozen date-prefixed name. Add new ones at the end. */
 export const migrations: Record<string, Migration> = {
@@ -182,4 +183,5 @@ export const migrations: Record<string, Migration> = {
   '2026_11_29_0164_import_file_uncompressed': m0164,
   '2026_11_30_0171_contact_search_page_walk': m0171,
   '2026_11_30_0172_foreign_key_indexes': m0172,
+  '2026_11_30_0173_event_log_horizon': m0173,
 };

@@ -1,5 +1,5 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import { sql, type Db } from '@lampstand/db';
+import { afterEach, describe, expect, inject, it } from 'vitest';
+import { createDb, sql, type Db } from '@lampstand/db';
 import { freshDatabase } from '@lampstand/db/test/fresh-db';
 import { registerUser } from '../auth/register-user.js';
 import { journeyFieldsSchema } from '../../schemas/journeys.js';
@@ -14,8 +14,8 @@ import { recordEvent } from './record.js';
 // The event log's order without a lock, with two real transactions on two connections: every
 // reader that pages through the log (the shared reader, GET /api/events, the webhook dispatcher,
 // the journeys' triggers) returns each event once, in the log's order, whatever order the writers
-// commit in. Other tests share the PostgreSQL server (its transaction ids are the server's): a
-// reader may be held back by them for a moment, so the tests wait for settling, never for a time.
+// commit in. The tests wait for settling, never for a time; one holds a transaction open in
+// another database of the server, which must not hold this database's readers back.
 
 const { db } = await freshDatabase({ poolMax: 5 });
 
@@ -180,7 +180,7 @@ function heldTransaction(db: Db) {
   return self;
 }
 
-/** Reads until the reader answers something (other transactions of the server may hold it back a while). */
+/** Reads until the reader answers something (a transaction of this database may hold it back a while). */
 async function readSome(reader: Reader): Promise<string[]> {
   for (let i = 0; i < 6000; i++) {
     const got = await reader.read();
@@ -238,6 +238,24 @@ describe.each(Object.entries(READERS))('%s', (_, makeReader) => {
     await eventsSettled(db);
     expect(await reader.read()).toEqual(['A']);
     expect(await reader.read()).toEqual([]);
+  });
+  it('is not held back by a write transaction in another database of the server', async () => {
+    const church = await newChurch();
+    await eventsSettled(db);
+    const reader = await makeReader(church);
+    // Another database of the same server (its `postgres`): a transaction that has taken an id and
+    // stays open. Transaction ids are the server's, so it is older than everything written here next.
+    const otherDb = createDb(inject('pgServerUrl'), { max: 1 });
+    const elsewhere = heldTransaction(otherDb);
+    try {
+      await elsewhere.do((trx) => sql`select pg_current_xact_id()`.execute(trx));
+      await db.transaction().execute((trx) => recordEvent(trx, church.id, created(church, 'A')));
+      await eventsSettled(db, { timeoutMs: 20_000 });
+      expect(await reader.read()).toEqual(['A']);
+    } finally {
+      await elsewhere.rollback();
+      await otherDb.destroy();
+    }
   });
 });
 

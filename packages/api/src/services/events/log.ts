@@ -8,18 +8,26 @@ import type { RawBuilder } from 'kysely';
  * Every event keeps the transaction that wrote it (`events.xid`, pg_current_xact_id() as the
  * column's default: the transaction's 64-bit id, which grows in the order transactions first
  * write). Readers follow the log in the order (xid, id) and see only **settled** events: those
- * whose transaction id is below the xmin of the reading statement's snapshot
- * (`pg_snapshot_xmin(pg_current_snapshot())`, the oldest transaction still running when the
- * snapshot was taken). The argument that nothing is skipped:
+ * whose transaction id is below the reading statement's horizon (`event_log_horizon()`, migration
+ * 0173): the oldest transaction of this database still running in the statement's snapshot, or
+ * the snapshot's xmax when none is. The argument that nothing is skipped:
  *
- * - Every transaction with an id below that xmin has ended, committed or rolled back, so the set of
- *   settled events below a given xmin never grows again: no event written later can have such an
- *   id (a transaction's id is taken before it writes, and new ids are larger), and everything in it
- *   that committed is visible to the snapshot.
+ * - Every transaction of this database with an id below the horizon has ended, committed or
+ *   rolled back, so the set of settled events below a given horizon never grows again: no event
+ *   written later can have such an id (a transaction's id is taken before it writes, new ids are
+ *   larger, and the transactions still running below it are other databases', which never write
+ *   here), and everything in it that committed is visible to the snapshot.
  * - A reader that has read, in (xid, id) order, every settled event up to position P has therefore
  *   read everything that will ever sit at or below P: an event still in flight has an xid at or
- *   above the xmin, hence above every settled position, and lands after P when it commits. So a
+ *   above the horizon, hence above every settled position, and lands after P when it commits. So a
  *   cursor (xid, id) only moves forward and never passes an event that appears later.
+ *
+ * A running transaction counts as another database's only when the server's activity shows it on a
+ * backend of another database; one it cannot place (ended since the snapshot, another login's
+ * that the function may not see, a prepared one) counts as this database's, so the horizon is
+ * never later than it may be. The snapshot's own xmin would do too, but transaction ids are the
+ * server's: any long write transaction in any database of the server would hold this one's
+ * readers back.
  *
  * Paging by id alone within the settled events would not do: a transaction that took its xid
  * early (an import batch writing contacts first) may take its event ids after a later
@@ -30,14 +38,13 @@ import type { RawBuilder } from 'kysely';
  * commits; within a transaction it is the order of the events. What readers rely on is that it is
  * fixed and that every event gets a place in it once.
  *
- * The cost: any transaction that has taken an id holds back, until it ends, the events of every
- * transaction that took one later — in every church and in every database of the server, since
- * transaction ids are the server's. Readers
- * (webhooks, journeys' triggers, `GET /api/events`) are late by at most the longest write
- * transaction running at the time: a fraction of a second for the app's own work (an import batch
- * of 1,000 rows, a group of sends), longer while one big transaction runs (moving a whole church in
- * writes it in one). Read-only transactions take no id and hold nothing back. A person's Activity
- * timeline reads newest first by id without this rule: it shows what has committed at once.
+ * The cost: any transaction of this database that has taken an id holds back, until it ends, the
+ * events of every transaction that took one later, in every church. Readers (webhooks, journeys'
+ * triggers, `GET /api/events`) are late by at most the longest write transaction running at the
+ * time: a fraction of a second for the app's own work (an import batch of 1,000 rows, a group of
+ * sends), longer while one big transaction runs (moving a whole church in writes it in one).
+ * Read-only transactions take no id and hold nothing back. A person's Activity timeline reads
+ * newest first by id without this rule: it shows what has committed at once.
  */
 
 /** A place in the log: the transaction that wrote an event (xid8, as text) and the event's id. */
@@ -60,14 +67,14 @@ function positionSql(p: PositionSql): { xid: RawBuilder<unknown>; id: RawBuilder
 
 /**
  * The condition every reader of the log uses: event `e` (an alias) is the church's, after `after`,
- * and settled (its transaction ended before the statement's snapshot). One index serves it
+ * and settled (below the statement's horizon: see above; evaluated once per statement). One index serves it
  * (events_church_xid_idx: user_id, xid, id).
  */
 export function settledAfter(e: string, church: number | RawBuilder<unknown>, after: PositionSql): RawBuilder<boolean> {
   const p = positionSql(after);
   const col = (c: string) => sql.ref(`${e}.${c}`);
   return sql<boolean>`${col('user_id')} = ${church} and (${col('xid')}, ${col('id')}) > (${p.xid}, ${p.id})
-    and ${col('xid')} < pg_snapshot_xmin(pg_current_snapshot())`;
+    and ${col('xid')} < (select event_log_horizon())`;
 }
 
 /** The log order, for `order by`. */
@@ -150,8 +157,8 @@ export async function readLog(
 }
 
 /**
- * Waits until every event committed before the call is settled: the transactions that had ids when
- * it was called have all ended (for tests and benchmarks that read the log right after writing to
+ * Waits until every event committed before the call is settled: the transactions of this database
+ * that had ids when it was called have all ended (for tests and benchmarks that read the log right after writing to
  * it; call it outside a transaction). Throws after `timeoutMs`.
  */
 export async function eventsSettled(db: Db, opts: { timeoutMs?: number } = {}): Promise<void> {
@@ -160,7 +167,7 @@ export async function eventsSettled(db: Db, opts: { timeoutMs?: number } = {}): 
   const deadline = Date.now() + (opts.timeoutMs ?? 60_000);
   for (;;) {
     const { rows: now } = await sql<{ settled: boolean }>`
-      select pg_snapshot_xmin(pg_current_snapshot()) >= ${target}::xid8 as settled`.execute(db);
+      select event_log_horizon() >= ${target}::xid8 as settled`.execute(db);
     if (now[0]?.settled) return;
     if (Date.now() > deadline) throw new Error('A transaction held the event log back for too long');
     await sleep(5);
