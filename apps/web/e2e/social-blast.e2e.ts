@@ -149,7 +149,8 @@ browserDescribe(describe)('Social Blast', async () => {
     // day, no drop-target outlines, and a day without posts one short line.
     const days = page.getByRole('list', { name: 'Days' }).getByRole('listitem');
     const now = new Date();
-    expect(await days.count()).toBe(new Date(now.getFullYear(), now.getMonth() + 1, 0).getDate());
+    // The list replaces the grid after the resize: wait for it (count() answers at once).
+    await expect.poll(() => days.count()).toBe(new Date(now.getFullYear(), now.getMonth() + 1, 0).getDate());
     await twelfthCell.getByRole('button', { name: `Add post on ${twelfth.short}` }).waitFor();
     const look = await days.evaluateAll((items) =>
       items.map((li) => ({
