@@ -37,19 +37,22 @@ export async function lockEnrollmentsFirst(
 
 /**
  * What background work holds of these people, locked first (see `lockEnrollmentsFirst`): their
- * active journey enrolments, then their recurring gifts, for a write about to delete or merge them.
+ * active journey enrolments, then their recurring gifts, then their text conversations, for a write
+ * about to delete or merge them. A reply (`sendReply`) and an incoming text (`processTexts`) lock a
+ * conversation and then write what names its person (the reply's delivery, a keyword's tag).
  */
 export async function lockPeopleWorkFirst(trx: Db, tenantId: number, contactIds: number[]): Promise<void> {
   if (contactIds.length === 0) return;
   await lockEnrollmentsFirst(trx, tenantId, { contactIds });
-  await trx
-    .selectFrom('giftSchedules')
-    .select('id')
-    .where('userId', '=', tenantId)
-    .where(people(contactIds))
-    .orderBy('id')
-    .forUpdate()
-    .execute();
+  for (const table of ['giftSchedules', 'conversations'] as const)
+    await trx
+      .selectFrom(table)
+      .select('id')
+      .where('userId', '=', tenantId)
+      .where(people(contactIds))
+      .orderBy('id')
+      .forUpdate()
+      .execute();
 }
 
 /** One array parameter, however many people (an import's undo names thousands). */

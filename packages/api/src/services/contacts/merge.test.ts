@@ -235,8 +235,8 @@ describe('mergeContacts', () => {
     });
     await scheduleLocked;
     const merged = mergeContacts(db, grace, { id: keep.id, otherId: other.id, mergedBy: 'staff' });
-    // Released whatever the wait shows: a transaction left open here would hold every other test's
-    // event-log readers on the server (they wait for older write transactions to end).
+    // Released whatever the wait shows: a transaction left open here would hold the file's other
+    // tests (and its event-log readers) back.
     try {
       await expect.poll(() => lockWaiters(db), { timeout: 15_000 }).toBe(1);
     } finally {
@@ -244,6 +244,41 @@ describe('mergeContacts', () => {
       await charge;
     }
     expect((await merged).moved.recurringGifts).toBe(1);
+  });
+
+  it('waits for a text reply being written instead of deadlocking with it', async () => {
+    const keep = await contact(grace);
+    const other = await contact(grace);
+    const conversation = await ownerDb(db)
+      .insertInto('conversations')
+      .values({ userId: grace, contactId: other.id, phoneE164: `+61499${String(other.id).padStart(6, '0')}` })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    // A reply as sendReply writes it: the conversation locked, then (once `go()` is called) its
+    // delivery written, which key-share locks the person's row through its foreign key.
+    let go!: () => void;
+    const released = new Promise<void>((r) => (go = r));
+    let locked!: () => void;
+    const conversationLocked = new Promise<void>((r) => (locked = r));
+    const reply = db.transaction().execute(async (trx) => {
+      await trx.selectFrom('conversations').select('id').where('id', '=', conversation.id).forUpdate().execute();
+      locked();
+      await released;
+      await sql`select 1 from contacts where id = ${other.id} for key share`.execute(trx);
+    });
+    await conversationLocked;
+    const merged = mergeContacts(db, grace, { id: keep.id, otherId: other.id, mergedBy: 'staff' });
+    try {
+      await expect.poll(() => lockWaiters(db), { timeout: 15_000 }).toBe(1);
+    } finally {
+      go();
+      await reply;
+    }
+    await merged;
+    expect(
+      (await db.selectFrom('conversations').select('contactId').where('id', '=', conversation.id).executeTakeFirst())
+        ?.contactId,
+    ).toBe(keep.id);
   });
 
   it("refuses the same contact twice and another church's contact, changing nothing", async () => {
