@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ownerDb, sql } from '@lampstand/db';
+import { ownerDb, sql, type Db } from '@lampstand/db';
 import { freshDatabase } from '@lampstand/db/test/fresh-db';
 import { lockWaiters } from '@lampstand/db/test/lock-waiters';
 import { createContactSchema } from '../../schemas/contacts.js';
@@ -51,6 +51,42 @@ function recurringGift(donor: { id: number; email: string | null }) {
     })
     .returning('id')
     .executeTakeFirstOrThrow();
+}
+
+/**
+ * Background work as it runs beside a merge: in a transaction, `lock` (the row the work holds), then,
+ * once `go()` is called, a row that names the person written, which key-share locks the person's row
+ * through its foreign key. Resolves `held` once `lock` has run.
+ */
+async function workHolding(lock: (trx: Db) => Promise<unknown>, personId: number) {
+  let go!: () => void;
+  const released = new Promise<void>((r) => (go = r));
+  let locked!: () => void;
+  const held = new Promise<void>((r) => (locked = r));
+  const done = db.transaction().execute(async (trx) => {
+    await lock(trx);
+    locked();
+    await released;
+    await sql`select 1 from contacts where id = ${personId} for key share`.execute(trx);
+  });
+  await held;
+  return { go, done };
+}
+
+/**
+ * Merges `other` into `keep` while `work` holds its row, and lets the work go on once the merge
+ * waits for it (released whatever the wait shows: a transaction left open would hold the file's
+ * other tests back). Without the merge taking that row first, the two deadlock (40P01).
+ */
+async function mergeBeside(work: { go: () => void; done: Promise<void> }, keepId: number, otherId: number) {
+  const merged = mergeContacts(db, grace, { id: keepId, otherId, mergedBy: 'staff' });
+  try {
+    await expect.poll(() => lockWaiters(db), { timeout: 15_000 }).toBe(1);
+  } finally {
+    work.go();
+    await work.done;
+  }
+  return merged;
 }
 
 describe('findDuplicateContacts', () => {
@@ -221,29 +257,12 @@ describe('mergeContacts', () => {
     const keep = await contact(grace);
     const other = await contact(grace);
     const schedule = await recurringGift(other);
-    // A charge as the recurring-gifts job makes it: the schedule locked, then (once `go()` is
-    // called) its gift written, which key-share locks the donor's row through its foreign key.
-    let go!: () => void;
-    const released = new Promise<void>((r) => (go = r));
-    let locked!: () => void;
-    const scheduleLocked = new Promise<void>((r) => (locked = r));
-    const charge = db.transaction().execute(async (trx) => {
-      await trx.selectFrom('giftSchedules').select('id').where('id', '=', schedule.id).forUpdate().execute();
-      locked();
-      await released;
-      await sql`select 1 from contacts where id = ${other.id} for key share`.execute(trx);
-    });
-    await scheduleLocked;
-    const merged = mergeContacts(db, grace, { id: keep.id, otherId: other.id, mergedBy: 'staff' });
-    // Released whatever the wait shows: a transaction left open here would hold the file's other
-    // tests (and its event-log readers) back.
-    try {
-      await expect.poll(() => lockWaiters(db), { timeout: 15_000 }).toBe(1);
-    } finally {
-      go();
-      await charge;
-    }
-    expect((await merged).moved.recurringGifts).toBe(1);
+    // A charge as the recurring-gifts job makes it: the schedule locked, then its gift written.
+    const charge = await workHolding(
+      (trx) => trx.selectFrom('giftSchedules').select('id').where('id', '=', schedule.id).forUpdate().execute(),
+      other.id,
+    );
+    expect((await mergeBeside(charge, keep.id, other.id)).moved.recurringGifts).toBe(1);
   });
 
   it('waits for a text reply being written instead of deadlocking with it', async () => {
@@ -254,31 +273,14 @@ describe('mergeContacts', () => {
       .values({ userId: grace, contactId: other.id, phoneE164: `+61499${String(other.id).padStart(6, '0')}` })
       .returning('id')
       .executeTakeFirstOrThrow();
-    // A reply as sendReply writes it: the conversation locked, then (once `go()` is called) its
-    // delivery written, which key-share locks the person's row through its foreign key.
-    let go!: () => void;
-    const released = new Promise<void>((r) => (go = r));
-    let locked!: () => void;
-    const conversationLocked = new Promise<void>((r) => (locked = r));
-    const reply = db.transaction().execute(async (trx) => {
-      await trx.selectFrom('conversations').select('id').where('id', '=', conversation.id).forUpdate().execute();
-      locked();
-      await released;
-      await sql`select 1 from contacts where id = ${other.id} for key share`.execute(trx);
-    });
-    await conversationLocked;
-    const merged = mergeContacts(db, grace, { id: keep.id, otherId: other.id, mergedBy: 'staff' });
-    try {
-      await expect.poll(() => lockWaiters(db), { timeout: 15_000 }).toBe(1);
-    } finally {
-      go();
-      await reply;
-    }
-    await merged;
-    expect(
-      (await db.selectFrom('conversations').select('contactId').where('id', '=', conversation.id).executeTakeFirst())
-        ?.contactId,
-    ).toBe(keep.id);
+    // A reply as sendReply writes it: the conversation locked, then its delivery written.
+    const reply = await workHolding(
+      (trx) => trx.selectFrom('conversations').select('id').where('id', '=', conversation.id).forUpdate().execute(),
+      other.id,
+    );
+    await mergeBeside(reply, keep.id, other.id);
+    const moved = await db.selectFrom('conversations').select('contactId').where('id', '=', conversation.id).execute();
+    expect(moved).toEqual([{ contactId: keep.id }]);
   });
 
   it("refuses the same contact twice and another church's contact, changing nothing", async () => {
