@@ -1,7 +1,7 @@
 // `npm test` (the README's test command): installs what the tests need, then runs them all: the
-// unit, integration and HTTP tests of every package beside the browser tests. The two parts run
-// at once: both spend most of their time waiting (on PostgreSQL, a browser, timers), so together
-// they take little longer than the browser tests alone. Each part's lines keep their own prefix
+// unit, integration and HTTP tests of every package beside the browser tests. The parts run at
+// once: they spend most of their time waiting (on PostgreSQL, a browser, timers), so together
+// they take little longer than the longest alone. Each part's lines keep their own prefix
 // (turbo's `@lampstand/<package>:test:`, and `e2e:` for the browser tests), and its seconds are
 // printed when it ends. `--no-install` (as `pnpm test:all`) skips the install check. Without
 // TEST_DATABASE_URL, the run starts one embedded PostgreSQL that every part's tests share.
@@ -85,6 +85,14 @@ if (!process.env.TEST_DATABASE_URL) {
   process.env.TEST_DATABASE_URL = server.url;
   console.log('Tests use one embedded PostgreSQL for the whole run (no TEST_DATABASE_URL)');
 }
-const results = await Promise.all([part('test:unit', ''), part('test:e2e', 'e2e: ')]);
+// The server's tests take the longest of the unit parts (about as long as the browser tests), so
+// they start at once beside the browser tests; the other packages' tests (a few minutes together)
+// run one package at a time beside them. As `pnpm test:unit` (turbo, two packages at a time), the
+// server's waited for a slot until two others ended: two minutes on the longest path.
+const results = await Promise.all([
+  part('test:server', '@lampstand/server:test: '),
+  part('test:packages', ''),
+  part('test:e2e', 'e2e: '),
+]);
 await server?.stop();
 process.exit(results.every(Boolean) ? 0 : 1);
