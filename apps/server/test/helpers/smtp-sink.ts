@@ -77,6 +77,9 @@ export async function startSmtpSink(
     authOptional: true,
     disabledCommands: ['STARTTLS'],
     logger: false,
+    // When the file ends, its senders' pooled connections may still be open: close them at once
+    // (smtp-server waits 30 s for them by default, and the file's end waited with it).
+    closeTimeout: 100,
     size: 10 * 1024 * 1024,
     onRcptTo(address, _session, callback) {
       if (rcptGate) {
