@@ -11,11 +11,14 @@ import {
   type TableFactory,
   type TableScrollContainerProps,
 } from '@mantine/core';
-import type { DateTimePickerFactory } from '@mantine/dates';
+import type { DateInputFactory, DatePickerInputFactory, DateTimePickerFactory, DayOfWeek } from '@mantine/dates';
 import classes from './theme.module.css';
 
 /** Every dialog's and sheet's close button has a name (screen readers announce 'Close, button'). */
 const closeButtonProps = { 'aria-label': 'Close' };
+
+/** Date pickers' days: no half-transparent days of other months, no red-6 weekends (both under 4.5:1 contrast). */
+const pickerDays = { hideOutsideDates: true, weekendDays: [] as DayOfWeek[] };
 
 // Component defaults are written as the objects `Drawer.extend(...)` would return (it is the identity):
 // importing Drawer, Stepper and Table here put them into every screen's first load.
@@ -39,8 +42,7 @@ export const theme = createTheme({
     // months and no red-6 weekends (both under 4.5:1 contrast).
     Calendar: {
       defaultProps: {
-        hideOutsideDates: true,
-        weekendDays: [],
+        ...pickerDays,
         ariaLabels: {
           previousMonth: 'Previous month',
           nextMonth: 'Next month',
@@ -51,10 +53,15 @@ export const theme = createTheme({
         },
       },
     },
-    // The date-time popover's check button, which sets the time and closes it.
+    // The date fields' own calendars do not take Calendar's defaults: the same two here. (A day of
+    // another month showed half-transparent when the month shown was not today's: the schedule's
+    // popover opens on tomorrow's month on a month's last evening, with today an outside day.)
+    // The date-time popover's check button sets the time and closes it.
     DateTimePicker: {
-      defaultProps: { submitButtonProps: { 'aria-label': 'Done' } },
+      defaultProps: { ...pickerDays, submitButtonProps: { 'aria-label': 'Done' } },
     } satisfies ExtendComponent<DateTimePickerFactory>,
+    DatePickerInput: { defaultProps: pickerDays } satisfies ExtendComponent<DatePickerInputFactory>,
+    DateInput: { defaultProps: pickerDays } satisfies ExtendComponent<DateInputFactory>,
     // The clear (×) button of date fields and selects.
     InputClearButton: { defaultProps: { 'aria-label': 'Clear' } },
     // Phones: the step list wraps without separator lines between the wrapped steps.
