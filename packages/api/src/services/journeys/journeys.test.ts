@@ -566,8 +566,8 @@ async function writeDuringVisit<T>(names: 'journeys' | 'contacts', writing: (j: 
   const written = writing(j.id, c.id);
   // Sessions of this database waiting for a lock, read as the tables' owner (the application's
   // role sees no other session's wait): the write, behind the visit's enrolment.
-  // Released whatever the wait shows: a transaction left open here would hold every other test's
-  // event-log readers on the server (they wait for older write transactions to end).
+  // Released whatever the wait shows: a transaction left open here would hold the file's other
+  // tests (and its event-log readers) back.
   try {
     await expect.poll(() => lockWaiters(db), { timeout: 15_000 }).toBe(1);
   } finally {
