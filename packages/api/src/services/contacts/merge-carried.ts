@@ -10,6 +10,12 @@ export interface CarriedColumn {
   table: string;
   column: string;
   twin?: readonly string[];
+  /**
+   * A row here is something the person did (gave, checked a child in, joined or attended a group,
+   * registered, texted): undoing the import that added them keeps them rather than erase it
+   * (imports/undo-people.ts). The move-in screen names these five.
+   */
+  history?: true;
 }
 
 /**
@@ -35,18 +41,18 @@ export const CARRIED: readonly CarriedColumn[] = [
   { table: 'journey_enrollments', column: 'contact_id' },
   { table: 'tasks', column: 'contact_id' },
   { table: 'tasks', column: 'assignee_contact_id' },
-  { table: 'gifts', column: 'contact_id' },
-  { table: 'gift_schedules', column: 'contact_id' },
+  { table: 'gifts', column: 'contact_id', history: true },
+  { table: 'gift_schedules', column: 'contact_id', history: true },
   { table: 'gift_renewals', column: 'contact_id' },
   { table: 'giving_statements', column: 'contact_id', twin: ['run_id'] },
-  { table: 'conversations', column: 'contact_id' },
-  { table: 'calendar_registrations', column: 'contact_id' },
-  { table: 'group_members', column: 'contact_id', twin: ['group_id'] },
+  { table: 'conversations', column: 'contact_id', history: true },
+  { table: 'calendar_registrations', column: 'contact_id', history: true },
+  { table: 'group_members', column: 'contact_id', twin: ['group_id'], history: true },
   { table: 'group_join_requests', column: 'contact_id' },
-  { table: 'group_attendance', column: 'contact_id', twin: ['meeting_id'] },
+  { table: 'group_attendance', column: 'contact_id', twin: ['meeting_id'], history: true },
   { table: 'group_messages', column: 'sender_contact_id' },
   { table: 'checkin_family_cards', column: 'contact_id', twin: [] },
-  { table: 'checkins', column: 'family_contact_id' },
+  { table: 'checkins', column: 'family_contact_id', history: true },
   { table: 'checkin_offline_families', column: 'contact_id' },
   { table: 'contact_external_ids', column: 'contact_id' },
   { table: 'profile_update_proposals', column: 'contact_id' },

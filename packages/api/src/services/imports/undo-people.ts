@@ -4,6 +4,7 @@ import { consentEvent, type ConsentChannel } from '../contacts/consent.js';
 import { personOf } from '../events/record.js';
 import { logged, type UndoTable } from './undo-log.js';
 import { lockPeopleWorkFirst } from '../background/lock-first.js';
+import { CARRIED } from '../contacts/merge-carried.js';
 
 /**
  * Undoing a people import's contacts: each field it changed goes back to what it was, but only
@@ -128,20 +129,12 @@ async function restoreChanged(trx: Db, tenantId: number, entries: Entry[], event
 
 /**
  * What a person the import added may have done since, which undoing it must not erase: someone
- * named here (a gift or a recurring gift, a child checked in, a group joined or attended, an event
- * registration, a text conversation) is kept, with the details the import gave them, rather than
- * deleted with that history (their foreign keys would cascade or forget them). `contactsKept`
- * counts them.
+ * named by a row of the `history` tables of a merge's list (a gift or a recurring gift, a child
+ * checked in, a group joined or attended, an event registration, a text conversation) is kept,
+ * with the details the import gave them, rather than deleted with that history (their foreign keys
+ * would cascade or forget them). `contactsKept` counts them.
  */
-const SINCE_IMPORT: readonly [table: string, column: string][] = [
-  ['gifts', 'contact_id'],
-  ['gift_schedules', 'contact_id'],
-  ['checkins', 'family_contact_id'],
-  ['group_members', 'contact_id'],
-  ['group_attendance', 'contact_id'],
-  ['calendar_registrations', 'contact_id'],
-  ['conversations', 'contact_id'],
-];
+const SINCE_IMPORT = CARRIED.filter((c) => c.history);
 
 /** Take back what a people import created and changed, in the caller's transaction. */
 export async function undoPeople(trx: Db, tenantId: number, importId: number, events: NewEvent[]) {
@@ -185,7 +178,7 @@ export async function undoPeople(trx: Db, tenantId: number, importId: number, ev
       where c.user_id = ${tenantId} and c.id = any(${part}::int[])
         ${sql.join(
           SINCE_IMPORT.map(
-            ([table, column]) =>
+            ({ table, column }) =>
               sql`and not exists (select 1 from ${sql.table(table)} h
                                   where h.user_id = ${tenantId} and ${sql.ref(`h.${column}`)} = c.id)`,
           ),

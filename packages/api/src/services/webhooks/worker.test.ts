@@ -46,9 +46,8 @@ describe('the webhook worker', () => {
       eventTypes: null,
       description: null,
     });
-    // The delivery written straight away (a test event), not through the event log: the log hands an
-    // event on only once every older write transaction on the server has ended, and on CI's shared
-    // PostgreSQL another test file's long one held this test past its timeout.
+    // The delivery written straight away (a test event): this test is about the worker's claim, not
+    // the event log (log.test.ts and the dispatcher's tests cover the way there).
     await sendTestWebhook(db, church.id, { id: hook.id });
     const runner = startBackground([
       webhookWork(
