@@ -102,5 +102,32 @@ browserDescribe(describe)('Move in', async () => {
       .waitFor();
     await expectAccessible(page);
     await screenshot(page, 'move-in-history-1366');
+
+    // Undo the people import after José has joined a group: he has a history since, so he stays.
+    const choir = await church.client.post('/api/groups', {
+      name: 'Choir',
+      frequency: 'by_arrangement',
+      leaderContactIds: [jose.id],
+    });
+    expect(choir.status, JSON.stringify(choir.body)).toBe(201);
+    const people = page.getByRole('region', { name: 'Import planning-center-people.csv' });
+    await people.getByRole('button', { name: 'Undo import' }).click();
+    const undoPeople = page.getByRole('dialog', { name: 'Undo this import?' });
+    await undoPeople
+      .getByText(/people it added are removed \(but for anyone who has given, checked in, joined a group/)
+      .waitFor();
+    await expectAccessible(page);
+    await shotsAtWidths(page, 'move-in-undo-people-confirm');
+    await undoPeople.getByRole('button', { name: 'Undo import' }).click();
+    // The notice says who stayed and why.
+    const undone = page.getByRole('alert').filter({ hasText: 'Import undone' });
+    await undone
+      .getByText(/1 kept: they have given, checked in, joined a group, registered or texted since\./)
+      .waitFor();
+    await shotsAtWidths(page, 'move-in-undone-people');
+    await people.getByText('Undone', { exact: true }).waitFor();
+    const left2 = (await church.client.get('/api/contacts')).body as { id: number }[];
+    expect(left2.map((c) => c.id)).toEqual([jose.id]);
+    await expectAccessible(page);
   });
 });
