@@ -4,7 +4,6 @@ import {
   parseReport,
   recordBounce,
   verpToken,
-  withActor,
   type FeedbackLoopConfig,
 } from '@lampstand/api/server';
 import type { Db } from '@lampstand/db';
@@ -56,7 +55,7 @@ export async function startBounceReceiver(opts: {
         const report = parseReport(raw);
         const tokens = session.envelope.rcptTo.map((r) => verpToken(r.address)).filter((t): t is string => !!t);
         if (!report) return callback();
-        void withActor({ kind: 'system', id: null }, async () => {
+        void (async () => {
           if (report.kind === 'complaint') {
             const envelope = {
               ip: session.remoteAddress,
@@ -68,7 +67,7 @@ export async function startBounceReceiver(opts: {
           }
           const outcome = await recordBounce(opts.db, { token: tokens[0] ?? null, report });
           log('bounce report', { kind: report.kind, outcome });
-        })
+        })()
           .then(() => callback())
           .catch((err: unknown) => {
             log('bounce report not recorded', { err });

@@ -7,7 +7,7 @@ import {
   receiveInboundSms,
   twilioWebhookTokens,
   validTwilioSignature,
-  withActor,
+  actingAs,
 } from '@lampstand/api/server';
 import { escapeHtml } from '@lampstand/api/render/html';
 import type { AppDeps } from './app-deps.js';
@@ -83,7 +83,7 @@ export async function providerWebhookRoutes(app: FastifyInstance, opts: { deps: 
       const { params, ok } = await twilioParams(req, 'inbound');
       if (!ok) return reply.code(403).send({ message: 'Invalid Twilio signature', code: 'FORBIDDEN' });
       // The person who texted acts (a provider's status callback is the system's).
-      const result = await withActor(PUBLIC_ACTOR, () => receiveInboundSms(db, params, delivery.smsFromNumber));
+      const result = await receiveInboundSms(actingAs(db, PUBLIC_ACTOR), params, delivery.smsFromNumber);
       if (result.queued) askForProcessing();
       const twiml = result.reply
         ? `<Response><Message>${escapeHtml(result.reply)}</Message></Response>`
@@ -100,13 +100,11 @@ export async function providerWebhookRoutes(app: FastifyInstance, opts: { deps: 
     async (req, reply) => {
       const provider = EMAIL_EVENT_PROVIDERS.find((p) => p === req.params.provider);
       if (!provider) return reply.code(404).send({ message: 'Unknown email provider', code: 'NOT_FOUND' });
-      const result = await withActor({ kind: 'system', id: null }, () =>
-        handleProviderEvent(db, opts.deps.emailEvents, {
-          provider,
-          body: req.body,
-          authorization: req.headers.authorization,
-        }),
-      );
+      const result = await handleProviderEvent(db, opts.deps.emailEvents, {
+        provider,
+        body: req.body,
+        authorization: req.headers.authorization,
+      });
       if (result.status !== 200)
         return reply
           .code(result.status)

@@ -6,7 +6,7 @@ import {
   recordOpen,
   unsubscribeByToken,
   verifyEmailToken,
-  withActor,
+  actingAs,
   PUBLIC_ACTOR,
   type VerificationOutcome,
 } from '@lampstand/api/server';
@@ -79,6 +79,8 @@ function verificationPage(o: VerificationOutcome, used: boolean): { status: numb
  */
 export async function publicRoutes(app: FastifyInstance, opts: { deps: AppDeps }): Promise<void> {
   const { db, delivery } = opts.deps;
+  // The visitor of a link acts for the events these routes record (an open, a click, an unsubscribe).
+  const publicDb = actingAs(db, PUBLIC_ACTOR);
 
   // RFC 8058 one-click unsubscribe posts application/x-www-form-urlencoded.
   app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_req, body, done) => {
@@ -87,15 +89,17 @@ export async function publicRoutes(app: FastifyInstance, opts: { deps: AppDeps }
 
   app.get<{ Params: { file: string } }>('/t/o/:file', async (req, reply) => {
     const token = req.params.file.replace(/\.gif$/, '');
-    await withActor(PUBLIC_ACTOR, () => recordOpen(db, token)).catch((err) =>
-      req.log.warn({ err }, 'open not recorded'),
-    );
+    await recordOpen(publicDb, token).catch((err) => req.log.warn({ err }, 'open not recorded'));
     return reply.type('image/gif').header('cache-control', 'no-store, max-age=0').send(PIXEL);
   });
 
   app.get<{ Params: { token: string }; Querystring: { u?: string; s?: string } }>('/t/c/:token', async (req, reply) => {
-    const url = await withActor(PUBLIC_ACTOR, () =>
-      recordClick(db, delivery.trackingSecret, req.params.token, req.query.u ?? '', req.query.s ?? ''),
+    const url = await recordClick(
+      publicDb,
+      delivery.trackingSecret,
+      req.params.token,
+      req.query.u ?? '',
+      req.query.s ?? '',
     );
     if (!url)
       return reply
@@ -139,9 +143,7 @@ export async function publicRoutes(app: FastifyInstance, opts: { deps: AppDeps }
   app.post<{ Params: { token: string } }>('/u/:token', async (req, reply) => {
     const body = (req.body ?? {}) as Record<string, string>;
     const oneClick = body['List-Unsubscribe'] === 'One-Click';
-    const target = await withActor(PUBLIC_ACTOR, () =>
-      unsubscribeByToken(db, req.params.token, oneClick ? 'one-click' : 'link'),
-    );
+    const target = await unsubscribeByToken(publicDb, req.params.token, oneClick ? 'one-click' : 'link');
     if (!target)
       return reply
         .code(404)

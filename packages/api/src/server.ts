@@ -61,7 +61,7 @@ export {
   withChurchNumbers,
 } from './providers/sms.js';
 export { churchSmsNumber, twilioWebhookTokens } from './services/settings/sms-number.js';
-export { withActor, PUBLIC_ACTOR } from './services/events/actor.js';
+export { actingAs, actorOf, PUBLIC_ACTOR } from './services/events/actor.js';
 export { deleteExpiredEvents } from './services/events/retention.js';
 export { compactContactCounts } from './services/contacts/counts.js';
 export { applySmsStatus } from './services/sms-campaigns/webhooks.js';
@@ -129,7 +129,6 @@ export { confirmSignup, describeSignupToken } from './services/landing-pages/sig
 export { contactActivity, listEvents } from './services/events/list.js';
 export { eventsSettled } from './services/events/log.js';
 export { recordEvent, recordEvents, personOf } from './services/events/record.js';
-export { currentActor } from './services/events/actor.js';
 export {
   churchHomeByHandle,
   joinChurchLists,

@@ -5,7 +5,7 @@ import { bypassDb, databaseKey, tenantDb } from '@lampstand/db';
 import type { Context } from './context.js';
 import { AppError, isBadInputDbError } from './errors.js';
 import type { Meta } from './rest-meta.js';
-import { requestActor, withActor } from './services/events/actor.js';
+import { actingAs, requestActor } from './services/events/actor.js';
 import { READ_ONLY_KEY_REFUSED } from './schemas/api-keys.js';
 
 export interface FieldIssue {
@@ -43,9 +43,16 @@ export const router = t.router;
 export const createCallerFactory = t.createCallerFactory;
 export const middleware = t.middleware;
 
-/** A service's `AppError` becomes the tRPC error of the same code (and so the same HTTP status). */
-const mapAppErrors = t.middleware(async ({ next }) => {
-  const result = await next();
+/**
+ * Every call's first step. Its database handles act for who made the call (`requestActor`): the
+ * events it records name them (services/events/actor.ts). A service's `AppError` becomes the tRPC
+ * error of the same code (and so the same HTTP status).
+ */
+const callerAndErrors = t.middleware(async ({ ctx, next }) => {
+  const actor = requestActor(ctx);
+  const result = await next({
+    ctx: { db: actingAs(ctx.db, actor), readDb: ctx.readDb && actingAs(ctx.readDb, actor) },
+  });
   if (!result.ok && result.error.cause instanceof AppError) {
     const cause = result.error.cause;
     throw new TRPCError({ code: cause.code, message: cause.message, cause });
@@ -61,11 +68,7 @@ const mapAppErrors = t.middleware(async ({ next }) => {
  * which the REST shim documents); a procedure adds only its REST route (`.meta({ rest })`, which
  * tRPC merges over the builder's meta).
  */
-export const publicProcedure = t.procedure
-  .meta({ access: 'public' })
-  .use(mapAppErrors)
-  // The events a call records name who made it (services/events/actor.ts).
-  .use(({ ctx, next }) => withActor(requestActor(ctx), next));
+export const publicProcedure = t.procedure.meta({ access: 'public' }).use(callerAndErrors);
 
 /**
  * One church must not stall the others: a process runs at most this many of a

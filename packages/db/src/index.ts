@@ -18,8 +18,10 @@ export {
   primaryDb,
   hasReplicas,
   leasedDb,
+  actingDb,
   type Scope,
 } from './tenancy.js';
+export { actorOf, type Actor } from './acting.js';
 export { connectDatabase, ensureDatabase, type DatabaseHandle, type ConnectOptions } from './connect.js';
 export * from './schema.js';
 export { sql } from 'kysely';

@@ -13,6 +13,7 @@ import type pg from 'pg';
 import type { Database } from './schema.js';
 import { Tenancy, type Scope } from './tenancy-pools.js';
 import { ScopedDriver } from './tenancy-driver.js';
+import { ActorTag, actorKey, pluginsActingFor, type Actor } from './acting.js';
 
 // The handles of one database, each acting as a scope (a church, the bypass, the owner, none):
 // made once and kept, spread over replicas for reads. What row-level security is and how a
@@ -22,6 +23,10 @@ export { APP_ROLE, type Scope } from './tenancy-pools.js';
 
 const tenancyOf = new WeakMap<Kysely<Database>, Tenancy>();
 const scopeOf = new WeakMap<Kysely<Database>, Scope>();
+/** Who a handle acts for (acting.ts): kept by every handle made from it. */
+const actingOf = new WeakMap<Kysely<Database>, Actor>();
+/** The handles whose connection is held across statements (`leasedDb`). */
+const leasedHandles = new WeakSet<Kysely<Database>>();
 /** A replica's tenancy → its primary's (a replica handle rescoped stays on the replica; `primaryDb` goes back). */
 const primaryOf = new WeakMap<Tenancy, Tenancy>();
 
@@ -34,34 +39,36 @@ const handlesOf = new WeakMap<Tenancy, Map<string, Kysely<Database>>>();
  * request or a connection: its driver prepares each connection it hands out for the scope), the
  * last MAX_CACHED_HANDLES used.
  */
-function cachedHandle(tenancy: Tenancy, scope: Scope, leased = false): Kysely<Database> {
+function cachedHandle(tenancy: Tenancy, scope: Scope, leased = false, actor?: Actor): Kysely<Database> {
   let handles = handlesOf.get(tenancy);
   if (!handles) handlesOf.set(tenancy, (handles = new Map<string, Kysely<Database>>()));
   // The whole scope is the key: a scope that gains a field can never share another's handle.
-  const key = leased ? `lease:${JSON.stringify(scope)}` : JSON.stringify(scope);
+  const key = (leased ? `lease:${JSON.stringify(scope)}` : JSON.stringify(scope)) + actorKey(actor);
   let db = handles.get(key);
   if (db) {
     handles.delete(key); // re-inserted last: the Map keeps insertion order, least recently used first
   } else {
-    db = handle(tenancy, scope, false, leased);
+    db = handle(tenancy, scope, false, leased, actor);
     if (handles.size >= MAX_CACHED_HANDLES) handles.delete(handles.keys().next().value!);
   }
   handles.set(key, db);
   return db;
 }
 
-function handle(tenancy: Tenancy, scope: Scope, ownsPools = false, leased = false): Kysely<Database> {
+function handle(tenancy: Tenancy, scope: Scope, ownsPools = false, leased = false, actor?: Actor): Kysely<Database> {
   const dialect: Dialect = {
     createDriver: () => new ScopedDriver(tenancy, scope, leased),
     createQueryCompiler: () => new PostgresQueryCompiler(),
     createAdapter: () => new PostgresAdapter(),
     createIntrospector: (db) => new PostgresIntrospector(db),
   };
-  const db = new Kysely<Database>({ dialect, plugins: tenancy.plugins });
+  const db = new Kysely<Database>({ dialect, plugins: pluginsActingFor(tenancy.plugins, actor) });
   // Ends both pools even when only other handles of them were used (kysely skips a driver it never started).
   if (ownsPools) db.destroy = () => tenancy.destroy();
   tenancyOf.set(db, tenancy);
   scopeOf.set(db, scope);
+  if (actor) actingOf.set(db, actor);
+  if (leased) leasedHandles.add(db);
   return db;
 }
 
@@ -130,7 +137,7 @@ export function readDb(db: Kysely<Database>): Kysely<Database> {
   const tenancy = tenancyOf.get(db);
   const scope = scopeOf.get(db);
   const replica = tenancy && !primaryOf.has(tenancy) ? tenancy.replica() : undefined;
-  return replica && scope ? cachedHandle(replica, scope) : db;
+  return replica && scope ? cachedHandle(replica, scope, false, actingOf.get(db)) : db;
 }
 
 /**
@@ -142,7 +149,9 @@ export function readDb(db: Kysely<Database>): Kysely<Database> {
 export function leasedDb(db: Kysely<Database>): Kysely<Database> {
   const tenancy = tenancyOf.get(db);
   const scope = scopeOf.get(db);
-  return tenancy && scope && tenancy.pooler === 'transaction' ? cachedHandle(tenancy, scope, true) : db;
+  return tenancy && scope && tenancy.pooler === 'transaction'
+    ? cachedHandle(tenancy, scope, true, actingOf.get(db))
+    : db;
 }
 
 /** `db`'s scope on the primary: a replica handle's primary, any other handle itself. */
@@ -150,7 +159,7 @@ export function primaryDb(db: Kysely<Database>): Kysely<Database> {
   const tenancy = tenancyOf.get(db);
   const primary = tenancy && primaryOf.get(tenancy);
   const scope = scopeOf.get(db);
-  return primary && scope ? cachedHandle(primary, scope) : db;
+  return primary && scope ? cachedHandle(primary, scope, false, actingOf.get(db)) : db;
 }
 
 /** Whether reads may go to a replica (`DATABASE_READ_URL` was given). */
@@ -165,7 +174,19 @@ export function hasReplicas(db: Kysely<Database>): boolean {
  */
 export function scopedDb(db: Kysely<Database>, scope: Scope): Kysely<Database> {
   const tenancy = tenancyOf.get(db);
-  return tenancy ? cachedHandle(tenancy, scope) : db;
+  return tenancy ? cachedHandle(tenancy, scope, false, actingOf.get(db)) : db;
+}
+
+/**
+ * `db` acting for `actor` (acting.ts): the same scope and database, and every handle, transaction
+ * and connection made from it names `actor` to `actorOf`. A handle not made by `createDb` (a
+ * transaction, say) gets the tag as a plugin of its own.
+ */
+export function actingDb(db: Kysely<Database>, actor: Actor): Kysely<Database> {
+  const tenancy = tenancyOf.get(db);
+  const scope = scopeOf.get(db);
+  if (!tenancy || !scope) return db.withPlugin(new ActorTag(actor));
+  return cachedHandle(tenancy, scope, leasedHandles.has(db), actor);
 }
 
 /**
@@ -199,7 +220,12 @@ export function bypassDb(db: Kysely<Database>): Kysely<Database> {
 export function plainDb(db: Kysely<Database>): Kysely<Database> {
   const tenancy = tenancyOf.get(db);
   if (!tenancy) return db;
-  return cachedHandle(tenancy, tenancy.pooler === 'transaction' ? { kind: 'login' } : { kind: 'bypass' });
+  return cachedHandle(
+    tenancy,
+    tenancy.pooler === 'transaction' ? { kind: 'login' } : { kind: 'bypass' },
+    false,
+    actingOf.get(db),
+  );
 }
 
 /** The connecting user, owner of the tables: migrations, and tests that create tables or triggers. */

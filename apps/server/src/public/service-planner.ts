@@ -11,7 +11,7 @@ import {
   requestSubstitute,
   respondToRequest,
   shortTime,
-  withActor,
+  actingAs,
 } from '@lampstand/api/server';
 import type { AppDeps } from '../app-deps.js';
 import { escapeHtml } from '@lampstand/api/render/html';
@@ -47,6 +47,8 @@ function when(r: { date: string; startTime: string | null; serviceTime?: string 
  */
 export async function servicePlannerPublicRoutes(app: FastifyInstance, opts: { deps: AppDeps }): Promise<void> {
   const { db } = opts.deps;
+  // A serving link's holder acts for the events its answers record.
+  const publicDeps = { ...opts.deps, db: actingAs(db, PUBLIC_ACTOR) };
 
   app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_req, body, done) => {
     done(null, Object.fromEntries(new URLSearchParams(String(body))));
@@ -98,9 +100,7 @@ export async function servicePlannerPublicRoutes(app: FastifyInstance, opts: { d
         .send(page('Choose an answer', '<h1>Choose an answer</h1><p>Please press Accept or Decline.</p>'));
     if (!validToken(req.params.token)) return reply.code(404).send(NOT_FOUND);
     try {
-      const r = await withActor(PUBLIC_ACTOR, () =>
-        respondToRequest(db, { token: req.params.token, response: answer }),
-      );
+      const r = await respondToRequest(actingAs(db, PUBLIC_ACTOR), { token: req.params.token, response: answer });
       return page(
         'Thank you',
         answer === 'accept'
@@ -121,7 +121,7 @@ export async function servicePlannerPublicRoutes(app: FastifyInstance, opts: { d
     reply.type('text/html').header('cache-control', 'no-store');
     if (!validToken(req.params.token)) return reply.code(404).send(NOT_FOUND);
     try {
-      const r = await withActor(PUBLIC_ACTOR, () => requestSubstitute(opts.deps, { token: req.params.token }));
+      const r = await requestSubstitute(publicDeps, { token: req.params.token });
       return page(
         'Teammates asked',
         `<h1>${r.offeredTo ? 'Teammates asked' : 'Nobody is free'}</h1><p>${escapeHtml(r.message)}</p>`,
@@ -166,7 +166,7 @@ export async function servicePlannerPublicRoutes(app: FastifyInstance, opts: { d
     reply.type('text/html').header('cache-control', 'no-store');
     if (!validToken(req.params.token)) return reply.code(404).send(NOT_FOUND);
     try {
-      const { outcome } = await withActor(PUBLIC_ACTOR, () => acceptCover(opts.deps, { token: req.params.token }));
+      const { outcome } = await acceptCover(publicDeps, { token: req.params.token });
       const o = await getCoverOffer(db, { token: req.params.token });
       const slot = `${o.positionName ?? 'this slot'} at ${o.planTitle} on ${when(o)}`;
       const body = {

@@ -1,4 +1,3 @@
-import { AsyncLocalStorage } from 'node:async_hooks';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { startBackground, type BackgroundWork, type Round } from './runner.js';
 
@@ -131,32 +130,5 @@ describe('the background runner', () => {
     runner.wake('a');
     await vi.advanceTimersByTimeAsync(5000);
     expect(a.rounds).toHaveLength(1);
-  });
-
-  it('a round runs in the runner’s own context, not in that of the request that woke it', async () => {
-    // Real timers: they carry the context of whoever set them, which is what the runner must undo.
-    vi.useRealTimers();
-    const actor = new AsyncLocalStorage<string>();
-    const seen: (string | undefined)[] = [];
-    let round = () => {};
-    const runner = startBackground([
-      {
-        name: 'a',
-        everyMs: 60_000,
-        run: async () => {
-          seen.push(actor.getStore());
-          round();
-        },
-      },
-    ]);
-    await new Promise<void>((r) => (round = r));
-    // The first round has ended: the wake below starts the next one itself.
-    await new Promise((r) => setImmediate(r));
-    await actor.run('a signed-in user', () => {
-      runner.wake('a');
-      return new Promise<void>((r) => (round = r));
-    });
-    expect(seen).toEqual([undefined, undefined]);
-    await runner.stop();
   });
 });

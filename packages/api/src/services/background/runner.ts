@@ -1,5 +1,3 @@
-import { AsyncLocalStorage } from 'node:async_hooks';
-
 /**
  * The one runner of a worker process's background work. Each kind of work is a definition: its
  * name, how often it looks when nothing woke it, the notification channels that wake it, and one
@@ -42,11 +40,6 @@ export interface BackgroundRunner {
 type Log = (msg: string, fields: { err: unknown }) => void;
 
 class Loop {
-  /**
-   * The context the runner started in: a round runs in it, never in the one of whoever woke it (a
-   * request that queued a job would otherwise be the actor of the events the job records).
-   */
-  private readonly home = AsyncLocalStorage.snapshot();
   private timer: NodeJS.Timeout | null = null;
   private running: Promise<void> | null = null;
   private woken = new Set<string>();
@@ -68,7 +61,7 @@ class Loop {
   schedule(ms: number): void {
     if (this.stopped) return;
     if (this.timer) clearTimeout(this.timer);
-    this.timer = setTimeout(() => this.home(() => this.round()), ms);
+    this.timer = setTimeout(() => this.round(), ms);
   }
 
   private round(): void {

@@ -18,7 +18,7 @@ import { findChurchRow } from '../church-rows.js';
 import { conflict, notFound } from '../../errors.js';
 import { findDuplicateContacts } from './merge.js';
 import { personOf, recordEvent } from '../events/record.js';
-import { currentActor } from '../events/actor.js';
+import { actorOf } from '../events/actor.js';
 import { lockPeopleWorkFirst } from '../background/lock-first.js';
 
 type ContactFields = z.output<typeof contactFieldsSchema>;
@@ -91,7 +91,7 @@ export async function createContact(
       .returningAll()
       .executeTakeFirstOrThrow();
     // Staff in the app, or an integrator with an API key.
-    const via = currentActor().kind === 'api_key' ? 'api' : 'staff';
+    const via = actorOf(trx).kind === 'api_key' ? 'api' : 'staff';
     await recordEvent(trx, tenantId, {
       type: 'contact.created',
       contactId: row.id,

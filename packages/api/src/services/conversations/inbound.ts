@@ -3,7 +3,7 @@ import { badRequest, isBadInputDbError } from '../../errors.js';
 import { isCleanText, notAllowedMessage } from '../../shared/text.js';
 import { smsKeyword } from '../../shared/sms.js';
 import { PUBLIC_ACTOR } from '../events/record.js';
-import { withActor } from '../events/actor.js';
+import { actingAs } from '../events/actor.js';
 import { lockedBatches } from '../background/locked.js';
 import type { JobQueue } from '../../jobs.js';
 import type { SmsTransport } from '../../providers/sms.js';
@@ -180,7 +180,7 @@ export async function processInboundTexts(
         .where('processedAt', 'is', null)
         .orderBy('id'),
     limit: batchSize,
-    work: (trx, rows: StoredText[]) => withActor(PUBLIC_ACTOR, () => processBatch(trx, rows, platformNumber)),
+    work: (trx, rows: StoredText[]) => processBatch(actingAs(trx, PUBLIC_ACTOR), rows, platformNumber),
   });
   for await (const { rows, out } of batches) {
     for (const conversationId of out.repliesQueued)

@@ -2,7 +2,7 @@ import { performance } from 'node:perf_hooks';
 import { sql, type Db } from '@lampstand/db';
 import type { NewEvent } from '../../schemas/events.js';
 import { finishLeasedMany, type Lease } from '../background/claim.js';
-import { withActor } from '../events/actor.js';
+import { actingAs, SYSTEM_ACTOR } from '../events/actor.js';
 import { recordEvents } from '../events/record.js';
 import { DELIVERY_LEASES, asyncCommit, leaseOf, type Delivery } from './leases.js';
 
@@ -51,8 +51,9 @@ export function sentRecorder(db: Db): SentRecorder {
       const rows = pending.splice(0, RECORD_BATCH);
       try {
         // The sends and their events (`email.sent`, `sms.sent`) commit together, as the system.
-        const ids = await withActor({ kind: 'system', id: null }, () =>
-          db.transaction().execute(async (trx) => {
+        const ids = await actingAs(db, SYSTEM_ACTOR)
+          .transaction()
+          .execute(async (trx) => {
             const ids = await finishLeasedMany(
               trx,
               DELIVERY_LEASES,
@@ -69,8 +70,7 @@ export function sentRecorder(db: Db): SentRecorder {
               rows.filter((r) => ids.has(r.delivery.id)),
             );
             return ids;
-          }),
-        );
+          });
         for (const r of rows) r.done(ids.has(r.delivery.id));
       } catch (err) {
         for (const r of rows) r.fail(err);

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { tenantDb } from '@lampstand/db';
 import { freshDatabase } from '@lampstand/db/test/fresh-db';
 import { twoChurchesWithContacts } from '@lampstand/db/test/two-churches';
-import { withActor } from './actor.js';
+import { actingAs } from './actor.js';
 import { contactActivity, listEvents } from './list.js';
 import { eventsSettled } from './log.js';
 import { BadEventPayloadError, personOf, recordEvent, recordEvents } from './record.js';
@@ -19,9 +19,9 @@ const added = (contactId: number, name = 'Ann A') =>
 describe('recordEvents', () => {
   it('writes the events with the change, naming the actor', async () => {
     const a = tenantDb(db, churchA);
-    await withActor({ kind: 'user', id: churchA }, () =>
-      a.transaction().execute((trx) => recordEvent(trx, churchA, added(ann))),
-    );
+    await actingAs(a, { kind: 'user', id: churchA })
+      .transaction()
+      .execute((trx) => recordEvent(trx, churchA, added(ann)));
     await eventsSettled(db);
     const { events } = await listEvents(a, churchA, { after: 0, limit: 10 });
     expect(events).toHaveLength(1);

@@ -2,7 +2,7 @@ import type { Db } from '@lampstand/db';
 import { CompiledQuery } from 'kysely';
 import type { z } from 'zod';
 import { eventPayloadSchemas, type EventActor, type NewEvent } from '../../schemas/events.js';
-import { currentActor, PUBLIC_ACTOR } from './actor.js';
+import { actorOf, PUBLIC_ACTOR } from './actor.js';
 import { EVENTS_CHANNEL } from '../webhooks/wake.js';
 
 export { PUBLIC_ACTOR };
@@ -47,7 +47,7 @@ function checkedPayload(event: NewEvent): Record<string, unknown> {
  * not at all (an outbox). Writers do not wait on each other: each event keeps its transaction's id
  * (the `xid` column's default), and readers follow the log by (xid, id) through events whose
  * transaction has ended (events/log.ts), so none is skipped however the commits interleave. The
- * actor is whoever the request or job acts as (`withActor`), or `options.actor` where the service
+ * actor is whoever `trx` acts for (`actingAs`: the request's account, key or visitor), or `options.actor` where the service
  * knows better (a visitor's sign-up is the public's, whatever route carried it).
  */
 export async function recordEvents(
@@ -60,7 +60,7 @@ export async function recordEvents(
   if (!trx.isTransaction) {
     throw new Error('recordEvents needs the transaction of the change it records');
   }
-  const actor = options.actor ?? currentActor();
+  const actor = options.actor ?? actorOf(trx);
   // One JSON document per chunk, unpacked by PostgreSQL: far cheaper than a parameter per column
   // per row for an import's thousands of events (record.test.ts, the import's events).
   const rows = events.map((e) => ({ t: e.type, c: e.contactId ?? null, p: checkedPayload(e) }));

@@ -5,7 +5,7 @@ import { escapeHtml } from '../../render/html.js';
 import { toE164 } from '../contacts/phone.js';
 import { churchCountryCode } from '../settings/church-settings.js';
 import { personOf, PUBLIC_ACTOR, recordEvents } from '../events/record.js';
-import { withActor } from '../events/actor.js';
+import { actingAs } from '../events/actor.js';
 import { splitName } from '../landing-pages/signups.js';
 import { queuePortalMessage } from '../portal/messages.js';
 import { findChurchRow } from '../church-rows.js';
@@ -47,8 +47,9 @@ export async function askToJoin(
     throw tooManyRequests('Too many requests from this address. Please try again later.');
   const countryCode = await churchCountryCode(db, tenantId);
 
-  const result = await withActor(PUBLIC_ACTOR, () =>
-    db.transaction().execute(async (trx) => {
+  const result = await actingAs(db, PUBLIC_ACTOR)
+    .transaction()
+    .execute(async (trx) => {
       const group = await trx
         .selectFrom('groups')
         .select(['id', 'name', 'joinMode', 'capacity'])
@@ -132,8 +133,7 @@ export async function askToJoin(
       const outcome: JoinOutcome = joinNow || member ? 'joined' : 'requested';
       await queuePortalMessage(trx, tenantId, confirmation(input.churchName, group.name, email, outcome, full));
       return { outcome, groupName: group.name };
-    }),
-  );
+    });
   await deps.jobs.send('portal-deliver', { userId: tenantId });
   return result;
 }

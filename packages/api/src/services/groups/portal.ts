@@ -1,7 +1,7 @@
 import { tenantDb, type Db } from '@lampstand/db';
 import { notFound } from '../../errors.js';
 import type { GroupMember, Meeting } from '../../schemas/groups-people.js';
-import { portalActor, withActor } from '../events/actor.js';
+import { actingAs, portalActor } from '../events/actor.js';
 import type { PortalSession } from '../portal/sessions.js';
 import { churchToday } from '../giving/giving-church.js';
 import { decideJoinRequest, listJoinRequests } from './join.js';
@@ -86,13 +86,11 @@ export async function portalDecideRequest(
   input: { groupId: number; requestId: number; decision: 'approve' | 'decline' },
 ) {
   const leader = await leaderOf(db, s, input.groupId);
-  return withActor(portalActor(leader), () =>
-    decideJoinRequest(tenantDb(db, s.userId), s.userId, {
-      id: input.groupId,
-      requestId: input.requestId,
-      decision: input.decision,
-    }),
-  );
+  return decideJoinRequest(actingAs(tenantDb(db, s.userId), portalActor(leader)), s.userId, {
+    id: input.groupId,
+    requestId: input.requestId,
+    decision: input.decision,
+  });
 }
 
 /**
@@ -106,16 +104,14 @@ export async function portalRecordAttendance(
   input: { groupId: number; date?: string; present: number[]; visitors: string[]; clientKey?: string },
 ): Promise<Meeting & { applied: boolean }> {
   const leader = await leaderOf(db, s, input.groupId);
-  const tdb = tenantDb(db, s.userId);
-  return withActor(portalActor(leader), async () => {
-    const meeting = await createMeeting(tdb, s.userId, { id: input.groupId, date: input.date });
-    return recordAttendance(tdb, s.userId, {
-      id: input.groupId,
-      meetingId: meeting.id,
-      present: input.present,
-      visitors: input.visitors,
-      clientKey: input.clientKey,
-    });
+  const tdb = actingAs(tenantDb(db, s.userId), portalActor(leader));
+  const meeting = await createMeeting(tdb, s.userId, { id: input.groupId, date: input.date });
+  return recordAttendance(tdb, s.userId, {
+    id: input.groupId,
+    meetingId: meeting.id,
+    present: input.present,
+    visitors: input.visitors,
+    clientKey: input.clientKey,
   });
 }
 
@@ -141,14 +137,11 @@ export async function portalSendGroupMessage(
 export async function portalLeaveGroup(db: Db, s: PortalSession, groupId: number): Promise<void> {
   const mine = (await portalMyGroups(db, s)).filter((g) => g.id === groupId);
   if (mine.length === 0) throw notFound(GROUP_MISSING);
-  const tdb = tenantDb(db, s.userId);
-  await withActor(portalActor(mine[0]!.contactId), () =>
-    tdb
-      .transaction()
-      .execute((trx) =>
-        leaveGroup(trx, s.userId, { id: groupId, contactIds: mine.map((g) => g.contactId) }, { via: 'portal' }),
-      ),
-  );
+  await actingAs(tenantDb(db, s.userId), portalActor(mine[0]!.contactId))
+    .transaction()
+    .execute((trx) =>
+      leaveGroup(trx, s.userId, { id: groupId, contactIds: mine.map((g) => g.contactId) }, { via: 'portal' }),
+    );
 }
 
 /** A day a leader may take attendance for: today first, then the group's recent meeting days. */

@@ -3,7 +3,7 @@ import { setConsent } from '../contacts/consent.js';
 import { toE164 } from '../contacts/phone.js';
 import { churchCountryCode } from '../settings/church-settings.js';
 import { personOf, PUBLIC_ACTOR, recordEvent } from '../events/record.js';
-import { withActor } from '../events/actor.js';
+import { actingAs } from '../events/actor.js';
 import { tokenHash } from './signups.js';
 
 /** A sign-up's confirmation link: what it shows, and confirming it (the contact, its lists and consent). */
@@ -78,15 +78,13 @@ export async function confirmSignup(db: Db, token: string) {
         .where('userId', '=', row.userId)
         .executeTakeFirst();
       if (!contact) return;
-      await withActor(PUBLIC_ACTOR, () =>
-        setConsent(trx, row.userId, {
-          contactId: contact.id,
-          channel: 'email',
-          status: 'subscribed',
-          source: row.consentSource,
-          note: 'Confirmed by double opt-in',
-        }),
-      );
+      await setConsent(actingAs(trx, PUBLIC_ACTOR), row.userId, {
+        contactId: contact.id,
+        channel: 'email',
+        status: 'subscribed',
+        source: row.consentSource,
+        note: 'Confirmed by double opt-in',
+      });
       await fillEmptyFields(trx, row.userId, { ...row, contactId: contact.id });
       await recordEvent(
         trx,

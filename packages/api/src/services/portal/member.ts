@@ -6,7 +6,7 @@ import { setConsent } from '../contacts/consent.js';
 import { listFamily } from '../contacts/family.js';
 import { listChildren } from '../contacts/children.js';
 import { personOf, recordEvents } from '../events/record.js';
-import { portalActor, withActor } from '../events/actor.js';
+import { actingAs, portalActor } from '../events/actor.js';
 import type { NewEvent } from '../../schemas/events.js';
 import type { PortalSession } from './sessions.js';
 
@@ -106,41 +106,39 @@ export async function setPortalSubscriptions(
 ): Promise<void> {
   const person = await portalPerson(db, s, contactId);
   const lists = await portalLists(db, s, contactId);
-  const tdb = tenantDb(db, s.userId);
-  await withActor(portalActor(contactId), () =>
-    tdb.transaction().execute(async (trx) => {
-      for (const channel of ['email', 'sms'] as const) {
-        const want = choice[channel] ? 'subscribed' : 'unsubscribed';
-        const has = channel === 'email' ? person.emailConsent : person.smsConsent;
-        if ((has ?? 'unsubscribed') === want) continue;
-        await setConsent(trx, s.userId, { contactId, channel, status: want, source: 'portal' });
-      }
-      const events: NewEvent[] = [];
-      for (const list of lists) {
-        const want = choice.listIds.includes(list.id);
-        if (want === list.member) continue;
-        if (want)
-          await trx
-            .insertInto('contactsInLists')
-            .values({ userId: s.userId, listId: list.id, contactId })
-            .onConflict((oc) => oc.columns(['listId', 'contactId']).doNothing())
-            .execute();
-        else
-          await trx
-            .deleteFrom('contactsInLists')
-            .where('listId', '=', list.id)
-            .where('contactId', '=', contactId)
-            .where('userId', '=', s.userId)
-            .execute();
-        events.push({
-          type: want ? 'list.member_added' : 'list.member_removed',
-          contactId,
-          payload: { person: personOf(person), list: { id: list.id, name: list.name } },
-        });
-      }
-      await recordEvents(trx, s.userId, events);
-    }),
-  );
+  const tdb = actingAs(tenantDb(db, s.userId), portalActor(contactId));
+  await tdb.transaction().execute(async (trx) => {
+    for (const channel of ['email', 'sms'] as const) {
+      const want = choice[channel] ? 'subscribed' : 'unsubscribed';
+      const has = channel === 'email' ? person.emailConsent : person.smsConsent;
+      if ((has ?? 'unsubscribed') === want) continue;
+      await setConsent(trx, s.userId, { contactId, channel, status: want, source: 'portal' });
+    }
+    const events: NewEvent[] = [];
+    for (const list of lists) {
+      const want = choice.listIds.includes(list.id);
+      if (want === list.member) continue;
+      if (want)
+        await trx
+          .insertInto('contactsInLists')
+          .values({ userId: s.userId, listId: list.id, contactId })
+          .onConflict((oc) => oc.columns(['listId', 'contactId']).doNothing())
+          .execute();
+      else
+        await trx
+          .deleteFrom('contactsInLists')
+          .where('listId', '=', list.id)
+          .where('contactId', '=', contactId)
+          .where('userId', '=', s.userId)
+          .execute();
+      events.push({
+        type: want ? 'list.member_added' : 'list.member_removed',
+        contactId,
+        payload: { person: personOf(person), list: { id: list.id, name: list.name } },
+      });
+    }
+    await recordEvents(trx, s.userId, events);
+  });
 }
 
 /** 'Unsubscribe from everything': one press, email and SMS off and every public list left. */

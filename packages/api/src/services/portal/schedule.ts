@@ -5,7 +5,7 @@ import { matrixStatusOf } from '../../shared/service-planner.js';
 import type { BlockoutRecurrence } from '../service-planner/auto-schedule.js';
 import { respondToRequest, shortTime } from '../service-planner/assignments.js';
 import { addBlockout, deleteBlockout } from '../service-planner/team.js';
-import { portalActor, PUBLIC_ACTOR, withActor } from '../events/actor.js';
+import { actingAs, portalActor, PUBLIC_ACTOR } from '../events/actor.js';
 import type { PortalSession } from './sessions.js';
 import type { Locale } from '../../shared/format.js';
 
@@ -142,7 +142,7 @@ export async function answerPortalAssignment(
   if (!a) throw notFound('Not found');
   // The person answers, through the portal (the team member was found by the session's contact).
   const actor = a.contactId === null ? PUBLIC_ACTOR : portalActor(a.contactId);
-  await withActor(actor, () => respondToRequest(tdb, { token: a.token, response: input.response }));
+  await respondToRequest(actingAs(tdb, actor), { token: a.token, response: input.response });
 }
 
 /** The blockout form's fields as posted (a recurrence from 'repeat', 'nth', 'weekday', 'interval'). */
