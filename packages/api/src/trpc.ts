@@ -50,8 +50,9 @@ export const middleware = t.middleware;
  */
 const callerAndErrors = t.middleware(async ({ ctx, next }) => {
   const actor = requestActor(ctx);
+  // (A test's context may have no database: its procedures touch none.)
   const result = await next({
-    ctx: { db: actingAs(ctx.db, actor), readDb: ctx.readDb && actingAs(ctx.readDb, actor) },
+    ctx: { db: ctx.db && actingAs(ctx.db, actor), readDb: ctx.readDb && actingAs(ctx.readDb, actor) },
   });
   if (!result.ok && result.error.cause instanceof AppError) {
     const cause = result.error.cause;
