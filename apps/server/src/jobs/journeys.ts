@@ -10,6 +10,11 @@ import {
 
 /** How often the journeys look for new events and due steps. */
 const EVERY_MS = 1000;
+/**
+ * How often the journeys' deliveries are swept for work a dead worker left: every 30 s, or every
+ * claim lease when shorter, so that work is found again about a lease after its claims end
+ * (`stillSeconds` in the delivery engine's leases.ts).
+ */
 const SWEEP_MS = 30_000;
 const DELIVER_AGAIN_MS = 2000;
 
@@ -22,6 +27,7 @@ const DELIVER_AGAIN_MS = 2000;
  */
 export function journeyWork(deps: DeliveryDeps & { db: Db }): BackgroundWork {
   let lastSweep = 0;
+  const sweepMs = Math.min(SWEEP_MS, deps.config.claimLeaseSeconds * 1000);
   return {
     name: 'journeys',
     everyMs: EVERY_MS,
@@ -46,7 +52,7 @@ export function journeyWork(deps: DeliveryDeps & { db: Db }): BackgroundWork {
         onQueued: (journeyIds) => ask(journeyIds, false),
       });
       await ask(result.journeysToDeliver, true);
-      if (Date.now() - lastSweep > SWEEP_MS) {
+      if (Date.now() - lastSweep > sweepMs) {
         lastSweep = Date.now();
         await sweepJourneyDeliveries(deps);
         await sweepTaskNotices(deps);

@@ -20,10 +20,11 @@ afterAll(() => sink.close());
 
 const PEOPLE = 120;
 
-// Long enough for the slowest recovery the design has: a worker killed after its runner committed
-// a step's deliveries but before it asked for their sending job leaves them to the minute's sweep,
-// which takes a group once nothing of it moved for 30 s (up to ~90 s, more on slow cores: a CI run
-// on slow cores timed out at 90 s).
+// Long enough for the slowest recovery the design has, on slow cores: a worker killed while its
+// delivery job ran leaves that job active in the queue and its claims held until their lease (4 s
+// here) ends; the journeys' sweep asks for the job again once the group sat still for a lease
+// (stillSeconds in the engine's leases.ts), about 8 s after the kill here, 30 s with production's
+// lease. (With a fixed 30 s it took 32 s on a quiet machine; a CI run on slow cores timed out at 90 s.)
 async function waitFor(what: () => Promise<boolean>, label: string, ms = 240_000) {
   const until = Date.now() + ms;
   while (!(await what())) {

@@ -11,7 +11,7 @@ import {
 } from './channels.js';
 import { runDeliveries, type RunResult } from './engine.js';
 import { leaseFree } from '../background/claim.js';
-import { DELIVERY_LEASES } from './leases.js';
+import { DELIVERY_LEASES, satStill } from './leases.js';
 import { takeDailyAllowance } from './daily-limit.js';
 import { emailChannel } from '../email-campaigns/channel.js';
 import { smsChannel } from '../sms-campaigns/channel.js';
@@ -153,7 +153,8 @@ export async function startScheduledCampaign(
 /**
  * The sweep (every minute, and at start with `force`), for every channel: resume campaigns left
  * sending by a worker that died, and start overdue scheduled ones; and planner requests left pending. Without `force`, a sending
- * campaign is resumed only when it looks stuck: work is claimable now, yet nothing moved for 30 s.
+ * campaign is resumed only when it looks stuck: work is claimable now, yet nothing moved for 30 s
+ * (or the claim lease, when shorter: `stillSeconds`).
  */
 export async function sweepCampaigns(deps: DeliveryDeps, opts: { force?: boolean } = {}): Promise<void> {
   for (const ch of Object.values(CHANNELS)) {
@@ -163,7 +164,7 @@ export async function sweepCampaigns(deps: DeliveryDeps, opts: { force?: boolean
       : sql<boolean>`coalesce((
           select count(*) filter (where (d.status = 'pending' and coalesce(d.next_attempt_at, now()) <= now())
                                      or (d.status = 'sending' and ${leaseFree(DELIVERY_LEASES, 'd', { leaseSeconds: deps.config.claimLeaseSeconds })})) > 0
-                 and max(d.updated_at) < now() - interval '30 seconds'
+                 and ${satStill(deps.config.claimLeaseSeconds)}
           from deliveries d where d.channel = ${ch.channel} and d.campaign_id = c.id and d.status in ('pending', 'sending')
         ), true)`;
     const sending = await sql<{ id: number }>`

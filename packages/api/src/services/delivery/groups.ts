@@ -3,11 +3,12 @@ import type { JobName, JobPayloads, JobQueue } from '../../jobs.js';
 import { leaseFree } from '../background/claim.js';
 import type { DeliveryConfig } from './config.js';
 import { runDeliveries, type ChannelDriver, type RunResult } from './engine.js';
-import { DELIVERY_LEASES, type DeliveryGroup } from './leases.js';
+import { DELIVERY_LEASES, satStill, type DeliveryGroup } from './leases.js';
 
 /**
  * For a sweep: the groups of `group.kind` (plans, conversations) with deliveries a dead worker left
- * (or a lost job). Without `force`, only when work is claimable now yet nothing moved for 30 s.
+ * (or a lost job). Without `force`, only when work is claimable now yet nothing moved for 30 s (or
+ * the claim lease, when shorter: `stillSeconds`).
  */
 export async function stalledGroups(
   db: Db,
@@ -25,7 +26,7 @@ export async function stalledGroups(
         ? sql`true`
         : sql`count(*) filter (where (d.status = 'pending' and coalesce(d.next_attempt_at, now()) <= now())
                           or (d.status = 'sending' and ${leaseRanOut})) > 0
-           and max(d.updated_at) < now() - interval '30 seconds'`
+           and ${satStill(config.claimLeaseSeconds)}`
     }`.execute(db);
   return rows.map((r) => r.groupId);
 }

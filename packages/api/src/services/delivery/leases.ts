@@ -43,3 +43,18 @@ export function groupWhere(group: DeliveryGroup | undefined, id: number) {
  * and then those messages go out again: the engine is at-least-once anyway (see engine.test.ts).
  */
 export const asyncCommit = sql<boolean>`set_config('synchronous_commit', 'off', true) is not null`;
+
+/**
+ * How long a group's deliveries must sit still, with work claimable, before a sweep asks for its
+ * job again: 30 s, or the claim lease when shorter. A worker killed while its job ran leaves that
+ * job active in the queue (not retried until it expires) and its claims held until their lease
+ * ends; once they are free, a lease without movement is as sure a sign as 30 s. An extra job for a
+ * group that was only slow costs one claim that finds nothing.
+ */
+export function stillSeconds(claimLeaseSeconds: number): number {
+  return Math.min(30, claimLeaseSeconds);
+}
+
+/** Whether deliveries `d` of a group sat still for `stillSeconds` (in a `having`, over the group's rows). */
+export const satStill = (claimLeaseSeconds: number) =>
+  sql<boolean>`max(d.updated_at) < now() - make_interval(secs => ${stillSeconds(claimLeaseSeconds)})`;
