@@ -106,14 +106,33 @@ export function securityHeaders(opts: CspOptions): Record<string, string> {
 }
 
 /**
+ * The headers of a JSON answer (/api, /trpc): it is never a document, so its policy allows nothing
+ * (OWASP's REST guidance): no sources, no framing, no sniffing, no reads from other sites' pages.
+ * The document-only headers (opener policy, agent cluster, DNS prefetch…) stay off: 1 KB less on
+ * every call. Worked out from the pages' headers.
+ */
+export function apiHeaders(pages: Record<string, string>): Record<string, string> {
+  const kept = ['referrer-policy', 'x-content-type-options', 'x-frame-options', 'strict-transport-security'];
+  return {
+    ...Object.fromEntries(kept.filter((h) => h in pages).map((h) => [h, pages[h]!])),
+    'content-security-policy': "default-src 'none'; frame-ancestors 'none'",
+    'cross-origin-resource-policy': 'same-origin',
+  };
+}
+
+/** A path the API answers (JSON, CSV, images), never a page. */
+const isApiPath = (url: string) => url.startsWith('/trpc/') || url.startsWith('/api/');
+
+/**
  * Security headers on every answer (the app, /api, /trpc, tracking and unsubscribe pages): one
  * synchronous onRequest hook that copies headers computed at start (@fastify/helmet rebuilt helmet's
  * middleware, CSP parsing included, on every request). A route may still override one with reply.header.
  */
 export function registerSecurityHeaders(app: FastifyInstance, opts: CspOptions): void {
-  const headers = securityHeaders(opts);
-  app.addHook('onRequest', (_req, reply, done) => {
-    reply.headers(headers);
+  const pages = securityHeaders(opts);
+  const api = apiHeaders(pages);
+  app.addHook('onRequest', (req, reply, done) => {
+    reply.headers(isApiPath(req.url) ? api : pages);
     done();
   });
 }

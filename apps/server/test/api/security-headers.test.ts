@@ -10,19 +10,11 @@ import { startTestApp } from '../helpers/test-app.js';
 const app = await startTestApp();
 const https = await startTestApp({ publicUrl: 'https://lampstand.example.org' });
 
-const PATHS = [
-  '/',
-  '/contacts',
-  '/api/user',
-  '/api/openapi.json',
-  '/trpc/auth.me',
-  '/u/some-token',
-  '/t/o/x.gif',
-  '/healthz',
-];
+const PAGES = ['/', '/contacts', '/u/some-token', '/t/o/x.gif', '/healthz'];
+const API = ['/api/user', '/api/openapi.json', '/api/no-such-route', '/trpc/auth.me'];
 
 describe('security headers', () => {
-  it.each(PATHS)('%s', async (path) => {
+  it.each(PAGES)('%s', async (path) => {
     const res = await fetch(app.url + path);
     const csp = res.headers.get('content-security-policy') ?? '';
     expect(csp).toContain("frame-ancestors 'none'");
@@ -35,12 +27,28 @@ describe('security headers', () => {
     expect(res.headers.get('x-content-type-options')).toBe('nosniff');
     expect(res.headers.get('referrer-policy')).toBe('strict-origin-when-cross-origin');
     expect(res.headers.get('strict-transport-security')).toBeNull();
+    expect(res.headers.get('cross-origin-opener-policy')).toBe('same-origin');
+  });
+
+  // JSON is never a document: a policy that allows nothing, and none of the document-only headers.
+  it.each(API)('%s', async (path) => {
+    const res = await fetch(app.url + path);
+    expect(res.headers.get('content-security-policy')).toBe("default-src 'none'; frame-ancestors 'none'");
+    expect(res.headers.get('cross-origin-resource-policy')).toBe('same-origin');
+    expect(res.headers.get('x-frame-options')).toBe('DENY');
+    expect(res.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(res.headers.get('referrer-policy')).toBe('strict-origin-when-cross-origin');
+    expect(res.headers.get('strict-transport-security')).toBeNull();
+    expect(res.headers.get('cross-origin-opener-policy')).toBeNull();
+    expect(res.headers.get('x-dns-prefetch-control')).toBeNull();
   });
 
   it('HSTS and upgrade-insecure-requests when PUBLIC_URL is https', async () => {
-    const res = await fetch(`${https.url}/api/user`);
+    const res = await fetch(`${https.url}/contacts`);
     expect(res.headers.get('strict-transport-security')).toMatch(/max-age=31536000/);
     expect(res.headers.get('content-security-policy')).toContain('upgrade-insecure-requests');
+    const api = await fetch(`${https.url}/api/user`);
+    expect(api.headers.get('strict-transport-security')).toMatch(/max-age=31536000; includeSubDomains/);
   });
 });
 
