@@ -57,6 +57,33 @@ export function sessionControl(req: FastifyRequest): SessionControl {
 
 const noSessionWithKey = () => new AppError('FORBIDDEN', 'Not available with an API key');
 
+const servicesByDeps = new WeakMap<AppDeps, Context['services']>();
+
+/** The services a procedure may use: the same for every request of an app, so made once. */
+function servicesOf(deps: AppDeps): Context['services'] {
+  let services = servicesByDeps.get(deps);
+  if (!services) {
+    services = {
+      jobs: deps.jobs,
+      email: deps.email,
+      sms: deps.sms,
+      delivery: deps.delivery,
+      ai: deps.ai,
+      aiGenerationsPerHour: deps.aiGenerationsPerHour,
+      limits: deps.limits,
+      landingPageChanged: (slugs) => deps.pages.cache.invalidate(slugs),
+      qr: deps.qr,
+      storage: deps.storage,
+      showUp: deps.showUp,
+      accounts: deps.accounts,
+      moveInUploads: (tenantId, { csv, ...input }) =>
+        deps.previews.upload(tenantId, { ...input, data: Buffer.from(csv, 'utf8') }),
+    };
+    servicesByDeps.set(deps, services);
+  }
+  return services;
+}
+
 /** A request with an API key has no session: the cookie is ignored and nothing signs in or out. */
 const keySession: SessionControl = {
   data: () => ({}),
@@ -89,21 +116,6 @@ export async function createContext(deps: AppDeps, req: FastifyRequest): Promise
     ip: req.ip,
     user,
     effectiveUser,
-    services: {
-      jobs: deps.jobs,
-      email: deps.email,
-      sms: deps.sms,
-      delivery: deps.delivery,
-      ai: deps.ai,
-      aiGenerationsPerHour: deps.aiGenerationsPerHour,
-      limits: deps.limits,
-      landingPageChanged: (slugs) => deps.pages.cache.invalidate(slugs),
-      qr: deps.qr,
-      storage: deps.storage,
-      showUp: deps.showUp,
-      accounts: deps.accounts,
-      moveInUploads: (tenantId, { csv, ...input }) =>
-        deps.previews.upload(tenantId, { ...input, data: Buffer.from(csv, 'utf8') }),
-    },
+    services: servicesOf(deps),
   };
 }

@@ -60,9 +60,11 @@ function openings(schema: z.ZodType, at = '', seen = new Set<unknown>()): string
 describe('every procedure validates with the compiled (synchronous) zod parse', () => {
   it.each(procedures)('%s', (_path, proc) => {
     const def = proc._def;
-    const inputs = def.middlewares.filter((m) => m._type === 'input');
-    const outputs = def.middlewares.filter((m) => m._type === 'output');
+    // An input validator right before the output validator is one middleware ('input+output').
+    const inputs = def.middlewares.filter((m) => m._type === 'input' || m._type === 'input+output');
+    const outputs = def.middlewares.filter((m) => m._type === 'output' || m._type === 'input+output');
     expect(inputs.length).toBe(def.inputs.length);
+    expect(outputs.length).toBe(def.output ? 1 : 0);
     for (const m of [...inputs, ...outputs]) expect(m._sync).toBe(true);
   });
 });
@@ -178,6 +180,13 @@ describe('the synchronous parsers behave as tRPC’s own', () => {
   });
   useSyncParsers(testRouter);
   const caller = testRouter.createCaller({} as Context);
+
+  it('an input and its output validator are one step of the chain', () => {
+    const types = (testRouter.get as unknown as { _def: Def })._def.middlewares.map((m) => m._type);
+    expect(types.filter((t) => t === 'input+output')).toHaveLength(1);
+    expect(types).not.toContain('input');
+    expect(types).not.toContain('output');
+  });
 
   it('strips unlisted keys and runs transforms', async () => {
     expect(await caller.get({ id: '7' })).toEqual({

@@ -12,7 +12,8 @@ import { isExactOutput, verifyExactOutput } from './exact-output.js';
  *
  * `useSyncParsers(appRouter)` swaps each procedure's input and output middlewares (what tRPC's
  * `.input()`/`.output()` added, marked `_type`) for ones that call the schemas in `_def.inputs`
- * and `_def.output` synchronously, with tRPC's own error codes (400 for input, 500 for output).
+ * and `_def.output` synchronously, with tRPC's own error codes (400 for input, 500 for output);
+ * an input validator right before the output validator becomes one middleware that does both.
  * An answer marked by `exactOutput` (built in its output form by typed code) is not parsed again.
  */
 type Parse = (value: unknown) => unknown;
@@ -21,6 +22,8 @@ interface Middleware {
   (opts: never): Promise<unknown>;
   _type?: string;
   _sync?: true;
+  /** An input validator's parse, for joining it with the output validator after it. */
+  _parse?: Parse;
 }
 
 function syncParse(schema: unknown): Parse | undefined {
@@ -37,22 +40,45 @@ function syncParse(schema: unknown): Parse | undefined {
 
 const isObject = (v: unknown): v is Record<string, unknown> => !!v && !Array.isArray(v) && typeof v === 'object';
 
+type Next = (o?: { input: unknown }) => Promise<{ ok: boolean; data?: unknown }>;
+
+/** The input, parsed (a failure is BAD_REQUEST), merged over an earlier input's object as tRPC does. */
+async function parsedInput(parse: Parse, opts: { getRawInput: () => Promise<unknown>; input: unknown }) {
+  const rawInput = await opts.getRawInput();
+  let parsed: unknown;
+  try {
+    parsed = parse(rawInput);
+    if (parsed instanceof Promise) parsed = await parsed;
+  } catch (cause) {
+    throw new TRPCError({ code: 'BAD_REQUEST', cause });
+  }
+  return isObject(opts.input) && isObject(parsed) ? { ...opts.input, ...parsed } : parsed;
+}
+
+/** The answer, parsed by the output schema (a failure is an internal error), or passed on when exact. */
+async function parsedOutput(parse: Parse, schema: z.ZodType, result: { ok: boolean; data?: unknown }) {
+  if (!result.ok) return result;
+  try {
+    // An answer built in its output form by typed code (exact-output.ts) goes out as it is.
+    if (isExactOutput(result.data)) {
+      verifyExactOutput(schema, result.data);
+      return result;
+    }
+    let data = parse(result.data);
+    if (data instanceof Promise) data = await data;
+    return { ...result, data };
+  } catch (cause) {
+    throw new TRPCError({ message: 'Output validation failed', code: 'INTERNAL_SERVER_ERROR', cause });
+  }
+}
+
 function inputMiddleware(parse: Parse): Middleware {
   const mw = async function inputValidatorMiddleware(opts: {
     getRawInput: () => Promise<unknown>;
     input: unknown;
-    next: (o: { input: unknown }) => Promise<unknown>;
+    next: Next;
   }) {
-    const rawInput = await opts.getRawInput();
-    let parsed: unknown;
-    try {
-      parsed = parse(rawInput);
-      if (parsed instanceof Promise) parsed = await parsed;
-    } catch (cause) {
-      throw new TRPCError({ code: 'BAD_REQUEST', cause });
-    }
-    const input = isObject(opts.input) && isObject(parsed) ? { ...opts.input, ...parsed } : parsed;
-    return opts.next({ input });
+    return opts.next({ input: await parsedInput(parse, opts) });
   } as unknown as Middleware;
   mw._type = 'input';
   mw._sync = true;
@@ -60,43 +86,57 @@ function inputMiddleware(parse: Parse): Middleware {
 }
 
 function outputMiddleware(parse: Parse, schema: z.ZodType): Middleware {
-  const mw = async function outputValidatorMiddleware(opts: { next: () => Promise<{ ok: boolean; data?: unknown }> }) {
-    const result = await opts.next();
-    if (!result.ok) return result;
-    try {
-      // An answer built in its output form by typed code (exact-output.ts) goes out as it is.
-      if (isExactOutput(result.data)) {
-        verifyExactOutput(schema, result.data);
-        return result;
-      }
-      let data = parse(result.data);
-      if (data instanceof Promise) data = await data;
-      return { ...result, data };
-    } catch (cause) {
-      throw new TRPCError({ message: 'Output validation failed', code: 'INTERNAL_SERVER_ERROR', cause });
-    }
+  const mw = async function outputValidatorMiddleware(opts: { next: Next }) {
+    return parsedOutput(parse, schema, await opts.next());
   } as unknown as Middleware;
   mw._type = 'output';
   mw._sync = true;
   return mw;
 }
 
-/** Replace every procedure's input and output validators by synchronous ones over the same schemas. */
+/**
+ * An input validator and the output validator beside it as one step of the chain (each step of
+ * tRPC's chain copies the call's options): the input parsed, the rest of the chain, the answer parsed.
+ */
+function inputAndOutputMiddleware(parseIn: Parse, parseOut: Parse, schema: z.ZodType): Middleware {
+  const mw = async function inputOutputValidatorMiddleware(opts: {
+    getRawInput: () => Promise<unknown>;
+    input: unknown;
+    next: Next;
+  }) {
+    const input = await parsedInput(parseIn, opts);
+    return parsedOutput(parseOut, schema, await opts.next({ input }));
+  } as unknown as Middleware;
+  mw._type = 'input+output';
+  mw._sync = true;
+  return mw;
+}
+
+/**
+ * Replace every procedure's input and output validators by synchronous ones over the same schemas;
+ * an input validator next to the output validator becomes one step.
+ */
 export function useSyncParsers(router: AnyRouter): void {
   const procedures = router._def.procedures as Record<string, { _def: Record<string, unknown> }>;
   for (const proc of Object.values(procedures)) {
     const def = proc._def as { middlewares: Middleware[]; inputs: unknown[]; output?: unknown };
+    if (def.middlewares.some((mw) => mw._sync)) continue; // done already
+    const parseOut = syncParse(def.output);
     let nextInput = 0;
-    def.middlewares = def.middlewares.map((mw) => {
-      if (mw._type === 'input') {
-        const parse = syncParse(def.inputs[nextInput++]);
-        return parse && !mw._sync ? inputMiddleware(parse) : mw;
+    const swapped: Middleware[] = [];
+    for (const mw of def.middlewares) {
+      const parseIn = mw._type === 'input' ? syncParse(def.inputs[nextInput++]) : undefined;
+      const previous = swapped[swapped.length - 1];
+      if (mw._type === 'output' && parseOut && previous?._type === 'input' && previous._parse) {
+        swapped[swapped.length - 1] = inputAndOutputMiddleware(previous._parse, parseOut, def.output as z.ZodType);
+      } else if (parseIn) {
+        swapped.push(Object.assign(inputMiddleware(parseIn), { _parse: parseIn }));
+      } else if (mw._type === 'output' && parseOut) {
+        swapped.push(outputMiddleware(parseOut, def.output as z.ZodType));
+      } else {
+        swapped.push(mw);
       }
-      if (mw._type === 'output') {
-        const parse = syncParse(def.output);
-        return parse && !mw._sync ? outputMiddleware(parse, def.output as z.ZodType) : mw;
-      }
-      return mw;
-    });
+    }
+    def.middlewares = swapped;
   }
 }

@@ -43,26 +43,29 @@ export const router = t.router;
 export const createCallerFactory = t.createCallerFactory;
 export const middleware = t.middleware;
 
-/**
- * Every call's first step. Its database handles act for who made the call (`requestActor`): the
- * events it records name them (services/events/actor.ts). A service's `AppError` becomes the tRPC
- * error of the same code (and so the same HTTP status).
- */
-const callerAndErrors = t.middleware(async ({ ctx, next }) => {
+/** A call's database handles acting for who made it (`requestActor`): the events it records name them. */
+function actingCtx(ctx: Context): Pick<Context, 'db' | 'readDb'> {
   const actor = requestActor(ctx);
   // (A test's context may have no database: its procedures touch none.)
-  const result = await next({
-    ctx: { db: ctx.db && actingAs(ctx.db, actor), readDb: ctx.readDb && actingAs(ctx.readDb, actor) },
-  });
-  if (!result.ok && result.error.cause instanceof AppError) {
-    const cause = result.error.cause;
-    throw new TRPCError({ code: cause.code, message: cause.message, cause });
-  }
-  if (!result.ok && isBadInputDbError(result.error.cause)) {
-    throw new TRPCError({ code: 'BAD_REQUEST', message: 'Invalid input', cause: result.error.cause });
-  }
+  return { db: ctx.db && actingAs(ctx.db, actor), readDb: ctx.readDb && actingAs(ctx.readDb, actor) };
+}
+
+/** A service's `AppError` becomes the tRPC error of the same code (and so the same HTTP status). */
+function withAppErrors<R extends { ok: boolean; error?: TRPCError }>(result: R): R {
+  if (result.ok || !result.error) return result;
+  const cause = result.error.cause;
+  if (cause instanceof AppError) throw new TRPCError({ code: cause.code, message: cause.message, cause });
+  if (isBadInputDbError(cause)) throw new TRPCError({ code: 'BAD_REQUEST', message: 'Invalid input', cause });
   return result;
-});
+}
+
+/**
+ * Every public call's one step: its database handles act for who made the call
+ * (services/events/actor.ts), and a service's error is answered as its code. The signed-in
+ * builders do the same in their own single step (`churchCall`): each step of tRPC's chain copies
+ * the call's options and context, so a builder takes one.
+ */
+const callerAndErrors = t.middleware(async ({ ctx, next }) => withAppErrors(await next({ ctx: actingCtx(ctx) })));
 
 /**
  * The builders are the auth layer, and each names its access in the procedure's meta (`access`,
@@ -120,39 +123,48 @@ function isWrite(type: string, meta: Meta | undefined): boolean {
   return type === 'mutation' || routes.some((r) => r.method !== 'GET');
 }
 
-/**
- * Signed in. `ctx.tenantId` is the church every query is scoped to, and `ctx.db` works as that
- * church: row-level security hides and refuses other churches' rows even where a query forgets
- * its `user_id` filter (docs/security.md).
- */
-const signedInProcedure = publicProcedure.meta({ access: 'signed-in' }).use(({ ctx, type, meta, next }) => {
-  if (!ctx.user || !ctx.effectiveUser) {
+/** Who a signed-in call is from, or the error that refuses it (not signed in; a read-only key's write). */
+function signedIn(ctx: Context, type: string, meta: Meta | undefined) {
+  const { user, effectiveUser } = ctx;
+  if (!user || !effectiveUser) {
     throw new TRPCError({ code: 'UNAUTHORIZED', message: 'Not authenticated' });
   }
-  const tenantId = ctx.effectiveUser.id;
   if (ctx.apiKeyScope === 'read' && isWrite(type, meta)) {
     throw new TRPCError({ code: 'FORBIDDEN', message: READ_ONLY_KEY_REFUSED });
   }
-  return next({
-    ctx: {
-      ...ctx,
-      user: ctx.user,
-      effectiveUser: ctx.effectiveUser,
-      tenantId,
-      db: tenantDb(ctx.db, tenantId),
-      readDb: tenantDb(ctx.readDb ?? ctx.db, tenantId),
-    },
-  });
-});
+  return { user, effectiveUser, tenantId: effectiveUser.id };
+}
 
-export const protectedProcedure = signedInProcedure.use(async ({ ctx, next }) => {
-  const done = await callTurns(ctx.db).take(ctx.tenantId);
-  try {
-    return await next();
-  } finally {
-    done();
-  }
-});
+/**
+ * Signed in, in one step with the public builder's (acting handles, errors by code).
+ * `ctx.tenantId` is the church every query is scoped to, and `ctx.db` works as that church:
+ * row-level security hides and refuses other churches' rows even where a query forgets its
+ * `user_id` filter (docs/security.md). With `turn`, the call also waits for its church's turn.
+ */
+function churchCall(turn: boolean) {
+  return t.middleware(async ({ ctx, type, meta, next }) => {
+    const who = signedIn(ctx, type, meta);
+    const tenantId = who.tenantId;
+    const { db, readDb } = actingCtx(ctx);
+    const done = turn ? await callTurns(ctx.db).take(tenantId) : undefined;
+    try {
+      return withAppErrors(
+        await next({
+          ctx: {
+            ...ctx,
+            ...who,
+            db: tenantDb(db, tenantId),
+            readDb: tenantDb(readDb ?? db, tenantId),
+          },
+        }),
+      );
+    } finally {
+      done?.();
+    }
+  });
+}
+
+export const protectedProcedure = t.procedure.meta({ access: 'signed-in' }).use(churchCall(true));
 
 /**
  * Signed in, like protectedProcedure, but outside the church's call turns: QR pictures, which take
@@ -160,7 +172,7 @@ export const protectedProcedure = signedInProcedure.use(async ({ ctx, next }) =>
  * database connection while drawn, so a page of twenty thumbnails never holds up the church's
  * other calls.
  */
-export const renderProcedure = signedInProcedure;
+export const renderProcedure = t.procedure.meta({ access: 'signed-in' }).use(churchCall(false));
 
 /**
  * A church's whole-table read that only the REST shim answers, streamed under the church's export
