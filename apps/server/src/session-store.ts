@@ -1,6 +1,7 @@
 import type { FastifyRequest, Session } from 'fastify';
 import type { SessionStore } from '@fastify/session';
-import { plainDb, sql, type Db } from '@lampstand/db';
+import { CompiledQuery } from 'kysely';
+import { plainDb, preparedStatement, sql, type Db } from '@lampstand/db';
 import type { SessionUser } from '@lampstand/api';
 
 interface PrefetchedUsers {
@@ -13,7 +14,20 @@ const PREFETCH_MAX = 1000;
 
 /** A user id inside the stored session (`sess`), or null when it is not a number. */
 const userIdOf = (key: 'userId' | 'impersonatingUserId') =>
-  sql<number | null>`case when jsonb_typeof(s.sess -> ${key}) = 'number' then (s.sess ->> ${key})::int end`;
+  `case when jsonb_typeof(s.sess -> '${key}') = 'number' then (s.sess ->> '${key}')::int end`;
+
+/**
+ * A session and the users it names ($1: its id), in one statement, run prepared (every signed-in
+ * request reads it; @lampstand/db's prepared.ts).
+ */
+const SESSION_READ = preparedStatement(`
+  select s.sess,
+    (select json_agg(json_build_object('id', u.id, 'username', u.username, 'churchName', u.church_name,
+                                       'email', u.email, 'role', u.role))
+       from users u
+      where u.id = any (array[${userIdOf('userId')}, ${userIdOf('impersonatingUserId')}])) as users
+  from sessions s
+  where s.sid = $1 and s.expires_at > now()`);
 
 const DEFAULT_TTL_MS = 1000 * 60 * 60 * 24 * 14;
 
@@ -37,22 +51,13 @@ export class PgSessionStore implements SessionStore {
   private readonly prefetched = new Map<string, PrefetchedUsers>();
 
   get(sid: string, callback: (err: unknown, result?: Session | null) => void): void {
-    sql<{ sess: Session; users: SessionUser[] | null }>`
-      select s.sess,
-        (select json_agg(json_build_object('id', u.id, 'username', u.username, 'churchName', u.church_name,
-                                           'email', u.email, 'role', u.role))
-           from users u
-          where u.id = any (array[${userIdOf('userId')}, ${userIdOf('impersonatingUserId')}])) as users
-      from sessions s
-      where s.sid = ${sid} and s.expires_at > now()`
-      .execute(this.db)
-      .then(
-        ({ rows: [row] }) => {
-          if (row) this.remember(sid, row.users ?? []);
-          callback(null, row ? row.sess : null);
-        },
-        (err) => callback(err),
-      );
+    this.db.executeQuery<{ sess: Session; users: SessionUser[] | null }>(CompiledQuery.raw(SESSION_READ, [sid])).then(
+      ({ rows: [row] }) => {
+        if (row) this.remember(sid, row.users ?? []);
+        callback(null, row ? row.sess : null);
+      },
+      (err) => callback(err),
+    );
   }
 
   /** The users read with session `sid` by this request's `get` (once; undefined when there are none). */

@@ -3,6 +3,7 @@ import pg from 'pg';
 import Cursor from 'pg-cursor';
 import type { Database } from './schema.js';
 import { addReplicas, createScopedDb } from './tenancy.js';
+import { PreparingClient } from './prepared.js';
 
 // Type parsers, set once for the process:
 // - int8 (count(*), bigint ids) and numeric (amounts, coordinates) come back as JavaScript numbers,
@@ -50,10 +51,11 @@ export interface CreateDbOptions {
 
 /**
  * A pool of `max` connections. `pipeline`: behind a pooler in transaction mode a statement is sent
- * together with its transaction's BEGIN and COMMIT, without waiting between them (tenancy-driver.ts).
+ * together with its transaction's BEGIN and COMMIT, without waiting between them (tenancy-driver.ts);
+ * otherwise the hot statements run prepared (prepared.ts).
  */
 function createPool(connectionString: string, max: number, pipeline = false): pg.Pool {
-  const pool = new pg.Pool({ connectionString, max, ...(pipeline ? { pipeline } : {}) });
+  const pool = new pg.Pool({ connectionString, max, ...(pipeline ? { pipeline } : { Client: PreparingClient }) });
   pool.on('error', (err) => {
     // An idle client lost its connection (e.g. the server restarted); the pool replaces it.
     console.error('[db] idle client error:', err.message);

@@ -22,6 +22,7 @@ export {
   type Scope,
 } from './tenancy.js';
 export { actorOf, type Actor } from './acting.js';
+export { preparedStatement } from './prepared.js';
 export { connectDatabase, ensureDatabase, type DatabaseHandle, type ConnectOptions } from './connect.js';
 export * from './schema.js';
 export { sql } from 'kysely';

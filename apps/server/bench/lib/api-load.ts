@@ -336,8 +336,12 @@ export function statementRecorder() {
   const proto = pg.Client.prototype as unknown as { query: (this: pg.Client, ...a: unknown[]) => unknown };
   const original = proto.query;
   proto.query = function (this: pg.Client, ...args: unknown[]) {
+    // A text and its values, or a named (prepared) statement's config: the bare server sends its text.
+    const named = args[0] as { name?: string; text?: string; values?: unknown[] } | null;
     if (on && typeof args[0] === 'string' && !/pgboss/i.test(args[0])) {
       seen.push({ text: args[0], values: (Array.isArray(args[1]) ? args[1] : []) as unknown[] });
+    } else if (on && typeof named === 'object' && named?.name && typeof named.text === 'string') {
+      seen.push({ text: named.text, values: named.values ?? [] });
     }
     return original.apply(this, args);
   };

@@ -1,4 +1,4 @@
-import { sql, type ContactMetadata, type Db } from '@lampstand/db';
+import { preparedStatement, sql, type ContactMetadata, type Db } from '@lampstand/db';
 import { CompiledQuery } from 'kysely';
 import type { z } from 'zod';
 import { contactTotal } from './counts.js';
@@ -239,14 +239,15 @@ function escapeLike(s: string): string {
  * writes, migration 0096) in the same statement: one round trip. The statement is written once,
  * not built per request (the contacts list's first page is the app's most frequent read).
  */
-const PAGE_OF_ALL = `
+/** Run prepared (@lampstand/db's prepared.ts): every contacts screen opens on it. */
+const PAGE_OF_ALL = preparedStatement(`
   select c.id, c.user_id, c.first_name, c.last_name, c.email, c.phone, c.phone_e164, c.tags, c.metadata,
     c.date_of_birth, c.email_consent, c.email_consent_at, c.email_consent_source, c.sms_consent,
     c.sms_consent_at, c.sms_consent_source, c.created_at, c.updated_at,
     (select coalesce(sum(added - removed), 0) from contact_counts where user_id = $1)::int as total_count
   from contacts c where c.user_id = $1
   order by lower(c.last_name), lower(c.first_name), c.id
-  limit $2 offset $3`;
+  limit $2 offset $3`);
 
 async function pageOfAll(db: Db, tenantId: number, input: FindContactsInput): Promise<ContactPage> {
   const rows = await snakeRows<SnakeContactRow & { total_count: number }>(
