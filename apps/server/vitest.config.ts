@@ -15,11 +15,12 @@ export default defineConfig({
     // the server again for every file took most of the suite's time. Module state must therefore
     // not outlive an app: caches keyed by database ids live on the app's objects (docs/developing.md).
     isolate: false,
-    // Two files at a time, on any machine (vitest's default is one fewer than the cores: one on CI's
+    // Three files at a time, on any machine (vitest's default is one fewer than the cores: one on CI's
     // two). A file here spends most of its time waiting on its app, PostgreSQL and the loopback
-    // peers, so a second file uses the core the first leaves idle: CI's tests are bound by how many
-    // files wait at once, not by CPU (docs/ci-history.md). Each file's app keeps its pools small
-    // (DB_POOL_MAX), so two at a time stay well under the shared PostgreSQL's 100 connections.
-    maxWorkers: 2,
+    // peers, so more files use the cores the others leave idle: with two, CI's whole run used 1.6 of
+    // its 2 cores and ended with the server's files alone (docs/ci-history.md). Each file's app keeps
+    // its pools small (DB_POOL_MAX), so three at a time stay under the shared PostgreSQL's 100
+    // connections.
+    maxWorkers: 3,
   },
 });
