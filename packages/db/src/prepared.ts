@@ -1,7 +1,7 @@
 import pg from 'pg';
 
 /**
- * The hot statements (every signed-in request's session read, the contacts screen's first page) as
+ * The hot statements (every signed-in request's session read, the contacts screen's first page and its search) as
  * named prepared statements: PostgreSQL parses and plans each once per connection instead of on
  * every request, which on the first page was a fifth of the server's work for the statement
  * (docs/benchmarks.md, bench:api). Only constant texts whose columns are listed are registered

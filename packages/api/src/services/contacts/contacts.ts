@@ -234,16 +234,19 @@ function escapeLike(s: string): string {
   return s.replace(/[\\%_]/g, (c) => `\\${c}`);
 }
 
+/** The columns of a contact the API answers (`contactAnswerOf`), listed: the statements below run prepared. */
+const CONTACT_COLUMNS = `c.id, c.user_id, c.first_name, c.last_name, c.email, c.phone, c.phone_e164, c.tags, c.metadata,
+    c.date_of_birth, c.email_consent, c.email_consent_at, c.email_consent_source, c.sms_consent,
+    c.sms_consent_at, c.sms_consent_source, c.created_at, c.updated_at`;
+
 /**
  * A page of the whole address book by name, with the church's number of contacts (kept by the
  * writes, migration 0096) in the same statement: one round trip. The statement is written once,
- * not built per request (the contacts list's first page is the app's most frequent read).
+ * not built per request (the contacts list's first page is the app's most frequent read), and run
+ * prepared (@lampstand/db's prepared.ts), as the search below.
  */
-/** Run prepared (@lampstand/db's prepared.ts): every contacts screen opens on it. */
 const PAGE_OF_ALL = preparedStatement(`
-  select c.id, c.user_id, c.first_name, c.last_name, c.email, c.phone, c.phone_e164, c.tags, c.metadata,
-    c.date_of_birth, c.email_consent, c.email_consent_at, c.email_consent_source, c.sms_consent,
-    c.sms_consent_at, c.sms_consent_source, c.created_at, c.updated_at,
+  select ${CONTACT_COLUMNS},
     (select coalesce(sum(added - removed), 0) from contact_counts where user_id = $1)::int as total_count
   from contacts c where c.user_id = $1
   order by lower(c.last_name), lower(c.first_name), c.id
@@ -268,11 +271,11 @@ async function pageOfAll(db: Db, tenantId: number, input: FindContactsInput): Pr
  * A page of the whole address book's search (see `findContacts`), written once like `PAGE_OF_ALL`:
  * no query tree built, walked by the camel-case plugin and compiled per request.
  */
-const SEARCH_PAGE = `
-  select c.*, p.total as search_total
+const SEARCH_PAGE = preparedStatement(`
+  select ${CONTACT_COLUMNS}, p.total as search_total
   from contact_search_page($1, $2::text[], $3, $4) with ordinality p
   left join contacts c on c.id = p.id and c.user_id = $1
-  order by p.ordinality`;
+  order by p.ordinality`);
 
 /** The words of a search (at most 5) as LIKE patterns, and whether the trigram index can serve them. */
 function searchPatterns(search: string | undefined) {
