@@ -1,13 +1,14 @@
 import pg from 'pg';
 
 /**
- * The hot statements (every signed-in request's session read, the contacts screen's first page and its search) as
- * named prepared statements: PostgreSQL parses and plans each once per connection instead of on
- * every request, which on the first page was a fifth of the server's work for the statement
- * (docs/benchmarks.md, bench:api). Only constant texts whose columns are listed are registered
- * (a `select *` prepared before a migration adds a column would fail once after it), and only on
- * pools that keep a connection per client: behind a pooler in transaction mode a statement
- * prepared on one server connection is unknown on the next, so those pools never prepare.
+ * The hot statements (every signed-in request's session read, the contacts screen's first page and
+ * its search) as named prepared statements: PostgreSQL parses and plans each once per connection
+ * instead of on every request. Planning the first page took longer than running it (0.06 against
+ * 0.02 ms); prepared, it answered about 25% more requests a second (docs/benchmarks-history.md,
+ * 2026-12-01). Only constant texts whose columns are listed are registered (a `select *` prepared
+ * before a migration adds a column would fail once after it), and only on pools that keep a
+ * connection per client: behind a pooler in transaction mode a statement prepared on one server
+ * connection is unknown on the next, so those pools never prepare.
  */
 const names = new Map<string, string>();
 
