@@ -1,4 +1,25 @@
 import { defineConfig } from 'vitest/config';
+import { BaseSequencer, type TestSpecification } from 'vitest/node';
+
+/**
+ * The longest files (docs/ci-history.md), started first. Without vitest's cache of the last
+ * durations (a clean clone, as CI runs) files go largest in bytes first, and `every-screen`, small
+ * but about 55 s, ran last, alone on its worker after the other had finished.
+ */
+const LONGEST = ['every-screen.e2e.ts', 'service-planner.e2e.ts'];
+class LongestFirst extends BaseSequencer {
+  override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+    const rank = (f: TestSpecification) => {
+      const i = LONGEST.findIndex((name) => f.moduleId.endsWith(`/${name}`));
+      return i === -1 ? LONGEST.length : i;
+    };
+    const sorted = await super.sort(files);
+    return sorted
+      .map((f, i) => ({ f, i }))
+      .sort((a, b) => rank(a.f) - rank(b.f) || a.i - b.i)
+      .map(({ f }) => f);
+  }
+}
 
 export default defineConfig({
   test: {
@@ -18,5 +39,6 @@ export default defineConfig({
     // Files share a worker's loaded modules (the server, Playwright, axe), its Chromium, and (unless a
     // file needs one of its own) its app: `startE2E` in e2e/helpers.ts. See apps/server/vitest.config.ts.
     isolate: false,
+    sequence: { sequencer: LongestFirst },
   },
 });
