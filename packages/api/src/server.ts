@@ -29,6 +29,7 @@ export type { EmailTransport, EmailMessage } from './providers/email.js';
 export { createSmtpTransport, createOutboxTransport, withChurchSenders } from './providers/email.js';
 export { type DeliveryConfig, defaultDeliveryConfig } from './services/delivery/config.js';
 export { Pacer } from './services/delivery/pacer.js';
+export { stillSeconds } from './services/delivery/leases.js';
 export { CHANNELS, deliverCampaign, startScheduledCampaign, sweepCampaigns } from './services/delivery/campaigns.js';
 export type { DeliveryDeps } from './services/delivery/channels.js';
 export { deliverPlannerRequests, longDate, shortTime } from './services/service-planner/request-channel.js';

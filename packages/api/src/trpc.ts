@@ -196,10 +196,7 @@ export const streamedProcedure = protectedProcedure.use(() => {
 export const checkinProcedure = publicProcedure.meta({ access: 'station' }).use(async ({ ctx, type, meta, next }) => {
   let tenantId: number;
   if (ctx.user && ctx.effectiveUser) {
-    tenantId = ctx.effectiveUser.id;
-    if (ctx.apiKeyScope === 'read' && isWrite(type, meta)) {
-      throw new TRPCError({ code: 'FORBIDDEN', message: READ_ONLY_KEY_REFUSED });
-    }
+    tenantId = signedIn(ctx, type, meta).tenantId;
   } else if (ctx.station) {
     tenantId = ctx.station.userId;
   } else {

@@ -1,6 +1,7 @@
 import type { Db } from '@lampstand/db';
 import {
   processJourneyTriggers,
+  stillSeconds,
   runDueEnrollments,
   sweepJourneyDeliveries,
   sweepTaskNotices,
@@ -10,12 +11,6 @@ import {
 
 /** How often the journeys look for new events and due steps. */
 const EVERY_MS = 1000;
-/**
- * How often the journeys' deliveries are swept for work a dead worker left: every 30 s, or every
- * claim lease when shorter, so that work is found again about a lease after its claims end
- * (`stillSeconds` in the delivery engine's leases.ts).
- */
-const SWEEP_MS = 30_000;
 const DELIVER_AGAIN_MS = 2000;
 
 /**
@@ -27,7 +22,9 @@ const DELIVER_AGAIN_MS = 2000;
  */
 export function journeyWork(deps: DeliveryDeps & { db: Db }): BackgroundWork {
   let lastSweep = 0;
-  const sweepMs = Math.min(SWEEP_MS, deps.config.claimLeaseSeconds * 1000);
+  // The journeys' deliveries are swept for work a dead worker left as often as a group must sit
+  // still before the sweep takes it (the delivery engine's rule), so it is found about then.
+  const sweepMs = stillSeconds(deps.config.claimLeaseSeconds) * 1000;
   return {
     name: 'journeys',
     everyMs: EVERY_MS,
